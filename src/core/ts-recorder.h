@@ -1,0 +1,65 @@
+/* ts-recorder.h: the in-memory trace of a run
+ *
+ * Copyright 2026 The Tensorscope authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#pragma once
+
+#include <glib-object.h>
+
+#include "ts-record.h"
+
+G_BEGIN_DECLS
+
+#define TS_TYPE_RECORDER (ts_recorder_get_type ())
+
+G_DECLARE_FINAL_TYPE (TsRecorder, ts_recorder, TS, RECORDER, GObject)
+
+/* Called for every appended record, in append order, with the recorder's
+ * lock held: the trace writer uses it to stream frames as they happen.
+ * A new string is announced through string_func before the first record
+ * that uses it. */
+typedef struct
+{
+  void (*string_func) (gpointer user_data, TsStringId id, const char *str, gsize len);
+  void (*record_func) (gpointer user_data, TsRecordKind kind, const void *record);
+} TsRecorderSink;
+
+TsRecorder *ts_recorder_new         (void);
+
+/* Interns a NUL-terminated string; NULL and "" give 0. Thread-safe. */
+TsStringId  ts_recorder_intern      (TsRecorder           *self,
+                                     const char           *str);
+TsStringId  ts_recorder_intern_len  (TsRecorder           *self,
+                                     const char           *str,
+                                     gsize                 len);
+/* The string for an id; "" for 0. Valid as long as the recorder lives. */
+const char *ts_recorder_lookup      (TsRecorder           *self,
+                                     TsStringId            id);
+guint       ts_recorder_get_n_strings (TsRecorder         *self);
+
+/* Appends a copy of *record, a struct of the kind's type. Thread-safe. */
+void        ts_recorder_append      (TsRecorder           *self,
+                                     TsRecordKind          kind,
+                                     const void           *record);
+
+gsize       ts_recorder_get_count   (TsRecorder           *self,
+                                     TsRecordKind          kind);
+/* Copies record number index of the kind into *out (a struct of its type). */
+gboolean    ts_recorder_get         (TsRecorder           *self,
+                                     TsRecordKind          kind,
+                                     gsize                 index,
+                                     void                 *out);
+
+/* Replays every string and record into sink (so a writer attached late
+ * sees everything), then keeps calling it for new ones until unset. */
+void        ts_recorder_set_sink    (TsRecorder           *self,
+                                     const TsRecorderSink *sink,
+                                     gpointer              user_data);
+
+/* Typed helpers, so producers get type checking. */
+#define TS_RECORDER_APPEND(self, KIND, Type, rec) \
+  G_STMT_START { const Type *_r = (rec); ts_recorder_append ((self), (KIND), _r); } G_STMT_END
+
+G_END_DECLS

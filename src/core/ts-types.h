@@ -1,0 +1,97 @@
+/* ts-types.h: small value types shared by every part of the core
+ *
+ * Copyright 2026 The Tensorscope authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#pragma once
+
+#include <glib.h>
+
+G_BEGIN_DECLS
+
+/* Virtual time in nanoseconds since the start of the run. Signed so that
+ * differences need no casts; a run would need 292 years to overflow it. */
+typedef gint64 TsTime;
+
+/* A string interned in a recorder's string table; 0 always means "none". */
+typedef guint32 TsStringId;
+
+/* A stream, numbered across all devices of a runtime (a "track").
+ * The default stream of device d is track d; created streams follow. */
+typedef guint32 TsStreamId;
+
+#define TS_STREAM_NONE G_MAXUINT32
+
+/* Where in the user's script a call came from. Interned strings, so a
+ * location is three integers and copying it is free. */
+typedef struct
+{
+  TsStringId file;
+  TsStringId function;
+  guint32    line;
+} TsSourceLoc;
+
+#define TS_SOURCE_LOC_NONE ((TsSourceLoc) { 0, 0, 0 })
+
+typedef enum
+{
+  TS_COPY_HOST_TO_DEVICE = 1,
+  TS_COPY_DEVICE_TO_HOST = 2,
+  TS_COPY_DEVICE_TO_DEVICE = 3, /* same device */
+  TS_COPY_PEER = 4,             /* between two devices */
+  TS_COPY_HOST_TO_HOST = 5,
+} TsCopyKind;
+
+/* Flags of a memcpy record. */
+typedef enum
+{
+  TS_COPY_FLAG_NONE = 0,
+  TS_COPY_FLAG_PINNED = 1 << 0,  /* the host side is page-locked */
+  TS_COPY_FLAG_ASYNC = 1 << 1,   /* non_blocking=True was asked for */
+} TsCopyFlags;
+
+typedef enum
+{
+  TS_SYNC_DEVICE = 1,
+  TS_SYNC_STREAM = 2,
+  TS_SYNC_EVENT = 3,
+  TS_SYNC_COPY = 4,       /* a blocking (pageable or synchronous) copy */
+} TsSyncKind;
+
+typedef enum
+{
+  TS_NVTX_MARK = 1,
+  TS_NVTX_PUSH = 2,
+  TS_NVTX_POP = 3,
+  TS_NVTX_RANGE_START = 4,
+  TS_NVTX_RANGE_END = 5,
+} TsNvtxKind;
+
+/* The allocator's trace actions, named as PyTorch's memory snapshot does. */
+typedef enum
+{
+  TS_ALLOC_ACTION_ALLOC = 1,
+  TS_ALLOC_ACTION_FREE_REQUESTED = 2,
+  TS_ALLOC_ACTION_FREE_COMPLETED = 3,
+  TS_ALLOC_ACTION_SEGMENT_ALLOC = 4,
+  TS_ALLOC_ACTION_SEGMENT_FREE = 5,
+  TS_ALLOC_ACTION_OOM = 6,
+  TS_ALLOC_ACTION_SNAPSHOT = 7,
+} TsAllocAction;
+
+typedef enum
+{
+  TS_COUNTER_ALLOCATED_BYTES = 1,
+  TS_COUNTER_RESERVED_BYTES = 2,
+  TS_COUNTER_ACTIVE_BYTES = 3,
+} TsCounterKind;
+
+typedef enum
+{
+  TS_OUTPUT_STDOUT = 1,
+  TS_OUTPUT_STDERR = 2,
+  TS_OUTPUT_TOOL = 3,   /* Tensorscope's own messages */
+} TsOutputKind;
+
+G_END_DECLS
