@@ -1,0 +1,84 @@
+/* ts-cli-run.c: `tensorscope-cli run`, the workload process
+ *
+ * Copyright 2026 The Tensorscope authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#include "config.h"
+
+#include <glib.h>
+
+#include "ts-cli-private.h"
+#include "ts-workload.h"
+
+/* Where our `torch` package lives: an explicit override, the source tree
+ * when running uninstalled, or the installed copy. */
+static const char *
+find_python_path (void)
+{
+  const char *env = g_getenv ("TENSORSCOPE_PYTHONPATH");
+
+  if (env != NULL && *env != '\0')
+    return env;
+  if (g_file_test (TS_SOURCE_PYTHON_DIR "/torch/__init__.py", G_FILE_TEST_EXISTS))
+    return TS_SOURCE_PYTHON_DIR;
+  return TS_INSTALLED_PYTHON_DIR;
+}
+
+int
+ts_cli_run_main (int    argc,
+                 char **argv)
+{
+  int n_gpus = 0;
+  int trace_fd = -1;
+  gboolean sync_mode = FALSE;
+  gboolean sanitize = FALSE;
+  g_autofree char *gpu_model = NULL;
+  g_autofree char *output = NULL;
+  g_auto(GStrv) rest = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GOptionContext) context = NULL;
+  TsWorkloadOptions options = { 0 };
+  int status = 0;
+  const GOptionEntry entries[] = {
+    { "gpus", 0, 0, G_OPTION_ARG_INT, &n_gpus, "Number of simulated GPUs (default 4)", "N" },
+    { "gpu-model", 0, 0, G_OPTION_ARG_STRING, &gpu_model, "GPU model to simulate (h100, gtx1080ti)", "NAME" },
+    { "sync", 0, 0, G_OPTION_ARG_NONE, &sync_mode, "Synchronous launches, as CUDA_LAUNCH_BLOCKING=1", NULL },
+    { "sanitize", 0, 0, G_OPTION_ARG_NONE, &sanitize, "Check for races between streams", NULL },
+    { "output", 'o', 0, G_OPTION_ARG_FILENAME, &output, "Write the trace to FILE", "FILE" },
+    { "trace-fd", 0, 0, G_OPTION_ARG_INT, &trace_fd, "Stream the trace to file descriptor N", "N" },
+    { G_OPTION_REMAINING, 0, 0, G_OPTION_ARG_STRING_ARRAY, &rest, NULL, "SCRIPT.py [-- ARGS...]" },
+    { NULL }
+  };
+
+  context = g_option_context_new ("SCRIPT.py [-- ARGS...]");
+  g_option_context_set_summary (context, "Run a Python workload on the simulated GPUs and record it.");
+  g_option_context_add_main_entries (context, entries, NULL);
+  /* Options after the script name belong to the script. */
+  g_option_context_set_strict_posix (context, TRUE);
+
+  if (!g_option_context_parse (context, &argc, &argv, &error))
+    {
+      ts_cli_message ("%s", error->message);
+      return 2;
+    }
+
+  if (rest == NULL || rest[0] == NULL)
+    {
+      ts_cli_message ("run: no script given");
+      return 2;
+    }
+
+  options.script = rest[0];
+  /* A `--` right after the script only separates; drop it. */
+  options.argv = (const char * const *) (rest[1] && g_str_equal (rest[1], "--") ? rest + 2 : rest + 1);
+  options.python_path = find_python_path ();
+
+  if (!ts_workload_run (&options, &status, &error))
+    {
+      ts_cli_message ("%s", error->message);
+      return 1;
+    }
+
+  return status;
+}

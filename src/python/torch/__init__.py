@@ -1,0 +1,3 @@
+"""Tensorscope's torch: the PyTorch API served by the instrumented core."""
+
+__version__ = "2.5.0+tensorscope"
