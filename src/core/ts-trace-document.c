@@ -1,0 +1,837 @@
+/* ts-trace-document.c: a recorded run, indexed for viewing
+ *
+ * Copyright 2026 The Tensorscope authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#include "config.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "ts-trace-document.h"
+
+struct _TsTraceDocument
+{
+  GObject     parent_instance;
+
+  TsRecorder *recorder;
+  GPtrArray  *tracks;           /* TsTrack*, in display order */
+  GArray     *event_links;      /* TsEventLink */
+  GHashTable *api_by_corr;      /* correlation → API record index + 1 */
+  GHashTable *work_by_corr;     /* correlation → (kind << 32 | index) + 1 */
+  GHashTable *item_locations;   /* (kind << 32 | record) → (track << 32 | item) */
+  TsTime      begin;
+  TsTime      end;
+};
+
+G_DEFINE_FINAL_TYPE (TsTraceDocument, ts_trace_document, G_TYPE_OBJECT)
+
+/* An item while tracks are being built; split into columns afterwards. */
+typedef struct
+{
+  TsTime     start;
+  TsTime     end;
+  guint32    record;
+  TsStringId label;
+  guint8     kind;
+  guint8     depth;
+} PendingItem;
+
+typedef struct
+{
+  TsTrack *track;
+  GArray  *items;               /* PendingItem */
+  GArray  *samples;             /* MemorySample, memory tracks only */
+} TrackBuilder;
+
+typedef struct
+{
+  TsTime time;
+  gint64 allocated;
+  gint64 reserved;
+} MemorySample;
+
+static void
+track_free (TsTrack *track)
+{
+  g_free (track->title);
+  g_free (track->starts);
+  g_free (track->ends);
+  g_free (track->max_ends);
+  g_free (track->kinds);
+  g_free (track->depths);
+  g_free (track->records);
+  g_free (track->labels);
+  g_free (track->sample_times);
+  g_free (track->allocated);
+  g_free (track->reserved);
+  g_free (track);
+}
+
+static void
+ts_trace_document_finalize (GObject *object)
+{
+  TsTraceDocument *self = (TsTraceDocument *) object;
+
+  g_clear_pointer (&self->tracks, g_ptr_array_unref);
+  g_clear_pointer (&self->event_links, g_array_unref);
+  g_clear_pointer (&self->api_by_corr, g_hash_table_unref);
+  g_clear_pointer (&self->work_by_corr, g_hash_table_unref);
+  g_clear_pointer (&self->item_locations, g_hash_table_unref);
+  g_clear_object (&self->recorder);
+
+  G_OBJECT_CLASS (ts_trace_document_parent_class)->finalize (object);
+}
+
+static void
+ts_trace_document_class_init (TsTraceDocumentClass *klass)
+{
+  G_OBJECT_CLASS (klass)->finalize = ts_trace_document_finalize;
+}
+
+static void
+ts_trace_document_init (TsTraceDocument *self)
+{
+  self->tracks = g_ptr_array_new_with_free_func ((GDestroyNotify) track_free);
+  self->event_links = g_array_new (FALSE, FALSE, sizeof (TsEventLink));
+  self->api_by_corr = g_hash_table_new (g_int64_hash, g_int64_equal);
+  self->work_by_corr = g_hash_table_new (g_int64_hash, g_int64_equal);
+  self->item_locations = g_hash_table_new (g_int64_hash, g_int64_equal);
+}
+
+static void
+span_extend (TsTraceDocument *self,
+             TsTime           start,
+             TsTime           end)
+{
+  self->begin = MIN (self->begin, start);
+  self->end = MAX (self->end, end);
+}
+
+static TrackBuilder *
+builder_new (TsTrackKind kind)
+{
+  TrackBuilder *b = g_new0 (TrackBuilder, 1);
+
+  b->track = g_new0 (TsTrack, 1);
+  b->track->kind = kind;
+  b->track->device = -1;
+  b->track->stream = TS_STREAM_NONE;
+  b->items = g_array_new (FALSE, FALSE, sizeof (PendingItem));
+  return b;
+}
+
+static void
+builder_add (TrackBuilder *b,
+             TsItemKind    kind,
+             TsTime        start,
+             TsTime        end,
+             guint32       record,
+             TsStringId    label)
+{
+  PendingItem item = { start, MAX (start, end), record, label, kind, 0 };
+
+  g_array_append_val (b->items, item);
+}
+
+static int
+compare_items (gconstpointer a,
+               gconstpointer b)
+{
+  const PendingItem *x = a, *y = b;
+
+  if (x->start != y->start)
+    return x->start < y->start ? -1 : 1;
+  /* The enclosing (longer) item first, so nesting depths come out right. */
+  if (x->end != y->end)
+    return x->end > y->end ? -1 : 1;
+  if (x->kind != y->kind)
+    return x->kind < y->kind ? -1 : 1;
+  return x->record < y->record ? -1 : x->record > y->record;
+}
+
+/* Sorts the items, gives each its nesting depth (items on one track may
+ * nest, as an aten op around its cudaLaunchKernel, but never cross), and
+ * splits them into the track's columns. */
+static TsTrack *
+builder_finish (TrackBuilder *b)
+{
+  TsTrack *t = b->track;
+  TsTime stack[256];
+  guint depth = 0;
+  guint n = b->items->len;
+  TsTime max_end = G_MININT64;
+
+  g_array_sort (b->items, compare_items);
+
+  t->n_items = n;
+  t->starts = g_new (TsTime, n);
+  t->ends = g_new (TsTime, n);
+  t->max_ends = g_new (TsTime, n);
+  t->kinds = g_new (guint8, n);
+  t->depths = g_new (guint8, n);
+  t->records = g_new (guint32, n);
+  t->labels = g_new (TsStringId, n);
+
+  for (guint i = 0; i < n; i++)
+    {
+      const PendingItem *item = &g_array_index (b->items, PendingItem, i);
+
+      /* Pop the enclosing items that ended by the time this one starts. */
+      while (depth > 0 && stack[depth - 1] <= item->start)
+        depth--;
+
+      t->starts[i] = item->start;
+      t->ends[i] = item->end;
+      max_end = MAX (max_end, item->end);
+      t->max_ends[i] = max_end;
+      t->kinds[i] = item->kind;
+      t->depths[i] = MIN (depth, G_MAXUINT8);
+      t->records[i] = item->record;
+      t->labels[i] = item->label;
+      t->max_depth = MAX (t->max_depth, (guint) t->depths[i] + 1);
+
+      if (depth < G_N_ELEMENTS (stack))
+        stack[depth++] = item->end;
+    }
+
+  if (b->samples != NULL)
+    {
+      guint m = b->samples->len;
+
+      t->n_samples = m;
+      t->sample_times = g_new (TsTime, m);
+      t->allocated = g_new (gint64, m);
+      t->reserved = g_new (gint64, m);
+      for (guint i = 0; i < m; i++)
+        {
+          const MemorySample *s = &g_array_index (b->samples, MemorySample, i);
+          t->sample_times[i] = s->time;
+          t->allocated[i] = s->allocated;
+          t->reserved[i] = s->reserved;
+        }
+      g_array_unref (b->samples);
+    }
+
+  g_array_unref (b->items);
+  g_free (b);
+  return t;
+}
+
+static TrackBuilder *
+lookup_builder (GHashTable  *builders,
+                TsTrackKind  kind,
+                guint32      id)
+{
+  guint64 key = ((guint64) kind << 32) | id;
+  TrackBuilder *b = g_hash_table_lookup (builders, &key);
+
+  if (b == NULL)
+    {
+      guint64 *stored = g_new (guint64, 1);
+
+      *stored = key;
+      b = builder_new (kind);
+      g_hash_table_insert (builders, stored, b);
+    }
+  return b;
+}
+
+static void
+map_insert (GHashTable *table,
+            guint64     key,
+            guint64     value)
+{
+  gint64 *pair = g_new (gint64, 2);
+
+  pair[0] = (gint64) key;
+  pair[1] = (gint64) value;
+  /* The key pointer is the pair itself; the value is read from pair[1]. */
+  g_hash_table_replace (table, pair, pair);
+}
+
+static gboolean
+map_lookup (GHashTable *table,
+            guint64     key,
+            guint64    *value)
+{
+  gint64 k = (gint64) key;
+  const gint64 *pair = g_hash_table_lookup (table, &k);
+
+  if (pair == NULL)
+    return FALSE;
+  *value = (guint64) pair[1];
+  return TRUE;
+}
+
+static void
+collect_host (TsTraceDocument *self,
+              GHashTable      *builders)
+{
+  TsRecorder *rec = self->recorder;
+  gsize n = ts_recorder_get_count (rec, TS_RECORD_API_CALL);
+
+  for (gsize i = 0; i < n; i++)
+    {
+      TsApiCallRecord r;
+      TrackBuilder *b;
+
+      ts_recorder_get (rec, TS_RECORD_API_CALL, i, &r);
+      b = lookup_builder (builders, TS_TRACK_HOST_THREAD, r.thread);
+      b->track->thread = r.thread;
+      builder_add (b, TS_ITEM_API_CALL, r.start, r.end, i, r.name);
+      span_extend (self, r.start, r.end);
+      if (r.correlation != 0 && !g_hash_table_contains (self->api_by_corr, &r.correlation))
+        map_insert (self->api_by_corr, r.correlation, i);
+    }
+
+  n = ts_recorder_get_count (rec, TS_RECORD_SYNC);
+  for (gsize i = 0; i < n; i++)
+    {
+      TsSyncRecord r;
+      TrackBuilder *b;
+
+      ts_recorder_get (rec, TS_RECORD_SYNC, i, &r);
+      b = lookup_builder (builders, TS_TRACK_HOST_THREAD, r.thread);
+      b->track->thread = r.thread;
+      builder_add (b, TS_ITEM_SYNC, r.start, r.end, i, 0);
+      span_extend (self, r.start, r.end);
+    }
+}
+
+/* NVTX push/pop pair up per thread through a stack; start/end pair up by
+ * range id. A range still open when the trace ends runs to its end. */
+static void
+collect_nvtx (TsTraceDocument *self,
+              GHashTable      *builders)
+{
+  TsRecorder *rec = self->recorder;
+  gsize n = ts_recorder_get_count (rec, TS_RECORD_NVTX);
+  g_autoptr(GHashTable) stacks = g_hash_table_new_full (NULL, NULL, NULL, (GDestroyNotify) g_array_unref);
+  g_autoptr(GHashTable) open_ranges = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, NULL);
+  g_autoptr(GArray) open = g_array_new (FALSE, FALSE, sizeof (guint32));
+  GHashTableIter iter;
+  gpointer key, value;
+
+  for (gsize i = 0; i < n; i++)
+    {
+      TsNvtxRecord r;
+      TrackBuilder *b;
+      GArray *stack;
+
+      ts_recorder_get (rec, TS_RECORD_NVTX, i, &r);
+      span_extend (self, r.time, r.time);
+      b = lookup_builder (builders, TS_TRACK_NVTX, r.thread);
+      b->track->thread = r.thread;
+
+      switch ((TsNvtxKind) r.kind)
+        {
+        case TS_NVTX_MARK:
+          builder_add (b, TS_ITEM_NVTX_MARK, r.time, r.time, i, r.message);
+          break;
+
+        case TS_NVTX_PUSH:
+          stack = g_hash_table_lookup (stacks, GUINT_TO_POINTER (r.thread));
+          if (stack == NULL)
+            {
+              stack = g_array_new (FALSE, FALSE, sizeof (guint32));
+              g_hash_table_insert (stacks, GUINT_TO_POINTER (r.thread), stack);
+            }
+          g_array_append_val (stack, i);
+          break;
+
+        case TS_NVTX_POP:
+          stack = g_hash_table_lookup (stacks, GUINT_TO_POINTER (r.thread));
+          if (stack != NULL && stack->len > 0)
+            {
+              guint32 opener = g_array_index (stack, guint32, stack->len - 1);
+              TsNvtxRecord o;
+
+              g_array_set_size (stack, stack->len - 1);
+              ts_recorder_get (rec, TS_RECORD_NVTX, opener, &o);
+              builder_add (b, TS_ITEM_NVTX_RANGE, o.time, r.time, opener, o.message);
+            }
+          break;
+
+        case TS_NVTX_RANGE_START:
+          {
+            gint64 *id = g_new (gint64, 1);
+            *id = (gint64) r.range_id;
+            g_hash_table_replace (open_ranges, id, GUINT_TO_POINTER (i + 1));
+          }
+          break;
+
+        case TS_NVTX_RANGE_END:
+          {
+            gint64 id = (gint64) r.range_id;
+            guint32 opener = GPOINTER_TO_UINT (g_hash_table_lookup (open_ranges, &id));
+
+            if (opener != 0)
+              {
+                TsNvtxRecord o;
+
+                ts_recorder_get (rec, TS_RECORD_NVTX, opener - 1, &o);
+                /* A start/end range belongs to the thread that started it. */
+                b = lookup_builder (builders, TS_TRACK_NVTX, o.thread);
+                b->track->thread = o.thread;
+                builder_add (b, TS_ITEM_NVTX_RANGE, o.time, r.time, opener - 1, o.message);
+                g_hash_table_remove (open_ranges, &id);
+              }
+          }
+          break;
+
+        default:
+          break;
+        }
+    }
+
+  /* Whatever is still open ends with the trace. */
+  g_hash_table_iter_init (&iter, stacks);
+  while (g_hash_table_iter_next (&iter, &key, &value))
+    {
+      GArray *stack = value;
+      for (guint j = 0; j < stack->len; j++)
+        g_array_append_val (open, g_array_index (stack, guint32, j));
+    }
+  g_hash_table_iter_init (&iter, open_ranges);
+  while (g_hash_table_iter_next (&iter, &key, &value))
+    {
+      guint32 idx = GPOINTER_TO_UINT (value) - 1;
+      g_array_append_val (open, idx);
+    }
+  for (guint j = 0; j < open->len; j++)
+    {
+      guint32 idx = g_array_index (open, guint32, j);
+      TsNvtxRecord o;
+      TrackBuilder *b;
+
+      ts_recorder_get (rec, TS_RECORD_NVTX, idx, &o);
+      b = lookup_builder (builders, TS_TRACK_NVTX, o.thread);
+      builder_add (b, TS_ITEM_NVTX_RANGE, o.time, MAX (o.time, self->end), idx, o.message);
+    }
+}
+
+static TrackBuilder *
+stream_builder (GHashTable *builders,
+                TsStreamId  stream,
+                guint32     device)
+{
+  TrackBuilder *b = lookup_builder (builders, TS_TRACK_STREAM, stream);
+
+  b->track->stream = stream;
+  b->track->device = device;
+  return b;
+}
+
+static void
+add_work (TsTraceDocument *self,
+          GHashTable      *builders,
+          TsItemKind       kind,
+          TsStreamId       stream,
+          guint32          device,
+          TsTime           start,
+          TsTime           end,
+          guint32          index,
+          guint64          correlation,
+          TsStringId       label)
+{
+  builder_add (stream_builder (builders, stream, device), kind, start, end, index, label);
+  span_extend (self, start, end);
+  if (correlation != 0)
+    map_insert (self->work_by_corr, correlation, ((guint64) kind << 32) | index);
+}
+
+static TsStringId
+copy_label (TsRecorder           *rec,
+            const TsMemcpyRecord *r)
+{
+  static const char * const names[] = {
+    [TS_COPY_HOST_TO_DEVICE] = "Memcpy HtoD",
+    [TS_COPY_DEVICE_TO_HOST] = "Memcpy DtoH",
+    [TS_COPY_DEVICE_TO_DEVICE] = "Memcpy DtoD",
+    [TS_COPY_PEER] = "Memcpy PtoP",
+    [TS_COPY_HOST_TO_HOST] = "Memcpy HtoH",
+  };
+  const char *name = r->kind < G_N_ELEMENTS (names) && names[r->kind] ? names[r->kind] : "Memcpy";
+
+  return ts_recorder_intern (rec, name);
+}
+
+static void
+collect_device_work (TsTraceDocument *self,
+                     GHashTable      *builders)
+{
+  TsRecorder *rec = self->recorder;
+  gsize n;
+
+  n = ts_recorder_get_count (rec, TS_RECORD_STREAM);
+  for (gsize i = 0; i < n; i++)
+    {
+      TsStreamRecord r;
+      TrackBuilder *b;
+
+      ts_recorder_get (rec, TS_RECORD_STREAM, i, &r);
+      b = stream_builder (builders, r.stream, r.device);
+      b->track->priority = r.priority;
+      b->track->is_default = r.is_default != 0;
+    }
+
+  n = ts_recorder_get_count (rec, TS_RECORD_KERNEL);
+  for (gsize i = 0; i < n; i++)
+    {
+      TsKernelRecord r;
+      ts_recorder_get (rec, TS_RECORD_KERNEL, i, &r);
+      add_work (self, builders, TS_ITEM_KERNEL, r.stream, r.device, r.start, r.end, i, r.correlation, r.name);
+    }
+
+  n = ts_recorder_get_count (rec, TS_RECORD_MEMCPY);
+  for (gsize i = 0; i < n; i++)
+    {
+      TsMemcpyRecord r;
+      ts_recorder_get (rec, TS_RECORD_MEMCPY, i, &r);
+      add_work (self, builders, TS_ITEM_MEMCPY, r.stream, r.device, r.start, r.end, i, r.correlation,
+                copy_label (rec, &r));
+    }
+
+  n = ts_recorder_get_count (rec, TS_RECORD_MEMSET);
+  for (gsize i = 0; i < n; i++)
+    {
+      TsMemsetRecord r;
+      ts_recorder_get (rec, TS_RECORD_MEMSET, i, &r);
+      add_work (self, builders, TS_ITEM_MEMSET, r.stream, r.device, r.start, r.end, i, r.correlation,
+                ts_recorder_intern (rec, "Memset"));
+    }
+}
+
+static void
+collect_memory (TsTraceDocument *self,
+                GHashTable      *builders)
+{
+  TsRecorder *rec = self->recorder;
+  gsize n = ts_recorder_get_count (rec, TS_RECORD_COUNTER);
+  g_autoptr(GHashTable) last = g_hash_table_new_full (NULL, NULL, NULL, g_free);
+
+  for (gsize i = 0; i < n; i++)
+    {
+      TsCounterRecord r;
+      TrackBuilder *b;
+      MemorySample *prev, sample;
+
+      ts_recorder_get (rec, TS_RECORD_COUNTER, i, &r);
+      if (r.counter != TS_COUNTER_ALLOCATED_BYTES && r.counter != TS_COUNTER_RESERVED_BYTES)
+        continue;
+
+      b = lookup_builder (builders, TS_TRACK_MEMORY, r.device);
+      b->track->device = r.device;
+      if (b->samples == NULL)
+        b->samples = g_array_new (FALSE, FALSE, sizeof (MemorySample));
+
+      /* Each sample carries both series: the one that changed takes the
+       * new value, the other keeps its last one. */
+      prev = g_hash_table_lookup (last, GUINT_TO_POINTER (r.device));
+      if (prev == NULL)
+        {
+          prev = g_new0 (MemorySample, 1);
+          g_hash_table_insert (last, GUINT_TO_POINTER (r.device), prev);
+        }
+      prev->time = r.time;
+      if (r.counter == TS_COUNTER_ALLOCATED_BYTES)
+        prev->allocated = r.value;
+      else
+        prev->reserved = r.value;
+
+      sample = *prev;
+      if (b->samples->len > 0 &&
+          g_array_index (b->samples, MemorySample, b->samples->len - 1).time == r.time)
+        g_array_index (b->samples, MemorySample, b->samples->len - 1) = sample;
+      else
+        g_array_append_val (b->samples, sample);
+      span_extend (self, r.time, r.time);
+    }
+}
+
+static void
+collect_event_links (TsTraceDocument *self)
+{
+  TsRecorder *rec = self->recorder;
+  gsize n_records = ts_recorder_get_count (rec, TS_RECORD_EVENT_RECORD);
+  gsize n_waits = ts_recorder_get_count (rec, TS_RECORD_EVENT_WAIT);
+  g_autoptr(GHashTable) by_corr = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, NULL);
+
+  for (gsize i = 0; i < n_records; i++)
+    {
+      TsEventRecordRecord r;
+      gint64 *key = g_new (gint64, 1);
+
+      ts_recorder_get (rec, TS_RECORD_EVENT_RECORD, i, &r);
+      *key = (gint64) r.correlation;
+      g_hash_table_replace (by_corr, key, GUINT_TO_POINTER (i + 1));
+      span_extend (self, r.queued, r.time);
+    }
+
+  for (gsize i = 0; i < n_waits; i++)
+    {
+      TsEventWaitRecord w;
+      gint64 key;
+      guint32 from;
+
+      ts_recorder_get (rec, TS_RECORD_EVENT_WAIT, i, &w);
+      key = (gint64) w.record_correlation;
+      from = GPOINTER_TO_UINT (g_hash_table_lookup (by_corr, &key));
+      if (from != 0)
+        {
+          TsEventLink link = { from - 1, i };
+          g_array_append_val (self->event_links, link);
+        }
+    }
+}
+
+static int
+compare_tracks (gconstpointer a,
+                gconstpointer b)
+{
+  const TsTrack *x = *(const TsTrack * const *) a;
+  const TsTrack *y = *(const TsTrack * const *) b;
+
+  /* Host threads (API then NVTX) first, then each device: its streams,
+   * default stream first, then its memory. */
+  if ((x->device < 0) != (y->device < 0))
+    return x->device < 0 ? -1 : 1;
+  if (x->device < 0)
+    {
+      if (x->thread != y->thread)
+        return x->thread < y->thread ? -1 : 1;
+      return (int) x->kind - (int) y->kind;
+    }
+  if (x->device != y->device)
+    return x->device < y->device ? -1 : 1;
+  if (x->kind != y->kind)
+    return x->kind == TS_TRACK_STREAM ? -1 : 1;
+  if (x->is_default != y->is_default)
+    return x->is_default ? -1 : 1;
+  return x->stream < y->stream ? -1 : x->stream > y->stream;
+}
+
+static char *
+track_title (TsRecorder    *rec,
+             const TsTrack *t)
+{
+  switch (t->kind)
+    {
+    case TS_TRACK_HOST_THREAD:
+      {
+        gsize n = ts_recorder_get_count (rec, TS_RECORD_THREAD);
+        for (gsize i = 0; i < n; i++)
+          {
+            TsThreadRecord r;
+            ts_recorder_get (rec, TS_RECORD_THREAD, i, &r);
+            if (r.thread == t->thread && r.name != 0)
+              return g_strdup (ts_recorder_lookup (rec, r.name));
+          }
+        return g_strdup_printf ("Thread %u", t->thread);
+      }
+    case TS_TRACK_NVTX:
+      return g_strdup_printf ("NVTX (thread %u)", t->thread);
+    case TS_TRACK_STREAM:
+      if (t->is_default)
+        return g_strdup_printf ("Default stream (cuda:%d)", t->device);
+      if (t->priority != 0)
+        return g_strdup_printf ("Stream %u (priority %d)", t->stream, t->priority);
+      return g_strdup_printf ("Stream %u", t->stream);
+    case TS_TRACK_MEMORY:
+      return g_strdup_printf ("Memory (cuda:%d)", t->device);
+    default:
+      g_assert_not_reached ();
+    }
+}
+
+static void
+index_locations (TsTraceDocument *self)
+{
+  for (guint ti = 0; ti < self->tracks->len; ti++)
+    {
+      const TsTrack *t = g_ptr_array_index (self->tracks, ti);
+
+      for (guint i = 0; i < t->n_items; i++)
+        map_insert (self->item_locations,
+                    ((guint64) t->kinds[i] << 32) | t->records[i],
+                    ((guint64) ti << 32) | i);
+    }
+}
+
+TsTraceDocument *
+ts_trace_document_new (TsRecorder *recorder)
+{
+  TsTraceDocument *self;
+  g_autoptr(GHashTable) builders = NULL;
+  GHashTableIter iter;
+  gpointer value;
+
+  g_return_val_if_fail (TS_IS_RECORDER (recorder), NULL);
+
+  self = g_object_new (TS_TYPE_TRACE_DOCUMENT, NULL);
+  self->recorder = g_object_ref (recorder);
+  self->begin = G_MAXINT64;
+  self->end = G_MININT64;
+
+  /* The int64 maps own their pairs: key and value are one allocation. */
+  g_hash_table_unref (self->api_by_corr);
+  g_hash_table_unref (self->work_by_corr);
+  g_hash_table_unref (self->item_locations);
+  self->api_by_corr = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, NULL);
+  self->work_by_corr = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, NULL);
+  self->item_locations = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, NULL);
+
+  builders = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, NULL);
+  collect_host (self, builders);
+  collect_device_work (self, builders);
+  collect_event_links (self);
+  collect_memory (self, builders);
+  collect_nvtx (self, builders);
+
+  if (self->begin > self->end)
+    self->begin = self->end = 0;
+
+  g_hash_table_iter_init (&iter, builders);
+  while (g_hash_table_iter_next (&iter, NULL, &value))
+    g_ptr_array_add (self->tracks, builder_finish (value));
+  g_ptr_array_sort (self->tracks, compare_tracks);
+
+  for (guint i = 0; i < self->tracks->len; i++)
+    {
+      TsTrack *t = g_ptr_array_index (self->tracks, i);
+      t->title = track_title (recorder, t);
+    }
+  index_locations (self);
+
+  return self;
+}
+
+TsRecorder *
+ts_trace_document_get_recorder (TsTraceDocument *self)
+{
+  g_return_val_if_fail (TS_IS_TRACE_DOCUMENT (self), NULL);
+  return self->recorder;
+}
+
+void
+ts_trace_document_get_time_span (TsTraceDocument *self,
+                                 TsTime          *begin,
+                                 TsTime          *end)
+{
+  g_return_if_fail (TS_IS_TRACE_DOCUMENT (self));
+  if (begin)
+    *begin = self->begin;
+  if (end)
+    *end = self->end;
+}
+
+guint
+ts_trace_document_get_n_tracks (TsTraceDocument *self)
+{
+  g_return_val_if_fail (TS_IS_TRACE_DOCUMENT (self), 0);
+  return self->tracks->len;
+}
+
+const TsTrack *
+ts_trace_document_get_track (TsTraceDocument *self,
+                             guint            index)
+{
+  g_return_val_if_fail (TS_IS_TRACE_DOCUMENT (self), NULL);
+  g_return_val_if_fail (index < self->tracks->len, NULL);
+  return g_ptr_array_index (self->tracks, index);
+}
+
+const TsEventLink *
+ts_trace_document_get_event_links (TsTraceDocument *self,
+                                   guint           *n_links)
+{
+  g_return_val_if_fail (TS_IS_TRACE_DOCUMENT (self), NULL);
+  *n_links = self->event_links->len;
+  return (const TsEventLink *) (gpointer) self->event_links->data;
+}
+
+gboolean
+ts_trace_document_find_api_call (TsTraceDocument *self,
+                                 guint64          correlation,
+                                 guint32         *record)
+{
+  guint64 value;
+
+  g_return_val_if_fail (TS_IS_TRACE_DOCUMENT (self), FALSE);
+  if (!map_lookup (self->api_by_corr, correlation, &value))
+    return FALSE;
+  *record = (guint32) value;
+  return TRUE;
+}
+
+gboolean
+ts_trace_document_find_device_work (TsTraceDocument *self,
+                                    guint64          correlation,
+                                    TsItemKind      *kind,
+                                    guint32         *record)
+{
+  guint64 value;
+
+  g_return_val_if_fail (TS_IS_TRACE_DOCUMENT (self), FALSE);
+  if (!map_lookup (self->work_by_corr, correlation, &value))
+    return FALSE;
+  *kind = (TsItemKind) (value >> 32);
+  *record = (guint32) value;
+  return TRUE;
+}
+
+gboolean
+ts_trace_document_locate_item (TsTraceDocument *self,
+                               TsItemKind       kind,
+                               guint32          record,
+                               guint           *track,
+                               guint           *item)
+{
+  guint64 value;
+
+  g_return_val_if_fail (TS_IS_TRACE_DOCUMENT (self), FALSE);
+  if (!map_lookup (self->item_locations, ((guint64) kind << 32) | record, &value))
+    return FALSE;
+  *track = (guint) (value >> 32);
+  *item = (guint) value;
+  return TRUE;
+}
+
+void
+ts_track_find_range (const TsTrack *track,
+                     TsTime         begin,
+                     TsTime         end,
+                     guint         *first,
+                     guint         *last)
+{
+  guint lo = 0, hi;
+
+  g_return_if_fail (track != NULL);
+
+  /* First item whose running max end passes `begin`: nothing before it
+   * can reach into the window. */
+  hi = track->n_items;
+  while (lo < hi)
+    {
+      guint mid = lo + (hi - lo) / 2;
+      if (track->max_ends[mid] > begin)
+        hi = mid;
+      else
+        lo = mid + 1;
+    }
+  *first = lo;
+
+  /* One past the last item that starts before `end`. */
+  hi = track->n_items;
+  while (lo < hi)
+    {
+      guint mid = lo + (hi - lo) / 2;
+      if (track->starts[mid] < end)
+        lo = mid + 1;
+      else
+        hi = mid;
+    }
+  *last = lo;
+}
