@@ -32,7 +32,7 @@ test: build
 	  meson test -C $(BUILDDIR) --print-errorlogs; \
 	else \
 	  $(XVFB) meson test -C $(BUILDDIR) --print-errorlogs; \
-	fi
+	fi; status=$$?; ./build-aux/test-summary.sh $(BUILDDIR) || status=1; exit $$status
 
 bench: build
 	@meson compile -C $(BUILDDIR) benchmarks >/dev/null 2>&1 || true
