@@ -6,6 +6,7 @@
 
 #include <string.h>
 
+#include "ts-recorder.h"
 #include "ts-sanitizer.h"
 
 /* Tracks: 0 and 1 are the default streams of devices 0 and 1; 2.. are
@@ -188,6 +189,45 @@ test_report_text (void)
 
   g_assert_cmpstr (text, ==, expected);
   g_assert_cmpstr (errors, ==, "detected 1 errors");
+}
+
+/* Each report also lands in the recorder, when there is one. */
+static void
+test_recorder (void)
+{
+  g_autoptr(TsRecorder) rec = ts_recorder_new ();
+  g_autoptr(TsSanitizer) san = NULL;
+  g_autofree char *text = NULL;
+  TsSanitizerRecord r;
+
+  /* Without a recorder nothing is recorded, and nothing fails. */
+  san = run_seed_04 ();
+  g_assert_null (ts_sanitizer_get_recorder (san));
+  g_assert_cmpuint (ts_recorder_get_count (rec, TS_RECORD_SANITIZER), ==, 0);
+
+  ts_sanitizer_set_recorder (san, rec);
+  read_op (san, 1, PTR_A, 0);
+  g_assert_cmpuint (ts_sanitizer_get_n_reports (san), ==, 2);
+  g_assert_cmpuint (ts_recorder_get_count (rec, TS_RECORD_SANITIZER), ==, 1);
+  g_assert_true (ts_recorder_get (rec, TS_RECORD_SANITIZER, 0, &r));
+
+  g_assert_cmpuint (r.addr, ==, PTR_A);
+  g_assert_cmpuint (r.correlation, ==, next_correlation - 1);
+  g_assert_cmpuint (r.prev_correlation, ==, next_correlation - 3);
+  g_assert_cmpuint (r.stream, ==, 1);
+  g_assert_cmpuint (r.prev_stream, ==, 0);
+  g_assert_cmpuint (r.is_write, ==, 0);
+  g_assert_cmpuint (r.prev_is_write, ==, 1);
+  g_assert_cmpstr (ts_recorder_lookup (rec, r.op), ==, SCHEMA_SUM);
+  g_assert_cmpstr (ts_recorder_lookup (rec, r.prev_op), ==, SCHEMA_NORMAL);
+  g_assert_cmpuint (r.loc.line, ==, 0);          /* read_op passes no stack */
+  g_assert_cmpuint (r.loc.file, ==, 0);
+  g_assert_cmpuint (r.prev_loc.line, ==, 16);
+  g_assert_cmpstr (ts_recorder_lookup (rec, r.prev_loc.file), ==, "04_stream_race.py");
+  g_assert_cmpstr (ts_recorder_lookup (rec, r.prev_loc.function), ==, "<module>");
+  g_assert_cmpuint (r.alloc_loc.line, ==, 16);
+  text = ts_sanitizer_report_format (ts_sanitizer_get_report (san, 1));
+  g_assert_cmpstr (ts_recorder_lookup (rec, r.report), ==, text);
 }
 
 /* A hand-made report: output only, no names, no allocation trace. */
@@ -772,6 +812,7 @@ main (int   argc,
   g_test_add_func ("/sanitizer/seed-04", test_seed_04);
   g_test_add_func ("/sanitizer/seed-05", test_seed_05);
   g_test_add_func ("/sanitizer/report-text", test_report_text);
+  g_test_add_func ("/sanitizer/recorder", test_recorder);
   g_test_add_func ("/sanitizer/report-text-variants", test_report_text_variants);
   g_test_add_func ("/sanitizer/format-stack", test_format_stack);
   g_test_add_func ("/sanitizer/sync-suppresses", test_sync_suppresses);

@@ -19,6 +19,7 @@
 
 #include <string.h>
 
+#include "ts-recorder.h"
 #include "ts-sanitizer.h"
 
 /* A copied kernel launch or stack: one allocation holding the header, the
@@ -115,11 +116,14 @@ struct _TsSanitizer
 
   GPtrArray  *reports;      /* Report* */
   guint       n_backfills;
+
+  TsRecorder *recorder;     /* optional: each report becomes a record */
 };
 
 enum {
   PROP_0,
   PROP_N_DEVICES,
+  PROP_RECORDER,
   N_PROPS
 };
 
@@ -469,6 +473,55 @@ report_free (Report *r)
   g_free (r);
 }
 
+static TsSourceLoc
+intern_loc (TsRecorder             *recorder,
+            const TsSanitizerFrame *frames,
+            guint                   n_frames)
+{
+  const TsSanitizerFrame *f;
+
+  if (n_frames == 0)
+    return TS_SOURCE_LOC_NONE;
+
+  /* The innermost frame: the script line that made the call. */
+  f = &frames[n_frames - 1];
+  return (TsSourceLoc) {
+    ts_recorder_intern (recorder, f->file),
+    ts_recorder_intern (recorder, f->function),
+    f->line,
+  };
+}
+
+static void
+emit_record (TsSanitizer *self,
+             Report      *r)
+{
+  const TsSanitizerReport *pub = &r->pub;
+  g_autofree char *text = NULL;
+  TsSanitizerRecord rec = { 0 };
+
+  if (self->recorder == NULL)
+    return;
+
+  text = ts_sanitizer_report_format (pub);
+  rec.time = pub->current.time;
+  rec.addr = pub->data_ptr;
+  rec.correlation = pub->current.correlation;
+  rec.prev_correlation = pub->previous.correlation;
+  rec.stream = pub->current.stream;
+  rec.prev_stream = pub->previous.stream;
+  rec.is_write = pub->current.is_write;
+  rec.prev_is_write = pub->previous.is_write;
+  rec.op = ts_recorder_intern (self->recorder, pub->current.schema);
+  rec.prev_op = ts_recorder_intern (self->recorder, pub->previous.schema);
+  rec.loc = intern_loc (self->recorder, pub->current.frames, pub->current.n_frames);
+  rec.prev_loc = intern_loc (self->recorder, pub->previous.frames, pub->previous.n_frames);
+  rec.alloc_loc = intern_loc (self->recorder, pub->alloc_frames, pub->n_alloc_frames);
+  rec.report = ts_recorder_intern (self->recorder, text);
+
+  TS_RECORDER_APPEND (self->recorder, TS_RECORD_SANITIZER, TsSanitizerRecord, &rec);
+}
+
 static inline void
 check_conflict (TsSanitizer  *self,
                 Tensor       *t,
@@ -476,7 +529,7 @@ check_conflict (TsSanitizer  *self,
                 const Access *previous)
 {
   if (!is_ordered (self, current->slot, previous))
-    add_report (self, TS_SANITIZER_RACE, t->ptr, current, previous, t->alloc);
+    emit_record (self, add_report (self, TS_SANITIZER_RACE, t->ptr, current, previous, t->alloc));
 }
 
 /* The first access to memory reused from freed tensors: whatever it does,
@@ -503,6 +556,7 @@ check_prior (TsSanitizer  *self,
               r->pub.free_frames = p->from->free_stack->frames;
               r->pub.n_free_frames = p->from->free_stack->n_frames;
             }
+          emit_record (self, r);
         }
       freed_unref (p->from);
     }
@@ -1043,6 +1097,25 @@ ts_sanitizer_get_report (TsSanitizer *self,
   return &((Report *) g_ptr_array_index (self->reports, index))->pub;
 }
 
+TsRecorder *
+ts_sanitizer_get_recorder (TsSanitizer *self)
+{
+  g_return_val_if_fail (TS_IS_SANITIZER (self), NULL);
+
+  return self->recorder;
+}
+
+void
+ts_sanitizer_set_recorder (TsSanitizer *self,
+                           TsRecorder  *recorder)
+{
+  g_return_if_fail (TS_IS_SANITIZER (self));
+  g_return_if_fail (recorder == NULL || TS_IS_RECORDER (recorder));
+
+  if (g_set_object (&self->recorder, recorder))
+    g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_RECORDER]);
+}
+
 guint
 ts_sanitizer_get_n_backfills (TsSanitizer *self)
 {
@@ -1229,6 +1302,7 @@ ts_sanitizer_finalize (GObject *object)
   TsSanitizer *self = TS_SANITIZER (object);
 
   g_clear_pointer (&self->reports, g_ptr_array_unref);
+  g_clear_object (&self->recorder);
   g_clear_pointer (&self->tensors, g_hash_table_unref);
   for (guint i = 0; i < self->freed->len; i++)
     freed_unref (g_ptr_array_index (self->freed, i));
@@ -1258,6 +1332,10 @@ ts_sanitizer_get_property (GObject    *object,
       g_value_set_uint (value, self->n_devices);
       break;
 
+    case PROP_RECORDER:
+      g_value_set_object (value, self->recorder);
+      break;
+
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
     }
@@ -1275,6 +1353,10 @@ ts_sanitizer_set_property (GObject      *object,
     {
     case PROP_N_DEVICES:
       self->n_devices = g_value_get_uint (value);
+      break;
+
+    case PROP_RECORDER:
+      ts_sanitizer_set_recorder (self, g_value_get_object (value));
       break;
 
     default:
@@ -1296,6 +1378,11 @@ ts_sanitizer_class_init (TsSanitizerClass *klass)
     g_param_spec_uint ("n-devices", NULL, NULL,
                        0, 1024, 1,
                        G_PARAM_READWRITE | G_PARAM_CONSTRUCT_ONLY | G_PARAM_STATIC_STRINGS);
+
+  properties[PROP_RECORDER] =
+    g_param_spec_object ("recorder", NULL, NULL,
+                         TS_TYPE_RECORDER,
+                         G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
 
   g_object_class_install_properties (object_class, N_PROPS, properties);
 }

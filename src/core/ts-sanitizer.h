@@ -74,6 +74,7 @@
 
 #include <glib-object.h>
 
+#include "ts-recorder.h"
 #include "ts-types.h"
 
 G_BEGIN_DECLS
@@ -206,6 +207,13 @@ void         ts_sanitizer_free             (TsSanitizer             *self,
 void         ts_sanitizer_record_stream    (TsSanitizer             *self,
                                             guint64                  data_ptr,
                                             TsStreamId               stream);
+
+/* Optional: every report is also appended to the recorder as a
+ * TsSanitizerRecord (locations are the innermost frames, report is the
+ * formatted text). */
+TsRecorder  *ts_sanitizer_get_recorder     (TsSanitizer             *self);
+void         ts_sanitizer_set_recorder     (TsSanitizer             *self,
+                                            TsRecorder              *recorder);
 
 guint                    ts_sanitizer_get_n_reports (TsSanitizer *self);
 const TsSanitizerReport *ts_sanitizer_get_report    (TsSanitizer *self,
