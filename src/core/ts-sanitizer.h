@@ -65,6 +65,10 @@
  * itself delays reuse past those). A finding is a TS_SANITIZER_REUSE report.
  * Freed ranges whose accesses the host has synchronized past are dropped.
  *
+ * Cost: as in CSAN, the reads since a pointer's last write are all kept (a
+ * later write reports each unordered one), so a tensor read forever and
+ * never written (weights) holds every reading kernel's copied stack.
+ *
  * Not thread-safe: the caller serializes calls (the torch layer holds the
  * GIL). Streams are TsStreamId tracks; the first n_devices tracks are the
  * default streams (handle 0), present from the start.
