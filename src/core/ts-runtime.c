@@ -563,6 +563,13 @@ ts_runtime_parse_visible_devices (const char  *value,
       return out;
     }
 
+  if (*value == '\0')
+    {
+      if (note != NULL)
+        *note = g_strdup ("CUDA_VISIBLE_DEVICES is empty: no device is visible");
+      return out;
+    }
+
   if (g_str_has_prefix (value, "GPU-") || g_str_has_prefix (value, "MIG-"))
     {
       if (note != NULL)
