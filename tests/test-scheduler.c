@@ -597,6 +597,249 @@ test_determinism (void)
   assert_recorders_equal (a, b);
 }
 
+/* ---------------------------------------------------------------- invariants */
+
+typedef struct
+{
+  guint64    correlation;
+  TsStreamId stream;
+  guint32    device;
+  guint32    sms;          /* compute items; 0 for copies and markers */
+  gint32     lane;         /* copy engine, or -1 */
+  TsTime     queued;
+  TsTime     start;
+  TsTime     end;
+} Span;
+
+static int
+compare_span (gconstpointer a,
+              gconstpointer b)
+{
+  const Span *x = a;
+  const Span *y = b;
+
+  if (x->stream != y->stream)
+    return x->stream < y->stream ? -1 : 1;
+  return x->correlation < y->correlation ? -1 : x->correlation > y->correlation;
+}
+
+static GArray *
+collect_spans (TsRecorder *rec)
+{
+  GArray *spans = g_array_new (FALSE, FALSE, sizeof (Span));
+
+  for (gsize i = 0; i < ts_recorder_get_count (rec, TS_RECORD_KERNEL); i++)
+    {
+      TsKernelRecord r;
+      Span s;
+
+      ts_recorder_get (rec, TS_RECORD_KERNEL, i, &r);
+      s = (Span) { r.correlation, r.stream, r.device, r.sms, -1, r.queued, r.start, r.end };
+      g_array_append_val (spans, s);
+    }
+  for (gsize i = 0; i < ts_recorder_get_count (rec, TS_RECORD_MEMSET); i++)
+    {
+      TsMemsetRecord r;
+      Span s;
+
+      ts_recorder_get (rec, TS_RECORD_MEMSET, i, &r);
+      s = (Span) { r.correlation, r.stream, r.device, 132, -1, r.queued, r.start, r.end };
+      if (r.bytes < 132 * 65536)
+        s.sms = (guint32) ((r.bytes + 65535) / 65536);
+      g_array_append_val (spans, s);
+    }
+  for (gsize i = 0; i < ts_recorder_get_count (rec, TS_RECORD_MEMCPY); i++)
+    {
+      TsMemcpyRecord r;
+      Span s;
+
+      ts_recorder_get (rec, TS_RECORD_MEMCPY, i, &r);
+      s = (Span) { r.correlation, r.stream, r.device, 0, (gint32) r.kind, r.queued, r.start, r.end };
+      g_array_append_val (spans, s);
+    }
+  for (gsize i = 0; i < ts_recorder_get_count (rec, TS_RECORD_EVENT_RECORD); i++)
+    {
+      TsEventRecordRecord r;
+      Span s;
+
+      ts_recorder_get (rec, TS_RECORD_EVENT_RECORD, i, &r);
+      s = (Span) { r.correlation, r.stream, r.device, 0, -1, r.queued, r.time, r.time };
+      g_array_append_val (spans, s);
+    }
+  for (gsize i = 0; i < ts_recorder_get_count (rec, TS_RECORD_EVENT_WAIT); i++)
+    {
+      TsEventWaitRecord r;
+      Span s;
+
+      ts_recorder_get (rec, TS_RECORD_EVENT_WAIT, i, &r);
+      s = (Span) { r.correlation, r.stream, r.device, 0, -1, r.queued, r.time, r.time };
+      g_array_append_val (spans, s);
+    }
+
+  g_array_sort (spans, compare_span);
+  return spans;
+}
+
+static void
+test_random_invariants (void)
+{
+  g_autoptr(TsRuntime) rt = make_runtime ("h100", 3);
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GRand) rand = g_rand_new_with_seed (20260101);
+  g_autoptr(GArray) spans = NULL;
+  TsRecorder *rec = ts_runtime_get_recorder (rt);
+  TsStreamId streams[12];
+  guint64 events[8];
+  guint n_work = 0;
+  guint n_streams = 0;
+  guint n_delayed = 0;
+  guint max_used = 0;
+
+  for (guint d = 0; d < 3; d++)
+    {
+      streams[n_streams++] = d;
+      for (int p = 0; p < 3; p++)
+        streams[n_streams++] = new_stream (rt, (int) d, -p);
+    }
+  for (guint i = 0; i < G_N_ELEMENTS (events); i++)
+    events[i] = ts_runtime_event_new (rt, TS_EVENT_TIMING);
+
+  for (guint op = 0; op < 3000; op++)
+    {
+      TsStreamId s = streams[g_rand_int_range (rand, 0, n_streams)];
+      int dev = ts_runtime_stream_get_device (rt, s);
+      guint choice = (guint) g_rand_int_range (rand, 0, 100);
+
+      if (choice < 45)
+        {
+          launch (rt, s, g_rand_int_range (rand, 1000, 60000), (guint32) g_rand_int_range (rand, 1, 200));
+          n_work++;
+        }
+      else if (choice < 52)
+        {
+          TsMemsetDesc ms = { s, (guint64) g_rand_int_range (rand, 1, 20000000), 0, { 0 } };
+
+          g_assert_cmpuint (ts_runtime_memset (rt, &ms, &error), !=, 0);
+          n_work++;
+        }
+      else if (choice < 62)
+        {
+          gboolean h2d = g_rand_boolean (rand);
+          TsCopyDesc c = {
+            h2d ? TS_COPY_HOST_TO_DEVICE : TS_COPY_DEVICE_TO_HOST,
+            h2d ? -1 : dev, h2d ? dev : -1,
+            (guint64) g_rand_int_range (rand, 1, 5000000), s, TRUE, TRUE, { 0 }
+          };
+
+          g_assert_cmpuint (ts_runtime_memcpy (rt, &c, &error), !=, 0);
+          n_work++;
+        }
+      else if (choice < 67)
+        {
+          TsCopyDesc c = { TS_COPY_PEER, dev, (dev + 1) % 3,
+                           (guint64) g_rand_int_range (rand, 1, 50000000), s, FALSE, FALSE, { 0 } };
+
+          g_assert_cmpuint (ts_runtime_memcpy (rt, &c, &error), !=, 0);
+          n_work++;
+        }
+      else if (choice < 80)
+        {
+          guint64 ev = events[g_rand_int_range (rand, 0, G_N_ELEMENTS (events))];
+          int ev_dev = ts_runtime_event_get_device (rt, ev);
+
+          /* Events stay on the device of their first record. */
+          if (ev_dev == -1 || ev_dev == dev)
+            g_assert_true (ts_runtime_event_record (rt, ev, s, &error));
+        }
+      else if (choice < 92)
+        {
+          g_assert_true (ts_runtime_stream_wait_event (rt, s, events[g_rand_int_range (rand, 0, 8)], &error));
+        }
+      else if (choice < 97)
+        {
+          ts_runtime_host_advance (rt, g_rand_int_range (rand, 0, 20000));
+        }
+      else if (choice < 99)
+        {
+          g_assert_true (ts_runtime_stream_synchronize (rt, s, &error));
+        }
+      else
+        {
+          sync_device (rt, dev);
+        }
+      g_assert_no_error (error);
+    }
+
+  for (int d = 0; d < 3; d++)
+    sync_device (rt, d);
+
+  /* Everything ran. */
+  g_assert_cmpuint (ts_recorder_get_count (rec, TS_RECORD_KERNEL) +
+                    ts_recorder_get_count (rec, TS_RECORD_MEMSET) +
+                    ts_recorder_get_count (rec, TS_RECORD_MEMCPY), ==, n_work);
+
+  spans = collect_spans (rec);
+
+  /* FIFO per stream, and nothing before its submitting call returned. */
+  for (guint i = 0; i < spans->len; i++)
+    {
+      const Span *cur = &g_array_index (spans, Span, i);
+
+      g_assert_cmpint (cur->start, >=, cur->queued);
+      g_assert_cmpint (cur->end, >=, cur->start);
+      if (i > 0 && g_array_index (spans, Span, i - 1).stream == cur->stream)
+        g_assert_cmpint (cur->start, >=, g_array_index (spans, Span, i - 1).end);
+    }
+
+  /* A wait releases its stream no earlier than the record it waited for. */
+  for (gsize i = 0; i < ts_recorder_get_count (rec, TS_RECORD_EVENT_WAIT); i++)
+    {
+      TsEventWaitRecord w;
+
+      ts_recorder_get (rec, TS_RECORD_EVENT_WAIT, i, &w);
+      for (guint j = 0; j < spans->len; j++)
+        {
+          const Span *r = &g_array_index (spans, Span, j);
+
+          if (r->correlation == w.record_correlation)
+            g_assert_cmpint (w.time, >=, r->end);
+        }
+      if (w.time > w.queued)
+        n_delayed++;
+    }
+
+  /* SMs never oversubscribed, copy engines never shared: check at every
+   * start, where usage can only have grown. */
+  for (guint i = 0; i < spans->len; i++)
+    {
+      const Span *a = &g_array_index (spans, Span, i);
+      guint used = 0;
+
+      if (a->end == a->start)
+        continue;
+
+      for (guint j = 0; j < spans->len; j++)
+        {
+          const Span *b = &g_array_index (spans, Span, j);
+
+          if (b->device != a->device || b->start > a->start || b->end <= a->start || b->end == b->start)
+            continue;
+          if (a->lane < 0)
+            used += b->sms;
+          else if (j != i && b->lane == a->lane)
+            g_assert_not_reached ();
+        }
+      g_assert_cmpuint (used, <=, 132);
+      max_used = MAX (max_used, used);
+    }
+
+  /* Not vacuous: kernels did share the device, waits did hold streams. */
+  g_test_message ("%u spans, %" G_GSIZE_FORMAT " waits, %u delayed, peak %u SMs",
+                  spans->len, ts_recorder_get_count (rec, TS_RECORD_EVENT_WAIT), n_delayed, max_used);
+  g_assert_cmpuint (max_used, >, 100);
+  g_assert_cmpuint (n_delayed, >, 10);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -619,6 +862,7 @@ main (int   argc,
   g_test_add_func ("/scheduler/memset-d2d-sms", test_memset_and_d2d_use_sms);
   g_test_add_func ("/scheduler/duration-model", test_duration_model);
   g_test_add_func ("/scheduler/determinism", test_determinism);
+  g_test_add_func ("/scheduler/random-invariants", test_random_invariants);
 
   return g_test_run ();
 }
