@@ -59,6 +59,9 @@
  * themselves (60% of the time, measured with perf). */
 #define REGION_SIZE      (4u << 20)
 #define REGION_ALIGN     (2u << 20)
+/* The first region is small and left to normal pages, so that a recorder
+ * holding a few records (tests, fuzzing, small runs) costs little. */
+#define FIRST_REGION_SIZE (256u << 10)
 #define ARENA_BIG_STRING (ARENA_BLOCK_SIZE / 4)
 
 typedef struct
@@ -117,6 +120,7 @@ struct _TsRecorder
   /* Regions of memory handed out by region_alloc(). */
   GPtrArray      *regions;
   gsize           region_used;
+  gsize           region_size;
 
   TsRecorderSink  sink;
   gpointer        sink_data;
@@ -159,17 +163,21 @@ region_alloc (TsRecorder *self,
 
   size = (size + 63) & ~(gsize) 63;
 
-  if (self->regions->len == 0 || self->region_used + size > REGION_SIZE)
+  if (self->regions->len == 0 || self->region_used + size > self->region_size)
     {
+      gboolean first = self->regions->len == 0 && size <= FIRST_REGION_SIZE;
+      gsize region_size = first ? FIRST_REGION_SIZE : REGION_SIZE;
       void *mem = NULL;
 
-      if (posix_memalign (&mem, REGION_ALIGN, REGION_SIZE) != 0)
-        g_error ("Could not allocate %u bytes for the recorder", REGION_SIZE);
+      if (posix_memalign (&mem, REGION_ALIGN, region_size) != 0)
+        g_error ("Could not allocate %" G_GSIZE_FORMAT " bytes for the recorder", region_size);
 #ifdef MADV_HUGEPAGE
-      madvise (mem, REGION_SIZE, MADV_HUGEPAGE);
+      if (!first)
+        madvise (mem, region_size, MADV_HUGEPAGE);
 #endif
       g_ptr_array_add (self->regions, mem);
       self->region_used = 0;
+      self->region_size = region_size;
     }
 
   region = g_ptr_array_index (self->regions, self->regions->len - 1);
