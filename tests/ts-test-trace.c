@@ -5,6 +5,7 @@
  */
 
 #include "ts-test-trace.h"
+#include "ts-trace-writer.h"
 
 #define US 1000
 
@@ -408,4 +409,18 @@ ts_test_trace_count (const TsTestTraceOptions *options)
   /* NVTX (7), autograd thread (2), device sync (2). */
   per_step = 7 + 2 + 2 + o.n_devices * per_device_step;
   return o.n_devices + (guint64) o.n_devices * (1 + o.n_streams) + 2 + o.n_steps * per_step;
+}
+
+gboolean
+ts_test_trace_write (TsRecorder  *recorder,
+                     const char  *path,
+                     GError     **error)
+{
+  g_autoptr(TsTraceWriter) writer = ts_trace_writer_new_for_path (path, error);
+
+  if (writer == NULL)
+    return FALSE;
+  if (!ts_trace_writer_attach (writer, recorder, error))
+    return FALSE;
+  return ts_trace_writer_close (writer, error);
 }

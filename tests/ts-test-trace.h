@@ -34,4 +34,9 @@ TsRecorder *ts_test_trace_new        (const TsTestTraceOptions *options);
  * together), so a benchmark can size a trace. */
 guint64     ts_test_trace_count      (const TsTestTraceOptions *options);
 
+/* Writes everything in recorder to a trace file at path. */
+gboolean    ts_test_trace_write      (TsRecorder               *recorder,
+                                      const char               *path,
+                                      GError                  **error);
+
 G_END_DECLS
