@@ -61,7 +61,7 @@ main (int    argc,
   surface = cairo_image_surface_create (CAIRO_FORMAT_RGB24, WIDTH, HEIGHT);
   cr = cairo_create (surface);
 
-  printf ("%-12s %12s %10s %8s %8s %8s %10s\n", "zoom", "window", "median ms", "min ms", "items", "folds", "searches");
+  printf ("%-12s %12s %10s %8s %8s %8s %10s %8s %8s\n", "zoom", "window", "median ms", "min ms", "items", "folds", "searches", "arrows", "markers");
   for (guint z = 0; z < G_N_ELEMENTS (zooms); z++)
     {
       TsTime span = MAX (1000, (TsTime) ((end - begin) * zooms[z]));
@@ -82,8 +82,8 @@ main (int    argc,
       qsort (ms, REPEATS, sizeof (double), compare_doubles);
       ts_timeline_renderer_get_draw_stats (r, &stats);
       g_snprintf (window, sizeof window, "%.3g ms", (view.end - view.begin) / 1e6);
-      printf ("%-12g %12s %10.2f %8.2f %8u %8u %10u\n", zooms[z], window, ms[REPEATS / 2], ms[0],
-              stats.n_items, stats.n_folds, stats.n_searches);
+      printf ("%-12g %12s %10.2f %8.2f %8u %8u %10u %8u %8u\n", zooms[z], window, ms[REPEATS / 2], ms[0],
+              stats.n_items, stats.n_folds, stats.n_searches, stats.n_arrows, stats.n_markers);
     }
   printf ("target: under 16 ms median per frame\n");
 

@@ -664,6 +664,45 @@ lane_gallop (const TsTrack     *t,
   return lo;
 }
 
+/* Like lane_gallop(), but starts probing at `hint` (where the previous
+ * column's density says the answer is) and gallops from there in either
+ * direction: on evenly spread items the answer is a few neighbours away,
+ * so a column costs two or three cache misses instead of a full search's
+ * dozen far jumps. */
+static guint
+lane_search_hint (const TsTrack     *t,
+                  const TsTrackLane *lane,
+                  guint              k,
+                  guint              hint,
+                  TsTime             limit)
+{
+  guint n = lane->n_items;
+  guint hi, bound = 1, lo;
+
+  if (hint <= k + 1 || hint >= n)
+    return lane_gallop (t, lane, k, limit);
+  if (t->starts[ts_track_lane_item (lane, hint - 1)] < limit)
+    return lane_gallop (t, lane, hint - 1, limit);
+
+  /* The answer is in (k, hint - 1]: gallop backwards from hint - 1. */
+  hi = hint - 1;
+  while (hi - k > bound && t->starts[ts_track_lane_item (lane, hi - bound)] >= limit)
+    {
+      hi -= bound;
+      bound *= 2;
+    }
+  lo = hi - k > bound ? hi - bound + 1 : k + 1;
+  while (lo < hi)
+    {
+      guint mid = lo + (hi - lo) / 2;
+      if (t->starts[ts_track_lane_item (lane, mid)] < limit)
+        lo = mid + 1;
+      else
+        hi = mid;
+    }
+  return lo;
+}
+
 static guint
 times_gallop (const TsTime *times,
               guint         n,
@@ -927,7 +966,7 @@ draw_lane (Frame         *f,
     {
       guint i = ts_track_lane_item (&lane, k);
       double xs, xe, col, run_x0, run_x1;
-      guint first, count = 0;
+      guint first, count = 0, per_col;
 
       if (t->starts[i] >= f->end)
         break;
@@ -943,12 +982,13 @@ draw_lane (Frame         *f,
       /* A run of narrow items: consume whole pixel columns while the next
        * item is narrow too and follows within FOLD_PX. */
       first = k;
+      per_col = 1;
       col = floor (xs);
       run_x0 = MAX (col, f->x0 - 2);
       run_x1 = col + 1;
       for (;;)
         {
-          guint j = lane_gallop (t, &lane, k, frame_time_at (f, col + 1));
+          guint j = lane_search_hint (t, &lane, k, k + per_col, frame_time_at (f, col + 1));
           guint last;
           double nxs, nxe;
 
@@ -960,6 +1000,7 @@ draw_lane (Frame         *f,
           last = ts_track_lane_item (&lane, j - 1);
           if (j - 1 > k && frame_x (f, t->ends[last]) - frame_x (f, t->starts[last]) >= TS_TIMELINE_FOLD_PX)
             j--;
+          per_col = MAX (1, j - k);
           count += j - k;
           run_x1 = MAX (col + 1, frame_x (f, t->ends[ts_track_lane_item (&lane, j - 1)]));
           k = j;
@@ -1055,36 +1096,34 @@ draw_marker_list (Frame               *f,
   cairo_fill (f->cr);
 }
 
+/* Arrow heads are collected and filled in one go after the curves are
+ * stroked in one go: thousands of separate strokes cost far more. */
 static void
-draw_arrow (cairo_t *cr,
+arrow_curve (cairo_t *cr,
+             double   x0,
+             double   y0,
+             double   x1,
+             double   y1)
+{
+  double dy = (y1 - y0) / 2;
+
+  cairo_move_to (cr, x0, y0);
+  cairo_curve_to (cr, x0, y0 + dy, x1, y1 - dy, x1, y1);
+}
+
+static void
+arrow_head (cairo_t *cr,
             double   x0,
             double   y0,
             double   x1,
             double   y1)
 {
-  double dy = (y1 - y0) / 2;
-  double angle;
+  double angle = fabs (y1 - y0) > 1 ? (y1 > y0 ? G_PI / 2 : -G_PI / 2) : (x1 >= x0 ? 0 : G_PI);
 
-  cairo_move_to (cr, x0, y0);
-  cairo_curve_to (cr, x0, y0 + dy, x1, y1 - dy, x1, y1);
-  cairo_stroke (cr);
-
-  /* The head points along the curve's end tangent (vertical, or the
-   * horizontal direction for arrows within one row). */
-  angle = fabs (y1 - y0) > 1 ? (y1 > y0 ? G_PI / 2 : -G_PI / 2) : (x1 >= x0 ? 0 : G_PI);
   cairo_move_to (cr, x1, y1);
   cairo_line_to (cr, x1 - 7 * cos (angle - 0.45), y1 - 7 * sin (angle - 0.45));
   cairo_line_to (cr, x1 - 7 * cos (angle + 0.45), y1 - 7 * sin (angle + 0.45));
   cairo_close_path (cr);
-  cairo_fill (cr);
-}
-
-static gboolean
-track_on_screen (Frame         *f,
-                 guint          track,
-                 TsTimelineRow *row)
-{
-  return ts_timeline_renderer_get_track_row (f->self, track, row);
 }
 
 static void
@@ -1092,8 +1131,8 @@ draw_links (Frame *f)
 {
   GArray *links = f->self->links;
   guint lo = 0, hi = links->len;
-  double last_x0 = -1, last_x1 = -1;
-  guint last_from = G_MAXUINT, last_to = G_MAXUINT;
+  g_autoptr(GHashTable) seen = NULL;
+  g_autoptr(GArray) ends = g_array_new (FALSE, FALSE, sizeof (double));
 
   /* The first link whose right end reaches the window. */
   while (lo < hi)
@@ -1105,39 +1144,101 @@ draw_links (Frame *f)
         lo = mid + 1;
     }
   f->self->stats.n_searches++;
+  if (lo >= links->len)
+    return;
+  seen = g_hash_table_new (g_int64_hash, g_int64_equal);
 
-  ts_render_set_color (f->cr, &f->p->arrow);
-  cairo_set_line_width (f->cr, 1.2);
+  cairo_new_path (f->cr);
   for (guint i = lo; i < links->len && f->self->stats.n_arrows < MAX_ARROWS; i++)
     {
       const Link *l = &g_array_index (links, Link, i);
-      TsTimelineRow from, to;
+      gint from_row, to_row;
+      const TsTimelineRow *from, *to;
       double x0, x1, y0, y1;
+      gint64 *key;
 
       if (l->t0 >= f->end)
         break;
       if (l->t1 < f->begin)
         continue;
-      if (!track_on_screen (f, l->from_track, &from) || !track_on_screen (f, l->to_track, &to))
+      from_row = f->self->track_rows[l->from_track];
+      to_row = f->self->track_rows[l->to_track];
+      if (from_row < 0 || to_row < 0)
         continue;
+      from = &g_array_index (f->self->rows, TsTimelineRow, from_row);
+      to = &g_array_index (f->self->rows, TsTimelineRow, to_row);
       x0 = floor (frame_x (f, l->from_time));
       x1 = floor (frame_x (f, l->to_time));
-      if (x0 == last_x0 && x1 == last_x1 && l->from_track == last_from && l->to_track == last_to)
-        continue;
-      last_x0 = x0, last_x1 = x1, last_from = l->from_track, last_to = l->to_track;
 
-      if (to.y > from.y)
-        y0 = row_top (f, &from) + from.height - 2, y1 = row_top (f, &to) + 2;
-      else if (to.y < from.y)
-        y0 = row_top (f, &from) + 2, y1 = row_top (f, &to) + to.height - 2;
+      /* One arrow per (pixel, pixel, rows): more would draw over it. */
+      key = g_newa (gint64, 1);
+      *key = ((gint64) CLAMP (x0 + 4096, 0, 65535) << 48) | ((gint64) CLAMP (x1 + 4096, 0, 65535) << 32) |
+             ((gint64) (from_row & 0xffff) << 16) | (to_row & 0xffff);
+      if (g_hash_table_contains (seen, key))
+        continue;
+      key = g_memdup2 (key, sizeof *key);
+      g_hash_table_add (seen, key);
+
+      if (to->y > from->y)
+        y0 = row_top (f, from) + from->height - 2, y1 = row_top (f, to) + 2;
+      else if (to->y < from->y)
+        y0 = row_top (f, from) + 2, y1 = row_top (f, to) + to->height - 2;
       else
-        y0 = y1 = row_top (f, &from) + from.height / 2;
-      draw_arrow (f->cr, x0 + 0.5, y0, x1 + 0.5, y1);
+        y0 = y1 = row_top (f, from) + from->height / 2;
+      arrow_curve (f->cr, x0 + 0.5, y0, x1 + 0.5, y1);
+      {
+        double e[4] = { x0 + 0.5, y0, x1 + 0.5, y1 };
+        g_array_append_vals (ends, e, 4);
+      }
       f->self->stats.n_arrows++;
     }
+
+  /* More than one arrow per 8 pixels is a hatch, not information (and
+   * stroking thousands of curves costs most of a frame): zoomed out that
+   * far, the markers stay and the arrows wait for a closer zoom. */
+  if (f->self->stats.n_arrows > (f->x1 - f->x0) / 8)
+    {
+      cairo_new_path (f->cr);
+      f->self->stats.n_arrows = 0;
+      goto out;
+    }
+
+  ts_render_set_color (f->cr, &f->p->arrow);
+  cairo_set_line_width (f->cr, 1.2);
+  cairo_stroke (f->cr);
+  for (guint i = 0; i + 3 < ends->len; i += 4)
+    {
+      const double *e = &g_array_index (ends, double, i);
+      arrow_head (f->cr, e[0], e[1], e[2], e[3]);
+    }
+  cairo_fill (f->cr);
+
+out:
+  /* The keys were g_memdup2'd; free them with the table. */
+  {
+    GHashTableIter iter;
+    gpointer k;
+
+    g_hash_table_iter_init (&iter, seen);
+    while (g_hash_table_iter_next (&iter, &k, NULL))
+      g_free (k);
+  }
 }
 
 /* --- selection ---------------------------------------------------------- */
+
+static void
+draw_arrow (cairo_t *cr,
+            double   x0,
+            double   y0,
+            double   x1,
+            double   y1)
+{
+  arrow_curve (cr, x0, y0, x1, y1);
+  cairo_stroke (cr);
+  arrow_head (cr, x0, y0, x1, y1);
+  cairo_fill (cr);
+}
 
 static gboolean
 item_box (Frame   *f,
