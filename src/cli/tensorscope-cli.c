@@ -21,6 +21,10 @@ typedef struct
 
 static const TsCliCommand commands[] = {
   { "run", "Run a Python workload on the simulated GPUs and record it", ts_cli_run_main },
+  { "info", "Show what a trace holds: devices, streams, record counts, time span", ts_cli_info_main },
+  { "report", "Print statistics tables of a trace, like nsys stats", ts_cli_report_main },
+  { "export", "Convert a trace to Chrome Trace Event JSON (Perfetto)", ts_cli_export_main },
+  { "render", "Draw a trace's timeline or memory view to PNG, SVG or PDF", ts_cli_render_main },
 };
 
 static void

@@ -8,10 +8,36 @@
 
 #include <stdio.h>
 
+#include "ts-trace-document.h"
+
 G_BEGIN_DECLS
 
 void ts_cli_message  (const char *format, ...) G_GNUC_PRINTF (1, 2);
 
 int  ts_cli_run_main (int argc, char **argv);
+int  ts_cli_info_main (int argc, char **argv);
+int  ts_cli_report_main (int argc, char **argv);
+int  ts_cli_export_main (int argc, char **argv);
+int  ts_cli_render_main (int argc, char **argv);
+
+/* What the reader said about a trace file, for `info`. */
+typedef struct
+{
+  guint    major;
+  guint    minor;
+  gboolean cut_short;
+  gint64   bad_offset;
+  guint64  size;
+  guint64  n_skipped;
+  guint64  n_records;
+} TsCliLoadInfo;
+
+/* Loads a trace; on failure prints one line and returns NULL. */
+TsTraceDocument *ts_cli_load_document  (const char    *path,
+                                        TsCliLoadInfo *info);
+void             ts_cli_warn_cut_short (const char    *path);
+/* "1500", "1.5us", "2ms", "0.25s" → nanoseconds. */
+gboolean         ts_cli_parse_time     (const char    *text,
+                                        TsTime        *out);
 
 G_END_DECLS

@@ -63,6 +63,8 @@ track_free (TsTrack *track)
   g_free (track->depths);
   g_free (track->records);
   g_free (track->labels);
+  g_free (track->lane_offsets);
+  g_free (track->lane_items);
   g_free (track->sample_times);
   g_free (track->allocated);
   g_free (track->reserved);
@@ -151,6 +153,29 @@ compare_items (gconstpointer a,
   return x->record < y->record ? -1 : x->record > y->record;
 }
 
+/* Splits the items by depth (a counting sort keeps start order within
+ * each depth). Tracks without nesting need no index. */
+static void
+build_lanes (TsTrack *t)
+{
+  guint *fill;
+
+  if (t->max_depth <= 1)
+    return;
+
+  t->lane_offsets = g_new0 (guint, t->max_depth + 1);
+  t->lane_items = g_new (guint32, t->n_items);
+  for (guint i = 0; i < t->n_items; i++)
+    t->lane_offsets[t->depths[i] + 1]++;
+  for (guint d = 0; d < t->max_depth; d++)
+    t->lane_offsets[d + 1] += t->lane_offsets[d];
+
+  fill = g_memdup2 (t->lane_offsets, sizeof (guint) * t->max_depth);
+  for (guint i = 0; i < t->n_items; i++)
+    t->lane_items[fill[t->depths[i]]++] = i;
+  g_free (fill);
+}
+
 /* Sorts the items, gives each its nesting depth (items on one track may
  * nest, as an aten op around its cudaLaunchKernel, but never cross), and
  * splits them into the track's columns. */
@@ -195,6 +220,8 @@ builder_finish (TrackBuilder *b)
       if (depth < G_N_ELEMENTS (stack))
         stack[depth++] = item->end;
     }
+
+  build_lanes (t);
 
   if (b->samples != NULL)
     {
@@ -408,6 +435,7 @@ collect_nvtx (TsTraceDocument *self,
 
       ts_recorder_get (rec, TS_RECORD_NVTX, idx, &o);
       b = lookup_builder (builders, TS_TRACK_NVTX, o.thread);
+      b->track->thread = o.thread;
       builder_add (b, TS_ITEM_NVTX_RANGE, o.time, MAX (o.time, self->end), idx, o.message);
     }
 }
@@ -834,4 +862,52 @@ ts_track_find_range (const TsTrack *track,
         hi = mid;
     }
   *last = lo;
+}
+
+void
+ts_track_get_lane (const TsTrack *track,
+                   guint          depth,
+                   TsTrackLane   *lane)
+{
+  g_return_if_fail (track != NULL);
+  g_return_if_fail (lane != NULL);
+
+  if (track->lane_offsets == NULL)
+    {
+      lane->items = NULL;
+      lane->n_items = depth == 0 ? track->n_items : 0;
+      return;
+    }
+  if (depth >= track->max_depth)
+    {
+      lane->items = NULL;
+      lane->n_items = 0;
+      return;
+    }
+  lane->items = track->lane_items + track->lane_offsets[depth];
+  lane->n_items = track->lane_offsets[depth + 1] - track->lane_offsets[depth];
+}
+
+guint
+ts_track_lane_find (const TsTrack     *track,
+                    const TsTrackLane *lane,
+                    TsTime             time)
+{
+  guint lo = 0, hi = lane->n_items;
+
+  g_return_val_if_fail (track != NULL, 0);
+
+  while (lo < hi)
+    {
+      guint mid = lo + (hi - lo) / 2;
+      guint i = ts_track_lane_item (lane, mid);
+      TsTime e = track->ends[i];
+
+      /* A zero-length item (a mark) counts as ending just after its time. */
+      if (e > time || (e == track->starts[i] && e >= time))
+        hi = mid;
+      else
+        lo = mid + 1;
+    }
+  return lo;
 }

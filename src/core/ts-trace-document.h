@@ -65,6 +65,15 @@ typedef struct
   guint32      *records;      /* index into the recorder's table for the kind */
   TsStringId   *labels;
 
+  /* Items per nesting depth: lane d holds lane_items[lane_offsets[d] ..
+   * lane_offsets[d + 1]), indices into the columns above in start order.
+   * Items of one depth never overlap (they nest), so within a lane the ends
+   * are sorted too: the renderer walks a lane left to right with binary
+   * searches. NULL when the track has a single depth (lane 0 is then all
+   * items, in order). Read them through ts_track_get_lane(). */
+  guint        *lane_offsets;
+  guint32      *lane_items;
+
   /* Memory tracks only: the counter samples, in time order. */
   guint         n_samples;
   TsTime       *sample_times;
@@ -114,5 +123,28 @@ void             ts_track_find_range              (const TsTrack    *track,
                                                    TsTime            end,
                                                    guint            *first,
                                                    guint            *last);
+
+/* One nesting depth of a track; see TsTrack.lane_items. */
+typedef struct
+{
+  const guint32 *items;       /* NULL: the k-th item of the lane is item k */
+  guint          n_items;
+} TsTrackLane;
+
+static inline guint
+ts_track_lane_item (const TsTrackLane *lane,
+                    guint              k)
+{
+  return lane->items != NULL ? lane->items[k] : k;
+}
+
+void             ts_track_get_lane                (const TsTrack    *track,
+                                                   guint             depth,
+                                                   TsTrackLane      *lane);
+/* The first position k in the lane whose item ends after `time` (or, for a
+ * zero-length item, is at or after it); lane->n_items when none. */
+guint            ts_track_lane_find               (const TsTrack     *track,
+                                                   const TsTrackLane *lane,
+                                                   TsTime             time);
 
 G_END_DECLS

@@ -1,0 +1,92 @@
+/* ts-cli-load.c: opening a trace for the read-side commands
+ *
+ * Copyright 2026 The Tensorscope authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#include "config.h"
+
+#include "ts-cli-private.h"
+#include "ts-trace-reader.h"
+
+/* Every failure is one line on stderr: messages from the reader may carry
+ * newlines from hostile bytes, so they are flattened. */
+static void
+report_error (const char   *path,
+              const GError *error)
+{
+  g_autofree char *flat = g_strdup (error->message);
+
+  g_strdelimit (flat, "\r\n", ' ');
+  ts_cli_message ("%s: %s", path, flat);
+}
+
+TsTraceDocument *
+ts_cli_load_document (const char  *path,
+                      TsCliLoadInfo *info)
+{
+  g_autoptr(TsRecorder) recorder = ts_recorder_new ();
+  g_autoptr(TsTraceReader) reader = ts_trace_reader_new (recorder);
+  g_autoptr(GError) error = NULL;
+
+  if (!ts_trace_reader_load_file (reader, path, &error))
+    {
+      report_error (path, error);
+      return NULL;
+    }
+
+  /* The reader takes a file that ends inside its header for a run killed
+   * at once (nothing recorded, cut short). There is nothing to show, and
+   * an empty file is far more often a mistake: refuse it. */
+  if (ts_trace_reader_get_offset (reader) == 0)
+    {
+      ts_cli_message ("%s: not a usable trace: the file is empty or ends inside the trace header", path);
+      return NULL;
+    }
+
+  if (info != NULL)
+    {
+      info->major = ts_trace_reader_get_major (reader);
+      info->minor = ts_trace_reader_get_minor (reader);
+      info->cut_short = ts_trace_reader_get_cut_short (reader);
+      info->bad_offset = ts_trace_reader_get_bad_offset (reader);
+      info->size = ts_trace_reader_get_offset (reader);
+      info->n_skipped = ts_trace_reader_get_n_skipped (reader);
+      info->n_records = ts_trace_reader_get_n_records (reader);
+    }
+  return ts_trace_document_new (recorder);
+}
+
+void
+ts_cli_warn_cut_short (const char *path)
+{
+  ts_cli_message ("warning: %s was cut short (the run did not finish writing it); "
+                  "showing what was recorded", path);
+}
+
+gboolean
+ts_cli_parse_time (const char *text,
+                   TsTime     *out)
+{
+  static const struct { const char *suffix; double scale; } units[] = {
+    { "ns", 1 }, { "us", 1e3 }, { "µs", 1e3 }, { "ms", 1e6 }, { "s", 1e9 },
+  };
+  char *end = NULL;
+  double value;
+
+  value = g_ascii_strtod (text, &end);
+  if (end == text)
+    return FALSE;
+  if (*end == '\0')
+    {
+      *out = (TsTime) value;
+      return TRUE;
+    }
+  for (guint i = 0; i < G_N_ELEMENTS (units); i++)
+    if (g_str_equal (end, units[i].suffix))
+      {
+        *out = (TsTime) (value * units[i].scale + (value >= 0 ? 0.5 : -0.5));
+        return TRUE;
+      }
+  return FALSE;
+}

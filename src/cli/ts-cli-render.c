@@ -1,0 +1,147 @@
+/* ts-cli-render.c: `tensorscope-cli render TRACE --view timeline|memory -o OUT`
+ *
+ * Copyright 2026 The Tensorscope authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * The app's own drawing code into a PNG, SVG or PDF, for looking at a run
+ * without a display. With no --height the timeline is as tall as its
+ * tracks, so nothing is cut off.
+ */
+
+#include "config.h"
+
+#include "ts-cli-private.h"
+#include "ts-memory-renderer.h"
+#include "ts-render-export.h"
+#include "ts-timeline-renderer.h"
+
+#define MAX_SIDE 16384
+
+typedef struct
+{
+  TsTimelineRenderer *timeline;
+  TsMemoryRenderer   *memory;
+  TsTime              begin;
+  TsTime              end;
+} RenderData;
+
+static void
+draw (cairo_t  *cr,
+      int       width,
+      int       height,
+      gpointer  user_data)
+{
+  RenderData *d = user_data;
+  TsTimelineView view = { d->begin, d->end, width, height, 0 };
+
+  if (d->timeline != NULL)
+    ts_timeline_renderer_draw (d->timeline, cr, &view);
+  else
+    ts_memory_renderer_draw (d->memory, cr, &view);
+}
+
+int
+ts_cli_render_main (int    argc,
+                    char **argv)
+{
+  g_autofree char *view_name = NULL;
+  g_autofree char *output = NULL;
+  g_autofree char *range = NULL;
+  int width = 1600, height = 0;
+  gboolean dark = FALSE;
+  const GOptionEntry entries[] = {
+    { "view", 0, 0, G_OPTION_ARG_STRING, &view_name, "What to draw: timeline (default) or memory", "VIEW" },
+    { "output", 'o', 0, G_OPTION_ARG_FILENAME, &output, "Image to write: .png, .svg or .pdf", "FILE" },
+    { "range", 'r', 0, G_OPTION_ARG_STRING, &range, "Time window, e.g. 1ms:2.5ms (default: all)", "START:END" },
+    { "width", 'W', 0, G_OPTION_ARG_INT, &width, "Width in pixels (default 1600)", "W" },
+    { "height", 'H', 0, G_OPTION_ARG_INT, &height, "Height in pixels (default: fit the tracks)", "H" },
+    { "dark", 0, 0, G_OPTION_ARG_NONE, &dark, "Use the dark palette", NULL },
+    { NULL }
+  };
+  g_autoptr(GOptionContext) context = g_option_context_new ("TRACE");
+  g_autoptr(GError) error = NULL;
+  g_autoptr(TsTraceDocument) doc = NULL;
+  g_autoptr(TsTimelineRenderer) timeline = NULL;
+  g_autoptr(TsMemoryRenderer) memory = NULL;
+  TsCliLoadInfo info = { 0 };
+  TsRenderFormat format;
+  RenderData d = { 0 };
+
+  g_option_context_set_summary (context, "Draw a trace's timeline or memory view to an image.");
+  g_option_context_add_main_entries (context, entries, NULL);
+  if (!g_option_context_parse (context, &argc, &argv, &error))
+    {
+      ts_cli_message ("%s", error->message);
+      return 2;
+    }
+  if (argc != 2)
+    {
+      ts_cli_message ("render: give exactly one trace file");
+      return 2;
+    }
+  if (output == NULL)
+    {
+      ts_cli_message ("render: no output file given (use -o OUT.png, .svg or .pdf)");
+      return 2;
+    }
+  if (!ts_render_format_for_path (output, &format, &error))
+    {
+      ts_cli_message ("render: %s", error->message);
+      return 2;
+    }
+  if (view_name != NULL && !g_str_equal (view_name, "timeline") && !g_str_equal (view_name, "memory"))
+    {
+      ts_cli_message ("render: unknown view '%s' (use timeline or memory)", view_name);
+      return 2;
+    }
+  if (width < 320 || width > MAX_SIDE || height < 0 || height > MAX_SIDE || (height > 0 && height < 100))
+    {
+      ts_cli_message ("render: size out of range (width 320 to %d, height 100 to %d)", MAX_SIDE, MAX_SIDE);
+      return 2;
+    }
+
+  doc = ts_cli_load_document (argv[1], &info);
+  if (doc == NULL)
+    return 1;
+  if (info.cut_short)
+    ts_cli_warn_cut_short (argv[1]);
+
+  ts_trace_document_get_time_span (doc, &d.begin, &d.end);
+  /* A little air on the right so the last item is not cut by the edge. */
+  d.end += MAX (1, (d.end - d.begin) / 100);
+  if (range != NULL)
+    {
+      g_auto(GStrv) parts = g_strsplit (range, ":", 2);
+      if (g_strv_length (parts) != 2 || !ts_cli_parse_time (parts[0], &d.begin) ||
+          !ts_cli_parse_time (parts[1], &d.end) || d.end <= d.begin)
+        {
+          ts_cli_message ("render: bad range '%s' (use START:END with END > START, e.g. 1ms:2ms)", range);
+          return 2;
+        }
+    }
+
+  if (view_name == NULL || g_str_equal (view_name, "timeline"))
+    {
+      timeline = ts_timeline_renderer_new (doc);
+      ts_timeline_renderer_set_dark (timeline, dark);
+      if (height == 0)
+        height = CLAMP ((int) (ts_timeline_renderer_get_ruler_height (timeline) +
+                               ts_timeline_renderer_get_content_height (timeline)) + 8, 200, MAX_SIDE);
+      d.timeline = timeline;
+    }
+  else
+    {
+      memory = ts_memory_renderer_new (doc);
+      ts_memory_renderer_set_dark (memory, dark);
+      if (height == 0)
+        height = 600;
+      d.memory = memory;
+    }
+
+  if (!ts_render_to_file (output, width, height, draw, &d, &error))
+    {
+      ts_cli_message ("render: %s", error->message);
+      return 1;
+    }
+  return 0;
+}

@@ -1,0 +1,116 @@
+/* ts-counter-plot.c: a counter series as a step line over pixel columns
+ *
+ * Copyright 2026 The Tensorscope authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#include "config.h"
+
+#include <math.h>
+
+#include "ts-counter-plot.h"
+
+static guint
+first_at_or_after (const TsTime *times,
+                   guint         n,
+                   guint         k,
+                   TsTime        limit)
+{
+  guint lo = k, bound = 1, hi;
+
+  if (lo >= n || times[lo] >= limit)
+    return lo;
+  while (lo + bound < n && times[lo + bound] < limit)
+    {
+      lo += bound;
+      bound *= 2;
+    }
+  hi = MIN (lo + bound, n);
+  lo++;
+  while (lo < hi)
+    {
+      guint mid = lo + (hi - lo) / 2;
+      if (times[mid] < limit)
+        lo = mid + 1;
+      else
+        hi = mid;
+    }
+  return lo;
+}
+
+gint64
+ts_counter_plot_find (const TsTime *times,
+                      guint         n_samples,
+                      TsTime        time)
+{
+  guint k = first_at_or_after (times, n_samples, 0, time == G_MAXINT64 ? time : time + 1);
+
+  return (gint64) k - 1;
+}
+
+static double
+value_y (const TsCounterPlot *p,
+         gint64               v)
+{
+  return p->top + p->height - (p->max > 0 ? (double) v / (double) p->max * p->height : 0);
+}
+
+guint
+ts_counter_plot_draw (cairo_t             *cr,
+                      const TsCounterPlot *p,
+                      const TsRenderColor *color)
+{
+  double scale = (p->x1 - p->x0) / (double) MAX (1, p->end - p->begin);
+  double x_start = p->x0, x_last;
+  guint n = p->n_samples, k, columns = 0;
+  gint64 cur;
+
+  if (n == 0)
+    return 0;
+
+  /* The value in force at the left edge. */
+  k = first_at_or_after (p->times, n, 0, p->begin + 1);
+  cur = k > 0 ? p->values[k - 1] : 0;
+  if (k == 0)
+    x_start = MAX (p->x0, p->x0 + (double) (p->times[0] - p->begin) * scale);
+
+  cairo_move_to (cr, x_start, value_y (p, cur));
+  while (k < n && p->times[k] < p->end)
+    {
+      double col = floor (p->x0 + (double) (p->times[k] - p->begin) * scale);
+      TsTime limit = p->begin + (TsTime) ceil ((col + 1 - p->x0) / scale);
+      guint j = first_at_or_after (p->times, n, k, limit);
+      gint64 lo = cur, hi = cur;
+
+      if (j <= k)
+        j = k + 1;
+      for (guint s = k; s < j; s++)
+        {
+          lo = MIN (lo, p->values[s]);
+          hi = MAX (hi, p->values[s]);
+        }
+      col = MAX (col, p->x0);
+      cairo_line_to (cr, col, value_y (p, cur));
+      if (lo != hi)
+        {
+          cairo_line_to (cr, col, value_y (p, hi));
+          cairo_line_to (cr, col, value_y (p, lo));
+        }
+      cur = p->values[j - 1];
+      cairo_line_to (cr, col, value_y (p, cur));
+      columns++;
+      k = j;
+    }
+  x_last = p->x1;
+  cairo_line_to (cr, x_last, value_y (p, cur));
+
+  ts_render_set_color (cr, color);
+  cairo_set_line_width (cr, 1.5);
+  cairo_stroke_preserve (cr);
+  cairo_line_to (cr, x_last, p->top + p->height);
+  cairo_line_to (cr, x_start, p->top + p->height);
+  cairo_close_path (cr);
+  cairo_set_source_rgba (cr, color->r, color->g, color->b, 0.18 * color->a);
+  cairo_fill (cr);
+  return columns;
+}

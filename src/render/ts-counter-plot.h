@@ -1,0 +1,43 @@
+/* ts-counter-plot.h: a counter series as a step line over pixel columns
+ *
+ * Copyright 2026 The Tensorscope authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#pragma once
+
+#include <cairo.h>
+
+#include "ts-render-palette.h"
+#include "ts-types.h"
+
+G_BEGIN_DECLS
+
+typedef struct
+{
+  const TsTime *times;        /* sample times, sorted */
+  const gint64 *values;       /* the value from each time on */
+  guint         n_samples;
+  TsTime        begin;        /* the window, mapped onto [x0, x1) */
+  TsTime        end;
+  double        x0;
+  double        x1;
+  double        top;          /* the plot box: value max at top, 0 at top + height */
+  double        height;
+  gint64        max;
+} TsCounterPlot;
+
+/* Strokes the series as steps and fills below it in `color` (the fill
+ * lighter). Each pixel column with samples gets one vertical from their
+ * minimum to their maximum, so a short spike still shows. Returns how many
+ * columns had samples. */
+guint   ts_counter_plot_draw      (cairo_t             *cr,
+                                   const TsCounterPlot *plot,
+                                   const TsRenderColor *color);
+
+/* The index of the last sample at or before `time`, or -1. */
+gint64  ts_counter_plot_find      (const TsTime        *times,
+                                   guint                n_samples,
+                                   TsTime               time);
+
+G_END_DECLS

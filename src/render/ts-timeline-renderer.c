@@ -1,0 +1,1697 @@
+/* ts-timeline-renderer.c: draws a trace document's timeline with cairo
+ *
+ * Copyright 2026 The Tensorscope authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#include "config.h"
+
+#include <math.h>
+#include <string.h>
+
+#include <pango/pangocairo.h>
+
+#include "ts-counter-plot.h"
+#include "ts-render-palette.h"
+#include "ts-time-ruler.h"
+#include "ts-timeline-renderer.h"
+
+#define RULER_H          26.0
+#define GROUP_H          22.0
+#define LANE_H           18.0
+#define TRACK_PAD        3.0
+#define MEMORY_H         64.0
+#define DEFAULT_LABEL_W  210.0
+#define LABEL_MIN_PX     28.0     /* narrower items show no text */
+#define MAX_ARROWS       4096     /* per frame; arrows are deduplicated per pixel first */
+#define MARKER_SIZE      5.0
+
+typedef struct
+{
+  char     *title;
+  gboolean  collapsed;
+  guint     first_track;          /* a group's tracks are contiguous in the document */
+  guint     n_tracks;
+} Group;
+
+/* An event record → wait arrow, indexed like a track: sorted by its left
+ * end with a running maximum of its right end. */
+typedef struct
+{
+  TsTime  t0;                     /* MIN (record time, wait time) */
+  TsTime  t1;
+  TsTime  max_t1;
+  TsTime  from_time;
+  TsTime  to_time;
+  guint   from_track;
+  guint   to_track;
+} Link;
+
+/* Event markers of one stream track, in time order. */
+typedef struct
+{
+  GArray *records;                /* TsTime */
+  GArray *waits;                  /* TsTime */
+} Markers;
+
+struct _TsTimelineRenderer
+{
+  GObject          parent_instance;
+
+  TsTraceDocument *document;
+  TsRecorder      *recorder;
+  gboolean         dark;
+  double           label_width;
+
+  GArray          *groups;        /* Group */
+  GArray          *rows;          /* TsTimelineRow */
+  gint            *track_rows;    /* per track: its row, or -1 when collapsed */
+  double           content_height;
+
+  Markers         *markers;       /* per track */
+  GArray          *links;         /* Link */
+  gint64          *memory_max;    /* per track: the largest counter value */
+
+  gboolean         has_selection;
+  guint            selected_track;
+  guint            selected_item;
+  TsTime           range_begin;
+  TsTime           range_end;
+
+  cairo_pattern_t *hatch[2];      /* light, dark */
+  TsTimelineDrawStats stats;
+};
+
+G_DEFINE_FINAL_TYPE (TsTimelineRenderer, ts_timeline_renderer, G_TYPE_OBJECT)
+
+/* Everything one draw() needs, so helpers take one pointer. */
+typedef struct
+{
+  TsTimelineRenderer    *self;
+  cairo_t               *cr;
+  PangoLayout           *layout;
+  const TsRenderPalette *p;
+  const TsTimelineView  *view;
+  TsTime                 begin;
+  TsTime                 end;
+  double                 x0;      /* the track area, in surface pixels */
+  double                 x1;
+  double                 top;
+  double                 bottom;
+  double                 scale;   /* pixels per nanosecond */
+} Frame;
+
+static void
+group_clear (gpointer data)
+{
+  Group *g = data;
+
+  g_free (g->title);
+}
+
+static void
+ts_timeline_renderer_finalize (GObject *object)
+{
+  TsTimelineRenderer *self = (TsTimelineRenderer *) object;
+  guint n_tracks = ts_trace_document_get_n_tracks (self->document);
+
+  for (guint i = 0; i < n_tracks; i++)
+    {
+      g_clear_pointer (&self->markers[i].records, g_array_unref);
+      g_clear_pointer (&self->markers[i].waits, g_array_unref);
+    }
+  g_free (self->markers);
+  g_free (self->track_rows);
+  g_free (self->memory_max);
+  g_clear_pointer (&self->groups, g_array_unref);
+  g_clear_pointer (&self->rows, g_array_unref);
+  g_clear_pointer (&self->links, g_array_unref);
+  g_clear_pointer (&self->hatch[0], cairo_pattern_destroy);
+  g_clear_pointer (&self->hatch[1], cairo_pattern_destroy);
+  g_clear_object (&self->document);
+
+  G_OBJECT_CLASS (ts_timeline_renderer_parent_class)->finalize (object);
+}
+
+static void
+ts_timeline_renderer_class_init (TsTimelineRendererClass *klass)
+{
+  G_OBJECT_CLASS (klass)->finalize = ts_timeline_renderer_finalize;
+}
+
+static void
+ts_timeline_renderer_init (TsTimelineRenderer *self)
+{
+  self->label_width = DEFAULT_LABEL_W;
+  self->groups = g_array_new (FALSE, TRUE, sizeof (Group));
+  g_array_set_clear_func (self->groups, group_clear);
+  self->rows = g_array_new (FALSE, TRUE, sizeof (TsTimelineRow));
+  self->links = g_array_new (FALSE, TRUE, sizeof (Link));
+}
+
+/* --- building ----------------------------------------------------------- */
+
+static char *
+device_group_title (TsRecorder *rec,
+                    gint32      device)
+{
+  gsize n = ts_recorder_get_count (rec, TS_RECORD_DEVICE);
+
+  for (gsize i = 0; i < n; i++)
+    {
+      TsDeviceRecord r;
+
+      ts_recorder_get (rec, TS_RECORD_DEVICE, i, &r);
+      if ((gint32) r.index == device && r.name != 0)
+        return g_strdup_printf ("cuda:%d · %s", device, ts_recorder_lookup (rec, r.name));
+    }
+  return g_strdup_printf ("cuda:%d", device);
+}
+
+static char *
+thread_group_title (TsRecorder *rec,
+                    guint32     thread)
+{
+  gsize n = ts_recorder_get_count (rec, TS_RECORD_THREAD);
+
+  for (gsize i = 0; i < n; i++)
+    {
+      TsThreadRecord r;
+
+      ts_recorder_get (rec, TS_RECORD_THREAD, i, &r);
+      if (r.thread == thread && r.name != 0)
+        return g_strdup_printf ("Host thread %u · %s", thread, ts_recorder_lookup (rec, r.name));
+    }
+  return g_strdup_printf ("Host thread %u", thread);
+}
+
+static void
+build_groups (TsTimelineRenderer *self)
+{
+  guint n = ts_trace_document_get_n_tracks (self->document);
+
+  for (guint i = 0; i < n; i++)
+    {
+      const TsTrack *t = ts_trace_document_get_track (self->document, i);
+      Group *last = self->groups->len > 0 ? &g_array_index (self->groups, Group, self->groups->len - 1) : NULL;
+      const TsTrack *lt = last != NULL ? ts_trace_document_get_track (self->document, last->first_track) : NULL;
+      gboolean same;
+
+      if (lt == NULL)
+        same = FALSE;
+      else if (t->device < 0)
+        same = lt->device < 0 && lt->thread == t->thread;
+      else
+        same = lt->device == t->device;
+
+      if (same)
+        {
+          last->n_tracks++;
+          continue;
+        }
+
+      {
+        Group g = { 0 };
+
+        g.first_track = i;
+        g.n_tracks = 1;
+        g.title = t->device < 0 ? thread_group_title (self->recorder, t->thread)
+                                : device_group_title (self->recorder, t->device);
+        g_array_append_val (self->groups, g);
+      }
+    }
+}
+
+static double
+track_height (const TsTrack *t)
+{
+  if (t->kind == TS_TRACK_MEMORY)
+    return MEMORY_H;
+  return MAX (1, t->max_depth) * LANE_H + 2 * TRACK_PAD;
+}
+
+static void
+build_rows (TsTimelineRenderer *self)
+{
+  double y = 0;
+  guint n_tracks = ts_trace_document_get_n_tracks (self->document);
+
+  g_array_set_size (self->rows, 0);
+  for (guint i = 0; i < n_tracks; i++)
+    self->track_rows[i] = -1;
+
+  for (guint gi = 0; gi < self->groups->len; gi++)
+    {
+      const Group *g = &g_array_index (self->groups, Group, gi);
+      TsTimelineRow header = { TS_TIMELINE_ROW_GROUP, gi, G_MAXUINT, y, GROUP_H };
+
+      g_array_append_val (self->rows, header);
+      y += GROUP_H;
+      if (g->collapsed)
+        continue;
+      for (guint k = 0; k < g->n_tracks; k++)
+        {
+          guint ti = g->first_track + k;
+          const TsTrack *t = ts_trace_document_get_track (self->document, ti);
+          TsTimelineRow row = { TS_TIMELINE_ROW_TRACK, gi, ti, y, track_height (t) };
+
+          self->track_rows[ti] = self->rows->len;
+          g_array_append_val (self->rows, row);
+          y += row.height;
+        }
+    }
+  self->content_height = y;
+}
+
+static int
+compare_times (gconstpointer a,
+               gconstpointer b)
+{
+  TsTime x = *(const TsTime *) a, y = *(const TsTime *) b;
+
+  return x < y ? -1 : x > y;
+}
+
+static int
+compare_links (gconstpointer a,
+               gconstpointer b)
+{
+  const Link *x = a, *y = b;
+
+  return x->t0 < y->t0 ? -1 : x->t0 > y->t0;
+}
+
+/* Markers and arrows are not tracks of the document: index them here once,
+ * by stream track and time, so drawing them is a window query too. */
+static void
+build_events (TsTimelineRenderer *self)
+{
+  guint n_tracks = ts_trace_document_get_n_tracks (self->document);
+  g_autoptr(GHashTable) by_stream = g_hash_table_new (NULL, NULL);
+  const TsEventLink *links;
+  guint n_links;
+  gsize n;
+  TsTime max_t1 = G_MININT64;
+
+  self->markers = g_new0 (Markers, n_tracks);
+  for (guint i = 0; i < n_tracks; i++)
+    {
+      const TsTrack *t = ts_trace_document_get_track (self->document, i);
+      if (t->kind == TS_TRACK_STREAM)
+        g_hash_table_insert (by_stream, GUINT_TO_POINTER (t->stream), GUINT_TO_POINTER (i + 1));
+    }
+
+  n = ts_recorder_get_count (self->recorder, TS_RECORD_EVENT_RECORD);
+  for (gsize i = 0; i < n; i++)
+    {
+      TsEventRecordRecord r;
+      guint ti;
+
+      ts_recorder_get (self->recorder, TS_RECORD_EVENT_RECORD, i, &r);
+      ti = GPOINTER_TO_UINT (g_hash_table_lookup (by_stream, GUINT_TO_POINTER (r.stream)));
+      if (ti == 0)
+        continue;
+      if (self->markers[ti - 1].records == NULL)
+        self->markers[ti - 1].records = g_array_new (FALSE, FALSE, sizeof (TsTime));
+      g_array_append_val (self->markers[ti - 1].records, r.time);
+    }
+
+  n = ts_recorder_get_count (self->recorder, TS_RECORD_EVENT_WAIT);
+  for (gsize i = 0; i < n; i++)
+    {
+      TsEventWaitRecord w;
+      guint ti;
+
+      ts_recorder_get (self->recorder, TS_RECORD_EVENT_WAIT, i, &w);
+      ti = GPOINTER_TO_UINT (g_hash_table_lookup (by_stream, GUINT_TO_POINTER (w.stream)));
+      if (ti == 0)
+        continue;
+      if (self->markers[ti - 1].waits == NULL)
+        self->markers[ti - 1].waits = g_array_new (FALSE, FALSE, sizeof (TsTime));
+      g_array_append_val (self->markers[ti - 1].waits, w.time);
+    }
+
+  for (guint i = 0; i < n_tracks; i++)
+    {
+      if (self->markers[i].records != NULL)
+        g_array_sort (self->markers[i].records, compare_times);
+      if (self->markers[i].waits != NULL)
+        g_array_sort (self->markers[i].waits, compare_times);
+    }
+
+  links = ts_trace_document_get_event_links (self->document, &n_links);
+  for (guint i = 0; i < n_links; i++)
+    {
+      TsEventRecordRecord r;
+      TsEventWaitRecord w;
+      Link l = { 0 };
+      guint from, to;
+
+      ts_recorder_get (self->recorder, TS_RECORD_EVENT_RECORD, links[i].from_record, &r);
+      ts_recorder_get (self->recorder, TS_RECORD_EVENT_WAIT, links[i].to_record, &w);
+      from = GPOINTER_TO_UINT (g_hash_table_lookup (by_stream, GUINT_TO_POINTER (r.stream)));
+      to = GPOINTER_TO_UINT (g_hash_table_lookup (by_stream, GUINT_TO_POINTER (w.stream)));
+      if (from == 0 || to == 0)
+        continue;
+      l.from_track = from - 1;
+      l.to_track = to - 1;
+      l.from_time = r.time;
+      l.to_time = w.time;
+      l.t0 = MIN (r.time, w.time);
+      l.t1 = MAX (r.time, w.time);
+      g_array_append_val (self->links, l);
+    }
+  g_array_sort (self->links, compare_links);
+  for (guint i = 0; i < self->links->len; i++)
+    {
+      Link *l = &g_array_index (self->links, Link, i);
+      max_t1 = MAX (max_t1, l->t1);
+      l->max_t1 = max_t1;
+    }
+}
+
+static void
+build_memory_max (TsTimelineRenderer *self)
+{
+  guint n_tracks = ts_trace_document_get_n_tracks (self->document);
+
+  self->memory_max = g_new0 (gint64, n_tracks);
+  for (guint i = 0; i < n_tracks; i++)
+    {
+      const TsTrack *t = ts_trace_document_get_track (self->document, i);
+      for (guint s = 0; s < t->n_samples; s++)
+        self->memory_max[i] = MAX (self->memory_max[i], MAX (t->allocated[s], t->reserved[s]));
+    }
+}
+
+TsTimelineRenderer *
+ts_timeline_renderer_new (TsTraceDocument *document)
+{
+  TsTimelineRenderer *self;
+
+  g_return_val_if_fail (TS_IS_TRACE_DOCUMENT (document), NULL);
+
+  self = g_object_new (TS_TYPE_TIMELINE_RENDERER, NULL);
+  self->document = g_object_ref (document);
+  self->recorder = ts_trace_document_get_recorder (document);
+  self->track_rows = g_new (gint, MAX (1, ts_trace_document_get_n_tracks (document)));
+  build_groups (self);
+  build_rows (self);
+  build_events (self);
+  build_memory_max (self);
+  return self;
+}
+
+/* --- simple accessors --------------------------------------------------- */
+
+TsTraceDocument *
+ts_timeline_renderer_get_document (TsTimelineRenderer *self)
+{
+  g_return_val_if_fail (TS_IS_TIMELINE_RENDERER (self), NULL);
+  return self->document;
+}
+
+void
+ts_timeline_renderer_set_dark (TsTimelineRenderer *self,
+                               gboolean            dark)
+{
+  g_return_if_fail (TS_IS_TIMELINE_RENDERER (self));
+  self->dark = !!dark;
+}
+
+gboolean
+ts_timeline_renderer_get_dark (TsTimelineRenderer *self)
+{
+  g_return_val_if_fail (TS_IS_TIMELINE_RENDERER (self), FALSE);
+  return self->dark;
+}
+
+void
+ts_timeline_renderer_set_label_width (TsTimelineRenderer *self,
+                                      double              width)
+{
+  g_return_if_fail (TS_IS_TIMELINE_RENDERER (self));
+  self->label_width = MAX (0, width);
+}
+
+double
+ts_timeline_renderer_get_label_width (TsTimelineRenderer *self)
+{
+  g_return_val_if_fail (TS_IS_TIMELINE_RENDERER (self), 0);
+  return self->label_width;
+}
+
+double
+ts_timeline_renderer_get_ruler_height (TsTimelineRenderer *self)
+{
+  g_return_val_if_fail (TS_IS_TIMELINE_RENDERER (self), 0);
+  return RULER_H;
+}
+
+guint
+ts_timeline_renderer_get_n_groups (TsTimelineRenderer *self)
+{
+  g_return_val_if_fail (TS_IS_TIMELINE_RENDERER (self), 0);
+  return self->groups->len;
+}
+
+const char *
+ts_timeline_renderer_get_group_title (TsTimelineRenderer *self,
+                                      guint               group)
+{
+  g_return_val_if_fail (TS_IS_TIMELINE_RENDERER (self), NULL);
+  g_return_val_if_fail (group < self->groups->len, NULL);
+  return g_array_index (self->groups, Group, group).title;
+}
+
+void
+ts_timeline_renderer_set_group_collapsed (TsTimelineRenderer *self,
+                                          guint               group,
+                                          gboolean            collapsed)
+{
+  g_return_if_fail (TS_IS_TIMELINE_RENDERER (self));
+  g_return_if_fail (group < self->groups->len);
+  g_array_index (self->groups, Group, group).collapsed = !!collapsed;
+  build_rows (self);
+}
+
+gboolean
+ts_timeline_renderer_get_group_collapsed (TsTimelineRenderer *self,
+                                          guint               group)
+{
+  g_return_val_if_fail (TS_IS_TIMELINE_RENDERER (self), FALSE);
+  g_return_val_if_fail (group < self->groups->len, FALSE);
+  return g_array_index (self->groups, Group, group).collapsed;
+}
+
+guint
+ts_timeline_renderer_get_n_rows (TsTimelineRenderer *self)
+{
+  g_return_val_if_fail (TS_IS_TIMELINE_RENDERER (self), 0);
+  return self->rows->len;
+}
+
+const TsTimelineRow *
+ts_timeline_renderer_get_row (TsTimelineRenderer *self,
+                              guint               row)
+{
+  g_return_val_if_fail (TS_IS_TIMELINE_RENDERER (self), NULL);
+  g_return_val_if_fail (row < self->rows->len, NULL);
+  return &g_array_index (self->rows, TsTimelineRow, row);
+}
+
+gboolean
+ts_timeline_renderer_get_track_row (TsTimelineRenderer *self,
+                                    guint               track,
+                                    TsTimelineRow      *row)
+{
+  g_return_val_if_fail (TS_IS_TIMELINE_RENDERER (self), FALSE);
+  g_return_val_if_fail (track < ts_trace_document_get_n_tracks (self->document), FALSE);
+
+  if (self->track_rows[track] < 0)
+    return FALSE;
+  if (row != NULL)
+    *row = g_array_index (self->rows, TsTimelineRow, self->track_rows[track]);
+  return TRUE;
+}
+
+double
+ts_timeline_renderer_get_content_height (TsTimelineRenderer *self)
+{
+  g_return_val_if_fail (TS_IS_TIMELINE_RENDERER (self), 0);
+  return self->content_height;
+}
+
+double
+ts_timeline_renderer_time_to_x (TsTimelineRenderer   *self,
+                                const TsTimelineView *view,
+                                TsTime                time)
+{
+  double w;
+
+  g_return_val_if_fail (TS_IS_TIMELINE_RENDERER (self), 0);
+  g_return_val_if_fail (view != NULL, 0);
+
+  w = MAX (1.0, view->width - self->label_width);
+  return self->label_width + (double) (time - view->begin) * w / (double) MAX (1, view->end - view->begin);
+}
+
+TsTime
+ts_timeline_renderer_x_to_time (TsTimelineRenderer   *self,
+                                const TsTimelineView *view,
+                                double                x)
+{
+  double w;
+
+  g_return_val_if_fail (TS_IS_TIMELINE_RENDERER (self), 0);
+  g_return_val_if_fail (view != NULL, 0);
+
+  w = MAX (1.0, view->width - self->label_width);
+  return view->begin + (TsTime) floor ((x - self->label_width) * (double) MAX (1, view->end - view->begin) / w);
+}
+
+void
+ts_timeline_renderer_set_selected_item (TsTimelineRenderer *self,
+                                        guint               track,
+                                        guint               item)
+{
+  g_return_if_fail (TS_IS_TIMELINE_RENDERER (self));
+  g_return_if_fail (track < ts_trace_document_get_n_tracks (self->document));
+  g_return_if_fail (item < ts_trace_document_get_track (self->document, track)->n_items);
+
+  self->has_selection = TRUE;
+  self->selected_track = track;
+  self->selected_item = item;
+}
+
+void
+ts_timeline_renderer_clear_selected_item (TsTimelineRenderer *self)
+{
+  g_return_if_fail (TS_IS_TIMELINE_RENDERER (self));
+  self->has_selection = FALSE;
+}
+
+void
+ts_timeline_renderer_set_selected_range (TsTimelineRenderer *self,
+                                         TsTime              begin,
+                                         TsTime              end)
+{
+  g_return_if_fail (TS_IS_TIMELINE_RENDERER (self));
+  self->range_begin = MIN (begin, end);
+  self->range_end = MAX (begin, end);
+}
+
+void
+ts_timeline_renderer_get_draw_stats (TsTimelineRenderer  *self,
+                                     TsTimelineDrawStats *stats)
+{
+  g_return_if_fail (TS_IS_TIMELINE_RENDERER (self));
+  g_return_if_fail (stats != NULL);
+  *stats = self->stats;
+}
+
+/* --- geometry helpers --------------------------------------------------- */
+
+static inline double
+frame_x (const Frame *f,
+         TsTime       t)
+{
+  return f->x0 + (double) (t - f->begin) * f->scale;
+}
+
+/* The first time whose x is at or right of `x`. */
+static inline TsTime
+frame_time_at (const Frame *f,
+               double       x)
+{
+  return f->begin + (TsTime) ceil ((x - f->x0) / f->scale);
+}
+
+static double
+row_top (const Frame         *f,
+         const TsTimelineRow *row)
+{
+  return RULER_H + row->y - f->view->scroll_y;
+}
+
+static void
+frame_init (Frame                *f,
+            TsTimelineRenderer   *self,
+            const TsTimelineView *view)
+{
+  memset (f, 0, sizeof *f);
+  f->self = self;
+  f->view = view;
+  f->p = ts_render_palette_get (self->dark);
+  f->begin = view->begin;
+  f->end = MAX (view->end, view->begin + 1);
+  f->x0 = self->label_width;
+  f->x1 = MAX (f->x0 + 1, (double) view->width);
+  f->top = RULER_H;
+  f->bottom = view->height;
+  f->scale = (f->x1 - f->x0) / (double) (f->end - f->begin);
+}
+
+/* First position p >= k of the lane whose item starts at or after `limit`:
+ * exponential steps from k, then a binary search, so a run of m items costs
+ * O(log m) however long the lane. */
+static guint
+lane_gallop (const TsTrack     *t,
+             const TsTrackLane *lane,
+             guint              k,
+             TsTime             limit)
+{
+  guint n = lane->n_items;
+  guint lo = k, bound = 1, hi;
+
+  if (lo >= n || t->starts[ts_track_lane_item (lane, lo)] >= limit)
+    return lo;
+  while (lo + bound < n && t->starts[ts_track_lane_item (lane, lo + bound)] < limit)
+    {
+      lo += bound;
+      bound *= 2;
+    }
+  hi = MIN (lo + bound, n);
+  lo++;
+  while (lo < hi)
+    {
+      guint mid = lo + (hi - lo) / 2;
+      if (t->starts[ts_track_lane_item (lane, mid)] < limit)
+        lo = mid + 1;
+      else
+        hi = mid;
+    }
+  return lo;
+}
+
+/* Like lane_gallop(), but starts probing at `hint` (where the previous
+ * column's density says the answer is) and gallops from there in either
+ * direction: on evenly spread items the answer is a few neighbours away,
+ * so a column costs two or three cache misses instead of a full search's
+ * dozen far jumps. */
+static guint
+lane_search_hint (const TsTrack     *t,
+                  const TsTrackLane *lane,
+                  guint              k,
+                  guint              hint,
+                  TsTime             limit)
+{
+  guint n = lane->n_items;
+  guint hi, bound = 1, lo;
+
+  if (hint <= k + 1 || hint >= n)
+    return lane_gallop (t, lane, k, limit);
+  if (t->starts[ts_track_lane_item (lane, hint - 1)] < limit)
+    return lane_gallop (t, lane, hint - 1, limit);
+
+  /* The answer is in (k, hint - 1]: gallop backwards from hint - 1. */
+  hi = hint - 1;
+  while (hi - k > bound && t->starts[ts_track_lane_item (lane, hi - bound)] >= limit)
+    {
+      hi -= bound;
+      bound *= 2;
+    }
+  lo = hi - k > bound ? hi - bound + 1 : k + 1;
+  while (lo < hi)
+    {
+      guint mid = lo + (hi - lo) / 2;
+      if (t->starts[ts_track_lane_item (lane, mid)] < limit)
+        lo = mid + 1;
+      else
+        hi = mid;
+    }
+  return lo;
+}
+
+static guint
+times_gallop (const TsTime *times,
+              guint         n,
+              guint         k,
+              TsTime        limit)
+{
+  guint lo = k, bound = 1, hi;
+
+  if (lo >= n || times[lo] >= limit)
+    return lo;
+  while (lo + bound < n && times[lo + bound] < limit)
+    {
+      lo += bound;
+      bound *= 2;
+    }
+  hi = MIN (lo + bound, n);
+  lo++;
+  while (lo < hi)
+    {
+      guint mid = lo + (hi - lo) / 2;
+      if (times[mid] < limit)
+        lo = mid + 1;
+      else
+        hi = mid;
+    }
+  return lo;
+}
+
+/* --- items -------------------------------------------------------------- */
+
+static const TsRenderColor *
+item_color (const Frame   *f,
+            const TsTrack *t,
+            guint          i)
+{
+  const TsRenderPalette *p = f->p;
+
+  switch ((TsItemKind) t->kinds[i])
+    {
+    case TS_ITEM_KERNEL:
+      return &p->kernel[t->labels[i] % TS_RENDER_N_KERNEL_COLORS];
+    case TS_ITEM_MEMCPY:
+      {
+        TsMemcpyRecord r;
+
+        if (!ts_recorder_get (f->self->recorder, TS_RECORD_MEMCPY, t->records[i], &r))
+          return &p->copy_htoh;
+        switch (r.kind)
+          {
+          case TS_COPY_HOST_TO_DEVICE: return &p->copy_htod;
+          case TS_COPY_DEVICE_TO_HOST: return &p->copy_dtoh;
+          case TS_COPY_DEVICE_TO_DEVICE: return &p->copy_dtod;
+          case TS_COPY_PEER: return &p->copy_peer;
+          default: return &p->copy_htoh;
+          }
+      }
+    case TS_ITEM_MEMSET:
+      return &p->memset;
+    case TS_ITEM_API_CALL:
+      return t->depths[i] == 0 ? &p->api : &p->api_nested;
+    case TS_ITEM_SYNC:
+      return &p->sync;
+    case TS_ITEM_NVTX_RANGE:
+      return &p->nvtx[t->labels[i] % TS_RENDER_N_NVTX_COLORS];
+    case TS_ITEM_NVTX_MARK:
+      return &p->mark;
+    default:
+      return &p->fold;
+    }
+}
+
+static cairo_pattern_t *
+hatch_pattern (Frame *f)
+{
+  cairo_pattern_t **slot = &f->self->hatch[f->self->dark ? 1 : 0];
+
+  if (*slot == NULL)
+    {
+      cairo_surface_t *surface = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, 8, 8);
+      cairo_t *cr = cairo_create (surface);
+
+      ts_render_set_color (cr, &f->p->sync_hatch);
+      cairo_set_line_width (cr, 1.5);
+      cairo_move_to (cr, -1, 9);
+      cairo_line_to (cr, 9, -1);
+      cairo_move_to (cr, -1, 1);
+      cairo_line_to (cr, 1, -1);
+      cairo_move_to (cr, 7, 9);
+      cairo_line_to (cr, 9, 7);
+      cairo_stroke (cr);
+      cairo_destroy (cr);
+      *slot = cairo_pattern_create_for_surface (surface);
+      cairo_pattern_set_extend (*slot, CAIRO_EXTEND_REPEAT);
+      cairo_surface_destroy (surface);
+    }
+  return *slot;
+}
+
+static char *
+item_text (const Frame   *f,
+           const TsTrack *t,
+           guint          i)
+{
+  if (t->kinds[i] == TS_ITEM_SYNC)
+    {
+      static const char * const names[] = {
+        [TS_SYNC_DEVICE] = "Blocked: device synchronize",
+        [TS_SYNC_STREAM] = "Blocked: stream synchronize",
+        [TS_SYNC_EVENT] = "Blocked: event synchronize",
+        [TS_SYNC_COPY] = "Blocked: synchronous copy",
+      };
+      TsSyncRecord r;
+
+      if (ts_recorder_get (f->self->recorder, TS_RECORD_SYNC, t->records[i], &r) &&
+          r.kind < G_N_ELEMENTS (names) && names[r.kind] != NULL)
+        return g_strdup (names[r.kind]);
+      return g_strdup ("Blocked");
+    }
+  return g_strdup (ts_recorder_lookup (f->self->recorder, t->labels[i]));
+}
+
+static void
+draw_label (Frame               *f,
+            const char          *text,
+            const TsRenderColor *color,
+            double               x,
+            double               y,
+            double               w,
+            double               h)
+{
+  int th;
+
+  pango_layout_set_text (f->layout, text, -1);
+  pango_layout_set_width (f->layout, (int) (w * PANGO_SCALE));
+  pango_layout_get_pixel_size (f->layout, NULL, &th);
+  ts_render_set_color (f->cr, color);
+  cairo_move_to (f->cr, x, y + floor ((h - th) / 2));
+  pango_cairo_show_layout (f->cr, f->layout);
+}
+
+static void
+draw_mark (Frame               *f,
+           const TsRenderColor *color,
+           double               x,
+           double               y,
+           double               h)
+{
+  cairo_t *cr = f->cr;
+  double cx = floor (x) + 0.5;
+
+  ts_render_set_color (cr, color);
+  cairo_rectangle (cr, cx - 0.5, y + 1, 1, h - 2);
+  cairo_fill (cr);
+  cairo_move_to (cr, cx, y + 1);
+  cairo_line_to (cr, cx + 4, y + 5);
+  cairo_line_to (cr, cx, y + 9);
+  cairo_line_to (cr, cx - 4, y + 5);
+  cairo_close_path (cr);
+  cairo_fill (cr);
+}
+
+static void
+draw_item (Frame         *f,
+           const TsTrack *t,
+           guint          i,
+           double         xs,
+           double         xe,
+           double         y,
+           double         h)
+{
+  cairo_t *cr = f->cr;
+  const TsRenderColor *color = item_color (f, t, i);
+  double x0 = MAX (xs, f->x0 - 2);
+  double x1 = MIN (MAX (xe, xs + 1), f->x1 + 2);
+  double w = x1 - x0;
+
+  f->self->stats.n_items++;
+
+  if (t->kinds[i] == TS_ITEM_NVTX_MARK)
+    {
+      draw_mark (f, color, xs, y, h);
+      return;
+    }
+
+  ts_render_set_color (cr, color);
+  cairo_rectangle (cr, x0, y + 1, w, h - 2);
+  if (t->kinds[i] == TS_ITEM_SYNC)
+    {
+      cairo_fill_preserve (cr);
+      cairo_set_source (cr, hatch_pattern (f));
+    }
+  cairo_fill (cr);
+
+  /* A darker edge tells back-to-back items apart. */
+  if (w >= 5)
+    {
+      cairo_set_source_rgba (cr, 0, 0, 0, 0.25);
+      cairo_rectangle (cr, x0, y + 1, 1, h - 2);
+      cairo_fill (cr);
+    }
+
+  if (w >= LABEL_MIN_PX)
+    {
+      g_autofree char *text = item_text (f, t, i);
+      const TsRenderColor *fg = t->kinds[i] == TS_ITEM_SYNC ? &f->p->foreground : ts_render_text_color_on (color);
+      /* The label stays in view when the item starts left of the window. */
+      double lx = MAX (x0, f->x0) + 3;
+      double lw = x1 - lx - 3;
+
+      if (lw >= LABEL_MIN_PX - 6)
+        {
+          draw_label (f, text, fg, lx, y, lw, h);
+          f->self->stats.n_labels++;
+        }
+    }
+}
+
+static void
+draw_fold (Frame  *f,
+           double  x0,
+           double  x1,
+           double  y,
+           double  h,
+           guint   count)
+{
+  cairo_t *cr = f->cr;
+  double w = MAX (1, x1 - x0);
+
+  f->self->stats.n_folds++;
+  ts_render_set_color (cr, &f->p->fold);
+  cairo_rectangle (cr, x0, y + 1, w, h - 2);
+  cairo_fill (cr);
+
+  if (w >= 46)
+    {
+      char text[32];
+
+      g_snprintf (text, sizeof text, "%u items", count);
+      draw_label (f, text, &f->p->fold_text, MAX (x0, f->x0) + 3, y, MIN (x1, f->x1) - MAX (x0, f->x0) - 6, h);
+      f->self->stats.n_labels++;
+    }
+}
+
+/* Walks one nesting depth of a track in pixel columns (see the header). */
+static void
+draw_lane (Frame         *f,
+           const TsTrack *t,
+           guint          depth,
+           double         y,
+           double         h)
+{
+  TsTrackLane lane;
+  guint k, n;
+
+  ts_track_get_lane (t, depth, &lane);
+  n = lane.n_items;
+  k = ts_track_lane_find (t, &lane, f->begin);
+  f->self->stats.n_searches++;
+
+  while (k < n)
+    {
+      guint i = ts_track_lane_item (&lane, k);
+      double xs, xe, col, run_x0, run_x1;
+      guint first, count = 0, per_col;
+
+      if (t->starts[i] >= f->end)
+        break;
+      xs = frame_x (f, t->starts[i]);
+      xe = frame_x (f, t->ends[i]);
+      if (xe - xs >= TS_TIMELINE_FOLD_PX)
+        {
+          draw_item (f, t, i, xs, xe, y, h);
+          k++;
+          continue;
+        }
+
+      /* A run of narrow items: consume whole pixel columns while the next
+       * item is narrow too and follows within FOLD_PX. */
+      first = k;
+      per_col = 1;
+      col = floor (xs);
+      run_x0 = MAX (col, f->x0 - 2);
+      run_x1 = col + 1;
+      for (;;)
+        {
+          guint j = lane_search_hint (t, &lane, k, k + per_col, frame_time_at (f, col + 1));
+          guint last;
+          double nxs, nxe;
+
+          f->self->stats.n_searches++;
+          if (j <= k)
+            j = k + 1;
+          /* Only the last item starting in a column can reach past it
+           * (items of a lane do not overlap); a wide one is drawn alone. */
+          last = ts_track_lane_item (&lane, j - 1);
+          if (j - 1 > k && frame_x (f, t->ends[last]) - frame_x (f, t->starts[last]) >= TS_TIMELINE_FOLD_PX)
+            j--;
+          per_col = MAX (1, j - k);
+          count += j - k;
+          run_x1 = MAX (col + 1, frame_x (f, t->ends[ts_track_lane_item (&lane, j - 1)]));
+          k = j;
+          if (k >= n)
+            break;
+          i = ts_track_lane_item (&lane, k);
+          if (t->starts[i] >= f->end)
+            break;
+          nxs = frame_x (f, t->starts[i]);
+          nxe = frame_x (f, t->ends[i]);
+          if (nxe - nxs >= TS_TIMELINE_FOLD_PX || nxs >= run_x1 + TS_TIMELINE_FOLD_PX)
+            break;
+          col = MAX (floor (nxs), col + 1);
+        }
+
+      if (count == 1)
+        {
+          i = ts_track_lane_item (&lane, first);
+          draw_item (f, t, i, frame_x (f, t->starts[i]), frame_x (f, t->ends[i]), y, h);
+        }
+      else
+        draw_fold (f, run_x0, MIN (run_x1, f->x1 + 2), y, h, count);
+    }
+}
+
+/* --- memory tracks ------------------------------------------------------ */
+
+static void
+draw_memory_track (Frame         *f,
+                   guint          ti,
+                   const TsTrack *t,
+                   double         y,
+                   double         h)
+{
+  gint64 max = f->self->memory_max[ti];
+  double top = y + 14;
+  double ch = h - 18;
+  g_autofree char *label = NULL;
+
+  if (t->n_samples == 0)
+    return;
+  {
+    TsCounterPlot plot = { t->sample_times, t->reserved, t->n_samples, f->begin, f->end,
+                           f->x0, f->x1, top, ch, max };
+
+    f->self->stats.n_samples += ts_counter_plot_draw (f->cr, &plot, &f->p->reserved);
+    plot.values = t->allocated;
+    f->self->stats.n_samples += ts_counter_plot_draw (f->cr, &plot, &f->p->allocated);
+  }
+
+  label = g_format_size_full ((guint64) MAX (0, max), G_FORMAT_SIZE_IEC_UNITS);
+  pango_layout_set_width (f->layout, -1);
+  pango_layout_set_text (f->layout, label, -1);
+  ts_render_set_color (f->cr, &f->p->dim_text);
+  cairo_move_to (f->cr, f->x0 + 4, y + 1);
+  pango_cairo_show_layout (f->cr, f->layout);
+}
+
+/* --- markers and arrows ------------------------------------------------- */
+
+static void
+draw_marker_list (Frame               *f,
+                  GArray              *times,
+                  const TsRenderColor *color,
+                  double               tip,
+                  double               base)
+{
+  guint n, k;
+
+  if (times == NULL)
+    return;
+  n = times->len;
+  k = times_gallop ((const TsTime *) (gpointer) times->data, n, 0, f->begin);
+  f->self->stats.n_searches++;
+  ts_render_set_color (f->cr, color);
+  while (k < n)
+    {
+      TsTime t = g_array_index (times, TsTime, k);
+      double x = frame_x (f, t), col;
+
+      if (t >= f->end)
+        break;
+      cairo_move_to (f->cr, x, tip);
+      cairo_line_to (f->cr, x + MARKER_SIZE * 0.8, base);
+      cairo_line_to (f->cr, x - MARKER_SIZE * 0.8, base);
+      cairo_close_path (f->cr);
+      f->self->stats.n_markers++;
+      /* One marker per pixel column is all the eye can see. */
+      col = floor (x);
+      k = times_gallop ((const TsTime *) (gpointer) times->data, n, k + 1, frame_time_at (f, col + 1));
+      f->self->stats.n_searches++;
+    }
+  cairo_fill (f->cr);
+}
+
+/* Arrow heads are collected and filled in one go after the curves are
+ * stroked in one go: thousands of separate strokes cost far more. */
+static void
+arrow_curve (cairo_t *cr,
+             double   x0,
+             double   y0,
+             double   x1,
+             double   y1)
+{
+  double dy = (y1 - y0) / 2;
+
+  cairo_move_to (cr, x0, y0);
+  cairo_curve_to (cr, x0, y0 + dy, x1, y1 - dy, x1, y1);
+}
+
+static void
+arrow_head (cairo_t *cr,
+            double   x0,
+            double   y0,
+            double   x1,
+            double   y1)
+{
+  double angle = fabs (y1 - y0) > 1 ? (y1 > y0 ? G_PI / 2 : -G_PI / 2) : (x1 >= x0 ? 0 : G_PI);
+
+  cairo_move_to (cr, x1, y1);
+  cairo_line_to (cr, x1 - 7 * cos (angle - 0.45), y1 - 7 * sin (angle - 0.45));
+  cairo_line_to (cr, x1 - 7 * cos (angle + 0.45), y1 - 7 * sin (angle + 0.45));
+  cairo_close_path (cr);
+}
+
+static void
+draw_links (Frame *f)
+{
+  GArray *links = f->self->links;
+  guint lo = 0, hi = links->len;
+  g_autoptr(GHashTable) seen = NULL;
+  g_autoptr(GArray) ends = g_array_new (FALSE, FALSE, sizeof (double));
+
+  /* The first link whose right end reaches the window. */
+  while (lo < hi)
+    {
+      guint mid = lo + (hi - lo) / 2;
+      if (g_array_index (links, Link, mid).max_t1 >= f->begin)
+        hi = mid;
+      else
+        lo = mid + 1;
+    }
+  f->self->stats.n_searches++;
+  if (lo >= links->len)
+    return;
+  seen = g_hash_table_new (g_int64_hash, g_int64_equal);
+
+  cairo_new_path (f->cr);
+  for (guint i = lo; i < links->len && f->self->stats.n_arrows < MAX_ARROWS; i++)
+    {
+      const Link *l = &g_array_index (links, Link, i);
+      gint from_row, to_row;
+      const TsTimelineRow *from, *to;
+      double x0, x1, y0, y1;
+      gint64 *key;
+
+      if (l->t0 >= f->end)
+        break;
+      if (l->t1 < f->begin)
+        continue;
+      from_row = f->self->track_rows[l->from_track];
+      to_row = f->self->track_rows[l->to_track];
+      if (from_row < 0 || to_row < 0)
+        continue;
+      from = &g_array_index (f->self->rows, TsTimelineRow, from_row);
+      to = &g_array_index (f->self->rows, TsTimelineRow, to_row);
+      x0 = floor (frame_x (f, l->from_time));
+      x1 = floor (frame_x (f, l->to_time));
+
+      /* One arrow per (pixel, pixel, rows): more would draw over it. */
+      key = g_newa (gint64, 1);
+      *key = ((gint64) CLAMP (x0 + 4096, 0, 65535) << 48) | ((gint64) CLAMP (x1 + 4096, 0, 65535) << 32) |
+             ((gint64) (from_row & 0xffff) << 16) | (to_row & 0xffff);
+      if (g_hash_table_contains (seen, key))
+        continue;
+      key = g_memdup2 (key, sizeof *key);
+      g_hash_table_add (seen, key);
+
+      if (to->y > from->y)
+        y0 = row_top (f, from) + from->height - 2, y1 = row_top (f, to) + 2;
+      else if (to->y < from->y)
+        y0 = row_top (f, from) + 2, y1 = row_top (f, to) + to->height - 2;
+      else
+        y0 = y1 = row_top (f, from) + from->height / 2;
+      arrow_curve (f->cr, x0 + 0.5, y0, x1 + 0.5, y1);
+      {
+        double e[4] = { x0 + 0.5, y0, x1 + 0.5, y1 };
+        g_array_append_vals (ends, e, 4);
+      }
+      f->self->stats.n_arrows++;
+    }
+
+  /* More than one arrow per 8 pixels is a hatch, not information (and
+   * stroking thousands of curves costs most of a frame): zoomed out that
+   * far, the markers stay and the arrows wait for a closer zoom. */
+  if (f->self->stats.n_arrows > (f->x1 - f->x0) / 8)
+    {
+      cairo_new_path (f->cr);
+      f->self->stats.n_arrows = 0;
+      goto out;
+    }
+
+  ts_render_set_color (f->cr, &f->p->arrow);
+  cairo_set_line_width (f->cr, 1.2);
+  cairo_stroke (f->cr);
+  for (guint i = 0; i + 3 < ends->len; i += 4)
+    {
+      const double *e = &g_array_index (ends, double, i);
+      arrow_head (f->cr, e[0], e[1], e[2], e[3]);
+    }
+  cairo_fill (f->cr);
+
+out:
+  /* The keys were g_memdup2'd; free them with the table. */
+  {
+    GHashTableIter iter;
+    gpointer k;
+
+    g_hash_table_iter_init (&iter, seen);
+    while (g_hash_table_iter_next (&iter, &k, NULL))
+      g_free (k);
+  }
+}
+
+/* --- selection ---------------------------------------------------------- */
+
+static void
+draw_arrow (cairo_t *cr,
+            double   x0,
+            double   y0,
+            double   x1,
+            double   y1)
+{
+  arrow_curve (cr, x0, y0, x1, y1);
+  cairo_stroke (cr);
+  arrow_head (cr, x0, y0, x1, y1);
+  cairo_fill (cr);
+}
+
+static gboolean
+item_box (Frame   *f,
+          guint    track,
+          guint    item,
+          double  *x0,
+          double  *x1,
+          double  *y,
+          double  *h)
+{
+  const TsTrack *t = ts_trace_document_get_track (f->self->document, track);
+  TsTimelineRow row;
+
+  if (!ts_timeline_renderer_get_track_row (f->self, track, &row))
+    return FALSE;
+  *x0 = frame_x (f, t->starts[item]);
+  *x1 = MAX (*x0 + 1, frame_x (f, t->ends[item]));
+  *y = row_top (f, &row) + TRACK_PAD + t->depths[item] * LANE_H;
+  *h = LANE_H;
+  return TRUE;
+}
+
+/* The partner of a selected item through its correlation id. */
+static gboolean
+find_partner (TsTimelineRenderer *self,
+              guint               track,
+              guint               item,
+              guint              *partner_track,
+              guint              *partner_item)
+{
+  const TsTrack *t = ts_trace_document_get_track (self->document, track);
+  guint32 record = t->records[item];
+  guint64 corr = 0;
+
+  switch ((TsItemKind) t->kinds[item])
+    {
+    case TS_ITEM_KERNEL:
+      {
+        TsKernelRecord r;
+        ts_recorder_get (self->recorder, TS_RECORD_KERNEL, record, &r);
+        corr = r.correlation;
+      }
+      break;
+    case TS_ITEM_MEMCPY:
+      {
+        TsMemcpyRecord r;
+        ts_recorder_get (self->recorder, TS_RECORD_MEMCPY, record, &r);
+        corr = r.correlation;
+      }
+      break;
+    case TS_ITEM_MEMSET:
+      {
+        TsMemsetRecord r;
+        ts_recorder_get (self->recorder, TS_RECORD_MEMSET, record, &r);
+        corr = r.correlation;
+      }
+      break;
+    case TS_ITEM_API_CALL:
+      {
+        TsApiCallRecord r;
+        TsItemKind kind;
+        guint32 work;
+
+        ts_recorder_get (self->recorder, TS_RECORD_API_CALL, record, &r);
+        if (r.correlation == 0 ||
+            !ts_trace_document_find_device_work (self->document, r.correlation, &kind, &work))
+          return FALSE;
+        return ts_trace_document_locate_item (self->document, kind, work, partner_track, partner_item);
+      }
+    default:
+      return FALSE;
+    }
+
+  if (corr == 0 || !ts_trace_document_find_api_call (self->document, corr, &record))
+    return FALSE;
+  return ts_trace_document_locate_item (self->document, TS_ITEM_API_CALL, record, partner_track, partner_item);
+}
+
+static void
+draw_selection (Frame *f)
+{
+  TsTimelineRenderer *self = f->self;
+  cairo_t *cr = f->cr;
+  double x0, x1, y, h;
+  guint pt, pi;
+
+  if (!self->has_selection || !item_box (f, self->selected_track, self->selected_item, &x0, &x1, &y, &h))
+    return;
+
+  ts_render_set_color (cr, &f->p->selection);
+  cairo_set_line_width (cr, 2);
+  cairo_rectangle (cr, x0 - 1, y, x1 - x0 + 2, h);
+  cairo_stroke (cr);
+
+  if (find_partner (self, self->selected_track, self->selected_item, &pt, &pi))
+    {
+      double px0, px1, py, ph;
+
+      if (item_box (f, pt, pi, &px0, &px1, &py, &ph))
+        {
+          gboolean down = py > y;
+
+          ts_render_set_color (cr, &f->p->correlation);
+          cairo_set_line_width (cr, 1.5);
+          cairo_rectangle (cr, px0 - 1, py, px1 - px0 + 2, ph);
+          cairo_stroke (cr);
+          /* The arrow goes from the API call to the work it launched. */
+          if (self->document != NULL && ts_trace_document_get_track (self->document, pt)->kinds[pi] == TS_ITEM_API_CALL)
+            draw_arrow (cr, px0, down ? py : py + ph, x0, down ? y : y + h);
+          else
+            draw_arrow (cr, x0, down ? y + h : y, px0, down ? py : py + ph);
+        }
+    }
+}
+
+static void
+draw_range (Frame *f)
+{
+  TsTimelineRenderer *self = f->self;
+  double x0, x1;
+
+  if (self->range_end <= self->range_begin)
+    return;
+  x0 = MAX (f->x0, frame_x (f, self->range_begin));
+  x1 = MIN (f->x1, frame_x (f, self->range_end));
+  if (x1 <= x0)
+    return;
+
+  ts_render_set_color (f->cr, &f->p->range_shade);
+  cairo_rectangle (f->cr, x0, 0, x1 - x0, f->bottom);
+  cairo_fill (f->cr);
+  ts_render_set_color (f->cr, &f->p->selection);
+  cairo_rectangle (f->cr, floor (x0), 0, 1, f->bottom);
+  cairo_rectangle (f->cr, floor (x1), 0, 1, f->bottom);
+  cairo_fill (f->cr);
+}
+
+/* --- rows and labels ---------------------------------------------------- */
+
+static void
+draw_track (Frame               *f,
+            const TsTimelineRow *row,
+            guint                index)
+{
+  const TsTrack *t = ts_trace_document_get_track (f->self->document, row->track);
+  double y = row_top (f, row);
+
+  if (index % 2 == 1)
+    {
+      ts_render_set_color (f->cr, &f->p->row_alt);
+      cairo_rectangle (f->cr, f->x0, y, f->x1 - f->x0, row->height);
+      cairo_fill (f->cr);
+    }
+
+  if (t->kind == TS_TRACK_MEMORY)
+    {
+      draw_memory_track (f, row->track, t, y, row->height);
+      return;
+    }
+
+  for (guint d = 0; d < MAX (1, t->max_depth); d++)
+    {
+      double ly = y + TRACK_PAD + d * LANE_H;
+
+      if (ly > f->bottom || ly + LANE_H < f->top)
+        continue;
+      draw_lane (f, t, d, ly, LANE_H);
+    }
+
+  if (t->kind == TS_TRACK_STREAM)
+    {
+      const Markers *m = &f->self->markers[row->track];
+
+      draw_marker_list (f, m->records, &f->p->event_record, y + MARKER_SIZE + 1, y + 1);
+      draw_marker_list (f, m->waits, &f->p->event_wait, y + row->height - MARKER_SIZE - 1, y + row->height - 1);
+    }
+}
+
+static void
+draw_row_labels (Frame               *f,
+                 const TsTimelineRow *row)
+{
+  TsTimelineRenderer *self = f->self;
+  cairo_t *cr = f->cr;
+  double y = row_top (f, row);
+  double w = self->label_width;
+
+  if (row->kind == TS_TIMELINE_ROW_GROUP)
+    {
+      const Group *g = &g_array_index (self->groups, Group, row->group);
+      g_autofree char *markup = NULL;
+
+      ts_render_set_color (cr, &f->p->group_bg);
+      cairo_rectangle (cr, 0, y, f->x1, row->height);
+      cairo_fill (cr);
+
+      /* The disclosure triangle. */
+      ts_render_set_color (cr, &f->p->foreground);
+      if (g->collapsed)
+        {
+          cairo_move_to (cr, 8, y + 6);
+          cairo_line_to (cr, 14, y + 11);
+          cairo_line_to (cr, 8, y + 16);
+        }
+      else
+        {
+          cairo_move_to (cr, 6, y + 8);
+          cairo_line_to (cr, 16, y + 8);
+          cairo_line_to (cr, 11, y + 14);
+        }
+      cairo_close_path (cr);
+      cairo_fill (cr);
+
+      markup = g_markup_printf_escaped ("<b>%s</b>", g->title);
+      pango_layout_set_width (f->layout, (int) ((f->x1 - 28) * PANGO_SCALE));
+      pango_layout_set_markup (f->layout, markup, -1);
+      cairo_move_to (cr, 22, y + 3);
+      pango_cairo_show_layout (cr, f->layout);
+      pango_layout_set_attributes (f->layout, NULL);
+      return;
+    }
+
+  {
+    const TsTrack *t = ts_trace_document_get_track (self->document, row->track);
+
+    ts_render_set_color (cr, &f->p->label_bg);
+    cairo_rectangle (cr, 0, y, w, row->height);
+    cairo_fill (cr);
+    ts_render_set_color (cr, &f->p->separator);
+    cairo_rectangle (cr, 0, y + row->height - 1, f->x1, 1);
+    cairo_rectangle (cr, w - 1, y, 1, row->height);
+    cairo_fill (cr);
+
+    pango_layout_set_width (f->layout, (int) ((w - 24) * PANGO_SCALE));
+    pango_layout_set_text (f->layout, t->title, -1);
+    ts_render_set_color (cr, &f->p->foreground);
+    cairo_move_to (cr, 18, y + 3);
+    pango_cairo_show_layout (cr, f->layout);
+
+    if (t->kind == TS_TRACK_MEMORY)
+      {
+        /* A legend in the series' colours. */
+        pango_layout_set_text (f->layout, "allocated", -1);
+        ts_render_set_color (cr, &f->p->allocated);
+        cairo_move_to (cr, 18, y + 21);
+        pango_cairo_show_layout (cr, f->layout);
+        pango_layout_set_text (f->layout, "reserved", -1);
+        ts_render_set_color (cr, &f->p->reserved);
+        cairo_move_to (cr, 18, y + 37);
+        pango_cairo_show_layout (cr, f->layout);
+      }
+  }
+}
+
+void
+ts_timeline_renderer_draw (TsTimelineRenderer   *self,
+                           cairo_t              *cr,
+                           const TsTimelineView *view)
+{
+  g_autoptr(PangoFontDescription) font = NULL;
+  Frame f;
+
+  g_return_if_fail (TS_IS_TIMELINE_RENDERER (self));
+  g_return_if_fail (cr != NULL);
+  g_return_if_fail (view != NULL);
+
+  memset (&self->stats, 0, sizeof self->stats);
+  frame_init (&f, self, view);
+  f.cr = cr;
+  f.layout = pango_cairo_create_layout (cr);
+  font = pango_font_description_from_string ("Sans 8");
+  pango_layout_set_font_description (f.layout, font);
+  pango_layout_set_ellipsize (f.layout, PANGO_ELLIPSIZE_END);
+  pango_layout_set_single_paragraph_mode (f.layout, TRUE);
+
+  cairo_save (cr);
+  ts_render_set_color (cr, &f.p->background);
+  cairo_paint (cr);
+
+  /* Tracks, clipped to the track area under the ruler. */
+  cairo_save (cr);
+  cairo_rectangle (cr, f.x0, f.top, f.x1 - f.x0, f.bottom - f.top);
+  cairo_clip (cr);
+  for (guint r = 0; r < self->rows->len; r++)
+    {
+      const TsTimelineRow *row = &g_array_index (self->rows, TsTimelineRow, r);
+      double y = row_top (&f, row);
+
+      if (y + row->height < f.top || y > f.bottom)
+        continue;
+      if (row->kind == TS_TIMELINE_ROW_TRACK)
+        draw_track (&f, row, r);
+    }
+  draw_links (&f);
+  draw_selection (&f);
+  cairo_restore (cr);
+
+  /* Group headers span the whole width; track labels fill the left column. */
+  cairo_save (cr);
+  cairo_rectangle (cr, 0, f.top, f.x1, f.bottom - f.top);
+  cairo_clip (cr);
+  for (guint r = 0; r < self->rows->len; r++)
+    {
+      const TsTimelineRow *row = &g_array_index (self->rows, TsTimelineRow, r);
+      double y = row_top (&f, row);
+
+      if (y + row->height < f.top || y > f.bottom)
+        continue;
+      draw_row_labels (&f, row);
+    }
+  cairo_restore (cr);
+
+  ts_time_ruler_draw (cr, f.layout, f.p, f.x0, 0, f.x1 - f.x0, RULER_H, f.bottom, f.begin, f.end);
+  ts_render_set_color (cr, &f.p->ruler_bg);
+  cairo_rectangle (cr, 0, 0, f.x0, RULER_H);
+  cairo_fill (cr);
+  ts_render_set_color (cr, &f.p->separator);
+  cairo_rectangle (cr, 0, RULER_H - 1, f.x0, 1);
+  cairo_fill (cr);
+
+  draw_range (&f);
+  cairo_restore (cr);
+  g_object_unref (f.layout);
+}
+
+/* --- hit testing -------------------------------------------------------- */
+
+static gboolean
+hit_lane (Frame         *f,
+          const TsTrack *t,
+          guint          depth,
+          TsTime         time,
+          TsTimelineHit *hit)
+{
+  TsTrackLane lane;
+  TsTime tol = (TsTime) ceil (2.0 / f->scale);  /* two pixels either side */
+  guint k, j, i;
+
+  ts_track_get_lane (t, depth, &lane);
+  k = ts_track_lane_find (t, &lane, time - tol);
+  if (k >= lane.n_items)
+    return FALSE;
+  i = ts_track_lane_item (&lane, k);
+  if (t->starts[i] > time + tol)
+    return FALSE;
+
+  /* Prefer the item that contains the time over a neighbour in tolerance. */
+  if (t->ends[i] <= time && k + 1 < lane.n_items)
+    {
+      guint i2 = ts_track_lane_item (&lane, k + 1);
+      if (t->starts[i2] <= time)
+        i = i2, k++;
+    }
+
+  if (frame_x (f, t->ends[i]) - frame_x (f, t->starts[i]) >= TS_TIMELINE_FOLD_PX)
+    {
+      hit->kind = TS_TIMELINE_HIT_ITEM;
+      hit->item = i;
+      hit->n_items = 1;
+      return TRUE;
+    }
+
+  /* Narrow: part of a fold when neighbours share the pixels. */
+  k = ts_track_lane_find (t, &lane, time - tol);
+  j = lane_gallop (t, &lane, k, time + tol + 1);
+  hit->kind = j - k > 1 ? TS_TIMELINE_HIT_FOLD : TS_TIMELINE_HIT_ITEM;
+  hit->item = j - k > 1 ? ts_track_lane_item (&lane, k) : i;
+  hit->n_items = MAX (1, j - k);
+  return TRUE;
+}
+
+gboolean
+ts_timeline_renderer_hit_test (TsTimelineRenderer   *self,
+                               const TsTimelineView *view,
+                               double                x,
+                               double                y,
+                               TsTimelineHit        *hit)
+{
+  const TsTimelineRow *row = NULL;
+  const TsTrack *t;
+  double cy;
+  guint lo = 0, hi;
+  Frame f;
+
+  g_return_val_if_fail (TS_IS_TIMELINE_RENDERER (self), FALSE);
+  g_return_val_if_fail (view != NULL, FALSE);
+  g_return_val_if_fail (hit != NULL, FALSE);
+
+  memset (hit, 0, sizeof *hit);
+  frame_init (&f, self, view);
+  hit->time = ts_timeline_renderer_x_to_time (self, view, x);
+
+  if (y < RULER_H)
+    {
+      hit->kind = TS_TIMELINE_HIT_RULER;
+      return TRUE;
+    }
+
+  /* The last row starting at or above the point. */
+  cy = y - RULER_H + view->scroll_y;
+  hi = self->rows->len;
+  while (lo < hi)
+    {
+      guint mid = lo + (hi - lo) / 2;
+      if (g_array_index (self->rows, TsTimelineRow, mid).y <= cy)
+        lo = mid + 1;
+      else
+        hi = mid;
+    }
+  if (lo == 0)
+    return FALSE;
+  row = &g_array_index (self->rows, TsTimelineRow, lo - 1);
+  if (cy >= row->y + row->height)
+    return FALSE;
+
+  hit->group = row->group;
+  if (row->kind == TS_TIMELINE_ROW_GROUP)
+    {
+      hit->kind = TS_TIMELINE_HIT_GROUP;
+      return TRUE;
+    }
+
+  hit->track = row->track;
+  if (x < self->label_width)
+    {
+      hit->kind = TS_TIMELINE_HIT_LABEL;
+      return TRUE;
+    }
+
+  t = ts_trace_document_get_track (self->document, row->track);
+  hit->kind = TS_TIMELINE_HIT_TRACK;
+  if (t->kind == TS_TRACK_MEMORY)
+    {
+      guint k = times_gallop (t->sample_times, t->n_samples, 0, hit->time + 1);
+      if (k > 0)
+        {
+          hit->kind = TS_TIMELINE_HIT_SAMPLE;
+          hit->item = k - 1;
+        }
+      return TRUE;
+    }
+
+  {
+    double ly = cy - row->y - TRACK_PAD;
+    guint depth;
+
+    if (ly < 0)
+      return TRUE;
+    depth = (guint) (ly / LANE_H);
+    if (depth >= MAX (1, t->max_depth))
+      return TRUE;
+    hit->depth = depth;
+    hit_lane (&f, t, depth, hit->time, hit);
+  }
+  return TRUE;
+}

@@ -1,0 +1,164 @@
+/* ts-timeline-renderer.h: draws a trace document's timeline with cairo
+ *
+ * Copyright 2026 The Tensorscope authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * The drawing, layout and hit testing of the timeline, shared by the GTK
+ * widget (which owns zoom, scroll and input and calls draw() from its
+ * snapshot) and `tensorscope-cli render` (which draws into an image, SVG or
+ * PDF surface). No GTK here.
+ *
+ * Geometry: the surface is `view->width` x `view->height` pixels. The ruler
+ * takes the top ruler_height pixels, the label column the left label_width
+ * pixels; tracks scroll vertically under the ruler by view->scroll_y.
+ * Rows (group headers and tracks) have y positions in "content"
+ * coordinates, where 0 is the top of the first row: a row is on screen at
+ * ruler_height + row.y - scroll_y.
+ *
+ * Level of detail: each lane (one nesting depth of a track) is walked from
+ * the first item visible (a binary search) in pixel columns. Items at least
+ * TS_TIMELINE_FOLD_PX wide are drawn; a run of narrower items that follow
+ * one another (gaps under TS_TIMELINE_FOLD_PX) becomes one grey "N items"
+ * box, its count taken from positions in the sorted lane, never by visiting
+ * the items. Each column costs one galloping search, so a frame costs
+ * O(visible columns x lanes x log n), whatever the number of records.
+ */
+
+#pragma once
+
+#include <cairo.h>
+#include <glib-object.h>
+
+#include "ts-trace-document.h"
+
+G_BEGIN_DECLS
+
+#define TS_TIMELINE_FOLD_PX 3.0
+
+/* The visible window. */
+typedef struct
+{
+  TsTime begin;               /* time at the left edge of the track area */
+  TsTime end;                 /* time at the right edge; end > begin */
+  int    width;               /* surface size in pixels */
+  int    height;
+  double scroll_y;            /* content pixels scrolled off the top */
+} TsTimelineView;
+
+typedef enum
+{
+  TS_TIMELINE_ROW_GROUP = 1,  /* a group header: a host thread or a device */
+  TS_TIMELINE_ROW_TRACK,
+} TsTimelineRowKind;
+
+typedef struct
+{
+  TsTimelineRowKind kind;
+  guint             group;
+  guint             track;    /* document track index; TRACK rows only */
+  double            y;        /* top, content coordinates */
+  double            height;
+} TsTimelineRow;
+
+typedef enum
+{
+  TS_TIMELINE_HIT_NONE = 0,
+  TS_TIMELINE_HIT_RULER,      /* time is set */
+  TS_TIMELINE_HIT_GROUP,      /* a group header: group is set */
+  TS_TIMELINE_HIT_LABEL,      /* a track's label: track is set */
+  TS_TIMELINE_HIT_TRACK,      /* empty space on a track: track, time */
+  TS_TIMELINE_HIT_ITEM,       /* track, item (index in the track's columns), time */
+  TS_TIMELINE_HIT_FOLD,       /* a folded box: track, item (its first), n_items, time */
+  TS_TIMELINE_HIT_SAMPLE,     /* a memory track: track, item = sample index, time */
+} TsTimelineHitKind;
+
+typedef struct
+{
+  TsTimelineHitKind kind;
+  guint             group;
+  guint             track;
+  guint             item;
+  guint             n_items;
+  guint             depth;
+  TsTime            time;
+} TsTimelineHit;
+
+/* What the last draw() put on the surface: the counting hook for tests and
+ * benchmarks (the level of detail must bound these, not the record count). */
+typedef struct
+{
+  guint   n_items;            /* item boxes drawn */
+  guint   n_folds;            /* "N items" boxes */
+  guint   n_labels;           /* text layouts shown on items */
+  guint   n_markers;          /* event record/wait markers */
+  guint   n_arrows;
+  guint   n_samples;          /* memory steps drawn */
+  guint   n_searches;         /* binary/galloping searches done */
+} TsTimelineDrawStats;
+
+#define TS_TYPE_TIMELINE_RENDERER (ts_timeline_renderer_get_type ())
+
+G_DECLARE_FINAL_TYPE (TsTimelineRenderer, ts_timeline_renderer, TS, TIMELINE_RENDERER, GObject)
+
+TsTimelineRenderer *ts_timeline_renderer_new               (TsTraceDocument          *document);
+TsTraceDocument    *ts_timeline_renderer_get_document      (TsTimelineRenderer       *self);
+
+void      ts_timeline_renderer_set_dark            (TsTimelineRenderer       *self,
+                                                    gboolean                  dark);
+gboolean  ts_timeline_renderer_get_dark            (TsTimelineRenderer       *self);
+void      ts_timeline_renderer_set_label_width     (TsTimelineRenderer       *self,
+                                                    double                    width);
+double    ts_timeline_renderer_get_label_width     (TsTimelineRenderer       *self);
+double    ts_timeline_renderer_get_ruler_height    (TsTimelineRenderer       *self);
+
+/* Groups: one per host thread, one per device, in display order. */
+guint       ts_timeline_renderer_get_n_groups      (TsTimelineRenderer       *self);
+const char *ts_timeline_renderer_get_group_title   (TsTimelineRenderer       *self,
+                                                    guint                     group);
+void        ts_timeline_renderer_set_group_collapsed (TsTimelineRenderer     *self,
+                                                    guint                     group,
+                                                    gboolean                  collapsed);
+gboolean    ts_timeline_renderer_get_group_collapsed (TsTimelineRenderer     *self,
+                                                    guint                     group);
+
+/* Layout: rows in display order (collapsed groups keep only their header). */
+guint     ts_timeline_renderer_get_n_rows          (TsTimelineRenderer       *self);
+const TsTimelineRow *ts_timeline_renderer_get_row  (TsTimelineRenderer       *self,
+                                                    guint                     row);
+/* The row of a document track; FALSE when hidden in a collapsed group. */
+gboolean  ts_timeline_renderer_get_track_row       (TsTimelineRenderer       *self,
+                                                    guint                     track,
+                                                    TsTimelineRow            *row);
+double    ts_timeline_renderer_get_content_height  (TsTimelineRenderer       *self);
+
+double    ts_timeline_renderer_time_to_x           (TsTimelineRenderer       *self,
+                                                    const TsTimelineView     *view,
+                                                    TsTime                    time);
+TsTime    ts_timeline_renderer_x_to_time           (TsTimelineRenderer       *self,
+                                                    const TsTimelineView     *view,
+                                                    double                    x);
+
+/* Highlight state. A selected item gets an outline, and device work or an
+ * API call gets an arrow to its correlated partner. */
+void      ts_timeline_renderer_set_selected_item   (TsTimelineRenderer       *self,
+                                                    guint                     track,
+                                                    guint                     item);
+void      ts_timeline_renderer_clear_selected_item (TsTimelineRenderer       *self);
+/* begin == end clears it. */
+void      ts_timeline_renderer_set_selected_range  (TsTimelineRenderer       *self,
+                                                    TsTime                    begin,
+                                                    TsTime                    end);
+
+void      ts_timeline_renderer_draw                (TsTimelineRenderer       *self,
+                                                    cairo_t                  *cr,
+                                                    const TsTimelineView     *view);
+/* What is under (x, y), in surface pixels; the same geometry as draw(). */
+gboolean  ts_timeline_renderer_hit_test            (TsTimelineRenderer       *self,
+                                                    const TsTimelineView     *view,
+                                                    double                    x,
+                                                    double                    y,
+                                                    TsTimelineHit            *hit);
+void      ts_timeline_renderer_get_draw_stats      (TsTimelineRenderer       *self,
+                                                    TsTimelineDrawStats      *stats);
+
+G_END_DECLS
