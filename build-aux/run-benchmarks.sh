@@ -4,7 +4,7 @@ set -eu
 builddir=${1:-build}
 status=0
 for b in "$builddir"/benchmarks/bench-*; do
-  [ -x "$b" ] || continue
+  [ -f "$b" ] && [ -x "$b" ] || continue
   echo "== $(basename "$b")"
   "$b" || status=1
 done
