@@ -18,9 +18,13 @@ struct _TsTraceDocument
   TsRecorder *recorder;
   GPtrArray  *tracks;           /* TsTrack*, in display order */
   GArray     *event_links;      /* TsEventLink */
-  GHashTable *api_by_corr;      /* correlation → API record index + 1 */
-  GHashTable *work_by_corr;     /* correlation → (kind << 32 | index) + 1 */
-  GHashTable *item_locations;   /* (kind << 32 | record) → (track << 32 | item) */
+  GArray     *api_by_corr;      /* CorrEntry sorted by correlation: API record */
+  GArray     *work_by_corr;     /* CorrEntry: (item kind << 32) | record */
+  /* Per item kind, indexed by record: (track << 32) | item, or G_MAXUINT64.
+   * Dense arrays rather than hash tables: a 10M-record trace fills them in
+   * one pass without an allocation per record. */
+  guint64    *locations[TS_ITEM_NVTX_MARK + 1];
+  gsize       n_locations[TS_ITEM_NVTX_MARK + 1];
   TsTime      begin;
   TsTime      end;
 };
@@ -52,6 +56,12 @@ typedef struct
   gint64 reserved;
 } MemorySample;
 
+typedef struct
+{
+  guint64 correlation;
+  guint64 value;
+} CorrEntry;
+
 static void
 track_free (TsTrack *track)
 {
@@ -78,9 +88,10 @@ ts_trace_document_finalize (GObject *object)
 
   g_clear_pointer (&self->tracks, g_ptr_array_unref);
   g_clear_pointer (&self->event_links, g_array_unref);
-  g_clear_pointer (&self->api_by_corr, g_hash_table_unref);
-  g_clear_pointer (&self->work_by_corr, g_hash_table_unref);
-  g_clear_pointer (&self->item_locations, g_hash_table_unref);
+  g_clear_pointer (&self->api_by_corr, g_array_unref);
+  g_clear_pointer (&self->work_by_corr, g_array_unref);
+  for (guint k = 0; k < G_N_ELEMENTS (self->locations); k++)
+    g_clear_pointer (&self->locations[k], g_free);
   g_clear_object (&self->recorder);
 
   G_OBJECT_CLASS (ts_trace_document_parent_class)->finalize (object);
@@ -97,9 +108,8 @@ ts_trace_document_init (TsTraceDocument *self)
 {
   self->tracks = g_ptr_array_new_with_free_func ((GDestroyNotify) track_free);
   self->event_links = g_array_new (FALSE, FALSE, sizeof (TsEventLink));
-  self->api_by_corr = g_hash_table_new (g_int64_hash, g_int64_equal);
-  self->work_by_corr = g_hash_table_new (g_int64_hash, g_int64_equal);
-  self->item_locations = g_hash_table_new (g_int64_hash, g_int64_equal);
+  self->api_by_corr = g_array_new (FALSE, FALSE, sizeof (CorrEntry));
+  self->work_by_corr = g_array_new (FALSE, FALSE, sizeof (CorrEntry));
 }
 
 static void
@@ -266,29 +276,53 @@ lookup_builder (GHashTable  *builders,
 }
 
 static void
-map_insert (GHashTable *table,
-            guint64     key,
-            guint64     value)
+corr_add (GArray  *entries,
+          guint64  correlation,
+          guint64  value)
 {
-  gint64 *pair = g_new (gint64, 2);
+  CorrEntry e = { correlation, value };
 
-  pair[0] = (gint64) key;
-  pair[1] = (gint64) value;
-  /* The key pointer is the pair itself; the value is read from pair[1]. */
-  g_hash_table_replace (table, pair, pair);
+  if (correlation != 0)
+    g_array_append_val (entries, e);
+}
+
+static int
+compare_corr (gconstpointer a,
+              gconstpointer b)
+{
+  const CorrEntry *x = a, *y = b;
+
+  if (x->correlation != y->correlation)
+    return x->correlation < y->correlation ? -1 : 1;
+  return x->value < y->value ? -1 : x->value > y->value;
+}
+
+/* Sorted once after collection; the first entry of a correlation wins. */
+static void
+corr_sort (GArray *entries)
+{
+  g_array_sort (entries, compare_corr);
 }
 
 static gboolean
-map_lookup (GHashTable *table,
-            guint64     key,
-            guint64    *value)
+corr_lookup (GArray  *entries,
+             guint64  correlation,
+             guint64 *value)
 {
-  gint64 k = (gint64) key;
-  const gint64 *pair = g_hash_table_lookup (table, &k);
+  const CorrEntry *e = (const CorrEntry *) (gpointer) entries->data;
+  guint lo = 0, hi = entries->len;
 
-  if (pair == NULL)
+  while (lo < hi)
+    {
+      guint mid = lo + (hi - lo) / 2;
+      if (e[mid].correlation < correlation)
+        lo = mid + 1;
+      else
+        hi = mid;
+    }
+  if (lo == entries->len || e[lo].correlation != correlation)
     return FALSE;
-  *value = (guint64) pair[1];
+  *value = e[lo].value;
   return TRUE;
 }
 
@@ -309,8 +343,7 @@ collect_host (TsTraceDocument *self,
       b->track->thread = r.thread;
       builder_add (b, TS_ITEM_API_CALL, r.start, r.end, i, r.name);
       span_extend (self, r.start, r.end);
-      if (r.correlation != 0 && !g_hash_table_contains (self->api_by_corr, &r.correlation))
-        map_insert (self->api_by_corr, r.correlation, i);
+      corr_add (self->api_by_corr, r.correlation, i);
     }
 
   n = ts_recorder_get_count (rec, TS_RECORD_SYNC);
@@ -466,8 +499,7 @@ add_work (TsTraceDocument *self,
 {
   builder_add (stream_builder (builders, stream, device), kind, start, end, index, label);
   span_extend (self, start, end);
-  if (correlation != 0)
-    map_insert (self->work_by_corr, correlation, ((guint64) kind << 32) | index);
+  corr_add (self->work_by_corr, correlation, ((guint64) kind << 32) | index);
 }
 
 static TsStringId
@@ -674,18 +706,48 @@ track_title (TsRecorder    *rec,
     }
 }
 
+static TsRecordKind
+item_record_kind (TsItemKind kind)
+{
+  switch (kind)
+    {
+    case TS_ITEM_API_CALL: return TS_RECORD_API_CALL;
+    case TS_ITEM_SYNC: return TS_RECORD_SYNC;
+    case TS_ITEM_KERNEL: return TS_RECORD_KERNEL;
+    case TS_ITEM_MEMCPY: return TS_RECORD_MEMCPY;
+    case TS_ITEM_MEMSET: return TS_RECORD_MEMSET;
+    case TS_ITEM_NVTX_RANGE:
+    case TS_ITEM_NVTX_MARK: return TS_RECORD_NVTX;
+    default: g_assert_not_reached ();
+    }
+}
+
 static void
 index_locations (TsTraceDocument *self)
 {
+  for (guint k = TS_ITEM_API_CALL; k <= TS_ITEM_NVTX_MARK; k++)
+    {
+      gsize n = ts_recorder_get_count (self->recorder, item_record_kind (k));
+
+      self->n_locations[k] = n;
+      self->locations[k] = g_new (guint64, MAX (n, 1));
+      memset (self->locations[k], 0xff, MAX (n, 1) * sizeof (guint64));
+    }
+
   for (guint ti = 0; ti < self->tracks->len; ti++)
     {
       const TsTrack *t = g_ptr_array_index (self->tracks, ti);
 
       for (guint i = 0; i < t->n_items; i++)
-        map_insert (self->item_locations,
-                    ((guint64) t->kinds[i] << 32) | t->records[i],
-                    ((guint64) ti << 32) | i);
+        {
+          guint k = t->kinds[i];
+          if (t->records[i] < self->n_locations[k])
+            self->locations[k][t->records[i]] = ((guint64) ti << 32) | i;
+        }
     }
+
+  corr_sort (self->api_by_corr);
+  corr_sort (self->work_by_corr);
 }
 
 TsTraceDocument *
@@ -702,14 +764,6 @@ ts_trace_document_new (TsRecorder *recorder)
   self->recorder = g_object_ref (recorder);
   self->begin = G_MAXINT64;
   self->end = G_MININT64;
-
-  /* The int64 maps own their pairs: key and value are one allocation. */
-  g_hash_table_unref (self->api_by_corr);
-  g_hash_table_unref (self->work_by_corr);
-  g_hash_table_unref (self->item_locations);
-  self->api_by_corr = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, NULL);
-  self->work_by_corr = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, NULL);
-  self->item_locations = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, NULL);
 
   builders = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, NULL);
   collect_host (self, builders);
@@ -788,7 +842,7 @@ ts_trace_document_find_api_call (TsTraceDocument *self,
   guint64 value;
 
   g_return_val_if_fail (TS_IS_TRACE_DOCUMENT (self), FALSE);
-  if (!map_lookup (self->api_by_corr, correlation, &value))
+  if (!corr_lookup (self->api_by_corr, correlation, &value))
     return FALSE;
   *record = (guint32) value;
   return TRUE;
@@ -803,7 +857,7 @@ ts_trace_document_find_device_work (TsTraceDocument *self,
   guint64 value;
 
   g_return_val_if_fail (TS_IS_TRACE_DOCUMENT (self), FALSE);
-  if (!map_lookup (self->work_by_corr, correlation, &value))
+  if (!corr_lookup (self->work_by_corr, correlation, &value))
     return FALSE;
   *kind = (TsItemKind) (value >> 32);
   *record = (guint32) value;
@@ -820,8 +874,10 @@ ts_trace_document_locate_item (TsTraceDocument *self,
   guint64 value;
 
   g_return_val_if_fail (TS_IS_TRACE_DOCUMENT (self), FALSE);
-  if (!map_lookup (self->item_locations, ((guint64) kind << 32) | record, &value))
+  if (kind < TS_ITEM_API_CALL || kind > TS_ITEM_NVTX_MARK ||
+      record >= self->n_locations[kind] || self->locations[kind][record] == G_MAXUINT64)
     return FALSE;
+  value = self->locations[kind][record];
   *track = (guint) (value >> 32);
   *item = (guint) value;
   return TRUE;
