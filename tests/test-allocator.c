@@ -1705,6 +1705,12 @@ run_random (const char *conf,
       check_consistency (a);
     }
 
+  g_test_message ("random %s seed %u: ooms %" G_GINT64_FORMAT "/%" G_GINT64_FORMAT
+                  ", retries %" G_GINT64_FORMAT ", segments %" G_GINT64_FORMAT ", events %u, live %u",
+                  conf ? conf : "default", seed, stat (a, 0, "num_ooms"), stat (a, 1, "num_ooms"),
+                  stat (a, 0, "num_alloc_retries"), stat (a, 0, "num_device_alloc"),
+                  fake->events->len, live->len);
+
   /* Freeing everything gives the initial state back. */
   while (live->len > 0)
     {
