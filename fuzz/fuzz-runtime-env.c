@@ -1,0 +1,69 @@
+/* fuzz-runtime-env.c: libFuzzer target for the runtime's outside strings
+ *
+ * Copyright 2026 The Tensorscope authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * CUDA_VISIBLE_DEVICES and the GPU model name come from the user's
+ * environment and command line. The first byte of the input picks how many
+ * physical GPUs there are (1-16); the rest is the string. Whatever it is,
+ * the parser returns distinct in-range ordinals, and a runtime built from
+ * it either starts with that many devices or says why it cannot.
+ */
+
+#include "config.h"
+
+#include <stdint.h>
+#include <string.h>
+
+#include "ts-gpu-profile.h"
+#include "ts-runtime.h"
+
+int LLVMFuzzerTestOneInput (const uint8_t *data,
+                            size_t         size);
+
+int
+LLVMFuzzerTestOneInput (const uint8_t *data,
+                        size_t         size)
+{
+  g_autofree char *value = NULL;
+  g_autofree char *note = NULL;
+  g_autoptr(GArray) visible = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(TsRuntime) runtime = NULL;
+  TsRuntimeOptions options = { 0 };
+  guint n_physical;
+
+  if (size == 0)
+    return 0;
+
+  n_physical = 1 + data[0] % 16;
+  value = g_strndup ((const char *) data + 1, size - 1);
+
+  visible = ts_runtime_parse_visible_devices (value, n_physical, &note);
+  g_assert (visible != NULL);
+  g_assert (visible->len <= n_physical);
+  for (guint i = 0; i < visible->len; i++)
+    {
+      int ordinal = g_array_index (visible, int, i);
+
+      g_assert (ordinal >= 0 && (guint) ordinal < n_physical);
+      for (guint j = 0; j < i; j++)
+        g_assert (g_array_index (visible, int, j) != ordinal);
+    }
+
+  /* The same string as a model name: known or refused, never a crash. */
+  if (ts_gpu_profile_lookup (value) == NULL)
+    {
+      options.gpu_model = value;
+      runtime = ts_runtime_new (&options, NULL, &error);
+      g_assert (runtime == NULL && error != NULL && error->message[0] != '\0');
+      return 0;
+    }
+
+  options.gpu_model = value;
+  options.n_gpus = n_physical;
+  options.visible_devices = value;
+  runtime = ts_runtime_new (&options, NULL, &error);
+  g_assert ((runtime != NULL) == (error == NULL));
+  return 0;
+}
