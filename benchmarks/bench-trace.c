@@ -22,6 +22,7 @@
 
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <unistd.h>
 
 #include <glib/gstdio.h>
@@ -181,6 +182,13 @@ main (int   argc,
       load_s[run] = seconds_since (t0);
       g_assert (!cut_short);
       g_assert (ts_recorder_get_count (loaded, TS_RECORD_KERNEL) == N_RECORDS);
+      for (gsize i = 0; i < N_RECORDS; i += 99991)
+        {
+          TsKernelRecord a, b;
+          ts_recorder_get (full, TS_RECORD_KERNEL, i, &a);
+          ts_recorder_get (loaded, TS_RECORD_KERNEL, i, &b);
+          g_assert (memcmp (&a, &b, sizeof a) == 0);
+        }
       g_clear_object (&loaded);
 
       /* What info reads: the index footer only. */

@@ -364,7 +364,8 @@ decode_fields (TsTraceReader  *self,
                const guint8  **pp,
                const guint8   *end,
                guint64        *values,
-               const char    **what)
+               const char    **what,
+               guint64        *bad_string)
 {
   const guint64 *pred = sk->prev;
   const guint8 *p = *pp;
@@ -398,7 +399,7 @@ decode_fields (TsTraceReader  *self,
 
           if (values[f] >= self->string_map->len)
             {
-              *what = "its key names a string not defined yet";
+              *bad_string = values[f];
               return FALSE;
             }
           if ((row = key_row_lookup (self, sk, (guint32) values[f])) != NULL)
@@ -434,7 +435,8 @@ store_record (TsTraceReader  *self,
   if (self->batch_len > 0 && (self->batch_kind != kind || self->batch_len == BATCH_LEN))
     flush_batch (self);
   self->batch_kind = kind;
-  rec = (guint8 *) (self->batch + (gsize) self->batch_len * (TS_RECORD_MAX_SIZE / 8));
+  /* Packed at the kind's struct size: the layout append_many takes. */
+  rec = (guint8 *) self->batch + (gsize) self->batch_len * info->struct_size;
   memset (rec, 0, info->struct_size);
 
   for (guint f = 0; f < sk->n_known; f++)
@@ -449,7 +451,7 @@ store_record (TsTraceReader  *self,
             {
               if (v >= self->string_map->len)
                 return fail (self, error, offset, TS_TRACE_READER_ERROR_CORRUPT,
-                             "%s record in the frame at offset %" G_GUINT64_FORMAT ": string %u is used before its definition",
+                             "%s record in the frame at offset %" G_GUINT64_FORMAT ": string %" G_GUINT32_FORMAT " is used before its definition",
                              info->name, offset, v);
               v = g_array_index (self->string_map, guint32, v);
             }
@@ -466,6 +468,12 @@ store_record (TsTraceReader  *self,
   return TRUE;
 }
 
+static const char *
+kind_name (const SchemaKind *sk)
+{
+  return sk->known ? ts_record_info (sk->kind)->name : "unknown kind";
+}
+
 static gboolean
 parse_events (TsTraceReader  *self,
               guint64         offset,
@@ -478,6 +486,7 @@ parse_events (TsTraceReader  *self,
   guint32 n_strings = 0;
   guint32 *counts;
   const char *what = NULL;
+  guint64 bad_string = 0;
   gboolean ok = TRUE;
 
   if (!self->have_schema)
@@ -526,8 +535,17 @@ parse_events (TsTraceReader  *self,
               what = "a record of a kind the schema does not list";
               break;
             }
-          if (!decode_fields (self, sk, &p, end, values, &what))
-            break;
+          if (!decode_fields (self, sk, &p, end, values, &what, &bad_string))
+            {
+              if (what == NULL)
+                {
+                  flush_batch (self);
+                  return fail (self, error, offset, TS_TRACE_READER_ERROR_CORRUPT,
+                               "%s record in the frame at offset %" G_GUINT64_FORMAT ": string %" G_GUINT64_FORMAT " is used before its definition",
+                               kind_name (sk), offset, bad_string);
+                }
+              break;
+            }
           sk->count_frame++;
           sk->count++;
           if (!sk->known)
