@@ -149,7 +149,7 @@ parse_header (TsTraceReader  *self,
 
   *consumed = 0;
 
-  if (memcmp (data, TS_TRACE_MAGIC, MIN (len, TS_TRACE_MAGIC_LEN)) != 0)
+  if (len > 0 && memcmp (data, TS_TRACE_MAGIC, MIN (len, TS_TRACE_MAGIC_LEN)) != 0)
     return fail (self, error, 0, TS_TRACE_READER_ERROR_NOT_A_TRACE,
                  "Not a Tensorscope trace (the file does not start with the trace magic)");
 

@@ -522,7 +522,10 @@ writer_thread (gpointer data)
           write_out (self);
         }
       if (self->failed)
-        g_byte_array_set_size (self->out, 0), self->chunk_open = FALSE;
+        {
+          g_byte_array_set_size (self->out, 0);
+          self->chunk_open = FALSE;
+        }
 
       pthread_mutex_lock (&self->mutex);
       self->done_seq = block->seq;
