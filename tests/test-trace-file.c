@@ -126,9 +126,10 @@ test_round_trip (void)
   g_autoptr(TsTraceWriter) writer = NULL;
   g_autoptr(GError) error = NULL;
   g_autoptr(GBytes) again = NULL;
+  g_autoptr(GBytes) expected_bytes = NULL;
   g_autofree char *path = NULL;
   g_autofree char *contents = NULL;
-  gsize len, expected;
+  gsize len;
   gboolean cut_short = TRUE;
   int fd;
 
@@ -155,18 +156,9 @@ test_round_trip (void)
   g_assert_error (error, TS_TRACE_WRITER_ERROR, TS_TRACE_WRITER_ERROR_CLOSED);
   g_clear_error (&error);
 
-  /* The exact size: header, strings, records, index. */
-  expected = TS_TRACE_HEADER_SIZE;
-  for (guint i = 1; i <= N_STRINGS; i++)
-    expected += 8 + ts_trace_align8 (4 + strlen (ts_recorder_lookup (recorder, i)));
-  for (guint k = 0; k < TS_N_RECORD_KINDS; k++)
-    expected += 600 * (8 + ts_record_info (k)->struct_size);
-  /* The index: frame header, entry count and chunk length, 17 entries
-   * (strings and 16 kinds) of one chunk each, the trailer. */
-  expected += 8 + 8 + 17 * (16 + 8) + 16;
   g_file_get_contents (path, &contents, &len, &error);
   g_assert_no_error (error);
-  g_assert_cmpuint (len, ==, expected);
+  g_assert_cmpuint (len, ==, ts_trace_writer_get_offset (writer));
 
   loaded = ts_trace_load (path, &cut_short, &error);
   g_assert_no_error (error);
@@ -174,9 +166,30 @@ test_round_trip (void)
   g_assert_false (cut_short);
   assert_recorders_equal (recorder, loaded);
 
-  /* Determinism: the same content gives the same bytes. */
+  /* The index footer alone gives the counts. */
+  {
+    TsTraceSummary summary;
+
+    g_assert_true (ts_trace_read_summary (path, &summary, &error));
+    g_assert_no_error (error);
+    g_assert_true (summary.from_index);
+    g_assert_true (summary.complete);
+    g_assert_false (summary.cut_short);
+    g_assert_cmpuint (summary.major, ==, TS_TRACE_MAJOR);
+    g_assert_cmpuint (summary.n_strings, ==, N_STRINGS);
+    for (guint k = 0; k < TS_N_RECORD_KINDS; k++)
+      g_assert_cmpuint (summary.n_records[k], ==, 600);
+    g_assert_cmpuint (summary.n_other_records, ==, 0);
+    /* At least one frame for the replay, one per 64 KiB after it. */
+    g_assert_cmpuint (summary.n_chunks, >=, 1 + (len - TS_TRACE_CHUNK_TARGET) / (TS_TRACE_CHUNK_TARGET + 512));
+  }
+
+  /* Determinism: the same content written the same way (a full replay)
+   * gives the same bytes. */
   again = write_to_bytes (loaded);
-  g_assert_cmpmem (g_bytes_get_data (again, NULL), g_bytes_get_size (again), contents, len);
+  expected_bytes = write_to_bytes (recorder);
+  g_assert_cmpmem (g_bytes_get_data (again, NULL), g_bytes_get_size (again),
+                   g_bytes_get_data (expected_bytes, NULL), g_bytes_get_size (expected_bytes));
 
   g_unlink (path);
 }
@@ -199,17 +212,34 @@ frame_ends (const guint8 *data,
   return ends;
 }
 
+/* Writes events through a writer attached from the start, flushing after
+ * each one given in flush_after, so the test knows what each frame holds. */
 static void
 test_truncation_everywhere (void)
 {
   g_autoptr(TsRecorder) recorder = ts_recorder_new ();
+  g_autoptr(TsTraceWriter) writer = NULL;
   g_autoptr(GBytes) bytes = NULL;
   g_autoptr(GArray) ends = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *path = NULL;
+  g_autofree char *contents = NULL;
+  /* What each frame holds: schema, 9 frames of one event, one of three
+   * records, the index. */
+  static const guint frame_records[] = { 0, 0, 1, 0, 0, 1, 1, 1, 1, 1, 3, 0 };
+  static const guint frame_strings[] = { 0, 1, 0, 1, 1, 0, 0, 0, 0, 0, 0, 0 };
   const guint8 *data;
-  guint n_string_frames = 3;
   gsize len;
+  int fd;
+
+  fd = g_file_open_tmp ("test-trace-XXXXXX", &path, &error);
+  g_assert_no_error (error);
+  close (fd);
+  writer = ts_trace_writer_new_for_path (path, &error);
+  g_assert_true (ts_trace_writer_attach (writer, recorder, &error));
 
   ts_recorder_intern (recorder, "gemm");
+  g_assert_true (ts_trace_writer_flush (writer, &error));
   for (guint k = 0; k < TS_N_RECORD_KINDS; k += 3)
     {
       guint64 rec[TS_RECORD_MAX_SIZE / 8];
@@ -217,47 +247,55 @@ test_truncation_everywhere (void)
       for (guint f = 0; f < ts_record_info (k)->n_fields; f++)
         if (ts_record_info (k)->fields[f].type == TS_FIELD_STRING)
           *(guint32 *) ((guint8 *) rec + ts_record_info (k)->fields[f].offset) =
-            k == 0 ? 1 : 1 + (f + k) % n_string_frames;
+            k == 0 ? 1 : 1 + (f + k) % 3;
       if (k == 3)
         {
           ts_recorder_intern (recorder, "cudaLaunchKernel");
+          g_assert_true (ts_trace_writer_flush (writer, &error));
           ts_recorder_intern (recorder, "a string that is 31 bytes long");
+          g_assert_true (ts_trace_writer_flush (writer, &error));
         }
       ts_recorder_append (recorder, k, rec);
+      g_assert_true (ts_trace_writer_flush (writer, &error));
     }
+  /* Three kernels in one frame: a cut inside loses all three. */
+  for (guint i = 0; i < 3; i++)
+    {
+      TsKernelRecord kr = { .start = 1000 + i * 10, .end = 1005 + i * 10, .name = 1, .grid = { 4, 1, 1 } };
+      ts_recorder_append (recorder, TS_RECORD_KERNEL, &kr);
+    }
+  g_assert_true (ts_trace_writer_close (writer, &error));
+  g_assert_no_error (error);
 
-  bytes = write_to_bytes (recorder);
+  g_file_get_contents (path, &contents, &len, &error);
+  g_assert_no_error (error);
+  g_unlink (path);
+  bytes = g_bytes_new (contents, len);
   data = g_bytes_get_data (bytes, &len);
   ends = frame_ends (data, len);
-  g_assert_cmpuint (ends->len, ==, 3 + 6 + 1);  /* strings, records, index */
+  g_assert_cmpuint (ends->len, ==, G_N_ELEMENTS (frame_records));
 
   for (gsize cut = 0; cut <= len; cut++)
     {
       g_autoptr(TsRecorder) loaded = ts_recorder_new ();
       g_autoptr(TsTraceReader) reader = ts_trace_reader_new (loaded);
-      g_autoptr(GError) error = NULL;
       g_autofree guint8 *copy = g_memdup2 (data, cut);  /* so ASan sees overreads */
-      guint whole = 0, records = 0;
+      guint records = 0, strings = 0;
       gsize last_end = TS_TRACE_HEADER_SIZE;
 
+      g_clear_error (&error);
       for (guint f = 0; f < ends->len; f++)
         if (g_array_index (ends, gsize, f) <= cut)
           {
-            whole++;
+            records += frame_records[f];
+            strings += frame_strings[f];
             last_end = g_array_index (ends, gsize, f);
           }
-      /* Frames 0, 2 and 3 are strings; the last is the index. */
-      for (guint f = 0; f < MIN (whole, ends->len - 1); f++)
-        if (f != 0 && f != 2 && f != 3)
-          records++;
 
       g_assert_true (ts_trace_reader_load_data (reader, copy, cut, &error));
       g_assert_no_error (error);
       g_assert_cmpuint (ts_trace_reader_get_n_records (reader), ==, records);
-      g_assert_cmpuint (ts_recorder_get_n_strings (loaded), ==,
-                        cut < g_array_index (ends, gsize, 0) ? 0 :
-                        cut < g_array_index (ends, gsize, 2) ? 1 :
-                        cut < g_array_index (ends, gsize, 3) ? 2 : 3);
+      g_assert_cmpuint (ts_recorder_get_n_strings (loaded), ==, strings);
 
       if (cut == len)
         {
@@ -278,10 +316,19 @@ test_truncation_everywhere (void)
               g_assert_cmpint (ts_trace_reader_get_bad_offset (reader), ==,
                                cut == last_end ? -1 : (gint64) last_end);
             }
+          /* What loaded is the exact prefix: the first records of each kind. */
+          for (guint k = 0; k < TS_N_RECORD_KINDS; k++)
+            for (gsize i = 0; i < ts_recorder_get_count (loaded, k); i++)
+              {
+                guint64 ra[TS_RECORD_MAX_SIZE / 8], rb[TS_RECORD_MAX_SIZE / 8];
+                g_assert_true (ts_recorder_get (recorder, k, i, ra));
+                g_assert_true (ts_recorder_get (loaded, k, i, rb));
+                g_assert_cmpmem (ra, ts_record_info (k)->struct_size, rb, ts_record_info (k)->struct_size);
+              }
         }
       if (cut >= 16)
         {
-          g_assert_cmpuint (ts_trace_reader_get_major (reader), ==, 1);
+          g_assert_cmpuint (ts_trace_reader_get_major (reader), ==, TS_TRACE_MAJOR);
           g_assert_cmpuint (ts_trace_reader_get_minor (reader), ==, 0);
         }
     }
@@ -347,45 +394,134 @@ append_frame (GByteArray   *out,
 }
 
 static void
-append_string (GByteArray *out,
-               guint32     id,
-               const char *str)
+put_varint (GByteArray *out,
+            guint64     v)
 {
-  g_autofree guint8 *payload = g_malloc (4 + strlen (str));
+  guint8 buf[10];
 
-  ts_trace_write_u32 (payload, id);
-  memcpy (payload + 4, str, strlen (str));
-  append_frame (out, TS_TRACE_FRAME_STRING, payload, 4 + strlen (str));
+  g_byte_array_append (out, buf, ts_trace_put_varint (buf, v));
+}
+
+/* The schema this version writes, with n_kernel_fields fields for the
+ * kernel (fewer: an older writer; more, of type U64: a newer one), and an
+ * extra kind 200 of three U32 fields when with_unknown. */
+static void
+append_schema (GByteArray *out,
+               guint       n_kernel_fields,
+               gboolean    with_unknown)
+{
+  g_autoptr(GByteArray) p = g_byte_array_new ();
+  guint8 head[4];
+
+  ts_trace_write_u16 (head, TS_N_RECORD_KINDS + (with_unknown ? 1 : 0));
+  ts_trace_write_u16 (head + 2, 0);
+  g_byte_array_append (p, head, 4);
+  for (guint k = 0; k < TS_N_RECORD_KINDS; k++)
+    {
+      TsTraceWireKind wk;
+      guint n;
+
+      ts_trace_wire_kind_init (&wk, k);
+      n = k == TS_RECORD_KERNEL ? n_kernel_fields : wk.n_fields;
+      for (guint f = wk.n_fields; f < n; f++)
+        wk.types[f] = TS_FIELD_U64;
+      ts_trace_write_u16 (head, k);
+      head[2] = n;
+      head[3] = wk.key;
+      g_byte_array_append (p, head, 4);
+      g_byte_array_append (p, wk.types, n);
+    }
+  if (with_unknown)
+    {
+      static const guint8 types[3] = { TS_FIELD_U32, TS_FIELD_U32, TS_FIELD_U32 };
+      ts_trace_write_u16 (head, 200);
+      head[2] = 3;
+      head[3] = TS_TRACE_NO_KEY;
+      g_byte_array_append (p, head, 4);
+      g_byte_array_append (p, types, 3);
+    }
+  append_frame (out, TS_TRACE_FRAME_SCHEMA, p->data, p->len);
+}
+
+static void
+put_string (GByteArray *events,
+            const char *str)
+{
+  put_varint (events, TS_TRACE_TAG_STRING);
+  put_varint (events, strlen (str));
+  g_byte_array_append (events, (const guint8 *) str, strlen (str));
+}
+
+/* A record as the first of its kind in a frame: the deltas are the values.
+ * n_fields fields of the kind's wire list, then extra zero-valued fields. */
+static void
+put_record (GByteArray   *events,
+            TsRecordKind  kind,
+            const void   *record,
+            guint         n_fields)
+{
+  TsTraceWireKind wk;
+
+  ts_trace_wire_kind_init (&wk, kind);
+  put_varint (events, 1 + kind);
+  for (guint f = 0; f < n_fields; f++)
+    {
+      const guint8 *src = (const guint8 *) record + wk.offsets[f];
+
+      if (f >= wk.n_fields)
+        put_varint (events, ts_trace_zigzag64 (0xeeeeeeeeeeull));
+      else if (TS_TRACE_FIELD_IS_WIDE (wk.types[f]))
+        put_varint (events, ts_trace_zigzag64 (*(const guint64 *) src));
+      else
+        put_varint (events, ts_trace_zigzag32 (*(const guint32 *) src));
+    }
+}
+
+static guint
+kernel_wire_fields (void)
+{
+  TsTraceWireKind wk;
+
+  ts_trace_wire_kind_init (&wk, TS_RECORD_KERNEL);
+  return wk.n_fields;
 }
 
 static void
 test_newer_minor (void)
 {
   g_autoptr(GByteArray) file = g_byte_array_new ();
+  g_autoptr(GByteArray) events = g_byte_array_new ();
   g_autoptr(TsRecorder) loaded = ts_recorder_new ();
   g_autoptr(TsTraceReader) reader = ts_trace_reader_new (loaded);
   g_autoptr(GError) error = NULL;
   TsKernelRecord k = { .start = 10, .end = 20, .queued = 5, .correlation = 7, .device = 1,
                        .stream = 3, .name = 1, .grid = { 4, 5, 6 }, .block = { 7, 8, 9 },
                        .sms = 132, .flops = 1000, .bytes = 2000, .error = 0 };
-  guint8 longer[sizeof k + 16];
+  guint n = kernel_wire_fields ();
   TsKernelRecord out;
   guint8 unknown[24] = { 1, 2, 3 };
 
-  append_header (file, 1, 7);
-  append_string (file, 1, "gemm");
-  append_frame (file, 0x0042, unknown, 21);                    /* an unknown frame type */
-  append_frame (file, TS_TRACE_FRAME_RECORD + 200, unknown, 24); /* an unknown record kind */
-  /* A kernel with two new fields at the end of its payload. */
-  memcpy (longer, &k, sizeof k);
-  memset (longer + sizeof k, 0xee, 16);
-  append_frame (file, TS_TRACE_FRAME_RECORD + TS_RECORD_KERNEL, longer, sizeof longer);
-  /* An older writer's kernel, without the fields after sms (offset 72). */
-  append_frame (file, TS_TRACE_FRAME_RECORD + TS_RECORD_KERNEL, &k, 72);
+  /* A newer writer: two more kernel fields, a kind 200, a frame type 0x42. */
+  append_header (file, TS_TRACE_MAJOR, 7);
+  append_schema (file, n + 2, TRUE);
+  append_frame (file, 0x0042, unknown, 21);
+  put_string (events, "gemm");
+  put_varint (events, 1 + 200);
+  put_varint (events, 1);
+  put_varint (events, 2);
+  put_varint (events, 3);
+  put_record (events, TS_RECORD_KERNEL, &k, n + 2);
+  /* The next kernel, same name: its fields after the name are deltas
+   * against the first one's (the same: all 0), the extra two too. */
+  put_varint (events, 1 + TS_RECORD_KERNEL);
+  put_varint (events, ts_trace_zigzag64 (100));   /* start: 110 */
+  for (guint f = 1; f < n + 2; f++)
+    put_varint (events, 0);
+  append_frame (file, TS_TRACE_FRAME_EVENTS, events->data, events->len);
 
   g_assert_true (ts_trace_reader_load_data (reader, file->data, file->len, &error));
   g_assert_no_error (error);
-  g_assert_cmpuint (ts_trace_reader_get_major (reader), ==, 1);
+  g_assert_cmpuint (ts_trace_reader_get_major (reader), ==, TS_TRACE_MAJOR);
   g_assert_cmpuint (ts_trace_reader_get_minor (reader), ==, 7);
   g_assert_cmpuint (ts_trace_reader_get_n_skipped (reader), ==, 2);
   g_assert_true (ts_trace_reader_get_cut_short (reader));   /* no index */
@@ -395,8 +531,25 @@ test_newer_minor (void)
   g_assert_true (ts_recorder_get (loaded, TS_RECORD_KERNEL, 0, &out));
   g_assert_cmpmem (&out, sizeof out, &k, sizeof k);
   g_assert_cmpstr (ts_recorder_lookup (loaded, out.name), ==, "gemm");
-
   g_assert_true (ts_recorder_get (loaded, TS_RECORD_KERNEL, 1, &out));
+  k.start = 110;
+  g_assert_cmpmem (&out, sizeof out, &k, sizeof k);
+
+  /* An older writer's kernel, without the fields after sms. */
+  g_clear_object (&reader);
+  g_clear_object (&loaded);
+  loaded = ts_recorder_new ();
+  reader = ts_trace_reader_new (loaded);
+  g_byte_array_set_size (file, 0);
+  g_byte_array_set_size (events, 0);
+  append_header (file, TS_TRACE_MAJOR, 0);
+  append_schema (file, 14, FALSE);
+  put_string (events, "gemm");
+  put_record (events, TS_RECORD_KERNEL, &k, 14);
+  append_frame (file, TS_TRACE_FRAME_EVENTS, events->data, events->len);
+  g_assert_true (ts_trace_reader_load_data (reader, file->data, file->len, &error));
+  g_assert_no_error (error);
+  g_assert_true (ts_recorder_get (loaded, TS_RECORD_KERNEL, 0, &out));
   g_assert_cmpuint (out.sms, ==, 132);
   g_assert_cmpuint (out.flops, ==, 0);
   g_assert_cmpuint (out.bytes, ==, 0);
@@ -411,13 +564,13 @@ test_newer_major (void)
   g_autoptr(TsTraceReader) reader = ts_trace_reader_new (loaded);
   g_autoptr(GError) error = NULL;
 
-  append_header (file, 2, 0);
-  append_string (file, 1, "gemm");
+  append_header (file, 3, 0);
+  append_schema (file, kernel_wire_fields (), FALSE);
 
   g_assert_false (ts_trace_reader_load_data (reader, file->data, file->len, &error));
   g_assert_error (error, TS_TRACE_READER_ERROR, TS_TRACE_READER_ERROR_VERSION);
   g_assert_cmpstr (error->message, ==,
-                   "The trace is in format 2.0, newer than this version of Tensorscope can read (1.x): "
+                   "The trace is in format 3.0, newer than this version of Tensorscope can read (2.x): "
                    "open it with a newer Tensorscope");
   g_assert_cmpuint (ts_recorder_get_n_strings (loaded), ==, 0);
   g_assert_cmpint (ts_trace_reader_get_bad_offset (reader), ==, 0);
@@ -475,7 +628,10 @@ test_bad_input (void)
 {
   TsMemcpyRecord m = { .kind = TS_COPY_PEER, .bytes = 64 };
   TsNvtxRecord n = { .kind = TS_NVTX_MARK, .message = 2 };
+  TsThreadRecord t = { .thread = 1 };
   g_autoptr(GByteArray) file = NULL;
+  g_autoptr(GByteArray) ev = g_byte_array_new ();
+  gsize schema_end;
   guint8 big[8];
 
   /* Bad magic. */
@@ -485,51 +641,106 @@ test_bad_input (void)
                 "Not a Tensorscope trace (the file does not start with the trace magic)");
   g_clear_pointer (&file, g_byte_array_unref);
 
-  /* A string used before its definition. */
   file = g_byte_array_new ();
-  append_header (file, 1, 0);
-  append_string (file, 1, "step");
-  append_frame (file, TS_TRACE_FRAME_RECORD + TS_RECORD_MEMCPY, &m, sizeof m);
-  append_frame (file, TS_TRACE_FRAME_RECORD + TS_RECORD_NVTX, &n, sizeof n);
-  expect_error (file, TS_TRACE_READER_ERROR_CORRUPT, 32 + 16 + 72, 1,
-                "nvtx record at offset 120: string 2 of field “message” is used before its definition");
+  append_header (file, TS_TRACE_MAJOR, 0);
+  append_schema (file, kernel_wire_fields (), FALSE);
+  schema_end = file->len;
   g_clear_pointer (&file, g_byte_array_unref);
 
-  /* Strings out of sequence. */
+#define NEW_FILE() \
+  G_STMT_START { \
+    g_clear_pointer (&file, g_byte_array_unref); \
+    file = g_byte_array_new (); \
+    append_header (file, TS_TRACE_MAJOR, 0); \
+    append_schema (file, kernel_wire_fields (), FALSE); \
+    g_byte_array_set_size (ev, 0); \
+  } G_STMT_END
+
+  /* A string used before its definition (the nvtx's message, its key):
+   * the memcpy before it in the frame stays loaded. */
+  NEW_FILE ();
+  put_string (ev, "step");
+  put_record (ev, TS_RECORD_MEMCPY, &m, 11);
+  put_record (ev, TS_RECORD_NVTX, &n, 9);
+  append_frame (file, TS_TRACE_FRAME_EVENTS, ev->data, ev->len);
+  {
+    g_autofree char *msg = g_strdup_printf ("nvtx record in the frame at offset %" G_GSIZE_FORMAT
+                                            ": string 2 is used before its definition", schema_end);
+    expect_error (file, TS_TRACE_READER_ERROR_CORRUPT, schema_end, 1, msg);
+  }
+
+  /* Events before the schema. */
+  g_clear_pointer (&file, g_byte_array_unref);
   file = g_byte_array_new ();
-  append_header (file, 1, 0);
-  append_string (file, 2, "step");
+  append_header (file, TS_TRACE_MAJOR, 0);
+  g_byte_array_set_size (ev, 0);
+  put_string (ev, "step");
+  append_frame (file, TS_TRACE_FRAME_EVENTS, ev->data, ev->len);
   expect_error (file, TS_TRACE_READER_ERROR_CORRUPT, 32, 0,
-                "String frame at offset 32 defines string 2, expected 1");
-  g_clear_pointer (&file, g_byte_array_unref);
+                "Events frame at offset 32 comes before the schema");
 
-  /* A bad enum value. */
-  file = g_byte_array_new ();
-  append_header (file, 1, 0);
-  append_frame (file, TS_TRACE_FRAME_RECORD + TS_RECORD_MEMCPY, &m, sizeof m);
+  /* A second schema. */
+  NEW_FILE ();
+  append_schema (file, kernel_wire_fields (), FALSE);
+  expect_error (file, TS_TRACE_READER_ERROR_CORRUPT, schema_end, 0, NULL);
+
+  /* A bad enum value, after a good record. */
+  NEW_FILE ();
+  put_record (ev, TS_RECORD_MEMCPY, &m, 11);
   m.kind = 9;
-  append_frame (file, TS_TRACE_FRAME_RECORD + TS_RECORD_MEMCPY, &m, sizeof m);
-  expect_error (file, TS_TRACE_READER_ERROR_BAD_VALUE, 32 + 72, 1,
-                "Frame at offset 104: memcpy record: kind is 9, expected 1 to 5");
-  g_clear_pointer (&file, g_byte_array_unref);
+  /* The second memcpy's kind is a delta against the first's. */
+  put_varint (ev, 1 + TS_RECORD_MEMCPY);
+  for (guint f = 0; f < 11; f++)
+    put_varint (ev, f == 6 ? ts_trace_zigzag32 (9 - TS_COPY_PEER) : 0);
+  append_frame (file, TS_TRACE_FRAME_EVENTS, ev->data, ev->len);
+  {
+    g_autofree char *msg = g_strdup_printf ("Frame at offset %" G_GSIZE_FORMAT
+                                            ": memcpy record: kind is 9, expected 1 to 5", schema_end);
+    expect_error (file, TS_TRACE_READER_ERROR_BAD_VALUE, schema_end, 1, msg);
+  }
   m.kind = TS_COPY_PEER;
 
   /* A frame longer than any frame may be. */
-  file = g_byte_array_new ();
-  append_header (file, 1, 0);
-  ts_trace_write_u16 (big, 0x0042);
+  NEW_FILE ();
+  ts_trace_write_u16 (big, TS_TRACE_FRAME_EVENTS);
   ts_trace_write_u16 (big + 2, 0);
   ts_trace_write_u32 (big + 4, 0xfffffff0);
   g_byte_array_append (file, big, 8);
-  expect_error (file, TS_TRACE_READER_ERROR_CORRUPT, 32, 0, NULL);
-  g_clear_pointer (&file, g_byte_array_unref);
+  expect_error (file, TS_TRACE_READER_ERROR_CORRUPT, schema_end, 0, NULL);
 
-  /* A record length that is not a multiple of 4. */
-  file = g_byte_array_new ();
-  append_header (file, 1, 0);
-  append_frame (file, TS_TRACE_FRAME_RECORD + TS_RECORD_MEMCPY, &m, 63);
-  expect_error (file, TS_TRACE_READER_ERROR_CORRUPT, 32, 0, NULL);
-  g_clear_pointer (&file, g_byte_array_unref);
+  /* A record whose fields run past the end of its frame. */
+  NEW_FILE ();
+  put_record (ev, TS_RECORD_MEMCPY, &m, 11);
+  append_frame (file, TS_TRACE_FRAME_EVENTS, ev->data, ev->len - 2);
+  {
+    g_autofree char *msg = g_strdup_printf ("Events frame at offset %" G_GSIZE_FORMAT
+                                            " is corrupt: a field runs past the end of the frame", schema_end);
+    expect_error (file, TS_TRACE_READER_ERROR_CORRUPT, schema_end, 0, msg);
+  }
+
+  /* A 32-bit field holding 33 bits. */
+  NEW_FILE ();
+  put_varint (ev, 1 + TS_RECORD_THREAD);
+  put_varint (ev, G_GUINT64_CONSTANT (1) << 32);
+  put_varint (ev, 0);
+  append_frame (file, TS_TRACE_FRAME_EVENTS, ev->data, ev->len);
+  expect_error (file, TS_TRACE_READER_ERROR_CORRUPT, schema_end, 0, NULL);
+
+  /* A kind the schema does not list, after a good record. */
+  NEW_FILE ();
+  put_record (ev, TS_RECORD_THREAD, &t, 2);
+  put_varint (ev, 1 + 300);
+  append_frame (file, TS_TRACE_FRAME_EVENTS, ev->data, ev->len);
+  expect_error (file, TS_TRACE_READER_ERROR_CORRUPT, schema_end, 1, NULL);
+
+  /* A varint longer than 64 bits. */
+  NEW_FILE ();
+  for (guint i = 0; i < 11; i++)
+    g_byte_array_append (ev, (const guint8 *) "\xff", 1);
+  append_frame (file, TS_TRACE_FRAME_EVENTS, ev->data, ev->len);
+  expect_error (file, TS_TRACE_READER_ERROR_CORRUPT, schema_end, 0, NULL);
+
+#undef NEW_FILE
 }
 
 static void
@@ -541,32 +752,51 @@ test_bad_complete_file (void)
   g_autoptr(GArray) ends = NULL;
   gsize len;
   const guint8 *data = g_bytes_get_data (bytes, &len);
-  gsize last_record, index_at;
+  gsize last_events, index_at;
 
   ends = frame_ends (data, len);
-  index_at = g_array_index (ends, gsize, ends->len - 2);
-  last_record = g_array_index (ends, gsize, ends->len - 3);
+  g_assert_cmpuint (ends->len, ==, 3);   /* schema, one events frame, index */
+  index_at = g_array_index (ends, gsize, 1);
+  last_events = g_array_index (ends, gsize, 0);
 
-  /* The last record's length grown past the end of a file that ends in
+  /* The events frame's length grown past the end of a file that ends in
    * the index trailer: corruption, not a cut. */
   file = g_byte_array_new ();
   g_byte_array_append (file, data, len);
-  ts_trace_write_u32 (file->data + last_record + 4, 1 << 20);
-  expect_error (file, TS_TRACE_READER_ERROR_CORRUPT, last_record, 2 * TS_N_RECORD_KINDS - 1, NULL);
+  ts_trace_write_u32 (file->data + last_events + 4, 1 << 20);
+  expect_error (file, TS_TRACE_READER_ERROR_CORRUPT, last_events, 0, NULL);
   g_clear_pointer (&file, g_byte_array_unref);
 
-  /* An index whose counts lie. */
+  /* An index whose counts lie: the summary does not trust it either, it
+   * decodes the file and reports the mismatch. */
   file = g_byte_array_new ();
   g_byte_array_append (file, data, len);
-  ts_trace_write_u64 (file->data + index_at + 8 + 8 + 16 * 1 + 8 + 8, 3);  /* kind 0: 2 -> 3 */
-  expect_error (file, TS_TRACE_READER_ERROR_CORRUPT, index_at, 2 * TS_N_RECORD_KINDS,
-                NULL);
+  ts_trace_write_u64 (file->data + index_at + 8 + 8 + 8 * (1 + TS_RECORD_DEVICE), 3);  /* kind 0: 2 -> 3 */
+  {
+    g_autofree char *msg = g_strdup_printf ("The index footer at offset %" G_GSIZE_FORMAT
+                                            " is corrupt: its counts differ from the frames", index_at);
+    expect_error (file, TS_TRACE_READER_ERROR_CORRUPT, index_at, 2 * TS_N_RECORD_KINDS, msg);
+  }
+  {
+    g_autoptr(GError) error = NULL;
+    g_autofree char *path = NULL;
+    TsTraceSummary summary;
+    int fd = g_file_open_tmp ("test-trace-XXXXXX", &path, &error);
+
+    g_assert_no_error (error);
+    close (fd);
+    g_file_set_contents (path, (const char *) file->data, file->len, &error);
+    g_assert_no_error (error);
+    g_assert_false (ts_trace_read_summary (path, &summary, &error));
+    g_assert_error (error, TS_TRACE_READER_ERROR, TS_TRACE_READER_ERROR_CORRUPT);
+    g_unlink (path);
+  }
   g_clear_pointer (&file, g_byte_array_unref);
 
   /* Data after the index. */
   file = g_byte_array_new ();
   g_byte_array_append (file, data, len);
-  append_string (file, N_STRINGS + 1, "late");
+  append_frame (file, TS_TRACE_FRAME_EVENTS, "\0\4late", 6);
   expect_error (file, TS_TRACE_READER_ERROR_CORRUPT, len, 2 * TS_N_RECORD_KINDS,
                 NULL);
 }
@@ -738,20 +968,25 @@ test_corpus (void)
     { "valid-small", 0, 4, 2, FALSE, 0, -1 },
     { "two-chunks", 0, 5000, 1, FALSE, 0, -1 },
     { "cut-short-no-index", 0, 4, 2, TRUE, 0, -1 },
-    { "cut-mid-frame", 0, 0, 1, TRUE, 0, 48 },
-    { "cut-in-index", 0, 4, 2, TRUE, 0, 400 },
+    { "cut-mid-frame", 0, 1, 1, TRUE, 0, 304 },
+    { "cut-in-index", 0, 4, 2, TRUE, 0, 376 },
     { "empty", 0, 0, 0, TRUE, 0, -1 },
     { "header-only", 0, 0, 0, TRUE, 0, -1 },
+    { "schema-only", 0, 0, 0, TRUE, 0, -1 },
     { "newer-minor-unknown-frames", 0, 1, 1, TRUE, 2, -1 },
+    { "older-writer", 0, 1, 1, TRUE, 0, -1 },
     { "bad-magic", TS_TRACE_READER_ERROR_NOT_A_TRACE, 0, 0, FALSE, 0, 0 },
     { "newer-major", TS_TRACE_READER_ERROR_VERSION, 0, 0, FALSE, 0, 0 },
-    { "bad-enum", TS_TRACE_READER_ERROR_BAD_VALUE, 0, 0, FALSE, 0, 32 },
-    { "string-before-definition", TS_TRACE_READER_ERROR_CORRUPT, 0, 0, FALSE, 0, 32 },
-    { "string-out-of-order", TS_TRACE_READER_ERROR_CORRUPT, 0, 0, FALSE, 0, 32 },
-    { "huge-length", TS_TRACE_READER_ERROR_CORRUPT, 0, 0, FALSE, 0, 32 },
-    { "frame-past-end", TS_TRACE_READER_ERROR_CORRUPT, 0, 0, FALSE, 0, 32 },
-    { "index-mismatch", TS_TRACE_READER_ERROR_CORRUPT, 4, 2, FALSE, 0, 400 },
-    { "after-index", TS_TRACE_READER_ERROR_CORRUPT, 4, 2, FALSE, 0, 736 },
+    { "bad-enum", TS_TRACE_READER_ERROR_BAD_VALUE, 1, 0, FALSE, 0, 256 },
+    { "string-before-definition", TS_TRACE_READER_ERROR_CORRUPT, 0, 0, FALSE, 0, 256 },
+    { "events-before-schema", TS_TRACE_READER_ERROR_CORRUPT, 0, 0, FALSE, 0, 32 },
+    { "huge-length", TS_TRACE_READER_ERROR_CORRUPT, 0, 0, FALSE, 0, 256 },
+    { "field-past-end", TS_TRACE_READER_ERROR_CORRUPT, 0, 0, FALSE, 0, 256 },
+    { "unlisted-kind", TS_TRACE_READER_ERROR_CORRUPT, 0, 0, FALSE, 0, 256 },
+    { "wide-value", TS_TRACE_READER_ERROR_CORRUPT, 0, 0, FALSE, 0, 256 },
+    { "frame-past-end", TS_TRACE_READER_ERROR_CORRUPT, 0, 0, FALSE, 0, 256 },
+    { "index-mismatch", TS_TRACE_READER_ERROR_CORRUPT, 4, 2, FALSE, 0, 376 },
+    { "after-index", TS_TRACE_READER_ERROR_CORRUPT, 4, 2, FALSE, 0, 696 },
   };
 
   for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
@@ -783,6 +1018,80 @@ test_corpus (void)
     }
 }
 
+/* The C writer and fuzz/make-corpus.py, written apart from the spec,
+ * give the same bytes for the same content: header, schema, two events
+ * frames (the flush closes the first), the index. */
+static void
+test_python_writer_agrees (void)
+{
+  g_autoptr(TsRecorder) recorder = ts_recorder_new ();
+  g_autoptr(TsTraceWriter) writer = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *path = NULL;
+  g_autofree char *ours = NULL;
+  g_autofree char *theirs = NULL;
+  g_autofree char *corpus = g_build_filename (TS_TEST_SRCDIR, "..", "fuzz", "corpus", "trace-reader",
+                                              "valid-small", NULL);
+  gsize ours_len, theirs_len;
+  int fd;
+  TsStringId gemm, step;
+
+  fd = g_file_open_tmp ("test-trace-XXXXXX", &path, &error);
+  g_assert_no_error (error);
+  close (fd);
+  writer = ts_trace_writer_new_for_path (path, &error);
+  g_assert_true (ts_trace_writer_attach (writer, recorder, &error));
+
+  gemm = ts_recorder_intern (recorder, "gemm");
+  {
+    TsKernelRecord k = { .start = 100, .end = 107, .queued = 98, .correlation = 1, .name = gemm,
+                         .grid = { 128, 1, 1 }, .block = { 256, 1, 1 }, .sms = 132,
+                         .flops = 1 << 20, .bytes = 1 << 16 };
+    ts_recorder_append (recorder, TS_RECORD_KERNEL, &k);
+  }
+  g_assert_true (ts_trace_writer_flush (writer, &error));
+  step = ts_recorder_intern (recorder, "step");
+  {
+    TsNvtxRecord n = { .time = 90, .kind = TS_NVTX_MARK, .message = step, .depth = 1 };
+    TsMemcpyRecord m = { .start = 120, .end = 125, .queued = 119, .correlation = 2, .stream = 1,
+                         .kind = TS_COPY_HOST_TO_DEVICE, .src_device = -1, .bytes = 4096 };
+    TsKernelRecord k = { .start = 200, .end = 207, .queued = 198, .correlation = 3, .name = gemm,
+                         .grid = { 128, 1, 1 }, .block = { 256, 1, 1 }, .sms = 132,
+                         .flops = 1 << 20, .bytes = 1 << 16 };
+    ts_recorder_append (recorder, TS_RECORD_NVTX, &n);
+    ts_recorder_append (recorder, TS_RECORD_MEMCPY, &m);
+    ts_recorder_append (recorder, TS_RECORD_KERNEL, &k);
+  }
+  g_assert_true (ts_trace_writer_close (writer, &error));
+  g_assert_no_error (error);
+
+  g_file_get_contents (path, &ours, &ours_len, &error);
+  g_assert_no_error (error);
+  g_file_get_contents (corpus, &theirs, &theirs_len, &error);
+  g_assert_no_error (error);
+  g_assert_cmpmem (ours, ours_len, theirs, theirs_len);
+  g_unlink (path);
+}
+
+/* A cut-short file has no index: the summary decodes it. */
+static void
+test_summary_cut_short (void)
+{
+  g_autofree char *path = g_build_filename (TS_TEST_SRCDIR, "..", "fuzz", "corpus", "trace-reader",
+                                            "cut-mid-frame", NULL);
+  g_autoptr(GError) error = NULL;
+  TsTraceSummary summary;
+
+  g_assert_true (ts_trace_read_summary (path, &summary, &error));
+  g_assert_no_error (error);
+  g_assert_false (summary.from_index);
+  g_assert_false (summary.complete);
+  g_assert_true (summary.cut_short);
+  g_assert_cmpuint (summary.n_strings, ==, 1);
+  g_assert_cmpuint (summary.n_records[TS_RECORD_KERNEL], ==, 1);
+  g_assert_cmpuint (summary.n_chunks, ==, 1);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -799,6 +1108,8 @@ main (int   argc,
   g_test_add_func ("/trace-file/pipe", test_pipe_streaming);
   g_test_add_func ("/trace-file/write-errors", test_write_errors);
   g_test_add_func ("/trace-file/corpus", test_corpus);
+  g_test_add_func ("/trace-file/python-writer-agrees", test_python_writer_agrees);
+  g_test_add_func ("/trace-file/summary-cut-short", test_summary_cut_short);
 
   return g_test_run ();
 }

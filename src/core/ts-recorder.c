@@ -588,6 +588,42 @@ ts_recorder_append (TsRecorder   *self,
   pthread_mutex_unlock (&self->mutex);
 }
 
+void
+ts_recorder_append_many (TsRecorder   *self,
+                         TsRecordKind  kind,
+                         const void   *records,
+                         gsize         n_records)
+{
+  const guint8 *rec = records;
+  Table *table;
+  gsize size;
+
+  g_return_if_fail (TS_IS_RECORDER (self));
+  g_return_if_fail ((guint) kind < TS_N_RECORD_KINDS);
+  g_return_if_fail (records != NULL || n_records == 0);
+
+  table = &self->tables[kind];
+  size = table->info->struct_size;
+
+  pthread_mutex_lock (&self->mutex);
+
+  for (gsize r = 0; r < n_records; r++, rec += size)
+    {
+      table_append (self, table, rec);
+      order_log (self, kind);
+
+      if (G_UNLIKELY (self->has_sink))
+        {
+          guint64 copy[TS_RECORD_MAX_SIZE / 8];
+
+          table_get (table, table->count - 1, copy);
+          self->sink.record_func (self->sink_data, kind, copy);
+        }
+    }
+
+  pthread_mutex_unlock (&self->mutex);
+}
+
 gsize
 ts_recorder_get_count (TsRecorder   *self,
                        TsRecordKind  kind)

@@ -47,6 +47,13 @@ void        ts_recorder_append      (TsRecorder           *self,
                                      TsRecordKind          kind,
                                      const void           *record);
 
+/* Appends n_records records of one kind, an array of structs of the kind's
+ * type, under one lock: the loader's path. Same result as n appends. */
+void        ts_recorder_append_many (TsRecorder           *self,
+                                     TsRecordKind          kind,
+                                     const void           *records,
+                                     gsize                 n_records);
+
 gsize       ts_recorder_get_count   (TsRecorder           *self,
                                      TsRecordKind          kind);
 /* Copies record number index of the kind into *out (a struct of its type). */

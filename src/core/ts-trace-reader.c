@@ -8,13 +8,22 @@
  * over its mapping; a pipe is fed chunk by chunk, the unparsed tail of each
  * chunk kept until the rest of its frame arrives.
  *
- * The parser trusts nothing: every length is checked against the bytes
- * there are before it is used, string ids must be defined before use,
- * enum fields must hold values a producer can write, and the index footer
- * must agree with the frames. The first problem stops loading with a
- * GError naming the offset of the frame; what came before stays loaded.
- * Unknown frame types, and unknown record kinds, are skipped and counted:
- * that is how newer minor versions stay readable.
+ * The schema frame says, for each record kind in the file, how many fields
+ * a record has and of which types; events frames hold strings and records
+ * as varint deltas (docs/trace-format.md). The decoder keeps one row of
+ * previous values per kind, and per kind with a key field one row per key
+ * value, all reset at the start of every events frame.
+ *
+ * The parser trusts nothing: every varint is checked against the bytes
+ * there are, string ids must be defined before use, enum fields must hold
+ * values a producer can write, and the index footer must agree with the
+ * frames. The first problem stops loading with a GError naming the offset
+ * of the frame; what was decoded before it stays loaded. Unknown frame
+ * types, and records of kinds this build does not know, are skipped and
+ * counted: that is how newer minor versions stay readable.
+ *
+ * Decoded records are appended in runs of one kind with
+ * ts_recorder_append_many(), one lock per run rather than per record.
  */
 
 #include "config.h"
@@ -24,7 +33,28 @@
 #include "ts-trace-format-private.h"
 #include "ts-trace-reader.h"
 
-#define N_INDEX_ENTRIES (1 + TS_N_RECORD_KINDS)
+#define BATCH_LEN 256
+
+/* A kind as the file's schema declares it. */
+typedef struct
+{
+  guint32   kind;          /* as in the file; maybe unknown to this build */
+  gboolean  known;         /* kind < TS_N_RECORD_KINDS */
+  guint     n_fields;      /* the file's */
+  guint     n_known;       /* fields this build stores: min (file's, ours) */
+  guint     key;           /* TS_TRACE_NO_KEY or a field index */
+  guint8    types[TS_TRACE_MAX_WIRE_FIELDS];
+  guint16   offsets[TS_TRACE_MAX_WIRE_FIELDS];   /* in the struct, for the known ones */
+  guint64   prev[TS_TRACE_MAX_WIRE_FIELDS];
+  /* Rows of the last record per key value: key_gen/key_row are indexed by
+   * the file's string id; an entry is valid when its gen is the frame's. */
+  GArray   *key_gen;       /* guint32 */
+  GArray   *key_row;       /* guint32 */
+  GArray   *rows;          /* guint64, n_fields per row */
+  guint     n_rows;
+  guint32   count_frame;   /* records in the current frame */
+  guint64   count;
+} SchemaKind;
 
 struct _TsTraceReader
 {
@@ -35,6 +65,7 @@ struct _TsTraceReader
   guint       major;
   guint       minor;
   gboolean    have_header;
+  gboolean    have_schema;
   gboolean    complete;          /* the index footer was read */
   gboolean    cut_short;
   gboolean    finished;
@@ -47,8 +78,22 @@ struct _TsTraceReader
 
   GArray     *string_map;        /* guint32: file string id -> recorder id */
 
-  guint64     counts[N_INDEX_ENTRIES];
-  GArray     *chunks[N_INDEX_ENTRIES];  /* guint64 offsets, as the writer's index */
+  SchemaKind *kinds;             /* in schema order */
+  guint       n_kinds;
+  gint        kind_slot[TS_N_RECORD_KINDS];   /* schema index of a known kind, or -1 */
+  GHashTable *unknown_slots;     /* file kind -> schema index + 1, for the others */
+  guint32     frame_gen;
+
+  /* For checking the index: each events frame's offset and counts. */
+  GArray     *chunk_offsets;     /* guint64 */
+  GArray     *chunk_counts;      /* guint32, 1 + n_kinds per frame */
+  guint64     n_strings_total;
+
+  /* Records decoded and not yet appended: a run of one kind. */
+  TsRecordKind batch_kind;
+  guint        batch_len;
+  guint64     *batch;            /* BATCH_LEN records of TS_RECORD_MAX_SIZE */
+
   guint64     n_skipped;
   guint64     n_records;
 };
@@ -83,13 +128,14 @@ fail (TsTraceReader  *self,
 }
 
 static void
-note_frame (TsTraceReader *self,
-            guint          entry,
-            guint64        offset)
+flush_batch (TsTraceReader *self)
 {
-  if (self->counts[entry] % TS_TRACE_INDEX_CHUNK == 0)
-    g_array_append_val (self->chunks[entry], offset);
-  self->counts[entry]++;
+  if (self->batch_len == 0)
+    return;
+
+  ts_recorder_append_many (self->recorder, self->batch_kind, self->batch, self->batch_len);
+  self->n_records += self->batch_len;
+  self->batch_len = 0;
 }
 
 static gboolean
@@ -103,7 +149,7 @@ parse_header (TsTraceReader  *self,
 
   *consumed = 0;
 
-  if (memcmp (data, TS_TRACE_MAGIC, MIN (len, TS_TRACE_MAGIC_LEN)) != 0)
+  if (len > 0 && memcmp (data, TS_TRACE_MAGIC, MIN (len, TS_TRACE_MAGIC_LEN)) != 0)
     return fail (self, error, 0, TS_TRACE_READER_ERROR_NOT_A_TRACE,
                  "Not a Tensorscope trace (the file does not start with the trace magic)");
 
@@ -136,105 +182,441 @@ parse_header (TsTraceReader  *self,
   return TRUE;
 }
 
+static SchemaKind *
+find_kind (TsTraceReader *self,
+           guint64        kind)
+{
+  gpointer slot;
+
+  if (kind < TS_N_RECORD_KINDS)
+    return self->kind_slot[kind] < 0 ? NULL : &self->kinds[self->kind_slot[kind]];
+
+  if (self->unknown_slots == NULL || kind > TS_TRACE_MAX_KIND)
+    return NULL;
+  slot = g_hash_table_lookup (self->unknown_slots, GUINT_TO_POINTER ((guint) kind));
+  return slot == NULL ? NULL : &self->kinds[GPOINTER_TO_UINT (slot) - 1];
+}
+
 static gboolean
-parse_string (TsTraceReader  *self,
+parse_schema (TsTraceReader  *self,
               guint64         offset,
               const guint8   *payload,
               guint32         len,
               GError        **error)
 {
-  guint32 id, expected, mapped;
+  const guint8 *p = payload;
+  const guint8 *end = payload + len;
+  guint n_kinds;
 
+#define CORRUPT_SCHEMA(...) \
+  fail (self, error, offset, TS_TRACE_READER_ERROR_CORRUPT, \
+        "The schema at offset %" G_GUINT64_FORMAT " is corrupt: %s", offset, __VA_ARGS__)
+
+  if (self->have_schema)
+    return fail (self, error, offset, TS_TRACE_READER_ERROR_CORRUPT,
+                 "A second schema frame, at offset %" G_GUINT64_FORMAT, offset);
   if (len < 4)
-    return fail (self, error, offset, TS_TRACE_READER_ERROR_CORRUPT,
-                 "String frame at offset %" G_GUINT64_FORMAT " is too short (%u bytes)", offset, len);
+    return CORRUPT_SCHEMA ("too short");
 
-  id = ts_trace_read_u32 (payload);
-  expected = self->string_map->len;
-  if (id != expected)
-    return fail (self, error, offset, TS_TRACE_READER_ERROR_CORRUPT,
-                 "String frame at offset %" G_GUINT64_FORMAT " defines string %u, expected %u",
-                 offset, id, expected);
+  n_kinds = ts_trace_read_u16 (p);
+  p += 4;
+  self->kinds = g_new0 (SchemaKind, MAX (n_kinds, 1));
 
-  mapped = ts_recorder_intern_len (self->recorder, (const char *) payload + 4, len - 4);
-  g_array_append_val (self->string_map, mapped);
-  note_frame (self, 0, offset);
+  for (guint i = 0; i < n_kinds; i++)
+    {
+      SchemaKind *sk = &self->kinds[i];
+      TsTraceWireKind ours;
+
+      if (end - p < 4)
+        return CORRUPT_SCHEMA ("its kinds run past its end");
+      sk->kind = ts_trace_read_u16 (p);
+      sk->n_fields = p[2];
+      sk->key = p[3];
+      p += 4;
+      if ((gsize) (end - p) < sk->n_fields)
+        return CORRUPT_SCHEMA ("its field types run past its end");
+      if (sk->kind > TS_TRACE_MAX_KIND)
+        return CORRUPT_SCHEMA ("a kind number is out of range");
+      if (sk->n_fields > TS_TRACE_MAX_WIRE_FIELDS)
+        return CORRUPT_SCHEMA ("a kind has too many fields");
+      if (find_kind (self, sk->kind) != NULL)
+        return CORRUPT_SCHEMA ("a kind is listed twice");
+      memcpy (sk->types, p, sk->n_fields);
+      p += sk->n_fields;
+
+      for (guint f = 0; f < sk->n_fields; f++)
+        if (sk->types[f] < TS_FIELD_U32 || sk->types[f] > TS_TRACE_FIELD_TYPE_MAX ||
+            sk->types[f] == TS_FIELD_PAD)
+          return CORRUPT_SCHEMA ("a field has an unknown type");
+      if (sk->key != TS_TRACE_NO_KEY &&
+          (sk->key >= sk->n_fields || sk->types[sk->key] != TS_FIELD_STRING))
+        return CORRUPT_SCHEMA ("a key field is not a string field of its kind");
+
+      self->n_kinds = i + 1;
+      if (sk->kind >= TS_N_RECORD_KINDS)
+        {
+          if (self->unknown_slots == NULL)
+            self->unknown_slots = g_hash_table_new (NULL, NULL);
+          g_hash_table_insert (self->unknown_slots, GUINT_TO_POINTER (sk->kind), GUINT_TO_POINTER (i + 1));
+        }
+      else
+        {
+          /* The fields both sides know must agree; the file may have more
+           * (a newer minor) or fewer (an older one). */
+          ts_trace_wire_kind_init (&ours, sk->kind);
+          sk->known = TRUE;
+          sk->n_known = MIN (sk->n_fields, ours.n_fields);
+          for (guint f = 0; f < sk->n_known; f++)
+            if (sk->types[f] != ours.types[f])
+              return CORRUPT_SCHEMA ("its field types differ from this version's");
+          memcpy (sk->offsets, ours.offsets, sizeof ours.offsets);
+          self->kind_slot[sk->kind] = i;
+        }
+
+      if (sk->key != TS_TRACE_NO_KEY)
+        {
+          sk->key_gen = g_array_new (FALSE, TRUE, sizeof (guint32));
+          sk->key_row = g_array_new (FALSE, TRUE, sizeof (guint32));
+          sk->rows = g_array_new (FALSE, FALSE, sizeof (guint64));
+        }
+    }
+
+#undef CORRUPT_SCHEMA
+
+  self->have_schema = TRUE;
 
   return TRUE;
 }
 
 static gboolean
-parse_record (TsTraceReader  *self,
+add_string (TsTraceReader *self,
+            const guint8  *str,
+            gsize          len)
+{
+  guint32 mapped;
+
+  flush_batch (self);
+  mapped = ts_recorder_intern_len (self->recorder, (const char *) str, len);
+  g_array_append_val (self->string_map, mapped);
+  self->n_strings_total++;
+
+  return TRUE;
+}
+
+/* The row of the last record with this key in the frame, or NULL. */
+static guint64 *
+key_row_lookup (TsTraceReader *self,
+                SchemaKind    *sk,
+                guint32        key)
+{
+  if (key >= sk->key_gen->len || g_array_index (sk->key_gen, guint32, key) != self->frame_gen)
+    return NULL;
+
+  return &g_array_index (sk->rows, guint64, (gsize) g_array_index (sk->key_row, guint32, key) * sk->n_fields);
+}
+
+static void
+key_row_store (TsTraceReader *self,
+               SchemaKind    *sk,
+               guint32        key,
+               const guint64 *values)
+{
+  guint64 *row = key_row_lookup (self, sk, key);
+
+  if (row == NULL)
+    {
+      guint32 index = sk->n_rows++;
+
+      if (key >= sk->key_gen->len)
+        {
+          g_array_set_size (sk->key_gen, MAX (key + 1, sk->key_gen->len * 2));
+          g_array_set_size (sk->key_row, sk->key_gen->len);
+        }
+      g_array_index (sk->key_gen, guint32, key) = self->frame_gen;
+      g_array_index (sk->key_row, guint32, key) = index;
+      if (sk->rows->len < (gsize) sk->n_rows * sk->n_fields)
+        g_array_set_size (sk->rows, (gsize) sk->n_rows * sk->n_fields);
+      row = &g_array_index (sk->rows, guint64, (gsize) index * sk->n_fields);
+    }
+
+  memcpy (row, values, sk->n_fields * sizeof (guint64));
+}
+
+static inline gboolean
+get_varint (const guint8 **p,
+            const guint8  *end,
+            guint64       *v)
+{
+  if (G_LIKELY (*p < end && **p < 0x80))
+    {
+      *v = *(*p)++;
+      return TRUE;
+    }
+
+  return ts_trace_get_varint (p, end, v);
+}
+
+/* Decodes one record's fields into values (the file's values: deltas
+ * applied, string ids not mapped yet). */
+static gboolean
+decode_fields (TsTraceReader  *self,
+               SchemaKind     *sk,
+               const guint8  **pp,
+               const guint8   *end,
+               guint64        *values,
+               const char    **what,
+               guint64        *bad_string)
+{
+  const guint64 *pred = sk->prev;
+  const guint8 *p = *pp;
+  guint n = sk->n_fields;
+
+  for (guint f = 0; f < n; f++)
+    {
+      guint64 z;
+
+      if (!get_varint (&p, end, &z))
+        {
+          *what = "a field runs past the end of the frame";
+          return FALSE;
+        }
+
+      if (TS_TRACE_FIELD_IS_WIDE (sk->types[f]))
+        values[f] = pred[f] + ts_trace_unzigzag64 (z);
+      else
+        {
+          if (z > G_MAXUINT32)
+            {
+              *what = "a 32-bit field holds a larger value";
+              return FALSE;
+            }
+          values[f] = (guint32) ((guint32) pred[f] + ts_trace_unzigzag32 ((guint32) z));
+        }
+
+      if (f == sk->key)
+        {
+          guint64 *row;
+
+          if (values[f] >= self->string_map->len)
+            {
+              *bad_string = values[f];
+              return FALSE;
+            }
+          if ((row = key_row_lookup (self, sk, (guint32) values[f])) != NULL)
+            {
+              /* Fields up to the key keep the kind's predictions. */
+              memcpy (values + n, pred, (f + 1) * sizeof (guint64));
+              memcpy (values + n + f + 1, row + f + 1, (n - f - 1) * sizeof (guint64));
+              pred = values + n;
+            }
+        }
+    }
+
+  *pp = p;
+  memcpy (sk->prev, values, n * sizeof (guint64));
+  if (sk->key != TS_TRACE_NO_KEY)
+    key_row_store (self, sk, (guint32) values[sk->key], values);
+
+  return TRUE;
+}
+
+static gboolean
+store_record (TsTraceReader  *self,
               guint64         offset,
-              TsRecordKind    kind,
+              SchemaKind     *sk,
+              const guint64  *values,
+              GError        **error)
+{
+  TsRecordKind kind = sk->kind;
+  const TsRecordInfo *info = ts_record_info (kind);
+  g_autoptr(GError) local_error = NULL;
+  guint8 *rec;
+
+  if (self->batch_len > 0 && (self->batch_kind != kind || self->batch_len == BATCH_LEN))
+    flush_batch (self);
+  self->batch_kind = kind;
+  /* Packed at the kind's struct size: the layout append_many takes. */
+  rec = (guint8 *) self->batch + (gsize) self->batch_len * info->struct_size;
+  memset (rec, 0, info->struct_size);
+
+  for (guint f = 0; f < sk->n_known; f++)
+    {
+      if (TS_TRACE_FIELD_IS_WIDE (sk->types[f]))
+        memcpy (rec + sk->offsets[f], &values[f], 8);
+      else
+        {
+          guint32 v = (guint32) values[f];
+
+          if (sk->types[f] == TS_FIELD_STRING)
+            {
+              if (v >= self->string_map->len)
+                return fail (self, error, offset, TS_TRACE_READER_ERROR_CORRUPT,
+                             "%s record in the frame at offset %" G_GUINT64_FORMAT ": string %" G_GUINT32_FORMAT " is used before its definition",
+                             info->name, offset, v);
+              v = g_array_index (self->string_map, guint32, v);
+            }
+          memcpy (rec + sk->offsets[f], &v, 4);
+        }
+    }
+
+  if (!ts_record_validate (kind, rec, &local_error))
+    return fail (self, error, offset, TS_TRACE_READER_ERROR_BAD_VALUE,
+                 "Frame at offset %" G_GUINT64_FORMAT ": %s", offset, local_error->message);
+
+  self->batch_len++;
+
+  return TRUE;
+}
+
+static const char *
+kind_name (const SchemaKind *sk)
+{
+  return sk->known ? ts_record_info (sk->kind)->name : "unknown kind";
+}
+
+static gboolean
+parse_events (TsTraceReader  *self,
+              guint64         offset,
               const guint8   *payload,
               guint32         len,
               GError        **error)
 {
-  const TsRecordInfo *info = ts_record_info (kind);
-  guint64 record[TS_RECORD_MAX_SIZE / 8];
-  guint8 *bytes = (guint8 *) record;
-  g_autoptr(GError) local_error = NULL;
+  const guint8 *p = payload;
+  const guint8 *end = payload + len;
+  guint32 n_strings = 0;
+  guint32 *counts;
+  const char *what = NULL;
+  guint64 bad_string = 0;
+  gboolean ok = TRUE;
 
-  if (len % 4 != 0)
+  if (!self->have_schema)
     return fail (self, error, offset, TS_TRACE_READER_ERROR_CORRUPT,
-                 "Record frame at offset %" G_GUINT64_FORMAT " has a length of %u, not a multiple of 4",
-                 offset, len);
+                 "Events frame at offset %" G_GUINT64_FORMAT " comes before the schema", offset);
 
-#if G_BYTE_ORDER == G_LITTLE_ENDIAN
-  if (len >= info->struct_size)
-    memcpy (record, payload, info->struct_size);
-  else
-#endif
+  /* Every frame starts from zero predictions. */
+  self->frame_gen++;
+  for (guint i = 0; i < self->n_kinds; i++)
     {
-      /* Fields the payload lacks (an older writer) read as zeros; extra
-       * bytes (a newer writer's fields) are ignored. */
-      memset (record, 0, info->struct_size);
-      for (guint f = 0; f < info->n_fields; f++)
-        {
-          const TsFieldInfo *fi = &info->fields[f];
+      memset (self->kinds[i].prev, 0, self->kinds[i].n_fields * sizeof (guint64));
+      self->kinds[i].n_rows = 0;
+      self->kinds[i].count_frame = 0;
+    }
 
-          if (fi->offset + fi->size > len)
-            break;
-          if (fi->size == 8)
+  while (p < end)
+    {
+      guint64 tag;
+
+      if (!get_varint (&p, end, &tag))
+        {
+          what = "a tag runs past its end";
+          break;
+        }
+
+      if (tag == TS_TRACE_TAG_STRING)
+        {
+          guint64 slen;
+
+          if (!get_varint (&p, end, &slen) || slen > (guint64) (end - p))
             {
-              guint64 v = ts_trace_read_u64 (payload + fi->offset);
-              memcpy (bytes + fi->offset, &v, 8);
+              what = "a string runs past its end";
+              break;
             }
-          else
+          add_string (self, p, slen);
+          p += slen;
+          n_strings++;
+        }
+      else
+        {
+          SchemaKind *sk = find_kind (self, tag - 1);
+          guint64 values[2 * TS_TRACE_MAX_WIRE_FIELDS];
+
+          if (sk == NULL)
             {
-              guint32 v = ts_trace_read_u32 (payload + fi->offset);
-              memcpy (bytes + fi->offset, &v, 4);
+              what = "a record of a kind the schema does not list";
+              break;
+            }
+          if (!decode_fields (self, sk, &p, end, values, &what, &bad_string))
+            {
+              if (what == NULL)
+                {
+                  flush_batch (self);
+                  return fail (self, error, offset, TS_TRACE_READER_ERROR_CORRUPT,
+                               "%s record in the frame at offset %" G_GUINT64_FORMAT ": string %" G_GUINT64_FORMAT " is used before its definition",
+                               kind_name (sk), offset, bad_string);
+                }
+              break;
+            }
+          sk->count_frame++;
+          sk->count++;
+          if (!sk->known)
+            self->n_skipped++;
+          else if (!store_record (self, offset, sk, values, error))
+            {
+              ok = FALSE;
+              break;
             }
         }
     }
 
-  for (guint f = 0; f < info->n_fields; f++)
-    {
-      const TsFieldInfo *fi = &info->fields[f];
-      guint32 *value = (guint32 *) (bytes + fi->offset);
+  flush_batch (self);
 
-      if (fi->type == TS_FIELD_PAD)
-        *value = 0;
-      else if (fi->type == TS_FIELD_STRING)
-        {
-          if (*value >= self->string_map->len)
-            return fail (self, error, offset, TS_TRACE_READER_ERROR_CORRUPT,
-                         "%s record at offset %" G_GUINT64_FORMAT ": string %u of field “%s” is used before its definition",
-                         info->name, offset, *value, fi->name);
-          *value = g_array_index (self->string_map, guint32, *value);
-        }
-    }
+  if (!ok)
+    return FALSE;
+  if (what != NULL)
+    return fail (self, error, offset, TS_TRACE_READER_ERROR_CORRUPT,
+                 "Events frame at offset %" G_GUINT64_FORMAT " is corrupt: %s", offset, what);
 
-  if (!ts_record_validate (kind, record, &local_error))
-    return fail (self, error, offset, TS_TRACE_READER_ERROR_BAD_VALUE,
-                 "Frame at offset %" G_GUINT64_FORMAT ": %s", offset, local_error->message);
-
-  ts_recorder_append (self->recorder, kind, record);
-  note_frame (self, 1 + kind, offset);
-  self->n_records++;
+  g_array_append_val (self->chunk_offsets, offset);
+  g_array_set_size (self->chunk_counts, self->chunk_counts->len + 1 + self->n_kinds);
+  counts = &g_array_index (self->chunk_counts, guint32, self->chunk_counts->len - 1 - self->n_kinds);
+  counts[0] = n_strings;
+  for (guint i = 0; i < self->n_kinds; i++)
+    counts[1 + i] = self->kinds[i].count_frame;
 
   return TRUE;
+}
+
+/* The index footer's layout (docs/trace-format.md), checked for bounds
+ * only: n_columns, n_chunks, and where the chunk table and trailer are. */
+typedef struct
+{
+  guint32       n_columns;
+  guint32       n_chunks;
+  const guint8 *totals;    /* u64[n_columns] */
+  const guint8 *chunks;    /* n_chunks entries of 8 + 4 n_columns bytes */
+  gsize         entry_size;
+  guint64       offset;    /* from the trailer */
+} IndexView;
+
+static const char *
+index_view (const guint8 *payload,
+            guint32       len,
+            IndexView    *view)
+{
+  gsize need;
+
+  if (len < 8 + TS_TRACE_TRAILER_SIZE)
+    return "too short";
+
+  view->n_columns = ts_trace_read_u32 (payload);
+  view->n_chunks = ts_trace_read_u32 (payload + 4);
+  view->entry_size = 8 + 4 * (gsize) view->n_columns;
+  if (view->n_columns == 0 || view->n_columns > 1 + TS_TRACE_MAX_KIND + 1)
+    return "a bad number of columns";
+  if ((len - 8 - TS_TRACE_TRAILER_SIZE) / view->entry_size < view->n_chunks)
+    return "its chunks run past its end";
+  need = 8 + 8 * (gsize) view->n_columns + view->entry_size * view->n_chunks;
+  need = ts_trace_align8 (need) + TS_TRACE_TRAILER_SIZE;
+  if (need != len)
+    return "its length does not match its entries";
+  if (memcmp (payload + len - 8, TS_TRACE_INDEX_MAGIC, 8) != 0)
+    return "bad trailer";
+
+  view->totals = payload + 8;
+  view->chunks = view->totals + 8 * (gsize) view->n_columns;
+  view->offset = ts_trace_read_u64 (payload + len - TS_TRACE_TRAILER_SIZE);
+
+  return NULL;
 }
 
 static gboolean
@@ -244,75 +626,39 @@ parse_index (TsTraceReader  *self,
              guint32         len,
              GError        **error)
 {
-  const guint8 *p = payload;
-  const guint8 *end = payload + len;
-  guint32 n_entries, chunk;
-  gboolean seen[N_INDEX_ENTRIES] = { 0 };
+  IndexView view;
+  const char *problem;
 
 #define CORRUPT_INDEX(what) \
   fail (self, error, offset, TS_TRACE_READER_ERROR_CORRUPT, \
         "The index footer at offset %" G_GUINT64_FORMAT " is corrupt: %s", offset, what)
 
-  if (len < 8 + TS_TRACE_TRAILER_SIZE)
-    return CORRUPT_INDEX ("too short");
-
-  n_entries = ts_trace_read_u32 (p);
-  chunk = ts_trace_read_u32 (p + 4);
-  p += 8;
-  if (chunk == 0)
-    return CORRUPT_INDEX ("zero chunk length");
-
-  for (guint32 e = 0; e < n_entries; e++)
-    {
-      guint16 type;
-      guint32 n_chunks;
-      guint64 count;
-      gint entry = -1;
-
-      if ((gsize) (end - p) < 16 + TS_TRACE_TRAILER_SIZE)
-        return CORRUPT_INDEX ("entries run past its end");
-
-      type = ts_trace_read_u16 (p);
-      n_chunks = ts_trace_read_u32 (p + 4);
-      count = ts_trace_read_u64 (p + 8);
-      p += 16;
-
-      if ((gsize) (end - p - TS_TRACE_TRAILER_SIZE) / 8 < n_chunks)
-        return CORRUPT_INDEX ("chunk offsets run past its end");
-
-      if (type == TS_TRACE_FRAME_STRING)
-        entry = 0;
-      else if (type >= TS_TRACE_FRAME_RECORD && type < TS_TRACE_FRAME_RECORD + TS_N_RECORD_KINDS)
-        entry = 1 + type - TS_TRACE_FRAME_RECORD;
-
-      if (entry >= 0)
-        {
-          if (seen[entry])
-            return CORRUPT_INDEX ("a frame type is listed twice");
-          seen[entry] = TRUE;
-
-          if (count != self->counts[entry])
-            return CORRUPT_INDEX ("its counts differ from the frames");
-          if (n_chunks != (count + chunk - 1) / chunk)
-            return CORRUPT_INDEX ("its number of chunks does not match its count");
-          if (chunk == TS_TRACE_INDEX_CHUNK)
-            for (guint32 c = 0; c < n_chunks; c++)
-              if (ts_trace_read_u64 (p + 8 * c) != g_array_index (self->chunks[entry], guint64, c))
-                return CORRUPT_INDEX ("its chunk offsets differ from the frames");
-        }
-
-      p += 8 * (gsize) n_chunks;
-    }
-
-  /* A type the index leaves out must have no frames. */
-  for (guint e = 0; e < N_INDEX_ENTRIES; e++)
-    if (!seen[e] && self->counts[e] != 0)
-      return CORRUPT_INDEX ("a frame type with frames is missing");
-
-  if (end - p != TS_TRACE_TRAILER_SIZE)
-    return CORRUPT_INDEX ("its length does not match its entries");
-  if (ts_trace_read_u64 (p) != offset || memcmp (p + 8, TS_TRACE_INDEX_MAGIC, 8) != 0)
+  if ((problem = index_view (payload, len, &view)) != NULL)
+    return CORRUPT_INDEX (problem);
+  if (view.offset != offset)
     return CORRUPT_INDEX ("bad trailer");
+  if (!self->have_schema || view.n_columns != 1 + self->n_kinds)
+    return CORRUPT_INDEX ("its columns differ from the schema");
+  if (view.n_chunks != self->chunk_offsets->len)
+    return CORRUPT_INDEX ("its number of chunks differs from the frames");
+
+  if (ts_trace_read_u64 (view.totals) != self->n_strings_total)
+    return CORRUPT_INDEX ("its counts differ from the frames");
+  for (guint i = 0; i < self->n_kinds; i++)
+    if (ts_trace_read_u64 (view.totals + 8 * (1 + i)) != self->kinds[i].count)
+      return CORRUPT_INDEX ("its counts differ from the frames");
+
+  for (guint32 c = 0; c < view.n_chunks; c++)
+    {
+      const guint8 *entry = view.chunks + c * view.entry_size;
+      const guint32 *counts = &g_array_index (self->chunk_counts, guint32, (gsize) c * view.n_columns);
+
+      if (ts_trace_read_u64 (entry) != g_array_index (self->chunk_offsets, guint64, c))
+        return CORRUPT_INDEX ("its chunk offsets differ from the frames");
+      for (guint32 i = 0; i < view.n_columns; i++)
+        if (ts_trace_read_u32 (entry + 8 + 4 * i) != counts[i])
+          return CORRUPT_INDEX ("its chunk counts differ from the frames");
+    }
 
 #undef CORRUPT_INDEX
 
@@ -329,19 +675,22 @@ parse_frame (TsTraceReader  *self,
              guint32         len,
              GError        **error)
 {
-  if (type == TS_TRACE_FRAME_STRING)
-    return parse_string (self, offset, payload, len, error);
+  switch (type)
+    {
+    case TS_TRACE_FRAME_EVENTS:
+      return parse_events (self, offset, payload, len, error);
 
-  if (type == TS_TRACE_FRAME_INDEX)
-    return parse_index (self, offset, payload, len, error);
+    case TS_TRACE_FRAME_SCHEMA:
+      return parse_schema (self, offset, payload, len, error);
 
-  if (type >= TS_TRACE_FRAME_RECORD && type < TS_TRACE_FRAME_RECORD + TS_N_RECORD_KINDS)
-    return parse_record (self, offset, type - TS_TRACE_FRAME_RECORD, payload, len, error);
+    case TS_TRACE_FRAME_INDEX:
+      return parse_index (self, offset, payload, len, error);
 
-  /* A frame type (or record kind) from a newer minor version. */
-  self->n_skipped++;
-
-  return TRUE;
+    default:
+      /* A frame type from a newer minor version. */
+      self->n_skipped++;
+      return TRUE;
+    }
 }
 
 /* Parses whole frames from data, which starts at stream offset
@@ -450,8 +799,17 @@ ts_trace_reader_finalize (GObject *object)
   g_clear_object (&self->recorder);
   g_clear_pointer (&self->pending, g_byte_array_unref);
   g_clear_pointer (&self->string_map, g_array_unref);
-  for (guint e = 0; e < N_INDEX_ENTRIES; e++)
-    g_clear_pointer (&self->chunks[e], g_array_unref);
+  for (guint i = 0; i < self->n_kinds; i++)
+    {
+      g_clear_pointer (&self->kinds[i].key_gen, g_array_unref);
+      g_clear_pointer (&self->kinds[i].key_row, g_array_unref);
+      g_clear_pointer (&self->kinds[i].rows, g_array_unref);
+    }
+  g_clear_pointer (&self->kinds, g_free);
+  g_clear_pointer (&self->unknown_slots, g_hash_table_unref);
+  g_clear_pointer (&self->chunk_offsets, g_array_unref);
+  g_clear_pointer (&self->chunk_counts, g_array_unref);
+  g_clear_pointer (&self->batch, g_free);
   g_clear_error (&self->failure);
 
   G_OBJECT_CLASS (ts_trace_reader_parent_class)->finalize (object);
@@ -474,8 +832,11 @@ ts_trace_reader_init (TsTraceReader *self)
   self->pending = g_byte_array_new ();
   self->string_map = g_array_new (FALSE, FALSE, sizeof (guint32));
   g_array_append_val (self->string_map, none);
-  for (guint e = 0; e < N_INDEX_ENTRIES; e++)
-    self->chunks[e] = g_array_new (FALSE, FALSE, sizeof (guint64));
+  for (guint k = 0; k < TS_N_RECORD_KINDS; k++)
+    self->kind_slot[k] = -1;
+  self->chunk_offsets = g_array_new (FALSE, FALSE, sizeof (guint64));
+  self->chunk_counts = g_array_new (FALSE, FALSE, sizeof (guint32));
+  self->batch = g_new (guint64, (gsize) BATCH_LEN * (TS_RECORD_MAX_SIZE / 8));
 }
 
 TsTraceReader *
@@ -683,4 +1044,168 @@ ts_trace_load (const char  *path,
     *cut_short = ts_trace_reader_get_cut_short (reader);
 
   return g_steal_pointer (&recorder);
+}
+
+/* Reads the header and the schema at the start of data into self. */
+static gboolean
+summary_read_schema (TsTraceReader  *self,
+                     const guint8   *data,
+                     gsize           len,
+                     gsize          *schema_end)
+{
+  gsize pos;
+
+  if (!parse_header (self, data, len, &pos, NULL) || !self->have_header)
+    return FALSE;
+
+  while (!self->have_schema)
+    {
+      guint32 payload_len;
+      gsize total;
+
+      if (len - pos < TS_TRACE_FRAME_HEADER_SIZE)
+        return FALSE;
+      payload_len = ts_trace_read_u32 (data + pos + 4);
+      if (payload_len > TS_TRACE_MAX_PAYLOAD)
+        return FALSE;
+      total = TS_TRACE_FRAME_HEADER_SIZE + ts_trace_align8 (payload_len);
+      if (len - pos < total)
+        return FALSE;
+      if (ts_trace_read_u16 (data + pos) == TS_TRACE_FRAME_SCHEMA &&
+          !parse_schema (self, pos, data + pos + TS_TRACE_FRAME_HEADER_SIZE, payload_len, NULL))
+        return FALSE;
+      if (ts_trace_read_u16 (data + pos) == TS_TRACE_FRAME_EVENTS)
+        return FALSE;
+      pos += total;
+    }
+
+  *schema_end = pos;
+
+  return TRUE;
+}
+
+/* The counts of a complete file, from its index footer alone: the header
+ * and schema at the start, the footer at the end, and the frame header of
+ * each chunk it lists (to check it is one). FALSE if anything is off. */
+static gboolean
+summary_from_index (const guint8   *data,
+                    gsize           len,
+                    TsTraceSummary *summary)
+{
+  g_autoptr(TsRecorder) scratch = ts_recorder_new ();
+  g_autoptr(TsTraceReader) self = ts_trace_reader_new (scratch);
+  guint64 at, prev_chunk;
+  gsize schema_end;
+  guint32 payload_len;
+  IndexView view;
+
+  if (len < TS_TRACE_HEADER_SIZE + TS_TRACE_TRAILER_SIZE ||
+      memcmp (data + len - 8, TS_TRACE_INDEX_MAGIC, 8) != 0 ||
+      !summary_read_schema (self, data, len, &schema_end))
+    return FALSE;
+
+  at = ts_trace_read_u64 (data + len - TS_TRACE_TRAILER_SIZE);
+  if (at < schema_end || at > len - TS_TRACE_FRAME_HEADER_SIZE - TS_TRACE_TRAILER_SIZE ||
+      ts_trace_read_u16 (data + at) != TS_TRACE_FRAME_INDEX)
+    return FALSE;
+  payload_len = ts_trace_read_u32 (data + at + 4);
+  if (at + TS_TRACE_FRAME_HEADER_SIZE + payload_len != len ||
+      index_view (data + at + TS_TRACE_FRAME_HEADER_SIZE, payload_len, &view) != NULL ||
+      view.offset != at || view.n_columns != 1 + self->n_kinds)
+    return FALSE;
+
+  /* The per-chunk counts must add up to the totals, the chunks must be
+   * events frames, in order, between the schema and the index. */
+  prev_chunk = schema_end;
+  for (guint32 c = 0; c < view.n_chunks; c++)
+    {
+      const guint8 *entry = view.chunks + c * view.entry_size;
+      guint64 offset = ts_trace_read_u64 (entry);
+
+      if (offset < prev_chunk || offset > at - TS_TRACE_FRAME_HEADER_SIZE ||
+          offset % 8 != 0 || ts_trace_read_u16 (data + offset) != TS_TRACE_FRAME_EVENTS)
+        return FALSE;
+      prev_chunk = offset + TS_TRACE_FRAME_HEADER_SIZE;
+    }
+
+  memset (summary, 0, sizeof *summary);
+  for (guint32 i = 0; i < view.n_columns; i++)
+    {
+      guint64 total = ts_trace_read_u64 (view.totals + 8 * i);
+      guint64 sum = 0;
+
+      for (guint32 c = 0; c < view.n_chunks; c++)
+        sum += ts_trace_read_u32 (view.chunks + c * view.entry_size + 8 + 4 * i);
+      if (sum != total)
+        return FALSE;
+
+      if (i == 0)
+        summary->n_strings = total;
+      else if (self->kinds[i - 1].known)
+        summary->n_records[self->kinds[i - 1].kind] = total;
+      else
+        summary->n_other_records += total;
+    }
+
+  summary->major = self->major;
+  summary->minor = self->minor;
+  summary->complete = TRUE;
+  summary->from_index = TRUE;
+  summary->n_chunks = view.n_chunks;
+
+  return TRUE;
+}
+
+gboolean
+ts_trace_read_summary (const char      *path,
+                       TsTraceSummary  *summary,
+                       GError         **error)
+{
+  g_autoptr(GMappedFile) mapped = NULL;
+  g_autoptr(GError) local_error = NULL;
+  g_autoptr(TsRecorder) recorder = NULL;
+  g_autoptr(TsTraceReader) reader = NULL;
+  const guint8 *data;
+  gsize len;
+
+  g_return_val_if_fail (path != NULL, FALSE);
+  g_return_val_if_fail (summary != NULL, FALSE);
+  g_return_val_if_fail (error == NULL || *error == NULL, FALSE);
+
+  if (!(mapped = g_mapped_file_new (path, FALSE, &local_error)))
+    {
+      g_set_error (error, TS_TRACE_READER_ERROR, TS_TRACE_READER_ERROR_IO,
+                   "%s", local_error->message);
+      return FALSE;
+    }
+
+  data = (const guint8 *) g_mapped_file_get_contents (mapped);
+  len = g_mapped_file_get_length (mapped);
+
+  if (summary_from_index (data, len, summary))
+    return TRUE;
+
+  /* No usable index (a cut-short file, or a damaged one): decode it all,
+   * which also says what is wrong when something is. */
+  recorder = ts_recorder_new ();
+  reader = ts_trace_reader_new (recorder);
+  if (!ts_trace_reader_load_data (reader, data, len, error))
+    return FALSE;
+
+  memset (summary, 0, sizeof *summary);
+  summary->major = reader->major;
+  summary->minor = reader->minor;
+  summary->complete = reader->complete;
+  summary->cut_short = reader->cut_short;
+  summary->n_strings = reader->n_strings_total;
+  for (guint i = 0; i < reader->n_kinds; i++)
+    {
+      if (reader->kinds[i].known)
+        summary->n_records[reader->kinds[i].kind] = reader->kinds[i].count;
+      else
+        summary->n_other_records += reader->kinds[i].count;
+    }
+  summary->n_chunks = reader->chunk_offsets->len;
+
+  return TRUE;
 }

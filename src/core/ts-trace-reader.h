@@ -71,6 +71,27 @@ guint64        ts_trace_reader_get_offset    (TsTraceReader  *self);
 guint64        ts_trace_reader_get_n_skipped (TsTraceReader  *self);
 guint64        ts_trace_reader_get_n_records (TsTraceReader  *self);
 
+/* What `tensorscope-cli info` shows without loading a trace: read from the
+ * index footer of a complete file (the header, the schema and the footer
+ * are all that is read, plus one frame header per chunk), or, for a file
+ * without a usable footer, by decoding it all. */
+typedef struct
+{
+  guint    major;
+  guint    minor;
+  gboolean complete;          /* the file ends with its index footer */
+  gboolean cut_short;
+  gboolean from_index;        /* the counts came from the footer, nothing was decoded */
+  guint64  n_strings;
+  guint64  n_records[TS_N_RECORD_KINDS];
+  guint64  n_other_records;   /* records of kinds this version does not know */
+  guint64  n_chunks;          /* events frames */
+} TsTraceSummary;
+
+gboolean       ts_trace_read_summary         (const char     *path,
+                                              TsTraceSummary *summary,
+                                              GError        **error);
+
 /* Convenience: a new recorder holding the file's content. */
 TsRecorder    *ts_trace_load                 (const char     *path,
                                               gboolean       *cut_short,

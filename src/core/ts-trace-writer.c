@@ -3,15 +3,29 @@
  * Copyright 2026 The Tensorscope authors
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
- * The writer is a TsRecorderSink: it turns each string and record into a
- * frame (docs/trace-format.md) in a buffer, and writes the buffer out when
- * it fills, on flush and on close. Sink callbacks cannot fail, so the first
- * error (disk full, a pipe whose reader went away) is kept, further output
- * is dropped, and flush/close report it. A writer never aborts the run.
+ * The writer is a TsRecorderSink, and sink callbacks run under the
+ * recorder's lock, so they do as little as they can: copy the string or
+ * the record, as stored, into a raw block (1 MiB) and return. A writer
+ * thread takes full blocks, encodes their content into events frames
+ * (docs/trace-format.md: varint deltas, a frame every 64 KiB) and writes
+ * them out. Producers never wait on the disk, only on a full queue: at most
+ * MAX_IN_FLIGHT blocks are waiting or being encoded, and a producer that
+ * finds the queue full waits for the thread (no record is ever dropped for
+ * being too fast; memory stays bounded).
  *
- * Locking: sink callbacks run under the recorder's lock, and flush may come
- * from another thread, so the writer has its own mutex, always taken after
- * the recorder's (never the other way round).
+ * Flush hands the current block to the thread with a mark, and waits until
+ * the thread has closed the open events frame and written everything:
+ * the runtime calls it at synchronisations so a live reader sees whole
+ * frames promptly. Close does the same, then writes the index footer.
+ *
+ * Sink callbacks cannot fail, so the first error (disk full, a pipe whose
+ * reader went away, a string too long for a frame) is kept, further output
+ * is dropped (cheaply: the sink stops copying), and flush/close report it.
+ * A writer never aborts the run.
+ *
+ * Locking: the writer's mutex guards the current block, the queue and the
+ * error; it is taken after the recorder's (in the sink), never the other
+ * way round. The encoder state belongs to the thread alone.
  */
 
 #include "config.h"
@@ -19,6 +33,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
+#include <pthread.h>
 #include <signal.h>
 #include <string.h>
 #include <unistd.h>
@@ -26,41 +41,100 @@
 #include "ts-trace-format-private.h"
 #include "ts-trace-writer.h"
 
-#define BUFFER_SIZE (256 * 1024)
-#define N_INDEX_ENTRIES (1 + TS_N_RECORD_KINDS)   /* strings, then each kind */
+#define RAW_BLOCK_SIZE  (1u << 20)
+#define MAX_IN_FLIGHT   8
+#define OUT_WRITE_SIZE  (1u << 20)   /* the thread writes once this much is encoded */
+#define RAW_STRING      0xffffffffu
+#define N_COLUMNS       (1 + TS_N_RECORD_KINDS)   /* strings, then each kind */
+
+enum {
+  BLOCK_FLUSH = 1 << 0,
+  BLOCK_CLOSE = 1 << 1,
+};
+
+/* Raw entries: u32 tag (a kind, or RAW_STRING), u32 length, the bytes,
+ * zero padding to 8. */
+typedef struct
+{
+  guint8  *data;
+  gsize    len;
+  gsize    alloc;
+  guint    flags;
+  guint64  seq;
+} RawBlock;
+
+/* The encoder's view of one kind: predictions, reset at every frame. */
+typedef struct
+{
+  TsTraceWireKind wire;
+  guint64         prev[TS_TRACE_MAX_WIRE_FIELDS];
+  GArray         *key_gen;   /* guint32, by string id */
+  GArray         *key_row;   /* guint32 */
+  GArray         *rows;      /* guint64, wire.n_fields per row */
+  guint           n_rows;
+} EncKind;
 
 struct _TsTraceWriter
 {
-  GObject     parent_instance;
+  GObject         parent_instance;
 
-  GMutex      mutex;
-  int         fd;
-  gboolean    owns_fd;
-  gboolean    closed;
-  TsRecorder *recorder;
+  pthread_mutex_t mutex;
+  pthread_cond_t  work_cond;     /* the thread waits for blocks */
+  pthread_cond_t  done_cond;     /* producers wait for room, flush for completion */
+  int             fd;
+  gboolean        owns_fd;
+  gboolean        closed;
+  TsRecorder     *recorder;
+  GThread        *thread;
 
-  guint8     *buffer;
-  gsize       buffer_len;
-  guint64     offset;      /* of the next byte produced */
+  /* Guarded by mutex. */
+  RawBlock       *cur;
+  GQueue          queue;         /* RawBlock, submitted, not taken yet */
+  GPtrArray      *pool;          /* free RawBlocks */
+  guint           n_in_flight;
+  guint64         submitted_seq;
+  guint64         done_seq;
+  guint64         produced;      /* bytes of trace encoded so far */
+  GError         *error;         /* the first failure; sticky */
 
-  guint64     counts[N_INDEX_ENTRIES];
-  GArray     *chunks[N_INDEX_ENTRIES];   /* guint64 frame offsets */
-
-  GError     *error;       /* the first failure; sticky */
+  /* The thread's alone. */
+  GByteArray     *out;           /* encoded bytes not written yet */
+  guint64         out_offset;    /* file offset of out->data[0] */
+  gboolean        chunk_open;
+  gsize           chunk_start;   /* in out, of the open frame's header */
+  guint32         chunk_gen;
+  guint32         chunk_counts[N_COLUMNS];
+  guint64         totals[N_COLUMNS];
+  GArray         *index;         /* per frame: guint64 offset, then N_COLUMNS guint32, as bytes */
+  guint           n_chunks;
+  gboolean        failed;        /* the thread saw the error: output is dropped */
+  EncKind         kinds[TS_N_RECORD_KINDS];
 };
 
 G_DEFINE_FINAL_TYPE (TsTraceWriter, ts_trace_writer, G_TYPE_OBJECT)
 
 G_DEFINE_QUARK (ts-trace-writer-error-quark, ts_trace_writer_error)
 
+/* With the mutex held. */
+static void
+set_error_locked (TsTraceWriter *self,
+                  GError        *error)
+{
+  if (self->error == NULL)
+    self->error = error;
+  else
+    g_error_free (error);
+}
+
 static void
 set_errno_error (TsTraceWriter *self,
                  int            errsv,
                  const char    *what)
 {
-  if (self->error == NULL)
-    self->error = g_error_new (TS_TRACE_WRITER_ERROR, TS_TRACE_WRITER_ERROR_FAILED,
-                               "Could not %s the trace: %s", what, g_strerror (errsv));
+  pthread_mutex_lock (&self->mutex);
+  set_error_locked (self, g_error_new (TS_TRACE_WRITER_ERROR, TS_TRACE_WRITER_ERROR_FAILED,
+                                       "Could not %s the trace: %s", what, g_strerror (errsv)));
+  pthread_mutex_unlock (&self->mutex);
 }
 
 /* write(2) that neither dies of SIGPIPE nor leaves one pending: SIGPIPE is
@@ -122,53 +196,25 @@ write_all (TsTraceWriter *self,
   return ok;
 }
 
-static gboolean
-flush_buffer (TsTraceWriter *self)
-{
-  gboolean ok = TRUE;
+/* ---- The encoder (writer thread) ---- */
 
-  if (self->error == NULL && self->buffer_len > 0)
-    ok = write_all (self, self->buffer, self->buffer_len);
-  self->buffer_len = 0;
-
-  return ok && self->error == NULL;
-}
-
-/* Room for len bytes at the end of the buffer, or NULL after an error.
- * Frames larger than the buffer get a temporary one of their own. */
 static guint8 *
-reserve (TsTraceWriter *self,
-         gsize          len)
+out_grow (TsTraceWriter *self,
+          gsize          len)
 {
-  if (self->error != NULL)
-    return NULL;
+  gsize at = self->out->len;
 
-  if (self->buffer_len + len > BUFFER_SIZE)
-    {
-      if (!flush_buffer (self))
-        return NULL;
-      if (len > BUFFER_SIZE)
-        return NULL;
-    }
+  g_byte_array_set_size (self->out, at + len);
 
-  return self->buffer + self->buffer_len;
+  return self->out->data + at;
 }
 
 static void
-commit (TsTraceWriter *self,
-        gsize          len)
+out_pad8 (TsTraceWriter *self)
 {
-  self->buffer_len += len;
-  self->offset += len;
-}
+  gsize pad = ts_trace_align8 (self->out->len) - self->out->len;
 
-static void
-note_frame (TsTraceWriter *self,
-            guint          entry)
-{
-  if (self->counts[entry] % TS_TRACE_INDEX_CHUNK == 0)
-    g_array_append_val (self->chunks[entry], self->offset);
-  self->counts[entry]++;
+  memset (out_grow (self, pad), 0, pad);
 }
 
 static void
@@ -182,22 +228,384 @@ write_frame_header (guint8  *p,
 }
 
 static void
-write_big_frame (TsTraceWriter *self,
-                 guint16        type,
-                 const guint8  *head,
-                 gsize          head_len,
-                 const guint8  *body,
-                 gsize          body_len)
+note_produced (TsTraceWriter *self)
 {
-  gsize payload = head_len + body_len;
-  gsize total = TS_TRACE_FRAME_HEADER_SIZE + ts_trace_align8 (payload);
-  g_autofree guint8 *frame = g_malloc0 (total);
+  pthread_mutex_lock (&self->mutex);
+  self->produced = self->out_offset + self->out->len;
+  pthread_mutex_unlock (&self->mutex);
+}
 
-  write_frame_header (frame, type, payload);
-  memcpy (frame + TS_TRACE_FRAME_HEADER_SIZE, head, head_len);
-  memcpy (frame + TS_TRACE_FRAME_HEADER_SIZE + head_len, body, body_len);
-  if (flush_buffer (self) && write_all (self, frame, total))
-    self->offset += total;
+static void
+write_out (TsTraceWriter *self)
+{
+  g_assert (!self->chunk_open);
+
+  if (!self->failed && self->out->len > 0)
+    self->failed = !write_all (self, self->out->data, self->out->len);
+  self->out_offset += self->out->len;
+  g_byte_array_set_size (self->out, 0);
+}
+
+static void
+encode_header_and_schema (TsTraceWriter *self)
+{
+  guint8 *p = out_grow (self, TS_TRACE_HEADER_SIZE);
+  gsize frame;
+
+  memset (p, 0, TS_TRACE_HEADER_SIZE);
+  memcpy (p, TS_TRACE_MAGIC, TS_TRACE_MAGIC_LEN);
+  ts_trace_write_u16 (p + 8, TS_TRACE_MAJOR);
+  ts_trace_write_u16 (p + 10, TS_TRACE_MINOR);
+  ts_trace_write_u32 (p + 12, TS_TRACE_HEADER_SIZE);
+
+  frame = self->out->len;
+  out_grow (self, TS_TRACE_FRAME_HEADER_SIZE);
+  p = out_grow (self, 4);
+  ts_trace_write_u16 (p, TS_N_RECORD_KINDS);
+  ts_trace_write_u16 (p + 2, 0);
+  for (guint k = 0; k < TS_N_RECORD_KINDS; k++)
+    {
+      const TsTraceWireKind *wk = &self->kinds[k].wire;
+
+      p = out_grow (self, 4 + wk->n_fields);
+      ts_trace_write_u16 (p, k);
+      p[2] = wk->n_fields;
+      p[3] = wk->key;
+      memcpy (p + 4, wk->types, wk->n_fields);
+    }
+  write_frame_header (self->out->data + frame, TS_TRACE_FRAME_SCHEMA,
+                      self->out->len - frame - TS_TRACE_FRAME_HEADER_SIZE);
+  out_pad8 (self);
+}
+
+static void
+chunk_open (TsTraceWriter *self)
+{
+  self->chunk_open = TRUE;
+  self->chunk_start = self->out->len;
+  out_grow (self, TS_TRACE_FRAME_HEADER_SIZE);
+  self->chunk_gen++;
+  memset (self->chunk_counts, 0, sizeof self->chunk_counts);
+  for (guint k = 0; k < TS_N_RECORD_KINDS; k++)
+    {
+      memset (self->kinds[k].prev, 0, sizeof self->kinds[k].prev);
+      self->kinds[k].n_rows = 0;
+    }
+}
+
+static void
+chunk_seal (TsTraceWriter *self)
+{
+  guint64 offset = self->out_offset + self->chunk_start;
+  guint8 entry[8 + 4 * N_COLUMNS];
+
+  if (!self->chunk_open)
+    return;
+
+  write_frame_header (self->out->data + self->chunk_start, TS_TRACE_FRAME_EVENTS,
+                      self->out->len - self->chunk_start - TS_TRACE_FRAME_HEADER_SIZE);
+  out_pad8 (self);
+  self->chunk_open = FALSE;
+
+  ts_trace_write_u64 (entry, offset);
+  for (guint c = 0; c < N_COLUMNS; c++)
+    {
+      ts_trace_write_u32 (entry + 8 + 4 * c, self->chunk_counts[c]);
+      self->totals[c] += self->chunk_counts[c];
+    }
+  g_array_append_vals (self->index, entry, sizeof entry);
+  self->n_chunks++;
+
+  note_produced (self);
+}
+
+static guint64 *
+key_row_lookup (TsTraceWriter *self,
+                EncKind       *ek,
+                guint32        key)
+{
+  if (key >= ek->key_gen->len || g_array_index (ek->key_gen, guint32, key) != self->chunk_gen)
+    return NULL;
+
+  return &g_array_index (ek->rows, guint64, (gsize) g_array_index (ek->key_row, guint32, key) * ek->wire.n_fields);
+}
+
+static void
+key_row_store (TsTraceWriter *self,
+               EncKind       *ek,
+               guint32        key,
+               guint64       *row,
+               const guint64 *values)
+{
+  if (row == NULL)
+    {
+      guint32 index = ek->n_rows++;
+      gsize n = ek->wire.n_fields;
+
+      if (key >= ek->key_gen->len)
+        {
+          g_array_set_size (ek->key_gen, MAX (key + 1, ek->key_gen->len * 2));
+          g_array_set_size (ek->key_row, ek->key_gen->len);
+        }
+      g_array_index (ek->key_gen, guint32, key) = self->chunk_gen;
+      g_array_index (ek->key_row, guint32, key) = index;
+      if (ek->rows->len < (gsize) ek->n_rows * n)
+        g_array_set_size (ek->rows, (gsize) ek->n_rows * n);
+      row = &g_array_index (ek->rows, guint64, (gsize) index * n);
+    }
+
+  memcpy (row, values, ek->wire.n_fields * sizeof (guint64));
+}
+
+static void
+encode_record (TsTraceWriter *self,
+               TsRecordKind   kind,
+               const guint8  *record)
+{
+  EncKind *ek = &self->kinds[kind];
+  const TsTraceWireKind *wk = &ek->wire;
+  guint64 values[TS_TRACE_MAX_WIRE_FIELDS];
+  const guint64 *row = NULL;
+  guint n = wk->n_fields;
+  guint8 *p, *start;
+
+  if (!self->chunk_open)
+    chunk_open (self);
+
+  for (guint f = 0; f < n; f++)
+    {
+      if (TS_TRACE_FIELD_IS_WIDE (wk->types[f]))
+        memcpy (&values[f], record + wk->offsets[f], 8);
+      else
+        {
+          guint32 v;
+          memcpy (&v, record + wk->offsets[f], 4);
+          values[f] = v;
+        }
+    }
+
+  if (wk->key != TS_TRACE_NO_KEY)
+    row = key_row_lookup (self, ek, (guint32) values[wk->key]);
+
+  start = p = out_grow (self, 2 + 10 * n);
+  p += ts_trace_put_varint (p, 1 + kind);
+  for (guint f = 0; f < n; f++)
+    {
+      guint64 pred = (row != NULL && f > wk->key) ? row[f] : ek->prev[f];
+
+      if (TS_TRACE_FIELD_IS_WIDE (wk->types[f]))
+        p += ts_trace_put_varint (p, ts_trace_zigzag64 (values[f] - pred));
+      else
+        p += ts_trace_put_varint (p, ts_trace_zigzag32 ((guint32) values[f] - (guint32) pred));
+    }
+  g_byte_array_set_size (self->out, self->out->len - (2 + 10 * n) + (p - start));
+
+  memcpy (ek->prev, values, n * sizeof (guint64));
+  if (wk->key != TS_TRACE_NO_KEY)
+    key_row_store (self, ek, (guint32) values[wk->key], (guint64 *) row, values);
+
+  self->chunk_counts[1 + kind]++;
+}
+
+static void
+encode_string (TsTraceWriter *self,
+               const guint8  *str,
+               gsize          len)
+{
+  guint8 head[11];
+  guint n;
+
+  /* A frame holds at most TS_TRACE_MAX_PAYLOAD bytes: a long string that
+   * would not fit after what the open frame holds starts a new one. */
+  if (self->chunk_open &&
+      self->out->len - self->chunk_start + 1 + 10 + len > TS_TRACE_MAX_PAYLOAD)
+    chunk_seal (self);
+  if (!self->chunk_open)
+    chunk_open (self);
+
+  head[0] = TS_TRACE_TAG_STRING;
+  n = 1 + ts_trace_put_varint (head + 1, len);
+  g_byte_array_append (self->out, head, n);
+  g_byte_array_append (self->out, str, len);
+
+  self->chunk_counts[0]++;
+}
+
+static void
+encode_block (TsTraceWriter  *self,
+              const RawBlock *block)
+{
+  const guint8 *p = block->data;
+  const guint8 *end = block->data + block->len;
+
+  while (p < end)
+    {
+      guint32 tag = *(const guint32 *) p;
+      guint32 len = *(const guint32 *) (p + 4);
+
+      if (tag == RAW_STRING)
+        encode_string (self, p + 8, len);
+      else
+        encode_record (self, tag, p + 8);
+      p += 8 + ts_trace_align8 (len);
+
+      if (self->out->len - self->chunk_start - TS_TRACE_FRAME_HEADER_SIZE >= TS_TRACE_CHUNK_TARGET)
+        {
+          chunk_seal (self);
+          if (self->out->len >= OUT_WRITE_SIZE)
+            write_out (self);
+        }
+    }
+}
+
+static void
+encode_index (TsTraceWriter *self)
+{
+  guint64 at = self->out_offset + self->out->len;
+  gsize frame = self->out->len;
+  guint8 *p;
+  gsize payload;
+
+  out_grow (self, TS_TRACE_FRAME_HEADER_SIZE);
+  p = out_grow (self, 8 + 8 * N_COLUMNS);
+  ts_trace_write_u32 (p, N_COLUMNS);
+  ts_trace_write_u32 (p + 4, self->n_chunks);
+  for (guint c = 0; c < N_COLUMNS; c++)
+    ts_trace_write_u64 (p + 8 + 8 * c, self->totals[c]);
+  g_byte_array_append (self->out, (const guint8 *) self->index->data, self->index->len);
+  out_pad8 (self);
+  p = out_grow (self, TS_TRACE_TRAILER_SIZE);
+  ts_trace_write_u64 (p, at);
+  memcpy (p + 8, TS_TRACE_INDEX_MAGIC, 8);
+
+  payload = self->out->len - frame - TS_TRACE_FRAME_HEADER_SIZE;
+  write_frame_header (self->out->data + frame, TS_TRACE_FRAME_INDEX, payload);
+  note_produced (self);
+}
+
+static gpointer
+writer_thread (gpointer data)
+{
+  TsTraceWriter *self = data;
+  gboolean closing = FALSE;
+
+  pthread_mutex_lock (&self->mutex);
+
+  while (!closing)
+    {
+      RawBlock *block;
+      gboolean failed;
+
+      while (g_queue_is_empty (&self->queue))
+        pthread_cond_wait (&self->work_cond, &self->mutex);
+      block = g_queue_pop_head (&self->queue);
+      failed = self->error != NULL;
+      pthread_mutex_unlock (&self->mutex);
+
+      /* After an error nothing more is encoded: records could name a
+       * string that was dropped. */
+      self->failed |= failed;
+      if (!self->failed)
+        encode_block (self, block);
+      if (block->flags & (BLOCK_FLUSH | BLOCK_CLOSE))
+        {
+          chunk_seal (self);
+          if (block->flags & BLOCK_CLOSE)
+            {
+              pthread_mutex_lock (&self->mutex);
+              self->failed |= self->error != NULL;
+              pthread_mutex_unlock (&self->mutex);
+              if (!self->failed)
+                encode_index (self);
+              closing = TRUE;
+            }
+          write_out (self);
+        }
+      if (self->failed)
+        {
+          g_byte_array_set_size (self->out, 0);
+          self->chunk_open = FALSE;
+        }
+
+      pthread_mutex_lock (&self->mutex);
+      self->done_seq = block->seq;
+      self->n_in_flight--;
+      block->len = 0;
+      block->flags = 0;
+      if (block->alloc == RAW_BLOCK_SIZE)
+        g_ptr_array_add (self->pool, block);
+      else
+        {
+          g_free (block->data);
+          g_free (block);
+        }
+      pthread_cond_broadcast (&self->done_cond);
+    }
+
+  pthread_mutex_unlock (&self->mutex);
+
+  return NULL;
+}
+
+/* ---- The producer side (sink callbacks, under the recorder's lock) ---- */
+
+static RawBlock *
+raw_block_new (gsize alloc)
+{
+  RawBlock *block = g_new0 (RawBlock, 1);
+
+  block->data = g_malloc (alloc);
+  block->alloc = alloc;
+
+  return block;
+}
+
+/* Hands cur to the thread (waiting while the queue is full) and takes a
+ * fresh block. With the mutex held; returns the block's sequence number. */
+static guint64
+submit_locked (TsTraceWriter *self,
+               guint          flags)
+{
+  RawBlock *block = self->cur;
+
+  while (self->n_in_flight >= MAX_IN_FLIGHT)
+    pthread_cond_wait (&self->done_cond, &self->mutex);
+
+  block->flags = flags;
+  block->seq = ++self->submitted_seq;
+  self->n_in_flight++;
+  g_queue_push_tail (&self->queue, block);
+  pthread_cond_signal (&self->work_cond);
+
+  self->cur = self->pool->len > 0 ? g_ptr_array_steal_index_fast (self->pool, self->pool->len - 1)
+                                  : raw_block_new (RAW_BLOCK_SIZE);
+
+  return block->seq;
+}
+
+/* Room for an entry of len bytes in cur. With the mutex held. */
+static guint8 *
+reserve_locked (TsTraceWriter *self,
+                gsize          len)
+{
+  guint8 *p;
+
+  if (self->cur->len + len > self->cur->alloc)
+    {
+      if (self->cur->len > 0)
+        submit_locked (self, 0);
+      if (len > self->cur->alloc)
+        {
+          /* A big string: a block of its own, in place of cur. */
+          g_ptr_array_add (self->pool, self->cur);
+          self->cur = raw_block_new (len);
+        }
+    }
+
+  p = self->cur->data + self->cur->len;
+  self->cur->len += len;
+
+  return p;
 }
 
 static void
@@ -207,44 +615,29 @@ sink_string (gpointer    user_data,
              gsize       len)
 {
   TsTraceWriter *self = user_data;
-  gsize payload = 4 + len;
-  gsize total = TS_TRACE_FRAME_HEADER_SIZE + ts_trace_align8 (payload);
+  gsize size = 8 + ts_trace_align8 (len);
   guint8 *p;
 
-  g_mutex_lock (&self->mutex);
+  pthread_mutex_lock (&self->mutex);
 
   if (self->error != NULL)
     goto out;
 
-  if (payload > TS_TRACE_MAX_PAYLOAD)
+  if (len > TS_TRACE_MAX_PAYLOAD - 16)
     {
-      self->error = g_error_new (TS_TRACE_WRITER_ERROR, TS_TRACE_WRITER_ERROR_TOO_BIG,
-                                 "String %u is %" G_GSIZE_FORMAT " bytes long, more than a trace frame can hold",
-                                 id, len);
+      set_error_locked (self, g_error_new (TS_TRACE_WRITER_ERROR, TS_TRACE_WRITER_ERROR_TOO_BIG,
+                                           "String %u is %" G_GSIZE_FORMAT " bytes long, more than a trace frame can hold",
+                                           id, len));
       goto out;
     }
 
-  note_frame (self, 0);
-
-  if (total > BUFFER_SIZE)
-    {
-      guint8 head[4];
-      ts_trace_write_u32 (head, id);
-      write_big_frame (self, TS_TRACE_FRAME_STRING, head, 4, (const guint8 *) str, len);
-      goto out;
-    }
-
-  if ((p = reserve (self, total)) == NULL)
-    goto out;
-
-  write_frame_header (p, TS_TRACE_FRAME_STRING, payload);
-  ts_trace_write_u32 (p + 8, id);
-  memcpy (p + 12, str, len);
-  memset (p + 12 + len, 0, total - 12 - len);
-  commit (self, total);
+  p = reserve_locked (self, size);
+  ((guint32 *) p)[0] = RAW_STRING;
+  ((guint32 *) p)[1] = len;
+  memcpy (p + 8, str, len);
 
 out:
-  g_mutex_unlock (&self->mutex);
+  pthread_mutex_unlock (&self->mutex);
 }
 
 static void
@@ -253,94 +646,23 @@ sink_record (gpointer      user_data,
              const void   *record)
 {
   TsTraceWriter *self = user_data;
-  const TsRecordInfo *info = ts_record_info (kind);
-  gsize total = TS_TRACE_FRAME_HEADER_SIZE + info->struct_size;
+  gsize size = ts_record_info (kind)->struct_size;
   guint8 *p;
 
-  g_assert (info->struct_size % 8 == 0);
+  pthread_mutex_lock (&self->mutex);
 
-  g_mutex_lock (&self->mutex);
-
-  if ((p = reserve (self, total)) != NULL)
+  if (G_LIKELY (self->error == NULL))
     {
-      note_frame (self, 1 + kind);
-      write_frame_header (p, TS_TRACE_FRAME_RECORD + kind, info->struct_size);
-#if G_BYTE_ORDER == G_LITTLE_ENDIAN
-      /* The field tables cover each struct exactly, in order, naturally
-       * aligned: the struct's bytes are the payload. */
-      memcpy (p + 8, record, info->struct_size);
-#else
-      for (guint f = 0; f < info->n_fields; f++)
-        {
-          const TsFieldInfo *fi = &info->fields[f];
-          const guint8 *src = (const guint8 *) record + fi->offset;
-
-          if (fi->size == 8)
-            ts_trace_write_u64 (p + 8 + fi->offset, *(const guint64 *) src);
-          else
-            ts_trace_write_u32 (p + 8 + fi->offset, *(const guint32 *) src);
-        }
-#endif
-      commit (self, total);
+      p = reserve_locked (self, 8 + size);
+      ((guint32 *) p)[0] = kind;
+      ((guint32 *) p)[1] = size;
+      memcpy (p + 8, record, size);
     }
 
-  g_mutex_unlock (&self->mutex);
+  pthread_mutex_unlock (&self->mutex);
 }
 
 static const TsRecorderSink writer_sink = { sink_string, sink_record };
-
-static void
-write_header (TsTraceWriter *self)
-{
-  guint8 *p = reserve (self, TS_TRACE_HEADER_SIZE);
-
-  g_assert (p != NULL);
-  memset (p, 0, TS_TRACE_HEADER_SIZE);
-  memcpy (p, TS_TRACE_MAGIC, TS_TRACE_MAGIC_LEN);
-  ts_trace_write_u16 (p + 8, TS_TRACE_MAJOR);
-  ts_trace_write_u16 (p + 10, TS_TRACE_MINOR);
-  ts_trace_write_u32 (p + 12, TS_TRACE_HEADER_SIZE);
-  commit (self, TS_TRACE_HEADER_SIZE);
-}
-
-static void
-write_index (TsTraceWriter *self)
-{
-  gsize payload = 8 + TS_TRACE_TRAILER_SIZE;
-  g_autofree guint8 *frame = NULL;
-  guint64 index_offset = self->offset;
-  guint8 *p;
-
-  for (guint e = 0; e < N_INDEX_ENTRIES; e++)
-    payload += 16 + 8 * self->chunks[e]->len;
-
-  frame = g_malloc0 (TS_TRACE_FRAME_HEADER_SIZE + payload);
-  write_frame_header (frame, TS_TRACE_FRAME_INDEX, payload);
-  p = frame + TS_TRACE_FRAME_HEADER_SIZE;
-
-  ts_trace_write_u32 (p, N_INDEX_ENTRIES);
-  ts_trace_write_u32 (p + 4, TS_TRACE_INDEX_CHUNK);
-  p += 8;
-
-  for (guint e = 0; e < N_INDEX_ENTRIES; e++)
-    {
-      GArray *chunks = self->chunks[e];
-
-      ts_trace_write_u16 (p, e == 0 ? TS_TRACE_FRAME_STRING : TS_TRACE_FRAME_RECORD + e - 1);
-      ts_trace_write_u16 (p + 2, 0);
-      ts_trace_write_u32 (p + 4, chunks->len);
-      ts_trace_write_u64 (p + 8, self->counts[e]);
-      p += 16;
-      for (guint c = 0; c < chunks->len; c++, p += 8)
-        ts_trace_write_u64 (p, g_array_index (chunks, guint64, c));
-    }
-
-  ts_trace_write_u64 (p, index_offset);
-  memcpy (p + 8, TS_TRACE_INDEX_MAGIC, 8);
-
-  if (flush_buffer (self) && write_all (self, frame, TS_TRACE_FRAME_HEADER_SIZE + payload))
-    self->offset += TS_TRACE_FRAME_HEADER_SIZE + payload;
-}
 
 static gboolean
 check_usable (TsTraceWriter  *self,
@@ -375,15 +697,36 @@ ts_trace_writer_dispose (GObject *object)
 }
 
 static void
+free_block (gpointer data)
+{
+  RawBlock *block = data;
+
+  g_free (block->data);
+  g_free (block);
+}
+
+static void
 ts_trace_writer_finalize (GObject *object)
 {
   TsTraceWriter *self = (TsTraceWriter *) object;
 
-  for (guint e = 0; e < N_INDEX_ENTRIES; e++)
-    g_clear_pointer (&self->chunks[e], g_array_unref);
-  g_clear_pointer (&self->buffer, g_free);
+  g_assert (self->thread == NULL);
+
+  g_clear_pointer (&self->cur, free_block);
+  g_queue_clear_full (&self->queue, free_block);
+  g_clear_pointer (&self->pool, g_ptr_array_unref);
+  g_clear_pointer (&self->out, g_byte_array_unref);
+  g_clear_pointer (&self->index, g_array_unref);
+  for (guint k = 0; k < TS_N_RECORD_KINDS; k++)
+    {
+      g_clear_pointer (&self->kinds[k].key_gen, g_array_unref);
+      g_clear_pointer (&self->kinds[k].key_row, g_array_unref);
+      g_clear_pointer (&self->kinds[k].rows, g_array_unref);
+    }
   g_clear_error (&self->error);
-  g_mutex_clear (&self->mutex);
+  pthread_cond_destroy (&self->work_cond);
+  pthread_cond_destroy (&self->done_cond);
+  pthread_mutex_destroy (&self->mutex);
 
   G_OBJECT_CLASS (ts_trace_writer_parent_class)->finalize (object);
 }
@@ -400,12 +743,32 @@ ts_trace_writer_class_init (TsTraceWriterClass *klass)
 static void
 ts_trace_writer_init (TsTraceWriter *self)
 {
-  g_mutex_init (&self->mutex);
+  pthread_mutex_init (&self->mutex, NULL);
+  pthread_cond_init (&self->work_cond, NULL);
+  pthread_cond_init (&self->done_cond, NULL);
   self->fd = -1;
-  self->buffer = g_malloc (BUFFER_SIZE);
-  for (guint e = 0; e < N_INDEX_ENTRIES; e++)
-    self->chunks[e] = g_array_new (FALSE, FALSE, sizeof (guint64));
-  write_header (self);
+  self->closed = TRUE;   /* until new_for_fd starts the thread */
+  g_queue_init (&self->queue);
+  self->pool = g_ptr_array_new_with_free_func (free_block);
+  self->cur = raw_block_new (RAW_BLOCK_SIZE);
+  self->out = g_byte_array_sized_new (OUT_WRITE_SIZE + TS_TRACE_CHUNK_TARGET + 4096);
+  self->index = g_array_new (FALSE, FALSE, 1);
+
+  for (guint k = 0; k < TS_N_RECORD_KINDS; k++)
+    {
+      EncKind *ek = &self->kinds[k];
+
+      ts_trace_wire_kind_init (&ek->wire, k);
+      if (ek->wire.key != TS_TRACE_NO_KEY)
+        {
+          ek->key_gen = g_array_new (FALSE, TRUE, sizeof (guint32));
+          ek->key_row = g_array_new (FALSE, TRUE, sizeof (guint32));
+          ek->rows = g_array_new (FALSE, FALSE, sizeof (guint64));
+        }
+    }
+
+  encode_header_and_schema (self);
+  self->produced = self->out->len;
 }
 
 TsTraceWriter *
@@ -419,6 +782,8 @@ ts_trace_writer_new_for_fd (int      fd,
   self = g_object_new (TS_TYPE_TRACE_WRITER, NULL);
   self->fd = fd;
   self->owns_fd = close_fd;
+  self->closed = FALSE;
+  self->thread = g_thread_new ("trace-writer", writer_thread, self);
 
   return self;
 }
@@ -464,6 +829,18 @@ ts_trace_writer_attach (TsTraceWriter  *self,
   return ts_trace_writer_flush (self, error);
 }
 
+/* Hands the current block to the thread with flags and waits until it is
+ * done with it. With the mutex held. */
+static void
+sync_locked (TsTraceWriter *self,
+             guint          flags)
+{
+  guint64 seq = submit_locked (self, flags);
+
+  while (self->done_seq < seq)
+    pthread_cond_wait (&self->done_cond, &self->mutex);
+}
+
 gboolean
 ts_trace_writer_flush (TsTraceWriter  *self,
                        GError        **error)
@@ -472,11 +849,14 @@ ts_trace_writer_flush (TsTraceWriter  *self,
 
   g_return_val_if_fail (TS_IS_TRACE_WRITER (self), FALSE);
 
-  g_mutex_lock (&self->mutex);
-  ret = check_usable (self, error) && flush_buffer (self);
-  if (!ret && error != NULL && *error == NULL)
-    *error = g_error_copy (self->error);
-  g_mutex_unlock (&self->mutex);
+  pthread_mutex_lock (&self->mutex);
+  ret = check_usable (self, error);
+  if (ret)
+    {
+      sync_locked (self, BLOCK_FLUSH);
+      ret = check_usable (self, error);
+    }
+  pthread_mutex_unlock (&self->mutex);
 
   return ret;
 }
@@ -492,20 +872,20 @@ ts_trace_writer_close (TsTraceWriter  *self,
   if (self->closed)
     return check_usable (self, error);
 
-  /* Detach first, without our lock: set_sink takes the recorder's. */
+  /* Detach first, without our lock: set_sink takes the recorder's, and a
+   * sink call in progress holds it and may wait for ours. */
   if (self->recorder != NULL)
     {
       ts_recorder_set_sink (self->recorder, NULL, NULL);
       g_clear_object (&self->recorder);
     }
 
-  g_mutex_lock (&self->mutex);
+  pthread_mutex_lock (&self->mutex);
+  sync_locked (self, BLOCK_CLOSE);
+  pthread_mutex_unlock (&self->mutex);
 
-  if (self->error == NULL)
-    {
-      write_index (self);
-      flush_buffer (self);
-    }
+  g_thread_join (self->thread);
+  self->thread = NULL;
 
   if (self->owns_fd && self->fd >= 0)
     {
@@ -514,10 +894,10 @@ ts_trace_writer_close (TsTraceWriter  *self,
     }
   self->fd = -1;
 
+  pthread_mutex_lock (&self->mutex);
   ret = check_usable (self, error);
   self->closed = TRUE;
-
-  g_mutex_unlock (&self->mutex);
+  pthread_mutex_unlock (&self->mutex);
 
   return ret;
 }
@@ -529,9 +909,9 @@ ts_trace_writer_get_offset (TsTraceWriter *self)
 
   g_return_val_if_fail (TS_IS_TRACE_WRITER (self), 0);
 
-  g_mutex_lock (&self->mutex);
-  ret = self->offset;
-  g_mutex_unlock (&self->mutex);
+  pthread_mutex_lock (&self->mutex);
+  ret = self->produced;
+  pthread_mutex_unlock (&self->mutex);
 
   return ret;
 }
