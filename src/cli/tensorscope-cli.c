@@ -21,6 +21,7 @@ typedef struct
 
 static const TsCliCommand commands[] = {
   { "run", "Run a Python workload on the simulated GPUs and record it", ts_cli_run_main },
+  { "record", "Record an unmodified CUDA program (CUPTI and NVTX)", ts_cli_record_main },
 };
 
 static void

@@ -13,5 +13,6 @@ G_BEGIN_DECLS
 void ts_cli_message  (const char *format, ...) G_GNUC_PRINTF (1, 2);
 
 int  ts_cli_run_main (int argc, char **argv);
+int  ts_cli_record_main (int argc, char **argv);
 
 G_END_DECLS
