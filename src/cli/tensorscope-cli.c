@@ -25,6 +25,7 @@ static const TsCliCommand commands[] = {
   { "report", "Print statistics tables of a trace, like nsys stats", ts_cli_report_main },
   { "export", "Convert a trace to Chrome Trace Event JSON (Perfetto)", ts_cli_export_main },
   { "render", "Draw a trace's timeline or memory view to PNG, SVG or PDF", ts_cli_render_main },
+  { "record", "Record an unmodified CUDA program (CUPTI and NVTX)", ts_cli_record_main },
 };
 
 static void

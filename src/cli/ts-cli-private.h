@@ -39,5 +39,6 @@ void             ts_cli_warn_cut_short (const char    *path);
 /* "1500", "1.5us", "2ms", "0.25s" → nanoseconds. */
 gboolean         ts_cli_parse_time     (const char    *text,
                                         TsTime        *out);
+int  ts_cli_record_main (int argc, char **argv);
 
 G_END_DECLS
