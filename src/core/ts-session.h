@@ -1,0 +1,173 @@
+/* ts-session.h: the process-wide state of a workload run
+ *
+ * Copyright 2026 The Tensorscope authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * One session per process, as one CUDA context per device per process. The
+ * CLI configures it before the script starts; the devices come to life at
+ * the first CUDA call (CUDA's lazy initialization), which is also when
+ * CUDA_VISIBLE_DEVICES, CUDA_LAUNCH_BLOCKING and PYTORCH_CUDA_ALLOC_CONF
+ * are read, as PyTorch reads them.
+ *
+ * The session is the seam between the tensor layer and the simulated
+ * machine: devices, streams, events, virtual time, device memory and the
+ * trace. Callers see only this API.
+ */
+
+#pragma once
+
+#include <glib.h>
+
+#include "ts-gpu-profile.h"
+#include "ts-storage.h"
+#include "ts-types.h"
+
+G_BEGIN_DECLS
+
+#define TS_SESSION_ERROR (ts_session_error_quark ())
+
+typedef enum
+{
+  TS_SESSION_ERROR_NO_DEVICE,        /* RuntimeError */
+  TS_SESSION_ERROR_INVALID_DEVICE,   /* RuntimeError: invalid device ordinal */
+  TS_SESSION_ERROR_OUT_OF_MEMORY,    /* torch.cuda.OutOfMemoryError */
+  TS_SESSION_ERROR_INVALID_VALUE,    /* ValueError */
+  TS_SESSION_ERROR_FAILED,
+} TsSessionError;
+
+GQuark ts_session_error_quark (void);
+
+typedef struct
+{
+  int          n_gpus;      /* 0: the default (4) */
+  const char  *gpu_model;   /* NULL: the default profile */
+  gboolean     sync;        /* as CUDA_LAUNCH_BLOCKING=1 */
+  gboolean     sanitize;
+} TsSessionOptions;
+
+/* Before the first CUDA call; later calls are ignored with a warning. */
+void                 ts_session_configure          (const TsSessionOptions *options);
+/* Flushes and drops everything: the end of the run. */
+void                 ts_session_shutdown           (void);
+
+/* Lazy initialization. Cheap once done. */
+gboolean             ts_session_cuda_init          (GError    **error);
+gboolean             ts_session_is_initialized     (void);
+/* Visible devices, from CUDA_VISIBLE_DEVICES and --gpus; no init needed. */
+int                  ts_session_device_count       (void);
+const TsGpuProfile  *ts_session_get_profile        (int         device);
+gboolean             ts_session_check_device       (int         device,
+                                                    GError    **error);
+
+/* Per host thread. */
+int                  ts_session_current_device     (void);
+gboolean             ts_session_set_device         (int         device,
+                                                    GError    **error);
+
+/* Virtual time of the calling host thread. */
+TsTime               ts_session_now                (void);
+
+/* Streams: TsStreamId, the default stream of device d is d. */
+TsStreamId           ts_session_current_stream     (int         device);
+void                 ts_session_set_current_stream (TsStreamId  stream);
+TsStreamId           ts_session_default_stream     (int         device);
+TsStreamId           ts_session_stream_new         (int         device,
+                                                    int         priority);
+int                  ts_session_stream_device      (TsStreamId  stream);
+int                  ts_session_stream_priority    (TsStreamId  stream);
+guint64              ts_session_stream_handle      (TsStreamId  stream);
+gboolean             ts_session_stream_query       (TsStreamId  stream);
+void                 ts_session_stream_synchronize (TsStreamId  stream);
+void                 ts_session_stream_wait_stream (TsStreamId  stream,
+                                                    TsStreamId  other);
+void                 ts_session_device_synchronize (int         device);
+
+/* Events, numbered from 1. */
+guint64              ts_session_event_new          (gboolean    enable_timing,
+                                                    gboolean    blocking,
+                                                    gboolean    interprocess);
+void                 ts_session_event_record       (guint64     event,
+                                                    TsStreamId  stream);
+void                 ts_session_event_wait         (guint64     event,
+                                                    TsStreamId  stream);
+gboolean             ts_session_event_query        (guint64     event);
+void                 ts_session_event_synchronize  (guint64     event);
+gboolean             ts_session_event_elapsed_ms   (guint64     start,
+                                                    guint64     end,
+                                                    double     *ms,
+                                                    GError    **error);
+int                  ts_session_event_device       (guint64     event);
+
+/* Device work. A work item runs on stream after what is queued there;
+ * compute runs when the item starts (it reads its inputs then) and land
+ * when it ends. Either may be NULL. */
+typedef void (*TsWorkFunc) (gpointer user_data);
+
+typedef struct
+{
+  const char  *name;        /* "aten::add" kernel name */
+  TsStreamId   stream;
+  guint64      flops;
+  guint64      bytes;
+  gboolean     is_copy;
+  TsCopyKind   copy_kind;
+  TsCopyFlags  copy_flags;
+  int          src_device;  /* -1 host */
+  int          dst_device;
+  TsWorkFunc   on_start;
+  TsWorkFunc   on_finish;
+  gpointer     user_data;
+  GDestroyNotify destroy;
+} TsWork;
+
+void                 ts_session_launch             (const TsWork *work);
+/* The host waits for a blocking copy: for the stream to drain. */
+void                 ts_session_block_on_stream    (TsStreamId  stream,
+                                                    TsSyncKind  kind);
+
+/* API-call scope: records "aten::add" with the current callsite; work
+ * launched inside inherits its correlation. */
+guint64              ts_session_api_begin          (const char *name);
+void                 ts_session_api_end            (guint64     correlation);
+
+/* Device memory (the caching allocator of the device). */
+gboolean             ts_session_malloc             (int          device,
+                                                    gsize        size,
+                                                    TsStreamId   stream,
+                                                    guint64     *addr,
+                                                    guint8     **host,
+                                                    gpointer    *block,
+                                                    GError     **error);
+void                 ts_session_free               (gpointer     block);
+void                 ts_session_record_stream      (gpointer     block,
+                                                    TsStreamId   stream);
+/* Pinned host memory. */
+gboolean             ts_session_host_malloc        (gsize        size,
+                                                    guint64     *addr,
+                                                    guint8     **host,
+                                                    gpointer    *block,
+                                                    GError     **error);
+void                 ts_session_host_free          (gpointer     block);
+
+/* The memory API of torch.cuda. The stats table is PyTorch's keys. */
+GHashTable          *ts_session_memory_stats       (int          device);
+void                 ts_session_reset_peak_stats   (int          device);
+void                 ts_session_reset_accumulated_stats (int     device);
+void                 ts_session_empty_cache        (void);
+char                *ts_session_memory_summary     (int          device,
+                                                    gboolean     abbreviated);
+gboolean             ts_session_set_memory_fraction (int         device,
+                                                     double      fraction,
+                                                     GError    **error);
+void                 ts_session_mem_get_info       (int          device,
+                                                    guint64     *free_bytes,
+                                                    guint64     *total_bytes);
+
+/* NVTX. Returns the depth, as range_push/range_pop do. */
+int                  ts_session_nvtx_push          (const char  *message);
+int                  ts_session_nvtx_pop           (void);
+void                 ts_session_nvtx_mark          (const char  *message);
+guint64              ts_session_nvtx_range_start   (const char  *message);
+void                 ts_session_nvtx_range_end     (guint64      range_id);
+
+G_END_DECLS
