@@ -1,0 +1,2 @@
+#include <glib.h>
+int main (void) { return 0; }

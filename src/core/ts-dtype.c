@@ -1,0 +1,468 @@
+/* ts-dtype.c: element types of tensors, their names, conversions and promotion
+ *
+ * Copyright 2026 The Tensorscope authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#include "config.h"
+
+#include <math.h>
+#include <string.h>
+
+#include "ts-dtype.h"
+
+typedef struct
+{
+  const char *name;
+  const char *short_name;
+  gsize       size;
+  gboolean    floating;
+} DTypeInfo;
+
+static const DTypeInfo dtype_info[TS_N_DTYPES] = {
+  [TS_DTYPE_FLOAT32]  = { "torch.float32",  "float32",  4, TRUE },
+  [TS_DTYPE_FLOAT64]  = { "torch.float64",  "float64",  8, TRUE },
+  [TS_DTYPE_FLOAT16]  = { "torch.float16",  "float16",  2, TRUE },
+  [TS_DTYPE_BFLOAT16] = { "torch.bfloat16", "bfloat16", 2, TRUE },
+  [TS_DTYPE_INT64]    = { "torch.int64",    "int64",    8, FALSE },
+  [TS_DTYPE_INT32]    = { "torch.int32",    "int32",    4, FALSE },
+  [TS_DTYPE_UINT8]    = { "torch.uint8",    "uint8",    1, FALSE },
+  [TS_DTYPE_BOOL]     = { "torch.bool",     "bool",     1, FALSE },
+};
+
+/* Aliases PyTorch accepts as attribute names of the torch module. */
+static const struct { const char *alias; TsDType dtype; } dtype_aliases[] = {
+  { "float", TS_DTYPE_FLOAT32 },
+  { "double", TS_DTYPE_FLOAT64 },
+  { "half", TS_DTYPE_FLOAT16 },
+  { "long", TS_DTYPE_INT64 },
+  { "int", TS_DTYPE_INT32 },
+};
+
+gboolean
+ts_dtype_is_valid (TsDType dtype)
+{
+  return dtype >= 0 && dtype < TS_N_DTYPES;
+}
+
+const char *
+ts_dtype_name (TsDType dtype)
+{
+  g_return_val_if_fail (ts_dtype_is_valid (dtype), NULL);
+  return dtype_info[dtype].name;
+}
+
+const char *
+ts_dtype_short_name (TsDType dtype)
+{
+  g_return_val_if_fail (ts_dtype_is_valid (dtype), NULL);
+  return dtype_info[dtype].short_name;
+}
+
+/* Accepts "torch.float32", "float32" and the aliases ("torch.float", "long"...). */
+gboolean
+ts_dtype_from_name (const char *name,
+                    TsDType    *dtype)
+{
+  g_return_val_if_fail (name != NULL, FALSE);
+
+  if (g_str_has_prefix (name, "torch."))
+    name += strlen ("torch.");
+
+  for (guint i = 0; i < TS_N_DTYPES; i++)
+    {
+      if (strcmp (name, dtype_info[i].short_name) == 0)
+        {
+          if (dtype)
+            *dtype = (TsDType)i;
+          return TRUE;
+        }
+    }
+
+  for (guint i = 0; i < G_N_ELEMENTS (dtype_aliases); i++)
+    {
+      if (strcmp (name, dtype_aliases[i].alias) == 0)
+        {
+          if (dtype)
+            *dtype = dtype_aliases[i].dtype;
+          return TRUE;
+        }
+    }
+
+  return FALSE;
+}
+
+gsize
+ts_dtype_size (TsDType dtype)
+{
+  g_return_val_if_fail (ts_dtype_is_valid (dtype), 0);
+  return dtype_info[dtype].size;
+}
+
+gboolean
+ts_dtype_is_floating (TsDType dtype)
+{
+  g_return_val_if_fail (ts_dtype_is_valid (dtype), FALSE);
+  return dtype_info[dtype].floating;
+}
+
+gboolean
+ts_dtype_is_integral (TsDType  dtype,
+                      gboolean include_bool)
+{
+  g_return_val_if_fail (ts_dtype_is_valid (dtype), FALSE);
+
+  if (dtype == TS_DTYPE_BOOL)
+    return include_bool;
+  return !dtype_info[dtype].floating;
+}
+
+/* torch.get_default_dtype(); torch.set_default_dtype is not modelled. */
+TsDType
+ts_dtype_get_default (void)
+{
+  return TS_DTYPE_FLOAT32;
+}
+
+static inline guint32
+float_bits (float f)
+{
+  guint32 u;
+
+  memcpy (&u, &f, sizeof u);
+  return u;
+}
+
+static inline float
+bits_float (guint32 u)
+{
+  float f;
+
+  memcpy (&f, &u, sizeof f);
+  return f;
+}
+
+/* IEEE binary16 from binary32, round to nearest even, subnormals and
+ * overflow to infinity included (what c10::Half's constructor does). */
+guint16
+ts_float_to_half (float f)
+{
+  guint32 x = float_bits (f);
+  guint32 sign = (x >> 16) & 0x8000;
+  guint32 abs = x & 0x7fffffff;
+  guint32 mant;
+  gint32 exp;
+
+  if (abs >= 0x7f800000)  /* inf or NaN: keep NaN quiet and non-zero */
+    return sign | 0x7c00 | (abs > 0x7f800000 ? 0x200 | ((abs >> 13) & 0x3ff) : 0);
+
+  if (abs >= 0x477ff000)  /* rounds to >= 65520: infinity */
+    return sign | 0x7c00;
+
+  exp = (gint32)(abs >> 23) - 127 + 15;
+  if (exp <= 0)
+    {
+      /* Subnormal half (or zero): shift the full significand right, round
+       * to nearest even on the bits shifted out. */
+      guint32 shift;
+      guint32 half_mant;
+      guint32 rem;
+      guint32 halfway;
+
+      if (exp < -10)
+        return sign;  /* below half the smallest subnormal */
+      mant = (abs & 0x7fffff) | 0x800000;
+      shift = (guint32)(14 - exp);
+      half_mant = mant >> shift;
+      rem = mant & ((1u << shift) - 1);
+      halfway = 1u << (shift - 1);
+      if (rem > halfway || (rem == halfway && (half_mant & 1)))
+        half_mant++;
+      return sign | half_mant;
+    }
+
+  mant = abs & 0x7fffff;
+  {
+    guint32 h = ((guint32)exp << 10) | (mant >> 13);
+    guint32 rem = mant & 0x1fff;
+
+    if (rem > 0x1000 || (rem == 0x1000 && (h & 1)))
+      h++;  /* may carry into the exponent, which is still correct */
+    return sign | h;
+  }
+}
+
+float
+ts_half_to_float (guint16 h)
+{
+  guint32 sign = (guint32)(h & 0x8000) << 16;
+  guint32 exp = (h >> 10) & 0x1f;
+  guint32 mant = h & 0x3ff;
+
+  if (exp == 0x1f)
+    return bits_float (sign | 0x7f800000 | (mant << 13));
+  if (exp == 0)
+    {
+      /* Subnormal or zero: mant * 2^-24 is exact in float. */
+      float v = (float)mant * 0x1p-24f;
+      return sign ? -v : v;
+    }
+  return bits_float (sign | ((exp + 127 - 15) << 23) | (mant << 13));
+}
+
+/* c10::BFloat16's round_to_nearest_even, with its canonical NaN. */
+guint16
+ts_float_to_bfloat16 (float f)
+{
+  guint32 u;
+
+  if (isnan (f))
+    return 0x7fc0;
+  u = float_bits (f);
+  u += 0x7fff + ((u >> 16) & 1);
+  return (guint16)(u >> 16);
+}
+
+float
+ts_bfloat16_to_float (guint16 b)
+{
+  return bits_float ((guint32)b << 16);
+}
+
+/* double to int64 the way x86's cvttsd2si does for static_cast: truncation,
+ * and the "integer indefinite" value for NaN and out-of-range input, without
+ * the undefined behaviour of a plain C cast. */
+static inline gint64
+double_to_int64 (double v)
+{
+  if (isnan (v) || v >= 0x1p63 || v < -0x1p63)
+    return G_MININT64;
+  return (gint64)v;
+}
+
+double
+ts_dtype_load (TsDType     dtype,
+               const void *p)
+{
+  switch (dtype)
+    {
+    case TS_DTYPE_FLOAT32: { float v; memcpy (&v, p, 4); return v; }
+    case TS_DTYPE_FLOAT64: { double v; memcpy (&v, p, 8); return v; }
+    case TS_DTYPE_FLOAT16: { guint16 v; memcpy (&v, p, 2); return ts_half_to_float (v); }
+    case TS_DTYPE_BFLOAT16: { guint16 v; memcpy (&v, p, 2); return ts_bfloat16_to_float (v); }
+    case TS_DTYPE_INT64: { gint64 v; memcpy (&v, p, 8); return (double)v; }
+    case TS_DTYPE_INT32: { gint32 v; memcpy (&v, p, 4); return v; }
+    case TS_DTYPE_UINT8: return *(const guint8 *)p;
+    case TS_DTYPE_BOOL: return *(const guint8 *)p != 0;
+    case TS_N_DTYPES:
+    case TS_DTYPE_UNDEFINED:
+    default:
+      g_return_val_if_reached (0.0);
+    }
+}
+
+void
+ts_dtype_store (TsDType  dtype,
+                void    *p,
+                double   value)
+{
+  switch (dtype)
+    {
+    case TS_DTYPE_FLOAT32: { float v = (float)value; memcpy (p, &v, 4); break; }
+    case TS_DTYPE_FLOAT64: memcpy (p, &value, 8); break;
+    case TS_DTYPE_FLOAT16: { guint16 v = ts_float_to_half ((float)value); memcpy (p, &v, 2); break; }
+    case TS_DTYPE_BFLOAT16: { guint16 v = ts_float_to_bfloat16 ((float)value); memcpy (p, &v, 2); break; }
+    case TS_DTYPE_INT64:
+    case TS_DTYPE_INT32:
+    case TS_DTYPE_UINT8:
+      ts_dtype_store_int (dtype, p, double_to_int64 (value));
+      break;
+    case TS_DTYPE_BOOL: *(guint8 *)p = value != 0.0; break;
+    case TS_N_DTYPES:
+    case TS_DTYPE_UNDEFINED:
+    default:
+      g_return_if_reached ();
+    }
+}
+
+gint64
+ts_dtype_load_int (TsDType     dtype,
+                   const void *p)
+{
+  switch (dtype)
+    {
+    case TS_DTYPE_INT64: { gint64 v; memcpy (&v, p, 8); return v; }
+    case TS_DTYPE_INT32: { gint32 v; memcpy (&v, p, 4); return v; }
+    case TS_DTYPE_UINT8: return *(const guint8 *)p;
+    case TS_DTYPE_BOOL: return *(const guint8 *)p != 0;
+    case TS_DTYPE_FLOAT32:
+    case TS_DTYPE_FLOAT64:
+    case TS_DTYPE_FLOAT16:
+    case TS_DTYPE_BFLOAT16:
+      return double_to_int64 (ts_dtype_load (dtype, p));
+    case TS_N_DTYPES:
+    case TS_DTYPE_UNDEFINED:
+    default:
+      g_return_val_if_reached (0);
+    }
+}
+
+/* Narrow integer types wrap modulo 2^bits, as a C++ integral conversion does. */
+void
+ts_dtype_store_int (TsDType  dtype,
+                    void    *p,
+                    gint64   value)
+{
+  switch (dtype)
+    {
+    case TS_DTYPE_INT64: memcpy (p, &value, 8); break;
+    case TS_DTYPE_INT32: { gint32 v = (gint32)(guint32)(guint64)value; memcpy (p, &v, 4); break; }
+    case TS_DTYPE_UINT8: *(guint8 *)p = (guint8)(guint64)value; break;
+    case TS_DTYPE_BOOL: *(guint8 *)p = value != 0; break;
+    case TS_DTYPE_FLOAT32:
+    case TS_DTYPE_FLOAT64:
+    case TS_DTYPE_FLOAT16:
+    case TS_DTYPE_BFLOAT16:
+      ts_dtype_store (dtype, p, (double)value);
+      break;
+    case TS_N_DTYPES:
+    case TS_DTYPE_UNDEFINED:
+    default:
+      g_return_if_reached ();
+    }
+}
+
+/* Rank of the integer types: with no int8/int16 among our dtypes the
+ * integer lattice is a chain, so promotion is a max. */
+static int
+int_rank (TsDType dtype)
+{
+  switch (dtype)
+    {
+    case TS_DTYPE_BOOL: return 0;
+    case TS_DTYPE_UINT8: return 1;
+    case TS_DTYPE_INT32: return 2;
+    case TS_DTYPE_INT64: return 3;
+    case TS_DTYPE_FLOAT32:
+    case TS_DTYPE_FLOAT64:
+    case TS_DTYPE_FLOAT16:
+    case TS_DTYPE_BFLOAT16:
+    case TS_N_DTYPES:
+    case TS_DTYPE_UNDEFINED:
+    default:
+      g_assert_not_reached ();
+    }
+}
+
+TsDType
+ts_dtype_promote (TsDType a,
+                  TsDType b)
+{
+  gboolean fa, fb;
+
+  if (a == TS_DTYPE_UNDEFINED)
+    return b;
+  if (b == TS_DTYPE_UNDEFINED)
+    return a;
+  g_return_val_if_fail (ts_dtype_is_valid (a), TS_DTYPE_UNDEFINED);
+  g_return_val_if_fail (ts_dtype_is_valid (b), TS_DTYPE_UNDEFINED);
+
+  if (a == b)
+    return a;
+
+  fa = dtype_info[a].floating;
+  fb = dtype_info[b].floating;
+  if (fa && !fb)
+    return a;
+  if (fb && !fa)
+    return b;
+  if (fa && fb)
+    {
+      /* float16 with bfloat16 meets at float32; otherwise the wider wins. */
+      if (dtype_info[a].size == 2 && dtype_info[b].size == 2)
+        return TS_DTYPE_FLOAT32;
+      return dtype_info[a].size >= dtype_info[b].size ? a : b;
+    }
+  return int_rank (a) >= int_rank (b) ? a : b;
+}
+
+gboolean
+ts_dtype_can_cast (TsDType from,
+                   TsDType to)
+{
+  g_return_val_if_fail (ts_dtype_is_valid (from), FALSE);
+  g_return_val_if_fail (ts_dtype_is_valid (to), FALSE);
+
+  if (dtype_info[from].floating && !dtype_info[to].floating)
+    return FALSE;
+  if (from != TS_DTYPE_BOOL && to == TS_DTYPE_BOOL)
+    return FALSE;
+  return TRUE;
+}
+
+/* PyTorch's combine_categories: @lower only matters when it is of a
+ * higher category than @higher (or when @higher is bool). */
+static TsDType
+combine_categories (TsDType higher,
+                    TsDType lower)
+{
+  if (higher != TS_DTYPE_UNDEFINED && dtype_info[higher].floating)
+    return higher;
+  if (higher == TS_DTYPE_BOOL ||
+      (lower != TS_DTYPE_UNDEFINED && dtype_info[lower].floating))
+    return ts_dtype_promote (higher, lower);
+  if (higher != TS_DTYPE_UNDEFINED)
+    return higher;
+  return lower;
+}
+
+TsDType
+ts_dtype_result_type (const TsOperand *operands,
+                      guint            n_operands)
+{
+  TsDType dim_result = TS_DTYPE_UNDEFINED;
+  TsDType zero_result = TS_DTYPE_UNDEFINED;
+  TsDType wrapped_result = TS_DTYPE_UNDEFINED;
+
+  g_return_val_if_fail (operands != NULL || n_operands == 0, TS_DTYPE_UNDEFINED);
+
+  for (guint i = 0; i < n_operands; i++)
+    {
+      TsDType dt = operands[i].dtype;
+
+      g_return_val_if_fail (ts_dtype_is_valid (dt), TS_DTYPE_UNDEFINED);
+
+      switch (operands[i].kind)
+        {
+        case TS_OPERAND_TENSOR:
+          dim_result = ts_dtype_promote (dim_result, dt);
+          break;
+        case TS_OPERAND_ZERO_DIM:
+          zero_result = ts_dtype_promote (zero_result, dt);
+          break;
+        case TS_OPERAND_SCALAR:
+          /* A Python float is a double wrapped number, but counts as the
+           * default dtype; a Python int is int64, a bool is bool. */
+          if (dtype_info[dt].floating)
+            dt = ts_dtype_get_default ();
+          wrapped_result = ts_dtype_promote (wrapped_result, dt);
+          break;
+        default:
+          g_return_val_if_reached (TS_DTYPE_UNDEFINED);
+        }
+    }
+
+  return combine_categories (dim_result,
+                             combine_categories (zero_result, wrapped_result));
+}
+
+TsDType
+ts_dtype_result_type2 (TsOperandKind a_kind,
+                       TsDType       a,
+                       TsOperandKind b_kind,
+                       TsDType       b)
+{
+  TsOperand ops[2] = { { a_kind, a }, { b_kind, b } };
+
+  return ts_dtype_result_type (ops, 2);
+}

@@ -1,0 +1,102 @@
+/* ts-dtype.h: element types of tensors, their names, conversions and promotion
+ *
+ * Copyright 2026 The Tensorscope authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * The eight dtypes the workload API exposes, with PyTorch's names and
+ * semantics: element sizes, "is floating point", conversion of one element
+ * to and from double (float16 and bfloat16 round to nearest even, as c10's
+ * Half and BFloat16 do), and the type promotion rules of binary operators,
+ * including PyTorch's category rules for 0-dim tensors and Python scalars.
+ */
+
+#pragma once
+
+#include <glib.h>
+
+G_BEGIN_DECLS
+
+typedef enum
+{
+  TS_DTYPE_FLOAT32 = 0,
+  TS_DTYPE_FLOAT64,
+  TS_DTYPE_FLOAT16,
+  TS_DTYPE_BFLOAT16,
+  TS_DTYPE_INT64,
+  TS_DTYPE_INT32,
+  TS_DTYPE_UINT8,
+  TS_DTYPE_BOOL,
+  TS_N_DTYPES,
+  TS_DTYPE_UNDEFINED = -1,
+} TsDType;
+
+/* What a binary operator's operand is, for type promotion. PyTorch ranks
+ * them: tensors with dims > 0 decide the dtype, 0-dim tensors only when they
+ * are of a higher category (bool < integer < floating), Python numbers
+ * ("wrapped numbers") likewise but with a Python float counting as the
+ * default dtype and a Python int as int64. */
+typedef enum
+{
+  TS_OPERAND_TENSOR = 0,   /* a tensor with at least one dimension */
+  TS_OPERAND_ZERO_DIM,     /* a 0-dim tensor */
+  TS_OPERAND_SCALAR,       /* a Python bool, int or float */
+} TsOperandKind;
+
+typedef struct
+{
+  TsOperandKind kind;
+  /* For a scalar: TS_DTYPE_BOOL, TS_DTYPE_INT64 (any Python int) or
+   * TS_DTYPE_FLOAT64 (any Python float); otherwise the tensor's dtype. */
+  TsDType       dtype;
+} TsOperand;
+
+const char *ts_dtype_name            (TsDType      dtype);
+const char *ts_dtype_short_name      (TsDType      dtype);
+gboolean    ts_dtype_from_name       (const char  *name,
+                                      TsDType     *dtype);
+gsize       ts_dtype_size            (TsDType      dtype);
+gboolean    ts_dtype_is_floating     (TsDType      dtype);
+gboolean    ts_dtype_is_integral     (TsDType      dtype,
+                                      gboolean     include_bool);
+gboolean    ts_dtype_is_valid        (TsDType      dtype);
+TsDType     ts_dtype_get_default     (void);
+
+/* One element at @p (any alignment) to and from double. Storing follows
+ * C++ static_cast as PyTorch does: floats to integers truncate toward zero
+ * (the value must be in range, else the result is unspecified but never
+ * undefined behaviour here), anything to bool is `v != 0`, double to
+ * float16/bfloat16 goes through float first as c10 does. */
+double      ts_dtype_load            (TsDType      dtype,
+                                      const void  *p);
+void        ts_dtype_store           (TsDType      dtype,
+                                      void        *p,
+                                      double       value);
+/* Exact for all integer dtypes, including int64 values beyond 2^53. */
+gint64      ts_dtype_load_int        (TsDType      dtype,
+                                      const void  *p);
+void        ts_dtype_store_int       (TsDType      dtype,
+                                      void        *p,
+                                      gint64       value);
+
+guint16     ts_float_to_half         (float        f);
+float       ts_half_to_float         (guint16      h);
+guint16     ts_float_to_bfloat16     (float        f);
+float       ts_bfloat16_to_float     (guint16      b);
+
+/* torch.can_cast(from, to): no floating to integral, no non-bool to bool.
+ * The rule for writing a result into an existing output (out=, in-place). */
+gboolean    ts_dtype_can_cast        (TsDType      from,
+                                      TsDType      to);
+/* torch.promote_types(a, b). */
+TsDType     ts_dtype_promote         (TsDType      a,
+                                      TsDType      b);
+/* torch.result_type over several operands (see TsOperandKind). */
+TsDType     ts_dtype_result_type     (const TsOperand *operands,
+                                      guint            n_operands);
+/* Shorthands for the common binary cases. */
+TsDType     ts_dtype_result_type2    (TsOperandKind a_kind,
+                                      TsDType       a,
+                                      TsOperandKind b_kind,
+                                      TsDType       b);
+
+G_END_DECLS

@@ -1,0 +1,832 @@
+/* ts-cpu-elementwise.c: binary and unary ops, fill, copy and ranges
+ *
+ * Copyright 2026 The Tensorscope authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * The generic path loads every element as a double (or an int64 for
+ * integer math), rounds it to the compute dtype, computes, and stores with
+ * conversion. Same-dtype float32/float64 arithmetic has typed loops so that
+ * the common case runs at memory speed.
+ */
+
+#include "config.h"
+
+#include <math.h>
+#include <string.h>
+
+#include "ts-cpu-kernels.h"
+
+static const char *binary_names[TS_N_BINARY_OPS] = {
+  "add", "sub", "mul", "div", "floor_divide", "remainder", "pow", "maximum",
+  "minimum", "eq", "ne", "lt", "le", "gt", "ge", "logical_and", "logical_or",
+};
+
+static const char *unary_names[TS_N_UNARY_OPS] = {
+  "neg", "abs", "exp", "log", "sqrt", "sin", "cos", "tanh", "sigmoid", "relu",
+  "reciprocal",
+};
+
+const char *
+ts_binary_op_name (TsBinaryOp op)
+{
+  g_return_val_if_fail (op < TS_N_BINARY_OPS, NULL);
+  return binary_names[op];
+}
+
+const char *
+ts_unary_op_name (TsUnaryOp op)
+{
+  g_return_val_if_fail (op < TS_N_UNARY_OPS, NULL);
+  return unary_names[op];
+}
+
+static gboolean
+binary_is_comparison (TsBinaryOp op)
+{
+  return op >= TS_BINARY_EQ && op <= TS_BINARY_GE;
+}
+
+static gboolean
+binary_is_logical (TsBinaryOp op)
+{
+  return op == TS_BINARY_LOGICAL_AND || op == TS_BINARY_LOGICAL_OR;
+}
+
+TsDType
+ts_binary_compute_dtype (TsBinaryOp op,
+                         TsDType    common)
+{
+  g_return_val_if_fail (ts_dtype_is_valid (common), TS_DTYPE_UNDEFINED);
+
+  if (binary_is_logical (op))
+    return TS_DTYPE_BOOL;
+  if (op == TS_BINARY_DIV && !ts_dtype_is_floating (common))
+    return ts_dtype_get_default ();
+  return common;
+}
+
+TsDType
+ts_binary_result_dtype (TsBinaryOp op,
+                        TsDType    common)
+{
+  if (binary_is_comparison (op) || binary_is_logical (op))
+    return TS_DTYPE_BOOL;
+  return ts_binary_compute_dtype (op, common);
+}
+
+static gboolean
+unary_is_float_function (TsUnaryOp op)
+{
+  return op != TS_UNARY_NEG && op != TS_UNARY_ABS && op != TS_UNARY_RELU;
+}
+
+TsDType
+ts_unary_result_dtype (TsUnaryOp op,
+                       TsDType   input)
+{
+  g_return_val_if_fail (ts_dtype_is_valid (input), TS_DTYPE_UNDEFINED);
+
+  if (unary_is_float_function (op) && !ts_dtype_is_floating (input))
+    return ts_dtype_get_default ();
+  return input;
+}
+
+/* A double holding a value of some dtype, rounded to @dtype as a C++
+ * static_cast to that type would (floats only). */
+static inline double
+round_to (TsDType dtype,
+          double  v)
+{
+  switch (dtype)
+    {
+    case TS_DTYPE_FLOAT32: return (float)v;
+    case TS_DTYPE_FLOAT16: return ts_half_to_float (ts_float_to_half ((float)v));
+    case TS_DTYPE_BFLOAT16: return ts_bfloat16_to_float (ts_float_to_bfloat16 ((float)v));
+    case TS_DTYPE_FLOAT64:
+    case TS_DTYPE_INT64:
+    case TS_DTYPE_INT32:
+    case TS_DTYPE_UINT8:
+    case TS_DTYPE_BOOL:
+    case TS_N_DTYPES:
+    case TS_DTYPE_UNDEFINED:
+    default:
+      return v;
+    }
+}
+
+/* Floating binary math, written once for float and double: the float
+ * instance is what float32/float16/bfloat16 compute in (PyTorch's opmath). */
+#define DEFINE_FLOAT_BINARY(NAME, T, FMOD, FLOOR, POW, COPYSIGN)             \
+static inline T                                                               \
+NAME (TsBinaryOp op, T a, T b)                                                \
+{                                                                             \
+  switch (op)                                                                 \
+    {                                                                         \
+    case TS_BINARY_ADD: return a + b;                                         \
+    case TS_BINARY_SUB: return a - b;                                         \
+    case TS_BINARY_MUL: return a * b;                                         \
+    case TS_BINARY_DIV: return a / b;                                         \
+    case TS_BINARY_FLOOR_DIVIDE:                                              \
+      {                                                                       \
+        T mod, div, fl;                                                       \
+        if (b == 0)                                                           \
+          return a / b;                                                       \
+        mod = FMOD (a, b);                                                    \
+        div = (a - mod) / b;                                                  \
+        if (mod != 0 && (b < 0) != (mod < 0))                                 \
+          div -= (T)1;                                                        \
+        if (div == 0)                                                         \
+          return COPYSIGN ((T)0, a / b);                                      \
+        fl = FLOOR (div);                                                     \
+        if (div - fl > (T)0.5)                                                \
+          fl += (T)1;                                                         \
+        return fl;                                                            \
+      }                                                                       \
+    case TS_BINARY_REMAINDER:                                                 \
+      {                                                                       \
+        T mod = FMOD (a, b);                                                  \
+        if (mod != 0 && (b < 0) != (mod < 0))                                 \
+          mod += b;                                                           \
+        return mod;                                                           \
+      }                                                                       \
+    case TS_BINARY_POW: return POW (a, b);                                    \
+    case TS_BINARY_MAXIMUM: return isnan (a) || isnan (b) ? (T)NAN : (a > b ? a : b); \
+    case TS_BINARY_MINIMUM: return isnan (a) || isnan (b) ? (T)NAN : (a < b ? a : b); \
+    case TS_BINARY_EQ: return a == b;                                         \
+    case TS_BINARY_NE: return a != b;                                         \
+    case TS_BINARY_LT: return a < b;                                          \
+    case TS_BINARY_LE: return a <= b;                                         \
+    case TS_BINARY_GT: return a > b;                                          \
+    case TS_BINARY_GE: return a >= b;                                         \
+    case TS_BINARY_LOGICAL_AND: return a != 0 && b != 0;                      \
+    case TS_BINARY_LOGICAL_OR: return a != 0 || b != 0;                       \
+    case TS_N_BINARY_OPS:                                                     \
+    default:                                                                  \
+      g_assert_not_reached ();                                                \
+    }                                                                         \
+}
+
+DEFINE_FLOAT_BINARY (binary_f64, double, fmod, floor, pow, copysign)
+DEFINE_FLOAT_BINARY (binary_f32, float, fmodf, floorf, powf, copysignf)
+
+/* PyTorch's powi: integer powers, negative exponents give 0 except for
+ * bases 1 and -1. */
+static gint64
+powi (gint64 a,
+      gint64 b)
+{
+  guint64 result = 1;
+  guint64 base = (guint64)a;
+
+  if (b < 0)
+    {
+      if (a == 1)
+        return 1;
+      if (a == -1)
+        return (b & 1) ? -1 : 1;
+      return 0;
+    }
+  while (b)
+    {
+      if (b & 1)
+        result *= base;
+      b >>= 1;
+      base *= base;
+    }
+  return (gint64)result;
+}
+
+/* Integer math wraps (through unsigned arithmetic, never UB). Division by
+ * zero was ruled out before. */
+static inline gint64
+binary_int (TsBinaryOp op,
+            gint64     a,
+            gint64     b)
+{
+  switch (op)
+    {
+    case TS_BINARY_ADD: return (gint64)((guint64)a + (guint64)b);
+    case TS_BINARY_SUB: return (gint64)((guint64)a - (guint64)b);
+    case TS_BINARY_MUL: return (gint64)((guint64)a * (guint64)b);
+    case TS_BINARY_FLOOR_DIVIDE:
+      {
+        gint64 q, r;
+        if (b == -1)
+          return (gint64)(0 - (guint64)a);
+        q = a / b;
+        r = a % b;
+        if (r != 0 && ((r < 0) != (b < 0)))
+          q--;
+        return q;
+      }
+    case TS_BINARY_REMAINDER:
+      {
+        gint64 r;
+        if (b == -1)
+          return 0;
+        r = a % b;
+        if (r != 0 && ((r < 0) != (b < 0)))
+          r += b;
+        return r;
+      }
+    case TS_BINARY_POW: return powi (a, b);
+    case TS_BINARY_MAXIMUM: return MAX (a, b);
+    case TS_BINARY_MINIMUM: return MIN (a, b);
+    case TS_BINARY_EQ: return a == b;
+    case TS_BINARY_NE: return a != b;
+    case TS_BINARY_LT: return a < b;
+    case TS_BINARY_LE: return a <= b;
+    case TS_BINARY_GT: return a > b;
+    case TS_BINARY_GE: return a >= b;
+    case TS_BINARY_LOGICAL_AND: return a != 0 && b != 0;
+    case TS_BINARY_LOGICAL_OR: return a != 0 || b != 0;
+    case TS_BINARY_DIV:
+    case TS_N_BINARY_OPS:
+    default:
+      g_assert_not_reached ();
+    }
+}
+
+typedef struct
+{
+  TsBinaryOp op;
+  TsDType    a_dtype;
+  TsDType    b_dtype;
+  TsDType    out_dtype;
+  TsDType    compute;
+  gboolean   found_zero;  /* an integer division by zero was met */
+} BinaryCtx;
+
+static void
+binary_loop_generic (char         **ptrs,
+                     const gint64  *strides,
+                     gint64         n,
+                     gpointer       user_data)
+{
+  BinaryCtx *ctx = user_data;
+  char *pa = ptrs[0], *pb = ptrs[1], *po = ptrs[2];
+
+  if (ts_dtype_is_floating (ctx->compute))
+    {
+      gboolean f32 = ctx->compute != TS_DTYPE_FLOAT64;
+
+      for (gint64 i = 0; i < n; i++)
+        {
+          double a = round_to (ctx->compute, ts_dtype_load (ctx->a_dtype, pa));
+          double b = round_to (ctx->compute, ts_dtype_load (ctx->b_dtype, pb));
+          double r = f32 ? binary_f32 (ctx->op, (float)a, (float)b) : binary_f64 (ctx->op, a, b);
+
+          ts_dtype_store (ctx->out_dtype, po, r);
+          pa += strides[0]; pb += strides[1]; po += strides[2];
+        }
+    }
+  else
+    {
+      gboolean divides = ctx->op == TS_BINARY_FLOOR_DIVIDE || ctx->op == TS_BINARY_REMAINDER;
+
+      for (gint64 i = 0; i < n; i++)
+        {
+          gint64 a, b;
+
+          if (ctx->compute == TS_DTYPE_BOOL)
+            {
+              /* logical ops of any dtype: truthiness, NaN counts as true */
+              a = ts_dtype_load (ctx->a_dtype, pa) != 0.0;
+              b = ts_dtype_load (ctx->b_dtype, pb) != 0.0;
+            }
+          else
+            {
+              a = ts_dtype_load_int (ctx->a_dtype, pa);
+              b = ts_dtype_load_int (ctx->b_dtype, pb);
+            }
+          if (divides && b == 0)
+            {
+              ctx->found_zero = TRUE;
+              return;
+            }
+          ts_dtype_store_int (ctx->out_dtype, po, binary_int (ctx->op, a, b));
+          pa += strides[0]; pb += strides[1]; po += strides[2];
+        }
+    }
+}
+
+#define DEFINE_TYPED_BINARY_LOOP(NAME, T)                                     \
+static void                                                                   \
+NAME (char **ptrs, const gint64 *strides, gint64 n, gpointer user_data)       \
+{                                                                             \
+  BinaryCtx *ctx = user_data;                                                 \
+  if (strides[0] == sizeof (T) && strides[1] == sizeof (T) &&                 \
+      strides[2] == sizeof (T))                                               \
+    {                                                                         \
+      const T *a = (const T *)(gpointer)ptrs[0];                              \
+      const T *b = (const T *)(gpointer)ptrs[1];                              \
+      T *o = (T *)(gpointer)ptrs[2];                                          \
+      switch (ctx->op)                                                        \
+        {                                                                     \
+        case TS_BINARY_ADD: for (gint64 i = 0; i < n; i++) o[i] = a[i] + b[i]; return; \
+        case TS_BINARY_SUB: for (gint64 i = 0; i < n; i++) o[i] = a[i] - b[i]; return; \
+        case TS_BINARY_MUL: for (gint64 i = 0; i < n; i++) o[i] = a[i] * b[i]; return; \
+        case TS_BINARY_DIV: for (gint64 i = 0; i < n; i++) o[i] = a[i] / b[i]; return; \
+        default: break;                                                       \
+        }                                                                     \
+    }                                                                         \
+  {                                                                           \
+    char *pa = ptrs[0], *pb = ptrs[1], *po = ptrs[2];                         \
+    for (gint64 i = 0; i < n; i++)                                            \
+      {                                                                       \
+        T a, b, r;                                                            \
+        memcpy (&a, pa, sizeof a);                                            \
+        memcpy (&b, pb, sizeof b);                                            \
+        r = (T)binary_f64 (ctx->op, a, b);                                    \
+        memcpy (po, &r, sizeof r);                                            \
+        pa += strides[0]; pb += strides[1]; po += strides[2];                 \
+      }                                                                       \
+  }                                                                           \
+}
+
+DEFINE_TYPED_BINARY_LOOP (binary_loop_f64, double)
+DEFINE_TYPED_BINARY_LOOP (binary_loop_f32, float)
+
+static gboolean
+check_elementwise_output (const TsView  *out,
+                          guint          ndim,
+                          const gint64  *shape,
+                          GError       **error)
+{
+  gboolean same = out->ndim == ndim;
+
+  for (guint i = 0; same && i < ndim; i++)
+    same = out->shape[i] == shape[i];
+  if (!same)
+    {
+      g_set_error_literal (error, TS_KERNEL_ERROR, TS_KERNEL_ERROR_SHAPE,
+                           "output shape does not match the broadcast shape of the inputs");
+      return FALSE;
+    }
+  return TRUE;
+}
+
+gboolean
+ts_cpu_binary (TsBinaryOp    op,
+               const TsView *a,
+               const TsView *b,
+               TsDType       common,
+               const TsView *out,
+               GError      **error)
+{
+  const TsView *operands[3] = { a, b, out };
+  gint64 shape[TS_MAX_DIMS];
+  BinaryCtx ctx;
+  TsIter iter;
+  guint ndim;
+
+  g_return_val_if_fail (op < TS_N_BINARY_OPS, FALSE);
+  g_return_val_if_fail (a != NULL && b != NULL && out != NULL, FALSE);
+  g_return_val_if_fail (ts_dtype_is_valid (common), FALSE);
+
+  if (op == TS_BINARY_SUB && common == TS_DTYPE_BOOL)
+    {
+      g_set_error_literal (error, TS_KERNEL_ERROR, TS_KERNEL_ERROR_DTYPE,
+                           "Subtraction, the `-` operator, with two bool tensors is not supported. "
+                           "Use the `^` or `logical_xor()` operator instead.");
+      return FALSE;
+    }
+
+  if (!ts_broadcast_shapes (a->ndim, a->shape, b->ndim, b->shape, &ndim, shape, error) ||
+      !check_elementwise_output (out, ndim, shape, error) ||
+      !ts_iter_init (&iter, ndim, shape, operands, 3, error))
+    return FALSE;
+
+  ctx.op = op;
+  ctx.a_dtype = a->dtype;
+  ctx.b_dtype = b->dtype;
+  ctx.out_dtype = out->dtype;
+  ctx.compute = ts_binary_compute_dtype (op, common);
+  ctx.found_zero = FALSE;
+
+  /* Integer division by zero is an error (PyTorch's CPU message); check
+   * first so that nothing is written. */
+  if (!ts_dtype_is_floating (ctx.compute) &&
+      (op == TS_BINARY_FLOOR_DIVIDE || op == TS_BINARY_REMAINDER))
+    {
+      gint64 n = ts_view_numel (b);
+
+      for (gint64 i = 0; i < n; i++)
+        {
+          if (ts_dtype_load_int (b->dtype, ts_view_linear_ptr (b, i)) == 0)
+            {
+              g_set_error_literal (error, TS_KERNEL_ERROR, TS_KERNEL_ERROR_ZERO_DIVISION,
+                                   "ZeroDivisionError");
+              return FALSE;
+            }
+        }
+    }
+
+  if (a->dtype == ctx.compute && b->dtype == ctx.compute && out->dtype == ctx.compute &&
+      !binary_is_comparison (op) && !binary_is_logical (op))
+    {
+      if (ctx.compute == TS_DTYPE_FLOAT32 && op != TS_BINARY_POW &&
+          op != TS_BINARY_REMAINDER && op != TS_BINARY_FLOOR_DIVIDE)
+        {
+          ts_iter_for_each (&iter, binary_loop_f32, &ctx);
+          return TRUE;
+        }
+      if (ctx.compute == TS_DTYPE_FLOAT64)
+        {
+          ts_iter_for_each (&iter, binary_loop_f64, &ctx);
+          return TRUE;
+        }
+    }
+
+  ts_iter_for_each (&iter, binary_loop_generic, &ctx);
+  g_assert (!ctx.found_zero);
+  return TRUE;
+}
+
+#define DEFINE_FLOAT_UNARY(NAME, T, EXP, LOG, SQRT, SIN, COS, TANH, FABS)    \
+static inline T                                                               \
+NAME (TsUnaryOp op, T x)                                                      \
+{                                                                             \
+  switch (op)                                                                 \
+    {                                                                         \
+    case TS_UNARY_NEG: return -x;                                             \
+    case TS_UNARY_ABS: return FABS (x);                                       \
+    case TS_UNARY_EXP: return EXP (x);                                        \
+    case TS_UNARY_LOG: return LOG (x);                                        \
+    case TS_UNARY_SQRT: return SQRT (x);                                      \
+    case TS_UNARY_SIN: return SIN (x);                                        \
+    case TS_UNARY_COS: return COS (x);                                        \
+    case TS_UNARY_TANH: return TANH (x);                                      \
+    case TS_UNARY_SIGMOID: return (T)1 / ((T)1 + EXP (-x));                   \
+    case TS_UNARY_RELU: return isnan (x) ? x : (x > 0 ? x : (T)0);            \
+    case TS_UNARY_RECIPROCAL: return (T)1 / x;                                \
+    case TS_N_UNARY_OPS:                                                      \
+    default:                                                                  \
+      g_assert_not_reached ();                                                \
+    }                                                                         \
+}
+
+DEFINE_FLOAT_UNARY (unary_f64, double, exp, log, sqrt, sin, cos, tanh, fabs)
+DEFINE_FLOAT_UNARY (unary_f32, float, expf, logf, sqrtf, sinf, cosf, tanhf, fabsf)
+
+typedef struct
+{
+  TsUnaryOp op;
+  TsDType   in_dtype;
+  TsDType   out_dtype;
+  TsDType   compute;
+} UnaryCtx;
+
+static void
+unary_loop (char         **ptrs,
+            const gint64  *strides,
+            gint64         n,
+            gpointer       user_data)
+{
+  UnaryCtx *ctx = user_data;
+  char *pi = ptrs[0], *po = ptrs[1];
+
+  for (gint64 i = 0; i < n; i++)
+    {
+      if (ts_dtype_is_floating (ctx->compute))
+        {
+          double x = round_to (ctx->compute, ts_dtype_load (ctx->in_dtype, pi));
+          double r = ctx->compute == TS_DTYPE_FLOAT64 ? unary_f64 (ctx->op, x)
+                                                      : unary_f32 (ctx->op, (float)x);
+
+          ts_dtype_store (ctx->out_dtype, po, r);
+        }
+      else
+        {
+          gint64 x = ts_dtype_load_int (ctx->in_dtype, pi);
+          gint64 r;
+
+          switch (ctx->op)
+            {
+            case TS_UNARY_NEG: r = (gint64)(0 - (guint64)x); break;
+            case TS_UNARY_ABS: r = x < 0 ? (gint64)(0 - (guint64)x) : x; break;
+            case TS_UNARY_RELU: r = MAX (x, 0); break;
+            default: g_assert_not_reached ();
+            }
+          ts_dtype_store_int (ctx->out_dtype, po, r);
+        }
+      pi += strides[0];
+      po += strides[1];
+    }
+}
+
+gboolean
+ts_cpu_unary (TsUnaryOp     op,
+              const TsView *in,
+              const TsView *out,
+              GError      **error)
+{
+  const TsView *operands[2] = { in, out };
+  UnaryCtx ctx;
+  TsIter iter;
+
+  g_return_val_if_fail (op < TS_N_UNARY_OPS, FALSE);
+  g_return_val_if_fail (in != NULL && out != NULL, FALSE);
+
+  if (in->dtype == TS_DTYPE_BOOL)
+    {
+      const char *msg = NULL;
+
+      if (op == TS_UNARY_NEG)
+        msg = "Negation, the `-` operator, on a bool tensor is not supported. If you are "
+              "trying to invert a mask, use the `~` or `logical_not()` operator instead.";
+      else if (op == TS_UNARY_ABS)
+        msg = "\"abs_cpu\" not implemented for 'Bool'";
+      else if (op == TS_UNARY_RELU)
+        msg = "Boolean inputs not supported for relu";
+      if (msg)
+        {
+          g_set_error_literal (error, TS_KERNEL_ERROR, TS_KERNEL_ERROR_DTYPE, msg);
+          return FALSE;
+        }
+    }
+
+  if (!check_elementwise_output (out, in->ndim, in->shape, error) ||
+      !ts_iter_init (&iter, out->ndim, out->shape, operands, 2, error))
+    return FALSE;
+
+  ctx.op = op;
+  ctx.in_dtype = in->dtype;
+  ctx.out_dtype = out->dtype;
+  ctx.compute = ts_unary_result_dtype (op, in->dtype);
+  ts_iter_for_each (&iter, unary_loop, &ctx);
+  return TRUE;
+}
+
+/* Fill: encode the value once in the output dtype, then copy bytes. */
+static void
+fill_loop (char         **ptrs,
+           const gint64  *strides,
+           gint64         n,
+           gpointer       user_data)
+{
+  const guint8 *value = user_data;
+  gsize size = value[0];
+  char *p = ptrs[0];
+
+  for (gint64 i = 0; i < n; i++, p += strides[0])
+    memcpy (p, value + 8, size);
+}
+
+static void
+fill_bytes (const TsView *out,
+            guint8        encoded[16])
+{
+  const TsView *operands[1] = { out };
+  TsIter iter;
+
+  encoded[0] = (guint8)ts_dtype_size (out->dtype);
+  if (ts_iter_init (&iter, out->ndim, out->shape, operands, 1, NULL))
+    ts_iter_for_each (&iter, fill_loop, encoded);
+}
+
+void
+ts_cpu_fill (const TsView *out,
+             double        value)
+{
+  guint8 encoded[16] = { 0 };
+
+  g_return_if_fail (out != NULL);
+
+  ts_dtype_store (out->dtype, encoded + 8, value);
+  fill_bytes (out, encoded);
+}
+
+void
+ts_cpu_fill_int (const TsView *out,
+                 gint64        value)
+{
+  guint8 encoded[16] = { 0 };
+
+  g_return_if_fail (out != NULL);
+
+  ts_dtype_store_int (out->dtype, encoded + 8, value);
+  fill_bytes (out, encoded);
+}
+
+typedef struct
+{
+  TsDType src;
+  TsDType dst;
+} CopyCtx;
+
+static void
+copy_loop (char         **ptrs,
+           const gint64  *strides,
+           gint64         n,
+           gpointer       user_data)
+{
+  CopyCtx *ctx = user_data;
+  char *pd = ptrs[0], *ps = ptrs[1];
+
+  if (ctx->src == ctx->dst)
+    {
+      gsize size = ts_dtype_size (ctx->src);
+
+      if (strides[0] == (gint64)size && strides[1] == (gint64)size)
+        {
+          memcpy (pd, ps, size * (gsize)n);
+          return;
+        }
+      for (gint64 i = 0; i < n; i++, pd += strides[0], ps += strides[1])
+        memcpy (pd, ps, size);
+      return;
+    }
+
+  for (gint64 i = 0; i < n; i++, pd += strides[0], ps += strides[1])
+    {
+      if (ts_dtype_is_floating (ctx->src))
+        ts_dtype_store (ctx->dst, pd, ts_dtype_load (ctx->src, ps));
+      else
+        ts_dtype_store_int (ctx->dst, pd, ts_dtype_load_int (ctx->src, ps));
+    }
+}
+
+gboolean
+ts_cpu_copy (const TsView *dst,
+             const TsView *src,
+             GError      **error)
+{
+  const TsView *operands[2] = { dst, src };
+  CopyCtx ctx;
+  TsIter iter;
+
+  g_return_val_if_fail (dst != NULL && src != NULL, FALSE);
+
+  if (!ts_iter_init (&iter, dst->ndim, dst->shape, operands, 2, NULL))
+    {
+      g_autofree char *d = NULL;
+      g_autofree char *s = NULL;
+      GString *ds = g_string_new ("[");
+      GString *ss = g_string_new ("[");
+
+      for (guint i = 0; i < dst->ndim; i++)
+        g_string_append_printf (ds, "%s%" G_GINT64_FORMAT, i ? ", " : "", dst->shape[i]);
+      for (guint i = 0; i < src->ndim; i++)
+        g_string_append_printf (ss, "%s%" G_GINT64_FORMAT, i ? ", " : "", src->shape[i]);
+      g_string_append_c (ds, ']');
+      g_string_append_c (ss, ']');
+      d = g_string_free (ds, FALSE);
+      s = g_string_free (ss, FALSE);
+      g_set_error (error, TS_KERNEL_ERROR, TS_KERNEL_ERROR_SHAPE,
+                   "output with shape %s doesn't match the broadcast shape %s", d, s);
+      return FALSE;
+    }
+
+  ctx.src = src->dtype;
+  ctx.dst = dst->dtype;
+  ts_iter_for_each (&iter, copy_loop, &ctx);
+  return TRUE;
+}
+
+gboolean
+ts_arange_numel (double   start,
+                 double   end,
+                 double   step,
+                 gint64  *numel,
+                 GError **error)
+{
+  double size;
+
+  if (step == 0)
+    {
+      g_set_error_literal (error, TS_KERNEL_ERROR, TS_KERNEL_ERROR_ARGUMENT,
+                           "step must be nonzero");
+      return FALSE;
+    }
+  if (!isfinite (start) || !isfinite (end))
+    {
+      g_set_error (error, TS_KERNEL_ERROR, TS_KERNEL_ERROR_ARGUMENT,
+                   "unsupported range: %g -> %g", start, end);
+      return FALSE;
+    }
+  if (!((step > 0 && end >= start) || (step < 0 && end <= start)))
+    {
+      g_set_error_literal (error, TS_KERNEL_ERROR, TS_KERNEL_ERROR_ARGUMENT,
+                           "upper bound and larger bound inconsistent with step sign");
+      return FALSE;
+    }
+  size = ceil ((end - start) / step);
+  if (size >= 0x1p62)
+    {
+      g_set_error_literal (error, TS_KERNEL_ERROR, TS_KERNEL_ERROR_ARGUMENT,
+                           "invalid size, possible overflow?");
+      return FALSE;
+    }
+  *numel = (gint64)size;
+  return TRUE;
+}
+
+/* Writes f(i) for every row-major index i of @out. */
+typedef double (*IndexFunc) (gint64 i, gconstpointer data);
+
+static void
+fill_by_index (const TsView *out,
+               IndexFunc     func,
+               gconstpointer data)
+{
+  gint64 n = ts_view_numel (out);
+
+  for (gint64 i = 0; i < n; i++)
+    ts_dtype_store (out->dtype, ts_view_linear_ptr (out, i), func (i, data));
+}
+
+typedef struct
+{
+  TsDType dtype;
+  double  start;
+  double  step;
+  double  end;
+  gint64  steps;
+} RangeArgs;
+
+static double
+arange_at (gint64        i,
+           gconstpointer data)
+{
+  const RangeArgs *r = data;
+
+  if (r->dtype == TS_DTYPE_FLOAT64)
+    return r->start + r->step * (double)i;
+  /* float accumulate type on the device for the narrow floats */
+  return (float)r->start + (float)r->step * (float)i;
+}
+
+void
+ts_cpu_arange (const TsView *out,
+               double        start,
+               double        step)
+{
+  RangeArgs r = { out->dtype, start, step, 0, 0 };
+
+  g_return_if_fail (out != NULL);
+
+  if (!ts_dtype_is_floating (out->dtype))
+    {
+      gint64 n = ts_view_numel (out);
+      gint64 s0 = (gint64)start;
+      gint64 st = (gint64)step;
+
+      for (gint64 i = 0; i < n; i++)
+        ts_dtype_store_int (out->dtype, ts_view_linear_ptr (out, i),
+                            (gint64)((guint64)s0 + (guint64)st * (guint64)i));
+      return;
+    }
+  fill_by_index (out, arange_at, &r);
+}
+
+static double
+linspace_at (gint64        i,
+             gconstpointer data)
+{
+  const RangeArgs *r = data;
+  gint64 halfway = r->steps / 2;
+
+  if (r->dtype == TS_DTYPE_FLOAT32 || r->dtype == TS_DTYPE_FLOAT16 ||
+      r->dtype == TS_DTYPE_BFLOAT16)
+    {
+      float start = (float)round_to (r->dtype, r->start);
+      float end = (float)round_to (r->dtype, r->end);
+      float step = (end - start) / (float)(r->steps - 1);
+
+      return i < halfway ? start + step * (float)i : end - step * (float)(r->steps - i - 1);
+    }
+  if (r->dtype == TS_DTYPE_FLOAT64)
+    return i < halfway ? r->start + r->step * (double)i
+                       : r->end - r->step * (double)(r->steps - i - 1);
+  /* integers: a double step from the integer ends, truncated */
+  {
+    double start = (double)(gint64)r->start;
+    double end = (double)(gint64)r->end;
+    double step = (end - start) / (double)(r->steps - 1);
+
+    return i < halfway ? start + step * (double)i : end - step * (double)(r->steps - i - 1);
+  }
+}
+
+void
+ts_cpu_linspace (const TsView *out,
+                 double        start,
+                 double        end)
+{
+  RangeArgs r;
+
+  g_return_if_fail (out != NULL);
+
+  r.dtype = out->dtype;
+  r.start = start;
+  r.end = end;
+  r.steps = ts_view_numel (out);
+  r.step = r.steps > 1 ? (end - start) / (double)(r.steps - 1) : 0;
+  if (r.steps == 1)
+    {
+      ts_cpu_fill (out, start);
+      return;
+    }
+  fill_by_index (out, linspace_at, &r);
+}

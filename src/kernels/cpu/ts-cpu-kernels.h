@@ -1,0 +1,400 @@
+/* ts-cpu-kernels.h: CPU compute kernels over raw strided buffers
+ *
+ * Copyright 2026 The Tensorscope authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * The compute layer under the tensors of the simulated backend. Every
+ * kernel takes TsViews: a dtype, a shape, strides in elements (any sign is
+ * not supported: strides are >= 0, as PyTorch's) and a storage offset over
+ * a raw buffer. Kernels never allocate their outputs: the caller (the
+ * tensor layer) computes the output shape and dtype with the helpers here,
+ * allocates, then calls the kernel, so that allocation stays visible to the
+ * caching allocator and the kernel can run later in virtual time.
+ *
+ * Dtypes follow PyTorch: binary ops compute in the "common dtype" the
+ * caller gets from ts_dtype_result_type() (Python scalars are passed as
+ * 0-dim views of a float64, int64 or bool value), float16 and bfloat16
+ * compute in float32 and round once, integers wrap. Errors are GErrors in
+ * TS_KERNEL_ERROR with PyTorch's messages where it has one; nothing here
+ * aborts on bad input.
+ *
+ * Each op family also has a cost helper (ts_cost_*) giving the flops and
+ * bytes the scheduler turns into a modelled duration.
+ */
+
+#pragma once
+
+#include <glib.h>
+
+#include "ts-dtype.h"
+#include "ts-philox.h"
+
+G_BEGIN_DECLS
+
+#define TS_MAX_DIMS 16
+
+#define TS_KERNEL_ERROR (ts_kernel_error_quark ())
+
+typedef enum
+{
+  TS_KERNEL_ERROR_SHAPE,          /* shapes do not broadcast / multiply */
+  TS_KERNEL_ERROR_DTYPE,          /* dtype not supported by the op */
+  TS_KERNEL_ERROR_INDEX,          /* an index out of range (see TsIndexFailure) */
+  TS_KERNEL_ERROR_DIM,            /* a dimension out of range */
+  TS_KERNEL_ERROR_ZERO_DIVISION,  /* integer division by zero */
+  TS_KERNEL_ERROR_ARGUMENT,       /* any other bad argument */
+} TsKernelError;
+
+GQuark ts_kernel_error_quark (void);
+
+/* A strided view of a buffer. Element (i0, i1, ...) lives at
+ * data + (offset + sum ik * strides[k]) * ts_dtype_size (dtype). */
+typedef struct
+{
+  TsDType  dtype;
+  guint    ndim;
+  gint64   shape[TS_MAX_DIMS];
+  gint64   strides[TS_MAX_DIMS];
+  gint64   offset;
+  gpointer data;
+} TsView;
+
+/* @strides NULL means contiguous (row-major). */
+void     ts_view_init              (TsView       *view,
+                                    TsDType       dtype,
+                                    gpointer      data,
+                                    guint         ndim,
+                                    const gint64 *shape,
+                                    const gint64 *strides,
+                                    gint64        offset);
+/* A 0-dim view of one value (for Python scalars). */
+void     ts_view_init_scalar       (TsView       *view,
+                                    TsDType       dtype,
+                                    gpointer      data);
+gint64   ts_view_numel             (const TsView *view);
+gboolean ts_view_is_contiguous     (const TsView *view);
+gpointer ts_view_element_ptr       (const TsView *view,
+                                    const gint64 *index);
+/* The element at row-major linear index @linear. */
+gpointer ts_view_linear_ptr        (const TsView *view,
+                                    gint64        linear);
+void     ts_view_transpose         (TsView       *view,
+                                    guint         dim0,
+                                    guint         dim1);
+void     ts_contiguous_strides     (guint         ndim,
+                                    const gint64 *shape,
+                                    gint64       *strides);
+
+/* maybe_wrap_dim: -1 means the last dim. 0-dim tensors accept -1 and 0.
+ * "Dimension out of range (expected to be in range of [-2, 1], but got 2)" */
+gboolean ts_wrap_dim               (gint64        dim,
+                                    guint         ndim,
+                                    guint        *wrapped,
+                                    GError      **error);
+/* NumPy broadcasting; "The size of tensor a (3) must match the size of
+ * tensor b (4) at non-singleton dimension 1". */
+gboolean ts_broadcast_shapes       (guint         a_ndim,
+                                    const gint64 *a_shape,
+                                    guint         b_ndim,
+                                    const gint64 *b_shape,
+                                    guint        *out_ndim,
+                                    gint64       *out_shape,
+                                    GError      **error);
+
+/* -- Strided N-d iteration over up to 4 operands ------------------------ */
+
+#define TS_ITER_MAX_OPERANDS 4
+
+/* Operands broadcast to one shape; dimensions that are contiguous for all
+ * operands are merged, so the innermost loop is as long as possible. */
+typedef struct
+{
+  guint   ndim;
+  guint   n_operands;
+  gint64  numel;
+  gint64  shape[TS_MAX_DIMS];                             /* innermost last */
+  gint64  strides[TS_ITER_MAX_OPERANDS][TS_MAX_DIMS];     /* bytes */
+  char   *base[TS_ITER_MAX_OPERANDS];
+} TsIter;
+
+/* One innermost run of @n elements: operand k's j-th element is at
+ * ptrs[k] + j * strides[k]. */
+typedef void (*TsIterLoop) (char         **ptrs,
+                            const gint64  *strides,
+                            gint64         n,
+                            gpointer       user_data);
+
+gboolean ts_iter_init     (TsIter        *iter,
+                           guint          ndim,
+                           const gint64  *shape,
+                           const TsView **operands,
+                           guint          n_operands,
+                           GError       **error);
+void     ts_iter_for_each (const TsIter  *iter,
+                           TsIterLoop     loop,
+                           gpointer       user_data);
+
+/* -- Elementwise ---------------------------------------------------------- */
+
+typedef enum
+{
+  TS_BINARY_ADD = 0,
+  TS_BINARY_SUB,
+  TS_BINARY_MUL,
+  TS_BINARY_DIV,            /* true division */
+  TS_BINARY_FLOOR_DIVIDE,
+  TS_BINARY_REMAINDER,      /* Python's %: the sign of the divisor */
+  TS_BINARY_POW,
+  TS_BINARY_MAXIMUM,        /* NaN propagates */
+  TS_BINARY_MINIMUM,
+  TS_BINARY_EQ,
+  TS_BINARY_NE,
+  TS_BINARY_LT,
+  TS_BINARY_LE,
+  TS_BINARY_GT,
+  TS_BINARY_GE,
+  TS_BINARY_LOGICAL_AND,
+  TS_BINARY_LOGICAL_OR,
+  TS_N_BINARY_OPS
+} TsBinaryOp;
+
+typedef enum
+{
+  TS_UNARY_NEG = 0,
+  TS_UNARY_ABS,
+  TS_UNARY_EXP,
+  TS_UNARY_LOG,
+  TS_UNARY_SQRT,
+  TS_UNARY_SIN,
+  TS_UNARY_COS,
+  TS_UNARY_TANH,
+  TS_UNARY_SIGMOID,
+  TS_UNARY_RELU,
+  TS_UNARY_RECIPROCAL,
+  TS_N_UNARY_OPS
+} TsUnaryOp;
+
+const char *ts_binary_op_name          (TsBinaryOp op);   /* "add", "eq", ... */
+const char *ts_unary_op_name           (TsUnaryOp  op);
+
+/* The dtype the op computes in, given the promoted common dtype: true
+ * division and pow of integers... only division changes it (integers
+ * divide as the default float dtype); logical ops compute in bool. */
+TsDType  ts_binary_compute_dtype       (TsBinaryOp op,
+                                        TsDType    common);
+/* The dtype of the result tensor: bool for comparisons and logical ops. */
+TsDType  ts_binary_result_dtype        (TsBinaryOp op,
+                                        TsDType    common);
+/* Integer inputs of float functions (exp, sin, ...) give the default dtype. */
+TsDType  ts_unary_result_dtype         (TsUnaryOp  op,
+                                        TsDType    input);
+
+/* out = a OP b with broadcasting; @out has the broadcast shape and any
+ * dtype (values are converted on store). @common is the promoted dtype of
+ * the inputs (ts_dtype_result_type). */
+gboolean ts_cpu_binary       (TsBinaryOp    op,
+                              const TsView *a,
+                              const TsView *b,
+                              TsDType       common,
+                              const TsView *out,
+                              GError      **error);
+/* out = OP (in), computed in ts_unary_result_dtype (in->dtype). */
+gboolean ts_cpu_unary        (TsUnaryOp     op,
+                              const TsView *in,
+                              const TsView *out,
+                              GError      **error);
+void     ts_cpu_fill         (const TsView *out,
+                              double        value);
+void     ts_cpu_fill_int     (const TsView *out,
+                              gint64        value);
+/* dst = src, src broadcast to dst's shape, converting dtypes. */
+gboolean ts_cpu_copy         (const TsView *dst,
+                              const TsView *src,
+                              GError      **error);
+
+/* -- Ranges --------------------------------------------------------------- */
+
+/* torch.arange's length; "step must be nonzero", "upper bound and larger
+ * bound inconsistent with step sign". */
+gboolean ts_arange_numel     (double        start,
+                              double        end,
+                              double        step,
+                              gint64       *numel,
+                              GError      **error);
+/* out[i] = start + i * step, computed as the CUDA kernel does: in float for
+ * float32/16/bf16 outputs, double for float64, int64 for integers. */
+void     ts_cpu_arange       (const TsView *out,
+                              double        start,
+                              double        step);
+/* torch.linspace with steps = numel (out), the halfway-symmetric formula
+ * of PyTorch's kernels: the first half counts up from start, the second
+ * half down from end, so both ends are exact. */
+void     ts_cpu_linspace     (const TsView *out,
+                              double        start,
+                              double        end);
+
+/* -- Reductions ----------------------------------------------------------- */
+
+typedef enum
+{
+  TS_REDUCE_SUM = 0,
+  TS_REDUCE_MEAN,
+  TS_REDUCE_PROD,
+  TS_REDUCE_AMAX,     /* also max() / min() without a dim */
+  TS_REDUCE_AMIN,
+  TS_N_REDUCE_OPS
+} TsReduceOp;
+
+/* sum/prod of integers and bool give int64; mean needs a floating input. */
+gboolean ts_reduce_result_dtype (TsReduceOp    op,
+                                 TsDType       input,
+                                 TsDType      *result,
+                                 GError      **error);
+/* Shape of the result of reducing the dims in @dim_mask (bit d = dim d;
+ * 0 means all dims). */
+void     ts_reduce_shape        (const TsView *in,
+                                 guint64       dim_mask,
+                                 gboolean      keepdim,
+                                 guint        *out_ndim,
+                                 gint64       *out_shape);
+/* Floating inputs accumulate in double, integers in int64; the result is
+ * rounded once into @out (so float16 never accumulates in float16). */
+gboolean ts_cpu_reduce          (TsReduceOp    op,
+                                 const TsView *in,
+                                 guint64       dim_mask,
+                                 const TsView *out,
+                                 GError      **error);
+/* torch.max(x, dim) / torch.min(x, dim): values and int64 indices; the
+ * first occurrence wins, NaN wins over numbers (first NaN). @values and
+ * @indices have the reduced shape (with or without keepdim: only the
+ * element count and order matter). */
+gboolean ts_cpu_max_dim         (const TsView *in,
+                                 guint         dim,
+                                 gboolean      is_min,
+                                 const TsView *values,
+                                 const TsView *indices,
+                                 GError      **error);
+
+/* -- Matrix products ------------------------------------------------------ */
+
+/* out (m x n) = a (m x k) @ b (k x n). float32/float64 go to OpenBLAS
+ * (copying operands whose strides BLAS cannot take), other dtypes loop. */
+gboolean ts_cpu_mm              (const TsView *a,
+                                 const TsView *b,
+                                 const TsView *out,
+                                 GError      **error);
+/* out (B x m x n) = a (B x m x k) @ b (B x k x n). */
+gboolean ts_cpu_bmm             (const TsView *a,
+                                 const TsView *b,
+                                 const TsView *out,
+                                 GError      **error);
+/* torch.matmul's shape: 1-D operands get a dim prepended/appended and
+ * removed again, batch dims broadcast. */
+gboolean ts_matmul_shape        (const TsView *a,
+                                 const TsView *b,
+                                 guint        *out_ndim,
+                                 gint64       *out_shape,
+                                 GError      **error);
+gboolean ts_cpu_matmul          (const TsView *a,
+                                 const TsView *b,
+                                 const TsView *out,
+                                 GError      **error);
+
+/* -- Indexing ------------------------------------------------------------- */
+
+/* The first out-of-range index a kernel met, so that the runtime can turn
+ * it into a device-side assert of the right kernel and thread. */
+typedef struct
+{
+  gint64 index;      /* the offending value */
+  gint64 position;   /* its row-major position in the index tensor */
+  gint64 dim_size;   /* the size it had to be below */
+} TsIndexFailure;
+
+/* out = in.index_select (dim, index); index is int64 or int32, 0-dim or
+ * 1-D. Nothing is written when an index is out of range: the error is
+ * "index out of range in self" and @failure (nullable) says which. */
+gboolean ts_cpu_index_select    (const TsView   *in,
+                                 guint           dim,
+                                 const TsView   *index,
+                                 const TsView   *out,
+                                 TsIndexFailure *failure,
+                                 GError        **error);
+/* out = torch.gather (in, dim, index); out has index's shape.
+ * "index 5 is out of bounds for dimension 0 with size 3". */
+gboolean ts_cpu_gather          (const TsView   *in,
+                                 guint           dim,
+                                 const TsView   *index,
+                                 const TsView   *out,
+                                 TsIndexFailure *failure,
+                                 GError        **error);
+
+/* -- Random fills (see ts-philox.h for the element mapping) ---------------- */
+
+/* The launch plan of a random fill of @out on a device with @sm_count SMs
+ * of @max_threads_per_sm threads: 4 values per philox call, 2 for float64. */
+void     ts_cpu_random_plan     (const TsView   *out,
+                                 guint           sm_count,
+                                 guint           max_threads_per_sm,
+                                 TsPhiloxLaunch *plan);
+/* The fills draw from (seed, offset), the offset the generator returned
+ * from ts_philox_generator_reserve (gen, plan->offset_increment). */
+gboolean ts_cpu_uniform         (const TsView         *out,
+                                 double                from,
+                                 double                to,
+                                 guint64               seed,
+                                 guint64               offset,
+                                 const TsPhiloxLaunch *plan,
+                                 GError              **error);
+gboolean ts_cpu_normal          (const TsView         *out,
+                                 double                mean,
+                                 double                std,
+                                 guint64               seed,
+                                 guint64               offset,
+                                 const TsPhiloxLaunch *plan,
+                                 GError              **error);
+/* bernoulli_(p) with a scalar p: out = uniform < p, any output dtype. */
+gboolean ts_cpu_bernoulli       (const TsView         *out,
+                                 double                p,
+                                 guint64               seed,
+                                 guint64               offset,
+                                 const TsPhiloxLaunch *plan,
+                                 GError              **error);
+
+/* -- Cost model inputs ----------------------------------------------------- */
+
+typedef struct
+{
+  double flops;   /* arithmetic operations */
+  double bytes;   /* bytes read plus bytes written in device memory */
+} TsKernelCost;
+
+/* Flops per output element of each op (transcendentals count as several). */
+double       ts_binary_op_flops (TsBinaryOp op);
+double       ts_unary_op_flops  (TsUnaryOp  op);
+TsKernelCost ts_cost_binary     (TsBinaryOp    op,
+                                 const TsView *a,
+                                 const TsView *b,
+                                 const TsView *out);
+TsKernelCost ts_cost_unary      (TsUnaryOp     op,
+                                 const TsView *in,
+                                 const TsView *out);
+/* fill, arange, linspace: writes only. */
+TsKernelCost ts_cost_fill       (const TsView *out);
+TsKernelCost ts_cost_copy       (const TsView *dst,
+                                 const TsView *src);
+TsKernelCost ts_cost_reduce     (const TsView *in,
+                                 const TsView *out);
+/* 2 * batch * m * n * k flops; each operand read once, out written once. */
+TsKernelCost ts_cost_matmul     (gint64        batch,
+                                 gint64        m,
+                                 gint64        n,
+                                 gint64        k,
+                                 TsDType       dtype);
+TsKernelCost ts_cost_index      (const TsView *index,
+                                 const TsView *out);
+/* Philox: ~10 rounds of 2 multiplies per 4 values, plus the transform. */
+TsKernelCost ts_cost_random     (const TsView *out,
+                                 gboolean      normal);
+
+G_END_DECLS

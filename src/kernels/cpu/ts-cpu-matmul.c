@@ -1,0 +1,479 @@
+/* ts-cpu-matmul.c: mm, bmm and matmul (OpenBLAS for float32/float64)
+ *
+ * Copyright 2026 The Tensorscope authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#include "config.h"
+
+#include <cblas.h>
+#include <string.h>
+
+#include "ts-cpu-kernels.h"
+
+/* How BLAS sees one operand: a pointer, a leading dimension and whether it
+ * is stored transposed; @scratch owns a packed copy when the strides suit
+ * neither layout. */
+typedef struct
+{
+  gconstpointer   ptr;
+  blasint         ld;
+  enum CBLAS_TRANSPOSE trans;
+  gpointer        scratch;
+} BlasOperand;
+
+static void
+blas_operand (const TsView *v,
+              BlasOperand  *op)
+{
+  gint64 rows = v->shape[0], cols = v->shape[1];
+  gint64 s0 = v->strides[0], s1 = v->strides[1];
+  gsize elem = ts_dtype_size (v->dtype);
+  char *base = (char *)v->data + v->offset * (gint64)elem;
+
+  op->scratch = NULL;
+  op->ptr = base;
+  if ((cols == 1 || s1 == 1) && (rows == 1 || s0 >= cols))
+    {
+      op->trans = CblasNoTrans;
+      op->ld = (blasint)(rows == 1 ? MAX (cols, 1) : MAX (s0, 1));
+      return;
+    }
+  if ((rows == 1 || s0 == 1) && (cols == 1 || s1 >= rows))
+    {
+      op->trans = CblasTrans;
+      op->ld = (blasint)(cols == 1 ? MAX (rows, 1) : MAX (s1, 1));
+      return;
+    }
+
+  /* Pack into a row-major copy. */
+  {
+    TsView packed;
+    gint64 shape[2] = { rows, cols };
+
+    op->scratch = g_malloc (elem * (gsize)MAX (rows * cols, 1));
+    ts_view_init (&packed, v->dtype, op->scratch, 2, shape, NULL, 0);
+    ts_cpu_copy (&packed, v, NULL);
+    op->ptr = op->scratch;
+    op->trans = CblasNoTrans;
+    op->ld = (blasint)MAX (cols, 1);
+  }
+}
+
+static gboolean
+out_is_blas_writable (const TsView *out,
+                      TsDType       dtype)
+{
+  gint64 m = out->shape[0], n = out->shape[1];
+
+  return out->dtype == dtype &&
+         (n == 1 || out->strides[1] == 1) &&
+         (m == 1 || out->strides[0] >= n);
+}
+
+static void
+mm_blas (const TsView *a,
+         const TsView *b,
+         const TsView *out)
+{
+  BlasOperand oa, ob;
+  gint64 m = a->shape[0], k = a->shape[1], n = b->shape[1];
+  gsize elem = ts_dtype_size (a->dtype);
+  gpointer c;
+  blasint ldc;
+  gpointer scratch = NULL;
+  TsView tmp_view;
+
+  if (out_is_blas_writable (out, a->dtype))
+    {
+      c = (char *)out->data + out->offset * (gint64)elem;
+      ldc = (blasint)(m == 1 ? MAX (n, 1) : out->strides[0]);
+    }
+  else
+    {
+      gint64 shape[2] = { m, n };
+
+      scratch = g_malloc (elem * (gsize)(m * n));
+      ts_view_init (&tmp_view, a->dtype, scratch, 2, shape, NULL, 0);
+      c = scratch;
+      ldc = (blasint)MAX (n, 1);
+    }
+
+  if (k == 0)
+    {
+      TsView zero;
+      gint64 shape[2] = { m, n };
+      gint64 strides[2] = { ldc, 1 };
+
+      ts_view_init (&zero, a->dtype, c, 2, shape, strides, 0);
+      ts_cpu_fill (&zero, 0.0);
+    }
+  else
+    {
+      blas_operand (a, &oa);
+      blas_operand (b, &ob);
+      if (a->dtype == TS_DTYPE_FLOAT32)
+        cblas_sgemm (CblasRowMajor, oa.trans, ob.trans, (blasint)m, (blasint)n, (blasint)k,
+                     1.0f, oa.ptr, oa.ld, ob.ptr, ob.ld, 0.0f, c, ldc);
+      else
+        cblas_dgemm (CblasRowMajor, oa.trans, ob.trans, (blasint)m, (blasint)n, (blasint)k,
+                     1.0, oa.ptr, oa.ld, ob.ptr, ob.ld, 0.0, c, ldc);
+      g_free (oa.scratch);
+      g_free (ob.scratch);
+    }
+
+  if (scratch)
+    {
+      ts_cpu_copy (out, &tmp_view, NULL);
+      g_free (scratch);
+    }
+}
+
+/* Other dtypes: a plain triple loop, accumulating in double (floats) or
+ * int64 (integers), rounded once per output element. */
+static void
+mm_loop (const TsView *a,
+         const TsView *b,
+         const TsView *out)
+{
+  gint64 m = a->shape[0], k = a->shape[1], n = b->shape[1];
+  gboolean floating = ts_dtype_is_floating (a->dtype);
+
+  for (gint64 i = 0; i < m; i++)
+    for (gint64 j = 0; j < n; j++)
+      {
+        gint64 oi[2] = { i, j };
+        double facc = 0.0;
+        guint64 iacc = 0;
+
+        for (gint64 p = 0; p < k; p++)
+          {
+            gint64 ai[2] = { i, p };
+            gint64 bi[2] = { p, j };
+            gconstpointer pa = ts_view_element_ptr (a, ai);
+            gconstpointer pb = ts_view_element_ptr (b, bi);
+
+            if (floating)
+              facc += ts_dtype_load (a->dtype, pa) * ts_dtype_load (b->dtype, pb);
+            else
+              iacc += (guint64)ts_dtype_load_int (a->dtype, pa) *
+                      (guint64)ts_dtype_load_int (b->dtype, pb);
+          }
+        if (floating)
+          ts_dtype_store (out->dtype, ts_view_element_ptr (out, oi), facc);
+        else
+          ts_dtype_store_int (out->dtype, ts_view_element_ptr (out, oi), (gint64)iacc);
+      }
+}
+
+static gboolean
+check_mm_dtypes (const TsView  *a,
+                 const TsView  *b,
+                 GError       **error)
+{
+  if (a->dtype != b->dtype)
+    {
+      static const char *names[TS_N_DTYPES] = {
+        "Float", "Double", "Half", "BFloat16", "Long", "Int", "Byte", "Bool",
+      };
+
+      g_set_error (error, TS_KERNEL_ERROR, TS_KERNEL_ERROR_DTYPE,
+                   "expected scalar type %s but found %s",
+                   names[a->dtype], names[b->dtype]);
+      return FALSE;
+    }
+  if (a->dtype == TS_DTYPE_BOOL)
+    {
+      g_set_error_literal (error, TS_KERNEL_ERROR, TS_KERNEL_ERROR_DTYPE,
+                           "\"addmm_impl_cpu_\" not implemented for 'Bool'");
+      return FALSE;
+    }
+  return TRUE;
+}
+
+/* The 2-D product without shape checks. */
+static void
+mm_unchecked (const TsView *a,
+              const TsView *b,
+              const TsView *out)
+{
+  if (a->shape[0] == 0 || b->shape[1] == 0)
+    return;
+  if (a->dtype == TS_DTYPE_FLOAT32 || a->dtype == TS_DTYPE_FLOAT64)
+    mm_blas (a, b, out);
+  else
+    mm_loop (a, b, out);
+}
+
+gboolean
+ts_cpu_mm (const TsView *a,
+           const TsView *b,
+           const TsView *out,
+           GError      **error)
+{
+  g_return_val_if_fail (a != NULL && b != NULL && out != NULL, FALSE);
+
+  if (a->ndim != 2 || b->ndim != 2)
+    {
+      g_set_error_literal (error, TS_KERNEL_ERROR, TS_KERNEL_ERROR_SHAPE,
+                           a->ndim != 2 ? "self must be a matrix" : "mat2 must be a matrix");
+      return FALSE;
+    }
+  if (a->shape[1] != b->shape[0])
+    {
+      g_set_error (error, TS_KERNEL_ERROR, TS_KERNEL_ERROR_SHAPE,
+                   "mat1 and mat2 shapes cannot be multiplied (%" G_GINT64_FORMAT "x%"
+                   G_GINT64_FORMAT " and %" G_GINT64_FORMAT "x%" G_GINT64_FORMAT ")",
+                   a->shape[0], a->shape[1], b->shape[0], b->shape[1]);
+      return FALSE;
+    }
+  if (!check_mm_dtypes (a, b, error))
+    return FALSE;
+  if (out->ndim != 2 || out->shape[0] != a->shape[0] || out->shape[1] != b->shape[1])
+    {
+      g_set_error_literal (error, TS_KERNEL_ERROR, TS_KERNEL_ERROR_SHAPE,
+                           "output shape does not match the product");
+      return FALSE;
+    }
+  mm_unchecked (a, b, out);
+  return TRUE;
+}
+
+/* Drops the leading batch dim of @v at batch @i. */
+static void
+batch_slice (const TsView *v,
+             gint64        i,
+             TsView       *slice)
+{
+  ts_view_init (slice, v->dtype, v->data, v->ndim - 1, v->shape + 1, v->strides + 1,
+                v->offset + i * v->strides[0]);
+}
+
+gboolean
+ts_cpu_bmm (const TsView *a,
+            const TsView *b,
+            const TsView *out,
+            GError      **error)
+{
+  g_return_val_if_fail (a != NULL && b != NULL && out != NULL, FALSE);
+
+  if (a->ndim != 3 || b->ndim != 3)
+    {
+      g_set_error_literal (error, TS_KERNEL_ERROR, TS_KERNEL_ERROR_SHAPE,
+                           a->ndim != 3 ? "batch1 must be a 3D tensor" : "batch2 must be a 3D tensor");
+      return FALSE;
+    }
+  if (b->shape[0] != a->shape[0] || b->shape[1] != a->shape[2])
+    {
+      g_set_error (error, TS_KERNEL_ERROR, TS_KERNEL_ERROR_SHAPE,
+                   "Expected size for first two dimensions of batch2 tensor to be: [%"
+                   G_GINT64_FORMAT ", %" G_GINT64_FORMAT "] but got: [%" G_GINT64_FORMAT
+                   ", %" G_GINT64_FORMAT "].",
+                   a->shape[0], a->shape[2], b->shape[0], b->shape[1]);
+      return FALSE;
+    }
+  if (!check_mm_dtypes (a, b, error))
+    return FALSE;
+  if (out->ndim != 3 || out->shape[0] != a->shape[0] || out->shape[1] != a->shape[1] ||
+      out->shape[2] != b->shape[2])
+    {
+      g_set_error_literal (error, TS_KERNEL_ERROR, TS_KERNEL_ERROR_SHAPE,
+                           "output shape does not match the product");
+      return FALSE;
+    }
+
+  for (gint64 i = 0; i < a->shape[0]; i++)
+    {
+      TsView sa, sb, so;
+
+      batch_slice (a, i, &sa);
+      batch_slice (b, i, &sb);
+      batch_slice (out, i, &so);
+      mm_unchecked (&sa, &sb, &so);
+    }
+  return TRUE;
+}
+
+/* Both operands as (batch..., rows, cols) views, 1-D ones expanded. */
+typedef struct
+{
+  TsView  a;
+  TsView  b;
+  guint   batch_ndim;
+  gint64  batch_shape[TS_MAX_DIMS];
+} MatmulPlan;
+
+static gboolean
+matmul_plan (const TsView  *a,
+             const TsView  *b,
+             MatmulPlan    *plan,
+             GError       **error)
+{
+  if (a->ndim == 0 || b->ndim == 0)
+    {
+      g_set_error (error, TS_KERNEL_ERROR, TS_KERNEL_ERROR_SHAPE,
+                   "both arguments to matmul need to be at least 1D, but they are %uD and %uD",
+                   a->ndim, b->ndim);
+      return FALSE;
+    }
+  if (a->ndim == 1 && b->ndim == 1 && a->shape[0] != b->shape[0])
+    {
+      g_set_error (error, TS_KERNEL_ERROR, TS_KERNEL_ERROR_SHAPE,
+                   "inconsistent tensor size, expected tensor [%" G_GINT64_FORMAT "] and src [%"
+                   G_GINT64_FORMAT "] to have the same number of elements, but got %"
+                   G_GINT64_FORMAT " and %" G_GINT64_FORMAT " elements respectively",
+                   a->shape[0], b->shape[0], a->shape[0], b->shape[0]);
+      return FALSE;
+    }
+  if (a->ndim == 2 && b->ndim == 1 && a->shape[1] != b->shape[0])
+    {
+      g_set_error (error, TS_KERNEL_ERROR, TS_KERNEL_ERROR_SHAPE,
+                   "size mismatch, got %" G_GINT64_FORMAT ", %" G_GINT64_FORMAT "x%"
+                   G_GINT64_FORMAT ",%" G_GINT64_FORMAT,
+                   a->shape[0], a->shape[0], a->shape[1], b->shape[0]);
+      return FALSE;
+    }
+
+  plan->a = *a;
+  plan->b = *b;
+  if (a->ndim == 1)
+    {
+      /* (k) -> (1, k) */
+      plan->a.ndim = 2;
+      plan->a.shape[1] = a->shape[0];
+      plan->a.strides[1] = a->strides[0];
+      plan->a.shape[0] = 1;
+      plan->a.strides[0] = 0;
+    }
+  if (b->ndim == 1)
+    {
+      /* (k) -> (k, 1) */
+      plan->b.ndim = 2;
+      plan->b.shape[1] = 1;
+      plan->b.strides[1] = 0;
+    }
+
+  if (plan->a.shape[plan->a.ndim - 1] != plan->b.shape[plan->b.ndim - 2])
+    {
+      if (a->ndim <= 2 && b->ndim <= 2)
+        g_set_error (error, TS_KERNEL_ERROR, TS_KERNEL_ERROR_SHAPE,
+                     "mat1 and mat2 shapes cannot be multiplied (%" G_GINT64_FORMAT "x%"
+                     G_GINT64_FORMAT " and %" G_GINT64_FORMAT "x%" G_GINT64_FORMAT ")",
+                     plan->a.shape[0], plan->a.shape[1], plan->b.shape[0], plan->b.shape[1]);
+      else
+        g_set_error (error, TS_KERNEL_ERROR, TS_KERNEL_ERROR_SHAPE,
+                     "Expected size for first two dimensions of batch2 tensor to be: [%"
+                     G_GINT64_FORMAT ", %" G_GINT64_FORMAT "] but got: [%" G_GINT64_FORMAT
+                     ", %" G_GINT64_FORMAT "].",
+                     plan->a.ndim > 2 ? plan->a.shape[0] : 1, plan->a.shape[plan->a.ndim - 1],
+                     plan->b.ndim > 2 ? plan->b.shape[0] : 1, plan->b.shape[plan->b.ndim - 2]);
+      return FALSE;
+    }
+
+  return ts_broadcast_shapes (plan->a.ndim - 2, plan->a.shape, plan->b.ndim - 2, plan->b.shape,
+                              &plan->batch_ndim, plan->batch_shape, error);
+}
+
+gboolean
+ts_matmul_shape (const TsView *a,
+                 const TsView *b,
+                 guint        *out_ndim,
+                 gint64       *out_shape,
+                 GError      **error)
+{
+  MatmulPlan plan;
+  guint n;
+
+  g_return_val_if_fail (a != NULL && b != NULL && out_ndim != NULL && out_shape != NULL, FALSE);
+
+  if (!matmul_plan (a, b, &plan, error))
+    return FALSE;
+  n = plan.batch_ndim;
+  memcpy (out_shape, plan.batch_shape, n * sizeof (gint64));
+  if (a->ndim > 1)
+    out_shape[n++] = plan.a.shape[plan.a.ndim - 2];
+  if (b->ndim > 1)
+    out_shape[n++] = plan.b.shape[plan.b.ndim - 1];
+  *out_ndim = n;
+  return TRUE;
+}
+
+/* The matrix at batch index @bi (broadcast) of a (batch..., r, c) view. */
+static void
+batch_matrix (const TsView  *v,
+              guint          batch_ndim,
+              const gint64  *bi,
+              TsView        *m)
+{
+  guint vb = v->ndim - 2;
+  gint64 offset = v->offset;
+
+  for (guint d = 0; d < vb; d++)
+    {
+      gint64 i = bi[batch_ndim - vb + d];
+
+      if (v->shape[d] != 1)
+        offset += i * v->strides[d];
+    }
+  ts_view_init (m, v->dtype, v->data, 2, v->shape + vb, v->strides + vb, offset);
+}
+
+gboolean
+ts_cpu_matmul (const TsView *a,
+               const TsView *b,
+               const TsView *out,
+               GError      **error)
+{
+  MatmulPlan plan;
+  TsView out_x;
+  gint64 out_shape[TS_MAX_DIMS];
+  gint64 bi[TS_MAX_DIMS] = { 0 };
+  gint64 n_batches = 1;
+  guint out_ndim;
+
+  g_return_val_if_fail (a != NULL && b != NULL && out != NULL, FALSE);
+
+  if (!ts_matmul_shape (a, b, &out_ndim, out_shape, error) ||
+      !matmul_plan (a, b, &plan, error) ||
+      !check_mm_dtypes (a, b, error))
+    return FALSE;
+  if (out->ndim != out_ndim || memcmp (out->shape, out_shape, out_ndim * sizeof (gint64)) != 0)
+    {
+      g_set_error_literal (error, TS_KERNEL_ERROR, TS_KERNEL_ERROR_SHAPE,
+                           "output shape does not match the product");
+      return FALSE;
+    }
+
+  /* The output as (batch..., m, n) with the dims 1-D operands lack put
+   * back with stride 0. */
+  out_x = *out;
+  out_x.ndim = plan.batch_ndim + 2;
+  for (guint d = 0; d < plan.batch_ndim; d++)
+    n_batches *= plan.batch_shape[d];
+  {
+    guint src = plan.batch_ndim;
+    guint d = plan.batch_ndim;
+
+    out_x.shape[d] = plan.a.shape[plan.a.ndim - 2];
+    out_x.strides[d] = a->ndim > 1 ? out->strides[src++] : 0;
+    out_x.shape[d + 1] = plan.b.shape[plan.b.ndim - 1];
+    out_x.strides[d + 1] = b->ndim > 1 ? out->strides[src] : 0;
+  }
+
+  for (gint64 i = 0; i < n_batches; i++)
+    {
+      TsView ma, mb, mo;
+      gint64 rem = i;
+
+      for (guint d = plan.batch_ndim; d-- > 0;)
+        {
+          bi[d] = rem % plan.batch_shape[d];
+          rem /= plan.batch_shape[d];
+        }
+      batch_matrix (&plan.a, plan.batch_ndim, bi, &ma);
+      batch_matrix (&plan.b, plan.batch_ndim, bi, &mb);
+      batch_matrix (&out_x, plan.batch_ndim, bi, &mo);
+      mm_unchecked (&ma, &mb, &mo);
+    }
+  return TRUE;
+}

@@ -1,0 +1,435 @@
+/* ts-cpu-reduce.c: sum, mean, prod, amax/amin and max/min along a dim
+ *
+ * Copyright 2026 The Tensorscope authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * Reductions accumulate into a scratch array of doubles (floating inputs)
+ * or int64s (integers), one per output element, by iterating the input
+ * together with a view of the scratch array whose reduced dims have stride
+ * 0. The result is rounded into the output once at the end.
+ */
+
+#include "config.h"
+
+#include <math.h>
+#include <string.h>
+
+#include "ts-cpu-kernels.h"
+
+/* c10's ScalarType names, used in PyTorch's messages ("Got: Long"). */
+static const char *
+scalar_type_name (TsDType dtype)
+{
+  switch (dtype)
+    {
+    case TS_DTYPE_FLOAT32: return "Float";
+    case TS_DTYPE_FLOAT64: return "Double";
+    case TS_DTYPE_FLOAT16: return "Half";
+    case TS_DTYPE_BFLOAT16: return "BFloat16";
+    case TS_DTYPE_INT64: return "Long";
+    case TS_DTYPE_INT32: return "Int";
+    case TS_DTYPE_UINT8: return "Byte";
+    case TS_DTYPE_BOOL: return "Bool";
+    case TS_N_DTYPES:
+    case TS_DTYPE_UNDEFINED:
+    default:
+      return "Undefined";
+    }
+}
+
+gboolean
+ts_reduce_result_dtype (TsReduceOp  op,
+                        TsDType     input,
+                        TsDType    *result,
+                        GError    **error)
+{
+  g_return_val_if_fail (ts_dtype_is_valid (input), FALSE);
+  g_return_val_if_fail (result != NULL, FALSE);
+
+  switch (op)
+    {
+    case TS_REDUCE_SUM:
+    case TS_REDUCE_PROD:
+      *result = ts_dtype_is_floating (input) ? input : TS_DTYPE_INT64;
+      return TRUE;
+    case TS_REDUCE_MEAN:
+      if (!ts_dtype_is_floating (input))
+        {
+          g_set_error (error, TS_KERNEL_ERROR, TS_KERNEL_ERROR_DTYPE,
+                       "mean(): could not infer output dtype. Input dtype must be either "
+                       "a floating point or complex dtype. Got: %s", scalar_type_name (input));
+          return FALSE;
+        }
+      *result = input;
+      return TRUE;
+    case TS_REDUCE_AMAX:
+    case TS_REDUCE_AMIN:
+      *result = input;
+      return TRUE;
+    case TS_N_REDUCE_OPS:
+    default:
+      g_return_val_if_reached (FALSE);
+    }
+}
+
+static gboolean
+dim_reduced (guint64 dim_mask,
+             guint   d)
+{
+  return dim_mask == 0 || (dim_mask & (G_GUINT64_CONSTANT (1) << d)) != 0;
+}
+
+void
+ts_reduce_shape (const TsView *in,
+                 guint64       dim_mask,
+                 gboolean      keepdim,
+                 guint        *out_ndim,
+                 gint64       *out_shape)
+{
+  guint n = 0;
+
+  g_return_if_fail (in != NULL && out_ndim != NULL && out_shape != NULL);
+
+  for (guint d = 0; d < in->ndim; d++)
+    {
+      if (!dim_reduced (dim_mask, d))
+        out_shape[n++] = in->shape[d];
+      else if (keepdim)
+        out_shape[n++] = 1;
+    }
+  *out_ndim = n;
+}
+
+typedef struct
+{
+  TsReduceOp op;
+  TsDType    dtype;
+  gboolean   floating;
+} ReduceCtx;
+
+static void
+reduce_loop (char         **ptrs,
+             const gint64  *strides,
+             gint64         n,
+             gpointer       user_data)
+{
+  ReduceCtx *ctx = user_data;
+  char *pi = ptrs[0], *pa = ptrs[1];
+
+  for (gint64 i = 0; i < n; i++, pi += strides[0], pa += strides[1])
+    {
+      if (ctx->floating)
+        {
+          double x = ts_dtype_load (ctx->dtype, pi);
+          double *acc = (double *)(gpointer)pa;
+
+          switch (ctx->op)
+            {
+            case TS_REDUCE_SUM:
+            case TS_REDUCE_MEAN: *acc += x; break;
+            case TS_REDUCE_PROD: *acc *= x; break;
+            case TS_REDUCE_AMAX: if (isnan (x) || x > *acc) *acc = isnan (*acc) ? *acc : x; break;
+            case TS_REDUCE_AMIN: if (isnan (x) || x < *acc) *acc = isnan (*acc) ? *acc : x; break;
+            case TS_N_REDUCE_OPS:
+            default: g_assert_not_reached ();
+            }
+        }
+      else
+        {
+          gint64 x = ts_dtype_load_int (ctx->dtype, pi);
+          gint64 *acc = (gint64 *)(gpointer)pa;
+
+          switch (ctx->op)
+            {
+            case TS_REDUCE_SUM: *acc = (gint64)((guint64)*acc + (guint64)x); break;
+            case TS_REDUCE_PROD: *acc = (gint64)((guint64)*acc * (guint64)x); break;
+            case TS_REDUCE_AMAX: *acc = MAX (*acc, x); break;
+            case TS_REDUCE_AMIN: *acc = MIN (*acc, x); break;
+            case TS_REDUCE_MEAN:
+            case TS_N_REDUCE_OPS:
+            default: g_assert_not_reached ();
+            }
+        }
+    }
+}
+
+static gboolean
+check_reduce_sizes (TsReduceOp     op,
+                    const TsView  *in,
+                    guint64        dim_mask,
+                    GError       **error)
+{
+  if (op != TS_REDUCE_AMAX && op != TS_REDUCE_AMIN)
+    return TRUE;
+  if (dim_mask == 0 && ts_view_numel (in) == 0)
+    {
+      g_set_error (error, TS_KERNEL_ERROR, TS_KERNEL_ERROR_INDEX,
+                   "%s(): Expected reduction dim to be specified for input.numel() == 0. "
+                   "Specify the reduction dim with the 'dim' argument.",
+                   op == TS_REDUCE_AMAX ? "max" : "min");
+      return FALSE;
+    }
+  for (guint d = 0; d < in->ndim; d++)
+    {
+      if (dim_reduced (dim_mask, d) && in->shape[d] == 0)
+        {
+          g_set_error (error, TS_KERNEL_ERROR, TS_KERNEL_ERROR_INDEX,
+                       "%s(): Expected reduction dim %u to have non-zero size.",
+                       op == TS_REDUCE_AMAX ? "amax" : "amin", d);
+          return FALSE;
+        }
+    }
+  return TRUE;
+}
+
+gboolean
+ts_cpu_reduce (TsReduceOp    op,
+               const TsView *in,
+               guint64       dim_mask,
+               const TsView *out,
+               GError      **error)
+{
+  const TsView *operands[2];
+  g_autofree gint64 *acc = NULL;
+  gint64 acc_shape[TS_MAX_DIMS];
+  gint64 acc_strides[TS_MAX_DIMS];
+  gint64 out_numel = 1;
+  gint64 count = 1;
+  gint64 stride = 1;
+  TsView acc_view;
+  ReduceCtx ctx;
+  TsIter iter;
+
+  g_return_val_if_fail (op < TS_N_REDUCE_OPS, FALSE);
+  g_return_val_if_fail (in != NULL && out != NULL, FALSE);
+
+  if (!check_reduce_sizes (op, in, dim_mask, error))
+    return FALSE;
+
+  /* The scratch array is laid out in the order of the kept dims. */
+  for (guint d = in->ndim; d-- > 0;)
+    {
+      acc_shape[d] = in->shape[d];
+      if (dim_reduced (dim_mask, d))
+        {
+          acc_strides[d] = 0;
+          count *= in->shape[d];
+        }
+      else
+        {
+          acc_strides[d] = stride;
+          stride *= MAX (in->shape[d], 1);
+          out_numel *= in->shape[d];
+        }
+    }
+  if (ts_view_numel (out) != out_numel)
+    {
+      g_set_error_literal (error, TS_KERNEL_ERROR, TS_KERNEL_ERROR_SHAPE,
+                           "output size does not match the reduced shape");
+      return FALSE;
+    }
+
+  ctx.op = op;
+  ctx.dtype = in->dtype;
+  ctx.floating = ts_dtype_is_floating (in->dtype);
+  if (op == TS_REDUCE_MEAN && !ctx.floating)
+    {
+      TsDType unused;
+      return ts_reduce_result_dtype (op, in->dtype, &unused, error);
+    }
+
+  acc = g_new (gint64, MAX (out_numel, 1));
+  for (gint64 i = 0; i < out_numel; i++)
+    {
+      double *f = (double *)(gpointer)&acc[i];
+
+      switch (op)
+        {
+        case TS_REDUCE_SUM:
+        case TS_REDUCE_MEAN: if (ctx.floating) *f = 0.0; else acc[i] = 0; break;
+        case TS_REDUCE_PROD: if (ctx.floating) *f = 1.0; else acc[i] = 1; break;
+        case TS_REDUCE_AMAX: if (ctx.floating) *f = -INFINITY; else acc[i] = G_MININT64; break;
+        case TS_REDUCE_AMIN: if (ctx.floating) *f = INFINITY; else acc[i] = G_MAXINT64; break;
+        case TS_N_REDUCE_OPS:
+        default: g_assert_not_reached ();
+        }
+    }
+
+  ts_view_init (&acc_view, ctx.floating ? TS_DTYPE_FLOAT64 : TS_DTYPE_INT64, acc,
+                in->ndim, acc_shape, acc_strides, 0);
+  operands[0] = in;
+  operands[1] = &acc_view;
+  if (!ts_iter_init (&iter, in->ndim, in->shape, operands, 2, error))
+    return FALSE;
+  ts_iter_for_each (&iter, reduce_loop, &ctx);
+
+  for (gint64 i = 0; i < out_numel; i++)
+    {
+      gpointer dst = ts_view_linear_ptr (out, i);
+
+      if (ctx.floating)
+        {
+          double v = *(double *)(gpointer)&acc[i];
+
+          if (op == TS_REDUCE_MEAN)
+            v = count > 0 ? v / (double)count : NAN;
+          ts_dtype_store (out->dtype, dst, v);
+        }
+      else
+        ts_dtype_store_int (out->dtype, dst, acc[i]);
+    }
+  return TRUE;
+}
+
+typedef struct
+{
+  TsDType  dtype;
+  gint64   size;       /* length of the reduced dim */
+  gint64   stride;     /* its stride in bytes */
+  gboolean is_min;
+  TsDType  values_dtype;
+} MaxDimCtx;
+
+static void
+max_dim_loop (char         **ptrs,
+              const gint64  *strides,
+              gint64         n,
+              gpointer       user_data)
+{
+  MaxDimCtx *ctx = user_data;
+  gboolean floating = ts_dtype_is_floating (ctx->dtype);
+
+  for (gint64 i = 0; i < n; i++)
+    {
+      const char *row = ptrs[0] + i * strides[0];
+      char *value_out = ptrs[1] + i * strides[1];
+      gint64 *index_out = (gint64 *)(gpointer)(ptrs[2] + i * strides[2]);
+      gint64 best = 0;
+
+      if (floating)
+        {
+          double bv = ts_dtype_load (ctx->dtype, row);
+
+          for (gint64 j = 1; j < ctx->size && !isnan (bv); j++)
+            {
+              double x = ts_dtype_load (ctx->dtype, row + j * ctx->stride);
+
+              if (isnan (x) || (ctx->is_min ? x < bv : x > bv))
+                {
+                  bv = x;
+                  best = j;
+                }
+            }
+          ts_dtype_store (ctx->values_dtype, value_out, bv);
+        }
+      else
+        {
+          gint64 bv = ts_dtype_load_int (ctx->dtype, row);
+
+          for (gint64 j = 1; j < ctx->size; j++)
+            {
+              gint64 x = ts_dtype_load_int (ctx->dtype, row + j * ctx->stride);
+
+              if (ctx->is_min ? x < bv : x > bv)
+                {
+                  bv = x;
+                  best = j;
+                }
+            }
+          ts_dtype_store_int (ctx->values_dtype, value_out, bv);
+        }
+      memcpy (index_out, &best, sizeof best);
+    }
+}
+
+/* A view of a reduced result with the reduced dim put back as size 1. */
+static gboolean
+expand_reduced (const TsView  *in,
+                guint          dim,
+                const TsView  *reduced,
+                TsView        *expanded,
+                GError       **error)
+{
+  *expanded = *reduced;
+  if (reduced->ndim + 1 == in->ndim)
+    {
+      for (guint d = in->ndim - 1; d > dim; d--)
+        {
+          expanded->shape[d] = reduced->shape[d - 1];
+          expanded->strides[d] = reduced->strides[d - 1];
+        }
+      expanded->shape[dim] = 1;
+      expanded->strides[dim] = 0;
+      expanded->ndim = in->ndim;
+    }
+  else if (reduced->ndim != in->ndim || (in->ndim > 0 && reduced->shape[dim] != 1))
+    {
+      g_set_error_literal (error, TS_KERNEL_ERROR, TS_KERNEL_ERROR_SHAPE,
+                           "output shape does not match the reduced shape");
+      return FALSE;
+    }
+  return TRUE;
+}
+
+gboolean
+ts_cpu_max_dim (const TsView *in,
+                guint         dim,
+                gboolean      is_min,
+                const TsView *values,
+                const TsView *indices,
+                GError      **error)
+{
+  const TsView *operands[3];
+  gint64 shape[TS_MAX_DIMS];
+  TsView in_rows, values_x, indices_x;
+  MaxDimCtx ctx;
+  TsIter iter;
+
+  g_return_val_if_fail (in != NULL && values != NULL && indices != NULL, FALSE);
+  g_return_val_if_fail (indices->dtype == TS_DTYPE_INT64, FALSE);
+
+  if (in->ndim == 0)
+    {
+      /* max of a 0-dim tensor along dim 0/-1 is the value itself */
+      gint64 zero = 0;
+
+      if (dim != 0)
+        return ts_wrap_dim (dim, 0, NULL, error);
+      ts_dtype_store (values->dtype, ts_view_linear_ptr (values, 0),
+                      ts_dtype_load (in->dtype, ts_view_linear_ptr (in, 0)));
+      memcpy (ts_view_linear_ptr (indices, 0), &zero, sizeof zero);
+      return TRUE;
+    }
+  if (dim >= in->ndim)
+    return ts_wrap_dim (dim, in->ndim, NULL, error);
+  if (in->shape[dim] == 0)
+    {
+      g_set_error (error, TS_KERNEL_ERROR, TS_KERNEL_ERROR_INDEX,
+                   "%s(): Expected reduction dim %u to have non-zero size.",
+                   is_min ? "min" : "max", dim);
+      return FALSE;
+    }
+
+  if (!expand_reduced (in, dim, values, &values_x, error) ||
+      !expand_reduced (in, dim, indices, &indices_x, error))
+    return FALSE;
+
+  memcpy (shape, in->shape, sizeof shape);
+  shape[dim] = 1;
+  in_rows = *in;
+  in_rows.shape[dim] = 1;
+
+  ctx.dtype = in->dtype;
+  ctx.size = in->shape[dim];
+  ctx.stride = in->strides[dim] * (gint64)ts_dtype_size (in->dtype);
+  ctx.is_min = is_min;
+  ctx.values_dtype = values->dtype;
+
+  operands[0] = &in_rows;
+  operands[1] = &values_x;
+  operands[2] = &indices_x;
+  if (!ts_iter_init (&iter, in->ndim, shape, operands, 3, error))
+    return FALSE;
+  ts_iter_for_each (&iter, max_dim_loop, &ctx);
+  return TRUE;
+}

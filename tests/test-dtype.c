@@ -1,0 +1,233 @@
+/* test-dtype.c: dtype names, conversions and PyTorch's type promotion
+ *
+ * Copyright 2026 The Tensorscope authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#include "config.h"
+
+#include <math.h>
+#include <string.h>
+
+#include "ts-dtype.h"
+
+static void
+test_names (void)
+{
+  TsDType dt;
+
+  g_assert_cmpstr (ts_dtype_name (TS_DTYPE_FLOAT32), ==, "torch.float32");
+  g_assert_cmpstr (ts_dtype_name (TS_DTYPE_BFLOAT16), ==, "torch.bfloat16");
+  g_assert_cmpstr (ts_dtype_name (TS_DTYPE_BOOL), ==, "torch.bool");
+  g_assert_cmpstr (ts_dtype_short_name (TS_DTYPE_UINT8), ==, "uint8");
+  g_assert_true (ts_dtype_from_name ("torch.int32", &dt));
+  g_assert_cmpint (dt, ==, TS_DTYPE_INT32);
+  g_assert_true (ts_dtype_from_name ("torch.long", &dt));
+  g_assert_cmpint (dt, ==, TS_DTYPE_INT64);
+  g_assert_true (ts_dtype_from_name ("half", &dt));
+  g_assert_cmpint (dt, ==, TS_DTYPE_FLOAT16);
+  g_assert_true (ts_dtype_from_name ("double", &dt));
+  g_assert_cmpint (dt, ==, TS_DTYPE_FLOAT64);
+  g_assert_false (ts_dtype_from_name ("torch.complex64", &dt));
+  g_assert_false (ts_dtype_from_name ("", NULL));
+}
+
+static void
+test_sizes (void)
+{
+  static const gsize sizes[TS_N_DTYPES] = { 4, 8, 2, 2, 8, 4, 1, 1 };
+
+  for (int i = 0; i < TS_N_DTYPES; i++)
+    g_assert_cmpuint (ts_dtype_size (i), ==, sizes[i]);
+  g_assert_true (ts_dtype_is_floating (TS_DTYPE_FLOAT16));
+  g_assert_true (ts_dtype_is_floating (TS_DTYPE_BFLOAT16));
+  g_assert_false (ts_dtype_is_floating (TS_DTYPE_INT64));
+  g_assert_false (ts_dtype_is_floating (TS_DTYPE_BOOL));
+  g_assert_true (ts_dtype_is_integral (TS_DTYPE_UINT8, FALSE));
+  g_assert_false (ts_dtype_is_integral (TS_DTYPE_BOOL, FALSE));
+  g_assert_true (ts_dtype_is_integral (TS_DTYPE_BOOL, TRUE));
+  g_assert_cmpint (ts_dtype_get_default (), ==, TS_DTYPE_FLOAT32);
+}
+
+/* Bit patterns checked against torch.tensor([x], dtype=torch.float16)
+ * .view(torch.int16) with python3-torch 1.13. */
+static void
+test_half (void)
+{
+  static const struct { float f; guint16 bits; } cases[] = {
+    { 0.0f, 0x0000 },
+    { -0.0f, 0x8000 },
+    { 1.0f, 0x3c00 },
+    { -2.0f, 0xc000 },
+    { 0.1f, 0x2e66 },
+    { 65504.0f, 0x7bff },     /* max half */
+    { 65519.0f, 0x7bff },     /* rounds down */
+    { 65520.0f, 0x7c00 },     /* rounds to inf */
+    { 1e-8f, 0x0000 },        /* underflow */
+    { 5.96046448e-08f, 0x0001 }, /* smallest subnormal */
+    { 2.98023224e-08f, 0x0000 }, /* exactly half of it: ties to even (0) */
+    { 8.94069672e-08f, 0x0002 }, /* 1.5 subnormals: ties to even (2) */
+    { 1.00048828125f, 0x3c00 }, /* 1 + 2^-11: tie, rounds to even 1.0 */
+    { 1.00146484375f, 0x3c02 }, /* 1 + 3 * 2^-11: tie, rounds up to even */
+    { 6.1035156e-05f, 0x0400 }, /* smallest normal */
+    { INFINITY, 0x7c00 },
+    { -INFINITY, 0xfc00 },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      g_test_message ("half case %u: %g", i, cases[i].f);
+      g_assert_cmphex (ts_float_to_half (cases[i].f), ==, cases[i].bits);
+    }
+  g_assert_true (isnan (ts_half_to_float (ts_float_to_half (NAN))));
+  g_assert_cmpfloat (ts_half_to_float (0x0001), ==, 0x1p-24f);
+  g_assert_cmpfloat (ts_half_to_float (0x3555), ==, 0.333251953125f);
+  g_assert_cmpfloat (ts_half_to_float (0xfbff), ==, -65504.0f);
+
+  /* every half round-trips */
+  for (guint32 h = 0; h < 0x10000; h++)
+    {
+      float f = ts_half_to_float ((guint16)h);
+
+      if (!isnan (f))
+        g_assert_cmphex (ts_float_to_half (f), ==, h);
+    }
+}
+
+static void
+test_bfloat16 (void)
+{
+  g_assert_cmphex (ts_float_to_bfloat16 (1.0f), ==, 0x3f80);
+  g_assert_cmphex (ts_float_to_bfloat16 (0.1f), ==, 0x3dcd);
+  g_assert_cmphex (ts_float_to_bfloat16 (3.14159265f), ==, 0x4049);
+  /* 1 + 2^-8 is a tie: to even (1.0); 1 + 3 * 2^-8 rounds up */
+  g_assert_cmphex (ts_float_to_bfloat16 (1.00390625f), ==, 0x3f80);
+  g_assert_cmphex (ts_float_to_bfloat16 (1.01171875f), ==, 0x3f82);
+  g_assert_cmphex (ts_float_to_bfloat16 (NAN), ==, 0x7fc0);
+  g_assert_cmpfloat (ts_bfloat16_to_float (0x4049), ==, 3.140625f);
+}
+
+static void
+test_load_store (void)
+{
+  guint8 buf[8];
+
+  ts_dtype_store (TS_DTYPE_FLOAT16, buf, 0.1);
+  g_assert_cmpfloat (ts_dtype_load (TS_DTYPE_FLOAT16, buf), ==, 0.0999755859375);
+  ts_dtype_store (TS_DTYPE_INT32, buf, -2.7);
+  g_assert_cmpint (ts_dtype_load_int (TS_DTYPE_INT32, buf), ==, -2);
+  /* torch.tensor([-1.5, 300.7]).to(torch.uint8) == [255, 44] */
+  ts_dtype_store (TS_DTYPE_UINT8, buf, -1.5);
+  g_assert_cmpint (buf[0], ==, 255);
+  ts_dtype_store (TS_DTYPE_UINT8, buf, 300.7);
+  g_assert_cmpint (buf[0], ==, 44);
+  ts_dtype_store (TS_DTYPE_BOOL, buf, 0.25);
+  g_assert_cmpint (buf[0], ==, 1);
+  ts_dtype_store (TS_DTYPE_BOOL, buf, -0.0);
+  g_assert_cmpint (buf[0], ==, 0);
+  ts_dtype_store_int (TS_DTYPE_INT64, buf, G_GINT64_CONSTANT (9007199254740993));
+  g_assert_cmpint (ts_dtype_load_int (TS_DTYPE_INT64, buf), ==, G_GINT64_CONSTANT (9007199254740993));
+  ts_dtype_store_int (TS_DTYPE_INT32, buf, G_GINT64_CONSTANT (4294967297));
+  g_assert_cmpint (ts_dtype_load_int (TS_DTYPE_INT32, buf), ==, 1);
+  ts_dtype_store (TS_DTYPE_INT64, buf, NAN);
+  g_assert_cmpint (ts_dtype_load_int (TS_DTYPE_INT64, buf), ==, G_MININT64);
+}
+
+#define F32 TS_DTYPE_FLOAT32
+#define F64 TS_DTYPE_FLOAT64
+#define F16 TS_DTYPE_FLOAT16
+#define BF16 TS_DTYPE_BFLOAT16
+#define I64 TS_DTYPE_INT64
+#define I32 TS_DTYPE_INT32
+#define U8 TS_DTYPE_UINT8
+#define B TS_DTYPE_BOOL
+
+static void
+test_promote_types (void)
+{
+  /* torch.promote_types over the 8 x 8 table (python3-torch 1.13). */
+  static const TsDType table[TS_N_DTYPES][TS_N_DTYPES] = {
+    /*          F32  F64  F16   BF16  I64  I32  U8   B */
+    /* F32 */ { F32, F64, F32,  F32,  F32, F32, F32, F32 },
+    /* F64 */ { F64, F64, F64,  F64,  F64, F64, F64, F64 },
+    /* F16 */ { F32, F64, F16,  F32,  F16, F16, F16, F16 },
+    /* BF16*/ { F32, F64, F32,  BF16, BF16, BF16, BF16, BF16 },
+    /* I64 */ { F32, F64, F16,  BF16, I64, I64, I64, I64 },
+    /* I32 */ { F32, F64, F16,  BF16, I64, I32, I32, I32 },
+    /* U8  */ { F32, F64, F16,  BF16, I64, I32, U8,  U8 },
+    /* B   */ { F32, F64, F16,  BF16, I64, I32, U8,  B },
+  };
+
+  for (int a = 0; a < TS_N_DTYPES; a++)
+    for (int b = 0; b < TS_N_DTYPES; b++)
+      {
+        g_test_message ("promote %s %s", ts_dtype_name (a), ts_dtype_name (b));
+        g_assert_cmpint (ts_dtype_promote (a, b), ==, table[a][b]);
+      }
+}
+
+static void
+test_result_type (void)
+{
+  const TsOperandKind T = TS_OPERAND_TENSOR, Z = TS_OPERAND_ZERO_DIM, S = TS_OPERAND_SCALAR;
+
+  /* int tensor with a Python float: the default dtype */
+  g_assert_cmpint (ts_dtype_result_type2 (T, I64, S, F64), ==, F32);
+  g_assert_cmpint (ts_dtype_result_type2 (T, I32, S, F64), ==, F32);
+  g_assert_cmpint (ts_dtype_result_type2 (T, U8, S, F64), ==, F32);
+  /* a Python int keeps the tensor's integer type, even uint8 */
+  g_assert_cmpint (ts_dtype_result_type2 (T, U8, S, I64), ==, U8);
+  g_assert_cmpint (ts_dtype_result_type2 (T, I32, S, I64), ==, I32);
+  /* bool tensors take the scalar's category */
+  g_assert_cmpint (ts_dtype_result_type2 (T, B, S, I64), ==, I64);
+  g_assert_cmpint (ts_dtype_result_type2 (T, B, S, F64), ==, F32);
+  g_assert_cmpint (ts_dtype_result_type2 (T, B, S, B), ==, B);
+  g_assert_cmpint (ts_dtype_result_type2 (T, U8, S, B), ==, U8);
+  /* float tensors keep their dtype with any Python number */
+  g_assert_cmpint (ts_dtype_result_type2 (T, F16, S, F64), ==, F16);
+  g_assert_cmpint (ts_dtype_result_type2 (T, BF16, S, I64), ==, BF16);
+  g_assert_cmpint (ts_dtype_result_type2 (T, F64, S, F64), ==, F64);
+  /* 0-dim tensors: only a higher category counts, with its own dtype */
+  g_assert_cmpint (ts_dtype_result_type2 (T, I32, Z, F64), ==, F64);
+  g_assert_cmpint (ts_dtype_result_type2 (T, F16, Z, F64), ==, F16);
+  g_assert_cmpint (ts_dtype_result_type2 (T, U8, Z, I64), ==, U8);
+  g_assert_cmpint (ts_dtype_result_type2 (T, F32, Z, F64), ==, F32);
+  /* two dimensioned tensors: plain promotion */
+  g_assert_cmpint (ts_dtype_result_type2 (T, F32, T, F64), ==, F64);
+  g_assert_cmpint (ts_dtype_result_type2 (T, U8, T, I32), ==, I32);
+  /* two 0-dim tensors and scalars alone */
+  g_assert_cmpint (ts_dtype_result_type2 (Z, I32, Z, F16), ==, F16);
+  g_assert_cmpint (ts_dtype_result_type2 (Z, I32, S, F64), ==, F32);
+  g_assert_cmpint (ts_dtype_result_type2 (S, I64, S, F64), ==, F32);
+  g_assert_cmpint (ts_dtype_result_type2 (S, I64, S, I64), ==, I64);
+  g_assert_cmpint (ts_dtype_result_type2 (Z, F64, S, I64), ==, F64);
+  /* scalar order does not matter */
+  g_assert_cmpint (ts_dtype_result_type2 (S, F64, T, I64), ==, F32);
+}
+
+static void
+test_can_cast (void)
+{
+  g_assert_false (ts_dtype_can_cast (F32, I64));
+  g_assert_false (ts_dtype_can_cast (I64, B));
+  g_assert_true (ts_dtype_can_cast (B, I64));
+  g_assert_true (ts_dtype_can_cast (I64, F16));
+  g_assert_true (ts_dtype_can_cast (F64, F16));
+  g_assert_true (ts_dtype_can_cast (B, B));
+}
+
+int
+main (int    argc,
+      char **argv)
+{
+  g_test_init (&argc, &argv, NULL);
+  g_test_add_func ("/dtype/names", test_names);
+  g_test_add_func ("/dtype/sizes", test_sizes);
+  g_test_add_func ("/dtype/half", test_half);
+  g_test_add_func ("/dtype/bfloat16", test_bfloat16);
+  g_test_add_func ("/dtype/load-store", test_load_store);
+  g_test_add_func ("/dtype/promote-types", test_promote_types);
+  g_test_add_func ("/dtype/result-type", test_result_type);
+  g_test_add_func ("/dtype/can-cast", test_can_cast);
+  return g_test_run ();
+}
