@@ -77,6 +77,7 @@ typedef struct
   TsSourceLoc loc;
   gint32      device;        /* -1 when not tied to a device */
   TsStreamId  stream;        /* TS_STREAM_NONE when not tied to a stream */
+  guint32     padding;       /* made explicit: the struct is 8-aligned */
 } TsApiCallRecord;
 
 typedef struct
@@ -171,6 +172,7 @@ typedef struct
   TsStringId  message;
   gint32      depth;         /* nesting depth after a push, before a pop */
   TsSourceLoc loc;
+  guint32     padding;       /* made explicit: the struct is 8-aligned */
 } TsNvtxRecord;
 
 /* One action of the caching allocator, as in PyTorch's device trace. */
@@ -271,7 +273,25 @@ typedef struct
   const TsFieldInfo *fields;
 } TsRecordInfo;
 
+#define TS_RECORD_MAX_SIZE 128   /* no record struct is larger */
+
+#define TS_RECORD_DATA_ERROR (ts_record_data_error_quark ())
+
+typedef enum
+{
+  TS_RECORD_DATA_ERROR_BAD_VALUE = 1,
+} TsRecordDataError;
+
+GQuark              ts_record_data_error_quark (void);
+
 const TsRecordInfo *ts_record_info        (TsRecordKind  kind);
 const TsRecordInfo *ts_record_info_lookup (const char   *name);
+
+/* Checks the enum-typed fields of a record (copy kind, sync kind, NVTX kind,
+ * allocator action, counter, output kind, copy flags): a loader refuses a
+ * record whose values no producer can write. */
+gboolean            ts_record_validate    (TsRecordKind   kind,
+                                           const void    *record,
+                                           GError       **error);
 
 G_END_DECLS

@@ -18,8 +18,10 @@ G_DECLARE_FINAL_TYPE (TsRecorder, ts_recorder, TS, RECORDER, GObject)
 
 /* Called for every appended record, in append order, with the recorder's
  * lock held: the trace writer uses it to stream frames as they happen.
- * A new string is announced through string_func before the first record
- * that uses it. */
+ * A new string is announced through string_func (when interned, so before
+ * the first record that uses it). A sink must not call back into the
+ * recorder (the lock is not recursive). Records are given as stored:
+ * padding fields are zero. */
 typedef struct
 {
   void (*string_func) (gpointer user_data, TsStringId id, const char *str, gsize len);
@@ -34,7 +36,8 @@ TsStringId  ts_recorder_intern      (TsRecorder           *self,
 TsStringId  ts_recorder_intern_len  (TsRecorder           *self,
                                      const char           *str,
                                      gsize                 len);
-/* The string for an id; "" for 0. Valid as long as the recorder lives. */
+/* The string for an id; "" for 0. Valid as long as the recorder lives.
+ * Ids are dense: 1 to ts_recorder_get_n_strings(), in order of interning. */
 const char *ts_recorder_lookup      (TsRecorder           *self,
                                      TsStringId            id);
 guint       ts_recorder_get_n_strings (TsRecorder         *self);
@@ -51,6 +54,17 @@ gboolean    ts_recorder_get         (TsRecorder           *self,
                                      TsRecordKind          kind,
                                      gsize                 index,
                                      void                 *out);
+
+/* Copies n_values values of one field (an index in the kind's field table),
+ * from record number first on, into out, packed (the field's size each):
+ * the columnar read for scans. Returns how many were copied (fewer when the
+ * kind has fewer records). Padding fields read as zeros. */
+gsize       ts_recorder_copy_column (TsRecorder         *self,
+                                     TsRecordKind        kind,
+                                     guint               field,
+                                     gsize               first,
+                                     gsize               n_values,
+                                     void               *out);
 
 /* Replays every string and record into sink (so a writer attached late
  * sees everything), then keeps calling it for new ones until unset. */

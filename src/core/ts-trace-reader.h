@@ -1,0 +1,79 @@
+/* ts-trace-reader.h: loads a trace file, or a live stream of frames, into a recorder
+ *
+ * Copyright 2026 The Tensorscope authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#pragma once
+
+#include <glib-object.h>
+
+#include "ts-recorder.h"
+
+G_BEGIN_DECLS
+
+#define TS_TRACE_READER_ERROR (ts_trace_reader_error_quark ())
+
+typedef enum
+{
+  TS_TRACE_READER_ERROR_IO = 1,        /* the file could not be opened or mapped */
+  TS_TRACE_READER_ERROR_NOT_A_TRACE,   /* bad magic */
+  TS_TRACE_READER_ERROR_VERSION,       /* a newer (or unknown) major version */
+  TS_TRACE_READER_ERROR_CORRUPT,       /* a malformed frame, header or index */
+  TS_TRACE_READER_ERROR_BAD_VALUE,     /* a field a producer cannot have written */
+  TS_TRACE_READER_ERROR_FAILED,        /* the reader already failed */
+} TsTraceReaderError;
+
+#define TS_TYPE_TRACE_READER (ts_trace_reader_get_type ())
+
+G_DECLARE_FINAL_TYPE (TsTraceReader, ts_trace_reader, TS, TRACE_READER, GObject)
+
+GQuark         ts_trace_reader_error_quark   (void);
+
+/* Strings and records go into recorder, appended after what it holds
+ * (string ids are renumbered as needed). */
+TsTraceReader *ts_trace_reader_new           (TsRecorder     *recorder);
+
+/* Loads a whole file (mapped, not copied). Returns FALSE with error on bad
+ * input; what came before the bad frame stays loaded. A file without its
+ * index footer (a run that was killed) loads, with get_cut_short() TRUE. */
+gboolean       ts_trace_reader_load_file     (TsTraceReader  *self,
+                                              const char     *path,
+                                              GError        **error);
+gboolean       ts_trace_reader_load_data     (TsTraceReader  *self,
+                                              const guint8   *data,
+                                              gsize           len,
+                                              GError        **error);
+
+/* Incremental use, for a live pipe: feed bytes as they come (any split),
+ * records are appended as whole frames arrive; call finish at end of
+ * stream. After an error every call fails. */
+gboolean       ts_trace_reader_feed          (TsTraceReader  *self,
+                                              const guint8   *data,
+                                              gsize           len,
+                                              GError        **error);
+gboolean       ts_trace_reader_finish        (TsTraceReader  *self,
+                                              GError        **error);
+
+/* 0 until the header has been read. */
+guint          ts_trace_reader_get_major     (TsTraceReader  *self);
+guint          ts_trace_reader_get_minor     (TsTraceReader  *self);
+/* TRUE when the input ended before the index footer. */
+gboolean       ts_trace_reader_get_cut_short (TsTraceReader  *self);
+/* TRUE once the index footer was read and matched the frames. */
+gboolean       ts_trace_reader_get_complete  (TsTraceReader  *self);
+/* Offset of the first frame that was not loaded (incomplete or bad), or
+ * -1 when there is none. */
+gint64         ts_trace_reader_get_bad_offset (TsTraceReader *self);
+/* Offset just past the last whole frame loaded. */
+guint64        ts_trace_reader_get_offset    (TsTraceReader  *self);
+/* Frames of unknown types (from a newer writer) that were skipped. */
+guint64        ts_trace_reader_get_n_skipped (TsTraceReader  *self);
+guint64        ts_trace_reader_get_n_records (TsTraceReader  *self);
+
+/* Convenience: a new recorder holding the file's content. */
+TsRecorder    *ts_trace_load                 (const char     *path,
+                                              gboolean       *cut_short,
+                                              GError        **error);
+
+G_END_DECLS
