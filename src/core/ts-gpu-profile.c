@@ -1,0 +1,127 @@
+/* ts-gpu-profile.c: the GPU models the simulator knows
+ *
+ * Copyright 2026 The Tensorscope authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * Provenance of each figure, in the comment beside it:
+ *   [datasheet]  NVIDIA's published figure (a ceiling, not what programs get)
+ *   [measured]   measured on the real part (H100 SXM, PyTorch 2.11)
+ *   [reported]   commonly reported by users; not measured by us
+ *   [assumed]    no source at hand: a modelling choice, explained
+ * docs/simulation-model.md repeats the table and says how each is used.
+ */
+
+#include "config.h"
+
+#include "ts-gpu-profile.h"
+
+#define GB 1e9
+#define TB 1e12
+#define MiB ((guint64) 1 << 20)
+
+static const TsGpuProfile profiles[] = {
+  {
+    .key = "h100",
+    .name = "NVIDIA H100 80GB HBM3",                 /* [measured] torch.cuda.get_device_name() */
+    .cc_major = 9, .cc_minor = 0,                    /* [datasheet] */
+    .sm_count = 132,                                 /* [datasheet] SXM5 */
+    .max_threads_per_sm = 2048,                      /* [datasheet] */
+    .max_blocks_per_sm = 32,                         /* [datasheet] */
+    .warp_size = 32,
+    .clock_khz = 1980000,                            /* [datasheet] boost clock */
+    .total_memory = 81559 * MiB,                     /* [measured] nvidia-smi total, 79.6 GiB */
+    .mem_bandwidth = 3.0 * TB,                       /* [measured] large copy, read + write; datasheet 3.35 */
+    .fp32_flops = 67e12,                             /* [datasheet] non-tensor FP32 */
+    .fp16_flops = 798e12,                            /* [measured] 8192^3 bf16 matmul; datasheet 989 */
+    .pcie_pinned_bandwidth = 52 * GB,                /* [reported] 50-55 GB/s on PCIe Gen5 x16 */
+    .pcie_pageable_bandwidth = 20 * GB,              /* [assumed] staging through a pinned buffer
+                                                      * costs about 60%, as on the 1080 Ti */
+    .peer_bandwidth = 360 * GB,                      /* [assumed] NVLink 4, 450 GB/s per direction
+                                                      * nominal, taken at 80% */
+    .copy_engines = 3,                               /* [assumed] H2D, D2H and peer concurrently;
+                                                      * the part has more, three is all we model */
+    .launch_latency_ns = 4000,                       /* [reported] 3-5 us per launch */
+    .api_latency_ns = 500,                           /* [assumed] a cheap runtime call */
+    .kernel_overhead_ns = 2500,                      /* [reported] smallest kernel 2-3 us */
+    .copy_overhead_ns = 1500,                        /* [assumed] DMA set-up per copy */
+    .least_priority = 0,
+    .greatest_priority = -5,                         /* [measured] cudaDeviceGetStreamPriorityRange */
+  },
+  {
+    .key = "gtx1080ti",
+    .name = "NVIDIA GeForce GTX 1080 Ti",            /* [reported] as the seed documents print it */
+    .cc_major = 6, .cc_minor = 1,                    /* [datasheet] */
+    .sm_count = 28,                                  /* [datasheet] */
+    .max_threads_per_sm = 2048,                      /* [datasheet] */
+    .max_blocks_per_sm = 32,                         /* [datasheet] */
+    .warp_size = 32,
+    .clock_khz = 1582000,                            /* [datasheet] boost clock */
+    .total_memory = 11178 * MiB,                     /* [reported] torch total_memory=11178MB */
+    .mem_bandwidth = 365 * GB,                       /* [reported] 350-380 GB/s copy; datasheet 484 */
+    .fp32_flops = 11.3e12,                           /* [datasheet] */
+    .fp16_flops = 11.3e12 / 64,                      /* [datasheet] FP16 at 1/64 rate, no tensor cores */
+    .pcie_pinned_bandwidth = 12 * GB,                /* [reported] Gen3 x16, 15.75 nominal */
+    .pcie_pageable_bandwidth = 7 * GB,               /* [reported] 6-8 GB/s */
+    .peer_bandwidth = 10 * GB,                       /* [assumed] P2P over PCIe Gen3 */
+    .copy_engines = 2,                               /* [datasheet] one per direction */
+    .launch_latency_ns = 4000,                       /* [reported] 3-5 us per launch */
+    .api_latency_ns = 500,                           /* [assumed] */
+    .kernel_overhead_ns = 4000,                      /* [reported] smallest kernel 3-5 us */
+    .copy_overhead_ns = 2000,                        /* [assumed] */
+    .least_priority = 0,
+    .greatest_priority = -1,                         /* [assumed] older parts report two levels */
+  },
+};
+
+const TsGpuProfile *
+ts_gpu_profile_lookup (const char *key)
+{
+  g_return_val_if_fail (key != NULL, NULL);
+
+  for (guint i = 0; i < G_N_ELEMENTS (profiles); i++)
+    {
+      if (g_ascii_strcasecmp (profiles[i].key, key) == 0)
+        return &profiles[i];
+    }
+
+  return NULL;
+}
+
+const TsGpuProfile *
+ts_gpu_profile_get_default (void)
+{
+  return &profiles[0];
+}
+
+const char **
+ts_gpu_profile_list_keys (void)
+{
+  const char **keys = g_new0 (const char *, G_N_ELEMENTS (profiles) + 1);
+
+  for (guint i = 0; i < G_N_ELEMENTS (profiles); i++)
+    keys[i] = profiles[i].key;
+
+  return keys;
+}
+
+char *
+ts_gpu_profile_dup_known (void)
+{
+  g_autofree const char **keys = ts_gpu_profile_list_keys ();
+
+  return g_strjoinv (", ", (char **) keys);
+}
+
+void
+ts_gpu_profile_get_torch_priority_range (const TsGpuProfile *self,
+                                         int                *least,
+                                         int                *greatest)
+{
+  g_return_if_fail (self != NULL);
+
+  /* PyTorch compiles in four priority levels and never exposes more. */
+  if (least != NULL)
+    *least = self->least_priority;
+  if (greatest != NULL)
+    *greatest = MAX (-3, self->greatest_priority);
+}

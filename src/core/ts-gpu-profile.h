@@ -1,0 +1,68 @@
+/* ts-gpu-profile.h: the numbers that describe a simulated GPU model
+ *
+ * Copyright 2026 The Tensorscope authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * A profile is a constant table entry: the simulator reads it to size the
+ * engines and to turn bytes and flops into virtual nanoseconds. Every
+ * figure says in ts-gpu-profile.c whether it is a datasheet value, a
+ * measurement, a commonly reported figure or a modelling assumption;
+ * docs/simulation-model.md has the same table in prose.
+ */
+
+#pragma once
+
+#include <glib.h>
+
+#include "ts-types.h"
+
+G_BEGIN_DECLS
+
+typedef struct
+{
+  const char *key;                   /* "h100": what --gpu-model takes */
+  const char *name;                  /* as torch.cuda.get_device_name() prints it */
+  guint       cc_major;
+  guint       cc_minor;
+  guint       sm_count;
+  guint       max_threads_per_sm;
+  guint       max_blocks_per_sm;
+  guint       warp_size;
+  guint       clock_khz;             /* boost clock, for cycle-based sleeps */
+  guint64     total_memory;          /* bytes, as cudaMemGetInfo reports it */
+
+  /* Throughputs, in bytes or flops per second. */
+  double      mem_bandwidth;         /* effective DRAM bandwidth, read + write */
+  double      fp32_flops;
+  double      fp16_flops;            /* dense FP16/BF16, tensor cores when present */
+  double      pcie_pinned_bandwidth; /* per direction */
+  double      pcie_pageable_bandwidth;
+  double      peer_bandwidth;        /* device to device over NVLink or PCIe */
+
+  guint       copy_engines;          /* DMA engines usable concurrently with compute */
+
+  /* Fixed costs, in virtual ns. */
+  TsTime      launch_latency_ns;     /* host side of cudaLaunchKernel / cudaMemcpyAsync */
+  TsTime      api_latency_ns;        /* host side of a cheap runtime call (event record, query) */
+  TsTime      kernel_overhead_ns;    /* device side: the shortest kernel */
+  TsTime      copy_overhead_ns;      /* device side: DMA set-up of one copy */
+
+  /* cudaDeviceGetStreamPriorityRange: least (0) and greatest (negative). */
+  int         least_priority;
+  int         greatest_priority;
+} TsGpuProfile;
+
+const TsGpuProfile  *ts_gpu_profile_lookup     (const char  *key);
+const TsGpuProfile  *ts_gpu_profile_get_default (void);
+/* Every known key, NULL-terminated; the caller frees the array only. */
+const char         **ts_gpu_profile_list_keys  (void);
+/* "h100, gtx1080ti": for error messages. */
+char                *ts_gpu_profile_dup_known  (void);
+
+/* The priority range PyTorch exposes for this model: at most four levels,
+ * (0, max (-3, greatest)), as torch.cuda.Stream.priority_range() reports. */
+void                 ts_gpu_profile_get_torch_priority_range (const TsGpuProfile *self,
+                                                              int                *least,
+                                                              int                *greatest);
+
+G_END_DECLS

@@ -1,0 +1,1970 @@
+/* ts-runtime.c: the simulated multi-GPU runtime
+ *
+ * Copyright 2026 The Tensorscope authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * The host half of the simulation. Each public call takes the lock, finds
+ * the calling thread's state, brings the device simulation (TsScheduler) up
+ * to that thread's clock, does its work, charges its modeled host cost and
+ * records an API record [start, end) with the thread's current call site.
+ * Blocking calls run the simulation until their condition holds and move
+ * the host clock to that time, recording the blocked span.
+ *
+ * Host costs (virtual ns, from the profile): launches, copies and memsets
+ * cost launch_latency_ns; every other runtime call api_latency_ns; NVTX and
+ * stream/device bookkeeping (set_device, current stream, stream creation
+ * from the pool) cost nothing and make no API record, as in PyTorch where
+ * they either do not reach CUDA or happen once up front.
+ */
+
+#include "config.h"
+
+#include <string.h>
+
+#include "ts-callsite.h"
+#include "ts-runtime.h"
+#include "ts-scheduler-private.h"
+
+#define CUDA_ERROR_TRAILER \
+  "\nCUDA kernel errors might be asynchronously reported at some other API call, " \
+  "so the stacktrace below might be incorrect.\n" \
+  "For debugging consider passing CUDA_LAUNCH_BLOCKING=1"
+
+/* PyTorch's stream pool: four priority levels of 32 streams per device. */
+#define POOL_LEVELS 4
+#define POOL_SIZE 32
+
+/* Handles look like pointers, as cuda_stream and cuda_event do in PyTorch,
+ * but are a pure function of creation order. */
+#define STREAM_HANDLE_BASE G_GUINT64_CONSTANT (0x7f3a00000000)
+#define EVENT_HANDLE_BASE G_GUINT64_CONSTANT (0x7f3b00000000)
+
+#define DEFAULT_N_GPUS 4
+
+typedef struct
+{
+  guint64     correlation;
+  TsStringId  name;
+  TsTime      start;
+  gint32      device;
+  TsStreamId  stream;
+  TsSourceLoc loc;
+} Span;
+
+typedef struct
+{
+  guint       id;
+  GThread    *thread;        /* referenced, so its address is not reused */
+  TsTime      clock;
+  int         device;
+  TsStreamId *current;       /* current stream, per device */
+  GArray     *spans;         /* Span: open API spans of higher layers */
+  GArray     *nvtx;          /* TsStringId: pushed NVTX ranges */
+} HostThread;
+
+typedef struct
+{
+  guint64      id;
+  TsEventFlags flags;
+  int          device;       /* -1 until the first record */
+  guint64      handle;       /* 0 until the first record */
+  guint32      record_item;  /* referenced; TS_ITEM_NONE before the first record */
+} Event;
+
+/* One host call in progress. */
+typedef struct
+{
+  HostThread *ht;
+  TsStringId  name;
+  TsTime      start;
+  guint64     correlation;
+  gint32      device;
+  TsStreamId  stream;
+  TsSourceLoc loc;
+} Call;
+
+enum
+{
+  API_LAUNCH_KERNEL,
+  API_MEMCPY,
+  API_MEMSET,
+  API_STREAM_SYNCHRONIZE,
+  API_STREAM_QUERY,
+  API_STREAM_WAIT_EVENT,
+  API_EVENT_RECORD,
+  API_EVENT_QUERY,
+  API_EVENT_SYNCHRONIZE,
+  API_EVENT_ELAPSED_TIME,
+  API_DEVICE_SYNCHRONIZE,
+  N_API_NAMES
+};
+
+static const char *api_names[N_API_NAMES] = {
+  "cudaLaunchKernel",
+  "cudaMemcpyAsync",
+  "cudaMemsetAsync",
+  "cudaStreamSynchronize",
+  "cudaStreamQuery",
+  "cudaStreamWaitEvent",
+  "cudaEventRecord",
+  "cudaEventQuery",
+  "cudaEventSynchronize",
+  "cudaEventElapsedTime",
+  "cudaDeviceSynchronize",
+};
+
+struct _TsRuntime
+{
+  GObject             parent_instance;
+
+  GMutex              lock;
+  guint64             serial;
+
+  TsRecorder         *recorder;
+  const TsGpuProfile *profile;
+  TsScheduler        *sched;
+  gboolean            launch_blocking;
+
+  guint               n_physical;
+  guint               n_devices;
+  int                *physical;        /* physical index per visible ordinal */
+  char               *visible_note;
+  gboolean           *fault_surfaced;  /* per device: the error record is written */
+
+  GHashTable         *threads;         /* GThread* -> HostThread* */
+  guint               n_threads;
+  TsTime              max_host_time;
+
+  GHashTable         *events;          /* &Event.id -> Event* */
+  guint64             last_event_id;
+  guint64             last_event_handle;
+  guint64             last_correlation;
+  guint64             last_range_id;
+
+  TsStreamId         *pool;            /* n_devices * POOL_LEVELS * POOL_SIZE */
+  guint              *pool_next;       /* n_devices * POOL_LEVELS */
+
+  TsStringId          api_ids[N_API_NAMES];
+};
+
+enum {
+  PROP_0,
+  PROP_RECORDER,
+  PROP_N_DEVICES,
+  PROP_GPU_MODEL,
+  PROP_LAUNCH_BLOCKING,
+  N_PROPS
+};
+
+static GParamSpec *properties[N_PROPS];
+
+G_DEFINE_FINAL_TYPE (TsRuntime, ts_runtime, G_TYPE_OBJECT)
+
+G_DEFINE_QUARK (ts-runtime-error-quark, ts_runtime_error)
+
+static gint last_serial;
+
+/* The calling thread's state for the runtime it used last: a lookup in the
+ * hash table only when it switches runtimes. The serial, not the pointer,
+ * identifies the runtime, so a new runtime at a freed one's address misses. */
+static __thread struct {
+  guint64     serial;
+  HostThread *ht;
+} tls_cache;
+
+const char *
+ts_device_error_to_string (TsDeviceError error)
+{
+  switch (error)
+    {
+    case TS_DEVICE_ERROR_NONE:
+      return "no error";
+    case TS_DEVICE_ERROR_ILLEGAL_ADDRESS:
+      return "an illegal memory access was encountered";
+    case TS_DEVICE_ERROR_LAUNCH_OUT_OF_RESOURCES:
+      return "too many resources requested for launch";
+    case TS_DEVICE_ERROR_ASSERT:
+      return "device-side assert triggered";
+    case TS_DEVICE_ERROR_MISALIGNED_ADDRESS:
+      return "misaligned address";
+    case TS_DEVICE_ERROR_LAUNCH_FAILURE:
+      return "unspecified launch failure";
+    default:
+      return "unknown error";
+    }
+}
+
+/* ---------------------------------------------------------------- threads */
+
+static void
+host_thread_free (gpointer data)
+{
+  HostThread *ht = data;
+
+  g_thread_unref (ht->thread);
+  g_free (ht->current);
+  g_array_unref (ht->spans);
+  g_array_unref (ht->nvtx);
+  g_free (ht);
+}
+
+static HostThread *
+host_thread (TsRuntime *self)
+{
+  GThread *thread;
+  HostThread *ht;
+
+  if (G_LIKELY (tls_cache.serial == self->serial))
+    return tls_cache.ht;
+
+  thread = g_thread_self ();
+  ht = g_hash_table_lookup (self->threads, thread);
+
+  if (ht == NULL)
+    {
+      g_autofree char *name = NULL;
+      TsThreadRecord rec;
+
+      ht = g_new0 (HostThread, 1);
+      ht->id = self->n_threads++;
+      ht->thread = g_thread_ref (thread);
+      /* A new thread starts when it first calls in; its clock cannot be
+       * behind what the other threads have already done. */
+      ht->clock = self->max_host_time;
+      ht->current = g_new (TsStreamId, MAX (self->n_devices, 1));
+      for (guint i = 0; i < self->n_devices; i++)
+        ht->current[i] = i;
+      ht->spans = g_array_new (FALSE, FALSE, sizeof (Span));
+      ht->nvtx = g_array_new (FALSE, FALSE, sizeof (TsStringId));
+      g_hash_table_insert (self->threads, thread, ht);
+
+      name = ht->id == 0 ? g_strdup ("MainThread") : g_strdup_printf ("Thread-%u", ht->id);
+      rec = (TsThreadRecord) {
+        .thread = ht->id,
+        .name = ts_recorder_intern (self->recorder, name),
+      };
+      TS_RECORDER_APPEND (self->recorder, TS_RECORD_THREAD, TsThreadRecord, &rec);
+    }
+
+  tls_cache.serial = self->serial;
+  tls_cache.ht = ht;
+
+  return ht;
+}
+
+static void
+host_advance (TsRuntime  *self,
+              HostThread *ht,
+              TsTime      ns)
+{
+  ht->clock += ns;
+  self->max_host_time = MAX (self->max_host_time, ht->clock);
+}
+
+/* ---------------------------------------------------------------- calls */
+
+static guint64
+next_correlation (TsRuntime *self)
+{
+  return ++self->last_correlation;
+}
+
+static void
+call_begin (TsRuntime *self,
+            Call      *call,
+            guint      api)
+{
+  HostThread *ht = host_thread (self);
+
+  call->ht = ht;
+  call->name = self->api_ids[api];
+  call->start = ht->clock;
+  call->device = -1;
+  call->stream = TS_STREAM_NONE;
+  call->loc = ts_callsite_get ();
+
+  /* Inside a higher layer's span ("aten::add") the call and its work share
+   * the span's correlation id. */
+  if (ht->spans->len > 0)
+    call->correlation = g_array_index (ht->spans, Span, ht->spans->len - 1).correlation;
+  else
+    call->correlation = next_correlation (self);
+
+  /* The device catches up with the host before the host acts. */
+  ts_scheduler_advance_to (self->sched, ht->clock);
+}
+
+static void
+call_set_stream (TsRuntime  *self,
+                 Call       *call,
+                 TsStreamId  stream)
+{
+  call->stream = stream;
+  call->device = (gint32) ts_scheduler_stream_get_device (self->sched, stream);
+}
+
+static void
+call_end (TsRuntime *self,
+          Call      *call)
+{
+  TsApiCallRecord rec = {
+    .start = call->start,
+    .end = call->ht->clock,
+    .correlation = call->correlation,
+    .thread = call->ht->id,
+    .name = call->name,
+    .loc = call->loc,
+    .device = call->device,
+    .stream = call->stream,
+  };
+
+  TS_RECORDER_APPEND (self->recorder, TS_RECORD_API_CALL, TsApiCallRecord, &rec);
+  self->max_host_time = MAX (self->max_host_time, call->ht->clock);
+}
+
+/* Blocks the calling thread until `until` (if later) and records the span. */
+static void
+call_block (TsRuntime  *self,
+            Call       *call,
+            TsSyncKind  kind,
+            gint32      device,
+            TsStreamId  stream,
+            guint64     event,
+            TsTime      until)
+{
+  TsTime begin = call->ht->clock;
+  TsSyncRecord rec = {
+    .start = begin,
+    .end = MAX (begin, until),
+    .correlation = call->correlation,
+    .thread = call->ht->id,
+    .kind = kind,
+    .device = device,
+    .stream = stream,
+    .event = event,
+  };
+
+  TS_RECORDER_APPEND (self->recorder, TS_RECORD_SYNC, TsSyncRecord, &rec);
+  host_advance (self, call->ht, rec.end - begin);
+}
+
+/* Reports a device's sticky fault, if any, at this call. The first time it
+ * surfaces, an error record links the faulting launch to this call. */
+static gboolean
+call_check_fault (TsRuntime  *self,
+                  Call       *call,
+                  guint       device,
+                  GError    **error)
+{
+  const TsFault *fault = ts_scheduler_get_fault (self->sched, device);
+  g_autofree char *message = NULL;
+
+  if (G_LIKELY (fault == NULL))
+    return TRUE;
+
+  message = g_strdup_printf ("CUDA error: %s" CUDA_ERROR_TRAILER,
+                             ts_device_error_to_string (fault->code));
+
+  if (!self->fault_surfaced[device])
+    {
+      TsErrorRecord rec = {
+        .time = call->ht->clock,
+        .kernel_correlation = fault->correlation,
+        .surfaced_correlation = call->correlation,
+        .device = device,
+        .stream = fault->stream,
+        .code = fault->code,
+        .message = ts_recorder_intern (self->recorder, message),
+        .launch_loc = fault->loc,
+        .surfaced_loc = call->loc,
+      };
+
+      TS_RECORDER_APPEND (self->recorder, TS_RECORD_ERROR, TsErrorRecord, &rec);
+      self->fault_surfaced[device] = TRUE;
+    }
+
+  g_set_error_literal (error, TS_RUNTIME_ERROR, TS_RUNTIME_ERROR_DEVICE_FAULT, message);
+  return FALSE;
+}
+
+/* ---------------------------------------------------------------- checks */
+
+static gboolean
+check_device (TsRuntime   *self,
+              HostThread  *ht,
+              int         *device,
+              GError     **error)
+{
+  if (self->n_devices == 0)
+    {
+      g_set_error_literal (error, TS_RUNTIME_ERROR, TS_RUNTIME_ERROR_NO_DEVICE,
+                           "No CUDA GPUs are available");
+      return FALSE;
+    }
+
+  if (*device == -1)
+    *device = ht->device;
+
+  if (*device < 0 || (guint) *device >= self->n_devices)
+    {
+      g_set_error_literal (error, TS_RUNTIME_ERROR, TS_RUNTIME_ERROR_INVALID_DEVICE,
+                           "CUDA error: invalid device ordinal" CUDA_ERROR_TRAILER);
+      return FALSE;
+    }
+
+  return TRUE;
+}
+
+static gboolean
+check_stream (TsRuntime   *self,
+              TsStreamId   stream,
+              GError     **error)
+{
+  if (stream >= ts_scheduler_get_n_streams (self->sched))
+    {
+      if (stream == TS_STREAM_NONE)
+        g_set_error_literal (error, TS_RUNTIME_ERROR, TS_RUNTIME_ERROR_INVALID_STREAM,
+                             "No stream given");
+      else
+        g_set_error (error, TS_RUNTIME_ERROR, TS_RUNTIME_ERROR_INVALID_STREAM,
+                     "Invalid stream %u: the runtime has no such stream", stream);
+      return FALSE;
+    }
+
+  return TRUE;
+}
+
+static Event *
+lookup_event (TsRuntime  *self,
+              guint64     id,
+              GError    **error)
+{
+  Event *ev = g_hash_table_lookup (self->events, &id);
+
+  if (ev == NULL)
+    g_set_error (error, TS_RUNTIME_ERROR, TS_RUNTIME_ERROR_INVALID_EVENT,
+                 "Invalid event %" G_GUINT64_FORMAT ": it was freed or never created", id);
+
+  return ev;
+}
+
+static void
+destroy_work (const TsWork *work)
+{
+  if (work->destroy != NULL)
+    work->destroy (work->data);
+}
+
+/* ---------------------------------------------------------------- object */
+
+static void
+ts_runtime_finalize (GObject *object)
+{
+  TsRuntime *self = (TsRuntime *) object;
+
+  if (tls_cache.serial == self->serial)
+    tls_cache = (typeof (tls_cache)) { 0 };
+
+  g_clear_pointer (&self->events, g_hash_table_unref);
+  g_clear_pointer (&self->threads, g_hash_table_unref);
+  g_clear_pointer (&self->sched, ts_scheduler_free);
+  g_clear_object (&self->recorder);
+  g_free (self->physical);
+  g_free (self->visible_note);
+  g_free (self->fault_surfaced);
+  g_free (self->pool);
+  g_free (self->pool_next);
+  g_mutex_clear (&self->lock);
+
+  G_OBJECT_CLASS (ts_runtime_parent_class)->finalize (object);
+}
+
+static void
+ts_runtime_get_property (GObject    *object,
+                         guint       prop_id,
+                         GValue     *value,
+                         GParamSpec *pspec)
+{
+  TsRuntime *self = TS_RUNTIME (object);
+
+  switch (prop_id)
+    {
+    case PROP_RECORDER:
+      g_value_set_object (value, self->recorder);
+      break;
+
+    case PROP_N_DEVICES:
+      g_value_set_uint (value, self->n_devices);
+      break;
+
+    case PROP_GPU_MODEL:
+      g_value_set_string (value, self->profile->key);
+      break;
+
+    case PROP_LAUNCH_BLOCKING:
+      g_value_set_boolean (value, self->launch_blocking);
+      break;
+
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+ts_runtime_class_init (TsRuntimeClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+
+  object_class->finalize = ts_runtime_finalize;
+  object_class->get_property = ts_runtime_get_property;
+
+  properties[PROP_RECORDER] =
+    g_param_spec_object ("recorder", NULL, NULL, TS_TYPE_RECORDER,
+                         G_PARAM_READABLE | G_PARAM_STATIC_STRINGS);
+  properties[PROP_N_DEVICES] =
+    g_param_spec_uint ("n-devices", NULL, NULL, 0, TS_RUNTIME_MAX_GPUS, 0,
+                       G_PARAM_READABLE | G_PARAM_STATIC_STRINGS);
+  properties[PROP_GPU_MODEL] =
+    g_param_spec_string ("gpu-model", NULL, NULL, NULL,
+                         G_PARAM_READABLE | G_PARAM_STATIC_STRINGS);
+  properties[PROP_LAUNCH_BLOCKING] =
+    g_param_spec_boolean ("launch-blocking", NULL, NULL, FALSE,
+                          G_PARAM_READABLE | G_PARAM_STATIC_STRINGS);
+
+  g_object_class_install_properties (object_class, N_PROPS, properties);
+}
+
+static void
+ts_runtime_init (TsRuntime *self)
+{
+  g_mutex_init (&self->lock);
+  self->serial = (guint64) (guint) g_atomic_int_add (&last_serial, 1) + 1;
+  self->threads = g_hash_table_new_full (NULL, NULL, NULL, host_thread_free);
+  self->events = g_hash_table_new_full (g_int64_hash, g_int64_equal, NULL, g_free);
+}
+
+/* ---------------------------------------------------------------- setup */
+
+GArray *
+ts_runtime_parse_visible_devices (const char  *value,
+                                  guint        n_physical,
+                                  char       **note)
+{
+  GArray *out = g_array_new (FALSE, FALSE, sizeof (int));
+  g_auto(GStrv) entries = NULL;
+
+  if (note != NULL)
+    *note = NULL;
+
+  if (value == NULL)
+    {
+      for (guint i = 0; i < n_physical; i++)
+        g_array_append_val (out, i);
+      return out;
+    }
+
+  if (g_str_has_prefix (value, "GPU-") || g_str_has_prefix (value, "MIG-"))
+    {
+      if (note != NULL)
+        *note = g_strdup_printf ("CUDA_VISIBLE_DEVICES=%s: simulated devices have no UUIDs, "
+                                 "so no device is visible", value);
+      return out;
+    }
+
+  /* As CUDA (and torch.cuda's _parse_visible_devices): each entry is read
+   * like strtoul, so "1gpu2" is 1; an entry with no number, a negative one
+   * or one past the last device ends the list there; a repeated ordinal
+   * hides every device. */
+  entries = g_strsplit (value, ",", -1);
+  for (guint i = 0; entries[i] != NULL; i++)
+    {
+      const char *entry = g_strstrip (entries[i]);
+      const char *p = entry;
+      gboolean negative = FALSE;
+      guint64 ordinal = 0;
+      guint n_digits = 0;
+
+      if (*p == '+' || *p == '-')
+        negative = *p++ == '-';
+      for (; g_ascii_isdigit (*p); p++, n_digits++)
+        ordinal = MIN (ordinal * 10 + (guint64) (*p - '0'), G_MAXINT);
+
+      if (n_digits == 0 || negative)
+        {
+          if (note != NULL)
+            *note = g_strdup_printf ("CUDA_VISIBLE_DEVICES=%s: “%s” is not a device ordinal; "
+                                     "as in CUDA, it and every entry after it are ignored",
+                                     value, entry);
+          break;
+        }
+
+      if (ordinal >= n_physical)
+        {
+          if (note != NULL)
+            *note = g_strdup_printf ("CUDA_VISIBLE_DEVICES=%s: there is no device %" G_GUINT64_FORMAT
+                                     " (%u simulated); as in CUDA, it and every entry after it "
+                                     "are ignored", value, ordinal, n_physical);
+          break;
+        }
+
+      for (guint j = 0; j < out->len; j++)
+        {
+          if ((guint64) g_array_index (out, int, j) == ordinal)
+            {
+              if (note != NULL)
+                *note = g_strdup_printf ("CUDA_VISIBLE_DEVICES=%s: device %" G_GUINT64_FORMAT
+                                         " is listed twice; as in CUDA, no device is visible",
+                                         value, ordinal);
+              g_array_set_size (out, 0);
+              return out;
+            }
+        }
+
+      {
+        int ordinal_int = (int) ordinal;
+        g_array_append_val (out, ordinal_int);
+      }
+    }
+
+  return out;
+}
+
+static gboolean
+resolve_n_gpus (const TsRuntimeOptions  *options,
+                guint                   *n_gpus,
+                GError                 **error)
+{
+  const char *env;
+  guint64 n;
+  g_autoptr(GError) local_error = NULL;
+
+  if (options->n_gpus > 0)
+    {
+      if (options->n_gpus > TS_RUNTIME_MAX_GPUS)
+        {
+          g_set_error (error, TS_RUNTIME_ERROR, TS_RUNTIME_ERROR_INVALID_ARGUMENT,
+                       "Cannot simulate %u GPUs: the number of GPUs must be from 1 to %u",
+                       options->n_gpus, TS_RUNTIME_MAX_GPUS);
+          return FALSE;
+        }
+      *n_gpus = options->n_gpus;
+      return TRUE;
+    }
+
+  env = g_getenv ("TENSORSCOPE_GPUS");
+  if (env == NULL || *env == '\0')
+    {
+      *n_gpus = DEFAULT_N_GPUS;
+      return TRUE;
+    }
+
+  if (!g_ascii_string_to_unsigned (env, 10, 1, TS_RUNTIME_MAX_GPUS, &n, &local_error))
+    {
+      g_set_error (error, TS_RUNTIME_ERROR, TS_RUNTIME_ERROR_INVALID_ARGUMENT,
+                   "TENSORSCOPE_GPUS=%s: the number of GPUs must be from 1 to %u",
+                   env, TS_RUNTIME_MAX_GPUS);
+      return FALSE;
+    }
+
+  *n_gpus = (guint) n;
+  return TRUE;
+}
+
+TsRuntime *
+ts_runtime_new (const TsRuntimeOptions  *options,
+                TsRecorder              *recorder,
+                GError                 **error)
+{
+  static const TsRuntimeOptions defaults = { 0 };
+  g_autoptr(TsRuntime) self = NULL;
+  const TsGpuProfile *profile;
+  const char *model;
+  guint n_physical;
+  g_autoptr(GArray) visible = NULL;
+  char *note = NULL;
+
+  g_return_val_if_fail (recorder == NULL || TS_IS_RECORDER (recorder), NULL);
+  g_return_val_if_fail (error == NULL || *error == NULL, NULL);
+
+  if (options == NULL)
+    options = &defaults;
+
+  model = options->gpu_model != NULL ? options->gpu_model : ts_gpu_profile_get_default ()->key;
+  profile = ts_gpu_profile_lookup (model);
+  if (profile == NULL)
+    {
+      g_autofree char *known = ts_gpu_profile_dup_known ();
+
+      g_set_error (error, TS_RUNTIME_ERROR, TS_RUNTIME_ERROR_UNKNOWN_MODEL,
+                   "Unknown GPU model “%s”; known models: %s", model, known);
+      return NULL;
+    }
+
+  if (!resolve_n_gpus (options, &n_physical, error))
+    return NULL;
+
+  visible = ts_runtime_parse_visible_devices (options->visible_devices, n_physical, &note);
+
+  self = g_object_new (TS_TYPE_RUNTIME, NULL);
+  self->recorder = recorder != NULL ? g_object_ref (recorder) : ts_recorder_new ();
+  self->profile = profile;
+  self->launch_blocking = !!options->launch_blocking;
+  self->n_physical = n_physical;
+  self->n_devices = visible->len;
+  self->physical = g_new0 (int, MAX (visible->len, 1));
+  memcpy (self->physical, visible->data, sizeof (int) * visible->len);
+  self->visible_note = note;
+  self->fault_surfaced = g_new0 (gboolean, MAX (visible->len, 1));
+  self->pool = g_new (TsStreamId, MAX (visible->len, 1) * POOL_LEVELS * POOL_SIZE);
+  for (guint i = 0; i < MAX (visible->len, 1) * POOL_LEVELS * POOL_SIZE; i++)
+    self->pool[i] = TS_STREAM_NONE;
+  self->pool_next = g_new0 (guint, MAX (visible->len, 1) * POOL_LEVELS);
+  self->sched = ts_scheduler_new (self->recorder, profile, self->n_devices);
+
+  for (guint i = 0; i < N_API_NAMES; i++)
+    self->api_ids[i] = ts_recorder_intern (self->recorder, api_names[i]);
+
+  for (guint i = 0; i < self->n_devices; i++)
+    {
+      TsDeviceRecord rec = {
+        .index = i,
+        .name = ts_recorder_intern (self->recorder, profile->name),
+        .model = ts_recorder_intern (self->recorder, profile->key),
+        .sm_count = profile->sm_count,
+        .cc_major = profile->cc_major,
+        .cc_minor = profile->cc_minor,
+        .total_memory = profile->total_memory,
+      };
+
+      TS_RECORDER_APPEND (self->recorder, TS_RECORD_DEVICE, TsDeviceRecord, &rec);
+    }
+
+  /* The default stream of device d is track d. */
+  for (guint i = 0; i < self->n_devices; i++)
+    ts_scheduler_add_stream (self->sched, i, 0, 0, TRUE);
+
+  if (note != NULL)
+    {
+      TsOutputRecord rec = {
+        .time = 0,
+        .thread = 0,
+        .kind = TS_OUTPUT_TOOL,
+        .text = ts_recorder_intern (self->recorder, note),
+      };
+
+      TS_RECORDER_APPEND (self->recorder, TS_RECORD_OUTPUT, TsOutputRecord, &rec);
+    }
+
+  /* The creating thread is the main thread, thread 0. */
+  host_thread (self);
+
+  return g_steal_pointer (&self);
+}
+
+TsRecorder *
+ts_runtime_get_recorder (TsRuntime *self)
+{
+  g_return_val_if_fail (TS_IS_RUNTIME (self), NULL);
+  return self->recorder;
+}
+
+const TsGpuProfile *
+ts_runtime_get_profile (TsRuntime *self)
+{
+  g_return_val_if_fail (TS_IS_RUNTIME (self), NULL);
+  return self->profile;
+}
+
+guint
+ts_runtime_get_n_devices (TsRuntime *self)
+{
+  g_return_val_if_fail (TS_IS_RUNTIME (self), 0);
+  return self->n_devices;
+}
+
+int
+ts_runtime_get_physical_device (TsRuntime *self,
+                                int        device)
+{
+  g_return_val_if_fail (TS_IS_RUNTIME (self), -1);
+
+  if (device < 0 || (guint) device >= self->n_devices)
+    return -1;
+  return self->physical[device];
+}
+
+gboolean
+ts_runtime_get_launch_blocking (TsRuntime *self)
+{
+  g_return_val_if_fail (TS_IS_RUNTIME (self), FALSE);
+  return self->launch_blocking;
+}
+
+const char *
+ts_runtime_get_visible_devices_note (TsRuntime *self)
+{
+  g_return_val_if_fail (TS_IS_RUNTIME (self), NULL);
+  return self->visible_note;
+}
+
+/* ---------------------------------------------------------------- host */
+
+TsTime
+ts_runtime_get_host_time (TsRuntime *self)
+{
+  g_autoptr(GMutexLocker) locker = NULL;
+
+  g_return_val_if_fail (TS_IS_RUNTIME (self), 0);
+
+  locker = g_mutex_locker_new (&self->lock);
+  return host_thread (self)->clock;
+}
+
+void
+ts_runtime_host_advance (TsRuntime *self,
+                         TsTime     ns)
+{
+  g_autoptr(GMutexLocker) locker = NULL;
+
+  g_return_if_fail (TS_IS_RUNTIME (self));
+  g_return_if_fail (ns >= 0);
+
+  locker = g_mutex_locker_new (&self->lock);
+  host_advance (self, host_thread (self), ns);
+}
+
+guint
+ts_runtime_get_thread_id (TsRuntime *self)
+{
+  g_autoptr(GMutexLocker) locker = NULL;
+
+  g_return_val_if_fail (TS_IS_RUNTIME (self), 0);
+
+  locker = g_mutex_locker_new (&self->lock);
+  return host_thread (self)->id;
+}
+
+int
+ts_runtime_get_device (TsRuntime *self)
+{
+  g_autoptr(GMutexLocker) locker = NULL;
+
+  g_return_val_if_fail (TS_IS_RUNTIME (self), 0);
+
+  locker = g_mutex_locker_new (&self->lock);
+  return host_thread (self)->device;
+}
+
+gboolean
+ts_runtime_set_device (TsRuntime  *self,
+                       int         device,
+                       GError    **error)
+{
+  g_autoptr(GMutexLocker) locker = NULL;
+  HostThread *ht;
+
+  g_return_val_if_fail (TS_IS_RUNTIME (self), FALSE);
+
+  locker = g_mutex_locker_new (&self->lock);
+  ht = host_thread (self);
+
+  /* -1 means "current" elsewhere; here it is just not an ordinal. */
+  if (device == -1)
+    device = -2;
+  if (!check_device (self, ht, &device, error))
+    return FALSE;
+
+  ht->device = device;
+  return TRUE;
+}
+
+gboolean
+ts_device_guard_init (TsDeviceGuard  *guard,
+                      TsRuntime      *runtime,
+                      int             device,
+                      GError        **error)
+{
+  g_return_val_if_fail (guard != NULL, FALSE);
+  g_return_val_if_fail (TS_IS_RUNTIME (runtime), FALSE);
+
+  guard->runtime = NULL;
+  guard->previous = ts_runtime_get_device (runtime);
+
+  if (!ts_runtime_set_device (runtime, device, error))
+    return FALSE;
+
+  guard->runtime = g_object_ref (runtime);
+  return TRUE;
+}
+
+void
+ts_device_guard_clear (TsDeviceGuard *guard)
+{
+  g_autoptr(TsRuntime) runtime = NULL;
+  g_autoptr(GMutexLocker) locker = NULL;
+
+  g_return_if_fail (guard != NULL);
+
+  if (guard->runtime == NULL)
+    return;
+
+  runtime = g_steal_pointer (&guard->runtime);
+  locker = g_mutex_locker_new (&runtime->lock);
+  /* The previous device was valid when the guard was made and devices
+   * never go away, so this cannot fail. */
+  host_thread (runtime)->device = guard->previous;
+}
+
+/* ---------------------------------------------------------------- streams */
+
+TsStreamId
+ts_runtime_get_default_stream (TsRuntime  *self,
+                               int         device,
+                               GError    **error)
+{
+  g_autoptr(GMutexLocker) locker = NULL;
+
+  g_return_val_if_fail (TS_IS_RUNTIME (self), TS_STREAM_NONE);
+
+  locker = g_mutex_locker_new (&self->lock);
+  if (!check_device (self, host_thread (self), &device, error))
+    return TS_STREAM_NONE;
+
+  return (TsStreamId) device;
+}
+
+TsStreamId
+ts_runtime_stream_new (TsRuntime  *self,
+                       int         device,
+                       int         priority,
+                       GError    **error)
+{
+  g_autoptr(GMutexLocker) locker = NULL;
+  int least, greatest;
+  guint level;
+  guint slot;
+  TsStreamId *entry;
+
+  g_return_val_if_fail (TS_IS_RUNTIME (self), TS_STREAM_NONE);
+
+  locker = g_mutex_locker_new (&self->lock);
+  if (!check_device (self, host_thread (self), &device, error))
+    return TS_STREAM_NONE;
+
+  if (priority > 0)
+    {
+      g_set_error (error, TS_RUNTIME_ERROR, TS_RUNTIME_ERROR_INVALID_ARGUMENT,
+                   "Expected cuda stream priority to be less than or equal to 0, got %d",
+                   priority);
+      return TS_STREAM_NONE;
+    }
+
+  /* PyTorch picks the pool by level (-priority, capped at its four levels)
+   * and the device clamps the priority to what it supports. */
+  ts_gpu_profile_get_torch_priority_range (self->profile, &least, &greatest);
+  level = (guint) MIN (-(gint64) priority, POOL_LEVELS - 1);
+  slot = self->pool_next[device * POOL_LEVELS + level]++ % POOL_SIZE;
+  entry = &self->pool[(device * POOL_LEVELS + level) * POOL_SIZE + slot];
+
+  if (*entry == TS_STREAM_NONE)
+    {
+      guint track = ts_scheduler_get_n_streams (self->sched);
+
+      *entry = ts_scheduler_add_stream (self->sched, device, MAX (-(int) level, greatest),
+                                        STREAM_HANDLE_BASE + (guint64) track * 0x200, FALSE);
+    }
+
+  return *entry;
+}
+
+TsStreamId
+ts_runtime_get_current_stream (TsRuntime  *self,
+                               int         device,
+                               GError    **error)
+{
+  g_autoptr(GMutexLocker) locker = NULL;
+  HostThread *ht;
+
+  g_return_val_if_fail (TS_IS_RUNTIME (self), TS_STREAM_NONE);
+
+  locker = g_mutex_locker_new (&self->lock);
+  ht = host_thread (self);
+  if (!check_device (self, ht, &device, error))
+    return TS_STREAM_NONE;
+
+  return ht->current[device];
+}
+
+gboolean
+ts_runtime_set_current_stream (TsRuntime   *self,
+                               TsStreamId   stream,
+                               GError     **error)
+{
+  g_autoptr(GMutexLocker) locker = NULL;
+
+  g_return_val_if_fail (TS_IS_RUNTIME (self), FALSE);
+
+  locker = g_mutex_locker_new (&self->lock);
+  if (!check_stream (self, stream, error))
+    return FALSE;
+
+  host_thread (self)->current[ts_scheduler_stream_get_device (self->sched, stream)] = stream;
+  return TRUE;
+}
+
+gboolean
+ts_runtime_stream_is_valid (TsRuntime  *self,
+                            TsStreamId  stream)
+{
+  g_autoptr(GMutexLocker) locker = NULL;
+
+  g_return_val_if_fail (TS_IS_RUNTIME (self), FALSE);
+
+  locker = g_mutex_locker_new (&self->lock);
+  return stream < ts_scheduler_get_n_streams (self->sched);
+}
+
+int
+ts_runtime_stream_get_device (TsRuntime  *self,
+                              TsStreamId  stream)
+{
+  g_autoptr(GMutexLocker) locker = NULL;
+
+  g_return_val_if_fail (TS_IS_RUNTIME (self), -1);
+
+  locker = g_mutex_locker_new (&self->lock);
+  if (stream >= ts_scheduler_get_n_streams (self->sched))
+    return -1;
+  return (int) ts_scheduler_stream_get_device (self->sched, stream);
+}
+
+int
+ts_runtime_stream_get_priority (TsRuntime  *self,
+                                TsStreamId  stream)
+{
+  g_autoptr(GMutexLocker) locker = NULL;
+
+  g_return_val_if_fail (TS_IS_RUNTIME (self), 0);
+
+  locker = g_mutex_locker_new (&self->lock);
+  if (stream >= ts_scheduler_get_n_streams (self->sched))
+    return 0;
+  return ts_scheduler_stream_get_priority (self->sched, stream);
+}
+
+guint64
+ts_runtime_stream_get_handle (TsRuntime  *self,
+                              TsStreamId  stream)
+{
+  g_autoptr(GMutexLocker) locker = NULL;
+
+  g_return_val_if_fail (TS_IS_RUNTIME (self), 0);
+
+  locker = g_mutex_locker_new (&self->lock);
+  if (stream >= ts_scheduler_get_n_streams (self->sched))
+    return 0;
+  return ts_scheduler_stream_get_handle (self->sched, stream);
+}
+
+gboolean
+ts_runtime_stream_query (TsRuntime   *self,
+                         TsStreamId   stream,
+                         gboolean    *done,
+                         GError     **error)
+{
+  g_autoptr(GMutexLocker) locker = NULL;
+  gboolean ret = FALSE;
+  Call call;
+
+  g_return_val_if_fail (TS_IS_RUNTIME (self), FALSE);
+
+  if (done != NULL)
+    *done = FALSE;
+
+  locker = g_mutex_locker_new (&self->lock);
+  if (!check_stream (self, stream, error))
+    return FALSE;
+
+  call_begin (self, &call, API_STREAM_QUERY);
+  call_set_stream (self, &call, stream);
+  host_advance (self, call.ht, self->profile->api_latency_ns);
+  ts_scheduler_advance_to (self->sched, call.ht->clock);
+
+  if (call_check_fault (self, &call, call.device, error))
+    {
+      if (done != NULL)
+        *done = ts_scheduler_stream_is_idle (self->sched, stream);
+      ret = TRUE;
+    }
+
+  call_end (self, &call);
+  return ret;
+}
+
+gboolean
+ts_runtime_stream_synchronize (TsRuntime   *self,
+                               TsStreamId   stream,
+                               GError     **error)
+{
+  g_autoptr(GMutexLocker) locker = NULL;
+  gboolean ret;
+  TsTime until;
+  Call call;
+
+  g_return_val_if_fail (TS_IS_RUNTIME (self), FALSE);
+
+  locker = g_mutex_locker_new (&self->lock);
+  if (!check_stream (self, stream, error))
+    return FALSE;
+
+  call_begin (self, &call, API_STREAM_SYNCHRONIZE);
+  call_set_stream (self, &call, stream);
+  host_advance (self, call.ht, self->profile->api_latency_ns);
+  until = ts_scheduler_run_until_stream_idle (self->sched, stream);
+  call_block (self, &call, TS_SYNC_STREAM, call.device, stream, 0, until);
+  ret = call_check_fault (self, &call, call.device, error);
+  call_end (self, &call);
+
+  return ret;
+}
+
+/* ---------------------------------------------------------------- events */
+
+guint64
+ts_runtime_event_new (TsRuntime    *self,
+                      TsEventFlags  flags)
+{
+  g_autoptr(GMutexLocker) locker = NULL;
+  Event *ev;
+
+  g_return_val_if_fail (TS_IS_RUNTIME (self), 0);
+
+  locker = g_mutex_locker_new (&self->lock);
+
+  ev = g_new0 (Event, 1);
+  ev->id = ++self->last_event_id;
+  ev->flags = flags;
+  ev->device = -1;
+  ev->record_item = TS_ITEM_NONE;
+  g_hash_table_insert (self->events, &ev->id, ev);
+
+  return ev->id;
+}
+
+gboolean
+ts_runtime_event_free (TsRuntime  *self,
+                       guint64     event,
+                       GError    **error)
+{
+  g_autoptr(GMutexLocker) locker = NULL;
+  Event *ev;
+
+  g_return_val_if_fail (TS_IS_RUNTIME (self), FALSE);
+
+  locker = g_mutex_locker_new (&self->lock);
+  if (!(ev = lookup_event (self, event, error)))
+    return FALSE;
+
+  /* Waits already submitted hold their own reference to the record. */
+  if (ev->record_item != TS_ITEM_NONE)
+    ts_scheduler_item_unref (self->sched, ev->record_item);
+  g_hash_table_remove (self->events, &event);
+
+  return TRUE;
+}
+
+static gboolean
+event_record_locked (TsRuntime   *self,
+                     Event       *ev,
+                     TsStreamId   stream,
+                     GError     **error)
+{
+  gboolean ret = FALSE;
+  TsSubmit sub;
+  guint32 item;
+  Call call;
+
+  call_begin (self, &call, API_EVENT_RECORD);
+  call_set_stream (self, &call, stream);
+
+  if (ev->device >= 0 && ev->device != call.device)
+    {
+      g_set_error (error, TS_RUNTIME_ERROR, TS_RUNTIME_ERROR_EVENT_DEVICE,
+                   "Event device %d does not match recording stream's device %d.",
+                   ev->device, call.device);
+      goto out;
+    }
+
+  if (ev->handle == 0 &&
+      (ev->flags & TS_EVENT_INTERPROCESS) != 0 &&
+      (ev->flags & TS_EVENT_TIMING) != 0)
+    {
+      /* cudaEventCreateWithFlags refuses an interprocess event with timing. */
+      g_set_error_literal (error, TS_RUNTIME_ERROR, TS_RUNTIME_ERROR_CUDA,
+                           "CUDA error: invalid argument" CUDA_ERROR_TRAILER);
+      goto out;
+    }
+
+  if (!call_check_fault (self, &call, call.device, error))
+    goto out;
+
+  /* Created lazily, on the stream's device, at the first record. */
+  if (ev->handle == 0)
+    {
+      ev->handle = EVENT_HANDLE_BASE + ev->id * 0x40;
+      ev->device = call.device;
+    }
+
+  host_advance (self, call.ht, self->profile->api_latency_ns);
+  sub = (TsSubmit) { stream, call.ht->clock, call.correlation, call.loc };
+  item = ts_scheduler_submit_record (self->sched, &sub, ev->id);
+  if (ev->record_item != TS_ITEM_NONE)
+    ts_scheduler_item_unref (self->sched, ev->record_item);
+  ev->record_item = item;
+  ret = TRUE;
+
+out:
+  call_end (self, &call);
+  return ret;
+}
+
+gboolean
+ts_runtime_event_record (TsRuntime   *self,
+                         guint64      event,
+                         TsStreamId   stream,
+                         GError     **error)
+{
+  g_autoptr(GMutexLocker) locker = NULL;
+  Event *ev;
+
+  g_return_val_if_fail (TS_IS_RUNTIME (self), FALSE);
+
+  locker = g_mutex_locker_new (&self->lock);
+  if (!(ev = lookup_event (self, event, error)) || !check_stream (self, stream, error))
+    return FALSE;
+
+  return event_record_locked (self, ev, stream, error);
+}
+
+gboolean
+ts_runtime_event_query (TsRuntime   *self,
+                        guint64      event,
+                        gboolean    *done,
+                        GError     **error)
+{
+  g_autoptr(GMutexLocker) locker = NULL;
+  gboolean ret = FALSE;
+  Event *ev;
+  Call call;
+
+  g_return_val_if_fail (TS_IS_RUNTIME (self), FALSE);
+
+  if (done != NULL)
+    *done = FALSE;
+
+  locker = g_mutex_locker_new (&self->lock);
+  if (!(ev = lookup_event (self, event, error)))
+    return FALSE;
+
+  /* Never recorded: no CUDA event exists yet, nothing to ask. */
+  if (ev->record_item == TS_ITEM_NONE)
+    {
+      if (done != NULL)
+        *done = TRUE;
+      return TRUE;
+    }
+
+  call_begin (self, &call, API_EVENT_QUERY);
+  call.device = ev->device;
+  host_advance (self, call.ht, self->profile->api_latency_ns);
+  ts_scheduler_advance_to (self->sched, call.ht->clock);
+
+  if (call_check_fault (self, &call, ev->device, error))
+    {
+      if (done != NULL)
+        *done = ts_scheduler_item_is_done (self->sched, ev->record_item, NULL);
+      ret = TRUE;
+    }
+
+  call_end (self, &call);
+  return ret;
+}
+
+gboolean
+ts_runtime_event_synchronize (TsRuntime   *self,
+                              guint64      event,
+                              GError     **error)
+{
+  g_autoptr(GMutexLocker) locker = NULL;
+  gboolean ret;
+  TsTime until;
+  Event *ev;
+  Call call;
+
+  g_return_val_if_fail (TS_IS_RUNTIME (self), FALSE);
+
+  locker = g_mutex_locker_new (&self->lock);
+  if (!(ev = lookup_event (self, event, error)))
+    return FALSE;
+
+  if (ev->record_item == TS_ITEM_NONE)
+    return TRUE;
+
+  call_begin (self, &call, API_EVENT_SYNCHRONIZE);
+  call.device = ev->device;
+  host_advance (self, call.ht, self->profile->api_latency_ns);
+  until = ts_scheduler_run_until_item_done (self->sched, ev->record_item);
+  call_block (self, &call, TS_SYNC_EVENT, ev->device, TS_STREAM_NONE, ev->id, until);
+  ret = call_check_fault (self, &call, ev->device, error);
+  call_end (self, &call);
+
+  return ret;
+}
+
+static gboolean
+event_wait_locked (TsRuntime   *self,
+                   Event       *ev,
+                   TsStreamId   stream,
+                   GError     **error)
+{
+  gboolean ret = FALSE;
+  TsSubmit sub;
+  Call call;
+
+  /* Waiting for an event that was never recorded is a no-op. */
+  if (ev->record_item == TS_ITEM_NONE)
+    return TRUE;
+
+  call_begin (self, &call, API_STREAM_WAIT_EVENT);
+  call_set_stream (self, &call, stream);
+
+  if (call_check_fault (self, &call, call.device, error))
+    {
+      host_advance (self, call.ht, self->profile->api_latency_ns);
+      sub = (TsSubmit) { stream, call.ht->clock, call.correlation, call.loc };
+      ts_scheduler_submit_wait (self->sched, &sub, ev->id, ev->record_item);
+      ret = TRUE;
+    }
+
+  call_end (self, &call);
+  return ret;
+}
+
+gboolean
+ts_runtime_event_wait (TsRuntime   *self,
+                       guint64      event,
+                       TsStreamId   stream,
+                       GError     **error)
+{
+  g_autoptr(GMutexLocker) locker = NULL;
+  Event *ev;
+
+  g_return_val_if_fail (TS_IS_RUNTIME (self), FALSE);
+
+  locker = g_mutex_locker_new (&self->lock);
+  if (!(ev = lookup_event (self, event, error)) || !check_stream (self, stream, error))
+    return FALSE;
+
+  return event_wait_locked (self, ev, stream, error);
+}
+
+gboolean
+ts_runtime_stream_wait_event (TsRuntime   *self,
+                              TsStreamId   stream,
+                              guint64      event,
+                              GError     **error)
+{
+  return ts_runtime_event_wait (self, event, stream, error);
+}
+
+gboolean
+ts_runtime_stream_wait_stream (TsRuntime   *self,
+                               TsStreamId   stream,
+                               TsStreamId   other,
+                               GError     **error)
+{
+  g_autoptr(GMutexLocker) locker = NULL;
+  gboolean ret;
+  Event ev = { 0 };
+
+  g_return_val_if_fail (TS_IS_RUNTIME (self), FALSE);
+
+  locker = g_mutex_locker_new (&self->lock);
+  if (!check_stream (self, stream, error) || !check_stream (self, other, error))
+    return FALSE;
+
+  /* As PyTorch: self.wait_event(other.record_event()), with an event that
+   * lives only for this call (the wait keeps the record alive). */
+  ev.id = ++self->last_event_id;
+  ev.device = -1;
+  ev.record_item = TS_ITEM_NONE;
+
+  ret = event_record_locked (self, &ev, other, error) &&
+        event_wait_locked (self, &ev, stream, error);
+
+  if (ev.record_item != TS_ITEM_NONE)
+    ts_scheduler_item_unref (self->sched, ev.record_item);
+
+  return ret;
+}
+
+gboolean
+ts_runtime_event_elapsed_time (TsRuntime   *self,
+                               guint64      start,
+                               guint64      end,
+                               double      *ms,
+                               GError     **error)
+{
+  g_autoptr(GMutexLocker) locker = NULL;
+  gboolean ret = FALSE;
+  TsTime t_start, t_end;
+  Event *a, *b;
+  Call call;
+
+  g_return_val_if_fail (TS_IS_RUNTIME (self), FALSE);
+
+  if (ms != NULL)
+    *ms = 0;
+
+  locker = g_mutex_locker_new (&self->lock);
+  if (!(a = lookup_event (self, start, error)) || !(b = lookup_event (self, end, error)))
+    return FALSE;
+
+  /* The checks and their order are PyTorch's CUDAEvent::elapsed_time. */
+  if ((a->flags & TS_EVENT_TIMING) == 0 || (b->flags & TS_EVENT_TIMING) == 0)
+    {
+      g_set_error_literal (error, TS_RUNTIME_ERROR, TS_RUNTIME_ERROR_EVENT_TIMING,
+                           "Both events must be created with argument 'enable_timing=True'.");
+      return FALSE;
+    }
+
+  if (a->record_item == TS_ITEM_NONE || b->record_item == TS_ITEM_NONE)
+    {
+      g_set_error_literal (error, TS_RUNTIME_ERROR, TS_RUNTIME_ERROR_EVENT_NOT_RECORDED,
+                           "Both events must be recorded before calculating elapsed time.");
+      return FALSE;
+    }
+
+  call_begin (self, &call, API_EVENT_ELAPSED_TIME);
+  call.device = a->device;
+  host_advance (self, call.ht, self->profile->api_latency_ns);
+  ts_scheduler_advance_to (self->sched, call.ht->clock);
+
+  if (!ts_scheduler_item_is_done (self->sched, a->record_item, &t_start) ||
+      !ts_scheduler_item_is_done (self->sched, b->record_item, &t_end))
+    {
+      g_set_error_literal (error, TS_RUNTIME_ERROR, TS_RUNTIME_ERROR_EVENT_NOT_COMPLETED,
+                           "Both events must be completed before calculating elapsed time.");
+    }
+  else if (a->device != b->device)
+    {
+      /* cudaEventElapsedTime on events of two devices. */
+      g_set_error_literal (error, TS_RUNTIME_ERROR, TS_RUNTIME_ERROR_CUDA,
+                           "CUDA error: invalid resource handle" CUDA_ERROR_TRAILER);
+    }
+  else
+    {
+      /* cudaEventElapsedTime returns a float. */
+      if (ms != NULL)
+        *ms = (double) (float) ((double) (t_end - t_start) / 1e6);
+      ret = TRUE;
+    }
+
+  call_end (self, &call);
+  return ret;
+}
+
+gboolean
+ts_runtime_event_is_valid (TsRuntime *self,
+                           guint64    event)
+{
+  g_autoptr(GMutexLocker) locker = NULL;
+
+  g_return_val_if_fail (TS_IS_RUNTIME (self), FALSE);
+
+  locker = g_mutex_locker_new (&self->lock);
+  return g_hash_table_contains (self->events, &event);
+}
+
+int
+ts_runtime_event_get_device (TsRuntime *self,
+                             guint64    event)
+{
+  g_autoptr(GMutexLocker) locker = NULL;
+  Event *ev;
+
+  g_return_val_if_fail (TS_IS_RUNTIME (self), -1);
+
+  locker = g_mutex_locker_new (&self->lock);
+  ev = g_hash_table_lookup (self->events, &event);
+  return ev != NULL ? ev->device : -1;
+}
+
+guint64
+ts_runtime_event_get_handle (TsRuntime *self,
+                             guint64    event)
+{
+  g_autoptr(GMutexLocker) locker = NULL;
+  Event *ev;
+
+  g_return_val_if_fail (TS_IS_RUNTIME (self), 0);
+
+  locker = g_mutex_locker_new (&self->lock);
+  ev = g_hash_table_lookup (self->events, &event);
+  return ev != NULL ? ev->handle : 0;
+}
+
+TsEventFlags
+ts_runtime_event_get_flags (TsRuntime *self,
+                            guint64    event)
+{
+  g_autoptr(GMutexLocker) locker = NULL;
+  Event *ev;
+
+  g_return_val_if_fail (TS_IS_RUNTIME (self), 0);
+
+  locker = g_mutex_locker_new (&self->lock);
+  ev = g_hash_table_lookup (self->events, &event);
+  return ev != NULL ? ev->flags : 0;
+}
+
+/* ---------------------------------------------------------------- device */
+
+gboolean
+ts_runtime_device_synchronize (TsRuntime  *self,
+                               int         device,
+                               GError    **error)
+{
+  g_autoptr(GMutexLocker) locker = NULL;
+  gboolean ret;
+  TsTime until;
+  Call call;
+
+  g_return_val_if_fail (TS_IS_RUNTIME (self), FALSE);
+
+  locker = g_mutex_locker_new (&self->lock);
+  if (!check_device (self, host_thread (self), &device, error))
+    return FALSE;
+
+  call_begin (self, &call, API_DEVICE_SYNCHRONIZE);
+  call.device = device;
+  host_advance (self, call.ht, self->profile->api_latency_ns);
+  until = ts_scheduler_run_until_device_idle (self->sched, device);
+  call_block (self, &call, TS_SYNC_DEVICE, device, TS_STREAM_NONE, 0, until);
+  ret = call_check_fault (self, &call, device, error);
+  call_end (self, &call);
+
+  return ret;
+}
+
+/* ---------------------------------------------------------------- work */
+
+/* After a launch: the host waits for the item when the copy is blocking or
+ * when CUDA_LAUNCH_BLOCKING is on, and a fault then surfaces right here. */
+static gboolean
+call_wait_item (TsRuntime   *self,
+                Call        *call,
+                guint32      item,
+                TsSyncKind   kind,
+                GError     **error)
+{
+  TsTime until;
+
+  ts_scheduler_item_ref (self->sched, item);
+  until = ts_scheduler_run_until_item_done (self->sched, item);
+  ts_scheduler_item_unref (self->sched, item);
+  call_block (self, call, kind, call->device, call->stream, 0, until);
+
+  return call_check_fault (self, call, call->device, error);
+}
+
+guint64
+ts_runtime_launch_kernel (TsRuntime           *self,
+                          TsStreamId           stream,
+                          const TsKernelDesc  *desc,
+                          GError             **error)
+{
+  g_autoptr(GMutexLocker) locker = NULL;
+  TsStringId name;
+  TsSubmit sub;
+  guint32 item;
+  Call call;
+
+  g_return_val_if_fail (TS_IS_RUNTIME (self), 0);
+  g_return_val_if_fail (desc != NULL, 0);
+
+  locker = g_mutex_locker_new (&self->lock);
+  if (!check_stream (self, stream, error))
+    {
+      destroy_work (&desc->work);
+      return 0;
+    }
+
+  call_begin (self, &call, API_LAUNCH_KERNEL);
+  call_set_stream (self, &call, stream);
+
+  if (!call_check_fault (self, &call, call.device, error))
+    {
+      destroy_work (&desc->work);
+      call_end (self, &call);
+      return 0;
+    }
+
+  host_advance (self, call.ht, self->profile->launch_latency_ns);
+
+  name = desc->name_id != 0 ? desc->name_id
+                            : ts_recorder_intern (self->recorder, desc->name != NULL ? desc->name : "kernel");
+  sub = (TsSubmit) { stream, call.ht->clock, call.correlation, call.loc };
+  item = ts_scheduler_submit_kernel (self->sched, &sub, desc, name);
+
+  if (self->launch_blocking &&
+      !call_wait_item (self, &call, item, TS_SYNC_STREAM, error))
+    {
+      call_end (self, &call);
+      return 0;
+    }
+
+  call_end (self, &call);
+  return call.correlation;
+}
+
+static gboolean
+check_copy (TsRuntime         *self,
+            const TsCopyDesc  *desc,
+            GError           **error)
+{
+  int stream_device;
+  gboolean ok;
+
+  if (!check_stream (self, desc->stream, error))
+    return FALSE;
+
+  stream_device = (int) ts_scheduler_stream_get_device (self->sched, desc->stream);
+
+  for (guint i = 0; i < 2; i++)
+    {
+      int d = i == 0 ? desc->src_device : desc->dst_device;
+
+      if (d < -1 || d >= (int) self->n_devices)
+        {
+          g_set_error_literal (error, TS_RUNTIME_ERROR, TS_RUNTIME_ERROR_INVALID_DEVICE,
+                               "CUDA error: invalid device ordinal" CUDA_ERROR_TRAILER);
+          return FALSE;
+        }
+    }
+
+  switch (desc->kind)
+    {
+    case TS_COPY_HOST_TO_DEVICE:
+      ok = desc->src_device == -1 && desc->dst_device >= 0;
+      break;
+    case TS_COPY_DEVICE_TO_HOST:
+      ok = desc->src_device >= 0 && desc->dst_device == -1;
+      break;
+    case TS_COPY_DEVICE_TO_DEVICE:
+      ok = desc->src_device >= 0 && desc->src_device == desc->dst_device;
+      break;
+    case TS_COPY_PEER:
+      ok = desc->src_device >= 0 && desc->dst_device >= 0 && desc->src_device != desc->dst_device;
+      break;
+    case TS_COPY_HOST_TO_HOST:
+    default:
+      g_set_error (error, TS_RUNTIME_ERROR, TS_RUNTIME_ERROR_INVALID_ARGUMENT,
+                   "Copy kind %d does not go through a device", (int) desc->kind);
+      return FALSE;
+    }
+
+  if (!ok)
+    {
+      g_set_error (error, TS_RUNTIME_ERROR, TS_RUNTIME_ERROR_INVALID_ARGUMENT,
+                   "Copy kind %d cannot go from device %d to device %d (-1 is the host)",
+                   (int) desc->kind, desc->src_device, desc->dst_device);
+      return FALSE;
+    }
+
+  if (stream_device != desc->src_device && stream_device != desc->dst_device)
+    {
+      g_set_error (error, TS_RUNTIME_ERROR, TS_RUNTIME_ERROR_INVALID_STREAM,
+                   "Stream %u is on device %d, but the copy goes from device %d to device %d",
+                   desc->stream, stream_device, desc->src_device, desc->dst_device);
+      return FALSE;
+    }
+
+  return TRUE;
+}
+
+guint64
+ts_runtime_memcpy (TsRuntime         *self,
+                   const TsCopyDesc  *desc,
+                   GError           **error)
+{
+  g_autoptr(GMutexLocker) locker = NULL;
+  gboolean host_waits;
+  TsSubmit sub;
+  guint32 item;
+  Call call;
+
+  g_return_val_if_fail (TS_IS_RUNTIME (self), 0);
+  g_return_val_if_fail (desc != NULL, 0);
+
+  locker = g_mutex_locker_new (&self->lock);
+  if (!check_copy (self, desc, error))
+    {
+      destroy_work (&desc->work);
+      return 0;
+    }
+
+  call_begin (self, &call, API_MEMCPY);
+  call_set_stream (self, &call, desc->stream);
+
+  if (!call_check_fault (self, &call, call.device, error) ||
+      (desc->kind == TS_COPY_PEER &&
+       !call_check_fault (self, &call, desc->src_device + desc->dst_device - call.device, error)))
+    {
+      destroy_work (&desc->work);
+      call_end (self, &call);
+      return 0;
+    }
+
+  host_advance (self, call.ht, self->profile->launch_latency_ns);
+  sub = (TsSubmit) { desc->stream, call.ht->clock, call.correlation, call.loc };
+  item = ts_scheduler_submit_copy (self->sched, &sub, desc);
+
+  /* A copy touching pageable host memory returns only once the device has
+   * consumed or produced it; so does any copy asked to be synchronous.
+   * Only pinned memory with non_blocking lets the host run ahead. Copies
+   * between device memories never block the host. */
+  host_waits = (desc->kind == TS_COPY_HOST_TO_DEVICE || desc->kind == TS_COPY_DEVICE_TO_HOST) &&
+               !(desc->pinned && desc->non_blocking);
+
+  if (host_waits || self->launch_blocking)
+    {
+      if (!call_wait_item (self, &call, item, host_waits ? TS_SYNC_COPY : TS_SYNC_STREAM, error))
+        {
+          call_end (self, &call);
+          return 0;
+        }
+    }
+
+  call_end (self, &call);
+  return call.correlation;
+}
+
+guint64
+ts_runtime_memset (TsRuntime           *self,
+                   const TsMemsetDesc  *desc,
+                   GError             **error)
+{
+  g_autoptr(GMutexLocker) locker = NULL;
+  TsSubmit sub;
+  guint32 item;
+  Call call;
+
+  g_return_val_if_fail (TS_IS_RUNTIME (self), 0);
+  g_return_val_if_fail (desc != NULL, 0);
+
+  locker = g_mutex_locker_new (&self->lock);
+  if (!check_stream (self, desc->stream, error))
+    {
+      destroy_work (&desc->work);
+      return 0;
+    }
+
+  call_begin (self, &call, API_MEMSET);
+  call_set_stream (self, &call, desc->stream);
+
+  if (!call_check_fault (self, &call, call.device, error))
+    {
+      destroy_work (&desc->work);
+      call_end (self, &call);
+      return 0;
+    }
+
+  host_advance (self, call.ht, self->profile->launch_latency_ns);
+  sub = (TsSubmit) { desc->stream, call.ht->clock, call.correlation, call.loc };
+  item = ts_scheduler_submit_memset (self->sched, &sub, desc);
+
+  if (self->launch_blocking &&
+      !call_wait_item (self, &call, item, TS_SYNC_STREAM, error))
+    {
+      call_end (self, &call);
+      return 0;
+    }
+
+  call_end (self, &call);
+  return call.correlation;
+}
+
+/* ---------------------------------------------------------------- spans */
+
+guint64
+ts_runtime_api_begin (TsRuntime  *self,
+                      const char *name,
+                      int         device,
+                      TsStreamId  stream)
+{
+  g_autoptr(GMutexLocker) locker = NULL;
+  HostThread *ht;
+  Span span;
+
+  g_return_val_if_fail (TS_IS_RUNTIME (self), 0);
+  g_return_val_if_fail (name != NULL, 0);
+
+  locker = g_mutex_locker_new (&self->lock);
+  ht = host_thread (self);
+
+  span = (Span) {
+    .correlation = next_correlation (self),
+    .name = ts_recorder_intern (self->recorder, name),
+    .start = ht->clock,
+    .device = device,
+    .stream = stream,
+    .loc = ts_callsite_get (),
+  };
+  g_array_append_val (ht->spans, span);
+
+  return span.correlation;
+}
+
+void
+ts_runtime_api_end (TsRuntime *self,
+                    guint64    correlation)
+{
+  g_autoptr(GMutexLocker) locker = NULL;
+  HostThread *ht;
+  Span span;
+  TsApiCallRecord rec;
+
+  g_return_if_fail (TS_IS_RUNTIME (self));
+
+  locker = g_mutex_locker_new (&self->lock);
+  ht = host_thread (self);
+
+  g_return_if_fail (ht->spans->len > 0);
+  span = g_array_index (ht->spans, Span, ht->spans->len - 1);
+  g_return_if_fail (span.correlation == correlation);
+  g_array_set_size (ht->spans, ht->spans->len - 1);
+
+  rec = (TsApiCallRecord) {
+    .start = span.start,
+    .end = ht->clock,
+    .correlation = span.correlation,
+    .thread = ht->id,
+    .name = span.name,
+    .loc = span.loc,
+    .device = span.device,
+    .stream = span.stream,
+  };
+  TS_RECORDER_APPEND (self->recorder, TS_RECORD_API_CALL, TsApiCallRecord, &rec);
+}
+
+/* ---------------------------------------------------------------- NVTX */
+
+static void
+nvtx_append (TsRuntime  *self,
+             HostThread *ht,
+             TsNvtxKind  kind,
+             TsStringId  message,
+             int         depth,
+             guint64     range_id)
+{
+  TsNvtxRecord rec = {
+    .time = ht->clock,
+    .range_id = range_id,
+    .thread = ht->id,
+    .kind = kind,
+    .message = message,
+    .depth = depth,
+    .loc = ts_callsite_get (),
+  };
+
+  TS_RECORDER_APPEND (self->recorder, TS_RECORD_NVTX, TsNvtxRecord, &rec);
+}
+
+void
+ts_runtime_nvtx_mark (TsRuntime  *self,
+                      const char *message)
+{
+  g_autoptr(GMutexLocker) locker = NULL;
+  HostThread *ht;
+
+  g_return_if_fail (TS_IS_RUNTIME (self));
+
+  locker = g_mutex_locker_new (&self->lock);
+  ht = host_thread (self);
+  nvtx_append (self, ht, TS_NVTX_MARK, ts_recorder_intern (self->recorder, message),
+               (int) ht->nvtx->len, 0);
+}
+
+int
+ts_runtime_nvtx_range_push (TsRuntime  *self,
+                            const char *message)
+{
+  g_autoptr(GMutexLocker) locker = NULL;
+  HostThread *ht;
+  TsStringId id;
+  int depth;
+
+  g_return_val_if_fail (TS_IS_RUNTIME (self), -1);
+
+  locker = g_mutex_locker_new (&self->lock);
+  ht = host_thread (self);
+  id = ts_recorder_intern (self->recorder, message);
+  depth = (int) ht->nvtx->len;
+  g_array_append_val (ht->nvtx, id);
+  nvtx_append (self, ht, TS_NVTX_PUSH, id, depth, 0);
+
+  return depth;
+}
+
+int
+ts_runtime_nvtx_range_pop (TsRuntime *self)
+{
+  g_autoptr(GMutexLocker) locker = NULL;
+  HostThread *ht;
+  TsStringId id;
+  int depth;
+
+  g_return_val_if_fail (TS_IS_RUNTIME (self), -1);
+
+  locker = g_mutex_locker_new (&self->lock);
+  ht = host_thread (self);
+  if (ht->nvtx->len == 0)
+    return -1;
+
+  depth = (int) ht->nvtx->len - 1;
+  id = g_array_index (ht->nvtx, TsStringId, depth);
+  g_array_set_size (ht->nvtx, depth);
+  nvtx_append (self, ht, TS_NVTX_POP, id, depth, 0);
+
+  return depth;
+}
+
+guint64
+ts_runtime_nvtx_range_start (TsRuntime  *self,
+                             const char *message)
+{
+  g_autoptr(GMutexLocker) locker = NULL;
+  guint64 range_id;
+
+  g_return_val_if_fail (TS_IS_RUNTIME (self), 0);
+
+  locker = g_mutex_locker_new (&self->lock);
+  range_id = ++self->last_range_id;
+  nvtx_append (self, host_thread (self), TS_NVTX_RANGE_START,
+               ts_recorder_intern (self->recorder, message), 0, range_id);
+
+  return range_id;
+}
+
+void
+ts_runtime_nvtx_range_end (TsRuntime *self,
+                           guint64    range_id)
+{
+  g_autoptr(GMutexLocker) locker = NULL;
+
+  g_return_if_fail (TS_IS_RUNTIME (self));
+
+  locker = g_mutex_locker_new (&self->lock);
+  nvtx_append (self, host_thread (self), TS_NVTX_RANGE_END, 0, 0, range_id);
+}
