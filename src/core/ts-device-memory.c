@@ -1,0 +1,421 @@
+/* ts-device-memory.c: simulated device address spaces with lazy host backing
+ *
+ * Copyright 2026 The Tensorscope authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#include "config.h"
+
+#include <sys/mman.h>
+
+#include "ts-device-memory.h"
+
+typedef struct
+{
+  guint64  addr;
+  guint64  size;      /* as asked */
+  guint64  span;      /* size rounded up to the granularity */
+  gpointer backing;   /* NULL until first translated */
+} Segment;
+
+typedef struct
+{
+  guint64  capacity;
+  guint64  context_reserve;
+  guint64  used;      /* sum of spans */
+  GArray  *segments;  /* Segment, sorted by addr */
+} Device;
+
+struct _TsDeviceMemory
+{
+  GObject  parent_instance;
+  GMutex   lock;
+  GArray  *devices;   /* Device */
+  guint64  mapped_bytes;
+};
+
+G_DEFINE_FINAL_TYPE (TsDeviceMemory, ts_device_memory, G_TYPE_OBJECT)
+
+G_DEFINE_QUARK (ts-device-memory-error-quark, ts_device_memory_error)
+
+static void
+ts_device_memory_finalize (GObject *object)
+{
+  TsDeviceMemory *self = TS_DEVICE_MEMORY (object);
+  guint d, k;
+
+  for (d = 0; d < self->devices->len; d++)
+    {
+      Device *dev = &g_array_index (self->devices, Device, d);
+
+      for (k = 0; k < dev->segments->len; k++)
+        {
+          Segment *seg = &g_array_index (dev->segments, Segment, k);
+
+          if (seg->backing != NULL)
+            munmap (seg->backing, seg->span);
+        }
+      g_array_unref (dev->segments);
+    }
+  g_array_unref (self->devices);
+  g_mutex_clear (&self->lock);
+
+  G_OBJECT_CLASS (ts_device_memory_parent_class)->finalize (object);
+}
+
+static void
+ts_device_memory_class_init (TsDeviceMemoryClass *klass)
+{
+  G_OBJECT_CLASS (klass)->finalize = ts_device_memory_finalize;
+}
+
+static void
+ts_device_memory_init (TsDeviceMemory *self)
+{
+  g_mutex_init (&self->lock);
+  self->devices = g_array_new (FALSE, TRUE, sizeof (Device));
+}
+
+TsDeviceMemory *
+ts_device_memory_new (void)
+{
+  return g_object_new (TS_TYPE_DEVICE_MEMORY, NULL);
+}
+
+guint64
+ts_device_memory_get_base (guint device)
+{
+  return TS_DEVICE_MEMORY_BASE + ((guint64) device << TS_DEVICE_MEMORY_SPAN_SHIFT);
+}
+
+guint
+ts_device_memory_add_device (TsDeviceMemory *self,
+                             guint64         capacity,
+                             guint64         context_reserve,
+                             GError        **error)
+{
+  Device dev = { 0 };
+  guint index;
+
+  g_return_val_if_fail (TS_IS_DEVICE_MEMORY (self), G_MAXUINT);
+
+  if (capacity == 0 || capacity > TS_DEVICE_MEMORY_SPAN || context_reserve >= capacity)
+    {
+      g_set_error (error, TS_DEVICE_MEMORY_ERROR, TS_DEVICE_MEMORY_ERROR_INVALID_VALUE,
+                   "Invalid device capacity %" G_GUINT64_FORMAT " (context reserve %" G_GUINT64_FORMAT
+                   "): it must be positive, at most 1 TiB and above the reserve",
+                   capacity, context_reserve);
+      return G_MAXUINT;
+    }
+
+  g_mutex_lock (&self->lock);
+  if (self->devices->len >= TS_DEVICE_MEMORY_MAX_DEVICES)
+    {
+      g_mutex_unlock (&self->lock);
+      g_set_error (error, TS_DEVICE_MEMORY_ERROR, TS_DEVICE_MEMORY_ERROR_INVALID_DEVICE,
+                   "At most %d simulated devices", TS_DEVICE_MEMORY_MAX_DEVICES);
+      return G_MAXUINT;
+    }
+  dev.capacity = capacity;
+  dev.context_reserve = context_reserve;
+  dev.segments = g_array_new (FALSE, FALSE, sizeof (Segment));
+  index = self->devices->len;
+  g_array_append_val (self->devices, dev);
+  g_mutex_unlock (&self->lock);
+
+  return index;
+}
+
+guint
+ts_device_memory_get_n_devices (TsDeviceMemory *self)
+{
+  guint n;
+
+  g_return_val_if_fail (TS_IS_DEVICE_MEMORY (self), 0);
+
+  g_mutex_lock (&self->lock);
+  n = self->devices->len;
+  g_mutex_unlock (&self->lock);
+  return n;
+}
+
+static Device *
+get_device (TsDeviceMemory *self,
+            guint           device,
+            GError        **error)
+{
+  if (device >= self->devices->len)
+    {
+      g_set_error (error, TS_DEVICE_MEMORY_ERROR, TS_DEVICE_MEMORY_ERROR_INVALID_DEVICE,
+                   "Invalid device %u (%u devices)", device, self->devices->len);
+      return NULL;
+    }
+  return &g_array_index (self->devices, Device, device);
+}
+
+/* Index of the last segment whose addr <= addr, or -1. */
+static gssize
+find_at_or_before (GArray  *segments,
+                   guint64  addr)
+{
+  gssize lo = 0, hi = (gssize) segments->len - 1, found = -1;
+
+  while (lo <= hi)
+    {
+      gssize mid = lo + (hi - lo) / 2;
+
+      if (g_array_index (segments, Segment, mid).addr <= addr)
+        {
+          found = mid;
+          lo = mid + 1;
+        }
+      else
+        hi = mid - 1;
+    }
+  return found;
+}
+
+gboolean
+ts_device_memory_segment_malloc (TsDeviceMemory *self,
+                                 guint           device,
+                                 guint64         size,
+                                 guint64        *addr,
+                                 GError        **error)
+{
+  Segment seg = { 0 };
+  Device *dev;
+  guint64 cursor, limit;
+  guint k;
+
+  g_return_val_if_fail (TS_IS_DEVICE_MEMORY (self), FALSE);
+  g_return_val_if_fail (addr != NULL, FALSE);
+
+  *addr = 0;
+  g_mutex_lock (&self->lock);
+
+  if (!(dev = get_device (self, device, error)))
+    goto failed;
+  if (size == 0)
+    goto done;
+
+  if (size > dev->capacity)
+    goto oom;
+  seg.size = size;
+  seg.span = (size + TS_DEVICE_MEMORY_GRANULARITY - 1) & ~(TS_DEVICE_MEMORY_GRANULARITY - 1);
+  if (seg.span > dev->capacity - dev->context_reserve - dev->used)
+    goto oom;
+
+  /* First fit over the device's span, which is much larger than its
+   * capacity, so a gap is found whenever the bytes are free. */
+  cursor = ts_device_memory_get_base (device);
+  limit = cursor + TS_DEVICE_MEMORY_SPAN;
+  for (k = 0; k < dev->segments->len; k++)
+    {
+      const Segment *s = &g_array_index (dev->segments, Segment, k);
+
+      if (s->addr - cursor >= seg.span)
+        break;
+      cursor = s->addr + s->span;
+    }
+  if (limit - cursor < seg.span)
+    goto oom;
+
+  seg.addr = cursor;
+  g_array_insert_val (dev->segments, k, seg);
+  dev->used += seg.span;
+  *addr = seg.addr;
+
+done:
+  g_mutex_unlock (&self->lock);
+  return TRUE;
+
+oom:
+  g_set_error (error, TS_DEVICE_MEMORY_ERROR, TS_DEVICE_MEMORY_ERROR_OUT_OF_MEMORY,
+               "out of memory");
+failed:
+  g_mutex_unlock (&self->lock);
+  return FALSE;
+}
+
+static Device *
+device_of_address (TsDeviceMemory *self,
+                   guint64         addr,
+                   guint          *index)
+{
+  guint64 d;
+
+  if (addr < TS_DEVICE_MEMORY_BASE)
+    return NULL;
+  d = (addr - TS_DEVICE_MEMORY_BASE) >> TS_DEVICE_MEMORY_SPAN_SHIFT;
+  if (d >= self->devices->len)
+    return NULL;
+  if (index)
+    *index = (guint) d;
+  return &g_array_index (self->devices, Device, d);
+}
+
+gboolean
+ts_device_memory_segment_free (TsDeviceMemory *self,
+                               guint64         addr,
+                               GError        **error)
+{
+  Device *dev;
+  Segment *seg;
+  gssize k;
+
+  g_return_val_if_fail (TS_IS_DEVICE_MEMORY (self), FALSE);
+
+  if (addr == 0)
+    return TRUE;
+
+  g_mutex_lock (&self->lock);
+  dev = device_of_address (self, addr, NULL);
+  k = dev ? find_at_or_before (dev->segments, addr) : -1;
+  if (k < 0 || g_array_index (dev->segments, Segment, k).addr != addr)
+    {
+      g_mutex_unlock (&self->lock);
+      g_set_error (error, TS_DEVICE_MEMORY_ERROR, TS_DEVICE_MEMORY_ERROR_INVALID_VALUE,
+                   "invalid argument: 0x%" G_GINT64_MODIFIER "x is not the address of a live allocation",
+                   addr);
+      return FALSE;
+    }
+
+  seg = &g_array_index (dev->segments, Segment, k);
+  if (seg->backing != NULL)
+    {
+      munmap (seg->backing, seg->span);
+      self->mapped_bytes -= seg->span;
+    }
+  dev->used -= seg->span;
+  g_array_remove_index (dev->segments, k);
+  g_mutex_unlock (&self->lock);
+
+  return TRUE;
+}
+
+gboolean
+ts_device_memory_get_info (TsDeviceMemory *self,
+                           guint           device,
+                           guint64        *free_bytes,
+                           guint64        *total_bytes,
+                           GError        **error)
+{
+  Device *dev;
+
+  g_return_val_if_fail (TS_IS_DEVICE_MEMORY (self), FALSE);
+
+  g_mutex_lock (&self->lock);
+  if (!(dev = get_device (self, device, error)))
+    {
+      g_mutex_unlock (&self->lock);
+      return FALSE;
+    }
+  if (free_bytes)
+    *free_bytes = dev->capacity - dev->context_reserve - dev->used;
+  if (total_bytes)
+    *total_bytes = dev->capacity;
+  g_mutex_unlock (&self->lock);
+
+  return TRUE;
+}
+
+static Segment *
+segment_of_address (TsDeviceMemory *self,
+                    guint64         addr,
+                    guint          *device)
+{
+  Device *dev = device_of_address (self, addr, device);
+  Segment *seg;
+  gssize k;
+
+  if (dev == NULL || (k = find_at_or_before (dev->segments, addr)) < 0)
+    return NULL;
+  seg = &g_array_index (dev->segments, Segment, k);
+  return addr - seg->addr < seg->size ? seg : NULL;
+}
+
+gboolean
+ts_device_memory_lookup (TsDeviceMemory *self,
+                         guint64         addr,
+                         guint          *device,
+                         guint64        *segment_base,
+                         guint64        *segment_size)
+{
+  Segment *seg;
+  guint d = 0;
+
+  g_return_val_if_fail (TS_IS_DEVICE_MEMORY (self), FALSE);
+
+  g_mutex_lock (&self->lock);
+  seg = segment_of_address (self, addr, &d);
+  if (seg != NULL)
+    {
+      if (device)
+        *device = d;
+      if (segment_base)
+        *segment_base = seg->addr;
+      if (segment_size)
+        *segment_size = seg->size;
+    }
+  g_mutex_unlock (&self->lock);
+
+  return seg != NULL;
+}
+
+gpointer
+ts_device_memory_translate (TsDeviceMemory *self,
+                            guint64         addr,
+                            guint64         size,
+                            GError        **error)
+{
+  Segment *seg;
+  gpointer host;
+
+  g_return_val_if_fail (TS_IS_DEVICE_MEMORY (self), NULL);
+
+  g_mutex_lock (&self->lock);
+  seg = segment_of_address (self, addr, NULL);
+  if (seg == NULL || size > seg->size - (addr - seg->addr))
+    {
+      g_mutex_unlock (&self->lock);
+      g_set_error (error, TS_DEVICE_MEMORY_ERROR, TS_DEVICE_MEMORY_ERROR_ILLEGAL_ADDRESS,
+                   "an illegal memory access was encountered: [0x%" G_GINT64_MODIFIER "x, +%"
+                   G_GUINT64_FORMAT ") is not inside one allocation", addr, size);
+      return NULL;
+    }
+
+  if (seg->backing == NULL)
+    {
+      gpointer p = mmap (NULL, seg->span, PROT_READ | PROT_WRITE,
+                         MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+
+      if (p == MAP_FAILED)
+        {
+          g_mutex_unlock (&self->lock);
+          g_set_error (error, TS_DEVICE_MEMORY_ERROR, TS_DEVICE_MEMORY_ERROR_HOST,
+                       "Could not reserve %" G_GUINT64_FORMAT " bytes of host memory to back a device segment",
+                       seg->span);
+          return NULL;
+        }
+      seg->backing = p;
+      self->mapped_bytes += seg->span;
+    }
+
+  host = (guint8 *) seg->backing + (addr - seg->addr);
+  g_mutex_unlock (&self->lock);
+
+  return host;
+}
+
+guint64
+ts_device_memory_get_mapped_bytes (TsDeviceMemory *self)
+{
+  guint64 v;
+
+  g_return_val_if_fail (TS_IS_DEVICE_MEMORY (self), 0);
+
+  g_mutex_lock (&self->lock);
+  v = self->mapped_bytes;
+  g_mutex_unlock (&self->lock);
+  return v;
+}
