@@ -15,6 +15,7 @@
 
 #include "config.h"
 
+#include "ts-py-private.h"
 #include "ts-workload.h"
 
 G_DEFINE_QUARK (ts-workload-error-quark, ts_workload_error)
@@ -29,6 +30,10 @@ init_python (const TsWorkloadOptions  *options,
   guint n_args = options->argv ? g_strv_length ((char **) options->argv) : 0;
   wchar_t **wargv = g_new0 (wchar_t *, n_args + 2);
   gboolean ok = FALSE;
+
+  /* torch._C is built in: the torch package imports it like PyTorch's. */
+  if (!Py_IsInitialized ())
+    PyImport_AppendInittab ("torch._C", ts_py_init_module);
 
   PyConfig_InitPythonConfig (&config);
   /* sys.argv is exactly the script and its arguments, as `python3 script.py
