@@ -222,24 +222,16 @@ ts_py_tensor_wrap (TsTensor *t)
   return (PyObject *) self;
 }
 
+/* For Python subclasses (torch.Tensor, Parameter) CPython's subtype_dealloc
+ * clears the instance dict and drops the type reference; we only release
+ * the tensor and the memory. */
 static void
 tensor_dealloc (PyObject *obj)
 {
   TsPyTensor *self = (TsPyTensor *) obj;
-  PyTypeObject *type = Py_TYPE (obj);
 
-  if (type->tp_flags & Py_TPFLAGS_HAVE_GC)
-    PyObject_GC_UnTrack (obj);
-  if (type != &TsPyTensor_Type && type->tp_dictoffset)
-    {
-      PyObject **dictptr = _PyObject_GetDictPtr (obj);
-      if (dictptr != NULL)
-        Py_CLEAR (*dictptr);
-    }
   g_clear_pointer (&self->tensor, ts_tensor_unref);
-  type->tp_free (obj);
-  if (type->tp_flags & Py_TPFLAGS_HEAPTYPE)
-    Py_DECREF (type);
+  Py_TYPE (obj)->tp_free (obj);
 }
 
 static PyObject *

@@ -39,16 +39,12 @@ def reduce_add(inputs, destination=None):
     for i, t in enumerate(inputs):
         if t.shape != shape:
             raise ValueError("input {} has invalid size: got {}, but expected {}".format(i, list(t.shape), list(shape)))
-    result = None
-    for t in inputs:
-        if t.device == dest:
-            result = t.clone()
-            break
-    others = [t for t in inputs]
-    if result is None:
-        result = others.pop(0).to(dest)
+    others = list(inputs)
+    at_dest = [i for i, t in enumerate(others) if t.device == dest]
+    if at_dest:
+        result = others.pop(at_dest[0]).clone()
     else:
-        others.remove(next(t for t in inputs if t.device == dest))
+        result = others.pop(0).to(dest)
     for t in others:
         result += t.to(dest, non_blocking=True)
     return result

@@ -10,5 +10,7 @@ class Parameter(torch.Tensor):
     def __repr__(self):
         return "Parameter containing:\n" + torch._tensor_str._str(self)
 
+    __str__ = __repr__
+
     def __reduce_ex__(self, proto):
         return (Parameter, (self.data, self.requires_grad))
