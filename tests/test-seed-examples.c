@@ -100,6 +100,13 @@ run_case (gconstpointer data)
   g_assert_cmpuint (n_got, ==, n_want);
 }
 
+static int
+compare_names (gconstpointer a,
+               gconstpointer b)
+{
+  return g_strcmp0 (*(const char * const *) a, *(const char * const *) b);
+}
+
 static void
 add_dir (const char *sub)
 {
@@ -113,8 +120,7 @@ add_dir (const char *sub)
   while ((name = g_dir_read_name (dir)) != NULL)
     if (g_str_has_suffix (name, ".py"))
       g_ptr_array_add (names, g_strdup (name));
-  g_ptr_array_sort (names, (GCompareFunc) g_strcmp0);
-  /* g_ptr_array_sort passes pointers to elements */
+  g_ptr_array_sort (names, compare_names);
   for (guint i = 0; i < names->len; i++)
     {
       const char *n = g_ptr_array_index (names, i);

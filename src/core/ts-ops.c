@@ -70,32 +70,39 @@ job_new (JobFunc func)
   return job;
 }
 
-/* Runs job on device (a work item on its current stream) or at once on the
- * CPU. Takes ownership of the job. */
-static void
-dispatch (Job        *job,
-          TsDevice    device,
-          const char *name,
-          guint64     flops,
-          guint64     bytes)
+/* Runs job on device (a work item on its current stream, inside an API
+ * span named like PyTorch's operator) or at once on the CPU. Takes
+ * ownership of the job. */
+static gboolean
+dispatch (Job         *job,
+          TsDevice     device,
+          const char  *name,
+          guint64      flops,
+          guint64      bytes,
+          GError     **error)
 {
-  TsWork work = { 0 };
+  TsSessionWork work = { 0 };
+  guint64 correlation;
+  gboolean ok;
 
   if (device.type == TS_DEVICE_CPU)
     {
       job_run (job);
       job_free (job);
-      return;
+      return TRUE;
     }
 
   work.name = name;
   work.stream = ts_session_current_stream (device.index);
   work.flops = flops;
   work.bytes = bytes;
-  work.on_start = job_run;
+  work.run = job_run;
   work.user_data = job;
   work.destroy = job_free;
-  ts_session_launch (&work);
+  correlation = ts_session_api_begin (name, device.index);
+  ok = ts_session_launch (&work, error);
+  ts_session_api_end (correlation);
+  return ok;
 }
 
 /* Strided iteration --------------------------------------------------- */
@@ -688,8 +695,12 @@ ts_ops_binary (TsBinaryOp       op,
 
   numel = ts_tensor_numel (out);
   g_snprintf (name, sizeof name, "aten::%s", binary_name (op));
-  dispatch (job, device, name, numel,
-            ts_tensor_nbytes (a) + (b ? ts_tensor_nbytes (b) : 0) + ts_tensor_nbytes (out));
+  if (!dispatch (job, device, name, numel,
+            ts_tensor_nbytes (a) + (b ? ts_tensor_nbytes (b) : 0) + ts_tensor_nbytes (out), error))
+    {
+      ts_tensor_unref (out);
+      return NULL;
+    }
   return out;
 }
 
@@ -783,8 +794,12 @@ ts_ops_unary (TsUnaryOp   op,
   job->t[0] = ts_tensor_ref (out);
   job->t[1] = ts_tensor_ref (a);
   g_snprintf (name, sizeof name, "aten::%s", names[op]);
-  dispatch (job, ts_tensor_get_device (a), name, ts_tensor_numel (out),
-            ts_tensor_nbytes (a) + ts_tensor_nbytes (out));
+  if (!dispatch (job, ts_tensor_get_device (a), name, ts_tensor_numel (out),
+            ts_tensor_nbytes (a) + ts_tensor_nbytes (out), error))
+    {
+      ts_tensor_unref (out);
+      return NULL;
+    }
   return out;
 }
 
@@ -822,7 +837,8 @@ ts_ops_fill (TsTensor        *self,
 
   job->scalar = *value;
   job->t[0] = ts_tensor_ref (self);
-  dispatch (job, ts_tensor_get_device (self), "aten::fill_", 0, ts_tensor_nbytes (self));
+  if (!dispatch (job, ts_tensor_get_device (self), "aten::fill_", 0, ts_tensor_nbytes (self), error))
+    return FALSE;
   return TRUE;
 }
 
@@ -857,16 +873,20 @@ copy_job (Job *job)
   iterate (job, dst->ndim, dst->shape, ops, 2, copy_elem);
 }
 
-static void
+static gboolean
 launch_copy (TsTensor    *dst,
              TsTensor    *src,
              TsStreamId   stream,
              TsCopyKind   kind,
-             TsCopyFlags  flags)
+             gboolean     pinned,
+             gboolean     non_blocking,
+             GError     **error)
 {
   Job *job = job_new (copy_job);
-  TsWork work = { 0 };
+  TsSessionWork work = { 0 };
   TsDevice sd = ts_tensor_get_device (src), dd = ts_tensor_get_device (dst);
+  guint64 correlation;
+  gboolean ok;
 
   job->t[0] = ts_tensor_ref (dst);
   job->t[1] = ts_tensor_ref (src);
@@ -875,13 +895,17 @@ launch_copy (TsTensor    *dst,
   work.bytes = ts_tensor_nbytes (dst);
   work.is_copy = TRUE;
   work.copy_kind = kind;
-  work.copy_flags = flags;
+  work.pinned = pinned;
+  work.non_blocking = non_blocking;
   work.src_device = sd.type == TS_DEVICE_CUDA ? sd.index : -1;
   work.dst_device = dd.type == TS_DEVICE_CUDA ? dd.index : -1;
-  work.on_start = job_run;
+  work.run = job_run;
   work.user_data = job;
   work.destroy = job_free;
-  ts_session_launch (&work);
+  correlation = ts_session_api_begin ("aten::copy_", dd.type == TS_DEVICE_CUDA ? dd.index : sd.index);
+  ok = ts_session_launch (&work, error);
+  ts_session_api_end (correlation);
+  return ok;
 }
 
 gboolean
@@ -892,7 +916,6 @@ ts_ops_copy (TsTensor  *dst,
 {
   TsDevice sd = ts_tensor_get_device (src), dd = ts_tensor_get_device (dst);
   g_autoptr(TsTensor) expanded = NULL;
-  TsCopyFlags flags = non_blocking ? TS_COPY_FLAG_ASYNC : TS_COPY_FLAG_NONE;
 
   /* src broadcasts to dst's shape, never the other way */
   if (src->ndim != dst->ndim || memcmp (src->shape, dst->shape, dst->ndim * sizeof (gint64)) != 0)
@@ -919,8 +942,7 @@ ts_ops_copy (TsTensor  *dst,
       Job *job = job_new (copy_job);
       job->t[0] = ts_tensor_ref (dst);
       job->t[1] = ts_tensor_ref (src);
-      dispatch (job, sd, "aten::copy_", 0, 0);
-      return TRUE;
+      return dispatch (job, sd, "aten::copy_", 0, 0, error);
     }
 
   if (sd.type == TS_DEVICE_CPU)
@@ -928,30 +950,20 @@ ts_ops_copy (TsTensor  *dst,
       /* Host to device on the destination's current stream. Only pinned
        * memory copies asynchronously; a pageable source is staged by the
        * driver, so the host waits either way. */
-      TsStreamId stream = ts_session_current_stream (dd.index);
-      if (src->storage->pinned)
-        flags |= TS_COPY_FLAG_PINNED;
-      launch_copy (dst, src, stream, TS_COPY_HOST_TO_DEVICE, flags);
-      if (!(non_blocking && src->storage->pinned))
-        ts_session_block_on_stream (stream, TS_SYNC_COPY);
-      return TRUE;
+      return launch_copy (dst, src, ts_session_current_stream (dd.index), TS_COPY_HOST_TO_DEVICE,
+                          src->storage->pinned, non_blocking, error);
     }
 
   if (dd.type == TS_DEVICE_CPU)
     {
-      TsStreamId stream = ts_session_current_stream (sd.index);
-      if (dst->storage->pinned)
-        flags |= TS_COPY_FLAG_PINNED;
-      launch_copy (dst, src, stream, TS_COPY_DEVICE_TO_HOST, flags);
-      if (!(non_blocking && dst->storage->pinned))
-        ts_session_block_on_stream (stream, TS_SYNC_COPY);
-      return TRUE;
+      return launch_copy (dst, src, ts_session_current_stream (sd.index), TS_COPY_DEVICE_TO_HOST,
+                          dst->storage->pinned, non_blocking, error);
     }
 
   if (sd.index == dd.index)
     {
-      launch_copy (dst, src, ts_session_current_stream (sd.index), TS_COPY_DEVICE_TO_DEVICE, flags);
-      return TRUE;
+      return launch_copy (dst, src, ts_session_current_stream (sd.index), TS_COPY_DEVICE_TO_DEVICE,
+                          FALSE, non_blocking, error);
     }
 
   /* Between devices: PyTorch copies on the source's current stream after
@@ -962,7 +974,8 @@ ts_ops_copy (TsTensor  *dst,
     TsStreamId dst_stream = ts_session_current_stream (dd.index);
 
     ts_session_stream_wait_stream (src_stream, dst_stream);
-    launch_copy (dst, src, src_stream, TS_COPY_PEER, flags);
+    if (!launch_copy (dst, src, src_stream, TS_COPY_PEER, FALSE, non_blocking, error))
+      return FALSE;
     ts_session_stream_wait_stream (dst_stream, src_stream);
   }
   return TRUE;
@@ -1206,8 +1219,12 @@ reduce_sum_mean (TsTensor   *self,
   job->t[0] = ts_tensor_ref (out);
   job->t[1] = ts_tensor_ref (self);
   job->extra = g_memdup2 (&plan, sizeof plan);
-  dispatch (job, ts_tensor_get_device (self), mean ? "aten::mean" : "aten::sum",
-            ts_tensor_numel (self), ts_tensor_nbytes (self) + ts_tensor_nbytes (out));
+  if (!dispatch (job, ts_tensor_get_device (self), mean ? "aten::mean" : "aten::sum",
+            ts_tensor_numel (self), ts_tensor_nbytes (self) + ts_tensor_nbytes (out), error))
+    {
+      ts_tensor_unref (out);
+      return NULL;
+    }
   return out;
 }
 
@@ -1316,8 +1333,12 @@ ts_ops_max (TsTensor  *self,
   job->t[0] = ts_tensor_ref (out);
   job->t[1] = ts_tensor_ref (self);
   job->extra = g_memdup2 (&plan, sizeof plan);
-  dispatch (job, ts_tensor_get_device (self), is_min ? "aten::min" : "aten::max",
-            ts_tensor_numel (self), ts_tensor_nbytes (self));
+  if (!dispatch (job, ts_tensor_get_device (self), is_min ? "aten::min" : "aten::max",
+            ts_tensor_numel (self), ts_tensor_nbytes (self), error))
+    {
+      ts_tensor_unref (out);
+      return NULL;
+    }
   return out;
 }
 
@@ -1363,8 +1384,13 @@ ts_ops_max_dim (TsTensor   *self,
   job->t[1] = ts_tensor_ref (self);
   job->t[2] = ts_tensor_ref (*indices);
   job->extra = g_memdup2 (&plan, sizeof plan);
-  dispatch (job, ts_tensor_get_device (self), is_min ? "aten::min" : "aten::max",
-            ts_tensor_numel (self), ts_tensor_nbytes (self));
+  if (!dispatch (job, ts_tensor_get_device (self), is_min ? "aten::min" : "aten::max",
+            ts_tensor_numel (self), ts_tensor_nbytes (self), error))
+    {
+      g_clear_pointer (values, ts_tensor_unref);
+      g_clear_pointer (indices, ts_tensor_unref);
+      return FALSE;
+    }
   return TRUE;
 }
 
@@ -1483,8 +1509,9 @@ ts_ops_matmul (TsTensor  *a,
   job->t[0] = ts_tensor_ref (out2);
   job->t[1] = ts_tensor_ref (a2);
   job->t[2] = ts_tensor_ref (b2);
-  dispatch (job, device, "aten::mm", 2 * (guint64) shape[0] * shape[1] * a2->shape[1],
-            ts_tensor_nbytes (a) + ts_tensor_nbytes (b) + ts_tensor_nbytes (out2));
+  if (!dispatch (job, device, "aten::mm", 2 * (guint64) shape[0] * shape[1] * a2->shape[1],
+            ts_tensor_nbytes (a) + ts_tensor_nbytes (b) + ts_tensor_nbytes (out2), error))
+    return NULL;
 
   /* drop the dims the 1-D operands gained */
   out_ndim = 0;
@@ -1574,7 +1601,11 @@ ts_ops_index_select (TsTensor  *self,
   job->t[0] = ts_tensor_ref (out);
   job->t[1] = ts_tensor_ref (self);
   job->t[2] = ts_tensor_ref (index);
-  dispatch (job, device, "aten::index_select", 0, 2 * ts_tensor_nbytes (out));
+  if (!dispatch (job, device, "aten::index_select", 0, 2 * ts_tensor_nbytes (out), error))
+    {
+      ts_tensor_unref (out);
+      return NULL;
+    }
   return out;
 }
 
@@ -1663,7 +1694,11 @@ ts_ops_arange (double     start,
   job->p0 = start;
   job->p1 = step;
   job->t[0] = ts_tensor_ref (out);
-  dispatch (job, device, "aten::arange", n, ts_tensor_nbytes (out));
+  if (!dispatch (job, device, "aten::arange", n, ts_tensor_nbytes (out), error))
+    {
+      ts_tensor_unref (out);
+      return NULL;
+    }
   return out;
 }
 
@@ -1901,8 +1936,9 @@ random_fill (TsTensor  *self,
       job->offset = ts_philox_generator_reserve (&cuda_gen (device)->philox,
                                                  job->plan.offset_increment);
       job->t[0] = ts_tensor_ref (self);
-      dispatch (job, ts_tensor_get_device (self), normal ? "aten::normal_" : "aten::uniform_",
-                n * 20, ts_tensor_nbytes (self));
+      if (!dispatch (job, ts_tensor_get_device (self), normal ? "aten::normal_" : "aten::uniform_",
+                n * 20, ts_tensor_nbytes (self), error))
+        return FALSE;
       return TRUE;
     }
 

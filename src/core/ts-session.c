@@ -4,13 +4,11 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
  * This file is the only place that knows how the simulated machine is put
- * together. Until the runtime (streams, events, scheduler) and the caching
- * allocator are merged, it keeps a compact model of its own with the same
- * observable rules: a stream runs its work in order, a launch costs the host
- * the profile's launch latency, an event completes when its stream reaches
- * it, blocking calls move the host clock to the device's. Work items run
- * their callbacks in launch order, so results are right; only the stale
- * reads of unsynchronized streams need the real scheduler.
+ * together: the runtime (devices, streams, events, virtual time, the
+ * recorder) is created at the first CUDA call, as CUDA initializes lazily,
+ * with the environment as it is at that moment. Device memory is a compact
+ * caching allocator with PyTorch's rounding and segment sizes until the
+ * allocator part is merged; only this file changes then.
  */
 
 #include "config.h"
@@ -27,22 +25,6 @@ G_DEFINE_QUARK (ts-session-error-quark, ts_session_error)
 #define MAX_DEVICES 64
 #define KiB ((gsize) 1 << 10)
 #define MiB ((gsize) 1 << 20)
-
-typedef struct
-{
-  int      device;
-  int      priority;
-  guint64  handle;
-  TsTime   ready;         /* device time at which queued work is done */
-} Stream;
-
-typedef struct
-{
-  gboolean   recorded;
-  gboolean   enable_timing;
-  int        device;
-  TsTime     time;        /* completion time on the device */
-} Event;
 
 typedef struct
 {
@@ -90,24 +72,14 @@ typedef struct
   gboolean             initialized;
   int                  n_devices;        /* visible */
   const TsGpuProfile  *profile;
-  GArray              *streams;          /* Stream */
-  GArray              *events;           /* Event, index = id - 1 */
+  TsRecorder          *recorder;
+  TsRuntime           *runtime;
   DeviceMem            mem[MAX_DEVICES];
-  TsTime               now;              /* the host clock */
-  guint64              next_correlation;
-  guint64              next_range;
-  int                  nvtx_depth;
-  gboolean             launch_blocking;
 } Session;
 
 static Session session = { .options = { .n_gpus = 0 } };
 static gsize session_inited;
 
-/* Per host thread: the current device and each device's current stream
- * (stored + 1 so that zero means "the default stream"). */
-static __thread int thread_device;
-static __thread TsStreamId thread_stream[MAX_DEVICES];
-static __thread guint64 thread_correlation;
 
 static void
 session_ensure (void)
@@ -115,10 +87,6 @@ session_ensure (void)
   if (g_once_init_enter (&session_inited))
     {
       g_mutex_init (&session.lock);
-      session.streams = g_array_new (FALSE, TRUE, sizeof (Stream));
-      session.events = g_array_new (FALSE, TRUE, sizeof (Event));
-      session.next_correlation = 1;
-      session.next_range = 1;
       g_once_init_leave (&session_inited, 1);
     }
 }
@@ -146,37 +114,12 @@ physical_gpu_count (void)
   return session.options.n_gpus > 0 ? session.options.n_gpus : DEFAULT_N_GPUS;
 }
 
-/* CUDA_VISIBLE_DEVICES as the driver reads it: a comma-separated list of
- * ordinals; parsing stops at the first entry that is not a valid ordinal,
- * and a repeated ordinal also ends the list. */
 static int
 visible_device_count (void)
 {
-  const char *env = g_getenv ("CUDA_VISIBLE_DEVICES");
-  int n_physical = physical_gpu_count ();
-  g_auto(GStrv) parts = NULL;
-  gboolean seen[MAX_DEVICES] = { FALSE };
-  int count = 0;
-
-  if (env == NULL)
-    return MIN (n_physical, MAX_DEVICES);
-
-  parts = g_strsplit (env, ",", -1);
-  for (guint i = 0; parts[i] != NULL; i++)
-    {
-      const char *s = g_strstrip (parts[i]);
-      char *end = NULL;
-      gint64 v;
-
-      if (*s == '\0')
-        break;
-      v = g_ascii_strtoll (s, &end, 10);
-      if (end == s || *end != '\0' || v < 0 || v >= n_physical || v >= MAX_DEVICES || seen[v])
-        break;
-      seen[v] = TRUE;
-      count++;
-    }
-  return count;
+  g_autoptr(GArray) visible = ts_runtime_parse_visible_devices (g_getenv ("CUDA_VISIBLE_DEVICES"),
+                                                                physical_gpu_count (), NULL);
+  return MIN ((int) visible->len, MAX_DEVICES);
 }
 
 int
@@ -198,46 +141,73 @@ choose_profile (void)
   return profile ? profile : ts_gpu_profile_get_default ();
 }
 
+TsRecorder *
+ts_session_get_recorder (void)
+{
+  session_ensure ();
+  g_mutex_lock (&session.lock);
+  if (session.recorder == NULL)
+    session.recorder = ts_recorder_new ();
+  g_mutex_unlock (&session.lock);
+  return session.recorder;
+}
+
+TsRuntime *
+ts_session_get_runtime (void)
+{
+  return session.runtime;
+}
+
 gboolean
 ts_session_cuda_init (GError **error)
 {
+  TsRuntimeOptions options = { 0 };
   const char *blocking;
+  TsRecorder *recorder;
+  TsRuntime *runtime;
 
   session_ensure ();
   if (G_LIKELY (session.initialized))
     return TRUE;
 
+  recorder = ts_session_get_recorder ();
   g_mutex_lock (&session.lock);
   if (!session.initialized)
     {
-      session.n_devices = visible_device_count ();
-      session.profile = choose_profile ();
       blocking = g_getenv ("CUDA_LAUNCH_BLOCKING");
-      session.launch_blocking = session.options.sync ||
+      options.gpu_model = session.options.gpu_model;
+      options.n_gpus = physical_gpu_count ();
+      options.visible_devices = g_getenv ("CUDA_VISIBLE_DEVICES");
+      options.launch_blocking = session.options.sync ||
                                 (blocking != NULL && g_str_equal (blocking, "1"));
-      if (session.n_devices > 0)
+      runtime = ts_runtime_new (&options, recorder, error);
+      if (runtime == NULL)
         {
-          for (int d = 0; d < session.n_devices; d++)
-            {
-              Stream s = { d, 0, 0, 0 };
-              g_array_append_val (session.streams, s);
-              session.mem[d].free_blocks = g_ptr_array_new ();
-              /* Device address spaces far apart, as cudaMalloc's are. */
-              session.mem[d].next_addr = G_GUINT64_CONSTANT (0x7f0000000000) +
-                                         ((guint64) d << 36);
-              session.mem[d].fraction = 1.0;
-            }
-          session.initialized = TRUE;
+          g_mutex_unlock (&session.lock);
+          return FALSE;
         }
+      session.n_devices = MIN ((int) ts_runtime_get_n_devices (runtime), MAX_DEVICES);
+      session.profile = ts_runtime_get_profile (runtime);
+      if (session.n_devices == 0)
+        {
+          g_object_unref (runtime);
+          g_mutex_unlock (&session.lock);
+          g_set_error_literal (error, TS_SESSION_ERROR, TS_SESSION_ERROR_NO_DEVICE,
+                               "No CUDA GPUs are available");
+          return FALSE;
+        }
+      for (int d = 0; d < session.n_devices; d++)
+        {
+          session.mem[d].free_blocks = g_ptr_array_new ();
+          /* Device address spaces far apart, as cudaMalloc's are. */
+          session.mem[d].next_addr = G_GUINT64_CONSTANT (0x7f0000000000) +
+                                     ((guint64) d << 36);
+          session.mem[d].fraction = 1.0;
+        }
+      session.runtime = runtime;
+      session.initialized = TRUE;
     }
   g_mutex_unlock (&session.lock);
-
-  if (!session.initialized)
-    {
-      g_set_error_literal (error, TS_SESSION_ERROR, TS_SESSION_ERROR_NO_DEVICE,
-                           "No CUDA GPUs are available");
-      return FALSE;
-    }
   return TRUE;
 }
 
@@ -276,13 +246,18 @@ ts_session_check_device (int      device,
 void
 ts_session_shutdown (void)
 {
-  /* Nothing buffered yet: records go straight to the recorder. */
+  /* Let the devices finish what was queued, so the trace shows it. */
+  if (session.runtime != NULL)
+    for (int d = 0; d < session.n_devices; d++)
+      ts_runtime_device_synchronize (session.runtime, d, NULL);
 }
 
 int
 ts_session_current_device (void)
 {
-  return thread_device;
+  if (session.runtime == NULL)
+    return 0;
+  return ts_runtime_get_device (session.runtime);
 }
 
 gboolean
@@ -291,287 +266,94 @@ ts_session_set_device (int      device,
 {
   if (!ts_session_check_device (device, error))
     return FALSE;
-  thread_device = device;
-  return TRUE;
-}
-
-TsTime
-ts_session_now (void)
-{
-  return session.now;
-}
-
-/* Streams ------------------------------------------------------------ */
-
-static Stream *
-get_stream (TsStreamId id)
-{
-  g_assert (id < session.streams->len);
-  return &g_array_index (session.streams, Stream, id);
-}
-
-TsStreamId
-ts_session_default_stream (int device)
-{
-  return (TsStreamId) device;
+  return ts_runtime_set_device (session.runtime, device, error);
 }
 
 TsStreamId
 ts_session_current_stream (int device)
 {
-  g_assert (device >= 0 && device < MAX_DEVICES);
-  if (thread_stream[device] == 0)
-    return ts_session_default_stream (device);
-  return thread_stream[device] - 1;
-}
-
-void
-ts_session_set_current_stream (TsStreamId stream)
-{
-  thread_stream[get_stream (stream)->device] = stream + 1;
-}
-
-TsStreamId
-ts_session_stream_new (int device,
-                       int priority)
-{
-  Stream s = { device, priority, 0, session.now };
-  TsStreamId id;
-
-  g_mutex_lock (&session.lock);
-  id = session.streams->len;
-  /* cudaStream_t values look like heap pointers; keep them stable. */
-  s.handle = G_GUINT64_CONSTANT (0x55d4c6a00000) + (guint64) id * 0x5a0;
-  g_array_append_val (session.streams, s);
-  session.now += session.profile->api_latency_ns;
-  g_mutex_unlock (&session.lock);
-  return id;
-}
-
-int
-ts_session_stream_device (TsStreamId stream)
-{
-  return get_stream (stream)->device;
-}
-
-int
-ts_session_stream_priority (TsStreamId stream)
-{
-  return get_stream (stream)->priority;
-}
-
-guint64
-ts_session_stream_handle (TsStreamId stream)
-{
-  return get_stream (stream)->handle;
-}
-
-gboolean
-ts_session_stream_query (TsStreamId stream)
-{
-  session.now += session.profile->api_latency_ns;
-  return get_stream (stream)->ready <= session.now;
-}
-
-void
-ts_session_stream_synchronize (TsStreamId stream)
-{
-  session.now = MAX (session.now, get_stream (stream)->ready);
+  if (!ts_session_cuda_init (NULL))
+    return TS_STREAM_NONE;
+  return ts_runtime_get_current_stream (session.runtime, device, NULL);
 }
 
 void
 ts_session_stream_wait_stream (TsStreamId stream,
                                TsStreamId other)
 {
-  Stream *s = get_stream (stream);
-
-  s->ready = MAX (s->ready, get_stream (other)->ready);
-  session.now += session.profile->api_latency_ns;
+  ts_runtime_stream_wait_stream (session.runtime, stream, other, NULL);
 }
 
-void
-ts_session_device_synchronize (int device)
+static TsDeviceError
+work_start (gpointer data)
 {
-  for (guint i = 0; i < session.streams->len; i++)
-    {
-      Stream *s = get_stream (i);
-      if (device < 0 || s->device == device)
-        session.now = MAX (session.now, s->ready);
-    }
+  TsSessionWork *work = data;
+
+  if (work->run != NULL)
+    work->run (work->user_data);
+  return TS_DEVICE_ERROR_NONE;
 }
 
-void
-ts_session_block_on_stream (TsStreamId stream,
-                            TsSyncKind kind)
+static void
+work_destroy (gpointer data)
 {
-  ts_session_stream_synchronize (stream);
-}
+  TsSessionWork *work = data;
 
-/* Events ------------------------------------------------------------- */
-
-static Event *
-get_event (guint64 id)
-{
-  g_assert (id >= 1 && id <= session.events->len);
-  return &g_array_index (session.events, Event, id - 1);
-}
-
-guint64
-ts_session_event_new (gboolean enable_timing,
-                      gboolean blocking,
-                      gboolean interprocess)
-{
-  Event e = { FALSE, enable_timing, -1, 0 };
-
-  session_ensure ();
-  g_array_append_val (session.events, e);
-  return session.events->len;
-}
-
-void
-ts_session_event_record (guint64    event,
-                         TsStreamId stream)
-{
-  Event *e = get_event (event);
-  Stream *s = get_stream (stream);
-
-  session.now += session.profile->api_latency_ns;
-  e->recorded = TRUE;
-  e->device = s->device;
-  e->time = MAX (s->ready, session.now);
-  s->ready = e->time;
-}
-
-void
-ts_session_event_wait (guint64    event,
-                       TsStreamId stream)
-{
-  Event *e = get_event (event);
-  Stream *s = get_stream (stream);
-
-  session.now += session.profile->api_latency_ns;
-  if (e->recorded)
-    s->ready = MAX (s->ready, e->time);
+  if (work->destroy != NULL)
+    work->destroy (work->user_data);
+  g_free (work);
 }
 
 gboolean
-ts_session_event_query (guint64 event)
+ts_session_launch (const TsSessionWork  *work,
+                   GError              **error)
 {
-  Event *e = get_event (event);
-
-  return !e->recorded || e->time <= session.now;
-}
-
-void
-ts_session_event_synchronize (guint64 event)
-{
-  Event *e = get_event (event);
-
-  if (e->recorded)
-    session.now = MAX (session.now, e->time);
-}
-
-int
-ts_session_event_device (guint64 event)
-{
-  return get_event (event)->device;
-}
-
-gboolean
-ts_session_event_elapsed_ms (guint64   start,
-                             guint64   end,
-                             double   *ms,
-                             GError  **error)
-{
-  Event *a = get_event (start);
-  Event *b = get_event (end);
-
-  if (!a->enable_timing || !b->enable_timing)
-    {
-      g_set_error_literal (error, TS_SESSION_ERROR, TS_SESSION_ERROR_FAILED,
-                           "CUDA error: invalid resource handle");
-      return FALSE;
-    }
-  if (!a->recorded || !b->recorded || b->time > session.now || a->time > session.now)
-    {
-      g_set_error_literal (error, TS_SESSION_ERROR, TS_SESSION_ERROR_FAILED,
-                           !a->recorded || !b->recorded
-                             ? "CUDA error: invalid resource handle"
-                             : "CUDA error: device not ready");
-      return FALSE;
-    }
-  *ms = (double) (b->time - a->time) / 1e6;
-  return TRUE;
-}
-
-/* Work --------------------------------------------------------------- */
-
-static TsTime
-work_duration (const TsWork *work)
-{
-  const TsGpuProfile *p = session.profile;
-  double seconds;
+  TsSessionWork *copy = g_memdup2 (work, sizeof *work);
+  TsWork w = { work_start, NULL, work_destroy, copy };
 
   if (work->is_copy)
     {
-      double bw;
+      TsCopyDesc desc = { 0 };
 
-      if (work->copy_kind == TS_COPY_PEER)
-        bw = p->peer_bandwidth;
-      else if (work->copy_kind == TS_COPY_DEVICE_TO_DEVICE)
-        bw = p->mem_bandwidth / 2;
-      else if (work->copy_flags & TS_COPY_FLAG_PINNED)
-        bw = p->pcie_pinned_bandwidth;
-      else
-        bw = p->pcie_pageable_bandwidth;
-      seconds = (double) work->bytes / bw;
-      return p->copy_overhead_ns + (TsTime) (seconds * 1e9);
+      desc.kind = work->copy_kind;
+      desc.src_device = work->src_device;
+      desc.dst_device = work->dst_device;
+      desc.bytes = work->bytes;
+      desc.stream = work->stream;
+      desc.pinned = work->pinned;
+      desc.non_blocking = work->non_blocking;
+      desc.work = w;
+      return ts_runtime_memcpy (session.runtime, &desc, error) != 0;
     }
+  else
+    {
+      TsKernelDesc desc = { 0 };
+      gint64 threads = MAX ((gint64) work->bytes / 4, 1);
 
-  seconds = MAX ((double) work->flops / p->fp32_flops,
-                 (double) work->bytes / p->mem_bandwidth);
-  return p->kernel_overhead_ns + (TsTime) (seconds * 1e9);
-}
-
-void
-ts_session_launch (const TsWork *work)
-{
-  Stream *s = get_stream (work->stream);
-  TsTime start;
-
-  session.now += session.profile->launch_latency_ns;
-  start = MAX (s->ready, session.now);
-  s->ready = start + work_duration (work);
-
-  if (work->on_start != NULL)
-    work->on_start (work->user_data);
-  if (work->on_finish != NULL)
-    work->on_finish (work->user_data);
-  if (work->destroy != NULL)
-    work->destroy (work->user_data);
-
-  if (session.launch_blocking)
-    session.now = MAX (session.now, s->ready);
+      desc.name = work->name;
+      desc.block[0] = 256;
+      desc.grid[0] = (guint32) MIN ((threads + 255) / 256, G_MAXUINT32);
+      desc.flops = work->flops;
+      desc.bytes = work->bytes;
+      desc.work = w;
+      return ts_runtime_launch_kernel (session.runtime, work->stream, &desc, error) != 0;
+    }
 }
 
 guint64
-ts_session_api_begin (const char *name)
+ts_session_api_begin (const char *name,
+                      int         device)
 {
-  guint64 correlation;
-
-  session_ensure ();
-  if (thread_correlation != 0)
-    return 0;  /* nested: the outer call owns the correlation */
-  correlation = session.next_correlation++;
-  thread_correlation = correlation;
-  return correlation;
+  if (session.runtime == NULL)
+    return 0;
+  return ts_runtime_api_begin (session.runtime, name, device, TS_STREAM_NONE);
 }
 
 void
 ts_session_api_end (guint64 correlation)
 {
-  if (correlation != 0 && thread_correlation == correlation)
-    thread_correlation = 0;
+  if (correlation != 0 && session.runtime != NULL)
+    ts_runtime_api_end (session.runtime, correlation);
 }
 
 /* Memory ------------------------------------------------------------- */
@@ -1038,35 +820,3 @@ ts_session_mem_get_info (int      device,
   *free_bytes = p->total_memory - (session.initialized ? session.mem[device].used : 0);
 }
 
-/* NVTX --------------------------------------------------------------- */
-
-int
-ts_session_nvtx_push (const char *message)
-{
-  return session.nvtx_depth++;
-}
-
-int
-ts_session_nvtx_pop (void)
-{
-  if (session.nvtx_depth == 0)
-    return -1;
-  return --session.nvtx_depth;
-}
-
-void
-ts_session_nvtx_mark (const char *message)
-{
-}
-
-guint64
-ts_session_nvtx_range_start (const char *message)
-{
-  session_ensure ();
-  return session.next_range++;
-}
-
-void
-ts_session_nvtx_range_end (guint64 range_id)
-{
-}

@@ -19,6 +19,8 @@
 #include <glib.h>
 
 #include "ts-gpu-profile.h"
+#include "ts-recorder.h"
+#include "ts-runtime.h"
 #include "ts-storage.h"
 #include "ts-types.h"
 
@@ -64,70 +66,45 @@ int                  ts_session_current_device     (void);
 gboolean             ts_session_set_device         (int         device,
                                                     GError    **error);
 
-/* Virtual time of the calling host thread. */
-TsTime               ts_session_now                (void);
+/* The simulated machine; NULL before ts_session_cuda_init(). */
+TsRuntime           *ts_session_get_runtime        (void);
+/* The trace every record goes to; created on first use, before CUDA. */
+TsRecorder          *ts_session_get_recorder       (void);
 
-/* Streams: TsStreamId, the default stream of device d is d. */
+/* The calling thread's current stream of a device (initializes CUDA). */
 TsStreamId           ts_session_current_stream     (int         device);
-void                 ts_session_set_current_stream (TsStreamId  stream);
-TsStreamId           ts_session_default_stream     (int         device);
-TsStreamId           ts_session_stream_new         (int         device,
-                                                    int         priority);
-int                  ts_session_stream_device      (TsStreamId  stream);
-int                  ts_session_stream_priority    (TsStreamId  stream);
-guint64              ts_session_stream_handle      (TsStreamId  stream);
-gboolean             ts_session_stream_query       (TsStreamId  stream);
-void                 ts_session_stream_synchronize (TsStreamId  stream);
-void                 ts_session_stream_wait_stream (TsStreamId  stream,
-                                                    TsStreamId  other);
-void                 ts_session_device_synchronize (int         device);
 
-/* Events, numbered from 1. */
-guint64              ts_session_event_new          (gboolean    enable_timing,
-                                                    gboolean    blocking,
-                                                    gboolean    interprocess);
-void                 ts_session_event_record       (guint64     event,
-                                                    TsStreamId  stream);
-void                 ts_session_event_wait         (guint64     event,
-                                                    TsStreamId  stream);
-gboolean             ts_session_event_query        (guint64     event);
-void                 ts_session_event_synchronize  (guint64     event);
-gboolean             ts_session_event_elapsed_ms   (guint64     start,
-                                                    guint64     end,
-                                                    double     *ms,
-                                                    GError    **error);
-int                  ts_session_event_device       (guint64     event);
-
-/* Device work. A work item runs on stream after what is queued there;
- * compute runs when the item starts (it reads its inputs then) and land
- * when it ends. Either may be NULL. */
-typedef void (*TsWorkFunc) (gpointer user_data);
+/* Device work: a kernel, or a copy when is_copy is set. The job's compute
+ * runs when the item starts on the device (it reads its inputs then). */
+typedef void (*TsSessionWorkFunc) (gpointer user_data);
 
 typedef struct
 {
-  const char  *name;        /* "aten::add" kernel name */
-  TsStreamId   stream;
-  guint64      flops;
-  guint64      bytes;
-  gboolean     is_copy;
-  TsCopyKind   copy_kind;
-  TsCopyFlags  copy_flags;
-  int          src_device;  /* -1 host */
-  int          dst_device;
-  TsWorkFunc   on_start;
-  TsWorkFunc   on_finish;
-  gpointer     user_data;
-  GDestroyNotify destroy;
-} TsWork;
+  const char        *name;        /* kernel name */
+  TsStreamId         stream;
+  guint64            flops;
+  guint64            bytes;
+  gboolean           is_copy;
+  TsCopyKind         copy_kind;
+  gboolean           pinned;
+  gboolean           non_blocking;
+  int                src_device;  /* -1 host */
+  int                dst_device;
+  TsSessionWorkFunc  run;
+  gpointer           user_data;
+  GDestroyNotify     destroy;
+} TsSessionWork;
 
-void                 ts_session_launch             (const TsWork *work);
-/* The host waits for a blocking copy: for the stream to drain. */
-void                 ts_session_block_on_stream    (TsStreamId  stream,
-                                                    TsSyncKind  kind);
+gboolean             ts_session_launch             (const TsSessionWork *work,
+                                                    GError             **error);
+/* Peer copies order the two devices' streams around the copy. */
+void                 ts_session_stream_wait_stream (TsStreamId  stream,
+                                                    TsStreamId  other);
 
-/* API-call scope: records "aten::add" with the current callsite; work
- * launched inside inherits its correlation. */
-guint64              ts_session_api_begin          (const char *name);
+/* API-call scope ("aten::add") with the current callsite; work launched
+ * inside inherits its correlation. No-ops before CUDA is initialized. */
+guint64              ts_session_api_begin          (const char *name,
+                                                    int         device);
 void                 ts_session_api_end            (guint64     correlation);
 
 /* Device memory (the caching allocator of the device). */
@@ -162,12 +139,5 @@ gboolean             ts_session_set_memory_fraction (int         device,
 void                 ts_session_mem_get_info       (int          device,
                                                     guint64     *free_bytes,
                                                     guint64     *total_bytes);
-
-/* NVTX. Returns the depth, as range_push/range_pop do. */
-int                  ts_session_nvtx_push          (const char  *message);
-int                  ts_session_nvtx_pop           (void);
-void                 ts_session_nvtx_mark          (const char  *message);
-guint64              ts_session_nvtx_range_start   (const char  *message);
-void                 ts_session_nvtx_range_end     (guint64      range_id);
 
 G_END_DECLS

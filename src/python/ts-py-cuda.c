@@ -108,14 +108,18 @@ py_cuda_get_device_properties (PyObject *m, PyObject *args)
                         "warp_size", p->warp_size);
 }
 
+#define RT (ts_session_get_runtime ())
+
 static PyObject *
 py_cuda_synchronize (PyObject *m, PyObject *args)
 {
   int device;
+  GError *error = NULL;
 
   if (!device_arg (args, &device))
     return NULL;
-  ts_session_device_synchronize (device);
+  if (!ts_runtime_device_synchronize (RT, device, &error))
+    return ts_py_set_error (error);
   Py_RETURN_NONE;
 }
 
@@ -125,40 +129,58 @@ static PyObject *
 py_stream_new (PyObject *m, PyObject *args)
 {
   int device, priority = 0;
+  GError *error = NULL;
+  TsStreamId s;
 
   if (!PyArg_ParseTuple (args, "ii", &device, &priority))
     return NULL;
   if (!init_or_raise ())
     return NULL;
-  if (device < 0)
-    device = ts_session_current_device ();
-  return PyLong_FromUnsignedLong (ts_session_stream_new (device, priority));
+  s = ts_runtime_stream_new (RT, device, priority, &error);
+  if (s == TS_STREAM_NONE)
+    return ts_py_set_error (error);
+  return PyLong_FromUnsignedLong (s);
 }
 
 static PyObject *
 py_stream_current (PyObject *m, PyObject *args)
 {
   int device;
+  GError *error = NULL;
+  TsStreamId s;
 
   if (!device_arg (args, &device))
     return NULL;
-  return PyLong_FromUnsignedLong (ts_session_current_stream (device));
+  s = ts_runtime_get_current_stream (RT, device, &error);
+  if (s == TS_STREAM_NONE)
+    return ts_py_set_error (error);
+  return PyLong_FromUnsignedLong (s);
 }
 
 static PyObject *
 py_stream_default (PyObject *m, PyObject *args)
 {
   int device;
+  GError *error = NULL;
+  TsStreamId s;
 
   if (!device_arg (args, &device))
     return NULL;
-  return PyLong_FromUnsignedLong (ts_session_default_stream (device));
+  s = ts_runtime_get_default_stream (RT, device, &error);
+  if (s == TS_STREAM_NONE)
+    return ts_py_set_error (error);
+  return PyLong_FromUnsignedLong (s);
 }
 
 static PyObject *
 py_stream_set (PyObject *m, PyObject *arg)
 {
-  ts_session_set_current_stream (PyLong_AsUnsignedLong (arg));
+  GError *error = NULL;
+
+  if (!init_or_raise ())
+    return NULL;
+  if (!ts_runtime_set_current_stream (RT, PyLong_AsUnsignedLong (arg), &error))
+    return ts_py_set_error (error);
   Py_RETURN_NONE;
 }
 
@@ -167,20 +189,31 @@ py_stream_info (PyObject *m, PyObject *arg)
 {
   TsStreamId s = PyLong_AsUnsignedLong (arg);
 
-  return Py_BuildValue ("(iiK)", ts_session_stream_device (s), ts_session_stream_priority (s),
-                        (unsigned long long) ts_session_stream_handle (s));
+  if (!init_or_raise ())
+    return NULL;
+  return Py_BuildValue ("(iiK)", ts_runtime_stream_get_device (RT, s),
+                        ts_runtime_stream_get_priority (RT, s),
+                        (unsigned long long) ts_runtime_stream_get_handle (RT, s));
 }
 
 static PyObject *
 py_stream_query (PyObject *m, PyObject *arg)
 {
-  return PyBool_FromLong (ts_session_stream_query (PyLong_AsUnsignedLong (arg)));
+  gboolean done = FALSE;
+  GError *error = NULL;
+
+  if (!ts_runtime_stream_query (RT, PyLong_AsUnsignedLong (arg), &done, &error))
+    return ts_py_set_error (error);
+  return PyBool_FromLong (done);
 }
 
 static PyObject *
 py_stream_synchronize (PyObject *m, PyObject *arg)
 {
-  ts_session_stream_synchronize (PyLong_AsUnsignedLong (arg));
+  GError *error = NULL;
+
+  if (!ts_runtime_stream_synchronize (RT, PyLong_AsUnsignedLong (arg), &error))
+    return ts_py_set_error (error);
   Py_RETURN_NONE;
 }
 
@@ -188,10 +221,12 @@ static PyObject *
 py_stream_wait_stream (PyObject *m, PyObject *args)
 {
   unsigned long a, b;
+  GError *error = NULL;
 
   if (!PyArg_ParseTuple (args, "kk", &a, &b))
     return NULL;
-  ts_session_stream_wait_stream (a, b);
+  if (!ts_runtime_stream_wait_stream (RT, a, b, &error))
+    return ts_py_set_error (error);
   Py_RETURN_NONE;
 }
 
@@ -210,10 +245,19 @@ static PyObject *
 py_event_new (PyObject *m, PyObject *args)
 {
   int timing = 0, blocking = 0, ipc = 0;
+  TsEventFlags flags = TS_EVENT_DEFAULT;
 
   if (!PyArg_ParseTuple (args, "ppp", &timing, &blocking, &ipc))
     return NULL;
-  return PyLong_FromUnsignedLongLong (ts_session_event_new (timing, blocking, ipc));
+  if (!init_or_raise ())
+    return NULL;
+  if (timing)
+    flags |= TS_EVENT_TIMING;
+  if (blocking)
+    flags |= TS_EVENT_BLOCKING;
+  if (ipc)
+    flags |= TS_EVENT_INTERPROCESS;
+  return PyLong_FromUnsignedLongLong (ts_runtime_event_new (RT, flags));
 }
 
 static PyObject *
@@ -221,12 +265,12 @@ py_event_record (PyObject *m, PyObject *args)
 {
   unsigned long long e;
   unsigned long s;
+  GError *error = NULL;
 
   if (!PyArg_ParseTuple (args, "Kk", &e, &s))
     return NULL;
-  if (!init_or_raise ())
-    return NULL;
-  ts_session_event_record (e, s);
+  if (!ts_runtime_event_record (RT, e, s, &error))
+    return ts_py_set_error (error);
   Py_RETURN_NONE;
 }
 
@@ -235,23 +279,33 @@ py_event_wait (PyObject *m, PyObject *args)
 {
   unsigned long long e;
   unsigned long s;
+  GError *error = NULL;
 
   if (!PyArg_ParseTuple (args, "Kk", &e, &s))
     return NULL;
-  ts_session_event_wait (e, s);
+  if (!ts_runtime_event_wait (RT, e, s, &error))
+    return ts_py_set_error (error);
   Py_RETURN_NONE;
 }
 
 static PyObject *
 py_event_query (PyObject *m, PyObject *arg)
 {
-  return PyBool_FromLong (ts_session_event_query (PyLong_AsUnsignedLongLong (arg)));
+  gboolean done = FALSE;
+  GError *error = NULL;
+
+  if (!ts_runtime_event_query (RT, PyLong_AsUnsignedLongLong (arg), &done, &error))
+    return ts_py_set_error (error);
+  return PyBool_FromLong (done);
 }
 
 static PyObject *
 py_event_synchronize (PyObject *m, PyObject *arg)
 {
-  ts_session_event_synchronize (PyLong_AsUnsignedLongLong (arg));
+  GError *error = NULL;
+
+  if (!ts_runtime_event_synchronize (RT, PyLong_AsUnsignedLongLong (arg), &error))
+    return ts_py_set_error (error);
   Py_RETURN_NONE;
 }
 
@@ -264,9 +318,23 @@ py_event_elapsed (PyObject *m, PyObject *args)
 
   if (!PyArg_ParseTuple (args, "KK", &a, &b))
     return NULL;
-  if (!ts_session_event_elapsed_ms (a, b, &ms, &error))
+  if (!ts_runtime_event_elapsed_time (RT, a, b, &ms, &error))
     return ts_py_set_error (error);
   return PyFloat_FromDouble (ms);
+}
+
+static PyObject *
+py_event_handle (PyObject *m, PyObject *arg)
+{
+  return PyLong_FromUnsignedLongLong (ts_runtime_event_get_handle (RT, PyLong_AsUnsignedLongLong (arg)));
+}
+
+static PyObject *
+py_event_free (PyObject *m, PyObject *arg)
+{
+  if (RT != NULL)
+    ts_runtime_event_free (RT, PyLong_AsUnsignedLongLong (arg), NULL);
+  Py_RETURN_NONE;
 }
 
 /* Memory */
@@ -427,37 +495,53 @@ py_rng_set_state (PyObject *m, PyObject *args)
   Py_RETURN_NONE;
 }
 
-/* NVTX */
+/* NVTX: recorded even before any CUDA call, so the runtime comes up. */
 
 static PyObject *
 py_nvtx_push (PyObject *m, PyObject *arg)
 {
-  return PyLong_FromLong (ts_session_nvtx_push (PyUnicode_AsUTF8 (arg)));
+  const char *msg = PyUnicode_AsUTF8 (arg);
+
+  if (msg == NULL || !init_or_raise ())
+    return NULL;
+  return PyLong_FromLong (ts_runtime_nvtx_range_push (RT, msg));
 }
 
 static PyObject *
 py_nvtx_pop (PyObject *m, PyObject *unused)
 {
-  return PyLong_FromLong (ts_session_nvtx_pop ());
+  if (!init_or_raise ())
+    return NULL;
+  return PyLong_FromLong (ts_runtime_nvtx_range_pop (RT));
 }
 
 static PyObject *
 py_nvtx_mark (PyObject *m, PyObject *arg)
 {
-  ts_session_nvtx_mark (PyUnicode_AsUTF8 (arg));
+  const char *msg = PyUnicode_AsUTF8 (arg);
+
+  if (msg == NULL || !init_or_raise ())
+    return NULL;
+  ts_runtime_nvtx_mark (RT, msg);
   Py_RETURN_NONE;
 }
 
 static PyObject *
 py_nvtx_range_start (PyObject *m, PyObject *arg)
 {
-  return PyLong_FromUnsignedLongLong (ts_session_nvtx_range_start (PyUnicode_AsUTF8 (arg)));
+  const char *msg = PyUnicode_AsUTF8 (arg);
+
+  if (msg == NULL || !init_or_raise ())
+    return NULL;
+  return PyLong_FromUnsignedLongLong (ts_runtime_nvtx_range_start (RT, msg));
 }
 
 static PyObject *
 py_nvtx_range_end (PyObject *m, PyObject *arg)
 {
-  ts_session_nvtx_range_end (PyLong_AsUnsignedLongLong (arg));
+  if (!init_or_raise ())
+    return NULL;
+  ts_runtime_nvtx_range_end (RT, PyLong_AsUnsignedLongLong (arg));
   Py_RETURN_NONE;
 }
 
@@ -484,6 +568,8 @@ static PyMethodDef cuda_methods[] = {
   { "_event_query", py_event_query, METH_O, NULL },
   { "_event_synchronize", py_event_synchronize, METH_O, NULL },
   { "_event_elapsed_time", py_event_elapsed, METH_VARARGS, NULL },
+  { "_event_handle", py_event_handle, METH_O, NULL },
+  { "_event_free", py_event_free, METH_O, NULL },
   { "_memory_stats", py_memory_stats, METH_VARARGS, NULL },
   { "_memory_summary", py_memory_summary, METH_VARARGS, NULL },
   { "_empty_cache", py_empty_cache, METH_NOARGS, NULL },

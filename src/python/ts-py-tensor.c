@@ -52,6 +52,20 @@ ts_py_set_error (GError *error)
         default: break;
         }
     }
+  else if (error->domain == TS_RUNTIME_ERROR)
+    {
+      switch ((TsRuntimeError) error->code)
+        {
+        case TS_RUNTIME_ERROR_INVALID_ARGUMENT:
+        case TS_RUNTIME_ERROR_UNKNOWN_MODEL:
+        case TS_RUNTIME_ERROR_EVENT_TIMING:
+        case TS_RUNTIME_ERROR_EVENT_NOT_RECORDED:
+          type = PyExc_ValueError;
+          break;
+        default:
+          break;
+        }
+    }
   else if (error->domain == TS_SESSION_ERROR)
     {
       if (error->code == TS_SESSION_ERROR_OUT_OF_MEMORY)

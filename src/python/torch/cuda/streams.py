@@ -9,10 +9,8 @@ class Stream:
         from . import _get_device_index
         _C._cuda_init()
         idx = _get_device_index(device, optional=True)
-        least, greatest = _C._stream_priority_range()
-        prio = max(greatest, min(least, priority))
         self = object.__new__(cls)
-        self._id = _C._stream_new(idx, prio)
+        self._id = _C._stream_new(idx, priority)
         self._load()
         return self
 
@@ -92,11 +90,20 @@ class Event:
         self.blocking = blocking
         self.interprocess = interprocess
         self._id = _C._event_new(enable_timing, blocking, interprocess)
-        self._recorded = False
+
+    def __del__(self):
+        try:
+            _C._event_free(self._id)
+        except Exception:
+            pass
 
     @property
     def cuda_event(self):
-        return 0x55d4c8000000 + self._id * 0x40 if self._recorded else 0
+        return _C._event_handle(self._id)
+
+    @property
+    def event_id(self):
+        return self.cuda_event
 
     @property
     def device(self):
@@ -107,7 +114,6 @@ class Event:
         if stream is None:
             stream = current_stream()
         _C._event_record(self._id, stream._id)
-        self._recorded = True
 
     def wait(self, stream=None):
         from . import current_stream
@@ -119,10 +125,6 @@ class Event:
         return _C._event_query(self._id)
 
     def elapsed_time(self, end_event):
-        if not (self.enable_timing and end_event.enable_timing):
-            raise RuntimeError("Both events must be created with argument 'enable_timing=True'.")
-        if not (self._recorded and end_event._recorded):
-            raise RuntimeError("Both events must be recorded before calculating elapsed time.")
         return _C._event_elapsed_time(self._id, end_event._id)
 
     def synchronize(self):
@@ -134,6 +136,6 @@ class Event:
         return bytes(64)
 
     def __repr__(self):
-        if self._recorded:
+        if self.cuda_event:
             return "<torch.cuda.Event %#x>" % self.cuda_event
         return "<torch.cuda.Event uninitialized>"
