@@ -116,6 +116,7 @@ py_cuda_synchronize (PyObject *m, PyObject *args)
   int device;
   GError *error = NULL;
 
+  ts_py_update_callsite ();
   if (!device_arg (args, &device))
     return NULL;
   if (!ts_runtime_device_synchronize (RT, device, &error))
@@ -132,6 +133,7 @@ py_stream_new (PyObject *m, PyObject *args)
   GError *error = NULL;
   TsStreamId s;
 
+  ts_py_update_callsite ();
   if (!PyArg_ParseTuple (args, "ii", &device, &priority))
     return NULL;
   if (!init_or_raise ())
@@ -202,6 +204,7 @@ py_stream_query (PyObject *m, PyObject *arg)
   gboolean done = FALSE;
   GError *error = NULL;
 
+  ts_py_update_callsite ();
   if (!ts_runtime_stream_query (RT, PyLong_AsUnsignedLong (arg), &done, &error))
     return ts_py_set_error (error);
   return PyBool_FromLong (done);
@@ -212,6 +215,7 @@ py_stream_synchronize (PyObject *m, PyObject *arg)
 {
   GError *error = NULL;
 
+  ts_py_update_callsite ();
   if (!ts_runtime_stream_synchronize (RT, PyLong_AsUnsignedLong (arg), &error))
     return ts_py_set_error (error);
   Py_RETURN_NONE;
@@ -223,6 +227,7 @@ py_stream_wait_stream (PyObject *m, PyObject *args)
   unsigned long a, b;
   GError *error = NULL;
 
+  ts_py_update_callsite ();
   if (!PyArg_ParseTuple (args, "kk", &a, &b))
     return NULL;
   if (!ts_runtime_stream_wait_stream (RT, a, b, &error))
@@ -267,6 +272,7 @@ py_event_record (PyObject *m, PyObject *args)
   unsigned long s;
   GError *error = NULL;
 
+  ts_py_update_callsite ();
   if (!PyArg_ParseTuple (args, "Kk", &e, &s))
     return NULL;
   if (!ts_runtime_event_record (RT, e, s, &error))
@@ -281,6 +287,7 @@ py_event_wait (PyObject *m, PyObject *args)
   unsigned long s;
   GError *error = NULL;
 
+  ts_py_update_callsite ();
   if (!PyArg_ParseTuple (args, "Kk", &e, &s))
     return NULL;
   if (!ts_runtime_event_wait (RT, e, s, &error))
@@ -294,6 +301,7 @@ py_event_query (PyObject *m, PyObject *arg)
   gboolean done = FALSE;
   GError *error = NULL;
 
+  ts_py_update_callsite ();
   if (!ts_runtime_event_query (RT, PyLong_AsUnsignedLongLong (arg), &done, &error))
     return ts_py_set_error (error);
   return PyBool_FromLong (done);
@@ -304,6 +312,7 @@ py_event_synchronize (PyObject *m, PyObject *arg)
 {
   GError *error = NULL;
 
+  ts_py_update_callsite ();
   if (!ts_runtime_event_synchronize (RT, PyLong_AsUnsignedLongLong (arg), &error))
     return ts_py_set_error (error);
   Py_RETURN_NONE;
@@ -316,6 +325,7 @@ py_event_elapsed (PyObject *m, PyObject *args)
   double ms;
   GError *error = NULL;
 
+  ts_py_update_callsite ();
   if (!PyArg_ParseTuple (args, "KK", &a, &b))
     return NULL;
   if (!ts_runtime_event_elapsed_time (RT, a, b, &ms, &error))
@@ -377,6 +387,7 @@ py_memory_summary (PyObject *m, PyObject *args)
 static PyObject *
 py_empty_cache (PyObject *m, PyObject *unused)
 {
+  ts_py_update_callsite ();
   ts_session_empty_cache ();
   Py_RETURN_NONE;
 }
@@ -502,6 +513,7 @@ py_nvtx_push (PyObject *m, PyObject *arg)
 {
   const char *msg = PyUnicode_AsUTF8 (arg);
 
+  ts_py_update_callsite ();
   if (msg == NULL || !init_or_raise ())
     return NULL;
   return PyLong_FromLong (ts_runtime_nvtx_range_push (RT, msg));
@@ -510,6 +522,7 @@ py_nvtx_push (PyObject *m, PyObject *arg)
 static PyObject *
 py_nvtx_pop (PyObject *m, PyObject *unused)
 {
+  ts_py_update_callsite ();
   if (!init_or_raise ())
     return NULL;
   return PyLong_FromLong (ts_runtime_nvtx_range_pop (RT));
@@ -520,6 +533,7 @@ py_nvtx_mark (PyObject *m, PyObject *arg)
 {
   const char *msg = PyUnicode_AsUTF8 (arg);
 
+  ts_py_update_callsite ();
   if (msg == NULL || !init_or_raise ())
     return NULL;
   ts_runtime_nvtx_mark (RT, msg);
@@ -531,6 +545,7 @@ py_nvtx_range_start (PyObject *m, PyObject *arg)
 {
   const char *msg = PyUnicode_AsUTF8 (arg);
 
+  ts_py_update_callsite ();
   if (msg == NULL || !init_or_raise ())
     return NULL;
   return PyLong_FromUnsignedLongLong (ts_runtime_nvtx_range_start (RT, msg));
@@ -539,6 +554,7 @@ py_nvtx_range_start (PyObject *m, PyObject *arg)
 static PyObject *
 py_nvtx_range_end (PyObject *m, PyObject *arg)
 {
+  ts_py_update_callsite ();
   if (!init_or_raise ())
     return NULL;
   ts_runtime_nvtx_range_end (RT, PyLong_AsUnsignedLongLong (arg));

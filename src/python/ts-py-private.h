@@ -24,6 +24,7 @@ typedef struct
 extern PyObject *ts_py_oom_error;
 
 PyObject *ts_py_set_error        (GError    *error);
+void      ts_py_update_callsite  (void);
 PyObject *ts_py_device_object    (TsDevice   device);
 gboolean  ts_py_parse_device     (PyObject  *obj,
                                   TsDevice  *device);

@@ -18,6 +18,7 @@
 #include <string.h>
 
 #include "ts-ops.h"
+#include "ts-callsite.h"
 #include "ts-py-private.h"
 #include "ts-session.h"
 
@@ -31,6 +32,68 @@ static PyObject *dtype_objects[TS_N_DTYPES];
 static PyObject *cpu_device_object;
 static PyObject *cuda_device_objects[64];
 PyObject *ts_py_oom_error;
+
+/* Call sites ------------------------------------------------------------------ */
+
+static PyObject *torch_dir;          /* ".../torch/": frames in here are ours */
+static PyObject *cached_code;        /* the last user code object seen */
+static TsStringId cached_file, cached_function;
+
+static gboolean
+is_torch_frame (PyCodeObject *code)
+{
+  if (torch_dir == NULL)
+    {
+      return FALSE;
+    }
+  return PyUnicode_Tailmatch (code->co_filename, torch_dir, 0, PY_SSIZE_T_MAX, -1) == 1;
+}
+
+/* Points the runtime's call site at the innermost frame of the user's
+ * script, so the records of this call lead back to that line. */
+void
+ts_py_update_callsite (void)
+{
+  PyFrameObject *frame = PyEval_GetFrame ();
+  PyCodeObject *code = NULL;
+  TsSourceLoc loc;
+
+  if (frame == NULL)
+    return;
+  Py_INCREF (frame);
+  for (;;)
+    {
+      PyFrameObject *back;
+
+      code = PyFrame_GetCode (frame);
+      if (!is_torch_frame (code))
+        break;
+      back = PyFrame_GetBack (frame);
+      if (back == NULL)
+        break;
+      Py_DECREF (code);
+      Py_DECREF (frame);
+      frame = back;
+    }
+
+  if ((PyObject *) code != cached_code)
+    {
+      TsRecorder *recorder = ts_session_get_recorder ();
+      const char *file = PyUnicode_AsUTF8 (code->co_filename);
+      const char *name = PyUnicode_AsUTF8 (code->co_name);
+
+      Py_XSETREF (cached_code, Py_NewRef ((PyObject *) code));
+      cached_file = file ? ts_recorder_intern (recorder, file) : 0;
+      cached_function = name ? ts_recorder_intern (recorder, name) : 0;
+      PyErr_Clear ();
+    }
+  loc.file = cached_file;
+  loc.function = cached_function;
+  loc.line = (guint32) MAX (PyFrame_GetLineNumber (frame), 0);
+  ts_callsite_set (&loc);
+  Py_DECREF (code);
+  Py_DECREF (frame);
+}
 
 /* Errors ------------------------------------------------------------------ */
 
@@ -305,6 +368,7 @@ binary (PyObject   *a,
   TsScalar scalar;
   TsTensor *r;
 
+  ts_py_update_callsite ();
   if (ts_py_is_tensor (a) && ts_py_is_tensor (b))
     r = ts_ops_binary (op, ts_py_tensor_get (a), ts_py_tensor_get (b), NULL, FALSE,
                        inplace ? ts_py_tensor_get (a) : NULL, &error);
@@ -359,6 +423,7 @@ tensor_matmul (PyObject *a,
 {
   GError *error = NULL;
 
+  ts_py_update_callsite ();
   if (!ts_py_is_tensor (a) || !ts_py_is_tensor (b))
     Py_RETURN_NOTIMPLEMENTED;
   return wrap_or_raise (ts_ops_matmul (ts_py_tensor_get (a), ts_py_tensor_get (b), &error), error);
@@ -370,6 +435,7 @@ unary (PyObject  *a,
 {
   GError *error = NULL;
 
+  ts_py_update_callsite ();
   return wrap_or_raise (ts_ops_unary (op, ts_py_tensor_get (a), &error), error);
 }
 
@@ -398,6 +464,7 @@ tensor_item_impl (TsTensor *t)
   GError *error = NULL;
   g_autoptr(TsTensor) host = NULL;
 
+  ts_py_update_callsite ();
   if (ts_tensor_numel (t) != 1)
     {
       PyErr_Format (PyExc_RuntimeError,
@@ -706,6 +773,7 @@ tensor_pin_memory (PyObject *self,
 {
   GError *error = NULL;
 
+  ts_py_update_callsite ();
   return wrap_or_raise (ts_ops_pin_memory (SELF_T, &error), error);
 }
 
@@ -715,6 +783,7 @@ tensor_clone (PyObject *self,
 {
   GError *error = NULL;
 
+  ts_py_update_callsite ();
   return wrap_or_raise (ts_ops_clone (SELF_T, &error), error);
 }
 
@@ -724,6 +793,7 @@ tensor_contiguous (PyObject *self,
 {
   GError *error = NULL;
 
+  ts_py_update_callsite ();
   return wrap_or_raise (ts_ops_contiguous (SELF_T, &error), error);
 }
 
@@ -738,6 +808,7 @@ tensor_to_impl (PyObject *self,
   TsDType dtype;
   GError *error = NULL;
 
+  ts_py_update_callsite ();
   if (!PyArg_ParseTuple (args, "OO|pp", &device_obj, &dtype_obj, &non_blocking, &copy))
     return NULL;
   if (device_obj == Py_None)
@@ -759,6 +830,7 @@ tensor_copy_ (PyObject *self,
   int non_blocking = 0;
   GError *error = NULL;
 
+  ts_py_update_callsite ();
   if (!PyArg_ParseTupleAndKeywords (args, kwargs, "O!|p", kwlist, &TsPyTensor_Type, &src,
                                     &non_blocking))
     return NULL;
@@ -775,6 +847,7 @@ tensor_fill_ (PyObject *self,
   TsScalar scalar;
   GError *error = NULL;
 
+  ts_py_update_callsite ();
   if (ts_py_is_tensor (value))
     {
       PyObject *v = tensor_item_impl (ts_py_tensor_get (value));
@@ -808,6 +881,7 @@ tensor_normal_ (PyObject *self,
   PyObject *gen = NULL;
   GError *error = NULL;
 
+  ts_py_update_callsite ();
   if (!PyArg_ParseTupleAndKeywords (args, kwargs, "|ddO", kwlist, &mean, &std, &gen))
     return NULL;
   if (!ts_ops_normal_ (SELF_T, mean, std, &error))
@@ -826,6 +900,7 @@ tensor_uniform_ (PyObject *self,
   PyObject *gen = NULL;
   GError *error = NULL;
 
+  ts_py_update_callsite ();
   if (!PyArg_ParseTupleAndKeywords (args, kwargs, "|ddO", kwlist, &from, &to, &gen))
     return NULL;
   if (!ts_ops_uniform_ (SELF_T, from, to, &error))
@@ -885,6 +960,7 @@ reduce (PyObject *self,
   GError *error = NULL;
   TsTensor *r;
 
+  ts_py_update_callsite ();
   if (!PyArg_ParseTupleAndKeywords (args, kwargs, "|OpO", kwlist, &dim_obj, &keepdim, &dtype_obj))
     return NULL;
   if (!parse_dims (dim_obj, dims, &n_dims) || !ts_py_parse_dtype (dtype_obj, &dtype))
@@ -918,6 +994,7 @@ tensor_max_impl (PyObject *self,
   GError *error = NULL;
   TsTensor *values, *indices;
 
+  ts_py_update_callsite ();
   if (!PyArg_ParseTuple (args, "Opp", &dim_obj, &keepdim, &is_min))
     return NULL;
   if (dim_obj == Py_None)
@@ -1052,6 +1129,7 @@ tensor_index_select (PyObject *self,
   PyObject *index;
   GError *error = NULL;
 
+  ts_py_update_callsite ();
   if (!PyArg_ParseTuple (args, "iO!", &dim, &TsPyTensor_Type, &index))
     return NULL;
   return wrap_or_raise (ts_ops_index_select (SELF_T, dim, ts_py_tensor_get (index), &error), error);
@@ -1064,6 +1142,7 @@ unary_method (PyObject *self,
   GError *error = NULL;
   int op = PyLong_AsLong (arg);
 
+  ts_py_update_callsite ();
   if (PyErr_Occurred ())
     return NULL;
   return wrap_or_raise (ts_ops_unary (op, SELF_T, &error), error);
@@ -1122,6 +1201,7 @@ tensor_tolist (PyObject *self,
   GError *error = NULL;
   g_autoptr(TsTensor) host = ts_ops_to_host (SELF_T, &error);
 
+  ts_py_update_callsite ();
   if (host == NULL)
     return ts_py_set_error (error);
   return tolist_rec (host, 0, host->offset);
@@ -1228,6 +1308,7 @@ py_empty (PyObject *module,
   TsDevice device;
   GError *error = NULL;
 
+  ts_py_update_callsite ();
   if (!PyArg_ParseTuple (args, "OOO|p", &shape_obj, &dtype_obj, &device_obj, &pin))
     return NULL;
   if (!parse_shape (shape_obj, &ndim, shape) || !ts_py_parse_dtype (dtype_obj, &dtype) ||
@@ -1254,6 +1335,7 @@ py_from_flat (PyObject *module,
   Py_ssize_t n;
   gsize esize;
 
+  ts_py_update_callsite ();
   if (!PyArg_ParseTuple (args, "OOOO", &values, &shape_obj, &dtype_obj, &device_obj))
     return NULL;
   if (!parse_shape (shape_obj, &ndim, shape) || !ts_py_parse_dtype (dtype_obj, &dtype) ||
@@ -1309,6 +1391,7 @@ py_arange (PyObject *module,
   TsDevice device;
   GError *error = NULL;
 
+  ts_py_update_callsite ();
   if (!PyArg_ParseTuple (args, "dddOO", &start, &end, &step, &dtype_obj, &device_obj))
     return NULL;
   if (!ts_py_parse_dtype (dtype_obj, &dtype) || !ts_py_parse_device (device_obj, &device))
@@ -1324,6 +1407,7 @@ py_equal (PyObject *module,
   gboolean result;
   GError *error = NULL;
 
+  ts_py_update_callsite ();
   if (!PyArg_ParseTuple (args, "O!O!", &TsPyTensor_Type, &a, &TsPyTensor_Type, &b))
     return NULL;
   if (!ts_ops_equal (ts_py_tensor_get (a), ts_py_tensor_get (b), &result, &error))
@@ -1369,10 +1453,12 @@ static PyObject *
 py_set_classes (PyObject *module,
                 PyObject *args)
 {
-  PyObject *tensor, *device, *dtypes;
+  PyObject *tensor, *device, *dtypes, *dir = NULL;
 
-  if (!PyArg_ParseTuple (args, "OOO", &tensor, &device, &dtypes))
+  if (!PyArg_ParseTuple (args, "OOO|U", &tensor, &device, &dtypes, &dir))
     return NULL;
+  if (dir != NULL)
+    Py_XSETREF (torch_dir, Py_NewRef (dir));
   Py_XSETREF (tensor_class, Py_NewRef (tensor));
   Py_XSETREF (device_class, Py_NewRef (device));
   for (int i = 0; i < TS_N_DTYPES && i < PySequence_Size (dtypes); i++)

@@ -138,6 +138,32 @@ system_exit_status (void)
   return status;
 }
 
+/* SIGTERM ends the script like SIGINT does, through an exception, so that
+ * the trace is still closed properly; the exit status is 128 + 15 as a
+ * killed process's would read. */
+static gboolean
+install_sigterm_handler (void)
+{
+  static const char code[] =
+    "import signal as _s\n"
+    "def _ts_sigterm(signum, frame):\n"
+    "    raise SystemExit(143)\n"
+    "_s.signal(_s.SIGTERM, _ts_sigterm)\n"
+    "del _s, _ts_sigterm\n";
+  PyObject *globals = PyDict_New ();
+  PyObject *result;
+
+  if (globals == NULL)
+    return FALSE;
+  PyDict_SetItemString (globals, "__builtins__", PyEval_GetBuiltins ());
+  result = PyRun_String (code, Py_file_input, globals, globals);
+  Py_DECREF (globals);
+  if (result == NULL)
+    return FALSE;
+  Py_DECREF (result);
+  return TRUE;
+}
+
 static int
 exec_main (const char *script,
            const char *source)
@@ -166,6 +192,12 @@ exec_main (const char *script,
 error:
   if (PyErr_ExceptionMatches (PyExc_SystemExit))
     status = system_exit_status ();
+  else if (PyErr_ExceptionMatches (PyExc_KeyboardInterrupt))
+    {
+      /* python3 dies of SIGINT after the traceback; a shell sees 130. */
+      PyErr_Print ();
+      status = 130;
+    }
   else
     {
       /* Prints the traceback exactly as python3 would, SyntaxError with its
@@ -204,7 +236,7 @@ ts_workload_run (const TsWorkloadOptions  *options,
   if (!init_python (options, error))
     return FALSE;
 
-  if (!setup_sys_path (options))
+  if (!setup_sys_path (options) || !install_sigterm_handler ())
     {
       PyErr_Print ();
       status = 1;

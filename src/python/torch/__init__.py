@@ -1068,7 +1068,9 @@ def _legacy_class(dt, on_cuda):
 for _dt, _name in _LEGACY_NAMES.items():
     globals()[_name] = _legacy_class(_dt, False)
 
-_C._set_classes(Tensor, device, _dtypes)
+import os as _os
+_C._set_classes(Tensor, device, _dtypes, _os.path.dirname(_os.path.abspath(__file__)) + _os.sep)
+del _os
 
 from . import cuda  # noqa: E402
 from . import nn  # noqa: E402
