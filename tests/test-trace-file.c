@@ -721,6 +721,68 @@ test_write_errors (void)
   g_assert_error (error, TS_TRACE_READER_ERROR, TS_TRACE_READER_ERROR_IO);
 }
 
+/* The seed corpus comes from fuzz/make-corpus.py, a second writer of the
+ * format written from docs/trace-format.md: the reader must agree with it. */
+static void
+test_corpus (void)
+{
+  static const struct {
+    const char *name;
+    gint        code;        /* 0: loads */
+    guint       records;
+    guint       strings;
+    gboolean    cut_short;
+    guint       skipped;
+    gint64      bad_offset;
+  } cases[] = {
+    { "valid-small", 0, 4, 2, FALSE, 0, -1 },
+    { "two-chunks", 0, 5000, 1, FALSE, 0, -1 },
+    { "cut-short-no-index", 0, 4, 2, TRUE, 0, -1 },
+    { "cut-mid-frame", 0, 0, 1, TRUE, 0, 48 },
+    { "cut-in-index", 0, 4, 2, TRUE, 0, 400 },
+    { "empty", 0, 0, 0, TRUE, 0, -1 },
+    { "header-only", 0, 0, 0, TRUE, 0, -1 },
+    { "newer-minor-unknown-frames", 0, 1, 1, TRUE, 2, -1 },
+    { "bad-magic", TS_TRACE_READER_ERROR_NOT_A_TRACE, 0, 0, FALSE, 0, 0 },
+    { "newer-major", TS_TRACE_READER_ERROR_VERSION, 0, 0, FALSE, 0, 0 },
+    { "bad-enum", TS_TRACE_READER_ERROR_BAD_VALUE, 0, 0, FALSE, 0, 32 },
+    { "string-before-definition", TS_TRACE_READER_ERROR_CORRUPT, 0, 0, FALSE, 0, 32 },
+    { "string-out-of-order", TS_TRACE_READER_ERROR_CORRUPT, 0, 0, FALSE, 0, 32 },
+    { "huge-length", TS_TRACE_READER_ERROR_CORRUPT, 0, 0, FALSE, 0, 32 },
+    { "frame-past-end", TS_TRACE_READER_ERROR_CORRUPT, 0, 0, FALSE, 0, 32 },
+    { "index-mismatch", TS_TRACE_READER_ERROR_CORRUPT, 4, 2, FALSE, 0, 400 },
+    { "after-index", TS_TRACE_READER_ERROR_CORRUPT, 4, 2, FALSE, 0, 736 },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      g_autofree char *path = g_build_filename (TS_TEST_SRCDIR, "..", "fuzz", "corpus", "trace-reader",
+                                                cases[i].name, NULL);
+      g_autoptr(TsRecorder) loaded = ts_recorder_new ();
+      g_autoptr(TsTraceReader) reader = ts_trace_reader_new (loaded);
+      g_autoptr(GError) error = NULL;
+      gboolean ok;
+
+      g_test_message ("%s", cases[i].name);
+      ok = ts_trace_reader_load_file (reader, path, &error);
+      if (cases[i].code == 0)
+        {
+          g_assert_no_error (error);
+          g_assert_true (ok);
+        }
+      else
+        {
+          g_assert_error (error, TS_TRACE_READER_ERROR, cases[i].code);
+          g_assert_false (ok);
+        }
+      g_assert_cmpuint (ts_trace_reader_get_n_records (reader), ==, cases[i].records);
+      g_assert_cmpuint (ts_recorder_get_n_strings (loaded), ==, cases[i].strings);
+      g_assert_cmpint (ts_trace_reader_get_cut_short (reader), ==, cases[i].cut_short);
+      g_assert_cmpuint (ts_trace_reader_get_n_skipped (reader), ==, cases[i].skipped);
+      g_assert_cmpint (ts_trace_reader_get_bad_offset (reader), ==, cases[i].bad_offset);
+    }
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -736,6 +798,7 @@ main (int   argc,
   g_test_add_func ("/trace-file/bad-complete-file", test_bad_complete_file);
   g_test_add_func ("/trace-file/pipe", test_pipe_streaming);
   g_test_add_func ("/trace-file/write-errors", test_write_errors);
+  g_test_add_func ("/trace-file/corpus", test_corpus);
 
   return g_test_run ();
 }
