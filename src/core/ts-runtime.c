@@ -563,6 +563,13 @@ ts_runtime_parse_visible_devices (const char  *value,
       return out;
     }
 
+  if (*value == '\0')
+    {
+      if (note != NULL)
+        *note = g_strdup ("CUDA_VISIBLE_DEVICES is empty: no device is visible");
+      return out;
+    }
+
   if (g_str_has_prefix (value, "GPU-") || g_str_has_prefix (value, "MIG-"))
     {
       if (note != NULL)
@@ -712,7 +719,8 @@ ts_runtime_new (const TsRuntimeOptions  *options,
   self->n_physical = n_physical;
   self->n_devices = visible->len;
   self->physical = g_new0 (int, MAX (visible->len, 1));
-  memcpy (self->physical, visible->data, sizeof (int) * visible->len);
+  if (visible->len > 0)
+    memcpy (self->physical, visible->data, sizeof (int) * visible->len);
   self->visible_note = note;
   self->fault_surfaced = g_new0 (gboolean, MAX (visible->len, 1));
   self->pool = g_new (TsStreamId, MAX (visible->len, 1) * POOL_LEVELS * POOL_SIZE);

@@ -1,0 +1,102 @@
+/* test-gpu-profile.c: the GPU model table
+ *
+ * Copyright 2026 The Tensorscope authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#include "config.h"
+
+#include "ts-gpu-profile.h"
+
+static void
+test_lookup (void)
+{
+  const TsGpuProfile *h100 = ts_gpu_profile_lookup ("h100");
+  const TsGpuProfile *gtx = ts_gpu_profile_lookup ("GTX1080Ti");
+
+  g_assert_nonnull (h100);
+  g_assert_true (h100 == ts_gpu_profile_get_default ());
+  g_assert_cmpstr (h100->name, ==, "NVIDIA H100 80GB HBM3");
+  g_assert_cmpuint (h100->cc_major, ==, 9);
+  g_assert_cmpuint (h100->cc_minor, ==, 0);
+  g_assert_cmpuint (h100->sm_count, ==, 132);
+  g_assert_cmpuint (h100->total_memory, ==, G_GUINT64_CONSTANT (81559) << 20);
+  g_assert_cmpuint (h100->copy_engines, ==, 3);
+
+  g_assert_nonnull (gtx);
+  g_assert_cmpstr (gtx->key, ==, "gtx1080ti");
+  g_assert_cmpstr (gtx->name, ==, "NVIDIA GeForce GTX 1080 Ti");
+  g_assert_cmpuint (gtx->cc_major, ==, 6);
+  g_assert_cmpuint (gtx->cc_minor, ==, 1);
+  g_assert_cmpuint (gtx->sm_count, ==, 28);
+  g_assert_cmpuint (gtx->copy_engines, ==, 2);
+  g_assert_cmpfloat (gtx->fp16_flops * 64, ==, gtx->fp32_flops);
+
+  g_assert_null (ts_gpu_profile_lookup ("a100"));
+  g_assert_null (ts_gpu_profile_lookup (""));
+}
+
+static void
+test_sanity (void)
+{
+  g_autofree const char **keys = ts_gpu_profile_list_keys ();
+
+  /* Every model's numbers are usable by the scheduler. */
+  for (guint i = 0; keys[i] != NULL; i++)
+    {
+      const TsGpuProfile *p = ts_gpu_profile_lookup (keys[i]);
+
+      g_assert_nonnull (p);
+      g_assert_cmpuint (p->sm_count, >, 0);
+      g_assert_cmpuint (p->copy_engines, >=, 1);
+      g_assert_cmpfloat (p->mem_bandwidth, >, 0);
+      g_assert_cmpfloat (p->fp32_flops, >, 0);
+      g_assert_cmpfloat (p->fp16_flops, >, 0);
+      g_assert_cmpfloat (p->pcie_pinned_bandwidth, >, p->pcie_pageable_bandwidth);
+      g_assert_cmpfloat (p->peer_bandwidth, >, 0);
+      g_assert_cmpint (p->launch_latency_ns, >, 0);
+      g_assert_cmpint (p->kernel_overhead_ns, >, 0);
+      g_assert_cmpint (p->greatest_priority, <, p->least_priority);
+    }
+}
+
+static void
+test_known_list (void)
+{
+  g_autofree char *known = ts_gpu_profile_dup_known ();
+  g_autofree const char **keys = ts_gpu_profile_list_keys ();
+
+  g_assert_cmpstr (known, ==, "h100, gtx1080ti");
+  g_assert_cmpstr (keys[0], ==, "h100");
+  g_assert_cmpstr (keys[1], ==, "gtx1080ti");
+  g_assert_null (keys[2]);
+}
+
+static void
+test_torch_priority_range (void)
+{
+  int least = 1, greatest = 1;
+
+  /* The H100 reports -5; PyTorch exposes four levels, (0, -3). */
+  ts_gpu_profile_get_torch_priority_range (ts_gpu_profile_lookup ("h100"), &least, &greatest);
+  g_assert_cmpint (least, ==, 0);
+  g_assert_cmpint (greatest, ==, -3);
+
+  ts_gpu_profile_get_torch_priority_range (ts_gpu_profile_lookup ("gtx1080ti"), &least, &greatest);
+  g_assert_cmpint (least, ==, 0);
+  g_assert_cmpint (greatest, ==, -1);
+}
+
+int
+main (int   argc,
+      char *argv[])
+{
+  g_test_init (&argc, &argv, NULL);
+
+  g_test_add_func ("/gpu-profile/lookup", test_lookup);
+  g_test_add_func ("/gpu-profile/sanity", test_sanity);
+  g_test_add_func ("/gpu-profile/known-list", test_known_list);
+  g_test_add_func ("/gpu-profile/torch-priority-range", test_torch_priority_range);
+
+  return g_test_run ();
+}
