@@ -177,9 +177,9 @@ typedef enum
 const char *ts_binary_op_name          (TsBinaryOp op);   /* "add", "eq", ... */
 const char *ts_unary_op_name           (TsUnaryOp  op);
 
-/* The dtype the op computes in, given the promoted common dtype: true
- * division and pow of integers... only division changes it (integers
- * divide as the default float dtype); logical ops compute in bool. */
+/* The dtype the op computes in, given the promoted common dtype: the
+ * common dtype itself, except that true division of integers computes in
+ * the default float dtype and logical ops compute in bool. */
 TsDType  ts_binary_compute_dtype       (TsBinaryOp op,
                                         TsDType    common);
 /* The dtype of the result tensor: bool for comparisons and logical ops. */

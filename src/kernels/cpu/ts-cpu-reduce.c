@@ -116,6 +116,24 @@ reduce_loop (char         **ptrs,
   ReduceCtx *ctx = user_data;
   char *pi = ptrs[0], *pa = ptrs[1];
 
+  /* The common case, a run summed into one accumulator, without the
+   * per-element dtype switch. */
+  if (strides[1] == 0 && (ctx->op == TS_REDUCE_SUM || ctx->op == TS_REDUCE_MEAN) &&
+      (ctx->dtype == TS_DTYPE_FLOAT32 || ctx->dtype == TS_DTYPE_FLOAT64))
+    {
+      double *acc = (double *)(gpointer)pa;
+      double s = *acc;
+
+      if (ctx->dtype == TS_DTYPE_FLOAT32)
+        for (gint64 i = 0; i < n; i++, pi += strides[0])
+          s += *(const float *)(gconstpointer)pi;
+      else
+        for (gint64 i = 0; i < n; i++, pi += strides[0])
+          s += *(const double *)(gconstpointer)pi;
+      *acc = s;
+      return;
+    }
+
   for (gint64 i = 0; i < n; i++, pi += strides[0], pa += strides[1])
     {
       if (ctx->floating)
