@@ -24,10 +24,18 @@
 typedef struct _Job Job;
 typedef void (*JobFunc) (Job *job);
 
+/* A job holds its tensors by value (metadata and the storage's pointers),
+ * not by reference: as in PyTorch, freeing a tensor while a kernel that
+ * uses it is queued returns its block to the caching allocator at once;
+ * the stream order (or record_stream) is what keeps the memory valid, and
+ * device memory itself stays mapped until its segment is released, which
+ * synchronizes the device first, as cudaFree does. */
 struct _Job
 {
   JobFunc    func;
-  TsTensor  *t[4];       /* t[0] is the output */
+  TsTensor  *t[4];       /* t[0] is the output; point into tv */
+  TsTensor   tv[4];
+  TsStorage  sv[4];
   int        op;
   TsScalar   scalar;
   gboolean   has_scalar;
@@ -54,11 +62,19 @@ job_free (gpointer data)
 {
   Job *job = data;
 
-  for (guint i = 0; i < G_N_ELEMENTS (job->t); i++)
-    if (job->t[i] != NULL)
-      ts_tensor_unref (job->t[i]);
   g_free (job->extra);
   g_free (job);
+}
+
+static void
+job_set (Job      *job,
+         guint     i,
+         TsTensor *t)
+{
+  job->sv[i] = *t->storage;
+  job->tv[i] = *t;
+  job->tv[i].storage = &job->sv[i];
+  job->t[i] = &job->tv[i];
 }
 
 static Job *
@@ -597,6 +613,7 @@ ts_ops_binary (TsBinaryOp       op,
                GError         **error)
 {
   TsTensor *operands[3] = { a, b, out };
+  TsScalar cpu_scalar;
   TsDevice device;
   TsDType compute, result;
   guint ndim;
@@ -647,6 +664,30 @@ ts_ops_binary (TsBinaryOp       op,
     compute = TS_DTYPE_BOOL;
   result = is_comparison (op) ? TS_DTYPE_BOOL : compute;
 
+  /* A CPU 0-dim operand of a device op is read now, as a number (PyTorch
+   * copies it into the kernel's arguments). */
+  if (device.type == TS_DEVICE_CUDA && b != NULL && (is_cpu_scalar (a) || is_cpu_scalar (b)))
+    {
+      TsTensor *cpu = is_cpu_scalar (b) ? b : a;
+
+      if (ts_dtype_is_floating (cpu->dtype))
+        cpu_scalar = (TsScalar) { TS_DTYPE_FLOAT64, ts_tensor_get_double (cpu, 0), 0 };
+      else if (cpu->dtype == TS_DTYPE_BOOL)
+        cpu_scalar = (TsScalar) { TS_DTYPE_BOOL, 0, ts_tensor_get_int (cpu, 0) };
+      else
+        cpu_scalar = (TsScalar) { TS_DTYPE_INT64, 0, ts_tensor_get_int (cpu, 0) };
+      cpu_scalar.value = cpu_scalar.kind == TS_DTYPE_FLOAT64 ? cpu_scalar.value : (double) cpu_scalar.ivalue;
+      scalar = &cpu_scalar;
+      if (cpu == a)
+        {
+          a = b;
+          reverse = TRUE;
+        }
+      else
+        reverse = FALSE;
+      b = NULL;
+    }
+
   if (out != NULL)
     {
       if (!can_cast (result, out->dtype))
@@ -681,16 +722,16 @@ ts_ops_binary (TsBinaryOp       op,
   job = job_new (binary_job);
   job->op = op;
   job->compute = compute;
-  job->t[0] = ts_tensor_ref (out);
+  job_set (job, 0, out);
   if (b != NULL)
     {
-      job->t[1] = ts_tensor_ref (a);
-      job->t[2] = ts_tensor_ref (b);
+      job_set (job, 1, a);
+      job_set (job, 2, b);
     }
   else
     {
       job->scalar = *scalar;
-      job->t[reverse ? 2 : 1] = ts_tensor_ref (a);
+      job_set (job, reverse ? 2 : 1, a);
     }
 
   numel = ts_tensor_numel (out);
@@ -791,8 +832,8 @@ ts_ops_unary (TsUnaryOp   op,
     return NULL;
   job = job_new (unary_job);
   job->op = op;
-  job->t[0] = ts_tensor_ref (out);
-  job->t[1] = ts_tensor_ref (a);
+  job_set (job, 0, out);
+  job_set (job, 1, a);
   g_snprintf (name, sizeof name, "aten::%s", names[op]);
   if (!dispatch (job, ts_tensor_get_device (a), name, ts_tensor_numel (out),
             ts_tensor_nbytes (a) + ts_tensor_nbytes (out), error))
@@ -836,7 +877,7 @@ ts_ops_fill (TsTensor        *self,
   Job *job = job_new (fill_job);
 
   job->scalar = *value;
-  job->t[0] = ts_tensor_ref (self);
+  job_set (job, 0, self);
   if (!dispatch (job, ts_tensor_get_device (self), "aten::fill_", 0, ts_tensor_nbytes (self), error))
     return FALSE;
   return TRUE;
@@ -888,8 +929,8 @@ launch_copy (TsTensor    *dst,
   guint64 correlation;
   gboolean ok;
 
-  job->t[0] = ts_tensor_ref (dst);
-  job->t[1] = ts_tensor_ref (src);
+  job_set (job, 0, dst);
+  job_set (job, 1, src);
   work.name = "Memcpy";
   work.stream = stream;
   work.bytes = ts_tensor_nbytes (dst);
@@ -903,6 +944,11 @@ launch_copy (TsTensor    *dst,
   work.user_data = job;
   work.destroy = job_free;
   correlation = ts_session_api_begin ("aten::copy_", dd.type == TS_DEVICE_CUDA ? dd.index : sd.index);
+  /* the pinned side of an asynchronous copy stays reserved until the
+   * stream has passed the copy */
+  if (pinned && non_blocking)
+    ts_session_host_record_stream (sd.type == TS_DEVICE_CPU ? ts_tensor_data (src) : ts_tensor_data (dst),
+                                   stream);
   ok = ts_session_launch (&work, error);
   ts_session_api_end (correlation);
   return ok;
@@ -940,8 +986,8 @@ ts_ops_copy (TsTensor  *dst,
   if (sd.type == TS_DEVICE_CPU && dd.type == TS_DEVICE_CPU)
     {
       Job *job = job_new (copy_job);
-      job->t[0] = ts_tensor_ref (dst);
-      job->t[1] = ts_tensor_ref (src);
+      job_set (job, 0, dst);
+      job_set (job, 1, src);
       return dispatch (job, sd, "aten::copy_", 0, 0, error);
     }
 
@@ -1216,8 +1262,8 @@ reduce_sum_mean (TsTensor   *self,
   job = job_new (reduce_sum_job);
   job->op = mean;
   job->p0 = (double) count;
-  job->t[0] = ts_tensor_ref (out);
-  job->t[1] = ts_tensor_ref (self);
+  job_set (job, 0, out);
+  job_set (job, 1, self);
   job->extra = g_memdup2 (&plan, sizeof plan);
   if (!dispatch (job, ts_tensor_get_device (self), mean ? "aten::mean" : "aten::sum",
             ts_tensor_numel (self), ts_tensor_nbytes (self) + ts_tensor_nbytes (out), error))
@@ -1330,8 +1376,8 @@ ts_ops_max (TsTensor  *self,
     return NULL;
   job = job_new (reduce_max_job);
   job->op = is_min;
-  job->t[0] = ts_tensor_ref (out);
-  job->t[1] = ts_tensor_ref (self);
+  job_set (job, 0, out);
+  job_set (job, 1, self);
   job->extra = g_memdup2 (&plan, sizeof plan);
   if (!dispatch (job, ts_tensor_get_device (self), is_min ? "aten::min" : "aten::max",
             ts_tensor_numel (self), ts_tensor_nbytes (self), error))
@@ -1380,9 +1426,9 @@ ts_ops_max_dim (TsTensor   *self,
   job->op = is_min;
   job->n_dims = self->ndim ? 1 : 0;
   job->dims[0] = dim;
-  job->t[0] = ts_tensor_ref (*values);
-  job->t[1] = ts_tensor_ref (self);
-  job->t[2] = ts_tensor_ref (*indices);
+  job_set (job, 0, *values);
+  job_set (job, 1, self);
+  job_set (job, 2, *indices);
   job->extra = g_memdup2 (&plan, sizeof plan);
   if (!dispatch (job, ts_tensor_get_device (self), is_min ? "aten::min" : "aten::max",
             ts_tensor_numel (self), ts_tensor_nbytes (self), error))
@@ -1506,9 +1552,9 @@ ts_ops_matmul (TsTensor  *a,
     return NULL;
 
   job = job_new (matmul_job);
-  job->t[0] = ts_tensor_ref (out2);
-  job->t[1] = ts_tensor_ref (a2);
-  job->t[2] = ts_tensor_ref (b2);
+  job_set (job, 0, out2);
+  job_set (job, 1, a2);
+  job_set (job, 2, b2);
   if (!dispatch (job, device, "aten::mm", 2 * (guint64) shape[0] * shape[1] * a2->shape[1],
             ts_tensor_nbytes (a) + ts_tensor_nbytes (b) + ts_tensor_nbytes (out2), error))
     return NULL;
@@ -1525,6 +1571,27 @@ ts_ops_matmul (TsTensor  *a,
 
 /* Indexing --------------------------------------------------------------- */
 
+/* view of t with dim fixed at index, on the stack (no references) */
+static void
+select_view (const TsTensor *t,
+             int             dim,
+             gint64          index,
+             TsTensor       *out)
+{
+  guint j = 0;
+
+  *out = *t;
+  out->ndim = t->ndim ? t->ndim - 1 : 0;
+  out->offset = t->offset + (t->ndim ? index * t->strides[dim] : 0);
+  for (guint i = 0; i < t->ndim; i++)
+    if ((int) i != dim)
+      {
+        out->shape[j] = t->shape[i];
+        out->strides[j] = t->strides[i];
+        j++;
+      }
+}
+
 static void
 index_select_job (Job *job)
 {
@@ -1535,14 +1602,15 @@ index_select_job (Job *job)
   for (gint64 i = 0; i < n; i++)
     {
       gint64 k = ts_tensor_get_int (index, i);
-      g_autoptr(TsTensor) src = ts_tensor_select (in, dim, k, NULL);
-      g_autoptr(TsTensor) dst = ts_tensor_select (out, dim, i, NULL);
       Job sub = { 0 };
+      TsTensor src, dst;
 
-      if (src == NULL || dst == NULL)
+      if (k < 0 || k >= (in->ndim ? in->shape[dim] : 1))
         continue;
-      sub.t[0] = dst;
-      sub.t[1] = src;
+      select_view (in, dim, k, &src);
+      select_view (out, dim, i, &dst);
+      sub.t[0] = &dst;
+      sub.t[1] = &src;
       copy_job (&sub);
     }
 }
@@ -1598,9 +1666,9 @@ ts_ops_index_select (TsTensor  *self,
     return NULL;
   job = job_new (index_select_job);
   job->dims[0] = dim;
-  job->t[0] = ts_tensor_ref (out);
-  job->t[1] = ts_tensor_ref (self);
-  job->t[2] = ts_tensor_ref (index);
+  job_set (job, 0, out);
+  job_set (job, 1, self);
+  job_set (job, 2, index);
   if (!dispatch (job, device, "aten::index_select", 0, 2 * ts_tensor_nbytes (out), error))
     {
       ts_tensor_unref (out);
@@ -1693,7 +1761,7 @@ ts_ops_arange (double     start,
   job = job_new (arange_job);
   job->p0 = start;
   job->p1 = step;
-  job->t[0] = ts_tensor_ref (out);
+  job_set (job, 0, out);
   if (!dispatch (job, device, "aten::arange", n, ts_tensor_nbytes (out), error))
     {
       ts_tensor_unref (out);
@@ -1935,7 +2003,7 @@ random_fill (TsTensor  *self,
       job->seed = cuda_gen (device)->philox.seed;
       job->offset = ts_philox_generator_reserve (&cuda_gen (device)->philox,
                                                  job->plan.offset_increment);
-      job->t[0] = ts_tensor_ref (self);
+      job_set (job, 0, self);
       if (!dispatch (job, ts_tensor_get_device (self), normal ? "aten::normal_" : "aten::uniform_",
                 n * 20, ts_tensor_nbytes (self), error))
         return FALSE;

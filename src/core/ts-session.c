@@ -17,52 +17,16 @@
 #include <string.h>
 
 #include "ts-callsite.h"
+#include "ts-allocator.h"
+#include "ts-device-memory.h"
+#include "ts-host-allocator.h"
+#include "ts-memory-stats.h"
 #include "ts-session.h"
 
 G_DEFINE_QUARK (ts-session-error-quark, ts_session_error)
 
 #define DEFAULT_N_GPUS 4
 #define MAX_DEVICES 64
-#define KiB ((gsize) 1 << 10)
-#define MiB ((gsize) 1 << 20)
-
-typedef struct
-{
-  int        device;
-  guint64    addr;
-  gsize      size;        /* rounded block size */
-  gsize      requested;
-  gsize      segment_size;
-  gboolean   small;
-  TsStreamId stream;
-  guint8    *host;
-  gboolean   in_use;
-} Block;
-
-typedef struct
-{
-  /* the counters memory_stats reports, [0] all, [1] small, [2] large */
-  gint64 allocated_bytes[3], allocated_bytes_peak[3];
-  gint64 allocated_bytes_alloc[3], allocated_bytes_freed[3];
-  gint64 reserved_bytes[3], reserved_bytes_peak[3];
-  gint64 reserved_bytes_alloc[3], reserved_bytes_freed[3];
-  gint64 active_bytes[3], active_bytes_peak[3];
-  gint64 requested_bytes[3], requested_bytes_peak[3];
-  gint64 requested_bytes_alloc[3], requested_bytes_freed[3];
-  gint64 allocation[3], allocation_peak[3], allocation_alloc[3], allocation_freed[3];
-  gint64 segment[3], segment_peak[3], segment_alloc[3], segment_freed[3];
-  gint64 active[3], active_peak[3], active_alloc[3], active_freed[3];
-  gint64 num_alloc_retries, num_ooms, num_device_alloc, num_device_free;
-} MemStats;
-
-typedef struct
-{
-  GPtrArray *free_blocks;      /* cached Blocks, not in use */
-  guint64    next_addr;
-  guint64    used;             /* bytes of segments held */
-  double     fraction;
-  MemStats   stats;
-} DeviceMem;
 
 typedef struct
 {
@@ -74,7 +38,9 @@ typedef struct
   const TsGpuProfile  *profile;
   TsRecorder          *recorder;
   TsRuntime           *runtime;
-  DeviceMem            mem[MAX_DEVICES];
+  TsDeviceMemory      *memory;
+  TsAllocator         *allocator;
+  TsHostAllocator     *host_allocator;
 } Session;
 
 static Session session = { .options = { .n_gpus = 0 } };
@@ -113,6 +79,8 @@ physical_gpu_count (void)
 {
   return session.options.n_gpus > 0 ? session.options.n_gpus : DEFAULT_N_GPUS;
 }
+
+static gboolean init_memory (GError **error);
 
 static int
 visible_device_count (void)
@@ -196,13 +164,16 @@ ts_session_cuda_init (GError **error)
                                "No CUDA GPUs are available");
           return FALSE;
         }
-      for (int d = 0; d < session.n_devices; d++)
+      session.runtime = runtime;
+      if (!init_memory (error))
         {
-          session.mem[d].free_blocks = g_ptr_array_new ();
-          /* Device address spaces far apart, as cudaMalloc's are. */
-          session.mem[d].next_addr = G_GUINT64_CONSTANT (0x7f0000000000) +
-                                     ((guint64) d << 36);
-          session.mem[d].fraction = 1.0;
+          session.runtime = NULL;
+          g_clear_object (&session.allocator);
+          g_clear_object (&session.host_allocator);
+          g_clear_object (&session.memory);
+          g_object_unref (runtime);
+          g_mutex_unlock (&session.lock);
+          return FALSE;
         }
       session.runtime = runtime;
       session.initialized = TRUE;
@@ -358,54 +329,103 @@ ts_session_api_end (guint64 correlation)
 
 /* Memory ------------------------------------------------------------- */
 
-static void
-stat_add (gint64 *cur,
-          gint64 *peak,
-          gint64 *alloc,
-          int     pool,
-          gint64  amount)
-{
-  int idx[2] = { 0, pool };
+/* The allocators' view of the machine: segments come from the simulated
+ * address space, events and time from the runtime. */
 
-  for (int i = 0; i < 2; i++)
-    {
-      cur[idx[i]] += amount;
-      peak[idx[i]] = MAX (peak[idx[i]], cur[idx[i]]);
-      alloc[idx[i]] += amount;
-    }
+static gboolean
+backend_segment_malloc (gpointer  user_data,
+                        guint     device,
+                        guint64   size,
+                        guint64  *addr)
+{
+  return ts_device_memory_segment_malloc (session.memory, device, size, addr, NULL);
 }
 
 static void
-stat_sub (gint64 *cur,
-          gint64 *freed,
-          int     pool,
-          gint64  amount)
+backend_segment_free (gpointer user_data,
+                      guint    device,
+                      guint64  addr,
+                      guint64  size)
 {
-  int idx[2] = { 0, pool };
-
-  for (int i = 0; i < 2; i++)
-    {
-      cur[idx[i]] -= amount;
-      freed[idx[i]] += amount;
-    }
+  /* cudaFree synchronizes the device: queued work may still use it. */
+  ts_runtime_device_synchronize (session.runtime, device, NULL);
+  ts_device_memory_segment_free (session.memory, addr, NULL);
 }
 
-static gsize
-round_size (gsize size)
+static void
+backend_mem_get_info (gpointer  user_data,
+                      guint     device,
+                      guint64  *free_bytes,
+                      guint64  *total_bytes)
 {
-  if (size < 512)
-    return 512;
-  return (size + 511) & ~(gsize) 511;
+  ts_device_memory_get_info (session.memory, device, free_bytes, total_bytes, NULL);
 }
 
-static gsize
-segment_size_for (gsize size)
+static guint64
+backend_event_record (gpointer   user_data,
+                      TsStreamId stream)
 {
-  if (size <= MiB)
-    return 2 * MiB;
-  if (size < 10 * MiB)
-    return 20 * MiB;
-  return (size + 2 * MiB - 1) & ~(2 * MiB - 1);
+  guint64 event = ts_runtime_event_new (session.runtime, TS_EVENT_DEFAULT);
+
+  ts_runtime_event_record (session.runtime, event, stream, NULL);
+  return event;
+}
+
+static gboolean
+backend_event_query (gpointer user_data,
+                     guint64  event)
+{
+  gboolean done = TRUE;
+
+  ts_runtime_event_query (session.runtime, event, &done, NULL);
+  return done;
+}
+
+static void
+backend_event_synchronize (gpointer user_data,
+                           guint64  event)
+{
+  ts_runtime_event_synchronize (session.runtime, event, NULL);
+}
+
+static void
+backend_event_release (gpointer user_data,
+                       guint64  event)
+{
+  ts_runtime_event_free (session.runtime, event, NULL);
+}
+
+static TsTime
+backend_now (gpointer user_data)
+{
+  return ts_runtime_get_host_time (session.runtime);
+}
+
+static gboolean
+init_memory (GError **error)
+{
+  static const TsAllocatorBackend backend = {
+    backend_segment_malloc, backend_segment_free, backend_mem_get_info,
+    backend_event_record, backend_event_query, backend_event_synchronize,
+    backend_event_release, backend_now, NULL,
+  };
+  static const TsHostAllocatorBackend host_backend = {
+    backend_event_record, backend_event_query, backend_event_release, backend_now, NULL, NULL,
+  };
+  TsAllocConfig config;
+
+  ts_alloc_config_init (&config);
+  if (!ts_alloc_config_parse (&config, g_getenv ("PYTORCH_CUDA_ALLOC_CONF"), error))
+    return FALSE;
+
+  session.memory = ts_device_memory_new ();
+  for (int d = 0; d < session.n_devices; d++)
+    if (ts_device_memory_add_device (session.memory, session.profile->total_memory, 0, error) == G_MAXUINT)
+      return FALSE;
+  session.allocator = ts_allocator_new (session.n_devices, &config, &backend, NULL);
+  ts_allocator_set_recorder (session.allocator, session.recorder);
+  session.host_allocator = ts_host_allocator_new (&host_backend, NULL);
+  return TRUE;
 }
 
 gboolean
@@ -417,111 +437,37 @@ ts_session_malloc (int          device,
                    gpointer    *block_out,
                    GError     **error)
 {
-  DeviceMem *mem;
-  MemStats *st;
-  Block *block = NULL;
-  gsize rounded = round_size (size);
-  int pool;
+  TsSourceLoc loc = ts_callsite_get ();
 
   if (!ts_session_check_device (device, error))
     return FALSE;
-  mem = &session.mem[device];
-  st = &mem->stats;
-
-  for (guint i = 0; i < mem->free_blocks->len; i++)
+  if (!ts_allocator_malloc (session.allocator, device, size, stream, &loc, addr, error))
+    return FALSE;
+  *host = ts_device_memory_translate (session.memory, *addr, MAX (size, 1), error);
+  if (*host == NULL)
     {
-      Block *b = g_ptr_array_index (mem->free_blocks, i);
-      if (b->stream == stream && b->size == rounded)
-        {
-          block = b;
-          g_ptr_array_remove_index_fast (mem->free_blocks, i);
-          break;
-        }
+      ts_allocator_free (session.allocator, *addr, &loc, NULL);
+      return FALSE;
     }
-
-  if (block == NULL)
-    {
-      gsize seg = segment_size_for (rounded);
-      guint64 total = ts_session_get_profile (device)->total_memory;
-
-      if (mem->used + seg > (guint64) (total * mem->fraction))
-        {
-          ts_session_empty_cache ();
-          if (mem->used + seg > (guint64) (total * mem->fraction))
-            {
-              st->num_ooms++;
-              g_set_error (error, TS_SESSION_ERROR, TS_SESSION_ERROR_OUT_OF_MEMORY,
-                           "CUDA out of memory. Tried to allocate %s. GPU %d has a total "
-                           "capacity of %s",
-                           g_format_size_full (rounded, G_FORMAT_SIZE_IEC_UNITS), device,
-                           g_format_size_full (total, G_FORMAT_SIZE_IEC_UNITS));
-              return FALSE;
-            }
-        }
-
-      block = g_new0 (Block, 1);
-      block->device = device;
-      block->size = rounded;
-      block->segment_size = seg;
-      block->small = rounded <= MiB;
-      block->stream = stream;
-      block->addr = mem->next_addr;
-      mem->next_addr += seg;
-      mem->used += seg;
-      /* Fresh device memory holds garbage; a fixed pattern (NaN for floats)
-       * makes reads of uninitialized memory visible. */
-      block->host = g_malloc (seg);
-      memset (block->host, 0xff, rounded);
-      st->num_device_alloc++;
-      pool = block->small ? 1 : 2;
-      stat_add (st->reserved_bytes, st->reserved_bytes_peak, st->reserved_bytes_alloc, pool, seg);
-      stat_add (st->segment, st->segment_peak, st->segment_alloc, pool, 1);
-    }
-
-  pool = block->small ? 1 : 2;
-  block->in_use = TRUE;
-  block->requested = size;
-  stat_add (st->allocated_bytes, st->allocated_bytes_peak, st->allocated_bytes_alloc, pool, rounded);
-  st->active_bytes[0] += rounded; st->active_bytes[pool] += rounded;
-  st->active_bytes_peak[0] = MAX (st->active_bytes_peak[0], st->active_bytes[0]);
-  st->active_bytes_peak[pool] = MAX (st->active_bytes_peak[pool], st->active_bytes[pool]);
-  stat_add (st->requested_bytes, st->requested_bytes_peak, st->requested_bytes_alloc, pool, size);
-  stat_add (st->allocation, st->allocation_peak, st->allocation_alloc, pool, 1);
-  stat_add (st->active, st->active_peak, st->active_alloc, pool, 1);
-
-  *addr = block->addr;
-  *host = block->host;
-  *block_out = block;
+  *block_out = GSIZE_TO_POINTER (*addr);
   return TRUE;
 }
 
 void
-ts_session_free (gpointer block_ptr)
+ts_session_free (gpointer block)
 {
-  Block *block = block_ptr;
-  DeviceMem *mem;
-  MemStats *st;
-  int pool;
+  TsSourceLoc loc = ts_callsite_get ();
 
-  if (block == NULL)
-    return;
-  mem = &session.mem[block->device];
-  st = &mem->stats;
-  pool = block->small ? 1 : 2;
-  block->in_use = FALSE;
-  stat_sub (st->allocated_bytes, st->allocated_bytes_freed, pool, block->size);
-  st->active_bytes[0] -= block->size; st->active_bytes[pool] -= block->size;
-  stat_sub (st->requested_bytes, st->requested_bytes_freed, pool, block->requested);
-  stat_sub (st->allocation, st->allocation_freed, pool, 1);
-  stat_sub (st->active, st->active_freed, pool, 1);
-  g_ptr_array_add (mem->free_blocks, block);
+  if (block != NULL && session.allocator != NULL)
+    ts_allocator_free (session.allocator, GPOINTER_TO_SIZE (block), &loc, NULL);
 }
 
 void
 ts_session_record_stream (gpointer   block,
                           TsStreamId stream)
 {
-  /* Recorded for the allocator; the compact model frees synchronously. */
+  if (block != NULL && session.allocator != NULL)
+    ts_allocator_record_stream (session.allocator, GPOINTER_TO_SIZE (block), stream);
 }
 
 gboolean
@@ -531,8 +477,20 @@ ts_session_host_malloc (gsize      size,
                         gpointer  *block,
                         GError   **error)
 {
-  guint8 *p = g_malloc0 (MAX (size, 1));
+  gpointer p;
 
+  if (!ts_session_cuda_init (error))
+    return FALSE;
+  if (size == 0)
+    {
+      *addr = 0;
+      *host = NULL;
+      *block = NULL;
+      return TRUE;
+    }
+  p = ts_host_allocator_allocate (session.host_allocator, size, error);
+  if (p == NULL)
+    return FALSE;
   *addr = GPOINTER_TO_SIZE (p);
   *host = p;
   *block = p;
@@ -542,254 +500,74 @@ ts_session_host_malloc (gsize      size,
 void
 ts_session_host_free (gpointer block)
 {
-  g_free (block);
+  if (block != NULL && session.host_allocator != NULL)
+    ts_host_allocator_free (session.host_allocator, block, NULL);
+}
+
+void
+ts_session_host_record_stream (gconstpointer ptr,
+                               TsStreamId    stream)
+{
+  if (session.host_allocator != NULL)
+    ts_host_allocator_record_event (session.host_allocator, ptr, stream);
+}
+
+gboolean
+ts_session_host_is_pinned (gconstpointer ptr)
+{
+  return session.host_allocator != NULL && ts_host_allocator_is_pinned (session.host_allocator, ptr);
 }
 
 void
 ts_session_empty_cache (void)
 {
   session_ensure ();
-  for (int d = 0; d < session.n_devices; d++)
-    {
-      DeviceMem *mem = &session.mem[d];
-      MemStats *st = &mem->stats;
-
-      for (guint i = 0; i < mem->free_blocks->len; i++)
-        {
-          Block *b = g_ptr_array_index (mem->free_blocks, i);
-          int pool = b->small ? 1 : 2;
-
-          stat_sub (st->reserved_bytes, st->reserved_bytes_freed, pool, b->segment_size);
-          stat_sub (st->segment, st->segment_freed, pool, 1);
-          st->num_device_free++;
-          mem->used -= b->segment_size;
-          g_free (b->host);
-          g_free (b);
-        }
-      g_ptr_array_set_size (mem->free_blocks, 0);
-    }
-}
-
-static void
-put_stat (GHashTable  *table,
-          const char  *name,
-          const gint64 *cur,
-          const gint64 *peak,
-          const gint64 *alloc,
-          const gint64 *freed)
-{
-  static const char *pools[3] = { "all", "small_pool", "large_pool" };
-
-  for (int i = 0; i < 3; i++)
-    {
-      g_hash_table_insert (table, g_strdup_printf ("%s.%s.current", name, pools[i]),
-                           g_memdup2 (&cur[i], sizeof (gint64)));
-      g_hash_table_insert (table, g_strdup_printf ("%s.%s.peak", name, pools[i]),
-                           g_memdup2 (&peak[i], sizeof (gint64)));
-      g_hash_table_insert (table, g_strdup_printf ("%s.%s.allocated", name, pools[i]),
-                           g_memdup2 (&alloc[i], sizeof (gint64)));
-      g_hash_table_insert (table, g_strdup_printf ("%s.%s.freed", name, pools[i]),
-                           g_memdup2 (&freed[i], sizeof (gint64)));
-    }
+  if (session.allocator != NULL)
+    ts_allocator_empty_cache (session.allocator);
 }
 
 GHashTable *
 ts_session_memory_stats (int device)
 {
-  GHashTable *table = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
-  MemStats zero = { 0 };
-  const MemStats *st = &zero;
-  gint64 zeros[3] = { 0 };
+  GHashTable *table = g_hash_table_new_full (g_str_hash, g_str_equal, NULL, g_free);
+  TsMemoryStats stats;
 
   session_ensure ();
-  if (session.initialized && device >= 0 && device < session.n_devices)
-    st = &session.mem[device].stats;
-
-  put_stat (table, "allocation", st->allocation, st->allocation_peak, st->allocation_alloc, st->allocation_freed);
-  put_stat (table, "segment", st->segment, st->segment_peak, st->segment_alloc, st->segment_freed);
-  put_stat (table, "active", st->active, st->active_peak, st->active_alloc, st->active_freed);
-  put_stat (table, "inactive_split", zeros, zeros, zeros, zeros);
-  put_stat (table, "allocated_bytes", st->allocated_bytes, st->allocated_bytes_peak,
-            st->allocated_bytes_alloc, st->allocated_bytes_freed);
-  put_stat (table, "reserved_bytes", st->reserved_bytes, st->reserved_bytes_peak,
-            st->reserved_bytes_alloc, st->reserved_bytes_freed);
-  put_stat (table, "active_bytes", st->active_bytes, st->active_bytes_peak,
-            st->allocated_bytes_alloc, st->allocated_bytes_freed);
-  put_stat (table, "inactive_split_bytes", zeros, zeros, zeros, zeros);
-  put_stat (table, "requested_bytes", st->requested_bytes, st->requested_bytes_peak,
-            st->requested_bytes_alloc, st->requested_bytes_freed);
-  g_hash_table_insert (table, g_strdup ("num_alloc_retries"), g_memdup2 (&st->num_alloc_retries, 8));
-  g_hash_table_insert (table, g_strdup ("num_ooms"), g_memdup2 (&st->num_ooms, 8));
-  g_hash_table_insert (table, g_strdup ("num_device_alloc"), g_memdup2 (&st->num_device_alloc, 8));
-  g_hash_table_insert (table, g_strdup ("num_device_free"), g_memdup2 (&st->num_device_free, 8));
-  g_hash_table_insert (table, g_strdup ("num_sync_all_streams"), g_memdup2 (&zeros[0], 8));
-  g_hash_table_insert (table, g_strdup ("max_split_size"), g_memdup2 (&(gint64) { -1 }, 8));
-  g_hash_table_insert (table, g_strdup ("oversize_allocations.current"), g_memdup2 (&zeros[0], 8));
-  g_hash_table_insert (table, g_strdup ("oversize_allocations.peak"), g_memdup2 (&zeros[0], 8));
-  g_hash_table_insert (table, g_strdup ("oversize_allocations.allocated"), g_memdup2 (&zeros[0], 8));
-  g_hash_table_insert (table, g_strdup ("oversize_allocations.freed"), g_memdup2 (&zeros[0], 8));
-  g_hash_table_insert (table, g_strdup ("oversize_segments.current"), g_memdup2 (&zeros[0], 8));
-  g_hash_table_insert (table, g_strdup ("oversize_segments.peak"), g_memdup2 (&zeros[0], 8));
-  g_hash_table_insert (table, g_strdup ("oversize_segments.allocated"), g_memdup2 (&zeros[0], 8));
-  g_hash_table_insert (table, g_strdup ("oversize_segments.freed"), g_memdup2 (&zeros[0], 8));
+  if (session.allocator == NULL || device < 0 || device >= session.n_devices ||
+      !ts_allocator_get_stats (session.allocator, device, &stats))
+    return table;
+  for (guint i = 0; i < TS_MEMORY_STATS_N_KEYS; i++)
+    {
+      gint64 v = ts_memory_stats_value (&stats, i);
+      g_hash_table_insert (table, (gpointer) ts_memory_stats_key (i), g_memdup2 (&v, sizeof v));
+    }
   return table;
-}
-
-static void
-reset_peaks (gint64 *cur,
-             gint64 *peak)
-{
-  for (int i = 0; i < 3; i++)
-    peak[i] = cur[i];
 }
 
 void
 ts_session_reset_peak_stats (int device)
 {
-  MemStats *st;
-
-  if (!session.initialized || device < 0 || device >= session.n_devices)
-    return;
-  st = &session.mem[device].stats;
-  reset_peaks (st->allocated_bytes, st->allocated_bytes_peak);
-  reset_peaks (st->reserved_bytes, st->reserved_bytes_peak);
-  reset_peaks (st->active_bytes, st->active_bytes_peak);
-  reset_peaks (st->requested_bytes, st->requested_bytes_peak);
-  reset_peaks (st->allocation, st->allocation_peak);
-  reset_peaks (st->segment, st->segment_peak);
-  reset_peaks (st->active, st->active_peak);
+  if (session.allocator != NULL && device >= 0 && device < session.n_devices)
+    ts_allocator_reset_peak_stats (session.allocator, device);
 }
 
 void
 ts_session_reset_accumulated_stats (int device)
 {
-  MemStats *st;
-
-  if (!session.initialized || device < 0 || device >= session.n_devices)
-    return;
-  st = &session.mem[device].stats;
-  memset (st->allocated_bytes_alloc, 0, sizeof st->allocated_bytes_alloc);
-  memset (st->allocated_bytes_freed, 0, sizeof st->allocated_bytes_freed);
-  memset (st->reserved_bytes_alloc, 0, sizeof st->reserved_bytes_alloc);
-  memset (st->reserved_bytes_freed, 0, sizeof st->reserved_bytes_freed);
-  memset (st->requested_bytes_alloc, 0, sizeof st->requested_bytes_alloc);
-  memset (st->requested_bytes_freed, 0, sizeof st->requested_bytes_freed);
-  memset (st->allocation_alloc, 0, sizeof st->allocation_alloc);
-  memset (st->allocation_freed, 0, sizeof st->allocation_freed);
-  memset (st->segment_alloc, 0, sizeof st->segment_alloc);
-  memset (st->segment_freed, 0, sizeof st->segment_freed);
-  memset (st->active_alloc, 0, sizeof st->active_alloc);
-  memset (st->active_freed, 0, sizeof st->active_freed);
-  st->num_alloc_retries = st->num_ooms = 0;
-}
-
-/* PyTorch's _format_size: B, KiB, MiB, GiB with the integer part only. */
-static char *
-format_size (gint64 n)
-{
-  static const char *units[] = { "B  ", "KiB", "MiB", "GiB", "TiB", "PiB" };
-  int u = 0;
-
-  while (u < 5 && (n >= 2048 || n <= -2048) && u < 5)
-    {
-      n /= 1024;
-      u++;
-    }
-  return g_strdup_printf ("%6" G_GINT64_FORMAT " %s", n, units[u]);
-}
-
-static char *
-format_count (gint64 n)
-{
-  static const char *units[] = { " ", "K", "M" };
-  int u = 0;
-
-  while (u < 2 && (n >= 2000 || n <= -2000))
-    {
-      n /= 1000;
-      u++;
-    }
-  return g_strdup_printf ("%7" G_GINT64_FORMAT " %s", n, units[u]);
-}
-
-static void
-summary_row (GString     *out,
-             const char  *label,
-             const gint64 *cur,
-             const gint64 *peak,
-             const gint64 *alloc,
-             const gint64 *freed,
-             gboolean     bytes,
-             gboolean     abbreviated)
-{
-  static const char *sub[3] = { "", "      from large pool", "      from small pool" };
-  int order[3] = { 0, 2, 1 };
-
-  for (int k = 0; k < (abbreviated ? 1 : 3); k++)
-    {
-      int i = order[k];
-      g_autofree char *a = bytes ? format_size (cur[i]) : format_count (cur[i]);
-      g_autofree char *b = bytes ? format_size (peak[i]) : format_count (peak[i]);
-      g_autofree char *c = bytes ? format_size (alloc[i]) : format_count (alloc[i]);
-      g_autofree char *d = bytes ? format_size (freed[i]) : format_count (freed[i]);
-
-      g_string_append_printf (out, "|%-*s| %s | %s | %s | %s |\n",
-                              33, k == 0 ? label : sub[k], a, b, c, d);
-    }
+  if (session.allocator != NULL && device >= 0 && device < session.n_devices)
+    ts_allocator_reset_accumulated_stats (session.allocator, device);
 }
 
 char *
 ts_session_memory_summary (int      device,
                            gboolean abbreviated)
 {
-  GString *out = g_string_new (NULL);
-  MemStats zero = { 0 };
-  const MemStats *st = &zero;
-  gint64 zeros[3] = { 0 };
-  const char *sep = "|===========================================================================|\n";
-  const char *line = "|---------------------------------------------------------------------------|\n";
+  TsMemoryStats stats;
 
-  session_ensure ();
-  if (session.initialized && device >= 0 && device < session.n_devices)
-    st = &session.mem[device].stats;
-
-  g_string_append (out, sep);
-  g_string_append_printf (out, "|%s|\n", "                  PyTorch CUDA memory summary, device ID 0                 ");
-  g_string_append (out, line);
-  g_string_append (out, "|            CUDA OOMs: 0            |        cudaMalloc retries: 0         |\n");
-  g_string_append (out, sep);
-  g_string_append (out, "|        Metric         | Cur Usage  | Peak Usage | Tot Alloc  | Tot Freed  |\n");
-  g_string_append (out, line);
-  summary_row (out, " Allocated memory      ", st->allocated_bytes, st->allocated_bytes_peak,
-               st->allocated_bytes_alloc, st->allocated_bytes_freed, TRUE, abbreviated);
-  g_string_append (out, line);
-  summary_row (out, " Active memory         ", st->active_bytes, st->active_bytes_peak,
-               st->allocated_bytes_alloc, st->allocated_bytes_freed, TRUE, abbreviated);
-  g_string_append (out, line);
-  summary_row (out, " Requested memory      ", st->requested_bytes, st->requested_bytes_peak,
-               st->requested_bytes_alloc, st->requested_bytes_freed, TRUE, abbreviated);
-  g_string_append (out, line);
-  summary_row (out, " GPU reserved memory   ", st->reserved_bytes, st->reserved_bytes_peak,
-               st->reserved_bytes_alloc, st->reserved_bytes_freed, TRUE, abbreviated);
-  g_string_append (out, line);
-  summary_row (out, " Non-releasable memory ", zeros, zeros, zeros, zeros, TRUE, abbreviated);
-  g_string_append (out, line);
-  summary_row (out, " Allocations           ", st->allocation, st->allocation_peak,
-               st->allocation_alloc, st->allocation_freed, FALSE, abbreviated);
-  g_string_append (out, line);
-  summary_row (out, " Active allocs         ", st->active, st->active_peak,
-               st->active_alloc, st->active_freed, FALSE, abbreviated);
-  g_string_append (out, line);
-  summary_row (out, " GPU reserved segments ", st->segment, st->segment_peak,
-               st->segment_alloc, st->segment_freed, FALSE, abbreviated);
-  g_string_append (out, line);
-  summary_row (out, " Non-releasable allocs ", zeros, zeros, zeros, zeros, FALSE, abbreviated);
-  g_string_append (out, line);
-  summary_row (out, " Oversize allocations  ", zeros, zeros, zeros, zeros, FALSE, TRUE);
-  g_string_append (out, line);
-  summary_row (out, " Oversize GPU segments ", zeros, zeros, zeros, zeros, FALSE, TRUE);
-  g_string_append (out, sep);
-  return g_string_free (out, FALSE);
+  if (session.allocator != NULL && device >= 0 && device < session.n_devices)
+    return ts_allocator_memory_summary (session.allocator, device, abbreviated);
+  ts_memory_stats_init (&stats, -1);
+  return ts_memory_stats_format_summary (&stats, MAX (device, 0), abbreviated);
 }
 
 gboolean
@@ -797,16 +575,9 @@ ts_session_set_memory_fraction (int      device,
                                 double   fraction,
                                 GError **error)
 {
-  if (fraction < 0 || fraction > 1)
-    {
-      g_set_error (error, TS_SESSION_ERROR, TS_SESSION_ERROR_INVALID_VALUE,
-                   "Invalid fraction value: %g. Allowed range: 0~1", fraction);
-      return FALSE;
-    }
   if (!ts_session_check_device (device, error))
     return FALSE;
-  session.mem[device].fraction = fraction;
-  return TRUE;
+  return ts_allocator_set_memory_fraction (session.allocator, device, fraction, error);
 }
 
 void
@@ -814,9 +585,13 @@ ts_session_mem_get_info (int      device,
                          guint64 *free_bytes,
                          guint64 *total_bytes)
 {
-  const TsGpuProfile *p = ts_session_get_profile (device);
-
-  *total_bytes = p->total_memory;
-  *free_bytes = p->total_memory - (session.initialized ? session.mem[device].used : 0);
+  *free_bytes = *total_bytes = 0;
+  if (session.memory != NULL)
+    ts_device_memory_get_info (session.memory, device, free_bytes, total_bytes, NULL);
 }
 
+TsAllocator *
+ts_session_get_allocator (void)
+{
+  return session.allocator;
+}

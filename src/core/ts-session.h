@@ -20,6 +20,7 @@
 
 #include "ts-gpu-profile.h"
 #include "ts-recorder.h"
+#include "ts-allocator.h"
 #include "ts-runtime.h"
 #include "ts-storage.h"
 #include "ts-types.h"
@@ -125,6 +126,13 @@ gboolean             ts_session_host_malloc        (gsize        size,
                                                     gpointer    *block,
                                                     GError     **error);
 void                 ts_session_host_free          (gpointer     block);
+/* A non_blocking copy on stream uses the pinned block holding ptr: the
+ * pinned allocator must not reuse it before the stream gets there. */
+void                 ts_session_host_record_stream (gconstpointer ptr,
+                                                    TsStreamId    stream);
+gboolean             ts_session_host_is_pinned     (gconstpointer ptr);
+/* NULL before CUDA is initialized. */
+TsAllocator         *ts_session_get_allocator      (void);
 
 /* The memory API of torch.cuda. The stats table is PyTorch's keys. */
 GHashTable          *ts_session_memory_stats       (int          device);

@@ -129,6 +129,18 @@ ts_py_set_error (GError *error)
           break;
         }
     }
+  else if (error->domain == TS_ALLOCATOR_ERROR)
+    {
+      if (error->code == TS_ALLOCATOR_ERROR_OUT_OF_MEMORY)
+        type = ts_py_oom_error;
+      else if (error->code == TS_ALLOCATOR_ERROR_INVALID_VALUE)
+        type = PyExc_ValueError;
+    }
+  else if (error->domain == TS_ALLOC_CONFIG_ERROR)
+    {
+      if (error->code == TS_ALLOC_CONFIG_ERROR_INVALID)
+        type = PyExc_ValueError;
+    }
   else if (error->domain == TS_SESSION_ERROR)
     {
       if (error->code == TS_SESSION_ERROR_OUT_OF_MEMORY)
@@ -764,7 +776,10 @@ static PyObject *
 tensor_is_pinned (PyObject *self,
                   PyObject *unused)
 {
-  return PyBool_FromLong (SELF_T->storage->pinned);
+  /* asks the pinned allocator, so views into a pinned block count too */
+  if (ts_tensor_is_cuda (SELF_T) || SELF_T->storage->data == NULL)
+    return PyBool_FromLong (FALSE);
+  return PyBool_FromLong (ts_session_host_is_pinned (ts_tensor_data (SELF_T)));
 }
 
 static PyObject *

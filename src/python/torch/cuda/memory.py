@@ -73,84 +73,9 @@ def empty_cache():
         _C._empty_cache()
 
 
-def _format_size(sz, pref_sz):
-    prefixes = ["B  ", "KiB", "MiB", "GiB", "TiB", "PiB"]
-    prefix = prefixes[0]
-    for new_prefix in prefixes[1:]:
-        if pref_sz < 768 * 1024:
-            break
-        prefix = new_prefix
-        sz //= 1024
-        pref_sz /= 1024
-    return "{:6d} {}".format(sz, prefix)
-
-
-def _format_count(cnt, pref_cnt):
-    prefixes = [" ", "K", "M"]
-    prefix = prefixes[0]
-    for new_prefix in prefixes[1:]:
-        if pref_cnt < 750 * 1000:
-            break
-        prefix = new_prefix
-        cnt //= 1000
-        pref_cnt /= 1000
-    return "{:7d} {} ".format(cnt, prefix)
-
-
 def memory_summary(device=None, abbreviated=False):
-    """The table PyTorch prints, line for line (torch/cuda/memory.py)."""
-    device = _idx(device)
-    stats = memory_stats(device=device)
-    if not stats:
-        stats = _C._memory_stats(device) if _C._cuda_is_initialized() else {}
-    stats = {k: stats.get(k, 0) for k in stats}
-
-    def get(k):
-        return stats.get(k, 0)
-
-    metrics_to_display = [
-        ("allocated_bytes", "Allocated memory", _format_size),
-        ("active_bytes", "Active memory", _format_size),
-        ("requested_bytes", "Requested memory", _format_size),
-        ("reserved_bytes", "GPU reserved memory", _format_size),
-        ("inactive_split_bytes", "Non-releasable memory", _format_size),
-        ("allocation", "Allocations", _format_count),
-        ("active", "Active allocs", _format_count),
-        ("segment", "GPU reserved segments", _format_count),
-        ("inactive_split", "Non-releasable allocs", _format_count),
-    ]
-    lines = []
-    lines.append("=" * 75)
-    lines.append(" {_:16} PyTorch CUDA memory summary, device ID {device:<17d} ")
-    lines.append("-" * 75)
-    lines.append("  {_:9} CUDA OOMs: {num_ooms:<12d} | {_:6} cudaMalloc retries: {num_alloc_retries:<8d}  ")
-    lines.append("=" * 75)
-    lines.append("        Metric         | Cur Usage  | Peak Usage | Tot Alloc  | Tot Freed  ")
-    for metric_key, metric_name, formatter in metrics_to_display:
-        lines.append("-" * 75)
-        submetrics = [("all", metric_name)]
-        if not abbreviated:
-            submetrics.append(("large_pool", "      from large pool"))
-            submetrics.append(("small_pool", "      from small pool"))
-        prefvals = None
-        for submetric_key, submetric_name in submetrics:
-            prefix = metric_key + "." + submetric_key + "."
-            vals = [get(prefix + k) for k in ("current", "peak", "allocated", "freed")]
-            if prefvals is None:
-                prefvals = vals
-            lines.append(" {:<21} | {} | {} | {} | {} ".format(
-                submetric_name, *(formatter(v, p) for v, p in zip(vals, prefvals))))
-    for metric_key, metric_name in (("oversize_allocations", "Oversize allocations"),
-                                    ("oversize_segments", "Oversize GPU segments")):
-        lines.append("-" * 75)
-        prefix = metric_key + "."
-        vals = [get(prefix + k) for k in ("current", "peak", "allocated", "freed")]
-        lines.append(" {:<21} | {} | {} | {} | {} ".format(
-            metric_name, *(_format_count(v, v) for v in vals)))
-    lines.append("=" * 75)
-    fmt_dict = {"_": "", "device": device, "num_ooms": get("num_ooms"),
-                "num_alloc_retries": get("num_alloc_retries")}
-    return "|" + "|\n|".join(lines).format(**fmt_dict) + "|\n"
+    """The table PyTorch prints, byte for byte (the allocator formats it)."""
+    return _C._memory_summary(_idx(device), abbreviated)
 
 
 def memory_snapshot():
