@@ -47,6 +47,13 @@ struct _Job
   guint64    seed, offset;
   TsPhiloxLaunch plan;
   gpointer   extra;      /* g_free'd with the job */
+  guint      out_mask;   /* which t[] are written: bit 0 always */
+  guint32    grid;       /* launch shape; 0: elementwise over t[0] */
+  guint32    block;
+  guint8    *staging[4]; /* device jobs: outputs land here first */
+  guint8    *real[4];
+  gint64     span_min[4];
+  gsize      span_bytes[4];
 };
 
 static void
@@ -62,8 +69,57 @@ job_free (gpointer data)
 {
   Job *job = data;
 
+  for (guint i = 0; i < G_N_ELEMENTS (job->staging); i++)
+    g_free (job->staging[i]);
   g_free (job->extra);
   g_free (job);
+}
+
+/* Device work reads its inputs when it starts and its results land when it
+ * ends: the outputs are computed into staging copies at the start and
+ * copied in at the end, so a kernel on another stream that runs in
+ * between, unsynchronized, sees the old bytes, as on a GPU. */
+static void
+job_start (gpointer data)
+{
+  Job *job = data;
+
+  for (guint i = 0; i < G_N_ELEMENTS (job->t); i++)
+    {
+      TsTensor *t = job->t[i];
+      gsize esize;
+      gint64 lo = 0, hi = 0;
+
+      if (!(job->out_mask & (1u << i)) || t == NULL || ts_tensor_numel (t) == 0 || t->storage->data == NULL)
+        continue;
+      esize = ts_dtype_size (t->dtype);
+      for (guint d = 0; d < t->ndim; d++)
+        {
+          gint64 extent = (t->shape[d] - 1) * t->strides[d];
+          if (extent < 0)
+            lo += extent;
+          else
+            hi += extent;
+        }
+      job->span_min[i] = t->offset + lo;
+      job->span_bytes[i] = (gsize) (hi - lo + 1) * esize;
+      job->real[i] = t->storage->data + job->span_min[i] * esize;
+      job->staging[i] = g_malloc (job->span_bytes[i]);
+      memcpy (job->staging[i], job->real[i], job->span_bytes[i]);
+      job->sv[i].data = job->staging[i];
+      job->tv[i].offset -= job->span_min[i];
+    }
+  job->func (job);
+}
+
+static void
+job_finish (gpointer data)
+{
+  Job *job = data;
+
+  for (guint i = 0; i < G_N_ELEMENTS (job->t); i++)
+    if (job->staging[i] != NULL)
+      memcpy (job->real[i], job->staging[i], job->span_bytes[i]);
 }
 
 static void
@@ -83,6 +139,7 @@ job_new (JobFunc func)
   Job *job = g_new0 (Job, 1);
 
   job->func = func;
+  job->out_mask = 1;
   return job;
 }
 
@@ -112,7 +169,12 @@ dispatch (Job         *job,
   work.stream = ts_session_current_stream (device.index);
   work.flops = flops;
   work.bytes = bytes;
-  work.run = job_run;
+  /* PyTorch's vectorized elementwise kernels: 128 threads, 4 elements each */
+  work.block = job->block ? job->block : 128;
+  work.grid = job->grid ? job->grid
+                        : (guint32) CLAMP ((ts_tensor_numel (job->t[0]) + 511) / 512, 1, G_MAXINT32);
+  work.run = job_start;
+  work.finish = job_finish;
   work.user_data = job;
   work.destroy = job_free;
   correlation = ts_session_api_begin (name, device.index);
@@ -940,7 +1002,8 @@ launch_copy (TsTensor    *dst,
   work.non_blocking = non_blocking;
   work.src_device = sd.type == TS_DEVICE_CUDA ? sd.index : -1;
   work.dst_device = dd.type == TS_DEVICE_CUDA ? dd.index : -1;
-  work.run = job_run;
+  work.run = job_start;
+  work.finish = job_finish;
   work.user_data = job;
   work.destroy = job_free;
   correlation = ts_session_api_begin ("aten::copy_", dd.type == TS_DEVICE_CUDA ? dd.index : sd.index);
@@ -1260,6 +1323,12 @@ reduce_sum_mean (TsTensor   *self,
   if (ts_tensor_numel (out) == 0)
     count = 0;
   job = job_new (reduce_sum_job);
+  /* a reduction kernel: 512 threads, 32 inputs per thread, on at most half
+   * of the SMs (PyTorch splits a full reduction over a few CTAs per SM and
+   * finishes it with a second pass we do not model) */
+  job->block = 512;
+  job->grid = (guint32) CLAMP ((ts_tensor_numel (self) + 16383) / 16384, 1,
+                               MAX (ts_session_get_profile (0)->sm_count / 2, 1));
   job->op = mean;
   job->p0 = (double) count;
   job_set (job, 0, out);
@@ -1429,6 +1498,7 @@ ts_ops_max_dim (TsTensor   *self,
   job_set (job, 0, *values);
   job_set (job, 1, self);
   job_set (job, 2, *indices);
+  job->out_mask |= 1u << 2;
   job->extra = g_memdup2 (&plan, sizeof plan);
   if (!dispatch (job, ts_tensor_get_device (self), is_min ? "aten::min" : "aten::max",
             ts_tensor_numel (self), ts_tensor_nbytes (self), error))
@@ -1552,6 +1622,9 @@ ts_ops_matmul (TsTensor  *a,
     return NULL;
 
   job = job_new (matmul_job);
+  /* cuBLAS-like 128x128 output tiles, 256 threads each */
+  job->block = 256;
+  job->grid = (guint32) MAX (((shape[0] + 127) / 128) * ((shape[1] + 127) / 128), 1);
   job_set (job, 0, out2);
   job_set (job, 1, a2);
   job_set (job, 2, b2);
@@ -2000,6 +2073,8 @@ random_fill (TsTensor  *self,
       job->p1 = p1;
       ts_philox_launch_plan (n, self->dtype == TS_DTYPE_FLOAT64 ? 2 : 4,
                              profile->sm_count, profile->max_threads_per_sm, &job->plan);
+      job->grid = job->plan.grid_size;
+      job->block = job->plan.block_size;
       job->seed = cuda_gen (device)->philox.seed;
       job->offset = ts_philox_generator_reserve (&cuda_gen (device)->philox,
                                                  job->plan.offset_increment);

@@ -266,6 +266,15 @@ work_start (gpointer data)
 }
 
 static void
+work_finish (gpointer data)
+{
+  TsSessionWork *work = data;
+
+  if (work->finish != NULL)
+    work->finish (work->user_data);
+}
+
+static void
 work_destroy (gpointer data)
 {
   TsSessionWork *work = data;
@@ -280,7 +289,7 @@ ts_session_launch (const TsSessionWork  *work,
                    GError              **error)
 {
   TsSessionWork *copy = g_memdup2 (work, sizeof *work);
-  TsWork w = { work_start, NULL, work_destroy, copy };
+  TsWork w = { work_start, work_finish, work_destroy, copy };
 
   if (work->is_copy)
     {
@@ -302,8 +311,8 @@ ts_session_launch (const TsSessionWork  *work,
       gint64 threads = MAX ((gint64) work->bytes / 4, 1);
 
       desc.name = work->name;
-      desc.block[0] = 256;
-      desc.grid[0] = (guint32) MIN ((threads + 255) / 256, G_MAXUINT32);
+      desc.block[0] = work->block ? work->block : 256;
+      desc.grid[0] = work->grid ? work->grid : (guint32) MIN ((threads + 255) / 256, G_MAXUINT32);
       desc.flops = work->flops;
       desc.bytes = work->bytes;
       desc.work = w;
@@ -332,13 +341,24 @@ ts_session_api_end (guint64 correlation)
 /* The allocators' view of the machine: segments come from the simulated
  * address space, events and time from the runtime. */
 
+/* Fresh device memory is filled with 0xff bytes (NaN as floats) up to
+ * this many bytes per segment, so reading memory nobody wrote shows. */
+#define POISON_LIMIT ((guint64) 64 << 20)
+
 static gboolean
 backend_segment_malloc (gpointer  user_data,
                         guint     device,
                         guint64   size,
                         guint64  *addr)
 {
-  return ts_device_memory_segment_malloc (session.memory, device, size, addr, NULL);
+  guint8 *host;
+
+  if (!ts_device_memory_segment_malloc (session.memory, device, size, addr, NULL))
+    return FALSE;
+  host = ts_device_memory_translate (session.memory, *addr, MIN (size, POISON_LIMIT), NULL);
+  if (host != NULL)
+    memset (host, 0xff, MIN (size, POISON_LIMIT));
+  return TRUE;
 }
 
 static void

@@ -85,13 +85,16 @@ typedef struct
   TsStreamId         stream;
   guint64            flops;
   guint64            bytes;
+  guint32            grid;        /* launch shape of a kernel; 0: from bytes */
+  guint32            block;
   gboolean           is_copy;
   TsCopyKind         copy_kind;
   gboolean           pinned;
   gboolean           non_blocking;
   int                src_device;  /* -1 host */
   int                dst_device;
-  TsSessionWorkFunc  run;
+  TsSessionWorkFunc  run;         /* when the item starts on the device */
+  TsSessionWorkFunc  finish;      /* when it ends */
   gpointer           user_data;
   GDestroyNotify     destroy;
 } TsSessionWork;
