@@ -119,10 +119,9 @@ ts_py_set_error (GError *error)
     {
       switch ((TsRuntimeError) error->code)
         {
+        /* the event checks are TORCH_CHECKs in PyTorch: RuntimeError */
         case TS_RUNTIME_ERROR_INVALID_ARGUMENT:
         case TS_RUNTIME_ERROR_UNKNOWN_MODEL:
-        case TS_RUNTIME_ERROR_EVENT_TIMING:
-        case TS_RUNTIME_ERROR_EVENT_NOT_RECORDED:
           type = PyExc_ValueError;
           break;
         default:
@@ -323,12 +322,14 @@ tensor_dealloc (PyObject *obj)
   Py_TYPE (obj)->tp_free (obj);
 }
 
+/* Takes the error by address: C does not order the evaluation of the
+ * arguments, so the call that fills it must come first. */
 static PyObject *
-wrap_or_raise (TsTensor *t,
-               GError   *error)
+wrap_or_raise (TsTensor  *t,
+               GError   **error)
 {
   if (t == NULL)
-    return ts_py_set_error (error);
+    return ts_py_set_error (*error);
   return ts_py_tensor_wrap (t);
 }
 
@@ -438,7 +439,7 @@ tensor_matmul (PyObject *a,
   ts_py_update_callsite ();
   if (!ts_py_is_tensor (a) || !ts_py_is_tensor (b))
     Py_RETURN_NOTIMPLEMENTED;
-  return wrap_or_raise (ts_ops_matmul (ts_py_tensor_get (a), ts_py_tensor_get (b), &error), error);
+  return wrap_or_raise (ts_ops_matmul (ts_py_tensor_get (a), ts_py_tensor_get (b), &error), &error);
 }
 
 static PyObject *
@@ -448,7 +449,7 @@ unary (PyObject  *a,
   GError *error = NULL;
 
   ts_py_update_callsite ();
-  return wrap_or_raise (ts_ops_unary (op, ts_py_tensor_get (a), &error), error);
+  return wrap_or_raise (ts_ops_unary (op, ts_py_tensor_get (a), &error), &error);
 }
 
 static PyObject *tensor_neg (PyObject *a) { return unary (a, TS_UNARY_NEG); }
@@ -789,7 +790,7 @@ tensor_pin_memory (PyObject *self,
   GError *error = NULL;
 
   ts_py_update_callsite ();
-  return wrap_or_raise (ts_ops_pin_memory (SELF_T, &error), error);
+  return wrap_or_raise (ts_ops_pin_memory (SELF_T, &error), &error);
 }
 
 static PyObject *
@@ -799,7 +800,7 @@ tensor_clone (PyObject *self,
   GError *error = NULL;
 
   ts_py_update_callsite ();
-  return wrap_or_raise (ts_ops_clone (SELF_T, &error), error);
+  return wrap_or_raise (ts_ops_clone (SELF_T, &error), &error);
 }
 
 static PyObject *
@@ -809,7 +810,7 @@ tensor_contiguous (PyObject *self,
   GError *error = NULL;
 
   ts_py_update_callsite ();
-  return wrap_or_raise (ts_ops_contiguous (SELF_T, &error), error);
+  return wrap_or_raise (ts_ops_contiguous (SELF_T, &error), &error);
 }
 
 /* _to(device or None, dtype or None, non_blocking, copy) */
@@ -832,7 +833,7 @@ tensor_to_impl (PyObject *self,
     return NULL;
   if (!ts_py_parse_dtype (dtype_obj, &dtype))
     return NULL;
-  return wrap_or_raise (ts_ops_to (SELF_T, device, dtype, non_blocking, copy, &error), error);
+  return wrap_or_raise (ts_ops_to (SELF_T, device, dtype, non_blocking, copy, &error), &error);
 }
 
 static PyObject *
@@ -984,7 +985,7 @@ reduce (PyObject *self,
     r = ts_ops_mean (SELF_T, dims, n_dims, keepdim, dtype, &error);
   else
     r = ts_ops_sum (SELF_T, dims, n_dims, keepdim, dtype, &error);
-  return wrap_or_raise (r, error);
+  return wrap_or_raise (r, &error);
 }
 
 static PyObject *
@@ -1013,7 +1014,7 @@ tensor_max_impl (PyObject *self,
   if (!PyArg_ParseTuple (args, "Opp", &dim_obj, &keepdim, &is_min))
     return NULL;
   if (dim_obj == Py_None)
-    return wrap_or_raise (ts_ops_max (SELF_T, is_min, &error), error);
+    return wrap_or_raise (ts_ops_max (SELF_T, is_min, &error), &error);
   if (!ts_ops_max_dim (SELF_T, PyLong_AsLong (dim_obj), keepdim, is_min, &values, &indices, &error))
     return ts_py_set_error (error);
   return Py_BuildValue ("(NN)", ts_py_tensor_wrap (values), ts_py_tensor_wrap (indices));
@@ -1070,7 +1071,7 @@ tensor_view_impl (PyObject *self,
 
   if (!parse_shape (shape_obj, &ndim, shape))
     return NULL;
-  return wrap_or_raise (ts_tensor_view (SELF_T, ndim, shape, &error), error);
+  return wrap_or_raise (ts_tensor_view (SELF_T, ndim, shape, &error), &error);
 }
 
 static PyObject *
@@ -1083,7 +1084,7 @@ tensor_expand_impl (PyObject *self,
 
   if (!parse_shape (shape_obj, &ndim, shape))
     return NULL;
-  return wrap_or_raise (ts_tensor_expand (SELF_T, ndim, shape, &error), error);
+  return wrap_or_raise (ts_tensor_expand (SELF_T, ndim, shape, &error), &error);
 }
 
 static PyObject *
@@ -1095,7 +1096,7 @@ tensor_transpose (PyObject *self,
 
   if (!PyArg_ParseTuple (args, "ii", &d0, &d1))
     return NULL;
-  return wrap_or_raise (ts_tensor_transpose (SELF_T, d0, d1, &error), error);
+  return wrap_or_raise (ts_tensor_transpose (SELF_T, d0, d1, &error), &error);
 }
 
 static PyObject *
@@ -1107,7 +1108,7 @@ tensor_unsqueeze (PyObject *self,
 
   if (PyErr_Occurred ())
     return NULL;
-  return wrap_or_raise (ts_tensor_unsqueeze (SELF_T, dim, &error), error);
+  return wrap_or_raise (ts_tensor_unsqueeze (SELF_T, dim, &error), &error);
 }
 
 static PyObject *
@@ -1120,7 +1121,7 @@ tensor_select (PyObject *self,
 
   if (!PyArg_ParseTuple (args, "iL", &dim, &index))
     return NULL;
-  return wrap_or_raise (ts_tensor_select (SELF_T, dim, index, &error), error);
+  return wrap_or_raise (ts_tensor_select (SELF_T, dim, index, &error), &error);
 }
 
 static PyObject *
@@ -1133,7 +1134,7 @@ tensor_slice (PyObject *self,
 
   if (!PyArg_ParseTuple (args, "iLLL", &dim, &start, &stop, &step))
     return NULL;
-  return wrap_or_raise (ts_tensor_slice (SELF_T, dim, start, stop, step, &error), error);
+  return wrap_or_raise (ts_tensor_slice (SELF_T, dim, start, stop, step, &error), &error);
 }
 
 static PyObject *
@@ -1147,7 +1148,7 @@ tensor_index_select (PyObject *self,
   ts_py_update_callsite ();
   if (!PyArg_ParseTuple (args, "iO!", &dim, &TsPyTensor_Type, &index))
     return NULL;
-  return wrap_or_raise (ts_ops_index_select (SELF_T, dim, ts_py_tensor_get (index), &error), error);
+  return wrap_or_raise (ts_ops_index_select (SELF_T, dim, ts_py_tensor_get (index), &error), &error);
 }
 
 static PyObject *
@@ -1160,7 +1161,7 @@ unary_method (PyObject *self,
   ts_py_update_callsite ();
   if (PyErr_Occurred ())
     return NULL;
-  return wrap_or_raise (ts_ops_unary (op, SELF_T, &error), error);
+  return wrap_or_raise (ts_ops_unary (op, SELF_T, &error), &error);
 }
 
 /* _binary(other, op, inplace): the named methods (add, mul, eq, ...). */
@@ -1331,7 +1332,7 @@ py_empty (PyObject *module,
     return NULL;
   if (dtype == TS_DTYPE_UNDEFINED)
     dtype = ts_dtype_get_default ();
-  return wrap_or_raise (ts_tensor_new_empty (device, dtype, ndim, shape, pin, &error), error);
+  return wrap_or_raise (ts_tensor_new_empty (device, dtype, ndim, shape, pin, &error), &error);
 }
 
 /* _from_flat(values, shape, dtype, device): a CPU tensor filled from a flat
@@ -1393,7 +1394,7 @@ py_from_flat (PyObject *module,
     }
   if (device.type == TS_DEVICE_CPU)
     return ts_py_tensor_wrap (g_steal_pointer (&host));
-  return wrap_or_raise (ts_ops_to (host, device, dtype, FALSE, FALSE, &error), error);
+  return wrap_or_raise (ts_ops_to (host, device, dtype, FALSE, FALSE, &error), &error);
 }
 
 static PyObject *
@@ -1411,7 +1412,7 @@ py_arange (PyObject *module,
     return NULL;
   if (!ts_py_parse_dtype (dtype_obj, &dtype) || !ts_py_parse_device (device_obj, &device))
     return NULL;
-  return wrap_or_raise (ts_ops_arange (start, end, step, dtype, device, &error), error);
+  return wrap_or_raise (ts_ops_arange (start, end, step, dtype, device, &error), &error);
 }
 
 static PyObject *

@@ -133,7 +133,7 @@ def _str(t, prefix="tensor(", tensor_contents=None):
     if t.device.type != "cpu":
         suffixes.append("device='" + str(t.device) + "'")
     if t.numel() == 0 and t.dim() != 1:
-        suffixes.append("size=" + str(list(t.shape)))
+        suffixes.append("size=" + str(tuple(t.shape)))
         body = "[]"
     else:
         body = _tensor_str(t, indent)
