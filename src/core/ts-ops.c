@@ -654,6 +654,19 @@ binary_name (TsBinaryOp op)
   return names[op];
 }
 
+/* PyTorch's operator names, spelled out so that a launch formats nothing. */
+static const char *
+binary_op_name (TsBinaryOp op)
+{
+  static const char *names[] = {
+    "aten::add", "aten::sub", "aten::mul", "aten::div", "aten::floor_divide",
+    "aten::remainder", "aten::pow", "aten::maximum", "aten::minimum", "aten::eq",
+    "aten::ne", "aten::lt", "aten::le", "aten::gt", "aten::ge", "aten::bitwise_and",
+    "aten::bitwise_or", "aten::bitwise_xor",
+  };
+  return names[op];
+}
+
 static gboolean
 can_cast (TsDType from,
           TsDType to)
@@ -681,7 +694,6 @@ ts_ops_binary (TsBinaryOp       op,
   guint ndim;
   gint64 shape[TS_MAX_DIMS];
   Job *job;
-  char name[64];
   gint64 numel;
 
   g_return_val_if_fail (a != NULL, NULL);
@@ -797,8 +809,7 @@ ts_ops_binary (TsBinaryOp       op,
     }
 
   numel = ts_tensor_numel (out);
-  g_snprintf (name, sizeof name, "aten::%s", binary_name (op));
-  if (!dispatch (job, device, name, numel,
+  if (!dispatch (job, device, binary_op_name (op), numel,
             ts_tensor_nbytes (a) + (b ? ts_tensor_nbytes (b) : 0) + ts_tensor_nbytes (out), error))
     {
       ts_tensor_unref (out);

@@ -13,6 +13,7 @@
 
 #include "config.h"
 
+#include <cblas.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -69,6 +70,9 @@ ts_session_configure (const TsSessionOptions *options)
       return;
     }
   session.options = *options;
+  /* The simulated devices compute on this thread; BLAS worker threads
+   * would only spin against the workload on a small machine. */
+  openblas_set_num_threads (1);
   g_free (session.gpu_model);
   session.gpu_model = g_strdup (options->gpu_model);
   session.options.gpu_model = session.gpu_model;

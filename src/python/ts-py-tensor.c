@@ -38,6 +38,8 @@ PyObject *ts_py_oom_error;
 static PyObject *torch_dir;          /* ".../torch/": frames in here are ours */
 static PyObject *cached_code;        /* the last user code object seen */
 static TsStringId cached_file, cached_function;
+static int cached_lasti = -1;        /* and the line of its last instruction */
+static int cached_line;
 
 static gboolean
 is_torch_frame (PyCodeObject *code)
@@ -82,6 +84,7 @@ ts_py_update_callsite (void)
       const char *file = PyUnicode_AsUTF8 (code->co_filename);
       const char *name = PyUnicode_AsUTF8 (code->co_name);
 
+      cached_lasti = -1;
       Py_XSETREF (cached_code, Py_NewRef ((PyObject *) code));
       cached_file = file ? ts_recorder_intern (recorder, file) : 0;
       cached_function = name ? ts_recorder_intern (recorder, name) : 0;
@@ -89,7 +92,13 @@ ts_py_update_callsite (void)
     }
   loc.file = cached_file;
   loc.function = cached_function;
-  loc.line = (guint32) MAX (PyFrame_GetLineNumber (frame), 0);
+  /* the line table walk is the costly part: remember the last answer */
+  if (PyFrame_GetLasti (frame) != cached_lasti)
+    {
+      cached_lasti = PyFrame_GetLasti (frame);
+      cached_line = PyFrame_GetLineNumber (frame);
+    }
+  loc.line = (guint32) MAX (cached_line, 0);
   ts_callsite_set (&loc);
   Py_DECREF (code);
   Py_DECREF (frame);
