@@ -440,6 +440,106 @@ py_mem_get_info (PyObject *m, PyObject *args)
   return Py_BuildValue ("(KK)", (unsigned long long) free_bytes, (unsigned long long) total);
 }
 
+static PyObject *
+frames_for (TsSourceLoc loc)
+{
+  TsRecorder *recorder = ts_session_get_recorder ();
+
+  if (loc.file == 0)
+    return PyList_New (0);
+  return Py_BuildValue ("[{s:s,s:I,s:s}]",
+                        "filename", ts_recorder_lookup (recorder, loc.file),
+                        "line", loc.line,
+                        "name", ts_recorder_lookup (recorder, loc.function));
+}
+
+/* torch.cuda.memory._snapshot(): segments with their blocks, and the
+ * per-device history of allocator actions, in PyTorch's layout. */
+static PyObject *
+py_memory_snapshot (PyObject *m, PyObject *unused)
+{
+  TsAllocator *allocator = ts_session_get_allocator ();
+  g_autoptr(TsMemorySnapshot) snap = NULL;
+  PyObject *segments, *traces;
+
+  if (allocator == NULL)
+    return Py_BuildValue ("{s:[],s:[]}", "segments", "device_traces");
+  snap = ts_allocator_snapshot (allocator);
+  segments = PyList_New (0);
+  for (guint i = 0; i < snap->segments->len; i++)
+    {
+      const TsSnapshotSegment *seg = &g_array_index (snap->segments, TsSnapshotSegment, i);
+      PyObject *blocks = PyList_New (0);
+      PyObject *item;
+
+      for (guint j = 0; j < seg->n_blocks; j++)
+        {
+          const TsSnapshotBlock *b = &g_array_index (snap->blocks, TsSnapshotBlock, seg->first_block + j);
+          PyObject *block = Py_BuildValue ("{s:K,s:K,s:K,s:s,s:N}",
+                                           "address", (unsigned long long) b->address,
+                                           "size", (unsigned long long) b->size,
+                                           "requested_size", (unsigned long long) b->requested_size,
+                                           "state", ts_block_state_to_string (b->state),
+                                           "frames", frames_for (b->loc));
+          PyList_Append (blocks, block);
+          Py_DECREF (block);
+        }
+      item = Py_BuildValue ("{s:I,s:K,s:K,s:K,s:K,s:K,s:K,s:s,s:(ii),s:O,s:N,s:N}",
+                            "device", seg->device,
+                            "address", (unsigned long long) seg->address,
+                            "total_size", (unsigned long long) seg->total_size,
+                            "allocated_size", (unsigned long long) seg->allocated_size,
+                            "active_size", (unsigned long long) seg->active_size,
+                            "requested_size", (unsigned long long) seg->requested_size,
+                            "stream", (unsigned long long) ts_runtime_stream_get_handle (RT, seg->stream),
+                            "segment_type", seg->is_small ? "small" : "large",
+                            "segment_pool_id", 0, 0,
+                            "is_expandable", Py_False,
+                            "frames", frames_for (seg->loc),
+                            "blocks", blocks);
+      PyList_Append (segments, item);
+      Py_DECREF (item);
+    }
+  traces = PyList_New (0);
+  for (guint d = 0; d < snap->n_devices; d++)
+    {
+      PyObject *list = PyList_New (0);
+      GArray *entries = snap->device_traces[d];
+
+      for (guint i = 0; entries != NULL && i < entries->len; i++)
+        {
+          const TsAllocTraceEntry *e = &g_array_index (entries, TsAllocTraceEntry, i);
+          PyObject *entry = Py_BuildValue ("{s:s,s:K,s:K,s:K,s:L,s:N}",
+                                           "action", ts_alloc_action_to_string (e->action),
+                                           "addr", (unsigned long long) e->addr,
+                                           "size", (unsigned long long) e->size,
+                                           "stream", (unsigned long long) (e->stream == TS_STREAM_NONE ? 0 :
+                                                      ts_runtime_stream_get_handle (RT, e->stream)),
+                                           "time_us", (long long) (e->time / 1000),
+                                           "frames", frames_for (e->loc));
+          PyList_Append (list, entry);
+          Py_DECREF (entry);
+        }
+      PyList_Append (traces, list);
+      Py_DECREF (list);
+    }
+  return Py_BuildValue ("{s:N,s:N}", "segments", segments, "device_traces", traces);
+}
+
+static PyObject *
+py_record_memory_history (PyObject *m, PyObject *args)
+{
+  int enabled = 1;
+  unsigned long long max_entries = G_MAXSIZE;
+
+  if (!PyArg_ParseTuple (args, "pK", &enabled, &max_entries))
+    return NULL;
+  if (!init_or_raise ())
+    return NULL;
+  ts_allocator_record_history (ts_session_get_allocator (), enabled, (gsize) max_entries, 0, FALSE);
+  Py_RETURN_NONE;
+}
+
 /* RNG: device -1 is the CPU generator */
 
 static PyObject *
@@ -593,6 +693,8 @@ static PyMethodDef cuda_methods[] = {
   { "_reset_accumulated_memory_stats", py_reset_accumulated, METH_VARARGS, NULL },
   { "_set_memory_fraction", py_set_memory_fraction, METH_VARARGS, NULL },
   { "_mem_get_info", py_mem_get_info, METH_VARARGS, NULL },
+  { "_memory_snapshot", py_memory_snapshot, METH_NOARGS, NULL },
+  { "_record_memory_history", py_record_memory_history, METH_VARARGS, NULL },
   { "_rng_manual_seed", py_rng_manual_seed, METH_VARARGS, NULL },
   { "_rng_initial_seed", py_rng_initial_seed, METH_VARARGS, NULL },
   { "_rng_seed", py_rng_seed, METH_VARARGS, NULL },

@@ -327,6 +327,9 @@ tensor_dealloc (PyObject *obj)
 {
   TsPyTensor *self = (TsPyTensor *) obj;
 
+  /* a freed block is recorded at the line that dropped the tensor */
+  if (self->tensor != NULL && ts_tensor_is_cuda (self->tensor))
+    ts_py_update_callsite ();
   g_clear_pointer (&self->tensor, ts_tensor_unref);
   Py_TYPE (obj)->tp_free (obj);
 }

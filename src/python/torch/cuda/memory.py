@@ -79,7 +79,8 @@ def memory_summary(device=None, abbreviated=False):
 
 
 def memory_snapshot():
-    return []
+    """The segments of every device's caching allocator (PyTorch's layout)."""
+    return _C._memory_snapshot()["segments"]
 
 
 def set_per_process_memory_fraction(fraction, device=None):
@@ -104,16 +105,15 @@ def list_gpu_processes(device=None):
     return "GPU:%d\nno processes are running" % _idx(device)
 
 
-_history = {"enabled": None}
-
-
 def _record_memory_history(enabled="all", context="all", stacks="all", max_entries=9223372036854775807,
                            device=None):
-    _history["enabled"] = enabled
+    if enabled not in (None, "state", "all", True, False):
+        raise ValueError("expected enabled to be None, 'state' or 'all', got " + repr(enabled))
+    _C._record_memory_history(bool(enabled), min(int(max_entries), 2 ** 63 - 1))
 
 
 def _snapshot(device=None):
-    return {"segments": memory_snapshot(), "device_traces": []}
+    return _C._memory_snapshot()
 
 
 def _dump_snapshot(filename="dump_snapshot.pickle"):
