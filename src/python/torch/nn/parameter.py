@@ -1,4 +1,5 @@
 import torch
+from torch._tensor_str import _str
 
 
 class Parameter(torch.Tensor):
@@ -8,7 +9,7 @@ class Parameter(torch.Tensor):
         return torch._C._make_subclass(cls, data, requires_grad)
 
     def __repr__(self):
-        return "Parameter containing:\n" + torch._tensor_str._str(self)
+        return "Parameter containing:\n" + _str(self)
 
     __str__ = __repr__
 
