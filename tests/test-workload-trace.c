@@ -12,7 +12,9 @@
 #include <glib.h>
 #include <glib/gstdio.h>
 #include <string.h>
+#include <signal.h>
 #include <sys/wait.h>
+#include <unistd.h>
 
 #include "ts-recorder.h"
 #include "ts-trace-reader.h"
@@ -154,6 +156,46 @@ test_exit (void)
   g_assert_true (find_api (recorder, "aten::add", &api));
 }
 
+/* SIGTERM ends the script through an exception: exit status 143 and a
+ * complete trace with what ran before. */
+static void
+test_sigterm (void)
+{
+  g_autofree char *script = g_build_filename (TS_TEST_SRCDIR, "workloads", "trace", "forever.py", NULL);
+  g_autofree char *dir = g_dir_make_tmp ("ts-trace-XXXXXX", NULL);
+  g_autofree char *trace = g_build_filename (dir, "out.tstrace", NULL);
+  const char *argv[] = { TS_CLI_PATH, "run", "-o", trace, script, NULL };
+  g_autoptr(GError) error = NULL;
+  g_autoptr(TsRecorder) recorder = ts_recorder_new ();
+  g_autoptr(TsTraceReader) reader = NULL;
+  GPid pid;
+  int out_fd, wait_status = 0;
+  char buf[16] = { 0 };
+  TsApiCallRecord api;
+
+  g_assert_true (g_spawn_async_with_pipes (NULL, (char **) argv, NULL, G_SPAWN_DO_NOT_REAP_CHILD,
+                                           NULL, NULL, &pid, NULL, &out_fd, NULL, &error));
+  g_assert_no_error (error);
+  /* wait until the script is in its loop */
+  g_assert_cmpint (read (out_fd, buf, 6), ==, 6);
+  g_assert_cmpstr (buf, ==, "ready\n");
+  kill (pid, SIGTERM);
+  g_assert_cmpint (waitpid (pid, &wait_status, 0), ==, pid);
+  close (out_fd);
+  g_spawn_close_pid (pid);
+  g_assert_true (WIFEXITED (wait_status));
+  g_assert_cmpint (WEXITSTATUS (wait_status), ==, 143);
+
+  reader = ts_trace_reader_new (recorder);
+  g_assert_true (ts_trace_reader_load_file (reader, trace, &error));
+  g_assert_no_error (error);
+  g_assert_true (ts_trace_reader_get_complete (reader));
+  g_assert_true (find_api (recorder, "aten::add", &api));
+  g_assert_cmpuint (api.loc.line, ==, 6);
+  g_unlink (trace);
+  g_rmdir (dir);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -163,5 +205,6 @@ main (int   argc,
   g_test_add_func ("/workload-trace/copies", test_copies);
   g_test_add_func ("/workload-trace/raise", test_raise);
   g_test_add_func ("/workload-trace/exit", test_exit);
+  g_test_add_func ("/workload-trace/sigterm", test_sigterm);
   return g_test_run ();
 }
