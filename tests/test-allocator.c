@@ -707,6 +707,41 @@ test_summary (void)
   g_assert_cmpstr (s2, ==, summary_seed06);
 }
 
+/* Units: the "all" value of a column picks the unit for the three rows;
+ * 80 GiB prints as 81920 MiB (the switch to the next unit happens at 768
+ * of the current one), counts switch to K at 750000. */
+static void
+test_summary_units (void)
+{
+  TsMemoryStats stats;
+  g_autofree char *s = NULL;
+
+  ts_memory_stats_init (&stats, -1);
+  stats.allocated_bytes[TS_STAT_TYPE_ALL].current = G_GINT64_CONSTANT (85899345920);
+  stats.allocated_bytes[TS_STAT_TYPE_LARGE_POOL].current = G_GINT64_CONSTANT (85899345920) - 1024;
+  stats.allocated_bytes[TS_STAT_TYPE_SMALL_POOL].current = 1024;
+  stats.allocated_bytes[TS_STAT_TYPE_ALL].peak = 786431;
+  stats.allocated_bytes[TS_STAT_TYPE_ALL].allocated = 786432;
+  stats.allocated_bytes[TS_STAT_TYPE_ALL].freed = G_GINT64_CONSTANT (1) << 50;
+  stats.allocation[TS_STAT_TYPE_ALL].current = 1000000;
+  stats.allocation[TS_STAT_TYPE_SMALL_POOL].current = 999;
+  stats.allocation[TS_STAT_TYPE_ALL].peak = 749999;
+  stats.oversize_segments.current = 800000000;
+  stats.num_ooms = 3;
+  stats.num_alloc_retries = 12;
+
+  s = ts_memory_stats_format_summary (&stats, 3, FALSE);
+  g_assert_nonnull (strstr (s, "|            CUDA OOMs: 3            |        cudaMalloc retries: 12        |\n"));
+  g_assert_nonnull (strstr (s, "device ID 3                 |\n"));
+  g_assert_nonnull (strstr (s, "| Allocated memory      |  81920 MiB | 786431 B   |    768 KiB |   1024 TiB |\n"
+                               "|       from large pool |  81919 MiB |      0 B   |      0 KiB |      0 TiB |\n"
+                               "|       from small pool |      0 MiB |      0 B   |      0 KiB |      0 TiB |\n"));
+  g_assert_nonnull (strstr (s, "| Allocations           |    1000 K  |  749999    |       0    |       0    |\n"
+                               "|       from large pool |       0 K  |       0    |       0    |       0    |\n"
+                               "|       from small pool |       0 K  |       0    |       0    |       0    |\n"));
+  g_assert_nonnull (strstr (s, "| Oversize GPU segments |     800 M  |       0    |       0    |       0    |\n"));
+}
+
 static void
 test_stats_keys (void)
 {
@@ -1791,6 +1826,7 @@ main (int   argc,
   g_test_add_func ("/allocator/best-fit-and-streams", test_best_fit_and_streams);
   g_test_add_func ("/allocator/split-merge-stats", test_split_merge_stats);
   g_test_add_func ("/allocator/summary", test_summary);
+  g_test_add_func ("/allocator/summary-units", test_summary_units);
   g_test_add_func ("/allocator/stats-keys", test_stats_keys);
   g_test_add_func ("/allocator/upstream-memory-stats", test_upstream_memory_stats);
   g_test_add_func ("/allocator/out-of-memory", test_out_of_memory);

@@ -1862,6 +1862,8 @@ ts_allocator_set_config (TsAllocator         *self,
 {
   g_return_if_fail (TS_IS_ALLOCATOR (self));
   g_return_if_fail (config != NULL);
+  /* ts_alloc_config_parse refuses these; a hand-made config must too. */
+  g_return_if_fail (!config->expandable_segments && config->backend == TS_ALLOC_BACKEND_NATIVE);
 
   g_mutex_lock (&self->lock);
   self->config = *config;
@@ -2335,6 +2337,8 @@ ts_allocator_new (guint                     n_devices,
                         backend->mem_get_info != NULL && backend->event_record != NULL &&
                         backend->event_query != NULL && backend->event_synchronize != NULL &&
                         backend->event_release != NULL, NULL);
+  g_return_val_if_fail (config == NULL ||
+                        (!config->expandable_segments && config->backend == TS_ALLOC_BACKEND_NATIVE), NULL);
 
   self = g_object_new (TS_TYPE_ALLOCATOR, NULL);
   if (config)
