@@ -26,6 +26,9 @@
 
 G_DEFINE_QUARK (ts-session-error-quark, ts_session_error)
 
+/* OpenBLAS (pthreads build): stops the worker thread pool. */
+extern int blas_thread_shutdown_ (void);
+
 #define DEFAULT_N_GPUS 4
 #define MAX_DEVICES 64
 
@@ -70,9 +73,11 @@ ts_session_configure (const TsSessionOptions *options)
       return;
     }
   session.options = *options;
-  /* The simulated devices compute on this thread; BLAS worker threads
-   * would only spin against the workload on a small machine. */
+  /* The simulated devices compute on this thread; OpenBLAS's worker
+   * threads, started when the library loads, would only spin (sched_yield)
+   * against the workload on a small machine: one thread, workers stopped. */
   openblas_set_num_threads (1);
+  blas_thread_shutdown_ ();
   g_free (session.gpu_model);
   session.gpu_model = g_strdup (options->gpu_model);
   session.options.gpu_model = session.gpu_model;
@@ -288,6 +293,26 @@ work_destroy (gpointer data)
   g_free (work);
 }
 
+/* Kernel names are a handful of static strings: intern each once, keyed
+ * by its address, instead of hashing the text on every launch. */
+static TsStringId
+kernel_name_id (const char *name)
+{
+  static struct { const char *name; TsStringId id; } cache[64];
+  guint slot = (GPOINTER_TO_SIZE (name) >> 3) % G_N_ELEMENTS (cache);
+  TsStringId id;
+
+  g_mutex_lock (&session.lock);
+  if (cache[slot].name != name)
+    {
+      cache[slot].id = ts_recorder_intern (session.recorder, name);
+      cache[slot].name = name;
+    }
+  id = cache[slot].id;
+  g_mutex_unlock (&session.lock);
+  return id;
+}
+
 gboolean
 ts_session_launch (const TsSessionWork  *work,
                    GError              **error)
@@ -314,7 +339,7 @@ ts_session_launch (const TsSessionWork  *work,
       TsKernelDesc desc = { 0 };
       gint64 threads = MAX ((gint64) work->bytes / 4, 1);
 
-      desc.name = work->name;
+      desc.name_id = kernel_name_id (work->name);
       desc.block[0] = work->block ? work->block : 256;
       desc.grid[0] = work->grid ? work->grid : (guint32) MIN ((threads + 255) / 256, G_MAXUINT32);
       desc.flops = work->flops;

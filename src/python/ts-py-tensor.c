@@ -38,8 +38,13 @@ PyObject *ts_py_oom_error;
 static PyObject *torch_dir;          /* ".../torch/": frames in here are ours */
 static PyObject *cached_code;        /* the last user code object seen */
 static TsStringId cached_file, cached_function;
-static int cached_lasti = -1;        /* and the line of its last instruction */
-static int cached_line;
+/* Lines of the last few instructions of that code object: a loop body
+ * alternates between the op's instruction and the store that frees the
+ * previous result, so one entry would always miss. */
+#define LINE_CACHE_SIZE 4
+static int cached_lasti[LINE_CACHE_SIZE] = { -1, -1, -1, -1 };
+static int cached_line[LINE_CACHE_SIZE];
+static guint cached_next;
 
 static gboolean
 is_torch_frame (PyCodeObject *code)
@@ -59,6 +64,7 @@ ts_py_update_callsite (void)
   PyFrameObject *frame = PyEval_GetFrame ();
   PyCodeObject *code = NULL;
   TsSourceLoc loc;
+  int lasti, line;
 
   if (frame == NULL)
     return;
@@ -84,7 +90,8 @@ ts_py_update_callsite (void)
       const char *file = PyUnicode_AsUTF8 (code->co_filename);
       const char *name = PyUnicode_AsUTF8 (code->co_name);
 
-      cached_lasti = -1;
+      for (guint i = 0; i < LINE_CACHE_SIZE; i++)
+        cached_lasti[i] = -1;
       Py_XSETREF (cached_code, Py_NewRef ((PyObject *) code));
       cached_file = file ? ts_recorder_intern (recorder, file) : 0;
       cached_function = name ? ts_recorder_intern (recorder, name) : 0;
@@ -92,13 +99,23 @@ ts_py_update_callsite (void)
     }
   loc.file = cached_file;
   loc.function = cached_function;
-  /* the line table walk is the costly part: remember the last answer */
-  if (PyFrame_GetLasti (frame) != cached_lasti)
+  /* the line table walk is the costly part: remember the last answers */
+  lasti = PyFrame_GetLasti (frame);
+  line = -1;
+  for (guint i = 0; i < LINE_CACHE_SIZE; i++)
+    if (cached_lasti[i] == lasti)
+      {
+        line = cached_line[i];
+        break;
+      }
+  if (line < 0)
     {
-      cached_lasti = PyFrame_GetLasti (frame);
-      cached_line = PyFrame_GetLineNumber (frame);
+      line = PyFrame_GetLineNumber (frame);
+      cached_lasti[cached_next] = lasti;
+      cached_line[cached_next] = line;
+      cached_next = (cached_next + 1) % LINE_CACHE_SIZE;
     }
-  loc.line = (guint32) MAX (cached_line, 0);
+  loc.line = (guint32) MAX (line, 0);
   ts_callsite_set (&loc);
   Py_DECREF (code);
   Py_DECREF (frame);
