@@ -8,7 +8,8 @@
  * an expected line `{{*}}` matches any run of characters (random values,
  * addresses, ids); everything else must match exactly. The exit status
  * must be 0 and nothing may go to stderr, unless NAME.status says another
- * status (then stderr is free).
+ * status (then stderr is free). NAME.env holds KEY=VALUE lines to add to
+ * the environment of that run.
  */
 
 #include <glib.h>
@@ -55,6 +56,9 @@ run_case (gconstpointer data)
   g_autofree char *expected = NULL;
   g_autofree char *status_path = NULL;
   g_autofree char *status_text = NULL;
+  g_autofree char *env_path = NULL;
+  g_autofree char *env_text = NULL;
+  g_auto(GStrv) envp = NULL;
   g_autoptr(GError) error = NULL;
   g_auto(GStrv) want = NULL;
   g_auto(GStrv) got = NULL;
@@ -73,7 +77,21 @@ run_case (gconstpointer data)
   if (g_file_get_contents (status_path, &status_text, NULL, NULL))
     want_status = atoi (status_text);
 
-  g_assert_true (g_spawn_sync (NULL, (char **) argv, NULL, G_SPAWN_DEFAULT, NULL, NULL,
+  env_path = g_strdup_printf ("%.*s.env", (int) strlen (c->script) - 3, c->script);
+  envp = g_get_environ ();
+  if (g_file_get_contents (env_path, &env_text, NULL, NULL))
+    {
+      g_auto(GStrv) lines = g_strsplit (env_text, "\n", -1);
+      for (guint i = 0; lines[i] != NULL; i++)
+        {
+          char *eq = strchr (lines[i], '=');
+          if (eq == NULL)
+            continue;
+          *eq = '\0';
+          envp = g_environ_setenv (envp, lines[i], eq + 1, TRUE);
+        }
+    }
+  g_assert_true (g_spawn_sync (NULL, (char **) argv, envp, G_SPAWN_DEFAULT, NULL, NULL,
                                &out, &err, &wait_status, &error));
   g_assert_no_error (error);
   if (want_status == 0)
