@@ -9,6 +9,9 @@
 #include <glib.h>
 
 #include "ts-cli-private.h"
+#include "ts-gpu-profile.h"
+#include "ts-session.h"
+#include "ts-trace-writer.h"
 #include "ts-workload.h"
 
 /* Where our `torch` package lives: an explicit override, the source tree
@@ -39,6 +42,8 @@ ts_cli_run_main (int    argc,
   g_autoptr(GError) error = NULL;
   g_autoptr(GOptionContext) context = NULL;
   TsWorkloadOptions options = { 0 };
+  TsSessionOptions session_options = { 0 };
+  g_autoptr(TsTraceWriter) writer = NULL;
   int status = 0;
   const GOptionEntry entries[] = {
     { "gpus", 0, 0, G_OPTION_ARG_INT, &n_gpus, "Number of simulated GPUs (default 4)", "N" },
@@ -69,6 +74,37 @@ ts_cli_run_main (int    argc,
       return 2;
     }
 
+  if (gpu_model != NULL && ts_gpu_profile_lookup (gpu_model) == NULL)
+    {
+      g_autofree char *known = ts_gpu_profile_dup_known ();
+      ts_cli_message ("run: unknown GPU model “%s”; known models: %s", gpu_model, known);
+      return 2;
+    }
+  if (n_gpus < 0 || n_gpus > TS_RUNTIME_MAX_GPUS)
+    {
+      ts_cli_message ("run: --gpus must be from 1 to %d", TS_RUNTIME_MAX_GPUS);
+      return 2;
+    }
+
+  session_options.n_gpus = n_gpus;
+  session_options.gpu_model = gpu_model;
+  session_options.sync = sync_mode;
+  session_options.sanitize = sanitize;
+  ts_session_configure (&session_options);
+
+  /* The writer attaches before the script starts so that a live reader
+   * (--trace-fd) sees records as they happen. */
+  if (output != NULL)
+    writer = ts_trace_writer_new_for_path (output, &error);
+  else if (trace_fd >= 0)
+    writer = ts_trace_writer_new_for_fd (trace_fd, TRUE);
+  if ((output != NULL || trace_fd >= 0) &&
+      (writer == NULL || !ts_trace_writer_attach (writer, ts_session_get_recorder (), &error)))
+    {
+      ts_cli_message ("run: cannot write the trace: %s", error->message);
+      return 2;
+    }
+
   options.script = rest[0];
   /* A `--` right after the script only separates; drop it. */
   options.argv = (const char * const *) (rest[1] && g_str_equal (rest[1], "--") ? rest + 2 : rest + 1);
@@ -77,7 +113,18 @@ ts_cli_run_main (int    argc,
   if (!ts_workload_run (&options, &status, &error))
     {
       ts_cli_message ("%s", error->message);
-      return 1;
+      status = 1;
+      g_clear_error (&error);
+    }
+
+  /* Whatever way the script ended (normally, sys.exit, an exception, an
+   * interrupt), the devices drain and the trace gets its footer. */
+  ts_session_shutdown ();
+  if (writer != NULL && !ts_trace_writer_close (writer, &error))
+    {
+      ts_cli_message ("run: writing the trace failed: %s", error->message);
+      if (status == 0)
+        status = 1;
     }
 
   return status;

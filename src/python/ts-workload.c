@@ -15,6 +15,7 @@
 
 #include "config.h"
 
+#include "ts-py-private.h"
 #include "ts-workload.h"
 
 G_DEFINE_QUARK (ts-workload-error-quark, ts_workload_error)
@@ -29,6 +30,10 @@ init_python (const TsWorkloadOptions  *options,
   guint n_args = options->argv ? g_strv_length ((char **) options->argv) : 0;
   wchar_t **wargv = g_new0 (wchar_t *, n_args + 2);
   gboolean ok = FALSE;
+
+  /* torch._C is built in: the torch package imports it like PyTorch's. */
+  if (!Py_IsInitialized ())
+    PyImport_AppendInittab ("torch._C", ts_py_init_module);
 
   PyConfig_InitPythonConfig (&config);
   /* sys.argv is exactly the script and its arguments, as `python3 script.py
@@ -133,6 +138,32 @@ system_exit_status (void)
   return status;
 }
 
+/* SIGTERM ends the script like SIGINT does, through an exception, so that
+ * the trace is still closed properly; the exit status is 128 + 15 as a
+ * killed process's would read. */
+static gboolean
+install_sigterm_handler (void)
+{
+  static const char code[] =
+    "import signal as _s\n"
+    "def _ts_sigterm(signum, frame):\n"
+    "    raise SystemExit(143)\n"
+    "_s.signal(_s.SIGTERM, _ts_sigterm)\n"
+    "del _s, _ts_sigterm\n";
+  PyObject *globals = PyDict_New ();
+  PyObject *result;
+
+  if (globals == NULL)
+    return FALSE;
+  PyDict_SetItemString (globals, "__builtins__", PyEval_GetBuiltins ());
+  result = PyRun_String (code, Py_file_input, globals, globals);
+  Py_DECREF (globals);
+  if (result == NULL)
+    return FALSE;
+  Py_DECREF (result);
+  return TRUE;
+}
+
 static int
 exec_main (const char *script,
            const char *source)
@@ -161,6 +192,12 @@ exec_main (const char *script,
 error:
   if (PyErr_ExceptionMatches (PyExc_SystemExit))
     status = system_exit_status ();
+  else if (PyErr_ExceptionMatches (PyExc_KeyboardInterrupt))
+    {
+      /* python3 dies of SIGINT after the traceback; a shell sees 130. */
+      PyErr_Print ();
+      status = 130;
+    }
   else
     {
       /* Prints the traceback exactly as python3 would, SyntaxError with its
@@ -199,7 +236,7 @@ ts_workload_run (const TsWorkloadOptions  *options,
   if (!init_python (options, error))
     return FALSE;
 
-  if (!setup_sys_path (options))
+  if (!setup_sys_path (options) || !install_sigterm_handler ())
     {
       PyErr_Print ();
       status = 1;

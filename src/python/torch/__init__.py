@@ -1,3 +1,1085 @@
-"""Tensorscope's torch: the PyTorch API served by the instrumented core."""
+"""Tensorscope's torch: the PyTorch API served by the instrumented core.
+
+Tensors, operators, streams, events and the memory API are in torch._C (C,
+linked into tensorscope-cli); this file adds what PyTorch itself writes in
+Python: argument handling of the creation functions, torch.device and
+torch.dtype, the legacy typed constructors, printing.
+"""
+
+import builtins as _builtins
+import importlib.machinery as _machinery
+import importlib.util as _util
+import sys as _sys
+
+# torch._C is linked into tensorscope-cli (PyImport_AppendInittab). The
+# builtin importer only looks at top-level names, so load it by hand.
+_spec = _machinery.BuiltinImporter.find_spec("torch._C")
+if _spec is None:
+    raise ImportError("Tensorscope's torch only runs inside `tensorscope-cli run`")
+_C = _util.module_from_spec(_spec)
+_spec.loader.exec_module(_C)
+_sys.modules["torch._C"] = _C
+del _spec
 
 __version__ = "2.5.0+tensorscope"
+
+# dtypes ---------------------------------------------------------------------
+
+
+class dtype:
+    __slots__ = ("_code", "_name", "is_floating_point", "is_signed", "itemsize", "is_complex")
+
+    def __init__(self, code, name, floating, signed, itemsize):
+        self._code = code
+        self._name = name
+        self.is_floating_point = floating
+        self.is_signed = signed
+        self.itemsize = itemsize
+        self.is_complex = False
+
+    @property
+    def is_bool(self):
+        return self._name == "bool"
+
+    def __repr__(self):
+        return "torch." + self._name
+
+    def __reduce__(self):
+        return self._name
+
+
+float32 = dtype(0, "float32", True, True, 4)
+float64 = dtype(1, "float64", True, True, 8)
+float16 = dtype(2, "float16", True, True, 2)
+bfloat16 = dtype(3, "bfloat16", True, True, 2)
+int64 = dtype(4, "int64", False, True, 8)
+int32 = dtype(5, "int32", False, True, 4)
+uint8 = dtype(6, "uint8", False, False, 1)
+bool = dtype(7, "bool", False, False, 1)
+float = float32
+double = float64
+half = float16
+long = int64
+int = int32
+_dtypes = (float32, float64, float16, bfloat16, int64, int32, uint8, bool)
+
+_default_dtype = float32
+
+
+def get_default_dtype():
+    return _default_dtype
+
+
+def set_default_dtype(d):
+    global _default_dtype
+    if d not in (float32, float64):
+        raise TypeError("only floating-point types are supported as the default type")
+    _default_dtype = d
+
+
+def is_tensor(obj):
+    return isinstance(obj, Tensor)
+
+
+def is_floating_point(t):
+    return t.dtype.is_floating_point
+
+
+# devices ---------------------------------------------------------------------
+
+
+class device:
+    __slots__ = ("type", "index")
+
+    def __init__(self, type, index=None):
+        if isinstance(type, device):
+            self.type, self.index = type.type, type.index
+            return
+        if isinstance(type, _builtins.int) and not isinstance(type, _builtins.bool):
+            if type < 0:
+                raise RuntimeError("Device index must not be negative")
+            self.type, self.index = "cuda", type
+            return
+        if not isinstance(type, str):
+            raise TypeError("device() received an invalid combination of arguments")
+        spec = type
+        if ":" in spec:
+            if index is not None:
+                raise RuntimeError("type (string) must not include an index because index was passed explicitly: " + spec)
+            name, _, idx = spec.partition(":")
+            if not idx.isdigit() or (len(idx) > 1 and idx[0] == "0"):
+                raise RuntimeError("Invalid device string: '" + spec + "'")
+            index = _builtins.int(idx)
+        else:
+            name = spec
+        if name not in ("cpu", "cuda", "meta"):
+            raise RuntimeError(
+                "Expected one of cpu, cuda, ipu, xpu, mkldnn, opengl, opencl, ideep, hip, ve, fpga, "
+                "maia, xla, lazy, vulkan, mps, meta, hpu, mtia, privateuseone device type at start "
+                "of device string: " + spec)
+        if index is not None and index < 0:
+            raise RuntimeError("Device index must not be negative")
+        self.type, self.index = name, index
+
+    def __repr__(self):
+        if self.index is None:
+            return "device(type='%s')" % self.type
+        return "device(type='%s', index=%d)" % (self.type, self.index)
+
+    def __str__(self):
+        if self.index is None:
+            return self.type
+        return "%s:%d" % (self.type, self.index)
+
+    def __eq__(self, other):
+        return isinstance(other, device) and self.type == other.type and self.index == other.index
+
+    def __hash__(self):
+        return hash((self.type, self.index))
+
+    def __reduce__(self):
+        return (device, (self.type, self.index))
+
+
+def _device_arg(d):
+    if d is None or isinstance(d, device):
+        return d
+    return device(d)
+
+
+# Size ------------------------------------------------------------------------
+
+
+class Size(tuple):
+    def __repr__(self):
+        return "torch.Size([" + ", ".join(str(s) for s in self) + "])"
+
+    __str__ = __repr__
+
+    def numel(self):
+        n = 1
+        for s in self:
+            n *= s
+        return n
+
+
+def _shape_arg(size):
+    """empty(2, 3), empty((2, 3)), empty([2, 3]), empty(torch.Size(...))"""
+    if len(size) == 1 and isinstance(size[0], (tuple, list)):
+        return tuple(size[0])
+    return tuple(size)
+
+
+# Tensor -----------------------------------------------------------------------
+
+
+class Tensor(_C.TensorBase):
+    """torch.Tensor; also the legacy constructor torch.Tensor(data or sizes)."""
+
+    def __new__(cls, *args, device=None, dtype=None):
+        dt = dtype or _default_dtype
+        if len(args) == 1 and isinstance(args[0], (list, tuple)) and not _is_size(args[0]):
+            t = tensor(args[0], dtype=dt, device=device)
+        elif len(args) == 1 and isinstance(args[0], _C.TensorBase):
+            t = args[0]
+        else:
+            t = _C._empty(_shape_arg(args) if args else (0,), dt, _device_arg(device))
+        if cls is Tensor:
+            return t
+        return _C._make_subclass(cls, t)
+
+    # attributes
+    @property
+    def shape(self):
+        return Size(self._shape)
+
+    def size(self, dim=None):
+        if dim is None:
+            return Size(self._shape)
+        shape = self._shape
+        n = len(shape)
+        if not -_builtins.max(n, 1) <= dim < _builtins.max(n, 1):
+            raise IndexError("Dimension out of range (expected to be in range of [%d, %d], but got %d)"
+                             % (-_builtins.max(n, 1), _builtins.max(n, 1) - 1, dim))
+        return shape[dim] if n else 1
+
+    def stride(self, dim=None):
+        s = self._stride()
+        return s if dim is None else s[dim]
+
+    @property
+    def data(self):
+        return self
+
+    @property
+    def is_leaf(self):
+        return True
+
+    @property
+    def grad(self):
+        return None
+
+    @property
+    def T(self):
+        return self.t() if self.dim() == 2 else self.permute(*range(self.dim() - 1, -1, -1))
+
+    def requires_grad_(self, requires_grad=True):
+        self.requires_grad = requires_grad
+        return self
+
+    def detach(self):
+        return self
+
+    def untyped_storage(self):
+        return _UntypedStorage(self)
+
+    def storage(self):
+        return _UntypedStorage(self)
+
+    # moving
+    def to(self, *args, **kwargs):
+        dev = kwargs.pop("device", None)
+        dt = kwargs.pop("dtype", None)
+        non_blocking = kwargs.pop("non_blocking", False)
+        copy = kwargs.pop("copy", False)
+        kwargs.pop("memory_format", None)
+        if kwargs:
+            raise TypeError("to() received an invalid combination of arguments - got unexpected keyword " +
+                            ", ".join(kwargs))
+        rest = list(args)
+        if rest and isinstance(rest[0], Tensor):
+            other = rest.pop(0)
+            dev, dt = other.device, other.dtype
+        if rest and isinstance(rest[0], dtype):
+            dt = rest.pop(0)
+        elif rest and rest[0] is not None and isinstance(rest[0], (str, device, _builtins.int)) \
+                and not isinstance(rest[0], _builtins.bool):
+            dev = rest.pop(0)
+            if rest and isinstance(rest[0], dtype):
+                dt = rest.pop(0)
+        if rest and isinstance(rest[0], _builtins.bool):
+            non_blocking = rest.pop(0)
+            if rest:
+                copy = rest.pop(0)
+        return self._to(_device_arg(dev), dt, non_blocking, copy)
+
+    def cuda(self, device=None, non_blocking=False, **kwargs):
+        if device is None:
+            device = cuda.current_device()
+        dev = _device_arg(device)
+        if dev.type != "cuda":
+            raise RuntimeError("Invalid device, must be cuda device")
+        if dev.index is None:
+            dev = globals()["device"]("cuda", cuda.current_device())
+        return self._to(dev, None, non_blocking, False)
+
+    def cpu(self, **kwargs):
+        return self._to(_CPU, None, False, False)
+
+    def type(self, dtype=None, non_blocking=False):
+        if dtype is None:
+            prefix = "torch.cuda." if self.is_cuda else "torch."
+            return prefix + _LEGACY_NAMES[self.dtype]
+        if isinstance(dtype, str):
+            for d, name in _LEGACY_NAMES.items():
+                if dtype.endswith("." + name):
+                    return self._to(None, d, non_blocking, False)
+            raise ValueError("invalid type: '%s'" % dtype)
+        return self._to(None, dtype, non_blocking, False)
+
+    def float(self):
+        return self._to(None, float32, False, False)
+
+    def double(self):
+        return self._to(None, float64, False, False)
+
+    def half(self):
+        return self._to(None, float16, False, False)
+
+    def long(self):
+        return self._to(None, int64, False, False)
+
+    def int(self):
+        return self._to(None, int32, False, False)
+
+    def bool(self):
+        return self._to(None, bool, False, False)
+
+    def record_stream(self, stream):
+        if not self.is_cuda:
+            raise RuntimeError("record_stream() expected a CUDA tensor")
+        self._record_stream(stream._id)
+
+    # creation from self
+    def new_empty(self, *size, dtype=None, device=None, requires_grad=False, pin_memory=False):
+        return empty(*size, dtype=dtype or self.dtype, device=device or self.device,
+                     requires_grad=requires_grad, pin_memory=pin_memory)
+
+    def new_zeros(self, *size, dtype=None, device=None, requires_grad=False, pin_memory=False):
+        return self.new_empty(*size, dtype=dtype, device=device, requires_grad=requires_grad,
+                              pin_memory=pin_memory).fill_(0)
+
+    def new_ones(self, *size, dtype=None, device=None, requires_grad=False, pin_memory=False):
+        return self.new_empty(*size, dtype=dtype, device=device, requires_grad=requires_grad,
+                              pin_memory=pin_memory).fill_(1)
+
+    def new_full(self, size, fill_value, dtype=None, device=None, requires_grad=False, pin_memory=False):
+        return self.new_empty(size, dtype=dtype, device=device, requires_grad=requires_grad,
+                              pin_memory=pin_memory).fill_(fill_value)
+
+    def new_tensor(self, data, dtype=None, device=None, requires_grad=False, pin_memory=False):
+        return tensor(data, dtype=dtype or self.dtype, device=device or self.device,
+                      requires_grad=requires_grad, pin_memory=pin_memory)
+
+    def zero_(self):
+        return self.fill_(0)
+
+    def random_(self, *args, **kwargs):
+        raise NotImplementedError("random_ is not supported by Tensorscope yet")
+
+    # views
+    def view(self, *shape):
+        if len(shape) == 1 and isinstance(shape[0], dtype):
+            raise NotImplementedError("view(dtype) is not supported by Tensorscope yet")
+        return self._view(_shape_arg(shape))
+
+    def reshape(self, *shape):
+        shape = _shape_arg(shape)
+        if self.is_contiguous():
+            return self._view(shape)
+        return self.contiguous()._view(shape)
+
+    def view_as(self, other):
+        return self.view(other.shape)
+
+    def expand(self, *shape):
+        return self._expand(_shape_arg(shape))
+
+    def expand_as(self, other):
+        return self._expand(tuple(other.shape))
+
+    def flatten(self, start_dim=0, end_dim=-1):
+        shape = list(self.shape)
+        if not shape:
+            return self.reshape(1)
+        n = len(shape)
+        s, e = start_dim % n, end_dim % n
+        flat = 1
+        for d in shape[s:e + 1]:
+            flat *= d
+        return self.reshape(shape[:s] + [flat] + shape[e + 1:])
+
+    def t(self):
+        if self.dim() > 2:
+            raise RuntimeError("t() expects a tensor with <= 2 dimensions, but self is %dD" % self.dim())
+        return self.transpose(0, 1) if self.dim() == 2 else self
+
+    def permute(self, *dims):
+        dims = _shape_arg(dims)
+        out = self
+        order = list(range(self.dim()))
+        for i, d in enumerate(dims):
+            d %= _builtins.max(self.dim(), 1)
+            j = order.index(d)
+            if j != i:
+                out = out.transpose(i, j)
+                order[i], order[j] = order[j], order[i]
+        return out
+
+    def squeeze(self, dim=None):
+        shape = list(self.shape)
+        if dim is None:
+            new = [s for s in shape if s != 1]
+        else:
+            d = dim % _builtins.max(len(shape), 1)
+            new = shape[:d] + shape[d + 1:] if shape and shape[d] == 1 else shape
+        if self.is_contiguous():
+            return self._view(tuple(new))
+        return self.reshape(new)
+
+    def chunk(self, chunks, dim=0):
+        size = self.size(dim)
+        step = (size + chunks - 1) // chunks
+        return self.split(step, dim)
+
+    def split(self, split_size, dim=0):
+        size = self.size(dim)
+        if isinstance(split_size, (list, tuple)):
+            out, start = [], 0
+            for s in split_size:
+                out.append(self._slice(dim, start, start + s, 1))
+                start += s
+            return tuple(out)
+        return tuple(self._slice(dim, i, _builtins.min(i + split_size, size), 1)
+                     for i in range(0, size, split_size))
+
+    def __len__(self):
+        if self.dim() == 0:
+            raise TypeError("len() of a 0-d tensor")
+        return self._shape[0]
+
+    def __iter__(self):
+        if self.dim() == 0:
+            raise TypeError("iteration over a 0-d tensor")
+        return (self.select(0, i) for i in range(self._shape[0]))
+
+    def __getitem__(self, index):
+        return _index(self, index)
+
+    def __setitem__(self, index, value):
+        target = _index(self, index)
+        if isinstance(value, Tensor):
+            target.copy_(value)
+        else:
+            target.fill_(value)
+
+    def __hash__(self):
+        return id(self)
+
+    def __array__(self, *args):
+        raise TypeError("numpy is not supported by Tensorscope's torch")
+
+    def __format__(self, spec):
+        if self.dim() == 0:
+            return self.item().__format__(spec)
+        return object.__format__(self, spec)
+
+    def __repr__(self):
+        from ._tensor_str import _str
+        return _str(self)
+
+    __str__ = __repr__
+
+    def __reduce_ex__(self, proto):
+        return (tensor, (self.tolist(), self.dtype, self.device))
+
+    # math with names
+    def add(self, other, alpha=1):
+        return self + (other * alpha if alpha != 1 else other)
+
+    def add_(self, other, alpha=1):
+        self += other * alpha if alpha != 1 else other
+        return self
+
+    def sub(self, other, alpha=1):
+        return self - (other * alpha if alpha != 1 else other)
+
+    def sub_(self, other, alpha=1):
+        self -= other * alpha if alpha != 1 else other
+        return self
+
+    def mul(self, other):
+        return self * other
+
+    def mul_(self, other):
+        self *= other
+        return self
+
+    def div(self, other):
+        return self / other
+
+    def div_(self, other):
+        self /= other
+        return self
+
+    def matmul(self, other):
+        return self @ other
+
+    def mm(self, other):
+        return self @ other
+
+    def pow(self, e):
+        return self ** e
+
+    def eq(self, o):
+        return self == o
+
+    def ne(self, o):
+        return self != o
+
+    def lt(self, o):
+        return self < o
+
+    def le(self, o):
+        return self <= o
+
+    def gt(self, o):
+        return self > o
+
+    def ge(self, o):
+        return self >= o
+
+    def neg(self):
+        return -self
+
+    def abs(self):
+        return _C.TensorBase.__abs__(self)
+
+    def exp(self):
+        return self._unary(2)
+
+    def log(self):
+        return self._unary(3)
+
+    def sqrt(self):
+        return self._unary(4)
+
+    def relu(self):
+        return self._unary(5)
+
+    def sigmoid(self):
+        return self._unary(6)
+
+    def tanh(self):
+        return self._unary(7)
+
+    def sin(self):
+        return self._unary(8)
+
+    def cos(self):
+        return self._unary(9)
+
+    def logical_not(self):
+        return self._unary(10)
+
+    def maximum(self, other):
+        return self._binary(other, 7)
+
+    def minimum(self, other):
+        return self._binary(other, 8)
+
+    def max(self, dim=None, keepdim=False):
+        if isinstance(dim, Tensor):
+            return self.maximum(dim)
+        r = self._max(dim, keepdim, False)
+        return r if dim is None else return_types.max(r)
+
+    def min(self, dim=None, keepdim=False):
+        if isinstance(dim, Tensor):
+            return self.minimum(dim)
+        r = self._max(dim, keepdim, True)
+        return r if dim is None else return_types.min(r)
+
+    def argmax(self, dim=None, keepdim=False):
+        if dim is None:
+            return self.reshape(-1)._max(0, False, False)[1]
+        return self._max(dim, keepdim, False)[1]
+
+    def all(self):
+        return (self != 0).sum() == self.numel()
+
+    def any(self):
+        return (self != 0).sum() > 0
+
+    def equal(self, other):
+        return _C._equal(self, other)
+
+    def type_as(self, other):
+        return self._to(None, other.dtype, False, False)
+
+
+_CPU = device("cpu")
+
+
+def _is_size(obj):
+    return isinstance(obj, Size)
+
+
+class _UntypedStorage:
+    def __init__(self, t):
+        self._t = t
+
+    def data_ptr(self):
+        return self._t._storage_ptr()
+
+    def nbytes(self):
+        return self._t._storage_nbytes()
+
+    def size(self):
+        return self._t._storage_nbytes()
+
+    @property
+    def device(self):
+        return self._t.device
+
+
+class return_types:
+    class _MaxMin(tuple):
+        _name = "max"
+
+        def __new__(cls, pair):
+            return tuple.__new__(cls, pair)
+
+        @property
+        def values(self):
+            return self[0]
+
+        @property
+        def indices(self):
+            return self[1]
+
+        def __repr__(self):
+            return "torch.return_types.%s(\nvalues=%r,\nindices=%r)" % (self._name, self[0], self[1])
+
+    class max(_MaxMin):
+        _name = "max"
+
+    class min(_MaxMin):
+        _name = "min"
+
+
+def _index(t, index):
+    if not isinstance(index, tuple):
+        index = (index,)
+    if _builtins.any(i is Ellipsis for i in index):
+        n_real = len([i for i in index if i is not None and i is not Ellipsis])
+        k = [j for j, i in enumerate(index) if i is Ellipsis][0]
+        index = index[:k] + (slice(None),) * _builtins.max(t.dim() - n_real, 0) + index[k + 1:]
+    out = t
+    dim = 0
+    for i in index:
+        if i is None:
+            out = out.unsqueeze(dim)
+            dim += 1
+            continue
+        if isinstance(i, _builtins.bool):
+            raise NotImplementedError("boolean indexing is not supported by Tensorscope yet")
+        if isinstance(i, _builtins.int):
+            if out.dim() == 0:
+                raise IndexError("invalid index of a 0-dim tensor. Use `tensor.item()` in Python or "
+                                 "`tensor.item<T>()` in C++ to convert a 0-dim tensor to a number")
+            if dim >= out.dim():
+                raise IndexError("too many indices for tensor of dimension %d" % t.dim())
+            out = out.select(dim, i)
+        elif isinstance(i, slice):
+            if dim >= out.dim():
+                raise IndexError("too many indices for tensor of dimension %d" % t.dim())
+            size = out.size(dim)
+            start, stop, step = i.start, i.stop, i.step
+            out = out._slice(dim, 0 if start is None else start,
+                             size if stop is None else _builtins.min(stop, size) if stop >= 0 else stop,
+                             1 if step is None else step)
+            dim += 1
+        elif isinstance(i, Tensor):
+            if i.dtype in (int64, int32):
+                out = out.index_select(dim, i.reshape(-1)).reshape(
+                    list(out.shape[:dim]) + list(i.shape) + list(out.shape[dim + 1:]))
+                dim += i.dim()
+            else:
+                raise NotImplementedError("boolean mask indexing is not supported by Tensorscope yet")
+        elif isinstance(i, (list, tuple)):
+            idx = tensor(list(i), device=out.device)
+            out = out.index_select(dim, idx)
+            dim += 1
+        else:
+            raise IndexError("only integers, slices (`:`), ellipsis (`...`), None and long or byte "
+                             "Variables are valid indices (got %s)" % type(i).__name__)
+    return out
+
+
+Tensor.__module__ = "torch"
+
+# creation ---------------------------------------------------------------------
+
+
+def _finish(t, requires_grad):
+    if requires_grad:
+        t.requires_grad = True
+    return t
+
+
+def empty(*size, dtype=None, device=None, requires_grad=False, pin_memory=False, out=None,
+          layout=None, memory_format=None):
+    return _finish(_C._empty(_shape_arg(size), dtype or _default_dtype, _device_arg(device),
+                             pin_memory), requires_grad)
+
+
+def zeros(*size, dtype=None, device=None, requires_grad=False, pin_memory=False, out=None, layout=None):
+    return _finish(empty(*size, dtype=dtype, device=device, pin_memory=pin_memory).fill_(0), requires_grad)
+
+
+def ones(*size, dtype=None, device=None, requires_grad=False, pin_memory=False, out=None, layout=None):
+    return _finish(empty(*size, dtype=dtype, device=device, pin_memory=pin_memory).fill_(1), requires_grad)
+
+
+def _scalar_dtype(v):
+    if isinstance(v, _builtins.bool):
+        return bool
+    if isinstance(v, _builtins.int):
+        return int64
+    return _default_dtype
+
+
+def full(size, fill_value, dtype=None, device=None, requires_grad=False, pin_memory=False, out=None,
+         layout=None):
+    dt = dtype or _scalar_dtype(fill_value)
+    return _finish(empty(size, dtype=dt, device=device, pin_memory=pin_memory).fill_(fill_value),
+                   requires_grad)
+
+
+def empty_like(t, dtype=None, device=None, requires_grad=False, memory_format=None, pin_memory=False):
+    return empty(t.shape, dtype=dtype or t.dtype, device=device or t.device,
+                 requires_grad=requires_grad, pin_memory=pin_memory)
+
+
+def zeros_like(t, dtype=None, device=None, requires_grad=False, memory_format=None):
+    return empty_like(t, dtype=dtype, device=device, requires_grad=requires_grad).fill_(0)
+
+
+def ones_like(t, dtype=None, device=None, requires_grad=False, memory_format=None):
+    return empty_like(t, dtype=dtype, device=device, requires_grad=requires_grad).fill_(1)
+
+
+def full_like(t, fill_value, dtype=None, device=None, requires_grad=False, memory_format=None):
+    return empty_like(t, dtype=dtype, device=device, requires_grad=requires_grad).fill_(fill_value)
+
+
+def rand(*size, dtype=None, device=None, requires_grad=False, generator=None, pin_memory=False, out=None):
+    return _finish(empty(*size, dtype=dtype, device=device, pin_memory=pin_memory).uniform_(0, 1),
+                   requires_grad)
+
+
+def randn(*size, dtype=None, device=None, requires_grad=False, generator=None, pin_memory=False, out=None):
+    return _finish(empty(*size, dtype=dtype, device=device, pin_memory=pin_memory).normal_(0, 1),
+                   requires_grad)
+
+
+def rand_like(t, dtype=None, device=None):
+    return empty_like(t, dtype=dtype, device=device).uniform_(0, 1)
+
+
+def randn_like(t, dtype=None, device=None):
+    return empty_like(t, dtype=dtype, device=device).normal_(0, 1)
+
+
+def normal(mean, std, size=None, dtype=None, device=None, generator=None):
+    return empty(size, dtype=dtype, device=device).normal_(mean, std)
+
+
+def arange(start, end=None, step=1, dtype=None, device=None, requires_grad=False, out=None):
+    if end is None:
+        start, end = 0, start
+    if dtype is None:
+        ints = all(isinstance(v, _builtins.int) for v in (start, end, step))
+        dtype = int64 if ints else _default_dtype
+    return _finish(_C._arange(_builtins.float(start), _builtins.float(end), _builtins.float(step),
+                              dtype, _device_arg(device)), requires_grad)
+
+
+def _infer(data, shape, flat, depth=0):
+    if isinstance(data, Tensor):
+        if data.dim() == 0:
+            flat.append(data.item())
+            return data.dtype
+        data = data.tolist()
+    if isinstance(data, (list, tuple)):
+        n = len(data)
+        if len(shape) <= depth:
+            shape.append(n)
+        elif shape[depth] != n:
+            raise ValueError("expected sequence of length %d at dim %d (got %d)" % (shape[depth], depth, n))
+        kinds = None
+        for item in data:
+            k = _infer(item, shape, flat, depth + 1)
+            kinds = k if kinds is None else _promote_kind(kinds, k)
+        if n == 0 and kinds is None:
+            return None
+        return kinds
+    if isinstance(data, (_builtins.bool, _builtins.int, _builtins.float)):
+        if len(shape) > depth:
+            raise ValueError("expected sequence of length %d at dim %d (got 0)" % (shape[depth], depth))
+        flat.append(data)
+        return _scalar_dtype(data)
+    raise TypeError("new(): invalid data type '%s'" % type(data).__name__)
+
+
+def _promote_kind(a, b):
+    if a is None:
+        return b
+    if b is None:
+        return a
+    order = {bool: 0, uint8: 1, int32: 1, int64: 1}
+    if a.is_floating_point or b.is_floating_point:
+        return a if a.is_floating_point else b
+    return a if order.get(a, 1) >= order.get(b, 1) else b
+
+
+def tensor(data, dtype=None, device=None, requires_grad=False, pin_memory=False):
+    if isinstance(data, Tensor):
+        t = data.clone()
+        if dtype is not None or device is not None:
+            t = t.to(device=device, dtype=dtype)
+        return _finish(t, requires_grad)
+    shape, flat = [], []
+    kind = _infer(data, shape, flat)
+    dt = dtype or kind or _default_dtype
+    t = _C._from_flat(flat, tuple(shape), dt, _device_arg(device))
+    if pin_memory:
+        t = t.pin_memory()
+    return _finish(t, requires_grad)
+
+
+as_tensor = tensor
+
+
+def from_numpy(arr):
+    raise TypeError("numpy is not supported by Tensorscope's torch")
+
+
+# functions over tensors ----------------------------------------------------------
+
+
+def sum(input, dim=None, keepdim=False, dtype=None):
+    return input.sum(dim, keepdim, dtype)
+
+
+def mean(input, dim=None, keepdim=False, dtype=None):
+    return input.mean(dim, keepdim, dtype)
+
+
+def max(input, dim=None, keepdim=False):
+    return input.max(dim, keepdim)
+
+
+def min(input, dim=None, keepdim=False):
+    return input.min(dim, keepdim)
+
+
+def equal(a, b):
+    return _C._equal(a, b)
+
+
+def matmul(a, b):
+    return a @ b
+
+
+mm = matmul
+
+
+def add(a, b, alpha=1):
+    return a.add(b, alpha=alpha)
+
+
+def sub(a, b, alpha=1):
+    return a.sub(b, alpha=alpha)
+
+
+def mul(a, b):
+    return a * b
+
+
+def div(a, b):
+    return a / b
+
+
+def neg(a):
+    return -a
+
+
+def abs(a):
+    return a.abs()
+
+
+def exp(a):
+    return a.exp()
+
+
+def log(a):
+    return a.log()
+
+
+def sqrt(a):
+    return a.sqrt()
+
+
+def relu(a):
+    return a.relu()
+
+
+def sigmoid(a):
+    return a.sigmoid()
+
+
+def tanh(a):
+    return a.tanh()
+
+
+def maximum(a, b):
+    return a.maximum(b)
+
+
+def minimum(a, b):
+    return a.minimum(b)
+
+
+def index_select(input, dim, index):
+    return input.index_select(dim, index)
+
+
+def transpose(input, dim0, dim1):
+    return input.transpose(dim0, dim1)
+
+
+def reshape(input, shape):
+    return input.reshape(shape)
+
+
+def flatten(input, start_dim=0, end_dim=-1):
+    return input.flatten(start_dim, end_dim)
+
+
+def unsqueeze(input, dim):
+    return input.unsqueeze(dim)
+
+
+def squeeze(input, dim=None):
+    return input.squeeze(dim)
+
+
+def clone(input):
+    return input.clone()
+
+
+def numel(input):
+    return input.numel()
+
+
+def cat(tensors, dim=0):
+    tensors = list(tensors)
+    first = tensors[0]
+    d = dim % first.dim()
+    shape = list(first.shape)
+    shape[d] = _builtins.sum(t.shape[d] for t in tensors)
+    out = empty(shape, dtype=first.dtype, device=first.device)
+    start = 0
+    for t in tensors:
+        n = t.shape[d]
+        out._slice(d, start, start + n, 1).copy_(t)
+        start += n
+    return out
+
+
+def stack(tensors, dim=0):
+    return cat([t.unsqueeze(dim) for t in tensors], dim)
+
+
+def chunk(input, chunks, dim=0):
+    return input.chunk(chunks, dim)
+
+
+def split(input, split_size, dim=0):
+    return input.split(split_size, dim)
+
+
+# random ------------------------------------------------------------------------
+
+
+def manual_seed(seed):
+    seed = _builtins.int(seed)
+    _C._rng_manual_seed(-1, seed & 0xFFFFFFFFFFFFFFFF)
+    cuda.manual_seed_all(seed)
+    return Generator()
+
+
+def seed():
+    s = _C._rng_seed(-1)
+    cuda.manual_seed_all(s)
+    return s
+
+
+def initial_seed():
+    return _C._rng_initial_seed(-1)
+
+
+def get_rng_state():
+    return tensor(list(_C._rng_get_state(-1)), dtype=uint8)
+
+
+def set_rng_state(state):
+    _C._rng_set_state(-1, bytes(state.tolist()))
+
+
+class Generator:
+    def __init__(self, device="cpu"):
+        self.device = _device_arg(device)
+
+    def manual_seed(self, s):
+        manual_seed(s)
+        return self
+
+    def initial_seed(self):
+        return initial_seed()
+
+
+default_generator = Generator()
+
+
+class no_grad:
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        return False
+
+    def __call__(self, fn):
+        return fn
+
+
+enable_grad = no_grad
+inference_mode = no_grad
+
+
+def set_grad_enabled(mode):
+    return no_grad()
+
+
+def is_grad_enabled():
+    return False
+
+
+# legacy typed constructors --------------------------------------------------------
+
+_LEGACY_NAMES = {
+    float32: "FloatTensor", float64: "DoubleTensor", float16: "HalfTensor",
+    bfloat16: "BFloat16Tensor", int64: "LongTensor", int32: "IntTensor",
+    uint8: "ByteTensor", bool: "BoolTensor",
+}
+
+
+def _legacy_class(dt, on_cuda):
+    def __new__(cls, *args, device=None):
+        if on_cuda:
+            dev = device or globals()["device"]("cuda", cuda.current_device())
+        else:
+            dev = device
+        if len(args) == 1 and isinstance(args[0], (list, tuple)) and not _is_size(args[0]):
+            return tensor(args[0], dtype=dt, device=dev)
+        return _C._empty(_shape_arg(args) if args else (0,), dt, _device_arg(dev))
+
+    class _Meta(type):
+        def __instancecheck__(cls, obj):
+            return isinstance(obj, Tensor) and obj.dtype is dt and obj.is_cuda == on_cuda
+
+    name = _LEGACY_NAMES[dt]
+    return _Meta(name, (), {"__new__": __new__, "dtype": dt, "is_cuda": on_cuda,
+                            "__module__": "torch.cuda" if on_cuda else "torch"})
+
+
+for _dt, _name in _LEGACY_NAMES.items():
+    globals()[_name] = _legacy_class(_dt, False)
+
+import os as _os
+_C._set_classes(Tensor, device, _dtypes, _os.path.dirname(_os.path.abspath(__file__)) + _os.sep)
+del _os
+
+from . import cuda  # noqa: E402
+from . import nn  # noqa: E402
+from . import utils  # noqa: E402
+from .cuda import Stream, Event  # noqa: E402,F401
+from .nn.parameter import Parameter  # noqa: E402,F401
+
+for _dt, _name in _LEGACY_NAMES.items():
+    setattr(cuda, _name, _legacy_class(_dt, True))
+del _dt, _name
+
+OutOfMemoryError = _C.OutOfMemoryError

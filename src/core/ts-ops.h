@@ -1,0 +1,175 @@
+/* ts-ops.h: operations on tensors, dispatched by device
+ *
+ * Copyright 2026 The Tensorscope authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * The rules PyTorch applies before any kernel runs live here: all operands
+ * on one device (copies excepted), type promotion, broadcasting. A CPU op
+ * computes at once; a CUDA op allocates its output from the device's
+ * caching allocator on the current stream and becomes a work item on that
+ * stream with modelled flops and bytes. Errors carry PyTorch's messages in
+ * TS_TENSOR_ERROR with the code naming the Python exception.
+ */
+
+#pragma once
+
+#include "ts-tensor.h"
+
+G_BEGIN_DECLS
+
+typedef enum
+{
+  TS_BINARY_ADD,
+  TS_BINARY_SUB,
+  TS_BINARY_MUL,
+  TS_BINARY_DIV,
+  TS_BINARY_FLOOR_DIV,
+  TS_BINARY_REMAINDER,
+  TS_BINARY_POW,
+  TS_BINARY_MAXIMUM,
+  TS_BINARY_MINIMUM,
+  TS_BINARY_EQ,
+  TS_BINARY_NE,
+  TS_BINARY_LT,
+  TS_BINARY_LE,
+  TS_BINARY_GT,
+  TS_BINARY_GE,
+  TS_BINARY_AND,
+  TS_BINARY_OR,
+  TS_BINARY_XOR,
+} TsBinaryOp;
+
+typedef enum
+{
+  TS_UNARY_NEG,
+  TS_UNARY_ABS,
+  TS_UNARY_EXP,
+  TS_UNARY_LOG,
+  TS_UNARY_SQRT,
+  TS_UNARY_RELU,
+  TS_UNARY_SIGMOID,
+  TS_UNARY_TANH,
+  TS_UNARY_SIN,
+  TS_UNARY_COS,
+  TS_UNARY_NOT,
+} TsUnaryOp;
+
+/* A Python number operand: TS_DTYPE_BOOL, TS_DTYPE_INT64 or TS_DTYPE_FLOAT64. */
+typedef struct
+{
+  TsDType kind;
+  double  value;
+  gint64  ivalue;
+} TsScalar;
+
+/* b may be NULL, then scalar is the right operand (or the left one when
+ * reverse is set). out may be NULL for a new tensor, or a tensor to write
+ * (in-place ops pass the left operand). */
+TsTensor  *ts_ops_binary          (TsBinaryOp       op,
+                                   TsTensor        *a,
+                                   TsTensor        *b,
+                                   const TsScalar  *scalar,
+                                   gboolean         reverse,
+                                   TsTensor        *out,
+                                   GError         **error);
+TsTensor  *ts_ops_unary           (TsUnaryOp        op,
+                                   TsTensor        *a,
+                                   GError         **error);
+gboolean   ts_ops_fill            (TsTensor        *self,
+                                   const TsScalar  *value,
+                                   GError         **error);
+/* dst.copy_(src): broadcasting, dtype conversion, any pair of devices. */
+gboolean   ts_ops_copy            (TsTensor        *dst,
+                                   TsTensor        *src,
+                                   gboolean         non_blocking,
+                                   GError         **error);
+/* A new tensor on device with dtype; returns a new reference to self when
+ * nothing changes and copy is FALSE. */
+TsTensor  *ts_ops_to              (TsTensor        *self,
+                                   TsDevice         device,
+                                   TsDType          dtype,
+                                   gboolean         non_blocking,
+                                   gboolean         copy,
+                                   GError         **error);
+TsTensor  *ts_ops_clone           (TsTensor        *self,
+                                   GError         **error);
+TsTensor  *ts_ops_contiguous      (TsTensor        *self,
+                                   GError         **error);
+TsTensor  *ts_ops_pin_memory      (TsTensor        *self,
+                                   GError         **error);
+
+/* Reductions over dims (n_dims == 0: all of them). dtype may be
+ * TS_DTYPE_UNDEFINED for PyTorch's default. */
+TsTensor  *ts_ops_sum             (TsTensor        *self,
+                                   const int       *dims,
+                                   guint            n_dims,
+                                   gboolean         keepdim,
+                                   TsDType          dtype,
+                                   GError         **error);
+TsTensor  *ts_ops_mean            (TsTensor        *self,
+                                   const int       *dims,
+                                   guint            n_dims,
+                                   gboolean         keepdim,
+                                   TsDType          dtype,
+                                   GError         **error);
+/* max(): all elements, or along dim with indices. */
+TsTensor  *ts_ops_max             (TsTensor        *self,
+                                   gboolean         is_min,
+                                   GError         **error);
+gboolean   ts_ops_max_dim         (TsTensor        *self,
+                                   int              dim,
+                                   gboolean         keepdim,
+                                   gboolean         is_min,
+                                   TsTensor       **values,
+                                   TsTensor       **indices,
+                                   GError         **error);
+TsTensor  *ts_ops_matmul          (TsTensor        *a,
+                                   TsTensor        *b,
+                                   GError         **error);
+TsTensor  *ts_ops_index_select    (TsTensor        *self,
+                                   int              dim,
+                                   TsTensor        *index,
+                                   GError         **error);
+gboolean   ts_ops_equal           (TsTensor        *a,
+                                   TsTensor        *b,
+                                   gboolean        *result,
+                                   GError         **error);
+TsTensor  *ts_ops_arange          (double           start,
+                                   double           end,
+                                   double           step,
+                                   TsDType          dtype,
+                                   TsDevice         device,
+                                   GError         **error);
+
+/* Random fills: normal_(mean, std), uniform_(from, to). CUDA tensors draw
+ * from the device's Philox generator, CPU tensors from the CPU one. */
+gboolean   ts_ops_normal_         (TsTensor        *self,
+                                   double           mean,
+                                   double           std,
+                                   GError         **error);
+gboolean   ts_ops_uniform_        (TsTensor        *self,
+                                   double           from,
+                                   double           to,
+                                   GError         **error);
+
+/* Generators. device -1 is the CPU generator. */
+void       ts_rng_manual_seed     (int              device,
+                                   guint64          seed);
+guint64    ts_rng_initial_seed    (int              device);
+guint64    ts_rng_seed            (int              device);
+GBytes    *ts_rng_get_state       (int              device);
+gboolean   ts_rng_set_state       (int              device,
+                                   GBytes          *state,
+                                   GError         **error);
+
+/* One element as a number, for item()/tolist()/repr. */
+double     ts_tensor_get_double   (const TsTensor  *self,
+                                   gint64           linear_index);
+gint64     ts_tensor_get_int      (const TsTensor  *self,
+                                   gint64           linear_index);
+/* Makes the tensor's bytes readable by the host: a CPU tensor always is;
+ * a CUDA tensor is read by a blocking device-to-host copy (item(), repr). */
+TsTensor  *ts_ops_to_host         (TsTensor        *self,
+                                   GError         **error);
+
+G_END_DECLS

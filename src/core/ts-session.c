@@ -1,0 +1,646 @@
+/* ts-session.c: the process-wide state of a workload run
+ *
+ * Copyright 2026 The Tensorscope authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * This file is the only place that knows how the simulated machine is put
+ * together: the runtime (devices, streams, events, virtual time, the
+ * recorder) is created at the first CUDA call, as CUDA initializes lazily,
+ * with the environment as it is at that moment. Device memory is a compact
+ * caching allocator with PyTorch's rounding and segment sizes until the
+ * allocator part is merged; only this file changes then.
+ */
+
+#include "config.h"
+
+#include <cblas.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ts-callsite.h"
+#include "ts-allocator.h"
+#include "ts-device-memory.h"
+#include "ts-host-allocator.h"
+#include "ts-memory-stats.h"
+#include "ts-session.h"
+
+G_DEFINE_QUARK (ts-session-error-quark, ts_session_error)
+
+/* OpenBLAS (pthreads build): stops the worker thread pool. */
+extern int blas_thread_shutdown_ (void);
+
+#define DEFAULT_N_GPUS 4
+#define MAX_DEVICES 64
+
+typedef struct
+{
+  GMutex               lock;
+  TsSessionOptions     options;
+  char                *gpu_model;
+  gboolean             initialized;
+  int                  n_devices;        /* visible */
+  const TsGpuProfile  *profile;
+  TsRecorder          *recorder;
+  TsRuntime           *runtime;
+  TsDeviceMemory      *memory;
+  TsAllocator         *allocator;
+  TsHostAllocator     *host_allocator;
+} Session;
+
+static Session session = { .options = { .n_gpus = 0 } };
+static gsize session_inited;
+
+
+static void
+session_ensure (void)
+{
+  if (g_once_init_enter (&session_inited))
+    {
+      g_mutex_init (&session.lock);
+      g_once_init_leave (&session_inited, 1);
+    }
+}
+
+void
+ts_session_configure (const TsSessionOptions *options)
+{
+  g_return_if_fail (options != NULL);
+
+  session_ensure ();
+  if (session.initialized)
+    {
+      g_warning ("The session is already initialized; options ignored");
+      return;
+    }
+  session.options = *options;
+  /* The simulated devices compute on this thread; OpenBLAS's worker
+   * threads, started when the library loads, would only spin (sched_yield)
+   * against the workload on a small machine: one thread, workers stopped. */
+  openblas_set_num_threads (1);
+  blas_thread_shutdown_ ();
+  g_free (session.gpu_model);
+  session.gpu_model = g_strdup (options->gpu_model);
+  session.options.gpu_model = session.gpu_model;
+}
+
+static int
+physical_gpu_count (void)
+{
+  return session.options.n_gpus > 0 ? session.options.n_gpus : DEFAULT_N_GPUS;
+}
+
+static gboolean init_memory (GError **error);
+
+static int
+visible_device_count (void)
+{
+  g_autoptr(GArray) visible = ts_runtime_parse_visible_devices (g_getenv ("CUDA_VISIBLE_DEVICES"),
+                                                                physical_gpu_count (), NULL);
+  return MIN ((int) visible->len, MAX_DEVICES);
+}
+
+int
+ts_session_device_count (void)
+{
+  session_ensure ();
+  if (session.initialized)
+    return session.n_devices;
+  return visible_device_count ();
+}
+
+static const TsGpuProfile *
+choose_profile (void)
+{
+  const TsGpuProfile *profile = NULL;
+
+  if (session.options.gpu_model != NULL)
+    profile = ts_gpu_profile_lookup (session.options.gpu_model);
+  return profile ? profile : ts_gpu_profile_get_default ();
+}
+
+TsRecorder *
+ts_session_get_recorder (void)
+{
+  session_ensure ();
+  g_mutex_lock (&session.lock);
+  if (session.recorder == NULL)
+    session.recorder = ts_recorder_new ();
+  g_mutex_unlock (&session.lock);
+  return session.recorder;
+}
+
+TsRuntime *
+ts_session_get_runtime (void)
+{
+  return session.runtime;
+}
+
+gboolean
+ts_session_cuda_init (GError **error)
+{
+  TsRuntimeOptions options = { 0 };
+  const char *blocking;
+  TsRecorder *recorder;
+  TsRuntime *runtime;
+
+  session_ensure ();
+  if (G_LIKELY (session.initialized))
+    return TRUE;
+
+  recorder = ts_session_get_recorder ();
+  g_mutex_lock (&session.lock);
+  if (!session.initialized)
+    {
+      blocking = g_getenv ("CUDA_LAUNCH_BLOCKING");
+      options.gpu_model = session.options.gpu_model;
+      options.n_gpus = physical_gpu_count ();
+      options.visible_devices = g_getenv ("CUDA_VISIBLE_DEVICES");
+      options.launch_blocking = session.options.sync ||
+                                (blocking != NULL && g_str_equal (blocking, "1"));
+      runtime = ts_runtime_new (&options, recorder, error);
+      if (runtime == NULL)
+        {
+          g_mutex_unlock (&session.lock);
+          return FALSE;
+        }
+      session.n_devices = MIN ((int) ts_runtime_get_n_devices (runtime), MAX_DEVICES);
+      session.profile = ts_runtime_get_profile (runtime);
+      if (session.n_devices == 0)
+        {
+          g_object_unref (runtime);
+          g_mutex_unlock (&session.lock);
+          g_set_error_literal (error, TS_SESSION_ERROR, TS_SESSION_ERROR_NO_DEVICE,
+                               "No CUDA GPUs are available");
+          return FALSE;
+        }
+      session.runtime = runtime;
+      if (!init_memory (error))
+        {
+          session.runtime = NULL;
+          g_clear_object (&session.allocator);
+          g_clear_object (&session.host_allocator);
+          g_clear_object (&session.memory);
+          g_object_unref (runtime);
+          g_mutex_unlock (&session.lock);
+          return FALSE;
+        }
+      session.runtime = runtime;
+      session.initialized = TRUE;
+    }
+  g_mutex_unlock (&session.lock);
+  return TRUE;
+}
+
+gboolean
+ts_session_is_initialized (void)
+{
+  session_ensure ();
+  return session.initialized;
+}
+
+const TsGpuProfile *
+ts_session_get_profile (int device)
+{
+  session_ensure ();
+  return session.profile ? session.profile : choose_profile ();
+}
+
+gboolean
+ts_session_check_device (int      device,
+                         GError **error)
+{
+  if (!ts_session_cuda_init (error))
+    return FALSE;
+  if (device < 0 || device >= session.n_devices)
+    {
+      g_set_error (error, TS_SESSION_ERROR, TS_SESSION_ERROR_INVALID_DEVICE,
+                   "CUDA error: invalid device ordinal\n"
+                   "CUDA kernel errors might be asynchronously reported at some other API call, "
+                   "so the stacktrace below might be incorrect.\n"
+                   "For debugging consider passing CUDA_LAUNCH_BLOCKING=1");
+      return FALSE;
+    }
+  return TRUE;
+}
+
+void
+ts_session_shutdown (void)
+{
+  /* Let the devices finish what was queued, so the trace shows it. */
+  if (session.runtime != NULL)
+    for (int d = 0; d < session.n_devices; d++)
+      ts_runtime_device_synchronize (session.runtime, d, NULL);
+}
+
+int
+ts_session_current_device (void)
+{
+  if (session.runtime == NULL)
+    return 0;
+  return ts_runtime_get_device (session.runtime);
+}
+
+gboolean
+ts_session_set_device (int      device,
+                       GError **error)
+{
+  if (!ts_session_check_device (device, error))
+    return FALSE;
+  return ts_runtime_set_device (session.runtime, device, error);
+}
+
+TsStreamId
+ts_session_current_stream (int device)
+{
+  if (!ts_session_cuda_init (NULL))
+    return TS_STREAM_NONE;
+  return ts_runtime_get_current_stream (session.runtime, device, NULL);
+}
+
+void
+ts_session_stream_wait_stream (TsStreamId stream,
+                               TsStreamId other)
+{
+  ts_runtime_stream_wait_stream (session.runtime, stream, other, NULL);
+}
+
+static TsDeviceError
+work_start (gpointer data)
+{
+  TsSessionWork *work = data;
+
+  if (work->run != NULL)
+    work->run (work->user_data);
+  return TS_DEVICE_ERROR_NONE;
+}
+
+static void
+work_finish (gpointer data)
+{
+  TsSessionWork *work = data;
+
+  if (work->finish != NULL)
+    work->finish (work->user_data);
+}
+
+static void
+work_destroy (gpointer data)
+{
+  TsSessionWork *work = data;
+
+  if (work->destroy != NULL)
+    work->destroy (work->user_data);
+  g_free (work);
+}
+
+/* Kernel names are a handful of static strings: intern each once, keyed
+ * by its address, instead of hashing the text on every launch. */
+static TsStringId
+kernel_name_id (const char *name)
+{
+  static struct { const char *name; TsStringId id; } cache[64];
+  guint slot = (GPOINTER_TO_SIZE (name) >> 3) % G_N_ELEMENTS (cache);
+  TsStringId id;
+
+  g_mutex_lock (&session.lock);
+  if (cache[slot].name != name)
+    {
+      cache[slot].id = ts_recorder_intern (session.recorder, name);
+      cache[slot].name = name;
+    }
+  id = cache[slot].id;
+  g_mutex_unlock (&session.lock);
+  return id;
+}
+
+gboolean
+ts_session_launch (const TsSessionWork  *work,
+                   GError              **error)
+{
+  TsSessionWork *copy = g_memdup2 (work, sizeof *work);
+  TsWork w = { work_start, work_finish, work_destroy, copy };
+
+  if (work->is_copy)
+    {
+      TsCopyDesc desc = { 0 };
+
+      desc.kind = work->copy_kind;
+      desc.src_device = work->src_device;
+      desc.dst_device = work->dst_device;
+      desc.bytes = work->bytes;
+      desc.stream = work->stream;
+      desc.pinned = work->pinned;
+      desc.non_blocking = work->non_blocking;
+      desc.work = w;
+      return ts_runtime_memcpy (session.runtime, &desc, error) != 0;
+    }
+  else
+    {
+      TsKernelDesc desc = { 0 };
+      gint64 threads = MAX ((gint64) work->bytes / 4, 1);
+
+      desc.name_id = kernel_name_id (work->name);
+      desc.block[0] = work->block ? work->block : 256;
+      desc.grid[0] = work->grid ? work->grid : (guint32) MIN ((threads + 255) / 256, G_MAXUINT32);
+      desc.flops = work->flops;
+      desc.bytes = work->bytes;
+      desc.work = w;
+      return ts_runtime_launch_kernel (session.runtime, work->stream, &desc, error) != 0;
+    }
+}
+
+guint64
+ts_session_api_begin (const char *name,
+                      int         device)
+{
+  if (session.runtime == NULL)
+    return 0;
+  return ts_runtime_api_begin (session.runtime, name, device, TS_STREAM_NONE);
+}
+
+void
+ts_session_api_end (guint64 correlation)
+{
+  if (correlation != 0 && session.runtime != NULL)
+    ts_runtime_api_end (session.runtime, correlation);
+}
+
+/* Memory ------------------------------------------------------------- */
+
+/* The allocators' view of the machine: segments come from the simulated
+ * address space, events and time from the runtime. */
+
+/* Fresh device memory is filled with 0xff bytes (NaN as floats) up to
+ * this many bytes per segment, so reading memory nobody wrote shows. */
+#define POISON_LIMIT ((guint64) 64 << 20)
+
+static gboolean
+backend_segment_malloc (gpointer  user_data,
+                        guint     device,
+                        guint64   size,
+                        guint64  *addr)
+{
+  guint8 *host;
+
+  if (!ts_device_memory_segment_malloc (session.memory, device, size, addr, NULL))
+    return FALSE;
+  host = ts_device_memory_translate (session.memory, *addr, MIN (size, POISON_LIMIT), NULL);
+  if (host != NULL)
+    memset (host, 0xff, MIN (size, POISON_LIMIT));
+  return TRUE;
+}
+
+static void
+backend_segment_free (gpointer user_data,
+                      guint    device,
+                      guint64  addr,
+                      guint64  size)
+{
+  /* cudaFree synchronizes the device: queued work may still use it. */
+  ts_runtime_device_synchronize (session.runtime, device, NULL);
+  ts_device_memory_segment_free (session.memory, addr, NULL);
+}
+
+static void
+backend_mem_get_info (gpointer  user_data,
+                      guint     device,
+                      guint64  *free_bytes,
+                      guint64  *total_bytes)
+{
+  ts_device_memory_get_info (session.memory, device, free_bytes, total_bytes, NULL);
+}
+
+static guint64
+backend_event_record (gpointer   user_data,
+                      TsStreamId stream)
+{
+  guint64 event = ts_runtime_event_new (session.runtime, TS_EVENT_DEFAULT);
+
+  ts_runtime_event_record (session.runtime, event, stream, NULL);
+  return event;
+}
+
+static gboolean
+backend_event_query (gpointer user_data,
+                     guint64  event)
+{
+  gboolean done = TRUE;
+
+  ts_runtime_event_query (session.runtime, event, &done, NULL);
+  return done;
+}
+
+static void
+backend_event_synchronize (gpointer user_data,
+                           guint64  event)
+{
+  ts_runtime_event_synchronize (session.runtime, event, NULL);
+}
+
+static void
+backend_event_release (gpointer user_data,
+                       guint64  event)
+{
+  ts_runtime_event_free (session.runtime, event, NULL);
+}
+
+static TsTime
+backend_now (gpointer user_data)
+{
+  return ts_runtime_get_host_time (session.runtime);
+}
+
+static gboolean
+init_memory (GError **error)
+{
+  static const TsAllocatorBackend backend = {
+    backend_segment_malloc, backend_segment_free, backend_mem_get_info,
+    backend_event_record, backend_event_query, backend_event_synchronize,
+    backend_event_release, backend_now, NULL,
+  };
+  static const TsHostAllocatorBackend host_backend = {
+    backend_event_record, backend_event_query, backend_event_release, backend_now, NULL, NULL,
+  };
+  TsAllocConfig config;
+
+  ts_alloc_config_init (&config);
+  if (!ts_alloc_config_parse (&config, g_getenv ("PYTORCH_CUDA_ALLOC_CONF"), error))
+    return FALSE;
+
+  session.memory = ts_device_memory_new ();
+  for (int d = 0; d < session.n_devices; d++)
+    if (ts_device_memory_add_device (session.memory, session.profile->total_memory, 0, error) == G_MAXUINT)
+      return FALSE;
+  session.allocator = ts_allocator_new (session.n_devices, &config, &backend, NULL);
+  ts_allocator_set_recorder (session.allocator, session.recorder);
+  session.host_allocator = ts_host_allocator_new (&host_backend, NULL);
+  return TRUE;
+}
+
+gboolean
+ts_session_malloc (int          device,
+                   gsize        size,
+                   TsStreamId   stream,
+                   guint64     *addr,
+                   guint8     **host,
+                   gpointer    *block_out,
+                   GError     **error)
+{
+  TsSourceLoc loc = ts_callsite_get ();
+
+  if (!ts_session_check_device (device, error))
+    return FALSE;
+  if (!ts_allocator_malloc (session.allocator, device, size, stream, &loc, addr, error))
+    return FALSE;
+  *host = ts_device_memory_translate (session.memory, *addr, MAX (size, 1), error);
+  if (*host == NULL)
+    {
+      ts_allocator_free (session.allocator, *addr, &loc, NULL);
+      return FALSE;
+    }
+  *block_out = GSIZE_TO_POINTER (*addr);
+  return TRUE;
+}
+
+void
+ts_session_free (gpointer block)
+{
+  TsSourceLoc loc = ts_callsite_get ();
+
+  if (block != NULL && session.allocator != NULL)
+    ts_allocator_free (session.allocator, GPOINTER_TO_SIZE (block), &loc, NULL);
+}
+
+void
+ts_session_record_stream (gpointer   block,
+                          TsStreamId stream)
+{
+  if (block != NULL && session.allocator != NULL)
+    ts_allocator_record_stream (session.allocator, GPOINTER_TO_SIZE (block), stream);
+}
+
+gboolean
+ts_session_host_malloc (gsize      size,
+                        guint64   *addr,
+                        guint8   **host,
+                        gpointer  *block,
+                        GError   **error)
+{
+  gpointer p;
+
+  if (!ts_session_cuda_init (error))
+    return FALSE;
+  if (size == 0)
+    {
+      *addr = 0;
+      *host = NULL;
+      *block = NULL;
+      return TRUE;
+    }
+  p = ts_host_allocator_allocate (session.host_allocator, size, error);
+  if (p == NULL)
+    return FALSE;
+  *addr = GPOINTER_TO_SIZE (p);
+  *host = p;
+  *block = p;
+  return TRUE;
+}
+
+void
+ts_session_host_free (gpointer block)
+{
+  if (block != NULL && session.host_allocator != NULL)
+    ts_host_allocator_free (session.host_allocator, block, NULL);
+}
+
+void
+ts_session_host_record_stream (gconstpointer ptr,
+                               TsStreamId    stream)
+{
+  if (session.host_allocator != NULL)
+    ts_host_allocator_record_event (session.host_allocator, ptr, stream);
+}
+
+gboolean
+ts_session_host_is_pinned (gconstpointer ptr)
+{
+  return session.host_allocator != NULL && ts_host_allocator_is_pinned (session.host_allocator, ptr);
+}
+
+void
+ts_session_empty_cache (void)
+{
+  session_ensure ();
+  if (session.allocator != NULL)
+    ts_allocator_empty_cache (session.allocator);
+}
+
+GHashTable *
+ts_session_memory_stats (int device)
+{
+  GHashTable *table = g_hash_table_new_full (g_str_hash, g_str_equal, NULL, g_free);
+  TsMemoryStats stats;
+
+  session_ensure ();
+  if (session.allocator == NULL || device < 0 || device >= session.n_devices ||
+      !ts_allocator_get_stats (session.allocator, device, &stats))
+    return table;
+  for (guint i = 0; i < TS_MEMORY_STATS_N_KEYS; i++)
+    {
+      gint64 v = ts_memory_stats_value (&stats, i);
+      g_hash_table_insert (table, (gpointer) ts_memory_stats_key (i), g_memdup2 (&v, sizeof v));
+    }
+  return table;
+}
+
+void
+ts_session_reset_peak_stats (int device)
+{
+  if (session.allocator != NULL && device >= 0 && device < session.n_devices)
+    ts_allocator_reset_peak_stats (session.allocator, device);
+}
+
+void
+ts_session_reset_accumulated_stats (int device)
+{
+  if (session.allocator != NULL && device >= 0 && device < session.n_devices)
+    ts_allocator_reset_accumulated_stats (session.allocator, device);
+}
+
+char *
+ts_session_memory_summary (int      device,
+                           gboolean abbreviated)
+{
+  TsMemoryStats stats;
+
+  if (session.allocator != NULL && device >= 0 && device < session.n_devices)
+    return ts_allocator_memory_summary (session.allocator, device, abbreviated);
+  ts_memory_stats_init (&stats, -1);
+  return ts_memory_stats_format_summary (&stats, MAX (device, 0), abbreviated);
+}
+
+gboolean
+ts_session_set_memory_fraction (int      device,
+                                double   fraction,
+                                GError **error)
+{
+  if (!ts_session_check_device (device, error))
+    return FALSE;
+  return ts_allocator_set_memory_fraction (session.allocator, device, fraction, error);
+}
+
+void
+ts_session_mem_get_info (int      device,
+                         guint64 *free_bytes,
+                         guint64 *total_bytes)
+{
+  *free_bytes = *total_bytes = 0;
+  if (session.memory != NULL)
+    ts_device_memory_get_info (session.memory, device, free_bytes, total_bytes, NULL);
+}
+
+TsAllocator *
+ts_session_get_allocator (void)
+{
+  return session.allocator;
+}

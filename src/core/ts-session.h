@@ -1,0 +1,154 @@
+/* ts-session.h: the process-wide state of a workload run
+ *
+ * Copyright 2026 The Tensorscope authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * One session per process, as one CUDA context per device per process. The
+ * CLI configures it before the script starts; the devices come to life at
+ * the first CUDA call (CUDA's lazy initialization), which is also when
+ * CUDA_VISIBLE_DEVICES, CUDA_LAUNCH_BLOCKING and PYTORCH_CUDA_ALLOC_CONF
+ * are read, as PyTorch reads them.
+ *
+ * The session is the seam between the tensor layer and the simulated
+ * machine: devices, streams, events, virtual time, device memory and the
+ * trace. Callers see only this API.
+ */
+
+#pragma once
+
+#include <glib.h>
+
+#include "ts-gpu-profile.h"
+#include "ts-recorder.h"
+#include "ts-allocator.h"
+#include "ts-runtime.h"
+#include "ts-storage.h"
+#include "ts-types.h"
+
+G_BEGIN_DECLS
+
+#define TS_SESSION_ERROR (ts_session_error_quark ())
+
+typedef enum
+{
+  TS_SESSION_ERROR_NO_DEVICE,        /* RuntimeError */
+  TS_SESSION_ERROR_INVALID_DEVICE,   /* RuntimeError: invalid device ordinal */
+  TS_SESSION_ERROR_OUT_OF_MEMORY,    /* torch.cuda.OutOfMemoryError */
+  TS_SESSION_ERROR_INVALID_VALUE,    /* ValueError */
+  TS_SESSION_ERROR_FAILED,
+} TsSessionError;
+
+GQuark ts_session_error_quark (void);
+
+typedef struct
+{
+  int          n_gpus;      /* 0: the default (4) */
+  const char  *gpu_model;   /* NULL: the default profile */
+  gboolean     sync;        /* as CUDA_LAUNCH_BLOCKING=1 */
+  gboolean     sanitize;
+} TsSessionOptions;
+
+/* Before the first CUDA call; later calls are ignored with a warning. */
+void                 ts_session_configure          (const TsSessionOptions *options);
+/* Flushes and drops everything: the end of the run. */
+void                 ts_session_shutdown           (void);
+
+/* Lazy initialization. Cheap once done. */
+gboolean             ts_session_cuda_init          (GError    **error);
+gboolean             ts_session_is_initialized     (void);
+/* Visible devices, from CUDA_VISIBLE_DEVICES and --gpus; no init needed. */
+int                  ts_session_device_count       (void);
+const TsGpuProfile  *ts_session_get_profile        (int         device);
+gboolean             ts_session_check_device       (int         device,
+                                                    GError    **error);
+
+/* Per host thread. */
+int                  ts_session_current_device     (void);
+gboolean             ts_session_set_device         (int         device,
+                                                    GError    **error);
+
+/* The simulated machine; NULL before ts_session_cuda_init(). */
+TsRuntime           *ts_session_get_runtime        (void);
+/* The trace every record goes to; created on first use, before CUDA. */
+TsRecorder          *ts_session_get_recorder       (void);
+
+/* The calling thread's current stream of a device (initializes CUDA). */
+TsStreamId           ts_session_current_stream     (int         device);
+
+/* Device work: a kernel, or a copy when is_copy is set. The job's compute
+ * runs when the item starts on the device (it reads its inputs then). */
+typedef void (*TsSessionWorkFunc) (gpointer user_data);
+
+typedef struct
+{
+  const char        *name;        /* kernel name */
+  TsStreamId         stream;
+  guint64            flops;
+  guint64            bytes;
+  guint32            grid;        /* launch shape of a kernel; 0: from bytes */
+  guint32            block;
+  gboolean           is_copy;
+  TsCopyKind         copy_kind;
+  gboolean           pinned;
+  gboolean           non_blocking;
+  int                src_device;  /* -1 host */
+  int                dst_device;
+  TsSessionWorkFunc  run;         /* when the item starts on the device */
+  TsSessionWorkFunc  finish;      /* when it ends */
+  gpointer           user_data;
+  GDestroyNotify     destroy;
+} TsSessionWork;
+
+gboolean             ts_session_launch             (const TsSessionWork *work,
+                                                    GError             **error);
+/* Peer copies order the two devices' streams around the copy. */
+void                 ts_session_stream_wait_stream (TsStreamId  stream,
+                                                    TsStreamId  other);
+
+/* API-call scope ("aten::add") with the current callsite; work launched
+ * inside inherits its correlation. No-ops before CUDA is initialized. */
+guint64              ts_session_api_begin          (const char *name,
+                                                    int         device);
+void                 ts_session_api_end            (guint64     correlation);
+
+/* Device memory (the caching allocator of the device). */
+gboolean             ts_session_malloc             (int          device,
+                                                    gsize        size,
+                                                    TsStreamId   stream,
+                                                    guint64     *addr,
+                                                    guint8     **host,
+                                                    gpointer    *block,
+                                                    GError     **error);
+void                 ts_session_free               (gpointer     block);
+void                 ts_session_record_stream      (gpointer     block,
+                                                    TsStreamId   stream);
+/* Pinned host memory. */
+gboolean             ts_session_host_malloc        (gsize        size,
+                                                    guint64     *addr,
+                                                    guint8     **host,
+                                                    gpointer    *block,
+                                                    GError     **error);
+void                 ts_session_host_free          (gpointer     block);
+/* A non_blocking copy on stream uses the pinned block holding ptr: the
+ * pinned allocator must not reuse it before the stream gets there. */
+void                 ts_session_host_record_stream (gconstpointer ptr,
+                                                    TsStreamId    stream);
+gboolean             ts_session_host_is_pinned     (gconstpointer ptr);
+/* NULL before CUDA is initialized. */
+TsAllocator         *ts_session_get_allocator      (void);
+
+/* The memory API of torch.cuda. The stats table is PyTorch's keys. */
+GHashTable          *ts_session_memory_stats       (int          device);
+void                 ts_session_reset_peak_stats   (int          device);
+void                 ts_session_reset_accumulated_stats (int     device);
+void                 ts_session_empty_cache        (void);
+char                *ts_session_memory_summary     (int          device,
+                                                    gboolean     abbreviated);
+gboolean             ts_session_set_memory_fraction (int         device,
+                                                     double      fraction,
+                                                     GError    **error);
+void                 ts_session_mem_get_info       (int          device,
+                                                    guint64     *free_bytes,
+                                                    guint64     *total_bytes);
+
+G_END_DECLS

@@ -1,0 +1,110 @@
+/* ts-storage.c: the memory behind tensors
+ *
+ * Copyright 2026 The Tensorscope authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#include "config.h"
+
+#include "ts-session.h"
+#include "ts-storage.h"
+#include "ts-tensor.h"
+
+char *
+ts_device_to_string (TsDevice device)
+{
+  if (device.type == TS_DEVICE_CPU)
+    return g_strdup ("cpu");
+  return g_strdup_printf ("cuda:%d", device.index);
+}
+
+static void
+storage_clear (gpointer data)
+{
+  TsStorage *self = data;
+
+  if (self->device.type == TS_DEVICE_CUDA)
+    ts_session_free (self->block);
+  else if (self->pinned)
+    ts_session_host_free (self->block);
+  else
+    g_free (self->data);
+}
+
+TsStorage *
+ts_storage_new_cpu (gsize      nbytes,
+                    gboolean   pinned,
+                    GError   **error)
+{
+  TsStorage *self = g_atomic_rc_box_new0 (TsStorage);
+
+  self->device = TS_DEVICE_CPU_VALUE;
+  self->nbytes = nbytes;
+  self->stream = TS_STREAM_NONE;
+  if (pinned)
+    {
+      /* Pinning initializes CUDA, as cudaHostAlloc does. */
+      if (!ts_session_cuda_init (error) ||
+          !ts_session_host_malloc (nbytes, &self->addr, &self->data, &self->block, error))
+        {
+          g_atomic_rc_box_release (self);
+          return NULL;
+        }
+      self->pinned = TRUE;
+    }
+  else
+    {
+      /* 64-byte aligned so that data_ptr() looks like PyTorch's. */
+      self->data = g_malloc0 (MAX (nbytes, 1));
+      self->addr = nbytes ? GPOINTER_TO_SIZE (self->data) : 0;
+    }
+  return self;
+}
+
+TsStorage *
+ts_storage_new_cuda (int      device,
+                     gsize    nbytes,
+                     GError **error)
+{
+  TsStorage *self;
+  TsStreamId stream;
+
+  if (!ts_session_check_device (device, error))
+    return NULL;
+
+  self = g_atomic_rc_box_new0 (TsStorage);
+  self->device = (TsDevice) { TS_DEVICE_CUDA, device };
+  self->nbytes = nbytes;
+  stream = ts_session_current_stream (device);
+  self->stream = stream;
+  if (nbytes == 0)
+    return self;  /* PyTorch allocates nothing for an empty tensor */
+  if (!ts_session_malloc (device, nbytes, stream, &self->addr, &self->data, &self->block, error))
+    {
+      g_atomic_rc_box_release (self);
+      return NULL;
+    }
+  return self;
+}
+
+TsStorage *
+ts_storage_ref (TsStorage *self)
+{
+  return g_atomic_rc_box_acquire (self);
+}
+
+void
+ts_storage_unref (TsStorage *self)
+{
+  g_atomic_rc_box_release_full (self, storage_clear);
+}
+
+void
+ts_storage_record_stream (TsStorage  *self,
+                          TsStreamId  stream)
+{
+  g_return_if_fail (self != NULL);
+
+  if (self->device.type == TS_DEVICE_CUDA && self->block != NULL && stream != self->stream)
+    ts_session_record_stream (self->block, stream);
+}

@@ -1,0 +1,73 @@
+/* ts-storage.h: the memory behind tensors, on the host or on a device
+ *
+ * Copyright 2026 The Tensorscope authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * A storage is a refcounted run of bytes. CPU storages are plain (pageable)
+ * or pinned host memory; CUDA storages are a block of a device's caching
+ * allocator: a device address, the stream the block was allocated on, and
+ * the host memory that backs the simulated device bytes. Views of a tensor
+ * share one storage.
+ */
+
+#pragma once
+
+#include <glib.h>
+
+#include "ts-types.h"
+
+G_BEGIN_DECLS
+
+typedef enum
+{
+  TS_DEVICE_CPU = 0,
+  TS_DEVICE_CUDA = 1,
+} TsDeviceType;
+
+typedef struct
+{
+  TsDeviceType type;
+  int          index;   /* -1 for the CPU; a device ordinal for CUDA */
+} TsDevice;
+
+#define TS_DEVICE_CPU_VALUE ((TsDevice) { TS_DEVICE_CPU, -1 })
+
+static inline gboolean
+ts_device_equal (TsDevice a,
+                 TsDevice b)
+{
+  return a.type == b.type && a.index == b.index;
+}
+
+/* "cpu", "cuda:1": as PyTorch prints a device. */
+char *ts_device_to_string (TsDevice device);
+
+typedef struct _TsStorage TsStorage;
+
+struct _TsStorage
+{
+  TsDevice    device;
+  gboolean    pinned;      /* host memory from the pinned allocator */
+  guint8     *data;        /* host bytes (for CUDA: the simulated device bytes) */
+  gsize       nbytes;
+  guint64     addr;        /* what data_ptr() reports */
+  TsStreamId  stream;      /* allocation stream, CUDA only */
+  gpointer    block;       /* the allocator's handle, CUDA and pinned only */
+};
+
+TsStorage *ts_storage_new_cpu    (gsize       nbytes,
+                                  gboolean    pinned,
+                                  GError    **error);
+TsStorage *ts_storage_new_cuda   (int         device,
+                                  gsize       nbytes,
+                                  GError    **error);
+TsStorage *ts_storage_ref        (TsStorage  *self);
+void       ts_storage_unref      (TsStorage  *self);
+/* Asks the caching allocator not to reuse the block until the work queued
+ * so far on stream is done (Tensor.record_stream). */
+void       ts_storage_record_stream (TsStorage *self,
+                                     TsStreamId stream);
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (TsStorage, ts_storage_unref)
+
+G_END_DECLS

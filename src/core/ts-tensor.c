@@ -1,0 +1,460 @@
+/* ts-tensor.c: refcounted strided views over a storage
+ *
+ * Copyright 2026 The Tensorscope authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#include "config.h"
+
+#include <string.h>
+
+#include "ts-tensor.h"
+
+G_DEFINE_QUARK (ts-tensor-error-quark, ts_tensor_error)
+
+static void
+contiguous_strides (guint         ndim,
+                    const gint64 *shape,
+                    gint64       *strides)
+{
+  gint64 s = 1;
+
+  for (int i = (int) ndim - 1; i >= 0; i--)
+    {
+      strides[i] = s;
+      s *= MAX (shape[i], 1);
+    }
+}
+
+static gint64
+shape_numel (guint         ndim,
+             const gint64 *shape)
+{
+  gint64 n = 1;
+
+  for (guint i = 0; i < ndim; i++)
+    n *= shape[i];
+  return n;
+}
+
+TsTensor *
+ts_tensor_new_view (TsStorage    *storage,
+                    TsDType       dtype,
+                    guint         ndim,
+                    const gint64 *shape,
+                    const gint64 *strides,
+                    gint64        offset)
+{
+  TsTensor *self;
+
+  g_return_val_if_fail (storage != NULL, NULL);
+  g_return_val_if_fail (ndim <= TS_MAX_DIMS, NULL);
+
+  self = g_atomic_rc_box_new0 (TsTensor);
+  self->storage = ts_storage_ref (storage);
+  self->dtype = dtype;
+  self->ndim = ndim;
+  self->offset = offset;
+  if (ndim > 0)
+    {
+      memcpy (self->shape, shape, ndim * sizeof (gint64));
+      if (strides != NULL)
+        memcpy (self->strides, strides, ndim * sizeof (gint64));
+      else
+        contiguous_strides (ndim, shape, self->strides);
+    }
+  return self;
+}
+
+TsTensor *
+ts_tensor_new_empty (TsDevice       device,
+                     TsDType        dtype,
+                     guint          ndim,
+                     const gint64  *shape,
+                     gboolean       pinned,
+                     GError       **error)
+{
+  g_autoptr(TsStorage) storage = NULL;
+  gint64 numel;
+
+  g_return_val_if_fail (ts_dtype_is_valid (dtype), NULL);
+
+  if (ndim > TS_MAX_DIMS)
+    {
+      g_set_error (error, TS_TENSOR_ERROR, TS_TENSOR_ERROR_RUNTIME,
+                   "Tensors of more than %d dimensions are not supported", TS_MAX_DIMS);
+      return NULL;
+    }
+  for (guint i = 0; i < ndim; i++)
+    if (shape[i] < 0)
+      {
+        g_set_error (error, TS_TENSOR_ERROR, TS_TENSOR_ERROR_RUNTIME,
+                     "Trying to create tensor with negative dimension %" G_GINT64_FORMAT
+                     ": [", shape[i]);
+        for (guint j = 0; j < ndim; j++)
+          {
+            char *m = g_strdup_printf ("%s%s%" G_GINT64_FORMAT, (*error)->message,
+                                       j ? ", " : "", shape[j]);
+            g_free ((*error)->message);
+            (*error)->message = m;
+          }
+        {
+          char *m = g_strconcat ((*error)->message, "]", NULL);
+          g_free ((*error)->message);
+          (*error)->message = m;
+        }
+        return NULL;
+      }
+
+  numel = shape_numel (ndim, shape);
+  if (numel > (G_GINT64_CONSTANT (1) << 60) / (gint64) ts_dtype_size (dtype))
+    {
+      g_set_error_literal (error, TS_TENSOR_ERROR, TS_TENSOR_ERROR_RUNTIME,
+                           "Storage size calculation overflowed");
+      return NULL;
+    }
+
+  if (device.type == TS_DEVICE_CUDA)
+    storage = ts_storage_new_cuda (device.index, numel * ts_dtype_size (dtype), error);
+  else
+    storage = ts_storage_new_cpu (numel * ts_dtype_size (dtype), pinned, error);
+  if (storage == NULL)
+    return NULL;
+
+  return ts_tensor_new_view (storage, dtype, ndim, shape, NULL, 0);
+}
+
+TsTensor *
+ts_tensor_ref (TsTensor *self)
+{
+  return g_atomic_rc_box_acquire (self);
+}
+
+static void
+tensor_clear (gpointer data)
+{
+  TsTensor *self = data;
+
+  ts_storage_unref (self->storage);
+}
+
+void
+ts_tensor_unref (TsTensor *self)
+{
+  g_atomic_rc_box_release_full (self, tensor_clear);
+}
+
+gint64
+ts_tensor_numel (const TsTensor *self)
+{
+  return shape_numel (self->ndim, self->shape);
+}
+
+gboolean
+ts_tensor_is_contiguous (const TsTensor *self)
+{
+  gint64 expected = 1;
+
+  for (int i = (int) self->ndim - 1; i >= 0; i--)
+    {
+      if (self->shape[i] == 1)
+        continue;
+      if (self->shape[i] == 0)
+        return TRUE;
+      if (self->strides[i] != expected)
+        return FALSE;
+      expected *= self->shape[i];
+    }
+  return TRUE;
+}
+
+gsize
+ts_tensor_nbytes (const TsTensor *self)
+{
+  return ts_tensor_numel (self) * ts_dtype_size (self->dtype);
+}
+
+guint8 *
+ts_tensor_data (const TsTensor *self)
+{
+  if (self->storage->data == NULL)
+    return NULL;
+  return self->storage->data + self->offset * ts_dtype_size (self->dtype);
+}
+
+guint64
+ts_tensor_data_ptr (const TsTensor *self)
+{
+  if (self->storage->addr == 0)
+    return 0;
+  return self->storage->addr + self->offset * ts_dtype_size (self->dtype);
+}
+
+gboolean
+ts_tensor_wrap_dim (int      ndim,
+                    int     *dim,
+                    GError **error)
+{
+  int lo = ndim > 0 ? -ndim : -1;
+  int hi = ndim > 0 ? ndim - 1 : 0;
+
+  if (*dim < lo || *dim > hi)
+    {
+      g_set_error (error, TS_TENSOR_ERROR, TS_TENSOR_ERROR_INDEX,
+                   "Dimension out of range (expected to be in range of [%d, %d], but got %d)",
+                   lo, hi, *dim);
+      return FALSE;
+    }
+  if (*dim < 0)
+    *dim += MAX (ndim, 1);
+  return TRUE;
+}
+
+static char *
+shape_string (guint         ndim,
+              const gint64 *shape)
+{
+  GString *s = g_string_new ("[");
+
+  for (guint i = 0; i < ndim; i++)
+    g_string_append_printf (s, "%s%" G_GINT64_FORMAT, i ? ", " : "", shape[i]);
+  g_string_append_c (s, ']');
+  return g_string_free (s, FALSE);
+}
+
+TsTensor *
+ts_tensor_view (TsTensor      *self,
+                guint          ndim,
+                const gint64  *shape_in,
+                GError       **error)
+{
+  gint64 shape[TS_MAX_DIMS];
+  gint64 numel = ts_tensor_numel (self);
+  gint64 known = 1;
+  int infer = -1;
+
+  if (ndim > TS_MAX_DIMS)
+    {
+      g_set_error (error, TS_TENSOR_ERROR, TS_TENSOR_ERROR_RUNTIME, "too many dimensions");
+      return NULL;
+    }
+  memcpy (shape, shape_in, ndim * sizeof (gint64));
+  for (guint i = 0; i < ndim; i++)
+    {
+      if (shape[i] == -1)
+        {
+          if (infer >= 0)
+            {
+              g_set_error_literal (error, TS_TENSOR_ERROR, TS_TENSOR_ERROR_RUNTIME,
+                                   "only one dimension can be inferred");
+              return NULL;
+            }
+          infer = i;
+        }
+      else if (shape[i] < 0)
+        {
+          g_set_error (error, TS_TENSOR_ERROR, TS_TENSOR_ERROR_RUNTIME,
+                       "invalid shape dimension %" G_GINT64_FORMAT, shape[i]);
+          return NULL;
+        }
+      else
+        known *= shape[i];
+    }
+  if (infer >= 0 && known != 0 && numel % known == 0)
+    shape[infer] = numel / known;
+  if ((infer >= 0 && (known == 0 || numel % known != 0)) || shape_numel (ndim, shape) != numel)
+    {
+      g_autofree char *s = shape_string (ndim, shape_in);
+      g_set_error (error, TS_TENSOR_ERROR, TS_TENSOR_ERROR_RUNTIME,
+                   "shape '%s' is invalid for input of size %" G_GINT64_FORMAT, s, numel);
+      return NULL;
+    }
+  if (!ts_tensor_is_contiguous (self))
+    {
+      g_set_error_literal (error, TS_TENSOR_ERROR, TS_TENSOR_ERROR_RUNTIME,
+                           "view size is not compatible with input tensor's size and stride "
+                           "(at least one dimension spans across two contiguous subspaces). "
+                           "Use .reshape(...) instead.");
+      return NULL;
+    }
+  return ts_tensor_new_view (self->storage, self->dtype, ndim, shape, NULL, self->offset);
+}
+
+TsTensor *
+ts_tensor_transpose (TsTensor  *self,
+                     int        dim0,
+                     int        dim1,
+                     GError   **error)
+{
+  TsTensor *out;
+  gint64 t;
+
+  if (!ts_tensor_wrap_dim (self->ndim, &dim0, error) ||
+      !ts_tensor_wrap_dim (self->ndim, &dim1, error))
+    return NULL;
+  out = ts_tensor_new_view (self->storage, self->dtype, self->ndim, self->shape,
+                            self->strides, self->offset);
+  if (self->ndim == 0)
+    return out;
+  t = out->shape[dim0]; out->shape[dim0] = out->shape[dim1]; out->shape[dim1] = t;
+  t = out->strides[dim0]; out->strides[dim0] = out->strides[dim1]; out->strides[dim1] = t;
+  return out;
+}
+
+TsTensor *
+ts_tensor_select (TsTensor  *self,
+                  int        dim,
+                  gint64     index,
+                  GError   **error)
+{
+  gint64 shape[TS_MAX_DIMS], strides[TS_MAX_DIMS];
+  gint64 size;
+  guint j = 0;
+
+  if (self->ndim == 0)
+    {
+      g_set_error_literal (error, TS_TENSOR_ERROR, TS_TENSOR_ERROR_INDEX,
+                           "invalid index of a 0-dim tensor. Use `tensor.item()` in Python "
+                           "or `tensor.item<T>()` in C++ to convert a 0-dim tensor to a number");
+      return NULL;
+    }
+  if (!ts_tensor_wrap_dim (self->ndim, &dim, error))
+    return NULL;
+  size = self->shape[dim];
+  if (index < -size || index >= size)
+    {
+      g_set_error (error, TS_TENSOR_ERROR, TS_TENSOR_ERROR_INDEX,
+                   "index %" G_GINT64_FORMAT " is out of bounds for dimension %d with size %"
+                   G_GINT64_FORMAT, index, dim, size);
+      return NULL;
+    }
+  if (index < 0)
+    index += size;
+  for (guint i = 0; i < self->ndim; i++)
+    if ((int) i != dim)
+      {
+        shape[j] = self->shape[i];
+        strides[j] = self->strides[i];
+        j++;
+      }
+  return ts_tensor_new_view (self->storage, self->dtype, self->ndim - 1, shape, strides,
+                             self->offset + index * self->strides[dim]);
+}
+
+TsTensor *
+ts_tensor_slice (TsTensor  *self,
+                 int        dim,
+                 gint64     start,
+                 gint64     stop,
+                 gint64     step,
+                 GError   **error)
+{
+  TsTensor *out;
+  gint64 size;
+
+  if (!ts_tensor_wrap_dim (self->ndim, &dim, error))
+    return NULL;
+  if (step <= 0)
+    {
+      g_set_error_literal (error, TS_TENSOR_ERROR, TS_TENSOR_ERROR_VALUE,
+                           "step must be greater than zero");
+      return NULL;
+    }
+  size = self->shape[dim];
+  if (start < 0)
+    start += size;
+  if (stop < 0)
+    stop += size;
+  start = CLAMP (start, 0, size);
+  stop = CLAMP (stop, start, size);
+
+  out = ts_tensor_new_view (self->storage, self->dtype, self->ndim, self->shape,
+                            self->strides, self->offset + start * self->strides[dim]);
+  out->shape[dim] = (stop - start + step - 1) / step;
+  out->strides[dim] = self->strides[dim] * step;
+  return out;
+}
+
+TsTensor *
+ts_tensor_unsqueeze (TsTensor  *self,
+                     int        dim,
+                     GError   **error)
+{
+  gint64 shape[TS_MAX_DIMS], strides[TS_MAX_DIMS];
+  guint j = 0;
+
+  if (!ts_tensor_wrap_dim (self->ndim + 1, &dim, error))
+    return NULL;
+  for (guint i = 0; i <= self->ndim; i++)
+    {
+      if ((int) i == dim)
+        {
+          shape[i] = 1;
+          strides[i] = (j < self->ndim) ? self->strides[j] * self->shape[j] : 1;
+        }
+      else
+        {
+          shape[i] = self->shape[j];
+          strides[i] = self->strides[j];
+          j++;
+        }
+    }
+  return ts_tensor_new_view (self->storage, self->dtype, self->ndim + 1, shape, strides,
+                             self->offset);
+}
+
+TsTensor *
+ts_tensor_expand (TsTensor      *self,
+                  guint          ndim,
+                  const gint64  *shape,
+                  GError       **error)
+{
+  gint64 out_shape[TS_MAX_DIMS], strides[TS_MAX_DIMS];
+  int lead = (int) ndim - (int) self->ndim;
+
+  if (lead < 0 || ndim > TS_MAX_DIMS)
+    {
+      g_autofree char *want = shape_string (ndim, shape);
+      g_set_error (error, TS_TENSOR_ERROR, TS_TENSOR_ERROR_RUNTIME,
+                   "expand(torch.FloatTensor{%s}, size=%s): the number of sizes provided (%u) "
+                   "must be greater or equal to the number of dimensions in the tensor (%u)",
+                   want, want, ndim, self->ndim);
+      return NULL;
+    }
+  for (guint i = 0; i < ndim; i++)
+    {
+      int j = (int) i - lead;
+      gint64 want = shape[i];
+
+      if (j < 0)
+        {
+          out_shape[i] = want;
+          strides[i] = 0;
+          continue;
+        }
+      if (want == -1)
+        want = self->shape[j];
+      if (self->shape[j] == want)
+        {
+          out_shape[i] = want;
+          strides[i] = self->strides[j];
+        }
+      else if (self->shape[j] == 1)
+        {
+          out_shape[i] = want;
+          strides[i] = 0;
+        }
+      else
+        {
+          g_autofree char *want_s = shape_string (ndim, shape);
+          g_autofree char *have_s = shape_string (self->ndim, self->shape);
+          g_set_error (error, TS_TENSOR_ERROR, TS_TENSOR_ERROR_RUNTIME,
+                       "The expanded size of the tensor (%" G_GINT64_FORMAT ") must match the "
+                       "existing size (%" G_GINT64_FORMAT ") at non-singleton dimension %u.  "
+                       "Target sizes: %s.  Tensor sizes: %s",
+                       want, self->shape[j], i, want_s, have_s);
+          return NULL;
+        }
+    }
+  return ts_tensor_new_view (self->storage, self->dtype, ndim, out_shape, strides, self->offset);
+}

@@ -1,0 +1,117 @@
+/* ts-tensor.h: refcounted strided views over a storage
+ *
+ * Copyright 2026 The Tensorscope authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * A tensor is a dtype, a shape, strides in elements and an offset into a
+ * storage. Tensors are hot data (a Python loop creates millions), so they
+ * are a small refcounted struct, not a GObject.
+ */
+
+#pragma once
+
+#include "ts-dtype.h"
+#include "ts-storage.h"
+
+G_BEGIN_DECLS
+
+#define TS_MAX_DIMS 16
+
+#define TS_TENSOR_ERROR (ts_tensor_error_quark ())
+
+/* Each code says which Python exception the message belongs to. */
+typedef enum
+{
+  TS_TENSOR_ERROR_RUNTIME,        /* RuntimeError */
+  TS_TENSOR_ERROR_INDEX,          /* IndexError */
+  TS_TENSOR_ERROR_VALUE,          /* ValueError */
+  TS_TENSOR_ERROR_TYPE,           /* TypeError */
+  TS_TENSOR_ERROR_OUT_OF_MEMORY,  /* torch.cuda.OutOfMemoryError */
+  TS_TENSOR_ERROR_NOT_IMPLEMENTED,
+} TsTensorError;
+
+GQuark ts_tensor_error_quark (void);
+
+typedef struct _TsTensor TsTensor;
+
+struct _TsTensor
+{
+  TsStorage *storage;
+  TsDType    dtype;
+  guint      ndim;
+  gint64     offset;                /* in elements */
+  gint64     shape[TS_MAX_DIMS];
+  gint64     strides[TS_MAX_DIMS];  /* in elements */
+};
+
+/* A new contiguous tensor with fresh (uninitialized) memory. */
+TsTensor  *ts_tensor_new_empty      (TsDevice       device,
+                                     TsDType        dtype,
+                                     guint          ndim,
+                                     const gint64  *shape,
+                                     gboolean       pinned,
+                                     GError       **error);
+/* A view of storage; takes its own reference. */
+TsTensor  *ts_tensor_new_view       (TsStorage     *storage,
+                                     TsDType        dtype,
+                                     guint          ndim,
+                                     const gint64  *shape,
+                                     const gint64  *strides,
+                                     gint64         offset);
+TsTensor  *ts_tensor_ref            (TsTensor      *self);
+void       ts_tensor_unref          (TsTensor      *self);
+
+static inline TsDevice
+ts_tensor_get_device (const TsTensor *self)
+{
+  return self->storage->device;
+}
+
+static inline gboolean
+ts_tensor_is_cuda (const TsTensor *self)
+{
+  return self->storage->device.type == TS_DEVICE_CUDA;
+}
+
+gint64     ts_tensor_numel          (const TsTensor *self);
+gboolean   ts_tensor_is_contiguous  (const TsTensor *self);
+gsize      ts_tensor_nbytes         (const TsTensor *self);
+/* Address of the first element: host pointer into the storage's bytes. */
+guint8    *ts_tensor_data           (const TsTensor *self);
+guint64    ts_tensor_data_ptr       (const TsTensor *self);
+
+/* Views. Errors carry PyTorch's messages. */
+TsTensor  *ts_tensor_view           (TsTensor      *self,
+                                     guint          ndim,
+                                     const gint64  *shape,
+                                     GError       **error);
+TsTensor  *ts_tensor_transpose      (TsTensor      *self,
+                                     int            dim0,
+                                     int            dim1,
+                                     GError       **error);
+TsTensor  *ts_tensor_select         (TsTensor      *self,
+                                     int            dim,
+                                     gint64         index,
+                                     GError       **error);
+TsTensor  *ts_tensor_slice          (TsTensor      *self,
+                                     int            dim,
+                                     gint64         start,
+                                     gint64         stop,
+                                     gint64         step,
+                                     GError       **error);
+TsTensor  *ts_tensor_unsqueeze      (TsTensor      *self,
+                                     int            dim,
+                                     GError       **error);
+TsTensor  *ts_tensor_expand         (TsTensor      *self,
+                                     guint          ndim,
+                                     const gint64  *shape,
+                                     GError       **error);
+
+/* Wraps a negative dim; FALSE with PyTorch's IndexError text otherwise. */
+gboolean   ts_tensor_wrap_dim       (int            ndim,
+                                     int           *dim,
+                                     GError       **error);
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (TsTensor, ts_tensor_unref)
+
+G_END_DECLS

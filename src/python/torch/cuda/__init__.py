@@ -1,0 +1,196 @@
+"""torch.cuda over Tensorscope's simulated devices."""
+
+import os  # noqa: F401  (seed scripts call torch.cuda.os.cpu_count())
+
+import torch
+from torch import _C
+
+from . import comm, memory, nvtx, random  # noqa: F401
+from .memory import *  # noqa: F401,F403
+from .random import *  # noqa: F401,F403
+from .streams import Event, Stream  # noqa: F401
+
+OutOfMemoryError = _C.OutOfMemoryError
+
+
+def is_available():
+    return _C._cuda_device_count() > 0
+
+
+def is_initialized():
+    return _C._cuda_is_initialized()
+
+
+def init():
+    _C._cuda_init()
+
+
+def _lazy_init():
+    _C._cuda_init()
+
+
+def device_count():
+    return _C._cuda_device_count()
+
+
+def current_device():
+    return _C._cuda_current_device()
+
+
+def _get_device_index(device, optional=False):
+    if device is None:
+        if optional:
+            return current_device()
+        raise ValueError("Expected a torch.device with a specified index or an integer, but got:None")
+    if isinstance(device, str):
+        device = torch.device(device)
+    if isinstance(device, torch.device):
+        if device.type != "cuda":
+            raise ValueError("Expected a cuda device, but got: {}".format(device))
+        return current_device() if device.index is None else device.index
+    if isinstance(device, int):
+        return device
+    raise ValueError("Expected a torch.device with a specified index or an integer, but got:{}".format(device))
+
+
+def set_device(device):
+    idx = _get_device_index(device)
+    if idx >= 0:
+        _C._cuda_set_device(idx)
+
+
+class device:
+    """Context manager that changes the selected device."""
+
+    def __init__(self, device):
+        self.idx = _get_device_index(device, optional=True)
+        self.prev_idx = -1
+
+    def __enter__(self):
+        if self.idx == -1:
+            return self
+        self.prev_idx = current_device()
+        if self.prev_idx != self.idx:
+            _C._cuda_set_device(self.idx)
+        return self
+
+    def __exit__(self, *exc):
+        if self.prev_idx != self.idx:
+            _C._cuda_set_device(self.prev_idx)
+        return False
+
+
+class device_of(device):
+    def __init__(self, obj):
+        idx = obj.get_device() if obj.is_cuda else -1
+        super().__init__(idx)
+
+
+class _DeviceProperties:
+    def __init__(self, d):
+        self.__dict__.update(d)
+
+    def __repr__(self):
+        return ("_CudaDeviceProperties(name='%s', major=%d, minor=%d, total_memory=%dMB, "
+                "multi_processor_count=%d)" % (self.name, self.major, self.minor,
+                                               self.total_memory // (1024 * 1024),
+                                               self.multi_processor_count))
+
+
+def get_device_properties(device=None):
+    return _DeviceProperties(_C._cuda_get_device_properties(_get_device_index(device, optional=True)))
+
+
+def get_device_name(device=None):
+    return get_device_properties(device).name
+
+
+def get_device_capability(device=None):
+    p = get_device_properties(device)
+    return (p.major, p.minor)
+
+
+def get_arch_list():
+    return ["sm_90"]
+
+
+def current_blas_handle():
+    _C._cuda_init()
+    return 0x55d4c7000000 + current_device() * 0x1000
+
+
+def synchronize(device=None):
+    _C._cuda_synchronize(_get_device_index(device, optional=True))
+
+
+def ipc_collect():
+    _C._cuda_init()
+
+
+def current_stream(device=None):
+    idx = _get_device_index(device, optional=True)
+    return Stream._from_id(_C._stream_current(idx))
+
+
+def default_stream(device=None):
+    idx = _get_device_index(device, optional=True)
+    return Stream._from_id(_C._stream_default(idx))
+
+
+def set_stream(stream):
+    if stream is None:
+        return
+    _C._stream_set(stream._id)
+
+
+class StreamContext:
+    """torch.cuda.stream(s): makes s current on its device (and selects it)."""
+
+    def __init__(self, stream):
+        self.stream = stream
+        self.src_prev_stream = None
+        self.dst_prev_stream = None
+
+    def __enter__(self):
+        cur = self.stream
+        if cur is None:
+            return
+        self.src_prev_stream = current_stream()
+        if self.src_prev_stream.device != cur.device:
+            with device(cur.device):
+                self.dst_prev_stream = current_stream(cur.device)
+        self._prev_device = current_device()
+        if cur.device_index != self._prev_device:
+            _C._cuda_set_device(cur.device_index)
+        _C._stream_set(cur._id)
+
+    def __exit__(self, *exc):
+        cur = self.stream
+        if cur is None:
+            return False
+        if self.dst_prev_stream is not None:
+            _C._stream_set(self.dst_prev_stream._id)
+        _C._cuda_set_device(self._prev_device)
+        _C._stream_set(self.src_prev_stream._id)
+        return False
+
+
+def stream(stream):
+    return StreamContext(stream)
+
+
+def get_sync_debug_mode():
+    return 0
+
+
+def set_sync_debug_mode(mode):
+    pass
+
+
+def is_bf16_supported():
+    return True
+
+
+from .. import cuda as _self  # noqa: E402
+
+_self.nvtx = nvtx

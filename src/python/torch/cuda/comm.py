@@ -1,0 +1,83 @@
+"""torch.cuda.comm: collectives as copies and kernels on the devices' streams
+(torch/nn/parallel/comm.py upstream)."""
+
+import torch
+
+__all__ = ["broadcast", "broadcast_coalesced", "reduce_add", "reduce_add_coalesced", "scatter", "gather"]
+
+
+def _dev(d):
+    if isinstance(d, torch.device):
+        return d.index if d.index is not None else torch.cuda.current_device()
+    if isinstance(d, str):
+        return _dev(torch.device(d))
+    return d
+
+
+def broadcast(tensor, devices=None, *, out=None):
+    if (devices is None) == (out is None):
+        raise RuntimeError("Exactly one of 'devices' and 'out' must be specified, but got devices={} and out={}"
+                           .format(devices, out))
+    if out is not None:
+        for o in out:
+            o.copy_(tensor)
+        return tuple(out)
+    return tuple(tensor if tensor.is_cuda and tensor.get_device() == _dev(d) else
+                 tensor.to(torch.device("cuda", _dev(d))) for d in devices)
+
+
+def broadcast_coalesced(tensors, devices, buffer_size=10485760):
+    per_tensor = [broadcast(t, devices) for t in tensors]
+    return [tuple(p[i] for p in per_tensor) for i in range(len(devices))]
+
+
+def reduce_add(inputs, destination=None):
+    if destination is None:
+        destination = torch.cuda.current_device()
+    dest = torch.device("cuda", _dev(destination)) if _dev(destination) >= 0 else torch.device("cpu")
+    shape = inputs[0].shape
+    for i, t in enumerate(inputs):
+        if t.shape != shape:
+            raise ValueError("input {} has invalid size: got {}, but expected {}".format(i, list(t.shape), list(shape)))
+    others = list(inputs)
+    at_dest = [i for i, t in enumerate(others) if t.device == dest]
+    if at_dest:
+        result = others.pop(at_dest[0]).clone()
+    else:
+        result = others.pop(0).to(dest)
+    for t in others:
+        result += t.to(dest, non_blocking=True)
+    return result
+
+
+def reduce_add_coalesced(inputs, destination=None, buffer_size=10485760):
+    return [reduce_add(list(ts), destination) for ts in zip(*inputs)]
+
+
+def scatter(tensor, devices=None, chunk_sizes=None, dim=0, streams=None, *, out=None):
+    devices = [_dev(d) for d in devices]
+    if chunk_sizes is None:
+        chunks = tensor.chunk(len(devices), dim)
+    else:
+        chunks = tensor.split(list(chunk_sizes), dim)
+    outs = []
+    for i, (d, c) in enumerate(zip(devices, chunks)):
+        if streams is not None and streams[i] is not None:
+            with torch.cuda.device(d), torch.cuda.stream(streams[i]):
+                outs.append(c.to(torch.device("cuda", d)).contiguous())
+        else:
+            outs.append(c.to(torch.device("cuda", d)).contiguous())
+    return tuple(outs)
+
+
+def gather(tensors, dim=0, destination=None, *, out=None):
+    if destination is None:
+        destination = torch.cuda.current_device()
+    d = _dev(destination)
+    dest = torch.device("cpu") if d == -1 else torch.device("cuda", d)
+    moved = [t.to(dest) for t in tensors]
+    result = torch.cat(moved, dim)
+    if out is not None:
+        out.copy_(result)
+        return out
+    return result

@@ -1,0 +1,122 @@
+"""torch.cuda's memory API (torch/cuda/memory.py upstream)."""
+
+import torch
+from torch import _C
+
+__all__ = [
+    "memory_stats", "memory_summary", "memory_snapshot", "memory_allocated", "max_memory_allocated",
+    "memory_reserved", "max_memory_reserved", "memory_cached", "max_memory_cached",
+    "reset_peak_memory_stats", "reset_max_memory_allocated", "reset_max_memory_cached",
+    "reset_accumulated_memory_stats", "empty_cache", "set_per_process_memory_fraction",
+    "mem_get_info", "caching_allocator_alloc", "caching_allocator_delete", "list_gpu_processes",
+]
+
+
+def _idx(device):
+    from . import _get_device_index
+    return _get_device_index(device, optional=True)
+
+
+def memory_stats(device=None):
+    if not _C._cuda_is_initialized():
+        return {}
+    stats = _C._memory_stats(_idx(device))
+    return dict(sorted(stats.items()))
+
+
+def memory_stats_as_nested_dict(device=None):
+    return memory_stats(device)
+
+
+def memory_allocated(device=None):
+    return memory_stats(device).get("allocated_bytes.all.current", 0)
+
+
+def max_memory_allocated(device=None):
+    return memory_stats(device).get("allocated_bytes.all.peak", 0)
+
+
+def memory_reserved(device=None):
+    return memory_stats(device).get("reserved_bytes.all.current", 0)
+
+
+def max_memory_reserved(device=None):
+    return memory_stats(device).get("reserved_bytes.all.peak", 0)
+
+
+def memory_cached(device=None):
+    return memory_reserved(device)
+
+
+def max_memory_cached(device=None):
+    return max_memory_reserved(device)
+
+
+def reset_peak_memory_stats(device=None):
+    _C._reset_peak_memory_stats(_idx(device))
+
+
+def reset_max_memory_allocated(device=None):
+    reset_peak_memory_stats(device)
+
+
+def reset_max_memory_cached(device=None):
+    reset_peak_memory_stats(device)
+
+
+def reset_accumulated_memory_stats(device=None):
+    _C._reset_accumulated_memory_stats(_idx(device))
+
+
+def empty_cache():
+    if _C._cuda_is_initialized():
+        _C._empty_cache()
+
+
+def memory_summary(device=None, abbreviated=False):
+    """The table PyTorch prints, byte for byte (the allocator formats it)."""
+    return _C._memory_summary(_idx(device), abbreviated)
+
+
+def memory_snapshot():
+    """The segments of every device's caching allocator (PyTorch's layout)."""
+    return _C._memory_snapshot()["segments"]
+
+
+def set_per_process_memory_fraction(fraction, device=None):
+    if not isinstance(fraction, float):
+        raise TypeError("Invalid type for fraction argument, must be `float`")
+    _C._set_memory_fraction(fraction, _idx(device))
+
+
+def mem_get_info(device=None):
+    return _C._mem_get_info(_idx(device))
+
+
+def caching_allocator_alloc(size, device=None, stream=None):
+    raise NotImplementedError("caching_allocator_alloc is not supported by Tensorscope yet")
+
+
+def caching_allocator_delete(mem_ptr):
+    raise NotImplementedError("caching_allocator_delete is not supported by Tensorscope yet")
+
+
+def list_gpu_processes(device=None):
+    return "GPU:%d\nno processes are running" % _idx(device)
+
+
+def _record_memory_history(enabled="all", context="all", stacks="all", max_entries=9223372036854775807,
+                           device=None):
+    if enabled not in (None, "state", "all", True, False):
+        raise ValueError("expected enabled to be None, 'state' or 'all', got " + repr(enabled))
+    _C._record_memory_history(bool(enabled), min(int(max_entries), 2 ** 63 - 1))
+
+
+def _snapshot(device=None):
+    return _C._memory_snapshot()
+
+
+def _dump_snapshot(filename="dump_snapshot.pickle"):
+    import pickle
+    with open(filename, "wb") as f:
+        pickle.dump(_snapshot(), f)

@@ -1,0 +1,1 @@
+from .data_parallel import DataParallel  # noqa: F401

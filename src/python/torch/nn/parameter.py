@@ -1,0 +1,17 @@
+import torch
+from torch._tensor_str import _str
+
+
+class Parameter(torch.Tensor):
+    def __new__(cls, data=None, requires_grad=True):
+        if data is None:
+            data = torch.empty(0)
+        return torch._C._make_subclass(cls, data, requires_grad)
+
+    def __repr__(self):
+        return "Parameter containing:\n" + _str(self)
+
+    __str__ = __repr__
+
+    def __reduce_ex__(self, proto):
+        return (Parameter, (self.data, self.requires_grad))

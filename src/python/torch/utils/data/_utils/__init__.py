@@ -1,0 +1,1 @@
+from . import collate, pin_memory  # noqa: F401

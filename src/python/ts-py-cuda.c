@@ -1,0 +1,740 @@
+/* ts-py-cuda.c: torch._C's CUDA half: devices, streams, events, memory, RNG
+ *
+ * Copyright 2026 The Tensorscope authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * Flat primitives over the session; the torch.cuda package builds PyTorch's
+ * classes (Stream, Event, device) on top of them as PyTorch does over its
+ * own _C.
+ */
+
+#include "config.h"
+
+#include "ts-py-private.h"
+#include "ts-session.h"
+
+static gboolean
+init_or_raise (void)
+{
+  GError *error = NULL;
+
+  if (!ts_session_cuda_init (&error))
+    {
+      ts_py_set_error (error);
+      return FALSE;
+    }
+  return TRUE;
+}
+
+static gboolean
+device_arg (PyObject *args,
+            int      *device)
+{
+  *device = -1;
+  if (!PyArg_ParseTuple (args, "|i", device))
+    return FALSE;
+  if (!init_or_raise ())
+    return FALSE;
+  if (*device < 0)
+    *device = ts_session_current_device ();
+  {
+    GError *error = NULL;
+    if (!ts_session_check_device (*device, &error))
+      {
+        ts_py_set_error (error);
+        return FALSE;
+      }
+  }
+  return TRUE;
+}
+
+static PyObject *
+py_cuda_init (PyObject *m, PyObject *unused)
+{
+  if (!init_or_raise ())
+    return NULL;
+  Py_RETURN_NONE;
+}
+
+static PyObject *
+py_cuda_is_initialized (PyObject *m, PyObject *unused)
+{
+  return PyBool_FromLong (ts_session_is_initialized ());
+}
+
+static PyObject *
+py_cuda_device_count (PyObject *m, PyObject *unused)
+{
+  return PyLong_FromLong (ts_session_device_count ());
+}
+
+static PyObject *
+py_cuda_current_device (PyObject *m, PyObject *unused)
+{
+  if (!init_or_raise ())
+    return NULL;
+  return PyLong_FromLong (ts_session_current_device ());
+}
+
+static PyObject *
+py_cuda_set_device (PyObject *m, PyObject *arg)
+{
+  GError *error = NULL;
+  int device = PyLong_AsLong (arg);
+
+  if (PyErr_Occurred ())
+    return NULL;
+  if (device < 0)
+    Py_RETURN_NONE;  /* PyTorch ignores negative indices here */
+  if (!ts_session_set_device (device, &error))
+    return ts_py_set_error (error);
+  Py_RETURN_NONE;
+}
+
+static PyObject *
+py_cuda_get_device_properties (PyObject *m, PyObject *args)
+{
+  int device;
+  const TsGpuProfile *p;
+
+  if (!device_arg (args, &device))
+    return NULL;
+  p = ts_session_get_profile (device);
+  return Py_BuildValue ("{s:s,s:i,s:i,s:K,s:i,s:i,s:i}",
+                        "name", p->name, "major", p->cc_major, "minor", p->cc_minor,
+                        "total_memory", (unsigned long long) p->total_memory,
+                        "multi_processor_count", p->sm_count,
+                        "max_threads_per_multi_processor", p->max_threads_per_sm,
+                        "warp_size", p->warp_size);
+}
+
+#define RT (ts_session_get_runtime ())
+
+static PyObject *
+py_cuda_synchronize (PyObject *m, PyObject *args)
+{
+  int device;
+  GError *error = NULL;
+
+  ts_py_update_callsite ();
+  if (!device_arg (args, &device))
+    return NULL;
+  if (!ts_runtime_device_synchronize (RT, device, &error))
+    return ts_py_set_error (error);
+  Py_RETURN_NONE;
+}
+
+/* Streams */
+
+static PyObject *
+py_stream_new (PyObject *m, PyObject *args)
+{
+  int device, priority = 0;
+  GError *error = NULL;
+  TsStreamId s;
+
+  ts_py_update_callsite ();
+  if (!PyArg_ParseTuple (args, "ii", &device, &priority))
+    return NULL;
+  if (!init_or_raise ())
+    return NULL;
+  s = ts_runtime_stream_new (RT, device, priority, &error);
+  if (s == TS_STREAM_NONE)
+    return ts_py_set_error (error);
+  return PyLong_FromUnsignedLong (s);
+}
+
+static PyObject *
+py_stream_current (PyObject *m, PyObject *args)
+{
+  int device;
+  GError *error = NULL;
+  TsStreamId s;
+
+  if (!device_arg (args, &device))
+    return NULL;
+  s = ts_runtime_get_current_stream (RT, device, &error);
+  if (s == TS_STREAM_NONE)
+    return ts_py_set_error (error);
+  return PyLong_FromUnsignedLong (s);
+}
+
+static PyObject *
+py_stream_default (PyObject *m, PyObject *args)
+{
+  int device;
+  GError *error = NULL;
+  TsStreamId s;
+
+  if (!device_arg (args, &device))
+    return NULL;
+  s = ts_runtime_get_default_stream (RT, device, &error);
+  if (s == TS_STREAM_NONE)
+    return ts_py_set_error (error);
+  return PyLong_FromUnsignedLong (s);
+}
+
+static PyObject *
+py_stream_set (PyObject *m, PyObject *arg)
+{
+  GError *error = NULL;
+
+  if (!init_or_raise ())
+    return NULL;
+  if (!ts_runtime_set_current_stream (RT, PyLong_AsUnsignedLong (arg), &error))
+    return ts_py_set_error (error);
+  Py_RETURN_NONE;
+}
+
+static PyObject *
+py_stream_info (PyObject *m, PyObject *arg)
+{
+  TsStreamId s = PyLong_AsUnsignedLong (arg);
+
+  if (!init_or_raise ())
+    return NULL;
+  return Py_BuildValue ("(iiK)", ts_runtime_stream_get_device (RT, s),
+                        ts_runtime_stream_get_priority (RT, s),
+                        (unsigned long long) ts_runtime_stream_get_handle (RT, s));
+}
+
+static PyObject *
+py_stream_query (PyObject *m, PyObject *arg)
+{
+  gboolean done = FALSE;
+  GError *error = NULL;
+
+  ts_py_update_callsite ();
+  if (!ts_runtime_stream_query (RT, PyLong_AsUnsignedLong (arg), &done, &error))
+    return ts_py_set_error (error);
+  return PyBool_FromLong (done);
+}
+
+static PyObject *
+py_stream_synchronize (PyObject *m, PyObject *arg)
+{
+  GError *error = NULL;
+
+  ts_py_update_callsite ();
+  if (!ts_runtime_stream_synchronize (RT, PyLong_AsUnsignedLong (arg), &error))
+    return ts_py_set_error (error);
+  Py_RETURN_NONE;
+}
+
+static PyObject *
+py_stream_wait_stream (PyObject *m, PyObject *args)
+{
+  unsigned long a, b;
+  GError *error = NULL;
+
+  ts_py_update_callsite ();
+  if (!PyArg_ParseTuple (args, "kk", &a, &b))
+    return NULL;
+  if (!ts_runtime_stream_wait_stream (RT, a, b, &error))
+    return ts_py_set_error (error);
+  Py_RETURN_NONE;
+}
+
+static PyObject *
+py_priority_range (PyObject *m, PyObject *unused)
+{
+  int least = 0, greatest = 0;
+
+  ts_gpu_profile_get_torch_priority_range (ts_session_get_profile (0), &least, &greatest);
+  return Py_BuildValue ("(ii)", least, greatest);
+}
+
+/* Events */
+
+static PyObject *
+py_event_new (PyObject *m, PyObject *args)
+{
+  int timing = 0, blocking = 0, ipc = 0;
+  TsEventFlags flags = TS_EVENT_DEFAULT;
+
+  if (!PyArg_ParseTuple (args, "ppp", &timing, &blocking, &ipc))
+    return NULL;
+  if (!init_or_raise ())
+    return NULL;
+  if (timing)
+    flags |= TS_EVENT_TIMING;
+  if (blocking)
+    flags |= TS_EVENT_BLOCKING;
+  if (ipc)
+    flags |= TS_EVENT_INTERPROCESS;
+  return PyLong_FromUnsignedLongLong (ts_runtime_event_new (RT, flags));
+}
+
+static PyObject *
+py_event_record (PyObject *m, PyObject *args)
+{
+  unsigned long long e;
+  unsigned long s;
+  GError *error = NULL;
+
+  ts_py_update_callsite ();
+  if (!PyArg_ParseTuple (args, "Kk", &e, &s))
+    return NULL;
+  if (!ts_runtime_event_record (RT, e, s, &error))
+    return ts_py_set_error (error);
+  Py_RETURN_NONE;
+}
+
+static PyObject *
+py_event_wait (PyObject *m, PyObject *args)
+{
+  unsigned long long e;
+  unsigned long s;
+  GError *error = NULL;
+
+  ts_py_update_callsite ();
+  if (!PyArg_ParseTuple (args, "Kk", &e, &s))
+    return NULL;
+  if (!ts_runtime_event_wait (RT, e, s, &error))
+    return ts_py_set_error (error);
+  Py_RETURN_NONE;
+}
+
+static PyObject *
+py_event_query (PyObject *m, PyObject *arg)
+{
+  gboolean done = FALSE;
+  GError *error = NULL;
+
+  ts_py_update_callsite ();
+  if (!ts_runtime_event_query (RT, PyLong_AsUnsignedLongLong (arg), &done, &error))
+    return ts_py_set_error (error);
+  return PyBool_FromLong (done);
+}
+
+static PyObject *
+py_event_synchronize (PyObject *m, PyObject *arg)
+{
+  GError *error = NULL;
+
+  ts_py_update_callsite ();
+  if (!ts_runtime_event_synchronize (RT, PyLong_AsUnsignedLongLong (arg), &error))
+    return ts_py_set_error (error);
+  Py_RETURN_NONE;
+}
+
+static PyObject *
+py_event_elapsed (PyObject *m, PyObject *args)
+{
+  unsigned long long a, b;
+  double ms;
+  GError *error = NULL;
+
+  ts_py_update_callsite ();
+  if (!PyArg_ParseTuple (args, "KK", &a, &b))
+    return NULL;
+  if (!ts_runtime_event_elapsed_time (RT, a, b, &ms, &error))
+    return ts_py_set_error (error);
+  return PyFloat_FromDouble (ms);
+}
+
+static PyObject *
+py_event_handle (PyObject *m, PyObject *arg)
+{
+  return PyLong_FromUnsignedLongLong (ts_runtime_event_get_handle (RT, PyLong_AsUnsignedLongLong (arg)));
+}
+
+static PyObject *
+py_event_free (PyObject *m, PyObject *arg)
+{
+  if (RT != NULL)
+    ts_runtime_event_free (RT, PyLong_AsUnsignedLongLong (arg), NULL);
+  Py_RETURN_NONE;
+}
+
+/* Memory */
+
+static PyObject *
+py_memory_stats (PyObject *m, PyObject *args)
+{
+  int device;
+  PyObject *dict;
+  GHashTableIter iter;
+  gpointer key, value;
+  g_autoptr(GHashTable) table = NULL;
+
+  if (!PyArg_ParseTuple (args, "i", &device))
+    return NULL;
+  table = ts_session_memory_stats (device);
+  dict = PyDict_New ();
+  g_hash_table_iter_init (&iter, table);
+  while (g_hash_table_iter_next (&iter, &key, &value))
+    {
+      PyObject *v = PyLong_FromLongLong (*(gint64 *) value);
+      PyDict_SetItemString (dict, key, v);
+      Py_DECREF (v);
+    }
+  return dict;
+}
+
+static PyObject *
+py_memory_summary (PyObject *m, PyObject *args)
+{
+  int device, abbreviated = 0;
+  g_autofree char *text = NULL;
+
+  if (!PyArg_ParseTuple (args, "i|p", &device, &abbreviated))
+    return NULL;
+  text = ts_session_memory_summary (device, abbreviated);
+  return PyUnicode_FromString (text);
+}
+
+static PyObject *
+py_empty_cache (PyObject *m, PyObject *unused)
+{
+  ts_py_update_callsite ();
+  ts_session_empty_cache ();
+  Py_RETURN_NONE;
+}
+
+static PyObject *
+py_reset_peak (PyObject *m, PyObject *args)
+{
+  int device;
+
+  if (!PyArg_ParseTuple (args, "i", &device))
+    return NULL;
+  ts_session_reset_peak_stats (device);
+  Py_RETURN_NONE;
+}
+
+static PyObject *
+py_reset_accumulated (PyObject *m, PyObject *args)
+{
+  int device;
+
+  if (!PyArg_ParseTuple (args, "i", &device))
+    return NULL;
+  ts_session_reset_accumulated_stats (device);
+  Py_RETURN_NONE;
+}
+
+static PyObject *
+py_set_memory_fraction (PyObject *m, PyObject *args)
+{
+  double fraction;
+  int device;
+  GError *error = NULL;
+
+  if (!PyArg_ParseTuple (args, "di", &fraction, &device))
+    return NULL;
+  if (!ts_session_set_memory_fraction (device, fraction, &error))
+    return ts_py_set_error (error);
+  Py_RETURN_NONE;
+}
+
+static PyObject *
+py_mem_get_info (PyObject *m, PyObject *args)
+{
+  int device;
+  guint64 free_bytes, total;
+
+  if (!device_arg (args, &device))
+    return NULL;
+  ts_session_mem_get_info (device, &free_bytes, &total);
+  return Py_BuildValue ("(KK)", (unsigned long long) free_bytes, (unsigned long long) total);
+}
+
+static PyObject *
+frames_for (TsSourceLoc loc)
+{
+  TsRecorder *recorder = ts_session_get_recorder ();
+
+  if (loc.file == 0)
+    return PyList_New (0);
+  return Py_BuildValue ("[{s:s,s:I,s:s}]",
+                        "filename", ts_recorder_lookup (recorder, loc.file),
+                        "line", loc.line,
+                        "name", ts_recorder_lookup (recorder, loc.function));
+}
+
+/* torch.cuda.memory._snapshot(): segments with their blocks, and the
+ * per-device history of allocator actions, in PyTorch's layout. */
+static PyObject *
+py_memory_snapshot (PyObject *m, PyObject *unused)
+{
+  TsAllocator *allocator = ts_session_get_allocator ();
+  g_autoptr(TsMemorySnapshot) snap = NULL;
+  PyObject *segments, *traces;
+
+  if (allocator == NULL)
+    return Py_BuildValue ("{s:[],s:[]}", "segments", "device_traces");
+  snap = ts_allocator_snapshot (allocator);
+  segments = PyList_New (0);
+  for (guint i = 0; i < snap->segments->len; i++)
+    {
+      const TsSnapshotSegment *seg = &g_array_index (snap->segments, TsSnapshotSegment, i);
+      PyObject *blocks = PyList_New (0);
+      PyObject *item;
+
+      for (guint j = 0; j < seg->n_blocks; j++)
+        {
+          const TsSnapshotBlock *b = &g_array_index (snap->blocks, TsSnapshotBlock, seg->first_block + j);
+          PyObject *block = Py_BuildValue ("{s:K,s:K,s:K,s:s,s:N}",
+                                           "address", (unsigned long long) b->address,
+                                           "size", (unsigned long long) b->size,
+                                           "requested_size", (unsigned long long) b->requested_size,
+                                           "state", ts_block_state_to_string (b->state),
+                                           "frames", frames_for (b->loc));
+          PyList_Append (blocks, block);
+          Py_DECREF (block);
+        }
+      item = Py_BuildValue ("{s:I,s:K,s:K,s:K,s:K,s:K,s:K,s:s,s:(ii),s:O,s:N,s:N}",
+                            "device", seg->device,
+                            "address", (unsigned long long) seg->address,
+                            "total_size", (unsigned long long) seg->total_size,
+                            "allocated_size", (unsigned long long) seg->allocated_size,
+                            "active_size", (unsigned long long) seg->active_size,
+                            "requested_size", (unsigned long long) seg->requested_size,
+                            "stream", (unsigned long long) ts_runtime_stream_get_handle (RT, seg->stream),
+                            "segment_type", seg->is_small ? "small" : "large",
+                            "segment_pool_id", 0, 0,
+                            "is_expandable", Py_False,
+                            "frames", frames_for (seg->loc),
+                            "blocks", blocks);
+      PyList_Append (segments, item);
+      Py_DECREF (item);
+    }
+  traces = PyList_New (0);
+  for (guint d = 0; d < snap->n_devices; d++)
+    {
+      PyObject *list = PyList_New (0);
+      GArray *entries = snap->device_traces[d];
+
+      for (guint i = 0; entries != NULL && i < entries->len; i++)
+        {
+          const TsAllocTraceEntry *e = &g_array_index (entries, TsAllocTraceEntry, i);
+          PyObject *entry = Py_BuildValue ("{s:s,s:K,s:K,s:K,s:L,s:N}",
+                                           "action", ts_alloc_action_to_string (e->action),
+                                           "addr", (unsigned long long) e->addr,
+                                           "size", (unsigned long long) e->size,
+                                           "stream", (unsigned long long) (e->stream == TS_STREAM_NONE ? 0 :
+                                                      ts_runtime_stream_get_handle (RT, e->stream)),
+                                           "time_us", (long long) (e->time / 1000),
+                                           "frames", frames_for (e->loc));
+          PyList_Append (list, entry);
+          Py_DECREF (entry);
+        }
+      PyList_Append (traces, list);
+      Py_DECREF (list);
+    }
+  return Py_BuildValue ("{s:N,s:N}", "segments", segments, "device_traces", traces);
+}
+
+static PyObject *
+py_record_memory_history (PyObject *m, PyObject *args)
+{
+  int enabled = 1;
+  unsigned long long max_entries = G_MAXSIZE;
+
+  if (!PyArg_ParseTuple (args, "pK", &enabled, &max_entries))
+    return NULL;
+  if (!init_or_raise ())
+    return NULL;
+  ts_allocator_record_history (ts_session_get_allocator (), enabled, (gsize) max_entries, 0, FALSE);
+  Py_RETURN_NONE;
+}
+
+/* RNG: device -1 is the CPU generator */
+
+static PyObject *
+py_rng_manual_seed (PyObject *m, PyObject *args)
+{
+  int device;
+  unsigned long long seed;
+
+  if (!PyArg_ParseTuple (args, "iK", &device, &seed))
+    return NULL;
+  ts_rng_manual_seed (device, seed);
+  Py_RETURN_NONE;
+}
+
+static PyObject *
+py_rng_initial_seed (PyObject *m, PyObject *args)
+{
+  int device;
+
+  if (!PyArg_ParseTuple (args, "i", &device))
+    return NULL;
+  return PyLong_FromUnsignedLongLong (ts_rng_initial_seed (device));
+}
+
+static PyObject *
+py_rng_seed (PyObject *m, PyObject *args)
+{
+  int device;
+
+  if (!PyArg_ParseTuple (args, "i", &device))
+    return NULL;
+  return PyLong_FromUnsignedLongLong (ts_rng_seed (device));
+}
+
+static PyObject *
+py_rng_get_state (PyObject *m, PyObject *args)
+{
+  int device;
+  g_autoptr(GBytes) state = NULL;
+  gsize n;
+  const char *data;
+
+  if (!PyArg_ParseTuple (args, "i", &device))
+    return NULL;
+  state = ts_rng_get_state (device);
+  data = g_bytes_get_data (state, &n);
+  return PyBytes_FromStringAndSize (data, n);
+}
+
+static PyObject *
+py_rng_set_state (PyObject *m, PyObject *args)
+{
+  int device;
+  const char *data;
+  Py_ssize_t n;
+  g_autoptr(GBytes) state = NULL;
+  GError *error = NULL;
+
+  if (!PyArg_ParseTuple (args, "iy#", &device, &data, &n))
+    return NULL;
+  state = g_bytes_new (data, n);
+  if (!ts_rng_set_state (device, state, &error))
+    return ts_py_set_error (error);
+  Py_RETURN_NONE;
+}
+
+/* NVTX: recorded even before any CUDA call, so the runtime comes up. */
+
+static PyObject *
+py_nvtx_push (PyObject *m, PyObject *arg)
+{
+  const char *msg = PyUnicode_AsUTF8 (arg);
+
+  ts_py_update_callsite ();
+  if (msg == NULL || !init_or_raise ())
+    return NULL;
+  return PyLong_FromLong (ts_runtime_nvtx_range_push (RT, msg));
+}
+
+static PyObject *
+py_nvtx_pop (PyObject *m, PyObject *unused)
+{
+  ts_py_update_callsite ();
+  if (!init_or_raise ())
+    return NULL;
+  return PyLong_FromLong (ts_runtime_nvtx_range_pop (RT));
+}
+
+static PyObject *
+py_nvtx_mark (PyObject *m, PyObject *arg)
+{
+  const char *msg = PyUnicode_AsUTF8 (arg);
+
+  ts_py_update_callsite ();
+  if (msg == NULL || !init_or_raise ())
+    return NULL;
+  ts_runtime_nvtx_mark (RT, msg);
+  Py_RETURN_NONE;
+}
+
+static PyObject *
+py_nvtx_range_start (PyObject *m, PyObject *arg)
+{
+  const char *msg = PyUnicode_AsUTF8 (arg);
+
+  ts_py_update_callsite ();
+  if (msg == NULL || !init_or_raise ())
+    return NULL;
+  return PyLong_FromUnsignedLongLong (ts_runtime_nvtx_range_start (RT, msg));
+}
+
+static PyObject *
+py_nvtx_range_end (PyObject *m, PyObject *arg)
+{
+  ts_py_update_callsite ();
+  if (!init_or_raise ())
+    return NULL;
+  ts_runtime_nvtx_range_end (RT, PyLong_AsUnsignedLongLong (arg));
+  Py_RETURN_NONE;
+}
+
+static PyMethodDef cuda_methods[] = {
+  { "_cuda_init", py_cuda_init, METH_NOARGS, NULL },
+  { "_cuda_is_initialized", py_cuda_is_initialized, METH_NOARGS, NULL },
+  { "_cuda_device_count", py_cuda_device_count, METH_NOARGS, NULL },
+  { "_cuda_current_device", py_cuda_current_device, METH_NOARGS, NULL },
+  { "_cuda_set_device", py_cuda_set_device, METH_O, NULL },
+  { "_cuda_get_device_properties", py_cuda_get_device_properties, METH_VARARGS, NULL },
+  { "_cuda_synchronize", py_cuda_synchronize, METH_VARARGS, NULL },
+  { "_stream_new", py_stream_new, METH_VARARGS, NULL },
+  { "_stream_current", py_stream_current, METH_VARARGS, NULL },
+  { "_stream_default", py_stream_default, METH_VARARGS, NULL },
+  { "_stream_set", py_stream_set, METH_O, NULL },
+  { "_stream_info", py_stream_info, METH_O, NULL },
+  { "_stream_query", py_stream_query, METH_O, NULL },
+  { "_stream_synchronize", py_stream_synchronize, METH_O, NULL },
+  { "_stream_wait_stream", py_stream_wait_stream, METH_VARARGS, NULL },
+  { "_stream_priority_range", py_priority_range, METH_NOARGS, NULL },
+  { "_event_new", py_event_new, METH_VARARGS, NULL },
+  { "_event_record", py_event_record, METH_VARARGS, NULL },
+  { "_event_wait", py_event_wait, METH_VARARGS, NULL },
+  { "_event_query", py_event_query, METH_O, NULL },
+  { "_event_synchronize", py_event_synchronize, METH_O, NULL },
+  { "_event_elapsed_time", py_event_elapsed, METH_VARARGS, NULL },
+  { "_event_handle", py_event_handle, METH_O, NULL },
+  { "_event_free", py_event_free, METH_O, NULL },
+  { "_memory_stats", py_memory_stats, METH_VARARGS, NULL },
+  { "_memory_summary", py_memory_summary, METH_VARARGS, NULL },
+  { "_empty_cache", py_empty_cache, METH_NOARGS, NULL },
+  { "_reset_peak_memory_stats", py_reset_peak, METH_VARARGS, NULL },
+  { "_reset_accumulated_memory_stats", py_reset_accumulated, METH_VARARGS, NULL },
+  { "_set_memory_fraction", py_set_memory_fraction, METH_VARARGS, NULL },
+  { "_mem_get_info", py_mem_get_info, METH_VARARGS, NULL },
+  { "_memory_snapshot", py_memory_snapshot, METH_NOARGS, NULL },
+  { "_record_memory_history", py_record_memory_history, METH_VARARGS, NULL },
+  { "_rng_manual_seed", py_rng_manual_seed, METH_VARARGS, NULL },
+  { "_rng_initial_seed", py_rng_initial_seed, METH_VARARGS, NULL },
+  { "_rng_seed", py_rng_seed, METH_VARARGS, NULL },
+  { "_rng_get_state", py_rng_get_state, METH_VARARGS, NULL },
+  { "_rng_set_state", py_rng_set_state, METH_VARARGS, NULL },
+  { "_nvtx_range_push", py_nvtx_push, METH_O, NULL },
+  { "_nvtx_range_pop", py_nvtx_pop, METH_NOARGS, NULL },
+  { "_nvtx_mark", py_nvtx_mark, METH_O, NULL },
+  { "_nvtx_range_start", py_nvtx_range_start, METH_O, NULL },
+  { "_nvtx_range_end", py_nvtx_range_end, METH_O, NULL },
+  { NULL }
+};
+
+gboolean
+ts_py_cuda_register (PyObject *module)
+{
+  ts_py_oom_error = PyErr_NewException ("torch.cuda.OutOfMemoryError", PyExc_RuntimeError, NULL);
+  if (ts_py_oom_error == NULL || PyModule_AddObject (module, "OutOfMemoryError", Py_NewRef (ts_py_oom_error)) < 0)
+    return FALSE;
+  return PyModule_AddFunctions (module, cuda_methods) == 0;
+}
+
+static struct PyModuleDef torch_c_module = {
+  PyModuleDef_HEAD_INIT,
+  .m_name = "torch._C",
+  .m_doc = "Tensorscope's torch core",
+  .m_size = -1,
+};
+
+PyObject *
+ts_py_init_module (void)
+{
+  PyObject *module = PyModule_Create (&torch_c_module);
+
+  if (module == NULL)
+    return NULL;
+  if (!ts_py_tensor_register (module) || !ts_py_cuda_register (module))
+    {
+      Py_DECREF (module);
+      return NULL;
+    }
+  return module;
+}

@@ -1,0 +1,45 @@
+/* ts-py-private.h: shared pieces of the torch._C extension
+ *
+ * Copyright 2026 The Tensorscope authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#pragma once
+
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+
+#include "ts-ops.h"
+#include "ts-tensor.h"
+
+G_BEGIN_DECLS
+
+typedef struct
+{
+  PyObject_HEAD
+  TsTensor *tensor;
+  int       requires_grad;
+} TsPyTensor;
+
+extern PyObject *ts_py_oom_error;
+
+PyObject *ts_py_set_error        (GError    *error);
+void      ts_py_update_callsite  (void);
+PyObject *ts_py_device_object    (TsDevice   device);
+gboolean  ts_py_parse_device     (PyObject  *obj,
+                                  TsDevice  *device);
+PyObject *ts_py_dtype_object     (TsDType    dtype);
+gboolean  ts_py_parse_dtype      (PyObject  *obj,
+                                  TsDType   *dtype);
+gboolean  ts_py_parse_scalar     (PyObject  *obj,
+                                  TsScalar  *scalar);
+gboolean  ts_py_is_tensor        (PyObject  *obj);
+TsTensor *ts_py_tensor_get       (PyObject  *obj);
+PyObject *ts_py_tensor_wrap      (TsTensor  *t);
+gboolean  ts_py_tensor_register  (PyObject  *module);
+gboolean  ts_py_cuda_register    (PyObject  *module);
+
+/* The torch._C module, for PyImport_AppendInittab. */
+PyObject *ts_py_init_module      (void);
+
+G_END_DECLS

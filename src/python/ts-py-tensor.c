@@ -1,0 +1,1536 @@
+/* ts-py-tensor.c: torch._C, the C half of Tensorscope's torch module
+ *
+ * Copyright 2026 The Tensorscope authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * Tensors and their operators go straight to the core from here, so that a
+ * Python loop of small additions costs about what PyTorch's eager dispatch
+ * costs. What PyTorch itself writes in Python (argument juggling of the
+ * creation functions, repr, nn, the cuda namespace) lives in the torch
+ * package and calls the primitives below.
+ */
+
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+
+#include "config.h"
+
+#include <string.h>
+
+#include "ts-ops.h"
+#include "ts-callsite.h"
+#include "ts-py-private.h"
+#include "ts-session.h"
+
+static PyTypeObject TsPyTensor_Type;
+
+/* Classes the Python half registers: torch.Tensor, torch.device and the
+ * torch.dtype instances (indexed by TsDType). */
+static PyObject *tensor_class;
+static PyObject *device_class;
+static PyObject *dtype_objects[TS_N_DTYPES];
+static PyObject *cpu_device_object;
+static PyObject *cuda_device_objects[64];
+PyObject *ts_py_oom_error;
+
+/* Call sites ------------------------------------------------------------------ */
+
+static PyObject *torch_dir;          /* ".../torch/": frames in here are ours */
+static PyObject *cached_code;        /* the last user code object seen */
+static TsStringId cached_file, cached_function;
+/* Lines of the last few instructions of that code object: a loop body
+ * alternates between the op's instruction and the store that frees the
+ * previous result, so one entry would always miss. */
+#define LINE_CACHE_SIZE 4
+static int cached_lasti[LINE_CACHE_SIZE] = { -1, -1, -1, -1 };
+static int cached_line[LINE_CACHE_SIZE];
+static guint cached_next;
+
+static gboolean
+is_torch_frame (PyCodeObject *code)
+{
+  if (torch_dir == NULL)
+    {
+      return FALSE;
+    }
+  return PyUnicode_Tailmatch (code->co_filename, torch_dir, 0, PY_SSIZE_T_MAX, -1) == 1;
+}
+
+/* Points the runtime's call site at the innermost frame of the user's
+ * script, so the records of this call lead back to that line. */
+void
+ts_py_update_callsite (void)
+{
+  PyFrameObject *frame = PyEval_GetFrame ();
+  PyCodeObject *code = NULL;
+  TsSourceLoc loc;
+  int lasti, line;
+
+  if (frame == NULL)
+    return;
+  Py_INCREF (frame);
+  for (;;)
+    {
+      PyFrameObject *back;
+
+      code = PyFrame_GetCode (frame);
+      if (!is_torch_frame (code))
+        break;
+      back = PyFrame_GetBack (frame);
+      if (back == NULL)
+        break;
+      Py_DECREF (code);
+      Py_DECREF (frame);
+      frame = back;
+    }
+
+  if ((PyObject *) code != cached_code)
+    {
+      TsRecorder *recorder = ts_session_get_recorder ();
+      const char *file = PyUnicode_AsUTF8 (code->co_filename);
+      const char *name = PyUnicode_AsUTF8 (code->co_name);
+
+      for (guint i = 0; i < LINE_CACHE_SIZE; i++)
+        cached_lasti[i] = -1;
+      Py_XSETREF (cached_code, Py_NewRef ((PyObject *) code));
+      cached_file = file ? ts_recorder_intern (recorder, file) : 0;
+      cached_function = name ? ts_recorder_intern (recorder, name) : 0;
+      PyErr_Clear ();
+    }
+  loc.file = cached_file;
+  loc.function = cached_function;
+  /* the line table walk is the costly part: remember the last answers */
+  lasti = PyFrame_GetLasti (frame);
+  line = -1;
+  for (guint i = 0; i < LINE_CACHE_SIZE; i++)
+    if (cached_lasti[i] == lasti)
+      {
+        line = cached_line[i];
+        break;
+      }
+  if (line < 0)
+    {
+      line = PyFrame_GetLineNumber (frame);
+      cached_lasti[cached_next] = lasti;
+      cached_line[cached_next] = line;
+      cached_next = (cached_next + 1) % LINE_CACHE_SIZE;
+    }
+  loc.line = (guint32) MAX (line, 0);
+  ts_callsite_set (&loc);
+  Py_DECREF (code);
+  Py_DECREF (frame);
+}
+
+/* Errors ------------------------------------------------------------------ */
+
+PyObject *
+ts_py_set_error (GError *error)
+{
+  PyObject *type = PyExc_RuntimeError;
+
+  if (error->domain == TS_TENSOR_ERROR)
+    {
+      switch ((TsTensorError) error->code)
+        {
+        case TS_TENSOR_ERROR_INDEX: type = PyExc_IndexError; break;
+        case TS_TENSOR_ERROR_VALUE: type = PyExc_ValueError; break;
+        case TS_TENSOR_ERROR_TYPE: type = PyExc_TypeError; break;
+        case TS_TENSOR_ERROR_OUT_OF_MEMORY: type = ts_py_oom_error; break;
+        case TS_TENSOR_ERROR_NOT_IMPLEMENTED: type = PyExc_NotImplementedError; break;
+        case TS_TENSOR_ERROR_RUNTIME:
+        default: break;
+        }
+    }
+  else if (error->domain == TS_RUNTIME_ERROR)
+    {
+      switch ((TsRuntimeError) error->code)
+        {
+        /* the event checks are TORCH_CHECKs in PyTorch: RuntimeError */
+        case TS_RUNTIME_ERROR_INVALID_ARGUMENT:
+        case TS_RUNTIME_ERROR_UNKNOWN_MODEL:
+          type = PyExc_ValueError;
+          break;
+        default:
+          break;
+        }
+    }
+  else if (error->domain == TS_ALLOCATOR_ERROR)
+    {
+      if (error->code == TS_ALLOCATOR_ERROR_OUT_OF_MEMORY)
+        type = ts_py_oom_error;
+      else if (error->code == TS_ALLOCATOR_ERROR_INVALID_VALUE)
+        type = PyExc_ValueError;
+    }
+  else if (error->domain == TS_ALLOC_CONFIG_ERROR)
+    {
+      if (error->code == TS_ALLOC_CONFIG_ERROR_INVALID)
+        type = PyExc_ValueError;
+    }
+  else if (error->domain == TS_SESSION_ERROR)
+    {
+      if (error->code == TS_SESSION_ERROR_OUT_OF_MEMORY)
+        type = ts_py_oom_error;
+      else if (error->code == TS_SESSION_ERROR_INVALID_VALUE)
+        type = PyExc_ValueError;
+    }
+  PyErr_SetString (type, error->message);
+  g_error_free (error);
+  return NULL;
+}
+
+/* Devices and dtypes --------------------------------------------------------- */
+
+PyObject *
+ts_py_device_object (TsDevice device)
+{
+  PyObject **slot = device.type == TS_DEVICE_CPU ? &cpu_device_object
+                                                 : &cuda_device_objects[device.index & 63];
+
+  if (*slot == NULL)
+    {
+      if (device.type == TS_DEVICE_CPU)
+        *slot = PyObject_CallFunction (device_class, "s", "cpu");
+      else
+        *slot = PyObject_CallFunction (device_class, "si", "cuda", device.index);
+      if (*slot == NULL)
+        return NULL;
+    }
+  Py_INCREF (*slot);
+  return *slot;
+}
+
+/* None, "cuda", "cuda:1", "cpu", an int, or a torch.device. A CUDA device
+ * without an index resolves to the current device. */
+gboolean
+ts_py_parse_device (PyObject *obj,
+                    TsDevice *device)
+{
+  PyObject *type_obj = NULL, *index_obj = NULL;
+  const char *type;
+  long index = -1;
+  gboolean ok = FALSE;
+
+  if (obj == NULL || obj == Py_None)
+    {
+      *device = TS_DEVICE_CPU_VALUE;
+      return TRUE;
+    }
+  if (PyLong_Check (obj))
+    {
+      index = PyLong_AsLong (obj);
+      if (index < 0)
+        {
+          PyErr_Format (PyExc_RuntimeError, "Device index must not be negative");
+          return FALSE;
+        }
+      *device = (TsDevice) { TS_DEVICE_CUDA, (int) index };
+      return TRUE;
+    }
+  if (PyUnicode_Check (obj))
+    {
+      PyObject *dev = PyObject_CallOneArg (device_class, obj);
+      gboolean r;
+      if (dev == NULL)
+        return FALSE;
+      r = ts_py_parse_device (dev, device);
+      Py_DECREF (dev);
+      return r;
+    }
+
+  type_obj = PyObject_GetAttrString (obj, "type");
+  index_obj = type_obj ? PyObject_GetAttrString (obj, "index") : NULL;
+  if (type_obj == NULL || index_obj == NULL || !PyUnicode_Check (type_obj))
+    {
+      PyErr_Clear ();
+      PyErr_Format (PyExc_TypeError, "expected a torch.device, a string or an int, got %s",
+                    Py_TYPE (obj)->tp_name);
+      goto out;
+    }
+  type = PyUnicode_AsUTF8 (type_obj);
+  if (index_obj != Py_None)
+    index = PyLong_AsLong (index_obj);
+  if (g_str_equal (type, "cpu"))
+    *device = TS_DEVICE_CPU_VALUE;
+  else
+    {
+      if (index < 0)
+        {
+          GError *error = NULL;
+          if (!ts_session_cuda_init (&error))
+            {
+              ts_py_set_error (error);
+              goto out;
+            }
+          index = ts_session_current_device ();
+        }
+      *device = (TsDevice) { TS_DEVICE_CUDA, (int) index };
+    }
+  ok = TRUE;
+
+out:
+  Py_XDECREF (type_obj);
+  Py_XDECREF (index_obj);
+  return ok;
+}
+
+PyObject *
+ts_py_dtype_object (TsDType dtype)
+{
+  PyObject *o = dtype_objects[dtype];
+
+  if (o == NULL)
+    Py_RETURN_NONE;
+  Py_INCREF (o);
+  return o;
+}
+
+gboolean
+ts_py_parse_dtype (PyObject *obj,
+                   TsDType  *dtype)
+{
+  if (obj == NULL || obj == Py_None)
+    {
+      *dtype = TS_DTYPE_UNDEFINED;
+      return TRUE;
+    }
+  for (int i = 0; i < TS_N_DTYPES; i++)
+    if (dtype_objects[i] == obj)
+      {
+        *dtype = i;
+        return TRUE;
+      }
+  PyErr_Format (PyExc_TypeError, "dtype must be torch.dtype, not %s", Py_TYPE (obj)->tp_name);
+  return FALSE;
+}
+
+/* Tensor objects ------------------------------------------------------------ */
+
+gboolean
+ts_py_is_tensor (PyObject *obj)
+{
+  return PyObject_TypeCheck (obj, &TsPyTensor_Type);
+}
+
+TsTensor *
+ts_py_tensor_get (PyObject *obj)
+{
+  return ((TsPyTensor *) obj)->tensor;
+}
+
+/* Wraps (and takes) t in a new torch.Tensor. */
+PyObject *
+ts_py_tensor_wrap (TsTensor *t)
+{
+  PyTypeObject *type = tensor_class ? (PyTypeObject *) tensor_class : &TsPyTensor_Type;
+  TsPyTensor *self;
+
+  if (t == NULL)
+    return NULL;
+  self = (TsPyTensor *) type->tp_alloc (type, 0);
+  if (self == NULL)
+    {
+      ts_tensor_unref (t);
+      return NULL;
+    }
+  self->tensor = t;
+  return (PyObject *) self;
+}
+
+/* For Python subclasses (torch.Tensor, Parameter) CPython's subtype_dealloc
+ * clears the instance dict and drops the type reference; we only release
+ * the tensor and the memory. */
+static void
+tensor_dealloc (PyObject *obj)
+{
+  TsPyTensor *self = (TsPyTensor *) obj;
+
+  /* a freed block is recorded at the line that dropped the tensor */
+  if (self->tensor != NULL && ts_tensor_is_cuda (self->tensor))
+    ts_py_update_callsite ();
+  g_clear_pointer (&self->tensor, ts_tensor_unref);
+  Py_TYPE (obj)->tp_free (obj);
+}
+
+/* Takes the error by address: C does not order the evaluation of the
+ * arguments, so the call that fills it must come first. */
+static PyObject *
+wrap_or_raise (TsTensor  *t,
+               GError   **error)
+{
+  if (t == NULL)
+    return ts_py_set_error (*error);
+  return ts_py_tensor_wrap (t);
+}
+
+#define SELF_T (((TsPyTensor *) self)->tensor)
+
+/* Numbers ------------------------------------------------------------------ */
+
+gboolean
+ts_py_parse_scalar (PyObject *obj,
+                    TsScalar *scalar)
+{
+  if (PyBool_Check (obj))
+    {
+      scalar->kind = TS_DTYPE_BOOL;
+      scalar->ivalue = obj == Py_True;
+      scalar->value = (double) scalar->ivalue;
+      return TRUE;
+    }
+  if (PyLong_Check (obj))
+    {
+      int overflow = 0;
+      scalar->kind = TS_DTYPE_INT64;
+      scalar->ivalue = PyLong_AsLongLongAndOverflow (obj, &overflow);
+      if (overflow)
+        {
+          PyErr_SetString (PyExc_RuntimeError, "Overflow when unpacking long");
+          return FALSE;
+        }
+      scalar->value = (double) scalar->ivalue;
+      return TRUE;
+    }
+  if (PyFloat_Check (obj))
+    {
+      scalar->kind = TS_DTYPE_FLOAT64;
+      scalar->value = PyFloat_AS_DOUBLE (obj);
+      scalar->ivalue = (gint64) scalar->value;
+      return TRUE;
+    }
+  return FALSE;
+}
+
+static PyObject *
+binary (PyObject   *a,
+        PyObject   *b,
+        TsBinaryOp  op,
+        gboolean    inplace)
+{
+  GError *error = NULL;
+  TsScalar scalar;
+  TsTensor *r;
+
+  ts_py_update_callsite ();
+  if (ts_py_is_tensor (a) && ts_py_is_tensor (b))
+    r = ts_ops_binary (op, ts_py_tensor_get (a), ts_py_tensor_get (b), NULL, FALSE,
+                       inplace ? ts_py_tensor_get (a) : NULL, &error);
+  else if (ts_py_is_tensor (a) && ts_py_parse_scalar (b, &scalar))
+    r = ts_ops_binary (op, ts_py_tensor_get (a), NULL, &scalar, FALSE,
+                       inplace ? ts_py_tensor_get (a) : NULL, &error);
+  else if (!inplace && ts_py_is_tensor (b) && ts_py_parse_scalar (a, &scalar))
+    r = ts_ops_binary (op, ts_py_tensor_get (b), NULL, &scalar, TRUE, NULL, &error);
+  else
+    {
+      if (PyErr_Occurred ())
+        return NULL;
+      Py_RETURN_NOTIMPLEMENTED;
+    }
+
+  if (r == NULL)
+    return ts_py_set_error (error);
+  if (inplace)
+    {
+      ts_tensor_unref (r);
+      Py_INCREF (a);
+      return a;
+    }
+  return ts_py_tensor_wrap (r);
+}
+
+#define BINARY(name, op) \
+  static PyObject *tensor_##name (PyObject *a, PyObject *b) { return binary (a, b, op, FALSE); } \
+  static PyObject *tensor_i##name (PyObject *a, PyObject *b) { return binary (a, b, op, TRUE); }
+
+BINARY (add, TS_BINARY_ADD)
+BINARY (sub, TS_BINARY_SUB)
+BINARY (mul, TS_BINARY_MUL)
+BINARY (truediv, TS_BINARY_DIV)
+BINARY (floordiv, TS_BINARY_FLOOR_DIV)
+BINARY (mod, TS_BINARY_REMAINDER)
+BINARY (and, TS_BINARY_AND)
+BINARY (or, TS_BINARY_OR)
+BINARY (xor, TS_BINARY_XOR)
+
+static PyObject *
+tensor_pow (PyObject *a,
+            PyObject *b,
+            PyObject *mod)
+{
+  return binary (a, b, TS_BINARY_POW, FALSE);
+}
+
+static PyObject *
+tensor_matmul (PyObject *a,
+               PyObject *b)
+{
+  GError *error = NULL;
+
+  ts_py_update_callsite ();
+  if (!ts_py_is_tensor (a) || !ts_py_is_tensor (b))
+    Py_RETURN_NOTIMPLEMENTED;
+  return wrap_or_raise (ts_ops_matmul (ts_py_tensor_get (a), ts_py_tensor_get (b), &error), &error);
+}
+
+static PyObject *
+unary (PyObject  *a,
+       TsUnaryOp  op)
+{
+  GError *error = NULL;
+
+  ts_py_update_callsite ();
+  return wrap_or_raise (ts_ops_unary (op, ts_py_tensor_get (a), &error), &error);
+}
+
+static PyObject *tensor_neg (PyObject *a) { return unary (a, TS_UNARY_NEG); }
+static PyObject *tensor_abs (PyObject *a) { return unary (a, TS_UNARY_ABS); }
+
+static PyObject *
+tensor_invert (PyObject *a)
+{
+  if (ts_py_tensor_get (a)->dtype == TS_DTYPE_BOOL)
+    return unary (a, TS_UNARY_NOT);
+  return binary (a, PyLong_FromLong (-1), TS_BINARY_XOR, FALSE);
+}
+
+static PyObject *
+tensor_pos (PyObject *a)
+{
+  Py_INCREF (a);
+  return a;
+}
+
+/* Reads one element on the host: a blocking copy for CUDA tensors. */
+static PyObject *
+tensor_item_impl (TsTensor *t)
+{
+  GError *error = NULL;
+  g_autoptr(TsTensor) host = NULL;
+
+  ts_py_update_callsite ();
+  if (ts_tensor_numel (t) != 1)
+    {
+      PyErr_Format (PyExc_RuntimeError,
+                    "a Tensor with %" G_GINT64_FORMAT " elements cannot be converted to Scalar",
+                    ts_tensor_numel (t));
+      return NULL;
+    }
+  host = ts_ops_to_host (t, &error);
+  if (host == NULL)
+    return ts_py_set_error (error);
+  if (ts_dtype_is_floating (host->dtype))
+    return PyFloat_FromDouble (ts_tensor_get_double (host, 0));
+  if (host->dtype == TS_DTYPE_BOOL)
+    return PyBool_FromLong (ts_tensor_get_int (host, 0));
+  return PyLong_FromLongLong (ts_tensor_get_int (host, 0));
+}
+
+static PyObject *
+tensor_item (PyObject *self,
+             PyObject *unused)
+{
+  return tensor_item_impl (SELF_T);
+}
+
+static int
+tensor_bool (PyObject *self)
+{
+  PyObject *v;
+  int r;
+
+  if (ts_tensor_numel (SELF_T) != 1)
+    {
+      PyErr_SetString (PyExc_RuntimeError,
+                       ts_tensor_numel (SELF_T) == 0
+                         ? "Boolean value of Tensor with no values is ambiguous"
+                         : "Boolean value of Tensor with more than one value is ambiguous");
+      return -1;
+    }
+  v = tensor_item_impl (SELF_T);
+  if (v == NULL)
+    return -1;
+  r = PyObject_IsTrue (v);
+  Py_DECREF (v);
+  return r;
+}
+
+static PyObject *
+tensor_float (PyObject *self)
+{
+  PyObject *v = tensor_item_impl (SELF_T);
+  PyObject *r;
+
+  if (v == NULL)
+    return NULL;
+  r = PyNumber_Float (v);
+  Py_DECREF (v);
+  return r;
+}
+
+static PyObject *
+tensor_int (PyObject *self)
+{
+  PyObject *v = tensor_item_impl (SELF_T);
+  PyObject *r;
+
+  if (v == NULL)
+    return NULL;
+  r = PyNumber_Long (v);
+  Py_DECREF (v);
+  return r;
+}
+
+static PyObject *
+tensor_index (PyObject *self)
+{
+  if (ts_dtype_is_floating (SELF_T->dtype) || ts_tensor_numel (SELF_T) != 1)
+    {
+      PyErr_SetString (PyExc_TypeError,
+                       "only integer tensors of a single element can be converted to an index");
+      return NULL;
+    }
+  return tensor_item_impl (SELF_T);
+}
+
+static PyNumberMethods tensor_as_number = {
+  .nb_add = tensor_add,
+  .nb_subtract = tensor_sub,
+  .nb_multiply = tensor_mul,
+  .nb_true_divide = tensor_truediv,
+  .nb_floor_divide = tensor_floordiv,
+  .nb_remainder = tensor_mod,
+  .nb_power = tensor_pow,
+  .nb_and = tensor_and,
+  .nb_or = tensor_or,
+  .nb_xor = tensor_xor,
+  .nb_inplace_add = tensor_iadd,
+  .nb_inplace_subtract = tensor_isub,
+  .nb_inplace_multiply = tensor_imul,
+  .nb_inplace_true_divide = tensor_itruediv,
+  .nb_inplace_floor_divide = tensor_ifloordiv,
+  .nb_inplace_remainder = tensor_imod,
+  .nb_inplace_and = tensor_iand,
+  .nb_inplace_or = tensor_ior,
+  .nb_inplace_xor = tensor_ixor,
+  .nb_matrix_multiply = tensor_matmul,
+  .nb_negative = tensor_neg,
+  .nb_positive = tensor_pos,
+  .nb_absolute = tensor_abs,
+  .nb_invert = tensor_invert,
+  .nb_bool = tensor_bool,
+  .nb_float = tensor_float,
+  .nb_int = tensor_int,
+  .nb_index = tensor_index,
+};
+
+static PyObject *
+tensor_richcompare (PyObject *a,
+                    PyObject *b,
+                    int       op)
+{
+  static const TsBinaryOp ops[] = {
+    [Py_LT] = TS_BINARY_LT, [Py_LE] = TS_BINARY_LE, [Py_EQ] = TS_BINARY_EQ,
+    [Py_NE] = TS_BINARY_NE, [Py_GT] = TS_BINARY_GT, [Py_GE] = TS_BINARY_GE,
+  };
+
+  if ((op == Py_EQ || op == Py_NE) && b == Py_None)
+    {
+      if (op == Py_EQ)
+        Py_RETURN_FALSE;
+      Py_RETURN_TRUE;
+    }
+  return binary (a, b, ops[op], FALSE);
+}
+
+/* Attributes ----------------------------------------------------------------- */
+
+static PyObject *
+get_device (PyObject *self,
+            void     *closure)
+{
+  return ts_py_device_object (ts_tensor_get_device (SELF_T));
+}
+
+static PyObject *
+get_dtype (PyObject *self,
+           void     *closure)
+{
+  return ts_py_dtype_object (SELF_T->dtype);
+}
+
+static PyObject *
+shape_tuple (const TsTensor *t)
+{
+  PyObject *tuple = PyTuple_New (t->ndim);
+
+  for (guint i = 0; i < t->ndim; i++)
+    PyTuple_SET_ITEM (tuple, i, PyLong_FromLongLong (t->shape[i]));
+  return tuple;
+}
+
+static PyObject *
+get_raw_shape (PyObject *self,
+               void     *closure)
+{
+  return shape_tuple (SELF_T);
+}
+
+static PyObject *
+get_is_cuda (PyObject *self,
+             void     *closure)
+{
+  return PyBool_FromLong (ts_tensor_is_cuda (SELF_T));
+}
+
+static PyObject *
+get_ndim (PyObject *self,
+          void     *closure)
+{
+  return PyLong_FromLong (SELF_T->ndim);
+}
+
+static PyObject *
+get_requires_grad (PyObject *self,
+                   void     *closure)
+{
+  return PyBool_FromLong (((TsPyTensor *) self)->requires_grad);
+}
+
+static int
+set_requires_grad (PyObject *self,
+                   PyObject *value,
+                   void     *closure)
+{
+  int v = PyObject_IsTrue (value);
+
+  if (v < 0)
+    return -1;
+  if (v && !ts_dtype_is_floating (SELF_T->dtype))
+    {
+      PyErr_SetString (PyExc_RuntimeError,
+                       "only Tensors of floating point dtype can require gradients");
+      return -1;
+    }
+  ((TsPyTensor *) self)->requires_grad = v;
+  return 0;
+}
+
+static PyGetSetDef tensor_getset[] = {
+  { "device", get_device, NULL, NULL, NULL },
+  { "dtype", get_dtype, NULL, NULL, NULL },
+  { "_shape", get_raw_shape, NULL, NULL, NULL },
+  { "is_cuda", get_is_cuda, NULL, NULL, NULL },
+  { "ndim", get_ndim, NULL, NULL, NULL },
+  { "requires_grad", get_requires_grad, set_requires_grad, NULL, NULL },
+  { NULL }
+};
+
+/* Methods ------------------------------------------------------------------ */
+
+static PyObject *
+tensor_dim (PyObject *self,
+            PyObject *unused)
+{
+  return PyLong_FromLong (SELF_T->ndim);
+}
+
+static PyObject *
+tensor_numel (PyObject *self,
+              PyObject *unused)
+{
+  return PyLong_FromLongLong (ts_tensor_numel (SELF_T));
+}
+
+static PyObject *
+tensor_stride_tuple (PyObject *self,
+                     PyObject *unused)
+{
+  PyObject *tuple = PyTuple_New (SELF_T->ndim);
+
+  for (guint i = 0; i < SELF_T->ndim; i++)
+    PyTuple_SET_ITEM (tuple, i, PyLong_FromLongLong (SELF_T->strides[i]));
+  return tuple;
+}
+
+static PyObject *
+tensor_storage_offset (PyObject *self,
+                       PyObject *unused)
+{
+  return PyLong_FromLongLong (SELF_T->offset);
+}
+
+static PyObject *
+tensor_get_device (PyObject *self,
+                   PyObject *unused)
+{
+  TsDevice d = ts_tensor_get_device (SELF_T);
+
+  return PyLong_FromLong (d.type == TS_DEVICE_CUDA ? d.index : -1);
+}
+
+static PyObject *
+tensor_element_size (PyObject *self,
+                     PyObject *unused)
+{
+  return PyLong_FromSize_t (ts_dtype_size (SELF_T->dtype));
+}
+
+static PyObject *
+tensor_data_ptr (PyObject *self,
+                 PyObject *unused)
+{
+  return PyLong_FromUnsignedLongLong (ts_tensor_data_ptr (SELF_T));
+}
+
+static PyObject *
+tensor_storage_ptr (PyObject *self,
+                    PyObject *unused)
+{
+  return PyLong_FromUnsignedLongLong (SELF_T->storage->addr);
+}
+
+static PyObject *
+tensor_storage_nbytes (PyObject *self,
+                       PyObject *unused)
+{
+  return PyLong_FromSize_t (SELF_T->storage->nbytes);
+}
+
+static PyObject *
+tensor_is_contiguous (PyObject *self,
+                      PyObject *unused)
+{
+  return PyBool_FromLong (ts_tensor_is_contiguous (SELF_T));
+}
+
+static PyObject *
+tensor_is_pinned (PyObject *self,
+                  PyObject *unused)
+{
+  /* asks the pinned allocator, so views into a pinned block count too */
+  if (ts_tensor_is_cuda (SELF_T) || SELF_T->storage->data == NULL)
+    return PyBool_FromLong (FALSE);
+  return PyBool_FromLong (ts_session_host_is_pinned (ts_tensor_data (SELF_T)));
+}
+
+static PyObject *
+tensor_pin_memory (PyObject *self,
+                   PyObject *unused)
+{
+  GError *error = NULL;
+
+  ts_py_update_callsite ();
+  return wrap_or_raise (ts_ops_pin_memory (SELF_T, &error), &error);
+}
+
+static PyObject *
+tensor_clone (PyObject *self,
+              PyObject *unused)
+{
+  GError *error = NULL;
+
+  ts_py_update_callsite ();
+  return wrap_or_raise (ts_ops_clone (SELF_T, &error), &error);
+}
+
+static PyObject *
+tensor_contiguous (PyObject *self,
+                   PyObject *unused)
+{
+  GError *error = NULL;
+
+  ts_py_update_callsite ();
+  return wrap_or_raise (ts_ops_contiguous (SELF_T, &error), &error);
+}
+
+/* _to(device or None, dtype or None, non_blocking, copy) */
+static PyObject *
+tensor_to_impl (PyObject *self,
+                PyObject *args)
+{
+  PyObject *device_obj, *dtype_obj;
+  int non_blocking = 0, copy = 0;
+  TsDevice device;
+  TsDType dtype;
+  GError *error = NULL;
+
+  ts_py_update_callsite ();
+  if (!PyArg_ParseTuple (args, "OO|pp", &device_obj, &dtype_obj, &non_blocking, &copy))
+    return NULL;
+  if (device_obj == Py_None)
+    device = ts_tensor_get_device (SELF_T);
+  else if (!ts_py_parse_device (device_obj, &device))
+    return NULL;
+  if (!ts_py_parse_dtype (dtype_obj, &dtype))
+    return NULL;
+  return wrap_or_raise (ts_ops_to (SELF_T, device, dtype, non_blocking, copy, &error), &error);
+}
+
+static PyObject *
+tensor_copy_ (PyObject *self,
+              PyObject *args,
+              PyObject *kwargs)
+{
+  static char *kwlist[] = { "src", "non_blocking", NULL };
+  PyObject *src;
+  int non_blocking = 0;
+  GError *error = NULL;
+
+  ts_py_update_callsite ();
+  if (!PyArg_ParseTupleAndKeywords (args, kwargs, "O!|p", kwlist, &TsPyTensor_Type, &src,
+                                    &non_blocking))
+    return NULL;
+  if (!ts_ops_copy (SELF_T, ts_py_tensor_get (src), non_blocking, &error))
+    return ts_py_set_error (error);
+  Py_INCREF (self);
+  return self;
+}
+
+static PyObject *
+tensor_fill_ (PyObject *self,
+              PyObject *value)
+{
+  TsScalar scalar;
+  GError *error = NULL;
+
+  ts_py_update_callsite ();
+  if (ts_py_is_tensor (value))
+    {
+      PyObject *v = tensor_item_impl (ts_py_tensor_get (value));
+      gboolean ok;
+      if (v == NULL)
+        return NULL;
+      ok = ts_py_parse_scalar (v, &scalar);
+      Py_DECREF (v);
+      if (!ok)
+        return NULL;
+    }
+  else if (!ts_py_parse_scalar (value, &scalar))
+    {
+      PyErr_Format (PyExc_TypeError, "fill_() received an invalid combination of arguments - got (%s)",
+                    Py_TYPE (value)->tp_name);
+      return NULL;
+    }
+  if (!ts_ops_fill (SELF_T, &scalar, &error))
+    return ts_py_set_error (error);
+  Py_INCREF (self);
+  return self;
+}
+
+static PyObject *
+tensor_normal_ (PyObject *self,
+                PyObject *args,
+                PyObject *kwargs)
+{
+  static char *kwlist[] = { "mean", "std", "generator", NULL };
+  double mean = 0, std = 1;
+  PyObject *gen = NULL;
+  GError *error = NULL;
+
+  ts_py_update_callsite ();
+  if (!PyArg_ParseTupleAndKeywords (args, kwargs, "|ddO", kwlist, &mean, &std, &gen))
+    return NULL;
+  if (!ts_ops_normal_ (SELF_T, mean, std, &error))
+    return ts_py_set_error (error);
+  Py_INCREF (self);
+  return self;
+}
+
+static PyObject *
+tensor_uniform_ (PyObject *self,
+                 PyObject *args,
+                 PyObject *kwargs)
+{
+  static char *kwlist[] = { "from", "to", "generator", NULL };
+  double from = 0, to = 1;
+  PyObject *gen = NULL;
+  GError *error = NULL;
+
+  ts_py_update_callsite ();
+  if (!PyArg_ParseTupleAndKeywords (args, kwargs, "|ddO", kwlist, &from, &to, &gen))
+    return NULL;
+  if (!ts_ops_uniform_ (SELF_T, from, to, &error))
+    return ts_py_set_error (error);
+  Py_INCREF (self);
+  return self;
+}
+
+static gboolean
+parse_dims (PyObject *obj,
+            int      *dims,
+            guint    *n_dims)
+{
+  *n_dims = 0;
+  if (obj == NULL || obj == Py_None)
+    return TRUE;
+  if (PyLong_Check (obj))
+    {
+      dims[0] = PyLong_AsLong (obj);
+      *n_dims = 1;
+      return TRUE;
+    }
+  if (PyTuple_Check (obj) || PyList_Check (obj))
+    {
+      Py_ssize_t n = PySequence_Size (obj);
+      if (n > TS_MAX_DIMS)
+        {
+          PyErr_SetString (PyExc_RuntimeError, "too many dims");
+          return FALSE;
+        }
+      for (Py_ssize_t i = 0; i < n; i++)
+        {
+          PyObject *item = PySequence_GetItem (obj, i);
+          dims[i] = PyLong_AsLong (item);
+          Py_DECREF (item);
+        }
+      *n_dims = n;
+      return !PyErr_Occurred ();
+    }
+  PyErr_Format (PyExc_TypeError, "dim must be an int or a tuple of ints, not %s",
+                Py_TYPE (obj)->tp_name);
+  return FALSE;
+}
+
+static PyObject *
+reduce (PyObject *self,
+        PyObject *args,
+        PyObject *kwargs,
+        gboolean  mean)
+{
+  static char *kwlist[] = { "dim", "keepdim", "dtype", NULL };
+  PyObject *dim_obj = NULL, *dtype_obj = NULL;
+  int keepdim = 0;
+  int dims[TS_MAX_DIMS];
+  guint n_dims;
+  TsDType dtype;
+  GError *error = NULL;
+  TsTensor *r;
+
+  ts_py_update_callsite ();
+  if (!PyArg_ParseTupleAndKeywords (args, kwargs, "|OpO", kwlist, &dim_obj, &keepdim, &dtype_obj))
+    return NULL;
+  if (!parse_dims (dim_obj, dims, &n_dims) || !ts_py_parse_dtype (dtype_obj, &dtype))
+    return NULL;
+  if (mean)
+    r = ts_ops_mean (SELF_T, dims, n_dims, keepdim, dtype, &error);
+  else
+    r = ts_ops_sum (SELF_T, dims, n_dims, keepdim, dtype, &error);
+  return wrap_or_raise (r, &error);
+}
+
+static PyObject *
+tensor_sum (PyObject *self, PyObject *args, PyObject *kwargs)
+{
+  return reduce (self, args, kwargs, FALSE);
+}
+
+static PyObject *
+tensor_mean (PyObject *self, PyObject *args, PyObject *kwargs)
+{
+  return reduce (self, args, kwargs, TRUE);
+}
+
+/* _max(dim or None, keepdim, is_min) -> tensor or (values, indices) */
+static PyObject *
+tensor_max_impl (PyObject *self,
+                 PyObject *args)
+{
+  PyObject *dim_obj;
+  int keepdim = 0, is_min = 0;
+  GError *error = NULL;
+  TsTensor *values, *indices;
+
+  ts_py_update_callsite ();
+  if (!PyArg_ParseTuple (args, "Opp", &dim_obj, &keepdim, &is_min))
+    return NULL;
+  if (dim_obj == Py_None)
+    return wrap_or_raise (ts_ops_max (SELF_T, is_min, &error), &error);
+  if (!ts_ops_max_dim (SELF_T, PyLong_AsLong (dim_obj), keepdim, is_min, &values, &indices, &error))
+    return ts_py_set_error (error);
+  return Py_BuildValue ("(NN)", ts_py_tensor_wrap (values), ts_py_tensor_wrap (indices));
+}
+
+static gboolean
+parse_shape (PyObject *obj,
+             guint    *ndim,
+             gint64   *shape)
+{
+  Py_ssize_t n;
+
+  if (PyLong_Check (obj))
+    {
+      *ndim = 1;
+      shape[0] = PyLong_AsLongLong (obj);
+      return !PyErr_Occurred ();
+    }
+  n = PySequence_Size (obj);
+  if (n < 0)
+    return FALSE;
+  if (n > TS_MAX_DIMS)
+    {
+      PyErr_SetString (PyExc_RuntimeError, "too many dimensions");
+      return FALSE;
+    }
+  for (Py_ssize_t i = 0; i < n; i++)
+    {
+      PyObject *item = PySequence_GetItem (obj, i);
+      if (item == NULL)
+        return FALSE;
+      if (!PyLong_Check (item) && !PyIndex_Check (item))
+        {
+          PyErr_Format (PyExc_TypeError,
+                        "empty(): argument 'size' (position 1) must be tuple of ints, but found "
+                        "element of type %s at pos %zd", Py_TYPE (item)->tp_name, i);
+          Py_DECREF (item);
+          return FALSE;
+        }
+      shape[i] = PyLong_AsLongLong (item);
+      Py_DECREF (item);
+    }
+  *ndim = n;
+  return !PyErr_Occurred ();
+}
+
+static PyObject *
+tensor_view_impl (PyObject *self,
+                  PyObject *shape_obj)
+{
+  gint64 shape[TS_MAX_DIMS];
+  guint ndim;
+  GError *error = NULL;
+
+  if (!parse_shape (shape_obj, &ndim, shape))
+    return NULL;
+  return wrap_or_raise (ts_tensor_view (SELF_T, ndim, shape, &error), &error);
+}
+
+static PyObject *
+tensor_expand_impl (PyObject *self,
+                    PyObject *shape_obj)
+{
+  gint64 shape[TS_MAX_DIMS];
+  guint ndim;
+  GError *error = NULL;
+
+  if (!parse_shape (shape_obj, &ndim, shape))
+    return NULL;
+  return wrap_or_raise (ts_tensor_expand (SELF_T, ndim, shape, &error), &error);
+}
+
+static PyObject *
+tensor_transpose (PyObject *self,
+                  PyObject *args)
+{
+  int d0, d1;
+  GError *error = NULL;
+
+  if (!PyArg_ParseTuple (args, "ii", &d0, &d1))
+    return NULL;
+  return wrap_or_raise (ts_tensor_transpose (SELF_T, d0, d1, &error), &error);
+}
+
+static PyObject *
+tensor_unsqueeze (PyObject *self,
+                  PyObject *arg)
+{
+  GError *error = NULL;
+  int dim = PyLong_AsLong (arg);
+
+  if (PyErr_Occurred ())
+    return NULL;
+  return wrap_or_raise (ts_tensor_unsqueeze (SELF_T, dim, &error), &error);
+}
+
+static PyObject *
+tensor_select (PyObject *self,
+               PyObject *args)
+{
+  int dim;
+  long long index;
+  GError *error = NULL;
+
+  if (!PyArg_ParseTuple (args, "iL", &dim, &index))
+    return NULL;
+  return wrap_or_raise (ts_tensor_select (SELF_T, dim, index, &error), &error);
+}
+
+static PyObject *
+tensor_slice (PyObject *self,
+              PyObject *args)
+{
+  int dim;
+  long long start, stop, step;
+  GError *error = NULL;
+
+  if (!PyArg_ParseTuple (args, "iLLL", &dim, &start, &stop, &step))
+    return NULL;
+  return wrap_or_raise (ts_tensor_slice (SELF_T, dim, start, stop, step, &error), &error);
+}
+
+static PyObject *
+tensor_index_select (PyObject *self,
+                     PyObject *args)
+{
+  int dim;
+  PyObject *index;
+  GError *error = NULL;
+
+  ts_py_update_callsite ();
+  if (!PyArg_ParseTuple (args, "iO!", &dim, &TsPyTensor_Type, &index))
+    return NULL;
+  return wrap_or_raise (ts_ops_index_select (SELF_T, dim, ts_py_tensor_get (index), &error), &error);
+}
+
+static PyObject *
+unary_method (PyObject *self,
+              PyObject *arg)
+{
+  GError *error = NULL;
+  int op = PyLong_AsLong (arg);
+
+  ts_py_update_callsite ();
+  if (PyErr_Occurred ())
+    return NULL;
+  return wrap_or_raise (ts_ops_unary (op, SELF_T, &error), &error);
+}
+
+/* _binary(other, op, inplace): the named methods (add, mul, eq, ...). */
+static PyObject *
+binary_method (PyObject *self,
+               PyObject *args)
+{
+  PyObject *other;
+  int op, inplace = 0;
+
+  if (!PyArg_ParseTuple (args, "Oi|p", &other, &op, &inplace))
+    return NULL;
+  return binary (self, other, op, inplace);
+}
+
+static PyObject *
+tolist_rec (const TsTensor *t,
+            guint           dim,
+            gint64          offset)
+{
+  gsize esize = ts_dtype_size (t->dtype);
+
+  if (dim == t->ndim)
+    {
+      const guint8 *p = t->storage->data + offset * esize;
+      if (ts_dtype_is_floating (t->dtype))
+        return PyFloat_FromDouble (ts_dtype_load (t->dtype, p));
+      if (t->dtype == TS_DTYPE_BOOL)
+        return PyBool_FromLong (*p != 0);
+      return PyLong_FromLongLong (ts_dtype_load_int (t->dtype, p));
+    }
+  else
+    {
+      PyObject *list = PyList_New (t->shape[dim]);
+      for (gint64 i = 0; i < t->shape[dim]; i++)
+        {
+          PyObject *item = tolist_rec (t, dim + 1, offset + i * t->strides[dim]);
+          if (item == NULL)
+            {
+              Py_DECREF (list);
+              return NULL;
+            }
+          PyList_SET_ITEM (list, i, item);
+        }
+      return list;
+    }
+}
+
+static PyObject *
+tensor_tolist (PyObject *self,
+               PyObject *unused)
+{
+  GError *error = NULL;
+  g_autoptr(TsTensor) host = ts_ops_to_host (SELF_T, &error);
+
+  ts_py_update_callsite ();
+  if (host == NULL)
+    return ts_py_set_error (error);
+  return tolist_rec (host, 0, host->offset);
+}
+
+static PyObject *
+tensor_record_stream (PyObject *self,
+                      PyObject *arg)
+{
+  long stream = PyLong_AsLong (arg);
+
+  if (PyErr_Occurred ())
+    return NULL;
+  ts_storage_record_stream (SELF_T->storage, (TsStreamId) stream);
+  Py_RETURN_NONE;
+}
+
+static PyObject *
+tensor_shares_storage (PyObject *self,
+                       PyObject *other)
+{
+  if (!ts_py_is_tensor (other))
+    Py_RETURN_FALSE;
+  return PyBool_FromLong (SELF_T->storage == ts_py_tensor_get (other)->storage);
+}
+
+static PyMethodDef tensor_methods[] = {
+  { "dim", tensor_dim, METH_NOARGS, NULL },
+  { "numel", tensor_numel, METH_NOARGS, NULL },
+  { "nelement", tensor_numel, METH_NOARGS, NULL },
+  { "_stride", tensor_stride_tuple, METH_NOARGS, NULL },
+  { "storage_offset", tensor_storage_offset, METH_NOARGS, NULL },
+  { "get_device", tensor_get_device, METH_NOARGS, NULL },
+  { "element_size", tensor_element_size, METH_NOARGS, NULL },
+  { "data_ptr", tensor_data_ptr, METH_NOARGS, NULL },
+  { "_storage_ptr", tensor_storage_ptr, METH_NOARGS, NULL },
+  { "_storage_nbytes", tensor_storage_nbytes, METH_NOARGS, NULL },
+  { "_shares_storage", tensor_shares_storage, METH_O, NULL },
+  { "is_contiguous", tensor_is_contiguous, METH_NOARGS, NULL },
+  { "is_pinned", tensor_is_pinned, METH_NOARGS, NULL },
+  { "pin_memory", tensor_pin_memory, METH_NOARGS, NULL },
+  { "clone", tensor_clone, METH_NOARGS, NULL },
+  { "contiguous", tensor_contiguous, METH_NOARGS, NULL },
+  { "_to", tensor_to_impl, METH_VARARGS, NULL },
+  { "copy_", (PyCFunction) (void (*) (void)) tensor_copy_, METH_VARARGS | METH_KEYWORDS, NULL },
+  { "fill_", tensor_fill_, METH_O, NULL },
+  { "normal_", (PyCFunction) (void (*) (void)) tensor_normal_, METH_VARARGS | METH_KEYWORDS, NULL },
+  { "uniform_", (PyCFunction) (void (*) (void)) tensor_uniform_, METH_VARARGS | METH_KEYWORDS, NULL },
+  { "sum", (PyCFunction) (void (*) (void)) tensor_sum, METH_VARARGS | METH_KEYWORDS, NULL },
+  { "mean", (PyCFunction) (void (*) (void)) tensor_mean, METH_VARARGS | METH_KEYWORDS, NULL },
+  { "_max", tensor_max_impl, METH_VARARGS, NULL },
+  { "_view", tensor_view_impl, METH_O, NULL },
+  { "_expand", tensor_expand_impl, METH_O, NULL },
+  { "transpose", tensor_transpose, METH_VARARGS, NULL },
+  { "unsqueeze", tensor_unsqueeze, METH_O, NULL },
+  { "select", tensor_select, METH_VARARGS, NULL },
+  { "_slice", tensor_slice, METH_VARARGS, NULL },
+  { "index_select", tensor_index_select, METH_VARARGS, NULL },
+  { "_unary", unary_method, METH_O, NULL },
+  { "_binary", binary_method, METH_VARARGS, NULL },
+  { "item", tensor_item, METH_NOARGS, NULL },
+  { "tolist", tensor_tolist, METH_NOARGS, NULL },
+  { "_record_stream", tensor_record_stream, METH_O, NULL },
+  { NULL }
+};
+
+static PyObject *
+tensor_new (PyTypeObject *type,
+            PyObject     *args,
+            PyObject     *kwargs)
+{
+  TsPyTensor *self = (TsPyTensor *) type->tp_alloc (type, 0);
+
+  /* Filled by _C._set_data or a creation function; torch.Tensor.__new__ in
+   * Python handles the legacy constructor forms. */
+  return (PyObject *) self;
+}
+
+static PyTypeObject TsPyTensor_Type = {
+  PyVarObject_HEAD_INIT (NULL, 0)
+  .tp_name = "torch._C.TensorBase",
+  .tp_basicsize = sizeof (TsPyTensor),
+  .tp_dealloc = tensor_dealloc,
+  .tp_as_number = &tensor_as_number,
+  .tp_richcompare = tensor_richcompare,
+  .tp_flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_BASETYPE,
+  .tp_methods = tensor_methods,
+  .tp_getset = tensor_getset,
+  .tp_new = tensor_new,
+};
+
+/* Module functions ----------------------------------------------------------- */
+
+/* _empty(shape, dtype, device, pin_memory) */
+static PyObject *
+py_empty (PyObject *module,
+          PyObject *args)
+{
+  PyObject *shape_obj, *dtype_obj, *device_obj;
+  int pin = 0;
+  gint64 shape[TS_MAX_DIMS];
+  guint ndim;
+  TsDType dtype;
+  TsDevice device;
+  GError *error = NULL;
+
+  ts_py_update_callsite ();
+  if (!PyArg_ParseTuple (args, "OOO|p", &shape_obj, &dtype_obj, &device_obj, &pin))
+    return NULL;
+  if (!parse_shape (shape_obj, &ndim, shape) || !ts_py_parse_dtype (dtype_obj, &dtype) ||
+      !ts_py_parse_device (device_obj, &device))
+    return NULL;
+  if (dtype == TS_DTYPE_UNDEFINED)
+    dtype = ts_dtype_get_default ();
+  return wrap_or_raise (ts_tensor_new_empty (device, dtype, ndim, shape, pin, &error), &error);
+}
+
+/* _from_flat(values, shape, dtype, device): a CPU tensor filled from a flat
+ * list of numbers, then moved to device. */
+static PyObject *
+py_from_flat (PyObject *module,
+              PyObject *args)
+{
+  PyObject *values, *shape_obj, *dtype_obj, *device_obj;
+  gint64 shape[TS_MAX_DIMS];
+  guint ndim;
+  TsDType dtype;
+  TsDevice device;
+  GError *error = NULL;
+  g_autoptr(TsTensor) host = NULL;
+  Py_ssize_t n;
+  gsize esize;
+
+  ts_py_update_callsite ();
+  if (!PyArg_ParseTuple (args, "OOOO", &values, &shape_obj, &dtype_obj, &device_obj))
+    return NULL;
+  if (!parse_shape (shape_obj, &ndim, shape) || !ts_py_parse_dtype (dtype_obj, &dtype) ||
+      !ts_py_parse_device (device_obj, &device))
+    return NULL;
+  if (dtype == TS_DTYPE_UNDEFINED)
+    dtype = ts_dtype_get_default ();
+  host = ts_tensor_new_empty (TS_DEVICE_CPU_VALUE, dtype, ndim, shape, FALSE, &error);
+  if (host == NULL)
+    return ts_py_set_error (error);
+  n = PyList_Size (values);
+  esize = ts_dtype_size (dtype);
+  for (Py_ssize_t i = 0; i < n && i < ts_tensor_numel (host); i++)
+    {
+      PyObject *v = PyList_GET_ITEM (values, i);
+      TsScalar s;
+      guint8 *p = ts_tensor_data (host) + i * esize;
+
+      if (ts_py_is_tensor (v))
+        {
+          PyObject *item = tensor_item_impl (ts_py_tensor_get (v));
+          gboolean ok;
+          if (item == NULL)
+            return NULL;
+          ok = ts_py_parse_scalar (item, &s);
+          Py_DECREF (item);
+          if (!ok)
+            return NULL;
+        }
+      else if (!ts_py_parse_scalar (v, &s))
+        {
+          if (!PyErr_Occurred ())
+            PyErr_Format (PyExc_TypeError, "must be real number, not %s", Py_TYPE (v)->tp_name);
+          return NULL;
+        }
+      if (ts_dtype_is_floating (dtype) || s.kind == TS_DTYPE_FLOAT64)
+        ts_dtype_store (dtype, p, s.value);
+      else
+        ts_dtype_store_int (dtype, p, s.ivalue);
+    }
+  if (device.type == TS_DEVICE_CPU)
+    return ts_py_tensor_wrap (g_steal_pointer (&host));
+  return wrap_or_raise (ts_ops_to (host, device, dtype, FALSE, FALSE, &error), &error);
+}
+
+static PyObject *
+py_arange (PyObject *module,
+           PyObject *args)
+{
+  double start, end, step;
+  PyObject *dtype_obj, *device_obj;
+  TsDType dtype;
+  TsDevice device;
+  GError *error = NULL;
+
+  ts_py_update_callsite ();
+  if (!PyArg_ParseTuple (args, "dddOO", &start, &end, &step, &dtype_obj, &device_obj))
+    return NULL;
+  if (!ts_py_parse_dtype (dtype_obj, &dtype) || !ts_py_parse_device (device_obj, &device))
+    return NULL;
+  return wrap_or_raise (ts_ops_arange (start, end, step, dtype, device, &error), &error);
+}
+
+static PyObject *
+py_equal (PyObject *module,
+          PyObject *args)
+{
+  PyObject *a, *b;
+  gboolean result;
+  GError *error = NULL;
+
+  ts_py_update_callsite ();
+  if (!PyArg_ParseTuple (args, "O!O!", &TsPyTensor_Type, &a, &TsPyTensor_Type, &b))
+    return NULL;
+  if (!ts_ops_equal (ts_py_tensor_get (a), ts_py_tensor_get (b), &result, &error))
+    return ts_py_set_error (error);
+  return PyBool_FromLong (result);
+}
+
+/* _make_subclass(cls, tensor, requires_grad): a cls instance sharing data. */
+static PyObject *
+py_make_subclass (PyObject *module,
+                  PyObject *args)
+{
+  PyTypeObject *cls;
+  PyObject *src;
+  int requires_grad = 0;
+  TsPyTensor *self;
+
+  if (!PyArg_ParseTuple (args, "O!O!|p", &PyType_Type, &cls, &TsPyTensor_Type, &src, &requires_grad))
+    return NULL;
+  self = (TsPyTensor *) cls->tp_alloc (cls, 0);
+  if (self == NULL)
+    return NULL;
+  self->tensor = ts_tensor_ref (ts_py_tensor_get (src));
+  self->requires_grad = requires_grad;
+  return (PyObject *) self;
+}
+
+/* _set_data(self, other): self now refers to other's tensor. */
+static PyObject *
+py_set_data (PyObject *module,
+             PyObject *args)
+{
+  PyObject *self, *src;
+
+  if (!PyArg_ParseTuple (args, "O!O!", &TsPyTensor_Type, &self, &TsPyTensor_Type, &src))
+    return NULL;
+  g_clear_pointer (&((TsPyTensor *) self)->tensor, ts_tensor_unref);
+  ((TsPyTensor *) self)->tensor = ts_tensor_ref (ts_py_tensor_get (src));
+  Py_RETURN_NONE;
+}
+
+static PyObject *
+py_set_classes (PyObject *module,
+                PyObject *args)
+{
+  PyObject *tensor, *device, *dtypes, *dir = NULL;
+
+  if (!PyArg_ParseTuple (args, "OOO|U", &tensor, &device, &dtypes, &dir))
+    return NULL;
+  if (dir != NULL)
+    Py_XSETREF (torch_dir, Py_NewRef (dir));
+  Py_XSETREF (tensor_class, Py_NewRef (tensor));
+  Py_XSETREF (device_class, Py_NewRef (device));
+  for (int i = 0; i < TS_N_DTYPES && i < PySequence_Size (dtypes); i++)
+    Py_XSETREF (dtype_objects[i], PySequence_GetItem (dtypes, i));
+  Py_RETURN_NONE;
+}
+
+static PyMethodDef tensor_module_methods[] = {
+  { "_empty", py_empty, METH_VARARGS, NULL },
+  { "_from_flat", py_from_flat, METH_VARARGS, NULL },
+  { "_arange", py_arange, METH_VARARGS, NULL },
+  { "_equal", py_equal, METH_VARARGS, NULL },
+  { "_make_subclass", py_make_subclass, METH_VARARGS, NULL },
+  { "_set_data", py_set_data, METH_VARARGS, NULL },
+  { "_set_classes", py_set_classes, METH_VARARGS, NULL },
+  { NULL }
+};
+
+gboolean
+ts_py_tensor_register (PyObject *module)
+{
+  /* identity hashing, as torch.Tensor: __eq__ is elementwise */
+  TsPyTensor_Type.tp_hash = PyBaseObject_Type.tp_hash;
+  if (PyType_Ready (&TsPyTensor_Type) < 0)
+    return FALSE;
+  Py_INCREF (&TsPyTensor_Type);
+  if (PyModule_AddObject (module, "TensorBase", (PyObject *) &TsPyTensor_Type) < 0)
+    return FALSE;
+  return PyModule_AddFunctions (module, tensor_module_methods) == 0;
+}

@@ -1,0 +1,172 @@
+/* test-seed-examples.c: every seed example and API workload prints what it must
+ *
+ * Copyright 2026 The Tensorscope authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * Each tests/workloads/{seeds,api}/NAME.py runs under `tensorscope-cli run
+ * --gpus 4` and its stdout is compared line by line with NAME.expected. In
+ * an expected line `{{*}}` matches any run of characters (random values,
+ * addresses, ids); everything else must match exactly. The exit status
+ * must be 0 and nothing may go to stderr, unless NAME.status says another
+ * status (then stderr is free). NAME.env holds KEY=VALUE lines to add to
+ * the environment of that run.
+ */
+
+#include <glib.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+
+typedef struct
+{
+  char *script;
+  char *expected;
+} Case;
+
+static gboolean
+line_matches (const char *pattern,
+              const char *line)
+{
+  g_auto(GStrv) parts = g_strsplit (pattern, "{{*}}", -1);
+  GString *re = g_string_new ("^");
+  g_autoptr(GRegex) regex = NULL;
+  gboolean ok;
+
+  for (guint i = 0; parts[i] != NULL; i++)
+    {
+      g_autofree char *escaped = g_regex_escape_string (parts[i], -1);
+      if (i > 0)
+        g_string_append (re, ".*");
+      g_string_append (re, escaped);
+    }
+  g_string_append_c (re, '$');
+  regex = g_regex_new (re->str, 0, 0, NULL);
+  g_string_free (re, TRUE);
+  g_assert_nonnull (regex);
+  ok = g_regex_match (regex, line, 0, NULL);
+  return ok;
+}
+
+static void
+run_case (gconstpointer data)
+{
+  const Case *c = data;
+  g_autofree char *out = NULL;
+  g_autofree char *err = NULL;
+  g_autofree char *expected = NULL;
+  g_autofree char *status_path = NULL;
+  g_autofree char *status_text = NULL;
+  g_autofree char *env_path = NULL;
+  g_autofree char *env_text = NULL;
+  g_auto(GStrv) envp = NULL;
+  g_autoptr(GError) error = NULL;
+  g_auto(GStrv) want = NULL;
+  g_auto(GStrv) got = NULL;
+  int wait_status = 0;
+  int want_status = 0;
+  const char *argv[] = { TS_CLI_PATH, "run", "--gpus", "4", c->script, NULL };
+  guint n_want, n_got;
+
+  g_assert_true (g_file_get_contents (c->expected, &expected, NULL, &error));
+  status_path = g_strconcat (c->script, ".status", NULL);
+  if (g_str_has_suffix (c->script, ".py"))
+    {
+      g_free (status_path);
+      status_path = g_strdup_printf ("%.*s.status", (int) strlen (c->script) - 3, c->script);
+    }
+  if (g_file_get_contents (status_path, &status_text, NULL, NULL))
+    want_status = atoi (status_text);
+
+  env_path = g_strdup_printf ("%.*s.env", (int) strlen (c->script) - 3, c->script);
+  envp = g_get_environ ();
+  if (g_file_get_contents (env_path, &env_text, NULL, NULL))
+    {
+      g_auto(GStrv) lines = g_strsplit (env_text, "\n", -1);
+      for (guint i = 0; lines[i] != NULL; i++)
+        {
+          char *eq = strchr (lines[i], '=');
+          if (eq == NULL)
+            continue;
+          *eq = '\0';
+          envp = g_environ_setenv (envp, lines[i], eq + 1, TRUE);
+        }
+    }
+  g_assert_true (g_spawn_sync (NULL, (char **) argv, envp, G_SPAWN_DEFAULT, NULL, NULL,
+                               &out, &err, &wait_status, &error));
+  g_assert_no_error (error);
+  if (want_status == 0)
+    {
+      if (err[0] != '\0')
+        g_test_message ("stderr: %s", err);
+      g_assert_cmpstr (err, ==, "");
+    }
+  g_assert_true (WIFEXITED (wait_status));
+  g_assert_cmpint (WEXITSTATUS (wait_status), ==, want_status);
+
+  want = g_strsplit (expected, "\n", -1);
+  got = g_strsplit (out, "\n", -1);
+  n_want = g_strv_length (want);
+  n_got = g_strv_length (got);
+  for (guint i = 0; i < MIN (n_want, n_got); i++)
+    {
+      if (!line_matches (want[i], got[i]))
+        {
+          g_test_message ("line %u: expected \"%s\", got \"%s\"", i + 1, want[i], got[i]);
+          g_assert_cmpstr (got[i], ==, want[i]);
+        }
+    }
+  g_assert_cmpuint (n_got, ==, n_want);
+}
+
+static int
+compare_names (gconstpointer a,
+               gconstpointer b)
+{
+  return g_strcmp0 (*(const char * const *) a, *(const char * const *) b);
+}
+
+static void
+add_dir (const char *sub)
+{
+  g_autofree char *dir_path = g_build_filename (TS_TEST_SRCDIR, "workloads", sub, NULL);
+  g_autoptr(GDir) dir = g_dir_open (dir_path, 0, NULL);
+  g_autoptr(GPtrArray) names = g_ptr_array_new_with_free_func (g_free);
+  const char *name;
+
+  if (dir == NULL)
+    return;
+  while ((name = g_dir_read_name (dir)) != NULL)
+    if (g_str_has_suffix (name, ".py"))
+      g_ptr_array_add (names, g_strdup (name));
+  g_ptr_array_sort (names, compare_names);
+  for (guint i = 0; i < names->len; i++)
+    {
+      const char *n = g_ptr_array_index (names, i);
+      g_autofree char *stem = g_strndup (n, strlen (n) - 3);
+      g_autofree char *expected_name = g_strconcat (stem, ".expected", NULL);
+      Case *c = g_new0 (Case, 1);
+      g_autofree char *test_path = g_strdup_printf ("/workloads/%s/%s", sub, stem);
+
+      c->script = g_build_filename (dir_path, n, NULL);
+      c->expected = g_build_filename (dir_path, expected_name, NULL);
+      if (!g_file_test (c->expected, G_FILE_TEST_EXISTS))
+        {
+          g_free (c->script);
+          g_free (c->expected);
+          g_free (c);
+          continue;
+        }
+      g_test_add_data_func_full (test_path, c, run_case, NULL);
+    }
+}
+
+int
+main (int   argc,
+      char *argv[])
+{
+  g_test_init (&argc, &argv, NULL);
+  g_unsetenv ("CUDA_VISIBLE_DEVICES");
+  add_dir ("seeds");
+  add_dir ("api");
+  return g_test_run ();
+}

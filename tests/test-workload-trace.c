@@ -1,0 +1,219 @@
+/* test-workload-trace.c: what `tensorscope-cli run -o` records for a script
+ *
+ * Copyright 2026 The Tensorscope authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * Runs tests/workloads/trace/callsites.py, reads the trace back and checks
+ * that API calls point at the user's lines (not at our torch package), that
+ * pageable copies block the host while pinned non_blocking ones do not, and
+ * that the trace is complete after an exception or sys.exit().
+ */
+
+#include <glib.h>
+#include <glib/gstdio.h>
+#include <string.h>
+#include <errno.h>
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "ts-recorder.h"
+#include "ts-trace-reader.h"
+
+static TsRecorder *
+run_and_read (const char *arg,
+              int         expected_status)
+{
+  g_autofree char *script = g_build_filename (TS_TEST_SRCDIR, "workloads", "trace", "callsites.py", NULL);
+  g_autofree char *dir = g_dir_make_tmp ("ts-trace-XXXXXX", NULL);
+  g_autofree char *trace = g_build_filename (dir, "out.tstrace", NULL);
+  const char *argv[] = { TS_CLI_PATH, "run", "--gpus", "2", "-o", trace, script, arg, NULL };
+  g_autoptr(GError) error = NULL;
+  g_autoptr(TsTraceReader) reader = NULL;
+  TsRecorder *recorder = ts_recorder_new ();
+  int wait_status = 0;
+
+  g_assert_true (g_spawn_sync (NULL, (char **) argv, NULL, G_SPAWN_STDERR_TO_DEV_NULL, NULL, NULL,
+                               NULL, NULL, &wait_status, &error));
+  g_assert_no_error (error);
+  g_assert_true (WIFEXITED (wait_status));
+  g_assert_cmpint (WEXITSTATUS (wait_status), ==, expected_status);
+
+  reader = ts_trace_reader_new (recorder);
+  g_assert_true (ts_trace_reader_load_file (reader, trace, &error));
+  g_assert_no_error (error);
+  g_assert_true (ts_trace_reader_get_complete (reader));
+  g_unlink (trace);
+  g_rmdir (dir);
+  return recorder;
+}
+
+static gboolean
+find_api (TsRecorder      *recorder,
+          const char      *name,
+          TsApiCallRecord *out)
+{
+  gsize n = ts_recorder_get_count (recorder, TS_RECORD_API_CALL);
+
+  for (gsize i = 0; i < n; i++)
+    {
+      g_assert_true (ts_recorder_get (recorder, TS_RECORD_API_CALL, i, out));
+      if (g_str_equal (ts_recorder_lookup (recorder, out->name), name))
+        return TRUE;
+    }
+  return FALSE;
+}
+
+static void
+test_callsites (void)
+{
+  g_autoptr(TsRecorder) recorder = run_and_read (NULL, 0);
+  TsApiCallRecord api;
+  TsKernelRecord kernel;
+  gboolean found_kernel = FALSE;
+
+  g_assert_true (find_api (recorder, "aten::add", &api));
+  g_assert_cmpuint (api.loc.line, ==, 7);
+  g_assert_true (g_str_has_suffix (ts_recorder_lookup (recorder, api.loc.file), "callsites.py"));
+  g_assert_cmpstr (ts_recorder_lookup (recorder, api.loc.function), ==, "step");
+  g_assert_cmpint (api.device, ==, 0);
+
+  /* the kernel it launched shares its correlation */
+  for (gsize i = 0; i < ts_recorder_get_count (recorder, TS_RECORD_KERNEL); i++)
+    {
+      g_assert_true (ts_recorder_get (recorder, TS_RECORD_KERNEL, i, &kernel));
+      if (kernel.correlation == api.correlation)
+        {
+          found_kernel = TRUE;
+          g_assert_cmpstr (ts_recorder_lookup (recorder, kernel.name), ==, "aten::add");
+          g_assert_cmpuint (kernel.stream, ==, 0);  /* device 0's default stream */
+          g_assert_cmpint (kernel.start, >=, kernel.queued);
+        }
+    }
+  g_assert_true (found_kernel);
+}
+
+static void
+test_copies (void)
+{
+  g_autoptr(TsRecorder) recorder = run_and_read (NULL, 0);
+  gsize n = ts_recorder_get_count (recorder, TS_RECORD_MEMCPY);
+  guint n_pageable = 0, n_pinned = 0;
+
+  for (gsize i = 0; i < n; i++)
+    {
+      TsMemcpyRecord copy;
+      TsApiCallRecord api;
+      gboolean have_api = FALSE;
+
+      g_assert_true (ts_recorder_get (recorder, TS_RECORD_MEMCPY, i, &copy));
+      if (copy.kind != TS_COPY_HOST_TO_DEVICE || copy.bytes != (4 << 20))
+        continue;
+      for (gsize j = 0; j < ts_recorder_get_count (recorder, TS_RECORD_API_CALL); j++)
+        {
+          g_assert_true (ts_recorder_get (recorder, TS_RECORD_API_CALL, j, &api));
+          if (api.correlation == copy.correlation &&
+              g_str_equal (ts_recorder_lookup (recorder, api.name), "aten::copy_"))
+            {
+              have_api = TRUE;
+              break;
+            }
+        }
+      g_assert_true (have_api);
+      if (copy.flags & TS_COPY_FLAG_PINNED)
+        {
+          n_pinned++;
+          g_assert_cmpuint (api.loc.line, ==, 14);
+          /* the host went on before the copy finished */
+          g_assert_cmpint (api.end, <, copy.end);
+        }
+      else
+        {
+          n_pageable++;
+          g_assert_cmpuint (api.loc.line, ==, 13);
+          /* the host waited for the copy */
+          g_assert_cmpint (api.end, >=, copy.end);
+        }
+    }
+  g_assert_cmpuint (n_pageable, ==, 1);
+  g_assert_cmpuint (n_pinned, ==, 1);
+}
+
+static void
+test_raise (void)
+{
+  g_autoptr(TsRecorder) recorder = run_and_read ("raise", 1);
+  TsApiCallRecord api;
+
+  g_assert_true (find_api (recorder, "aten::add", &api));
+}
+
+static void
+test_exit (void)
+{
+  g_autoptr(TsRecorder) recorder = run_and_read ("exit", 3);
+  TsApiCallRecord api;
+
+  g_assert_true (find_api (recorder, "aten::add", &api));
+}
+
+/* SIGTERM ends the script through an exception: exit status 143 and a
+ * complete trace with what ran before. */
+static void
+test_sigterm (void)
+{
+  g_autofree char *script = g_build_filename (TS_TEST_SRCDIR, "workloads", "trace", "forever.py", NULL);
+  g_autofree char *dir = g_dir_make_tmp ("ts-trace-XXXXXX", NULL);
+  g_autofree char *trace = g_build_filename (dir, "out.tstrace", NULL);
+  const char *argv[] = { TS_CLI_PATH, "run", "-o", trace, script, NULL };
+  g_autoptr(GError) error = NULL;
+  g_autoptr(TsRecorder) recorder = ts_recorder_new ();
+  g_autoptr(TsTraceReader) reader = NULL;
+  GPid pid;
+  int out_fd, wait_status = 0;
+  char buf[64] = { 0 };
+  gsize got = 0;
+  TsApiCallRecord api;
+
+  g_assert_true (g_spawn_async_with_pipes (NULL, (char **) argv, NULL, G_SPAWN_DO_NOT_REAP_CHILD,
+                                           NULL, NULL, &pid, NULL, &out_fd, NULL, &error));
+  g_assert_no_error (error);
+  /* wait until the script is in its loop */
+  while (got < sizeof buf - 1 && strchr (buf, '\n') == NULL)
+    {
+      gssize n = read (out_fd, buf + got, sizeof buf - 1 - got);
+      if (n < 0 && errno == EINTR)
+        continue;
+      g_assert_cmpint (n, >, 0);
+      got += n;
+    }
+  g_assert_cmpstr (buf, ==, "ready\n");
+  kill (pid, SIGTERM);
+  g_assert_cmpint (waitpid (pid, &wait_status, 0), ==, pid);
+  close (out_fd);
+  g_spawn_close_pid (pid);
+  g_assert_true (WIFEXITED (wait_status));
+  g_assert_cmpint (WEXITSTATUS (wait_status), ==, 143);
+
+  reader = ts_trace_reader_new (recorder);
+  g_assert_true (ts_trace_reader_load_file (reader, trace, &error));
+  g_assert_no_error (error);
+  g_assert_true (ts_trace_reader_get_complete (reader));
+  g_assert_true (find_api (recorder, "aten::add", &api));
+  g_assert_cmpuint (api.loc.line, ==, 6);
+  g_unlink (trace);
+  g_rmdir (dir);
+}
+
+int
+main (int   argc,
+      char *argv[])
+{
+  g_test_init (&argc, &argv, NULL);
+  g_test_add_func ("/workload-trace/callsites", test_callsites);
+  g_test_add_func ("/workload-trace/copies", test_copies);
+  g_test_add_func ("/workload-trace/raise", test_raise);
+  g_test_add_func ("/workload-trace/exit", test_exit);
+  g_test_add_func ("/workload-trace/sigterm", test_sigterm);
+  return g_test_run ();
+}

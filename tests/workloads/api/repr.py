@@ -1,0 +1,26 @@
+# Tensor printing edge cases on the CPU; the expected output was produced by
+# Debian's python3-torch running this same file.
+import torch
+
+print(torch.tensor([1., 2.5, -3.25]))
+print(torch.tensor([[1, 2, 3], [40, 50, 60]]))
+print(torch.tensor([True, False, True]))
+print(torch.tensor([-0.0, 0.0, 1.0]))
+print(torch.tensor([1e-5, 1.0, 100.0]))
+print(torch.tensor([123456789.0, 1.0]))
+print(torch.tensor([float('inf'), float('-inf'), float('nan'), 1.5]))
+print(torch.tensor(3.5))
+print(torch.tensor(7))
+print(torch.tensor([], dtype=torch.float32))
+print(torch.zeros(2, 0))
+print(torch.arange(2000))
+print(torch.arange(24.0).reshape(2, 3, 4))
+print(torch.ones(3, dtype=torch.float64))
+print(torch.ones(3, dtype=torch.int32))
+print(torch.ones(2, 2, dtype=torch.uint8))
+print(torch.arange(12).reshape(3, 4).t())
+print(torch.arange(100.0) / 7)
+print(torch.full((2, 2), 1e10))
+print(torch.tensor([[0.1, 0.25], [1000.0, 2.0]]))
+print(torch.Size([2, 3]), torch.zeros(2, 3).shape, torch.zeros(2, 3).size(1))
+print(torch.float32, torch.int64, torch.device('cuda', 1), repr(torch.device('cpu')))

@@ -1,0 +1,18 @@
+# Seed example 10 (adapted from PyTorch's CUDA semantics notes).
+# Moving tensors between host and GPU with to(), cuda() and copy_().
+# What it must print is in 10_copies_between_devices.expected.
+import torch
+cpu_tensor = torch.Tensor([[1, 4, 7], [3, 6, 9], [2, 5, 8]])
+print(cpu_tensor.device)
+gpu_tensor1 = cpu_tensor.to(torch.device("cuda:0"))
+print(gpu_tensor1.device)
+gpu_tensor2 = cpu_tensor.cuda(torch.device("cuda:0"))
+print(gpu_tensor2.device)
+gpu_tensor3 = cpu_tensor.copy_(gpu_tensor2)
+print(gpu_tensor3.device)
+print(gpu_tensor3)
+
+gpu_tensor1 = torch.tensor([[2, 5, 8], [1, 4, 7], [3, 6, 9]], device=torch.device("cuda:0"))
+print(gpu_tensor1.device)
+print(torch.rand((3, 4), device=torch.device("cuda:0")))
+print(torch.zeros((2, 5), device=torch.device("cuda:0")))

@@ -1,0 +1,24 @@
+# Seed example 12 (adapted from PyTorch's CUDA semantics notes).
+# The Stream and Event API: priorities, record/wait, query, timing.
+# What it must print is in 12_streams_events_api.expected.
+import torch
+s1 = torch.cuda.Stream(priority=-1)
+s2 = torch.cuda.Stream()
+start = torch.cuda.Event(enable_timing=True)
+end = torch.cuda.Event(enable_timing=True)
+x = torch.randn(2048, 2048, device='cuda')
+start.record()
+with torch.cuda.stream(s1):
+    y = x @ x
+    done = s1.record_event()
+s2.wait_event(done)
+with torch.cuda.stream(s2):
+    z = y.sum()
+end.record()
+end.synchronize()
+print(start.query(), end.query(), s1.query())
+print(start.elapsed_time(end) > 0)
+torch.cuda.default_stream().wait_stream(s2)
+torch.cuda.synchronize()
+print(torch.cuda.current_stream() == torch.cuda.default_stream())
+print(s1.priority, s2.priority)
