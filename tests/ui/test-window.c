@@ -162,6 +162,29 @@ test_examples_index (void)
   g_assert_cmpuint (ts_example_get_min_gpus (ts_examples_lookup (examples, "legacy-device-context")), ==, 3);
 }
 
+/* The index in the GResource carries the translations from po/. */
+static void
+test_examples_translated (void)
+{
+  g_autoptr(GBytes) bytes = NULL;
+  g_autoptr(GKeyFile) key_file = g_key_file_new ();
+  g_autoptr(GError) error = NULL;
+  g_autofree char *cn = NULL;
+  g_autofree char *tw = NULL;
+  g_autofree char *en = NULL;
+
+  bytes = g_resources_lookup_data (TS_RESOURCE_PATH "/examples/examples.ini", 0, &error);
+  g_assert_no_error (error);
+  g_assert_true (g_key_file_load_from_bytes (key_file, bytes, G_KEY_FILE_KEEP_TRANSLATIONS, &error));
+  cn = g_key_file_get_locale_string (key_file, "Example stream-race", "Name", "zh_CN", &error);
+  tw = g_key_file_get_locale_string (key_file, "Example stream-race", "Name", "zh_TW", &error);
+  en = g_key_file_get_locale_string (key_file, "Example stream-race", "Name", "C", &error);
+  g_assert_no_error (error);
+  g_assert_cmpstr (cn, ==, "流之间的竞争");
+  g_assert_cmpstr (tw, ==, "串流之間的競爭");
+  g_assert_cmpstr (en, ==, "A race between streams");
+}
+
 static void
 test_load_example (void)
 {
@@ -471,6 +494,7 @@ main (int   argc,
 
   g_test_add_func ("/TsWindow/header-bar", test_header_bar);
   g_test_add_func ("/TsWindow/examples-index", test_examples_index);
+  g_test_add_func ("/TsWindow/examples-translated", test_examples_translated);
   g_test_add_func ("/TsWindow/load-example", test_load_example);
   g_test_add_func ("/TsWindow/settings", test_settings);
   g_test_add_func ("/TsWindow/run-fake-cli", test_run_fake_cli);
