@@ -43,12 +43,18 @@ new_window (void)
   return window;
 }
 
+/* Destroys the window and checks that it is finalized: no reference
+ * cycle keeps it, its runner or its widgets alive. */
 static void
 close_window (TsWindow *window)
 {
+  gpointer weak = window;
+
+  g_object_add_weak_pointer (G_OBJECT (window), &weak);
   gtk_window_destroy (GTK_WINDOW (window));
   while (g_main_context_iteration (NULL, FALSE))
     ;
+  g_assert_null (weak);
 }
 
 static gboolean
