@@ -3,7 +3,7 @@
  * Copyright 2026 The Tensorscope authors
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
- * ui-screenshot [--dark] [--example ID] [--run] [--width W --height H] OUT.png
+ * ui-screenshot [--dark] [--example ID] [--run|--running] [--width W --height H] OUT.png
  *
  * Opens a window like the application does, optionally runs the example
  * through the fake CLI (so the output pane has something in it), waits
@@ -18,6 +18,7 @@
 
 static gboolean opt_dark;
 static gboolean opt_run;
+static gboolean opt_running;
 static char *opt_example;
 static int opt_width = 1500;
 static int opt_height = 920;
@@ -27,6 +28,7 @@ static int status = 1;
 static const GOptionEntry entries[] = {
   { "dark", 0, 0, G_OPTION_ARG_NONE, &opt_dark, "Dark style", NULL },
   { "run", 0, 0, G_OPTION_ARG_NONE, &opt_run, "Run the example with the fake CLI first", NULL },
+  { "running", 0, 0, G_OPTION_ARG_NONE, &opt_running, "Shoot while a (hanging) fake run is in progress", NULL },
   { "example", 0, 0, G_OPTION_ARG_STRING, &opt_example, "Example to load", "ID" },
   { "width", 0, 0, G_OPTION_ARG_INT, &opt_width, "Window width", "W" },
   { "height", 0, 0, G_OPTION_ARG_INT, &opt_height, "Window height", "H" },
@@ -79,7 +81,13 @@ activate_cb (GApplication *application)
   gtk_window_present (GTK_WINDOW (window));
   wait_ms (500);
 
-  if (opt_run)
+  if (opt_running)
+    {
+      g_setenv ("TENSORSCOPE_CLI", TS_TEST_SRCDIR "/fake-tensorscope-cli.sh", FALSE);
+      g_setenv ("FAKE_CLI_MODE", "hang", TRUE);
+      ts_window_run (window, NULL);
+    }
+  else if (opt_run)
     {
       g_setenv ("TENSORSCOPE_CLI", TS_TEST_SRCDIR "/fake-tensorscope-cli.sh", FALSE);
       ts_window_run (window, NULL);
@@ -89,6 +97,12 @@ activate_cb (GApplication *application)
 
   wait_ms (800);
   status = save_png (GTK_WIDGET (window), opt_rest[0]) ? 0 : 1;
+  if (opt_running)
+    {
+      ts_window_stop (window);
+      while (ts_workload_runner_get_running (ts_window_get_runner (window)))
+        g_main_context_iteration (NULL, TRUE);
+    }
   gtk_window_destroy (GTK_WINDOW (window));
   g_signal_stop_emission_by_name (application, "activate");
 }
