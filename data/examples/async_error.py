@@ -1,0 +1,22 @@
+# An asynchronous error, and how synchronous mode pins it down.
+#
+# index_select() is given an index one past the end of the table. The
+# kernel is only queued at that line, so Python goes on: the next
+# multiplication is queued too and "queued, no error yet" is printed. The
+# device reports the failure later, and the error is raised at the next
+# call that waits for the device (.item() here), far from the real cause.
+#
+# Turn on "Synchronous" (CUDA_LAUNCH_BLOCKING=1, --sync) and run again:
+# every launch now waits for its kernel, the message is never printed and
+# the traceback points at the index_select() line.
+import torch
+
+device = torch.device("cuda:0")
+table = torch.randn(1000, 64, device=device)
+ids = torch.tensor([3, 17, 999, 1000], device=device)
+
+rows = table.index_select(0, ids)
+scaled = rows * 2.0
+print("queued, no error yet")
+total = scaled.sum().item()
+print("never reached:", total)

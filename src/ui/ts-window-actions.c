@@ -1,0 +1,369 @@
+/* ts-window-actions.c: the window's actions, file dialogs and recent files
+ *
+ * Copyright 2026 The Tensorscope authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#include "config.h"
+
+#include <glib/gi18n.h>
+
+#include "ts-window-private.h"
+
+#define MAX_RECENT 10
+
+static void
+ts_window_action_run (GSimpleAction *action,
+                      GVariant      *param,
+                      gpointer       user_data)
+{
+  TsWindow *self = user_data;
+  g_autoptr(GError) error = NULL;
+
+  if (!ts_window_run (self, &error))
+    _ts_window_toast (self, error->message);
+}
+
+static void
+ts_window_action_stop (GSimpleAction *action,
+                       GVariant      *param,
+                       gpointer       user_data)
+{
+  ts_window_stop (TS_WINDOW (user_data));
+}
+
+static void
+ts_window_action_load_example (GSimpleAction *action,
+                               GVariant      *param,
+                               gpointer       user_data)
+{
+  TsWindow *self = user_data;
+  g_autoptr(GError) error = NULL;
+
+  if (!ts_window_load_example (self, g_variant_get_string (param, NULL), &error))
+    _ts_window_toast (self, error->message);
+  else if (adw_flap_get_folded (self->flap))
+    adw_flap_set_reveal_flap (self->flap, FALSE);
+}
+
+static void
+ts_window_action_clear_output (GSimpleAction *action,
+                               GVariant      *param,
+                               gpointer       user_data)
+{
+  ts_console_clear (TS_WINDOW (user_data)->console);
+}
+
+static void
+ts_window_action_open_recent (GSimpleAction *action,
+                              GVariant      *param,
+                              gpointer       user_data)
+{
+  g_autoptr(GFile) file = g_file_new_for_uri (g_variant_get_string (param, NULL));
+
+  ts_window_open_file (TS_WINDOW (user_data), file, FALSE);
+}
+
+static void
+ts_window_add_filter (GtkFileChooser *chooser,
+                      const char     *name,
+                      const char     *pattern,
+                      const char     *pattern2)
+{
+  g_autoptr(GtkFileFilter) filter = gtk_file_filter_new ();
+
+  gtk_file_filter_set_name (filter, name);
+  gtk_file_filter_add_pattern (filter, pattern);
+  if (pattern2 != NULL)
+    gtk_file_filter_add_pattern (filter, pattern2);
+  gtk_file_chooser_add_filter (chooser, filter);
+}
+
+static void
+ts_window_open_response_cb (GtkNativeDialog *dialog,
+                            int              response,
+                            TsWindow        *self)
+{
+  if (response == GTK_RESPONSE_ACCEPT)
+    {
+      g_autoptr(GFile) file = gtk_file_chooser_get_file (GTK_FILE_CHOOSER (dialog));
+
+      ts_window_open_file (self, file, FALSE);
+    }
+
+  gtk_native_dialog_destroy (dialog);
+  g_object_unref (dialog);
+}
+
+static void
+ts_window_action_open (GSimpleAction *action,
+                       GVariant      *param,
+                       gpointer       user_data)
+{
+  TsWindow *self = user_data;
+  GtkFileChooserNative *dialog;
+
+  dialog = gtk_file_chooser_native_new (_("Open a Workload or a Trace"),
+                                        GTK_WINDOW (self),
+                                        GTK_FILE_CHOOSER_ACTION_OPEN,
+                                        _("_Open"), _("_Cancel"));
+  ts_window_add_filter (GTK_FILE_CHOOSER (dialog), _("Workloads and traces"), "*.py", "*.tstrace");
+  ts_window_add_filter (GTK_FILE_CHOOSER (dialog), _("Workload scripts"), "*.py", NULL);
+  ts_window_add_filter (GTK_FILE_CHOOSER (dialog), _("Traces"), "*.tstrace", NULL);
+  gtk_native_dialog_set_modal (GTK_NATIVE_DIALOG (dialog), TRUE);
+  g_signal_connect_object (dialog, "response", G_CALLBACK (ts_window_open_response_cb), self, 0);
+  gtk_native_dialog_show (GTK_NATIVE_DIALOG (dialog));
+}
+
+typedef struct
+{
+  TsWindow *self;
+  GFile    *file;
+  gboolean  is_script;
+} SaveData;
+
+static void
+save_data_free (SaveData *save)
+{
+  g_clear_object (&save->self);
+  g_clear_object (&save->file);
+  g_free (save);
+}
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (SaveData, save_data_free)
+
+static void
+ts_window_save_done_cb (GObject      *object,
+                        GAsyncResult *result,
+                        gpointer      user_data)
+{
+  g_autoptr(SaveData) save = user_data;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *message = NULL;
+  g_autofree char *basename = g_file_get_basename (save->file);
+
+  if (!g_file_replace_contents_finish (G_FILE (object), result, NULL, &error))
+    {
+      message = g_strdup_printf (_("Could not save “%s”: %s"), basename, error->message);
+      _ts_window_toast (save->self, message);
+      return;
+    }
+
+  message = g_strdup_printf (_("Saved “%s”"), basename);
+  _ts_window_toast (save->self, message);
+  _ts_window_add_recent (save->self, save->file);
+
+  if (save->is_script)
+    {
+      /* The editor now shows that file. */
+      g_set_object (&save->self->script_file, save->file);
+      g_free (save->self->script_name);
+      save->self->script_name = g_steal_pointer (&basename);
+      ts_editor_set_modified (save->self->editor, FALSE);
+      adw_window_title_set_subtitle (save->self->window_title, save->self->script_name);
+    }
+}
+
+static void
+ts_window_save_response_cb (GtkNativeDialog *dialog,
+                            int              response,
+                            TsWindow        *self)
+{
+  gboolean is_script = GPOINTER_TO_INT (g_object_get_data (G_OBJECT (dialog), "ts-is-script"));
+
+  if (response == GTK_RESPONSE_ACCEPT)
+    {
+      g_autoptr(GBytes) bytes = NULL;
+      SaveData *save = g_new0 (SaveData, 1);
+
+      save->self = g_object_ref (self);
+      save->file = gtk_file_chooser_get_file (GTK_FILE_CHOOSER (dialog));
+      save->is_script = is_script;
+
+      if (is_script)
+        {
+          char *text = ts_editor_dup_text (self->editor);
+          bytes = g_bytes_new_take (text, strlen (text));
+        }
+      else
+        bytes = ts_window_dup_trace (self);
+
+      g_file_replace_contents_bytes_async (save->file, bytes, NULL, FALSE,
+                                           G_FILE_CREATE_REPLACE_DESTINATION,
+                                           NULL, ts_window_save_done_cb, save);
+    }
+
+  gtk_native_dialog_destroy (dialog);
+  g_object_unref (dialog);
+}
+
+static void
+ts_window_save_dialog (TsWindow   *self,
+                       gboolean    is_script,
+                       const char *title,
+                       const char *suggested_name)
+{
+  GtkFileChooserNative *dialog;
+
+  dialog = gtk_file_chooser_native_new (title, GTK_WINDOW (self),
+                                        GTK_FILE_CHOOSER_ACTION_SAVE,
+                                        _("_Save"), _("_Cancel"));
+  gtk_file_chooser_set_current_name (GTK_FILE_CHOOSER (dialog), suggested_name);
+  if (is_script)
+    ts_window_add_filter (GTK_FILE_CHOOSER (dialog), _("Workload scripts"), "*.py", NULL);
+  else
+    ts_window_add_filter (GTK_FILE_CHOOSER (dialog), _("Traces"), "*.tstrace", NULL);
+  g_object_set_data (G_OBJECT (dialog), "ts-is-script", GINT_TO_POINTER (is_script));
+  gtk_native_dialog_set_modal (GTK_NATIVE_DIALOG (dialog), TRUE);
+  g_signal_connect_object (dialog, "response", G_CALLBACK (ts_window_save_response_cb), self, 0);
+  gtk_native_dialog_show (GTK_NATIVE_DIALOG (dialog));
+}
+
+static char *
+ts_window_suggest_name (TsWindow   *self,
+                        const char *suffix)
+{
+  const char *name = self->script_name ? self->script_name : "workload.py";
+  g_autofree char *stem = g_strdup (name);
+
+  if (g_str_has_suffix (stem, ".py"))
+    stem[strlen (stem) - 3] = '\0';
+  return g_strconcat (stem, suffix, NULL);
+}
+
+static void
+ts_window_action_save_trace (GSimpleAction *action,
+                             GVariant      *param,
+                             gpointer       user_data)
+{
+  TsWindow *self = user_data;
+  g_autofree char *name = ts_window_suggest_name (self, ".tstrace");
+
+  ts_window_save_dialog (self, FALSE, _("Save Trace"), name);
+}
+
+static void
+ts_window_action_save_script (GSimpleAction *action,
+                              GVariant      *param,
+                              gpointer       user_data)
+{
+  TsWindow *self = user_data;
+  g_autofree char *name = ts_window_suggest_name (self, ".py");
+
+  ts_window_save_dialog (self, TRUE, _("Save Script"), name);
+}
+
+static const GActionEntry actions[] = {
+  { "run", ts_window_action_run },
+  { "stop", ts_window_action_stop },
+  { "open", ts_window_action_open },
+  { "open-recent", ts_window_action_open_recent, "s" },
+  { "save-trace", ts_window_action_save_trace },
+  { "save-script", ts_window_action_save_script },
+  { "load-example", ts_window_action_load_example, "s" },
+  { "clear-output", ts_window_action_clear_output },
+};
+
+static void
+ts_window_set_action_enabled (TsWindow   *self,
+                              const char *name,
+                              gboolean    enabled)
+{
+  GAction *action = g_action_map_lookup_action (G_ACTION_MAP (self), name);
+
+  g_simple_action_set_enabled (G_SIMPLE_ACTION (action), enabled);
+}
+
+void
+_ts_window_update_actions (TsWindow *self)
+{
+  gboolean running = ts_workload_runner_get_running (self->runner);
+
+  g_assert (TS_IS_WINDOW (self));
+
+  ts_window_set_action_enabled (self, "run", !running);
+  ts_window_set_action_enabled (self, "stop", running);
+  ts_window_set_action_enabled (self, "save-trace", !running && self->trace->len > 0);
+}
+
+void
+_ts_window_actions_init (TsWindow *self)
+{
+  g_autoptr(GAction) show_gallery = NULL;
+
+  g_action_map_add_action_entries (G_ACTION_MAP (self), actions, G_N_ELEMENTS (actions), self);
+  show_gallery = g_settings_create_action (self->settings, "show-gallery");
+  g_action_map_add_action (G_ACTION_MAP (self), show_gallery);
+  g_signal_connect_object (self->recent_manager, "changed",
+                           G_CALLBACK (_ts_window_update_recent), self,
+                           G_CONNECT_SWAPPED);
+
+  _ts_window_update_actions (self);
+}
+
+static gboolean
+ts_window_recent_is_ours (GtkRecentInfo *info)
+{
+  const char *uri = gtk_recent_info_get_uri (info);
+
+  return gtk_recent_info_has_application (info, g_get_application_name ()) &&
+         (g_str_has_suffix (uri, ".py") || g_str_has_suffix (uri, ".tstrace"));
+}
+
+static int
+ts_window_recent_compare (gconstpointer a,
+                          gconstpointer b)
+{
+  GDateTime *ma = gtk_recent_info_get_modified ((GtkRecentInfo *)a);
+  GDateTime *mb = gtk_recent_info_get_modified ((GtkRecentInfo *)b);
+
+  return g_date_time_compare (mb, ma);
+}
+
+/* Rebuilds the "Open Recent" submenu from GtkRecentManager. */
+void
+_ts_window_update_recent (TsWindow *self)
+{
+  GList *items;
+  GList *ours = NULL;
+  guint n = 0;
+
+  g_assert (TS_IS_WINDOW (self));
+
+  g_menu_remove_all (self->recent_menu);
+
+  items = gtk_recent_manager_get_items (self->recent_manager);
+  for (GList *l = items; l != NULL; l = l->next)
+    if (ts_window_recent_is_ours (l->data))
+      ours = g_list_prepend (ours, l->data);
+  ours = g_list_sort (ours, ts_window_recent_compare);
+
+  for (GList *l = ours; l != NULL && n < MAX_RECENT; l = l->next, n++)
+    {
+      GtkRecentInfo *info = l->data;
+      g_autoptr(GMenuItem) item = g_menu_item_new (gtk_recent_info_get_display_name (info), NULL);
+
+      g_menu_item_set_action_and_target (item, "win.open-recent", "s", gtk_recent_info_get_uri (info));
+      g_menu_append_item (self->recent_menu, item);
+    }
+
+  if (n == 0)
+    {
+      g_autoptr(GMenuItem) item = g_menu_item_new (_("No Recent Files"), "win.no-recent");
+      g_menu_append_item (self->recent_menu, item);
+    }
+
+  g_list_free (ours);
+  g_list_free_full (items, (GDestroyNotify)gtk_recent_info_unref);
+}
+
+void
+_ts_window_add_recent (TsWindow *self,
+                       GFile    *file)
+{
+  g_autofree char *uri = g_file_get_uri (file);
+
+  g_assert (TS_IS_WINDOW (self));
+
+  gtk_recent_manager_add_item (self->recent_manager, uri);
+}

@@ -1,0 +1,81 @@
+/* ts-window-private.h: what the ts-window-*.c files share
+ *
+ * Copyright 2026 The Tensorscope authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#pragma once
+
+#include "ts-example-gallery.h"
+#include "ts-window.h"
+
+G_BEGIN_DECLS
+
+struct _TsWindow
+{
+  AdwApplicationWindow  parent_instance;
+
+  /* Template children */
+  AdwHeaderBar         *header_bar;
+  GtkToggleButton      *gallery_button;
+  GtkStack             *run_stack;
+  GtkButton            *run_button;
+  GtkButton            *stop_button;
+  AdwWindowTitle       *window_title;
+  GtkMenuButton        *menu_button;
+  GtkToggleButton      *sanitizer_button;
+  GtkToggleButton      *sync_button;
+  GtkDropDown          *gpu_model_dropdown;
+  GtkSpinButton        *gpu_count_spin;
+  AdwToastOverlay      *toast_overlay;
+  AdwFlap              *flap;
+  TsExampleGallery     *gallery;
+  GtkRevealer          *explanation_revealer;
+  GtkLabel             *explanation_title;
+  GtkLabel             *explanation_label;
+  TsEditor             *editor;
+  TsConsole            *console;
+  GtkStack             *timeline_stack;
+  AdwStatusPage        *timeline_placeholder;
+  AdwBin               *timeline_slot;
+  GtkSpinner           *status_spinner;
+  GtkLabel             *status_label;
+  GtkLabel             *trace_label;
+  GMenu                *recent_menu;
+
+  GSettings            *settings;
+  TsWorkloadRunner     *runner;
+  GtkRecentManager     *recent_manager;
+
+  /* The script in the editor: a file, or an example (script_file NULL). */
+  GFile                *script_file;
+  char                 *script_name;
+  char                 *example_id;
+
+  /* The current or last run. */
+  char                 *run_dir;
+  char                 *run_script_path;
+  GByteArray           *trace;
+  guint                 error_line;
+  char                 *last_stderr;
+  char                 *status;
+};
+
+/* GPU models as the CLI names them, in the order of the drop-down. */
+extern const char * const _ts_gpu_models[];
+
+void _ts_window_actions_init      (TsWindow   *self);
+void _ts_window_update_actions    (TsWindow   *self);
+void _ts_window_update_recent     (TsWindow   *self);
+void _ts_window_add_recent        (TsWindow   *self,
+                                   GFile      *file);
+void _ts_window_toast             (TsWindow   *self,
+                                   const char *message);
+
+/* Hooks for the trace viewer (ts-window-trace.c). */
+void _ts_window_trace_begin       (TsWindow   *self);
+void _ts_window_trace_data        (TsWindow   *self,
+                                   GBytes     *bytes);
+void _ts_window_trace_end         (TsWindow   *self);
+
+G_END_DECLS

@@ -1,0 +1,800 @@
+/* ts-window.c: the main window
+ *
+ * Copyright 2026 The Tensorscope authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * Editor and output on the left, the timeline on the right, the example
+ * gallery in a flap. The header bar settings live in GSettings and are
+ * read when a run starts. Actions are in ts-window-actions.c, the trace
+ * viewer hooks in ts-window-trace.c.
+ */
+
+#include "config.h"
+
+#include <glib/gi18n.h>
+#include <glib/gstdio.h>
+
+#include "ts-console.h"
+#include "ts-editor.h"
+#include "ts-example-gallery.h"
+#include "ts-examples.h"
+#include "ts-util-private.h"
+#include "ts-window-private.h"
+
+G_DEFINE_FINAL_TYPE (TsWindow, ts_window, ADW_TYPE_APPLICATION_WINDOW)
+
+const char * const _ts_gpu_models[] = { "h100", "gtx1080ti", NULL };
+
+static void
+ts_window_set_status (TsWindow   *self,
+                      const char *status)
+{
+  _ts_set_str (&self->status, status);
+  gtk_label_set_label (self->status_label, status);
+}
+
+void
+_ts_window_toast (TsWindow   *self,
+                  const char *message)
+{
+  g_assert (TS_IS_WINDOW (self));
+
+  adw_toast_overlay_add_toast (self->toast_overlay, adw_toast_new (message));
+}
+
+static char *
+ts_window_describe_exit (TsWindow *self)
+{
+  int term_signal = ts_workload_runner_get_term_signal (self->runner);
+  int exit_code = ts_workload_runner_get_exit_code (self->runner);
+
+  if (ts_workload_runner_get_stop_requested (self->runner))
+    return g_strdup (_("Stopped"));
+  if (term_signal != 0)
+    return g_strdup_printf (_("Killed by signal %d (%s)"), term_signal, g_strsignal (term_signal));
+  return g_strdup_printf (_("Exited with code %d"), exit_code);
+}
+
+static void
+ts_window_run_finished (TsWindow *self)
+{
+  g_autofree char *description = ts_window_describe_exit (self);
+
+  ts_console_append_line (self->console, TS_CONSOLE_INFO, description);
+  ts_window_set_status (self, description);
+
+  /* Point at the line the traceback blames, as far as the script goes. */
+  if (ts_workload_runner_get_exit_code (self->runner) != 0 && self->error_line > 0)
+    {
+      ts_editor_mark_line (self->editor, self->error_line, TS_EDITOR_MARK_ERROR, self->last_stderr);
+      ts_editor_goto_line (self->editor, self->error_line);
+    }
+
+  _ts_window_trace_end (self);
+}
+
+static void
+ts_window_runner_state_cb (TsWindow         *self,
+                           GParamSpec       *pspec,
+                           TsWorkloadRunner *runner)
+{
+  TsWorkloadState state = ts_workload_runner_get_state (runner);
+  gboolean running = ts_workload_runner_get_running (runner);
+
+  gtk_stack_set_visible_child_name (self->run_stack, running ? "stop" : "run");
+  gtk_widget_set_visible (GTK_WIDGET (self->status_spinner), running);
+  gtk_spinner_set_spinning (self->status_spinner, running);
+
+  if (state == TS_WORKLOAD_STATE_STOPPING)
+    ts_window_set_status (self, _("Stopping…"));
+  else if (state == TS_WORKLOAD_STATE_FINISHED)
+    ts_window_run_finished (self);
+
+  _ts_window_update_actions (self);
+}
+
+static void
+ts_window_runner_trace_size_cb (TsWindow         *self,
+                                GParamSpec       *pspec,
+                                TsWorkloadRunner *runner)
+{
+  guint64 size = ts_workload_runner_get_trace_size (runner);
+  g_autofree char *formatted = NULL;
+  g_autofree char *label = NULL;
+
+  if (size > 0)
+    {
+      formatted = g_format_size (size);
+      /* Translators: %s is a size such as "12.3 kB" */
+      label = g_strdup_printf (_("Trace: %s"), formatted);
+    }
+  gtk_label_set_label (self->trace_label, label ? label : "");
+}
+
+/* Remembers where a Python traceback points inside our script: the last
+ * `File "…/name.py", line N` wins, as it is the innermost frame. */
+static void
+ts_window_scan_traceback (TsWindow   *self,
+                          const char *line)
+{
+  g_autofree char *script_base = NULL;
+  const char *file;
+  const char *end;
+  const char *line_key;
+
+  _ts_set_str (&self->last_stderr, line);
+
+  if (self->run_script_path == NULL ||
+      !(file = strstr (line, "File \"")) ||
+      !(end = strchr (file + 6, '"')) ||
+      !(line_key = strstr (end, "\", line ")))
+    return;
+
+  script_base = g_path_get_basename (self->run_script_path);
+  file += 6;
+  if ((gsize)(end - file) < strlen (script_base) ||
+      strncmp (end - strlen (script_base), script_base, strlen (script_base)) != 0)
+    return;
+
+  self->error_line = (guint)g_ascii_strtoull (line_key + 8, NULL, 10);
+}
+
+static void
+ts_window_runner_output_cb (TsWindow         *self,
+                            TsWorkloadStream  stream,
+                            const char       *line,
+                            TsWorkloadRunner *runner)
+{
+  if (stream == TS_WORKLOAD_STDERR)
+    ts_window_scan_traceback (self, line);
+
+  ts_console_append_line (self->console,
+                          stream == TS_WORKLOAD_STDERR ? TS_CONSOLE_STDERR : TS_CONSOLE_STDOUT,
+                          line);
+}
+
+static void
+ts_window_runner_trace_data_cb (TsWindow         *self,
+                                GBytes           *bytes,
+                                TsWorkloadRunner *runner)
+{
+  _ts_window_trace_data (self, bytes);
+}
+
+static void
+ts_window_hide_explanation_cb (TsWindow *self)
+{
+  gtk_revealer_set_reveal_child (self->explanation_revealer, FALSE);
+}
+
+static void
+ts_window_set_script (TsWindow   *self,
+                      GFile      *file,
+                      const char *name,
+                      const char *title,
+                      const char *example_id)
+{
+  g_set_object (&self->script_file, file);
+  _ts_set_str (&self->script_name, name);
+  _ts_set_str (&self->example_id, example_id);
+
+  adw_window_title_set_subtitle (self->window_title, title);
+  ts_example_gallery_set_selected_id (self->gallery, example_id);
+}
+
+/**
+ * ts_window_load_example:
+ * @self: a #TsWindow
+ * @id: the id of an example, as in the gallery index
+ * @error: a location for a #GError
+ *
+ * Puts the example in the editor and shows what to look at.
+ */
+gboolean
+ts_window_load_example (TsWindow    *self,
+                        const char  *id,
+                        GError     **error)
+{
+  g_autofree char *code = NULL;
+  TsExample *example;
+  guint min_gpus;
+
+  g_return_val_if_fail (TS_IS_WINDOW (self), FALSE);
+  g_return_val_if_fail (id != NULL, FALSE);
+
+  if (!(example = ts_examples_lookup (ts_examples_get_default (), id)))
+    {
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_NOT_FOUND, _("There is no example “%s”"), id);
+      return FALSE;
+    }
+
+  if (!(code = ts_example_load_code (example, error)))
+    return FALSE;
+
+  ts_editor_set_text (self->editor, code);
+  ts_window_set_script (self, NULL, ts_example_get_file_name (example),
+                        ts_example_get_title (example), id);
+  g_settings_set_string (self->settings, "last-example", id);
+
+  gtk_label_set_label (self->explanation_title, ts_example_get_title (example));
+  gtk_label_set_label (self->explanation_label, ts_example_get_explanation (example));
+  gtk_revealer_set_reveal_child (self->explanation_revealer, TRUE);
+
+  min_gpus = ts_example_get_min_gpus (example);
+  if ((guint)g_settings_get_int (self->settings, "gpu-count") < min_gpus)
+    {
+      g_autofree char *message = NULL;
+
+      g_settings_set_int (self->settings, "gpu-count", min_gpus);
+      message = g_strdup_printf (ngettext ("This example needs %u GPU: the GPU count was raised",
+                                           "This example needs %u GPUs: the GPU count was raised",
+                                           min_gpus),
+                                 min_gpus);
+      _ts_window_toast (self, message);
+    }
+
+  return TRUE;
+}
+
+typedef struct
+{
+  TsWindow *self;
+  GFile    *file;
+  gboolean  run;
+} LoadScript;
+
+static void
+load_script_free (LoadScript *load)
+{
+  g_clear_object (&load->self);
+  g_clear_object (&load->file);
+  g_free (load);
+}
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (LoadScript, load_script_free)
+
+static void
+ts_window_load_script_cb (GObject      *object,
+                          GAsyncResult *result,
+                          gpointer      user_data)
+{
+  g_autoptr(LoadScript) load = user_data;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *contents = NULL;
+  g_autofree char *basename = NULL;
+  TsWindow *self = load->self;
+  gsize length = 0;
+
+  if (!g_file_load_contents_finish (G_FILE (object), result, &contents, &length, NULL, &error))
+    {
+      g_autofree char *message = g_strdup_printf (_("Could not open the script: %s"), error->message);
+      _ts_window_toast (self, message);
+      return;
+    }
+
+  if (!g_utf8_validate (contents, length, NULL) || memchr (contents, '\0', length) != NULL)
+    {
+      _ts_window_toast (self, _("Could not open the script: it is not UTF-8 text"));
+      return;
+    }
+
+  basename = g_file_get_basename (load->file);
+  ts_editor_set_text (self->editor, contents);
+  ts_window_set_script (self, load->file, basename, basename, NULL);
+  gtk_revealer_set_reveal_child (self->explanation_revealer, FALSE);
+  _ts_window_add_recent (self, load->file);
+
+  if (load->run)
+    {
+      g_autoptr(GError) run_error = NULL;
+
+      if (!ts_window_run (self, &run_error))
+        _ts_window_toast (self, run_error->message);
+    }
+}
+
+static void
+ts_window_open_script (TsWindow *self,
+                       GFile    *file,
+                       gboolean  run)
+{
+  LoadScript *load = g_new0 (LoadScript, 1);
+
+  load->self = g_object_ref (self);
+  load->file = g_object_ref (file);
+  load->run = run;
+  g_file_load_contents_async (file, NULL, ts_window_load_script_cb, load);
+}
+
+/**
+ * ts_window_open_file:
+ * @self: a #TsWindow
+ * @file: a workload script (.py) or a trace (.tstrace)
+ * @run_scripts: whether to run a script right after loading it
+ *
+ * Opens what the user handed us on the command line, in a file dialog,
+ * from the recent files or by drag-and-drop.
+ */
+void
+ts_window_open_file (TsWindow *self,
+                     GFile    *file,
+                     gboolean  run_scripts)
+{
+  g_autofree char *basename = NULL;
+
+  g_return_if_fail (TS_IS_WINDOW (self));
+  g_return_if_fail (G_IS_FILE (file));
+
+  basename = g_file_get_basename (file);
+  if (basename != NULL && g_str_has_suffix (basename, ".tstrace"))
+    ts_window_open_trace (self, file);
+  else if (basename != NULL && g_str_has_suffix (basename, ".py"))
+    ts_window_open_script (self, file, run_scripts);
+  else
+    {
+      g_autofree char *message = g_strdup_printf (_("“%s” is neither a workload script (.py) nor a trace (.tstrace)"),
+                                                  basename ? basename : "?");
+      _ts_window_toast (self, message);
+    }
+}
+
+/* The file the run executes: the opened file itself while the editor
+ * matches it, otherwise a copy of the editor in a private folder. */
+static char *
+ts_window_prepare_script (TsWindow  *self,
+                          GError   **error)
+{
+  g_autofree char *text = NULL;
+  g_autofree char *path = NULL;
+
+  if (self->script_file != NULL && g_file_is_native (self->script_file) &&
+      !ts_editor_get_modified (self->editor))
+    return g_file_get_path (self->script_file);
+
+  if (self->run_dir == NULL &&
+      !(self->run_dir = g_dir_make_tmp ("tensorscope-XXXXXX", error)))
+    return NULL;
+
+  path = g_build_filename (self->run_dir, self->script_name ? self->script_name : "workload.py", NULL);
+  text = ts_editor_dup_text (self->editor);
+  if (!g_file_set_contents (path, text, -1, error))
+    return NULL;
+
+  return g_steal_pointer (&path);
+}
+
+static void
+ts_window_configure_runner (TsWindow *self)
+{
+  g_autofree char *model = g_settings_get_string (self->settings, "gpu-model");
+
+  ts_workload_runner_set_gpu_model (self->runner, model);
+  ts_workload_runner_set_gpu_count (self->runner, g_settings_get_int (self->settings, "gpu-count"));
+  ts_workload_runner_set_synchronous (self->runner, g_settings_get_boolean (self->settings, "synchronous"));
+  ts_workload_runner_set_sanitize (self->runner, g_settings_get_boolean (self->settings, "sanitizer"));
+}
+
+/* Quotes a word for display only when the shell would need it. */
+static char *
+ts_window_quote_word (const char *word)
+{
+  for (const char *c = word; *c; c++)
+    if (!g_ascii_isalnum (*c) && !strchr ("_-./=:,+@%", *c))
+      return g_shell_quote (word);
+
+  return *word ? g_strdup (word) : g_shell_quote (word);
+}
+
+static void
+ts_window_echo_command (TsWindow *self)
+{
+  g_autofree char *cli = NULL;
+  g_auto(GStrv) argv = NULL;
+  g_autoptr(GString) line = g_string_new ("$");
+
+  cli = ts_workload_runner_get_cli_path (self->runner) != NULL
+        ? g_strdup (ts_workload_runner_get_cli_path (self->runner))
+        : ts_workload_runner_find_cli ();
+  if (cli == NULL)
+    return;
+
+  argv = ts_workload_runner_build_argv (self->runner, cli, self->run_script_path);
+  for (guint i = 0; argv[i] != NULL; i++)
+    {
+      g_autofree char *quoted = ts_window_quote_word (i == 0 ? "tensorscope-cli" : argv[i]);
+      g_string_append_printf (line, " %s", quoted);
+    }
+  ts_console_append_line (self->console, TS_CONSOLE_INFO, line->str);
+}
+
+/**
+ * ts_window_run:
+ * @self: a #TsWindow
+ * @error: a location for a #GError
+ *
+ * Runs the script in the editor with the header bar's settings. Returns
+ * at once; output streams into the console.
+ */
+gboolean
+ts_window_run (TsWindow  *self,
+               GError   **error)
+{
+  g_autoptr(GError) local_error = NULL;
+  g_autofree char *path = NULL;
+  g_autofree char *status = NULL;
+  g_autofree char *model = NULL;
+  g_autoptr(GFile) script = NULL;
+
+  g_return_val_if_fail (TS_IS_WINDOW (self), FALSE);
+
+  if (ts_workload_runner_get_running (self->runner))
+    return TRUE;
+
+  if (!(path = ts_window_prepare_script (self, &local_error)) )
+    goto failed;
+
+  _ts_set_str (&self->run_script_path, path);
+  self->error_line = 0;
+  g_clear_pointer (&self->last_stderr, g_free);
+  ts_console_clear (self->console);
+  ts_editor_clear_marks (self->editor);
+  ts_window_configure_runner (self);
+  ts_window_echo_command (self);
+  _ts_window_trace_begin (self);
+
+  script = g_file_new_for_path (path);
+  if (!ts_workload_runner_start (self->runner, script, &local_error))
+    goto failed;
+
+  model = g_ascii_strup (ts_workload_runner_get_gpu_model (self->runner), -1);
+  /* Translators: "Running stream_race.py on 4 × H100…" */
+  status = g_strdup_printf (_("Running %s on %u × %s…"),
+                            self->script_name ? self->script_name : "workload.py",
+                            ts_workload_runner_get_gpu_count (self->runner),
+                            model);
+  ts_window_set_status (self, status);
+  return TRUE;
+
+failed:
+  status = g_strdup_printf (_("Could not start the workload: %s"), local_error->message);
+  ts_console_append_line (self->console, TS_CONSOLE_STDERR, status);
+  ts_window_set_status (self, status);
+  g_propagate_error (error, g_steal_pointer (&local_error));
+  return FALSE;
+}
+
+void
+ts_window_stop (TsWindow *self)
+{
+  g_return_if_fail (TS_IS_WINDOW (self));
+
+  ts_workload_runner_stop (self->runner);
+}
+
+static gboolean
+ts_window_drop_cb (TsWindow      *self,
+                   const GValue  *value,
+                   double         x,
+                   double         y,
+                   GtkDropTarget *target)
+{
+  GSList *files;
+
+  if (!G_VALUE_HOLDS (value, GDK_TYPE_FILE_LIST))
+    return FALSE;
+
+  files = gdk_file_list_get_files (g_value_get_boxed (value));
+  if (files == NULL)
+    return FALSE;
+
+  /* One document at a time: the first file wins. Dropping never runs. */
+  ts_window_open_file (self, files->data, FALSE);
+  g_slist_free (files);
+  return TRUE;
+}
+
+static gboolean
+gpu_model_get_mapping (GValue   *value,
+                       GVariant *variant,
+                       gpointer  user_data)
+{
+  const char *model = g_variant_get_string (variant, NULL);
+
+  for (guint i = 0; _ts_gpu_models[i] != NULL; i++)
+    {
+      if (g_str_equal (model, _ts_gpu_models[i]))
+        {
+          g_value_set_uint (value, i);
+          return TRUE;
+        }
+    }
+
+  return FALSE;
+}
+
+static GVariant *
+gpu_model_set_mapping (const GValue       *value,
+                       const GVariantType *expected_type,
+                       gpointer            user_data)
+{
+  guint selected = g_value_get_uint (value);
+
+  if (selected >= g_strv_length ((char **)_ts_gpu_models))
+    return NULL;
+
+  return g_variant_new_string (_ts_gpu_models[selected]);
+}
+
+static void
+ts_window_bind_settings (TsWindow *self)
+{
+  g_settings_bind_with_mapping (self->settings, "gpu-model",
+                                self->gpu_model_dropdown, "selected",
+                                G_SETTINGS_BIND_DEFAULT,
+                                gpu_model_get_mapping, gpu_model_set_mapping,
+                                NULL, NULL);
+  g_settings_bind (self->settings, "gpu-count",
+                   gtk_spin_button_get_adjustment (self->gpu_count_spin), "value",
+                   G_SETTINGS_BIND_DEFAULT);
+  g_settings_bind (self->settings, "synchronous", self->sync_button, "active", G_SETTINGS_BIND_DEFAULT);
+  g_settings_bind (self->settings, "sanitizer", self->sanitizer_button, "active", G_SETTINGS_BIND_DEFAULT);
+  g_settings_bind (self->settings, "show-gallery", self->flap, "reveal-flap", G_SETTINGS_BIND_DEFAULT);
+}
+
+static gboolean
+ts_window_close_request (GtkWindow *window)
+{
+  TsWindow *self = TS_WINDOW (window);
+  int width, height;
+
+  gtk_window_get_default_size (window, &width, &height);
+  g_settings_delay (self->settings);
+  g_settings_set_boolean (self->settings, "window-maximized", gtk_window_is_maximized (window));
+  if (!gtk_window_is_maximized (window) && width > 0 && height > 0)
+    {
+      g_settings_set_int (self->settings, "window-width", width);
+      g_settings_set_int (self->settings, "window-height", height);
+    }
+  g_settings_apply (self->settings);
+
+  ts_workload_runner_stop (self->runner);
+
+  return GTK_WINDOW_CLASS (ts_window_parent_class)->close_request (window);
+}
+
+static void
+ts_window_dispose (GObject *object)
+{
+  TsWindow *self = (TsWindow *)object;
+
+  if (self->runner != NULL)
+    {
+      g_signal_handlers_disconnect_by_data (self->runner, self);
+      ts_workload_runner_stop (self->runner);
+    }
+
+  gtk_widget_dispose_template (GTK_WIDGET (self), TS_TYPE_WINDOW);
+
+  g_clear_object (&self->runner);
+  g_clear_object (&self->settings);
+  g_clear_object (&self->script_file);
+  g_clear_pointer (&self->trace, g_byte_array_unref);
+
+  G_OBJECT_CLASS (ts_window_parent_class)->dispose (object);
+}
+
+static void
+ts_window_finalize (GObject *object)
+{
+  TsWindow *self = (TsWindow *)object;
+
+  /* The private folder holds at most the copy of the script. */
+  if (self->run_dir != NULL)
+    {
+      g_autoptr(GDir) dir = g_dir_open (self->run_dir, 0, NULL);
+      const char *name;
+
+      while (dir != NULL && (name = g_dir_read_name (dir)))
+        {
+          g_autofree char *path = g_build_filename (self->run_dir, name, NULL);
+          g_unlink (path);
+        }
+      g_rmdir (self->run_dir);
+    }
+
+  g_clear_pointer (&self->script_name, g_free);
+  g_clear_pointer (&self->example_id, g_free);
+  g_clear_pointer (&self->run_dir, g_free);
+  g_clear_pointer (&self->run_script_path, g_free);
+  g_clear_pointer (&self->last_stderr, g_free);
+  g_clear_pointer (&self->status, g_free);
+
+  G_OBJECT_CLASS (ts_window_parent_class)->finalize (object);
+}
+
+static void
+ts_window_class_init (TsWindowClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+  GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
+  GtkWindowClass *window_class = GTK_WINDOW_CLASS (klass);
+
+  object_class->dispose = ts_window_dispose;
+  object_class->finalize = ts_window_finalize;
+  window_class->close_request = ts_window_close_request;
+
+  g_type_ensure (TS_TYPE_CONSOLE);
+  g_type_ensure (TS_TYPE_EDITOR);
+  g_type_ensure (TS_TYPE_EXAMPLE_GALLERY);
+
+  gtk_widget_class_set_template_from_resource (widget_class, TS_RESOURCE_PATH "/ts-window.ui");
+  gtk_widget_class_bind_template_child (widget_class, TsWindow, header_bar);
+  gtk_widget_class_bind_template_child (widget_class, TsWindow, gallery_button);
+  gtk_widget_class_bind_template_child (widget_class, TsWindow, run_stack);
+  gtk_widget_class_bind_template_child (widget_class, TsWindow, run_button);
+  gtk_widget_class_bind_template_child (widget_class, TsWindow, stop_button);
+  gtk_widget_class_bind_template_child (widget_class, TsWindow, window_title);
+  gtk_widget_class_bind_template_child (widget_class, TsWindow, menu_button);
+  gtk_widget_class_bind_template_child (widget_class, TsWindow, sanitizer_button);
+  gtk_widget_class_bind_template_child (widget_class, TsWindow, sync_button);
+  gtk_widget_class_bind_template_child (widget_class, TsWindow, gpu_model_dropdown);
+  gtk_widget_class_bind_template_child (widget_class, TsWindow, gpu_count_spin);
+  gtk_widget_class_bind_template_child (widget_class, TsWindow, toast_overlay);
+  gtk_widget_class_bind_template_child (widget_class, TsWindow, flap);
+  gtk_widget_class_bind_template_child (widget_class, TsWindow, gallery);
+  gtk_widget_class_bind_template_child (widget_class, TsWindow, explanation_revealer);
+  gtk_widget_class_bind_template_child (widget_class, TsWindow, explanation_title);
+  gtk_widget_class_bind_template_child (widget_class, TsWindow, explanation_label);
+  gtk_widget_class_bind_template_child (widget_class, TsWindow, editor);
+  gtk_widget_class_bind_template_child (widget_class, TsWindow, console);
+  gtk_widget_class_bind_template_child (widget_class, TsWindow, timeline_stack);
+  gtk_widget_class_bind_template_child (widget_class, TsWindow, timeline_placeholder);
+  gtk_widget_class_bind_template_child (widget_class, TsWindow, timeline_slot);
+  gtk_widget_class_bind_template_child (widget_class, TsWindow, status_spinner);
+  gtk_widget_class_bind_template_child (widget_class, TsWindow, status_label);
+  gtk_widget_class_bind_template_child (widget_class, TsWindow, trace_label);
+  gtk_widget_class_bind_template_child (widget_class, TsWindow, recent_menu);
+  gtk_widget_class_bind_template_callback (widget_class, ts_window_hide_explanation_cb);
+}
+
+static void
+ts_window_init (TsWindow *self)
+{
+  GtkDropTarget *drop;
+
+  gtk_widget_init_template (GTK_WIDGET (self));
+
+  self->settings = g_settings_new (TS_APPLICATION_ID);
+  self->recent_manager = gtk_recent_manager_get_default ();
+  self->trace = g_byte_array_new ();
+
+  gtk_window_set_default_size (GTK_WINDOW (self),
+                               g_settings_get_int (self->settings, "window-width"),
+                               g_settings_get_int (self->settings, "window-height"));
+  if (g_settings_get_boolean (self->settings, "window-maximized"))
+    gtk_window_maximize (GTK_WINDOW (self));
+
+  self->runner = ts_workload_runner_new ();
+  g_signal_connect_object (self->runner, "notify::state",
+                           G_CALLBACK (ts_window_runner_state_cb), self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (self->runner, "notify::trace-size",
+                           G_CALLBACK (ts_window_runner_trace_size_cb), self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (self->runner, "output",
+                           G_CALLBACK (ts_window_runner_output_cb), self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (self->runner, "trace-data",
+                           G_CALLBACK (ts_window_runner_trace_data_cb), self, G_CONNECT_SWAPPED);
+
+  drop = gtk_drop_target_new (GDK_TYPE_FILE_LIST, GDK_ACTION_COPY);
+  g_signal_connect_object (drop, "drop", G_CALLBACK (ts_window_drop_cb), self, G_CONNECT_SWAPPED);
+  gtk_widget_add_controller (GTK_WIDGET (self), GTK_EVENT_CONTROLLER (drop));
+
+  ts_window_bind_settings (self);
+  _ts_window_actions_init (self);
+  _ts_window_update_recent (self);
+  ts_window_set_status (self, _("Ready"));
+}
+
+TsWindow *
+ts_window_new (TsApplication *application)
+{
+  return g_object_new (TS_TYPE_WINDOW, "application", application, NULL);
+}
+
+/**
+ * ts_window_get_editor:
+ * @self: a #TsWindow
+ *
+ * Returns: (transfer none): the editor
+ */
+TsEditor *
+ts_window_get_editor (TsWindow *self)
+{
+  g_return_val_if_fail (TS_IS_WINDOW (self), NULL);
+
+  return self->editor;
+}
+
+/**
+ * ts_window_get_console:
+ * @self: a #TsWindow
+ *
+ * Returns: (transfer none): the output pane
+ */
+TsConsole *
+ts_window_get_console (TsWindow *self)
+{
+  g_return_val_if_fail (TS_IS_WINDOW (self), NULL);
+
+  return self->console;
+}
+
+/**
+ * ts_window_get_runner:
+ * @self: a #TsWindow
+ *
+ * Returns: (transfer none): the runner of this window's workloads
+ */
+TsWorkloadRunner *
+ts_window_get_runner (TsWindow *self)
+{
+  g_return_val_if_fail (TS_IS_WINDOW (self), NULL);
+
+  return self->runner;
+}
+
+/* The text of the status line. */
+const char *
+ts_window_get_status (TsWindow *self)
+{
+  g_return_val_if_fail (TS_IS_WINDOW (self), NULL);
+
+  return self->status;
+}
+
+/**
+ * ts_window_dup_trace:
+ * @self: a #TsWindow
+ *
+ * Returns: (transfer full): the bytes of the last run's trace so far
+ */
+GBytes *
+ts_window_dup_trace (TsWindow *self)
+{
+  g_return_val_if_fail (TS_IS_WINDOW (self), NULL);
+
+  return g_bytes_new (self->trace->data, self->trace->len);
+}
+
+/**
+ * ts_window_get_timeline:
+ * @self: a #TsWindow
+ *
+ * Returns: (transfer none) (nullable): the widget set with
+ *   ts_window_set_timeline()
+ */
+GtkWidget *
+ts_window_get_timeline (TsWindow *self)
+{
+  g_return_val_if_fail (TS_IS_WINDOW (self), NULL);
+
+  return adw_bin_get_child (self->timeline_slot);
+}
+
+/**
+ * ts_window_set_timeline:
+ * @self: a #TsWindow
+ * @timeline: (nullable): the trace viewer, e.g. a TsTimeline
+ *
+ * Puts @timeline in the right-hand pane in place of the "Run a workload"
+ * placeholder; %NULL brings the placeholder back.
+ */
+void
+ts_window_set_timeline (TsWindow  *self,
+                        GtkWidget *timeline)
+{
+  g_return_if_fail (TS_IS_WINDOW (self));
+  g_return_if_fail (timeline == NULL || GTK_IS_WIDGET (timeline));
+
+  adw_bin_set_child (self->timeline_slot, timeline);
+  gtk_stack_set_visible_child_name (self->timeline_stack, timeline ? "timeline" : "empty");
+}
