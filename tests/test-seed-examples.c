@@ -126,6 +126,16 @@ compare_names (gconstpointer a,
 }
 
 static void
+case_free (gpointer data)
+{
+  Case *c = data;
+
+  g_free (c->script);
+  g_free (c->expected);
+  g_free (c);
+}
+
+static void
 add_dir (const char *sub)
 {
   g_autofree char *dir_path = g_build_filename (TS_TEST_SRCDIR, "workloads", sub, NULL);
@@ -156,7 +166,7 @@ add_dir (const char *sub)
           g_free (c);
           continue;
         }
-      g_test_add_data_func_full (test_path, c, run_case, NULL);
+      g_test_add_data_func_full (test_path, c, run_case, case_free);
     }
 }
 
