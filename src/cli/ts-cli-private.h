@@ -8,6 +8,7 @@
 
 #include <stdio.h>
 
+#include "ts-memory-replay.h"
 #include "ts-trace-document.h"
 
 G_BEGIN_DECLS
@@ -19,6 +20,7 @@ int  ts_cli_info_main (int argc, char **argv);
 int  ts_cli_report_main (int argc, char **argv);
 int  ts_cli_export_main (int argc, char **argv);
 int  ts_cli_render_main (int argc, char **argv);
+int  ts_cli_memory_main (int argc, char **argv);
 
 /* What the reader said about a trace file, for `info`. */
 typedef struct
@@ -39,5 +41,11 @@ void             ts_cli_warn_cut_short (const char    *path);
 /* "1500", "1.5us", "2ms", "0.25s" → nanoseconds. */
 gboolean         ts_cli_parse_time     (const char    *text,
                                         TsTime        *out);
+
+/* --at for memory views: a time, "oom"/"oom:N" (just after the N-th OOM),
+ * "#N" (after N allocator actions) or "end"/NULL. */
+gboolean         ts_cli_resolve_instant (TsMemoryReplay *replay,
+                                         const char     *at,
+                                         gsize          *index);
 
 G_END_DECLS
