@@ -10,6 +10,8 @@
 
 #include "ts-memory-fragmentation.h"
 
+#define MiB_ G_GUINT64_CONSTANT (1048576)
+
 char *
 ts_memory_format_bytes (guint64 bytes)
 {
@@ -179,7 +181,8 @@ static void
 explain_oom (TsMemoryReplay        *replay,
              TsMemoryFragmentation *frag,
              const TsMemoryOom     *oom,
-             guint64                max_split)
+             guint64                max_split,
+             guint64                split_segment)
 {
   TsRecorder *recorder = ts_memory_replay_get_recorder (replay);
   TsMemoryFreeSpace *same = NULL;
@@ -229,22 +232,23 @@ explain_oom (TsMemoryReplay        *replay,
                                       "(%s cached plus %s on the device).",
                                       s_req, oom->stream, s_where, s_total, s_cached, s_dev));
 
-  /* Oversize splitting: big cached blocks cut up by smaller requests. */
-  if (!oom->is_small && max_split == TS_ALLOC_CONFIG_MAX_SPLIT_UNSET && frag->non_releasable > 0)
+  /* Oversize splitting: big cached blocks cut up by smaller requests. A
+   * limit just under the largest split segment keeps such blocks whole
+   * and lets the OOM path release them. */
+  if (!oom->is_small && max_split == TS_ALLOC_CONFIG_MAX_SPLIT_UNSET && split_segment > 32 * MiB_)
     {
-      guint64 mb = MAX (32, oom->rounded_size >> 20);
       guint64 p2 = 32;
+      g_autofree char *s_seg = ts_memory_format_bytes (split_segment);
 
-      while (p2 * 2 <= mb)
+      while ((p2 * 2) * MiB_ < split_segment)
         p2 *= 2;
       g_ptr_array_add (frag->explanations,
-                       g_strdup_printf ("Large cached blocks are being split by smaller requests. "
+                       g_strdup_printf ("Large cached blocks (up to %s) are being split by smaller requests. "
                                         "PYTORCH_CUDA_ALLOC_CONF=max_split_size_mb:%" G_GUINT64_FORMAT
-                                        " keeps blocks of %" G_GUINT64_FORMAT " MiB and more whole "
-                                        "(and lets the allocator free them to retry), at the cost of "
-                                        "more cudaMalloc calls; expandable_segments:True avoids the "
-                                        "problem altogether in PyTorch.",
-                                        p2, p2));
+                                        " would keep blocks of %" G_GUINT64_FORMAT " MiB and more whole and "
+                                        "let the allocator release them to retry a failed request, at the "
+                                        "cost of more cudaMalloc calls.",
+                                        s_seg, p2, p2));
     }
 }
 
@@ -258,6 +262,7 @@ ts_memory_fragmentation_compute (TsMemoryReplay      *replay,
   const TsMemoryStats *st;
   g_autoptr(GArray) stuck = g_array_new (FALSE, FALSE, sizeof (Stuck));
   guint first = 0, n = 0, n_whole_free = 0;
+  guint64 split_segment = 0;
   const TsMemoryOom *oom;
 
   g_return_val_if_fail (TS_IS_MEMORY_REPLAY (replay), NULL);
@@ -309,6 +314,9 @@ ts_memory_fragmentation_compute (TsMemoryReplay      *replay,
       else if (seg_free > 0)
         {
           Stuck s = { k, seg_free };
+
+          if (!seg->is_small && seg_free > MiB_)
+            split_segment = MAX (split_segment, seg->total_size);
           g_array_append_val (stuck, s);
         }
     }
@@ -317,7 +325,7 @@ ts_memory_fragmentation_compute (TsMemoryReplay      *replay,
 
   oom = last_oom (replay, device, state->index);
   if (oom != NULL)
-    explain_oom (replay, frag, oom, state->max_split_size[device]);
+    explain_oom (replay, frag, oom, state->max_split_size[device], split_segment);
 
   for (guint k = 0; k < stuck->len && k < max_explanations; k++)
     {
