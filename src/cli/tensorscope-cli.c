@@ -1,4 +1,4 @@
-/* tensorscope-cli.c: the command line: run | info | report | export | render
+/* tensorscope-cli.c: the command line: run | info | report | export | render | memory
  *
  * Copyright 2026 The Tensorscope authors
  * SPDX-License-Identifier: GPL-3.0-or-later
@@ -24,7 +24,8 @@ static const TsCliCommand commands[] = {
   { "info", "Show what a trace holds: devices, streams, record counts, time span", ts_cli_info_main },
   { "report", "Print statistics tables of a trace, like nsys stats", ts_cli_report_main },
   { "export", "Convert a trace to Chrome Trace Event JSON (Perfetto)", ts_cli_export_main },
-  { "render", "Draw a trace's timeline or memory view to PNG, SVG or PDF", ts_cli_render_main },
+  { "render", "Draw a trace's timeline, memory or segment view to PNG, SVG or PDF", ts_cli_render_main },
+  { "memory", "The allocator's state at an instant: fragmentation, memory_stats, memory_summary", ts_cli_memory_main },
   { "record", "Record an unmodified CUDA program (CUPTI and NVTX)", ts_cli_record_main },
 };
 

@@ -8,6 +8,7 @@
 
 #include <stdio.h>
 
+#include "ts-memory-replay.h"
 #include "ts-trace-document.h"
 
 G_BEGIN_DECLS
@@ -19,6 +20,7 @@ int  ts_cli_info_main (int argc, char **argv);
 int  ts_cli_report_main (int argc, char **argv);
 int  ts_cli_export_main (int argc, char **argv);
 int  ts_cli_render_main (int argc, char **argv);
+int  ts_cli_memory_main (int argc, char **argv);
 
 /* What the reader said about a trace file, for `info`. */
 typedef struct
@@ -40,5 +42,11 @@ void             ts_cli_warn_cut_short (const char    *path);
 gboolean         ts_cli_parse_time     (const char    *text,
                                         TsTime        *out);
 int  ts_cli_record_main (int argc, char **argv);
+
+/* --at for memory views: a time, "oom"/"oom:N" (just after the N-th OOM),
+ * "#N" (after N allocator actions) or "end"/NULL. */
+gboolean         ts_cli_resolve_instant (TsMemoryReplay *replay,
+                                         const char     *at,
+                                         gsize          *index);
 
 G_END_DECLS

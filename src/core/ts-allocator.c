@@ -673,6 +673,18 @@ ts_alloc_action_to_string (TsAllocAction action)
       return "oom";
     case TS_ALLOC_ACTION_SNAPSHOT:
       return "snapshot";
+    case TS_ALLOC_ACTION_ALLOC_RETRY:
+      return "alloc_retry";
+    case TS_ALLOC_ACTION_SYNC_ALL_STREAMS:
+      return "sync_all_streams";
+    case TS_ALLOC_ACTION_RESET_PEAK:
+      return "reset_peak";
+    case TS_ALLOC_ACTION_RESET_ACCUMULATED:
+      return "reset_accumulated";
+    case TS_ALLOC_ACTION_CONFIG:
+      return "config";
+    case TS_ALLOC_ACTION_MEMORY_FRACTION:
+      return "memory_fraction";
     default:
       return NULL;
     }
@@ -692,7 +704,8 @@ record_action (TsAllocator       *self,
                gboolean           is_small,
                const TsSourceLoc *loc)
 {
-  gboolean to_history = self->record_history && !(self->skip_actions & (1u << action));
+  gboolean to_history = self->record_history && !(self->skip_actions & (1u << action)) &&
+                        action <= TS_ALLOC_ACTION_SNAPSHOT;
   TsTime now;
 
   if (!to_history && self->recorder == NULL)
@@ -1068,6 +1081,8 @@ synchronize_and_free_events (TsAllocator *self,
   guint k;
 
   dev->stats.num_sync_all_streams++;
+  record_action (self, (guint) (dev - self->devices), TS_ALLOC_ACTION_SYNC_ALL_STREAMS, 0, 0, 0,
+                 TS_STREAM_NONE, FALSE, NULL);
 
   for (k = 0; k < dev->streams->len; k++)
     {
@@ -1231,7 +1246,11 @@ alloc_block (TsAllocator *self,
   Block *b;
 
   if (is_retry)
-    dev->stats.num_alloc_retries++;
+    {
+      dev->stats.num_alloc_retries++;
+      record_action (self, p->device, TS_ALLOC_ACTION_ALLOC_RETRY, 0, p->alloc_size, 0, p->stream,
+                     p->pool->is_small, p->loc);
+    }
 
   if (dev->set_fraction && dev->total_allocated_memory + size > dev->allowed_memory_maximum)
     return FALSE;
@@ -1410,8 +1429,8 @@ report_oom (TsAllocator *self,
 
   self->backend.mem_get_info (self->backend_data, p->device, &device_free, &device_total);
 
-  record_action (self, p->device, TS_ALLOC_ACTION_OOM, device_free, p->size, 0, p->stream,
-                 p->pool->is_small, p->loc);
+  record_action (self, p->device, TS_ALLOC_ACTION_OOM, device_free, p->size, device_total,
+                 p->stream, p->pool->is_small, p->loc);
   dev->stats.num_ooms++;
   allocated = dev->stats.allocated_bytes[TS_STAT_TYPE_ALL].current;
   reserved = dev->stats.reserved_bytes[TS_STAT_TYPE_ALL].current;
@@ -1737,6 +1756,27 @@ ts_allocator_empty_cache (TsAllocator *self)
 /* ------------------------------------------------------------------ */
 /* Settings, stats, callbacks                                         */
 
+/* What a replay needs to know of the settings: per device, the split
+ * limit (oversize stats) and, when attaching, the memory fraction (the
+ * OOM message's "allowed" part). */
+static void
+record_settings (TsAllocator *self,
+                 gboolean     with_fraction)
+{
+  guint d;
+
+  for (d = 0; d < self->n_devices; d++)
+    {
+      Device *dev = &self->devices[d];
+
+      record_action (self, d, TS_ALLOC_ACTION_CONFIG, 0, self->config.max_split_size,
+                     (guint64) dev->stats.max_split_size, TS_STREAM_NONE, FALSE, NULL);
+      if (with_fraction && dev->set_fraction)
+        record_action (self, d, TS_ALLOC_ACTION_MEMORY_FRACTION, 0, dev->allowed_memory_maximum,
+                       0, TS_STREAM_NONE, FALSE, NULL);
+    }
+}
+
 static gboolean
 check_device (TsAllocator *self,
               guint        device,
@@ -1776,6 +1816,8 @@ ts_allocator_set_memory_fraction (TsAllocator *self,
   self->backend.mem_get_info (self->backend_data, device, &free_bytes, &total);
   dev->allowed_memory_maximum = (guint64) (fraction * (double) total);
   dev->set_fraction = TRUE;
+  record_action (self, device, TS_ALLOC_ACTION_MEMORY_FRACTION, 0, dev->allowed_memory_maximum, 0,
+                 TS_STREAM_NONE, FALSE, NULL);
   g_mutex_unlock (&self->lock);
   return TRUE;
 }
@@ -1827,6 +1869,7 @@ ts_allocator_reset_peak_stats (TsAllocator *self,
 
   g_mutex_lock (&self->lock);
   ts_memory_stats_reset_peak (&self->devices[device].stats);
+  record_action (self, device, TS_ALLOC_ACTION_RESET_PEAK, 0, 0, 0, TS_STREAM_NONE, FALSE, NULL);
   g_mutex_unlock (&self->lock);
 }
 
@@ -1839,6 +1882,8 @@ ts_allocator_reset_accumulated_stats (TsAllocator *self,
 
   g_mutex_lock (&self->lock);
   ts_memory_stats_reset_accumulated (&self->devices[device].stats);
+  record_action (self, device, TS_ALLOC_ACTION_RESET_ACCUMULATED, 0, 0, 0, TS_STREAM_NONE, FALSE,
+                 NULL);
   g_mutex_unlock (&self->lock);
 }
 
@@ -1867,6 +1912,7 @@ ts_allocator_set_config (TsAllocator         *self,
 
   g_mutex_lock (&self->lock);
   self->config = *config;
+  record_settings (self, FALSE);
   g_mutex_unlock (&self->lock);
 }
 
@@ -1902,6 +1948,7 @@ ts_allocator_set_recorder (TsAllocator *self,
 
   g_mutex_lock (&self->lock);
   g_set_object (&self->recorder, recorder);
+  record_settings (self, TRUE);
   g_mutex_unlock (&self->lock);
 }
 

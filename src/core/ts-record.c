@@ -314,7 +314,7 @@ ts_record_validate (TsRecordKind   kind,
       {
         const TsAllocRecord *r = record;
         return check_range ("alloc", "action", r->action,
-                            TS_ALLOC_ACTION_ALLOC, TS_ALLOC_ACTION_SNAPSHOT, error) &&
+                            TS_ALLOC_ACTION_ALLOC, TS_ALLOC_ACTION_MEMORY_FRACTION, error) &&
                check_range ("alloc", "pool", r->pool, 0, 1, error);
       }
 

@@ -175,7 +175,14 @@ typedef struct
   guint32     padding;       /* made explicit: the struct is 8-aligned */
 } TsNvtxRecord;
 
-/* One action of the caching allocator, as in PyTorch's device trace. */
+/* One action of the caching allocator, as in PyTorch's device trace.
+ * Per action: alloc / free_requested / free_completed carry the block's
+ * address, its (rounded) size and the unrounded request; segment_alloc /
+ * segment_free the segment (requested 0). With caching disabled a plain
+ * cudaMalloc/cudaFree is recorded as a segment action with requested ==
+ * size, so replays can tell it apart. oom: addr is the device's free
+ * bytes, size the rounded request, requested the device's total bytes.
+ * Actions from ALLOC_RETRY on are the recorder's only (see ts-types.h). */
 typedef struct
 {
   TsTime      time;

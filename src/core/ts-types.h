@@ -78,6 +78,16 @@ typedef enum
   TS_ALLOC_ACTION_SEGMENT_FREE = 5,
   TS_ALLOC_ACTION_OOM = 6,
   TS_ALLOC_ACTION_SNAPSHOT = 7,
+  /* Recorder-only actions (never in PyTorch's history): what memory_stats
+   * counts that the actions above do not show, so that a trace alone
+   * rebuilds every counter (see ts-memory-replay.h). */
+  TS_ALLOC_ACTION_ALLOC_RETRY = 8,       /* num_alloc_retries += 1 */
+  TS_ALLOC_ACTION_SYNC_ALL_STREAMS = 9,  /* num_sync_all_streams += 1 */
+  TS_ALLOC_ACTION_RESET_PEAK = 10,       /* reset_peak_memory_stats */
+  TS_ALLOC_ACTION_RESET_ACCUMULATED = 11,/* reset_accumulated_memory_stats */
+  TS_ALLOC_ACTION_CONFIG = 12,           /* size: max_split_size now (G_MAXUINT64 unset);
+                                          * requested: the max_split_size stat (as guint64) */
+  TS_ALLOC_ACTION_MEMORY_FRACTION = 13,  /* size: the allowed bytes (0: no fraction) */
 } TsAllocAction;
 
 typedef enum

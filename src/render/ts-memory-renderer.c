@@ -7,6 +7,8 @@
 #include "config.h"
 
 #include <math.h>
+#include <stdlib.h>
+#include <string.h>
 
 #include <pango/pangocairo.h>
 
@@ -20,13 +22,26 @@
 #define PANEL_GAP 10.0
 #define TITLE_H   20.0
 
+typedef struct
+{
+  double x, y, w, h;
+  guint  oom;
+} OomMark;
+
 struct _TsMemoryRenderer
 {
-  GObject          parent_instance;
-  TsTraceDocument *document;
-  gboolean         dark;
-  double           segment_map_height;
-  guint            n_panels;
+  GObject               parent_instance;
+  TsTraceDocument      *document;
+  gboolean              dark;
+  double                segment_map_height;
+  guint                 n_panels;
+  TsMemoryReplay       *replay;
+  TsSegmentMapRenderer *map;
+  guint                 detail;
+  gboolean              have_instant;
+  gsize                 instant;
+  TsMemoryDrawStats     stats;
+  GArray               *oom_marks;    /* OomMark */
 };
 
 G_DEFINE_FINAL_TYPE (TsMemoryRenderer, ts_memory_renderer, G_TYPE_OBJECT)
@@ -37,6 +52,9 @@ ts_memory_renderer_finalize (GObject *object)
   TsMemoryRenderer *self = (TsMemoryRenderer *) object;
 
   g_clear_object (&self->document);
+  g_clear_object (&self->replay);
+  g_clear_object (&self->map);
+  g_clear_pointer (&self->oom_marks, g_array_unref);
   G_OBJECT_CLASS (ts_memory_renderer_parent_class)->finalize (object);
 }
 
@@ -49,6 +67,8 @@ ts_memory_renderer_class_init (TsMemoryRendererClass *klass)
 static void
 ts_memory_renderer_init (TsMemoryRenderer *self)
 {
+  self->detail = 200;
+  self->oom_marks = g_array_new (FALSE, FALSE, sizeof (OomMark));
 }
 
 TsMemoryRenderer *
@@ -77,6 +97,92 @@ ts_memory_renderer_set_segment_map_height (TsMemoryRenderer *self,
 {
   g_return_if_fail (TS_IS_MEMORY_RENDERER (self));
   self->segment_map_height = MAX (0, height);
+}
+
+void
+ts_memory_renderer_set_replay (TsMemoryRenderer *self,
+                               TsMemoryReplay   *replay)
+{
+  g_return_if_fail (TS_IS_MEMORY_RENDERER (self));
+  g_return_if_fail (replay == NULL || TS_IS_MEMORY_REPLAY (replay));
+
+  if (g_set_object (&self->replay, replay))
+    g_clear_object (&self->map);
+}
+
+TsMemoryReplay *
+ts_memory_renderer_get_replay (TsMemoryRenderer *self)
+{
+  g_return_val_if_fail (TS_IS_MEMORY_RENDERER (self), NULL);
+
+  if (self->replay == NULL)
+    self->replay = ts_memory_replay_new (ts_trace_document_get_recorder (self->document));
+  return self->replay;
+}
+
+void
+ts_memory_renderer_set_detail (TsMemoryRenderer *self,
+                               guint             detail)
+{
+  g_return_if_fail (TS_IS_MEMORY_RENDERER (self));
+  self->detail = detail;
+}
+
+TsSegmentMapRenderer *
+ts_memory_renderer_get_segment_map (TsMemoryRenderer *self)
+{
+  g_return_val_if_fail (TS_IS_MEMORY_RENDERER (self), NULL);
+
+  if (self->map == NULL)
+    {
+      self->map = ts_segment_map_renderer_new (ts_memory_renderer_get_replay (self));
+      if (self->have_instant)
+        ts_segment_map_renderer_set_index (self->map, self->instant);
+    }
+  return self->map;
+}
+
+void
+ts_memory_renderer_set_instant (TsMemoryRenderer *self,
+                                gsize             index)
+{
+  g_return_if_fail (TS_IS_MEMORY_RENDERER (self));
+
+  self->have_instant = TRUE;
+  self->instant = index;
+  if (self->map != NULL)
+    ts_segment_map_renderer_set_index (self->map, index);
+}
+
+void
+ts_memory_renderer_get_draw_stats (TsMemoryRenderer  *self,
+                                   TsMemoryDrawStats *stats)
+{
+  g_return_if_fail (TS_IS_MEMORY_RENDERER (self));
+  g_return_if_fail (stats != NULL);
+  *stats = self->stats;
+}
+
+gboolean
+ts_memory_renderer_hit_oom (TsMemoryRenderer *self,
+                            double            x,
+                            double            y,
+                            guint            *oom)
+{
+  g_return_val_if_fail (TS_IS_MEMORY_RENDERER (self), FALSE);
+
+  for (guint k = 0; k < self->oom_marks->len; k++)
+    {
+      const OomMark *m = &g_array_index (self->oom_marks, OomMark, k);
+
+      if (x >= m->x && x < m->x + m->w && y >= m->y && y < m->y + m->h)
+        {
+          if (oom)
+            *oom = m->oom;
+          return TRUE;
+        }
+    }
+  return FALSE;
 }
 
 guint
@@ -202,15 +308,443 @@ draw_usage_panel (TsMemoryRenderer      *self,
   cairo_stroke (cr);
 }
 
-/* The allocator's segments at one instant go here (a later issue): a row
- * per segment, its blocks coloured by state. Nothing to draw yet. */
+/* ------------------------------------------------------------------ */
+/* From the allocator's actions: lines, bands, OOMs                     */
+
+typedef struct
+{
+  double x0, x1, top, height;
+  TsTime begin, end;
+  gint64 max;
+} Plot;
+
+static inline double
+plot_y (const Plot *pl,
+        gint64      v)
+{
+  return pl->top + pl->height - (double) v / (double) pl->max * pl->height;
+}
+
+static inline double
+plot_x (const Plot *pl,
+        TsTime      t)
+{
+  return pl->x0 + (double) (t - pl->begin) * (pl->x1 - pl->x0) / (double) MAX (1, pl->end - pl->begin);
+}
+
+/* The value in force at time t (the last sample at or before it). */
+static gint64
+value_at (const TsTime *times,
+          const gint64 *values,
+          guint         n,
+          TsTime        t)
+{
+  gint64 k = ts_counter_plot_find (times, n, t);
+  return k < 0 ? 0 : values[k];
+}
+
+/* A step line, one vertical per pixel column from its minimum to its
+ * maximum so spikes show however many samples share the column. */
+static void
+stroke_steps (cairo_t             *cr,
+              const Plot          *pl,
+              const TsTime        *times,
+              const gint64        *values,
+              guint                n,
+              const TsRenderColor *color,
+              double               width)
+{
+  gint64 first = ts_counter_plot_find (times, n, pl->begin);
+  gint64 v = first < 0 ? 0 : values[first];
+  double cur_col = floor (pl->x0);
+  gint64 lo = v, hi = v;
+  guint k = first < 0 ? 0 : (guint) first + 1;
+
+  cairo_move_to (cr, pl->x0, plot_y (pl, v));
+  for (; k < n && times[k] < pl->end; k++)
+    {
+      double col = floor (plot_x (pl, times[k]));
+
+      if (col != cur_col)
+        {
+          cairo_line_to (cr, cur_col + 0.5, plot_y (pl, v));
+          if (lo != hi)
+            {
+              cairo_line_to (cr, cur_col + 0.5, plot_y (pl, lo));
+              cairo_line_to (cr, cur_col + 0.5, plot_y (pl, hi));
+            }
+          cairo_line_to (cr, cur_col + 0.5, plot_y (pl, v));
+          cairo_line_to (cr, col + 0.5, plot_y (pl, v));
+          cur_col = col;
+          lo = hi = v;
+        }
+      /* Changes inside one column widen its min/max. */
+      v = values[k];
+      lo = MIN (lo, v);
+      hi = MAX (hi, v);
+    }
+  if (lo != hi)
+    {
+      cairo_line_to (cr, cur_col + 0.5, plot_y (pl, lo));
+      cairo_line_to (cr, cur_col + 0.5, plot_y (pl, hi));
+    }
+  cairo_line_to (cr, cur_col + 0.5, plot_y (pl, v));
+  cairo_line_to (cr, pl->x1, plot_y (pl, v));
+  ts_render_set_color (cr, color);
+  cairo_set_line_width (cr, width);
+  cairo_stroke (cr);
+}
+
+typedef struct
+{
+  guint   id;
+  guint64 size;
+  guint32 start;                /* alloc action */
+  guint32 end;                  /* free_completed action, NONE = never */
+} Band;
+
+static int
+compare_band_size (const void *a,
+                   const void *b)
+{
+  const Band *x = a, *y = b;
+
+  if (x->size != y->size)
+    return x->size > y->size ? -1 : 1;
+  return x->start < y->start ? -1 : x->start > y->start;
+}
+
+static int
+compare_band_start (const void *a,
+                    const void *b)
+{
+  const Band *x = a, *y = b;
+
+  return x->start < y->start ? -1 : x->start > y->start;
+}
+
+static inline gboolean
+band_live (const Band *b,
+           gsize       index)
+{
+  return b->start < index && (b->end == TS_MEMORY_REPLAY_NONE || b->end >= index);
+}
+
+/* The live allocations as stacked bands under the lines. */
+static void
+draw_bands (TsMemoryRenderer      *self,
+            cairo_t               *cr,
+            PangoLayout           *layout,
+            const TsRenderPalette *p,
+            const Plot            *pl,
+            guint                  device,
+            const TsTime          *times,
+            const gint64          *active,
+            guint                  n_samples)
+{
+  TsMemoryReplay *replay = self->replay;
+  guint n_alloc = ts_memory_replay_get_n_allocations (replay);
+  guint n_cols = (guint) MAX (1, ceil (pl->x1 - pl->x0));
+  g_autofree gsize *col_index = g_new (gsize, n_cols);
+  g_autofree double *col_top = g_new0 (double, n_cols);
+  g_autoptr(GArray) bands = g_array_new (FALSE, FALSE, sizeof (Band));
+  gsize first_index = ts_memory_replay_index_at_time (replay, pl->begin);
+  guint n_drawn, n_folded;
+  double best_w = 0, best_x = 0, best_y = 0;
+
+  for (guint c = 0; c < n_cols; c++)
+    {
+      TsTime t = pl->begin + (TsTime) ((double) (c + 1) * (double) (pl->end - pl->begin) / n_cols);
+      col_index[c] = ts_memory_replay_index_at_time (replay, t);
+    }
+
+  /* Allocations of this device alive at some point of the window. */
+  for (guint id = 0; id < n_alloc; id++)
+    {
+      const TsMemoryAllocation *a = ts_memory_replay_get_allocation (replay, id);
+      Band b;
+
+      if (a->device != device || a->alloc_action >= col_index[n_cols - 1])
+        continue;
+      if (a->free_completed_action != TS_MEMORY_REPLAY_NONE && a->free_completed_action < first_index)
+        continue;
+      b.id = id;
+      b.size = a->size;
+      b.start = a->alloc_action;
+      b.end = a->free_completed_action;
+      g_array_append_val (bands, b);
+    }
+  qsort (bands->data, bands->len, sizeof (Band), compare_band_size);
+  n_drawn = MIN (bands->len, self->detail);
+  n_folded = bands->len - n_drawn;
+  g_array_set_size (bands, n_drawn);
+  qsort (bands->data, bands->len, sizeof (Band), compare_band_start);
+  self->stats.n_bands += n_drawn;
+  self->stats.n_folded += n_folded;
+
+  /* Each band, column by column, on top of the older live ones. */
+  for (guint k = 0; k < bands->len; k++)
+    {
+      const Band *b = &g_array_index (bands, Band, k);
+      const TsMemoryAllocation *a = ts_memory_replay_get_allocation (replay, b->id);
+      double r, g, bl;
+      guint c = 0;
+
+      ts_memory_site_color (&a->loc, self->dark, &r, &g, &bl);
+      cairo_set_source_rgba (cr, r, g, bl, 0.9);
+      while (c < n_cols)
+        {
+          guint run;
+
+          if (!band_live (b, col_index[c]))
+            {
+              c++;
+              continue;
+            }
+          /* One polygon per run of live columns: top edge left to right,
+           * bottom edge back. */
+          cairo_move_to (cr, pl->x0 + c, plot_y (pl, (gint64) col_top[c]));
+          for (run = c; run < n_cols && band_live (b, col_index[run]); run++)
+            {
+              double ty = plot_y (pl, (gint64) (col_top[run] + (double) b->size));
+              cairo_line_to (cr, pl->x0 + run, ty);
+              cairo_line_to (cr, pl->x0 + run + 1, ty);
+            }
+          for (guint q = run; q-- > c;)
+            {
+              double by = plot_y (pl, (gint64) col_top[q]);
+              cairo_line_to (cr, pl->x0 + q + 1, by);
+              cairo_line_to (cr, pl->x0 + q, by);
+            }
+          cairo_close_path (cr);
+          for (guint q = c; q < run; q++)
+            col_top[q] += (double) b->size;
+          c = run;
+        }
+      cairo_fill (cr);
+    }
+
+  /* The rest of active memory: one grey band on top. Its label goes in
+   * the widest stretch where the band is tall enough for text. */
+  if (n_folded > 0)
+    {
+      gint run_start = -1;
+      double run_y = 0;
+
+      ts_render_set_color (cr, &p->fold);
+      for (guint c = 0; c <= n_cols; c++)
+        {
+          double h = 0;
+          gint64 act = 0;
+
+          if (c < n_cols)
+            {
+              TsTime t = pl->begin + (TsTime) ((double) (c + 1) * (double) (pl->end - pl->begin) / n_cols);
+
+              act = value_at (times, active, n_samples, t);
+              if ((double) act > col_top[c])
+                {
+                  h = plot_y (pl, (gint64) col_top[c]) - plot_y (pl, act);
+                  cairo_rectangle (cr, pl->x0 + c, plot_y (pl, act), 1, h);
+                }
+            }
+          if (h > 14)
+            {
+              if (run_start < 0)
+                run_start = (gint) c, run_y = plot_y (pl, act);
+              run_y = MAX (run_y, plot_y (pl, act));
+            }
+          else if (run_start >= 0)
+            {
+              if ((double) c - run_start > best_w)
+                best_w = (double) c - run_start, best_x = run_start, best_y = run_y;
+              run_start = -1;
+            }
+        }
+      cairo_fill (cr);
+
+      {
+        g_autofree char *label = g_strdup_printf ("%u small allocations", n_folded);
+        int tw, th;
+
+        pango_layout_set_text (layout, label, -1);
+        pango_layout_get_pixel_size (layout, &tw, &th);
+        if (best_w > tw + 8)
+          {
+            ts_render_set_color (cr, &p->fold_text);
+            cairo_move_to (cr, pl->x0 + best_x + 4, best_y + 1);
+            pango_cairo_show_layout (cr, layout);
+          }
+      }
+    }
+}
+
+static void
+draw_ooms (TsMemoryRenderer      *self,
+           cairo_t               *cr,
+           PangoLayout           *layout,
+           const Plot            *pl,
+           guint                  device)
+{
+  guint n = ts_memory_replay_get_n_ooms (self->replay);
+  double last_label_x = -1e9;
+  static const TsRenderColor red = { 0.88, 0.11, 0.14, 1 };
+
+  for (guint k = 0; k < n; k++)
+    {
+      const TsMemoryOom *o = ts_memory_replay_get_oom (self->replay, k);
+      double x;
+      double dash[] = { 3, 3 };
+
+      if (o->device != device || o->time < pl->begin || o->time >= pl->end)
+        continue;
+      x = floor (plot_x (pl, o->time)) + 0.5;
+      ts_render_set_color (cr, &red);
+      cairo_set_dash (cr, dash, 2, 0);
+      cairo_set_line_width (cr, 1);
+      cairo_move_to (cr, x, pl->top);
+      cairo_line_to (cr, x, pl->top + pl->height);
+      cairo_stroke (cr);
+      cairo_set_dash (cr, NULL, 0, 0);
+      cairo_move_to (cr, x - 5, pl->top + pl->height + 7);
+      cairo_line_to (cr, x + 5, pl->top + pl->height + 7);
+      cairo_line_to (cr, x, pl->top + pl->height);
+      cairo_close_path (cr);
+      cairo_fill (cr);
+      {
+        OomMark m = { x - 6, pl->top, 12, pl->height + 8, k };
+        g_array_append_val (self->oom_marks, m);
+      }
+      self->stats.n_ooms++;
+
+      /* The allocator's message, as much as fits, where labels don't
+       * collide. */
+      if (x - last_label_x > 200)
+        {
+          g_autofree char *msg = ts_memory_replay_format_oom (self->replay, k);
+          char *dot = strstr (msg, " GPU ");
+          double lw = MIN (pl->x1 - x - 6, 520);
+
+          if (dot != NULL)
+            {
+              /* "CUDA out of memory. Tried to allocate X." then the rest:
+               * keep the first sentence and the free/total one. */
+              char *end = strstr (dot, " Of the allocated");
+              if (end != NULL)
+                *end = '\0';
+            }
+          if (lw < 120)
+            lw = 300, x = x - 306;
+          pango_layout_set_width (layout, (int) (lw * PANGO_SCALE));
+          ts_render_set_color (cr, &red);
+          cairo_move_to (cr, x + 6, pl->top + 2);
+          pango_layout_set_text (layout, msg, -1);
+          pango_cairo_show_layout (cr, layout);
+          pango_layout_set_width (layout, -1);
+          last_label_x = x;
+        }
+    }
+}
+
+static void
+draw_replay_panel (TsMemoryRenderer      *self,
+                   cairo_t               *cr,
+                   PangoLayout           *layout,
+                   const TsRenderPalette *p,
+                   guint                  device,
+                   const TsTimelineView  *view,
+                   double                 y,
+                   double                 h)
+{
+  const TsTime *times;
+  const gint64 *allocated, *active, *reserved;
+  guint n = 0;
+  gint64 max = 0, peak = 0, step;
+  Plot pl;
+  g_autofree char *title = NULL;
+  g_autofree char *peak_text = NULL;
+
+  ts_memory_replay_get_usage (self->replay, device, &n, &times, &allocated, &active, &reserved);
+  for (guint s = 0; s < n; s++)
+    {
+      max = MAX (max, reserved[s]);
+      peak = MAX (peak, allocated[s]);
+    }
+  step = byte_step (MAX (max, 1), 4);
+
+  pl.x0 = AXIS_W;
+  pl.x1 = view->width - 10;
+  pl.top = y + TITLE_H;
+  pl.height = h - TITLE_H - 10;
+  pl.begin = view->begin;
+  pl.end = MAX (view->end, view->begin + 1);
+  pl.max = MAX (1, (max + step - 1) / step * step);
+
+  peak_text = g_format_size_full ((guint64) peak, G_FORMAT_SIZE_IEC_UNITS);
+  title = g_strdup_printf ("Device %u memory — peak allocated %s — lines: reserved, active, allocated; "
+                           "bands: live allocations by site", device, peak_text);
+  pango_layout_set_width (layout, (int) ((pl.x1 - 8) * PANGO_SCALE));
+  draw_text (cr, layout, &p->foreground, title, 8, y + 2);
+  pango_layout_set_width (layout, -1);
+
+  for (gint64 v = 0; v <= pl.max; v += step)
+    {
+      double gy = floor (plot_y (&pl, v)) + 0.5;
+      g_autofree char *label = g_format_size_full ((guint64) v, G_FORMAT_SIZE_IEC_UNITS);
+
+      ts_render_set_color (cr, &p->grid);
+      cairo_move_to (cr, pl.x0, gy);
+      cairo_line_to (cr, pl.x1, gy);
+      cairo_set_line_width (cr, 1);
+      cairo_stroke (cr);
+      draw_text (cr, layout, &p->dim_text, label, 8, gy - 7);
+    }
+
+  cairo_save (cr);
+  cairo_rectangle (cr, pl.x0, pl.top - 2, pl.x1 - pl.x0, pl.height + 12);
+  cairo_clip (cr);
+  draw_bands (self, cr, layout, p, &pl, device, times, active, n);
+  stroke_steps (cr, &pl, times, reserved, n, &p->reserved, 2);
+  {
+    TsRenderColor act = p->foreground;
+    act.a = 0.8;
+    stroke_steps (cr, &pl, times, active, n, &act, 1);
+  }
+  stroke_steps (cr, &pl, times, allocated, n, &p->allocated, 1.5);
+  draw_ooms (self, cr, layout, &pl, device);
+
+  if (self->have_instant)
+    {
+      gsize idx = MIN (self->instant, ts_memory_replay_get_n_actions (self->replay));
+      TsTime t = idx > 0 ? ts_memory_replay_get_action_time (self->replay, idx - 1) : pl.begin;
+      double x = floor (plot_x (&pl, t)) + 0.5;
+
+      ts_render_set_color (cr, &p->selection);
+      cairo_set_line_width (cr, 2);
+      cairo_move_to (cr, x, pl.top);
+      cairo_line_to (cr, x, pl.top + pl.height);
+      cairo_stroke (cr);
+    }
+  cairo_restore (cr);
+
+  ts_render_set_color (cr, &p->separator);
+  cairo_rectangle (cr, pl.x0, pl.top, pl.x1 - pl.x0, pl.height);
+  cairo_set_line_width (cr, 1);
+  cairo_stroke (cr);
+}
+
+/* The allocator's segments at the chosen instant (the end by default). */
 static void
 draw_segment_map (TsMemoryRenderer      *self,
                   cairo_t               *cr,
-                  const TsRenderPalette *p,
+                  double                 width,
                   double                 y,
                   double                 h)
 {
+  TsSegmentMapRenderer *map = ts_memory_renderer_get_segment_map (self);
+
+  ts_segment_map_renderer_set_dark (map, self->dark);
+  ts_segment_map_renderer_draw (map, cr, 0, y, width, h);
 }
 
 void
@@ -220,7 +754,9 @@ ts_memory_renderer_draw (TsMemoryRenderer     *self,
 {
   const TsRenderPalette *p;
   g_autoptr(GPtrArray) tracks = g_ptr_array_new ();
+  g_autoptr(GArray) devices = g_array_new (FALSE, FALSE, sizeof (guint));
   g_autoptr(PangoFontDescription) font = NULL;
+  TsMemoryReplay *replay;
   PangoLayout *layout;
   double area, panel_h, y;
   guint n;
@@ -230,14 +766,21 @@ ts_memory_renderer_draw (TsMemoryRenderer     *self,
   g_return_if_fail (view != NULL);
 
   p = ts_render_palette_get (self->dark);
+  memset (&self->stats, 0, sizeof self->stats);
+  g_array_set_size (self->oom_marks, 0);
+  replay = ts_memory_renderer_get_replay (self);
+  for (guint d = 0; d < ts_memory_replay_get_n_devices (replay); d++)
+    if (ts_memory_replay_get_usage (replay, d, NULL, NULL, NULL, NULL, NULL))
+      g_array_append_val (devices, d);
+
   n = ts_trace_document_get_n_tracks (self->document);
-  for (guint i = 0; i < n; i++)
+  for (guint i = 0; i < n && devices->len == 0; i++)
     {
       const TsTrack *t = ts_trace_document_get_track (self->document, i);
       if (t->kind == TS_TRACK_MEMORY && t->n_samples > 0)
         g_ptr_array_add (tracks, (gpointer) t);
     }
-  self->n_panels = tracks->len;
+  self->n_panels = devices->len > 0 ? devices->len : tracks->len;
 
   cairo_save (cr);
   ts_render_set_color (cr, &p->background);
@@ -252,21 +795,24 @@ ts_memory_renderer_draw (TsMemoryRenderer     *self,
                       view->height - self->segment_map_height, view->begin, MAX (view->end, view->begin + 1));
 
   area = view->height - RULER_H - self->segment_map_height;
-  if (tracks->len == 0)
+  if (self->n_panels == 0)
     draw_text (cr, layout, &p->dim_text, "No memory counters in this trace", AXIS_W, RULER_H + 10);
   else
     {
-      panel_h = (area - PANEL_GAP * tracks->len) / tracks->len;
+      panel_h = (area - PANEL_GAP * self->n_panels) / self->n_panels;
       y = RULER_H + PANEL_GAP / 2;
-      for (guint i = 0; i < tracks->len; i++)
+      for (guint i = 0; i < self->n_panels; i++)
         {
-          draw_usage_panel (self, cr, layout, p, g_ptr_array_index (tracks, i), view, y, panel_h);
+          if (devices->len > 0)
+            draw_replay_panel (self, cr, layout, p, g_array_index (devices, guint, i), view, y, panel_h);
+          else
+            draw_usage_panel (self, cr, layout, p, g_ptr_array_index (tracks, i), view, y, panel_h);
           y += panel_h + PANEL_GAP;
         }
     }
 
   if (self->segment_map_height > 0)
-    draw_segment_map (self, cr, p, view->height - self->segment_map_height, self->segment_map_height);
+    draw_segment_map (self, cr, view->width, view->height - self->segment_map_height, self->segment_map_height);
 
   g_object_unref (layout);
   cairo_restore (cr);

@@ -3,12 +3,20 @@
  * Copyright 2026 The Tensorscope authors
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
- * One panel per device: allocated and reserved bytes as step lines over the
- * window, with a byte axis and the peak marked. The segment map (the
- * allocator's segments split into blocks at one instant) will be drawn
- * under the panels by draw_segment_map() in ts-memory-renderer.c; its
- * height is reserved through set_segment_map_height() so the layout does
- * not change when it lands.
+ * One panel per device. With allocator actions in the trace (a
+ * TsMemoryReplay): reserved, active and allocated bytes as step lines, and
+ * under them the live allocations as stacked bands, like memory_viz's
+ * "Active Memory Timeline": each allocation a band as tall as its block,
+ * stacked in allocation order (older below, so a free lets the newer ones
+ * drop), coloured by allocation site. Only the `detail` largest
+ * allocations of the window get their own band; the rest are one grey
+ * "N small allocations" band on top. OOMs are red marks on the time axis
+ * with the allocator's message; the chosen instant is a vertical line.
+ * Without allocator actions (counter records only), allocated and
+ * reserved are drawn as before.
+ *
+ * The segment map at the chosen instant (ts-segment-map-renderer.h) fills
+ * the bottom set_segment_map_height() pixels.
  */
 
 #pragma once
@@ -16,6 +24,8 @@
 #include <cairo.h>
 #include <glib-object.h>
 
+#include "ts-memory-replay.h"
+#include "ts-segment-map-renderer.h"
 #include "ts-timeline-renderer.h"
 #include "ts-trace-document.h"
 
@@ -35,6 +45,33 @@ void              ts_memory_renderer_set_segment_map_height (TsMemoryRenderer   
 void              ts_memory_renderer_draw                  (TsMemoryRenderer     *self,
                                                             cairo_t              *cr,
                                                             const TsTimelineView *view);
+/* The replay to draw from; by default one is built from the document's
+ * recorder on first use. */
+void              ts_memory_renderer_set_replay            (TsMemoryRenderer     *self,
+                                                            TsMemoryReplay       *replay);
+TsMemoryReplay   *ts_memory_renderer_get_replay            (TsMemoryRenderer     *self);
+/* How many allocations get their own band (default 200). */
+void              ts_memory_renderer_set_detail            (TsMemoryRenderer     *self,
+                                                            guint                 detail);
+/* The chosen instant (action index): a line on the panels and the
+ * segment map's state. */
+void              ts_memory_renderer_set_instant           (TsMemoryRenderer     *self,
+                                                            gsize                 index);
+TsSegmentMapRenderer *ts_memory_renderer_get_segment_map   (TsMemoryRenderer     *self);
+/* What the last draw() did, for tests. */
+typedef struct
+{
+  guint n_bands;        /* allocations drawn as their own band */
+  guint n_folded;       /* allocations of the window folded into the grey band */
+  guint n_ooms;         /* OOM marks drawn */
+} TsMemoryDrawStats;
+void              ts_memory_renderer_get_draw_stats        (TsMemoryRenderer     *self,
+                                                            TsMemoryDrawStats    *stats);
+/* The OOM mark under (x, y) of the last draw: its index in the replay. */
+gboolean          ts_memory_renderer_hit_oom               (TsMemoryRenderer     *self,
+                                                            double                x,
+                                                            double                y,
+                                                            guint                *oom);
 /* Panels drawn by the last draw() (one per device with samples). */
 guint             ts_memory_renderer_get_n_panels          (TsMemoryRenderer     *self);
 

@@ -1,0 +1,420 @@
+/* ts-memory-fragmentation.c: why memory is reserved but not usable
+ *
+ * Copyright 2026 The Tensorscope authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#include "config.h"
+
+#include <stdlib.h>
+
+#include "ts-memory-fragmentation.h"
+
+#define MiB_ G_GUINT64_CONSTANT (1048576)
+
+char *
+ts_memory_format_bytes (guint64 bytes)
+{
+  static const char *units[] = { "KiB", "MiB", "GiB", "TiB" };
+  double v = (double) bytes;
+  guint u = 0;
+
+  if (bytes < 1024)
+    return g_strdup_printf ("%" G_GUINT64_FORMAT " B", bytes);
+  v /= 1024;
+  while (v >= 1024 && u + 1 < G_N_ELEMENTS (units))
+    v /= 1024, u++;
+  return g_strdup_printf ("%.1f %s", v, units[u]);
+}
+
+char *
+ts_memory_format_loc (TsRecorder        *recorder,
+                      const TsSourceLoc *loc)
+{
+  if (loc == NULL || loc->file == 0)
+    return g_strdup ("an unknown line");
+  return g_strdup_printf ("%s:%u", ts_recorder_lookup (recorder, loc->file), loc->line);
+}
+
+static TsMemoryFreeSpace *
+free_space_for (GArray     *spaces,
+                gboolean    is_small,
+                TsStreamId  stream)
+{
+  TsMemoryFreeSpace fs = { 0 };
+
+  for (guint k = 0; k < spaces->len; k++)
+    {
+      TsMemoryFreeSpace *s = &g_array_index (spaces, TsMemoryFreeSpace, k);
+      if (s->is_small == is_small && s->stream == stream)
+        return s;
+    }
+  fs.is_small = is_small;
+  fs.stream = stream;
+  g_array_append_val (spaces, fs);
+  return &g_array_index (spaces, TsMemoryFreeSpace, spaces->len - 1);
+}
+
+static int
+compare_free_space (gconstpointer a,
+                    gconstpointer b)
+{
+  const TsMemoryFreeSpace *x = a, *y = b;
+
+  if (x->is_small != y->is_small)
+    return x->is_small ? 1 : -1;
+  return x->stream < y->stream ? -1 : x->stream > y->stream;
+}
+
+typedef struct
+{
+  guint   segment;             /* into state->segments */
+  guint64 free_bytes;
+} Stuck;
+
+static int
+compare_stuck (gconstpointer a,
+               gconstpointer b)
+{
+  const Stuck *x = a, *y = b;
+
+  if (x->free_bytes != y->free_bytes)
+    return x->free_bytes > y->free_bytes ? -1 : 1;
+  return x->segment < y->segment ? -1 : x->segment > y->segment;
+}
+
+/* "Segment 0x… (20.0 MiB, large pool, stream 0) holds 1 live block of
+ * 5.0 MiB at offset 0 allocated at script.py:12; its 15.0 MiB free tail
+ * can't be returned ..." */
+static char *
+explain_segment (TsMemoryReplay        *replay,
+                 const TsMemoryState   *state,
+                 const TsMemorySegment *seg)
+{
+  TsRecorder *recorder = ts_memory_replay_get_recorder (replay);
+  const TsMemoryBlock *blocks = &g_array_index (state->blocks, TsMemoryBlock, seg->first_block);
+  const TsMemoryBlock *largest = NULL;
+  guint n_live = 0, n_pending = 0, n_free = 0;
+  guint64 free_bytes = 0;
+  gboolean free_tail = FALSE, free_head = FALSE;
+  g_autofree char *s_seg = ts_memory_format_bytes (seg->total_size);
+  g_autofree char *s_free = NULL, *s_live = NULL, *s_where = NULL;
+  GString *out = g_string_new (NULL);
+
+  for (guint j = 0; j < seg->n_blocks; j++)
+    {
+      const TsMemoryBlock *b = &blocks[j];
+
+      if (b->state == TS_BLOCK_STATE_INACTIVE)
+        {
+          n_free++;
+          free_bytes += b->size;
+          free_head |= j == 0;
+          free_tail |= j == seg->n_blocks - 1;
+          continue;
+        }
+      n_live++;
+      n_pending += b->state == TS_BLOCK_STATE_ACTIVE_PENDING_FREE;
+      if (largest == NULL || b->size > largest->size)
+        largest = b;
+    }
+  g_assert (largest != NULL);
+
+  s_free = ts_memory_format_bytes (free_bytes);
+  s_live = ts_memory_format_bytes (largest->size);
+  s_where = ts_memory_format_loc (recorder, &ts_memory_replay_get_allocation (replay, largest->allocation)->loc);
+
+  g_string_append_printf (out, "Segment 0x%" G_GINT64_MODIFIER "x (%s, %s pool, stream %u) holds ",
+                          seg->address, s_seg, seg->is_small ? "small" : "large", seg->stream);
+  if (n_live == 1)
+    g_string_append_printf (out, "1 live block of %s at offset %" G_GUINT64_FORMAT " allocated at %s",
+                            s_live, largest->address - seg->address, s_where);
+  else
+    {
+      g_autofree char *s_active = ts_memory_format_bytes (seg->active_size);
+
+      g_string_append_printf (out, "%u live blocks (%s; the largest, %s at offset %" G_GUINT64_FORMAT
+                              ", allocated at %s)",
+                              n_live, s_active, s_live, largest->address - seg->address, s_where);
+    }
+  if (n_pending > 0)
+    g_string_append_printf (out, ", %u of them freed but waiting for the streams given to record_stream",
+                            n_pending);
+
+  if (n_free == 1 && free_tail)
+    g_string_append_printf (out, "; its %s free tail", s_free);
+  else if (n_free == 1 && free_head)
+    g_string_append_printf (out, "; its %s free head", s_free);
+  else if (n_free == 1)
+    g_string_append_printf (out, "; its %s free hole", s_free);
+  else
+    g_string_append_printf (out, "; its %s of free space in %u pieces", s_free, n_free);
+
+  g_string_append_printf (out, " can't be returned to the device until %s freed "
+                          "(empty_cache only releases whole unused segments).",
+                          n_live == 1 ? "that block is" : "those blocks are");
+  return g_string_free (out, FALSE);
+}
+
+/* The last OOM on the device at or before the instant. */
+static const TsMemoryOom *
+last_oom (TsMemoryReplay *replay,
+          guint           device,
+          gsize           index)
+{
+  const TsMemoryOom *found = NULL;
+  guint n = ts_memory_replay_get_n_ooms (replay);
+
+  for (guint k = 0; k < n; k++)
+    {
+      const TsMemoryOom *o = ts_memory_replay_get_oom (replay, k);
+
+      if (o->action >= index)
+        break;
+      if (o->device == device)
+        found = o;
+    }
+  return found;
+}
+
+static void
+explain_oom (TsMemoryReplay        *replay,
+             TsMemoryFragmentation *frag,
+             const TsMemoryOom     *oom,
+             guint64                max_split,
+             guint64                split_segment)
+{
+  TsRecorder *recorder = ts_memory_replay_get_recorder (replay);
+  TsMemoryFreeSpace *same = NULL;
+  guint64 other_largest = 0;
+  guint64 cached_total = (guint64) frag->cached_free;
+  g_autofree char *s_req = ts_memory_format_bytes (oom->rounded_size);
+  g_autofree char *s_total = ts_memory_format_bytes (cached_total + oom->device_free);
+  g_autofree char *s_cached = ts_memory_format_bytes (cached_total);
+  g_autofree char *s_dev = ts_memory_format_bytes (oom->device_free);
+  g_autofree char *s_where = ts_memory_format_loc (recorder, &oom->loc);
+  g_autofree char *s_largest = NULL;
+  g_autofree char *s_other = NULL;
+
+  for (guint k = 0; k < frag->free_space->len; k++)
+    {
+      TsMemoryFreeSpace *fs = &g_array_index (frag->free_space, TsMemoryFreeSpace, k);
+
+      if (fs->is_small != oom->is_small)
+        continue;
+      if (fs->stream == oom->stream)
+        same = fs;
+      else
+        other_largest = MAX (other_largest, fs->largest_free);
+    }
+  s_largest = ts_memory_format_bytes (same ? same->largest_free : 0);
+
+  if (cached_total + oom->device_free >= oom->rounded_size)
+    {
+      GString *out = g_string_new (NULL);
+
+      g_string_append_printf (out, "A request of %s on stream %u (at %s) failed although %s is free in total "
+                              "(%s cached by the allocator plus %s never reserved), because the largest "
+                              "free block on stream %u is %s: a block serves one request whole, free "
+                              "blocks never merge across segments, and a stream never takes another "
+                              "stream's cached blocks.",
+                              s_req, oom->stream, s_where, s_total, s_cached, s_dev, oom->stream, s_largest);
+      if (other_largest >= oom->rounded_size)
+        {
+          s_other = ts_memory_format_bytes (other_largest);
+          g_string_append_printf (out, " A free block of %s exists on another stream.", s_other);
+        }
+      g_ptr_array_add (frag->explanations, g_string_free (out, FALSE));
+    }
+  else
+    g_ptr_array_add (frag->explanations,
+                     g_strdup_printf ("A request of %s on stream %u (at %s) failed: only %s is free in total "
+                                      "(%s cached plus %s on the device).",
+                                      s_req, oom->stream, s_where, s_total, s_cached, s_dev));
+
+  /* Oversize splitting: big cached blocks cut up by smaller requests. A
+   * limit just under the largest split segment keeps such blocks whole
+   * and lets the OOM path release them. */
+  if (!oom->is_small && max_split == TS_ALLOC_CONFIG_MAX_SPLIT_UNSET && split_segment > 32 * MiB_)
+    {
+      guint64 p2 = 32;
+      g_autofree char *s_seg = ts_memory_format_bytes (split_segment);
+
+      while ((p2 * 2) * MiB_ < split_segment)
+        p2 *= 2;
+      g_ptr_array_add (frag->explanations,
+                       g_strdup_printf ("Large cached blocks (up to %s) are being split by smaller requests. "
+                                        "PYTORCH_CUDA_ALLOC_CONF=max_split_size_mb:%" G_GUINT64_FORMAT
+                                        " would keep blocks of %" G_GUINT64_FORMAT " MiB and more whole and "
+                                        "let the allocator release them to retry a failed request, at the "
+                                        "cost of more cudaMalloc calls.",
+                                        s_seg, p2, p2));
+    }
+}
+
+TsMemoryFragmentation *
+ts_memory_fragmentation_compute (TsMemoryReplay      *replay,
+                                 const TsMemoryState *state,
+                                 guint                device,
+                                 guint                max_explanations)
+{
+  TsMemoryFragmentation *frag;
+  const TsMemoryStats *st;
+  g_autoptr(GArray) stuck = g_array_new (FALSE, FALSE, sizeof (Stuck));
+  guint first = 0, n = 0, n_whole_free = 0;
+  guint64 split_segment = 0;
+  const TsMemoryOom *oom;
+
+  g_return_val_if_fail (TS_IS_MEMORY_REPLAY (replay), NULL);
+  g_return_val_if_fail (state != NULL, NULL);
+  g_return_val_if_fail (device < state->n_devices, NULL);
+
+  frag = g_new0 (TsMemoryFragmentation, 1);
+  frag->device = device;
+  frag->index = state->index;
+  frag->free_space = g_array_new (FALSE, FALSE, sizeof (TsMemoryFreeSpace));
+  frag->explanations = g_ptr_array_new_with_free_func (g_free);
+
+  st = &state->stats[device];
+  frag->reserved = st->reserved_bytes[TS_STAT_TYPE_ALL].current;
+  frag->allocated = st->allocated_bytes[TS_STAT_TYPE_ALL].current;
+  frag->active = st->active_bytes[TS_STAT_TYPE_ALL].current;
+  frag->pending_free = frag->active - frag->allocated;
+  frag->cached_free = frag->reserved - frag->active;
+  frag->non_releasable = st->inactive_split_bytes[TS_STAT_TYPE_ALL].current;
+
+  ts_memory_state_device_segments (state, device, &first, &n);
+  for (guint k = first; k < first + n; k++)
+    {
+      const TsMemorySegment *seg = &g_array_index (state->segments, TsMemorySegment, k);
+      guint64 seg_free = 0;
+
+      for (guint j = 0; j < seg->n_blocks; j++)
+        {
+          const TsMemoryBlock *b = &g_array_index (state->blocks, TsMemoryBlock, seg->first_block + j);
+
+          if (b->state == TS_BLOCK_STATE_INACTIVE)
+            {
+              TsMemoryFreeSpace *fs = free_space_for (frag->free_space, seg->is_small, seg->stream);
+
+              fs->largest_free = MAX (fs->largest_free, b->size);
+              fs->total_free += b->size;
+              fs->n_free_blocks++;
+              frag->largest_free[seg->is_small ? 1 : 0] = MAX (frag->largest_free[seg->is_small ? 1 : 0], b->size);
+              seg_free += b->size;
+            }
+          else
+            frag->internal_waste += (gint64) (b->size - b->requested_size);
+        }
+      if (seg->n_blocks == 1 && seg_free == seg->total_size)
+        {
+          frag->releasable += (gint64) seg->total_size;
+          n_whole_free++;
+        }
+      else if (seg_free > 0)
+        {
+          Stuck s = { k, seg_free };
+
+          if (!seg->is_small && seg_free > MiB_)
+            split_segment = MAX (split_segment, seg->total_size);
+          g_array_append_val (stuck, s);
+        }
+    }
+  g_array_sort (frag->free_space, compare_free_space);
+  g_array_sort (stuck, compare_stuck);
+
+  oom = last_oom (replay, device, state->index);
+  if (oom != NULL)
+    explain_oom (replay, frag, oom, state->max_split_size[device], split_segment);
+
+  for (guint k = 0; k < stuck->len && k < max_explanations; k++)
+    {
+      const Stuck *s = &g_array_index (stuck, Stuck, k);
+
+      g_ptr_array_add (frag->explanations,
+                       explain_segment (replay, state, &g_array_index (state->segments, TsMemorySegment, s->segment)));
+    }
+  if (stuck->len > max_explanations)
+    {
+      guint64 rest = 0;
+      g_autofree char *s_rest = NULL;
+
+      for (guint k = max_explanations; k < stuck->len; k++)
+        rest += g_array_index (stuck, Stuck, k).free_bytes;
+      s_rest = ts_memory_format_bytes (rest);
+      g_ptr_array_add (frag->explanations,
+                       g_strdup_printf ("%u more split segments hold %s of free space that can't be released either.",
+                                        stuck->len - max_explanations, s_rest));
+    }
+  if (n_whole_free > 0)
+    {
+      g_autofree char *s_rel = ts_memory_format_bytes ((guint64) frag->releasable);
+
+      g_ptr_array_add (frag->explanations,
+                       g_strdup_printf ("%u whole free segment%s (%s) would go back to the device on "
+                                        "torch.cuda.empty_cache().",
+                                        n_whole_free, n_whole_free == 1 ? "" : "s", s_rel));
+    }
+  return frag;
+}
+
+void
+ts_memory_fragmentation_free (TsMemoryFragmentation *frag)
+{
+  if (frag == NULL)
+    return;
+  g_array_unref (frag->free_space);
+  g_ptr_array_unref (frag->explanations);
+  g_free (frag);
+}
+
+static void
+row (GString    *out,
+     const char *name,
+     gint64      value)
+{
+  g_autofree char *human = ts_memory_format_bytes ((guint64) MAX (value, 0));
+
+  g_string_append_printf (out, "  %-28s %16" G_GINT64_FORMAT " B  %12s\n", name, value, human);
+}
+
+char *
+ts_memory_fragmentation_format (const TsMemoryFragmentation *frag)
+{
+  GString *out;
+
+  g_return_val_if_fail (frag != NULL, NULL);
+
+  out = g_string_new (NULL);
+  g_string_append_printf (out, "Device %u\n", frag->device);
+  row (out, "Reserved", frag->reserved);
+  row (out, "Allocated", frag->allocated);
+  row (out, "Pending free (record_stream)", frag->pending_free);
+  row (out, "Cached free", frag->cached_free);
+  row (out, "Non-releasable (split)", frag->non_releasable);
+  row (out, "Releasable (whole segments)", frag->releasable);
+  row (out, "Internal waste (rounding)", frag->internal_waste);
+  row (out, "Largest free block, large", (gint64) frag->largest_free[0]);
+  row (out, "Largest free block, small", (gint64) frag->largest_free[1]);
+
+  if (frag->free_space->len > 0)
+    {
+      g_string_append (out, "\n  Pool   Stream   Free blocks   Largest free    Total free\n");
+      for (guint k = 0; k < frag->free_space->len; k++)
+        {
+          const TsMemoryFreeSpace *fs = &g_array_index (frag->free_space, TsMemoryFreeSpace, k);
+          g_autofree char *s_l = ts_memory_format_bytes (fs->largest_free);
+          g_autofree char *s_t = ts_memory_format_bytes (fs->total_free);
+
+          g_string_append_printf (out, "  %-5s  %6u   %11u   %12s  %12s\n",
+                                  fs->is_small ? "small" : "large", fs->stream, fs->n_free_blocks, s_l, s_t);
+        }
+    }
+  if (frag->explanations->len > 0)
+    {
+      g_string_append (out, "\n");
+      for (guint k = 0; k < frag->explanations->len; k++)
+        g_string_append_printf (out, "  - %s\n", (const char *) g_ptr_array_index (frag->explanations, k));
+    }
+  return g_string_free (out, FALSE);
+}
