@@ -15,6 +15,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "ts-device-assert.h"
 #include "ts-ops.h"
 #include "ts-philox.h"
 #include "ts-session.h"
@@ -54,6 +55,7 @@ struct _Job
   guint8    *real[4];
   gint64     span_min[4];
   gsize      span_bytes[4];
+  TsDeviceError fault;   /* device jobs: set by a kernel that faults */
 };
 
 static void
@@ -79,7 +81,7 @@ job_free (gpointer data)
  * ends: the outputs are computed into staging copies at the start and
  * copied in at the end, so a kernel on another stream that runs in
  * between, unsynchronized, sees the old bytes, as on a GPU. */
-static void
+static TsDeviceError
 job_start (gpointer data)
 {
   Job *job = data;
@@ -110,6 +112,7 @@ job_start (gpointer data)
       job->tv[i].offset -= job->span_min[i];
     }
   job->func (job);
+  return job->fault;
 }
 
 static void
@@ -1690,7 +1693,12 @@ index_select_job (Job *job)
       TsTensor src, dst;
 
       if (k < 0 || k >= (in->ndim ? in->shape[dim] : 1))
-        continue;
+        {
+          /* only device jobs get here: the CPU checks up front */
+          ts_device_assert_index_select (i, n, ts_tensor_numel (out) / MAX (n, 1));
+          job->fault = TS_DEVICE_ERROR_ASSERT;
+          continue;
+        }
       select_view (in, dim, k, &src);
       select_view (out, dim, i, &dst);
       sub.t[0] = &dst;
@@ -1728,11 +1736,13 @@ ts_ops_index_select (TsTensor  *self,
     }
   if (!ts_tensor_wrap_dim (self->ndim, &dim, error))
     return NULL;
-  /* bounds are checked up front, as the CPU kernel does */
-  host_index = ts_ops_to_host (index, error);
-  if (host_index == NULL)
+  /* bounds are checked up front, as the CPU kernel does; a CUDA kernel
+   * finds out on the device (a device-side assert, reported later) */
+  if (device.type == TS_DEVICE_CPU)
+    host_index = ts_ops_to_host (index, error);
+  if (device.type == TS_DEVICE_CPU && host_index == NULL)
     return NULL;
-  for (gint64 i = 0; i < ts_tensor_numel (host_index); i++)
+  for (gint64 i = 0; host_index != NULL && i < ts_tensor_numel (host_index); i++)
     {
       gint64 k = ts_tensor_get_int (host_index, i);
       if (k < 0 || k >= (self->ndim ? self->shape[dim] : 1))
