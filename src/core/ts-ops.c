@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "ts-device-assert.h"
+#include "ts-op-access.h"
 #include "ts-ops.h"
 #include "ts-philox.h"
 #include "ts-session.h"
@@ -159,7 +160,7 @@ dispatch (Job         *job,
 {
   TsSessionWork work = { 0 };
   guint64 correlation;
-  gboolean ok;
+  gboolean ok, sanitize;
 
   if (device.type == TS_DEVICE_CPU)
     {
@@ -181,7 +182,11 @@ dispatch (Job         *job,
   work.user_data = job;
   work.destroy = job_free;
   correlation = ts_session_api_begin (name, device.index);
+  /* the sanitizer sees the op's tensors before the job may be gone */
+  sanitize = ts_op_access_begin (name, job->t, G_N_ELEMENTS (job->t), job->out_mask);
   ok = ts_session_launch (&work, error);
+  if (sanitize)
+    ok = ts_op_access_end (work.stream, correlation, ok, error);
   ts_session_api_end (correlation);
   return ok;
 }
@@ -1003,7 +1008,7 @@ launch_copy (TsTensor    *dst,
   TsSessionWork work = { 0 };
   TsDevice sd = ts_tensor_get_device (src), dd = ts_tensor_get_device (dst);
   guint64 correlation;
-  gboolean ok;
+  gboolean ok, sanitize;
 
   job_set (job, 0, dst);
   job_set (job, 1, src);
@@ -1026,7 +1031,13 @@ launch_copy (TsTensor    *dst,
   if (pinned && non_blocking)
     ts_session_host_record_stream (sd.type == TS_DEVICE_CPU ? ts_tensor_data (src) : ts_tensor_data (dst),
                                    stream);
+  sanitize = ts_op_access_begin ("aten::copy_", job->t, G_N_ELEMENTS (job->t), job->out_mask);
   ok = ts_session_launch (&work, error);
+  /* a copy the host waits for synchronizes the stream, for CSAN too */
+  if (sanitize && ok && kind != TS_COPY_DEVICE_TO_DEVICE && kind != TS_COPY_PEER && !(pinned && non_blocking))
+    ts_op_access_stream_synchronize (stream);
+  if (sanitize)
+    ok = ts_op_access_end (stream, correlation, ok, error);
   ts_session_api_end (correlation);
   return ok;
 }
