@@ -35,6 +35,7 @@ static const TsSanitizerFrame *
 get_stack (guint    *n_frames,
            gpointer  user_data)
 {
+  PyObject *type, *value, *traceback;
   PyFrameObject *frame;
 
   *n_frames = 0;
@@ -42,6 +43,8 @@ get_stack (guint    *n_frames,
   if (!Py_IsInitialized () || !PyGILState_Check () || keep == NULL)
     return NULL;
 
+  /* a free can come while an exception is on its way: keep it */
+  PyErr_Fetch (&type, &value, &traceback);
   g_array_set_size (frames, 0);
   PyList_SetSlice (keep, 0, PY_SSIZE_T_MAX, NULL);
   frame = PyEval_GetFrame ();
@@ -73,6 +76,7 @@ get_stack (guint    *n_frames,
       Py_DECREF (frame);
       frame = back;
     }
+  PyErr_Restore (type, value, traceback);
   *n_frames = frames->len;
   return (const TsSanitizerFrame *) frames->data;
 }
