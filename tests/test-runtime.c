@@ -18,6 +18,7 @@
 #define CUDA_TRAILER \
   "\nCUDA kernel errors might be asynchronously reported at some other API call, " \
   "so the stacktrace below might be incorrect.\nFor debugging consider passing CUDA_LAUNCH_BLOCKING=1"
+#define DSA_TRAILER "\nCompile with `TORCH_USE_CUDA_DSA` to enable device-side assertions.\n"
 
 /* ---------------------------------------------------------------- options */
 
@@ -625,7 +626,7 @@ test_device_fault (void)
   g_assert_false (ts_runtime_device_synchronize (rt, 0, &error));
   ts_callsite_set (NULL);
   g_assert_error (error, TS_RUNTIME_ERROR, TS_RUNTIME_ERROR_DEVICE_FAULT);
-  g_assert_cmpstr (error->message, ==, "CUDA error: device-side assert triggered" CUDA_TRAILER);
+  g_assert_cmpstr (error->message, ==, "CUDA error: device-side assert triggered" CUDA_TRAILER DSA_TRAILER);
   g_clear_error (&error);
 
   kbad = get_kernel (rt, bad);
@@ -651,7 +652,7 @@ test_device_fault (void)
   g_assert_cmpuint (err.launch_loc.line, ==, 3);
   g_assert_cmpuint (err.surfaced_loc.line, ==, 9);
   g_assert_cmpstr (ts_recorder_lookup (rec, err.message), ==,
-                   "CUDA error: device-side assert triggered" CUDA_TRAILER);
+                   "CUDA error: device-side assert triggered" CUDA_TRAILER DSA_TRAILER);
   for (gsize i = 0; i < count_records (rt, TS_RECORD_API_CALL); i++)
     {
       ts_recorder_get (rec, TS_RECORD_API_CALL, i, &api);

@@ -10,6 +10,7 @@
 
 #include "ts-cli-private.h"
 #include "ts-gpu-profile.h"
+#include "ts-op-access.h"
 #include "ts-session.h"
 #include "ts-trace-writer.h"
 #include "ts-workload.h"
@@ -91,6 +92,8 @@ ts_cli_run_main (int    argc,
   session_options.sync = sync_mode;
   session_options.sanitize = sanitize;
   ts_session_configure (&session_options);
+  if (sanitize)
+    ts_op_access_enable ();
 
   /* The writer attaches before the script starts so that a live reader
    * (--trace-fd) sees records as they happen. */

@@ -15,6 +15,8 @@
 #include <math.h>
 #include <string.h>
 
+#include "ts-device-assert.h"
+#include "ts-op-access.h"
 #include "ts-ops.h"
 #include "ts-philox.h"
 #include "ts-session.h"
@@ -54,6 +56,7 @@ struct _Job
   guint8    *real[4];
   gint64     span_min[4];
   gsize      span_bytes[4];
+  TsDeviceError fault;   /* device jobs: set by a kernel that faults */
 };
 
 static void
@@ -79,7 +82,7 @@ job_free (gpointer data)
  * ends: the outputs are computed into staging copies at the start and
  * copied in at the end, so a kernel on another stream that runs in
  * between, unsynchronized, sees the old bytes, as on a GPU. */
-static void
+static TsDeviceError
 job_start (gpointer data)
 {
   Job *job = data;
@@ -110,6 +113,7 @@ job_start (gpointer data)
       job->tv[i].offset -= job->span_min[i];
     }
   job->func (job);
+  return job->fault;
 }
 
 static void
@@ -156,7 +160,7 @@ dispatch (Job         *job,
 {
   TsSessionWork work = { 0 };
   guint64 correlation;
-  gboolean ok;
+  gboolean ok, sanitize;
 
   if (device.type == TS_DEVICE_CPU)
     {
@@ -178,7 +182,11 @@ dispatch (Job         *job,
   work.user_data = job;
   work.destroy = job_free;
   correlation = ts_session_api_begin (name, device.index);
+  /* the sanitizer sees the op's tensors before the job may be gone */
+  sanitize = ts_op_access_begin (name, job->t, G_N_ELEMENTS (job->t), job->out_mask);
   ok = ts_session_launch (&work, error);
+  if (sanitize)
+    ok = ts_op_access_end (work.stream, correlation, ok, error);
   ts_session_api_end (correlation);
   return ok;
 }
@@ -1000,7 +1008,7 @@ launch_copy (TsTensor    *dst,
   TsSessionWork work = { 0 };
   TsDevice sd = ts_tensor_get_device (src), dd = ts_tensor_get_device (dst);
   guint64 correlation;
-  gboolean ok;
+  gboolean ok, sanitize;
 
   job_set (job, 0, dst);
   job_set (job, 1, src);
@@ -1023,7 +1031,13 @@ launch_copy (TsTensor    *dst,
   if (pinned && non_blocking)
     ts_session_host_record_stream (sd.type == TS_DEVICE_CPU ? ts_tensor_data (src) : ts_tensor_data (dst),
                                    stream);
+  sanitize = ts_op_access_begin ("aten::copy_", job->t, G_N_ELEMENTS (job->t), job->out_mask);
   ok = ts_session_launch (&work, error);
+  /* a copy the host waits for synchronizes the stream, for CSAN too */
+  if (sanitize && ok && kind != TS_COPY_DEVICE_TO_DEVICE && kind != TS_COPY_PEER && !(pinned && non_blocking))
+    ts_op_access_stream_synchronize (stream);
+  if (sanitize)
+    ok = ts_op_access_end (stream, correlation, ok, error);
   ts_session_api_end (correlation);
   return ok;
 }
@@ -1690,7 +1704,12 @@ index_select_job (Job *job)
       TsTensor src, dst;
 
       if (k < 0 || k >= (in->ndim ? in->shape[dim] : 1))
-        continue;
+        {
+          /* only device jobs get here: the CPU checks up front */
+          ts_device_assert_index_select (i, n, ts_tensor_numel (out) / MAX (n, 1));
+          job->fault = TS_DEVICE_ERROR_ASSERT;
+          continue;
+        }
       select_view (in, dim, k, &src);
       select_view (out, dim, i, &dst);
       sub.t[0] = &dst;
@@ -1728,11 +1747,13 @@ ts_ops_index_select (TsTensor  *self,
     }
   if (!ts_tensor_wrap_dim (self->ndim, &dim, error))
     return NULL;
-  /* bounds are checked up front, as the CPU kernel does */
-  host_index = ts_ops_to_host (index, error);
-  if (host_index == NULL)
+  /* bounds are checked up front, as the CPU kernel does; a CUDA kernel
+   * finds out on the device (a device-side assert, reported later) */
+  if (device.type == TS_DEVICE_CPU)
+    host_index = ts_ops_to_host (index, error);
+  if (device.type == TS_DEVICE_CPU && host_index == NULL)
     return NULL;
-  for (gint64 i = 0; i < ts_tensor_numel (host_index); i++)
+  for (gint64 i = 0; host_index != NULL && i < ts_tensor_numel (host_index); i++)
     {
       gint64 k = ts_tensor_get_int (host_index, i);
       if (k < 0 || k >= (self->ndim ? self->shape[dim] : 1))

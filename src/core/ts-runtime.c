@@ -30,6 +30,11 @@
   "so the stacktrace below might be incorrect.\n" \
   "For debugging consider passing CUDA_LAUNCH_BLOCKING=1"
 
+/* What c10_retrieve_device_side_assertion_info() appends to every checked
+ * CUDA error in a PyTorch built without TORCH_USE_CUDA_DSA (the releases). */
+#define CUDA_DSA_TRAILER \
+  "\nCompile with `TORCH_USE_CUDA_DSA` to enable device-side assertions.\n"
+
 /* PyTorch's stream pool: four priority levels of 32 streams per device. */
 #define POOL_LEVELS 4
 #define POOL_SIZE 32
@@ -362,8 +367,11 @@ call_check_fault (TsRuntime  *self,
   if (G_LIKELY (fault == NULL))
     return TRUE;
 
-  message = g_strdup_printf ("CUDA error: %s" CUDA_ERROR_TRAILER,
-                             ts_device_error_to_string (fault->code));
+  /* PyTorch leaves out the "asynchronously reported" note when launches
+   * are blocking: the stack is then the right one. */
+  message = g_strdup_printf ("CUDA error: %s%s" CUDA_DSA_TRAILER,
+                             ts_device_error_to_string (fault->code),
+                             self->launch_blocking ? "" : CUDA_ERROR_TRAILER);
 
   if (!self->fault_surfaced[device])
     {

@@ -270,7 +270,7 @@ work_start (gpointer data)
   TsSessionWork *work = data;
 
   if (work->run != NULL)
-    work->run (work->user_data);
+    return work->run (work->user_data);
   return TS_DEVICE_ERROR_NONE;
 }
 

@@ -78,6 +78,9 @@ TsStreamId           ts_session_current_stream     (int         device);
 /* Device work: a kernel, or a copy when is_copy is set. The job's compute
  * runs when the item starts on the device (it reads its inputs then). */
 typedef void (*TsSessionWorkFunc) (gpointer user_data);
+/* A kernel that faults on the device (a device-side assert, an illegal
+ * address) says so by returning the error; the device is then faulted. */
+typedef TsDeviceError (*TsSessionStartFunc) (gpointer user_data);
 
 typedef struct
 {
@@ -93,7 +96,7 @@ typedef struct
   gboolean           non_blocking;
   int                src_device;  /* -1 host */
   int                dst_device;
-  TsSessionWorkFunc  run;         /* when the item starts on the device */
+  TsSessionStartFunc run;         /* when the item starts on the device */
   TsSessionWorkFunc  finish;      /* when it ends */
   gpointer           user_data;
   GDestroyNotify     destroy;

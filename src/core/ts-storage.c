@@ -6,6 +6,7 @@
 
 #include "config.h"
 
+#include "ts-op-access.h"
 #include "ts-session.h"
 #include "ts-storage.h"
 #include "ts-tensor.h"
@@ -23,6 +24,8 @@ storage_clear (gpointer data)
 {
   TsStorage *self = data;
 
+  if (self->device.type == TS_DEVICE_CUDA && self->block != NULL)
+    ts_op_access_free (self->addr);
   if (self->device.type == TS_DEVICE_CUDA)
     ts_session_free (self->block);
   else if (self->pinned)
@@ -84,6 +87,7 @@ ts_storage_new_cuda (int      device,
       g_atomic_rc_box_release (self);
       return NULL;
     }
+  ts_op_access_alloc (self->addr, nbytes, stream);
   return self;
 }
 
@@ -106,5 +110,8 @@ ts_storage_record_stream (TsStorage  *self,
   g_return_if_fail (self != NULL);
 
   if (self->device.type == TS_DEVICE_CUDA && self->block != NULL && stream != self->stream)
-    ts_session_record_stream (self->block, stream);
+    {
+      ts_session_record_stream (self->block, stream);
+      ts_op_access_record_stream (self->addr, stream);
+    }
 }

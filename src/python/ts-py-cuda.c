@@ -12,6 +12,7 @@
 
 #include "ts-py-private.h"
 #include "ts-session.h"
+#include "ts-op-access.h"
 
 static gboolean
 init_or_raise (void)
@@ -121,6 +122,7 @@ py_cuda_synchronize (PyObject *m, PyObject *args)
     return NULL;
   if (!ts_runtime_device_synchronize (RT, device, &error))
     return ts_py_set_error (error);
+  ts_op_access_device_synchronize ();
   Py_RETURN_NONE;
 }
 
@@ -141,6 +143,7 @@ py_stream_new (PyObject *m, PyObject *args)
   s = ts_runtime_stream_new (RT, device, priority, &error);
   if (s == TS_STREAM_NONE)
     return ts_py_set_error (error);
+  ts_op_access_stream_created (s);
   return PyLong_FromUnsignedLong (s);
 }
 
@@ -218,6 +221,7 @@ py_stream_synchronize (PyObject *m, PyObject *arg)
   ts_py_update_callsite ();
   if (!ts_runtime_stream_synchronize (RT, PyLong_AsUnsignedLong (arg), &error))
     return ts_py_set_error (error);
+  ts_op_access_stream_synchronize (PyLong_AsUnsignedLong (arg));
   Py_RETURN_NONE;
 }
 
@@ -232,6 +236,7 @@ py_stream_wait_stream (PyObject *m, PyObject *args)
     return NULL;
   if (!ts_runtime_stream_wait_stream (RT, a, b, &error))
     return ts_py_set_error (error);
+  ts_op_access_stream_wait_stream (a, b);
   Py_RETURN_NONE;
 }
 
@@ -251,6 +256,7 @@ py_event_new (PyObject *m, PyObject *args)
 {
   int timing = 0, blocking = 0, ipc = 0;
   TsEventFlags flags = TS_EVENT_DEFAULT;
+  guint64 e;
 
   if (!PyArg_ParseTuple (args, "ppp", &timing, &blocking, &ipc))
     return NULL;
@@ -262,7 +268,9 @@ py_event_new (PyObject *m, PyObject *args)
     flags |= TS_EVENT_BLOCKING;
   if (ipc)
     flags |= TS_EVENT_INTERPROCESS;
-  return PyLong_FromUnsignedLongLong (ts_runtime_event_new (RT, flags));
+  e = ts_runtime_event_new (RT, flags);
+  ts_op_access_event_created (e);
+  return PyLong_FromUnsignedLongLong (e);
 }
 
 static PyObject *
@@ -277,6 +285,7 @@ py_event_record (PyObject *m, PyObject *args)
     return NULL;
   if (!ts_runtime_event_record (RT, e, s, &error))
     return ts_py_set_error (error);
+  ts_op_access_event_record (e, s);
   Py_RETURN_NONE;
 }
 
@@ -292,6 +301,9 @@ py_event_wait (PyObject *m, PyObject *args)
     return NULL;
   if (!ts_runtime_event_wait (RT, e, s, &error))
     return ts_py_set_error (error);
+  /* waiting on an event never recorded is a no-op, invisible to CSAN */
+  if (ts_runtime_event_get_device (RT, e) >= 0)
+    ts_op_access_stream_wait_event (s, e);
   Py_RETURN_NONE;
 }
 
@@ -315,6 +327,8 @@ py_event_synchronize (PyObject *m, PyObject *arg)
   ts_py_update_callsite ();
   if (!ts_runtime_event_synchronize (RT, PyLong_AsUnsignedLongLong (arg), &error))
     return ts_py_set_error (error);
+  if (ts_runtime_event_get_device (RT, PyLong_AsUnsignedLongLong (arg)) >= 0)
+    ts_op_access_event_synchronize (PyLong_AsUnsignedLongLong (arg));
   Py_RETURN_NONE;
 }
 
@@ -343,7 +357,10 @@ static PyObject *
 py_event_free (PyObject *m, PyObject *arg)
 {
   if (RT != NULL)
-    ts_runtime_event_free (RT, PyLong_AsUnsignedLongLong (arg), NULL);
+    {
+      ts_op_access_event_destroyed (PyLong_AsUnsignedLongLong (arg));
+      ts_runtime_event_free (RT, PyLong_AsUnsignedLongLong (arg), NULL);
+    }
   Py_RETURN_NONE;
 }
 
@@ -731,7 +748,8 @@ ts_py_init_module (void)
 
   if (module == NULL)
     return NULL;
-  if (!ts_py_tensor_register (module) || !ts_py_cuda_register (module))
+  if (!ts_py_tensor_register (module) || !ts_py_cuda_register (module) ||
+      !ts_py_sanitizer_register (module))
     {
       Py_DECREF (module);
       return NULL;

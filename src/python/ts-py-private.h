@@ -38,6 +38,11 @@ TsTensor *ts_py_tensor_get       (PyObject  *obj);
 PyObject *ts_py_tensor_wrap      (TsTensor  *t);
 gboolean  ts_py_tensor_register  (PyObject  *module);
 gboolean  ts_py_cuda_register    (PyObject  *module);
+gboolean  ts_py_sanitizer_register (PyObject *module);
+/* torch.cuda._sanitizer.CUDASanitizerErrors for a TS_OP_ACCESS_ERROR. */
+PyObject *ts_py_sanitizer_raise  (GError    *error);
+/* Code of our torch package (left out of the user's stacks). */
+gboolean  ts_py_is_torch_code    (PyCodeObject *code);
 
 /* The torch._C module, for PyImport_AppendInittab. */
 PyObject *ts_py_init_module      (void);

@@ -18,6 +18,7 @@
 #include <string.h>
 
 #include "ts-ops.h"
+#include "ts-op-access.h"
 #include "ts-callsite.h"
 #include "ts-py-private.h"
 #include "ts-session.h"
@@ -54,6 +55,12 @@ is_torch_frame (PyCodeObject *code)
       return FALSE;
     }
   return PyUnicode_Tailmatch (code->co_filename, torch_dir, 0, PY_SSIZE_T_MAX, -1) == 1;
+}
+
+gboolean
+ts_py_is_torch_code (PyCodeObject *code)
+{
+  return is_torch_frame (code);
 }
 
 /* Points the runtime's call site at the innermost frame of the user's
@@ -128,6 +135,8 @@ ts_py_set_error (GError *error)
 {
   PyObject *type = PyExc_RuntimeError;
 
+  if (error->domain == TS_OP_ACCESS_ERROR)
+    return ts_py_sanitizer_raise (error);
   if (error->domain == TS_TENSOR_ERROR)
     {
       switch ((TsTensorError) error->code)

@@ -1083,3 +1083,11 @@ for _dt, _name in _LEGACY_NAMES.items():
 del _dt, _name
 
 OutOfMemoryError = _C.OutOfMemoryError
+
+# As PyTorch: the variable's presence (any value) turns CSAN on.
+import os as _os  # noqa: E402
+if "TORCH_CUDA_SANITIZER" in _os.environ:
+    from .cuda import _sanitizer as _csan
+    _csan.enable_cuda_sanitizer()
+    del _csan
+del _os

@@ -1,0 +1,252 @@
+/* test-debug.c: asynchronous errors, the synchronous mode and the sanitizer,
+ * end to end through `tensorscope-cli run`
+ *
+ * Copyright 2026 The Tensorscope authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * Each case runs a script of tests/workloads with some options and compares
+ * its stdout with STEM.expected and its stderr with STEM.stderr (empty when
+ * there is no such file), line by line; `{{*}}` in an expected line matches
+ * any run of characters (pointers, stream handles, the checkout's path).
+ * The trace cases write the trace (-o) and read back the error and race
+ * records: where the kernel was launched and where the error surfaced.
+ */
+
+#include <glib.h>
+#include <glib/gstdio.h>
+#include <string.h>
+#include <sys/wait.h>
+
+#include "ts-record.h"
+#include "ts-recorder.h"
+#include "ts-trace-reader.h"
+
+typedef struct
+{
+  const char *path;      /* test path */
+  const char *script;    /* under tests/workloads */
+  const char *option;    /* one CLI option, or NULL */
+  const char *env;       /* KEY=VALUE, or NULL */
+  const char *stem;      /* expected files, under tests/workloads */
+  int         status;
+} Case;
+
+static const Case cases[] = {
+  { "/debug/sanitize/seed-04-race", "seeds/04_stream_race.py", "--sanitize", NULL, "debug/04_stream_race.sanitize", 1 },
+  { "/debug/sanitize/seed-05-fixed", "seeds/05_stream_race_fixed.py", "--sanitize", NULL, "seeds/05_stream_race_fixed", 0 },
+  { "/debug/sanitize/env-variable", "seeds/04_stream_race.py", NULL, "TORCH_CUDA_SANITIZER=1", "debug/04_stream_race.sanitize", 1 },
+  { "/debug/sanitize/off", "seeds/04_stream_race.py", NULL, NULL, "seeds/04_stream_race", 0 },
+  { "/debug/sanitize/event-wait", "debug/sync_event_wait.py", "--sanitize", NULL, "debug/sync_ok", 0 },
+  { "/debug/sanitize/wait-stream", "debug/sync_wait_stream.py", "--sanitize", NULL, "debug/sync_ok", 0 },
+  { "/debug/sanitize/stream-synchronize", "debug/sync_stream_synchronize.py", "--sanitize", NULL, "debug/sync_ok", 0 },
+  { "/debug/sanitize/event-synchronize", "debug/sync_event_synchronize.py", "--sanitize", NULL, "debug/sync_ok", 0 },
+  { "/debug/sanitize/device-synchronize", "debug/sync_device_synchronize.py", "--sanitize", NULL, "debug/sync_ok", 0 },
+  { "/debug/sanitize/event-wrong-stream", "debug/race_event_wrong_stream.py", "--sanitize", NULL, "debug/race_event_wrong_stream", 1 },
+  { "/debug/sanitize/wait-before-record", "debug/race_wait_before_record.py", "--sanitize", NULL, "debug/race_wait_before_record", 1 },
+  { "/debug/async/default", "debug/async_index.py", NULL, NULL, "debug/async_index", 1 },
+  { "/debug/async/sync-option", "debug/async_index.py", "--sync", NULL, "debug/async_index.sync", 1 },
+  { "/debug/async/launch-blocking", "debug/async_index.py", NULL, "CUDA_LAUNCH_BLOCKING=1", "debug/async_index.sync", 1 },
+  { "/debug/async/sticky", "debug/sticky_error.py", NULL, NULL, "debug/sticky_error", 0 },
+  { "/debug/cpu-index-error", "debug/cpu_index_error.py", NULL, NULL, "debug/cpu_index_error", 0 },
+};
+
+static gboolean
+line_matches (const char *pattern,
+              const char *line)
+{
+  g_auto(GStrv) parts = g_strsplit (pattern, "{{*}}", -1);
+  GString *re = g_string_new ("^");
+  g_autoptr(GRegex) regex = NULL;
+
+  for (guint i = 0; parts[i] != NULL; i++)
+    {
+      g_autofree char *escaped = g_regex_escape_string (parts[i], -1);
+      if (i > 0)
+        g_string_append (re, ".*");
+      g_string_append (re, escaped);
+    }
+  g_string_append_c (re, '$');
+  regex = g_regex_new (re->str, 0, 0, NULL);
+  g_string_free (re, TRUE);
+  g_assert_nonnull (regex);
+  return g_regex_match (regex, line, 0, NULL);
+}
+
+static void
+compare_text (const char *what,
+              const char *expected,
+              const char *got_text)
+{
+  g_auto(GStrv) want = g_strsplit (expected, "\n", -1);
+  g_auto(GStrv) got = g_strsplit (got_text, "\n", -1);
+  guint n_want = g_strv_length (want), n_got = g_strv_length (got);
+
+  for (guint i = 0; i < MIN (n_want, n_got); i++)
+    if (!line_matches (want[i], got[i]))
+      {
+        g_test_message ("%s line %u: expected \"%s\", got \"%s\"", what, i + 1, want[i], got[i]);
+        g_assert_cmpstr (got[i], ==, want[i]);
+      }
+  if (n_got != n_want)
+    g_test_message ("%s: got\n%s", what, got_text);
+  g_assert_cmpuint (n_got, ==, n_want);
+}
+
+/* Runs the CLI; out/err may be NULL. Returns the exit status. */
+static int
+run_cli (const char  *script,
+         const char  *option,
+         const char  *env,
+         const char  *trace,
+         char       **out,
+         char       **err)
+{
+  g_autofree char *script_path = g_build_filename (TS_TEST_SRCDIR, "workloads", script, NULL);
+  g_autoptr(GPtrArray) argv = g_ptr_array_new ();
+  g_auto(GStrv) envp = g_get_environ ();
+  g_autoptr(GError) error = NULL;
+  int wait_status = 0;
+
+  envp = g_environ_unsetenv (envp, "CUDA_LAUNCH_BLOCKING");
+  envp = g_environ_unsetenv (envp, "TORCH_CUDA_SANITIZER");
+  if (env != NULL)
+    {
+      g_auto(GStrv) kv = g_strsplit (env, "=", 2);
+      envp = g_environ_setenv (envp, kv[0], kv[1], TRUE);
+    }
+  g_ptr_array_add (argv, (gpointer) TS_CLI_PATH);
+  g_ptr_array_add (argv, (gpointer) "run");
+  g_ptr_array_add (argv, (gpointer) "--gpus");
+  g_ptr_array_add (argv, (gpointer) "4");
+  if (option != NULL)
+    g_ptr_array_add (argv, (gpointer) option);
+  if (trace != NULL)
+    {
+      g_ptr_array_add (argv, (gpointer) "-o");
+      g_ptr_array_add (argv, (gpointer) trace);
+    }
+  g_ptr_array_add (argv, script_path);
+  g_ptr_array_add (argv, NULL);
+  g_assert_true (g_spawn_sync (NULL, (char **) argv->pdata, envp, G_SPAWN_DEFAULT, NULL, NULL,
+                               out, err, &wait_status, &error));
+  g_assert_no_error (error);
+  g_assert_true (WIFEXITED (wait_status));
+  return WEXITSTATUS (wait_status);
+}
+
+static void
+run_case (gconstpointer data)
+{
+  const Case *c = data;
+  g_autofree char *out = NULL;
+  g_autofree char *err = NULL;
+  g_autofree char *want_out = NULL;
+  g_autofree char *want_err = NULL;
+  g_autofree char *stem = g_build_filename (TS_TEST_SRCDIR, "workloads", c->stem, NULL);
+  g_autofree char *out_path = g_strconcat (stem, ".expected", NULL);
+  g_autofree char *err_path = g_strconcat (stem, ".stderr", NULL);
+  int status;
+
+  g_assert_true (g_file_get_contents (out_path, &want_out, NULL, NULL));
+  if (!g_file_get_contents (err_path, &want_err, NULL, NULL))
+    want_err = g_strdup ("");
+  status = run_cli (c->script, c->option, c->env, NULL, &out, &err);
+  compare_text ("stdout", want_out, out);
+  compare_text ("stderr", want_err, err);
+  g_assert_cmpint (status, ==, c->status);
+}
+
+static TsRecorder *
+run_for_trace (const char *script,
+               const char *option,
+               int         want_status)
+{
+  g_autofree char *dir = g_dir_make_tmp ("ts-debug-XXXXXX", NULL);
+  g_autofree char *trace = g_build_filename (dir, "run.tstrace", NULL);
+  g_autoptr(GError) error = NULL;
+  TsRecorder *recorder;
+  gboolean cut_short = TRUE;
+
+  g_assert_nonnull (dir);
+  g_assert_cmpint (run_cli (script, option, NULL, trace, NULL, NULL), ==, want_status);
+  recorder = ts_trace_load (trace, &cut_short, &error);
+  g_assert_no_error (error);
+  g_assert_false (cut_short);
+  g_unlink (trace);
+  g_rmdir (dir);
+  return recorder;
+}
+
+static void
+check_loc (TsRecorder        *recorder,
+           const TsSourceLoc *loc,
+           guint              line,
+           const char        *file_suffix,
+           const char        *function)
+{
+  g_assert_cmpuint (loc->line, ==, line);
+  g_assert_true (g_str_has_suffix (ts_recorder_lookup (recorder, loc->file), file_suffix));
+  g_assert_cmpstr (ts_recorder_lookup (recorder, loc->function), ==, function);
+}
+
+/* The fault record links the index_select launch (line 7) to the call that
+ * reported it: .item() at line 10, or line 7 itself when launches block. */
+static void
+test_trace_error (gconstpointer data)
+{
+  gboolean sync_mode = GPOINTER_TO_INT (data);
+  g_autoptr(TsRecorder) recorder = run_for_trace ("debug/async_index.py", sync_mode ? "--sync" : NULL, 1);
+  TsErrorRecord rec;
+
+  g_assert_cmpuint (ts_recorder_get_count (recorder, TS_RECORD_ERROR), ==, 1);
+  g_assert_true (ts_recorder_get (recorder, TS_RECORD_ERROR, 0, &rec));
+  g_assert_cmpuint (rec.code, ==, 710);
+  g_assert_cmpuint (rec.device, ==, 0);
+  g_assert_cmpuint (rec.kernel_correlation, !=, 0);
+  g_assert_true (g_str_has_prefix (ts_recorder_lookup (recorder, rec.message),
+                                   "CUDA error: device-side assert triggered\n"));
+  check_loc (recorder, &rec.launch_loc, 7, "/async_index.py", "<module>");
+  check_loc (recorder, &rec.surfaced_loc, sync_mode ? 7 : 10, "/async_index.py", "<module>");
+  if (sync_mode)
+    g_assert_cmpuint (rec.surfaced_correlation, ==, rec.kernel_correlation);
+  else
+    g_assert_cmpuint (rec.surfaced_correlation, >, rec.kernel_correlation);
+}
+
+/* The race record: the read at line 18 against the write at line 15. */
+static void
+test_trace_race (void)
+{
+  g_autoptr(TsRecorder) recorder = run_for_trace ("seeds/04_stream_race.py", "--sanitize", 1);
+  TsSanitizerRecord rec;
+  const char *report;
+
+  g_assert_cmpuint (ts_recorder_get_count (recorder, TS_RECORD_SANITIZER), ==, 1);
+  g_assert_true (ts_recorder_get (recorder, TS_RECORD_SANITIZER, 0, &rec));
+  check_loc (recorder, &rec.loc, 18, "/04_stream_race.py", "<module>");
+  check_loc (recorder, &rec.prev_loc, 15, "/04_stream_race.py", "<module>");
+  check_loc (recorder, &rec.alloc_loc, 15, "/04_stream_race.py", "<module>");
+  g_assert_false (rec.is_write);
+  g_assert_true (rec.prev_is_write);
+  g_assert_cmpuint (rec.stream, !=, rec.prev_stream);
+  g_assert_cmpuint (rec.correlation, !=, 0);
+  g_assert_cmpuint (rec.prev_correlation, !=, 0);
+  g_assert_cmpuint (rec.prev_correlation, <, rec.correlation);
+  g_assert_cmpstr (ts_recorder_lookup (recorder, rec.op), ==,
+                   "aten::sum(Tensor self, *, ScalarType? dtype=None) -> Tensor");
+  report = ts_recorder_lookup (recorder, rec.report);
+  g_assert_true (g_str_has_prefix (report, "============================\nCSAN detected a possible data race"));
+}
+
+int
+main (int    argc,
+      char **argv)
+{
+  g_test_init (&argc, &argv, NULL);
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    g_test_add_data_func (cases[i].path, &cases[i], run_case);
+  g_test_add_data_func ("/debug/trace/error-default", GINT_TO_POINTER (FALSE), test_trace_error);
+  g_test_add_data_func ("/debug/trace/error-sync", GINT_TO_POINTER (TRUE), test_trace_error);
+  g_test_add_func ("/debug/trace/race", test_trace_race);
+  return g_test_run ();
+}

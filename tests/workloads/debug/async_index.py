@@ -1,0 +1,11 @@
+# An out-of-range index on the device: queued without error, reported at
+# the next call that waits for the device (.item()), or at its own line
+# with --sync.
+import torch
+table = torch.arange(0, 8, 1, device="cuda").view(4, 2)
+ids = torch.tensor([1, 4], device="cuda")
+rows = table.index_select(0, ids)
+doubled = rows * 2
+print("queued")
+total = doubled.sum().item()
+print("not reached", total)
