@@ -3,7 +3,7 @@
  * Copyright 2026 The Tensorscope authors
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
- * The C-level twin of data/examples/fragmentation_two_streams.py, on a
+ * The C-level twin of tests/workloads/memory/fragmentation_two_streams.py, on a
  * GTX 1080 Ti sized device (11178 MiB): interleaved lifetimes on two
  * streams leave every cached segment split, then a 2 GiB request fails
  * although far more than 2 GiB is free in total. The test checks the OOM

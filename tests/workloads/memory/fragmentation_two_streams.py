@@ -9,11 +9,12 @@
 # empty_cache can only return whole unused segments.
 #
 # Run on a GTX 1080 Ti sized device (11 GiB):
-#   tensorscope-cli run --gpus 1 --gpu-model gtx1080ti data/examples/fragmentation_two_streams.py -o frag.tstrace
+#   tensorscope-cli run --gpus 1 --gpu-model gtx1080ti tests/workloads/memory/fragmentation_two_streams.py -o frag.tstrace
 #   tensorscope-cli memory frag.tstrace --at oom --summary
 #   tensorscope-cli render frag.tstrace --view segments --at oom -o segments.png
 #
-# tests/test-memory-views.c runs the same steps on the C allocator.
+# tests/test-memory-views.c runs the same steps on the C allocator. The
+# gallery's fragmentation.py tells the same story on the default GPU.
 
 import torch
 
