@@ -20,6 +20,7 @@
 #include "ts-record.h"
 #include "ts-recorder.h"
 #include "ts-trace-reader.h"
+#include "ts-test-workloads.h"
 
 typedef struct
 {
@@ -101,7 +102,7 @@ run_cli (const char  *script,
          char       **out,
          char       **err)
 {
-  g_autofree char *script_path = g_build_filename (TS_TEST_SRCDIR, "workloads", script, NULL);
+  g_autofree char *script_path = ts_test_workload_path (script);
   g_autoptr(GPtrArray) argv = g_ptr_array_new ();
   g_auto(GStrv) envp = g_get_environ ();
   g_autoptr(GError) error = NULL;
@@ -223,9 +224,9 @@ test_trace_race (void)
 
   g_assert_cmpuint (ts_recorder_get_count (recorder, TS_RECORD_SANITIZER), ==, 1);
   g_assert_true (ts_recorder_get (recorder, TS_RECORD_SANITIZER, 0, &rec));
-  check_loc (recorder, &rec.loc, 18, "/04_stream_race.py", "<module>");
-  check_loc (recorder, &rec.prev_loc, 15, "/04_stream_race.py", "<module>");
-  check_loc (recorder, &rec.alloc_loc, 15, "/04_stream_race.py", "<module>");
+  check_loc (recorder, &rec.loc, 20, "/stream_race.py", "<module>");
+  check_loc (recorder, &rec.prev_loc, 17, "/stream_race.py", "<module>");
+  check_loc (recorder, &rec.alloc_loc, 17, "/stream_race.py", "<module>");
   g_assert_false (rec.is_write);
   g_assert_true (rec.prev_is_write);
   g_assert_cmpuint (rec.stream, !=, rec.prev_stream);

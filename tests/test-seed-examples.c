@@ -3,8 +3,9 @@
  * Copyright 2026 The Tensorscope authors
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
- * Each tests/workloads/{seeds,api}/NAME.py runs under `tensorscope-cli run
- * --gpus 4` and its stdout is compared line by line with NAME.expected. In
+ * For each tests/workloads/{seeds,api}/NAME.expected, the script NAME.py
+ * (for seeds, the gallery's copy: see ts-test-workloads.h) runs under
+ * `tensorscope-cli run --gpus 4` and its stdout is compared line by line. In
  * an expected line `{{*}}` matches any run of characters (random values,
  * addresses, ids); everything else must match exactly. The exit status
  * must be 0 and nothing may go to stderr, unless NAME.status says another
@@ -16,6 +17,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
+
+#include "ts-test-workloads.h"
 
 typedef struct
 {
@@ -68,16 +71,12 @@ run_case (gconstpointer data)
   guint n_want, n_got;
 
   g_assert_true (g_file_get_contents (c->expected, &expected, NULL, &error));
-  status_path = g_strconcat (c->script, ".status", NULL);
-  if (g_str_has_suffix (c->script, ".py"))
-    {
-      g_free (status_path);
-      status_path = g_strdup_printf ("%.*s.status", (int) strlen (c->script) - 3, c->script);
-    }
+  /* NAME.status and NAME.env sit beside NAME.expected. */
+  status_path = g_strdup_printf ("%.*s.status", (int) (strlen (c->expected) - strlen (".expected")), c->expected);
   if (g_file_get_contents (status_path, &status_text, NULL, NULL))
     want_status = atoi (status_text);
 
-  env_path = g_strdup_printf ("%.*s.env", (int) strlen (c->script) - 3, c->script);
+  env_path = g_strdup_printf ("%.*s.env", (int) (strlen (c->expected) - strlen (".expected")), c->expected);
   envp = g_get_environ ();
   if (g_file_get_contents (env_path, &env_text, NULL, NULL))
     {
@@ -146,26 +145,19 @@ add_dir (const char *sub)
   if (dir == NULL)
     return;
   while ((name = g_dir_read_name (dir)) != NULL)
-    if (g_str_has_suffix (name, ".py"))
-      g_ptr_array_add (names, g_strdup (name));
+    if (g_str_has_suffix (name, ".expected"))
+      g_ptr_array_add (names, g_strndup (name, strlen (name) - strlen (".expected")));
   g_ptr_array_sort (names, compare_names);
   for (guint i = 0; i < names->len; i++)
     {
-      const char *n = g_ptr_array_index (names, i);
-      g_autofree char *stem = g_strndup (n, strlen (n) - 3);
+      const char *stem = g_ptr_array_index (names, i);
+      g_autofree char *relative = g_strdup_printf ("%s/%s.py", sub, stem);
       g_autofree char *expected_name = g_strconcat (stem, ".expected", NULL);
-      Case *c = g_new0 (Case, 1);
       g_autofree char *test_path = g_strdup_printf ("/workloads/%s/%s", sub, stem);
+      Case *c = g_new0 (Case, 1);
 
-      c->script = g_build_filename (dir_path, n, NULL);
+      c->script = ts_test_workload_path (relative);
       c->expected = g_build_filename (dir_path, expected_name, NULL);
-      if (!g_file_test (c->expected, G_FILE_TEST_EXISTS))
-        {
-          g_free (c->script);
-          g_free (c->expected);
-          g_free (c);
-          continue;
-        }
       g_test_add_data_func_full (test_path, c, run_case, case_free);
     }
 }
