@@ -52,6 +52,8 @@ typedef struct
 
 const char *ts_dtype_name            (TsDType      dtype);
 const char *ts_dtype_short_name      (TsDType      dtype);
+/* c10's ScalarType name used in PyTorch's messages: "Float", "Long"... */
+const char *ts_dtype_scalar_type_name (TsDType     dtype);
 gboolean    ts_dtype_from_name       (const char  *name,
                                       TsDType     *dtype);
 gsize       ts_dtype_size            (TsDType      dtype);

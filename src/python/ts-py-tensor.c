@@ -445,11 +445,11 @@ BINARY (add, TS_BINARY_ADD)
 BINARY (sub, TS_BINARY_SUB)
 BINARY (mul, TS_BINARY_MUL)
 BINARY (truediv, TS_BINARY_DIV)
-BINARY (floordiv, TS_BINARY_FLOOR_DIV)
+BINARY (floordiv, TS_BINARY_FLOOR_DIVIDE)
 BINARY (mod, TS_BINARY_REMAINDER)
-BINARY (and, TS_BINARY_AND)
-BINARY (or, TS_BINARY_OR)
-BINARY (xor, TS_BINARY_XOR)
+BINARY (and, TS_BINARY_BITWISE_AND)
+BINARY (or, TS_BINARY_BITWISE_OR)
+BINARY (xor, TS_BINARY_BITWISE_XOR)
 
 static PyObject *
 tensor_pow (PyObject *a,
@@ -488,8 +488,8 @@ static PyObject *
 tensor_invert (PyObject *a)
 {
   if (ts_py_tensor_get (a)->dtype == TS_DTYPE_BOOL)
-    return unary (a, TS_UNARY_NOT);
-  return binary (a, PyLong_FromLong (-1), TS_BINARY_XOR, FALSE);
+    return unary (a, TS_UNARY_LOGICAL_NOT);
+  return binary (a, PyLong_FromLong (-1), TS_BINARY_BITWISE_XOR, FALSE);
 }
 
 static PyObject *
@@ -1180,28 +1180,46 @@ tensor_index_select (PyObject *self,
   return wrap_or_raise (ts_ops_index_select (SELF_T, dim, ts_py_tensor_get (index), &error), &error);
 }
 
+/* The kernels' op named @name ("relu", "maximum"), or -1 with a
+ * ValueError: the Python side names ops, so the enums may grow freely. */
+static int
+op_from_name (const char  *name,
+              gboolean     binary_op)
+{
+  int n = binary_op ? TS_N_BINARY_OPS : TS_N_UNARY_OPS;
+
+  for (int op = 0; op < n; op++)
+    if (g_strcmp0 (name, binary_op ? ts_binary_op_name (op) : ts_unary_op_name (op)) == 0)
+      return op;
+  PyErr_Format (PyExc_ValueError, "unknown %s op '%s'", binary_op ? "binary" : "unary", name);
+  return -1;
+}
+
 static PyObject *
 unary_method (PyObject *self,
               PyObject *arg)
 {
   GError *error = NULL;
-  int op = PyLong_AsLong (arg);
+  const char *name = PyUnicode_AsUTF8 (arg);
+  int op;
 
-  ts_py_update_callsite ();
-  if (PyErr_Occurred ())
+  if (name == NULL || (op = op_from_name (name, FALSE)) < 0)
     return NULL;
+  ts_py_update_callsite ();
   return wrap_or_raise (ts_ops_unary (op, SELF_T, &error), &error);
 }
 
-/* _binary(other, op, inplace): the named methods (add, mul, eq, ...). */
 static PyObject *
 binary_method (PyObject *self,
                PyObject *args)
 {
   PyObject *other;
+  const char *name;
   int op, inplace = 0;
 
-  if (!PyArg_ParseTuple (args, "Oi|p", &other, &op, &inplace))
+  if (!PyArg_ParseTuple (args, "Os|p", &other, &name, &inplace))
+    return NULL;
+  if ((op = op_from_name (name, TRUE)) < 0)
     return NULL;
   return binary (self, other, op, inplace);
 }
