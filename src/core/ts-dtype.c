@@ -126,11 +126,21 @@ ts_dtype_is_integral (TsDType  dtype,
   return !dtype_info[dtype].floating;
 }
 
-/* torch.get_default_dtype(); torch.set_default_dtype is not modelled. */
+/* torch.set_default_dtype(): what Python floats, integer true division
+ * and float functions of integers give, and what repr leaves unsaid. */
+static TsDType default_dtype = TS_DTYPE_FLOAT32;
+
 TsDType
 ts_dtype_get_default (void)
 {
-  return TS_DTYPE_FLOAT32;
+  return default_dtype;
+}
+
+void
+ts_dtype_set_default (TsDType dtype)
+{
+  g_return_if_fail (dtype == TS_DTYPE_FLOAT32 || dtype == TS_DTYPE_FLOAT64);
+  default_dtype = dtype;
 }
 
 static inline guint32

@@ -18,6 +18,7 @@
 #include <string.h>
 
 #include "ts-ops.h"
+#include "ts-tensor-format.h"
 #include "ts-callsite.h"
 #include "ts-py-private.h"
 #include "ts-session.h"
@@ -1343,6 +1344,32 @@ tensor_new (PyTypeObject *type,
   return (PyObject *) self;
 }
 
+/* repr(tensor) is PyTorch's, from ts-tensor-format.c; a device tensor is
+ * read back with a blocking copy first, as PyTorch does. */
+static PyObject *
+tensor_repr (PyObject *self)
+{
+  GError *error = NULL;
+  g_autoptr(TsTensor) host = NULL;
+  g_autofree char *device = NULL;
+  g_autofree char *text = NULL;
+  TsTensorFormatOptions options = { 0 };
+
+  if (SELF_T == NULL)
+    return PyUnicode_FromString ("tensor(<uninitialized>)");
+  ts_py_update_callsite ();
+  host = ts_ops_to_host (SELF_T, &error);
+  if (host == NULL)
+    return ts_py_set_error (error);
+  if (ts_tensor_is_cuda (SELF_T))
+    device = ts_device_to_string (ts_tensor_get_device (SELF_T));
+  options.device = device;
+  options.requires_grad = ((TsPyTensor *) self)->requires_grad;
+  text = ts_tensor_format (host->dtype, host->ndim, host->shape, host->strides,
+                           ts_tensor_data (host), &options);
+  return PyUnicode_FromString (text);
+}
+
 static PyTypeObject TsPyTensor_Type = {
   PyVarObject_HEAD_INIT (NULL, 0)
   .tp_name = "torch._C.TensorBase",
@@ -1350,6 +1377,8 @@ static PyTypeObject TsPyTensor_Type = {
   .tp_dealloc = tensor_dealloc,
   .tp_as_number = &tensor_as_number,
   .tp_richcompare = tensor_richcompare,
+  .tp_repr = tensor_repr,
+  .tp_str = tensor_repr,
   .tp_flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_BASETYPE,
   .tp_methods = tensor_methods,
   .tp_getset = tensor_getset,
@@ -1529,7 +1558,26 @@ py_set_classes (PyObject *module,
   Py_RETURN_NONE;
 }
 
+/* _set_default_dtype(dtype): torch.set_default_dtype checked the type. */
+static PyObject *
+py_set_default_dtype (PyObject *module,
+                      PyObject *arg)
+{
+  TsDType dtype;
+
+  if (!ts_py_parse_dtype (arg, &dtype))
+    return NULL;
+  if (dtype != TS_DTYPE_FLOAT32 && dtype != TS_DTYPE_FLOAT64)
+    {
+      PyErr_SetString (PyExc_TypeError, "only floating-point types are supported as the default type");
+      return NULL;
+    }
+  ts_dtype_set_default (dtype);
+  Py_RETURN_NONE;
+}
+
 static PyMethodDef tensor_module_methods[] = {
+  { "_set_default_dtype", py_set_default_dtype, METH_O, NULL },
   { "_empty", py_empty, METH_VARARGS, NULL },
   { "_from_flat", py_from_flat, METH_VARARGS, NULL },
   { "_arange", py_arange, METH_VARARGS, NULL },

@@ -74,6 +74,7 @@ def set_default_dtype(d):
     global _default_dtype
     if d not in (float32, float64):
         raise TypeError("only floating-point types are supported as the default type")
+    _C._set_default_dtype(d)
     _default_dtype = d
 
 
@@ -444,11 +445,7 @@ class Tensor(_C.TensorBase):
             return self.item().__format__(spec)
         return object.__format__(self, spec)
 
-    def __repr__(self):
-        from ._tensor_str import _str
-        return _str(self)
-
-    __str__ = __repr__
+    # __repr__ and __str__ are torch._C.TensorBase's (ts-tensor-format.c)
 
     def __reduce_ex__(self, proto):
         return (tensor, (self.tolist(), self.dtype, self.device))
