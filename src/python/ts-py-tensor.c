@@ -146,7 +146,10 @@ ts_py_set_error (GError *error)
     {
       switch ((TsRuntimeError) error->code)
         {
-        /* the event checks are TORCH_CHECKs in PyTorch: RuntimeError */
+        /* elapsed_time's two checks are TORCH_CHECK_VALUE: ValueError;
+         * "must be completed" stays a RuntimeError */
+        case TS_RUNTIME_ERROR_EVENT_TIMING:
+        case TS_RUNTIME_ERROR_EVENT_NOT_RECORDED:
         case TS_RUNTIME_ERROR_INVALID_ARGUMENT:
         case TS_RUNTIME_ERROR_UNKNOWN_MODEL:
           type = PyExc_ValueError;
