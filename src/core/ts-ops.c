@@ -33,12 +33,14 @@ typedef gboolean (*JobFunc) (Job      *job,
  * the stream order (or record_stream) is what keeps the memory valid, and
  * device memory itself stays mapped until its segment is released, which
  * synchronizes the device first, as cudaFree does. */
+/* Small outputs of device jobs stage here rather than in a malloc'd copy
+ * (a loop of tiny ops would otherwise allocate twice per op). */
+#define JOB_INLINE_STAGING 256
+
 struct _Job
 {
   JobFunc    func;
   TsTensor  *t[4];       /* t[0] is the output; point into tv */
-  TsTensor   tv[4];
-  TsStorage  sv[4];
   int        op;
   TsScalar   scalar;
   guint8     scalar_bool; /* the scalar as a bool element */
@@ -55,6 +57,11 @@ struct _Job
   guint8    *real[4];
   gint64     span_min[4];
   gsize      span_bytes[4];
+  gsize      inline_used;
+  /* Not zeroed by job_new: filled by job_set for the t[] in use. */
+  TsTensor   tv[4];
+  TsStorage  sv[4];
+  guint8     inline_staging[JOB_INLINE_STAGING] __attribute__ ((aligned (16)));
 };
 
 static void
@@ -63,7 +70,9 @@ job_free (gpointer data)
   Job *job = data;
 
   for (guint i = 0; i < G_N_ELEMENTS (job->staging); i++)
-    g_free (job->staging[i]);
+    if (job->staging[i] < job->inline_staging ||
+        job->staging[i] >= job->inline_staging + JOB_INLINE_STAGING)
+      g_free (job->staging[i]);
   g_free (job);
 }
 
@@ -96,7 +105,13 @@ job_start (gpointer data)
       job->span_min[i] = t->offset + lo;
       job->span_bytes[i] = (gsize) (hi - lo + 1) * esize;
       job->real[i] = t->storage->data + job->span_min[i] * esize;
-      job->staging[i] = g_malloc (job->span_bytes[i]);
+      if (job->span_bytes[i] <= JOB_INLINE_STAGING - job->inline_used)
+        {
+          job->staging[i] = job->inline_staging + job->inline_used;
+          job->inline_used += (job->span_bytes[i] + 15) & ~(gsize) 15;
+        }
+      else
+        job->staging[i] = g_malloc (job->span_bytes[i]);
       memcpy (job->staging[i], job->real[i], job->span_bytes[i]);
       job->sv[i].data = job->staging[i];
       job->tv[i].offset -= job->span_min[i];
@@ -131,7 +146,9 @@ job_set (Job      *job,
 static Job *
 job_new (JobFunc func)
 {
-  Job *job = g_new0 (Job, 1);
+  Job *job = g_malloc (sizeof (Job));
+
+  memset (job, 0, G_STRUCT_OFFSET (Job, tv));
 
   job->func = func;
   job->out_mask = 1;
@@ -194,11 +211,18 @@ dispatch (Job           *job,
 
 /* Views for the kernels ------------------------------------------------ */
 
+/* Called several times per op: copies the used dims only (what
+ * ts_view_init does, without its argument checks and clearing). */
 static void
 tensor_view (const TsTensor *t,
              TsView         *view)
 {
-  ts_view_init (view, t->dtype, t->storage->data, t->ndim, t->shape, t->strides, t->offset);
+  view->dtype = t->dtype;
+  view->ndim = t->ndim;
+  view->offset = t->offset;
+  view->data = t->storage->data;
+  memcpy (view->shape, t->shape, t->ndim * sizeof (gint64));
+  memcpy (view->strides, t->strides, t->ndim * sizeof (gint64));
 }
 
 /* The view of a job's operand k: its tensor, or the Python scalar. */
