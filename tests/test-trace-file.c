@@ -1092,6 +1092,75 @@ test_summary_cut_short (void)
   g_assert_cmpuint (summary.n_chunks, ==, 1);
 }
 
+/* Bounded mode: a recorder streaming to a file keeps a fixed number of
+ * chunks however many records go through it, and the file has them all. */
+static void
+test_bounded_streaming (void)
+{
+  g_autoptr(TsRecorder) recorder = ts_recorder_new ();
+  g_autoptr(TsRecorder) reference = ts_recorder_new ();
+  g_autoptr(TsRecorder) loaded = NULL;
+  g_autoptr(TsTraceWriter) writer = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *path = NULL;
+  gboolean cut_short = TRUE;
+  gsize chunks_early = 0;
+  guint64 last[TS_RECORD_MAX_SIZE / 8];
+  guint64 got[TS_RECORD_MAX_SIZE / 8];
+  /* 40 chunks of 1024 records per kind: far beyond what bounded mode holds */
+  const guint n = 40 * 1024 + 7;
+  int fd;
+
+  fd = g_file_open_tmp ("test-trace-XXXXXX", &path, &error);
+  g_assert_no_error (error);
+  close (fd);
+
+  intern_strings (recorder);
+  intern_strings (reference);
+  writer = ts_trace_writer_new_for_path (path, &error);
+  g_assert_no_error (error);
+  g_assert_true (ts_trace_writer_attach (writer, recorder, &error));
+  ts_recorder_set_keep_records (recorder, FALSE);
+
+  for (guint i = 0; i < n; i++)
+    {
+      for (guint k = 0; k < TS_N_RECORD_KINDS; k++)
+        {
+          fill_valid_record (k, i * 31 + k, last);
+          ts_recorder_append (recorder, k, last);
+          ts_recorder_append (reference, k, last);
+        }
+      if (i == 3 * 1024)
+        chunks_early = ts_recorder_get_n_chunks (recorder);
+    }
+
+  /* one slab per kind plus the order-log chunk from before: flat */
+  g_assert_cmpuint (chunks_early, <=, TS_N_RECORD_KINDS + 1);
+  g_assert_cmpuint (ts_recorder_get_n_chunks (recorder), ==, chunks_early);
+  g_assert_cmpuint (ts_recorder_get_n_chunks (reference), >, 40 * TS_N_RECORD_KINDS);
+  for (guint k = 0; k < TS_N_RECORD_KINDS; k++)
+    {
+      g_assert_cmpuint (ts_recorder_get_count (recorder, k), ==, n);
+      g_assert_cmpuint (ts_recorder_get_n_retained (recorder, k), ==, 7);
+    }
+  /* the newest records stay readable, the dropped ones read as absent */
+  g_assert_true (ts_recorder_get (recorder, TS_N_RECORD_KINDS - 1, n - 1, got));
+  g_assert_true (ts_recorder_get (reference, TS_N_RECORD_KINDS - 1, n - 1, last));
+  g_assert_cmpmem (got, ts_record_info (TS_N_RECORD_KINDS - 1)->struct_size,
+                   last, ts_record_info (TS_N_RECORD_KINDS - 1)->struct_size);
+  g_assert_false (ts_recorder_get (recorder, 0, 0, got));
+  g_assert_false (ts_recorder_get (recorder, 0, n - 8, got));
+  g_assert_cmpuint (ts_recorder_copy_column (recorder, 0, 0, 0, 10, got), ==, 0);
+
+  g_assert_true (ts_trace_writer_close (writer, &error));
+  g_assert_no_error (error);
+  loaded = ts_trace_load (path, &cut_short, &error);
+  g_assert_no_error (error);
+  g_assert_false (cut_short);
+  assert_recorders_equal (reference, loaded);
+  g_unlink (path);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -1110,6 +1179,7 @@ main (int   argc,
   g_test_add_func ("/trace-file/corpus", test_corpus);
   g_test_add_func ("/trace-file/python-writer-agrees", test_python_writer_agrees);
   g_test_add_func ("/trace-file/summary-cut-short", test_summary_cut_short);
+  g_test_add_func ("/trace-file/bounded-streaming", test_bounded_streaming);
 
   return g_test_run ();
 }

@@ -15,19 +15,20 @@ typedef struct
 {
   const char *name;
   const char *short_name;
+  const char *scalar_type;   /* c10's ScalarType name */
   gsize       size;
   gboolean    floating;
 } DTypeInfo;
 
 static const DTypeInfo dtype_info[TS_N_DTYPES] = {
-  [TS_DTYPE_FLOAT32]  = { "torch.float32",  "float32",  4, TRUE },
-  [TS_DTYPE_FLOAT64]  = { "torch.float64",  "float64",  8, TRUE },
-  [TS_DTYPE_FLOAT16]  = { "torch.float16",  "float16",  2, TRUE },
-  [TS_DTYPE_BFLOAT16] = { "torch.bfloat16", "bfloat16", 2, TRUE },
-  [TS_DTYPE_INT64]    = { "torch.int64",    "int64",    8, FALSE },
-  [TS_DTYPE_INT32]    = { "torch.int32",    "int32",    4, FALSE },
-  [TS_DTYPE_UINT8]    = { "torch.uint8",    "uint8",    1, FALSE },
-  [TS_DTYPE_BOOL]     = { "torch.bool",     "bool",     1, FALSE },
+  [TS_DTYPE_FLOAT32]  = { "torch.float32",  "float32",  "Float",    4, TRUE },
+  [TS_DTYPE_FLOAT64]  = { "torch.float64",  "float64",  "Double",   8, TRUE },
+  [TS_DTYPE_FLOAT16]  = { "torch.float16",  "float16",  "Half",     2, TRUE },
+  [TS_DTYPE_BFLOAT16] = { "torch.bfloat16", "bfloat16", "BFloat16", 2, TRUE },
+  [TS_DTYPE_INT64]    = { "torch.int64",    "int64",    "Long",     8, FALSE },
+  [TS_DTYPE_INT32]    = { "torch.int32",    "int32",    "Int",      4, FALSE },
+  [TS_DTYPE_UINT8]    = { "torch.uint8",    "uint8",    "Byte",     1, FALSE },
+  [TS_DTYPE_BOOL]     = { "torch.bool",     "bool",     "Bool",     1, FALSE },
 };
 
 /* Aliases PyTorch accepts as attribute names of the torch module. */
@@ -57,6 +58,14 @@ ts_dtype_short_name (TsDType dtype)
 {
   g_return_val_if_fail (ts_dtype_is_valid (dtype), NULL);
   return dtype_info[dtype].short_name;
+}
+
+const char *
+ts_dtype_scalar_type_name (TsDType dtype)
+{
+  if (!ts_dtype_is_valid (dtype))
+    return "Undefined";
+  return dtype_info[dtype].scalar_type;
 }
 
 /* Accepts "torch.float32", "float32" and the aliases ("torch.float", "long"...). */
@@ -117,11 +126,21 @@ ts_dtype_is_integral (TsDType  dtype,
   return !dtype_info[dtype].floating;
 }
 
-/* torch.get_default_dtype(); torch.set_default_dtype is not modelled. */
+/* torch.set_default_dtype(): what Python floats, integer true division
+ * and float functions of integers give, and what repr leaves unsaid. */
+static TsDType default_dtype = TS_DTYPE_FLOAT32;
+
 TsDType
 ts_dtype_get_default (void)
 {
-  return TS_DTYPE_FLOAT32;
+  return default_dtype;
+}
+
+void
+ts_dtype_set_default (TsDType dtype)
+{
+  g_return_if_fail (dtype == TS_DTYPE_FLOAT32 || dtype == TS_DTYPE_FLOAT64);
+  default_dtype = dtype;
 }
 
 static inline guint32

@@ -52,6 +52,8 @@ typedef struct
 
 const char *ts_dtype_name            (TsDType      dtype);
 const char *ts_dtype_short_name      (TsDType      dtype);
+/* c10's ScalarType name used in PyTorch's messages: "Float", "Long"... */
+const char *ts_dtype_scalar_type_name (TsDType     dtype);
 gboolean    ts_dtype_from_name       (const char  *name,
                                       TsDType     *dtype);
 gsize       ts_dtype_size            (TsDType      dtype);
@@ -60,6 +62,8 @@ gboolean    ts_dtype_is_integral     (TsDType      dtype,
                                       gboolean     include_bool);
 gboolean    ts_dtype_is_valid        (TsDType      dtype);
 TsDType     ts_dtype_get_default     (void);
+/* float32 or float64 only, as torch.set_default_dtype. */
+void        ts_dtype_set_default     (TsDType      dtype);
 
 /* One element at @p (any alignment) to and from double. Storing follows
  * C++ static_cast as PyTorch does: floats to integers truncate toward zero

@@ -7,12 +7,13 @@
  * allocation, the launch) and a Job that computes over raw strided bytes.
  * On the CPU the job runs at once; on a device it is the work item's
  * on_start callback, so it reads its inputs when the device reaches it.
+ * Jobs compute through src/kernels/cpu (ts-cpu-kernels.h) and take their
+ * modelled flops and bytes from its ts_cost_* functions: this file holds
+ * PyTorch's rules, never a loop over elements.
  */
 
 #include "config.h"
 
-#include <cblas.h>
-#include <math.h>
 #include <string.h>
 
 #include "ts-device-assert.h"
@@ -24,7 +25,9 @@
 #define MAX_DEVICES 64
 
 typedef struct _Job Job;
-typedef void (*JobFunc) (Job *job);
+/* Errors are kernel errors (TS_KERNEL_ERROR); dispatch() converts them. */
+typedef gboolean (*JobFunc) (Job      *job,
+                             GError  **error);
 
 /* A job holds its tensors by value (metadata and the storage's pointers),
  * not by reference: as in PyTorch, freeing a tensor while a kernel that
@@ -32,23 +35,23 @@ typedef void (*JobFunc) (Job *job);
  * the stream order (or record_stream) is what keeps the memory valid, and
  * device memory itself stays mapped until its segment is released, which
  * synchronizes the device first, as cudaFree does. */
+/* Small outputs of device jobs stage here rather than in a malloc'd copy
+ * (a loop of tiny ops would otherwise allocate twice per op). */
+#define JOB_INLINE_STAGING 256
+
 struct _Job
 {
   JobFunc    func;
   TsTensor  *t[4];       /* t[0] is the output; point into tv */
-  TsTensor   tv[4];
-  TsStorage  sv[4];
   int        op;
   TsScalar   scalar;
-  gboolean   has_scalar;
-  gboolean   reverse;
-  TsDType    compute;    /* dtype the arithmetic happens in */
-  guint      n_dims;
-  int        dims[TS_MAX_DIMS];
+  guint8     scalar_bool; /* the scalar as a bool element */
+  TsDType    compute;    /* the promoted common dtype of the operands */
+  guint64    dim_mask;   /* reductions: bit d reduces dim d; 0 all */
+  int        dims[1];
   double     p0, p1;
   guint64    seed, offset;
   TsPhiloxLaunch plan;
-  gpointer   extra;      /* g_free'd with the job */
   guint      out_mask;   /* which t[] are written: bit 0 always */
   guint32    grid;       /* launch shape; 0: elementwise over t[0] */
   guint32    block;
@@ -57,15 +60,12 @@ struct _Job
   gint64     span_min[4];
   gsize      span_bytes[4];
   TsDeviceError fault;   /* device jobs: set by a kernel that faults */
+  gsize      inline_used;
+  /* Not zeroed by job_new: filled by job_set for the t[] in use. */
+  TsTensor   tv[4];
+  TsStorage  sv[4];
+  guint8     inline_staging[JOB_INLINE_STAGING] __attribute__ ((aligned (16)));
 };
-
-static void
-job_run (gpointer data)
-{
-  Job *job = data;
-
-  job->func (job);
-}
 
 static void
 job_free (gpointer data)
@@ -73,8 +73,9 @@ job_free (gpointer data)
   Job *job = data;
 
   for (guint i = 0; i < G_N_ELEMENTS (job->staging); i++)
-    g_free (job->staging[i]);
-  g_free (job->extra);
+    if (job->staging[i] < job->inline_staging ||
+        job->staging[i] >= job->inline_staging + JOB_INLINE_STAGING)
+      g_free (job->staging[i]);
   g_free (job);
 }
 
@@ -107,12 +108,23 @@ job_start (gpointer data)
       job->span_min[i] = t->offset + lo;
       job->span_bytes[i] = (gsize) (hi - lo + 1) * esize;
       job->real[i] = t->storage->data + job->span_min[i] * esize;
-      job->staging[i] = g_malloc (job->span_bytes[i]);
+      if (job->span_bytes[i] <= JOB_INLINE_STAGING - job->inline_used)
+        {
+          job->staging[i] = job->inline_staging + job->inline_used;
+          job->inline_used += (job->span_bytes[i] + 15) & ~(gsize) 15;
+        }
+      else
+        job->staging[i] = g_malloc (job->span_bytes[i]);
       memcpy (job->staging[i], job->real[i], job->span_bytes[i]);
       job->sv[i].data = job->staging[i];
       job->tv[i].offset -= job->span_min[i];
     }
-  job->func (job);
+  /* A kernel that fails on the device writes nothing. A fault (a
+   * device-side assert) poisons the context; any other failure (integer
+   * division by zero) is what a GPU would silently compute wrong: the host
+   * already checked everything that needs no data. */
+  if (!job->func (job, NULL) && job->fault == TS_DEVICE_ERROR_NONE)
+    g_debug ("a tensor kernel failed on the device");
   return job->fault;
 }
 
@@ -140,7 +152,9 @@ job_set (Job      *job,
 static Job *
 job_new (JobFunc func)
 {
-  Job *job = g_new0 (Job, 1);
+  Job *job = g_malloc (sizeof (Job));
+
+  memset (job, 0, G_STRUCT_OFFSET (Job, tv));
 
   job->func = func;
   job->out_mask = 1;
@@ -150,13 +164,27 @@ job_new (JobFunc func)
 /* Runs job on device (a work item on its current stream, inside an API
  * span named like PyTorch's operator) or at once on the CPU. Takes
  * ownership of the job. */
+/* Kernel errors surface as the Python exception PyTorch raises. */
 static gboolean
-dispatch (Job         *job,
-          TsDevice     device,
-          const char  *name,
-          guint64      flops,
-          guint64      bytes,
-          GError     **error)
+kernel_error (GError **error)
+{
+  if (error != NULL && *error != NULL && (*error)->domain == TS_KERNEL_ERROR)
+    {
+      int code = (*error)->code;
+
+      (*error)->domain = TS_TENSOR_ERROR;
+      (*error)->code = code == TS_KERNEL_ERROR_INDEX || code == TS_KERNEL_ERROR_DIM
+                       ? TS_TENSOR_ERROR_INDEX : TS_TENSOR_ERROR_RUNTIME;
+    }
+  return FALSE;
+}
+
+static gboolean
+dispatch (Job           *job,
+          TsDevice       device,
+          const char    *name,
+          TsKernelCost   cost,
+          GError       **error)
 {
   TsSessionWork work = { 0 };
   guint64 correlation;
@@ -164,15 +192,15 @@ dispatch (Job         *job,
 
   if (device.type == TS_DEVICE_CPU)
     {
-      job_run (job);
+      ok = job->func (job, error);
       job_free (job);
-      return TRUE;
+      return ok || kernel_error (error);
     }
 
   work.name = name;
   work.stream = ts_session_current_stream (device.index);
-  work.flops = flops;
-  work.bytes = bytes;
+  work.flops = (guint64) cost.flops;
+  work.bytes = (guint64) cost.bytes;
   /* PyTorch's vectorized elementwise kernels: 128 threads, 4 elements each */
   work.block = job->block ? job->block : 128;
   work.grid = job->grid ? job->grid
@@ -191,107 +219,51 @@ dispatch (Job         *job,
   return ok;
 }
 
-/* Strided iteration --------------------------------------------------- */
+/* Views for the kernels ------------------------------------------------ */
 
-typedef struct
-{
-  guint8  *data;
-  gint64   strides[TS_MAX_DIMS];  /* in bytes, 0 along broadcast dims */
-  TsDType  dtype;
-} Operand;
-
+/* Called several times per op: copies the used dims only (what
+ * ts_view_init does, without its argument checks and clearing). */
 static void
-operand_init (Operand        *op,
-              const TsTensor *t,
-              guint           ndim,
-              const gint64   *shape)
+tensor_view (const TsTensor *t,
+             TsView         *view)
 {
-  gsize esize = ts_dtype_size (t->dtype);
-  int lead = (int) ndim - (int) t->ndim;
-
-  op->data = ts_tensor_data (t);
-  op->dtype = t->dtype;
-  for (guint i = 0; i < ndim; i++)
-    {
-      int j = (int) i - lead;
-      if (j < 0 || t->shape[j] == 1)
-        op->strides[i] = 0;
-      else
-        op->strides[i] = t->strides[j] * (gint64) esize;
-    }
-  /* a dimension of size one with a real stride still steps nowhere */
-  for (guint i = 0; i < ndim; i++)
-    if (shape[i] == 1)
-      op->strides[i] = 0;
+  view->dtype = t->dtype;
+  view->ndim = t->ndim;
+  view->offset = t->offset;
+  view->data = t->storage->data;
+  memcpy (view->shape, t->shape, t->ndim * sizeof (gint64));
+  memcpy (view->strides, t->strides, t->ndim * sizeof (gint64));
 }
 
-typedef void (*ElemFunc) (Job *job, guint8 **ptrs);
-
+/* The view of a job's operand k: its tensor, or the Python scalar. */
 static void
-iterate (Job          *job,
-         guint         ndim,
-         const gint64 *shape,
-         Operand      *ops,
-         guint         n_ops,
-         ElemFunc      func)
+operand_view (Job    *job,
+              guint   k,
+              TsView *view)
 {
-  gint64 idx[TS_MAX_DIMS] = { 0 };
-  guint8 *ptrs[4];
-  gint64 numel = 1;
-
-  for (guint i = 0; i < ndim; i++)
-    numel *= shape[i];
-  if (numel == 0)
-    return;
-  for (guint k = 0; k < n_ops; k++)
-    ptrs[k] = ops[k].data;
-
-  for (gint64 n = 0; n < numel; n++)
-    {
-      func (job, ptrs);
-      /* odometer step, innermost dimension first */
-      for (int d = (int) ndim - 1; d >= 0; d--)
-        {
-          idx[d]++;
-          for (guint k = 0; k < n_ops; k++)
-            ptrs[k] += ops[k].strides[d];
-          if (idx[d] < shape[d])
-            break;
-          for (guint k = 0; k < n_ops; k++)
-            ptrs[k] -= ops[k].strides[d] * shape[d];
-          idx[d] = 0;
-        }
-    }
+  if (job->t[k] != NULL)
+    tensor_view (job->t[k], view);
+  else if (job->scalar.kind == TS_DTYPE_FLOAT64)
+    ts_view_init_scalar (view, TS_DTYPE_FLOAT64, &job->scalar.value);
+  else if (job->scalar.kind == TS_DTYPE_BOOL)
+    ts_view_init_scalar (view, TS_DTYPE_BOOL, &job->scalar_bool);
+  else
+    ts_view_init_scalar (view, TS_DTYPE_INT64, &job->scalar.ivalue);
 }
 
-static gboolean
-broadcast_shapes (const TsTensor  *a,
-                  const TsTensor  *b,
-                  guint           *ndim,
-                  gint64          *shape,
-                  GError         **error)
+/* For the cost model: a tensor's view, or no device bytes at all for a
+ * scalar, which travels in the kernel's arguments. */
+static void
+cost_view (const TsTensor *t,
+           TsDType         dtype,
+           TsView         *view)
 {
-  guint n = MAX (a->ndim, b->ndim);
+  static const gint64 empty = 0;
 
-  for (guint i = 0; i < n; i++)
-    {
-      int ia = (int) a->ndim - (int) n + (int) i;
-      int ib = (int) b->ndim - (int) n + (int) i;
-      gint64 sa = ia >= 0 ? a->shape[ia] : 1;
-      gint64 sb = ib >= 0 ? b->shape[ib] : 1;
-
-      if (sa != sb && sa != 1 && sb != 1)
-        {
-          g_set_error (error, TS_TENSOR_ERROR, TS_TENSOR_ERROR_RUNTIME,
-                       "The size of tensor a (%" G_GINT64_FORMAT ") must match the size of "
-                       "tensor b (%" G_GINT64_FORMAT ") at non-singleton dimension %u",
-                       sa, sb, i);
-          return FALSE;
-        }
-      shape[i] = sa == 1 ? sb : sa;
-    }
-  *ndim = n;
-  return TRUE;
+  if (t != NULL)
+    tensor_view (t, view);
+  else
+    ts_view_init (view, dtype, NULL, 1, &empty, NULL, 0);
 }
 
 /* Device rules ---------------------------------------------------------- */
@@ -362,315 +334,49 @@ common_device (TsTensor  **tensors,
 
 /* Element access ---------------------------------------------------------- */
 
-static inline double
-load_d (TsDType dtype, const guint8 *p)
-{
-  switch (dtype)
-    {
-    case TS_DTYPE_FLOAT32: return *(const float *) p;
-    case TS_DTYPE_FLOAT64: return *(const double *) p;
-    case TS_DTYPE_INT64: return (double) *(const gint64 *) p;
-    case TS_DTYPE_INT32: return *(const gint32 *) p;
-    case TS_DTYPE_UINT8: return *p;
-    case TS_DTYPE_BOOL: return *p != 0;
-    case TS_DTYPE_FLOAT16:
-    case TS_DTYPE_BFLOAT16:
-    case TS_N_DTYPES:
-    case TS_DTYPE_UNDEFINED:
-    default:
-      return ts_dtype_load (dtype, p);
-    }
-}
-
-static inline void
-store_d (TsDType dtype, guint8 *p, double v)
-{
-  switch (dtype)
-    {
-    case TS_DTYPE_FLOAT32: *(float *) p = (float) v; break;
-    case TS_DTYPE_FLOAT64: *(double *) p = v; break;
-    case TS_DTYPE_FLOAT16:
-    case TS_DTYPE_BFLOAT16:
-    case TS_DTYPE_INT64:
-    case TS_DTYPE_INT32:
-    case TS_DTYPE_UINT8:
-    case TS_DTYPE_BOOL:
-    case TS_N_DTYPES:
-    case TS_DTYPE_UNDEFINED:
-    default:
-      ts_dtype_store (dtype, p, v);
-      break;
-    }
-}
-
-static inline gint64
-load_i (TsDType dtype, const guint8 *p)
-{
-  switch (dtype)
-    {
-    case TS_DTYPE_INT64: return *(const gint64 *) p;
-    case TS_DTYPE_INT32: return *(const gint32 *) p;
-    case TS_DTYPE_UINT8: return *p;
-    case TS_DTYPE_BOOL: return *p != 0;
-    case TS_DTYPE_FLOAT32:
-    case TS_DTYPE_FLOAT64:
-    case TS_DTYPE_FLOAT16:
-    case TS_DTYPE_BFLOAT16:
-    case TS_N_DTYPES:
-    case TS_DTYPE_UNDEFINED:
-    default:
-      return ts_dtype_load_int (dtype, p);
-    }
-}
-
-static gint64
-element_offset (const TsTensor *self,
-                gint64          linear)
-{
-  gint64 off = self->offset;
-
-  for (int d = (int) self->ndim - 1; d >= 0; d--)
-    {
-      gint64 size = self->shape[d];
-      off += (linear % size) * self->strides[d];
-      linear /= size;
-    }
-  return off;
-}
-
 double
 ts_tensor_get_double (const TsTensor *self,
                       gint64          linear_index)
 {
-  gsize esize = ts_dtype_size (self->dtype);
+  TsView view;
 
-  return load_d (self->dtype, self->storage->data + element_offset (self, linear_index) * esize);
+  tensor_view (self, &view);
+  return ts_dtype_load (self->dtype, ts_view_linear_ptr (&view, linear_index));
 }
 
 gint64
 ts_tensor_get_int (const TsTensor *self,
                    gint64          linear_index)
 {
-  gsize esize = ts_dtype_size (self->dtype);
+  TsView view;
 
-  return load_i (self->dtype, self->storage->data + element_offset (self, linear_index) * esize);
+  tensor_view (self, &view);
+  return ts_dtype_load_int (self->dtype, ts_view_linear_ptr (&view, linear_index));
 }
 
 /* Elementwise binary ----------------------------------------------------- */
 
 static gboolean
-is_comparison (TsBinaryOp op)
+binary_job (Job     *job,
+            GError **error)
 {
-  return op >= TS_BINARY_EQ && op <= TS_BINARY_GE;
-}
+  TsView out, a, b;
 
-static double
-binary_float (TsBinaryOp op, double a, double b)
-{
-  switch (op)
-    {
-    case TS_BINARY_ADD: return a + b;
-    case TS_BINARY_SUB: return a - b;
-    case TS_BINARY_MUL: return a * b;
-    case TS_BINARY_DIV: return a / b;
-    case TS_BINARY_FLOOR_DIV: return floor (a / b);
-    case TS_BINARY_REMAINDER:
-      {
-        double r = fmod (a, b);
-        if (r != 0 && ((r < 0) != (b < 0)))
-          r += b;
-        return r;
-      }
-    case TS_BINARY_POW: return pow (a, b);
-    case TS_BINARY_MAXIMUM: return isnan (a) || isnan (b) ? NAN : MAX (a, b);
-    case TS_BINARY_MINIMUM: return isnan (a) || isnan (b) ? NAN : MIN (a, b);
-    case TS_BINARY_EQ: return a == b;
-    case TS_BINARY_NE: return a != b;
-    case TS_BINARY_LT: return a < b;
-    case TS_BINARY_LE: return a <= b;
-    case TS_BINARY_GT: return a > b;
-    case TS_BINARY_GE: return a >= b;
-    case TS_BINARY_AND: return (a != 0) && (b != 0);
-    case TS_BINARY_OR: return (a != 0) || (b != 0);
-    case TS_BINARY_XOR: return (a != 0) != (b != 0);
-    default:
-      g_assert_not_reached ();
-    }
-}
-
-static gint64
-binary_int (TsBinaryOp op, gint64 a, gint64 b)
-{
-  switch (op)
-    {
-    case TS_BINARY_ADD: return (gint64) ((guint64) a + (guint64) b);
-    case TS_BINARY_SUB: return (gint64) ((guint64) a - (guint64) b);
-    case TS_BINARY_MUL: return (gint64) ((guint64) a * (guint64) b);
-    case TS_BINARY_FLOOR_DIV:
-      {
-        gint64 q;
-        if (b == 0)
-          return 0;
-        q = a / b;
-        if ((a % b != 0) && ((a < 0) != (b < 0)))
-          q--;
-        return q;
-      }
-    case TS_BINARY_REMAINDER:
-      {
-        gint64 r;
-        if (b == 0)
-          return 0;
-        r = a % b;
-        if (r != 0 && ((r < 0) != (b < 0)))
-          r += b;
-        return r;
-      }
-    case TS_BINARY_POW:
-      {
-        gint64 r = 1;
-        if (b < 0)
-          return a == 1 ? 1 : 0;
-        while (b-- > 0)
-          r *= a;
-        return r;
-      }
-    case TS_BINARY_MAXIMUM: return MAX (a, b);
-    case TS_BINARY_MINIMUM: return MIN (a, b);
-    case TS_BINARY_EQ: return a == b;
-    case TS_BINARY_NE: return a != b;
-    case TS_BINARY_LT: return a < b;
-    case TS_BINARY_LE: return a <= b;
-    case TS_BINARY_GT: return a > b;
-    case TS_BINARY_GE: return a >= b;
-    case TS_BINARY_AND: return a & b;
-    case TS_BINARY_OR: return a | b;
-    case TS_BINARY_XOR: return a ^ b;
-    case TS_BINARY_DIV:
-    default:
-      g_assert_not_reached ();
-    }
-}
-
-static void
-binary_elem (Job     *job,
-             guint8 **p)
-{
-  TsDType out = job->t[0]->dtype;
-  TsDType a_type = job->t[1] ? job->t[1]->dtype : job->scalar.kind;
-  TsDType b_type = job->t[2] ? job->t[2]->dtype : job->scalar.kind;
-
-  if (ts_dtype_is_floating (job->compute))
-    {
-      double r = binary_float (job->op, load_d (a_type, p[1]), load_d (b_type, p[2]));
-      store_d (out, p[0], r);
-    }
-  else
-    {
-      gint64 r = binary_int (job->op, load_i (a_type, p[1]), load_i (b_type, p[2]));
-      if (out == TS_DTYPE_BOOL || ts_dtype_is_floating (out))
-        store_d (out, p[0], (double) r);
-      else
-        ts_dtype_store_int (out, p[0], r);
-    }
-}
-
-/* Fast path: both operands and the output contiguous float32 of one shape. */
-static gboolean
-binary_fast (Job *job)
-{
-  TsTensor *o = job->t[0], *a = job->t[1], *b = job->t[2];
-  gint64 n;
-  float *po, *pa, *pb;
-
-  if (a == NULL || b == NULL || o->dtype != TS_DTYPE_FLOAT32 ||
-      a->dtype != TS_DTYPE_FLOAT32 || b->dtype != TS_DTYPE_FLOAT32 ||
-      a->ndim != o->ndim || b->ndim != o->ndim ||
-      memcmp (a->shape, o->shape, o->ndim * sizeof (gint64)) != 0 ||
-      memcmp (b->shape, o->shape, o->ndim * sizeof (gint64)) != 0 ||
-      !ts_tensor_is_contiguous (o) || !ts_tensor_is_contiguous (a) ||
-      !ts_tensor_is_contiguous (b))
-    return FALSE;
-
-  n = ts_tensor_numel (o);
-  po = (float *) ts_tensor_data (o);
-  pa = (float *) ts_tensor_data (a);
-  pb = (float *) ts_tensor_data (b);
-  switch ((TsBinaryOp) job->op)
-    {
-    case TS_BINARY_ADD: for (gint64 i = 0; i < n; i++) po[i] = pa[i] + pb[i]; return TRUE;
-    case TS_BINARY_SUB: for (gint64 i = 0; i < n; i++) po[i] = pa[i] - pb[i]; return TRUE;
-    case TS_BINARY_MUL: for (gint64 i = 0; i < n; i++) po[i] = pa[i] * pb[i]; return TRUE;
-    case TS_BINARY_DIV: for (gint64 i = 0; i < n; i++) po[i] = pa[i] / pb[i]; return TRUE;
-    default:
-      return FALSE;
-    }
-}
-
-static void
-binary_job (Job *job)
-{
-  TsTensor *out = job->t[0];
-  Operand ops[3];
-  double sd = job->scalar.value;
-  gint64 si = job->scalar.ivalue;
-  guint8 *scalar_ptr;
-
-  if (binary_fast (job))
-    return;
-
-  scalar_ptr = job->scalar.kind == TS_DTYPE_FLOAT64 ? (guint8 *) &sd : (guint8 *) &si;
-  if (job->scalar.kind == TS_DTYPE_BOOL)
-    {
-      /* bools load as one byte */
-      static guint8 t = 1, f = 0;
-      scalar_ptr = si ? &t : &f;
-    }
-  operand_init (&ops[0], out, out->ndim, out->shape);
-  for (int k = 1; k <= 2; k++)
-    {
-      if (job->t[k] != NULL)
-        operand_init (&ops[k], job->t[k], out->ndim, out->shape);
-      else
-        {
-          memset (&ops[k], 0, sizeof ops[k]);
-          ops[k].data = scalar_ptr;
-        }
-    }
-  iterate (job, out->ndim, out->shape, ops, 3, binary_elem);
-}
-
-static const char *
-dtype_title (TsDType dtype)
-{
-  static const char *names[TS_N_DTYPES] = {
-    [TS_DTYPE_FLOAT32] = "Float", [TS_DTYPE_FLOAT64] = "Double",
-    [TS_DTYPE_FLOAT16] = "Half", [TS_DTYPE_BFLOAT16] = "BFloat16",
-    [TS_DTYPE_INT64] = "Long", [TS_DTYPE_INT32] = "Int",
-    [TS_DTYPE_UINT8] = "Byte", [TS_DTYPE_BOOL] = "Bool",
-  };
-  return names[dtype];
-}
-
-static const char *
-binary_name (TsBinaryOp op)
-{
-  static const char *names[] = {
-    "add", "sub", "mul", "div", "floor_divide", "remainder", "pow", "maximum", "minimum",
-    "eq", "ne", "lt", "le", "gt", "ge", "bitwise_and", "bitwise_or", "bitwise_xor",
-  };
-  return names[op];
+  tensor_view (job->t[0], &out);
+  operand_view (job, 1, &a);
+  operand_view (job, 2, &b);
+  return ts_cpu_binary (job->op, &a, &b, job->compute, &out, error);
 }
 
 /* PyTorch's operator names, spelled out so that a launch formats nothing. */
 static const char *
 binary_op_name (TsBinaryOp op)
 {
-  static const char *names[] = {
+  static const char *names[TS_N_BINARY_OPS] = {
     "aten::add", "aten::sub", "aten::mul", "aten::div", "aten::floor_divide",
     "aten::remainder", "aten::pow", "aten::maximum", "aten::minimum", "aten::eq",
-    "aten::ne", "aten::lt", "aten::le", "aten::gt", "aten::ge", "aten::bitwise_and",
-    "aten::bitwise_or", "aten::bitwise_xor",
+    "aten::ne", "aten::lt", "aten::le", "aten::gt", "aten::ge", "aten::logical_and",
+    "aten::logical_or", "aten::bitwise_and", "aten::bitwise_or", "aten::bitwise_xor",
   };
   return names[op];
 }
@@ -702,7 +408,7 @@ ts_ops_binary (TsBinaryOp       op,
   guint ndim;
   gint64 shape[TS_MAX_DIMS];
   Job *job;
-  gint64 numel;
+  TsView va, vb, vo;
 
   g_return_val_if_fail (a != NULL, NULL);
   g_return_val_if_fail (b != NULL || scalar != NULL, NULL);
@@ -714,8 +420,8 @@ ts_ops_binary (TsBinaryOp       op,
     {
       compute = ts_dtype_result_type2 (a->ndim ? TS_OPERAND_TENSOR : TS_OPERAND_ZERO_DIM, a->dtype,
                                        b->ndim ? TS_OPERAND_TENSOR : TS_OPERAND_ZERO_DIM, b->dtype);
-      if (!broadcast_shapes (a, b, &ndim, shape, error))
-        return NULL;
+      if (!ts_broadcast_shapes (a->ndim, a->shape, b->ndim, b->shape, &ndim, shape, error))
+        return kernel_error (error), NULL;
     }
   else
     {
@@ -725,26 +431,10 @@ ts_ops_binary (TsBinaryOp       op,
       memcpy (shape, a->shape, ndim * sizeof (gint64));
     }
 
-  if ((op == TS_BINARY_AND || op == TS_BINARY_OR || op == TS_BINARY_XOR) &&
-      ts_dtype_is_floating (compute))
-    {
-      g_set_error (error, TS_TENSOR_ERROR, TS_TENSOR_ERROR_RUNTIME,
-                   "\"%s_cpu\" not implemented for '%s'", binary_name (op), dtype_title (compute));
-      return NULL;
-    }
-  if (op == TS_BINARY_SUB && compute == TS_DTYPE_BOOL)
-    {
-      g_set_error_literal (error, TS_TENSOR_ERROR, TS_TENSOR_ERROR_RUNTIME,
-                           "Subtraction, the `-` operator, with two bool tensors is not supported. "
-                           "Use the `^` or `logical_xor()` operator instead.");
-      return NULL;
-    }
-  /* true division always gives a floating result */
-  if (op == TS_BINARY_DIV && !ts_dtype_is_floating (compute))
-    compute = ts_dtype_get_default ();
-  if (op == TS_BINARY_ADD && compute == TS_DTYPE_BOOL)
-    compute = TS_DTYPE_BOOL;
-  result = is_comparison (op) ? TS_DTYPE_BOOL : compute;
+  if (!ts_binary_check (op, compute, error))
+    return kernel_error (error), NULL;
+  /* true division gives a float, comparisons a bool */
+  result = ts_binary_result_dtype (op, compute);
 
   /* A CPU 0-dim operand of a device op is read now, as a number (PyTorch
    * copies it into the kernel's arguments). */
@@ -776,7 +466,7 @@ ts_ops_binary (TsBinaryOp       op,
         {
           g_set_error (error, TS_TENSOR_ERROR, TS_TENSOR_ERROR_RUNTIME,
                        "result type %s can't be cast to the desired output type %s",
-                       dtype_title (result), dtype_title (out->dtype));
+                       ts_dtype_scalar_type_name (result), ts_dtype_scalar_type_name (out->dtype));
           return NULL;
         }
       if (out->ndim != ndim || memcmp (out->shape, shape, ndim * sizeof (gint64)) != 0)
@@ -813,12 +503,14 @@ ts_ops_binary (TsBinaryOp       op,
   else
     {
       job->scalar = *scalar;
+      job->scalar_bool = scalar->ivalue != 0;
       job_set (job, reverse ? 2 : 1, a);
     }
 
-  numel = ts_tensor_numel (out);
-  if (!dispatch (job, device, binary_op_name (op), numel,
-            ts_tensor_nbytes (a) + (b ? ts_tensor_nbytes (b) : 0) + ts_tensor_nbytes (out), error))
+  cost_view (job->t[1], scalar ? scalar->kind : a->dtype, &va);
+  cost_view (job->t[2], scalar ? scalar->kind : a->dtype, &vb);
+  tensor_view (out, &vo);
+  if (!dispatch (job, device, binary_op_name (op), ts_cost_binary (op, &va, &vb, &vo), error))
     {
       ts_tensor_unref (out);
       return NULL;
@@ -828,59 +520,15 @@ ts_ops_binary (TsBinaryOp       op,
 
 /* Unary ------------------------------------------------------------------ */
 
-static double
-unary_float (TsUnaryOp op, double a)
+static gboolean
+unary_job (Job     *job,
+           GError **error)
 {
-  switch (op)
-    {
-    case TS_UNARY_NEG: return -a;
-    case TS_UNARY_ABS: return fabs (a);
-    case TS_UNARY_EXP: return exp (a);
-    case TS_UNARY_LOG: return log (a);
-    case TS_UNARY_SQRT: return sqrt (a);
-    case TS_UNARY_RELU: return a > 0 ? a : 0;
-    case TS_UNARY_SIGMOID: return 1.0 / (1.0 + exp (-a));
-    case TS_UNARY_TANH: return tanh (a);
-    case TS_UNARY_SIN: return sin (a);
-    case TS_UNARY_COS: return cos (a);
-    case TS_UNARY_NOT: return a == 0;
-    default:
-      g_assert_not_reached ();
-    }
-}
+  TsView in, out;
 
-static void
-unary_elem (Job     *job,
-            guint8 **p)
-{
-  TsDType out = job->t[0]->dtype;
-  TsDType in = job->t[1]->dtype;
-
-  if (ts_dtype_is_floating (out) || job->op == TS_UNARY_NOT)
-    store_d (out, p[0], unary_float (job->op, load_d (in, p[1])));
-  else
-    {
-      gint64 v = load_i (in, p[1]);
-      switch ((TsUnaryOp) job->op)
-        {
-        case TS_UNARY_NEG: v = -v; break;
-        case TS_UNARY_ABS: v = v < 0 ? -v : v; break;
-        case TS_UNARY_RELU: v = v > 0 ? v : 0; break;
-        default: break;
-        }
-      ts_dtype_store_int (out, p[0], v);
-    }
-}
-
-static void
-unary_job (Job *job)
-{
-  Operand ops[2];
-  TsTensor *out = job->t[0];
-
-  operand_init (&ops[0], out, out->ndim, out->shape);
-  operand_init (&ops[1], job->t[1], out->ndim, out->shape);
-  iterate (job, out->ndim, out->shape, ops, 2, unary_elem);
+  tensor_view (job->t[0], &out);
+  tensor_view (job->t[1], &in);
+  return ts_cpu_unary (job->op, &in, &out, error);
 }
 
 TsTensor *
@@ -888,36 +536,26 @@ ts_ops_unary (TsUnaryOp   op,
               TsTensor   *a,
               GError    **error)
 {
-  static const char *names[] = { "neg", "abs", "exp", "log", "sqrt", "relu", "sigmoid",
-                                 "tanh", "sin", "cos", "logical_not" };
-  TsDType result = a->dtype;
   TsTensor *out;
   Job *job;
+  TsView vin, vout;
   char name[64];
 
-  if (op == TS_UNARY_NEG && a->dtype == TS_DTYPE_BOOL)
-    {
-      g_set_error_literal (error, TS_TENSOR_ERROR, TS_TENSOR_ERROR_RUNTIME,
-                           "Negation, the `-` operator, on a bool tensor is not supported. "
-                           "If you are trying to invert a mask, use the `~` or "
-                           "`logical_not()` operator instead.");
-      return NULL;
-    }
-  if (op == TS_UNARY_NOT)
-    result = TS_DTYPE_BOOL;
-  else if (op >= TS_UNARY_EXP && op != TS_UNARY_RELU && !ts_dtype_is_floating (result))
-    result = ts_dtype_get_default ();
+  if (!ts_unary_check (op, a->dtype, error))
+    return kernel_error (error), NULL;
 
-  out = ts_tensor_new_empty (ts_tensor_get_device (a), result, a->ndim, a->shape, FALSE, error);
+  out = ts_tensor_new_empty (ts_tensor_get_device (a), ts_unary_result_dtype (op, a->dtype),
+                             a->ndim, a->shape, FALSE, error);
   if (out == NULL)
     return NULL;
   job = job_new (unary_job);
   job->op = op;
   job_set (job, 0, out);
   job_set (job, 1, a);
-  g_snprintf (name, sizeof name, "aten::%s", names[op]);
-  if (!dispatch (job, ts_tensor_get_device (a), name, ts_tensor_numel (out),
-            ts_tensor_nbytes (a) + ts_tensor_nbytes (out), error))
+  tensor_view (a, &vin);
+  tensor_view (out, &vout);
+  g_snprintf (name, sizeof name, "aten::%s", ts_unary_op_name (op));
+  if (!dispatch (job, ts_tensor_get_device (a), name, ts_cost_unary (op, &vin, &vout), error))
     {
       ts_tensor_unref (out);
       return NULL;
@@ -927,27 +565,19 @@ ts_ops_unary (TsUnaryOp   op,
 
 /* Fill and copy ----------------------------------------------------------- */
 
-static void
-fill_elem (Job     *job,
-           guint8 **p)
+static gboolean
+fill_job (Job     *job,
+          GError **error)
 {
-  TsDType out = job->t[0]->dtype;
+  TsView out;
 
-  if (job->scalar.kind == TS_DTYPE_FLOAT64 || ts_dtype_is_floating (out))
-    store_d (out, p[0], job->scalar.kind == TS_DTYPE_FLOAT64 ? job->scalar.value
-                                                             : (double) job->scalar.ivalue);
+  tensor_view (job->t[0], &out);
+  if (job->scalar.kind == TS_DTYPE_FLOAT64 || ts_dtype_is_floating (out.dtype))
+    ts_cpu_fill (&out, job->scalar.kind == TS_DTYPE_FLOAT64 ? job->scalar.value
+                                                            : (double) job->scalar.ivalue);
   else
-    ts_dtype_store_int (out, p[0], job->scalar.ivalue);
-}
-
-static void
-fill_job (Job *job)
-{
-  Operand op;
-  TsTensor *out = job->t[0];
-
-  operand_init (&op, out, out->ndim, out->shape);
-  iterate (job, out->ndim, out->shape, &op, 1, fill_elem);
+    ts_cpu_fill_int (&out, job->scalar.ivalue);
+  return TRUE;
 }
 
 gboolean
@@ -956,43 +586,25 @@ ts_ops_fill (TsTensor        *self,
              GError         **error)
 {
   Job *job = job_new (fill_job);
+  TsView view;
 
   job->scalar = *value;
   job_set (job, 0, self);
-  if (!dispatch (job, ts_tensor_get_device (self), "aten::fill_", 0, ts_tensor_nbytes (self), error))
+  tensor_view (self, &view);
+  if (!dispatch (job, ts_tensor_get_device (self), "aten::fill_", ts_cost_fill (&view), error))
     return FALSE;
   return TRUE;
 }
 
-static void
-copy_elem (Job     *job,
-           guint8 **p)
+static gboolean
+copy_job (Job     *job,
+          GError **error)
 {
-  TsDType out = job->t[0]->dtype;
-  TsDType in = job->t[1]->dtype;
+  TsView dst, src;
 
-  if (ts_dtype_is_floating (out) || ts_dtype_is_floating (in) || out == TS_DTYPE_BOOL)
-    store_d (out, p[0], load_d (in, p[1]));
-  else
-    ts_dtype_store_int (out, p[0], load_i (in, p[1]));
-}
-
-static void
-copy_job (Job *job)
-{
-  TsTensor *dst = job->t[0], *src = job->t[1];
-  Operand ops[2];
-
-  if (dst->dtype == src->dtype && ts_tensor_is_contiguous (dst) && ts_tensor_is_contiguous (src) &&
-      dst->ndim == src->ndim && memcmp (dst->shape, src->shape, dst->ndim * sizeof (gint64)) == 0)
-    {
-      if (ts_tensor_nbytes (dst) > 0)
-        memcpy (ts_tensor_data (dst), ts_tensor_data (src), ts_tensor_nbytes (dst));
-      return;
-    }
-  operand_init (&ops[0], dst, dst->ndim, dst->shape);
-  operand_init (&ops[1], src, dst->ndim, dst->shape);
-  iterate (job, dst->ndim, dst->shape, ops, 2, copy_elem);
+  tensor_view (job->t[0], &dst);
+  tensor_view (job->t[1], &src);
+  return ts_cpu_copy (&dst, &src, error);
 }
 
 static gboolean
@@ -1059,8 +671,8 @@ ts_ops_copy (TsTensor  *dst,
         {
           guint ndim;
           gint64 shape[TS_MAX_DIMS];
-          if (!broadcast_shapes (dst, src, &ndim, shape, error))
-            return FALSE;
+          if (!ts_broadcast_shapes (dst->ndim, dst->shape, src->ndim, src->shape, &ndim, shape, error))
+            return kernel_error (error);
           g_set_error_literal (error, TS_TENSOR_ERROR, TS_TENSOR_ERROR_RUNTIME,
                                "output with shape doesn't match the broadcast shape");
           return FALSE;
@@ -1074,9 +686,11 @@ ts_ops_copy (TsTensor  *dst,
   if (sd.type == TS_DEVICE_CPU && dd.type == TS_DEVICE_CPU)
     {
       Job *job = job_new (copy_job);
+      TsKernelCost none = { 0, 0 };
+
       job_set (job, 0, dst);
       job_set (job, 1, src);
-      return dispatch (job, sd, "aten::copy_", 0, 0, error);
+      return dispatch (job, sd, "aten::copy_", none, error);
     }
 
   if (sd.type == TS_DEVICE_CPU)
@@ -1199,29 +813,16 @@ ts_ops_to_host (TsTensor  *self,
 
 /* Reductions -------------------------------------------------------------- */
 
-typedef struct
-{
-  gboolean reduce[TS_MAX_DIMS];
-  gint64   out_strides[TS_MAX_DIMS];  /* strides of the contiguous output per input dim */
-} ReducePlan;
-
+/* The kernels' dim mask (bit d reduces dim d, 0 all of them) of a list of
+ * dims, checked and wrapped as PyTorch does. */
 static gboolean
-reduce_shape (TsTensor    *self,
-              const int   *dims,
-              guint        n_dims,
-              gboolean     keepdim,
-              ReducePlan  *plan,
-              guint       *out_ndim,
-              gint64      *out_shape,
-              GError     **error)
+reduce_mask (TsTensor    *self,
+             const int   *dims,
+             guint        n_dims,
+             guint64     *mask,
+             GError     **error)
 {
-  gint64 s = 1;
-  guint k = 0;
-
-  memset (plan, 0, sizeof *plan);
-  if (n_dims == 0)
-    for (guint i = 0; i < self->ndim; i++)
-      plan->reduce[i] = TRUE;
+  *mask = 0;
   for (guint i = 0; i < n_dims; i++)
     {
       int d = dims[i];
@@ -1229,81 +830,26 @@ reduce_shape (TsTensor    *self,
         return FALSE;
       if (self->ndim == 0)
         continue;
-      if (plan->reduce[d])
+      if (*mask & (G_GUINT64_CONSTANT (1) << d))
         {
           g_set_error (error, TS_TENSOR_ERROR, TS_TENSOR_ERROR_RUNTIME,
                        "dim %d appears multiple times in the list of dims", d);
           return FALSE;
         }
-      plan->reduce[d] = TRUE;
+      *mask |= G_GUINT64_CONSTANT (1) << d;
     }
-  for (int i = (int) self->ndim - 1; i >= 0; i--)
-    {
-      if (plan->reduce[i])
-        plan->out_strides[i] = 0;
-      else
-        {
-          plan->out_strides[i] = s;
-          s *= self->shape[i];
-        }
-    }
-  for (guint i = 0; i < self->ndim; i++)
-    {
-      if (plan->reduce[i] && !keepdim)
-        continue;
-      out_shape[k++] = plan->reduce[i] ? 1 : self->shape[i];
-    }
-  *out_ndim = k;
   return TRUE;
 }
 
-static void
-reduce_sum_job (Job *job)
+static gboolean
+reduce_job (Job     *job,
+            GError **error)
 {
-  TsTensor *out = job->t[0], *in = job->t[1];
-  gint64 n_out = ts_tensor_numel (out);
-  gint64 n_in = ts_tensor_numel (in);
-  ReducePlan *plan = job->extra;
-  double *acc = g_new0 (double, MAX (n_out, 1));
-  gint64 *iacc = g_new0 (gint64, MAX (n_out, 1));
-  gboolean floating = ts_dtype_is_floating (out->dtype);
-  gint64 idx[TS_MAX_DIMS] = { 0 };
-  gsize esize = ts_dtype_size (in->dtype);
-  gsize osize = ts_dtype_size (out->dtype);
-  guint8 *od = ts_tensor_data (out);
+  TsView in, out;
 
-  for (gint64 n = 0; n < n_in; n++)
-    {
-      gint64 o = 0, off = in->offset;
-      const guint8 *p;
-
-      for (guint d = 0; d < in->ndim; d++)
-        {
-          o += idx[d] * plan->out_strides[d];
-          off += idx[d] * in->strides[d];
-        }
-      p = in->storage->data + off * esize;
-      if (floating)
-        acc[o] += load_d (in->dtype, p);
-      else
-        iacc[o] += load_i (in->dtype, p);
-      for (int d = (int) in->ndim - 1; d >= 0; d--)
-        {
-          if (++idx[d] < in->shape[d])
-            break;
-          idx[d] = 0;
-        }
-    }
-
-  for (gint64 o = 0; o < n_out; o++)
-    {
-      if (floating)
-        store_d (out->dtype, od + o * osize, job->op ? acc[o] / job->p0 : acc[o]);
-      else
-        ts_dtype_store_int (out->dtype, od + o * osize, iacc[o]);
-    }
-  g_free (acc);
-  g_free (iacc);
+  tensor_view (job->t[0], &out);
+  tensor_view (job->t[1], &in);
+  return ts_cpu_reduce (job->op, &in, job->dim_mask, &out, error);
 }
 
 static TsTensor *
@@ -1315,52 +861,38 @@ reduce_sum_mean (TsTensor   *self,
                  gboolean    mean,
                  GError    **error)
 {
-  ReducePlan plan;
+  TsReduceOp op = mean ? TS_REDUCE_MEAN : TS_REDUCE_SUM;
+  guint64 mask;
   guint ndim;
   gint64 shape[TS_MAX_DIMS];
+  TsView vin, vout;
   TsTensor *out;
   Job *job;
-  gint64 count;
 
-
-  if (dtype == TS_DTYPE_UNDEFINED)
-    {
-      dtype = self->dtype;
-      if (!ts_dtype_is_floating (dtype))
-        {
-          if (mean)
-            {
-              g_set_error (error, TS_TENSOR_ERROR, TS_TENSOR_ERROR_RUNTIME,
-                           "mean(): could not infer output dtype. Input dtype must be either "
-                           "a floating point or complex dtype. Got: %s", dtype_title (dtype));
-              return NULL;
-            }
-          dtype = TS_DTYPE_INT64;
-        }
-    }
-  if (!reduce_shape (self, dims, n_dims, keepdim, &plan, &ndim, shape, error))
+  if (dtype == TS_DTYPE_UNDEFINED && !ts_reduce_result_dtype (op, self->dtype, &dtype, error))
+    return kernel_error (error), NULL;
+  if (!reduce_mask (self, dims, n_dims, &mask, error))
     return NULL;
+  tensor_view (self, &vin);
+  ts_reduce_shape (&vin, mask, keepdim, &ndim, shape);
   out = ts_tensor_new_empty (ts_tensor_get_device (self), dtype, ndim, shape, FALSE, error);
   if (out == NULL)
     return NULL;
 
-  count = ts_tensor_numel (self) / MAX (ts_tensor_numel (out), 1);
-  if (ts_tensor_numel (out) == 0)
-    count = 0;
-  job = job_new (reduce_sum_job);
+  job = job_new (reduce_job);
   /* a reduction kernel: 512 threads, 32 inputs per thread, on at most half
    * of the SMs (PyTorch splits a full reduction over a few CTAs per SM and
    * finishes it with a second pass we do not model) */
   job->block = 512;
   job->grid = (guint32) CLAMP ((ts_tensor_numel (self) + 16383) / 16384, 1,
                                MAX (ts_session_get_profile (0)->sm_count / 2, 1));
-  job->op = mean;
-  job->p0 = (double) count;
+  job->op = op;
+  job->dim_mask = mask;
   job_set (job, 0, out);
   job_set (job, 1, self);
-  job->extra = g_memdup2 (&plan, sizeof plan);
+  tensor_view (out, &vout);
   if (!dispatch (job, ts_tensor_get_device (self), mean ? "aten::mean" : "aten::sum",
-            ts_tensor_numel (self), ts_tensor_nbytes (self) + ts_tensor_nbytes (out), error))
+                 ts_cost_reduce (&vin, &vout), error))
     {
       ts_tensor_unref (out);
       return NULL;
@@ -1390,59 +922,16 @@ ts_ops_mean (TsTensor   *self,
   return reduce_sum_mean (self, dims, n_dims, keepdim, dtype, TRUE, error);
 }
 
-/* max/min: op is 1 for min; t[2] (optional) receives int64 indices along
- * the single reduced dim, p0 its size. */
-static void
-reduce_max_job (Job *job)
+static gboolean
+max_dim_job (Job     *job,
+             GError **error)
 {
-  TsTensor *out = job->t[0], *in = job->t[1], *ind = job->t[2];
-  ReducePlan *plan = job->extra;
-  gint64 n_out = MAX (ts_tensor_numel (out), 1);
-  gint64 n_in = ts_tensor_numel (in);
-  double *best = g_new (double, n_out);
-  gint64 *arg = g_new0 (gint64, n_out);
-  gboolean *seen = g_new0 (gboolean, n_out);
-  gint64 idx[TS_MAX_DIMS] = { 0 };
-  gsize esize = ts_dtype_size (in->dtype);
-  int rdim = job->n_dims ? job->dims[0] : -1;
+  TsView in, values, indices;
 
-  for (gint64 n = 0; n < n_in; n++)
-    {
-      gint64 o = 0, off = in->offset;
-      double v;
-
-      for (guint d = 0; d < in->ndim; d++)
-        {
-          o += idx[d] * plan->out_strides[d];
-          off += idx[d] * in->strides[d];
-        }
-      v = load_d (in->dtype, in->storage->data + off * esize);
-      if (!seen[o] || isnan (v) ||
-          (!isnan (best[o]) && (job->op ? v < best[o] : v > best[o])))
-        {
-          if (!(seen[o] && isnan (best[o])))
-            {
-              best[o] = v;
-              arg[o] = rdim >= 0 ? idx[rdim] : 0;
-            }
-          seen[o] = TRUE;
-        }
-      for (int d = (int) in->ndim - 1; d >= 0; d--)
-        {
-          if (++idx[d] < in->shape[d])
-            break;
-          idx[d] = 0;
-        }
-    }
-  for (gint64 o = 0; o < ts_tensor_numel (out); o++)
-    {
-      store_d (out->dtype, ts_tensor_data (out) + o * ts_dtype_size (out->dtype), best[o]);
-      if (ind != NULL)
-        ((gint64 *) ts_tensor_data (ind))[o] = arg[o];
-    }
-  g_free (best);
-  g_free (arg);
-  g_free (seen);
+  tensor_view (job->t[0], &values);
+  tensor_view (job->t[1], &in);
+  tensor_view (job->t[2], &indices);
+  return ts_cpu_max_dim (&in, (guint) job->dims[0], job->op, &values, &indices, error);
 }
 
 TsTensor *
@@ -1450,9 +939,8 @@ ts_ops_max (TsTensor  *self,
             gboolean   is_min,
             GError   **error)
 {
-  ReducePlan plan;
-  guint ndim;
-  gint64 shape[TS_MAX_DIMS];
+  static const gint64 scalar_shape[1] = { 1 };
+  TsView vin, vout;
   TsTensor *out;
   Job *job;
 
@@ -1463,18 +951,17 @@ ts_ops_max (TsTensor  *self,
                    "Specify the reduction dim with the 'dim' argument.", is_min ? "min" : "max");
       return NULL;
     }
-  if (!reduce_shape (self, NULL, 0, FALSE, &plan, &ndim, shape, error))
-    return NULL;
-  out = ts_tensor_new_empty (ts_tensor_get_device (self), self->dtype, 0, shape, FALSE, error);
+  out = ts_tensor_new_empty (ts_tensor_get_device (self), self->dtype, 0, scalar_shape, FALSE, error);
   if (out == NULL)
     return NULL;
-  job = job_new (reduce_max_job);
-  job->op = is_min;
+  job = job_new (reduce_job);
+  job->op = is_min ? TS_REDUCE_AMIN : TS_REDUCE_AMAX;
   job_set (job, 0, out);
   job_set (job, 1, self);
-  job->extra = g_memdup2 (&plan, sizeof plan);
+  tensor_view (self, &vin);
+  tensor_view (out, &vout);
   if (!dispatch (job, ts_tensor_get_device (self), is_min ? "aten::min" : "aten::max",
-            ts_tensor_numel (self), ts_tensor_nbytes (self), error))
+                 ts_cost_reduce (&vin, &vout), error))
     {
       ts_tensor_unref (out);
       return NULL;
@@ -1491,9 +978,10 @@ ts_ops_max_dim (TsTensor   *self,
                 TsTensor  **indices,
                 GError    **error)
 {
-  ReducePlan plan;
   guint ndim;
   gint64 shape[TS_MAX_DIMS];
+  TsView vin, vvalues, vindices;
+  TsKernelCost cost;
   Job *job;
 
   if (!ts_tensor_wrap_dim (self->ndim, &dim, error))
@@ -1505,8 +993,8 @@ ts_ops_max_dim (TsTensor   *self,
                    is_min ? "min" : "max", dim);
       return FALSE;
     }
-  if (!reduce_shape (self, &dim, self->ndim ? 1 : 0, keepdim, &plan, &ndim, shape, error))
-    return FALSE;
+  tensor_view (self, &vin);
+  ts_reduce_shape (&vin, self->ndim ? G_GUINT64_CONSTANT (1) << dim : 0, keepdim, &ndim, shape);
   *values = ts_tensor_new_empty (ts_tensor_get_device (self), self->dtype, ndim, shape, FALSE, error);
   if (*values == NULL)
     return FALSE;
@@ -1516,17 +1004,20 @@ ts_ops_max_dim (TsTensor   *self,
       g_clear_pointer (values, ts_tensor_unref);
       return FALSE;
     }
-  job = job_new (reduce_max_job);
+  job = job_new (max_dim_job);
   job->op = is_min;
-  job->n_dims = self->ndim ? 1 : 0;
   job->dims[0] = dim;
   job_set (job, 0, *values);
   job_set (job, 1, self);
   job_set (job, 2, *indices);
   job->out_mask |= 1u << 2;
-  job->extra = g_memdup2 (&plan, sizeof plan);
+  tensor_view (*values, &vvalues);
+  tensor_view (*indices, &vindices);
+  /* the values as a reduction, plus the indices written */
+  cost = ts_cost_reduce (&vin, &vvalues);
+  cost.bytes += ts_cost_fill (&vindices).bytes;
   if (!dispatch (job, ts_tensor_get_device (self), is_min ? "aten::min" : "aten::max",
-            ts_tensor_numel (self), ts_tensor_nbytes (self), error))
+                 cost, error))
     {
       g_clear_pointer (values, ts_tensor_unref);
       g_clear_pointer (indices, ts_tensor_unref);
@@ -1538,50 +1029,16 @@ ts_ops_max_dim (TsTensor   *self,
 /* Matmul ----------------------------------------------------------------- */
 
 /* t[0] = t[1] @ t[2] with t[1] [m,k] and t[2] [k,n] (views, any strides). */
-static void
-matmul_job (Job *job)
+static gboolean
+matmul_job (Job     *job,
+            GError **error)
 {
-  TsTensor *c = job->t[0], *a = job->t[1], *b = job->t[2];
-  gint64 m = a->shape[0], k = a->shape[1], n = b->shape[1];
-  gsize ea = ts_dtype_size (a->dtype), eb = ts_dtype_size (b->dtype), ec = ts_dtype_size (c->dtype);
+  TsView c, a, b;
 
-  if (c->dtype == TS_DTYPE_FLOAT32 && a->dtype == TS_DTYPE_FLOAT32 && b->dtype == TS_DTYPE_FLOAT32 &&
-      a->strides[1] == 1 && b->strides[1] == 1 && ts_tensor_is_contiguous (c) && m > 0 && n > 0 && k > 0)
-    {
-      cblas_sgemm (CblasRowMajor, CblasNoTrans, CblasNoTrans, m, n, k, 1.0f,
-                   (const float *) ts_tensor_data (a), MAX (a->strides[0], k),
-                   (const float *) ts_tensor_data (b), MAX (b->strides[0], n),
-                   0.0f, (float *) ts_tensor_data (c), n);
-      return;
-    }
-  if (c->dtype == TS_DTYPE_FLOAT64 && a->dtype == TS_DTYPE_FLOAT64 && b->dtype == TS_DTYPE_FLOAT64 &&
-      a->strides[1] == 1 && b->strides[1] == 1 && ts_tensor_is_contiguous (c) && m > 0 && n > 0 && k > 0)
-    {
-      cblas_dgemm (CblasRowMajor, CblasNoTrans, CblasNoTrans, m, n, k, 1.0,
-                   (const double *) ts_tensor_data (a), MAX (a->strides[0], k),
-                   (const double *) ts_tensor_data (b), MAX (b->strides[0], n),
-                   0.0, (double *) ts_tensor_data (c), n);
-      return;
-    }
-  for (gint64 i = 0; i < m; i++)
-    for (gint64 j = 0; j < n; j++)
-      {
-        double accd = 0;
-        gint64 acci = 0;
-        for (gint64 p = 0; p < k; p++)
-          {
-            const guint8 *pa = ts_tensor_data (a) + (i * a->strides[0] + p * a->strides[1]) * ea;
-            const guint8 *pb = ts_tensor_data (b) + (p * b->strides[0] + j * b->strides[1]) * eb;
-            if (ts_dtype_is_floating (c->dtype))
-              accd += load_d (a->dtype, pa) * load_d (b->dtype, pb);
-            else
-              acci += load_i (a->dtype, pa) * load_i (b->dtype, pb);
-          }
-        if (ts_dtype_is_floating (c->dtype))
-          store_d (c->dtype, ts_tensor_data (c) + (i * n + j) * ec, accd);
-        else
-          ts_dtype_store_int (c->dtype, ts_tensor_data (c) + (i * n + j) * ec, acci);
-      }
+  tensor_view (job->t[0], &c);
+  tensor_view (job->t[1], &a);
+  tensor_view (job->t[2], &b);
+  return ts_cpu_mm (&a, &b, &c, error);
 }
 
 TsTensor *
@@ -1653,8 +1110,8 @@ ts_ops_matmul (TsTensor  *a,
   job_set (job, 0, out2);
   job_set (job, 1, a2);
   job_set (job, 2, b2);
-  if (!dispatch (job, device, "aten::mm", 2 * (guint64) shape[0] * shape[1] * a2->shape[1],
-            ts_tensor_nbytes (a) + ts_tensor_nbytes (b) + ts_tensor_nbytes (out2), error))
+  if (!dispatch (job, device, "aten::mm",
+                 ts_cost_matmul (1, shape[0], shape[1], a2->shape[1], a->dtype), error))
     return NULL;
 
   /* drop the dims the 1-D operands gained */
@@ -1669,53 +1126,29 @@ ts_ops_matmul (TsTensor  *a,
 
 /* Indexing --------------------------------------------------------------- */
 
-/* view of t with dim fixed at index, on the stack (no references) */
-static void
-select_view (const TsTensor *t,
-             int             dim,
-             gint64          index,
-             TsTensor       *out)
+static gboolean
+index_select_job (Job     *job,
+                  GError **error)
 {
-  guint j = 0;
+  TsView out, in, index;
+  TsIndexFailure failure;
 
-  *out = *t;
-  out->ndim = t->ndim ? t->ndim - 1 : 0;
-  out->offset = t->offset + (t->ndim ? index * t->strides[dim] : 0);
-  for (guint i = 0; i < t->ndim; i++)
-    if ((int) i != dim)
-      {
-        out->shape[j] = t->shape[i];
-        out->strides[j] = t->strides[i];
-        j++;
-      }
-}
+  tensor_view (job->t[0], &out);
+  tensor_view (job->t[1], &in);
+  tensor_view (job->t[2], &index);
+  if (ts_cpu_index_select (&in, (guint) job->dims[0], &index, &out, &failure, error))
+    return TRUE;
 
-static void
-index_select_job (Job *job)
-{
-  TsTensor *out = job->t[0], *in = job->t[1], *index = job->t[2];
-  int dim = job->dims[0];
-  gint64 n = ts_tensor_numel (index);
-
-  for (gint64 i = 0; i < n; i++)
+  /* Only device jobs get here with a bad index (the CPU path checks up
+   * front): each thread of the failing index's slice asserts. */
+  if (failure.position >= 0)
     {
-      gint64 k = ts_tensor_get_int (index, i);
-      Job sub = { 0 };
-      TsTensor src, dst;
+      gint64 n = ts_tensor_numel (job->t[2]);
 
-      if (k < 0 || k >= (in->ndim ? in->shape[dim] : 1))
-        {
-          /* only device jobs get here: the CPU checks up front */
-          ts_device_assert_index_select (i, n, ts_tensor_numel (out) / MAX (n, 1));
-          job->fault = TS_DEVICE_ERROR_ASSERT;
-          continue;
-        }
-      select_view (in, dim, k, &src);
-      select_view (out, dim, i, &dst);
-      sub.t[0] = &dst;
-      sub.t[1] = &src;
-      copy_job (&sub);
+      ts_device_assert_index_select (failure.position, n, ts_tensor_numel (job->t[0]) / MAX (n, 1));
+      job->fault = TS_DEVICE_ERROR_ASSERT;
     }
+  return FALSE;
 }
 
 TsTensor *
@@ -1728,6 +1161,7 @@ ts_ops_index_select (TsTensor  *self,
   TsDevice device;
   gint64 shape[TS_MAX_DIMS];
   g_autoptr(TsTensor) host_index = NULL;
+  TsView vindex, vout;
   TsTensor *out;
   Job *job;
 
@@ -1774,7 +1208,9 @@ ts_ops_index_select (TsTensor  *self,
   job_set (job, 0, out);
   job_set (job, 1, self);
   job_set (job, 2, index);
-  if (!dispatch (job, device, "aten::index_select", 0, 2 * ts_tensor_nbytes (out), error))
+  tensor_view (index, &vindex);
+  tensor_view (out, &vout);
+  if (!dispatch (job, device, "aten::index_select", ts_cost_index (&vindex, &vout), error))
     {
       ts_tensor_unref (out);
       return NULL;
@@ -1818,21 +1254,15 @@ ts_ops_equal (TsTensor  *a,
   return TRUE;
 }
 
-static void
-arange_job (Job *job)
+static gboolean
+arange_job (Job     *job,
+            GError **error)
 {
-  TsTensor *out = job->t[0];
-  gint64 n = ts_tensor_numel (out);
-  gsize esize = ts_dtype_size (out->dtype);
+  TsView out;
 
-  for (gint64 i = 0; i < n; i++)
-    {
-      if (ts_dtype_is_floating (out->dtype))
-        store_d (out->dtype, ts_tensor_data (out) + i * esize, job->p0 + (double) i * job->p1);
-      else
-        ts_dtype_store_int (out->dtype, ts_tensor_data (out) + i * esize,
-                            (gint64) job->p0 + i * (gint64) job->p1);
-    }
+  tensor_view (job->t[0], &out);
+  ts_cpu_arange (&out, job->p0, job->p1);
+  return TRUE;
 }
 
 TsTensor *
@@ -1844,22 +1274,12 @@ ts_ops_arange (double     start,
                GError   **error)
 {
   gint64 n;
+  TsView vout;
   TsTensor *out;
   Job *job;
 
-  if (step == 0)
-    {
-      g_set_error_literal (error, TS_TENSOR_ERROR, TS_TENSOR_ERROR_RUNTIME,
-                           "step must be nonzero");
-      return NULL;
-    }
-  if ((step > 0 && start > end) || (step < 0 && start < end))
-    {
-      g_set_error_literal (error, TS_TENSOR_ERROR, TS_TENSOR_ERROR_RUNTIME,
-                           "upper bound and larger bound inconsistent with step sign");
-      return NULL;
-    }
-  n = (gint64) ceil ((end - start) / step);
+  if (!ts_arange_numel (start, end, step, &n, error))
+    return kernel_error (error), NULL;
   out = ts_tensor_new_empty (device, dtype, 1, &n, FALSE, error);
   if (out == NULL)
     return NULL;
@@ -1867,7 +1287,8 @@ ts_ops_arange (double     start,
   job->p0 = start;
   job->p1 = step;
   job_set (job, 0, out);
-  if (!dispatch (job, device, "aten::arange", n, ts_tensor_nbytes (out), error))
+  tensor_view (out, &vout);
+  if (!dispatch (job, device, "aten::arange", ts_cost_fill (&vout), error))
     {
       ts_tensor_unref (out);
       return NULL;
@@ -1877,21 +1298,27 @@ ts_ops_arange (double     start,
 
 /* Random numbers ----------------------------------------------------------- */
 
+/* One Philox generator per device and one for the CPU: the fills of both
+ * run the kernels' grid-stride Philox kernel, so a seed replays bit-exactly
+ * anywhere. The CPU "launch" is one block of 256 threads. */
+#define CPU_RANDOM_SM_COUNT       1
+#define CPU_RANDOM_THREADS_PER_SM 256
+
 typedef struct
 {
   gboolean          inited;
   guint64           initial_seed;
   TsPhiloxGenerator philox;
-} CudaGen;
+} Generator;
 
-static CudaGen cuda_gens[MAX_DEVICES];
-static GRand *cpu_rand;
-static guint64 cpu_seed = TS_PHILOX_DEFAULT_SEED;
+static Generator cuda_gens[MAX_DEVICES];
+static Generator cpu_generator;
 
-static CudaGen *
-cuda_gen (int device)
+/* device -1 is the CPU generator */
+static Generator *
+generator (int device)
 {
-  CudaGen *g = &cuda_gens[device];
+  Generator *g = device < 0 ? &cpu_generator : &cuda_gens[device];
 
   if (!g->inited)
     {
@@ -1902,36 +1329,20 @@ cuda_gen (int device)
   return g;
 }
 
-static GRand *
-cpu_gen (void)
-{
-  if (cpu_rand == NULL)
-    cpu_rand = g_rand_new_with_seed ((guint32) cpu_seed);
-  return cpu_rand;
-}
-
 void
 ts_rng_manual_seed (int     device,
                     guint64 seed)
 {
-  if (device < 0)
-    {
-      cpu_seed = seed;
-      if (cpu_rand != NULL)
-        g_rand_set_seed (cpu_rand, (guint32) seed);
-      return;
-    }
   g_return_if_fail (device < MAX_DEVICES);
-  cuda_gen (device)->initial_seed = seed;
-  ts_philox_generator_init (&cuda_gen (device)->philox, seed);
+  generator (device)->initial_seed = seed;
+  ts_philox_generator_init (&generator (device)->philox, seed);
 }
 
 guint64
 ts_rng_initial_seed (int device)
 {
-  if (device < 0)
-    return cpu_seed;
-  return cuda_gen (device)->initial_seed;
+  g_return_val_if_fail (device < MAX_DEVICES, 0);
+  return generator (device)->initial_seed;
 }
 
 guint64
@@ -1949,13 +1360,8 @@ ts_rng_get_state (int device)
 {
   guint8 state[TS_PHILOX_STATE_SIZE];
 
-  if (device < 0)
-    {
-      memcpy (state, &cpu_seed, 8);
-      memset (state + 8, 0, 8);
-      return g_bytes_new (state, sizeof state);
-    }
-  ts_philox_generator_get_state (&cuda_gen (device)->philox, state);
+  g_return_val_if_fail (device < MAX_DEVICES, NULL);
+  ts_philox_generator_get_state (&generator (device)->philox, state);
   return g_bytes_new (state, sizeof state);
 }
 
@@ -1967,21 +1373,8 @@ ts_rng_set_state (int       device,
   gsize n;
   const guint8 *data = g_bytes_get_data (state, &n);
 
-  if (device < 0)
-    {
-      if (n < 8)
-        {
-          g_set_error_literal (error, TS_TENSOR_ERROR, TS_TENSOR_ERROR_RUNTIME,
-                               "Expected either a THGeneratorState of size 5056 or a "
-                               "THGeneratorStateNew of size 5048 but found the input RNG "
-                               "state size to be 16");
-          return FALSE;
-        }
-      memcpy (&cpu_seed, data, 8);
-      g_rand_set_seed (cpu_gen (), (guint32) cpu_seed);
-      return TRUE;
-    }
-  if (!ts_philox_generator_set_state (&cuda_gen (device)->philox, data, n, error))
+  g_return_val_if_fail (device < MAX_DEVICES, FALSE);
+  if (!ts_philox_generator_set_state (&generator (device)->philox, data, n, error))
     {
       /* surface it as the RuntimeError PyTorch raises */
       if (error && *error)
@@ -1991,77 +1384,21 @@ ts_rng_set_state (int       device,
         }
       return FALSE;
     }
-  cuda_gen (device)->initial_seed = cuda_gen (device)->philox.seed;
+  generator (device)->initial_seed = generator (device)->philox.seed;
   return TRUE;
 }
 
-static void
-store_random (TsTensor *out,
-              gint64    i,
-              double    v)
+/* op 0: normal (p0 mean, p1 std); 1: uniform (p0 from, p1 to) */
+static gboolean
+random_job (Job     *job,
+            GError **error)
 {
-  gint64 off = element_offset (out, i);
+  TsView out;
 
-  store_d (out->dtype, out->storage->data + off * ts_dtype_size (out->dtype), v);
-}
-
-/* PyTorch's CUDA distribution kernels: thread t of T draws block after
- * block from subsequence t; lane u of call k goes to element k*T*U + u*T + t. */
-static void
-cuda_random_job (Job *job)
-{
-  TsTensor *out = job->t[0];
-  gint64 n = ts_tensor_numel (out);
-  guint64 threads = (guint64) job->plan.block_size * job->plan.grid_size;
-  guint unroll = job->plan.unroll;
-  gboolean normal = job->op == 0;
-
-  for (guint64 t = 0; t < threads && (gint64) t < n; t++)
-    {
-      TsPhiloxState state;
-
-      ts_philox_state_init (&state, job->seed, t, job->offset);
-      for (guint64 base = 0; (gint64) (base + t) < n; base += threads * unroll)
-        {
-          double vals[4];
-
-          if (unroll == 4)
-            {
-              float f[4];
-              if (normal)
-                ts_philox_normal4 (&state, f);
-              else
-                ts_philox_uniform4 (&state, f);
-              for (int u = 0; u < 4; u++)
-                vals[u] = f[u];
-            }
-          else
-            {
-              if (normal)
-                ts_philox_normal2_double (&state, vals);
-              else
-                ts_philox_uniform2_double (&state, vals);
-            }
-          for (guint u = 0; u < unroll; u++)
-            {
-              gint64 i = base + u * threads + t;
-              double v = vals[u];
-
-              if (i >= n)
-                continue;
-              if (normal)
-                v = v * job->p1 + job->p0;
-              else
-                {
-                  /* curand's (0, 1] becomes [from, to): 1 maps to from */
-                  if (v == 1.0)
-                    v = 0.0;
-                  v = v * (job->p1 - job->p0) + job->p0;
-                }
-              store_random (out, i, v);
-            }
-        }
-    }
+  tensor_view (job->t[0], &out);
+  if (job->op == 0)
+    return ts_cpu_normal (&out, job->p0, job->p1, job->seed, job->offset, &job->plan, error);
+  return ts_cpu_uniform (&out, job->p0, job->p1, job->seed, job->offset, &job->plan, error);
 }
 
 static gboolean
@@ -2071,13 +1408,16 @@ random_fill (TsTensor  *self,
              double     p1,
              GError   **error)
 {
-  gint64 n = ts_tensor_numel (self);
+  TsDevice device = ts_tensor_get_device (self);
+  Generator *gen;
+  TsView view;
+  Job *job;
 
   if (!ts_dtype_is_floating (self->dtype))
     {
       g_set_error (error, TS_TENSOR_ERROR, TS_TENSOR_ERROR_RUNTIME,
                    "\"%s_kernel_cpu\" not implemented for '%s'",
-                   normal ? "normal" : "uniform", dtype_title (self->dtype));
+                   normal ? "normal" : "uniform", ts_dtype_scalar_type_name (self->dtype));
       return FALSE;
     }
   if (normal && p1 < 0)
@@ -2094,44 +1434,30 @@ random_fill (TsTensor  *self,
       return FALSE;
     }
 
-  if (ts_tensor_is_cuda (self))
+  tensor_view (self, &view);
+  job = job_new (random_job);
+  job->op = normal ? 0 : 1;
+  job->p0 = p0;
+  job->p1 = p1;
+  if (device.type == TS_DEVICE_CUDA)
     {
-      int device = ts_tensor_get_device (self).index;
-      const TsGpuProfile *profile = ts_session_get_profile (device);
-      Job *job = job_new (cuda_random_job);
+      const TsGpuProfile *profile = ts_session_get_profile (device.index);
 
-      job->op = normal ? 0 : 1;
-      job->p0 = p0;
-      job->p1 = p1;
-      ts_philox_launch_plan (n, self->dtype == TS_DTYPE_FLOAT64 ? 2 : 4,
-                             profile->sm_count, profile->max_threads_per_sm, &job->plan);
-      job->grid = job->plan.grid_size;
-      job->block = job->plan.block_size;
-      job->seed = cuda_gen (device)->philox.seed;
-      job->offset = ts_philox_generator_reserve (&cuda_gen (device)->philox,
-                                                 job->plan.offset_increment);
-      job_set (job, 0, self);
-      if (!dispatch (job, ts_tensor_get_device (self), normal ? "aten::normal_" : "aten::uniform_",
-                n * 20, ts_tensor_nbytes (self), error))
-        return FALSE;
-      return TRUE;
+      ts_cpu_random_plan (&view, profile->sm_count, profile->max_threads_per_sm, &job->plan);
+      gen = generator (device.index);
     }
-
-  for (gint64 i = 0; i < n; i++)
+  else
     {
-      double v;
-      if (normal)
-        {
-          /* Box-Muller over the CPU generator */
-          double u1 = 1.0 - g_rand_double (cpu_gen ());
-          double u2 = g_rand_double (cpu_gen ());
-          v = sqrt (-2.0 * log (u1)) * cos (2 * G_PI * u2) * p1 + p0;
-        }
-      else
-        v = g_rand_double (cpu_gen ()) * (p1 - p0) + p0;
-      store_random (self, i, v);
+      ts_cpu_random_plan (&view, CPU_RANDOM_SM_COUNT, CPU_RANDOM_THREADS_PER_SM, &job->plan);
+      gen = generator (-1);
     }
-  return TRUE;
+  job->grid = job->plan.grid_size;
+  job->block = job->plan.block_size;
+  job->seed = gen->philox.seed;
+  job->offset = ts_philox_generator_reserve (&gen->philox, job->plan.offset_increment);
+  job_set (job, 0, self);
+  return dispatch (job, device, normal ? "aten::normal_" : "aten::uniform_",
+                   ts_cost_random (&view, normal), error);
 }
 
 gboolean

@@ -13,46 +13,13 @@
 
 #pragma once
 
+#include "ts-cpu-kernels.h"
 #include "ts-tensor.h"
 
 G_BEGIN_DECLS
 
-typedef enum
-{
-  TS_BINARY_ADD,
-  TS_BINARY_SUB,
-  TS_BINARY_MUL,
-  TS_BINARY_DIV,
-  TS_BINARY_FLOOR_DIV,
-  TS_BINARY_REMAINDER,
-  TS_BINARY_POW,
-  TS_BINARY_MAXIMUM,
-  TS_BINARY_MINIMUM,
-  TS_BINARY_EQ,
-  TS_BINARY_NE,
-  TS_BINARY_LT,
-  TS_BINARY_LE,
-  TS_BINARY_GT,
-  TS_BINARY_GE,
-  TS_BINARY_AND,
-  TS_BINARY_OR,
-  TS_BINARY_XOR,
-} TsBinaryOp;
-
-typedef enum
-{
-  TS_UNARY_NEG,
-  TS_UNARY_ABS,
-  TS_UNARY_EXP,
-  TS_UNARY_LOG,
-  TS_UNARY_SQRT,
-  TS_UNARY_RELU,
-  TS_UNARY_SIGMOID,
-  TS_UNARY_TANH,
-  TS_UNARY_SIN,
-  TS_UNARY_COS,
-  TS_UNARY_NOT,
-} TsUnaryOp;
+/* TsBinaryOp and TsUnaryOp are the kernels' (ts-cpu-kernels.h): an op
+ * computes through src/kernels/cpu on the CPU and inside device work. */
 
 /* A Python number operand: TS_DTYPE_BOOL, TS_DTYPE_INT64 or TS_DTYPE_FLOAT64. */
 typedef struct

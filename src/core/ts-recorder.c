@@ -19,6 +19,12 @@
  * record, in the order they happened) so that a sink set late is replayed
  * exactly the sequence a sink set at the start would have seen.
  *
+ * In bounded mode (ts_recorder_set_keep_records (FALSE), for runs that
+ * stream their trace to a sink), a table keeps one slab of its own and
+ * reuses it chunk after chunk: a record stays readable until its chunk is
+ * overwritten, the order log stops, and memory no longer grows with the
+ * number of records, only with the number of distinct strings.
+ *
  * Strings live in an arena of large blocks (stable addresses) and are found
  * through an open-addressing hash table of ids.
  *
@@ -80,9 +86,11 @@ typedef struct
   Column              columns[MAX_COLUMNS];
   gint                column_of_field[MAX_COLUMNS];  /* -1 for padding */
   gsize               slab_size;
-  guint8            **slabs;
+  guint8            **slabs;        /* slabs[0] holds chunk first_chunk */
   gsize               n_slabs;
   gsize               slabs_alloc;
+  gsize               first_chunk;  /* chunks before it were dropped */
+  guint8             *own_slab;     /* bounded mode: the one reused slab */
   gsize               count;
 } Table;
 
@@ -125,6 +133,7 @@ struct _TsRecorder
   TsRecorderSink  sink;
   gpointer        sink_data;
   gboolean        has_sink;
+  gboolean        bounded;     /* !keep_records */
 };
 
 G_DEFINE_FINAL_TYPE (TsRecorder, ts_recorder, G_TYPE_OBJECT)
@@ -233,6 +242,8 @@ static void
 table_clear (Table *table)
 {
   g_clear_pointer (&table->slabs, g_free);
+  g_clear_pointer (&table->own_slab, g_free);
+  table->first_chunk = 0;
   table->n_slabs = 0;
   table->slabs_alloc = 0;
   table->count = 0;
@@ -242,6 +253,16 @@ static void
 table_add_slab (TsRecorder *self,
                 Table      *table)
 {
+  if (G_UNLIKELY (self->bounded) && table->count > 0)
+    {
+      /* the previous chunks went to the sink: reuse one slab for all */
+      if (table->own_slab == NULL)
+        table->own_slab = g_malloc (MAX (table->slab_size, 1));
+      table->slabs[0] = table->own_slab;
+      table->n_slabs = 1;
+      table->first_chunk = table->count >> CHUNK_SHIFT;
+      return;
+    }
   if (table->n_slabs == table->slabs_alloc)
     {
       table->slabs_alloc = MAX (16, table->slabs_alloc * 2);
@@ -268,7 +289,7 @@ table_append (TsRecorder *self,
   if (i == 0)
     table_add_slab (self, table);
 
-  slab = table->slabs[index >> CHUNK_SHIFT];
+  slab = table->slabs[(index >> CHUNK_SHIFT) - table->first_chunk];
 
   for (c = 0; c < n8; c++)
     memcpy (slab + columns[c].column + i * 8, src + columns[c].src, 8);
@@ -284,11 +305,12 @@ table_get (const Table *table,
            void        *out)
 {
   guint8 *dst = out;
-  const guint8 *slab = table->slabs[index >> CHUNK_SHIFT];
+  const guint8 *slab;
   gsize i = index & CHUNK_MASK;
   guint c;
 
-  g_assert (index < table->count);
+  g_assert (index < table->count && (index >> CHUNK_SHIFT) >= table->first_chunk);
+  slab = table->slabs[(index >> CHUNK_SHIFT) - table->first_chunk];
 
   memset (out, 0, table->info->struct_size);
 
@@ -303,6 +325,9 @@ order_log (TsRecorder *self,
            guint8      event)
 {
   gsize i = self->n_events & ORDER_MASK;
+
+  if (G_UNLIKELY (self->bounded))
+    return;
 
   if (i == 0)
     {
@@ -653,7 +678,8 @@ ts_recorder_get (TsRecorder   *self,
   g_return_val_if_fail (out != NULL, FALSE);
 
   pthread_mutex_lock (&self->mutex);
-  if (index < self->tables[kind].count)
+  if (index < self->tables[kind].count &&
+      (index >> CHUNK_SHIFT) >= self->tables[kind].first_chunk)
     {
       table_get (&self->tables[kind], index, out);
       ret = TRUE;
@@ -688,7 +714,7 @@ ts_recorder_copy_column (TsRecorder   *self,
 
   pthread_mutex_lock (&self->mutex);
 
-  if (first < table->count)
+  if (first < table->count && (first >> CHUNK_SHIFT) >= table->first_chunk)
     n_values = MIN (n_values, table->count - first);
   else
     n_values = 0;
@@ -703,7 +729,8 @@ ts_recorder_copy_column (TsRecorder   *self,
         memset (dst, 0, n * fi->size);
       else
         memcpy (dst,
-                table->slabs[index >> CHUNK_SHIFT] + table->columns[column].column + i * fi->size,
+                table->slabs[(index >> CHUNK_SHIFT) - table->first_chunk] +
+                table->columns[column].column + i * fi->size,
                 n * fi->size);
 
       dst += n * fi->size;
@@ -739,6 +766,11 @@ replay (TsRecorder *self)
           guint64 copy[TS_RECORD_MAX_SIZE / 8];
 
           g_assert (event < TS_N_RECORD_KINDS);
+          if ((cursor[event] >> CHUNK_SHIFT) < self->tables[event].first_chunk)
+            {
+              cursor[event]++;   /* dropped in bounded mode */
+              continue;
+            }
           table_get (&self->tables[event], cursor[event]++, copy);
           self->sink.record_func (self->sink_data, event, copy);
         }
@@ -770,4 +802,48 @@ ts_recorder_set_sink (TsRecorder           *self,
     }
 
   pthread_mutex_unlock (&self->mutex);
+}
+
+void
+ts_recorder_set_keep_records (TsRecorder *self,
+                              gboolean    keep_records)
+{
+  g_return_if_fail (TS_IS_RECORDER (self));
+
+  pthread_mutex_lock (&self->mutex);
+  self->bounded = !keep_records;
+  pthread_mutex_unlock (&self->mutex);
+}
+
+gsize
+ts_recorder_get_n_retained (TsRecorder   *self,
+                            TsRecordKind  kind)
+{
+  gsize ret;
+
+  g_return_val_if_fail (TS_IS_RECORDER (self), 0);
+  g_return_val_if_fail ((guint) kind < TS_N_RECORD_KINDS, 0);
+
+  pthread_mutex_lock (&self->mutex);
+  ret = self->tables[kind].count - MIN (self->tables[kind].count,
+                                        self->tables[kind].first_chunk << CHUNK_SHIFT);
+  pthread_mutex_unlock (&self->mutex);
+
+  return ret;
+}
+
+gsize
+ts_recorder_get_n_chunks (TsRecorder *self)
+{
+  gsize ret = 0;
+
+  g_return_val_if_fail (TS_IS_RECORDER (self), 0);
+
+  pthread_mutex_lock (&self->mutex);
+  for (guint k = 0; k < TS_N_RECORD_KINDS; k++)
+    ret += self->tables[k].n_slabs;
+  ret += self->n_order_chunks;
+  pthread_mutex_unlock (&self->mutex);
+
+  return ret;
 }

@@ -79,6 +79,22 @@ void        ts_recorder_set_sink    (TsRecorder           *self,
                                      const TsRecorderSink *sink,
                                      gpointer              user_data);
 
+/* Bounded mode, for a run whose trace streams to a sink (a file or a
+ * pipe): with @keep_records FALSE the recorder keeps only the newest chunk
+ * (1024 records) of each kind, reusing one buffer per kind, and stops the
+ * order log, so memory stays flat however long the run. Counts keep
+ * growing; ts_recorder_get() and ts_recorder_copy_column() return nothing
+ * for dropped records, and a sink set later is replayed the strings and
+ * only the records appended before bounded mode that are still held. Set
+ * it after the sink. */
+void        ts_recorder_set_keep_records (TsRecorder      *self,
+                                          gboolean         keep_records);
+/* How many records of @kind are still readable. */
+gsize       ts_recorder_get_n_retained   (TsRecorder      *self,
+                                          TsRecordKind     kind);
+/* Record chunks and order-log chunks held (a measure of memory use). */
+gsize       ts_recorder_get_n_chunks     (TsRecorder      *self);
+
 /* Typed helpers, so producers get type checking. */
 #define TS_RECORDER_APPEND(self, KIND, Type, rec) \
   G_STMT_START { const Type *_r = (rec); ts_recorder_append ((self), (KIND), _r); } G_STMT_END

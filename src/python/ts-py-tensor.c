@@ -19,6 +19,7 @@
 
 #include "ts-ops.h"
 #include "ts-op-access.h"
+#include "ts-tensor-format.h"
 #include "ts-callsite.h"
 #include "ts-py-private.h"
 #include "ts-session.h"
@@ -154,7 +155,10 @@ ts_py_set_error (GError *error)
     {
       switch ((TsRuntimeError) error->code)
         {
-        /* the event checks are TORCH_CHECKs in PyTorch: RuntimeError */
+        /* elapsed_time's two checks are TORCH_CHECK_VALUE: ValueError;
+         * "must be completed" stays a RuntimeError */
+        case TS_RUNTIME_ERROR_EVENT_TIMING:
+        case TS_RUNTIME_ERROR_EVENT_NOT_RECORDED:
         case TS_RUNTIME_ERROR_INVALID_ARGUMENT:
         case TS_RUNTIME_ERROR_UNKNOWN_MODEL:
           type = PyExc_ValueError;
@@ -454,11 +458,11 @@ BINARY (add, TS_BINARY_ADD)
 BINARY (sub, TS_BINARY_SUB)
 BINARY (mul, TS_BINARY_MUL)
 BINARY (truediv, TS_BINARY_DIV)
-BINARY (floordiv, TS_BINARY_FLOOR_DIV)
+BINARY (floordiv, TS_BINARY_FLOOR_DIVIDE)
 BINARY (mod, TS_BINARY_REMAINDER)
-BINARY (and, TS_BINARY_AND)
-BINARY (or, TS_BINARY_OR)
-BINARY (xor, TS_BINARY_XOR)
+BINARY (and, TS_BINARY_BITWISE_AND)
+BINARY (or, TS_BINARY_BITWISE_OR)
+BINARY (xor, TS_BINARY_BITWISE_XOR)
 
 static PyObject *
 tensor_pow (PyObject *a,
@@ -497,8 +501,8 @@ static PyObject *
 tensor_invert (PyObject *a)
 {
   if (ts_py_tensor_get (a)->dtype == TS_DTYPE_BOOL)
-    return unary (a, TS_UNARY_NOT);
-  return binary (a, PyLong_FromLong (-1), TS_BINARY_XOR, FALSE);
+    return unary (a, TS_UNARY_LOGICAL_NOT);
+  return binary (a, PyLong_FromLong (-1), TS_BINARY_BITWISE_XOR, FALSE);
 }
 
 static PyObject *
@@ -1189,28 +1193,46 @@ tensor_index_select (PyObject *self,
   return wrap_or_raise (ts_ops_index_select (SELF_T, dim, ts_py_tensor_get (index), &error), &error);
 }
 
+/* The kernels' op named @name ("relu", "maximum"), or -1 with a
+ * ValueError: the Python side names ops, so the enums may grow freely. */
+static int
+op_from_name (const char  *name,
+              gboolean     binary_op)
+{
+  int n = binary_op ? TS_N_BINARY_OPS : TS_N_UNARY_OPS;
+
+  for (int op = 0; op < n; op++)
+    if (g_strcmp0 (name, binary_op ? ts_binary_op_name (op) : ts_unary_op_name (op)) == 0)
+      return op;
+  PyErr_Format (PyExc_ValueError, "unknown %s op '%s'", binary_op ? "binary" : "unary", name);
+  return -1;
+}
+
 static PyObject *
 unary_method (PyObject *self,
               PyObject *arg)
 {
   GError *error = NULL;
-  int op = PyLong_AsLong (arg);
+  const char *name = PyUnicode_AsUTF8 (arg);
+  int op;
 
-  ts_py_update_callsite ();
-  if (PyErr_Occurred ())
+  if (name == NULL || (op = op_from_name (name, FALSE)) < 0)
     return NULL;
+  ts_py_update_callsite ();
   return wrap_or_raise (ts_ops_unary (op, SELF_T, &error), &error);
 }
 
-/* _binary(other, op, inplace): the named methods (add, mul, eq, ...). */
 static PyObject *
 binary_method (PyObject *self,
                PyObject *args)
 {
   PyObject *other;
+  const char *name;
   int op, inplace = 0;
 
-  if (!PyArg_ParseTuple (args, "Oi|p", &other, &op, &inplace))
+  if (!PyArg_ParseTuple (args, "Os|p", &other, &name, &inplace))
+    return NULL;
+  if ((op = op_from_name (name, TRUE)) < 0)
     return NULL;
   return binary (self, other, op, inplace);
 }
@@ -1334,6 +1356,32 @@ tensor_new (PyTypeObject *type,
   return (PyObject *) self;
 }
 
+/* repr(tensor) is PyTorch's, from ts-tensor-format.c; a device tensor is
+ * read back with a blocking copy first, as PyTorch does. */
+static PyObject *
+tensor_repr (PyObject *self)
+{
+  GError *error = NULL;
+  g_autoptr(TsTensor) host = NULL;
+  g_autofree char *device = NULL;
+  g_autofree char *text = NULL;
+  TsTensorFormatOptions options = { 0 };
+
+  if (SELF_T == NULL)
+    return PyUnicode_FromString ("tensor(<uninitialized>)");
+  ts_py_update_callsite ();
+  host = ts_ops_to_host (SELF_T, &error);
+  if (host == NULL)
+    return ts_py_set_error (error);
+  if (ts_tensor_is_cuda (SELF_T))
+    device = ts_device_to_string (ts_tensor_get_device (SELF_T));
+  options.device = device;
+  options.requires_grad = ((TsPyTensor *) self)->requires_grad;
+  text = ts_tensor_format (host->dtype, host->ndim, host->shape, host->strides,
+                           ts_tensor_data (host), &options);
+  return PyUnicode_FromString (text);
+}
+
 static PyTypeObject TsPyTensor_Type = {
   PyVarObject_HEAD_INIT (NULL, 0)
   .tp_name = "torch._C.TensorBase",
@@ -1341,6 +1389,8 @@ static PyTypeObject TsPyTensor_Type = {
   .tp_dealloc = tensor_dealloc,
   .tp_as_number = &tensor_as_number,
   .tp_richcompare = tensor_richcompare,
+  .tp_repr = tensor_repr,
+  .tp_str = tensor_repr,
   .tp_flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_BASETYPE,
   .tp_methods = tensor_methods,
   .tp_getset = tensor_getset,
@@ -1520,7 +1570,26 @@ py_set_classes (PyObject *module,
   Py_RETURN_NONE;
 }
 
+/* _set_default_dtype(dtype): torch.set_default_dtype checked the type. */
+static PyObject *
+py_set_default_dtype (PyObject *module,
+                      PyObject *arg)
+{
+  TsDType dtype;
+
+  if (!ts_py_parse_dtype (arg, &dtype))
+    return NULL;
+  if (dtype != TS_DTYPE_FLOAT32 && dtype != TS_DTYPE_FLOAT64)
+    {
+      PyErr_SetString (PyExc_TypeError, "only floating-point types are supported as the default type");
+      return NULL;
+    }
+  ts_dtype_set_default (dtype);
+  Py_RETURN_NONE;
+}
+
 static PyMethodDef tensor_module_methods[] = {
+  { "_set_default_dtype", py_set_default_dtype, METH_O, NULL },
   { "_empty", py_empty, METH_VARARGS, NULL },
   { "_from_flat", py_from_flat, METH_VARARGS, NULL },
   { "_arange", py_arange, METH_VARARGS, NULL },

@@ -43,6 +43,9 @@ ts_binary_op_flops (TsBinaryOp op)
     case TS_BINARY_GE:
     case TS_BINARY_LOGICAL_AND:
     case TS_BINARY_LOGICAL_OR:
+    case TS_BINARY_BITWISE_AND:
+    case TS_BINARY_BITWISE_OR:
+    case TS_BINARY_BITWISE_XOR:
     case TS_N_BINARY_OPS:
     default:
       return 1.0;
@@ -68,6 +71,7 @@ ts_unary_op_flops (TsUnaryOp op)
     case TS_UNARY_NEG:
     case TS_UNARY_ABS:
     case TS_UNARY_RELU:
+    case TS_UNARY_LOGICAL_NOT:
     case TS_N_UNARY_OPS:
     default:
       return 1.0;

@@ -19,11 +19,12 @@
 static const char *binary_names[TS_N_BINARY_OPS] = {
   "add", "sub", "mul", "div", "floor_divide", "remainder", "pow", "maximum",
   "minimum", "eq", "ne", "lt", "le", "gt", "ge", "logical_and", "logical_or",
+  "bitwise_and", "bitwise_or", "bitwise_xor",
 };
 
 static const char *unary_names[TS_N_UNARY_OPS] = {
   "neg", "abs", "exp", "log", "sqrt", "sin", "cos", "tanh", "sigmoid", "relu",
-  "reciprocal",
+  "reciprocal", "logical_not",
 };
 
 const char *
@@ -52,6 +53,12 @@ binary_is_logical (TsBinaryOp op)
   return op == TS_BINARY_LOGICAL_AND || op == TS_BINARY_LOGICAL_OR;
 }
 
+static gboolean
+binary_is_bitwise (TsBinaryOp op)
+{
+  return op >= TS_BINARY_BITWISE_AND && op <= TS_BINARY_BITWISE_XOR;
+}
+
 TsDType
 ts_binary_compute_dtype (TsBinaryOp op,
                          TsDType    common)
@@ -77,7 +84,8 @@ ts_binary_result_dtype (TsBinaryOp op,
 static gboolean
 unary_is_float_function (TsUnaryOp op)
 {
-  return op != TS_UNARY_NEG && op != TS_UNARY_ABS && op != TS_UNARY_RELU;
+  return op != TS_UNARY_NEG && op != TS_UNARY_ABS && op != TS_UNARY_RELU &&
+         op != TS_UNARY_LOGICAL_NOT;
 }
 
 TsDType
@@ -86,6 +94,8 @@ ts_unary_result_dtype (TsUnaryOp op,
 {
   g_return_val_if_fail (ts_dtype_is_valid (input), TS_DTYPE_UNDEFINED);
 
+  if (op == TS_UNARY_LOGICAL_NOT)
+    return TS_DTYPE_BOOL;
   if (unary_is_float_function (op) && !ts_dtype_is_floating (input))
     return ts_dtype_get_default ();
   return input;
@@ -160,6 +170,9 @@ NAME (TsBinaryOp op, T a, T b)                                                \
     case TS_BINARY_GE: return a >= b;                                         \
     case TS_BINARY_LOGICAL_AND: return a != 0 && b != 0;                      \
     case TS_BINARY_LOGICAL_OR: return a != 0 || b != 0;                       \
+    case TS_BINARY_BITWISE_AND: /* rejected for floats by ts_cpu_binary */   \
+    case TS_BINARY_BITWISE_OR:                                                \
+    case TS_BINARY_BITWISE_XOR:                                               \
     case TS_N_BINARY_OPS:                                                     \
     default:                                                                  \
       g_assert_not_reached ();                                                \
@@ -240,6 +253,9 @@ binary_int (TsBinaryOp op,
     case TS_BINARY_GE: return a >= b;
     case TS_BINARY_LOGICAL_AND: return a != 0 && b != 0;
     case TS_BINARY_LOGICAL_OR: return a != 0 || b != 0;
+    case TS_BINARY_BITWISE_AND: return a & b;
+    case TS_BINARY_BITWISE_OR: return a | b;
+    case TS_BINARY_BITWISE_XOR: return a ^ b;
     case TS_BINARY_DIV:
     case TS_N_BINARY_OPS:
     default:
@@ -347,6 +363,30 @@ NAME (char **ptrs, const gint64 *strides, gint64 n, gpointer user_data)       \
 DEFINE_TYPED_BINARY_LOOP (binary_loop_f64, double)
 DEFINE_TYPED_BINARY_LOOP (binary_loop_f32, float)
 
+gboolean
+ts_binary_check (TsBinaryOp   op,
+                 TsDType      common,
+                 GError     **error)
+{
+  g_return_val_if_fail (op < TS_N_BINARY_OPS, FALSE);
+
+  if (op == TS_BINARY_SUB && common == TS_DTYPE_BOOL)
+    {
+      g_set_error_literal (error, TS_KERNEL_ERROR, TS_KERNEL_ERROR_DTYPE,
+                           "Subtraction, the `-` operator, with two bool tensors is not supported. "
+                           "Use the `^` or `logical_xor()` operator instead.");
+      return FALSE;
+    }
+  if (binary_is_bitwise (op) && ts_dtype_is_floating (common))
+    {
+      g_set_error (error, TS_KERNEL_ERROR, TS_KERNEL_ERROR_DTYPE,
+                   "\"%s_cpu\" not implemented for '%s'", binary_names[op],
+                   ts_dtype_scalar_type_name (common));
+      return FALSE;
+    }
+  return TRUE;
+}
+
 static gboolean
 check_elementwise_output (const TsView  *out,
                           guint          ndim,
@@ -384,13 +424,8 @@ ts_cpu_binary (TsBinaryOp    op,
   g_return_val_if_fail (a != NULL && b != NULL && out != NULL, FALSE);
   g_return_val_if_fail (ts_dtype_is_valid (common), FALSE);
 
-  if (op == TS_BINARY_SUB && common == TS_DTYPE_BOOL)
-    {
-      g_set_error_literal (error, TS_KERNEL_ERROR, TS_KERNEL_ERROR_DTYPE,
-                           "Subtraction, the `-` operator, with two bool tensors is not supported. "
-                           "Use the `^` or `logical_xor()` operator instead.");
-      return FALSE;
-    }
+  if (!ts_binary_check (op, common, error))
+    return FALSE;
 
   if (!ts_broadcast_shapes (a->ndim, a->shape, b->ndim, b->shape, &ndim, shape, error) ||
       !check_elementwise_output (out, ndim, shape, error) ||
@@ -460,6 +495,7 @@ NAME (TsUnaryOp op, T x)                                                      \
     case TS_UNARY_SIGMOID: return (T)1 / ((T)1 + EXP (-x));                   \
     case TS_UNARY_RELU: return isnan (x) ? x : (x > 0 ? x : (T)0);            \
     case TS_UNARY_RECIPROCAL: return (T)1 / x;                                \
+    case TS_UNARY_LOGICAL_NOT: return x == 0;                                 \
     case TS_N_UNARY_OPS:                                                      \
     default:                                                                  \
       g_assert_not_reached ();                                                \
@@ -485,6 +521,14 @@ unary_loop (char         **ptrs,
 {
   UnaryCtx *ctx = user_data;
   char *pi = ptrs[0], *po = ptrs[1];
+
+  if (ctx->op == TS_UNARY_LOGICAL_NOT)
+    {
+      /* truthiness of any dtype: NaN is true */
+      for (gint64 i = 0; i < n; i++, pi += strides[0], po += strides[1])
+        ts_dtype_store_int (ctx->out_dtype, po, ts_dtype_load (ctx->in_dtype, pi) == 0.0);
+      return;
+    }
 
   for (gint64 i = 0; i < n; i++)
     {
@@ -516,6 +560,32 @@ unary_loop (char         **ptrs,
 }
 
 gboolean
+ts_unary_check (TsUnaryOp   op,
+                TsDType     input,
+                GError    **error)
+{
+  const char *msg = NULL;
+
+  g_return_val_if_fail (op < TS_N_UNARY_OPS, FALSE);
+
+  if (input != TS_DTYPE_BOOL)
+    return TRUE;
+  if (op == TS_UNARY_NEG)
+    msg = "Negation, the `-` operator, on a bool tensor is not supported. If you are "
+          "trying to invert a mask, use the `~` or `logical_not()` operator instead.";
+  else if (op == TS_UNARY_ABS)
+    msg = "\"abs_cpu\" not implemented for 'Bool'";
+  else if (op == TS_UNARY_RELU)
+    msg = "Boolean inputs not supported for relu";
+  if (msg)
+    {
+      g_set_error_literal (error, TS_KERNEL_ERROR, TS_KERNEL_ERROR_DTYPE, msg);
+      return FALSE;
+    }
+  return TRUE;
+}
+
+gboolean
 ts_cpu_unary (TsUnaryOp     op,
               const TsView *in,
               const TsView *out,
@@ -528,23 +598,8 @@ ts_cpu_unary (TsUnaryOp     op,
   g_return_val_if_fail (op < TS_N_UNARY_OPS, FALSE);
   g_return_val_if_fail (in != NULL && out != NULL, FALSE);
 
-  if (in->dtype == TS_DTYPE_BOOL)
-    {
-      const char *msg = NULL;
-
-      if (op == TS_UNARY_NEG)
-        msg = "Negation, the `-` operator, on a bool tensor is not supported. If you are "
-              "trying to invert a mask, use the `~` or `logical_not()` operator instead.";
-      else if (op == TS_UNARY_ABS)
-        msg = "\"abs_cpu\" not implemented for 'Bool'";
-      else if (op == TS_UNARY_RELU)
-        msg = "Boolean inputs not supported for relu";
-      if (msg)
-        {
-          g_set_error_literal (error, TS_KERNEL_ERROR, TS_KERNEL_ERROR_DTYPE, msg);
-          return FALSE;
-        }
-    }
+  if (!ts_unary_check (op, in->dtype, error))
+    return FALSE;
 
   if (!check_elementwise_output (out, in->ndim, in->shape, error) ||
       !ts_iter_init (&iter, out->ndim, out->shape, operands, 2, error))

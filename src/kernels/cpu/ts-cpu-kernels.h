@@ -155,6 +155,9 @@ typedef enum
   TS_BINARY_GE,
   TS_BINARY_LOGICAL_AND,
   TS_BINARY_LOGICAL_OR,
+  TS_BINARY_BITWISE_AND,    /* integers and bool only: `&`, `|`, `^` */
+  TS_BINARY_BITWISE_OR,
+  TS_BINARY_BITWISE_XOR,
   TS_N_BINARY_OPS
 } TsBinaryOp;
 
@@ -171,6 +174,7 @@ typedef enum
   TS_UNARY_SIGMOID,
   TS_UNARY_RELU,
   TS_UNARY_RECIPROCAL,
+  TS_UNARY_LOGICAL_NOT,     /* any dtype in, bool out */
   TS_N_UNARY_OPS
 } TsUnaryOp;
 
@@ -188,6 +192,16 @@ TsDType  ts_binary_result_dtype        (TsBinaryOp op,
 /* Integer inputs of float functions (exp, sin, ...) give the default dtype. */
 TsDType  ts_unary_result_dtype         (TsUnaryOp  op,
                                         TsDType    input);
+
+/* The dtype rules of an op that need no data (the caller checks before it
+ * allocates or launches): "Subtraction, the `-` operator, with two bool
+ * tensors...", bitwise ops on floats, negation/abs/relu of bools. */
+gboolean ts_binary_check     (TsBinaryOp    op,
+                              TsDType       common,
+                              GError      **error);
+gboolean ts_unary_check      (TsUnaryOp     op,
+                              TsDType       input,
+                              GError      **error);
 
 /* out = a OP b with broadcasting; @out has the broadcast shape and any
  * dtype (values are converted on store). @common is the promoted dtype of

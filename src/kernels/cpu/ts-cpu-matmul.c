@@ -173,13 +173,9 @@ check_mm_dtypes (const TsView  *a,
 {
   if (a->dtype != b->dtype)
     {
-      static const char *names[TS_N_DTYPES] = {
-        "Float", "Double", "Half", "BFloat16", "Long", "Int", "Byte", "Bool",
-      };
-
       g_set_error (error, TS_KERNEL_ERROR, TS_KERNEL_ERROR_DTYPE,
                    "expected scalar type %s but found %s",
-                   names[a->dtype], names[b->dtype]);
+                   ts_dtype_scalar_type_name (a->dtype), ts_dtype_scalar_type_name (b->dtype));
       return FALSE;
     }
   if (a->dtype == TS_DTYPE_BOOL)

@@ -16,27 +16,6 @@
 
 #include "ts-cpu-kernels.h"
 
-/* c10's ScalarType names, used in PyTorch's messages ("Got: Long"). */
-static const char *
-scalar_type_name (TsDType dtype)
-{
-  switch (dtype)
-    {
-    case TS_DTYPE_FLOAT32: return "Float";
-    case TS_DTYPE_FLOAT64: return "Double";
-    case TS_DTYPE_FLOAT16: return "Half";
-    case TS_DTYPE_BFLOAT16: return "BFloat16";
-    case TS_DTYPE_INT64: return "Long";
-    case TS_DTYPE_INT32: return "Int";
-    case TS_DTYPE_UINT8: return "Byte";
-    case TS_DTYPE_BOOL: return "Bool";
-    case TS_N_DTYPES:
-    case TS_DTYPE_UNDEFINED:
-    default:
-      return "Undefined";
-    }
-}
-
 gboolean
 ts_reduce_result_dtype (TsReduceOp  op,
                         TsDType     input,
@@ -57,7 +36,7 @@ ts_reduce_result_dtype (TsReduceOp  op,
         {
           g_set_error (error, TS_KERNEL_ERROR, TS_KERNEL_ERROR_DTYPE,
                        "mean(): could not infer output dtype. Input dtype must be either "
-                       "a floating point or complex dtype. Got: %s", scalar_type_name (input));
+                       "a floating point or complex dtype. Got: %s", ts_dtype_scalar_type_name (input));
           return FALSE;
         }
       *result = input;

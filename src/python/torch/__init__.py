@@ -74,6 +74,7 @@ def set_default_dtype(d):
     global _default_dtype
     if d not in (float32, float64):
         raise TypeError("only floating-point types are supported as the default type")
+    _C._set_default_dtype(d)
     _default_dtype = d
 
 
@@ -444,11 +445,7 @@ class Tensor(_C.TensorBase):
             return self.item().__format__(spec)
         return object.__format__(self, spec)
 
-    def __repr__(self):
-        from ._tensor_str import _str
-        return _str(self)
-
-    __str__ = __repr__
+    # __repr__ and __str__ are torch._C.TensorBase's (ts-tensor-format.c)
 
     def __reduce_ex__(self, proto):
         return (tensor, (self.tolist(), self.dtype, self.device))
@@ -516,37 +513,37 @@ class Tensor(_C.TensorBase):
         return _C.TensorBase.__abs__(self)
 
     def exp(self):
-        return self._unary(2)
+        return self._unary("exp")
 
     def log(self):
-        return self._unary(3)
+        return self._unary("log")
 
     def sqrt(self):
-        return self._unary(4)
+        return self._unary("sqrt")
 
     def relu(self):
-        return self._unary(5)
+        return self._unary("relu")
 
     def sigmoid(self):
-        return self._unary(6)
+        return self._unary("sigmoid")
 
     def tanh(self):
-        return self._unary(7)
+        return self._unary("tanh")
 
     def sin(self):
-        return self._unary(8)
+        return self._unary("sin")
 
     def cos(self):
-        return self._unary(9)
+        return self._unary("cos")
 
     def logical_not(self):
-        return self._unary(10)
+        return self._unary("logical_not")
 
     def maximum(self, other):
-        return self._binary(other, 7)
+        return self._binary(other, "maximum")
 
     def minimum(self, other):
-        return self._binary(other, 8)
+        return self._binary(other, "minimum")
 
     def max(self, dim=None, keepdim=False):
         if isinstance(dim, Tensor):

@@ -36,8 +36,8 @@ torch.cuda.synchronize()
 print(a.elapsed_time(b) > 0)
 try:
     torch.cuda.Event(enable_timing=True).elapsed_time(b)
-except RuntimeError as err:
-    print("RuntimeError:", err)
+except ValueError as err:
+    print("ValueError:", err)
 torch.cuda.ipc_collect()
 y.record_stream(torch.cuda.current_stream(1))
 print(torch.cuda.memory_allocated(1) > 0, torch.cuda.memory_reserved(1) >= torch.cuda.memory_allocated(1))

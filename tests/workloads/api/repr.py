@@ -24,3 +24,8 @@ print(torch.full((2, 2), 1e10))
 print(torch.tensor([[0.1, 0.25], [1000.0, 2.0]]))
 print(torch.Size([2, 3]), torch.zeros(2, 3).shape, torch.zeros(2, 3).size(1))
 print(torch.float32, torch.int64, torch.device('cuda', 1), repr(torch.device('cpu')))
+# the default dtype decides which float dtype repr leaves unsaid
+torch.set_default_dtype(torch.float64)
+print(torch.tensor([1.5, 2.0]), torch.tensor([1.5], dtype=torch.float32), torch.tensor([1, 3]) / 2)
+torch.set_default_dtype(torch.float32)
+print(torch.tensor([1.5]), torch.tensor([], dtype=torch.float64))

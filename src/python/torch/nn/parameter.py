@@ -1,5 +1,4 @@
 import torch
-from torch._tensor_str import _str
 
 
 class Parameter(torch.Tensor):
@@ -9,7 +8,7 @@ class Parameter(torch.Tensor):
         return torch._C._make_subclass(cls, data, requires_grad)
 
     def __repr__(self):
-        return "Parameter containing:\n" + _str(self)
+        return "Parameter containing:\n" + torch._C.TensorBase.__repr__(self)
 
     __str__ = __repr__
 
