@@ -33,6 +33,7 @@
 #define WHEEL_PX     48.0     /* pixels panned per wheel step */
 #define KEY_PAN      0.1      /* fraction of the window per A/D */
 #define KEY_ZOOM     0.8
+#define LABEL_WIDTH  160.0
 
 typedef enum
 {
@@ -109,7 +110,7 @@ static GParamSpec *properties[N_PROPS];
 static double
 label_width (TsTimeline *self)
 {
-  return self->renderer != NULL ? ts_timeline_renderer_get_label_width (self->renderer) : 210.0;
+  return self->renderer != NULL ? ts_timeline_renderer_get_label_width (self->renderer) : LABEL_WIDTH;
 }
 
 static double
@@ -408,6 +409,8 @@ ts_timeline_set_document (TsTimeline      *self,
     {
       self->renderer = ts_timeline_renderer_new (document);
       ts_timeline_renderer_set_dark (self->renderer, get_dark ());
+      /* The pane is narrower than a CLI image: keep more of it for time. */
+      ts_timeline_renderer_set_label_width (self->renderer, LABEL_WIDTH);
       if (old != NULL)
         {
           for (guint g = 0; g < ts_timeline_renderer_get_n_groups (old); g++)
@@ -610,7 +613,7 @@ nearest_item (const TsTrack *t,
     }
   if (lo == t->n_items)
     lo--;
-  else if (lo > 0 && time - t->starts[lo - 1] < t->starts[lo] - time)
+  else if (lo > 0 && time - t->starts[lo - 1] <= t->starts[lo] - time)
     lo--;
   *item = lo;
   return TRUE;

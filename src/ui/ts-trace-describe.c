@@ -6,6 +6,8 @@
 
 #include "config.h"
 
+#include <string.h>
+
 #include <glib/gi18n.h>
 
 #include "ts-time-ruler.h"
@@ -262,8 +264,8 @@ describe_partner (GString            *s,
   p = ts_trace_document_get_track (document, pt);
   if (p == t && pi == item)
     return;
-  text = g_strdup_printf ("%s (%s) → %s", ts_recorder_lookup (recorder, p->labels[pi]), p->title,
-                          is_api ? _("launched") : _("launched it"));
+  /* Translators: "cudaLaunchKernel on MainThread", "gemm on Stream 7" */
+  text = g_strdup_printf (_("%s on %s"), ts_recorder_lookup (recorder, p->labels[pi]), p->title);
   append_row (s, is_api ? _("Device work") : _("Launched by"), text);
 }
 
@@ -471,7 +473,9 @@ ts_trace_describe_stats (TsTraceDocument    *document,
         {
           const TsStreamStats *st = &g_array_index (stats->streams, TsStreamStats, i);
           const TsTrack *t = ts_trace_document_get_track (document, st->track);
-          g_autofree char *title = g_strdup_printf ("cuda:%d %s", st->device, t->title);
+          g_autofree char *title = strstr (t->title, "cuda:") != NULL
+                                   ? g_strdup (t->title)
+                                   : g_strdup_printf ("%s (cuda:%d)", t->title, st->device);
           g_autofree char *cell = name_cell (title);
           g_autofree char *busy = ts_time_format_duration (st->busy);
 

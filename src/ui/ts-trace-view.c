@@ -122,10 +122,10 @@ visible_changed_cb (TsTraceView *self)
   g_autofree char *text = NULL;
 
   ts_timeline_get_visible_range (self->timeline, &begin, &end);
-  b = ts_time_format_duration (begin);
+  b = ts_time_format_duration (MAX (begin, 0));
   span = ts_time_format_duration (end - begin);
-  /* Translators: the visible window: "from 1.20 ms, 300 µs wide" */
-  text = g_strdup_printf (_("%s + %s"), b, span);
+  /* Translators: the visible window: "300 µs from 1.20 ms" */
+  text = g_strdup_printf (_("%s from %s"), span, b);
   gtk_label_set_label (self->range_label, ts_timeline_get_document (self->timeline) ? text : "");
 }
 
@@ -379,6 +379,7 @@ build_panels (TsTraceView *self)
   gtk_paned_set_shrink_end_child (GTK_PANED (paned), FALSE);
   gtk_paned_set_position (GTK_PANED (paned), 330);
   gtk_widget_add_css_class (paned, "timeline-panels");
+  gtk_widget_set_size_request (paned, -1, 210);
   return paned;
 }
 
@@ -440,7 +441,6 @@ ts_trace_view_init (TsTraceView *self)
   gtk_paned_set_shrink_start_child (GTK_PANED (paned), FALSE);
   gtk_widget_set_vexpand (paned, TRUE);
   gtk_box_append (GTK_BOX (vbox), paned);
-  gtk_widget_set_size_request (GTK_WIDGET (self->stats_label), -1, 180);
 
   adw_bin_set_child (ADW_BIN (self), vbox);
 
