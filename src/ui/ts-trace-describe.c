@@ -347,9 +347,11 @@ ts_trace_describe_item (TsTimelineRenderer *renderer,
   start = ts_time_format_duration (t->starts[item]);
   end = ts_time_format_duration (t->ends[item]);
   duration = ts_time_format_duration (t->ends[item] - t->starts[item]);
-  append_row (s, _("Start"), start);
-  append_row (s, _("End"), end);
-  append_row (s, _("Duration"), duration);
+  {
+    /* Translators: "5.297 µs, 158.8 µs → 164.1 µs" */
+    g_autofree char *times = g_strdup_printf (_("%s, %s → %s"), duration, start, end);
+    append_row (s, _("Duration"), times);
+  }
   describe_kind_fields (s, recorder, t, item);
   describe_partner (s, renderer, t, item);
   if (ts_trace_item_source (document, track, item, &loc))
@@ -438,32 +440,6 @@ ts_trace_describe_stats (TsTraceDocument    *document,
   span = ts_time_format_duration (stats->end - stats->begin);
   g_string_append_printf (s, "<b>%s</b> %s – %s (%s)\n", _("Range"), b, e, span);
 
-  append_name_table (s, recorder, _("Kernels"), stats->kernels);
-
-  if ((stats->copies != NULL && stats->copies->len > 0) || stats->memsets.count > 0)
-    {
-      g_autofree char *header = name_cell (_("Copies"));
-
-      g_string_append_printf (s, "\n<b>%s</b> %6s %10s %10s\n", header, _("count"), _("total"), _("bytes"));
-      for (guint i = 0; stats->copies != NULL && i <= stats->copies->len; i++)
-        {
-          const TsCopyStats *c = i < stats->copies->len ? &g_array_index (stats->copies, TsCopyStats, i) : &stats->memsets;
-          g_autofree char *cell = NULL;
-          g_autofree char *total = NULL;
-          g_autofree char *bytes = NULL;
-
-          if (c->count == 0)
-            continue;
-          cell = name_cell (copy_kind_name (i < stats->copies->len ? c->kind : 0));
-          total = ts_time_format_duration (c->total);
-          bytes = g_format_size (c->bytes);
-          g_string_append_printf (s, "%s %6" G_GUINT64_FORMAT " %10s %10s\n", cell, c->count, total, bytes);
-        }
-    }
-
-  append_name_table (s, recorder, _("API calls"), stats->api_calls);
-  append_name_table (s, recorder, _("NVTX ranges"), stats->nvtx_ranges);
-
   if (stats->streams != NULL && stats->streams->len > 0)
     {
       g_autofree char *header = name_cell (_("Streams"));
@@ -510,6 +486,32 @@ ts_trace_describe_stats (TsTraceDocument    *document,
                                   100.0 * (double) o->overlap / (double) window);
         }
     }
+
+  append_name_table (s, recorder, _("Kernels"), stats->kernels);
+
+  if ((stats->copies != NULL && stats->copies->len > 0) || stats->memsets.count > 0)
+    {
+      g_autofree char *header = name_cell (_("Copies"));
+
+      g_string_append_printf (s, "\n<b>%s</b> %6s %10s %10s\n", header, _("count"), _("total"), _("bytes"));
+      for (guint i = 0; stats->copies != NULL && i <= stats->copies->len; i++)
+        {
+          const TsCopyStats *c = i < stats->copies->len ? &g_array_index (stats->copies, TsCopyStats, i) : &stats->memsets;
+          g_autofree char *cell = NULL;
+          g_autofree char *total = NULL;
+          g_autofree char *bytes = NULL;
+
+          if (c->count == 0)
+            continue;
+          cell = name_cell (copy_kind_name (i < stats->copies->len ? c->kind : 0));
+          total = ts_time_format_duration (c->total);
+          bytes = g_format_size (c->bytes);
+          g_string_append_printf (s, "%s %6" G_GUINT64_FORMAT " %10s %10s\n", cell, c->count, total, bytes);
+        }
+    }
+
+  append_name_table (s, recorder, _("API calls"), stats->api_calls);
+  append_name_table (s, recorder, _("NVTX ranges"), stats->nvtx_ranges);
 
   if (stats->host_blocked > 0)
     {

@@ -359,15 +359,13 @@ build_panels (TsTraceView *self)
   GtkWidget *details_box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 0);
 
   self->details_label = GTK_LABEL (panel_label ());
-  gtk_box_append (GTK_BOX (details_box), GTK_WIDGET (self->details_label));
   self->source_button = GTK_BUTTON (gtk_button_new_with_label (""));
   gtk_widget_set_halign (GTK_WIDGET (self->source_button), GTK_ALIGN_START);
   gtk_widget_set_margin_start (GTK_WIDGET (self->source_button), 10);
-  gtk_widget_set_margin_bottom (GTK_WIDGET (self->source_button), 8);
-  gtk_widget_add_css_class (GTK_WIDGET (self->source_button), "pill");
-  gtk_widget_add_css_class (GTK_WIDGET (self->source_button), "small");
+  gtk_widget_set_margin_top (GTK_WIDGET (self->source_button), 6);
   g_signal_connect_object (self->source_button, "clicked", G_CALLBACK (source_clicked_cb), self, G_CONNECT_SWAPPED);
   gtk_box_append (GTK_BOX (details_box), GTK_WIDGET (self->source_button));
+  gtk_box_append (GTK_BOX (details_box), GTK_WIDGET (self->details_label));
 
   self->stats_label = GTK_LABEL (panel_label ());
   gtk_label_set_wrap (self->stats_label, FALSE);

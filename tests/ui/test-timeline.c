@@ -323,7 +323,7 @@ test_click_selects (void)
   g_test_message ("%s", details);
   g_assert_true (g_str_has_prefix (details, "k_b\n"));
   g_assert_nonnull (strstr (details, "Kind  Kernel\n"));
-  g_assert_nonnull (strstr (details, "Duration  300 ns\n"));
+  g_assert_nonnull (strstr (details, "Duration  300 ns, 100 ns → 400 ns\n"));
   g_assert_nonnull (strstr (details, "Grid × block  (4, 1, 1) × (128, 1, 1)\n"));
   g_assert_nonnull (strstr (details, "Launched by  cudaLaunchKernel on MainThread\n"));
   g_assert_nonnull (strstr (details, "Source  known.py:11"));
