@@ -7,6 +7,8 @@
 #pragma once
 
 #include "ts-example-gallery.h"
+#include "ts-trace-reader.h"
+#include "ts-trace-view.h"
 #include "ts-window.h"
 
 G_BEGIN_DECLS
@@ -59,6 +61,17 @@ struct _TsWindow
   guint                 error_line;
   char                 *last_stderr;
   char                 *status;
+
+  /* The trace viewer (ts-window-trace.c): the recorder of the run or file
+   * shown, the live reader feeding it, and the throttled rebuild. */
+  TsTraceView          *trace_view;
+  TsRecorder           *recorder;
+  TsTraceReader        *reader;
+  gboolean              reader_failed;
+  guint                 rebuild_source;
+  gint64                last_rebuild;
+  guint64               built_records;
+  GCancellable         *load_cancellable;
 };
 
 /* GPU models as the CLI names them, in the order of the drop-down. */
@@ -77,5 +90,9 @@ void _ts_window_trace_begin       (TsWindow   *self);
 void _ts_window_trace_data        (TsWindow   *self,
                                    GBytes     *bytes);
 void _ts_window_trace_end         (TsWindow   *self);
+void _ts_window_trace_dispose     (TsWindow   *self);
+void _ts_window_save_trace        (TsWindow   *self,
+                                   GFile      *file);
+gboolean _ts_window_has_trace     (TsWindow   *self);
 
 G_END_DECLS
