@@ -21,26 +21,89 @@ run_result_clear (RunResult *r)
 }
 
 static void
-run_cli (RunResult   *r,
-         const char  *script,
-         const char **extra)
+run_cli_env (RunResult   *r,
+             const char  *script,
+             const char **extra,
+             const char  *env)
 {
   g_autoptr(GPtrArray) args = g_ptr_array_new_with_free_func (g_free);
   g_autoptr(GError) error = NULL;
   int wait_status = 0;
 
+  g_auto(GStrv) envp = g_get_environ ();
+
+  envp = g_environ_unsetenv (envp, "CUDA_VISIBLE_DEVICES");
+  if (env != NULL)
+    {
+      g_auto(GStrv) kv = g_strsplit (env, "=", 2);
+      envp = g_environ_setenv (envp, kv[0], kv[1], TRUE);
+    }
   g_ptr_array_add (args, g_strdup (TS_CLI_PATH));
   g_ptr_array_add (args, g_strdup ("run"));
+  /* Options of `run` come before the script; the script's after it. */
+  for (guint i = 0; extra && extra[i] && g_str_has_prefix (extra[i], "--gpus"); i++)
+    g_ptr_array_add (args, g_strdup (extra[i]));
   g_ptr_array_add (args, g_build_filename (TS_TEST_SRCDIR, "workloads", script, NULL));
   for (guint i = 0; extra && extra[i]; i++)
-    g_ptr_array_add (args, g_strdup (extra[i]));
+    if (!g_str_has_prefix (extra[i], "--gpus"))
+      g_ptr_array_add (args, g_strdup (extra[i]));
   g_ptr_array_add (args, NULL);
 
-  g_spawn_sync (NULL, (char **) args->pdata, NULL, G_SPAWN_DEFAULT, NULL, NULL,
+  g_spawn_sync (NULL, (char **) args->pdata, envp, G_SPAWN_DEFAULT, NULL, NULL,
                 &r->out, &r->err, &wait_status, &error);
   g_assert_no_error (error);
   g_assert_true (WIFEXITED (wait_status));
   r->status = WEXITSTATUS (wait_status);
+}
+
+static void
+run_cli (RunResult   *r,
+         const char  *script,
+         const char **extra)
+{
+  run_cli_env (r, script, extra, NULL);
+}
+
+static void
+test_visible_devices_note (void)
+{
+  RunResult r = { 0 };
+
+  /* CUDA stops at a bad entry and so do we, but we say so on stderr. */
+  run_cli_env (&r, "uses-cuda.py", NULL, "CUDA_VISIBLE_DEVICES=1,x,2");
+  g_assert_cmpint (r.status, ==, 0);
+  g_assert_cmpstr (r.out, ==, "1\n");
+  g_assert_cmpstr (r.err, ==, "tensorscope: CUDA_VISIBLE_DEVICES=1,x,2: “x” is not a device ordinal; "
+                              "as in CUDA, it and every entry after it are ignored\n");
+  run_result_clear (&r);
+
+  run_cli_env (&r, "uses-cuda.py", NULL, "CUDA_VISIBLE_DEVICES=3,1");
+  g_assert_cmpstr (r.out, ==, "2\n");
+  g_assert_cmpstr (r.err, ==, "");
+  run_result_clear (&r);
+}
+
+static void
+test_gpu_count_option (void)
+{
+  RunResult r = { 0 };
+  const char *zero[] = { "--gpus=0", NULL };
+  const char *two[] = { "--gpus=2", NULL };
+  const char *many[] = { "--gpus=17", NULL };
+
+  run_cli (&r, "uses-cuda.py", zero);
+  g_assert_cmpint (r.status, ==, 2);
+  g_assert_cmpstr (r.err, ==, "tensorscope: run: --gpus must be from 1 to 16\n");
+  run_result_clear (&r);
+
+  run_cli (&r, "uses-cuda.py", many);
+  g_assert_cmpint (r.status, ==, 2);
+  run_result_clear (&r);
+
+  run_cli (&r, "uses-cuda.py", two);
+  g_assert_cmpint (r.status, ==, 0);
+  g_assert_cmpstr (r.out, ==, "2\n");
+  run_result_clear (&r);
 }
 
 static void
@@ -120,5 +183,7 @@ main (int    argc,
   g_test_add_func ("/cli/run/syntax-error", test_syntax_error);
   g_test_add_func ("/cli/run/torch-is-ours", test_torch_is_ours);
   g_test_add_func ("/cli/run/missing-script", test_missing_script);
+  g_test_add_func ("/cli/run/visible-devices-note", test_visible_devices_note);
+  g_test_add_func ("/cli/run/gpu-count-option", test_gpu_count_option);
   return g_test_run ();
 }

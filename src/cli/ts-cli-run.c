@@ -33,7 +33,7 @@ int
 ts_cli_run_main (int    argc,
                  char **argv)
 {
-  int n_gpus = 0;
+  int n_gpus = -1;   /* not given: TENSORSCOPE_GPUS or 4 */
   int trace_fd = -1;
   gboolean sync_mode = FALSE;
   gboolean sanitize = FALSE;
@@ -81,13 +81,13 @@ ts_cli_run_main (int    argc,
       ts_cli_message ("run: unknown GPU model “%s”; known models: %s", gpu_model, known);
       return 2;
     }
-  if (n_gpus < 0 || n_gpus > TS_RUNTIME_MAX_GPUS)
+  if (n_gpus == 0 || n_gpus < -1 || n_gpus > TS_RUNTIME_MAX_GPUS)
     {
       ts_cli_message ("run: --gpus must be from 1 to %d", TS_RUNTIME_MAX_GPUS);
       return 2;
     }
 
-  session_options.n_gpus = n_gpus;
+  session_options.n_gpus = MAX (n_gpus, 0);
   session_options.gpu_model = gpu_model;
   session_options.sync = sync_mode;
   session_options.sanitize = sanitize;

@@ -165,6 +165,10 @@ ts_session_cuda_init (GError **error)
         }
       session.n_devices = MIN ((int) ts_runtime_get_n_devices (runtime), MAX_DEVICES);
       session.profile = ts_runtime_get_profile (runtime);
+      /* CUDA silently stops at a bad CUDA_VISIBLE_DEVICES entry; we do the
+       * same, but say so, since a typo there hides GPUs. */
+      if (ts_runtime_get_visible_devices_note (runtime) != NULL)
+        g_printerr ("tensorscope: %s\n", ts_runtime_get_visible_devices_note (runtime));
       if (session.n_devices == 0)
         {
           g_object_unref (runtime);
