@@ -5,6 +5,7 @@
  */
 
 #include <glib.h>
+#include <glib/gstdio.h>
 
 typedef struct
 {
@@ -106,6 +107,48 @@ test_gpu_count_option (void)
   run_result_clear (&r);
 }
 
+/* Same workload, same trace, byte for byte: virtual time and deterministic
+ * addresses leave nothing in the file that depends on the machine. */
+static void
+test_trace_is_deterministic (void)
+{
+  g_autofree char *dir = g_dir_make_tmp ("ts-det-XXXXXX", NULL);
+  g_autofree char *a = g_build_filename (dir, "a.tstrace", NULL);
+  g_autofree char *b = g_build_filename (dir, "b.tstrace", NULL);
+  g_autofree char *bytes_a = NULL, *bytes_b = NULL;
+  gsize len_a = 0, len_b = 0;
+  RunResult r = { 0 };
+  const char *args_a[] = { "--gpus=2", "-o", a, NULL };
+  const char *args_b[] = { "--gpus=2", "-o", b, NULL };
+
+  for (guint i = 0; i < 2; i++)
+    {
+      const char * const *args = i == 0 ? args_a : args_b;
+      g_autoptr(GPtrArray) argv = g_ptr_array_new ();
+      g_autofree char *script = g_build_filename (TS_TEST_SRCDIR, "workloads", "uses-cuda.py", NULL);
+      int wait_status = 0;
+
+      g_ptr_array_add (argv, (gpointer) TS_CLI_PATH);
+      g_ptr_array_add (argv, (gpointer) "run");
+      for (guint j = 0; args[j]; j++)
+        g_ptr_array_add (argv, (gpointer) args[j]);
+      g_ptr_array_add (argv, script);
+      g_ptr_array_add (argv, NULL);
+      g_assert_true (g_spawn_sync (NULL, (char **) argv->pdata, NULL, G_SPAWN_DEFAULT, NULL, NULL,
+                                   &r.out, &r.err, &wait_status, NULL));
+      g_assert_true (WIFEXITED (wait_status) && WEXITSTATUS (wait_status) == 0);
+      run_result_clear (&r);
+    }
+
+  g_assert_true (g_file_get_contents (a, &bytes_a, &len_a, NULL));
+  g_assert_true (g_file_get_contents (b, &bytes_b, &len_b, NULL));
+  g_assert_cmpuint (len_a, >, 100);
+  g_assert_cmpmem (bytes_a, len_a, bytes_b, len_b);
+  g_unlink (a);
+  g_unlink (b);
+  g_rmdir (dir);
+}
+
 static void
 test_exit_status_and_args (void)
 {
@@ -185,5 +228,6 @@ main (int    argc,
   g_test_add_func ("/cli/run/missing-script", test_missing_script);
   g_test_add_func ("/cli/run/visible-devices-note", test_visible_devices_note);
   g_test_add_func ("/cli/run/gpu-count-option", test_gpu_count_option);
+  g_test_add_func ("/cli/run/trace-is-deterministic", test_trace_is_deterministic);
   return g_test_run ();
 }
