@@ -88,7 +88,6 @@ ts_cli_memory_main (int    argc,
     { NULL }
   };
   g_autoptr(GOptionContext) context = g_option_context_new ("TRACE");
-  g_autoptr(GError) error = NULL;
   g_autoptr(TsTraceDocument) doc = NULL;
   g_autoptr(TsMemoryReplay) replay = NULL;
   g_autoptr(TsMemoryState) state = NULL;
@@ -98,16 +97,8 @@ ts_cli_memory_main (int    argc,
   g_option_context_set_summary (context, "The caching allocator's state at an instant of a trace: "
                                          "fragmentation, memory_stats, memory_summary.");
   g_option_context_add_main_entries (context, entries, NULL);
-  if (!g_option_context_parse (context, &argc, &argv, &error))
-    {
-      ts_cli_message ("%s", error->message);
-      return 2;
-    }
-  if (argc != 2)
-    {
-      ts_cli_message ("memory: give exactly one trace file");
-      return 2;
-    }
+  if (!ts_cli_parse_trace_args (context, "memory", &argc, &argv))
+    return 2;
 
   doc = ts_cli_load_document (argv[1], &info);
   if (doc == NULL)

@@ -34,6 +34,12 @@ typedef struct
   guint64  n_records;
 } TsCliLoadInfo;
 
+/* Parses the options of a command that takes one trace file (argv[1]);
+ * on bad usage prints one line and returns FALSE: exit with status 2. */
+gboolean         ts_cli_parse_trace_args (GOptionContext  *context,
+                                          const char      *command,
+                                          int             *argc,
+                                          char          ***argv);
 /* Loads a trace; on failure prints one line and returns NULL. */
 TsTraceDocument *ts_cli_load_document  (const char    *path,
                                         TsCliLoadInfo *info);

@@ -292,7 +292,6 @@ ts_cli_report_main (int    argc,
   };
   static const char * const copy_header[] = { "Count", "Total (B)", "Total Time (ns)", "Throughput (GB/s)", "Operation", NULL };
   g_autoptr(GOptionContext) context = g_option_context_new ("TRACE");
-  g_autoptr(GError) error = NULL;
   g_autoptr(TsTraceDocument) doc = NULL;
   g_autoptr(TsTraceStats) stats = NULL;
   TsCliLoadInfo info = { 0 };
@@ -302,16 +301,8 @@ ts_cli_report_main (int    argc,
 
   g_option_context_set_summary (context, "Print statistics tables of a trace.");
   g_option_context_add_main_entries (context, entries, NULL);
-  if (!g_option_context_parse (context, &argc, &argv, &error))
-    {
-      ts_cli_message ("%s", error->message);
-      return 2;
-    }
-  if (argc != 2)
-    {
-      ts_cli_message ("report: give exactly one trace file");
-      return 2;
-    }
+  if (!ts_cli_parse_trace_args (context, "report", &argc, &argv))
+    return 2;
   if (format != NULL && !g_str_equal (format, "table") && !g_str_equal (format, "csv"))
     {
       ts_cli_message ("report: unknown format '%s' (use table or csv)", format);
