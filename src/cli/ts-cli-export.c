@@ -419,11 +419,9 @@ ts_cli_export_main (int    argc,
       return 2;
     }
 
-  doc = ts_cli_load_document (argv[1], &info);
+  doc = ts_cli_open_trace (argv[1], &info);
   if (doc == NULL)
     return 1;
-  if (info.cut_short)
-    ts_cli_warn_cut_short (argv[1]);
 
   /* Write next to the target and rename at the end, so a failed export
    * never leaves a half-written file under the real name. */

@@ -85,6 +85,22 @@ ts_cli_warn_cut_short (const char *path)
                   "showing what was recorded", path);
 }
 
+TsTraceDocument *
+ts_cli_open_trace (const char    *path,
+                   TsCliLoadInfo *info)
+{
+  TsCliLoadInfo local = { 0 };
+  TsTraceDocument *doc;
+
+  if (info == NULL)
+    info = &local;
+
+  doc = ts_cli_load_document (path, info);
+  if (doc != NULL && info->cut_short)
+    ts_cli_warn_cut_short (path);
+  return doc;
+}
+
 gboolean
 ts_cli_parse_time (const char *text,
                    TsTime     *out)

@@ -91,7 +91,6 @@ ts_cli_memory_main (int    argc,
   g_autoptr(TsTraceDocument) doc = NULL;
   g_autoptr(TsMemoryReplay) replay = NULL;
   g_autoptr(TsMemoryState) state = NULL;
-  TsCliLoadInfo info = { 0 };
   gsize index = 0;
 
   g_option_context_set_summary (context, "The caching allocator's state at an instant of a trace: "
@@ -100,11 +99,9 @@ ts_cli_memory_main (int    argc,
   if (!ts_cli_parse_trace_args (context, "memory", &argc, &argv))
     return 2;
 
-  doc = ts_cli_load_document (argv[1], &info);
+  doc = ts_cli_open_trace (argv[1], NULL);
   if (doc == NULL)
     return 1;
-  if (info.cut_short)
-    ts_cli_warn_cut_short (argv[1]);
 
   replay = ts_memory_replay_new (ts_trace_document_get_recorder (doc));
   if (ts_memory_replay_get_n_actions (replay) == 0)

@@ -294,7 +294,6 @@ ts_cli_report_main (int    argc,
   g_autoptr(GOptionContext) context = g_option_context_new ("TRACE");
   g_autoptr(TsTraceDocument) doc = NULL;
   g_autoptr(TsTraceStats) stats = NULL;
-  TsCliLoadInfo info = { 0 };
   TsRecorder *rec;
   TsTime begin, end;
   Table t = { 0 };
@@ -309,11 +308,9 @@ ts_cli_report_main (int    argc,
       return 2;
     }
 
-  doc = ts_cli_load_document (argv[1], &info);
+  doc = ts_cli_open_trace (argv[1], NULL);
   if (doc == NULL)
     return 1;
-  if (info.cut_short)
-    ts_cli_warn_cut_short (argv[1]);
   rec = ts_trace_document_get_recorder (doc);
 
   ts_trace_document_get_time_span (doc, &begin, &end);
