@@ -19,6 +19,8 @@
 #include "ts-allocator.h"
 #include "ts-device-memory.h"
 
+#include "bench-util.h"
+
 #define MiB (G_GUINT64_CONSTANT (1) << 20)
 #define GiB (G_GUINT64_CONSTANT (1) << 30)
 #define REPS 7
@@ -102,21 +104,6 @@ bench_free (Bench *b)
   g_free (b);
 }
 
-static int
-compare_doubles (const void *a, const void *b)
-{
-  double x = *(const double *) a, y = *(const double *) b;
-
-  return x < y ? -1 : x > y;
-}
-
-static double
-median (double *v, guint n)
-{
-  qsort (v, n, sizeof (double), compare_doubles);
-  return v[n / 2];
-}
-
 typedef enum { MODE_PLAIN, MODE_HISTORY, MODE_RECORDER } Mode;
 
 /* ns per malloc+free of size from a warm cache. */
@@ -161,7 +148,7 @@ pair_ns (guint64 size, Mode mode)
       g_clear_object (&rec);
       bench_free (b);
     }
-  return median (samples, REPS);
+  return bench_median (samples, REPS);
 }
 
 static double
@@ -183,7 +170,7 @@ baseline_ns (gsize size)
         }
       samples[r] = (g_get_monotonic_time () - t0) * 1000.0 / n;
     }
-  return median (samples, REPS);
+  return bench_median (samples, REPS);
 }
 
 /* One million operations, generated up front so the replay times only
@@ -290,7 +277,7 @@ replay_ms (GArray *ops)
       g_object_unref (a);
       bench_free (b);
     }
-  return median (samples, G_N_ELEMENTS (samples));
+  return bench_median (samples, G_N_ELEMENTS (samples));
 }
 
 int

@@ -16,18 +16,11 @@
 
 #include "ts-cpu-kernels.h"
 
+#include "bench-util.h"
+
 #define REPS 9
 
 typedef void (*BenchFunc) (gpointer data);
-
-static int
-cmp_double (gconstpointer a,
-            gconstpointer b)
-{
-  double x = *(const double *)a, y = *(const double *)b;
-
-  return x < y ? -1 : x > y;
-}
 
 /* Median seconds of REPS runs after one warm-up. */
 static double
@@ -44,8 +37,7 @@ median_time (BenchFunc func,
       func (data);
       t[i] = (double)(g_get_monotonic_time () - start) / 1e6;
     }
-  qsort (t, REPS, sizeof t[0], cmp_double);
-  return t[REPS / 2];
+  return bench_median (t, REPS);
 }
 
 typedef struct

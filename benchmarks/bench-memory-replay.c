@@ -26,6 +26,8 @@
 #include "ts-memory-replay.h"
 #include "ts-memory-replay-private.h"
 
+#include "bench-util.h"
+
 #define MiB (G_GUINT64_CONSTANT (1) << 20)
 #define GiB (G_GUINT64_CONSTANT (1) << 30)
 #define N_ACTIONS 1000000
@@ -170,13 +172,6 @@ record_workload (void)
   return rec;
 }
 
-static int
-compare_double (const void *a, const void *b)
-{
-  double x = *(const double *) a, y = *(const double *) b;
-  return x < y ? -1 : x > y;
-}
-
 int
 main (int    argc,
       char **argv)
@@ -216,7 +211,7 @@ main (int    argc,
       n_live_max = MAX (n_live_max, s->blocks->len);
       ts_memory_state_free (s);
     }
-  qsort (times, N_SEEKS, sizeof (double), compare_double);
+  bench_sort (times, N_SEEKS);
   printf ("  seek to a random instant (%d seeks, state has up to %" G_GSIZE_FORMAT " blocks): "
           "median %.3f ms, max %.3f ms (target < 50 ms)\n",
           N_SEEKS, n_live_max, times[N_SEEKS / 2], times[N_SEEKS - 1]);
@@ -236,7 +231,7 @@ main (int    argc,
         base[k] = (g_get_monotonic_time () - t0) / 1000.0;
         ts_memory_state_free (s);
       }
-    qsort (base, G_N_ELEMENTS (base), sizeof (double), compare_double);
+    bench_sort (base, G_N_ELEMENTS (base));
     printf ("  baseline, replay from the start: median %.2f ms (checkpoints are %.0fx faster)\n",
             base[G_N_ELEMENTS (base) / 2], base[G_N_ELEMENTS (base) / 2] / MAX (times[N_SEEKS / 2], 1e-6));
     g_object_unref (flat);

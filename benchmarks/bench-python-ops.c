@@ -15,6 +15,8 @@
 #include <stdlib.h>
 #include <sys/wait.h>
 
+#include "bench-util.h"
+
 #define REPEATS 5
 
 static gboolean
@@ -37,15 +39,6 @@ run_once (const char * const *argv,
   return TRUE;
 }
 
-static int
-compare_doubles (gconstpointer a,
-                 gconstpointer b)
-{
-  double x = *(const double *) a, y = *(const double *) b;
-
-  return (x > y) - (x < y);
-}
-
 static gboolean
 median_of (const char * const *argv,
            double             *median)
@@ -55,8 +48,7 @@ median_of (const char * const *argv,
   for (int i = 0; i < REPEATS; i++)
     if (!run_once (argv, &samples[i]))
       return FALSE;
-  qsort (samples, REPEATS, sizeof (double), compare_doubles);
-  *median = samples[REPEATS / 2];
+  *median = bench_median (samples, REPEATS);
   return TRUE;
 }
 

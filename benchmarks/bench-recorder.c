@@ -16,24 +16,10 @@
 
 #include "ts-recorder.h"
 
+#include "bench-util.h"
+
 #define N_RECORDS 1000000
 #define N_RUNS    7
-
-static int
-compare_doubles (const void *a,
-                 const void *b)
-{
-  double x = *(const double *) a, y = *(const double *) b;
-  return x < y ? -1 : x > y;
-}
-
-static double
-median (double *v,
-        guint   n)
-{
-  qsort (v, n, sizeof *v, compare_doubles);
-  return v[n / 2];
-}
 
 static void
 append_kernels (TsRecorder *recorder,
@@ -148,10 +134,10 @@ main (int   argc,
       intern[r] = run_intern_known ();
     }
 
-  m_single = median (single, N_RUNS);
-  m_two = median (two, N_RUNS);
-  m_base = median (base, N_RUNS);
-  m_intern = median (intern, N_RUNS);
+  m_single = bench_median (single, N_RUNS);
+  m_two = bench_median (two, N_RUNS);
+  m_base = bench_median (base, N_RUNS);
+  m_intern = bench_median (intern, N_RUNS);
 
   printf ("bench-recorder: %u kernel records per run, median of %u runs\n", N_RECORDS, N_RUNS);
   printf ("  append, 1 thread:           %6.1f ns/record  (%.1f M records/s)\n", m_single, 1000.0 / m_single);

@@ -16,17 +16,11 @@
 #include "ts-test-trace.h"
 #include "ts-timeline-renderer.h"
 
+#include "bench-util.h"
+
 #define WIDTH   1920
 #define HEIGHT  1080
 #define REPEATS 15
-
-static int
-compare_doubles (const void *a,
-                 const void *b)
-{
-  double x = *(const double *) a, y = *(const double *) b;
-  return x < y ? -1 : x > y;
-}
 
 int
 main (int    argc,
@@ -79,7 +73,7 @@ main (int    argc,
           cairo_surface_flush (surface);
           ms[i] = (g_get_monotonic_time () - s) / 1e3;
         }
-      qsort (ms, REPEATS, sizeof (double), compare_doubles);
+      bench_sort (ms, REPEATS);
       ts_timeline_renderer_get_draw_stats (r, &stats);
       g_snprintf (window, sizeof window, "%.3g ms", (view.end - view.begin) / 1e6);
       printf ("%-12g %12s %10.2f %8.2f %8u %8u %10u %8u %8u\n", zooms[z], window, ms[REPEATS / 2], ms[0],

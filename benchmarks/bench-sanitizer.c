@@ -18,6 +18,8 @@
 
 #include "ts-sanitizer.h"
 
+#include "bench-util.h"
+
 #define N_OPS        200000
 #define REPS         5
 #define POOL         64      /* tensors per stream pool and in the shared pool */
@@ -30,23 +32,6 @@ static const TsSanitizerFrame frames[] = {
   { "train.py", 97, "main", "    loss = step(model, batch)" },
   { "train.py", 44, "step", "        y = torch.addcmul(x, w, b)" },
 };
-
-static int
-cmp_double (gconstpointer a,
-            gconstpointer b)
-{
-  double x = *(const double *) a, y = *(const double *) b;
-
-  return x < y ? -1 : x > y;
-}
-
-static double
-median (double *v,
-        guint   n)
-{
-  qsort (v, n, sizeof (double), (GCompareFunc) cmp_double);
-  return v[n / 2];
-}
 
 static guint64
 tensor_ptr (guint pool,
@@ -170,10 +155,10 @@ main (int   argc,
 
         for (guint r = 0; r < REPS; r++)
           v[r] = run_kernels (tensors[t], streams[s], FALSE);
-        ns = median (v, REPS);
+        ns = bench_median (v, REPS);
         for (guint r = 0; r < REPS; r++)
           v[r] = run_kernels (tensors[t], streams[s], TRUE);
-        ns_args = median (v, REPS);
+        ns_args = bench_median (v, REPS);
         if (base == 0)
           base = ns;
 
@@ -183,7 +168,7 @@ main (int   argc,
 
   for (guint r = 0; r < REPS; r++)
     v[r] = run_alloc_free ();
-  printf ("alloc + 1-tensor kernel + free on a side stream: %.1f ns\n", median (v, REPS));
+  printf ("alloc + 1-tensor kernel + free on a side stream: %.1f ns\n", bench_median (v, REPS));
 
   return 0;
 }

@@ -18,6 +18,8 @@
 
 #include "ts-runtime.h"
 
+#include "bench-util.h"
+
 #define N_RUNS 5
 
 static TsDeviceError
@@ -29,24 +31,6 @@ empty_start (gpointer data)
 static void
 empty_finish (gpointer data)
 {
-}
-
-static int
-compare_double (const void *a,
-                const void *b)
-{
-  double x = *(const double *) a;
-  double y = *(const double *) b;
-
-  return (x > y) - (x < y);
-}
-
-static double
-median (double *values,
-        guint   n)
-{
-  qsort (values, n, sizeof (double), compare_double);
-  return n % 2 ? values[n / 2] : (values[n / 2 - 1] + values[n / 2]) / 2;
 }
 
 static TsRuntime *
@@ -154,7 +138,7 @@ report (const char *label,
         double      values[N_RUNS],
         double      baseline)
 {
-  double m = median (values, N_RUNS);
+  double m = bench_median (values, N_RUNS);
 
   if (baseline > 0)
     printf ("  %-52s %12.0f /s   (%.2fx the recorder-only rate)\n", label, m, m / baseline);
@@ -186,7 +170,7 @@ main (int   argc,
       cycles[r] = run_cycles (n / 5);
     }
 
-  baseline = median (base, N_RUNS);
+  baseline = bench_median (base, N_RUNS);
   report ("recorder only (2 records per launch, baseline)", base, 0);
   report ("launches, 1 stream, name id given", one, baseline);
   report ("launches, 1 stream, name interned per launch", one_intern, baseline);

@@ -30,26 +30,13 @@
 #include "ts-trace-reader.h"
 #include "ts-trace-writer.h"
 
+#include "bench-util.h"
+
 #define N_RECORDS    10000000
 #define N_APPEND     1000000
 #define N_RUNS       3
 #define N_NAMES      40
 #define N_STREAMS    32
-
-static int
-compare_doubles (const void *a,
-                 const void *b)
-{
-  double x = *(const double *) a, y = *(const double *) b;
-  return x < y ? -1 : x > y;
-}
-
-static double
-median (double *v)
-{
-  qsort (v, N_RUNS, sizeof *v, compare_doubles);
-  return v[N_RUNS / 2];
-}
 
 static guint64
 next_random (guint64 *state)
@@ -224,11 +211,11 @@ main (int   argc,
   g_unlink (path);
   g_unlink (live_path);
 
-  w = median (write_s);
-  l = median (load_s);
-  s = median (summary_s);
-  p = median (plain_s);
-  r = median (live_s);
+  w = bench_median (write_s, N_RUNS);
+  l = bench_median (load_s, N_RUNS);
+  s = bench_median (summary_s, N_RUNS);
+  p = bench_median (plain_s, N_RUNS);
+  r = bench_median (live_s, N_RUNS);
   mb = size / 1e6;
 
   printf ("bench-trace: %u kernel records, %.1f MB file, %.2f bytes/record, median of %u runs\n",

@@ -18,133 +18,18 @@
 #include "ts-allocator-private.h"
 #include "ts-device-memory.h"
 
+#include "test-fake-allocator-backend.h"
+
 #define KiB (G_GUINT64_CONSTANT (1) << 10)
 #define MiB (G_GUINT64_CONSTANT (1) << 20)
 #define GiB (G_GUINT64_CONSTANT (1) << 30)
 #define H100_BYTES G_GUINT64_CONSTANT (85899345920)
-#define CONTEXT_RESERVE (512 * MiB)
 
 /* Streams: the default stream of device d is d (as in ts-types.h);
  * created streams follow. */
 #define S0 ((TsStreamId) 0)
 #define S1 ((TsStreamId) 2)
 #define S2 ((TsStreamId) 3)
-
-typedef struct
-{
-  TsStreamId stream;
-  gboolean   done;
-  gboolean   released;
-} FakeEvent;
-
-typedef struct
-{
-  TsDeviceMemory *mem;
-  GArray         *events;     /* FakeEvent; id = index + 1 */
-  TsTime          now;
-  guint           n_synchronized;
-  guint           n_segment_mallocs;
-} Fake;
-
-static gboolean
-fake_segment_malloc (gpointer user_data,
-                     guint    device,
-                     guint64  size,
-                     guint64 *addr)
-{
-  Fake *fake = user_data;
-
-  fake->n_segment_mallocs++;
-  return ts_device_memory_segment_malloc (fake->mem, device, size, addr, NULL);
-}
-
-static void
-fake_segment_free (gpointer user_data,
-                   guint    device,
-                   guint64  addr,
-                   guint64  size)
-{
-  Fake *fake = user_data;
-  guint found_device = G_MAXUINT;
-  guint64 base = 0, seg_size = 0;
-
-  g_assert_true (ts_device_memory_lookup (fake->mem, addr, &found_device, &base, &seg_size));
-  g_assert_cmpuint (found_device, ==, device);
-  g_assert_cmphex (base, ==, addr);
-  g_assert_cmpuint (seg_size, ==, size);
-  g_assert_true (ts_device_memory_segment_free (fake->mem, addr, NULL));
-}
-
-static void
-fake_mem_get_info (gpointer user_data,
-                   guint    device,
-                   guint64 *free_bytes,
-                   guint64 *total_bytes)
-{
-  Fake *fake = user_data;
-
-  g_assert_true (ts_device_memory_get_info (fake->mem, device, free_bytes, total_bytes, NULL));
-}
-
-static guint64
-fake_event_record (gpointer   user_data,
-                   TsStreamId stream)
-{
-  Fake *fake = user_data;
-  FakeEvent e = { stream, FALSE, FALSE };
-
-  g_array_append_val (fake->events, e);
-  return fake->events->len;
-}
-
-static FakeEvent *
-fake_event (Fake    *fake,
-            guint64  id)
-{
-  g_assert_cmpuint (id, >=, 1);
-  g_assert_cmpuint (id, <=, fake->events->len);
-  return &g_array_index (fake->events, FakeEvent, id - 1);
-}
-
-static gboolean
-fake_event_query (gpointer user_data,
-                  guint64  id)
-{
-  FakeEvent *e = fake_event (user_data, id);
-
-  g_assert_false (e->released);
-  return e->done;
-}
-
-static void
-fake_event_synchronize (gpointer user_data,
-                        guint64  id)
-{
-  Fake *fake = user_data;
-  FakeEvent *e = fake_event (fake, id);
-
-  g_assert_false (e->released);
-  e->done = TRUE;
-  fake->n_synchronized++;
-}
-
-static void
-fake_event_release (gpointer user_data,
-                    guint64  id)
-{
-  FakeEvent *e = fake_event (user_data, id);
-
-  g_assert_false (e->released);
-  e->released = TRUE;
-}
-
-static TsTime
-fake_now (gpointer user_data)
-{
-  Fake *fake = user_data;
-
-  return fake->now += 1000;
-}
 
 static const TsAllocatorBackend fake_backend = {
   .segment_malloc = fake_segment_malloc,
@@ -156,42 +41,6 @@ static const TsAllocatorBackend fake_backend = {
   .event_release = fake_event_release,
   .now = fake_now,
 };
-
-/* Everything queued on the stream so far has run. */
-static void
-fake_complete_stream (Fake       *fake,
-                      TsStreamId  stream)
-{
-  guint k;
-
-  for (k = 0; k < fake->events->len; k++)
-    if (g_array_index (fake->events, FakeEvent, k).stream == stream)
-      g_array_index (fake->events, FakeEvent, k).done = TRUE;
-}
-
-static Fake *
-fake_new (guint   n_devices,
-          guint64 capacity)
-{
-  Fake *fake = g_new0 (Fake, 1);
-  guint d;
-
-  fake->mem = ts_device_memory_new ();
-  for (d = 0; d < n_devices; d++)
-    g_assert_cmpuint (ts_device_memory_add_device (fake->mem, capacity, CONTEXT_RESERVE, NULL), ==, d);
-  fake->events = g_array_new (FALSE, FALSE, sizeof (FakeEvent));
-  return fake;
-}
-
-static void
-fake_free (Fake *fake)
-{
-  g_object_unref (fake->mem);
-  g_array_unref (fake->events);
-  g_free (fake);
-}
-
-G_DEFINE_AUTOPTR_CLEANUP_FUNC (Fake, fake_free)
 
 static TsAllocator *
 new_allocator (Fake       *fake,
@@ -388,7 +237,7 @@ test_rounding (void)
 static void
 test_worked_example_1000 (void)
 {
-  g_autoptr(Fake) fake = fake_new (1, H100_BYTES);
+  g_autoptr(Fake) fake = fake_new (1, H100_BYTES, 1000);
   g_autoptr(TsAllocator) a = new_allocator (fake, 1, NULL);
   g_autoptr(TsMemorySnapshot) snap = NULL;
   const TsSnapshotSegment *seg;
@@ -474,7 +323,7 @@ test_worked_example_sizes (void)
 
   for (k = 0; k < G_N_ELEMENTS (cases); k++)
     {
-      g_autoptr(Fake) fake = fake_new (1, H100_BYTES);
+      g_autoptr(Fake) fake = fake_new (1, H100_BYTES, 1000);
       g_autoptr(TsAllocator) a = new_allocator (fake, 1, NULL);
       const SizeCase *c = &cases[k];
       const char *pool = c->small ? "small_pool" : "large_pool";
@@ -499,7 +348,7 @@ test_worked_example_sizes (void)
 static void
 test_best_fit_and_streams (void)
 {
-  g_autoptr(Fake) fake = fake_new (1, H100_BYTES);
+  g_autoptr(Fake) fake = fake_new (1, H100_BYTES, 1000);
   g_autoptr(TsAllocator) a = new_allocator (fake, 1, NULL);
   guint64 b1, b2, b3, b4, b5, x, y;
 
@@ -544,7 +393,7 @@ test_best_fit_and_streams (void)
 static void
 test_split_merge_stats (void)
 {
-  g_autoptr(Fake) fake = fake_new (1, H100_BYTES);
+  g_autoptr(Fake) fake = fake_new (1, H100_BYTES, 1000);
   g_autoptr(TsAllocator) a = new_allocator (fake, 1, NULL);
   guint64 x, y, z;
 
@@ -677,7 +526,7 @@ static const char summary_seed06[] =
 static void
 test_summary (void)
 {
-  g_autoptr(Fake) fake = fake_new (2, H100_BYTES);
+  g_autoptr(Fake) fake = fake_new (2, H100_BYTES, 1000);
   g_autoptr(TsAllocator) a = new_allocator (fake, 2, NULL);
   g_autofree char *s1 = NULL, *s2 = NULL;
   const char *line;
@@ -789,7 +638,7 @@ test_stats_keys (void)
 static void
 test_upstream_memory_stats (void)
 {
-  g_autoptr(Fake) fake = fake_new (1, H100_BYTES);
+  g_autoptr(Fake) fake = fake_new (1, H100_BYTES, 1000);
   g_autoptr(TsAllocator) a = new_allocator (fake, 1, NULL);
   gint64 prev, prev_active, max_alloc, max_reserved;
   guint64 p, x;
@@ -875,7 +724,7 @@ on_oom (guint    device,
 static void
 test_out_of_memory (void)
 {
-  g_autoptr(Fake) fake = fake_new (1, H100_BYTES);
+  g_autoptr(Fake) fake = fake_new (1, H100_BYTES, 1000);
   g_autoptr(TsAllocator) a = new_allocator (fake, 1, NULL);
   g_autoptr(TsMemorySnapshot) snap = NULL;
   g_autoptr(GError) error = NULL;
@@ -950,7 +799,7 @@ test_out_of_memory (void)
 static void
 test_raises_oom_max_split (void)
 {
-  g_autoptr(Fake) fake = fake_new (1, H100_BYTES);
+  g_autoptr(Fake) fake = fake_new (1, H100_BYTES, 1000);
   g_autoptr(TsAllocator) a = new_allocator (fake, 1, "max_split_size_mb:1024");
   OomSeen seen = { 0 };
 
@@ -976,7 +825,7 @@ test_memory_fraction (void)
     { NAN, "Invalid fraction value: nan. Allowed range: 0~1" },
     { -INFINITY, "Invalid fraction value: -inf. Allowed range: 0~1" },
   };
-  g_autoptr(Fake) fake = fake_new (1, H100_BYTES);
+  g_autoptr(Fake) fake = fake_new (1, H100_BYTES, 1000);
   g_autoptr(TsAllocator) a = new_allocator (fake, 1, NULL);
   guint64 tensor, tmp, application;
   double fractions[] = { 1.0, 0.0, 0.123456, 0.5, 0.987654321 };
@@ -1033,7 +882,7 @@ allocated_delta_for (const char *conf,
                      guint64     nbytes,
                      const char *key)
 {
-  g_autoptr(Fake) fake = fake_new (1, H100_BYTES);
+  g_autoptr(Fake) fake = fake_new (1, H100_BYTES, 1000);
   g_autoptr(TsAllocator) a = new_allocator (fake, 1, conf);
   gint64 before = stat (a, 0, key);
   guint64 x = must_malloc (a, 0, nbytes, S0);
@@ -1048,7 +897,7 @@ allocated_delta_for (const char *conf,
 static void
 test_allocator_settings (void)
 {
-  g_autoptr(Fake) fake = fake_new (1, H100_BYTES);
+  g_autoptr(Fake) fake = fake_new (1, H100_BYTES, 1000);
   g_autoptr(TsAllocator) a = new_allocator (fake, 1, NULL);
   guint64 nbytes = 21 * MiB * 4, x;
   gint64 active, requested;
@@ -1095,7 +944,7 @@ test_allocator_settings (void)
 static void
 test_caching_disabled (void)
 {
-  g_autoptr(Fake) fake = fake_new (1, H100_BYTES);
+  g_autoptr(Fake) fake = fake_new (1, H100_BYTES, 1000);
   g_autoptr(TsAllocator) a = new_allocator (fake, 1, NULL);
   g_autoptr(GError) error = NULL;
   guint64 x, y, free_bytes;
@@ -1133,7 +982,7 @@ test_caching_disabled (void)
 static void
 test_record_stream (void)
 {
-  g_autoptr(Fake) fake = fake_new (1, H100_BYTES);
+  g_autoptr(Fake) fake = fake_new (1, H100_BYTES, 1000);
   g_autoptr(TsAllocator) a = new_allocator (fake, 1, NULL);
   g_autoptr(TsMemorySnapshot) snap = NULL;
   guint64 result, tmp, tmp2, tmp3;
@@ -1189,7 +1038,7 @@ test_record_stream (void)
 static void
 test_record_stream_shifted_view (void)
 {
-  g_autoptr(Fake) fake = fake_new (1, H100_BYTES);
+  g_autoptr(Fake) fake = fake_new (1, H100_BYTES, 1000);
   g_autoptr(TsAllocator) a = new_allocator (fake, 1, NULL);
   guint64 base, again;
 
@@ -1212,7 +1061,7 @@ test_record_stream_shifted_view (void)
 static void
 test_record_stream_oom (void)
 {
-  g_autoptr(Fake) fake = fake_new (1, 4 * GiB);
+  g_autoptr(Fake) fake = fake_new (1, 4 * GiB, 1000);
   g_autoptr(TsAllocator) a = new_allocator (fake, 1, NULL);
   guint64 y, x;
   guint k;
@@ -1243,7 +1092,7 @@ test_record_stream_oom (void)
 static void
 test_max_split_size (void)
 {
-  g_autoptr(Fake) fake = fake_new (1, H100_BYTES);
+  g_autoptr(Fake) fake = fake_new (1, H100_BYTES, 1000);
   g_autoptr(TsAllocator) a = new_allocator (fake, 1, "max_split_size_mb:64");
   guint64 big, x, y;
 
@@ -1287,7 +1136,7 @@ test_max_split_size (void)
 static void
 test_release_available (void)
 {
-  g_autoptr(Fake) fake = fake_new (1, 2 * GiB);
+  g_autoptr(Fake) fake = fake_new (1, 2 * GiB, 1000);
   g_autoptr(TsAllocator) a = new_allocator (fake, 1, "max_split_size_mb:100");
   guint64 b[4], x;
   guint k;
@@ -1351,7 +1200,7 @@ freeing_cb (gpointer user_data)
 static void
 test_free_memory_callbacks (void)
 {
-  g_autoptr(Fake) fake = fake_new (1, H100_BYTES);
+  g_autoptr(Fake) fake = fake_new (1, H100_BYTES, 1000);
   g_autoptr(TsAllocator) a = new_allocator (fake, 1, NULL);
   FreeingCallback fc = { a, 0, 0 };
   guint calls = 0, id;
@@ -1385,7 +1234,7 @@ test_free_memory_callbacks (void)
 static void
 test_garbage_collection (void)
 {
-  g_autoptr(Fake) fake = fake_new (1, 4 * GiB);
+  g_autoptr(Fake) fake = fake_new (1, 4 * GiB, 1000);
   g_autoptr(TsAllocator) a = new_allocator (fake, 1, "garbage_collection_threshold:0.5");
   guint64 b[3], x;
   guint k;
@@ -1412,7 +1261,7 @@ test_garbage_collection (void)
 static void
 test_bad_input (void)
 {
-  g_autoptr(Fake) fake = fake_new (1, H100_BYTES);
+  g_autoptr(Fake) fake = fake_new (1, H100_BYTES, 1000);
   g_autoptr(TsAllocator) a = new_allocator (fake, 1, NULL);
   GError *error = NULL;
   guint64 x, y;
@@ -1458,7 +1307,7 @@ test_bad_input (void)
 static void
 test_history_and_recorder (void)
 {
-  g_autoptr(Fake) fake = fake_new (1, H100_BYTES);
+  g_autoptr(Fake) fake = fake_new (1, H100_BYTES, 1000);
   g_autoptr(TsAllocator) a = new_allocator (fake, 1, NULL);
   g_autoptr(TsRecorder) rec = ts_recorder_new ();
   g_autoptr(TsMemorySnapshot) s1 = NULL, s2 = NULL, s3 = NULL;
@@ -1566,7 +1415,7 @@ test_history_and_recorder (void)
 static void
 test_multi_device (void)
 {
-  g_autoptr(Fake) fake = fake_new (2, H100_BYTES);
+  g_autoptr(Fake) fake = fake_new (2, H100_BYTES, 1000);
   g_autoptr(TsAllocator) a = new_allocator (fake, 2, NULL);
   g_autoptr(TsMemorySnapshot) snap = NULL;
   guint64 x0, x1;
@@ -1639,7 +1488,7 @@ run_random (const char *conf,
             gboolean    with_fraction,
             GString    *fingerprint)
 {
-  g_autoptr(Fake) fake = fake_new (2, 3 * GiB);
+  g_autoptr(Fake) fake = fake_new (2, 3 * GiB, 1000);
   g_autoptr(TsAllocator) a = new_allocator (fake, 2, conf);
   g_autoptr(GRand) rand = g_rand_new_with_seed (seed);
   g_autoptr(GArray) live = g_array_new (FALSE, FALSE, sizeof (Live));

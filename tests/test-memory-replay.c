@@ -23,80 +23,11 @@
 #include "ts-memory-replay.h"
 #include "ts-memory-replay-private.h"
 
+#include "test-fake-allocator-backend.h"
+
 #define KiB (G_GUINT64_CONSTANT (1) << 10)
 #define MiB (G_GUINT64_CONSTANT (1) << 20)
 #define GiB (G_GUINT64_CONSTANT (1) << 30)
-#define CONTEXT_RESERVE (512 * MiB)
-
-typedef struct
-{
-  TsStreamId stream;
-  gboolean   done;
-} FakeEvent;
-
-typedef struct
-{
-  TsDeviceMemory *mem;
-  GArray         *events;     /* FakeEvent; id = index + 1 */
-  TsTime          now;
-} Fake;
-
-static gboolean
-fake_segment_malloc (gpointer user_data, guint device, guint64 size, guint64 *addr)
-{
-  Fake *fake = user_data;
-  return ts_device_memory_segment_malloc (fake->mem, device, size, addr, NULL);
-}
-
-static void
-fake_segment_free (gpointer user_data, guint device, guint64 addr, guint64 size)
-{
-  Fake *fake = user_data;
-  g_assert_true (ts_device_memory_segment_free (fake->mem, addr, NULL));
-}
-
-static void
-fake_mem_get_info (gpointer user_data, guint device, guint64 *free_bytes, guint64 *total_bytes)
-{
-  Fake *fake = user_data;
-  g_assert_true (ts_device_memory_get_info (fake->mem, device, free_bytes, total_bytes, NULL));
-}
-
-static guint64
-fake_event_record (gpointer user_data, TsStreamId stream)
-{
-  Fake *fake = user_data;
-  FakeEvent e = { stream, FALSE };
-
-  g_array_append_val (fake->events, e);
-  return fake->events->len;
-}
-
-static gboolean
-fake_event_query (gpointer user_data, guint64 id)
-{
-  Fake *fake = user_data;
-  return g_array_index (fake->events, FakeEvent, id - 1).done;
-}
-
-static void
-fake_event_synchronize (gpointer user_data, guint64 id)
-{
-  Fake *fake = user_data;
-  g_array_index (fake->events, FakeEvent, id - 1).done = TRUE;
-}
-
-static void
-fake_event_release (gpointer user_data, guint64 id)
-{
-}
-
-static TsTime
-fake_now (gpointer user_data)
-{
-  Fake *fake = user_data;
-  return fake->now;
-}
 
 static guint64
 fake_correlation (gpointer user_data)
@@ -116,38 +47,6 @@ static const TsAllocatorBackend fake_backend = {
   .now = fake_now,
   .correlation = fake_correlation,
 };
-
-static Fake *
-fake_new (guint   n_devices,
-          guint64 capacity)
-{
-  Fake *fake = g_new0 (Fake, 1);
-
-  fake->mem = ts_device_memory_new ();
-  for (guint d = 0; d < n_devices; d++)
-    g_assert_cmpuint (ts_device_memory_add_device (fake->mem, capacity, CONTEXT_RESERVE, NULL), ==, d);
-  fake->events = g_array_new (FALSE, FALSE, sizeof (FakeEvent));
-  return fake;
-}
-
-static void
-fake_free (Fake *fake)
-{
-  g_object_unref (fake->mem);
-  g_array_unref (fake->events);
-  g_free (fake);
-}
-
-G_DEFINE_AUTOPTR_CLEANUP_FUNC (Fake, fake_free)
-
-static void
-fake_complete_stream (Fake       *fake,
-                      TsStreamId  stream)
-{
-  for (guint k = 0; k < fake->events->len; k++)
-    if (g_array_index (fake->events, FakeEvent, k).stream == stream)
-      g_array_index (fake->events, FakeEvent, k).done = TRUE;
-}
 
 static TsAllocator *
 new_allocator (Fake       *fake,
@@ -284,7 +183,7 @@ run_random (const char *conf,
             guint       steps,
             gboolean    with_fraction)
 {
-  g_autoptr(Fake) fake = fake_new (2, 3 * GiB);
+  g_autoptr(Fake) fake = fake_new (2, 3 * GiB, 0);
   g_autoptr(TsAllocator) a = new_allocator (fake, 2, conf);
   g_autoptr(TsRecorder) rec = ts_recorder_new ();
   g_autoptr(TsMemoryReplay) replay = NULL;
@@ -441,7 +340,7 @@ test_random_configs (void)
 static void
 test_worked_example (void)
 {
-  g_autoptr(Fake) fake = fake_new (1, 8 * GiB);
+  g_autoptr(Fake) fake = fake_new (1, 8 * GiB, 0);
   g_autoptr(TsAllocator) a = new_allocator (fake, 1, NULL);
   g_autoptr(TsRecorder) rec = ts_recorder_new ();
   g_autoptr(TsMemoryReplay) replay = NULL;

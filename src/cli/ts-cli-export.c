@@ -397,7 +397,6 @@ ts_cli_export_main (int    argc,
     { NULL }
   };
   g_autoptr(GOptionContext) context = g_option_context_new ("TRACE");
-  g_autoptr(GError) error = NULL;
   g_autoptr(TsTraceDocument) doc = NULL;
   g_autofree char *tmp_path = NULL;
   TsCliLoadInfo info = { 0 };
@@ -407,16 +406,8 @@ ts_cli_export_main (int    argc,
 
   g_option_context_set_summary (context, "Convert a trace to Chrome Trace Event JSON (opens in Perfetto).");
   g_option_context_add_main_entries (context, entries, NULL);
-  if (!g_option_context_parse (context, &argc, &argv, &error))
-    {
-      ts_cli_message ("%s", error->message);
-      return 2;
-    }
-  if (argc != 2)
-    {
-      ts_cli_message ("export: give exactly one trace file");
-      return 2;
-    }
+  if (!ts_cli_parse_trace_args (context, "export", &argc, &argv))
+    return 2;
   if (format != NULL && !g_str_equal (format, "chrome"))
     {
       ts_cli_message ("export: unknown format '%s' (only chrome is supported)", format);
@@ -428,11 +419,9 @@ ts_cli_export_main (int    argc,
       return 2;
     }
 
-  doc = ts_cli_load_document (argv[1], &info);
+  doc = ts_cli_open_trace (argv[1], &info);
   if (doc == NULL)
     return 1;
-  if (info.cut_short)
-    ts_cli_warn_cut_short (argv[1]);
 
   /* Write next to the target and rename at the end, so a failed export
    * never leaves a half-written file under the real name. */

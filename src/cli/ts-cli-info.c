@@ -53,7 +53,6 @@ ts_cli_info_main (int    argc,
                   char **argv)
 {
   g_autoptr(GOptionContext) context = g_option_context_new ("TRACE");
-  g_autoptr(GError) error = NULL;
   g_autoptr(TsTraceDocument) doc = NULL;
   g_autofree char *span = NULL, *b = NULL, *e = NULL;
   TsCliLoadInfo info = { 0 };
@@ -61,16 +60,8 @@ ts_cli_info_main (int    argc,
   TsTime begin, end;
 
   g_option_context_set_summary (context, "Show what a trace holds.");
-  if (!g_option_context_parse (context, &argc, &argv, &error))
-    {
-      ts_cli_message ("%s", error->message);
-      return 2;
-    }
-  if (argc != 2)
-    {
-      ts_cli_message ("info: give exactly one trace file");
-      return 2;
-    }
+  if (!ts_cli_parse_trace_args (context, "info", &argc, &argv))
+    return 2;
 
   doc = ts_cli_load_document (argv[1], &info);
   if (doc == NULL)

@@ -21,6 +21,27 @@ report_error (const char   *path,
   ts_cli_message ("%s: %s", path, flat);
 }
 
+gboolean
+ts_cli_parse_trace_args (GOptionContext   *context,
+                         const char       *command,
+                         int              *argc,
+                         char           ***argv)
+{
+  g_autoptr(GError) error = NULL;
+
+  if (!g_option_context_parse (context, argc, argv, &error))
+    {
+      ts_cli_message ("%s", error->message);
+      return FALSE;
+    }
+  if (*argc != 2)
+    {
+      ts_cli_message ("%s: give exactly one trace file", command);
+      return FALSE;
+    }
+  return TRUE;
+}
+
 TsTraceDocument *
 ts_cli_load_document (const char  *path,
                       TsCliLoadInfo *info)
@@ -62,6 +83,22 @@ ts_cli_warn_cut_short (const char *path)
 {
   ts_cli_message ("warning: %s was cut short (the run did not finish writing it); "
                   "showing what was recorded", path);
+}
+
+TsTraceDocument *
+ts_cli_open_trace (const char    *path,
+                   TsCliLoadInfo *info)
+{
+  TsCliLoadInfo local = { 0 };
+  TsTraceDocument *doc;
+
+  if (info == NULL)
+    info = &local;
+
+  doc = ts_cli_load_document (path, info);
+  if (doc != NULL && info->cut_short)
+    ts_cli_warn_cut_short (path);
+  return doc;
 }
 
 gboolean

@@ -88,32 +88,20 @@ ts_cli_memory_main (int    argc,
     { NULL }
   };
   g_autoptr(GOptionContext) context = g_option_context_new ("TRACE");
-  g_autoptr(GError) error = NULL;
   g_autoptr(TsTraceDocument) doc = NULL;
   g_autoptr(TsMemoryReplay) replay = NULL;
   g_autoptr(TsMemoryState) state = NULL;
-  TsCliLoadInfo info = { 0 };
   gsize index = 0;
 
   g_option_context_set_summary (context, "The caching allocator's state at an instant of a trace: "
                                          "fragmentation, memory_stats, memory_summary.");
   g_option_context_add_main_entries (context, entries, NULL);
-  if (!g_option_context_parse (context, &argc, &argv, &error))
-    {
-      ts_cli_message ("%s", error->message);
-      return 2;
-    }
-  if (argc != 2)
-    {
-      ts_cli_message ("memory: give exactly one trace file");
-      return 2;
-    }
+  if (!ts_cli_parse_trace_args (context, "memory", &argc, &argv))
+    return 2;
 
-  doc = ts_cli_load_document (argv[1], &info);
+  doc = ts_cli_open_trace (argv[1], NULL);
   if (doc == NULL)
     return 1;
-  if (info.cut_short)
-    ts_cli_warn_cut_short (argv[1]);
 
   replay = ts_memory_replay_new (ts_trace_document_get_recorder (doc));
   if (ts_memory_replay_get_n_actions (replay) == 0)

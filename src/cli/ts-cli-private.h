@@ -34,10 +34,20 @@ typedef struct
   guint64  n_records;
 } TsCliLoadInfo;
 
+/* Parses the options of a command that takes one trace file (argv[1]);
+ * on bad usage prints one line and returns FALSE: exit with status 2. */
+gboolean         ts_cli_parse_trace_args (GOptionContext  *context,
+                                          const char      *command,
+                                          int             *argc,
+                                          char          ***argv);
 /* Loads a trace; on failure prints one line and returns NULL. */
 TsTraceDocument *ts_cli_load_document  (const char    *path,
                                         TsCliLoadInfo *info);
 void             ts_cli_warn_cut_short (const char    *path);
+/* ts_cli_load_document, then the cut-short warning where it applies: how
+ * the commands that show a trace's content open it. @info may be NULL. */
+TsTraceDocument *ts_cli_open_trace     (const char    *path,
+                                        TsCliLoadInfo *info);
 /* "1500", "1.5us", "2ms", "0.25s" → nanoseconds. */
 gboolean         ts_cli_parse_time     (const char    *text,
                                         TsTime        *out);

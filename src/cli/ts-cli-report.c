@@ -292,37 +292,25 @@ ts_cli_report_main (int    argc,
   };
   static const char * const copy_header[] = { "Count", "Total (B)", "Total Time (ns)", "Throughput (GB/s)", "Operation", NULL };
   g_autoptr(GOptionContext) context = g_option_context_new ("TRACE");
-  g_autoptr(GError) error = NULL;
   g_autoptr(TsTraceDocument) doc = NULL;
   g_autoptr(TsTraceStats) stats = NULL;
-  TsCliLoadInfo info = { 0 };
   TsRecorder *rec;
   TsTime begin, end;
   Table t = { 0 };
 
   g_option_context_set_summary (context, "Print statistics tables of a trace.");
   g_option_context_add_main_entries (context, entries, NULL);
-  if (!g_option_context_parse (context, &argc, &argv, &error))
-    {
-      ts_cli_message ("%s", error->message);
-      return 2;
-    }
-  if (argc != 2)
-    {
-      ts_cli_message ("report: give exactly one trace file");
-      return 2;
-    }
+  if (!ts_cli_parse_trace_args (context, "report", &argc, &argv))
+    return 2;
   if (format != NULL && !g_str_equal (format, "table") && !g_str_equal (format, "csv"))
     {
       ts_cli_message ("report: unknown format '%s' (use table or csv)", format);
       return 2;
     }
 
-  doc = ts_cli_load_document (argv[1], &info);
+  doc = ts_cli_open_trace (argv[1], NULL);
   if (doc == NULL)
     return 1;
-  if (info.cut_short)
-    ts_cli_warn_cut_short (argv[1]);
   rec = ts_trace_document_get_recorder (doc);
 
   ts_trace_document_get_time_span (doc, &begin, &end);

@@ -582,21 +582,14 @@ ts_recorder_get_n_strings (TsRecorder *self)
   return ret;
 }
 
-void
-ts_recorder_append (TsRecorder   *self,
-                    TsRecordKind  kind,
-                    const void   *record)
+/* Stores one record, logs its place in the global order and hands it to
+ * the sink. Called with the mutex held. */
+static inline void
+append_locked (TsRecorder   *self,
+               Table        *table,
+               TsRecordKind  kind,
+               const void   *record)
 {
-  Table *table;
-
-  g_return_if_fail (TS_IS_RECORDER (self));
-  g_return_if_fail ((guint) kind < TS_N_RECORD_KINDS);
-  g_return_if_fail (record != NULL);
-
-  table = &self->tables[kind];
-
-  pthread_mutex_lock (&self->mutex);
-
   table_append (self, table, record);
   order_log (self, kind);
 
@@ -609,7 +602,19 @@ ts_recorder_append (TsRecorder   *self,
       table_get (table, table->count - 1, copy);
       self->sink.record_func (self->sink_data, kind, copy);
     }
+}
 
+void
+ts_recorder_append (TsRecorder   *self,
+                    TsRecordKind  kind,
+                    const void   *record)
+{
+  g_return_if_fail (TS_IS_RECORDER (self));
+  g_return_if_fail ((guint) kind < TS_N_RECORD_KINDS);
+  g_return_if_fail (record != NULL);
+
+  pthread_mutex_lock (&self->mutex);
+  append_locked (self, &self->tables[kind], kind, record);
   pthread_mutex_unlock (&self->mutex);
 }
 
@@ -633,18 +638,7 @@ ts_recorder_append_many (TsRecorder   *self,
   pthread_mutex_lock (&self->mutex);
 
   for (gsize r = 0; r < n_records; r++, rec += size)
-    {
-      table_append (self, table, rec);
-      order_log (self, kind);
-
-      if (G_UNLIKELY (self->has_sink))
-        {
-          guint64 copy[TS_RECORD_MAX_SIZE / 8];
-
-          table_get (table, table->count - 1, copy);
-          self->sink.record_func (self->sink_data, kind, copy);
-        }
-    }
+    append_locked (self, table, kind, rec);
 
   pthread_mutex_unlock (&self->mutex);
 }

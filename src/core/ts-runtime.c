@@ -1594,6 +1594,46 @@ call_wait_item (TsRuntime   *self,
   return call_check_fault (self, call, call->device, error);
 }
 
+/* Opens the call of a launch, copy or memset on @stream. A sticky fault on
+ * the stream's device (or on @peer_device, the other end of a peer copy,
+ * when not -1) refuses it: the work is destroyed and the call recorded. */
+static gboolean
+call_begin_work (TsRuntime     *self,
+                 Call          *call,
+                 guint          api,
+                 TsStreamId     stream,
+                 int            peer_device,
+                 const TsWork  *work,
+                 GError       **error)
+{
+  call_begin (self, call, api);
+  call_set_stream (self, call, stream);
+
+  if (call_check_fault (self, call, call->device, error) &&
+      (peer_device < 0 || call_check_fault (self, call, peer_device, error)))
+    return TRUE;
+
+  destroy_work (work);
+  call_end (self, call);
+  return FALSE;
+}
+
+/* Closes the call of submitted work, first waiting for @item when
+ * @host_waits; returns the correlation id, or 0 when a fault surfaced. */
+static guint64
+call_end_work (TsRuntime   *self,
+               Call        *call,
+               guint32      item,
+               gboolean     host_waits,
+               TsSyncKind   kind,
+               GError     **error)
+{
+  gboolean ok = !host_waits || call_wait_item (self, call, item, kind, error);
+
+  call_end (self, call);
+  return ok ? call->correlation : 0;
+}
+
 guint64
 ts_runtime_launch_kernel (TsRuntime           *self,
                           TsStreamId           stream,
@@ -1616,15 +1656,8 @@ ts_runtime_launch_kernel (TsRuntime           *self,
       return 0;
     }
 
-  call_begin (self, &call, API_LAUNCH_KERNEL);
-  call_set_stream (self, &call, stream);
-
-  if (!call_check_fault (self, &call, call.device, error))
-    {
-      destroy_work (&desc->work);
-      call_end (self, &call);
-      return 0;
-    }
+  if (!call_begin_work (self, &call, API_LAUNCH_KERNEL, stream, -1, &desc->work, error))
+    return 0;
 
   host_advance (self, call.ht, self->profile->launch_latency_ns);
 
@@ -1633,15 +1666,7 @@ ts_runtime_launch_kernel (TsRuntime           *self,
   sub = (TsSubmit) { stream, call.ht->clock, call.correlation, call.loc };
   item = ts_scheduler_submit_kernel (self->sched, &sub, desc, name);
 
-  if (self->launch_blocking &&
-      !call_wait_item (self, &call, item, TS_SYNC_STREAM, error))
-    {
-      call_end (self, &call);
-      return 0;
-    }
-
-  call_end (self, &call);
-  return call.correlation;
+  return call_end_work (self, &call, item, self->launch_blocking, TS_SYNC_STREAM, error);
 }
 
 static gboolean
@@ -1716,6 +1741,7 @@ ts_runtime_memcpy (TsRuntime         *self,
 {
   g_autoptr(GMutexLocker) locker = NULL;
   gboolean host_waits;
+  int peer_device;
   TsSubmit sub;
   guint32 item;
   Call call;
@@ -1730,17 +1756,14 @@ ts_runtime_memcpy (TsRuntime         *self,
       return 0;
     }
 
-  call_begin (self, &call, API_MEMCPY);
-  call_set_stream (self, &call, desc->stream);
+  /* A peer copy also stops at a fault of its other device. */
+  peer_device = -1;
+  if (desc->kind == TS_COPY_PEER)
+    peer_device = desc->src_device + desc->dst_device -
+                  (int) ts_scheduler_stream_get_device (self->sched, desc->stream);
 
-  if (!call_check_fault (self, &call, call.device, error) ||
-      (desc->kind == TS_COPY_PEER &&
-       !call_check_fault (self, &call, desc->src_device + desc->dst_device - call.device, error)))
-    {
-      destroy_work (&desc->work);
-      call_end (self, &call);
-      return 0;
-    }
+  if (!call_begin_work (self, &call, API_MEMCPY, desc->stream, peer_device, &desc->work, error))
+    return 0;
 
   host_advance (self, call.ht, self->profile->launch_latency_ns);
   sub = (TsSubmit) { desc->stream, call.ht->clock, call.correlation, call.loc };
@@ -1753,17 +1776,8 @@ ts_runtime_memcpy (TsRuntime         *self,
   host_waits = (desc->kind == TS_COPY_HOST_TO_DEVICE || desc->kind == TS_COPY_DEVICE_TO_HOST) &&
                !(desc->pinned && desc->non_blocking);
 
-  if (host_waits || self->launch_blocking)
-    {
-      if (!call_wait_item (self, &call, item, host_waits ? TS_SYNC_COPY : TS_SYNC_STREAM, error))
-        {
-          call_end (self, &call);
-          return 0;
-        }
-    }
-
-  call_end (self, &call);
-  return call.correlation;
+  return call_end_work (self, &call, item, host_waits || self->launch_blocking,
+                        host_waits ? TS_SYNC_COPY : TS_SYNC_STREAM, error);
 }
 
 guint64
@@ -1786,29 +1800,14 @@ ts_runtime_memset (TsRuntime           *self,
       return 0;
     }
 
-  call_begin (self, &call, API_MEMSET);
-  call_set_stream (self, &call, desc->stream);
-
-  if (!call_check_fault (self, &call, call.device, error))
-    {
-      destroy_work (&desc->work);
-      call_end (self, &call);
-      return 0;
-    }
+  if (!call_begin_work (self, &call, API_MEMSET, desc->stream, -1, &desc->work, error))
+    return 0;
 
   host_advance (self, call.ht, self->profile->launch_latency_ns);
   sub = (TsSubmit) { desc->stream, call.ht->clock, call.correlation, call.loc };
   item = ts_scheduler_submit_memset (self->sched, &sub, desc);
 
-  if (self->launch_blocking &&
-      !call_wait_item (self, &call, item, TS_SYNC_STREAM, error))
-    {
-      call_end (self, &call);
-      return 0;
-    }
-
-  call_end (self, &call);
-  return call.correlation;
+  return call_end_work (self, &call, item, self->launch_blocking, TS_SYNC_STREAM, error);
 }
 
 /* ---------------------------------------------------------------- spans */

@@ -458,6 +458,21 @@ sms_for_bytes (const TsGpuProfile *profile,
   return (guint32) CLAMP (blocks, 1, profile->sm_count);
 }
 
+/* A memset or same-device copy of @bytes: a kernel on as many SMs as its
+ * blocks fill, bound by memory bandwidth; it reads or writes the buffer
+ * @passes times. */
+static void
+item_set_memory_kernel (Item               *item,
+                        const TsGpuProfile *p,
+                        guint64             bytes,
+                        double              passes)
+{
+  item->engine = ENGINE_COMPUTE;
+  item->sms = sms_for_bytes (p, bytes);
+  item->duration = p->kernel_overhead_ns
+                 + ns_for (passes * (double) bytes, p->mem_bandwidth * item->sms / p->sm_count);
+}
+
 TsTime
 ts_scheduler_kernel_duration (const TsGpuProfile *profile,
                               const TsKernelDesc *desc,
@@ -632,6 +647,17 @@ stream_pop (TsScheduler *self,
     item_free (self, idx);
 }
 
+/* Records and satisfied waits take no time on the device. */
+static void
+complete_instant (TsScheduler *self,
+                  Item        *item,
+                  TsTime       t)
+{
+  item->start = item->end = t;
+  item->state = STATE_DONE;
+  record_item (self, item);
+}
+
 static void
 complete_record (TsScheduler *self,
                  guint32      idx,
@@ -640,9 +666,7 @@ complete_record (TsScheduler *self,
   Item *item = ITEM (self, idx);
   guint32 waiter;
 
-  item->start = item->end = t;
-  item->state = STATE_DONE;
-  record_item (self, item);
+  complete_instant (self, item, t);
 
   /* Each blocked wait re-examines its stream at this same instant. */
   waiter = item->u.record.waiters;
@@ -710,9 +734,7 @@ stream_begin (TsScheduler *self,
                 return;
               }
 
-            item->start = item->end = t;
-            item->state = STATE_DONE;
-            record_item (self, item);
+            complete_instant (self, item, t);
             ts_scheduler_item_unref (self, item->u.wait.target);
             stream_pop (self, stream, idx);
           }
@@ -1050,12 +1072,8 @@ ts_scheduler_submit_memset (TsScheduler        *self,
 {
   guint32 idx = submit (self, sub, ITEM_MEMSET, &desc->work);
   Item *item = ITEM (self, idx);
-  const TsGpuProfile *p = self->profile;
 
-  item->engine = ENGINE_COMPUTE;
-  item->sms = sms_for_bytes (p, desc->bytes);
-  item->duration = p->kernel_overhead_ns
-                 + ns_for ((double) desc->bytes, p->mem_bandwidth * item->sms / p->sm_count);
+  item_set_memory_kernel (item, self->profile, desc->bytes, 1.0);
   item->u.memset.bytes = desc->bytes;
   item->u.memset.value = desc->value;
 
@@ -1075,10 +1093,7 @@ ts_scheduler_submit_copy (TsScheduler      *self,
     {
     case TS_COPY_DEVICE_TO_DEVICE:
       /* A same-device copy is a kernel that reads and writes every byte. */
-      item->engine = ENGINE_COMPUTE;
-      item->sms = sms_for_bytes (p, desc->bytes);
-      item->duration = p->kernel_overhead_ns
-                     + ns_for (2.0 * desc->bytes, p->mem_bandwidth * item->sms / p->sm_count);
+      item_set_memory_kernel (item, p, desc->bytes, 2.0);
       break;
 
     case TS_COPY_HOST_TO_DEVICE:

@@ -13,8 +13,8 @@
 
 #include "ts-render-palette.h"
 
-#define RGB(hex) { ((hex) >> 16 & 0xff) / 255.0, ((hex) >> 8 & 0xff) / 255.0, ((hex) & 0xff) / 255.0, 1.0 }
-#define RGBA(hex, alpha) { ((hex) >> 16 & 0xff) / 255.0, ((hex) >> 8 & 0xff) / 255.0, ((hex) & 0xff) / 255.0, alpha }
+#define RGB(hex) TS_RENDER_COLOR_HEX (hex, 1.0)
+#define RGBA(hex, alpha) TS_RENDER_COLOR_HEX (hex, alpha)
 
 static const TsRenderPalette light = {
   .background = RGB (0xffffff),

@@ -16,6 +16,11 @@ typedef struct
   double r, g, b, a;
 } TsRenderColor;
 
+/* A TsRenderColor initializer from 0xRRGGBB and an alpha, for the
+ * static colour tables of the renderers. */
+#define TS_RENDER_COLOR_HEX(hex, alpha) \
+  { ((hex) >> 16 & 0xff) / 255.0, ((hex) >> 8 & 0xff) / 255.0, ((hex) & 0xff) / 255.0, (alpha) }
+
 #define TS_RENDER_N_KERNEL_COLORS 6
 #define TS_RENDER_N_NVTX_COLORS   6
 

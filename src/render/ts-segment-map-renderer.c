@@ -64,7 +64,7 @@ struct _TsSegmentMapRenderer
 
 G_DEFINE_FINAL_TYPE (TsSegmentMapRenderer, ts_segment_map_renderer, G_TYPE_OBJECT)
 
-#define HEX(v, a) { ((v) >> 16 & 0xff) / 255.0, ((v) >> 8 & 0xff) / 255.0, ((v) & 0xff) / 255.0, (a) }
+#define HEX(v, a) TS_RENDER_COLOR_HEX (v, a)
 
 static const MapColors light_colors = {
   HEX (0x1c71d8, 1), HEX (0x0b3b73, 1), HEX (0xe66100, 1),
