@@ -138,6 +138,35 @@ test_ranges (void)
   remove_trace (trace);
 }
 
+/* A workload's torch.cuda.nvtx calls reach the NVTX tool attached to the
+ * workload process (Nsight in real life; here a small logging tool, since
+ * our own injection library can't be loaded into our own process twice). */
+static void
+test_workload_forwards (void)
+{
+  g_autofree char *script = g_build_filename (TS_TEST_SRCDIR, "workloads", "nvtx-ranges.py", NULL);
+  g_autofree char *dir = g_dir_make_tmp ("ts-nvtx-fwd-XXXXXX", NULL);
+  g_autofree char *log = g_build_filename (dir, "nvtx.log", NULL);
+  g_autofree char *contents = NULL;
+  const char *argv[] = { TS_CLI_PATH, "run", script, NULL };
+  g_auto(GStrv) envp = g_get_environ ();
+  g_autoptr(GError) error = NULL;
+  int wait_status = 0;
+
+  envp = g_environ_setenv (envp, "NVTX_INJECTION64_PATH", TS_NVTX_LOG_INJECT, TRUE);
+  envp = g_environ_setenv (envp, "NVTX_LOG_FILE", log, TRUE);
+  g_spawn_sync (NULL, (char **) argv, envp, G_SPAWN_STDOUT_TO_DEV_NULL, NULL, NULL, NULL, NULL,
+                &wait_status, &error);
+  g_assert_no_error (error);
+  g_assert_true (WIFEXITED (wait_status) && WEXITSTATUS (wait_status) == 0);
+
+  g_assert_true (g_file_get_contents (log, &contents, NULL, NULL));
+  g_assert_cmpstr (contents, ==,
+                   "push outer\npush inner\nmark tick\npop\npop\npush scoped\npop\n");
+  g_unlink (log);
+  g_rmdir (dir);
+}
+
 static void
 test_exit_status (void)
 {
@@ -194,6 +223,7 @@ main (int   argc,
   g_test_init (&argc, &argv, NULL);
   g_test_add_func ("/record/nvtx/ranges", test_ranges);
   g_test_add_func ("/record/nvtx/exit-status", test_exit_status);
+  g_test_add_func ("/record/nvtx/workload-forwards", test_workload_forwards);
   g_test_add_func ("/record/nvtx/no-nvtx", test_no_nvtx);
   g_test_add_func ("/record/missing-program", test_missing_program);
   return g_test_run ();

@@ -23,6 +23,7 @@
 
 #include "ts-callsite.h"
 #include "ts-runtime.h"
+#include "ts-nvtx-forward.h"
 #include "ts-scheduler-private.h"
 
 #define CUDA_ERROR_TRAILER \
@@ -1909,6 +1910,7 @@ ts_runtime_nvtx_mark (TsRuntime  *self,
   ht = host_thread (self);
   nvtx_append (self, ht, TS_NVTX_MARK, ts_recorder_intern (self->recorder, message),
                (int) ht->nvtx->len, 0);
+  ts_nvtx_forward_mark (message);
 }
 
 int
@@ -1928,6 +1930,7 @@ ts_runtime_nvtx_range_push (TsRuntime  *self,
   depth = (int) ht->nvtx->len;
   g_array_append_val (ht->nvtx, id);
   nvtx_append (self, ht, TS_NVTX_PUSH, id, depth, 0);
+  ts_nvtx_forward_range_push (message);
 
   return depth;
 }
@@ -1951,6 +1954,7 @@ ts_runtime_nvtx_range_pop (TsRuntime *self)
   id = g_array_index (ht->nvtx, TsStringId, depth);
   g_array_set_size (ht->nvtx, depth);
   nvtx_append (self, ht, TS_NVTX_POP, id, depth, 0);
+  ts_nvtx_forward_range_pop ();
 
   return depth;
 }
@@ -1968,6 +1972,7 @@ ts_runtime_nvtx_range_start (TsRuntime  *self,
   range_id = ++self->last_range_id;
   nvtx_append (self, host_thread (self), TS_NVTX_RANGE_START,
                ts_recorder_intern (self->recorder, message), 0, range_id);
+  ts_nvtx_forward_range_start (range_id, message);
 
   return range_id;
 }
@@ -1982,4 +1987,5 @@ ts_runtime_nvtx_range_end (TsRuntime *self,
 
   locker = g_mutex_locker_new (&self->lock);
   nvtx_append (self, host_thread (self), TS_NVTX_RANGE_END, 0, 0, range_id);
+  ts_nvtx_forward_range_end (range_id);
 }
