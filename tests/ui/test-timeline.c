@@ -449,6 +449,89 @@ test_keyboard (void)
   close_window (window);
 }
 
+/* Key presses through the timeline's own GtkEventControllerKey (GTK 4.8
+ * cannot inject a real GdkEvent; emitting the controller's key-pressed
+ * signal runs the same handler a key press does). */
+static gboolean
+press_key (GtkWidget *widget,
+           guint      keyval)
+{
+  g_autoptr(GListModel) controllers = gtk_widget_observe_controllers (widget);
+  gboolean handled = FALSE;
+
+  for (guint i = 0; i < g_list_model_get_n_items (controllers); i++)
+    {
+      g_autoptr(GObject) c = g_list_model_get_item (controllers, i);
+
+      if (GTK_IS_EVENT_CONTROLLER_KEY (c))
+        {
+          g_signal_emit_by_name (c, "key-pressed", keyval, 0, (GdkModifierType) 0, &handled);
+          return handled;
+        }
+    }
+  g_assert_not_reached ();
+}
+
+static void
+test_key_controller (void)
+{
+  g_autoptr(TsTraceDocument) doc = known_document ();
+  TsTimeline *timeline = TS_TIMELINE (ts_timeline_new ());
+  GtkWindow *window = window_with (GTK_WIDGET (timeline));
+  guint s0 = stream_track (doc, 0), track, item;
+  TsTime b0, e0, b, e;
+
+  ts_timeline_set_document (timeline, doc);
+  gtk_test_widget_wait_for_draw (GTK_WIDGET (timeline));
+  ts_timeline_set_visible_range (timeline, 200, 400);
+  ts_timeline_get_visible_range (timeline, &b0, &e0);
+
+  g_assert_true (press_key (GTK_WIDGET (timeline), GDK_KEY_w));
+  ts_timeline_get_visible_range (timeline, &b, &e);
+  g_assert_cmpint (e - b, <, e0 - b0);
+  g_assert_true (press_key (GTK_WIDGET (timeline), GDK_KEY_s));
+  g_assert_true (press_key (GTK_WIDGET (timeline), GDK_KEY_s));
+  ts_timeline_get_visible_range (timeline, &b, &e);
+  g_assert_cmpint (e - b, >, e0 - b0);
+
+  ts_timeline_set_visible_range (timeline, 100, 300);
+  g_assert_true (press_key (GTK_WIDGET (timeline), GDK_KEY_d));
+  ts_timeline_get_visible_range (timeline, &b, &e);
+  g_assert_cmpint (b, >, 100);
+  g_assert_cmpint (e - b, ==, 200);
+  g_assert_true (press_key (GTK_WIDGET (timeline), GDK_KEY_a));
+  g_assert_true (press_key (GTK_WIDGET (timeline), GDK_KEY_a));
+  ts_timeline_get_visible_range (timeline, &b, &e);
+  g_assert_cmpint (b, <, 100);
+
+  /* F fits the whole document. */
+  g_assert_true (press_key (GTK_WIDGET (timeline), GDK_KEY_f));
+  ts_timeline_get_visible_range (timeline, &b, &e);
+  ts_trace_document_get_time_span (doc, &b0, &e0);
+  g_assert_cmpint (b, <=, b0);
+  g_assert_cmpint (e, >=, e0);
+
+  /* Arrows move the selection; Escape clears it, then is not handled. */
+  ts_timeline_select_item (timeline, s0, 0);
+  g_assert_true (press_key (GTK_WIDGET (timeline), GDK_KEY_Right));
+  ts_timeline_get_selected_item (timeline, &track, &item);
+  g_assert_cmpuint (item, ==, 1);
+  g_assert_true (press_key (GTK_WIDGET (timeline), GDK_KEY_Left));
+  ts_timeline_get_selected_item (timeline, &track, &item);
+  g_assert_cmpuint (item, ==, 0);
+  g_assert_true (press_key (GTK_WIDGET (timeline), GDK_KEY_Down));
+  ts_timeline_get_selected_item (timeline, &track, &item);
+  g_assert_cmpuint (track, ==, stream_track (doc, 1));
+  g_assert_true (press_key (GTK_WIDGET (timeline), GDK_KEY_Up));
+  ts_timeline_get_selected_item (timeline, &track, &item);
+  g_assert_cmpuint (track, ==, s0);
+  g_assert_true (press_key (GTK_WIDGET (timeline), GDK_KEY_Escape));
+  g_assert_false (ts_timeline_get_selected_item (timeline, &track, &item));
+  g_assert_false (press_key (GTK_WIDGET (timeline), GDK_KEY_Escape));
+
+  close_window (window);
+}
+
 /* A failed kernel whose error surfaced at a later call, and a race between
  * the two streams: red outlines, the arrow, the details. */
 static void
@@ -823,6 +906,7 @@ main (int   argc,
   g_test_add_func ("/TsTimeline/click-selects", test_click_selects);
   g_test_add_func ("/TsTimeline/find", test_find);
   g_test_add_func ("/TsTimeline/keyboard", test_keyboard);
+  g_test_add_func ("/TsTimeline/key-controller", test_key_controller);
   g_test_add_func ("/TsTimeline/problems", test_problems);
   g_test_add_func ("/TsWindow/live-run", test_live_run);
   g_test_add_func ("/TsWindow/open-trace", test_open_trace);
