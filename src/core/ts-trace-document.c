@@ -198,7 +198,13 @@ builder_finish (TrackBuilder *b)
   guint n = b->items->len;
   TsTime max_end = G_MININT64;
 
-  g_array_sort (b->items, compare_items);
+  /* Records mostly arrive in start order already: check before sorting. */
+  for (guint i = 1; i < n; i++)
+    if (compare_items (&g_array_index (b->items, PendingItem, i - 1), &g_array_index (b->items, PendingItem, i)) > 0)
+      {
+        g_array_sort (b->items, compare_items);
+        break;
+      }
 
   t->n_items = n;
   t->starts = g_new (TsTime, n);
@@ -326,24 +332,107 @@ corr_lookup (GArray  *entries,
   return TRUE;
 }
 
+/* Bulk reads: the columns the document needs, CHUNK records at a time
+ * through ts_recorder_copy_column() (one lock per column and chunk rather
+ * than a lock and a whole-record copy per record). */
+#define CHUNK 4096
+
+typedef struct
+{
+  TsTime  start[CHUNK];
+  TsTime  end[CHUNK];
+  guint64 correlation[CHUNK];
+  guint32 owner[CHUNK];         /* the device (work) or thread (API calls) */
+  guint32 stream[CHUNK];
+  guint32 label[CHUNK];         /* the name, or the copy kind of a memcpy */
+} Columns;
+
+static guint
+field_at (TsRecordKind kind,
+          gsize        offset)
+{
+  const TsRecordInfo *info = ts_record_info (kind);
+
+  for (guint f = 0; f < info->n_fields; f++)
+    if (info->fields[f].offset == offset)
+      return f;
+  g_assert_not_reached ();
+}
+
+static gsize
+read_columns (TsRecorder   *rec,
+              TsRecordKind  kind,
+              gsize         first,
+              Columns      *c,
+              gsize         o_start,
+              gsize         o_end,
+              gsize         o_corr,
+              gsize         o_owner,
+              gssize        o_stream,
+              gssize        o_label)
+{
+  gsize n = ts_recorder_copy_column (rec, kind, field_at (kind, o_start), first, CHUNK, c->start);
+
+  ts_recorder_copy_column (rec, kind, field_at (kind, o_end), first, n, c->end);
+  ts_recorder_copy_column (rec, kind, field_at (kind, o_corr), first, n, c->correlation);
+  ts_recorder_copy_column (rec, kind, field_at (kind, o_owner), first, n, c->owner);
+  if (o_stream >= 0)
+    ts_recorder_copy_column (rec, kind, field_at (kind, o_stream), first, n, c->stream);
+  if (o_label >= 0)
+    ts_recorder_copy_column (rec, kind, field_at (kind, o_label), first, n, c->label);
+  return n;
+}
+
+/* Consecutive records mostly go to the same track: remember the last. */
+typedef struct
+{
+  GHashTable   *builders;
+  TsTrackKind   kind;
+  guint32       id;
+  TrackBuilder *b;
+} BuilderCache;
+
+static TrackBuilder *
+cached_builder (BuilderCache *c,
+                TsTrackKind   kind,
+                guint32       id)
+{
+  if (c->b == NULL || c->kind != kind || c->id != id)
+    {
+      c->b = lookup_builder (c->builders, kind, id);
+      c->kind = kind;
+      c->id = id;
+    }
+  return c->b;
+}
+
 static void
 collect_host (TsTraceDocument *self,
               GHashTable      *builders)
 {
   TsRecorder *rec = self->recorder;
   gsize n = ts_recorder_get_count (rec, TS_RECORD_API_CALL);
+  g_autofree Columns *c = g_new (Columns, 1);
+  BuilderCache cache = { builders, 0, 0, NULL };
 
-  for (gsize i = 0; i < n; i++)
+  for (gsize first = 0; first < n; first += CHUNK)
     {
-      TsApiCallRecord r;
-      TrackBuilder *b;
+      gsize m = read_columns (rec, TS_RECORD_API_CALL, first, c,
+                              G_STRUCT_OFFSET (TsApiCallRecord, start), G_STRUCT_OFFSET (TsApiCallRecord, end),
+                              G_STRUCT_OFFSET (TsApiCallRecord, correlation), G_STRUCT_OFFSET (TsApiCallRecord, thread),
+                              -1, G_STRUCT_OFFSET (TsApiCallRecord, name));
 
-      ts_recorder_get (rec, TS_RECORD_API_CALL, i, &r);
-      b = lookup_builder (builders, TS_TRACK_HOST_THREAD, r.thread);
-      b->track->thread = r.thread;
-      builder_add (b, TS_ITEM_API_CALL, r.start, r.end, i, r.name);
-      span_extend (self, r.start, r.end);
-      corr_add (self->api_by_corr, r.correlation, i);
+      if (m == 0)
+        break;
+      for (gsize j = 0; j < m; j++)
+        {
+          TrackBuilder *b = cached_builder (&cache, TS_TRACK_HOST_THREAD, c->owner[j]);
+
+          b->track->thread = c->owner[j];
+          builder_add (b, TS_ITEM_API_CALL, c->start[j], c->end[j], first + j, c->label[j]);
+          span_extend (self, c->start[j], c->end[j]);
+          corr_add (self->api_by_corr, c->correlation[j], first + j);
+        }
     }
 
   n = ts_recorder_get_count (rec, TS_RECORD_SYNC);
@@ -485,23 +574,6 @@ stream_builder (GHashTable *builders,
   return b;
 }
 
-static void
-add_work (TsTraceDocument *self,
-          GHashTable      *builders,
-          TsItemKind       kind,
-          TsStreamId       stream,
-          guint32          device,
-          TsTime           start,
-          TsTime           end,
-          guint32          index,
-          guint64          correlation,
-          TsStringId       label)
-{
-  builder_add (stream_builder (builders, stream, device), kind, start, end, index, label);
-  span_extend (self, start, end);
-  corr_add (self->work_by_corr, correlation, ((guint64) kind << 32) | index);
-}
-
 static TsStringId
 copy_label (TsRecorder           *rec,
             const TsMemcpyRecord *r)
@@ -516,6 +588,67 @@ copy_label (TsRecorder           *rec,
   const char *name = r->kind < G_N_ELEMENTS (names) && names[r->kind] ? names[r->kind] : "Memcpy";
 
   return ts_recorder_intern (rec, name);
+}
+
+/* Kernels, copies or memsets into their stream tracks. The three record
+ * types share the offsets of start, end, correlation, device and stream
+ * (checked below); the label is the kernel's name, the copy's direction,
+ * or "Memset". */
+static void
+collect_work_kind (TsTraceDocument *self,
+                   GHashTable      *builders,
+                   TsItemKind       kind)
+{
+  TsRecorder *rec = self->recorder;
+  TsRecordKind rk = kind == TS_ITEM_KERNEL ? TS_RECORD_KERNEL : kind == TS_ITEM_MEMCPY ? TS_RECORD_MEMCPY : TS_RECORD_MEMSET;
+  gsize n = ts_recorder_get_count (rec, rk);
+  gssize o_label = kind == TS_ITEM_KERNEL ? (gssize) G_STRUCT_OFFSET (TsKernelRecord, name)
+                 : kind == TS_ITEM_MEMCPY ? (gssize) G_STRUCT_OFFSET (TsMemcpyRecord, kind) : -1;
+  TsStringId memset_label = ts_recorder_intern (rec, "Memset");
+  TsStringId copy_labels[TS_COPY_HOST_TO_HOST + 2];
+  g_autofree Columns *c = NULL;
+  BuilderCache cache = { builders, 0, 0, NULL };
+
+  G_STATIC_ASSERT (G_STRUCT_OFFSET (TsKernelRecord, stream) == G_STRUCT_OFFSET (TsMemcpyRecord, stream));
+  G_STATIC_ASSERT (G_STRUCT_OFFSET (TsKernelRecord, stream) == G_STRUCT_OFFSET (TsMemsetRecord, stream));
+  G_STATIC_ASSERT (G_STRUCT_OFFSET (TsKernelRecord, device) == G_STRUCT_OFFSET (TsMemsetRecord, device));
+  G_STATIC_ASSERT (G_STRUCT_OFFSET (TsKernelRecord, device) == G_STRUCT_OFFSET (TsMemcpyRecord, device));
+  G_STATIC_ASSERT (G_STRUCT_OFFSET (TsKernelRecord, correlation) == G_STRUCT_OFFSET (TsMemcpyRecord, correlation));
+  G_STATIC_ASSERT (G_STRUCT_OFFSET (TsKernelRecord, correlation) == G_STRUCT_OFFSET (TsMemsetRecord, correlation));
+
+  if (n == 0)
+    return;
+  for (guint k = 0; k < G_N_ELEMENTS (copy_labels); k++)
+    {
+      TsMemcpyRecord r = { 0 };
+      r.kind = k;
+      copy_labels[k] = copy_label (rec, &r);
+    }
+
+  c = g_new (Columns, 1);
+  for (gsize first = 0; first < n; first += CHUNK)
+    {
+      gsize m = read_columns (rec, rk, first, c,
+                              G_STRUCT_OFFSET (TsKernelRecord, start), G_STRUCT_OFFSET (TsKernelRecord, end),
+                              G_STRUCT_OFFSET (TsKernelRecord, correlation), G_STRUCT_OFFSET (TsKernelRecord, device),
+                              G_STRUCT_OFFSET (TsKernelRecord, stream), o_label);
+
+      if (m == 0)
+        break;
+      for (gsize j = 0; j < m; j++)
+        {
+          TrackBuilder *b = cached_builder (&cache, TS_TRACK_STREAM, c->stream[j]);
+          TsStringId label = kind == TS_ITEM_KERNEL ? c->label[j]
+                           : kind == TS_ITEM_MEMSET ? memset_label
+                           : copy_labels[MIN (c->label[j], G_N_ELEMENTS (copy_labels) - 1)];
+
+          b->track->stream = c->stream[j];
+          b->track->device = c->owner[j];
+          builder_add (b, kind, c->start[j], c->end[j], first + j, label);
+          span_extend (self, c->start[j], c->end[j]);
+          corr_add (self->work_by_corr, c->correlation[j], ((guint64) kind << 32) | (first + j));
+        }
+    }
 }
 
 static void
@@ -537,31 +670,9 @@ collect_device_work (TsTraceDocument *self,
       b->track->is_default = r.is_default != 0;
     }
 
-  n = ts_recorder_get_count (rec, TS_RECORD_KERNEL);
-  for (gsize i = 0; i < n; i++)
-    {
-      TsKernelRecord r;
-      ts_recorder_get (rec, TS_RECORD_KERNEL, i, &r);
-      add_work (self, builders, TS_ITEM_KERNEL, r.stream, r.device, r.start, r.end, i, r.correlation, r.name);
-    }
-
-  n = ts_recorder_get_count (rec, TS_RECORD_MEMCPY);
-  for (gsize i = 0; i < n; i++)
-    {
-      TsMemcpyRecord r;
-      ts_recorder_get (rec, TS_RECORD_MEMCPY, i, &r);
-      add_work (self, builders, TS_ITEM_MEMCPY, r.stream, r.device, r.start, r.end, i, r.correlation,
-                copy_label (rec, &r));
-    }
-
-  n = ts_recorder_get_count (rec, TS_RECORD_MEMSET);
-  for (gsize i = 0; i < n; i++)
-    {
-      TsMemsetRecord r;
-      ts_recorder_get (rec, TS_RECORD_MEMSET, i, &r);
-      add_work (self, builders, TS_ITEM_MEMSET, r.stream, r.device, r.start, r.end, i, r.correlation,
-                ts_recorder_intern (rec, "Memset"));
-    }
+  collect_work_kind (self, builders, TS_ITEM_KERNEL);
+  collect_work_kind (self, builders, TS_ITEM_MEMCPY);
+  collect_work_kind (self, builders, TS_ITEM_MEMSET);
 }
 
 static void

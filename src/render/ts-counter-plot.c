@@ -55,6 +55,51 @@ value_y (const TsCounterPlot *p,
   return p->top + p->height - (p->max > 0 ? (double) v / (double) p->max * p->height : 0);
 }
 
+void
+ts_counter_plot_build_blocks (const gint64 *values,
+                              guint         n_samples,
+                              gint64       *block_min,
+                              gint64       *block_max)
+{
+  g_return_if_fail (values != NULL || n_samples == 0);
+
+  for (guint b = 0; b * TS_COUNTER_PLOT_BLOCK < n_samples; b++)
+    {
+      guint end = MIN (n_samples, (b + 1) * TS_COUNTER_PLOT_BLOCK);
+      gint64 lo = G_MAXINT64, hi = G_MININT64;
+
+      for (guint s = b * TS_COUNTER_PLOT_BLOCK; s < end; s++)
+        {
+          lo = MIN (lo, values[s]);
+          hi = MAX (hi, values[s]);
+        }
+      block_min[b] = lo;
+      block_max[b] = hi;
+    }
+}
+
+/* Widens [*lo, *hi] by the values of samples [k, j): whole blocks from the
+ * summary when there is one. */
+static void
+range_min_max (const TsCounterPlot *p,
+               guint                k,
+               guint                j,
+               gint64              *lo,
+               gint64              *hi)
+{
+  const guint B = TS_COUNTER_PLOT_BLOCK;
+
+  if (p->block_min != NULL && p->block_max != NULL && j - k >= 2 * B)
+    {
+      for (; k % B != 0; k++)
+        *lo = MIN (*lo, p->values[k]), *hi = MAX (*hi, p->values[k]);
+      for (; k + B <= j; k += B)
+        *lo = MIN (*lo, p->block_min[k / B]), *hi = MAX (*hi, p->block_max[k / B]);
+    }
+  for (; k < j; k++)
+    *lo = MIN (*lo, p->values[k]), *hi = MAX (*hi, p->values[k]);
+}
+
 guint
 ts_counter_plot_draw (cairo_t             *cr,
                       const TsCounterPlot *p,
@@ -84,11 +129,7 @@ ts_counter_plot_draw (cairo_t             *cr,
 
       if (j <= k)
         j = k + 1;
-      for (guint s = k; s < j; s++)
-        {
-          lo = MIN (lo, p->values[s]);
-          hi = MAX (hi, p->values[s]);
-        }
+      range_min_max (p, k, j, &lo, &hi);
       col = MAX (col, p->x0);
       cairo_line_to (cr, col, value_y (p, cur));
       if (lo != hi)

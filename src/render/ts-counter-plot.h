@@ -25,7 +25,22 @@ typedef struct
   double        top;          /* the plot box: value max at top, 0 at top + height */
   double        height;
   gint64        max;
+  /* Optional (NULL to scan every sample): the minimum and maximum of each
+   * block of TS_COUNTER_PLOT_BLOCK samples, so that a zoomed-out column
+   * costs a few blocks instead of thousands of samples. Build them with
+   * ts_counter_plot_build_blocks(). */
+  const gint64 *block_min;
+  const gint64 *block_max;
 } TsCounterPlot;
+
+#define TS_COUNTER_PLOT_BLOCK 64
+
+/* Fills block_min and block_max (each n_samples / TS_COUNTER_PLOT_BLOCK
+ * rounded up long) for `values`. */
+void    ts_counter_plot_build_blocks (const gint64      *values,
+                                      guint              n_samples,
+                                      gint64            *block_min,
+                                      gint64            *block_max);
 
 /* Strokes the series as steps and fills below it in `color` (the fill
  * lighter). Each pixel column with samples gets one vertical from their

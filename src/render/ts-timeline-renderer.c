@@ -55,11 +55,17 @@ static gboolean locate_correlation (TsTimelineRenderer *self,
                                     guint              *track,
                                     guint              *item);
 
-/* Event markers of one stream track, in time order. */
+typedef struct _BreakIndex BreakIndex;
+static void break_index_free (BreakIndex *bi);
+
+/* Event markers of one stream track, in time order, with the index of the
+ * gaps between them (for merging dense markers). */
 typedef struct
 {
-  GArray *records;                /* TsTime */
-  GArray *waits;                  /* TsTime */
+  GArray     *records;            /* TsTime */
+  GArray     *waits;              /* TsTime */
+  BreakIndex *record_breaks;
+  BreakIndex *wait_breaks;
 } Markers;
 
 struct _TsTimelineRenderer
@@ -77,8 +83,10 @@ struct _TsTimelineRenderer
   double           content_height;
 
   Markers         *markers;       /* per track */
+  BreakIndex    ***lane_breaks;   /* per track, per depth: where folds end */
   GArray          *links;         /* Link */
   gint64          *memory_max;    /* per track: the largest counter value */
+  gint64         **memory_blocks; /* per memory track: reserved min, max, allocated min, max per block */
   GArray          *problems;      /* Problem */
   GHashTable      *failed_kernels; /* kernel record index + 1 of kernels with error != 0 */
 
@@ -129,9 +137,22 @@ ts_timeline_renderer_finalize (GObject *object)
     {
       g_clear_pointer (&self->markers[i].records, g_array_unref);
       g_clear_pointer (&self->markers[i].waits, g_array_unref);
+      g_clear_pointer (&self->markers[i].record_breaks, break_index_free);
+      g_clear_pointer (&self->markers[i].wait_breaks, break_index_free);
+      if (self->lane_breaks[i] != NULL)
+        {
+          const TsTrack *t = ts_trace_document_get_track (self->document, i);
+          for (guint d = 0; d < MAX (1, t->max_depth); d++)
+            break_index_free (self->lane_breaks[i][d]);
+          g_free (self->lane_breaks[i]);
+        }
     }
+  g_free (self->lane_breaks);
   g_free (self->markers);
   g_free (self->track_rows);
+  for (guint i = 0; self->memory_blocks != NULL && i < n_tracks; i++)
+    g_free (self->memory_blocks[i]);
+  g_free (self->memory_blocks);
   g_free (self->memory_max);
   g_clear_pointer (&self->groups, g_array_unref);
   g_clear_pointer (&self->rows, g_array_unref);
@@ -161,6 +182,174 @@ ts_timeline_renderer_init (TsTimelineRenderer *self)
   self->links = g_array_new (FALSE, TRUE, sizeof (Link));
   self->problems = g_array_new (FALSE, TRUE, sizeof (Problem));
   self->failed_kernels = g_hash_table_new (NULL, NULL);
+}
+
+/* --- break index -------------------------------------------------------- */
+
+/* A max-tree over a key per position (a lane's item widths and the gaps
+ * before them, or the gaps between a track's event markers), answering
+ * "the first position p >= k whose key reaches thr" in O(log n). Folded
+ * runs and merged markers end exactly at such positions, so a zoomed-out
+ * frame costs a few tree walks per lane instead of one search per pixel
+ * column. Leaves are blocks of BREAK_BLOCK positions whose keys are
+ * recomputed from the columns when needed; only the levels above are
+ * stored (about a word per 32 items). */
+#define BREAK_BLOCK  32
+#define BREAK_FANOUT 16
+
+typedef TsTime (*BreakKeyFunc) (gconstpointer data,
+                                guint         p);
+
+struct _BreakIndex
+{
+  guint    n;
+  guint    n_levels;
+  guint   *level_len;
+  TsTime **levels;
+};
+
+typedef struct
+{
+  const TsTrack *t;
+  TsTrackLane    lane;
+} LaneKeyData;
+
+/* An item's key: its length, or the gap after the previous item when that
+ * is larger. A fold breaks only where one of them reaches FOLD_PX. */
+static TsTime
+lane_key (gconstpointer data,
+          guint         p)
+{
+  const LaneKeyData *d = data;
+  guint i = ts_track_lane_item (&d->lane, p);
+  TsTime key = d->t->ends[i] - d->t->starts[i];
+
+  if (p > 0)
+    {
+      guint prev = ts_track_lane_item (&d->lane, p - 1);
+      key = MAX (key, d->t->starts[i] - d->t->ends[prev]);
+    }
+  return key;
+}
+
+static TsTime
+times_key (gconstpointer data,
+           guint         p)
+{
+  const TsTime *times = data;
+
+  return p > 0 ? times[p] - times[p - 1] : 0;
+}
+
+static BreakIndex *
+break_index_new (BreakKeyFunc  key,
+                 gconstpointer data,
+                 guint         n)
+{
+  BreakIndex *bi = g_new0 (BreakIndex, 1);
+  guint len = (n + BREAK_BLOCK - 1) / BREAK_BLOCK;
+
+  bi->n = n;
+  bi->n_levels = 1;
+  for (guint l = len; l > 1; l = (l + BREAK_FANOUT - 1) / BREAK_FANOUT)
+    bi->n_levels++;
+  bi->level_len = g_new (guint, bi->n_levels);
+  bi->levels = g_new (TsTime *, bi->n_levels);
+
+  bi->level_len[0] = len;
+  bi->levels[0] = g_new (TsTime, MAX (len, 1));
+  for (guint b = 0; b < len; b++)
+    {
+      TsTime m = G_MININT64;
+      guint end = MIN (n, (b + 1) * BREAK_BLOCK);
+
+      for (guint p = b * BREAK_BLOCK; p < end; p++)
+        m = MAX (m, key (data, p));
+      bi->levels[0][b] = m;
+    }
+  for (guint l = 1; l < bi->n_levels; l++)
+    {
+      guint below = bi->level_len[l - 1];
+
+      len = (below + BREAK_FANOUT - 1) / BREAK_FANOUT;
+      bi->level_len[l] = len;
+      bi->levels[l] = g_new (TsTime, len);
+      for (guint i = 0; i < len; i++)
+        {
+          TsTime m = G_MININT64;
+          guint end = MIN (below, (i + 1) * BREAK_FANOUT);
+
+          for (guint c = i * BREAK_FANOUT; c < end; c++)
+            m = MAX (m, bi->levels[l - 1][c]);
+          bi->levels[l][i] = m;
+        }
+    }
+  return bi;
+}
+
+static void
+break_index_free (BreakIndex *bi)
+{
+  if (bi == NULL)
+    return;
+  for (guint l = 0; l < bi->n_levels; l++)
+    g_free (bi->levels[l]);
+  g_free (bi->levels);
+  g_free (bi->level_len);
+  g_free (bi);
+}
+
+/* The first position p in [k, limit) with key (p) >= thr, else limit. */
+static guint
+break_index_find (const BreakIndex *bi,
+                  BreakKeyFunc      key,
+                  gconstpointer     data,
+                  guint             k,
+                  guint             limit,
+                  TsTime            thr)
+{
+  guint n = MIN (bi->n, limit);
+  guint block_end = MIN (n, (k / BREAK_BLOCK + 1) * BREAK_BLOCK);
+  guint64 span = BREAK_BLOCK;
+  guint l = 0, i;
+
+  /* The rest of k's block, key by key. */
+  for (; k < block_end; k++)
+    if (key (data, k) >= thr)
+      return k;
+  if (k >= n)
+    return n;
+
+  /* Right and up while whole subtrees stay below thr... */
+  i = k / BREAK_BLOCK;
+  for (;;)
+    {
+      if (i >= bi->level_len[l] || (guint64) i * span >= n)
+        return n;
+      if (bi->levels[l][i] >= thr)
+        break;
+      if ((i + 1) % BREAK_FANOUT == 0 && l + 1 < bi->n_levels)
+        {
+          i = (i + 1) / BREAK_FANOUT;
+          l++;
+          span *= BREAK_FANOUT;
+        }
+      else
+        i++;
+    }
+
+  /* ...then down to the leftmost block that reaches it. */
+  while (l > 0)
+    {
+      l--;
+      i *= BREAK_FANOUT;
+      while (bi->levels[l][i] < thr)
+        i++;
+    }
+  for (k = i * BREAK_BLOCK; k < n; k++)
+    if (key (data, k) >= thr)
+      return k;
+  return n;
 }
 
 /* --- building ----------------------------------------------------------- */
@@ -351,6 +540,12 @@ build_events (TsTimelineRenderer *self)
         g_array_sort (self->markers[i].records, compare_times);
       if (self->markers[i].waits != NULL)
         g_array_sort (self->markers[i].waits, compare_times);
+      if (self->markers[i].records != NULL)
+        self->markers[i].record_breaks = break_index_new (times_key, self->markers[i].records->data,
+                                                          self->markers[i].records->len);
+      if (self->markers[i].waits != NULL)
+        self->markers[i].wait_breaks = break_index_new (times_key, self->markers[i].waits->data,
+                                                        self->markers[i].waits->len);
     }
 
   links = ts_trace_document_get_event_links (self->document, &n_links);
@@ -385,16 +580,49 @@ build_events (TsTimelineRenderer *self)
 }
 
 static void
+build_lane_breaks (TsTimelineRenderer *self)
+{
+  guint n_tracks = ts_trace_document_get_n_tracks (self->document);
+
+  self->lane_breaks = g_new0 (BreakIndex **, MAX (1, n_tracks));
+  for (guint i = 0; i < n_tracks; i++)
+    {
+      const TsTrack *t = ts_trace_document_get_track (self->document, i);
+      guint n_depths = MAX (1, t->max_depth);
+
+      if (t->kind == TS_TRACK_MEMORY)
+        continue;
+      self->lane_breaks[i] = g_new0 (BreakIndex *, n_depths);
+      for (guint d = 0; d < n_depths; d++)
+        {
+          LaneKeyData data = { t, { NULL, 0 } };
+
+          ts_track_get_lane (t, d, &data.lane);
+          self->lane_breaks[i][d] = break_index_new (lane_key, &data, data.lane.n_items);
+        }
+    }
+}
+
+static void
 build_memory_max (TsTimelineRenderer *self)
 {
   guint n_tracks = ts_trace_document_get_n_tracks (self->document);
 
-  self->memory_max = g_new0 (gint64, n_tracks);
+  self->memory_max = g_new0 (gint64, MAX (1, n_tracks));
+  self->memory_blocks = g_new0 (gint64 *, MAX (1, n_tracks));
   for (guint i = 0; i < n_tracks; i++)
     {
       const TsTrack *t = ts_trace_document_get_track (self->document, i);
+      guint nb = (t->n_samples + TS_COUNTER_PLOT_BLOCK - 1) / TS_COUNTER_PLOT_BLOCK;
+      gint64 *b;
+
       for (guint s = 0; s < t->n_samples; s++)
         self->memory_max[i] = MAX (self->memory_max[i], MAX (t->allocated[s], t->reserved[s]));
+      if (t->n_samples == 0)
+        continue;
+      b = self->memory_blocks[i] = g_new (gint64, 4 * (gsize) nb);
+      ts_counter_plot_build_blocks (t->reserved, t->n_samples, b, b + nb);
+      ts_counter_plot_build_blocks (t->allocated, t->n_samples, b + 2 * nb, b + 3 * nb);
     }
 }
 
@@ -482,6 +710,7 @@ ts_timeline_renderer_new (TsTraceDocument *document)
   build_groups (self);
   build_rows (self);
   build_events (self);
+  build_lane_breaks (self);
   build_memory_max (self);
   build_problems (self);
   return self;
@@ -778,45 +1007,6 @@ lane_gallop (const TsTrack     *t,
   return lo;
 }
 
-/* Like lane_gallop(), but starts probing at `hint` (where the previous
- * column's density says the answer is) and gallops from there in either
- * direction: on evenly spread items the answer is a few neighbours away,
- * so a column costs two or three cache misses instead of a full search's
- * dozen far jumps. */
-static guint
-lane_search_hint (const TsTrack     *t,
-                  const TsTrackLane *lane,
-                  guint              k,
-                  guint              hint,
-                  TsTime             limit)
-{
-  guint n = lane->n_items;
-  guint hi, bound = 1, lo;
-
-  if (hint <= k + 1 || hint >= n)
-    return lane_gallop (t, lane, k, limit);
-  if (t->starts[ts_track_lane_item (lane, hint - 1)] < limit)
-    return lane_gallop (t, lane, hint - 1, limit);
-
-  /* The answer is in (k, hint - 1]: gallop backwards from hint - 1. */
-  hi = hint - 1;
-  while (hi - k > bound && t->starts[ts_track_lane_item (lane, hi - bound)] >= limit)
-    {
-      hi -= bound;
-      bound *= 2;
-    }
-  lo = hi - k > bound ? hi - bound + 1 : k + 1;
-  while (lo < hi)
-    {
-      guint mid = lo + (hi - lo) / 2;
-      if (t->starts[ts_track_lane_item (lane, mid)] < limit)
-        lo = mid + 1;
-      else
-        hi = mid;
-    }
-  return lo;
-}
-
 static guint
 times_gallop (const TsTime *times,
               guint         n,
@@ -1063,32 +1253,79 @@ draw_fold (Frame  *f,
     }
 }
 
-/* Walks one nesting depth of a track in pixel columns (see the header). */
+/* The item length or gap, in ns, below which nothing can reach FOLD_PX:
+ * slightly under the exact value so that rounding never hides a break
+ * (candidates are checked in pixels). */
+static TsTime
+fold_threshold (const Frame *f,
+                double       px)
+{
+  return MAX (0, (TsTime) floor (px / f->scale * 0.999) - 1);
+}
+
+/* One past the end of the fold that starts at lane position k: the first
+ * later item that is wide itself or starts FOLD_PX or more after the run's
+ * right edge. Candidates come from the lane's break index, so a run of a
+ * million items costs a few tree walks. */
+static guint
+fold_run_end (Frame             *f,
+              const TsTrack     *t,
+              const TsTrackLane *lane,
+              const BreakIndex  *bi,
+              guint              k,
+              guint              limit)
+{
+  LaneKeyData data = { t, *lane };
+  TsTime thr = fold_threshold (f, TS_TIMELINE_FOLD_PX);
+  guint p = k + 1;
+
+  for (;;)
+    {
+      guint prev, cur;
+      double pxs, run_x1, nxs, nxe;
+
+      p = break_index_find (bi, lane_key, &data, p, limit, thr);
+      f->self->stats.n_searches++;
+      if (p >= limit)
+        return limit;
+      prev = ts_track_lane_item (lane, p - 1);
+      cur = ts_track_lane_item (lane, p);
+      pxs = frame_x (f, t->starts[prev]);
+      run_x1 = MAX (floor (pxs) + 1, frame_x (f, t->ends[prev]));
+      nxs = frame_x (f, t->starts[cur]);
+      nxe = frame_x (f, t->ends[cur]);
+      if (nxe - nxs >= TS_TIMELINE_FOLD_PX || nxs >= run_x1 + TS_TIMELINE_FOLD_PX)
+        return p;
+      p++;
+    }
+}
+
+/* Walks one nesting depth of a track (see the header): wide items are
+ * drawn, runs of narrow ones folded. */
 static void
-draw_lane (Frame         *f,
-           const TsTrack *t,
-           guint          depth,
-           double         y,
-           double         h)
+draw_lane (Frame            *f,
+           const TsTrack    *t,
+           const BreakIndex *bi,
+           guint             depth,
+           double            y,
+           double            h)
 {
   TsTrackLane lane;
   guint k, n;
 
   ts_track_get_lane (t, depth, &lane);
-  n = lane.n_items;
   k = ts_track_lane_find (t, &lane, f->begin);
-  f->self->stats.n_searches++;
+  n = lane_gallop (t, &lane, k, f->end);
+  f->self->stats.n_searches += 2;
 
   while (k < n)
     {
       guint i = ts_track_lane_item (&lane, k);
-      double xs, xe, col, run_x0, run_x1;
-      guint first, count = 0, per_col;
+      guint first = k, last;
+      double xs = frame_x (f, t->starts[i]);
+      double xe = frame_x (f, t->ends[i]);
+      double run_x0, run_x1;
 
-      if (t->starts[i] >= f->end)
-        break;
-      xs = frame_x (f, t->starts[i]);
-      xe = frame_x (f, t->ends[i]);
       if (xe - xs >= TS_TIMELINE_FOLD_PX)
         {
           draw_item (f, t, i, xs, xe, y, h);
@@ -1096,50 +1333,16 @@ draw_lane (Frame         *f,
           continue;
         }
 
-      /* A run of narrow items: consume whole pixel columns while the next
-       * item is narrow too and follows within FOLD_PX. */
-      first = k;
-      per_col = 1;
-      col = floor (xs);
-      run_x0 = MAX (col, f->x0 - 2);
-      run_x1 = col + 1;
-      for (;;)
+      k = fold_run_end (f, t, &lane, bi, k, n);
+      if (k - first == 1)
         {
-          guint j = lane_search_hint (t, &lane, k, k + per_col, frame_time_at (f, col + 1));
-          guint last;
-          double nxs, nxe;
-
-          f->self->stats.n_searches++;
-          if (j <= k)
-            j = k + 1;
-          /* Only the last item starting in a column can reach past it
-           * (items of a lane do not overlap); a wide one is drawn alone. */
-          last = ts_track_lane_item (&lane, j - 1);
-          if (j - 1 > k && frame_x (f, t->ends[last]) - frame_x (f, t->starts[last]) >= TS_TIMELINE_FOLD_PX)
-            j--;
-          per_col = MAX (1, j - k);
-          count += j - k;
-          run_x1 = MAX (col + 1, frame_x (f, t->ends[ts_track_lane_item (&lane, j - 1)]));
-          k = j;
-          if (k >= n)
-            break;
-          i = ts_track_lane_item (&lane, k);
-          if (t->starts[i] >= f->end)
-            break;
-          nxs = frame_x (f, t->starts[i]);
-          nxe = frame_x (f, t->ends[i]);
-          if (nxe - nxs >= TS_TIMELINE_FOLD_PX || nxs >= run_x1 + TS_TIMELINE_FOLD_PX)
-            break;
-          col = MAX (floor (nxs), col + 1);
+          draw_item (f, t, i, xs, xe, y, h);
+          continue;
         }
-
-      if (count == 1)
-        {
-          i = ts_track_lane_item (&lane, first);
-          draw_item (f, t, i, frame_x (f, t->starts[i]), frame_x (f, t->ends[i]), y, h);
-        }
-      else
-        draw_fold (f, run_x0, MIN (run_x1, f->x1 + 2), y, h, count);
+      last = ts_track_lane_item (&lane, k - 1);
+      run_x0 = MAX (floor (xs), f->x0 - 2);
+      run_x1 = MAX (floor (frame_x (f, t->starts[last])) + 1, frame_x (f, t->ends[last]));
+      draw_fold (f, run_x0, MIN (run_x1, f->x1 + 2), y, h, k - first);
     }
 }
 
@@ -1160,11 +1363,15 @@ draw_memory_track (Frame         *f,
   if (t->n_samples == 0)
     return;
   {
+    guint nb = (t->n_samples + TS_COUNTER_PLOT_BLOCK - 1) / TS_COUNTER_PLOT_BLOCK;
+    const gint64 *b = f->self->memory_blocks[ti];
     TsCounterPlot plot = { t->sample_times, t->reserved, t->n_samples, f->begin, f->end,
-                           f->x0, f->x1, top, ch, max };
+                           f->x0, f->x1, top, ch, max, b, b + nb };
 
     f->self->stats.n_samples += ts_counter_plot_draw (f->cr, &plot, &f->p->reserved);
     plot.values = t->allocated;
+    plot.block_min = b + 2 * nb;
+    plot.block_max = b + 3 * nb;
     f->self->stats.n_samples += ts_counter_plot_draw (f->cr, &plot, &f->p->allocated);
   }
 
@@ -1178,37 +1385,43 @@ draw_memory_track (Frame         *f,
 
 /* --- markers and arrows ------------------------------------------------- */
 
+/* Markers closer than MARKER_SIZE pixels merge into one shape (a
+ * trapezoid from the first to the last tip): in a zoomed-out frame of a
+ * long run a track's thousands of markers become a few paths. */
 static void
 draw_marker_list (Frame               *f,
                   GArray              *times,
+                  const BreakIndex    *bi,
                   const TsRenderColor *color,
                   double               tip,
                   double               base)
 {
+  const TsTime *v;
+  TsTime thr;
   guint n, k;
+  double w = MARKER_SIZE * 0.8;
 
   if (times == NULL)
     return;
-  n = times->len;
-  k = times_gallop ((const TsTime *) (gpointer) times->data, n, 0, f->begin);
-  f->self->stats.n_searches++;
+  v = (const TsTime *) (gpointer) times->data;
+  k = times_gallop (v, times->len, 0, f->begin);
+  n = times_gallop (v, times->len, k, f->end);
+  f->self->stats.n_searches += 2;
+  thr = fold_threshold (f, MARKER_SIZE);
   ts_render_set_color (f->cr, color);
   while (k < n)
     {
-      TsTime t = g_array_index (times, TsTime, k);
-      double x = frame_x (f, t), col;
+      guint last = break_index_find (bi, times_key, v, k + 1, n, thr) - 1;
+      double x = frame_x (f, v[k]), xl = frame_x (f, v[last]);
 
-      if (t >= f->end)
-        break;
-      cairo_move_to (f->cr, x, tip);
-      cairo_line_to (f->cr, x + MARKER_SIZE * 0.8, base);
-      cairo_line_to (f->cr, x - MARKER_SIZE * 0.8, base);
+      f->self->stats.n_searches++;
+      cairo_move_to (f->cr, x - w, base);
+      cairo_line_to (f->cr, x, tip);
+      cairo_line_to (f->cr, xl, tip);
+      cairo_line_to (f->cr, xl + w, base);
       cairo_close_path (f->cr);
       f->self->stats.n_markers++;
-      /* One marker per pixel column is all the eye can see. */
-      col = floor (x);
-      k = times_gallop ((const TsTime *) (gpointer) times->data, n, k + 1, frame_time_at (f, col + 1));
-      f->self->stats.n_searches++;
+      k = last + 1;
     }
   cairo_fill (f->cr);
 }
@@ -1308,6 +1521,9 @@ draw_links (Frame *f)
         g_array_append_vals (ends, e, 4);
       }
       f->self->stats.n_arrows++;
+      /* Past the limit below nothing is drawn: stop looking. */
+      if (f->self->stats.n_arrows > (f->x1 - f->x0) / 8)
+        break;
     }
 
   /* More than one arrow per 8 pixels is a hatch, not information (and
@@ -1577,15 +1793,16 @@ draw_track (Frame               *f,
 
       if (ly > f->bottom || ly + LANE_H < f->top)
         continue;
-      draw_lane (f, t, d, ly, LANE_H);
+      draw_lane (f, t, f->self->lane_breaks[row->track][d], d, ly, LANE_H);
     }
 
   if (t->kind == TS_TRACK_STREAM)
     {
       const Markers *m = &f->self->markers[row->track];
 
-      draw_marker_list (f, m->records, &f->p->event_record, y + MARKER_SIZE + 1, y + 1);
-      draw_marker_list (f, m->waits, &f->p->event_wait, y + row->height - MARKER_SIZE - 1, y + row->height - 1);
+      draw_marker_list (f, m->records, m->record_breaks, &f->p->event_record, y + MARKER_SIZE + 1, y + 1);
+      draw_marker_list (f, m->waits, m->wait_breaks, &f->p->event_wait,
+                        y + row->height - MARKER_SIZE - 1, y + row->height - 1);
     }
 }
 

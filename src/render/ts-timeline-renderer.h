@@ -16,12 +16,15 @@
  * ruler_height + row.y - scroll_y.
  *
  * Level of detail: each lane (one nesting depth of a track) is walked from
- * the first item visible (a binary search) in pixel columns. Items at least
+ * the first item visible (a binary search). Items at least
  * TS_TIMELINE_FOLD_PX wide are drawn; a run of narrower items that follow
  * one another (gaps under TS_TIMELINE_FOLD_PX) becomes one grey "N items"
  * box, its count taken from positions in the sorted lane, never by visiting
- * the items. Each column costs one galloping search, so a frame costs
- * O(visible columns x lanes x log n), whatever the number of records.
+ * the items. Where a run ends comes from a per-lane max-tree of item
+ * lengths and gaps built with the renderer, so a fold costs O(log n)
+ * however many items or pixel columns it covers; event markers closer than
+ * a marker's size merge the same way. A frame costs O((drawn boxes +
+ * lanes) x log n), whatever the number of records.
  */
 
 #pragma once

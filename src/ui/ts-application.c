@@ -148,6 +148,9 @@ ts_application_set_accels (TsApplication *self)
     { "win.run", { "<Control>r", "F5", NULL } },
     { "win.stop", { "<Control>period", "Escape", NULL } },
     { "win.show-gallery", { "F9", NULL } },
+    { "win.find", { "<Control>f", NULL } },
+    { "win.find-next", { "<Control>g", NULL } },
+    { "win.find-previous", { "<Control><Shift>g", NULL } },
     { "window.close", { "<Control>w", NULL } },
   };
 

@@ -198,6 +198,26 @@ ts_trace_view_start_search (TsTraceView *self,
   gtk_widget_grab_focus (GTK_WIDGET (self->search_entry));
 }
 
+/**
+ * ts_trace_view_find_next:
+ * @self: a #TsTraceView
+ * @backwards: the previous match instead of the next
+ *
+ * Moves to the next (previous) match of the search, as Ctrl+G (Shift+Ctrl+G)
+ * do from anywhere in the window.
+ */
+void
+ts_trace_view_find_next (TsTraceView *self,
+                         gboolean     backwards)
+{
+  g_return_if_fail (TS_IS_TRACE_VIEW (self));
+
+  if (backwards)
+    search_previous_cb (self);
+  else
+    search_next_cb (self);
+}
+
 static gboolean
 find_shortcut_cb (GtkWidget *widget,
                   GVariant  *args,

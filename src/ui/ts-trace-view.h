@@ -32,6 +32,8 @@ void             ts_trace_view_set_status       (TsTraceView     *self,
 /* Shows the search bar and focuses its entry (Ctrl+F). */
 void             ts_trace_view_start_search     (TsTraceView     *self,
                                                  const char      *text);
+void             ts_trace_view_find_next          (TsTraceView     *self,
+                                                   gboolean         backwards);
 /* The panels' text without markup, for tests. */
 char            *ts_trace_view_dup_details_text (TsTraceView     *self);
 char            *ts_trace_view_dup_stats_text   (TsTraceView     *self);

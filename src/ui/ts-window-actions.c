@@ -260,7 +260,34 @@ ts_window_action_save_script (GSimpleAction *action,
   ts_window_save_dialog (self, TRUE, _("Save Script"), name);
 }
 
+/* Find works from anywhere in the window, not only with the timeline
+ * focused: the accels are the application's (see ts-application.c). */
+static void
+ts_window_action_find (GSimpleAction *action,
+                       GVariant      *param,
+                       gpointer       user_data)
+{
+  TsWindow *self = user_data;
+
+  if (self->trace_view != NULL)
+    ts_trace_view_start_search (self->trace_view, NULL);
+}
+
+static void
+ts_window_action_find_next (GSimpleAction *action,
+                            GVariant      *param,
+                            gpointer       user_data)
+{
+  TsWindow *self = user_data;
+
+  if (self->trace_view != NULL)
+    ts_trace_view_find_next (self->trace_view, g_str_equal (g_action_get_name (G_ACTION (action)), "find-previous"));
+}
+
 static const GActionEntry actions[] = {
+  { "find", ts_window_action_find },
+  { "find-next", ts_window_action_find_next },
+  { "find-previous", ts_window_action_find_next },
   { "run", ts_window_action_run },
   { "stop", ts_window_action_stop },
   { "open", ts_window_action_open },
@@ -291,6 +318,9 @@ _ts_window_update_actions (TsWindow *self)
   ts_window_set_action_enabled (self, "run", !running);
   ts_window_set_action_enabled (self, "stop", running);
   ts_window_set_action_enabled (self, "save-trace", !running && _ts_window_has_trace (self));
+  ts_window_set_action_enabled (self, "find", self->trace_view != NULL);
+  ts_window_set_action_enabled (self, "find-next", self->trace_view != NULL);
+  ts_window_set_action_enabled (self, "find-previous", self->trace_view != NULL);
 }
 
 void

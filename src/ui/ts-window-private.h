@@ -70,6 +70,7 @@ struct _TsWindow
   gboolean              reader_failed;
   guint                 rebuild_source;
   gint64                last_rebuild;
+  gint64                rebuild_usec;   /* what the last rebuild cost */
   guint64               built_records;
   GCancellable         *load_cancellable;
 };

@@ -8,6 +8,11 @@
  * TsTraceReader that appends whole frames to a fresh TsRecorder. The trace
  * document is rebuilt from the recorder at most REBUILD_HZ times a second,
  * and only when records arrived, so a busy workload cannot starve the UI.
+ * A rebuild costs time linear in the records, so the pause after one is
+ * also at least REBUILD_RATIO times what it took: on a long run rebuilding
+ * stays under a tenth of the wall time (a 10M-record document takes about
+ * 1.7 s to build, so such a run refreshes every ~17 s, a short one 10 times
+ * a second).
  * A bad frame stops the reading with a message; what came before stays.
  * At the end of the run the last records are read, the document is built
  * once more and the timeline zooms to fit.
@@ -24,7 +29,8 @@
 #include "ts-trace-writer.h"
 #include "ts-window-private.h"
 
-#define REBUILD_HZ 10
+#define REBUILD_HZ    10
+#define REBUILD_RATIO 9     /* idle time per unit of rebuild time */
 
 static void
 ts_window_goto_source_cb (TsWindow    *self,
@@ -84,6 +90,7 @@ static void
 ts_window_rebuild (TsWindow *self)
 {
   guint64 n;
+  gint64 start;
 
   if (self->recorder == NULL)
     return;
@@ -93,8 +100,12 @@ ts_window_rebuild (TsWindow *self)
     return;
 
   self->built_records = n;
-  self->last_rebuild = g_get_monotonic_time ();
+  start = g_get_monotonic_time ();
   ts_window_show_recorder (self, self->recorder);
+  self->last_rebuild = g_get_monotonic_time ();
+  self->rebuild_usec = self->last_rebuild - start;
+  g_debug ("Rebuilt the live document: %" G_GUINT64_FORMAT " records in %.1f ms",
+           n, self->rebuild_usec / 1000.0);
 }
 
 static gboolean
@@ -115,7 +126,7 @@ ts_window_schedule_rebuild (TsWindow *self)
   if (self->rebuild_source != 0)
     return;
   now = g_get_monotonic_time ();
-  next = self->last_rebuild + G_USEC_PER_SEC / REBUILD_HZ;
+  next = self->last_rebuild + MAX (G_USEC_PER_SEC / REBUILD_HZ, REBUILD_RATIO * self->rebuild_usec);
   self->rebuild_source = g_timeout_add (next > now ? (guint) ((next - now) / 1000) : 0,
                                         ts_window_rebuild_cb, self);
 }
@@ -150,6 +161,7 @@ _ts_window_trace_begin (TsWindow *self)
   self->reader_failed = FALSE;
   self->built_records = 0;
   self->last_rebuild = 0;
+  self->rebuild_usec = 0;
 
   ts_window_ensure_view (self);
   ts_trace_view_set_document (self->trace_view, NULL);
@@ -178,8 +190,28 @@ _ts_window_trace_data (TsWindow *self,
   ts_window_schedule_rebuild (self);
 }
 
+/* Whether a line of the trace is a line of the script in the editor: the
+ * trace names the file the run executed (the script itself or the
+ * editor's private copy, which has the same name). */
+static gboolean
+ts_window_loc_in_editor (TsWindow          *self,
+                         const TsSourceLoc *loc)
+{
+  const char *file;
+  g_autofree char *base = NULL;
+
+  if (loc->line == 0)
+    return FALSE;
+  file = loc->file != 0 ? ts_recorder_lookup (self->recorder, loc->file) : NULL;
+  if (file == NULL || *file == '\0' || self->script_name == NULL)
+    return TRUE;
+  base = g_path_get_basename (file);
+  return g_str_equal (base, self->script_name);
+}
+
 /* Marks the lines the trace blames: where a failed kernel was launched and
- * where its error surfaced; both sides of each race. */
+ * where its error surfaced; both sides of each race. After a run and when
+ * a trace file is opened (then only lines of the script in the editor). */
 static void
 ts_window_mark_problems (TsWindow *self)
 {
@@ -194,12 +226,12 @@ ts_window_mark_problems (TsWindow *self)
 
       ts_recorder_get (rec, TS_RECORD_ERROR, i, &e);
       message = e.message != 0 ? ts_recorder_lookup (rec, e.message) : _("A kernel failed");
-      if (e.launch_loc.line > 0)
+      if (ts_window_loc_in_editor (self, &e.launch_loc))
         {
           g_autofree char *text = g_strdup_printf (_("The failing kernel was launched here: %s"), message);
           ts_editor_mark_line (self->editor, e.launch_loc.line, TS_EDITOR_MARK_ERROR, text);
         }
-      if (e.surfaced_loc.line > 0 && e.surfaced_loc.line != e.launch_loc.line)
+      if (ts_window_loc_in_editor (self, &e.surfaced_loc) && e.surfaced_loc.line != e.launch_loc.line)
         {
           g_autofree char *text = g_strdup_printf (_("The error surfaced here: %s"), message);
           ts_editor_mark_line (self->editor, e.surfaced_loc.line, TS_EDITOR_MARK_ERROR, text);
@@ -214,9 +246,9 @@ ts_window_mark_problems (TsWindow *self)
 
       ts_recorder_get (rec, TS_RECORD_SANITIZER, i, &r);
       report = r.report != 0 ? ts_recorder_lookup (rec, r.report) : _("A data race between streams");
-      if (r.loc.line > 0)
+      if (ts_window_loc_in_editor (self, &r.loc))
         ts_editor_mark_line (self->editor, r.loc.line, TS_EDITOR_MARK_RACE, report);
-      if (r.prev_loc.line > 0 && r.prev_loc.line != r.loc.line)
+      if (ts_window_loc_in_editor (self, &r.prev_loc) && r.prev_loc.line != r.loc.line)
         ts_editor_mark_line (self->editor, r.prev_loc.line, TS_EDITOR_MARK_RACE, report);
     }
 }
@@ -350,6 +382,8 @@ ts_window_load_done_cb (GObject      *object,
   ts_trace_view_set_status (self->trace_view, status);
   if (r->cut_short)
     _ts_window_toast (self, _("This trace was cut short; it shows what was recorded"));
+  ts_editor_clear_marks (self->editor);
+  ts_window_mark_problems (self);
   load_result_free (r);
   _ts_window_update_actions (self);
 }

@@ -19,6 +19,7 @@
 
 #include "ts-application.h"
 #include "ts-console.h"
+#include "ts-editor.h"
 #include "ts-test-trace.h"
 #include "ts-timeline.h"
 #include "ts-trace-describe.h"
@@ -448,6 +449,89 @@ test_keyboard (void)
   close_window (window);
 }
 
+/* Key presses through the timeline's own GtkEventControllerKey (GTK 4.8
+ * cannot inject a real GdkEvent; emitting the controller's key-pressed
+ * signal runs the same handler a key press does). */
+static gboolean
+press_key (GtkWidget *widget,
+           guint      keyval)
+{
+  g_autoptr(GListModel) controllers = gtk_widget_observe_controllers (widget);
+  gboolean handled = FALSE;
+
+  for (guint i = 0; i < g_list_model_get_n_items (controllers); i++)
+    {
+      g_autoptr(GObject) c = g_list_model_get_item (controllers, i);
+
+      if (GTK_IS_EVENT_CONTROLLER_KEY (c))
+        {
+          g_signal_emit_by_name (c, "key-pressed", keyval, 0, (GdkModifierType) 0, &handled);
+          return handled;
+        }
+    }
+  g_assert_not_reached ();
+}
+
+static void
+test_key_controller (void)
+{
+  g_autoptr(TsTraceDocument) doc = known_document ();
+  TsTimeline *timeline = TS_TIMELINE (ts_timeline_new ());
+  GtkWindow *window = window_with (GTK_WIDGET (timeline));
+  guint s0 = stream_track (doc, 0), track, item;
+  TsTime b0, e0, b, e;
+
+  ts_timeline_set_document (timeline, doc);
+  gtk_test_widget_wait_for_draw (GTK_WIDGET (timeline));
+  ts_timeline_set_visible_range (timeline, 200, 400);
+  ts_timeline_get_visible_range (timeline, &b0, &e0);
+
+  g_assert_true (press_key (GTK_WIDGET (timeline), GDK_KEY_w));
+  ts_timeline_get_visible_range (timeline, &b, &e);
+  g_assert_cmpint (e - b, <, e0 - b0);
+  g_assert_true (press_key (GTK_WIDGET (timeline), GDK_KEY_s));
+  g_assert_true (press_key (GTK_WIDGET (timeline), GDK_KEY_s));
+  ts_timeline_get_visible_range (timeline, &b, &e);
+  g_assert_cmpint (e - b, >, e0 - b0);
+
+  ts_timeline_set_visible_range (timeline, 100, 300);
+  g_assert_true (press_key (GTK_WIDGET (timeline), GDK_KEY_d));
+  ts_timeline_get_visible_range (timeline, &b, &e);
+  g_assert_cmpint (b, >, 100);
+  g_assert_cmpint (e - b, ==, 200);
+  g_assert_true (press_key (GTK_WIDGET (timeline), GDK_KEY_a));
+  g_assert_true (press_key (GTK_WIDGET (timeline), GDK_KEY_a));
+  ts_timeline_get_visible_range (timeline, &b, &e);
+  g_assert_cmpint (b, <, 100);
+
+  /* F fits the whole document. */
+  g_assert_true (press_key (GTK_WIDGET (timeline), GDK_KEY_f));
+  ts_timeline_get_visible_range (timeline, &b, &e);
+  ts_trace_document_get_time_span (doc, &b0, &e0);
+  g_assert_cmpint (b, <=, b0);
+  g_assert_cmpint (e, >=, e0);
+
+  /* Arrows move the selection; Escape clears it, then is not handled. */
+  ts_timeline_select_item (timeline, s0, 0);
+  g_assert_true (press_key (GTK_WIDGET (timeline), GDK_KEY_Right));
+  ts_timeline_get_selected_item (timeline, &track, &item);
+  g_assert_cmpuint (item, ==, 1);
+  g_assert_true (press_key (GTK_WIDGET (timeline), GDK_KEY_Left));
+  ts_timeline_get_selected_item (timeline, &track, &item);
+  g_assert_cmpuint (item, ==, 0);
+  g_assert_true (press_key (GTK_WIDGET (timeline), GDK_KEY_Down));
+  ts_timeline_get_selected_item (timeline, &track, &item);
+  g_assert_cmpuint (track, ==, stream_track (doc, 1));
+  g_assert_true (press_key (GTK_WIDGET (timeline), GDK_KEY_Up));
+  ts_timeline_get_selected_item (timeline, &track, &item);
+  g_assert_cmpuint (track, ==, s0);
+  g_assert_true (press_key (GTK_WIDGET (timeline), GDK_KEY_Escape));
+  g_assert_false (ts_timeline_get_selected_item (timeline, &track, &item));
+  g_assert_false (press_key (GTK_WIDGET (timeline), GDK_KEY_Escape));
+
+  close_window (window);
+}
+
 /* A failed kernel whose error surfaced at a later call, and a race between
  * the two streams: red outlines, the arrow, the details. */
 static void
@@ -671,6 +755,130 @@ test_open_trace (void)
   g_rmdir (dir);
 }
 
+static gboolean
+line_marked (TsWindow   *window,
+             guint       line,
+             const char *category)
+{
+  GtkTextBuffer *buffer = gtk_text_view_get_buffer (GTK_TEXT_VIEW (ts_window_get_editor (window)));
+  GSList *marks = gtk_source_buffer_get_source_marks_at_line (GTK_SOURCE_BUFFER (buffer), line - 1, category);
+  gboolean found = marks != NULL;
+
+  g_slist_free (marks);
+  return found;
+}
+
+static guint
+lines_marked (TsWindow   *window,
+              const char *category)
+{
+  GtkTextBuffer *buffer = gtk_text_view_get_buffer (GTK_TEXT_VIEW (ts_window_get_editor (window)));
+  guint n = 0;
+
+  for (int l = 1; l <= gtk_text_buffer_get_line_count (buffer); l++)
+    n += line_marked (window, l, category);
+  return n;
+}
+
+/* Runs a gallery example with the real CLI and waits for the end. */
+static TsWindow *
+run_example (const char *example,
+             gboolean    sanitize)
+{
+  g_autoptr(GSettings) settings = g_settings_new ("io.github.tensorscope.Tensorscope");
+  TsWindow *window = ts_window_new (app);
+  TsWorkloadRunner *runner = ts_window_get_runner (window);
+  g_autoptr(GError) error = NULL;
+  guint timeout;
+
+  g_settings_set_boolean (settings, "sanitizer", sanitize);
+  gtk_window_present (GTK_WINDOW (window));
+  g_setenv ("TENSORSCOPE_CLI", TS_CLI_PATH, TRUE);
+  g_setenv ("ASAN_OPTIONS", "detect_leaks=0", TRUE);
+  g_assert_true (ts_window_load_example (window, example, &error));
+  g_assert_true (ts_window_run (window, &error));
+  g_assert_no_error (error);
+  timeout = g_timeout_add_seconds (60, timeout_cb, (gpointer) example);
+  while (ts_workload_runner_get_state (runner) != TS_WORKLOAD_STATE_FINISHED)
+    g_main_context_iteration (NULL, TRUE);
+  g_source_remove (timeout);
+  g_settings_reset (settings, "sanitizer");
+  return window;
+}
+
+/* Saves the run's trace, opens it in a fresh window showing the same
+ * example (not run), and returns that window once the trace is shown. */
+static TsWindow *
+reopen_trace (TsWindow   *ran,
+              const char *example,
+              const char *dir)
+{
+  TsTraceDocument *doc = ts_trace_view_get_document (window_trace_view (ran));
+  g_autofree char *path = g_build_filename (dir, "run.tstrace", NULL);
+  g_autoptr(GFile) file = g_file_new_for_path (path);
+  g_autoptr(GError) error = NULL;
+  TsWindow *window = ts_window_new (app);
+
+  g_assert_true (ts_test_trace_write (ts_trace_document_get_recorder (doc), path, &error));
+  g_assert_no_error (error);
+  gtk_window_present (GTK_WINDOW (window));
+  g_assert_true (ts_window_load_example (window, example, &error));
+  g_assert_cmpuint (lines_marked (window, "ts-error") + lines_marked (window, "ts-race"), ==, 0);
+  ts_window_open_trace (window, file);
+  wait_document (window, NULL);
+  g_unlink (path);
+  return window;
+}
+
+static void
+destroy_window (TsWindow *window)
+{
+  gtk_window_destroy (GTK_WINDOW (window));
+  while (g_main_context_iteration (NULL, FALSE))
+    ;
+}
+
+/* async_error.py: index_select (line 18) gets an out-of-range index; the
+ * error surfaces at .item() (line 21). stream_race.py with the sanitizer:
+ * normal_() on the default stream (line 17) races sum() on s (line 20).
+ * Both after the run and when the saved trace is opened. */
+static void
+test_problem_marks (void)
+{
+  g_autofree char *dir = g_dir_make_tmp ("ts-test-marks-XXXXXX", NULL);
+  TsWindow *window, *opened;
+
+  window = run_example ("async-error", FALSE);
+  g_assert_cmpint (ts_workload_runner_get_exit_code (ts_window_get_runner (window)), !=, 0);
+  g_assert_true (line_marked (window, 18, "ts-error"));
+  g_assert_true (line_marked (window, 21, "ts-error"));
+  g_assert_cmpuint (lines_marked (window, "ts-error"), ==, 2);
+  g_assert_cmpuint (lines_marked (window, "ts-race"), ==, 0);
+  opened = reopen_trace (window, "async-error", dir);
+  g_assert_true (line_marked (opened, 18, "ts-error"));
+  g_assert_true (line_marked (opened, 21, "ts-error"));
+  g_assert_cmpuint (lines_marked (opened, "ts-error"), ==, 2);
+  destroy_window (opened);
+  destroy_window (window);
+
+  window = run_example ("stream-race", TRUE);
+  g_assert_true (line_marked (window, 17, "ts-race"));
+  g_assert_true (line_marked (window, 20, "ts-race"));
+  g_assert_cmpuint (lines_marked (window, "ts-race"), ==, 2);
+  opened = reopen_trace (window, "stream-race", dir);
+  g_assert_true (line_marked (opened, 17, "ts-race"));
+  g_assert_true (line_marked (opened, 20, "ts-race"));
+  g_assert_cmpuint (lines_marked (opened, "ts-race"), ==, 2);
+  destroy_window (opened);
+  destroy_window (window);
+
+  /* Without the sanitizer the same script reports nothing. */
+  window = run_example ("stream-race", FALSE);
+  g_assert_cmpuint (lines_marked (window, "ts-race"), ==, 0);
+  destroy_window (window);
+  g_rmdir (dir);
+}
+
 static void
 activate_cb (GApplication *application)
 {
@@ -698,9 +906,11 @@ main (int   argc,
   g_test_add_func ("/TsTimeline/click-selects", test_click_selects);
   g_test_add_func ("/TsTimeline/find", test_find);
   g_test_add_func ("/TsTimeline/keyboard", test_keyboard);
+  g_test_add_func ("/TsTimeline/key-controller", test_key_controller);
   g_test_add_func ("/TsTimeline/problems", test_problems);
   g_test_add_func ("/TsWindow/live-run", test_live_run);
   g_test_add_func ("/TsWindow/open-trace", test_open_trace);
+  g_test_add_func ("/TsWindow/problem-marks", test_problem_marks);
 
   app = ts_application_new ();
   g_application_set_flags (G_APPLICATION (app), G_APPLICATION_NON_UNIQUE);

@@ -3,7 +3,7 @@
  * Copyright 2026 The Tensorscope authors
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
- * ui-screenshot [--dark] [--example ID] [--run|--running] [--width W --height H]
+ * ui-screenshot [--dark] [--sanitize] [--example ID] [--run|--running] [--width W --height H]
  *               [--no-gallery] [--select NAME] [--range] [--open FILE [--debug-demo]] OUT.png
  *
  * Opens a window like the application does, optionally runs the example
@@ -30,6 +30,7 @@
 static gboolean opt_dark;
 static gboolean opt_run;
 static gboolean opt_running;
+static gboolean opt_sanitize;
 static char *opt_example;
 static int opt_width = 1500;
 static int opt_height = 920;
@@ -44,6 +45,7 @@ static int status = 1;
 static const GOptionEntry entries[] = {
   { "dark", 0, 0, G_OPTION_ARG_NONE, &opt_dark, "Dark style", NULL },
   { "run", 0, 0, G_OPTION_ARG_NONE, &opt_run, "Run the example with the fake CLI first", NULL },
+  { "sanitize", 0, 0, G_OPTION_ARG_NONE, &opt_sanitize, "Turn the race sanitizer on before running", NULL },
   { "running", 0, 0, G_OPTION_ARG_NONE, &opt_running, "Shoot while a (hanging) fake run is in progress", NULL },
   { "example", 0, 0, G_OPTION_ARG_STRING, &opt_example, "Example to load", "ID" },
   { "width", 0, 0, G_OPTION_ARG_INT, &opt_width, "Window width", "W" },
@@ -220,6 +222,11 @@ activate_cb (GApplication *application)
 
   if (opt_dark)
     g_action_group_activate_action (G_ACTION_GROUP (application), "style", g_variant_new_string ("dark"));
+  if (opt_sanitize)
+    {
+      g_autoptr(GSettings) settings = g_settings_new ("io.github.tensorscope.Tensorscope");
+      g_settings_set_boolean (settings, "sanitizer", TRUE);
+    }
   if (opt_example)
     ts_window_load_example (window, opt_example, NULL);
   else
