@@ -40,6 +40,8 @@ struct _TsMemoryRenderer
   guint                 detail;
   gboolean              have_instant;
   gsize                 instant;
+  TsTime                sel_begin;
+  TsTime                sel_end;
   TsMemoryDrawStats     stats;
   GArray               *oom_marks;    /* OomMark */
 };
@@ -155,6 +157,17 @@ ts_memory_renderer_set_instant (TsMemoryRenderer *self,
 }
 
 void
+ts_memory_renderer_set_selected_range (TsMemoryRenderer *self,
+                                       TsTime            begin,
+                                       TsTime            end)
+{
+  g_return_if_fail (TS_IS_MEMORY_RENDERER (self));
+
+  self->sel_begin = MIN (begin, end);
+  self->sel_end = MAX (begin, end);
+}
+
+void
 ts_memory_renderer_get_draw_stats (TsMemoryRenderer  *self,
                                    TsMemoryDrawStats *stats)
 {
@@ -190,6 +203,42 @@ ts_memory_renderer_get_n_panels (TsMemoryRenderer *self)
 {
   g_return_val_if_fail (TS_IS_MEMORY_RENDERER (self), 0);
   return self->n_panels;
+}
+
+double
+ts_memory_renderer_get_plot_left (TsMemoryRenderer *self)
+{
+  g_return_val_if_fail (TS_IS_MEMORY_RENDERER (self), 0);
+  return AXIS_W;
+}
+
+/* The same mapping as plot_x() below, for widgets that take input. */
+double
+ts_memory_renderer_time_to_x (TsMemoryRenderer     *self,
+                              const TsTimelineView *view,
+                              TsTime                time)
+{
+  double x0 = AXIS_W, x1 = view->width - 10;
+
+  g_return_val_if_fail (TS_IS_MEMORY_RENDERER (self), 0);
+  g_return_val_if_fail (view != NULL, 0);
+
+  return x0 + (double) (time - view->begin) * (x1 - x0) / (double) MAX (1, view->end - view->begin);
+}
+
+TsTime
+ts_memory_renderer_x_to_time (TsMemoryRenderer     *self,
+                              const TsTimelineView *view,
+                              double                x)
+{
+  double x0 = AXIS_W, x1 = view->width - 10;
+
+  g_return_val_if_fail (TS_IS_MEMORY_RENDERER (self), 0);
+  g_return_val_if_fail (view != NULL, 0);
+
+  if (x1 <= x0)
+    return view->begin;
+  return view->begin + (TsTime) llround ((x - x0) / (x1 - x0) * (double) MAX (1, view->end - view->begin));
 }
 
 /* A 1-2-5 step in bytes of a binary unit (KiB, MiB, GiB) giving about
@@ -712,6 +761,18 @@ draw_replay_panel (TsMemoryRenderer      *self,
   }
   stroke_steps (cr, &pl, times, allocated, n, &p->allocated, 1.5);
   draw_ooms (self, cr, layout, &pl, device);
+
+  if (self->sel_end > self->sel_begin)
+    {
+      double sx0 = MAX (pl.x0, plot_x (&pl, self->sel_begin));
+      double sx1 = MIN (pl.x1, plot_x (&pl, self->sel_end));
+      TsRenderColor sel = p->selection;
+
+      sel.a = 0.15;
+      ts_render_set_color (cr, &sel);
+      cairo_rectangle (cr, sx0, pl.top, MAX (1, sx1 - sx0), pl.height);
+      cairo_fill (cr);
+    }
 
   if (self->have_instant)
     {

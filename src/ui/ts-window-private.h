@@ -7,9 +7,12 @@
 #pragma once
 
 #include "ts-example-gallery.h"
+#include "ts-trace-document.h"
 #include "ts-window.h"
 
 G_BEGIN_DECLS
+
+typedef struct _TsWindowMemory TsWindowMemory;
 
 struct _TsWindow
 {
@@ -59,6 +62,9 @@ struct _TsWindow
   guint                 error_line;
   char                 *last_stderr;
   char                 *status;
+
+  /* The Memory view (ts-window-memory.c). */
+  TsWindowMemory       *memory;
 };
 
 /* GPU models as the CLI names them, in the order of the drop-down. */
@@ -77,5 +83,15 @@ void _ts_window_trace_begin       (TsWindow   *self);
 void _ts_window_trace_data        (TsWindow   *self,
                                    GBytes     *bytes);
 void _ts_window_trace_end         (TsWindow   *self);
+
+/* Hooks for the memory view (ts-window-memory.c). */
+void _ts_window_memory_init       (TsWindow        *self);
+void _ts_window_memory_dispose    (TsWindow        *self);
+void _ts_window_memory_set_document (TsWindow      *self,
+                                   TsTraceDocument *document);
+void _ts_window_memory_trace_begin (TsWindow       *self);
+void _ts_window_memory_trace_data (TsWindow        *self,
+                                   GBytes          *bytes);
+void _ts_window_memory_trace_end  (TsWindow        *self);
 
 G_END_DECLS

@@ -30,6 +30,7 @@ _ts_window_trace_begin (TsWindow *self)
   g_assert (TS_IS_WINDOW (self));
 
   g_byte_array_set_size (self->trace, 0);
+  _ts_window_memory_trace_begin (self);
   _ts_window_update_actions (self);
 }
 
@@ -44,6 +45,7 @@ _ts_window_trace_data (TsWindow *self,
 
   data = g_bytes_get_data (bytes, &size);
   g_byte_array_append (self->trace, data, size);
+  _ts_window_memory_trace_data (self, bytes);
 }
 
 void
@@ -52,6 +54,7 @@ _ts_window_trace_end (TsWindow *self)
   g_assert (TS_IS_WINDOW (self));
 
   /* The trace document loader is wired here (issue 6). */
+  _ts_window_memory_trace_end (self);
   _ts_window_update_actions (self);
 }
 

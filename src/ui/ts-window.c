@@ -574,6 +574,7 @@ ts_window_dispose (GObject *object)
     }
 
   gtk_widget_dispose_template (GTK_WIDGET (self), TS_TYPE_WINDOW);
+  _ts_window_memory_dispose (self);
 
   g_clear_object (&self->runner);
   g_clear_object (&self->settings);
@@ -690,6 +691,7 @@ ts_window_init (TsWindow *self)
 
   ts_window_bind_settings (self);
   _ts_window_actions_init (self);
+  _ts_window_memory_init (self);
   _ts_window_update_recent (self);
   ts_window_set_status (self, _("Ready"));
 }
