@@ -808,6 +808,28 @@ draw_segment_map (TsMemoryRenderer      *self,
   ts_segment_map_renderer_draw (map, cr, 0, y, width, h);
 }
 
+/* A panel per device that reserved memory or failed to: a device that
+ * only saw recorder-only actions (a memory fraction, a stats reset) would
+ * be an empty panel. */
+static gboolean
+device_used (TsMemoryReplay *replay,
+             guint           device)
+{
+  const TsTime *times;
+  const gint64 *allocated, *active, *reserved;
+  guint n = 0;
+
+  if (!ts_memory_replay_get_usage (replay, device, &n, &times, &allocated, &active, &reserved))
+    return FALSE;
+  for (guint s = 0; s < n; s++)
+    if (reserved[s] > 0)
+      return TRUE;
+  for (guint k = 0; k < ts_memory_replay_get_n_ooms (replay); k++)
+    if (ts_memory_replay_get_oom (replay, k)->device == device)
+      return TRUE;
+  return FALSE;
+}
+
 void
 ts_memory_renderer_draw (TsMemoryRenderer     *self,
                          cairo_t              *cr,
@@ -831,7 +853,7 @@ ts_memory_renderer_draw (TsMemoryRenderer     *self,
   g_array_set_size (self->oom_marks, 0);
   replay = ts_memory_renderer_get_replay (self);
   for (guint d = 0; d < ts_memory_replay_get_n_devices (replay); d++)
-    if (ts_memory_replay_get_usage (replay, d, NULL, NULL, NULL, NULL, NULL))
+    if (device_used (replay, d))
       g_array_append_val (devices, d);
 
   n = ts_trace_document_get_n_tracks (self->document);

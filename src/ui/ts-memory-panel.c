@@ -181,8 +181,12 @@ update_instant_label (TsMemoryPanel *self)
   gsize n = self->replay ? ts_memory_replay_get_n_actions (self->replay) : 0;
   TsTime t = self->instant > 0 && self->replay ? ts_memory_replay_get_action_time (self->replay, self->instant - 1) : 0;
 
-  text = g_strdup_printf (_("After action %" G_GSIZE_FORMAT " of %" G_GSIZE_FORMAT " · %.3f ms"),
-                          self->instant, n, (double) t / 1e6);
+  if (t < 1000000)
+    text = g_strdup_printf (_("After action %" G_GSIZE_FORMAT " of %" G_GSIZE_FORMAT " · %.3f µs"),
+                            self->instant, n, (double) t / 1e3);
+  else
+    text = g_strdup_printf (_("After action %" G_GSIZE_FORMAT " of %" G_GSIZE_FORMAT " · %.3f ms"),
+                            self->instant, n, (double) t / 1e6);
   gtk_label_set_text (GTK_LABEL (self->instant_label), text);
 }
 
@@ -711,7 +715,9 @@ ts_memory_panel_show_oom (TsMemoryPanel *self,
     return FALSE;
   oom = ts_memory_replay_get_oom (self->replay, n);
   ts_memory_panel_set_device (self, oom->device);
-  ts_memory_panel_set_instant (self, oom->action);
+  /* Just after the OOM action, like `tensorscope-cli memory --at oom`:
+   * the segments are those the request failed on, and num_ooms counts it. */
+  ts_memory_panel_set_instant (self, oom->action + 1);
   return TRUE;
 }
 

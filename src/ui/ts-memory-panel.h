@@ -42,7 +42,7 @@ void             ts_memory_panel_set_instant      (TsMemoryPanel   *self,
 /* The instant just after every action at or before time. */
 void             ts_memory_panel_set_instant_time (TsMemoryPanel   *self,
                                                    TsTime           time);
-/* Jumps to the instant of the n-th OOM (just before the failed request)
+/* Jumps to the instant of the n-th OOM (just after the failed request)
  * and shows its device. FALSE when there is no such OOM. */
 gboolean         ts_memory_panel_show_oom         (TsMemoryPanel   *self,
                                                    guint            n);

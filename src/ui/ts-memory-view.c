@@ -163,13 +163,13 @@ ts_memory_view_click (TsMemoryView *self,
   if (x < ts_memory_renderer_get_plot_left (self->renderer) || x >= view.width - 10)
     return FALSE;
 
-  /* An OOM mark: the instant just before the failed request, so the map
-   * shows what the allocator had to work with, and its message. */
+  /* An OOM mark: the instant just after the failed request (the map
+   * shows what the allocator had to work with), and its message. */
   if (ts_memory_renderer_hit_oom (self->renderer, x, y, &oom))
     {
       const TsMemoryOom *o = ts_memory_replay_get_oom (self->replay, oom);
 
-      ts_memory_view_set_instant (self, o->action);
+      ts_memory_view_set_instant (self, o->action + 1);
       if (gtk_widget_get_root (GTK_WIDGET (self)) != NULL)
         show_oom (self, oom, x, y);
       return TRUE;

@@ -72,6 +72,9 @@ _ts_window_memory_init (TsWindow *self)
   memory->view_stack = GTK_STACK (gtk_stack_new ());
   gtk_stack_set_transition_type (memory->view_stack, GTK_STACK_TRANSITION_TYPE_CROSSFADE);
   gtk_widget_set_hexpand (GTK_WIDGET (memory->view_stack), TRUE);
+  /* Only the page shown counts for the window's minimum size. */
+  gtk_stack_set_hhomogeneous (memory->view_stack, FALSE);
+  gtk_stack_set_vhomogeneous (memory->view_stack, FALSE);
 
   g_object_ref (timeline);
   gtk_paned_set_end_child (GTK_PANED (paned), NULL);
@@ -80,7 +83,6 @@ _ts_window_memory_init (TsWindow *self)
 
   memory->panel = TS_MEMORY_PANEL (ts_memory_panel_new ());
   gtk_stack_add_titled (memory->view_stack, GTK_WIDGET (memory->panel), "memory", _("Memory"));
-  gtk_stack_page_set_icon_name (gtk_stack_get_page (memory->view_stack, timeline), "view-list-symbolic");
   gtk_paned_set_end_child (GTK_PANED (paned), GTK_WIDGET (memory->view_stack));
 
   g_signal_connect_object (ts_memory_panel_get_segment_map (memory->panel), "block-activated",

@@ -3,7 +3,8 @@
  * Copyright 2026 The Tensorscope authors
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
- * ui-screenshot [--dark] [--example ID] [--run|--running] [--width W --height H] OUT.png
+ * ui-screenshot [--dark] [--example ID] [--run|--running] [--width W --height H]
+ *               [--view timeline|memory] [--oom] [--page fragmentation|stats|summary] OUT.png
  *
  * Opens a window like the application does, optionally runs the example
  * through the fake CLI (so the output pane has something in it), waits
@@ -14,12 +15,16 @@
 #include "config.h"
 
 #include "ts-application.h"
+#include "ts-memory-panel.h"
 #include "ts-window.h"
 
 static gboolean opt_dark;
 static gboolean opt_run;
 static gboolean opt_running;
 static char *opt_example;
+static char *opt_view;
+static char *opt_page;
+static gboolean opt_oom;
 static int opt_width = 1500;
 static int opt_height = 920;
 static char **opt_rest;
@@ -32,6 +37,9 @@ static const GOptionEntry entries[] = {
   { "example", 0, 0, G_OPTION_ARG_STRING, &opt_example, "Example to load", "ID" },
   { "width", 0, 0, G_OPTION_ARG_INT, &opt_width, "Window width", "W" },
   { "height", 0, 0, G_OPTION_ARG_INT, &opt_height, "Window height", "H" },
+  { "view", 0, 0, G_OPTION_ARG_STRING, &opt_view, "View of the right pane", "timeline|memory" },
+  { "oom", 0, 0, G_OPTION_ARG_NONE, &opt_oom, "Memory view: pick the first OOM's instant", NULL },
+  { "page", 0, 0, G_OPTION_ARG_STRING, &opt_page, "Memory view: side page", "fragmentation|stats|summary" },
   { G_OPTION_REMAINING, 0, 0, G_OPTION_ARG_FILENAME_ARRAY, &opt_rest, NULL, "OUT.png" },
   { NULL }
 };
@@ -94,6 +102,13 @@ activate_cb (GApplication *application)
       while (ts_workload_runner_get_running (ts_window_get_runner (window)))
         g_main_context_iteration (NULL, TRUE);
     }
+
+  if (opt_view)
+    ts_window_show_view (window, opt_view);
+  if (opt_oom)
+    ts_memory_panel_show_oom (TS_MEMORY_PANEL (ts_window_get_memory_panel (window)), 0);
+  if (opt_page)
+    ts_memory_panel_show_page (TS_MEMORY_PANEL (ts_window_get_memory_panel (window)), opt_page);
 
   wait_ms (800);
   status = save_png (GTK_WIDGET (window), opt_rest[0]) ? 0 : 1;
