@@ -46,14 +46,18 @@ block_activated_cb (TsWindow              *self,
 {
   TsMemoryView *view = ts_memory_panel_get_memory_view (self->memory->panel);
   TsTraceDocument *document = ts_memory_panel_get_document (self->memory->panel);
+  TsMemoryReplay *replay = ts_memory_panel_get_replay (self->memory->panel);
   TsTime begin = 0, end = 0;
 
   if (hit->loc.line > 0)
     ts_editor_goto_line (self->editor, hit->loc.line);
 
-  /* The allocation's span: from its malloc to its free (or the end). */
+  /* The allocation's span: from its malloc to its free, or to the end of
+   * the trace (its last record or allocator action) while it lives. */
   if (document != NULL)
     ts_trace_document_get_time_span (document, &begin, &end);
+  if (replay != NULL && ts_memory_replay_get_n_actions (replay) > 0)
+    end = MAX (end, ts_memory_replay_get_action_time (replay, ts_memory_replay_get_n_actions (replay) - 1));
   ts_memory_view_set_selected_range (view, hit->alloc_time,
                                      hit->free_time == G_MAXINT64 ? end : hit->free_time);
 }
