@@ -47,6 +47,14 @@ typedef struct
   guint   to_track;
 } Link;
 
+typedef TsTimelineProblem Problem;
+
+static gboolean locate_correlation (TsTimelineRenderer *self,
+                                    guint64             correlation,
+                                    gboolean            prefer_api,
+                                    guint              *track,
+                                    guint              *item);
+
 /* Event markers of one stream track, in time order. */
 typedef struct
 {
@@ -71,6 +79,8 @@ struct _TsTimelineRenderer
   Markers         *markers;       /* per track */
   GArray          *links;         /* Link */
   gint64          *memory_max;    /* per track: the largest counter value */
+  GArray          *problems;      /* Problem */
+  GHashTable      *failed_kernels; /* kernel record index + 1 of kernels with error != 0 */
 
   gboolean         has_selection;
   guint            selected_track;
@@ -126,6 +136,8 @@ ts_timeline_renderer_finalize (GObject *object)
   g_clear_pointer (&self->groups, g_array_unref);
   g_clear_pointer (&self->rows, g_array_unref);
   g_clear_pointer (&self->links, g_array_unref);
+  g_clear_pointer (&self->problems, g_array_unref);
+  g_clear_pointer (&self->failed_kernels, g_hash_table_unref);
   g_clear_pointer (&self->hatch[0], cairo_pattern_destroy);
   g_clear_pointer (&self->hatch[1], cairo_pattern_destroy);
   g_clear_object (&self->document);
@@ -147,6 +159,8 @@ ts_timeline_renderer_init (TsTimelineRenderer *self)
   g_array_set_clear_func (self->groups, group_clear);
   self->rows = g_array_new (FALSE, TRUE, sizeof (TsTimelineRow));
   self->links = g_array_new (FALSE, TRUE, sizeof (Link));
+  self->problems = g_array_new (FALSE, TRUE, sizeof (Problem));
+  self->failed_kernels = g_hash_table_new (NULL, NULL);
 }
 
 /* --- building ----------------------------------------------------------- */
@@ -384,6 +398,76 @@ build_memory_max (TsTimelineRenderer *self)
     }
 }
 
+/* The item of the device work with this correlation id, or else of the API
+ * call: a sanitizer access names its launch, which may have no work item. */
+static gboolean
+locate_correlation (TsTimelineRenderer *self,
+                    guint64             correlation,
+                    gboolean            prefer_api,
+                    guint              *track,
+                    guint              *item)
+{
+  TsItemKind kind;
+  guint32 record;
+
+  if (correlation == 0)
+    return FALSE;
+  if (!prefer_api &&
+      ts_trace_document_find_device_work (self->document, correlation, &kind, &record) &&
+      ts_trace_document_locate_item (self->document, kind, record, track, item))
+    return TRUE;
+  if (ts_trace_document_find_api_call (self->document, correlation, &record) &&
+      ts_trace_document_locate_item (self->document, TS_ITEM_API_CALL, record, track, item))
+    return TRUE;
+  if (prefer_api &&
+      ts_trace_document_find_device_work (self->document, correlation, &kind, &record) &&
+      ts_trace_document_locate_item (self->document, kind, record, track, item))
+    return TRUE;
+  return FALSE;
+}
+
+static void
+build_problems (TsTimelineRenderer *self)
+{
+  gsize n = ts_recorder_get_count (self->recorder, TS_RECORD_KERNEL);
+
+  /* Failed kernels are rare: a set of them keeps item_color() cheap. */
+  for (gsize i = 0; i < n; i++)
+    {
+      TsKernelRecord k;
+
+      ts_recorder_get (self->recorder, TS_RECORD_KERNEL, i, &k);
+      if (k.error != 0)
+        g_hash_table_add (self->failed_kernels, GUINT_TO_POINTER (i + 1));
+    }
+
+  n = ts_recorder_get_count (self->recorder, TS_RECORD_ERROR);
+  for (gsize i = 0; i < n; i++)
+    {
+      TsErrorRecord e;
+      Problem p = { .kind = TS_TIMELINE_PROBLEM_ERROR, .record = (guint) i };
+
+      ts_recorder_get (self->recorder, TS_RECORD_ERROR, i, &e);
+      p.has_from = locate_correlation (self, e.kernel_correlation, FALSE, &p.from_track, &p.from_item);
+      p.has_to = locate_correlation (self, e.surfaced_correlation, TRUE, &p.to_track, &p.to_item);
+      if (p.has_from || p.has_to)
+        g_array_append_val (self->problems, p);
+    }
+
+  n = ts_recorder_get_count (self->recorder, TS_RECORD_SANITIZER);
+  for (gsize i = 0; i < n; i++)
+    {
+      TsSanitizerRecord r;
+      Problem p = { .kind = TS_TIMELINE_PROBLEM_RACE, .record = (guint) i };
+
+      ts_recorder_get (self->recorder, TS_RECORD_SANITIZER, i, &r);
+      p.has_from = locate_correlation (self, r.prev_correlation, FALSE, &p.from_track, &p.from_item);
+      p.has_to = locate_correlation (self, r.correlation, FALSE, &p.to_track, &p.to_item);
+      if (p.has_from || p.has_to)
+        g_array_append_val (self->problems, p);
+    }
+}
+
 TsTimelineRenderer *
 ts_timeline_renderer_new (TsTraceDocument *document)
 {
@@ -399,6 +483,7 @@ ts_timeline_renderer_new (TsTraceDocument *document)
   build_rows (self);
   build_events (self);
   build_memory_max (self);
+  build_problems (self);
   return self;
 }
 
@@ -581,6 +666,35 @@ ts_timeline_renderer_set_selected_range (TsTimelineRenderer *self,
   self->range_end = MAX (begin, end);
 }
 
+guint
+ts_timeline_renderer_get_n_problems (TsTimelineRenderer *self)
+{
+  g_return_val_if_fail (TS_IS_TIMELINE_RENDERER (self), 0);
+  return self->problems->len;
+}
+
+const TsTimelineProblem *
+ts_timeline_renderer_get_problem (TsTimelineRenderer *self,
+                                  guint               index)
+{
+  g_return_val_if_fail (TS_IS_TIMELINE_RENDERER (self), NULL);
+  g_return_val_if_fail (index < self->problems->len, NULL);
+  return &g_array_index (self->problems, TsTimelineProblem, index);
+}
+
+/* The track and item of a record, for the UI to outline correlated work. */
+gboolean
+ts_timeline_renderer_locate_correlation (TsTimelineRenderer *self,
+                                         guint64             correlation,
+                                         gboolean            prefer_api,
+                                         guint              *track,
+                                         guint              *item)
+{
+  g_return_val_if_fail (TS_IS_TIMELINE_RENDERER (self), FALSE);
+  g_return_val_if_fail (track != NULL && item != NULL, FALSE);
+  return locate_correlation (self, correlation, prefer_api, track, item);
+}
+
 void
 ts_timeline_renderer_get_draw_stats (TsTimelineRenderer  *self,
                                      TsTimelineDrawStats *stats)
@@ -743,6 +857,9 @@ item_color (const Frame   *f,
   switch ((TsItemKind) t->kinds[i])
     {
     case TS_ITEM_KERNEL:
+      if (g_hash_table_size (f->self->failed_kernels) > 0 &&
+          g_hash_table_contains (f->self->failed_kernels, GUINT_TO_POINTER (t->records[i] + 1)))
+        return &p->kernel_error;
       return &p->kernel[t->labels[i] % TS_RENDER_N_KERNEL_COLORS];
     case TS_ITEM_MEMCPY:
       {
@@ -1354,6 +1471,61 @@ draw_selection (Frame *f)
     }
 }
 
+/* Problems are few and matter most: each is drawn, whatever the zoom, as
+ * red outlines on its items (at least a few pixels wide, so a failed
+ * kernel inside a fold still shows) and a red arrow between them. */
+static void
+draw_problems (Frame *f)
+{
+  TsTimelineRenderer *self = f->self;
+  cairo_t *cr = f->cr;
+
+  if (self->problems->len == 0)
+    return;
+
+  ts_render_set_color (cr, &f->p->kernel_error);
+  for (guint i = 0; i < self->problems->len; i++)
+    {
+      const Problem *p = &g_array_index (self->problems, Problem, i);
+      double ax0 = 0, ax1 = 0, ay = 0, ah = 0, bx0 = 0, bx1 = 0, by = 0, bh = 0;
+      gboolean a, b;
+
+      a = p->has_from && item_box (f, p->from_track, p->from_item, &ax0, &ax1, &ay, &ah);
+      b = p->has_to && item_box (f, p->to_track, p->to_item, &bx0, &bx1, &by, &bh);
+      if (a && ax1 - ax0 < 4)
+        ax0 -= 2, ax1 += 2;
+      if (b && bx1 - bx0 < 4)
+        bx0 -= 2, bx1 += 2;
+
+      cairo_set_line_width (cr, 2);
+      if (a)
+        {
+          cairo_rectangle (cr, ax0, ay + 0.5, ax1 - ax0, ah - 1);
+          self->stats.n_problems++;
+        }
+      if (b && !(a && p->from_track == p->to_track && p->from_item == p->to_item))
+        {
+          cairo_rectangle (cr, bx0, by + 0.5, bx1 - bx0, bh - 1);
+          self->stats.n_problems++;
+        }
+      cairo_stroke (cr);
+
+      if (a && b && !(p->from_track == p->to_track && p->from_item == p->to_item))
+        {
+          gboolean down = by > ay;
+          double fx = p->kind == TS_TIMELINE_PROBLEM_ERROR ? ax1 : (ax0 + ax1) / 2;
+          double tx = p->kind == TS_TIMELINE_PROBLEM_ERROR ? bx0 : (bx0 + bx1) / 2;
+
+          cairo_set_line_width (cr, 1.8);
+          if (by == ay)
+            draw_arrow (cr, fx, ay + ah / 2, tx, by + bh / 2);
+          else
+            draw_arrow (cr, fx, down ? ay + ah : ay, tx, down ? by : by + bh);
+          self->stats.n_arrows++;
+        }
+    }
+}
+
 static void
 draw_range (Frame *f)
 {
@@ -1533,6 +1705,7 @@ ts_timeline_renderer_draw (TsTimelineRenderer   *self,
         draw_track (&f, row, r);
     }
   draw_links (&f);
+  draw_problems (&f);
   draw_selection (&f);
   cairo_restore (cr);
 

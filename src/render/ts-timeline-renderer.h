@@ -94,7 +94,30 @@ typedef struct
   guint   n_arrows;
   guint   n_samples;          /* memory steps drawn */
   guint   n_searches;         /* binary/galloping searches done */
+  guint   n_problems;         /* red outlines of failed kernels and races */
 } TsTimelineDrawStats;
+
+/* A problem the run reported, drawn in red over the tracks: a faulting
+ * kernel (from) and the API call where its error surfaced (to), or the
+ * earlier (from) and later (to) of two unordered accesses the sanitizer
+ * found. A side is missing (has_* FALSE) when its item is not in the trace. */
+typedef enum
+{
+  TS_TIMELINE_PROBLEM_ERROR = 1,   /* record indexes TS_RECORD_ERROR */
+  TS_TIMELINE_PROBLEM_RACE,        /* record indexes TS_RECORD_SANITIZER */
+} TsTimelineProblemKind;
+
+typedef struct
+{
+  TsTimelineProblemKind kind;
+  guint                 record;
+  gboolean              has_from;
+  gboolean              has_to;
+  guint                 from_track;
+  guint                 from_item;
+  guint                 to_track;
+  guint                 to_item;
+} TsTimelineProblem;
 
 #define TS_TYPE_TIMELINE_RENDERER (ts_timeline_renderer_get_type ())
 
@@ -148,6 +171,17 @@ void      ts_timeline_renderer_clear_selected_item (TsTimelineRenderer       *se
 void      ts_timeline_renderer_set_selected_range  (TsTimelineRenderer       *self,
                                                     TsTime                    begin,
                                                     TsTime                    end);
+
+guint     ts_timeline_renderer_get_n_problems      (TsTimelineRenderer       *self);
+const TsTimelineProblem *ts_timeline_renderer_get_problem (TsTimelineRenderer *self,
+                                                    guint                     index);
+/* The item of the device work with this correlation id (or, with
+ * prefer_api or when there is no such work, of the API call). */
+gboolean  ts_timeline_renderer_locate_correlation  (TsTimelineRenderer       *self,
+                                                    guint64                   correlation,
+                                                    gboolean                  prefer_api,
+                                                    guint                    *track,
+                                                    guint                    *item);
 
 void      ts_timeline_renderer_draw                (TsTimelineRenderer       *self,
                                                     cairo_t                  *cr,

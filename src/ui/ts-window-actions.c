@@ -186,7 +186,14 @@ ts_window_save_response_cb (GtkNativeDialog *dialog,
           bytes = g_bytes_new_take (text, strlen (text));
         }
       else
-        bytes = ts_window_dup_trace (self);
+        {
+          /* Traces go through the trace writer (ts-window-trace.c). */
+          _ts_window_save_trace (self, save->file);
+          save_data_free (save);
+          gtk_native_dialog_destroy (dialog);
+          g_object_unref (dialog);
+          return;
+        }
 
       g_file_replace_contents_bytes_async (save->file, bytes, NULL, FALSE,
                                            G_FILE_CREATE_REPLACE_DESTINATION,
@@ -283,7 +290,7 @@ _ts_window_update_actions (TsWindow *self)
 
   ts_window_set_action_enabled (self, "run", !running);
   ts_window_set_action_enabled (self, "stop", running);
-  ts_window_set_action_enabled (self, "save-trace", !running && self->trace->len > 0);
+  ts_window_set_action_enabled (self, "save-trace", !running && _ts_window_has_trace (self));
 }
 
 void

@@ -8,10 +8,14 @@
  * TsMemoryPanel), switched from the header bar. Built here rather than in
  * the .ui file so that the window's template stays the timeline's.
  *
- * The panel gets the trace document of the run, rebuilt at most twice a
- * second while a run streams its trace, and once more at the end. A click
- * on a block of the segment map puts the editor on the line that
+ * The panel follows the timeline: it shows the timeline's document (the
+ * window rebuilds it a few times a second during a run, and once at the
+ * end), and its memory view is bound to the timeline's visible window and
+ * selected range, so zooming, panning and selecting in either moves both.
+ * Selecting an item on the timeline sets the instant to the item's start.
+ * A click on a block of the segment map puts the editor on the line that
  * allocated it and selects the allocation's lifetime on the time axis.
+ * The replay is only rebuilt while the Memory page is shown.
  */
 
 #include "config.h"
@@ -20,11 +24,8 @@
 
 #include "ts-memory-panel.h"
 #include "ts-trace-document.h"
-#include "ts-trace-reader.h"
+#include "ts-timeline.h"
 #include "ts-window-private.h"
-
-/* Live runs: how often the memory views catch up with the trace. */
-#define REFRESH_MS 500
 
 struct _TsWindowMemory
 {
@@ -32,12 +33,12 @@ struct _TsWindowMemory
   GtkWidget     *switcher;
   TsMemoryPanel *panel;
 
-  /* The live trace, while no other part of the window loads it. */
-  TsRecorder    *recorder;
-  TsTraceReader *reader;
-  gboolean       dirty;
-  guint          refresh_source;
+  TsTimeline    *timeline;
+  /* The timeline's document, handed to the panel when it is shown. */
+  gboolean       pending;
 };
+
+static void visible_page_cb (TsWindow *self);
 
 static void
 block_activated_cb (TsWindow              *self,
@@ -92,6 +93,9 @@ _ts_window_memory_init (TsWindow *self)
   g_signal_connect_object (ts_memory_panel_get_segment_map (memory->panel), "block-activated",
                            G_CALLBACK (block_activated_cb), self, G_CONNECT_SWAPPED);
 
+  g_signal_connect_object (memory->view_stack, "notify::visible-child", G_CALLBACK (visible_page_cb),
+                           self, G_CONNECT_SWAPPED);
+
   memory->switcher = gtk_stack_switcher_new ();
   gtk_stack_switcher_set_stack (GTK_STACK_SWITCHER (memory->switcher), memory->view_stack);
   gtk_widget_set_tooltip_text (memory->switcher, _("Switch between the timeline and the memory views"));
@@ -105,9 +109,6 @@ _ts_window_memory_dispose (TsWindow *self)
 
   if (memory == NULL)
     return;
-  g_clear_handle_id (&memory->refresh_source, g_source_remove);
-  g_clear_object (&memory->reader);
-  g_clear_object (&memory->recorder);
   g_clear_pointer (&self->memory, g_free);
 }
 
@@ -121,80 +122,64 @@ _ts_window_memory_set_document (TsWindow        *self,
 }
 
 static void
-refresh (TsWindow *self)
+sync_document (TsWindow *self)
 {
   TsWindowMemory *memory = self->memory;
-  g_autoptr(TsTraceDocument) document = NULL;
 
-  memory->dirty = FALSE;
-  if (memory->recorder == NULL)
+  if (!memory->pending || memory->timeline == NULL)
     return;
-  document = ts_trace_document_new (memory->recorder);
-  _ts_window_memory_set_document (self, document);
-}
-
-static gboolean
-refresh_cb (gpointer data)
-{
-  TsWindow *self = data;
-
-  if (self->memory->dirty)
-    {
-      refresh (self);
-      return G_SOURCE_CONTINUE;
-    }
-  self->memory->refresh_source = 0;
-  return G_SOURCE_REMOVE;
-}
-
-void
-_ts_window_memory_trace_begin (TsWindow *self)
-{
-  TsWindowMemory *memory = self->memory;
-
-  g_clear_handle_id (&memory->refresh_source, g_source_remove);
-  g_clear_object (&memory->reader);
-  g_set_object (&memory->recorder, NULL);
-  memory->recorder = ts_recorder_new ();
-  memory->reader = ts_trace_reader_new (memory->recorder);
-  memory->dirty = FALSE;
-}
-
-void
-_ts_window_memory_trace_data (TsWindow *self,
-                              GBytes   *bytes)
-{
-  TsWindowMemory *memory = self->memory;
-  g_autoptr(GError) error = NULL;
-  gsize size;
-  const guint8 *data;
-
-  if (memory->reader == NULL)
+  if (g_strcmp0 (gtk_stack_get_visible_child_name (memory->view_stack), "memory") != 0)
     return;
-  data = g_bytes_get_data (bytes, &size);
-  if (!ts_trace_reader_feed (memory->reader, data, size, &error))
-    {
-      g_debug ("Memory view: %s", error->message);
-      g_clear_object (&memory->reader);
-      return;
-    }
-  /* At most one rebuild per REFRESH_MS: a replay is one pass over the
-   * allocator actions, cheap but not per chunk. */
-  memory->dirty = TRUE;
-  if (memory->refresh_source == 0)
-    memory->refresh_source = g_timeout_add (REFRESH_MS, refresh_cb, self);
+  memory->pending = FALSE;
+  _ts_window_memory_set_document (self, ts_timeline_get_document (memory->timeline));
 }
 
-void
-_ts_window_memory_trace_end (TsWindow *self)
+static void
+timeline_document_cb (TsWindow *self)
+{
+  self->memory->pending = TRUE;
+  sync_document (self);
+}
+
+/* A click on the timeline: the instant of the item's start. */
+static void
+timeline_selected_cb (TsWindow *self)
 {
   TsWindowMemory *memory = self->memory;
+  TsTraceDocument *document = ts_timeline_get_document (memory->timeline);
+  guint track, item;
 
-  g_clear_handle_id (&memory->refresh_source, g_source_remove);
-  if (memory->reader != NULL)
-    ts_trace_reader_finish (memory->reader, NULL);
-  g_clear_object (&memory->reader);
-  refresh (self);
+  if (document == NULL || !ts_timeline_get_selected_item (memory->timeline, &track, &item))
+    return;
+  sync_document (self);
+  ts_memory_panel_set_instant_time (memory->panel, ts_trace_document_get_track (document, track)->starts[item]);
+}
+
+/**
+ * _ts_window_memory_attach_timeline:
+ *
+ * Called once the window has its TsTimeline: the memory view shares its
+ * time axis and selection from then on.
+ */
+void
+_ts_window_memory_attach_timeline (TsWindow   *self,
+                                   TsTimeline *timeline)
+{
+  TsWindowMemory *memory = self->memory;
+  TsMemoryView *view = ts_memory_panel_get_memory_view (memory->panel);
+  const GBindingFlags flags = G_BINDING_BIDIRECTIONAL | G_BINDING_SYNC_CREATE;
+
+  g_assert (TS_IS_TIMELINE (timeline));
+  g_assert (memory->timeline == NULL);
+
+  memory->timeline = timeline;
+  g_object_bind_property (timeline, "begin", view, "visible-begin", flags);
+  g_object_bind_property (timeline, "end", view, "visible-end", flags);
+  g_object_bind_property (timeline, "range-begin", view, "selection-begin", flags);
+  g_object_bind_property (timeline, "range-end", view, "selection-end", flags);
+  g_signal_connect_object (timeline, "notify::document", G_CALLBACK (timeline_document_cb), self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (timeline, "notify::selected-item", G_CALLBACK (timeline_selected_cb), self, G_CONNECT_SWAPPED);
+  timeline_document_cb (self);
 }
 
 /**
@@ -225,4 +210,10 @@ ts_window_show_view (TsWindow   *self,
   g_return_if_fail (name != NULL);
 
   gtk_stack_set_visible_child_name (self->memory->view_stack, name);
+}
+
+static void
+visible_page_cb (TsWindow *self)
+{
+  sync_document (self);
 }

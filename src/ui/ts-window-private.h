@@ -8,6 +8,8 @@
 
 #include "ts-example-gallery.h"
 #include "ts-trace-document.h"
+#include "ts-trace-reader.h"
+#include "ts-trace-view.h"
 #include "ts-window.h"
 
 G_BEGIN_DECLS
@@ -63,6 +65,17 @@ struct _TsWindow
   char                 *last_stderr;
   char                 *status;
 
+  /* The trace viewer (ts-window-trace.c): the recorder of the run or file
+   * shown, the live reader feeding it, and the throttled rebuild. */
+  TsTraceView          *trace_view;
+  TsRecorder           *recorder;
+  TsTraceReader        *reader;
+  gboolean              reader_failed;
+  guint                 rebuild_source;
+  gint64                last_rebuild;
+  guint64               built_records;
+  GCancellable         *load_cancellable;
+
   /* The Memory view (ts-window-memory.c). */
   TsWindowMemory       *memory;
 };
@@ -83,15 +96,17 @@ void _ts_window_trace_begin       (TsWindow   *self);
 void _ts_window_trace_data        (TsWindow   *self,
                                    GBytes     *bytes);
 void _ts_window_trace_end         (TsWindow   *self);
+void _ts_window_trace_dispose     (TsWindow   *self);
+void _ts_window_save_trace        (TsWindow   *self,
+                                   GFile      *file);
+gboolean _ts_window_has_trace     (TsWindow   *self);
 
 /* Hooks for the memory view (ts-window-memory.c). */
 void _ts_window_memory_init       (TsWindow        *self);
 void _ts_window_memory_dispose    (TsWindow        *self);
 void _ts_window_memory_set_document (TsWindow      *self,
                                    TsTraceDocument *document);
-void _ts_window_memory_trace_begin (TsWindow       *self);
-void _ts_window_memory_trace_data (TsWindow        *self,
-                                   GBytes          *bytes);
-void _ts_window_memory_trace_end  (TsWindow        *self);
+void _ts_window_memory_attach_timeline (TsWindow  *self,
+                                        TsTimeline *timeline);
 
 G_END_DECLS

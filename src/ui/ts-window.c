@@ -573,6 +573,7 @@ ts_window_dispose (GObject *object)
       ts_workload_runner_stop (self->runner);
     }
 
+  _ts_window_trace_dispose (self);
   gtk_widget_dispose_template (GTK_WIDGET (self), TS_TYPE_WINDOW);
   _ts_window_memory_dispose (self);
 

@@ -1,0 +1,520 @@
+/* ts-trace-view.c: the timeline with its toolbar, search and panels
+ *
+ * Copyright 2026 The Tensorscope authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#include "config.h"
+
+#include <glib/gi18n.h>
+
+#include "ts-time-ruler.h"
+#include "ts-trace-describe.h"
+#include "ts-trace-view.h"
+
+struct _TsTraceView
+{
+  AdwBin           parent_instance;
+
+  TsTimeline      *timeline;
+  GtkLabel        *status_label;
+  GtkLabel        *range_label;
+  GtkSearchBar    *search_bar;
+  GtkSearchEntry  *search_entry;
+  GtkLabel        *match_label;
+  GtkLabel        *details_label;
+  GtkButton       *source_button;
+  GtkLabel        *stats_label;
+
+  TsSourceLoc      source;
+  char            *source_file;
+  guint            stats_idle;
+};
+
+G_DEFINE_FINAL_TYPE (TsTraceView, ts_trace_view, ADW_TYPE_BIN)
+
+enum {
+  GOTO_SOURCE,
+  N_SIGNALS
+};
+
+static guint signals[N_SIGNALS];
+
+/* --- panels -------------------------------------------------------------- */
+
+static void
+update_details (TsTraceView *self)
+{
+  TsTimelineRenderer *renderer = ts_timeline_get_renderer (self->timeline);
+  TsTraceDocument *document = ts_timeline_get_document (self->timeline);
+  g_autofree char *markup = NULL;
+  guint track, item;
+
+  self->source = TS_SOURCE_LOC_NONE;
+  g_clear_pointer (&self->source_file, g_free);
+
+  if (!ts_timeline_get_selected_item (self->timeline, &track, &item) || renderer == NULL)
+    {
+      gtk_label_set_markup (self->details_label,
+                            _("<span alpha=\"70%\">Click an item to see its details. "
+                              "Drag with Shift (or on the ruler) to select a range.</span>"));
+      gtk_widget_set_visible (GTK_WIDGET (self->source_button), FALSE);
+      return;
+    }
+
+  markup = ts_trace_describe_item (renderer, track, item);
+  gtk_label_set_markup (self->details_label, markup);
+
+  if (ts_trace_item_source (document, track, item, &self->source))
+    {
+      TsRecorder *recorder = ts_trace_document_get_recorder (document);
+      g_autofree char *label = NULL;
+
+      self->source_file = g_strdup (self->source.file ? ts_recorder_lookup (recorder, self->source.file) : "");
+      /* Translators: a button that shows a line of the script in the editor */
+      label = g_strdup_printf (_("Show Line %u"), self->source.line);
+      gtk_button_set_label (self->source_button, label);
+      gtk_widget_set_visible (GTK_WIDGET (self->source_button), TRUE);
+    }
+  else
+    gtk_widget_set_visible (GTK_WIDGET (self->source_button), FALSE);
+}
+
+static gboolean
+update_stats_idle (gpointer data)
+{
+  TsTraceView *self = data;
+  TsTraceDocument *document = ts_timeline_get_document (self->timeline);
+  TsTime begin, end;
+
+  self->stats_idle = 0;
+  ts_timeline_get_selected_range (self->timeline, &begin, &end);
+  if (document == NULL || end <= begin)
+    {
+      gtk_label_set_markup (self->stats_label,
+                            _("<span alpha=\"70%\">No range selected.</span>"));
+    }
+  else
+    {
+      g_autoptr(TsTraceStats) stats = ts_trace_stats_compute (document, begin, end);
+      g_autofree char *markup = ts_trace_describe_stats (document, stats);
+
+      gtk_label_set_markup (self->stats_label, markup);
+    }
+  return G_SOURCE_REMOVE;
+}
+
+/* Dragging updates the range on every motion: the statistics follow at
+ * idle priority, once per burst. */
+static void
+range_changed_cb (TsTraceView *self)
+{
+  if (self->stats_idle == 0)
+    self->stats_idle = g_idle_add_full (G_PRIORITY_LOW, update_stats_idle, self, NULL);
+}
+
+static void
+visible_changed_cb (TsTraceView *self)
+{
+  TsTime begin, end;
+  g_autofree char *b = NULL;
+  g_autofree char *span = NULL;
+  g_autofree char *text = NULL;
+
+  ts_timeline_get_visible_range (self->timeline, &begin, &end);
+  b = ts_time_format_duration (MAX (begin, 0));
+  span = ts_time_format_duration (end - begin);
+  /* Translators: the visible window: "300 µs from 1.20 ms" */
+  text = g_strdup_printf (_("%s from %s"), span, b);
+  gtk_label_set_label (self->range_label, ts_timeline_get_document (self->timeline) ? text : "");
+}
+
+static void
+source_clicked_cb (TsTraceView *self)
+{
+  if (self->source.line > 0)
+    g_signal_emit (self, signals[GOTO_SOURCE], 0, self->source_file, self->source.line);
+}
+
+/* --- search -------------------------------------------------------------- */
+
+static void
+update_match_label (TsTraceView *self)
+{
+  guint n = ts_timeline_get_n_matches (self->timeline);
+  guint pos = ts_timeline_get_match_position (self->timeline);
+  const char *text = gtk_editable_get_text (GTK_EDITABLE (self->search_entry));
+  g_autofree char *label = NULL;
+
+  if (*text == '\0')
+    label = g_strdup ("");
+  else if (n == 0)
+    label = g_strdup (_("No match"));
+  else if (pos == 0)
+    label = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%u match", "%u matches", n), n);
+  else
+    /* Translators: "3 of 12" matches */
+    label = g_strdup_printf (_("%u of %u"), pos, n);
+  gtk_label_set_label (self->match_label, label);
+}
+
+static void
+search_changed_cb (TsTraceView *self)
+{
+  ts_timeline_find (self->timeline, gtk_editable_get_text (GTK_EDITABLE (self->search_entry)));
+  update_match_label (self);
+}
+
+static void
+search_next_cb (TsTraceView *self)
+{
+  ts_timeline_find_next (self->timeline, FALSE);
+  update_match_label (self);
+}
+
+static void
+search_previous_cb (TsTraceView *self)
+{
+  ts_timeline_find_next (self->timeline, TRUE);
+  update_match_label (self);
+}
+
+static void
+search_stop_cb (TsTraceView *self)
+{
+  gtk_search_bar_set_search_mode (self->search_bar, FALSE);
+  gtk_widget_grab_focus (GTK_WIDGET (self->timeline));
+}
+
+void
+ts_trace_view_start_search (TsTraceView *self,
+                            const char  *text)
+{
+  g_return_if_fail (TS_IS_TRACE_VIEW (self));
+
+  gtk_search_bar_set_search_mode (self->search_bar, TRUE);
+  if (text != NULL)
+    gtk_editable_set_text (GTK_EDITABLE (self->search_entry), text);
+  gtk_widget_grab_focus (GTK_WIDGET (self->search_entry));
+}
+
+static gboolean
+find_shortcut_cb (GtkWidget *widget,
+                  GVariant  *args,
+                  gpointer   user_data)
+{
+  ts_trace_view_start_search (TS_TRACE_VIEW (widget), NULL);
+  return TRUE;
+}
+
+/* --- construction -------------------------------------------------------- */
+
+static GtkWidget *
+icon_button (const char *icon,
+             const char *tooltip)
+{
+  GtkWidget *button = gtk_button_new_from_icon_name (icon);
+
+  gtk_widget_set_tooltip_text (button, tooltip);
+  gtk_widget_add_css_class (button, "flat");
+  return button;
+}
+
+static void
+zoom_in_cb (TsTraceView *self)
+{
+  TsTimelineView view;
+
+  ts_timeline_get_view (self->timeline, &view);
+  ts_timeline_set_follow (self->timeline, FALSE);
+  ts_timeline_zoom_at (self->timeline, (ts_timeline_renderer_get_label_width (ts_timeline_get_renderer (self->timeline)) + view.width) / 2, 0.5);
+}
+
+static void
+zoom_out_cb (TsTraceView *self)
+{
+  TsTimelineView view;
+
+  ts_timeline_get_view (self->timeline, &view);
+  ts_timeline_set_follow (self->timeline, FALSE);
+  ts_timeline_zoom_at (self->timeline, (ts_timeline_renderer_get_label_width (ts_timeline_get_renderer (self->timeline)) + view.width) / 2, 2.0);
+}
+
+static void
+zoom_fit_cb (TsTraceView *self)
+{
+  ts_timeline_zoom_to_fit (self->timeline);
+}
+
+static GtkWidget *
+build_toolbar (TsTraceView *self)
+{
+  GtkWidget *box = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 2);
+  GtkWidget *button;
+  GtkWidget *search_toggle;
+
+  gtk_widget_add_css_class (box, "toolbar");
+  gtk_widget_add_css_class (box, "timeline-toolbar");
+
+  button = icon_button ("zoom-out-symbolic", _("Zoom Out (S)"));
+  g_signal_connect_object (button, "clicked", G_CALLBACK (zoom_out_cb), self, G_CONNECT_SWAPPED);
+  gtk_box_append (GTK_BOX (box), button);
+  button = icon_button ("zoom-in-symbolic", _("Zoom In (W)"));
+  g_signal_connect_object (button, "clicked", G_CALLBACK (zoom_in_cb), self, G_CONNECT_SWAPPED);
+  gtk_box_append (GTK_BOX (box), button);
+  button = icon_button ("zoom-fit-best-symbolic", _("Zoom to Fit (F)"));
+  g_signal_connect_object (button, "clicked", G_CALLBACK (zoom_fit_cb), self, G_CONNECT_SWAPPED);
+  gtk_box_append (GTK_BOX (box), button);
+
+  self->range_label = GTK_LABEL (gtk_label_new (""));
+  gtk_widget_add_css_class (GTK_WIDGET (self->range_label), "dim-label");
+  gtk_widget_add_css_class (GTK_WIDGET (self->range_label), "numeric");
+  gtk_widget_set_margin_start (GTK_WIDGET (self->range_label), 8);
+  gtk_box_append (GTK_BOX (box), GTK_WIDGET (self->range_label));
+
+  self->status_label = GTK_LABEL (gtk_label_new (""));
+  gtk_widget_set_hexpand (GTK_WIDGET (self->status_label), TRUE);
+  gtk_label_set_xalign (self->status_label, 1.0);
+  gtk_label_set_ellipsize (self->status_label, PANGO_ELLIPSIZE_START);
+  gtk_box_append (GTK_BOX (box), GTK_WIDGET (self->status_label));
+
+  search_toggle = gtk_toggle_button_new ();
+  gtk_button_set_icon_name (GTK_BUTTON (search_toggle), "edit-find-symbolic");
+  gtk_widget_set_tooltip_text (search_toggle, _("Find by Name (Ctrl+F)"));
+  gtk_widget_add_css_class (search_toggle, "flat");
+  g_object_bind_property (search_toggle, "active", self->search_bar, "search-mode-enabled",
+                          G_BINDING_BIDIRECTIONAL | G_BINDING_SYNC_CREATE);
+  gtk_box_append (GTK_BOX (box), search_toggle);
+
+  return box;
+}
+
+static GtkWidget *
+build_search_bar (TsTraceView *self)
+{
+  GtkWidget *box = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 6);
+  GtkWidget *button;
+
+  self->search_bar = GTK_SEARCH_BAR (gtk_search_bar_new ());
+  self->search_entry = GTK_SEARCH_ENTRY (gtk_search_entry_new ());
+  gtk_widget_set_size_request (GTK_WIDGET (self->search_entry), 260, -1);
+  g_object_set (self->search_entry, "placeholder-text", _("Find kernels, calls, ranges by name"), NULL);
+  g_signal_connect_object (self->search_entry, "search-changed", G_CALLBACK (search_changed_cb), self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (self->search_entry, "activate", G_CALLBACK (search_next_cb), self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (self->search_entry, "next-match", G_CALLBACK (search_next_cb), self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (self->search_entry, "previous-match", G_CALLBACK (search_previous_cb), self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (self->search_entry, "stop-search", G_CALLBACK (search_stop_cb), self, G_CONNECT_SWAPPED);
+  gtk_box_append (GTK_BOX (box), GTK_WIDGET (self->search_entry));
+
+  button = icon_button ("go-up-symbolic", _("Previous Match (Shift+Ctrl+G)"));
+  g_signal_connect_object (button, "clicked", G_CALLBACK (search_previous_cb), self, G_CONNECT_SWAPPED);
+  gtk_box_append (GTK_BOX (box), button);
+  button = icon_button ("go-down-symbolic", _("Next Match (Ctrl+G or Enter)"));
+  g_signal_connect_object (button, "clicked", G_CALLBACK (search_next_cb), self, G_CONNECT_SWAPPED);
+  gtk_box_append (GTK_BOX (box), button);
+
+  self->match_label = GTK_LABEL (gtk_label_new (""));
+  gtk_widget_add_css_class (GTK_WIDGET (self->match_label), "dim-label");
+  gtk_widget_add_css_class (GTK_WIDGET (self->match_label), "numeric");
+  gtk_box_append (GTK_BOX (box), GTK_WIDGET (self->match_label));
+
+  gtk_search_bar_set_child (self->search_bar, box);
+  gtk_search_bar_connect_entry (self->search_bar, GTK_EDITABLE (self->search_entry));
+  gtk_search_bar_set_show_close_button (self->search_bar, TRUE);
+  return GTK_WIDGET (self->search_bar);
+}
+
+static GtkWidget *
+panel_label (void)
+{
+  GtkWidget *label = gtk_label_new (NULL);
+
+  gtk_label_set_xalign (GTK_LABEL (label), 0);
+  gtk_label_set_yalign (GTK_LABEL (label), 0);
+  gtk_label_set_wrap (GTK_LABEL (label), TRUE);
+  gtk_label_set_wrap_mode (GTK_LABEL (label), PANGO_WRAP_WORD_CHAR);
+  gtk_label_set_selectable (GTK_LABEL (label), TRUE);
+  gtk_widget_set_margin_start (label, 10);
+  gtk_widget_set_margin_end (label, 10);
+  gtk_widget_set_margin_top (label, 6);
+  gtk_widget_set_margin_bottom (label, 6);
+  return label;
+}
+
+static GtkWidget *
+scrolled (GtkWidget *child)
+{
+  GtkWidget *sw = gtk_scrolled_window_new ();
+
+  gtk_scrolled_window_set_policy (GTK_SCROLLED_WINDOW (sw), GTK_POLICY_NEVER, GTK_POLICY_AUTOMATIC);
+  gtk_scrolled_window_set_child (GTK_SCROLLED_WINDOW (sw), child);
+  gtk_widget_set_hexpand (sw, TRUE);
+  return sw;
+}
+
+static GtkWidget *
+build_panels (TsTraceView *self)
+{
+  GtkWidget *paned = gtk_paned_new (GTK_ORIENTATION_HORIZONTAL);
+  GtkWidget *details_box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 0);
+
+  self->details_label = GTK_LABEL (panel_label ());
+  self->source_button = GTK_BUTTON (gtk_button_new_with_label (""));
+  gtk_widget_set_halign (GTK_WIDGET (self->source_button), GTK_ALIGN_START);
+  gtk_widget_set_margin_start (GTK_WIDGET (self->source_button), 10);
+  gtk_widget_set_margin_top (GTK_WIDGET (self->source_button), 6);
+  g_signal_connect_object (self->source_button, "clicked", G_CALLBACK (source_clicked_cb), self, G_CONNECT_SWAPPED);
+  gtk_box_append (GTK_BOX (details_box), GTK_WIDGET (self->source_button));
+  gtk_box_append (GTK_BOX (details_box), GTK_WIDGET (self->details_label));
+
+  self->stats_label = GTK_LABEL (panel_label ());
+  gtk_label_set_wrap (self->stats_label, FALSE);
+
+  gtk_paned_set_start_child (GTK_PANED (paned), scrolled (details_box));
+  gtk_paned_set_end_child (GTK_PANED (paned), scrolled (GTK_WIDGET (self->stats_label)));
+  gtk_paned_set_resize_start_child (GTK_PANED (paned), TRUE);
+  gtk_paned_set_shrink_start_child (GTK_PANED (paned), FALSE);
+  gtk_paned_set_shrink_end_child (GTK_PANED (paned), FALSE);
+  gtk_paned_set_position (GTK_PANED (paned), 330);
+  gtk_widget_add_css_class (paned, "timeline-panels");
+  gtk_widget_set_size_request (paned, -1, 210);
+  return paned;
+}
+
+static void
+ts_trace_view_dispose (GObject *object)
+{
+  TsTraceView *self = TS_TRACE_VIEW (object);
+
+  g_clear_handle_id (&self->stats_idle, g_source_remove);
+  g_clear_pointer (&self->source_file, g_free);
+
+  G_OBJECT_CLASS (ts_trace_view_parent_class)->dispose (object);
+}
+
+static void
+ts_trace_view_class_init (TsTraceViewClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+  GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
+
+  object_class->dispose = ts_trace_view_dispose;
+
+  /**
+   * TsTraceView::goto-source:
+   * @file: the script's path as the trace recorded it
+   * @line: 1-based
+   */
+  signals[GOTO_SOURCE] = g_signal_new ("goto-source", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
+                                       0, NULL, NULL, NULL, G_TYPE_NONE, 2, G_TYPE_STRING, G_TYPE_UINT);
+
+  gtk_widget_class_add_binding (widget_class, GDK_KEY_f, GDK_CONTROL_MASK, find_shortcut_cb, NULL);
+  gtk_widget_class_set_css_name (widget_class, "traceview");
+}
+
+static void
+ts_trace_view_init (TsTraceView *self)
+{
+  GtkWidget *vbox = gtk_box_new (GTK_ORIENTATION_VERTICAL, 0);
+  GtkWidget *paned = gtk_paned_new (GTK_ORIENTATION_VERTICAL);
+  GtkWidget *hbox = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 0);
+  GtkWidget *scrollbar;
+  GtkWidget *search_bar;
+
+  search_bar = build_search_bar (self);
+  gtk_box_append (GTK_BOX (vbox), build_toolbar (self));
+  gtk_box_append (GTK_BOX (vbox), search_bar);
+
+  self->timeline = TS_TIMELINE (ts_timeline_new ());
+  gtk_widget_set_hexpand (GTK_WIDGET (self->timeline), TRUE);
+  gtk_widget_set_vexpand (GTK_WIDGET (self->timeline), TRUE);
+  scrollbar = gtk_scrollbar_new (GTK_ORIENTATION_VERTICAL, ts_timeline_get_vadjustment (self->timeline));
+  gtk_box_append (GTK_BOX (hbox), GTK_WIDGET (self->timeline));
+  gtk_box_append (GTK_BOX (hbox), scrollbar);
+
+  gtk_paned_set_start_child (GTK_PANED (paned), hbox);
+  gtk_paned_set_end_child (GTK_PANED (paned), build_panels (self));
+  gtk_paned_set_resize_end_child (GTK_PANED (paned), FALSE);
+  gtk_paned_set_shrink_end_child (GTK_PANED (paned), FALSE);
+  gtk_paned_set_shrink_start_child (GTK_PANED (paned), FALSE);
+  gtk_widget_set_vexpand (paned, TRUE);
+  gtk_box_append (GTK_BOX (vbox), paned);
+
+  adw_bin_set_child (ADW_BIN (self), vbox);
+
+  g_signal_connect_object (self->timeline, "notify::selected-item", G_CALLBACK (update_details), self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (self->timeline, "notify::document", G_CALLBACK (update_details), self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (self->timeline, "notify::range-begin", G_CALLBACK (range_changed_cb), self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (self->timeline, "notify::range-end", G_CALLBACK (range_changed_cb), self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (self->timeline, "notify::document", G_CALLBACK (range_changed_cb), self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (self->timeline, "notify::begin", G_CALLBACK (visible_changed_cb), self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (self->timeline, "notify::end", G_CALLBACK (visible_changed_cb), self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (self->timeline, "notify::document", G_CALLBACK (search_changed_cb), self, G_CONNECT_SWAPPED);
+
+  update_details (self);
+  update_stats_idle (self);
+}
+
+GtkWidget *
+ts_trace_view_new (void)
+{
+  return g_object_new (TS_TYPE_TRACE_VIEW, NULL);
+}
+
+TsTimeline *
+ts_trace_view_get_timeline (TsTraceView *self)
+{
+  g_return_val_if_fail (TS_IS_TRACE_VIEW (self), NULL);
+  return self->timeline;
+}
+
+void
+ts_trace_view_set_document (TsTraceView     *self,
+                            TsTraceDocument *document)
+{
+  g_return_if_fail (TS_IS_TRACE_VIEW (self));
+  ts_timeline_set_document (self->timeline, document);
+}
+
+TsTraceDocument *
+ts_trace_view_get_document (TsTraceView *self)
+{
+  g_return_val_if_fail (TS_IS_TRACE_VIEW (self), NULL);
+  return ts_timeline_get_document (self->timeline);
+}
+
+void
+ts_trace_view_set_status (TsTraceView *self,
+                          const char  *status)
+{
+  g_return_if_fail (TS_IS_TRACE_VIEW (self));
+  gtk_label_set_label (self->status_label, status ? status : "");
+}
+
+char *
+ts_trace_view_dup_details_text (TsTraceView *self)
+{
+  g_return_val_if_fail (TS_IS_TRACE_VIEW (self), NULL);
+  return g_strdup (gtk_label_get_text (self->details_label));
+}
+
+/* Statistics are computed at idle: this brings them up to date first. */
+char *
+ts_trace_view_dup_stats_text (TsTraceView *self)
+{
+  g_return_val_if_fail (TS_IS_TRACE_VIEW (self), NULL);
+
+  if (self->stats_idle != 0)
+    {
+      g_clear_handle_id (&self->stats_idle, g_source_remove);
+      update_stats_idle (self);
+    }
+  return g_strdup (gtk_label_get_text (self->stats_label));
+}
+
+guint
+ts_trace_view_get_source_line (TsTraceView *self)
+{
+  g_return_val_if_fail (TS_IS_TRACE_VIEW (self), 0);
+  return self->source.line;
+}

@@ -1,0 +1,699 @@
+/* test-timeline.c: the timeline widget, its panels and live runs, under Xvfb
+ *
+ * Copyright 2026 The Tensorscope authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * Most tests use a small hand-made trace whose numbers are known: two
+ * streams of one device,
+ *
+ *   stream 0:  k_a [0, 100)   k_a [200, 300)   k_b [300, 600)
+ *   stream 1:  k_b [100, 400)
+ *
+ * so over [0, 1000): k_a 2 × 100 ns, k_b 2 × (300 ns mean), stream 0 busy
+ * 500 ns (50 %), stream 1 300 ns (30 %), both busy [200, 400) = 200 ns.
+ */
+
+#include "config.h"
+
+#include <glib/gstdio.h>
+
+#include "ts-application.h"
+#include "ts-console.h"
+#include "ts-test-trace.h"
+#include "ts-timeline.h"
+#include "ts-trace-describe.h"
+#include "ts-trace-view.h"
+#include "ts-trace-writer.h"
+#include "ts-window.h"
+
+static TsApplication *app;
+static int test_status;
+
+/* --- a known trace -------------------------------------------------------- */
+
+static void
+add_kernel (TsRecorder *rec,
+            TsStreamId  stream,
+            const char *name,
+            TsTime      start,
+            TsTime      end,
+            guint64     correlation,
+            guint32     error,
+            guint32     line)
+{
+  TsKernelRecord k = { 0 };
+  TsApiCallRecord a = { 0 };
+
+  k.start = start;
+  k.end = end;
+  k.queued = start;
+  k.correlation = correlation;
+  k.stream = stream;
+  k.name = ts_recorder_intern (rec, name);
+  k.grid[0] = 4, k.grid[1] = k.grid[2] = 1;
+  k.block[0] = 128, k.block[1] = k.block[2] = 1;
+  k.bytes = 4096;
+  k.error = error;
+  TS_RECORDER_APPEND (rec, TS_RECORD_KERNEL, TsKernelRecord, &k);
+
+  /* The launch on the host, 10 ns long, just before. */
+  a.start = MAX (0, start - 20);
+  a.end = a.start + 10;
+  a.correlation = correlation;
+  a.name = ts_recorder_intern (rec, "cudaLaunchKernel");
+  a.loc.file = ts_recorder_intern (rec, "/tmp/known.py");
+  a.loc.line = line;
+  a.device = 0;
+  a.stream = stream;
+  TS_RECORDER_APPEND (rec, TS_RECORD_API_CALL, TsApiCallRecord, &a);
+}
+
+static TsRecorder *
+known_recorder (void)
+{
+  TsRecorder *rec = ts_recorder_new ();
+  TsDeviceRecord d = { 0, 0, 0, 132, 9, 0, 80ull << 30 };
+  TsThreadRecord th = { 0, 0 };
+
+  d.name = ts_recorder_intern (rec, "Test GPU");
+  TS_RECORDER_APPEND (rec, TS_RECORD_DEVICE, TsDeviceRecord, &d);
+  th.name = ts_recorder_intern (rec, "MainThread");
+  TS_RECORDER_APPEND (rec, TS_RECORD_THREAD, TsThreadRecord, &th);
+  for (guint s = 0; s < 2; s++)
+    {
+      TsStreamRecord st = { s, 0, 0, s == 0, s };
+      TS_RECORDER_APPEND (rec, TS_RECORD_STREAM, TsStreamRecord, &st);
+    }
+
+  add_kernel (rec, 0, "k_a", 0, 100, 1, 0, 10);
+  add_kernel (rec, 1, "k_b", 100, 400, 2, 0, 11);
+  add_kernel (rec, 0, "k_a", 200, 300, 3, 0, 12);
+  add_kernel (rec, 0, "k_b", 300, 600, 4, 0, 13);
+  return rec;
+}
+
+static TsTraceDocument *
+known_document (void)
+{
+  g_autoptr(TsRecorder) rec = known_recorder ();
+  return ts_trace_document_new (rec);
+}
+
+/* The document track of a stream. */
+static guint
+stream_track (TsTraceDocument *doc,
+              TsStreamId       stream)
+{
+  for (guint i = 0; i < ts_trace_document_get_n_tracks (doc); i++)
+    {
+      const TsTrack *t = ts_trace_document_get_track (doc, i);
+      if (t->kind == TS_TRACK_STREAM && t->stream == stream)
+        return i;
+    }
+  g_assert_not_reached ();
+}
+
+/* --- windows --------------------------------------------------------------- */
+
+static gboolean
+timeout_cb (gpointer data)
+{
+  g_error ("Timed out waiting: %s", (const char *) data);
+  return G_SOURCE_REMOVE;
+}
+
+static void
+wait_allocated (GtkWidget *widget)
+{
+  guint timeout = g_timeout_add_seconds (10, timeout_cb, (gpointer) "allocation");
+
+  while (gtk_widget_get_width (widget) < 100 || gtk_widget_get_height (widget) < 100)
+    g_main_context_iteration (NULL, TRUE);
+  g_source_remove (timeout);
+  while (g_main_context_iteration (NULL, FALSE))
+    ;
+}
+
+static GtkWindow *
+window_with (GtkWidget *child)
+{
+  GtkWindow *window = GTK_WINDOW (gtk_window_new ());
+
+  gtk_window_set_default_size (window, 1000, 700);
+  gtk_window_set_child (window, child);
+  gtk_window_present (window);
+  wait_allocated (child);
+  return window;
+}
+
+static void
+close_window (GtkWindow *window)
+{
+  gpointer weak = window;
+
+  g_object_add_weak_pointer (G_OBJECT (window), &weak);
+  gtk_window_destroy (window);
+  while (g_main_context_iteration (NULL, FALSE))
+    ;
+  g_assert_null (weak);
+}
+
+/* Spaces collapsed, so table rows compare whatever the column widths. */
+static char *
+squeeze (const char *text)
+{
+  GString *s = g_string_new (NULL);
+
+  for (const char *c = text; *c; c++)
+    if (*c != ' ' || (s->len > 0 && s->str[s->len - 1] != ' ' && s->str[s->len - 1] != '\n'))
+      g_string_append_c (s, *c);
+  return g_string_free (s, FALSE);
+}
+
+/* --- tests ----------------------------------------------------------------- */
+
+static void
+test_zoom_pan (void)
+{
+  g_autoptr(TsTraceDocument) doc = known_document ();
+  TsTimeline *timeline = TS_TIMELINE (ts_timeline_new ());
+  GtkWindow *window = window_with (GTK_WIDGET (timeline));
+  TsTime begin, end, before, after, b2, e2;
+  double xs[] = { 400.0, 700.0, 900.0 };
+
+  ts_timeline_set_document (timeline, doc);
+  /* The trace spans [0, 600): the window may go 5 % beyond, no more. */
+  ts_timeline_set_visible_range (timeline, 0, 1000);
+  ts_timeline_get_visible_range (timeline, &begin, &end);
+  g_assert_cmpint (begin, ==, -30);
+  g_assert_cmpint (end, ==, 630);
+  ts_timeline_set_visible_range (timeline, 0, 600);
+  ts_timeline_get_visible_range (timeline, &begin, &end);
+  g_assert_cmpint (begin, ==, 0);
+  g_assert_cmpint (end, ==, 600);
+
+  /* Zooming in and out around several x keeps the time there fixed. */
+  for (guint i = 0; i < G_N_ELEMENTS (xs); i++)
+    {
+      before = ts_timeline_x_to_time (timeline, xs[i]);
+      ts_timeline_zoom_at (timeline, xs[i], 0.5);
+      after = ts_timeline_x_to_time (timeline, xs[i]);
+      g_assert_cmpint (ABS (after - before), <=, 1);
+      ts_timeline_get_visible_range (timeline, &b2, &e2);
+      g_assert_cmpint (e2 - b2, ==, 300 >> i);
+    }
+  before = ts_timeline_x_to_time (timeline, 650);
+  ts_timeline_zoom_at (timeline, 650, 1.6);
+  g_assert_cmpint (ABS (ts_timeline_x_to_time (timeline, 650) - before), <=, 1);
+  ts_timeline_get_visible_range (timeline, &b2, &e2);
+  g_assert_cmpint (e2 - b2, ==, 120);
+
+  /* Panning by the width of the track area moves by the whole span. */
+  {
+    TsTimelineView view;
+    double w;
+
+    ts_timeline_get_view (timeline, &view);
+    w = view.width - ts_timeline_renderer_get_label_width (ts_timeline_get_renderer (timeline));
+    ts_timeline_set_visible_range (timeline, 200, 300);
+    ts_timeline_pan (timeline, w);
+    ts_timeline_get_visible_range (timeline, &b2, &e2);
+    g_assert_cmpint (b2, ==, 300);
+    g_assert_cmpint (e2, ==, 400);
+    ts_timeline_pan (timeline, -w / 2);
+    ts_timeline_get_visible_range (timeline, &b2, &e2);
+    g_assert_cmpint (b2, ==, 250);
+  }
+
+  /* The window never leaves the trace, never gets wider than it (plus a
+   * margin), and zoom to fit shows it all. */
+  ts_timeline_pan (timeline, -1e6);
+  ts_timeline_get_visible_range (timeline, &b2, &e2);
+  g_assert_cmpint (b2, >=, -30);
+  ts_timeline_zoom_at (timeline, 500, 1000.0);
+  ts_timeline_get_visible_range (timeline, &b2, &e2);
+  g_assert_cmpint (e2 - b2, <=, 660);
+  ts_timeline_zoom_to_fit (timeline);
+  ts_timeline_get_visible_range (timeline, &b2, &e2);
+  g_assert_cmpint (b2, <=, 0);
+  g_assert_cmpint (e2, >=, 600);
+
+  /* Following a live run ends when the user zooms. */
+  ts_timeline_set_follow (timeline, TRUE);
+  g_assert_true (ts_timeline_get_follow (timeline));
+
+  close_window (window);
+}
+
+static void
+test_range_statistics (void)
+{
+  g_autoptr(TsTraceDocument) doc = known_document ();
+  TsTraceView *view = TS_TRACE_VIEW (ts_trace_view_new ());
+  GtkWindow *window = window_with (GTK_WIDGET (view));
+  TsTimeline *timeline = ts_trace_view_get_timeline (view);
+  g_autofree char *text = NULL;
+  g_autofree char *flat = NULL;
+
+  ts_trace_view_set_document (view, doc);
+  text = ts_trace_view_dup_stats_text (view);
+  g_assert_nonnull (strstr (text, "No range selected"));
+  g_free (text);
+
+  ts_timeline_set_selected_range (timeline, 1000, 0);
+  text = ts_trace_view_dup_stats_text (view);
+  flat = squeeze (text);
+  g_test_message ("%s", flat);
+  g_assert_nonnull (strstr (flat, "Range 0 ns – 1.000 µs (1.000 µs)\n"));
+  g_assert_nonnull (strstr (flat, "\nk_b 2 600 ns 300 ns\n"));
+  g_assert_nonnull (strstr (flat, "\nk_a 2 200 ns 100 ns\n"));
+  g_assert_nonnull (strstr (flat, "\nDefault stream (cuda:0) 3 500 ns 50.0%\n"));
+  g_assert_nonnull (strstr (flat, "\nStream 1 (cuda:0) 1 300 ns 30.0%\n"));
+  g_assert_nonnull (strstr (flat, "\ncudaLaunchKernel 4 40 ns 10 ns\n"));
+  g_assert_nonnull (strstr (flat, "cuda:0 stream 0 ↔ 1 200 ns 20.0%"));
+
+  /* A window over [250, 350) only: k_a [200, 300) and k_b [300, 600) on
+   * stream 0, k_b [100, 400) on stream 1; busy clipped to the window. */
+  ts_timeline_set_selected_range (timeline, 250, 350);
+  g_free (text);
+  g_free (flat);
+  text = ts_trace_view_dup_stats_text (view);
+  flat = squeeze (text);
+  g_assert_nonnull (strstr (flat, "\nk_b 2 600 ns 300 ns\n"));
+  g_assert_nonnull (strstr (flat, "\nk_a 1 100 ns 100 ns\n"));
+  g_assert_nonnull (strstr (flat, " 2 100 ns 100.0%\n"));
+
+  ts_timeline_set_selected_range (timeline, 0, 0);
+  g_free (text);
+  text = ts_trace_view_dup_stats_text (view);
+  g_assert_nonnull (strstr (text, "No range selected"));
+
+  close_window (window);
+}
+
+static void
+test_click_selects (void)
+{
+  g_autoptr(TsTraceDocument) doc = known_document ();
+  TsTraceView *view = TS_TRACE_VIEW (ts_trace_view_new ());
+  GtkWindow *window = window_with (GTK_WIDGET (view));
+  TsTimeline *timeline = ts_trace_view_get_timeline (view);
+  TsTimelineRenderer *renderer;
+  guint s1 = stream_track (doc, 1);
+  guint track, item;
+  TsTimelineRow row, hidden;
+  g_autofree char *details = NULL;
+  double x, y;
+  guint n_rows;
+
+  ts_trace_view_set_document (view, doc);
+  ts_timeline_set_visible_range (timeline, 0, 1000);
+  renderer = ts_timeline_get_renderer (timeline);
+
+  /* The middle of k_b on stream 1, through the renderer's geometry. */
+  g_assert_true (ts_timeline_renderer_get_track_row (renderer, s1, &row));
+  x = ts_timeline_time_to_x (timeline, 250);
+  y = ts_timeline_renderer_get_ruler_height (renderer) + row.y + row.height / 2;
+  g_assert_true (ts_timeline_click (timeline, x, y));
+  g_assert_true (ts_timeline_get_selected_item (timeline, &track, &item));
+  g_assert_cmpuint (track, ==, s1);
+  g_assert_cmpuint (item, ==, 0);
+
+  details = ts_trace_view_dup_details_text (view);
+  g_test_message ("%s", details);
+  g_assert_true (g_str_has_prefix (details, "k_b\n"));
+  g_assert_nonnull (strstr (details, "Kind  Kernel\n"));
+  g_assert_nonnull (strstr (details, "Duration  300 ns, 100 ns → 400 ns\n"));
+  g_assert_nonnull (strstr (details, "Grid × block  (4, 1, 1) × (128, 1, 1)\n"));
+  g_assert_nonnull (strstr (details, "Launched by  cudaLaunchKernel on MainThread\n"));
+  g_assert_nonnull (strstr (details, "Source  known.py:11"));
+  g_assert_cmpuint (ts_trace_view_get_source_line (view), ==, 11);
+
+  /* Empty track space clears the selection. */
+  x = ts_timeline_time_to_x (timeline, 700);
+  g_assert_false (ts_timeline_click (timeline, x, y));
+  g_assert_false (ts_timeline_get_selected_item (timeline, NULL, NULL));
+  g_free (details);
+  details = ts_trace_view_dup_details_text (view);
+  g_assert_nonnull (strstr (details, "Click an item"));
+  g_assert_cmpuint (ts_trace_view_get_source_line (view), ==, 0);
+
+  /* A group header folds its group, and unfolds it. */
+  n_rows = ts_timeline_renderer_get_n_rows (renderer);
+  for (guint r = 0; r < n_rows; r++)
+    {
+      const TsTimelineRow *gr = ts_timeline_renderer_get_row (renderer, r);
+
+      if (gr->kind != TS_TIMELINE_ROW_GROUP || gr->group != row.group)
+        continue;
+      y = ts_timeline_renderer_get_ruler_height (renderer) + gr->y + gr->height / 2;
+      g_assert_true (ts_timeline_click (timeline, 300, y));
+      g_assert_true (ts_timeline_renderer_get_group_collapsed (renderer, row.group));
+      g_assert_false (ts_timeline_renderer_get_track_row (renderer, s1, &hidden));
+      g_assert_cmpuint (ts_timeline_renderer_get_n_rows (renderer), <, n_rows);
+      g_assert_true (ts_timeline_click (timeline, 300, y));
+      g_assert_cmpuint (ts_timeline_renderer_get_n_rows (renderer), ==, n_rows);
+      break;
+    }
+
+  close_window (window);
+}
+
+static void
+test_find (void)
+{
+  g_autoptr(TsTraceDocument) doc = known_document ();
+  TsTimeline *timeline = TS_TIMELINE (ts_timeline_new ());
+  GtkWindow *window = window_with (GTK_WIDGET (timeline));
+  guint s0 = stream_track (doc, 0), s1 = stream_track (doc, 1);
+  guint track, item;
+  TsTime begin, end;
+
+  ts_timeline_set_document (timeline, doc);
+  g_assert_cmpuint (ts_timeline_find (timeline, "nothing like it"), ==, 0);
+  g_assert_false (ts_timeline_find_next (timeline, FALSE));
+
+  /* Case-insensitive; in time order: stream 1's k_b at 100, stream 0's at 300. */
+  g_assert_cmpuint (ts_timeline_find (timeline, "K_B"), ==, 2);
+  g_assert_cmpuint (ts_timeline_get_match_position (timeline), ==, 0);
+  g_assert_true (ts_timeline_find_next (timeline, FALSE));
+  g_assert_true (ts_timeline_get_selected_item (timeline, &track, &item));
+  g_assert_cmpuint (track, ==, s1);
+  g_assert_cmpuint (ts_timeline_get_match_position (timeline), ==, 1);
+  g_assert_true (ts_timeline_find_next (timeline, FALSE));
+  g_assert_true (ts_timeline_get_selected_item (timeline, &track, &item));
+  g_assert_cmpuint (track, ==, s0);
+  g_assert_cmpuint (item, ==, 2);
+  g_assert_true (ts_timeline_find_next (timeline, FALSE));
+  g_assert_cmpuint (ts_timeline_get_match_position (timeline), ==, 1);
+  g_assert_true (ts_timeline_find_next (timeline, TRUE));
+  g_assert_cmpuint (ts_timeline_get_match_position (timeline), ==, 2);
+
+  /* A match off screen is centred. */
+  ts_timeline_set_visible_range (timeline, 0, 400);
+  g_assert_cmpuint (ts_timeline_find (timeline, "k_b"), ==, 2);
+  g_assert_true (ts_timeline_find_next (timeline, TRUE));
+  g_assert_cmpuint (ts_timeline_get_match_position (timeline), ==, 2);
+  ts_timeline_get_visible_range (timeline, &begin, &end);
+  g_assert_cmpint (end - begin, ==, 400);
+  g_assert_cmpint (begin, <=, 300);
+  g_assert_cmpint (end, >=, 600);
+  /* One wider than the window: zoomed out to show it whole. */
+  ts_timeline_set_visible_range (timeline, 0, 50);
+  g_assert_true (ts_timeline_find_next (timeline, FALSE));
+  ts_timeline_get_visible_range (timeline, &begin, &end);
+  g_assert_cmpint (begin, <=, 100);
+  g_assert_cmpint (end, >=, 400);
+
+  /* API calls match too; "k_" matches all four kernels. */
+  g_assert_cmpuint (ts_timeline_find (timeline, "launchkernel"), ==, 4);
+  g_assert_cmpuint (ts_timeline_find (timeline, "k_"), ==, 4);
+
+  close_window (window);
+}
+
+static void
+test_keyboard (void)
+{
+  g_autoptr(TsTraceDocument) doc = known_document ();
+  TsTimeline *timeline = TS_TIMELINE (ts_timeline_new ());
+  GtkWindow *window = window_with (GTK_WIDGET (timeline));
+  guint s0 = stream_track (doc, 0), s1 = stream_track (doc, 1);
+  guint track, item;
+
+  ts_timeline_set_document (timeline, doc);
+  ts_timeline_select_item (timeline, s0, 0);
+  g_assert_true (ts_timeline_move_selection (timeline, TS_TIMELINE_NEXT));
+  ts_timeline_get_selected_item (timeline, &track, &item);
+  g_assert_cmpuint (track, ==, s0);
+  g_assert_cmpuint (item, ==, 1);
+  g_assert_true (ts_timeline_move_selection (timeline, TS_TIMELINE_NEXT));
+  ts_timeline_get_selected_item (timeline, &track, &item);
+  g_assert_cmpuint (item, ==, 2);
+  g_assert_false (ts_timeline_move_selection (timeline, TS_TIMELINE_NEXT));
+  g_assert_true (ts_timeline_move_selection (timeline, TS_TIMELINE_PREVIOUS));
+  ts_timeline_get_selected_item (timeline, &track, &item);
+  g_assert_cmpuint (item, ==, 1);
+
+  /* Down from k_a at 200 on stream 0: the nearest item of stream 1. */
+  g_assert_true (ts_timeline_move_selection (timeline, TS_TIMELINE_TRACK_BELOW));
+  ts_timeline_get_selected_item (timeline, &track, &item);
+  g_assert_cmpuint (track, ==, s1);
+  g_assert_cmpuint (item, ==, 0);
+  g_assert_true (ts_timeline_move_selection (timeline, TS_TIMELINE_TRACK_ABOVE));
+  ts_timeline_get_selected_item (timeline, &track, &item);
+  g_assert_cmpuint (track, ==, s0);
+  g_assert_cmpuint (item, ==, 0);
+
+  close_window (window);
+}
+
+/* A failed kernel whose error surfaced at a later call, and a race between
+ * the two streams: red outlines, the arrow, the details. */
+static void
+test_problems (void)
+{
+  g_autoptr(TsRecorder) rec = known_recorder ();
+  g_autoptr(TsTraceDocument) doc = NULL;
+  g_autoptr(TsTimelineRenderer) renderer = NULL;
+  cairo_surface_t *surface = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, 1000, 400);
+  cairo_t *cr = cairo_create (surface);
+  TsTimelineView view = { 0, 1000, 1000, 400, 0 };
+  TsTimelineDrawStats stats;
+  TsErrorRecord e = { 0 };
+  TsSanitizerRecord r = { 0 };
+  g_autofree char *text = NULL;
+  guint s0, s1;
+
+  add_kernel (rec, 1, "index_select", 700, 800, 5, 1, 18);
+  add_kernel (rec, 0, "after", 900, 950, 6, 0, 21);
+  e.time = 900;
+  e.kernel_correlation = 5;
+  e.surfaced_correlation = 6;
+  e.message = ts_recorder_intern (rec, "CUDA error: device-side assert triggered");
+  e.launch_loc.line = 18;
+  e.surfaced_loc.line = 21;
+  TS_RECORDER_APPEND (rec, TS_RECORD_ERROR, TsErrorRecord, &e);
+  r.correlation = 2;
+  r.prev_correlation = 1;
+  r.stream = 1;
+  r.prev_stream = 0;
+  r.report = ts_recorder_intern (rec, "CSAN detected a possible data race on tensor A");
+  r.loc.line = 11;
+  r.prev_loc.line = 10;
+  TS_RECORDER_APPEND (rec, TS_RECORD_SANITIZER, TsSanitizerRecord, &r);
+
+  doc = ts_trace_document_new (rec);
+  renderer = ts_timeline_renderer_new (doc);
+  s0 = stream_track (doc, 0);
+  s1 = stream_track (doc, 1);
+  g_assert_cmpuint (ts_timeline_renderer_get_n_problems (renderer), ==, 2);
+  {
+    const TsTimelineProblem *p = ts_timeline_renderer_get_problem (renderer, 0);
+
+    g_assert_cmpint (p->kind, ==, TS_TIMELINE_PROBLEM_ERROR);
+    g_assert_true (p->has_from && p->has_to);
+    g_assert_cmpuint (p->from_track, ==, s1);
+    g_assert_cmpuint (p->from_item, ==, 1);
+    p = ts_timeline_renderer_get_problem (renderer, 1);
+    g_assert_cmpint (p->kind, ==, TS_TIMELINE_PROBLEM_RACE);
+    g_assert_cmpuint (p->from_track, ==, s0);
+    g_assert_cmpuint (p->from_item, ==, 0);
+    g_assert_cmpuint (p->to_track, ==, s1);
+    g_assert_cmpuint (p->to_item, ==, 0);
+  }
+
+  ts_timeline_renderer_draw (renderer, cr, &view);
+  ts_timeline_renderer_get_draw_stats (renderer, &stats);
+  g_assert_cmpuint (stats.n_problems, ==, 4);
+  g_assert_cmpuint (stats.n_arrows, >=, 2);
+
+  text = ts_trace_describe_item (renderer, s1, 1);
+  g_assert_nonnull (strstr (text, "This kernel failed"));
+  g_assert_nonnull (strstr (text, "device-side assert triggered"));
+  g_assert_nonnull (strstr (text, "failed (error 1)"));
+  g_free (text);
+  text = ts_trace_describe_item (renderer, s0, 0);
+  g_assert_nonnull (strstr (text, "Data race found by the sanitizer"));
+  g_assert_nonnull (strstr (text, "possible data race on tensor A"));
+
+  cairo_destroy (cr);
+  cairo_surface_destroy (surface);
+}
+
+static TsTraceView *
+window_trace_view (TsWindow *window)
+{
+  GtkWidget *child = ts_window_get_timeline (window);
+
+  g_assert_true (TS_IS_TRACE_VIEW (child));
+  return TS_TRACE_VIEW (child);
+}
+
+/* The real CLI runs a gallery example; the live trace fills the timeline. */
+static void
+test_live_run (void)
+{
+  TsWindow *window = ts_window_new (app);
+  TsWorkloadRunner *runner = ts_window_get_runner (window);
+  g_autoptr(GError) error = NULL;
+  TsTraceDocument *doc;
+  guint n_kernels = 0, n_streams = 0, n_copies = 0;
+  guint timeout;
+  gboolean saw_live_document = FALSE;
+  TsTime begin, end, db, de;
+
+  gtk_window_present (GTK_WINDOW (window));
+  g_setenv ("TENSORSCOPE_CLI", TS_CLI_PATH, TRUE);
+  g_assert_true (ts_window_load_example (window, "overlap-copy-compute", &error));
+  g_assert_true (ts_window_run (window, &error));
+  g_assert_no_error (error);
+  g_assert_true (ts_timeline_get_follow (ts_trace_view_get_timeline (window_trace_view (window))));
+
+  timeout = g_timeout_add_seconds (60, timeout_cb, (gpointer) "the workload");
+  while (ts_workload_runner_get_state (runner) != TS_WORKLOAD_STATE_FINISHED)
+    {
+      g_main_context_iteration (NULL, TRUE);
+      if (ts_workload_runner_get_running (runner) && ts_trace_view_get_document (window_trace_view (window)))
+        saw_live_document = TRUE;
+    }
+  g_source_remove (timeout);
+  g_test_message ("a document was shown during the run: %s", saw_live_document ? "yes" : "no");
+
+  g_assert_cmpint (ts_workload_runner_get_exit_code (runner), ==, 0);
+  doc = ts_trace_view_get_document (window_trace_view (window));
+  g_assert_nonnull (doc);
+  for (guint i = 0; i < ts_trace_document_get_n_tracks (doc); i++)
+    {
+      const TsTrack *t = ts_trace_document_get_track (doc, i);
+
+      if (t->kind != TS_TRACK_STREAM)
+        continue;
+      n_streams++;
+      for (guint k = 0; k < t->n_items; k++)
+        {
+          n_kernels += t->kinds[k] == TS_ITEM_KERNEL;
+          n_copies += t->kinds[k] == TS_ITEM_MEMCPY;
+        }
+    }
+  /* Four GPUs' default streams plus the copy stream; the example copies
+   * four batches and multiplies each. */
+  g_assert_cmpuint (n_streams, ==, 5);
+  g_assert_cmpuint (n_copies, >=, 4);
+  g_assert_cmpuint (n_kernels, >=, 4);
+
+  /* The timeline stopped following and shows the whole run. */
+  g_assert_false (ts_timeline_get_follow (ts_trace_view_get_timeline (window_trace_view (window))));
+  ts_timeline_get_visible_range (ts_trace_view_get_timeline (window_trace_view (window)), &begin, &end);
+  ts_trace_document_get_time_span (doc, &db, &de);
+  g_assert_cmpint (begin, <=, db);
+  g_assert_cmpint (end, >=, de);
+  g_assert_true (g_action_group_get_action_enabled (G_ACTION_GROUP (window), "save-trace"));
+
+  gtk_window_destroy (GTK_WINDOW (window));
+  while (g_main_context_iteration (NULL, FALSE))
+    ;
+}
+
+static void
+wait_document (TsWindow        *window,
+               TsTraceDocument *old)
+{
+  guint timeout = g_timeout_add_seconds (20, timeout_cb, (gpointer) "the trace to load");
+
+  while (ts_window_get_timeline (window) == NULL ||
+         ts_trace_view_get_document (window_trace_view (window)) == old)
+    g_main_context_iteration (NULL, TRUE);
+  g_source_remove (timeout);
+}
+
+static void
+test_open_trace (void)
+{
+  g_autoptr(TsRecorder) rec = ts_test_trace_new (NULL);
+  g_autoptr(TsTraceDocument) expected = ts_trace_document_new (rec);
+  g_autofree char *dir = g_dir_make_tmp ("ts-test-timeline-XXXXXX", NULL);
+  g_autofree char *path = g_build_filename (dir, "synthetic.tstrace", NULL);
+  g_autofree char *bad = g_build_filename (dir, "bad.tstrace", NULL);
+  g_autofree char *stderr_text = NULL;
+  g_autoptr(GFile) file = g_file_new_for_path (path);
+  g_autoptr(GFile) bad_file = g_file_new_for_path (bad);
+  g_autoptr(GError) error = NULL;
+  TsWindow *window = ts_window_new (app);
+  TsTraceDocument *doc;
+  guint timeout;
+
+  g_assert_true (ts_test_trace_write (rec, path, &error));
+  g_assert_no_error (error);
+  g_assert_true (g_file_set_contents (bad, "TSTRACE but nothing like a trace", -1, NULL));
+
+  gtk_window_present (GTK_WINDOW (window));
+  ts_window_open_file (window, file, FALSE);
+  wait_document (window, NULL);
+  doc = ts_trace_view_get_document (window_trace_view (window));
+  g_assert_cmpuint (ts_trace_document_get_n_tracks (doc), ==, ts_trace_document_get_n_tracks (expected));
+  for (guint i = 0; i < ts_trace_document_get_n_tracks (doc); i++)
+    g_assert_cmpuint (ts_trace_document_get_track (doc, i)->n_items, ==,
+                      ts_trace_document_get_track (expected, i)->n_items);
+  g_assert_true (g_action_group_get_action_enabled (G_ACTION_GROUP (window), "save-trace"));
+
+  /* A damaged file: a message, and the timeline keeps what it showed. */
+  ts_window_open_trace (window, bad_file);
+  timeout = g_timeout_add_seconds (20, timeout_cb, (gpointer) "the error");
+  do
+    {
+      g_main_context_iteration (NULL, TRUE);
+      g_free (stderr_text);
+      stderr_text = ts_console_dup_lines (ts_window_get_console (window), TS_CONSOLE_STDERR);
+    }
+  while (strstr (stderr_text, "Could not open “bad.tstrace”") == NULL);
+  g_source_remove (timeout);
+  g_assert_true (ts_trace_view_get_document (window_trace_view (window)) == doc);
+
+  gtk_window_destroy (GTK_WINDOW (window));
+  while (g_main_context_iteration (NULL, FALSE))
+    ;
+  g_unlink (path);
+  g_unlink (bad);
+  g_rmdir (dir);
+}
+
+static void
+activate_cb (GApplication *application)
+{
+  test_status = g_test_run ();
+  g_application_quit (application);
+  g_signal_stop_emission_by_name (application, "activate");
+}
+
+int
+main (int   argc,
+      char *argv[])
+{
+  char *app_argv[] = { argv[0], NULL };
+
+  g_test_init (&argc, &argv, NULL);
+
+  if (!g_getenv ("DISPLAY") && !g_getenv ("WAYLAND_DISPLAY"))
+    {
+      g_print ("1..0 # SKIP no display (run under xvfb-run)\n");
+      return 0;
+    }
+
+  g_test_add_func ("/TsTimeline/zoom-pan", test_zoom_pan);
+  g_test_add_func ("/TsTimeline/range-statistics", test_range_statistics);
+  g_test_add_func ("/TsTimeline/click-selects", test_click_selects);
+  g_test_add_func ("/TsTimeline/find", test_find);
+  g_test_add_func ("/TsTimeline/keyboard", test_keyboard);
+  g_test_add_func ("/TsTimeline/problems", test_problems);
+  g_test_add_func ("/TsWindow/live-run", test_live_run);
+  g_test_add_func ("/TsWindow/open-trace", test_open_trace);
+
+  app = ts_application_new ();
+  g_application_set_flags (G_APPLICATION (app), G_APPLICATION_NON_UNIQUE);
+  g_signal_connect (app, "activate", G_CALLBACK (activate_cb), NULL);
+  g_application_run (G_APPLICATION (app), 1, app_argv);
+  g_object_unref (app);
+
+  return test_status;
+}
