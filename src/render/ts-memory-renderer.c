@@ -28,6 +28,14 @@ typedef struct
   guint  oom;
 } OomMark;
 
+/* One device's plot area and axes, in surface pixels and trace time. */
+typedef struct
+{
+  double x0, x1, top, height;
+  TsTime begin, end;
+  gint64 max;
+} Plot;
+
 struct _TsMemoryRenderer
 {
   GObject               parent_instance;
@@ -44,6 +52,7 @@ struct _TsMemoryRenderer
   TsTime                sel_end;
   TsMemoryDrawStats     stats;
   GArray               *oom_marks;    /* OomMark */
+  GArray               *plots;        /* Plot: the panels of the last draw */
 };
 
 G_DEFINE_FINAL_TYPE (TsMemoryRenderer, ts_memory_renderer, G_TYPE_OBJECT)
@@ -57,6 +66,7 @@ ts_memory_renderer_finalize (GObject *object)
   g_clear_object (&self->replay);
   g_clear_object (&self->map);
   g_clear_pointer (&self->oom_marks, g_array_unref);
+  g_clear_pointer (&self->plots, g_array_unref);
   G_OBJECT_CLASS (ts_memory_renderer_parent_class)->finalize (object);
 }
 
@@ -71,6 +81,7 @@ ts_memory_renderer_init (TsMemoryRenderer *self)
 {
   self->detail = 200;
   self->oom_marks = g_array_new (FALSE, FALSE, sizeof (OomMark));
+  self->plots = g_array_new (FALSE, FALSE, sizeof (Plot));
 }
 
 TsMemoryRenderer *
@@ -165,6 +176,13 @@ ts_memory_renderer_set_selected_range (TsMemoryRenderer *self,
 
   self->sel_begin = MIN (begin, end);
   self->sel_end = MAX (begin, end);
+}
+
+void
+ts_memory_renderer_clear_instant (TsMemoryRenderer *self)
+{
+  g_return_if_fail (TS_IS_MEMORY_RENDERER (self));
+  self->have_instant = FALSE;
 }
 
 void
@@ -360,12 +378,6 @@ draw_usage_panel (TsMemoryRenderer      *self,
 /* ------------------------------------------------------------------ */
 /* From the allocator's actions: lines, bands, OOMs                     */
 
-typedef struct
-{
-  double x0, x1, top, height;
-  TsTime begin, end;
-  gint64 max;
-} Plot;
 
 static inline double
 plot_y (const Plot *pl,
@@ -696,6 +708,26 @@ draw_ooms (TsMemoryRenderer      *self,
 }
 
 static void
+draw_instant_line (TsMemoryRenderer      *self,
+                   cairo_t               *cr,
+                   const TsRenderPalette *p,
+                   const Plot            *pl,
+                   gsize                  index)
+{
+  gsize idx = MIN (index, ts_memory_replay_get_n_actions (self->replay));
+  TsTime t = idx > 0 ? ts_memory_replay_get_action_time (self->replay, idx - 1) : pl->begin;
+  double x = floor (plot_x (pl, t)) + 0.5;
+
+  if (t < pl->begin || t > pl->end)
+    return;
+  ts_render_set_color (cr, &p->selection);
+  cairo_set_line_width (cr, 2);
+  cairo_move_to (cr, x, pl->top);
+  cairo_line_to (cr, x, pl->top + pl->height);
+  cairo_stroke (cr);
+}
+
+static void
 draw_replay_panel (TsMemoryRenderer      *self,
                    cairo_t               *cr,
                    PangoLayout           *layout,
@@ -775,17 +807,8 @@ draw_replay_panel (TsMemoryRenderer      *self,
     }
 
   if (self->have_instant)
-    {
-      gsize idx = MIN (self->instant, ts_memory_replay_get_n_actions (self->replay));
-      TsTime t = idx > 0 ? ts_memory_replay_get_action_time (self->replay, idx - 1) : pl.begin;
-      double x = floor (plot_x (&pl, t)) + 0.5;
-
-      ts_render_set_color (cr, &p->selection);
-      cairo_set_line_width (cr, 2);
-      cairo_move_to (cr, x, pl.top);
-      cairo_line_to (cr, x, pl.top + pl.height);
-      cairo_stroke (cr);
-    }
+    draw_instant_line (self, cr, p, &pl, self->instant);
+  g_array_append_val (self->plots, pl);
   cairo_restore (cr);
 
   ts_render_set_color (cr, &p->separator);
@@ -851,6 +874,7 @@ ts_memory_renderer_draw (TsMemoryRenderer     *self,
   p = ts_render_palette_get (self->dark);
   memset (&self->stats, 0, sizeof self->stats);
   g_array_set_size (self->oom_marks, 0);
+  g_array_set_size (self->plots, 0);
   replay = ts_memory_renderer_get_replay (self);
   for (guint d = 0; d < ts_memory_replay_get_n_devices (replay); d++)
     if (device_used (replay, d))
@@ -899,4 +923,27 @@ ts_memory_renderer_draw (TsMemoryRenderer     *self,
 
   g_object_unref (layout);
   cairo_restore (cr);
+}
+
+void
+ts_memory_renderer_draw_instant (TsMemoryRenderer *self,
+                                 cairo_t          *cr,
+                                 gsize             index)
+{
+  const TsRenderPalette *p;
+
+  g_return_if_fail (TS_IS_MEMORY_RENDERER (self));
+  g_return_if_fail (cr != NULL);
+
+  p = ts_render_palette_get (self->dark);
+  for (guint k = 0; k < self->plots->len; k++)
+    {
+      const Plot *pl = &g_array_index (self->plots, Plot, k);
+
+      cairo_save (cr);
+      cairo_rectangle (cr, pl->x0, pl->top, pl->x1 - pl->x0, pl->height);
+      cairo_clip (cr);
+      draw_instant_line (self, cr, p, pl, index);
+      cairo_restore (cr);
+    }
 }

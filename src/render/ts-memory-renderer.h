@@ -57,6 +57,14 @@ void              ts_memory_renderer_set_detail            (TsMemoryRenderer    
  * segment map's state. */
 void              ts_memory_renderer_set_instant           (TsMemoryRenderer     *self,
                                                             gsize                 index);
+/* No instant line in draw() (the default until set_instant). */
+void              ts_memory_renderer_clear_instant         (TsMemoryRenderer     *self);
+/* Only the instant line, on the panels of the last draw(): a widget keeps
+ * the expensive frame (drawn after clear_instant) and moves the line alone
+ * while the user scrubs. */
+void              ts_memory_renderer_draw_instant          (TsMemoryRenderer     *self,
+                                                            cairo_t              *cr,
+                                                            gsize                 index);
 /* A time range shaded on the panels (the timeline's selection); begin ==
  * end clears it. */
 void              ts_memory_renderer_set_selected_range    (TsMemoryRenderer     *self,

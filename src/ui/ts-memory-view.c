@@ -30,6 +30,8 @@ struct _TsMemoryView
   /* The last frame, kept while nothing it depends on changes: drawing the
    * bands walks every allocation of the trace. */
   GskRenderNode    *rendered;
+  int               rendered_width;
+  int               rendered_height;
 
   double            drag_x, drag_y;
   double            pointer_x;            /* -1 when outside */
@@ -70,6 +72,38 @@ get_view (TsMemoryView   *self,
   view->scroll_y = 0;
 }
 
+/* The frame without the instant line, rasterized once into a texture:
+ * a cairo render node would be replayed (every band's path) on each
+ * frame by the cairo renderer, a texture is only copied. */
+static GskRenderNode *
+render_frame (TsMemoryView *self,
+              int           width,
+              int           height)
+{
+  int scale = gtk_widget_get_scale_factor (GTK_WIDGET (self));
+  cairo_surface_t *surface = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, width * scale, height * scale);
+  cairo_t *cr = cairo_create (surface);
+  g_autoptr(GBytes) bytes = NULL;
+  g_autoptr(GdkTexture) texture = NULL;
+  TsTimelineView view;
+
+  cairo_scale (cr, scale, scale);
+  get_view (self, &view);
+  ts_memory_renderer_set_dark (self->renderer, adw_style_manager_get_dark (adw_style_manager_get_default ()));
+  ts_memory_renderer_draw (self->renderer, cr, &view);
+  cairo_destroy (cr);
+  cairo_surface_flush (surface);
+
+  bytes = g_bytes_new_with_free_func (cairo_image_surface_get_data (surface),
+                                      (gsize) cairo_image_surface_get_stride (surface) * height * scale,
+                                      (GDestroyNotify) cairo_surface_destroy, surface);
+  texture = gdk_memory_texture_new (width * scale, height * scale, GDK_MEMORY_DEFAULT, bytes,
+                                    cairo_image_surface_get_stride (surface));
+  self->rendered_width = width;
+  self->rendered_height = height;
+  return gsk_texture_node_new (texture, &GRAPHENE_RECT_INIT (0, 0, width, height));
+}
+
 static void
 ts_memory_view_snapshot (GtkWidget   *widget,
                          GtkSnapshot *snapshot)
@@ -77,24 +111,27 @@ ts_memory_view_snapshot (GtkWidget   *widget,
   TsMemoryView *self = TS_MEMORY_VIEW (widget);
   int width = gtk_widget_get_width (widget);
   int height = gtk_widget_get_height (widget);
-  TsTimelineView view;
 
   if (self->renderer == NULL || width <= 0 || height <= 0)
     return;
 
+  /* A relayout (a label elsewhere changed) keeps the frame when the size
+   * stays the same. */
+  if (width != self->rendered_width || height != self->rendered_height)
+    g_clear_pointer (&self->rendered, gsk_render_node_unref);
   if (self->rendered == NULL)
-    {
-      GtkSnapshot *inner = gtk_snapshot_new ();
-      cairo_t *cr = gtk_snapshot_append_cairo (inner, &GRAPHENE_RECT_INIT (0, 0, width, height));
-
-      get_view (self, &view);
-      ts_memory_renderer_set_dark (self->renderer, adw_style_manager_get_dark (adw_style_manager_get_default ()));
-      ts_memory_renderer_draw (self->renderer, cr, &view);
-      cairo_destroy (cr);
-      self->rendered = gtk_snapshot_free_to_node (inner);
-    }
+    self->rendered = render_frame (self, width, height);
   if (self->rendered != NULL)
     gtk_snapshot_append_node (snapshot, self->rendered);
+
+  /* The instant moves on every slider step: only its line is redrawn. */
+  if (self->replay != NULL)
+    {
+      cairo_t *cr = gtk_snapshot_append_cairo (snapshot, &GRAPHENE_RECT_INIT (0, 0, width, height));
+
+      ts_memory_renderer_draw_instant (self->renderer, cr, self->instant);
+      cairo_destroy (cr);
+    }
 }
 
 static void
@@ -105,7 +142,6 @@ ts_memory_view_size_allocate (GtkWidget *widget,
 {
   TsMemoryView *self = TS_MEMORY_VIEW (widget);
 
-  g_clear_pointer (&self->rendered, gsk_render_node_unref);
   if (self->popover != NULL)
     gtk_popover_present (GTK_POPOVER (self->popover));
 }
@@ -456,7 +492,6 @@ ts_memory_view_set_document (TsMemoryView    *self,
       else
         self->replay = g_object_ref (ts_memory_renderer_get_replay (self->renderer));
       ts_memory_renderer_set_detail (self->renderer, self->detail);
-      ts_memory_renderer_set_instant (self->renderer, self->instant);
       ts_memory_renderer_set_selected_range (self->renderer, self->sel_begin, self->sel_end);
     }
   invalidate (self);
@@ -575,9 +610,8 @@ ts_memory_view_set_instant (TsMemoryView *self,
   if (instant == self->instant)
     return;
   self->instant = instant;
-  if (self->renderer != NULL)
-    ts_memory_renderer_set_instant (self->renderer, instant);
-  invalidate (self);
+  /* The cached frame stays: the snapshot draws the line on top. */
+  gtk_widget_queue_draw (GTK_WIDGET (self));
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_INSTANT]);
 }
 

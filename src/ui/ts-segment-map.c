@@ -17,6 +17,7 @@ struct _TsSegmentMap
   TsSegmentMapRenderer *renderer;
   gsize                 instant;
   gint64                last_draw_time;
+  guint                 n_draws;
 };
 
 enum {
@@ -53,6 +54,7 @@ ts_segment_map_snapshot (GtkWidget   *widget,
   ts_segment_map_renderer_draw (self->renderer, cr, 0, 0, width, height);
   cairo_destroy (cr);
   self->last_draw_time = g_get_monotonic_time () - t0;
+  self->n_draws++;
 }
 
 static void
@@ -303,4 +305,11 @@ ts_segment_map_get_last_draw_time (TsSegmentMap *self)
 {
   g_return_val_if_fail (TS_IS_SEGMENT_MAP (self), 0);
   return self->last_draw_time;
+}
+
+guint
+ts_segment_map_get_n_draws (TsSegmentMap *self)
+{
+  g_return_val_if_fail (TS_IS_SEGMENT_MAP (self), 0);
+  return self->n_draws;
 }

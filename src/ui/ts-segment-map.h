@@ -46,5 +46,7 @@ gboolean              ts_segment_map_click        (TsSegmentMap    *self,
                                                    double           y);
 /* Microseconds the last frame took (state rebuild and drawing). */
 gint64                ts_segment_map_get_last_draw_time (TsSegmentMap *self);
+/* Frames drawn so far, for waiting on the next one. */
+guint                 ts_segment_map_get_n_draws  (TsSegmentMap    *self);
 
 G_END_DECLS
