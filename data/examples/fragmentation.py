@@ -24,8 +24,10 @@ long_lived = []
 short_lived = []
 for i in range(12):
     with torch.cuda.stream(streams[i % 2]):
-        long_lived.append(torch.empty(8 * MiB // 4, device=device))
-        short_lived.append(torch.empty(8 * MiB // 4, device=device))
+        # Writing each tensor (a fill kernel on its stream) also spaces
+        # the allocations out on the time axis.
+        long_lived.append(torch.empty(8 * MiB // 4, device=device).fill_(1.0))
+        short_lived.append(torch.empty(8 * MiB // 4, device=device).fill_(2.0))
 
 del short_lived
 print("allocated: {} MiB, reserved: {} MiB".format(

@@ -28,6 +28,14 @@ typedef struct
   guint  oom;
 } OomMark;
 
+/* One device's plot area and axes, in surface pixels and trace time. */
+typedef struct
+{
+  double x0, x1, top, height;
+  TsTime begin, end;
+  gint64 max;
+} Plot;
+
 struct _TsMemoryRenderer
 {
   GObject               parent_instance;
@@ -40,8 +48,11 @@ struct _TsMemoryRenderer
   guint                 detail;
   gboolean              have_instant;
   gsize                 instant;
+  TsTime                sel_begin;
+  TsTime                sel_end;
   TsMemoryDrawStats     stats;
   GArray               *oom_marks;    /* OomMark */
+  GArray               *plots;        /* Plot: the panels of the last draw */
 };
 
 G_DEFINE_FINAL_TYPE (TsMemoryRenderer, ts_memory_renderer, G_TYPE_OBJECT)
@@ -55,6 +66,7 @@ ts_memory_renderer_finalize (GObject *object)
   g_clear_object (&self->replay);
   g_clear_object (&self->map);
   g_clear_pointer (&self->oom_marks, g_array_unref);
+  g_clear_pointer (&self->plots, g_array_unref);
   G_OBJECT_CLASS (ts_memory_renderer_parent_class)->finalize (object);
 }
 
@@ -69,6 +81,7 @@ ts_memory_renderer_init (TsMemoryRenderer *self)
 {
   self->detail = 200;
   self->oom_marks = g_array_new (FALSE, FALSE, sizeof (OomMark));
+  self->plots = g_array_new (FALSE, FALSE, sizeof (Plot));
 }
 
 TsMemoryRenderer *
@@ -155,6 +168,24 @@ ts_memory_renderer_set_instant (TsMemoryRenderer *self,
 }
 
 void
+ts_memory_renderer_set_selected_range (TsMemoryRenderer *self,
+                                       TsTime            begin,
+                                       TsTime            end)
+{
+  g_return_if_fail (TS_IS_MEMORY_RENDERER (self));
+
+  self->sel_begin = MIN (begin, end);
+  self->sel_end = MAX (begin, end);
+}
+
+void
+ts_memory_renderer_clear_instant (TsMemoryRenderer *self)
+{
+  g_return_if_fail (TS_IS_MEMORY_RENDERER (self));
+  self->have_instant = FALSE;
+}
+
+void
 ts_memory_renderer_get_draw_stats (TsMemoryRenderer  *self,
                                    TsMemoryDrawStats *stats)
 {
@@ -190,6 +221,42 @@ ts_memory_renderer_get_n_panels (TsMemoryRenderer *self)
 {
   g_return_val_if_fail (TS_IS_MEMORY_RENDERER (self), 0);
   return self->n_panels;
+}
+
+double
+ts_memory_renderer_get_plot_left (TsMemoryRenderer *self)
+{
+  g_return_val_if_fail (TS_IS_MEMORY_RENDERER (self), 0);
+  return AXIS_W;
+}
+
+/* The same mapping as plot_x() below, for widgets that take input. */
+double
+ts_memory_renderer_time_to_x (TsMemoryRenderer     *self,
+                              const TsTimelineView *view,
+                              TsTime                time)
+{
+  double x0 = AXIS_W, x1 = view->width - 10;
+
+  g_return_val_if_fail (TS_IS_MEMORY_RENDERER (self), 0);
+  g_return_val_if_fail (view != NULL, 0);
+
+  return x0 + (double) (time - view->begin) * (x1 - x0) / (double) MAX (1, view->end - view->begin);
+}
+
+TsTime
+ts_memory_renderer_x_to_time (TsMemoryRenderer     *self,
+                              const TsTimelineView *view,
+                              double                x)
+{
+  double x0 = AXIS_W, x1 = view->width - 10;
+
+  g_return_val_if_fail (TS_IS_MEMORY_RENDERER (self), 0);
+  g_return_val_if_fail (view != NULL, 0);
+
+  if (x1 <= x0)
+    return view->begin;
+  return view->begin + (TsTime) llround ((x - x0) / (x1 - x0) * (double) MAX (1, view->end - view->begin));
 }
 
 /* A 1-2-5 step in bytes of a binary unit (KiB, MiB, GiB) giving about
@@ -311,12 +378,6 @@ draw_usage_panel (TsMemoryRenderer      *self,
 /* ------------------------------------------------------------------ */
 /* From the allocator's actions: lines, bands, OOMs                     */
 
-typedef struct
-{
-  double x0, x1, top, height;
-  TsTime begin, end;
-  gint64 max;
-} Plot;
 
 static inline double
 plot_y (const Plot *pl,
@@ -647,6 +708,26 @@ draw_ooms (TsMemoryRenderer      *self,
 }
 
 static void
+draw_instant_line (TsMemoryRenderer      *self,
+                   cairo_t               *cr,
+                   const TsRenderPalette *p,
+                   const Plot            *pl,
+                   gsize                  index)
+{
+  gsize idx = MIN (index, ts_memory_replay_get_n_actions (self->replay));
+  TsTime t = idx > 0 ? ts_memory_replay_get_action_time (self->replay, idx - 1) : pl->begin;
+  double x = floor (plot_x (pl, t)) + 0.5;
+
+  if (t < pl->begin || t > pl->end)
+    return;
+  ts_render_set_color (cr, &p->selection);
+  cairo_set_line_width (cr, 2);
+  cairo_move_to (cr, x, pl->top);
+  cairo_line_to (cr, x, pl->top + pl->height);
+  cairo_stroke (cr);
+}
+
+static void
 draw_replay_panel (TsMemoryRenderer      *self,
                    cairo_t               *cr,
                    PangoLayout           *layout,
@@ -713,18 +794,21 @@ draw_replay_panel (TsMemoryRenderer      *self,
   stroke_steps (cr, &pl, times, allocated, n, &p->allocated, 1.5);
   draw_ooms (self, cr, layout, &pl, device);
 
-  if (self->have_instant)
+  if (self->sel_end > self->sel_begin)
     {
-      gsize idx = MIN (self->instant, ts_memory_replay_get_n_actions (self->replay));
-      TsTime t = idx > 0 ? ts_memory_replay_get_action_time (self->replay, idx - 1) : pl.begin;
-      double x = floor (plot_x (&pl, t)) + 0.5;
+      double sx0 = MAX (pl.x0, plot_x (&pl, self->sel_begin));
+      double sx1 = MIN (pl.x1, plot_x (&pl, self->sel_end));
+      TsRenderColor sel = p->selection;
 
-      ts_render_set_color (cr, &p->selection);
-      cairo_set_line_width (cr, 2);
-      cairo_move_to (cr, x, pl.top);
-      cairo_line_to (cr, x, pl.top + pl.height);
-      cairo_stroke (cr);
+      sel.a = 0.15;
+      ts_render_set_color (cr, &sel);
+      cairo_rectangle (cr, sx0, pl.top, MAX (1, sx1 - sx0), pl.height);
+      cairo_fill (cr);
     }
+
+  if (self->have_instant)
+    draw_instant_line (self, cr, p, &pl, self->instant);
+  g_array_append_val (self->plots, pl);
   cairo_restore (cr);
 
   ts_render_set_color (cr, &p->separator);
@@ -745,6 +829,28 @@ draw_segment_map (TsMemoryRenderer      *self,
 
   ts_segment_map_renderer_set_dark (map, self->dark);
   ts_segment_map_renderer_draw (map, cr, 0, y, width, h);
+}
+
+/* A panel per device that reserved memory or failed to: a device that
+ * only saw recorder-only actions (a memory fraction, a stats reset) would
+ * be an empty panel. */
+static gboolean
+device_used (TsMemoryReplay *replay,
+             guint           device)
+{
+  const TsTime *times;
+  const gint64 *allocated, *active, *reserved;
+  guint n = 0;
+
+  if (!ts_memory_replay_get_usage (replay, device, &n, &times, &allocated, &active, &reserved))
+    return FALSE;
+  for (guint s = 0; s < n; s++)
+    if (reserved[s] > 0)
+      return TRUE;
+  for (guint k = 0; k < ts_memory_replay_get_n_ooms (replay); k++)
+    if (ts_memory_replay_get_oom (replay, k)->device == device)
+      return TRUE;
+  return FALSE;
 }
 
 void
@@ -768,9 +874,10 @@ ts_memory_renderer_draw (TsMemoryRenderer     *self,
   p = ts_render_palette_get (self->dark);
   memset (&self->stats, 0, sizeof self->stats);
   g_array_set_size (self->oom_marks, 0);
+  g_array_set_size (self->plots, 0);
   replay = ts_memory_renderer_get_replay (self);
   for (guint d = 0; d < ts_memory_replay_get_n_devices (replay); d++)
-    if (ts_memory_replay_get_usage (replay, d, NULL, NULL, NULL, NULL, NULL))
+    if (device_used (replay, d))
       g_array_append_val (devices, d);
 
   n = ts_trace_document_get_n_tracks (self->document);
@@ -816,4 +923,27 @@ ts_memory_renderer_draw (TsMemoryRenderer     *self,
 
   g_object_unref (layout);
   cairo_restore (cr);
+}
+
+void
+ts_memory_renderer_draw_instant (TsMemoryRenderer *self,
+                                 cairo_t          *cr,
+                                 gsize             index)
+{
+  const TsRenderPalette *p;
+
+  g_return_if_fail (TS_IS_MEMORY_RENDERER (self));
+  g_return_if_fail (cr != NULL);
+
+  p = ts_render_palette_get (self->dark);
+  for (guint k = 0; k < self->plots->len; k++)
+    {
+      const Plot *pl = &g_array_index (self->plots, Plot, k);
+
+      cairo_save (cr);
+      cairo_rectangle (cr, pl->x0, pl->top, pl->x1 - pl->x0, pl->height);
+      cairo_clip (cr);
+      draw_instant_line (self, cr, p, pl, index);
+      cairo_restore (cr);
+    }
 }

@@ -57,6 +57,19 @@ void              ts_memory_renderer_set_detail            (TsMemoryRenderer    
  * segment map's state. */
 void              ts_memory_renderer_set_instant           (TsMemoryRenderer     *self,
                                                             gsize                 index);
+/* No instant line in draw() (the default until set_instant). */
+void              ts_memory_renderer_clear_instant         (TsMemoryRenderer     *self);
+/* Only the instant line, on the panels of the last draw(): a widget keeps
+ * the expensive frame (drawn after clear_instant) and moves the line alone
+ * while the user scrubs. */
+void              ts_memory_renderer_draw_instant          (TsMemoryRenderer     *self,
+                                                            cairo_t              *cr,
+                                                            gsize                 index);
+/* A time range shaded on the panels (the timeline's selection); begin ==
+ * end clears it. */
+void              ts_memory_renderer_set_selected_range    (TsMemoryRenderer     *self,
+                                                            TsTime                begin,
+                                                            TsTime                end);
 TsSegmentMapRenderer *ts_memory_renderer_get_segment_map   (TsMemoryRenderer     *self);
 /* What the last draw() did, for tests. */
 typedef struct
@@ -72,6 +85,15 @@ gboolean          ts_memory_renderer_hit_oom               (TsMemoryRenderer    
                                                             double                x,
                                                             double                y,
                                                             guint                *oom);
+/* The time axis of the panels for a view: the plots span
+ * [left, view->width - 10) pixels. For the GTK widget's pointer input. */
+double            ts_memory_renderer_time_to_x             (TsMemoryRenderer     *self,
+                                                            const TsTimelineView *view,
+                                                            TsTime                time);
+TsTime            ts_memory_renderer_x_to_time             (TsMemoryRenderer     *self,
+                                                            const TsTimelineView *view,
+                                                            double                x);
+double            ts_memory_renderer_get_plot_left         (TsMemoryRenderer     *self);
 /* Panels drawn by the last draw() (one per device with samples). */
 guint             ts_memory_renderer_get_n_panels          (TsMemoryRenderer     *self);
 

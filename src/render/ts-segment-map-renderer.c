@@ -379,13 +379,16 @@ draw_segment (TsSegmentMapRenderer *self,
     }
 }
 
-static void
+/* Wraps to more rows when the items do not fit width; returns the
+ * height used (a multiple of LEGEND_H). */
+static double
 draw_legend (cairo_t         *cr,
              PangoLayout     *layout_text,
              const TsRenderPalette *p,
              const MapColors *c,
              double           x,
-             double           y)
+             double           y,
+             double           width)
 {
   const struct { const TsRenderColor *color; const char *label; gboolean hatched; } items[] = {
     { &c->allocated, "allocated", FALSE },
@@ -394,28 +397,34 @@ draw_legend (cairo_t         *cr,
     { &c->split_free, "free in a split segment (not releasable)", FALSE },
     { &c->whole_free, "free segment (empty_cache releases it)", FALSE },
   };
-  double cx = x;
+  double cx = x, cy = y;
 
   for (guint k = 0; k < G_N_ELEMENTS (items); k++)
     {
       int tw, th;
 
+      pango_layout_set_text (layout_text, items[k].label, -1);
+      pango_layout_get_pixel_size (layout_text, &tw, &th);
+      if (cx > x && cx + 18 + tw > x + width)
+        {
+          cx = x;
+          cy += LEGEND_H;
+        }
       set_color (cr, items[k].color);
-      cairo_rectangle (cr, cx, y + 4, 14, 10);
+      cairo_rectangle (cr, cx, cy + 4, 14, 10);
       cairo_fill (cr);
       if (items[k].hatched)
-        hatch (cr, cx, y + 4, 14, 10);
+        hatch (cr, cx, cy + 4, 14, 10);
       set_color (cr, &c->outline);
       cairo_set_line_width (cr, 1);
-      cairo_rectangle (cr, cx + 0.5, y + 4.5, 13, 9);
+      cairo_rectangle (cr, cx + 0.5, cy + 4.5, 13, 9);
       cairo_stroke (cr);
-      pango_layout_set_text (layout_text, items[k].label, -1);
       set_color (cr, &p->foreground);
-      cairo_move_to (cr, cx + 18, y + 2);
+      cairo_move_to (cr, cx + 18, cy + 2);
       pango_cairo_show_layout (cr, layout_text);
-      pango_layout_get_pixel_size (layout_text, &tw, &th);
       cx += 18 + tw + 16;
     }
+  return cy - y + LEGEND_H;
 }
 
 void
@@ -494,7 +503,13 @@ ts_segment_map_renderer_draw (TsSegmentMapRenderer *self,
   set_color (cr, &p->foreground);
   cairo_move_to (cr, inner_x, y + 3);
   pango_cairo_show_layout (cr, text);
-  draw_legend (cr, text, p, c, inner_x, y + TITLE_H);
+  {
+    /* The groups start under the legend, however many rows it took. */
+    double legend_h = draw_legend (cr, text, p, c, inner_x, y + TITLE_H, inner_w);
+
+    top += legend_h - LEGEND_H;
+    avail -= legend_h - LEGEND_H;
+  }
 
   if (order->len == 0)
     {

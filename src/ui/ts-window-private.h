@@ -7,11 +7,14 @@
 #pragma once
 
 #include "ts-example-gallery.h"
+#include "ts-trace-document.h"
 #include "ts-trace-reader.h"
 #include "ts-trace-view.h"
 #include "ts-window.h"
 
 G_BEGIN_DECLS
+
+typedef struct _TsWindowMemory TsWindowMemory;
 
 struct _TsWindow
 {
@@ -73,6 +76,9 @@ struct _TsWindow
   gint64                rebuild_usec;   /* what the last rebuild cost */
   guint64               built_records;
   GCancellable         *load_cancellable;
+
+  /* The Memory view (ts-window-memory.c). */
+  TsWindowMemory       *memory;
 };
 
 /* GPU models as the CLI names them, in the order of the drop-down. */
@@ -95,5 +101,13 @@ void _ts_window_trace_dispose     (TsWindow   *self);
 void _ts_window_save_trace        (TsWindow   *self,
                                    GFile      *file);
 gboolean _ts_window_has_trace     (TsWindow   *self);
+
+/* Hooks for the memory view (ts-window-memory.c). */
+void _ts_window_memory_init       (TsWindow        *self);
+void _ts_window_memory_dispose    (TsWindow        *self);
+void _ts_window_memory_set_document (TsWindow      *self,
+                                   TsTraceDocument *document);
+void _ts_window_memory_attach_timeline (TsWindow  *self,
+                                        TsTimeline *timeline);
 
 G_END_DECLS

@@ -63,6 +63,7 @@ ts_window_ensure_view (TsWindow *self)
       g_signal_connect_object (self->trace_view, "goto-source",
                                G_CALLBACK (ts_window_goto_source_cb), self, G_CONNECT_SWAPPED);
       ts_window_set_timeline (self, GTK_WIDGET (self->trace_view));
+      _ts_window_memory_attach_timeline (self, ts_trace_view_get_timeline (self->trace_view));
     }
   return self->trace_view;
 }

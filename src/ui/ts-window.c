@@ -575,6 +575,7 @@ ts_window_dispose (GObject *object)
 
   _ts_window_trace_dispose (self);
   gtk_widget_dispose_template (GTK_WIDGET (self), TS_TYPE_WINDOW);
+  _ts_window_memory_dispose (self);
 
   g_clear_object (&self->runner);
   g_clear_object (&self->settings);
@@ -691,6 +692,7 @@ ts_window_init (TsWindow *self)
 
   ts_window_bind_settings (self);
   _ts_window_actions_init (self);
+  _ts_window_memory_init (self);
   _ts_window_update_recent (self);
   ts_window_set_status (self, _("Ready"));
 }

@@ -39,5 +39,9 @@ GBytes           *ts_window_dup_trace      (TsWindow       *self);
 GtkWidget        *ts_window_get_timeline   (TsWindow       *self);
 void              ts_window_set_timeline   (TsWindow       *self,
                                             GtkWidget      *timeline);
+/* The Memory view: a TsMemoryPanel; name is "timeline" or "memory". */
+GtkWidget        *ts_window_get_memory_panel (TsWindow     *self);
+void              ts_window_show_view      (TsWindow       *self,
+                                            const char     *name);
 
 G_END_DECLS

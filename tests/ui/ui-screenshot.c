@@ -4,6 +4,7 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
  * ui-screenshot [--dark] [--sanitize] [--example ID] [--run|--running] [--width W --height H]
+ *               [--view timeline|memory] [--oom] [--page fragmentation|stats|summary]
  *               [--no-gallery] [--select NAME] [--range] [--open FILE [--debug-demo]] OUT.png
  *
  * Opens a window like the application does, optionally runs the example
@@ -22,6 +23,7 @@
 #include <glib/gstdio.h>
 
 #include "ts-application.h"
+#include "ts-memory-panel.h"
 #include "ts-trace-reader.h"
 #include "ts-trace-view.h"
 #include "ts-trace-writer.h"
@@ -32,6 +34,9 @@ static gboolean opt_run;
 static gboolean opt_running;
 static gboolean opt_sanitize;
 static char *opt_example;
+static char *opt_view;
+static char *opt_page;
+static gboolean opt_oom;
 static int opt_width = 1500;
 static int opt_height = 920;
 static char **opt_rest;
@@ -55,6 +60,9 @@ static const GOptionEntry entries[] = {
   { "range", 0, 0, G_OPTION_ARG_NONE, &opt_range, "Select the middle of the trace as a range", NULL },
   { "open", 0, 0, G_OPTION_ARG_FILENAME, &opt_open, "Open a trace file", "FILE" },
   { "debug-demo", 0, 0, G_OPTION_ARG_NONE, &opt_debug_demo, "Add a made-up error and race to --open", NULL },
+  { "view", 0, 0, G_OPTION_ARG_STRING, &opt_view, "View of the right pane", "timeline|memory" },
+  { "oom", 0, 0, G_OPTION_ARG_NONE, &opt_oom, "Memory view: pick the first OOM's instant", NULL },
+  { "page", 0, 0, G_OPTION_ARG_STRING, &opt_page, "Memory view: side page", "fragmentation|stats|summary" },
   { G_OPTION_REMAINING, 0, 0, G_OPTION_ARG_FILENAME_ARRAY, &opt_rest, NULL, "OUT.png" },
   { NULL }
 };
@@ -261,6 +269,13 @@ activate_cb (GApplication *application)
       wait_document (window);
     }
   select_things (window);
+
+  if (opt_view)
+    ts_window_show_view (window, opt_view);
+  if (opt_oom)
+    ts_memory_panel_show_oom (TS_MEMORY_PANEL (ts_window_get_memory_panel (window)), 0);
+  if (opt_page)
+    ts_memory_panel_show_page (TS_MEMORY_PANEL (ts_window_get_memory_panel (window)), opt_page);
 
   wait_ms (800);
   status = save_png (GTK_WIDGET (window), opt_rest[0]) ? 0 : 1;

@@ -1,0 +1,825 @@
+/* ts-memory-panel.c: the Memory page of the window
+ *
+ * Copyright 2026 The Tensorscope authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#include "config.h"
+
+#include <glib/gi18n.h>
+
+#include "ts-memory-fragmentation.h"
+#include "ts-memory-panel.h"
+#include "ts-memory-stat-item.h"
+#include "ts-memory-stats.h"
+
+/* The figures of the fragmentation page, in display order. */
+enum {
+  FIG_RESERVED,
+  FIG_ALLOCATED,
+  FIG_ACTIVE,
+  FIG_PENDING,
+  FIG_CACHED_FREE,
+  FIG_LARGEST_LARGE,
+  FIG_LARGEST_SMALL,
+  FIG_NON_RELEASABLE,
+  FIG_RELEASABLE,
+  FIG_WASTE,
+  N_FIGURES
+};
+
+static const char * const figure_names[N_FIGURES] = {
+  N_("Reserved"),
+  N_("Allocated"),
+  N_("Active (allocated + pending free)"),
+  N_("Pending free (record_stream)"),
+  N_("Cached free (reserved − active)"),
+  N_("Largest free block, large pool"),
+  N_("Largest free block, small pool"),
+  N_("Non-releasable (inactive_split_bytes)"),
+  N_("Releasable by empty_cache()"),
+  N_("Internal waste (rounding)"),
+};
+
+struct _TsMemoryPanel
+{
+  GtkWidget        parent_instance;
+
+  TsTraceDocument *document;
+  TsMemoryReplay  *replay;
+  gsize            instant;
+  guint            device;
+  guint            update_source;
+
+  GtkWidget       *box;
+  GtkAdjustment   *adjustment;
+  GtkWidget       *scale;
+  GtkWidget       *instant_label;
+  GtkWidget       *oom_button;
+  GtkDropDown     *device_dropdown;
+  GtkStringList   *device_names;
+  GtkAdjustment   *detail_adjustment;
+  TsMemoryView    *view;
+  TsSegmentMap    *map;
+  GtkStack        *side_stack;
+  GtkWidget       *figure_values[N_FIGURES];
+  GtkWidget       *free_space_label;
+  GtkWidget       *explanation_label;
+  GListStore      *stats_store;
+  GtkFilterListModel *stats_filtered;
+  GtkSortListModel *stats_sorted;
+  GtkColumnView   *stats_view;
+  GtkWidget       *search_entry;
+  GtkStringFilter *filter;
+  GtkTextBuffer   *summary_buffer;
+};
+
+G_DEFINE_FINAL_TYPE (TsMemoryPanel, ts_memory_panel, GTK_TYPE_WIDGET)
+
+static gboolean update_idle_cb (gpointer data);
+
+static void
+queue_update (TsMemoryPanel *self)
+{
+  if (self->update_source == 0)
+    self->update_source = g_idle_add_full (G_PRIORITY_DEFAULT_IDLE, update_idle_cb, self, NULL);
+}
+
+static void
+set_figure (TsMemoryPanel *self,
+            guint          figure,
+            gint64         bytes,
+            GString       *text)
+{
+  g_autofree char *s = ts_memory_format_bytes ((guint64) MAX (bytes, 0));
+  g_autofree char *full = g_strdup_printf ("%s (%" G_GINT64_FORMAT " bytes)", s, bytes);
+
+  gtk_label_set_text (GTK_LABEL (self->figure_values[figure]), full);
+  g_string_append_printf (text, "%s: %s\n", _(figure_names[figure]), full);
+}
+
+static void
+update_fragmentation (TsMemoryPanel       *self,
+                      const TsMemoryState *state)
+{
+  g_autoptr(TsMemoryFragmentation) frag = NULL;
+  g_autoptr(GString) free_text = g_string_new (NULL);
+  g_autoptr(GString) why = g_string_new (NULL);
+  g_autoptr(GString) all = g_string_new (NULL);
+
+  if (self->device >= state->n_devices)
+    {
+      for (guint k = 0; k < N_FIGURES; k++)
+        gtk_label_set_text (GTK_LABEL (self->figure_values[k]), "—");
+      gtk_label_set_text (GTK_LABEL (self->free_space_label), "");
+      gtk_label_set_text (GTK_LABEL (self->explanation_label), _("No allocator actions on this device yet."));
+      return;
+    }
+
+  frag = ts_memory_fragmentation_compute (self->replay, state, self->device, 8);
+  set_figure (self, FIG_RESERVED, frag->reserved, all);
+  set_figure (self, FIG_ALLOCATED, frag->allocated, all);
+  set_figure (self, FIG_ACTIVE, frag->active, all);
+  set_figure (self, FIG_PENDING, frag->pending_free, all);
+  set_figure (self, FIG_CACHED_FREE, frag->cached_free, all);
+  set_figure (self, FIG_LARGEST_LARGE, (gint64) frag->largest_free[0], all);
+  set_figure (self, FIG_LARGEST_SMALL, (gint64) frag->largest_free[1], all);
+  set_figure (self, FIG_NON_RELEASABLE, frag->non_releasable, all);
+  set_figure (self, FIG_RELEASABLE, frag->releasable, all);
+  set_figure (self, FIG_WASTE, frag->internal_waste, all);
+
+  for (guint k = 0; k < frag->free_space->len; k++)
+    {
+      const TsMemoryFreeSpace *fs = &g_array_index (frag->free_space, TsMemoryFreeSpace, k);
+      g_autofree char *largest = ts_memory_format_bytes (fs->largest_free);
+      g_autofree char *total = ts_memory_format_bytes (fs->total_free);
+
+      g_string_append_printf (free_text, _("%s pool, stream %u: largest free block %s of %s free in %u blocks\n"),
+                              fs->is_small ? _("Small") : _("Large"), fs->stream, largest, total,
+                              fs->n_free_blocks);
+    }
+  if (free_text->len > 0)
+    g_string_truncate (free_text, free_text->len - 1);
+  gtk_label_set_text (GTK_LABEL (self->free_space_label), free_text->str);
+  g_string_append_printf (all, "%s\n", free_text->str);
+
+  for (guint k = 0; k < frag->explanations->len; k++)
+    g_string_append_printf (why, "%s• %s", k ? "\n\n" : "", (const char *) g_ptr_array_index (frag->explanations, k));
+  gtk_label_set_text (GTK_LABEL (self->explanation_label), why->str);
+}
+
+static void
+update_stats (TsMemoryPanel       *self,
+              const TsMemoryState *state)
+{
+  g_autoptr(GPtrArray) items = g_ptr_array_new_with_free_func (g_object_unref);
+  g_autofree char *summary = NULL;
+  TsMemoryStats empty;
+  const TsMemoryStats *stats;
+
+  if (self->device < state->n_devices)
+    stats = &state->stats[self->device];
+  else
+    {
+      ts_memory_stats_init (&empty, -1);
+      stats = &empty;
+    }
+
+  for (guint k = 0; k < TS_MEMORY_STATS_N_KEYS; k++)
+    g_ptr_array_add (items, ts_memory_stat_item_new (ts_memory_stats_key (k), ts_memory_stats_value (stats, k)));
+  g_list_store_splice (self->stats_store, 0, g_list_model_get_n_items (G_LIST_MODEL (self->stats_store)),
+                       items->pdata, items->len);
+
+  summary = ts_memory_stats_format_summary (stats, (int) self->device, FALSE);
+  gtk_text_buffer_set_text (self->summary_buffer, summary, -1);
+}
+
+static void
+update_instant_label (TsMemoryPanel *self)
+{
+  g_autofree char *text = NULL;
+  gsize n = self->replay ? ts_memory_replay_get_n_actions (self->replay) : 0;
+  TsTime t = self->instant > 0 && self->replay ? ts_memory_replay_get_action_time (self->replay, self->instant - 1) : 0;
+
+  if (t < 1000000)
+    text = g_strdup_printf (_("After action %" G_GSIZE_FORMAT " of %" G_GSIZE_FORMAT " · %.3f µs"),
+                            self->instant, n, (double) t / 1e3);
+  else
+    text = g_strdup_printf (_("After action %" G_GSIZE_FORMAT " of %" G_GSIZE_FORMAT " · %.3f ms"),
+                            self->instant, n, (double) t / 1e6);
+  gtk_label_set_text (GTK_LABEL (self->instant_label), text);
+}
+
+void
+ts_memory_panel_update_now (TsMemoryPanel *self)
+{
+  const TsMemoryState *state;
+
+  g_return_if_fail (TS_IS_MEMORY_PANEL (self));
+
+  g_clear_handle_id (&self->update_source, g_source_remove);
+  update_instant_label (self);
+  state = ts_segment_map_get_state (self->map);
+  if (state == NULL)
+    {
+      TsMemoryState none = { 0 };
+
+      g_list_store_remove_all (self->stats_store);
+      gtk_text_buffer_set_text (self->summary_buffer, "", -1);
+      update_fragmentation (self, &none);
+      return;
+    }
+  update_fragmentation (self, state);
+  update_stats (self, state);
+}
+
+static gboolean
+update_idle_cb (gpointer data)
+{
+  TsMemoryPanel *self = data;
+
+  self->update_source = 0;
+  ts_memory_panel_update_now (self);
+  return G_SOURCE_REMOVE;
+}
+
+static void
+scale_changed_cb (TsMemoryPanel *self,
+                  GtkAdjustment *adjustment)
+{
+  ts_memory_panel_set_instant (self, (gsize) gtk_adjustment_get_value (adjustment));
+}
+
+static void
+view_instant_cb (TsMemoryPanel *self)
+{
+  ts_memory_panel_set_instant (self, ts_memory_view_get_instant (self->view));
+}
+
+static void
+oom_clicked_cb (TsMemoryPanel *self)
+{
+  guint n = self->replay ? ts_memory_replay_get_n_ooms (self->replay) : 0;
+
+  /* The next OOM after the instant, wrapping around. */
+  for (guint k = 0; k < n; k++)
+    if (ts_memory_replay_get_oom (self->replay, k)->action > self->instant)
+      {
+        ts_memory_panel_show_oom (self, k);
+        return;
+      }
+  if (n > 0)
+    ts_memory_panel_show_oom (self, 0);
+}
+
+static void
+step_clicked_cb (GtkButton     *button,
+                 TsMemoryPanel *self)
+{
+  int dir = GPOINTER_TO_INT (g_object_get_data (G_OBJECT (button), "step"));
+
+  if (dir < 0 && self->instant > 0)
+    ts_memory_panel_set_instant (self, self->instant - 1);
+  else if (dir > 0)
+    ts_memory_panel_set_instant (self, self->instant + 1);
+}
+
+static void
+device_changed_cb (TsMemoryPanel *self)
+{
+  guint d = gtk_drop_down_get_selected (self->device_dropdown);
+
+  if (d != GTK_INVALID_LIST_POSITION)
+    ts_memory_panel_set_device (self, d);
+}
+
+static void
+detail_changed_cb (TsMemoryPanel *self,
+                   GtkAdjustment *adjustment)
+{
+  ts_memory_view_set_detail (self->view, (guint) gtk_adjustment_get_value (adjustment));
+}
+
+static void
+search_changed_cb (TsMemoryPanel  *self,
+                   GtkSearchEntry *entry)
+{
+  gtk_string_filter_set_search (self->filter, gtk_editable_get_text (GTK_EDITABLE (entry)));
+}
+
+/* Column cells: a label set on bind. */
+static void
+setup_label_cb (GtkSignalListItemFactory *factory,
+                GtkListItem              *item,
+                gpointer                  xalign)
+{
+  GtkWidget *label = gtk_label_new (NULL);
+
+  gtk_label_set_xalign (GTK_LABEL (label), GPOINTER_TO_INT (xalign) ? 1.0 : 0.0);
+  gtk_widget_add_css_class (label, "monospace");
+  gtk_list_item_set_child (item, label);
+}
+
+static void
+bind_key_cb (GtkSignalListItemFactory *factory,
+             GtkListItem              *item)
+{
+  TsMemoryStatItem *stat = gtk_list_item_get_item (item);
+
+  gtk_label_set_text (GTK_LABEL (gtk_list_item_get_child (item)), ts_memory_stat_item_get_key (stat));
+}
+
+static void
+bind_value_cb (GtkSignalListItemFactory *factory,
+               GtkListItem              *item)
+{
+  TsMemoryStatItem *stat = gtk_list_item_get_item (item);
+  char text[32];
+
+  g_snprintf (text, sizeof text, "%" G_GINT64_FORMAT, ts_memory_stat_item_get_value (stat));
+  gtk_label_set_text (GTK_LABEL (gtk_list_item_get_child (item)), text);
+}
+
+static void
+bind_readable_cb (GtkSignalListItemFactory *factory,
+                  GtkListItem              *item)
+{
+  g_autofree char *text = ts_memory_stat_item_format (gtk_list_item_get_item (item));
+
+  gtk_label_set_text (GTK_LABEL (gtk_list_item_get_child (item)), text);
+}
+
+static void
+add_column (TsMemoryPanel *self,
+            const char    *title,
+            GCallback      bind,
+            gboolean       right,
+            GtkSorter     *sorter,
+            gboolean       expand)
+{
+  GtkListItemFactory *factory = gtk_signal_list_item_factory_new ();
+  GtkColumnViewColumn *column;
+
+  g_signal_connect (factory, "setup", G_CALLBACK (setup_label_cb), GINT_TO_POINTER (right));
+  g_signal_connect (factory, "bind", bind, NULL);
+  column = gtk_column_view_column_new (title, factory);
+  gtk_column_view_column_set_sorter (column, sorter);
+  gtk_column_view_column_set_expand (column, expand);
+  gtk_column_view_column_set_resizable (column, TRUE);
+  gtk_column_view_append_column (self->stats_view, column);
+  g_clear_object (&sorter);
+  g_object_unref (column);
+}
+
+static GtkWidget *
+build_toolbar (TsMemoryPanel *self)
+{
+  GtkWidget *bar = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 6);
+  GtkWidget *prev = gtk_button_new_from_icon_name ("go-previous-symbolic");
+  GtkWidget *next = gtk_button_new_from_icon_name ("go-next-symbolic");
+  GtkWidget *detail;
+
+  gtk_widget_add_css_class (bar, "toolbar");
+  gtk_box_append (GTK_BOX (bar), gtk_label_new (_("Instant")));
+
+  self->adjustment = gtk_adjustment_new (0, 0, 0, 1, 100, 0);
+  self->scale = gtk_scale_new (GTK_ORIENTATION_HORIZONTAL, self->adjustment);
+  gtk_scale_set_draw_value (GTK_SCALE (self->scale), FALSE);
+  gtk_widget_set_hexpand (self->scale, TRUE);
+  gtk_widget_set_tooltip_text (self->scale, _("Scrub through the allocator's actions"));
+  g_signal_connect_swapped (self->adjustment, "value-changed", G_CALLBACK (scale_changed_cb), self);
+  gtk_box_append (GTK_BOX (bar), self->scale);
+
+  g_object_set_data (G_OBJECT (prev), "step", GINT_TO_POINTER (-1));
+  g_object_set_data (G_OBJECT (next), "step", GINT_TO_POINTER (1));
+  gtk_widget_set_tooltip_text (prev, _("One action back"));
+  gtk_widget_set_tooltip_text (next, _("One action forward"));
+  g_signal_connect (prev, "clicked", G_CALLBACK (step_clicked_cb), self);
+  g_signal_connect (next, "clicked", G_CALLBACK (step_clicked_cb), self);
+  gtk_box_append (GTK_BOX (bar), prev);
+  gtk_box_append (GTK_BOX (bar), next);
+
+  self->instant_label = gtk_label_new (NULL);
+  gtk_label_set_width_chars (GTK_LABEL (self->instant_label), 34);
+  gtk_label_set_xalign (GTK_LABEL (self->instant_label), 0);
+  gtk_widget_add_css_class (self->instant_label, "numeric");
+  gtk_box_append (GTK_BOX (bar), self->instant_label);
+
+  self->oom_button = gtk_button_new_with_mnemonic (_("_Next OOM"));
+  gtk_widget_set_tooltip_text (self->oom_button, _("Show the allocator just before the next out-of-memory error"));
+  gtk_widget_add_css_class (self->oom_button, "destructive-action");
+  g_signal_connect_swapped (self->oom_button, "clicked", G_CALLBACK (oom_clicked_cb), self);
+  gtk_box_append (GTK_BOX (bar), self->oom_button);
+
+  self->device_names = gtk_string_list_new (NULL);
+  self->device_dropdown = GTK_DROP_DOWN (gtk_drop_down_new (G_LIST_MODEL (g_object_ref (self->device_names)), NULL));
+  gtk_widget_set_tooltip_text (GTK_WIDGET (self->device_dropdown), _("Device of the segment map, figures and stats"));
+  g_signal_connect_swapped (self->device_dropdown, "notify::selected", G_CALLBACK (device_changed_cb), self);
+  gtk_box_append (GTK_BOX (bar), GTK_WIDGET (self->device_dropdown));
+
+  gtk_box_append (GTK_BOX (bar), gtk_label_new (_("Detail")));
+  self->detail_adjustment = gtk_adjustment_new (200, 1, 5000, 10, 100, 0);
+  detail = gtk_spin_button_new (self->detail_adjustment, 10, 0);
+  gtk_widget_set_tooltip_text (detail, _("Allocations drawn as their own band; the smaller ones are folded into one"));
+  g_signal_connect_swapped (self->detail_adjustment, "value-changed", G_CALLBACK (detail_changed_cb), self);
+  gtk_box_append (GTK_BOX (bar), detail);
+  return bar;
+}
+
+static GtkWidget *
+build_fragmentation_page (TsMemoryPanel *self)
+{
+  GtkWidget *scroller = gtk_scrolled_window_new ();
+  GtkWidget *box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 12);
+  GtkWidget *grid = gtk_grid_new ();
+  GtkWidget *heading;
+
+  gtk_widget_set_margin_start (box, 12);
+  gtk_widget_set_margin_end (box, 12);
+  gtk_widget_set_margin_top (box, 12);
+  gtk_widget_set_margin_bottom (box, 12);
+  gtk_grid_set_column_spacing (GTK_GRID (grid), 12);
+  gtk_grid_set_row_spacing (GTK_GRID (grid), 3);
+  for (guint k = 0; k < N_FIGURES; k++)
+    {
+      GtkWidget *name = gtk_label_new (_(figure_names[k]));
+
+      gtk_label_set_xalign (GTK_LABEL (name), 0);
+      gtk_widget_add_css_class (name, "dim-label");
+      self->figure_values[k] = gtk_label_new ("—");
+      gtk_label_set_xalign (GTK_LABEL (self->figure_values[k]), 0);
+      gtk_label_set_selectable (GTK_LABEL (self->figure_values[k]), TRUE);
+      gtk_widget_add_css_class (self->figure_values[k], "numeric");
+      gtk_grid_attach (GTK_GRID (grid), name, 0, k, 1, 1);
+      gtk_grid_attach (GTK_GRID (grid), self->figure_values[k], 1, k, 1, 1);
+    }
+  gtk_box_append (GTK_BOX (box), grid);
+
+  self->free_space_label = gtk_label_new (NULL);
+  gtk_label_set_xalign (GTK_LABEL (self->free_space_label), 0);
+  gtk_label_set_wrap (GTK_LABEL (self->free_space_label), TRUE);
+  gtk_widget_add_css_class (self->free_space_label, "caption");
+  gtk_box_append (GTK_BOX (box), self->free_space_label);
+
+  heading = gtk_label_new (_("Why memory cannot be used or released"));
+  gtk_label_set_xalign (GTK_LABEL (heading), 0);
+  gtk_widget_add_css_class (heading, "heading");
+  gtk_box_append (GTK_BOX (box), heading);
+  self->explanation_label = gtk_label_new (NULL);
+  gtk_label_set_xalign (GTK_LABEL (self->explanation_label), 0);
+  gtk_label_set_yalign (GTK_LABEL (self->explanation_label), 0);
+  gtk_label_set_wrap (GTK_LABEL (self->explanation_label), TRUE);
+  gtk_label_set_selectable (GTK_LABEL (self->explanation_label), TRUE);
+  gtk_box_append (GTK_BOX (box), self->explanation_label);
+
+  gtk_scrolled_window_set_policy (GTK_SCROLLED_WINDOW (scroller), GTK_POLICY_NEVER, GTK_POLICY_AUTOMATIC);
+  gtk_scrolled_window_set_child (GTK_SCROLLED_WINDOW (scroller), box);
+  return scroller;
+}
+
+static GtkWidget *
+build_stats_page (TsMemoryPanel *self)
+{
+  GtkWidget *box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 0);
+  GtkWidget *scroller = gtk_scrolled_window_new ();
+  GtkSelectionModel *selection;
+
+  self->search_entry = gtk_search_entry_new ();
+  g_object_set (self->search_entry, "placeholder-text", _("Filter keys, e.g. inactive_split"), NULL);
+  gtk_widget_set_margin_start (self->search_entry, 6);
+  gtk_widget_set_margin_end (self->search_entry, 6);
+  gtk_widget_set_margin_top (self->search_entry, 6);
+  gtk_widget_set_margin_bottom (self->search_entry, 6);
+  g_signal_connect_swapped (self->search_entry, "search-changed", G_CALLBACK (search_changed_cb), self);
+  gtk_box_append (GTK_BOX (box), self->search_entry);
+
+  self->stats_store = g_list_store_new (TS_TYPE_MEMORY_STAT_ITEM);
+  self->filter = gtk_string_filter_new (gtk_property_expression_new (TS_TYPE_MEMORY_STAT_ITEM, NULL, "key"));
+  gtk_string_filter_set_match_mode (self->filter, GTK_STRING_FILTER_MATCH_MODE_SUBSTRING);
+  gtk_string_filter_set_ignore_case (self->filter, TRUE);
+  self->stats_filtered = gtk_filter_list_model_new (G_LIST_MODEL (g_object_ref (self->stats_store)),
+                                                    GTK_FILTER (g_object_ref (self->filter)));
+  self->stats_view = GTK_COLUMN_VIEW (gtk_column_view_new (NULL));
+  self->stats_sorted = gtk_sort_list_model_new (G_LIST_MODEL (g_object_ref (self->stats_filtered)),
+                                                g_object_ref (gtk_column_view_get_sorter (self->stats_view)));
+  selection = GTK_SELECTION_MODEL (gtk_single_selection_new (G_LIST_MODEL (g_object_ref (self->stats_sorted))));
+  gtk_single_selection_set_autoselect (GTK_SINGLE_SELECTION (selection), FALSE);
+  gtk_column_view_set_model (self->stats_view, selection);
+  g_object_unref (selection);
+  gtk_column_view_set_show_column_separators (self->stats_view, TRUE);
+  gtk_widget_add_css_class (GTK_WIDGET (self->stats_view), "data-table");
+
+  add_column (self, _("Key"), G_CALLBACK (bind_key_cb), FALSE,
+              GTK_SORTER (gtk_string_sorter_new (gtk_property_expression_new (TS_TYPE_MEMORY_STAT_ITEM, NULL, "key"))),
+              TRUE);
+  add_column (self, _("Value"), G_CALLBACK (bind_value_cb), TRUE,
+              GTK_SORTER (gtk_numeric_sorter_new (gtk_property_expression_new (TS_TYPE_MEMORY_STAT_ITEM, NULL, "value"))),
+              FALSE);
+  add_column (self, _("Bytes"), G_CALLBACK (bind_readable_cb), TRUE,
+              GTK_SORTER (gtk_numeric_sorter_new (gtk_property_expression_new (TS_TYPE_MEMORY_STAT_ITEM, NULL, "value"))),
+              FALSE);
+
+  gtk_scrolled_window_set_child (GTK_SCROLLED_WINDOW (scroller), GTK_WIDGET (self->stats_view));
+  gtk_widget_set_vexpand (scroller, TRUE);
+  gtk_box_append (GTK_BOX (box), scroller);
+  return box;
+}
+
+static GtkWidget *
+build_summary_page (TsMemoryPanel *self)
+{
+  GtkWidget *scroller = gtk_scrolled_window_new ();
+  GtkWidget *text = gtk_text_view_new ();
+
+  gtk_text_view_set_editable (GTK_TEXT_VIEW (text), FALSE);
+  gtk_text_view_set_monospace (GTK_TEXT_VIEW (text), TRUE);
+  gtk_text_view_set_left_margin (GTK_TEXT_VIEW (text), 8);
+  gtk_text_view_set_top_margin (GTK_TEXT_VIEW (text), 8);
+  self->summary_buffer = gtk_text_view_get_buffer (GTK_TEXT_VIEW (text));
+  gtk_scrolled_window_set_child (GTK_SCROLLED_WINDOW (scroller), text);
+  return scroller;
+}
+
+static void
+ts_memory_panel_dispose (GObject *object)
+{
+  TsMemoryPanel *self = (TsMemoryPanel *) object;
+
+  g_clear_handle_id (&self->update_source, g_source_remove);
+  g_clear_pointer (&self->box, gtk_widget_unparent);
+  g_clear_object (&self->stats_store);
+  g_clear_object (&self->stats_filtered);
+  g_clear_object (&self->stats_sorted);
+  g_clear_object (&self->filter);
+  g_clear_object (&self->device_names);
+  g_clear_object (&self->replay);
+  g_clear_object (&self->document);
+  G_OBJECT_CLASS (ts_memory_panel_parent_class)->dispose (object);
+}
+
+static void
+ts_memory_panel_class_init (TsMemoryPanelClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+  GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
+
+  object_class->dispose = ts_memory_panel_dispose;
+  gtk_widget_class_set_layout_manager_type (widget_class, GTK_TYPE_BIN_LAYOUT);
+  gtk_widget_class_set_css_name (widget_class, "memorypanel");
+}
+
+static void
+ts_memory_panel_init (TsMemoryPanel *self)
+{
+  GtkWidget *vpaned = gtk_paned_new (GTK_ORIENTATION_VERTICAL);
+  GtkWidget *hpaned = gtk_paned_new (GTK_ORIENTATION_HORIZONTAL);
+  GtkWidget *side = gtk_box_new (GTK_ORIENTATION_VERTICAL, 0);
+  GtkWidget *switcher = gtk_stack_switcher_new ();
+
+  self->box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 0);
+  gtk_widget_set_parent (self->box, GTK_WIDGET (self));
+  gtk_box_append (GTK_BOX (self->box), build_toolbar (self));
+
+  self->view = TS_MEMORY_VIEW (ts_memory_view_new ());
+  g_signal_connect_swapped (self->view, "notify::instant", G_CALLBACK (view_instant_cb), self);
+  self->map = TS_SEGMENT_MAP (ts_segment_map_new ());
+
+  self->side_stack = GTK_STACK (gtk_stack_new ());
+  gtk_stack_add_titled (self->side_stack, build_fragmentation_page (self), "fragmentation", _("Fragmentation"));
+  gtk_stack_add_titled (self->side_stack, build_stats_page (self), "stats", "memory_stats");
+  gtk_stack_add_titled (self->side_stack, build_summary_page (self), "summary", "memory_summary");
+  gtk_widget_set_vexpand (GTK_WIDGET (self->side_stack), TRUE);
+  gtk_stack_switcher_set_stack (GTK_STACK_SWITCHER (switcher), self->side_stack);
+  gtk_widget_set_halign (switcher, GTK_ALIGN_CENTER);
+  gtk_widget_set_margin_top (switcher, 4);
+  gtk_widget_set_margin_bottom (switcher, 4);
+  gtk_box_append (GTK_BOX (side), switcher);
+  gtk_box_append (GTK_BOX (side), GTK_WIDGET (self->side_stack));
+
+  gtk_paned_set_start_child (GTK_PANED (hpaned), GTK_WIDGET (self->map));
+  gtk_paned_set_end_child (GTK_PANED (hpaned), side);
+  gtk_paned_set_resize_end_child (GTK_PANED (hpaned), FALSE);
+  gtk_paned_set_shrink_end_child (GTK_PANED (hpaned), FALSE);
+  gtk_widget_set_size_request (side, 360, -1);
+
+  gtk_paned_set_start_child (GTK_PANED (vpaned), GTK_WIDGET (self->view));
+  gtk_paned_set_end_child (GTK_PANED (vpaned), hpaned);
+  gtk_widget_set_vexpand (vpaned, TRUE);
+  gtk_box_append (GTK_BOX (self->box), vpaned);
+
+  ts_memory_panel_update_now (self);
+}
+
+GtkWidget *
+ts_memory_panel_new (void)
+{
+  return g_object_new (TS_TYPE_MEMORY_PANEL, NULL);
+}
+
+static void
+update_devices (TsMemoryPanel *self)
+{
+  guint n = self->replay ? ts_memory_replay_get_n_devices (self->replay) : 0;
+  guint old = g_list_model_get_n_items (G_LIST_MODEL (self->device_names));
+  g_autoptr(GPtrArray) names = g_ptr_array_new_with_free_func (g_free);
+
+  if (n == old)
+    return;
+  for (guint d = 0; d < n; d++)
+    g_ptr_array_add (names, g_strdup_printf (_("Device %u"), d));
+  g_ptr_array_add (names, NULL);
+  gtk_string_list_splice (self->device_names, 0, old, (const char * const *) names->pdata);
+  gtk_widget_set_visible (GTK_WIDGET (self->device_dropdown), n > 1);
+  if (self->device < n)
+    gtk_drop_down_set_selected (self->device_dropdown, self->device);
+}
+
+void
+ts_memory_panel_set_document (TsMemoryPanel   *self,
+                              TsTraceDocument *document)
+{
+  gsize old_n, old_instant, n;
+  gboolean at_end, first;
+
+  g_return_if_fail (TS_IS_MEMORY_PANEL (self));
+  g_return_if_fail (document == NULL || TS_IS_TRACE_DOCUMENT (document));
+
+  old_n = self->replay ? ts_memory_replay_get_n_actions (self->replay) : 0;
+  old_instant = self->instant;
+  at_end = old_instant >= old_n;
+  first = self->document == NULL;
+  if (!g_set_object (&self->document, document))
+    return;
+  g_clear_object (&self->replay);
+  if (document != NULL)
+    self->replay = ts_memory_replay_new (ts_trace_document_get_recorder (document));
+  n = self->replay ? ts_memory_replay_get_n_actions (self->replay) : 0;
+
+  ts_memory_view_set_document (self->view, document, self->replay);
+  ts_segment_map_set_replay (self->map, self->replay);
+  update_devices (self);
+  gtk_widget_set_sensitive (self->oom_button, self->replay && ts_memory_replay_get_n_ooms (self->replay) > 0);
+
+  /* The slider spans the actions; a new trace shows its end, a live one
+   * keeps following the end when it was there. */
+  gtk_adjustment_set_upper (self->adjustment, (double) n);
+  gtk_adjustment_set_page_increment (self->adjustment, MAX (1.0, (double) n / 20));
+  if (first || at_end)
+    ts_memory_view_zoom_to_fit (self->view);
+  self->instant = G_MAXSIZE;   /* forces the update below */
+  ts_memory_panel_set_instant (self, (first || at_end) ? n : MIN (old_instant, n));
+}
+
+TsTraceDocument *
+ts_memory_panel_get_document (TsMemoryPanel *self)
+{
+  g_return_val_if_fail (TS_IS_MEMORY_PANEL (self), NULL);
+  return self->document;
+}
+
+TsMemoryReplay *
+ts_memory_panel_get_replay (TsMemoryPanel *self)
+{
+  g_return_val_if_fail (TS_IS_MEMORY_PANEL (self), NULL);
+  return self->replay;
+}
+
+gsize
+ts_memory_panel_get_instant (TsMemoryPanel *self)
+{
+  g_return_val_if_fail (TS_IS_MEMORY_PANEL (self), 0);
+  return self->instant;
+}
+
+void
+ts_memory_panel_set_instant (TsMemoryPanel *self,
+                             gsize          instant)
+{
+  gsize n;
+
+  g_return_if_fail (TS_IS_MEMORY_PANEL (self));
+
+  n = self->replay ? ts_memory_replay_get_n_actions (self->replay) : 0;
+  instant = MIN (instant, n);
+  if (instant == self->instant)
+    return;
+  self->instant = instant;
+  /* The map first: it is what the user watches while scrubbing. */
+  ts_segment_map_set_instant (self->map, instant);
+  ts_memory_view_set_instant (self->view, instant);
+  if ((gsize) gtk_adjustment_get_value (self->adjustment) != instant)
+    gtk_adjustment_set_value (self->adjustment, (double) instant);
+  update_instant_label (self);
+  queue_update (self);
+}
+
+void
+ts_memory_panel_set_instant_time (TsMemoryPanel *self,
+                                  TsTime         time)
+{
+  g_return_if_fail (TS_IS_MEMORY_PANEL (self));
+
+  if (self->replay != NULL)
+    ts_memory_panel_set_instant (self, ts_memory_replay_index_at_time (self->replay, time));
+}
+
+gboolean
+ts_memory_panel_show_oom (TsMemoryPanel *self,
+                          guint          n)
+{
+  const TsMemoryOom *oom;
+
+  g_return_val_if_fail (TS_IS_MEMORY_PANEL (self), FALSE);
+
+  if (self->replay == NULL || n >= ts_memory_replay_get_n_ooms (self->replay))
+    return FALSE;
+  oom = ts_memory_replay_get_oom (self->replay, n);
+  ts_memory_panel_set_device (self, oom->device);
+  /* Just after the OOM action, like `tensorscope-cli memory --at oom`:
+   * the segments are those the request failed on, and num_ooms counts it. */
+  ts_memory_panel_set_instant (self, oom->action + 1);
+  return TRUE;
+}
+
+guint
+ts_memory_panel_get_device (TsMemoryPanel *self)
+{
+  g_return_val_if_fail (TS_IS_MEMORY_PANEL (self), 0);
+  return self->device;
+}
+
+void
+ts_memory_panel_set_device (TsMemoryPanel *self,
+                            guint          device)
+{
+  g_return_if_fail (TS_IS_MEMORY_PANEL (self));
+
+  if (device == self->device)
+    return;
+  self->device = device;
+  if (device < g_list_model_get_n_items (G_LIST_MODEL (self->device_names)))
+    gtk_drop_down_set_selected (self->device_dropdown, device);
+  /* One device's map when there are several. */
+  if (ts_segment_map_get_renderer (self->map) != NULL && ts_memory_replay_get_n_devices (self->replay) > 1)
+    {
+      ts_segment_map_renderer_set_device (ts_segment_map_get_renderer (self->map), (gint) device);
+      gtk_widget_queue_draw (GTK_WIDGET (self->map));
+    }
+  queue_update (self);
+}
+
+TsMemoryView *
+ts_memory_panel_get_memory_view (TsMemoryPanel *self)
+{
+  g_return_val_if_fail (TS_IS_MEMORY_PANEL (self), NULL);
+  return self->view;
+}
+
+TsSegmentMap *
+ts_memory_panel_get_segment_map (TsMemoryPanel *self)
+{
+  g_return_val_if_fail (TS_IS_MEMORY_PANEL (self), NULL);
+  return self->map;
+}
+
+GtkRange *
+ts_memory_panel_get_scale (TsMemoryPanel *self)
+{
+  g_return_val_if_fail (TS_IS_MEMORY_PANEL (self), NULL);
+  return GTK_RANGE (self->scale);
+}
+
+GtkEditable *
+ts_memory_panel_get_search_entry (TsMemoryPanel *self)
+{
+  g_return_val_if_fail (TS_IS_MEMORY_PANEL (self), NULL);
+  return GTK_EDITABLE (self->search_entry);
+}
+
+GListModel *
+ts_memory_panel_get_stats_model (TsMemoryPanel *self)
+{
+  g_return_val_if_fail (TS_IS_MEMORY_PANEL (self), NULL);
+  return G_LIST_MODEL (self->stats_sorted);
+}
+
+GtkColumnView *
+ts_memory_panel_get_stats_view (TsMemoryPanel *self)
+{
+  g_return_val_if_fail (TS_IS_MEMORY_PANEL (self), NULL);
+  return self->stats_view;
+}
+
+char *
+ts_memory_panel_dup_summary_text (TsMemoryPanel *self)
+{
+  GtkTextIter begin, end;
+
+  g_return_val_if_fail (TS_IS_MEMORY_PANEL (self), NULL);
+
+  gtk_text_buffer_get_bounds (self->summary_buffer, &begin, &end);
+  return gtk_text_buffer_get_text (self->summary_buffer, &begin, &end, FALSE);
+}
+
+char *
+ts_memory_panel_dup_fragmentation_text (TsMemoryPanel *self)
+{
+  GString *s;
+
+  g_return_val_if_fail (TS_IS_MEMORY_PANEL (self), NULL);
+
+  s = g_string_new (NULL);
+  for (guint k = 0; k < N_FIGURES; k++)
+    g_string_append_printf (s, "%s: %s\n", _(figure_names[k]), gtk_label_get_text (GTK_LABEL (self->figure_values[k])));
+  g_string_append_printf (s, "%s\n%s\n", gtk_label_get_text (GTK_LABEL (self->free_space_label)),
+                          gtk_label_get_text (GTK_LABEL (self->explanation_label)));
+  return g_string_free (s, FALSE);
+}
+
+void
+ts_memory_panel_show_page (TsMemoryPanel *self,
+                           const char    *name)
+{
+  g_return_if_fail (TS_IS_MEMORY_PANEL (self));
+  gtk_stack_set_visible_child_name (self->side_stack, name);
+}
