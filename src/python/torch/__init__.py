@@ -21,7 +21,13 @@ _spec.loader.exec_module(_C)
 _sys.modules["torch._C"] = _C
 del _spec
 
-__version__ = "2.5.0+tensorscope"
+
+
+class TorchVersion(str):
+    """torch.__version__ is a str subclass in PyTorch (torch.torch_version)."""
+
+
+__version__ = TorchVersion("2.5.0+tensorscope")
 
 # dtypes ---------------------------------------------------------------------
 
@@ -625,15 +631,51 @@ class return_types:
         _name = "min"
 
 
+def _index_check(t, index):
+    """PyTorch's up-front checks: a 0-dim tensor takes no integer index, and
+    there can be no more indices than dimensions (a bool mask counts its
+    dimensions)."""
+    n = 0
+    for i in index:
+        if i is None or i is Ellipsis or isinstance(i, _builtins.bool):
+            continue
+        if isinstance(i, Tensor) and i.dtype in (bool, uint8):
+            n += i.dim()
+        else:
+            n += 1
+    if n > t.dim():
+        if t.dim() == 0 and isinstance(index[0], _builtins.int):
+            raise IndexError("invalid index of a 0-dim tensor. Use `tensor.item()` in Python or "
+                             "`tensor.item<T>()` in C++ to convert a 0-dim tensor to a number")
+        raise IndexError("too many indices for tensor of dimension %d" % t.dim())
+
+
+def _mask_index(out, dim, mask):
+    """out[..., mask, ...]: the selected positions (read on the host, as
+    PyTorch's nonzero does) gathered with index_select over the flattened dims."""
+    span = list(out.shape[dim:dim + mask.dim()])
+    for k, (m, o) in enumerate(zip(mask.shape, span)):
+        if m != o:
+            raise IndexError("The shape of the mask [%s] at index %d does not match the shape of the "
+                             "indexed tensor [%s] at index %d"
+                             % (", ".join(str(x) for x in mask.shape), k,
+                                ", ".join(str(x) for x in out.shape), dim + k))
+    flat = out.reshape(list(out.shape[:dim]) + [-1] + list(out.shape[dim + mask.dim():]))
+    picks = [k for k, v in enumerate(mask.reshape(-1).tolist()) if v]
+    return flat.index_select(dim, tensor(picks, dtype=int64, device=out.device))
+
+
 def _index(t, index):
     if not isinstance(index, tuple):
         index = (index,)
+    _index_check(t, index)
     if _builtins.any(i is Ellipsis for i in index):
         n_real = len([i for i in index if i is not None and i is not Ellipsis])
         k = [j for j, i in enumerate(index) if i is Ellipsis][0]
         index = index[:k] + (slice(None),) * _builtins.max(t.dim() - n_real, 0) + index[k + 1:]
     out = t
-    dim = 0
+    dim = 0       # position in out
+    src_dim = 0   # position in t, for PyTorch's error messages
     for i in index:
         if i is None:
             out = out.unsqueeze(dim)
@@ -642,32 +684,38 @@ def _index(t, index):
         if isinstance(i, _builtins.bool):
             raise NotImplementedError("boolean indexing is not supported by Tensorscope yet")
         if isinstance(i, _builtins.int):
-            if out.dim() == 0:
-                raise IndexError("invalid index of a 0-dim tensor. Use `tensor.item()` in Python or "
-                                 "`tensor.item<T>()` in C++ to convert a 0-dim tensor to a number")
-            if dim >= out.dim():
-                raise IndexError("too many indices for tensor of dimension %d" % t.dim())
+            size = out.size(dim)
+            if i < -size or i >= size:
+                raise IndexError("index %d is out of bounds for dimension %d with size %d" % (i, src_dim, size))
             out = out.select(dim, i)
+            src_dim += 1
         elif isinstance(i, slice):
-            if dim >= out.dim():
-                raise IndexError("too many indices for tensor of dimension %d" % t.dim())
             size = out.size(dim)
             start, stop, step = i.start, i.stop, i.step
+            if step == 0:
+                raise ValueError("slice step cannot be zero")
             out = out._slice(dim, 0 if start is None else start,
                              size if stop is None else _builtins.min(stop, size) if stop >= 0 else stop,
                              1 if step is None else step)
             dim += 1
+            src_dim += 1
         elif isinstance(i, Tensor):
             if i.dtype in (int64, int32):
                 out = out.index_select(dim, i.reshape(-1)).reshape(
                     list(out.shape[:dim]) + list(i.shape) + list(out.shape[dim + 1:]))
                 dim += i.dim()
+                src_dim += 1
+            elif i.dtype in (bool, uint8):
+                out = _mask_index(out, dim, i)
+                dim += 1
+                src_dim += i.dim()
             else:
-                raise NotImplementedError("boolean mask indexing is not supported by Tensorscope yet")
+                raise IndexError("tensors used as indices must be long, int, byte or bool tensors")
         elif isinstance(i, (list, tuple)):
             idx = tensor(list(i), device=out.device)
             out = out.index_select(dim, idx)
             dim += 1
+            src_dim += 1
         else:
             raise IndexError("only integers, slices (`:`), ellipsis (`...`), None and long or byte "
                              "Variables are valid indices (got %s)" % type(i).__name__)
