@@ -268,7 +268,21 @@ class Tensor(_C.TensorBase):
             non_blocking = rest.pop(0)
             if rest:
                 copy = rest.pop(0)
-        return self._to(_device_arg(dev), dt, non_blocking, copy)
+        return self._to_checked(_device_arg(dev), dt, non_blocking, copy)
+
+    def _to_checked(self, dev, dt, non_blocking, copy):
+        """PyTorch's to(): self when nothing changes (and no copy is asked
+        for); a non-blocking copy to the CPU lands in pinned memory."""
+        if dev is not None and dev.type == "cuda" and dev.index is None:
+            dev = globals()["device"]("cuda", cuda.current_device())
+        same_dev = dev is None or dev == self.device
+        same_dt = dt is None or dt == self.dtype
+        if same_dev and same_dt and not copy:
+            return self
+        if non_blocking and self.is_cuda and dev is not None and dev.type == "cpu":
+            out = empty(self.shape, dtype=dt or self.dtype, pin_memory=True)
+            return out.copy_(self, non_blocking=True)
+        return self._to(dev, dt, non_blocking, copy)
 
     def cuda(self, device=None, non_blocking=False, **kwargs):
         if device is None:
@@ -278,10 +292,10 @@ class Tensor(_C.TensorBase):
             raise RuntimeError("Invalid device, must be cuda device")
         if dev.index is None:
             dev = globals()["device"]("cuda", cuda.current_device())
-        return self._to(dev, None, non_blocking, False)
+        return self._to_checked(dev, None, non_blocking, False)
 
     def cpu(self, **kwargs):
-        return self._to(_CPU, None, False, False)
+        return self._to_checked(_CPU, None, False, False)
 
     def type(self, dtype=None, non_blocking=False):
         if dtype is None:
@@ -313,6 +327,9 @@ class Tensor(_C.TensorBase):
         return self._to(None, bool, False, False)
 
     def record_stream(self, stream):
+        if not isinstance(stream, cuda.Stream):
+            raise TypeError("record_stream(): argument 's' (position 1) must be Stream, not "
+                            + type(stream).__name__)
         if not self.is_cuda:
             raise RuntimeError("record_stream() expected a CUDA tensor")
         self._record_stream(stream._id)
