@@ -9,8 +9,10 @@
  * an expected line `{{*}}` matches any run of characters (random values,
  * addresses, ids); everything else must match exactly. The exit status
  * must be 0 and nothing may go to stderr, unless NAME.status says another
- * status (then stderr is free). NAME.env holds KEY=VALUE lines to add to
- * the environment of that run.
+ * status (then stderr is free) or NAME.stderr gives what stderr must hold
+ * (matched like stdout: PyTorch's own warnings, such as the FutureWarning
+ * of a deprecated call, go there). NAME.env holds KEY=VALUE lines to add
+ * to the environment of that run.
  */
 
 #include <glib.h>
@@ -51,6 +53,26 @@ line_matches (const char *pattern,
 }
 
 static void
+compare_lines (const char *expected,
+               const char *text)
+{
+  g_auto(GStrv) want = g_strsplit (expected, "\n", -1);
+  g_auto(GStrv) got = g_strsplit (text, "\n", -1);
+  guint n_want = g_strv_length (want);
+  guint n_got = g_strv_length (got);
+
+  for (guint i = 0; i < MIN (n_want, n_got); i++)
+    {
+      if (!line_matches (want[i], got[i]))
+        {
+          g_test_message ("line %u: expected \"%s\", got \"%s\"", i + 1, want[i], got[i]);
+          g_assert_cmpstr (got[i], ==, want[i]);
+        }
+    }
+  g_assert_cmpuint (n_got, ==, n_want);
+}
+
+static void
 run_case (gconstpointer data)
 {
   const Case *c = data;
@@ -61,14 +83,13 @@ run_case (gconstpointer data)
   g_autofree char *status_text = NULL;
   g_autofree char *env_path = NULL;
   g_autofree char *env_text = NULL;
+  g_autofree char *stderr_path = NULL;
+  g_autofree char *stderr_text = NULL;
   g_auto(GStrv) envp = NULL;
   g_autoptr(GError) error = NULL;
-  g_auto(GStrv) want = NULL;
-  g_auto(GStrv) got = NULL;
   int wait_status = 0;
   int want_status = 0;
   const char *argv[] = { TS_CLI_PATH, "run", "--gpus", "4", c->script, NULL };
-  guint n_want, n_got;
 
   g_assert_true (g_file_get_contents (c->expected, &expected, NULL, &error));
   /* NAME.status and NAME.env sit beside NAME.expected. */
@@ -93,7 +114,10 @@ run_case (gconstpointer data)
   g_assert_true (g_spawn_sync (NULL, (char **) argv, envp, G_SPAWN_DEFAULT, NULL, NULL,
                                &out, &err, &wait_status, &error));
   g_assert_no_error (error);
-  if (want_status == 0)
+  stderr_path = g_strdup_printf ("%.*s.stderr", (int) (strlen (c->expected) - strlen (".expected")), c->expected);
+  if (g_file_get_contents (stderr_path, &stderr_text, NULL, NULL))
+    compare_lines (stderr_text, err);
+  else if (want_status == 0)
     {
       if (err[0] != '\0')
         g_test_message ("stderr: %s", err);
@@ -102,19 +126,7 @@ run_case (gconstpointer data)
   g_assert_true (WIFEXITED (wait_status));
   g_assert_cmpint (WEXITSTATUS (wait_status), ==, want_status);
 
-  want = g_strsplit (expected, "\n", -1);
-  got = g_strsplit (out, "\n", -1);
-  n_want = g_strv_length (want);
-  n_got = g_strv_length (got);
-  for (guint i = 0; i < MIN (n_want, n_got); i++)
-    {
-      if (!line_matches (want[i], got[i]))
-        {
-          g_test_message ("line %u: expected \"%s\", got \"%s\"", i + 1, want[i], got[i]);
-          g_assert_cmpstr (got[i], ==, want[i]);
-        }
-    }
-  g_assert_cmpuint (n_got, ==, n_want);
+  compare_lines (expected, out);
 }
 
 static int

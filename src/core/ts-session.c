@@ -221,7 +221,8 @@ ts_session_check_device (int      device,
                    "CUDA error: invalid device ordinal\n"
                    "CUDA kernel errors might be asynchronously reported at some other API call, "
                    "so the stacktrace below might be incorrect.\n"
-                   "For debugging consider passing CUDA_LAUNCH_BLOCKING=1");
+                   "For debugging consider passing CUDA_LAUNCH_BLOCKING=1\n"
+                   "Compile with `TORCH_USE_CUDA_DSA` to enable device-side assertions.\n");
       return FALSE;
     }
   return TRUE;

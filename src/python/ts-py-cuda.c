@@ -353,6 +353,14 @@ py_event_handle (PyObject *m, PyObject *arg)
   return PyLong_FromUnsignedLongLong (ts_runtime_event_get_handle (RT, PyLong_AsUnsignedLongLong (arg)));
 }
 
+/* The device an event was last recorded on, or -1 (Event.device is None
+ * until the first record). */
+static PyObject *
+py_event_device (PyObject *m, PyObject *arg)
+{
+  return PyLong_FromLong (ts_runtime_event_get_device (RT, PyLong_AsUnsignedLongLong (arg)));
+}
+
 static PyObject *
 py_event_free (PyObject *m, PyObject *arg)
 {
@@ -702,6 +710,7 @@ static PyMethodDef cuda_methods[] = {
   { "_event_synchronize", py_event_synchronize, METH_O, NULL },
   { "_event_elapsed_time", py_event_elapsed, METH_VARARGS, NULL },
   { "_event_handle", py_event_handle, METH_O, NULL },
+  { "_event_device", py_event_device, METH_O, NULL },
   { "_event_free", py_event_free, METH_O, NULL },
   { "_memory_stats", py_memory_stats, METH_VARARGS, NULL },
   { "_memory_summary", py_memory_summary, METH_VARARGS, NULL },

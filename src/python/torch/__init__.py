@@ -21,7 +21,13 @@ _spec.loader.exec_module(_C)
 _sys.modules["torch._C"] = _C
 del _spec
 
-__version__ = "2.5.0+tensorscope"
+
+
+class TorchVersion(str):
+    """torch.__version__ is a str subclass in PyTorch (torch.torch_version)."""
+
+
+__version__ = TorchVersion("2.5.0+tensorscope")
 
 # dtypes ---------------------------------------------------------------------
 
@@ -262,7 +268,21 @@ class Tensor(_C.TensorBase):
             non_blocking = rest.pop(0)
             if rest:
                 copy = rest.pop(0)
-        return self._to(_device_arg(dev), dt, non_blocking, copy)
+        return self._to_checked(_device_arg(dev), dt, non_blocking, copy)
+
+    def _to_checked(self, dev, dt, non_blocking, copy):
+        """PyTorch's to(): self when nothing changes (and no copy is asked
+        for); a non-blocking copy to the CPU lands in pinned memory."""
+        if dev is not None and dev.type == "cuda" and dev.index is None:
+            dev = globals()["device"]("cuda", cuda.current_device())
+        same_dev = dev is None or dev == self.device
+        same_dt = dt is None or dt == self.dtype
+        if same_dev and same_dt and not copy:
+            return self
+        if non_blocking and self.is_cuda and dev is not None and dev.type == "cpu":
+            out = empty(self.shape, dtype=dt or self.dtype, pin_memory=True)
+            return out.copy_(self, non_blocking=True)
+        return self._to(dev, dt, non_blocking, copy)
 
     def cuda(self, device=None, non_blocking=False, **kwargs):
         if device is None:
@@ -272,10 +292,10 @@ class Tensor(_C.TensorBase):
             raise RuntimeError("Invalid device, must be cuda device")
         if dev.index is None:
             dev = globals()["device"]("cuda", cuda.current_device())
-        return self._to(dev, None, non_blocking, False)
+        return self._to_checked(dev, None, non_blocking, False)
 
     def cpu(self, **kwargs):
-        return self._to(_CPU, None, False, False)
+        return self._to_checked(_CPU, None, False, False)
 
     def type(self, dtype=None, non_blocking=False):
         if dtype is None:
@@ -307,6 +327,9 @@ class Tensor(_C.TensorBase):
         return self._to(None, bool, False, False)
 
     def record_stream(self, stream):
+        if not isinstance(stream, cuda.Stream):
+            raise TypeError("record_stream(): argument 's' (position 1) must be Stream, not "
+                            + type(stream).__name__)
         if not self.is_cuda:
             raise RuntimeError("record_stream() expected a CUDA tensor")
         self._record_stream(stream._id)
@@ -625,15 +648,51 @@ class return_types:
         _name = "min"
 
 
+def _index_check(t, index):
+    """PyTorch's up-front checks: a 0-dim tensor takes no integer index, and
+    there can be no more indices than dimensions (a bool mask counts its
+    dimensions)."""
+    n = 0
+    for i in index:
+        if i is None or i is Ellipsis or isinstance(i, _builtins.bool):
+            continue
+        if isinstance(i, Tensor) and i.dtype in (bool, uint8):
+            n += i.dim()
+        else:
+            n += 1
+    if n > t.dim():
+        if t.dim() == 0 and isinstance(index[0], _builtins.int):
+            raise IndexError("invalid index of a 0-dim tensor. Use `tensor.item()` in Python or "
+                             "`tensor.item<T>()` in C++ to convert a 0-dim tensor to a number")
+        raise IndexError("too many indices for tensor of dimension %d" % t.dim())
+
+
+def _mask_index(out, dim, mask):
+    """out[..., mask, ...]: the selected positions (read on the host, as
+    PyTorch's nonzero does) gathered with index_select over the flattened dims."""
+    span = list(out.shape[dim:dim + mask.dim()])
+    for k, (m, o) in enumerate(zip(mask.shape, span)):
+        if m != o:
+            raise IndexError("The shape of the mask [%s] at index %d does not match the shape of the "
+                             "indexed tensor [%s] at index %d"
+                             % (", ".join(str(x) for x in mask.shape), k,
+                                ", ".join(str(x) for x in out.shape), dim + k))
+    flat = out.reshape(list(out.shape[:dim]) + [-1] + list(out.shape[dim + mask.dim():]))
+    picks = [k for k, v in enumerate(mask.reshape(-1).tolist()) if v]
+    return flat.index_select(dim, tensor(picks, dtype=int64, device=out.device))
+
+
 def _index(t, index):
     if not isinstance(index, tuple):
         index = (index,)
+    _index_check(t, index)
     if _builtins.any(i is Ellipsis for i in index):
         n_real = len([i for i in index if i is not None and i is not Ellipsis])
         k = [j for j, i in enumerate(index) if i is Ellipsis][0]
         index = index[:k] + (slice(None),) * _builtins.max(t.dim() - n_real, 0) + index[k + 1:]
     out = t
-    dim = 0
+    dim = 0       # position in out
+    src_dim = 0   # position in t, for PyTorch's error messages
     for i in index:
         if i is None:
             out = out.unsqueeze(dim)
@@ -642,32 +701,38 @@ def _index(t, index):
         if isinstance(i, _builtins.bool):
             raise NotImplementedError("boolean indexing is not supported by Tensorscope yet")
         if isinstance(i, _builtins.int):
-            if out.dim() == 0:
-                raise IndexError("invalid index of a 0-dim tensor. Use `tensor.item()` in Python or "
-                                 "`tensor.item<T>()` in C++ to convert a 0-dim tensor to a number")
-            if dim >= out.dim():
-                raise IndexError("too many indices for tensor of dimension %d" % t.dim())
+            size = out.size(dim)
+            if i < -size or i >= size:
+                raise IndexError("index %d is out of bounds for dimension %d with size %d" % (i, src_dim, size))
             out = out.select(dim, i)
+            src_dim += 1
         elif isinstance(i, slice):
-            if dim >= out.dim():
-                raise IndexError("too many indices for tensor of dimension %d" % t.dim())
             size = out.size(dim)
             start, stop, step = i.start, i.stop, i.step
+            if step == 0:
+                raise ValueError("slice step cannot be zero")
             out = out._slice(dim, 0 if start is None else start,
                              size if stop is None else _builtins.min(stop, size) if stop >= 0 else stop,
                              1 if step is None else step)
             dim += 1
+            src_dim += 1
         elif isinstance(i, Tensor):
             if i.dtype in (int64, int32):
                 out = out.index_select(dim, i.reshape(-1)).reshape(
                     list(out.shape[:dim]) + list(i.shape) + list(out.shape[dim + 1:]))
                 dim += i.dim()
+                src_dim += 1
+            elif i.dtype in (bool, uint8):
+                out = _mask_index(out, dim, i)
+                dim += 1
+                src_dim += i.dim()
             else:
-                raise NotImplementedError("boolean mask indexing is not supported by Tensorscope yet")
+                raise IndexError("tensors used as indices must be long, int, byte or bool tensors")
         elif isinstance(i, (list, tuple)):
             idx = tensor(list(i), device=out.device)
             out = out.index_select(dim, idx)
             dim += 1
+            src_dim += 1
         else:
             raise IndexError("only integers, slices (`:`), ellipsis (`...`), None and long or byte "
                              "Variables are valid indices (got %s)" % type(i).__name__)

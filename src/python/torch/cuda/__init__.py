@@ -8,7 +8,7 @@ from torch import _C
 from . import _sanitizer, comm, memory, nvtx, random  # noqa: F401
 from .memory import *  # noqa: F401,F403
 from .random import *  # noqa: F401,F403
-from .streams import Event, Stream  # noqa: F401
+from .streams import Event, ExternalStream, Stream  # noqa: F401
 
 OutOfMemoryError = _C.OutOfMemoryError
 
@@ -37,20 +37,29 @@ def current_device():
     return _C._cuda_current_device()
 
 
-def _get_device_index(device, optional=False):
-    if device is None:
-        if optional:
-            return current_device()
-        raise ValueError("Expected a torch.device with a specified index or an integer, but got:None")
+def _get_device_index(device, optional=False, allow_cpu=False):
+    """torch/cuda/_utils.py's _get_device_index: an int passes through; a
+    device without an index means the current device only when optional."""
+    if isinstance(device, int):
+        return device
     if isinstance(device, str):
         device = torch.device(device)
     if isinstance(device, torch.device):
-        if device.type != "cuda":
+        if allow_cpu:
+            if device.type not in ("cuda", "cpu"):
+                raise ValueError("Expected a cuda or cpu device, but got: {}".format(device))
+        elif device.type != "cuda":
             raise ValueError("Expected a cuda device, but got: {}".format(device))
-        return current_device() if device.index is None else device.index
-    if isinstance(device, int):
-        return device
-    raise ValueError("Expected a torch.device with a specified index or an integer, but got:{}".format(device))
+    if isinstance(device, _device_ctx):
+        return device.idx
+    idx = None
+    if isinstance(device, torch.device):
+        idx = -1 if device.type == "cpu" else device.index
+    if idx is None:
+        if optional:
+            return current_device()
+        raise ValueError("Expected a torch.device with a specified index or an integer, but got:{}".format(device))
+    return idx
 
 
 def set_device(device):
@@ -67,17 +76,21 @@ class device:
         self.prev_idx = -1
 
     def __enter__(self):
+        # PyTorch's device.__enter__ returns None, so `with device(1) as d` binds None.
         if self.idx == -1:
-            return self
+            return None
         self.prev_idx = current_device()
         if self.prev_idx != self.idx:
             _C._cuda_set_device(self.idx)
-        return self
+        return None
 
     def __exit__(self, *exc):
-        if self.prev_idx != self.idx:
+        if self.prev_idx != -1 and self.prev_idx != self.idx:
             _C._cuda_set_device(self.prev_idx)
         return False
+
+
+_device_ctx = device
 
 
 class device_of(device):
@@ -86,19 +99,53 @@ class device_of(device):
         super().__init__(idx)
 
 
-class _DeviceProperties:
-    def __init__(self, d):
+# L2 cache sizes by device name (cudaDeviceProp.l2CacheSize, bytes).
+_L2_CACHE_SIZE = {
+    "NVIDIA H100 80GB HBM3": 50 * 1024 * 1024,
+    "NVIDIA GeForce GTX 1080 Ti": 2883584,
+}
+
+
+class _CUuuid:
+    """cudaDeviceProp.uuid: prints as 8-4-4-4-12 hex digits."""
+
+    def __init__(self, raw):
+        self.bytes = raw
+
+    def __str__(self):
+        h = self.bytes.hex()
+        return "%s-%s-%s-%s-%s" % (h[:8], h[8:12], h[12:16], h[16:20], h[20:])
+
+    __repr__ = __str__
+
+
+class _CudaDeviceProperties:
+    def __init__(self, d, index):
         self.__dict__.update(d)
+        self.is_multi_gpu_board = False
+        self.is_integrated = False
+        self.regs_per_multiprocessor = 65536
+        self.L2_cache_size = _L2_CACHE_SIZE.get(self.name, 0)
+        # A fixed, made-up UUID per device (real ones are random per board).
+        self.uuid = _CUuuid(bytes.fromhex("7e5c0a1d2f3b4c5d8e9f%012x" % (index + 1)))
 
     def __repr__(self):
+        # PyTorch 2.5's format (torch/csrc/cuda/Module.cpp).
         return ("_CudaDeviceProperties(name='%s', major=%d, minor=%d, total_memory=%dMB, "
-                "multi_processor_count=%d)" % (self.name, self.major, self.minor,
-                                               self.total_memory // (1024 * 1024),
-                                               self.multi_processor_count))
+                "multi_processor_count=%d, uuid=%s, L2_cache_size=%dMB)"
+                % (self.name, self.major, self.minor, self.total_memory // (1024 * 1024),
+                   self.multi_processor_count, self.uuid, self.L2_cache_size // (1024 * 1024)))
+
+
+_DeviceProperties = _CudaDeviceProperties
 
 
 def get_device_properties(device=None):
-    return _DeviceProperties(_C._cuda_get_device_properties(_get_device_index(device, optional=True)))
+    _C._cuda_init()
+    idx = _get_device_index(device, optional=True)
+    if idx < 0 or idx >= device_count():
+        raise AssertionError("Invalid device id")
+    return _CudaDeviceProperties(_C._cuda_get_device_properties(idx), idx)
 
 
 def get_device_name(device=None):
@@ -120,6 +167,7 @@ def current_blas_handle():
 
 
 def synchronize(device=None):
+    _C._cuda_init()
     _C._cuda_synchronize(_get_device_index(device, optional=True))
 
 

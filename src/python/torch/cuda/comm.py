@@ -21,14 +21,15 @@ def broadcast(tensor, devices=None, *, out=None):
     if out is not None:
         for o in out:
             o.copy_(tensor)
-        return tuple(out)
-    return tuple(tensor if tensor.is_cuda and tensor.get_device() == _dev(d) else
+        return list(out)
+    # torch._C._broadcast returns a list, whatever the docstring says.
+    return list(tensor if tensor.is_cuda and tensor.get_device() == _dev(d) else
                  tensor.to(torch.device("cuda", _dev(d))) for d in devices)
 
 
 def broadcast_coalesced(tensors, devices, buffer_size=10485760):
     per_tensor = [broadcast(t, devices) for t in tensors]
-    return [tuple(p[i] for p in per_tensor) for i in range(len(devices))]
+    return [[p[i] for p in per_tensor] for i in range(len(devices))]
 
 
 def reduce_add(inputs, destination=None):
@@ -37,8 +38,12 @@ def reduce_add(inputs, destination=None):
     dest = torch.device("cuda", _dev(destination)) if _dev(destination) >= 0 else torch.device("cpu")
     shape = inputs[0].shape
     for i, t in enumerate(inputs):
+        if t.device.type == "cpu":
+            raise AssertionError("reduce_add expects all inputs to be on GPUs")
         if t.shape != shape:
-            raise ValueError("input {} has invalid size: got {}, but expected {}".format(i, list(t.shape), list(shape)))
+            got = "x".join(str(x) for x in t.shape)
+            expected = "x".join(str(x) for x in shape)
+            raise ValueError("input {} has invalid size: got {}, but expected {}".format(i, got, expected))
     others = list(inputs)
     at_dest = [i for i, t in enumerate(others) if t.device == dest]
     if at_dest:

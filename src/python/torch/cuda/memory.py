@@ -1,5 +1,8 @@
 """torch.cuda's memory API (torch/cuda/memory.py upstream)."""
 
+import collections
+import warnings
+
 import torch
 from torch import _C
 
@@ -9,6 +12,7 @@ __all__ = [
     "reset_peak_memory_stats", "reset_max_memory_allocated", "reset_max_memory_cached",
     "reset_accumulated_memory_stats", "empty_cache", "set_per_process_memory_fraction",
     "mem_get_info", "caching_allocator_alloc", "caching_allocator_delete", "list_gpu_processes",
+    "memory_stats_as_nested_dict",
 ]
 
 
@@ -18,14 +22,25 @@ def _idx(device):
 
 
 def memory_stats(device=None):
+    """PyTorch flattens the allocator's nested dict to "a.b.c" keys and
+    returns them sorted, in an OrderedDict."""
     if not _C._cuda_is_initialized():
-        return {}
+        return collections.OrderedDict()
     stats = _C._memory_stats(_idx(device))
-    return dict(sorted(stats.items()))
+    return collections.OrderedDict(sorted(stats.items()))
 
 
 def memory_stats_as_nested_dict(device=None):
-    return memory_stats(device)
+    if not _C._cuda_is_initialized():
+        return {}
+    nested = {}
+    for key, value in _C._memory_stats(_idx(device)).items():
+        node = nested
+        parts = key.split(".")
+        for part in parts[:-1]:
+            node = node.setdefault(part, {})
+        node[parts[-1]] = value
+    return nested
 
 
 def memory_allocated(device=None):
@@ -45,10 +60,14 @@ def max_memory_reserved(device=None):
 
 
 def memory_cached(device=None):
+    warnings.warn("torch.cuda.memory_cached has been renamed to torch.cuda.memory_reserved",
+                  FutureWarning, stacklevel=2)
     return memory_reserved(device)
 
 
 def max_memory_cached(device=None):
+    warnings.warn("torch.cuda.max_memory_cached has been renamed to torch.cuda.max_memory_reserved",
+                  FutureWarning, stacklevel=2)
     return max_memory_reserved(device)
 
 
@@ -57,10 +76,14 @@ def reset_peak_memory_stats(device=None):
 
 
 def reset_max_memory_allocated(device=None):
+    warnings.warn("torch.cuda.reset_max_memory_allocated now calls torch.cuda.reset_peak_memory_stats, "
+                  "which resets /all/ peak memory stats.", FutureWarning, stacklevel=2)
     reset_peak_memory_stats(device)
 
 
 def reset_max_memory_cached(device=None):
+    warnings.warn("torch.cuda.reset_max_memory_cached now calls torch.cuda.reset_peak_memory_stats, "
+                  "which resets /all/ peak memory stats.", FutureWarning, stacklevel=2)
     reset_peak_memory_stats(device)
 
 
@@ -107,8 +130,15 @@ def list_gpu_processes(device=None):
 
 def _record_memory_history(enabled="all", context="all", stacks="all", max_entries=9223372036854775807,
                            device=None):
-    if enabled not in (None, "state", "all", True, False):
-        raise ValueError("expected enabled to be None, 'state' or 'all', got " + repr(enabled))
+    # The checks and messages of torch/csrc/cuda/Module.cpp (RuntimeError);
+    # a bool selects the legacy form.
+    if not isinstance(enabled, bool):
+        if enabled is not None and enabled not in ("state", "all"):
+            raise RuntimeError("expected state to be 'state', 'all', or None")
+        if context is not None and context not in ("state", "alloc", "all"):
+            raise RuntimeError("expected context to be 'state', 'alloc', 'all', or None")
+        if stacks not in ("python", "all"):
+            raise RuntimeError("expected stacks to be 'python', or 'all'")
     _C._record_memory_history(bool(enabled), min(int(max_entries), 2 ** 63 - 1))
 
 

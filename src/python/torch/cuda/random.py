@@ -32,7 +32,7 @@ def manual_seed_all(seed):
 
 
 def seed():
-    return _C._rng_seed(_C._cuda_current_device())
+    _C._rng_seed(_C._cuda_current_device())
 
 
 def seed_all():
@@ -55,6 +55,9 @@ def get_rng_state_all():
 
 
 def set_rng_state(new_state, device="cuda"):
+    if (not isinstance(new_state, torch.Tensor) or new_state.dtype != torch.uint8
+            or new_state.device.type != "cpu"):
+        raise TypeError("RNG state must be a torch.ByteTensor")
     _C._rng_set_state(_idx(device), bytes(new_state.tolist()))
 
 

@@ -1,5 +1,7 @@
 """torch.cuda.Stream and torch.cuda.Event over the session's streams/events."""
 
+import ctypes
+
 import torch
 from torch import _C
 
@@ -9,6 +11,9 @@ class Stream:
         from . import _get_device_index
         _C._cuda_init()
         idx = _get_device_index(device, optional=True)
+        if priority > 0:
+            # getStreamFromPool's TORCH_CHECK: a RuntimeError.
+            raise RuntimeError("Expected cuda stream priority to be less than or equal to 0, got %d" % priority)
         self = object.__new__(cls)
         self._id = _C._stream_new(idx, priority)
         self._load()
@@ -30,6 +35,9 @@ class Stream:
         self.priority = prio
         self.cuda_stream = handle
         self.device_type = 1
+        # PyTorch packs kind, priority and pool index into stream_id; the
+        # default stream's is 0 there as here.
+        self.stream_id = 0 if handle == 0 else self._id
 
     @property
     def device(self):
@@ -77,7 +85,7 @@ class Stream:
 
     @property
     def _as_parameter_(self):
-        return self.cuda_stream
+        return ctypes.c_void_p(self.cuda_stream)
 
 
 class ExternalStream(Stream):
@@ -107,7 +115,22 @@ class Event:
 
     @property
     def device(self):
-        return None
+        idx = _C._event_device(self._id)
+        return None if idx < 0 else torch.device("cuda", idx)
+
+    @property
+    def _as_parameter_(self):
+        return ctypes.c_void_p(self.cuda_event)
+
+    @classmethod
+    def from_ipc_handle(cls, device, handle):
+        """Another process's event: here every process is this one, so the
+        result is a fresh interprocess event on that device."""
+        from . import _get_device_index
+        idx = _get_device_index(device, optional=True)
+        event = cls(interprocess=True)
+        event.record(torch.cuda.default_stream(idx))
+        return event
 
     def record(self, stream=None):
         from . import current_stream

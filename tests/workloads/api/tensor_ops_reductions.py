@@ -1,0 +1,58 @@
+# Operators, broadcasting, reductions (sum/mean/max/min with dims), item/tolist
+# on the CPU; expectations generated with Debian's python3-torch (PyTorch 1.13).
+import torch
+
+
+def t(label, f):
+    try:
+        print(label, "->", repr(f()))
+    except Exception as e:
+        print(label, "!!", type(e).__name__ + ":", e)
+
+
+a = torch.tensor([[1., 2., 3.], [4., 5., 6.]])
+t("add", lambda: a + 1)
+t("radd", lambda: 1 + a)
+t("sub", lambda: a - a)
+t("rsub", lambda: 1 - a)
+t("mul", lambda: a * 2)
+t("div int", lambda: torch.tensor([1, 2, 3]) / 2)
+t("floordiv", lambda: torch.tensor([1, 2, 3]) // 2)
+t("mod", lambda: torch.tensor([1, 2, 3]) % 2)
+t("pow", lambda: a ** 2)
+t("rpow", lambda: 2 ** torch.tensor([1, 2]))
+t("neg", lambda: -a)
+t("matmul", lambda: a @ a.t())
+t("bcast", lambda: a + torch.tensor([10., 20., 30.]))
+t("bcast col", lambda: a + torch.tensor([[1.], [2.]]))
+t("bcast err", lambda: a + torch.ones(2))
+t("cmp", lambda: a > 2)
+t("eq", lambda: a == a)
+t("sum", lambda: a.sum())
+t("sum dim", lambda: a.sum(0))
+t("sum dim kw", lambda: a.sum(dim=1, keepdim=True))
+t("sum tuple", lambda: a.sum((0, 1)))
+t("sum neg", lambda: a.sum(-1))
+t("sum int", lambda: torch.tensor([1, 2]).sum())
+t("sum bool", lambda: torch.tensor([True, True]).sum())
+t("sum dtype", lambda: a.sum(dtype=torch.float64))
+t("torch.sum", lambda: torch.sum(a, 1))
+t("mean", lambda: a.mean())
+t("mean dim", lambda: a.mean(1))
+t("mean int", lambda: torch.tensor([1, 2]).mean())
+t("max", lambda: a.max())
+t("max dim", lambda: a.max(1))
+t("max dim kd", lambda: a.max(dim=0, keepdim=True))
+t("max other", lambda: torch.max(a, torch.ones(2, 3) * 3))
+t("max dim values", lambda: a.max(1).values)
+t("max dim indices", lambda: a.max(1)[1])
+t("min dim", lambda: a.min(0))
+t("argmax", lambda: a.argmax())
+t("sum bad dim", lambda: a.sum(2))
+t("item", lambda: a[0, 1].item())
+t("item int", lambda: torch.tensor([3]).item())
+t("tolist", lambda: a.tolist())
+t("tolist int", lambda: torch.tensor([1, 2]).tolist())
+t("tolist scalar", lambda: torch.tensor(2.5).tolist())
+t("equal", lambda: torch.equal(a, a.clone()))
+t("equal shape", lambda: torch.equal(a, a[0]))
