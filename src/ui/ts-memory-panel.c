@@ -85,6 +85,9 @@ queue_update (TsMemoryPanel *self)
     self->update_source = g_idle_add_full (G_PRIORITY_DEFAULT_IDLE, update_idle_cb, self, NULL);
 }
 
+/* The formats below use %lld and %lu, never G_GINT64_FORMAT or
+ * G_GSIZE_FORMAT: xgettext cuts a msgid at a macro, so such a string
+ * would never be looked up in the catalogue. */
 static void
 set_figure (TsMemoryPanel *self,
             guint          figure,
@@ -92,7 +95,7 @@ set_figure (TsMemoryPanel *self,
             GString       *text)
 {
   g_autofree char *s = ts_memory_format_bytes ((guint64) MAX (bytes, 0));
-  g_autofree char *full = g_strdup_printf ("%s (%" G_GINT64_FORMAT " bytes)", s, bytes);
+  g_autofree char *full = g_strdup_printf (_("%s (%lld bytes)"), s, (long long) bytes);
 
   gtk_label_set_text (GTK_LABEL (self->figure_values[figure]), full);
   g_string_append_printf (text, "%s: %s\n", _(figure_names[figure]), full);
@@ -182,11 +185,11 @@ update_instant_label (TsMemoryPanel *self)
   TsTime t = self->instant > 0 && self->replay ? ts_memory_replay_get_action_time (self->replay, self->instant - 1) : 0;
 
   if (t < 1000000)
-    text = g_strdup_printf (_("After action %" G_GSIZE_FORMAT " of %" G_GSIZE_FORMAT " · %.3f µs"),
-                            self->instant, n, (double) t / 1e3);
+    text = g_strdup_printf (_("After action %lu of %lu · %.3f µs"),
+                            (gulong) self->instant, (gulong) n, (double) t / 1e3);
   else
-    text = g_strdup_printf (_("After action %" G_GSIZE_FORMAT " of %" G_GSIZE_FORMAT " · %.3f ms"),
-                            self->instant, n, (double) t / 1e6);
+    text = g_strdup_printf (_("After action %lu of %lu · %.3f ms"),
+                            (gulong) self->instant, (gulong) n, (double) t / 1e6);
   gtk_label_set_text (GTK_LABEL (self->instant_label), text);
 }
 
