@@ -28,6 +28,19 @@ test_names (void)
   g_assert_cmpint (dt, ==, TS_DTYPE_FLOAT16);
   g_assert_true (ts_dtype_from_name ("double", &dt));
   g_assert_cmpint (dt, ==, TS_DTYPE_FLOAT64);
+  g_assert_true (ts_dtype_from_name ("torch.int8", &dt));
+  g_assert_cmpint (dt, ==, TS_DTYPE_INT8);
+  g_assert_true (ts_dtype_from_name ("torch.short", &dt));
+  g_assert_cmpint (dt, ==, TS_DTYPE_INT16);
+  g_assert_true (ts_dtype_from_name ("int16", &dt));
+  g_assert_cmpint (dt, ==, TS_DTYPE_INT16);
+  /* torch has no "char" alias, only the CharTensor class */
+  g_assert_false (ts_dtype_from_name ("torch.char", &dt));
+  g_assert_cmpstr (ts_dtype_name (TS_DTYPE_INT8), ==, "torch.int8");
+  g_assert_cmpstr (ts_dtype_name (TS_DTYPE_INT16), ==, "torch.int16");
+  g_assert_cmpstr (ts_dtype_scalar_type_name (TS_DTYPE_INT8), ==, "Char");
+  g_assert_cmpstr (ts_dtype_scalar_type_name (TS_DTYPE_INT16), ==, "Short");
+  g_assert_cmpstr (ts_dtype_scalar_type_name (TS_DTYPE_UINT8), ==, "Byte");
   g_assert_false (ts_dtype_from_name ("torch.complex64", &dt));
   g_assert_false (ts_dtype_from_name ("", NULL));
 }
@@ -35,7 +48,7 @@ test_names (void)
 static void
 test_sizes (void)
 {
-  static const gsize sizes[TS_N_DTYPES] = { 4, 8, 2, 2, 8, 4, 1, 1 };
+  static const gsize sizes[TS_N_DTYPES] = { 4, 8, 2, 2, 8, 4, 1, 1, 1, 2 };
 
   for (int i = 0; i < TS_N_DTYPES; i++)
     g_assert_cmpuint (ts_dtype_size (i), ==, sizes[i]);
@@ -44,6 +57,9 @@ test_sizes (void)
   g_assert_false (ts_dtype_is_floating (TS_DTYPE_INT64));
   g_assert_false (ts_dtype_is_floating (TS_DTYPE_BOOL));
   g_assert_true (ts_dtype_is_integral (TS_DTYPE_UINT8, FALSE));
+  g_assert_true (ts_dtype_is_integral (TS_DTYPE_INT8, FALSE));
+  g_assert_true (ts_dtype_is_integral (TS_DTYPE_INT16, FALSE));
+  g_assert_false (ts_dtype_is_floating (TS_DTYPE_INT16));
   g_assert_false (ts_dtype_is_integral (TS_DTYPE_BOOL, FALSE));
   g_assert_true (ts_dtype_is_integral (TS_DTYPE_BOOL, TRUE));
   g_assert_cmpint (ts_dtype_get_default (), ==, TS_DTYPE_FLOAT32);
@@ -133,6 +149,52 @@ test_load_store (void)
   g_assert_cmpint (ts_dtype_load_int (TS_DTYPE_INT64, buf), ==, G_MININT64);
 }
 
+/* Narrow signed types: values checked with python3-torch 1.13, e.g.
+ * torch.tensor([-1.5, 300.7, 127.9, -128.9, 200.0]).to(torch.int8)
+ * == [-1, 44, 127, -128, -56]: truncate, then wrap modulo 2^8. */
+static void
+test_int8_int16 (void)
+{
+  static const struct { double v; gint64 i8; } f_to_i8[] = {
+    { -1.5, -1 }, { 300.7, 44 }, { 127.9, 127 }, { -128.9, -128 }, { 200.0, -56 },
+  };
+  static const struct { double v; gint64 i16; } f_to_i16[] = {
+    { 40000.0, -25536 }, { -40000.5, 25536 }, { 32767.5, 32767 },
+  };
+  static const struct { gint64 v, i8, i16; } i_to_narrow[] = {
+    { 128, -128, 128 }, { 255, -1, 255 }, { 256, 0, 256 }, { -129, 127, -129 },
+    { 32768, 0, -32768 }, { 65535, -1, -1 }, { 65536, 0, 0 }, { -32769, -1, 32767 },
+    { G_GINT64_CONSTANT (4294967295), -1, -1 },
+  };
+  guint8 buf[8];
+
+  for (guint i = 0; i < G_N_ELEMENTS (f_to_i8); i++)
+    {
+      ts_dtype_store (TS_DTYPE_INT8, buf, f_to_i8[i].v);
+      g_assert_cmpint (ts_dtype_load_int (TS_DTYPE_INT8, buf), ==, f_to_i8[i].i8);
+      g_assert_cmpfloat (ts_dtype_load (TS_DTYPE_INT8, buf), ==, (double)f_to_i8[i].i8);
+    }
+  for (guint i = 0; i < G_N_ELEMENTS (f_to_i16); i++)
+    {
+      ts_dtype_store (TS_DTYPE_INT16, buf, f_to_i16[i].v);
+      g_assert_cmpint (ts_dtype_load_int (TS_DTYPE_INT16, buf), ==, f_to_i16[i].i16);
+    }
+  for (guint i = 0; i < G_N_ELEMENTS (i_to_narrow); i++)
+    {
+      ts_dtype_store_int (TS_DTYPE_INT8, buf, i_to_narrow[i].v);
+      g_assert_cmpint (ts_dtype_load_int (TS_DTYPE_INT8, buf), ==, i_to_narrow[i].i8);
+      ts_dtype_store_int (TS_DTYPE_INT16, buf + 1, i_to_narrow[i].v);  /* unaligned */
+      g_assert_cmpint (ts_dtype_load_int (TS_DTYPE_INT16, buf + 1), ==, i_to_narrow[i].i16);
+    }
+  /* int8 -> uint8 and back: [-1, -128] -> [255, 128]; 200 -> -56 */
+  ts_dtype_store_int (TS_DTYPE_UINT8, buf, -128);
+  g_assert_cmpint (buf[0], ==, 128);
+  buf[0] = 200;
+  g_assert_cmpint (ts_dtype_load_int (TS_DTYPE_INT8, buf), ==, -56);
+  ts_dtype_store (TS_DTYPE_INT8, buf, NAN);
+  g_assert_cmpint (ts_dtype_load_int (TS_DTYPE_INT8, buf), ==, 0);
+}
+
 #define F32 TS_DTYPE_FLOAT32
 #define F64 TS_DTYPE_FLOAT64
 #define F16 TS_DTYPE_FLOAT16
@@ -141,21 +203,26 @@ test_load_store (void)
 #define I32 TS_DTYPE_INT32
 #define U8 TS_DTYPE_UINT8
 #define B TS_DTYPE_BOOL
+#define I8 TS_DTYPE_INT8
+#define I16 TS_DTYPE_INT16
 
 static void
 test_promote_types (void)
 {
-  /* torch.promote_types over the 8 x 8 table (python3-torch 1.13). */
+  /* torch.promote_types over the full 10 x 10 table, generated with
+   * python3-torch 1.13 in TsDType order. */
   static const TsDType table[TS_N_DTYPES][TS_N_DTYPES] = {
-    /*          F32  F64  F16   BF16  I64  I32  U8   B */
-    /* F32 */ { F32, F64, F32,  F32,  F32, F32, F32, F32 },
-    /* F64 */ { F64, F64, F64,  F64,  F64, F64, F64, F64 },
-    /* F16 */ { F32, F64, F16,  F32,  F16, F16, F16, F16 },
-    /* BF16*/ { F32, F64, F32,  BF16, BF16, BF16, BF16, BF16 },
-    /* I64 */ { F32, F64, F16,  BF16, I64, I64, I64, I64 },
-    /* I32 */ { F32, F64, F16,  BF16, I64, I32, I32, I32 },
-    /* U8  */ { F32, F64, F16,  BF16, I64, I32, U8,  U8 },
-    /* B   */ { F32, F64, F16,  BF16, I64, I32, U8,  B },
+    /*          F32  F64  F16   BF16  I64   I32   U8    B     I8    I16 */
+    /* F32 */ { F32, F64, F32,  F32,  F32,  F32,  F32,  F32,  F32,  F32 },
+    /* F64 */ { F64, F64, F64,  F64,  F64,  F64,  F64,  F64,  F64,  F64 },
+    /* F16 */ { F32, F64, F16,  F32,  F16,  F16,  F16,  F16,  F16,  F16 },
+    /* BF16*/ { F32, F64, F32,  BF16, BF16, BF16, BF16, BF16, BF16, BF16 },
+    /* I64 */ { F32, F64, F16,  BF16, I64,  I64,  I64,  I64,  I64,  I64 },
+    /* I32 */ { F32, F64, F16,  BF16, I64,  I32,  I32,  I32,  I32,  I32 },
+    /* U8  */ { F32, F64, F16,  BF16, I64,  I32,  U8,   U8,   I16,  I16 },
+    /* B   */ { F32, F64, F16,  BF16, I64,  I32,  U8,   B,    I8,   I16 },
+    /* I8  */ { F32, F64, F16,  BF16, I64,  I32,  I16,  I8,   I8,   I16 },
+    /* I16 */ { F32, F64, F16,  BF16, I64,  I32,  I16,  I16,  I16,  I16 },
   };
 
   for (int a = 0; a < TS_N_DTYPES; a++)
@@ -201,6 +268,19 @@ test_result_type (void)
   g_assert_cmpint (ts_dtype_result_type2 (S, I64, S, F64), ==, F32);
   g_assert_cmpint (ts_dtype_result_type2 (S, I64, S, I64), ==, I64);
   g_assert_cmpint (ts_dtype_result_type2 (Z, F64, S, I64), ==, F64);
+  /* int8/int16 (python3-torch 1.13's torch.result_type) */
+  g_assert_cmpint (ts_dtype_result_type2 (T, I8, S, I64), ==, I8);
+  g_assert_cmpint (ts_dtype_result_type2 (T, I8, S, F64), ==, F32);
+  g_assert_cmpint (ts_dtype_result_type2 (T, I8, S, B), ==, I8);
+  g_assert_cmpint (ts_dtype_result_type2 (T, I8, Z, I64), ==, I8);
+  g_assert_cmpint (ts_dtype_result_type2 (T, I8, Z, F64), ==, F64);
+  g_assert_cmpint (ts_dtype_result_type2 (T, U8, Z, I8), ==, U8);
+  g_assert_cmpint (ts_dtype_result_type2 (T, I8, T, U8), ==, I16);
+  g_assert_cmpint (ts_dtype_result_type2 (T, B, Z, I8), ==, I8);
+  g_assert_cmpint (ts_dtype_result_type2 (Z, I8, Z, U8), ==, I16);
+  g_assert_cmpint (ts_dtype_result_type2 (T, I16, Z, F16), ==, F16);
+  g_assert_cmpint (ts_dtype_result_type2 (Z, I16, S, I64), ==, I16);
+  g_assert_cmpint (ts_dtype_result_type2 (T, I16, T, U8), ==, I16);
   /* scalar order does not matter */
   g_assert_cmpint (ts_dtype_result_type2 (S, F64, T, I64), ==, F32);
 }
@@ -214,6 +294,10 @@ test_can_cast (void)
   g_assert_true (ts_dtype_can_cast (I64, F16));
   g_assert_true (ts_dtype_can_cast (F64, F16));
   g_assert_true (ts_dtype_can_cast (B, B));
+  g_assert_false (ts_dtype_can_cast (F16, I8));
+  g_assert_false (ts_dtype_can_cast (I16, B));
+  g_assert_true (ts_dtype_can_cast (I64, I8));
+  g_assert_true (ts_dtype_can_cast (I8, U8));
 }
 
 int
@@ -226,6 +310,7 @@ main (int    argc,
   g_test_add_func ("/dtype/half", test_half);
   g_test_add_func ("/dtype/bfloat16", test_bfloat16);
   g_test_add_func ("/dtype/load-store", test_load_store);
+  g_test_add_func ("/dtype/int8-int16", test_int8_int16);
   g_test_add_func ("/dtype/promote-types", test_promote_types);
   g_test_add_func ("/dtype/result-type", test_result_type);
   g_test_add_func ("/dtype/can-cast", test_can_cast);

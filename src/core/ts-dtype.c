@@ -29,6 +29,8 @@ static const DTypeInfo dtype_info[TS_N_DTYPES] = {
   [TS_DTYPE_INT32]    = { "torch.int32",    "int32",    "Int",      4, FALSE },
   [TS_DTYPE_UINT8]    = { "torch.uint8",    "uint8",    "Byte",     1, FALSE },
   [TS_DTYPE_BOOL]     = { "torch.bool",     "bool",     "Bool",     1, FALSE },
+  [TS_DTYPE_INT8]     = { "torch.int8",     "int8",     "Char",     1, FALSE },
+  [TS_DTYPE_INT16]    = { "torch.int16",    "int16",    "Short",    2, FALSE },
 };
 
 /* Aliases PyTorch accepts as attribute names of the torch module. */
@@ -38,6 +40,7 @@ static const struct { const char *alias; TsDType dtype; } dtype_aliases[] = {
   { "half", TS_DTYPE_FLOAT16 },
   { "long", TS_DTYPE_INT64 },
   { "int", TS_DTYPE_INT32 },
+  { "short", TS_DTYPE_INT16 },
 };
 
 gboolean
@@ -273,6 +276,8 @@ ts_dtype_load (TsDType     dtype,
     case TS_DTYPE_INT32: { gint32 v; memcpy (&v, p, 4); return v; }
     case TS_DTYPE_UINT8: return *(const guint8 *)p;
     case TS_DTYPE_BOOL: return *(const guint8 *)p != 0;
+    case TS_DTYPE_INT8: return *(const gint8 *)p;
+    case TS_DTYPE_INT16: { gint16 v; memcpy (&v, p, 2); return v; }
     case TS_N_DTYPES:
     case TS_DTYPE_UNDEFINED:
     default:
@@ -294,6 +299,8 @@ ts_dtype_store (TsDType  dtype,
     case TS_DTYPE_INT64:
     case TS_DTYPE_INT32:
     case TS_DTYPE_UINT8:
+    case TS_DTYPE_INT8:
+    case TS_DTYPE_INT16:
       ts_dtype_store_int (dtype, p, double_to_int64 (value));
       break;
     case TS_DTYPE_BOOL: *(guint8 *)p = value != 0.0; break;
@@ -314,6 +321,8 @@ ts_dtype_load_int (TsDType     dtype,
     case TS_DTYPE_INT32: { gint32 v; memcpy (&v, p, 4); return v; }
     case TS_DTYPE_UINT8: return *(const guint8 *)p;
     case TS_DTYPE_BOOL: return *(const guint8 *)p != 0;
+    case TS_DTYPE_INT8: return *(const gint8 *)p;
+    case TS_DTYPE_INT16: { gint16 v; memcpy (&v, p, 2); return v; }
     case TS_DTYPE_FLOAT32:
     case TS_DTYPE_FLOAT64:
     case TS_DTYPE_FLOAT16:
@@ -338,6 +347,8 @@ ts_dtype_store_int (TsDType  dtype,
     case TS_DTYPE_INT32: { gint32 v = (gint32)(guint32)(guint64)value; memcpy (p, &v, 4); break; }
     case TS_DTYPE_UINT8: *(guint8 *)p = (guint8)(guint64)value; break;
     case TS_DTYPE_BOOL: *(guint8 *)p = value != 0; break;
+    case TS_DTYPE_INT8: *(gint8 *)p = (gint8)(guint8)(guint64)value; break;
+    case TS_DTYPE_INT16: { gint16 v = (gint16)(guint16)(guint64)value; memcpy (p, &v, 2); break; }
     case TS_DTYPE_FLOAT32:
     case TS_DTYPE_FLOAT64:
     case TS_DTYPE_FLOAT16:
@@ -351,8 +362,9 @@ ts_dtype_store_int (TsDType  dtype,
     }
 }
 
-/* Rank of the integer types: with no int8/int16 among our dtypes the
- * integer lattice is a chain, so promotion is a max. */
+/* Rank of the integer types. The lattice is a chain except at the bottom:
+ * uint8 and int8 share a rank and meet at int16, the smallest type holding
+ * both ranges; otherwise promotion is a max. */
 static int
 int_rank (TsDType dtype)
 {
@@ -360,8 +372,10 @@ int_rank (TsDType dtype)
     {
     case TS_DTYPE_BOOL: return 0;
     case TS_DTYPE_UINT8: return 1;
-    case TS_DTYPE_INT32: return 2;
-    case TS_DTYPE_INT64: return 3;
+    case TS_DTYPE_INT8: return 1;
+    case TS_DTYPE_INT16: return 2;
+    case TS_DTYPE_INT32: return 3;
+    case TS_DTYPE_INT64: return 4;
     case TS_DTYPE_FLOAT32:
     case TS_DTYPE_FLOAT64:
     case TS_DTYPE_FLOAT16:
@@ -402,7 +416,9 @@ ts_dtype_promote (TsDType a,
         return TS_DTYPE_FLOAT32;
       return dtype_info[a].size >= dtype_info[b].size ? a : b;
     }
-  return int_rank (a) >= int_rank (b) ? a : b;
+  if (int_rank (a) == int_rank (b))
+    return TS_DTYPE_INT16;  /* uint8 with int8, the only distinct pair of a rank */
+  return int_rank (a) > int_rank (b) ? a : b;
 }
 
 gboolean

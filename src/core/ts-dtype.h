@@ -3,7 +3,7 @@
  * Copyright 2026 The Tensorscope authors
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
- * The eight dtypes the workload API exposes, with PyTorch's names and
+ * The ten dtypes the workload API exposes, with PyTorch's names and
  * semantics: element sizes, "is floating point", conversion of one element
  * to and from double (float16 and bfloat16 round to nearest even, as c10's
  * Half and BFloat16 do), and the type promotion rules of binary operators,
@@ -26,6 +26,10 @@ typedef enum
   TS_DTYPE_INT32,
   TS_DTYPE_UINT8,
   TS_DTYPE_BOOL,
+  /* Appended after bool so that the values above (stored in traces, mirrored
+   * by the CUDA kernels' ABI and the Python dtype codes) keep their meaning. */
+  TS_DTYPE_INT8,
+  TS_DTYPE_INT16,
   TS_N_DTYPES,
   TS_DTYPE_UNDEFINED = -1,
 } TsDType;
