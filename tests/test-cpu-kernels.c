@@ -229,6 +229,139 @@ test_int_ops (void)
   g_assert_cmpint (out[0], ==, 0x5555555555555555);
 }
 
+/* int8 and int16 follow C++ arithmetic on int8_t/int16_t: computed wider
+ * and wrapped on store, operands first cast to the common dtype. Values
+ * from python3-torch 1.13 (e.g. torch.tensor([127], dtype=torch.int8) + 1
+ * == -128). */
+static void
+test_int8_int16 (void)
+{
+  gint8 a[5] = { 127, -128, 100, -7, 7 };
+  gint8 b[5] = { 1, -1, 3, 2, -2 };
+  gint8 o[5];
+  TsView va = view1 (TS_DTYPE_INT8, a, 5), vb = view1 (TS_DTYPE_INT8, b, 5);
+  TsView vo = view1 (TS_DTYPE_INT8, o, 5);
+  static const struct { TsBinaryOp op; gint8 expect[5]; } cases[] = {
+    { TS_BINARY_ADD, { -128, 127, 103, -5, 5 } },
+    { TS_BINARY_SUB, { 126, -127, 97, -9, 9 } },
+    { TS_BINARY_MUL, { 127, -128, 44, -14, -14 } },
+    { TS_BINARY_FLOOR_DIVIDE, { 127, -128, 33, -4, -4 } },
+    { TS_BINARY_REMAINDER, { 0, 0, 1, 1, -1 } },
+  };
+  g_autoptr(GError) error = NULL;
+
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      g_test_message ("int8 %s", ts_binary_op_name (cases[i].op));
+      g_assert_true (ts_cpu_binary (cases[i].op, &va, &vb, TS_DTYPE_INT8, &vo, NULL));
+      g_assert_cmpmem (o, sizeof o, cases[i].expect, sizeof o);
+    }
+
+  /* neg and abs of -128 stay -128 */
+  g_assert_true (ts_cpu_unary (TS_UNARY_NEG, &va, &vo, NULL));
+  g_assert_cmpmem (o, sizeof o, ((gint8[]){ -127, -128, -100, 7, -7 }), sizeof o);
+  g_assert_true (ts_cpu_unary (TS_UNARY_ABS, &va, &vo, NULL));
+  g_assert_cmpmem (o, sizeof o, ((gint8[]){ 127, -128, 100, 7, 7 }), sizeof o);
+
+  /* a uint8 0-dim 200 is cast to int8 (-56) before comparing and maximum:
+   * torch.maximum(a, torch.tensor(200, dtype=torch.uint8)) */
+  {
+    guint8 u = 200;
+    guint8 lt[5];
+    TsView vu, vlt = view1 (TS_DTYPE_BOOL, lt, 5);
+    TsDType common;
+
+    ts_view_init_scalar (&vu, TS_DTYPE_UINT8, &u);
+    common = ts_dtype_result_type2 (TS_OPERAND_TENSOR, TS_DTYPE_INT8, TS_OPERAND_ZERO_DIM,
+                                    TS_DTYPE_UINT8);
+    g_assert_cmpint (common, ==, TS_DTYPE_INT8);
+    g_assert_true (ts_cpu_binary (TS_BINARY_LT, &va, &vu, common, &vlt, NULL));
+    g_assert_cmpmem (lt, sizeof lt, ((guint8[]){ 0, 1, 0, 0, 0 }), sizeof lt);
+    g_assert_true (ts_cpu_binary (TS_BINARY_MAXIMUM, &va, &vu, common, &vo, NULL));
+    g_assert_cmpmem (o, sizeof o, ((gint8[]){ 127, -56, 100, -7, 7 }), sizeof o);
+  }
+
+  /* uint8 + int8 meets at int16: [200, 1] + [100, -2] == [300, -1] */
+  {
+    guint8 u[2] = { 200, 1 };
+    gint8 s[2] = { 100, -2 };
+    gint16 r[2];
+    TsView vu = view1 (TS_DTYPE_UINT8, u, 2), vs = view1 (TS_DTYPE_INT8, s, 2);
+    TsView vr = view1 (TS_DTYPE_INT16, r, 2);
+    TsDType common = ts_dtype_promote (TS_DTYPE_UINT8, TS_DTYPE_INT8);
+
+    g_assert_cmpint (common, ==, TS_DTYPE_INT16);
+    g_assert_true (ts_cpu_binary (TS_BINARY_ADD, &vu, &vs, common, &vr, NULL));
+    g_assert_cmpint (r[0], ==, 300);
+    g_assert_cmpint (r[1], ==, -1);
+  }
+
+  /* int16 wraps at 2^16 */
+  {
+    gint16 x[3] = { 32767, -32768, 300 };
+    gint16 y[3] = { 2, 3, 300 };
+    gint16 r[3];
+    TsView vx = view1 (TS_DTYPE_INT16, x, 3), vy = view1 (TS_DTYPE_INT16, y, 3);
+    TsView vr = view1 (TS_DTYPE_INT16, r, 3);
+
+    g_assert_true (ts_cpu_binary (TS_BINARY_MUL, &vx, &vy, TS_DTYPE_INT16, &vr, NULL));
+    g_assert_cmpmem (r, sizeof r, ((gint16[]){ -2, -32768, 24464 }), sizeof r);
+    g_assert_true (ts_cpu_binary (TS_BINARY_ADD, &vx, &vx, TS_DTYPE_INT16, &vr, NULL));
+    g_assert_cmpmem (r, sizeof r, ((gint16[]){ -2, 0, 600 }), sizeof r);
+  }
+
+  /* sum and prod of int8/int16 give int64, without wrapping */
+  {
+    gint16 x[3] = { 30000, 30000, -32768 };
+    gint64 sum;
+    TsDType dt;
+    TsView vs = view (I64, &sum, 0, NULL), vx = view1 (TS_DTYPE_INT16, x, 3);
+
+    g_assert_true (ts_reduce_result_dtype (TS_REDUCE_SUM, TS_DTYPE_INT8, &dt, NULL));
+    g_assert_cmpint (dt, ==, I64);
+    g_assert_true (ts_reduce_result_dtype (TS_REDUCE_SUM, TS_DTYPE_INT16, &dt, NULL));
+    g_assert_cmpint (dt, ==, I64);
+    g_assert_true (ts_cpu_reduce (TS_REDUCE_SUM, &va, 0, &vs, NULL));
+    g_assert_cmpint (sum, ==, 99);
+    g_assert_true (ts_cpu_reduce (TS_REDUCE_PROD, &va, 0, &vs, NULL));
+    g_assert_cmpint (sum, ==, 79654400);
+    g_assert_true (ts_cpu_reduce (TS_REDUCE_SUM, &vx, 0, &vs, NULL));
+    g_assert_cmpint (sum, ==, 27232);
+    g_assert_false (ts_reduce_result_dtype (TS_REDUCE_MEAN, TS_DTYPE_INT8, &dt, &error));
+    g_assert_cmpstr (error->message, ==, "mean(): could not infer output dtype. Input dtype "
+                     "must be either a floating point or complex dtype. Got: Char");
+    g_clear_error (&error);
+  }
+
+  /* the matmul loop path wraps each output: [[100, 50], [-100, 3]] @ itself */
+  {
+    gint8 x[4] = { 100, 50, -100, 3 };
+    gint8 r[4];
+    TsView vx = view2 (TS_DTYPE_INT8, x, 2, 2), vr = view2 (TS_DTYPE_INT8, r, 2, 2);
+
+    g_assert_true (ts_cpu_mm (&vx, &vx, &vr, NULL));
+    g_assert_cmpmem (r, sizeof r, ((gint8[]){ -120, 30, -60, -127 }), sizeof r);
+  }
+
+  /* fill and copy convert with wrap-around; floats truncate first */
+  {
+    float f[3] = { 300.7f, -1.5f, 200.0f };
+    gint8 r[3];
+    gint16 w[3];
+    TsView vf = view1 (F32, f, 3), vr = view1 (TS_DTYPE_INT8, r, 3);
+    TsView vw = view1 (TS_DTYPE_INT16, w, 3);
+
+    g_assert_true (ts_cpu_copy (&vr, &vf, NULL));
+    g_assert_cmpmem (r, sizeof r, ((gint8[]){ 44, -1, -56 }), sizeof r);
+    g_assert_true (ts_cpu_copy (&vw, &vr, NULL));
+    g_assert_cmpmem (w, sizeof w, ((gint16[]){ 44, -1, -56 }), sizeof w);
+    ts_cpu_fill_int (&vr, 129);
+    g_assert_cmpmem (r, sizeof r, ((gint8[]){ -127, -127, -127 }), sizeof r);
+    ts_cpu_fill (&vw, 40000.0);
+    g_assert_cmpmem (w, sizeof w, ((gint16[]){ -25536, -25536, -25536 }), sizeof w);
+  }
+}
+
 static void
 test_float_ops (void)
 {
@@ -1039,6 +1172,20 @@ test_random_fills (void)
 
     g_assert_false (ts_cpu_normal (&vi, 0, 1, 7, 0, &plan, &error));
     g_assert_error (error, TS_KERNEL_ERROR, TS_KERNEL_ERROR_DTYPE);
+    g_assert_cmpstr (error->message, ==, "\"normal_kernel_cuda\" not implemented for 'Long'");
+    g_clear_error (&error);
+  }
+  {
+    gint8 c[4];
+    gint16 w[4];
+    TsView vc = view1 (TS_DTYPE_INT8, c, 4), vw = view1 (TS_DTYPE_INT16, w, 4);
+
+    /* PyTorch checks the bounds' dtype first, for every device */
+    g_assert_false (ts_cpu_uniform (&vc, 0, 1, 7, 0, &plan, &error));
+    g_assert_cmpstr (error->message, ==, "\"check_uniform_bounds\" not implemented for 'Char'");
+    g_clear_error (&error);
+    g_assert_false (ts_cpu_normal (&vw, 0, 1, 7, 0, &plan, &error));
+    g_assert_cmpstr (error->message, ==, "\"normal_kernel_cuda\" not implemented for 'Short'");
   }
 
   g_free (a);
@@ -1081,6 +1228,7 @@ main (int    argc,
   g_test_add_func ("/cpu-kernels/broadcast-add", test_broadcast_add);
   g_test_add_func ("/cpu-kernels/promotion", test_promotion);
   g_test_add_func ("/cpu-kernels/int-ops", test_int_ops);
+  g_test_add_func ("/cpu-kernels/int8-int16", test_int8_int16);
   g_test_add_func ("/cpu-kernels/float-ops", test_float_ops);
   g_test_add_func ("/cpu-kernels/compare-logical", test_compare_logical);
   g_test_add_func ("/cpu-kernels/strided-views", test_strided_views);

@@ -1416,8 +1416,10 @@ random_fill (TsTensor  *self,
   if (!ts_dtype_is_floating (self->dtype))
     {
       g_set_error (error, TS_TENSOR_ERROR, TS_TENSOR_ERROR_RUNTIME,
-                   "\"%s_kernel_cpu\" not implemented for '%s'",
-                   normal ? "normal" : "uniform", ts_dtype_scalar_type_name (self->dtype));
+                   "\"%s\" not implemented for '%s'",
+                   !normal ? "check_uniform_bounds"
+                   : device.type == TS_DEVICE_CUDA ? "normal_kernel_cuda" : "normal_kernel_cpu",
+                   ts_dtype_scalar_type_name (self->dtype));
       return FALSE;
     }
   if (normal && p1 < 0)

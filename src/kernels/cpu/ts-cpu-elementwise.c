@@ -117,6 +117,35 @@ round_to (TsDType dtype,
     case TS_DTYPE_INT32:
     case TS_DTYPE_UINT8:
     case TS_DTYPE_BOOL:
+    case TS_DTYPE_INT8:
+    case TS_DTYPE_INT16:
+    case TS_N_DTYPES:
+    case TS_DTYPE_UNDEFINED:
+    default:
+      return v;
+    }
+}
+
+/* An integer operand cast to the integer compute dtype, as TensorIterator
+ * casts every input to the common dtype before computing: `int8 < 200`
+ * compares with -56, `uint8 < 300` with 44. Wrapping through unsigned
+ * types never overflows. */
+static inline gint64
+wrap_to (TsDType dtype,
+         gint64  v)
+{
+  switch (dtype)
+    {
+    case TS_DTYPE_INT32: return (gint32)(guint32)(guint64)v;
+    case TS_DTYPE_INT16: return (gint16)(guint16)(guint64)v;
+    case TS_DTYPE_INT8: return (gint8)(guint8)(guint64)v;
+    case TS_DTYPE_UINT8: return (guint8)(guint64)v;
+    case TS_DTYPE_INT64:
+    case TS_DTYPE_BOOL:
+    case TS_DTYPE_FLOAT32:
+    case TS_DTYPE_FLOAT64:
+    case TS_DTYPE_FLOAT16:
+    case TS_DTYPE_BFLOAT16:
     case TS_N_DTYPES:
     case TS_DTYPE_UNDEFINED:
     default:
@@ -312,8 +341,8 @@ binary_loop_generic (char         **ptrs,
             }
           else
             {
-              a = ts_dtype_load_int (ctx->a_dtype, pa);
-              b = ts_dtype_load_int (ctx->b_dtype, pb);
+              a = wrap_to (ctx->compute, ts_dtype_load_int (ctx->a_dtype, pa));
+              b = wrap_to (ctx->compute, ts_dtype_load_int (ctx->b_dtype, pb));
             }
           if (divides && b == 0)
             {
@@ -448,7 +477,7 @@ ts_cpu_binary (TsBinaryOp    op,
 
       for (gint64 i = 0; i < n; i++)
         {
-          if (ts_dtype_load_int (b->dtype, ts_view_linear_ptr (b, i)) == 0)
+          if (wrap_to (ctx.compute, ts_dtype_load_int (b->dtype, ts_view_linear_ptr (b, i))) == 0)
             {
               g_set_error_literal (error, TS_KERNEL_ERROR, TS_KERNEL_ERROR_ZERO_DIVISION,
                                    "ZeroDivisionError");

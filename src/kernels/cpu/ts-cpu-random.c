@@ -175,7 +175,7 @@ check_plan (const TsView          *out,
   if (floating_only && !ts_dtype_is_floating (out->dtype))
     {
       g_set_error (error, TS_KERNEL_ERROR, TS_KERNEL_ERROR_DTYPE,
-                   "\"%s\" not implemented for '%s'", op, ts_dtype_short_name (out->dtype));
+                   "\"%s\" not implemented for '%s'", op, ts_dtype_scalar_type_name (out->dtype));
       return FALSE;
     }
   if (plan->unroll != (out->dtype == TS_DTYPE_FLOAT64 ? 2u : 4u) || plan->block_size == 0 ||
@@ -201,7 +201,7 @@ ts_cpu_uniform (const TsView         *out,
 
   g_return_val_if_fail (out != NULL && plan != NULL, FALSE);
 
-  if (!check_plan (out, plan, TRUE, "uniform_kernel_cuda", error))
+  if (!check_plan (out, plan, TRUE, "check_uniform_bounds", error))
     return FALSE;
   if (!(from <= to))
     {
