@@ -180,6 +180,22 @@ static const FormatCase cases[] = {
     "tensor([1, 2, 3], dtype=torch.int32)" },
   { "uint8", TS_DTYPE_UINT8, 1, { 3 }, NULL, 0, 0, FALSE, 3, (const double[]){ 0.0, 255.0, 17.0 },
     "tensor([  0, 255,  17], dtype=torch.uint8)" },
+  { "int8", TS_DTYPE_INT8, 1, { 2 }, NULL, 0, 0, FALSE, 2, (const double[]){ 1.0, 2.0 },
+    "tensor([1, 2], dtype=torch.int8)" },
+  { "int8 extremes", TS_DTYPE_INT8, 1, { 3 }, NULL, 0, 0, FALSE, 3, (const double[]){ -128.0, 0.0, 127.0 },
+    "tensor([-128,    0,  127], dtype=torch.int8)" },
+  { "0-dim int8", TS_DTYPE_INT8, 0, { 0 }, NULL, 0, 0, FALSE, 1, (const double[]){ -5.0 },
+    "tensor(-5, dtype=torch.int8)" },
+  { "int8 wraps lines", TS_DTYPE_INT8, 1, { 17 }, NULL, 0, 0, FALSE, 17, (const double[]){ -100.0, -99.0, -98.0, -97.0, -96.0, -95.0, -94.0, -93.0, -92.0, -91.0, -90.0, -89.0, -88.0, -87.0, -86.0, -85.0, -84.0 },
+    "tensor([-100,  -99,  -98,  -97,  -96,  -95,  -94,  -93,  -92,  -91,  -90,  -89,\n"
+    "         -88,  -87,  -86,  -85,  -84], dtype=torch.int8)" },
+  { "int8 empty", TS_DTYPE_INT8, 1, { 0 }, NULL, 0, 0, FALSE, 0, NULL,
+    "tensor([], dtype=torch.int8)" },
+  { "int16 2-D", TS_DTYPE_INT16, 2, { 2, 2 }, NULL, 0, 0, FALSE, 4, (const double[]){ -32768.0, 7.0, 300.0, 32767.0 },
+    "tensor([[-32768,      7],\n"
+    "        [   300,  32767]], dtype=torch.int16)" },
+  { "int16 empty 2x0", TS_DTYPE_INT16, 2, { 2, 0 }, NULL, 0, 0, FALSE, 0, NULL,
+    "tensor([], size=(2, 0), dtype=torch.int16)" },
   { "wrapped floats", TS_DTYPE_FLOAT32, 1, { 30 }, NULL, 1, 0, FALSE, 0, NULL,
     "tensor([-5.0000,  0.2857,  5.5714, -3.5714,  1.7143,  7.0000, -2.1429,  3.1429,\n"
     "         8.4286, -0.7143,  4.5714, -4.5714,  0.7143,  6.0000, -3.1429,  2.1429,\n"
@@ -217,6 +233,10 @@ static const FormatCase cases[] = {
     "       device='cuda:0', dtype=torch.float64)" },
   { "cuda empty 2x0 int", TS_DTYPE_INT64, 2, { 2, 0 }, "cuda:0", 0, 0, FALSE, 0, NULL,
     "tensor([], device='cuda:0', size=(2, 0), dtype=torch.int64)" },
+  /* No CUDA build of torch here: PyTorch puts device= before dtype=, as in
+   * the float64 case above. */
+  { "cuda int8", TS_DTYPE_INT8, 1, { 2 }, "cuda:0", 0, 0, FALSE, 2, (const double[]){ 1.0, 2.0 },
+    "tensor([1, 2], device='cuda:0', dtype=torch.int8)" },
   { "cuda empty", TS_DTYPE_FLOAT32, 1, { 0 }, "cuda:0", 0, 0, FALSE, 0, NULL,
     "tensor([], device='cuda:0')" },
   { "requires grad", TS_DTYPE_FLOAT32, 1, { 2 }, NULL, 0, 0, TRUE, 2, (const double[]){ 1.0, 2.0 },
