@@ -62,12 +62,16 @@ int64 = dtype(4, "int64", False, True, 8)
 int32 = dtype(5, "int32", False, True, 4)
 uint8 = dtype(6, "uint8", False, False, 1)
 bool = dtype(7, "bool", False, False, 1)
+int8 = dtype(8, "int8", False, True, 1)
+int16 = dtype(9, "int16", False, True, 2)
 float = float32
 double = float64
 half = float16
 long = int64
 int = int32
-_dtypes = (float32, float64, float16, bfloat16, int64, int32, uint8, bool)
+short = int16
+# Indexed by the core's TsDType codes.
+_dtypes = (float32, float64, float16, bfloat16, int64, int32, uint8, bool, int8, int16)
 
 _default_dtype = float32
 
@@ -322,6 +326,12 @@ class Tensor(_C.TensorBase):
 
     def int(self):
         return self._to(None, int32, False, False)
+
+    def short(self):
+        return self._to(None, int16, False, False)
+
+    def char(self):
+        return self._to(None, int8, False, False)
 
     def bool(self):
         return self._to(None, bool, False, False)
@@ -860,7 +870,7 @@ def _promote_kind(a, b):
         return b
     if b is None:
         return a
-    order = {bool: 0, uint8: 1, int32: 1, int64: 1}
+    order = {bool: 0, uint8: 1, int8: 1, int16: 1, int32: 1, int64: 1}
     if a.is_floating_point or b.is_floating_point:
         return a if a.is_floating_point else b
     return a if order.get(a, 1) >= order.get(b, 1) else b
@@ -1104,7 +1114,7 @@ def is_grad_enabled():
 _LEGACY_NAMES = {
     float32: "FloatTensor", float64: "DoubleTensor", float16: "HalfTensor",
     bfloat16: "BFloat16Tensor", int64: "LongTensor", int32: "IntTensor",
-    uint8: "ByteTensor", bool: "BoolTensor",
+    uint8: "ByteTensor", bool: "BoolTensor", int8: "CharTensor", int16: "ShortTensor",
 }
 
 
