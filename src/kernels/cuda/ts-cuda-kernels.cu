@@ -91,7 +91,7 @@ dtype_size (int dtype)
     {
     case TS_CUDA_FLOAT64: case TS_CUDA_INT64: return 8;
     case TS_CUDA_FLOAT32: case TS_CUDA_INT32: return 4;
-    case TS_CUDA_FLOAT16: case TS_CUDA_BFLOAT16: return 2;
+    case TS_CUDA_FLOAT16: case TS_CUDA_BFLOAT16: case TS_CUDA_INT16: return 2;
     default: return 1;
     }
 }
@@ -322,6 +322,8 @@ load_double (int dtype, const void *base, int64_t i)
     case TS_CUDA_INT64:    return (double)((const int64_t *)base)[i];
     case TS_CUDA_INT32:    return ((const int32_t *)base)[i];
     case TS_CUDA_UINT8:    return ((const uint8_t *)base)[i];
+    case TS_CUDA_INT8:     return ((const int8_t *)base)[i];
+    case TS_CUDA_INT16:    return ((const int16_t *)base)[i];
     default:               return ((const uint8_t *)base)[i] != 0;
     }
 }
@@ -329,7 +331,8 @@ load_double (int dtype, const void *base, int64_t i)
 __device__ __forceinline__ bool
 is_integral (int dtype)
 {
-  return dtype == TS_CUDA_INT64 || dtype == TS_CUDA_INT32 || dtype == TS_CUDA_UINT8 || dtype == TS_CUDA_BOOL;
+  return dtype == TS_CUDA_INT64 || dtype == TS_CUDA_INT32 || dtype == TS_CUDA_INT16 ||
+         dtype == TS_CUDA_INT8 || dtype == TS_CUDA_UINT8 || dtype == TS_CUDA_BOOL;
 }
 
 __device__ __forceinline__ int64_t
@@ -340,6 +343,8 @@ load_int (int dtype, const void *base, int64_t i)
     case TS_CUDA_INT64: return ((const int64_t *)base)[i];
     case TS_CUDA_INT32: return ((const int32_t *)base)[i];
     case TS_CUDA_UINT8: return ((const uint8_t *)base)[i];
+    case TS_CUDA_INT8:  return ((const int8_t *)base)[i];
+    case TS_CUDA_INT16: return ((const int16_t *)base)[i];
     default:            return ((const uint8_t *)base)[i] != 0;
     }
 }
@@ -358,6 +363,9 @@ store_value (int dtype, void *base, int64_t i, double d, int64_t v, bool have_in
     case TS_CUDA_INT64:    ((int64_t *)base)[i] = have_int ? v : (int64_t)d; break;
     case TS_CUDA_INT32:    ((int32_t *)base)[i] = (int32_t)(have_int ? v : (int64_t)d); break;
     case TS_CUDA_UINT8:    ((uint8_t *)base)[i] = (uint8_t)(have_int ? v : (int64_t)d); break;
+    /* narrowing wraps modulo 2^bits, as on the host */
+    case TS_CUDA_INT8:     ((int8_t *)base)[i] = (int8_t)(uint8_t)(have_int ? v : (int64_t)d); break;
+    case TS_CUDA_INT16:    ((int16_t *)base)[i] = (int16_t)(uint16_t)(have_int ? v : (int64_t)d); break;
     default:               ((uint8_t *)base)[i] = have_int ? v != 0 : d != 0.0; break;
     }
 }
@@ -1037,6 +1045,9 @@ k_binary (int op, const TsCudaView *out, const TsCudaView *a, const TsCudaView *
     case TS_CUDA_FLOAT64: return launch_binary<double> (op, out, a, b, s);
     case TS_CUDA_INT64:   return launch_binary<int64_t> (op, out, a, b, s);
     case TS_CUDA_INT32:   return launch_binary<int32_t> (op, out, a, b, s);
+    /* int8/int16 arithmetic happens in int and wraps on the store */
+    case TS_CUDA_INT16:   return launch_binary<int16_t> (op, out, a, b, s);
+    case TS_CUDA_INT8:    return launch_binary<int8_t> (op, out, a, b, s);
     default:              return cudaErrorInvalidValue;
     }
 }

@@ -39,6 +39,8 @@ enum
   TS_CUDA_INT32 = 5,
   TS_CUDA_UINT8 = 6,
   TS_CUDA_BOOL = 7,
+  TS_CUDA_INT8 = 8,
+  TS_CUDA_INT16 = 9,
 };
 
 /* TsBinaryOp / TsUnaryOp values (the subset the device implements). */
