@@ -285,6 +285,47 @@ test_result_type (void)
   g_assert_cmpint (ts_dtype_result_type2 (S, F64, T, I64), ==, F32);
 }
 
+/* fill_'s checked conversion, cases from python3-torch 1.13:
+ * torch.empty(1, dtype=d).fill_(v) raising "value cannot be converted to
+ * type int8_t without overflow" or not. */
+static void
+test_scalar_overflows (void)
+{
+  static const struct { TsDType dtype; gint64 v; gboolean overflows; } ints[] = {
+    { I8, 127, FALSE }, { I8, 128, TRUE }, { I8, -128, FALSE }, { I8, -129, TRUE },
+    { I16, 32767, FALSE }, { I16, 32768, TRUE }, { I16, -32769, TRUE },
+    { U8, 255, FALSE }, { U8, 256, TRUE }, { U8, -255, FALSE }, { U8, -256, TRUE },
+    { I32, G_GINT64_CONSTANT (2147483648), TRUE }, { I32, G_MININT32, FALSE },
+    { I64, G_MAXINT64, FALSE }, { F16, 65504, FALSE }, { F16, 65505, TRUE },
+    { B, 5, FALSE },
+  };
+  static const struct { TsDType dtype; double v; gboolean overflows; } floats[] = {
+    { I8, 127.9, TRUE }, { I8, -128.9, TRUE }, { I8, 126.5, FALSE }, { I8, NAN, TRUE },
+    { U8, -0.5, TRUE }, { U8, 255.9, TRUE }, { I16, INFINITY, TRUE },
+    { I32, 2147483647.5, TRUE }, { I64, 1e30, TRUE }, { I64, 0x1p63, FALSE },
+    { I64, NAN, TRUE }, { F16, 1e6, TRUE }, { F16, INFINITY, FALSE }, { F16, NAN, FALSE },
+    { F32, 1e300, TRUE }, { F32, 3.4028234663852886e38, FALSE }, { F64, 1e308, FALSE },
+    { BF16, 3.39e38, TRUE }, { BF16, 3.3895313892515355e38, FALSE }, { B, 1e300, FALSE },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (ints); i++)
+    {
+      g_test_message ("int case %u", i);
+      g_assert_cmpint (ts_dtype_scalar_overflows (ints[i].dtype, TRUE, ints[i].v, 0.0), ==,
+                       ints[i].overflows);
+    }
+  for (guint i = 0; i < G_N_ELEMENTS (floats); i++)
+    {
+      g_test_message ("float case %u", i);
+      g_assert_cmpint (ts_dtype_scalar_overflows (floats[i].dtype, FALSE, 0, floats[i].v), ==,
+                       floats[i].overflows);
+    }
+  g_assert_cmpstr (ts_dtype_cpp_type_name (I8), ==, "int8_t");
+  g_assert_cmpstr (ts_dtype_cpp_type_name (I16), ==, "int16_t");
+  g_assert_cmpstr (ts_dtype_cpp_type_name (I32), ==, "int");
+  g_assert_cmpstr (ts_dtype_cpp_type_name (F16), ==, "at::Half");
+}
+
 static void
 test_can_cast (void)
 {
@@ -313,6 +354,7 @@ main (int    argc,
   g_test_add_func ("/dtype/int8-int16", test_int8_int16);
   g_test_add_func ("/dtype/promote-types", test_promote_types);
   g_test_add_func ("/dtype/result-type", test_result_type);
+  g_test_add_func ("/dtype/scalar-overflows", test_scalar_overflows);
   g_test_add_func ("/dtype/can-cast", test_can_cast);
   return g_test_run ();
 }

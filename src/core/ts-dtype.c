@@ -6,6 +6,7 @@
 
 #include "config.h"
 
+#include <float.h>
 #include <math.h>
 #include <string.h>
 
@@ -18,19 +19,32 @@ typedef struct
   const char *scalar_type;   /* c10's ScalarType name */
   gsize       size;
   gboolean    floating;
+  const char *cpp_type;      /* the C++ type c10 names in conversion errors */
+  double      lowest;        /* finite range (integers: exact in a double) */
+  double      max;
 } DTypeInfo;
 
 static const DTypeInfo dtype_info[TS_N_DTYPES] = {
-  [TS_DTYPE_FLOAT32]  = { "torch.float32",  "float32",  "Float",    4, TRUE },
-  [TS_DTYPE_FLOAT64]  = { "torch.float64",  "float64",  "Double",   8, TRUE },
-  [TS_DTYPE_FLOAT16]  = { "torch.float16",  "float16",  "Half",     2, TRUE },
-  [TS_DTYPE_BFLOAT16] = { "torch.bfloat16", "bfloat16", "BFloat16", 2, TRUE },
-  [TS_DTYPE_INT64]    = { "torch.int64",    "int64",    "Long",     8, FALSE },
-  [TS_DTYPE_INT32]    = { "torch.int32",    "int32",    "Int",      4, FALSE },
-  [TS_DTYPE_UINT8]    = { "torch.uint8",    "uint8",    "Byte",     1, FALSE },
-  [TS_DTYPE_BOOL]     = { "torch.bool",     "bool",     "Bool",     1, FALSE },
-  [TS_DTYPE_INT8]     = { "torch.int8",     "int8",     "Char",     1, FALSE },
-  [TS_DTYPE_INT16]    = { "torch.int16",    "int16",    "Short",    2, FALSE },
+  [TS_DTYPE_FLOAT32]  = { "torch.float32",  "float32",  "Float",    4, TRUE,
+                          "float", -0x1.fffffep127, 0x1.fffffep127 },
+  [TS_DTYPE_FLOAT64]  = { "torch.float64",  "float64",  "Double",   8, TRUE,
+                          "double", -DBL_MAX, DBL_MAX },
+  [TS_DTYPE_FLOAT16]  = { "torch.float16",  "float16",  "Half",     2, TRUE,
+                          "at::Half", -65504.0, 65504.0 },
+  [TS_DTYPE_BFLOAT16] = { "torch.bfloat16", "bfloat16", "BFloat16", 2, TRUE,
+                          "at::BFloat16", -0x1.fep127, 0x1.fep127 },
+  [TS_DTYPE_INT64]    = { "torch.int64",    "int64",    "Long",     8, FALSE,
+                          "int64_t", -0x1p63, 0x1p63 },
+  [TS_DTYPE_INT32]    = { "torch.int32",    "int32",    "Int",      4, FALSE,
+                          "int", -2147483648.0, 2147483647.0 },
+  [TS_DTYPE_UINT8]    = { "torch.uint8",    "uint8",    "Byte",     1, FALSE,
+                          "uint8_t", 0.0, 255.0 },
+  [TS_DTYPE_BOOL]     = { "torch.bool",     "bool",     "Bool",     1, FALSE,
+                          "bool", 0.0, 1.0 },
+  [TS_DTYPE_INT8]     = { "torch.int8",     "int8",     "Char",     1, FALSE,
+                          "int8_t", -128.0, 127.0 },
+  [TS_DTYPE_INT16]    = { "torch.int16",    "int16",    "Short",    2, FALSE,
+                          "int16_t", -32768.0, 32767.0 },
 };
 
 /* Aliases PyTorch accepts as attribute names of the torch module. */
@@ -433,6 +447,45 @@ ts_dtype_can_cast (TsDType from,
   if (from != TS_DTYPE_BOOL && to == TS_DTYPE_BOOL)
     return FALSE;
   return TRUE;
+}
+
+const char *
+ts_dtype_cpp_type_name (TsDType dtype)
+{
+  g_return_val_if_fail (ts_dtype_is_valid (dtype), NULL);
+  return dtype_info[dtype].cpp_type;
+}
+
+gboolean
+ts_dtype_scalar_overflows (TsDType  dtype,
+                           gboolean is_int,
+                           gint64   ivalue,
+                           double   value)
+{
+  const DTypeInfo *info;
+
+  g_return_val_if_fail (ts_dtype_is_valid (dtype), FALSE);
+
+  info = &dtype_info[dtype];
+  if (dtype == TS_DTYPE_BOOL)
+    return FALSE;
+
+  if (is_int)
+    {
+      if (dtype == TS_DTYPE_INT64)
+        return FALSE;
+      if (info->floating)
+        return (double)ivalue > info->max || (double)ivalue < info->lowest;
+      if (info->lowest == 0.0 && ivalue < 0)
+        return (double)(0 - (guint64)ivalue) > info->max;  /* two's complement */
+      return (double)ivalue < info->lowest || (double)ivalue > info->max;
+    }
+
+  if (isnan (value) || isinf (value))
+    return !info->floating;
+  /* c10 compares in double: int64's max, 2^63 - 1, becomes 2^63, so 2^63
+   * itself passes (and stores as the integer indefinite, like PyTorch). */
+  return value < info->lowest || value > info->max;
 }
 
 /* PyTorch's combine_categories: @lower only matters when it is of a

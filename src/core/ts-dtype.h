@@ -91,6 +91,19 @@ float       ts_half_to_float         (guint16      h);
 guint16     ts_float_to_bfloat16     (float        f);
 float       ts_bfloat16_to_float     (guint16      b);
 
+/* c10's checked_convert of a Python number into @dtype (fill_, full...):
+ * TRUE when it does not fit, with is_int saying whether the number is
+ * @ivalue (a Python int or bool) or @value (a Python float). Integers out
+ * of range overflow (unsigned types also take negatives down to -max, as
+ * two's complement); floats overflow past the finite range, and NaN or inf
+ * only for integer types; bool never overflows. */
+gboolean    ts_dtype_scalar_overflows (TsDType     dtype,
+                                      gboolean     is_int,
+                                      gint64       ivalue,
+                                      double       value);
+/* The C++ type name c10 puts in that message: "int8_t", "at::Half"... */
+const char *ts_dtype_cpp_type_name   (TsDType      dtype);
+
 /* torch.can_cast(from, to): no floating to integral, no non-bool to bool.
  * The rule for writing a result into an existing output (out=, in-place). */
 gboolean    ts_dtype_can_cast        (TsDType      from,

@@ -585,9 +585,18 @@ ts_ops_fill (TsTensor        *self,
              const TsScalar  *value,
              GError         **error)
 {
-  Job *job = job_new (fill_job);
+  Job *job;
   TsView view;
 
+  if (ts_dtype_scalar_overflows (self->dtype, value->kind != TS_DTYPE_FLOAT64,
+                                 value->ivalue, value->value))
+    {
+      g_set_error (error, TS_TENSOR_ERROR, TS_TENSOR_ERROR_RUNTIME,
+                   "value cannot be converted to type %s without overflow",
+                   ts_dtype_cpp_type_name (self->dtype));
+      return FALSE;
+    }
+  job = job_new (fill_job);
   job->scalar = *value;
   job_set (job, 0, self);
   tensor_view (self, &view);

@@ -1475,6 +1475,14 @@ py_from_flat (PyObject *module,
             PyErr_Format (PyExc_TypeError, "must be real number, not %s", Py_TYPE (v)->tp_name);
           return NULL;
         }
+      /* torch.tensor() checks integer dtypes only, naming the dtype */
+      if (ts_dtype_is_integral (dtype, FALSE) &&
+          ts_dtype_scalar_overflows (dtype, s.kind != TS_DTYPE_FLOAT64, s.ivalue, s.value))
+        {
+          PyErr_Format (PyExc_RuntimeError, "value cannot be converted to type %s without overflow",
+                        ts_dtype_short_name (dtype));
+          return NULL;
+        }
       if (ts_dtype_is_floating (dtype) || s.kind == TS_DTYPE_FLOAT64)
         ts_dtype_store (dtype, p, s.value);
       else
