@@ -27,6 +27,7 @@
 #include "ts-memory-replay.h"
 #include "ts-render-export.h"
 #include "ts-segment-map-renderer.h"
+#include "ts-test-trace.h"
 #include "ts-trace-document.h"
 #include "ts-trace-writer.h"
 
@@ -35,57 +36,6 @@
 #define CONTEXT_RESERVE (300 * MiB)
 #define S0 ((TsStreamId) 0)
 #define S1 ((TsStreamId) 1)
-
-typedef struct
-{
-  TsDeviceMemory *mem;
-  TsTime          now;
-} Fake;
-
-static gboolean
-f_malloc (gpointer d, guint dev, guint64 size, guint64 *addr)
-{
-  return ts_device_memory_segment_malloc (((Fake *) d)->mem, dev, size, addr, NULL);
-}
-
-static void
-f_free (gpointer d, guint dev, guint64 addr, guint64 size)
-{
-  g_assert_true (ts_device_memory_segment_free (((Fake *) d)->mem, addr, NULL));
-}
-
-static void
-f_info (gpointer d, guint dev, guint64 *f, guint64 *t)
-{
-  g_assert_true (ts_device_memory_get_info (((Fake *) d)->mem, dev, f, t, NULL));
-}
-
-static guint64
-f_record (gpointer d, TsStreamId s)
-{
-  return 1;
-}
-
-static gboolean
-f_query (gpointer d, guint64 e)
-{
-  return TRUE;
-}
-
-static void
-f_nop (gpointer d, guint64 e)
-{
-}
-
-static TsTime
-f_now (gpointer d)
-{
-  return ((Fake *) d)->now;
-}
-
-static const TsAllocatorBackend backend = {
-  f_malloc, f_free, f_info, f_record, f_query, f_nop, f_nop, f_now, NULL,
-};
 
 typedef struct
 {
@@ -99,7 +49,7 @@ static void
 run_scenario (Scenario *sc)
 {
   const TsGpuProfile *gpu = ts_gpu_profile_lookup ("gtx1080ti");
-  Fake fake = { 0 };
+  TsTestMemory fake = { 0 };
   g_autoptr(TsAllocator) a = NULL;
   g_autoptr(GError) error = NULL;
   guint64 big_blocks[16], keep[16], small[8], x;
@@ -109,7 +59,7 @@ run_scenario (Scenario *sc)
   sc->rec = ts_recorder_new ();
   fake.mem = ts_device_memory_new ();
   g_assert_cmpuint (ts_device_memory_add_device (fake.mem, gpu->total_memory, CONTEXT_RESERVE, NULL), ==, 0);
-  a = ts_allocator_new (1, NULL, &backend, &fake);
+  a = ts_allocator_new (1, NULL, &ts_test_memory_backend, &fake);
   ts_allocator_set_recorder (a, sc->rec);
 
   l_act.file = l_keep.file = l_small.file = l_big.file = ts_recorder_intern (sc->rec, "fragmentation_two_streams.py");

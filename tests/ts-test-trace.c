@@ -424,3 +424,69 @@ ts_test_trace_write (TsRecorder  *recorder,
     return FALSE;
   return ts_trace_writer_close (writer, error);
 }
+
+/* --- an allocator backend for the memory views ----------------------------- */
+
+static gboolean
+memory_segment_malloc (gpointer  user_data,
+                       guint     device,
+                       guint64   size,
+                       guint64  *addr)
+{
+  TsTestMemory *memory = user_data;
+
+  return ts_device_memory_segment_malloc (memory->mem, device, size, addr, NULL);
+}
+
+static void
+memory_segment_free (gpointer user_data,
+                     guint    device,
+                     guint64  addr,
+                     guint64  size)
+{
+  TsTestMemory *memory = user_data;
+
+  g_assert_true (ts_device_memory_segment_free (memory->mem, addr, NULL));
+}
+
+static void
+memory_get_info (gpointer  user_data,
+                 guint     device,
+                 guint64  *free_bytes,
+                 guint64  *total_bytes)
+{
+  TsTestMemory *memory = user_data;
+
+  g_assert_true (ts_device_memory_get_info (memory->mem, device, free_bytes, total_bytes, NULL));
+}
+
+static guint64
+memory_event_record (gpointer   user_data,
+                     TsStreamId stream)
+{
+  return 1;
+}
+
+static gboolean
+memory_event_query (gpointer user_data,
+                    guint64  event)
+{
+  return TRUE;
+}
+
+static void
+memory_event_nop (gpointer user_data,
+                  guint64  event)
+{
+}
+
+static TsTime
+memory_now (gpointer user_data)
+{
+  return ((TsTestMemory *) user_data)->now;
+}
+
+const TsAllocatorBackend ts_test_memory_backend = {
+  memory_segment_malloc, memory_segment_free, memory_get_info, memory_event_record,
+  memory_event_query, memory_event_nop, memory_event_nop, memory_now, NULL,
+};

@@ -14,6 +14,8 @@
 
 #pragma once
 
+#include "ts-allocator.h"
+#include "ts-device-memory.h"
 #include "ts-recorder.h"
 
 G_BEGIN_DECLS
@@ -38,5 +40,18 @@ guint64     ts_test_trace_count      (const TsTestTraceOptions *options);
 gboolean    ts_test_trace_write      (TsRecorder               *recorder,
                                       const char               *path,
                                       GError                  **error);
+
+/* A TsAllocator backend over simulated device memory whose events have
+ * always completed (deferred frees land at once); its clock reads `now`,
+ * which the test sets. Pass &ts_test_memory_backend with a
+ * TsTestMemory as user data. The allocator tests, which decide when
+ * events complete, use test-fake-allocator-backend.h instead. */
+typedef struct
+{
+  TsDeviceMemory *mem;
+  TsTime          now;
+} TsTestMemory;
+
+extern const TsAllocatorBackend ts_test_memory_backend;
 
 G_END_DECLS

@@ -10,11 +10,11 @@
 
 #include "ts-counter-plot.h"
 
-static guint
-first_at_or_after (const TsTime *times,
-                   guint         n,
-                   guint         k,
-                   TsTime        limit)
+guint
+ts_counter_plot_gallop (const TsTime *times,
+                        guint         n,
+                        guint         k,
+                        TsTime        limit)
 {
   guint lo = k, bound = 1, hi;
 
@@ -43,7 +43,7 @@ ts_counter_plot_find (const TsTime *times,
                       guint         n_samples,
                       TsTime        time)
 {
-  guint k = first_at_or_after (times, n_samples, 0, time == G_MAXINT64 ? time : time + 1);
+  guint k = ts_counter_plot_gallop (times, n_samples, 0, time == G_MAXINT64 ? time : time + 1);
 
   return (gint64) k - 1;
 }
@@ -114,7 +114,7 @@ ts_counter_plot_draw (cairo_t             *cr,
     return 0;
 
   /* The value in force at the left edge. */
-  k = first_at_or_after (p->times, n, 0, p->begin + 1);
+  k = ts_counter_plot_gallop (p->times, n, 0, p->begin + 1);
   cur = k > 0 ? p->values[k - 1] : 0;
   if (k == 0)
     x_start = MAX (p->x0, p->x0 + (double) (p->times[0] - p->begin) * scale);
@@ -124,7 +124,7 @@ ts_counter_plot_draw (cairo_t             *cr,
     {
       double col = floor (p->x0 + (double) (p->times[k] - p->begin) * scale);
       TsTime limit = p->begin + (TsTime) ceil ((col + 1 - p->x0) / scale);
-      guint j = first_at_or_after (p->times, n, k, limit);
+      guint j = ts_counter_plot_gallop (p->times, n, k, limit);
       gint64 lo = cur, hi = cur;
 
       if (j <= k)

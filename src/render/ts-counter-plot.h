@@ -50,6 +50,14 @@ guint   ts_counter_plot_draw      (cairo_t             *cr,
                                    const TsCounterPlot *plot,
                                    const TsRenderColor *color);
 
+/* The first index p >= k with times[p] >= limit, or n: exponential steps
+ * from k, then a binary search, so skipping m samples costs O(log m)
+ * however long the series. `times` is sorted. */
+guint   ts_counter_plot_gallop    (const TsTime        *times,
+                                   guint                n,
+                                   guint                k,
+                                   TsTime               limit);
+
 /* The index of the last sample at or before `time`, or -1. */
 gint64  ts_counter_plot_find      (const TsTime        *times,
                                    guint                n_samples,

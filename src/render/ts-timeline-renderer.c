@@ -1007,34 +1007,6 @@ lane_gallop (const TsTrack     *t,
   return lo;
 }
 
-static guint
-times_gallop (const TsTime *times,
-              guint         n,
-              guint         k,
-              TsTime        limit)
-{
-  guint lo = k, bound = 1, hi;
-
-  if (lo >= n || times[lo] >= limit)
-    return lo;
-  while (lo + bound < n && times[lo + bound] < limit)
-    {
-      lo += bound;
-      bound *= 2;
-    }
-  hi = MIN (lo + bound, n);
-  lo++;
-  while (lo < hi)
-    {
-      guint mid = lo + (hi - lo) / 2;
-      if (times[mid] < limit)
-        lo = mid + 1;
-      else
-        hi = mid;
-    }
-  return lo;
-}
-
 /* --- items -------------------------------------------------------------- */
 
 static const TsRenderColor *
@@ -1404,8 +1376,8 @@ draw_marker_list (Frame               *f,
   if (times == NULL)
     return;
   v = (const TsTime *) (gpointer) times->data;
-  k = times_gallop (v, times->len, 0, f->begin);
-  n = times_gallop (v, times->len, k, f->end);
+  k = ts_counter_plot_gallop (v, times->len, 0, f->begin);
+  n = ts_counter_plot_gallop (v, times->len, k, f->end);
   f->self->stats.n_searches += 2;
   thr = fold_threshold (f, MARKER_SIZE);
   ts_render_set_color (f->cr, color);
@@ -2062,7 +2034,7 @@ ts_timeline_renderer_hit_test (TsTimelineRenderer   *self,
   hit->kind = TS_TIMELINE_HIT_TRACK;
   if (t->kind == TS_TRACK_MEMORY)
     {
-      guint k = times_gallop (t->sample_times, t->n_samples, 0, hit->time + 1);
+      guint k = ts_counter_plot_gallop (t->sample_times, t->n_samples, 0, hit->time + 1);
       if (k > 0)
         {
           hit->kind = TS_TIMELINE_HIT_SAMPLE;

@@ -13,6 +13,7 @@
 
 #include "ts-memory-fragmentation.h"
 #include "ts-memory-view.h"
+#include "ts-util-private.h"
 
 struct _TsMemoryView
 {
@@ -70,6 +71,31 @@ get_view (TsMemoryView   *self,
   view->width = gtk_widget_get_width (GTK_WIDGET (self));
   view->height = gtk_widget_get_height (GTK_WIDGET (self));
   view->scroll_y = 0;
+}
+
+/* Stores a range, redraws and notifies the ends that moved; nothing when
+ * neither did. */
+static void
+store_range (TsMemoryView *self,
+             TsTime       *begin_field,
+             TsTime       *end_field,
+             TsTime        begin,
+             TsTime        end,
+             guint         begin_prop,
+             guint         end_prop)
+{
+  gboolean b = begin != *begin_field;
+  gboolean e = end != *end_field;
+
+  if (!b && !e)
+    return;
+  *begin_field = begin;
+  *end_field = end;
+  invalidate (self);
+  if (b)
+    g_object_notify_by_pspec (G_OBJECT (self), properties[begin_prop]);
+  if (e)
+    g_object_notify_by_pspec (G_OBJECT (self), properties[end_prop]);
 }
 
 /* The frame without the instant line, rasterized once into a texture:
@@ -510,11 +536,7 @@ ts_memory_view_get_visible_range (TsMemoryView *self,
                                   TsTime       *end)
 {
   g_return_if_fail (TS_IS_MEMORY_VIEW (self));
-
-  if (begin)
-    *begin = self->begin;
-  if (end)
-    *end = self->end;
+  _ts_time_range_get (self->begin, self->end, begin, end);
 }
 
 void
@@ -522,23 +544,10 @@ ts_memory_view_set_visible_range (TsMemoryView *self,
                                   TsTime        begin,
                                   TsTime        end)
 {
-  gboolean b, e;
-
   g_return_if_fail (TS_IS_MEMORY_VIEW (self));
 
-  if (end <= begin)
-    end = begin + 1;
-  b = begin != self->begin;
-  e = end != self->end;
-  if (!b && !e)
-    return;
-  self->begin = begin;
-  self->end = end;
-  invalidate (self);
-  if (b)
-    g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_VISIBLE_BEGIN]);
-  if (e)
-    g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_VISIBLE_END]);
+  store_range (self, &self->begin, &self->end, begin, MAX (end, begin + 1),
+               PROP_VISIBLE_BEGIN, PROP_VISIBLE_END);
 }
 
 void
@@ -560,11 +569,7 @@ ts_memory_view_get_selected_range (TsMemoryView *self,
                                    TsTime       *end)
 {
   g_return_if_fail (TS_IS_MEMORY_VIEW (self));
-
-  if (begin)
-    *begin = self->sel_begin;
-  if (end)
-    *end = self->sel_end;
+  _ts_time_range_get (self->sel_begin, self->sel_end, begin, end);
 }
 
 void
@@ -573,23 +578,13 @@ ts_memory_view_set_selected_range (TsMemoryView *self,
                                    TsTime        end)
 {
   TsTime lo = MIN (begin, end), hi = MAX (begin, end);
-  gboolean b, e;
 
   g_return_if_fail (TS_IS_MEMORY_VIEW (self));
 
-  b = lo != self->sel_begin;
-  e = hi != self->sel_end;
-  if (!b && !e)
-    return;
-  self->sel_begin = lo;
-  self->sel_end = hi;
   if (self->renderer != NULL)
     ts_memory_renderer_set_selected_range (self->renderer, lo, hi);
-  invalidate (self);
-  if (b)
-    g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_SELECTION_BEGIN]);
-  if (e)
-    g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_SELECTION_END]);
+  store_range (self, &self->sel_begin, &self->sel_end, lo, hi,
+               PROP_SELECTION_BEGIN, PROP_SELECTION_END);
 }
 
 gsize

@@ -27,6 +27,7 @@
 
 #include "ts-time-ruler.h"
 #include "ts-timeline.h"
+#include "ts-util-private.h"
 
 #define MIN_SPAN     10       /* ns: the deepest zoom */
 #define DRAG_SLOP    3.0      /* pixels before a press becomes a drag */
@@ -180,6 +181,20 @@ document_span (TsTimeline *self,
 
 /* --- the visible window -------------------------------------------------- */
 
+/* Two properties that change together (the ends of a window, a track and
+ * its item): one notification round, then a redraw. */
+static void
+notify_pair (TsTimeline *self,
+             guint       first,
+             guint       second)
+{
+  g_object_freeze_notify (G_OBJECT (self));
+  g_object_notify_by_pspec (G_OBJECT (self), properties[first]);
+  g_object_notify_by_pspec (G_OBJECT (self), properties[second]);
+  g_object_thaw_notify (G_OBJECT (self));
+  gtk_widget_queue_draw (GTK_WIDGET (self));
+}
+
 /* Keeps the window sane: at least MIN_SPAN, at most a little more than the
  * trace, and overlapping it (shifting, never squeezing, so zooming around
  * the pointer stays exact away from the edges). */
@@ -218,11 +233,7 @@ apply_window (TsTimeline *self,
 
   self->begin = b;
   self->end = e;
-  g_object_freeze_notify (G_OBJECT (self));
-  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_BEGIN]);
-  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_END]);
-  g_object_thaw_notify (G_OBJECT (self));
-  gtk_widget_queue_draw (GTK_WIDGET (self));
+  notify_pair (self, PROP_BEGIN, PROP_END);
 }
 
 /* The user moved the view: stop following a live run. */
@@ -238,11 +249,7 @@ ts_timeline_get_visible_range (TsTimeline *self,
                                TsTime     *end)
 {
   g_return_if_fail (TS_IS_TIMELINE (self));
-
-  if (begin != NULL)
-    *begin = self->begin;
-  if (end != NULL)
-    *end = self->end;
+  _ts_time_range_get (self->begin, self->end, begin, end);
 }
 
 void
@@ -458,16 +465,6 @@ ts_timeline_get_selected_item (TsTimeline *self,
   return self->has_selection;
 }
 
-static void
-notify_selection (TsTimeline *self)
-{
-  g_object_freeze_notify (G_OBJECT (self));
-  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_SELECTED_TRACK]);
-  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_SELECTED_ITEM]);
-  g_object_thaw_notify (G_OBJECT (self));
-  gtk_widget_queue_draw (GTK_WIDGET (self));
-}
-
 void
 ts_timeline_select_item (TsTimeline *self,
                          guint       track,
@@ -485,7 +482,7 @@ ts_timeline_select_item (TsTimeline *self,
   self->selected_track = track;
   self->selected_item = item;
   ts_timeline_renderer_set_selected_item (self->renderer, track, item);
-  notify_selection (self);
+  notify_pair (self, PROP_SELECTED_TRACK, PROP_SELECTED_ITEM);
 }
 
 void
@@ -498,7 +495,7 @@ ts_timeline_unselect_item (TsTimeline *self)
   self->has_selection = FALSE;
   if (self->renderer != NULL)
     ts_timeline_renderer_clear_selected_item (self->renderer);
-  notify_selection (self);
+  notify_pair (self, PROP_SELECTED_TRACK, PROP_SELECTED_ITEM);
 }
 
 void
@@ -557,11 +554,7 @@ ts_timeline_get_selected_range (TsTimeline *self,
                                 TsTime     *end)
 {
   g_return_if_fail (TS_IS_TIMELINE (self));
-
-  if (begin != NULL)
-    *begin = self->range_begin;
-  if (end != NULL)
-    *end = self->range_end;
+  _ts_time_range_get (self->range_begin, self->range_end, begin, end);
 }
 
 void
@@ -583,11 +576,7 @@ ts_timeline_set_selected_range (TsTimeline *self,
   self->range_end = e;
   if (self->renderer != NULL)
     ts_timeline_renderer_set_selected_range (self->renderer, b, e);
-  g_object_freeze_notify (G_OBJECT (self));
-  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_RANGE_BEGIN]);
-  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_RANGE_END]);
-  g_object_thaw_notify (G_OBJECT (self));
-  gtk_widget_queue_draw (GTK_WIDGET (self));
+  notify_pair (self, PROP_RANGE_BEGIN, PROP_RANGE_END);
 }
 
 /* --- keyboard navigation ------------------------------------------------- */

@@ -109,6 +109,10 @@ _ts_window_memory_dispose (TsWindow *self)
 
   if (memory == NULL)
     return;
+  /* The timeline's handlers read self->memory: they go before it does. */
+  if (memory->timeline != NULL)
+    g_signal_handlers_disconnect_by_data (memory->timeline, self);
+  g_clear_weak_pointer (&memory->timeline);
   g_clear_pointer (&self->memory, g_free);
 }
 
@@ -172,7 +176,8 @@ _ts_window_memory_attach_timeline (TsWindow   *self,
   g_assert (TS_IS_TIMELINE (timeline));
   g_assert (memory->timeline == NULL);
 
-  memory->timeline = timeline;
+  /* Weak: the window's template owns the timeline and may drop it first. */
+  g_set_weak_pointer (&memory->timeline, timeline);
   g_object_bind_property (timeline, "begin", view, "visible-begin", flags);
   g_object_bind_property (timeline, "end", view, "visible-end", flags);
   g_object_bind_property (timeline, "range-begin", view, "selection-begin", flags);

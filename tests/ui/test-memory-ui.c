@@ -22,7 +22,9 @@
 #include "ts-device-memory.h"
 #include "ts-memory-panel.h"
 #include "ts-memory-stat-item.h"
+#include "ts-test-trace.h"
 #include "ts-trace-document.h"
+#include "ts-ui-test-util.h"
 #include "ts-window.h"
 
 #define MiB (G_GUINT64_CONSTANT (1) << 20)
@@ -31,57 +33,6 @@
 #define REQ_C (2 * MiB)
 
 static TsApplication *app;
-
-typedef struct
-{
-  TsDeviceMemory *mem;
-  TsTime          now;
-} Fake;
-
-static gboolean
-f_malloc (gpointer d, guint dev, guint64 size, guint64 *addr)
-{
-  return ts_device_memory_segment_malloc (((Fake *) d)->mem, dev, size, addr, NULL);
-}
-
-static void
-f_free (gpointer d, guint dev, guint64 addr, guint64 size)
-{
-  g_assert_true (ts_device_memory_segment_free (((Fake *) d)->mem, addr, NULL));
-}
-
-static void
-f_info (gpointer d, guint dev, guint64 *f, guint64 *t)
-{
-  g_assert_true (ts_device_memory_get_info (((Fake *) d)->mem, dev, f, t, NULL));
-}
-
-static guint64
-f_record (gpointer d, TsStreamId s)
-{
-  return 1;
-}
-
-static gboolean
-f_query (gpointer d, guint64 e)
-{
-  return TRUE;
-}
-
-static void
-f_nop (gpointer d, guint64 e)
-{
-}
-
-static TsTime
-f_now (gpointer d)
-{
-  return ((Fake *) d)->now;
-}
-
-static const TsAllocatorBackend backend = {
-  f_malloc, f_free, f_info, f_record, f_query, f_nop, f_nop, f_now, NULL,
-};
 
 typedef struct
 {
@@ -95,7 +46,7 @@ typedef struct
 static void
 record_scenario (Scenario *sc)
 {
-  Fake fake = { 0 };
+  TsTestMemory fake = { 0 };
   g_autoptr(TsRecorder) rec = ts_recorder_new ();
   g_autoptr(TsAllocator) a = NULL;
   g_autoptr(GError) error = NULL;
@@ -104,7 +55,7 @@ record_scenario (Scenario *sc)
 
   fake.mem = ts_device_memory_new ();
   g_assert_cmpuint (ts_device_memory_add_device (fake.mem, 48 * MiB, 0, NULL), ==, 0);
-  a = ts_allocator_new (1, NULL, &backend, &fake);
+  a = ts_allocator_new (1, NULL, &ts_test_memory_backend, &fake);
   ts_allocator_set_recorder (a, rec);
   loc.file = ts_recorder_intern (rec, "fragmentation.py");
   loc.function = ts_recorder_intern (rec, "<module>");
@@ -129,13 +80,6 @@ record_scenario (Scenario *sc)
   /* The allocator frees its segments into the device memory. */
   g_clear_object (&a);
   g_object_unref (fake.mem);
-}
-
-static void
-iterate (void)
-{
-  while (g_main_context_iteration (NULL, FALSE))
-    ;
 }
 
 /* Shows the widget in a window and waits until it has drawn. */
@@ -271,7 +215,7 @@ test_slider (void)
 
   gtk_window_destroy (GTK_WINDOW (window));
   g_object_unref (sc.document);
-  iterate ();
+  ts_ui_test_iterate ();
 }
 
 static void
@@ -309,7 +253,7 @@ test_hover (void)
 
   gtk_window_destroy (GTK_WINDOW (window));
   g_object_unref (sc.document);
-  iterate ();
+  ts_ui_test_iterate ();
 }
 
 static gint64
@@ -420,7 +364,7 @@ test_stats_and_summary (void)
 
   gtk_window_destroy (GTK_WINDOW (window));
   g_object_unref (sc.document);
-  iterate ();
+  ts_ui_test_iterate ();
 }
 
 static void
@@ -444,7 +388,7 @@ test_memory_view (void)
   ts_memory_view_set_visible_range (view, 0, 6000000);
   while (ts_memory_renderer_get_n_panels (ts_memory_view_get_renderer (view)) == 0 && g_get_monotonic_time () < end)
     g_main_context_iteration (NULL, TRUE);
-  iterate ();
+  ts_ui_test_iterate ();
   ts_memory_renderer_get_draw_stats (ts_memory_view_get_renderer (view), &stats);
   g_assert_cmpuint (stats.n_bands, ==, 3);
   g_assert_cmpuint (stats.n_ooms, ==, 1);
@@ -478,7 +422,7 @@ test_memory_view (void)
 
   gtk_window_destroy (GTK_WINDOW (window));
   g_object_unref (sc.document);
-  iterate ();
+  ts_ui_test_iterate ();
 }
 
 /* In the window: a click on a block puts the editor on its line and
@@ -503,7 +447,7 @@ test_click_jumps (void)
   ts_memory_panel_set_document (panel, sc.document);
   ts_memory_panel_set_instant_time (panel, 3000000);
   wait_drawn (map);
-  iterate ();
+  ts_ui_test_iterate ();
 
   ts_editor_goto_line (ts_window_get_editor (window), 1);
   g_assert_cmpuint (ts_editor_get_cursor_line (ts_window_get_editor (window)), ==, 1);
@@ -524,33 +468,15 @@ test_click_jumps (void)
 
   gtk_window_destroy (GTK_WINDOW (window));
   g_object_unref (sc.document);
-  iterate ();
-}
-
-static int test_status;
-
-static void
-activate_cb (GApplication *application)
-{
-  test_status = g_test_run ();
-  g_application_quit (application);
-  /* Skip TsApplication's own activate: it would open a window. */
-  g_signal_stop_emission_by_name (application, "activate");
+  ts_ui_test_iterate ();
 }
 
 int
 main (int   argc,
       char *argv[])
 {
-  char *app_argv[] = { argv[0], NULL };
-
-  g_test_init (&argc, &argv, NULL);
-
-  if (!g_getenv ("DISPLAY") && !g_getenv ("WAYLAND_DISPLAY"))
-    {
-      g_print ("1..0 # SKIP no display (run under xvfb-run)\n");
-      return 0;
-    }
+  if (!ts_ui_test_init (&argc, &argv))
+    return 0;
 
   g_test_add_func ("/TsMemoryPanel/slider", test_slider);
   g_test_add_func ("/TsMemoryPanel/hover", test_hover);
@@ -558,10 +484,5 @@ main (int   argc,
   g_test_add_func ("/TsMemoryView/click-and-oom", test_memory_view);
   g_test_add_func ("/TsWindow/memory-click-jumps", test_click_jumps);
 
-  app = ts_application_new ();
-  g_application_set_flags (G_APPLICATION (app), G_APPLICATION_NON_UNIQUE);
-  g_signal_connect (app, "activate", G_CALLBACK (activate_cb), NULL);
-  g_application_run (G_APPLICATION (app), 1, app_argv);
-  g_object_unref (app);
-  return test_status;
+  return ts_ui_test_run_in_app (&app, argv[0]);
 }

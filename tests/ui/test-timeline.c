@@ -25,11 +25,10 @@
 #include "ts-trace-describe.h"
 #include "ts-trace-view.h"
 #include "ts-trace-writer.h"
+#include "ts-ui-test-util.h"
 #include "ts-window.h"
 
 static TsApplication *app;
-static int test_status;
-
 /* --- a known trace -------------------------------------------------------- */
 
 static void
@@ -116,23 +115,15 @@ stream_track (TsTraceDocument *doc,
 
 /* --- windows --------------------------------------------------------------- */
 
-static gboolean
-timeout_cb (gpointer data)
-{
-  g_error ("Timed out waiting: %s", (const char *) data);
-  return G_SOURCE_REMOVE;
-}
-
 static void
 wait_allocated (GtkWidget *widget)
 {
-  guint timeout = g_timeout_add_seconds (10, timeout_cb, (gpointer) "allocation");
+  guint timeout = ts_ui_test_deadline (10, "allocation");
 
   while (gtk_widget_get_width (widget) < 100 || gtk_widget_get_height (widget) < 100)
     g_main_context_iteration (NULL, TRUE);
   g_source_remove (timeout);
-  while (g_main_context_iteration (NULL, FALSE))
-    ;
+  ts_ui_test_iterate ();
 }
 
 static GtkWindow *
@@ -145,18 +136,6 @@ window_with (GtkWidget *child)
   gtk_window_present (window);
   wait_allocated (child);
   return window;
-}
-
-static void
-close_window (GtkWindow *window)
-{
-  gpointer weak = window;
-
-  g_object_add_weak_pointer (G_OBJECT (window), &weak);
-  gtk_window_destroy (window);
-  while (g_main_context_iteration (NULL, FALSE))
-    ;
-  g_assert_null (weak);
 }
 
 /* Spaces collapsed, so table rows compare whatever the column widths. */
@@ -243,7 +222,7 @@ test_zoom_pan (void)
   ts_timeline_set_follow (timeline, TRUE);
   g_assert_true (ts_timeline_get_follow (timeline));
 
-  close_window (window);
+  ts_ui_test_close_window (window);
 }
 
 static void
@@ -289,7 +268,7 @@ test_range_statistics (void)
   text = ts_trace_view_dup_stats_text (view);
   g_assert_nonnull (strstr (text, "No range selected"));
 
-  close_window (window);
+  ts_ui_test_close_window (window);
 }
 
 static void
@@ -357,7 +336,7 @@ test_click_selects (void)
       break;
     }
 
-  close_window (window);
+  ts_ui_test_close_window (window);
 }
 
 static void
@@ -410,7 +389,7 @@ test_find (void)
   g_assert_cmpuint (ts_timeline_find (timeline, "launchkernel"), ==, 4);
   g_assert_cmpuint (ts_timeline_find (timeline, "k_"), ==, 4);
 
-  close_window (window);
+  ts_ui_test_close_window (window);
 }
 
 static void
@@ -446,7 +425,7 @@ test_keyboard (void)
   g_assert_cmpuint (track, ==, s0);
   g_assert_cmpuint (item, ==, 0);
 
-  close_window (window);
+  ts_ui_test_close_window (window);
 }
 
 /* Key presses through the timeline's own GtkEventControllerKey (GTK 4.8
@@ -529,7 +508,7 @@ test_key_controller (void)
   g_assert_false (ts_timeline_get_selected_item (timeline, &track, &item));
   g_assert_false (press_key (GTK_WIDGET (timeline), GDK_KEY_Escape));
 
-  close_window (window);
+  ts_ui_test_close_window (window);
 }
 
 /* A failed kernel whose error surfaced at a later call, and a race between
@@ -637,7 +616,7 @@ test_live_run (void)
   g_assert_no_error (error);
   g_assert_true (ts_timeline_get_follow (ts_trace_view_get_timeline (window_trace_view (window))));
 
-  timeout = g_timeout_add_seconds (60, timeout_cb, (gpointer) "the workload");
+  timeout = ts_ui_test_deadline (60, "the workload");
   while (ts_workload_runner_get_state (runner) != TS_WORKLOAD_STATE_FINISHED)
     {
       g_main_context_iteration (NULL, TRUE);
@@ -688,15 +667,14 @@ test_live_run (void)
   }
 
   gtk_window_destroy (GTK_WINDOW (window));
-  while (g_main_context_iteration (NULL, FALSE))
-    ;
+  ts_ui_test_iterate ();
 }
 
 static void
 wait_document (TsWindow        *window,
                TsTraceDocument *old)
 {
-  guint timeout = g_timeout_add_seconds (20, timeout_cb, (gpointer) "the trace to load");
+  guint timeout = ts_ui_test_deadline (20, "the trace to load");
 
   while (ts_window_get_timeline (window) == NULL ||
          ts_trace_view_get_document (window_trace_view (window)) == old)
@@ -736,7 +714,7 @@ test_open_trace (void)
 
   /* A damaged file: a message, and the timeline keeps what it showed. */
   ts_window_open_trace (window, bad_file);
-  timeout = g_timeout_add_seconds (20, timeout_cb, (gpointer) "the error");
+  timeout = ts_ui_test_deadline (20, "the error");
   do
     {
       g_main_context_iteration (NULL, TRUE);
@@ -748,8 +726,7 @@ test_open_trace (void)
   g_assert_true (ts_trace_view_get_document (window_trace_view (window)) == doc);
 
   gtk_window_destroy (GTK_WINDOW (window));
-  while (g_main_context_iteration (NULL, FALSE))
-    ;
+  ts_ui_test_iterate ();
   g_unlink (path);
   g_unlink (bad);
   g_rmdir (dir);
@@ -798,7 +775,7 @@ run_example (const char *example,
   g_assert_true (ts_window_load_example (window, example, &error));
   g_assert_true (ts_window_run (window, &error));
   g_assert_no_error (error);
-  timeout = g_timeout_add_seconds (60, timeout_cb, (gpointer) example);
+  timeout = ts_ui_test_deadline (60, example);
   while (ts_workload_runner_get_state (runner) != TS_WORKLOAD_STATE_FINISHED)
     g_main_context_iteration (NULL, TRUE);
   g_source_remove (timeout);
@@ -834,8 +811,7 @@ static void
 destroy_window (TsWindow *window)
 {
   gtk_window_destroy (GTK_WINDOW (window));
-  while (g_main_context_iteration (NULL, FALSE))
-    ;
+  ts_ui_test_iterate ();
 }
 
 /* async_error.py: index_select (line 18) gets an out-of-range index; the
@@ -879,27 +855,12 @@ test_problem_marks (void)
   g_rmdir (dir);
 }
 
-static void
-activate_cb (GApplication *application)
-{
-  test_status = g_test_run ();
-  g_application_quit (application);
-  g_signal_stop_emission_by_name (application, "activate");
-}
-
 int
 main (int   argc,
       char *argv[])
 {
-  char *app_argv[] = { argv[0], NULL };
-
-  g_test_init (&argc, &argv, NULL);
-
-  if (!g_getenv ("DISPLAY") && !g_getenv ("WAYLAND_DISPLAY"))
-    {
-      g_print ("1..0 # SKIP no display (run under xvfb-run)\n");
-      return 0;
-    }
+  if (!ts_ui_test_init (&argc, &argv))
+    return 0;
 
   g_test_add_func ("/TsTimeline/zoom-pan", test_zoom_pan);
   g_test_add_func ("/TsTimeline/range-statistics", test_range_statistics);
@@ -912,11 +873,5 @@ main (int   argc,
   g_test_add_func ("/TsWindow/open-trace", test_open_trace);
   g_test_add_func ("/TsWindow/problem-marks", test_problem_marks);
 
-  app = ts_application_new ();
-  g_application_set_flags (G_APPLICATION (app), G_APPLICATION_NON_UNIQUE);
-  g_signal_connect (app, "activate", G_CALLBACK (activate_cb), NULL);
-  g_application_run (G_APPLICATION (app), 1, app_argv);
-  g_object_unref (app);
-
-  return test_status;
+  return ts_ui_test_run_in_app (&app, argv[0]);
 }

@@ -16,14 +16,13 @@
 #include "ts-editor.h"
 #include "ts-example-gallery.h"
 #include "ts-examples.h"
+#include "ts-ui-test-util.h"
 #include "ts-window.h"
 
 #define FAKE_CLI TS_TEST_SRCDIR "/fake-tensorscope-cli.sh"
 #define EXAMPLES_DIR TS_TOP_SRCDIR "/data/examples"
 
 static TsApplication *app;
-static int test_status;
-
 static gpointer
 child (TsWindow   *window,
        const char *name)
@@ -43,32 +42,11 @@ new_window (void)
   return window;
 }
 
-/* Destroys the window and checks that it is finalized: no reference
- * cycle keeps it, its runner or its widgets alive. */
-static void
-close_window (TsWindow *window)
-{
-  gpointer weak = window;
-
-  g_object_add_weak_pointer (G_OBJECT (window), &weak);
-  gtk_window_destroy (GTK_WINDOW (window));
-  while (g_main_context_iteration (NULL, FALSE))
-    ;
-  g_assert_null (weak);
-}
-
-static gboolean
-timeout_cb (gpointer data)
-{
-  g_error ("Timed out waiting: %s", (const char *)data);
-  return G_SOURCE_REMOVE;
-}
-
 static void
 wait_finished (TsWindow *window)
 {
   TsWorkloadRunner *runner = ts_window_get_runner (window);
-  guint timeout = g_timeout_add_seconds (20, timeout_cb, (gpointer)"the workload");
+  guint timeout = ts_ui_test_deadline (20, "the workload");
 
   while (ts_workload_runner_get_state (runner) != TS_WORKLOAD_STATE_FINISHED)
     g_main_context_iteration (NULL, TRUE);
@@ -130,7 +108,7 @@ test_header_bar (void)
   ts_window_set_timeline (window, NULL);
   g_assert_cmpstr (gtk_stack_get_visible_child_name (timeline_stack), ==, "empty");
 
-  close_window (window);
+  ts_ui_test_close_window (GTK_WINDOW (window));
 }
 
 static guint
@@ -239,7 +217,7 @@ test_load_example (void)
   g_assert_error (error, G_IO_ERROR, G_IO_ERROR_NOT_FOUND);
 
   g_object_unref (settings);
-  close_window (window);
+  ts_ui_test_close_window (GTK_WINDOW (window));
 }
 
 static void
@@ -285,8 +263,7 @@ test_settings (void)
   /* The window size is saved on close and restored by the next window. */
   gtk_window_set_default_size (GTK_WINDOW (window), 1111, 777);
   gtk_window_close (GTK_WINDOW (window));
-  while (g_main_context_iteration (NULL, FALSE))
-    ;
+  ts_ui_test_iterate ();
   g_assert_cmpint (g_settings_get_int (settings, "window-width"), ==, 1111);
   g_assert_cmpint (g_settings_get_int (settings, "window-height"), ==, 777);
   g_assert_false (g_settings_get_boolean (settings, "window-maximized"));
@@ -297,7 +274,7 @@ test_settings (void)
   g_assert_cmpint (height, ==, 777);
   g_assert_cmpfloat (gtk_spin_button_get_value (child (second, "gpu_count_spin")), ==, 12.0);
   g_assert_true (gtk_toggle_button_get_active (child (second, "sanitizer_button")));
-  close_window (second);
+  ts_ui_test_close_window (GTK_WINDOW (second));
 
   g_settings_reset (settings, "sanitizer");
   g_settings_reset (settings, "gpu-count");
@@ -344,7 +321,7 @@ test_run_fake_cli (void)
   g_assert_false (g_action_group_get_action_enabled (G_ACTION_GROUP (window), "save-trace"));
   g_assert_true (g_action_group_get_action_enabled (G_ACTION_GROUP (window), "run"));
 
-  close_window (window);
+  ts_ui_test_close_window (GTK_WINDOW (window));
 }
 
 static void
@@ -371,7 +348,7 @@ test_run_traceback (void)
   g_assert_cmpuint (ts_editor_count_marks (editor, TS_EDITOR_MARK_ERROR), ==, 0);
   wait_finished (window);
 
-  close_window (window);
+  ts_ui_test_close_window (GTK_WINDOW (window));
 }
 
 static void
@@ -388,7 +365,7 @@ test_stop (void)
   g_unsetenv ("FAKE_CLI_MODE");
 
   g_assert_cmpstr (ts_window_get_status (window), ==, "Stopped");
-  close_window (window);
+  ts_ui_test_close_window (GTK_WINDOW (window));
 }
 
 static void
@@ -406,7 +383,7 @@ test_missing_cli (void)
   g_assert_true (g_str_has_prefix (errors, "Could not start the workload: "));
   g_assert_false (ts_workload_runner_get_running (ts_window_get_runner (window)));
 
-  close_window (window);
+  ts_ui_test_close_window (GTK_WINDOW (window));
 }
 
 static void
@@ -417,7 +394,7 @@ test_open_script (void)
   g_autofree char *path = g_build_filename (dir, "mine.py", NULL);
   g_autoptr(GFile) file = g_file_new_for_path (path);
   const char *code = "import torch\nprint(torch.cuda.device_count())\n";
-  guint timeout = g_timeout_add_seconds (10, timeout_cb, (gpointer)"the script to load");
+  guint timeout = ts_ui_test_deadline (10, "the script to load");
   g_autofree char *text = NULL;
 
   g_assert_true (g_file_set_contents (path, code, -1, NULL));
@@ -435,7 +412,7 @@ test_open_script (void)
   g_assert_cmpstr (adw_window_title_get_subtitle (child (window, "window_title")), ==, "mine.py");
   g_assert_null (ts_example_gallery_get_selected_id (child (window, "gallery")));
 
-  close_window (window);
+  ts_ui_test_close_window (GTK_WINDOW (window));
   g_unlink (path);
   g_rmdir (dir);
 }
@@ -491,28 +468,12 @@ test_console_trim (void)
   g_object_unref (console);
 }
 
-static void
-activate_cb (GApplication *application)
-{
-  test_status = g_test_run ();
-  g_application_quit (application);
-  /* Skip TsApplication's own activate: it would open a window. */
-  g_signal_stop_emission_by_name (application, "activate");
-}
-
 int
 main (int   argc,
       char *argv[])
 {
-  char *app_argv[] = { argv[0], NULL };
-
-  g_test_init (&argc, &argv, NULL);
-
-  if (!g_getenv ("DISPLAY") && !g_getenv ("WAYLAND_DISPLAY"))
-    {
-      g_print ("1..0 # SKIP no display (run under xvfb-run)\n");
-      return 0;
-    }
+  if (!ts_ui_test_init (&argc, &argv))
+    return 0;
 
   g_test_add_func ("/TsWindow/header-bar", test_header_bar);
   g_test_add_func ("/TsWindow/examples-index", test_examples_index);
@@ -527,11 +488,5 @@ main (int   argc,
   g_test_add_func ("/TsEditor/marks", test_editor_marks);
   g_test_add_func ("/TsConsole/trim", test_console_trim);
 
-  app = ts_application_new ();
-  g_application_set_flags (G_APPLICATION (app), G_APPLICATION_NON_UNIQUE);
-  g_signal_connect (app, "activate", G_CALLBACK (activate_cb), NULL);
-  g_application_run (G_APPLICATION (app), 1, app_argv);
-  g_object_unref (app);
-
-  return test_status;
+  return ts_ui_test_run_in_app (&app, argv[0]);
 }

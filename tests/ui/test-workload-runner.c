@@ -10,6 +10,7 @@
 #include <glib/gstdio.h>
 
 #include "ts-workload-runner.h"
+#include "ts-ui-test-util.h"
 
 #define FAKE_CLI TS_TEST_SRCDIR "/fake-tensorscope-cli.sh"
 #define TRACE_SIZE (7 + 100000)
@@ -103,18 +104,11 @@ fixture_runner (Fixture *fixture)
   return runner;
 }
 
-static gboolean
-timeout_cb (gpointer data)
-{
-  g_error ("The workload did not finish in time");
-  return G_SOURCE_REMOVE;
-}
-
 static void
 wait_for_state (TsWorkloadRunner *runner,
                 TsWorkloadState   state)
 {
-  guint timeout = g_timeout_add_seconds (20, timeout_cb, NULL);
+  guint timeout = ts_ui_test_deadline (20, "the workload");
 
   while (ts_workload_runner_get_state (runner) != state)
     g_main_context_iteration (NULL, TRUE);
@@ -126,7 +120,7 @@ wait_for_line (TsWorkloadRunner *runner,
                GPtrArray        *lines,
                const char       *line)
 {
-  guint timeout = g_timeout_add_seconds (20, timeout_cb, NULL);
+  guint timeout = ts_ui_test_deadline (20, "a line of output");
 
   while (lines->len == 0 || !g_str_equal (g_ptr_array_index (lines, lines->len - 1), line))
     g_main_context_iteration (NULL, TRUE);
