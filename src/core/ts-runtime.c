@@ -832,6 +832,11 @@ ts_runtime_get_host_time (TsRuntime *self)
 
   g_return_val_if_fail (TS_IS_RUNTIME (self), 0);
 
+  /* A thread's clock only moves on that thread: once it is known here it
+   * reads without the lock (the allocator asks for it on every action). */
+  if (G_LIKELY (tls_cache.serial == self->serial))
+    return tls_cache.ht->clock;
+
   locker = g_mutex_locker_new (&self->lock);
   return host_thread (self)->clock;
 }
