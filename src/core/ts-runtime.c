@@ -1599,22 +1599,18 @@ call_wait_item (TsRuntime   *self,
   return call_check_fault (self, call, call->device, error);
 }
 
-guint64
-ts_runtime_launch_kernel (TsRuntime           *self,
-                          TsStreamId           stream,
-                          const TsKernelDesc  *desc,
-                          GError             **error)
+/* ts_runtime_launch_kernel with the lock held. */
+static guint64
+launch_kernel_locked (TsRuntime           *self,
+                      TsStreamId           stream,
+                      const TsKernelDesc  *desc,
+                      GError             **error)
 {
-  g_autoptr(GMutexLocker) locker = NULL;
   TsStringId name;
   TsSubmit sub;
   guint32 item;
   Call call;
 
-  g_return_val_if_fail (TS_IS_RUNTIME (self), 0);
-  g_return_val_if_fail (desc != NULL, 0);
-
-  locker = g_mutex_locker_new (&self->lock);
   if (!check_stream (self, stream, error))
     {
       destroy_work (&desc->work);
@@ -1647,6 +1643,21 @@ ts_runtime_launch_kernel (TsRuntime           *self,
 
   call_end (self, &call);
   return call.correlation;
+}
+
+guint64
+ts_runtime_launch_kernel (TsRuntime           *self,
+                          TsStreamId           stream,
+                          const TsKernelDesc  *desc,
+                          GError             **error)
+{
+  g_autoptr(GMutexLocker) locker = NULL;
+
+  g_return_val_if_fail (TS_IS_RUNTIME (self), 0);
+  g_return_val_if_fail (desc != NULL, 0);
+
+  locker = g_mutex_locker_new (&self->lock);
+  return launch_kernel_locked (self, stream, desc, error);
 }
 
 static gboolean
@@ -1818,25 +1829,19 @@ ts_runtime_memset (TsRuntime           *self,
 
 /* ---------------------------------------------------------------- spans */
 
-guint64
-ts_runtime_api_begin (TsRuntime  *self,
-                      const char *name,
-                      int         device,
-                      TsStreamId  stream)
+/* ts_runtime_api_begin with the lock held and the name interned. */
+static guint64
+api_begin_locked (TsRuntime  *self,
+                  TsStringId  name,
+                  int         device,
+                  TsStreamId  stream)
 {
-  g_autoptr(GMutexLocker) locker = NULL;
-  HostThread *ht;
+  HostThread *ht = host_thread (self);
   Span span;
-
-  g_return_val_if_fail (TS_IS_RUNTIME (self), 0);
-  g_return_val_if_fail (name != NULL, 0);
-
-  locker = g_mutex_locker_new (&self->lock);
-  ht = host_thread (self);
 
   span = (Span) {
     .correlation = next_correlation (self),
-    .name = ts_recorder_intern (self->recorder, name),
+    .name = name,
     .start = ht->clock,
     .device = device,
     .stream = stream,
@@ -1847,19 +1852,29 @@ ts_runtime_api_begin (TsRuntime  *self,
   return span.correlation;
 }
 
-void
-ts_runtime_api_end (TsRuntime *self,
-                    guint64    correlation)
+guint64
+ts_runtime_api_begin (TsRuntime  *self,
+                      const char *name,
+                      int         device,
+                      TsStreamId  stream)
 {
   g_autoptr(GMutexLocker) locker = NULL;
-  HostThread *ht;
-  Span span;
-  TsApiCallRecord rec;
 
-  g_return_if_fail (TS_IS_RUNTIME (self));
+  g_return_val_if_fail (TS_IS_RUNTIME (self), 0);
+  g_return_val_if_fail (name != NULL, 0);
 
   locker = g_mutex_locker_new (&self->lock);
-  ht = host_thread (self);
+  return api_begin_locked (self, ts_recorder_intern (self->recorder, name), device, stream);
+}
+
+/* ts_runtime_api_end with the lock held. */
+static void
+api_end_locked (TsRuntime *self,
+                guint64    correlation)
+{
+  HostThread *ht = host_thread (self);
+  Span span;
+  TsApiCallRecord rec;
 
   g_return_if_fail (ht->spans->len > 0);
   span = g_array_index (ht->spans, Span, ht->spans->len - 1);
@@ -1877,6 +1892,39 @@ ts_runtime_api_end (TsRuntime *self,
     .stream = span.stream,
   };
   TS_RECORDER_APPEND (self->recorder, TS_RECORD_API_CALL, TsApiCallRecord, &rec);
+}
+
+void
+ts_runtime_api_end (TsRuntime *self,
+                    guint64    correlation)
+{
+  g_autoptr(GMutexLocker) locker = NULL;
+
+  g_return_if_fail (TS_IS_RUNTIME (self));
+
+  locker = g_mutex_locker_new (&self->lock);
+  api_end_locked (self, correlation);
+}
+
+guint64
+ts_runtime_launch_op (TsRuntime           *self,
+                      TsStringId           name,
+                      int                  device,
+                      TsStreamId           stream,
+                      const TsKernelDesc  *desc,
+                      GError             **error)
+{
+  g_autoptr(GMutexLocker) locker = NULL;
+  guint64 span, ret;
+
+  g_return_val_if_fail (TS_IS_RUNTIME (self), 0);
+  g_return_val_if_fail (desc != NULL, 0);
+
+  locker = g_mutex_locker_new (&self->lock);
+  span = api_begin_locked (self, name, device, TS_STREAM_NONE);
+  ret = launch_kernel_locked (self, stream, desc, error);
+  api_end_locked (self, span);
+  return ret;
 }
 
 /* ---------------------------------------------------------------- NVTX */
