@@ -1008,8 +1008,15 @@ ts_runtime_get_current_stream (TsRuntime  *self,
 
   g_return_val_if_fail (TS_IS_RUNTIME (self), TS_STREAM_NONE);
 
-  locker = g_mutex_locker_new (&self->lock);
-  ht = host_thread (self);
+  /* A thread's current streams change only on that thread: once it is
+   * known here they read without the lock (every op asks). */
+  if (G_LIKELY (tls_cache.serial == self->serial))
+    ht = tls_cache.ht;
+  else
+    {
+      locker = g_mutex_locker_new (&self->lock);
+      ht = host_thread (self);
+    }
   if (!check_device (self, ht, &device, error))
     return TS_STREAM_NONE;
 

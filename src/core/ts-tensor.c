@@ -50,7 +50,9 @@ ts_tensor_new_view (TsStorage    *storage,
   g_return_val_if_fail (storage != NULL, NULL);
   g_return_val_if_fail (ndim <= TS_MAX_DIMS, NULL);
 
-  self = g_atomic_rc_box_new0 (TsTensor);
+  /* not _new0: calloc skips malloc's per-thread cache; unused dims stay 0 */
+  self = g_atomic_rc_box_new (TsTensor);
+  memset (self, 0, sizeof *self);
   self->storage = ts_storage_ref (storage);
   self->dtype = dtype;
   self->ndim = ndim;
