@@ -402,6 +402,18 @@ can_cast (TsDType from,
   return TRUE;
 }
 
+/* Same device, dtype and shape: the operands of an op that needs no type
+ * promotion (the result type of two equal dtypes is that dtype, whatever
+ * their dims) and no broadcasting. */
+static gboolean
+same_layout (const TsTensor *a,
+             const TsTensor *b)
+{
+  return a->dtype == b->dtype && a->ndim == b->ndim &&
+         ts_device_equal (a->storage->device, b->storage->device) &&
+         memcmp (a->shape, b->shape, a->ndim * sizeof (gint64)) == 0;
+}
+
 TsTensor *
 ts_ops_binary (TsBinaryOp       op,
                TsTensor        *a,
@@ -423,10 +435,18 @@ ts_ops_binary (TsBinaryOp       op,
   g_return_val_if_fail (a != NULL, NULL);
   g_return_val_if_fail (b != NULL || scalar != NULL, NULL);
 
-  if (!common_device (operands, 3, &device, error))
+  if (b != NULL && out == NULL && same_layout (a, b))
+    {
+      /* the common case of a loop of small ops: nothing to promote or
+       * broadcast, and one device */
+      device = a->storage->device;
+      compute = a->dtype;
+      ndim = a->ndim;
+      memcpy (shape, a->shape, ndim * sizeof (gint64));
+    }
+  else if (!common_device (operands, 3, &device, error))
     return NULL;
-
-  if (b != NULL)
+  else if (b != NULL)
     {
       compute = ts_dtype_result_type2 (a->ndim ? TS_OPERAND_TENSOR : TS_OPERAND_ZERO_DIM, a->dtype,
                                        b->ndim ? TS_OPERAND_TENSOR : TS_OPERAND_ZERO_DIM, b->dtype);
