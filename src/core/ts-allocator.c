@@ -766,6 +766,8 @@ emit_counters (TsAllocator *self,
   };
   Device *dev = &self->devices[device];
   gint64 values[3];
+  TsCounterRecord recs[3];
+  guint n_recs = 0;
   TsTime now = 0;
   gboolean have_now = FALSE;
   guint k;
@@ -779,7 +781,7 @@ emit_counters (TsAllocator *self,
 
   for (k = 0; k < 3; k++)
     {
-      TsCounterRecord r = { 0 };
+      TsCounterRecord *r = &recs[n_recs];
 
       if (values[k] == dev->last_counter[k])
         continue;
@@ -789,12 +791,16 @@ emit_counters (TsAllocator *self,
           have_now = TRUE;
         }
       dev->last_counter[k] = values[k];
-      r.time = now;
-      r.value = values[k];
-      r.device = device;
-      r.counter = kinds[k];
-      ts_recorder_append (self->recorder, TS_RECORD_COUNTER, &r);
+      memset (r, 0, sizeof *r);
+      r->time = now;
+      r->value = values[k];
+      r->device = device;
+      r->counter = kinds[k];
+      n_recs++;
     }
+  /* the changed counters under one lock (an allocation changes two) */
+  if (n_recs > 0)
+    ts_recorder_append_many (self->recorder, TS_RECORD_COUNTER, recs, n_recs);
 }
 
 /* ------------------------------------------------------------------ */
