@@ -308,11 +308,13 @@ call_set_stream (TsRuntime  *self,
   call->device = (gint32) ts_scheduler_stream_get_device (self->sched, stream);
 }
 
+/* call_end without the append: the caller appends *rec. */
 static void
-call_end (TsRuntime *self,
-          Call      *call)
+call_end_deferred (TsRuntime       *self,
+                   Call            *call,
+                   TsApiCallRecord *rec)
 {
-  TsApiCallRecord rec = {
+  *rec = (TsApiCallRecord) {
     .start = call->start,
     .end = call->ht->clock,
     .correlation = call->correlation,
@@ -322,9 +324,17 @@ call_end (TsRuntime *self,
     .device = call->device,
     .stream = call->stream,
   };
-
-  TS_RECORDER_APPEND (self->recorder, TS_RECORD_API_CALL, TsApiCallRecord, &rec);
   self->max_host_time = MAX (self->max_host_time, call->ht->clock);
+}
+
+static void
+call_end (TsRuntime *self,
+          Call      *call)
+{
+  TsApiCallRecord rec;
+
+  call_end_deferred (self, call, &rec);
+  TS_RECORDER_APPEND (self->recorder, TS_RECORD_API_CALL, TsApiCallRecord, &rec);
 }
 
 /* Blocks the calling thread until `until` (if later) and records the span. */
@@ -1606,11 +1616,13 @@ call_wait_item (TsRuntime   *self,
   return call_check_fault (self, call, call->device, error);
 }
 
-/* ts_runtime_launch_kernel with the lock held. */
+/* ts_runtime_launch_kernel with the lock held. With end_rec, a launch that
+ * succeeds leaves its API record there for the caller to append. */
 static guint64
 launch_kernel_locked (TsRuntime           *self,
                       TsStreamId           stream,
                       const TsKernelDesc  *desc,
+                      TsApiCallRecord     *end_rec,
                       GError             **error)
 {
   TsStringId name;
@@ -1648,7 +1660,10 @@ launch_kernel_locked (TsRuntime           *self,
       return 0;
     }
 
-  call_end (self, &call);
+  if (end_rec != NULL)
+    call_end_deferred (self, &call, end_rec);
+  else
+    call_end (self, &call);
   return call.correlation;
 }
 
@@ -1664,7 +1679,7 @@ ts_runtime_launch_kernel (TsRuntime           *self,
   g_return_val_if_fail (desc != NULL, 0);
 
   locker = g_mutex_locker_new (&self->lock);
-  return launch_kernel_locked (self, stream, desc, error);
+  return launch_kernel_locked (self, stream, desc, NULL, error);
 }
 
 static gboolean
@@ -1874,14 +1889,18 @@ ts_runtime_api_begin (TsRuntime  *self,
   return api_begin_locked (self, ts_recorder_intern (self->recorder, name), device, stream);
 }
 
-/* ts_runtime_api_end with the lock held. */
+/* ts_runtime_api_end with the lock held. A first record (the API record of
+ * the span's last call), if given, goes in with the span's, under one
+ * recorder lock. */
 static void
-api_end_locked (TsRuntime *self,
-                guint64    correlation)
+api_end_locked (TsRuntime             *self,
+                guint64                correlation,
+                const TsApiCallRecord *first)
 {
   HostThread *ht = host_thread (self);
   Span span;
   TsApiCallRecord rec;
+  TsApiCallRecord pair[2];
 
   g_return_if_fail (ht->spans->len > 0);
   span = g_array_index (ht->spans, Span, ht->spans->len - 1);
@@ -1898,7 +1917,14 @@ api_end_locked (TsRuntime *self,
     .device = span.device,
     .stream = span.stream,
   };
-  TS_RECORDER_APPEND (self->recorder, TS_RECORD_API_CALL, TsApiCallRecord, &rec);
+  if (first != NULL)
+    {
+      pair[0] = *first;
+      pair[1] = rec;
+      ts_recorder_append_many (self->recorder, TS_RECORD_API_CALL, pair, 2);
+    }
+  else
+    TS_RECORDER_APPEND (self->recorder, TS_RECORD_API_CALL, TsApiCallRecord, &rec);
 }
 
 void
@@ -1910,7 +1936,7 @@ ts_runtime_api_end (TsRuntime *self,
   g_return_if_fail (TS_IS_RUNTIME (self));
 
   locker = g_mutex_locker_new (&self->lock);
-  api_end_locked (self, correlation);
+  api_end_locked (self, correlation, NULL);
 }
 
 guint64
@@ -1922,6 +1948,7 @@ ts_runtime_launch_op (TsRuntime           *self,
                       GError             **error)
 {
   g_autoptr(GMutexLocker) locker = NULL;
+  TsApiCallRecord launch_rec;
   guint64 span, ret;
 
   g_return_val_if_fail (TS_IS_RUNTIME (self), 0);
@@ -1929,8 +1956,9 @@ ts_runtime_launch_op (TsRuntime           *self,
 
   locker = g_mutex_locker_new (&self->lock);
   span = api_begin_locked (self, name, device, TS_STREAM_NONE);
-  ret = launch_kernel_locked (self, stream, desc, error);
-  api_end_locked (self, span);
+  ret = launch_kernel_locked (self, stream, desc, &launch_rec, error);
+  /* a launch that succeeds ends right before the span: one append */
+  api_end_locked (self, span, ret != 0 ? &launch_rec : NULL);
   return ret;
 }
 
