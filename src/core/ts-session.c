@@ -379,8 +379,16 @@ ts_session_launch_op (int                   device,
       return ok;
     }
 
-  copy = g_memdup2 (work, sizeof *work);
-  w = (TsWork) { work_start, work_finish, work_destroy, copy };
+  if (work->run != NULL && work->finish != NULL && work->destroy != NULL)
+    {
+      /* the caller's callbacks fit the runtime's as they are: no copy */
+      w = (TsWork) { work->run, work->finish, work->destroy, work->user_data };
+    }
+  else
+    {
+      copy = g_memdup2 (work, sizeof *work);
+      w = (TsWork) { work_start, work_finish, work_destroy, copy };
+    }
   kernel_desc_init (&desc, work, &w);
   /* the span and the kernel share the operator's name */
   return ts_runtime_launch_op (session.runtime, desc.name_id, device, work->stream, &desc, error) != 0;

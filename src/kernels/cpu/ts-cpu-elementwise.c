@@ -406,21 +406,6 @@ check_elementwise_output (const TsView  *out,
   return TRUE;
 }
 
-/* TRUE when view covers its elements densely in row-major order. */
-static inline gboolean
-view_is_contiguous (const TsView *view)
-{
-  gint64 expected = 1;
-
-  for (guint d = view->ndim; d-- > 0;)
-    {
-      if (view->shape[d] != 1 && view->strides[d] != expected)
-        return FALSE;
-      expected *= view->shape[d];
-    }
-  return TRUE;
-}
-
 /* The common case of a small op in a Python loop: same shape, same
  * floating dtype everywhere, dense. One loop, no iterator set up; the
  * arithmetic is the same as binary_loop_f32/f64's dense branch. Returns
@@ -437,14 +422,19 @@ binary_dense_fast (TsBinaryOp    op,
   if ((common != TS_DTYPE_FLOAT32 && common != TS_DTYPE_FLOAT64) ||
       a->dtype != common || b->dtype != common || out->dtype != common ||
       (op != TS_BINARY_ADD && op != TS_BINARY_SUB && op != TS_BINARY_MUL && op != TS_BINARY_DIV) ||
-      a->ndim != out->ndim || b->ndim != out->ndim ||
-      memcmp (a->shape, out->shape, out->ndim * sizeof (gint64)) != 0 ||
-      memcmp (b->shape, out->shape, out->ndim * sizeof (gint64)) != 0 ||
-      !view_is_contiguous (a) || !view_is_contiguous (b) || !view_is_contiguous (out))
+      a->ndim != out->ndim || b->ndim != out->ndim)
     return FALSE;
 
-  for (guint d = 0; d < out->ndim; d++)
-    n *= out->shape[d];
+  /* same shape, and dense: each stride is the product of the later sizes */
+  for (guint d = out->ndim; d-- > 0;)
+    {
+      gint64 size = out->shape[d];
+
+      if (a->shape[d] != size || b->shape[d] != size ||
+          (size != 1 && (a->strides[d] != n || b->strides[d] != n || out->strides[d] != n)))
+        return FALSE;
+      n *= size;
+    }
 
 #define DENSE_LOOP(T)                                                         \
   {                                                                           \
