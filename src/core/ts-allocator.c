@@ -153,6 +153,13 @@ struct _TsAllocator
   gboolean            record_history;
   gsize               max_entries;
   guint               skip_actions;
+
+  /* While set (a malloc or free that reaches emit_counters with no backend
+   * call in between), action records wait here and go in with the
+   * counters, under one recorder lock. */
+  gboolean            defer_actions;
+  guint               n_deferred;
+  TsAllocRecord       deferred[2];
 };
 
 G_DEFINE_FINAL_TYPE (TsAllocator, ts_allocator, G_TYPE_OBJECT)
@@ -694,6 +701,13 @@ ts_alloc_action_to_string (TsAllocAction action)
  * the recorder when there is one. requested is the unrounded size for
  * alloc/free entries; PyTorch's trace shows that one as the size. */
 static void
+flush_deferred (TsAllocator *self)
+{
+  ts_recorder_append_many (self->recorder, TS_RECORD_ALLOC, self->deferred, self->n_deferred);
+  self->n_deferred = 0;
+}
+
+static void
 record_action (TsAllocator       *self,
                guint              device,
                TsAllocAction      action,
@@ -752,7 +766,14 @@ record_action (TsAllocator       *self,
       r.pool = is_small ? 1 : 0;
       if (loc)
         r.loc = *loc;
-      ts_recorder_append (self->recorder, TS_RECORD_ALLOC, &r);
+      if (self->defer_actions)
+        {
+          if (self->n_deferred == G_N_ELEMENTS (self->deferred))
+            flush_deferred (self);
+          self->deferred[self->n_deferred++] = r;
+        }
+      else
+        ts_recorder_append (self->recorder, TS_RECORD_ALLOC, &r);
     }
 }
 
@@ -766,6 +787,8 @@ emit_counters (TsAllocator *self,
   };
   Device *dev = &self->devices[device];
   gint64 values[3];
+  TsCounterRecord recs[3];
+  guint n_recs = 0;
   TsTime now = 0;
   gboolean have_now = FALSE;
   guint k;
@@ -779,7 +802,7 @@ emit_counters (TsAllocator *self,
 
   for (k = 0; k < 3; k++)
     {
-      TsCounterRecord r = { 0 };
+      TsCounterRecord *r = &recs[n_recs];
 
       if (values[k] == dev->last_counter[k])
         continue;
@@ -789,12 +812,35 @@ emit_counters (TsAllocator *self,
           have_now = TRUE;
         }
       dev->last_counter[k] = values[k];
-      r.time = now;
-      r.value = values[k];
-      r.device = device;
-      r.counter = kinds[k];
-      ts_recorder_append (self->recorder, TS_RECORD_COUNTER, &r);
+      memset (r, 0, sizeof *r);
+      r->time = now;
+      r->value = values[k];
+      r->device = device;
+      r->counter = kinds[k];
+      n_recs++;
     }
+  /* the deferred actions and the changed counters under one lock */
+  if (self->n_deferred > 0)
+    {
+      TsRecordKind rec_kinds[G_N_ELEMENTS (self->deferred) + 3];
+      const void *records[G_N_ELEMENTS (self->deferred) + 3];
+      guint n = 0;
+
+      for (k = 0; k < self->n_deferred; k++, n++)
+        {
+          rec_kinds[n] = TS_RECORD_ALLOC;
+          records[n] = &self->deferred[k];
+        }
+      for (k = 0; k < n_recs; k++, n++)
+        {
+          rec_kinds[n] = TS_RECORD_COUNTER;
+          records[n] = &recs[k];
+        }
+      ts_recorder_append_records (self->recorder, n, rec_kinds, records);
+      self->n_deferred = 0;
+    }
+  else if (n_recs > 0)
+    ts_recorder_append_many (self->recorder, TS_RECORD_COUNTER, recs, n_recs);
 }
 
 /* ------------------------------------------------------------------ */
@@ -1577,8 +1623,12 @@ ts_allocator_malloc (TsAllocator       *self,
       return FALSE;
     }
 
+  /* nothing between the action and the counters calls the backend */
+  self->defer_actions = TRUE;
   *addr = alloc_found_block (self, &p, orig_size)->addr;
   emit_counters (self, device);
+  self->defer_actions = FALSE;
+  g_assert (self->n_deferred == 0);
   g_mutex_unlock (&self->lock);
   return TRUE;
 }
@@ -1633,8 +1683,12 @@ ts_allocator_free (TsAllocator       *self,
     {
       guint device = block->segment->device;
 
+      /* a block with stream uses records events (backend calls) first */
+      self->defer_actions = block->n_stream_uses == 0;
       free_allocated (self, block, loc);
       emit_counters (self, device);
+      self->defer_actions = FALSE;
+      g_assert (self->n_deferred == 0);
       g_mutex_unlock (&self->lock);
       return TRUE;
     }

@@ -67,6 +67,12 @@ struct _Job
   guint8     inline_staging[JOB_INLINE_STAGING] __attribute__ ((aligned (16)));
 };
 
+/* A Job is too big for malloc's per-thread cache, and a loop of small ops
+ * frees one job (when the device finishes it) for each it allocates: keep
+ * the last freed one for the next op. A global slot (not thread-local) so
+ * that it is always reachable and never reported as a leak. */
+static Job *spare_job;
+
 static void
 job_free (gpointer data)
 {
@@ -76,7 +82,8 @@ job_free (gpointer data)
     if (job->staging[i] < job->inline_staging ||
         job->staging[i] >= job->inline_staging + JOB_INLINE_STAGING)
       g_free (job->staging[i]);
-  g_free (job);
+  if (!g_atomic_pointer_compare_and_exchange (&spare_job, NULL, job))
+    g_free (job);
 }
 
 /* Device work reads its inputs when it starts and its results land when it
@@ -152,8 +159,10 @@ job_set (Job      *job,
 static Job *
 job_new (JobFunc func)
 {
-  Job *job = g_malloc (sizeof (Job));
+  Job *job = g_atomic_pointer_exchange (&spare_job, NULL);
 
+  if (job == NULL)
+    job = g_malloc (sizeof (Job));
   memset (job, 0, G_STRUCT_OFFSET (Job, tv));
 
   job->func = func;
@@ -188,7 +197,7 @@ dispatch (Job           *job,
 {
   TsSessionWork work = { 0 };
   guint64 correlation;
-  gboolean ok, sanitize;
+  gboolean ok;
 
   if (device.type == TS_DEVICE_CPU)
     {
@@ -209,12 +218,13 @@ dispatch (Job           *job,
   work.finish = job_finish;
   work.user_data = job;
   work.destroy = job_free;
-  correlation = ts_session_api_begin (name, device.index);
   /* the sanitizer sees the op's tensors before the job may be gone */
-  sanitize = ts_op_access_begin (name, job->t, G_N_ELEMENTS (job->t), job->out_mask);
+  /* without it, the span and the launch are one runtime call */
+  if (!ts_op_access_begin (name, job->t, G_N_ELEMENTS (job->t), job->out_mask))
+    return ts_session_launch_op (device.index, &work, error);
+  correlation = ts_session_api_begin (name, device.index);
   ok = ts_session_launch (&work, error);
-  if (sanitize)
-    ok = ts_op_access_end (work.stream, correlation, ok, error);
+  ok = ts_op_access_end (work.stream, correlation, ok, error);
   ts_session_api_end (correlation);
   return ok;
 }
@@ -392,6 +402,18 @@ can_cast (TsDType from,
   return TRUE;
 }
 
+/* Same device, dtype and shape: the operands of an op that needs no type
+ * promotion (the result type of two equal dtypes is that dtype, whatever
+ * their dims) and no broadcasting. */
+static gboolean
+same_layout (const TsTensor *a,
+             const TsTensor *b)
+{
+  return a->dtype == b->dtype && a->ndim == b->ndim &&
+         ts_device_equal (a->storage->device, b->storage->device) &&
+         memcmp (a->shape, b->shape, a->ndim * sizeof (gint64)) == 0;
+}
+
 TsTensor *
 ts_ops_binary (TsBinaryOp       op,
                TsTensor        *a,
@@ -413,10 +435,18 @@ ts_ops_binary (TsBinaryOp       op,
   g_return_val_if_fail (a != NULL, NULL);
   g_return_val_if_fail (b != NULL || scalar != NULL, NULL);
 
-  if (!common_device (operands, 3, &device, error))
+  if (b != NULL && out == NULL && same_layout (a, b))
+    {
+      /* the common case of a loop of small ops: nothing to promote or
+       * broadcast, and one device */
+      device = a->storage->device;
+      compute = a->dtype;
+      ndim = a->ndim;
+      memcpy (shape, a->shape, ndim * sizeof (gint64));
+    }
+  else if (!common_device (operands, 3, &device, error))
     return NULL;
-
-  if (b != NULL)
+  else if (b != NULL)
     {
       compute = ts_dtype_result_type2 (a->ndim ? TS_OPERAND_TENSOR : TS_OPERAND_ZERO_DIM, a->dtype,
                                        b->ndim ? TS_OPERAND_TENSOR : TS_OPERAND_ZERO_DIM, b->dtype);

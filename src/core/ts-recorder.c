@@ -643,6 +643,39 @@ ts_recorder_append_many (TsRecorder   *self,
   pthread_mutex_unlock (&self->mutex);
 }
 
+void
+ts_recorder_append_records (TsRecorder         *self,
+                            guint               n_records,
+                            const TsRecordKind *kinds,
+                            const void * const *records)
+{
+  g_return_if_fail (TS_IS_RECORDER (self));
+  g_return_if_fail (n_records == 0 || (kinds != NULL && records != NULL));
+
+  for (guint r = 0; r < n_records; r++)
+    g_return_if_fail ((guint) kinds[r] < TS_N_RECORD_KINDS && records[r] != NULL);
+
+  pthread_mutex_lock (&self->mutex);
+
+  for (guint r = 0; r < n_records; r++)
+    {
+      Table *table = &self->tables[kinds[r]];
+
+      table_append (self, table, records[r]);
+      order_log (self, kinds[r]);
+
+      if (G_UNLIKELY (self->has_sink))
+        {
+          guint64 copy[TS_RECORD_MAX_SIZE / 8];
+
+          table_get (table, table->count - 1, copy);
+          self->sink.record_func (self->sink_data, kinds[r], copy);
+        }
+    }
+
+  pthread_mutex_unlock (&self->mutex);
+}
+
 gsize
 ts_recorder_get_count (TsRecorder   *self,
                        TsRecordKind  kind)

@@ -54,6 +54,14 @@ void        ts_recorder_append_many (TsRecorder           *self,
                                      const void           *records,
                                      gsize                 n_records);
 
+/* Appends n_records records of any kinds (records[i] a struct of kinds[i]'s
+ * type) in order, under one lock: a producer's few related records for
+ * the price of one append. Same result as n appends. */
+void        ts_recorder_append_records (TsRecorder         *self,
+                                        guint               n_records,
+                                        const TsRecordKind *kinds,
+                                        const void * const *records);
+
 gsize       ts_recorder_get_count   (TsRecorder           *self,
                                      TsRecordKind          kind);
 /* Copies record number index of the kind into *out (a struct of its type). */

@@ -309,11 +309,13 @@ call_set_stream (TsRuntime  *self,
   call->device = (gint32) ts_scheduler_stream_get_device (self->sched, stream);
 }
 
+/* call_end without the append: the caller appends *rec. */
 static void
-call_end (TsRuntime *self,
-          Call      *call)
+call_end_deferred (TsRuntime       *self,
+                   Call            *call,
+                   TsApiCallRecord *rec)
 {
-  TsApiCallRecord rec = {
+  *rec = (TsApiCallRecord) {
     .start = call->start,
     .end = call->ht->clock,
     .correlation = call->correlation,
@@ -323,9 +325,17 @@ call_end (TsRuntime *self,
     .device = call->device,
     .stream = call->stream,
   };
-
-  TS_RECORDER_APPEND (self->recorder, TS_RECORD_API_CALL, TsApiCallRecord, &rec);
   self->max_host_time = MAX (self->max_host_time, call->ht->clock);
+}
+
+static void
+call_end (TsRuntime *self,
+          Call      *call)
+{
+  TsApiCallRecord rec;
+
+  call_end_deferred (self, call, &rec);
+  TS_RECORDER_APPEND (self->recorder, TS_RECORD_API_CALL, TsApiCallRecord, &rec);
 }
 
 /* Blocks the calling thread until `until` (if later) and records the span. */
@@ -833,6 +843,11 @@ ts_runtime_get_host_time (TsRuntime *self)
 
   g_return_val_if_fail (TS_IS_RUNTIME (self), 0);
 
+  /* A thread's clock only moves on that thread: once it is known here it
+   * reads without the lock (the allocator asks for it on every action). */
+  if (G_LIKELY (tls_cache.serial == self->serial))
+    return tls_cache.ht->clock;
+
   locker = g_mutex_locker_new (&self->lock);
   return host_thread (self)->clock;
 }
@@ -1004,8 +1019,15 @@ ts_runtime_get_current_stream (TsRuntime  *self,
 
   g_return_val_if_fail (TS_IS_RUNTIME (self), TS_STREAM_NONE);
 
-  locker = g_mutex_locker_new (&self->lock);
-  ht = host_thread (self);
+  /* A thread's current streams change only on that thread: once it is
+   * known here they read without the lock (every op asks). */
+  if (G_LIKELY (tls_cache.serial == self->serial))
+    ht = tls_cache.ht;
+  else
+    {
+      locker = g_mutex_locker_new (&self->lock);
+      ht = host_thread (self);
+    }
   if (!check_device (self, ht, &device, error))
     return TS_STREAM_NONE;
 
@@ -1635,22 +1657,20 @@ call_end_work (TsRuntime   *self,
   return ok ? call->correlation : 0;
 }
 
-guint64
-ts_runtime_launch_kernel (TsRuntime           *self,
-                          TsStreamId           stream,
-                          const TsKernelDesc  *desc,
-                          GError             **error)
+/* ts_runtime_launch_kernel with the lock held. With end_rec, a launch that
+ * succeeds leaves its API record there for the caller to append. */
+static guint64
+launch_kernel_locked (TsRuntime           *self,
+                      TsStreamId           stream,
+                      const TsKernelDesc  *desc,
+                      TsApiCallRecord     *end_rec,
+                      GError             **error)
 {
-  g_autoptr(GMutexLocker) locker = NULL;
   TsStringId name;
   TsSubmit sub;
   guint32 item;
   Call call;
 
-  g_return_val_if_fail (TS_IS_RUNTIME (self), 0);
-  g_return_val_if_fail (desc != NULL, 0);
-
-  locker = g_mutex_locker_new (&self->lock);
   if (!check_stream (self, stream, error))
     {
       destroy_work (&desc->work);
@@ -1667,7 +1687,33 @@ ts_runtime_launch_kernel (TsRuntime           *self,
   sub = (TsSubmit) { stream, call.ht->clock, call.correlation, call.loc };
   item = ts_scheduler_submit_kernel (self->sched, &sub, desc, name);
 
-  return call_end_work (self, &call, item, self->launch_blocking, TS_SYNC_STREAM, error);
+  if (end_rec == NULL)
+    return call_end_work (self, &call, item, self->launch_blocking, TS_SYNC_STREAM, error);
+
+  /* The caller appends the API record together with its own. */
+  if (self->launch_blocking &&
+      !call_wait_item (self, &call, item, TS_SYNC_STREAM, error))
+    {
+      call_end (self, &call);
+      return 0;
+    }
+  call_end_deferred (self, &call, end_rec);
+  return call.correlation;
+}
+
+guint64
+ts_runtime_launch_kernel (TsRuntime           *self,
+                          TsStreamId           stream,
+                          const TsKernelDesc  *desc,
+                          GError             **error)
+{
+  g_autoptr(GMutexLocker) locker = NULL;
+
+  g_return_val_if_fail (TS_IS_RUNTIME (self), 0);
+  g_return_val_if_fail (desc != NULL, 0);
+
+  locker = g_mutex_locker_new (&self->lock);
+  return launch_kernel_locked (self, stream, desc, NULL, error);
 }
 
 static gboolean
@@ -1813,25 +1859,19 @@ ts_runtime_memset (TsRuntime           *self,
 
 /* ---------------------------------------------------------------- spans */
 
-guint64
-ts_runtime_api_begin (TsRuntime  *self,
-                      const char *name,
-                      int         device,
-                      TsStreamId  stream)
+/* ts_runtime_api_begin with the lock held and the name interned. */
+static guint64
+api_begin_locked (TsRuntime  *self,
+                  TsStringId  name,
+                  int         device,
+                  TsStreamId  stream)
 {
-  g_autoptr(GMutexLocker) locker = NULL;
-  HostThread *ht;
+  HostThread *ht = host_thread (self);
   Span span;
-
-  g_return_val_if_fail (TS_IS_RUNTIME (self), 0);
-  g_return_val_if_fail (name != NULL, 0);
-
-  locker = g_mutex_locker_new (&self->lock);
-  ht = host_thread (self);
 
   span = (Span) {
     .correlation = next_correlation (self),
-    .name = ts_recorder_intern (self->recorder, name),
+    .name = name,
     .start = ht->clock,
     .device = device,
     .stream = stream,
@@ -1842,19 +1882,33 @@ ts_runtime_api_begin (TsRuntime  *self,
   return span.correlation;
 }
 
-void
-ts_runtime_api_end (TsRuntime *self,
-                    guint64    correlation)
+guint64
+ts_runtime_api_begin (TsRuntime  *self,
+                      const char *name,
+                      int         device,
+                      TsStreamId  stream)
 {
   g_autoptr(GMutexLocker) locker = NULL;
-  HostThread *ht;
-  Span span;
-  TsApiCallRecord rec;
 
-  g_return_if_fail (TS_IS_RUNTIME (self));
+  g_return_val_if_fail (TS_IS_RUNTIME (self), 0);
+  g_return_val_if_fail (name != NULL, 0);
 
   locker = g_mutex_locker_new (&self->lock);
-  ht = host_thread (self);
+  return api_begin_locked (self, ts_recorder_intern (self->recorder, name), device, stream);
+}
+
+/* ts_runtime_api_end with the lock held. A first record (the API record of
+ * the span's last call), if given, goes in with the span's, under one
+ * recorder lock. */
+static void
+api_end_locked (TsRuntime             *self,
+                guint64                correlation,
+                const TsApiCallRecord *first)
+{
+  HostThread *ht = host_thread (self);
+  Span span;
+  TsApiCallRecord rec;
+  TsApiCallRecord pair[2];
 
   g_return_if_fail (ht->spans->len > 0);
   span = g_array_index (ht->spans, Span, ht->spans->len - 1);
@@ -1871,7 +1925,49 @@ ts_runtime_api_end (TsRuntime *self,
     .device = span.device,
     .stream = span.stream,
   };
-  TS_RECORDER_APPEND (self->recorder, TS_RECORD_API_CALL, TsApiCallRecord, &rec);
+  if (first != NULL)
+    {
+      pair[0] = *first;
+      pair[1] = rec;
+      ts_recorder_append_many (self->recorder, TS_RECORD_API_CALL, pair, 2);
+    }
+  else
+    TS_RECORDER_APPEND (self->recorder, TS_RECORD_API_CALL, TsApiCallRecord, &rec);
+}
+
+void
+ts_runtime_api_end (TsRuntime *self,
+                    guint64    correlation)
+{
+  g_autoptr(GMutexLocker) locker = NULL;
+
+  g_return_if_fail (TS_IS_RUNTIME (self));
+
+  locker = g_mutex_locker_new (&self->lock);
+  api_end_locked (self, correlation, NULL);
+}
+
+guint64
+ts_runtime_launch_op (TsRuntime           *self,
+                      TsStringId           name,
+                      int                  device,
+                      TsStreamId           stream,
+                      const TsKernelDesc  *desc,
+                      GError             **error)
+{
+  g_autoptr(GMutexLocker) locker = NULL;
+  TsApiCallRecord launch_rec;
+  guint64 span, ret;
+
+  g_return_val_if_fail (TS_IS_RUNTIME (self), 0);
+  g_return_val_if_fail (desc != NULL, 0);
+
+  locker = g_mutex_locker_new (&self->lock);
+  span = api_begin_locked (self, name, device, TS_STREAM_NONE);
+  ret = launch_kernel_locked (self, stream, desc, &launch_rec, error);
+  /* a launch that succeeds ends right before the span: one append */
+  api_end_locked (self, span, ret != 0 ? &launch_rec : NULL);
+  return ret;
 }
 
 /* ---------------------------------------------------------------- NVTX */

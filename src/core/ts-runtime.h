@@ -310,6 +310,16 @@ guint64             ts_runtime_api_begin            (TsRuntime              *sel
                                                      TsStreamId              stream);
 void                ts_runtime_api_end              (TsRuntime              *self,
                                                      guint64                 correlation);
+/* An operator that launches one kernel: ts_runtime_api_begin (name,
+ * device), ts_runtime_launch_kernel (stream, desc), ts_runtime_api_end in
+ * a row under one lock, with the same records. name is interned in the
+ * runtime's recorder. Returns what the launch returns. */
+guint64             ts_runtime_launch_op            (TsRuntime              *self,
+                                                     TsStringId              name,
+                                                     int                     device,
+                                                     TsStreamId              stream,
+                                                     const TsKernelDesc     *desc,
+                                                     GError                **error);
 
 /* NVTX. push returns the zero-based depth of the range just pushed; pop
  * returns the depth of the range that ended, or -1 if none was open. The

@@ -318,6 +318,22 @@ kernel_name_id (const char *name)
   return id;
 }
 
+static void
+kernel_desc_init (TsKernelDesc         *desc,
+                  const TsSessionWork  *work,
+                  const TsWork         *w)
+{
+  gint64 threads = MAX ((gint64) work->bytes / 4, 1);
+
+  memset (desc, 0, sizeof *desc);
+  desc->name_id = kernel_name_id (work->name);
+  desc->block[0] = work->block ? work->block : 256;
+  desc->grid[0] = work->grid ? work->grid : (guint32) MIN ((threads + 255) / 256, G_MAXUINT32);
+  desc->flops = work->flops;
+  desc->bytes = work->bytes;
+  desc->work = *w;
+}
+
 gboolean
 ts_session_launch (const TsSessionWork  *work,
                    GError              **error)
@@ -341,17 +357,46 @@ ts_session_launch (const TsSessionWork  *work,
     }
   else
     {
-      TsKernelDesc desc = { 0 };
-      gint64 threads = MAX ((gint64) work->bytes / 4, 1);
+      TsKernelDesc desc;
 
-      desc.name_id = kernel_name_id (work->name);
-      desc.block[0] = work->block ? work->block : 256;
-      desc.grid[0] = work->grid ? work->grid : (guint32) MIN ((threads + 255) / 256, G_MAXUINT32);
-      desc.flops = work->flops;
-      desc.bytes = work->bytes;
-      desc.work = w;
+      kernel_desc_init (&desc, work, &w);
       return ts_runtime_launch_kernel (session.runtime, work->stream, &desc, error) != 0;
     }
+}
+
+gboolean
+ts_session_launch_op (int                   device,
+                      const TsSessionWork  *work,
+                      GError              **error)
+{
+  TsSessionWork *copy;
+  TsKernelDesc desc;
+  TsWork w;
+
+  g_assert (!work->is_copy);
+
+  if (session.runtime == NULL)
+    {
+      guint64 correlation = ts_session_api_begin (work->name, device);
+      gboolean ok = ts_session_launch (work, error);
+
+      ts_session_api_end (correlation);
+      return ok;
+    }
+
+  if (work->run != NULL && work->finish != NULL && work->destroy != NULL)
+    {
+      /* the caller's callbacks fit the runtime's as they are: no copy */
+      w = (TsWork) { work->run, work->finish, work->destroy, work->user_data };
+    }
+  else
+    {
+      copy = g_memdup2 (work, sizeof *work);
+      w = (TsWork) { work_start, work_finish, work_destroy, copy };
+    }
+  kernel_desc_init (&desc, work, &w);
+  /* the span and the kernel share the operator's name */
+  return ts_runtime_launch_op (session.runtime, desc.name_id, device, work->stream, &desc, error) != 0;
 }
 
 guint64

@@ -104,6 +104,12 @@ typedef struct
 
 gboolean             ts_session_launch             (const TsSessionWork *work,
                                                     GError             **error);
+/* An operator's span (ts_session_api_begin (work->name, device)) around
+ * the launch of its one kernel, in one runtime call: the same records as
+ * the three calls. Kernels only. */
+gboolean             ts_session_launch_op          (int                  device,
+                                                    const TsSessionWork *work,
+                                                    GError             **error);
 /* Peer copies order the two devices' streams around the copy. */
 void                 ts_session_stream_wait_stream (TsStreamId  stream,
                                                     TsStreamId  other);

@@ -75,8 +75,9 @@ ts_storage_new_cuda (int      device,
   if (!ts_session_check_device (device, error))
     return NULL;
 
-  self = g_atomic_rc_box_new0 (TsStorage);
-  self->device = (TsDevice) { TS_DEVICE_CUDA, device };
+  /* not _new0: calloc skips malloc's per-thread cache */
+  self = g_atomic_rc_box_new (TsStorage);
+  *self = (TsStorage) { .device = { TS_DEVICE_CUDA, device } };
   self->nbytes = nbytes;
   stream = ts_session_current_stream (device);
   self->stream = stream;

@@ -37,21 +37,22 @@ shape_numel (guint         ndim,
   return n;
 }
 
-TsTensor *
-ts_tensor_new_view (TsStorage    *storage,
-                    TsDType       dtype,
-                    guint         ndim,
-                    const gint64 *shape,
-                    const gint64 *strides,
-                    gint64        offset)
+/* A tensor that takes the caller's reference to storage (a new tensor's
+ * storage needs no ref and unref, two atomic operations per op). */
+static TsTensor *
+tensor_new_taking (TsStorage    *storage,
+                   TsDType       dtype,
+                   guint         ndim,
+                   const gint64 *shape,
+                   const gint64 *strides,
+                   gint64        offset)
 {
   TsTensor *self;
 
-  g_return_val_if_fail (storage != NULL, NULL);
-  g_return_val_if_fail (ndim <= TS_MAX_DIMS, NULL);
-
-  self = g_atomic_rc_box_new0 (TsTensor);
-  self->storage = ts_storage_ref (storage);
+  /* not _new0: calloc skips malloc's per-thread cache; unused dims stay 0 */
+  self = g_atomic_rc_box_new (TsTensor);
+  memset (self, 0, sizeof *self);
+  self->storage = storage;
   self->dtype = dtype;
   self->ndim = ndim;
   self->offset = offset;
@@ -64,6 +65,20 @@ ts_tensor_new_view (TsStorage    *storage,
         contiguous_strides (ndim, shape, self->strides);
     }
   return self;
+}
+
+TsTensor *
+ts_tensor_new_view (TsStorage    *storage,
+                    TsDType       dtype,
+                    guint         ndim,
+                    const gint64 *shape,
+                    const gint64 *strides,
+                    gint64        offset)
+{
+  g_return_val_if_fail (storage != NULL, NULL);
+  g_return_val_if_fail (ndim <= TS_MAX_DIMS, NULL);
+
+  return tensor_new_taking (ts_storage_ref (storage), dtype, ndim, shape, strides, offset);
 }
 
 TsTensor *
@@ -121,7 +136,7 @@ ts_tensor_new_empty (TsDevice       device,
   if (storage == NULL)
     return NULL;
 
-  return ts_tensor_new_view (storage, dtype, ndim, shape, NULL, 0);
+  return tensor_new_taking (g_steal_pointer (&storage), dtype, ndim, shape, NULL, 0);
 }
 
 TsTensor *

@@ -82,7 +82,8 @@ ts_py_update_callsite (void)
       PyFrameObject *back;
 
       code = PyFrame_GetCode (frame);
-      if (!is_torch_frame (code))
+      /* the cached code object is a user frame: no path comparison */
+      if ((PyObject *) code == cached_code || !is_torch_frame (code))
         break;
       back = PyFrame_GetBack (frame);
       if (back == NULL)

@@ -435,6 +435,62 @@ check_elementwise_output (const TsView  *out,
   return TRUE;
 }
 
+/* The common case of a small op in a Python loop: same shape, same
+ * floating dtype everywhere, dense. One loop, no iterator set up; the
+ * arithmetic is the same as binary_loop_f32/f64's dense branch. Returns
+ * FALSE when the operands do not qualify (nothing written). */
+static gboolean
+binary_dense_fast (TsBinaryOp    op,
+                   const TsView *a,
+                   const TsView *b,
+                   TsDType       common,
+                   const TsView *out)
+{
+  gint64 n = 1;
+
+  if ((common != TS_DTYPE_FLOAT32 && common != TS_DTYPE_FLOAT64) ||
+      a->dtype != common || b->dtype != common || out->dtype != common ||
+      (op != TS_BINARY_ADD && op != TS_BINARY_SUB && op != TS_BINARY_MUL && op != TS_BINARY_DIV) ||
+      a->ndim != out->ndim || b->ndim != out->ndim)
+    return FALSE;
+
+  /* same shape, and dense: each stride is the product of the later sizes */
+  for (guint d = out->ndim; d-- > 0;)
+    {
+      gint64 size = out->shape[d];
+
+      if (a->shape[d] != size || b->shape[d] != size ||
+          (size != 1 && (a->strides[d] != n || b->strides[d] != n || out->strides[d] != n)))
+        return FALSE;
+      n *= size;
+    }
+
+#define DENSE_LOOP(T)                                                         \
+  {                                                                           \
+    const T *pa = (const T *) a->data + a->offset;                            \
+    const T *pb = (const T *) b->data + b->offset;                            \
+    T *po = (T *) out->data + out->offset;                                    \
+    switch (op)                                                               \
+      {                                                                       \
+      case TS_BINARY_ADD: for (gint64 i = 0; i < n; i++) po[i] = pa[i] + pb[i]; break; \
+      case TS_BINARY_SUB: for (gint64 i = 0; i < n; i++) po[i] = pa[i] - pb[i]; break; \
+      case TS_BINARY_MUL: for (gint64 i = 0; i < n; i++) po[i] = pa[i] * pb[i]; break; \
+      case TS_BINARY_DIV: for (gint64 i = 0; i < n; i++) po[i] = pa[i] / pb[i]; break; \
+      default: g_assert_not_reached ();                                       \
+      }                                                                       \
+  }
+
+  if (n > 0)
+    {
+      if (common == TS_DTYPE_FLOAT32)
+        DENSE_LOOP (float)
+      else
+        DENSE_LOOP (double)
+    }
+#undef DENSE_LOOP
+  return TRUE;
+}
+
 gboolean
 ts_cpu_binary (TsBinaryOp    op,
                const TsView *a,
@@ -452,6 +508,9 @@ ts_cpu_binary (TsBinaryOp    op,
   g_return_val_if_fail (op < TS_N_BINARY_OPS, FALSE);
   g_return_val_if_fail (a != NULL && b != NULL && out != NULL, FALSE);
   g_return_val_if_fail (ts_dtype_is_valid (common), FALSE);
+
+  if (binary_dense_fast (op, a, b, common, out))
+    return TRUE;
 
   if (!ts_binary_check (op, common, error))
     return FALSE;
