@@ -1193,6 +1193,40 @@ tensor_index_select (PyObject *self,
   return wrap_or_raise (ts_ops_index_select (SELF_T, dim, ts_py_tensor_get (index), &error), &error);
 }
 
+/* Tensor.gather(dim, index, *, sparse_grad=False); torch.gather is this
+ * same method, so a traceback has no Python frame of ours in it. */
+static PyObject *
+tensor_gather (PyObject *self,
+               PyObject *args,
+               PyObject *kwargs)
+{
+  static char *kwlist[] = { "dim", "index", "sparse_grad", NULL };
+  int dim;
+  int sparse_grad = FALSE;
+  PyObject *index;
+  GError *error = NULL;
+
+  ts_py_update_callsite ();
+  if (!PyArg_ParseTupleAndKeywords (args, kwargs, "iO!|$p", kwlist, &dim, &TsPyTensor_Type, &index,
+                                    &sparse_grad))
+    return NULL;
+  return wrap_or_raise (ts_ops_gather (SELF_T, dim, ts_py_tensor_get (index), &error), &error);
+}
+
+/* _embedding(weight, indices): F.embedding's kernel. */
+static PyObject *
+tensor_embedding (PyObject *self,
+                  PyObject *args)
+{
+  PyObject *indices;
+  GError *error = NULL;
+
+  ts_py_update_callsite ();
+  if (!PyArg_ParseTuple (args, "O!", &TsPyTensor_Type, &indices))
+    return NULL;
+  return wrap_or_raise (ts_ops_embedding (SELF_T, ts_py_tensor_get (indices), &error), &error);
+}
+
 /* The kernels' op named @name ("relu", "maximum"), or -1 with a
  * ValueError: the Python side names ops, so the enums may grow freely. */
 static int
@@ -1336,6 +1370,8 @@ static PyMethodDef tensor_methods[] = {
   { "select", tensor_select, METH_VARARGS, NULL },
   { "_slice", tensor_slice, METH_VARARGS, NULL },
   { "index_select", tensor_index_select, METH_VARARGS, NULL },
+  { "gather", (PyCFunction) (void (*) (void)) tensor_gather, METH_VARARGS | METH_KEYWORDS, NULL },
+  { "_embedding", tensor_embedding, METH_VARARGS, NULL },
   { "_unary", unary_method, METH_O, NULL },
   { "_binary", binary_method, METH_VARARGS, NULL },
   { "item", tensor_item, METH_NOARGS, NULL },

@@ -988,6 +988,10 @@ def index_select(input, dim, index):
     return input.index_select(dim, index)
 
 
+# the C method itself: torch.gather(input, dim, index, *, sparse_grad=False)
+gather = _C.TensorBase.gather
+
+
 def transpose(input, dim0, dim1):
     return input.transpose(dim0, dim1)
 
