@@ -60,6 +60,7 @@ struct _Job
   gint64     span_min[4];
   gsize      span_bytes[4];
   TsDeviceError fault;   /* device jobs: set by a kernel that faults */
+  gboolean   external;   /* an operand views memory it does not own */
   gsize      inline_used;
   /* Not zeroed by job_new: filled by job_set for the t[] in use. */
   TsTensor   tv[4];
@@ -79,6 +80,44 @@ job_free (gpointer data)
   g_free (job);
 }
 
+/* Memory that a tensor views without owning it (torch.as_tensor over
+ * __cuda_array_interface__) may have been freed, and its segment released,
+ * since the launch. The kernel finds out when it starts, as a GPU's MMU
+ * would, and faults instead of touching host memory: each operand's whole
+ * byte span is looked up once. Blocks of the caching allocator need no
+ * check: a segment is released only after its device has synchronized.
+ * Inside a still cached segment, freed bytes stay mapped, as on a GPU. */
+static TsDeviceError
+job_map_external (Job *job)
+{
+  for (guint i = 0; i < G_N_ELEMENTS (job->t); i++)
+    {
+      TsTensor *t = job->t[i];
+      gsize esize;
+      gint64 lo, hi;
+      guint8 *host;
+
+      if (t == NULL || !t->storage->external || ts_tensor_numel (t) == 0)
+        continue;
+      esize = ts_dtype_size (t->dtype);
+      lo = hi = t->offset;
+      for (guint d = 0; d < t->ndim; d++)
+        {
+          gint64 extent = (t->shape[d] - 1) * t->strides[d];
+          if (extent < 0)
+            lo += extent;
+          else
+            hi += extent;
+        }
+      host = lo < 0 ? NULL : ts_session_translate (t->storage->addr + (guint64) lo * esize,
+                                                   (gsize) (hi - lo + 1) * esize);
+      if (host == NULL)
+        return TS_DEVICE_ERROR_ILLEGAL_ADDRESS;
+      job->sv[i].data = host - lo * esize;
+    }
+  return TS_DEVICE_ERROR_NONE;
+}
+
 /* Device work reads its inputs when it starts and its results land when it
  * ends: the outputs are computed into staging copies at the start and
  * copied in at the end, so a kernel on another stream that runs in
@@ -88,6 +127,8 @@ job_start (gpointer data)
 {
   Job *job = data;
 
+  if (G_UNLIKELY (job->external) && (job->fault = job_map_external (job)) != TS_DEVICE_ERROR_NONE)
+    return job->fault;
   for (guint i = 0; i < G_N_ELEMENTS (job->t); i++)
     {
       TsTensor *t = job->t[i];
@@ -147,6 +188,7 @@ job_set (Job      *job,
   job->tv[i] = *t;
   job->tv[i].storage = &job->sv[i];
   job->t[i] = &job->tv[i];
+  job->external |= t->storage->external;
 }
 
 static Job *

@@ -22,6 +22,7 @@
 #include "ts-tensor-format.h"
 #include "ts-callsite.h"
 #include "ts-py-private.h"
+#include "ts-device-memory.h"
 #include "ts-session.h"
 
 static PyTypeObject TsPyTensor_Type;
@@ -1459,6 +1460,66 @@ py_empty (PyObject *module,
   return wrap_or_raise (ts_tensor_new_empty (device, dtype, ndim, shape, pin, &error), &error);
 }
 
+/* _from_cuda_pointer(ptr, shape, strides, dtype): a CUDA tensor over device
+ * memory it does not own (torch.as_tensor of a __cuda_array_interface__);
+ * strides are in elements. ptr must lie in live device memory then; the
+ * tensor lives on that memory's device. */
+static PyObject *
+py_from_cuda_pointer (PyObject *module,
+                      PyObject *args)
+{
+  unsigned long long ptr;
+  PyObject *shape_obj, *strides_obj, *dtype_obj;
+  gint64 shape[TS_MAX_DIMS], strides[TS_MAX_DIMS];
+  guint ndim, n_strides;
+  TsDType dtype;
+  gint64 extent = 1;
+  int device;
+  GError *error = NULL;
+  g_autoptr(TsStorage) storage = NULL;
+
+  ts_py_update_callsite ();
+  if (!PyArg_ParseTuple (args, "KOOO", &ptr, &shape_obj, &strides_obj, &dtype_obj))
+    return NULL;
+  if (!parse_shape (shape_obj, &ndim, shape) || !parse_shape (strides_obj, &n_strides, strides) ||
+      !ts_py_parse_dtype (dtype_obj, &dtype))
+    return NULL;
+  if (n_strides != ndim)
+    {
+      PyErr_SetString (PyExc_ValueError, "strides must have one entry per dimension");
+      return NULL;
+    }
+  if (!ts_session_cuda_init (&error))
+    return ts_py_set_error (error);
+  /* c10's getDeviceFromPtr: cudaPointerGetAttributes must know the
+   * pointer (a null one, of an empty array, means the current device) */
+  device = ts_session_current_device ();
+  if (ptr != 0)
+    {
+      if (ptr < TS_DEVICE_MEMORY_BASE || ts_session_translate (ptr, 1) == NULL)
+        {
+          PyErr_SetString (PyExc_RuntimeError, "The specified pointer resides on host memory and is "
+                           "not registered with any CUDA device.");
+          return NULL;
+        }
+      device = (int) ((ptr - TS_DEVICE_MEMORY_BASE) >> TS_DEVICE_MEMORY_SPAN_SHIFT);
+    }
+  for (guint d = 0; d < ndim; d++)
+    {
+      if (shape[d] == 0)
+        extent = 0;
+      if (strides[d] < 0)
+        {
+          PyErr_SetString (PyExc_ValueError, "negative strides are not supported");
+          return NULL;
+        }
+    }
+  for (guint d = 0; d < ndim && extent > 0; d++)
+    extent += (shape[d] - 1) * strides[d];
+  storage = ts_storage_new_external (device, ptr, (gsize) extent * ts_dtype_size (dtype));
+  return wrap_or_raise (ts_tensor_new_view (storage, dtype, ndim, shape, strides, 0), &error);
+}
+
 /* _from_flat(values, shape, dtype, device): a CPU tensor filled from a flat
  * list of numbers, then moved to device. */
 static PyObject *
@@ -1636,6 +1697,7 @@ static PyMethodDef tensor_module_methods[] = {
   { "_set_default_dtype", py_set_default_dtype, METH_O, NULL },
   { "_empty", py_empty, METH_VARARGS, NULL },
   { "_from_flat", py_from_flat, METH_VARARGS, NULL },
+  { "_from_cuda_pointer", py_from_cuda_pointer, METH_VARARGS, NULL },
   { "_arange", py_arange, METH_VARARGS, NULL },
   { "_equal", py_equal, METH_VARARGS, NULL },
   { "_make_subclass", py_make_subclass, METH_VARARGS, NULL },
