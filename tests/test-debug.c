@@ -49,6 +49,16 @@ static const Case cases[] = {
   { "/debug/async/launch-blocking", "debug/async_index.py", NULL, "CUDA_LAUNCH_BLOCKING=1", "debug/async_index.sync", 1 },
   { "/debug/async/sticky", "debug/sticky_error.py", NULL, NULL, "debug/sticky_error", 0 },
   { "/debug/cpu-index-error", "debug/cpu_index_error.py", NULL, NULL, "debug/cpu_index_error", 0 },
+  { "/debug/gather/cpu-errors", "debug/gather_cpu_error.py", NULL, NULL, "debug/gather_cpu_error", 0 },
+  { "/debug/gather/async-default", "debug/gather_async.py", NULL, NULL, "debug/gather_async", 1 },
+  { "/debug/gather/async-sync", "debug/gather_async.py", "--sync", NULL, "debug/gather_async.sync", 1 },
+  { "/debug/embedding/sticky", "debug/embedding_sticky.py", NULL, NULL, "debug/embedding_sticky", 0 },
+  { "/debug/sanitize/embedding-race", "debug/race_embedding.py", "--sanitize", NULL, "debug/race_embedding", 1 },
+  { "/debug/illegal-access/default", "debug/illegal_access.py", NULL, NULL, "debug/illegal_access", 1 },
+  { "/debug/illegal-access/sync-option", "debug/illegal_access.py", "--sync", NULL, "debug/illegal_access.sync", 1 },
+  { "/debug/illegal-access/launch-blocking", "debug/illegal_access.py", NULL, "CUDA_LAUNCH_BLOCKING=1",
+    "debug/illegal_access.sync", 1 },
+  { "/debug/caching-allocator", "debug/caching_allocator.py", NULL, NULL, "debug/caching_allocator", 0 },
 };
 
 static gboolean
@@ -214,6 +224,54 @@ test_trace_error (gconstpointer data)
     g_assert_cmpuint (rec.surfaced_correlation, >, rec.kernel_correlation);
 }
 
+/* The illegal access: the sum over freed and released memory launched at
+ * line 24 faults; it surfaces at .item() (line 26), or at line 24 itself
+ * when launches block. */
+static void
+test_trace_illegal_access (gconstpointer data)
+{
+  gboolean sync_mode = GPOINTER_TO_INT (data);
+  g_autoptr(TsRecorder) recorder = run_for_trace ("debug/illegal_access.py", sync_mode ? "--sync" : NULL, 1);
+  TsErrorRecord rec;
+  const char *message;
+
+  g_assert_cmpuint (ts_recorder_get_count (recorder, TS_RECORD_ERROR), ==, 1);
+  g_assert_true (ts_recorder_get (recorder, TS_RECORD_ERROR, 0, &rec));
+  g_assert_cmpuint (rec.code, ==, 700);
+  g_assert_cmpuint (rec.device, ==, 0);
+  g_assert_cmpuint (rec.kernel_correlation, !=, 0);
+  message = ts_recorder_lookup (recorder, rec.message);
+  if (sync_mode)
+    g_assert_cmpstr (message, ==, "CUDA error: an illegal memory access was encountered\n"
+                                  "Compile with `TORCH_USE_CUDA_DSA` to enable device-side assertions.\n");
+  else
+    g_assert_cmpstr (message, ==, "CUDA error: an illegal memory access was encountered\n"
+                                  "CUDA kernel errors might be asynchronously reported at some other API "
+                                  "call, so the stacktrace below might be incorrect.\n"
+                                  "For debugging consider passing CUDA_LAUNCH_BLOCKING=1\n"
+                                  "Compile with `TORCH_USE_CUDA_DSA` to enable device-side assertions.\n");
+  check_loc (recorder, &rec.launch_loc, 24, "/illegal_access.py", "<module>");
+  check_loc (recorder, &rec.surfaced_loc, sync_mode ? 24 : 26, "/illegal_access.py", "<module>");
+  if (sync_mode)
+    g_assert_cmpuint (rec.surfaced_correlation, ==, rec.kernel_correlation);
+  else
+    g_assert_cmpuint (rec.surfaced_correlation, >, rec.kernel_correlation);
+}
+
+/* gather's assert: launched at line 7, surfaced by print() at line 9. */
+static void
+test_trace_gather (void)
+{
+  g_autoptr(TsRecorder) recorder = run_for_trace ("debug/gather_async.py", NULL, 1);
+  TsErrorRecord rec;
+
+  g_assert_cmpuint (ts_recorder_get_count (recorder, TS_RECORD_ERROR), ==, 1);
+  g_assert_true (ts_recorder_get (recorder, TS_RECORD_ERROR, 0, &rec));
+  g_assert_cmpuint (rec.code, ==, 710);
+  check_loc (recorder, &rec.launch_loc, 7, "/gather_async.py", "<module>");
+  check_loc (recorder, &rec.surfaced_loc, 9, "/gather_async.py", "<module>");
+}
+
 /* The race record: the read at line 18 against the write at line 15. */
 static void
 test_trace_race (void)
@@ -249,5 +307,8 @@ main (int    argc,
   g_test_add_data_func ("/debug/trace/error-default", GINT_TO_POINTER (FALSE), test_trace_error);
   g_test_add_data_func ("/debug/trace/error-sync", GINT_TO_POINTER (TRUE), test_trace_error);
   g_test_add_func ("/debug/trace/race", test_trace_race);
+  g_test_add_data_func ("/debug/trace/illegal-access-default", GINT_TO_POINTER (FALSE), test_trace_illegal_access);
+  g_test_add_data_func ("/debug/trace/illegal-access-sync", GINT_TO_POINTER (TRUE), test_trace_illegal_access);
+  g_test_add_func ("/debug/trace/gather", test_trace_gather);
   return g_test_run ();
 }

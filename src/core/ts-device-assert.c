@@ -9,6 +9,7 @@
 #include <stdio.h>
 
 #include "ts-device-assert.h"
+#include "ts-cpu-kernels.h"
 
 /* index_select's kernel for many indices (PyTorch 2.1's Indexing.cu): it
  * only checks the upper bound, on an unsigned index, so a negative index
@@ -16,6 +17,15 @@
 #define INDEX_SELECT_WHERE "../aten/src/ATen/native/cuda/Indexing.cu:1292"
 #define INDEX_SELECT_KERNEL "indexSelectLargeIndex"
 #define INDEX_SELECT_COND "srcIndex < srcSelectDimSize"
+
+/* gather's elementwise kernel (ScatterGatherKernel.cu): 128 threads a
+ * block, each thread taking 4 elements 128 apart, so element e belongs to
+ * block e / 512 and thread e % 128. The assert checks both bounds. */
+#define GATHER_WHERE "../aten/src/ATen/native/cuda/ScatterGatherKernel.cu:144"
+#define GATHER_KERNEL "operator()"
+#define GATHER_COND "idx_dim >= 0 && idx_dim < index_size && \"index out of bounds\""
+#define GATHER_THREADS 128
+#define GATHER_WORK 4
 
 char *
 ts_device_assert_format (const char *where,
@@ -46,6 +56,31 @@ ts_device_assert_index_select (gint64 position,
                                                        (guint64) (position * slice_size + j),
                                                        INDEX_SELECT_COND);
       fprintf (stderr, "%s\n", line);
+    }
+  fflush (stderr);
+}
+
+void
+ts_device_assert_gather (const TsView *index,
+                         gint64        dim_size)
+{
+  g_autoptr(GHashTable) stopped = g_hash_table_new (NULL, NULL);
+  gint64 n = ts_view_numel (index);
+
+  /* A thread stops at its first failing assert: it prints one line even
+   * when several of its elements are bad. */
+  for (gint64 e = 0; e < n; e++)
+    {
+      gint64 v = ts_dtype_load_int (index->dtype, ts_view_linear_ptr (index, e));
+      guint64 block = (guint64) e / (GATHER_THREADS * GATHER_WORK);
+      guint64 thread = (guint64) e % GATHER_THREADS;
+      gpointer key = GSIZE_TO_POINTER (block * GATHER_THREADS + thread + 1);
+
+      if ((v >= 0 && v < dim_size) || g_hash_table_contains (stopped, key))
+        continue;
+      g_hash_table_add (stopped, key);
+      fprintf (stderr, "%s: %s: block: [%" G_GUINT64_FORMAT ",0,0], thread: [%" G_GUINT64_FORMAT
+               ",0,0] Assertion `%s` failed.\n", GATHER_WHERE, GATHER_KERNEL, block, thread, GATHER_COND);
     }
   fflush (stderr);
 }

@@ -19,6 +19,8 @@
 
 #include <glib.h>
 
+#include "ts-cpu-kernels.h"
+
 G_BEGIN_DECLS
 
 /* Threads per block of PyTorch's indexing kernels (indexSelectLargeIndex). */
@@ -30,6 +32,11 @@ G_BEGIN_DECLS
 void  ts_device_assert_index_select (gint64 position,
                                      gint64 n_indices,
                                      gint64 slice_size);
+
+/* gather's lines: one per thread holding an element of index outside
+ * [0, dim_size), in row-major order of index. */
+void  ts_device_assert_gather       (const TsView *index,
+                                     gint64        dim_size);
 
 /* The line of one failing thread, without the newline. */
 char *ts_device_assert_format       (const char *where,

@@ -79,6 +79,11 @@ static const OpRow op_table[] = {
   { "aten::mm", "aten::mm(Tensor self, Tensor mat2) -> Tensor", NULL, NULL, { "self", "mat2", NULL } },
   { "aten::index_select", "aten::index_select(Tensor self, int dim, Tensor index) -> Tensor", NULL, NULL,
     { "self", "index", NULL } },
+  { "aten::gather", "aten::gather(Tensor self, int dim, Tensor index, *, bool sparse_grad=False) -> Tensor",
+    NULL, NULL, { "self", "index", NULL } },
+  { "aten::embedding",
+    "aten::embedding(Tensor weight, Tensor indices, SymInt padding_idx=-1, bool scale_grad_by_freq=False, "
+    "bool sparse=False) -> Tensor", NULL, NULL, { "weight", "indices", NULL } },
   { "aten::arange",
     "aten::arange.start_step(Scalar start, Scalar end, Scalar step=1, *, ScalarType? dtype=None, "
     "Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor", NULL, NULL,

@@ -60,6 +60,7 @@ struct _Job
   gint64     span_min[4];
   gsize      span_bytes[4];
   TsDeviceError fault;   /* device jobs: set by a kernel that faults */
+  gboolean   external;   /* an operand views memory it does not own */
   gsize      inline_used;
   /* Not zeroed by job_new: filled by job_set for the t[] in use. */
   TsTensor   tv[4];
@@ -86,6 +87,44 @@ job_free (gpointer data)
     g_free (job);
 }
 
+/* Memory that a tensor views without owning it (torch.as_tensor over
+ * __cuda_array_interface__) may have been freed, and its segment released,
+ * since the launch. The kernel finds out when it starts, as a GPU's MMU
+ * would, and faults instead of touching host memory: each operand's whole
+ * byte span is looked up once. Blocks of the caching allocator need no
+ * check: a segment is released only after its device has synchronized.
+ * Inside a still cached segment, freed bytes stay mapped, as on a GPU. */
+static TsDeviceError
+job_map_external (Job *job)
+{
+  for (guint i = 0; i < G_N_ELEMENTS (job->t); i++)
+    {
+      TsTensor *t = job->t[i];
+      gsize esize;
+      gint64 lo, hi;
+      guint8 *host;
+
+      if (t == NULL || !t->storage->external || ts_tensor_numel (t) == 0)
+        continue;
+      esize = ts_dtype_size (t->dtype);
+      lo = hi = t->offset;
+      for (guint d = 0; d < t->ndim; d++)
+        {
+          gint64 extent = (t->shape[d] - 1) * t->strides[d];
+          if (extent < 0)
+            lo += extent;
+          else
+            hi += extent;
+        }
+      host = lo < 0 ? NULL : ts_session_translate (t->storage->addr + (guint64) lo * esize,
+                                                   (gsize) (hi - lo + 1) * esize);
+      if (host == NULL)
+        return TS_DEVICE_ERROR_ILLEGAL_ADDRESS;
+      job->sv[i].data = host - lo * esize;
+    }
+  return TS_DEVICE_ERROR_NONE;
+}
+
 /* Device work reads its inputs when it starts and its results land when it
  * ends: the outputs are computed into staging copies at the start and
  * copied in at the end, so a kernel on another stream that runs in
@@ -95,6 +134,8 @@ job_start (gpointer data)
 {
   Job *job = data;
 
+  if (G_UNLIKELY (job->external) && (job->fault = job_map_external (job)) != TS_DEVICE_ERROR_NONE)
+    return job->fault;
   for (guint i = 0; i < G_N_ELEMENTS (job->t); i++)
     {
       TsTensor *t = job->t[i];
@@ -154,6 +195,7 @@ job_set (Job      *job,
   job->tv[i] = *t;
   job->tv[i].storage = &job->sv[i];
   job->t[i] = &job->tv[i];
+  job->external |= t->storage->external;
 }
 
 static Job *
@@ -1250,6 +1292,215 @@ ts_ops_index_select (TsTensor  *self,
   tensor_view (index, &vindex);
   tensor_view (out, &vout);
   if (!dispatch (job, device, "aten::index_select", ts_cost_index (&vindex, &vout), error))
+    {
+      ts_tensor_unref (out);
+      return NULL;
+    }
+  return out;
+}
+
+/* gather: out[i][j] = self[index[i][j]][j] for dim 0, and so on. */
+static gboolean
+gather_job (Job     *job,
+            GError **error)
+{
+  TsView out, in, index;
+  TsIndexFailure failure = { 0, -1, 0 };
+
+  tensor_view (job->t[0], &out);
+  tensor_view (job->t[1], &in);
+  tensor_view (job->t[2], &index);
+  if (ts_cpu_gather (&in, (guint) job->dims[0], &index, &out, &failure, error))
+    return TRUE;
+  /* as for index_select, only device jobs meet a bad index here */
+  if (failure.position >= 0)
+    {
+      ts_device_assert_gather (&index, failure.dim_size);
+      job->fault = TS_DEVICE_ERROR_ASSERT;
+    }
+  return FALSE;
+}
+
+static char *
+shape_to_string (const TsTensor *t)
+{
+  GString *s = g_string_new ("[");
+
+  for (guint d = 0; d < t->ndim; d++)
+    g_string_append_printf (s, "%s%" G_GINT64_FORMAT, d ? ", " : "", t->shape[d]);
+  g_string_append_c (s, ']');
+  return g_string_free (s, FALSE);
+}
+
+/* The checks of ATen's gather_shape_check and the CPU kernel's bounds
+ * check, with their messages (RuntimeError, unlike index_select). */
+static gboolean
+gather_check (TsTensor  *self,
+              int        dim,
+              TsTensor  *index,
+              gboolean   check_bounds,
+              GError   **error)
+{
+  g_autoptr(TsTensor) host_index = NULL;
+  gint64 size = self->ndim ? self->shape[dim] : 1;
+
+  if (index->dtype != TS_DTYPE_INT64)
+    {
+      g_set_error_literal (error, TS_TENSOR_ERROR, TS_TENSOR_ERROR_RUNTIME,
+                           "gather(): Expected dtype int64 for index");
+      return FALSE;
+    }
+  if (MAX (index->ndim, 1) != MAX (self->ndim, 1))
+    {
+      g_set_error_literal (error, TS_TENSOR_ERROR, TS_TENSOR_ERROR_RUNTIME,
+                           "Index tensor must have the same number of dimensions as input tensor");
+      return FALSE;
+    }
+  for (guint d = 0; d < index->ndim && self->ndim > 0; d++)
+    if ((int) d != dim && index->shape[d] > self->shape[d])
+      {
+        g_autofree char *si = shape_to_string (index);
+        g_autofree char *ss = shape_to_string (self);
+
+        g_set_error (error, TS_TENSOR_ERROR, TS_TENSOR_ERROR_RUNTIME,
+                     "Size does not match at dimension %u expected index %s to be smaller than "
+                     "self %s apart from dimension %d", d, si, ss, dim);
+        return FALSE;
+      }
+  if (!check_bounds)
+    return TRUE;
+  host_index = ts_ops_to_host (index, error);
+  if (host_index == NULL)
+    return FALSE;
+  for (gint64 i = 0; i < ts_tensor_numel (host_index); i++)
+    {
+      gint64 k = ts_tensor_get_int (host_index, i);
+
+      if (k < 0 || k >= size)
+        {
+          g_set_error (error, TS_TENSOR_ERROR, TS_TENSOR_ERROR_RUNTIME,
+                       "index %" G_GINT64_FORMAT " is out of bounds for dimension %d with size %"
+                       G_GINT64_FORMAT, k, dim, size);
+          return FALSE;
+        }
+    }
+  return TRUE;
+}
+
+TsTensor *
+ts_ops_gather (TsTensor  *self,
+               int        dim,
+               TsTensor  *index,
+               GError   **error)
+{
+  TsTensor *operands[2] = { self, index };
+  TsDevice device;
+  TsView vindex, vout;
+  TsTensor *out;
+  Job *job;
+
+  if (!common_device (operands, 2, &device, error))
+    return NULL;
+  if (!ts_tensor_wrap_dim (self->ndim, &dim, error))
+    return NULL;
+  /* a CUDA kernel finds a bad index on the device (a device-side assert) */
+  if (!gather_check (self, dim, index, device.type == TS_DEVICE_CPU, error))
+    return NULL;
+  out = ts_tensor_new_empty (device, self->dtype, index->ndim, index->shape, FALSE, error);
+  if (out == NULL || ts_tensor_numel (out) == 0)
+    return out;
+  job = job_new (gather_job);
+  job->dims[0] = dim;
+  job_set (job, 0, out);
+  job_set (job, 1, self);
+  job_set (job, 2, index);
+  tensor_view (index, &vindex);
+  tensor_view (out, &vout);
+  if (!dispatch (job, device, "aten::gather", ts_cost_index (&vindex, &vout), error))
+    {
+      ts_tensor_unref (out);
+      return NULL;
+    }
+  return out;
+}
+
+/* at::embedding: weight.index_select (0, indices.reshape (-1)) viewed as
+ * indices.shape + (weight.size (1),), one kernel under its own name, so
+ * that the trace and the sanitizer see aten::embedding as PyTorch's do. */
+TsTensor *
+ts_ops_embedding (TsTensor  *weight,
+                  TsTensor  *indices,
+                  GError   **error)
+{
+  TsTensor *operands[2] = { weight, indices };
+  TsDevice device;
+  gint64 shape[TS_MAX_DIMS];
+  gint64 n;
+  g_autoptr(TsTensor) flat = NULL;
+  g_autoptr(TsTensor) dense = NULL;
+  TsView vindex, vout;
+  TsTensor *out;
+  Job *job;
+
+  if (weight->ndim != 2)
+    {
+      g_set_error_literal (error, TS_TENSOR_ERROR, TS_TENSOR_ERROR_RUNTIME, "'weight' must be 2-D");
+      return NULL;
+    }
+  if (indices->dtype != TS_DTYPE_INT64 && indices->dtype != TS_DTYPE_INT32)
+    {
+      g_set_error (error, TS_TENSOR_ERROR, TS_TENSOR_ERROR_RUNTIME,
+                   "Expected tensor for argument #1 'indices' to have one of the following scalar "
+                   "types: Long, Int; but got torch.%s%sTensor instead (while checking arguments for "
+                   "embedding)", ts_tensor_is_cuda (indices) ? "cuda." : "",
+                   ts_dtype_scalar_type_name (indices->dtype));
+      return NULL;
+    }
+  if (indices->ndim + 1 > TS_MAX_DIMS)
+    {
+      g_set_error_literal (error, TS_TENSOR_ERROR, TS_TENSOR_ERROR_RUNTIME, "embedding(): too many dimensions");
+      return NULL;
+    }
+  if (!common_device (operands, 2, &device, error))
+    return NULL;
+  n = ts_tensor_numel (indices);
+  dense = ts_ops_contiguous (indices, error);
+  if (dense == NULL)
+    return NULL;
+  flat = ts_tensor_view (dense, 1, &n, error);
+  if (flat == NULL)
+    return NULL;
+  if (device.type == TS_DEVICE_CPU)
+    {
+      g_autoptr(TsTensor) host_index = ts_ops_to_host (flat, error);
+
+      if (host_index == NULL)
+        return NULL;
+      for (gint64 i = 0; i < n; i++)
+        {
+          gint64 k = ts_tensor_get_int (host_index, i);
+
+          if (k < 0 || k >= weight->shape[0])
+            {
+              g_set_error_literal (error, TS_TENSOR_ERROR, TS_TENSOR_ERROR_INDEX,
+                                   "index out of range in self");
+              return NULL;
+            }
+        }
+    }
+  memcpy (shape, indices->shape, indices->ndim * sizeof (gint64));
+  shape[indices->ndim] = weight->shape[1];
+  out = ts_tensor_new_empty (device, weight->dtype, indices->ndim + 1, shape, FALSE, error);
+  if (out == NULL || ts_tensor_numel (out) == 0)
+    return out;
+  job = job_new (index_select_job);
+  job->dims[0] = 0;
+  job_set (job, 0, out);
+  job_set (job, 1, weight);
+  job_set (job, 2, flat);
+  tensor_view (flat, &vindex);
+  tensor_view (out, &vout);
+  if (!dispatch (job, device, "aten::embedding", ts_cost_index (&vindex, &vout), error))
     {
       ts_tensor_unref (out);
       return NULL;

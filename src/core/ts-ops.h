@@ -97,6 +97,17 @@ TsTensor  *ts_ops_index_select    (TsTensor        *self,
                                    int              dim,
                                    TsTensor        *index,
                                    GError         **error);
+/* torch.gather: out has index's shape; index is int64. On the CPU a bad
+ * index is a RuntimeError at once; on a device, a device-side assert. */
+TsTensor  *ts_ops_gather          (TsTensor        *self,
+                                   int              dim,
+                                   TsTensor        *index,
+                                   GError         **error);
+/* F.embedding: rows of a 2-D weight picked by int32/int64 indices of any
+ * shape; out is indices.shape + (weight.size(1),). */
+TsTensor  *ts_ops_embedding       (TsTensor        *weight,
+                                   TsTensor        *indices,
+                                   GError         **error);
 gboolean   ts_ops_equal           (TsTensor        *a,
                                    TsTensor        *b,
                                    gboolean        *result,

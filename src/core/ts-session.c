@@ -694,3 +694,12 @@ ts_session_get_allocator (void)
 {
   return session.allocator;
 }
+
+gpointer
+ts_session_translate (guint64 addr,
+                      gsize   size)
+{
+  if (session.memory == NULL)
+    return NULL;
+  return ts_device_memory_translate (session.memory, addr, size, NULL);
+}

@@ -145,6 +145,11 @@ void                 ts_session_host_record_stream (gconstpointer ptr,
 gboolean             ts_session_host_is_pinned     (gconstpointer ptr);
 /* NULL before CUDA is initialized. */
 TsAllocator         *ts_session_get_allocator      (void);
+/* The host bytes behind device addresses [addr, addr + size), or NULL
+ * when they do not lie in one live segment (what would be an illegal
+ * address on a GPU). */
+gpointer             ts_session_translate          (guint64      addr,
+                                                    gsize        size);
 
 /* The memory API of torch.cuda. The stats table is PyTorch's keys. */
 GHashTable          *ts_session_memory_stats       (int          device);

@@ -93,6 +93,22 @@ ts_storage_new_cuda (int      device,
 }
 
 TsStorage *
+ts_storage_new_external (int      device,
+                         guint64  addr,
+                         gsize    nbytes)
+{
+  TsStorage *self = g_atomic_rc_box_new0 (TsStorage);
+
+  /* no block: storage_clear frees nothing */
+  self->device = (TsDevice) { TS_DEVICE_CUDA, device };
+  self->nbytes = nbytes;
+  self->addr = addr;
+  self->stream = TS_STREAM_NONE;
+  self->external = TRUE;
+  return self;
+}
+
+TsStorage *
 ts_storage_ref (TsStorage *self)
 {
   return g_atomic_rc_box_acquire (self);

@@ -53,6 +53,8 @@ struct _TsStorage
   guint64     addr;        /* what data_ptr() reports */
   TsStreamId  stream;      /* allocation stream, CUDA only */
   gpointer    block;       /* the allocator's handle, CUDA and pinned only */
+  gboolean    external;    /* CUDA memory viewed, not owned: data is NULL, and
+                            * kernels map addr when they start */
 };
 
 TsStorage *ts_storage_new_cpu    (gsize       nbytes,
@@ -61,6 +63,12 @@ TsStorage *ts_storage_new_cpu    (gsize       nbytes,
 TsStorage *ts_storage_new_cuda   (int         device,
                                   gsize       nbytes,
                                   GError    **error);
+/* A view of device memory the storage does not own (torch.as_tensor over
+ * __cuda_array_interface__): nothing is allocated or freed, and the bytes
+ * may be gone by the time a kernel uses them (an illegal address). */
+TsStorage *ts_storage_new_external (int       device,
+                                    guint64   addr,
+                                    gsize     nbytes);
 TsStorage *ts_storage_ref        (TsStorage  *self);
 void       ts_storage_unref      (TsStorage  *self);
 /* Asks the caching allocator not to reuse the block until the work queued

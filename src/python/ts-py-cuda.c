@@ -11,6 +11,7 @@
 #include "config.h"
 
 #include "ts-py-private.h"
+#include "ts-callsite.h"
 #include "ts-session.h"
 #include "ts-op-access.h"
 
@@ -417,6 +418,67 @@ py_empty_cache (PyObject *m, PyObject *unused)
   Py_RETURN_NONE;
 }
 
+/* _caching_allocator_alloc(size, device, handle): raw_alloc of torch.cuda
+ * (a block of the device's caching allocator, counted in its stats, that no
+ * tensor owns) on the stream whose cuda_stream is handle. */
+static PyObject *
+py_caching_allocator_alloc (PyObject *m, PyObject *args)
+{
+  unsigned long long size, handle;
+  int device;
+  TsStreamId stream = TS_STREAM_NONE;
+  guint64 addr = 0;
+  guint8 *host;
+  gpointer block;
+  GError *error = NULL;
+
+  ts_py_update_callsite ();
+  if (!PyArg_ParseTuple (args, "KiK", &size, &device, &handle))
+    return NULL;
+  if (!init_or_raise () || !ts_session_check_device (device, &error))
+    return error != NULL ? ts_py_set_error (error) : NULL;
+  if (handle == 0)
+    stream = ts_runtime_get_default_stream (RT, device, NULL);
+  for (TsStreamId s = 0; handle != 0 && ts_runtime_stream_is_valid (RT, s); s++)
+    if (ts_runtime_stream_get_handle (RT, s) == handle && ts_runtime_stream_get_device (RT, s) == device)
+      stream = s;
+  if (stream == TS_STREAM_NONE)
+    {
+      /* a GPU would take any handle; the simulated one must know the stream */
+      PyErr_Format (PyExc_ValueError, "no stream with cuda_stream %#llx on device %d", handle, device);
+      return NULL;
+    }
+  if (size == 0)
+    return PyLong_FromLong (0);  /* as raw_alloc: nothing, a null pointer */
+  if (!ts_session_malloc (device, size, stream, &addr, &host, &block, &error))
+    return ts_py_set_error (error);
+  ts_op_access_alloc (addr, size, stream);
+  return PyLong_FromUnsignedLongLong (addr);
+}
+
+/* _caching_allocator_delete(ptr): raw_delete; 0 does nothing, a pointer
+ * the allocator did not hand out is "invalid device pointer". */
+static PyObject *
+py_caching_allocator_delete (PyObject *m, PyObject *arg)
+{
+  unsigned long long addr = PyLong_AsUnsignedLongLong (arg);
+  TsSourceLoc loc;
+  GError *error = NULL;
+
+  if (addr == (unsigned long long) -1 && PyErr_Occurred ())
+    return NULL;
+  ts_py_update_callsite ();
+  if (addr == 0)
+    Py_RETURN_NONE;
+  if (!init_or_raise ())
+    return NULL;
+  loc = ts_callsite_get ();
+  if (!ts_allocator_free (ts_session_get_allocator (), addr, &loc, &error))
+    return ts_py_set_error (error);
+  ts_op_access_free (addr);
+  Py_RETURN_NONE;
+}
+
 static PyObject *
 py_reset_peak (PyObject *m, PyObject *args)
 {
@@ -715,6 +777,8 @@ static PyMethodDef cuda_methods[] = {
   { "_memory_stats", py_memory_stats, METH_VARARGS, NULL },
   { "_memory_summary", py_memory_summary, METH_VARARGS, NULL },
   { "_empty_cache", py_empty_cache, METH_NOARGS, NULL },
+  { "_caching_allocator_alloc", py_caching_allocator_alloc, METH_VARARGS, NULL },
+  { "_caching_allocator_delete", py_caching_allocator_delete, METH_O, NULL },
   { "_reset_peak_memory_stats", py_reset_peak, METH_VARARGS, NULL },
   { "_reset_accumulated_memory_stats", py_reset_accumulated, METH_VARARGS, NULL },
   { "_set_memory_fraction", py_set_memory_fraction, METH_VARARGS, NULL },

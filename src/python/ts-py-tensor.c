@@ -22,6 +22,7 @@
 #include "ts-tensor-format.h"
 #include "ts-callsite.h"
 #include "ts-py-private.h"
+#include "ts-device-memory.h"
 #include "ts-session.h"
 
 static PyTypeObject TsPyTensor_Type;
@@ -1194,6 +1195,40 @@ tensor_index_select (PyObject *self,
   return wrap_or_raise (ts_ops_index_select (SELF_T, dim, ts_py_tensor_get (index), &error), &error);
 }
 
+/* Tensor.gather(dim, index, *, sparse_grad=False); torch.gather is this
+ * same method, so a traceback has no Python frame of ours in it. */
+static PyObject *
+tensor_gather (PyObject *self,
+               PyObject *args,
+               PyObject *kwargs)
+{
+  static char *kwlist[] = { "dim", "index", "sparse_grad", NULL };
+  int dim;
+  int sparse_grad = FALSE;
+  PyObject *index;
+  GError *error = NULL;
+
+  ts_py_update_callsite ();
+  if (!PyArg_ParseTupleAndKeywords (args, kwargs, "iO!|$p", kwlist, &dim, &TsPyTensor_Type, &index,
+                                    &sparse_grad))
+    return NULL;
+  return wrap_or_raise (ts_ops_gather (SELF_T, dim, ts_py_tensor_get (index), &error), &error);
+}
+
+/* _embedding(weight, indices): F.embedding's kernel. */
+static PyObject *
+tensor_embedding (PyObject *self,
+                  PyObject *args)
+{
+  PyObject *indices;
+  GError *error = NULL;
+
+  ts_py_update_callsite ();
+  if (!PyArg_ParseTuple (args, "O!", &TsPyTensor_Type, &indices))
+    return NULL;
+  return wrap_or_raise (ts_ops_embedding (SELF_T, ts_py_tensor_get (indices), &error), &error);
+}
+
 /* The kernels' op named @name ("relu", "maximum"), or -1 with a
  * ValueError: the Python side names ops, so the enums may grow freely. */
 static int
@@ -1337,6 +1372,8 @@ static PyMethodDef tensor_methods[] = {
   { "select", tensor_select, METH_VARARGS, NULL },
   { "_slice", tensor_slice, METH_VARARGS, NULL },
   { "index_select", tensor_index_select, METH_VARARGS, NULL },
+  { "gather", (PyCFunction) (void (*) (void)) tensor_gather, METH_VARARGS | METH_KEYWORDS, NULL },
+  { "_embedding", tensor_embedding, METH_VARARGS, NULL },
   { "_unary", unary_method, METH_O, NULL },
   { "_binary", binary_method, METH_VARARGS, NULL },
   { "item", tensor_item, METH_NOARGS, NULL },
@@ -1422,6 +1459,66 @@ py_empty (PyObject *module,
   if (dtype == TS_DTYPE_UNDEFINED)
     dtype = ts_dtype_get_default ();
   return wrap_or_raise (ts_tensor_new_empty (device, dtype, ndim, shape, pin, &error), &error);
+}
+
+/* _from_cuda_pointer(ptr, shape, strides, dtype): a CUDA tensor over device
+ * memory it does not own (torch.as_tensor of a __cuda_array_interface__);
+ * strides are in elements. ptr must lie in live device memory then; the
+ * tensor lives on that memory's device. */
+static PyObject *
+py_from_cuda_pointer (PyObject *module,
+                      PyObject *args)
+{
+  unsigned long long ptr;
+  PyObject *shape_obj, *strides_obj, *dtype_obj;
+  gint64 shape[TS_MAX_DIMS], strides[TS_MAX_DIMS];
+  guint ndim, n_strides;
+  TsDType dtype;
+  gint64 extent = 1;
+  int device;
+  GError *error = NULL;
+  g_autoptr(TsStorage) storage = NULL;
+
+  ts_py_update_callsite ();
+  if (!PyArg_ParseTuple (args, "KOOO", &ptr, &shape_obj, &strides_obj, &dtype_obj))
+    return NULL;
+  if (!parse_shape (shape_obj, &ndim, shape) || !parse_shape (strides_obj, &n_strides, strides) ||
+      !ts_py_parse_dtype (dtype_obj, &dtype))
+    return NULL;
+  if (n_strides != ndim)
+    {
+      PyErr_SetString (PyExc_ValueError, "strides must have one entry per dimension");
+      return NULL;
+    }
+  if (!ts_session_cuda_init (&error))
+    return ts_py_set_error (error);
+  /* c10's getDeviceFromPtr: cudaPointerGetAttributes must know the
+   * pointer (a null one, of an empty array, means the current device) */
+  device = ts_session_current_device ();
+  if (ptr != 0)
+    {
+      if (ptr < TS_DEVICE_MEMORY_BASE || ts_session_translate (ptr, 1) == NULL)
+        {
+          PyErr_SetString (PyExc_RuntimeError, "The specified pointer resides on host memory and is "
+                           "not registered with any CUDA device.");
+          return NULL;
+        }
+      device = (int) ((ptr - TS_DEVICE_MEMORY_BASE) >> TS_DEVICE_MEMORY_SPAN_SHIFT);
+    }
+  for (guint d = 0; d < ndim; d++)
+    {
+      if (shape[d] == 0)
+        extent = 0;
+      if (strides[d] < 0)
+        {
+          PyErr_SetString (PyExc_ValueError, "negative strides are not supported");
+          return NULL;
+        }
+    }
+  for (guint d = 0; d < ndim && extent > 0; d++)
+    extent += (shape[d] - 1) * strides[d];
+  storage = ts_storage_new_external (device, ptr, (gsize) extent * ts_dtype_size (dtype));
+  return wrap_or_raise (ts_tensor_new_view (storage, dtype, ndim, shape, strides, 0), &error);
 }
 
 /* _from_flat(values, shape, dtype, device): a CPU tensor filled from a flat
@@ -1601,6 +1698,7 @@ static PyMethodDef tensor_module_methods[] = {
   { "_set_default_dtype", py_set_default_dtype, METH_O, NULL },
   { "_empty", py_empty, METH_VARARGS, NULL },
   { "_from_flat", py_from_flat, METH_VARARGS, NULL },
+  { "_from_cuda_pointer", py_from_cuda_pointer, METH_VARARGS, NULL },
   { "_arange", py_arange, METH_VARARGS, NULL },
   { "_equal", py_equal, METH_VARARGS, NULL },
   { "_make_subclass", py_make_subclass, METH_VARARGS, NULL },

@@ -877,8 +877,8 @@ def _promote_kind(a, b):
 
 
 def tensor(data, dtype=None, device=None, requires_grad=False, pin_memory=False):
-    if isinstance(data, Tensor):
-        t = data.clone()
+    if isinstance(data, Tensor) or hasattr(data, "__cuda_array_interface__"):
+        t = as_tensor(data).clone()
         if dtype is not None or device is not None:
             t = t.to(device=device, dtype=dtype)
         return _finish(t, requires_grad)
@@ -891,7 +891,71 @@ def tensor(data, dtype=None, device=None, requires_grad=False, pin_memory=False)
     return _finish(t, requires_grad)
 
 
-as_tensor = tensor
+# numpy's typestrs (__cuda_array_interface__'s "typestr") that map to a dtype
+_TYPESTRS = {
+    "<f4": float32, "<f8": float64, "<f2": float16, "<i8": int64, "<i4": int32,
+    "<i2": int16, "|i1": int8, "<i1": int8, "|u1": uint8, "<u1": uint8, "|b1": bool, "<b1": bool,
+}
+
+
+def _from_cuda_array_interface(obj):
+    """A CUDA tensor over the memory obj describes, which it views and does
+    not own (PyTorch's tensor_from_cuda_array_interface, its checks and
+    messages). Nothing keeps that memory alive: a kernel that runs after it
+    was freed and released fails with an illegal memory access."""
+    desc = obj.__cuda_array_interface__
+    if not isinstance(desc, dict):
+        raise TypeError("`__cuda_array_interface__` must be a dict")
+    if "shape" not in desc:
+        raise TypeError("attribute `shape` must exist")
+    shape = desc["shape"]
+    if not isinstance(shape, tuple):
+        raise TypeError("shape must be a tuple")
+    if "typestr" not in desc:
+        raise TypeError("attribute `typestr` must exist")
+    typestr = desc["typestr"]
+    if typestr not in _TYPESTRS:
+        raise TypeError("data type %r not understood" % (typestr,))
+    dt = _TYPESTRS[typestr]
+    if "data" not in desc:
+        raise TypeError("attribute `shape` data exist")
+    data = desc["data"]
+    if not isinstance(data, tuple) or len(data) != 2:
+        raise TypeError("`data` must be a 2-tuple of (int, bool)")
+    ptr = data[0] or 0
+    if data[1]:
+        raise TypeError("the read only flag is not supported, should always be False")
+    strides = desc.get("strides")
+    if strides is not None:
+        if len(strides) != len(shape):
+            raise TypeError("strides must be a sequence of the same length as shape")
+        for st in strides:
+            if st % dt.itemsize != 0:
+                raise ValueError("given array strides not a multiple of the element byte size. "
+                                 "Make a copy of the array to reuse memory.")
+        strides = tuple(st // dt.itemsize for st in strides)
+    else:
+        strides, acc = [], 1
+        for n in reversed(shape):
+            strides.insert(0, acc)
+            acc *= n
+        strides = tuple(strides)
+    # "stream" (version 3) asks the consumer to order its work after that
+    # stream; PyTorch does not, and neither does this.
+    return _C._from_cuda_pointer(ptr, shape, strides, dt)
+
+
+def as_tensor(data, dtype=None, device=None):
+    if isinstance(data, Tensor):
+        if dtype is None and device is None:
+            return data
+        return data.to(device=device, dtype=dtype)
+    if hasattr(data, "__cuda_array_interface__"):
+        t = _from_cuda_array_interface(data)
+        if dtype is not None or device is not None:
+            t = t.to(device=device, dtype=dtype)
+        return t
+    return tensor(data, dtype=dtype, device=device)
 
 
 def from_numpy(arr):
@@ -986,6 +1050,10 @@ def minimum(a, b):
 
 def index_select(input, dim, index):
     return input.index_select(dim, index)
+
+
+# the C method itself: torch.gather(input, dim, index, *, sparse_grad=False)
+gather = _C.TensorBase.gather
 
 
 def transpose(input, dim0, dim1):

@@ -117,11 +117,24 @@ def mem_get_info(device=None):
 
 
 def caching_allocator_alloc(size, device=None, stream=None):
-    raise NotImplementedError("caching_allocator_alloc is not supported by Tensorscope yet")
+    """A raw block of the caching allocator (counted in memory_allocated)
+    that no tensor owns; give it back with caching_allocator_delete."""
+    if device is None:
+        device = torch.cuda.current_device()
+    device = _idx(device)
+    if stream is None:
+        stream = torch.cuda.current_stream(device)
+    if isinstance(stream, torch.cuda.streams.Stream):
+        stream = stream.cuda_stream
+    if not isinstance(stream, int):
+        raise TypeError("Invalid type for stream argument, must be "
+                        "`torch.cuda.Stream` or `int` representing a pointer "
+                        "to a existing stream")
+    return _C._caching_allocator_alloc(size, device, stream)
 
 
 def caching_allocator_delete(mem_ptr):
-    raise NotImplementedError("caching_allocator_delete is not supported by Tensorscope yet")
+    _C._caching_allocator_delete(mem_ptr)
 
 
 def list_gpu_processes(device=None):

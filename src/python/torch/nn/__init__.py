@@ -1,6 +1,6 @@
 """torch.nn: the parts of PyTorch's Python layer that workloads use."""
 
 from . import functional, init, parallel  # noqa: F401
-from .modules import Identity, Linear, Module, ReLU, Sequential  # noqa: F401
+from .modules import Embedding, Identity, Linear, Module, ReLU, Sequential  # noqa: F401
 from .parallel import DataParallel  # noqa: F401
 from .parameter import Parameter  # noqa: F401

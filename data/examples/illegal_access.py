@@ -1,0 +1,41 @@
+# An illegal memory access: using memory after it was given back.
+#
+# The tensor `view` is built over a raw block of the caching allocator
+# through __cuda_array_interface__, as libraries that share GPU buffers
+# do. It does not own that memory: freeing the block does not stop the
+# tensor from pointing at it.
+#
+# While the block is only cached, its bytes are still mapped and reading
+# them "works" (this is what makes such bugs hard to find). After
+# empty_cache() the driver takes the memory back, and the next kernel that
+# reads it faults. The error is raised at the next call that waits for the
+# device (.item()), not at the line that launched the faulting kernel.
+#
+# Turn on "Synchronous" (CUDA_LAUNCH_BLOCKING=1, --sync) and run again:
+# the traceback now points at the line with view.sum().
+import torch
+
+
+class DeviceBuffer:
+    """The minimal producer of a CUDA array: a pointer and a shape."""
+
+    def __init__(self, ptr, n):
+        self.__cuda_array_interface__ = {
+            "version": 3, "shape": (n,), "typestr": "<f4",
+            "data": (ptr, False), "strides": None, "stream": None,
+        }
+
+
+weights = torch.ones(1024, device="cuda")
+ptr = torch.cuda.caching_allocator_alloc(8 << 20)   # 8 MiB, a segment of its own
+view = torch.as_tensor(DeviceBuffer(ptr, 2 << 20))  # shares the block, does not own it
+view.fill_(1.0)
+print("sum while allocated:", view.sum().item())
+
+torch.cuda.caching_allocator_delete(ptr)
+print("sum after delete (still cached):", view.sum().item())
+
+torch.cuda.empty_cache()                            # the segment goes back to the driver
+total = view.sum() + weights.sum()                  # this kernel reads unmapped memory
+print("queued, no error yet")
+print("never reached:", total.item())
