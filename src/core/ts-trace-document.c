@@ -645,6 +645,7 @@ typedef struct
   TsTrackKind   kind;
   guint32       id;
   TrackBuilder *b;
+  gboolean      frozen;         /* look up only: other threads read the table */
 } BuilderCache;
 
 static TrackBuilder *
@@ -654,7 +655,16 @@ cached_builder (BuilderCache *c,
 {
   if (c->b == NULL || c->kind != kind || c->id != id)
     {
-      c->b = lookup_builder (c->builders, kind, id);
+      if (c->frozen)
+        {
+          guint64 key = ((guint64) kind << 32) | id;
+
+          /* Counted before, from the same records: it exists. */
+          c->b = g_hash_table_lookup (c->builders, &key);
+          g_assert (c->b != NULL);
+        }
+      else
+        c->b = lookup_builder (c->builders, kind, id);
       c->kind = kind;
       c->id = id;
     }
@@ -738,14 +748,15 @@ corr_end (GArray    *entries,
 static void
 collect_host (TsTraceDocument *self,
               GHashTable      *builders,
-              const gsize     *n_records)
+              const gsize     *n_records,
+              TsTime          *span)
 {
   TsRecorder *rec = self->recorder;
   gsize n = n_records[TS_RECORD_API_CALL];
   g_autofree Columns *c = g_new (Columns, 1);
-  BuilderCache cache = { builders, 0, 0, NULL };
+  BuilderCache cache = { builders, 0, 0, NULL, TRUE };
   CorrEntry *corr = corr_begin (self->api_by_corr, n);
-  TsTime begin = self->begin, end = self->end;
+  TsTime begin = span[0], end = span[1];
 
   for (gsize first = 0; first < n; first += CHUNK)
     {
@@ -790,8 +801,8 @@ collect_host (TsTraceDocument *self,
           end = MAX (end, c->end[j]);
         }
     }
-  self->begin = begin;
-  self->end = end;
+  span[0] = begin;
+  span[1] = end;
 }
 
 /* NVTX push/pop pair up per thread through a stack; start/end pair up by
@@ -943,7 +954,8 @@ static void
 collect_work_kind (TsTraceDocument *self,
                    GHashTable      *builders,
                    TsItemKind       kind,
-                   const gsize     *n_records)
+                   const gsize     *n_records,
+                   TsTime          *span)
 {
   TsRecorder *rec = self->recorder;
   TsRecordKind rk = kind == TS_ITEM_KERNEL ? TS_RECORD_KERNEL : kind == TS_ITEM_MEMCPY ? TS_RECORD_MEMCPY : TS_RECORD_MEMSET;
@@ -953,9 +965,9 @@ collect_work_kind (TsTraceDocument *self,
   TsStringId memset_label = ts_recorder_intern (rec, "Memset");
   TsStringId copy_labels[TS_COPY_HOST_TO_HOST + 2];
   g_autofree Columns *c = NULL;
-  BuilderCache cache = { builders, 0, 0, NULL };
+  BuilderCache cache = { builders, 0, 0, NULL, TRUE };
   CorrEntry *corr;
-  TsTime begin = self->begin, end = self->end;
+  TsTime begin = span[0], end = span[1];
 
   G_STATIC_ASSERT (G_STRUCT_OFFSET (TsKernelRecord, stream) == G_STRUCT_OFFSET (TsMemcpyRecord, stream));
   G_STATIC_ASSERT (G_STRUCT_OFFSET (TsKernelRecord, stream) == G_STRUCT_OFFSET (TsMemsetRecord, stream));
@@ -1001,19 +1013,18 @@ collect_work_kind (TsTraceDocument *self,
         }
     }
   corr_end (self->work_by_corr, corr);
-  self->begin = begin;
-  self->end = end;
+  span[0] = begin;
+  span[1] = end;
 }
 
+/* Streams get a track even without work, so before the work is read. */
 static void
-collect_device_work (TsTraceDocument *self,
-                     GHashTable      *builders,
-                     const gsize     *n_records)
+collect_streams (TsTraceDocument *self,
+                 GHashTable      *builders)
 {
   TsRecorder *rec = self->recorder;
-  gsize n;
+  gsize n = ts_recorder_get_count (rec, TS_RECORD_STREAM);
 
-  n = ts_recorder_get_count (rec, TS_RECORD_STREAM);
   for (gsize i = 0; i < n; i++)
     {
       TsStreamRecord r;
@@ -1024,10 +1035,28 @@ collect_device_work (TsTraceDocument *self,
       b->track->priority = r.priority;
       b->track->is_default = r.is_default != 0;
     }
+}
 
-  collect_work_kind (self, builders, TS_ITEM_KERNEL, n_records);
-  collect_work_kind (self, builders, TS_ITEM_MEMCPY, n_records);
-  collect_work_kind (self, builders, TS_ITEM_MEMSET, n_records);
+/* The two big collections touch disjoint tracks (host threads against
+ * streams) and disjoint correlation tables, and only look builders up:
+ * with 2 cores, device work is read on a second thread. */
+typedef struct
+{
+  TsTraceDocument *self;
+  GHashTable      *builders;
+  const gsize     *n_records;
+  TsTime           span[2];
+} WorkJob;
+
+static gpointer
+collect_device_work (gpointer data)
+{
+  WorkJob *job = data;
+
+  collect_work_kind (job->self, job->builders, TS_ITEM_KERNEL, job->n_records, job->span);
+  collect_work_kind (job->self, job->builders, TS_ITEM_MEMCPY, job->n_records, job->span);
+  collect_work_kind (job->self, job->builders, TS_ITEM_MEMSET, job->n_records, job->span);
+  return NULL;
 }
 
 static void
@@ -1218,6 +1247,104 @@ compare_builders (gconstpointer a,
   return compare_tracks (&x->track, &y->track);
 }
 
+/* Below this many records, a second thread costs more than it saves. */
+#define PARALLEL_MIN 65536
+
+/* Sorting and indexing tracks, and sorting the two correlation tables,
+ * are independent jobs: split between two threads by size. Tracks write
+ * disjoint entries of the location tables (a record is on one track). */
+typedef struct
+{
+  TsTraceDocument  *self;
+  TrackBuilder    **builders;     /* in display order */
+  TsTrack         **tracks;
+  guint8           *owner;        /* per track: the thread (0 or 1) */
+  guint             n;
+  guint8            corr_owner[2];
+} FinishJob;
+
+typedef struct
+{
+  FinishJob *job;
+  guint8     who;
+} FinishPart;
+
+static gpointer
+finish_part (gpointer data)
+{
+  FinishPart *part = data;
+  FinishJob *job = part->job;
+  TsTraceDocument *self = job->self;
+
+  for (guint i = 0; i < job->n; i++)
+    if (job->owner[i] == part->who)
+      {
+        job->tracks[i] = builder_finish (job->builders[i]);
+        track_index (job->tracks[i], i, self->locations, self->n_locations);
+      }
+  if (job->corr_owner[0] == part->who)
+    corr_sort (self->api_by_corr);
+  if (job->corr_owner[1] == part->who)
+    corr_sort (self->work_by_corr);
+  return NULL;
+}
+
+static void
+finish_all (TsTraceDocument *self,
+            GPtrArray       *order,
+            gboolean         parallel)
+{
+  FinishJob job = { self, (TrackBuilder **) order->pdata, NULL, NULL, order->len, { 0, 0 } };
+  FinishPart main_part = { &job, 0 }, worker_part = { &job, 1 };
+  g_autofree TsTrack **tracks = g_new0 (TsTrack *, order->len);
+  g_autofree guint8 *owner = g_new0 (guint8, order->len);
+  guint64 load[2] = { 0, 0 };
+  GThread *worker = NULL;
+
+  job.tracks = tracks;
+  job.owner = owner;
+  if (parallel)
+    {
+      /* Greedy by size: each job, biggest first, to the less loaded
+       * thread. Sorting and indexing cost about the same per item as a
+       * correlation entry costs to sort. */
+      g_autofree guint64 *sizes = g_new (guint64, order->len + 2);
+      guint n_jobs = order->len + 2;
+
+      for (guint i = 0; i < order->len; i++)
+        sizes[i] = ((TrackBuilder *) order->pdata[i])->track->n_items;
+      sizes[order->len] = self->api_by_corr->len;
+      sizes[order->len + 1] = self->work_by_corr->len;
+      for (guint done = 0; done < n_jobs; done++)
+        {
+          guint best = 0;
+          guint8 who;
+
+          for (guint j = 1; j < n_jobs; j++)
+            if (sizes[j] != G_MAXUINT64 && (sizes[best] == G_MAXUINT64 || sizes[j] > sizes[best]))
+              best = j;
+          who = load[1] < load[0];
+          load[who] += sizes[best];
+          if (best < order->len)
+            owner[best] = who;
+          else
+            job.corr_owner[best - order->len] = who;
+          sizes[best] = G_MAXUINT64;
+        }
+      worker = g_thread_new ("ts-document", finish_part, &worker_part);
+    }
+
+  finish_part (&main_part);
+  if (worker != NULL)
+    g_thread_join (worker);
+
+  for (guint i = 0; i < order->len; i++)
+    {
+      tracks[i]->title = track_title (self->recorder, tracks[i]);
+      g_ptr_array_add (self->tracks, tracks[i]);
+    }
+}
+
 TsTraceDocument *
 ts_trace_document_new (TsRecorder *recorder)
 {
@@ -1225,6 +1352,10 @@ ts_trace_document_new (TsRecorder *recorder)
   g_autoptr(GHashTable) builders = NULL;
   g_autoptr(GPtrArray) order = NULL;
   gsize n_records[TS_N_RECORD_KINDS];
+  gsize n_total = 0;
+  gboolean parallel;
+  WorkJob work;
+  TsTime host_span[2] = { G_MAXINT64, G_MININT64 };
   GHashTableIter iter;
   gpointer value;
 
@@ -1239,12 +1370,32 @@ ts_trace_document_new (TsRecorder *recorder)
    * meanwhile (a live run) do not make the counting and filling passes
    * disagree. */
   for (guint k = 0; k < TS_N_RECORD_KINDS; k++)
-    n_records[k] = ts_recorder_get_count (recorder, k);
+    {
+      n_records[k] = ts_recorder_get_count (recorder, k);
+      n_total += n_records[k];
+    }
+  parallel = n_total >= PARALLEL_MIN && g_get_num_processors () > 1;
 
   builders = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, NULL);
+  collect_streams (self, builders);
   count_all (self, builders, n_records);
-  collect_host (self, builders, n_records);
-  collect_device_work (self, builders, n_records);
+
+  work = (WorkJob) { self, builders, n_records, { G_MAXINT64, G_MININT64 } };
+  if (parallel)
+    {
+      GThread *worker = g_thread_new ("ts-document", collect_device_work, &work);
+
+      collect_host (self, builders, n_records, host_span);
+      g_thread_join (worker);
+    }
+  else
+    {
+      collect_host (self, builders, n_records, host_span);
+      collect_device_work (&work);
+    }
+  span_extend (self, host_span[0], host_span[1]);
+  span_extend (self, work.span[0], work.span[1]);
+
   collect_event_links (self);
   collect_memory (self, builders);
   collect_nvtx (self, builders);
@@ -1261,17 +1412,7 @@ ts_trace_document_new (TsRecorder *recorder)
   g_ptr_array_sort (order, compare_builders);
 
   alloc_locations (self, n_records);
-  for (guint i = 0; i < order->len; i++)
-    {
-      TsTrack *t = builder_finish (g_ptr_array_index (order, i));
-
-      track_index (t, i, self->locations, self->n_locations);
-      t->title = track_title (recorder, t);
-      g_ptr_array_add (self->tracks, t);
-    }
-
-  corr_sort (self->api_by_corr);
-  corr_sort (self->work_by_corr);
+  finish_all (self, order, parallel);
 
   return self;
 }
