@@ -338,7 +338,7 @@ test_out_of_order (void)
   TsStringId kname = ts_recorder_intern (rec, "kernel");
   TsStringId copy = ts_recorder_intern (rec, "Memcpy HtoD");
   TsStringId fill = ts_recorder_intern (rec, "Memset");
-  const guint n = 500, n_back = 3000;
+  const guint n = 500, n_back = 70000;   /* over 64k records: the two-thread path */
   guint32 n_api = 0;
   guint32 record;
   TsItemKind kind;
@@ -368,7 +368,7 @@ test_out_of_order (void)
     {
       TsApiCallRecord r = { 0 };
 
-      r.start = 10000000 - 10 * (TsTime) j;
+      r.start = 100000000 - 10 * (TsTime) j;
       r.end = r.start + 5;
       r.thread = 1;
       r.name = name;
