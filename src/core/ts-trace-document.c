@@ -31,7 +31,7 @@ struct _TsTraceDocument
 
 G_DEFINE_FINAL_TYPE (TsTraceDocument, ts_trace_document, G_TYPE_OBJECT)
 
-/* An item while tracks are being built; split into columns afterwards. */
+/* An item of the slow sorting path (a run that arrived far out of order). */
 typedef struct
 {
   TsTime     start;
@@ -39,13 +39,24 @@ typedef struct
   guint32    record;
   TsStringId label;
   guint8     kind;
-  guint8     depth;
 } PendingItem;
+
+/* Items reach a track from up to six sources (API calls, syncs, kernels,
+ * copies, memsets, NVTX), one source after the other: each source's items
+ * form a run of the columns. Runs mostly arrive sorted (a stream runs its
+ * work in order); those that do not are sorted alone, then the runs are
+ * merged in place. */
+#define MAX_RUNS 8
 
 typedef struct
 {
   TsTrack *track;
-  GArray  *items;               /* PendingItem */
+  guint    n_alloc;             /* room in the item columns */
+  guint    n_expected;          /* items counted before allocating */
+  guint    n_runs;
+  guint    runs[MAX_RUNS + 1];  /* run r is [runs[r], runs[r + 1]) */
+  guint32  unsorted;            /* bit r: run r is out of order */
+  guint8   source;              /* the source of the last item */
   GArray  *samples;             /* MemorySample, memory tracks only */
 } TrackBuilder;
 
@@ -130,11 +141,58 @@ builder_new (TsTrackKind kind)
   b->track->kind = kind;
   b->track->device = -1;
   b->track->stream = TS_STREAM_NONE;
-  b->items = g_array_new (FALSE, FALSE, sizeof (PendingItem));
   return b;
 }
 
+/* The item columns, sized once (to the counted items) or, for the few
+ * sources not counted ahead (NVTX), grown by doubling. */
 static void
+builder_reserve (TrackBuilder *b,
+                 guint         n_alloc)
+{
+  TsTrack *t = b->track;
+
+  g_assert (n_alloc >= t->n_items);
+  t->starts = g_renew (TsTime, t->starts, n_alloc);
+  t->ends = g_renew (TsTime, t->ends, n_alloc);
+  t->kinds = g_renew (guint8, t->kinds, n_alloc);
+  t->records = g_renew (guint32, t->records, n_alloc);
+  t->labels = g_renew (TsStringId, t->labels, n_alloc);
+  b->n_alloc = n_alloc;
+}
+
+/* The order of compare_items(), on values: start, then the enclosing
+ * (longer) item first so that nesting depths come out right, then kind and
+ * record (unique together), so the order is total. */
+static inline int
+item_cmp (TsTime  s1,
+          TsTime  e1,
+          guint8  k1,
+          guint32 r1,
+          TsTime  s2,
+          TsTime  e2,
+          guint8  k2,
+          guint32 r2)
+{
+  if (s1 != s2)
+    return s1 < s2 ? -1 : 1;
+  if (e1 != e2)
+    return e1 > e2 ? -1 : 1;
+  if (k1 != k2)
+    return k1 < k2 ? -1 : 1;
+  return r1 < r2 ? -1 : r1 > r2;
+}
+
+static inline int
+column_cmp (const TsTrack *t,
+            guint          i,
+            guint          j)
+{
+  return item_cmp (t->starts[i], t->ends[i], t->kinds[i], t->records[i],
+                   t->starts[j], t->ends[j], t->kinds[j], t->records[j]);
+}
+
+static inline void
 builder_add (TrackBuilder *b,
              TsItemKind    kind,
              TsTime        start,
@@ -142,9 +200,28 @@ builder_add (TrackBuilder *b,
              guint32       record,
              TsStringId    label)
 {
-  PendingItem item = { start, MAX (start, end), record, label, kind, 0 };
+  TsTrack *t = b->track;
+  guint8 source = kind == TS_ITEM_NVTX_MARK ? TS_ITEM_NVTX_RANGE : kind;
+  guint i = t->n_items;
 
-  g_array_append_val (b->items, item);
+  if G_UNLIKELY (i == b->n_alloc)
+    builder_reserve (b, MAX (64, b->n_alloc * 2));
+
+  t->starts[i] = start;
+  t->ends[i] = MAX (start, end);
+  t->kinds[i] = kind;
+  t->records[i] = record;
+  t->labels[i] = label;
+  t->n_items = i + 1;
+
+  if (source != b->source)
+    {
+      g_assert (b->n_runs < MAX_RUNS);
+      b->runs[b->n_runs++] = i;
+      b->source = source;
+    }
+  else if (column_cmp (t, i - 1, i) > 0)
+    b->unsorted |= 1u << (b->n_runs - 1);
 }
 
 static int
@@ -153,91 +230,220 @@ compare_items (gconstpointer a,
 {
   const PendingItem *x = a, *y = b;
 
-  if (x->start != y->start)
-    return x->start < y->start ? -1 : 1;
-  /* The enclosing (longer) item first, so nesting depths come out right. */
-  if (x->end != y->end)
-    return x->end > y->end ? -1 : 1;
-  if (x->kind != y->kind)
-    return x->kind < y->kind ? -1 : 1;
-  return x->record < y->record ? -1 : x->record > y->record;
+  return item_cmp (x->start, x->end, x->kind, x->record, y->start, y->end, y->kind, y->record);
 }
 
-/* Splits the items by depth (a counting sort keeps start order within
- * each depth). Tracks without nesting need no index. */
-static void
-build_lanes (TsTrack *t)
+static inline void
+column_move (TsTrack *t,
+             guint    to,
+             guint    from,
+             guint    n)
 {
+  memmove (t->starts + to, t->starts + from, n * sizeof (TsTime));
+  memmove (t->ends + to, t->ends + from, n * sizeof (TsTime));
+  memmove (t->kinds + to, t->kinds + from, n * sizeof (guint8));
+  memmove (t->records + to, t->records + from, n * sizeof (guint32));
+  memmove (t->labels + to, t->labels + from, n * sizeof (TsStringId));
+}
+
+/* Any order: through an array of structs and qsort(). */
+static void
+sort_run_slow (TsTrack *t,
+               guint    lo,
+               guint    hi)
+{
+  g_autofree PendingItem *items = g_new (PendingItem, hi - lo);
+
+  for (guint i = lo; i < hi; i++)
+    items[i - lo] = (PendingItem) { t->starts[i], t->ends[i], t->records[i], t->labels[i], t->kinds[i] };
+  qsort (items, hi - lo, sizeof (PendingItem), compare_items);
+  for (guint i = lo; i < hi; i++)
+    {
+      const PendingItem *item = &items[i - lo];
+
+      t->starts[i] = item->start;
+      t->ends[i] = item->end;
+      t->kinds[i] = item->kind;
+      t->records[i] = item->record;
+      t->labels[i] = item->label;
+    }
+}
+
+/* A run that is nearly in order: host API calls are recorded when they
+ * return, so an enclosing call comes right after the calls it encloses.
+ * Insertion (a binary search in the sorted prefix, then one move) costs
+ * the number of items an item jumps over; past a budget, sort outright. */
+static void
+sort_run (TsTrack *t,
+          guint    lo,
+          guint    hi)
+{
+  guint64 budget = 8 * (guint64) (hi - lo) + 65536;
+  guint64 moved = 0;
+
+  for (guint i = lo + 1; i < hi; i++)
+    {
+      TsTime s = t->starts[i], e = t->ends[i];
+      guint8 k = t->kinds[i];
+      guint32 r = t->records[i], label = t->labels[i];
+      guint a = lo, z = i;
+
+      if (column_cmp (t, i - 1, i) < 0)
+        continue;
+      /* The first item of the sorted prefix [lo, i) that goes after it. */
+      while (a < z)
+        {
+          guint mid = a + (z - a) / 2;
+
+          if (item_cmp (t->starts[mid], t->ends[mid], t->kinds[mid], t->records[mid], s, e, k, r) < 0)
+            a = mid + 1;
+          else
+            z = mid;
+        }
+      moved += i - a;
+      if (moved > budget)
+        {
+          sort_run_slow (t, lo, hi);
+          return;
+        }
+      column_move (t, a + 1, a, i - a);
+      t->starts[a] = s;
+      t->ends[a] = e;
+      t->kinds[a] = k;
+      t->records[a] = r;
+      t->labels[a] = label;
+    }
+}
+
+/* Merges the sorted run [mid, hi) into the sorted items [0, mid), from
+ * the back, through a copy of the run: no second set of columns. */
+static void
+merge_runs (TsTrack *t,
+            guint    mid,
+            guint    hi)
+{
+  guint n = hi - mid;
+  g_autofree TsTime *s = NULL, *e = NULL;
+  g_autofree guint8 *k = NULL;
+  g_autofree guint32 *r = NULL, *l = NULL;
+  guint i, j, out;
+
+  if (mid == 0 || n == 0 || column_cmp (t, mid - 1, mid) < 0)
+    return;
+
+  s = g_memdup2 (t->starts + mid, n * sizeof (TsTime));
+  e = g_memdup2 (t->ends + mid, n * sizeof (TsTime));
+  k = g_memdup2 (t->kinds + mid, n * sizeof (guint8));
+  r = g_memdup2 (t->records + mid, n * sizeof (guint32));
+  l = g_memdup2 (t->labels + mid, n * sizeof (TsStringId));
+
+  i = mid, j = n, out = hi;
+  while (j > 0)
+    {
+      out--;
+      if (i > 0 && item_cmp (t->starts[i - 1], t->ends[i - 1], t->kinds[i - 1], t->records[i - 1],
+                             s[j - 1], e[j - 1], k[j - 1], r[j - 1]) > 0)
+        {
+          i--;
+          t->starts[out] = t->starts[i];
+          t->ends[out] = t->ends[i];
+          t->kinds[out] = t->kinds[i];
+          t->records[out] = t->records[i];
+          t->labels[out] = t->labels[i];
+        }
+      else
+        {
+          j--;
+          t->starts[out] = s[j];
+          t->ends[out] = e[j];
+          t->kinds[out] = k[j];
+          t->records[out] = r[j];
+          t->labels[out] = l[j];
+        }
+    }
+}
+
+static void
+builder_sort (TrackBuilder *b)
+{
+  TsTrack *t = b->track;
+
+  b->runs[b->n_runs] = t->n_items;
+  for (guint r = 0; r < b->n_runs; r++)
+    if (b->unsorted & (1u << r))
+      sort_run (t, b->runs[r], b->runs[r + 1]);
+  for (guint r = 1; r < b->n_runs; r++)
+    merge_runs (t, b->runs[r], b->runs[r + 1]);
+}
+
+/* Gives each item its nesting depth (items on one track may nest, as an
+ * aten op around its cudaLaunchKernel, but never cross), the running max
+ * of ends and its place in the document's location tables, all in one
+ * pass; then splits the items by depth into lanes (a counting sort keeps
+ * start order within each depth). Tracks without nesting need no lanes. */
+static void
+track_index (TsTrack  *t,
+             guint     track_index_,
+             guint64 **locations,
+             gsize    *n_locations)
+{
+  TsTime stack[256];
+  guint depth = 0;
+  guint n = t->n_items;
+  TsTime max_end = G_MININT64;
+  guint histogram[G_MAXUINT8 + 1] = { 0 };
+  guint64 where = (guint64) track_index_ << 32;
   guint *fill;
 
+  t->max_ends = g_new (TsTime, n);
+  t->depths = g_new (guint8, n);
+  for (guint i = 0; i < n; i++)
+    {
+      TsTime start = t->starts[i], end = t->ends[i];
+      guint8 d;
+      guint k = t->kinds[i];
+
+      /* Pop the enclosing items that ended by the time this one starts. */
+      while (depth > 0 && stack[depth - 1] <= start)
+        depth--;
+
+      max_end = MAX (max_end, end);
+      t->max_ends[i] = max_end;
+      d = MIN (depth, G_MAXUINT8);
+      t->depths[i] = d;
+      histogram[d]++;
+      if (t->records[i] < n_locations[k])
+        locations[k][t->records[i]] = where | i;
+
+      if (depth < G_N_ELEMENTS (stack))
+        stack[depth++] = end;
+    }
+
+  for (guint d = 0; d <= G_MAXUINT8; d++)
+    if (histogram[d] != 0)
+      t->max_depth = d + 1;
   if (t->max_depth <= 1)
     return;
 
-  t->lane_offsets = g_new0 (guint, t->max_depth + 1);
-  t->lane_items = g_new (guint32, t->n_items);
-  for (guint i = 0; i < t->n_items; i++)
-    t->lane_offsets[t->depths[i] + 1]++;
+  t->lane_offsets = g_new (guint, t->max_depth + 1);
+  t->lane_offsets[0] = 0;
   for (guint d = 0; d < t->max_depth; d++)
-    t->lane_offsets[d + 1] += t->lane_offsets[d];
+    t->lane_offsets[d + 1] = t->lane_offsets[d] + histogram[d];
 
+  t->lane_items = g_new (guint32, n);
   fill = g_memdup2 (t->lane_offsets, sizeof (guint) * t->max_depth);
-  for (guint i = 0; i < t->n_items; i++)
+  for (guint i = 0; i < n; i++)
     t->lane_items[fill[t->depths[i]]++] = i;
   g_free (fill);
 }
 
-/* Sorts the items, gives each its nesting depth (items on one track may
- * nest, as an aten op around its cudaLaunchKernel, but never cross), and
- * splits them into the track's columns. */
+/* Sorts the items and turns the memory samples into columns. */
 static TsTrack *
 builder_finish (TrackBuilder *b)
 {
   TsTrack *t = b->track;
-  TsTime stack[256];
-  guint depth = 0;
-  guint n = b->items->len;
-  TsTime max_end = G_MININT64;
 
-  /* Records mostly arrive in start order already: check before sorting. */
-  for (guint i = 1; i < n; i++)
-    if (compare_items (&g_array_index (b->items, PendingItem, i - 1), &g_array_index (b->items, PendingItem, i)) > 0)
-      {
-        g_array_sort (b->items, compare_items);
-        break;
-      }
-
-  t->n_items = n;
-  t->starts = g_new (TsTime, n);
-  t->ends = g_new (TsTime, n);
-  t->max_ends = g_new (TsTime, n);
-  t->kinds = g_new (guint8, n);
-  t->depths = g_new (guint8, n);
-  t->records = g_new (guint32, n);
-  t->labels = g_new (TsStringId, n);
-
-  for (guint i = 0; i < n; i++)
-    {
-      const PendingItem *item = &g_array_index (b->items, PendingItem, i);
-
-      /* Pop the enclosing items that ended by the time this one starts. */
-      while (depth > 0 && stack[depth - 1] <= item->start)
-        depth--;
-
-      t->starts[i] = item->start;
-      t->ends[i] = item->end;
-      max_end = MAX (max_end, item->end);
-      t->max_ends[i] = max_end;
-      t->kinds[i] = item->kind;
-      t->depths[i] = MIN (depth, G_MAXUINT8);
-      t->records[i] = item->record;
-      t->labels[i] = item->label;
-      t->max_depth = MAX (t->max_depth, (guint) t->depths[i] + 1);
-
-      if (depth < G_N_ELEMENTS (stack))
-        stack[depth++] = item->end;
-    }
-
-  build_lanes (t);
+  builder_sort (b);
 
   if (b->samples != NULL)
     {
@@ -257,7 +463,6 @@ builder_finish (TrackBuilder *b)
       g_array_unref (b->samples);
     }
 
-  g_array_unref (b->items);
   g_free (b);
   return t;
 }
@@ -281,33 +486,82 @@ lookup_builder (GHashTable  *builders,
   return b;
 }
 
+static inline gboolean
+corr_less (const CorrEntry *x,
+           const CorrEntry *y)
+{
+  return x->correlation != y->correlation ? x->correlation < y->correlation : x->value < y->value;
+}
+
 static void
-corr_add (GArray  *entries,
-          guint64  correlation,
-          guint64  value)
+corr_merge (const CorrEntry *a,
+            gsize            na,
+            const CorrEntry *b,
+            gsize            nb,
+            CorrEntry       *out)
 {
-  CorrEntry e = { correlation, value };
+  gsize i = 0, j = 0;
 
-  if (correlation != 0)
-    g_array_append_val (entries, e);
+  while (i < na && j < nb)
+    *out++ = corr_less (&b[j], &a[i]) ? b[j++] : a[i++];
+  memcpy (out, a + i, (na - i) * sizeof (CorrEntry));
+  memcpy (out + (na - i), b + j, (nb - j) * sizeof (CorrEntry));
 }
 
-static int
-compare_corr (gconstpointer a,
-              gconstpointer b)
-{
-  const CorrEntry *x = a, *y = b;
-
-  if (x->correlation != y->correlation)
-    return x->correlation < y->correlation ? -1 : 1;
-  return x->value < y->value ? -1 : x->value > y->value;
-}
-
-/* Sorted once after collection; the first entry of a correlation wins. */
+/* Sorted once after collection, by (correlation, value): the first entry
+ * of a correlation wins. The entries come as a few sorted runs (one per
+ * record kind, each mostly in correlation order), so a natural merge sort:
+ * find the runs, merge neighbours until one is left. */
 static void
 corr_sort (GArray *entries)
 {
-  g_array_sort (entries, compare_corr);
+  CorrEntry *src = (CorrEntry *) (gpointer) entries->data;
+  g_autofree CorrEntry *tmp = NULL;
+  g_autoptr(GArray) runs = NULL;
+  g_autoptr(GArray) next = NULL;
+  CorrEntry *dst;
+  gsize n = entries->len;
+  gsize r = 0;
+  gboolean sorted = TRUE;
+
+  for (gsize i = 1; i < n && sorted; i++)
+    sorted = !corr_less (&src[i], &src[i - 1]);
+  if (sorted)
+    return;
+
+  runs = g_array_new (FALSE, FALSE, sizeof (gsize));
+  next = g_array_new (FALSE, FALSE, sizeof (gsize));
+  g_array_append_val (runs, r);
+  for (gsize i = 1; i < n; i++)
+    if (corr_less (&src[i], &src[i - 1]))
+      g_array_append_val (runs, i);
+  g_array_append_val (runs, n);
+
+  tmp = g_new (CorrEntry, n);
+  dst = tmp;
+  while (runs->len > 2)
+    {
+      const gsize *b = (const gsize *) (gpointer) runs->data;
+      guint k;
+
+      g_array_set_size (next, 0);
+      for (k = 0; k + 2 < runs->len; k += 2)
+        {
+          corr_merge (src + b[k], b[k + 1] - b[k], src + b[k + 1], b[k + 2] - b[k + 1], dst + b[k]);
+          g_array_append_val (next, b[k]);
+        }
+      if (k + 1 < runs->len)
+        {
+          /* An odd run out: carried over as it is. */
+          memcpy (dst + b[k], src + b[k], (b[k + 1] - b[k]) * sizeof (CorrEntry));
+          g_array_append_val (next, b[k]);
+        }
+      g_array_append_val (next, n);
+      { GArray *swap = runs; runs = next; next = swap; }
+      { CorrEntry *swap = src; src = dst; dst = swap; }
+    }
+  if (src != (CorrEntry *) (gpointer) entries->data)
+    memcpy (entries->data, src, n * sizeof (CorrEntry));
 }
 
 static gboolean
@@ -363,6 +617,7 @@ static gsize
 read_columns (TsRecorder   *rec,
               TsRecordKind  kind,
               gsize         first,
+              gsize         n_wanted,
               Columns      *c,
               gsize         o_start,
               gsize         o_end,
@@ -371,7 +626,7 @@ read_columns (TsRecorder   *rec,
               gssize        o_stream,
               gssize        o_label)
 {
-  gsize n = ts_recorder_copy_column (rec, kind, field_at (kind, o_start), first, CHUNK, c->start);
+  gsize n = ts_recorder_copy_column (rec, kind, field_at (kind, o_start), first, n_wanted, c->start);
 
   ts_recorder_copy_column (rec, kind, field_at (kind, o_end), first, n, c->end);
   ts_recorder_copy_column (rec, kind, field_at (kind, o_corr), first, n, c->correlation);
@@ -390,6 +645,7 @@ typedef struct
   TsTrackKind   kind;
   guint32       id;
   TrackBuilder *b;
+  gboolean      frozen;         /* look up only: other threads read the table */
 } BuilderCache;
 
 static TrackBuilder *
@@ -399,25 +655,112 @@ cached_builder (BuilderCache *c,
 {
   if (c->b == NULL || c->kind != kind || c->id != id)
     {
-      c->b = lookup_builder (c->builders, kind, id);
+      if (c->frozen)
+        {
+          guint64 key = ((guint64) kind << 32) | id;
+
+          /* Counted before, from the same records: it exists. */
+          c->b = g_hash_table_lookup (c->builders, &key);
+          g_assert (c->b != NULL);
+        }
+      else
+        c->b = lookup_builder (c->builders, kind, id);
       c->kind = kind;
       c->id = id;
     }
   return c->b;
 }
 
+/* Counts the items of one big source per track, reading only the column
+ * that picks the track, so the columns are allocated once at their size. */
 static void
-collect_host (TsTraceDocument *self,
-              GHashTable      *builders)
+count_items (TsRecorder   *rec,
+             GHashTable   *builders,
+             TsRecordKind  kind,
+             gsize         n,
+             TsTrackKind   track_kind,
+             gsize         o_owner,
+             guint32      *buffer)
 {
-  TsRecorder *rec = self->recorder;
-  gsize n = ts_recorder_get_count (rec, TS_RECORD_API_CALL);
-  g_autofree Columns *c = g_new (Columns, 1);
   BuilderCache cache = { builders, 0, 0, NULL };
+  guint field = field_at (kind, o_owner);
 
   for (gsize first = 0; first < n; first += CHUNK)
     {
-      gsize m = read_columns (rec, TS_RECORD_API_CALL, first, c,
+      gsize m = ts_recorder_copy_column (rec, kind, field, first, MIN (CHUNK, n - first), buffer);
+
+      if (m == 0)
+        break;
+      for (gsize j = 0; j < m; j++)
+        cached_builder (&cache, track_kind, buffer[j])->n_expected++;
+    }
+}
+
+static void
+count_all (TsTraceDocument *self,
+           GHashTable      *builders,
+           const gsize     *n)
+{
+  g_autofree guint32 *buffer = g_new (guint32, CHUNK);
+  GHashTableIter iter;
+  gpointer value;
+
+  count_items (self->recorder, builders, TS_RECORD_API_CALL, n[TS_RECORD_API_CALL], TS_TRACK_HOST_THREAD,
+               G_STRUCT_OFFSET (TsApiCallRecord, thread), buffer);
+  count_items (self->recorder, builders, TS_RECORD_SYNC, n[TS_RECORD_SYNC], TS_TRACK_HOST_THREAD,
+               G_STRUCT_OFFSET (TsSyncRecord, thread), buffer);
+  count_items (self->recorder, builders, TS_RECORD_KERNEL, n[TS_RECORD_KERNEL], TS_TRACK_STREAM,
+               G_STRUCT_OFFSET (TsKernelRecord, stream), buffer);
+  count_items (self->recorder, builders, TS_RECORD_MEMCPY, n[TS_RECORD_MEMCPY], TS_TRACK_STREAM,
+               G_STRUCT_OFFSET (TsMemcpyRecord, stream), buffer);
+  count_items (self->recorder, builders, TS_RECORD_MEMSET, n[TS_RECORD_MEMSET], TS_TRACK_STREAM,
+               G_STRUCT_OFFSET (TsMemsetRecord, stream), buffer);
+
+  g_hash_table_iter_init (&iter, builders);
+  while (g_hash_table_iter_next (&iter, NULL, &value))
+    {
+      TrackBuilder *b = value;
+
+      if (b->n_expected > 0)
+        builder_reserve (b, b->n_expected);
+    }
+}
+
+/* Room for n entries, filled through the returned pointer; corr_end()
+ * then sets the length to what was used. No growth, no call per entry. */
+static CorrEntry *
+corr_begin (GArray *entries,
+            gsize   n)
+{
+  gsize len = entries->len;
+
+  g_array_set_size (entries, len + n);
+  return (CorrEntry *) (gpointer) entries->data + len;
+}
+
+static void
+corr_end (GArray    *entries,
+          CorrEntry *end)
+{
+  g_array_set_size (entries, end - (CorrEntry *) (gpointer) entries->data);
+}
+
+static void
+collect_host (TsTraceDocument *self,
+              GHashTable      *builders,
+              const gsize     *n_records,
+              TsTime          *span)
+{
+  TsRecorder *rec = self->recorder;
+  gsize n = n_records[TS_RECORD_API_CALL];
+  g_autofree Columns *c = g_new (Columns, 1);
+  BuilderCache cache = { builders, 0, 0, NULL, TRUE };
+  CorrEntry *corr = corr_begin (self->api_by_corr, n);
+  TsTime begin = span[0], end = span[1];
+
+  for (gsize first = 0; first < n; first += CHUNK)
+    {
+      gsize m = read_columns (rec, TS_RECORD_API_CALL, first, MIN (CHUNK, n - first), c,
                               G_STRUCT_OFFSET (TsApiCallRecord, start), G_STRUCT_OFFSET (TsApiCallRecord, end),
                               G_STRUCT_OFFSET (TsApiCallRecord, correlation), G_STRUCT_OFFSET (TsApiCallRecord, thread),
                               -1, G_STRUCT_OFFSET (TsApiCallRecord, name));
@@ -430,23 +773,36 @@ collect_host (TsTraceDocument *self,
 
           b->track->thread = c->owner[j];
           builder_add (b, TS_ITEM_API_CALL, c->start[j], c->end[j], first + j, c->label[j]);
-          span_extend (self, c->start[j], c->end[j]);
-          corr_add (self->api_by_corr, c->correlation[j], first + j);
+          begin = MIN (begin, c->start[j]);
+          end = MAX (end, c->end[j]);
+          if (c->correlation[j] != 0)
+            *corr++ = (CorrEntry) { c->correlation[j], first + j };
         }
     }
+  corr_end (self->api_by_corr, corr);
 
-  n = ts_recorder_get_count (rec, TS_RECORD_SYNC);
-  for (gsize i = 0; i < n; i++)
+  n = n_records[TS_RECORD_SYNC];
+  for (gsize first = 0; first < n; first += CHUNK)
     {
-      TsSyncRecord r;
-      TrackBuilder *b;
+      gsize m = read_columns (rec, TS_RECORD_SYNC, first, MIN (CHUNK, n - first), c,
+                              G_STRUCT_OFFSET (TsSyncRecord, start), G_STRUCT_OFFSET (TsSyncRecord, end),
+                              G_STRUCT_OFFSET (TsSyncRecord, correlation), G_STRUCT_OFFSET (TsSyncRecord, thread),
+                              -1, -1);
 
-      ts_recorder_get (rec, TS_RECORD_SYNC, i, &r);
-      b = lookup_builder (builders, TS_TRACK_HOST_THREAD, r.thread);
-      b->track->thread = r.thread;
-      builder_add (b, TS_ITEM_SYNC, r.start, r.end, i, 0);
-      span_extend (self, r.start, r.end);
+      if (m == 0)
+        break;
+      for (gsize j = 0; j < m; j++)
+        {
+          TrackBuilder *b = cached_builder (&cache, TS_TRACK_HOST_THREAD, c->owner[j]);
+
+          b->track->thread = c->owner[j];
+          builder_add (b, TS_ITEM_SYNC, c->start[j], c->end[j], first + j, 0);
+          begin = MIN (begin, c->start[j]);
+          end = MAX (end, c->end[j]);
+        }
     }
+  span[0] = begin;
+  span[1] = end;
 }
 
 /* NVTX push/pop pair up per thread through a stack; start/end pair up by
@@ -597,17 +953,21 @@ copy_label (TsRecorder           *rec,
 static void
 collect_work_kind (TsTraceDocument *self,
                    GHashTable      *builders,
-                   TsItemKind       kind)
+                   TsItemKind       kind,
+                   const gsize     *n_records,
+                   TsTime          *span)
 {
   TsRecorder *rec = self->recorder;
   TsRecordKind rk = kind == TS_ITEM_KERNEL ? TS_RECORD_KERNEL : kind == TS_ITEM_MEMCPY ? TS_RECORD_MEMCPY : TS_RECORD_MEMSET;
-  gsize n = ts_recorder_get_count (rec, rk);
+  gsize n = n_records[rk];
   gssize o_label = kind == TS_ITEM_KERNEL ? (gssize) G_STRUCT_OFFSET (TsKernelRecord, name)
                  : kind == TS_ITEM_MEMCPY ? (gssize) G_STRUCT_OFFSET (TsMemcpyRecord, kind) : -1;
   TsStringId memset_label = ts_recorder_intern (rec, "Memset");
   TsStringId copy_labels[TS_COPY_HOST_TO_HOST + 2];
   g_autofree Columns *c = NULL;
-  BuilderCache cache = { builders, 0, 0, NULL };
+  BuilderCache cache = { builders, 0, 0, NULL, TRUE };
+  CorrEntry *corr;
+  TsTime begin = span[0], end = span[1];
 
   G_STATIC_ASSERT (G_STRUCT_OFFSET (TsKernelRecord, stream) == G_STRUCT_OFFSET (TsMemcpyRecord, stream));
   G_STATIC_ASSERT (G_STRUCT_OFFSET (TsKernelRecord, stream) == G_STRUCT_OFFSET (TsMemsetRecord, stream));
@@ -626,9 +986,10 @@ collect_work_kind (TsTraceDocument *self,
     }
 
   c = g_new (Columns, 1);
+  corr = corr_begin (self->work_by_corr, n);
   for (gsize first = 0; first < n; first += CHUNK)
     {
-      gsize m = read_columns (rec, rk, first, c,
+      gsize m = read_columns (rec, rk, first, MIN (CHUNK, n - first), c,
                               G_STRUCT_OFFSET (TsKernelRecord, start), G_STRUCT_OFFSET (TsKernelRecord, end),
                               G_STRUCT_OFFSET (TsKernelRecord, correlation), G_STRUCT_OFFSET (TsKernelRecord, device),
                               G_STRUCT_OFFSET (TsKernelRecord, stream), o_label);
@@ -645,20 +1006,25 @@ collect_work_kind (TsTraceDocument *self,
           b->track->stream = c->stream[j];
           b->track->device = c->owner[j];
           builder_add (b, kind, c->start[j], c->end[j], first + j, label);
-          span_extend (self, c->start[j], c->end[j]);
-          corr_add (self->work_by_corr, c->correlation[j], ((guint64) kind << 32) | (first + j));
+          begin = MIN (begin, c->start[j]);
+          end = MAX (end, c->end[j]);
+          if (c->correlation[j] != 0)
+            *corr++ = (CorrEntry) { c->correlation[j], ((guint64) kind << 32) | (first + j) };
         }
     }
+  corr_end (self->work_by_corr, corr);
+  span[0] = begin;
+  span[1] = end;
 }
 
+/* Streams get a track even without work, so before the work is read. */
 static void
-collect_device_work (TsTraceDocument *self,
-                     GHashTable      *builders)
+collect_streams (TsTraceDocument *self,
+                 GHashTable      *builders)
 {
   TsRecorder *rec = self->recorder;
-  gsize n;
+  gsize n = ts_recorder_get_count (rec, TS_RECORD_STREAM);
 
-  n = ts_recorder_get_count (rec, TS_RECORD_STREAM);
   for (gsize i = 0; i < n; i++)
     {
       TsStreamRecord r;
@@ -669,10 +1035,28 @@ collect_device_work (TsTraceDocument *self,
       b->track->priority = r.priority;
       b->track->is_default = r.is_default != 0;
     }
+}
 
-  collect_work_kind (self, builders, TS_ITEM_KERNEL);
-  collect_work_kind (self, builders, TS_ITEM_MEMCPY);
-  collect_work_kind (self, builders, TS_ITEM_MEMSET);
+/* The two big collections touch disjoint tracks (host threads against
+ * streams) and disjoint correlation tables, and only look builders up:
+ * with 2 cores, device work is read on a second thread. */
+typedef struct
+{
+  TsTraceDocument *self;
+  GHashTable      *builders;
+  const gsize     *n_records;
+  TsTime           span[2];
+} WorkJob;
+
+static gpointer
+collect_device_work (gpointer data)
+{
+  WorkJob *job = data;
+
+  collect_work_kind (job->self, job->builders, TS_ITEM_KERNEL, job->n_records, job->span);
+  collect_work_kind (job->self, job->builders, TS_ITEM_MEMCPY, job->n_records, job->span);
+  collect_work_kind (job->self, job->builders, TS_ITEM_MEMSET, job->n_records, job->span);
+  return NULL;
 }
 
 static void
@@ -833,32 +1217,132 @@ item_record_kind (TsItemKind kind)
     }
 }
 
+/* The dense location tables, one per item kind. Every record of the big
+ * kinds becomes an item, so their tables are written whole by
+ * track_index(): only NVTX (whose pops, range ends and marks have no range
+ * item) and records no longer held need the "nowhere" fill. */
 static void
-index_locations (TsTraceDocument *self)
+alloc_locations (TsTraceDocument *self,
+                 const gsize     *n_records)
 {
   for (guint k = TS_ITEM_API_CALL; k <= TS_ITEM_NVTX_MARK; k++)
     {
-      gsize n = ts_recorder_get_count (self->recorder, item_record_kind (k));
+      TsRecordKind rk = item_record_kind (k);
+      gsize n = rk == TS_RECORD_NVTX ? ts_recorder_get_count (self->recorder, rk) : n_records[rk];
 
       self->n_locations[k] = n;
       self->locations[k] = g_new (guint64, MAX (n, 1));
-      memset (self->locations[k], 0xff, MAX (n, 1) * sizeof (guint64));
+      if (rk == TS_RECORD_NVTX || ts_recorder_get_n_retained (self->recorder, rk) < n)
+        memset (self->locations[k], 0xff, MAX (n, 1) * sizeof (guint64));
     }
+}
 
-  for (guint ti = 0; ti < self->tracks->len; ti++)
+static int
+compare_builders (gconstpointer a,
+                  gconstpointer b)
+{
+  const TrackBuilder *x = *(const TrackBuilder * const *) a;
+  const TrackBuilder *y = *(const TrackBuilder * const *) b;
+
+  return compare_tracks (&x->track, &y->track);
+}
+
+/* Below this many records, a second thread costs more than it saves. */
+#define PARALLEL_MIN 65536
+
+/* Sorting and indexing tracks, and sorting the two correlation tables,
+ * are independent jobs: split between two threads by size. Tracks write
+ * disjoint entries of the location tables (a record is on one track). */
+typedef struct
+{
+  TsTraceDocument  *self;
+  TrackBuilder    **builders;     /* in display order */
+  TsTrack         **tracks;
+  guint8           *owner;        /* per track: the thread (0 or 1) */
+  guint             n;
+  guint8            corr_owner[2];
+} FinishJob;
+
+typedef struct
+{
+  FinishJob *job;
+  guint8     who;
+} FinishPart;
+
+static gpointer
+finish_part (gpointer data)
+{
+  FinishPart *part = data;
+  FinishJob *job = part->job;
+  TsTraceDocument *self = job->self;
+
+  for (guint i = 0; i < job->n; i++)
+    if (job->owner[i] == part->who)
+      {
+        job->tracks[i] = builder_finish (job->builders[i]);
+        track_index (job->tracks[i], i, self->locations, self->n_locations);
+      }
+  if (job->corr_owner[0] == part->who)
+    corr_sort (self->api_by_corr);
+  if (job->corr_owner[1] == part->who)
+    corr_sort (self->work_by_corr);
+  return NULL;
+}
+
+static void
+finish_all (TsTraceDocument *self,
+            GPtrArray       *order,
+            gboolean         parallel)
+{
+  FinishJob job = { self, (TrackBuilder **) order->pdata, NULL, NULL, order->len, { 0, 0 } };
+  FinishPart main_part = { &job, 0 }, worker_part = { &job, 1 };
+  g_autofree TsTrack **tracks = g_new0 (TsTrack *, order->len);
+  g_autofree guint8 *owner = g_new0 (guint8, order->len);
+  guint64 load[2] = { 0, 0 };
+  GThread *worker = NULL;
+
+  job.tracks = tracks;
+  job.owner = owner;
+  if (parallel)
     {
-      const TsTrack *t = g_ptr_array_index (self->tracks, ti);
+      /* Greedy by size: each job, biggest first, to the less loaded
+       * thread. Sorting and indexing cost about the same per item as a
+       * correlation entry costs to sort. */
+      g_autofree guint64 *sizes = g_new (guint64, order->len + 2);
+      guint n_jobs = order->len + 2;
 
-      for (guint i = 0; i < t->n_items; i++)
+      for (guint i = 0; i < order->len; i++)
+        sizes[i] = ((TrackBuilder *) order->pdata[i])->track->n_items;
+      sizes[order->len] = self->api_by_corr->len;
+      sizes[order->len + 1] = self->work_by_corr->len;
+      for (guint done = 0; done < n_jobs; done++)
         {
-          guint k = t->kinds[i];
-          if (t->records[i] < self->n_locations[k])
-            self->locations[k][t->records[i]] = ((guint64) ti << 32) | i;
+          guint best = 0;
+          guint8 who;
+
+          for (guint j = 1; j < n_jobs; j++)
+            if (sizes[j] != G_MAXUINT64 && (sizes[best] == G_MAXUINT64 || sizes[j] > sizes[best]))
+              best = j;
+          who = load[1] < load[0];
+          load[who] += sizes[best];
+          if (best < order->len)
+            owner[best] = who;
+          else
+            job.corr_owner[best - order->len] = who;
+          sizes[best] = G_MAXUINT64;
         }
+      worker = g_thread_new ("ts-document", finish_part, &worker_part);
     }
 
-  corr_sort (self->api_by_corr);
-  corr_sort (self->work_by_corr);
+  finish_part (&main_part);
+  if (worker != NULL)
+    g_thread_join (worker);
+
+  for (guint i = 0; i < order->len; i++)
+    {
+      tracks[i]->title = track_title (self->recorder, tracks[i]);
+      g_ptr_array_add (self->tracks, tracks[i]);
+    }
 }
 
 TsTraceDocument *
@@ -866,6 +1350,12 @@ ts_trace_document_new (TsRecorder *recorder)
 {
   TsTraceDocument *self;
   g_autoptr(GHashTable) builders = NULL;
+  g_autoptr(GPtrArray) order = NULL;
+  gsize n_records[TS_N_RECORD_KINDS];
+  gsize n_total = 0;
+  gboolean parallel;
+  WorkJob work;
+  TsTime host_span[2] = { G_MAXINT64, G_MININT64 };
   GHashTableIter iter;
   gpointer value;
 
@@ -876,9 +1366,36 @@ ts_trace_document_new (TsRecorder *recorder)
   self->begin = G_MAXINT64;
   self->end = G_MININT64;
 
+  /* One count per kind for the whole build, so that records appended
+   * meanwhile (a live run) do not make the counting and filling passes
+   * disagree. */
+  for (guint k = 0; k < TS_N_RECORD_KINDS; k++)
+    {
+      n_records[k] = ts_recorder_get_count (recorder, k);
+      n_total += n_records[k];
+    }
+  parallel = n_total >= PARALLEL_MIN && g_get_num_processors () > 1;
+
   builders = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, NULL);
-  collect_host (self, builders);
-  collect_device_work (self, builders);
+  collect_streams (self, builders);
+  count_all (self, builders, n_records);
+
+  work = (WorkJob) { self, builders, n_records, { G_MAXINT64, G_MININT64 } };
+  if (parallel)
+    {
+      GThread *worker = g_thread_new ("ts-document", collect_device_work, &work);
+
+      collect_host (self, builders, n_records, host_span);
+      g_thread_join (worker);
+    }
+  else
+    {
+      collect_host (self, builders, n_records, host_span);
+      collect_device_work (&work);
+    }
+  span_extend (self, host_span[0], host_span[1]);
+  span_extend (self, work.span[0], work.span[1]);
+
   collect_event_links (self);
   collect_memory (self, builders);
   collect_nvtx (self, builders);
@@ -886,17 +1403,16 @@ ts_trace_document_new (TsRecorder *recorder)
   if (self->begin > self->end)
     self->begin = self->end = 0;
 
+  /* Display order first, so that each track knows its index while it
+   * fills the location tables. */
+  order = g_ptr_array_new ();
   g_hash_table_iter_init (&iter, builders);
   while (g_hash_table_iter_next (&iter, NULL, &value))
-    g_ptr_array_add (self->tracks, builder_finish (value));
-  g_ptr_array_sort (self->tracks, compare_tracks);
+    g_ptr_array_add (order, value);
+  g_ptr_array_sort (order, compare_builders);
 
-  for (guint i = 0; i < self->tracks->len; i++)
-    {
-      TsTrack *t = g_ptr_array_index (self->tracks, i);
-      t->title = track_title (recorder, t);
-    }
-  index_locations (self);
+  alloc_locations (self, n_records);
+  finish_all (self, order, parallel);
 
   return self;
 }
