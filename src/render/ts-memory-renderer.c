@@ -14,6 +14,7 @@
 
 #include "ts-counter-plot.h"
 #include "ts-memory-renderer.h"
+#include "ts-memory-view-index.h"
 #include "ts-render-palette.h"
 #include "ts-time-ruler.h"
 
@@ -44,6 +45,8 @@ struct _TsMemoryRenderer
   double                segment_map_height;
   guint                 n_panels;
   TsMemoryReplay       *replay;
+  TsMemoryViewIndex    *index;        /* of replay, built on the first draw */
+  GArray               *top;          /* guint32: the bands of one panel */
   TsSegmentMapRenderer *map;
   guint                 detail;
   gboolean              have_instant;
@@ -63,8 +66,10 @@ ts_memory_renderer_finalize (GObject *object)
   TsMemoryRenderer *self = (TsMemoryRenderer *) object;
 
   g_clear_object (&self->document);
+  g_clear_pointer (&self->index, ts_memory_view_index_free);
   g_clear_object (&self->replay);
   g_clear_object (&self->map);
+  g_clear_pointer (&self->top, g_array_unref);
   g_clear_pointer (&self->oom_marks, g_array_unref);
   g_clear_pointer (&self->plots, g_array_unref);
   G_OBJECT_CLASS (ts_memory_renderer_parent_class)->finalize (object);
@@ -82,6 +87,7 @@ ts_memory_renderer_init (TsMemoryRenderer *self)
   self->detail = 200;
   self->oom_marks = g_array_new (FALSE, FALSE, sizeof (OomMark));
   self->plots = g_array_new (FALSE, FALSE, sizeof (Plot));
+  self->top = g_array_new (FALSE, FALSE, sizeof (guint32));
 }
 
 TsMemoryRenderer *
@@ -119,8 +125,11 @@ ts_memory_renderer_set_replay (TsMemoryRenderer *self,
   g_return_if_fail (TS_IS_MEMORY_RENDERER (self));
   g_return_if_fail (replay == NULL || TS_IS_MEMORY_REPLAY (replay));
 
-  if (g_set_object (&self->replay, replay))
-    g_clear_object (&self->map);
+  if (self->replay == replay)
+    return;
+  g_clear_pointer (&self->index, ts_memory_view_index_free);
+  g_set_object (&self->replay, replay);
+  g_clear_object (&self->map);
 }
 
 TsMemoryReplay *
@@ -131,6 +140,15 @@ ts_memory_renderer_get_replay (TsMemoryRenderer *self)
   if (self->replay == NULL)
     self->replay = ts_memory_replay_new (ts_trace_document_get_recorder (self->document));
   return self->replay;
+}
+
+/* Built once per replay: a frame then visits only what the window needs. */
+static TsMemoryViewIndex *
+get_index (TsMemoryRenderer *self)
+{
+  if (self->index == NULL)
+    self->index = ts_memory_view_index_new (ts_memory_renderer_get_replay (self));
+  return self->index;
 }
 
 void
@@ -404,14 +422,81 @@ value_at (const TsTime *times,
   return k < 0 ? 0 : values[k];
 }
 
+/* Widens [*lo, *hi] by values[k, j): whole blocks of
+ * TS_COUNTER_PLOT_BLOCK samples from their precomputed minimum and
+ * maximum. */
+static void
+widen_range (const gint64 *values,
+             const gint64 *block_min,
+             const gint64 *block_max,
+             guint         k,
+             guint         j,
+             gint64       *lo,
+             gint64       *hi)
+{
+  const guint B = TS_COUNTER_PLOT_BLOCK;
+
+  if (block_min != NULL && j - k >= 2 * B)
+    {
+      for (; k % B != 0; k++)
+        *lo = MIN (*lo, values[k]), *hi = MAX (*hi, values[k]);
+      for (; k + B <= j; k += B)
+        *lo = MIN (*lo, block_min[k / B]), *hi = MAX (*hi, block_max[k / B]);
+    }
+  for (; k < j; k++)
+    *lo = MIN (*lo, values[k]), *hi = MAX (*hi, values[k]);
+}
+
+/* The first sample in (k, end) left of which all fall in pixel column
+ * `col`, or end: times[k] is in it, and columns never decrease with
+ * time, so gallop then bisect. */
+static guint
+column_end (const Plot   *pl,
+            const TsTime *times,
+            guint         k,
+            guint         end,
+            double        col)
+{
+  guint lo = k, step = 1, hi;
+
+  while (lo + step < end && floor (plot_x (pl, times[lo + step])) <= col)
+    {
+      lo += step;
+      step *= 2;
+    }
+  hi = MIN (lo + step, end);
+  lo++;
+  while (lo < hi)
+    {
+      guint mid = lo + (hi - lo) / 2;
+
+      if (floor (plot_x (pl, times[mid])) <= col)
+        lo = mid + 1;
+      else
+        hi = mid;
+    }
+  return lo;
+}
+
 /* A step line, one vertical per pixel column from its minimum to its
- * maximum so spikes show however many samples share the column. */
+ * maximum so spikes show however many samples share the column. The
+ * samples of a column are skipped in O(log) and summarized from the
+ * block minima and maxima, so a frame costs O(columns log samples).
+ *
+ * The steps are one subpath and each column's min-max extent a subpath
+ * of its own, stroked together (one union): the same shape as a single
+ * zigzag path going down to the minimum and up to the maximum (a stroke
+ * ends flat at such a reversal, as at a butt cap), but cairo's stroker
+ * takes many times longer on thousands of reversals. */
 static void
 stroke_steps (cairo_t             *cr,
               const Plot          *pl,
               const TsTime        *times,
               const gint64        *values,
+              const gint64        *block_min,
+              const gint64        *block_max,
               guint                n,
+              GArray              *spikes,
               const TsRenderColor *color,
               double               width)
 {
@@ -420,75 +505,109 @@ stroke_steps (cairo_t             *cr,
   double cur_col = floor (pl->x0);
   gint64 lo = v, hi = v;
   guint k = first < 0 ? 0 : (guint) first + 1;
+  guint end = ts_counter_plot_gallop (times, n, k, pl->end);
 
+  g_array_set_size (spikes, 0);
   cairo_move_to (cr, pl->x0, plot_y (pl, v));
-  for (; k < n && times[k] < pl->end; k++)
+  while (k < end)
     {
       double col = floor (plot_x (pl, times[k]));
+      guint j = column_end (pl, times, k, end, col);
 
       if (col != cur_col)
         {
           cairo_line_to (cr, cur_col + 0.5, plot_y (pl, v));
           if (lo != hi)
             {
-              cairo_line_to (cr, cur_col + 0.5, plot_y (pl, lo));
-              cairo_line_to (cr, cur_col + 0.5, plot_y (pl, hi));
+              double spike[3] = { cur_col + 0.5, plot_y (pl, lo), plot_y (pl, hi) };
+              g_array_append_vals (spikes, spike, 3);
             }
-          cairo_line_to (cr, cur_col + 0.5, plot_y (pl, v));
           cairo_line_to (cr, col + 0.5, plot_y (pl, v));
           cur_col = col;
           lo = hi = v;
         }
       /* Changes inside one column widen its min/max. */
-      v = values[k];
-      lo = MIN (lo, v);
-      hi = MAX (hi, v);
-    }
-  if (lo != hi)
-    {
-      cairo_line_to (cr, cur_col + 0.5, plot_y (pl, lo));
-      cairo_line_to (cr, cur_col + 0.5, plot_y (pl, hi));
+      widen_range (values, block_min, block_max, k, j, &lo, &hi);
+      v = values[j - 1];
+      k = j;
     }
   cairo_line_to (cr, cur_col + 0.5, plot_y (pl, v));
+  if (lo != hi)
+    {
+      double spike[3] = { cur_col + 0.5, plot_y (pl, lo), plot_y (pl, hi) };
+      g_array_append_vals (spikes, spike, 3);
+    }
   cairo_line_to (cr, pl->x1, plot_y (pl, v));
+  for (guint s = 0; s < spikes->len; s += 3)
+    {
+      const double *spike = &g_array_index (spikes, double, s);
+
+      cairo_move_to (cr, spike[0], spike[1]);
+      cairo_line_to (cr, spike[0], spike[2]);
+    }
   ts_render_set_color (cr, color);
   cairo_set_line_width (cr, width);
   cairo_stroke (cr);
 }
 
-typedef struct
+/* The first column c >= lo whose instant is beyond `action`
+ * (col_index[c] > action), or n_cols: col_index never decreases. */
+static guint
+first_col_after (const gsize *col_index,
+                 guint        lo,
+                 guint        n_cols,
+                 guint32      action)
 {
-  guint   id;
-  guint64 size;
-  guint32 start;                /* alloc action */
-  guint32 end;                  /* free_completed action, NONE = never */
-} Band;
+  guint hi = n_cols;
 
-static int
-compare_band_size (const void *a,
-                   const void *b)
-{
-  const Band *x = a, *y = b;
+  while (lo < hi)
+    {
+      guint mid = lo + (hi - lo) / 2;
 
-  if (x->size != y->size)
-    return x->size > y->size ? -1 : 1;
-  return x->start < y->start ? -1 : x->start > y->start;
+      if (col_index[mid] > action)
+        hi = mid;
+      else
+        lo = mid + 1;
+    }
+  return lo;
 }
 
-static int
-compare_band_start (const void *a,
-                    const void *b)
+/* A band's polygon over columns [c, run): top edge left to right, bottom
+ * edge back, one vertex where the height changes (the columns between lie
+ * on the same horizontal, so the filled shape is that of one vertex pair
+ * per column). */
+static void
+band_path (cairo_t      *cr,
+           const Plot   *pl,
+           const double *col_top,
+           guint         c,
+           guint         run,
+           guint64       size)
 {
-  const Band *x = a, *y = b;
+  double prev = 0;
 
-  return x->start < y->start ? -1 : x->start > y->start;
-}
+  cairo_move_to (cr, pl->x0 + c, plot_y (pl, (gint64) col_top[c]));
+  for (guint q = c; q < run; q++)
+    {
+      double ty = plot_y (pl, (gint64) (col_top[q] + (double) size));
 
-static inline gboolean
-band_live (const Band *b,
-           gsize       index)
-{
-  return b->start < index && (b->end == TS_MEMORY_REPLAY_NONE || b->end >= index);
+      if (q == c || ty != prev)
+        cairo_line_to (cr, pl->x0 + q, ty);
+      if (q + 1 == run || plot_y (pl, (gint64) (col_top[q + 1] + (double) size)) != ty)
+        cairo_line_to (cr, pl->x0 + q + 1, ty);
+      prev = ty;
+    }
+  for (guint q = run; q-- > c;)
+    {
+      double by = plot_y (pl, (gint64) col_top[q]);
+
+      if (q + 1 == run || by != prev)
+        cairo_line_to (cr, pl->x0 + q + 1, by);
+      if (q == c || plot_y (pl, (gint64) col_top[q - 1]) != by)
+        cairo_line_to (cr, pl->x0 + q, by);
+      prev = by;
+    }
+  cairo_close_path (cr);
 }
 
 /* The live allocations as stacked bands under the lines. */
@@ -504,13 +623,11 @@ draw_bands (TsMemoryRenderer      *self,
             guint                  n_samples)
 {
   TsMemoryReplay *replay = self->replay;
-  guint n_alloc = ts_memory_replay_get_n_allocations (replay);
   guint n_cols = (guint) MAX (1, ceil (pl->x1 - pl->x0));
   g_autofree gsize *col_index = g_new (gsize, n_cols);
   g_autofree double *col_top = g_new0 (double, n_cols);
-  g_autoptr(GArray) bands = g_array_new (FALSE, FALSE, sizeof (Band));
   gsize first_index = ts_memory_replay_index_at_time (replay, pl->begin);
-  guint n_drawn, n_folded;
+  guint n_alive, n_drawn, n_folded;
   double best_w = 0, best_x = 0, best_y = 0;
 
   for (guint c = 0; c < n_cols; c++)
@@ -519,69 +636,33 @@ draw_bands (TsMemoryRenderer      *self,
       col_index[c] = ts_memory_replay_index_at_time (replay, t);
     }
 
-  /* Allocations of this device alive at some point of the window. */
-  for (guint id = 0; id < n_alloc; id++)
-    {
-      const TsMemoryAllocation *a = ts_memory_replay_get_allocation (replay, id);
-      Band b;
-
-      if (a->device != device || a->alloc_action >= col_index[n_cols - 1])
-        continue;
-      if (a->free_completed_action != TS_MEMORY_REPLAY_NONE && a->free_completed_action < first_index)
-        continue;
-      b.id = id;
-      b.size = a->size;
-      b.start = a->alloc_action;
-      b.end = a->free_completed_action;
-      g_array_append_val (bands, b);
-    }
-  qsort (bands->data, bands->len, sizeof (Band), compare_band_size);
-  n_drawn = MIN (bands->len, self->detail);
-  n_folded = bands->len - n_drawn;
-  g_array_set_size (bands, n_drawn);
-  qsort (bands->data, bands->len, sizeof (Band), compare_band_start);
+  /* Allocations of this device alive at some point of the window: how
+   * many, and the `detail` largest, in allocation order. */
+  n_alive = ts_memory_view_index_query (get_index (self), device, first_index, col_index[n_cols - 1],
+                                        self->detail, self->top);
+  n_drawn = self->top->len;
+  n_folded = n_alive - n_drawn;
   self->stats.n_bands += n_drawn;
   self->stats.n_folded += n_folded;
 
-  /* Each band, column by column, on top of the older live ones. */
-  for (guint k = 0; k < bands->len; k++)
+  /* Each band on top of the older live ones. An allocation is live at
+   * column c when alloc_action < col_index[c] <= free_completed_action,
+   * one run of columns since col_index never decreases. */
+  for (guint k = 0; k < self->top->len; k++)
     {
-      const Band *b = &g_array_index (bands, Band, k);
-      const TsMemoryAllocation *a = ts_memory_replay_get_allocation (replay, b->id);
+      const TsMemoryAllocation *a = ts_memory_replay_get_allocation (replay, g_array_index (self->top, guint32, k));
+      guint c = first_col_after (col_index, 0, n_cols, a->alloc_action);
+      guint run = a->free_completed_action == TS_MEMORY_REPLAY_NONE ? n_cols :
+                  first_col_after (col_index, c, n_cols, a->free_completed_action);
       double r, g, bl;
-      guint c = 0;
 
+      if (c >= run)
+        continue;
       ts_memory_site_color (&a->loc, self->dark, &r, &g, &bl);
       cairo_set_source_rgba (cr, r, g, bl, 0.9);
-      while (c < n_cols)
-        {
-          guint run;
-
-          if (!band_live (b, col_index[c]))
-            {
-              c++;
-              continue;
-            }
-          /* One polygon per run of live columns: top edge left to right,
-           * bottom edge back. */
-          cairo_move_to (cr, pl->x0 + c, plot_y (pl, (gint64) col_top[c]));
-          for (run = c; run < n_cols && band_live (b, col_index[run]); run++)
-            {
-              double ty = plot_y (pl, (gint64) (col_top[run] + (double) b->size));
-              cairo_line_to (cr, pl->x0 + run, ty);
-              cairo_line_to (cr, pl->x0 + run + 1, ty);
-            }
-          for (guint q = run; q-- > c;)
-            {
-              double by = plot_y (pl, (gint64) col_top[q]);
-              cairo_line_to (cr, pl->x0 + q + 1, by);
-              cairo_line_to (cr, pl->x0 + q, by);
-            }
-          cairo_close_path (cr);
-          for (guint q = c; q < run; q++)
-            col_top[q] += (double) b->size;
-          c = run;
-        }
+      band_path (cr, pl, col_top, c, run, a->size);
+      for (guint q = c; q < run; q++)
+        col_top[q] += (double) a->size;
       cairo_fill (cr);
     }
 
@@ -739,6 +820,9 @@ draw_replay_panel (TsMemoryRenderer      *self,
 {
   const TsTime *times;
   const gint64 *allocated, *active, *reserved;
+  const gint64 *bmin[3] = { NULL, NULL, NULL }, *bmax[3] = { NULL, NULL, NULL };
+  TsMemoryViewIndex *index = get_index (self);
+  g_autoptr(GArray) spikes = g_array_new (FALSE, FALSE, sizeof (double));
   guint n = 0;
   gint64 max = 0, peak = 0, step;
   Plot pl;
@@ -746,11 +830,9 @@ draw_replay_panel (TsMemoryRenderer      *self,
   g_autofree char *peak_text = NULL;
 
   ts_memory_replay_get_usage (self->replay, device, &n, &times, &allocated, &active, &reserved);
-  for (guint s = 0; s < n; s++)
-    {
-      max = MAX (max, reserved[s]);
-      peak = MAX (peak, allocated[s]);
-    }
+  if (ts_memory_view_index_get_extremes (index, device, &max, &peak))
+    for (guint k = 0; k < 3; k++)
+      ts_memory_view_index_get_blocks (index, device, k, &bmin[k], &bmax[k]);
   step = byte_step (MAX (max, 1), 4);
 
   pl.x0 = AXIS_W;
@@ -785,13 +867,13 @@ draw_replay_panel (TsMemoryRenderer      *self,
   cairo_rectangle (cr, pl.x0, pl.top - 2, pl.x1 - pl.x0, pl.height + 12);
   cairo_clip (cr);
   draw_bands (self, cr, layout, p, &pl, device, times, active, n);
-  stroke_steps (cr, &pl, times, reserved, n, &p->reserved, 2);
+  stroke_steps (cr, &pl, times, reserved, bmin[TS_MEMORY_VIEW_SERIES_RESERVED], bmax[TS_MEMORY_VIEW_SERIES_RESERVED], n, spikes, &p->reserved, 2);
   {
     TsRenderColor act = p->foreground;
     act.a = 0.8;
-    stroke_steps (cr, &pl, times, active, n, &act, 1);
+    stroke_steps (cr, &pl, times, active, bmin[TS_MEMORY_VIEW_SERIES_ACTIVE], bmax[TS_MEMORY_VIEW_SERIES_ACTIVE], n, spikes, &act, 1);
   }
-  stroke_steps (cr, &pl, times, allocated, n, &p->allocated, 1.5);
+  stroke_steps (cr, &pl, times, allocated, bmin[TS_MEMORY_VIEW_SERIES_ALLOCATED], bmax[TS_MEMORY_VIEW_SERIES_ALLOCATED], n, spikes, &p->allocated, 1.5);
   draw_ooms (self, cr, layout, &pl, device);
 
   if (self->sel_end > self->sel_begin)
