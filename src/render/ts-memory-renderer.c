@@ -478,16 +478,194 @@ column_end (const Plot   *pl,
   return lo;
 }
 
+/* The stroke of a step line as filled geometry. cairo_stroke() spent
+ * ~5 ms per line on a full-width frame (thousands of joins, and a tall
+ * min-max extent in every column whose long edges the rasterizer walks
+ * row by row); the same region as rectangles and one outline per run of
+ * adjacent extents is filled in a fraction of that.
+ *
+ * A column's extent (x, top, bottom) is a bar 2 hw wide; the bars of
+ * adjacent columns always overlap vertically (a column's extent holds the
+ * value it starts from, which the previous one ends at), so a run of them
+ * is one x-monotone outline: per slice between bar edges, the lowest top
+ * to the highest bottom of the bars over it. */
+static void
+add_spike_runs (cairo_t      *cr,
+                const double *sp,
+                guint         n,
+                double        hw)
+{
+  g_autofree double *e = g_new (double, 2 * MAX (n, 1));
+  g_autofree double *top = g_new (double, 2 * MAX (n, 1));
+  g_autofree double *bot = g_new (double, 2 * MAX (n, 1));
+  guint i = 0;
+
+  while (i < n)
+    {
+      guint j = i + 1, m = 0, n_slices;
+
+      while (j < n && sp[3 * j] == sp[3 * (j - 1)] + 1)
+        j++;
+      /* The bar edges of the run [i, j), sorted (nearly sorted already:
+       * insertion sort), without repeats. */
+      for (guint k = i; k < j; k++)
+        {
+          e[m++] = sp[3 * k] - hw;
+          e[m++] = sp[3 * k] + hw;
+        }
+      for (guint a = 1; a < m; a++)
+        for (guint q = a; q > 0 && e[q - 1] > e[q]; q--)
+          {
+            double t = e[q];
+
+            e[q] = e[q - 1];
+            e[q - 1] = t;
+          }
+      n_slices = 0;
+      for (guint k = 0; k + 1 < m; k++)
+        {
+          double x0 = e[k], x1 = e[k + 1], t = G_MAXDOUBLE, b = -G_MAXDOUBLE;
+
+          if (x1 <= x0)
+            continue;    /* a repeated edge */
+          for (guint q = i; q < j; q++)
+            if (sp[3 * q] - hw <= x0 && sp[3 * q] + hw >= x1)
+              t = MIN (t, sp[3 * q + 1]), b = MAX (b, sp[3 * q + 2]);
+          e[n_slices] = x0;
+          top[n_slices] = t;
+          bot[n_slices] = b;
+          e[n_slices + 1] = x1;
+          n_slices++;
+        }
+      if (n_slices > 0)
+        {
+          cairo_move_to (cr, e[0], top[0]);
+          for (guint k = 0; k < n_slices; k++)
+            {
+              cairo_line_to (cr, e[k], top[k]);
+              cairo_line_to (cr, e[k + 1], top[k]);
+            }
+          for (guint k = n_slices; k-- > 0;)
+            {
+              cairo_line_to (cr, e[k + 1], bot[k]);
+              cairo_line_to (cr, e[k], bot[k]);
+            }
+          cairo_close_path (cr);
+        }
+      i = j;
+    }
+}
+
+/* Adds a rectangle [x0, x1] x [y0, y1] (any order) to the path, clockwise
+ * like the outlines above so the winding rule unites them. */
+static inline void
+add_rect (cairo_t *cr,
+          double   x0,
+          double   y0,
+          double   x1,
+          double   y1)
+{
+  cairo_rectangle (cr, MIN (x0, x1), MIN (y0, y1), fabs (x1 - x0), fabs (y1 - y0));
+}
+
+/* The stroke of an axis-parallel polyline (x, y pairs), width 2 hw, miter
+ * joins and butt caps, as rectangles: each segment thickened by hw and
+ * lengthened by hw at a right-angle join (the square a miter fills). A
+ * vertical segment at a column with an extent (sp, sorted by x) keeps only
+ * what sticks out of the extent's bar. */
+static void
+add_polyline_rects (cairo_t      *cr,
+                    const double *pts,
+                    guint         n,
+                    const double *sp,
+                    guint         n_sp,
+                    double        hw)
+{
+  g_autofree double *p = g_new (double, 2 * MAX (n, 1));
+  guint m = 0, s = 0;
+
+  /* Drop repeated points, and points inside a straight run. */
+  for (guint k = 0; k < n; k++)
+    {
+      double x = pts[2 * k], y = pts[2 * k + 1];
+
+      if (m > 0 && p[2 * (m - 1)] == x && p[2 * (m - 1) + 1] == y)
+        continue;
+      if (m > 1)
+        {
+          double ax = p[2 * (m - 2)], ay = p[2 * (m - 2) + 1];
+          double bx = p[2 * (m - 1)], by = p[2 * (m - 1) + 1];
+
+          if ((ax == bx && bx == x && (by - ay) * (y - by) > 0) ||
+              (ay == by && by == y && (bx - ax) * (x - bx) > 0))
+            m--;
+        }
+      p[2 * m] = x, p[2 * m + 1] = y;
+      m++;
+    }
+
+  for (guint k = 0; k + 1 < m; k++)
+    {
+      double ax = p[2 * k], ay = p[2 * k + 1], bx = p[2 * k + 2], by = p[2 * k + 3];
+      gboolean vertical = ax == bx;
+      /* A neighbour segment at a right angle: the other orientation. */
+      gboolean join_a = k > 0 && (p[2 * k - 2] == ax) != vertical;
+      gboolean join_b = k + 2 < m && (p[2 * k + 4] == bx) != vertical;
+      double ea = join_a ? hw : 0, eb = join_b ? hw : 0;
+
+      if (vertical)
+        {
+          double dir = by > ay ? 1 : -1;
+          double y0 = ay - dir * ea, y1 = by + dir * eb;
+          double lo = MIN (y0, y1), hi = MAX (y0, y1);
+
+          while (s < n_sp && sp[3 * s] < ax)
+            s++;
+          if (s < n_sp && sp[3 * s] == ax)
+            {
+              if (lo < sp[3 * s + 1])
+                add_rect (cr, ax - hw, lo, ax + hw, MIN (hi, sp[3 * s + 1]));
+              if (hi > sp[3 * s + 2])
+                add_rect (cr, ax - hw, MAX (lo, sp[3 * s + 2]), ax + hw, hi);
+            }
+          else
+            add_rect (cr, ax - hw, lo, ax + hw, hi);
+        }
+      else
+        {
+          double dir = bx > ax ? 1 : -1;
+
+          add_rect (cr, ax - dir * ea, ay - hw, bx + dir * eb, ay + hw);
+        }
+    }
+}
+
+static inline void
+add_point (GArray *pts,
+           double  x,
+           double  y)
+{
+  double xy[2] = { x, y };
+  g_array_append_vals (pts, xy, 2);
+}
+
+static inline void
+add_spike (GArray *spikes,
+           double  x,
+           double  y_lo,
+           double  y_hi)
+{
+  double s[3] = { x, MIN (y_lo, y_hi), MAX (y_lo, y_hi) };
+  g_array_append_vals (spikes, s, 3);
+}
+
 /* A step line, one vertical per pixel column from its minimum to its
  * maximum so spikes show however many samples share the column. The
  * samples of a column are skipped in O(log) and summarized from the
- * block minima and maxima, so a frame costs O(columns log samples).
- *
- * The steps are one subpath and each column's min-max extent a subpath
- * of its own, stroked together (one union): the same shape as a single
- * zigzag path going down to the minimum and up to the maximum (a stroke
- * ends flat at such a reversal, as at a butt cap), but cairo's stroker
- * takes many times longer on thousands of reversals. */
+ * block minima and maxima, so a frame costs O(columns log samples). The
+ * steps are one polyline and each column's min-max extent a bar of the
+ * line's width: the shape of a single zigzag going down to the minimum
+ * and up to the maximum (a stroke ends flat at such a reversal). */
 static void
 stroke_steps (cairo_t             *cr,
               const Plot          *pl,
@@ -496,6 +674,7 @@ stroke_steps (cairo_t             *cr,
               const gint64        *block_min,
               const gint64        *block_max,
               guint                n,
+              GArray              *pts,
               GArray              *spikes,
               const TsRenderColor *color,
               double               width)
@@ -507,8 +686,9 @@ stroke_steps (cairo_t             *cr,
   guint k = first < 0 ? 0 : (guint) first + 1;
   guint end = ts_counter_plot_gallop (times, n, k, pl->end);
 
+  g_array_set_size (pts, 0);
   g_array_set_size (spikes, 0);
-  cairo_move_to (cr, pl->x0, plot_y (pl, v));
+  add_point (pts, pl->x0, plot_y (pl, v));
   while (k < end)
     {
       double col = floor (plot_x (pl, times[k]));
@@ -516,13 +696,10 @@ stroke_steps (cairo_t             *cr,
 
       if (col != cur_col)
         {
-          cairo_line_to (cr, cur_col + 0.5, plot_y (pl, v));
+          add_point (pts, cur_col + 0.5, plot_y (pl, v));
           if (lo != hi)
-            {
-              double spike[3] = { cur_col + 0.5, plot_y (pl, lo), plot_y (pl, hi) };
-              g_array_append_vals (spikes, spike, 3);
-            }
-          cairo_line_to (cr, col + 0.5, plot_y (pl, v));
+            add_spike (spikes, cur_col + 0.5, plot_y (pl, lo), plot_y (pl, hi));
+          add_point (pts, col + 0.5, plot_y (pl, v));
           cur_col = col;
           lo = hi = v;
         }
@@ -531,23 +708,18 @@ stroke_steps (cairo_t             *cr,
       v = values[j - 1];
       k = j;
     }
-  cairo_line_to (cr, cur_col + 0.5, plot_y (pl, v));
+  add_point (pts, cur_col + 0.5, plot_y (pl, v));
   if (lo != hi)
-    {
-      double spike[3] = { cur_col + 0.5, plot_y (pl, lo), plot_y (pl, hi) };
-      g_array_append_vals (spikes, spike, 3);
-    }
-  cairo_line_to (cr, pl->x1, plot_y (pl, v));
-  for (guint s = 0; s < spikes->len; s += 3)
-    {
-      const double *spike = &g_array_index (spikes, double, s);
+    add_spike (spikes, cur_col + 0.5, plot_y (pl, lo), plot_y (pl, hi));
+  add_point (pts, pl->x1, plot_y (pl, v));
 
-      cairo_move_to (cr, spike[0], spike[1]);
-      cairo_line_to (cr, spike[0], spike[2]);
-    }
+  cairo_new_path (cr);
+  add_polyline_rects (cr, (const double *) pts->data, pts->len / 2,
+                      (const double *) spikes->data, spikes->len / 3, width / 2);
+  add_spike_runs (cr, (const double *) spikes->data, spikes->len / 3, width / 2);
   ts_render_set_color (cr, color);
-  cairo_set_line_width (cr, width);
-  cairo_stroke (cr);
+  cairo_set_fill_rule (cr, CAIRO_FILL_RULE_WINDING);
+  cairo_fill (cr);
 }
 
 /* The first column c >= lo whose instant is beyond `action`
@@ -822,6 +994,7 @@ draw_replay_panel (TsMemoryRenderer      *self,
   const gint64 *allocated, *active, *reserved;
   const gint64 *bmin[3] = { NULL, NULL, NULL }, *bmax[3] = { NULL, NULL, NULL };
   TsMemoryViewIndex *index = get_index (self);
+  g_autoptr(GArray) pts = g_array_new (FALSE, FALSE, sizeof (double));
   g_autoptr(GArray) spikes = g_array_new (FALSE, FALSE, sizeof (double));
   guint n = 0;
   gint64 max = 0, peak = 0, step;
@@ -867,13 +1040,13 @@ draw_replay_panel (TsMemoryRenderer      *self,
   cairo_rectangle (cr, pl.x0, pl.top - 2, pl.x1 - pl.x0, pl.height + 12);
   cairo_clip (cr);
   draw_bands (self, cr, layout, p, &pl, device, times, active, n);
-  stroke_steps (cr, &pl, times, reserved, bmin[TS_MEMORY_VIEW_SERIES_RESERVED], bmax[TS_MEMORY_VIEW_SERIES_RESERVED], n, spikes, &p->reserved, 2);
+  stroke_steps (cr, &pl, times, reserved, bmin[TS_MEMORY_VIEW_SERIES_RESERVED], bmax[TS_MEMORY_VIEW_SERIES_RESERVED], n, pts, spikes, &p->reserved, 2);
   {
     TsRenderColor act = p->foreground;
     act.a = 0.8;
-    stroke_steps (cr, &pl, times, active, bmin[TS_MEMORY_VIEW_SERIES_ACTIVE], bmax[TS_MEMORY_VIEW_SERIES_ACTIVE], n, spikes, &act, 1);
+    stroke_steps (cr, &pl, times, active, bmin[TS_MEMORY_VIEW_SERIES_ACTIVE], bmax[TS_MEMORY_VIEW_SERIES_ACTIVE], n, pts, spikes, &act, 1);
   }
-  stroke_steps (cr, &pl, times, allocated, bmin[TS_MEMORY_VIEW_SERIES_ALLOCATED], bmax[TS_MEMORY_VIEW_SERIES_ALLOCATED], n, spikes, &p->allocated, 1.5);
+  stroke_steps (cr, &pl, times, allocated, bmin[TS_MEMORY_VIEW_SERIES_ALLOCATED], bmax[TS_MEMORY_VIEW_SERIES_ALLOCATED], n, pts, spikes, &p->allocated, 1.5);
   draw_ooms (self, cr, layout, &pl, device);
 
   if (self->sel_end > self->sel_begin)
