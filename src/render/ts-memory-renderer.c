@@ -14,6 +14,7 @@
 
 #include "ts-counter-plot.h"
 #include "ts-memory-renderer.h"
+#include "ts-memory-view-index.h"
 #include "ts-render-palette.h"
 #include "ts-time-ruler.h"
 
@@ -44,6 +45,8 @@ struct _TsMemoryRenderer
   double                segment_map_height;
   guint                 n_panels;
   TsMemoryReplay       *replay;
+  TsMemoryViewIndex    *index;        /* of replay, built on the first draw */
+  GArray               *top;          /* guint32: the bands of one panel */
   TsSegmentMapRenderer *map;
   guint                 detail;
   gboolean              have_instant;
@@ -63,8 +66,10 @@ ts_memory_renderer_finalize (GObject *object)
   TsMemoryRenderer *self = (TsMemoryRenderer *) object;
 
   g_clear_object (&self->document);
+  g_clear_pointer (&self->index, ts_memory_view_index_free);
   g_clear_object (&self->replay);
   g_clear_object (&self->map);
+  g_clear_pointer (&self->top, g_array_unref);
   g_clear_pointer (&self->oom_marks, g_array_unref);
   g_clear_pointer (&self->plots, g_array_unref);
   G_OBJECT_CLASS (ts_memory_renderer_parent_class)->finalize (object);
@@ -82,6 +87,7 @@ ts_memory_renderer_init (TsMemoryRenderer *self)
   self->detail = 200;
   self->oom_marks = g_array_new (FALSE, FALSE, sizeof (OomMark));
   self->plots = g_array_new (FALSE, FALSE, sizeof (Plot));
+  self->top = g_array_new (FALSE, FALSE, sizeof (guint32));
 }
 
 TsMemoryRenderer *
@@ -119,8 +125,11 @@ ts_memory_renderer_set_replay (TsMemoryRenderer *self,
   g_return_if_fail (TS_IS_MEMORY_RENDERER (self));
   g_return_if_fail (replay == NULL || TS_IS_MEMORY_REPLAY (replay));
 
-  if (g_set_object (&self->replay, replay))
-    g_clear_object (&self->map);
+  if (self->replay == replay)
+    return;
+  g_clear_pointer (&self->index, ts_memory_view_index_free);
+  g_set_object (&self->replay, replay);
+  g_clear_object (&self->map);
 }
 
 TsMemoryReplay *
@@ -131,6 +140,15 @@ ts_memory_renderer_get_replay (TsMemoryRenderer *self)
   if (self->replay == NULL)
     self->replay = ts_memory_replay_new (ts_trace_document_get_recorder (self->document));
   return self->replay;
+}
+
+/* Built once per replay: a frame then visits only what the window needs. */
+static TsMemoryViewIndex *
+get_index (TsMemoryRenderer *self)
+{
+  if (self->index == NULL)
+    self->index = ts_memory_view_index_new (ts_memory_renderer_get_replay (self));
+  return self->index;
 }
 
 void
@@ -404,14 +422,260 @@ value_at (const TsTime *times,
   return k < 0 ? 0 : values[k];
 }
 
+/* Widens [*lo, *hi] by values[k, j): whole blocks of
+ * TS_COUNTER_PLOT_BLOCK samples from their precomputed minimum and
+ * maximum. */
+static void
+widen_range (const gint64 *values,
+             const gint64 *block_min,
+             const gint64 *block_max,
+             guint         k,
+             guint         j,
+             gint64       *lo,
+             gint64       *hi)
+{
+  const guint B = TS_COUNTER_PLOT_BLOCK;
+
+  if (block_min != NULL && j - k >= 2 * B)
+    {
+      for (; k % B != 0; k++)
+        *lo = MIN (*lo, values[k]), *hi = MAX (*hi, values[k]);
+      for (; k + B <= j; k += B)
+        *lo = MIN (*lo, block_min[k / B]), *hi = MAX (*hi, block_max[k / B]);
+    }
+  for (; k < j; k++)
+    *lo = MIN (*lo, values[k]), *hi = MAX (*hi, values[k]);
+}
+
+/* The first sample in (k, end) left of which all fall in pixel column
+ * `col`, or end: times[k] is in it, and columns never decrease with
+ * time, so gallop then bisect. */
+static guint
+column_end (const Plot   *pl,
+            const TsTime *times,
+            guint         k,
+            guint         end,
+            double        col)
+{
+  guint lo = k, step = 1, hi;
+
+  while (lo + step < end && floor (plot_x (pl, times[lo + step])) <= col)
+    {
+      lo += step;
+      step *= 2;
+    }
+  hi = MIN (lo + step, end);
+  lo++;
+  while (lo < hi)
+    {
+      guint mid = lo + (hi - lo) / 2;
+
+      if (floor (plot_x (pl, times[mid])) <= col)
+        lo = mid + 1;
+      else
+        hi = mid;
+    }
+  return lo;
+}
+
+/* The stroke of a step line as filled geometry. cairo_stroke() spent
+ * ~5 ms per line on a full-width frame (thousands of joins, and a tall
+ * min-max extent in every column whose long edges the rasterizer walks
+ * row by row); the same region as rectangles and one outline per run of
+ * adjacent extents is filled in a fraction of that.
+ *
+ * A column's extent (x, top, bottom) is a bar 2 hw wide; the bars of
+ * adjacent columns always overlap vertically (a column's extent holds the
+ * value it starts from, which the previous one ends at), so a run of them
+ * is one x-monotone outline: per slice between bar edges, the lowest top
+ * to the highest bottom of the bars over it. */
+static void
+add_spike_runs (cairo_t      *cr,
+                const double *sp,
+                guint         n,
+                double        hw)
+{
+  g_autofree double *e = g_new (double, 2 * MAX (n, 1));
+  g_autofree double *top = g_new (double, 2 * MAX (n, 1));
+  g_autofree double *bot = g_new (double, 2 * MAX (n, 1));
+  guint i = 0;
+
+  while (i < n)
+    {
+      guint j = i + 1, m = 0, n_slices;
+
+      while (j < n && sp[3 * j] == sp[3 * (j - 1)] + 1)
+        j++;
+      /* The bar edges of the run [i, j), sorted (nearly sorted already:
+       * insertion sort), without repeats. */
+      for (guint k = i; k < j; k++)
+        {
+          e[m++] = sp[3 * k] - hw;
+          e[m++] = sp[3 * k] + hw;
+        }
+      for (guint a = 1; a < m; a++)
+        for (guint q = a; q > 0 && e[q - 1] > e[q]; q--)
+          {
+            double t = e[q];
+
+            e[q] = e[q - 1];
+            e[q - 1] = t;
+          }
+      n_slices = 0;
+      for (guint k = 0; k + 1 < m; k++)
+        {
+          double x0 = e[k], x1 = e[k + 1], t = G_MAXDOUBLE, b = -G_MAXDOUBLE;
+
+          if (x1 <= x0)
+            continue;    /* a repeated edge */
+          for (guint q = i; q < j; q++)
+            if (sp[3 * q] - hw <= x0 && sp[3 * q] + hw >= x1)
+              t = MIN (t, sp[3 * q + 1]), b = MAX (b, sp[3 * q + 2]);
+          e[n_slices] = x0;
+          top[n_slices] = t;
+          bot[n_slices] = b;
+          e[n_slices + 1] = x1;
+          n_slices++;
+        }
+      if (n_slices > 0)
+        {
+          cairo_move_to (cr, e[0], top[0]);
+          for (guint k = 0; k < n_slices; k++)
+            {
+              cairo_line_to (cr, e[k], top[k]);
+              cairo_line_to (cr, e[k + 1], top[k]);
+            }
+          for (guint k = n_slices; k-- > 0;)
+            {
+              cairo_line_to (cr, e[k + 1], bot[k]);
+              cairo_line_to (cr, e[k], bot[k]);
+            }
+          cairo_close_path (cr);
+        }
+      i = j;
+    }
+}
+
+/* Adds a rectangle [x0, x1] x [y0, y1] (any order) to the path, clockwise
+ * like the outlines above so the winding rule unites them. */
+static inline void
+add_rect (cairo_t *cr,
+          double   x0,
+          double   y0,
+          double   x1,
+          double   y1)
+{
+  cairo_rectangle (cr, MIN (x0, x1), MIN (y0, y1), fabs (x1 - x0), fabs (y1 - y0));
+}
+
+/* The stroke of an axis-parallel polyline (x, y pairs), width 2 hw, miter
+ * joins and butt caps, as rectangles: each segment thickened by hw and
+ * lengthened by hw at a right-angle join (the square a miter fills). A
+ * vertical segment at a column with an extent (sp, sorted by x) keeps only
+ * what sticks out of the extent's bar. */
+static void
+add_polyline_rects (cairo_t      *cr,
+                    const double *pts,
+                    guint         n,
+                    const double *sp,
+                    guint         n_sp,
+                    double        hw)
+{
+  g_autofree double *p = g_new (double, 2 * MAX (n, 1));
+  guint m = 0, s = 0;
+
+  /* Drop repeated points, and points inside a straight run. */
+  for (guint k = 0; k < n; k++)
+    {
+      double x = pts[2 * k], y = pts[2 * k + 1];
+
+      if (m > 0 && p[2 * (m - 1)] == x && p[2 * (m - 1) + 1] == y)
+        continue;
+      if (m > 1)
+        {
+          double ax = p[2 * (m - 2)], ay = p[2 * (m - 2) + 1];
+          double bx = p[2 * (m - 1)], by = p[2 * (m - 1) + 1];
+
+          if ((ax == bx && bx == x && (by - ay) * (y - by) > 0) ||
+              (ay == by && by == y && (bx - ax) * (x - bx) > 0))
+            m--;
+        }
+      p[2 * m] = x, p[2 * m + 1] = y;
+      m++;
+    }
+
+  for (guint k = 0; k + 1 < m; k++)
+    {
+      double ax = p[2 * k], ay = p[2 * k + 1], bx = p[2 * k + 2], by = p[2 * k + 3];
+      gboolean vertical = ax == bx;
+      /* A neighbour segment at a right angle: the other orientation. */
+      gboolean join_a = k > 0 && (p[2 * k - 2] == ax) != vertical;
+      gboolean join_b = k + 2 < m && (p[2 * k + 4] == bx) != vertical;
+      double ea = join_a ? hw : 0, eb = join_b ? hw : 0;
+
+      if (vertical)
+        {
+          double dir = by > ay ? 1 : -1;
+          double y0 = ay - dir * ea, y1 = by + dir * eb;
+          double lo = MIN (y0, y1), hi = MAX (y0, y1);
+
+          while (s < n_sp && sp[3 * s] < ax)
+            s++;
+          if (s < n_sp && sp[3 * s] == ax)
+            {
+              if (lo < sp[3 * s + 1])
+                add_rect (cr, ax - hw, lo, ax + hw, MIN (hi, sp[3 * s + 1]));
+              if (hi > sp[3 * s + 2])
+                add_rect (cr, ax - hw, MAX (lo, sp[3 * s + 2]), ax + hw, hi);
+            }
+          else
+            add_rect (cr, ax - hw, lo, ax + hw, hi);
+        }
+      else
+        {
+          double dir = bx > ax ? 1 : -1;
+
+          add_rect (cr, ax - dir * ea, ay - hw, bx + dir * eb, ay + hw);
+        }
+    }
+}
+
+static inline void
+add_point (GArray *pts,
+           double  x,
+           double  y)
+{
+  double xy[2] = { x, y };
+  g_array_append_vals (pts, xy, 2);
+}
+
+static inline void
+add_spike (GArray *spikes,
+           double  x,
+           double  y_lo,
+           double  y_hi)
+{
+  double s[3] = { x, MIN (y_lo, y_hi), MAX (y_lo, y_hi) };
+  g_array_append_vals (spikes, s, 3);
+}
+
 /* A step line, one vertical per pixel column from its minimum to its
- * maximum so spikes show however many samples share the column. */
+ * maximum so spikes show however many samples share the column. The
+ * samples of a column are skipped in O(log) and summarized from the
+ * block minima and maxima, so a frame costs O(columns log samples). The
+ * steps are one polyline and each column's min-max extent a bar of the
+ * line's width: the shape of a single zigzag going down to the minimum
+ * and up to the maximum (a stroke ends flat at such a reversal). */
 static void
 stroke_steps (cairo_t             *cr,
               const Plot          *pl,
               const TsTime        *times,
               const gint64        *values,
+              const gint64        *block_min,
+              const gint64        *block_max,
               guint                n,
+              GArray              *pts,
+              GArray              *spikes,
               const TsRenderColor *color,
               double               width)
 {
@@ -420,75 +684,102 @@ stroke_steps (cairo_t             *cr,
   double cur_col = floor (pl->x0);
   gint64 lo = v, hi = v;
   guint k = first < 0 ? 0 : (guint) first + 1;
+  guint end = ts_counter_plot_gallop (times, n, k, pl->end);
 
-  cairo_move_to (cr, pl->x0, plot_y (pl, v));
-  for (; k < n && times[k] < pl->end; k++)
+  g_array_set_size (pts, 0);
+  g_array_set_size (spikes, 0);
+  add_point (pts, pl->x0, plot_y (pl, v));
+  while (k < end)
     {
       double col = floor (plot_x (pl, times[k]));
+      guint j = column_end (pl, times, k, end, col);
 
       if (col != cur_col)
         {
-          cairo_line_to (cr, cur_col + 0.5, plot_y (pl, v));
+          add_point (pts, cur_col + 0.5, plot_y (pl, v));
           if (lo != hi)
-            {
-              cairo_line_to (cr, cur_col + 0.5, plot_y (pl, lo));
-              cairo_line_to (cr, cur_col + 0.5, plot_y (pl, hi));
-            }
-          cairo_line_to (cr, cur_col + 0.5, plot_y (pl, v));
-          cairo_line_to (cr, col + 0.5, plot_y (pl, v));
+            add_spike (spikes, cur_col + 0.5, plot_y (pl, lo), plot_y (pl, hi));
+          add_point (pts, col + 0.5, plot_y (pl, v));
           cur_col = col;
           lo = hi = v;
         }
       /* Changes inside one column widen its min/max. */
-      v = values[k];
-      lo = MIN (lo, v);
-      hi = MAX (hi, v);
+      widen_range (values, block_min, block_max, k, j, &lo, &hi);
+      v = values[j - 1];
+      k = j;
     }
+  add_point (pts, cur_col + 0.5, plot_y (pl, v));
   if (lo != hi)
-    {
-      cairo_line_to (cr, cur_col + 0.5, plot_y (pl, lo));
-      cairo_line_to (cr, cur_col + 0.5, plot_y (pl, hi));
-    }
-  cairo_line_to (cr, cur_col + 0.5, plot_y (pl, v));
-  cairo_line_to (cr, pl->x1, plot_y (pl, v));
+    add_spike (spikes, cur_col + 0.5, plot_y (pl, lo), plot_y (pl, hi));
+  add_point (pts, pl->x1, plot_y (pl, v));
+
+  cairo_new_path (cr);
+  add_polyline_rects (cr, (const double *) pts->data, pts->len / 2,
+                      (const double *) spikes->data, spikes->len / 3, width / 2);
+  add_spike_runs (cr, (const double *) spikes->data, spikes->len / 3, width / 2);
   ts_render_set_color (cr, color);
-  cairo_set_line_width (cr, width);
-  cairo_stroke (cr);
+  cairo_set_fill_rule (cr, CAIRO_FILL_RULE_WINDING);
+  cairo_fill (cr);
 }
 
-typedef struct
+/* The first column c >= lo whose instant is beyond `action`
+ * (col_index[c] > action), or n_cols: col_index never decreases. */
+static guint
+first_col_after (const gsize *col_index,
+                 guint        lo,
+                 guint        n_cols,
+                 guint32      action)
 {
-  guint   id;
-  guint64 size;
-  guint32 start;                /* alloc action */
-  guint32 end;                  /* free_completed action, NONE = never */
-} Band;
+  guint hi = n_cols;
 
-static int
-compare_band_size (const void *a,
-                   const void *b)
-{
-  const Band *x = a, *y = b;
+  while (lo < hi)
+    {
+      guint mid = lo + (hi - lo) / 2;
 
-  if (x->size != y->size)
-    return x->size > y->size ? -1 : 1;
-  return x->start < y->start ? -1 : x->start > y->start;
+      if (col_index[mid] > action)
+        hi = mid;
+      else
+        lo = mid + 1;
+    }
+  return lo;
 }
 
-static int
-compare_band_start (const void *a,
-                    const void *b)
+/* A band's polygon over columns [c, run): top edge left to right, bottom
+ * edge back, one vertex where the height changes (the columns between lie
+ * on the same horizontal, so the filled shape is that of one vertex pair
+ * per column). */
+static void
+band_path (cairo_t      *cr,
+           const Plot   *pl,
+           const double *col_top,
+           guint         c,
+           guint         run,
+           guint64       size)
 {
-  const Band *x = a, *y = b;
+  double prev = 0;
 
-  return x->start < y->start ? -1 : x->start > y->start;
-}
+  cairo_move_to (cr, pl->x0 + c, plot_y (pl, (gint64) col_top[c]));
+  for (guint q = c; q < run; q++)
+    {
+      double ty = plot_y (pl, (gint64) (col_top[q] + (double) size));
 
-static inline gboolean
-band_live (const Band *b,
-           gsize       index)
-{
-  return b->start < index && (b->end == TS_MEMORY_REPLAY_NONE || b->end >= index);
+      if (q == c || ty != prev)
+        cairo_line_to (cr, pl->x0 + q, ty);
+      if (q + 1 == run || plot_y (pl, (gint64) (col_top[q + 1] + (double) size)) != ty)
+        cairo_line_to (cr, pl->x0 + q + 1, ty);
+      prev = ty;
+    }
+  for (guint q = run; q-- > c;)
+    {
+      double by = plot_y (pl, (gint64) col_top[q]);
+
+      if (q + 1 == run || by != prev)
+        cairo_line_to (cr, pl->x0 + q + 1, by);
+      if (q == c || plot_y (pl, (gint64) col_top[q - 1]) != by)
+        cairo_line_to (cr, pl->x0 + q, by);
+      prev = by;
+    }
+  cairo_close_path (cr);
 }
 
 /* The live allocations as stacked bands under the lines. */
@@ -504,13 +795,11 @@ draw_bands (TsMemoryRenderer      *self,
             guint                  n_samples)
 {
   TsMemoryReplay *replay = self->replay;
-  guint n_alloc = ts_memory_replay_get_n_allocations (replay);
   guint n_cols = (guint) MAX (1, ceil (pl->x1 - pl->x0));
   g_autofree gsize *col_index = g_new (gsize, n_cols);
   g_autofree double *col_top = g_new0 (double, n_cols);
-  g_autoptr(GArray) bands = g_array_new (FALSE, FALSE, sizeof (Band));
   gsize first_index = ts_memory_replay_index_at_time (replay, pl->begin);
-  guint n_drawn, n_folded;
+  guint n_alive, n_drawn, n_folded;
   double best_w = 0, best_x = 0, best_y = 0;
 
   for (guint c = 0; c < n_cols; c++)
@@ -519,69 +808,33 @@ draw_bands (TsMemoryRenderer      *self,
       col_index[c] = ts_memory_replay_index_at_time (replay, t);
     }
 
-  /* Allocations of this device alive at some point of the window. */
-  for (guint id = 0; id < n_alloc; id++)
-    {
-      const TsMemoryAllocation *a = ts_memory_replay_get_allocation (replay, id);
-      Band b;
-
-      if (a->device != device || a->alloc_action >= col_index[n_cols - 1])
-        continue;
-      if (a->free_completed_action != TS_MEMORY_REPLAY_NONE && a->free_completed_action < first_index)
-        continue;
-      b.id = id;
-      b.size = a->size;
-      b.start = a->alloc_action;
-      b.end = a->free_completed_action;
-      g_array_append_val (bands, b);
-    }
-  qsort (bands->data, bands->len, sizeof (Band), compare_band_size);
-  n_drawn = MIN (bands->len, self->detail);
-  n_folded = bands->len - n_drawn;
-  g_array_set_size (bands, n_drawn);
-  qsort (bands->data, bands->len, sizeof (Band), compare_band_start);
+  /* Allocations of this device alive at some point of the window: how
+   * many, and the `detail` largest, in allocation order. */
+  n_alive = ts_memory_view_index_query (get_index (self), device, first_index, col_index[n_cols - 1],
+                                        self->detail, self->top);
+  n_drawn = self->top->len;
+  n_folded = n_alive - n_drawn;
   self->stats.n_bands += n_drawn;
   self->stats.n_folded += n_folded;
 
-  /* Each band, column by column, on top of the older live ones. */
-  for (guint k = 0; k < bands->len; k++)
+  /* Each band on top of the older live ones. An allocation is live at
+   * column c when alloc_action < col_index[c] <= free_completed_action,
+   * one run of columns since col_index never decreases. */
+  for (guint k = 0; k < self->top->len; k++)
     {
-      const Band *b = &g_array_index (bands, Band, k);
-      const TsMemoryAllocation *a = ts_memory_replay_get_allocation (replay, b->id);
+      const TsMemoryAllocation *a = ts_memory_replay_get_allocation (replay, g_array_index (self->top, guint32, k));
+      guint c = first_col_after (col_index, 0, n_cols, a->alloc_action);
+      guint run = a->free_completed_action == TS_MEMORY_REPLAY_NONE ? n_cols :
+                  first_col_after (col_index, c, n_cols, a->free_completed_action);
       double r, g, bl;
-      guint c = 0;
 
+      if (c >= run)
+        continue;
       ts_memory_site_color (&a->loc, self->dark, &r, &g, &bl);
       cairo_set_source_rgba (cr, r, g, bl, 0.9);
-      while (c < n_cols)
-        {
-          guint run;
-
-          if (!band_live (b, col_index[c]))
-            {
-              c++;
-              continue;
-            }
-          /* One polygon per run of live columns: top edge left to right,
-           * bottom edge back. */
-          cairo_move_to (cr, pl->x0 + c, plot_y (pl, (gint64) col_top[c]));
-          for (run = c; run < n_cols && band_live (b, col_index[run]); run++)
-            {
-              double ty = plot_y (pl, (gint64) (col_top[run] + (double) b->size));
-              cairo_line_to (cr, pl->x0 + run, ty);
-              cairo_line_to (cr, pl->x0 + run + 1, ty);
-            }
-          for (guint q = run; q-- > c;)
-            {
-              double by = plot_y (pl, (gint64) col_top[q]);
-              cairo_line_to (cr, pl->x0 + q + 1, by);
-              cairo_line_to (cr, pl->x0 + q, by);
-            }
-          cairo_close_path (cr);
-          for (guint q = c; q < run; q++)
-            col_top[q] += (double) b->size;
-          c = run;
-        }
+      band_path (cr, pl, col_top, c, run, a->size);
+      for (guint q = c; q < run; q++)
+        col_top[q] += (double) a->size;
       cairo_fill (cr);
     }
 
@@ -739,6 +992,10 @@ draw_replay_panel (TsMemoryRenderer      *self,
 {
   const TsTime *times;
   const gint64 *allocated, *active, *reserved;
+  const gint64 *bmin[3] = { NULL, NULL, NULL }, *bmax[3] = { NULL, NULL, NULL };
+  TsMemoryViewIndex *index = get_index (self);
+  g_autoptr(GArray) pts = g_array_new (FALSE, FALSE, sizeof (double));
+  g_autoptr(GArray) spikes = g_array_new (FALSE, FALSE, sizeof (double));
   guint n = 0;
   gint64 max = 0, peak = 0, step;
   Plot pl;
@@ -746,11 +1003,9 @@ draw_replay_panel (TsMemoryRenderer      *self,
   g_autofree char *peak_text = NULL;
 
   ts_memory_replay_get_usage (self->replay, device, &n, &times, &allocated, &active, &reserved);
-  for (guint s = 0; s < n; s++)
-    {
-      max = MAX (max, reserved[s]);
-      peak = MAX (peak, allocated[s]);
-    }
+  if (ts_memory_view_index_get_extremes (index, device, &max, &peak))
+    for (guint k = 0; k < 3; k++)
+      ts_memory_view_index_get_blocks (index, device, k, &bmin[k], &bmax[k]);
   step = byte_step (MAX (max, 1), 4);
 
   pl.x0 = AXIS_W;
@@ -785,13 +1040,13 @@ draw_replay_panel (TsMemoryRenderer      *self,
   cairo_rectangle (cr, pl.x0, pl.top - 2, pl.x1 - pl.x0, pl.height + 12);
   cairo_clip (cr);
   draw_bands (self, cr, layout, p, &pl, device, times, active, n);
-  stroke_steps (cr, &pl, times, reserved, n, &p->reserved, 2);
+  stroke_steps (cr, &pl, times, reserved, bmin[TS_MEMORY_VIEW_SERIES_RESERVED], bmax[TS_MEMORY_VIEW_SERIES_RESERVED], n, pts, spikes, &p->reserved, 2);
   {
     TsRenderColor act = p->foreground;
     act.a = 0.8;
-    stroke_steps (cr, &pl, times, active, n, &act, 1);
+    stroke_steps (cr, &pl, times, active, bmin[TS_MEMORY_VIEW_SERIES_ACTIVE], bmax[TS_MEMORY_VIEW_SERIES_ACTIVE], n, pts, spikes, &act, 1);
   }
-  stroke_steps (cr, &pl, times, allocated, n, &p->allocated, 1.5);
+  stroke_steps (cr, &pl, times, allocated, bmin[TS_MEMORY_VIEW_SERIES_ALLOCATED], bmax[TS_MEMORY_VIEW_SERIES_ALLOCATED], n, pts, spikes, &p->allocated, 1.5);
   draw_ooms (self, cr, layout, &pl, device);
 
   if (self->sel_end > self->sel_begin)

@@ -72,17 +72,25 @@ struct _TsMemoryPanel
   GtkWidget       *search_entry;
   GtkStringFilter *filter;
   GtkTextBuffer   *summary_buffer;
+  char            *summary_text;     /* what summary_buffer holds */
 };
 
 G_DEFINE_FINAL_TYPE (TsMemoryPanel, ts_memory_panel, GTK_TYPE_WIDGET)
 
-static gboolean update_idle_cb (gpointer data);
+/* The side pages (fragmentation, 122 stats rows, summary) follow the
+ * instant once the slider has rested this long: computed and laid out in
+ * the frame right after a slider move, they delayed the map's next frame
+ * by tens of milliseconds, and nobody reads them mid-scrub. */
+#define SIDE_UPDATE_DELAY_MS 100
+
+static gboolean update_timeout_cb (gpointer data);
 
 static void
 queue_update (TsMemoryPanel *self)
 {
-  if (self->update_source == 0)
-    self->update_source = g_idle_add_full (G_PRIORITY_DEFAULT_IDLE, update_idle_cb, self, NULL);
+  g_clear_handle_id (&self->update_source, g_source_remove);
+  self->update_source = g_timeout_add_full (G_PRIORITY_DEFAULT_IDLE, SIDE_UPDATE_DELAY_MS,
+                                            update_timeout_cb, self, NULL);
 }
 
 /* The formats below use %lld and %lu, never G_GINT64_FORMAT or
@@ -155,7 +163,6 @@ static void
 update_stats (TsMemoryPanel       *self,
               const TsMemoryState *state)
 {
-  g_autoptr(GPtrArray) items = g_ptr_array_new_with_free_func (g_object_unref);
   g_autofree char *summary = NULL;
   TsMemoryStats empty;
   const TsMemoryStats *stats;
@@ -168,13 +175,43 @@ update_stats (TsMemoryPanel       *self,
       stats = &empty;
     }
 
-  for (guint k = 0; k < TS_MEMORY_STATS_N_KEYS; k++)
-    g_ptr_array_add (items, ts_memory_stat_item_new (ts_memory_stats_key (k), ts_memory_stats_value (stats, k)));
-  g_list_store_splice (self->stats_store, 0, g_list_model_get_n_items (G_LIST_MODEL (self->stats_store)),
-                       items->pdata, items->len);
+  /* The rows stay and their values change in place: the cells of a bound
+   * row follow "value", and only a changed value re-sorts. Replacing the
+   * 122 rows made the filter, sort and table models redo everything (and
+   * replacing the changed ones one by one cost as much). */
+  if (g_list_model_get_n_items (G_LIST_MODEL (self->stats_store)) != TS_MEMORY_STATS_N_KEYS)
+    {
+      g_autoptr(GPtrArray) items = g_ptr_array_new_with_free_func (g_object_unref);
+
+      for (guint k = 0; k < TS_MEMORY_STATS_N_KEYS; k++)
+        g_ptr_array_add (items, ts_memory_stat_item_new (ts_memory_stats_key (k), ts_memory_stats_value (stats, k)));
+      g_list_store_splice (self->stats_store, 0, g_list_model_get_n_items (G_LIST_MODEL (self->stats_store)),
+                           items->pdata, items->len);
+    }
+  else
+    {
+      gboolean changed = FALSE;
+
+      for (guint k = 0; k < TS_MEMORY_STATS_N_KEYS; k++)
+        {
+          g_autoptr(TsMemoryStatItem) item = g_list_model_get_item (G_LIST_MODEL (self->stats_store), k);
+
+          changed |= ts_memory_stat_item_set_value (item, ts_memory_stats_value (stats, k));
+        }
+      /* The sort model does not watch the items; with no sort column the
+       * order stays and nothing is re-bound. */
+      if (changed)
+        gtk_sorter_changed (gtk_column_view_get_sorter (self->stats_view), GTK_SORTER_CHANGE_DIFFERENT);
+    }
 
   summary = ts_memory_stats_format_summary (stats, (int) self->device, FALSE);
-  gtk_text_buffer_set_text (self->summary_buffer, summary, -1);
+  /* The text view re-validates all its lines on set_text. */
+  if (g_strcmp0 (summary, self->summary_text) != 0)
+    {
+      gtk_text_buffer_set_text (self->summary_buffer, summary, -1);
+      g_free (self->summary_text);
+      self->summary_text = g_steal_pointer (&summary);
+    }
 }
 
 static void
@@ -209,6 +246,7 @@ ts_memory_panel_update_now (TsMemoryPanel *self)
 
       g_list_store_remove_all (self->stats_store);
       gtk_text_buffer_set_text (self->summary_buffer, "", -1);
+      g_clear_pointer (&self->summary_text, g_free);
       update_fragmentation (self, &none);
       return;
     }
@@ -217,7 +255,7 @@ ts_memory_panel_update_now (TsMemoryPanel *self)
 }
 
 static gboolean
-update_idle_cb (gpointer data)
+update_timeout_cb (gpointer data)
 {
   TsMemoryPanel *self = data;
 
@@ -313,29 +351,53 @@ bind_key_cb (GtkSignalListItemFactory *factory,
 }
 
 static void
-bind_value_cb (GtkSignalListItemFactory *factory,
-               GtkListItem              *item)
+show_value (TsMemoryStatItem *stat,
+            GParamSpec       *pspec,
+            GtkLabel         *label)
 {
-  TsMemoryStatItem *stat = gtk_list_item_get_item (item);
   char text[32];
 
   g_snprintf (text, sizeof text, "%" G_GINT64_FORMAT, ts_memory_stat_item_get_value (stat));
-  gtk_label_set_text (GTK_LABEL (gtk_list_item_get_child (item)), text);
+  gtk_label_set_text (label, text);
 }
 
 static void
-bind_readable_cb (GtkSignalListItemFactory *factory,
-                  GtkListItem              *item)
+show_readable (TsMemoryStatItem *stat,
+               GParamSpec       *pspec,
+               GtkLabel         *label)
 {
-  g_autofree char *text = ts_memory_stat_item_format (gtk_list_item_get_item (item));
+  g_autofree char *text = ts_memory_stat_item_format (stat);
 
-  gtk_label_set_text (GTK_LABEL (gtk_list_item_get_child (item)), text);
+  gtk_label_set_text (label, text);
+}
+
+/* The value cells follow the item while bound: values change in place
+ * when the instant moves. */
+static void
+bind_value_cb (GtkSignalListItemFactory *factory,
+               GtkListItem              *item,
+               gpointer                  show)
+{
+  TsMemoryStatItem *stat = gtk_list_item_get_item (item);
+  GtkWidget *label = gtk_list_item_get_child (item);
+
+  ((void (*) (TsMemoryStatItem *, GParamSpec *, GtkLabel *)) show) (stat, NULL, GTK_LABEL (label));
+  g_signal_connect_object (stat, "notify::value", G_CALLBACK (show), label, 0);
+}
+
+static void
+unbind_value_cb (GtkSignalListItemFactory *factory,
+                 GtkListItem              *item,
+                 gpointer                  show)
+{
+  g_signal_handlers_disconnect_by_func (gtk_list_item_get_item (item), show, gtk_list_item_get_child (item));
 }
 
 static void
 add_column (TsMemoryPanel *self,
             const char    *title,
             GCallback      bind,
+            GCallback      show,
             gboolean       right,
             GtkSorter     *sorter,
             gboolean       expand)
@@ -344,7 +406,13 @@ add_column (TsMemoryPanel *self,
   GtkColumnViewColumn *column;
 
   g_signal_connect (factory, "setup", G_CALLBACK (setup_label_cb), GINT_TO_POINTER (right));
-  g_signal_connect (factory, "bind", bind, NULL);
+  if (show != NULL)
+    {
+      g_signal_connect (factory, "bind", G_CALLBACK (bind_value_cb), show);
+      g_signal_connect (factory, "unbind", G_CALLBACK (unbind_value_cb), show);
+    }
+  else
+    g_signal_connect (factory, "bind", bind, NULL);
   column = gtk_column_view_column_new (title, factory);
   gtk_column_view_column_set_sorter (column, sorter);
   gtk_column_view_column_set_expand (column, expand);
@@ -492,13 +560,13 @@ build_stats_page (TsMemoryPanel *self)
   gtk_column_view_set_show_column_separators (self->stats_view, TRUE);
   gtk_widget_add_css_class (GTK_WIDGET (self->stats_view), "data-table");
 
-  add_column (self, _("Key"), G_CALLBACK (bind_key_cb), FALSE,
+  add_column (self, _("Key"), G_CALLBACK (bind_key_cb), NULL, FALSE,
               GTK_SORTER (gtk_string_sorter_new (gtk_property_expression_new (TS_TYPE_MEMORY_STAT_ITEM, NULL, "key"))),
               TRUE);
-  add_column (self, _("Value"), G_CALLBACK (bind_value_cb), TRUE,
+  add_column (self, _("Value"), NULL, G_CALLBACK (show_value), TRUE,
               GTK_SORTER (gtk_numeric_sorter_new (gtk_property_expression_new (TS_TYPE_MEMORY_STAT_ITEM, NULL, "value"))),
               FALSE);
-  add_column (self, _("Bytes"), G_CALLBACK (bind_readable_cb), TRUE,
+  add_column (self, _("Bytes"), NULL, G_CALLBACK (show_readable), TRUE,
               GTK_SORTER (gtk_numeric_sorter_new (gtk_property_expression_new (TS_TYPE_MEMORY_STAT_ITEM, NULL, "value"))),
               FALSE);
 
@@ -537,6 +605,7 @@ ts_memory_panel_dispose (GObject *object)
   g_clear_object (&self->device_names);
   g_clear_object (&self->replay);
   g_clear_object (&self->document);
+  g_clear_pointer (&self->summary_text, g_free);
   G_OBJECT_CLASS (ts_memory_panel_parent_class)->dispose (object);
 }
 

@@ -108,6 +108,19 @@ ts_memory_stat_item_get_value (TsMemoryStatItem *self)
   return self->value;
 }
 
+gboolean
+ts_memory_stat_item_set_value (TsMemoryStatItem *self,
+                               gint64            value)
+{
+  g_return_val_if_fail (TS_IS_MEMORY_STAT_ITEM (self), FALSE);
+
+  if (self->value == value)
+    return FALSE;
+  self->value = value;
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_VALUE]);
+  return TRUE;
+}
+
 char *
 ts_memory_stat_item_format (TsMemoryStatItem *self)
 {

@@ -21,6 +21,9 @@ TsMemoryStatItem *ts_memory_stat_item_new       (const char       *key,
                                                  gint64            value);
 const char       *ts_memory_stat_item_get_key   (TsMemoryStatItem *self);
 gint64            ts_memory_stat_item_get_value (TsMemoryStatItem *self);
+/* Notifies "value" when it changes; TRUE then. */
+gboolean          ts_memory_stat_item_set_value (TsMemoryStatItem *self,
+                                                 gint64            value);
 /* "12.0 MiB" for byte counters, the plain number otherwise. */
 char             *ts_memory_stat_item_format    (TsMemoryStatItem *self);
 

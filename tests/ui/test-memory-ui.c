@@ -361,6 +361,28 @@ test_stats_and_summary (void)
   }
   g_assert_cmpint (stat_value (model, "allocated_bytes.all.current"), ==, 4 * MiB);
   g_assert_cmpint (stat_value (model, "inactive_split.all.current"), ==, 2);
+  /* The rows changed in place and the table is still sorted by value,
+   * largest first. */
+  for (guint k = 1; k < g_list_model_get_n_items (model); k++)
+    {
+      g_autoptr(TsMemoryStatItem) prev = g_list_model_get_item (model, k - 1);
+      g_autoptr(TsMemoryStatItem) item = g_list_model_get_item (model, k);
+
+      g_assert_cmpint (ts_memory_stat_item_get_value (prev), >=, ts_memory_stat_item_get_value (item));
+    }
+
+  /* Without update_now the side pages follow once the instant rests: not
+   * right after the move (the map's frame comes first), but soon after. */
+  ts_memory_panel_set_instant_time (panel, 3000000);
+  g_assert_cmpint (stat_value (model, "allocated_bytes.all.current"), ==, 4 * MiB);
+  {
+    gint64 end = g_get_monotonic_time () + 3 * G_USEC_PER_SEC;
+
+    while (stat_value (model, "allocated_bytes.all.current") != 6 * MiB && g_get_monotonic_time () < end)
+      g_main_context_iteration (NULL, TRUE);
+  }
+  g_assert_cmpint (stat_value (model, "allocated_bytes.all.current"), ==, 6 * MiB);
+  g_assert_cmpint (stat_value (model, "inactive_split_bytes.all.current"), ==, 14 * MiB);
 
   gtk_window_destroy (GTK_WINDOW (window));
   g_object_unref (sc.document);
