@@ -19,6 +19,7 @@
 #include "ts-device-assert.h"
 #include "ts-op-access.h"
 #include "ts-ops.h"
+#include "ts-mt19937.h"
 #include "ts-philox.h"
 #include "ts-session.h"
 
@@ -52,6 +53,7 @@ struct _Job
   double     p0, p1;
   guint64    seed, offset;
   TsPhiloxLaunch plan;
+  TsCpuGenerator *cpu_gen; /* CPU random fills draw from it in order */
   guint      out_mask;   /* which t[] are written: bit 0 always */
   guint32    grid;       /* launch shape; 0: elementwise over t[0] */
   guint32    block;
@@ -1588,12 +1590,10 @@ ts_ops_arange (double     start,
 
 /* Random numbers ----------------------------------------------------------- */
 
-/* One Philox generator per device and one for the CPU: the fills of both
- * run the kernels' grid-stride Philox kernel, so a seed replays bit-exactly
- * anywhere. The CPU "launch" is one block of 256 threads. */
-#define CPU_RANDOM_SM_COUNT       1
-#define CPU_RANDOM_THREADS_PER_SM 256
-
+/* One Philox generator per device, as CUDAGeneratorImpl; the CPU has
+ * PyTorch's mt19937 generator (ts-mt19937.h), the default one at device -1
+ * and torch.Generator objects at ids -2, -3, ... so CPU fills print the
+ * numbers PyTorch prints. */
 typedef struct
 {
   gboolean          inited;
@@ -1602,14 +1602,17 @@ typedef struct
 } Generator;
 
 static Generator cuda_gens[MAX_DEVICES];
-static Generator cpu_generator;
+static TsCpuGenerator cpu_default;
+static gboolean cpu_default_inited;
+static GPtrArray *cpu_extra;   /* TsCpuGenerator * of ids -2, -3, ... */
 
-/* device -1 is the CPU generator */
 static Generator *
 generator (int device)
 {
-  Generator *g = device < 0 ? &cpu_generator : &cuda_gens[device];
+  Generator *g;
 
+  g_assert (device >= 0 && device < MAX_DEVICES);
+  g = &cuda_gens[device];
   if (!g->inited)
     {
       g->inited = TRUE;
@@ -1619,11 +1622,50 @@ generator (int device)
   return g;
 }
 
+/* NULL for an id that names no CPU generator */
+static TsCpuGenerator *
+cpu_generator (int id)
+{
+  if (id == -1)
+    {
+      if (!cpu_default_inited)
+        {
+          cpu_default_inited = TRUE;
+          ts_cpu_generator_init (&cpu_default, TS_CPU_RNG_DEFAULT_SEED);
+        }
+      return &cpu_default;
+    }
+  if (id <= -2 && cpu_extra != NULL && (guint)(-id - 2) < cpu_extra->len)
+    return g_ptr_array_index (cpu_extra, -id - 2);
+  return NULL;
+}
+
+int
+ts_rng_cpu_generator_new (void)
+{
+  TsCpuGenerator *gen = g_new (TsCpuGenerator, 1);
+
+  /* torch.Generator() starts at default_rng_seed_val too */
+  ts_cpu_generator_init (gen, TS_CPU_RNG_DEFAULT_SEED);
+  if (cpu_extra == NULL)
+    cpu_extra = g_ptr_array_new_with_free_func (g_free);
+  g_ptr_array_add (cpu_extra, gen);
+  return -(int)cpu_extra->len - 1;
+}
+
 void
 ts_rng_manual_seed (int     device,
                     guint64 seed)
 {
   g_return_if_fail (device < MAX_DEVICES);
+  if (device < 0)
+    {
+      TsCpuGenerator *gen = cpu_generator (device);
+
+      g_return_if_fail (gen != NULL);
+      ts_cpu_generator_init (gen, seed);
+      return;
+    }
   generator (device)->initial_seed = seed;
   ts_philox_generator_init (&generator (device)->philox, seed);
 }
@@ -1632,15 +1674,26 @@ guint64
 ts_rng_initial_seed (int device)
 {
   g_return_val_if_fail (device < MAX_DEVICES, 0);
+  if (device < 0)
+    {
+      TsCpuGenerator *gen = cpu_generator (device);
+
+      g_return_val_if_fail (gen != NULL, 0);
+      return ts_cpu_generator_initial_seed (gen);
+    }
   return generator (device)->initial_seed;
 }
 
 guint64
 ts_rng_seed (int device)
 {
-  /* a non-deterministic seed, as torch.seed() draws one */
-  guint64 seed = ((guint64) g_random_int () << 32 | g_random_int ()) & G_GUINT64_CONSTANT (0x1fffffffffffff);
+  guint64 seed;
 
+  /* a non-deterministic seed, as torch.seed() draws one: 64 bits for the
+   * CPU (from urandom in PyTorch), 53 for the CUDA generators */
+  seed = (guint64)g_random_int () << 32 | g_random_int ();
+  if (device >= 0)
+    seed &= G_GUINT64_CONSTANT (0x1fffffffffffff);
   ts_rng_manual_seed (device, seed);
   return seed;
 }
@@ -1648,11 +1701,19 @@ ts_rng_seed (int device)
 GBytes *
 ts_rng_get_state (int device)
 {
-  guint8 state[TS_PHILOX_STATE_SIZE];
+  guint8 state[TS_CPU_RNG_STATE_SIZE];
 
   g_return_val_if_fail (device < MAX_DEVICES, NULL);
+  if (device < 0)
+    {
+      TsCpuGenerator *gen = cpu_generator (device);
+
+      g_return_val_if_fail (gen != NULL, NULL);
+      ts_cpu_generator_get_state (gen, state);
+      return g_bytes_new (state, TS_CPU_RNG_STATE_SIZE);
+    }
   ts_philox_generator_get_state (&generator (device)->philox, state);
-  return g_bytes_new (state, sizeof state);
+  return g_bytes_new (state, TS_PHILOX_STATE_SIZE);
 }
 
 gboolean
@@ -1662,20 +1723,29 @@ ts_rng_set_state (int       device,
 {
   gsize n;
   const guint8 *data = g_bytes_get_data (state, &n);
+  gboolean ok;
 
   g_return_val_if_fail (device < MAX_DEVICES, FALSE);
-  if (!ts_philox_generator_set_state (&generator (device)->philox, data, n, error))
+  if (device < 0)
     {
-      /* surface it as the RuntimeError PyTorch raises */
-      if (error && *error)
-        {
-          (*error)->domain = TS_TENSOR_ERROR;
-          (*error)->code = TS_TENSOR_ERROR_RUNTIME;
-        }
-      return FALSE;
+      TsCpuGenerator *gen = cpu_generator (device);
+
+      g_return_val_if_fail (gen != NULL, FALSE);
+      ok = ts_cpu_generator_set_state (gen, data, n, error);
     }
-  generator (device)->initial_seed = generator (device)->philox.seed;
-  return TRUE;
+  else
+    {
+      ok = ts_philox_generator_set_state (&generator (device)->philox, data, n, error);
+      if (ok)
+        generator (device)->initial_seed = generator (device)->philox.seed;
+    }
+  /* surface it as the RuntimeError PyTorch raises */
+  if (!ok && error && *error)
+    {
+      (*error)->domain = TS_TENSOR_ERROR;
+      (*error)->code = TS_TENSOR_ERROR_RUNTIME;
+    }
+  return ok;
 }
 
 /* op 0: normal (p0 mean, p1 std); 1: uniform (p0 from, p1 to) */
@@ -1686,6 +1756,12 @@ random_job (Job     *job,
   TsView out;
 
   tensor_view (job->t[0], &out);
+  if (job->cpu_gen != NULL)
+    {
+      if (job->op == 0)
+        return ts_cpu_normal_mt (&out, job->p0, job->p1, job->cpu_gen, error);
+      return ts_cpu_uniform_mt (&out, job->p0, job->p1, job->cpu_gen, error);
+    }
   if (job->op == 0)
     return ts_cpu_normal (&out, job->p0, job->p1, job->seed, job->offset, &job->plan, error);
   return ts_cpu_uniform (&out, job->p0, job->p1, job->seed, job->offset, &job->plan, error);
@@ -1696,10 +1772,10 @@ random_fill (TsTensor  *self,
              gboolean   normal,
              double     p0,
              double     p1,
+             int        cpu_gen_id,
              GError   **error)
 {
   TsDevice device = ts_tensor_get_device (self);
-  Generator *gen;
   TsView view;
   Job *job;
 
@@ -1725,6 +1801,12 @@ random_fill (TsTensor  *self,
                    p0, p1);
       return FALSE;
     }
+  if (device.type != TS_DEVICE_CUDA && cpu_generator (cpu_gen_id) == NULL)
+    {
+      g_set_error (error, TS_TENSOR_ERROR, TS_TENSOR_ERROR_RUNTIME,
+                   "invalid CPU generator %d", cpu_gen_id);
+      return FALSE;
+    }
 
   tensor_view (self, &view);
   job = job_new (random_job);
@@ -1734,22 +1816,30 @@ random_fill (TsTensor  *self,
   if (device.type == TS_DEVICE_CUDA)
     {
       const TsGpuProfile *profile = ts_session_get_profile (device.index);
+      Generator *gen = generator (device.index);
 
       ts_cpu_random_plan (&view, profile->sm_count, profile->max_threads_per_sm, &job->plan);
-      gen = generator (device.index);
+      job->grid = job->plan.grid_size;
+      job->block = job->plan.block_size;
+      job->seed = gen->philox.seed;
+      job->offset = ts_philox_generator_reserve (&gen->philox, job->plan.offset_increment);
     }
   else
-    {
-      ts_cpu_random_plan (&view, CPU_RANDOM_SM_COUNT, CPU_RANDOM_THREADS_PER_SM, &job->plan);
-      gen = generator (-1);
-    }
-  job->grid = job->plan.grid_size;
-  job->block = job->plan.block_size;
-  job->seed = gen->philox.seed;
-  job->offset = ts_philox_generator_reserve (&gen->philox, job->plan.offset_increment);
+    job->cpu_gen = cpu_generator (cpu_gen_id);
   job_set (job, 0, self);
   return dispatch (job, device, normal ? "aten::normal_" : "aten::uniform_",
                    ts_cost_random (&view, normal), error);
+}
+
+gboolean
+ts_ops_random_fill_ (TsTensor  *self,
+                     gboolean   normal,
+                     double     p0,
+                     double     p1,
+                     int        cpu_generator_id,
+                     GError   **error)
+{
+  return random_fill (self, normal, p0, p1, cpu_generator_id, error);
 }
 
 gboolean
@@ -1758,7 +1848,7 @@ ts_ops_normal_ (TsTensor  *self,
                 double     std,
                 GError   **error)
 {
-  return random_fill (self, TRUE, mean, std, error);
+  return random_fill (self, TRUE, mean, std, -1, error);
 }
 
 gboolean
@@ -1767,5 +1857,5 @@ ts_ops_uniform_ (TsTensor  *self,
                  double     to,
                  GError   **error)
 {
-  return random_fill (self, FALSE, from, to, error);
+  return random_fill (self, FALSE, from, to, -1, error);
 }

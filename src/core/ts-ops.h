@@ -130,7 +130,21 @@ gboolean   ts_ops_uniform_        (TsTensor        *self,
                                    double           to,
                                    GError         **error);
 
-/* Generators. device -1 is the CPU generator. */
+/* normal_ (normal TRUE: p0 mean, p1 std) or uniform_ (p0 from, p1 to)
+ * drawing a CPU tensor's numbers from CPU generator @cpu_generator_id
+ * (-1 the default one, else from ts_rng_cpu_generator_new); CUDA tensors
+ * ignore it and use their device's generator. */
+gboolean   ts_ops_random_fill_    (TsTensor        *self,
+                                   gboolean         normal,
+                                   double           p0,
+                                   double           p1,
+                                   int              cpu_generator_id,
+                                   GError         **error);
+
+/* Generators. device -1 is the default CPU generator (PyTorch's mt19937
+ * one: get_state is 5056 bytes), ids -2, -3, ... torch.Generator objects,
+ * 0.. the CUDA devices' Philox generators (16 bytes of state). */
+int        ts_rng_cpu_generator_new (void);
 void       ts_rng_manual_seed     (int              device,
                                    guint64          seed);
 guint64    ts_rng_initial_seed    (int              device);

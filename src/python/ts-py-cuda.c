@@ -693,6 +693,12 @@ py_rng_set_state (PyObject *m, PyObject *args)
   Py_RETURN_NONE;
 }
 
+static PyObject *
+py_rng_cpu_generator_new (PyObject *m, PyObject *args)
+{
+  return PyLong_FromLong (ts_rng_cpu_generator_new ());
+}
+
 /* NVTX: recorded even before any CUDA call, so the runtime comes up. */
 
 static PyObject *
@@ -790,6 +796,7 @@ static PyMethodDef cuda_methods[] = {
   { "_rng_seed", py_rng_seed, METH_VARARGS, NULL },
   { "_rng_get_state", py_rng_get_state, METH_VARARGS, NULL },
   { "_rng_set_state", py_rng_set_state, METH_VARARGS, NULL },
+  { "_rng_cpu_generator_new", py_rng_cpu_generator_new, METH_NOARGS, NULL },
   { "_nvtx_range_push", py_nvtx_push, METH_O, NULL },
   { "_nvtx_range_pop", py_nvtx_pop, METH_NOARGS, NULL },
   { "_nvtx_mark", py_nvtx_mark, METH_O, NULL },

@@ -931,6 +931,25 @@ tensor_fill_ (PyObject *self,
   return self;
 }
 
+/* generator=: a torch.Generator carries the id of its CPU generator in
+ * _cpu_id (-1 for the default one); None means the default. */
+static gboolean
+cpu_generator_id (PyObject *gen,
+                  int      *id)
+{
+  PyObject *attr;
+
+  *id = -1;
+  if (gen == NULL || gen == Py_None)
+    return TRUE;
+  attr = PyObject_GetAttrString (gen, "_cpu_id");
+  if (attr == NULL)
+    return FALSE;
+  *id = (int)PyLong_AsLong (attr);
+  Py_DECREF (attr);
+  return !PyErr_Occurred ();
+}
+
 static PyObject *
 tensor_normal_ (PyObject *self,
                 PyObject *args,
@@ -939,12 +958,15 @@ tensor_normal_ (PyObject *self,
   static char *kwlist[] = { "mean", "std", "generator", NULL };
   double mean = 0, std = 1;
   PyObject *gen = NULL;
+  int gen_id = -1;
   GError *error = NULL;
 
   ts_py_update_callsite ();
   if (!PyArg_ParseTupleAndKeywords (args, kwargs, "|ddO", kwlist, &mean, &std, &gen))
     return NULL;
-  if (!ts_ops_normal_ (SELF_T, mean, std, &error))
+  if (!cpu_generator_id (gen, &gen_id))
+    return NULL;
+  if (!ts_ops_random_fill_ (SELF_T, TRUE, mean, std, gen_id, &error))
     return ts_py_set_error (error);
   Py_INCREF (self);
   return self;
@@ -958,12 +980,15 @@ tensor_uniform_ (PyObject *self,
   static char *kwlist[] = { "from", "to", "generator", NULL };
   double from = 0, to = 1;
   PyObject *gen = NULL;
+  int gen_id = -1;
   GError *error = NULL;
 
   ts_py_update_callsite ();
   if (!PyArg_ParseTupleAndKeywords (args, kwargs, "|ddO", kwlist, &from, &to, &gen))
     return NULL;
-  if (!ts_ops_uniform_ (SELF_T, from, to, &error))
+  if (!cpu_generator_id (gen, &gen_id))
+    return NULL;
+  if (!ts_ops_random_fill_ (SELF_T, FALSE, from, to, gen_id, &error))
     return ts_py_set_error (error);
   Py_INCREF (self);
   return self;

@@ -28,6 +28,7 @@
 
 #include "ts-dtype.h"
 #include "ts-philox.h"
+#include "ts-mt19937.h"
 
 G_BEGIN_DECLS
 
@@ -374,6 +375,29 @@ gboolean ts_cpu_bernoulli       (const TsView         *out,
                                  guint64               offset,
                                  const TsPhiloxLaunch *plan,
                                  GError              **error);
+
+/* -- CPU random fills from the mt19937 generator (PyTorch's CPU kernels) -- */
+
+/* uniform_kernel: one uniform_real_distribution<scalar_t> draw per element,
+ * serially, in TensorIterator order. */
+gboolean ts_cpu_uniform_mt     (const TsView   *out,
+                                double          from,
+                                double          to,
+                                TsCpuGenerator *gen,
+                                GError        **error);
+/* normal_kernel: normal_fill (uniforms, then Box-Muller in blocks of 16,
+ * the AVX2 variant for float32) when @out is contiguous with >= 16
+ * elements, otherwise serial normal_distribution<double>. */
+gboolean ts_cpu_normal_mt      (const TsView   *out,
+                                double          mean,
+                                double          std,
+                                TsCpuGenerator *gen,
+                                GError        **error);
+/* bernoulli_kernel with a scalar p: uniform double < p, serially. */
+gboolean ts_cpu_bernoulli_mt   (const TsView   *out,
+                                double          p,
+                                TsCpuGenerator *gen,
+                                GError        **error);
 
 /* -- Cost model inputs ----------------------------------------------------- */
 

@@ -13,6 +13,7 @@
 #include "config.h"
 
 #include <math.h>
+#include <string.h>
 
 #include "ts-cpu-kernels.h"
 
@@ -266,5 +267,520 @@ ts_cpu_bernoulli (const TsView         *out,
     }
   args.dtype = out->dtype;
   random_fill (out, &args, seed, offset, plan);
+  return TRUE;
+}
+
+/* -- CPU fills from the mt19937 generator ----------------------------------
+ *
+ * These copy ATen's CPU kernels (native/cpu/DistributionTemplates.h) as
+ * the AVX2 build of PyTorch runs them: that build compiles with FMA and
+ * GCC's default -ffp-contract=fast, so every `a * b + c` whose product
+ * has no other use is one fused multiply-add. fmaf()/fma() below mark
+ * exactly those spots; everything else rounds after each operation. */
+
+/* TensorIterator's order for a single output: dimensions sorted by stride,
+ * smallest first (reorder_dimensions), ties by size. */
+static void
+iter_order (const TsView *out,
+            guint        *perm)
+{
+  guint nd = out->ndim;
+
+  for (guint i = 0; i < nd; i++)
+    perm[i] = nd - 1 - i;
+  for (guint i = 1; i < nd; i++)
+    {
+      guint d1 = i;
+
+      for (gint d0 = (gint)i - 1; d0 >= 0; d0--)
+        {
+          gint64 s0 = out->strides[perm[d0]];
+          gint64 s1 = out->strides[perm[d1]];
+          int cmp = 0;
+
+          if (s0 != 0 && s1 != 0)
+            {
+              if (s0 < s1)
+                cmp = -1;
+              else if (s0 > s1)
+                cmp = 1;
+              else if (out->shape[perm[d0]] > out->shape[perm[d1]])
+                cmp = 1;
+            }
+          if (cmp > 0)
+            {
+              guint t = perm[d0];
+
+              perm[d0] = perm[d1];
+              perm[d1] = t;
+              d1 = (guint)d0;
+            }
+          else if (cmp < 0)
+            break;
+        }
+    }
+}
+
+typedef double (*DrawFn) (TsCpuGenerator *gen,
+                          gconstpointer   args);
+
+/* cpu_serial_kernel: one draw per element, in TensorIterator order. */
+static void
+serial_fill (const TsView   *out,
+             TsCpuGenerator *gen,
+             DrawFn          draw,
+             gconstpointer   args)
+{
+  gint64 n = ts_view_numel (out);
+  gsize elem = ts_dtype_size (out->dtype);
+  char *base = (char *)out->data + out->offset * (gint64)elem;
+  guint perm[TS_MAX_DIMS];
+  gint64 idx[TS_MAX_DIMS] = { 0 };
+  gint64 pos = 0;
+
+  iter_order (out, perm);
+  for (gint64 i = 0; i < n; i++)
+    {
+      ts_dtype_store (out->dtype, base + pos * (gint64)elem, draw (gen, args));
+      /* step the odometer, perm[0] fastest */
+      for (guint k = 0; k < out->ndim; k++)
+        {
+          guint d = perm[k];
+
+          pos += out->strides[d];
+          if (++idx[d] < out->shape[d])
+            break;
+          pos -= out->strides[d] * out->shape[d];
+          idx[d] = 0;
+        }
+    }
+}
+
+/* static_cast<Half/BFloat16> of a float: the float is rounded once more. */
+static double
+narrow (TsDType dtype,
+        float   v)
+{
+  guint8 buf[8];
+
+  if (dtype != TS_DTYPE_FLOAT16 && dtype != TS_DTYPE_BFLOAT16)
+    return v;
+  ts_dtype_store (dtype, buf, v);
+  return ts_dtype_load (dtype, buf);
+}
+
+typedef struct
+{
+  TsDType dtype;
+  double  from, to;        /* float64 */
+  float   from_f, range_f; /* the narrow types, already rounded to scalar_t */
+  guint32 mask;            /* 2^digits - 1 */
+  float   divisor;         /* 2^-digits */
+} UniformArgs;
+
+static double
+draw_uniform (TsCpuGenerator *gen,
+              gconstpointer   data)
+{
+  const UniformArgs *a = data;
+
+  if (a->dtype == TS_DTYPE_FLOAT64)
+    {
+      double x = (double)(ts_cpu_generator_random64 (gen) & ((G_GUINT64_CONSTANT (1) << 53) - 1)) *
+                 (1.0 / 9007199254740992.0);
+
+      return fma (x, a->to - a->from, a->from);
+    }
+  else
+    {
+      float x = (float)(ts_cpu_generator_random (gen) & a->mask) * a->divisor;
+
+      return narrow (a->dtype, fmaf (x, a->range_f, a->from_f));
+    }
+}
+
+static void
+uniform_args_init (UniformArgs *a,
+                   TsDType      dtype,
+                   double       from,
+                   double       to)
+{
+  guint digits = dtype == TS_DTYPE_FLOAT16 ? 11 : dtype == TS_DTYPE_BFLOAT16 ? 8 : 24;
+  float to_f;
+
+  a->dtype = dtype;
+  a->from = from;
+  a->to = to;
+  a->mask = (1u << digits) - 1;
+  a->divisor = 1.0f / (float)(1u << digits);
+  /* scalar_t from/to; `to - from` is a scalar_t again */
+  a->from_f = (float)narrow (dtype, (float)from);
+  to_f = (float)narrow (dtype, (float)to);
+  a->range_f = (float)narrow (dtype, to_f - a->from_f);
+}
+
+gboolean
+ts_cpu_uniform_mt (const TsView   *out,
+                   double          from,
+                   double          to,
+                   TsCpuGenerator *gen,
+                   GError        **error)
+{
+  UniformArgs args;
+
+  g_return_val_if_fail (out != NULL && gen != NULL, FALSE);
+
+  if (!ts_dtype_is_floating (out->dtype))
+    {
+      g_set_error (error, TS_KERNEL_ERROR, TS_KERNEL_ERROR_DTYPE,
+                   "\"check_uniform_bounds\" not implemented for '%s'",
+                   ts_dtype_scalar_type_name (out->dtype));
+      return FALSE;
+    }
+  if (!(from <= to))
+    {
+      g_set_error (error, TS_KERNEL_ERROR, TS_KERNEL_ERROR_ARGUMENT,
+                   "uniform_ expects to return a [from, to) range, but found from=%g > to=%g",
+                   from, to);
+      return FALSE;
+    }
+  uniform_args_init (&args, out->dtype, from, to);
+  serial_fill (out, gen, draw_uniform, &args);
+  return TRUE;
+}
+
+/* avx_mathfun.h's log256_ps and sincos256_ps (Cephes polynomials), one
+ * lane at a time, for positive finite inputs (all normal_fill feeds them:
+ * u1 in (0, 1], theta in [0, 2 pi)). */
+static float
+bits_to_float (guint32 b)
+{
+  float f;
+
+  memcpy (&f, &b, 4);
+  return f;
+}
+
+static guint32
+float_to_bits (float f)
+{
+  guint32 b;
+
+  memcpy (&b, &f, 4);
+  return b;
+}
+
+static float
+cephes_logf (float x)
+{
+  float one = 1.0f;
+  float invalid = x <= 0.0f;
+  gint32 imm0;
+  float e, tmp, z, y;
+  gboolean mask;
+
+  x = MAX (x, bits_to_float (0x00800000u));
+  imm0 = (gint32)(float_to_bits (x) >> 23);
+  x = bits_to_float ((float_to_bits (x) & ~0x7f800000u) | float_to_bits (0.5f));
+  imm0 -= 0x7f;
+  e = (float)imm0 + one;
+  mask = x < 0.707106781186547524f;
+  tmp = mask ? x : 0.0f;
+  x = x - one;
+  e = e - (mask ? one : 0.0f);
+  x = x + tmp;
+  z = x * x;
+  y = fmaf (7.0376836292E-2f, x, -1.1514610310E-1f);
+  y = fmaf (y, x, 1.1676998740E-1f);
+  y = fmaf (y, x, -1.2420140846E-1f);
+  y = fmaf (y, x, +1.4249322787E-1f);
+  y = fmaf (y, x, -1.6668057665E-1f);
+  y = fmaf (y, x, +2.0000714765E-1f);
+  y = fmaf (y, x, -2.4999993993E-1f);
+  y = fmaf (y, x, +3.3333331174E-1f);
+  y = y * x;
+  y = fmaf (y, z, e * -2.12194440e-4f);
+  y = fmaf (-z, 0.5f, y);
+  x = fmaf (e, 0.693359375f, x + y);
+  return invalid ? NAN : x;
+}
+
+static void
+cephes_sincosf (float  x,
+                float *s,
+                float *c)
+{
+  guint32 sign_sin = float_to_bits (x) & 0x80000000u;
+  gint32 j, j4;
+  guint32 swap_sin, sign_cos;
+  gboolean poly;
+  float y, z, y2, ysin1, ysin2;
+
+  x = bits_to_float (float_to_bits (x) & 0x7fffffffu);
+  y = x * 1.27323954473516f;
+  j = (gint32)y;
+  j = (j + 1) & ~1;
+  y = (float)j;
+  j4 = j;
+  swap_sin = ((guint32)j & 4u) << 29;
+  poly = (j & 2) == 0;
+  x = fmaf (y, -0.78515625f, x);
+  x = fmaf (y, -2.4187564849853515625e-4f, x);
+  x = fmaf (y, -3.77489497744594108e-8f, x);
+  j4 -= 2;
+  sign_cos = (~(guint32)j4 & 4u) << 29;
+  sign_sin ^= swap_sin;
+
+  z = x * x;
+  y = fmaf (2.443315711809948E-005f, z, -1.388731625493765E-003f);
+  y = fmaf (y, z, 4.166664568298827E-002f);
+  y = y * z;
+  y = fmaf (y, z, -(z * 0.5f));
+  y = y + 1.0f;
+
+  y2 = fmaf (-1.9515295891E-4f, z, 8.3321608736E-3f);
+  y2 = fmaf (y2, z, -1.6666654611E-1f);
+  y2 = y2 * z;
+  y2 = fmaf (y2, x, x);
+
+  ysin2 = poly ? y2 : 0.0f;
+  ysin1 = poly ? 0.0f : y;
+  y2 = y2 - ysin2;
+  y = y - ysin1;
+  *s = bits_to_float (float_to_bits (ysin1 + ysin2) ^ sign_sin);
+  *c = bits_to_float (float_to_bits (y + y2) ^ sign_cos);
+}
+
+/* normal_fill_16_AVX2 */
+static void
+normal_fill_16_avx2 (float *data,
+                     float  mean,
+                     float  std)
+{
+  const float two_pi = (float)(2.0 * G_PI);
+
+  for (guint j = 0; j < 8; j++)
+    {
+      float u1 = 1.0f - data[j];
+      float u2 = data[j + 8];
+      float radius = sqrtf (-2.0f * cephes_logf (u1));
+      float theta = two_pi * u2;
+      float s, c;
+
+      cephes_sincosf (theta, &s, &c);
+      data[j] = fmaf (radius * c, std, mean);
+      data[j + 8] = fmaf (radius * s, std, mean);
+    }
+}
+
+/* normal_fill_16<double> */
+static void
+normal_fill_16_double (double *data,
+                       double  mean,
+                       double  std)
+{
+  for (guint j = 0; j < 8; j++)
+    {
+      double u1 = 1 - data[j];
+      double u2 = data[j + 8];
+      double radius = sqrt (-2 * log (u1));
+      double theta = 2.0 * G_PI * u2;
+
+      data[j] = fma (radius * cos (theta), std, mean);
+      data[j + 8] = fma (radius * sin (theta), std, mean);
+    }
+}
+
+/* normal_fill_16<Half/BFloat16>: scalar_t locals. Half has no math
+ * overloads, so its expressions run in float (and fuse); c10 gives
+ * BFloat16 std::log/sqrt/sin/cos and BFloat16 operators, so there every
+ * step rounds to bfloat16. */
+static void
+normal_fill_16_narrow (TsDType dtype,
+                       float  *data,
+                       float   mean,
+                       float   std)
+{
+  for (guint j = 0; j < 8; j++)
+    {
+      float u1 = (float)narrow (dtype, 1.0f - data[j]);
+      float u2 = data[j + 8];
+      float theta = (float)narrow (dtype, (float)(2.0 * G_PI * (double)u2));
+
+      if (dtype == TS_DTYPE_BFLOAT16)
+        {
+#define BF(x) ((float)narrow (TS_DTYPE_BFLOAT16, (x)))
+          float radius = BF (sqrtf (BF (-2.0f * BF (logf (u1)))));
+
+          data[j] = BF (BF (BF (radius * BF (cosf (theta))) * std) + mean);
+          data[j + 8] = BF (BF (BF (radius * BF (sinf (theta))) * std) + mean);
+#undef BF
+        }
+      else
+        {
+          float radius = (float)narrow (dtype, sqrtf (-2.0f * logf (u1)));
+
+          data[j] = (float)narrow (dtype, fmaf (radius * cosf (theta), std, mean));
+          data[j + 8] = (float)narrow (dtype, fmaf (radius * sinf (theta), std, mean));
+        }
+    }
+}
+
+static void
+normal_fill_block (TsDType dtype,
+                   void   *block,
+                   double  mean,
+                   double  std)
+{
+  if (dtype == TS_DTYPE_FLOAT32)
+    normal_fill_16_avx2 (block, (float)mean, (float)std);
+  else if (dtype == TS_DTYPE_FLOAT64)
+    normal_fill_16_double (block, mean, std);
+  else
+    normal_fill_16_narrow (dtype, block, (float)narrow (dtype, (float)mean),
+                           (float)narrow (dtype, (float)std));
+}
+
+static void
+uniform01 (TsCpuGenerator    *gen,
+           const UniformArgs *u,
+           TsDType            dtype,
+           void              *slot)
+{
+  double v = draw_uniform (gen, u);
+
+  if (dtype == TS_DTYPE_FLOAT64)
+    *(double *)slot = v;
+  else
+    *(float *)slot = (float)v;
+}
+
+/* normal_fill: uniforms for every element, Box-Muller over each whole
+ * block of 16, then, when n % 16 != 0, 16 fresh uniforms for the last 16
+ * elements (overlapping the previous block) and one more block. Narrow
+ * types are staged as floats (each value already rounded to scalar_t). */
+static void
+normal_fill (const TsView   *out,
+             double          mean,
+             double          std,
+             TsCpuGenerator *gen)
+{
+  gint64 n = ts_view_numel (out);
+  gsize elem = ts_dtype_size (out->dtype);
+  char *base = (char *)out->data + out->offset * (gint64)elem;
+  gboolean staged = out->dtype != TS_DTYPE_FLOAT32 && out->dtype != TS_DTYPE_FLOAT64;
+  gsize slot = out->dtype == TS_DTYPE_FLOAT64 ? 8 : 4;
+  char *data = staged ? g_malloc ((gsize)n * slot) : base;
+  UniformArgs u;
+
+  uniform_args_init (&u, out->dtype, 0, 1);
+  for (gint64 i = 0; i < n; i++)
+    uniform01 (gen, &u, out->dtype, data + i * (gint64)slot);
+  for (gint64 i = 0; i < n - 15; i += 16)
+    normal_fill_block (out->dtype, data + i * (gint64)slot, mean, std);
+  if (n % 16 != 0)
+    {
+      char *tail = data + (n - 16) * (gint64)slot;
+
+      for (gint64 i = 0; i < 16; i++)
+        uniform01 (gen, &u, out->dtype, tail + i * (gint64)slot);
+      normal_fill_block (out->dtype, tail, mean, std);
+    }
+  if (staged)
+    {
+      for (gint64 i = 0; i < n; i++)
+        ts_dtype_store (out->dtype, base + i * (gint64)elem, ((float *)data)[i]);
+      g_free (data);
+    }
+}
+
+typedef struct
+{
+  TsDType dtype;
+  double  mean, std;
+} NormalArgs;
+
+static double
+draw_normal (TsCpuGenerator *gen,
+             gconstpointer   data)
+{
+  const NormalArgs *a = data;
+  double v;
+
+  /* normal_distribution<double>: ret = r cos (theta), then
+   * transformation::normal (ret, mean, std) = ret * std + mean */
+  if (gen->has_double_normal)
+    {
+      gen->has_double_normal = FALSE;
+      v = fma (gen->double_normal, a->std, a->mean);
+    }
+  else
+    {
+      double u1 = ts_cpu_generator_uniform_double (gen);
+      double u2 = ts_cpu_generator_uniform_double (gen);
+      double r = sqrt (-2.0 * log (1.0 - u2));
+      double theta = 2.0 * G_PI * u1;
+
+      gen->has_double_normal = TRUE;
+      gen->double_normal = r * sin (theta);
+      v = fma (r * cos (theta), a->std, a->mean);
+    }
+  /* static_cast<scalar_t> (double): narrow types go through float */
+  return a->dtype == TS_DTYPE_FLOAT64 ? v : narrow (a->dtype, (float)v);
+}
+
+gboolean
+ts_cpu_normal_mt (const TsView   *out,
+                  double          mean,
+                  double          std,
+                  TsCpuGenerator *gen,
+                  GError        **error)
+{
+  NormalArgs args = { out ? out->dtype : 0, mean, std };
+
+  g_return_val_if_fail (out != NULL && gen != NULL, FALSE);
+
+  if (!ts_dtype_is_floating (out->dtype))
+    {
+      g_set_error (error, TS_KERNEL_ERROR, TS_KERNEL_ERROR_DTYPE,
+                   "\"normal_kernel_cpu\" not implemented for '%s'",
+                   ts_dtype_scalar_type_name (out->dtype));
+      return FALSE;
+    }
+  if (!(std >= 0.0))
+    {
+      g_set_error (error, TS_KERNEL_ERROR, TS_KERNEL_ERROR_ARGUMENT,
+                   "normal expects std >= 0.0, but found std %g", std);
+      return FALSE;
+    }
+  if (ts_view_numel (out) >= 16 && ts_view_is_contiguous (out))
+    normal_fill (out, mean, std, gen);
+  else
+    serial_fill (out, gen, draw_normal, &args);
+  return TRUE;
+}
+
+static double
+draw_bernoulli (TsCpuGenerator *gen,
+                gconstpointer   data)
+{
+  return ts_cpu_generator_uniform_double (gen) < *(const double *)data;
+}
+
+gboolean
+ts_cpu_bernoulli_mt (const TsView   *out,
+                     double          p,
+                     TsCpuGenerator *gen,
+                     GError        **error)
+{
+  g_return_val_if_fail (out != NULL && gen != NULL, FALSE);
+
+  if (!(p >= 0.0 && p <= 1.0))
+    {
+      g_set_error (error, TS_KERNEL_ERROR, TS_KERNEL_ERROR_ARGUMENT,
+                   "bernoulli_ expects p to be in [0, 1], but got p=%g", p);
+      return FALSE;
+    }
+  serial_fill (out, gen, draw_bernoulli, &p);
   return TRUE;
 }

@@ -807,13 +807,13 @@ def full_like(t, fill_value, dtype=None, device=None, requires_grad=False, memor
 
 
 def rand(*size, dtype=None, device=None, requires_grad=False, generator=None, pin_memory=False, out=None):
-    return _finish(empty(*size, dtype=dtype, device=device, pin_memory=pin_memory).uniform_(0, 1),
-                   requires_grad)
+    return _finish(empty(*size, dtype=dtype, device=device, pin_memory=pin_memory)
+                   .uniform_(0, 1, generator=generator), requires_grad)
 
 
 def randn(*size, dtype=None, device=None, requires_grad=False, generator=None, pin_memory=False, out=None):
-    return _finish(empty(*size, dtype=dtype, device=device, pin_memory=pin_memory).normal_(0, 1),
-                   requires_grad)
+    return _finish(empty(*size, dtype=dtype, device=device, pin_memory=pin_memory)
+                   .normal_(0, 1, generator=generator), requires_grad)
 
 
 def rand_like(t, dtype=None, device=None):
@@ -825,7 +825,7 @@ def randn_like(t, dtype=None, device=None):
 
 
 def normal(mean, std, size=None, dtype=None, device=None, generator=None):
-    return empty(size, dtype=dtype, device=device).normal_(mean, std)
+    return empty(size, dtype=dtype, device=device).normal_(mean, std, generator=generator)
 
 
 def arange(start, end=None, step=1, dtype=None, device=None, requires_grad=False, out=None):
@@ -1114,11 +1114,16 @@ def split(input, split_size, dim=0):
 # random ------------------------------------------------------------------------
 
 
+def _seed_arg(seed):
+    # PyTorch reads a negative seed as the uint64 with the same bits
+    return _builtins.int(seed) & 0xFFFFFFFFFFFFFFFF
+
+
 def manual_seed(seed):
     seed = _builtins.int(seed)
-    _C._rng_manual_seed(-1, seed & 0xFFFFFFFFFFFFFFFF)
+    _C._rng_manual_seed(-1, _seed_arg(seed))
     cuda.manual_seed_all(seed)
-    return Generator()
+    return default_generator
 
 
 def seed():
@@ -1131,27 +1136,55 @@ def initial_seed():
     return _C._rng_initial_seed(-1)
 
 
+def _check_rng_state(state):
+    if not isinstance(state, Tensor):
+        raise TypeError("expected a torch.ByteTensor, but got " + type(state).__name__)
+    if state.dtype != uint8 or state.device.type != "cpu":
+        raise TypeError("RNG state must be a torch.ByteTensor")
+
+
 def get_rng_state():
-    return tensor(list(_C._rng_get_state(-1)), dtype=uint8)
+    return default_generator.get_state()
 
 
-def set_rng_state(state):
-    _C._rng_set_state(-1, bytes(state.tolist()))
+def set_rng_state(new_state):
+    default_generator.set_state(new_state)
 
 
 class Generator:
-    def __init__(self, device="cpu"):
-        self.device = _device_arg(device)
+    """A random number generator: the CPU ones are PyTorch's mt19937
+    CPUGeneratorImpl (default_generator is the one torch.manual_seed
+    seeds); a CUDA one stands for its device's Philox generator."""
 
-    def manual_seed(self, s):
-        manual_seed(s)
+    def __init__(self, device="cpu", _cpu_id=None):
+        self.device = _device_arg(device)
+        if self.device.type == "cpu":
+            self._cpu_id = _C._rng_cpu_generator_new() if _cpu_id is None else _cpu_id
+            self._rng = self._cpu_id
+        else:
+            self._cpu_id = -1
+            self._rng = self.device.index if self.device.index is not None else 0
+
+    def manual_seed(self, seed):
+        _C._rng_manual_seed(self._rng, _seed_arg(seed))
         return self
 
+    def seed(self):
+        return _C._rng_seed(self._rng)
+
     def initial_seed(self):
-        return initial_seed()
+        return _C._rng_initial_seed(self._rng)
+
+    def get_state(self):
+        return tensor(list(_C._rng_get_state(self._rng)), dtype=uint8)
+
+    def set_state(self, new_state):
+        _check_rng_state(new_state)
+        _C._rng_set_state(self._rng, bytes(new_state.tolist()))
+        return self
 
 
-default_generator = Generator()
+default_generator = Generator(_cpu_id=-1)
 
 
 class no_grad:
