@@ -413,7 +413,9 @@ ts_memory_view_index_query (TsMemoryViewIndex *self,
       g_array_set_size (top, heap.n);
       for (guint k = 0; k < heap.n; k++)
         g_array_index (top, guint32, k) = heap.c[k].pos;
-      qsort (top->data, top->len, sizeof (guint32), compare_u32);
+      /* An empty GArray may have no buffer at all: qsort wants one. */
+      if (top->len > 1)
+        qsort (top->data, top->len, sizeof (guint32), compare_u32);
       for (guint k = 0; k < top->len; k++)
         g_array_index (top, guint32, k) = d->ids[g_array_index (top, guint32, k)];
     }
