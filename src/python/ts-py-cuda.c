@@ -148,8 +148,10 @@ py_stream_new (PyObject *m, PyObject *args)
   return PyLong_FromUnsignedLong (s);
 }
 
+/* A device's current or default stream, as its track id. */
 static PyObject *
-py_stream_current (PyObject *m, PyObject *args)
+device_stream (PyObject   *args,
+               TsStreamId (*getter) (TsRuntime *, int, GError **))
 {
   int device;
   GError *error = NULL;
@@ -157,25 +159,22 @@ py_stream_current (PyObject *m, PyObject *args)
 
   if (!device_arg (args, &device))
     return NULL;
-  s = ts_runtime_get_current_stream (RT, device, &error);
+  s = getter (RT, device, &error);
   if (s == TS_STREAM_NONE)
     return ts_py_set_error (error);
   return PyLong_FromUnsignedLong (s);
 }
 
 static PyObject *
+py_stream_current (PyObject *m, PyObject *args)
+{
+  return device_stream (args, ts_runtime_get_current_stream);
+}
+
+static PyObject *
 py_stream_default (PyObject *m, PyObject *args)
 {
-  int device;
-  GError *error = NULL;
-  TsStreamId s;
-
-  if (!device_arg (args, &device))
-    return NULL;
-  s = ts_runtime_get_default_stream (RT, device, &error);
-  if (s == TS_STREAM_NONE)
-    return ts_py_set_error (error);
-  return PyLong_FromUnsignedLong (s);
+  return device_stream (args, ts_runtime_get_default_stream);
 }
 
 static PyObject *

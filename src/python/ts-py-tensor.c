@@ -827,34 +827,36 @@ tensor_is_pinned (PyObject *self,
   return PyBool_FromLong (ts_session_host_is_pinned (ts_tensor_data (SELF_T)));
 }
 
+/* A method that makes a new tensor from self alone. */
 static PyObject *
-tensor_pin_memory (PyObject *self,
-                   PyObject *unused)
+call_self_op (PyObject  *self,
+              TsTensor *(*op) (TsTensor *, GError **))
 {
   GError *error = NULL;
 
   ts_py_update_callsite ();
-  return wrap_or_raise (ts_ops_pin_memory (SELF_T, &error), &error);
+  return wrap_or_raise (op (SELF_T, &error), &error);
+}
+
+static PyObject *
+tensor_pin_memory (PyObject *self,
+                   PyObject *unused)
+{
+  return call_self_op (self, ts_ops_pin_memory);
 }
 
 static PyObject *
 tensor_clone (PyObject *self,
               PyObject *unused)
 {
-  GError *error = NULL;
-
-  ts_py_update_callsite ();
-  return wrap_or_raise (ts_ops_clone (SELF_T, &error), &error);
+  return call_self_op (self, ts_ops_clone);
 }
 
 static PyObject *
 tensor_contiguous (PyObject *self,
                    PyObject *unused)
 {
-  GError *error = NULL;
-
-  ts_py_update_callsite ();
-  return wrap_or_raise (ts_ops_contiguous (SELF_T, &error), &error);
+  return call_self_op (self, ts_ops_contiguous);
 }
 
 /* _to(device or None, dtype or None, non_blocking, copy) */
