@@ -25,7 +25,7 @@
 extern "C" {
 #endif
 
-#define TS_CUDA_ABI_VERSION 1
+#define TS_CUDA_ABI_VERSION 2
 #define TS_CUDA_MAX_DIMS 8
 
 /* TsDType's values. */
@@ -43,15 +43,48 @@ enum
   TS_CUDA_INT16 = 9,
 };
 
-/* TsBinaryOp / TsUnaryOp values (the subset the device implements). */
-enum { TS_CUDA_ADD = 0, TS_CUDA_SUB = 1, TS_CUDA_MUL = 2, TS_CUDA_DIV = 3 };
+/* TsBinaryOp / TsUnaryOp / TsReduceOp values, one to one (ts-cpu-kernels.h). */
 enum
 {
-  TS_CUDA_NEG = 0, TS_CUDA_ABS = 1, TS_CUDA_EXP = 2, TS_CUDA_LOG = 3, TS_CUDA_SQRT = 4,
-  TS_CUDA_SIN = 5, TS_CUDA_COS = 6, TS_CUDA_TANH = 7, TS_CUDA_SIGMOID = 8, TS_CUDA_RELU = 9,
-  TS_CUDA_RECIPROCAL = 10,
+  TS_CUDA_ADD = 0, TS_CUDA_SUB, TS_CUDA_MUL, TS_CUDA_DIV, TS_CUDA_FLOOR_DIVIDE,
+  TS_CUDA_REMAINDER, TS_CUDA_POW, TS_CUDA_MAXIMUM, TS_CUDA_MINIMUM,
+  TS_CUDA_EQ, TS_CUDA_NE, TS_CUDA_LT, TS_CUDA_LE, TS_CUDA_GT, TS_CUDA_GE,
+  TS_CUDA_LOGICAL_AND, TS_CUDA_LOGICAL_OR,
+  TS_CUDA_BITWISE_AND, TS_CUDA_BITWISE_OR, TS_CUDA_BITWISE_XOR,
+  TS_CUDA_N_BINARY
 };
-enum { TS_CUDA_SUM = 0, TS_CUDA_MEAN = 1, TS_CUDA_MAX = 2 };
+enum
+{
+  TS_CUDA_NEG = 0, TS_CUDA_ABS, TS_CUDA_EXP, TS_CUDA_LOG, TS_CUDA_SQRT,
+  TS_CUDA_SIN, TS_CUDA_COS, TS_CUDA_TANH, TS_CUDA_SIGMOID, TS_CUDA_RELU,
+  TS_CUDA_RECIPROCAL, TS_CUDA_LOGICAL_NOT,
+  TS_CUDA_N_UNARY
+};
+enum { TS_CUDA_SUM = 0, TS_CUDA_MEAN, TS_CUDA_PROD, TS_CUDA_AMAX, TS_CUDA_AMIN, TS_CUDA_N_REDUCE };
+
+/* cudaError_t values the callers look at. */
+enum
+{
+  TS_CUDA_SUCCESS = 0,
+  TS_CUDA_ERROR_INVALID_VALUE = 1,
+  TS_CUDA_ERROR_MEMORY_ALLOCATION = 2,
+  TS_CUDA_ERROR_NOT_SUPPORTED = 801,     /* this op/dtype pair has no device kernel */
+  TS_CUDA_ERROR_NO_DEVICE = 100,
+  TS_CUDA_ERROR_INVALID_DEVICE = 101,
+  TS_CUDA_ERROR_NOT_READY = 600,
+  TS_CUDA_ERROR_ILLEGAL_ADDRESS = 700,
+  TS_CUDA_ERROR_ASSERT = 710,
+};
+
+/* Event flags (cudaEventDefault / cudaEventBlockingSync / cudaEventDisableTiming
+ * / cudaEventInterprocess). */
+enum
+{
+  TS_CUDA_EVENT_DEFAULT = 0,
+  TS_CUDA_EVENT_BLOCKING_SYNC = 1,
+  TS_CUDA_EVENT_DISABLE_TIMING = 2,
+  TS_CUDA_EVENT_INTERPROCESS = 4,
+};
 enum { TS_CUDA_UNIFORM = 0, TS_CUDA_NORMAL = 1 };
 
 typedef struct
@@ -62,6 +95,12 @@ typedef struct
   int64_t strides[TS_CUDA_MAX_DIMS];   /* in elements */
   int64_t offset;                      /* in elements */
   void   *data;                        /* device pointer */
+  /* ABI 2: a scalar operand (a Python number, or a 0-dim CPU tensor, which
+   * PyTorch passes as a kernel argument): ndim 0 and data NULL; the value
+   * is in dvalue for floating dtypes, ivalue for integers and bool. Only
+   * binary's operands may be scalars. */
+  double  dvalue;
+  int64_t ivalue;
 } TsCudaView;
 
 typedef struct
@@ -90,13 +129,21 @@ typedef struct
   /* Kernels; all asynchronous on @stream. */
   int (*fill)         (const TsCudaView *out, double value, void *stream);
   int (*copy)         (const TsCudaView *out, const TsCudaView *in, void *stream);  /* casts */
+  /* out = a OP b with broadcasting. a and b have one dtype (the common
+   * dtype: the caller casts with copy first); out has that dtype, or bool
+   * for comparisons and logical ops. Either operand may be a scalar view. */
   int (*binary)       (int op, const TsCudaView *out, const TsCudaView *a,
-                       const TsCudaView *b, void *stream);                        /* broadcasts */
+                       const TsCudaView *b, void *stream);
+  /* out = OP (in); out has in's dtype (bool for logical_not; the float
+   * ops take floating inputs: the caller casts integers first). */
   int (*unary)        (int op, const TsCudaView *out, const TsCudaView *in, void *stream);
-  /* Reduces @in over dimension @dim (or everything when @dim is -1) into
-   * @out, which has the kept shape (the reduced dimension of size 1) or
-   * is a scalar. */
-  int (*reduce)       (int op, const TsCudaView *out, const TsCudaView *in, int dim, void *stream);
+  /* Reduces @in over the dims in @dim_mask (bit d = dim d; 0 = all) into
+   * @out, which has in's ndim with the reduced dims of size 1 (keepdim
+   * shape). Floating inputs accumulate in double (float32: float is
+   * allowed where the order is fixed), integers in int64; out's dtype is
+   * ts_reduce_result_dtype's. */
+  int (*reduce)       (int op, const TsCudaView *out, const TsCudaView *in, uint64_t dim_mask,
+                       void *stream);
   /* out = in.index_select (dim, index); index is int64. An index out of
    * range fires a device-side assert naming it. */
   int (*index_select) (const TsCudaView *out, const TsCudaView *in, int dim,
@@ -113,6 +160,42 @@ typedef struct
    * one of each view's strides must be 1). */
   int (*matmul)       (const TsCudaView *out, const TsCudaView *a, const TsCudaView *b,
                        void *stream);
+
+  /* ABI 2: what the runtime's hardware device needs beyond ABI 1. Every
+   * call acts on the calling thread's current device (set_device), as the
+   * CUDA runtime does. A stream of NULL is the legacy default stream. */
+  int (*get_device)        (int *device);
+  int (*mem_get_info)      (uint64_t *free_bytes, uint64_t *total_bytes);
+  /* cudaDeviceGetStreamPriorityRange: least is 0, greatest negative. */
+  int (*stream_priority_range) (int *least, int *greatest);
+  int (*stream_query)      (void *stream);             /* 0 idle, NOT_READY busy */
+  int (*stream_wait_event) (void *stream, void *event);
+  int (*event_create)      (void **event, int flags);  /* TS_CUDA_EVENT_* */
+  int (*event_destroy)     (void *event);
+  int (*event_record)      (void *event, void *stream);
+  int (*event_query)       (void *event);              /* 0 done, NOT_READY pending */
+  int (*event_sync)        (void *event);
+  int (*event_elapsed)     (float *ms, void *start, void *end);
+  /* cudaMemcpyPeerAsync; dst/src are device pointers on those devices. */
+  int (*memcpy_peer_async) (void *dst, int dst_device, const void *src, int src_device,
+                            uint64_t bytes, void *stream);
+  /* cudaMemcpy (synchronous, any direction, pageable host memory allowed). */
+  int (*memcpy_sync)       (void *dst, const void *src, uint64_t bytes);
+  /* cudaPeekAtLastError: a sticky error (device-side assert, illegal
+   * address) stays until the process ends; 0 when none. */
+  int (*peek_error)        (void);
+  /* out[i] = start + i * step, for out of any real dtype (contiguous). */
+  int (*arange)        (const TsCudaView *out, double start, double step, void *stream);
+  /* values/indices = in.max (dim) or in.min (dim): values and int64
+   * indices in the keepdim shape; the first index of the extreme wins,
+   * the first NaN wins over numbers, as the CPU kernel. */
+  int (*max_dim)       (const TsCudaView *values, const TsCudaView *indices,
+                        const TsCudaView *in, int dim, int is_min, void *stream);
+  /* fill for integer dtypes whose values a double cannot hold. */
+  int (*fill_int)      (const TsCudaView *out, int64_t value, void *stream);
+  /* Batched out[b] = a[b] @ b[b] for 3-d float32/float64 views. */
+  int (*bmm)           (const TsCudaView *out, const TsCudaView *a, const TsCudaView *b,
+                        void *stream);
 } TsCudaKernels;
 
 /* The module's one entry point. */
