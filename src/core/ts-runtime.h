@@ -84,6 +84,13 @@ typedef struct
  * runtime always takes ownership of data. Any of the three may be NULL. */
 typedef TsDeviceError (*TsWorkStartFunc) (gpointer data);
 typedef void          (*TsWorkFinishFunc) (gpointer data);
+/* On a real GPU (a runtime with a hardware device, see ts-device-backend.h)
+ * on_start and on_finish are never called: on_device enqueues the work on
+ * @stream (the backend's stream handle, a cudaStream_t) when the runtime
+ * submits it, and returns a cudaError_t value (0 on success;
+ * TS_CUDA_ERROR_NOT_SUPPORTED when it has no device implementation). */
+typedef int           (*TsWorkDeviceFunc) (gpointer data,
+                                           gpointer stream);
 
 typedef struct
 {
@@ -91,6 +98,7 @@ typedef struct
   TsWorkFinishFunc on_finish;
   GDestroyNotify   destroy;
   gpointer         data;
+  TsWorkDeviceFunc on_device;
 } TsWork;
 
 typedef enum

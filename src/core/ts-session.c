@@ -45,6 +45,7 @@ typedef struct
   TsDeviceMemory      *memory;
   TsAllocator         *allocator;
   TsHostAllocator     *host_allocator;
+  const TsCudaKernels *kernels;          /* a real GPU; NULL on the simulator */
 } Session;
 
 static Session session = { .options = { .n_gpus = 0 } };
@@ -397,6 +398,12 @@ ts_session_launch_op (int                   device,
   kernel_desc_init (&desc, work, &w);
   /* the span and the kernel share the operator's name */
   return ts_runtime_launch_op (session.runtime, desc.name_id, device, work->stream, &desc, error) != 0;
+}
+
+const TsCudaKernels *
+ts_session_get_device_kernels (void)
+{
+  return session.kernels;
 }
 
 guint64

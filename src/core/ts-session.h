@@ -24,6 +24,7 @@
 #include "ts-runtime.h"
 #include "ts-storage.h"
 #include "ts-types.h"
+#include "ts-cuda-kernels.h"
 
 G_BEGIN_DECLS
 
@@ -46,6 +47,7 @@ typedef struct
   const char  *gpu_model;   /* NULL: the default profile */
   gboolean     sync;        /* as CUDA_LAUNCH_BLOCKING=1 */
   gboolean     sanitize;
+  const char  *backend;     /* "sim" (NULL) or "cuda": a real GPU through the CUDA module */
 } TsSessionOptions;
 
 /* Before the first CUDA call; later calls are ignored with a warning. */
@@ -67,6 +69,12 @@ int                  ts_session_current_device     (void);
 gboolean             ts_session_set_device         (int         device,
                                                     GError    **error);
 
+/* On a real GPU (the "cuda" backend): the CUDA module's table, through
+ * which device work is enqueued; NULL on the simulator or before
+ * ts_session_cuda_init(). Device storage then holds no host bytes
+ * (TsStorage.data is NULL, addr is the device pointer). */
+const TsCudaKernels *ts_session_get_device_kernels (void);
+
 /* The simulated machine; NULL before ts_session_cuda_init(). */
 TsRuntime           *ts_session_get_runtime        (void);
 /* The trace every record goes to; created on first use, before CUDA. */
@@ -81,6 +89,9 @@ typedef void (*TsSessionWorkFunc) (gpointer user_data);
 /* A kernel that faults on the device (a device-side assert, an illegal
  * address) says so by returning the error; the device is then faulted. */
 typedef TsDeviceError (*TsSessionStartFunc) (gpointer user_data);
+/* On a real GPU: enqueue the work on stream (a cudaStream_t), see TsWork. */
+typedef int (*TsSessionDeviceFunc) (gpointer user_data,
+                                    gpointer stream);
 
 typedef struct
 {
@@ -98,6 +109,7 @@ typedef struct
   int                dst_device;
   TsSessionStartFunc run;         /* when the item starts on the device */
   TsSessionWorkFunc  finish;      /* when it ends */
+  TsSessionDeviceFunc device_run; /* on a real GPU instead of run/finish */
   gpointer           user_data;
   GDestroyNotify     destroy;
 } TsSessionWork;
