@@ -31,7 +31,7 @@ test_open (void)
     }
   /* Loaded, but no driver or no GPU: the only acceptable failure. */
   g_test_message ("%s", error->message);
-  g_assert_error (error, TS_CUDA_ERROR, TS_CUDA_ERROR_NO_DEVICE);
+  g_assert_error (error, TS_CUDA_BACKEND_ERROR, TS_CUDA_BACKEND_ERROR_NO_DEVICE);
   g_assert_true (g_str_has_prefix (error->message, "No CUDA GPUs are available ("));
 }
 
@@ -41,11 +41,11 @@ test_bad_module (void)
   g_autoptr(GError) error = NULL;
 
   g_assert_null (ts_cuda_backend_open ("/nonexistent/libtensorscope-cuda.so", &error));
-  g_assert_error (error, TS_CUDA_ERROR, TS_CUDA_ERROR_LOAD_FAILED);
+  g_assert_error (error, TS_CUDA_BACKEND_ERROR, TS_CUDA_BACKEND_ERROR_LOAD_FAILED);
   g_clear_error (&error);
   /* A library that is not our module. */
   g_assert_null (ts_cuda_backend_open ("libm.so.6", &error));
-  g_assert_error (error, TS_CUDA_ERROR, TS_CUDA_ERROR_ABI);
+  g_assert_error (error, TS_CUDA_BACKEND_ERROR, TS_CUDA_BACKEND_ERROR_ABI);
 }
 
 int

@@ -68,9 +68,9 @@ check_small (void)
 
   view_1d (&vs, TS_CUDA_FLOAT32, sum, 1);
   vs.ndim = 0;
-  k->reduce (TS_CUDA_SUM, &vs, &va, -1, NULL);
+  k->reduce (TS_CUDA_SUM, &vs, &va, 0, NULL);
   k->memcpy_async (&hsum, sum, sizeof hsum, NULL);
-  k->reduce (TS_CUDA_MAX, &vs, &va, -1, NULL);
+  k->reduce (TS_CUDA_AMAX, &vs, &va, 0, NULL);
   k->memcpy_async (&hmax, sum, sizeof hmax, NULL);
   k->device_sync ();
   report ("sum/max of 1..6", hsum == 21 && hmax == 6);
@@ -116,7 +116,7 @@ time_op (Op op, TsCudaView *a, TsCudaView *b, TsCudaView *out, TsCudaView *scala
         {
         case OP_COPY: k->memcpy_async (out->data, a->data, bytes, NULL); break;
         case OP_ADD: k->binary (TS_CUDA_ADD, out, a, b, NULL); break;
-        case OP_SUM: k->reduce (TS_CUDA_SUM, scalar, a, -1, NULL); break;
+        case OP_SUM: k->reduce (TS_CUDA_SUM, scalar, a, 0, NULL); break;
         case OP_FILL: k->fill (out, 1.0, NULL); break;
         default: g_assert_not_reached ();
         }

@@ -434,7 +434,7 @@ template <typename A>
 __device__ __forceinline__ A
 combine (int op, A a, A b)
 {
-  if (op != TS_CUDA_MAX)
+  if (op != TS_CUDA_AMAX)
     return a + b;
   /* NaN wins, as torch.max. */
   if (a != a)
@@ -452,7 +452,7 @@ template <typename A>
 __device__ __forceinline__ A
 identity (int op)
 {
-  return op == TS_CUDA_MAX ? neg_infinity<A> () : A (0);
+  return op == TS_CUDA_AMAX ? neg_infinity<A> () : A (0);
 }
 
 template <typename A>
@@ -567,7 +567,7 @@ launch_reduce (int op, const TsCudaView *out, const TsCudaView *in, int dim, cud
       int err;
 
       iter_init (&it, ops, 2);
-      if (it.numel == 0 && op == TS_CUDA_MAX)
+      if (it.numel == 0 && op == TS_CUDA_AMAX)
         return cudaErrorInvalidValue;  /* max of an empty tensor */
       grid = grid_for (vector ? it.numel / (16 / sizeof (T)) + 1 : it.numel);
       if ((err = cudaMallocAsync ((void **)&partial, grid * sizeof (A), stream)) != cudaSuccess)
@@ -1068,9 +1068,13 @@ k_unary (int op, const TsCudaView *out, const TsCudaView *in, void *stream)
 }
 
 int
-k_reduce (int op, const TsCudaView *out, const TsCudaView *in, int dim, void *stream)
+k_reduce (int op, const TsCudaView *out, const TsCudaView *in, uint64_t dim_mask, void *stream)
 {
   cudaStream_t s = (cudaStream_t)stream;
+  int dim = dim_mask == 0 ? -1 : __builtin_ctzll (dim_mask);
+
+  if (dim_mask != 0 && (dim_mask & (dim_mask - 1)) != 0)
+    return TS_CUDA_ERROR_NOT_SUPPORTED;
 
   if (in->dtype != out->dtype)
     return cudaErrorInvalidValue;

@@ -16,18 +16,18 @@
 
 G_BEGIN_DECLS
 
-#define TS_CUDA_ERROR (ts_cuda_error_quark ())
+#define TS_CUDA_BACKEND_ERROR (ts_cuda_backend_error_quark ())
 
 typedef enum
 {
-  TS_CUDA_ERROR_LOAD_FAILED = 1,  /* the module is missing or does not load */
-  TS_CUDA_ERROR_ABI,              /* the module is from another build */
-  TS_CUDA_ERROR_NO_DEVICE,        /* no driver or no GPU */
-} TsCudaError;
+  TS_CUDA_BACKEND_ERROR_LOAD_FAILED = 1,  /* the module is missing or does not load */
+  TS_CUDA_BACKEND_ERROR_ABI,              /* the module is from another build */
+  TS_CUDA_BACKEND_ERROR_NO_DEVICE,   /* no driver or no GPU */
+} TsCudaBackendError;
 
 typedef struct _TsCudaBackend TsCudaBackend;
 
-GQuark               ts_cuda_error_quark          (void);
+GQuark               ts_cuda_backend_error_quark          (void);
 
 /* @module_path NULL: $TENSORSCOPE_CUDA_MODULE, the build tree, then the
  * installed module. */

@@ -17,7 +17,7 @@ struct _TsCudaBackend
   int                  n_devices;
 };
 
-G_DEFINE_QUARK (ts-cuda-error-quark, ts_cuda_error)
+G_DEFINE_QUARK (ts-cuda-backend-error-quark, ts_cuda_backend_error)
 
 static const char *
 default_module_path (void)
@@ -47,14 +47,14 @@ ts_cuda_backend_open (const char  *module_path,
   module = g_module_open (module_path, G_MODULE_BIND_LOCAL);
   if (module == NULL)
     {
-      g_set_error (error, TS_CUDA_ERROR, TS_CUDA_ERROR_LOAD_FAILED,
+      g_set_error (error, TS_CUDA_BACKEND_ERROR, TS_CUDA_BACKEND_ERROR_LOAD_FAILED,
                    "Could not load the CUDA backend: %s", g_module_error ());
       return NULL;
     }
   if (!g_module_symbol (module, "ts_cuda_kernels_get", (gpointer *)&get) || get == NULL ||
       get ()->abi_version != TS_CUDA_ABI_VERSION || get ()->struct_size < sizeof (TsCudaKernels))
     {
-      g_set_error (error, TS_CUDA_ERROR, TS_CUDA_ERROR_ABI,
+      g_set_error (error, TS_CUDA_BACKEND_ERROR, TS_CUDA_BACKEND_ERROR_ABI,
                    "%s is not a CUDA backend module of this build", module_path);
       g_module_close (module);
       return NULL;
@@ -65,7 +65,7 @@ ts_cuda_backend_open (const char  *module_path,
   err = get ()->device_count (&count);
   if (err != 0 || count == 0)
     {
-      g_set_error (error, TS_CUDA_ERROR, TS_CUDA_ERROR_NO_DEVICE,
+      g_set_error (error, TS_CUDA_BACKEND_ERROR, TS_CUDA_BACKEND_ERROR_NO_DEVICE,
                    "No CUDA GPUs are available (%s)",
                    err != 0 ? get ()->error_string (err) : "no device");
       g_module_close (module);
