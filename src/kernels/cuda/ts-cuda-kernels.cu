@@ -76,6 +76,16 @@ grid_for (int64_t work_items)
   return (unsigned)(blocks < cap ? blocks : cap);
 }
 
+/* Kernel entries report their launch's error with cudaGetLastError, so
+ * they first clear what an earlier failing call left there (that call
+ * returned it to its own caller already). Sticky errors cannot be cleared
+ * and are returned, as they should be. */
+void
+clear_stale_error (void)
+{
+  (void)cudaGetLastError ();
+}
+
 /* ---- Views and broadcasting ------------------------------------------- */
 
 int64_t
@@ -1753,6 +1763,7 @@ int
 dispatch_index (bool gather, const TsCudaView *out, const TsCudaView *in, int dim,
                 const TsCudaView *index, cudaStream_t stream)
 {
+  clear_stale_error ();
   if (in->ndim == 0)
     return TS_CUDA_ERROR_NOT_SUPPORTED;   /* 0-dim input: the host path */
   switch (dtype_size (in->dtype))
@@ -2102,10 +2113,13 @@ k_peek_error (void)
 
 /* ---- The exported table: kernels -------------------------------------- */
 
+
 int
 k_fill (const TsCudaView *out, double value, void *stream)
 {
   uint64_t bits;
+
+  clear_stale_error ();
 
   if (!dtype_is_valid (out->dtype))
     return cudaErrorInvalidValue;
@@ -2117,6 +2131,8 @@ int
 k_fill_int (const TsCudaView *out, int64_t value, void *stream)
 {
   uint64_t bits;
+
+  clear_stale_error ();
 
   if (!dtype_is_valid (out->dtype))
     return cudaErrorInvalidValue;
@@ -2131,6 +2147,8 @@ k_copy (const TsCudaView *out, const TsCudaView *in, void *stream)
   const TsCudaView *ops[] = { out, in };
   size_t size = dtype_size (out->dtype);
   Iter it;
+
+  clear_stale_error ();
 
   if (!dtype_is_valid (out->dtype) || !dtype_is_valid (in->dtype))
     return cudaErrorInvalidValue;
@@ -2163,6 +2181,8 @@ k_binary (int op, const TsCudaView *out, const TsCudaView *a, const TsCudaView *
 {
   cudaStream_t s = (cudaStream_t)stream;
 
+  clear_stale_error ();
+
   if (op < 0 || op >= TS_CUDA_N_BINARY || a->dtype != b->dtype || !dtype_is_valid (out->dtype))
     return cudaErrorInvalidValue;
   if (!binary_supported (op, a->dtype))
@@ -2175,6 +2195,8 @@ k_unary (int op, const TsCudaView *out, const TsCudaView *in, void *stream)
 {
   cudaStream_t s = (cudaStream_t)stream;
 
+  clear_stale_error ();
+
   if (op < 0 || op >= TS_CUDA_N_UNARY || !dtype_is_valid (out->dtype))
     return cudaErrorInvalidValue;
   DISPATCH_ALL (in->dtype, dispatch_unary<S> (op, out, in, s))
@@ -2184,6 +2206,8 @@ int
 k_reduce (int op, const TsCudaView *out, const TsCudaView *in, uint64_t dim_mask, void *stream)
 {
   cudaStream_t s = (cudaStream_t)stream;
+
+  clear_stale_error ();
 
   if (op < 0 || op >= TS_CUDA_N_REDUCE || !dtype_is_valid (out->dtype))
     return cudaErrorInvalidValue;
@@ -2195,6 +2219,8 @@ k_max_dim (const TsCudaView *values, const TsCudaView *indices, const TsCudaView
            int is_min, void *stream)
 {
   cudaStream_t s = (cudaStream_t)stream;
+
+  clear_stale_error ();
 
   if (indices->dtype != TS_CUDA_INT64 || (in->ndim > 0 && (dim < 0 || dim >= in->ndim)) ||
       (in->ndim == 0 && dim != 0 && dim != -1))
@@ -2209,6 +2235,8 @@ k_arange (const TsCudaView *out, double start, double step, void *stream)
 {
   const TsCudaView *ops[] = { out };
   Iter it;
+
+  clear_stale_error ();
 
   if (!dtype_is_valid (out->dtype))
     return cudaErrorInvalidValue;
@@ -2244,6 +2272,7 @@ k_random (int dist, const TsCudaView *out, double a, double b, uint64_t seed, ui
   int64_t blocks, cap;
   Iter it;
 
+  clear_stale_error ();
   if (out->dtype != TS_CUDA_FLOAT32 && out->dtype != TS_CUDA_FLOAT64)
     return cudaErrorInvalidValue;
   iter_init (&it, ops, 1);
