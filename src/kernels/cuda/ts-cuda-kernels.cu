@@ -24,7 +24,8 @@
  * their own copy of the dense loop so the per-element op switch folds away.
  *
  * Bandwidth: every large kernel is a grid-stride loop over a grid sized to
- * fill the device (blocks of 256, at most 8 per SM resident), and the
+ * fill the device once (blocks of 256, as many per SM as the occupancy
+ * calculator says are resident: no second wave), and the
  * contiguous cases move 16 bytes per load (float4-sized packs of any dtype)
  * when every pointer is aligned. Strided views fall back to per-element
  * offsets computed from the shape.
@@ -65,11 +66,32 @@ sm_count (void)
   return counts[device] > 0 ? counts[device] : 80;
 }
 
-unsigned
-grid_for (int64_t work_items)
+/* Resident blocks of BLOCK threads per SM for @kernel (registers and
+ * shared memory decide), so that a grid never needs a second wave: a
+ * grid-stride loop over more blocks than fit would run its last blocks
+ * alone. */
+int
+blocks_per_sm (const void *kernel)
 {
+  int blocks = 0;
+
+  if (cudaOccupancyMaxActiveBlocksPerMultiprocessor (&blocks, kernel, BLOCK, 0) != cudaSuccess ||
+      blocks < 1)
+    {
+      (void)cudaGetLastError ();
+      return 4;
+    }
+  return blocks;
+}
+
+/* One block per BLOCK work items, at most what fills the device once. */
+template <auto K>
+unsigned
+grid_of (int64_t work_items)
+{
+  static const int per_sm = blocks_per_sm ((const void *)K);
   int64_t blocks = (work_items + BLOCK - 1) / BLOCK;
-  int64_t cap = (int64_t)sm_count () * 8;
+  int64_t cap = (int64_t)sm_count () * per_sm;
 
   if (blocks < 1)
     blocks = 1;
@@ -712,13 +734,13 @@ launch_binary (int op, const TsCudaView *out, const TsCudaView *a, const TsCudaV
       const S *y = b_scalar ? NULL : (const S *)b->data + b->offset;
       bool vector = aligned_to (o, V * sizeof (O)) && aligned_to (x, 16) && aligned_to (y, 16);
 
-      binary_dense_kernel<S, O><<<grid_for (vector ? n / V + 1 : n), BLOCK, 0, stream>>> (
+      binary_dense_kernel<S, O><<<(grid_of<binary_dense_kernel<S, O>> (vector ? n / V + 1 : n)), BLOCK, 0, stream>>> (
           op, o, x, y, sa, sb, n, vector);
       return cudaGetLastError ();
     }
   if (!iter_init (&it, ops, 3))
     return cudaErrorInvalidValue;
-  binary_strided_kernel<S, O><<<grid_for (n), BLOCK, 0, stream>>> (
+  binary_strided_kernel<S, O><<<(grid_of<binary_strided_kernel<S, O>> (n)), BLOCK, 0, stream>>> (
       op, (O *)out->data, a_scalar ? NULL : (const S *)a->data, b_scalar ? NULL : (const S *)b->data,
       sa, sb, it);
   return cudaGetLastError ();
@@ -852,13 +874,13 @@ launch_unary (int op, const TsCudaView *out, const TsCudaView *in, cudaStream_t 
       const S *x = (const S *)in->data + in->offset;
       bool vector = aligned_to (o, V * sizeof (O)) && aligned_to (x, 16);
 
-      unary_dense_kernel<S, O><<<grid_for (vector ? n / V + 1 : n), BLOCK, 0, stream>>> (
+      unary_dense_kernel<S, O><<<(grid_of<unary_dense_kernel<S, O>> (vector ? n / V + 1 : n)), BLOCK, 0, stream>>> (
           op, o, x, n, vector);
       return cudaGetLastError ();
     }
   if (!iter_init (&it, ops, 2))
     return cudaErrorInvalidValue;
-  unary_strided_kernel<S, O><<<grid_for (n), BLOCK, 0, stream>>> (op, (O *)out->data,
+  unary_strided_kernel<S, O><<<(grid_of<unary_strided_kernel<S, O>> (n)), BLOCK, 0, stream>>> (op, (O *)out->data,
                                                                   (const S *)in->data, it);
   return cudaGetLastError ();
 }
@@ -943,11 +965,11 @@ launch_fill (const TsCudaView *out, uint64_t bits, cudaStream_t stream)
       T *o = (T *)out->data + out->offset;
       bool vector = aligned_to (o, 16);
 
-      fill_contiguous<T><<<grid_for (vector ? n / V + 1 : n), BLOCK, 0, stream>>> (o, value, n, vector);
+      fill_contiguous<T><<<(grid_of<fill_contiguous<T>> (vector ? n / V + 1 : n)), BLOCK, 0, stream>>> (o, value, n, vector);
       return cudaGetLastError ();
     }
   iter_init (&it, ops, 1);
-  fill_strided<T><<<grid_for (n), BLOCK, 0, stream>>> ((T *)out->data, value, it);
+  fill_strided<T><<<(grid_of<fill_strided<T>> (n)), BLOCK, 0, stream>>> ((T *)out->data, value, it);
   return cudaGetLastError ();
 }
 
@@ -1314,7 +1336,7 @@ launch_reduce_all (int op, const TsCudaView *out, const TsCudaView *in, cudaStre
   int err;
 
   iter_init (&it, ops, 1);
-  grid = grid_for (vector ? it.numel / V + 1 : it.numel);
+  grid = grid_of<reduce_all_pass1<S>> (vector ? it.numel / V + 1 : it.numel);
   if ((err = cudaMallocAsync ((void **)&partial, grid * sizeof (A), stream)) != cudaSuccess)
     return err;
   reduce_all_pass1<S><<<grid, BLOCK, 0, stream>>> (op, (const S *)in->data, it, contiguous, vector,
@@ -1410,13 +1432,13 @@ launch_reduce_dims (int op, const TsCudaView *out, const TsCudaView *in, uint64_
       (err = cudaMallocAsync ((void **)&partial, kit.numel * splits * sizeof (A), stream)) != cudaSuccess)
     return err;
   if (inner)
-    reduce_inner_kernel<S><<<grid_for (kit.numel * splits * 32), BLOCK, 0, stream>>> (
+    reduce_inner_kernel<S><<<(grid_of<reduce_inner_kernel<S>> (kit.numel * splits * 32)), BLOCK, 0, stream>>> (
         op, (const S *)in->data, kit, red, chunk, splits, partial, out->dtype, out->data);
   else
-    reduce_outer_kernel<S><<<grid_for (kit.numel * splits), BLOCK, 0, stream>>> (
+    reduce_outer_kernel<S><<<(grid_of<reduce_outer_kernel<S>> (kit.numel * splits)), BLOCK, 0, stream>>> (
         op, (const S *)in->data, kit, red, chunk, splits, partial, out->dtype, out->data);
   if (splits > 1)
-    reduce_finish_kernel<A><<<grid_for (kit.numel), BLOCK, 0, stream>>> (
+    reduce_finish_kernel<A><<<(grid_of<reduce_finish_kernel<A>> (kit.numel)), BLOCK, 0, stream>>> (
         op, partial, splits, kit, red.numel, out->dtype, out->data);
   err = cudaGetLastError ();
   if (partial != NULL)
@@ -1589,7 +1611,7 @@ launch_max_dim (const TsCudaView *values, const TsCudaView *indices, const TsCud
     return cudaSuccess;
   if (in->data == NULL || values->data == NULL || indices->data == NULL)
     return cudaErrorInvalidValue;
-  max_dim_kernel<S><<<grid_for (it.numel), BLOCK, 0, stream>>> (
+  max_dim_kernel<S><<<(grid_of<max_dim_kernel<S>> (it.numel)), BLOCK, 0, stream>>> (
       (S *)values->data, (int64_t *)indices->data, (const S *)in->data, it, size, stride, is_min);
   return cudaGetLastError ();
 }
@@ -1713,7 +1735,7 @@ launch_index_select (const TsCudaView *out, const TsCudaView *in, int dim, const
       return cudaErrorInvalidValue;
   if (it.numel == 0)
     return cudaSuccess;
-  index_select_kernel<T, I><<<grid_for (it.numel), BLOCK, 0, stream>>> (
+  index_select_kernel<T, I><<<(grid_of<index_select_kernel<T, I>> (it.numel)), BLOCK, 0, stream>>> (
       (T *)out->data, (const T *)in->data, (const I *)index->data,
       index->ndim == 1 ? index->strides[0] : 0, index->offset, it, dim, in->shape[dim],
       in->strides[dim]);
@@ -1736,7 +1758,7 @@ launch_gather (const TsCudaView *out, const TsCudaView *in, int dim, const TsCud
       return cudaErrorInvalidValue;
   if (it.numel == 0)
     return cudaSuccess;
-  gather_kernel<T, I><<<grid_for (it.numel), BLOCK, 0, stream>>> (
+  gather_kernel<T, I><<<(grid_of<gather_kernel<T, I>> (it.numel)), BLOCK, 0, stream>>> (
       (T *)out->data, (const T *)in->data, (const I *)index->data, it, dim, in->shape[dim],
       in->strides[dim]);
   return cudaGetLastError ();
@@ -2165,14 +2187,14 @@ k_copy (const TsCudaView *out, const TsCudaView *in, void *stream)
     {
       switch (size)
         {
-        case 8: copy_same_kernel<uint64_t><<<grid_for (it.numel), BLOCK, 0, s>>> ((uint64_t *)out->data, (const uint64_t *)in->data, it); break;
-        case 4: copy_same_kernel<uint32_t><<<grid_for (it.numel), BLOCK, 0, s>>> ((uint32_t *)out->data, (const uint32_t *)in->data, it); break;
-        case 2: copy_same_kernel<uint16_t><<<grid_for (it.numel), BLOCK, 0, s>>> ((uint16_t *)out->data, (const uint16_t *)in->data, it); break;
-        default: copy_same_kernel<uint8_t><<<grid_for (it.numel), BLOCK, 0, s>>> ((uint8_t *)out->data, (const uint8_t *)in->data, it); break;
+        case 8: copy_same_kernel<uint64_t><<<(grid_of<copy_same_kernel<uint64_t>> (it.numel)), BLOCK, 0, s>>> ((uint64_t *)out->data, (const uint64_t *)in->data, it); break;
+        case 4: copy_same_kernel<uint32_t><<<(grid_of<copy_same_kernel<uint32_t>> (it.numel)), BLOCK, 0, s>>> ((uint32_t *)out->data, (const uint32_t *)in->data, it); break;
+        case 2: copy_same_kernel<uint16_t><<<(grid_of<copy_same_kernel<uint16_t>> (it.numel)), BLOCK, 0, s>>> ((uint16_t *)out->data, (const uint16_t *)in->data, it); break;
+        default: copy_same_kernel<uint8_t><<<(grid_of<copy_same_kernel<uint8_t>> (it.numel)), BLOCK, 0, s>>> ((uint8_t *)out->data, (const uint8_t *)in->data, it); break;
         }
       return cudaGetLastError ();
     }
-  copy_kernel<<<grid_for (it.numel), BLOCK, 0, s>>> (out->dtype, out->data, in->dtype, in->data, it);
+  copy_kernel<<<(grid_of<copy_kernel> (it.numel)), BLOCK, 0, s>>> (out->dtype, out->data, in->dtype, in->data, it);
   return cudaGetLastError ();
 }
 
@@ -2245,7 +2267,7 @@ k_arange (const TsCudaView *out, double start, double step, void *stream)
     return cudaSuccess;
   if (out->data == NULL)
     return cudaErrorInvalidValue;
-  arange_kernel<<<grid_for (it.numel), BLOCK, 0, (cudaStream_t)stream>>> (
+  arange_kernel<<<(grid_of<arange_kernel> (it.numel)), BLOCK, 0, (cudaStream_t)stream>>> (
       out->dtype, out->data, it, is_contiguous (out), start, step);
   return cudaGetLastError ();
 }
