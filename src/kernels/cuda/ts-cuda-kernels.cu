@@ -4,20 +4,39 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
  * One translation unit on purpose (compile time): elementwise ops with
- * broadcasting over strided views, sum/mean/max reductions, index_select
- * and gather with device-side asserts, Philox random numbers, fill, casting
- * copies, and matmul through cuBLAS, exported as a TsCudaKernels table.
+ * broadcasting over strided views, reductions over any set of dims,
+ * max/min along a dim, index_select and gather with device-side asserts,
+ * Philox random numbers, fill, arange, casting copies, and matmul/bmm
+ * through cuBLAS, exported as a TsCudaKernels table (ABI 2).
+ *
+ * The arithmetic mirrors the CPU kernels (src/kernels/cpu), which are the
+ * reference: float16/bfloat16 compute in float and round once, floating
+ * reductions accumulate in double and integer ones in int64, integers wrap,
+ * float-to-integer conversions give INT64_MIN for NaN and out-of-range
+ * values before wrapping (ts_dtype_store), and mul-adds are written with
+ * __fmul_rn/__fadd_rn where the CPU rounds twice (nvcc would fuse them).
+ * Transcendental functions (exp, log, sin, pow, ...) are CUDA's, which can
+ * differ from glibc's by an ulp or two.
+ *
+ * Kernels are templates over the storage type with the op a run-time
+ * argument (warp-uniform), switched once on the host: about a hundred
+ * instantiations in all. The hottest binary ops (add, sub, mul, div) get
+ * their own copy of the dense loop so the per-element op switch folds away.
  *
  * Bandwidth: every large kernel is a grid-stride loop over a grid sized to
- * fill the device (blocks of 256, at most 8 per SM resident), and the
- * contiguous cases move 16 bytes per load and store (float4-sized packs of
- * any dtype) when every pointer is 16-byte aligned. Strided views fall back
- * to per-element offsets computed from the shape.
+ * fill the device once (blocks of 256, as many per SM as the occupancy
+ * calculator says are resident: no second wave), and the
+ * contiguous cases move 16 bytes per load (float4-sized packs of any dtype)
+ * when every pointer is aligned. Strided views fall back to per-element
+ * offsets computed from the shape.
  */
 
 #include <assert.h>
 #include <stdio.h>
 #include <stdint.h>
+#include <string.h>
+
+#include <type_traits>
 
 #include <cuda_runtime.h>
 #include <cuda_fp16.h>
@@ -47,15 +66,46 @@ sm_count (void)
   return counts[device] > 0 ? counts[device] : 80;
 }
 
-unsigned
-grid_for (int64_t work_items)
+/* Resident blocks of BLOCK threads per SM for @kernel (registers and
+ * shared memory decide), so that a grid never needs a second wave: a
+ * grid-stride loop over more blocks than fit would run its last blocks
+ * alone. */
+int
+blocks_per_sm (const void *kernel)
 {
+  int blocks = 0;
+
+  if (cudaOccupancyMaxActiveBlocksPerMultiprocessor (&blocks, kernel, BLOCK, 0) != cudaSuccess ||
+      blocks < 1)
+    {
+      (void)cudaGetLastError ();
+      return 4;
+    }
+  return blocks;
+}
+
+/* One block per BLOCK work items, at most what fills the device once. */
+template <auto K>
+unsigned
+grid_of (int64_t work_items)
+{
+  static const int per_sm = blocks_per_sm ((const void *)K);
   int64_t blocks = (work_items + BLOCK - 1) / BLOCK;
-  int64_t cap = (int64_t)sm_count () * 8;
+  int64_t cap = (int64_t)sm_count () * per_sm;
 
   if (blocks < 1)
     blocks = 1;
   return (unsigned)(blocks < cap ? blocks : cap);
+}
+
+/* Kernel entries report their launch's error with cudaGetLastError, so
+ * they first clear what an earlier failing call left there (that call
+ * returned it to its own caller already). Sticky errors cannot be cleared
+ * and are returned, as they should be. */
+void
+clear_stale_error (void)
+{
+  (void)cudaGetLastError ();
 }
 
 /* ---- Views and broadcasting ------------------------------------------- */
@@ -165,150 +215,157 @@ struct alignas (16) Pack
   T v[16 / sizeof (T)];
 };
 
+
+
+/* N elements of T moved as one load or store of N * sizeof (T) bytes. */
+template <typename T, int N>
+struct alignas (sizeof (T) * N) Vec
+{
+  T v[N];
+};
+
 bool
-aligned16 (const void *p)
+aligned_to (const void *p, size_t bytes)
 {
-  return ((uintptr_t)p & 15) == 0;
+  return ((uintptr_t)p % bytes) == 0;
 }
 
-/* ---- Elementwise ------------------------------------------------------ */
-
-template <typename T>
-__device__ __forceinline__ T
-binary_op (int op, T a, T b)
+/* A scalar operand: ndim 0 and no data (the value is in the view). */
+bool
+is_scalar (const TsCudaView *v)
 {
-  switch (op)
+  return v->ndim == 0 && v->data == NULL;
+}
+
+/* ---- Storage types ---------------------------------------------------- */
+
+/* bool as its own one-byte type, so that templates tell it from uint8. */
+struct tsbool
+{
+  uint8_t v;
+};
+
+/* Tr<S>: the type S computes in (C: float for float32/16/bf16, double for
+ * float64, int64 for integers and bool) and the conversions both ways.
+ * Stores of integers wrap modulo 2^bits, bool stores truthiness. */
+template <typename S> struct Tr;
+
+template <> struct Tr<float>
+{
+  typedef float C;
+  static constexpr bool fp = true;
+  static __device__ __forceinline__ C load (float x) { return x; }
+  static __device__ __forceinline__ float store (C c) { return c; }
+};
+
+template <> struct Tr<double>
+{
+  typedef double C;
+  static constexpr bool fp = true;
+  static __device__ __forceinline__ C load (double x) { return x; }
+  static __device__ __forceinline__ double store (C c) { return c; }
+};
+
+template <> struct Tr<__half>
+{
+  typedef float C;
+  static constexpr bool fp = true;
+  static __device__ __forceinline__ C load (__half x) { return __half2float (x); }
+  static __device__ __forceinline__ __half store (C c) { return __float2half_rn (c); }
+};
+
+template <> struct Tr<__nv_bfloat16>
+{
+  typedef float C;
+  static constexpr bool fp = true;
+  static __device__ __forceinline__ C load (__nv_bfloat16 x) { return __bfloat162float (x); }
+  static __device__ __forceinline__ __nv_bfloat16 store (C c) { return __float2bfloat16_rn (c); }
+};
+
+template <typename I> struct TrInt
+{
+  typedef int64_t C;
+  static constexpr bool fp = false;
+  static __device__ __forceinline__ C load (I x) { return (int64_t)x; }
+  static __device__ __forceinline__ I
+  store (C c)
+  {
+    return (I)(typename std::make_unsigned<I>::type)(uint64_t)c;
+  }
+};
+
+template <> struct Tr<int64_t> : TrInt<int64_t> {};
+template <> struct Tr<int32_t> : TrInt<int32_t> {};
+template <> struct Tr<int16_t> : TrInt<int16_t> {};
+template <> struct Tr<int8_t> : TrInt<int8_t> {};
+template <> struct Tr<uint8_t> : TrInt<uint8_t> {};
+
+template <> struct Tr<tsbool>
+{
+  typedef int64_t C;
+  static constexpr bool fp = false;
+  static __device__ __forceinline__ C load (tsbool x) { return x.v != 0; }
+  static __device__ __forceinline__ tsbool store (C c) { tsbool b; b.v = c != 0; return b; }
+};
+
+/* A computed value stored as O: O's own conversion, or truthiness for a
+ * bool output of any op. */
+template <typename O, typename C>
+__device__ __forceinline__ O
+to_out (C r)
+{
+  if constexpr (std::is_same<O, tsbool>::value)
     {
-    case TS_CUDA_ADD: return a + b;
-    case TS_CUDA_SUB: return a - b;
-    case TS_CUDA_MUL: return a * b;
-    default:          return a / b;
+      tsbool b;
+
+      b.v = r != C (0);
+      return b;
     }
+  else
+    return Tr<O>::store ((typename Tr<O>::C)r);
 }
 
-template <typename T>
-__global__ void
-binary_contiguous (int op, T *__restrict__ out, const T *__restrict__ a,
-                   const T *__restrict__ b, int64_t n, bool vector)
-{
-  constexpr int V = 16 / sizeof (T);
-  int64_t tid = (int64_t)blockIdx.x * blockDim.x + threadIdx.x;
-  int64_t stride = (int64_t)gridDim.x * blockDim.x;
-  int64_t n_packs = vector ? n / V : 0;
-
-  for (int64_t i = tid; i < n_packs; i += stride)
-    {
-      Pack<T> x = reinterpret_cast<const Pack<T> *> (a)[i];
-      Pack<T> y = reinterpret_cast<const Pack<T> *> (b)[i];
-      Pack<T> r;
-
-#pragma unroll
-      for (int j = 0; j < V; j++)
-        r.v[j] = binary_op<T> (op, x.v[j], y.v[j]);
-      reinterpret_cast<Pack<T> *> (out)[i] = r;
+/* Returns the expression with S the storage type of @dtype. */
+#define DISPATCH_ALL(dtype, ...)                                                  \
+  switch (dtype)                                                                   \
+    {                                                                              \
+    case TS_CUDA_FLOAT32:  { typedef float S; return __VA_ARGS__; }                       \
+    case TS_CUDA_FLOAT64:  { typedef double S; return __VA_ARGS__; }                      \
+    case TS_CUDA_FLOAT16:  { typedef __half S; return __VA_ARGS__; }                      \
+    case TS_CUDA_BFLOAT16: { typedef __nv_bfloat16 S; return __VA_ARGS__; }               \
+    case TS_CUDA_INT64:    { typedef int64_t S; return __VA_ARGS__; }                     \
+    case TS_CUDA_INT32:    { typedef int32_t S; return __VA_ARGS__; }                     \
+    case TS_CUDA_INT16:    { typedef int16_t S; return __VA_ARGS__; }                     \
+    case TS_CUDA_INT8:     { typedef int8_t S; return __VA_ARGS__; }                      \
+    case TS_CUDA_UINT8:    { typedef uint8_t S; return __VA_ARGS__; }                     \
+    case TS_CUDA_BOOL:     { typedef tsbool S; return __VA_ARGS__; }                      \
+    default:               return cudaErrorInvalidValue;                           \
     }
-  for (int64_t i = n_packs * V + tid; i < n; i += stride)
-    out[i] = binary_op<T> (op, a[i], b[i]);
-}
 
-template <typename T>
-__global__ void
-binary_strided (int op, T *out, const T *a, const T *b, Iter it)
+bool
+dtype_is_floating (int dtype)
 {
-  int64_t stride = (int64_t)gridDim.x * blockDim.x;
-
-  for (int64_t i = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; i < it.numel; i += stride)
-    {
-      int64_t off[MAX_OPS];
-
-      iter_offsets (it, i, off);
-      out[off[0]] = binary_op<T> (op, a[off[1]], b[off[2]]);
-    }
+  return dtype == TS_CUDA_FLOAT32 || dtype == TS_CUDA_FLOAT64 || dtype == TS_CUDA_FLOAT16 ||
+         dtype == TS_CUDA_BFLOAT16;
 }
 
-template <typename T>
-int
-launch_binary (int op, const TsCudaView *out, const TsCudaView *a, const TsCudaView *b,
-               cudaStream_t stream)
+bool
+dtype_is_valid (int dtype)
 {
-  const TsCudaView *ops[] = { out, a, b };
-  T *o = (T *)out->data + out->offset;
-  const T *x = (const T *)a->data + a->offset;
-  const T *y = (const T *)b->data + b->offset;
-  int64_t n = numel (out);
-  Iter it;
-
-  if (n == 0)
-    return cudaSuccess;
-  if (is_contiguous (out) && is_contiguous (a) && is_contiguous (b) && numel (a) == n && numel (b) == n)
-    {
-      bool vector = aligned16 (o) && aligned16 (x) && aligned16 (y);
-      int64_t items = vector ? n / (16 / sizeof (T)) + 1 : n;
-
-      binary_contiguous<T><<<grid_for (items), BLOCK, 0, stream>>> (op, o, x, y, n, vector);
-      return cudaGetLastError ();
-    }
-  if (!iter_init (&it, ops, 3))
-    return cudaErrorInvalidValue;
-  binary_strided<T><<<grid_for (n), BLOCK, 0, stream>>> (op, (T *)out->data, (const T *)a->data,
-                                                         (const T *)b->data, it);
-  return cudaGetLastError ();
+  return dtype >= TS_CUDA_FLOAT32 && dtype <= TS_CUDA_INT16;
 }
 
-template <typename T>
-__device__ __forceinline__ T
-unary_op (int op, T x)
+/* ---- Loads and stores of a run-time dtype (copy, reductions' results) -- */
+
+/* ts_dtype_store's float-to-integer conversion: NaN and values outside
+ * int64 give INT64_MIN (x86's "integer indefinite"), the rest truncate. */
+__host__ __device__ __forceinline__ int64_t
+double_to_int64 (double v)
 {
-  switch (op)
-    {
-    case TS_CUDA_NEG:        return -x;
-    case TS_CUDA_ABS:        return x < T (0) ? -x : x;
-    case TS_CUDA_EXP:        return exp (x);
-    case TS_CUDA_LOG:        return log (x);
-    case TS_CUDA_SQRT:       return sqrt (x);
-    case TS_CUDA_SIN:        return sin (x);
-    case TS_CUDA_COS:        return cos (x);
-    case TS_CUDA_TANH:       return tanh (x);
-    case TS_CUDA_SIGMOID:    return T (1) / (T (1) + exp (-x));
-    case TS_CUDA_RELU:       return x != x ? x : (x > T (0) ? x : T (0));  /* NaN stays */
-    default:                 return T (1) / x;
-    }
+  if (v != v || v >= 9223372036854775808.0 || v < -9223372036854775808.0)
+    return INT64_MIN;
+  return (int64_t)v;
 }
-
-template <typename T>
-__global__ void
-unary_kernel (int op, T *out, const T *in, Iter it, bool contiguous)
-{
-  int64_t stride = (int64_t)gridDim.x * blockDim.x;
-
-  for (int64_t i = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; i < it.numel; i += stride)
-    {
-      int64_t off[MAX_OPS] = { i + it.offset[0], i + it.offset[1], 0 };
-
-      if (!contiguous)
-        iter_offsets (it, i, off);
-      out[off[0]] = unary_op<T> (op, in[off[1]]);
-    }
-}
-
-template <typename T>
-int
-launch_unary (int op, const TsCudaView *out, const TsCudaView *in, cudaStream_t stream)
-{
-  const TsCudaView *ops[] = { out, in };
-  Iter it;
-
-  if (!iter_init (&it, ops, 2))
-    return cudaErrorInvalidValue;
-  if (it.numel == 0)
-    return cudaSuccess;
-  unary_kernel<T><<<grid_for (it.numel), BLOCK, 0, stream>>> (
-      op, (T *)out->data, (const T *)in->data, it,
-      is_contiguous (out) && is_contiguous (in) && numel (in) == it.numel);
-  return cudaGetLastError ();
-}
-
-/* ---- Loads and stores of any dtype (fill, copy) ------------------------ */
 
 __device__ __forceinline__ double
 load_double (int dtype, const void *base, int64_t i)
@@ -350,26 +407,587 @@ load_int (int dtype, const void *base, int64_t i)
 }
 
 /* Integers stay integers (no trip through double for int64 above 2^53);
- * floats to integers truncate, as a C cast (PyTorch's .to()). */
+ * floats to integers as ts_dtype_store (double_to_int64, then wrap);
+ * doubles to float16/bfloat16 through float, as the host rounds. */
 __device__ __forceinline__ void
 store_value (int dtype, void *base, int64_t i, double d, int64_t v, bool have_int)
 {
+  int64_t iv = have_int ? v : double_to_int64 (d);
+
   switch (dtype)
     {
     case TS_CUDA_FLOAT32:  ((float *)base)[i] = (float)d; break;
     case TS_CUDA_FLOAT64:  ((double *)base)[i] = d; break;
-    case TS_CUDA_FLOAT16:  ((__half *)base)[i] = __double2half (d); break;
+    case TS_CUDA_FLOAT16:  ((__half *)base)[i] = __float2half_rn ((float)d); break;
     case TS_CUDA_BFLOAT16: ((__nv_bfloat16 *)base)[i] = __float2bfloat16_rn ((float)d); break;
-    case TS_CUDA_INT64:    ((int64_t *)base)[i] = have_int ? v : (int64_t)d; break;
-    case TS_CUDA_INT32:    ((int32_t *)base)[i] = (int32_t)(have_int ? v : (int64_t)d); break;
-    case TS_CUDA_UINT8:    ((uint8_t *)base)[i] = (uint8_t)(have_int ? v : (int64_t)d); break;
+    case TS_CUDA_INT64:    ((int64_t *)base)[i] = iv; break;
     /* narrowing wraps modulo 2^bits, as on the host */
-    case TS_CUDA_INT8:     ((int8_t *)base)[i] = (int8_t)(uint8_t)(have_int ? v : (int64_t)d); break;
-    case TS_CUDA_INT16:    ((int16_t *)base)[i] = (int16_t)(uint16_t)(have_int ? v : (int64_t)d); break;
+    case TS_CUDA_INT32:    ((int32_t *)base)[i] = (int32_t)(uint32_t)(uint64_t)iv; break;
+    case TS_CUDA_UINT8:    ((uint8_t *)base)[i] = (uint8_t)(uint64_t)iv; break;
+    case TS_CUDA_INT8:     ((int8_t *)base)[i] = (int8_t)(uint8_t)(uint64_t)iv; break;
+    case TS_CUDA_INT16:    ((int16_t *)base)[i] = (int16_t)(uint16_t)(uint64_t)iv; break;
     default:               ((uint8_t *)base)[i] = have_int ? v != 0 : d != 0.0; break;
     }
 }
 
+/* The same conversion on the host, into the dtype's bytes (fill). */
+void
+encode_value (int dtype, double d, int64_t v, bool have_int, uint64_t *bits)
+{
+  int64_t iv = have_int ? v : double_to_int64 (d);
+
+  *bits = 0;
+  switch (dtype)
+    {
+    case TS_CUDA_FLOAT32:  { float f = have_int ? (float)(double)v : (float)d; memcpy (bits, &f, 4); break; }
+    case TS_CUDA_FLOAT64:  { double x = have_int ? (double)v : d; memcpy (bits, &x, 8); break; }
+    case TS_CUDA_FLOAT16:  { __half h = __float2half_rn (have_int ? (float)(double)v : (float)d); memcpy (bits, &h, 2); break; }
+    case TS_CUDA_BFLOAT16: { __nv_bfloat16 h = __float2bfloat16_rn (have_int ? (float)(double)v : (float)d); memcpy (bits, &h, 2); break; }
+    case TS_CUDA_INT64:    memcpy (bits, &iv, 8); break;
+    case TS_CUDA_INT32:    { uint32_t x = (uint32_t)(uint64_t)iv; memcpy (bits, &x, 4); break; }
+    case TS_CUDA_INT16:    { uint16_t x = (uint16_t)(uint64_t)iv; memcpy (bits, &x, 2); break; }
+    case TS_CUDA_INT8:
+    case TS_CUDA_UINT8:    { uint8_t x = (uint8_t)(uint64_t)iv; memcpy (bits, &x, 1); break; }
+    default:               { uint8_t x = have_int ? v != 0 : d != 0.0; memcpy (bits, &x, 1); break; }
+    }
+}
+
+/* ---- Elementwise math ------------------------------------------------- */
+
+__device__ __forceinline__ float m_fmod (float a, float b) { return fmodf (a, b); }
+__device__ __forceinline__ double m_fmod (double a, double b) { return fmod (a, b); }
+__device__ __forceinline__ float m_floor (float a) { return floorf (a); }
+__device__ __forceinline__ double m_floor (double a) { return floor (a); }
+__device__ __forceinline__ float m_pow (float a, float b) { return powf (a, b); }
+__device__ __forceinline__ double m_pow (double a, double b) { return pow (a, b); }
+__device__ __forceinline__ float m_copysign (float a, float b) { return copysignf (a, b); }
+__device__ __forceinline__ double m_copysign (double a, double b) { return copysign (a, b); }
+__device__ __forceinline__ float m_exp (float a) { return expf (a); }
+__device__ __forceinline__ double m_exp (double a) { return exp (a); }
+__device__ __forceinline__ float m_log (float a) { return logf (a); }
+__device__ __forceinline__ double m_log (double a) { return log (a); }
+__device__ __forceinline__ float m_sqrt (float a) { return sqrtf (a); }
+__device__ __forceinline__ double m_sqrt (double a) { return sqrt (a); }
+__device__ __forceinline__ float m_sin (float a) { return sinf (a); }
+__device__ __forceinline__ double m_sin (double a) { return sin (a); }
+__device__ __forceinline__ float m_cos (float a) { return cosf (a); }
+__device__ __forceinline__ double m_cos (double a) { return cos (a); }
+__device__ __forceinline__ float m_tanh (float a) { return tanhf (a); }
+__device__ __forceinline__ double m_tanh (double a) { return tanh (a); }
+__device__ __forceinline__ float m_fabs (float a) { return fabsf (a); }
+__device__ __forceinline__ double m_fabs (double a) { return fabs (a); }
+__device__ __forceinline__ float m_nan (float) { return __int_as_float (0x7fc00000); }
+__device__ __forceinline__ double m_nan (double) { return __longlong_as_double (0x7ff8000000000000ll); }
+
+/* PyTorch's powi: integer powers, negative exponents give 0 except for
+ * bases 1 and -1. */
+__device__ __forceinline__ int64_t
+powi (int64_t a, int64_t b)
+{
+  uint64_t result = 1;
+  uint64_t base = (uint64_t)a;
+
+  if (b < 0)
+    {
+      if (a == 1)
+        return 1;
+      if (a == -1)
+        return (b & 1) ? -1 : 1;
+      return 0;
+    }
+  while (b)
+    {
+      if (b & 1)
+        result *= base;
+      b >>= 1;
+      base *= base;
+    }
+  return (int64_t)result;
+}
+
+/* One binary op in the compute type C; comparisons and logical ops give 0
+ * or 1. The float branches are ts-cpu-elementwise.c's DEFINE_FLOAT_BINARY,
+ * the integer ones its binary_int (integer math wraps through unsigned;
+ * division by zero was ruled out by the caller, and gives 0 here rather
+ * than anything undefined). Bitwise ops of floats never get here. */
+template <typename C>
+__device__ __forceinline__ C
+binary_compute (int op, C a, C b)
+{
+  if constexpr (std::is_floating_point<C>::value)
+    {
+      switch (op)
+        {
+        case TS_CUDA_ADD: return a + b;
+        case TS_CUDA_SUB: return a - b;
+        case TS_CUDA_MUL: return a * b;
+        case TS_CUDA_DIV: return a / b;
+        case TS_CUDA_FLOOR_DIVIDE:
+          {
+            C mod, div, fl;
+
+            if (b == C (0))
+              return a / b;
+            mod = m_fmod (a, b);
+            div = (a - mod) / b;
+            if (mod != C (0) && (b < C (0)) != (mod < C (0)))
+              div -= C (1);
+            if (div == C (0))
+              return m_copysign (C (0), a / b);
+            fl = m_floor (div);
+            if (div - fl > C (0.5))
+              fl += C (1);
+            return fl;
+          }
+        case TS_CUDA_REMAINDER:
+          {
+            C mod = m_fmod (a, b);
+
+            if (mod != C (0) && (b < C (0)) != (mod < C (0)))
+              mod += b;
+            return mod;
+          }
+        case TS_CUDA_POW: return m_pow (a, b);
+        case TS_CUDA_MAXIMUM: return a != a || b != b ? m_nan (a) : (a > b ? a : b);
+        case TS_CUDA_MINIMUM: return a != a || b != b ? m_nan (a) : (a < b ? a : b);
+        case TS_CUDA_EQ: return a == b;
+        case TS_CUDA_NE: return a != b;
+        case TS_CUDA_LT: return a < b;
+        case TS_CUDA_LE: return a <= b;
+        case TS_CUDA_GT: return a > b;
+        case TS_CUDA_GE: return a >= b;
+        case TS_CUDA_LOGICAL_AND: return a != C (0) && b != C (0);
+        case TS_CUDA_LOGICAL_OR: return a != C (0) || b != C (0);
+        default: return C (0);
+        }
+    }
+  else
+    {
+      switch (op)
+        {
+        case TS_CUDA_ADD: return (int64_t)((uint64_t)a + (uint64_t)b);
+        case TS_CUDA_SUB: return (int64_t)((uint64_t)a - (uint64_t)b);
+        case TS_CUDA_MUL: return (int64_t)((uint64_t)a * (uint64_t)b);
+        case TS_CUDA_FLOOR_DIVIDE:
+          {
+            int64_t q, r;
+
+            if (b == 0)
+              return 0;
+            if (b == -1)
+              return (int64_t)(0 - (uint64_t)a);
+            q = a / b;
+            r = a % b;
+            if (r != 0 && ((r < 0) != (b < 0)))
+              q--;
+            return q;
+          }
+        case TS_CUDA_REMAINDER:
+          {
+            int64_t r;
+
+            if (b == 0 || b == -1)
+              return 0;
+            r = a % b;
+            if (r != 0 && ((r < 0) != (b < 0)))
+              r += b;
+            return r;
+          }
+        case TS_CUDA_POW: return powi (a, b);
+        case TS_CUDA_MAXIMUM: return a > b ? a : b;
+        case TS_CUDA_MINIMUM: return a < b ? a : b;
+        case TS_CUDA_EQ: return a == b;
+        case TS_CUDA_NE: return a != b;
+        case TS_CUDA_LT: return a < b;
+        case TS_CUDA_LE: return a <= b;
+        case TS_CUDA_GT: return a > b;
+        case TS_CUDA_GE: return a >= b;
+        case TS_CUDA_LOGICAL_AND: return a != 0 && b != 0;
+        case TS_CUDA_LOGICAL_OR: return a != 0 || b != 0;
+        case TS_CUDA_BITWISE_AND: return a & b;
+        case TS_CUDA_BITWISE_OR: return a | b;
+        case TS_CUDA_BITWISE_XOR: return a ^ b;
+        default: return 0;   /* true division of integers: refused on the host */
+        }
+    }
+}
+
+/* ---- Binary ----------------------------------------------------------- */
+
+/* The dense loop: out, a and b row-major over the same n elements, a or b
+ * NULL for a scalar operand (its value in sa/sb). With @vector every
+ * pointer is aligned to a whole pack. OP >= 0 fixes the op at compile
+ * time; -1 reads @op. */
+template <typename S, typename O, int OP>
+__device__ __forceinline__ void
+binary_dense (int op, O *__restrict__ out, const S *__restrict__ a, const S *__restrict__ b,
+              typename Tr<S>::C sa, typename Tr<S>::C sb, int64_t n, bool vector)
+{
+  typedef typename Tr<S>::C C;
+  constexpr int V = 16 / sizeof (S);
+  const int the_op = OP >= 0 ? OP : op;
+  int64_t tid = (int64_t)blockIdx.x * blockDim.x + threadIdx.x;
+  int64_t stride = (int64_t)gridDim.x * blockDim.x;
+  int64_t n_packs = vector ? n / V : 0;
+
+  for (int64_t i = tid; i < n_packs; i += stride)
+    {
+      Vec<S, V> x, y;
+      Vec<O, V> r;
+
+      if (a)
+        x = reinterpret_cast<const Vec<S, V> *> (a)[i];
+      if (b)
+        y = reinterpret_cast<const Vec<S, V> *> (b)[i];
+#pragma unroll
+      for (int j = 0; j < V; j++)
+        r.v[j] = to_out<O, C> (binary_compute<C> (the_op, a ? Tr<S>::load (x.v[j]) : sa,
+                                                  b ? Tr<S>::load (y.v[j]) : sb));
+      reinterpret_cast<Vec<O, V> *> (out)[i] = r;
+    }
+  for (int64_t i = n_packs * V + tid; i < n; i += stride)
+    out[i] = to_out<O, C> (binary_compute<C> (the_op, a ? Tr<S>::load (a[i]) : sa,
+                                              b ? Tr<S>::load (b[i]) : sb));
+}
+
+template <typename S, typename O>
+__global__ void
+binary_dense_kernel (int op, O *out, const S *a, const S *b, typename Tr<S>::C sa,
+                     typename Tr<S>::C sb, int64_t n, bool vector)
+{
+  if constexpr (std::is_same<S, O>::value && !std::is_same<S, tsbool>::value)
+    {
+      switch (op)
+        {
+        case TS_CUDA_ADD: binary_dense<S, O, TS_CUDA_ADD> (op, out, a, b, sa, sb, n, vector); return;
+        case TS_CUDA_SUB: binary_dense<S, O, TS_CUDA_SUB> (op, out, a, b, sa, sb, n, vector); return;
+        case TS_CUDA_MUL: binary_dense<S, O, TS_CUDA_MUL> (op, out, a, b, sa, sb, n, vector); return;
+        case TS_CUDA_DIV: binary_dense<S, O, TS_CUDA_DIV> (op, out, a, b, sa, sb, n, vector); return;
+        default: break;
+        }
+    }
+  binary_dense<S, O, -1> (op, out, a, b, sa, sb, n, vector);
+}
+
+template <typename S, typename O>
+__global__ void
+binary_strided_kernel (int op, O *out, const S *a, const S *b, typename Tr<S>::C sa,
+                       typename Tr<S>::C sb, Iter it)
+{
+  typedef typename Tr<S>::C C;
+  int64_t stride = (int64_t)gridDim.x * blockDim.x;
+
+  for (int64_t i = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; i < it.numel; i += stride)
+    {
+      int64_t off[MAX_OPS];
+
+      iter_offsets (it, i, off);
+      out[off[0]] = to_out<O, C> (binary_compute<C> (op, a ? Tr<S>::load (a[off[1]]) : sa,
+                                                     b ? Tr<S>::load (b[off[2]]) : sb));
+    }
+}
+
+/* A scalar operand's value as the CPU kernels see it: rounded to the
+ * operands' dtype first (a float16 op with 0.1 uses half (0.1)), integers
+ * wrapped to it, bool as truthiness. */
+template <typename S>
+typename Tr<S>::C
+scalar_value (const TsCudaView *v)
+{
+  if constexpr (std::is_same<S, float>::value)
+    return (float)v->dvalue;
+  else if constexpr (std::is_same<S, double>::value)
+    return v->dvalue;
+  else if constexpr (std::is_same<S, __half>::value)
+    return __half2float (__float2half_rn ((float)v->dvalue));
+  else if constexpr (std::is_same<S, __nv_bfloat16>::value)
+    return __bfloat162float (__float2bfloat16_rn ((float)v->dvalue));
+  else if constexpr (std::is_same<S, tsbool>::value)
+    return v->ivalue != 0;
+  else
+    return (int64_t)(S)(typename std::make_unsigned<S>::type)(uint64_t)v->ivalue;
+}
+
+template <typename S, typename O>
+int
+launch_binary (int op, const TsCudaView *out, const TsCudaView *a, const TsCudaView *b,
+               cudaStream_t stream)
+{
+  typedef typename Tr<S>::C C;
+  constexpr int V = 16 / sizeof (S);
+  const TsCudaView *ops[] = { out, a, b };
+  bool a_scalar = is_scalar (a), b_scalar = is_scalar (b);
+  C sa = a_scalar ? scalar_value<S> (a) : C (0);
+  C sb = b_scalar ? scalar_value<S> (b) : C (0);
+  int64_t n = numel (out);
+  Iter it;
+
+  if (n == 0)
+    return cudaSuccess;
+  if (out->data == NULL || (!a_scalar && a->data == NULL) || (!b_scalar && b->data == NULL))
+    return cudaErrorInvalidValue;
+  if (is_contiguous (out) && (a_scalar || (is_contiguous (a) && numel (a) == n)) &&
+      (b_scalar || (is_contiguous (b) && numel (b) == n)))
+    {
+      O *o = (O *)out->data + out->offset;
+      const S *x = a_scalar ? NULL : (const S *)a->data + a->offset;
+      const S *y = b_scalar ? NULL : (const S *)b->data + b->offset;
+      bool vector = aligned_to (o, V * sizeof (O)) && aligned_to (x, 16) && aligned_to (y, 16);
+
+      binary_dense_kernel<S, O><<<(grid_of<binary_dense_kernel<S, O>> (vector ? n / V + 1 : n)), BLOCK, 0, stream>>> (
+          op, o, x, y, sa, sb, n, vector);
+      return cudaGetLastError ();
+    }
+  if (!iter_init (&it, ops, 3))
+    return cudaErrorInvalidValue;
+  binary_strided_kernel<S, O><<<(grid_of<binary_strided_kernel<S, O>> (n)), BLOCK, 0, stream>>> (
+      op, (O *)out->data, a_scalar ? NULL : (const S *)a->data, b_scalar ? NULL : (const S *)b->data,
+      sa, sb, it);
+  return cudaGetLastError ();
+}
+
+/* What ts_binary_check and the compute dtype rules leave to a kernel of
+ * one dtype: bitwise ops need integers or bool, true division floats
+ * (the caller casts integers), and bool has no subtraction. */
+bool
+binary_supported (int op, int dtype)
+{
+  bool floating = dtype_is_floating (dtype);
+
+  if (op >= TS_CUDA_BITWISE_AND && op <= TS_CUDA_BITWISE_XOR)
+    return !floating;
+  if (op == TS_CUDA_DIV)
+    return floating;
+  if (op == TS_CUDA_SUB)
+    return dtype != TS_CUDA_BOOL;
+  return true;
+}
+
+template <typename S>
+int
+dispatch_binary (int op, const TsCudaView *out, const TsCudaView *a, const TsCudaView *b,
+                 cudaStream_t stream)
+{
+  if (out->dtype == a->dtype)
+    return launch_binary<S, S> (op, out, a, b, stream);
+  if constexpr (!std::is_same<S, tsbool>::value)
+    if (out->dtype == TS_CUDA_BOOL)
+      return launch_binary<S, tsbool> (op, out, a, b, stream);
+  return TS_CUDA_ERROR_NOT_SUPPORTED;
+}
+
+/* ---- Unary ------------------------------------------------------------ */
+
+/* ts-cpu-elementwise.c's DEFINE_FLOAT_UNARY (floating C) and the integer
+ * neg/abs/relu of its unary_loop (int64 C, wrapping). logical_not is x == 0
+ * for every C (NaN is true, so its not is false). */
+template <typename C>
+__device__ __forceinline__ C
+unary_compute (int op, C x)
+{
+  if (op == TS_CUDA_LOGICAL_NOT)
+    return x == C (0);
+  if constexpr (std::is_floating_point<C>::value)
+    {
+      switch (op)
+        {
+        case TS_CUDA_NEG:        return -x;
+        case TS_CUDA_ABS:        return m_fabs (x);
+        case TS_CUDA_EXP:        return m_exp (x);
+        case TS_CUDA_LOG:        return m_log (x);
+        case TS_CUDA_SQRT:       return m_sqrt (x);
+        case TS_CUDA_SIN:        return m_sin (x);
+        case TS_CUDA_COS:        return m_cos (x);
+        case TS_CUDA_TANH:       return m_tanh (x);
+        case TS_CUDA_SIGMOID:    return C (1) / (C (1) + m_exp (-x));
+        case TS_CUDA_RELU:       return x != x ? x : (x > C (0) ? x : C (0));  /* NaN stays */
+        default:                 return C (1) / x;                              /* reciprocal */
+        }
+    }
+  else
+    {
+      switch (op)
+        {
+        case TS_CUDA_NEG: return (int64_t)(0 - (uint64_t)x);
+        case TS_CUDA_ABS: return x < 0 ? (int64_t)(0 - (uint64_t)x) : x;
+        default:          return x > 0 ? x : 0;   /* relu; the host refuses the rest */
+        }
+    }
+}
+
+template <typename S, typename O>
+__global__ void
+unary_dense_kernel (int op, O *__restrict__ out, const S *__restrict__ in, int64_t n, bool vector)
+{
+  typedef typename Tr<S>::C C;
+  constexpr int V = 16 / sizeof (S);
+  int64_t tid = (int64_t)blockIdx.x * blockDim.x + threadIdx.x;
+  int64_t stride = (int64_t)gridDim.x * blockDim.x;
+  int64_t n_packs = vector ? n / V : 0;
+
+  for (int64_t i = tid; i < n_packs; i += stride)
+    {
+      Vec<S, V> x = reinterpret_cast<const Vec<S, V> *> (in)[i];
+      Vec<O, V> r;
+
+#pragma unroll
+      for (int j = 0; j < V; j++)
+        r.v[j] = to_out<O, C> (unary_compute<C> (op, Tr<S>::load (x.v[j])));
+      reinterpret_cast<Vec<O, V> *> (out)[i] = r;
+    }
+  for (int64_t i = n_packs * V + tid; i < n; i += stride)
+    out[i] = to_out<O, C> (unary_compute<C> (op, Tr<S>::load (in[i])));
+}
+
+template <typename S, typename O>
+__global__ void
+unary_strided_kernel (int op, O *out, const S *in, Iter it)
+{
+  typedef typename Tr<S>::C C;
+  int64_t stride = (int64_t)gridDim.x * blockDim.x;
+
+  for (int64_t i = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; i < it.numel; i += stride)
+    {
+      int64_t off[MAX_OPS];
+
+      iter_offsets (it, i, off);
+      out[off[0]] = to_out<O, C> (unary_compute<C> (op, Tr<S>::load (in[off[1]])));
+    }
+}
+
+template <typename S, typename O>
+int
+launch_unary (int op, const TsCudaView *out, const TsCudaView *in, cudaStream_t stream)
+{
+  constexpr int V = 16 / sizeof (S);
+  const TsCudaView *ops[] = { out, in };
+  int64_t n = numel (out);
+  Iter it;
+
+  if (n == 0)
+    return cudaSuccess;
+  if (out->data == NULL || in->data == NULL)
+    return cudaErrorInvalidValue;
+  if (is_contiguous (out) && is_contiguous (in) && numel (in) == n)
+    {
+      O *o = (O *)out->data + out->offset;
+      const S *x = (const S *)in->data + in->offset;
+      bool vector = aligned_to (o, V * sizeof (O)) && aligned_to (x, 16);
+
+      unary_dense_kernel<S, O><<<(grid_of<unary_dense_kernel<S, O>> (vector ? n / V + 1 : n)), BLOCK, 0, stream>>> (
+          op, o, x, n, vector);
+      return cudaGetLastError ();
+    }
+  if (!iter_init (&it, ops, 2))
+    return cudaErrorInvalidValue;
+  unary_strided_kernel<S, O><<<(grid_of<unary_strided_kernel<S, O>> (n)), BLOCK, 0, stream>>> (op, (O *)out->data,
+                                                                  (const S *)in->data, it);
+  return cudaGetLastError ();
+}
+
+template <typename S>
+int
+dispatch_unary (int op, const TsCudaView *out, const TsCudaView *in, cudaStream_t stream)
+{
+  if (op == TS_CUDA_LOGICAL_NOT)
+    {
+      if (out->dtype != TS_CUDA_BOOL)
+        return TS_CUDA_ERROR_NOT_SUPPORTED;
+      return launch_unary<S, tsbool> (op, out, in, stream);
+    }
+  if constexpr (std::is_same<S, tsbool>::value)
+    return TS_CUDA_ERROR_NOT_SUPPORTED;   /* neg/abs/relu of bool: the host's error */
+  else
+    {
+      if (out->dtype != in->dtype)
+        return TS_CUDA_ERROR_NOT_SUPPORTED;
+      if (!Tr<S>::fp && op != TS_CUDA_NEG && op != TS_CUDA_ABS && op != TS_CUDA_RELU)
+        return TS_CUDA_ERROR_NOT_SUPPORTED;   /* the caller casts integers to float first */
+      return launch_unary<S, S> (op, out, in, stream);
+    }
+}
+
+/* ---- Fill, copy, arange ----------------------------------------------- */
+
+/* Fills work on the value's bytes (encoded on the host), so one kernel per
+ * element size serves every dtype. */
+template <typename T>
+__global__ void
+fill_contiguous (T *out, T value, int64_t n, bool vector)
+{
+  constexpr int V = 16 / sizeof (T);
+  int64_t tid = (int64_t)blockIdx.x * blockDim.x + threadIdx.x;
+  int64_t stride = (int64_t)gridDim.x * blockDim.x;
+  int64_t n_packs = vector ? n / V : 0;
+  Pack<T> p;
+
+#pragma unroll
+  for (int j = 0; j < V; j++)
+    p.v[j] = value;
+  for (int64_t i = tid; i < n_packs; i += stride)
+    reinterpret_cast<Pack<T> *> (out)[i] = p;
+  for (int64_t i = n_packs * V + tid; i < n; i += stride)
+    out[i] = value;
+}
+
+template <typename T>
+__global__ void
+fill_strided (T *out, T value, Iter it)
+{
+  int64_t stride = (int64_t)gridDim.x * blockDim.x;
+
+  for (int64_t i = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; i < it.numel; i += stride)
+    {
+      int64_t off[MAX_OPS];
+
+      iter_offsets (it, i, off);
+      out[off[0]] = value;
+    }
+}
+
+template <typename T>
+int
+launch_fill (const TsCudaView *out, uint64_t bits, cudaStream_t stream)
+{
+  constexpr int V = 16 / sizeof (T);
+  const TsCudaView *ops[] = { out };
+  int64_t n = numel (out);
+  T value;
+  Iter it;
+
+  memcpy (&value, &bits, sizeof value);   /* little-endian: the low bytes */
+  if (n == 0)
+    return cudaSuccess;
+  if (out->data == NULL)
+    return cudaErrorInvalidValue;
+  if (is_contiguous (out))
+    {
+      T *o = (T *)out->data + out->offset;
+      bool vector = aligned_to (o, 16);
+
+      fill_contiguous<T><<<(grid_of<fill_contiguous<T>> (vector ? n / V + 1 : n)), BLOCK, 0, stream>>> (o, value, n, vector);
+      return cudaGetLastError ();
+    }
+  iter_init (&it, ops, 1);
+  fill_strided<T><<<(grid_of<fill_strided<T>> (n)), BLOCK, 0, stream>>> ((T *)out->data, value, it);
+  return cudaGetLastError ();
+}
+
+int
+fill_bits (const TsCudaView *out, uint64_t bits, cudaStream_t stream)
+{
+  switch (dtype_size (out->dtype))
+    {
+    case 8:  return launch_fill<uint64_t> (out, bits, stream);
+    case 4:  return launch_fill<uint32_t> (out, bits, stream);
+    case 2:  return launch_fill<uint16_t> (out, bits, stream);
+    default: return launch_fill<uint8_t> (out, bits, stream);
+    }
+}
+
+/* Any dtype to any dtype: integers through int64, floats through double
+ * (every value of every dtype survives the trip), stored as the CPU's
+ * ts_dtype_store / ts_dtype_store_int do. */
 __global__ void
 copy_kernel (int out_dtype, void *out, int in_dtype, const void *in, Iter it)
 {
@@ -392,27 +1010,10 @@ copy_kernel (int out_dtype, void *out, int in_dtype, const void *in, Iter it)
     }
 }
 
+/* A strided copy within one dtype: the bytes, one element size each. */
 template <typename T>
 __global__ void
-fill_contiguous (T *out, T value, int64_t n, bool vector)
-{
-  constexpr int V = 16 / sizeof (T);
-  int64_t tid = (int64_t)blockIdx.x * blockDim.x + threadIdx.x;
-  int64_t stride = (int64_t)gridDim.x * blockDim.x;
-  int64_t n_packs = vector ? n / V : 0;
-  Pack<T> p;
-
-#pragma unroll
-  for (int j = 0; j < V; j++)
-    p.v[j] = value;
-  for (int64_t i = tid; i < n_packs; i += stride)
-    reinterpret_cast<Pack<T> *> (out)[i] = p;
-  for (int64_t i = n_packs * V + tid; i < n; i += stride)
-    out[i] = value;
-}
-
-__global__ void
-fill_strided (int dtype, void *out, double value, Iter it)
+copy_same_kernel (T *out, const T *in, Iter it)
 {
   int64_t stride = (int64_t)gridDim.x * blockDim.x;
 
@@ -421,40 +1022,125 @@ fill_strided (int dtype, void *out, double value, Iter it)
       int64_t off[MAX_OPS];
 
       iter_offsets (it, i, off);
-      store_value (dtype, out, off[0], value, (int64_t)value, false);
+      out[off[0]] = in[off[1]];
+    }
+}
+
+/* out[i] = start + i * step as ts_cpu_arange: in double for float64, in
+ * float for float32/16/bf16 (then rounded once), in wrapping int64 from the
+ * truncated start and step for integers and bool. The explicit roundings
+ * keep nvcc from fusing the multiply-add, which the host does not do. */
+__global__ void
+arange_kernel (int dtype, void *out, Iter it, bool contiguous, double start, double step)
+{
+  int64_t stride = (int64_t)gridDim.x * blockDim.x;
+  bool floating = dtype == TS_CUDA_FLOAT32 || dtype == TS_CUDA_FLOAT64 ||
+                  dtype == TS_CUDA_FLOAT16 || dtype == TS_CUDA_BFLOAT16;
+  int64_t s0 = floating ? 0 : (int64_t)start;
+  int64_t st = floating ? 0 : (int64_t)step;
+
+  for (int64_t i = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; i < it.numel; i += stride)
+    {
+      int64_t off[MAX_OPS] = { i + it.offset[0], 0, 0 };
+
+      if (!contiguous)
+        iter_offsets (it, i, off);
+      if (dtype == TS_CUDA_FLOAT64)
+        store_value (dtype, out, off[0], __dadd_rn (start, __dmul_rn (step, (double)i)), 0, false);
+      else if (floating)
+        store_value (dtype, out, off[0],
+                     __fadd_rn ((float)start, __fmul_rn ((float)step, (float)i)), 0, false);
+      else
+        store_value (dtype, out, off[0], 0.0,
+                     (int64_t)((uint64_t)s0 + (uint64_t)st * (uint64_t)i), true);
     }
 }
 
 /* ---- Reductions ------------------------------------------------------- */
 
-/* float32 sums accumulate in float, as PyTorch's CUDA sum does. */
-template <typename T> struct Acc { typedef T type; };
+/* Accumulators: double for floating inputs, int64 (wrapping) for integers
+ * and bool, as ts_cpu_reduce. amax/amin propagate NaN: once the
+ * accumulator is NaN it stays, and a NaN input replaces a number. */
+template <typename S>
+using AccOf = typename std::conditional<Tr<S>::fp, double, int64_t>::type;
 
 template <typename A>
 __device__ __forceinline__ A
-combine (int op, A a, A b)
+red_identity (int op)
 {
-  if (op != TS_CUDA_AMAX)
-    return a + b;
-  /* NaN wins, as torch.max. */
-  if (a != a)
-    return a;
-  if (b != b)
-    return b;
-  return a > b ? a : b;
+  if constexpr (std::is_same<A, double>::value)
+    {
+      switch (op)
+        {
+        case TS_CUDA_PROD: return 1.0;
+        case TS_CUDA_AMAX: return __longlong_as_double (0xfff0000000000000ll);   /* -inf */
+        case TS_CUDA_AMIN: return __longlong_as_double (0x7ff0000000000000ll);   /* +inf */
+        default:           return 0.0;
+        }
+    }
+  else
+    {
+      switch (op)
+        {
+        case TS_CUDA_PROD: return 1;
+        case TS_CUDA_AMAX: return INT64_MIN;
+        case TS_CUDA_AMIN: return INT64_MAX;
+        default:           return 0;
+        }
+    }
 }
-
-template <typename A> __device__ __forceinline__ A neg_infinity (void);
-template <> __device__ __forceinline__ float neg_infinity<float> (void) { return __int_as_float (0xff800000); }
-template <> __device__ __forceinline__ double neg_infinity<double> (void) { return __longlong_as_double (0xfff0000000000000ll); }
 
 template <typename A>
 __device__ __forceinline__ A
-identity (int op)
+red_combine (int op, A acc, A x)
 {
-  return op == TS_CUDA_AMAX ? neg_infinity<A> () : A (0);
+  if constexpr (std::is_same<A, double>::value)
+    {
+      switch (op)
+        {
+        case TS_CUDA_PROD: return acc * x;
+        case TS_CUDA_AMAX: return acc != acc ? acc : (x != x || x > acc ? x : acc);
+        case TS_CUDA_AMIN: return acc != acc ? acc : (x != x || x < acc ? x : acc);
+        default:           return acc + x;
+        }
+    }
+  else
+    {
+      switch (op)
+        {
+        case TS_CUDA_PROD: return (int64_t)((uint64_t)acc * (uint64_t)x);
+        case TS_CUDA_AMAX: return x > acc ? x : acc;
+        case TS_CUDA_AMIN: return x < acc ? x : acc;
+        default:           return (int64_t)((uint64_t)acc + (uint64_t)x);
+        }
+    }
 }
 
+/* The result into element @i of @out (any dtype: sum/prod of integers go
+ * to int64, the rest to the input's dtype); mean divides by @count in
+ * double (0 / 0 is NaN, as the CPU's count == 0 case). */
+template <typename A>
+__device__ __forceinline__ void
+store_acc (int op, int dtype, void *out, int64_t i, A acc, int64_t count)
+{
+  if constexpr (std::is_same<A, double>::value)
+    store_value (dtype, out, i, op == TS_CUDA_MEAN ? acc / (double)count : acc, 0, false);
+  else
+    store_value (dtype, out, i, (double)acc, acc, true);
+}
+
+/* Lane 0 gets the warp's result. The tree is fixed, so results do not
+ * depend on timing. */
+template <typename A>
+__device__ __forceinline__ A
+warp_reduce (int op, A value)
+{
+  for (int delta = 16; delta > 0; delta /= 2)
+    value = red_combine<A> (op, value, __shfl_down_sync (0xffffffffu, value, delta));
+  return value;
+}
+
+/* Thread 0 gets the block's result (blocks of BLOCK threads). */
 template <typename A>
 __device__ A
 block_reduce (int op, A value)
@@ -463,139 +1149,471 @@ block_reduce (int op, A value)
   int lane = threadIdx.x % 32;
   int warp = threadIdx.x / 32;
 
-  for (int delta = 16; delta > 0; delta /= 2)
-    value = combine<A> (op, value, __shfl_down_sync (0xffffffffu, value, delta));
+  value = warp_reduce<A> (op, value);
   if (lane == 0)
     warp_results[warp] = value;
   __syncthreads ();
-  value = threadIdx.x < BLOCK / 32 ? warp_results[threadIdx.x] : identity<A> (op);
+  value = threadIdx.x < BLOCK / 32 ? warp_results[threadIdx.x] : red_identity<A> (op);
   if (warp == 0)
-    for (int delta = 16; delta > 0; delta /= 2)
-      value = combine<A> (op, value, __shfl_down_sync (0xffffffffu, value, delta));
+    value = warp_reduce<A> (op, value);
   return value;
 }
 
-/* Pass 1: each block reduces a grid-stride share into partial[block]. */
-template <typename T>
+/* Everything into one value, pass 1: each block reduces a grid-stride
+ * share into partial[block]; 16-byte loads when contiguous and aligned. */
+template <typename S>
 __global__ void
-reduce_all_pass1 (int op, const T *in, Iter it, bool contiguous, bool vector,
-                  typename Acc<T>::type *partial)
+reduce_all_pass1 (int op, const S *in, Iter it, bool contiguous, bool vector, AccOf<S> *partial)
 {
-  typedef typename Acc<T>::type A;
-  constexpr int V = 16 / sizeof (T);
+  typedef AccOf<S> A;
+  constexpr int V = 16 / sizeof (S);
   int64_t tid = (int64_t)blockIdx.x * blockDim.x + threadIdx.x;
   int64_t stride = (int64_t)gridDim.x * blockDim.x;
   int64_t n = it.numel;
   int64_t n_packs = vector ? n / V : 0;
-  const T *base = in + it.offset[1];
-  A acc = identity<A> (op);
+  const S *base = in + it.offset[0];
+  A acc = red_identity<A> (op);
 
   for (int64_t i = tid; i < n_packs; i += stride)
     {
-      Pack<T> p = reinterpret_cast<const Pack<T> *> (base)[i];
+      Vec<S, V> p = reinterpret_cast<const Vec<S, V> *> (base)[i];
 
 #pragma unroll
       for (int j = 0; j < V; j++)
-        acc = combine<A> (op, acc, (A)p.v[j]);
+        acc = red_combine<A> (op, acc, (A)Tr<S>::load (p.v[j]));
     }
   for (int64_t i = n_packs * V + tid; i < n; i += stride)
     {
-      int64_t off[MAX_OPS] = { 0, i + it.offset[1], 0 };
+      int64_t off[MAX_OPS] = { i + it.offset[0], 0, 0 };
 
       if (!contiguous)
         iter_offsets (it, i, off);
-      acc = combine<A> (op, acc, (A)in[off[1]]);
+      acc = red_combine<A> (op, acc, (A)Tr<S>::load (in[off[0]]));
     }
   acc = block_reduce<A> (op, acc);
   if (threadIdx.x == 0)
     partial[blockIdx.x] = acc;
 }
 
-/* Pass 2: one block reduces the partials in a fixed order (the result does
- * not depend on timing) and stores the result. */
-template <typename T>
+/* Pass 2: one block reduces the partials in a fixed order. */
+template <typename A>
 __global__ void
-reduce_all_pass2 (int op, const typename Acc<T>::type *partial, int n_partial, int64_t count,
-                  T *out)
+reduce_all_pass2 (int op, const A *partial, int n_partial, int64_t count, int out_dtype, void *out,
+                  int64_t out_offset)
 {
-  typedef typename Acc<T>::type A;
-  A acc = identity<A> (op);
+  A acc = red_identity<A> (op);
 
   for (int i = threadIdx.x; i < n_partial; i += blockDim.x)
-    acc = combine<A> (op, acc, partial[i]);
+    acc = red_combine<A> (op, acc, partial[i]);
   acc = block_reduce<A> (op, acc);
   if (threadIdx.x == 0)
-    *out = op == TS_CUDA_MEAN ? (T)(acc / (A)count) : (T)acc;
+    store_acc<A> (op, out_dtype, out, out_offset, acc, count);
 }
 
-/* One thread per output: walks the reduced dimension. Adjacent threads
- * read adjacent inner elements when the input is row-major. */
-template <typename T>
-__global__ void
-reduce_dim_kernel (int op, T *out, const T *in, Iter it, int64_t size, int64_t in_stride)
+/* The reduced dims (merged where one steps evenly into the next), walked
+ * by a linear index k < numel. */
+struct Red
 {
-  typedef typename Acc<T>::type A;
+  int     ndim;
+  int64_t numel;
+  int64_t shape[TS_CUDA_MAX_DIMS];
+  int64_t strides[TS_CUDA_MAX_DIMS];
+};
+
+__device__ __forceinline__ int64_t
+red_offset (const Red &r, int64_t k)
+{
+  int64_t off = 0;
+
+  if (r.ndim == 1)
+    return k * r.strides[0];
+  for (int d = r.ndim - 1; d >= 0; d--)
+    {
+      off += (k % r.shape[d]) * r.strides[d];
+      k /= r.shape[d];
+    }
+  return off;
+}
+
+/* Reduced dims that include the input's fastest one: a warp per (output,
+ * split of the reduced elements), lanes reading neighbours. Items are
+ * output * splits + split. With one split the warp stores the result,
+ * otherwise its partial. @kit walks the outputs: operand 0 is @out, 1 the
+ * input at the output's coordinates. */
+template <typename S>
+__global__ void
+reduce_inner_kernel (int op, const S *in, Iter kit, Red red, int64_t chunk, int64_t splits,
+                     AccOf<S> *partial, int out_dtype, void *out)
+{
+  typedef AccOf<S> A;
+  int lane = threadIdx.x % 32;
+  int64_t warp = ((int64_t)blockIdx.x * blockDim.x + threadIdx.x) / 32;
+  int64_t n_warps = (int64_t)gridDim.x * blockDim.x / 32;
+  int64_t items = kit.numel * splits;
+
+  for (int64_t item = warp; item < items; item += n_warps)
+    {
+      int64_t m = item / splits, s = item % splits;
+      int64_t lo = s * chunk, hi = lo + chunk < red.numel ? lo + chunk : red.numel;
+      int64_t off[MAX_OPS];
+      A acc = red_identity<A> (op);
+
+      iter_offsets (kit, m, off);
+      for (int64_t k = lo + lane; k < hi; k += 32)
+        acc = red_combine<A> (op, acc, (A)Tr<S>::load (in[off[1] + red_offset (red, k)]));
+      acc = warp_reduce<A> (op, acc);
+      if (lane == 0)
+        {
+          if (splits == 1)
+            store_acc<A> (op, out_dtype, out, off[0], acc, red.numel);
+          else
+            partial[item] = acc;
+        }
+    }
+}
+
+/* The fastest input dim is kept: a thread per (output, split), neighbours
+ * reading neighbouring outputs' elements. Items are split * outputs +
+ * output; partials are stored as output * splits + split. */
+template <typename S>
+__global__ void
+reduce_outer_kernel (int op, const S *in, Iter kit, Red red, int64_t chunk, int64_t splits,
+                     AccOf<S> *partial, int out_dtype, void *out)
+{
+  typedef AccOf<S> A;
+  int64_t stride = (int64_t)gridDim.x * blockDim.x;
+  int64_t items = kit.numel * splits;
+
+  for (int64_t item = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; item < items; item += stride)
+    {
+      int64_t m = item % kit.numel, s = item / kit.numel;
+      int64_t lo = s * chunk, hi = lo + chunk < red.numel ? lo + chunk : red.numel;
+      int64_t off[MAX_OPS];
+      A acc = red_identity<A> (op);
+
+      iter_offsets (kit, m, off);
+      for (int64_t k = lo; k < hi; k++)
+        acc = red_combine<A> (op, acc, (A)Tr<S>::load (in[off[1] + red_offset (red, k)]));
+      if (splits == 1)
+        store_acc<A> (op, out_dtype, out, off[0], acc, red.numel);
+      else
+        partial[m * splits + s] = acc;
+    }
+}
+
+/* The partials of each output in split order (fixed, so deterministic). */
+template <typename A>
+__global__ void
+reduce_finish_kernel (int op, const A *partial, int64_t splits, Iter kit, int64_t count,
+                      int out_dtype, void *out)
+{
   int64_t stride = (int64_t)gridDim.x * blockDim.x;
 
-  for (int64_t i = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; i < it.numel; i += stride)
+  for (int64_t m = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; m < kit.numel; m += stride)
     {
       int64_t off[MAX_OPS];
-      A acc = identity<A> (op);
+      A acc = red_identity<A> (op);
 
-      iter_offsets (it, i, off);
-      for (int64_t r = 0; r < size; r++)
-        acc = combine<A> (op, acc, (A)in[off[1] + r * in_stride]);
-      out[off[0]] = op == TS_CUDA_MEAN ? (T)(acc / (A)size) : (T)acc;
+      for (int64_t s = 0; s < splits; s++)
+        acc = red_combine<A> (op, acc, partial[m * splits + s]);
+      iter_offsets (kit, m, off);
+      store_acc<A> (op, out_dtype, out, off[0], acc, count);
     }
 }
 
-template <typename T>
+template <typename S>
 int
-launch_reduce (int op, const TsCudaView *out, const TsCudaView *in, int dim, cudaStream_t stream)
+launch_reduce_all (int op, const TsCudaView *out, const TsCudaView *in, cudaStream_t stream)
 {
-  typedef typename Acc<T>::type A;
+  typedef AccOf<S> A;
+  constexpr int V = 16 / sizeof (S);
+  const TsCudaView *ops[] = { in };
+  bool contiguous = is_contiguous (in);
+  bool vector = contiguous && aligned_to ((const S *)in->data + in->offset, 16);
+  unsigned grid;
+  A *partial = NULL;
+  Iter it;
+  int err;
+
+  iter_init (&it, ops, 1);
+  grid = grid_of<reduce_all_pass1<S>> (vector ? it.numel / V + 1 : it.numel);
+  if ((err = cudaMallocAsync ((void **)&partial, grid * sizeof (A), stream)) != cudaSuccess)
+    return err;
+  reduce_all_pass1<S><<<grid, BLOCK, 0, stream>>> (op, (const S *)in->data, it, contiguous, vector,
+                                                   partial);
+  reduce_all_pass2<A><<<1, BLOCK, 0, stream>>> (op, partial, (int)grid, it.numel, out->dtype,
+                                                out->data, out->offset);
+  err = cudaGetLastError ();
+  cudaFreeAsync (partial, stream);
+  return err;
+}
+
+template <typename S>
+int
+launch_reduce_dims (int op, const TsCudaView *out, const TsCudaView *in, uint64_t mask,
+                    cudaStream_t stream)
+{
+  typedef AccOf<S> A;
+  TsCudaView in_kept = *in;
+  const TsCudaView *ops[] = { out, &in_kept };
+  int64_t fastest_stride = INT64_MAX, splits, chunk, target;
+  bool inner = false;
+  A *partial = NULL;
+  Red red;
+  Iter kit;
+  int err;
+
+  /* The reduced dims, outermost first, merged where contiguous. */
+  red.ndim = 0;
+  red.numel = 1;
+  for (int d = 0; d < in->ndim; d++)
+    {
+      if (!(mask & (1ull << d)))
+        continue;
+      in_kept.shape[d] = 1;
+      red.numel *= in->shape[d];
+      if (in->shape[d] == 1)
+        continue;
+      if (red.ndim > 0 && red.strides[red.ndim - 1] == in->strides[d] * in->shape[d])
+        {
+          red.shape[red.ndim - 1] *= in->shape[d];
+          red.strides[red.ndim - 1] = in->strides[d];
+        }
+      else
+        {
+          red.shape[red.ndim] = in->shape[d];
+          red.strides[red.ndim] = in->strides[d];
+          red.ndim++;
+        }
+    }
+  if (red.ndim == 0)
+    {
+      red.ndim = 1;
+      red.shape[0] = 1;
+      red.strides[0] = 0;
+    }
+  /* Inner when the input's smallest stride (of a dim longer than 1) is a
+   * reduced dim's. */
+  for (int d = 0; d < in->ndim; d++)
+    if (in->shape[d] > 1 && in->strides[d] < fastest_stride)
+      {
+        fastest_stride = in->strides[d];
+        inner = (mask & (1ull << d)) != 0;
+      }
+  if (!iter_init (&kit, ops, 2))
+    return cudaErrorInvalidValue;
+  if (kit.numel == 0)
+    return cudaSuccess;
+
+  /* Split the reduced elements when there are too few outputs to fill the
+   * device (with at least 1024 elements per warp split, 64 per thread). */
+  if (inner)
+    {
+      target = (int64_t)sm_count () * 64;   /* resident warps */
+      splits = (target + kit.numel - 1) / kit.numel;
+      splits = splits < (red.numel + 1023) / 1024 ? splits : (red.numel + 1023) / 1024;
+    }
+  else
+    {
+      target = (int64_t)sm_count () * 2048;  /* resident threads */
+      splits = (target + kit.numel - 1) / kit.numel;
+      splits = splits < (red.numel + 63) / 64 ? splits : (red.numel + 63) / 64;
+    }
+  if (splits < 1)
+    splits = 1;
+  chunk = (red.numel + splits - 1) / splits;
+  if (chunk < 1)
+    chunk = 1;
+  splits = (red.numel + chunk - 1) / chunk;
+  if (splits < 1)
+    splits = 1;
+
+  if (splits > 1 &&
+      (err = cudaMallocAsync ((void **)&partial, kit.numel * splits * sizeof (A), stream)) != cudaSuccess)
+    return err;
+  if (inner)
+    reduce_inner_kernel<S><<<(grid_of<reduce_inner_kernel<S>> (kit.numel * splits * 32)), BLOCK, 0, stream>>> (
+        op, (const S *)in->data, kit, red, chunk, splits, partial, out->dtype, out->data);
+  else
+    reduce_outer_kernel<S><<<(grid_of<reduce_outer_kernel<S>> (kit.numel * splits)), BLOCK, 0, stream>>> (
+        op, (const S *)in->data, kit, red, chunk, splits, partial, out->dtype, out->data);
+  if (splits > 1)
+    reduce_finish_kernel<A><<<(grid_of<reduce_finish_kernel<A>> (kit.numel)), BLOCK, 0, stream>>> (
+        op, partial, splits, kit, red.numel, out->dtype, out->data);
+  err = cudaGetLastError ();
+  if (partial != NULL)
+    cudaFreeAsync (partial, stream);
+  return err;
+}
+
+/* @out in the keepdim shape; a result without the reduced dims is given
+ * them back (size 1, stride 0), as the CPU kernel accepts both. */
+bool
+reduce_out_kept (const TsCudaView *in, uint64_t mask, const TsCudaView *out, TsCudaView *kept)
+{
+  int n_kept = 0;
+
+  for (int d = 0; d < in->ndim; d++)
+    n_kept += !(mask & (1ull << d));
+  *kept = *out;
+  if (out->ndim == in->ndim)
+    {
+      for (int d = 0; d < in->ndim; d++)
+        if (out->shape[d] != ((mask & (1ull << d)) ? 1 : in->shape[d]))
+          return false;
+      return true;
+    }
+  if (out->ndim != n_kept)
+    return false;
+  kept->ndim = in->ndim;
+  for (int d = in->ndim - 1, j = out->ndim - 1; d >= 0; d--)
+    {
+      if (mask & (1ull << d))
+        {
+          kept->shape[d] = 1;
+          kept->strides[d] = 0;
+        }
+      else
+        {
+          if (out->shape[j] != in->shape[d])
+            return false;
+          kept->shape[d] = out->shape[j];
+          kept->strides[d] = out->strides[j];
+          j--;
+        }
+    }
+  return true;
+}
+
+template <typename S>
+int
+launch_reduce (int op, const TsCudaView *out, const TsCudaView *in, uint64_t dim_mask,
+               cudaStream_t stream)
+{
+  uint64_t all = in->ndim >= 64 ? ~0ull : (1ull << in->ndim) - 1;
+  uint64_t mask = dim_mask == 0 ? all : dim_mask & all;
+  TsCudaView kept;
+  int64_t kept_numel = 1;
+
+  if (op == TS_CUDA_MEAN && !Tr<S>::fp)
+    return TS_CUDA_ERROR_NOT_SUPPORTED;   /* the host raises mean()'s dtype error */
+  if (!reduce_out_kept (in, mask, out, &kept) || in->data == NULL || out->data == NULL)
+    return cudaErrorInvalidValue;
+  for (int d = 0; d < in->ndim; d++)
+    {
+      if ((mask & (1ull << d)) && in->shape[d] == 0 && (op == TS_CUDA_AMAX || op == TS_CUDA_AMIN))
+        return cudaErrorInvalidValue;   /* "Expected reduction dim ... non-zero size" */
+      if (!(mask & (1ull << d)))
+        kept_numel *= in->shape[d];
+    }
+  if (kept_numel == 0)
+    return cudaSuccess;
+  if (kept_numel == 1)
+    {
+      if (numel (in) == 0 && (op == TS_CUDA_AMAX || op == TS_CUDA_AMIN))
+        return cudaErrorInvalidValue;
+      return launch_reduce_all<S> (op, &kept, in, stream);
+    }
+  return launch_reduce_dims<S> (op, &kept, in, mask, stream);
+}
+
+/* ---- max/min along a dim ---------------------------------------------- */
+
+/* A thread per output walks the dim in order, as ts_cpu_max_dim: a later
+ * element wins only when strictly better, so the first extreme wins; a
+ * NaN wins over numbers and stops the walk, so the first NaN wins.
+ * Operands of @it: values, indices, the input at the outputs' coordinates. */
+template <typename S>
+__global__ void
+max_dim_kernel (S *values, int64_t *indices, const S *in, Iter it, int64_t size, int64_t stride,
+                bool is_min)
+{
+  typedef typename Tr<S>::C C;
+  int64_t grid_stride = (int64_t)gridDim.x * blockDim.x;
+
+  for (int64_t i = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; i < it.numel; i += grid_stride)
+    {
+      int64_t off[MAX_OPS];
+      int64_t best = 0;
+      C bv;
+
+      iter_offsets (it, i, off);
+      bv = Tr<S>::load (in[off[2]]);
+      for (int64_t j = 1; j < size && bv == bv; j++)
+        {
+          C x = Tr<S>::load (in[off[2] + j * stride]);
+
+          if (x != x || (is_min ? x < bv : x > bv))
+            {
+              bv = x;
+              best = j;
+            }
+        }
+      values[off[0]] = Tr<S>::store (bv);
+      indices[off[1]] = best;
+    }
+}
+
+/* A result in the keepdim shape, or without @dim (given back as size 1). */
+bool
+expand_reduced (const TsCudaView *in, int dim, const TsCudaView *reduced, TsCudaView *x)
+{
+  *x = *reduced;
+  if (in->ndim == 0)
+    return numel (reduced) == 1;
+  if (reduced->ndim + 1 == in->ndim)
+    {
+      for (int d = in->ndim - 1; d > dim; d--)
+        {
+          x->shape[d] = reduced->shape[d - 1];
+          x->strides[d] = reduced->strides[d - 1];
+        }
+      x->shape[dim] = 1;
+      x->strides[dim] = 0;
+      x->ndim = in->ndim;
+    }
+  if (x->ndim != in->ndim)
+    return false;
+  for (int d = 0; d < in->ndim; d++)
+    if (x->shape[d] != (d == dim ? 1 : in->shape[d]))
+      return false;
+  return true;
+}
+
+template <typename S>
+int
+launch_max_dim (const TsCudaView *values, const TsCudaView *indices, const TsCudaView *in, int dim,
+                bool is_min, cudaStream_t stream)
+{
+  TsCudaView vx, ix, rows = *in;
+  const TsCudaView *ops[] = { &vx, &ix, &rows };
+  int64_t size = 1, stride = 0;
   Iter it;
 
-  if (dim < 0)
+  if (!expand_reduced (in, dim, values, &vx) || !expand_reduced (in, dim, indices, &ix))
+    return cudaErrorInvalidValue;
+  if (in->ndim > 0)
     {
-      const TsCudaView *ops[] = { in, in };
-      bool contiguous = is_contiguous (in);
-      const T *base = (const T *)in->data + in->offset;
-      bool vector = contiguous && aligned16 (base);
-      unsigned grid;
-      A *partial = NULL;
-      int err;
-
-      iter_init (&it, ops, 2);
-      if (it.numel == 0 && op == TS_CUDA_AMAX)
-        return cudaErrorInvalidValue;  /* max of an empty tensor */
-      grid = grid_for (vector ? it.numel / (16 / sizeof (T)) + 1 : it.numel);
-      if ((err = cudaMallocAsync ((void **)&partial, grid * sizeof (A), stream)) != cudaSuccess)
-        return err;
-      reduce_all_pass1<T><<<grid, BLOCK, 0, stream>>> (op, (const T *)in->data, it, contiguous, vector, partial);
-      reduce_all_pass2<T><<<1, BLOCK, 0, stream>>> (op, partial, (int)grid, it.numel,
-                                                    (T *)out->data + out->offset);
-      cudaFreeAsync (partial, stream);
-      return cudaGetLastError ();
+      size = in->shape[dim];
+      stride = in->strides[dim];
+      rows.shape[dim] = 1;
     }
-
-  {
-    /* Iterate over the output (kept shape); the input is read at the same
-     * coordinates, the reduced dimension walked in the kernel. */
-    TsCudaView in_kept = *in;
-    const TsCudaView *ops[] = { out, &in_kept };
-
-    if (dim >= in->ndim || out->ndim != in->ndim)
-      return cudaErrorInvalidValue;
-    in_kept.shape[dim] = 1;
-    if (!iter_init (&it, ops, 2))
-      return cudaErrorInvalidValue;
-    if (it.numel == 0)
-      return cudaSuccess;
-    reduce_dim_kernel<T><<<grid_for (it.numel), BLOCK, 0, stream>>> (
-        op, (T *)out->data, (const T *)in->data, it, in->shape[dim], in->strides[dim]);
-    return cudaGetLastError ();
-  }
+  if (size == 0)
+    return cudaErrorInvalidValue;   /* "Expected reduction dim ... non-zero size" */
+  if (in->ndim == 0)
+    {
+      /* One element: every view is read and written at its offset. */
+      vx.ndim = ix.ndim = 0;
+    }
+  if (!iter_init (&it, ops, 3))
+    return cudaErrorInvalidValue;
+  if (it.numel == 0)
+    return cudaSuccess;
+  if (in->data == NULL || values->data == NULL || indices->data == NULL)
+    return cudaErrorInvalidValue;
+  max_dim_kernel<S><<<(grid_of<max_dim_kernel<S>> (it.numel)), BLOCK, 0, stream>>> (
+      (S *)values->data, (int64_t *)indices->data, (const S *)in->data, it, size, stride, is_min);
+  return cudaGetLastError ();
 }
 
 /* ---- Index ops -------------------------------------------------------- */
@@ -610,7 +1628,9 @@ coordinate (const Iter &it, int64_t linear, int dim)
 }
 
 /* PyTorch's CUDA index kernels assert "index out of bounds"; the printf
- * before it names the index, which the assert's own line cannot. */
+ * before it names the index, which the assert's own line cannot. The
+ * assert is a device-side trap: the context's error becomes the sticky
+ * cudaErrorAssert (710). */
 __device__ __forceinline__ void
 check_index (const char *op, int64_t index, int dim, int64_t size)
 {
@@ -622,9 +1642,9 @@ check_index (const char *op, int64_t index, int dim, int64_t size)
     }
 }
 
-template <typename T>
+template <typename T, typename I>
 __global__ void
-index_select_kernel (T *out, const T *in, const int64_t *index, int64_t index_stride,
+index_select_kernel (T *out, const T *in, const I *index, int64_t index_stride,
                      int64_t index_offset, Iter it, int dim, int64_t size, int64_t in_dim_stride)
 {
   int64_t stride = (int64_t)gridDim.x * blockDim.x;
@@ -633,7 +1653,7 @@ index_select_kernel (T *out, const T *in, const int64_t *index, int64_t index_st
     {
       int64_t off[MAX_OPS];
       int64_t j = coordinate (it, i, dim);
-      int64_t idx = index[index_offset + j * index_stride];
+      int64_t idx = (int64_t)index[index_offset + j * index_stride];
 
       check_index ("index_select", idx, dim, size);
       iter_offsets (it, i, off);
@@ -642,9 +1662,9 @@ index_select_kernel (T *out, const T *in, const int64_t *index, int64_t index_st
     }
 }
 
-template <typename T>
+template <typename T, typename I>
 __global__ void
-gather_kernel (T *out, const T *in, const int64_t *index, Iter it, int dim, int64_t size,
+gather_kernel (T *out, const T *in, const I *index, Iter it, int dim, int64_t size,
                int64_t in_dim_stride)
 {
   int64_t stride = (int64_t)gridDim.x * blockDim.x;
@@ -655,7 +1675,7 @@ gather_kernel (T *out, const T *in, const int64_t *index, Iter it, int dim, int6
       int64_t idx;
 
       iter_offsets (it, i, off);
-      idx = index[off[2]];
+      idx = (int64_t)index[off[2]];
       check_index ("gather", idx, dim, size);
       out[off[0]] = in[off[1] + idx * in_dim_stride];
     }
@@ -697,28 +1717,32 @@ iter_init_exact (Iter *it, const TsCudaView *const *ops, int n_ops)
   return true;
 }
 
-template <typename T>
+template <typename T, typename I>
 int
 launch_index_select (const TsCudaView *out, const TsCudaView *in, int dim, const TsCudaView *index,
                      cudaStream_t stream)
 {
   TsCudaView src = without_dim (in, out, dim);
   const TsCudaView *ops[] = { out, &src };
+  int64_t n_index = numel (index);
   Iter it;
 
-  if (dim < 0 || dim >= in->ndim || index->dtype != TS_CUDA_INT64 || index->ndim > 1 ||
-      !iter_init_exact (&it, ops, 2))
+  if (dim < 0 || dim >= in->ndim || index->ndim > 1 || out->ndim != in->ndim ||
+      out->shape[dim] != n_index || !iter_init_exact (&it, ops, 2))
     return cudaErrorInvalidValue;
+  for (int d = 0; d < in->ndim; d++)
+    if (d != dim && out->shape[d] != in->shape[d])
+      return cudaErrorInvalidValue;
   if (it.numel == 0)
     return cudaSuccess;
-  index_select_kernel<T><<<grid_for (it.numel), BLOCK, 0, stream>>> (
-      (T *)out->data, (const T *)in->data, (const int64_t *)index->data,
+  index_select_kernel<T, I><<<(grid_of<index_select_kernel<T, I>> (it.numel)), BLOCK, 0, stream>>> (
+      (T *)out->data, (const T *)in->data, (const I *)index->data,
       index->ndim == 1 ? index->strides[0] : 0, index->offset, it, dim, in->shape[dim],
       in->strides[dim]);
   return cudaGetLastError ();
 }
 
-template <typename T>
+template <typename T, typename I>
 int
 launch_gather (const TsCudaView *out, const TsCudaView *in, int dim, const TsCudaView *index,
                cudaStream_t stream)
@@ -727,14 +1751,50 @@ launch_gather (const TsCudaView *out, const TsCudaView *in, int dim, const TsCud
   const TsCudaView *ops[] = { out, &src, index };
   Iter it;
 
-  if (dim < 0 || dim >= in->ndim || index->dtype != TS_CUDA_INT64 || !iter_init_exact (&it, ops, 3))
+  if (dim < 0 || dim >= in->ndim || !iter_init_exact (&it, ops, 3))
     return cudaErrorInvalidValue;
+  for (int d = 0; d < in->ndim; d++)
+    if (out->shape[d] != index->shape[d] || (d != dim && index->shape[d] > in->shape[d]))
+      return cudaErrorInvalidValue;
   if (it.numel == 0)
     return cudaSuccess;
-  gather_kernel<T><<<grid_for (it.numel), BLOCK, 0, stream>>> (
-      (T *)out->data, (const T *)in->data, (const int64_t *)index->data, it, dim, in->shape[dim],
+  gather_kernel<T, I><<<(grid_of<gather_kernel<T, I>> (it.numel)), BLOCK, 0, stream>>> (
+      (T *)out->data, (const T *)in->data, (const I *)index->data, it, dim, in->shape[dim],
       in->strides[dim]);
   return cudaGetLastError ();
+}
+
+/* The element size picks T (index ops move bytes), the index dtype I. */
+template <typename T>
+int
+index_op (bool gather, const TsCudaView *out, const TsCudaView *in, int dim,
+          const TsCudaView *index, cudaStream_t stream)
+{
+  if (out->dtype != in->dtype)
+    return cudaErrorInvalidValue;
+  if (index->dtype == TS_CUDA_INT64)
+    return gather ? launch_gather<T, int64_t> (out, in, dim, index, stream)
+                  : launch_index_select<T, int64_t> (out, in, dim, index, stream);
+  if (index->dtype == TS_CUDA_INT32)
+    return gather ? launch_gather<T, int32_t> (out, in, dim, index, stream)
+                  : launch_index_select<T, int32_t> (out, in, dim, index, stream);
+  return cudaErrorInvalidValue;   /* "Expected dtype int32/int64 for index" */
+}
+
+int
+dispatch_index (bool gather, const TsCudaView *out, const TsCudaView *in, int dim,
+                const TsCudaView *index, cudaStream_t stream)
+{
+  clear_stale_error ();
+  if (in->ndim == 0)
+    return TS_CUDA_ERROR_NOT_SUPPORTED;   /* 0-dim input: the host path */
+  switch (dtype_size (in->dtype))
+    {
+    case 8:  return index_op<uint64_t> (gather, out, in, dim, index, stream);
+    case 4:  return index_op<uint32_t> (gather, out, in, dim, index, stream);
+    case 2:  return index_op<uint16_t> (gather, out, in, dim, index, stream);
+    default: return index_op<uint8_t> (gather, out, in, dim, index, stream);
+    }
 }
 
 /* ---- Philox4x32-10 (as src/core/ts-philox.c, i.e. curand) -------------- */
@@ -984,33 +2044,122 @@ int k_memset_async (void *dst, int value, uint64_t bytes, void *s)
 }
 const char *k_error_string (int error) { return cudaGetErrorString ((cudaError_t)error); }
 
+/* ---- Device calls (ABI 2) --------------------------------------------- */
+
+int k_get_device (int *device) { return cudaGetDevice (device); }
+
+int
+k_mem_get_info (uint64_t *free_bytes, uint64_t *total_bytes)
+{
+  size_t f = 0, t = 0;
+  int err = cudaMemGetInfo (&f, &t);
+
+  *free_bytes = f;
+  *total_bytes = t;
+  return err;
+}
+
+int k_stream_priority_range (int *least, int *greatest)
+{
+  return cudaDeviceGetStreamPriorityRange (least, greatest);
+}
+int k_stream_query (void *s) { return cudaStreamQuery ((cudaStream_t)s); }
+int k_stream_wait_event (void *s, void *e)
+{
+  return cudaStreamWaitEvent ((cudaStream_t)s, (cudaEvent_t)e, 0);
+}
+
+int
+k_event_create (void **event, int flags)
+{
+  unsigned cuda_flags = cudaEventDefault;
+
+  if (flags & ~(TS_CUDA_EVENT_BLOCKING_SYNC | TS_CUDA_EVENT_DISABLE_TIMING | TS_CUDA_EVENT_INTERPROCESS))
+    return cudaErrorInvalidValue;
+  if (flags & TS_CUDA_EVENT_BLOCKING_SYNC)
+    cuda_flags |= cudaEventBlockingSync;
+  if (flags & TS_CUDA_EVENT_DISABLE_TIMING)
+    cuda_flags |= cudaEventDisableTiming;
+  if (flags & TS_CUDA_EVENT_INTERPROCESS)
+    cuda_flags |= cudaEventInterprocess;   /* CUDA requires DisableTiming with it */
+  return cudaEventCreateWithFlags ((cudaEvent_t *)event, cuda_flags);
+}
+
+int k_event_destroy (void *e) { return cudaEventDestroy ((cudaEvent_t)e); }
+int k_event_record (void *e, void *s) { return cudaEventRecord ((cudaEvent_t)e, (cudaStream_t)s); }
+int k_event_query (void *e) { return cudaEventQuery ((cudaEvent_t)e); }
+int k_event_sync (void *e) { return cudaEventSynchronize ((cudaEvent_t)e); }
+int k_event_elapsed (float *ms, void *start, void *end)
+{
+  return cudaEventElapsedTime (ms, (cudaEvent_t)start, (cudaEvent_t)end);
+}
+
+int
+k_memcpy_peer_async (void *dst, int dst_device, const void *src, int src_device, uint64_t bytes,
+                     void *s)
+{
+  return cudaMemcpyPeerAsync (dst, dst_device, src, src_device, bytes, (cudaStream_t)s);
+}
+
+int k_memcpy_sync (void *dst, const void *src, uint64_t bytes)
+{
+  return cudaMemcpy (dst, src, bytes, cudaMemcpyDefault);
+}
+
+/* The context's error without clearing it. cudaPeekAtLastError reports
+ * the last error a runtime call returned, and the sticky ones (a device-
+ * side assert: 710, an illegal address: 700) once the faulting kernel has
+ * trapped; until then there is nothing to report and 0 is right. So that
+ * a trap that no call has met yet is seen too, we ask the driver with
+ * cudaStreamQuery on the legacy default stream: it never blocks, and on a
+ * poisoned context it returns the sticky error (which then also stays the
+ * last error, as it would anyway). Its "not ready" is not an error: the
+ * last error was 0 before it, so clearing leaves it as it was (barring a
+ * race with another thread's failing call). The query initialises the
+ * current device's context if nothing has yet. */
+int
+k_peek_error (void)
+{
+  cudaError_t err = cudaPeekAtLastError ();
+
+  if (err != cudaSuccess)
+    return err;
+  err = cudaStreamQuery (0);
+  if (err == cudaErrorNotReady)
+    {
+      (void)cudaGetLastError ();
+      return cudaSuccess;
+    }
+  return err;
+}
+
+/* ---- The exported table: kernels -------------------------------------- */
+
+
 int
 k_fill (const TsCudaView *out, double value, void *stream)
 {
-  cudaStream_t s = (cudaStream_t)stream;
-  int64_t n = numel (out);
-  const TsCudaView *ops[] = { out };
-  Iter it;
+  uint64_t bits;
 
-  if (n == 0)
-    return cudaSuccess;
-  if (is_contiguous (out) && out->dtype == TS_CUDA_FLOAT32)
-    {
-      float *o = (float *)out->data + out->offset;
+  clear_stale_error ();
 
-      fill_contiguous<float><<<grid_for (n / 4 + 1), BLOCK, 0, s>>> (o, (float)value, n, aligned16 (o));
-      return cudaGetLastError ();
-    }
-  if (is_contiguous (out) && out->dtype == TS_CUDA_FLOAT64)
-    {
-      double *o = (double *)out->data + out->offset;
+  if (!dtype_is_valid (out->dtype))
+    return cudaErrorInvalidValue;
+  encode_value (out->dtype, value, 0, false, &bits);
+  return fill_bits (out, bits, (cudaStream_t)stream);
+}
 
-      fill_contiguous<double><<<grid_for (n / 2 + 1), BLOCK, 0, s>>> (o, value, n, aligned16 (o));
-      return cudaGetLastError ();
-    }
-  iter_init (&it, ops, 1);
-  fill_strided<<<grid_for (n), BLOCK, 0, s>>> (out->dtype, out->data, value, it);
-  return cudaGetLastError ();
+int
+k_fill_int (const TsCudaView *out, int64_t value, void *stream)
+{
+  uint64_t bits;
+
+  clear_stale_error ();
+
+  if (!dtype_is_valid (out->dtype))
+    return cudaErrorInvalidValue;
+  encode_value (out->dtype, 0.0, value, true, &bits);
+  return fill_bits (out, bits, (cudaStream_t)stream);
 }
 
 int
@@ -1018,17 +2167,34 @@ k_copy (const TsCudaView *out, const TsCudaView *in, void *stream)
 {
   cudaStream_t s = (cudaStream_t)stream;
   const TsCudaView *ops[] = { out, in };
+  size_t size = dtype_size (out->dtype);
   Iter it;
 
+  clear_stale_error ();
+
+  if (!dtype_is_valid (out->dtype) || !dtype_is_valid (in->dtype))
+    return cudaErrorInvalidValue;
   if (out->dtype == in->dtype && is_contiguous (out) && is_contiguous (in) && numel (out) == numel (in))
-    return cudaMemcpyAsync ((char *)out->data + out->offset * dtype_size (out->dtype),
-                            (const char *)in->data + in->offset * dtype_size (in->dtype),
-                            numel (out) * dtype_size (out->dtype), cudaMemcpyDeviceToDevice, s);
+    return numel (out) == 0 ? cudaSuccess
+                            : cudaMemcpyAsync ((char *)out->data + out->offset * size,
+                                               (const char *)in->data + in->offset * size,
+                                               numel (out) * size, cudaMemcpyDeviceToDevice, s);
   if (!iter_init (&it, ops, 2))
     return cudaErrorInvalidValue;
   if (it.numel == 0)
     return cudaSuccess;
-  copy_kernel<<<grid_for (it.numel), BLOCK, 0, s>>> (out->dtype, out->data, in->dtype, in->data, it);
+  if (out->dtype == in->dtype)
+    {
+      switch (size)
+        {
+        case 8: copy_same_kernel<uint64_t><<<(grid_of<copy_same_kernel<uint64_t>> (it.numel)), BLOCK, 0, s>>> ((uint64_t *)out->data, (const uint64_t *)in->data, it); break;
+        case 4: copy_same_kernel<uint32_t><<<(grid_of<copy_same_kernel<uint32_t>> (it.numel)), BLOCK, 0, s>>> ((uint32_t *)out->data, (const uint32_t *)in->data, it); break;
+        case 2: copy_same_kernel<uint16_t><<<(grid_of<copy_same_kernel<uint16_t>> (it.numel)), BLOCK, 0, s>>> ((uint16_t *)out->data, (const uint16_t *)in->data, it); break;
+        default: copy_same_kernel<uint8_t><<<(grid_of<copy_same_kernel<uint8_t>> (it.numel)), BLOCK, 0, s>>> ((uint8_t *)out->data, (const uint8_t *)in->data, it); break;
+        }
+      return cudaGetLastError ();
+    }
+  copy_kernel<<<(grid_of<copy_kernel> (it.numel)), BLOCK, 0, s>>> (out->dtype, out->data, in->dtype, in->data, it);
   return cudaGetLastError ();
 }
 
@@ -1037,19 +2203,13 @@ k_binary (int op, const TsCudaView *out, const TsCudaView *a, const TsCudaView *
 {
   cudaStream_t s = (cudaStream_t)stream;
 
-  if (a->dtype != out->dtype || b->dtype != out->dtype)
+  clear_stale_error ();
+
+  if (op < 0 || op >= TS_CUDA_N_BINARY || a->dtype != b->dtype || !dtype_is_valid (out->dtype))
     return cudaErrorInvalidValue;
-  switch (out->dtype)
-    {
-    case TS_CUDA_FLOAT32: return launch_binary<float> (op, out, a, b, s);
-    case TS_CUDA_FLOAT64: return launch_binary<double> (op, out, a, b, s);
-    case TS_CUDA_INT64:   return launch_binary<int64_t> (op, out, a, b, s);
-    case TS_CUDA_INT32:   return launch_binary<int32_t> (op, out, a, b, s);
-    /* int8/int16 arithmetic happens in int and wraps on the store */
-    case TS_CUDA_INT16:   return launch_binary<int16_t> (op, out, a, b, s);
-    case TS_CUDA_INT8:    return launch_binary<int8_t> (op, out, a, b, s);
-    default:              return cudaErrorInvalidValue;
-    }
+  if (!binary_supported (op, a->dtype))
+    return TS_CUDA_ERROR_NOT_SUPPORTED;
+  DISPATCH_ALL (a->dtype, dispatch_binary<S> (op, out, a, b, s))
 }
 
 int
@@ -1057,62 +2217,72 @@ k_unary (int op, const TsCudaView *out, const TsCudaView *in, void *stream)
 {
   cudaStream_t s = (cudaStream_t)stream;
 
-  if (in->dtype != out->dtype)
+  clear_stale_error ();
+
+  if (op < 0 || op >= TS_CUDA_N_UNARY || !dtype_is_valid (out->dtype))
     return cudaErrorInvalidValue;
-  switch (out->dtype)
-    {
-    case TS_CUDA_FLOAT32: return launch_unary<float> (op, out, in, s);
-    case TS_CUDA_FLOAT64: return launch_unary<double> (op, out, in, s);
-    default:              return cudaErrorInvalidValue;
-    }
+  DISPATCH_ALL (in->dtype, dispatch_unary<S> (op, out, in, s))
 }
 
 int
 k_reduce (int op, const TsCudaView *out, const TsCudaView *in, uint64_t dim_mask, void *stream)
 {
   cudaStream_t s = (cudaStream_t)stream;
-  int dim = dim_mask == 0 ? -1 : __builtin_ctzll (dim_mask);
 
-  if (dim_mask != 0 && (dim_mask & (dim_mask - 1)) != 0)
-    return TS_CUDA_ERROR_NOT_SUPPORTED;
+  clear_stale_error ();
 
-  if (in->dtype != out->dtype)
+  if (op < 0 || op >= TS_CUDA_N_REDUCE || !dtype_is_valid (out->dtype))
     return cudaErrorInvalidValue;
-  switch (in->dtype)
-    {
-    case TS_CUDA_FLOAT32: return launch_reduce<float> (op, out, in, dim, s);
-    case TS_CUDA_FLOAT64: return launch_reduce<double> (op, out, in, dim, s);
-    default:              return cudaErrorInvalidValue;
-    }
+  DISPATCH_ALL (in->dtype, launch_reduce<S> (op, out, in, dim_mask, s))
+}
+
+int
+k_max_dim (const TsCudaView *values, const TsCudaView *indices, const TsCudaView *in, int dim,
+           int is_min, void *stream)
+{
+  cudaStream_t s = (cudaStream_t)stream;
+
+  clear_stale_error ();
+
+  if (indices->dtype != TS_CUDA_INT64 || (in->ndim > 0 && (dim < 0 || dim >= in->ndim)) ||
+      (in->ndim == 0 && dim != 0 && dim != -1))
+    return cudaErrorInvalidValue;
+  if (values->dtype != in->dtype)
+    return TS_CUDA_ERROR_NOT_SUPPORTED;
+  DISPATCH_ALL (in->dtype, launch_max_dim<S> (values, indices, in, dim, is_min != 0, s))
+}
+
+int
+k_arange (const TsCudaView *out, double start, double step, void *stream)
+{
+  const TsCudaView *ops[] = { out };
+  Iter it;
+
+  clear_stale_error ();
+
+  if (!dtype_is_valid (out->dtype))
+    return cudaErrorInvalidValue;
+  iter_init (&it, ops, 1);
+  if (it.numel == 0)
+    return cudaSuccess;
+  if (out->data == NULL)
+    return cudaErrorInvalidValue;
+  arange_kernel<<<(grid_of<arange_kernel> (it.numel)), BLOCK, 0, (cudaStream_t)stream>>> (
+      out->dtype, out->data, it, is_contiguous (out), start, step);
+  return cudaGetLastError ();
 }
 
 int
 k_index_select (const TsCudaView *out, const TsCudaView *in, int dim, const TsCudaView *index,
                 void *stream)
 {
-  cudaStream_t s = (cudaStream_t)stream;
-
-  switch (dtype_size (in->dtype))
-    {
-    case 8:  return launch_index_select<uint64_t> (out, in, dim, index, s);
-    case 4:  return launch_index_select<uint32_t> (out, in, dim, index, s);
-    case 2:  return launch_index_select<uint16_t> (out, in, dim, index, s);
-    default: return launch_index_select<uint8_t> (out, in, dim, index, s);
-    }
+  return dispatch_index (false, out, in, dim, index, (cudaStream_t)stream);
 }
 
 int
 k_gather (const TsCudaView *out, const TsCudaView *in, int dim, const TsCudaView *index, void *stream)
 {
-  cudaStream_t s = (cudaStream_t)stream;
-
-  switch (dtype_size (in->dtype))
-    {
-    case 8:  return launch_gather<uint64_t> (out, in, dim, index, s);
-    case 4:  return launch_gather<uint32_t> (out, in, dim, index, s);
-    case 2:  return launch_gather<uint16_t> (out, in, dim, index, s);
-    default: return launch_gather<uint8_t> (out, in, dim, index, s);
-    }
+  return dispatch_index (true, out, in, dim, index, (cudaStream_t)stream);
 }
 
 int
@@ -1124,6 +2294,7 @@ k_random (int dist, const TsCudaView *out, double a, double b, uint64_t seed, ui
   int64_t blocks, cap;
   Iter it;
 
+  clear_stale_error ();
   if (out->dtype != TS_CUDA_FLOAT32 && out->dtype != TS_CUDA_FLOAT64)
     return cudaErrorInvalidValue;
   iter_init (&it, ops, 1);
@@ -1185,7 +2356,83 @@ k_matmul (const TsCudaView *out, const TsCudaView *a, const TsCudaView *b, void 
   return status == CUBLAS_STATUS_SUCCESS ? cudaSuccess : cudaErrorUnknown;
 }
 
-const TsCudaKernels kernels = {
+
+/* Batched out[i] = a[i] @ b[i]: each batch's matrices as k_matmul sees
+ * them (one stride of each is 1), the batch strides as given (0 repeats
+ * one matrix of a or b). Row-major C = A B is column-major C^T = B^T A^T. */
+int
+k_bmm (const TsCudaView *out, const TsCudaView *a, const TsCudaView *b, void *stream)
+{
+  cublasHandle_t handle;
+  TsCudaView a2, b2, o2;
+  cublasOperation_t op_a, op_b;
+  int lda, ldb, ldc;
+  int batch, m, n, k;
+  long long sa, sb, sc;
+  cublasStatus_t status;
+
+  if (out->ndim != 3 || a->ndim != 3 || b->ndim != 3 || a->dtype != out->dtype || b->dtype != out->dtype ||
+      a->shape[0] != out->shape[0] || b->shape[0] != out->shape[0] || a->shape[2] != b->shape[1] ||
+      out->shape[1] != a->shape[1] || out->shape[2] != b->shape[2])
+    return cudaErrorInvalidValue;
+  if (out->dtype != TS_CUDA_FLOAT32 && out->dtype != TS_CUDA_FLOAT64)
+    return TS_CUDA_ERROR_NOT_SUPPORTED;
+  if (out->shape[0] > INT32_MAX || out->shape[1] > INT32_MAX || out->shape[2] > INT32_MAX ||
+      a->shape[2] > INT32_MAX)
+    return TS_CUDA_ERROR_NOT_SUPPORTED;
+  batch = (int)out->shape[0];
+  m = (int)out->shape[1];
+  n = (int)out->shape[2];
+  k = (int)a->shape[2];
+  if (batch == 0 || m == 0 || n == 0)
+    return cudaSuccess;
+  if (k == 0)
+    return k_fill (out, 0.0, stream);   /* an empty sum: zeros, as torch.bmm */
+
+  /* The matrices of one batch, for blas_operand. */
+  a2 = *a; b2 = *b; o2 = *out;
+  a2.ndim = b2.ndim = o2.ndim = 2;
+  for (int d = 0; d < 2; d++)
+    {
+      a2.shape[d] = a->shape[d + 1]; a2.strides[d] = a->strides[d + 1];
+      b2.shape[d] = b->shape[d + 1]; b2.strides[d] = b->strides[d + 1];
+      o2.shape[d] = out->shape[d + 1]; o2.strides[d] = out->strides[d + 1];
+    }
+  if ((o2.strides[1] != 1 && o2.shape[1] != 1) || !blas_operand (&a2, &op_a, &lda) ||
+      !blas_operand (&b2, &op_b, &ldb))
+    return TS_CUDA_ERROR_NOT_SUPPORTED;   /* the caller makes them contiguous first */
+  ldc = (int)(o2.strides[0] > n ? o2.strides[0] : n);
+  /* A batch stride of 0 repeats a or b; out's batches must not overlap. */
+  sa = a->shape[0] == 1 ? 0 : a->strides[0];
+  sb = b->shape[0] == 1 ? 0 : b->strides[0];
+  sc = out->shape[0] == 1 ? (long long)m * ldc : out->strides[0];
+  if (batch > 1 && sc < (long long)m * ldc)
+    return TS_CUDA_ERROR_NOT_SUPPORTED;
+  if ((handle = blas_handle ()) == NULL)
+    return TS_CUDA_ERROR_NOT_SUPPORTED;
+  cublasSetStream (handle, (cudaStream_t)stream);
+  if (out->dtype == TS_CUDA_FLOAT32)
+    {
+      const float one = 1.0f, zero = 0.0f;
+
+      status = cublasSgemmStridedBatched (handle, op_b, op_a, n, m, k, &one,
+                                          (const float *)b->data + b->offset, ldb, sb,
+                                          (const float *)a->data + a->offset, lda, sa, &zero,
+                                          (float *)out->data + out->offset, ldc, sc, batch);
+    }
+  else
+    {
+      const double one = 1.0, zero = 0.0;
+
+      status = cublasDgemmStridedBatched (handle, op_b, op_a, n, m, k, &one,
+                                          (const double *)b->data + b->offset, ldb, sb,
+                                          (const double *)a->data + a->offset, lda, sa, &zero,
+                                          (double *)out->data + out->offset, ldc, sc, batch);
+    }
+  return status == CUBLAS_STATUS_SUCCESS ? cudaSuccess : cudaErrorUnknown;
+}
+
+constexpr TsCudaKernels kernels = {
   TS_CUDA_ABI_VERSION,
   sizeof (TsCudaKernels),
   k_device_count,
@@ -1211,7 +2458,29 @@ const TsCudaKernels kernels = {
   k_gather,
   k_random,
   k_matmul,
+  /* ABI 2 */
+  k_get_device,
+  k_mem_get_info,
+  k_stream_priority_range,
+  k_stream_query,
+  k_stream_wait_event,
+  k_event_create,
+  k_event_destroy,
+  k_event_record,
+  k_event_query,
+  k_event_sync,
+  k_event_elapsed,
+  k_memcpy_peer_async,
+  k_memcpy_sync,
+  k_peek_error,
+  k_arange,
+  k_max_dim,
+  k_fill_int,
+  k_bmm,
 };
+
+/* Positional: a missing entry would be NULL, the last one is checked. */
+static_assert (kernels.bmm != nullptr, "every TsCudaKernels entry is set");
 
 } /* namespace */
 
