@@ -22,6 +22,7 @@
 #include <string.h>
 
 #include "ts-callsite.h"
+#include "ts-cuda-device-private.h"
 #include "ts-runtime.h"
 #include "ts-nvtx-forward.h"
 #include "ts-scheduler-private.h"
@@ -46,6 +47,9 @@
 #define EVENT_HANDLE_BASE G_GUINT64_CONSTANT (0x7f3b00000000)
 
 #define DEFAULT_N_GPUS 4
+
+/* On a real GPU an event's record_item only says that it was recorded. */
+#define HW_RECORDED (TS_ITEM_NONE - 1)
 
 typedef struct
 {
@@ -129,6 +133,10 @@ struct _TsRuntime
   TsRecorder         *recorder;
   const TsGpuProfile *profile;
   TsScheduler        *sched;
+  TsCudaDevice       *hw;              /* a real GPU; NULL: the simulator */
+  TsGpuProfile       *hw_profile;      /* the real device's, owned */
+  int                *hw_fault;        /* per device: its sticky error, 0 if none */
+  guint64            *hw_fault_correlation;
   gboolean            launch_blocking;
 
   guint               n_physical;
@@ -221,7 +229,11 @@ host_thread (TsRuntime *self)
   HostThread *ht;
 
   if (G_LIKELY (tls_cache.serial == self->serial))
-    return tls_cache.ht;
+    {
+      if (self->hw != NULL)
+        tls_cache.ht->clock = MAX (tls_cache.ht->clock, ts_cuda_device_now ());
+      return tls_cache.ht;
+    }
 
   thread = g_thread_self ();
   ht = g_hash_table_lookup (self->threads, thread);
@@ -254,6 +266,8 @@ host_thread (TsRuntime *self)
 
   tls_cache.serial = self->serial;
   tls_cache.ht = ht;
+  if (self->hw != NULL)
+    ht->clock = MAX (ht->clock, ts_cuda_device_now ());
 
   return ht;
 }
@@ -263,8 +277,21 @@ host_advance (TsRuntime  *self,
               HostThread *ht,
               TsTime      ns)
 {
-  ht->clock += ns;
+  if (self->hw != NULL)
+    ht->clock = ts_cuda_device_now ();
+  else
+    ht->clock += ns;
   self->max_host_time = MAX (self->max_host_time, ht->clock);
+}
+
+/* On a real GPU the host clock is the real one: read it where the
+ * simulator would have charged a modelled cost. */
+static inline void
+host_catch_up (TsRuntime  *self,
+               HostThread *ht)
+{
+  if (self->hw != NULL)
+    ht->clock = MAX (ht->clock, ts_cuda_device_now ());
 }
 
 /* ---------------------------------------------------------------- calls */
@@ -297,7 +324,8 @@ call_begin (TsRuntime *self,
     call->correlation = next_correlation (self);
 
   /* The device catches up with the host before the host acts. */
-  ts_scheduler_advance_to (self->sched, ht->clock);
+  if (self->hw == NULL)
+    ts_scheduler_advance_to (self->sched, ht->clock);
 }
 
 static void
@@ -315,6 +343,7 @@ call_end_deferred (TsRuntime       *self,
                    Call            *call,
                    TsApiCallRecord *rec)
 {
+  host_catch_up (self, call->ht);
   *rec = (TsApiCallRecord) {
     .start = call->start,
     .end = call->ht->clock,
@@ -366,13 +395,71 @@ call_block (TsRuntime  *self,
 
 /* Reports a device's sticky fault, if any, at this call. The first time it
  * surfaces, an error record links the faulting launch to this call. */
+/* A real GPU's sticky error, in the simulator's terms. The GPU does not
+ * say which kernel failed: the correlation is the call that found out
+ * (with launch blocking, the launch itself). */
+static const TsFault *
+hw_get_fault (TsRuntime *self,
+              guint      device,
+              TsFault   *fault)
+{
+  if (self->hw_fault[device] == 0)
+    return NULL;
+  *fault = (TsFault) {
+    .code = (TsDeviceError) self->hw_fault[device],
+    .correlation = self->hw_fault_correlation[device],
+    .stream = TS_STREAM_NONE,
+  };
+  return fault;
+}
+
+/* cudaErrorIllegalAddress .. cudaErrorLaunchFailure, less the launch
+ * configuration errors: what leaves the context unusable. */
+static gboolean
+is_sticky_error (int err)
+{
+  return err >= 700 && err <= 720 && err != 701 && err != 709;
+}
+
+/* Interprets a result of the GPU for the call: a sticky error becomes the
+ * device's fault (reported by call_check_fault), any other a CUDA error.
+ * *not_ready (may be NULL) tells cudaErrorNotReady apart. */
+static gboolean
+hw_check (TsRuntime  *self,
+          Call       *call,
+          guint       device,
+          int         err,
+          gboolean   *not_ready,
+          GError    **error)
+{
+  if (not_ready != NULL)
+    *not_ready = err == TS_CUDA_ERROR_NOT_READY;
+  if (err == 0 || err == TS_CUDA_ERROR_NOT_READY)
+    return TRUE;
+  if (is_sticky_error (err))
+    {
+      if (self->hw_fault[device] == 0)
+        {
+          self->hw_fault[device] = err;
+          self->hw_fault_correlation[device] = call->correlation;
+        }
+      return TRUE;
+    }
+  g_set_error (error, TS_RUNTIME_ERROR, TS_RUNTIME_ERROR_CUDA, "CUDA error: %s%s" CUDA_DSA_TRAILER,
+               ts_cuda_device_error_string (self->hw, err),
+               self->launch_blocking ? "" : CUDA_ERROR_TRAILER);
+  return FALSE;
+}
+
 static gboolean
 call_check_fault (TsRuntime  *self,
                   Call       *call,
                   guint       device,
                   GError    **error)
 {
-  const TsFault *fault = ts_scheduler_get_fault (self->sched, device);
+  TsFault hw_fault;
+  const TsFault *fault = self->hw != NULL ? hw_get_fault (self, device, &hw_fault)
+                                          : ts_scheduler_get_fault (self->sched, device);
   g_autofree char *message = NULL;
 
   if (G_LIKELY (fault == NULL))
@@ -486,7 +573,11 @@ ts_runtime_finalize (GObject *object)
 
   g_clear_pointer (&self->events, g_hash_table_unref);
   g_clear_pointer (&self->threads, g_hash_table_unref);
+  g_clear_pointer (&self->hw, ts_cuda_device_free);
   g_clear_pointer (&self->sched, ts_scheduler_free);
+  g_free (self->hw_profile);
+  g_free (self->hw_fault);
+  g_free (self->hw_fault_correlation);
   g_clear_object (&self->recorder);
   g_free (self->physical);
   g_free (self->visible_note);
@@ -655,6 +746,56 @@ ts_runtime_parse_visible_devices (const char  *value,
   return out;
 }
 
+/* Opens the real GPUs behind the CUDA module's table: their count, and a
+ * profile of the model closest to device 0 with its real name, SMs,
+ * memory and priority range (all devices are taken to be alike, as the
+ * simulator's are). */
+static gboolean
+hw_open (TsRuntime               *self,
+         const TsRuntimeOptions  *options,
+         const TsGpuProfile      *base,
+         guint                   *n_devices,
+         GError                 **error)
+{
+  int count = 0;
+  int err = options->hardware->device_count (&count);
+
+  if (err != 0 || count <= 0)
+    {
+      g_set_error (error, TS_RUNTIME_ERROR, TS_RUNTIME_ERROR_NO_DEVICE,
+                   "No CUDA GPUs are available (%s)",
+                   err != 0 ? options->hardware->error_string (err) : "no device");
+      return FALSE;
+    }
+  self->hw = ts_cuda_device_new (options->hardware, options->activity, self->recorder,
+                                 (guint) MIN (count, TS_RUNTIME_MAX_GPUS), error);
+  if (self->hw == NULL)
+    return FALSE;
+  self->hw_profile = g_memdup2 (base, sizeof *base);
+  if (!ts_cuda_device_get_info (self->hw, 0, self->hw_profile, error))
+    return FALSE;
+  *n_devices = (guint) MIN (count, TS_RUNTIME_MAX_GPUS);
+  return TRUE;
+}
+
+/* A stream of the scheduler (the simulator's, or the bookkeeping of a
+ * real GPU's), with the handle torch shows as cuda_stream. */
+static TsStreamId
+add_stream (TsRuntime  *self,
+            guint       device,
+            int         priority,
+            gboolean    is_default,
+            GError    **error)
+{
+  guint track = ts_scheduler_get_n_streams (self->sched);
+  guint64 handle = is_default ? 0 : STREAM_HANDLE_BASE + (guint64) track * 0x200;
+
+  if (self->hw != NULL &&
+      !ts_cuda_device_add_stream (self->hw, track, device, priority, is_default, &handle, error))
+    return TS_STREAM_NONE;
+  return ts_scheduler_add_stream (self->sched, device, priority, handle, is_default);
+}
+
 static gboolean
 resolve_n_gpus (const TsRuntimeOptions  *options,
                 guint                   *n_gpus,
@@ -726,13 +867,26 @@ ts_runtime_new (const TsRuntimeOptions  *options,
       return NULL;
     }
 
-  if (!resolve_n_gpus (options, &n_physical, error))
-    return NULL;
-
-  visible = ts_runtime_parse_visible_devices (options->visible_devices, n_physical, &note);
-
   self = g_object_new (TS_TYPE_RUNTIME, NULL);
   self->recorder = recorder != NULL ? g_object_ref (recorder) : ts_recorder_new ();
+
+  if (options->hardware != NULL)
+    {
+      /* The driver has applied CUDA_VISIBLE_DEVICES already. */
+      if (!hw_open (self, options, profile, &n_physical, error))
+        return NULL;
+      profile = self->hw_profile;
+      visible = g_array_new (FALSE, FALSE, sizeof (int));
+      for (int d = 0; d < (int) n_physical; d++)
+        g_array_append_val (visible, d);
+    }
+  else
+    {
+      if (!resolve_n_gpus (options, &n_physical, error))
+        return NULL;
+      visible = ts_runtime_parse_visible_devices (options->visible_devices, n_physical, &note);
+    }
+
   self->profile = profile;
   self->launch_blocking = !!options->launch_blocking;
   self->n_physical = n_physical;
@@ -742,6 +896,8 @@ ts_runtime_new (const TsRuntimeOptions  *options,
     memcpy (self->physical, visible->data, sizeof (int) * visible->len);
   self->visible_note = note;
   self->fault_surfaced = g_new0 (gboolean, MAX (visible->len, 1));
+  self->hw_fault = g_new0 (int, MAX (visible->len, 1));
+  self->hw_fault_correlation = g_new0 (guint64, MAX (visible->len, 1));
   self->pool = g_new (TsStreamId, MAX (visible->len, 1) * POOL_LEVELS * POOL_SIZE);
   for (guint i = 0; i < MAX (visible->len, 1) * POOL_LEVELS * POOL_SIZE; i++)
     self->pool[i] = TS_STREAM_NONE;
@@ -768,7 +924,8 @@ ts_runtime_new (const TsRuntimeOptions  *options,
 
   /* The default stream of device d is track d. */
   for (guint i = 0; i < self->n_devices; i++)
-    ts_scheduler_add_stream (self->sched, i, 0, 0, TRUE);
+    if (add_stream (self, i, 0, TRUE, error) == TS_STREAM_NONE)
+      return NULL;
 
   if (note != NULL)
     {
@@ -845,6 +1002,8 @@ ts_runtime_get_host_time (TsRuntime *self)
 
   /* A thread's clock only moves on that thread: once it is known here it
    * reads without the lock (the allocator asks for it on every action). */
+  if (self->hw != NULL)
+    return ts_cuda_device_now ();
   if (G_LIKELY (tls_cache.serial == self->serial))
     return tls_cache.ht->clock;
 
@@ -999,12 +1158,7 @@ ts_runtime_stream_new (TsRuntime  *self,
   entry = &self->pool[(device * POOL_LEVELS + level) * POOL_SIZE + slot];
 
   if (*entry == TS_STREAM_NONE)
-    {
-      guint track = ts_scheduler_get_n_streams (self->sched);
-
-      *entry = ts_scheduler_add_stream (self->sched, device, MAX (-(int) level, greatest),
-                                        STREAM_HANDLE_BASE + (guint64) track * 0x200, FALSE);
-    }
+    *entry = add_stream (self, (guint) device, MAX (-(int) level, greatest), FALSE, error);
 
   return *entry;
 }
@@ -1126,6 +1280,20 @@ ts_runtime_stream_query (TsRuntime   *self,
 
   call_begin (self, &call, API_STREAM_QUERY);
   call_set_stream (self, &call, stream);
+  if (self->hw != NULL)
+    {
+      gboolean busy = FALSE;
+
+      if (hw_check (self, &call, call.device, ts_cuda_device_stream_query (self->hw, stream), &busy, error) &&
+          call_check_fault (self, &call, call.device, error))
+        {
+          if (done != NULL)
+            *done = !busy;
+          ret = TRUE;
+        }
+      call_end (self, &call);
+      return ret;
+    }
   host_advance (self, call.ht, self->profile->api_latency_ns);
   ts_scheduler_advance_to (self->sched, call.ht->clock);
 
@@ -1158,6 +1326,16 @@ ts_runtime_stream_synchronize (TsRuntime   *self,
 
   call_begin (self, &call, API_STREAM_SYNCHRONIZE);
   call_set_stream (self, &call, stream);
+  if (self->hw != NULL)
+    {
+      int err = ts_cuda_device_stream_sync (self->hw, stream);
+
+      call_block (self, &call, TS_SYNC_STREAM, call.device, stream, 0, ts_cuda_device_now ());
+      ret = hw_check (self, &call, call.device, err, NULL, error) &&
+            call_check_fault (self, &call, call.device, error);
+      call_end (self, &call);
+      return ret;
+    }
   host_advance (self, call.ht, self->profile->api_latency_ns);
   until = ts_scheduler_run_until_stream_idle (self->sched, stream);
   call_block (self, &call, TS_SYNC_STREAM, call.device, stream, 0, until);
@@ -1205,7 +1383,9 @@ ts_runtime_event_free (TsRuntime  *self,
     return FALSE;
 
   /* Waits already submitted hold their own reference to the record. */
-  if (ev->record_item != TS_ITEM_NONE)
+  if (self->hw != NULL)
+    ts_cuda_device_event_free (self->hw, event);
+  else if (ev->record_item != TS_ITEM_NONE)
     ts_scheduler_item_unref (self->sched, ev->record_item);
   g_hash_table_remove (self->events, &event);
 
@@ -1252,6 +1432,15 @@ event_record_locked (TsRuntime   *self,
     {
       ev->handle = EVENT_HANDLE_BASE + ev->id * 0x40;
       ev->device = call.device;
+    }
+
+  if (self->hw != NULL)
+    {
+      ret = hw_check (self, &call, call.device,
+                      ts_cuda_device_event_record (self->hw, ev->id, ev->flags, stream), NULL, error);
+      if (ret)
+        ev->record_item = HW_RECORDED;
+      goto out;
     }
 
   host_advance (self, call.ht, self->profile->api_latency_ns);
@@ -1315,6 +1504,20 @@ ts_runtime_event_query (TsRuntime   *self,
 
   call_begin (self, &call, API_EVENT_QUERY);
   call.device = ev->device;
+  if (self->hw != NULL)
+    {
+      gboolean busy = FALSE;
+
+      if (hw_check (self, &call, ev->device, ts_cuda_device_event_query (self->hw, ev->id), &busy, error) &&
+          call_check_fault (self, &call, ev->device, error))
+        {
+          if (done != NULL)
+            *done = !busy;
+          ret = TRUE;
+        }
+      call_end (self, &call);
+      return ret;
+    }
   host_advance (self, call.ht, self->profile->api_latency_ns);
   ts_scheduler_advance_to (self->sched, call.ht->clock);
 
@@ -1351,6 +1554,16 @@ ts_runtime_event_synchronize (TsRuntime   *self,
 
   call_begin (self, &call, API_EVENT_SYNCHRONIZE);
   call.device = ev->device;
+  if (self->hw != NULL)
+    {
+      int err = ts_cuda_device_event_sync (self->hw, ev->id);
+
+      call_block (self, &call, TS_SYNC_EVENT, ev->device, TS_STREAM_NONE, ev->id, ts_cuda_device_now ());
+      ret = hw_check (self, &call, ev->device, err, NULL, error) &&
+            call_check_fault (self, &call, ev->device, error);
+      call_end (self, &call);
+      return ret;
+    }
   host_advance (self, call.ht, self->profile->api_latency_ns);
   until = ts_scheduler_run_until_item_done (self->sched, ev->record_item);
   call_block (self, &call, TS_SYNC_EVENT, ev->device, TS_STREAM_NONE, ev->id, until);
@@ -1379,10 +1592,16 @@ event_wait_locked (TsRuntime   *self,
 
   if (call_check_fault (self, &call, call.device, error))
     {
-      host_advance (self, call.ht, self->profile->api_latency_ns);
-      sub = (TsSubmit) { stream, call.ht->clock, call.correlation, call.loc };
-      ts_scheduler_submit_wait (self->sched, &sub, ev->id, ev->record_item);
-      ret = TRUE;
+      if (self->hw != NULL)
+        ret = hw_check (self, &call, call.device,
+                        ts_cuda_device_stream_wait_event (self->hw, stream, ev->id), NULL, error);
+      else
+        {
+          host_advance (self, call.ht, self->profile->api_latency_ns);
+          sub = (TsSubmit) { stream, call.ht->clock, call.correlation, call.loc };
+          ts_scheduler_submit_wait (self->sched, &sub, ev->id, ev->record_item);
+          ret = TRUE;
+        }
     }
 
   call_end (self, &call);
@@ -1441,10 +1660,46 @@ ts_runtime_stream_wait_stream (TsRuntime   *self,
   ret = event_record_locked (self, &ev, other, error) &&
         event_wait_locked (self, &ev, stream, error);
 
-  if (ev.record_item != TS_ITEM_NONE)
+  if (self->hw != NULL)
+    ts_cuda_device_event_free (self->hw, ev.id);
+  else if (ev.record_item != TS_ITEM_NONE)
     ts_scheduler_item_unref (self->sched, ev.record_item);
 
   return ret;
+}
+
+/* cudaEventElapsedTime on the GPU, with PyTorch's messages for what the
+ * simulator checks itself. */
+static gboolean
+hw_elapsed (TsRuntime  *self,
+            Call       *call,
+            Event      *a,
+            Event      *b,
+            double     *ms,
+            GError    **error)
+{
+  float value = 0;
+  int err;
+
+  if (a->device != b->device)
+    {
+      g_set_error_literal (error, TS_RUNTIME_ERROR, TS_RUNTIME_ERROR_CUDA,
+                           "CUDA error: invalid resource handle" CUDA_ERROR_TRAILER);
+      return FALSE;
+    }
+  err = ts_cuda_device_event_elapsed (self->hw, a->id, b->id, &value);
+  if (err == TS_CUDA_ERROR_NOT_READY)
+    {
+      g_set_error_literal (error, TS_RUNTIME_ERROR, TS_RUNTIME_ERROR_EVENT_NOT_COMPLETED,
+                           "Both events must be completed before calculating elapsed time.");
+      return FALSE;
+    }
+  if (!hw_check (self, call, (guint) a->device, err, NULL, error) ||
+      !call_check_fault (self, call, (guint) a->device, error))
+    return FALSE;
+  if (ms != NULL)
+    *ms = value;
+  return TRUE;
 }
 
 gboolean
@@ -1486,6 +1741,12 @@ ts_runtime_event_elapsed_time (TsRuntime   *self,
 
   call_begin (self, &call, API_EVENT_ELAPSED_TIME);
   call.device = a->device;
+  if (self->hw != NULL)
+    {
+      ret = hw_elapsed (self, &call, a, b, ms, error);
+      call_end (self, &call);
+      return ret;
+    }
   host_advance (self, call.ht, self->profile->api_latency_ns);
   ts_scheduler_advance_to (self->sched, call.ht->clock);
 
@@ -1587,6 +1848,16 @@ ts_runtime_device_synchronize (TsRuntime  *self,
 
   call_begin (self, &call, API_DEVICE_SYNCHRONIZE);
   call.device = device;
+  if (self->hw != NULL)
+    {
+      int err = ts_cuda_device_device_sync (self->hw, (guint) device);
+
+      call_block (self, &call, TS_SYNC_DEVICE, device, TS_STREAM_NONE, 0, ts_cuda_device_now ());
+      ret = hw_check (self, &call, (guint) device, err, NULL, error) &&
+            call_check_fault (self, &call, (guint) device, error);
+      call_end (self, &call);
+      return ret;
+    }
   host_advance (self, call.ht, self->profile->api_latency_ns);
   until = ts_scheduler_run_until_device_idle (self->sched, device);
   call_block (self, &call, TS_SYNC_DEVICE, device, TS_STREAM_NONE, 0, until);
@@ -1657,6 +1928,45 @@ call_end_work (TsRuntime   *self,
   return ok ? call->correlation : 0;
 }
 
+/* Submission on a real GPU: the work's on_device enqueues it, then the
+ * host waits for the stream when @host_waits (launch blocking, pageable
+ * copies), so that an error surfaces at this call. With end_rec, as
+ * launch_kernel_locked. */
+static guint64
+hw_submit (TsRuntime        *self,
+           Call             *call,
+           TsCudaItem       *item,
+           const TsWork     *work,
+           gboolean          host_waits,
+           TsSyncKind        kind,
+           TsApiCallRecord  *end_rec,
+           GError          **error)
+{
+  gboolean ok;
+  int err;
+
+  item->stream = call->stream;
+  item->device = (guint) call->device;
+  item->correlation = call->correlation;
+  item->queued = call->start;
+  err = ts_cuda_device_submit (self->hw, item, work);
+  ok = hw_check (self, call, item->device, err, NULL, error);
+  if (ok && host_waits)
+    {
+      err = ts_cuda_device_stream_sync (self->hw, call->stream);
+      call_block (self, call, kind, call->device, call->stream, 0, ts_cuda_device_now ());
+      ok = hw_check (self, call, item->device, err, NULL, error) &&
+           call_check_fault (self, call, item->device, error);
+    }
+  if (ok && end_rec != NULL)
+    {
+      call_end_deferred (self, call, end_rec);
+      return call->correlation;
+    }
+  call_end (self, call);
+  return ok ? call->correlation : 0;
+}
+
 /* ts_runtime_launch_kernel with the lock held. With end_rec, a launch that
  * succeeds leaves its API record there for the caller to append. */
 static guint64
@@ -1680,10 +1990,25 @@ launch_kernel_locked (TsRuntime           *self,
   if (!call_begin_work (self, &call, API_LAUNCH_KERNEL, stream, -1, &desc->work, error))
     return 0;
 
-  host_advance (self, call.ht, self->profile->launch_latency_ns);
-
   name = desc->name_id != 0 ? desc->name_id
                             : ts_recorder_intern (self->recorder, desc->name != NULL ? desc->name : "kernel");
+  if (self->hw != NULL)
+    {
+      TsCudaItem it = {
+        .kind = TS_CUDA_ITEM_KERNEL, .name = name,
+        .flops = desc->flops, .bytes = desc->bytes,
+      };
+
+      for (guint i = 0; i < 3; i++)
+        {
+          it.grid[i] = MAX (desc->grid[i], 1);
+          it.block[i] = MAX (desc->block[i], 1);
+        }
+      return hw_submit (self, &call, &it, &desc->work, self->launch_blocking, TS_SYNC_STREAM,
+                        end_rec, error);
+    }
+
+  host_advance (self, call.ht, self->profile->launch_latency_ns);
   sub = (TsSubmit) { stream, call.ht->clock, call.correlation, call.loc };
   item = ts_scheduler_submit_kernel (self->sched, &sub, desc, name);
 
@@ -1812,16 +2137,29 @@ ts_runtime_memcpy (TsRuntime         *self,
   if (!call_begin_work (self, &call, API_MEMCPY, desc->stream, peer_device, &desc->work, error))
     return 0;
 
-  host_advance (self, call.ht, self->profile->launch_latency_ns);
-  sub = (TsSubmit) { desc->stream, call.ht->clock, call.correlation, call.loc };
-  item = ts_scheduler_submit_copy (self->sched, &sub, desc);
-
   /* A copy touching pageable host memory returns only once the device has
    * consumed or produced it; so does any copy asked to be synchronous.
    * Only pinned memory with non_blocking lets the host run ahead. Copies
    * between device memories never block the host. */
   host_waits = (desc->kind == TS_COPY_HOST_TO_DEVICE || desc->kind == TS_COPY_DEVICE_TO_HOST) &&
                !(desc->pinned && desc->non_blocking);
+
+  if (self->hw != NULL)
+    {
+      TsCudaItem it = {
+        .kind = TS_CUDA_ITEM_MEMCPY, .bytes = desc->bytes, .copy_kind = desc->kind,
+        .copy_flags = (desc->pinned ? TS_COPY_FLAG_PINNED : 0) |
+                      (desc->non_blocking ? TS_COPY_FLAG_ASYNC : 0),
+        .src_device = desc->src_device, .dst_device = desc->dst_device,
+      };
+
+      return hw_submit (self, &call, &it, &desc->work, host_waits || self->launch_blocking,
+                        host_waits ? TS_SYNC_COPY : TS_SYNC_STREAM, NULL, error);
+    }
+
+  host_advance (self, call.ht, self->profile->launch_latency_ns);
+  sub = (TsSubmit) { desc->stream, call.ht->clock, call.correlation, call.loc };
+  item = ts_scheduler_submit_copy (self->sched, &sub, desc);
 
   return call_end_work (self, &call, item, host_waits || self->launch_blocking,
                         host_waits ? TS_SYNC_COPY : TS_SYNC_STREAM, error);
@@ -1849,6 +2187,14 @@ ts_runtime_memset (TsRuntime           *self,
 
   if (!call_begin_work (self, &call, API_MEMSET, desc->stream, -1, &desc->work, error))
     return 0;
+
+  if (self->hw != NULL)
+    {
+      TsCudaItem it = { .kind = TS_CUDA_ITEM_MEMSET, .bytes = desc->bytes, .value = desc->value };
+
+      return hw_submit (self, &call, &it, &desc->work, self->launch_blocking, TS_SYNC_STREAM,
+                        NULL, error);
+    }
 
   host_advance (self, call.ht, self->profile->launch_latency_ns);
   sub = (TsSubmit) { desc->stream, call.ht->clock, call.correlation, call.loc };

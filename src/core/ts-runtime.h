@@ -25,6 +25,7 @@
 
 #include <glib-object.h>
 
+#include "ts-cuda-kernels.h"
 #include "ts-gpu-profile.h"
 #include "ts-recorder.h"
 
@@ -65,6 +66,21 @@ typedef enum
 /* "device-side assert triggered", as cudaGetErrorString says it. */
 const char *ts_device_error_to_string (TsDeviceError error);
 
+/* Where a runtime on a real GPU gets device records with GPU timestamps
+ * (CUPTI's Activity API, src/cuda/ts-cupti-activity.h). start returns the
+ * source, or NULL with an error (the runtime then times with events).
+ * Every CUDA call made between push and pop belongs to that correlation. */
+typedef struct
+{
+  gpointer (*start)            (TsRecorder  *recorder,
+                                GError     **error);
+  void     (*push_correlation) (gpointer     source,
+                                guint64      correlation);
+  void     (*pop_correlation)  (gpointer     source);
+  void     (*flush)            (gpointer     source);
+  void     (*stop)             (gpointer     source);
+} TsActivitySource;
+
 /* Options of a runtime; zero-initialize, then set what you need. */
 typedef struct
 {
@@ -72,6 +88,13 @@ typedef struct
   guint       n_gpus;           /* physical devices; 0: $TENSORSCOPE_GPUS, else 4 */
   const char *visible_devices;  /* CUDA_VISIBLE_DEVICES as the user set it; NULL: all */
   gboolean    launch_blocking;  /* CUDA_LAUNCH_BLOCKING=1: every launch waits for its work */
+  /* A real GPU: the CUDA module's table (ts_cuda_backend_open). The
+   * devices are then the module's (the driver has applied
+   * CUDA_VISIBLE_DEVICES; gpu_model, n_gpus and visible_devices are
+   * ignored), host time is real, and device work runs through
+   * TsWork.on_device. NULL: the simulator. */
+  const TsCudaKernels    *hardware;
+  const TsActivitySource *activity;   /* optional, with hardware */
 } TsRuntimeOptions;
 
 #define TS_RUNTIME_MAX_GPUS 16
