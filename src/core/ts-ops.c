@@ -2014,7 +2014,8 @@ binary_device_out (const Job *job)
  * reduces into (ts_reduce_result_dtype's), so that the result rounds
  * once as the CPU kernel's: a wider floating output takes a cast input
  * (sum (dtype=float64) of float32 accumulates as the CPU does), a
- * narrower one, or an integer one, the reduction's own result, cast. */
+ * narrower one, or an integer one, the reduction's own result, cast
+ * (integers accumulate in int64 first, as on the CPU). */
 static void
 reduce_device_dtypes (const Job *job,
                       TsDType   *in_dtype,
@@ -2025,7 +2026,8 @@ reduce_device_dtypes (const Job *job,
 
   if (have && result == out)
     *in_dtype = in, *red_dtype = out;
-  else if (ts_dtype_is_floating (out) && (!have || ts_dtype_promote (in, out) == out))
+  else if (ts_dtype_is_floating (out) &&
+           (!have || (ts_dtype_is_floating (in) && ts_dtype_promote (in, out) == out)))
     *in_dtype = out, *red_dtype = out;
   else
     *in_dtype = in, *red_dtype = result;
@@ -2126,10 +2128,14 @@ binary_operand (Job                 *job,
     {
       memset (view, 0, sizeof *view);
       view->dtype = dtype;
+      /* a float scalar meets an integer dtype only in logical ops (bool) */
       if (job->scalar.kind == TS_DTYPE_FLOAT64)
         {
           view->dvalue = job->scalar.value;
-          view->ivalue = dtype == TS_DTYPE_BOOL ? job->scalar.value != 0 : (gint64) job->scalar.value;
+          if (dtype == TS_DTYPE_BOOL)
+            view->ivalue = job->scalar.value != 0;
+          else if (!ts_dtype_is_floating (dtype) && job->scalar.value > -9.2e18 && job->scalar.value < 9.2e18)
+            view->ivalue = (gint64) job->scalar.value;
         }
       else
         {
