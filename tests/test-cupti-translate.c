@@ -498,6 +498,202 @@ test_unknown_and_dropped (void)
 }
 
 static void
+add_mapping (Buffer                        *buf,
+             CUpti_ExternalCorrelationKind  kind,
+             guint32                        cupti_correlation,
+             guint64                        ours)
+{
+  CUpti_ActivityExternalCorrelation e;
+
+  memset (&e, 0, sizeof e);
+  e.kind = CUPTI_ACTIVITY_KIND_EXTERNAL_CORRELATION;
+  e.externalKind = kind;
+  e.externalId = ours;
+  e.correlationId = cupti_correlation;
+  buffer_add (buf, &e, sizeof e);
+}
+
+static void
+add_api_record (Buffer  *buf,
+                guint32  correlation)
+{
+  CUpti_ActivityAPI a;
+
+  memset (&a, 0, sizeof a);
+  a.kind = CUPTI_ACTIVITY_KIND_RUNTIME;
+  a.correlationId = correlation;
+  a.start = BASE + 10;
+  a.end = BASE + 20;
+  buffer_add (buf, &a, sizeof a);
+}
+
+static void
+note_call (TsCuptiTranslator *tr,
+           guint64            correlation,
+           TsTime             start,
+           guint32            thread)
+{
+  TsApiCallRecord api = { 0 };
+
+  api.start = start;
+  api.end = start + 5;
+  api.correlation = correlation;
+  api.thread = thread;
+  api.stream = TS_STREAM_NONE;
+  ts_cupti_translator_note_call (tr, &api);
+}
+
+/* The workload runner's join: our ids pushed as CUSTOM0 external
+ * correlations, the mappings coming before or after the device work. */
+static void
+test_external_correlation (void)
+{
+  g_autoptr(TsRecorder) rec = ts_recorder_new ();
+  TsCuptiTranslator *tr = ts_cupti_translator_new (rec, BASE);
+  Buffer api_buf = { 0 };
+  Buffer work_buf = { 0 };
+  Buffer late_buf = { 0 };
+  CUpti_ActivityMemset4 ms;
+  TsKernelRecord k;
+  TsSyncRecord sync;
+  TsMemsetRecord m;
+  TsCuptiStats stats;
+
+  ts_cupti_translator_set_external_kind (tr, CUPTI_EXTERNAL_CORRELATION_KIND_CUSTOM0);
+  /* Our runtime appended its API calls itself: noted, not appended. */
+  note_call (tr, 1001, 100, 0);
+  note_call (tr, 1002, 200, 3);
+  note_call (tr, 1003, 300, 4);
+
+  /* The API-side buffer first: 41 -> 1001, with CUPTI's API record (only
+   * there because external correlation needs it) and a mapping of a kind
+   * that is not ours. */
+  add_mapping (&api_buf, CUPTI_EXTERNAL_CORRELATION_KIND_CUSTOM0, 41, 1001);
+  add_api_record (&api_buf, 41);
+  add_mapping (&api_buf, CUPTI_EXTERNAL_CORRELATION_KIND_CUSTOM1, 42, 777);
+  g_assert_cmpuint (ts_cupti_translator_translate_buffer (tr, api_buf.data, api_buf.len, NULL), ==, 3);
+
+  /* The device buffer: 41 is known; 42's mapping is still to come, 99's
+   * never comes; CUPTI's correlation 0 can never be mapped. */
+  add_context (&work_buf);
+  add_kernel (&work_buf, 7, 41, 1000, "mapped_before");
+  add_kernel (&work_buf, 7, 42, 3000, "mapped_after");
+  add_sync (&work_buf, CUPTI_ACTIVITY_SYNCHRONIZATION_TYPE_STREAM_SYNCHRONIZE, 7, 0, 43, 3100, 4600);
+  add_kernel (&work_buf, 7, 99, 5000, "never_mapped");
+  memset (&ms, 0, sizeof ms);
+  ms.kind = CUPTI_ACTIVITY_KIND_MEMSET;
+  ms.bytes = 64;
+  ms.start = BASE + 6000;
+  ms.end = BASE + 6010;
+  ms.contextId = 1;
+  ms.streamId = 7;
+  ms.correlationId = 0;
+  buffer_add (&work_buf, &ms, sizeof ms);
+  g_assert_cmpuint (ts_cupti_translator_translate_buffer (tr, work_buf.data, work_buf.len, NULL), ==, 6);
+
+  g_assert_cmpuint (ts_recorder_get_count (rec, TS_RECORD_KERNEL), ==, 1);
+  g_assert_true (ts_recorder_get (rec, TS_RECORD_KERNEL, 0, &k));
+  g_assert_cmpuint (k.correlation, ==, 1001);
+  g_assert_cmpint (k.queued, ==, 100);
+  g_assert_cmpint (k.start, ==, 1000);
+  g_assert_cmpstr (ts_recorder_lookup (rec, k.name), ==, "mapped_before");
+  g_assert_cmpuint (ts_recorder_get_count (rec, TS_RECORD_SYNC), ==, 0);
+  g_assert_cmpuint (ts_recorder_get_count (rec, TS_RECORD_MEMSET), ==, 1);
+  g_assert_true (ts_recorder_get (rec, TS_RECORD_MEMSET, 0, &m));
+  g_assert_cmpuint (m.correlation, ==, 0);
+  g_assert_cmpint (m.queued, ==, 6000);
+  g_assert_cmpuint (m.bytes, ==, 64);
+  ts_cupti_translator_get_stats (tr, &stats);
+  g_assert_cmpuint (stats.n_waiting, ==, 3);
+  g_assert_cmpuint (stats.n_unmapped, ==, 1);
+  g_assert_cmpuint (stats.n_api, ==, 1);
+  g_assert_cmpuint (stats.n_unknown, ==, 1);
+
+  /* 42's and 43's mappings, in a later buffer: the kernel and the sync
+   * waiting for them are appended, with our ids and what the noted calls
+   * give (the launch time; the blocked thread). */
+  add_mapping (&late_buf, CUPTI_EXTERNAL_CORRELATION_KIND_CUSTOM0, 42, 1002);
+  add_mapping (&late_buf, CUPTI_EXTERNAL_CORRELATION_KIND_CUSTOM0, 43, 1003);
+  g_assert_cmpuint (ts_cupti_translator_translate_buffer (tr, late_buf.data, late_buf.len, NULL), ==, 2);
+  g_assert_cmpuint (ts_recorder_get_count (rec, TS_RECORD_KERNEL), ==, 2);
+  g_assert_true (ts_recorder_get (rec, TS_RECORD_KERNEL, 1, &k));
+  g_assert_cmpuint (k.correlation, ==, 1002);
+  g_assert_cmpint (k.queued, ==, 200);
+  g_assert_cmpint (k.start, ==, 3000);
+  g_assert_cmpint (k.end, ==, 4500);
+  g_assert_cmpuint (k.stream, ==, 0);
+  g_assert_cmpstr (ts_recorder_lookup (rec, k.name), ==, "mapped_after");
+  g_assert_cmpuint (ts_recorder_get_count (rec, TS_RECORD_SYNC), ==, 1);
+  g_assert_true (ts_recorder_get (rec, TS_RECORD_SYNC, 0, &sync));
+  g_assert_cmpuint (sync.correlation, ==, 1003);
+  g_assert_cmpuint (sync.thread, ==, 4);
+  g_assert_cmpuint (sync.kind, ==, TS_SYNC_STREAM);
+  g_assert_cmpint (sync.start, ==, 3100);
+  g_assert_cmpint (sync.end, ==, 4600);
+  ts_cupti_translator_get_stats (tr, &stats);
+  g_assert_cmpuint (stats.n_waiting, ==, 1);
+
+  /* A mapping stays: later work of the same call is appended at once. */
+  g_free (work_buf.data);
+  memset (&work_buf, 0, sizeof work_buf);
+  add_kernel (&work_buf, 7, 41, 8000, "mapped_before_again");
+  g_assert_cmpuint (ts_cupti_translator_translate_buffer (tr, work_buf.data, work_buf.len, NULL), ==, 1);
+  g_assert_cmpuint (ts_recorder_get_count (rec, TS_RECORD_KERNEL), ==, 3);
+  g_assert_true (ts_recorder_get (rec, TS_RECORD_KERNEL, 2, &k));
+  g_assert_cmpuint (k.correlation, ==, 1001);
+  /* The launch was joined (consumed) by the first kernel. */
+  g_assert_cmpint (k.queued, ==, 8000);
+
+  /* The end: what still waits is appended with no correlation. */
+  ts_cupti_translator_finish (tr);
+  g_assert_cmpuint (ts_recorder_get_count (rec, TS_RECORD_KERNEL), ==, 4);
+  g_assert_true (ts_recorder_get (rec, TS_RECORD_KERNEL, 3, &k));
+  g_assert_cmpuint (k.correlation, ==, 0);
+  g_assert_cmpint (k.queued, ==, 5000);
+  g_assert_cmpstr (ts_recorder_lookup (rec, k.name), ==, "never_mapped");
+  ts_cupti_translator_get_stats (tr, &stats);
+  g_assert_cmpuint (stats.n_waiting, ==, 0);
+  g_assert_cmpuint (stats.n_unmapped, ==, 2);
+  g_assert_cmpuint (stats.n_unjoined, ==, 1);
+  g_assert_cmpuint (stats.n_records, ==, 12);
+  g_assert_cmpuint (stats.n_translated, ==, 10);
+  /* Nothing of ours was appended for the API calls. */
+  g_assert_cmpuint (ts_recorder_get_count (rec, TS_RECORD_API_CALL), ==, 0);
+  ts_cupti_translator_finish (tr);
+  g_assert_cmpuint (ts_recorder_get_count (rec, TS_RECORD_KERNEL), ==, 4);
+
+  ts_cupti_translator_free (tr);
+  g_free (api_buf.data);
+  g_free (work_buf.data);
+  g_free (late_buf.data);
+}
+
+/* Without external correlation (the injection), mappings are not used and
+ * CUPTI's own ids stay. */
+static void
+test_external_ignored (void)
+{
+  g_autoptr(TsRecorder) rec = ts_recorder_new ();
+  TsCuptiTranslator *tr = ts_cupti_translator_new (rec, BASE);
+  Buffer buf = { 0 };
+  TsKernelRecord k;
+  TsCuptiStats stats;
+
+  add_kernel (&buf, 7, 41, 1000, "k");
+  add_mapping (&buf, CUPTI_EXTERNAL_CORRELATION_KIND_CUSTOM0, 41, 1001);
+  g_assert_cmpuint (ts_cupti_translator_translate_buffer (tr, buf.data, buf.len, NULL), ==, 2);
+  ts_cupti_translator_finish (tr);
+  g_assert_cmpuint (ts_recorder_get_count (rec, TS_RECORD_KERNEL), ==, 1);
+  g_assert_true (ts_recorder_get (rec, TS_RECORD_KERNEL, 0, &k));
+  g_assert_cmpuint (k.correlation, ==, 41);
+  ts_cupti_translator_get_stats (tr, &stats);
+  g_assert_cmpuint (stats.n_unknown, ==, 1);
+  g_assert_cmpuint (stats.n_unmapped, ==, 0);
+  ts_cupti_translator_free (tr);
+  g_free (buf.data);
+}
+
+static void
 test_time_base (void)
 {
   g_autoptr(TsRecorder) rec = ts_recorder_new ();
@@ -520,5 +716,7 @@ main (int   argc,
   g_test_add_func ("/cupti/syncs-and-events", test_syncs_and_events);
   g_test_add_func ("/cupti/unknown-and-dropped", test_unknown_and_dropped);
   g_test_add_func ("/cupti/time-base", test_time_base);
+  g_test_add_func ("/cupti/external-correlation", test_external_correlation);
+  g_test_add_func ("/cupti/external-ignored", test_external_ignored);
   return g_test_run ();
 }

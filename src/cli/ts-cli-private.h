@@ -53,6 +53,9 @@ gboolean         ts_cli_parse_time     (const char    *text,
                                         TsTime        *out);
 int  ts_cli_record_main (int argc, char **argv);
 
+/* Installs CUPTI as the session's activity source where the build has it. */
+void ts_cli_install_activity_source (void);
+
 /* --at for memory views: a time, "oom"/"oom:N" (just after the N-th OOM),
  * "#N" (after N allocator actions) or "end"/NULL. */
 gboolean         ts_cli_resolve_instant (TsMemoryReplay *replay,

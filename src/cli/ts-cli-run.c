@@ -38,6 +38,7 @@ ts_cli_run_main (int    argc,
   gboolean sync_mode = FALSE;
   gboolean sanitize = FALSE;
   g_autofree char *gpu_model = NULL;
+  g_autofree char *backend = NULL;
   g_autofree char *output = NULL;
   g_auto(GStrv) rest = NULL;
   g_autoptr(GError) error = NULL;
@@ -49,6 +50,8 @@ ts_cli_run_main (int    argc,
   const GOptionEntry entries[] = {
     { "gpus", 0, 0, G_OPTION_ARG_INT, &n_gpus, "Number of simulated GPUs (default 4)", "N" },
     { "gpu-model", 0, 0, G_OPTION_ARG_STRING, &gpu_model, "GPU model to simulate (h100, gtx1080ti)", "NAME" },
+    { "backend", 0, 0, G_OPTION_ARG_STRING, &backend,
+      "sim: the simulated GPUs (default); cuda: this machine's GPUs ($TENSORSCOPE_BACKEND)", "NAME" },
     { "sync", 0, 0, G_OPTION_ARG_NONE, &sync_mode, "Synchronous launches, as CUDA_LAUNCH_BLOCKING=1", NULL },
     { "sanitize", 0, 0, G_OPTION_ARG_NONE, &sanitize, "Check for races between streams", NULL },
     { "output", 'o', 0, G_OPTION_ARG_FILENAME, &output, "Write the trace to FILE", "FILE" },
@@ -58,7 +61,8 @@ ts_cli_run_main (int    argc,
   };
 
   context = g_option_context_new ("SCRIPT.py [-- ARGS...]");
-  g_option_context_set_summary (context, "Run a Python workload on the simulated GPUs and record it.");
+  g_option_context_set_summary (context, "Run a Python workload on the simulated GPUs, or on this "
+                                "machine's GPUs with --backend=cuda, and record it.");
   g_option_context_add_main_entries (context, entries, NULL);
   /* Options after the script name belong to the script. */
   g_option_context_set_strict_posix (context, TRUE);
@@ -81,6 +85,22 @@ ts_cli_run_main (int    argc,
       ts_cli_message ("run: unknown GPU model “%s”; known models: %s", gpu_model, known);
       return 2;
     }
+  if (backend != NULL)
+    {
+      gboolean hardware;
+
+      if (!ts_session_parse_backend (backend, &hardware, &error))
+        {
+          ts_cli_message ("run: %s", error->message);
+          return 2;
+        }
+      if (hardware && (n_gpus != -1 || gpu_model != NULL))
+        {
+          ts_cli_message ("run: --gpus and --gpu-model choose simulated GPUs; with --backend=cuda "
+                          "the GPUs are this machine's (CUDA_VISIBLE_DEVICES selects them)");
+          return 2;
+        }
+    }
   if (n_gpus == 0 || n_gpus < -1 || n_gpus > TS_RUNTIME_MAX_GPUS)
     {
       ts_cli_message ("run: --gpus must be from 1 to %d", TS_RUNTIME_MAX_GPUS);
@@ -91,6 +111,8 @@ ts_cli_run_main (int    argc,
   session_options.gpu_model = gpu_model;
   session_options.sync = sync_mode;
   session_options.sanitize = sanitize;
+  session_options.backend = backend;
+  ts_cli_install_activity_source ();
   ts_session_configure (&session_options);
   if (sanitize)
     ts_op_access_enable ();

@@ -23,6 +23,7 @@
 #include "ts-host-allocator.h"
 #include "ts-memory-stats.h"
 #include "ts-session.h"
+#include "ts-cuda-backend.h"
 
 G_DEFINE_QUARK (ts-session-error-quark, ts_session_error)
 
@@ -46,6 +47,9 @@ typedef struct
   TsAllocator         *allocator;
   TsHostAllocator     *host_allocator;
   const TsCudaKernels *kernels;          /* a real GPU; NULL on the simulator */
+  TsCudaBackend       *cuda;             /* the loaded CUDA module */
+  const TsActivitySource *activity;      /* CUPTI, when the program has it */
+  char                *backend;
 } Session;
 
 static Session session = { .options = { .n_gpus = 0 } };
@@ -82,6 +86,67 @@ ts_session_configure (const TsSessionOptions *options)
   g_free (session.gpu_model);
   session.gpu_model = g_strdup (options->gpu_model);
   session.options.gpu_model = session.gpu_model;
+  g_free (session.backend);
+  session.backend = g_strdup (options->backend);
+  session.options.backend = session.backend;
+}
+
+void
+ts_session_set_activity_source (const TsActivitySource *source)
+{
+  session_ensure ();
+  session.activity = source;
+}
+
+/* --backend, else $TENSORSCOPE_BACKEND, else the simulator. */
+static const char *
+backend_name (void)
+{
+  const char *env = g_getenv ("TENSORSCOPE_BACKEND");
+
+  if (session.options.backend != NULL)
+    return session.options.backend;
+  return env != NULL && *env != '\0' ? env : "sim";
+}
+
+gboolean
+ts_session_parse_backend (const char  *name,
+                          gboolean    *hardware,
+                          GError     **error)
+{
+  if (g_strcmp0 (name, "sim") == 0 || g_strcmp0 (name, "cuda") == 0)
+    {
+      *hardware = g_str_equal (name, "cuda");
+      return TRUE;
+    }
+  g_set_error (error, TS_SESSION_ERROR, TS_SESSION_ERROR_INVALID_VALUE,
+               "Unknown backend “%s”: expected “sim” (the simulated GPUs) or “cuda” (this "
+               "machine's GPUs)", name);
+  return FALSE;
+}
+
+/* Opens the CUDA module once, for the "cuda" backend. */
+static gboolean
+open_hardware (GError **error)
+{
+  gboolean hardware = FALSE;
+
+  if (!ts_session_parse_backend (backend_name (), &hardware, error))
+    return FALSE;
+  if (hardware && session.cuda == NULL)
+    {
+      session.cuda = ts_cuda_backend_open (NULL, error);
+      if (session.cuda == NULL)
+        return FALSE;
+    }
+  return TRUE;
+}
+
+gboolean
+ts_session_is_hardware (void)
+{
+  session_ensure ();
+  return session.cuda != NULL || g_strcmp0 (backend_name (), "cuda") == 0;
 }
 
 static int
@@ -106,6 +171,17 @@ ts_session_device_count (void)
   session_ensure ();
   if (session.initialized)
     return session.n_devices;
+  /* As torch.cuda.device_count(): no context is created. */
+  if (ts_session_is_hardware ())
+    {
+      g_autoptr(GError) error = NULL;
+
+      g_mutex_lock (&session.lock);
+      if (!open_hardware (&error))
+        g_debug ("%s", error->message);
+      g_mutex_unlock (&session.lock);
+      return session.cuda != NULL ? MIN (ts_cuda_backend_get_n_devices (session.cuda), MAX_DEVICES) : 0;
+    }
   return visible_device_count ();
 }
 
@@ -152,6 +228,16 @@ ts_session_cuda_init (GError **error)
   g_mutex_lock (&session.lock);
   if (!session.initialized)
     {
+      if (!open_hardware (error))
+        {
+          g_mutex_unlock (&session.lock);
+          return FALSE;
+        }
+      if (session.cuda != NULL)
+        {
+          options.hardware = ts_cuda_backend_get_kernels (session.cuda);
+          options.activity = session.activity;
+        }
       blocking = g_getenv ("CUDA_LAUNCH_BLOCKING");
       options.gpu_model = session.options.gpu_model;
       options.n_gpus = physical_gpu_count ();
@@ -179,9 +265,11 @@ ts_session_cuda_init (GError **error)
           return FALSE;
         }
       session.runtime = runtime;
+      session.kernels = options.hardware;
       if (!init_memory (error))
         {
           session.runtime = NULL;
+          session.kernels = NULL;
           g_clear_object (&session.allocator);
           g_clear_object (&session.host_allocator);
           g_clear_object (&session.memory);
@@ -190,6 +278,7 @@ ts_session_cuda_init (GError **error)
           return FALSE;
         }
       session.runtime = runtime;
+      session.kernels = options.hardware;
       session.initialized = TRUE;
     }
   g_mutex_unlock (&session.lock);
@@ -507,6 +596,71 @@ backend_now (gpointer user_data)
   return ts_runtime_get_host_time (session.runtime);
 }
 
+/* On a real GPU: segments from cudaMalloc, pinned memory from
+ * cudaHostAlloc, through the CUDA module. */
+static gboolean
+hw_segment_malloc (gpointer  user_data,
+                   guint     device,
+                   guint64   size,
+                   guint64  *addr)
+{
+  const TsCudaKernels *k = user_data;
+  void *ptr = NULL;
+
+  if (k->set_device ((int) device) != 0 || k->malloc_device (&ptr, size) != 0)
+    return FALSE;
+  *addr = GPOINTER_TO_SIZE (ptr);
+  return TRUE;
+}
+
+static void
+hw_segment_free (gpointer user_data,
+                 guint    device,
+                 guint64  addr,
+                 guint64  size)
+{
+  const TsCudaKernels *k = user_data;
+
+  /* cudaFree synchronizes the device; doing it through the runtime first
+   * puts the wait in the trace and collects the finished items' times. */
+  ts_runtime_device_synchronize (session.runtime, (int) device, NULL);
+  k->set_device ((int) device);
+  k->free_device (GSIZE_TO_POINTER (addr));
+}
+
+static void
+hw_mem_get_info (gpointer  user_data,
+                 guint     device,
+                 guint64  *free_bytes,
+                 guint64  *total_bytes)
+{
+  const TsCudaKernels *k = user_data;
+
+  *free_bytes = *total_bytes = 0;
+  if (k->set_device ((int) device) == 0)
+    k->mem_get_info (free_bytes, total_bytes);
+}
+
+static gpointer
+hw_host_alloc (gpointer user_data,
+               gsize    size)
+{
+  const TsCudaKernels *k = user_data;
+  void *ptr = NULL;
+
+  return k->malloc_host (&ptr, size) == 0 ? ptr : NULL;
+}
+
+static void
+hw_host_free (gpointer user_data,
+              gpointer ptr,
+              gsize    size)
+{
+  const TsCudaKernels *k = user_data;
+
+  k->free_host (ptr);
+}
+
 static gboolean
 init_memory (GError **error)
 {
@@ -524,13 +678,33 @@ init_memory (GError **error)
   if (!ts_alloc_config_parse (&config, g_getenv ("PYTORCH_CUDA_ALLOC_CONF"), error))
     return FALSE;
 
-  session.memory = ts_device_memory_new ();
-  for (int d = 0; d < session.n_devices; d++)
-    if (ts_device_memory_add_device (session.memory, session.profile->total_memory, 0, error) == G_MAXUINT)
-      return FALSE;
-  session.allocator = ts_allocator_new (session.n_devices, &config, &backend, NULL);
+  if (session.kernels != NULL)
+    {
+      /* The same caching allocators over the real device's memory. */
+      static const TsAllocatorBackend hw_backend = {
+        hw_segment_malloc, hw_segment_free, hw_mem_get_info,
+        backend_event_record, backend_event_query, backend_event_synchronize,
+        backend_event_release, backend_now, NULL,
+      };
+      static const TsHostAllocatorBackend hw_host_backend = {
+        backend_event_record, backend_event_query, backend_event_release, backend_now,
+        hw_host_alloc, hw_host_free,
+      };
+
+      session.allocator = ts_allocator_new (session.n_devices, &config, &hw_backend,
+                                            (gpointer) session.kernels);
+      session.host_allocator = ts_host_allocator_new (&hw_host_backend, (gpointer) session.kernels);
+    }
+  else
+    {
+      session.memory = ts_device_memory_new ();
+      for (int d = 0; d < session.n_devices; d++)
+        if (ts_device_memory_add_device (session.memory, session.profile->total_memory, 0, error) == G_MAXUINT)
+          return FALSE;
+      session.allocator = ts_allocator_new (session.n_devices, &config, &backend, NULL);
+      session.host_allocator = ts_host_allocator_new (&host_backend, NULL);
+    }
   ts_allocator_set_recorder (session.allocator, session.recorder);
-  session.host_allocator = ts_host_allocator_new (&host_backend, NULL);
   return TRUE;
 }
 
@@ -549,6 +723,13 @@ ts_session_malloc (int          device,
     return FALSE;
   if (!ts_allocator_malloc (session.allocator, device, size, stream, &loc, addr, error))
     return FALSE;
+  if (session.kernels != NULL)
+    {
+      /* a real GPU's memory: no host bytes behind it */
+      *host = NULL;
+      *block_out = GSIZE_TO_POINTER (*addr);
+      return TRUE;
+    }
   *host = ts_device_memory_translate (session.memory, *addr, MAX (size, 1), error);
   if (*host == NULL)
     {
@@ -692,7 +873,9 @@ ts_session_mem_get_info (int      device,
                          guint64 *total_bytes)
 {
   *free_bytes = *total_bytes = 0;
-  if (session.memory != NULL)
+  if (session.kernels != NULL)
+    hw_mem_get_info ((gpointer) session.kernels, (guint) device, free_bytes, total_bytes);
+  else if (session.memory != NULL)
     ts_device_memory_get_info (session.memory, device, free_bytes, total_bytes, NULL);
 }
 

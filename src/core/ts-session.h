@@ -50,6 +50,16 @@ typedef struct
   const char  *backend;     /* "sim" (NULL) or "cuda": a real GPU through the CUDA module */
 } TsSessionOptions;
 
+/* "sim" or "cuda" (TsSessionOptions.backend, $TENSORSCOPE_BACKEND). */
+gboolean             ts_session_parse_backend      (const char   *name,
+                                                    gboolean     *hardware,
+                                                    GError      **error);
+/* TRUE when the session runs (or will run) on this machine's GPUs. */
+gboolean             ts_session_is_hardware        (void);
+/* CUPTI, for a real GPU's device records; programs that link the CUDA
+ * parts install it before the first CUDA call. */
+void                 ts_session_set_activity_source (const TsActivitySource *source);
+
 /* Before the first CUDA call; later calls are ignored with a warning. */
 void                 ts_session_configure          (const TsSessionOptions *options);
 /* Flushes and drops everything: the end of the run. */

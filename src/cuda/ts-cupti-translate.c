@@ -13,12 +13,26 @@
 /* Beyond this many API calls waiting for their device work, the oldest
  * joins are given up (calls that launch nothing would pile up forever). */
 #define MAX_PENDING_CALLS (1u << 22)
+/* The same bound for CUPTI-to-our correlation mappings (one per API call
+ * made between a push and a pop, used by zero or more device records). */
+#define MAX_MAPPINGS (1u << 22)
+/* Device records waiting for their mapping: beyond this many, the mapping
+ * is taken never to come (work launched outside any push) and they are
+ * given up as unmapped. */
+#define MAX_WAITING (1u << 20)
 
 typedef struct
 {
   TsTime  start;
   guint32 thread;
 } PendingCall;
+
+/* A translated device record waiting for its external correlation. */
+typedef struct
+{
+  TsRecordKind kind;
+  guint64      data[TS_RECORD_MAX_SIZE / sizeof (guint64)];
+} WaitingRecord;
 
 typedef struct
 {
@@ -37,6 +51,9 @@ struct _TsCuptiTranslator
   GHashTable   *streams;      /* (context << 32 | stream) -> TsStreamId + 1 */
   GHashTable   *priorities;   /* (context << 32 | stream) -> priority */
   TsStreamId    next_stream;
+  int           external_kind; /* CUpti_ExternalCorrelationKind, or -1 */
+  GHashTable   *mappings;     /* CUPTI correlation -> guint64 of ours */
+  GHashTable   *waiting;      /* CUPTI correlation -> GPtrArray of WaitingRecord */
   TsCuptiStats  stats;
 };
 
@@ -56,6 +73,9 @@ ts_cupti_translator_new (TsRecorder *recorder,
   self->contexts = g_hash_table_new_full (NULL, NULL, NULL, g_free);
   self->streams = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, NULL);
   self->priorities = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, NULL);
+  self->external_kind = -1;
+  self->mappings = g_hash_table_new_full (NULL, NULL, NULL, g_free);
+  self->waiting = g_hash_table_new_full (NULL, NULL, NULL, (GDestroyNotify)g_ptr_array_unref);
   return self;
 }
 
@@ -68,6 +88,8 @@ ts_cupti_translator_free (TsCuptiTranslator *self)
   g_hash_table_unref (self->contexts);
   g_hash_table_unref (self->streams);
   g_hash_table_unref (self->priorities);
+  g_hash_table_unref (self->mappings);
+  g_hash_table_unref (self->waiting);
   g_mutex_clear (&self->mutex);
   g_object_unref (self->recorder);
   g_free (self);
@@ -95,15 +117,38 @@ key64_new (guint64 value)
 }
 
 void
+ts_cupti_translator_set_external_kind (TsCuptiTranslator             *self,
+                                       CUpti_ExternalCorrelationKind  kind)
+{
+  g_return_if_fail (self != NULL);
+  g_return_if_fail (kind > CUPTI_EXTERNAL_CORRELATION_KIND_INVALID &&
+                    kind < CUPTI_EXTERNAL_CORRELATION_KIND_SIZE);
+
+  g_mutex_lock (&self->mutex);
+  self->external_kind = (int)kind;
+  g_mutex_unlock (&self->mutex);
+}
+
+void
 ts_cupti_translator_add_api_call (TsCuptiTranslator     *self,
                                   const TsApiCallRecord *record)
+{
+  g_return_if_fail (self != NULL);
+  g_return_if_fail (record != NULL);
+
+  ts_recorder_append (self->recorder, TS_RECORD_API_CALL, record);
+  ts_cupti_translator_note_call (self, record);
+}
+
+void
+ts_cupti_translator_note_call (TsCuptiTranslator     *self,
+                               const TsApiCallRecord *record)
 {
   PendingCall *call;
 
   g_return_if_fail (self != NULL);
   g_return_if_fail (record != NULL);
 
-  ts_recorder_append (self->recorder, TS_RECORD_API_CALL, record);
   if (record->correlation == 0)
     return;
 
@@ -221,6 +266,195 @@ queued_time (TsCuptiTranslator *self,
   return join (self, correlation, TRUE, &call) ? call.start : fallback;
 }
 
+/* Gives a device record its correlation (ours) and what the join with its
+ * API call brings: the launch time, or the thread of a blocking call.
+ * Without a correlation there is nothing to join. */
+static void
+complete (TsCuptiTranslator *self,
+          TsRecordKind       kind,
+          gpointer           rec,
+          guint64            correlation)
+{
+  PendingCall call;
+
+  switch ((int)kind)
+    {
+    case TS_RECORD_KERNEL:
+      {
+        TsKernelRecord *k = rec;
+
+        k->correlation = correlation;
+        if (correlation != 0)
+          k->queued = queued_time (self, correlation, k->queued);
+      }
+      break;
+    case TS_RECORD_MEMCPY:
+      {
+        TsMemcpyRecord *m = rec;
+
+        m->correlation = correlation;
+        if (correlation != 0)
+          m->queued = queued_time (self, correlation, m->queued);
+      }
+      break;
+    case TS_RECORD_MEMSET:
+      {
+        TsMemsetRecord *m = rec;
+
+        m->correlation = correlation;
+        if (correlation != 0)
+          m->queued = queued_time (self, correlation, m->queued);
+      }
+      break;
+    case TS_RECORD_EVENT_RECORD:
+      {
+        TsEventRecordRecord *e = rec;
+
+        e->correlation = correlation;
+        if (correlation != 0)
+          e->queued = queued_time (self, correlation, e->queued);
+      }
+      break;
+    case TS_RECORD_EVENT_WAIT:
+      ((TsEventWaitRecord *)rec)->correlation = correlation;
+      break;
+    case TS_RECORD_SYNC:
+      {
+        TsSyncRecord *s = rec;
+
+        s->correlation = correlation;
+        /* A blocking call may be followed by more work of the same call
+         * (a synchronous copy): the join is not consumed. */
+        if (correlation != 0 && join (self, correlation, FALSE, &call))
+          s->thread = call.thread;
+      }
+      break;
+    default:
+      g_assert_not_reached ();
+    }
+}
+
+static void
+append_completed (TsCuptiTranslator *self,
+                  TsRecordKind       kind,
+                  gpointer           rec,
+                  guint64            correlation)
+{
+  complete (self, kind, rec, correlation);
+  if (correlation == 0 && self->external_kind >= 0)
+    self->stats.n_unmapped++;
+  ts_recorder_append (self->recorder, kind, rec);
+}
+
+static void
+give_up_waiting (TsCuptiTranslator *self)
+{
+  GHashTableIter iter;
+  gpointer value;
+
+  g_hash_table_iter_init (&iter, self->waiting);
+  while (g_hash_table_iter_next (&iter, NULL, &value))
+    {
+      GPtrArray *records = value;
+
+      for (guint i = 0; i < records->len; i++)
+        {
+          WaitingRecord *w = g_ptr_array_index (records, i);
+
+          append_completed (self, w->kind, w->data, 0);
+        }
+    }
+  g_hash_table_remove_all (self->waiting);
+  self->stats.n_waiting = 0;
+}
+
+static void
+wait_for_mapping (TsCuptiTranslator *self,
+                  TsRecordKind       kind,
+                  gconstpointer      rec,
+                  guint32            cupti_correlation)
+{
+  gpointer key = GUINT_TO_POINTER (cupti_correlation);
+  GPtrArray *records = g_hash_table_lookup (self->waiting, key);
+  WaitingRecord *w;
+
+  if (self->stats.n_waiting >= MAX_WAITING)
+    give_up_waiting (self);
+  if (records == NULL)
+    {
+      records = g_ptr_array_new_with_free_func (g_free);
+      g_hash_table_insert (self->waiting, key, records);
+    }
+  w = g_new0 (WaitingRecord, 1);
+  w->kind = kind;
+  memcpy (w->data, rec, ts_record_info (kind)->struct_size);
+  g_ptr_array_add (records, w);
+  self->stats.n_waiting++;
+}
+
+/* A translated device record, still with CUPTI's correlation id: appended
+ * at once, or, with external correlation, once CUPTI's id maps to ours. */
+static void
+emit (TsCuptiTranslator *self,
+      TsRecordKind       kind,
+      gpointer           rec,
+      guint32            cupti_correlation)
+{
+  guint64 *ours;
+
+  g_assert (ts_record_info (kind)->struct_size <= TS_RECORD_MAX_SIZE);
+
+  if (self->external_kind < 0)
+    {
+      append_completed (self, kind, rec, cupti_correlation);
+      return;
+    }
+  /* Work with no API call behind it can never be mapped. */
+  if (cupti_correlation == 0)
+    {
+      append_completed (self, kind, rec, 0);
+      return;
+    }
+  ours = g_hash_table_lookup (self->mappings, GUINT_TO_POINTER (cupti_correlation));
+  if (ours != NULL)
+    append_completed (self, kind, rec, *ours);
+  else
+    wait_for_mapping (self, kind, rec, cupti_correlation);
+}
+
+/* CUPTI's correlation id of an API call made while our id was pushed: the
+ * records waiting for it are appended now, later ones at once. */
+static gboolean
+translate_external (TsCuptiTranslator                       *self,
+                    const CUpti_ActivityExternalCorrelation *e)
+{
+  gpointer key = GUINT_TO_POINTER (e->correlationId);
+  guint64 *ours;
+  GPtrArray *records = NULL;
+
+  if (self->external_kind < 0 || (int)e->externalKind != self->external_kind)
+    return FALSE;
+
+  if (g_hash_table_size (self->mappings) >= MAX_MAPPINGS)
+    g_hash_table_remove_all (self->mappings);
+  ours = g_new (guint64, 1);
+  *ours = e->externalId;
+  g_hash_table_replace (self->mappings, key, ours);
+
+  if (g_hash_table_steal_extended (self->waiting, key, NULL, (gpointer *)&records))
+    {
+      for (guint i = 0; i < records->len; i++)
+        {
+          WaitingRecord *w = g_ptr_array_index (records, i);
+
+          append_completed (self, w->kind, w->data, *ours);
+        }
+      self->stats.n_waiting -= records->len;
+      g_ptr_array_unref (records);
+    }
+  return TRUE;
+}
+
 static void
 translate_kernel (TsCuptiTranslator           *self,
                   const CUpti_ActivityKernel10 *k)
@@ -230,8 +464,7 @@ translate_kernel (TsCuptiTranslator           *self,
   note_context_locked (self, k->contextId, k->deviceId);
   rec.start = ts_cupti_translator_time (self, k->start);
   rec.end = ts_cupti_translator_time (self, k->end);
-  rec.correlation = k->correlationId;
-  rec.queued = queued_time (self, rec.correlation, rec.start);
+  rec.queued = rec.start;
   rec.device = k->deviceId;
   rec.stream = stream_lookup (self, k->contextId, k->streamId, k->deviceId);
   rec.name = ts_recorder_intern (self->recorder, k->name);
@@ -241,7 +474,7 @@ translate_kernel (TsCuptiTranslator           *self,
   rec.block[0] = (guint32)k->blockX;
   rec.block[1] = (guint32)k->blockY;
   rec.block[2] = (guint32)k->blockZ;
-  ts_recorder_append (self->recorder, TS_RECORD_KERNEL, &rec);
+  emit (self, TS_RECORD_KERNEL, &rec, k->correlationId);
 }
 
 static gboolean
@@ -302,8 +535,7 @@ translate_memcpy (TsCuptiTranslator          *self,
   note_context_locked (self, m->contextId, m->deviceId);
   rec.start = ts_cupti_translator_time (self, m->start);
   rec.end = ts_cupti_translator_time (self, m->end);
-  rec.correlation = m->correlationId;
-  rec.queued = queued_time (self, rec.correlation, rec.start);
+  rec.queued = rec.start;
   rec.device = m->deviceId;
   rec.stream = stream_lookup (self, m->contextId, m->streamId, m->deviceId);
   rec.kind = kind;
@@ -311,7 +543,7 @@ translate_memcpy (TsCuptiTranslator          *self,
   rec.src_device = kind == TS_COPY_HOST_TO_DEVICE || kind == TS_COPY_HOST_TO_HOST ? -1 : (gint32)m->deviceId;
   rec.dst_device = kind == TS_COPY_DEVICE_TO_HOST || kind == TS_COPY_HOST_TO_HOST ? -1 : (gint32)m->deviceId;
   rec.bytes = m->bytes;
-  ts_recorder_append (self->recorder, TS_RECORD_MEMCPY, &rec);
+  emit (self, TS_RECORD_MEMCPY, &rec, m->correlationId);
   return TRUE;
 }
 
@@ -324,8 +556,7 @@ translate_peer_copy (TsCuptiTranslator              *self,
   note_context_locked (self, m->contextId, m->deviceId);
   rec.start = ts_cupti_translator_time (self, m->start);
   rec.end = ts_cupti_translator_time (self, m->end);
-  rec.correlation = m->correlationId;
-  rec.queued = queued_time (self, rec.correlation, rec.start);
+  rec.queued = rec.start;
   rec.device = m->deviceId;
   rec.stream = stream_lookup (self, m->contextId, m->streamId, m->deviceId);
   rec.kind = TS_COPY_PEER;
@@ -333,7 +564,7 @@ translate_peer_copy (TsCuptiTranslator              *self,
   rec.src_device = (gint32)m->srcDeviceId;
   rec.dst_device = (gint32)m->dstDeviceId;
   rec.bytes = m->bytes;
-  ts_recorder_append (self->recorder, TS_RECORD_MEMCPY, &rec);
+  emit (self, TS_RECORD_MEMCPY, &rec, m->correlationId);
 }
 
 static void
@@ -345,13 +576,12 @@ translate_memset (TsCuptiTranslator          *self,
   note_context_locked (self, m->contextId, m->deviceId);
   rec.start = ts_cupti_translator_time (self, m->start);
   rec.end = ts_cupti_translator_time (self, m->end);
-  rec.correlation = m->correlationId;
-  rec.queued = queued_time (self, rec.correlation, rec.start);
+  rec.queued = rec.start;
   rec.device = m->deviceId;
   rec.stream = stream_lookup (self, m->contextId, m->streamId, m->deviceId);
   rec.bytes = m->bytes;
   rec.value = m->value;
-  ts_recorder_append (self->recorder, TS_RECORD_MEMSET, &rec);
+  emit (self, TS_RECORD_MEMSET, &rec, m->correlationId);
 }
 
 /* A host thread blocked on the device; a stream waiting on an event is not
@@ -361,7 +591,6 @@ translate_sync (TsCuptiTranslator                   *self,
                 const CUpti_ActivitySynchronization2 *s)
 {
   gint32 device = context_device (self, s->contextId);
-  PendingCall call = { 0, 0 };
   guint32 kind;
 
   switch (s->type)
@@ -381,11 +610,10 @@ translate_sync (TsCuptiTranslator                   *self,
 
         wait.queued = ts_cupti_translator_time (self, s->start);
         wait.time = ts_cupti_translator_time (self, s->end);
-        wait.correlation = s->correlationId;
         wait.event = s->cudaEventId;
         wait.device = device < 0 ? 0 : (guint32)device;
         wait.stream = stream_lookup (self, s->contextId, s->streamId, wait.device);
-        ts_recorder_append (self->recorder, TS_RECORD_EVENT_WAIT, &wait);
+        emit (self, TS_RECORD_EVENT_WAIT, &wait, s->correlationId);
         return TRUE;
       }
     default:
@@ -395,18 +623,15 @@ translate_sync (TsCuptiTranslator                   *self,
   {
     TsSyncRecord rec = { 0 };
 
-    join (self, s->correlationId, FALSE, &call);
     rec.start = ts_cupti_translator_time (self, s->start);
     rec.end = ts_cupti_translator_time (self, s->end);
-    rec.correlation = s->correlationId;
-    rec.thread = call.thread;
     rec.kind = kind;
     rec.device = device;
     rec.stream = kind == TS_SYNC_STREAM && device >= 0
       ? stream_lookup (self, s->contextId, s->streamId, (guint32)device)
       : TS_STREAM_NONE;
     rec.event = kind == TS_SYNC_EVENT ? s->cudaEventId : 0;
-    ts_recorder_append (self->recorder, TS_RECORD_SYNC, &rec);
+    emit (self, TS_RECORD_SYNC, &rec, s->correlationId);
   }
   return TRUE;
 }
@@ -419,12 +644,11 @@ translate_cuda_event (TsCuptiTranslator             *self,
 
   note_context_locked (self, e->contextId, e->deviceId);
   rec.time = ts_cupti_translator_time (self, e->deviceTimestamp);
-  rec.correlation = e->correlationId;
-  rec.queued = queued_time (self, rec.correlation, rec.time);
+  rec.queued = rec.time;
   rec.event = e->eventId;
   rec.device = e->deviceId;
   rec.stream = stream_lookup (self, e->contextId, e->streamId, e->deviceId);
-  ts_recorder_append (self->recorder, TS_RECORD_EVENT_RECORD, &rec);
+  emit (self, TS_RECORD_EVENT_RECORD, &rec, e->correlationId);
 }
 
 static void
@@ -495,6 +719,8 @@ translate_locked (TsCuptiTranslator    *self,
     case CUPTI_ACTIVITY_KIND_STREAM:
       translate_stream (self, (const CUpti_ActivityStream *)record);
       return TRUE;
+    case CUPTI_ACTIVITY_KIND_EXTERNAL_CORRELATION:
+      return translate_external (self, (const CUpti_ActivityExternalCorrelation *)record);
     default:
       return FALSE;
     }
@@ -514,6 +740,8 @@ ts_cupti_translator_translate (TsCuptiTranslator    *self,
   ret = translate_locked (self, record);
   if (ret)
     self->stats.n_translated++;
+  else if (record->kind == CUPTI_ACTIVITY_KIND_RUNTIME || record->kind == CUPTI_ACTIVITY_KIND_DRIVER)
+    self->stats.n_api++;
   else
     self->stats.n_unknown++;
   g_mutex_unlock (&self->mutex);
@@ -554,6 +782,16 @@ ts_cupti_translator_add_dropped (TsCuptiTranslator *self,
 }
 
 void
+ts_cupti_translator_finish (TsCuptiTranslator *self)
+{
+  g_return_if_fail (self != NULL);
+
+  g_mutex_lock (&self->mutex);
+  give_up_waiting (self);
+  g_mutex_unlock (&self->mutex);
+}
+
+void
 ts_cupti_translator_get_stats (TsCuptiTranslator *self,
                                TsCuptiStats      *stats)
 {
@@ -589,6 +827,11 @@ ts_cupti_record_size (CUpti_ActivityKind kind)
       return sizeof (CUpti_ActivityContext3);
     case CUPTI_ACTIVITY_KIND_STREAM:
       return sizeof (CUpti_ActivityStream);
+    case CUPTI_ACTIVITY_KIND_EXTERNAL_CORRELATION:
+      return sizeof (CUpti_ActivityExternalCorrelation);
+    case CUPTI_ACTIVITY_KIND_RUNTIME:
+    case CUPTI_ACTIVITY_KIND_DRIVER:
+      return sizeof (CUpti_ActivityAPI);
     default:
       return 0;
     }

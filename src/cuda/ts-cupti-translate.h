@@ -23,6 +23,21 @@
  * ts_cupti_translator_add_api_call() (which appends it); the device work
  * with the same correlation id later takes its host thread and launch time
  * (the `queued` fields) from it.
+ *
+ * External correlation (the workload runner, ts-cupti-activity.c): our
+ * runtime records its own API calls with its own correlation ids and
+ * pushes each id to CUPTI around the CUDA calls it makes
+ * (cuptiActivityPushExternalCorrelationId). CUPTI then writes an
+ * EXTERNAL_CORRELATION record per API call, mapping its correlation id to
+ * ours. With ts_cupti_translator_set_external_kind(), device records get
+ * our id instead of CUPTI's. The mapping usually lives in another buffer
+ * than the device work (API-side buffers and per-stream buffers complete
+ * at different times), so it may come before or after: a device record
+ * whose mapping has not come yet waits, translated, inside the translator
+ * and is appended when the mapping arrives. At ts_cupti_translator_finish()
+ * (after CUPTI's last, forced flush no mapping can still come) the records
+ * still waiting are appended with no correlation (0) and counted in
+ * n_unmapped; so are device records CUPTI gives correlation 0.
  */
 
 #pragma once
@@ -47,6 +62,9 @@ typedef struct
   guint64 n_unknown;       /* records of kinds we do not translate */
   guint64 n_dropped;       /* records CUPTI reported as dropped */
   guint64 n_unjoined;      /* device records with no API call to join */
+  guint64 n_api;           /* CUPTI API records (RUNTIME, DRIVER): not translated */
+  guint64 n_unmapped;      /* device records appended with no external correlation */
+  guint64 n_waiting;       /* device records waiting for their mapping, now */
 } TsCuptiStats;
 
 TsCuptiTranslator *ts_cupti_translator_new           (TsRecorder            *recorder,
@@ -56,9 +74,18 @@ void               ts_cupti_translator_free          (TsCuptiTranslator     *sel
 TsTime             ts_cupti_translator_time          (TsCuptiTranslator     *self,
                                                       guint64                timestamp);
 
+/* Device records take our correlation ids from EXTERNAL_CORRELATION
+ * records of @kind (see above). Set before translating anything. */
+void               ts_cupti_translator_set_external_kind (TsCuptiTranslator             *self,
+                                                          CUpti_ExternalCorrelationKind  kind);
+
 /* Appends @record (an API call from the callback API) and remembers it for
  * the join. Thread-safe. */
 void               ts_cupti_translator_add_api_call  (TsCuptiTranslator     *self,
+                                                      const TsApiCallRecord *record);
+/* Remembers @record for the join only (whoever made it appended it).
+ * Thread-safe. */
+void               ts_cupti_translator_note_call     (TsCuptiTranslator     *self,
                                                       const TsApiCallRecord *record);
 /* Which device a CUPTI context id belongs to (synchronization records name
  * only the context). Thread-safe. */
@@ -66,8 +93,11 @@ void               ts_cupti_translator_note_context  (TsCuptiTranslator     *sel
                                                       guint32                context_id,
                                                       guint32                device);
 
-/* Translates one record. Returns TRUE when it produced a record of ours;
- * kinds we do not translate are counted in n_unknown. */
+/* Translates one record. Returns TRUE when it was used: it produced a
+ * record of ours (now or, waiting for its mapping, later) or it is a
+ * mapping of our external kind. CUPTI's API records are counted in n_api
+ * (they are enabled only because CUPTI makes external correlation records
+ * for API records); other kinds we do not translate in n_unknown. */
 gboolean           ts_cupti_translator_translate     (TsCuptiTranslator     *self,
                                                       const CUpti_Activity  *record);
 
@@ -82,6 +112,10 @@ gsize              ts_cupti_translator_translate_buffer (TsCuptiTranslator     *
 /* Records CUPTI reports dropped (cuptiActivityGetNumDroppedRecords). */
 void               ts_cupti_translator_add_dropped   (TsCuptiTranslator     *self,
                                                       guint64                n_dropped);
+
+/* The end of the records: those still waiting for a mapping are appended
+ * with no correlation and counted in n_unmapped. */
+void               ts_cupti_translator_finish        (TsCuptiTranslator     *self);
 
 void               ts_cupti_translator_get_stats     (TsCuptiTranslator     *self,
                                                       TsCuptiStats          *stats);

@@ -4,8 +4,8 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
  * The CUDA driver, at cuInit, loads CUDA_INJECTION64_PATH and calls its
- * InitializeInjection. We then dlopen libcupti (never linked: the library
- * must load where there is no driver, for NVTX), subscribe to the runtime
+ * InitializeInjection. We then open libcupti with ts-cupti-loader.c (never
+ * linked: the library must load where there is no driver, for NVTX), subscribe to the runtime
  * and driver API callbacks, and enable the activity kinds we translate.
  *
  * - API calls: one TsApiCallRecord per runtime call (and per driver call
@@ -23,12 +23,12 @@
 
 #include "config.h"
 
-#include <dlfcn.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include <cupti.h>
 
+#include "ts-cupti-loader.h"
 #include "ts-cupti-translate.h"
 #include "ts-inject-private.h"
 
@@ -36,26 +36,7 @@
 #define MAX_NESTING 16
 #define SMALL_SEGMENT_SIZE (2u << 20)   /* PyTorch's kSmallBuffer */
 
-#define CUPTI_FUNCS(X) \
-  X (cuptiSubscribe) \
-  X (cuptiUnsubscribe) \
-  X (cuptiEnableDomain) \
-  X (cuptiActivityEnable) \
-  X (cuptiActivityRegisterCallbacks) \
-  X (cuptiActivityRegisterTimestampCallback) \
-  X (cuptiActivityEnableCudaEventDeviceTimestamps) \
-  X (cuptiActivityGetNextRecord) \
-  X (cuptiActivityGetNumDroppedRecords) \
-  X (cuptiActivityFlushAll) \
-  X (cuptiGetDeviceId) \
-  X (cuptiGetResultString)
-
-static struct
-{
-#define DECLARE(name) __typeof__ (name) *name;
-  CUPTI_FUNCS (DECLARE)
-#undef DECLARE
-} cupti;
+static TsCuptiFuncs cupti;
 
 static TsCuptiTranslator   *translator;
 static TsRecorder          *recorder;
@@ -74,39 +55,15 @@ static __thread CallStack driver_calls;
 static __thread void     *last_context;
 static __thread gint32    last_device = -1;
 
-static const char *const cupti_candidates[] = {
-  "libcupti.so.13",
-  "libcupti.so",
-  TS_CUDA_ROOT "/lib64/libcupti.so",
-  TS_CUDA_ROOT "/extras/CUPTI/lib64/libcupti.so",
-};
-
 static gboolean
 load_cupti (void)
 {
-  const char *override = g_getenv (TS_INJECT_ENV_CUPTI);
-  void *handle = NULL;
+  g_autoptr(GError) error = NULL;
 
-  if (override != NULL && *override != '\0')
-    handle = dlopen (override, RTLD_NOW | RTLD_GLOBAL);
-  for (guint i = 0; handle == NULL && i < G_N_ELEMENTS (cupti_candidates); i++)
-    handle = dlopen (cupti_candidates[i], RTLD_NOW | RTLD_GLOBAL);
-  if (handle == NULL)
-    {
-      ts_inject_report ("CUDA work is not recorded: could not load libcupti (%s); set %s",
-                        dlerror (), TS_INJECT_ENV_CUPTI);
-      return FALSE;
-    }
-
-#define RESOLVE(name) \
-  if ((*(void **)&cupti.name = dlsym (handle, #name)) == NULL) \
-    { \
-      ts_inject_report ("CUDA work is not recorded: libcupti has no %s", #name); \
-      return FALSE; \
-    }
-  CUPTI_FUNCS (RESOLVE)
-#undef RESOLVE
-  return TRUE;
+  if (ts_cupti_load (&cupti, &error))
+    return TRUE;
+  ts_inject_report ("CUDA work is not recorded: %s", error->message);
+  return FALSE;
 }
 
 static uint64_t CUPTIAPI
@@ -321,12 +278,12 @@ static gboolean
 check (CUptiResult  result,
        const char  *what)
 {
-  const char *text = NULL;
+  g_autofree char *text = NULL;
 
   if (result == CUPTI_SUCCESS)
     return TRUE;
-  cupti.cuptiGetResultString (result, &text);
-  ts_inject_report ("CUPTI: %s failed: %s", what, text ? text : "unknown error");
+  text = ts_cupti_result_text (&cupti, result);
+  ts_inject_report ("CUPTI: %s failed: %s", what, text);
   return FALSE;
 }
 
