@@ -66,7 +66,8 @@ TsCudaDevice *ts_cuda_device_new           (const TsCudaKernels      *kernels,
 void          ts_cuda_device_free          (TsCudaDevice             *self);
 const TsCudaKernels *ts_cuda_device_get_kernels (TsCudaDevice       *self);
 
-/* CLOCK_MONOTONIC in ns: the host clock of every record. */
+/* CLOCK_MONOTONIC in ns since the first call (never 0): the host clock of
+ * every record on a real GPU. */
 TsTime        ts_cuda_device_now           (void);
 
 /* The first time, queries the device: its name, SMs, memory, priorities. */

@@ -58,13 +58,25 @@ struct _TsCudaDevice
   guint64                 untimed;     /* items lost to a sticky error */
 };
 
-TsTime
-ts_cuda_device_now (void)
+static TsTime
+monotonic_ns (void)
 {
   struct timespec ts;
 
   clock_gettime (CLOCK_MONOTONIC, &ts);
   return (TsTime) ts.tv_sec * G_GUINT64_CONSTANT (1000000000) + (TsTime) ts.tv_nsec;
+}
+
+/* From the first call on, so that a trace starts near 0 as a simulated
+ * one does (and CUPTI's records, on the same clock, line up). */
+TsTime
+ts_cuda_device_now (void)
+{
+  static gsize origin;
+
+  if (g_once_init_enter (&origin))
+    g_once_init_leave (&origin, (gsize) (monotonic_ns () - 1));
+  return monotonic_ns () - (TsTime) origin;
 }
 
 static void

@@ -15,6 +15,7 @@
 #include <stdio.h>
 
 #include "ts-cupti-activity.h"
+#include "ts-cuda-device-private.h"
 #include "ts-cupti-translate.h"
 
 #define BUFFER_SIZE (8u << 20)
@@ -209,7 +210,9 @@ ts_cupti_activity_start (TsRecorder  *recorder,
 
   self = g_new0 (TsCuptiActivity, 1);
   self->recorder = g_object_ref (recorder);
-  self->time_base = ts_cupti_clock ();
+  /* The runtime's host clock (ts_cuda_device_now) is CLOCK_MONOTONIC from
+   * its own origin: the same origin here puts both sides on one axis. */
+  self->time_base = ts_cupti_clock () - ts_cuda_device_now ();
   self->translator = ts_cupti_translator_new (recorder, self->time_base);
   ts_cupti_translator_set_external_kind (self->translator, EXTERNAL_KIND);
 

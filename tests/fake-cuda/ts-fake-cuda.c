@@ -1,0 +1,1170 @@
+/* ts-fake-cuda.c: a host implementation of the CUDA backend module's table
+ *
+ * Copyright 2026 The Tensorscope authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * A TEST DOUBLE, built into libtensorscope-fake-cuda.so whether or not the
+ * CUDA toolkit is installed, so that CI machines without a GPU can drive
+ * the runtime's whole real-GPU path (ts_cuda_backend_open() and the
+ * TsCudaKernels table of ts-cuda-kernels.h) with CUDA's semantics:
+ *
+ * Devices: $TS_FAKE_CUDA_DEVICES devices (default 2; 0 means device_count
+ * fails with cudaErrorNoDevice), each an H100 ("Fake CUDA Device (H100)",
+ * 132 SMs, cc 9.0, 2048 threads/SM) with $TS_FAKE_CUDA_MEMORY bytes
+ * (default 85520809984). Both are read once, on the first call. Device
+ * memory is host memory (256-byte aligned); usage is counted per device in
+ * exact bytes, and an allocation past the total fails with
+ * cudaErrorMemoryAllocation.
+ *
+ * Execution: work runs at once, on the calling thread, in issue order:
+ * a legal CUDA schedule, since it respects stream order and every event.
+ * Time is virtual and deterministic: each stream has a clock (picoseconds,
+ * starting at 0) that each kernel, copy or memset on it advances by
+ *
+ *   2 us + device bytes / (2 TB/s) + host bytes / (25 GB/s) + flops / (50 TFLOP/s)
+ *
+ * (integer picoseconds: 2000000 + ceil (device_bytes / 2) + host_bytes * 40
+ * + ceil (flops / 50)). A kernel's device bytes are the sizes of all its
+ * tensor operands (scalars count 0, each operand once, broadcast or not);
+ * a copy's are its byte count, as host bytes when either side is not
+ * device memory (pageable or pinned host); only matmul and bmm have flops
+ * (2 m n k per matrix). event_record stamps an event with its stream's
+ * clock, stream_wait_event moves a stream's clock up to the event's time,
+ * event_elapsed is the difference in ms. The host is infinitely fast and
+ * never waits: synchronizing moves no clock, queries always say "done".
+ *
+ * Kernels run the CPU kernels (src/kernels/cpu) on the same views, so
+ * results are the CPU backend's bit for bit (random numbers included: the
+ * same Philox mapping with this device's SM count). An out-of-range index
+ * in index_select/gather prints what the CUDA module's device assert
+ * prints, writes nothing, and leaves the sticky error 710, as does 700 for
+ * a kernel operand outside every live allocation: the launch itself
+ * succeeds; every later sync, query, allocation and launch returns it.
+ *
+ * One mutex serializes everything.
+ */
+
+#include "config.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <glib.h>
+
+#include "ts-cpu-kernels.h"
+#include "ts-cuda-kernels.h"
+#include "ts-fake-cuda.h"
+
+#define EXPORT __attribute__ ((visibility ("default")))
+
+#define DEFAULT_N_DEVICES     2
+#define DEFAULT_MEMORY        G_GUINT64_CONSTANT (85520809984)
+#define MAX_DEVICES           64
+#define SM_COUNT              132
+#define MAX_THREADS_PER_SM    2048
+#define ALIGNMENT             256
+#define LEAST_PRIORITY        0
+#define GREATEST_PRIORITY     (-5)
+#define BLOCK                 256   /* the CUDA module's threads per block */
+
+/* The timing model, in picoseconds. */
+#define LAUNCH_PS             G_GUINT64_CONSTANT (2000000)
+#define HOST_PS_PER_BYTE      40    /* 25 GB/s */
+#define DEVICE_BYTES_PER_PS   2     /* 2 TB/s */
+#define FLOPS_PER_PS          50    /* 50 TFLOP/s */
+
+#define PINNED                (-1)  /* Alloc.device of malloc_host memory */
+#define FAULT                 (-1)  /* map_view: the kernel must not run */
+
+#define ERROR_INVALID_RESOURCE_HANDLE 400
+
+typedef struct
+{
+  int     device;
+  int     priority;
+  guint64 clock;
+} FakeStream;
+
+typedef struct
+{
+  int      device;
+  int      flags;
+  gboolean recorded;
+  guint64  time;
+} FakeEvent;
+
+typedef struct
+{
+  int     device;   /* PINNED for pinned host memory */
+  guint64 size;
+} Alloc;
+
+/* A scalar operand's value, stored in its dtype for a 0-dim TsView. */
+typedef union
+{
+  double  d;
+  gint64  i;
+  guint8  bytes[16];
+} Scalar;
+
+static GMutex lock;
+static gsize initialized;
+static int n_devices;
+static guint64 total_memory;
+static guint64 used[MAX_DEVICES];
+static FakeStream legacy[MAX_DEVICES];   /* the legacy default streams */
+static GTree *allocs;                    /* base address -> Alloc */
+static GHashTable *streams;              /* created streams */
+static GHashTable *events;
+static int sticky;                       /* 0, 700 or 710: never cleared */
+static TsFakeCudaCounters counters;
+static _Thread_local int current_device;
+
+static int
+compare_addresses (gconstpointer a,
+                   gconstpointer b,
+                   gpointer      user_data)
+{
+  return (guintptr)a < (guintptr)b ? -1 : (guintptr)a > (guintptr)b;
+}
+
+static GMutexLocker *
+enter (void)
+{
+  if (g_once_init_enter (&initialized))
+    {
+      const char *devices = g_getenv ("TS_FAKE_CUDA_DEVICES");
+      const char *memory = g_getenv ("TS_FAKE_CUDA_MEMORY");
+
+      n_devices = devices != NULL ? (int)CLAMP (g_ascii_strtoll (devices, NULL, 10), 0, MAX_DEVICES)
+                                  : DEFAULT_N_DEVICES;
+      total_memory = memory != NULL ? g_ascii_strtoull (memory, NULL, 10) : DEFAULT_MEMORY;
+      for (int d = 0; d < MAX_DEVICES; d++)
+        legacy[d].device = d;
+      allocs = g_tree_new_full (compare_addresses, NULL, NULL, g_free);
+      streams = g_hash_table_new (NULL, NULL);
+      events = g_hash_table_new (NULL, NULL);
+      g_once_init_leave (&initialized, 1);
+    }
+  return g_mutex_locker_new (&lock);
+}
+
+/* What every call but the device queries checks first. */
+static int
+usable (void)
+{
+  if (n_devices == 0)
+    return TS_CUDA_ERROR_NO_DEVICE;
+  return sticky;
+}
+
+/* The live allocation holding @p, or NULL. */
+static Alloc *
+find_alloc (const void *p,
+            char      **base)
+{
+  GTreeNode *node = g_tree_upper_bound (allocs, p);   /* the first base above p */
+  Alloc *a;
+
+  node = node != NULL ? g_tree_node_previous (node) : g_tree_node_last (allocs);
+  if (node == NULL)
+    return NULL;
+  a = g_tree_node_value (node);
+  *base = g_tree_node_key (node);
+  return (const char *)p < *base + a->size ? a : NULL;
+}
+
+/* Whether [p, p + bytes) lies inside one live allocation (pinned host
+ * memory too, unless @device_only). */
+static gboolean
+inside_alloc (const void *p,
+              guint64     bytes,
+              gboolean    device_only)
+{
+  char *base;
+  Alloc *a = find_alloc (p, &base);
+
+  return a != NULL && (!device_only || a->device != PINNED) &&
+         (guint64)((const char *)p - base) + bytes <= a->size;
+}
+
+/* A copy operand: host memory anywhere, or device memory that must fit. */
+static gboolean
+copy_operand_ok (const void *p,
+                 guint64     bytes,
+                 gboolean   *on_device)
+{
+  char *base;
+  Alloc *a = find_alloc (p, &base);
+
+  *on_device = a != NULL && a->device != PINNED;
+  return a == NULL || (guint64)((const char *)p - base) + bytes <= a->size;
+}
+
+static FakeStream *
+resolve_stream (void *stream)
+{
+  if (stream == NULL)
+    return &legacy[current_device];
+  return g_hash_table_contains (streams, stream) ? stream : NULL;
+}
+
+static guint64
+duration_ps (guint64 device_bytes,
+             guint64 host_bytes,
+             guint64 flops)
+{
+  return LAUNCH_PS + (device_bytes + DEVICE_BYTES_PER_PS - 1) / DEVICE_BYTES_PER_PS +
+         host_bytes * HOST_PS_PER_BYTE + (flops + FLOPS_PER_PS - 1) / FLOPS_PER_PS;
+}
+
+static gint64
+view_numel (const TsCudaView *v)
+{
+  gint64 n = 1;
+
+  for (int d = 0; d < v->ndim; d++)
+    n *= v->shape[d];
+  return n;
+}
+
+static guint64
+view_bytes (const TsCudaView *v)
+{
+  if (v->ndim == 0 && v->data == NULL)
+    return 0;
+  return (guint64)view_numel (v) * ts_dtype_size ((TsDType)v->dtype);
+}
+
+/* A sticky error, as the GPU raises one: the launch already returned. */
+static void
+fault (int error)
+{
+  if (sticky == 0)
+    sticky = error;
+}
+
+/* TsCudaView -> TsView. Scalars (ndim 0, data NULL) need @scalar, where
+ * their value is stored in their dtype. FAULT: an operand outside every
+ * live allocation (an illegal address; the kernel must not run). */
+static int
+map_view (const TsCudaView *cv,
+          TsView           *v,
+          Scalar           *scalar)
+{
+  gint64 extent = 0;
+  gsize esize;
+
+  if (cv == NULL || cv->ndim < 0 || cv->ndim > TS_CUDA_MAX_DIMS || cv->offset < 0 ||
+      !ts_dtype_is_valid ((TsDType)cv->dtype))
+    return TS_CUDA_ERROR_INVALID_VALUE;
+  if (cv->ndim == 0 && cv->data == NULL)
+    {
+      if (scalar == NULL)
+        return TS_CUDA_ERROR_INVALID_VALUE;
+      memset (scalar, 0, sizeof *scalar);
+      if (ts_dtype_is_floating ((TsDType)cv->dtype))
+        ts_dtype_store ((TsDType)cv->dtype, scalar->bytes, cv->dvalue);
+      else
+        ts_dtype_store_int ((TsDType)cv->dtype, scalar->bytes, cv->ivalue);
+      ts_view_init_scalar (v, (TsDType)cv->dtype, scalar->bytes);
+      return 0;
+    }
+  for (int d = 0; d < cv->ndim; d++)
+    {
+      if (cv->shape[d] < 0 || cv->strides[d] < 0)
+        return TS_CUDA_ERROR_INVALID_VALUE;
+      if (cv->shape[d] == 0)
+        extent = -1;
+      else if (extent >= 0)
+        extent += (cv->shape[d] - 1) * cv->strides[d];
+    }
+  ts_view_init (v, (TsDType)cv->dtype, cv->data, (guint)cv->ndim, cv->shape, cv->strides,
+                cv->offset);
+  esize = ts_dtype_size ((TsDType)cv->dtype);
+  if (extent >= 0 &&
+      (cv->data == NULL ||
+       !inside_alloc ((char *)cv->data + cv->offset * esize, (guint64)(extent + 1) * esize, FALSE)))
+    {
+      fprintf (stderr, "ts-fake-cuda: a kernel operand at %p (offset %" G_GINT64_FORMAT
+               ") is outside every live allocation: illegal address\n",
+               cv->data, cv->offset);
+      fault (TS_CUDA_ERROR_ILLEGAL_ADDRESS);
+      return FAULT;
+    }
+  return 0;
+}
+
+/* Maps an operand or returns from the kernel: a bad view is an error of
+ * the launch, an illegal address is not (it surfaces later, sticky). */
+#define MAP(cv, v, scalar) G_STMT_START {                                \
+    int map_err_ = map_view ((cv), (v), (scalar));                       \
+    if (map_err_ != 0)                                                   \
+      return map_err_ == FAULT ? TS_CUDA_SUCCESS : map_err_;             \
+  } G_STMT_END
+
+/* The stream a kernel runs on: on the current device, as CUDA requires. */
+static int
+launch_prepare (void        *stream,
+                FakeStream **s)
+{
+  int err = usable ();
+
+  if (err != 0)
+    return err;
+  *s = resolve_stream (stream);
+  if (*s == NULL || (*s)->device != current_device)
+    return ERROR_INVALID_RESOURCE_HANDLE;
+  return 0;
+}
+
+static int
+launch_finish (FakeStream *s,
+               gboolean    ok,
+               GError     *error,
+               guint64     bytes,
+               guint64     flops)
+{
+  if (!ok)
+    {
+      g_debug ("ts-fake-cuda: launch refused: %s", error != NULL ? error->message : "?");
+      return error != NULL && error->domain == TS_KERNEL_ERROR && error->code == TS_KERNEL_ERROR_DTYPE
+             ? TS_CUDA_ERROR_NOT_SUPPORTED : TS_CUDA_ERROR_INVALID_VALUE;
+    }
+  s->clock += duration_ps (bytes, 0, flops);
+  counters.launches++;
+  return TS_CUDA_SUCCESS;
+}
+
+/* ---- Devices and memory ------------------------------------------------ */
+
+static int
+k_device_count (int *count)
+{
+  g_autoptr(GMutexLocker) locker = enter ();
+
+  if (count == NULL)
+    return TS_CUDA_ERROR_INVALID_VALUE;
+  *count = n_devices;
+  return n_devices == 0 ? TS_CUDA_ERROR_NO_DEVICE : TS_CUDA_SUCCESS;
+}
+
+static int
+k_device_info (int device, char *name, int name_len, int *sm_count, int *cc_major,
+               int *cc_minor, uint64_t *total, int *max_threads_per_sm)
+{
+  g_autoptr(GMutexLocker) locker = enter ();
+
+  if (n_devices == 0)
+    return TS_CUDA_ERROR_NO_DEVICE;
+  if (device < 0 || device >= n_devices)
+    return TS_CUDA_ERROR_INVALID_DEVICE;
+  if (name != NULL && name_len > 0)
+    g_strlcpy (name, "Fake CUDA Device (H100)", (gsize)name_len);
+  *sm_count = SM_COUNT;
+  *cc_major = 9;
+  *cc_minor = 0;
+  *total = total_memory;
+  *max_threads_per_sm = MAX_THREADS_PER_SM;
+  return TS_CUDA_SUCCESS;
+}
+
+static int
+k_set_device (int device)
+{
+  g_autoptr(GMutexLocker) locker = enter ();
+
+  if (n_devices == 0)
+    return TS_CUDA_ERROR_NO_DEVICE;
+  if (device < 0 || device >= n_devices)
+    return TS_CUDA_ERROR_INVALID_DEVICE;
+  current_device = device;
+  return TS_CUDA_SUCCESS;
+}
+
+static int
+k_get_device (int *device)
+{
+  g_autoptr(GMutexLocker) locker = enter ();
+
+  if (n_devices == 0)
+    return TS_CUDA_ERROR_NO_DEVICE;
+  *device = current_device;
+  return TS_CUDA_SUCCESS;
+}
+
+static int
+allocate (void **ptr, uint64_t size, int device)
+{
+  void *p = NULL;
+  Alloc *a;
+  int err = usable ();
+
+  if (ptr == NULL)
+    return TS_CUDA_ERROR_INVALID_VALUE;
+  *ptr = NULL;
+  if (err != 0)
+    return err;
+  if (size == 0)
+    return TS_CUDA_SUCCESS;
+  if ((device != PINNED && size > total_memory - used[device]) ||
+      posix_memalign (&p, ALIGNMENT, size) != 0)
+    return TS_CUDA_ERROR_MEMORY_ALLOCATION;
+  a = g_new (Alloc, 1);
+  a->device = device;
+  a->size = size;
+  g_tree_insert (allocs, p, a);
+  if (device != PINNED)
+    {
+      used[device] += size;
+      counters.mallocs++;
+    }
+  *ptr = p;
+  return TS_CUDA_SUCCESS;
+}
+
+/* A sticky error does not keep memory: the process may go on to exit. */
+static int
+release (void *ptr, gboolean pinned)
+{
+  Alloc *a;
+
+  if (ptr == NULL)
+    return usable ();
+  a = g_tree_lookup (allocs, ptr);
+  if (a == NULL || (a->device == PINNED) != pinned)
+    return sticky != 0 ? sticky : TS_CUDA_ERROR_INVALID_VALUE;
+  if (!pinned)
+    {
+      used[a->device] -= a->size;
+      counters.frees++;
+    }
+  g_tree_remove (allocs, ptr);
+  free (ptr);
+  return usable ();
+}
+
+static int
+k_malloc_device (void **ptr, uint64_t size)
+{
+  g_autoptr(GMutexLocker) locker = enter ();
+
+  return allocate (ptr, size, current_device);
+}
+
+static int
+k_free_device (void *ptr)
+{
+  g_autoptr(GMutexLocker) locker = enter ();
+
+  return release (ptr, FALSE);
+}
+
+static int
+k_malloc_host (void **ptr, uint64_t size)
+{
+  g_autoptr(GMutexLocker) locker = enter ();
+
+  return allocate (ptr, size, PINNED);
+}
+
+static int
+k_free_host (void *ptr)
+{
+  g_autoptr(GMutexLocker) locker = enter ();
+
+  return release (ptr, TRUE);
+}
+
+static int
+k_mem_get_info (uint64_t *free_bytes, uint64_t *total_bytes)
+{
+  g_autoptr(GMutexLocker) locker = enter ();
+  int err = usable ();
+
+  if (err != 0)
+    return err;
+  *free_bytes = total_memory - used[current_device];
+  *total_bytes = total_memory;
+  return TS_CUDA_SUCCESS;
+}
+
+/* ---- Streams and events ------------------------------------------------ */
+
+static int
+k_stream_create (void **stream, int priority)
+{
+  g_autoptr(GMutexLocker) locker = enter ();
+  FakeStream *s;
+  int err = usable ();
+
+  if (err != 0)
+    return err;
+  s = g_new0 (FakeStream, 1);
+  s->device = current_device;
+  /* cudaStreamCreateWithPriority clamps to the device's range. */
+  s->priority = CLAMP (priority, GREATEST_PRIORITY, LEAST_PRIORITY);
+  g_hash_table_add (streams, s);
+  *stream = s;
+  return TS_CUDA_SUCCESS;
+}
+
+static int
+k_stream_destroy (void *stream)
+{
+  g_autoptr(GMutexLocker) locker = enter ();
+
+  if (stream == NULL || !g_hash_table_remove (streams, stream))
+    return ERROR_INVALID_RESOURCE_HANDLE;
+  g_free (stream);
+  return usable ();
+}
+
+/* sync and query: all work is done, unless the device is lost. */
+static int
+k_stream_sync (void *stream)
+{
+  g_autoptr(GMutexLocker) locker = enter ();
+  int err = usable ();
+
+  if (err != 0)
+    return err;
+  return resolve_stream (stream) != NULL ? TS_CUDA_SUCCESS : ERROR_INVALID_RESOURCE_HANDLE;
+}
+
+static int
+k_device_sync (void)
+{
+  g_autoptr(GMutexLocker) locker = enter ();
+
+  return usable ();
+}
+
+static int
+k_stream_priority_range (int *least, int *greatest)
+{
+  *least = LEAST_PRIORITY;
+  *greatest = GREATEST_PRIORITY;
+  return TS_CUDA_SUCCESS;
+}
+
+static int
+k_event_create (void **event, int flags)
+{
+  g_autoptr(GMutexLocker) locker = enter ();
+  FakeEvent *e;
+  int err = usable ();
+
+  if (err != 0)
+    return err;
+  /* Interprocess events must not time (cudaEventCreateWithFlags). */
+  if ((flags & ~7) != 0 ||
+      ((flags & TS_CUDA_EVENT_INTERPROCESS) != 0 && (flags & TS_CUDA_EVENT_DISABLE_TIMING) == 0))
+    return TS_CUDA_ERROR_INVALID_VALUE;
+  e = g_new0 (FakeEvent, 1);
+  e->device = current_device;
+  e->flags = flags;
+  g_hash_table_add (events, e);
+  *event = e;
+  return TS_CUDA_SUCCESS;
+}
+
+static int
+k_event_destroy (void *event)
+{
+  g_autoptr(GMutexLocker) locker = enter ();
+
+  if (event == NULL || !g_hash_table_remove (events, event))
+    return ERROR_INVALID_RESOURCE_HANDLE;
+  g_free (event);
+  return usable ();
+}
+
+static int
+k_event_record (void *event, void *stream)
+{
+  g_autoptr(GMutexLocker) locker = enter ();
+  FakeEvent *e = event;
+  FakeStream *s;
+  int err = usable ();
+
+  if (err != 0)
+    return err;
+  s = resolve_stream (stream);
+  if (s == NULL || !g_hash_table_contains (events, event) || e->device != s->device)
+    return ERROR_INVALID_RESOURCE_HANDLE;
+  e->recorded = TRUE;
+  e->time = s->clock;
+  return TS_CUDA_SUCCESS;
+}
+
+static int
+k_stream_wait_event (void *stream, void *event)
+{
+  g_autoptr(GMutexLocker) locker = enter ();
+  FakeEvent *e = event;
+  FakeStream *s;
+  int err = usable ();
+
+  if (err != 0)
+    return err;
+  s = resolve_stream (stream);
+  if (s == NULL || !g_hash_table_contains (events, event))
+    return ERROR_INVALID_RESOURCE_HANDLE;
+  /* Waiting on an event never recorded waits for nothing. */
+  if (e->recorded)
+    s->clock = MAX (s->clock, e->time);
+  return TS_CUDA_SUCCESS;
+}
+
+static int
+k_stream_query (void *stream)
+{
+  return k_stream_sync (stream);
+}
+
+static int
+k_event_sync (void *event)
+{
+  g_autoptr(GMutexLocker) locker = enter ();
+  int err = usable ();
+
+  if (err != 0)
+    return err;
+  return g_hash_table_contains (events, event) ? TS_CUDA_SUCCESS : ERROR_INVALID_RESOURCE_HANDLE;
+}
+
+static int
+k_event_query (void *event)
+{
+  return k_event_sync (event);
+}
+
+/* cudaEventElapsedTime: 400 for an event that does not time or was never
+ * recorded (as documented); 600 cannot happen, work is always done. */
+static int
+k_event_elapsed (float *ms, void *start, void *end)
+{
+  g_autoptr(GMutexLocker) locker = enter ();
+  FakeEvent *a = start, *b = end;
+  int err = usable ();
+
+  if (err != 0)
+    return err;
+  if (ms == NULL)
+    return TS_CUDA_ERROR_INVALID_VALUE;
+  if (!g_hash_table_contains (events, start) || !g_hash_table_contains (events, end) ||
+      ((a->flags | b->flags) & TS_CUDA_EVENT_DISABLE_TIMING) != 0 ||
+      !a->recorded || !b->recorded || a->device != b->device)
+    return ERROR_INVALID_RESOURCE_HANDLE;
+  *ms = (float)((double)((gint64)b->time - (gint64)a->time) / 1e9);
+  return TS_CUDA_SUCCESS;
+}
+
+static int
+k_peek_error (void)
+{
+  g_autoptr(GMutexLocker) locker = enter ();
+
+  return sticky;
+}
+
+/* ---- Copies ------------------------------------------------------------ */
+
+static int
+copy_on (FakeStream *s, void *dst, const void *src, uint64_t bytes)
+{
+  gboolean dst_dev, src_dev;
+
+  if (bytes == 0)
+    return TS_CUDA_SUCCESS;
+  if (dst == NULL || src == NULL ||
+      !copy_operand_ok (dst, bytes, &dst_dev) || !copy_operand_ok (src, bytes, &src_dev))
+    return TS_CUDA_ERROR_INVALID_VALUE;
+  memmove (dst, src, bytes);
+  s->clock += dst_dev && src_dev ? duration_ps (bytes, 0, 0) : duration_ps (0, bytes, 0);
+  counters.copies++;
+  return TS_CUDA_SUCCESS;
+}
+
+static int
+k_memcpy_async (void *dst, const void *src, uint64_t bytes, void *stream)
+{
+  g_autoptr(GMutexLocker) locker = enter ();
+  FakeStream *s;
+  int err = usable ();
+
+  if (err != 0)
+    return err;
+  if ((s = resolve_stream (stream)) == NULL)
+    return ERROR_INVALID_RESOURCE_HANDLE;
+  return copy_on (s, dst, src, bytes);
+}
+
+/* cudaMemcpy runs on the legacy default stream of the current device. */
+static int
+k_memcpy_sync (void *dst, const void *src, uint64_t bytes)
+{
+  g_autoptr(GMutexLocker) locker = enter ();
+  int err = usable ();
+
+  if (err != 0)
+    return err;
+  return copy_on (&legacy[current_device], dst, src, bytes);
+}
+
+static int
+k_memcpy_peer_async (void *dst, int dst_device, const void *src, int src_device,
+                     uint64_t bytes, void *stream)
+{
+  g_autoptr(GMutexLocker) locker = enter ();
+  char *dst_base, *src_base;
+  Alloc *d, *sa;
+  FakeStream *s;
+  int err = usable ();
+
+  if (err != 0)
+    return err;
+  if (dst_device < 0 || dst_device >= n_devices || src_device < 0 || src_device >= n_devices)
+    return TS_CUDA_ERROR_INVALID_DEVICE;
+  if ((s = resolve_stream (stream)) == NULL)
+    return ERROR_INVALID_RESOURCE_HANDLE;
+  if (bytes == 0)
+    return TS_CUDA_SUCCESS;
+  d = dst != NULL ? find_alloc (dst, &dst_base) : NULL;
+  sa = src != NULL ? find_alloc (src, &src_base) : NULL;
+  if (d == NULL || sa == NULL || d->device != dst_device || sa->device != src_device)
+    return TS_CUDA_ERROR_INVALID_VALUE;
+  return copy_on (s, dst, src, bytes);
+}
+
+static int
+k_memset_async (void *dst, int value, uint64_t bytes, void *stream)
+{
+  g_autoptr(GMutexLocker) locker = enter ();
+  FakeStream *s;
+  int err = usable ();
+
+  if (err != 0)
+    return err;
+  if ((s = resolve_stream (stream)) == NULL)
+    return ERROR_INVALID_RESOURCE_HANDLE;
+  if (bytes == 0)
+    return TS_CUDA_SUCCESS;
+  if (dst == NULL || !inside_alloc (dst, bytes, TRUE))
+    return TS_CUDA_ERROR_INVALID_VALUE;
+  memset (dst, value, bytes);
+  s->clock += duration_ps (bytes, 0, 0);
+  counters.memsets++;
+  return TS_CUDA_SUCCESS;
+}
+
+static const char *
+k_error_string (int error)
+{
+  switch (error)
+    {
+    case TS_CUDA_SUCCESS:                 return "no error";
+    case TS_CUDA_ERROR_INVALID_VALUE:     return "invalid argument";
+    case TS_CUDA_ERROR_MEMORY_ALLOCATION: return "out of memory";
+    case TS_CUDA_ERROR_NO_DEVICE:         return "no CUDA-capable device is detected";
+    case TS_CUDA_ERROR_INVALID_DEVICE:    return "invalid device ordinal";
+    case ERROR_INVALID_RESOURCE_HANDLE:   return "invalid resource handle";
+    case TS_CUDA_ERROR_NOT_READY:         return "device not ready";
+    case TS_CUDA_ERROR_ILLEGAL_ADDRESS:   return "an illegal memory access was encountered";
+    case TS_CUDA_ERROR_ASSERT:            return "device-side assert triggered";
+    case TS_CUDA_ERROR_NOT_SUPPORTED:     return "operation not supported";
+    default:                              return "unrecognized error code";
+    }
+}
+
+/* ---- Kernels ----------------------------------------------------------- */
+
+static int
+k_fill (const TsCudaView *out, double value, void *stream)
+{
+  g_autoptr(GMutexLocker) locker = enter ();
+  FakeStream *s;
+  TsView o;
+  int err;
+
+  if ((err = launch_prepare (stream, &s)) != 0)
+    return err;
+  MAP (out, &o, NULL);
+  ts_cpu_fill (&o, value);
+  return launch_finish (s, TRUE, NULL, view_bytes (out), 0);
+}
+
+static int
+k_fill_int (const TsCudaView *out, int64_t value, void *stream)
+{
+  g_autoptr(GMutexLocker) locker = enter ();
+  FakeStream *s;
+  TsView o;
+  int err;
+
+  if ((err = launch_prepare (stream, &s)) != 0)
+    return err;
+  MAP (out, &o, NULL);
+  ts_cpu_fill_int (&o, value);
+  return launch_finish (s, TRUE, NULL, view_bytes (out), 0);
+}
+
+static int
+k_arange (const TsCudaView *out, double start, double step, void *stream)
+{
+  g_autoptr(GMutexLocker) locker = enter ();
+  FakeStream *s;
+  TsView o;
+  int err;
+
+  if ((err = launch_prepare (stream, &s)) != 0)
+    return err;
+  MAP (out, &o, NULL);
+  ts_cpu_arange (&o, start, step);
+  return launch_finish (s, TRUE, NULL, view_bytes (out), 0);
+}
+
+static int
+k_copy (const TsCudaView *out, const TsCudaView *in, void *stream)
+{
+  g_autoptr(GMutexLocker) locker = enter ();
+  g_autoptr(GError) error = NULL;
+  FakeStream *s;
+  TsView o, i;
+  gboolean ok;
+  int err;
+
+  if ((err = launch_prepare (stream, &s)) != 0)
+    return err;
+  MAP (out, &o, NULL);
+  MAP (in, &i, NULL);
+  ok = ts_cpu_copy (&o, &i, &error);
+  return launch_finish (s, ok, error, view_bytes (out) + view_bytes (in), 0);
+}
+
+static gboolean
+is_bool_op (int op)
+{
+  return op >= TS_CUDA_EQ && op <= TS_CUDA_LOGICAL_OR;
+}
+
+static int
+k_binary (int op, const TsCudaView *out, const TsCudaView *a, const TsCudaView *b, void *stream)
+{
+  g_autoptr(GMutexLocker) locker = enter ();
+  g_autoptr(GError) error = NULL;
+  Scalar sa, sb;
+  FakeStream *s;
+  TsView o, va, vb;
+  gboolean ok;
+  int err;
+
+  if ((err = launch_prepare (stream, &s)) != 0)
+    return err;
+  /* One common dtype in; it or bool out (the caller casts first). */
+  if (op < 0 || op >= TS_CUDA_N_BINARY || out == NULL || a == NULL || b == NULL ||
+      a->dtype != b->dtype || out->dtype != (is_bool_op (op) ? TS_CUDA_BOOL : a->dtype))
+    return TS_CUDA_ERROR_INVALID_VALUE;
+  MAP (out, &o, NULL);
+  MAP (a, &va, &sa);
+  MAP (b, &vb, &sb);
+  ok = ts_cpu_binary ((TsBinaryOp)op, &va, &vb, (TsDType)a->dtype, &o, &error);
+  return launch_finish (s, ok, error, view_bytes (out) + view_bytes (a) + view_bytes (b), 0);
+}
+
+static int
+k_unary (int op, const TsCudaView *out, const TsCudaView *in, void *stream)
+{
+  g_autoptr(GMutexLocker) locker = enter ();
+  g_autoptr(GError) error = NULL;
+  FakeStream *s;
+  TsView o, i;
+  gboolean ok;
+  int err;
+
+  if ((err = launch_prepare (stream, &s)) != 0)
+    return err;
+  if (op < 0 || op >= TS_CUDA_N_UNARY || out == NULL || in == NULL ||
+      out->dtype != (op == TS_CUDA_LOGICAL_NOT ? TS_CUDA_BOOL : in->dtype))
+    return TS_CUDA_ERROR_INVALID_VALUE;
+  MAP (out, &o, NULL);
+  MAP (in, &i, NULL);
+  ok = ts_cpu_unary ((TsUnaryOp)op, &i, &o, &error);
+  return launch_finish (s, ok, error, view_bytes (out) + view_bytes (in), 0);
+}
+
+/* Whether @r has @in's shape with the dims of @mask (0: all) of size 1. */
+static gboolean
+keepdim_shape (const TsCudaView *in,
+               const TsCudaView *r,
+               guint64           mask)
+{
+  if (r == NULL || in->ndim < 0 || in->ndim > TS_CUDA_MAX_DIMS || r->ndim != in->ndim ||
+      (mask >> in->ndim) != 0)
+    return FALSE;
+  for (int d = 0; d < in->ndim; d++)
+    if (r->shape[d] != ((mask == 0 || (mask >> d) & 1) ? 1 : in->shape[d]))
+      return FALSE;
+  return TRUE;
+}
+
+static int
+k_reduce (int op, const TsCudaView *out, const TsCudaView *in, uint64_t dim_mask, void *stream)
+{
+  g_autoptr(GMutexLocker) locker = enter ();
+  g_autoptr(GError) error = NULL;
+  FakeStream *s;
+  TsDType result;
+  TsView o, i;
+  gboolean ok;
+  int err;
+
+  if ((err = launch_prepare (stream, &s)) != 0)
+    return err;
+  if (op < 0 || op >= TS_CUDA_N_REDUCE || in == NULL || !keepdim_shape (in, out, dim_mask))
+    return TS_CUDA_ERROR_INVALID_VALUE;
+  if (!ts_reduce_result_dtype ((TsReduceOp)op, (TsDType)in->dtype, &result, &error))
+    return launch_finish (s, FALSE, error, 0, 0);
+  if ((int)result != out->dtype)
+    return TS_CUDA_ERROR_INVALID_VALUE;
+  MAP (out, &o, NULL);
+  MAP (in, &i, NULL);
+  /* The CPU kernel takes any output of the kept elements' count, in order. */
+  ok = ts_cpu_reduce ((TsReduceOp)op, &i, dim_mask, &o, &error);
+  return launch_finish (s, ok, error, view_bytes (out) + view_bytes (in), 0);
+}
+
+static int
+k_max_dim (const TsCudaView *values, const TsCudaView *indices, const TsCudaView *in, int dim,
+           int is_min, void *stream)
+{
+  g_autoptr(GMutexLocker) locker = enter ();
+  g_autoptr(GError) error = NULL;
+  FakeStream *s;
+  TsView v, ix, i;
+  guint64 mask;
+  gboolean ok;
+  int err;
+
+  if ((err = launch_prepare (stream, &s)) != 0)
+    return err;
+  if (in == NULL || dim < 0 || dim >= MAX (in->ndim, 1))
+    return TS_CUDA_ERROR_INVALID_VALUE;
+  mask = in->ndim > 0 ? G_GUINT64_CONSTANT (1) << dim : 0;
+  if (!keepdim_shape (in, values, mask) || !keepdim_shape (in, indices, mask) ||
+      values->dtype != in->dtype || indices->dtype != TS_CUDA_INT64)
+    return TS_CUDA_ERROR_INVALID_VALUE;
+  MAP (values, &v, NULL);
+  MAP (indices, &ix, NULL);
+  MAP (in, &i, NULL);
+  ok = ts_cpu_max_dim (&i, (guint)dim, is_min != 0, &v, &ix, &error);
+  return launch_finish (s, ok, error, view_bytes (values) + view_bytes (indices) + view_bytes (in), 0);
+}
+
+/* The CUDA module's device assert (check_index in ts-cuda-kernels.cu):
+ * its printf, then the line CUDA's assert prints for the thread that
+ * handled output element @element (grid-stride loop, grid_for's grid). */
+static void
+device_assert (const char *op, const TsIndexFailure *failure, int dim, gint64 element,
+               gint64 n_elements)
+{
+  gint64 blocks = CLAMP ((n_elements + BLOCK - 1) / BLOCK, 1, SM_COUNT * 8);
+  gint64 thread = element % (blocks * BLOCK);
+
+  fprintf (stderr, "%s: index %" G_GINT64_FORMAT " is out of bounds for dimension %d with size %"
+           G_GINT64_FORMAT "\n", op, failure->index, dim, failure->dim_size);
+  fprintf (stderr, "ts-cuda-kernels.cu:621: check_index: block: [%" G_GINT64_FORMAT ",0,0], thread: [%"
+           G_GINT64_FORMAT ",0,0] Assertion `index >= 0 && index < size && \"index out of bounds\"` failed.\n",
+           thread / BLOCK, thread % BLOCK);
+  fault (TS_CUDA_ERROR_ASSERT);
+}
+
+static int
+index_kernel (gboolean select, const TsCudaView *out, const TsCudaView *in, int dim,
+              const TsCudaView *index, void *stream)
+{
+  g_autoptr(GMutexLocker) locker = enter ();
+  g_autoptr(GError) error = NULL;
+  TsIndexFailure failure = { 0, 0, -1 };
+  FakeStream *s;
+  TsView o, i, ix;
+  gint64 element;
+  gboolean ok;
+  int err;
+
+  if ((err = launch_prepare (stream, &s)) != 0)
+    return err;
+  if (out == NULL || in == NULL || index == NULL || dim < 0 || dim >= in->ndim ||
+      index->dtype != TS_CUDA_INT64 || out->dtype != in->dtype || (select && index->ndim > 1))
+    return TS_CUDA_ERROR_INVALID_VALUE;
+  MAP (out, &o, NULL);
+  MAP (in, &i, NULL);
+  MAP (index, &ix, NULL);
+  if (select)
+    ok = ts_cpu_index_select (&i, (guint)dim, &ix, &o, &failure, &error);
+  else
+    ok = ts_cpu_gather (&i, (guint)dim, &ix, &o, &failure, &error);
+  if (!ok && failure.dim_size >= 0 && g_error_matches (error, TS_KERNEL_ERROR, TS_KERNEL_ERROR_INDEX))
+    {
+      /* index_select's element: the first output row that reads it. */
+      element = failure.position;
+      for (int d = dim + 1; select && d < out->ndim; d++)
+        element *= out->shape[d];
+      device_assert (select ? "index_select" : "gather", &failure, dim, element, view_numel (out));
+      ok = TRUE;   /* the launch succeeded; the error is the device's */
+    }
+  return launch_finish (s, ok, error, view_bytes (out) + view_bytes (in) + view_bytes (index), 0);
+}
+
+static int
+k_index_select (const TsCudaView *out, const TsCudaView *in, int dim, const TsCudaView *index,
+                void *stream)
+{
+  return index_kernel (TRUE, out, in, dim, index, stream);
+}
+
+static int
+k_gather (const TsCudaView *out, const TsCudaView *in, int dim, const TsCudaView *index,
+          void *stream)
+{
+  return index_kernel (FALSE, out, in, dim, index, stream);
+}
+
+static int
+k_random (int dist, const TsCudaView *out, double a, double b, uint64_t seed, uint64_t offset,
+          void *stream)
+{
+  g_autoptr(GMutexLocker) locker = enter ();
+  g_autoptr(GError) error = NULL;
+  TsPhiloxLaunch plan;
+  FakeStream *s;
+  TsView o;
+  gboolean ok;
+  int err;
+
+  if ((err = launch_prepare (stream, &s)) != 0)
+    return err;
+  if (dist != TS_CUDA_UNIFORM && dist != TS_CUDA_NORMAL)
+    return TS_CUDA_ERROR_INVALID_VALUE;
+  MAP (out, &o, NULL);
+  /* The grid of the CUDA module's random kernel on this device. */
+  ts_cpu_random_plan (&o, SM_COUNT, MAX_THREADS_PER_SM, &plan);
+  if (dist == TS_CUDA_UNIFORM)
+    ok = ts_cpu_uniform (&o, a, b, seed, offset, &plan, &error);
+  else
+    ok = ts_cpu_normal (&o, a, b, seed, offset, &plan, &error);
+  return launch_finish (s, ok, error, view_bytes (out), 0);
+}
+
+/* matmul (@ndim 2) and bmm (@ndim 3) of float32/float64, as cuBLAS. */
+static int
+matmul_kernel (int ndim, const TsCudaView *out, const TsCudaView *a, const TsCudaView *b,
+               void *stream)
+{
+  g_autoptr(GMutexLocker) locker = enter ();
+  g_autoptr(GError) error = NULL;
+  FakeStream *s;
+  TsView o, va, vb;
+  guint64 flops;
+  gboolean ok;
+  int err;
+
+  if ((err = launch_prepare (stream, &s)) != 0)
+    return err;
+  if (out == NULL || a == NULL || b == NULL || out->ndim != ndim || a->ndim != ndim ||
+      b->ndim != ndim || a->dtype != out->dtype || b->dtype != out->dtype ||
+      (out->dtype != TS_CUDA_FLOAT32 && out->dtype != TS_CUDA_FLOAT64))
+    return TS_CUDA_ERROR_INVALID_VALUE;
+  MAP (out, &o, NULL);
+  MAP (a, &va, NULL);
+  MAP (b, &vb, NULL);
+  ok = ndim == 2 ? ts_cpu_mm (&va, &vb, &o, &error) : ts_cpu_bmm (&va, &vb, &o, &error);
+  /* 2 m n k per matrix: out's elements times 2 k. */
+  flops = (guint64)view_numel (out) * 2 * (guint64)a->shape[ndim - 1];
+  return launch_finish (s, ok, error, view_bytes (out) + view_bytes (a) + view_bytes (b), flops);
+}
+
+static int
+k_matmul (const TsCudaView *out, const TsCudaView *a, const TsCudaView *b, void *stream)
+{
+  return matmul_kernel (2, out, a, b, stream);
+}
+
+static int
+k_bmm (const TsCudaView *out, const TsCudaView *a, const TsCudaView *b, void *stream)
+{
+  return matmul_kernel (3, out, a, b, stream);
+}
+
+/* ---- The exported table ------------------------------------------------ */
+
+static const TsCudaKernels kernels = {
+  .abi_version = TS_CUDA_ABI_VERSION,
+  .struct_size = sizeof (TsCudaKernels),
+  .device_count = k_device_count,
+  .device_info = k_device_info,
+  .set_device = k_set_device,
+  .malloc_device = k_malloc_device,
+  .free_device = k_free_device,
+  .malloc_host = k_malloc_host,
+  .free_host = k_free_host,
+  .stream_create = k_stream_create,
+  .stream_destroy = k_stream_destroy,
+  .stream_sync = k_stream_sync,
+  .device_sync = k_device_sync,
+  .memcpy_async = k_memcpy_async,
+  .memset_async = k_memset_async,
+  .error_string = k_error_string,
+  .fill = k_fill,
+  .copy = k_copy,
+  .binary = k_binary,
+  .unary = k_unary,
+  .reduce = k_reduce,
+  .index_select = k_index_select,
+  .gather = k_gather,
+  .random = k_random,
+  .matmul = k_matmul,
+  .get_device = k_get_device,
+  .mem_get_info = k_mem_get_info,
+  .stream_priority_range = k_stream_priority_range,
+  .stream_query = k_stream_query,
+  .stream_wait_event = k_stream_wait_event,
+  .event_create = k_event_create,
+  .event_destroy = k_event_destroy,
+  .event_record = k_event_record,
+  .event_query = k_event_query,
+  .event_sync = k_event_sync,
+  .event_elapsed = k_event_elapsed,
+  .memcpy_peer_async = k_memcpy_peer_async,
+  .memcpy_sync = k_memcpy_sync,
+  .peek_error = k_peek_error,
+  .arange = k_arange,
+  .max_dim = k_max_dim,
+  .fill_int = k_fill_int,
+  .bmm = k_bmm,
+};
+
+EXPORT const TsCudaKernels *
+ts_cuda_kernels_get (void)
+{
+  return &kernels;
+}
+
+EXPORT void
+ts_fake_cuda_get_counters (TsFakeCudaCounters *out)
+{
+  g_autoptr(GMutexLocker) locker = enter ();
+
+  *out = counters;
+}
+
+EXPORT uint64_t
+ts_fake_cuda_get_stream_time (void *stream)
+{
+  g_autoptr(GMutexLocker) locker = enter ();
+  FakeStream *s = n_devices > 0 ? resolve_stream (stream) : NULL;
+
+  return s != NULL ? s->clock : 0;
+}
