@@ -25,6 +25,18 @@
 
 #define MAX_DEVICES 64
 
+/* devops: the session's device byte access on a real GPU (ts-session.c's
+ * "read/write device bytes" block; to move to ts-session.h). Both
+ * synchronize the device first. */
+gboolean ts_session_read_device  (guint64        addr,
+                                  gsize          size,
+                                  gpointer       dst,
+                                  GError       **error);
+gboolean ts_session_write_device (guint64        addr,
+                                  gconstpointer  src,
+                                  gsize          size,
+                                  GError       **error);
+
 typedef struct _Job Job;
 /* Errors are kernel errors (TS_KERNEL_ERROR); dispatch() converts them. */
 typedef gboolean (*JobFunc) (Job      *job,
@@ -39,6 +51,7 @@ typedef gboolean (*JobFunc) (Job      *job,
 /* Small outputs of device jobs stage here rather than in a malloc'd copy
  * (a loop of tiny ops would otherwise allocate twice per op). */
 #define JOB_INLINE_STAGING 256
+#define JOB_N_TEMPS 3
 
 struct _Job
 {
@@ -64,6 +77,9 @@ struct _Job
   TsDeviceError fault;   /* device jobs: set by a kernel that faults */
   gboolean   external;   /* an operand views memory it does not own */
   gsize      inline_used;
+  /* A real GPU: device temporaries (casts, results in another dtype) the
+   * host part allocated before the launch, in device_temp_sizes' order. */
+  guint64    temp[JOB_N_TEMPS];
   /* Not zeroed by job_new: filled by job_set for the t[] in use. */
   TsTensor   tv[4];
   TsStorage  sv[4];
@@ -232,6 +248,15 @@ kernel_error (GError **error)
   return FALSE;
 }
 
+static int      job_device_run    (gpointer   data,
+                                   gpointer   stream);
+static gboolean device_temps_new  (Job       *job,
+                                   int        device,
+                                   TsStreamId stream,
+                                   gpointer  *blocks,
+                                   GError   **error);
+static void     device_temps_free (gpointer  *blocks);
+
 static gboolean
 dispatch (Job           *job,
           TsDevice       device,
@@ -240,6 +265,7 @@ dispatch (Job           *job,
           GError       **error)
 {
   TsSessionWork work = { 0 };
+  gpointer temps[JOB_N_TEMPS] = { NULL };
   guint64 correlation;
   gboolean ok;
 
@@ -262,12 +288,30 @@ dispatch (Job           *job,
   work.finish = job_finish;
   work.user_data = job;
   work.destroy = job_free;
+  /* A real GPU: the job enqueues itself on the stream when submitted. Its
+   * temporaries come from the caching allocator on that stream now, and
+   * go back to it once the launch has enqueued the work that uses them:
+   * a later allocation on the stream is ordered after that work. */
+  if (ts_session_get_device_kernels () != NULL)
+    {
+      work.device_run = job_device_run;
+      if (!device_temps_new (job, device.index, work.stream, temps, error))
+        {
+          job_free (job);
+          return FALSE;
+        }
+    }
   /* the sanitizer sees the op's tensors before the job may be gone */
   /* without it, the span and the launch are one runtime call */
   if (!ts_op_access_begin (name, job->t, G_N_ELEMENTS (job->t), job->out_mask))
-    return ts_session_launch_op (device.index, &work, error);
+    {
+      ok = ts_session_launch_op (device.index, &work, error);
+      device_temps_free (temps);
+      return ok;
+    }
   correlation = ts_session_api_begin (name, device.index);
   ok = ts_session_launch (&work, error);
+  device_temps_free (temps);
   ok = ts_op_access_end (work.stream, correlation, ok, error);
   ts_session_api_end (correlation);
   return ok;
@@ -388,24 +432,48 @@ common_device (TsTensor  **tensors,
 
 /* Element access ---------------------------------------------------------- */
 
-double
-ts_tensor_get_double (const TsTensor *self,
-                      gint64          linear_index)
+/* The element at linear_index, in buf when it lives on a real GPU (device
+ * storage without host bytes: read after synchronizing, as item() does). */
+static gconstpointer
+element_ptr (const TsTensor *self,
+             gint64          linear_index,
+             guint8         *buf)
 {
   TsView view;
 
   tensor_view (self, &view);
-  return ts_dtype_load (self->dtype, ts_view_linear_ptr (&view, linear_index));
+  if (self->storage->data == NULL && self->storage->addr != 0)
+    {
+      g_autoptr(GError) error = NULL;
+
+      view.data = GSIZE_TO_POINTER (self->storage->addr);
+      if (!ts_session_read_device (GPOINTER_TO_SIZE (ts_view_linear_ptr (&view, linear_index)),
+                                   ts_dtype_size (self->dtype), buf, &error))
+        {
+          g_warning ("Reading a device tensor's element: %s", error->message);
+          memset (buf, 0, 8);
+        }
+      return buf;
+    }
+  return ts_view_linear_ptr (&view, linear_index);
+}
+
+double
+ts_tensor_get_double (const TsTensor *self,
+                      gint64          linear_index)
+{
+  guint8 buf[8] __attribute__ ((aligned (8)));
+
+  return ts_dtype_load (self->dtype, element_ptr (self, linear_index, buf));
 }
 
 gint64
 ts_tensor_get_int (const TsTensor *self,
                    gint64          linear_index)
 {
-  TsView view;
+  guint8 buf[8] __attribute__ ((aligned (8)));
 
-  tensor_view (self, &view);
-  return ts_dtype_load_int (self->dtype, ts_view_linear_ptr (&view, linear_index));
+  return ts_dtype_load_int (self->dtype, element_ptr (self, linear_index, buf));
 }
 
 /* Elementwise binary ----------------------------------------------------- */
@@ -720,6 +788,10 @@ launch_copy (TsTensor    *dst,
   work.finish = job_finish;
   work.user_data = job;
   work.destroy = job_free;
+  /* copies need no device temporaries: casts and strides across the
+   * host/device boundary stage through host memory */
+  if (ts_session_get_device_kernels () != NULL)
+    work.device_run = job_device_run;
   correlation = ts_session_api_begin ("aten::copy_", dd.type == TS_DEVICE_CUDA ? dd.index : sd.index);
   /* the pinned side of an asynchronous copy stays reserved until the
    * stream has passed the copy */
@@ -1858,4 +1930,627 @@ ts_ops_uniform_ (TsTensor  *self,
                  GError   **error)
 {
   return random_fill (self, FALSE, from, to, -1, error);
+}
+
+/* A real GPU ---------------------------------------------------------------- */
+
+/* With the "cuda" backend, device storage holds no host bytes: a job's
+ * device function enqueues it on the stream through the CUDA module's
+ * table (ts-cuda-kernels.h). The table is narrower than the CPU kernels
+ * (binary operands of one dtype, floating inputs for the float functions,
+ * keepdim-shaped reductions): the casts happen here, into temporaries the
+ * host part allocated (device_temp_sizes). What the table cannot do
+ * (TS_CUDA_ERROR_NOT_SUPPORTED, or no mapping at all) runs on the host
+ * over copies of the operands' bytes: correct, slow, and logged. */
+
+typedef int (*DeviceFunc) (Job                 *job,
+                           const TsCudaKernels *k,
+                           gpointer             stream);
+
+static gboolean
+cuda_view (const TsTensor *t,
+           TsCudaView     *view)
+{
+  /* only device memory: a CPU operand (a 0-dim tensor riding along)
+   * leaves the job to the host */
+  if (t->ndim > TS_CUDA_MAX_DIMS || t->storage->device.type != TS_DEVICE_CUDA)
+    return FALSE;
+  memset (view, 0, sizeof *view);
+  view->dtype = t->dtype;
+  view->ndim = (int32_t) t->ndim;
+  memcpy (view->shape, t->shape, t->ndim * sizeof (gint64));
+  memcpy (view->strides, t->strides, t->ndim * sizeof (gint64));
+  view->offset = t->offset;
+  view->data = GSIZE_TO_POINTER (t->storage->addr);
+  return TRUE;
+}
+
+/* A contiguous view of a temporary. */
+static void
+temp_view (TsCudaView   *view,
+           TsDType       dtype,
+           guint         ndim,
+           const gint64 *shape,
+           guint64       addr)
+{
+  gint64 stride = 1;
+
+  memset (view, 0, sizeof *view);
+  view->dtype = dtype;
+  view->ndim = (int32_t) ndim;
+  for (guint d = ndim; d-- > 0;)
+    {
+      view->shape[d] = shape[d];
+      view->strides[d] = stride;
+      stride *= shape[d];
+    }
+  view->data = GSIZE_TO_POINTER (addr);
+}
+
+static gsize
+temp_size (const TsTensor *t,
+           TsDType         dtype)
+{
+  return (gsize) ts_tensor_numel (t) * ts_dtype_size (dtype);
+}
+
+/* Binary: the table's operand dtype is the one the op computes in, its
+ * output that or bool. */
+static TsDType
+binary_device_dtype (const Job *job)
+{
+  return ts_binary_compute_dtype (job->op, job->compute);
+}
+
+static TsDType
+binary_device_out (const Job *job)
+{
+  if (ts_binary_result_dtype (job->op, job->compute) == TS_DTYPE_BOOL)
+    return TS_DTYPE_BOOL;
+  return binary_device_dtype (job);
+}
+
+/* Reductions: the dtype the input is cast to, and the one the table
+ * reduces into (ts_reduce_result_dtype's), so that the result rounds
+ * once as the CPU kernel's: a wider floating output takes a cast input
+ * (sum (dtype=float64) of float32 accumulates as the CPU does), a
+ * narrower one, or an integer one, the reduction's own result, cast
+ * (integers accumulate in int64 first, as on the CPU). */
+static void
+reduce_device_dtypes (const Job *job,
+                      TsDType   *in_dtype,
+                      TsDType   *red_dtype)
+{
+  TsDType in = job->t[1]->dtype, out = job->t[0]->dtype, result;
+  gboolean have = ts_reduce_result_dtype (job->op, in, &result, NULL);
+
+  if (have && result == out)
+    *in_dtype = in, *red_dtype = out;
+  else if (ts_dtype_is_floating (out) &&
+           (!have || (ts_dtype_is_floating (in) && ts_dtype_promote (in, out) == out)))
+    *in_dtype = out, *red_dtype = out;
+  else
+    *in_dtype = in, *red_dtype = result;
+}
+
+static TsDType
+unary_device_dtype (const Job *job)
+{
+  if (job->op == TS_UNARY_LOGICAL_NOT)
+    return job->t[1]->dtype;
+  return ts_unary_result_dtype (job->op, job->t[1]->dtype);
+}
+
+/* The byte sizes of the device function's temporaries (0: none). */
+static void
+device_temp_sizes (Job   *job,
+                   gsize *sizes)
+{
+  TsDType in_dtype, red_dtype;
+
+  if (job->func == binary_job)
+    {
+      TsDType dt = binary_device_dtype (job);
+
+      for (guint k = 1; k <= 2; k++)
+        if (job->t[k] != NULL && job->t[k]->dtype != dt)
+          sizes[k - 1] = temp_size (job->t[k], dt);
+      if (job->t[0]->dtype != binary_device_out (job))
+        sizes[2] = temp_size (job->t[0], binary_device_out (job));
+    }
+  else if (job->func == unary_job)
+    {
+      if (job->t[1]->dtype != unary_device_dtype (job))
+        sizes[0] = temp_size (job->t[1], unary_device_dtype (job));
+    }
+  else if (job->func == reduce_job)
+    {
+      reduce_device_dtypes (job, &in_dtype, &red_dtype);
+      if (in_dtype != job->t[1]->dtype)
+        sizes[0] = temp_size (job->t[1], in_dtype);
+      if (red_dtype != job->t[0]->dtype)
+        sizes[1] = temp_size (job->t[0], red_dtype);
+    }
+  else if (job->func == index_select_job)
+    {
+      if (job->t[2]->dtype != TS_DTYPE_INT64)
+        sizes[0] = temp_size (job->t[2], TS_DTYPE_INT64);
+    }
+}
+
+static gboolean
+device_temps_new (Job        *job,
+                  int         device,
+                  TsStreamId  stream,
+                  gpointer   *blocks,
+                  GError    **error)
+{
+  gsize sizes[JOB_N_TEMPS] = { 0 };
+
+  if (ts_tensor_numel (job->t[0]) == 0)
+    return TRUE;
+  device_temp_sizes (job, sizes);
+  for (guint i = 0; i < JOB_N_TEMPS; i++)
+    {
+      guint8 *host;
+
+      if (sizes[i] == 0)
+        continue;
+      if (!ts_session_malloc (device, sizes[i], stream, &job->temp[i], &host, &blocks[i], error))
+        {
+          device_temps_free (blocks);
+          return FALSE;
+        }
+    }
+  return TRUE;
+}
+
+static void
+device_temps_free (gpointer *blocks)
+{
+  for (guint i = 0; i < JOB_N_TEMPS; i++)
+    g_clear_pointer (&blocks[i], ts_session_free);
+}
+
+/* A binary operand: the tensor (cast into temp when its dtype is not
+ * dtype), or the scalar as the kernel's argument. */
+static int
+binary_operand (Job                 *job,
+                guint                k,
+                TsDType              dtype,
+                const TsCudaKernels *kt,
+                gpointer             stream,
+                TsCudaView          *view)
+{
+  TsCudaView in;
+
+  if (job->t[k] == NULL)
+    {
+      memset (view, 0, sizeof *view);
+      view->dtype = dtype;
+      /* a float scalar meets an integer dtype only in logical ops (bool) */
+      if (job->scalar.kind == TS_DTYPE_FLOAT64)
+        {
+          view->dvalue = job->scalar.value;
+          if (dtype == TS_DTYPE_BOOL)
+            view->ivalue = job->scalar.value != 0;
+          else if (!ts_dtype_is_floating (dtype) && job->scalar.value > -9.2e18 && job->scalar.value < 9.2e18)
+            view->ivalue = (gint64) job->scalar.value;
+        }
+      else
+        {
+          view->ivalue = dtype == TS_DTYPE_BOOL ? job->scalar.ivalue != 0 : job->scalar.ivalue;
+          view->dvalue = (double) view->ivalue;
+        }
+      return TS_CUDA_SUCCESS;
+    }
+  if (!cuda_view (job->t[k], &in))
+    return TS_CUDA_ERROR_NOT_SUPPORTED;
+  if (in.dtype == dtype)
+    {
+      *view = in;
+      return TS_CUDA_SUCCESS;
+    }
+  temp_view (view, dtype, job->t[k]->ndim, job->t[k]->shape, job->temp[k - 1]);
+  return kt->copy (view, &in, stream);
+}
+
+static int
+binary_device (Job                 *job,
+               const TsCudaKernels *k,
+               gpointer             stream)
+{
+  TsDType dt = binary_device_dtype (job);
+  TsCudaView out, res, a, b;
+  int err;
+
+  if (!cuda_view (job->t[0], &out))
+    return TS_CUDA_ERROR_NOT_SUPPORTED;
+  if ((err = binary_operand (job, 1, dt, k, stream, &a)) != 0 ||
+      (err = binary_operand (job, 2, dt, k, stream, &b)) != 0)
+    return err;
+  if (out.dtype == binary_device_out (job))
+    return k->binary (job->op, &out, &a, &b, stream);
+  temp_view (&res, binary_device_out (job), job->t[0]->ndim, job->t[0]->shape, job->temp[2]);
+  if ((err = k->binary (job->op, &res, &a, &b, stream)) != 0)
+    return err;
+  return k->copy (&out, &res, stream);
+}
+
+static int
+unary_device (Job                 *job,
+              const TsCudaKernels *k,
+              gpointer             stream)
+{
+  TsCudaView out, in, cast;
+  int err;
+
+  if (!cuda_view (job->t[0], &out) || !cuda_view (job->t[1], &in))
+    return TS_CUDA_ERROR_NOT_SUPPORTED;
+  if (in.dtype != unary_device_dtype (job))
+    {
+      temp_view (&cast, unary_device_dtype (job), job->t[1]->ndim, job->t[1]->shape, job->temp[0]);
+      if ((err = k->copy (&cast, &in, stream)) != 0)
+        return err;
+      in = cast;
+    }
+  return k->unary (job->op, &out, &in, stream);
+}
+
+static int
+fill_device (Job                 *job,
+             const TsCudaKernels *k,
+             gpointer             stream)
+{
+  TsCudaView out;
+
+  if (!cuda_view (job->t[0], &out))
+    return TS_CUDA_ERROR_NOT_SUPPORTED;
+  /* as fill_job: integers that a double cannot hold go as integers */
+  if (job->scalar.kind == TS_DTYPE_FLOAT64 || ts_dtype_is_floating (job->t[0]->dtype))
+    return k->fill (&out, job->scalar.kind == TS_DTYPE_FLOAT64 ? job->scalar.value
+                                                               : (double) job->scalar.ivalue, stream);
+  return k->fill_int (&out, job->scalar.ivalue, stream);
+}
+
+/* The keepdim view of a reduction's output over in's dims (the output is
+ * a fresh contiguous tensor, with or without the reduced dims). */
+static void
+keepdim_view (const TsTensor *out,
+              const TsTensor *in,
+              guint64         mask,
+              TsDType         dtype,
+              guint64         addr,
+              TsCudaView     *view)
+{
+  gint64 shape[TS_MAX_DIMS];
+
+  for (guint d = 0; d < in->ndim; d++)
+    shape[d] = mask == 0 || (mask & (G_GUINT64_CONSTANT (1) << d)) ? 1 : in->shape[d];
+  temp_view (view, dtype, in->ndim, shape, addr);
+  if (out != NULL)
+    view->offset = out->offset;
+}
+
+static int
+reduce_device (Job                 *job,
+               const TsCudaKernels *k,
+               gpointer             stream)
+{
+  TsDType in_dtype, red_dtype;
+  TsCudaView out, in, cast, res;
+  int err;
+
+  if (!cuda_view (job->t[0], &out) || !cuda_view (job->t[1], &in))
+    return TS_CUDA_ERROR_NOT_SUPPORTED;
+  reduce_device_dtypes (job, &in_dtype, &red_dtype);
+  keepdim_view (job->t[0], job->t[1], job->dim_mask, job->t[0]->dtype, job->t[0]->storage->addr, &out);
+  if (in_dtype != in.dtype)
+    {
+      temp_view (&cast, in_dtype, job->t[1]->ndim, job->t[1]->shape, job->temp[0]);
+      if ((err = k->copy (&cast, &in, stream)) != 0)
+        return err;
+      in = cast;
+    }
+  if (red_dtype == out.dtype)
+    return k->reduce (job->op, &out, &in, job->dim_mask, stream);
+  keepdim_view (NULL, job->t[1], job->dim_mask, red_dtype, job->temp[1], &res);
+  if ((err = k->reduce (job->op, &res, &in, job->dim_mask, stream)) != 0)
+    return err;
+  return k->copy (&out, &res, stream);
+}
+
+static int
+max_dim_device (Job                 *job,
+                const TsCudaKernels *k,
+                gpointer             stream)
+{
+  guint64 mask = G_GUINT64_CONSTANT (1) << job->dims[0];
+  TsCudaView values, indices, in;
+
+  if (job->t[1]->ndim == 0 || !cuda_view (job->t[1], &in) ||
+      job->t[0]->storage->device.type != TS_DEVICE_CUDA || job->t[2]->storage->device.type != TS_DEVICE_CUDA)
+    return TS_CUDA_ERROR_NOT_SUPPORTED;
+  keepdim_view (job->t[0], job->t[1], mask, job->t[0]->dtype, job->t[0]->storage->addr, &values);
+  keepdim_view (job->t[2], job->t[1], mask, TS_DTYPE_INT64, job->t[2]->storage->addr, &indices);
+  return k->max_dim (&values, &indices, &in, job->dims[0], job->op, stream);
+}
+
+/* cuBLAS takes a view with a unit stride in one of its dims. */
+static gboolean
+blas_view (const TsCudaView *v)
+{
+  return v->strides[1] == 1 || v->strides[0] == 1 || v->shape[0] == 1 || v->shape[1] == 1;
+}
+
+static int
+matmul_device (Job                 *job,
+               const TsCudaKernels *k,
+               gpointer             stream)
+{
+  TsCudaView c, a, b;
+
+  if (!cuda_view (job->t[0], &c) || !cuda_view (job->t[1], &a) || !cuda_view (job->t[2], &b))
+    return TS_CUDA_ERROR_NOT_SUPPORTED;
+  if ((c.dtype != TS_DTYPE_FLOAT32 && c.dtype != TS_DTYPE_FLOAT64) || !blas_view (&a) || !blas_view (&b))
+    return TS_CUDA_ERROR_NOT_SUPPORTED;
+  if (a.shape[1] == 0)
+    return k->fill (&c, 0.0, stream);
+  return k->matmul (&c, &a, &b, stream);
+}
+
+/* A 0-dim index is a vector of one. */
+static void
+index_vector (TsCudaView *index)
+{
+  if (index->ndim == 0)
+    {
+      index->ndim = 1;
+      index->shape[0] = 1;
+      index->strides[0] = 1;
+    }
+}
+
+static int
+index_select_device (Job                 *job,
+                     const TsCudaKernels *k,
+                     gpointer             stream)
+{
+  TsCudaView out, in, index, cast;
+  int err;
+
+  if (!cuda_view (job->t[0], &out) || !cuda_view (job->t[1], &in) || !cuda_view (job->t[2], &index))
+    return TS_CUDA_ERROR_NOT_SUPPORTED;
+  index_vector (&index);
+  if (index.dtype != TS_DTYPE_INT64)
+    {
+      temp_view (&cast, TS_DTYPE_INT64, 1, index.shape, job->temp[0]);
+      if ((err = k->copy (&cast, &index, stream)) != 0)
+        return err;
+      index = cast;
+    }
+  return k->index_select (&out, &in, job->dims[0], &index, stream);
+}
+
+static int
+gather_device (Job                 *job,
+               const TsCudaKernels *k,
+               gpointer             stream)
+{
+  TsCudaView out, in, index;
+
+  if (!cuda_view (job->t[0], &out) || !cuda_view (job->t[1], &in) || !cuda_view (job->t[2], &index))
+    return TS_CUDA_ERROR_NOT_SUPPORTED;
+  return k->gather (&out, &in, job->dims[0], &index, stream);
+}
+
+static int
+arange_device (Job                 *job,
+               const TsCudaKernels *k,
+               gpointer             stream)
+{
+  TsCudaView out;
+
+  if (!cuda_view (job->t[0], &out))
+    return TS_CUDA_ERROR_NOT_SUPPORTED;
+  return k->arange (&out, job->p0, job->p1, stream);
+}
+
+static int
+random_device (Job                 *job,
+               const TsCudaKernels *k,
+               gpointer             stream)
+{
+  TsCudaView out;
+
+  /* the table draws float32 and float64; the half types fill on the host
+   * from the same (seed, offset) */
+  if (job->cpu_gen != NULL || !cuda_view (job->t[0], &out) ||
+      (out.dtype != TS_DTYPE_FLOAT32 && out.dtype != TS_DTYPE_FLOAT64))
+    return TS_CUDA_ERROR_NOT_SUPPORTED;
+  return k->random (job->op == 0 ? TS_CUDA_NORMAL : TS_CUDA_UNIFORM, &out, job->p0, job->p1,
+                    job->seed, job->offset, stream);
+}
+
+/* Copies: same-dtype dense copies are memcpys (within a device, between
+ * devices, across the host boundary); casts and strides on one device
+ * are the copy kernel's; across the host boundary or between devices
+ * they stage through host memory (copy_host below). */
+static int
+copy_device (Job                 *job,
+             const TsCudaKernels *k,
+             gpointer             stream)
+{
+  TsTensor *dst = job->t[0], *src = job->t[1];
+  TsDevice dd = dst->storage->device, sd = src->storage->device;
+  gboolean dense = dst->dtype == src->dtype && ts_tensor_is_contiguous (dst) && ts_tensor_is_contiguous (src);
+  gsize bytes = ts_tensor_nbytes (dst);
+  TsCudaView out, in;
+  int err;
+
+  if (dd.type == TS_DEVICE_CUDA && sd.type == TS_DEVICE_CUDA)
+    {
+      guint8 *d = (guint8 *) GSIZE_TO_POINTER (dst->storage->addr) + dst->offset * ts_dtype_size (dst->dtype);
+      const guint8 *s = (const guint8 *) GSIZE_TO_POINTER (src->storage->addr) + src->offset * ts_dtype_size (src->dtype);
+
+      if (dd.index != sd.index)
+        return dense ? k->memcpy_peer_async (d, dd.index, s, sd.index, bytes, stream)
+                     : TS_CUDA_ERROR_NOT_SUPPORTED;
+      if (dense)
+        return k->memcpy_async (d, s, bytes, stream);
+      if (!cuda_view (dst, &out) || !cuda_view (src, &in))
+        return TS_CUDA_ERROR_NOT_SUPPORTED;
+      return k->copy (&out, &in, stream);
+    }
+  if (!dense)
+    return TS_CUDA_ERROR_NOT_SUPPORTED;
+  if (sd.type == TS_DEVICE_CPU)
+    return k->memcpy_async ((guint8 *) GSIZE_TO_POINTER (dst->storage->addr) + dst->offset * ts_dtype_size (dst->dtype),
+                            ts_tensor_data (src), bytes, stream);
+  err = k->memcpy_async (ts_tensor_data (dst),
+                         (const guint8 *) GSIZE_TO_POINTER (src->storage->addr) + src->offset * ts_dtype_size (src->dtype),
+                         bytes, stream);
+  /* into pageable memory the host waits, as cudaMemcpyAsync does */
+  if (err == 0 && !dst->storage->pinned)
+    err = k->stream_sync (stream);
+  return err;
+}
+
+static DeviceFunc
+device_func (const Job *job)
+{
+  if (job->func == binary_job)
+    return binary_device;
+  if (job->func == unary_job)
+    return unary_device;
+  if (job->func == fill_job)
+    return fill_device;
+  if (job->func == copy_job)
+    return copy_device;
+  if (job->func == reduce_job)
+    return reduce_device;
+  if (job->func == max_dim_job)
+    return max_dim_device;
+  if (job->func == matmul_job)
+    return matmul_device;
+  if (job->func == index_select_job)
+    return index_select_device;
+  if (job->func == gather_job)
+    return gather_device;
+  if (job->func == arange_job)
+    return arange_device;
+  if (job->func == random_job)
+    return random_device;
+  return NULL;
+}
+
+/* The host fallback: after the stream has drained, each device operand's
+ * byte span comes to the host (into the job's staging), the CPU kernel
+ * runs there, and the outputs' spans go back. Host operands (a pinned or
+ * pageable side of a copy, a CPU 0-dim tensor) are used in place. */
+static int
+job_run_on_host (Job                 *job,
+                 const TsCudaKernels *k,
+                 gpointer             stream)
+{
+  int err;
+  gboolean ok;
+
+  if ((err = k->stream_sync (stream)) != 0)
+    return err;
+  for (guint i = 0; i < G_N_ELEMENTS (job->t); i++)
+    {
+      TsTensor *t = job->t[i];
+      gsize esize;
+      gint64 lo = 0, hi = 0;
+
+      if (t == NULL || ts_tensor_numel (t) == 0 || t->storage->device.type != TS_DEVICE_CUDA ||
+          t->storage->data != NULL)
+        continue;
+      esize = ts_dtype_size (t->dtype);
+      for (guint d = 0; d < t->ndim; d++)
+        {
+          gint64 extent = (t->shape[d] - 1) * t->strides[d];
+          if (extent < 0)
+            lo += extent;
+          else
+            hi += extent;
+        }
+      job->span_min[i] = t->offset + lo;
+      job->span_bytes[i] = (gsize) (hi - lo + 1) * esize;
+      job->staging[i] = g_malloc (job->span_bytes[i]);
+      job->real[i] = (guint8 *) GSIZE_TO_POINTER (t->storage->addr) + job->span_min[i] * esize;
+      if ((err = k->memcpy_sync (job->staging[i], job->real[i], job->span_bytes[i])) != 0)
+        return err;
+      job->sv[i].data = job->staging[i];
+      job->tv[i].offset -= job->span_min[i];
+    }
+  ok = job->func (job, NULL);
+  if (job->fault != TS_DEVICE_ERROR_NONE)
+    return job->fault;
+  /* as on the simulator: a failing kernel (integer division by zero)
+   * writes nothing */
+  if (!ok)
+    {
+      g_debug ("a tensor kernel failed on the host fallback");
+      return TS_CUDA_SUCCESS;
+    }
+  for (guint i = 0; i < G_N_ELEMENTS (job->t); i++)
+    if ((job->out_mask & (1u << i)) && job->staging[i] != NULL &&
+        (err = k->memcpy_sync (job->real[i], job->staging[i], job->span_bytes[i])) != 0)
+      return err;
+  return TS_CUDA_SUCCESS;
+}
+
+static const char *
+job_name (const Job *job)
+{
+  if (job->func == binary_job)
+    return binary_op_name (job->op);
+  if (job->func == unary_job)
+    return ts_unary_op_name (job->op);
+  if (job->func == fill_job)
+    return "fill_";
+  if (job->func == copy_job)
+    return "copy_";
+  if (job->func == reduce_job)
+    return "reduce";
+  if (job->func == max_dim_job)
+    return "max.dim";
+  if (job->func == matmul_job)
+    return "mm";
+  if (job->func == index_select_job)
+    return "index_select";
+  if (job->func == gather_job)
+    return "gather";
+  if (job->func == arange_job)
+    return "arange";
+  if (job->func == random_job)
+    return "random";
+  return "?";
+}
+
+/* TsSessionWork.device_run: called once, when the item is submitted. */
+static int
+job_device_run (gpointer data,
+                gpointer stream)
+{
+  Job *job = data;
+  const TsCudaKernels *k = ts_session_get_device_kernels ();
+  DeviceFunc func = device_func (job);
+  int err;
+
+  g_assert (k != NULL);
+  if (ts_tensor_numel (job->t[0]) == 0)
+    return TS_CUDA_SUCCESS;
+  err = func != NULL ? func (job, k, stream) : TS_CUDA_ERROR_NOT_SUPPORTED;
+  if (err != TS_CUDA_ERROR_NOT_SUPPORTED)
+    return err;
+  /* host staging is how a cast or strided copy crosses the host
+   * boundary; for anything else it is the fallback */
+  if (job->func != copy_job || (job->t[0]->storage->device.type == TS_DEVICE_CUDA &&
+                                job->t[1]->storage->device.type == TS_DEVICE_CUDA))
+    g_debug ("%s (%s): no device kernel, computed on the host", job_name (job),
+             ts_dtype_name (job->t[0]->dtype));
+  return job_run_on_host (job, k, stream);
 }

@@ -1522,7 +1522,9 @@ py_from_cuda_pointer (PyObject *module,
   /* c10's getDeviceFromPtr: cudaPointerGetAttributes must know the
    * pointer (a null one, of an empty array, means the current device) */
   device = ts_session_current_device ();
-  if (ptr != 0)
+  /* On a real GPU the table has no cudaPointerGetAttributes: the pointer
+   * is taken as the current device's, as a kernel would take it. */
+  if (ptr != 0 && ts_session_get_device_kernels () == NULL)
     {
       if (ptr < TS_DEVICE_MEMORY_BASE || ts_session_translate (ptr, 1) == NULL)
         {

@@ -1,0 +1,735 @@
+/* test-device-ops.c: tensor ops on a device give the CPU kernels' bytes
+ *
+ * Copyright 2026 The Tensorscope authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * Each op runs on a CPU tensor and on device copies of it, and the
+ * results must be the same bytes. On the simulator a device job runs the
+ * CPU kernels, so this pins the host parts (promotion, views, scalars).
+ * With TENSORSCOPE_BACKEND=cuda and TENSORSCOPE_CUDA_MODULE naming a
+ * CUDA module (the fake one in CI, a real GPU's elsewhere), device jobs go
+ * through the module's table (ts-ops.c's device functions) or, where it
+ * has no kernel, through the host fallback, which must give the same
+ * bytes too; the fallback tests check that it was taken.
+ */
+
+#include <glib.h>
+#include <string.h>
+
+#include "ts-ops.h"
+#include "ts-session.h"
+
+/* ts-session.c's device byte access (to move to ts-session.h) */
+gboolean ts_session_write_device (guint64        addr,
+                                  gconstpointer  src,
+                                  gsize          size,
+                                  GError       **error);
+
+#define CPU TS_DEVICE_CPU_VALUE
+#define DEV(i) ((TsDevice) { TS_DEVICE_CUDA, (i) })
+
+static gboolean hardware;
+static guint n_fallbacks;
+
+/* The fallback's g_debug (structured logging: a writer, not a handler). */
+static GLogWriterOutput
+count_fallbacks (GLogLevelFlags   level,
+                 const GLogField *fields,
+                 gsize            n_fields,
+                 gpointer         user_data)
+{
+  for (gsize i = 0; i < n_fields; i++)
+    if (g_strcmp0 (fields[i].key, "MESSAGE") == 0 && fields[i].length < 0 &&
+        strstr (fields[i].value, "computed on the host") != NULL)
+      n_fallbacks++;
+  return g_log_writer_default (level, fields, n_fields, user_data);
+}
+
+/* A contiguous CPU tensor of distinct, exactly representable values:
+ * small integers for integer dtypes, quarters for floating ones, no
+ * zeros when nonzero is set (divisors). */
+static TsTensor *
+cpu_tensor (TsDType       dtype,
+            guint         ndim,
+            const gint64 *shape,
+            int           seed,
+            gboolean      nonzero)
+{
+  g_autoptr(GError) error = NULL;
+  TsTensor *t = ts_tensor_new_empty (CPU, dtype, ndim, shape, FALSE, &error);
+  gsize esize = ts_dtype_size (dtype);
+
+  g_assert_no_error (error);
+  for (gint64 i = 0; i < ts_tensor_numel (t); i++)
+    {
+      gint64 v = (i * 7 + seed * 5) % 11 - 5;
+
+      if (nonzero && v == 0)
+        v = 3;
+      if (dtype == TS_DTYPE_BOOL)
+        ts_dtype_store_int (dtype, ts_tensor_data (t) + i * esize, v > 0);
+      else if (ts_dtype_is_floating (dtype))
+        ts_dtype_store (dtype, ts_tensor_data (t) + i * esize, v * 0.75 + 0.25 * (i % 3));
+      else
+        ts_dtype_store_int (dtype, ts_tensor_data (t) + i * esize, v);
+    }
+  return t;
+}
+
+static TsTensor *
+to_device (TsTensor *t,
+           int       device)
+{
+  g_autoptr(GError) error = NULL;
+  TsTensor *d = ts_ops_to (t, DEV (device), t->dtype, FALSE, TRUE, &error);
+
+  g_assert_no_error (error);
+  return d;
+}
+
+/* The same dtype, shape and bytes (in row-major order). */
+static void
+assert_same (TsTensor *want,
+             TsTensor *got)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(TsTensor) host = NULL;
+  g_autoptr(TsTensor) a = NULL;
+  g_autoptr(TsTensor) b = NULL;
+
+  g_assert_nonnull (want);
+  g_assert_nonnull (got);
+  g_assert_cmpint (want->dtype, ==, got->dtype);
+  g_assert_cmpuint (want->ndim, ==, got->ndim);
+  g_assert_cmpmem (want->shape, want->ndim * sizeof (gint64), got->shape, got->ndim * sizeof (gint64));
+  host = ts_ops_to (got, CPU, got->dtype, FALSE, FALSE, &error);
+  g_assert_no_error (error);
+  a = ts_ops_contiguous (want, &error);
+  g_assert_no_error (error);
+  b = ts_ops_contiguous (host, &error);
+  g_assert_no_error (error);
+  g_assert_cmpmem (ts_tensor_data (a), ts_tensor_nbytes (a), ts_tensor_data (b), ts_tensor_nbytes (b));
+}
+
+/* Binary ------------------------------------------------------------------- */
+
+/* a OP b (or a OP scalar) on the CPU and on device 0; a CPU 0-dim operand
+ * stays on the CPU (it rides along as a number), into out_dtype when it
+ * is not UNDEFINED. */
+static void
+check_binary (TsBinaryOp      op,
+              TsTensor       *a,
+              TsTensor       *b,
+              const TsScalar *scalar,
+              gboolean        reverse,
+              TsDType         out_dtype)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(TsTensor) want = NULL;
+  g_autoptr(TsTensor) got = NULL;
+  g_autoptr(TsTensor) da = NULL;
+  g_autoptr(TsTensor) db = NULL;
+  g_autoptr(TsTensor) out_cpu = NULL;
+  g_autoptr(TsTensor) out_dev = NULL;
+
+  da = a->ndim == 0 && b != NULL ? ts_tensor_ref (a) : to_device (a, 0);
+  db = b == NULL ? NULL : b->ndim == 0 ? ts_tensor_ref (b) : to_device (b, 0);
+  if (out_dtype != TS_DTYPE_UNDEFINED)
+    {
+      g_autoptr(TsTensor) shape_of = ts_ops_binary (op, a, b, scalar, reverse, NULL, &error);
+
+      g_assert_no_error (error);
+      out_cpu = ts_tensor_new_empty (CPU, out_dtype, shape_of->ndim, shape_of->shape, FALSE, &error);
+      g_assert_no_error (error);
+      out_dev = ts_tensor_new_empty (DEV (0), out_dtype, shape_of->ndim, shape_of->shape, FALSE, &error);
+      g_assert_no_error (error);
+    }
+  want = ts_ops_binary (op, a, b, scalar, reverse, out_cpu, &error);
+  g_assert_no_error (error);
+  got = ts_ops_binary (op, da, db, scalar, reverse, out_dev, &error);
+  g_assert_no_error (error);
+  assert_same (want, got);
+}
+
+static void
+test_binary (void)
+{
+  gint64 s34[2] = { 3, 4 }, s4[1] = { 4 }, s31[2] = { 3, 1 };
+  g_autoptr(TsTensor) f = cpu_tensor (TS_DTYPE_FLOAT32, 2, s34, 0, FALSE);
+  g_autoptr(TsTensor) f2 = cpu_tensor (TS_DTYPE_FLOAT32, 2, s34, 1, TRUE);
+  g_autoptr(TsTensor) row = cpu_tensor (TS_DTYPE_FLOAT32, 1, s4, 2, TRUE);
+  g_autoptr(TsTensor) col = cpu_tensor (TS_DTYPE_FLOAT64, 2, s31, 3, TRUE);
+  g_autoptr(TsTensor) i32 = cpu_tensor (TS_DTYPE_INT32, 2, s34, 4, FALSE);
+  g_autoptr(TsTensor) i64 = cpu_tensor (TS_DTYPE_INT64, 2, s34, 5, TRUE);
+  g_autoptr(TsTensor) i8 = cpu_tensor (TS_DTYPE_INT8, 1, s4, 6, TRUE);
+  g_autoptr(TsTensor) h = cpu_tensor (TS_DTYPE_FLOAT16, 2, s34, 7, FALSE);
+  g_autoptr(TsTensor) bl = cpu_tensor (TS_DTYPE_BOOL, 2, s34, 8, FALSE);
+  g_autoptr(TsTensor) zero_dim = cpu_tensor (TS_DTYPE_FLOAT64, 0, NULL, 9, TRUE);
+  g_autoptr(TsTensor) zero_dim_int = cpu_tensor (TS_DTYPE_INT64, 0, NULL, 10, TRUE);
+  g_autoptr(TsTensor) row3 = cpu_tensor (TS_DTYPE_INT16, 1, s34, 11, FALSE);
+  g_autoptr(TsTensor) ft = NULL;
+  TsScalar half = { TS_DTYPE_FLOAT64, 0.5, 0 };
+  TsScalar three = { TS_DTYPE_INT64, 3.0, 3 };
+  TsScalar yes = { TS_DTYPE_BOOL, 1.0, 1 };
+  g_autoptr(GError) error = NULL;
+
+  ft = ts_tensor_transpose (f2, 0, 1, &error);   /* [4, 3], not contiguous */
+  g_assert_no_error (error);
+
+  /* same dtype, broadcasting both ways */
+  check_binary (TS_BINARY_ADD, f, f2, NULL, FALSE, TS_DTYPE_UNDEFINED);
+  check_binary (TS_BINARY_MUL, f, row, NULL, FALSE, TS_DTYPE_UNDEFINED);
+  /* promotion: float32 [3,4] with float64 [3,1] gives float64 */
+  check_binary (TS_BINARY_SUB, f, col, NULL, FALSE, TS_DTYPE_UNDEFINED);
+  check_binary (TS_BINARY_ADD, i8, i64, NULL, FALSE, TS_DTYPE_UNDEFINED);
+  check_binary (TS_BINARY_MUL, i32, f, NULL, FALSE, TS_DTYPE_UNDEFINED);
+  check_binary (TS_BINARY_ADD, h, f, NULL, FALSE, TS_DTYPE_UNDEFINED);
+  /* true division of integers gives a float */
+  check_binary (TS_BINARY_DIV, i32, i64, NULL, FALSE, TS_DTYPE_UNDEFINED);
+  check_binary (TS_BINARY_FLOOR_DIVIDE, i32, i64, NULL, FALSE, TS_DTYPE_UNDEFINED);
+  check_binary (TS_BINARY_REMAINDER, f, f2, NULL, FALSE, TS_DTYPE_UNDEFINED);
+  check_binary (TS_BINARY_POW, f2, row, NULL, FALSE, TS_DTYPE_UNDEFINED);
+  check_binary (TS_BINARY_MAXIMUM, f, row, NULL, FALSE, TS_DTYPE_UNDEFINED);
+  check_binary (TS_BINARY_MINIMUM, i32, i64, NULL, FALSE, TS_DTYPE_UNDEFINED);
+  /* comparisons and logical ops give bool */
+  check_binary (TS_BINARY_LT, f, row, NULL, FALSE, TS_DTYPE_UNDEFINED);
+  check_binary (TS_BINARY_EQ, i32, i64, NULL, FALSE, TS_DTYPE_UNDEFINED);
+  check_binary (TS_BINARY_LOGICAL_AND, f, i32, NULL, FALSE, TS_DTYPE_UNDEFINED);
+  check_binary (TS_BINARY_LOGICAL_OR, bl, f, NULL, FALSE, TS_DTYPE_UNDEFINED);
+  check_binary (TS_BINARY_BITWISE_XOR, i32, i64, NULL, FALSE, TS_DTYPE_UNDEFINED);
+  check_binary (TS_BINARY_BITWISE_AND, bl, bl, NULL, FALSE, TS_DTYPE_UNDEFINED);
+  /* a non-contiguous operand */
+  check_binary (TS_BINARY_SUB, ft, row3, NULL, FALSE, TS_DTYPE_UNDEFINED);
+  /* scalars on both sides; an int scalar keeps an int tensor int, a
+   * float one makes it float */
+  check_binary (TS_BINARY_SUB, f, NULL, &half, FALSE, TS_DTYPE_UNDEFINED);
+  check_binary (TS_BINARY_SUB, f, NULL, &half, TRUE, TS_DTYPE_UNDEFINED);
+  check_binary (TS_BINARY_MUL, i32, NULL, &half, FALSE, TS_DTYPE_UNDEFINED);
+  check_binary (TS_BINARY_DIV, i32, NULL, &three, TRUE, TS_DTYPE_UNDEFINED);
+  check_binary (TS_BINARY_REMAINDER, i64, NULL, &three, FALSE, TS_DTYPE_UNDEFINED);
+  check_binary (TS_BINARY_LOGICAL_AND, f, NULL, &yes, FALSE, TS_DTYPE_UNDEFINED);
+  check_binary (TS_BINARY_GE, h, NULL, &half, FALSE, TS_DTYPE_UNDEFINED);
+  /* CPU 0-dim tensors on either side: numbers to the kernel */
+  check_binary (TS_BINARY_SUB, f, zero_dim, NULL, FALSE, TS_DTYPE_UNDEFINED);
+  check_binary (TS_BINARY_SUB, zero_dim, f, NULL, FALSE, TS_DTYPE_UNDEFINED);
+  check_binary (TS_BINARY_MUL, zero_dim_int, i32, NULL, FALSE, TS_DTYPE_UNDEFINED);
+  /* outputs of another dtype: computed, then cast */
+  check_binary (TS_BINARY_ADD, f, f2, NULL, FALSE, TS_DTYPE_FLOAT64);
+  check_binary (TS_BINARY_ADD, i32, i64, NULL, FALSE, TS_DTYPE_FLOAT32);
+  check_binary (TS_BINARY_LT, f, row, NULL, FALSE, TS_DTYPE_FLOAT32);
+  check_binary (TS_BINARY_MUL, f, NULL, &half, TRUE, TS_DTYPE_FLOAT16);
+}
+
+/* A device in-place op on a view writes only the view's elements. */
+static void
+test_binary_inplace_view (void)
+{
+  gint64 s34[2] = { 3, 4 };
+  g_autoptr(GError) error = NULL;
+  g_autoptr(TsTensor) a = cpu_tensor (TS_DTYPE_FLOAT32, 2, s34, 0, FALSE);
+  g_autoptr(TsTensor) d = to_device (a, 0);
+  g_autoptr(TsTensor) va = ts_tensor_transpose (a, 0, 1, &error);
+  g_autoptr(TsTensor) vd = ts_tensor_transpose (d, 0, 1, &error);
+  g_autoptr(TsTensor) ca = NULL;
+  g_autoptr(TsTensor) cd = NULL;
+  g_autoptr(TsTensor) ra = NULL;
+  g_autoptr(TsTensor) rd = NULL;
+  TsScalar two = { TS_DTYPE_INT64, 2.0, 2 };
+
+  ca = ts_tensor_select (va, 1, 1, &error);   /* a[1, :] through the transpose */
+  g_assert_no_error (error);
+  cd = ts_tensor_select (vd, 1, 1, &error);
+  g_assert_no_error (error);
+  ra = ts_ops_binary (TS_BINARY_MUL, ca, NULL, &two, FALSE, ca, &error);
+  g_assert_no_error (error);
+  rd = ts_ops_binary (TS_BINARY_MUL, cd, NULL, &two, FALSE, cd, &error);
+  g_assert_no_error (error);
+  assert_same (a, d);
+}
+
+/* Unary, fill ---------------------------------------------------------------- */
+
+static void
+check_unary (TsUnaryOp  op,
+             TsTensor  *a)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(TsTensor) d = to_device (a, 0);
+  g_autoptr(TsTensor) want = ts_ops_unary (op, a, &error);
+  g_autoptr(TsTensor) got = NULL;
+
+  g_assert_no_error (error);
+  got = ts_ops_unary (op, d, &error);
+  g_assert_no_error (error);
+  assert_same (want, got);
+}
+
+static void
+test_unary (void)
+{
+  gint64 s34[2] = { 3, 4 };
+  g_autoptr(GError) error = NULL;
+  g_autoptr(TsTensor) f = cpu_tensor (TS_DTYPE_FLOAT32, 2, s34, 0, FALSE);
+  g_autoptr(TsTensor) d = cpu_tensor (TS_DTYPE_FLOAT64, 2, s34, 1, FALSE);
+  g_autoptr(TsTensor) h = cpu_tensor (TS_DTYPE_FLOAT16, 2, s34, 2, FALSE);
+  g_autoptr(TsTensor) i = cpu_tensor (TS_DTYPE_INT64, 2, s34, 3, FALSE);
+  g_autoptr(TsTensor) pos = NULL;
+  g_autoptr(TsTensor) ft = ts_tensor_transpose (f, 0, 1, &error);
+
+  pos = ts_ops_unary (TS_UNARY_ABS, f, &error);   /* no NaN from log/sqrt */
+  g_assert_no_error (error);
+  check_unary (TS_UNARY_NEG, f);
+  check_unary (TS_UNARY_NEG, i);
+  check_unary (TS_UNARY_ABS, i);
+  check_unary (TS_UNARY_RELU, d);
+  check_unary (TS_UNARY_EXP, f);
+  check_unary (TS_UNARY_EXP, i);          /* integer in: computed in float */
+  check_unary (TS_UNARY_SQRT, pos);
+  check_unary (TS_UNARY_LOG, pos);
+  check_unary (TS_UNARY_TANH, d);
+  check_unary (TS_UNARY_SIGMOID, h);
+  check_unary (TS_UNARY_COS, ft);         /* a non-contiguous input */
+  check_unary (TS_UNARY_LOGICAL_NOT, f);
+  check_unary (TS_UNARY_LOGICAL_NOT, i);
+}
+
+static void
+check_fill (TsDType         dtype,
+            const TsScalar *value)
+{
+  gint64 shape[2] = { 5, 3 };
+  g_autoptr(GError) error = NULL;
+  g_autoptr(TsTensor) a = cpu_tensor (dtype, 2, shape, 0, FALSE);
+  g_autoptr(TsTensor) d = to_device (a, 0);
+  g_autoptr(TsTensor) va = ts_tensor_transpose (a, 0, 1, &error);
+  g_autoptr(TsTensor) vd = ts_tensor_transpose (d, 0, 1, &error);
+  g_autoptr(TsTensor) ca = ts_tensor_select (va, 0, 2, &error);   /* a column */
+  g_autoptr(TsTensor) cd = ts_tensor_select (vd, 0, 2, &error);
+
+  g_assert_no_error (error);
+  g_assert_true (ts_ops_fill (ca, value, &error));
+  g_assert_true (ts_ops_fill (cd, value, &error));
+  g_assert_no_error (error);
+  assert_same (a, d);
+}
+
+static void
+test_fill (void)
+{
+  TsScalar f = { TS_DTYPE_FLOAT64, -2.5, 0 };
+  TsScalar big = { TS_DTYPE_INT64, 0, (G_GINT64_CONSTANT (1) << 62) + 1 };
+  TsScalar one = { TS_DTYPE_BOOL, 1, 1 };
+
+  check_fill (TS_DTYPE_FLOAT32, &f);
+  check_fill (TS_DTYPE_FLOAT16, &f);
+  check_fill (TS_DTYPE_INT64, &big);   /* a double cannot hold it */
+  check_fill (TS_DTYPE_INT32, &f);
+  check_fill (TS_DTYPE_BOOL, &one);
+}
+
+/* Copies ---------------------------------------------------------------------- */
+
+static void
+test_copies (void)
+{
+  gint64 s34[2] = { 3, 4 }, s4[1] = { 4 };
+  g_autoptr(GError) error = NULL;
+  g_autoptr(TsTensor) f = cpu_tensor (TS_DTYPE_FLOAT32, 2, s34, 0, FALSE);
+  g_autoptr(TsTensor) row = cpu_tensor (TS_DTYPE_FLOAT64, 1, s4, 1, FALSE);
+  g_autoptr(TsTensor) ft = ts_tensor_transpose (f, 0, 1, &error);
+  g_autoptr(TsTensor) d = to_device (f, 0);
+  g_autoptr(TsTensor) dt = ts_tensor_transpose (d, 0, 1, &error);
+  g_autoptr(TsTensor) want = NULL;
+  g_autoptr(TsTensor) got = NULL;
+  g_autoptr(TsTensor) d1 = NULL;
+  g_autoptr(TsTensor) drow = NULL;
+
+  /* host to device: dense, casting, strided */
+  assert_same (f, d);
+  want = ts_ops_to (f, CPU, TS_DTYPE_FLOAT64, FALSE, TRUE, &error);
+  got = ts_ops_to (f, DEV (0), TS_DTYPE_FLOAT64, FALSE, TRUE, &error);
+  g_assert_no_error (error);
+  assert_same (want, got);
+  g_clear_pointer (&got, ts_tensor_unref);
+  got = ts_ops_to (ft, DEV (0), TS_DTYPE_FLOAT32, FALSE, TRUE, &error);
+  g_assert_no_error (error);
+  assert_same (ft, got);
+
+  /* on the device: strided (clone of a transpose), casting */
+  g_clear_pointer (&got, ts_tensor_unref);
+  got = ts_ops_clone (dt, &error);
+  g_assert_no_error (error);
+  assert_same (ft, got);
+  g_clear_pointer (&got, ts_tensor_unref);
+  g_clear_pointer (&want, ts_tensor_unref);
+  want = ts_ops_to (ft, CPU, TS_DTYPE_INT32, FALSE, TRUE, &error);
+  got = ts_ops_to (dt, DEV (0), TS_DTYPE_INT32, FALSE, TRUE, &error);
+  g_assert_no_error (error);
+  assert_same (want, got);
+
+  /* device to host, strided and casting */
+  g_clear_pointer (&got, ts_tensor_unref);
+  got = ts_ops_to (dt, CPU, TS_DTYPE_FLOAT16, FALSE, TRUE, &error);
+  g_clear_pointer (&want, ts_tensor_unref);
+  want = ts_ops_to (ft, CPU, TS_DTYPE_FLOAT16, FALSE, TRUE, &error);
+  g_assert_no_error (error);
+  assert_same (want, got);
+
+  /* between devices: dense (a peer copy), strided and casting */
+  d1 = ts_ops_to (d, DEV (1), TS_DTYPE_FLOAT32, FALSE, TRUE, &error);
+  g_assert_no_error (error);
+  assert_same (f, d1);
+  g_clear_pointer (&got, ts_tensor_unref);
+  got = ts_ops_to (dt, DEV (1), TS_DTYPE_FLOAT64, FALSE, TRUE, &error);
+  g_clear_pointer (&want, ts_tensor_unref);
+  want = ts_ops_to (ft, CPU, TS_DTYPE_FLOAT64, FALSE, TRUE, &error);
+  g_assert_no_error (error);
+  assert_same (want, got);
+
+  /* broadcasting into a device tensor, from the host and on the device */
+  drow = to_device (row, 0);
+  g_assert_true (ts_ops_copy (f, row, FALSE, &error));
+  g_assert_true (ts_ops_copy (d, row, FALSE, &error));
+  g_assert_no_error (error);
+  assert_same (f, d);
+  g_assert_true (ts_ops_copy (d1, drow, FALSE, &error));
+  g_assert_no_error (error);
+  assert_same (f, d1);
+}
+
+/* Reductions ------------------------------------------------------------------- */
+
+static void
+check_sum (TsTensor   *a,
+           const int  *dims,
+           guint       n_dims,
+           gboolean    keepdim,
+           TsDType     dtype,
+           gboolean    mean)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(TsTensor) d = to_device (a, 0);
+  g_autoptr(TsTensor) want = NULL;
+  g_autoptr(TsTensor) got = NULL;
+
+  want = (mean ? ts_ops_mean : ts_ops_sum) (a, dims, n_dims, keepdim, dtype, &error);
+  g_assert_no_error (error);
+  got = (mean ? ts_ops_mean : ts_ops_sum) (d, dims, n_dims, keepdim, dtype, &error);
+  g_assert_no_error (error);
+  assert_same (want, got);
+}
+
+static void
+test_reductions (void)
+{
+  gint64 s234[3] = { 2, 3, 4 };
+  int d02[2] = { 0, 2 }, d1[1] = { 1 }, dlast[1] = { -1 };
+  g_autoptr(GError) error = NULL;
+  g_autoptr(TsTensor) f = cpu_tensor (TS_DTYPE_FLOAT32, 3, s234, 0, FALSE);
+  g_autoptr(TsTensor) i = cpu_tensor (TS_DTYPE_INT32, 3, s234, 1, FALSE);
+  g_autoptr(TsTensor) h = cpu_tensor (TS_DTYPE_FLOAT16, 3, s234, 2, FALSE);
+  g_autoptr(TsTensor) ft = ts_tensor_transpose (f, 0, 2, &error);
+
+  check_sum (f, NULL, 0, FALSE, TS_DTYPE_UNDEFINED, FALSE);
+  check_sum (f, d02, 2, FALSE, TS_DTYPE_UNDEFINED, FALSE);    /* several dims */
+  check_sum (f, d02, 2, TRUE, TS_DTYPE_UNDEFINED, TRUE);
+  check_sum (f, d1, 1, TRUE, TS_DTYPE_UNDEFINED, TRUE);
+  check_sum (ft, dlast, 1, FALSE, TS_DTYPE_UNDEFINED, FALSE); /* strided input */
+  check_sum (i, d1, 1, FALSE, TS_DTYPE_UNDEFINED, FALSE);     /* int32 sums to int64 */
+  check_sum (i, NULL, 0, FALSE, TS_DTYPE_INT32, FALSE);
+  check_sum (f, d1, 1, FALSE, TS_DTYPE_FLOAT64, FALSE);       /* a wider output */
+  check_sum (f, d02, 2, FALSE, TS_DTYPE_FLOAT16, FALSE);      /* a narrower one */
+  check_sum (i, d02, 2, FALSE, TS_DTYPE_FLOAT32, FALSE);
+  check_sum (h, d1, 1, FALSE, TS_DTYPE_UNDEFINED, TRUE);
+
+  for (int is_min = 0; is_min < 2; is_min++)
+    {
+      TsTensor *inputs[3] = { f, ft, i };
+
+      for (guint k = 0; k < G_N_ELEMENTS (inputs); k++)
+        {
+          g_autoptr(TsTensor) d = to_device (inputs[k], 0);
+          g_autoptr(TsTensor) want = ts_ops_max (inputs[k], is_min, &error);
+          g_autoptr(TsTensor) got = ts_ops_max (d, is_min, &error);
+          g_autoptr(TsTensor) wv = NULL;
+          g_autoptr(TsTensor) wi = NULL;
+          g_autoptr(TsTensor) gv = NULL;
+          g_autoptr(TsTensor) gi = NULL;
+
+          g_assert_no_error (error);
+          assert_same (want, got);
+          for (int dim = -1; dim < 3; dim++)
+            {
+              g_assert_true (ts_ops_max_dim (inputs[k], dim, dim == 1, is_min, &wv, &wi, &error));
+              g_assert_true (ts_ops_max_dim (d, dim, dim == 1, is_min, &gv, &gi, &error));
+              g_assert_no_error (error);
+              assert_same (wv, gv);
+              assert_same (wi, gi);
+              g_clear_pointer (&wv, ts_tensor_unref);
+              g_clear_pointer (&wi, ts_tensor_unref);
+              g_clear_pointer (&gv, ts_tensor_unref);
+              g_clear_pointer (&gi, ts_tensor_unref);
+            }
+        }
+    }
+}
+
+/* Matmul, indexing, arange, equal ----------------------------------------------- */
+
+static void
+check_matmul (TsTensor *a,
+              TsTensor *b)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(TsTensor) da = to_device (a, 0);
+  g_autoptr(TsTensor) db = to_device (b, 0);
+  g_autoptr(TsTensor) want = ts_ops_matmul (a, b, &error);
+  g_autoptr(TsTensor) got = NULL;
+
+  g_assert_no_error (error);
+  got = ts_ops_matmul (da, db, &error);
+  g_assert_no_error (error);
+  assert_same (want, got);
+}
+
+static void
+test_matmul (void)
+{
+  gint64 s34[2] = { 3, 4 }, s45[2] = { 4, 5 }, s4[1] = { 4 }, s5[1] = { 5 }, s54[2] = { 5, 4 };
+  g_autoptr(GError) error = NULL;
+  g_autoptr(TsTensor) a = cpu_tensor (TS_DTYPE_FLOAT32, 2, s34, 0, FALSE);
+  g_autoptr(TsTensor) b = cpu_tensor (TS_DTYPE_FLOAT32, 2, s45, 1, FALSE);
+  g_autoptr(TsTensor) b54 = cpu_tensor (TS_DTYPE_FLOAT32, 2, s54, 2, FALSE);
+  g_autoptr(TsTensor) v4 = cpu_tensor (TS_DTYPE_FLOAT32, 1, s4, 3, FALSE);
+  g_autoptr(TsTensor) v5 = cpu_tensor (TS_DTYPE_FLOAT32, 1, s5, 4, FALSE);
+  g_autoptr(TsTensor) a64 = cpu_tensor (TS_DTYPE_FLOAT64, 2, s34, 5, FALSE);
+  g_autoptr(TsTensor) b64 = cpu_tensor (TS_DTYPE_FLOAT64, 2, s45, 6, FALSE);
+  g_autoptr(TsTensor) bt = ts_tensor_transpose (b54, 0, 1, &error);
+
+  check_matmul (a, b);
+  check_matmul (a64, b64);
+  check_matmul (a, bt);     /* a transposed operand */
+  check_matmul (v4, b);     /* 1-d @ 2-d */
+  check_matmul (a, v4);     /* 2-d @ 1-d */
+  check_matmul (v4, v4);    /* a dot product */
+  check_matmul (v5, b54);
+}
+
+static void
+test_indexing (void)
+{
+  gint64 s54[2] = { 5, 4 }, s3[1] = { 3 }, s23[2] = { 2, 3 }, s34[2] = { 3, 4 };
+  g_autoptr(GError) error = NULL;
+  g_autoptr(TsTensor) w = cpu_tensor (TS_DTYPE_FLOAT32, 2, s54, 0, FALSE);
+  g_autoptr(TsTensor) dw = to_device (w, 0);
+  g_autoptr(TsTensor) idx = ts_tensor_new_empty (CPU, TS_DTYPE_INT64, 1, s3, FALSE, NULL);
+  g_autoptr(TsTensor) idx32 = NULL;
+  g_autoptr(TsTensor) idx2 = ts_tensor_new_empty (CPU, TS_DTYPE_INT32, 2, s23, FALSE, NULL);
+  g_autoptr(TsTensor) gidx = ts_tensor_new_empty (CPU, TS_DTYPE_INT64, 2, s34, FALSE, NULL);
+  g_autoptr(TsTensor) didx = NULL;
+  g_autoptr(TsTensor) didx32 = NULL;
+  g_autoptr(TsTensor) didx2 = NULL;
+  g_autoptr(TsTensor) dgidx = NULL;
+  g_autoptr(TsTensor) want = NULL;
+  g_autoptr(TsTensor) got = NULL;
+  const gint64 rows[3] = { 3, 0, 2 };
+  const gint32 rows2[6] = { 1, 1, 3, 0, 4, 2 };
+
+  memcpy (ts_tensor_data (idx), rows, sizeof rows);
+  memcpy (ts_tensor_data (idx2), rows2, sizeof rows2);
+  for (int k = 0; k < 12; k++)
+    ((gint64 *) ts_tensor_data (gidx))[k] = (k * 3) % 5;
+  idx32 = ts_ops_to (idx, CPU, TS_DTYPE_INT32, FALSE, TRUE, &error);
+  didx = to_device (idx, 0);
+  didx32 = to_device (idx32, 0);
+  didx2 = to_device (idx2, 0);
+  dgidx = to_device (gidx, 0);
+
+  for (int dim = 0; dim < 2; dim++)
+    {
+      g_autoptr(TsTensor) i3 = ts_tensor_slice (didx, 0, 0, 3 - dim, 1, &error);
+      g_autoptr(TsTensor) h3 = ts_tensor_slice (idx, 0, 0, 3 - dim, 1, &error);
+
+      g_clear_pointer (&want, ts_tensor_unref);
+      g_clear_pointer (&got, ts_tensor_unref);
+      want = ts_ops_index_select (w, dim, h3, &error);
+      got = ts_ops_index_select (dw, dim, i3, &error);
+      g_assert_no_error (error);
+      assert_same (want, got);
+    }
+  g_clear_pointer (&want, ts_tensor_unref);
+  g_clear_pointer (&got, ts_tensor_unref);
+  want = ts_ops_index_select (w, 0, idx32, &error);
+  got = ts_ops_index_select (dw, 0, didx32, &error);   /* int32 indices */
+  g_assert_no_error (error);
+  assert_same (want, got);
+
+  g_clear_pointer (&want, ts_tensor_unref);
+  g_clear_pointer (&got, ts_tensor_unref);
+  want = ts_ops_embedding (w, idx2, &error);
+  got = ts_ops_embedding (dw, didx2, &error);
+  g_assert_no_error (error);
+  assert_same (want, got);
+
+  g_clear_pointer (&want, ts_tensor_unref);
+  g_clear_pointer (&got, ts_tensor_unref);
+  want = ts_ops_gather (w, 0, gidx, &error);
+  got = ts_ops_gather (dw, 0, dgidx, &error);
+  g_assert_no_error (error);
+  assert_same (want, got);
+}
+
+static void
+test_arange_equal (void)
+{
+  TsDType dtypes[4] = { TS_DTYPE_FLOAT32, TS_DTYPE_FLOAT64, TS_DTYPE_INT64, TS_DTYPE_FLOAT16 };
+  gint64 s34[2] = { 3, 4 };
+  g_autoptr(GError) error = NULL;
+  g_autoptr(TsTensor) a = cpu_tensor (TS_DTYPE_FLOAT32, 2, s34, 0, FALSE);
+  g_autoptr(TsTensor) b = cpu_tensor (TS_DTYPE_FLOAT32, 2, s34, 1, FALSE);
+  g_autoptr(TsTensor) da = to_device (a, 0);
+  g_autoptr(TsTensor) da2 = to_device (a, 0);
+  g_autoptr(TsTensor) db = to_device (b, 0);
+  gboolean same = FALSE;
+
+  for (guint k = 0; k < G_N_ELEMENTS (dtypes); k++)
+    {
+      g_autoptr(TsTensor) want = ts_ops_arange (-1.5, 7.0, 0.7, dtypes[k], CPU, &error);
+      g_autoptr(TsTensor) got = ts_ops_arange (-1.5, 7.0, 0.7, dtypes[k], DEV (0), &error);
+
+      g_assert_no_error (error);
+      assert_same (want, got);
+    }
+  g_assert_true (ts_ops_equal (da, da2, &same, &error));
+  g_assert_true (same);
+  g_assert_true (ts_ops_equal (da, db, &same, &error));
+  g_assert_false (same);
+  g_assert_no_error (error);
+}
+
+/* Random fills: the device's Philox numbers, as the CPU kernels draw them
+ * for the same (seed, offset) and launch plan. */
+static void
+check_random (TsDType  dtype,
+              gboolean normal)
+{
+  gint64 shape[2] = { 37, 29 };
+  g_autoptr(GError) error = NULL;
+  g_autoptr(TsTensor) d = ts_tensor_new_empty (DEV (0), dtype, 2, shape, FALSE, &error);
+  g_autoptr(TsTensor) want = ts_tensor_new_empty (CPU, dtype, 2, shape, FALSE, &error);
+  const TsGpuProfile *profile = ts_session_get_profile (0);
+  TsPhiloxLaunch plan;
+  TsView view;
+
+  g_assert_no_error (error);
+  ts_rng_manual_seed (0, 1234);
+  g_assert_true (ts_ops_random_fill_ (d, normal, 1.0, 2.0, -1, &error));
+  g_assert_no_error (error);
+  ts_view_init (&view, dtype, ts_tensor_data (want), 2, shape, NULL, 0);
+  ts_cpu_random_plan (&view, profile->sm_count, profile->max_threads_per_sm, &plan);
+  if (normal)
+    g_assert_true (ts_cpu_normal (&view, 1.0, 2.0, 1234, 0, &plan, &error));
+  else
+    g_assert_true (ts_cpu_uniform (&view, 1.0, 2.0, 1234, 0, &plan, &error));
+  assert_same (want, d);
+}
+
+static void
+test_random (void)
+{
+  check_random (TS_DTYPE_FLOAT32, TRUE);
+  check_random (TS_DTYPE_FLOAT32, FALSE);
+  check_random (TS_DTYPE_FLOAT64, TRUE);
+  check_random (TS_DTYPE_FLOAT64, FALSE);
+}
+
+/* The host fallback ---------------------------------------------------------- */
+
+/* Jobs with no device mapping: an integer matmul, a half-precision random
+ * fill, a CPU 0-dim index riding along with a device tensor. On the
+ * hardware path each is computed on the host, logged, and gives the same
+ * bytes. */
+static void
+test_fallback (void)
+{
+  gint64 s34[2] = { 3, 4 }, s45[2] = { 4, 5 };
+  g_autoptr(GError) error = NULL;
+  g_autoptr(TsTensor) a = cpu_tensor (TS_DTYPE_INT64, 2, s34, 0, FALSE);
+  g_autoptr(TsTensor) b = cpu_tensor (TS_DTYPE_INT64, 2, s45, 1, FALSE);
+  g_autoptr(TsTensor) w = cpu_tensor (TS_DTYPE_FLOAT32, 2, s34, 2, FALSE);
+  g_autoptr(TsTensor) dw = to_device (w, 0);
+  g_autoptr(TsTensor) index = ts_tensor_new_empty (CPU, TS_DTYPE_INT64, 0, NULL, FALSE, NULL);
+  g_autoptr(TsTensor) want = NULL;
+  g_autoptr(TsTensor) got = NULL;
+  guint before = n_fallbacks;
+
+  check_matmul (a, b);
+  g_assert_cmpuint (n_fallbacks, ==, before + hardware);
+
+  *(gint64 *) ts_tensor_data (index) = 2;
+  want = ts_ops_index_select (w, 1, index, &error);
+  got = ts_ops_index_select (dw, 1, index, &error);
+  g_assert_no_error (error);
+  assert_same (want, got);
+  g_assert_cmpuint (n_fallbacks, ==, before + 2 * hardware);
+
+  check_random (TS_DTYPE_FLOAT16, TRUE);
+  check_random (TS_DTYPE_BFLOAT16, FALSE);
+  g_assert_cmpuint (n_fallbacks, ==, before + 4 * hardware);
+}
+
+/* Host reads and writes of device bytes (item () on a real GPU). */
+static void
+test_device_bytes (void)
+{
+  gint64 s4[1] = { 4 };
+  g_autoptr(GError) error = NULL;
+  g_autoptr(TsTensor) a = cpu_tensor (TS_DTYPE_FLOAT64, 1, s4, 0, FALSE);
+  g_autoptr(TsTensor) d = to_device (a, 0);
+  g_autoptr(TsTensor) host = NULL;
+  double v = 42.5;
+
+  g_assert_true (ts_ops_copy (d, a, FALSE, &error));   /* the device has work queued */
+  g_assert_no_error (error);
+  g_assert_cmpfloat (ts_tensor_get_double (d, 2), ==, ts_tensor_get_double (a, 2));
+  g_assert_cmpint (ts_tensor_get_int (d, 3), ==, ts_tensor_get_int (a, 3));
+  g_assert_true (ts_session_write_device (ts_tensor_data_ptr (d) + 8, &v, sizeof v, &error));
+  g_assert_no_error (error);
+  host = ts_ops_to_host (d, &error);
+  g_assert_cmpfloat (ts_tensor_get_double (host, 1), ==, 42.5);
+  g_assert_cmpfloat (ts_tensor_get_double (host, 0), ==, ts_tensor_get_double (a, 0));
+}
+
+int
+main (int   argc,
+      char *argv[])
+{
+  TsSessionOptions options = { .n_gpus = 2 };
+  g_autoptr(GError) error = NULL;
+
+  g_test_init (&argc, &argv, NULL);
+  g_unsetenv ("CUDA_VISIBLE_DEVICES");
+  g_unsetenv ("PYTORCH_CUDA_ALLOC_CONF");
+  g_unsetenv ("CUDA_LAUNCH_BLOCKING");
+  options.backend = g_getenv ("TENSORSCOPE_BACKEND");
+  ts_session_configure (&options);
+  if (!ts_session_cuda_init (&error))
+    g_error ("%s", error->message);
+  hardware = ts_session_get_device_kernels () != NULL;
+  g_assert_true (hardware == (g_strcmp0 (options.backend, "cuda") == 0));
+  g_log_set_writer_func (count_fallbacks, NULL, NULL);
+
+  g_test_add_func ("/device-ops/binary", test_binary);
+  g_test_add_func ("/device-ops/binary-inplace-view", test_binary_inplace_view);
+  g_test_add_func ("/device-ops/unary", test_unary);
+  g_test_add_func ("/device-ops/fill", test_fill);
+  g_test_add_func ("/device-ops/copies", test_copies);
+  g_test_add_func ("/device-ops/reductions", test_reductions);
+  g_test_add_func ("/device-ops/matmul", test_matmul);
+  g_test_add_func ("/device-ops/indexing", test_indexing);
+  g_test_add_func ("/device-ops/arange-equal", test_arange_equal);
+  g_test_add_func ("/device-ops/random", test_random);
+  g_test_add_func ("/device-ops/fallback", test_fallback);
+  g_test_add_func ("/device-ops/device-bytes", test_device_bytes);
+  return g_test_run ();
+}
