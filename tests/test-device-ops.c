@@ -19,12 +19,6 @@
 #include "ts-ops.h"
 #include "ts-session.h"
 
-/* ts-session.c's device byte access (to move to ts-session.h) */
-gboolean ts_session_write_device (guint64        addr,
-                                  gconstpointer  src,
-                                  gsize          size,
-                                  GError       **error);
-
 #define CPU TS_DEVICE_CPU_VALUE
 #define DEV(i) ((TsDevice) { TS_DEVICE_CUDA, (i) })
 

@@ -25,18 +25,6 @@
 
 #define MAX_DEVICES 64
 
-/* devops: the session's device byte access on a real GPU (ts-session.c's
- * "read/write device bytes" block; to move to ts-session.h). Both
- * synchronize the device first. */
-gboolean ts_session_read_device  (guint64        addr,
-                                  gsize          size,
-                                  gpointer       dst,
-                                  GError       **error);
-gboolean ts_session_write_device (guint64        addr,
-                                  gconstpointer  src,
-                                  gsize          size,
-                                  GError       **error);
-
 typedef struct _Job Job;
 /* Errors are kernel errors (TS_KERNEL_ERROR); dispatch() converts them. */
 typedef gboolean (*JobFunc) (Job      *job,

@@ -378,6 +378,17 @@ work_finish (gpointer data)
     work->finish (work->user_data);
 }
 
+static int
+work_device (gpointer data,
+             gpointer stream)
+{
+  TsSessionWork *work = data;
+
+  if (work->device_run == NULL)
+    return TS_CUDA_ERROR_NOT_SUPPORTED;
+  return work->device_run (work->user_data, stream);
+}
+
 static void
 work_destroy (gpointer data)
 {
@@ -429,7 +440,7 @@ ts_session_launch (const TsSessionWork  *work,
                    GError              **error)
 {
   TsSessionWork *copy = g_memdup2 (work, sizeof *work);
-  TsWork w = { work_start, work_finish, work_destroy, copy };
+  TsWork w = { work_start, work_finish, work_destroy, copy, work_device };
 
   if (work->is_copy)
     {
@@ -477,12 +488,12 @@ ts_session_launch_op (int                   device,
   if (work->run != NULL && work->finish != NULL && work->destroy != NULL)
     {
       /* the caller's callbacks fit the runtime's as they are: no copy */
-      w = (TsWork) { work->run, work->finish, work->destroy, work->user_data };
+      w = (TsWork) { work->run, work->finish, work->destroy, work->user_data, work->device_run };
     }
   else
     {
       copy = g_memdup2 (work, sizeof *work);
-      w = (TsWork) { work_start, work_finish, work_destroy, copy };
+      w = (TsWork) { work_start, work_finish, work_destroy, copy, work_device };
     }
   kernel_desc_init (&desc, work, &w);
   /* the span and the kernel share the operator's name */
@@ -894,36 +905,35 @@ ts_session_translate (guint64 addr,
   return ts_device_memory_translate (session.memory, addr, size, NULL);
 }
 
-/* devops: read/write device bytes */
+/* Host access to device bytes ------------------------------------------ */
 
-/* To be declared in ts-session.h by the lead; until then ts-ops.c
- * declares them too. Host access to device bytes (item(), an element of
- * a device tensor): the device is synchronized first, as cudaMemcpy does
- * with the legacy default stream. On the simulator the bytes are the
- * segment's host memory. */
-gboolean ts_session_read_device  (guint64        addr,
-                                  gsize          size,
-                                  gpointer       dst,
-                                  GError       **error);
-gboolean ts_session_write_device (guint64        addr,
-                                  gconstpointer  src,
-                                  gsize          size,
-                                  GError       **error);
+/* What the host reads or writes goes after the work queued so far, as a
+ * cudaMemcpy on the legacy default stream does: every device is
+ * synchronized first (through the runtime, so the wait is recorded and a
+ * sticky error surfaces here with PyTorch's text). */
+static gboolean
+sync_all_devices (GError **error)
+{
+  if (session.runtime == NULL)
+    {
+      g_set_error_literal (error, TS_SESSION_ERROR, TS_SESSION_ERROR_FAILED,
+                           "CUDA is not initialized");
+      return FALSE;
+    }
+  for (int d = 0; d < session.n_devices; d++)
+    if (!ts_runtime_device_synchronize (session.runtime, d, error))
+      return FALSE;
+  return TRUE;
+}
 
+/* The host bytes behind simulated device memory. */
 static gpointer
 device_bytes (guint64   addr,
               gsize     size,
               GError  **error)
 {
-  gpointer host;
+  gpointer host = ts_session_translate (addr, size);
 
-  if (session.runtime == NULL)
-    {
-      g_set_error_literal (error, TS_SESSION_ERROR, TS_SESSION_ERROR_FAILED,
-                           "CUDA is not initialized");
-      return NULL;
-    }
-  host = ts_session_translate (addr, size);
   if (host == NULL)
     g_set_error_literal (error, TS_SESSION_ERROR, TS_SESSION_ERROR_FAILED,
                          "CUDA error: an illegal memory access was encountered");
@@ -931,13 +941,17 @@ device_bytes (guint64   addr,
 }
 
 static gboolean
-device_copy_result (int       err,
-                    GError  **error)
+hw_copy (gpointer       dst,
+         gconstpointer  src,
+         gsize          size,
+         GError       **error)
 {
+  int err = session.kernels->memcpy_sync (dst, src, size);
+
   if (err == 0)
     return TRUE;
   g_set_error (error, TS_SESSION_ERROR, TS_SESSION_ERROR_FAILED, "CUDA error: %s",
-               session.kernels->error_string != NULL ? session.kernels->error_string (err) : "unknown error");
+               session.kernels->error_string (err));
   return FALSE;
 }
 
@@ -948,17 +962,11 @@ ts_session_read_device (guint64    addr,
                         GError   **error)
 {
   gpointer host;
-  int err;
 
-  if (session.kernels != NULL)
-    {
-      err = session.kernels->device_sync ();
-      if (err == 0)
-        err = session.kernels->memcpy_sync (dst, GSIZE_TO_POINTER (addr), size);
-      return device_copy_result (err, error);
-    }
-  if (!ts_runtime_device_synchronize (session.runtime, -1, error))
+  if (!sync_all_devices (error))
     return FALSE;
+  if (session.kernels != NULL)
+    return hw_copy (dst, GSIZE_TO_POINTER (addr), size, error);
   if ((host = device_bytes (addr, size, error)) == NULL)
     return FALSE;
   memcpy (dst, host, size);
@@ -972,21 +980,13 @@ ts_session_write_device (guint64        addr,
                          GError       **error)
 {
   gpointer host;
-  int err;
 
-  if (session.kernels != NULL)
-    {
-      err = session.kernels->device_sync ();
-      if (err == 0)
-        err = session.kernels->memcpy_sync (GSIZE_TO_POINTER (addr), src, size);
-      return device_copy_result (err, error);
-    }
-  if (!ts_runtime_device_synchronize (session.runtime, -1, error))
+  if (!sync_all_devices (error))
     return FALSE;
+  if (session.kernels != NULL)
+    return hw_copy (GSIZE_TO_POINTER (addr), src, size, error);
   if ((host = device_bytes (addr, size, error)) == NULL)
     return FALSE;
   memcpy (host, src, size);
   return TRUE;
 }
-
-/* devops: end of read/write device bytes */

@@ -173,6 +173,18 @@ TsAllocator         *ts_session_get_allocator      (void);
 gpointer             ts_session_translate          (guint64      addr,
                                                     gsize        size);
 
+/* Host access to device bytes (an element of a device tensor, item()),
+ * after the devices have finished their queued work, as cudaMemcpy. On a
+ * real GPU this is the only way to them. */
+gboolean             ts_session_read_device        (guint64        addr,
+                                                    gsize          size,
+                                                    gpointer       dst,
+                                                    GError       **error);
+gboolean             ts_session_write_device       (guint64        addr,
+                                                    gconstpointer  src,
+                                                    gsize          size,
+                                                    GError       **error);
+
 /* The memory API of torch.cuda. The stats table is PyTorch's keys. */
 GHashTable          *ts_session_memory_stats       (int          device);
 void                 ts_session_reset_peak_stats   (int          device);
