@@ -266,6 +266,7 @@ test_event_timing (void)
 {
   void *stream, *start, *end, *no_timing, *unrecorded, *buffer, *host;
   float ms = -1, first;
+  guint64 t0;
 
   if (!open_module ())
     return;
@@ -278,19 +279,29 @@ test_event_timing (void)
   g_assert_cmpint (k->event_create (&unrecorded, TS_CUDA_EVENT_DEFAULT), ==, 0);
   g_assert_cmpint (k->event_create (&unrecorded, TS_CUDA_EVENT_INTERPROCESS), ==, 1);
 
+  /* The stream is idle: the start event completes at the host's time
+   * (plus the 1 ns an event takes), and the first fill starts when it is
+   * launched, 1 us of host time after the record call. */
   g_assert_cmpint (k->event_record (start, stream), ==, 0);
+  t0 = get_stream_time (stream);
   g_assert_cmpint (fill_mega (buffer, stream), ==, 0);
   g_assert_cmpint (fill_mega (buffer, stream), ==, 0);
   g_assert_cmpint (k->event_record (end, stream), ==, 0);
   g_assert_cmpint (k->event_record (no_timing, stream), ==, 0);
-  g_assert_cmpuint (get_stream_time (stream), ==, 8 * MEGA);
-  g_assert_cmpint (k->event_query (end), ==, 0);
+  /* 999 ns launch gap + two fills of 4 us + two events of 1 ns */
+  g_assert_cmpuint (get_stream_time (stream), ==, t0 + 999000 + 8 * MEGA + 2000);
+  /* the host has done 4 calls since: the work is not done yet */
+  g_assert_cmpint (k->event_query (end), ==, 600);
+  g_assert_cmpint (k->event_elapsed (&ms, start, end), ==, 600);
+  g_assert_cmpint (k->stream_query (stream), ==, 600);
   g_assert_cmpint (k->event_sync (end), ==, 0);
+  g_assert_cmpint (k->event_query (end), ==, 0);
+  g_assert_cmpint (k->stream_sync (stream), ==, 0);
   g_assert_cmpint (k->stream_query (stream), ==, 0);
   g_assert_cmpint (k->event_elapsed (&ms, start, end), ==, 0);
-  g_assert_cmpfloat (ms, ==, 0.008f);
+  g_assert_cmpfloat (ms, ==, 0.009f);
   g_assert_cmpint (k->event_elapsed (&ms, end, start), ==, 0);
-  g_assert_cmpfloat (ms, ==, -0.008f);
+  g_assert_cmpfloat (ms, ==, -0.009f);
   first = ms;
 
   /* cudaEventElapsedTime's documented errors. */
@@ -299,12 +310,16 @@ test_event_timing (void)
   g_assert_cmpfloat (ms, ==, first);
 
   /* A copy from host memory: 2 us + 1 MB / (25 GB/s) = 42 us. */
+  /* (after a fill, so that the stream is busy and the copy follows it
+   * rather than the host's clock) */
   host = g_malloc0 (MEGA);
+  g_assert_cmpint (fill_mega (buffer, stream), ==, 0);
+  t0 = get_stream_time (stream);
   g_assert_cmpint (k->memcpy_async (buffer, host, MEGA, stream), ==, 0);
-  g_assert_cmpuint (get_stream_time (stream), ==, 8 * MEGA + 42 * MEGA);
+  g_assert_cmpuint (get_stream_time (stream), ==, t0 + 42 * MEGA);
   /* Device to device: 2 us + 1 MB / (2 TB/s). */
   g_assert_cmpint (k->memcpy_async ((char *)buffer + MEGA, buffer, MEGA, stream), ==, 0);
-  g_assert_cmpuint (get_stream_time (stream), ==, 50 * MEGA + 2 * MEGA + MEGA / 2);
+  g_assert_cmpuint (get_stream_time (stream), ==, t0 + 42 * MEGA + 2 * MEGA + MEGA / 2);
   /* Past the end of an allocation. */
   g_assert_cmpint (k->memcpy_async ((char *)buffer + 3 * MEGA + 1, host, MEGA, stream), ==, 1);
   g_free (host);
@@ -329,6 +344,7 @@ test_stream_wait (void)
 {
   void *a, *b, *other, *ev, *b0, *b1, *unrecorded, *ev1, *buffer;
   float ms = -1;
+  guint64 ta;
 
   if (!open_module ())
     return;
@@ -340,21 +356,26 @@ test_stream_wait (void)
   g_assert_cmpint (k->event_create (&b1, 0), ==, 0);
   g_assert_cmpint (k->event_create (&unrecorded, 0), ==, 0);
 
+  /* ev completes after a's fill (ta); b0, recorded on the idle stream b
+   * two host calls (2 us) after the fill was launched, 2 us before it */
   g_assert_cmpint (fill_mega (buffer, a), ==, 0);
   g_assert_cmpint (k->event_record (ev, a), ==, 0);
+  ta = get_stream_time (a);
   g_assert_cmpint (k->event_record (b0, b), ==, 0);
   g_assert_cmpint (k->stream_wait_event (b, ev), ==, 0);
   g_assert_cmpint (k->event_record (b1, b), ==, 0);
-  g_assert_cmpuint (get_stream_time (b), ==, 4 * MEGA);
+  g_assert_cmpuint (get_stream_time (b), ==, ta + 1000);
+  g_assert_cmpint (k->event_elapsed (&ms, b0, b1), ==, 600);
+  g_assert_cmpint (k->stream_sync (b), ==, 0);
   g_assert_cmpint (k->event_elapsed (&ms, b0, b1), ==, 0);
-  g_assert_cmpfloat (ms, ==, 0.004f);
+  g_assert_cmpfloat (ms, ==, 0.002001f);
 
   /* A wait never moves a clock back; an unrecorded event waits for nothing. */
   g_assert_cmpint (fill_mega (buffer, b), ==, 0);
   g_assert_cmpint (k->stream_wait_event (b, ev), ==, 0);
   g_assert_cmpint (k->stream_wait_event (b, unrecorded), ==, 0);
-  g_assert_cmpuint (get_stream_time (b), ==, 8 * MEGA);
-  g_assert_cmpuint (get_stream_time (a), ==, 4 * MEGA);
+  g_assert_cmpuint (get_stream_time (b), ==, ta + 1000 + 4 * MEGA);
+  g_assert_cmpuint (get_stream_time (a), ==, ta);
 
   /* Streams of other devices may wait on the event; recording it on one is
    * an error (another device's event). */
@@ -362,7 +383,7 @@ test_stream_wait (void)
   g_assert_cmpint (k->stream_create (&other, 0), ==, 0);
   g_assert_cmpint (k->event_create (&ev1, 0), ==, 0);
   g_assert_cmpint (k->stream_wait_event (other, ev), ==, 0);
-  g_assert_cmpuint (get_stream_time (other), ==, 4 * MEGA);
+  g_assert_cmpuint (get_stream_time (other), ==, ta);
   g_assert_cmpint (k->event_record (ev, other), ==, 400);
   g_assert_cmpint (k->event_record (ev1, other), ==, 0);
   g_assert_cmpint (k->event_elapsed (&ms, ev, ev1), ==, 400);
@@ -563,6 +584,7 @@ test_matmul (void)
   float out_host[4];
   void *a, *b, *out, *stream;
   TsCudaView va, vb, vout;
+  guint64 t0, t1;
 
   if (!open_module ())
     return;
@@ -573,11 +595,15 @@ test_matmul (void)
   va = view (TS_CUDA_FLOAT32, a, 2, as);
   vb = view (TS_CUDA_FLOAT32, b, 2, bs);
   vout = view (TS_CUDA_FLOAT32, out, 2, os);
+  /* busy first (a 1 MB copy), so that the matmul starts when it ends */
+  g_assert_cmpint (k->memcpy_async (out, a, sizeof out_host, stream), ==, 0);
+  t0 = get_stream_time (stream);
   g_assert_cmpint (k->matmul (&vout, &va, &vb, stream), ==, 0);
+  t1 = get_stream_time (stream);
   download (out_host, out, sizeof out_host);
   g_assert_cmpmem (out_host, sizeof out_host, ((float[]){ 4, 5, 10, 11 }), 4 * sizeof (float));
   /* 2 us + 64 bytes / (2 TB/s) + 24 flops / (50 TFLOP/s), in ps. */
-  g_assert_cmpuint (get_stream_time (stream), ==, 2000000 + 32 + 1);
+  g_assert_cmpuint (t1 - t0, ==, 2000000 + 32 + 1);
 
   g_assert_cmpint (k->stream_destroy (stream), ==, 0);
   g_assert_cmpint (k->free_device (a), ==, 0);

@@ -11,7 +11,8 @@
  * Devices: $TS_FAKE_CUDA_DEVICES devices (default 2; 0 means device_count
  * fails with cudaErrorNoDevice), each an H100 ("Fake CUDA Device (H100)",
  * 132 SMs, cc 9.0, 2048 threads/SM) with $TS_FAKE_CUDA_MEMORY bytes
- * (default 85520809984). Both are read once, on the first call. Device
+ * (default 85520809984), fewer if CUDA_VISIBLE_DEVICES hides some. All are
+ * read once, on the first call. Device
  * memory is host memory (256-byte aligned); usage is counted per device in
  * exact bytes, and an allocation past the total fails with
  * cudaErrorMemoryAllocation.
@@ -30,8 +31,16 @@
  * device memory (pageable or pinned host); only matmul and bmm have flops
  * (2 m n k per matrix). event_record stamps an event with its stream's
  * clock, stream_wait_event moves a stream's clock up to the event's time,
- * event_elapsed is the difference in ms. The host is infinitely fast and
- * never waits: synchronizing moves no clock, queries always say "done".
+ * event_elapsed is the difference in ms.
+ *
+ * The host has a virtual clock too, so that asynchrony shows as on a GPU:
+ * each submission (kernel, copy, memset, event record) and each query
+ * costs the host 1 us; work on an idle stream starts at the host's time
+ * (an event recorded on an idle stream completes then); a query says
+ * "not ready" while the stream's or event's time is ahead of the host's; a
+ * synchronization moves the host's clock up to the time waited for. The
+ * work itself still runs at once (its results are there early; only what
+ * the program can observe through CUDA's calls is timed).
  *
  * Kernels run the CPU kernels (src/kernels/cpu) on the same views, so
  * results are the CPU backend's bit for bit (random numbers included: the
@@ -54,6 +63,7 @@
 
 #include "ts-cpu-kernels.h"
 #include "ts-cuda-kernels.h"
+#include "ts-runtime.h"
 #include "ts-fake-cuda.h"
 
 #define EXPORT __attribute__ ((visibility ("default")))
@@ -140,6 +150,15 @@ enter (void)
       n_devices = devices != NULL ? (int)CLAMP (g_ascii_strtoll (devices, NULL, 10), 0, MAX_DEVICES)
                                   : DEFAULT_N_DEVICES;
       total_memory = memory != NULL ? g_ascii_strtoull (memory, NULL, 10) : DEFAULT_MEMORY;
+      /* the driver applies CUDA_VISIBLE_DEVICES (the devices are alike,
+       * so only their number changes) */
+      if (g_getenv ("CUDA_VISIBLE_DEVICES") != NULL)
+        {
+          g_autoptr(GArray) visible =
+            ts_runtime_parse_visible_devices (g_getenv ("CUDA_VISIBLE_DEVICES"), (guint) n_devices, NULL);
+
+          n_devices = (int) visible->len;
+        }
       for (int d = 0; d < MAX_DEVICES; d++)
         legacy[d].device = d;
       allocs = g_tree_new_full (compare_addresses, NULL, NULL, g_free);
@@ -319,6 +338,24 @@ launch_prepare (void        *stream,
   return 0;
 }
 
+/* The host's virtual clock (ps), see the header comment. */
+#define HOST_STEP_PS G_GUINT64_CONSTANT (1000000)
+#define EVENT_PS     G_GUINT64_CONSTANT (1000)
+static guint64 host_clock;
+static guint64 device_busy_until[64];   /* latest work end per device */
+
+/* Work of @duration ps on s: it starts when both the stream and the host
+ * are there. */
+static void
+stream_advance (FakeStream *s,
+                guint64     duration)
+{
+  s->clock = MAX (s->clock, host_clock) + duration;
+  host_clock += HOST_STEP_PS;
+  if (s->device >= 0 && s->device < (int) G_N_ELEMENTS (device_busy_until))
+    device_busy_until[s->device] = MAX (device_busy_until[s->device], s->clock);
+}
+
 static int
 launch_finish (FakeStream *s,
                gboolean    ok,
@@ -332,7 +369,7 @@ launch_finish (FakeStream *s,
       return error != NULL && error->domain == TS_KERNEL_ERROR && error->code == TS_KERNEL_ERROR_DTYPE
              ? TS_CUDA_ERROR_NOT_SUPPORTED : TS_CUDA_ERROR_INVALID_VALUE;
     }
-  s->clock += duration_ps (bytes, 0, flops);
+  stream_advance (s, duration_ps (bytes, 0, flops));
   counters.launches++;
   return TS_CUDA_SUCCESS;
 }
@@ -361,7 +398,12 @@ k_device_info (int device, char *name, int name_len, int *sm_count, int *cc_majo
   if (device < 0 || device >= n_devices)
     return TS_CUDA_ERROR_INVALID_DEVICE;
   if (name != NULL && name_len > 0)
-    g_strlcpy (name, "Fake CUDA Device (H100)", (gsize)name_len);
+    {
+      /* TS_FAKE_CUDA_NAME: tests that compare with a real H100's output */
+      const char *env = g_getenv ("TS_FAKE_CUDA_NAME");
+
+      g_strlcpy (name, env != NULL ? env : "Fake CUDA Device (H100)", (gsize)name_len);
+    }
   *sm_count = SM_COUNT;
   *cc_major = 9;
   *cc_minor = 0;
@@ -528,9 +570,14 @@ k_stream_sync (void *stream)
   g_autoptr(GMutexLocker) locker = enter ();
   int err = usable ();
 
+  FakeStream *s;
+
   if (err != 0)
     return err;
-  return resolve_stream (stream) != NULL ? TS_CUDA_SUCCESS : ERROR_INVALID_RESOURCE_HANDLE;
+  if ((s = resolve_stream (stream)) == NULL)
+    return ERROR_INVALID_RESOURCE_HANDLE;
+  host_clock = MAX (host_clock, s->clock);
+  return TS_CUDA_SUCCESS;
 }
 
 static int
@@ -538,6 +585,8 @@ k_device_sync (void)
 {
   g_autoptr(GMutexLocker) locker = enter ();
 
+  if (current_device >= 0 && current_device < (int) G_N_ELEMENTS (device_busy_until))
+    host_clock = MAX (host_clock, device_busy_until[current_device]);
   return usable ();
 }
 
@@ -594,8 +643,12 @@ k_event_record (void *event, void *stream)
   s = resolve_stream (stream);
   if (s == NULL || !g_hash_table_contains (events, event) || e->device != s->device)
     return ERROR_INVALID_RESOURCE_HANDLE;
+  /* the stream's front end takes a moment (1 ns) per event, so two events
+   * recorded back to back are not at the same time */
   e->recorded = TRUE;
+  s->clock = MAX (s->clock, host_clock) + EVENT_PS;
   e->time = s->clock;
+  host_clock += HOST_STEP_PS;
   return TS_CUDA_SUCCESS;
 }
 
@@ -621,24 +674,51 @@ k_stream_wait_event (void *stream, void *event)
 static int
 k_stream_query (void *stream)
 {
-  return k_stream_sync (stream);
+  g_autoptr(GMutexLocker) locker = enter ();
+  int err = usable ();
+  FakeStream *s;
+  gboolean done;
+
+  if (err != 0)
+    return err;
+  if ((s = resolve_stream (stream)) == NULL)
+    return ERROR_INVALID_RESOURCE_HANDLE;
+  done = s->clock <= host_clock;
+  host_clock += HOST_STEP_PS;
+  return done ? TS_CUDA_SUCCESS : TS_CUDA_ERROR_NOT_READY;
 }
 
 static int
 k_event_sync (void *event)
 {
   g_autoptr(GMutexLocker) locker = enter ();
+  FakeEvent *e = event;
   int err = usable ();
 
   if (err != 0)
     return err;
-  return g_hash_table_contains (events, event) ? TS_CUDA_SUCCESS : ERROR_INVALID_RESOURCE_HANDLE;
+  if (!g_hash_table_contains (events, event))
+    return ERROR_INVALID_RESOURCE_HANDLE;
+  if (e->recorded)
+    host_clock = MAX (host_clock, e->time);
+  return TS_CUDA_SUCCESS;
 }
 
 static int
 k_event_query (void *event)
 {
-  return k_event_sync (event);
+  g_autoptr(GMutexLocker) locker = enter ();
+  FakeEvent *e = event;
+  int err = usable ();
+  gboolean done;
+
+  if (err != 0)
+    return err;
+  if (!g_hash_table_contains (events, event))
+    return ERROR_INVALID_RESOURCE_HANDLE;
+  done = !e->recorded || e->time <= host_clock;
+  host_clock += HOST_STEP_PS;
+  return done ? TS_CUDA_SUCCESS : TS_CUDA_ERROR_NOT_READY;
 }
 
 /* cudaEventElapsedTime: 400 for an event that does not time or was never
@@ -658,6 +738,9 @@ k_event_elapsed (float *ms, void *start, void *end)
       ((a->flags | b->flags) & TS_CUDA_EVENT_DISABLE_TIMING) != 0 ||
       !a->recorded || !b->recorded || a->device != b->device)
     return ERROR_INVALID_RESOURCE_HANDLE;
+  /* both must have completed by the host's time, as on a GPU */
+  if (a->time > host_clock || b->time > host_clock)
+    return TS_CUDA_ERROR_NOT_READY;
   *ms = (float)((double)((gint64)b->time - (gint64)a->time) / 1e9);
   return TS_CUDA_SUCCESS;
 }
@@ -683,7 +766,7 @@ copy_on (FakeStream *s, void *dst, const void *src, uint64_t bytes)
       !copy_operand_ok (dst, bytes, &dst_dev) || !copy_operand_ok (src, bytes, &src_dev))
     return TS_CUDA_ERROR_INVALID_VALUE;
   memmove (dst, src, bytes);
-  s->clock += dst_dev && src_dev ? duration_ps (bytes, 0, 0) : duration_ps (0, bytes, 0);
+  stream_advance (s, dst_dev && src_dev ? duration_ps (bytes, 0, 0) : duration_ps (0, bytes, 0));
   counters.copies++;
   return TS_CUDA_SUCCESS;
 }
@@ -711,7 +794,9 @@ k_memcpy_sync (void *dst, const void *src, uint64_t bytes)
 
   if (err != 0)
     return err;
-  return copy_on (&legacy[current_device], dst, src, bytes);
+  if ((err = copy_on (&legacy[current_device], dst, src, bytes)) == 0)
+    host_clock = MAX (host_clock, legacy[current_device].clock);
+  return err;
 }
 
 static int
@@ -755,7 +840,7 @@ k_memset_async (void *dst, int value, uint64_t bytes, void *stream)
   if (dst == NULL || !inside_alloc (dst, bytes, TRUE))
     return TS_CUDA_ERROR_INVALID_VALUE;
   memset (dst, value, bytes);
-  s->clock += duration_ps (bytes, 0, 0);
+  stream_advance (s, duration_ps (bytes, 0, 0));
   counters.memsets++;
   return TS_CUDA_SUCCESS;
 }
