@@ -17,8 +17,11 @@
 #    run`): their printed memory statistics must be identical. The examples
 #    are also recorded under real PyTorch with `record`.
 #
-# Running the seed examples on our CUDA backend needs the runtime's backend
-# interface (not there yet, see docs/cuda.md); the script says so and skips.
+# 6. The workloads on our CUDA backend (--backend=cuda): the simulator's
+#    expected output (test-seed-examples with TS_TEST_BACKEND=cuda), and the
+#    seed examples' memory statistics against real PyTorch's, exactly.
+# 7. Launch overhead per op: simulator, CUDA backend with CUPTI, CUDA
+#    backend with event timing, real PyTorch.
 #
 # Usage: tests/gpu/check.sh [BUILD_DIR]   (prints figures; exit 1 on failure)
 
@@ -98,8 +101,55 @@ else
   done
 fi
 
-echo "== seed examples on the CUDA backend"
-echo "SKIP: the runtime has no backend interface yet (docs/cuda.md, 'What is missing')"
+echo "== the workloads on the CUDA backend (this GPU) vs the simulator's expected output"
+# The same comparison as the test suite's test-seed-examples-hw, which runs
+# on the fake CUDA module in CI: here the module is the real one.
+TS_TEST_BACKEND=cuda TENSORSCOPE_CUDA_MODULE="$BUILD/src/kernels/cuda/libtensorscope-cuda.so" \
+  "$BUILD/tests/test-seed-examples" --tap >"$OUT/seed-hw.tap" 2>&1
+grep -E '^(ok|not ok)' "$OUT/seed-hw.tap"
+grep -q '^not ok\|^Bail out' "$OUT/seed-hw.tap" && fail "workloads on the CUDA backend (see $OUT/seed-hw.tap)"
+
+if [ -n "$EXAMPLES" ]; then
+  echo "== seed examples: our CUDA backend vs real PyTorch (memory statistics exact)"
+  for script in "$EXAMPLES"/[0-9]*.py; do
+    name=$(basename "$script" .py)
+    [ -f "$OUT/$name.real.mem" ] || continue
+    "$CLI" run --backend=cuda -o "$OUT/$name.hw.trace" "$script" >"$OUT/$name.hw.out" 2>"$OUT/$name.hw.err"
+    grep -E 'memory|allocated|reserved|segment' "$OUT/$name.hw.out" >"$OUT/$name.hw.mem"
+    if ! diff -u "$OUT/$name.real.mem" "$OUT/$name.hw.mem"; then
+      fail "$name: memory statistics differ between real PyTorch and our CUDA backend"
+    else
+      echo "ok   $name"
+    fi
+  done
+fi
+
+echo "== launch overhead: simulator, CUDA backend (CUPTI), CUDA backend (event timing)"
+cat >"$OUT/launch-loop.py" <<'PY'
+import time, torch
+x = torch.zeros(1, device="cuda")
+torch.cuda.synchronize()
+n = 20000
+for rep in range(3):
+    t = time.perf_counter()
+    for _ in range(n):
+        x.add_(1)
+    torch.cuda.synchronize()
+    print(f"{(time.perf_counter() - t) / n * 1e9:.0f}")
+PY
+for mode in sim cupti events; do
+  case $mode in
+    sim) args="" ; envs="" ;;
+    cupti) args="--backend=cuda" ; envs="" ;;
+    events) args="--backend=cuda" ; envs="TENSORSCOPE_TIMING=events" ;;
+  esac
+  ns=$(env $envs "$CLI" run $args "$OUT/launch-loop.py" | sort -n | sed -n 2p)
+  echo "x.add_(1) per op, median of 3 x 20000: $ns ns ($mode)"
+done
+if python3 -c 'import torch, sys; sys.exit(0 if torch.cuda.is_available() else 1)' 2>/dev/null; then
+  ns=$(python3 "$OUT/launch-loop.py" | sort -n | sed -n 2p)
+  echo "x.add_(1) per op, median of 3 x 20000: $ns ns (real PyTorch)"
+fi
 
 echo "== $failures failure(s); outputs in $OUT"
 [ "$failures" = 0 ]
