@@ -3,8 +3,9 @@
  * Copyright 2026 The Tensorscope authors
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
- * CUDA_VISIBLE_DEVICES and the GPU model name come from the user's
- * environment and command line. The first byte of the input picks how many
+ * CUDA_VISIBLE_DEVICES, the GPU model name and the backend name
+ * (TENSORSCOPE_BACKEND, --backend) come from the user's environment and
+ * command line. The first byte of the input picks how many
  * physical GPUs there are (1-16); the rest is the string. Whatever it is,
  * the parser returns distinct in-range ordinals, and a runtime built from
  * it either starts with that many devices or says why it cannot.
@@ -17,6 +18,7 @@
 
 #include "ts-gpu-profile.h"
 #include "ts-runtime.h"
+#include "ts-session.h"
 
 int LLVMFuzzerTestOneInput (const uint8_t *data,
                             size_t         size);
@@ -38,6 +40,17 @@ LLVMFuzzerTestOneInput (const uint8_t *data,
 
   n_physical = 1 + data[0] % 16;
   value = g_strndup ((const char *) data + 1, size - 1);
+
+  /* As a backend name: "sim" or "cuda", else a clear refusal. */
+  {
+    g_autoptr(GError) backend_error = NULL;
+    gboolean hardware = FALSE;
+    gboolean ok = ts_session_parse_backend (value, &hardware, &backend_error);
+
+    g_assert (ok == (g_strcmp0 (value, "sim") == 0 || g_strcmp0 (value, "cuda") == 0));
+    g_assert (ok || (backend_error != NULL && strstr (backend_error->message, "Unknown backend") != NULL));
+    g_assert (!ok || hardware == (g_strcmp0 (value, "cuda") == 0));
+  }
 
   visible = ts_runtime_parse_visible_devices (value, n_physical, &note);
   g_assert (visible != NULL);

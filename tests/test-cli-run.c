@@ -21,6 +21,12 @@ run_result_clear (RunResult *r)
   g_clear_pointer (&r->err, g_free);
 }
 
+static gboolean
+is_run_option (const char *arg)
+{
+  return g_str_has_prefix (arg, "--gpus") || g_str_has_prefix (arg, "--backend");
+}
+
 static void
 run_cli_env (RunResult   *r,
              const char  *script,
@@ -42,11 +48,11 @@ run_cli_env (RunResult   *r,
   g_ptr_array_add (args, g_strdup (TS_CLI_PATH));
   g_ptr_array_add (args, g_strdup ("run"));
   /* Options of `run` come before the script; the script's after it. */
-  for (guint i = 0; extra && extra[i] && g_str_has_prefix (extra[i], "--gpus"); i++)
+  for (guint i = 0; extra && extra[i] && is_run_option (extra[i]); i++)
     g_ptr_array_add (args, g_strdup (extra[i]));
   g_ptr_array_add (args, g_build_filename (TS_TEST_SRCDIR, "workloads", script, NULL));
   for (guint i = 0; extra && extra[i]; i++)
-    if (!g_str_has_prefix (extra[i], "--gpus"))
+    if (!is_run_option (extra[i]))
       g_ptr_array_add (args, g_strdup (extra[i]));
   g_ptr_array_add (args, NULL);
 
@@ -104,6 +110,39 @@ test_gpu_count_option (void)
   run_cli (&r, "uses-cuda.py", two);
   g_assert_cmpint (r.status, ==, 0);
   g_assert_cmpstr (r.out, ==, "2\n");
+  run_result_clear (&r);
+}
+
+/* --backend / TENSORSCOPE_BACKEND: a bad name or simulator options with
+ * the GPU backend are usage errors; a machine without a usable GPU makes
+ * the first CUDA call raise, with the reason. */
+static void
+test_backend_option (void)
+{
+  RunResult r = { 0 };
+  const char *bad[] = { "--backend=tpu", NULL };
+  const char *mixed[] = { "--backend=cuda", "--gpus=2", NULL };
+  const char *cuda[] = { "--backend=cuda", NULL };
+
+  run_cli (&r, "uses-cuda.py", bad);
+  g_assert_cmpint (r.status, ==, 2);
+  g_assert_cmpstr (r.err, ==, "tensorscope: run: Unknown backend “tpu”: expected “sim” (the simulated "
+                              "GPUs) or “cuda” (this machine's GPUs)\n");
+  run_result_clear (&r);
+
+  run_cli (&r, "uses-cuda.py", mixed);
+  g_assert_cmpint (r.status, ==, 2);
+  g_assert_true (g_str_has_prefix (r.err, "tensorscope: run: --gpus and --gpu-model choose simulated GPUs"));
+  run_result_clear (&r);
+
+  run_cli_env (&r, "uses-cuda.py", cuda, "TENSORSCOPE_CUDA_MODULE=/nonexistent/libtensorscope-cuda.so");
+  g_assert_cmpint (r.status, ==, 1);
+  g_assert_nonnull (strstr (r.err, "\nRuntimeError: Could not load the CUDA backend: /nonexistent/libtensorscope-cuda.so"));
+  run_result_clear (&r);
+
+  run_cli_env (&r, "uses-cuda.py", NULL, "TENSORSCOPE_BACKEND=quantum");
+  g_assert_cmpint (r.status, ==, 1);
+  g_assert_nonnull (strstr (r.err, "\nValueError: Unknown backend “quantum”"));
   run_result_clear (&r);
 }
 
@@ -222,6 +261,7 @@ main (int    argc,
 {
   g_test_init (&argc, &argv, NULL);
   g_test_add_func ("/cli/run/exit-status-and-args", test_exit_status_and_args);
+  g_test_add_func ("/cli/run/backend-option", test_backend_option);
   g_test_add_func ("/cli/run/uncaught-exception", test_uncaught_exception);
   g_test_add_func ("/cli/run/syntax-error", test_syntax_error);
   g_test_add_func ("/cli/run/torch-is-ours", test_torch_is_ours);
