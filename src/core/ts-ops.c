@@ -2404,31 +2404,22 @@ copy_device (Job                 *job,
   return err;
 }
 
+/* Each job's device function: the JobFunc names the op. */
 static DeviceFunc
 device_func (const Job *job)
 {
-  if (job->func == binary_job)
-    return binary_device;
-  if (job->func == unary_job)
-    return unary_device;
-  if (job->func == fill_job)
-    return fill_device;
-  if (job->func == copy_job)
-    return copy_device;
-  if (job->func == reduce_job)
-    return reduce_device;
-  if (job->func == max_dim_job)
-    return max_dim_device;
-  if (job->func == matmul_job)
-    return matmul_device;
-  if (job->func == index_select_job)
-    return index_select_device;
-  if (job->func == gather_job)
-    return gather_device;
-  if (job->func == arange_job)
-    return arange_device;
-  if (job->func == random_job)
-    return random_device;
+  static const struct { JobFunc job; DeviceFunc device; } table[] = {
+    { binary_job, binary_device }, { unary_job, unary_device },
+    { fill_job, fill_device }, { copy_job, copy_device },
+    { reduce_job, reduce_device }, { max_dim_job, max_dim_device },
+    { matmul_job, matmul_device }, { index_select_job, index_select_device },
+    { gather_job, gather_device }, { arange_job, arange_device },
+    { random_job, random_device },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (table); i++)
+    if (table[i].job == job->func)
+      return table[i].device;
   return NULL;
 }
 

@@ -18,7 +18,6 @@
 #include "ts-cuda-device-private.h"
 #include "ts-cupti-translate.h"
 
-#define BUFFER_SIZE (8u << 20)
 #define EXTERNAL_KIND CUPTI_EXTERNAL_CORRELATION_KIND_CUSTOM0
 
 struct _TsCuptiActivity
@@ -64,16 +63,6 @@ static uint64_t CUPTIAPI
 timestamp (void)
 {
   return ts_cupti_clock ();
-}
-
-static void CUPTIAPI
-buffer_requested (uint8_t **buffer,
-                  size_t   *size,
-                  size_t   *max_num_records)
-{
-  *buffer = g_aligned_alloc (1, BUFFER_SIZE, 8);
-  *size = BUFFER_SIZE;
-  *max_num_records = 0;
 }
 
 static void CUPTIAPI
@@ -227,7 +216,7 @@ ts_cupti_activity_start (TsRecorder  *recorder,
       return NULL;
     }
   if (!check (self, self->cupti.cuptiActivityRegisterTimestampCallback (timestamp), "use our clock", error) ||
-      !check (self, self->cupti.cuptiActivityRegisterCallbacks (buffer_requested, buffer_completed),
+      !check (self, self->cupti.cuptiActivityRegisterCallbacks (ts_cupti_buffer_requested, buffer_completed),
               "take activity buffers", error) ||
       !enable_all (self, error))
     {

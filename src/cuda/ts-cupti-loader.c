@@ -11,6 +11,8 @@
 
 #include "ts-cupti-loader.h"
 
+#define TS_CUPTI_BUFFER_SIZE (8u << 20)
+
 #ifndef TS_CUDA_ROOT
 #define TS_CUDA_ROOT "/usr/local/cuda"
 #endif
@@ -107,4 +109,14 @@ ts_cupti_clock (void)
 
   clock_gettime (CLOCK_MONOTONIC, &ts);
   return (guint64)ts.tv_sec * G_GUINT64_CONSTANT (1000000000) + (guint64)ts.tv_nsec;
+}
+
+void CUPTIAPI
+ts_cupti_buffer_requested (uint8_t **buffer,
+                           size_t   *size,
+                           size_t   *max_num_records)
+{
+  *buffer = g_aligned_alloc (1, TS_CUPTI_BUFFER_SIZE, 8);
+  *size = TS_CUPTI_BUFFER_SIZE;
+  *max_num_records = 0;
 }

@@ -74,4 +74,10 @@ char    *ts_cupti_result_text  (const TsCuptiFuncs *funcs,
  * registers with cuptiActivityRegisterTimestampCallback. */
 guint64  ts_cupti_clock        (void);
 
+/* CUPTI's buffer request callback, for both users of CUPTI here: 8 MiB
+ * buffers, 8-byte aligned as CUPTI requires, freed with g_aligned_free. */
+void CUPTIAPI ts_cupti_buffer_requested (uint8_t **buffer,
+                                         size_t   *size,
+                                         size_t   *max_num_records);
+
 G_END_DECLS

@@ -32,7 +32,6 @@
 #include "ts-cupti-translate.h"
 #include "ts-inject-private.h"
 
-#define BUFFER_SIZE (8u << 20)
 #define MAX_NESTING 16
 #define SMALL_SEGMENT_SIZE (2u << 20)   /* PyTorch's kSmallBuffer */
 
@@ -232,16 +231,6 @@ on_api_call (void                 *user_data,
 }
 
 static void CUPTIAPI
-buffer_requested (uint8_t **buffer,
-                  size_t   *size,
-                  size_t   *max_num_records)
-{
-  *buffer = g_aligned_alloc (1, BUFFER_SIZE, 8);
-  *size = BUFFER_SIZE;
-  *max_num_records = 0;
-}
-
-static void CUPTIAPI
 buffer_completed (CUcontext context,
                   uint32_t  stream_id,
                   uint8_t  *buffer,
@@ -318,7 +307,7 @@ InitializeInjection (void)
   translator = ts_cupti_translator_new (recorder, ts_inject_base ());
 
   if (!check (cupti.cuptiActivityRegisterTimestampCallback (timestamp), "using our clock") ||
-      !check (cupti.cuptiActivityRegisterCallbacks (buffer_requested, buffer_completed), "activity buffers") ||
+      !check (cupti.cuptiActivityRegisterCallbacks (ts_cupti_buffer_requested, buffer_completed), "activity buffers") ||
       !check (cupti.cuptiSubscribe (&subscriber, on_api_call, NULL), "subscribing") ||
       !check (cupti.cuptiEnableDomain (1, subscriber, CUPTI_CB_DOMAIN_RUNTIME_API), "runtime API callbacks") ||
       !check (cupti.cuptiEnableDomain (1, subscriber, CUPTI_CB_DOMAIN_DRIVER_API), "driver API callbacks"))
