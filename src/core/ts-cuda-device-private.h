@@ -63,6 +63,9 @@ TsCudaDevice *ts_cuda_device_new           (const TsCudaKernels      *kernels,
                                             TsRecorder               *recorder,
                                             guint                     n_devices,
                                             GError                  **error);
+/* Waits for every device and writes every pending record (stopping the
+ * activity source, whose last buffers come only then). */
+void          ts_cuda_device_finish        (TsCudaDevice             *self);
 void          ts_cuda_device_free          (TsCudaDevice             *self);
 const TsCudaKernels *ts_cuda_device_get_kernels (TsCudaDevice       *self);
 

@@ -593,14 +593,8 @@ ts_cuda_device_event_free (TsCudaDevice *self,
 /* ------------------------------------------------------------ end */
 
 void
-ts_cuda_device_free (TsCudaDevice *self)
+ts_cuda_device_finish (TsCudaDevice *self)
 {
-  GHashTableIter iter;
-  gpointer value;
-
-  if (self == NULL)
-    return;
-
   /* Whatever is still queued finishes first, so that every item is timed. */
   for (guint d = 0; d < self->n_devices; d++)
     if (self->k->set_device ((int) d) == 0)
@@ -612,9 +606,26 @@ ts_cuda_device_free (TsCudaDevice *self)
         g_strdup_printf ("%" G_GUINT64_FORMAT " device items have no times: the CUDA context "
                          "failed before they completed", self->untimed);
       output (self, text);
+      self->untimed = 0;
     }
+  /* stopping CUPTI flushes its last buffers; later work is timed with
+   * events */
   if (self->activity != NULL)
     self->activity->stop (self->source);
+  self->activity = NULL;
+  self->source = NULL;
+}
+
+void
+ts_cuda_device_free (TsCudaDevice *self)
+{
+  GHashTableIter iter;
+  gpointer value;
+
+  if (self == NULL)
+    return;
+
+  ts_cuda_device_finish (self);
 
   g_hash_table_iter_init (&iter, self->events);
   while (g_hash_table_iter_next (&iter, NULL, &value))

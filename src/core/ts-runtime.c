@@ -413,6 +413,11 @@ hw_get_fault (TsRuntime *self,
   return fault;
 }
 
+static gboolean call_check_fault (TsRuntime  *self,
+                                  Call       *call,
+                                  guint       device,
+                                  GError    **error);
+
 /* cudaErrorIllegalAddress .. cudaErrorLaunchFailure, less the launch
  * configuration errors: what leaves the context unusable. */
 static gboolean
@@ -422,7 +427,8 @@ is_sticky_error (int err)
 }
 
 /* Interprets a result of the GPU for the call: a sticky error becomes the
- * device's fault (reported by call_check_fault), any other a CUDA error.
+ * device's fault, reported here and by every later call_check_fault; any
+ * other a CUDA error.
  * *not_ready (may be NULL) tells cudaErrorNotReady apart. */
 static gboolean
 hw_check (TsRuntime  *self,
@@ -438,12 +444,14 @@ hw_check (TsRuntime  *self,
     return TRUE;
   if (is_sticky_error (err))
     {
+      /* CUDA returns a sticky error from the call that finds it, so that
+       * call raises, as PyTorch's checks do */
       if (self->hw_fault[device] == 0)
         {
           self->hw_fault[device] = err;
           self->hw_fault_correlation[device] = call->correlation;
         }
-      return TRUE;
+      return call_check_fault (self, call, device, error);
     }
   g_set_error (error, TS_RUNTIME_ERROR, TS_RUNTIME_ERROR_CUDA, "CUDA error: %s%s" CUDA_DSA_TRAILER,
                ts_cuda_device_error_string (self->hw, err),
@@ -1829,6 +1837,18 @@ ts_runtime_event_get_flags (TsRuntime *self,
 }
 
 /* ---------------------------------------------------------------- device */
+
+void
+ts_runtime_finish_device_records (TsRuntime *self)
+{
+  g_autoptr(GMutexLocker) locker = NULL;
+
+  g_return_if_fail (TS_IS_RUNTIME (self));
+
+  locker = g_mutex_locker_new (&self->lock);
+  if (self->hw != NULL)
+    ts_cuda_device_finish (self->hw);
+}
 
 gboolean
 ts_runtime_device_synchronize (TsRuntime  *self,

@@ -312,6 +312,12 @@ guint64             ts_runtime_event_get_handle     (TsRuntime              *sel
 TsEventFlags        ts_runtime_event_get_flags      (TsRuntime              *self,
                                                      guint64                 event);
 
+/* The end of a run on a real GPU: waits for every device and writes the
+ * device records still pending (CUPTI's last buffers come only when it
+ * stops). A no-op on the simulator, whose records are written as the
+ * devices run. */
+void                ts_runtime_finish_device_records (TsRuntime          *self);
+
 /* torch.cuda.synchronize(device): device -1 is the current device. */
 gboolean            ts_runtime_device_synchronize   (TsRuntime              *self,
                                                      int                     device,

@@ -323,8 +323,11 @@ ts_session_shutdown (void)
 {
   /* Let the devices finish what was queued, so the trace shows it. */
   if (session.runtime != NULL)
-    for (int d = 0; d < session.n_devices; d++)
-      ts_runtime_device_synchronize (session.runtime, d, NULL);
+    {
+      for (int d = 0; d < session.n_devices; d++)
+        ts_runtime_device_synchronize (session.runtime, d, NULL);
+      ts_runtime_finish_device_records (session.runtime);
+    }
 }
 
 int
