@@ -1656,7 +1656,7 @@ select_element (int64_t e, int64_t j, int64_t n_index, int64_t inner)
   return ((e / inner) * n_index + j) * inner + e % inner;
 }
 
-template <typename T, typename I>
+template <typename T>
 __device__ __forceinline__ void
 select_one (T *out, const T *in, const Iter &it, int64_t element, int64_t idx, int64_t in_dim_stride)
 {
@@ -1691,7 +1691,7 @@ index_select_large_kernel (T *out, const T *in, const I *index, int64_t index_st
           __assertfail (INDEX_SELECT_COND, INDEXING_FILE, 1292, "indexSelectLargeIndex", sizeof (char));
           return;
         }
-      select_one<T, I> (out, in, it, select_element (e, j, n_index, inner), idx, in_dim_stride);
+      select_one<T> (out, in, it, select_element (e, j, n_index, inner), idx, in_dim_stride);
     }
 }
 
@@ -1716,7 +1716,7 @@ index_select_small_kernel (T *out, const T *in, const I *index, int64_t index_st
             __assertfail (INDEX_SELECT_COND, INDEXING_FILE, 1236, "indexSelectSmallIndex", sizeof (char));
             return;
           }
-        select_one<T, I> (out, in, it, select_element (e, j, n_index, inner), idx, in_dim_stride);
+        select_one<T> (out, in, it, select_element (e, j, n_index, inner), idx, in_dim_stride);
       }
 }
 
