@@ -801,10 +801,12 @@ test_index_select_assert (void)
     }
   g_test_trap_subprocess (NULL, 0, G_TEST_SUBPROCESS_DEFAULT);
   g_test_trap_assert_passed ();
-  /* Output row 1 (element 2: thread 2) reads index 7. */
-  g_test_trap_assert_stderr ("index_select: index 7 is out of bounds for dimension 0 with size 3\n"
-                             "ts-cuda-kernels.cu:621: check_index: block: [0,0,0], thread: [2,0,0] "
-                             "Assertion `index >= 0 && index < size && \"index out of bounds\"` failed.\n*");
+  /* The simulator's lines: output row 1 (elements 2 and 3, threads 2 and
+   * 3 of PyTorch's 128-thread blocks) reads index 7. */
+  g_test_trap_assert_stderr ("../aten/src/ATen/native/cuda/Indexing.cu:1292: indexSelectLargeIndex: "
+                             "block: [0,0,0], thread: [2,0,0] Assertion `srcIndex < srcSelectDimSize` failed.\n"
+                             "../aten/src/ATen/native/cuda/Indexing.cu:1292: indexSelectLargeIndex: "
+                             "block: [0,0,0], thread: [3,0,0] Assertion `srcIndex < srcSelectDimSize` failed.\n");
 }
 
 static void
@@ -819,8 +821,10 @@ test_gather_assert (void)
     }
   g_test_trap_subprocess (NULL, 0, G_TEST_SUBPROCESS_DEFAULT);
   g_test_trap_assert_passed ();
-  g_test_trap_assert_stderr ("gather: index -1 is out of bounds for dimension 1 with size 2\n"
-                             "ts-cuda-kernels.cu:621: check_index: block: [0,0,0], thread: [1,0,0] *");
+  /* Element 1 of the index (-1) belongs to thread 1 of block 0. */
+  g_test_trap_assert_stderr ("../aten/src/ATen/native/cuda/ScatterGatherKernel.cu:144: operator(): "
+                             "block: [0,0,0], thread: [1,0,0] Assertion `idx_dim >= 0 && idx_dim < "
+                             "index_size && \"index out of bounds\"` failed.\n");
 }
 
 /* A kernel over memory the device never allocated: 700, sticky. */

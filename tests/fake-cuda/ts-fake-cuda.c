@@ -45,10 +45,12 @@
  * Kernels run the CPU kernels (src/kernels/cpu) on the same views, so
  * results are the CPU backend's bit for bit (random numbers included: the
  * same Philox mapping with this device's SM count). An out-of-range index
- * in index_select/gather prints what the CUDA module's device assert
- * prints, writes nothing, and leaves the sticky error 710, as does 700 for
- * a kernel operand outside every live allocation: the launch itself
- * succeeds; every later sync, query, allocation and launch returns it.
+ * in index_select/gather prints the simulator's lines on stderr
+ * (ts-device-assert.h: PyTorch's assert, one line per failing thread of
+ * PyTorch's grid), writes nothing, and leaves the sticky error 710, as
+ * does 700 for a kernel operand outside every live allocation: the launch
+ * itself succeeds; every later sync, query, allocation and launch returns
+ * it.
  *
  * One mutex serializes everything.
  */
@@ -64,6 +66,7 @@
 #include "ts-cpu-kernels.h"
 #include "ts-cuda-kernels.h"
 #include "ts-runtime.h"
+#include "ts-device-assert.h"
 #include "ts-fake-cuda.h"
 
 #define EXPORT __attribute__ ((visibility ("default")))
@@ -76,7 +79,6 @@
 #define ALIGNMENT             256
 #define LEAST_PRIORITY        0
 #define GREATEST_PRIORITY     (-5)
-#define BLOCK                 256   /* the CUDA module's threads per block */
 
 /* The timing model, in picoseconds. */
 #define LAUNCH_PS             G_GUINT64_CONSTANT (2000000)
@@ -1048,24 +1050,6 @@ k_max_dim (const TsCudaView *values, const TsCudaView *indices, const TsCudaView
   return launch_finish (s, ok, error, view_bytes (values) + view_bytes (indices) + view_bytes (in), 0);
 }
 
-/* The CUDA module's device assert (check_index in ts-cuda-kernels.cu):
- * its printf, then the line CUDA's assert prints for the thread that
- * handled output element @element (grid-stride loop, grid_for's grid). */
-static void
-device_assert (const char *op, const TsIndexFailure *failure, int dim, gint64 element,
-               gint64 n_elements)
-{
-  gint64 blocks = CLAMP ((n_elements + BLOCK - 1) / BLOCK, 1, SM_COUNT * 8);
-  gint64 thread = element % (blocks * BLOCK);
-
-  fprintf (stderr, "%s: index %" G_GINT64_FORMAT " is out of bounds for dimension %d with size %"
-           G_GINT64_FORMAT "\n", op, failure->index, dim, failure->dim_size);
-  fprintf (stderr, "ts-cuda-kernels.cu:621: check_index: block: [%" G_GINT64_FORMAT ",0,0], thread: [%"
-           G_GINT64_FORMAT ",0,0] Assertion `index >= 0 && index < size && \"index out of bounds\"` failed.\n",
-           thread / BLOCK, thread % BLOCK);
-  fault (TS_CUDA_ERROR_ASSERT);
-}
-
 static int
 index_kernel (gboolean select, const TsCudaView *out, const TsCudaView *in, int dim,
               const TsCudaView *index, void *stream)
@@ -1075,7 +1059,6 @@ index_kernel (gboolean select, const TsCudaView *out, const TsCudaView *in, int 
   TsIndexFailure failure = { 0, 0, -1 };
   FakeStream *s;
   TsView o, i, ix;
-  gint64 element;
   gboolean ok;
   int err;
 
@@ -1093,11 +1076,17 @@ index_kernel (gboolean select, const TsCudaView *out, const TsCudaView *in, int 
     ok = ts_cpu_gather (&i, (guint)dim, &ix, &o, &failure, &error);
   if (!ok && failure.dim_size >= 0 && g_error_matches (error, TS_KERNEL_ERROR, TS_KERNEL_ERROR_INDEX))
     {
-      /* index_select's element: the first output row that reads it. */
-      element = failure.position;
-      for (int d = dim + 1; select && d < out->ndim; d++)
-        element *= out->shape[d];
-      device_assert (select ? "index_select" : "gather", &failure, dim, element, view_numel (out));
+      /* The lines the simulated kernels print (PyTorch's, in its grid),
+       * so that a run on this module reads as one on the simulator. */
+      if (select)
+        {
+          gint64 n = view_numel (index);
+
+          ts_device_assert_index_select (failure.position, n, view_numel (out) / MAX (n, 1));
+        }
+      else
+        ts_device_assert_gather (&ix, failure.dim_size);
+      fault (TS_CUDA_ERROR_ASSERT);
       ok = TRUE;   /* the launch succeeded; the error is the device's */
     }
   return launch_finish (s, ok, error, view_bytes (out) + view_bytes (in) + view_bytes (index), 0);

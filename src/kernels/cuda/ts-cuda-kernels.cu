@@ -5,9 +5,9 @@
  *
  * One translation unit on purpose (compile time): elementwise ops with
  * broadcasting over strided views, reductions over any set of dims,
- * max/min along a dim, index_select and gather with device-side asserts,
- * Philox random numbers, fill, arange, casting copies, and matmul/bmm
- * through cuBLAS, exported as a TsCudaKernels table (ABI 2).
+ * max/min along a dim, index_select and gather with PyTorch's device-side
+ * asserts, Philox random numbers, fill, arange, casting copies, and
+ * matmul/bmm through cuBLAS, exported as a TsCudaKernels table (ABI 2).
  *
  * The arithmetic mirrors the CPU kernels (src/kernels/cpu), which are the
  * reference: float16/bfloat16 compute in float and round once, floating
@@ -25,13 +25,13 @@
  *
  * Bandwidth: every large kernel is a grid-stride loop over a grid sized to
  * fill the device once (blocks of 256, as many per SM as the occupancy
- * calculator says are resident: no second wave), and the
+ * calculator says are resident: no second wave; the index kernels use
+ * PyTorch's grids instead, so their asserts name PyTorch's threads), and the
  * contiguous cases move 16 bytes per load (float4-sized packs of any dtype)
  * when every pointer is aligned. Strided views fall back to per-element
  * offsets computed from the shape.
  */
 
-#include <assert.h>
 #include <stdio.h>
 #include <stdint.h>
 #include <string.h>
@@ -1618,65 +1618,129 @@ launch_max_dim (const TsCudaView *values, const TsCudaView *indices, const TsCud
 
 /* ---- Index ops -------------------------------------------------------- */
 
-/* The coordinate of dimension @dim of row-major linear index @linear. */
+/* A bad index fails as in PyTorch's own kernels: their CUDA_KERNEL_ASSERT
+ * is assert(), which nvcc turns into this device call. It prints
+ *
+ *   FILE:LINE: FUNCTION: block: [x,y,z], thread: [x,y,z] Assertion `MESSAGE` failed.
+ *
+ * for the calling thread and stops the kernel; the context's error becomes
+ * the sticky cudaErrorAssert (710). We pass PyTorch's file, line, kernel
+ * and condition (those of PyTorch 2.1, as src/core/ts-device-assert.c
+ * prints them for the simulated kernels) and launch with PyTorch's grids,
+ * so a run here prints what PyTorch's would. CUDA's headers declare it
+ * only for NVRTC. */
+extern "C" __device__ void __assertfail (const char *message, const char *file, unsigned line,
+                                         const char *function, size_t char_size);
+
+#define INDEXING_FILE "../aten/src/ATen/native/cuda/Indexing.cu"
+#define INDEX_SELECT_COND "srcIndex < srcSelectDimSize"
+#define GATHER_FILE "../aten/src/ATen/native/cuda/ScatterGatherKernel.cu"
+#define GATHER_LINE 144
+#define GATHER_COND "idx_dim >= 0 && idx_dim < index_size && \"index out of bounds\""
+
+/* PyTorch's index kernels' threads per block; its index_select grids stop
+ * at 8 blocks per SM (grid-stride loops past that). */
+#define INDEX_BLOCK 128
+#define INDEX_BLOCKS_PER_SM 8
+/* index_select with at most this many indices: the small-index kernel. */
+#define SMALL_INDEX_MAX 16
+/* gather: each thread takes GATHER_WORK elements INDEX_BLOCK apart. */
+#define GATHER_WORK 4
+
+/* The output of index_select seen as (outer, n_index, inner), row-major:
+ * the element of slice element @e (outer and inner coordinates merged) and
+ * index @j. */
 __device__ __forceinline__ int64_t
-coordinate (const Iter &it, int64_t linear, int dim)
+select_element (int64_t e, int64_t j, int64_t n_index, int64_t inner)
 {
-  for (int d = it.ndim - 1; d > dim; d--)
-    linear /= it.shape[d];
-  return linear % it.shape[dim];
+  return ((e / inner) * n_index + j) * inner + e % inner;
 }
 
-/* PyTorch's CUDA index kernels assert "index out of bounds"; the printf
- * before it names the index, which the assert's own line cannot. The
- * assert is a device-side trap: the context's error becomes the sticky
- * cudaErrorAssert (710). */
+template <typename T>
 __device__ __forceinline__ void
-check_index (const char *op, int64_t index, int dim, int64_t size)
+select_one (T *out, const T *in, const Iter &it, int64_t element, int64_t idx, int64_t in_dim_stride)
 {
-  if (index < 0 || index >= size)
-    {
-      printf ("%s: index %lld is out of bounds for dimension %d with size %lld\n",
-              op, (long long)index, dim, (long long)size);
-      assert (index >= 0 && index < size && "index out of bounds");
-    }
+  int64_t off[MAX_OPS];
+
+  iter_offsets (it, element, off);
+  /* Operand 1 has stride 0 on the selected dim: add the selected row. */
+  out[off[0]] = in[off[1] + idx * in_dim_stride];
 }
 
+/* indexSelectLargeIndex's loop: one thread per output element, the index
+ * major (index j's slice is contiguous in the thread numbering) or minor
+ * as PyTorch picks. The index is unsigned there: a negative one fails the
+ * same check. */
 template <typename T, typename I>
 __global__ void
-index_select_kernel (T *out, const T *in, const I *index, int64_t index_stride,
-                     int64_t index_offset, Iter it, int dim, int64_t size, int64_t in_dim_stride)
+index_select_large_kernel (T *out, const T *in, const I *index, int64_t index_stride,
+                           int64_t index_offset, Iter it, int64_t n_index, int64_t inner,
+                           bool index_major, int64_t size, int64_t in_dim_stride)
 {
   int64_t stride = (int64_t)gridDim.x * blockDim.x;
+  int64_t slice = it.numel / n_index;
 
-  for (int64_t i = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; i < it.numel; i += stride)
+  for (int64_t l = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; l < it.numel; l += stride)
     {
-      int64_t off[MAX_OPS];
-      int64_t j = coordinate (it, i, dim);
+      int64_t j = index_major ? l / slice : l % n_index;
+      int64_t e = index_major ? l % slice : l / n_index;
       int64_t idx = (int64_t)index[index_offset + j * index_stride];
 
-      check_index ("index_select", idx, dim, size);
-      iter_offsets (it, i, off);
-      /* Operand 1 has stride 0 on @dim: add the selected row. */
-      out[off[0]] = in[off[1] + idx * in_dim_stride];
+      if (idx < 0 || idx >= size)
+        {
+          __assertfail (INDEX_SELECT_COND, INDEXING_FILE, 1292, "indexSelectLargeIndex", sizeof (char));
+          return;
+        }
+      select_one<T> (out, in, it, select_element (e, j, n_index, inner), idx, in_dim_stride);
     }
 }
 
+/* indexSelectSmallIndex's loop: one thread per slice element, each
+ * walking the (few) indices in order. */
 template <typename T, typename I>
 __global__ void
-gather_kernel (T *out, const T *in, const I *index, Iter it, int dim, int64_t size,
-               int64_t in_dim_stride)
+index_select_small_kernel (T *out, const T *in, const I *index, int64_t index_stride,
+                           int64_t index_offset, Iter it, int64_t n_index, int64_t inner,
+                           int64_t size, int64_t in_dim_stride)
 {
   int64_t stride = (int64_t)gridDim.x * blockDim.x;
+  int64_t slice = it.numel / n_index;
 
-  for (int64_t i = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; i < it.numel; i += stride)
+  for (int64_t e = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; e < slice; e += stride)
+    for (int64_t j = 0; j < n_index; j++)
+      {
+        int64_t idx = (int64_t)index[index_offset + j * index_stride];
+
+        if (idx < 0 || idx >= size)
+          {
+            __assertfail (INDEX_SELECT_COND, INDEXING_FILE, 1236, "indexSelectSmallIndex", sizeof (char));
+            return;
+          }
+        select_one<T> (out, in, it, select_element (e, j, n_index, inner), idx, in_dim_stride);
+      }
+}
+
+/* PyTorch's elementwise gather: blocks of INDEX_BLOCK threads, thread t
+ * of block b taking elements b * INDEX_BLOCK * GATHER_WORK + t + k *
+ * INDEX_BLOCK, k < GATHER_WORK, in row-major order of the index. */
+template <typename T, typename I>
+__global__ void
+gather_kernel (T *out, const T *in, const I *index, Iter it, int64_t size, int64_t in_dim_stride)
+{
+  int64_t e = (int64_t)blockIdx.x * (INDEX_BLOCK * GATHER_WORK) + threadIdx.x;
+
+  for (int k = 0; k < GATHER_WORK && e < it.numel; k++, e += INDEX_BLOCK)
     {
       int64_t off[MAX_OPS];
       int64_t idx;
 
-      iter_offsets (it, i, off);
+      iter_offsets (it, e, off);
       idx = (int64_t)index[off[2]];
-      check_index ("gather", idx, dim, size);
+      if (idx < 0 || idx >= size)
+        {
+          __assertfail (GATHER_COND, GATHER_FILE, GATHER_LINE, "operator()", sizeof (char));
+          return;
+        }
       out[off[0]] = in[off[1] + idx * in_dim_stride];
     }
 }
@@ -1717,6 +1781,29 @@ iter_init_exact (Iter *it, const TsCudaView *const *ops, int n_ops)
   return true;
 }
 
+/* PyTorch's index_select grid for @n work items: blocks of up to
+ * INDEX_BLOCK threads, at most INDEX_BLOCKS_PER_SM per SM. */
+void
+index_grid (int64_t n, unsigned *grid, unsigned *block)
+{
+  int64_t blocks = (n + INDEX_BLOCK - 1) / INDEX_BLOCK;
+  int64_t cap = (int64_t)sm_count () * INDEX_BLOCKS_PER_SM;
+
+  *grid = (unsigned)(blocks < cap ? blocks : cap);
+  *block = (unsigned)(n < INDEX_BLOCK ? n : INDEX_BLOCK);
+}
+
+/* PyTorch's indexShouldBeMajor: the index is the major loop when some
+ * other dim of the output is laid out tighter than the selected one. */
+bool
+index_is_major (const TsCudaView *out, int dim)
+{
+  for (int d = 0; d < out->ndim; d++)
+    if (d != dim && out->shape[d] > 1 && out->strides[d] < out->strides[dim])
+      return true;
+  return false;
+}
+
 template <typename T, typename I>
 int
 launch_index_select (const TsCudaView *out, const TsCudaView *in, int dim, const TsCudaView *index,
@@ -1725,6 +1812,9 @@ launch_index_select (const TsCudaView *out, const TsCudaView *in, int dim, const
   TsCudaView src = without_dim (in, out, dim);
   const TsCudaView *ops[] = { out, &src };
   int64_t n_index = numel (index);
+  int64_t index_stride = index->ndim == 1 ? index->strides[0] : 0;
+  int64_t inner = 1;
+  unsigned grid, block;
   Iter it;
 
   if (dim < 0 || dim >= in->ndim || index->ndim > 1 || out->ndim != in->ndim ||
@@ -1735,10 +1825,24 @@ launch_index_select (const TsCudaView *out, const TsCudaView *in, int dim, const
       return cudaErrorInvalidValue;
   if (it.numel == 0)
     return cudaSuccess;
-  index_select_kernel<T, I><<<(grid_of<index_select_kernel<T, I>> (it.numel)), BLOCK, 0, stream>>> (
-      (T *)out->data, (const T *)in->data, (const I *)index->data,
-      index->ndim == 1 ? index->strides[0] : 0, index->offset, it, dim, in->shape[dim],
-      in->strides[dim]);
+  for (int d = dim + 1; d < out->ndim; d++)
+    inner *= out->shape[d];
+  /* PyTorch's choice: few indices (and 32-bit index math) take the
+   * small-index kernel, over the slice; the rest the large-index one. */
+  if (n_index <= SMALL_INDEX_MAX && it.numel <= INT32_MAX && numel (in) <= INT32_MAX)
+    {
+      index_grid (it.numel / n_index, &grid, &block);
+      index_select_small_kernel<T, I><<<grid, block, 0, stream>>> (
+          (T *)out->data, (const T *)in->data, (const I *)index->data, index_stride, index->offset,
+          it, n_index, inner, in->shape[dim], in->strides[dim]);
+    }
+  else
+    {
+      index_grid (it.numel, &grid, &block);
+      index_select_large_kernel<T, I><<<grid, block, 0, stream>>> (
+          (T *)out->data, (const T *)in->data, (const I *)index->data, index_stride, index->offset,
+          it, n_index, inner, index_is_major (out, dim), in->shape[dim], in->strides[dim]);
+    }
   return cudaGetLastError ();
 }
 
@@ -1749,6 +1853,7 @@ launch_gather (const TsCudaView *out, const TsCudaView *in, int dim, const TsCud
 {
   TsCudaView src = without_dim (in, out, dim);
   const TsCudaView *ops[] = { out, &src, index };
+  const int64_t per_block = INDEX_BLOCK * GATHER_WORK;
   Iter it;
 
   if (dim < 0 || dim >= in->ndim || !iter_init_exact (&it, ops, 3))
@@ -1758,8 +1863,10 @@ launch_gather (const TsCudaView *out, const TsCudaView *in, int dim, const TsCud
       return cudaErrorInvalidValue;
   if (it.numel == 0)
     return cudaSuccess;
-  gather_kernel<T, I><<<(grid_of<gather_kernel<T, I>> (it.numel)), BLOCK, 0, stream>>> (
-      (T *)out->data, (const T *)in->data, (const I *)index->data, it, dim, in->shape[dim],
+  if ((it.numel + per_block - 1) / per_block > INT32_MAX)
+    return cudaErrorInvalidConfiguration;
+  gather_kernel<T, I><<<(unsigned)((it.numel + per_block - 1) / per_block), INDEX_BLOCK, 0, stream>>> (
+      (T *)out->data, (const T *)in->data, (const I *)index->data, it, in->shape[dim],
       in->strides[dim]);
   return cudaGetLastError ();
 }
