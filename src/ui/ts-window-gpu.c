@@ -89,19 +89,21 @@ static void
 settings_changed_cb (TsWindow *self)
 {
   g_autofree char *model = g_settings_get_string (self->settings, "gpu-model");
-  guint position = hardware_position ();
+  guint position = GTK_INVALID_LIST_POSITION;
 
   /* Our own write, from selected_cb: the drop-down is already right. */
   if (self->syncing_gpu_choice)
     return;
 
-  if (!_ts_window_gpu_is_hardware (self))
-    for (position = 0; _ts_gpu_models[position] != NULL; position++)
-      if (g_str_equal (model, _ts_gpu_models[position]))
-        break;
+  if (_ts_window_gpu_is_hardware (self))
+    position = hardware_position ();
+  else
+    for (guint i = 0; _ts_gpu_models[i] != NULL; i++)
+      if (g_str_equal (model, _ts_gpu_models[i]))
+        position = i;
 
   self->syncing_gpu_choice = TRUE;
-  if (position <= hardware_position ())
+  if (position != GTK_INVALID_LIST_POSITION)
     gtk_drop_down_set_selected (self->gpu_model_dropdown, position);
   self->syncing_gpu_choice = FALSE;
 

@@ -202,6 +202,43 @@ test_choose_and_run (void)
   g_object_unref (settings);
 }
 
+/* The first window with a saved "cuda", run before the probe has
+ * answered (the answer is published by the main context, which has not
+ * run yet): the run waits for the probe and goes to the machine's GPUs.
+ * Registered first, so the process's probe is still fresh. */
+static void
+test_run_before_probe (void)
+{
+  GSettings *settings = g_settings_new (TS_APPLICATION_ID);
+  TsWindow *window;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *info = NULL;
+
+  g_settings_set_string (settings, "backend", "cuda");
+  window = ts_window_new (app);
+  g_assert_false (ts_gpu_probe_get_done (ts_gpu_probe_get_default ()));
+  g_assert_cmpuint (gtk_drop_down_get_selected (child (window, "gpu_model_dropdown")), ==, 0);
+
+  g_setenv ("TENSORSCOPE_CLI", TS_CLI_PATH, TRUE);
+  g_assert_true (ts_window_load_example (window, "device-queries", &error));
+  g_assert_true (ts_window_run (window, &error));
+  g_assert_no_error (error);
+  g_assert_true (ts_gpu_probe_get_done (ts_gpu_probe_get_default ()));
+  g_assert_cmpuint (gtk_drop_down_get_selected (child (window, "gpu_model_dropdown")), ==, 2);
+  g_assert_cmpstr (ts_window_get_status (window), ==,
+                   "Running device_queries.py on 2 × " FAKE_DEVICE "…");
+  wait_finished (window);
+  info = ts_console_dup_lines (ts_window_get_console (window), TS_CONSOLE_INFO);
+  g_assert_true (g_str_has_prefix (info, "$ tensorscope-cli run --backend=cuda --trace-fd 3 "));
+  g_assert_true (g_str_has_suffix (info, "\nExited with code 0\n"));
+
+  ts_ui_test_close_window (GTK_WINDOW (window));
+  g_unsetenv ("TENSORSCOPE_CLI");
+  g_settings_reset (settings, "backend");
+  g_settings_reset (settings, "last-example");
+  g_object_unref (settings);
+}
+
 /* A saved "cuda" comes back in the next window, as soon as it opens once
  * the probe has answered. */
 static void
@@ -232,6 +269,7 @@ main (int   argc,
   if (!ts_ui_test_init (&argc, &argv))
     return 0;
 
+  g_test_add_func ("/TsWindow/gpu-choice/run-before-probe", test_run_before_probe);
   g_test_add_func ("/TsGpuProbe/fake", test_probe_fake);
   g_test_add_func ("/TsGpuProbe/missing", test_probe_missing);
   g_test_add_func ("/TsWindow/gpu-choice/choose-and-run", test_choose_and_run);
