@@ -7,6 +7,7 @@
 #pragma once
 
 #include "ts-example-gallery.h"
+#include "ts-gpu-probe.h"
 #include "ts-trace-document.h"
 #include "ts-trace-reader.h"
 #include "ts-trace-view.h"
@@ -50,6 +51,12 @@ struct _TsWindow
 
   GSettings            *settings;
   TsWorkloadRunner     *runner;
+
+  /* The GPU choice (ts-window-gpu.c). */
+  TsGpuProbe           *gpu_probe;
+  gboolean              gpu_count_bound;
+  gboolean              syncing_gpu_choice;
+
   GtkRecentManager     *recent_manager;
 
   /* The script in the editor: a file, or an example (script_file NULL). */
@@ -101,6 +108,14 @@ void _ts_window_trace_dispose     (TsWindow   *self);
 void _ts_window_save_trace        (TsWindow   *self,
                                    GFile      *file);
 gboolean _ts_window_has_trace     (TsWindow   *self);
+
+/* Hooks for the GPU choice (ts-window-gpu.c). */
+void _ts_window_gpu_init          (TsWindow    *self);
+void _ts_window_gpu_dispose       (TsWindow    *self);
+void _ts_window_gpu_prepare_run   (TsWindow    *self);
+gboolean _ts_window_gpu_is_hardware (TsWindow  *self);
+guint _ts_window_gpu_get_hardware (TsWindow    *self,
+                                   const char **name);
 
 /* Hooks for the memory view (ts-window-memory.c). */
 void _ts_window_memory_init       (TsWindow        *self);

@@ -197,6 +197,8 @@ ts_window_load_example (TsWindow    *self,
 {
   g_autofree char *code = NULL;
   TsExample *example;
+  const char *hardware_name = NULL;
+  guint n_hardware;
   guint min_gpus;
 
   g_return_val_if_fail (TS_IS_WINDOW (self), FALSE);
@@ -221,7 +223,22 @@ ts_window_load_example (TsWindow    *self,
   gtk_revealer_set_reveal_child (self->explanation_revealer, TRUE);
 
   min_gpus = ts_example_get_min_gpus (example);
-  if ((guint)g_settings_get_int (self->settings, "gpu-count") < min_gpus)
+  n_hardware = _ts_window_gpu_get_hardware (self, &hardware_name);
+  if (hardware_name != NULL)
+    {
+      /* The machine's count cannot be raised: say so, and leave it. */
+      if (n_hardware < min_gpus)
+        {
+          g_autofree char *message = NULL;
+
+          message = g_strdup_printf (ngettext ("This example needs %u GPU: this machine has fewer",
+                                               "This example needs %u GPUs: this machine has fewer",
+                                               min_gpus),
+                                     min_gpus);
+          _ts_window_toast (self, message);
+        }
+    }
+  else if ((guint)g_settings_get_int (self->settings, "gpu-count") < min_gpus)
     {
       g_autofree char *message = NULL;
 
@@ -368,6 +385,7 @@ ts_window_configure_runner (TsWindow *self)
 {
   g_autofree char *model = g_settings_get_string (self->settings, "gpu-model");
 
+  ts_workload_runner_set_backend (self->runner, _ts_window_gpu_is_hardware (self) ? "cuda" : "sim");
   ts_workload_runner_set_gpu_model (self->runner, model);
   ts_workload_runner_set_gpu_count (self->runner, g_settings_get_int (self->settings, "gpu-count"));
   ts_workload_runner_set_synchronous (self->runner, g_settings_get_boolean (self->settings, "synchronous"));
@@ -424,6 +442,8 @@ ts_window_run (TsWindow  *self,
   g_autofree char *status = NULL;
   g_autofree char *model = NULL;
   g_autoptr(GFile) script = NULL;
+  const char *hardware_name = NULL;
+  guint n_gpus;
 
   g_return_val_if_fail (TS_IS_WINDOW (self), FALSE);
 
@@ -438,6 +458,7 @@ ts_window_run (TsWindow  *self,
   g_clear_pointer (&self->last_stderr, g_free);
   ts_console_clear (self->console);
   ts_editor_clear_marks (self->editor);
+  _ts_window_gpu_prepare_run (self);
   ts_window_configure_runner (self);
   ts_window_echo_command (self);
   _ts_window_trace_begin (self);
@@ -446,12 +467,18 @@ ts_window_run (TsWindow  *self,
   if (!ts_workload_runner_start (self->runner, script, &local_error))
     goto failed;
 
-  model = g_ascii_strup (ts_workload_runner_get_gpu_model (self->runner), -1);
+  n_gpus = _ts_window_gpu_get_hardware (self, &hardware_name);
+  if (hardware_name != NULL)
+    model = g_strdup (hardware_name);
+  else
+    {
+      model = g_ascii_strup (ts_workload_runner_get_gpu_model (self->runner), -1);
+      n_gpus = ts_workload_runner_get_gpu_count (self->runner);
+    }
   /* Translators: "Running stream_race.py on 4 × H100…" */
   status = g_strdup_printf (_("Running %s on %u × %s…"),
                             self->script_name ? self->script_name : "workload.py",
-                            ts_workload_runner_get_gpu_count (self->runner),
-                            model);
+                            n_gpus, model);
   ts_window_set_status (self, status);
   return TRUE;
 
@@ -493,49 +520,10 @@ ts_window_drop_cb (TsWindow      *self,
   return TRUE;
 }
 
-static gboolean
-gpu_model_get_mapping (GValue   *value,
-                       GVariant *variant,
-                       gpointer  user_data)
-{
-  const char *model = g_variant_get_string (variant, NULL);
-
-  for (guint i = 0; _ts_gpu_models[i] != NULL; i++)
-    {
-      if (g_str_equal (model, _ts_gpu_models[i]))
-        {
-          g_value_set_uint (value, i);
-          return TRUE;
-        }
-    }
-
-  return FALSE;
-}
-
-static GVariant *
-gpu_model_set_mapping (const GValue       *value,
-                       const GVariantType *expected_type,
-                       gpointer            user_data)
-{
-  guint selected = g_value_get_uint (value);
-
-  if (selected >= g_strv_length ((char **)_ts_gpu_models))
-    return NULL;
-
-  return g_variant_new_string (_ts_gpu_models[selected]);
-}
-
 static void
 ts_window_bind_settings (TsWindow *self)
 {
-  g_settings_bind_with_mapping (self->settings, "gpu-model",
-                                self->gpu_model_dropdown, "selected",
-                                G_SETTINGS_BIND_DEFAULT,
-                                gpu_model_get_mapping, gpu_model_set_mapping,
-                                NULL, NULL);
-  g_settings_bind (self->settings, "gpu-count",
-                   gtk_spin_button_get_adjustment (self->gpu_count_spin), "value",
-                   G_SETTINGS_BIND_DEFAULT);
+  /* The GPU model, backend and count: ts-window-gpu.c. */
   g_settings_bind (self->settings, "synchronous", self->sync_button, "active", G_SETTINGS_BIND_DEFAULT);
   g_settings_bind (self->settings, "sanitizer", self->sanitizer_button, "active", G_SETTINGS_BIND_DEFAULT);
   g_settings_bind (self->settings, "show-gallery", self->flap, "reveal-flap", G_SETTINGS_BIND_DEFAULT);
@@ -574,6 +562,7 @@ ts_window_dispose (GObject *object)
     }
 
   _ts_window_trace_dispose (self);
+  _ts_window_gpu_dispose (self);
   gtk_widget_dispose_template (GTK_WIDGET (self), TS_TYPE_WINDOW);
   _ts_window_memory_dispose (self);
 
@@ -691,6 +680,7 @@ ts_window_init (TsWindow *self)
   gtk_widget_add_controller (GTK_WIDGET (self), GTK_EVENT_CONTROLLER (drop));
 
   ts_window_bind_settings (self);
+  _ts_window_gpu_init (self);
   _ts_window_actions_init (self);
   _ts_window_memory_init (self);
   _ts_window_update_recent (self);

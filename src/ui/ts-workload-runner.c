@@ -35,6 +35,7 @@ struct _TsWorkloadRunner
 
   char            *cli_path;
   char            *gpu_model;
+  char            *backend;
   guint            gpu_count;
   guint            kill_timeout_ms;
   guint            synchronous : 1;
@@ -69,6 +70,7 @@ enum {
   PROP_0,
   PROP_CLI_PATH,
   PROP_GPU_MODEL,
+  PROP_BACKEND,
   PROP_GPU_COUNT,
   PROP_SYNCHRONOUS,
   PROP_SANITIZE,
@@ -285,6 +287,7 @@ ts_workload_runner_finalize (GObject *object)
 
   g_clear_pointer (&self->cli_path, g_free);
   g_clear_pointer (&self->gpu_model, g_free);
+  g_clear_pointer (&self->backend, g_free);
 
   G_OBJECT_CLASS (ts_workload_runner_parent_class)->finalize (object);
 }
@@ -304,6 +307,9 @@ ts_workload_runner_get_property (GObject    *object,
       break;
     case PROP_GPU_MODEL:
       g_value_set_string (value, self->gpu_model);
+      break;
+    case PROP_BACKEND:
+      g_value_set_string (value, self->backend);
       break;
     case PROP_GPU_COUNT:
       g_value_set_uint (value, self->gpu_count);
@@ -353,6 +359,9 @@ ts_workload_runner_set_property (GObject      *object,
     case PROP_GPU_MODEL:
       ts_workload_runner_set_gpu_model (self, g_value_get_string (value));
       break;
+    case PROP_BACKEND:
+      ts_workload_runner_set_backend (self, g_value_get_string (value));
+      break;
     case PROP_GPU_COUNT:
       ts_workload_runner_set_gpu_count (self, g_value_get_uint (value));
       break;
@@ -386,6 +395,10 @@ ts_workload_runner_class_init (TsWorkloadRunnerClass *klass)
                          (G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS));
   properties[PROP_GPU_MODEL] =
     g_param_spec_string ("gpu-model", NULL, NULL, NULL,
+                         (G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS));
+  /* "sim" or "cuda" (this machine's GPUs); NULL lets the CLI pick. */
+  properties[PROP_BACKEND] =
+    g_param_spec_string ("backend", NULL, NULL, NULL,
                          (G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS));
   /* 0 lets the CLI pick its default. */
   properties[PROP_GPU_COUNT] =
@@ -543,6 +556,43 @@ ts_workload_runner_set_gpu_model (TsWorkloadRunner *self,
     g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_GPU_MODEL]);
 }
 
+/* Whether the run goes to this machine's GPUs rather than simulated ones. */
+static gboolean
+ts_workload_runner_is_hardware (TsWorkloadRunner *self)
+{
+  return self->backend != NULL && !g_str_equal (self->backend, "sim");
+}
+
+const char *
+ts_workload_runner_get_backend (TsWorkloadRunner *self)
+{
+  g_return_val_if_fail (TS_IS_WORKLOAD_RUNNER (self), NULL);
+
+  return self->backend;
+}
+
+/**
+ * ts_workload_runner_set_backend:
+ * @self: a #TsWorkloadRunner
+ * @backend: (nullable): "sim", "cuda", or %NULL for the CLI's default
+ *
+ * With "cuda" the workload runs on this machine's GPUs: the command line
+ * then carries neither the GPU count nor the model, which the CLI refuses
+ * for real devices.
+ */
+void
+ts_workload_runner_set_backend (TsWorkloadRunner *self,
+                                const char       *backend)
+{
+  g_return_if_fail (TS_IS_WORKLOAD_RUNNER (self));
+
+  if (backend != NULL && *backend == '\0')
+    backend = NULL;
+
+  if (_ts_set_str (&self->backend, backend))
+    g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_BACKEND]);
+}
+
 guint
 ts_workload_runner_get_gpu_count (TsWorkloadRunner *self)
 {
@@ -637,9 +687,12 @@ ts_workload_runner_set_kill_timeout (TsWorkloadRunner *self,
  * @script_path: the workload script
  *
  * The command line of a run with the current settings:
- * `tensorscope-cli run [--gpus N] [--gpu-model NAME] [--sync] [--sanitize]
- * --trace-fd 3 SCRIPT.py`. Options go before the script: everything after
- * it belongs to the script.
+ * `tensorscope-cli run [--gpus N] [--gpu-model NAME] [--backend=NAME] [--sync]
+ * [--sanitize] --trace-fd 3 SCRIPT.py`. Options go before the script:
+ * everything after it belongs to the script. A backend set is always
+ * passed, "sim" included, so that $TENSORSCOPE_BACKEND in our environment
+ * cannot turn a simulated run into a real one; on "cuda" the devices are
+ * the machine's, and the count and model are left out.
  *
  * Returns: (transfer full): a %NULL-terminated argv
  */
@@ -650,6 +703,7 @@ ts_workload_runner_build_argv (TsWorkloadRunner *self,
 {
   g_autoptr(GStrvBuilder) builder = NULL;
   g_autofree char *gpus = NULL;
+  g_autofree char *backend = NULL;
 
   g_return_val_if_fail (TS_IS_WORKLOAD_RUNNER (self), NULL);
   g_return_val_if_fail (cli_path != NULL, NULL);
@@ -657,13 +711,18 @@ ts_workload_runner_build_argv (TsWorkloadRunner *self,
 
   builder = g_strv_builder_new ();
   g_strv_builder_add_many (builder, cli_path, "run", NULL);
-  if (self->gpu_count > 0)
+  if (self->gpu_count > 0 && !ts_workload_runner_is_hardware (self))
     {
       gpus = g_strdup_printf ("%u", self->gpu_count);
       g_strv_builder_add_many (builder, "--gpus", gpus, NULL);
     }
-  if (self->gpu_model != NULL)
+  if (self->gpu_model != NULL && !ts_workload_runner_is_hardware (self))
     g_strv_builder_add_many (builder, "--gpu-model", self->gpu_model, NULL);
+  if (self->backend != NULL)
+    {
+      backend = g_strconcat ("--backend=", self->backend, NULL);
+      g_strv_builder_add (builder, backend);
+    }
   if (self->synchronous)
     g_strv_builder_add (builder, "--sync");
   if (self->sanitize)

@@ -44,6 +44,9 @@ void              ts_workload_runner_set_cli_path       (TsWorkloadRunner  *self
 const char       *ts_workload_runner_get_gpu_model      (TsWorkloadRunner  *self);
 void              ts_workload_runner_set_gpu_model      (TsWorkloadRunner  *self,
                                                          const char        *gpu_model);
+const char       *ts_workload_runner_get_backend        (TsWorkloadRunner  *self);
+void              ts_workload_runner_set_backend        (TsWorkloadRunner  *self,
+                                                         const char        *backend);
 guint             ts_workload_runner_get_gpu_count      (TsWorkloadRunner  *self);
 void              ts_workload_runner_set_gpu_count      (TsWorkloadRunner  *self,
                                                          guint              gpu_count);

@@ -24,6 +24,7 @@ while [ $# -gt 0 ]; do
   case "$1" in
     --gpus|--gpu-model) shift 2 ;;
     --trace-fd) trace_fd=$2; shift 2 ;;
+    --backend=*) echo "backend: ${1#--backend=}"; shift ;;
     --sync|--sanitize) shift ;;
     -*) echo "fake: unknown option $1" >&2; exit 2 ;;
     *) script=$1; break ;;

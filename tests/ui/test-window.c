@@ -16,6 +16,7 @@
 #include "ts-editor.h"
 #include "ts-example-gallery.h"
 #include "ts-examples.h"
+#include "ts-gpu-probe.h"
 #include "ts-ui-test-util.h"
 #include "ts-window.h"
 
@@ -324,6 +325,55 @@ test_run_fake_cli (void)
   ts_ui_test_close_window (GTK_WINDOW (window));
 }
 
+/* Without a usable GPU (tests/ui/meson.build points at no module), the
+ * machine's GPU is not offered, the tooltip says why, and a saved "cuda"
+ * shows and runs the simulated model, keeping the setting. */
+static void
+test_gpu_unavailable (void)
+{
+  GSettings *settings = g_settings_new (TS_APPLICATION_ID);
+  TsGpuProbe *probe = ts_gpu_probe_get_default ();
+  TsWindow *window;
+  GtkDropDown *dropdown;
+  g_autofree char *backend = NULL;
+  g_autofree char *info = NULL;
+  g_autoptr(GError) error = NULL;
+  guint timeout = ts_ui_test_deadline (20, "the GPU probe");
+
+  g_settings_set_string (settings, "backend", "cuda");
+  g_settings_set_string (settings, "gpu-model", "gtx1080ti");
+  window = new_window ();
+  dropdown = child (window, "gpu_model_dropdown");
+  while (!ts_gpu_probe_get_done (probe))
+    g_main_context_iteration (NULL, TRUE);
+  g_source_remove (timeout);
+
+  g_assert_false (ts_gpu_probe_get_available (probe));
+  g_assert_cmpuint (g_list_model_get_n_items (gtk_drop_down_get_model (dropdown)), ==, 2);
+  g_assert_true (g_str_has_prefix (gtk_widget_get_tooltip_text (GTK_WIDGET (dropdown)),
+                                   "Simulated GPU model. This machine’s GPU cannot run workloads: "
+                                   "Could not load the CUDA backend: "));
+  g_assert_cmpuint (gtk_drop_down_get_selected (dropdown), ==, 1);
+  g_assert_true (gtk_widget_get_sensitive (child (window, "gpu_count_spin")));
+
+  g_setenv ("TENSORSCOPE_CLI", FAKE_CLI, TRUE);
+  g_settings_set_int (settings, "gpu-count", 3);
+  g_assert_true (ts_window_run (window, &error));
+  g_assert_no_error (error);
+  g_assert_cmpstr (ts_window_get_status (window), ==, "Running workload.py on 3 × GTX1080TI…");
+  wait_finished (window);
+  info = ts_console_dup_lines (ts_window_get_console (window), TS_CONSOLE_INFO);
+  g_assert_true (g_str_has_prefix (info, "$ tensorscope-cli run --gpus 3 --gpu-model gtx1080ti --backend=sim --trace-fd 3 "));
+  backend = g_settings_get_string (settings, "backend");
+  g_assert_cmpstr (backend, ==, "cuda");
+
+  ts_ui_test_close_window (GTK_WINDOW (window));
+  g_settings_reset (settings, "backend");
+  g_settings_reset (settings, "gpu-model");
+  g_settings_reset (settings, "gpu-count");
+  g_object_unref (settings);
+}
+
 static void
 test_run_traceback (void)
 {
@@ -481,6 +531,7 @@ main (int   argc,
   g_test_add_func ("/TsWindow/load-example", test_load_example);
   g_test_add_func ("/TsWindow/settings", test_settings);
   g_test_add_func ("/TsWindow/run-fake-cli", test_run_fake_cli);
+  g_test_add_func ("/TsWindow/gpu-unavailable", test_gpu_unavailable);
   g_test_add_func ("/TsWindow/run-traceback", test_run_traceback);
   g_test_add_func ("/TsWindow/stop", test_stop);
   g_test_add_func ("/TsWindow/missing-cli", test_missing_cli);

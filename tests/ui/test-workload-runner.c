@@ -128,6 +128,12 @@ wait_for_line (TsWorkloadRunner *runner,
 }
 
 static void
+count_notify (guint *count)
+{
+  (*count)++;
+}
+
+static void
 test_argv (void)
 {
   g_autoptr(TsWorkloadRunner) runner = ts_workload_runner_new ();
@@ -152,6 +158,51 @@ test_argv (void)
   /* An empty model means the CLI's default. */
   ts_workload_runner_set_gpu_model (runner, "");
   g_assert_null (ts_workload_runner_get_gpu_model (runner));
+}
+
+static void
+test_argv_backend (void)
+{
+  g_autoptr(TsWorkloadRunner) runner = ts_workload_runner_new ();
+  g_auto(GStrv) sim = NULL;
+  g_auto(GStrv) cuda = NULL;
+  g_auto(GStrv) back = NULL;
+  g_autofree char *sim_str = NULL;
+  g_autofree char *cuda_str = NULL;
+  g_autofree char *back_str = NULL;
+  guint notified = 0;
+
+  g_assert_null (ts_workload_runner_get_backend (runner));
+
+  /* "sim" is passed too: $TENSORSCOPE_BACKEND must not override the window. */
+  ts_workload_runner_set_gpu_count (runner, 4);
+  ts_workload_runner_set_gpu_model (runner, "h100");
+  ts_workload_runner_set_backend (runner, "sim");
+  sim = ts_workload_runner_build_argv (runner, "/bin/cli", "/tmp/a.py");
+  sim_str = g_strjoinv (" ", sim);
+  g_assert_cmpstr (sim_str, ==, "/bin/cli run --gpus 4 --gpu-model h100 --backend=sim --trace-fd 3 /tmp/a.py");
+
+  /* On the machine's GPUs the CLI refuses --gpus and --gpu-model. */
+  g_object_set (runner, "backend", "cuda", NULL);
+  g_assert_cmpstr (ts_workload_runner_get_backend (runner), ==, "cuda");
+  ts_workload_runner_set_synchronous (runner, TRUE);
+  cuda = ts_workload_runner_build_argv (runner, "/bin/cli", "/tmp/a.py");
+  cuda_str = g_strjoinv (" ", cuda);
+  g_assert_cmpstr (cuda_str, ==, "/bin/cli run --backend=cuda --sync --trace-fd 3 /tmp/a.py");
+  /* The simulated settings are kept for when the user goes back. */
+  g_assert_cmpuint (ts_workload_runner_get_gpu_count (runner), ==, 4);
+  g_assert_cmpstr (ts_workload_runner_get_gpu_model (runner), ==, "h100");
+
+  g_signal_connect_swapped (runner, "notify::backend", G_CALLBACK (count_notify), &notified);
+  ts_workload_runner_set_backend (runner, "cuda");
+  g_assert_cmpuint (notified, ==, 0);
+  /* An empty backend means the CLI's default, like an empty model. */
+  ts_workload_runner_set_backend (runner, "");
+  g_assert_cmpuint (notified, ==, 1);
+  g_assert_null (ts_workload_runner_get_backend (runner));
+  back = ts_workload_runner_build_argv (runner, "/bin/cli", "/tmp/a.py");
+  back_str = g_strjoinv (" ", back);
+  g_assert_cmpstr (back_str, ==, "/bin/cli run --gpus 4 --gpu-model h100 --sync --trace-fd 3 /tmp/a.py");
 }
 
 static void
@@ -380,6 +431,7 @@ main (int   argc,
   g_test_init (&argc, &argv, NULL);
 
   g_test_add_func ("/TsWorkloadRunner/argv", test_argv);
+  g_test_add_func ("/TsWorkloadRunner/argv-backend", test_argv_backend);
   g_test_add_func ("/TsWorkloadRunner/find-cli", test_find_cli);
   g_test_add ("/TsWorkloadRunner/run-ok", Fixture, NULL, fixture_setup, test_run_ok, fixture_teardown);
   g_test_add ("/TsWorkloadRunner/exit-code", Fixture, NULL, fixture_setup, test_exit_code, fixture_teardown);

@@ -3,7 +3,7 @@
  * Copyright 2026 The Tensorscope authors
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
- * ui-screenshot [--dark] [--sanitize] [--example ID] [--run|--running] [--width W --height H]
+ * ui-screenshot [--dark] [--sanitize] [--backend sim|cuda] [--example ID] [--run|--running] [--width W --height H]
  *               [--view timeline|memory] [--oom] [--page fragmentation|stats|summary]
  *               [--no-gallery] [--select NAME] [--range] [--open FILE [--debug-demo]] OUT.png
  *
@@ -34,6 +34,7 @@ static gboolean opt_run;
 static gboolean opt_running;
 static gboolean opt_sanitize;
 static char *opt_example;
+static char *opt_backend;
 static char *opt_view;
 static char *opt_page;
 static gboolean opt_oom;
@@ -52,6 +53,7 @@ static const GOptionEntry entries[] = {
   { "run", 0, 0, G_OPTION_ARG_NONE, &opt_run, "Run the example with the fake CLI first", NULL },
   { "sanitize", 0, 0, G_OPTION_ARG_NONE, &opt_sanitize, "Turn the race sanitizer on before running", NULL },
   { "running", 0, 0, G_OPTION_ARG_NONE, &opt_running, "Shoot while a (hanging) fake run is in progress", NULL },
+  { "backend", 0, 0, G_OPTION_ARG_STRING, &opt_backend, "Where to run: sim, or cuda (this machine's GPU, if usable)", "NAME" },
   { "example", 0, 0, G_OPTION_ARG_STRING, &opt_example, "Example to load", "ID" },
   { "width", 0, 0, G_OPTION_ARG_INT, &opt_width, "Window width", "W" },
   { "height", 0, 0, G_OPTION_ARG_INT, &opt_height, "Window height", "H" },
@@ -234,6 +236,11 @@ activate_cb (GApplication *application)
     {
       g_autoptr(GSettings) settings = g_settings_new ("io.github.tensorscope.Tensorscope");
       g_settings_set_boolean (settings, "sanitizer", TRUE);
+    }
+  if (opt_backend)
+    {
+      g_autoptr(GSettings) settings = g_settings_new ("io.github.tensorscope.Tensorscope");
+      g_settings_set_string (settings, "backend", opt_backend);
     }
   if (opt_example)
     ts_window_load_example (window, opt_example, NULL);
