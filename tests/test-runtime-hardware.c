@@ -379,7 +379,7 @@ test_sticky_error (void)
 {
   g_test_trap_subprocess ("/runtime-hardware/sticky-error/subprocess", 0, G_TEST_SUBPROCESS_DEFAULT);
   g_test_trap_assert_passed ();
-  g_test_trap_assert_stderr ("*../aten/src/ATen/native/cuda/Indexing.cu:1292: indexSelectLargeIndex: "
+  g_test_trap_assert_stderr ("*../aten/src/ATen/native/cuda/Indexing.cu:1236: indexSelectSmallIndex: "
                              "block: [0,0,0], thread: [0,0,0] Assertion `srcIndex < srcSelectDimSize` failed.\n*");
   g_test_trap_subprocess ("/runtime-hardware/sticky-error-blocking/subprocess", 0, G_TEST_SUBPROCESS_DEFAULT);
   g_test_trap_assert_passed ();

@@ -16,6 +16,9 @@
  * fails the same way. */
 #define INDEX_SELECT_WHERE "../aten/src/ATen/native/cuda/Indexing.cu:1292"
 #define INDEX_SELECT_KERNEL "indexSelectLargeIndex"
+#define INDEX_SELECT_SMALL_WHERE "../aten/src/ATen/native/cuda/Indexing.cu:1236"
+#define INDEX_SELECT_SMALL_KERNEL "indexSelectSmallIndex"
+#define SMALL_INDEX_LIMIT 16
 #define INDEX_SELECT_COND "srcIndex < srcSelectDimSize"
 
 /* gather's elementwise kernel (ScatterGatherKernel.cu): 128 threads a
@@ -49,12 +52,19 @@ ts_device_assert_index_select (gint64 position,
   g_return_if_fail (position >= 0 && position < n_indices);
 
   /* The device's printf buffer goes straight to the process's stderr,
-   * whatever Python has buffered; lines of one kernel come out together. */
+   * whatever Python has buffered; lines of one kernel come out together.
+   * PyTorch picks indexSelectSmallIndex for up to 16 indices: each thread
+   * owns elements of the slice and walks every index, so every thread
+   * with an element asserts, once. Otherwise indexSelectLargeIndex: one
+   * thread per (index, element), and only the bad index's threads do. */
   for (gint64 j = 0; j < MAX (slice_size, 1); j++)
     {
-      g_autofree char *line = ts_device_assert_format (INDEX_SELECT_WHERE, INDEX_SELECT_KERNEL,
-                                                       (guint64) (position * slice_size + j),
-                                                       INDEX_SELECT_COND);
+      gboolean small = n_indices <= SMALL_INDEX_LIMIT;
+      g_autofree char *line =
+        ts_device_assert_format (small ? INDEX_SELECT_SMALL_WHERE : INDEX_SELECT_WHERE,
+                                 small ? INDEX_SELECT_SMALL_KERNEL : INDEX_SELECT_KERNEL,
+                                 (guint64) (small ? j : position * slice_size + j),
+                                 INDEX_SELECT_COND);
       fprintf (stderr, "%s\n", line);
     }
   fflush (stderr);
