@@ -93,6 +93,26 @@ job_free (gpointer data)
     g_free (job);
 }
 
+/* The elements a strided tensor touches: *n_bytes from element
+ * (returned) offset + the most negative stride extent. */
+static gint64
+tensor_span (const TsTensor *t,
+             gsize          *n_bytes)
+{
+  gint64 lo = 0, hi = 0;
+
+  for (guint d = 0; d < t->ndim; d++)
+    {
+      gint64 extent = (t->shape[d] - 1) * t->strides[d];
+      if (extent < 0)
+        lo += extent;
+      else
+        hi += extent;
+    }
+  *n_bytes = (gsize) (hi - lo + 1) * ts_dtype_size (t->dtype);
+  return t->offset + lo;
+}
+
 /* Memory that a tensor views without owning it (torch.as_tensor over
  * __cuda_array_interface__) may have been freed, and its segment released,
  * since the launch. The kernel finds out when it starts, as a GPU's MMU
@@ -106,24 +126,15 @@ job_map_external (Job *job)
   for (guint i = 0; i < G_N_ELEMENTS (job->t); i++)
     {
       TsTensor *t = job->t[i];
-      gsize esize;
-      gint64 lo, hi;
+      gsize esize, n_bytes;
+      gint64 lo;
       guint8 *host;
 
       if (t == NULL || !t->storage->external || ts_tensor_numel (t) == 0)
         continue;
       esize = ts_dtype_size (t->dtype);
-      lo = hi = t->offset;
-      for (guint d = 0; d < t->ndim; d++)
-        {
-          gint64 extent = (t->shape[d] - 1) * t->strides[d];
-          if (extent < 0)
-            lo += extent;
-          else
-            hi += extent;
-        }
-      host = lo < 0 ? NULL : ts_session_translate (t->storage->addr + (guint64) lo * esize,
-                                                   (gsize) (hi - lo + 1) * esize);
+      lo = tensor_span (t, &n_bytes);
+      host = lo < 0 ? NULL : ts_session_translate (t->storage->addr + (guint64) lo * esize, n_bytes);
       if (host == NULL)
         return TS_DEVICE_ERROR_ILLEGAL_ADDRESS;
       job->sv[i].data = host - lo * esize;
@@ -145,23 +156,11 @@ job_start (gpointer data)
   for (guint i = 0; i < G_N_ELEMENTS (job->t); i++)
     {
       TsTensor *t = job->t[i];
-      gsize esize;
-      gint64 lo = 0, hi = 0;
 
       if (!(job->out_mask & (1u << i)) || t == NULL || ts_tensor_numel (t) == 0 || t->storage->data == NULL)
         continue;
-      esize = ts_dtype_size (t->dtype);
-      for (guint d = 0; d < t->ndim; d++)
-        {
-          gint64 extent = (t->shape[d] - 1) * t->strides[d];
-          if (extent < 0)
-            lo += extent;
-          else
-            hi += extent;
-        }
-      job->span_min[i] = t->offset + lo;
-      job->span_bytes[i] = (gsize) (hi - lo + 1) * esize;
-      job->real[i] = t->storage->data + job->span_min[i] * esize;
+      job->span_min[i] = tensor_span (t, &job->span_bytes[i]);
+      job->real[i] = t->storage->data + job->span_min[i] * ts_dtype_size (t->dtype);
       if (job->span_bytes[i] <= JOB_INLINE_STAGING - job->inline_used)
         {
           job->staging[i] = job->inline_staging + job->inline_used;
@@ -2404,23 +2403,37 @@ copy_device (Job                 *job,
   return err;
 }
 
-/* Each job's device function: the JobFunc names the op. */
+/* What each job is on a real GPU: its device function, and its name in
+ * the fallback's debug message (binary and unary jobs name their op). */
+static const struct
+{
+  JobFunc     job;
+  DeviceFunc  device;
+  const char *name;
+} device_jobs[] = {
+  { binary_job, binary_device, NULL }, { unary_job, unary_device, NULL },
+  { fill_job, fill_device, "fill_" }, { copy_job, copy_device, "copy_" },
+  { reduce_job, reduce_device, "reduce" }, { max_dim_job, max_dim_device, "max.dim" },
+  { matmul_job, matmul_device, "mm" }, { index_select_job, index_select_device, "index_select" },
+  { gather_job, gather_device, "gather" }, { arange_job, arange_device, "arange" },
+  { random_job, random_device, "random" },
+};
+
+static gint
+device_job_index (const Job *job)
+{
+  for (guint i = 0; i < G_N_ELEMENTS (device_jobs); i++)
+    if (device_jobs[i].job == job->func)
+      return (gint) i;
+  return -1;
+}
+
 static DeviceFunc
 device_func (const Job *job)
 {
-  static const struct { JobFunc job; DeviceFunc device; } table[] = {
-    { binary_job, binary_device }, { unary_job, unary_device },
-    { fill_job, fill_device }, { copy_job, copy_device },
-    { reduce_job, reduce_device }, { max_dim_job, max_dim_device },
-    { matmul_job, matmul_device }, { index_select_job, index_select_device },
-    { gather_job, gather_device }, { arange_job, arange_device },
-    { random_job, random_device },
-  };
+  gint i = device_job_index (job);
 
-  for (guint i = 0; i < G_N_ELEMENTS (table); i++)
-    if (table[i].job == job->func)
-      return table[i].device;
-  return NULL;
+  return i < 0 ? NULL : device_jobs[i].device;
 }
 
 /* The host fallback: after the stream has drained, each device operand's
@@ -2440,25 +2453,14 @@ job_run_on_host (Job                 *job,
   for (guint i = 0; i < G_N_ELEMENTS (job->t); i++)
     {
       TsTensor *t = job->t[i];
-      gsize esize;
-      gint64 lo = 0, hi = 0;
 
       if (t == NULL || ts_tensor_numel (t) == 0 || t->storage->device.type != TS_DEVICE_CUDA ||
           t->storage->data != NULL)
         continue;
-      esize = ts_dtype_size (t->dtype);
-      for (guint d = 0; d < t->ndim; d++)
-        {
-          gint64 extent = (t->shape[d] - 1) * t->strides[d];
-          if (extent < 0)
-            lo += extent;
-          else
-            hi += extent;
-        }
-      job->span_min[i] = t->offset + lo;
-      job->span_bytes[i] = (gsize) (hi - lo + 1) * esize;
+      job->span_min[i] = tensor_span (t, &job->span_bytes[i]);
       job->staging[i] = g_malloc (job->span_bytes[i]);
-      job->real[i] = (guint8 *) GSIZE_TO_POINTER (t->storage->addr) + job->span_min[i] * esize;
+      job->real[i] = (guint8 *) GSIZE_TO_POINTER (t->storage->addr) +
+                     job->span_min[i] * ts_dtype_size (t->dtype);
       if ((err = k->memcpy_sync (job->staging[i], job->real[i], job->span_bytes[i])) != 0)
         return err;
       job->sv[i].data = job->staging[i];
@@ -2484,29 +2486,13 @@ job_run_on_host (Job                 *job,
 static const char *
 job_name (const Job *job)
 {
+  gint i = device_job_index (job);
+
   if (job->func == binary_job)
     return binary_op_name (job->op);
   if (job->func == unary_job)
     return ts_unary_op_name (job->op);
-  if (job->func == fill_job)
-    return "fill_";
-  if (job->func == copy_job)
-    return "copy_";
-  if (job->func == reduce_job)
-    return "reduce";
-  if (job->func == max_dim_job)
-    return "max.dim";
-  if (job->func == matmul_job)
-    return "mm";
-  if (job->func == index_select_job)
-    return "index_select";
-  if (job->func == gather_job)
-    return "gather";
-  if (job->func == arange_job)
-    return "arange";
-  if (job->func == random_job)
-    return "random";
-  return "?";
+  return i < 0 ? "?" : device_jobs[i].name;
 }
 
 /* TsSessionWork.device_run: called once, when the item is submitted. */

@@ -501,6 +501,43 @@ call_check_fault (TsRuntime  *self,
   return FALSE;
 }
 
+/* A query on a real GPU: err is the GPU's answer (cudaErrorNotReady:
+ * still busy). */
+static gboolean
+hw_query (TsRuntime  *self,
+          Call       *call,
+          guint       device,
+          int         err,
+          gboolean   *done,
+          GError    **error)
+{
+  gboolean busy = FALSE;
+
+  if (!hw_check (self, call, device, err, &busy, error) ||
+      !call_check_fault (self, call, device, error))
+    return FALSE;
+  if (done != NULL)
+    *done = !busy;
+  return TRUE;
+}
+
+/* A blocking call on a real GPU, once the wait is over (err is its
+ * result): records the blocked span and reports any error. */
+static gboolean
+hw_blocked (TsRuntime  *self,
+            Call       *call,
+            TsSyncKind  kind,
+            guint       device,
+            TsStreamId  stream,
+            guint64     event,
+            int         err,
+            GError    **error)
+{
+  call_block (self, call, kind, (gint32) device, stream, event, ts_cuda_device_now ());
+  return hw_check (self, call, device, err, NULL, error) &&
+         call_check_fault (self, call, device, error);
+}
+
 /* ---------------------------------------------------------------- checks */
 
 static gboolean
@@ -1290,15 +1327,7 @@ ts_runtime_stream_query (TsRuntime   *self,
   call_set_stream (self, &call, stream);
   if (self->hw != NULL)
     {
-      gboolean busy = FALSE;
-
-      if (hw_check (self, &call, call.device, ts_cuda_device_stream_query (self->hw, stream), &busy, error) &&
-          call_check_fault (self, &call, call.device, error))
-        {
-          if (done != NULL)
-            *done = !busy;
-          ret = TRUE;
-        }
+      ret = hw_query (self, &call, call.device, ts_cuda_device_stream_query (self->hw, stream), done, error);
       call_end (self, &call);
       return ret;
     }
@@ -1336,11 +1365,8 @@ ts_runtime_stream_synchronize (TsRuntime   *self,
   call_set_stream (self, &call, stream);
   if (self->hw != NULL)
     {
-      int err = ts_cuda_device_stream_sync (self->hw, stream);
-
-      call_block (self, &call, TS_SYNC_STREAM, call.device, stream, 0, ts_cuda_device_now ());
-      ret = hw_check (self, &call, call.device, err, NULL, error) &&
-            call_check_fault (self, &call, call.device, error);
+      ret = hw_blocked (self, &call, TS_SYNC_STREAM, call.device, stream, 0,
+                        ts_cuda_device_stream_sync (self->hw, stream), error);
       call_end (self, &call);
       return ret;
     }
@@ -1514,15 +1540,7 @@ ts_runtime_event_query (TsRuntime   *self,
   call.device = ev->device;
   if (self->hw != NULL)
     {
-      gboolean busy = FALSE;
-
-      if (hw_check (self, &call, ev->device, ts_cuda_device_event_query (self->hw, ev->id), &busy, error) &&
-          call_check_fault (self, &call, ev->device, error))
-        {
-          if (done != NULL)
-            *done = !busy;
-          ret = TRUE;
-        }
+      ret = hw_query (self, &call, ev->device, ts_cuda_device_event_query (self->hw, ev->id), done, error);
       call_end (self, &call);
       return ret;
     }
@@ -1564,11 +1582,8 @@ ts_runtime_event_synchronize (TsRuntime   *self,
   call.device = ev->device;
   if (self->hw != NULL)
     {
-      int err = ts_cuda_device_event_sync (self->hw, ev->id);
-
-      call_block (self, &call, TS_SYNC_EVENT, ev->device, TS_STREAM_NONE, ev->id, ts_cuda_device_now ());
-      ret = hw_check (self, &call, ev->device, err, NULL, error) &&
-            call_check_fault (self, &call, ev->device, error);
+      ret = hw_blocked (self, &call, TS_SYNC_EVENT, ev->device, TS_STREAM_NONE, ev->id,
+                        ts_cuda_device_event_sync (self->hw, ev->id), error);
       call_end (self, &call);
       return ret;
     }
@@ -1870,11 +1885,8 @@ ts_runtime_device_synchronize (TsRuntime  *self,
   call.device = device;
   if (self->hw != NULL)
     {
-      int err = ts_cuda_device_device_sync (self->hw, (guint) device);
-
-      call_block (self, &call, TS_SYNC_DEVICE, device, TS_STREAM_NONE, 0, ts_cuda_device_now ());
-      ret = hw_check (self, &call, (guint) device, err, NULL, error) &&
-            call_check_fault (self, &call, (guint) device, error);
+      ret = hw_blocked (self, &call, TS_SYNC_DEVICE, (guint) device, TS_STREAM_NONE, 0,
+                        ts_cuda_device_device_sync (self->hw, (guint) device), error);
       call_end (self, &call);
       return ret;
     }
@@ -1972,12 +1984,8 @@ hw_submit (TsRuntime        *self,
   err = ts_cuda_device_submit (self->hw, item, work);
   ok = hw_check (self, call, item->device, err, NULL, error);
   if (ok && host_waits)
-    {
-      err = ts_cuda_device_stream_sync (self->hw, call->stream);
-      call_block (self, call, kind, call->device, call->stream, 0, ts_cuda_device_now ());
-      ok = hw_check (self, call, item->device, err, NULL, error) &&
-           call_check_fault (self, call, item->device, error);
-    }
+    ok = hw_blocked (self, call, kind, item->device, call->stream, 0,
+                     ts_cuda_device_stream_sync (self->hw, call->stream), error);
   if (ok && end_rec != NULL)
     {
       call_end_deferred (self, call, end_rec);
