@@ -92,12 +92,6 @@ output (TsCudaDevice *self,
   TS_RECORDER_APPEND (self->recorder, TS_RECORD_OUTPUT, TsOutputRecord, &rec);
 }
 
-static void
-event_free (gpointer data)
-{
-  g_free (data);
-}
-
 TsCudaDevice *
 ts_cuda_device_new (const TsCudaKernels     *kernels,
                     const TsActivitySource  *activity,
@@ -116,7 +110,7 @@ ts_cuda_device_new (const TsCudaKernels     *kernels,
   self->n_devices = n_devices;
   self->devices = g_new0 (DeviceState, MAX (n_devices, 1));
   self->streams = g_array_new (FALSE, TRUE, sizeof (Stream));
-  self->events = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, event_free);
+  self->events = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, g_free);
   self->pending = g_array_new (FALSE, FALSE, sizeof (Pending));
 
   if (activity != NULL)

@@ -943,14 +943,28 @@ device_bytes (guint64   addr,
   return host;
 }
 
+/* Copies between host memory and device bytes at addr, either way. */
 static gboolean
-hw_copy (gpointer       dst,
-         gconstpointer  src,
-         gsize          size,
-         GError       **error)
+device_transfer (guint64    addr,
+                 gpointer   host,
+                 gsize      size,
+                 gboolean   to_device,
+                 GError   **error)
 {
-  int err = session.kernels->memcpy_sync (dst, src, size);
+  gpointer dev;
+  int err;
 
+  if (!sync_all_devices (error))
+    return FALSE;
+  if (session.kernels == NULL)
+    {
+      if ((dev = device_bytes (addr, size, error)) == NULL)
+        return FALSE;
+      memcpy (to_device ? dev : host, to_device ? host : dev, size);
+      return TRUE;
+    }
+  dev = GSIZE_TO_POINTER (addr);
+  err = session.kernels->memcpy_sync (to_device ? dev : host, to_device ? host : dev, size);
   if (err == 0)
     return TRUE;
   g_set_error (error, TS_SESSION_ERROR, TS_SESSION_ERROR_FAILED, "CUDA error: %s",
@@ -964,16 +978,7 @@ ts_session_read_device (guint64    addr,
                         gpointer   dst,
                         GError   **error)
 {
-  gpointer host;
-
-  if (!sync_all_devices (error))
-    return FALSE;
-  if (session.kernels != NULL)
-    return hw_copy (dst, GSIZE_TO_POINTER (addr), size, error);
-  if ((host = device_bytes (addr, size, error)) == NULL)
-    return FALSE;
-  memcpy (dst, host, size);
-  return TRUE;
+  return device_transfer (addr, dst, size, FALSE, error);
 }
 
 gboolean
@@ -982,14 +987,6 @@ ts_session_write_device (guint64        addr,
                          gsize          size,
                          GError       **error)
 {
-  gpointer host;
-
-  if (!sync_all_devices (error))
-    return FALSE;
-  if (session.kernels != NULL)
-    return hw_copy (GSIZE_TO_POINTER (addr), src, size, error);
-  if ((host = device_bytes (addr, size, error)) == NULL)
-    return FALSE;
-  memcpy (host, src, size);
-  return TRUE;
+  /* read only: device_transfer copies from it when to_device */
+  return device_transfer (addr, (gpointer) src, size, TRUE, error);
 }
