@@ -196,12 +196,12 @@ test_rounding (void)
   g_assert_cmpuint (ts_allocator_round_size (&c, 1000), ==, 1024);
   g_assert_cmpuint (ts_allocator_round_size (&c, 4000000), ==, 4000256);
   g_assert_cmpuint (ts_allocator_round_size (&c, 88080384), ==, 88080384);
-  g_assert_cmpuint (ts_allocator_get_allocation_size (1024), ==, 2 * MiB);
-  g_assert_cmpuint (ts_allocator_get_allocation_size (MiB), ==, 2 * MiB);
-  g_assert_cmpuint (ts_allocator_get_allocation_size (MiB + 512), ==, 20 * MiB);
-  g_assert_cmpuint (ts_allocator_get_allocation_size (10 * MiB - 512), ==, 20 * MiB);
-  g_assert_cmpuint (ts_allocator_get_allocation_size (10 * MiB), ==, 10 * MiB);
-  g_assert_cmpuint (ts_allocator_get_allocation_size (11534848), ==, 12582912);
+  g_assert_cmpuint (ts_memory_allocation_size (1024), ==, 2 * MiB);
+  g_assert_cmpuint (ts_memory_allocation_size (MiB), ==, 2 * MiB);
+  g_assert_cmpuint (ts_memory_allocation_size (MiB + 512), ==, 20 * MiB);
+  g_assert_cmpuint (ts_memory_allocation_size (10 * MiB - 512), ==, 20 * MiB);
+  g_assert_cmpuint (ts_memory_allocation_size (10 * MiB), ==, 10 * MiB);
+  g_assert_cmpuint (ts_memory_allocation_size (11534848), ==, 12582912);
 
   g_assert_true (ts_alloc_config_parse (&c, "roundup_power2_divisions:4", NULL));
   /* The spec's 1200 -> 1280 needs s > 512 * d to apply: with d = 4 a
@@ -227,7 +227,7 @@ test_rounding (void)
 
     for (k = 0; k < G_N_ELEMENTS (cases); k++)
       {
-        g_autofree char *s = ts_allocator_format_size (cases[k].size);
+        g_autofree char *s = ts_memory_format_size (cases[k].size);
         g_assert_cmpstr (s, ==, cases[k].text);
       }
   }

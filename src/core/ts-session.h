@@ -22,7 +22,6 @@
 #include "ts-recorder.h"
 #include "ts-allocator.h"
 #include "ts-runtime.h"
-#include "ts-storage.h"
 #include "ts-types.h"
 #include "ts-cuda-kernels.h"
 

@@ -15,7 +15,7 @@
 #include <stdio.h>
 
 #include "ts-cupti-activity.h"
-#include "ts-cuda-device-private.h"
+#include "ts-runtime.h"
 #include "ts-cupti-translate.h"
 
 #define EXTERNAL_KIND CUPTI_EXTERNAL_CORRELATION_KIND_CUSTOM0

@@ -235,7 +235,7 @@ explain_oom (TsMemoryReplay        *replay,
   /* Oversize splitting: big cached blocks cut up by smaller requests. A
    * limit just under the largest split segment keeps such blocks whole
    * and lets the OOM path release them. */
-  if (!oom->is_small && max_split == TS_ALLOC_CONFIG_MAX_SPLIT_UNSET && split_segment > 32 * MiB_)
+  if (!oom->is_small && max_split == TS_MEMORY_MAX_SPLIT_UNSET && split_segment > 32 * MiB_)
     {
       guint64 p2 = 32;
       g_autofree char *s_seg = ts_memory_format_bytes (split_segment);

@@ -546,27 +546,7 @@ ts_allocator_round_size (const TsAllocConfig *config,
   return kMinBlockSize * ((size + kMinBlockSize - 1) / kMinBlockSize);
 }
 
-guint64
-ts_allocator_get_allocation_size (guint64 size)
-{
-  if (size <= kSmallSize)
-    return kSmallBuffer;
-  if (size < kMinLargeAlloc)
-    return kLargeBuffer;
-  return kRoundLarge * ((size + kRoundLarge - 1) / kRoundLarge);
-}
 
-char *
-ts_allocator_format_size (guint64 size)
-{
-  if (size <= 1024)
-    return g_strdup_printf ("%" G_GUINT64_FORMAT " bytes", size);
-  if (size <= 1048576)
-    return g_strdup_printf ("%.2f KiB", (double) size / 1024.0);
-  if (size <= G_GUINT64_CONSTANT (1073741824))
-    return g_strdup_printf ("%.2f MiB", (double) size / 1048576.0);
-  return g_strdup_printf ("%.2f GiB", (double) size / 1073741824.0);
-}
 
 /* Python's repr() of a float, for the fraction ValueError's text. */
 static char *
@@ -646,56 +626,7 @@ python_float_repr (double v)
 /* ------------------------------------------------------------------ */
 /* Trace and recorder                                                 */
 
-const char *
-ts_block_state_to_string (TsBlockState state)
-{
-  switch (state)
-    {
-    case TS_BLOCK_STATE_ACTIVE_ALLOCATED:
-      return "active_allocated";
-    case TS_BLOCK_STATE_ACTIVE_PENDING_FREE:
-      return "active_pending_free";
-    case TS_BLOCK_STATE_INACTIVE:
-    default:
-      return "inactive";
-    }
-}
 
-const char *
-ts_alloc_action_to_string (TsAllocAction action)
-{
-  switch (action)
-    {
-    case TS_ALLOC_ACTION_ALLOC:
-      return "alloc";
-    case TS_ALLOC_ACTION_FREE_REQUESTED:
-      return "free_requested";
-    case TS_ALLOC_ACTION_FREE_COMPLETED:
-      return "free_completed";
-    case TS_ALLOC_ACTION_SEGMENT_ALLOC:
-      return "segment_alloc";
-    case TS_ALLOC_ACTION_SEGMENT_FREE:
-      return "segment_free";
-    case TS_ALLOC_ACTION_OOM:
-      return "oom";
-    case TS_ALLOC_ACTION_SNAPSHOT:
-      return "snapshot";
-    case TS_ALLOC_ACTION_ALLOC_RETRY:
-      return "alloc_retry";
-    case TS_ALLOC_ACTION_SYNC_ALL_STREAMS:
-      return "sync_all_streams";
-    case TS_ALLOC_ACTION_RESET_PEAK:
-      return "reset_peak";
-    case TS_ALLOC_ACTION_RESET_ACCUMULATED:
-      return "reset_accumulated";
-    case TS_ALLOC_ACTION_CONFIG:
-      return "config";
-    case TS_ALLOC_ACTION_MEMORY_FRACTION:
-      return "memory_fraction";
-    default:
-      return NULL;
-    }
-}
 
 /* One allocator action: into the device's history when it is on, and to
  * the recorder when there is one. requested is the unrounded size for
@@ -1495,12 +1426,12 @@ report_oom (TsAllocator *self,
     }
   g_mutex_lock (&self->lock);
 
-  s_alloc = ts_allocator_format_size (p->alloc_size);
-  s_total = ts_allocator_format_size (device_total);
-  s_free = ts_allocator_format_size (device_free);
-  s_allowed = set_fraction ? ts_allocator_format_size (allowed) : NULL;
-  s_allocated = ts_allocator_format_size (allocated);
-  s_unallocated = ts_allocator_format_size (reserved - allocated);
+  s_alloc = ts_memory_format_size (p->alloc_size);
+  s_total = ts_memory_format_size (device_total);
+  s_free = ts_memory_format_size (device_free);
+  s_allowed = set_fraction ? ts_memory_format_size (allowed) : NULL;
+  s_allocated = ts_memory_format_size (allocated);
+  s_unallocated = ts_memory_format_size (reserved - allocated);
 
   /* There is no NVML in the simulation, so the per-process part is empty,
    * as it is in PyTorch when NVML is missing. */
@@ -1601,7 +1532,7 @@ ts_allocator_malloc (TsAllocator       *self,
 
   p.size = ts_allocator_round_size (&self->config, orig_size);
   p.pool = p.size <= kSmallSize ? &p.dev->small_pool : &p.dev->large_pool;
-  p.alloc_size = ts_allocator_get_allocation_size (p.size);
+  p.alloc_size = ts_memory_allocation_size (p.size);
 
   found = get_free_block (self, &p) ||
           (trigger_free_memory_callbacks (self) && get_free_block (self, &p));
@@ -2214,20 +2145,6 @@ ts_allocator_snapshot (TsAllocator *self)
   return snap;
 }
 
-void
-ts_memory_snapshot_free (TsMemorySnapshot *snapshot)
-{
-  guint d;
-
-  if (snapshot == NULL)
-    return;
-  g_array_unref (snapshot->segments);
-  g_array_unref (snapshot->blocks);
-  for (d = 0; d < snapshot->n_devices; d++)
-    g_array_unref (snapshot->device_traces[d]);
-  g_free (snapshot->device_traces);
-  g_free (snapshot);
-}
 
 /* ------------------------------------------------------------------ */
 /* Validation (tests)                                                 */

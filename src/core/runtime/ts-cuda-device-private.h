@@ -69,10 +69,6 @@ void          ts_cuda_device_finish        (TsCudaDevice             *self);
 void          ts_cuda_device_free          (TsCudaDevice             *self);
 const TsCudaKernels *ts_cuda_device_get_kernels (TsCudaDevice       *self);
 
-/* CLOCK_MONOTONIC in ns since the first call (never 0): the host clock of
- * every record on a real GPU. */
-TsTime        ts_cuda_device_now           (void);
-
 /* The first time, queries the device: its name, SMs, memory, priorities. */
 gboolean      ts_cuda_device_get_info      (TsCudaDevice             *self,
                                             guint                     device,

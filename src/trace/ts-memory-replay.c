@@ -136,7 +136,7 @@ work_clear (TsMemoryReplay *self)
         g_free (g_array_index (w->segs, WSeg, k).blocks);
       g_array_set_size (w->segs, 0);
       ts_memory_stats_init (&w->stats, -1);
-      w->max_split = TS_ALLOC_CONFIG_MAX_SPLIT_UNSET;
+      w->max_split = TS_MEMORY_MAX_SPLIT_UNSET;
       w->allowed = 0;
     }
   self->work_index = 0;
@@ -785,7 +785,7 @@ classify (TsMemoryReplay      *self,
         o.loc = r->loc;
         o.correlation = r->correlation;
         o.rounded_size = r->size;
-        o.alloc_size = ts_allocator_get_allocation_size (r->size);
+        o.alloc_size = ts_memory_allocation_size (r->size);
         o.device_free = r->addr;
         o.device_total = r->requested;
         o.allowed = w->allowed;
@@ -1112,12 +1112,12 @@ ts_memory_replay_format_oom (TsMemoryReplay *self,
   g_return_val_if_fail (index < self->ooms->len, NULL);
 
   o = &g_array_index (self->ooms, TsMemoryOom, index);
-  s_alloc = ts_allocator_format_size (o->alloc_size);
-  s_total = ts_allocator_format_size (o->device_total);
-  s_free = ts_allocator_format_size (o->device_free);
-  s_allowed = o->allowed ? ts_allocator_format_size (o->allowed) : NULL;
-  s_allocated = ts_allocator_format_size ((guint64) o->allocated);
-  s_unallocated = ts_allocator_format_size ((guint64) (o->reserved - o->allocated));
+  s_alloc = ts_memory_format_size (o->alloc_size);
+  s_total = ts_memory_format_size (o->device_total);
+  s_free = ts_memory_format_size (o->device_free);
+  s_allowed = o->allowed ? ts_memory_format_size (o->allowed) : NULL;
+  s_allocated = ts_memory_format_size ((guint64) o->allocated);
+  s_unallocated = ts_memory_format_size ((guint64) (o->reserved - o->allocated));
 
   /* The same words as the allocator's report_oom(). */
   return g_strdup_printf ("CUDA out of memory. Tried to allocate %s. GPU %u has a total capacity of %s "

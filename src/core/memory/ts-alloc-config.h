@@ -19,6 +19,8 @@
 
 #include <glib.h>
 
+#include "ts-memory-snapshot.h"
+
 G_BEGIN_DECLS
 
 #define TS_ALLOC_CONFIG_ERROR (ts_alloc_config_error_quark ())
@@ -40,7 +42,7 @@ typedef enum
 #define TS_ALLOC_CONFIG_N_ROUNDUP_INTERVALS 16
 
 /* "Unset" for max_split_size, as SIZE_MAX is in PyTorch. */
-#define TS_ALLOC_CONFIG_MAX_SPLIT_UNSET G_MAXUINT64
+#define TS_ALLOC_CONFIG_MAX_SPLIT_UNSET TS_MEMORY_MAX_SPLIT_UNSET
 
 typedef struct
 {

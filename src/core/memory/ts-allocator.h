@@ -35,6 +35,7 @@
 #include <glib-object.h>
 
 #include "ts-alloc-config.h"
+#include "ts-memory-snapshot.h"
 #include "ts-memory-stats.h"
 #include "ts-recorder.h"
 #include "ts-types.h"
@@ -54,14 +55,6 @@ typedef enum
 
 #define TS_ALLOCATOR_FRACTION_TYPE_ERROR "Invalid type for fraction argument, must be `float`"
 
-/* PyTorch's constants (bytes). */
-#define TS_ALLOCATOR_MIN_BLOCK_SIZE   G_GUINT64_CONSTANT (512)
-#define TS_ALLOCATOR_SMALL_SIZE       G_GUINT64_CONSTANT (1048576)
-#define TS_ALLOCATOR_SMALL_BUFFER     G_GUINT64_CONSTANT (2097152)
-#define TS_ALLOCATOR_LARGE_BUFFER     G_GUINT64_CONSTANT (20971520)
-#define TS_ALLOCATOR_MIN_LARGE_ALLOC  G_GUINT64_CONSTANT (10485760)
-#define TS_ALLOCATOR_ROUND_LARGE      G_GUINT64_CONSTANT (2097152)
-#define TS_ALLOCATOR_ONE_EXA_BYTE     (G_GUINT64_CONSTANT (1) << 60)
 
 typedef struct
 {
@@ -93,65 +86,12 @@ typedef void     (*TsAllocatorOomObserver)     (guint    device,
 /* Free-memory callback: returns TRUE if it freed something. */
 typedef gboolean (*TsAllocatorFreeMemoryFunc)  (gpointer user_data);
 
-/* Snapshot (torch.cuda.memory_snapshot / _snapshot). */
-typedef enum
-{
-  TS_BLOCK_STATE_INACTIVE = 0,
-  TS_BLOCK_STATE_ACTIVE_ALLOCATED,
-  TS_BLOCK_STATE_ACTIVE_PENDING_FREE,
-} TsBlockState;
-
-typedef struct
-{
-  guint64      address;
-  guint64      size;
-  guint64      requested_size;   /* stale for inactive blocks, as in PyTorch */
-  TsBlockState state;
-  TsSourceLoc  loc;              /* of the allocation; none when inactive */
-} TsSnapshotBlock;
-
-typedef struct
-{
-  guint        device;
-  TsStreamId   stream;
-  guint64      address;
-  guint64      total_size;
-  guint64      allocated_size;
-  guint64      active_size;
-  guint64      requested_size;
-  gboolean     is_small;         /* segment_type "small" rather than "large" */
-  TsSourceLoc  loc;              /* of the malloc that made the segment */
-  guint        first_block;      /* into TsMemorySnapshot.blocks */
-  guint        n_blocks;
-} TsSnapshotSegment;
-
-/* One entry of a device's trace (the history). For OOM, addr holds the
- * device's free bytes (PyTorch's "device_free"). */
-typedef struct
-{
-  TsTime        time;
-  guint64       addr;
-  guint64       size;
-  TsStreamId    stream;
-  TsAllocAction action;
-  TsSourceLoc   loc;
-} TsAllocTraceEntry;
-
-typedef struct
-{
-  GArray  *segments;       /* TsSnapshotSegment: device order, then address */
-  GArray  *blocks;         /* TsSnapshotBlock */
-  guint    n_devices;
-  GArray **device_traces;  /* per device, TsAllocTraceEntry, oldest first */
-} TsMemorySnapshot;
 
 #define TS_TYPE_ALLOCATOR (ts_allocator_get_type ())
 
 G_DECLARE_FINAL_TYPE (TsAllocator, ts_allocator, TS, ALLOCATOR, GObject)
 
 GQuark       ts_allocator_error_quark             (void);
-const char  *ts_block_state_to_string             (TsBlockState               state);
-const char  *ts_alloc_action_to_string            (TsAllocAction              action);
 
 /* config: NULL for the defaults. The max_split_size stat is taken from it
  * here, as PyTorch takes it when the device allocator is built. */
@@ -235,7 +175,6 @@ void         ts_allocator_record_history          (TsAllocator               *se
 /* _snapshot(): the traces are copied first, then, if history is on, a
  * "snapshot" entry is recorded, which the next snapshot shows. */
 TsMemorySnapshot *ts_allocator_snapshot           (TsAllocator               *self);
-void         ts_memory_snapshot_free              (TsMemorySnapshot          *snapshot);
 
 guint        ts_allocator_add_oom_observer        (TsAllocator               *self,
                                                    TsAllocatorOomObserver     observer,
@@ -249,10 +188,6 @@ void         ts_allocator_remove_callback         (TsAllocator               *se
 /* PyTorch's size helpers, exposed for tests and the UI's "what if". */
 guint64      ts_allocator_round_size              (const TsAllocConfig       *config,
                                                    guint64                    size);
-guint64      ts_allocator_get_allocation_size     (guint64                    rounded_size);
-/* format_size of the OOM message: "N bytes", "%.2f KiB", "%.2f MiB", "%.2f GiB". */
-char        *ts_allocator_format_size             (guint64                    size);
 
-G_DEFINE_AUTOPTR_CLEANUP_FUNC (TsMemorySnapshot, ts_memory_snapshot_free)
 
 G_END_DECLS

@@ -373,4 +373,9 @@ guint64             ts_runtime_nvtx_range_start     (TsRuntime              *sel
 void                ts_runtime_nvtx_range_end       (TsRuntime              *self,
                                                      guint64                 range_id);
 
+/* CLOCK_MONOTONIC in ns since the first call (never 0): the host clock of
+ * every record on a real GPU, which an activity source (CUPTI) aligns its
+ * device timestamps to. */
+TsTime        ts_cuda_device_now           (void);
+
 G_END_DECLS

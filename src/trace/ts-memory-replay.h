@@ -45,7 +45,8 @@
 
 #include <glib-object.h>
 
-#include "ts-allocator.h"
+#include "ts-memory-snapshot.h"
+#include "ts-recorder.h"
 #include "ts-memory-stats.h"
 #include "ts-recorder.h"
 

@@ -1,0 +1,16 @@
+#!/usr/bin/env bash
+# Regenerates tests/data/gallery-traces.sha256: the SHA-256 of the trace each
+# gallery example writes, run from the source root as test-gallery-traces
+# runs it. Only for a change that means to alter traces; say why in its commit.
+set -eu
+cd "$(dirname "$0")/.."
+builddir=${1:-build}
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+for script in data/examples/*.py; do
+  name=$(basename "$script" .py)
+  env -u CUDA_VISIBLE_DEVICES -u PYTORCH_CUDA_ALLOC_CONF -u CUDA_LAUNCH_BLOCKING \
+      -u TORCH_CUDA_SANITIZER -u TENSORSCOPE_BACKEND -u TENSORSCOPE_NO_DATA \
+      "$builddir/src/cli/tensorscope-cli" run -o "$tmp/$name.tstrace" "$script" >/dev/null 2>&1 || true
+  echo "$(sha256sum < "$tmp/$name.tstrace" | cut -d' ' -f1)  $name"
+done > tests/data/gallery-traces.sha256
