@@ -6,9 +6,9 @@
  * This file is the only place that knows how the simulated machine is put
  * together: the runtime (devices, streams, events, virtual time, the
  * recorder) is created at the first CUDA call, as CUDA initializes lazily,
- * with the environment as it is at that moment. Device memory is a compact
- * caching allocator with PyTorch's rounding and segment sizes until the
- * allocator part is merged; only this file changes then.
+ * with the environment as it is at that moment. Device memory comes from
+ * PyTorch's caching allocator (src/core/memory/ts-allocator.c) over the
+ * device side's segments: simulated device memory, or cudaMalloc on a GPU.
  */
 
 #include "config.h"

@@ -5,7 +5,7 @@
  *
  * libtensorscope-cuda.so (built by nvcc from ts-cuda-kernels.cu, linked to
  * cudart and cuBLAS) is never linked by our programs: the loader
- * (src/cuda/ts-cuda-backend.c) dlopens it and asks for this table, so one
+ * (src/kernels/cuda/ts-cuda-backend.c) dlopens it and asks for this table, so one
  * build runs on machines with and without a GPU driver. Plain C, no CUDA
  * types: streams are opaque pointers (cudaStream_t), results are
  * cudaError_t values (0 is success).
