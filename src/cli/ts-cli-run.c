@@ -46,10 +46,12 @@ ts_cli_run_main (int    argc,
   TsWorkloadOptions options = { 0 };
   TsSessionOptions session_options = { 0 };
   g_autoptr(TsTraceWriter) writer = NULL;
+  g_autofree char *known_models = ts_gpu_profile_dup_known ();
+  g_autofree char *gpu_model_help = g_strdup_printf ("GPU model to simulate (%s)", known_models);
   int status = 0;
   const GOptionEntry entries[] = {
     { "gpus", 0, 0, G_OPTION_ARG_INT, &n_gpus, "Number of simulated GPUs (default 4)", "N" },
-    { "gpu-model", 0, 0, G_OPTION_ARG_STRING, &gpu_model, "GPU model to simulate (h100, gtx1080ti)", "NAME" },
+    { "gpu-model", 0, 0, G_OPTION_ARG_STRING, &gpu_model, gpu_model_help, "NAME" },
     { "backend", 0, 0, G_OPTION_ARG_STRING, &backend,
       "sim: the simulated GPUs (default); cuda: this machine's GPUs ($TENSORSCOPE_BACKEND)", "NAME" },
     { "sync", 0, 0, G_OPTION_ARG_NONE, &sync_mode, "Synchronous launches, as CUDA_LAUNCH_BLOCKING=1", NULL },

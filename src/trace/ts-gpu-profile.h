@@ -4,7 +4,10 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
  * A profile is a constant table entry: the simulator reads it to size the
- * engines and to turn bytes and flops into virtual nanoseconds. Every
+ * engines and to turn bytes and flops into virtual nanoseconds. The table
+ * lives in the trace library, beside the records that name a device,
+ * because the app and the CLI list the models from it too: this table is
+ * the one list of GPU models. Every
  * figure says in ts-gpu-profile.c whether it is a datasheet value, a
  * measurement, a commonly reported figure or a modelling assumption;
  * docs/simulation-model.md has the same table in prose.
@@ -21,6 +24,7 @@ G_BEGIN_DECLS
 typedef struct
 {
   const char *key;                   /* "h100": what --gpu-model takes */
+  const char *label;                 /* "H100": the app's GPU model list */
   const char *name;                  /* as torch.cuda.get_device_name() prints it */
   guint       cc_major;
   guint       cc_minor;
@@ -56,6 +60,9 @@ const TsGpuProfile  *ts_gpu_profile_lookup     (const char  *key);
 const TsGpuProfile  *ts_gpu_profile_get_default (void);
 /* Every known key, NULL-terminated; the caller frees the array only. */
 const char         **ts_gpu_profile_list_keys  (void);
+/* The models in the order the app lists them, the default first. */
+guint                ts_gpu_profile_get_n_profiles (void);
+const TsGpuProfile  *ts_gpu_profile_get_nth    (guint        i);
 /* "h100, gtx1080ti": for error messages. */
 char                *ts_gpu_profile_dup_known  (void);
 

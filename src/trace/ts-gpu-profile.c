@@ -22,6 +22,7 @@
 static const TsGpuProfile profiles[] = {
   {
     .key = "h100",
+    .label = "H100",
     .name = "NVIDIA H100 80GB HBM3",                 /* [measured] torch.cuda.get_device_name() */
     .cc_major = 9, .cc_minor = 0,                    /* [datasheet] */
     .sm_count = 132,                                 /* [datasheet] SXM5 */
@@ -49,6 +50,7 @@ static const TsGpuProfile profiles[] = {
   },
   {
     .key = "gtx1080ti",
+    .label = "GTX 1080 Ti",
     .name = "NVIDIA GeForce GTX 1080 Ti",            /* [reported] as the seed documents print it */
     .cc_major = 6, .cc_minor = 1,                    /* [datasheet] */
     .sm_count = 28,                                  /* [datasheet] */
@@ -102,6 +104,20 @@ ts_gpu_profile_list_keys (void)
     keys[i] = profiles[i].key;
 
   return keys;
+}
+
+guint
+ts_gpu_profile_get_n_profiles (void)
+{
+  return G_N_ELEMENTS (profiles);
+}
+
+const TsGpuProfile *
+ts_gpu_profile_get_nth (guint i)
+{
+  g_return_val_if_fail (i < G_N_ELEMENTS (profiles), NULL);
+
+  return &profiles[i];
 }
 
 char *
