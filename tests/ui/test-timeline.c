@@ -428,63 +428,68 @@ test_keyboard (void)
   ts_ui_test_close_window (window);
 }
 
-/* Key presses through the timeline's own GtkEventControllerKey (GTK 4.8
- * cannot inject a real GdkEvent; emitting the controller's key-pressed
- * signal runs the same handler a key press does). */
-static gboolean
-press_key (GtkWidget *widget,
-           guint      keyval)
+/* Counts the key presses nothing below the window handled: they bubble
+ * up to it. */
+static void
+unhandled_cb (guint *count)
 {
-  g_autoptr(GListModel) controllers = gtk_widget_observe_controllers (widget);
-  gboolean handled = FALSE;
-
-  for (guint i = 0; i < g_list_model_get_n_items (controllers); i++)
-    {
-      g_autoptr(GObject) c = g_list_model_get_item (controllers, i);
-
-      if (GTK_IS_EVENT_CONTROLLER_KEY (c))
-        {
-          g_signal_emit_by_name (c, "key-pressed", keyval, 0, (GdkModifierType) 0, &handled);
-          return handled;
-        }
-    }
-  g_assert_not_reached ();
+  (*count)++;
 }
 
+static guint *
+watch_unhandled (GtkWindow *window)
+{
+  GtkEventController *c = gtk_event_controller_key_new ();
+  guint *count = g_new0 (guint, 1);
+
+  g_signal_connect_swapped (c, "key-pressed", G_CALLBACK (unhandled_cb), count);
+  gtk_widget_add_controller (GTK_WIDGET (window), c);
+  g_object_set_data_full (G_OBJECT (window), "unhandled", count, g_free);
+  return count;
+}
+
+/* Real key presses (XTEST) with the timeline focused: its bound actions. */
 static void
-test_key_controller (void)
+test_keys (void)
 {
   g_autoptr(TsTraceDocument) doc = known_document ();
   TsTimeline *timeline = TS_TIMELINE (ts_timeline_new ());
   GtkWindow *window = window_with (GTK_WIDGET (timeline));
+  guint *unhandled = watch_unhandled (window);
   guint s0 = stream_track (doc, 0), track, item;
   TsTime b0, e0, b, e;
 
   ts_timeline_set_document (timeline, doc);
   gtk_test_widget_wait_for_draw (GTK_WIDGET (timeline));
+  gtk_widget_grab_focus (GTK_WIDGET (timeline));
   ts_timeline_set_visible_range (timeline, 200, 400);
   ts_timeline_get_visible_range (timeline, &b0, &e0);
 
-  g_assert_true (press_key (GTK_WIDGET (timeline), GDK_KEY_w));
+  if (!ts_ui_test_press_key (window, GDK_KEY_w))
+    {
+      g_test_skip ("No XTEST on this display");
+      ts_ui_test_close_window (window);
+      return;
+    }
   ts_timeline_get_visible_range (timeline, &b, &e);
   g_assert_cmpint (e - b, <, e0 - b0);
-  g_assert_true (press_key (GTK_WIDGET (timeline), GDK_KEY_s));
-  g_assert_true (press_key (GTK_WIDGET (timeline), GDK_KEY_s));
+  ts_ui_test_press_key (window, GDK_KEY_s);
+  ts_ui_test_press_key (window, GDK_KEY_s);
   ts_timeline_get_visible_range (timeline, &b, &e);
   g_assert_cmpint (e - b, >, e0 - b0);
 
   ts_timeline_set_visible_range (timeline, 100, 300);
-  g_assert_true (press_key (GTK_WIDGET (timeline), GDK_KEY_d));
+  ts_ui_test_press_key (window, GDK_KEY_d);
   ts_timeline_get_visible_range (timeline, &b, &e);
   g_assert_cmpint (b, >, 100);
   g_assert_cmpint (e - b, ==, 200);
-  g_assert_true (press_key (GTK_WIDGET (timeline), GDK_KEY_a));
-  g_assert_true (press_key (GTK_WIDGET (timeline), GDK_KEY_a));
+  ts_ui_test_press_key (window, GDK_KEY_a);
+  ts_ui_test_press_key (window, GDK_KEY_a);
   ts_timeline_get_visible_range (timeline, &b, &e);
   g_assert_cmpint (b, <, 100);
 
   /* F fits the whole document. */
-  g_assert_true (press_key (GTK_WIDGET (timeline), GDK_KEY_f));
+  ts_ui_test_press_key (window, GDK_KEY_f);
   ts_timeline_get_visible_range (timeline, &b, &e);
   ts_trace_document_get_time_span (doc, &b0, &e0);
   g_assert_cmpint (b, <=, b0);
@@ -492,21 +497,126 @@ test_key_controller (void)
 
   /* Arrows move the selection; Escape clears it, then is not handled. */
   ts_timeline_select_item (timeline, s0, 0);
-  g_assert_true (press_key (GTK_WIDGET (timeline), GDK_KEY_Right));
+  ts_ui_test_press_key (window, GDK_KEY_Right);
   ts_timeline_get_selected_item (timeline, &track, &item);
   g_assert_cmpuint (item, ==, 1);
-  g_assert_true (press_key (GTK_WIDGET (timeline), GDK_KEY_Left));
+  ts_ui_test_press_key (window, GDK_KEY_Left);
   ts_timeline_get_selected_item (timeline, &track, &item);
   g_assert_cmpuint (item, ==, 0);
-  g_assert_true (press_key (GTK_WIDGET (timeline), GDK_KEY_Down));
+  ts_ui_test_press_key (window, GDK_KEY_Down);
   ts_timeline_get_selected_item (timeline, &track, &item);
   g_assert_cmpuint (track, ==, stream_track (doc, 1));
-  g_assert_true (press_key (GTK_WIDGET (timeline), GDK_KEY_Up));
+  ts_ui_test_press_key (window, GDK_KEY_Up);
   ts_timeline_get_selected_item (timeline, &track, &item);
   g_assert_cmpuint (track, ==, s0);
-  g_assert_true (press_key (GTK_WIDGET (timeline), GDK_KEY_Escape));
+  g_assert_cmpuint (*unhandled, ==, 0);
+  ts_ui_test_press_key (window, GDK_KEY_Escape);
   g_assert_false (ts_timeline_get_selected_item (timeline, &track, &item));
-  g_assert_false (press_key (GTK_WIDGET (timeline), GDK_KEY_Escape));
+  g_assert_cmpuint (*unhandled, ==, 0);
+  ts_ui_test_press_key (window, GDK_KEY_Escape);
+  g_assert_cmpuint (*unhandled, ==, 1);
+
+  ts_ui_test_close_window (window);
+}
+
+/* The timeline's keys act only while it has the focus: W typed in the
+ * editor is a W in the script, not a zoom. */
+static void
+test_keys_need_focus (void)
+{
+  g_autoptr(TsTraceDocument) doc = known_document ();
+  TsTimeline *timeline = TS_TIMELINE (ts_timeline_new ());
+  TsEditor *editor = TS_EDITOR (ts_editor_new ());
+  GtkWidget *box = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 0);
+  TsTimelineViewState *state;
+  GtkWindow *window;
+  g_autofree char *typed = NULL;
+  g_autofree char *kept = NULL;
+  TsTime b0, e0, b, e;
+
+  gtk_widget_set_size_request (GTK_WIDGET (editor), 300, -1);
+  gtk_box_append (GTK_BOX (box), GTK_WIDGET (editor));
+  gtk_widget_set_hexpand (GTK_WIDGET (timeline), TRUE);
+  gtk_box_append (GTK_BOX (box), GTK_WIDGET (timeline));
+  window = window_with (box);
+  ts_timeline_set_document (timeline, doc);
+  gtk_test_widget_wait_for_draw (GTK_WIDGET (timeline));
+  ts_timeline_set_visible_range (timeline, 100, 500);
+  state = ts_timeline_get_view_state (timeline);
+  g_assert_true (state == ts_timeline_renderer_get_view_state (ts_timeline_get_renderer (timeline)));
+  ts_timeline_view_state_get_visible_range (state, &b0, &e0);
+
+  ts_editor_set_text (editor, "");
+  gtk_widget_grab_focus (GTK_WIDGET (editor));
+  if (!ts_ui_test_press_key (window, GDK_KEY_w))
+    {
+      g_test_skip ("No XTEST on this display");
+      ts_ui_test_close_window (window);
+      return;
+    }
+  ts_ui_test_press_key (window, GDK_KEY_f);
+  typed = ts_editor_dup_text (editor);
+  g_assert_cmpstr (typed, ==, "wf");
+  ts_timeline_view_state_get_visible_range (state, &b, &e);
+  g_assert_cmpint (b, ==, b0);
+  g_assert_cmpint (e, ==, e0);
+
+  gtk_widget_grab_focus (GTK_WIDGET (timeline));
+  ts_ui_test_press_key (window, GDK_KEY_w);
+  ts_timeline_view_state_get_visible_range (state, &b, &e);
+  g_assert_cmpint (e - b, <, e0 - b0);
+  kept = ts_editor_dup_text (editor);
+  g_assert_cmpstr (kept, ==, "wf");
+
+  ts_ui_test_close_window (window);
+}
+
+/* The actions behind the keys, without a keyboard: disabled until there
+ * is a document. (gtk_widget_activate_action() says only whether the
+ * widget has actions, not whether this one ran.) */
+static void
+test_key_actions (void)
+{
+  g_autoptr(TsTraceDocument) doc = known_document ();
+  TsTimeline *timeline = TS_TIMELINE (ts_timeline_new ());
+  GtkWidget *widget = GTK_WIDGET (timeline);
+  GtkWindow *window = window_with (widget);
+  TsTime b0, e0, b, e;
+
+  ts_timeline_get_visible_range (timeline, &b0, &e0);
+  gtk_widget_activate_action (widget, "timeline.zoom-in", NULL);
+  ts_timeline_get_visible_range (timeline, &b, &e);
+  g_assert_cmpint (e - b, ==, e0 - b0);
+  ts_timeline_set_document (timeline, doc);
+  gtk_test_widget_wait_for_draw (widget);
+  ts_timeline_set_visible_range (timeline, 200, 400);
+  ts_timeline_get_visible_range (timeline, &b0, &e0);
+
+  g_assert_true (gtk_widget_activate_action (widget, "timeline.zoom-in", NULL));
+  ts_timeline_get_visible_range (timeline, &b, &e);
+  g_assert_cmpint (e - b, <, e0 - b0);
+  g_assert_true (gtk_widget_activate_action (widget, "timeline.zoom-out", NULL));
+  g_assert_true (gtk_widget_activate_action (widget, "timeline.zoom-out", NULL));
+  ts_timeline_get_visible_range (timeline, &b, &e);
+  g_assert_cmpint (e - b, >, e0 - b0);
+  ts_timeline_set_visible_range (timeline, 100, 300);
+  g_assert_true (gtk_widget_activate_action (widget, "timeline.pan-right", NULL));
+  ts_timeline_get_visible_range (timeline, &b, &e);
+  g_assert_cmpint (b, >, 100);
+  g_assert_true (gtk_widget_activate_action (widget, "timeline.pan-left", NULL));
+  g_assert_true (gtk_widget_activate_action (widget, "timeline.pan-left", NULL));
+  ts_timeline_get_visible_range (timeline, &b, &e);
+  g_assert_cmpint (b, <, 100);
+  g_assert_true (gtk_widget_activate_action (widget, "timeline.zoom-to-fit", NULL));
+  ts_timeline_get_visible_range (timeline, &b, &e);
+  ts_trace_document_get_time_span (doc, &b0, &e0);
+  g_assert_cmpint (b, <=, b0);
+  g_assert_cmpint (e, >=, e0);
+
+  ts_timeline_set_selected_range (timeline, 100, 200);
+  g_assert_true (gtk_widget_activate_action (widget, "timeline.clear-selection", NULL));
+  ts_timeline_get_selected_range (timeline, &b, &e);
+  g_assert_cmpint (b, ==, e);
 
   ts_ui_test_close_window (window);
 }
@@ -867,7 +977,9 @@ main (int   argc,
   g_test_add_func ("/TsTimeline/click-selects", test_click_selects);
   g_test_add_func ("/TsTimeline/find", test_find);
   g_test_add_func ("/TsTimeline/keyboard", test_keyboard);
-  g_test_add_func ("/TsTimeline/key-controller", test_key_controller);
+  g_test_add_func ("/TsTimeline/keys", test_keys);
+  g_test_add_func ("/TsTimeline/keys-need-focus", test_keys_need_focus);
+  g_test_add_func ("/TsTimeline/key-actions", test_key_actions);
   g_test_add_func ("/TsTimeline/problems", test_problems);
   g_test_add_func ("/TsWindow/live-run", test_live_run);
   g_test_add_func ("/TsWindow/open-trace", test_open_trace);
