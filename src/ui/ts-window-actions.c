@@ -311,13 +311,13 @@ ts_window_set_action_enabled (TsWindow   *self,
 void
 _ts_window_update_actions (TsWindow *self)
 {
-  gboolean running = ts_workload_runner_get_running (self->runner);
+  gboolean running = ts_workload_runner_get_running (ts_run_controller_get_runner (self->run));
 
   g_assert (TS_IS_WINDOW (self));
 
   ts_window_set_action_enabled (self, "run", !running);
   ts_window_set_action_enabled (self, "stop", running);
-  ts_window_set_action_enabled (self, "save-trace", !running && _ts_window_has_trace (self));
+  ts_window_set_action_enabled (self, "save-trace", !running && ts_run_controller_has_trace (self->run));
   ts_window_set_action_enabled (self, "find", self->trace_view != NULL);
   ts_window_set_action_enabled (self, "find-next", self->trace_view != NULL);
   ts_window_set_action_enabled (self, "find-previous", self->trace_view != NULL);
