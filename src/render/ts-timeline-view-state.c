@@ -6,6 +6,7 @@
 
 #include "config.h"
 
+#include "ts-time-range-private.h"
 #include "ts-timeline-view-state.h"
 
 struct _TsTimelineViewState
@@ -26,7 +27,7 @@ G_DEFINE_FINAL_TYPE (TsTimelineViewState, ts_timeline_view_state, G_TYPE_OBJECT)
 
 enum {
   PROP_0,
-  PROP_BEGIN,
+  PROP_BEGIN,                     /* each end follows its beginning */
   PROP_END,
   PROP_RANGE_BEGIN,
   PROP_RANGE_END,
@@ -58,17 +59,29 @@ notify_pair (TsTimelineViewState *self,
   g_signal_emit (self, signals[CHANGED], 0);
 }
 
+/* A window and a range are both two times, written alike. */
+static void
+set_times (TsTimelineViewState *self,
+           TsTime              *first,
+           TsTime              *second,
+           TsTime               first_value,
+           TsTime               second_value,
+           guint                first_prop)
+{
+  if (*first == first_value && *second == second_value)
+    return;
+  *first = first_value;
+  *second = second_value;
+  notify_pair (self, first_prop, first_prop + 1);
+}
+
 void
 ts_timeline_view_state_get_visible_range (TsTimelineViewState *self,
                                           TsTime              *begin,
                                           TsTime              *end)
 {
   g_return_if_fail (TS_IS_TIMELINE_VIEW_STATE (self));
-
-  if (begin != NULL)
-    *begin = self->begin;
-  if (end != NULL)
-    *end = self->end;
+  _ts_time_range_get (self->begin, self->end, begin, end);
 }
 
 void
@@ -77,12 +90,7 @@ ts_timeline_view_state_set_visible_range (TsTimelineViewState *self,
                                           TsTime               end)
 {
   g_return_if_fail (TS_IS_TIMELINE_VIEW_STATE (self));
-
-  if (begin == self->begin && end == self->end)
-    return;
-  self->begin = begin;
-  self->end = end;
-  notify_pair (self, PROP_BEGIN, PROP_END);
+  set_times (self, &self->begin, &self->end, begin, end, PROP_BEGIN);
 }
 
 void
@@ -91,11 +99,7 @@ ts_timeline_view_state_get_selected_range (TsTimelineViewState *self,
                                            TsTime              *end)
 {
   g_return_if_fail (TS_IS_TIMELINE_VIEW_STATE (self));
-
-  if (begin != NULL)
-    *begin = self->range_begin;
-  if (end != NULL)
-    *end = self->range_end;
+  _ts_time_range_get (self->range_begin, self->range_end, begin, end);
 }
 
 void
@@ -110,11 +114,7 @@ ts_timeline_view_state_set_selected_range (TsTimelineViewState *self,
 
   if (b == e)
     b = e = 0;
-  if (b == self->range_begin && e == self->range_end)
-    return;
-  self->range_begin = b;
-  self->range_end = e;
-  notify_pair (self, PROP_RANGE_BEGIN, PROP_RANGE_END);
+  set_times (self, &self->range_begin, &self->range_end, b, e, PROP_RANGE_BEGIN);
 }
 
 gboolean

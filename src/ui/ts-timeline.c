@@ -28,7 +28,6 @@
 
 #include "ts-time-ruler.h"
 #include "ts-timeline.h"
-#include "ts-util-private.h"
 
 #define MIN_SPAN     10       /* ns: the deepest zoom */
 #define DRAG_SLOP    3.0      /* pixels before a press becomes a drag */

@@ -74,6 +74,21 @@ struct _TsWindow
   TsWindowMemory       *memory;
 };
 
+/* What the callback of an asynchronous file operation needs: the window,
+ * kept alive until it is done, and the file. */
+typedef struct
+{
+  TsWindow *self;
+  GFile    *file;
+  gboolean  run;              /* opening a script: run it once loaded */
+} TsWindowFileOp;
+
+TsWindowFileOp *_ts_window_file_op_new  (TsWindow       *self,
+                                         GFile          *file);
+void            _ts_window_file_op_free (TsWindowFileOp *op);
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (TsWindowFileOp, _ts_window_file_op_free)
+
 /* GPU models as the CLI names them, in the order of the drop-down. */
 extern const char * const _ts_gpu_models[];
 
@@ -84,6 +99,10 @@ void _ts_window_add_recent        (TsWindow   *self,
                                    GFile      *file);
 void _ts_window_toast             (TsWindow   *self,
                                    const char *message);
+/* Says a save went well (and remembers the file) or why not. */
+gboolean _ts_window_saved         (TsWindow     *self,
+                                   GFile        *file,
+                                   const GError *error);
 
 /* Hooks for the trace viewer (ts-window-trace.c). */
 void _ts_window_trace_init        (TsWindow   *self);

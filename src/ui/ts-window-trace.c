@@ -177,43 +177,14 @@ _ts_window_trace_end (TsWindow *self)
   _ts_window_update_actions (self);
 }
 
-/* --- opening and saving files ---------------------------------------------- */
-
-/* What a load or save callback needs: the window, kept alive until the
- * thread is done, and the file, for its messages. */
-typedef struct
-{
-  TsWindow *self;
-  GFile    *file;
-} FileOp;
-
-static FileOp *
-file_op_new (TsWindow *self,
-             GFile    *file)
-{
-  FileOp *op = g_new0 (FileOp, 1);
-
-  op->self = g_object_ref (self);
-  op->file = g_object_ref (file);
-  return op;
-}
-
-static void
-file_op_free (FileOp *op)
-{
-  g_clear_object (&op->self);
-  g_clear_object (&op->file);
-  g_free (op);
-}
-
-G_DEFINE_AUTOPTR_CLEANUP_FUNC (FileOp, file_op_free)
+/* --- opening files --------------------------------------------------------- */
 
 static void
 ts_window_load_done_cb (GObject      *object,
                         GAsyncResult *result,
                         gpointer      user_data)
 {
-  g_autoptr(FileOp) op = user_data;
+  g_autoptr(TsWindowFileOp) op = user_data;
   TsWindow *self = op->self;
   g_autoptr(GError) error = NULL;
   g_autofree char *basename = g_file_get_basename (op->file);
@@ -262,7 +233,7 @@ ts_window_open_trace (TsWindow *self,
   g_return_if_fail (G_IS_FILE (file));
 
   _ts_window_add_recent (self, file);
-  ts_run_controller_load_trace_async (self->run, file, ts_window_load_done_cb, file_op_new (self, file));
+  ts_run_controller_load_trace_async (self->run, file, ts_window_load_done_cb, _ts_window_file_op_new (self, file));
 }
 
 /* --- saving ---------------------------------------------------------------- */
@@ -272,20 +243,11 @@ ts_window_save_done_cb (GObject      *object,
                         GAsyncResult *result,
                         gpointer      user_data)
 {
-  g_autoptr(FileOp) op = user_data;
-  TsWindow *self = op->self;
-  g_autofree char *basename = g_file_get_basename (op->file);
+  g_autoptr(TsWindowFileOp) op = user_data;
   g_autoptr(GError) error = NULL;
-  g_autofree char *message = NULL;
 
-  if (!ts_run_controller_save_trace_finish (TS_RUN_CONTROLLER (object), result, &error))
-    message = g_strdup_printf (_("Could not save “%s”: %s"), basename, error->message);
-  else
-    {
-      message = g_strdup_printf (_("Saved “%s”"), basename);
-      _ts_window_add_recent (self, op->file);
-    }
-  _ts_window_toast (self, message);
+  ts_run_controller_save_trace_finish (TS_RUN_CONTROLLER (object), result, &error);
+  _ts_window_saved (op->self, op->file, error);
 }
 
 /* Writes what the timeline shows: the recorder of the run or the file. */
@@ -296,5 +258,5 @@ _ts_window_save_trace (TsWindow *self,
   g_assert (TS_IS_WINDOW (self));
   g_return_if_fail (ts_run_controller_get_recorder (self->run) != NULL);
 
-  ts_run_controller_save_trace_async (self->run, file, ts_window_save_done_cb, file_op_new (self, file));
+  ts_run_controller_save_trace_async (self->run, file, ts_window_save_done_cb, _ts_window_file_op_new (self, file));
 }

@@ -41,6 +41,25 @@ _ts_window_toast (TsWindow   *self,
   adw_toast_overlay_add_toast (self->toast_overlay, adw_toast_new (message));
 }
 
+gboolean
+_ts_window_saved (TsWindow     *self,
+                  GFile        *file,
+                  const GError *error)
+{
+  g_autofree char *basename = g_file_get_basename (file);
+  g_autofree char *message = NULL;
+
+  if (error != NULL)
+    message = g_strdup_printf (_("Could not save “%s”: %s"), basename, error->message);
+  else
+    {
+      message = g_strdup_printf (_("Saved “%s”"), basename);
+      _ts_window_add_recent (self, file);
+    }
+  _ts_window_toast (self, message);
+  return error == NULL;
+}
+
 static TsWorkloadRunner *
 ts_window_runner (TsWindow *self)
 {
@@ -222,29 +241,31 @@ ts_window_load_example (TsWindow    *self,
   return TRUE;
 }
 
-typedef struct
+TsWindowFileOp *
+_ts_window_file_op_new (TsWindow *self,
+                        GFile    *file)
 {
-  TsWindow *self;
-  GFile    *file;
-  gboolean  run;
-} LoadScript;
+  TsWindowFileOp *op = g_new0 (TsWindowFileOp, 1);
 
-static void
-load_script_free (LoadScript *load)
-{
-  g_clear_object (&load->self);
-  g_clear_object (&load->file);
-  g_free (load);
+  op->self = g_object_ref (self);
+  op->file = g_object_ref (file);
+  return op;
 }
 
-G_DEFINE_AUTOPTR_CLEANUP_FUNC (LoadScript, load_script_free)
+void
+_ts_window_file_op_free (TsWindowFileOp *op)
+{
+  g_clear_object (&op->self);
+  g_clear_object (&op->file);
+  g_free (op);
+}
 
 static void
 ts_window_load_script_cb (GObject      *object,
                           GAsyncResult *result,
                           gpointer      user_data)
 {
-  g_autoptr(LoadScript) load = user_data;
+  g_autoptr(TsWindowFileOp) load = user_data;
   g_autoptr(GError) error = NULL;
   g_autofree char *contents = NULL;
   g_autofree char *basename = NULL;
@@ -284,10 +305,8 @@ ts_window_open_script (TsWindow *self,
                        GFile    *file,
                        gboolean  run)
 {
-  LoadScript *load = g_new0 (LoadScript, 1);
+  TsWindowFileOp *load = _ts_window_file_op_new (self, file);
 
-  load->self = g_object_ref (self);
-  load->file = g_object_ref (file);
   load->run = run;
   g_file_load_contents_async (file, NULL, ts_window_load_script_cb, load);
 }
