@@ -1275,6 +1275,9 @@ ts_timeline_dispose (GObject *object)
 {
   TsTimeline *self = TS_TIMELINE (object);
 
+  /* Others (a renderer a caller kept) may hold the state longer. */
+  if (self->state != NULL)
+    g_signal_handlers_disconnect_by_data (self->state, self);
   g_clear_object (&self->renderer);
   g_clear_object (&self->state);
   g_clear_object (&self->document);

@@ -20,6 +20,7 @@
 #include "ts-application.h"
 #include "ts-console.h"
 #include "ts-editor.h"
+#include "ts-run-controller.h"
 #include "ts-test-trace.h"
 #include "ts-timeline.h"
 #include "ts-trace-describe.h"
@@ -792,6 +793,109 @@ wait_document (TsWindow        *window,
   g_source_remove (timeout);
 }
 
+/* --- the run controller, without a window ---------------------------------- */
+
+static void
+async_done_cb (GObject      *object,
+               GAsyncResult *result,
+               gpointer      user_data)
+{
+  *(GAsyncResult **) user_data = g_object_ref (result);
+}
+
+static GAsyncResult *
+wait_async (GAsyncResult **result,
+            const char    *what)
+{
+  guint timeout = ts_ui_test_deadline (20, what);
+
+  while (*result == NULL)
+    g_main_context_iteration (NULL, TRUE);
+  g_source_remove (timeout);
+  return *result;
+}
+
+static void
+count_cb (guint *count)
+{
+  (*count)++;
+}
+
+/* Loading shows the file's document (one notification), saving writes
+ * what is shown, and the private folder of a script copy goes with the
+ * controller. */
+static void
+test_run_controller (void)
+{
+  g_autoptr(TsRecorder) rec = ts_test_trace_new (NULL);
+  g_autofree char *dir = g_dir_make_tmp ("ts-test-controller-XXXXXX", NULL);
+  g_autofree char *path = g_build_filename (dir, "synthetic.tstrace", NULL);
+  g_autofree char *copy = g_build_filename (dir, "copy.tstrace", NULL);
+  g_autoptr(GFile) file = g_file_new_for_path (path);
+  g_autoptr(GFile) copy_file = g_file_new_for_path (copy);
+  g_autoptr(GAsyncResult) loaded = NULL;
+  g_autoptr(GAsyncResult) saved = NULL;
+  g_autoptr(GAsyncResult) reloaded = NULL;
+  g_autoptr(GBytes) bytes = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *script = NULL;
+  g_autofree char *script_dir = NULL;
+  TsRunController *run = ts_run_controller_new ();
+  TsTraceDocument *doc;
+  gboolean cut_short = TRUE;
+  guint notified = 0, n_tracks, timeout;
+
+  g_assert_true (ts_test_trace_write (rec, path, &error));
+  g_assert_no_error (error);
+  g_assert_null (ts_run_controller_get_document (run));
+  g_assert_false (ts_run_controller_has_trace (run));
+  g_signal_connect_swapped (run, "notify::document", G_CALLBACK (count_cb), &notified);
+
+  ts_run_controller_load_trace_async (run, file, async_done_cb, &loaded);
+  g_assert_true (ts_run_controller_load_trace_finish (run, wait_async (&loaded, "the load"), &cut_short, &error));
+  g_assert_no_error (error);
+  g_assert_false (cut_short);
+  g_assert_cmpuint (notified, ==, 1);
+  doc = ts_run_controller_get_document (run);
+  g_assert_nonnull (doc);
+  n_tracks = ts_trace_document_get_n_tracks (doc);
+  g_assert_true (ts_run_controller_has_trace (run));
+  bytes = ts_run_controller_dup_trace (run);
+  g_assert_cmpuint (g_bytes_get_size (bytes), ==, 0);   /* no run: no live bytes */
+
+  ts_run_controller_save_trace_async (run, copy_file, async_done_cb, &saved);
+  g_assert_true (ts_run_controller_save_trace_finish (run, wait_async (&saved, "the save"), &error));
+  g_assert_no_error (error);
+  ts_run_controller_load_trace_async (run, copy_file, async_done_cb, &reloaded);
+  g_assert_true (ts_run_controller_load_trace_finish (run, wait_async (&reloaded, "the reload"), NULL, &error));
+  g_assert_cmpuint (notified, ==, 2);
+  g_assert_cmpuint (ts_trace_document_get_n_tracks (ts_run_controller_get_document (run)), ==, n_tracks);
+
+  script = ts_run_controller_write_script (run, "workload.py", "print (1)\n", &error);
+  g_assert_no_error (error);
+  g_assert_true (g_file_test (script, G_FILE_TEST_IS_REGULAR));
+  script_dir = g_path_get_dirname (script);
+  /* The results hold their source object. */
+  g_clear_object (&loaded);
+  g_clear_object (&saved);
+  g_clear_object (&reloaded);
+  g_object_add_weak_pointer (G_OBJECT (run), (gpointer *) &run);
+  g_object_unref (run);
+  /* A worker thread lets go of its task a moment after the callback. */
+  timeout = ts_ui_test_deadline (20, "the controller to be finalized");
+  while (run != NULL)
+    {
+      ts_ui_test_iterate ();
+      g_usleep (1000);
+    }
+  g_source_remove (timeout);
+  g_assert_false (g_file_test (script_dir, G_FILE_TEST_EXISTS));
+
+  g_unlink (path);
+  g_unlink (copy);
+  g_rmdir (dir);
+}
+
 static void
 test_open_trace (void)
 {
@@ -981,6 +1085,7 @@ main (int   argc,
   g_test_add_func ("/TsTimeline/keys-need-focus", test_keys_need_focus);
   g_test_add_func ("/TsTimeline/key-actions", test_key_actions);
   g_test_add_func ("/TsTimeline/problems", test_problems);
+  g_test_add_func ("/TsRunController/load-save", test_run_controller);
   g_test_add_func ("/TsWindow/live-run", test_live_run);
   g_test_add_func ("/TsWindow/open-trace", test_open_trace);
   g_test_add_func ("/TsWindow/problem-marks", test_problem_marks);
