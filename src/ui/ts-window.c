@@ -5,8 +5,10 @@
  *
  * Editor and output on the left, the timeline on the right, the example
  * gallery in a flap. The header bar settings live in GSettings and are
- * read when a run starts. Actions are in ts-window-actions.c, the trace
- * viewer hooks in ts-window-trace.c.
+ * read when a run starts. The run itself (runner, trace reading, live
+ * rebuild, run folder) is a TsRunController's; the window shows what it
+ * says. Actions are in ts-window-actions.c, the trace viewer hooks in
+ * ts-window-trace.c.
  */
 
 #include "config.h"
