@@ -341,6 +341,71 @@ test_click_selects (void)
 }
 
 static void
+count_notify (guint *count)
+{
+  (*count)++;
+}
+
+/* The widget and its renderer read one view state: what either is asked
+ * to show is the state's, folded groups outlive a rebuilt document, and a
+ * change of both ends is one notification round and one ::changed. */
+static void
+test_view_state (void)
+{
+  g_autoptr(TsTraceDocument) doc = known_document ();
+  g_autoptr(TsTraceDocument) rebuilt = known_document ();
+  TsTimeline *timeline = TS_TIMELINE (ts_timeline_new ());
+  GtkWindow *window = window_with (GTK_WIDGET (timeline));
+  TsTimelineViewState *state = ts_timeline_get_view_state (timeline);
+  TsTimelineRenderer *renderer;
+  guint changed = 0, begins = 0, ends = 0, n_rows, s0 = stream_track (doc, 0);
+  guint track, item;
+  TsTime b, e;
+
+  ts_timeline_set_document (timeline, doc);
+  renderer = ts_timeline_get_renderer (timeline);
+  g_assert_true (ts_timeline_renderer_get_view_state (renderer) == state);
+  g_signal_connect_swapped (state, "changed", G_CALLBACK (count_notify), &changed);
+  g_signal_connect_swapped (timeline, "notify::begin", G_CALLBACK (count_notify), &begins);
+  g_signal_connect_swapped (timeline, "notify::end", G_CALLBACK (count_notify), &ends);
+
+  ts_timeline_set_visible_range (timeline, 100, 300);
+  ts_timeline_view_state_get_visible_range (state, &b, &e);
+  g_assert_cmpint (b, ==, 100);
+  g_assert_cmpint (e, ==, 300);
+  g_assert_cmpuint (changed, ==, 1);
+  g_assert_cmpuint (begins, ==, 1);
+  g_assert_cmpuint (ends, ==, 1);
+
+  /* Set on the state, seen by the widget. */
+  ts_timeline_view_state_set_selected_range (state, 250, 150);
+  ts_timeline_get_selected_range (timeline, &b, &e);
+  g_assert_cmpint (b, ==, 150);
+  g_assert_cmpint (e, ==, 250);
+  ts_timeline_view_state_select_item (state, s0, 1);
+  g_assert_true (ts_timeline_get_selected_item (timeline, &track, &item));
+  g_assert_cmpuint (track, ==, s0);
+  g_assert_cmpuint (item, ==, 1);
+
+  /* Folding by title: the renderer's rows follow, and a new document
+   * (a new renderer) keeps the group folded but not the item. */
+  n_rows = ts_timeline_renderer_get_n_rows (renderer);
+  ts_timeline_view_state_set_group_folded (state, ts_timeline_renderer_get_group_title (renderer, 0), TRUE);
+  g_assert_cmpuint (ts_timeline_renderer_get_n_rows (renderer), <, n_rows);
+  ts_timeline_set_document (timeline, rebuilt);
+  renderer = ts_timeline_get_renderer (timeline);
+  g_assert_true (ts_timeline_renderer_get_group_collapsed (renderer, 0));
+  g_assert_cmpuint (ts_timeline_renderer_get_n_rows (renderer), <, n_rows);
+  g_assert_false (ts_timeline_get_selected_item (timeline, NULL, NULL));
+  ts_timeline_get_selected_range (timeline, &b, &e);
+  g_assert_cmpint (e - b, ==, 100);
+  ts_timeline_view_state_unfold_all (state);
+  g_assert_cmpuint (ts_timeline_renderer_get_n_rows (renderer), ==, n_rows);
+
+  ts_ui_test_close_window (window);
+}
+
+static void
 test_find (void)
 {
   g_autoptr(TsTraceDocument) doc = known_document ();
@@ -879,17 +944,16 @@ test_run_controller (void)
   g_clear_object (&loaded);
   g_clear_object (&saved);
   g_clear_object (&reloaded);
-  g_object_add_weak_pointer (G_OBJECT (run), (gpointer *) &run);
   g_object_unref (run);
-  /* A worker thread lets go of its task a moment after the callback. */
-  timeout = ts_ui_test_deadline (20, "the controller to be finalized");
-  while (run != NULL)
+  /* A worker thread lets go of its task (and so of the controller) a
+   * moment after the callback: the folder goes then. */
+  timeout = ts_ui_test_deadline (20, "the controller's folder to be removed");
+  while (g_file_test (script_dir, G_FILE_TEST_EXISTS))
     {
       ts_ui_test_iterate ();
       g_usleep (1000);
     }
   g_source_remove (timeout);
-  g_assert_false (g_file_test (script_dir, G_FILE_TEST_EXISTS));
 
   g_unlink (path);
   g_unlink (copy);
@@ -1079,6 +1143,7 @@ main (int   argc,
   g_test_add_func ("/TsTimeline/zoom-pan", test_zoom_pan);
   g_test_add_func ("/TsTimeline/range-statistics", test_range_statistics);
   g_test_add_func ("/TsTimeline/click-selects", test_click_selects);
+  g_test_add_func ("/TsTimeline/view-state", test_view_state);
   g_test_add_func ("/TsTimeline/find", test_find);
   g_test_add_func ("/TsTimeline/keyboard", test_keyboard);
   g_test_add_func ("/TsTimeline/keys", test_keys);
