@@ -341,12 +341,13 @@ test_export (void)
   g_autofree char *bad = g_build_filename (dir, "t.bmp", NULL);
   g_autoptr(GError) error = NULL;
   DrawData d = { r, NULL, 0, 0 };
+  TsTimelineViewState *state = ts_timeline_renderer_get_view_state (r);
   const char *keep = g_getenv ("TS_TEST_KEEP_IMAGES");
 
   ts_trace_document_get_time_span (doc, &d.begin, &d.end);
   /* A selection, to see it drawn. */
-  ts_timeline_renderer_set_selected_item (r, find_track (doc, TS_TRACK_STREAM, 0), 3);
-  ts_timeline_renderer_set_selected_range (r, d.begin + (d.end - d.begin) / 4, d.begin + (d.end - d.begin) / 3);
+  ts_timeline_view_state_select_item (state, find_track (doc, TS_TRACK_STREAM, 0), 3);
+  ts_timeline_view_state_set_selected_range (state, d.begin + (d.end - d.begin) / 4, d.begin + (d.end - d.begin) / 3);
 
   g_assert_true (ts_render_to_file (png, 1600, 900, draw_timeline, &d, &error));
   g_assert_no_error (error);
@@ -371,12 +372,12 @@ test_export (void)
       g_rename (png, to_png);
       g_rename (mem, to_mem);
       d.memory = NULL;
-      ts_timeline_renderer_clear_selected_item (r);
-      ts_timeline_renderer_set_selected_range (r, 0, 0);
+      ts_timeline_view_state_unselect_item (state);
+      ts_timeline_view_state_set_selected_range (state, 0, 0);
       ts_timeline_renderer_set_dark (r, TRUE);
       g_assert_true (ts_render_to_file (to_dark, 1600, 900, draw_timeline, &d, NULL));
       ts_timeline_renderer_set_dark (r, FALSE);
-      ts_timeline_renderer_set_selected_item (r, find_track (doc, TS_TRACK_STREAM, 0), 3);
+      ts_timeline_view_state_select_item (state, find_track (doc, TS_TRACK_STREAM, 0), 3);
       d.end = d.begin + (d.end - d.begin) / 6;
       g_assert_true (ts_render_to_file (to_zoom, 1600, 900, draw_timeline, &d, NULL));
     }

@@ -29,7 +29,6 @@
 typedef struct
 {
   char     *title;
-  gboolean  collapsed;
   guint     first_track;          /* a group's tracks are contiguous in the document */
   guint     n_tracks;
 } Group;
@@ -90,11 +89,8 @@ struct _TsTimelineRenderer
   GArray          *problems;      /* Problem */
   GHashTable      *failed_kernels; /* kernel record index + 1 of kernels with error != 0 */
 
-  gboolean         has_selection;
-  guint            selected_track;
-  guint            selected_item;
-  TsTime           range_begin;
-  TsTime           range_end;
+  /* Selection and folded groups: shared with the widget, if any. */
+  TsTimelineViewState *state;
 
   cairo_pattern_t *hatch[2];      /* light, dark */
   TsTimelineDrawStats stats;
@@ -161,6 +157,7 @@ ts_timeline_renderer_finalize (GObject *object)
   g_clear_pointer (&self->failed_kernels, g_hash_table_unref);
   g_clear_pointer (&self->hatch[0], cairo_pattern_destroy);
   g_clear_pointer (&self->hatch[1], cairo_pattern_destroy);
+  g_clear_object (&self->state);
   g_clear_object (&self->document);
 
   G_OBJECT_CLASS (ts_timeline_renderer_parent_class)->finalize (object);
@@ -450,7 +447,7 @@ build_rows (TsTimelineRenderer *self)
 
       g_array_append_val (self->rows, header);
       y += GROUP_H;
-      if (g->collapsed)
+      if (ts_timeline_view_state_get_group_folded (self->state, g->title))
         continue;
       for (guint k = 0; k < g->n_tracks; k++)
         {
@@ -696,16 +693,39 @@ build_problems (TsTimelineRenderer *self)
     }
 }
 
+static void
+folded_changed_cb (TsTimelineRenderer *self)
+{
+  build_rows (self);
+}
+
 TsTimelineRenderer *
 ts_timeline_renderer_new (TsTraceDocument *document)
+{
+  return ts_timeline_renderer_new_for_state (document, NULL);
+}
+
+/**
+ * ts_timeline_renderer_new_for_state:
+ * @document: the trace document to draw
+ * @state: (nullable): the view state to read, shared with a widget; %NULL
+ *   for one of the renderer's own
+ */
+TsTimelineRenderer *
+ts_timeline_renderer_new_for_state (TsTraceDocument     *document,
+                                    TsTimelineViewState *state)
 {
   TsTimelineRenderer *self;
 
   g_return_val_if_fail (TS_IS_TRACE_DOCUMENT (document), NULL);
+  g_return_val_if_fail (state == NULL || TS_IS_TIMELINE_VIEW_STATE (state), NULL);
 
   self = g_object_new (TS_TYPE_TIMELINE_RENDERER, NULL);
   self->document = g_object_ref (document);
   self->recorder = ts_trace_document_get_recorder (document);
+  self->state = state != NULL ? g_object_ref (state) : ts_timeline_view_state_new ();
+  g_signal_connect_object (self->state, "folded-changed",
+                           G_CALLBACK (folded_changed_cb), self, G_CONNECT_SWAPPED);
   self->track_rows = g_new (gint, MAX (1, ts_trace_document_get_n_tracks (document)));
   build_groups (self);
   build_rows (self);
@@ -714,6 +734,18 @@ ts_timeline_renderer_new (TsTraceDocument *document)
   build_memory_max (self);
   build_problems (self);
   return self;
+}
+
+/**
+ * ts_timeline_renderer_get_view_state:
+ *
+ * Returns: (transfer none): the selection and folded groups it draws
+ */
+TsTimelineViewState *
+ts_timeline_renderer_get_view_state (TsTimelineRenderer *self)
+{
+  g_return_val_if_fail (TS_IS_TIMELINE_RENDERER (self), NULL);
+  return self->state;
 }
 
 /* --- simple accessors --------------------------------------------------- */
@@ -785,8 +817,8 @@ ts_timeline_renderer_set_group_collapsed (TsTimelineRenderer *self,
 {
   g_return_if_fail (TS_IS_TIMELINE_RENDERER (self));
   g_return_if_fail (group < self->groups->len);
-  g_array_index (self->groups, Group, group).collapsed = !!collapsed;
-  build_rows (self);
+  /* The state's ::folded-changed lays the rows out again. */
+  ts_timeline_view_state_set_group_folded (self->state, g_array_index (self->groups, Group, group).title, collapsed);
 }
 
 gboolean
@@ -795,7 +827,7 @@ ts_timeline_renderer_get_group_collapsed (TsTimelineRenderer *self,
 {
   g_return_val_if_fail (TS_IS_TIMELINE_RENDERER (self), FALSE);
   g_return_val_if_fail (group < self->groups->len, FALSE);
-  return g_array_index (self->groups, Group, group).collapsed;
+  return ts_timeline_view_state_get_group_folded (self->state, g_array_index (self->groups, Group, group).title);
 }
 
 guint
@@ -862,37 +894,6 @@ ts_timeline_renderer_x_to_time (TsTimelineRenderer   *self,
 
   w = MAX (1.0, view->width - self->label_width);
   return view->begin + (TsTime) floor ((x - self->label_width) * (double) MAX (1, view->end - view->begin) / w);
-}
-
-void
-ts_timeline_renderer_set_selected_item (TsTimelineRenderer *self,
-                                        guint               track,
-                                        guint               item)
-{
-  g_return_if_fail (TS_IS_TIMELINE_RENDERER (self));
-  g_return_if_fail (track < ts_trace_document_get_n_tracks (self->document));
-  g_return_if_fail (item < ts_trace_document_get_track (self->document, track)->n_items);
-
-  self->has_selection = TRUE;
-  self->selected_track = track;
-  self->selected_item = item;
-}
-
-void
-ts_timeline_renderer_clear_selected_item (TsTimelineRenderer *self)
-{
-  g_return_if_fail (TS_IS_TIMELINE_RENDERER (self));
-  self->has_selection = FALSE;
-}
-
-void
-ts_timeline_renderer_set_selected_range (TsTimelineRenderer *self,
-                                         TsTime              begin,
-                                         TsTime              end)
-{
-  g_return_if_fail (TS_IS_TIMELINE_RENDERER (self));
-  self->range_begin = MIN (begin, end);
-  self->range_end = MAX (begin, end);
 }
 
 guint
@@ -1628,9 +1629,13 @@ draw_selection (Frame *f)
   TsTimelineRenderer *self = f->self;
   cairo_t *cr = f->cr;
   double x0, x1, y, h;
-  guint pt, pi;
+  guint track, item, pt, pi;
 
-  if (!self->has_selection || !item_box (f, self->selected_track, self->selected_item, &x0, &x1, &y, &h))
+  /* The state may still hold an item of the document before this one. */
+  if (!ts_timeline_view_state_get_selected_item (self->state, &track, &item) ||
+      track >= ts_trace_document_get_n_tracks (self->document) ||
+      item >= ts_trace_document_get_track (self->document, track)->n_items ||
+      !item_box (f, track, item, &x0, &x1, &y, &h))
     return;
 
   ts_render_set_color (cr, &f->p->selection);
@@ -1638,7 +1643,7 @@ draw_selection (Frame *f)
   cairo_rectangle (cr, x0 - 1, y, x1 - x0 + 2, h);
   cairo_stroke (cr);
 
-  if (find_partner (self, self->selected_track, self->selected_item, &pt, &pi))
+  if (find_partner (self, track, item, &pt, &pi))
     {
       double px0, px1, py, ph;
 
@@ -1717,13 +1722,14 @@ draw_problems (Frame *f)
 static void
 draw_range (Frame *f)
 {
-  TsTimelineRenderer *self = f->self;
+  TsTime begin, end;
   double x0, x1;
 
-  if (self->range_end <= self->range_begin)
+  ts_timeline_view_state_get_selected_range (f->self->state, &begin, &end);
+  if (end <= begin)
     return;
-  x0 = MAX (f->x0, frame_x (f, self->range_begin));
-  x1 = MIN (f->x1, frame_x (f, self->range_end));
+  x0 = MAX (f->x0, frame_x (f, begin));
+  x1 = MIN (f->x1, frame_x (f, end));
   if (x1 <= x0)
     return;
 
@@ -1798,7 +1804,7 @@ draw_row_labels (Frame               *f,
 
       /* The disclosure triangle. */
       ts_render_set_color (cr, &f->p->foreground);
-      if (g->collapsed)
+      if (ts_timeline_view_state_get_group_folded (self->state, g->title))
         {
           cairo_move_to (cr, 8, y + 6);
           cairo_line_to (cr, 14, y + 11);

@@ -32,6 +32,7 @@
 #include <cairo.h>
 #include <glib-object.h>
 
+#include "ts-timeline-view-state.h"
 #include "ts-trace-document.h"
 
 G_BEGIN_DECLS
@@ -127,6 +128,9 @@ typedef struct
 G_DECLARE_FINAL_TYPE (TsTimelineRenderer, ts_timeline_renderer, TS, TIMELINE_RENDERER, GObject)
 
 TsTimelineRenderer *ts_timeline_renderer_new               (TsTraceDocument          *document);
+TsTimelineRenderer *ts_timeline_renderer_new_for_state     (TsTraceDocument          *document,
+                                                            TsTimelineViewState      *state);
+TsTimelineViewState *ts_timeline_renderer_get_view_state   (TsTimelineRenderer       *self);
 TsTraceDocument    *ts_timeline_renderer_get_document      (TsTimelineRenderer       *self);
 
 void      ts_timeline_renderer_set_dark            (TsTimelineRenderer       *self,
@@ -137,7 +141,8 @@ void      ts_timeline_renderer_set_label_width     (TsTimelineRenderer       *se
 double    ts_timeline_renderer_get_label_width     (TsTimelineRenderer       *self);
 double    ts_timeline_renderer_get_ruler_height    (TsTimelineRenderer       *self);
 
-/* Groups: one per host thread, one per device, in display order. */
+/* Groups: one per host thread, one per device, in display order. Folding
+ * goes through the view state, by the group's title. */
 guint       ts_timeline_renderer_get_n_groups      (TsTimelineRenderer       *self);
 const char *ts_timeline_renderer_get_group_title   (TsTimelineRenderer       *self,
                                                     guint                     group);
@@ -164,16 +169,10 @@ TsTime    ts_timeline_renderer_x_to_time           (TsTimelineRenderer       *se
                                                     const TsTimelineView     *view,
                                                     double                    x);
 
-/* Highlight state. A selected item gets an outline, and device work or an
- * API call gets an arrow to its correlated partner. */
-void      ts_timeline_renderer_set_selected_item   (TsTimelineRenderer       *self,
-                                                    guint                     track,
-                                                    guint                     item);
-void      ts_timeline_renderer_clear_selected_item (TsTimelineRenderer       *self);
-/* begin == end clears it. */
-void      ts_timeline_renderer_set_selected_range  (TsTimelineRenderer       *self,
-                                                    TsTime                    begin,
-                                                    TsTime                    end);
+/* What is selected, and which groups are folded, the renderer reads from
+ * its view state (ts_timeline_renderer_get_view_state()): a selected item
+ * gets an outline, and device work or an API call gets an arrow to its
+ * correlated partner; the selected range is shaded. */
 
 guint     ts_timeline_renderer_get_n_problems      (TsTimelineRenderer       *self);
 const TsTimelineProblem *ts_timeline_renderer_get_problem (TsTimelineRenderer *self,

@@ -2,12 +2,16 @@
  *
  * Copyright 2026 The Tensorscope authors
  * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * The widgets are in ts-memory-panel.ui; the rows of figures, the stats
+ * table's models and columns are made here.
  */
 
 #include "config.h"
 
 #include <glib/gi18n.h>
 
+#include "ts-application.h"
 #include "ts-memory-fragmentation.h"
 #include "ts-memory-panel.h"
 #include "ts-memory-stat-item.h"
@@ -294,15 +298,16 @@ oom_clicked_cb (TsMemoryPanel *self)
 }
 
 static void
-step_clicked_cb (GtkButton     *button,
-                 TsMemoryPanel *self)
+step_back_cb (TsMemoryPanel *self)
 {
-  int dir = GPOINTER_TO_INT (g_object_get_data (G_OBJECT (button), "step"));
-
-  if (dir < 0 && self->instant > 0)
+  if (self->instant > 0)
     ts_memory_panel_set_instant (self, self->instant - 1);
-  else if (dir > 0)
-    ts_memory_panel_set_instant (self, self->instant + 1);
+}
+
+static void
+step_forward_cb (TsMemoryPanel *self)
+{
+  ts_memory_panel_set_instant (self, self->instant + 1);
 }
 
 static void
@@ -422,75 +427,12 @@ add_column (TsMemoryPanel *self,
   g_object_unref (column);
 }
 
-static GtkWidget *
-build_toolbar (TsMemoryPanel *self)
+/* One row per figure: its name, and its value as the instant moves. */
+static void
+add_figures (TsMemoryPanel *self)
 {
-  GtkWidget *bar = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 6);
-  GtkWidget *prev = gtk_button_new_from_icon_name ("go-previous-symbolic");
-  GtkWidget *next = gtk_button_new_from_icon_name ("go-next-symbolic");
-  GtkWidget *detail;
+  GObject *grid = gtk_widget_get_template_child (GTK_WIDGET (self), TS_TYPE_MEMORY_PANEL, "figures_grid");
 
-  gtk_widget_add_css_class (bar, "toolbar");
-  gtk_box_append (GTK_BOX (bar), gtk_label_new (_("Instant")));
-
-  self->adjustment = gtk_adjustment_new (0, 0, 0, 1, 100, 0);
-  self->scale = gtk_scale_new (GTK_ORIENTATION_HORIZONTAL, self->adjustment);
-  gtk_scale_set_draw_value (GTK_SCALE (self->scale), FALSE);
-  gtk_widget_set_hexpand (self->scale, TRUE);
-  gtk_widget_set_tooltip_text (self->scale, _("Scrub through the allocator's actions"));
-  g_signal_connect_swapped (self->adjustment, "value-changed", G_CALLBACK (scale_changed_cb), self);
-  gtk_box_append (GTK_BOX (bar), self->scale);
-
-  g_object_set_data (G_OBJECT (prev), "step", GINT_TO_POINTER (-1));
-  g_object_set_data (G_OBJECT (next), "step", GINT_TO_POINTER (1));
-  gtk_widget_set_tooltip_text (prev, _("One action back"));
-  gtk_widget_set_tooltip_text (next, _("One action forward"));
-  g_signal_connect (prev, "clicked", G_CALLBACK (step_clicked_cb), self);
-  g_signal_connect (next, "clicked", G_CALLBACK (step_clicked_cb), self);
-  gtk_box_append (GTK_BOX (bar), prev);
-  gtk_box_append (GTK_BOX (bar), next);
-
-  self->instant_label = gtk_label_new (NULL);
-  gtk_label_set_width_chars (GTK_LABEL (self->instant_label), 34);
-  gtk_label_set_xalign (GTK_LABEL (self->instant_label), 0);
-  gtk_widget_add_css_class (self->instant_label, "numeric");
-  gtk_box_append (GTK_BOX (bar), self->instant_label);
-
-  self->oom_button = gtk_button_new_with_mnemonic (_("_Next OOM"));
-  gtk_widget_set_tooltip_text (self->oom_button, _("Show the allocator just before the next out-of-memory error"));
-  gtk_widget_add_css_class (self->oom_button, "destructive-action");
-  g_signal_connect_swapped (self->oom_button, "clicked", G_CALLBACK (oom_clicked_cb), self);
-  gtk_box_append (GTK_BOX (bar), self->oom_button);
-
-  self->device_names = gtk_string_list_new (NULL);
-  self->device_dropdown = GTK_DROP_DOWN (gtk_drop_down_new (G_LIST_MODEL (g_object_ref (self->device_names)), NULL));
-  gtk_widget_set_tooltip_text (GTK_WIDGET (self->device_dropdown), _("Device of the segment map, figures and stats"));
-  g_signal_connect_swapped (self->device_dropdown, "notify::selected", G_CALLBACK (device_changed_cb), self);
-  gtk_box_append (GTK_BOX (bar), GTK_WIDGET (self->device_dropdown));
-
-  gtk_box_append (GTK_BOX (bar), gtk_label_new (_("Detail")));
-  self->detail_adjustment = gtk_adjustment_new (200, 1, 5000, 10, 100, 0);
-  detail = gtk_spin_button_new (self->detail_adjustment, 10, 0);
-  gtk_widget_set_tooltip_text (detail, _("Allocations drawn as their own band; the smaller ones are folded into one"));
-  g_signal_connect_swapped (self->detail_adjustment, "value-changed", G_CALLBACK (detail_changed_cb), self);
-  gtk_box_append (GTK_BOX (bar), detail);
-  return bar;
-}
-
-static GtkWidget *
-build_fragmentation_page (TsMemoryPanel *self)
-{
-  GtkWidget *scroller = gtk_scrolled_window_new ();
-  GtkWidget *box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 12);
-  GtkWidget *grid = gtk_grid_new ();
-  GtkWidget *heading;
-
-  gtk_widget_set_margin_start (box, 12);
-  gtk_widget_set_margin_end (box, 12);
-  gtk_widget_set_margin_top (box, 12);
-  gtk_widget_set_margin_bottom (box, 12);
-  gtk_grid_set_column_spacing (GTK_GRID (grid), 12);
-  gtk_grid_set_row_spacing (GTK_GRID (grid), 3);
   for (guint k = 0; k < N_FIGURES; k++)
     {
       GtkWidget *name = gtk_label_new (_(figure_names[k]));
@@ -504,45 +446,14 @@ build_fragmentation_page (TsMemoryPanel *self)
       gtk_grid_attach (GTK_GRID (grid), name, 0, k, 1, 1);
       gtk_grid_attach (GTK_GRID (grid), self->figure_values[k], 1, k, 1, 1);
     }
-  gtk_box_append (GTK_BOX (box), grid);
-
-  self->free_space_label = gtk_label_new (NULL);
-  gtk_label_set_xalign (GTK_LABEL (self->free_space_label), 0);
-  gtk_label_set_wrap (GTK_LABEL (self->free_space_label), TRUE);
-  gtk_widget_add_css_class (self->free_space_label, "caption");
-  gtk_box_append (GTK_BOX (box), self->free_space_label);
-
-  heading = gtk_label_new (_("Why memory cannot be used or released"));
-  gtk_label_set_xalign (GTK_LABEL (heading), 0);
-  gtk_widget_add_css_class (heading, "heading");
-  gtk_box_append (GTK_BOX (box), heading);
-  self->explanation_label = gtk_label_new (NULL);
-  gtk_label_set_xalign (GTK_LABEL (self->explanation_label), 0);
-  gtk_label_set_yalign (GTK_LABEL (self->explanation_label), 0);
-  gtk_label_set_wrap (GTK_LABEL (self->explanation_label), TRUE);
-  gtk_label_set_selectable (GTK_LABEL (self->explanation_label), TRUE);
-  gtk_box_append (GTK_BOX (box), self->explanation_label);
-
-  gtk_scrolled_window_set_policy (GTK_SCROLLED_WINDOW (scroller), GTK_POLICY_NEVER, GTK_POLICY_AUTOMATIC);
-  gtk_scrolled_window_set_child (GTK_SCROLLED_WINDOW (scroller), box);
-  return scroller;
 }
 
-static GtkWidget *
-build_stats_page (TsMemoryPanel *self)
+/* The table of memory_stats(): filtered by the search entry, sorted by
+ * the clicked column. */
+static void
+setup_stats (TsMemoryPanel *self)
 {
-  GtkWidget *box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 0);
-  GtkWidget *scroller = gtk_scrolled_window_new ();
   GtkSelectionModel *selection;
-
-  self->search_entry = gtk_search_entry_new ();
-  g_object_set (self->search_entry, "placeholder-text", _("Filter keys, e.g. inactive_split"), NULL);
-  gtk_widget_set_margin_start (self->search_entry, 6);
-  gtk_widget_set_margin_end (self->search_entry, 6);
-  gtk_widget_set_margin_top (self->search_entry, 6);
-  gtk_widget_set_margin_bottom (self->search_entry, 6);
-  g_signal_connect_swapped (self->search_entry, "search-changed", G_CALLBACK (search_changed_cb), self);
-  gtk_box_append (GTK_BOX (box), self->search_entry);
 
   self->stats_store = g_list_store_new (TS_TYPE_MEMORY_STAT_ITEM);
   self->filter = gtk_string_filter_new (gtk_property_expression_new (TS_TYPE_MEMORY_STAT_ITEM, NULL, "key"));
@@ -550,15 +461,12 @@ build_stats_page (TsMemoryPanel *self)
   gtk_string_filter_set_ignore_case (self->filter, TRUE);
   self->stats_filtered = gtk_filter_list_model_new (G_LIST_MODEL (g_object_ref (self->stats_store)),
                                                     GTK_FILTER (g_object_ref (self->filter)));
-  self->stats_view = GTK_COLUMN_VIEW (gtk_column_view_new (NULL));
   self->stats_sorted = gtk_sort_list_model_new (G_LIST_MODEL (g_object_ref (self->stats_filtered)),
                                                 g_object_ref (gtk_column_view_get_sorter (self->stats_view)));
   selection = GTK_SELECTION_MODEL (gtk_single_selection_new (G_LIST_MODEL (g_object_ref (self->stats_sorted))));
   gtk_single_selection_set_autoselect (GTK_SINGLE_SELECTION (selection), FALSE);
   gtk_column_view_set_model (self->stats_view, selection);
   g_object_unref (selection);
-  gtk_column_view_set_show_column_separators (self->stats_view, TRUE);
-  gtk_widget_add_css_class (GTK_WIDGET (self->stats_view), "data-table");
 
   add_column (self, _("Key"), G_CALLBACK (bind_key_cb), NULL, FALSE,
               GTK_SORTER (gtk_string_sorter_new (gtk_property_expression_new (TS_TYPE_MEMORY_STAT_ITEM, NULL, "key"))),
@@ -569,26 +477,6 @@ build_stats_page (TsMemoryPanel *self)
   add_column (self, _("Bytes"), NULL, G_CALLBACK (show_readable), TRUE,
               GTK_SORTER (gtk_numeric_sorter_new (gtk_property_expression_new (TS_TYPE_MEMORY_STAT_ITEM, NULL, "value"))),
               FALSE);
-
-  gtk_scrolled_window_set_child (GTK_SCROLLED_WINDOW (scroller), GTK_WIDGET (self->stats_view));
-  gtk_widget_set_vexpand (scroller, TRUE);
-  gtk_box_append (GTK_BOX (box), scroller);
-  return box;
-}
-
-static GtkWidget *
-build_summary_page (TsMemoryPanel *self)
-{
-  GtkWidget *scroller = gtk_scrolled_window_new ();
-  GtkWidget *text = gtk_text_view_new ();
-
-  gtk_text_view_set_editable (GTK_TEXT_VIEW (text), FALSE);
-  gtk_text_view_set_monospace (GTK_TEXT_VIEW (text), TRUE);
-  gtk_text_view_set_left_margin (GTK_TEXT_VIEW (text), 8);
-  gtk_text_view_set_top_margin (GTK_TEXT_VIEW (text), 8);
-  self->summary_buffer = gtk_text_view_get_buffer (GTK_TEXT_VIEW (text));
-  gtk_scrolled_window_set_child (GTK_SCROLLED_WINDOW (scroller), text);
-  return scroller;
 }
 
 static void
@@ -598,11 +486,11 @@ ts_memory_panel_dispose (GObject *object)
 
   g_clear_handle_id (&self->update_source, g_source_remove);
   g_clear_pointer (&self->box, gtk_widget_unparent);
+  gtk_widget_dispose_template (GTK_WIDGET (self), TS_TYPE_MEMORY_PANEL);
   g_clear_object (&self->stats_store);
   g_clear_object (&self->stats_filtered);
   g_clear_object (&self->stats_sorted);
   g_clear_object (&self->filter);
-  g_clear_object (&self->device_names);
   g_clear_object (&self->replay);
   g_clear_object (&self->document);
   g_clear_pointer (&self->summary_text, g_free);
@@ -618,47 +506,44 @@ ts_memory_panel_class_init (TsMemoryPanelClass *klass)
   object_class->dispose = ts_memory_panel_dispose;
   gtk_widget_class_set_layout_manager_type (widget_class, GTK_TYPE_BIN_LAYOUT);
   gtk_widget_class_set_css_name (widget_class, "memorypanel");
+
+  g_type_ensure (TS_TYPE_MEMORY_VIEW);
+  g_type_ensure (TS_TYPE_SEGMENT_MAP);
+  gtk_widget_class_set_template_from_resource (widget_class, TS_RESOURCE_PATH "/ts-memory-panel.ui");
+  gtk_widget_class_bind_template_child (widget_class, TsMemoryPanel, box);
+  gtk_widget_class_bind_template_child (widget_class, TsMemoryPanel, adjustment);
+  gtk_widget_class_bind_template_child (widget_class, TsMemoryPanel, scale);
+  gtk_widget_class_bind_template_child (widget_class, TsMemoryPanel, instant_label);
+  gtk_widget_class_bind_template_child (widget_class, TsMemoryPanel, oom_button);
+  gtk_widget_class_bind_template_child (widget_class, TsMemoryPanel, device_dropdown);
+  gtk_widget_class_bind_template_child (widget_class, TsMemoryPanel, device_names);
+  gtk_widget_class_bind_template_child (widget_class, TsMemoryPanel, detail_adjustment);
+  gtk_widget_class_bind_template_child (widget_class, TsMemoryPanel, view);
+  gtk_widget_class_bind_template_child (widget_class, TsMemoryPanel, map);
+  gtk_widget_class_bind_template_child (widget_class, TsMemoryPanel, side_stack);
+  gtk_widget_class_bind_template_child (widget_class, TsMemoryPanel, free_space_label);
+  gtk_widget_class_bind_template_child (widget_class, TsMemoryPanel, explanation_label);
+  gtk_widget_class_bind_template_child (widget_class, TsMemoryPanel, stats_view);
+  gtk_widget_class_bind_template_child (widget_class, TsMemoryPanel, search_entry);
+  gtk_widget_class_bind_template_child (widget_class, TsMemoryPanel, summary_buffer);
+  /* Offset 0: only for gtk_widget_get_template_child() in init. */
+  gtk_widget_class_bind_template_child_full (widget_class, "figures_grid", FALSE, 0);
+  gtk_widget_class_bind_template_callback (widget_class, scale_changed_cb);
+  gtk_widget_class_bind_template_callback (widget_class, step_back_cb);
+  gtk_widget_class_bind_template_callback (widget_class, step_forward_cb);
+  gtk_widget_class_bind_template_callback (widget_class, oom_clicked_cb);
+  gtk_widget_class_bind_template_callback (widget_class, device_changed_cb);
+  gtk_widget_class_bind_template_callback (widget_class, detail_changed_cb);
+  gtk_widget_class_bind_template_callback (widget_class, view_instant_cb);
+  gtk_widget_class_bind_template_callback (widget_class, search_changed_cb);
 }
 
 static void
 ts_memory_panel_init (TsMemoryPanel *self)
 {
-  GtkWidget *vpaned = gtk_paned_new (GTK_ORIENTATION_VERTICAL);
-  GtkWidget *hpaned = gtk_paned_new (GTK_ORIENTATION_HORIZONTAL);
-  GtkWidget *side = gtk_box_new (GTK_ORIENTATION_VERTICAL, 0);
-  GtkWidget *switcher = gtk_stack_switcher_new ();
-
-  self->box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 0);
-  gtk_widget_set_parent (self->box, GTK_WIDGET (self));
-  gtk_box_append (GTK_BOX (self->box), build_toolbar (self));
-
-  self->view = TS_MEMORY_VIEW (ts_memory_view_new ());
-  g_signal_connect_swapped (self->view, "notify::instant", G_CALLBACK (view_instant_cb), self);
-  self->map = TS_SEGMENT_MAP (ts_segment_map_new ());
-
-  self->side_stack = GTK_STACK (gtk_stack_new ());
-  gtk_stack_add_titled (self->side_stack, build_fragmentation_page (self), "fragmentation", _("Fragmentation"));
-  gtk_stack_add_titled (self->side_stack, build_stats_page (self), "stats", "memory_stats");
-  gtk_stack_add_titled (self->side_stack, build_summary_page (self), "summary", "memory_summary");
-  gtk_widget_set_vexpand (GTK_WIDGET (self->side_stack), TRUE);
-  gtk_stack_switcher_set_stack (GTK_STACK_SWITCHER (switcher), self->side_stack);
-  gtk_widget_set_halign (switcher, GTK_ALIGN_CENTER);
-  gtk_widget_set_margin_top (switcher, 4);
-  gtk_widget_set_margin_bottom (switcher, 4);
-  gtk_box_append (GTK_BOX (side), switcher);
-  gtk_box_append (GTK_BOX (side), GTK_WIDGET (self->side_stack));
-
-  gtk_paned_set_start_child (GTK_PANED (hpaned), GTK_WIDGET (self->map));
-  gtk_paned_set_end_child (GTK_PANED (hpaned), side);
-  gtk_paned_set_resize_end_child (GTK_PANED (hpaned), FALSE);
-  gtk_paned_set_shrink_end_child (GTK_PANED (hpaned), FALSE);
-  gtk_widget_set_size_request (side, 360, -1);
-
-  gtk_paned_set_start_child (GTK_PANED (vpaned), GTK_WIDGET (self->view));
-  gtk_paned_set_end_child (GTK_PANED (vpaned), hpaned);
-  gtk_widget_set_vexpand (vpaned, TRUE);
-  gtk_box_append (GTK_BOX (self->box), vpaned);
-
+  gtk_widget_init_template (GTK_WIDGET (self));
+  add_figures (self);
+  setup_stats (self);
   ts_memory_panel_update_now (self);
 }
 

@@ -10,7 +10,8 @@
  *  - Shift+drag, or a drag on the ruler: select a time range;
  *  - click: select an item (a folded box zooms into it, a group header
  *    folds the group); F, 0 or Home: zoom to fit; arrows: move between
- *    items; Escape: clear the selection.
+ *    items; Escape: clear the selection. The keys are the widget's
+ *    actions (timeline.zoom-in …), bound only while it has the focus.
  *
  * Drawing goes through gtk_snapshot_append_cairo() into the renderer; the
  * level of detail there bounds the cost by the pixels, and the last frame's
@@ -27,7 +28,6 @@
 
 #include "ts-time-ruler.h"
 #include "ts-timeline.h"
-#include "ts-util-private.h"
 
 #define MIN_SPAN     10       /* ns: the deepest zoom */
 #define DRAG_SLOP    3.0      /* pixels before a press becomes a drag */
@@ -56,18 +56,13 @@ struct _TsTimeline
 
   TsTraceDocument    *document;
   TsTimelineRenderer *renderer;
+  /* The window, the selection and the folded groups: the renderer reads
+   * the same object. */
+  TsTimelineViewState *state;
   GtkAdjustment      *vadjustment;
 
-  TsTime              begin;
-  TsTime              end;
   gboolean            follow;
   gboolean            has_range_set;   /* the window was set before a document came */
-
-  gboolean            has_selection;
-  guint               selected_track;
-  guint               selected_item;
-  TsTime              range_begin;
-  TsTime              range_end;
 
   /* Pointer and gestures. */
   double              pointer_x;
@@ -133,8 +128,8 @@ ts_timeline_get_view (TsTimeline     *self,
   g_return_if_fail (TS_IS_TIMELINE (self));
   g_return_if_fail (view != NULL);
 
-  view->begin = self->begin;
-  view->end = MAX (self->end, self->begin + 1);
+  ts_timeline_view_state_get_visible_range (self->state, &view->begin, &view->end);
+  view->end = MAX (view->end, view->begin + 1);
   view->width = MAX (1, gtk_widget_get_width (GTK_WIDGET (self)));
   view->height = MAX (1, gtk_widget_get_height (GTK_WIDGET (self)));
   view->scroll_y = gtk_adjustment_get_value (self->vadjustment);
@@ -162,7 +157,7 @@ ts_timeline_x_to_time (TsTimeline *self,
   g_return_val_if_fail (TS_IS_TIMELINE (self), 0);
   ts_timeline_get_view (self, &view);
   if (self->renderer == NULL)
-    return self->begin;
+    return view.begin;
   return ts_timeline_renderer_x_to_time (self->renderer, &view, x);
 }
 
@@ -181,18 +176,34 @@ document_span (TsTimeline *self,
 
 /* --- the visible window -------------------------------------------------- */
 
-/* Two properties that change together (the ends of a window, a track and
- * its item): one notification round, then a redraw. */
+/* The widget's window and selection properties are the state's: its
+ * notifications become ours (same names), whoever changed it. */
 static void
-notify_pair (TsTimeline *self,
-             guint       first,
-             guint       second)
+state_notify_cb (TsTimeline *self,
+                 GParamSpec *pspec)
 {
-  g_object_freeze_notify (G_OBJECT (self));
-  g_object_notify_by_pspec (G_OBJECT (self), properties[first]);
-  g_object_notify_by_pspec (G_OBJECT (self), properties[second]);
-  g_object_thaw_notify (G_OBJECT (self));
+  GParamSpec *ours = g_object_class_find_property (G_OBJECT_GET_CLASS (self), pspec->name);
+
+  if (ours != NULL)
+    g_object_notify_by_pspec (G_OBJECT (self), ours);
+}
+
+static void update_actions (TsTimeline *self);
+
+static void
+state_changed_cb (TsTimeline *self)
+{
+  update_actions (self);
   gtk_widget_queue_draw (GTK_WIDGET (self));
+}
+
+static TsTime
+visible_span (TsTimeline *self)
+{
+  TsTime begin, end;
+
+  ts_timeline_view_state_get_visible_range (self->state, &begin, &end);
+  return end - begin;
 }
 
 /* Keeps the window sane: at least MIN_SPAN, at most a little more than the
@@ -228,12 +239,7 @@ apply_window (TsTimeline *self,
   clamp_window (self, &begin, &end);
   b = (TsTime) llround (begin);
   e = MAX (b + 1, (TsTime) llround (end));
-  if (b == self->begin && e == self->end)
-    return;
-
-  self->begin = b;
-  self->end = e;
-  notify_pair (self, PROP_BEGIN, PROP_END);
+  ts_timeline_view_state_set_visible_range (self->state, b, e);
 }
 
 /* The user moved the view: stop following a live run. */
@@ -249,7 +255,7 @@ ts_timeline_get_visible_range (TsTimeline *self,
                                TsTime     *end)
 {
   g_return_if_fail (TS_IS_TIMELINE (self));
-  _ts_time_range_get (self->begin, self->end, begin, end);
+  ts_timeline_view_state_get_visible_range (self->state, begin, end);
 }
 
 void
@@ -281,14 +287,16 @@ ts_timeline_zoom_at (TsTimeline *self,
                      double      factor)
 {
   double w, frac, t, span, new_span;
+  TsTime begin, end;
 
   g_return_if_fail (TS_IS_TIMELINE (self));
   g_return_if_fail (factor > 0);
 
+  ts_timeline_view_state_get_visible_range (self->state, &begin, &end);
   w = track_width (self);
   frac = CLAMP ((x - label_width (self)) / w, 0.0, 1.0);
-  span = (double) (self->end - self->begin);
-  t = self->begin + frac * span;
+  span = (double) (end - begin);
+  t = begin + frac * span;
   new_span = MAX ((double) MIN_SPAN, span * factor);
   apply_window (self, t - frac * new_span, t - frac * new_span + new_span);
 }
@@ -298,11 +306,13 @@ ts_timeline_pan (TsTimeline *self,
                  double      dx)
 {
   double dt;
+  TsTime begin, end;
 
   g_return_if_fail (TS_IS_TIMELINE (self));
 
-  dt = dx * (double) (self->end - self->begin) / track_width (self);
-  apply_window (self, self->begin + dt, self->end + dt);
+  ts_timeline_view_state_get_visible_range (self->state, &begin, &end);
+  dt = dx * (double) (end - begin) / track_width (self);
+  apply_window (self, begin + dt, end + dt);
 }
 
 gboolean
@@ -392,6 +402,19 @@ ts_timeline_get_renderer (TsTimeline *self)
   return self->renderer;
 }
 
+/**
+ * ts_timeline_get_view_state:
+ *
+ * Returns: (transfer none): the window, selection and folded groups, shared
+ *   with the renderer
+ */
+TsTimelineViewState *
+ts_timeline_get_view_state (TsTimeline *self)
+{
+  g_return_val_if_fail (TS_IS_TIMELINE (self), NULL);
+  return self->state;
+}
+
 /* Track and item indices of the old document stay valid in a newer one
  * built from more of the same run only by chance, so the selection goes;
  * collapsed groups carry over by title. */
@@ -414,27 +437,15 @@ ts_timeline_set_document (TsTimeline      *self,
 
   if (document != NULL)
     {
-      self->renderer = ts_timeline_renderer_new (document);
+      /* The selected range and the folded groups (by title) carry over
+       * through the shared state. */
+      self->renderer = ts_timeline_renderer_new_for_state (document, self->state);
       ts_timeline_renderer_set_dark (self->renderer, get_dark ());
       /* The pane is narrower than a CLI image: keep more of it for time. */
       ts_timeline_renderer_set_label_width (self->renderer, LABEL_WIDTH);
-      if (old != NULL)
-        {
-          for (guint g = 0; g < ts_timeline_renderer_get_n_groups (old); g++)
-            {
-              if (!ts_timeline_renderer_get_group_collapsed (old, g))
-                continue;
-              for (guint h = 0; h < ts_timeline_renderer_get_n_groups (self->renderer); h++)
-                if (g_strcmp0 (ts_timeline_renderer_get_group_title (old, g),
-                               ts_timeline_renderer_get_group_title (self->renderer, h)) == 0)
-                  ts_timeline_renderer_set_group_collapsed (self->renderer, h, TRUE);
-            }
-        }
-      ts_timeline_renderer_set_selected_range (self->renderer, self->range_begin, self->range_end);
     }
 
-  if (self->has_selection)
-    ts_timeline_unselect_item (self);
+  ts_timeline_unselect_item (self);
   clear_matches (self);
   update_vadjustment (self);
 
@@ -443,8 +454,14 @@ ts_timeline_set_document (TsTimeline      *self,
   else if (self->follow)
     ts_timeline_zoom_to_fit (self);
   else
-    apply_window (self, self->begin, self->end);
+    {
+      TsTime begin, end;
 
+      ts_timeline_view_state_get_visible_range (self->state, &begin, &end);
+      apply_window (self, begin, end);
+    }
+
+  update_actions (self);
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_DOCUMENT]);
   gtk_widget_queue_draw (GTK_WIDGET (self));
 }
@@ -457,12 +474,7 @@ ts_timeline_get_selected_item (TsTimeline *self,
                                guint      *item)
 {
   g_return_val_if_fail (TS_IS_TIMELINE (self), FALSE);
-
-  if (track != NULL)
-    *track = self->has_selection ? self->selected_track : G_MAXUINT;
-  if (item != NULL)
-    *item = self->has_selection ? self->selected_item : G_MAXUINT;
-  return self->has_selection;
+  return ts_timeline_view_state_get_selected_item (self->state, track, item);
 }
 
 void
@@ -475,27 +487,14 @@ ts_timeline_select_item (TsTimeline *self,
   g_return_if_fail (track < ts_trace_document_get_n_tracks (self->document));
   g_return_if_fail (item < ts_trace_document_get_track (self->document, track)->n_items);
 
-  if (self->has_selection && self->selected_track == track && self->selected_item == item)
-    return;
-
-  self->has_selection = TRUE;
-  self->selected_track = track;
-  self->selected_item = item;
-  ts_timeline_renderer_set_selected_item (self->renderer, track, item);
-  notify_pair (self, PROP_SELECTED_TRACK, PROP_SELECTED_ITEM);
+  ts_timeline_view_state_select_item (self->state, track, item);
 }
 
 void
 ts_timeline_unselect_item (TsTimeline *self)
 {
   g_return_if_fail (TS_IS_TIMELINE (self));
-
-  if (!self->has_selection)
-    return;
-  self->has_selection = FALSE;
-  if (self->renderer != NULL)
-    ts_timeline_renderer_clear_selected_item (self->renderer);
-  notify_pair (self, PROP_SELECTED_TRACK, PROP_SELECTED_ITEM);
+  ts_timeline_view_state_unselect_item (self->state);
 }
 
 void
@@ -505,7 +504,7 @@ ts_timeline_reveal_item (TsTimeline *self,
 {
   const TsTrack *t;
   TsTimelineRow row;
-  TsTime s, e, span;
+  TsTime s, e, span, begin, end;
   double page, value, top;
 
   g_return_if_fail (TS_IS_TIMELINE (self));
@@ -518,9 +517,7 @@ ts_timeline_reveal_item (TsTimeline *self,
   /* A folded group hides its tracks: open it. */
   if (!ts_timeline_renderer_get_track_row (self->renderer, track, &row))
     {
-      for (guint g = 0; g < ts_timeline_renderer_get_n_groups (self->renderer); g++)
-        ts_timeline_renderer_set_group_collapsed (self->renderer, g, FALSE);
-      update_vadjustment (self);
+      ts_timeline_view_state_unfold_all (self->state);
       ts_timeline_renderer_get_track_row (self->renderer, track, &row);
     }
 
@@ -532,13 +529,14 @@ ts_timeline_reveal_item (TsTimeline *self,
 
   s = t->starts[item];
   e = MAX (t->ends[item], s + 1);
-  span = self->end - self->begin;
+  ts_timeline_view_state_get_visible_range (self->state, &begin, &end);
+  span = end - begin;
   if (e - s > span * 9 / 10)
     {
       user_moved (self);
       apply_window (self, s - (e - s) * 0.25, e + (e - s) * 0.25);
     }
-  else if (s < self->begin || e > self->end)
+  else if (s < begin || e > end)
     {
       TsTime mid = s + (e - s) / 2;
 
@@ -554,7 +552,7 @@ ts_timeline_get_selected_range (TsTimeline *self,
                                 TsTime     *end)
 {
   g_return_if_fail (TS_IS_TIMELINE (self));
-  _ts_time_range_get (self->range_begin, self->range_end, begin, end);
+  ts_timeline_view_state_get_selected_range (self->state, begin, end);
 }
 
 void
@@ -562,21 +560,8 @@ ts_timeline_set_selected_range (TsTimeline *self,
                                 TsTime      begin,
                                 TsTime      end)
 {
-  TsTime b = MIN (begin, end);
-  TsTime e = MAX (begin, end);
-
   g_return_if_fail (TS_IS_TIMELINE (self));
-
-  if (b == e)
-    b = e = 0;
-  if (b == self->range_begin && e == self->range_end)
-    return;
-
-  self->range_begin = b;
-  self->range_end = e;
-  if (self->renderer != NULL)
-    ts_timeline_renderer_set_selected_range (self->renderer, b, e);
-  notify_pair (self, PROP_RANGE_BEGIN, PROP_RANGE_END);
+  ts_timeline_view_state_set_selected_range (self->state, begin, end);
 }
 
 /* --- keyboard navigation ------------------------------------------------- */
@@ -610,6 +595,8 @@ nearest_item (const TsTrack *t,
 
 static gboolean
 move_across_tracks (TsTimeline *self,
+                    guint       track,
+                    guint       item,
                     int         step)
 {
   guint n_rows = ts_timeline_renderer_get_n_rows (self->renderer);
@@ -618,12 +605,12 @@ move_across_tracks (TsTimeline *self,
   TsTime time;
   int r = -1;
 
-  cur = ts_trace_document_get_track (self->document, self->selected_track);
-  time = cur->starts[self->selected_item];
+  cur = ts_trace_document_get_track (self->document, track);
+  time = cur->starts[item];
   for (guint i = 0; i < n_rows; i++)
     {
       const TsTimelineRow *ri = ts_timeline_renderer_get_row (self->renderer, i);
-      if (ri->kind == TS_TIMELINE_ROW_TRACK && ri->track == self->selected_track)
+      if (ri->kind == TS_TIMELINE_ROW_TRACK && ri->track == track)
         r = (int) i;
     }
   if (r < 0)
@@ -633,16 +620,16 @@ move_across_tracks (TsTimeline *self,
     {
       const TsTimelineRow *ri = ts_timeline_renderer_get_row (self->renderer, i);
       const TsTrack *t;
-      guint item;
+      guint near;
 
       if (ri->kind != TS_TIMELINE_ROW_TRACK)
         continue;
       t = ts_trace_document_get_track (self->document, ri->track);
-      if (nearest_item (t, time, &item))
+      if (nearest_item (t, time, &near))
         {
           row = *ri;
-          ts_timeline_select_item (self, row.track, item);
-          ts_timeline_reveal_item (self, row.track, item);
+          ts_timeline_select_item (self, row.track, near);
+          ts_timeline_reveal_item (self, row.track, near);
           return TRUE;
         }
     }
@@ -654,7 +641,7 @@ ts_timeline_move_selection (TsTimeline          *self,
                             TsTimelineDirection  direction)
 {
   const TsTrack *t;
-  guint depth;
+  guint depth, track, item;
 
   g_return_val_if_fail (TS_IS_TIMELINE (self), FALSE);
 
@@ -662,17 +649,19 @@ ts_timeline_move_selection (TsTimeline          *self,
     return FALSE;
 
   /* Nothing selected: start from the first item on screen. */
-  if (!self->has_selection)
+  if (!ts_timeline_view_state_get_selected_item (self->state, &track, &item))
     {
+      TsTime begin;
+
+      ts_timeline_view_state_get_visible_range (self->state, &begin, NULL);
       for (guint i = 0; i < ts_timeline_renderer_get_n_rows (self->renderer); i++)
         {
           const TsTimelineRow *ri = ts_timeline_renderer_get_row (self->renderer, i);
-          guint item;
 
           if (ri->kind != TS_TIMELINE_ROW_TRACK)
             continue;
           t = ts_trace_document_get_track (self->document, ri->track);
-          if (nearest_item (t, self->begin, &item))
+          if (nearest_item (t, begin, &item))
             {
               ts_timeline_select_item (self, ri->track, item);
               ts_timeline_reveal_item (self, ri->track, item);
@@ -683,29 +672,29 @@ ts_timeline_move_selection (TsTimeline          *self,
     }
 
   if (direction == TS_TIMELINE_TRACK_ABOVE || direction == TS_TIMELINE_TRACK_BELOW)
-    return move_across_tracks (self, direction == TS_TIMELINE_TRACK_ABOVE ? -1 : 1);
+    return move_across_tracks (self, track, item, direction == TS_TIMELINE_TRACK_ABOVE ? -1 : 1);
 
   /* Items are sorted by start: the neighbour at the same depth is the
    * nearest index with that depth in the direction asked. */
-  t = ts_trace_document_get_track (self->document, self->selected_track);
-  depth = t->depths[self->selected_item];
+  t = ts_trace_document_get_track (self->document, track);
+  depth = t->depths[item];
   if (direction == TS_TIMELINE_NEXT)
     {
-      for (guint i = self->selected_item + 1; i < t->n_items; i++)
+      for (guint i = item + 1; i < t->n_items; i++)
         if (t->depths[i] == depth)
           {
-            ts_timeline_select_item (self, self->selected_track, i);
-            ts_timeline_reveal_item (self, self->selected_track, i);
+            ts_timeline_select_item (self, track, i);
+            ts_timeline_reveal_item (self, track, i);
             return TRUE;
           }
     }
   else
     {
-      for (guint i = self->selected_item; i-- > 0;)
+      for (guint i = item; i-- > 0;)
         if (t->depths[i] == depth)
           {
-            ts_timeline_select_item (self, self->selected_track, i);
-            ts_timeline_reveal_item (self, self->selected_track, i);
+            ts_timeline_select_item (self, track, i);
+            ts_timeline_reveal_item (self, track, i);
             return TRUE;
           }
     }
@@ -845,10 +834,9 @@ ts_timeline_click (TsTimeline *self,
   switch (hit.kind)
     {
     case TS_TIMELINE_HIT_GROUP:
+      /* Rows and the scroll range follow the state's ::folded-changed. */
       ts_timeline_renderer_set_group_collapsed (self->renderer, hit.group,
                                                 !ts_timeline_renderer_get_group_collapsed (self->renderer, hit.group));
-      update_vadjustment (self);
-      gtk_widget_queue_draw (GTK_WIDGET (self));
       return TRUE;
 
     case TS_TIMELINE_HIT_ITEM:
@@ -862,7 +850,9 @@ ts_timeline_click (TsTimeline *self,
         TsTime e = b;
 
         /* Zoom in on the folded run: its items are in lane order. */
-        for (guint i = hit.item; i < t->n_items && e - b < (self->end - self->begin); i++)
+        TsTime span = visible_span (self);
+
+        for (guint i = hit.item; i < t->n_items && e - b < span; i++)
           if (t->depths[i] == hit.depth)
             {
               e = MAX (e, t->ends[i]);
@@ -892,17 +882,19 @@ click_released_cb (TsTimeline      *self,
                    double           y,
                    GtkGestureClick *gesture)
 {
+  guint track, item;
+
   if (self->dragged)
     return;
   gtk_widget_grab_focus (GTK_WIDGET (self));
   ts_timeline_click (self, x, y);
 
   /* A double click on an item zooms to it. */
-  if (n_press == 2 && self->has_selection)
+  if (n_press == 2 && ts_timeline_view_state_get_selected_item (self->state, &track, &item))
     {
-      const TsTrack *t = ts_trace_document_get_track (self->document, self->selected_track);
-      TsTime s = t->starts[self->selected_item];
-      TsTime e = MAX (t->ends[self->selected_item], s + MIN_SPAN);
+      const TsTrack *t = ts_trace_document_get_track (self->document, track);
+      TsTime s = t->starts[item];
+      TsTime e = MAX (t->ends[item], s + MIN_SPAN);
 
       user_moved (self);
       apply_window (self, s - (e - s) * 0.2, e + (e - s) * 0.2);
@@ -918,8 +910,7 @@ drag_begin_cb (TsTimeline     *self,
   GdkModifierType state = gtk_event_controller_get_current_event_state (GTK_EVENT_CONTROLLER (gesture));
 
   self->dragged = FALSE;
-  self->drag_begin = self->begin;
-  self->drag_end = self->end;
+  ts_timeline_view_state_get_visible_range (self->state, &self->drag_begin, &self->drag_end);
   self->drag_scroll = gtk_adjustment_get_value (self->vadjustment);
   self->drag_anchor = ts_timeline_x_to_time (self, x);
   if (self->document == NULL || x < label_width (self))
@@ -1021,8 +1012,7 @@ zoom_begin_cb (TsTimeline     *self,
 {
   double cx = 0, cy = 0;
 
-  self->pinch_begin = self->begin;
-  self->pinch_end = self->end;
+  ts_timeline_view_state_get_visible_range (self->state, &self->pinch_begin, &self->pinch_end);
   gtk_gesture_get_bounding_box_center (GTK_GESTURE (gesture), &cx, &cy);
   self->pinch_x = cx;
 }
@@ -1070,54 +1060,125 @@ zoom_anchor_x (TsTimeline *self)
   return label_width (self) + track_width (self) / 2;
 }
 
-static gboolean
-key_pressed_cb (TsTimeline            *self,
-                guint                  keyval,
-                guint                  keycode,
-                GdkModifierType        state,
-                GtkEventControllerKey *controller)
+/* The keys are actions with bindings of the widget class: a class's
+ * shortcuts are local to the widget, so they act only while the timeline
+ * has the focus, and a W typed in the editor stays a W. The actions are
+ * disabled without a document, so their keys go on to the window then. */
+static void
+zoom_action (GtkWidget  *widget,
+             const char *action_name,
+             GVariant   *param)
 {
-  if (self->document == NULL || (state & (GDK_CONTROL_MASK | GDK_ALT_MASK)) != 0)
-    return FALSE;
+  TsTimeline *self = TS_TIMELINE (widget);
+  double factor = g_str_equal (action_name, "timeline.zoom-in") ? KEY_ZOOM : 1 / KEY_ZOOM;
 
-  switch (keyval)
-    {
-    case GDK_KEY_w: case GDK_KEY_W: case GDK_KEY_plus: case GDK_KEY_equal:
-      user_moved (self);
-      ts_timeline_zoom_at (self, zoom_anchor_x (self), KEY_ZOOM);
-      return TRUE;
-    case GDK_KEY_s: case GDK_KEY_S: case GDK_KEY_minus:
-      user_moved (self);
-      ts_timeline_zoom_at (self, zoom_anchor_x (self), 1 / KEY_ZOOM);
-      return TRUE;
-    case GDK_KEY_a: case GDK_KEY_A:
-      user_moved (self);
-      ts_timeline_pan (self, -KEY_PAN * track_width (self));
-      return TRUE;
-    case GDK_KEY_d: case GDK_KEY_D:
-      user_moved (self);
-      ts_timeline_pan (self, KEY_PAN * track_width (self));
-      return TRUE;
-    case GDK_KEY_f: case GDK_KEY_F: case GDK_KEY_0: case GDK_KEY_Home:
-      ts_timeline_zoom_to_fit (self);
-      return TRUE;
-    case GDK_KEY_Left:
-      return ts_timeline_move_selection (self, TS_TIMELINE_PREVIOUS);
-    case GDK_KEY_Right:
-      return ts_timeline_move_selection (self, TS_TIMELINE_NEXT);
-    case GDK_KEY_Up:
-      return ts_timeline_move_selection (self, TS_TIMELINE_TRACK_ABOVE);
-    case GDK_KEY_Down:
-      return ts_timeline_move_selection (self, TS_TIMELINE_TRACK_BELOW);
-    case GDK_KEY_Escape:
-      if (!self->has_selection && self->range_end == self->range_begin)
-        return FALSE;
-      ts_timeline_unselect_item (self);
-      ts_timeline_set_selected_range (self, 0, 0);
-      return TRUE;
-    default:
-      return FALSE;
-    }
+  user_moved (self);
+  ts_timeline_zoom_at (self, zoom_anchor_x (self), factor);
+}
+
+static void
+pan_action (GtkWidget  *widget,
+            const char *action_name,
+            GVariant   *param)
+{
+  TsTimeline *self = TS_TIMELINE (widget);
+  double dx = KEY_PAN * track_width (self);
+
+  user_moved (self);
+  ts_timeline_pan (self, g_str_equal (action_name, "timeline.pan-left") ? -dx : dx);
+}
+
+static void
+zoom_to_fit_action (GtkWidget  *widget,
+                    const char *action_name,
+                    GVariant   *param)
+{
+  ts_timeline_zoom_to_fit (TS_TIMELINE (widget));
+}
+
+static void
+clear_selection_action (GtkWidget  *widget,
+                        const char *action_name,
+                        GVariant   *param)
+{
+  TsTimeline *self = TS_TIMELINE (widget);
+
+  ts_timeline_unselect_item (self);
+  ts_timeline_set_selected_range (self, 0, 0);
+}
+
+/* Arrows are bindings with a callback rather than actions: where there is
+ * no item to move to, the key is not handled and moves the focus on, as
+ * arrows do elsewhere. */
+static gboolean
+move_binding_cb (GtkWidget *widget,
+                 GVariant  *args,
+                 gpointer   user_data)
+{
+  return ts_timeline_move_selection (TS_TIMELINE (widget), g_variant_get_int32 (args));
+}
+
+/* Escape has something to clear only while an item or a range is
+ * selected; otherwise it goes on (to Stop, in the window). */
+static void
+update_actions (TsTimeline *self)
+{
+  GtkWidget *widget = GTK_WIDGET (self);
+  gboolean has_document = self->document != NULL;
+  TsTime begin, end;
+
+  ts_timeline_view_state_get_selected_range (self->state, &begin, &end);
+  gtk_widget_action_set_enabled (widget, "timeline.zoom-in", has_document);
+  gtk_widget_action_set_enabled (widget, "timeline.zoom-out", has_document);
+  gtk_widget_action_set_enabled (widget, "timeline.pan-left", has_document);
+  gtk_widget_action_set_enabled (widget, "timeline.pan-right", has_document);
+  gtk_widget_action_set_enabled (widget, "timeline.zoom-to-fit", has_document);
+  gtk_widget_action_set_enabled (widget, "timeline.clear-selection",
+                                 has_document && (ts_timeline_view_state_get_selected_item (self->state, NULL, NULL) ||
+                                                  end != begin));
+}
+
+static void
+add_bindings (GtkWidgetClass *widget_class,
+              const char     *action,
+              const guint    *keyvals,
+              guint           n_keyvals)
+{
+  for (guint i = 0; i < n_keyvals; i++)
+    gtk_widget_class_add_binding_action (widget_class, keyvals[i], 0, action, NULL);
+}
+
+static void
+install_key_actions (GtkWidgetClass *widget_class)
+{
+  static const guint zoom_in[] = { GDK_KEY_w, GDK_KEY_W, GDK_KEY_plus, GDK_KEY_equal };
+  static const guint zoom_out[] = { GDK_KEY_s, GDK_KEY_S, GDK_KEY_minus };
+  static const guint pan_left[] = { GDK_KEY_a, GDK_KEY_A };
+  static const guint pan_right[] = { GDK_KEY_d, GDK_KEY_D };
+  static const guint fit[] = { GDK_KEY_f, GDK_KEY_F, GDK_KEY_0, GDK_KEY_Home };
+  static const guint escape[] = { GDK_KEY_Escape };
+  static const struct { guint keyval; TsTimelineDirection direction; } moves[] = {
+    { GDK_KEY_Left, TS_TIMELINE_PREVIOUS },
+    { GDK_KEY_Right, TS_TIMELINE_NEXT },
+    { GDK_KEY_Up, TS_TIMELINE_TRACK_ABOVE },
+    { GDK_KEY_Down, TS_TIMELINE_TRACK_BELOW },
+  };
+
+  gtk_widget_class_install_action (widget_class, "timeline.zoom-in", NULL, zoom_action);
+  gtk_widget_class_install_action (widget_class, "timeline.zoom-out", NULL, zoom_action);
+  gtk_widget_class_install_action (widget_class, "timeline.pan-left", NULL, pan_action);
+  gtk_widget_class_install_action (widget_class, "timeline.pan-right", NULL, pan_action);
+  gtk_widget_class_install_action (widget_class, "timeline.zoom-to-fit", NULL, zoom_to_fit_action);
+  gtk_widget_class_install_action (widget_class, "timeline.clear-selection", NULL, clear_selection_action);
+
+  add_bindings (widget_class, "timeline.zoom-in", zoom_in, G_N_ELEMENTS (zoom_in));
+  add_bindings (widget_class, "timeline.zoom-out", zoom_out, G_N_ELEMENTS (zoom_out));
+  add_bindings (widget_class, "timeline.pan-left", pan_left, G_N_ELEMENTS (pan_left));
+  add_bindings (widget_class, "timeline.pan-right", pan_right, G_N_ELEMENTS (pan_right));
+  add_bindings (widget_class, "timeline.zoom-to-fit", fit, G_N_ELEMENTS (fit));
+  add_bindings (widget_class, "timeline.clear-selection", escape, G_N_ELEMENTS (escape));
+  for (guint i = 0; i < G_N_ELEMENTS (moves); i++)
+    gtk_widget_class_add_binding (widget_class, moves[i].keyval, 0, move_binding_cb, "i", moves[i].direction);
 }
 
 /* --- drawing ------------------------------------------------------------- */
@@ -1214,7 +1275,11 @@ ts_timeline_dispose (GObject *object)
 {
   TsTimeline *self = TS_TIMELINE (object);
 
+  /* Others (a renderer a caller kept) may hold the state longer. */
+  if (self->state != NULL)
+    g_signal_handlers_disconnect_by_data (self->state, self);
   g_clear_object (&self->renderer);
+  g_clear_object (&self->state);
   g_clear_object (&self->document);
   g_clear_object (&self->vadjustment);
   g_clear_pointer (&self->matches, g_array_unref);
@@ -1235,26 +1300,17 @@ ts_timeline_get_property (GObject    *object,
     case PROP_DOCUMENT:
       g_value_set_object (value, self->document);
       break;
-    case PROP_BEGIN:
-      g_value_set_int64 (value, self->begin);
-      break;
-    case PROP_END:
-      g_value_set_int64 (value, self->end);
-      break;
     case PROP_FOLLOW:
       g_value_set_boolean (value, self->follow);
       break;
+    case PROP_BEGIN:
+    case PROP_END:
     case PROP_SELECTED_TRACK:
-      g_value_set_int (value, self->has_selection ? (int) self->selected_track : -1);
-      break;
     case PROP_SELECTED_ITEM:
-      g_value_set_int (value, self->has_selection ? (int) self->selected_item : -1);
-      break;
     case PROP_RANGE_BEGIN:
-      g_value_set_int64 (value, self->range_begin);
-      break;
     case PROP_RANGE_END:
-      g_value_set_int64 (value, self->range_end);
+      /* The state's property of the same name. */
+      g_object_get_property (G_OBJECT (self->state), pspec->name, value);
       break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
@@ -1268,6 +1324,7 @@ ts_timeline_set_property (GObject      *object,
                           GParamSpec   *pspec)
 {
   TsTimeline *self = TS_TIMELINE (object);
+  TsTime begin, end;
 
   switch (prop_id)
     {
@@ -1275,19 +1332,23 @@ ts_timeline_set_property (GObject      *object,
       ts_timeline_set_document (self, g_value_get_object (value));
       break;
     case PROP_BEGIN:
-      ts_timeline_set_visible_range (self, g_value_get_int64 (value), self->end);
+      ts_timeline_get_visible_range (self, NULL, &end);
+      ts_timeline_set_visible_range (self, g_value_get_int64 (value), end);
       break;
     case PROP_END:
-      ts_timeline_set_visible_range (self, self->begin, g_value_get_int64 (value));
+      ts_timeline_get_visible_range (self, &begin, NULL);
+      ts_timeline_set_visible_range (self, begin, g_value_get_int64 (value));
       break;
     case PROP_FOLLOW:
       ts_timeline_set_follow (self, g_value_get_boolean (value));
       break;
     case PROP_RANGE_BEGIN:
-      ts_timeline_set_selected_range (self, g_value_get_int64 (value), self->range_end);
+      ts_timeline_get_selected_range (self, NULL, &end);
+      ts_timeline_set_selected_range (self, g_value_get_int64 (value), end);
       break;
     case PROP_RANGE_END:
-      ts_timeline_set_selected_range (self, self->range_begin, g_value_get_int64 (value));
+      ts_timeline_get_selected_range (self, &begin, NULL);
+      ts_timeline_set_selected_range (self, begin, g_value_get_int64 (value));
       break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
@@ -1335,6 +1396,7 @@ ts_timeline_class_init (TsTimelineClass *klass)
   g_object_class_install_properties (object_class, N_PROPS, properties);
 
   gtk_widget_class_set_css_name (widget_class, "timeline");
+  install_key_actions (widget_class);
 }
 
 static void
@@ -1342,10 +1404,16 @@ ts_timeline_init (TsTimeline *self)
 {
   GtkWidget *widget = GTK_WIDGET (self);
   GtkGesture *click, *drag, *zoom;
-  GtkEventController *scroll, *motion, *key;
+  GtkEventController *scroll, *motion;
 
   self->matches = g_array_new (FALSE, FALSE, sizeof (Match));
-  self->end = 1000;
+  self->state = ts_timeline_view_state_new ();
+  ts_timeline_view_state_set_visible_range (self->state, 0, 1000);
+  g_signal_connect_object (self->state, "notify", G_CALLBACK (state_notify_cb), self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (self->state, "changed", G_CALLBACK (state_changed_cb), self, G_CONNECT_SWAPPED);
+  /* After the renderer has laid its rows out again. */
+  g_signal_connect_object (self->state, "folded-changed", G_CALLBACK (update_vadjustment), self,
+                           G_CONNECT_SWAPPED | G_CONNECT_AFTER);
   self->vadjustment = g_object_ref_sink (gtk_adjustment_new (0, 0, 1, 18, 100, 1));
   g_signal_connect_object (self->vadjustment, "value-changed",
                            G_CALLBACK (vadjustment_changed_cb), self, G_CONNECT_SWAPPED);
@@ -1381,12 +1449,9 @@ ts_timeline_init (TsTimeline *self)
   g_signal_connect_object (motion, "leave", G_CALLBACK (leave_cb), self, G_CONNECT_SWAPPED);
   gtk_widget_add_controller (widget, motion);
 
-  key = gtk_event_controller_key_new ();
-  g_signal_connect_object (key, "key-pressed", G_CALLBACK (key_pressed_cb), self, G_CONNECT_SWAPPED);
-  gtk_widget_add_controller (widget, key);
-
   g_signal_connect_object (adw_style_manager_get_default (), "notify::dark",
                            G_CALLBACK (dark_changed_cb), self, G_CONNECT_SWAPPED);
+  update_actions (self);
 }
 
 GtkWidget *

@@ -3,11 +3,16 @@
  * Copyright 2026 The Tensorscope authors
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
- * A widget around TsTimelineRenderer: it owns the visible window (zoom and
- * pan), the vertical scroll of the tracks, the selected item and the
- * selected range, and turns pointer and keyboard input into changes of
- * those. The renderer does the drawing and the hit testing, so the widget
- * and `tensorscope-cli render` agree on every pixel.
+ * A widget around TsTimelineRenderer: it turns pointer and keyboard input
+ * into changes of the visible window (zoom and pan), the selected item and
+ * range and the folded groups, which live in a TsTimelineViewState that
+ * the renderer reads too, and owns the vertical scroll of the tracks. The
+ * renderer does the drawing and the hit testing, so the widget and
+ * `tensorscope-cli render` agree on every pixel.
+ *
+ * Its keys are the actions timeline.zoom-in, zoom-out, pan-left,
+ * pan-right, zoom-to-fit and clear-selection, bound (with the arrows) only
+ * while the timeline has the focus.
  */
 
 #pragma once
@@ -36,6 +41,7 @@ TsTraceDocument    *ts_timeline_get_document       (TsTimeline          *self);
 void                ts_timeline_set_document       (TsTimeline          *self,
                                                     TsTraceDocument     *document);
 TsTimelineRenderer *ts_timeline_get_renderer       (TsTimeline          *self);
+TsTimelineViewState *ts_timeline_get_view_state    (TsTimeline          *self);
 GtkAdjustment      *ts_timeline_get_vadjustment    (TsTimeline          *self);
 
 /* The visible window, in trace time. */

@@ -2,12 +2,15 @@
  *
  * Copyright 2026 The Tensorscope authors
  * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * The widgets are in ts-trace-view.ui; here they follow the timeline.
  */
 
 #include "config.h"
 
 #include <glib/gi18n.h>
 
+#include "ts-application.h"
 #include "ts-time-ruler.h"
 #include "ts-trace-describe.h"
 #include "ts-trace-view.h"
@@ -229,17 +232,6 @@ find_shortcut_cb (GtkWidget *widget,
 
 /* --- construction -------------------------------------------------------- */
 
-static GtkWidget *
-icon_button (const char *icon,
-             const char *tooltip)
-{
-  GtkWidget *button = gtk_button_new_from_icon_name (icon);
-
-  gtk_widget_set_tooltip_text (button, tooltip);
-  gtk_widget_add_css_class (button, "flat");
-  return button;
-}
-
 static void
 zoom_in_cb (TsTraceView *self)
 {
@@ -266,141 +258,6 @@ zoom_fit_cb (TsTraceView *self)
   ts_timeline_zoom_to_fit (self->timeline);
 }
 
-static GtkWidget *
-build_toolbar (TsTraceView *self)
-{
-  GtkWidget *box = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 2);
-  GtkWidget *button;
-  GtkWidget *search_toggle;
-
-  gtk_widget_add_css_class (box, "toolbar");
-  gtk_widget_add_css_class (box, "timeline-toolbar");
-
-  button = icon_button ("zoom-out-symbolic", _("Zoom Out (S)"));
-  g_signal_connect_object (button, "clicked", G_CALLBACK (zoom_out_cb), self, G_CONNECT_SWAPPED);
-  gtk_box_append (GTK_BOX (box), button);
-  button = icon_button ("zoom-in-symbolic", _("Zoom In (W)"));
-  g_signal_connect_object (button, "clicked", G_CALLBACK (zoom_in_cb), self, G_CONNECT_SWAPPED);
-  gtk_box_append (GTK_BOX (box), button);
-  button = icon_button ("zoom-fit-best-symbolic", _("Zoom to Fit (F)"));
-  g_signal_connect_object (button, "clicked", G_CALLBACK (zoom_fit_cb), self, G_CONNECT_SWAPPED);
-  gtk_box_append (GTK_BOX (box), button);
-
-  self->range_label = GTK_LABEL (gtk_label_new (""));
-  gtk_widget_add_css_class (GTK_WIDGET (self->range_label), "dim-label");
-  gtk_widget_add_css_class (GTK_WIDGET (self->range_label), "numeric");
-  gtk_widget_set_margin_start (GTK_WIDGET (self->range_label), 8);
-  gtk_box_append (GTK_BOX (box), GTK_WIDGET (self->range_label));
-
-  self->status_label = GTK_LABEL (gtk_label_new (""));
-  gtk_widget_set_hexpand (GTK_WIDGET (self->status_label), TRUE);
-  gtk_label_set_xalign (self->status_label, 1.0);
-  gtk_label_set_ellipsize (self->status_label, PANGO_ELLIPSIZE_START);
-  gtk_box_append (GTK_BOX (box), GTK_WIDGET (self->status_label));
-
-  search_toggle = gtk_toggle_button_new ();
-  gtk_button_set_icon_name (GTK_BUTTON (search_toggle), "edit-find-symbolic");
-  gtk_widget_set_tooltip_text (search_toggle, _("Find by Name (Ctrl+F)"));
-  gtk_widget_add_css_class (search_toggle, "flat");
-  g_object_bind_property (search_toggle, "active", self->search_bar, "search-mode-enabled",
-                          G_BINDING_BIDIRECTIONAL | G_BINDING_SYNC_CREATE);
-  gtk_box_append (GTK_BOX (box), search_toggle);
-
-  return box;
-}
-
-static GtkWidget *
-build_search_bar (TsTraceView *self)
-{
-  GtkWidget *box = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 6);
-  GtkWidget *button;
-
-  self->search_bar = GTK_SEARCH_BAR (gtk_search_bar_new ());
-  self->search_entry = GTK_SEARCH_ENTRY (gtk_search_entry_new ());
-  gtk_widget_set_size_request (GTK_WIDGET (self->search_entry), 260, -1);
-  g_object_set (self->search_entry, "placeholder-text", _("Find kernels, calls, ranges by name"), NULL);
-  g_signal_connect_object (self->search_entry, "search-changed", G_CALLBACK (search_changed_cb), self, G_CONNECT_SWAPPED);
-  g_signal_connect_object (self->search_entry, "activate", G_CALLBACK (search_next_cb), self, G_CONNECT_SWAPPED);
-  g_signal_connect_object (self->search_entry, "next-match", G_CALLBACK (search_next_cb), self, G_CONNECT_SWAPPED);
-  g_signal_connect_object (self->search_entry, "previous-match", G_CALLBACK (search_previous_cb), self, G_CONNECT_SWAPPED);
-  g_signal_connect_object (self->search_entry, "stop-search", G_CALLBACK (search_stop_cb), self, G_CONNECT_SWAPPED);
-  gtk_box_append (GTK_BOX (box), GTK_WIDGET (self->search_entry));
-
-  button = icon_button ("go-up-symbolic", _("Previous Match (Shift+Ctrl+G)"));
-  g_signal_connect_object (button, "clicked", G_CALLBACK (search_previous_cb), self, G_CONNECT_SWAPPED);
-  gtk_box_append (GTK_BOX (box), button);
-  button = icon_button ("go-down-symbolic", _("Next Match (Ctrl+G or Enter)"));
-  g_signal_connect_object (button, "clicked", G_CALLBACK (search_next_cb), self, G_CONNECT_SWAPPED);
-  gtk_box_append (GTK_BOX (box), button);
-
-  self->match_label = GTK_LABEL (gtk_label_new (""));
-  gtk_widget_add_css_class (GTK_WIDGET (self->match_label), "dim-label");
-  gtk_widget_add_css_class (GTK_WIDGET (self->match_label), "numeric");
-  gtk_box_append (GTK_BOX (box), GTK_WIDGET (self->match_label));
-
-  gtk_search_bar_set_child (self->search_bar, box);
-  gtk_search_bar_connect_entry (self->search_bar, GTK_EDITABLE (self->search_entry));
-  gtk_search_bar_set_show_close_button (self->search_bar, TRUE);
-  return GTK_WIDGET (self->search_bar);
-}
-
-static GtkWidget *
-panel_label (void)
-{
-  GtkWidget *label = gtk_label_new (NULL);
-
-  gtk_label_set_xalign (GTK_LABEL (label), 0);
-  gtk_label_set_yalign (GTK_LABEL (label), 0);
-  gtk_label_set_wrap (GTK_LABEL (label), TRUE);
-  gtk_label_set_wrap_mode (GTK_LABEL (label), PANGO_WRAP_WORD_CHAR);
-  gtk_label_set_selectable (GTK_LABEL (label), TRUE);
-  gtk_widget_set_margin_start (label, 10);
-  gtk_widget_set_margin_end (label, 10);
-  gtk_widget_set_margin_top (label, 6);
-  gtk_widget_set_margin_bottom (label, 6);
-  return label;
-}
-
-static GtkWidget *
-scrolled (GtkWidget *child)
-{
-  GtkWidget *sw = gtk_scrolled_window_new ();
-
-  gtk_scrolled_window_set_policy (GTK_SCROLLED_WINDOW (sw), GTK_POLICY_NEVER, GTK_POLICY_AUTOMATIC);
-  gtk_scrolled_window_set_child (GTK_SCROLLED_WINDOW (sw), child);
-  gtk_widget_set_hexpand (sw, TRUE);
-  return sw;
-}
-
-static GtkWidget *
-build_panels (TsTraceView *self)
-{
-  GtkWidget *paned = gtk_paned_new (GTK_ORIENTATION_HORIZONTAL);
-  GtkWidget *details_box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 0);
-
-  self->details_label = GTK_LABEL (panel_label ());
-  self->source_button = GTK_BUTTON (gtk_button_new_with_label (""));
-  gtk_widget_set_halign (GTK_WIDGET (self->source_button), GTK_ALIGN_START);
-  gtk_widget_set_margin_start (GTK_WIDGET (self->source_button), 10);
-  gtk_widget_set_margin_top (GTK_WIDGET (self->source_button), 6);
-  g_signal_connect_object (self->source_button, "clicked", G_CALLBACK (source_clicked_cb), self, G_CONNECT_SWAPPED);
-  gtk_box_append (GTK_BOX (details_box), GTK_WIDGET (self->source_button));
-  gtk_box_append (GTK_BOX (details_box), GTK_WIDGET (self->details_label));
-
-  self->stats_label = GTK_LABEL (panel_label ());
-  gtk_label_set_wrap (self->stats_label, FALSE);
-
-  gtk_paned_set_start_child (GTK_PANED (paned), scrolled (details_box));
-  gtk_paned_set_end_child (GTK_PANED (paned), scrolled (GTK_WIDGET (self->stats_label)));
-  gtk_paned_set_resize_start_child (GTK_PANED (paned), TRUE);
-  gtk_paned_set_shrink_start_child (GTK_PANED (paned), FALSE);
-  gtk_paned_set_shrink_end_child (GTK_PANED (paned), FALSE);
-  gtk_paned_set_position (GTK_PANED (paned), 330);
-  gtk_widget_add_css_class (paned, "timeline-panels");
-  gtk_widget_set_size_request (paned, -1, 210);
-  return paned;
-}
-
 static void
 ts_trace_view_dispose (GObject *object)
 {
@@ -408,6 +265,7 @@ ts_trace_view_dispose (GObject *object)
 
   g_clear_handle_id (&self->stats_idle, g_source_remove);
   g_clear_pointer (&self->source_file, g_free);
+  gtk_widget_dispose_template (GTK_WIDGET (self), TS_TYPE_TRACE_VIEW);
 
   G_OBJECT_CLASS (ts_trace_view_parent_class)->dispose (object);
 }
@@ -430,37 +288,42 @@ ts_trace_view_class_init (TsTraceViewClass *klass)
 
   gtk_widget_class_add_binding (widget_class, GDK_KEY_f, GDK_CONTROL_MASK, find_shortcut_cb, NULL);
   gtk_widget_class_set_css_name (widget_class, "traceview");
+
+  g_type_ensure (TS_TYPE_TIMELINE);
+  gtk_widget_class_set_template_from_resource (widget_class, TS_RESOURCE_PATH "/ts-trace-view.ui");
+  gtk_widget_class_bind_template_child (widget_class, TsTraceView, timeline);
+  gtk_widget_class_bind_template_child (widget_class, TsTraceView, status_label);
+  gtk_widget_class_bind_template_child (widget_class, TsTraceView, range_label);
+  gtk_widget_class_bind_template_child (widget_class, TsTraceView, search_bar);
+  gtk_widget_class_bind_template_child (widget_class, TsTraceView, search_entry);
+  gtk_widget_class_bind_template_child (widget_class, TsTraceView, match_label);
+  gtk_widget_class_bind_template_child (widget_class, TsTraceView, details_label);
+  gtk_widget_class_bind_template_child (widget_class, TsTraceView, source_button);
+  gtk_widget_class_bind_template_child (widget_class, TsTraceView, stats_label);
+  /* Offset 0: only for gtk_widget_get_template_child() in init. */
+  gtk_widget_class_bind_template_child_full (widget_class, "scrollbar", FALSE, 0);
+  gtk_widget_class_bind_template_callback (widget_class, zoom_in_cb);
+  gtk_widget_class_bind_template_callback (widget_class, zoom_out_cb);
+  gtk_widget_class_bind_template_callback (widget_class, zoom_fit_cb);
+  gtk_widget_class_bind_template_callback (widget_class, search_changed_cb);
+  gtk_widget_class_bind_template_callback (widget_class, search_next_cb);
+  gtk_widget_class_bind_template_callback (widget_class, search_previous_cb);
+  gtk_widget_class_bind_template_callback (widget_class, search_stop_cb);
+  gtk_widget_class_bind_template_callback (widget_class, source_clicked_cb);
 }
 
 static void
 ts_trace_view_init (TsTraceView *self)
 {
-  GtkWidget *vbox = gtk_box_new (GTK_ORIENTATION_VERTICAL, 0);
-  GtkWidget *paned = gtk_paned_new (GTK_ORIENTATION_VERTICAL);
-  GtkWidget *hbox = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 0);
-  GtkWidget *scrollbar;
-  GtkWidget *search_bar;
+  GObject *scrollbar;
 
-  search_bar = build_search_bar (self);
-  gtk_box_append (GTK_BOX (vbox), build_toolbar (self));
-  gtk_box_append (GTK_BOX (vbox), search_bar);
+  gtk_widget_init_template (GTK_WIDGET (self));
 
-  self->timeline = TS_TIMELINE (ts_timeline_new ());
-  gtk_widget_set_hexpand (GTK_WIDGET (self->timeline), TRUE);
-  gtk_widget_set_vexpand (GTK_WIDGET (self->timeline), TRUE);
-  scrollbar = gtk_scrollbar_new (GTK_ORIENTATION_VERTICAL, ts_timeline_get_vadjustment (self->timeline));
-  gtk_box_append (GTK_BOX (hbox), GTK_WIDGET (self->timeline));
-  gtk_box_append (GTK_BOX (hbox), scrollbar);
-
-  gtk_paned_set_start_child (GTK_PANED (paned), hbox);
-  gtk_paned_set_end_child (GTK_PANED (paned), build_panels (self));
-  gtk_paned_set_resize_end_child (GTK_PANED (paned), FALSE);
-  gtk_paned_set_shrink_end_child (GTK_PANED (paned), FALSE);
-  gtk_paned_set_shrink_start_child (GTK_PANED (paned), FALSE);
-  gtk_widget_set_vexpand (paned, TRUE);
-  gtk_box_append (GTK_BOX (vbox), paned);
-
-  adw_bin_set_child (ADW_BIN (self), vbox);
+  /* What the .ui file cannot say: the timeline's own adjustment, and the
+   * entry the search bar types into. */
+  scrollbar = gtk_widget_get_template_child (GTK_WIDGET (self), TS_TYPE_TRACE_VIEW, "scrollbar");
+  gtk_scrollbar_set_adjustment (GTK_SCROLLBAR (scrollbar), ts_timeline_get_vadjustment (self->timeline));
+  gtk_search_bar_connect_entry (self->search_bar, GTK_EDITABLE (self->search_entry));
 
   g_signal_connect_object (self->timeline, "notify::selected-item", G_CALLBACK (update_details), self, G_CONNECT_SWAPPED);
   g_signal_connect_object (self->timeline, "notify::document", G_CALLBACK (update_details), self, G_CONNECT_SWAPPED);

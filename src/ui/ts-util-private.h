@@ -8,6 +8,7 @@
 
 #include <glib.h>
 
+#include "ts-time-range-private.h"
 #include "ts-types.h"
 
 G_BEGIN_DECLS
@@ -26,19 +27,6 @@ _ts_set_str (char       **str_pointer,
   g_free (*str_pointer);
   *str_pointer = copy;
   return TRUE;
-}
-
-/* The out-parameters of a get_*_range() accessor, either may be NULL. */
-static inline void
-_ts_time_range_get (TsTime  begin,
-                    TsTime  end,
-                    TsTime *begin_out,
-                    TsTime *end_out)
-{
-  if (begin_out != NULL)
-    *begin_out = begin;
-  if (end_out != NULL)
-    *end_out = end;
 }
 
 G_END_DECLS

@@ -115,53 +115,25 @@ ts_window_action_open (GSimpleAction *action,
   gtk_native_dialog_show (GTK_NATIVE_DIALOG (dialog));
 }
 
-typedef struct
-{
-  TsWindow *self;
-  GFile    *file;
-  gboolean  is_script;
-} SaveData;
-
 static void
-save_data_free (SaveData *save)
+ts_window_save_script_done_cb (GObject      *object,
+                               GAsyncResult *result,
+                               gpointer      user_data)
 {
-  g_clear_object (&save->self);
-  g_clear_object (&save->file);
-  g_free (save);
-}
-
-G_DEFINE_AUTOPTR_CLEANUP_FUNC (SaveData, save_data_free)
-
-static void
-ts_window_save_done_cb (GObject      *object,
-                        GAsyncResult *result,
-                        gpointer      user_data)
-{
-  g_autoptr(SaveData) save = user_data;
+  g_autoptr(TsWindowFileOp) save = user_data;
   g_autoptr(GError) error = NULL;
-  g_autofree char *message = NULL;
-  g_autofree char *basename = g_file_get_basename (save->file);
+  TsWindow *self = save->self;
 
-  if (!g_file_replace_contents_finish (G_FILE (object), result, NULL, &error))
-    {
-      message = g_strdup_printf (_("Could not save “%s”: %s"), basename, error->message);
-      _ts_window_toast (save->self, message);
-      return;
-    }
+  g_file_replace_contents_finish (G_FILE (object), result, NULL, &error);
+  if (!_ts_window_saved (self, save->file, error))
+    return;
 
-  message = g_strdup_printf (_("Saved “%s”"), basename);
-  _ts_window_toast (save->self, message);
-  _ts_window_add_recent (save->self, save->file);
-
-  if (save->is_script)
-    {
-      /* The editor now shows that file. */
-      g_set_object (&save->self->script_file, save->file);
-      g_free (save->self->script_name);
-      save->self->script_name = g_steal_pointer (&basename);
-      ts_editor_set_modified (save->self->editor, FALSE);
-      adw_window_title_set_subtitle (save->self->window_title, save->self->script_name);
-    }
+  /* The editor now shows that file. */
+  g_set_object (&self->script_file, save->file);
+  g_free (self->script_name);
+  self->script_name = g_file_get_basename (save->file);
+  ts_editor_set_modified (self->editor, FALSE);
+  adw_window_title_set_subtitle (self->window_title, self->script_name);
 }
 
 static void
@@ -173,31 +145,21 @@ ts_window_save_response_cb (GtkNativeDialog *dialog,
 
   if (response == GTK_RESPONSE_ACCEPT)
     {
-      g_autoptr(GBytes) bytes = NULL;
-      SaveData *save = g_new0 (SaveData, 1);
-
-      save->self = g_object_ref (self);
-      save->file = gtk_file_chooser_get_file (GTK_FILE_CHOOSER (dialog));
-      save->is_script = is_script;
+      g_autoptr(GFile) file = gtk_file_chooser_get_file (GTK_FILE_CHOOSER (dialog));
 
       if (is_script)
         {
           char *text = ts_editor_dup_text (self->editor);
-          bytes = g_bytes_new_take (text, strlen (text));
+          g_autoptr(GBytes) bytes = g_bytes_new_take (text, strlen (text));
+
+          g_file_replace_contents_bytes_async (file, bytes, NULL, FALSE,
+                                               G_FILE_CREATE_REPLACE_DESTINATION,
+                                               NULL, ts_window_save_script_done_cb,
+                                               _ts_window_file_op_new (self, file));
         }
       else
-        {
-          /* Traces go through the trace writer (ts-window-trace.c). */
-          _ts_window_save_trace (self, save->file);
-          save_data_free (save);
-          gtk_native_dialog_destroy (dialog);
-          g_object_unref (dialog);
-          return;
-        }
-
-      g_file_replace_contents_bytes_async (save->file, bytes, NULL, FALSE,
-                                           G_FILE_CREATE_REPLACE_DESTINATION,
-                                           NULL, ts_window_save_done_cb, save);
+        /* Traces go through the trace writer (ts-window-trace.c). */
+        _ts_window_save_trace (self, file);
     }
 
   gtk_native_dialog_destroy (dialog);
@@ -311,13 +273,13 @@ ts_window_set_action_enabled (TsWindow   *self,
 void
 _ts_window_update_actions (TsWindow *self)
 {
-  gboolean running = ts_workload_runner_get_running (self->runner);
+  gboolean running = ts_workload_runner_get_running (ts_run_controller_get_runner (self->run));
 
   g_assert (TS_IS_WINDOW (self));
 
   ts_window_set_action_enabled (self, "run", !running);
   ts_window_set_action_enabled (self, "stop", running);
-  ts_window_set_action_enabled (self, "save-trace", !running && _ts_window_has_trace (self));
+  ts_window_set_action_enabled (self, "save-trace", !running && ts_run_controller_has_trace (self->run));
   ts_window_set_action_enabled (self, "find", self->trace_view != NULL);
   ts_window_set_action_enabled (self, "find-next", self->trace_view != NULL);
   ts_window_set_action_enabled (self, "find-previous", self->trace_view != NULL);

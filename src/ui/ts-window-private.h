@@ -8,8 +8,8 @@
 
 #include "ts-example-gallery.h"
 #include "ts-gpu-probe.h"
+#include "ts-run-controller.h"
 #include "ts-trace-document.h"
-#include "ts-trace-reader.h"
 #include "ts-trace-view.h"
 #include "ts-window.h"
 
@@ -50,7 +50,8 @@ struct _TsWindow
   GMenu                *recent_menu;
 
   GSettings            *settings;
-  TsWorkloadRunner     *runner;
+  /* The run lifecycle: runner, trace reading, live rebuild, run folder. */
+  TsRunController      *run;
 
   /* The GPU choice (ts-window-gpu.c). */
   TsGpuProbe           *gpu_probe;
@@ -64,29 +65,29 @@ struct _TsWindow
   char                 *script_name;
   char                 *example_id;
 
-  /* The current or last run. */
-  char                 *run_dir;
-  char                 *run_script_path;
-  GByteArray           *trace;
-  guint                 error_line;
-  char                 *last_stderr;
   char                 *status;
 
-  /* The trace viewer (ts-window-trace.c): the recorder of the run or file
-   * shown, the live reader feeding it, and the throttled rebuild. */
+  /* The trace viewer (ts-window-trace.c), showing the run's document. */
   TsTraceView          *trace_view;
-  TsRecorder           *recorder;
-  TsTraceReader        *reader;
-  gboolean              reader_failed;
-  guint                 rebuild_source;
-  gint64                last_rebuild;
-  gint64                rebuild_usec;   /* what the last rebuild cost */
-  guint64               built_records;
-  GCancellable         *load_cancellable;
 
   /* The Memory view (ts-window-memory.c). */
   TsWindowMemory       *memory;
 };
+
+/* What the callback of an asynchronous file operation needs: the window,
+ * kept alive until it is done, and the file. */
+typedef struct
+{
+  TsWindow *self;
+  GFile    *file;
+  gboolean  run;              /* opening a script: run it once loaded */
+} TsWindowFileOp;
+
+TsWindowFileOp *_ts_window_file_op_new  (TsWindow       *self,
+                                         GFile          *file);
+void            _ts_window_file_op_free (TsWindowFileOp *op);
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (TsWindowFileOp, _ts_window_file_op_free)
 
 /* GPU models as the CLI names them, in the order of the drop-down. */
 extern const char * const _ts_gpu_models[];
@@ -98,16 +99,17 @@ void _ts_window_add_recent        (TsWindow   *self,
                                    GFile      *file);
 void _ts_window_toast             (TsWindow   *self,
                                    const char *message);
+/* Says a save went well (and remembers the file) or why not. */
+gboolean _ts_window_saved         (TsWindow     *self,
+                                   GFile        *file,
+                                   const GError *error);
 
 /* Hooks for the trace viewer (ts-window-trace.c). */
+void _ts_window_trace_init        (TsWindow   *self);
 void _ts_window_trace_begin       (TsWindow   *self);
-void _ts_window_trace_data        (TsWindow   *self,
-                                   GBytes     *bytes);
 void _ts_window_trace_end         (TsWindow   *self);
-void _ts_window_trace_dispose     (TsWindow   *self);
 void _ts_window_save_trace        (TsWindow   *self,
                                    GFile      *file);
-gboolean _ts_window_has_trace     (TsWindow   *self);
 
 /* Hooks for the GPU choice (ts-window-gpu.c). */
 void _ts_window_gpu_init          (TsWindow    *self);

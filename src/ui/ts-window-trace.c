@@ -3,34 +3,19 @@
  * Copyright 2026 The Tensorscope authors
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
- * Live runs: the runner hands us the trace bytes as they come on the main
- * loop (in pipe-sized pieces, never blocking); they go into an incremental
- * TsTraceReader that appends whole frames to a fresh TsRecorder. The trace
- * document is rebuilt from the recorder at most REBUILD_HZ times a second,
- * and only when records arrived, so a busy workload cannot starve the UI.
- * A rebuild costs time linear in the records, so the pause after one is
- * also at least REBUILD_RATIO times what it took: on a long run rebuilding
- * stays under a tenth of the wall time (a 10M-record document takes about
- * 1.7 s to build, so such a run refreshes every ~17 s, a short one 10 times
- * a second).
- * A bad frame stops the reading with a message; what came before stays.
- * At the end of the run the last records are read, the document is built
- * once more and the timeline zooms to fit.
- *
- * Files: a .tstrace is loaded (and its document built) in a GTask thread,
- * then shown. Saving writes the recorder with the trace writer, also in a
- * thread.
+ * The run controller (ts-run-controller.c) reads the trace of a run as it
+ * streams in and rebuilds its document a few times a second; here the
+ * window shows each document in its TsTraceView, says when the trace is
+ * damaged, and at the end of a run zooms to fit and marks the lines the
+ * trace blames in the editor. Opening and saving .tstrace files go through
+ * the controller too, in threads.
  */
 
 #include "config.h"
 
 #include <glib/gi18n.h>
 
-#include "ts-trace-writer.h"
 #include "ts-window-private.h"
-
-#define REBUILD_HZ    10
-#define REBUILD_RATIO 9     /* idle time per unit of rebuild time */
 
 static void
 ts_window_goto_source_cb (TsWindow    *self,
@@ -69,80 +54,27 @@ ts_window_ensure_view (TsWindow *self)
 }
 
 static void
-ts_window_show_recorder (TsWindow   *self,
-                         TsRecorder *recorder)
+ts_window_document_cb (TsWindow *self)
 {
-  g_autoptr(TsTraceDocument) document = ts_trace_document_new (recorder);
-
-  ts_trace_view_set_document (ts_window_ensure_view (self), document);
-}
-
-static guint64
-ts_window_count_records (TsWindow *self)
-{
-  guint64 n = 0;
-
-  for (guint k = 0; k < TS_N_RECORD_KINDS; k++)
-    n += ts_recorder_get_count (self->recorder, k);
-  return n;
+  ts_trace_view_set_document (ts_window_ensure_view (self), ts_run_controller_get_document (self->run));
 }
 
 static void
-ts_window_rebuild (TsWindow *self)
+ts_window_trace_damaged_cb (TsWindow   *self,
+                            const char *message)
 {
-  guint64 n;
-  gint64 start;
-
-  if (self->recorder == NULL)
-    return;
-  n = ts_window_count_records (self);
-  if (n == self->built_records && self->trace_view != NULL &&
-      ts_trace_view_get_document (self->trace_view) != NULL)
-    return;
-
-  self->built_records = n;
-  start = g_get_monotonic_time ();
-  ts_window_show_recorder (self, self->recorder);
-  self->last_rebuild = g_get_monotonic_time ();
-  self->rebuild_usec = self->last_rebuild - start;
-  g_debug ("Rebuilt the live document: %" G_GUINT64_FORMAT " records in %.1f ms",
-           n, self->rebuild_usec / 1000.0);
-}
-
-static gboolean
-ts_window_rebuild_cb (gpointer data)
-{
-  TsWindow *self = data;
-
-  self->rebuild_source = 0;
-  ts_window_rebuild (self);
-  return G_SOURCE_REMOVE;
-}
-
-static void
-ts_window_schedule_rebuild (TsWindow *self)
-{
-  gint64 next, now;
-
-  if (self->rebuild_source != 0)
-    return;
-  now = g_get_monotonic_time ();
-  next = self->last_rebuild + MAX (G_USEC_PER_SEC / REBUILD_HZ, REBUILD_RATIO * self->rebuild_usec);
-  self->rebuild_source = g_timeout_add (next > now ? (guint) ((next - now) / 1000) : 0,
-                                        ts_window_rebuild_cb, self);
-}
-
-static void
-ts_window_reader_failed (TsWindow     *self,
-                         const GError *error)
-{
-  g_autofree char *message = NULL;
-
-  self->reader_failed = TRUE;
-  message = g_strdup_printf (_("The trace is damaged, the timeline shows what came before: %s"), error->message);
   _ts_window_toast (self, message);
   if (self->trace_view != NULL)
     ts_trace_view_set_status (self->trace_view, message);
+}
+
+void
+_ts_window_trace_init (TsWindow *self)
+{
+  g_signal_connect_object (self->run, "notify::document",
+                           G_CALLBACK (ts_window_document_cb), self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (self->run, "trace-damaged",
+                           G_CALLBACK (ts_window_trace_damaged_cb), self, G_CONNECT_SWAPPED);
 }
 
 void
@@ -150,45 +82,11 @@ _ts_window_trace_begin (TsWindow *self)
 {
   g_assert (TS_IS_WINDOW (self));
 
-  g_byte_array_set_size (self->trace, 0);
-  g_cancellable_cancel (self->load_cancellable);
-  g_clear_object (&self->load_cancellable);
-  g_clear_handle_id (&self->rebuild_source, g_source_remove);
-
-  g_clear_object (&self->reader);
-  g_clear_object (&self->recorder);
-  self->recorder = ts_recorder_new ();
-  self->reader = ts_trace_reader_new (self->recorder);
-  self->reader_failed = FALSE;
-  self->built_records = 0;
-  self->last_rebuild = 0;
-  self->rebuild_usec = 0;
-
   ts_window_ensure_view (self);
   ts_trace_view_set_document (self->trace_view, NULL);
   ts_trace_view_set_status (self->trace_view, _("Live"));
   ts_timeline_set_follow (ts_trace_view_get_timeline (self->trace_view), TRUE);
   _ts_window_update_actions (self);
-}
-
-void
-_ts_window_trace_data (TsWindow *self,
-                       GBytes   *bytes)
-{
-  g_autoptr(GError) error = NULL;
-  gsize size;
-  const guint8 *data;
-
-  g_assert (TS_IS_WINDOW (self));
-
-  data = g_bytes_get_data (bytes, &size);
-  g_byte_array_append (self->trace, data, size);
-
-  if (self->reader == NULL || self->reader_failed)
-    return;
-  if (!ts_trace_reader_feed (self->reader, data, size, &error))
-    ts_window_reader_failed (self, error);
-  ts_window_schedule_rebuild (self);
 }
 
 /* Whether a line of the trace is a line of the script in the editor: the
@@ -203,7 +101,7 @@ ts_window_loc_in_editor (TsWindow          *self,
 
   if (loc->line == 0)
     return FALSE;
-  file = loc->file != 0 ? ts_recorder_lookup (self->recorder, loc->file) : NULL;
+  file = loc->file != 0 ? ts_recorder_lookup (ts_run_controller_get_recorder (self->run), loc->file) : NULL;
   if (file == NULL || *file == '\0' || self->script_name == NULL)
     return TRUE;
   base = g_path_get_basename (file);
@@ -216,7 +114,7 @@ ts_window_loc_in_editor (TsWindow          *self,
 static void
 ts_window_mark_problems (TsWindow *self)
 {
-  TsRecorder *rec = self->recorder;
+  TsRecorder *rec = ts_run_controller_get_recorder (self->run);
   gsize n;
 
   n = ts_recorder_get_count (rec, TS_RECORD_ERROR);
@@ -254,29 +152,22 @@ ts_window_mark_problems (TsWindow *self)
     }
 }
 
+/* After the controller built the run's last document. */
 void
 _ts_window_trace_end (TsWindow *self)
 {
-  g_autoptr(GError) error = NULL;
   TsTimeline *timeline;
 
   g_assert (TS_IS_WINDOW (self));
 
-  if (self->reader != NULL && !self->reader_failed && self->trace->len > 0 &&
-      !ts_trace_reader_finish (self->reader, &error))
-    ts_window_reader_failed (self, error);
-
-  g_clear_handle_id (&self->rebuild_source, g_source_remove);
-  if (self->recorder != NULL && self->trace_view != NULL)
+  if (ts_run_controller_get_recorder (self->run) != NULL && self->trace_view != NULL)
     {
-      self->built_records = G_MAXUINT64;   /* always rebuild */
-      ts_window_rebuild (self);
       timeline = ts_trace_view_get_timeline (self->trace_view);
       ts_timeline_set_follow (timeline, FALSE);
       ts_timeline_zoom_to_fit (timeline);
-      if (self->reader_failed)
+      if (ts_run_controller_get_damaged (self->run))
         ;  /* the status says what went wrong */
-      else if (self->reader != NULL && ts_trace_reader_get_cut_short (self->reader))
+      else if (ts_run_controller_get_cut_short (self->run))
         ts_trace_view_set_status (self->trace_view, _("Cut short: the run ended before its trace did"));
       else
         ts_trace_view_set_status (self->trace_view, self->script_name);
@@ -286,80 +177,22 @@ _ts_window_trace_end (TsWindow *self)
   _ts_window_update_actions (self);
 }
 
-void
-_ts_window_trace_dispose (TsWindow *self)
-{
-  g_cancellable_cancel (self->load_cancellable);
-  g_clear_object (&self->load_cancellable);
-  g_clear_handle_id (&self->rebuild_source, g_source_remove);
-  g_clear_object (&self->reader);
-  g_clear_object (&self->recorder);
-}
-
-gboolean
-_ts_window_has_trace (TsWindow *self)
-{
-  return self->recorder != NULL && ts_window_count_records (self) > 0;
-}
-
 /* --- opening files --------------------------------------------------------- */
-
-typedef struct
-{
-  TsRecorder      *recorder;
-  TsTraceDocument *document;
-  gboolean         cut_short;
-} LoadResult;
-
-static void
-load_result_free (LoadResult *r)
-{
-  g_clear_object (&r->recorder);
-  g_clear_object (&r->document);
-  g_free (r);
-}
-
-static void
-ts_window_load_thread (GTask        *task,
-                       gpointer      source_object,
-                       gpointer      task_data,
-                       GCancellable *cancellable)
-{
-  g_autofree char *path = g_file_get_path (task_data);
-  GError *error = NULL;
-  LoadResult *r;
-
-  if (path == NULL)
-    {
-      g_task_return_new_error (task, G_IO_ERROR, G_IO_ERROR_NOT_SUPPORTED, _("Only local files can be opened"));
-      return;
-    }
-
-  r = g_new0 (LoadResult, 1);
-  if (!(r->recorder = ts_trace_load (path, &r->cut_short, &error)))
-    {
-      load_result_free (r);
-      g_task_return_error (task, error);
-      return;
-    }
-  r->document = ts_trace_document_new (r->recorder);
-  g_task_return_pointer (task, r, (GDestroyNotify) load_result_free);
-}
 
 static void
 ts_window_load_done_cb (GObject      *object,
                         GAsyncResult *result,
                         gpointer      user_data)
 {
-  TsWindow *self = TS_WINDOW (object);
-  GTask *task = G_TASK (result);
-  GFile *file = g_task_get_task_data (task);
+  g_autoptr(TsWindowFileOp) op = user_data;
+  TsWindow *self = op->self;
   g_autoptr(GError) error = NULL;
-  g_autofree char *basename = g_file_get_basename (file);
+  g_autofree char *basename = g_file_get_basename (op->file);
   g_autofree char *status = NULL;
-  LoadResult *r;
+  gboolean cut_short = FALSE;
 
-  if (!(r = g_task_propagate_pointer (task, &error)))
+  /* A closed window's controller cancels its load. */
+  if (!ts_run_controller_load_trace_finish (TS_RUN_CONTROLLER (object), result, &cut_short, &error))
     {
       g_autofree char *message = NULL;
 
@@ -371,21 +204,16 @@ ts_window_load_done_cb (GObject      *object,
       return;
     }
 
-  g_clear_object (&self->reader);
-  g_set_object (&self->recorder, r->recorder);
-  g_byte_array_set_size (self->trace, 0);
-  self->built_records = ts_window_count_records (self);
-  ts_trace_view_set_document (ts_window_ensure_view (self), r->document);
+  /* The document is shown already (notify::document). */
   ts_timeline_zoom_to_fit (ts_trace_view_get_timeline (self->trace_view));
-  status = r->cut_short
+  status = cut_short
            ? g_strdup_printf (_("%s (cut short: the run ended before its trace did)"), basename)
            : g_strdup (basename);
   ts_trace_view_set_status (self->trace_view, status);
-  if (r->cut_short)
+  if (cut_short)
     _ts_window_toast (self, _("This trace was cut short; it shows what was recorded"));
   ts_editor_clear_marks (self->editor);
   ts_window_mark_problems (self);
-  load_result_free (r);
   _ts_window_update_actions (self);
 }
 
@@ -401,69 +229,25 @@ void
 ts_window_open_trace (TsWindow *self,
                       GFile    *file)
 {
-  g_autoptr(GTask) task = NULL;
-
   g_return_if_fail (TS_IS_WINDOW (self));
   g_return_if_fail (G_IS_FILE (file));
 
   _ts_window_add_recent (self, file);
-  g_cancellable_cancel (self->load_cancellable);
-  g_clear_object (&self->load_cancellable);
-  self->load_cancellable = g_cancellable_new ();
-
-  task = g_task_new (self, self->load_cancellable, ts_window_load_done_cb, NULL);
-  g_task_set_source_tag (task, ts_window_open_trace);
-  g_task_set_task_data (task, g_object_ref (file), g_object_unref);
-  g_task_run_in_thread (task, ts_window_load_thread);
+  ts_run_controller_load_trace_async (self->run, file, ts_window_load_done_cb, _ts_window_file_op_new (self, file));
 }
 
 /* --- saving ---------------------------------------------------------------- */
-
-static void
-ts_window_save_thread (GTask        *task,
-                       gpointer      source_object,
-                       gpointer      task_data,
-                       GCancellable *cancellable)
-{
-  GFile *file = g_object_get_data (G_OBJECT (task), "ts-file");
-  g_autofree char *path = g_file_get_path (file);
-  g_autoptr(TsTraceWriter) writer = NULL;
-  GError *error = NULL;
-
-  if (path == NULL)
-    {
-      g_task_return_new_error (task, G_IO_ERROR, G_IO_ERROR_NOT_SUPPORTED, _("Only local files can be written"));
-      return;
-    }
-  if (!(writer = ts_trace_writer_new_for_path (path, &error)) ||
-      !ts_trace_writer_attach (writer, task_data, &error) ||
-      !ts_trace_writer_close (writer, &error))
-    {
-      g_task_return_error (task, error);
-      return;
-    }
-  g_task_return_boolean (task, TRUE);
-}
 
 static void
 ts_window_save_done_cb (GObject      *object,
                         GAsyncResult *result,
                         gpointer      user_data)
 {
-  TsWindow *self = TS_WINDOW (object);
-  GFile *file = g_object_get_data (G_OBJECT (result), "ts-file");
-  g_autofree char *basename = g_file_get_basename (file);
+  g_autoptr(TsWindowFileOp) op = user_data;
   g_autoptr(GError) error = NULL;
-  g_autofree char *message = NULL;
 
-  if (!g_task_propagate_boolean (G_TASK (result), &error))
-    message = g_strdup_printf (_("Could not save “%s”: %s"), basename, error->message);
-  else
-    {
-      message = g_strdup_printf (_("Saved “%s”"), basename);
-      _ts_window_add_recent (self, file);
-    }
-  _ts_window_toast (self, message);
+  ts_run_controller_save_trace_finish (TS_RUN_CONTROLLER (object), result, &error);
+  _ts_window_saved (op->self, op->file, error);
 }
 
 /* Writes what the timeline shows: the recorder of the run or the file. */
@@ -471,14 +255,8 @@ void
 _ts_window_save_trace (TsWindow *self,
                        GFile    *file)
 {
-  g_autoptr(GTask) task = NULL;
-
   g_assert (TS_IS_WINDOW (self));
-  g_return_if_fail (self->recorder != NULL);
+  g_return_if_fail (ts_run_controller_get_recorder (self->run) != NULL);
 
-  task = g_task_new (self, NULL, ts_window_save_done_cb, NULL);
-  g_task_set_source_tag (task, _ts_window_save_trace);
-  g_task_set_task_data (task, g_object_ref (self->recorder), g_object_unref);
-  g_object_set_data_full (G_OBJECT (task), "ts-file", g_object_ref (file), g_object_unref);
-  g_task_run_in_thread (task, ts_window_save_thread);
+  ts_run_controller_save_trace_async (self->run, file, ts_window_save_done_cb, _ts_window_file_op_new (self, file));
 }

@@ -5,14 +5,15 @@
  *
  * Editor and output on the left, the timeline on the right, the example
  * gallery in a flap. The header bar settings live in GSettings and are
- * read when a run starts. Actions are in ts-window-actions.c, the trace
- * viewer hooks in ts-window-trace.c.
+ * read when a run starts. The run itself (runner, trace reading, live
+ * rebuild, run folder) is a TsRunController's; the window shows what it
+ * says. Actions are in ts-window-actions.c, the trace viewer hooks in
+ * ts-window-trace.c.
  */
 
 #include "config.h"
 
 #include <glib/gi18n.h>
-#include <glib/gstdio.h>
 
 #include "ts-console.h"
 #include "ts-editor.h"
@@ -42,32 +43,62 @@ _ts_window_toast (TsWindow   *self,
   adw_toast_overlay_add_toast (self->toast_overlay, adw_toast_new (message));
 }
 
+gboolean
+_ts_window_saved (TsWindow     *self,
+                  GFile        *file,
+                  const GError *error)
+{
+  g_autofree char *basename = g_file_get_basename (file);
+  g_autofree char *message = NULL;
+
+  if (error != NULL)
+    message = g_strdup_printf (_("Could not save “%s”: %s"), basename, error->message);
+  else
+    {
+      message = g_strdup_printf (_("Saved “%s”"), basename);
+      _ts_window_add_recent (self, file);
+    }
+  _ts_window_toast (self, message);
+  return error == NULL;
+}
+
+static TsWorkloadRunner *
+ts_window_runner (TsWindow *self)
+{
+  return ts_run_controller_get_runner (self->run);
+}
+
 static char *
 ts_window_describe_exit (TsWindow *self)
 {
-  int term_signal = ts_workload_runner_get_term_signal (self->runner);
-  int exit_code = ts_workload_runner_get_exit_code (self->runner);
+  TsWorkloadRunner *runner = ts_window_runner (self);
+  int term_signal = ts_workload_runner_get_term_signal (runner);
+  int exit_code = ts_workload_runner_get_exit_code (runner);
 
-  if (ts_workload_runner_get_stop_requested (self->runner))
+  if (ts_workload_runner_get_stop_requested (runner))
     return g_strdup (_("Stopped"));
   if (term_signal != 0)
     return g_strdup_printf (_("Killed by signal %d (%s)"), term_signal, g_strsignal (term_signal));
   return g_strdup_printf (_("Exited with code %d"), exit_code);
 }
 
+/* The run controller has read the end of the trace and built the last
+ * document. */
 static void
-ts_window_run_finished (TsWindow *self)
+ts_window_run_finished_cb (TsWindow *self)
 {
   g_autofree char *description = ts_window_describe_exit (self);
+  guint error_line = ts_run_controller_get_error_line (self->run);
 
   ts_console_append_line (self->console, TS_CONSOLE_INFO, description);
   ts_window_set_status (self, description);
 
   /* Point at the line the traceback blames, as far as the script goes. */
-  if (ts_workload_runner_get_exit_code (self->runner) != 0 && self->error_line > 0)
+  if (ts_workload_runner_get_exit_code (ts_window_runner (self)) != 0 && error_line > 0)
     {
-      ts_editor_mark_line (self->editor, self->error_line, TS_EDITOR_MARK_ERROR, self->last_stderr);
-      ts_editor_goto_line (self->editor, self->error_line);
+      ts_editor_mark_line (self->editor, error_line, TS_EDITOR_MARK_ERROR,
+                           ts_run_controller_get_last_stderr (self->run));
+      ts_editor_goto_line (self->editor, error_line);
     }
 
   _ts_window_trace_end (self);
@@ -87,8 +118,6 @@ ts_window_runner_state_cb (TsWindow         *self,
 
   if (state == TS_WORKLOAD_STATE_STOPPING)
     ts_window_set_status (self, _("Stopping…"));
-  else if (state == TS_WORKLOAD_STATE_FINISHED)
-    ts_window_run_finished (self);
 
   _ts_window_update_actions (self);
 }
@@ -111,54 +140,15 @@ ts_window_runner_trace_size_cb (TsWindow         *self,
   gtk_label_set_label (self->trace_label, label ? label : "");
 }
 
-/* Remembers where a Python traceback points inside our script: the last
- * `File "…/name.py", line N` wins, as it is the innermost frame. */
-static void
-ts_window_scan_traceback (TsWindow   *self,
-                          const char *line)
-{
-  g_autofree char *script_base = NULL;
-  const char *file;
-  const char *end;
-  const char *line_key;
-
-  _ts_set_str (&self->last_stderr, line);
-
-  if (self->run_script_path == NULL ||
-      !(file = strstr (line, "File \"")) ||
-      !(end = strchr (file + 6, '"')) ||
-      !(line_key = strstr (end, "\", line ")))
-    return;
-
-  script_base = g_path_get_basename (self->run_script_path);
-  file += 6;
-  if ((gsize)(end - file) < strlen (script_base) ||
-      strncmp (end - strlen (script_base), script_base, strlen (script_base)) != 0)
-    return;
-
-  self->error_line = (guint)g_ascii_strtoull (line_key + 8, NULL, 10);
-}
-
 static void
 ts_window_runner_output_cb (TsWindow         *self,
                             TsWorkloadStream  stream,
                             const char       *line,
                             TsWorkloadRunner *runner)
 {
-  if (stream == TS_WORKLOAD_STDERR)
-    ts_window_scan_traceback (self, line);
-
   ts_console_append_line (self->console,
                           stream == TS_WORKLOAD_STDERR ? TS_CONSOLE_STDERR : TS_CONSOLE_STDOUT,
                           line);
-}
-
-static void
-ts_window_runner_trace_data_cb (TsWindow         *self,
-                                GBytes           *bytes,
-                                TsWorkloadRunner *runner)
-{
-  _ts_window_trace_data (self, bytes);
 }
 
 static void
@@ -253,29 +243,31 @@ ts_window_load_example (TsWindow    *self,
   return TRUE;
 }
 
-typedef struct
+TsWindowFileOp *
+_ts_window_file_op_new (TsWindow *self,
+                        GFile    *file)
 {
-  TsWindow *self;
-  GFile    *file;
-  gboolean  run;
-} LoadScript;
+  TsWindowFileOp *op = g_new0 (TsWindowFileOp, 1);
 
-static void
-load_script_free (LoadScript *load)
-{
-  g_clear_object (&load->self);
-  g_clear_object (&load->file);
-  g_free (load);
+  op->self = g_object_ref (self);
+  op->file = g_object_ref (file);
+  return op;
 }
 
-G_DEFINE_AUTOPTR_CLEANUP_FUNC (LoadScript, load_script_free)
+void
+_ts_window_file_op_free (TsWindowFileOp *op)
+{
+  g_clear_object (&op->self);
+  g_clear_object (&op->file);
+  g_free (op);
+}
 
 static void
 ts_window_load_script_cb (GObject      *object,
                           GAsyncResult *result,
                           gpointer      user_data)
 {
-  g_autoptr(LoadScript) load = user_data;
+  g_autoptr(TsWindowFileOp) load = user_data;
   g_autoptr(GError) error = NULL;
   g_autofree char *contents = NULL;
   g_autofree char *basename = NULL;
@@ -315,10 +307,8 @@ ts_window_open_script (TsWindow *self,
                        GFile    *file,
                        gboolean  run)
 {
-  LoadScript *load = g_new0 (LoadScript, 1);
+  TsWindowFileOp *load = _ts_window_file_op_new (self, file);
 
-  load->self = g_object_ref (self);
-  load->file = g_object_ref (file);
   load->run = run;
   g_file_load_contents_async (file, NULL, ts_window_load_script_cb, load);
 }
@@ -362,34 +352,27 @@ ts_window_prepare_script (TsWindow  *self,
                           GError   **error)
 {
   g_autofree char *text = NULL;
-  g_autofree char *path = NULL;
 
   if (self->script_file != NULL && g_file_is_native (self->script_file) &&
       !ts_editor_get_modified (self->editor))
     return g_file_get_path (self->script_file);
 
-  if (self->run_dir == NULL &&
-      !(self->run_dir = g_dir_make_tmp ("tensorscope-XXXXXX", error)))
-    return NULL;
-
-  path = g_build_filename (self->run_dir, self->script_name ? self->script_name : "workload.py", NULL);
   text = ts_editor_dup_text (self->editor);
-  if (!g_file_set_contents (path, text, -1, error))
-    return NULL;
-
-  return g_steal_pointer (&path);
+  return ts_run_controller_write_script (self->run, self->script_name ? self->script_name : "workload.py",
+                                         text, error);
 }
 
 static void
 ts_window_configure_runner (TsWindow *self)
 {
   g_autofree char *model = g_settings_get_string (self->settings, "gpu-model");
+  TsWorkloadRunner *runner = ts_window_runner (self);
 
-  ts_workload_runner_set_backend (self->runner, _ts_window_gpu_is_hardware (self) ? "cuda" : "sim");
-  ts_workload_runner_set_gpu_model (self->runner, model);
-  ts_workload_runner_set_gpu_count (self->runner, g_settings_get_int (self->settings, "gpu-count"));
-  ts_workload_runner_set_synchronous (self->runner, g_settings_get_boolean (self->settings, "synchronous"));
-  ts_workload_runner_set_sanitize (self->runner, g_settings_get_boolean (self->settings, "sanitizer"));
+  ts_workload_runner_set_backend (runner, _ts_window_gpu_is_hardware (self) ? "cuda" : "sim");
+  ts_workload_runner_set_gpu_model (runner, model);
+  ts_workload_runner_set_gpu_count (runner, g_settings_get_int (self->settings, "gpu-count"));
+  ts_workload_runner_set_synchronous (runner, g_settings_get_boolean (self->settings, "synchronous"));
+  ts_workload_runner_set_sanitize (runner, g_settings_get_boolean (self->settings, "sanitizer"));
 }
 
 /* Quotes a word for display only when the shell would need it. */
@@ -404,19 +387,21 @@ ts_window_quote_word (const char *word)
 }
 
 static void
-ts_window_echo_command (TsWindow *self)
+ts_window_echo_command (TsWindow   *self,
+                        const char *script_path)
 {
+  TsWorkloadRunner *runner = ts_window_runner (self);
   g_autofree char *cli = NULL;
   g_auto(GStrv) argv = NULL;
   g_autoptr(GString) line = g_string_new ("$");
 
-  cli = ts_workload_runner_get_cli_path (self->runner) != NULL
-        ? g_strdup (ts_workload_runner_get_cli_path (self->runner))
+  cli = ts_workload_runner_get_cli_path (runner) != NULL
+        ? g_strdup (ts_workload_runner_get_cli_path (runner))
         : ts_workload_runner_find_cli ();
   if (cli == NULL)
     return;
 
-  argv = ts_workload_runner_build_argv (self->runner, cli, self->run_script_path);
+  argv = ts_workload_runner_build_argv (runner, cli, script_path);
   for (guint i = 0; argv[i] != NULL; i++)
     {
       g_autofree char *quoted = ts_window_quote_word (i == 0 ? "tensorscope-cli" : argv[i]);
@@ -441,30 +426,27 @@ ts_window_run (TsWindow  *self,
   g_autofree char *path = NULL;
   g_autofree char *status = NULL;
   g_autofree char *model = NULL;
-  g_autoptr(GFile) script = NULL;
+  TsWorkloadRunner *runner;
   const char *hardware_name = NULL;
   guint n_gpus;
 
   g_return_val_if_fail (TS_IS_WINDOW (self), FALSE);
 
-  if (ts_workload_runner_get_running (self->runner))
+  runner = ts_window_runner (self);
+  if (ts_workload_runner_get_running (runner))
     return TRUE;
 
   if (!(path = ts_window_prepare_script (self, &local_error)) )
     goto failed;
 
-  _ts_set_str (&self->run_script_path, path);
-  self->error_line = 0;
-  g_clear_pointer (&self->last_stderr, g_free);
   ts_console_clear (self->console);
   ts_editor_clear_marks (self->editor);
   _ts_window_gpu_prepare_run (self);
   ts_window_configure_runner (self);
-  ts_window_echo_command (self);
+  ts_window_echo_command (self, path);
   _ts_window_trace_begin (self);
 
-  script = g_file_new_for_path (path);
-  if (!ts_workload_runner_start (self->runner, script, &local_error))
+  if (!ts_run_controller_start (self->run, path, &local_error))
     goto failed;
 
   n_gpus = _ts_window_gpu_get_hardware (self, &hardware_name);
@@ -472,8 +454,8 @@ ts_window_run (TsWindow  *self,
     model = g_strdup (hardware_name);
   else
     {
-      model = g_ascii_strup (ts_workload_runner_get_gpu_model (self->runner), -1);
-      n_gpus = ts_workload_runner_get_gpu_count (self->runner);
+      model = g_ascii_strup (ts_workload_runner_get_gpu_model (runner), -1);
+      n_gpus = ts_workload_runner_get_gpu_count (runner);
     }
   /* Translators: "Running stream_race.py on 4 × H100…" */
   status = g_strdup_printf (_("Running %s on %u × %s…"),
@@ -495,7 +477,7 @@ ts_window_stop (TsWindow *self)
 {
   g_return_if_fail (TS_IS_WINDOW (self));
 
-  ts_workload_runner_stop (self->runner);
+  ts_run_controller_stop (self->run);
 }
 
 static gboolean
@@ -545,7 +527,7 @@ ts_window_close_request (GtkWindow *window)
     }
   g_settings_apply (self->settings);
 
-  ts_workload_runner_stop (self->runner);
+  ts_run_controller_stop (self->run);
 
   return GTK_WINDOW_CLASS (ts_window_parent_class)->close_request (window);
 }
@@ -555,21 +537,21 @@ ts_window_dispose (GObject *object)
 {
   TsWindow *self = (TsWindow *)object;
 
-  if (self->runner != NULL)
+  /* The runner may outlive the controller while its process ends. */
+  if (self->run != NULL)
     {
-      g_signal_handlers_disconnect_by_data (self->runner, self);
-      ts_workload_runner_stop (self->runner);
+      g_signal_handlers_disconnect_by_data (ts_window_runner (self), self);
+      g_signal_handlers_disconnect_by_data (self->run, self);
+      ts_run_controller_stop (self->run);
     }
 
-  _ts_window_trace_dispose (self);
   _ts_window_gpu_dispose (self);
   gtk_widget_dispose_template (GTK_WIDGET (self), TS_TYPE_WINDOW);
   _ts_window_memory_dispose (self);
 
-  g_clear_object (&self->runner);
+  g_clear_object (&self->run);
   g_clear_object (&self->settings);
   g_clear_object (&self->script_file);
-  g_clear_pointer (&self->trace, g_byte_array_unref);
 
   G_OBJECT_CLASS (ts_window_parent_class)->dispose (object);
 }
@@ -579,25 +561,8 @@ ts_window_finalize (GObject *object)
 {
   TsWindow *self = (TsWindow *)object;
 
-  /* The private folder holds at most the copy of the script. */
-  if (self->run_dir != NULL)
-    {
-      g_autoptr(GDir) dir = g_dir_open (self->run_dir, 0, NULL);
-      const char *name;
-
-      while (dir != NULL && (name = g_dir_read_name (dir)))
-        {
-          g_autofree char *path = g_build_filename (self->run_dir, name, NULL);
-          g_unlink (path);
-        }
-      g_rmdir (self->run_dir);
-    }
-
   g_clear_pointer (&self->script_name, g_free);
   g_clear_pointer (&self->example_id, g_free);
-  g_clear_pointer (&self->run_dir, g_free);
-  g_clear_pointer (&self->run_script_path, g_free);
-  g_clear_pointer (&self->last_stderr, g_free);
   g_clear_pointer (&self->status, g_free);
 
   G_OBJECT_CLASS (ts_window_parent_class)->finalize (object);
@@ -657,7 +622,6 @@ ts_window_init (TsWindow *self)
 
   self->settings = g_settings_new (TS_APPLICATION_ID);
   self->recent_manager = gtk_recent_manager_get_default ();
-  self->trace = g_byte_array_new ();
 
   gtk_window_set_default_size (GTK_WINDOW (self),
                                g_settings_get_int (self->settings, "window-width"),
@@ -665,15 +629,18 @@ ts_window_init (TsWindow *self)
   if (g_settings_get_boolean (self->settings, "window-maximized"))
     gtk_window_maximize (GTK_WINDOW (self));
 
-  self->runner = ts_workload_runner_new ();
-  g_signal_connect_object (self->runner, "notify::state",
+  /* The controller reads the trace; the window shows the run's state,
+   * output and document. */
+  self->run = ts_run_controller_new ();
+  g_signal_connect_object (ts_window_runner (self), "notify::state",
                            G_CALLBACK (ts_window_runner_state_cb), self, G_CONNECT_SWAPPED);
-  g_signal_connect_object (self->runner, "notify::trace-size",
+  g_signal_connect_object (ts_window_runner (self), "notify::trace-size",
                            G_CALLBACK (ts_window_runner_trace_size_cb), self, G_CONNECT_SWAPPED);
-  g_signal_connect_object (self->runner, "output",
+  g_signal_connect_object (ts_window_runner (self), "output",
                            G_CALLBACK (ts_window_runner_output_cb), self, G_CONNECT_SWAPPED);
-  g_signal_connect_object (self->runner, "trace-data",
-                           G_CALLBACK (ts_window_runner_trace_data_cb), self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (self->run, "finished",
+                           G_CALLBACK (ts_window_run_finished_cb), self, G_CONNECT_SWAPPED);
+  _ts_window_trace_init (self);
 
   drop = gtk_drop_target_new (GDK_TYPE_FILE_LIST, GDK_ACTION_COPY);
   g_signal_connect_object (drop, "drop", G_CALLBACK (ts_window_drop_cb), self, G_CONNECT_SWAPPED);
@@ -732,7 +699,7 @@ ts_window_get_runner (TsWindow *self)
 {
   g_return_val_if_fail (TS_IS_WINDOW (self), NULL);
 
-  return self->runner;
+  return ts_window_runner (self);
 }
 
 /* The text of the status line. */
@@ -755,7 +722,7 @@ ts_window_dup_trace (TsWindow *self)
 {
   g_return_val_if_fail (TS_IS_WINDOW (self), NULL);
 
-  return g_bytes_new (self->trace->data, self->trace->len);
+  return ts_run_controller_dup_trace (self->run);
 }
 
 /**

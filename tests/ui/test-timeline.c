@@ -20,6 +20,7 @@
 #include "ts-application.h"
 #include "ts-console.h"
 #include "ts-editor.h"
+#include "ts-run-controller.h"
 #include "ts-test-trace.h"
 #include "ts-timeline.h"
 #include "ts-trace-describe.h"
@@ -340,6 +341,71 @@ test_click_selects (void)
 }
 
 static void
+count_notify (guint *count)
+{
+  (*count)++;
+}
+
+/* The widget and its renderer read one view state: what either is asked
+ * to show is the state's, folded groups outlive a rebuilt document, and a
+ * change of both ends is one notification round and one ::changed. */
+static void
+test_view_state (void)
+{
+  g_autoptr(TsTraceDocument) doc = known_document ();
+  g_autoptr(TsTraceDocument) rebuilt = known_document ();
+  TsTimeline *timeline = TS_TIMELINE (ts_timeline_new ());
+  GtkWindow *window = window_with (GTK_WIDGET (timeline));
+  TsTimelineViewState *state = ts_timeline_get_view_state (timeline);
+  TsTimelineRenderer *renderer;
+  guint changed = 0, begins = 0, ends = 0, n_rows, s0 = stream_track (doc, 0);
+  guint track, item;
+  TsTime b, e;
+
+  ts_timeline_set_document (timeline, doc);
+  renderer = ts_timeline_get_renderer (timeline);
+  g_assert_true (ts_timeline_renderer_get_view_state (renderer) == state);
+  g_signal_connect_swapped (state, "changed", G_CALLBACK (count_notify), &changed);
+  g_signal_connect_swapped (timeline, "notify::begin", G_CALLBACK (count_notify), &begins);
+  g_signal_connect_swapped (timeline, "notify::end", G_CALLBACK (count_notify), &ends);
+
+  ts_timeline_set_visible_range (timeline, 100, 300);
+  ts_timeline_view_state_get_visible_range (state, &b, &e);
+  g_assert_cmpint (b, ==, 100);
+  g_assert_cmpint (e, ==, 300);
+  g_assert_cmpuint (changed, ==, 1);
+  g_assert_cmpuint (begins, ==, 1);
+  g_assert_cmpuint (ends, ==, 1);
+
+  /* Set on the state, seen by the widget. */
+  ts_timeline_view_state_set_selected_range (state, 250, 150);
+  ts_timeline_get_selected_range (timeline, &b, &e);
+  g_assert_cmpint (b, ==, 150);
+  g_assert_cmpint (e, ==, 250);
+  ts_timeline_view_state_select_item (state, s0, 1);
+  g_assert_true (ts_timeline_get_selected_item (timeline, &track, &item));
+  g_assert_cmpuint (track, ==, s0);
+  g_assert_cmpuint (item, ==, 1);
+
+  /* Folding by title: the renderer's rows follow, and a new document
+   * (a new renderer) keeps the group folded but not the item. */
+  n_rows = ts_timeline_renderer_get_n_rows (renderer);
+  ts_timeline_view_state_set_group_folded (state, ts_timeline_renderer_get_group_title (renderer, 0), TRUE);
+  g_assert_cmpuint (ts_timeline_renderer_get_n_rows (renderer), <, n_rows);
+  ts_timeline_set_document (timeline, rebuilt);
+  renderer = ts_timeline_get_renderer (timeline);
+  g_assert_true (ts_timeline_renderer_get_group_collapsed (renderer, 0));
+  g_assert_cmpuint (ts_timeline_renderer_get_n_rows (renderer), <, n_rows);
+  g_assert_false (ts_timeline_get_selected_item (timeline, NULL, NULL));
+  ts_timeline_get_selected_range (timeline, &b, &e);
+  g_assert_cmpint (e - b, ==, 100);
+  ts_timeline_view_state_unfold_all (state);
+  g_assert_cmpuint (ts_timeline_renderer_get_n_rows (renderer), ==, n_rows);
+
+  ts_ui_test_close_window (window);
+}
+
+static void
 test_find (void)
 {
   g_autoptr(TsTraceDocument) doc = known_document ();
@@ -428,63 +494,68 @@ test_keyboard (void)
   ts_ui_test_close_window (window);
 }
 
-/* Key presses through the timeline's own GtkEventControllerKey (GTK 4.8
- * cannot inject a real GdkEvent; emitting the controller's key-pressed
- * signal runs the same handler a key press does). */
-static gboolean
-press_key (GtkWidget *widget,
-           guint      keyval)
+/* Counts the key presses nothing below the window handled: they bubble
+ * up to it. */
+static void
+unhandled_cb (guint *count)
 {
-  g_autoptr(GListModel) controllers = gtk_widget_observe_controllers (widget);
-  gboolean handled = FALSE;
-
-  for (guint i = 0; i < g_list_model_get_n_items (controllers); i++)
-    {
-      g_autoptr(GObject) c = g_list_model_get_item (controllers, i);
-
-      if (GTK_IS_EVENT_CONTROLLER_KEY (c))
-        {
-          g_signal_emit_by_name (c, "key-pressed", keyval, 0, (GdkModifierType) 0, &handled);
-          return handled;
-        }
-    }
-  g_assert_not_reached ();
+  (*count)++;
 }
 
+static guint *
+watch_unhandled (GtkWindow *window)
+{
+  GtkEventController *c = gtk_event_controller_key_new ();
+  guint *count = g_new0 (guint, 1);
+
+  g_signal_connect_swapped (c, "key-pressed", G_CALLBACK (unhandled_cb), count);
+  gtk_widget_add_controller (GTK_WIDGET (window), c);
+  g_object_set_data_full (G_OBJECT (window), "unhandled", count, g_free);
+  return count;
+}
+
+/* Real key presses (XTEST) with the timeline focused: its bound actions. */
 static void
-test_key_controller (void)
+test_keys (void)
 {
   g_autoptr(TsTraceDocument) doc = known_document ();
   TsTimeline *timeline = TS_TIMELINE (ts_timeline_new ());
   GtkWindow *window = window_with (GTK_WIDGET (timeline));
+  guint *unhandled = watch_unhandled (window);
   guint s0 = stream_track (doc, 0), track, item;
   TsTime b0, e0, b, e;
 
   ts_timeline_set_document (timeline, doc);
   gtk_test_widget_wait_for_draw (GTK_WIDGET (timeline));
+  gtk_widget_grab_focus (GTK_WIDGET (timeline));
   ts_timeline_set_visible_range (timeline, 200, 400);
   ts_timeline_get_visible_range (timeline, &b0, &e0);
 
-  g_assert_true (press_key (GTK_WIDGET (timeline), GDK_KEY_w));
+  if (!ts_ui_test_press_key (window, GDK_KEY_w))
+    {
+      g_test_skip ("No XTEST on this display");
+      ts_ui_test_close_window (window);
+      return;
+    }
   ts_timeline_get_visible_range (timeline, &b, &e);
   g_assert_cmpint (e - b, <, e0 - b0);
-  g_assert_true (press_key (GTK_WIDGET (timeline), GDK_KEY_s));
-  g_assert_true (press_key (GTK_WIDGET (timeline), GDK_KEY_s));
+  ts_ui_test_press_key (window, GDK_KEY_s);
+  ts_ui_test_press_key (window, GDK_KEY_s);
   ts_timeline_get_visible_range (timeline, &b, &e);
   g_assert_cmpint (e - b, >, e0 - b0);
 
   ts_timeline_set_visible_range (timeline, 100, 300);
-  g_assert_true (press_key (GTK_WIDGET (timeline), GDK_KEY_d));
+  ts_ui_test_press_key (window, GDK_KEY_d);
   ts_timeline_get_visible_range (timeline, &b, &e);
   g_assert_cmpint (b, >, 100);
   g_assert_cmpint (e - b, ==, 200);
-  g_assert_true (press_key (GTK_WIDGET (timeline), GDK_KEY_a));
-  g_assert_true (press_key (GTK_WIDGET (timeline), GDK_KEY_a));
+  ts_ui_test_press_key (window, GDK_KEY_a);
+  ts_ui_test_press_key (window, GDK_KEY_a);
   ts_timeline_get_visible_range (timeline, &b, &e);
   g_assert_cmpint (b, <, 100);
 
   /* F fits the whole document. */
-  g_assert_true (press_key (GTK_WIDGET (timeline), GDK_KEY_f));
+  ts_ui_test_press_key (window, GDK_KEY_f);
   ts_timeline_get_visible_range (timeline, &b, &e);
   ts_trace_document_get_time_span (doc, &b0, &e0);
   g_assert_cmpint (b, <=, b0);
@@ -492,21 +563,126 @@ test_key_controller (void)
 
   /* Arrows move the selection; Escape clears it, then is not handled. */
   ts_timeline_select_item (timeline, s0, 0);
-  g_assert_true (press_key (GTK_WIDGET (timeline), GDK_KEY_Right));
+  ts_ui_test_press_key (window, GDK_KEY_Right);
   ts_timeline_get_selected_item (timeline, &track, &item);
   g_assert_cmpuint (item, ==, 1);
-  g_assert_true (press_key (GTK_WIDGET (timeline), GDK_KEY_Left));
+  ts_ui_test_press_key (window, GDK_KEY_Left);
   ts_timeline_get_selected_item (timeline, &track, &item);
   g_assert_cmpuint (item, ==, 0);
-  g_assert_true (press_key (GTK_WIDGET (timeline), GDK_KEY_Down));
+  ts_ui_test_press_key (window, GDK_KEY_Down);
   ts_timeline_get_selected_item (timeline, &track, &item);
   g_assert_cmpuint (track, ==, stream_track (doc, 1));
-  g_assert_true (press_key (GTK_WIDGET (timeline), GDK_KEY_Up));
+  ts_ui_test_press_key (window, GDK_KEY_Up);
   ts_timeline_get_selected_item (timeline, &track, &item);
   g_assert_cmpuint (track, ==, s0);
-  g_assert_true (press_key (GTK_WIDGET (timeline), GDK_KEY_Escape));
+  g_assert_cmpuint (*unhandled, ==, 0);
+  ts_ui_test_press_key (window, GDK_KEY_Escape);
   g_assert_false (ts_timeline_get_selected_item (timeline, &track, &item));
-  g_assert_false (press_key (GTK_WIDGET (timeline), GDK_KEY_Escape));
+  g_assert_cmpuint (*unhandled, ==, 0);
+  ts_ui_test_press_key (window, GDK_KEY_Escape);
+  g_assert_cmpuint (*unhandled, ==, 1);
+
+  ts_ui_test_close_window (window);
+}
+
+/* The timeline's keys act only while it has the focus: W typed in the
+ * editor is a W in the script, not a zoom. */
+static void
+test_keys_need_focus (void)
+{
+  g_autoptr(TsTraceDocument) doc = known_document ();
+  TsTimeline *timeline = TS_TIMELINE (ts_timeline_new ());
+  TsEditor *editor = TS_EDITOR (ts_editor_new ());
+  GtkWidget *box = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 0);
+  TsTimelineViewState *state;
+  GtkWindow *window;
+  g_autofree char *typed = NULL;
+  g_autofree char *kept = NULL;
+  TsTime b0, e0, b, e;
+
+  gtk_widget_set_size_request (GTK_WIDGET (editor), 300, -1);
+  gtk_box_append (GTK_BOX (box), GTK_WIDGET (editor));
+  gtk_widget_set_hexpand (GTK_WIDGET (timeline), TRUE);
+  gtk_box_append (GTK_BOX (box), GTK_WIDGET (timeline));
+  window = window_with (box);
+  ts_timeline_set_document (timeline, doc);
+  gtk_test_widget_wait_for_draw (GTK_WIDGET (timeline));
+  ts_timeline_set_visible_range (timeline, 100, 500);
+  state = ts_timeline_get_view_state (timeline);
+  g_assert_true (state == ts_timeline_renderer_get_view_state (ts_timeline_get_renderer (timeline)));
+  ts_timeline_view_state_get_visible_range (state, &b0, &e0);
+
+  ts_editor_set_text (editor, "");
+  gtk_widget_grab_focus (GTK_WIDGET (editor));
+  if (!ts_ui_test_press_key (window, GDK_KEY_w))
+    {
+      g_test_skip ("No XTEST on this display");
+      ts_ui_test_close_window (window);
+      return;
+    }
+  ts_ui_test_press_key (window, GDK_KEY_f);
+  typed = ts_editor_dup_text (editor);
+  g_assert_cmpstr (typed, ==, "wf");
+  ts_timeline_view_state_get_visible_range (state, &b, &e);
+  g_assert_cmpint (b, ==, b0);
+  g_assert_cmpint (e, ==, e0);
+
+  gtk_widget_grab_focus (GTK_WIDGET (timeline));
+  ts_ui_test_press_key (window, GDK_KEY_w);
+  ts_timeline_view_state_get_visible_range (state, &b, &e);
+  g_assert_cmpint (e - b, <, e0 - b0);
+  kept = ts_editor_dup_text (editor);
+  g_assert_cmpstr (kept, ==, "wf");
+
+  ts_ui_test_close_window (window);
+}
+
+/* The actions behind the keys, without a keyboard: disabled until there
+ * is a document. (gtk_widget_activate_action() says only whether the
+ * widget has actions, not whether this one ran.) */
+static void
+test_key_actions (void)
+{
+  g_autoptr(TsTraceDocument) doc = known_document ();
+  TsTimeline *timeline = TS_TIMELINE (ts_timeline_new ());
+  GtkWidget *widget = GTK_WIDGET (timeline);
+  GtkWindow *window = window_with (widget);
+  TsTime b0, e0, b, e;
+
+  ts_timeline_get_visible_range (timeline, &b0, &e0);
+  gtk_widget_activate_action (widget, "timeline.zoom-in", NULL);
+  ts_timeline_get_visible_range (timeline, &b, &e);
+  g_assert_cmpint (e - b, ==, e0 - b0);
+  ts_timeline_set_document (timeline, doc);
+  gtk_test_widget_wait_for_draw (widget);
+  ts_timeline_set_visible_range (timeline, 200, 400);
+  ts_timeline_get_visible_range (timeline, &b0, &e0);
+
+  g_assert_true (gtk_widget_activate_action (widget, "timeline.zoom-in", NULL));
+  ts_timeline_get_visible_range (timeline, &b, &e);
+  g_assert_cmpint (e - b, <, e0 - b0);
+  g_assert_true (gtk_widget_activate_action (widget, "timeline.zoom-out", NULL));
+  g_assert_true (gtk_widget_activate_action (widget, "timeline.zoom-out", NULL));
+  ts_timeline_get_visible_range (timeline, &b, &e);
+  g_assert_cmpint (e - b, >, e0 - b0);
+  ts_timeline_set_visible_range (timeline, 100, 300);
+  g_assert_true (gtk_widget_activate_action (widget, "timeline.pan-right", NULL));
+  ts_timeline_get_visible_range (timeline, &b, &e);
+  g_assert_cmpint (b, >, 100);
+  g_assert_true (gtk_widget_activate_action (widget, "timeline.pan-left", NULL));
+  g_assert_true (gtk_widget_activate_action (widget, "timeline.pan-left", NULL));
+  ts_timeline_get_visible_range (timeline, &b, &e);
+  g_assert_cmpint (b, <, 100);
+  g_assert_true (gtk_widget_activate_action (widget, "timeline.zoom-to-fit", NULL));
+  ts_timeline_get_visible_range (timeline, &b, &e);
+  ts_trace_document_get_time_span (doc, &b0, &e0);
+  g_assert_cmpint (b, <=, b0);
+  g_assert_cmpint (e, >=, e0);
+
+  ts_timeline_set_selected_range (timeline, 100, 200);
+  g_assert_true (gtk_widget_activate_action (widget, "timeline.clear-selection", NULL));
+  ts_timeline_get_selected_range (timeline, &b, &e);
+  g_assert_cmpint (b, ==, e);
 
   ts_ui_test_close_window (window);
 }
@@ -680,6 +856,108 @@ wait_document (TsWindow        *window,
          ts_trace_view_get_document (window_trace_view (window)) == old)
     g_main_context_iteration (NULL, TRUE);
   g_source_remove (timeout);
+}
+
+/* --- the run controller, without a window ---------------------------------- */
+
+static void
+async_done_cb (GObject      *object,
+               GAsyncResult *result,
+               gpointer      user_data)
+{
+  *(GAsyncResult **) user_data = g_object_ref (result);
+}
+
+static GAsyncResult *
+wait_async (GAsyncResult **result,
+            const char    *what)
+{
+  guint timeout = ts_ui_test_deadline (20, what);
+
+  while (*result == NULL)
+    g_main_context_iteration (NULL, TRUE);
+  g_source_remove (timeout);
+  return *result;
+}
+
+static void
+count_cb (guint *count)
+{
+  (*count)++;
+}
+
+/* Loading shows the file's document (one notification), saving writes
+ * what is shown, and the private folder of a script copy goes with the
+ * controller. */
+static void
+test_run_controller (void)
+{
+  g_autoptr(TsRecorder) rec = ts_test_trace_new (NULL);
+  g_autofree char *dir = g_dir_make_tmp ("ts-test-controller-XXXXXX", NULL);
+  g_autofree char *path = g_build_filename (dir, "synthetic.tstrace", NULL);
+  g_autofree char *copy = g_build_filename (dir, "copy.tstrace", NULL);
+  g_autoptr(GFile) file = g_file_new_for_path (path);
+  g_autoptr(GFile) copy_file = g_file_new_for_path (copy);
+  g_autoptr(GAsyncResult) loaded = NULL;
+  g_autoptr(GAsyncResult) saved = NULL;
+  g_autoptr(GAsyncResult) reloaded = NULL;
+  g_autoptr(GBytes) bytes = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *script = NULL;
+  g_autofree char *script_dir = NULL;
+  TsRunController *run = ts_run_controller_new ();
+  TsTraceDocument *doc;
+  gboolean cut_short = TRUE;
+  guint notified = 0, n_tracks, timeout;
+
+  g_assert_true (ts_test_trace_write (rec, path, &error));
+  g_assert_no_error (error);
+  g_assert_null (ts_run_controller_get_document (run));
+  g_assert_false (ts_run_controller_has_trace (run));
+  g_signal_connect_swapped (run, "notify::document", G_CALLBACK (count_cb), &notified);
+
+  ts_run_controller_load_trace_async (run, file, async_done_cb, &loaded);
+  g_assert_true (ts_run_controller_load_trace_finish (run, wait_async (&loaded, "the load"), &cut_short, &error));
+  g_assert_no_error (error);
+  g_assert_false (cut_short);
+  g_assert_cmpuint (notified, ==, 1);
+  doc = ts_run_controller_get_document (run);
+  g_assert_nonnull (doc);
+  n_tracks = ts_trace_document_get_n_tracks (doc);
+  g_assert_true (ts_run_controller_has_trace (run));
+  bytes = ts_run_controller_dup_trace (run);
+  g_assert_cmpuint (g_bytes_get_size (bytes), ==, 0);   /* no run: no live bytes */
+
+  ts_run_controller_save_trace_async (run, copy_file, async_done_cb, &saved);
+  g_assert_true (ts_run_controller_save_trace_finish (run, wait_async (&saved, "the save"), &error));
+  g_assert_no_error (error);
+  ts_run_controller_load_trace_async (run, copy_file, async_done_cb, &reloaded);
+  g_assert_true (ts_run_controller_load_trace_finish (run, wait_async (&reloaded, "the reload"), NULL, &error));
+  g_assert_cmpuint (notified, ==, 2);
+  g_assert_cmpuint (ts_trace_document_get_n_tracks (ts_run_controller_get_document (run)), ==, n_tracks);
+
+  script = ts_run_controller_write_script (run, "workload.py", "print (1)\n", &error);
+  g_assert_no_error (error);
+  g_assert_true (g_file_test (script, G_FILE_TEST_IS_REGULAR));
+  script_dir = g_path_get_dirname (script);
+  /* The results hold their source object. */
+  g_clear_object (&loaded);
+  g_clear_object (&saved);
+  g_clear_object (&reloaded);
+  g_object_unref (run);
+  /* A worker thread lets go of its task (and so of the controller) a
+   * moment after the callback: the folder goes then. */
+  timeout = ts_ui_test_deadline (20, "the controller's folder to be removed");
+  while (g_file_test (script_dir, G_FILE_TEST_EXISTS))
+    {
+      ts_ui_test_iterate ();
+      g_usleep (1000);
+    }
+  g_source_remove (timeout);
+
+  g_unlink (path);
+  g_unlink (copy);
+  g_rmdir (dir);
 }
 
 static void
@@ -865,10 +1143,14 @@ main (int   argc,
   g_test_add_func ("/TsTimeline/zoom-pan", test_zoom_pan);
   g_test_add_func ("/TsTimeline/range-statistics", test_range_statistics);
   g_test_add_func ("/TsTimeline/click-selects", test_click_selects);
+  g_test_add_func ("/TsTimeline/view-state", test_view_state);
   g_test_add_func ("/TsTimeline/find", test_find);
   g_test_add_func ("/TsTimeline/keyboard", test_keyboard);
-  g_test_add_func ("/TsTimeline/key-controller", test_key_controller);
+  g_test_add_func ("/TsTimeline/keys", test_keys);
+  g_test_add_func ("/TsTimeline/keys-need-focus", test_keys_need_focus);
+  g_test_add_func ("/TsTimeline/key-actions", test_key_actions);
   g_test_add_func ("/TsTimeline/problems", test_problems);
+  g_test_add_func ("/TsRunController/load-save", test_run_controller);
   g_test_add_func ("/TsWindow/live-run", test_live_run);
   g_test_add_func ("/TsWindow/open-trace", test_open_trace);
   g_test_add_func ("/TsWindow/problem-marks", test_problem_marks);

@@ -39,4 +39,12 @@ guint    ts_ui_test_deadline      (guint            seconds,
  * cycle keeps it, its runner or its widgets alive. */
 void     ts_ui_test_close_window  (GtkWindow       *window);
 
+/* Presses and releases a key on the display's keyboard (XTEST), after
+ * giving `window` the keyboard focus, and returns once the window saw the
+ * release: the event goes where a real key would. The key is taken without
+ * modifiers. FALSE, sending nothing, where that cannot be done (not X11,
+ * no XTEST). */
+gboolean ts_ui_test_press_key     (GtkWindow       *window,
+                                   guint            keyval);
+
 G_END_DECLS
