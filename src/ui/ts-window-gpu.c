@@ -22,13 +22,24 @@
 #include <glib/gi18n.h>
 
 #include "ts-gpu-probe.h"
+#include "ts-gpu-profile.h"
 #include "ts-window-private.h"
 
 /* The drop-down's position of the machine's GPU: after the models. */
 static guint
 hardware_position (void)
 {
-  return g_strv_length ((char **)_ts_gpu_models);
+  return ts_gpu_profile_get_n_profiles ();
+}
+
+/* The simulated models, from the one table of profiles. */
+static void
+fill_models (TsWindow *self)
+{
+  GtkStringList *models = GTK_STRING_LIST (gtk_drop_down_get_model (self->gpu_model_dropdown));
+
+  for (guint i = 0; i < ts_gpu_profile_get_n_profiles (); i++)
+    gtk_string_list_append (models, ts_gpu_profile_get_nth (i)->label);
 }
 
 static gboolean
@@ -98,8 +109,8 @@ settings_changed_cb (TsWindow *self)
   if (_ts_window_gpu_is_hardware (self))
     position = hardware_position ();
   else
-    for (guint i = 0; _ts_gpu_models[i] != NULL; i++)
-      if (g_str_equal (model, _ts_gpu_models[i]))
+    for (guint i = 0; i < ts_gpu_profile_get_n_profiles (); i++)
+      if (g_str_equal (model, ts_gpu_profile_get_nth (i)->key))
         position = i;
 
   self->syncing_gpu_choice = TRUE;
@@ -124,7 +135,7 @@ selected_cb (TsWindow *self)
     g_settings_set_string (self->settings, "backend", "cuda");
   else if (selected < hardware_position ())
     {
-      g_settings_set_string (self->settings, "gpu-model", _ts_gpu_models[selected]);
+      g_settings_set_string (self->settings, "gpu-model", ts_gpu_profile_get_nth (selected)->key);
       g_settings_set_string (self->settings, "backend", "sim");
     }
   self->syncing_gpu_choice = FALSE;
@@ -176,6 +187,7 @@ _ts_window_gpu_init (TsWindow *self)
 {
   self->gpu_probe = g_object_ref (ts_gpu_probe_get_default ());
   self->gpu_count_bound = FALSE;
+  fill_models (self);
 
   g_signal_connect_object (self->settings, "changed::backend",
                            G_CALLBACK (settings_changed_cb), self, G_CONNECT_SWAPPED);

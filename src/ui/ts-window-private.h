@@ -90,7 +90,6 @@ void            _ts_window_file_op_free (TsWindowFileOp *op);
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (TsWindowFileOp, _ts_window_file_op_free)
 
 /* GPU models as the CLI names them, in the order of the drop-down. */
-extern const char * const _ts_gpu_models[];
 
 void _ts_window_actions_init      (TsWindow   *self);
 void _ts_window_update_actions    (TsWindow   *self);

@@ -24,8 +24,6 @@
 
 G_DEFINE_FINAL_TYPE (TsWindow, ts_window, ADW_TYPE_APPLICATION_WINDOW)
 
-const char * const _ts_gpu_models[] = { "h100", "gtx1080ti", NULL };
-
 static void
 ts_window_set_status (TsWindow   *self,
                       const char *status)
