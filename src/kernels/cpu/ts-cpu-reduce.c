@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "ts-cpu-kernels.h"
+#include "ts-cpu-convert.h"
 
 gboolean
 ts_reduce_result_dtype (TsReduceOp  op,
@@ -96,19 +97,29 @@ reduce_loop (char         **ptrs,
   char *pi = ptrs[0], *pa = ptrs[1];
 
   /* The common case, a run summed into one accumulator, without the
-   * per-element dtype switch. */
-  if (strides[1] == 0 && (ctx->op == TS_REDUCE_SUM || ctx->op == TS_REDUCE_MEAN) &&
-      (ctx->dtype == TS_DTYPE_FLOAT32 || ctx->dtype == TS_DTYPE_FLOAT64))
+   * per-element dtype switch: float64 directly, float32/float16/bfloat16
+   * converted to float32 a buffer at a time. */
+  if (strides[1] == 0 && (ctx->op == TS_REDUCE_SUM || ctx->op == TS_REDUCE_MEAN) && ctx->floating)
     {
       double *acc = (double *)(gpointer)pa;
       double s = *acc;
 
-      if (ctx->dtype == TS_DTYPE_FLOAT32)
-        for (gint64 i = 0; i < n; i++, pi += strides[0])
-          s += *(const float *)(gconstpointer)pi;
-      else
+      if (ctx->dtype == TS_DTYPE_FLOAT64)
         for (gint64 i = 0; i < n; i++, pi += strides[0])
           s += *(const double *)(gconstpointer)pi;
+      else
+        {
+          float buf[TS_CPU_RUN];
+
+          for (gint64 done = 0; done < n; done += TS_CPU_RUN)
+            {
+              gint64 len = MIN (n - done, TS_CPU_RUN);
+
+              ts_cpu_load_f32 (ctx->dtype, pi + done * strides[0], strides[0], buf, len);
+              for (gint64 i = 0; i < len; i++)
+                s += buf[i];
+            }
+        }
       *acc = s;
       return;
     }
