@@ -4,20 +4,16 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
  * The element conversions are ts-dtype's (round to nearest even, c10's
- * NaN handling), with two exceptions for speed, where a call per element
- * would cost more than the op (the core and the kernels are separate
- * files, inlined only in LTO builds):
- *
- *  - dense float16 on x86 CPUs with F16C: vcvtph2ps/vcvtps2ph convert 8
- *    values per instruction and round the same way (IEEE round to nearest
- *    even, subnormals kept, NaNs quieted keeping their top payload bits);
- *  - bfloat16: the two conversions are a few integer operations, written
- *    here again inline, and with AVX2 for dense runs (8 at a time).
- *
- * test-cpu-kernels checks both against ts-dtype's functions on every
- * 16-bit value and on the floats around every rounding boundary. Written
- * by hand because no library we link has strided float16/bfloat16 <->
- * float32 runs (OpenBLAS 0.3.21 has no bfloat16 conversion API).
+ * NaN handling). Dense runs of float16 and bfloat16 on x86 CPUs with AVX2
+ * and F16C are converted 8 at a time instead, because a call per element
+ * into ts-dtype (another file, inlined only in LTO builds) cost more than
+ * the op itself: vcvtph2ps/vcvtps2ph round as ts_float_to_half does (IEEE
+ * round to nearest even, subnormals kept, NaNs quieted keeping their top
+ * payload bits), and bfloat16 repeats ts_float_to_bfloat16's integer
+ * rounding in AVX2. test-cpu-half checks both against ts-dtype on every
+ * 16-bit value and around every rounding boundary. Written by hand because
+ * no library we link converts float16/bfloat16 runs (Debian 12's OpenBLAS
+ * 0.3.21 has no bfloat16 API).
  */
 
 #include "config.h"
@@ -37,175 +33,128 @@ ts_cpu_dtype_is_half (TsDType dtype)
   return dtype == TS_DTYPE_FLOAT16 || dtype == TS_DTYPE_BFLOAT16;
 }
 
-/* The x86 vector conversions: each converts the dense prefix of a run, a
+/* The x86 vector conversions (AVX2 and F16C, which every AVX2 CPU has):
+ * each converts the dense prefix of a run of float16 or bfloat16, a
  * multiple of 8 long, and returns its length; the caller converts the
- * rest element by element. Elsewhere they convert nothing. */
+ * rest element by element. */
 #ifdef HAVE_X86_TARGETS
-__attribute__ ((target ("avx,f16c")))
+/* bfloat16 is the top half of a float: widen to 32 bits and shift. */
+__attribute__ ((target ("avx2,f16c")))
 static gint64
-f16_to_float_x86 (const char *src,
-                  float      *dst,
-                  gint64      n)
-{
-  gint64 i = 0;
-
-  for (; i + 8 <= n; i += 8)
-    _mm256_storeu_ps (dst + i, _mm256_cvtph_ps (_mm_loadu_si128 ((const void *)(src + 2 * i))));
-  return i;
-}
-
-__attribute__ ((target ("avx,f16c")))
-static gint64
-f16_from_float_x86 (const float *src,
-                    char        *dst,
-                    gint64       n)
-{
-  gint64 i = 0;
-
-  for (; i + 8 <= n; i += 8)
-    _mm_storeu_si128 ((void *)(dst + 2 * i),
-                      _mm256_cvtps_ph (_mm256_loadu_ps (src + i),
-                                       _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC));
-  return i;
-}
-
-/* bf16_to_float, 8 at a time: widen to 32 bits, shift into the top half. */
-__attribute__ ((target ("avx2")))
-static gint64
-bf16_to_float_x86 (const char *src,
-                   float      *dst,
-                   gint64      n)
+to_float_x86 (TsDType     dtype,
+              const char *src,
+              float      *dst,
+              gint64      n)
 {
   gint64 i = 0;
 
   for (; i + 8 <= n; i += 8)
     {
-      __m256i h = _mm256_cvtepu16_epi32 (_mm_loadu_si128 ((const void *)(src + 2 * i)));
+      __m128i h = _mm_loadu_si128 ((const void *)(src + 2 * i));
 
-      _mm256_storeu_ps (dst + i, _mm256_castsi256_ps (_mm256_slli_epi32 (h, 16)));
+      _mm256_storeu_ps (dst + i, dtype == TS_DTYPE_FLOAT16
+                                 ? _mm256_cvtph_ps (h)
+                                 : _mm256_castsi256_ps (_mm256_slli_epi32 (_mm256_cvtepu16_epi32 (h), 16)));
     }
   return i;
 }
 
-/* bf16_from_float, 8 at a time: the same integer rounding, NaNs replaced
- * by 0x7fc0, the 32-bit results packed to 16 bits (they are < 2^16). */
+/* ts_float_to_bfloat16 on 8 floats: the same integer rounding to nearest
+ * even, NaNs replaced by 0x7fc0; the results (< 2^16) packed to 16 bits. */
 __attribute__ ((target ("avx2")))
-static gint64
-bf16_from_float_x86 (const float *src,
-                     char        *dst,
-                     gint64       n)
+static __m128i
+bf16_from_float8 (__m256 f)
 {
   const __m256i bias = _mm256_set1_epi32 (0x7fff);
   const __m256i one = _mm256_set1_epi32 (1);
   const __m256i abs_mask = _mm256_set1_epi32 (0x7fffffff);
   const __m256i inf = _mm256_set1_epi32 (0x7f800000);
   const __m256i qnan = _mm256_set1_epi32 (0x7fc0);
+  __m256i u = _mm256_castps_si256 (f);
+  __m256i lsb = _mm256_and_si256 (_mm256_srli_epi32 (u, 16), one);
+  __m256i r = _mm256_srli_epi32 (_mm256_add_epi32 (_mm256_add_epi32 (u, bias), lsb), 16);
+  __m256i nan = _mm256_cmpgt_epi32 (_mm256_and_si256 (u, abs_mask), inf);
+
+  r = _mm256_blendv_epi8 (r, qnan, nan);
+  return _mm_packus_epi32 (_mm256_castsi256_si128 (r), _mm256_extracti128_si256 (r, 1));
+}
+
+/* float16: vcvtps2ph, IEEE round to nearest even like ts_float_to_half. */
+__attribute__ ((target ("avx2,f16c")))
+static gint64
+from_float_x86 (TsDType      dtype,
+                const float *src,
+                char        *dst,
+                gint64       n)
+{
   gint64 i = 0;
 
   for (; i + 8 <= n; i += 8)
     {
-      __m256i u = _mm256_castps_si256 (_mm256_loadu_ps (src + i));
-      __m256i lsb = _mm256_and_si256 (_mm256_srli_epi32 (u, 16), one);
-      __m256i r = _mm256_srli_epi32 (_mm256_add_epi32 (_mm256_add_epi32 (u, bias), lsb), 16);
-      __m256i nan = _mm256_cmpgt_epi32 (_mm256_and_si256 (u, abs_mask), inf);
+      __m256 f = _mm256_loadu_ps (src + i);
 
-      r = _mm256_blendv_epi8 (r, qnan, nan);
       _mm_storeu_si128 ((void *)(dst + 2 * i),
-                        _mm_packus_epi32 (_mm256_castsi256_si128 (r),
-                                          _mm256_extracti128_si256 (r, 1)));
+                        dtype == TS_DTYPE_FLOAT16
+                        ? _mm256_cvtps_ph (f, _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC)
+                        : bf16_from_float8 (f));
     }
   return i;
 }
 
-typedef struct
+static gboolean
+have_x86_vectors (void)
 {
-  gboolean f16c;
-  gboolean avx2;
-} CpuFeatures;
+  static gsize result = 0;
 
-static const CpuFeatures *
-cpu_features (void)
-{
-  static CpuFeatures features;
-  static gsize done = 0;
-
-  if (g_once_init_enter (&done))
+  if (g_once_init_enter (&result))
     {
       __builtin_cpu_init ();
-      features.f16c = __builtin_cpu_supports ("avx") && __builtin_cpu_supports ("f16c");
-      features.avx2 = __builtin_cpu_supports ("avx2");
-      g_once_init_leave (&done, 1);
+      g_once_init_leave (&result, __builtin_cpu_supports ("avx2") &&
+                                  __builtin_cpu_supports ("f16c") ? 2 : 1);
     }
-  return &features;
+  return result == 2;
 }
 
-/* The dense prefix of a run converted by a vector routine, if any. */
-static gint64
-to_float_vector (TsDType     dtype,
-                 const char *src,
-                 float      *dst,
-                 gint64      n)
-{
-  if (dtype == TS_DTYPE_FLOAT16 && cpu_features ()->f16c)
-    return f16_to_float_x86 (src, dst, n);
-  if (dtype == TS_DTYPE_BFLOAT16 && cpu_features ()->avx2)
-    return bf16_to_float_x86 (src, dst, n);
-  return 0;
-}
-
-static gint64
-from_float_vector (TsDType      dtype,
-                   const float *src,
-                   char        *dst,
-                   gint64       n)
-{
-  if (dtype == TS_DTYPE_FLOAT16 && cpu_features ()->f16c)
-    return f16_from_float_x86 (src, dst, n);
-  if (dtype == TS_DTYPE_BFLOAT16 && cpu_features ()->avx2)
-    return bf16_from_float_x86 (src, dst, n);
-  return 0;
-}
-#else
-static gint64
-to_float_vector (TsDType     dtype,
-                 const char *src,
-                 float      *dst,
-                 gint64      n)
-{
-  return 0;
-}
-
-static gint64
-from_float_vector (TsDType      dtype,
-                   const float *src,
-                   char        *dst,
-                   gint64       n)
-{
-  return 0;
-}
 #endif
 
-/* ts_bfloat16_to_float: the 16 bits are the top half of the float. */
-static inline float
-bf16_to_float (guint16 b)
+/* The dense prefix of a run converted at once (float32 copied, float16
+ * and bfloat16 with vector instructions), if any: its length. */
+static gint64
+to_float_dense (TsDType     dtype,
+                const char *src,
+                gint64      stride,
+                float      *dst,
+                gint64      n)
 {
-  guint32 u = (guint32)b << 16;
-  float f;
-
-  memcpy (&f, &u, sizeof f);
-  return f;
+  if (dtype == TS_DTYPE_FLOAT32 && stride == 4)
+    {
+      memcpy (dst, src, (gsize)n * sizeof (float));
+      return n;
+    }
+#ifdef HAVE_X86_TARGETS
+  if (ts_cpu_dtype_is_half (dtype) && stride == 2 && have_x86_vectors ())
+    return to_float_x86 (dtype, src, dst, n);
+#endif
+  return 0;
 }
 
-/* ts_float_to_bfloat16: round to nearest even, NaN to c10's 0x7fc0. */
-static inline guint16
-bf16_from_float (float f)
+static gint64
+from_float_dense (TsDType      dtype,
+                  const float *src,
+                  char        *dst,
+                  gint64       stride,
+                  gint64       n)
 {
-  guint32 u;
-
-  memcpy (&u, &f, sizeof u);
-  if ((u & 0x7fffffff) > 0x7f800000)
-    return 0x7fc0;
-  return (guint16)((u + 0x7fff + ((u >> 16) & 1)) >> 16);
+  if (dtype == TS_DTYPE_FLOAT32 && stride == 4)
+    {
+      memcpy (dst, src, (gsize)n * sizeof (float));
+      return n;
+    }
+#ifdef HAVE_X86_TARGETS
+  if (ts_cpu_dtype_is_half (dtype) && stride == 2 && have_x86_vectors ())
+    return from_float_x86 (dtype, src, dst, n);
+#endif
+  return 0;
 }
 
 static inline float
@@ -215,23 +164,15 @@ load_one (TsDType     dtype,
   guint16 h;
   float f;
 
-  switch (dtype)
+  if (dtype == TS_DTYPE_FLOAT32)
     {
-    case TS_DTYPE_FLOAT32: memcpy (&f, p, 4); return f;
-    case TS_DTYPE_FLOAT16: memcpy (&h, p, 2); return ts_half_to_float (h);
-    case TS_DTYPE_BFLOAT16: memcpy (&h, p, 2); return bf16_to_float (h);
-    case TS_DTYPE_FLOAT64:
-    case TS_DTYPE_INT64:
-    case TS_DTYPE_INT32:
-    case TS_DTYPE_UINT8:
-    case TS_DTYPE_BOOL:
-    case TS_DTYPE_INT8:
-    case TS_DTYPE_INT16:
-    case TS_N_DTYPES:
-    case TS_DTYPE_UNDEFINED:
-    default:
-      return (float)ts_dtype_load (dtype, p);
+      memcpy (&f, p, sizeof f);
+      return f;
     }
+  if (!ts_cpu_dtype_is_half (dtype))
+    return (float)ts_dtype_load (dtype, p);
+  memcpy (&h, p, sizeof h);
+  return dtype == TS_DTYPE_FLOAT16 ? ts_half_to_float (h) : ts_bfloat16_to_float (h);
 }
 
 static inline void
@@ -241,22 +182,14 @@ store_one (TsDType  dtype,
 {
   guint16 h;
 
-  switch (dtype)
+  if (dtype == TS_DTYPE_FLOAT32)
+    memcpy (p, &f, sizeof f);
+  else if (!ts_cpu_dtype_is_half (dtype))
+    ts_dtype_store (dtype, p, f);
+  else
     {
-    case TS_DTYPE_FLOAT32: memcpy (p, &f, 4); return;
-    case TS_DTYPE_FLOAT16: h = ts_float_to_half (f); memcpy (p, &h, 2); return;
-    case TS_DTYPE_BFLOAT16: h = bf16_from_float (f); memcpy (p, &h, 2); return;
-    case TS_DTYPE_FLOAT64:
-    case TS_DTYPE_INT64:
-    case TS_DTYPE_INT32:
-    case TS_DTYPE_UINT8:
-    case TS_DTYPE_BOOL:
-    case TS_DTYPE_INT8:
-    case TS_DTYPE_INT16:
-    case TS_N_DTYPES:
-    case TS_DTYPE_UNDEFINED:
-    default:
-      ts_dtype_store (dtype, p, f);
+      h = dtype == TS_DTYPE_FLOAT16 ? ts_float_to_half (f) : ts_float_to_bfloat16 (f);
+      memcpy (p, &h, sizeof h);
     }
 }
 
@@ -267,16 +200,7 @@ ts_cpu_load_f32 (TsDType     dtype,
                  float      *dst,
                  gint64      n)
 {
-  gint64 i = 0;
-
-  if (dtype == TS_DTYPE_FLOAT32 && stride == 4)
-    {
-      memcpy (dst, src, (gsize)n * sizeof (float));
-      return;
-    }
-  if (stride == 2)
-    i = to_float_vector (dtype, src, dst, n);
-  for (; i < n; i++)
+  for (gint64 i = to_float_dense (dtype, src, stride, dst, n); i < n; i++)
     dst[i] = load_one (dtype, src + i * stride);
 }
 
@@ -287,16 +211,7 @@ ts_cpu_store_f32 (TsDType      dtype,
                   gint64       stride,
                   gint64       n)
 {
-  gint64 i = 0;
-
-  if (dtype == TS_DTYPE_FLOAT32 && stride == 4)
-    {
-      memcpy (dst, src, (gsize)n * sizeof (float));
-      return;
-    }
-  if (stride == 2)
-    i = from_float_vector (dtype, src, dst, n);
-  for (; i < n; i++)
+  for (gint64 i = from_float_dense (dtype, src, dst, stride, n); i < n; i++)
     store_one (dtype, dst + i * stride, src[i]);
 }
 
@@ -310,5 +225,5 @@ ts_cpu_round_f32 (TsDType  dtype,
       values[i] = ts_half_to_float (ts_float_to_half (values[i]));
   else if (dtype == TS_DTYPE_BFLOAT16)
     for (gint64 i = 0; i < n; i++)
-      values[i] = bf16_to_float (bf16_from_float (values[i]));
+      values[i] = ts_bfloat16_to_float (ts_float_to_bfloat16 (values[i]));
 }
