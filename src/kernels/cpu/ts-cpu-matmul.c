@@ -136,48 +136,6 @@ mm_blas (const TsView *a,
     }
 }
 
-/* A float32 copy of the 2-D @v, column-major when @v is (a transposed
- * operand stays a transposed one for BLAS), row-major otherwise; freed
- * with g_free. */
-static float *
-to_float32 (const TsView *v,
-            TsView       *f32)
-{
-  gint64 rows = v->shape[0], cols = v->shape[1];
-  gint64 col_major[2] = { 1, rows };
-  gboolean transposed = rows > 1 && cols > 1 && v->strides[0] == 1 && v->strides[1] != 1;
-  float *buf = g_new (float, MAX (rows * cols, 1));
-  TsView src = *v;
-
-  ts_view_init (f32, TS_DTYPE_FLOAT32, buf, 2, v->shape, transposed ? col_major : NULL, 0);
-  if (transposed)
-    {
-      /* copy in storage order: the innermost loop reads and writes densely */
-      TsView dst = *f32;
-
-      ts_view_transpose (&src, 0, 1);
-      ts_view_transpose (&dst, 0, 1);
-      ts_cpu_copy (&dst, &src, NULL);
-    }
-  else
-    ts_cpu_copy (f32, &src, NULL);
-  return buf;
-}
-
-/* The unrounded product of float16/bfloat16 @a and @b into the float32
- * @product: the operands converted exactly, then sgemm. */
-static void
-mm_half_f32 (const TsView *a,
-             const TsView *b,
-             const TsView *product)
-{
-  TsView fa, fb;
-  g_autofree float *pa = to_float32 (a, &fa);
-  g_autofree float *pb = to_float32 (b, &fb);
-
-  mm_blas (&fa, &fb, product);
-}
-
 /* A contiguous m x n scratch matrix of @dtype; free ->data with g_free. */
 static void
 scratch_matrix (TsDType  dtype,
@@ -189,6 +147,46 @@ scratch_matrix (TsDType  dtype,
 
   ts_view_init (v, dtype, g_malloc (ts_dtype_size (dtype) * (gsize)MAX (m * n, 1)), 2, shape,
                 NULL, 0);
+}
+
+/* A float32 scratch copy of the 2-D @v, column-major when @v is (a
+ * transposed operand stays a transposed one for BLAS), row-major
+ * otherwise. */
+static void
+to_float32 (const TsView *v,
+            TsView       *f32)
+{
+  gint64 rows = v->shape[0], cols = v->shape[1];
+  gboolean col_major = rows > 1 && cols > 1 && v->strides[0] == 1 && v->strides[1] != 1;
+  TsView src = *v, dst;
+
+  scratch_matrix (TS_DTYPE_FLOAT32, rows, cols, f32);
+  dst = *f32;
+  if (col_major)
+    {
+      f32->strides[0] = dst.strides[0] = 1;
+      f32->strides[1] = dst.strides[1] = rows;
+      /* copy with the innermost loop over the dense dim of both */
+      ts_view_transpose (&src, 0, 1);
+      ts_view_transpose (&dst, 0, 1);
+    }
+  ts_cpu_copy (&dst, &src, NULL);
+}
+
+/* The unrounded product of float16/bfloat16 @a and @b into the float32
+ * @product: the operands converted exactly, then sgemm. */
+static void
+mm_half_f32 (const TsView *a,
+             const TsView *b,
+             const TsView *product)
+{
+  TsView fa, fb;
+
+  to_float32 (a, &fa);
+  to_float32 (b, &fb);
+  mm_blas (&fa, &fb, product);
+  g_free (fa.data);
+  g_free (fb.data);
 }
 
 /* out (float16/bfloat16) = a @ b in float32, rounded once. */
