@@ -164,11 +164,39 @@ run_op (int           op,
     }
 }
 
+/* @a as 25 x 40: sum over dim 0 (one accumulator per column, the input
+ * read across runs) and amax of everything, against the exact results
+ * rounded once. */
+static void
+check_reduce_dims (TsDType        dt,
+                   const guint16 *a)
+{
+  gint64 shape[2] = { 25, 40 }, n = 40;
+  guint16 col[40], max;
+  double want[40] = { 0 };
+  float want_max = -INFINITY;
+  TsView va, vcol, vmax;
+
+  for (int i = 0; i < 25 * 40; i++)
+    {
+      want[i % 40] += half_to_float (dt, a[i]);
+      want_max = MAX (want_max, half_to_float (dt, a[i]));
+    }
+  ts_view_init (&va, dt, (gpointer)a, 2, shape, NULL, 0);
+  ts_view_init (&vcol, dt, col, 1, &n, NULL, 0);
+  ts_view_init (&vmax, dt, &max, 0, NULL, NULL, 0);
+  g_assert_true (ts_cpu_reduce (TS_REDUCE_SUM, &va, 1, &vcol, NULL));
+  for (int j = 0; j < 40; j++)
+    g_assert_cmphex (col[j], ==, half_from_float (dt, (float)want[j]));
+  g_assert_true (ts_cpu_reduce (TS_REDUCE_AMAX, &va, 0, &vmax, NULL));
+  g_assert_cmphex (max, ==, half_from_float (dt, want_max));
+}
+
 /* add, mul, exp and relu on 1000 elements (not a multiple of the run
  * length or of 8), dense, strided and with a float64 scalar operand, and
  * sum: each element is the float32 result on the converted inputs (the
  * scalar rounded to the dtype first, as TensorIterator casts it), rounded
- * once; the sum is the exact sum rounded once. */
+ * once; the sums are the exact sums rounded once. */
 static void
 test_elementwise (void)
 {
@@ -216,6 +244,7 @@ test_elementwise (void)
       vs = view_1d (dt, a, N, 1);
       g_assert_true (ts_cpu_reduce (TS_REDUCE_SUM, &vs, 0, &vsum, NULL));
       g_assert_cmphex (sum, ==, half_from_float (dt, (float)sum_ref));
+      check_reduce_dims (dt, a);
     }
 }
 

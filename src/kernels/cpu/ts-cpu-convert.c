@@ -184,6 +184,8 @@ store_one (TsDType  dtype,
 
   if (dtype == TS_DTYPE_FLOAT32)
     memcpy (p, &f, sizeof f);
+  else if (dtype == TS_DTYPE_BOOL)
+    *(guint8 *)p = f != 0.f;   /* comparisons: NaN is true, as ts_dtype_store */
   else if (!ts_cpu_dtype_is_half (dtype))
     ts_dtype_store (dtype, p, f);
   else
