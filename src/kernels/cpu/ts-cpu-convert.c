@@ -118,13 +118,15 @@ have_x86_vectors (void)
 #endif
 
 /* The dense prefix of a run converted at once (float32 copied, float16
- * and bfloat16 with vector instructions), if any: its length. */
+ * and bfloat16 with vector instructions), if any, from @src to @dst, one
+ * of them float32 (@to_f32 says which): its length. */
 static gint64
-to_float_dense (TsDType     dtype,
-                const char *src,
-                gint64      stride,
-                float      *dst,
-                gint64      n)
+convert_dense (TsDType     dtype,
+               gboolean    to_f32,
+               const char *src,
+               char       *dst,
+               gint64      stride,
+               gint64      n)
 {
   if (dtype == TS_DTYPE_FLOAT32 && stride == 4)
     {
@@ -133,26 +135,8 @@ to_float_dense (TsDType     dtype,
     }
 #ifdef HAVE_X86_TARGETS
   if (ts_cpu_dtype_is_half (dtype) && stride == 2 && have_x86_vectors ())
-    return to_float_x86 (dtype, src, dst, n);
-#endif
-  return 0;
-}
-
-static gint64
-from_float_dense (TsDType      dtype,
-                  const float *src,
-                  char        *dst,
-                  gint64       stride,
-                  gint64       n)
-{
-  if (dtype == TS_DTYPE_FLOAT32 && stride == 4)
-    {
-      memcpy (dst, src, (gsize)n * sizeof (float));
-      return n;
-    }
-#ifdef HAVE_X86_TARGETS
-  if (ts_cpu_dtype_is_half (dtype) && stride == 2 && have_x86_vectors ())
-    return from_float_x86 (dtype, src, dst, n);
+    return to_f32 ? to_float_x86 (dtype, src, (float *)(gpointer)dst, n)
+                  : from_float_x86 (dtype, (const float *)(gconstpointer)src, dst, n);
 #endif
   return 0;
 }
@@ -202,7 +186,7 @@ ts_cpu_load_f32 (TsDType     dtype,
                  float      *dst,
                  gint64      n)
 {
-  for (gint64 i = to_float_dense (dtype, src, stride, dst, n); i < n; i++)
+  for (gint64 i = convert_dense (dtype, TRUE, src, (char *)dst, stride, n); i < n; i++)
     dst[i] = load_one (dtype, src + i * stride);
 }
 
@@ -213,7 +197,7 @@ ts_cpu_store_f32 (TsDType      dtype,
                   gint64       stride,
                   gint64       n)
 {
-  for (gint64 i = from_float_dense (dtype, src, dst, stride, n); i < n; i++)
+  for (gint64 i = convert_dense (dtype, FALSE, (const char *)src, dst, stride, n); i < n; i++)
     store_one (dtype, dst + i * stride, src[i]);
 }
 
