@@ -7,12 +7,18 @@
  * GFLOP/s, each the median of several runs. Baselines from the same run:
  * memcpy of the same bytes for add, a plain C loop for sum, and the
  * generic (converting) path of the add kernel for the typed fast path.
+ * Half precision: add, mul, exp, relu and sum in ns per element and mm
+ * in GFLOP/s on float32, float16 and bfloat16, each with its ratio to
+ * float32, and Debian's python3-torch timing float32 and bfloat16 mm of
+ * the same sizes in a subprocess (skipped when `import torch` fails, as
+ * bench-python-ops does).
  */
 
 #include "config.h"
 
 #include <stdio.h>
 #include <string.h>
+#include <sys/wait.h>
 
 #include "ts-cpu-kernels.h"
 
@@ -98,10 +104,99 @@ run_sum_loop (gpointer data)
   b->result = s;
 }
 
+/* -- Per dtype: float32 against float16 and bfloat16 ----------------------- */
+
+static const TsDType bench_dtypes[] = { TS_DTYPE_FLOAT32, TS_DTYPE_FLOAT16, TS_DTYPE_BFLOAT16 };
+#define N_BENCH_DTYPES G_N_ELEMENTS (bench_dtypes)
+
+/* A contiguous tensor of @dtype holding @values (rounded to nearest even). */
+static TsView
+dtype_view (TsDType       dtype,
+            const float  *values,
+            guint         ndim,
+            const gint64 *shape)
+{
+  TsView src, dst;
+  gint64 n = 1;
+
+  for (guint d = 0; d < ndim; d++)
+    n *= shape[d];
+  ts_view_init (&src, TS_DTYPE_FLOAT32, (gpointer) values, ndim, shape, NULL, 0);
+  ts_view_init (&dst, dtype, g_malloc (ts_dtype_size (dtype) * (gsize) MAX (n, 1)), ndim, shape, NULL, 0);
+  ts_cpu_copy (&dst, &src, NULL);
+  return dst;
+}
+
+typedef enum { OP_ADD, OP_MUL, OP_EXP, OP_RELU, OP_SUM, N_OPS } ElemOp;
+static const char *elem_op_names[N_OPS] = { "add", "mul", "exp", "relu", "sum" };
+
+typedef struct
+{
+  ElemOp op;
+  TsView a, b, out, sum;
+} ElemBench;
+
+static void
+run_elem (gpointer data)
+{
+  ElemBench *e = data;
+
+  switch (e->op)
+    {
+    case OP_ADD: ts_cpu_binary (TS_BINARY_ADD, &e->a, &e->b, e->a.dtype, &e->out, NULL); break;
+    case OP_MUL: ts_cpu_binary (TS_BINARY_MUL, &e->a, &e->b, e->a.dtype, &e->out, NULL); break;
+    case OP_EXP: ts_cpu_unary (TS_UNARY_EXP, &e->a, &e->out, NULL); break;
+    case OP_RELU: ts_cpu_unary (TS_UNARY_RELU, &e->a, &e->out, NULL); break;
+    case OP_SUM: ts_cpu_reduce (TS_REDUCE_SUM, &e->a, 0, &e->sum, NULL); break;
+    case N_OPS:
+    default: g_assert_not_reached ();
+    }
+}
+
+/* ns per element of each op on each dtype, and the ratio to float32: the
+ * half-precision paths should stay within 2x of float32. */
+static void
+bench_elementwise_dtypes (const float *va,
+                          const float *vb,
+                          gint64       n)
+{
+  ElemBench e[N_BENCH_DTYPES];
+  double sum_storage[N_BENCH_DTYPES];
+
+  for (guint d = 0; d < N_BENCH_DTYPES; d++)
+    {
+      e[d].a = dtype_view (bench_dtypes[d], va, 1, &n);
+      e[d].b = dtype_view (bench_dtypes[d], vb, 1, &n);
+      e[d].out = dtype_view (bench_dtypes[d], vb, 1, &n);
+      ts_view_init (&e[d].sum, bench_dtypes[d], &sum_storage[d], 0, NULL, NULL, 0);
+    }
+  for (ElemOp op = 0; op < N_OPS; op++)
+    {
+      double ns_f32 = 0;
+
+      for (guint d = 0; d < N_BENCH_DTYPES; d++)
+        {
+          double ns;
+
+          e[d].op = op;
+          ns = median_time (run_elem, &e[d]) / (double) n * 1e9;
+          if (d == 0)
+            ns_f32 = ns;
+          printf ("%-4s %-8s %" G_GINT64_FORMAT " elements: %6.3f ns/element (%.2fx float32)\n",
+                  elem_op_names[op], ts_dtype_short_name (bench_dtypes[d]), n, ns, ns / ns_f32);
+        }
+    }
+  for (guint d = 0; d < N_BENCH_DTYPES; d++)
+    {
+      g_free (e[d].a.data);
+      g_free (e[d].b.data);
+      g_free (e[d].out.data);
+    }
+}
+
 typedef struct
 {
   TsView a, b, out;
-  gint64 n;
 } MmBench;
 
 static void
@@ -110,6 +205,117 @@ run_mm (gpointer data)
   MmBench *m = data;
 
   ts_cpu_mm (&m->a, &m->b, &m->out, NULL);
+}
+
+/* Debian's python3-torch timing the same products on the CPU: one line
+ * "SIZE DTYPE MEDIAN_SECONDS" per product. */
+static const char torch_mm_script[] =
+  "import sys, time, torch\n"
+  "torch.set_num_threads(int(sys.argv[1]))\n"
+  "print('version', torch.__version__)\n"
+  "for n in (512, 1024, 2048):\n"
+  "    for name in ('float32', 'bfloat16'):\n"
+  "        dt = getattr(torch, name)\n"
+  "        a = torch.randn(n, n).to(dt); b = torch.randn(n, n).to(dt)\n"
+  "        a @ b\n"
+  "        ts = []\n"
+  "        for _ in range(9):\n"
+  "            t0 = time.perf_counter(); a @ b; ts.append(time.perf_counter() - t0)\n"
+  "        print(n, name, sorted(ts)[4], flush=True)\n";
+
+static void
+bench_torch_mm (void)
+{
+  g_autofree char *threads = g_strdup_printf ("%u", g_get_num_processors ());
+  const char *check_argv[] = { "/usr/bin/python3", "-c", "import torch", NULL };
+  const char *torch_argv[] = { "/usr/bin/python3", "-c", torch_mm_script, threads, NULL };
+  g_autofree char *out = NULL;
+  g_auto(GStrv) lines = NULL;
+  const char *version = "?";
+  double t_f32 = 0;
+  int status = 0;
+
+  if (!g_spawn_sync (NULL, (char **) check_argv, NULL,
+                     G_SPAWN_STDOUT_TO_DEV_NULL | G_SPAWN_STDERR_TO_DEV_NULL,
+                     NULL, NULL, NULL, NULL, &status, NULL) ||
+      !WIFEXITED (status) || WEXITSTATUS (status) != 0)
+    {
+      printf ("python3-torch is not installed: skipping the PyTorch matmul comparison "
+              "(apt-get install python3-torch)\n");
+      return;
+    }
+  if (!g_spawn_sync (NULL, (char **) torch_argv, NULL, G_SPAWN_STDERR_TO_DEV_NULL,
+                     NULL, NULL, &out, NULL, &status, NULL) ||
+      !WIFEXITED (status) || WEXITSTATUS (status) != 0)
+    {
+      printf ("python3-torch matmul run failed: skipping the comparison\n");
+      return;
+    }
+  lines = g_strsplit (out, "\n", -1);
+  for (guint i = 0; lines[i] != NULL; i++)
+    {
+      gint64 size;
+      char name[16];
+      double t;
+
+      if (g_str_has_prefix (lines[i], "version "))
+        version = lines[i] + 8;
+      if (sscanf (lines[i], "%" G_GINT64_FORMAT " %15s %lf", &size, name, &t) != 3)
+        continue;
+      if (strcmp (name, "float32") == 0)
+        t_f32 = t;   /* printed before bfloat16 of the same size */
+      printf ("mm %-8s %4" G_GINT64_FORMAT "x%-4" G_GINT64_FORMAT " pytorch %s cpu, %s threads: "
+              "%7.2f GFLOP/s (%8.2f ms), %.2fx its float32 GFLOP/s\n",
+              name, size, size, version, threads,
+              2.0 * size * size * size / t / 1e9, t * 1e3, t_f32 / t);
+    }
+}
+
+/* GFLOP/s of square products per dtype, with the ratio to float32 (the
+ * target for half precision: at least 0.5x). */
+static void
+bench_mm_dtypes (void)
+{
+  for (gint64 size = 512; size <= 2048; size *= 2)
+    {
+      gint64 shape[2] = { size, size };
+      g_autofree float *fa = g_new (float, size * size);
+      g_autofree float *fb = g_new (float, size * size);
+      double t_f32 = 0;
+
+      for (gint64 i = 0; i < size * size; i++)
+        {
+          fa[i] = (float)(i % 7) - 3;
+          fb[i] = (float)(i % 5) - 2;
+        }
+      for (guint d = 0; d < N_BENCH_DTYPES; d++)
+        {
+          TsDType dtype = bench_dtypes[d];
+          MmBench mb = { dtype_view (dtype, fa, 2, shape), dtype_view (dtype, fb, 2, shape),
+                         dtype_view (dtype, fa, 2, shape) };
+          double t = median_time (run_mm, &mb);
+
+          if (d == 0)
+            t_f32 = t;
+          printf ("mm %-8s %4" G_GINT64_FORMAT "x%-4" G_GINT64_FORMAT " tensorscope: "
+                  "%7.2f GFLOP/s (%8.2f ms), %.2fx float32 GFLOP/s\n",
+                  ts_dtype_short_name (dtype), size, size,
+                  2.0 * size * size * size / t / 1e9, t * 1e3, t_f32 / t);
+
+          /* through a transposed (BLAS-native) operand */
+          if (size == 1024)
+            {
+              ts_view_transpose (&mb.b, 0, 1);
+              t = median_time (run_mm, &mb);
+              printf ("mm %-8s %4" G_GINT64_FORMAT " with b transposed: %.2f GFLOP/s\n",
+                      ts_dtype_short_name (dtype), size, 2.0 * size * size * size / t / 1e9);
+            }
+          g_free (mb.a.data);
+          g_free (mb.b.data);
+          g_free (mb.out.data);
+        }
+    }
+  bench_torch_mm ();
 }
 
 int
@@ -152,40 +358,8 @@ main (int    argc,
           "(kernel/loop time %.2fx)\n",
           n, bytes_sum / t_sum / 1e9, t_sum * 1e3, bytes_sum / t_loop / 1e9, t_sum / t_loop);
 
-  for (gint64 size = 256; size <= 1024; size *= 2)
-    {
-      MmBench mb;
-      gint64 shape[2] = { size, size };
-      float *fa = g_new (float, size * size);
-      float *fb = g_new (float, size * size);
-      float *fc = g_new (float, size * size);
-      double t;
-
-      for (gint64 i = 0; i < size * size; i++)
-        {
-          fa[i] = (float)(i % 7) - 3;
-          fb[i] = (float)(i % 5) - 2;
-        }
-      ts_view_init (&mb.a, TS_DTYPE_FLOAT32, fa, 2, shape, NULL, 0);
-      ts_view_init (&mb.b, TS_DTYPE_FLOAT32, fb, 2, shape, NULL, 0);
-      ts_view_init (&mb.out, TS_DTYPE_FLOAT32, fc, 2, shape, NULL, 0);
-      mb.n = size;
-      t = median_time (run_mm, &mb);
-      printf ("mm float32 %" G_GINT64_FORMAT "x%" G_GINT64_FORMAT ": %.2f GFLOP/s (%.2f ms)\n",
-              size, size, 2.0 * size * size * size / t / 1e9, t * 1e3);
-
-      /* through a transposed (BLAS-native) and a strided (packed) operand */
-      if (size == 1024)
-        {
-          ts_view_transpose (&mb.b, 0, 1);
-          t = median_time (run_mm, &mb);
-          printf ("mm float32 %" G_GINT64_FORMAT " with b transposed: %.2f GFLOP/s\n",
-                  size, 2.0 * size * size * size / t / 1e9);
-        }
-      g_free (fa);
-      g_free (fb);
-      g_free (fc);
-    }
+  bench_elementwise_dtypes (ab.fa, ab.fb, n / 4);
+  bench_mm_dtypes ();
 
   g_free (ab.fa);
   g_free (ab.fb);

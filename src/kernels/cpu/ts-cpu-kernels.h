@@ -293,7 +293,9 @@ gboolean ts_cpu_max_dim         (const TsView *in,
 /* -- Matrix products ------------------------------------------------------ */
 
 /* out (m x n) = a (m x k) @ b (k x n). float32/float64 go to OpenBLAS
- * (copying operands whose strides BLAS cannot take), other dtypes loop. */
+ * (copying operands whose strides BLAS cannot take); float16/bfloat16 are
+ * converted to float32 for sgemm, accumulate in float32 and are rounded
+ * once to nearest even, as tensor cores do; other dtypes loop. */
 gboolean ts_cpu_mm              (const TsView *a,
                                  const TsView *b,
                                  const TsView *out,
@@ -301,6 +303,18 @@ gboolean ts_cpu_mm              (const TsView *a,
 /* out (B x m x n) = a (B x m x k) @ b (B x k x n). */
 gboolean ts_cpu_bmm             (const TsView *a,
                                  const TsView *b,
+                                 const TsView *out,
+                                 GError      **error);
+/* torch.addmm: out (m x n) = beta * input + alpha * (a @ b), @input
+ * broadcast to (m, n) and of a's dtype, floating dtypes only. The product
+ * and the sum are computed in float32 for float16/bfloat16 (PyTorch's
+ * opmath, cuBLAS's compute type) and rounded once into @out; @input is
+ * not read when @beta is 0. @out must not overlap the operands. */
+gboolean ts_cpu_addmm           (const TsView *input,
+                                 const TsView *a,
+                                 const TsView *b,
+                                 double        beta,
+                                 double        alpha,
                                  const TsView *out,
                                  GError      **error);
 /* torch.matmul's shape: 1-D operands get a dim prepended/appended and

@@ -1,7 +1,13 @@
-/* ts-cpu-matmul.c: mm, bmm and matmul (OpenBLAS for float32/float64)
+/* ts-cpu-matmul.c: mm, bmm, addmm and matmul (OpenBLAS for the floating dtypes)
  *
  * Copyright 2026 The Tensorscope authors
  * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * float16 and bfloat16 multiply as a GPU's tensor cores do: the operands
+ * are converted to float32 (exactly), multiplied with cblas_sgemm
+ * accumulating in float32, and the product is rounded once to the output
+ * dtype, to nearest even. Debian 12's OpenBLAS 0.3.21 exports no
+ * cblas_sbgemm (nor shgemm), hence the conversion for bfloat16 too.
  */
 
 #include "config.h"
@@ -10,6 +16,7 @@
 #include <string.h>
 
 #include "ts-cpu-kernels.h"
+#include "ts-cpu-convert.h"
 
 /* How BLAS sees one operand: a pointer, a leading dimension and whether it
  * is stored transposed; @scratch owns a packed copy when the strides suit
@@ -129,6 +136,73 @@ mm_blas (const TsView *a,
     }
 }
 
+/* A contiguous m x n scratch matrix of @dtype; free ->data with g_free. */
+static void
+scratch_matrix (TsDType  dtype,
+                gint64   m,
+                gint64   n,
+                TsView  *v)
+{
+  gint64 shape[2] = { m, n };
+
+  ts_view_init (v, dtype, g_malloc (ts_dtype_size (dtype) * (gsize)MAX (m * n, 1)), 2, shape,
+                NULL, 0);
+}
+
+/* A float32 scratch copy of the 2-D @v, column-major when @v is (a
+ * transposed operand stays a transposed one for BLAS), row-major
+ * otherwise. */
+static void
+to_float32 (const TsView *v,
+            TsView       *f32)
+{
+  gint64 rows = v->shape[0], cols = v->shape[1];
+  gboolean col_major = rows > 1 && cols > 1 && v->strides[0] == 1 && v->strides[1] != 1;
+  TsView src = *v, dst;
+
+  scratch_matrix (TS_DTYPE_FLOAT32, rows, cols, f32);
+  dst = *f32;
+  if (col_major)
+    {
+      f32->strides[0] = dst.strides[0] = 1;
+      f32->strides[1] = dst.strides[1] = rows;
+      /* copy with the innermost loop over the dense dim of both */
+      ts_view_transpose (&src, 0, 1);
+      ts_view_transpose (&dst, 0, 1);
+    }
+  ts_cpu_copy (&dst, &src, NULL);
+}
+
+/* The unrounded product of float16/bfloat16 @a and @b into the float32
+ * @product: the operands converted exactly, then sgemm. */
+static void
+mm_half_f32 (const TsView *a,
+             const TsView *b,
+             const TsView *product)
+{
+  TsView fa, fb;
+
+  to_float32 (a, &fa);
+  to_float32 (b, &fb);
+  mm_blas (&fa, &fb, product);
+  g_free (fa.data);
+  g_free (fb.data);
+}
+
+/* out (float16/bfloat16) = a @ b in float32, rounded once. */
+static void
+mm_half (const TsView *a,
+         const TsView *b,
+         const TsView *out)
+{
+  TsView product;
+
+  scratch_matrix (TS_DTYPE_FLOAT32, a->shape[0], b->shape[1], &product);
+  mm_half_f32 (a, b, &product);
+  ts_cpu_copy (out, &product, NULL);   /* the one rounding, to nearest even */
+  g_free (product.data);
+}
+
 /* Other dtypes: a plain triple loop, accumulating in double (floats) or
  * int64 (integers), rounded once per output element. */
 static void
@@ -197,18 +271,18 @@ mm_unchecked (const TsView *a,
     return;
   if (a->dtype == TS_DTYPE_FLOAT32 || a->dtype == TS_DTYPE_FLOAT64)
     mm_blas (a, b, out);
+  else if (ts_cpu_dtype_is_half (a->dtype))
+    mm_half (a, b, out);
   else
     mm_loop (a, b, out);
 }
 
-gboolean
-ts_cpu_mm (const TsView *a,
-           const TsView *b,
-           const TsView *out,
-           GError      **error)
+static gboolean
+check_mm (const TsView  *a,
+          const TsView  *b,
+          const TsView  *out,
+          GError       **error)
 {
-  g_return_val_if_fail (a != NULL && b != NULL && out != NULL, FALSE);
-
   if (a->ndim != 2 || b->ndim != 2)
     {
       g_set_error_literal (error, TS_KERNEL_ERROR, TS_KERNEL_ERROR_SHAPE,
@@ -231,7 +305,118 @@ ts_cpu_mm (const TsView *a,
                            "output shape does not match the product");
       return FALSE;
     }
+  return TRUE;
+}
+
+gboolean
+ts_cpu_mm (const TsView *a,
+           const TsView *b,
+           const TsView *out,
+           GError      **error)
+{
+  g_return_val_if_fail (a != NULL && b != NULL && out != NULL, FALSE);
+
+  if (!check_mm (a, b, out, error))
+    return FALSE;
   mm_unchecked (a, b, out);
+  return TRUE;
+}
+
+typedef struct
+{
+  TsDType input;
+  TsDType out;
+  TsDType compute;   /* the product's dtype: float32 or float64 */
+  double  beta;
+  double  alpha;
+} AddmmCtx;
+
+/* out = beta * input + alpha * product over runs of (out, input,
+ * product): in float32 for float32/float16/bfloat16 (the product is
+ * float32 then), in double for float64; input is ignored when beta is 0,
+ * as PyTorch does (its NaNs do not propagate). */
+static void
+addmm_loop (char         **ptrs,
+            const gint64  *strides,
+            gint64         n,
+            gpointer       user_data)
+{
+  AddmmCtx *ctx = user_data;
+  float in[TS_CPU_RUN], p[TS_CPU_RUN], r[TS_CPU_RUN];
+  float alpha = (float)ctx->alpha, beta = (float)ctx->beta;
+
+  if (ctx->compute == TS_DTYPE_FLOAT64)
+    {
+      for (gint64 i = 0; i < n; i++)
+        {
+          double x = ts_dtype_load (TS_DTYPE_FLOAT64, ptrs[2] + i * strides[2]) * ctx->alpha;
+
+          if (ctx->beta != 0)
+            x += ctx->beta * ts_dtype_load (ctx->input, ptrs[1] + i * strides[1]);
+          ts_dtype_store (ctx->out, ptrs[0] + i * strides[0], x);
+        }
+      return;
+    }
+
+  for (gint64 done = 0; done < n; done += TS_CPU_RUN)
+    {
+      gint64 len = MIN (n - done, TS_CPU_RUN);
+
+      ts_cpu_load_f32 (TS_DTYPE_FLOAT32, ptrs[2] + done * strides[2], strides[2], p, len);
+      if (beta != 0)
+        ts_cpu_load_f32 (ctx->input, ptrs[1] + done * strides[1], strides[1], in, len);
+      for (gint64 i = 0; i < len; i++)
+        r[i] = beta != 0 ? beta * in[i] + alpha * p[i] : alpha * p[i];
+      ts_cpu_store_f32 (ctx->out, r, ptrs[0] + done * strides[0], strides[0], len);
+    }
+}
+
+gboolean
+ts_cpu_addmm (const TsView *input,
+              const TsView *a,
+              const TsView *b,
+              double        beta,
+              double        alpha,
+              const TsView *out,
+              GError      **error)
+{
+  const TsView *operands[3];
+  AddmmCtx ctx = { input->dtype, out->dtype, TS_DTYPE_FLOAT32, beta, alpha };
+  TsView product;
+  TsIter iter;
+
+  g_return_val_if_fail (input != NULL && a != NULL && b != NULL && out != NULL, FALSE);
+
+  if (!check_mm (a, b, out, error) || !check_mm_dtypes (a, input, error))
+    return FALSE;
+  if (!ts_dtype_is_floating (a->dtype))
+    {
+      g_set_error (error, TS_KERNEL_ERROR, TS_KERNEL_ERROR_DTYPE,
+                   "addmm of %s is not supported", ts_dtype_scalar_type_name (a->dtype));
+      return FALSE;
+    }
+  if (out->shape[0] == 0 || out->shape[1] == 0)
+    return TRUE;
+
+  if (a->dtype == TS_DTYPE_FLOAT64)
+    ctx.compute = TS_DTYPE_FLOAT64;
+  scratch_matrix (ctx.compute, out->shape[0], out->shape[1], &product);
+  operands[0] = out;
+  operands[1] = input;
+  operands[2] = &product;
+  if (!ts_iter_init (&iter, 2, out->shape, operands, 3, NULL))
+    {
+      g_set_error_literal (error, TS_KERNEL_ERROR, TS_KERNEL_ERROR_SHAPE,
+                           "input of addmm does not broadcast to the shape of the product");
+      g_free (product.data);
+      return FALSE;
+    }
+  if (ts_cpu_dtype_is_half (a->dtype))
+    mm_half_f32 (a, b, &product);
+  else
+    mm_blas (a, b, &product);
+  ts_iter_for_each (&iter, addmm_loop, &ctx);
+  g_free (product.data);
   return TRUE;
 }
 

@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "ts-cpu-kernels.h"
+#include "ts-cpu-convert.h"
 
 gboolean
 ts_reduce_result_dtype (TsReduceOp  op,
@@ -86,6 +87,57 @@ typedef struct
   gboolean   floating;
 } ReduceCtx;
 
+/* One floating element into its double accumulator. */
+static inline void
+accumulate (TsReduceOp  op,
+            double     *acc,
+            double      x)
+{
+  switch (op)
+    {
+    case TS_REDUCE_SUM:
+    case TS_REDUCE_MEAN: *acc += x; break;
+    case TS_REDUCE_PROD: *acc *= x; break;
+    case TS_REDUCE_AMAX: if (isnan (x) || x > *acc) *acc = isnan (*acc) ? *acc : x; break;
+    case TS_REDUCE_AMIN: if (isnan (x) || x < *acc) *acc = isnan (*acc) ? *acc : x; break;
+    case TS_N_REDUCE_OPS:
+    default: g_assert_not_reached ();
+    }
+}
+
+/* float32/float16/bfloat16: the input converted to float32 a buffer at a
+ * time rather than with a dtype switch per element; a run summed into one
+ * accumulator (the common case) in a plain loop. */
+static void
+reduce_runs_f32 (const ReduceCtx *ctx,
+                 char * const    *ptrs,
+                 const gint64    *strides,
+                 gint64           n)
+{
+  gboolean one_sum = strides[1] == 0 && (ctx->op == TS_REDUCE_SUM || ctx->op == TS_REDUCE_MEAN);
+  float buf[TS_CPU_RUN];
+
+  for (gint64 done = 0; done < n; done += TS_CPU_RUN)
+    {
+      gint64 len = MIN (n - done, TS_CPU_RUN);
+      char *pa = ptrs[1] + done * strides[1];
+
+      ts_cpu_load_f32 (ctx->dtype, ptrs[0] + done * strides[0], strides[0], buf, len);
+      if (one_sum)
+        {
+          double *acc = (double *)(gpointer)pa;
+          double s = *acc;
+
+          for (gint64 i = 0; i < len; i++)
+            s += buf[i];
+          *acc = s;
+        }
+      else
+        for (gint64 i = 0; i < len; i++)
+          accumulate (ctx->op, (double *)(gpointer)(pa + i * strides[1]), buf[i]);
+    }
+}
+
 static void
 reduce_loop (char         **ptrs,
              const gint64  *strides,
@@ -95,20 +147,20 @@ reduce_loop (char         **ptrs,
   ReduceCtx *ctx = user_data;
   char *pi = ptrs[0], *pa = ptrs[1];
 
-  /* The common case, a run summed into one accumulator, without the
-   * per-element dtype switch. */
-  if (strides[1] == 0 && (ctx->op == TS_REDUCE_SUM || ctx->op == TS_REDUCE_MEAN) &&
-      (ctx->dtype == TS_DTYPE_FLOAT32 || ctx->dtype == TS_DTYPE_FLOAT64))
+  if (ctx->floating && ctx->dtype != TS_DTYPE_FLOAT64)
+    {
+      reduce_runs_f32 (ctx, ptrs, strides, n);
+      return;
+    }
+
+  /* float64 summed into one accumulator, without the dtype switch */
+  if (strides[1] == 0 && (ctx->op == TS_REDUCE_SUM || ctx->op == TS_REDUCE_MEAN) && ctx->floating)
     {
       double *acc = (double *)(gpointer)pa;
       double s = *acc;
 
-      if (ctx->dtype == TS_DTYPE_FLOAT32)
-        for (gint64 i = 0; i < n; i++, pi += strides[0])
-          s += *(const float *)(gconstpointer)pi;
-      else
-        for (gint64 i = 0; i < n; i++, pi += strides[0])
-          s += *(const double *)(gconstpointer)pi;
+      for (gint64 i = 0; i < n; i++, pi += strides[0])
+        s += *(const double *)(gconstpointer)pi;
       *acc = s;
       return;
     }
@@ -116,21 +168,7 @@ reduce_loop (char         **ptrs,
   for (gint64 i = 0; i < n; i++, pi += strides[0], pa += strides[1])
     {
       if (ctx->floating)
-        {
-          double x = ts_dtype_load (ctx->dtype, pi);
-          double *acc = (double *)(gpointer)pa;
-
-          switch (ctx->op)
-            {
-            case TS_REDUCE_SUM:
-            case TS_REDUCE_MEAN: *acc += x; break;
-            case TS_REDUCE_PROD: *acc *= x; break;
-            case TS_REDUCE_AMAX: if (isnan (x) || x > *acc) *acc = isnan (*acc) ? *acc : x; break;
-            case TS_REDUCE_AMIN: if (isnan (x) || x < *acc) *acc = isnan (*acc) ? *acc : x; break;
-            case TS_N_REDUCE_OPS:
-            default: g_assert_not_reached ();
-            }
-        }
+        accumulate (ctx->op, (double *)(gpointer)pa, ts_dtype_load (ctx->dtype, pi));
       else
         {
           gint64 x = ts_dtype_load_int (ctx->dtype, pi);
