@@ -23,6 +23,7 @@
 
 #include "ts-callsite.h"
 #include "ts-cuda-device-private.h"
+#include "ts-device-side.h"
 #include "ts-runtime.h"
 #include "ts-nvtx-forward.h"
 #include "ts-scheduler-private.h"
@@ -48,9 +49,6 @@
 
 #define DEFAULT_N_GPUS 4
 
-/* On a real GPU an event's record_item only says that it was recorded. */
-#define HW_RECORDED (TS_ITEM_NONE - 1)
-
 typedef struct
 {
   guint64     correlation;
@@ -74,12 +72,17 @@ typedef struct
 
 typedef struct
 {
-  guint64      id;
-  TsEventFlags flags;
-  int          device;       /* -1 until the first record */
-  guint64      handle;       /* 0 until the first record */
-  guint32      record_item;  /* referenced; TS_ITEM_NONE before the first record */
+  TsDeviceEvent base;        /* id; device and record from the first record on */
+  TsEventFlags  flags;
+  guint64       handle;      /* 0 until the first record */
 } Event;
+
+typedef struct
+{
+  guint        device;
+  int          priority;
+  guint64      handle;
+} Stream;
 
 /* One host call in progress. */
 typedef struct
@@ -132,11 +135,7 @@ struct _TsRuntime
 
   TsRecorder         *recorder;
   const TsGpuProfile *profile;
-  TsScheduler        *sched;
-  TsCudaDevice       *hw;              /* a real GPU; NULL: the simulator */
-  TsGpuProfile       *hw_profile;      /* the real device's, owned */
-  int                *hw_fault;        /* per device: its sticky error, 0 if none */
-  guint64            *hw_fault_correlation;
+  TsDeviceSide        side;            /* the simulator, or a real GPU */
   gboolean            launch_blocking;
 
   guint               n_physical;
@@ -149,7 +148,8 @@ struct _TsRuntime
   guint               n_threads;
   TsTime              max_host_time;
 
-  GHashTable         *events;          /* &Event.id -> Event* */
+  GArray             *streams;         /* Stream, by TsStreamId */
+  GHashTable         *events;          /* &Event.base.id -> Event* */
   guint64             last_event_id;
   guint64             last_event_handle;
   guint64             last_correlation;
@@ -222,6 +222,14 @@ host_thread_free (gpointer data)
   g_free (ht);
 }
 
+/* On a real GPU a thread's clock is the real one, whatever it last read. */
+static inline void
+host_read_clock (TsRuntime  *self,
+                 HostThread *ht)
+{
+  ht->clock = self->side.ops->host_time (self->side.impl, ht->clock);
+}
+
 static HostThread *
 host_thread (TsRuntime *self)
 {
@@ -230,8 +238,7 @@ host_thread (TsRuntime *self)
 
   if (G_LIKELY (tls_cache.serial == self->serial))
     {
-      if (self->hw != NULL)
-        tls_cache.ht->clock = MAX (tls_cache.ht->clock, ts_cuda_device_now ());
+      host_read_clock (self, tls_cache.ht);
       return tls_cache.ht;
     }
 
@@ -266,32 +273,31 @@ host_thread (TsRuntime *self)
 
   tls_cache.serial = self->serial;
   tls_cache.ht = ht;
-  if (self->hw != NULL)
-    ht->clock = MAX (ht->clock, ts_cuda_device_now ());
+  host_read_clock (self, ht);
 
   return ht;
 }
 
+/* Host work or a blocked span: the thread's clock moves on by ns (on a
+ * real GPU, to the real time). */
 static void
-host_advance (TsRuntime  *self,
-              HostThread *ht,
-              TsTime      ns)
+host_spend (TsRuntime  *self,
+            HostThread *ht,
+            TsTime      ns)
 {
-  if (self->hw != NULL)
-    ht->clock = ts_cuda_device_now ();
-  else
-    ht->clock += ns;
+  ht->clock = self->side.ops->host_spend (self->side.impl, ht->clock, ns);
   self->max_host_time = MAX (self->max_host_time, ht->clock);
 }
 
-/* On a real GPU the host clock is the real one: read it where the
- * simulator would have charged a modelled cost. */
-static inline void
-host_catch_up (TsRuntime  *self,
-               HostThread *ht)
+/* A call's modelled host cost (on a real GPU, nothing: real time passes by
+ * itself and is read at the call's end). */
+static void
+host_charge (TsRuntime  *self,
+             HostThread *ht,
+             TsTime      ns)
 {
-  if (self->hw != NULL)
-    ht->clock = MAX (ht->clock, ts_cuda_device_now ());
+  ht->clock = self->side.ops->host_charge (self->side.impl, ht->clock, ns);
+  self->max_host_time = MAX (self->max_host_time, ht->clock);
 }
 
 /* ---------------------------------------------------------------- calls */
@@ -324,8 +330,14 @@ call_begin (TsRuntime *self,
     call->correlation = next_correlation (self);
 
   /* The device catches up with the host before the host acts. */
-  if (self->hw == NULL)
-    ts_scheduler_advance_to (self->sched, ht->clock);
+  self->side.ops->catch_up (self->side.impl, ht->clock);
+}
+
+static inline guint
+stream_device (TsRuntime  *self,
+               TsStreamId  stream)
+{
+  return g_array_index (self->streams, Stream, stream).device;
 }
 
 static void
@@ -334,7 +346,15 @@ call_set_stream (TsRuntime  *self,
                  TsStreamId  stream)
 {
   call->stream = stream;
-  call->device = (gint32) ts_scheduler_stream_get_device (self->sched, stream);
+  call->device = (gint32) stream_device (self, stream);
+}
+
+/* What the device side gets with an item this call submits: the host's
+ * clock is when the device sees it. */
+static inline TsSubmit
+call_submission (const Call *call)
+{
+  return (TsSubmit) { call->stream, call->ht->clock, call->correlation, call->loc };
 }
 
 /* call_end without the append: the caller appends *rec. */
@@ -343,7 +363,7 @@ call_end_deferred (TsRuntime       *self,
                    Call            *call,
                    TsApiCallRecord *rec)
 {
-  host_catch_up (self, call->ht);
+  host_read_clock (self, call->ht);
   *rec = (TsApiCallRecord) {
     .start = call->start,
     .end = call->ht->clock,
@@ -390,84 +410,18 @@ call_block (TsRuntime  *self,
   };
 
   TS_RECORDER_APPEND (self->recorder, TS_RECORD_SYNC, TsSyncRecord, &rec);
-  host_advance (self, call->ht, rec.end - begin);
+  host_spend (self, call->ht, rec.end - begin);
 }
 
 /* Reports a device's sticky fault, if any, at this call. The first time it
  * surfaces, an error record links the faulting launch to this call. */
-/* A real GPU's sticky error, in the simulator's terms. The GPU does not
- * say which kernel failed: the correlation is the call that found out
- * (with launch blocking, the launch itself). */
-static const TsFault *
-hw_get_fault (TsRuntime *self,
-              guint      device,
-              TsFault   *fault)
-{
-  if (self->hw_fault[device] == 0)
-    return NULL;
-  *fault = (TsFault) {
-    .code = (TsDeviceError) self->hw_fault[device],
-    .correlation = self->hw_fault_correlation[device],
-    .stream = TS_STREAM_NONE,
-  };
-  return fault;
-}
-
-static gboolean call_check_fault (TsRuntime  *self,
-                                  Call       *call,
-                                  guint       device,
-                                  GError    **error);
-
-/* cudaErrorIllegalAddress .. cudaErrorLaunchFailure, less the launch
- * configuration errors: what leaves the context unusable. */
-static gboolean
-is_sticky_error (int err)
-{
-  return err >= 700 && err <= 720 && err != 701 && err != 709;
-}
-
-/* Interprets a result of the GPU for the call: a sticky error becomes the
- * device's fault, reported here and by every later call_check_fault; any
- * other a CUDA error.
- * *not_ready (may be NULL) tells cudaErrorNotReady apart. */
-static gboolean
-hw_check (TsRuntime  *self,
-          Call       *call,
-          guint       device,
-          int         err,
-          gboolean   *not_ready,
-          GError    **error)
-{
-  if (not_ready != NULL)
-    *not_ready = err == TS_CUDA_ERROR_NOT_READY;
-  if (err == 0 || err == TS_CUDA_ERROR_NOT_READY)
-    return TRUE;
-  if (is_sticky_error (err))
-    {
-      /* CUDA returns a sticky error from the call that finds it, so that
-       * call raises, as PyTorch's checks do */
-      if (self->hw_fault[device] == 0)
-        {
-          self->hw_fault[device] = err;
-          self->hw_fault_correlation[device] = call->correlation;
-        }
-      return call_check_fault (self, call, device, error);
-    }
-  g_set_error (error, TS_RUNTIME_ERROR, TS_RUNTIME_ERROR_CUDA, "CUDA error: %s%s" CUDA_DSA_TRAILER,
-               ts_cuda_device_error_string (self->hw, err),
-               self->launch_blocking ? "" : CUDA_ERROR_TRAILER);
-  return FALSE;
-}
-
 static gboolean
 call_check_fault (TsRuntime  *self,
                   Call       *call,
                   guint       device,
                   GError    **error)
 {
-  TsFault hw_fault;
-  const TsFault *fault = self->hw != NULL ? hw_get_fault (self, device, &hw_fault)
-                                          : ts_scheduler_get_fault (self->sched, device);
+  const TsFault *fault = self->side.ops->get_fault (self->side.impl, device);
   g_autofree char *message = NULL;
 
   if (G_LIKELY (fault == NULL))
@@ -501,40 +455,59 @@ call_check_fault (TsRuntime  *self,
   return FALSE;
 }
 
-/* A query on a real GPU: err is the GPU's answer (cudaErrorNotReady:
- * still busy). */
+/* Interprets a result of the device side for the call (cudaErrorNotReady
+ * is no error). A sticky error becomes the device's fault, reported here,
+ * as CUDA returns it from the call that finds it, and by every later
+ * call_check_fault; any other is a CUDA error. */
 static gboolean
-hw_query (TsRuntime  *self,
-          Call       *call,
-          guint       device,
-          int         err,
-          gboolean   *done,
-          GError    **error)
+call_check_result (TsRuntime  *self,
+                   Call       *call,
+                   guint       device,
+                   int         err,
+                   GError    **error)
 {
-  gboolean busy = FALSE;
+  if (G_LIKELY (err == 0 || err == TS_CUDA_ERROR_NOT_READY))
+    return TRUE;
+  if (self->side.ops->take_error (self->side.impl, device, err, call->correlation))
+    return call_check_fault (self, call, device, error);
+  g_set_error (error, TS_RUNTIME_ERROR, TS_RUNTIME_ERROR_CUDA, "CUDA error: %s%s" CUDA_DSA_TRAILER,
+               self->side.ops->error_string (self->side.impl, err),
+               self->launch_blocking ? "" : CUDA_ERROR_TRAILER);
+  return FALSE;
+}
 
-  if (!hw_check (self, call, device, err, &busy, error) ||
+/* A query's answer err (cudaErrorNotReady: still busy) into *done. */
+static gboolean
+call_query (TsRuntime  *self,
+            Call       *call,
+            guint       device,
+            int         err,
+            gboolean   *done,
+            GError    **error)
+{
+  if (!call_check_result (self, call, device, err, error) ||
       !call_check_fault (self, call, device, error))
     return FALSE;
   if (done != NULL)
-    *done = !busy;
+    *done = err != TS_CUDA_ERROR_NOT_READY;
   return TRUE;
 }
 
-/* A blocking call on a real GPU, once the wait is over (err is its
- * result): records the blocked span and reports any error. */
+/* A blocking call once the wait is over (err is its result, until when it
+ * ended): records the blocked span and reports any error. */
 static gboolean
-hw_blocked (TsRuntime  *self,
-            Call       *call,
-            TsSyncKind  kind,
-            guint       device,
-            TsStreamId  stream,
-            guint64     event,
-            int         err,
-            GError    **error)
+call_blocked (TsRuntime  *self,
+              Call       *call,
+              TsSyncKind  kind,
+              guint       device,
+              TsStreamId  stream,
+              guint64     event,
+              int         err,
+              TsTime      until,
+              GError    **error)
 {
-  call_block (self, call, kind, (gint32) device, stream, event, ts_cuda_device_now ());
-  return hw_check (self, call, device, err, NULL, error) &&
+  call_block (self, call, kind, (gint32) device, stream, event, until);
+  return call_check_result (self, call, device, err, error) &&
          call_check_fault (self, call, device, error);
 }
 
@@ -571,7 +544,7 @@ check_stream (TsRuntime   *self,
               TsStreamId   stream,
               GError     **error)
 {
-  if (stream >= ts_scheduler_get_n_streams (self->sched))
+  if (stream >= self->streams->len)
     {
       if (stream == TS_STREAM_NONE)
         g_set_error_literal (error, TS_RUNTIME_ERROR, TS_RUNTIME_ERROR_INVALID_STREAM,
@@ -618,11 +591,10 @@ ts_runtime_finalize (GObject *object)
 
   g_clear_pointer (&self->events, g_hash_table_unref);
   g_clear_pointer (&self->threads, g_hash_table_unref);
-  g_clear_pointer (&self->hw, ts_cuda_device_free);
-  g_clear_pointer (&self->sched, ts_scheduler_free);
-  g_free (self->hw_profile);
-  g_free (self->hw_fault);
-  g_free (self->hw_fault_correlation);
+  if (self->side.ops != NULL)
+    self->side.ops->free (self->side.impl);
+  self->side = (TsDeviceSide) { 0 };
+  g_clear_pointer (&self->streams, g_array_unref);
   g_clear_object (&self->recorder);
   g_free (self->physical);
   g_free (self->visible_note);
@@ -695,6 +667,7 @@ ts_runtime_init (TsRuntime *self)
   g_mutex_init (&self->lock);
   self->serial = (guint64) (guint) g_atomic_int_add (&last_serial, 1) + 1;
   self->threads = g_hash_table_new_full (NULL, NULL, NULL, host_thread_free);
+  self->streams = g_array_new (FALSE, FALSE, sizeof (Stream));
   self->events = g_hash_table_new_full (g_int64_hash, g_int64_equal, NULL, g_free);
 }
 
@@ -791,40 +764,8 @@ ts_runtime_parse_visible_devices (const char  *value,
   return out;
 }
 
-/* Opens the real GPUs behind the CUDA module's table: their count, and a
- * profile of the model closest to device 0 with its real name, SMs,
- * memory and priority range (all devices are taken to be alike, as the
- * simulator's are). */
-static gboolean
-hw_open (TsRuntime               *self,
-         const TsRuntimeOptions  *options,
-         const TsGpuProfile      *base,
-         guint                   *n_devices,
-         GError                 **error)
-{
-  int count = 0;
-  int err = options->hardware->device_count (&count);
-
-  if (err != 0 || count <= 0)
-    {
-      g_set_error (error, TS_RUNTIME_ERROR, TS_RUNTIME_ERROR_NO_DEVICE,
-                   "No CUDA GPUs are available (%s)",
-                   err != 0 ? options->hardware->error_string (err) : "no device");
-      return FALSE;
-    }
-  self->hw = ts_cuda_device_new (options->hardware, options->activity, self->recorder,
-                                 (guint) MIN (count, TS_RUNTIME_MAX_GPUS), error);
-  if (self->hw == NULL)
-    return FALSE;
-  self->hw_profile = g_memdup2 (base, sizeof *base);
-  if (!ts_cuda_device_get_info (self->hw, 0, self->hw_profile, error))
-    return FALSE;
-  *n_devices = (guint) MIN (count, TS_RUNTIME_MAX_GPUS);
-  return TRUE;
-}
-
-/* A stream of the scheduler (the simulator's, or the bookkeeping of a
- * real GPU's), with the handle torch shows as cuda_stream. */
+/* A stream of the device side, with the handle torch shows as cuda_stream
+ * (a real GPU's own handle). */
 static TsStreamId
 add_stream (TsRuntime  *self,
             guint       device,
@@ -832,13 +773,54 @@ add_stream (TsRuntime  *self,
             gboolean    is_default,
             GError    **error)
 {
-  guint track = ts_scheduler_get_n_streams (self->sched);
-  guint64 handle = is_default ? 0 : STREAM_HANDLE_BASE + (guint64) track * 0x200;
+  TsStreamId id = self->streams->len;
+  Stream stream = {
+    .device = device,
+    .priority = priority,
+    .handle = is_default ? 0 : STREAM_HANDLE_BASE + (guint64) id * 0x200,
+  };
+  TsStreamRecord rec;
 
-  if (self->hw != NULL &&
-      !ts_cuda_device_add_stream (self->hw, track, device, priority, is_default, &handle, error))
+  if (!self->side.ops->add_stream (self->side.impl, id, device, priority, is_default,
+                                   &stream.handle, error))
     return TS_STREAM_NONE;
-  return ts_scheduler_add_stream (self->sched, device, priority, handle, is_default);
+  g_array_append_val (self->streams, stream);
+
+  rec = (TsStreamRecord) {
+    .stream = id,
+    .device = device,
+    .priority = priority,
+    .is_default = is_default,
+    .handle = stream.handle,
+  };
+  TS_RECORDER_APPEND (self->recorder, TS_RECORD_STREAM, TsStreamRecord, &rec);
+
+  return id;
+}
+
+/* The device side on a real GPU: its devices are the CUDA module's (the
+ * driver has applied CUDA_VISIBLE_DEVICES already), its profile the real
+ * device's over the model's. */
+static GArray *
+open_gpu (TsRuntime               *self,
+          const TsRuntimeOptions  *options,
+          const TsGpuProfile     **profile,
+          guint                   *n_physical,
+          GError                 **error)
+{
+  TsCudaDevice *gpu = ts_cuda_device_open (options->hardware, options->activity, self->recorder,
+                                           *profile, error);
+  GArray *visible;
+
+  if (gpu == NULL)
+    return NULL;
+  self->side = ts_cuda_device_get_side (gpu);
+  *profile = ts_cuda_device_get_profile (gpu);
+  *n_physical = ts_cuda_device_get_n_devices (gpu);
+  visible = g_array_new (FALSE, FALSE, sizeof (int));
+  for (int d = 0; d < (int) *n_physical; d++)
+    g_array_append_val (visible, d);
+  return visible;
 }
 
 static gboolean
@@ -882,6 +864,25 @@ resolve_n_gpus (const TsRuntimeOptions  *options,
   return TRUE;
 }
 
+/* The device side in virtual time: the model's devices, less those
+ * CUDA_VISIBLE_DEVICES hides (*note says why, when it cut the list). */
+static GArray *
+open_simulator (TsRuntime               *self,
+                const TsRuntimeOptions  *options,
+                const TsGpuProfile      *profile,
+                guint                   *n_physical,
+                char                   **note,
+                GError                 **error)
+{
+  GArray *visible;
+
+  if (!resolve_n_gpus (options, n_physical, error))
+    return NULL;
+  visible = ts_runtime_parse_visible_devices (options->visible_devices, *n_physical, note);
+  self->side = ts_scheduler_get_side (ts_scheduler_new (self->recorder, profile, visible->len));
+  return visible;
+}
+
 TsRuntime *
 ts_runtime_new (const TsRuntimeOptions  *options,
                 TsRecorder              *recorder,
@@ -915,22 +916,14 @@ ts_runtime_new (const TsRuntimeOptions  *options,
   self = g_object_new (TS_TYPE_RUNTIME, NULL);
   self->recorder = recorder != NULL ? g_object_ref (recorder) : ts_recorder_new ();
 
+  /* The one place that asks which device side there is: every call after
+   * this goes through self->side. */
   if (options->hardware != NULL)
-    {
-      /* The driver has applied CUDA_VISIBLE_DEVICES already. */
-      if (!hw_open (self, options, profile, &n_physical, error))
-        return NULL;
-      profile = self->hw_profile;
-      visible = g_array_new (FALSE, FALSE, sizeof (int));
-      for (int d = 0; d < (int) n_physical; d++)
-        g_array_append_val (visible, d);
-    }
+    visible = open_gpu (self, options, &profile, &n_physical, error);
   else
-    {
-      if (!resolve_n_gpus (options, &n_physical, error))
-        return NULL;
-      visible = ts_runtime_parse_visible_devices (options->visible_devices, n_physical, &note);
-    }
+    visible = open_simulator (self, options, profile, &n_physical, &note, error);
+  if (visible == NULL)
+    return NULL;
 
   self->profile = profile;
   self->launch_blocking = !!options->launch_blocking;
@@ -941,13 +934,10 @@ ts_runtime_new (const TsRuntimeOptions  *options,
     memcpy (self->physical, visible->data, sizeof (int) * visible->len);
   self->visible_note = note;
   self->fault_surfaced = g_new0 (gboolean, MAX (visible->len, 1));
-  self->hw_fault = g_new0 (int, MAX (visible->len, 1));
-  self->hw_fault_correlation = g_new0 (guint64, MAX (visible->len, 1));
   self->pool = g_new (TsStreamId, MAX (visible->len, 1) * POOL_LEVELS * POOL_SIZE);
   for (guint i = 0; i < MAX (visible->len, 1) * POOL_LEVELS * POOL_SIZE; i++)
     self->pool[i] = TS_STREAM_NONE;
   self->pool_next = g_new0 (guint, MAX (visible->len, 1) * POOL_LEVELS);
-  self->sched = ts_scheduler_new (self->recorder, profile, self->n_devices);
 
   for (guint i = 0; i < N_API_NAMES; i++)
     self->api_ids[i] = ts_recorder_intern (self->recorder, api_names[i]);
@@ -1047,10 +1037,8 @@ ts_runtime_get_host_time (TsRuntime *self)
 
   /* A thread's clock only moves on that thread: once it is known here it
    * reads without the lock (the allocator asks for it on every action). */
-  if (self->hw != NULL)
-    return ts_cuda_device_now ();
   if (G_LIKELY (tls_cache.serial == self->serial))
-    return tls_cache.ht->clock;
+    return self->side.ops->host_time (self->side.impl, tls_cache.ht->clock);
 
   locker = g_mutex_locker_new (&self->lock);
   return host_thread (self)->clock;
@@ -1066,7 +1054,7 @@ ts_runtime_host_advance (TsRuntime *self,
   g_return_if_fail (ns >= 0);
 
   locker = g_mutex_locker_new (&self->lock);
-  host_advance (self, host_thread (self), ns);
+  host_spend (self, host_thread (self), ns);
 }
 
 guint
@@ -1246,7 +1234,7 @@ ts_runtime_set_current_stream (TsRuntime   *self,
   if (!check_stream (self, stream, error))
     return FALSE;
 
-  host_thread (self)->current[ts_scheduler_stream_get_device (self->sched, stream)] = stream;
+  host_thread (self)->current[stream_device (self, stream)] = stream;
   return TRUE;
 }
 
@@ -1259,7 +1247,7 @@ ts_runtime_stream_is_valid (TsRuntime  *self,
   g_return_val_if_fail (TS_IS_RUNTIME (self), FALSE);
 
   locker = g_mutex_locker_new (&self->lock);
-  return stream < ts_scheduler_get_n_streams (self->sched);
+  return stream < self->streams->len;
 }
 
 int
@@ -1271,9 +1259,9 @@ ts_runtime_stream_get_device (TsRuntime  *self,
   g_return_val_if_fail (TS_IS_RUNTIME (self), -1);
 
   locker = g_mutex_locker_new (&self->lock);
-  if (stream >= ts_scheduler_get_n_streams (self->sched))
+  if (stream >= self->streams->len)
     return -1;
-  return (int) ts_scheduler_stream_get_device (self->sched, stream);
+  return (int) stream_device (self, stream);
 }
 
 int
@@ -1285,9 +1273,9 @@ ts_runtime_stream_get_priority (TsRuntime  *self,
   g_return_val_if_fail (TS_IS_RUNTIME (self), 0);
 
   locker = g_mutex_locker_new (&self->lock);
-  if (stream >= ts_scheduler_get_n_streams (self->sched))
+  if (stream >= self->streams->len)
     return 0;
-  return ts_scheduler_stream_get_priority (self->sched, stream);
+  return g_array_index (self->streams, Stream, stream).priority;
 }
 
 guint64
@@ -1299,9 +1287,9 @@ ts_runtime_stream_get_handle (TsRuntime  *self,
   g_return_val_if_fail (TS_IS_RUNTIME (self), 0);
 
   locker = g_mutex_locker_new (&self->lock);
-  if (stream >= ts_scheduler_get_n_streams (self->sched))
+  if (stream >= self->streams->len)
     return 0;
-  return ts_scheduler_stream_get_handle (self->sched, stream);
+  return g_array_index (self->streams, Stream, stream).handle;
 }
 
 gboolean
@@ -1311,7 +1299,8 @@ ts_runtime_stream_query (TsRuntime   *self,
                          GError     **error)
 {
   g_autoptr(GMutexLocker) locker = NULL;
-  gboolean ret = FALSE;
+  gboolean ret;
+  int err;
   Call call;
 
   g_return_val_if_fail (TS_IS_RUNTIME (self), FALSE);
@@ -1325,23 +1314,11 @@ ts_runtime_stream_query (TsRuntime   *self,
 
   call_begin (self, &call, API_STREAM_QUERY);
   call_set_stream (self, &call, stream);
-  if (self->hw != NULL)
-    {
-      ret = hw_query (self, &call, call.device, ts_cuda_device_stream_query (self->hw, stream), done, error);
-      call_end (self, &call);
-      return ret;
-    }
-  host_advance (self, call.ht, self->profile->api_latency_ns);
-  ts_scheduler_advance_to (self->sched, call.ht->clock);
-
-  if (call_check_fault (self, &call, call.device, error))
-    {
-      if (done != NULL)
-        *done = ts_scheduler_stream_is_idle (self->sched, stream);
-      ret = TRUE;
-    }
-
+  host_charge (self, call.ht, self->profile->api_latency_ns);
+  err = self->side.ops->stream_query (self->side.impl, stream, call.ht->clock);
+  ret = call_query (self, &call, call.device, err, done, error);
   call_end (self, &call);
+
   return ret;
 }
 
@@ -1353,6 +1330,7 @@ ts_runtime_stream_synchronize (TsRuntime   *self,
   g_autoptr(GMutexLocker) locker = NULL;
   gboolean ret;
   TsTime until;
+  int err;
   Call call;
 
   g_return_val_if_fail (TS_IS_RUNTIME (self), FALSE);
@@ -1363,17 +1341,9 @@ ts_runtime_stream_synchronize (TsRuntime   *self,
 
   call_begin (self, &call, API_STREAM_SYNCHRONIZE);
   call_set_stream (self, &call, stream);
-  if (self->hw != NULL)
-    {
-      ret = hw_blocked (self, &call, TS_SYNC_STREAM, call.device, stream, 0,
-                        ts_cuda_device_stream_sync (self->hw, stream), error);
-      call_end (self, &call);
-      return ret;
-    }
-  host_advance (self, call.ht, self->profile->api_latency_ns);
-  until = ts_scheduler_run_until_stream_idle (self->sched, stream);
-  call_block (self, &call, TS_SYNC_STREAM, call.device, stream, 0, until);
-  ret = call_check_fault (self, &call, call.device, error);
+  host_charge (self, call.ht, self->profile->api_latency_ns);
+  err = self->side.ops->stream_sync (self->side.impl, stream, &until);
+  ret = call_blocked (self, &call, TS_SYNC_STREAM, call.device, stream, 0, err, until, error);
   call_end (self, &call);
 
   return ret;
@@ -1393,13 +1363,13 @@ ts_runtime_event_new (TsRuntime    *self,
   locker = g_mutex_locker_new (&self->lock);
 
   ev = g_new0 (Event, 1);
-  ev->id = ++self->last_event_id;
+  ev->base.id = ++self->last_event_id;
+  ev->base.device = -1;
+  ev->base.record = TS_ITEM_NONE;
   ev->flags = flags;
-  ev->device = -1;
-  ev->record_item = TS_ITEM_NONE;
-  g_hash_table_insert (self->events, &ev->id, ev);
+  g_hash_table_insert (self->events, &ev->base.id, ev);
 
-  return ev->id;
+  return ev->base.id;
 }
 
 gboolean
@@ -1416,11 +1386,7 @@ ts_runtime_event_free (TsRuntime  *self,
   if (!(ev = lookup_event (self, event, error)))
     return FALSE;
 
-  /* Waits already submitted hold their own reference to the record. */
-  if (self->hw != NULL)
-    ts_cuda_device_event_free (self->hw, event);
-  else if (ev->record_item != TS_ITEM_NONE)
-    ts_scheduler_item_unref (self->sched, ev->record_item);
+  self->side.ops->event_release (self->side.impl, &ev->base);
   g_hash_table_remove (self->events, &event);
 
   return TRUE;
@@ -1434,17 +1400,17 @@ event_record_locked (TsRuntime   *self,
 {
   gboolean ret = FALSE;
   TsSubmit sub;
-  guint32 item;
+  int err;
   Call call;
 
   call_begin (self, &call, API_EVENT_RECORD);
   call_set_stream (self, &call, stream);
 
-  if (ev->device >= 0 && ev->device != call.device)
+  if (ev->base.device >= 0 && ev->base.device != call.device)
     {
       g_set_error (error, TS_RUNTIME_ERROR, TS_RUNTIME_ERROR_EVENT_DEVICE,
                    "Event device %d does not match recording stream's device %d.",
-                   ev->device, call.device);
+                   ev->base.device, call.device);
       goto out;
     }
 
@@ -1464,26 +1430,14 @@ event_record_locked (TsRuntime   *self,
   /* Created lazily, on the stream's device, at the first record. */
   if (ev->handle == 0)
     {
-      ev->handle = EVENT_HANDLE_BASE + ev->id * 0x40;
-      ev->device = call.device;
+      ev->handle = EVENT_HANDLE_BASE + ev->base.id * 0x40;
+      ev->base.device = call.device;
     }
 
-  if (self->hw != NULL)
-    {
-      ret = hw_check (self, &call, call.device,
-                      ts_cuda_device_event_record (self->hw, ev->id, ev->flags, stream), NULL, error);
-      if (ret)
-        ev->record_item = HW_RECORDED;
-      goto out;
-    }
-
-  host_advance (self, call.ht, self->profile->api_latency_ns);
-  sub = (TsSubmit) { stream, call.ht->clock, call.correlation, call.loc };
-  item = ts_scheduler_submit_record (self->sched, &sub, ev->id);
-  if (ev->record_item != TS_ITEM_NONE)
-    ts_scheduler_item_unref (self->sched, ev->record_item);
-  ev->record_item = item;
-  ret = TRUE;
+  host_charge (self, call.ht, self->profile->api_latency_ns);
+  sub = call_submission (&call);
+  err = self->side.ops->event_record (self->side.impl, &sub, &ev->base, ev->flags);
+  ret = call_check_result (self, &call, call.device, err, error);
 
 out:
   call_end (self, &call);
@@ -1515,8 +1469,9 @@ ts_runtime_event_query (TsRuntime   *self,
                         GError     **error)
 {
   g_autoptr(GMutexLocker) locker = NULL;
-  gboolean ret = FALSE;
+  gboolean ret;
   Event *ev;
+  int err;
   Call call;
 
   g_return_val_if_fail (TS_IS_RUNTIME (self), FALSE);
@@ -1529,7 +1484,7 @@ ts_runtime_event_query (TsRuntime   *self,
     return FALSE;
 
   /* Never recorded: no CUDA event exists yet, nothing to ask. */
-  if (ev->record_item == TS_ITEM_NONE)
+  if (ev->base.record == TS_ITEM_NONE)
     {
       if (done != NULL)
         *done = TRUE;
@@ -1537,24 +1492,12 @@ ts_runtime_event_query (TsRuntime   *self,
     }
 
   call_begin (self, &call, API_EVENT_QUERY);
-  call.device = ev->device;
-  if (self->hw != NULL)
-    {
-      ret = hw_query (self, &call, ev->device, ts_cuda_device_event_query (self->hw, ev->id), done, error);
-      call_end (self, &call);
-      return ret;
-    }
-  host_advance (self, call.ht, self->profile->api_latency_ns);
-  ts_scheduler_advance_to (self->sched, call.ht->clock);
-
-  if (call_check_fault (self, &call, ev->device, error))
-    {
-      if (done != NULL)
-        *done = ts_scheduler_item_is_done (self->sched, ev->record_item, NULL);
-      ret = TRUE;
-    }
-
+  call.device = ev->base.device;
+  host_charge (self, call.ht, self->profile->api_latency_ns);
+  err = self->side.ops->event_query (self->side.impl, &ev->base, call.ht->clock);
+  ret = call_query (self, &call, ev->base.device, err, done, error);
   call_end (self, &call);
+
   return ret;
 }
 
@@ -1567,6 +1510,7 @@ ts_runtime_event_synchronize (TsRuntime   *self,
   gboolean ret;
   TsTime until;
   Event *ev;
+  int err;
   Call call;
 
   g_return_val_if_fail (TS_IS_RUNTIME (self), FALSE);
@@ -1575,22 +1519,15 @@ ts_runtime_event_synchronize (TsRuntime   *self,
   if (!(ev = lookup_event (self, event, error)))
     return FALSE;
 
-  if (ev->record_item == TS_ITEM_NONE)
+  if (ev->base.record == TS_ITEM_NONE)
     return TRUE;
 
   call_begin (self, &call, API_EVENT_SYNCHRONIZE);
-  call.device = ev->device;
-  if (self->hw != NULL)
-    {
-      ret = hw_blocked (self, &call, TS_SYNC_EVENT, ev->device, TS_STREAM_NONE, ev->id,
-                        ts_cuda_device_event_sync (self->hw, ev->id), error);
-      call_end (self, &call);
-      return ret;
-    }
-  host_advance (self, call.ht, self->profile->api_latency_ns);
-  until = ts_scheduler_run_until_item_done (self->sched, ev->record_item);
-  call_block (self, &call, TS_SYNC_EVENT, ev->device, TS_STREAM_NONE, ev->id, until);
-  ret = call_check_fault (self, &call, ev->device, error);
+  call.device = ev->base.device;
+  host_charge (self, call.ht, self->profile->api_latency_ns);
+  err = self->side.ops->event_sync (self->side.impl, &ev->base, &until);
+  ret = call_blocked (self, &call, TS_SYNC_EVENT, ev->base.device, TS_STREAM_NONE, ev->base.id,
+                      err, until, error);
   call_end (self, &call);
 
   return ret;
@@ -1604,10 +1541,11 @@ event_wait_locked (TsRuntime   *self,
 {
   gboolean ret = FALSE;
   TsSubmit sub;
+  int err;
   Call call;
 
   /* Waiting for an event that was never recorded is a no-op. */
-  if (ev->record_item == TS_ITEM_NONE)
+  if (ev->base.record == TS_ITEM_NONE)
     return TRUE;
 
   call_begin (self, &call, API_STREAM_WAIT_EVENT);
@@ -1615,16 +1553,10 @@ event_wait_locked (TsRuntime   *self,
 
   if (call_check_fault (self, &call, call.device, error))
     {
-      if (self->hw != NULL)
-        ret = hw_check (self, &call, call.device,
-                        ts_cuda_device_stream_wait_event (self->hw, stream, ev->id), NULL, error);
-      else
-        {
-          host_advance (self, call.ht, self->profile->api_latency_ns);
-          sub = (TsSubmit) { stream, call.ht->clock, call.correlation, call.loc };
-          ts_scheduler_submit_wait (self->sched, &sub, ev->id, ev->record_item);
-          ret = TRUE;
-        }
+      host_charge (self, call.ht, self->profile->api_latency_ns);
+      sub = call_submission (&call);
+      err = self->side.ops->stream_wait_event (self->side.impl, &sub, &ev->base);
+      ret = call_check_result (self, &call, call.device, err, error);
     }
 
   call_end (self, &call);
@@ -1676,53 +1608,16 @@ ts_runtime_stream_wait_stream (TsRuntime   *self,
 
   /* As PyTorch: self.wait_event(other.record_event()), with an event that
    * lives only for this call (the wait keeps the record alive). */
-  ev.id = ++self->last_event_id;
-  ev.device = -1;
-  ev.record_item = TS_ITEM_NONE;
+  ev.base.id = ++self->last_event_id;
+  ev.base.device = -1;
+  ev.base.record = TS_ITEM_NONE;
 
   ret = event_record_locked (self, &ev, other, error) &&
         event_wait_locked (self, &ev, stream, error);
 
-  if (self->hw != NULL)
-    ts_cuda_device_event_free (self->hw, ev.id);
-  else if (ev.record_item != TS_ITEM_NONE)
-    ts_scheduler_item_unref (self->sched, ev.record_item);
+  self->side.ops->event_release (self->side.impl, &ev.base);
 
   return ret;
-}
-
-/* cudaEventElapsedTime on the GPU, with PyTorch's messages for what the
- * simulator checks itself. */
-static gboolean
-hw_elapsed (TsRuntime  *self,
-            Call       *call,
-            Event      *a,
-            Event      *b,
-            double     *ms,
-            GError    **error)
-{
-  float value = 0;
-  int err;
-
-  if (a->device != b->device)
-    {
-      g_set_error_literal (error, TS_RUNTIME_ERROR, TS_RUNTIME_ERROR_CUDA,
-                           "CUDA error: invalid resource handle" CUDA_ERROR_TRAILER);
-      return FALSE;
-    }
-  err = ts_cuda_device_event_elapsed (self->hw, a->id, b->id, &value);
-  if (err == TS_CUDA_ERROR_NOT_READY)
-    {
-      g_set_error_literal (error, TS_RUNTIME_ERROR, TS_RUNTIME_ERROR_EVENT_NOT_COMPLETED,
-                           "Both events must be completed before calculating elapsed time.");
-      return FALSE;
-    }
-  if (!hw_check (self, call, (guint) a->device, err, NULL, error) ||
-      !call_check_fault (self, call, (guint) a->device, error))
-    return FALSE;
-  if (ms != NULL)
-    *ms = value;
-  return TRUE;
 }
 
 gboolean
@@ -1734,8 +1629,9 @@ ts_runtime_event_elapsed_time (TsRuntime   *self,
 {
   g_autoptr(GMutexLocker) locker = NULL;
   gboolean ret = FALSE;
-  TsTime t_start, t_end;
+  float value = 0;
   Event *a, *b;
+  int err;
   Call call;
 
   g_return_val_if_fail (TS_IS_RUNTIME (self), FALSE);
@@ -1755,7 +1651,7 @@ ts_runtime_event_elapsed_time (TsRuntime   *self,
       return FALSE;
     }
 
-  if (a->record_item == TS_ITEM_NONE || b->record_item == TS_ITEM_NONE)
+  if (a->base.record == TS_ITEM_NONE || b->base.record == TS_ITEM_NONE)
     {
       g_set_error_literal (error, TS_RUNTIME_ERROR, TS_RUNTIME_ERROR_EVENT_NOT_RECORDED,
                            "Both events must be recorded before calculating elapsed time.");
@@ -1763,33 +1659,26 @@ ts_runtime_event_elapsed_time (TsRuntime   *self,
     }
 
   call_begin (self, &call, API_EVENT_ELAPSED_TIME);
-  call.device = a->device;
-  if (self->hw != NULL)
-    {
-      ret = hw_elapsed (self, &call, a, b, ms, error);
-      call_end (self, &call);
-      return ret;
-    }
-  host_advance (self, call.ht, self->profile->api_latency_ns);
-  ts_scheduler_advance_to (self->sched, call.ht->clock);
+  call.device = a->base.device;
+  host_charge (self, call.ht, self->profile->api_latency_ns);
+  err = self->side.ops->event_elapsed (self->side.impl, &a->base, &b->base, call.ht->clock, &value);
 
-  if (!ts_scheduler_item_is_done (self->sched, a->record_item, &t_start) ||
-      !ts_scheduler_item_is_done (self->sched, b->record_item, &t_end))
+  if (err == TS_CUDA_ERROR_NOT_READY)
     {
       g_set_error_literal (error, TS_RUNTIME_ERROR, TS_RUNTIME_ERROR_EVENT_NOT_COMPLETED,
                            "Both events must be completed before calculating elapsed time.");
     }
-  else if (a->device != b->device)
+  else if (err == TS_DEVICE_SIDE_OTHER_DEVICES)
     {
       /* cudaEventElapsedTime on events of two devices. */
       g_set_error_literal (error, TS_RUNTIME_ERROR, TS_RUNTIME_ERROR_CUDA,
                            "CUDA error: invalid resource handle" CUDA_ERROR_TRAILER);
     }
-  else
+  else if (call_check_result (self, &call, (guint) a->base.device, err, error))
     {
       /* cudaEventElapsedTime returns a float. */
       if (ms != NULL)
-        *ms = (double) (float) ((double) (t_end - t_start) / 1e6);
+        *ms = value;
       ret = TRUE;
     }
 
@@ -1820,7 +1709,7 @@ ts_runtime_event_get_device (TsRuntime *self,
 
   locker = g_mutex_locker_new (&self->lock);
   ev = g_hash_table_lookup (self->events, &event);
-  return ev != NULL ? ev->device : -1;
+  return ev != NULL ? ev->base.device : -1;
 }
 
 guint64
@@ -1861,8 +1750,7 @@ ts_runtime_finish_device_records (TsRuntime *self)
   g_return_if_fail (TS_IS_RUNTIME (self));
 
   locker = g_mutex_locker_new (&self->lock);
-  if (self->hw != NULL)
-    ts_cuda_device_finish (self->hw);
+  self->side.ops->finish (self->side.impl);
 }
 
 gboolean
@@ -1873,6 +1761,7 @@ ts_runtime_device_synchronize (TsRuntime  *self,
   g_autoptr(GMutexLocker) locker = NULL;
   gboolean ret;
   TsTime until;
+  int err;
   Call call;
 
   g_return_val_if_fail (TS_IS_RUNTIME (self), FALSE);
@@ -1883,17 +1772,9 @@ ts_runtime_device_synchronize (TsRuntime  *self,
 
   call_begin (self, &call, API_DEVICE_SYNCHRONIZE);
   call.device = device;
-  if (self->hw != NULL)
-    {
-      ret = hw_blocked (self, &call, TS_SYNC_DEVICE, (guint) device, TS_STREAM_NONE, 0,
-                        ts_cuda_device_device_sync (self->hw, (guint) device), error);
-      call_end (self, &call);
-      return ret;
-    }
-  host_advance (self, call.ht, self->profile->api_latency_ns);
-  until = ts_scheduler_run_until_device_idle (self->sched, device);
-  call_block (self, &call, TS_SYNC_DEVICE, device, TS_STREAM_NONE, 0, until);
-  ret = call_check_fault (self, &call, device, error);
+  host_charge (self, call.ht, self->profile->api_latency_ns);
+  err = self->side.ops->device_sync (self->side.impl, (guint) device, &until);
+  ret = call_blocked (self, &call, TS_SYNC_DEVICE, (guint) device, TS_STREAM_NONE, 0, err, until, error);
   call_end (self, &call);
 
   return ret;
@@ -1901,28 +1782,10 @@ ts_runtime_device_synchronize (TsRuntime  *self,
 
 /* ---------------------------------------------------------------- work */
 
-/* After a launch: the host waits for the item when the copy is blocking or
- * when CUDA_LAUNCH_BLOCKING is on, and a fault then surfaces right here. */
-static gboolean
-call_wait_item (TsRuntime   *self,
-                Call        *call,
-                guint32      item,
-                TsSyncKind   kind,
-                GError     **error)
-{
-  TsTime until;
-
-  ts_scheduler_item_ref (self->sched, item);
-  until = ts_scheduler_run_until_item_done (self->sched, item);
-  ts_scheduler_item_unref (self->sched, item);
-  call_block (self, call, kind, call->device, call->stream, 0, until);
-
-  return call_check_fault (self, call, call->device, error);
-}
-
 /* Opens the call of a launch, copy or memset on @stream. A sticky fault on
  * the stream's device (or on @peer_device, the other end of a peer copy,
- * when not -1) refuses it: the work is destroyed and the call recorded. */
+ * when not -1) refuses it: the work is destroyed and the call recorded.
+ * Otherwise the launch's host cost is charged. */
 static gboolean
 call_begin_work (TsRuntime     *self,
                  Call          *call,
@@ -1937,55 +1800,39 @@ call_begin_work (TsRuntime     *self,
 
   if (call_check_fault (self, call, call->device, error) &&
       (peer_device < 0 || call_check_fault (self, call, peer_device, error)))
-    return TRUE;
+    {
+      host_charge (self, call->ht, self->profile->launch_latency_ns);
+      return TRUE;
+    }
 
   destroy_work (work);
   call_end (self, call);
   return FALSE;
 }
 
-/* Closes the call of submitted work, first waiting for @item when
- * @host_waits; returns the correlation id, or 0 when a fault surfaced. */
+/* Closes the call of work the device side took (err: its answer). The
+ * host first waits for @item when @host_waits (blocking copies, launch
+ * blocking), so that a fault surfaces at this call. With end_rec, a call
+ * that succeeds leaves its API record there for the caller to append.
+ * Returns the correlation id, or 0 on an error. */
 static guint64
-call_end_work (TsRuntime   *self,
-               Call        *call,
-               guint32      item,
-               gboolean     host_waits,
-               TsSyncKind   kind,
-               GError     **error)
+call_end_work (TsRuntime        *self,
+               Call             *call,
+               int               err,
+               guint32           item,
+               gboolean          host_waits,
+               TsSyncKind        kind,
+               TsApiCallRecord  *end_rec,
+               GError          **error)
 {
-  gboolean ok = !host_waits || call_wait_item (self, call, item, kind, error);
+  gboolean ok = call_check_result (self, call, (guint) call->device, err, error);
+  TsTime until;
 
-  call_end (self, call);
-  return ok ? call->correlation : 0;
-}
-
-/* Submission on a real GPU: the work's on_device enqueues it, then the
- * host waits for the stream when @host_waits (launch blocking, pageable
- * copies), so that an error surfaces at this call. With end_rec, as
- * launch_kernel_locked. */
-static guint64
-hw_submit (TsRuntime        *self,
-           Call             *call,
-           TsCudaItem       *item,
-           const TsWork     *work,
-           gboolean          host_waits,
-           TsSyncKind        kind,
-           TsApiCallRecord  *end_rec,
-           GError          **error)
-{
-  gboolean ok;
-  int err;
-
-  item->stream = call->stream;
-  item->device = (guint) call->device;
-  item->correlation = call->correlation;
-  item->queued = call->start;
-  err = ts_cuda_device_submit (self->hw, item, work);
-  ok = hw_check (self, call, item->device, err, NULL, error);
   if (ok && host_waits)
-    ok = hw_blocked (self, call, kind, item->device, call->stream, 0,
-                     ts_cuda_device_stream_sync (self->hw, call->stream), error);
+    {
+      err = self->side.ops->wait_item (self->side.impl, call->stream, item, &until);
+      ok = call_blocked (self, call, kind, (guint) call->device, call->stream, 0, err, until, error);
+    }
   if (ok && end_rec != NULL)
     {
       call_end_deferred (self, call, end_rec);
@@ -2007,6 +1854,7 @@ launch_kernel_locked (TsRuntime           *self,
   TsStringId name;
   TsSubmit sub;
   guint32 item;
+  int err;
   Call call;
 
   if (!check_stream (self, stream, error))
@@ -2020,38 +1868,10 @@ launch_kernel_locked (TsRuntime           *self,
 
   name = desc->name_id != 0 ? desc->name_id
                             : ts_recorder_intern (self->recorder, desc->name != NULL ? desc->name : "kernel");
-  if (self->hw != NULL)
-    {
-      TsCudaItem it = {
-        .kind = TS_CUDA_ITEM_KERNEL, .name = name,
-        .flops = desc->flops, .bytes = desc->bytes,
-      };
+  sub = call_submission (&call);
+  err = self->side.ops->launch (self->side.impl, &sub, desc, name, &item);
 
-      for (guint i = 0; i < 3; i++)
-        {
-          it.grid[i] = MAX (desc->grid[i], 1);
-          it.block[i] = MAX (desc->block[i], 1);
-        }
-      return hw_submit (self, &call, &it, &desc->work, self->launch_blocking, TS_SYNC_STREAM,
-                        end_rec, error);
-    }
-
-  host_advance (self, call.ht, self->profile->launch_latency_ns);
-  sub = (TsSubmit) { stream, call.ht->clock, call.correlation, call.loc };
-  item = ts_scheduler_submit_kernel (self->sched, &sub, desc, name);
-
-  if (end_rec == NULL)
-    return call_end_work (self, &call, item, self->launch_blocking, TS_SYNC_STREAM, error);
-
-  /* The caller appends the API record together with its own. */
-  if (self->launch_blocking &&
-      !call_wait_item (self, &call, item, TS_SYNC_STREAM, error))
-    {
-      call_end (self, &call);
-      return 0;
-    }
-  call_end_deferred (self, &call, end_rec);
-  return call.correlation;
+  return call_end_work (self, &call, err, item, self->launch_blocking, TS_SYNC_STREAM, end_rec, error);
 }
 
 guint64
@@ -2074,13 +1894,13 @@ check_copy (TsRuntime         *self,
             const TsCopyDesc  *desc,
             GError           **error)
 {
-  int stream_device;
+  int on_device;
   gboolean ok;
 
   if (!check_stream (self, desc->stream, error))
     return FALSE;
 
-  stream_device = (int) ts_scheduler_stream_get_device (self->sched, desc->stream);
+  on_device = (int) stream_device (self, desc->stream);
 
   for (guint i = 0; i < 2; i++)
     {
@@ -2123,11 +1943,11 @@ check_copy (TsRuntime         *self,
       return FALSE;
     }
 
-  if (stream_device != desc->src_device && stream_device != desc->dst_device)
+  if (on_device != desc->src_device && on_device != desc->dst_device)
     {
       g_set_error (error, TS_RUNTIME_ERROR, TS_RUNTIME_ERROR_INVALID_STREAM,
                    "Stream %u is on device %d, but the copy goes from device %d to device %d",
-                   desc->stream, stream_device, desc->src_device, desc->dst_device);
+                   desc->stream, on_device, desc->src_device, desc->dst_device);
       return FALSE;
     }
 
@@ -2144,6 +1964,7 @@ ts_runtime_memcpy (TsRuntime         *self,
   int peer_device;
   TsSubmit sub;
   guint32 item;
+  int err;
   Call call;
 
   g_return_val_if_fail (TS_IS_RUNTIME (self), 0);
@@ -2159,8 +1980,7 @@ ts_runtime_memcpy (TsRuntime         *self,
   /* A peer copy also stops at a fault of its other device. */
   peer_device = -1;
   if (desc->kind == TS_COPY_PEER)
-    peer_device = desc->src_device + desc->dst_device -
-                  (int) ts_scheduler_stream_get_device (self->sched, desc->stream);
+    peer_device = desc->src_device + desc->dst_device - (int) stream_device (self, desc->stream);
 
   if (!call_begin_work (self, &call, API_MEMCPY, desc->stream, peer_device, &desc->work, error))
     return 0;
@@ -2172,25 +1992,11 @@ ts_runtime_memcpy (TsRuntime         *self,
   host_waits = (desc->kind == TS_COPY_HOST_TO_DEVICE || desc->kind == TS_COPY_DEVICE_TO_HOST) &&
                !(desc->pinned && desc->non_blocking);
 
-  if (self->hw != NULL)
-    {
-      TsCudaItem it = {
-        .kind = TS_CUDA_ITEM_MEMCPY, .bytes = desc->bytes, .copy_kind = desc->kind,
-        .copy_flags = (desc->pinned ? TS_COPY_FLAG_PINNED : 0) |
-                      (desc->non_blocking ? TS_COPY_FLAG_ASYNC : 0),
-        .src_device = desc->src_device, .dst_device = desc->dst_device,
-      };
+  sub = call_submission (&call);
+  err = self->side.ops->copy (self->side.impl, &sub, desc, &item);
 
-      return hw_submit (self, &call, &it, &desc->work, host_waits || self->launch_blocking,
+  return call_end_work (self, &call, err, item, host_waits || self->launch_blocking,
                         host_waits ? TS_SYNC_COPY : TS_SYNC_STREAM, NULL, error);
-    }
-
-  host_advance (self, call.ht, self->profile->launch_latency_ns);
-  sub = (TsSubmit) { desc->stream, call.ht->clock, call.correlation, call.loc };
-  item = ts_scheduler_submit_copy (self->sched, &sub, desc);
-
-  return call_end_work (self, &call, item, host_waits || self->launch_blocking,
-                        host_waits ? TS_SYNC_COPY : TS_SYNC_STREAM, error);
 }
 
 guint64
@@ -2201,6 +2007,7 @@ ts_runtime_memset (TsRuntime           *self,
   g_autoptr(GMutexLocker) locker = NULL;
   TsSubmit sub;
   guint32 item;
+  int err;
   Call call;
 
   g_return_val_if_fail (TS_IS_RUNTIME (self), 0);
@@ -2216,19 +2023,10 @@ ts_runtime_memset (TsRuntime           *self,
   if (!call_begin_work (self, &call, API_MEMSET, desc->stream, -1, &desc->work, error))
     return 0;
 
-  if (self->hw != NULL)
-    {
-      TsCudaItem it = { .kind = TS_CUDA_ITEM_MEMSET, .bytes = desc->bytes, .value = desc->value };
+  sub = call_submission (&call);
+  err = self->side.ops->fill (self->side.impl, &sub, desc, &item);
 
-      return hw_submit (self, &call, &it, &desc->work, self->launch_blocking, TS_SYNC_STREAM,
-                        NULL, error);
-    }
-
-  host_advance (self, call.ht, self->profile->launch_latency_ns);
-  sub = (TsSubmit) { desc->stream, call.ht->clock, call.correlation, call.loc };
-  item = ts_scheduler_submit_memset (self->sched, &sub, desc);
-
-  return call_end_work (self, &call, item, self->launch_blocking, TS_SYNC_STREAM, error);
+  return call_end_work (self, &call, err, item, self->launch_blocking, TS_SYNC_STREAM, NULL, error);
 }
 
 /* ---------------------------------------------------------------- spans */
