@@ -484,17 +484,20 @@ collect (TsCudaDevice *self)
 /* ------------------------------------------------------------ work */
 
 /* Enqueues work->on_device on the item's stream and times it. The work's
- * data is destroyed before this returns. */
+ * data is destroyed before this returns. There is no item to wait for:
+ * wait_item waits for the stream. */
 static int
 submit (TsCudaDevice   *self,
         Item           *item,
         const TsSubmit *sub,
-        const TsWork   *work)
+        const TsWork   *work,
+        guint32        *wait)
 {
   Pending p = { { 0 }, NULL, NULL };
   gpointer stream;
   int err;
 
+  *wait = TS_ITEM_NONE;
   item->stream = sub->stream;
   item->device = g_array_index (self->streams, Stream, sub->stream).device;
   item->correlation = sub->correlation;
@@ -555,8 +558,7 @@ launch (gpointer            impl,
       it.grid[i] = MAX (desc->grid[i], 1);
       it.block[i] = MAX (desc->block[i], 1);
     }
-  *item = TS_ITEM_NONE;
-  return submit (impl, &it, sub, &desc->work);
+  return submit (impl, &it, sub, &desc->work, item);
 }
 
 static int
@@ -572,8 +574,7 @@ copy (gpointer          impl,
     .src_device = desc->src_device, .dst_device = desc->dst_device,
   };
 
-  *item = TS_ITEM_NONE;
-  return submit (impl, &it, sub, &desc->work);
+  return submit (impl, &it, sub, &desc->work, item);
 }
 
 static int
@@ -584,8 +585,7 @@ fill (gpointer            impl,
 {
   Item it = { .kind = ITEM_MEMSET, .bytes = desc->bytes, .value = desc->value };
 
-  *item = TS_ITEM_NONE;
-  return submit (impl, &it, sub, &desc->work);
+  return submit (impl, &it, sub, &desc->work, item);
 }
 
 /* The GPU does not say which item failed: the host waits for the whole

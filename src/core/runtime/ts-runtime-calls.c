@@ -106,6 +106,23 @@ _ts_runtime_call_begin (TsRuntime *self,
   self->side.ops->catch_up (self->side.impl, ht->clock);
 }
 
+/* A runtime API call on @device, or on @stream when it is not
+ * TS_STREAM_NONE, that costs api_latency_ns of host time. */
+void
+_ts_runtime_call_begin_api (TsRuntime  *self,
+                            Call       *call,
+                            guint       api,
+                            int         device,
+                            TsStreamId  stream)
+{
+  _ts_runtime_call_begin (self, call, api);
+  if (stream != TS_STREAM_NONE)
+    call_set_stream (self, call, stream);
+  else
+    call->device = device;
+  host_charge (self, call->ht, self->profile->api_latency_ns);
+}
+
 /* call_end without the append: the caller appends *rec. */
 void
 _ts_runtime_call_end_deferred (TsRuntime       *self,
@@ -126,6 +143,17 @@ _ts_runtime_call_end_deferred (TsRuntime       *self,
   self->max_host_time = MAX (self->max_host_time, call->ht->clock);
 }
 
+/* Ends the call and passes its result on:
+ * return _ts_runtime_call_finish (self, &call, ok). */
+gboolean
+_ts_runtime_call_finish (TsRuntime *self,
+                         Call      *call,
+                         gboolean   ok)
+{
+  _ts_runtime_call_end (self, call);
+  return ok;
+}
+
 void
 _ts_runtime_call_end (TsRuntime *self,
                       Call      *call)
@@ -134,32 +162,6 @@ _ts_runtime_call_end (TsRuntime *self,
 
   _ts_runtime_call_end_deferred (self, call, &rec);
   TS_RECORDER_APPEND (self->recorder, TS_RECORD_API_CALL, TsApiCallRecord, &rec);
-}
-
-/* Blocks the calling thread until `until` (if later) and records the span. */
-static void
-call_block (TsRuntime  *self,
-            Call       *call,
-            TsSyncKind  kind,
-            gint32      device,
-            TsStreamId  stream,
-            guint64     event,
-            TsTime      until)
-{
-  TsTime begin = call->ht->clock;
-  TsSyncRecord rec = {
-    .start = begin,
-    .end = MAX (begin, until),
-    .correlation = call->correlation,
-    .thread = call->ht->id,
-    .kind = kind,
-    .device = device,
-    .stream = stream,
-    .event = event,
-  };
-
-  TS_RECORDER_APPEND (self->recorder, TS_RECORD_SYNC, TsSyncRecord, &rec);
-  host_spend (self, call->ht, rec.end - begin);
 }
 
 /* Reports a device's sticky fault, if any, at this call. The first time it
@@ -211,14 +213,13 @@ _ts_runtime_call_check_fault (TsRuntime  *self,
 gboolean
 _ts_runtime_call_check_result (TsRuntime  *self,
                                Call       *call,
-                               guint       device,
                                int         err,
                                GError    **error)
 {
   if (G_LIKELY (err == 0 || err == TS_CUDA_ERROR_NOT_READY))
     return TRUE;
-  if (self->side.ops->take_error (self->side.impl, device, err, call->correlation))
-    return _ts_runtime_call_check_fault (self, call, device, error);
+  if (self->side.ops->take_error (self->side.impl, call->device, err, call->correlation))
+    return _ts_runtime_call_check_fault (self, call, call->device, error);
   g_set_error (error, TS_RUNTIME_ERROR, TS_RUNTIME_ERROR_CUDA, "CUDA error: %s%s" CUDA_DSA_TRAILER,
                self->side.ops->error_string (self->side.impl, err),
                self->launch_blocking ? "" : CUDA_ERROR_TRAILER);
@@ -229,13 +230,12 @@ _ts_runtime_call_check_result (TsRuntime  *self,
 gboolean
 _ts_runtime_call_query (TsRuntime  *self,
                         Call       *call,
-                        guint       device,
                         int         err,
                         gboolean   *done,
                         GError    **error)
 {
-  if (!_ts_runtime_call_check_result (self, call, device, err, error) ||
-      !_ts_runtime_call_check_fault (self, call, device, error))
+  if (!_ts_runtime_call_check_result (self, call, err, error) ||
+      !_ts_runtime_call_check_fault (self, call, call->device, error))
     return FALSE;
   if (done != NULL)
     *done = err != TS_CUDA_ERROR_NOT_READY;
@@ -243,21 +243,34 @@ _ts_runtime_call_query (TsRuntime  *self,
 }
 
 /* A blocking call once the wait is over (err is its result, until when it
- * ended): records the blocked span and reports any error. */
+ * ended): the calling thread was blocked until then, if later; records the
+ * span and reports any error. */
 gboolean
 _ts_runtime_call_blocked (TsRuntime  *self,
                           Call       *call,
                           TsSyncKind  kind,
-                          guint       device,
-                          TsStreamId  stream,
                           guint64     event,
                           int         err,
                           TsTime      until,
                           GError    **error)
 {
-  call_block (self, call, kind, (gint32) device, stream, event, until);
-  return _ts_runtime_call_check_result (self, call, device, err, error) &&
-         _ts_runtime_call_check_fault (self, call, device, error);
+  TsTime begin = call->ht->clock;
+  TsSyncRecord rec = {
+    .start = begin,
+    .end = MAX (begin, until),
+    .correlation = call->correlation,
+    .thread = call->ht->id,
+    .kind = kind,
+    .device = call->device,
+    .stream = call->stream,
+    .event = event,
+  };
+
+  TS_RECORDER_APPEND (self->recorder, TS_RECORD_SYNC, TsSyncRecord, &rec);
+  host_spend (self, call->ht, rec.end - begin);
+
+  return _ts_runtime_call_check_result (self, call, err, error) &&
+         _ts_runtime_call_check_fault (self, call, call->device, error);
 }
 
 /* ---------------------------------------------------------------- checks */

@@ -26,6 +26,28 @@ lookup_event (TsRuntime  *self,
   return ev;
 }
 
+typedef gboolean (*EventOnStreamFunc) (TsRuntime   *self,
+                                       Event       *ev,
+                                       TsStreamId   stream,
+                                       GError     **error);
+
+/* Runs func under the lock once the event and the stream are known good. */
+static gboolean
+event_on_stream (TsRuntime          *self,
+                 guint64             event,
+                 TsStreamId          stream,
+                 EventOnStreamFunc   func,
+                 GError            **error)
+{
+  g_autoptr(GMutexLocker) locker = g_mutex_locker_new (&self->lock);
+  Event *ev;
+
+  if (!(ev = lookup_event (self, event, error)) || !_ts_runtime_check_stream (self, stream, error))
+    return FALSE;
+
+  return func (self, ev, stream, error);
+}
+
 guint64
 ts_runtime_event_new (TsRuntime    *self,
                       TsEventFlags  flags)
@@ -112,11 +134,10 @@ event_record_locked (TsRuntime   *self,
   host_charge (self, call.ht, self->profile->api_latency_ns);
   sub = call_submission (&call);
   err = self->side.ops->event_record (self->side.impl, &sub, &ev->base, ev->flags);
-  ret = _ts_runtime_call_check_result (self, &call, call.device, err, error);
+  ret = _ts_runtime_call_check_result (self, &call, err, error);
 
 out:
-  _ts_runtime_call_end (self, &call);
-  return ret;
+  return _ts_runtime_call_finish (self, &call, ret);
 }
 
 gboolean
@@ -125,16 +146,9 @@ ts_runtime_event_record (TsRuntime   *self,
                          TsStreamId   stream,
                          GError     **error)
 {
-  g_autoptr(GMutexLocker) locker = NULL;
-  Event *ev;
-
   g_return_val_if_fail (TS_IS_RUNTIME (self), FALSE);
 
-  locker = g_mutex_locker_new (&self->lock);
-  if (!(ev = lookup_event (self, event, error)) || !_ts_runtime_check_stream (self, stream, error))
-    return FALSE;
-
-  return event_record_locked (self, ev, stream, error);
+  return event_on_stream (self, event, stream, event_record_locked, error);
 }
 
 gboolean
@@ -166,14 +180,10 @@ ts_runtime_event_query (TsRuntime   *self,
       return TRUE;
     }
 
-  _ts_runtime_call_begin (self, &call, API_EVENT_QUERY);
-  call.device = ev->base.device;
-  host_charge (self, call.ht, self->profile->api_latency_ns);
+  _ts_runtime_call_begin_api (self, &call, API_EVENT_QUERY, ev->base.device, TS_STREAM_NONE);
   err = self->side.ops->event_query (self->side.impl, &ev->base, call.ht->clock);
-  ret = _ts_runtime_call_query (self, &call, ev->base.device, err, done, error);
-  _ts_runtime_call_end (self, &call);
-
-  return ret;
+  ret = _ts_runtime_call_query (self, &call, err, done, error);
+  return _ts_runtime_call_finish (self, &call, ret);
 }
 
 gboolean
@@ -197,15 +207,10 @@ ts_runtime_event_synchronize (TsRuntime   *self,
   if (ev->base.record == TS_ITEM_NONE)
     return TRUE;
 
-  _ts_runtime_call_begin (self, &call, API_EVENT_SYNCHRONIZE);
-  call.device = ev->base.device;
-  host_charge (self, call.ht, self->profile->api_latency_ns);
+  _ts_runtime_call_begin_api (self, &call, API_EVENT_SYNCHRONIZE, ev->base.device, TS_STREAM_NONE);
   err = self->side.ops->event_sync (self->side.impl, &ev->base, &until);
-  ret = _ts_runtime_call_blocked (self, &call, TS_SYNC_EVENT, ev->base.device, TS_STREAM_NONE, ev->base.id,
-                                  err, until, error);
-  _ts_runtime_call_end (self, &call);
-
-  return ret;
+  ret = _ts_runtime_call_blocked (self, &call, TS_SYNC_EVENT, ev->base.id, err, until, error);
+  return _ts_runtime_call_finish (self, &call, ret);
 }
 
 static gboolean
@@ -231,11 +236,10 @@ event_wait_locked (TsRuntime   *self,
       host_charge (self, call.ht, self->profile->api_latency_ns);
       sub = call_submission (&call);
       err = self->side.ops->stream_wait_event (self->side.impl, &sub, &ev->base);
-      ret = _ts_runtime_call_check_result (self, &call, call.device, err, error);
+      ret = _ts_runtime_call_check_result (self, &call, err, error);
     }
 
-  _ts_runtime_call_end (self, &call);
-  return ret;
+  return _ts_runtime_call_finish (self, &call, ret);
 }
 
 gboolean
@@ -244,16 +248,9 @@ ts_runtime_event_wait (TsRuntime   *self,
                        TsStreamId   stream,
                        GError     **error)
 {
-  g_autoptr(GMutexLocker) locker = NULL;
-  Event *ev;
-
   g_return_val_if_fail (TS_IS_RUNTIME (self), FALSE);
 
-  locker = g_mutex_locker_new (&self->lock);
-  if (!(ev = lookup_event (self, event, error)) || !_ts_runtime_check_stream (self, stream, error))
-    return FALSE;
-
-  return event_wait_locked (self, ev, stream, error);
+  return event_on_stream (self, event, stream, event_wait_locked, error);
 }
 
 gboolean
@@ -333,9 +330,7 @@ ts_runtime_event_elapsed_time (TsRuntime   *self,
       return FALSE;
     }
 
-  _ts_runtime_call_begin (self, &call, API_EVENT_ELAPSED_TIME);
-  call.device = a->base.device;
-  host_charge (self, call.ht, self->profile->api_latency_ns);
+  _ts_runtime_call_begin_api (self, &call, API_EVENT_ELAPSED_TIME, a->base.device, TS_STREAM_NONE);
   err = self->side.ops->event_elapsed (self->side.impl, &a->base, &b->base, call.ht->clock, &value);
 
   if (err == TS_CUDA_ERROR_NOT_READY)
@@ -349,7 +344,7 @@ ts_runtime_event_elapsed_time (TsRuntime   *self,
       g_set_error_literal (error, TS_RUNTIME_ERROR, TS_RUNTIME_ERROR_CUDA,
                            "CUDA error: invalid resource handle" CUDA_ERROR_TRAILER);
     }
-  else if (_ts_runtime_call_check_result (self, &call, (guint) a->base.device, err, error))
+  else if (_ts_runtime_call_check_result (self, &call, err, error))
     {
       /* cudaEventElapsedTime returns a float. */
       if (ms != NULL)
@@ -357,60 +352,65 @@ ts_runtime_event_elapsed_time (TsRuntime   *self,
       ret = TRUE;
     }
 
-  _ts_runtime_call_end (self, &call);
-  return ret;
+  return _ts_runtime_call_finish (self, &call, ret);
+}
+
+/* A copy of the event, taken under the lock; FALSE when it was freed or
+ * never created. */
+static gboolean
+event_info (TsRuntime *self,
+            guint64    event,
+            Event     *info)
+{
+  g_autoptr(GMutexLocker) locker = g_mutex_locker_new (&self->lock);
+  Event *ev = g_hash_table_lookup (self->events, &event);
+
+  if (ev == NULL)
+    return FALSE;
+  *info = *ev;
+  return TRUE;
 }
 
 gboolean
 ts_runtime_event_is_valid (TsRuntime *self,
                            guint64    event)
 {
-  g_autoptr(GMutexLocker) locker = NULL;
+  Event info;
 
   g_return_val_if_fail (TS_IS_RUNTIME (self), FALSE);
 
-  locker = g_mutex_locker_new (&self->lock);
-  return g_hash_table_contains (self->events, &event);
+  return event_info (self, event, &info);
 }
 
 int
 ts_runtime_event_get_device (TsRuntime *self,
                              guint64    event)
 {
-  g_autoptr(GMutexLocker) locker = NULL;
-  Event *ev;
+  Event info;
 
   g_return_val_if_fail (TS_IS_RUNTIME (self), -1);
 
-  locker = g_mutex_locker_new (&self->lock);
-  ev = g_hash_table_lookup (self->events, &event);
-  return ev != NULL ? ev->base.device : -1;
+  return event_info (self, event, &info) ? info.base.device : -1;
 }
 
 guint64
 ts_runtime_event_get_handle (TsRuntime *self,
                              guint64    event)
 {
-  g_autoptr(GMutexLocker) locker = NULL;
-  Event *ev;
+  Event info;
 
   g_return_val_if_fail (TS_IS_RUNTIME (self), 0);
 
-  locker = g_mutex_locker_new (&self->lock);
-  ev = g_hash_table_lookup (self->events, &event);
-  return ev != NULL ? ev->handle : 0;
+  return event_info (self, event, &info) ? info.handle : 0;
 }
 
 TsEventFlags
 ts_runtime_event_get_flags (TsRuntime *self,
                             guint64    event)
 {
-  g_autoptr(GMutexLocker) locker = NULL;
-  Event *ev;
+  Event info;
 
   g_return_val_if_fail (TS_IS_RUNTIME (self), 0);
 
-  locker = g_mutex_locker_new (&self->lock);
-  ev = g_hash_table_lookup (self->events, &event);
-  return ev != NULL ? ev->flags : 0;
+  return event_info (self, event, &info) ? info.flags : 0;
 }

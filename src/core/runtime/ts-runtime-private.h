@@ -163,6 +163,11 @@ HostThread   *_ts_runtime_host_thread_lookup (TsRuntime        *self);
 void          _ts_runtime_call_begin         (TsRuntime        *self,
                                               Call             *call,
                                               guint             api);
+void          _ts_runtime_call_begin_api     (TsRuntime        *self,
+                                              Call             *call,
+                                              guint             api,
+                                              int               device,
+                                              TsStreamId        stream);
 void          _ts_runtime_call_end_deferred  (TsRuntime        *self,
                                               Call             *call,
                                               TsApiCallRecord  *rec);
@@ -174,24 +179,23 @@ gboolean      _ts_runtime_call_check_fault   (TsRuntime        *self,
                                               GError          **error);
 gboolean      _ts_runtime_call_check_result  (TsRuntime        *self,
                                               Call             *call,
-                                              guint             device,
                                               int               err,
                                               GError          **error);
 gboolean      _ts_runtime_call_query         (TsRuntime        *self,
                                               Call             *call,
-                                              guint             device,
                                               int               err,
                                               gboolean         *done,
                                               GError          **error);
 gboolean      _ts_runtime_call_blocked       (TsRuntime        *self,
                                               Call             *call,
                                               TsSyncKind        kind,
-                                              guint             device,
-                                              TsStreamId        stream,
                                               guint64           event,
                                               int               err,
                                               TsTime            until,
                                               GError          **error);
+gboolean      _ts_runtime_call_finish        (TsRuntime        *self,
+                                              Call             *call,
+                                              gboolean          ok);
 gboolean      _ts_runtime_check_device       (TsRuntime        *self,
                                               HostThread       *ht,
                                               int              *device,
@@ -234,6 +238,16 @@ host_thread (TsRuntime *self)
   return _ts_runtime_host_thread_lookup (self);
 }
 
+/* A new thread starts no earlier than max_host_time. */
+static inline void
+host_set_clock (TsRuntime  *self,
+                HostThread *ht,
+                TsTime      clock)
+{
+  ht->clock = clock;
+  self->max_host_time = MAX (self->max_host_time, clock);
+}
+
 /* Host work or a blocked span: the thread's clock moves on by ns (on a
  * real GPU, to the real time). */
 static inline void
@@ -241,8 +255,7 @@ host_spend (TsRuntime  *self,
             HostThread *ht,
             TsTime      ns)
 {
-  ht->clock = self->side.ops->host_spend (self->side.impl, ht->clock, ns);
-  self->max_host_time = MAX (self->max_host_time, ht->clock);
+  host_set_clock (self, ht, self->side.ops->host_spend (self->side.impl, ht->clock, ns));
 }
 
 /* A call's modelled host cost (on a real GPU, nothing: real time passes by
@@ -252,8 +265,7 @@ host_charge (TsRuntime  *self,
              HostThread *ht,
              TsTime      ns)
 {
-  ht->clock = self->side.ops->host_charge (self->side.impl, ht->clock, ns);
-  self->max_host_time = MAX (self->max_host_time, ht->clock);
+  host_set_clock (self, ht, self->side.ops->host_charge (self->side.impl, ht->clock, ns));
 }
 
 static inline guint

@@ -143,58 +143,63 @@ ts_runtime_set_current_stream (TsRuntime   *self,
   return TRUE;
 }
 
+/* A copy of the stream's bookkeeping, taken under the lock; FALSE when the
+ * runtime has no such stream. */
+static gboolean
+stream_info (TsRuntime  *self,
+             TsStreamId  stream,
+             Stream     *info)
+{
+  g_autoptr(GMutexLocker) locker = g_mutex_locker_new (&self->lock);
+
+  if (stream >= self->streams->len)
+    return FALSE;
+  *info = g_array_index (self->streams, Stream, stream);
+  return TRUE;
+}
+
 gboolean
 ts_runtime_stream_is_valid (TsRuntime  *self,
                             TsStreamId  stream)
 {
-  g_autoptr(GMutexLocker) locker = NULL;
+  Stream info;
 
   g_return_val_if_fail (TS_IS_RUNTIME (self), FALSE);
 
-  locker = g_mutex_locker_new (&self->lock);
-  return stream < self->streams->len;
+  return stream_info (self, stream, &info);
 }
 
 int
 ts_runtime_stream_get_device (TsRuntime  *self,
                               TsStreamId  stream)
 {
-  g_autoptr(GMutexLocker) locker = NULL;
+  Stream info;
 
   g_return_val_if_fail (TS_IS_RUNTIME (self), -1);
 
-  locker = g_mutex_locker_new (&self->lock);
-  if (stream >= self->streams->len)
-    return -1;
-  return (int) stream_device (self, stream);
+  return stream_info (self, stream, &info) ? (int) info.device : -1;
 }
 
 int
 ts_runtime_stream_get_priority (TsRuntime  *self,
                                 TsStreamId  stream)
 {
-  g_autoptr(GMutexLocker) locker = NULL;
+  Stream info;
 
   g_return_val_if_fail (TS_IS_RUNTIME (self), 0);
 
-  locker = g_mutex_locker_new (&self->lock);
-  if (stream >= self->streams->len)
-    return 0;
-  return g_array_index (self->streams, Stream, stream).priority;
+  return stream_info (self, stream, &info) ? info.priority : 0;
 }
 
 guint64
 ts_runtime_stream_get_handle (TsRuntime  *self,
                               TsStreamId  stream)
 {
-  g_autoptr(GMutexLocker) locker = NULL;
+  Stream info;
 
   g_return_val_if_fail (TS_IS_RUNTIME (self), 0);
 
-  locker = g_mutex_locker_new (&self->lock);
-  if (stream >= self->streams->len)
-    return 0;
-  return g_array_index (self->streams, Stream, stream).handle;
+  return stream_info (self, stream, &info) ? info.handle : 0;
 }
 
 gboolean
@@ -217,14 +222,10 @@ ts_runtime_stream_query (TsRuntime   *self,
   if (!_ts_runtime_check_stream (self, stream, error))
     return FALSE;
 
-  _ts_runtime_call_begin (self, &call, API_STREAM_QUERY);
-  call_set_stream (self, &call, stream);
-  host_charge (self, call.ht, self->profile->api_latency_ns);
+  _ts_runtime_call_begin_api (self, &call, API_STREAM_QUERY, -1, stream);
   err = self->side.ops->stream_query (self->side.impl, stream, call.ht->clock);
-  ret = _ts_runtime_call_query (self, &call, call.device, err, done, error);
-  _ts_runtime_call_end (self, &call);
-
-  return ret;
+  ret = _ts_runtime_call_query (self, &call, err, done, error);
+  return _ts_runtime_call_finish (self, &call, ret);
 }
 
 gboolean
@@ -244,12 +245,8 @@ ts_runtime_stream_synchronize (TsRuntime   *self,
   if (!_ts_runtime_check_stream (self, stream, error))
     return FALSE;
 
-  _ts_runtime_call_begin (self, &call, API_STREAM_SYNCHRONIZE);
-  call_set_stream (self, &call, stream);
-  host_charge (self, call.ht, self->profile->api_latency_ns);
+  _ts_runtime_call_begin_api (self, &call, API_STREAM_SYNCHRONIZE, -1, stream);
   err = self->side.ops->stream_sync (self->side.impl, stream, &until);
-  ret = _ts_runtime_call_blocked (self, &call, TS_SYNC_STREAM, call.device, stream, 0, err, until, error);
-  _ts_runtime_call_end (self, &call);
-
-  return ret;
+  ret = _ts_runtime_call_blocked (self, &call, TS_SYNC_STREAM, 0, err, until, error);
+  return _ts_runtime_call_finish (self, &call, ret);
 }

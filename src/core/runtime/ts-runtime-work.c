@@ -20,6 +20,15 @@ destroy_work (const TsWork *work)
     work->destroy (work->data);
 }
 
+/* Work refused before its call began: the runtime owns its data all the
+ * same. Returns 0, what the refused call returns. */
+static guint64
+refuse_work (const TsWork *work)
+{
+  destroy_work (work);
+  return 0;
+}
+
 /* Opens the call of a launch, copy or memset on @stream. A sticky fault on
  * the stream's device (or on @peer_device, the other end of a peer copy,
  * when not -1) refuses it: the work is destroyed and the call recorded.
@@ -63,13 +72,13 @@ call_end_work (TsRuntime        *self,
                TsApiCallRecord  *end_rec,
                GError          **error)
 {
-  gboolean ok = _ts_runtime_call_check_result (self, call, (guint) call->device, err, error);
+  gboolean ok = _ts_runtime_call_check_result (self, call, err, error);
   TsTime until;
 
   if (ok && host_waits)
     {
       err = self->side.ops->wait_item (self->side.impl, call->stream, item, &until);
-      ok = _ts_runtime_call_blocked (self, call, kind, (guint) call->device, call->stream, 0, err, until, error);
+      ok = _ts_runtime_call_blocked (self, call, kind, 0, err, until, error);
     }
   if (ok && end_rec != NULL)
     {
@@ -96,10 +105,7 @@ launch_kernel_locked (TsRuntime           *self,
   Call call;
 
   if (!_ts_runtime_check_stream (self, stream, error))
-    {
-      destroy_work (&desc->work);
-      return 0;
-    }
+    return refuse_work (&desc->work);
 
   if (!call_begin_work (self, &call, API_LAUNCH_KERNEL, stream, -1, &desc->work, error))
     return 0;
@@ -210,10 +216,7 @@ ts_runtime_memcpy (TsRuntime         *self,
 
   locker = g_mutex_locker_new (&self->lock);
   if (!check_copy (self, desc, error))
-    {
-      destroy_work (&desc->work);
-      return 0;
-    }
+    return refuse_work (&desc->work);
 
   /* A peer copy also stops at a fault of its other device. */
   peer_device = -1;
@@ -253,10 +256,7 @@ ts_runtime_memset (TsRuntime           *self,
 
   locker = g_mutex_locker_new (&self->lock);
   if (!_ts_runtime_check_stream (self, desc->stream, error))
-    {
-      destroy_work (&desc->work);
-      return 0;
-    }
+    return refuse_work (&desc->work);
 
   if (!call_begin_work (self, &call, API_MEMSET, desc->stream, -1, &desc->work, error))
     return 0;

@@ -642,13 +642,8 @@ ts_runtime_device_synchronize (TsRuntime  *self,
   if (!_ts_runtime_check_device (self, host_thread (self), &device, error))
     return FALSE;
 
-  _ts_runtime_call_begin (self, &call, API_DEVICE_SYNCHRONIZE);
-  call.device = device;
-  host_charge (self, call.ht, self->profile->api_latency_ns);
+  _ts_runtime_call_begin_api (self, &call, API_DEVICE_SYNCHRONIZE, device, TS_STREAM_NONE);
   err = self->side.ops->device_sync (self->side.impl, (guint) device, &until);
-  ret = _ts_runtime_call_blocked (self, &call, TS_SYNC_DEVICE, (guint) device, TS_STREAM_NONE, 0,
-                                  err, until, error);
-  _ts_runtime_call_end (self, &call);
-
-  return ret;
+  ret = _ts_runtime_call_blocked (self, &call, TS_SYNC_DEVICE, 0, err, until, error);
+  return _ts_runtime_call_finish (self, &call, ret);
 }
