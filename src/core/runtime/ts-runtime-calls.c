@@ -123,11 +123,11 @@ _ts_runtime_call_begin_api (TsRuntime  *self,
   host_charge (self, call->ht, self->profile->api_latency_ns);
 }
 
-/* call_end without the append: the caller appends *rec. */
-void
-_ts_runtime_call_end_deferred (TsRuntime       *self,
-                               Call            *call,
-                               TsApiCallRecord *rec)
+/* The call's API record, as it ends now. */
+static inline void
+call_record (TsRuntime       *self,
+             Call            *call,
+             TsApiCallRecord *rec)
 {
   host_read_clock (self, call->ht);
   *rec = (TsApiCallRecord) {
@@ -141,6 +141,15 @@ _ts_runtime_call_end_deferred (TsRuntime       *self,
     .stream = call->stream,
   };
   self->max_host_time = MAX (self->max_host_time, call->ht->clock);
+}
+
+/* call_end without the append: the caller appends *rec. */
+void
+_ts_runtime_call_end_deferred (TsRuntime       *self,
+                               Call            *call,
+                               TsApiCallRecord *rec)
+{
+  call_record (self, call, rec);
 }
 
 /* Ends the call and passes its result on:
@@ -160,7 +169,7 @@ _ts_runtime_call_end (TsRuntime *self,
 {
   TsApiCallRecord rec;
 
-  _ts_runtime_call_end_deferred (self, call, &rec);
+  call_record (self, call, &rec);
   TS_RECORDER_APPEND (self->recorder, TS_RECORD_API_CALL, TsApiCallRecord, &rec);
 }
 
@@ -206,18 +215,16 @@ _ts_runtime_call_check_fault (TsRuntime  *self,
   return FALSE;
 }
 
-/* Interprets a result of the device side for the call (cudaErrorNotReady
- * is no error). A sticky error becomes the device's fault, reported here,
- * as CUDA returns it from the call that finds it, and by every later
- * call_check_fault; any other is a CUDA error. */
+/* _ts_runtime_call_check_result for an error: a sticky one becomes the
+ * device's fault, reported here, as CUDA returns it from the call that
+ * finds it, and by every later call_check_fault; any other is a CUDA
+ * error. */
 gboolean
-_ts_runtime_call_check_result (TsRuntime  *self,
-                               Call       *call,
-                               int         err,
-                               GError    **error)
+_ts_runtime_call_check_error (TsRuntime  *self,
+                              Call       *call,
+                              int         err,
+                              GError    **error)
 {
-  if (G_LIKELY (err == 0 || err == TS_CUDA_ERROR_NOT_READY))
-    return TRUE;
   if (self->side.ops->take_error (self->side.impl, call->device, err, call->correlation))
     return _ts_runtime_call_check_fault (self, call, call->device, error);
   g_set_error (error, TS_RUNTIME_ERROR, TS_RUNTIME_ERROR_CUDA, "CUDA error: %s%s" CUDA_DSA_TRAILER,

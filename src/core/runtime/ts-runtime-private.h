@@ -177,7 +177,7 @@ gboolean      _ts_runtime_call_check_fault   (TsRuntime        *self,
                                               Call             *call,
                                               guint             device,
                                               GError          **error);
-gboolean      _ts_runtime_call_check_result  (TsRuntime        *self,
+gboolean      _ts_runtime_call_check_error   (TsRuntime        *self,
                                               Call             *call,
                                               int               err,
                                               GError          **error);
@@ -290,6 +290,19 @@ static inline TsSubmit
 call_submission (const Call *call)
 {
   return (TsSubmit) { call->stream, call->ht->clock, call->correlation, call->loc };
+}
+
+/* Interprets a result of the device side for the call: 0 and
+ * cudaErrorNotReady are no error. */
+static inline gboolean
+_ts_runtime_call_check_result (TsRuntime  *self,
+                               Call       *call,
+                               int         err,
+                               GError    **error)
+{
+  if (G_LIKELY (err == 0 || err == TS_CUDA_ERROR_NOT_READY))
+    return TRUE;
+  return _ts_runtime_call_check_error (self, call, err, error);
 }
 
 G_END_DECLS

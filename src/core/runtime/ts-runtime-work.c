@@ -62,7 +62,7 @@ call_begin_work (TsRuntime     *self,
  * blocking), so that a fault surfaces at this call. With end_rec, a call
  * that succeeds leaves its API record there for the caller to append.
  * Returns the correlation id, or 0 on an error. */
-static guint64
+G_ALWAYS_INLINE static inline guint64
 call_end_work (TsRuntime        *self,
                Call             *call,
                int               err,
