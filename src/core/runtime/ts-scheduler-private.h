@@ -3,16 +3,17 @@
  * Copyright 2026 The Tensorscope authors
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
- * The scheduler owns the device side of a TsRuntime: streams as FIFO queues
- * of work items, the engines of each device (an SM pool for kernels, memsets
- * and same-device copies; copy engines for host and peer transfers), and one
- * event queue ordered by (virtual time, sequence). It is advanced lazily: the
- * runtime calls ts_scheduler_advance_to() with the host's time before each
- * call, and the blocking calls run it until their condition holds.
+ * The scheduler is the device side of a TsRuntime in virtual time
+ * (ts_scheduler_get_side, see ts-device-side.h): streams as FIFO queues of
+ * work items, the engines of each device (an SM pool for kernels, memsets
+ * and same-device copies; copy engines for host and peer transfers), and
+ * one event queue ordered by (virtual time, sequence). It is advanced
+ * lazily: before each call the runtime has it catch up with the host's time
+ * (ts_scheduler_advance_to), and the blocking calls run it until their
+ * condition holds.
  *
- * It is the runtime's device side in virtual time (ts_scheduler_get_side,
- * see ts-device-side.h). It is not thread-safe; TsRuntime's lock covers it.
- * See docs/simulation-model.md for the model in prose.
+ * It is not thread-safe; TsRuntime's lock covers it. See
+ * docs/simulation-model.md for the model in prose.
  */
 
 #pragma once
