@@ -15,6 +15,37 @@
 
 #include "ts-cuda-device-private.h"
 
+/* An event's record on the GPU only says that it was recorded: the CUDA
+ * event itself is looked up by id. */
+#define RECORDED (TS_ITEM_NONE - 1)
+
+/* What a submission is, for its record. */
+typedef enum
+{
+  ITEM_KERNEL,
+  ITEM_MEMCPY,
+  ITEM_MEMSET,
+} ItemKind;
+
+typedef struct
+{
+  ItemKind       kind;
+  TsStreamId     stream;
+  guint          device;
+  guint64        correlation;
+  TsTime         queued;
+  TsStringId     name;          /* kernels */
+  guint32        grid[3];
+  guint32        block[3];
+  guint64        flops;
+  guint64        bytes;
+  guint32        copy_kind;     /* memcpy: TsCopyKind */
+  guint32        copy_flags;    /* memcpy: TsCopyFlags */
+  gint32         src_device;
+  gint32         dst_device;
+  guint32        value;         /* memset */
+} Item;
+
 typedef struct
 {
   gpointer stream;         /* cudaStream_t; NULL: the legacy default stream */
@@ -31,7 +62,7 @@ typedef struct
 /* A submitted item waiting for its timing events to complete. */
 typedef struct
 {
-  TsCudaItem item;
+  Item item;
   gpointer   start;
   gpointer   end;
 } Pending;
@@ -56,6 +87,8 @@ struct _TsCudaDevice
   GHashTable             *events;      /* guint64 id -> Event */
   GArray                 *pending;     /* Pending, in submission order */
   guint64                 untimed;     /* items lost to a sticky error */
+  TsGpuProfile            profile;     /* device 0's */
+  TsFault                *faults;      /* per device; code 0: none */
 };
 
 static TsTime
@@ -92,23 +125,20 @@ output (TsCudaDevice *self,
   TS_RECORDER_APPEND (self->recorder, TS_RECORD_OUTPUT, TsOutputRecord, &rec);
 }
 
-TsCudaDevice *
-ts_cuda_device_new (const TsCudaKernels     *kernels,
-                    const TsActivitySource  *activity,
-                    TsRecorder              *recorder,
-                    guint                    n_devices,
-                    GError                 **error)
+static TsCudaDevice *
+cuda_device_new (const TsCudaKernels     *kernels,
+                 const TsActivitySource  *activity,
+                 TsRecorder              *recorder,
+                 guint                    n_devices)
 {
   TsCudaDevice *self;
-
-  g_return_val_if_fail (kernels != NULL, NULL);
-  g_return_val_if_fail (TS_IS_RECORDER (recorder), NULL);
 
   self = g_new0 (TsCudaDevice, 1);
   self->k = kernels;
   self->recorder = g_object_ref (recorder);
   self->n_devices = n_devices;
   self->devices = g_new0 (DeviceState, MAX (n_devices, 1));
+  self->faults = g_new0 (TsFault, MAX (n_devices, 1));
   self->streams = g_array_new (FALSE, TRUE, sizeof (Stream));
   self->events = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, g_free);
   self->pending = g_array_new (FALSE, FALSE, sizeof (Pending));
@@ -132,30 +162,12 @@ ts_cuda_device_new (const TsCudaKernels     *kernels,
   return self;
 }
 
-const TsCudaKernels *
-ts_cuda_device_get_kernels (TsCudaDevice *self)
-{
-  return self->k;
-}
-
-const char *
-ts_cuda_device_error_string (TsCudaDevice *self,
-                             int           error)
-{
-  return self->k->error_string (error);
-}
-
-int
-ts_cuda_device_peek_error (TsCudaDevice *self)
-{
-  return self->k->peek_error ();
-}
-
-gboolean
-ts_cuda_device_get_info (TsCudaDevice  *self,
-                         guint          device,
-                         TsGpuProfile  *profile,
-                         GError       **error)
+/* Device 0's name, SMs, memory and priority range over the base profile. */
+static gboolean
+get_info (TsCudaDevice  *self,
+          guint          device,
+          TsGpuProfile  *profile,
+          GError       **error)
 {
   char name[256] = "";
   int sms = 0, major = 0, minor = 0, threads = 0, least = 0, greatest = 0;
@@ -187,17 +199,63 @@ ts_cuda_device_get_info (TsCudaDevice  *self,
   return TRUE;
 }
 
+TsCudaDevice *
+ts_cuda_device_open (const TsCudaKernels     *kernels,
+                     const TsActivitySource  *activity,
+                     TsRecorder              *recorder,
+                     const TsGpuProfile      *base,
+                     GError                 **error)
+{
+  TsCudaDevice *self;
+  int count = 0;
+  int err;
+
+  g_return_val_if_fail (kernels != NULL, NULL);
+  g_return_val_if_fail (TS_IS_RECORDER (recorder), NULL);
+
+  err = kernels->device_count (&count);
+  if (err != 0 || count <= 0)
+    {
+      g_set_error (error, TS_RUNTIME_ERROR, TS_RUNTIME_ERROR_NO_DEVICE,
+                   "No CUDA GPUs are available (%s)",
+                   err != 0 ? kernels->error_string (err) : "no device");
+      return NULL;
+    }
+
+  self = cuda_device_new (kernels, activity, recorder, (guint) MIN (count, TS_RUNTIME_MAX_GPUS));
+  self->profile = *base;
+  if (!get_info (self, 0, &self->profile, error))
+    {
+      ts_cuda_device_free (self);
+      return NULL;
+    }
+  return self;
+}
+
+guint
+ts_cuda_device_get_n_devices (TsCudaDevice *self)
+{
+  return self->n_devices;
+}
+
+const TsGpuProfile *
+ts_cuda_device_get_profile (TsCudaDevice *self)
+{
+  return &self->profile;
+}
+
 /* ------------------------------------------------------------ streams */
 
-gboolean
-ts_cuda_device_add_stream (TsCudaDevice  *self,
-                           TsStreamId     stream,
-                           guint          device,
-                           int            priority,
-                           gboolean       is_default,
-                           guint64       *handle,
-                           GError       **error)
+static gboolean
+add_stream (gpointer     impl,
+            TsStreamId   stream,
+            guint        device,
+            int          priority,
+            gboolean     is_default,
+            guint64     *handle,
+            GError     **error)
 {
+  TsCudaDevice *self = impl;
   Stream s = { NULL, device, FALSE };
   int err = 0;
 
@@ -221,13 +279,6 @@ ts_cuda_device_add_stream (TsCudaDevice  *self,
   return TRUE;
 }
 
-gpointer
-ts_cuda_device_get_stream (TsCudaDevice *self,
-                           TsStreamId    stream)
-{
-  return g_array_index (self->streams, Stream, stream).stream;
-}
-
 /* Selects the stream's device and returns the stream. */
 static gpointer
 use_stream (TsCudaDevice *self,
@@ -240,38 +291,48 @@ use_stream (TsCudaDevice *self,
   return s->stream;
 }
 
-int
-ts_cuda_device_stream_query (TsCudaDevice *self,
-                             TsStreamId    stream)
+static int
+stream_query (gpointer   impl,
+              TsStreamId stream,
+              TsTime     host)
 {
+  TsCudaDevice *self = impl;
   int err;
   gpointer s = use_stream (self, stream, &err);
 
   return err != 0 ? err : self->k->stream_query (s);
 }
 
-int
-ts_cuda_device_stream_sync (TsCudaDevice *self,
-                            TsStreamId    stream)
+static void collect (TsCudaDevice *self);
+
+static int
+stream_sync (gpointer    impl,
+             TsStreamId  stream,
+             TsTime     *until)
 {
+  TsCudaDevice *self = impl;
   int err;
   gpointer s = use_stream (self, stream, &err);
 
   if (err == 0)
     err = self->k->stream_sync (s);
-  ts_cuda_device_collect (self);
+  collect (self);
+  *until = ts_cuda_device_now ();
   return err;
 }
 
-int
-ts_cuda_device_device_sync (TsCudaDevice *self,
-                            guint         device)
+static int
+device_sync (gpointer  impl,
+             guint     device,
+             TsTime   *until)
 {
+  TsCudaDevice *self = impl;
   int err = self->k->set_device ((int) device);
 
   if (err == 0)
     err = self->k->device_sync ();
-  ts_cuda_device_collect (self);
+  collect (self);
+  *until = ts_cuda_device_now ();
   return err;
 }
 
@@ -342,14 +403,14 @@ event_time (TsCudaDevice *self,
 }
 
 static void
-write_record (TsCudaDevice     *self,
-              const TsCudaItem *it,
-              TsTime            start,
-              TsTime            end)
+write_record (TsCudaDevice *self,
+              const Item   *it,
+              TsTime        start,
+              TsTime        end)
 {
   switch (it->kind)
     {
-    case TS_CUDA_ITEM_KERNEL:
+    case ITEM_KERNEL:
       {
         TsKernelRecord rec = {
           .start = start, .end = end, .queued = it->queued,
@@ -362,7 +423,7 @@ write_record (TsCudaDevice     *self,
         TS_RECORDER_APPEND (self->recorder, TS_RECORD_KERNEL, TsKernelRecord, &rec);
         break;
       }
-    case TS_CUDA_ITEM_MEMCPY:
+    case ITEM_MEMCPY:
       {
         TsMemcpyRecord rec = {
           .start = start, .end = end, .queued = it->queued,
@@ -374,7 +435,7 @@ write_record (TsCudaDevice     *self,
         TS_RECORDER_APPEND (self->recorder, TS_RECORD_MEMCPY, TsMemcpyRecord, &rec);
         break;
       }
-    case TS_CUDA_ITEM_MEMSET:
+    case ITEM_MEMSET:
     default:
       {
         TsMemsetRecord rec = {
@@ -389,8 +450,8 @@ write_record (TsCudaDevice     *self,
     }
 }
 
-void
-ts_cuda_device_collect (TsCudaDevice *self)
+static void
+collect (TsCudaDevice *self)
 {
   guint kept = 0;
 
@@ -419,16 +480,29 @@ ts_cuda_device_collect (TsCudaDevice *self)
   g_array_set_size (self->pending, kept);
 }
 
+
 /* ------------------------------------------------------------ work */
 
-int
-ts_cuda_device_submit (TsCudaDevice     *self,
-                       const TsCudaItem *item,
-                       const TsWork     *work)
+/* Enqueues work->on_device on the item's stream and times it. The work's
+ * data is destroyed before this returns. There is no item to wait for:
+ * wait_item waits for the stream. */
+static int
+submit (TsCudaDevice   *self,
+        Item           *item,
+        const TsSubmit *sub,
+        const TsWork   *work,
+        guint32        *wait)
 {
-  Pending p = { *item, NULL, NULL };
+  Pending p = { { 0 }, NULL, NULL };
   gpointer stream;
   int err;
+
+  *wait = TS_ITEM_NONE;
+  item->stream = sub->stream;
+  item->device = g_array_index (self->streams, Stream, sub->stream).device;
+  item->correlation = sub->correlation;
+  item->queued = sub->ready;
+  p.item = *item;
 
   stream = use_stream (self, item->stream, &err);
   if (err == 0 && work->on_device == NULL)
@@ -467,6 +541,64 @@ ts_cuda_device_submit (TsCudaDevice     *self,
   return err;
 }
 
+static int
+launch (gpointer            impl,
+        const TsSubmit     *sub,
+        const TsKernelDesc *desc,
+        TsStringId          name,
+        guint32            *item)
+{
+  Item it = {
+    .kind = ITEM_KERNEL, .name = name,
+    .flops = desc->flops, .bytes = desc->bytes,
+  };
+
+  for (guint i = 0; i < 3; i++)
+    {
+      it.grid[i] = MAX (desc->grid[i], 1);
+      it.block[i] = MAX (desc->block[i], 1);
+    }
+  return submit (impl, &it, sub, &desc->work, item);
+}
+
+static int
+copy (gpointer          impl,
+      const TsSubmit   *sub,
+      const TsCopyDesc *desc,
+      guint32          *item)
+{
+  Item it = {
+    .kind = ITEM_MEMCPY, .bytes = desc->bytes, .copy_kind = desc->kind,
+    .copy_flags = (desc->pinned ? TS_COPY_FLAG_PINNED : 0) |
+                  (desc->non_blocking ? TS_COPY_FLAG_ASYNC : 0),
+    .src_device = desc->src_device, .dst_device = desc->dst_device,
+  };
+
+  return submit (impl, &it, sub, &desc->work, item);
+}
+
+static int
+fill (gpointer            impl,
+      const TsSubmit     *sub,
+      const TsMemsetDesc *desc,
+      guint32            *item)
+{
+  Item it = { .kind = ITEM_MEMSET, .bytes = desc->bytes, .value = desc->value };
+
+  return submit (impl, &it, sub, &desc->work, item);
+}
+
+/* The GPU does not say which item failed: the host waits for the whole
+ * stream, so that an error surfaces at this call. */
+static int
+wait_item (gpointer    impl,
+           TsStreamId  stream,
+           guint32     item,
+           TsTime     *until)
+{
+  return stream_sync (impl, stream, until);
+}
+
 /* ------------------------------------------------------------ events */
 
 static int
@@ -483,38 +615,6 @@ event_flags (TsEventFlags flags)
   return cuda;
 }
 
-int
-ts_cuda_device_event_record (TsCudaDevice *self,
-                             guint64       event,
-                             TsEventFlags  flags,
-                             TsStreamId    stream)
-{
-  Event *ev = g_hash_table_lookup (self->events, &event);
-  gpointer s;
-  int err;
-
-  s = use_stream (self, stream, &err);
-  if (err != 0)
-    return err;
-  if (ev == NULL)
-    {
-      gint64 *key = g_new (gint64, 1);
-
-      ev = g_new0 (Event, 1);
-      ev->device = g_array_index (self->streams, Stream, stream).device;
-      err = self->k->event_create (&ev->event, event_flags (flags));
-      if (err != 0)
-        {
-          g_free (ev);
-          g_free (key);
-          return err;
-        }
-      *key = (gint64) event;
-      g_hash_table_insert (self->events, key, ev);
-    }
-  return self->k->event_record (ev->event, s);
-}
-
 static Event *
 lookup (TsCudaDevice *self,
         guint64       event)
@@ -522,78 +622,215 @@ lookup (TsCudaDevice *self,
   return g_hash_table_lookup (self->events, &event);
 }
 
-int
-ts_cuda_device_event_query (TsCudaDevice *self,
-                            guint64       event)
+/* The CUDA event is created at the first record, on the stream's device. */
+static int
+event_record (gpointer        impl,
+              const TsSubmit *sub,
+              TsDeviceEvent  *event,
+              TsEventFlags    flags)
 {
-  Event *ev = lookup (self, event);
+  TsCudaDevice *self = impl;
+  Event *ev = lookup (self, event->id);
+  gpointer s;
+  int err;
+
+  s = use_stream (self, sub->stream, &err);
+  if (err != 0)
+    return err;
+  if (ev == NULL)
+    {
+      gint64 *key = g_new (gint64, 1);
+
+      ev = g_new0 (Event, 1);
+      ev->device = g_array_index (self->streams, Stream, sub->stream).device;
+      err = self->k->event_create (&ev->event, event_flags (flags));
+      if (err != 0)
+        {
+          g_free (ev);
+          g_free (key);
+          return err;
+        }
+      *key = (gint64) event->id;
+      g_hash_table_insert (self->events, key, ev);
+    }
+  err = self->k->event_record (ev->event, s);
+  if (err == 0)
+    event->record = RECORDED;
+  return err;
+}
+
+static int
+event_query (gpointer             impl,
+             const TsDeviceEvent *event,
+             TsTime               host)
+{
+  TsCudaDevice *self = impl;
+  Event *ev = lookup (self, event->id);
 
   return ev == NULL ? 0 : self->k->event_query (ev->event);
 }
 
-int
-ts_cuda_device_event_sync (TsCudaDevice *self,
-                           guint64       event)
+static int
+event_sync (gpointer             impl,
+            const TsDeviceEvent *event,
+            TsTime              *until)
 {
-  Event *ev = lookup (self, event);
+  TsCudaDevice *self = impl;
+  Event *ev = lookup (self, event->id);
   int err = ev == NULL ? 0 : self->k->event_sync (ev->event);
 
-  ts_cuda_device_collect (self);
+  collect (self);
+  *until = ts_cuda_device_now ();
   return err;
 }
 
-int
-ts_cuda_device_event_elapsed (TsCudaDevice *self,
-                              guint64       start,
-                              guint64       end,
-                              float        *ms)
+/* A device that has faulted answers with its fault, as every CUDA call
+ * does once the context has a sticky error. */
+static int
+event_elapsed (gpointer             impl,
+               const TsDeviceEvent *start,
+               const TsDeviceEvent *end,
+               TsTime               host,
+               float               *ms)
 {
-  Event *a = lookup (self, start);
-  Event *b = lookup (self, end);
+  TsCudaDevice *self = impl;
+  Event *a = lookup (self, start->id);
+  Event *b = lookup (self, end->id);
+  int err;
 
+  if (start->device != end->device)
+    return TS_DEVICE_SIDE_OTHER_DEVICES;
   if (a == NULL || b == NULL)
     return TS_CUDA_ERROR_INVALID_VALUE;
-  return self->k->event_elapsed (ms, a->event, b->event);
+  err = self->k->event_elapsed (ms, a->event, b->event);
+  if (err == 0 && self->faults[start->device].code != 0)
+    return (int) self->faults[start->device].code;
+  return err;
 }
 
-int
-ts_cuda_device_stream_wait_event (TsCudaDevice *self,
-                                  TsStreamId    stream,
-                                  guint64       event)
+static int
+stream_wait_event (gpointer             impl,
+                   const TsSubmit      *sub,
+                   const TsDeviceEvent *event)
 {
-  Event *ev = lookup (self, event);
+  TsCudaDevice *self = impl;
+  Event *ev = lookup (self, event->id);
   gpointer s;
   int err;
 
   if (ev == NULL)
     return 0;
-  s = use_stream (self, stream, &err);
+  s = use_stream (self, sub->stream, &err);
   return err != 0 ? err : self->k->stream_wait_event (s, ev->event);
 }
 
-void
-ts_cuda_device_event_free (TsCudaDevice *self,
-                           guint64       event)
+static void
+event_release (gpointer             impl,
+               const TsDeviceEvent *event)
 {
-  Event *ev = lookup (self, event);
+  TsCudaDevice *self = impl;
+  Event *ev = lookup (self, event->id);
 
   if (ev != NULL)
     {
       self->k->event_destroy (ev->event);
-      g_hash_table_remove (self->events, &event);
+      g_hash_table_remove (self->events, &event->id);
     }
+}
+
+/* ------------------------------------------------------------ errors */
+
+static const TsFault *
+get_fault (gpointer impl,
+           guint    device)
+{
+  TsCudaDevice *self = impl;
+
+  return self->faults[device].code != 0 ? &self->faults[device] : NULL;
+}
+
+/* cudaErrorIllegalAddress .. cudaErrorLaunchFailure, less the launch
+ * configuration errors: what leaves the context unusable. */
+static gboolean
+is_sticky_error (int err)
+{
+  return err >= 700 && err <= 720 && err != 701 && err != 709;
+}
+
+/* The GPU does not say which kernel failed: the fault's correlation is the
+ * call that found out (with launch blocking, the launch itself). */
+static gboolean
+take_error (gpointer impl,
+            guint    device,
+            int      err,
+            guint64  correlation)
+{
+  TsCudaDevice *self = impl;
+
+  if (!is_sticky_error (err))
+    return FALSE;
+  if (self->faults[device].code == 0)
+    self->faults[device] = (TsFault) {
+      .code = (TsDeviceError) err,
+      .correlation = correlation,
+      .stream = TS_STREAM_NONE,
+    };
+  return TRUE;
+}
+
+static const char *
+error_string (gpointer impl,
+              int      err)
+{
+  TsCudaDevice *self = impl;
+
+  return self->k->error_string (err);
+}
+
+/* ------------------------------------------------------------ clock */
+
+/* The host clock is the real one: it reads now, whatever was charged. */
+static TsTime
+host_time (gpointer impl,
+           TsTime   clock)
+{
+  return MAX (clock, ts_cuda_device_now ());
+}
+
+static TsTime
+host_charge (gpointer impl,
+             TsTime   clock,
+             TsTime   ns)
+{
+  return clock;
+}
+
+static TsTime
+host_spend (gpointer impl,
+            TsTime   clock,
+            TsTime   ns)
+{
+  return ts_cuda_device_now ();
+}
+
+static void
+catch_up (gpointer impl,
+          TsTime   host)
+{
 }
 
 /* ------------------------------------------------------------ end */
 
-void
-ts_cuda_device_finish (TsCudaDevice *self)
+static void
+finish (gpointer impl)
 {
+  TsCudaDevice *self = impl;
+
   /* Whatever is still queued finishes first, so that every item is timed. */
   for (guint d = 0; d < self->n_devices; d++)
     if (self->k->set_device ((int) d) == 0)
       self->k->device_sync ();
-  ts_cuda_device_collect (self);
+  collect (self);
   if (self->untimed > 0)
     {
       g_autofree char *text =
@@ -619,7 +856,7 @@ ts_cuda_device_free (TsCudaDevice *self)
   if (self == NULL)
     return;
 
-  ts_cuda_device_finish (self);
+  finish (self);
 
   g_hash_table_iter_init (&iter, self->events);
   while (g_hash_table_iter_next (&iter, NULL, &value))
@@ -647,6 +884,45 @@ ts_cuda_device_free (TsCudaDevice *self)
   g_array_unref (self->streams);
   g_array_unref (self->pending);
   g_free (self->devices);
+  g_free (self->faults);
   g_object_unref (self->recorder);
   g_free (self);
+}
+
+static void
+free_ (gpointer impl)
+{
+  ts_cuda_device_free (impl);
+}
+
+static const TsDeviceSideOps cuda_device_ops = {
+  .host_time = host_time,
+  .host_charge = host_charge,
+  .host_spend = host_spend,
+  .catch_up = catch_up,
+  .add_stream = add_stream,
+  .launch = launch,
+  .copy = copy,
+  .fill = fill,
+  .wait_item = wait_item,
+  .stream_query = stream_query,
+  .stream_sync = stream_sync,
+  .device_sync = device_sync,
+  .event_record = event_record,
+  .event_query = event_query,
+  .event_sync = event_sync,
+  .stream_wait_event = stream_wait_event,
+  .event_elapsed = event_elapsed,
+  .event_release = event_release,
+  .get_fault = get_fault,
+  .take_error = take_error,
+  .error_string = error_string,
+  .finish = finish,
+  .free = free_,
+};
+
+TsDeviceSide
+ts_cuda_device_get_side (TsCudaDevice *self)
+{
+  return (TsDeviceSide) { &cuda_device_ops, self };
 }

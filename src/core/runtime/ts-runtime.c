@@ -3,111 +3,35 @@
  * Copyright 2026 The Tensorscope authors
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
- * The host half of the simulation. Each public call takes the lock, finds
- * the calling thread's state, brings the device simulation (TsScheduler) up
- * to that thread's clock, does its work, charges its modeled host cost and
- * records an API record [start, end) with the thread's current call site.
- * Blocking calls run the simulation until their condition holds and move
- * the host clock to that time, recording the blocked span.
+ * The host half of the runtime. Each public call takes the lock, finds the
+ * calling thread's state, lets the device side (the simulation, or a real
+ * GPU: ts-device-side.h) catch up with that thread's clock, does its work,
+ * charges its modeled host cost and records an API record [start, end)
+ * with the thread's current call site. Blocking calls wait on the device
+ * side until their condition holds and move the host clock to that time,
+ * recording the blocked span.
  *
  * Host costs (virtual ns, from the profile): launches, copies and memsets
  * cost launch_latency_ns; every other runtime call api_latency_ns; NVTX and
  * stream/device bookkeeping (set_device, current stream, stream creation
  * from the pool) cost nothing and make no API record, as in PyTorch where
  * they either do not reach CUDA or happen once up front.
+ *
+ * This file has the object itself: its options and visible devices, the
+ * device side it picks (the one place that asks which), the host clock,
+ * current devices and device synchronization. ts-runtime-private.h lists
+ * the other files.
  */
 
 #include "config.h"
 
 #include <string.h>
 
-#include "ts-callsite.h"
 #include "ts-cuda-device-private.h"
-#include "ts-runtime.h"
-#include "ts-nvtx-forward.h"
+#include "ts-runtime-private.h"
 #include "ts-scheduler-private.h"
 
-#define CUDA_ERROR_TRAILER \
-  "\nCUDA kernel errors might be asynchronously reported at some other API call, " \
-  "so the stacktrace below might be incorrect.\n" \
-  "For debugging consider passing CUDA_LAUNCH_BLOCKING=1"
-
-/* What c10_retrieve_device_side_assertion_info() appends to every checked
- * CUDA error in a PyTorch built without TORCH_USE_CUDA_DSA (the releases). */
-#define CUDA_DSA_TRAILER \
-  "\nCompile with `TORCH_USE_CUDA_DSA` to enable device-side assertions.\n"
-
-/* PyTorch's stream pool: four priority levels of 32 streams per device. */
-#define POOL_LEVELS 4
-#define POOL_SIZE 32
-
-/* Handles look like pointers, as cuda_stream and cuda_event do in PyTorch,
- * but are a pure function of creation order. */
-#define STREAM_HANDLE_BASE G_GUINT64_CONSTANT (0x7f3a00000000)
-#define EVENT_HANDLE_BASE G_GUINT64_CONSTANT (0x7f3b00000000)
-
 #define DEFAULT_N_GPUS 4
-
-/* On a real GPU an event's record_item only says that it was recorded. */
-#define HW_RECORDED (TS_ITEM_NONE - 1)
-
-typedef struct
-{
-  guint64     correlation;
-  TsStringId  name;
-  TsTime      start;
-  gint32      device;
-  TsStreamId  stream;
-  TsSourceLoc loc;
-} Span;
-
-typedef struct
-{
-  guint       id;
-  GThread    *thread;        /* referenced, so its address is not reused */
-  TsTime      clock;
-  int         device;
-  TsStreamId *current;       /* current stream, per device */
-  GArray     *spans;         /* Span: open API spans of higher layers */
-  GArray     *nvtx;          /* TsStringId: pushed NVTX ranges */
-} HostThread;
-
-typedef struct
-{
-  guint64      id;
-  TsEventFlags flags;
-  int          device;       /* -1 until the first record */
-  guint64      handle;       /* 0 until the first record */
-  guint32      record_item;  /* referenced; TS_ITEM_NONE before the first record */
-} Event;
-
-/* One host call in progress. */
-typedef struct
-{
-  HostThread *ht;
-  TsStringId  name;
-  TsTime      start;
-  guint64     correlation;
-  gint32      device;
-  TsStreamId  stream;
-  TsSourceLoc loc;
-} Call;
-
-enum
-{
-  API_LAUNCH_KERNEL,
-  API_MEMCPY,
-  API_MEMSET,
-  API_STREAM_SYNCHRONIZE,
-  API_STREAM_QUERY,
-  API_STREAM_WAIT_EVENT,
-  API_EVENT_RECORD,
-  API_EVENT_QUERY,
-  API_EVENT_SYNCHRONIZE,
-  API_EVENT_ELAPSED_TIME,
-  API_DEVICE_SYNCHRONIZE,
-  N_API_NAMES
-};
 
 static const char *api_names[N_API_NAMES] = {
   "cudaLaunchKernel",
@@ -121,44 +45,6 @@ static const char *api_names[N_API_NAMES] = {
   "cudaEventSynchronize",
   "cudaEventElapsedTime",
   "cudaDeviceSynchronize",
-};
-
-struct _TsRuntime
-{
-  GObject             parent_instance;
-
-  GMutex              lock;
-  guint64             serial;
-
-  TsRecorder         *recorder;
-  const TsGpuProfile *profile;
-  TsScheduler        *sched;
-  TsCudaDevice       *hw;              /* a real GPU; NULL: the simulator */
-  TsGpuProfile       *hw_profile;      /* the real device's, owned */
-  int                *hw_fault;        /* per device: its sticky error, 0 if none */
-  guint64            *hw_fault_correlation;
-  gboolean            launch_blocking;
-
-  guint               n_physical;
-  guint               n_devices;
-  int                *physical;        /* physical index per visible ordinal */
-  char               *visible_note;
-  gboolean           *fault_surfaced;  /* per device: the error record is written */
-
-  GHashTable         *threads;         /* GThread* -> HostThread* */
-  guint               n_threads;
-  TsTime              max_host_time;
-
-  GHashTable         *events;          /* &Event.id -> Event* */
-  guint64             last_event_id;
-  guint64             last_event_handle;
-  guint64             last_correlation;
-  guint64             last_range_id;
-
-  TsStreamId         *pool;            /* n_devices * POOL_LEVELS * POOL_SIZE */
-  guint              *pool_next;       /* n_devices * POOL_LEVELS */
-
-  TsStringId          api_ids[N_API_NAMES];
 };
 
 enum {
@@ -177,14 +63,6 @@ G_DEFINE_FINAL_TYPE (TsRuntime, ts_runtime, G_TYPE_OBJECT)
 G_DEFINE_QUARK (ts-runtime-error-quark, ts_runtime_error)
 
 static gint last_serial;
-
-/* The calling thread's state for the runtime it used last: a lookup in the
- * hash table only when it switches runtimes. The serial, not the pointer,
- * identifies the runtime, so a new runtime at a freed one's address misses. */
-static __thread struct {
-  guint64     serial;
-  HostThread *ht;
-} tls_cache;
 
 const char *
 ts_device_error_to_string (TsDeviceError error)
@@ -208,404 +86,6 @@ ts_device_error_to_string (TsDeviceError error)
     }
 }
 
-/* ---------------------------------------------------------------- threads */
-
-static void
-host_thread_free (gpointer data)
-{
-  HostThread *ht = data;
-
-  g_thread_unref (ht->thread);
-  g_free (ht->current);
-  g_array_unref (ht->spans);
-  g_array_unref (ht->nvtx);
-  g_free (ht);
-}
-
-static HostThread *
-host_thread (TsRuntime *self)
-{
-  GThread *thread;
-  HostThread *ht;
-
-  if (G_LIKELY (tls_cache.serial == self->serial))
-    {
-      if (self->hw != NULL)
-        tls_cache.ht->clock = MAX (tls_cache.ht->clock, ts_cuda_device_now ());
-      return tls_cache.ht;
-    }
-
-  thread = g_thread_self ();
-  ht = g_hash_table_lookup (self->threads, thread);
-
-  if (ht == NULL)
-    {
-      g_autofree char *name = NULL;
-      TsThreadRecord rec;
-
-      ht = g_new0 (HostThread, 1);
-      ht->id = self->n_threads++;
-      ht->thread = g_thread_ref (thread);
-      /* A new thread starts when it first calls in; its clock cannot be
-       * behind what the other threads have already done. */
-      ht->clock = self->max_host_time;
-      ht->current = g_new (TsStreamId, MAX (self->n_devices, 1));
-      for (guint i = 0; i < self->n_devices; i++)
-        ht->current[i] = i;
-      ht->spans = g_array_new (FALSE, FALSE, sizeof (Span));
-      ht->nvtx = g_array_new (FALSE, FALSE, sizeof (TsStringId));
-      g_hash_table_insert (self->threads, thread, ht);
-
-      name = ht->id == 0 ? g_strdup ("MainThread") : g_strdup_printf ("Thread-%u", ht->id);
-      rec = (TsThreadRecord) {
-        .thread = ht->id,
-        .name = ts_recorder_intern (self->recorder, name),
-      };
-      TS_RECORDER_APPEND (self->recorder, TS_RECORD_THREAD, TsThreadRecord, &rec);
-    }
-
-  tls_cache.serial = self->serial;
-  tls_cache.ht = ht;
-  if (self->hw != NULL)
-    ht->clock = MAX (ht->clock, ts_cuda_device_now ());
-
-  return ht;
-}
-
-static void
-host_advance (TsRuntime  *self,
-              HostThread *ht,
-              TsTime      ns)
-{
-  if (self->hw != NULL)
-    ht->clock = ts_cuda_device_now ();
-  else
-    ht->clock += ns;
-  self->max_host_time = MAX (self->max_host_time, ht->clock);
-}
-
-/* On a real GPU the host clock is the real one: read it where the
- * simulator would have charged a modelled cost. */
-static inline void
-host_catch_up (TsRuntime  *self,
-               HostThread *ht)
-{
-  if (self->hw != NULL)
-    ht->clock = MAX (ht->clock, ts_cuda_device_now ());
-}
-
-/* ---------------------------------------------------------------- calls */
-
-static guint64
-next_correlation (TsRuntime *self)
-{
-  return ++self->last_correlation;
-}
-
-static void
-call_begin (TsRuntime *self,
-            Call      *call,
-            guint      api)
-{
-  HostThread *ht = host_thread (self);
-
-  call->ht = ht;
-  call->name = self->api_ids[api];
-  call->start = ht->clock;
-  call->device = -1;
-  call->stream = TS_STREAM_NONE;
-  call->loc = ts_callsite_get ();
-
-  /* Inside a higher layer's span ("aten::add") the call and its work share
-   * the span's correlation id. */
-  if (ht->spans->len > 0)
-    call->correlation = g_array_index (ht->spans, Span, ht->spans->len - 1).correlation;
-  else
-    call->correlation = next_correlation (self);
-
-  /* The device catches up with the host before the host acts. */
-  if (self->hw == NULL)
-    ts_scheduler_advance_to (self->sched, ht->clock);
-}
-
-static void
-call_set_stream (TsRuntime  *self,
-                 Call       *call,
-                 TsStreamId  stream)
-{
-  call->stream = stream;
-  call->device = (gint32) ts_scheduler_stream_get_device (self->sched, stream);
-}
-
-/* call_end without the append: the caller appends *rec. */
-static void
-call_end_deferred (TsRuntime       *self,
-                   Call            *call,
-                   TsApiCallRecord *rec)
-{
-  host_catch_up (self, call->ht);
-  *rec = (TsApiCallRecord) {
-    .start = call->start,
-    .end = call->ht->clock,
-    .correlation = call->correlation,
-    .thread = call->ht->id,
-    .name = call->name,
-    .loc = call->loc,
-    .device = call->device,
-    .stream = call->stream,
-  };
-  self->max_host_time = MAX (self->max_host_time, call->ht->clock);
-}
-
-static void
-call_end (TsRuntime *self,
-          Call      *call)
-{
-  TsApiCallRecord rec;
-
-  call_end_deferred (self, call, &rec);
-  TS_RECORDER_APPEND (self->recorder, TS_RECORD_API_CALL, TsApiCallRecord, &rec);
-}
-
-/* Blocks the calling thread until `until` (if later) and records the span. */
-static void
-call_block (TsRuntime  *self,
-            Call       *call,
-            TsSyncKind  kind,
-            gint32      device,
-            TsStreamId  stream,
-            guint64     event,
-            TsTime      until)
-{
-  TsTime begin = call->ht->clock;
-  TsSyncRecord rec = {
-    .start = begin,
-    .end = MAX (begin, until),
-    .correlation = call->correlation,
-    .thread = call->ht->id,
-    .kind = kind,
-    .device = device,
-    .stream = stream,
-    .event = event,
-  };
-
-  TS_RECORDER_APPEND (self->recorder, TS_RECORD_SYNC, TsSyncRecord, &rec);
-  host_advance (self, call->ht, rec.end - begin);
-}
-
-/* Reports a device's sticky fault, if any, at this call. The first time it
- * surfaces, an error record links the faulting launch to this call. */
-/* A real GPU's sticky error, in the simulator's terms. The GPU does not
- * say which kernel failed: the correlation is the call that found out
- * (with launch blocking, the launch itself). */
-static const TsFault *
-hw_get_fault (TsRuntime *self,
-              guint      device,
-              TsFault   *fault)
-{
-  if (self->hw_fault[device] == 0)
-    return NULL;
-  *fault = (TsFault) {
-    .code = (TsDeviceError) self->hw_fault[device],
-    .correlation = self->hw_fault_correlation[device],
-    .stream = TS_STREAM_NONE,
-  };
-  return fault;
-}
-
-static gboolean call_check_fault (TsRuntime  *self,
-                                  Call       *call,
-                                  guint       device,
-                                  GError    **error);
-
-/* cudaErrorIllegalAddress .. cudaErrorLaunchFailure, less the launch
- * configuration errors: what leaves the context unusable. */
-static gboolean
-is_sticky_error (int err)
-{
-  return err >= 700 && err <= 720 && err != 701 && err != 709;
-}
-
-/* Interprets a result of the GPU for the call: a sticky error becomes the
- * device's fault, reported here and by every later call_check_fault; any
- * other a CUDA error.
- * *not_ready (may be NULL) tells cudaErrorNotReady apart. */
-static gboolean
-hw_check (TsRuntime  *self,
-          Call       *call,
-          guint       device,
-          int         err,
-          gboolean   *not_ready,
-          GError    **error)
-{
-  if (not_ready != NULL)
-    *not_ready = err == TS_CUDA_ERROR_NOT_READY;
-  if (err == 0 || err == TS_CUDA_ERROR_NOT_READY)
-    return TRUE;
-  if (is_sticky_error (err))
-    {
-      /* CUDA returns a sticky error from the call that finds it, so that
-       * call raises, as PyTorch's checks do */
-      if (self->hw_fault[device] == 0)
-        {
-          self->hw_fault[device] = err;
-          self->hw_fault_correlation[device] = call->correlation;
-        }
-      return call_check_fault (self, call, device, error);
-    }
-  g_set_error (error, TS_RUNTIME_ERROR, TS_RUNTIME_ERROR_CUDA, "CUDA error: %s%s" CUDA_DSA_TRAILER,
-               ts_cuda_device_error_string (self->hw, err),
-               self->launch_blocking ? "" : CUDA_ERROR_TRAILER);
-  return FALSE;
-}
-
-static gboolean
-call_check_fault (TsRuntime  *self,
-                  Call       *call,
-                  guint       device,
-                  GError    **error)
-{
-  TsFault hw_fault;
-  const TsFault *fault = self->hw != NULL ? hw_get_fault (self, device, &hw_fault)
-                                          : ts_scheduler_get_fault (self->sched, device);
-  g_autofree char *message = NULL;
-
-  if (G_LIKELY (fault == NULL))
-    return TRUE;
-
-  /* PyTorch leaves out the "asynchronously reported" note when launches
-   * are blocking: the stack is then the right one. */
-  message = g_strdup_printf ("CUDA error: %s%s" CUDA_DSA_TRAILER,
-                             ts_device_error_to_string (fault->code),
-                             self->launch_blocking ? "" : CUDA_ERROR_TRAILER);
-
-  if (!self->fault_surfaced[device])
-    {
-      TsErrorRecord rec = {
-        .time = call->ht->clock,
-        .kernel_correlation = fault->correlation,
-        .surfaced_correlation = call->correlation,
-        .device = device,
-        .stream = fault->stream,
-        .code = fault->code,
-        .message = ts_recorder_intern (self->recorder, message),
-        .launch_loc = fault->loc,
-        .surfaced_loc = call->loc,
-      };
-
-      TS_RECORDER_APPEND (self->recorder, TS_RECORD_ERROR, TsErrorRecord, &rec);
-      self->fault_surfaced[device] = TRUE;
-    }
-
-  g_set_error_literal (error, TS_RUNTIME_ERROR, TS_RUNTIME_ERROR_DEVICE_FAULT, message);
-  return FALSE;
-}
-
-/* A query on a real GPU: err is the GPU's answer (cudaErrorNotReady:
- * still busy). */
-static gboolean
-hw_query (TsRuntime  *self,
-          Call       *call,
-          guint       device,
-          int         err,
-          gboolean   *done,
-          GError    **error)
-{
-  gboolean busy = FALSE;
-
-  if (!hw_check (self, call, device, err, &busy, error) ||
-      !call_check_fault (self, call, device, error))
-    return FALSE;
-  if (done != NULL)
-    *done = !busy;
-  return TRUE;
-}
-
-/* A blocking call on a real GPU, once the wait is over (err is its
- * result): records the blocked span and reports any error. */
-static gboolean
-hw_blocked (TsRuntime  *self,
-            Call       *call,
-            TsSyncKind  kind,
-            guint       device,
-            TsStreamId  stream,
-            guint64     event,
-            int         err,
-            GError    **error)
-{
-  call_block (self, call, kind, (gint32) device, stream, event, ts_cuda_device_now ());
-  return hw_check (self, call, device, err, NULL, error) &&
-         call_check_fault (self, call, device, error);
-}
-
-/* ---------------------------------------------------------------- checks */
-
-static gboolean
-check_device (TsRuntime   *self,
-              HostThread  *ht,
-              int         *device,
-              GError     **error)
-{
-  if (self->n_devices == 0)
-    {
-      g_set_error_literal (error, TS_RUNTIME_ERROR, TS_RUNTIME_ERROR_NO_DEVICE,
-                           "No CUDA GPUs are available");
-      return FALSE;
-    }
-
-  if (*device == -1)
-    *device = ht->device;
-
-  if (*device < 0 || (guint) *device >= self->n_devices)
-    {
-      g_set_error_literal (error, TS_RUNTIME_ERROR, TS_RUNTIME_ERROR_INVALID_DEVICE,
-                           "CUDA error: invalid device ordinal" CUDA_ERROR_TRAILER);
-      return FALSE;
-    }
-
-  return TRUE;
-}
-
-static gboolean
-check_stream (TsRuntime   *self,
-              TsStreamId   stream,
-              GError     **error)
-{
-  if (stream >= ts_scheduler_get_n_streams (self->sched))
-    {
-      if (stream == TS_STREAM_NONE)
-        g_set_error_literal (error, TS_RUNTIME_ERROR, TS_RUNTIME_ERROR_INVALID_STREAM,
-                             "No stream given");
-      else
-        g_set_error (error, TS_RUNTIME_ERROR, TS_RUNTIME_ERROR_INVALID_STREAM,
-                     "Invalid stream %u: the runtime has no such stream", stream);
-      return FALSE;
-    }
-
-  return TRUE;
-}
-
-static Event *
-lookup_event (TsRuntime  *self,
-              guint64     id,
-              GError    **error)
-{
-  Event *ev = g_hash_table_lookup (self->events, &id);
-
-  if (ev == NULL)
-    g_set_error (error, TS_RUNTIME_ERROR, TS_RUNTIME_ERROR_INVALID_EVENT,
-                 "Invalid event %" G_GUINT64_FORMAT ": it was freed or never created", id);
-
-  return ev;
-}
-
-static void
-destroy_work (const TsWork *work)
-{
-  if (work->destroy != NULL)
-    work->destroy (work->data);
-}
-
 /* ---------------------------------------------------------------- object */
 
 static void
@@ -613,16 +93,15 @@ ts_runtime_finalize (GObject *object)
 {
   TsRuntime *self = (TsRuntime *) object;
 
-  if (tls_cache.serial == self->serial)
-    tls_cache = (typeof (tls_cache)) { 0 };
+  if (_ts_runtime_tls.serial == self->serial)
+    _ts_runtime_tls = (ThreadCache) { 0 };
 
   g_clear_pointer (&self->events, g_hash_table_unref);
   g_clear_pointer (&self->threads, g_hash_table_unref);
-  g_clear_pointer (&self->hw, ts_cuda_device_free);
-  g_clear_pointer (&self->sched, ts_scheduler_free);
-  g_free (self->hw_profile);
-  g_free (self->hw_fault);
-  g_free (self->hw_fault_correlation);
+  if (self->side.ops != NULL)
+    self->side.ops->free (self->side.impl);
+  self->side = (TsDeviceSide) { 0 };
+  g_clear_pointer (&self->streams, g_array_unref);
   g_clear_object (&self->recorder);
   g_free (self->physical);
   g_free (self->visible_note);
@@ -694,7 +173,8 @@ ts_runtime_init (TsRuntime *self)
 {
   g_mutex_init (&self->lock);
   self->serial = (guint64) (guint) g_atomic_int_add (&last_serial, 1) + 1;
-  self->threads = g_hash_table_new_full (NULL, NULL, NULL, host_thread_free);
+  self->threads = g_hash_table_new_full (NULL, NULL, NULL, _ts_runtime_host_thread_free);
+  self->streams = g_array_new (FALSE, FALSE, sizeof (Stream));
   self->events = g_hash_table_new_full (g_int64_hash, g_int64_equal, NULL, g_free);
 }
 
@@ -791,54 +271,29 @@ ts_runtime_parse_visible_devices (const char  *value,
   return out;
 }
 
-/* Opens the real GPUs behind the CUDA module's table: their count, and a
- * profile of the model closest to device 0 with its real name, SMs,
- * memory and priority range (all devices are taken to be alike, as the
- * simulator's are). */
-static gboolean
-hw_open (TsRuntime               *self,
-         const TsRuntimeOptions  *options,
-         const TsGpuProfile      *base,
-         guint                   *n_devices,
-         GError                 **error)
+/* The device side on a real GPU: its devices are the CUDA module's (the
+ * driver has applied CUDA_VISIBLE_DEVICES already), its profile the real
+ * device's over the model's. */
+static GArray *
+open_gpu (TsRuntime               *self,
+          const TsRuntimeOptions  *options,
+          const TsGpuProfile     **profile,
+          guint                   *n_physical,
+          GError                 **error)
 {
-  int count = 0;
-  int err = options->hardware->device_count (&count);
+  TsCudaDevice *gpu = ts_cuda_device_open (options->hardware, options->activity, self->recorder,
+                                           *profile, error);
+  GArray *visible;
 
-  if (err != 0 || count <= 0)
-    {
-      g_set_error (error, TS_RUNTIME_ERROR, TS_RUNTIME_ERROR_NO_DEVICE,
-                   "No CUDA GPUs are available (%s)",
-                   err != 0 ? options->hardware->error_string (err) : "no device");
-      return FALSE;
-    }
-  self->hw = ts_cuda_device_new (options->hardware, options->activity, self->recorder,
-                                 (guint) MIN (count, TS_RUNTIME_MAX_GPUS), error);
-  if (self->hw == NULL)
-    return FALSE;
-  self->hw_profile = g_memdup2 (base, sizeof *base);
-  if (!ts_cuda_device_get_info (self->hw, 0, self->hw_profile, error))
-    return FALSE;
-  *n_devices = (guint) MIN (count, TS_RUNTIME_MAX_GPUS);
-  return TRUE;
-}
-
-/* A stream of the scheduler (the simulator's, or the bookkeeping of a
- * real GPU's), with the handle torch shows as cuda_stream. */
-static TsStreamId
-add_stream (TsRuntime  *self,
-            guint       device,
-            int         priority,
-            gboolean    is_default,
-            GError    **error)
-{
-  guint track = ts_scheduler_get_n_streams (self->sched);
-  guint64 handle = is_default ? 0 : STREAM_HANDLE_BASE + (guint64) track * 0x200;
-
-  if (self->hw != NULL &&
-      !ts_cuda_device_add_stream (self->hw, track, device, priority, is_default, &handle, error))
-    return TS_STREAM_NONE;
-  return ts_scheduler_add_stream (self->sched, device, priority, handle, is_default);
+  if (gpu == NULL)
+    return NULL;
+  self->side = ts_cuda_device_get_side (gpu);
+  *profile = ts_cuda_device_get_profile (gpu);
+  *n_physical = ts_cuda_device_get_n_devices (gpu);
+  visible = g_array_new (FALSE, FALSE, sizeof (int));
+  for (int d = 0; d < (int) *n_physical; d++)
+    g_array_append_val (visible, d);
+  return visible;
 }
 
 static gboolean
@@ -882,6 +337,25 @@ resolve_n_gpus (const TsRuntimeOptions  *options,
   return TRUE;
 }
 
+/* The device side in virtual time: the model's devices, less those
+ * CUDA_VISIBLE_DEVICES hides (*note says why, when it cut the list). */
+static GArray *
+open_simulator (TsRuntime               *self,
+                const TsRuntimeOptions  *options,
+                const TsGpuProfile      *profile,
+                guint                   *n_physical,
+                char                   **note,
+                GError                 **error)
+{
+  GArray *visible;
+
+  if (!resolve_n_gpus (options, n_physical, error))
+    return NULL;
+  visible = ts_runtime_parse_visible_devices (options->visible_devices, *n_physical, note);
+  self->side = ts_scheduler_get_side (ts_scheduler_new (self->recorder, profile, visible->len));
+  return visible;
+}
+
 TsRuntime *
 ts_runtime_new (const TsRuntimeOptions  *options,
                 TsRecorder              *recorder,
@@ -915,22 +389,14 @@ ts_runtime_new (const TsRuntimeOptions  *options,
   self = g_object_new (TS_TYPE_RUNTIME, NULL);
   self->recorder = recorder != NULL ? g_object_ref (recorder) : ts_recorder_new ();
 
+  /* The one place that asks which device side there is: every call after
+   * this goes through self->side. */
   if (options->hardware != NULL)
-    {
-      /* The driver has applied CUDA_VISIBLE_DEVICES already. */
-      if (!hw_open (self, options, profile, &n_physical, error))
-        return NULL;
-      profile = self->hw_profile;
-      visible = g_array_new (FALSE, FALSE, sizeof (int));
-      for (int d = 0; d < (int) n_physical; d++)
-        g_array_append_val (visible, d);
-    }
+    visible = open_gpu (self, options, &profile, &n_physical, error);
   else
-    {
-      if (!resolve_n_gpus (options, &n_physical, error))
-        return NULL;
-      visible = ts_runtime_parse_visible_devices (options->visible_devices, n_physical, &note);
-    }
+    visible = open_simulator (self, options, profile, &n_physical, &note, error);
+  if (visible == NULL)
+    return NULL;
 
   self->profile = profile;
   self->launch_blocking = !!options->launch_blocking;
@@ -941,13 +407,10 @@ ts_runtime_new (const TsRuntimeOptions  *options,
     memcpy (self->physical, visible->data, sizeof (int) * visible->len);
   self->visible_note = note;
   self->fault_surfaced = g_new0 (gboolean, MAX (visible->len, 1));
-  self->hw_fault = g_new0 (int, MAX (visible->len, 1));
-  self->hw_fault_correlation = g_new0 (guint64, MAX (visible->len, 1));
   self->pool = g_new (TsStreamId, MAX (visible->len, 1) * POOL_LEVELS * POOL_SIZE);
   for (guint i = 0; i < MAX (visible->len, 1) * POOL_LEVELS * POOL_SIZE; i++)
     self->pool[i] = TS_STREAM_NONE;
   self->pool_next = g_new0 (guint, MAX (visible->len, 1) * POOL_LEVELS);
-  self->sched = ts_scheduler_new (self->recorder, profile, self->n_devices);
 
   for (guint i = 0; i < N_API_NAMES; i++)
     self->api_ids[i] = ts_recorder_intern (self->recorder, api_names[i]);
@@ -969,7 +432,7 @@ ts_runtime_new (const TsRuntimeOptions  *options,
 
   /* The default stream of device d is track d. */
   for (guint i = 0; i < self->n_devices; i++)
-    if (add_stream (self, i, 0, TRUE, error) == TS_STREAM_NONE)
+    if (_ts_runtime_add_stream (self, i, 0, TRUE, error) == TS_STREAM_NONE)
       return NULL;
 
   if (note != NULL)
@@ -1047,10 +510,8 @@ ts_runtime_get_host_time (TsRuntime *self)
 
   /* A thread's clock only moves on that thread: once it is known here it
    * reads without the lock (the allocator asks for it on every action). */
-  if (self->hw != NULL)
-    return ts_cuda_device_now ();
-  if (G_LIKELY (tls_cache.serial == self->serial))
-    return tls_cache.ht->clock;
+  if (G_LIKELY (_ts_runtime_tls.serial == self->serial))
+    return self->side.ops->host_time (self->side.impl, _ts_runtime_tls.ht->clock);
 
   locker = g_mutex_locker_new (&self->lock);
   return host_thread (self)->clock;
@@ -1066,7 +527,7 @@ ts_runtime_host_advance (TsRuntime *self,
   g_return_if_fail (ns >= 0);
 
   locker = g_mutex_locker_new (&self->lock);
-  host_advance (self, host_thread (self), ns);
+  host_spend (self, host_thread (self), ns);
 }
 
 guint
@@ -1079,6 +540,8 @@ ts_runtime_get_thread_id (TsRuntime *self)
   locker = g_mutex_locker_new (&self->lock);
   return host_thread (self)->id;
 }
+
+/* ---------------------------------------------------------------- devices */
 
 int
 ts_runtime_get_device (TsRuntime *self)
@@ -1107,7 +570,7 @@ ts_runtime_set_device (TsRuntime  *self,
   /* -1 means "current" elsewhere; here it is just not an ordinal. */
   if (device == -1)
     device = -2;
-  if (!check_device (self, ht, &device, error))
+  if (!_ts_runtime_check_device (self, ht, &device, error))
     return FALSE;
 
   ht->device = device;
@@ -1151,708 +614,6 @@ ts_device_guard_clear (TsDeviceGuard *guard)
   host_thread (runtime)->device = guard->previous;
 }
 
-/* ---------------------------------------------------------------- streams */
-
-TsStreamId
-ts_runtime_get_default_stream (TsRuntime  *self,
-                               int         device,
-                               GError    **error)
-{
-  g_autoptr(GMutexLocker) locker = NULL;
-
-  g_return_val_if_fail (TS_IS_RUNTIME (self), TS_STREAM_NONE);
-
-  locker = g_mutex_locker_new (&self->lock);
-  if (!check_device (self, host_thread (self), &device, error))
-    return TS_STREAM_NONE;
-
-  return (TsStreamId) device;
-}
-
-TsStreamId
-ts_runtime_stream_new (TsRuntime  *self,
-                       int         device,
-                       int         priority,
-                       GError    **error)
-{
-  g_autoptr(GMutexLocker) locker = NULL;
-  int least, greatest;
-  guint level;
-  guint slot;
-  TsStreamId *entry;
-
-  g_return_val_if_fail (TS_IS_RUNTIME (self), TS_STREAM_NONE);
-
-  locker = g_mutex_locker_new (&self->lock);
-  if (!check_device (self, host_thread (self), &device, error))
-    return TS_STREAM_NONE;
-
-  if (priority > 0)
-    {
-      g_set_error (error, TS_RUNTIME_ERROR, TS_RUNTIME_ERROR_INVALID_ARGUMENT,
-                   "Expected cuda stream priority to be less than or equal to 0, got %d",
-                   priority);
-      return TS_STREAM_NONE;
-    }
-
-  /* PyTorch picks the pool by level (-priority, capped at its four levels)
-   * and the device clamps the priority to what it supports. */
-  ts_gpu_profile_get_torch_priority_range (self->profile, &least, &greatest);
-  level = (guint) MIN (-(gint64) priority, POOL_LEVELS - 1);
-  slot = self->pool_next[device * POOL_LEVELS + level]++ % POOL_SIZE;
-  entry = &self->pool[(device * POOL_LEVELS + level) * POOL_SIZE + slot];
-
-  if (*entry == TS_STREAM_NONE)
-    *entry = add_stream (self, (guint) device, MAX (-(int) level, greatest), FALSE, error);
-
-  return *entry;
-}
-
-TsStreamId
-ts_runtime_get_current_stream (TsRuntime  *self,
-                               int         device,
-                               GError    **error)
-{
-  g_autoptr(GMutexLocker) locker = NULL;
-  HostThread *ht;
-
-  g_return_val_if_fail (TS_IS_RUNTIME (self), TS_STREAM_NONE);
-
-  /* A thread's current streams change only on that thread: once it is
-   * known here they read without the lock (every op asks). */
-  if (G_LIKELY (tls_cache.serial == self->serial))
-    ht = tls_cache.ht;
-  else
-    {
-      locker = g_mutex_locker_new (&self->lock);
-      ht = host_thread (self);
-    }
-  if (!check_device (self, ht, &device, error))
-    return TS_STREAM_NONE;
-
-  return ht->current[device];
-}
-
-gboolean
-ts_runtime_set_current_stream (TsRuntime   *self,
-                               TsStreamId   stream,
-                               GError     **error)
-{
-  g_autoptr(GMutexLocker) locker = NULL;
-
-  g_return_val_if_fail (TS_IS_RUNTIME (self), FALSE);
-
-  locker = g_mutex_locker_new (&self->lock);
-  if (!check_stream (self, stream, error))
-    return FALSE;
-
-  host_thread (self)->current[ts_scheduler_stream_get_device (self->sched, stream)] = stream;
-  return TRUE;
-}
-
-gboolean
-ts_runtime_stream_is_valid (TsRuntime  *self,
-                            TsStreamId  stream)
-{
-  g_autoptr(GMutexLocker) locker = NULL;
-
-  g_return_val_if_fail (TS_IS_RUNTIME (self), FALSE);
-
-  locker = g_mutex_locker_new (&self->lock);
-  return stream < ts_scheduler_get_n_streams (self->sched);
-}
-
-int
-ts_runtime_stream_get_device (TsRuntime  *self,
-                              TsStreamId  stream)
-{
-  g_autoptr(GMutexLocker) locker = NULL;
-
-  g_return_val_if_fail (TS_IS_RUNTIME (self), -1);
-
-  locker = g_mutex_locker_new (&self->lock);
-  if (stream >= ts_scheduler_get_n_streams (self->sched))
-    return -1;
-  return (int) ts_scheduler_stream_get_device (self->sched, stream);
-}
-
-int
-ts_runtime_stream_get_priority (TsRuntime  *self,
-                                TsStreamId  stream)
-{
-  g_autoptr(GMutexLocker) locker = NULL;
-
-  g_return_val_if_fail (TS_IS_RUNTIME (self), 0);
-
-  locker = g_mutex_locker_new (&self->lock);
-  if (stream >= ts_scheduler_get_n_streams (self->sched))
-    return 0;
-  return ts_scheduler_stream_get_priority (self->sched, stream);
-}
-
-guint64
-ts_runtime_stream_get_handle (TsRuntime  *self,
-                              TsStreamId  stream)
-{
-  g_autoptr(GMutexLocker) locker = NULL;
-
-  g_return_val_if_fail (TS_IS_RUNTIME (self), 0);
-
-  locker = g_mutex_locker_new (&self->lock);
-  if (stream >= ts_scheduler_get_n_streams (self->sched))
-    return 0;
-  return ts_scheduler_stream_get_handle (self->sched, stream);
-}
-
-gboolean
-ts_runtime_stream_query (TsRuntime   *self,
-                         TsStreamId   stream,
-                         gboolean    *done,
-                         GError     **error)
-{
-  g_autoptr(GMutexLocker) locker = NULL;
-  gboolean ret = FALSE;
-  Call call;
-
-  g_return_val_if_fail (TS_IS_RUNTIME (self), FALSE);
-
-  if (done != NULL)
-    *done = FALSE;
-
-  locker = g_mutex_locker_new (&self->lock);
-  if (!check_stream (self, stream, error))
-    return FALSE;
-
-  call_begin (self, &call, API_STREAM_QUERY);
-  call_set_stream (self, &call, stream);
-  if (self->hw != NULL)
-    {
-      ret = hw_query (self, &call, call.device, ts_cuda_device_stream_query (self->hw, stream), done, error);
-      call_end (self, &call);
-      return ret;
-    }
-  host_advance (self, call.ht, self->profile->api_latency_ns);
-  ts_scheduler_advance_to (self->sched, call.ht->clock);
-
-  if (call_check_fault (self, &call, call.device, error))
-    {
-      if (done != NULL)
-        *done = ts_scheduler_stream_is_idle (self->sched, stream);
-      ret = TRUE;
-    }
-
-  call_end (self, &call);
-  return ret;
-}
-
-gboolean
-ts_runtime_stream_synchronize (TsRuntime   *self,
-                               TsStreamId   stream,
-                               GError     **error)
-{
-  g_autoptr(GMutexLocker) locker = NULL;
-  gboolean ret;
-  TsTime until;
-  Call call;
-
-  g_return_val_if_fail (TS_IS_RUNTIME (self), FALSE);
-
-  locker = g_mutex_locker_new (&self->lock);
-  if (!check_stream (self, stream, error))
-    return FALSE;
-
-  call_begin (self, &call, API_STREAM_SYNCHRONIZE);
-  call_set_stream (self, &call, stream);
-  if (self->hw != NULL)
-    {
-      ret = hw_blocked (self, &call, TS_SYNC_STREAM, call.device, stream, 0,
-                        ts_cuda_device_stream_sync (self->hw, stream), error);
-      call_end (self, &call);
-      return ret;
-    }
-  host_advance (self, call.ht, self->profile->api_latency_ns);
-  until = ts_scheduler_run_until_stream_idle (self->sched, stream);
-  call_block (self, &call, TS_SYNC_STREAM, call.device, stream, 0, until);
-  ret = call_check_fault (self, &call, call.device, error);
-  call_end (self, &call);
-
-  return ret;
-}
-
-/* ---------------------------------------------------------------- events */
-
-guint64
-ts_runtime_event_new (TsRuntime    *self,
-                      TsEventFlags  flags)
-{
-  g_autoptr(GMutexLocker) locker = NULL;
-  Event *ev;
-
-  g_return_val_if_fail (TS_IS_RUNTIME (self), 0);
-
-  locker = g_mutex_locker_new (&self->lock);
-
-  ev = g_new0 (Event, 1);
-  ev->id = ++self->last_event_id;
-  ev->flags = flags;
-  ev->device = -1;
-  ev->record_item = TS_ITEM_NONE;
-  g_hash_table_insert (self->events, &ev->id, ev);
-
-  return ev->id;
-}
-
-gboolean
-ts_runtime_event_free (TsRuntime  *self,
-                       guint64     event,
-                       GError    **error)
-{
-  g_autoptr(GMutexLocker) locker = NULL;
-  Event *ev;
-
-  g_return_val_if_fail (TS_IS_RUNTIME (self), FALSE);
-
-  locker = g_mutex_locker_new (&self->lock);
-  if (!(ev = lookup_event (self, event, error)))
-    return FALSE;
-
-  /* Waits already submitted hold their own reference to the record. */
-  if (self->hw != NULL)
-    ts_cuda_device_event_free (self->hw, event);
-  else if (ev->record_item != TS_ITEM_NONE)
-    ts_scheduler_item_unref (self->sched, ev->record_item);
-  g_hash_table_remove (self->events, &event);
-
-  return TRUE;
-}
-
-static gboolean
-event_record_locked (TsRuntime   *self,
-                     Event       *ev,
-                     TsStreamId   stream,
-                     GError     **error)
-{
-  gboolean ret = FALSE;
-  TsSubmit sub;
-  guint32 item;
-  Call call;
-
-  call_begin (self, &call, API_EVENT_RECORD);
-  call_set_stream (self, &call, stream);
-
-  if (ev->device >= 0 && ev->device != call.device)
-    {
-      g_set_error (error, TS_RUNTIME_ERROR, TS_RUNTIME_ERROR_EVENT_DEVICE,
-                   "Event device %d does not match recording stream's device %d.",
-                   ev->device, call.device);
-      goto out;
-    }
-
-  if (ev->handle == 0 &&
-      (ev->flags & TS_EVENT_INTERPROCESS) != 0 &&
-      (ev->flags & TS_EVENT_TIMING) != 0)
-    {
-      /* cudaEventCreateWithFlags refuses an interprocess event with timing. */
-      g_set_error_literal (error, TS_RUNTIME_ERROR, TS_RUNTIME_ERROR_CUDA,
-                           "CUDA error: invalid argument" CUDA_ERROR_TRAILER);
-      goto out;
-    }
-
-  if (!call_check_fault (self, &call, call.device, error))
-    goto out;
-
-  /* Created lazily, on the stream's device, at the first record. */
-  if (ev->handle == 0)
-    {
-      ev->handle = EVENT_HANDLE_BASE + ev->id * 0x40;
-      ev->device = call.device;
-    }
-
-  if (self->hw != NULL)
-    {
-      ret = hw_check (self, &call, call.device,
-                      ts_cuda_device_event_record (self->hw, ev->id, ev->flags, stream), NULL, error);
-      if (ret)
-        ev->record_item = HW_RECORDED;
-      goto out;
-    }
-
-  host_advance (self, call.ht, self->profile->api_latency_ns);
-  sub = (TsSubmit) { stream, call.ht->clock, call.correlation, call.loc };
-  item = ts_scheduler_submit_record (self->sched, &sub, ev->id);
-  if (ev->record_item != TS_ITEM_NONE)
-    ts_scheduler_item_unref (self->sched, ev->record_item);
-  ev->record_item = item;
-  ret = TRUE;
-
-out:
-  call_end (self, &call);
-  return ret;
-}
-
-gboolean
-ts_runtime_event_record (TsRuntime   *self,
-                         guint64      event,
-                         TsStreamId   stream,
-                         GError     **error)
-{
-  g_autoptr(GMutexLocker) locker = NULL;
-  Event *ev;
-
-  g_return_val_if_fail (TS_IS_RUNTIME (self), FALSE);
-
-  locker = g_mutex_locker_new (&self->lock);
-  if (!(ev = lookup_event (self, event, error)) || !check_stream (self, stream, error))
-    return FALSE;
-
-  return event_record_locked (self, ev, stream, error);
-}
-
-gboolean
-ts_runtime_event_query (TsRuntime   *self,
-                        guint64      event,
-                        gboolean    *done,
-                        GError     **error)
-{
-  g_autoptr(GMutexLocker) locker = NULL;
-  gboolean ret = FALSE;
-  Event *ev;
-  Call call;
-
-  g_return_val_if_fail (TS_IS_RUNTIME (self), FALSE);
-
-  if (done != NULL)
-    *done = FALSE;
-
-  locker = g_mutex_locker_new (&self->lock);
-  if (!(ev = lookup_event (self, event, error)))
-    return FALSE;
-
-  /* Never recorded: no CUDA event exists yet, nothing to ask. */
-  if (ev->record_item == TS_ITEM_NONE)
-    {
-      if (done != NULL)
-        *done = TRUE;
-      return TRUE;
-    }
-
-  call_begin (self, &call, API_EVENT_QUERY);
-  call.device = ev->device;
-  if (self->hw != NULL)
-    {
-      ret = hw_query (self, &call, ev->device, ts_cuda_device_event_query (self->hw, ev->id), done, error);
-      call_end (self, &call);
-      return ret;
-    }
-  host_advance (self, call.ht, self->profile->api_latency_ns);
-  ts_scheduler_advance_to (self->sched, call.ht->clock);
-
-  if (call_check_fault (self, &call, ev->device, error))
-    {
-      if (done != NULL)
-        *done = ts_scheduler_item_is_done (self->sched, ev->record_item, NULL);
-      ret = TRUE;
-    }
-
-  call_end (self, &call);
-  return ret;
-}
-
-gboolean
-ts_runtime_event_synchronize (TsRuntime   *self,
-                              guint64      event,
-                              GError     **error)
-{
-  g_autoptr(GMutexLocker) locker = NULL;
-  gboolean ret;
-  TsTime until;
-  Event *ev;
-  Call call;
-
-  g_return_val_if_fail (TS_IS_RUNTIME (self), FALSE);
-
-  locker = g_mutex_locker_new (&self->lock);
-  if (!(ev = lookup_event (self, event, error)))
-    return FALSE;
-
-  if (ev->record_item == TS_ITEM_NONE)
-    return TRUE;
-
-  call_begin (self, &call, API_EVENT_SYNCHRONIZE);
-  call.device = ev->device;
-  if (self->hw != NULL)
-    {
-      ret = hw_blocked (self, &call, TS_SYNC_EVENT, ev->device, TS_STREAM_NONE, ev->id,
-                        ts_cuda_device_event_sync (self->hw, ev->id), error);
-      call_end (self, &call);
-      return ret;
-    }
-  host_advance (self, call.ht, self->profile->api_latency_ns);
-  until = ts_scheduler_run_until_item_done (self->sched, ev->record_item);
-  call_block (self, &call, TS_SYNC_EVENT, ev->device, TS_STREAM_NONE, ev->id, until);
-  ret = call_check_fault (self, &call, ev->device, error);
-  call_end (self, &call);
-
-  return ret;
-}
-
-static gboolean
-event_wait_locked (TsRuntime   *self,
-                   Event       *ev,
-                   TsStreamId   stream,
-                   GError     **error)
-{
-  gboolean ret = FALSE;
-  TsSubmit sub;
-  Call call;
-
-  /* Waiting for an event that was never recorded is a no-op. */
-  if (ev->record_item == TS_ITEM_NONE)
-    return TRUE;
-
-  call_begin (self, &call, API_STREAM_WAIT_EVENT);
-  call_set_stream (self, &call, stream);
-
-  if (call_check_fault (self, &call, call.device, error))
-    {
-      if (self->hw != NULL)
-        ret = hw_check (self, &call, call.device,
-                        ts_cuda_device_stream_wait_event (self->hw, stream, ev->id), NULL, error);
-      else
-        {
-          host_advance (self, call.ht, self->profile->api_latency_ns);
-          sub = (TsSubmit) { stream, call.ht->clock, call.correlation, call.loc };
-          ts_scheduler_submit_wait (self->sched, &sub, ev->id, ev->record_item);
-          ret = TRUE;
-        }
-    }
-
-  call_end (self, &call);
-  return ret;
-}
-
-gboolean
-ts_runtime_event_wait (TsRuntime   *self,
-                       guint64      event,
-                       TsStreamId   stream,
-                       GError     **error)
-{
-  g_autoptr(GMutexLocker) locker = NULL;
-  Event *ev;
-
-  g_return_val_if_fail (TS_IS_RUNTIME (self), FALSE);
-
-  locker = g_mutex_locker_new (&self->lock);
-  if (!(ev = lookup_event (self, event, error)) || !check_stream (self, stream, error))
-    return FALSE;
-
-  return event_wait_locked (self, ev, stream, error);
-}
-
-gboolean
-ts_runtime_stream_wait_event (TsRuntime   *self,
-                              TsStreamId   stream,
-                              guint64      event,
-                              GError     **error)
-{
-  return ts_runtime_event_wait (self, event, stream, error);
-}
-
-gboolean
-ts_runtime_stream_wait_stream (TsRuntime   *self,
-                               TsStreamId   stream,
-                               TsStreamId   other,
-                               GError     **error)
-{
-  g_autoptr(GMutexLocker) locker = NULL;
-  gboolean ret;
-  Event ev = { 0 };
-
-  g_return_val_if_fail (TS_IS_RUNTIME (self), FALSE);
-
-  locker = g_mutex_locker_new (&self->lock);
-  if (!check_stream (self, stream, error) || !check_stream (self, other, error))
-    return FALSE;
-
-  /* As PyTorch: self.wait_event(other.record_event()), with an event that
-   * lives only for this call (the wait keeps the record alive). */
-  ev.id = ++self->last_event_id;
-  ev.device = -1;
-  ev.record_item = TS_ITEM_NONE;
-
-  ret = event_record_locked (self, &ev, other, error) &&
-        event_wait_locked (self, &ev, stream, error);
-
-  if (self->hw != NULL)
-    ts_cuda_device_event_free (self->hw, ev.id);
-  else if (ev.record_item != TS_ITEM_NONE)
-    ts_scheduler_item_unref (self->sched, ev.record_item);
-
-  return ret;
-}
-
-/* cudaEventElapsedTime on the GPU, with PyTorch's messages for what the
- * simulator checks itself. */
-static gboolean
-hw_elapsed (TsRuntime  *self,
-            Call       *call,
-            Event      *a,
-            Event      *b,
-            double     *ms,
-            GError    **error)
-{
-  float value = 0;
-  int err;
-
-  if (a->device != b->device)
-    {
-      g_set_error_literal (error, TS_RUNTIME_ERROR, TS_RUNTIME_ERROR_CUDA,
-                           "CUDA error: invalid resource handle" CUDA_ERROR_TRAILER);
-      return FALSE;
-    }
-  err = ts_cuda_device_event_elapsed (self->hw, a->id, b->id, &value);
-  if (err == TS_CUDA_ERROR_NOT_READY)
-    {
-      g_set_error_literal (error, TS_RUNTIME_ERROR, TS_RUNTIME_ERROR_EVENT_NOT_COMPLETED,
-                           "Both events must be completed before calculating elapsed time.");
-      return FALSE;
-    }
-  if (!hw_check (self, call, (guint) a->device, err, NULL, error) ||
-      !call_check_fault (self, call, (guint) a->device, error))
-    return FALSE;
-  if (ms != NULL)
-    *ms = value;
-  return TRUE;
-}
-
-gboolean
-ts_runtime_event_elapsed_time (TsRuntime   *self,
-                               guint64      start,
-                               guint64      end,
-                               double      *ms,
-                               GError     **error)
-{
-  g_autoptr(GMutexLocker) locker = NULL;
-  gboolean ret = FALSE;
-  TsTime t_start, t_end;
-  Event *a, *b;
-  Call call;
-
-  g_return_val_if_fail (TS_IS_RUNTIME (self), FALSE);
-
-  if (ms != NULL)
-    *ms = 0;
-
-  locker = g_mutex_locker_new (&self->lock);
-  if (!(a = lookup_event (self, start, error)) || !(b = lookup_event (self, end, error)))
-    return FALSE;
-
-  /* The checks and their order are PyTorch's CUDAEvent::elapsed_time. */
-  if ((a->flags & TS_EVENT_TIMING) == 0 || (b->flags & TS_EVENT_TIMING) == 0)
-    {
-      g_set_error_literal (error, TS_RUNTIME_ERROR, TS_RUNTIME_ERROR_EVENT_TIMING,
-                           "Both events must be created with argument 'enable_timing=True'.");
-      return FALSE;
-    }
-
-  if (a->record_item == TS_ITEM_NONE || b->record_item == TS_ITEM_NONE)
-    {
-      g_set_error_literal (error, TS_RUNTIME_ERROR, TS_RUNTIME_ERROR_EVENT_NOT_RECORDED,
-                           "Both events must be recorded before calculating elapsed time.");
-      return FALSE;
-    }
-
-  call_begin (self, &call, API_EVENT_ELAPSED_TIME);
-  call.device = a->device;
-  if (self->hw != NULL)
-    {
-      ret = hw_elapsed (self, &call, a, b, ms, error);
-      call_end (self, &call);
-      return ret;
-    }
-  host_advance (self, call.ht, self->profile->api_latency_ns);
-  ts_scheduler_advance_to (self->sched, call.ht->clock);
-
-  if (!ts_scheduler_item_is_done (self->sched, a->record_item, &t_start) ||
-      !ts_scheduler_item_is_done (self->sched, b->record_item, &t_end))
-    {
-      g_set_error_literal (error, TS_RUNTIME_ERROR, TS_RUNTIME_ERROR_EVENT_NOT_COMPLETED,
-                           "Both events must be completed before calculating elapsed time.");
-    }
-  else if (a->device != b->device)
-    {
-      /* cudaEventElapsedTime on events of two devices. */
-      g_set_error_literal (error, TS_RUNTIME_ERROR, TS_RUNTIME_ERROR_CUDA,
-                           "CUDA error: invalid resource handle" CUDA_ERROR_TRAILER);
-    }
-  else
-    {
-      /* cudaEventElapsedTime returns a float. */
-      if (ms != NULL)
-        *ms = (double) (float) ((double) (t_end - t_start) / 1e6);
-      ret = TRUE;
-    }
-
-  call_end (self, &call);
-  return ret;
-}
-
-gboolean
-ts_runtime_event_is_valid (TsRuntime *self,
-                           guint64    event)
-{
-  g_autoptr(GMutexLocker) locker = NULL;
-
-  g_return_val_if_fail (TS_IS_RUNTIME (self), FALSE);
-
-  locker = g_mutex_locker_new (&self->lock);
-  return g_hash_table_contains (self->events, &event);
-}
-
-int
-ts_runtime_event_get_device (TsRuntime *self,
-                             guint64    event)
-{
-  g_autoptr(GMutexLocker) locker = NULL;
-  Event *ev;
-
-  g_return_val_if_fail (TS_IS_RUNTIME (self), -1);
-
-  locker = g_mutex_locker_new (&self->lock);
-  ev = g_hash_table_lookup (self->events, &event);
-  return ev != NULL ? ev->device : -1;
-}
-
-guint64
-ts_runtime_event_get_handle (TsRuntime *self,
-                             guint64    event)
-{
-  g_autoptr(GMutexLocker) locker = NULL;
-  Event *ev;
-
-  g_return_val_if_fail (TS_IS_RUNTIME (self), 0);
-
-  locker = g_mutex_locker_new (&self->lock);
-  ev = g_hash_table_lookup (self->events, &event);
-  return ev != NULL ? ev->handle : 0;
-}
-
-TsEventFlags
-ts_runtime_event_get_flags (TsRuntime *self,
-                            guint64    event)
-{
-  g_autoptr(GMutexLocker) locker = NULL;
-  Event *ev;
-
-  g_return_val_if_fail (TS_IS_RUNTIME (self), 0);
-
-  locker = g_mutex_locker_new (&self->lock);
-  ev = g_hash_table_lookup (self->events, &event);
-  return ev != NULL ? ev->flags : 0;
-}
-
-/* ---------------------------------------------------------------- device */
-
 void
 ts_runtime_finish_device_records (TsRuntime *self)
 {
@@ -1861,8 +622,7 @@ ts_runtime_finish_device_records (TsRuntime *self)
   g_return_if_fail (TS_IS_RUNTIME (self));
 
   locker = g_mutex_locker_new (&self->lock);
-  if (self->hw != NULL)
-    ts_cuda_device_finish (self->hw);
+  self->side.ops->finish (self->side.impl);
 }
 
 gboolean
@@ -1873,589 +633,17 @@ ts_runtime_device_synchronize (TsRuntime  *self,
   g_autoptr(GMutexLocker) locker = NULL;
   gboolean ret;
   TsTime until;
+  int err;
   Call call;
 
   g_return_val_if_fail (TS_IS_RUNTIME (self), FALSE);
 
   locker = g_mutex_locker_new (&self->lock);
-  if (!check_device (self, host_thread (self), &device, error))
+  if (!_ts_runtime_check_device (self, host_thread (self), &device, error))
     return FALSE;
 
-  call_begin (self, &call, API_DEVICE_SYNCHRONIZE);
-  call.device = device;
-  if (self->hw != NULL)
-    {
-      ret = hw_blocked (self, &call, TS_SYNC_DEVICE, (guint) device, TS_STREAM_NONE, 0,
-                        ts_cuda_device_device_sync (self->hw, (guint) device), error);
-      call_end (self, &call);
-      return ret;
-    }
-  host_advance (self, call.ht, self->profile->api_latency_ns);
-  until = ts_scheduler_run_until_device_idle (self->sched, device);
-  call_block (self, &call, TS_SYNC_DEVICE, device, TS_STREAM_NONE, 0, until);
-  ret = call_check_fault (self, &call, device, error);
-  call_end (self, &call);
-
-  return ret;
-}
-
-/* ---------------------------------------------------------------- work */
-
-/* After a launch: the host waits for the item when the copy is blocking or
- * when CUDA_LAUNCH_BLOCKING is on, and a fault then surfaces right here. */
-static gboolean
-call_wait_item (TsRuntime   *self,
-                Call        *call,
-                guint32      item,
-                TsSyncKind   kind,
-                GError     **error)
-{
-  TsTime until;
-
-  ts_scheduler_item_ref (self->sched, item);
-  until = ts_scheduler_run_until_item_done (self->sched, item);
-  ts_scheduler_item_unref (self->sched, item);
-  call_block (self, call, kind, call->device, call->stream, 0, until);
-
-  return call_check_fault (self, call, call->device, error);
-}
-
-/* Opens the call of a launch, copy or memset on @stream. A sticky fault on
- * the stream's device (or on @peer_device, the other end of a peer copy,
- * when not -1) refuses it: the work is destroyed and the call recorded. */
-static gboolean
-call_begin_work (TsRuntime     *self,
-                 Call          *call,
-                 guint          api,
-                 TsStreamId     stream,
-                 int            peer_device,
-                 const TsWork  *work,
-                 GError       **error)
-{
-  call_begin (self, call, api);
-  call_set_stream (self, call, stream);
-
-  if (call_check_fault (self, call, call->device, error) &&
-      (peer_device < 0 || call_check_fault (self, call, peer_device, error)))
-    return TRUE;
-
-  destroy_work (work);
-  call_end (self, call);
-  return FALSE;
-}
-
-/* Closes the call of submitted work, first waiting for @item when
- * @host_waits; returns the correlation id, or 0 when a fault surfaced. */
-static guint64
-call_end_work (TsRuntime   *self,
-               Call        *call,
-               guint32      item,
-               gboolean     host_waits,
-               TsSyncKind   kind,
-               GError     **error)
-{
-  gboolean ok = !host_waits || call_wait_item (self, call, item, kind, error);
-
-  call_end (self, call);
-  return ok ? call->correlation : 0;
-}
-
-/* Submission on a real GPU: the work's on_device enqueues it, then the
- * host waits for the stream when @host_waits (launch blocking, pageable
- * copies), so that an error surfaces at this call. With end_rec, as
- * launch_kernel_locked. */
-static guint64
-hw_submit (TsRuntime        *self,
-           Call             *call,
-           TsCudaItem       *item,
-           const TsWork     *work,
-           gboolean          host_waits,
-           TsSyncKind        kind,
-           TsApiCallRecord  *end_rec,
-           GError          **error)
-{
-  gboolean ok;
-  int err;
-
-  item->stream = call->stream;
-  item->device = (guint) call->device;
-  item->correlation = call->correlation;
-  item->queued = call->start;
-  err = ts_cuda_device_submit (self->hw, item, work);
-  ok = hw_check (self, call, item->device, err, NULL, error);
-  if (ok && host_waits)
-    ok = hw_blocked (self, call, kind, item->device, call->stream, 0,
-                     ts_cuda_device_stream_sync (self->hw, call->stream), error);
-  if (ok && end_rec != NULL)
-    {
-      call_end_deferred (self, call, end_rec);
-      return call->correlation;
-    }
-  call_end (self, call);
-  return ok ? call->correlation : 0;
-}
-
-/* ts_runtime_launch_kernel with the lock held. With end_rec, a launch that
- * succeeds leaves its API record there for the caller to append. */
-static guint64
-launch_kernel_locked (TsRuntime           *self,
-                      TsStreamId           stream,
-                      const TsKernelDesc  *desc,
-                      TsApiCallRecord     *end_rec,
-                      GError             **error)
-{
-  TsStringId name;
-  TsSubmit sub;
-  guint32 item;
-  Call call;
-
-  if (!check_stream (self, stream, error))
-    {
-      destroy_work (&desc->work);
-      return 0;
-    }
-
-  if (!call_begin_work (self, &call, API_LAUNCH_KERNEL, stream, -1, &desc->work, error))
-    return 0;
-
-  name = desc->name_id != 0 ? desc->name_id
-                            : ts_recorder_intern (self->recorder, desc->name != NULL ? desc->name : "kernel");
-  if (self->hw != NULL)
-    {
-      TsCudaItem it = {
-        .kind = TS_CUDA_ITEM_KERNEL, .name = name,
-        .flops = desc->flops, .bytes = desc->bytes,
-      };
-
-      for (guint i = 0; i < 3; i++)
-        {
-          it.grid[i] = MAX (desc->grid[i], 1);
-          it.block[i] = MAX (desc->block[i], 1);
-        }
-      return hw_submit (self, &call, &it, &desc->work, self->launch_blocking, TS_SYNC_STREAM,
-                        end_rec, error);
-    }
-
-  host_advance (self, call.ht, self->profile->launch_latency_ns);
-  sub = (TsSubmit) { stream, call.ht->clock, call.correlation, call.loc };
-  item = ts_scheduler_submit_kernel (self->sched, &sub, desc, name);
-
-  if (end_rec == NULL)
-    return call_end_work (self, &call, item, self->launch_blocking, TS_SYNC_STREAM, error);
-
-  /* The caller appends the API record together with its own. */
-  if (self->launch_blocking &&
-      !call_wait_item (self, &call, item, TS_SYNC_STREAM, error))
-    {
-      call_end (self, &call);
-      return 0;
-    }
-  call_end_deferred (self, &call, end_rec);
-  return call.correlation;
-}
-
-guint64
-ts_runtime_launch_kernel (TsRuntime           *self,
-                          TsStreamId           stream,
-                          const TsKernelDesc  *desc,
-                          GError             **error)
-{
-  g_autoptr(GMutexLocker) locker = NULL;
-
-  g_return_val_if_fail (TS_IS_RUNTIME (self), 0);
-  g_return_val_if_fail (desc != NULL, 0);
-
-  locker = g_mutex_locker_new (&self->lock);
-  return launch_kernel_locked (self, stream, desc, NULL, error);
-}
-
-static gboolean
-check_copy (TsRuntime         *self,
-            const TsCopyDesc  *desc,
-            GError           **error)
-{
-  int stream_device;
-  gboolean ok;
-
-  if (!check_stream (self, desc->stream, error))
-    return FALSE;
-
-  stream_device = (int) ts_scheduler_stream_get_device (self->sched, desc->stream);
-
-  for (guint i = 0; i < 2; i++)
-    {
-      int d = i == 0 ? desc->src_device : desc->dst_device;
-
-      if (d < -1 || d >= (int) self->n_devices)
-        {
-          g_set_error_literal (error, TS_RUNTIME_ERROR, TS_RUNTIME_ERROR_INVALID_DEVICE,
-                               "CUDA error: invalid device ordinal" CUDA_ERROR_TRAILER);
-          return FALSE;
-        }
-    }
-
-  switch (desc->kind)
-    {
-    case TS_COPY_HOST_TO_DEVICE:
-      ok = desc->src_device == -1 && desc->dst_device >= 0;
-      break;
-    case TS_COPY_DEVICE_TO_HOST:
-      ok = desc->src_device >= 0 && desc->dst_device == -1;
-      break;
-    case TS_COPY_DEVICE_TO_DEVICE:
-      ok = desc->src_device >= 0 && desc->src_device == desc->dst_device;
-      break;
-    case TS_COPY_PEER:
-      ok = desc->src_device >= 0 && desc->dst_device >= 0 && desc->src_device != desc->dst_device;
-      break;
-    case TS_COPY_HOST_TO_HOST:
-    default:
-      g_set_error (error, TS_RUNTIME_ERROR, TS_RUNTIME_ERROR_INVALID_ARGUMENT,
-                   "Copy kind %d does not go through a device", (int) desc->kind);
-      return FALSE;
-    }
-
-  if (!ok)
-    {
-      g_set_error (error, TS_RUNTIME_ERROR, TS_RUNTIME_ERROR_INVALID_ARGUMENT,
-                   "Copy kind %d cannot go from device %d to device %d (-1 is the host)",
-                   (int) desc->kind, desc->src_device, desc->dst_device);
-      return FALSE;
-    }
-
-  if (stream_device != desc->src_device && stream_device != desc->dst_device)
-    {
-      g_set_error (error, TS_RUNTIME_ERROR, TS_RUNTIME_ERROR_INVALID_STREAM,
-                   "Stream %u is on device %d, but the copy goes from device %d to device %d",
-                   desc->stream, stream_device, desc->src_device, desc->dst_device);
-      return FALSE;
-    }
-
-  return TRUE;
-}
-
-guint64
-ts_runtime_memcpy (TsRuntime         *self,
-                   const TsCopyDesc  *desc,
-                   GError           **error)
-{
-  g_autoptr(GMutexLocker) locker = NULL;
-  gboolean host_waits;
-  int peer_device;
-  TsSubmit sub;
-  guint32 item;
-  Call call;
-
-  g_return_val_if_fail (TS_IS_RUNTIME (self), 0);
-  g_return_val_if_fail (desc != NULL, 0);
-
-  locker = g_mutex_locker_new (&self->lock);
-  if (!check_copy (self, desc, error))
-    {
-      destroy_work (&desc->work);
-      return 0;
-    }
-
-  /* A peer copy also stops at a fault of its other device. */
-  peer_device = -1;
-  if (desc->kind == TS_COPY_PEER)
-    peer_device = desc->src_device + desc->dst_device -
-                  (int) ts_scheduler_stream_get_device (self->sched, desc->stream);
-
-  if (!call_begin_work (self, &call, API_MEMCPY, desc->stream, peer_device, &desc->work, error))
-    return 0;
-
-  /* A copy touching pageable host memory returns only once the device has
-   * consumed or produced it; so does any copy asked to be synchronous.
-   * Only pinned memory with non_blocking lets the host run ahead. Copies
-   * between device memories never block the host. */
-  host_waits = (desc->kind == TS_COPY_HOST_TO_DEVICE || desc->kind == TS_COPY_DEVICE_TO_HOST) &&
-               !(desc->pinned && desc->non_blocking);
-
-  if (self->hw != NULL)
-    {
-      TsCudaItem it = {
-        .kind = TS_CUDA_ITEM_MEMCPY, .bytes = desc->bytes, .copy_kind = desc->kind,
-        .copy_flags = (desc->pinned ? TS_COPY_FLAG_PINNED : 0) |
-                      (desc->non_blocking ? TS_COPY_FLAG_ASYNC : 0),
-        .src_device = desc->src_device, .dst_device = desc->dst_device,
-      };
-
-      return hw_submit (self, &call, &it, &desc->work, host_waits || self->launch_blocking,
-                        host_waits ? TS_SYNC_COPY : TS_SYNC_STREAM, NULL, error);
-    }
-
-  host_advance (self, call.ht, self->profile->launch_latency_ns);
-  sub = (TsSubmit) { desc->stream, call.ht->clock, call.correlation, call.loc };
-  item = ts_scheduler_submit_copy (self->sched, &sub, desc);
-
-  return call_end_work (self, &call, item, host_waits || self->launch_blocking,
-                        host_waits ? TS_SYNC_COPY : TS_SYNC_STREAM, error);
-}
-
-guint64
-ts_runtime_memset (TsRuntime           *self,
-                   const TsMemsetDesc  *desc,
-                   GError             **error)
-{
-  g_autoptr(GMutexLocker) locker = NULL;
-  TsSubmit sub;
-  guint32 item;
-  Call call;
-
-  g_return_val_if_fail (TS_IS_RUNTIME (self), 0);
-  g_return_val_if_fail (desc != NULL, 0);
-
-  locker = g_mutex_locker_new (&self->lock);
-  if (!check_stream (self, desc->stream, error))
-    {
-      destroy_work (&desc->work);
-      return 0;
-    }
-
-  if (!call_begin_work (self, &call, API_MEMSET, desc->stream, -1, &desc->work, error))
-    return 0;
-
-  if (self->hw != NULL)
-    {
-      TsCudaItem it = { .kind = TS_CUDA_ITEM_MEMSET, .bytes = desc->bytes, .value = desc->value };
-
-      return hw_submit (self, &call, &it, &desc->work, self->launch_blocking, TS_SYNC_STREAM,
-                        NULL, error);
-    }
-
-  host_advance (self, call.ht, self->profile->launch_latency_ns);
-  sub = (TsSubmit) { desc->stream, call.ht->clock, call.correlation, call.loc };
-  item = ts_scheduler_submit_memset (self->sched, &sub, desc);
-
-  return call_end_work (self, &call, item, self->launch_blocking, TS_SYNC_STREAM, error);
-}
-
-/* ---------------------------------------------------------------- spans */
-
-/* ts_runtime_api_begin with the lock held and the name interned. */
-static guint64
-api_begin_locked (TsRuntime  *self,
-                  TsStringId  name,
-                  int         device,
-                  TsStreamId  stream)
-{
-  HostThread *ht = host_thread (self);
-  Span span;
-
-  span = (Span) {
-    .correlation = next_correlation (self),
-    .name = name,
-    .start = ht->clock,
-    .device = device,
-    .stream = stream,
-    .loc = ts_callsite_get (),
-  };
-  g_array_append_val (ht->spans, span);
-
-  return span.correlation;
-}
-
-guint64
-ts_runtime_api_begin (TsRuntime  *self,
-                      const char *name,
-                      int         device,
-                      TsStreamId  stream)
-{
-  g_autoptr(GMutexLocker) locker = NULL;
-
-  g_return_val_if_fail (TS_IS_RUNTIME (self), 0);
-  g_return_val_if_fail (name != NULL, 0);
-
-  locker = g_mutex_locker_new (&self->lock);
-  return api_begin_locked (self, ts_recorder_intern (self->recorder, name), device, stream);
-}
-
-/* ts_runtime_api_end with the lock held. A first record (the API record of
- * the span's last call), if given, goes in with the span's, under one
- * recorder lock. */
-static void
-api_end_locked (TsRuntime             *self,
-                guint64                correlation,
-                const TsApiCallRecord *first)
-{
-  HostThread *ht = host_thread (self);
-  Span span;
-  TsApiCallRecord rec;
-  TsApiCallRecord pair[2];
-
-  g_return_if_fail (ht->spans->len > 0);
-  span = g_array_index (ht->spans, Span, ht->spans->len - 1);
-  g_return_if_fail (span.correlation == correlation);
-  g_array_set_size (ht->spans, ht->spans->len - 1);
-
-  rec = (TsApiCallRecord) {
-    .start = span.start,
-    .end = ht->clock,
-    .correlation = span.correlation,
-    .thread = ht->id,
-    .name = span.name,
-    .loc = span.loc,
-    .device = span.device,
-    .stream = span.stream,
-  };
-  if (first != NULL)
-    {
-      pair[0] = *first;
-      pair[1] = rec;
-      ts_recorder_append_many (self->recorder, TS_RECORD_API_CALL, pair, 2);
-    }
-  else
-    TS_RECORDER_APPEND (self->recorder, TS_RECORD_API_CALL, TsApiCallRecord, &rec);
-}
-
-void
-ts_runtime_api_end (TsRuntime *self,
-                    guint64    correlation)
-{
-  g_autoptr(GMutexLocker) locker = NULL;
-
-  g_return_if_fail (TS_IS_RUNTIME (self));
-
-  locker = g_mutex_locker_new (&self->lock);
-  api_end_locked (self, correlation, NULL);
-}
-
-guint64
-ts_runtime_launch_op (TsRuntime           *self,
-                      TsStringId           name,
-                      int                  device,
-                      TsStreamId           stream,
-                      const TsKernelDesc  *desc,
-                      GError             **error)
-{
-  g_autoptr(GMutexLocker) locker = NULL;
-  TsApiCallRecord launch_rec;
-  guint64 span, ret;
-
-  g_return_val_if_fail (TS_IS_RUNTIME (self), 0);
-  g_return_val_if_fail (desc != NULL, 0);
-
-  locker = g_mutex_locker_new (&self->lock);
-  span = api_begin_locked (self, name, device, TS_STREAM_NONE);
-  ret = launch_kernel_locked (self, stream, desc, &launch_rec, error);
-  /* a launch that succeeds ends right before the span: one append */
-  api_end_locked (self, span, ret != 0 ? &launch_rec : NULL);
-  return ret;
-}
-
-/* ---------------------------------------------------------------- NVTX */
-
-static void
-nvtx_append (TsRuntime  *self,
-             HostThread *ht,
-             TsNvtxKind  kind,
-             TsStringId  message,
-             int         depth,
-             guint64     range_id)
-{
-  TsNvtxRecord rec = {
-    .time = ht->clock,
-    .range_id = range_id,
-    .thread = ht->id,
-    .kind = kind,
-    .message = message,
-    .depth = depth,
-    .loc = ts_callsite_get (),
-  };
-
-  TS_RECORDER_APPEND (self->recorder, TS_RECORD_NVTX, TsNvtxRecord, &rec);
-}
-
-void
-ts_runtime_nvtx_mark (TsRuntime  *self,
-                      const char *message)
-{
-  g_autoptr(GMutexLocker) locker = NULL;
-  HostThread *ht;
-
-  g_return_if_fail (TS_IS_RUNTIME (self));
-
-  locker = g_mutex_locker_new (&self->lock);
-  ht = host_thread (self);
-  nvtx_append (self, ht, TS_NVTX_MARK, ts_recorder_intern (self->recorder, message),
-               (int) ht->nvtx->len, 0);
-  ts_nvtx_forward_mark (message);
-}
-
-int
-ts_runtime_nvtx_range_push (TsRuntime  *self,
-                            const char *message)
-{
-  g_autoptr(GMutexLocker) locker = NULL;
-  HostThread *ht;
-  TsStringId id;
-  int depth;
-
-  g_return_val_if_fail (TS_IS_RUNTIME (self), -1);
-
-  locker = g_mutex_locker_new (&self->lock);
-  ht = host_thread (self);
-  id = ts_recorder_intern (self->recorder, message);
-  depth = (int) ht->nvtx->len;
-  g_array_append_val (ht->nvtx, id);
-  nvtx_append (self, ht, TS_NVTX_PUSH, id, depth, 0);
-  ts_nvtx_forward_range_push (message);
-
-  return depth;
-}
-
-int
-ts_runtime_nvtx_range_pop (TsRuntime *self)
-{
-  g_autoptr(GMutexLocker) locker = NULL;
-  HostThread *ht;
-  TsStringId id;
-  int depth;
-
-  g_return_val_if_fail (TS_IS_RUNTIME (self), -1);
-
-  locker = g_mutex_locker_new (&self->lock);
-  ht = host_thread (self);
-  if (ht->nvtx->len == 0)
-    return -1;
-
-  depth = (int) ht->nvtx->len - 1;
-  id = g_array_index (ht->nvtx, TsStringId, depth);
-  g_array_set_size (ht->nvtx, depth);
-  nvtx_append (self, ht, TS_NVTX_POP, id, depth, 0);
-  ts_nvtx_forward_range_pop ();
-
-  return depth;
-}
-
-guint64
-ts_runtime_nvtx_range_start (TsRuntime  *self,
-                             const char *message)
-{
-  g_autoptr(GMutexLocker) locker = NULL;
-  guint64 range_id;
-
-  g_return_val_if_fail (TS_IS_RUNTIME (self), 0);
-
-  locker = g_mutex_locker_new (&self->lock);
-  range_id = ++self->last_range_id;
-  nvtx_append (self, host_thread (self), TS_NVTX_RANGE_START,
-               ts_recorder_intern (self->recorder, message), 0, range_id);
-  ts_nvtx_forward_range_start (range_id, message);
-
-  return range_id;
-}
-
-void
-ts_runtime_nvtx_range_end (TsRuntime *self,
-                           guint64    range_id)
-{
-  g_autoptr(GMutexLocker) locker = NULL;
-
-  g_return_if_fail (TS_IS_RUNTIME (self));
-
-  locker = g_mutex_locker_new (&self->lock);
-  nvtx_append (self, host_thread (self), TS_NVTX_RANGE_END, 0, 0, range_id);
-  ts_nvtx_forward_range_end (range_id);
+  _ts_runtime_call_begin_api (self, &call, API_DEVICE_SYNCHRONIZE, device, TS_STREAM_NONE);
+  err = self->side.ops->device_sync (self->side.impl, (guint) device, &until);
+  ret = _ts_runtime_call_blocked (self, &call, TS_SYNC_DEVICE, 0, err, until, error);
+  return _ts_runtime_call_finish (self, &call, ret);
 }

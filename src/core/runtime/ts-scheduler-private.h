@@ -3,12 +3,14 @@
  * Copyright 2026 The Tensorscope authors
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
- * The scheduler owns the device side of a TsRuntime: streams as FIFO queues
- * of work items, the engines of each device (an SM pool for kernels, memsets
- * and same-device copies; copy engines for host and peer transfers), and one
- * event queue ordered by (virtual time, sequence). It is advanced lazily: the
- * runtime calls ts_scheduler_advance_to() with the host's time before each
- * call, and the blocking calls run it until their condition holds.
+ * The scheduler is the device side of a TsRuntime in virtual time
+ * (ts_scheduler_get_side, see ts-device-side.h): streams as FIFO queues of
+ * work items, the engines of each device (an SM pool for kernels, memsets
+ * and same-device copies; copy engines for host and peer transfers), and
+ * one event queue ordered by (virtual time, sequence). It is advanced
+ * lazily: before each call the runtime has it catch up with the host's time
+ * (ts_scheduler_advance_to), and the blocking calls run it until their
+ * condition holds.
  *
  * It is not thread-safe; TsRuntime's lock covers it. See
  * docs/simulation-model.md for the model in prose.
@@ -16,34 +18,17 @@
 
 #pragma once
 
+#include "ts-device-side.h"
 #include "ts-gpu-profile.h"
 #include "ts-recorder.h"
 #include "ts-runtime.h"
 
 G_BEGIN_DECLS
 
-#define TS_ITEM_NONE G_MAXUINT32
-
 typedef struct _TsScheduler TsScheduler;
 
-/* What every submission shares. */
-typedef struct
-{
-  TsStreamId  stream;
-  TsTime      ready;        /* host time at which the device sees the item */
-  guint64     correlation;
-  TsSourceLoc loc;
-} TsSubmit;
-
-/* A device's sticky fault: the first kernel that failed on it. */
-typedef struct
-{
-  TsDeviceError code;
-  TsTime        time;       /* when the faulting kernel ended */
-  guint64       correlation;
-  TsStreamId    stream;
-  TsSourceLoc   loc;
-} TsFault;
+/* The runtime's device side in virtual time; its free frees self. */
+TsDeviceSide   ts_scheduler_get_side             (TsScheduler        *self);
 
 TsScheduler   *ts_scheduler_new                  (TsRecorder         *recorder,
                                                   const TsGpuProfile *profile,
@@ -51,18 +36,10 @@ TsScheduler   *ts_scheduler_new                  (TsRecorder         *recorder,
 void           ts_scheduler_free                 (TsScheduler        *self);
 TsTime         ts_scheduler_get_now              (TsScheduler        *self);
 
+/* The runtime writes the stream's record. */
 TsStreamId     ts_scheduler_add_stream           (TsScheduler        *self,
                                                   guint               device,
-                                                  int                 priority,
-                                                  guint64             handle,
-                                                  gboolean            is_default);
-guint          ts_scheduler_get_n_streams        (TsScheduler        *self);
-guint          ts_scheduler_stream_get_device    (TsScheduler        *self,
-                                                  TsStreamId          stream);
-int            ts_scheduler_stream_get_priority  (TsScheduler        *self,
-                                                  TsStreamId          stream);
-guint64        ts_scheduler_stream_get_handle    (TsScheduler        *self,
-                                                  TsStreamId          stream);
+                                                  int                 priority);
 gboolean       ts_scheduler_stream_is_idle       (TsScheduler        *self,
                                                   TsStreamId          stream);
 gboolean       ts_scheduler_device_is_idle       (TsScheduler        *self,

@@ -156,10 +156,8 @@ typedef struct
 {
   guint32  device;
   gint32   priority;
-  guint64  handle;
   guint32  head;
   guint32  tail;
-  gboolean is_default;
 } Stream;
 
 typedef struct
@@ -1227,13 +1225,10 @@ ts_scheduler_get_now (TsScheduler *self)
 TsStreamId
 ts_scheduler_add_stream (TsScheduler *self,
                          guint        device,
-                         int          priority,
-                         guint64      handle,
-                         gboolean     is_default)
+                         int          priority)
 {
   TsStreamId id;
   Stream *stream;
-  TsStreamRecord rec;
 
   g_assert (device < self->n_devices);
 
@@ -1247,50 +1242,9 @@ ts_scheduler_add_stream (TsScheduler *self,
   stream = &self->streams[id];
   stream->device = device;
   stream->priority = priority;
-  stream->handle = handle;
   stream->head = stream->tail = TS_ITEM_NONE;
-  stream->is_default = is_default;
-
-  rec = (TsStreamRecord) {
-    .stream = id,
-    .device = device,
-    .priority = priority,
-    .is_default = is_default,
-    .handle = handle,
-  };
-  TS_RECORDER_APPEND (self->recorder, TS_RECORD_STREAM, TsStreamRecord, &rec);
 
   return id;
-}
-
-guint
-ts_scheduler_get_n_streams (TsScheduler *self)
-{
-  return self->n_streams;
-}
-
-guint
-ts_scheduler_stream_get_device (TsScheduler *self,
-                                TsStreamId   stream)
-{
-  g_assert (stream < self->n_streams);
-  return self->streams[stream].device;
-}
-
-int
-ts_scheduler_stream_get_priority (TsScheduler *self,
-                                  TsStreamId   stream)
-{
-  g_assert (stream < self->n_streams);
-  return self->streams[stream].priority;
-}
-
-guint64
-ts_scheduler_stream_get_handle (TsScheduler *self,
-                                TsStreamId   stream)
-{
-  g_assert (stream < self->n_streams);
-  return self->streams[stream].handle;
 }
 
 gboolean
@@ -1318,4 +1272,255 @@ ts_scheduler_get_fault (TsScheduler *self,
   if (self->devices[device].fault.code == TS_DEVICE_ERROR_NONE)
     return NULL;
   return &self->devices[device].fault;
+}
+
+/* ---------------------------------------------------------------- device side */
+
+/* The runtime's device side in virtual time: the host clock moves only by
+ * what the runtime charges, queries first run the simulation up to the
+ * caller's clock, and blocking calls run it until their condition holds. */
+
+static TsTime
+side_host_time (gpointer impl,
+                TsTime   clock)
+{
+  return clock;
+}
+
+static TsTime
+side_host_advance (gpointer impl,
+                   TsTime   clock,
+                   TsTime   ns)
+{
+  return clock + ns;
+}
+
+static void
+side_catch_up (gpointer impl,
+               TsTime   host)
+{
+  ts_scheduler_advance_to (impl, host);
+}
+
+static gboolean
+side_add_stream (gpointer     impl,
+                 TsStreamId   stream,
+                 guint        device,
+                 int          priority,
+                 gboolean     is_default,
+                 guint64     *handle,
+                 GError     **error)
+{
+  TsStreamId id = ts_scheduler_add_stream (impl, device, priority);
+
+  g_assert (id == stream);
+  return TRUE;
+}
+
+static int
+side_launch (gpointer            impl,
+             const TsSubmit     *sub,
+             const TsKernelDesc *desc,
+             TsStringId          name,
+             guint32            *item)
+{
+  *item = ts_scheduler_submit_kernel (impl, sub, desc, name);
+  return 0;
+}
+
+static int
+side_copy (gpointer          impl,
+           const TsSubmit   *sub,
+           const TsCopyDesc *desc,
+           guint32          *item)
+{
+  *item = ts_scheduler_submit_copy (impl, sub, desc);
+  return 0;
+}
+
+static int
+side_fill (gpointer            impl,
+           const TsSubmit     *sub,
+           const TsMemsetDesc *desc,
+           guint32            *item)
+{
+  *item = ts_scheduler_submit_memset (impl, sub, desc);
+  return 0;
+}
+
+static int
+side_wait_item (gpointer    impl,
+                TsStreamId  stream,
+                guint32     item,
+                TsTime     *until)
+{
+  ts_scheduler_item_ref (impl, item);
+  *until = ts_scheduler_run_until_item_done (impl, item);
+  ts_scheduler_item_unref (impl, item);
+  return 0;
+}
+
+static int
+side_stream_query (gpointer   impl,
+                   TsStreamId stream,
+                   TsTime     host)
+{
+  ts_scheduler_advance_to (impl, host);
+  return ts_scheduler_stream_is_idle (impl, stream) ? 0 : TS_CUDA_ERROR_NOT_READY;
+}
+
+static int
+side_stream_sync (gpointer    impl,
+                  TsStreamId  stream,
+                  TsTime     *until)
+{
+  *until = ts_scheduler_run_until_stream_idle (impl, stream);
+  return 0;
+}
+
+static int
+side_device_sync (gpointer  impl,
+                  guint     device,
+                  TsTime   *until)
+{
+  *until = ts_scheduler_run_until_device_idle (impl, device);
+  return 0;
+}
+
+static int
+side_event_record (gpointer        impl,
+                   const TsSubmit *sub,
+                   TsDeviceEvent  *event,
+                   TsEventFlags    flags)
+{
+  guint32 item = ts_scheduler_submit_record (impl, sub, event->id);
+
+  if (event->record != TS_ITEM_NONE)
+    ts_scheduler_item_unref (impl, event->record);
+  event->record = item;
+  return 0;
+}
+
+static int
+side_event_query (gpointer             impl,
+                  const TsDeviceEvent *event,
+                  TsTime               host)
+{
+  ts_scheduler_advance_to (impl, host);
+  return ts_scheduler_item_is_done (impl, event->record, NULL) ? 0 : TS_CUDA_ERROR_NOT_READY;
+}
+
+static int
+side_event_sync (gpointer             impl,
+                 const TsDeviceEvent *event,
+                 TsTime              *until)
+{
+  *until = ts_scheduler_run_until_item_done (impl, event->record);
+  return 0;
+}
+
+static int
+side_stream_wait_event (gpointer             impl,
+                        const TsSubmit      *sub,
+                        const TsDeviceEvent *event)
+{
+  ts_scheduler_submit_wait (impl, sub, event->id, event->record);
+  return 0;
+}
+
+/* The records' completion times; cudaEventElapsedTime returns a float. */
+static int
+side_event_elapsed (gpointer             impl,
+                    const TsDeviceEvent *start,
+                    const TsDeviceEvent *end,
+                    TsTime               host,
+                    float               *ms)
+{
+  TsTime t_start, t_end;
+
+  ts_scheduler_advance_to (impl, host);
+  if (!ts_scheduler_item_is_done (impl, start->record, &t_start) ||
+      !ts_scheduler_item_is_done (impl, end->record, &t_end))
+    return TS_CUDA_ERROR_NOT_READY;
+  if (start->device != end->device)
+    return TS_DEVICE_SIDE_OTHER_DEVICES;
+  *ms = (float) ((double) (t_end - t_start) / 1e6);
+  return 0;
+}
+
+/* Waits already submitted hold their own reference to the record. */
+static void
+side_event_release (gpointer             impl,
+                    const TsDeviceEvent *event)
+{
+  if (event->record != TS_ITEM_NONE)
+    ts_scheduler_item_unref (impl, event->record);
+}
+
+static const TsFault *
+side_get_fault (gpointer impl,
+                guint    device)
+{
+  return ts_scheduler_get_fault (impl, device);
+}
+
+/* Simulated faults come from kernels (get_fault), never as a result. */
+static gboolean
+side_take_error (gpointer impl,
+                 guint    device,
+                 int      err,
+                 guint64  correlation)
+{
+  return FALSE;
+}
+
+static const char *
+side_error_string (gpointer impl,
+                   int      err)
+{
+  return ts_device_error_to_string ((TsDeviceError) err);
+}
+
+/* Every record is written as the devices run. */
+static void
+side_finish (gpointer impl)
+{
+}
+
+static void
+side_free (gpointer impl)
+{
+  ts_scheduler_free (impl);
+}
+
+static const TsDeviceSideOps scheduler_ops = {
+  .host_time = side_host_time,
+  .host_charge = side_host_advance,
+  .host_spend = side_host_advance,
+  .catch_up = side_catch_up,
+  .add_stream = side_add_stream,
+  .launch = side_launch,
+  .copy = side_copy,
+  .fill = side_fill,
+  .wait_item = side_wait_item,
+  .stream_query = side_stream_query,
+  .stream_sync = side_stream_sync,
+  .device_sync = side_device_sync,
+  .event_record = side_event_record,
+  .event_query = side_event_query,
+  .event_sync = side_event_sync,
+  .stream_wait_event = side_stream_wait_event,
+  .event_elapsed = side_event_elapsed,
+  .event_release = side_event_release,
+  .get_fault = side_get_fault,
+  .take_error = side_take_error,
+  .error_string = side_error_string,
+  .finish = side_finish,
+  .free = side_free,
+};
+
+TsDeviceSide
+ts_scheduler_get_side (TsScheduler *self)
+{
+  return (TsDeviceSide) { &scheduler_ops, self };
 }
