@@ -554,7 +554,10 @@ ts_ops_binary (TsBinaryOp       op,
       compute = ts_dtype_result_type2 (a->ndim ? TS_OPERAND_TENSOR : TS_OPERAND_ZERO_DIM, a->dtype,
                                        b->ndim ? TS_OPERAND_TENSOR : TS_OPERAND_ZERO_DIM, b->dtype);
       if (!ts_broadcast_shapes (a->ndim, a->shape, b->ndim, b->shape, &ndim, shape, error))
-        return kernel_error (error), NULL;
+        {
+          kernel_error (error);
+          return NULL;
+        }
     }
   else
     {
@@ -565,7 +568,10 @@ ts_ops_binary (TsBinaryOp       op,
     }
 
   if (!ts_binary_check (op, compute, error))
-    return kernel_error (error), NULL;
+    {
+      kernel_error (error);
+      return NULL;
+    }
   /* true division gives a float, comparisons a bool */
   result = ts_binary_result_dtype (op, compute);
 
@@ -669,7 +675,10 @@ ts_ops_unary (TsUnaryOp   op,
   TsView vin, vout;
 
   if (!ts_unary_check (op, a->dtype, error))
-    return kernel_error (error), NULL;
+    {
+      kernel_error (error);
+      return NULL;
+    }
 
   out = ts_tensor_new_empty (ts_tensor_get_device (a), ts_unary_result_dtype (op, a->dtype),
                              a->ndim, a->shape, FALSE, error);
@@ -1013,7 +1022,10 @@ reduce_sum_mean (TsTensor   *self,
   Job *job;
 
   if (dtype == TS_DTYPE_UNDEFINED && !ts_reduce_result_dtype (desc->kernel, self->dtype, &dtype, error))
-    return kernel_error (error), NULL;
+    {
+      kernel_error (error);
+      return NULL;
+    }
   if (!reduce_mask (self, dims, n_dims, &mask, error))
     return NULL;
   tensor_view (self, &vin);
@@ -1614,7 +1626,10 @@ ts_ops_arange (double     start,
   Job *job;
 
   if (!ts_arange_numel (start, end, step, &n, error))
-    return kernel_error (error), NULL;
+    {
+      kernel_error (error);
+      return NULL;
+    }
   out = ts_tensor_new_empty (device, dtype, 1, &n, FALSE, error);
   if (out == NULL)
     return NULL;
@@ -1990,16 +2005,16 @@ reduce_device_dtypes (const Job *job,
                       TsDType   *in_dtype,
                       TsDType   *red_dtype)
 {
-  TsDType in = job->t[1]->dtype, out = job->t[0]->dtype, result;
+  TsDType in = job->t[1]->dtype, out = job->t[0]->dtype, result = out;
   gboolean have = ts_reduce_result_dtype (job->desc->kernel, in, &result, NULL);
 
+  *in_dtype = in;
+  *red_dtype = result;
   if (have && result == out)
-    *in_dtype = in, *red_dtype = out;
+    *red_dtype = out;
   else if (ts_dtype_is_floating (out) &&
            (!have || (ts_dtype_is_floating (in) && ts_dtype_promote (in, out) == out)))
-    *in_dtype = out, *red_dtype = out;
-  else
-    *in_dtype = in, *red_dtype = result;
+    *in_dtype = *red_dtype = out;
 }
 
 static TsDType
