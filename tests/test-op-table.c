@@ -44,21 +44,17 @@ check_kernel (const TsOpDesc *desc)
   g_assert_cmpint (desc->family, >, TS_OP_FAMILY_NONE);
   g_assert_cmpint (desc->family, <, TS_OP_N_FAMILIES);
   g_assert_true (ts_ops_family_is_complete (desc->family));
-  if (desc->family == TS_OP_FAMILY_BINARY)
+  if (is_elementwise (desc))
     {
+      gboolean binary = desc->family == TS_OP_FAMILY_BINARY;
+
+      /* the kernels' code of the same line leads back to it */
       g_assert_cmpint (desc->kernel, >=, 0);
-      g_assert_cmpint (desc->kernel, <, TS_N_BINARY_OPS);
-      g_assert_true (ts_op_for_binary (desc->kernel) == desc);
-      g_assert_cmpstr (ts_binary_op_name (desc->kernel), ==, desc->name);
-      g_assert_cmpint (desc->arity, ==, 2);
-    }
-  else if (desc->family == TS_OP_FAMILY_UNARY)
-    {
-      g_assert_cmpint (desc->kernel, >=, 0);
-      g_assert_cmpint (desc->kernel, <, TS_N_UNARY_OPS);
-      g_assert_true (ts_op_for_unary (desc->kernel) == desc);
-      g_assert_cmpstr (ts_unary_op_name (desc->kernel), ==, desc->name);
-      g_assert_cmpint (desc->arity, ==, 1);
+      g_assert_cmpint (desc->kernel, <, binary ? TS_N_BINARY_OPS : TS_N_UNARY_OPS);
+      g_assert_true ((binary ? ts_op_for_binary (desc->kernel) : ts_op_for_unary (desc->kernel)) == desc);
+      g_assert_cmpstr (binary ? ts_binary_op_name (desc->kernel) : ts_unary_op_name (desc->kernel), ==,
+                       desc->name);
+      g_assert_cmpint (desc->arity, ==, binary ? 2 : 1);
     }
   else if (desc->family == TS_OP_FAMILY_REDUCE)
     {

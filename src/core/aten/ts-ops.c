@@ -355,19 +355,6 @@ cost_view (const TsTensor *t,
     ts_view_init (view, dtype, NULL, 1, &empty, NULL, 0);
 }
 
-/* A shape as PyTorch's messages print it: "[2, 3]". */
-static char *
-shape_to_string (guint         ndim,
-                 const gint64 *shape)
-{
-  GString *s = g_string_new ("[");
-
-  for (guint d = 0; d < ndim; d++)
-    g_string_append_printf (s, "%s%" G_GINT64_FORMAT, d ? ", " : "", shape[d]);
-  g_string_append_c (s, ']');
-  return g_string_free (s, FALSE);
-}
-
 /* Device rules ---------------------------------------------------------- */
 
 static gboolean
@@ -610,8 +597,8 @@ ts_ops_binary (TsBinaryOp       op,
         }
       if (out->ndim != ndim || memcmp (out->shape, shape, ndim * sizeof (gint64)) != 0)
         {
-          g_autofree char *have = shape_to_string (out->ndim, out->shape);
-          g_autofree char *want = shape_to_string (ndim, shape);
+          g_autofree char *have = ts_shape_to_string (out->ndim, out->shape);
+          g_autofree char *want = ts_shape_to_string (ndim, shape);
 
           g_set_error (error, TS_TENSOR_ERROR, TS_TENSOR_ERROR_RUNTIME,
                        "output with shape %s doesn't match the broadcast shape %s", have, want);
@@ -823,8 +810,8 @@ ts_ops_copy (TsTensor  *dst,
 
           if (!ts_broadcast_shapes (dst->ndim, dst->shape, src->ndim, src->shape, &ndim, shape, error))
             return kernel_error (error);
-          have = shape_to_string (dst->ndim, dst->shape);
-          want = shape_to_string (ndim, shape);
+          have = ts_shape_to_string (dst->ndim, dst->shape);
+          want = ts_shape_to_string (ndim, shape);
           g_set_error (error, TS_TENSOR_ERROR, TS_TENSOR_ERROR_RUNTIME,
                        "output with shape %s doesn't match the broadcast shape %s", have, want);
           return FALSE;
@@ -1416,8 +1403,8 @@ gather_check (TsTensor  *self,
   for (guint d = 0; d < index->ndim && self->ndim > 0; d++)
     if ((int) d != dim && index->shape[d] > self->shape[d])
       {
-        g_autofree char *si = shape_to_string (index->ndim, index->shape);
-        g_autofree char *ss = shape_to_string (self->ndim, self->shape);
+        g_autofree char *si = ts_shape_to_string (index->ndim, index->shape);
+        g_autofree char *ss = ts_shape_to_string (self->ndim, self->shape);
 
         g_set_error (error, TS_TENSOR_ERROR, TS_TENSOR_ERROR_RUNTIME,
                      "Size does not match at dimension %u expected index %s to be smaller than "
