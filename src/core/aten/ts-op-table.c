@@ -105,6 +105,16 @@ ts_op_for_unary (TsUnaryOp op)
 }
 
 const TsOpDesc *
+ts_op_for_cuda (TsOpFamily family,
+                int        cuda_op)
+{
+  for (guint i = 0; i < TS_N_OPS; i++)
+    if (ts_op_table[i].family == family && ts_op_table[i].cuda == cuda_op && cuda_op >= 0)
+      return &ts_op_table[i];
+  return NULL;
+}
+
+const TsOpDesc *
 ts_op_lookup (const char *name)
 {
   g_return_val_if_fail (name != NULL, NULL);

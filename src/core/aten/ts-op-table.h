@@ -65,7 +65,7 @@ typedef enum
 /* How Python reaches an op (ts-py-tensor.c). */
 typedef enum
 {
-  TS_PY_UNSET = 0,       /* a line that forgot the column: the facets test fails */
+  TS_PY_UNSET = 0,       /* the zero value, never a valid column: the facets test fails */
   TS_PY_NONE,            /* not exposed by the table (bound by hand, or not at all) */
   TS_PY_METHOD,          /* Tensor.<name> (...) and torch.<name> (...) */
   TS_PY_NB_ADD,          /* binary number slots, with their in-place slots */
@@ -125,6 +125,10 @@ ts_op_get (TsOpId id)
 
 const TsOpDesc *ts_op_for_binary  (TsBinaryOp  op);
 const TsOpDesc *ts_op_for_unary   (TsUnaryOp   op);
+/* The op of @family that the CUDA module knows as @cuda_op (TS_CUDA_*),
+ * or NULL: for a module implementation, whose op ids are its own. */
+const TsOpDesc *ts_op_for_cuda    (TsOpFamily  family,
+                                   int         cuda_op);
 /* The first op of that name ("exp"), or NULL. */
 const TsOpDesc *ts_op_lookup      (const char *name);
 
