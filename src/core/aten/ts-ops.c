@@ -10,6 +10,11 @@
  * Jobs compute through src/kernels/cpu (ts-cpu-kernels.h) and take their
  * modelled flops and bytes from its ts_cost_* functions: this file holds
  * PyTorch's rules, never a loop over elements.
+ *
+ * A job carries its op's descriptor (ts-op-table.h, one line of
+ * src/kernels/ts-op-list.def per op): the name of its launch, its family
+ * (which CPU kernel entry and device function run it), its kernel and
+ * CUDA op codes, its sanitizer schemas.
  */
 
 #include "config.h"

@@ -59,3 +59,15 @@ t("in-place", lambda: inplace(i.clone(), j))
 t("in-place /", lambda: a.clone().__itruediv__(b))
 t("out shape", lambda: torch.ones(3).add_(torch.ones(2, 3)))
 t("copy_ shape", lambda: torch.ones(3).copy_(torch.ones(2, 3)))
+
+
+def invert_leaks():
+    import sys
+    x = torch.tensor([1, 2])
+    before = sys.getrefcount(-1)
+    for _ in range(1000):
+        ~x
+    return sys.getrefcount(-1) - before
+
+
+t("~ leaks references to -1", invert_leaks)
