@@ -79,30 +79,15 @@ const TsOpDesc ts_op_table[TS_N_OPS] = {
 #include "ts-op-list.def"
 };
 
-/* The kernels' codes of the elementwise lines, to their descriptors. */
-static const TsOpId binary_ops[TS_N_BINARY_OPS] = {
+const TsOpId ts_op_binary_ids[TS_N_BINARY_OPS] = {
 #define TS_OP(ID, FAMILY, name, RULE, KERNEL, ...) TS_OP_ELEMENTWISE_##FAMILY (TS_OP_INIT (KERNEL, TS_OP_##ID), )
 #include "ts-op-list.def"
 };
 
-static const TsOpId unary_ops[TS_N_UNARY_OPS] = {
+const TsOpId ts_op_unary_ids[TS_N_UNARY_OPS] = {
 #define TS_OP(ID, FAMILY, name, RULE, KERNEL, ...) TS_OP_ELEMENTWISE_##FAMILY (, TS_OP_INIT (KERNEL, TS_OP_##ID))
 #include "ts-op-list.def"
 };
-
-const TsOpDesc *
-ts_op_for_binary (TsBinaryOp op)
-{
-  g_return_val_if_fail (op < TS_N_BINARY_OPS, NULL);
-  return &ts_op_table[binary_ops[op]];
-}
-
-const TsOpDesc *
-ts_op_for_unary (TsUnaryOp op)
-{
-  g_return_val_if_fail (op < TS_N_UNARY_OPS, NULL);
-  return &ts_op_table[unary_ops[op]];
-}
 
 const TsOpDesc *
 ts_op_for_cuda (TsOpFamily family,

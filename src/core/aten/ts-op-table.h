@@ -123,8 +123,23 @@ ts_op_get (TsOpId id)
   return &ts_op_table[id];
 }
 
-const TsOpDesc *ts_op_for_binary  (TsBinaryOp  op);
-const TsOpDesc *ts_op_for_unary   (TsUnaryOp   op);
+/* The kernels' codes of the elementwise lines, to their ops (inline: on
+ * every launch). */
+extern const TsOpId ts_op_binary_ids[TS_N_BINARY_OPS];
+extern const TsOpId ts_op_unary_ids[TS_N_UNARY_OPS];
+
+static inline const TsOpDesc *
+ts_op_for_binary (TsBinaryOp op)
+{
+  return &ts_op_table[ts_op_binary_ids[op]];
+}
+
+static inline const TsOpDesc *
+ts_op_for_unary (TsUnaryOp op)
+{
+  return &ts_op_table[ts_op_unary_ids[op]];
+}
+
 /* The op of @family that the CUDA module knows as @cuda_op (TS_CUDA_*),
  * or NULL: for a module implementation, whose op ids are its own. */
 const TsOpDesc *ts_op_for_cuda    (TsOpFamily  family,
