@@ -452,26 +452,42 @@ binary (PyObject   *a,
   return ts_py_tensor_wrap (r);
 }
 
-#define BINARY(name, op) \
-  static PyObject *tensor_##name (PyObject *a, PyObject *b) { return binary (a, b, op, FALSE); } \
-  static PyObject *tensor_i##name (PyObject *a, PyObject *b) { return binary (a, b, op, TRUE); }
-
-BINARY (add, TS_BINARY_ADD)
-BINARY (sub, TS_BINARY_SUB)
-BINARY (mul, TS_BINARY_MUL)
-BINARY (truediv, TS_BINARY_DIV)
-BINARY (floordiv, TS_BINARY_FLOOR_DIVIDE)
-BINARY (mod, TS_BINARY_REMAINDER)
-BINARY (and, TS_BINARY_BITWISE_AND)
-BINARY (or, TS_BINARY_BITWISE_OR)
-BINARY (xor, TS_BINARY_BITWISE_XOR)
+/* The op behind each Python slot, from the op table's PY column (filled
+ * by register_ops): the slots are Python's fixed set, the ops are the
+ * table's. */
+static const TsOpDesc *slot_ops[TS_PY_N_SLOTS];
 
 static PyObject *
-tensor_pow (PyObject *a,
-            PyObject *b,
-            PyObject *mod)
+slot_binary (PyObject *a,
+             PyObject *b,
+             TsPySlot  slot,
+             gboolean  inplace)
 {
-  return binary (a, b, TS_BINARY_POW, FALSE);
+  if (slot_ops[slot] == NULL)
+    Py_RETURN_NOTIMPLEMENTED;
+  return binary (a, b, slot_ops[slot]->kernel, inplace);
+}
+
+#define NB_BINARY(slot, SLOT) \
+  static PyObject *tensor_##slot (PyObject *a, PyObject *b) { return slot_binary (a, b, TS_PY_##SLOT, FALSE); } \
+  static PyObject *tensor_inplace_##slot (PyObject *a, PyObject *b) { return slot_binary (a, b, TS_PY_##SLOT, TRUE); }
+
+NB_BINARY (add, NB_ADD)
+NB_BINARY (subtract, NB_SUBTRACT)
+NB_BINARY (multiply, NB_MULTIPLY)
+NB_BINARY (true_divide, NB_TRUE_DIVIDE)
+NB_BINARY (floor_divide, NB_FLOOR_DIVIDE)
+NB_BINARY (remainder, NB_REMAINDER)
+NB_BINARY (and, NB_AND)
+NB_BINARY (or, NB_OR)
+NB_BINARY (xor, NB_XOR)
+
+static PyObject *
+tensor_power (PyObject *a,
+              PyObject *b,
+              PyObject *mod)
+{
+  return slot_binary (a, b, TS_PY_NB_POWER, FALSE);
 }
 
 static PyObject *
@@ -496,15 +512,34 @@ unary (PyObject  *a,
   return wrap_or_raise (ts_ops_unary (op, ts_py_tensor_get (a), &error), &error);
 }
 
-static PyObject *tensor_neg (PyObject *a) { return unary (a, TS_UNARY_NEG); }
-static PyObject *tensor_abs (PyObject *a) { return unary (a, TS_UNARY_ABS); }
+static PyObject *
+slot_unary (PyObject *a,
+            TsPySlot  slot)
+{
+  if (slot_ops[slot] == NULL)
+    Py_RETURN_NOTIMPLEMENTED;
+  return unary (a, slot_ops[slot]->kernel);
+}
 
+static PyObject *tensor_negative (PyObject *a) { return slot_unary (a, TS_PY_NB_NEGATIVE); }
+static PyObject *tensor_absolute (PyObject *a) { return slot_unary (a, TS_PY_NB_ABSOLUTE); }
+
+/* `~`: logical_not of a bool tensor, bitwise_xor with -1 of an integer
+ * one (PyTorch's bitwise_not), so it is bound here rather than by the
+ * table's PY column. */
 static PyObject *
 tensor_invert (PyObject *a)
 {
+  PyObject *minus_one, *r;
+
   if (ts_py_tensor_get (a)->dtype == TS_DTYPE_BOOL)
-    return unary (a, TS_UNARY_LOGICAL_NOT);
-  return binary (a, PyLong_FromLong (-1), TS_BINARY_BITWISE_XOR, FALSE);
+    return unary (a, ts_op_get (TS_OP_LOGICAL_NOT)->kernel);
+  minus_one = PyLong_FromLong (-1);
+  if (minus_one == NULL)
+    return NULL;
+  r = binary (a, minus_one, ts_op_get (TS_OP_BITWISE_XOR)->kernel, FALSE);
+  Py_DECREF (minus_one);
+  return r;
 }
 
 static PyObject *
@@ -608,28 +643,28 @@ tensor_index (PyObject *self)
 
 static PyNumberMethods tensor_as_number = {
   .nb_add = tensor_add,
-  .nb_subtract = tensor_sub,
-  .nb_multiply = tensor_mul,
-  .nb_true_divide = tensor_truediv,
-  .nb_floor_divide = tensor_floordiv,
-  .nb_remainder = tensor_mod,
-  .nb_power = tensor_pow,
+  .nb_subtract = tensor_subtract,
+  .nb_multiply = tensor_multiply,
+  .nb_true_divide = tensor_true_divide,
+  .nb_floor_divide = tensor_floor_divide,
+  .nb_remainder = tensor_remainder,
+  .nb_power = tensor_power,
   .nb_and = tensor_and,
   .nb_or = tensor_or,
   .nb_xor = tensor_xor,
-  .nb_inplace_add = tensor_iadd,
-  .nb_inplace_subtract = tensor_isub,
-  .nb_inplace_multiply = tensor_imul,
-  .nb_inplace_true_divide = tensor_itruediv,
-  .nb_inplace_floor_divide = tensor_ifloordiv,
-  .nb_inplace_remainder = tensor_imod,
-  .nb_inplace_and = tensor_iand,
-  .nb_inplace_or = tensor_ior,
-  .nb_inplace_xor = tensor_ixor,
+  .nb_inplace_add = tensor_inplace_add,
+  .nb_inplace_subtract = tensor_inplace_subtract,
+  .nb_inplace_multiply = tensor_inplace_multiply,
+  .nb_inplace_true_divide = tensor_inplace_true_divide,
+  .nb_inplace_floor_divide = tensor_inplace_floor_divide,
+  .nb_inplace_remainder = tensor_inplace_remainder,
+  .nb_inplace_and = tensor_inplace_and,
+  .nb_inplace_or = tensor_inplace_or,
+  .nb_inplace_xor = tensor_inplace_xor,
   .nb_matrix_multiply = tensor_matmul,
-  .nb_negative = tensor_neg,
+  .nb_negative = tensor_negative,
   .nb_positive = tensor_pos,
-  .nb_absolute = tensor_abs,
+  .nb_absolute = tensor_absolute,
   .nb_invert = tensor_invert,
   .nb_bool = tensor_bool,
   .nb_float = tensor_float,
@@ -637,23 +672,25 @@ static PyNumberMethods tensor_as_number = {
   .nb_index = tensor_index,
 };
 
+/* Py_LT ... Py_GE are the CMP_* slots in order. */
+G_STATIC_ASSERT (TS_PY_CMP_LE - TS_PY_CMP_LT == Py_LE - Py_LT);
+G_STATIC_ASSERT (TS_PY_CMP_EQ - TS_PY_CMP_LT == Py_EQ - Py_LT);
+G_STATIC_ASSERT (TS_PY_CMP_NE - TS_PY_CMP_LT == Py_NE - Py_LT);
+G_STATIC_ASSERT (TS_PY_CMP_GT - TS_PY_CMP_LT == Py_GT - Py_LT);
+G_STATIC_ASSERT (TS_PY_CMP_GE - TS_PY_CMP_LT == Py_GE - Py_LT);
+
 static PyObject *
 tensor_richcompare (PyObject *a,
                     PyObject *b,
                     int       op)
 {
-  static const TsBinaryOp ops[] = {
-    [Py_LT] = TS_BINARY_LT, [Py_LE] = TS_BINARY_LE, [Py_EQ] = TS_BINARY_EQ,
-    [Py_NE] = TS_BINARY_NE, [Py_GT] = TS_BINARY_GT, [Py_GE] = TS_BINARY_GE,
-  };
-
   if ((op == Py_EQ || op == Py_NE) && b == Py_None)
     {
       if (op == Py_EQ)
         Py_RETURN_FALSE;
       Py_RETURN_TRUE;
     }
-  return binary (a, b, ops[op], FALSE);
+  return slot_binary (a, b, TS_PY_CMP_LT + (op - Py_LT), FALSE);
 }
 
 /* Attributes ----------------------------------------------------------------- */
@@ -1256,48 +1293,122 @@ tensor_embedding (PyObject *self,
   return wrap_or_raise (ts_ops_embedding (SELF_T, ts_py_tensor_get (indices), &error), &error);
 }
 
-/* The kernels' op named @name ("relu", "maximum"), or -1 with a
- * ValueError: the Python side names ops, so the enums may grow freely. */
-static int
-op_from_name (const char  *name,
-              gboolean     binary_op)
-{
-  int n = binary_op ? TS_N_BINARY_OPS : TS_N_UNARY_OPS;
+/* Methods and torch functions ----------------------------------------------- */
 
-  for (int op = 0; op < n; op++)
-    if (g_strcmp0 (name, binary_op ? ts_binary_op_name (op) : ts_unary_op_name (op)) == 0)
-      return op;
-  PyErr_Format (PyExc_ValueError, "unknown %s op '%s'", binary_op ? "binary" : "unary", name);
-  return -1;
+/* The ops whose PY column is METHOD are builtin functions whose self is a
+ * capsule of their descriptor: torch.<name> (input, ...) as they are, and
+ * Tensor.<name> (...) through an instancemethod, which binds the tensor
+ * as the first argument. */
+static PyMethodDef op_defs[TS_N_OPS];
+
+static const TsOpDesc *
+op_desc (PyObject *capsule)
+{
+  return PyCapsule_GetPointer (capsule, NULL);
+}
+
+static gboolean
+check_input (const TsOpDesc *desc,
+             PyObject       *input)
+{
+  if (ts_py_is_tensor (input))
+    return TRUE;
+  PyErr_Format (PyExc_TypeError, "%s(): argument 'input' (position 1) must be Tensor, not %s",
+                desc->name, Py_TYPE (input)->tp_name);
+  return FALSE;
 }
 
 static PyObject *
-unary_method (PyObject *self,
-              PyObject *arg)
+op_unary (PyObject *capsule,
+          PyObject *input)
 {
-  GError *error = NULL;
-  const char *name = PyUnicode_AsUTF8 (arg);
-  int op;
+  const TsOpDesc *desc = op_desc (capsule);
 
-  if (name == NULL || (op = op_from_name (name, FALSE)) < 0)
+  if (!check_input (desc, input))
     return NULL;
-  ts_py_update_callsite ();
-  return wrap_or_raise (ts_ops_unary (op, SELF_T, &error), &error);
+  return unary (input, desc->kernel);
 }
 
 static PyObject *
-binary_method (PyObject *self,
-               PyObject *args)
+op_binary (PyObject         *capsule,
+           PyObject *const  *args,
+           Py_ssize_t        nargs)
 {
-  PyObject *other;
-  const char *name;
-  int op, inplace = 0;
+  const TsOpDesc *desc = op_desc (capsule);
+  PyObject *r;
 
-  if (!PyArg_ParseTuple (args, "Os|p", &other, &name, &inplace))
+  if (nargs != 2)
+    {
+      PyErr_Format (PyExc_TypeError, "%s() takes 2 positional arguments but %zd were given",
+                    desc->name, nargs);
+      return NULL;
+    }
+  if (!check_input (desc, args[0]))
     return NULL;
-  if ((op = op_from_name (name, TRUE)) < 0)
-    return NULL;
-  return binary (self, other, op, inplace);
+  r = binary (args[0], args[1], desc->kernel, FALSE);
+  if (r == Py_NotImplemented)
+    {
+      Py_DECREF (r);
+      PyErr_Format (PyExc_TypeError, "%s(): argument 'other' must be Tensor, not %s",
+                    desc->name, Py_TYPE (args[1])->tp_name);
+      return NULL;
+    }
+  return r;
+}
+
+/* A method of the op, added to @methods (Tensor's dict) and @functions. */
+static gboolean
+add_op_method (const TsOpDesc *desc,
+               PyObject       *methods,
+               PyObject       *functions)
+{
+  PyMethodDef *def = &op_defs[desc->id];
+  PyObject *capsule, *func, *method;
+  gboolean ok;
+
+  def->ml_name = desc->name;
+  if (desc->family == TS_OP_FAMILY_UNARY)
+    {
+      def->ml_meth = op_unary;
+      def->ml_flags = METH_O;
+    }
+  else
+    {
+      def->ml_meth = (PyCFunction) (void (*) (void)) op_binary;
+      def->ml_flags = METH_FASTCALL;
+    }
+  capsule = PyCapsule_New ((gpointer) desc, NULL, NULL);
+  func = capsule != NULL ? PyCFunction_NewEx (def, capsule, NULL) : NULL;
+  method = func != NULL ? PyInstanceMethod_New (func) : NULL;
+  ok = method != NULL &&
+       PyDict_SetItemString (methods, desc->name, method) == 0 &&
+       PyDict_SetItemString (functions, desc->name, func) == 0;
+  Py_XDECREF (method);
+  Py_XDECREF (func);
+  Py_XDECREF (capsule);
+  return ok;
+}
+
+/* Walks the op table: the number slots' ops, and the methods. */
+static gboolean
+register_ops (PyObject *module)
+{
+  PyObject *functions = PyDict_New ();
+  gboolean ok = functions != NULL;
+
+  for (guint i = 0; ok && i < TS_N_OPS; i++)
+    {
+      const TsOpDesc *desc = ts_op_get (i);
+
+      if (desc->python == TS_PY_METHOD)
+        ok = add_op_method (desc, TsPyTensor_Type.tp_dict, functions);
+      else if (desc->python > TS_PY_METHOD && desc->python < TS_PY_N_SLOTS)
+        slot_ops[desc->python] = desc;
+    }
+  PyType_Modified (&TsPyTensor_Type);
+  ok = ok && PyModule_AddObjectRef (module, "_op_functions", functions) == 0;
+  Py_XDECREF (functions);
+  return ok;
 }
 
 static PyObject *
@@ -1401,8 +1512,6 @@ static PyMethodDef tensor_methods[] = {
   { "index_select", tensor_index_select, METH_VARARGS, NULL },
   { "gather", (PyCFunction) (void (*) (void)) tensor_gather, METH_VARARGS | METH_KEYWORDS, NULL },
   { "_embedding", tensor_embedding, METH_VARARGS, NULL },
-  { "_unary", unary_method, METH_O, NULL },
-  { "_binary", binary_method, METH_VARARGS, NULL },
   { "item", tensor_item, METH_NOARGS, NULL },
   { "tolist", tensor_tolist, METH_NOARGS, NULL },
   { "_record_stream", tensor_record_stream, METH_O, NULL },
@@ -1688,6 +1797,29 @@ py_set_data (PyObject *module,
   Py_RETURN_NONE;
 }
 
+/* torch/__init__.py writes the dtype codes out a third time (after
+ * TsDType and the CUDA module's, which ts-op-table.c asserts agree): each
+ * dtype object must be TsDType's of its position. */
+static gboolean
+check_dtype_object (PyObject *obj,
+                    TsDType   dtype)
+{
+  PyObject *code = PyObject_GetAttrString (obj, "_code");
+  PyObject *name = code != NULL ? PyObject_GetAttrString (obj, "_name") : NULL;
+  PyObject *itemsize = name != NULL ? PyObject_GetAttrString (obj, "itemsize") : NULL;
+  gboolean ok = itemsize != NULL && PyLong_Check (code) && PyUnicode_Check (name) &&
+                PyLong_AsLong (code) == dtype && PyLong_AsLong (itemsize) == (long) ts_dtype_size (dtype) &&
+                g_strcmp0 (PyUnicode_AsUTF8 (name), ts_dtype_name (dtype) + strlen ("torch.")) == 0;
+
+  if (itemsize != NULL && !ok)
+    PyErr_Format (PyExc_RuntimeError, "torch dtype %R does not match TsDType %d (%s)",
+                  obj, dtype, ts_dtype_name (dtype));
+  Py_XDECREF (code);
+  Py_XDECREF (name);
+  Py_XDECREF (itemsize);
+  return ok;
+}
+
 static PyObject *
 py_set_classes (PyObject *module,
                 PyObject *args)
@@ -1700,8 +1832,18 @@ py_set_classes (PyObject *module,
     Py_XSETREF (torch_dir, Py_NewRef (dir));
   Py_XSETREF (tensor_class, Py_NewRef (tensor));
   Py_XSETREF (device_class, Py_NewRef (device));
-  for (int i = 0; i < TS_N_DTYPES && i < PySequence_Size (dtypes); i++)
-    Py_XSETREF (dtype_objects[i], PySequence_GetItem (dtypes, i));
+  if (PySequence_Size (dtypes) != TS_N_DTYPES)
+    {
+      PyErr_Format (PyExc_RuntimeError, "torch._dtypes has %zd dtypes, TsDType %d",
+                    PySequence_Size (dtypes), TS_N_DTYPES);
+      return NULL;
+    }
+  for (int i = 0; i < TS_N_DTYPES; i++)
+    {
+      Py_XSETREF (dtype_objects[i], PySequence_GetItem (dtypes, i));
+      if (dtype_objects[i] == NULL || !check_dtype_object (dtype_objects[i], i))
+        return NULL;
+    }
   Py_RETURN_NONE;
 }
 
@@ -1746,5 +1888,5 @@ ts_py_tensor_register (PyObject *module)
   Py_INCREF (&TsPyTensor_Type);
   if (PyModule_AddObject (module, "TensorBase", (PyObject *) &TsPyTensor_Type) < 0)
     return FALSE;
-  return PyModule_AddFunctions (module, tensor_module_methods) == 0;
+  return register_ops (module) && PyModule_AddFunctions (module, tensor_module_methods) == 0;
 }

@@ -65,6 +65,7 @@
 
 #include "ts-cpu-kernels.h"
 #include "ts-cuda-kernels.h"
+#include "ts-op-table.h"
 #include "ts-runtime.h"
 #include "ts-device-assert.h"
 #include "ts-fake-cuda.h"
@@ -937,6 +938,26 @@ is_bool_op (int op)
   return op >= TS_CUDA_EQ && op <= TS_CUDA_LOGICAL_OR;
 }
 
+/* The module's op ids are an ABI of their own: the op table says which
+ * CPU kernel code each one is (-1: none). */
+static int
+cpu_kernel_of (TsOpFamily family,
+               int        op)
+{
+  const TsOpDesc *desc = ts_op_for_cuda (family, op);
+
+  return desc != NULL ? desc->kernel : -1;
+}
+
+/* Reductions are the exception: TsReduceOp is written out by hand, as the
+ * module's ids, prod included (no op of the table uses it). */
+G_STATIC_ASSERT ((int) TS_CUDA_SUM == (int) TS_REDUCE_SUM);
+G_STATIC_ASSERT ((int) TS_CUDA_MEAN == (int) TS_REDUCE_MEAN);
+G_STATIC_ASSERT ((int) TS_CUDA_PROD == (int) TS_REDUCE_PROD);
+G_STATIC_ASSERT ((int) TS_CUDA_AMAX == (int) TS_REDUCE_AMAX);
+G_STATIC_ASSERT ((int) TS_CUDA_AMIN == (int) TS_REDUCE_AMIN);
+G_STATIC_ASSERT ((int) TS_CUDA_N_REDUCE == (int) TS_N_REDUCE_OPS);
+
 static int
 k_binary (int op, const TsCudaView *out, const TsCudaView *a, const TsCudaView *b, void *stream)
 {
@@ -946,18 +967,18 @@ k_binary (int op, const TsCudaView *out, const TsCudaView *a, const TsCudaView *
   FakeStream *s;
   TsView o, va, vb;
   gboolean ok;
-  int err;
+  int err, kernel = cpu_kernel_of (TS_OP_FAMILY_BINARY, op);
 
   if ((err = launch_prepare (stream, &s)) != 0)
     return err;
   /* One common dtype in; it or bool out (the caller casts first). */
-  if (op < 0 || op >= TS_CUDA_N_BINARY || out == NULL || a == NULL || b == NULL ||
+  if (kernel < 0 || out == NULL || a == NULL || b == NULL ||
       a->dtype != b->dtype || out->dtype != (is_bool_op (op) ? TS_CUDA_BOOL : a->dtype))
     return TS_CUDA_ERROR_INVALID_VALUE;
   MAP (out, &o, NULL);
   MAP (a, &va, &sa);
   MAP (b, &vb, &sb);
-  ok = ts_cpu_binary ((TsBinaryOp)op, &va, &vb, (TsDType)a->dtype, &o, &error);
+  ok = ts_cpu_binary ((TsBinaryOp)kernel, &va, &vb, (TsDType)a->dtype, &o, &error);
   return launch_finish (s, ok, error, view_bytes (out) + view_bytes (a) + view_bytes (b), 0);
 }
 
@@ -969,16 +990,16 @@ k_unary (int op, const TsCudaView *out, const TsCudaView *in, void *stream)
   FakeStream *s;
   TsView o, i;
   gboolean ok;
-  int err;
+  int err, kernel = cpu_kernel_of (TS_OP_FAMILY_UNARY, op);
 
   if ((err = launch_prepare (stream, &s)) != 0)
     return err;
-  if (op < 0 || op >= TS_CUDA_N_UNARY || out == NULL || in == NULL ||
+  if (kernel < 0 || out == NULL || in == NULL ||
       out->dtype != (op == TS_CUDA_LOGICAL_NOT ? TS_CUDA_BOOL : in->dtype))
     return TS_CUDA_ERROR_INVALID_VALUE;
   MAP (out, &o, NULL);
   MAP (in, &i, NULL);
-  ok = ts_cpu_unary ((TsUnaryOp)op, &i, &o, &error);
+  ok = ts_cpu_unary ((TsUnaryOp)kernel, &i, &o, &error);
   return launch_finish (s, ok, error, view_bytes (out) + view_bytes (in), 0);
 }
 

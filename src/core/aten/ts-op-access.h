@@ -7,7 +7,7 @@
  * the sanitizer is on (`--sanitize`, TORCH_CUDA_SANITIZER, or
  * torch.cuda._sanitizer.enable_cuda_sanitizer()), every device op tells it
  * which data pointers it reads and writes, classified by CSAN's rules from
- * the op's ATen schema (a table here, one row per op); allocations, frees,
+ * the op's ATen schema (the op table's, ts-op-table.h); allocations, frees,
  * record_stream, stream creation, event record/wait and the host
  * synchronizations are forwarded as they happen.
  *
@@ -24,6 +24,7 @@
 
 #pragma once
 
+#include "ts-op-table.h"
 #include "ts-sanitizer.h"
 #include "ts-tensor.h"
 
@@ -57,18 +58,17 @@ void         ts_op_access_set_hooks      (const TsOpAccessHooks *hooks);
 /* NULL while off or before CUDA is initialized. */
 TsSanitizer *ts_op_access_get_sanitizer  (void);
 
-/* The schema CSAN would print for op (a dispatch name such as "aten::add")
- * in its in-place or functional form, and for reductions over some dims;
- * NULL for an op not in the table. */
-const char  *ts_op_access_schema         (const char *op,
-                                          gboolean    inplace,
-                                          gboolean    over_dims);
+/* The schema CSAN would print for the op in its in-place or functional
+ * form, and for reductions over some dims. */
+const char  *ts_op_access_schema         (const TsOpDesc *desc,
+                                          gboolean        inplace,
+                                          gboolean        over_dims);
 
 /* A device op: begin before the launch (tensors[0] is the op's output,
  * out_mask says which tensors are written), end after it with whether the
  * launch worked (correlation: the launch's, for the trace). begin returns
  * FALSE when there is nothing to do. */
-gboolean     ts_op_access_begin          (const char      *op,
+gboolean     ts_op_access_begin          (const TsOpDesc  *desc,
                                           TsTensor *const *tensors,
                                           guint            n_tensors,
                                           guint            out_mask);

@@ -10,6 +10,11 @@
  * Jobs compute through src/kernels/cpu (ts-cpu-kernels.h) and take their
  * modelled flops and bytes from its ts_cost_* functions: this file holds
  * PyTorch's rules, never a loop over elements.
+ *
+ * A job carries its op's descriptor (ts-op-table.h, one line of
+ * src/kernels/ts-op-list.def per op): the name of its launch, its family
+ * (which CPU kernel entry and device function run it), its kernel and
+ * CUDA op codes, its sanitizer schemas.
  */
 
 #include "config.h"
@@ -18,6 +23,7 @@
 
 #include "ts-device-assert.h"
 #include "ts-op-access.h"
+#include "ts-op-table.h"
 #include "ts-ops.h"
 #include "ts-mt19937.h"
 #include "ts-philox.h"
@@ -43,9 +49,8 @@ typedef gboolean (*JobFunc) (Job      *job,
 
 struct _Job
 {
-  JobFunc    func;
+  const TsOpDesc *desc;  /* the op: its family's kernel runs the job */
   TsTensor  *t[4];       /* t[0] is the output; point into tv */
-  int        op;
   TsScalar   scalar;
   guint8     scalar_bool; /* the scalar as a bool element */
   TsDType    compute;    /* the promoted common dtype of the operands */
@@ -73,6 +78,10 @@ struct _Job
   TsStorage  sv[4];
   guint8     inline_staging[JOB_INLINE_STAGING] __attribute__ ((aligned (16)));
 };
+
+/* The CPU kernel entry of the job's op family (the table at the end). */
+static gboolean job_run (Job     *job,
+                         GError **error);
 
 /* A Job is too big for malloc's per-thread cache, and a loop of small ops
  * frees one job (when the device finishes it) for each it allocates: keep
@@ -176,7 +185,7 @@ job_start (gpointer data)
    * device-side assert) poisons the context; any other failure (integer
    * division by zero) is what a GPU would silently compute wrong: the host
    * already checked everything that needs no data. */
-  if (!job->func (job, NULL) && job->fault == TS_DEVICE_ERROR_NONE)
+  if (!job_run (job, NULL) && job->fault == TS_DEVICE_ERROR_NONE)
     g_debug ("a tensor kernel failed on the device");
   return job->fault;
 }
@@ -204,7 +213,7 @@ job_set (Job      *job,
 }
 
 static Job *
-job_new (JobFunc func)
+job_new (const TsOpDesc *desc)
 {
   Job *job = g_atomic_pointer_exchange (&spare_job, NULL);
 
@@ -212,7 +221,7 @@ job_new (JobFunc func)
     job = g_malloc (sizeof (Job));
   memset (job, 0, G_STRUCT_OFFSET (Job, tv));
 
-  job->func = func;
+  job->desc = desc;
   job->out_mask = 1;
   return job;
 }
@@ -247,10 +256,10 @@ static void     device_temps_free (gpointer  *blocks);
 static gboolean
 dispatch (Job           *job,
           TsDevice       device,
-          const char    *name,
           TsKernelCost   cost,
           GError       **error)
 {
+  const char *name = job->desc->aten_name;
   TsSessionWork work = { 0 };
   gpointer temps[JOB_N_TEMPS] = { NULL };
   guint64 correlation;
@@ -258,7 +267,7 @@ dispatch (Job           *job,
 
   if (device.type == TS_DEVICE_CPU)
     {
-      ok = job->func (job, error);
+      ok = job_run (job, error);
       job_free (job);
       return ok || kernel_error (error);
     }
@@ -290,7 +299,7 @@ dispatch (Job           *job,
     }
   /* the sanitizer sees the op's tensors before the job may be gone */
   /* without it, the span and the launch are one runtime call */
-  if (!ts_op_access_begin (name, job->t, G_N_ELEMENTS (job->t), job->out_mask))
+  if (!ts_op_access_begin (job->desc, job->t, G_N_ELEMENTS (job->t), job->out_mask))
     {
       ok = ts_session_launch_op (device.index, &work, error);
       device_temps_free (temps);
@@ -474,20 +483,7 @@ binary_job (Job     *job,
   tensor_view (job->t[0], &out);
   operand_view (job, 1, &a);
   operand_view (job, 2, &b);
-  return ts_cpu_binary (job->op, &a, &b, job->compute, &out, error);
-}
-
-/* PyTorch's operator names, spelled out so that a launch formats nothing. */
-static const char *
-binary_op_name (TsBinaryOp op)
-{
-  static const char *names[TS_N_BINARY_OPS] = {
-    "aten::add", "aten::sub", "aten::mul", "aten::div", "aten::floor_divide",
-    "aten::remainder", "aten::pow", "aten::maximum", "aten::minimum", "aten::eq",
-    "aten::ne", "aten::lt", "aten::le", "aten::gt", "aten::ge", "aten::logical_and",
-    "aten::logical_or", "aten::bitwise_and", "aten::bitwise_or", "aten::bitwise_xor",
-  };
-  return names[op];
+  return ts_cpu_binary (job->desc->kernel, &a, &b, job->compute, &out, error);
 }
 
 static gboolean
@@ -550,7 +546,10 @@ ts_ops_binary (TsBinaryOp       op,
       compute = ts_dtype_result_type2 (a->ndim ? TS_OPERAND_TENSOR : TS_OPERAND_ZERO_DIM, a->dtype,
                                        b->ndim ? TS_OPERAND_TENSOR : TS_OPERAND_ZERO_DIM, b->dtype);
       if (!ts_broadcast_shapes (a->ndim, a->shape, b->ndim, b->shape, &ndim, shape, error))
-        return kernel_error (error), NULL;
+        {
+          kernel_error (error);
+          return NULL;
+        }
     }
   else
     {
@@ -561,7 +560,10 @@ ts_ops_binary (TsBinaryOp       op,
     }
 
   if (!ts_binary_check (op, compute, error))
-    return kernel_error (error), NULL;
+    {
+      kernel_error (error);
+      return NULL;
+    }
   /* true division gives a float, comparisons a bool */
   result = ts_binary_result_dtype (op, compute);
 
@@ -600,15 +602,11 @@ ts_ops_binary (TsBinaryOp       op,
         }
       if (out->ndim != ndim || memcmp (out->shape, shape, ndim * sizeof (gint64)) != 0)
         {
-          g_autofree char *want = NULL;
-          GString *s = g_string_new ("[");
-          for (guint i = 0; i < ndim; i++)
-            g_string_append_printf (s, "%s%" G_GINT64_FORMAT, i ? ", " : "", shape[i]);
-          g_string_append_c (s, ']');
-          want = g_string_free (s, FALSE);
+          g_autofree char *have = ts_shape_to_string (out->ndim, out->shape);
+          g_autofree char *want = ts_shape_to_string (ndim, shape);
+
           g_set_error (error, TS_TENSOR_ERROR, TS_TENSOR_ERROR_RUNTIME,
-                       "output with shape %s doesn't match the broadcast shape %s",
-                       "[...]", want);
+                       "output with shape %s doesn't match the broadcast shape %s", have, want);
           return NULL;
         }
       out = ts_tensor_ref (out);
@@ -620,8 +618,7 @@ ts_ops_binary (TsBinaryOp       op,
         return NULL;
     }
 
-  job = job_new (binary_job);
-  job->op = op;
+  job = job_new (ts_op_for_binary (op));
   job->compute = compute;
   job_set (job, 0, out);
   if (b != NULL)
@@ -639,7 +636,7 @@ ts_ops_binary (TsBinaryOp       op,
   cost_view (job->t[1], scalar ? scalar->kind : a->dtype, &va);
   cost_view (job->t[2], scalar ? scalar->kind : a->dtype, &vb);
   tensor_view (out, &vo);
-  if (!dispatch (job, device, binary_op_name (op), ts_cost_binary (op, &va, &vb, &vo), error))
+  if (!dispatch (job, device, ts_cost_binary (op, &va, &vb, &vo), error))
     {
       ts_tensor_unref (out);
       return NULL;
@@ -657,7 +654,7 @@ unary_job (Job     *job,
 
   tensor_view (job->t[0], &out);
   tensor_view (job->t[1], &in);
-  return ts_cpu_unary (job->op, &in, &out, error);
+  return ts_cpu_unary (job->desc->kernel, &in, &out, error);
 }
 
 TsTensor *
@@ -668,23 +665,23 @@ ts_ops_unary (TsUnaryOp   op,
   TsTensor *out;
   Job *job;
   TsView vin, vout;
-  char name[64];
 
   if (!ts_unary_check (op, a->dtype, error))
-    return kernel_error (error), NULL;
+    {
+      kernel_error (error);
+      return NULL;
+    }
 
   out = ts_tensor_new_empty (ts_tensor_get_device (a), ts_unary_result_dtype (op, a->dtype),
                              a->ndim, a->shape, FALSE, error);
   if (out == NULL)
     return NULL;
-  job = job_new (unary_job);
-  job->op = op;
+  job = job_new (ts_op_for_unary (op));
   job_set (job, 0, out);
   job_set (job, 1, a);
   tensor_view (a, &vin);
   tensor_view (out, &vout);
-  g_snprintf (name, sizeof name, "aten::%s", ts_unary_op_name (op));
-  if (!dispatch (job, ts_tensor_get_device (a), name, ts_cost_unary (op, &vin, &vout), error))
+  if (!dispatch (job, ts_tensor_get_device (a), ts_cost_unary (op, &vin, &vout), error))
     {
       ts_tensor_unref (out);
       return NULL;
@@ -725,11 +722,11 @@ ts_ops_fill (TsTensor        *self,
                    ts_dtype_cpp_type_name (self->dtype));
       return FALSE;
     }
-  job = job_new (fill_job);
+  job = job_new (ts_op_get (TS_OP_FILL));
   job->scalar = *value;
   job_set (job, 0, self);
   tensor_view (self, &view);
-  if (!dispatch (job, ts_tensor_get_device (self), "aten::fill_", ts_cost_fill (&view), error))
+  if (!dispatch (job, ts_tensor_get_device (self), ts_cost_fill (&view), error))
     return FALSE;
   return TRUE;
 }
@@ -754,7 +751,7 @@ launch_copy (TsTensor    *dst,
              gboolean     non_blocking,
              GError     **error)
 {
-  Job *job = job_new (copy_job);
+  Job *job = job_new (ts_op_get (TS_OP_COPY));
   TsSessionWork work = { 0 };
   TsDevice sd = ts_tensor_get_device (src), dd = ts_tensor_get_device (dst);
   guint64 correlation;
@@ -779,13 +776,13 @@ launch_copy (TsTensor    *dst,
    * host/device boundary stage through host memory */
   if (ts_session_get_device_kernels () != NULL)
     work.device_run = job_device_run;
-  correlation = ts_session_api_begin ("aten::copy_", dd.type == TS_DEVICE_CUDA ? dd.index : sd.index);
+  correlation = ts_session_api_begin (job->desc->aten_name, dd.type == TS_DEVICE_CUDA ? dd.index : sd.index);
   /* the pinned side of an asynchronous copy stays reserved until the
    * stream has passed the copy */
   if (pinned && non_blocking)
     ts_session_host_record_stream (sd.type == TS_DEVICE_CPU ? ts_tensor_data (src) : ts_tensor_data (dst),
                                    stream);
-  sanitize = ts_op_access_begin ("aten::copy_", job->t, G_N_ELEMENTS (job->t), job->out_mask);
+  sanitize = ts_op_access_begin (job->desc, job->t, G_N_ELEMENTS (job->t), job->out_mask);
   ok = ts_session_launch (&work, error);
   /* a copy the host waits for synchronizes the stream, for CSAN too */
   if (sanitize && ok && kind != TS_COPY_DEVICE_TO_DEVICE && kind != TS_COPY_PEER && !(pinned && non_blocking))
@@ -813,10 +810,15 @@ ts_ops_copy (TsTensor  *dst,
         {
           guint ndim;
           gint64 shape[TS_MAX_DIMS];
+          g_autofree char *have = NULL;
+          g_autofree char *want = NULL;
+
           if (!ts_broadcast_shapes (dst->ndim, dst->shape, src->ndim, src->shape, &ndim, shape, error))
             return kernel_error (error);
-          g_set_error_literal (error, TS_TENSOR_ERROR, TS_TENSOR_ERROR_RUNTIME,
-                               "output with shape doesn't match the broadcast shape");
+          have = ts_shape_to_string (dst->ndim, dst->shape);
+          want = ts_shape_to_string (ndim, shape);
+          g_set_error (error, TS_TENSOR_ERROR, TS_TENSOR_ERROR_RUNTIME,
+                       "output with shape %s doesn't match the broadcast shape %s", have, want);
           return FALSE;
         }
       src = expanded;
@@ -827,12 +829,12 @@ ts_ops_copy (TsTensor  *dst,
 
   if (sd.type == TS_DEVICE_CPU && dd.type == TS_DEVICE_CPU)
     {
-      Job *job = job_new (copy_job);
+      Job *job = job_new (ts_op_get (TS_OP_COPY));
       TsKernelCost none = { 0, 0 };
 
       job_set (job, 0, dst);
       job_set (job, 1, src);
-      return dispatch (job, sd, "aten::copy_", none, error);
+      return dispatch (job, sd, none, error);
     }
 
   if (sd.type == TS_DEVICE_CPU)
@@ -991,7 +993,7 @@ reduce_job (Job     *job,
 
   tensor_view (job->t[0], &out);
   tensor_view (job->t[1], &in);
-  return ts_cpu_reduce (job->op, &in, job->dim_mask, &out, error);
+  return ts_cpu_reduce (job->desc->kernel, &in, job->dim_mask, &out, error);
 }
 
 static TsTensor *
@@ -1003,7 +1005,7 @@ reduce_sum_mean (TsTensor   *self,
                  gboolean    mean,
                  GError    **error)
 {
-  TsReduceOp op = mean ? TS_REDUCE_MEAN : TS_REDUCE_SUM;
+  const TsOpDesc *desc = ts_op_get (mean ? TS_OP_MEAN : TS_OP_SUM);
   guint64 mask;
   guint ndim;
   gint64 shape[TS_MAX_DIMS];
@@ -1011,8 +1013,11 @@ reduce_sum_mean (TsTensor   *self,
   TsTensor *out;
   Job *job;
 
-  if (dtype == TS_DTYPE_UNDEFINED && !ts_reduce_result_dtype (op, self->dtype, &dtype, error))
-    return kernel_error (error), NULL;
+  if (dtype == TS_DTYPE_UNDEFINED && !ts_reduce_result_dtype (desc->kernel, self->dtype, &dtype, error))
+    {
+      kernel_error (error);
+      return NULL;
+    }
   if (!reduce_mask (self, dims, n_dims, &mask, error))
     return NULL;
   tensor_view (self, &vin);
@@ -1021,20 +1026,18 @@ reduce_sum_mean (TsTensor   *self,
   if (out == NULL)
     return NULL;
 
-  job = job_new (reduce_job);
+  job = job_new (desc);
   /* a reduction kernel: 512 threads, 32 inputs per thread, on at most half
    * of the SMs (PyTorch splits a full reduction over a few CTAs per SM and
    * finishes it with a second pass we do not model) */
   job->block = 512;
   job->grid = (guint32) CLAMP ((ts_tensor_numel (self) + 16383) / 16384, 1,
                                MAX (ts_session_get_profile (0)->sm_count / 2, 1));
-  job->op = op;
   job->dim_mask = mask;
   job_set (job, 0, out);
   job_set (job, 1, self);
   tensor_view (out, &vout);
-  if (!dispatch (job, ts_tensor_get_device (self), mean ? "aten::mean" : "aten::sum",
-                 ts_cost_reduce (&vin, &vout), error))
+  if (!dispatch (job, ts_tensor_get_device (self), ts_cost_reduce (&vin, &vout), error))
     {
       ts_tensor_unref (out);
       return NULL;
@@ -1073,7 +1076,7 @@ max_dim_job (Job     *job,
   tensor_view (job->t[0], &values);
   tensor_view (job->t[1], &in);
   tensor_view (job->t[2], &indices);
-  return ts_cpu_max_dim (&in, (guint) job->dims[0], job->op, &values, &indices, error);
+  return ts_cpu_max_dim (&in, (guint) job->dims[0], job->desc->kernel, &values, &indices, error);
 }
 
 TsTensor *
@@ -1096,14 +1099,12 @@ ts_ops_max (TsTensor  *self,
   out = ts_tensor_new_empty (ts_tensor_get_device (self), self->dtype, 0, scalar_shape, FALSE, error);
   if (out == NULL)
     return NULL;
-  job = job_new (reduce_job);
-  job->op = is_min ? TS_REDUCE_AMIN : TS_REDUCE_AMAX;
+  job = job_new (ts_op_get (is_min ? TS_OP_MIN : TS_OP_MAX));
   job_set (job, 0, out);
   job_set (job, 1, self);
   tensor_view (self, &vin);
   tensor_view (out, &vout);
-  if (!dispatch (job, ts_tensor_get_device (self), is_min ? "aten::min" : "aten::max",
-                 ts_cost_reduce (&vin, &vout), error))
+  if (!dispatch (job, ts_tensor_get_device (self), ts_cost_reduce (&vin, &vout), error))
     {
       ts_tensor_unref (out);
       return NULL;
@@ -1146,8 +1147,7 @@ ts_ops_max_dim (TsTensor   *self,
       g_clear_pointer (values, ts_tensor_unref);
       return FALSE;
     }
-  job = job_new (max_dim_job);
-  job->op = is_min;
+  job = job_new (ts_op_get (is_min ? TS_OP_MIN_DIM : TS_OP_MAX_DIM));
   job->dims[0] = dim;
   job_set (job, 0, *values);
   job_set (job, 1, self);
@@ -1158,8 +1158,7 @@ ts_ops_max_dim (TsTensor   *self,
   /* the values as a reduction, plus the indices written */
   cost = ts_cost_reduce (&vin, &vvalues);
   cost.bytes += ts_cost_fill (&vindices).bytes;
-  if (!dispatch (job, ts_tensor_get_device (self), is_min ? "aten::min" : "aten::max",
-                 cost, error))
+  if (!dispatch (job, ts_tensor_get_device (self), cost, error))
     {
       g_clear_pointer (values, ts_tensor_unref);
       g_clear_pointer (indices, ts_tensor_unref);
@@ -1245,14 +1244,14 @@ ts_ops_matmul (TsTensor  *a,
   if (out2 == NULL)
     return NULL;
 
-  job = job_new (matmul_job);
+  job = job_new (ts_op_get (TS_OP_MM));
   /* cuBLAS-like 128x128 output tiles, 256 threads each */
   job->block = 256;
   job->grid = (guint32) MAX (((shape[0] + 127) / 128) * ((shape[1] + 127) / 128), 1);
   job_set (job, 0, out2);
   job_set (job, 1, a2);
   job_set (job, 2, b2);
-  if (!dispatch (job, device, "aten::mm",
+  if (!dispatch (job, device,
                  ts_cost_matmul (1, shape[0], shape[1], a2->shape[1], a->dtype), error))
     return NULL;
 
@@ -1345,14 +1344,14 @@ ts_ops_index_select (TsTensor  *self,
   out = ts_tensor_new_empty (device, self->dtype, self->ndim, shape, FALSE, error);
   if (out == NULL)
     return NULL;
-  job = job_new (index_select_job);
+  job = job_new (ts_op_get (TS_OP_INDEX_SELECT));
   job->dims[0] = dim;
   job_set (job, 0, out);
   job_set (job, 1, self);
   job_set (job, 2, index);
   tensor_view (index, &vindex);
   tensor_view (out, &vout);
-  if (!dispatch (job, device, "aten::index_select", ts_cost_index (&vindex, &vout), error))
+  if (!dispatch (job, device, ts_cost_index (&vindex, &vout), error))
     {
       ts_tensor_unref (out);
       return NULL;
@@ -1382,17 +1381,6 @@ gather_job (Job     *job,
   return FALSE;
 }
 
-static char *
-shape_to_string (const TsTensor *t)
-{
-  GString *s = g_string_new ("[");
-
-  for (guint d = 0; d < t->ndim; d++)
-    g_string_append_printf (s, "%s%" G_GINT64_FORMAT, d ? ", " : "", t->shape[d]);
-  g_string_append_c (s, ']');
-  return g_string_free (s, FALSE);
-}
-
 /* The checks of ATen's gather_shape_check and the CPU kernel's bounds
  * check, with their messages (RuntimeError, unlike index_select). */
 static gboolean
@@ -1420,8 +1408,8 @@ gather_check (TsTensor  *self,
   for (guint d = 0; d < index->ndim && self->ndim > 0; d++)
     if ((int) d != dim && index->shape[d] > self->shape[d])
       {
-        g_autofree char *si = shape_to_string (index);
-        g_autofree char *ss = shape_to_string (self);
+        g_autofree char *si = ts_shape_to_string (index->ndim, index->shape);
+        g_autofree char *ss = ts_shape_to_string (self->ndim, self->shape);
 
         g_set_error (error, TS_TENSOR_ERROR, TS_TENSOR_ERROR_RUNTIME,
                      "Size does not match at dimension %u expected index %s to be smaller than "
@@ -1470,14 +1458,14 @@ ts_ops_gather (TsTensor  *self,
   out = ts_tensor_new_empty (device, self->dtype, index->ndim, index->shape, FALSE, error);
   if (out == NULL || ts_tensor_numel (out) == 0)
     return out;
-  job = job_new (gather_job);
+  job = job_new (ts_op_get (TS_OP_GATHER));
   job->dims[0] = dim;
   job_set (job, 0, out);
   job_set (job, 1, self);
   job_set (job, 2, index);
   tensor_view (index, &vindex);
   tensor_view (out, &vout);
-  if (!dispatch (job, device, "aten::gather", ts_cost_index (&vindex, &vout), error))
+  if (!dispatch (job, device, ts_cost_index (&vindex, &vout), error))
     {
       ts_tensor_unref (out);
       return NULL;
@@ -1554,14 +1542,14 @@ ts_ops_embedding (TsTensor  *weight,
   out = ts_tensor_new_empty (device, weight->dtype, indices->ndim + 1, shape, FALSE, error);
   if (out == NULL || ts_tensor_numel (out) == 0)
     return out;
-  job = job_new (index_select_job);
+  job = job_new (ts_op_get (TS_OP_EMBEDDING));
   job->dims[0] = 0;
   job_set (job, 0, out);
   job_set (job, 1, weight);
   job_set (job, 2, flat);
   tensor_view (flat, &vindex);
   tensor_view (out, &vout);
-  if (!dispatch (job, device, "aten::embedding", ts_cost_index (&vindex, &vout), error))
+  if (!dispatch (job, device, ts_cost_index (&vindex, &vout), error))
     {
       ts_tensor_unref (out);
       return NULL;
@@ -1630,16 +1618,19 @@ ts_ops_arange (double     start,
   Job *job;
 
   if (!ts_arange_numel (start, end, step, &n, error))
-    return kernel_error (error), NULL;
+    {
+      kernel_error (error);
+      return NULL;
+    }
   out = ts_tensor_new_empty (device, dtype, 1, &n, FALSE, error);
   if (out == NULL)
     return NULL;
-  job = job_new (arange_job);
+  job = job_new (ts_op_get (TS_OP_ARANGE));
   job->p0 = start;
   job->p1 = step;
   job_set (job, 0, out);
   tensor_view (out, &vout);
-  if (!dispatch (job, device, "aten::arange", ts_cost_fill (&vout), error))
+  if (!dispatch (job, device, ts_cost_fill (&vout), error))
     {
       ts_tensor_unref (out);
       return NULL;
@@ -1807,7 +1798,7 @@ ts_rng_set_state (int       device,
   return ok;
 }
 
-/* op 0: normal (p0 mean, p1 std); 1: uniform (p0 from, p1 to) */
+/* normal (p0 mean, p1 std) or uniform (p0 from, p1 to) */
 static gboolean
 random_job (Job     *job,
             GError **error)
@@ -1817,11 +1808,11 @@ random_job (Job     *job,
   tensor_view (job->t[0], &out);
   if (job->cpu_gen != NULL)
     {
-      if (job->op == 0)
+      if (job->desc->id == TS_OP_NORMAL)
         return ts_cpu_normal_mt (&out, job->p0, job->p1, job->cpu_gen, error);
       return ts_cpu_uniform_mt (&out, job->p0, job->p1, job->cpu_gen, error);
     }
-  if (job->op == 0)
+  if (job->desc->id == TS_OP_NORMAL)
     return ts_cpu_normal (&out, job->p0, job->p1, job->seed, job->offset, &job->plan, error);
   return ts_cpu_uniform (&out, job->p0, job->p1, job->seed, job->offset, &job->plan, error);
 }
@@ -1868,8 +1859,7 @@ random_fill (TsTensor  *self,
     }
 
   tensor_view (self, &view);
-  job = job_new (random_job);
-  job->op = normal ? 0 : 1;
+  job = job_new (ts_op_get (normal ? TS_OP_NORMAL : TS_OP_UNIFORM));
   job->p0 = p0;
   job->p1 = p1;
   if (device.type == TS_DEVICE_CUDA)
@@ -1886,8 +1876,7 @@ random_fill (TsTensor  *self,
   else
     job->cpu_gen = cpu_generator (cpu_gen_id);
   job_set (job, 0, self);
-  return dispatch (job, device, normal ? "aten::normal_" : "aten::uniform_",
-                   ts_cost_random (&view, normal), error);
+  return dispatch (job, device, ts_cost_random (&view, normal), error);
 }
 
 gboolean
@@ -1986,13 +1975,13 @@ temp_size (const TsTensor *t,
 static TsDType
 binary_device_dtype (const Job *job)
 {
-  return ts_binary_compute_dtype (job->op, job->compute);
+  return ts_binary_compute_dtype (job->desc->kernel, job->compute);
 }
 
 static TsDType
 binary_device_out (const Job *job)
 {
-  if (ts_binary_result_dtype (job->op, job->compute) == TS_DTYPE_BOOL)
+  if (ts_binary_result_dtype (job->desc->kernel, job->compute) == TS_DTYPE_BOOL)
     return TS_DTYPE_BOOL;
   return binary_device_dtype (job);
 }
@@ -2008,24 +1997,24 @@ reduce_device_dtypes (const Job *job,
                       TsDType   *in_dtype,
                       TsDType   *red_dtype)
 {
-  TsDType in = job->t[1]->dtype, out = job->t[0]->dtype, result;
-  gboolean have = ts_reduce_result_dtype (job->op, in, &result, NULL);
+  TsDType in = job->t[1]->dtype, out = job->t[0]->dtype, result = out;
+  gboolean have = ts_reduce_result_dtype (job->desc->kernel, in, &result, NULL);
 
+  *in_dtype = in;
+  *red_dtype = result;
   if (have && result == out)
-    *in_dtype = in, *red_dtype = out;
+    *red_dtype = out;
   else if (ts_dtype_is_floating (out) &&
            (!have || (ts_dtype_is_floating (in) && ts_dtype_promote (in, out) == out)))
-    *in_dtype = out, *red_dtype = out;
-  else
-    *in_dtype = in, *red_dtype = result;
+    *in_dtype = *red_dtype = out;
 }
 
 static TsDType
 unary_device_dtype (const Job *job)
 {
-  if (job->op == TS_UNARY_LOGICAL_NOT)
+  if (job->desc->rule == TS_OP_RULE_BOOL_RESULT)
     return job->t[1]->dtype;
-  return ts_unary_result_dtype (job->op, job->t[1]->dtype);
+  return ts_unary_result_dtype (job->desc->kernel, job->t[1]->dtype);
 }
 
 /* The byte sizes of the device function's temporaries (0: none). */
@@ -2035,8 +2024,10 @@ device_temp_sizes (Job   *job,
 {
   TsDType in_dtype, red_dtype;
 
-  if (job->func == binary_job)
+  switch (job->desc->family)
     {
+    case TS_OP_FAMILY_BINARY:
+      {
       TsDType dt = binary_device_dtype (job);
 
       for (guint k = 1; k <= 2; k++)
@@ -2044,24 +2035,25 @@ device_temp_sizes (Job   *job,
           sizes[k - 1] = temp_size (job->t[k], dt);
       if (job->t[0]->dtype != binary_device_out (job))
         sizes[2] = temp_size (job->t[0], binary_device_out (job));
-    }
-  else if (job->func == unary_job)
-    {
+      }
+      break;
+    case TS_OP_FAMILY_UNARY:
       if (job->t[1]->dtype != unary_device_dtype (job))
         sizes[0] = temp_size (job->t[1], unary_device_dtype (job));
-    }
-  else if (job->func == reduce_job)
-    {
+      break;
+    case TS_OP_FAMILY_REDUCE:
       reduce_device_dtypes (job, &in_dtype, &red_dtype);
       if (in_dtype != job->t[1]->dtype)
         sizes[0] = temp_size (job->t[1], in_dtype);
       if (red_dtype != job->t[0]->dtype)
         sizes[1] = temp_size (job->t[0], red_dtype);
-    }
-  else if (job->func == index_select_job)
-    {
+      break;
+    case TS_OP_FAMILY_INDEX_SELECT:
       if (job->t[2]->dtype != TS_DTYPE_INT64)
         sizes[0] = temp_size (job->t[2], TS_DTYPE_INT64);
+      break;
+    default:
+      break;
     }
 }
 
@@ -2157,9 +2149,9 @@ binary_device (Job                 *job,
       (err = binary_operand (job, 2, dt, k, stream, &b)) != 0)
     return err;
   if (out.dtype == binary_device_out (job))
-    return k->binary (job->op, &out, &a, &b, stream);
+    return k->binary (job->desc->cuda, &out, &a, &b, stream);
   temp_view (&res, binary_device_out (job), job->t[0]->ndim, job->t[0]->shape, job->temp[2]);
-  if ((err = k->binary (job->op, &res, &a, &b, stream)) != 0)
+  if ((err = k->binary (job->desc->cuda, &res, &a, &b, stream)) != 0)
     return err;
   return k->copy (&out, &res, stream);
 }
@@ -2181,7 +2173,7 @@ unary_device (Job                 *job,
         return err;
       in = cast;
     }
-  return k->unary (job->op, &out, &in, stream);
+  return k->unary (job->desc->cuda, &out, &in, stream);
 }
 
 static int
@@ -2240,9 +2232,9 @@ reduce_device (Job                 *job,
       in = cast;
     }
   if (red_dtype == out.dtype)
-    return k->reduce (job->op, &out, &in, job->dim_mask, stream);
+    return k->reduce (job->desc->cuda, &out, &in, job->dim_mask, stream);
   keepdim_view (NULL, job->t[1], job->dim_mask, red_dtype, job->temp[1], &res);
-  if ((err = k->reduce (job->op, &res, &in, job->dim_mask, stream)) != 0)
+  if ((err = k->reduce (job->desc->cuda, &res, &in, job->dim_mask, stream)) != 0)
     return err;
   return k->copy (&out, &res, stream);
 }
@@ -2260,7 +2252,7 @@ max_dim_device (Job                 *job,
     return TS_CUDA_ERROR_NOT_SUPPORTED;
   keepdim_view (job->t[0], job->t[1], mask, job->t[0]->dtype, job->t[0]->storage->addr, &values);
   keepdim_view (job->t[2], job->t[1], mask, TS_DTYPE_INT64, job->t[2]->storage->addr, &indices);
-  return k->max_dim (&values, &indices, &in, job->dims[0], job->op, stream);
+  return k->max_dim (&values, &indices, &in, job->dims[0], job->desc->kernel, stream);
 }
 
 /* cuBLAS takes a view with a unit stride in one of its dims. */
@@ -2355,7 +2347,7 @@ random_device (Job                 *job,
   if (job->cpu_gen != NULL || !cuda_view (job->t[0], &out) ||
       (out.dtype != TS_DTYPE_FLOAT32 && out.dtype != TS_DTYPE_FLOAT64))
     return TS_CUDA_ERROR_NOT_SUPPORTED;
-  return k->random (job->op == 0 ? TS_CUDA_NORMAL : TS_CUDA_UNIFORM, &out, job->p0, job->p1,
+  return k->random (job->desc->cuda, &out, job->p0, job->p1,
                     job->seed, job->offset, stream);
 }
 
@@ -2403,37 +2395,38 @@ copy_device (Job                 *job,
   return err;
 }
 
-/* What each job is on a real GPU: its device function, and its name in
- * the fallback's debug message (binary and unary jobs name their op). */
+/* Each family's CPU kernel entry and device function: a job finds both
+ * through its op's descriptor. */
 static const struct
 {
-  JobFunc     job;
+  JobFunc     run;
   DeviceFunc  device;
-  const char *name;
-} device_jobs[] = {
-  { binary_job, binary_device, NULL }, { unary_job, unary_device, NULL },
-  { fill_job, fill_device, "fill_" }, { copy_job, copy_device, "copy_" },
-  { reduce_job, reduce_device, "reduce" }, { max_dim_job, max_dim_device, "max.dim" },
-  { matmul_job, matmul_device, "mm" }, { index_select_job, index_select_device, "index_select" },
-  { gather_job, gather_device, "gather" }, { arange_job, arange_device, "arange" },
-  { random_job, random_device, "random" },
+} families[TS_OP_N_FAMILIES] = {
+  [TS_OP_FAMILY_BINARY] = { binary_job, binary_device },
+  [TS_OP_FAMILY_UNARY] = { unary_job, unary_device },
+  [TS_OP_FAMILY_REDUCE] = { reduce_job, reduce_device },
+  [TS_OP_FAMILY_MAX_DIM] = { max_dim_job, max_dim_device },
+  [TS_OP_FAMILY_FILL] = { fill_job, fill_device },
+  [TS_OP_FAMILY_COPY] = { copy_job, copy_device },
+  [TS_OP_FAMILY_MATMUL] = { matmul_job, matmul_device },
+  [TS_OP_FAMILY_INDEX_SELECT] = { index_select_job, index_select_device },
+  [TS_OP_FAMILY_GATHER] = { gather_job, gather_device },
+  [TS_OP_FAMILY_ARANGE] = { arange_job, arange_device },
+  [TS_OP_FAMILY_RANDOM] = { random_job, random_device },
 };
 
-static gint
-device_job_index (const Job *job)
+static gboolean
+job_run (Job     *job,
+         GError **error)
 {
-  for (guint i = 0; i < G_N_ELEMENTS (device_jobs); i++)
-    if (device_jobs[i].job == job->func)
-      return (gint) i;
-  return -1;
+  return families[job->desc->family].run (job, error);
 }
 
-static DeviceFunc
-device_func (const Job *job)
+gboolean
+ts_ops_family_is_complete (TsOpFamily family)
 {
-  gint i = device_job_index (job);
-
-  return i < 0 ? NULL : device_jobs[i].device;
+  g_return_val_if_fail (family < TS_OP_N_FAMILIES, FALSE);
+  return families[family].run != NULL && families[family].device != NULL;
 }
 
 /* The host fallback: after the stream has drained, each device operand's
@@ -2466,7 +2459,7 @@ job_run_on_host (Job                 *job,
       job->sv[i].data = job->staging[i];
       job->tv[i].offset -= job->span_min[i];
     }
-  ok = job->func (job, NULL);
+  ok = job_run (job, NULL);
   if (job->fault != TS_DEVICE_ERROR_NONE)
     return job->fault;
   /* as on the simulator: a failing kernel (integer division by zero)
@@ -2483,18 +2476,6 @@ job_run_on_host (Job                 *job,
   return TS_CUDA_SUCCESS;
 }
 
-static const char *
-job_name (const Job *job)
-{
-  gint i = device_job_index (job);
-
-  if (job->func == binary_job)
-    return binary_op_name (job->op);
-  if (job->func == unary_job)
-    return ts_unary_op_name (job->op);
-  return i < 0 ? "?" : device_jobs[i].name;
-}
-
 /* TsSessionWork.device_run: called once, when the item is submitted. */
 static int
 job_device_run (gpointer data,
@@ -2502,20 +2483,21 @@ job_device_run (gpointer data,
 {
   Job *job = data;
   const TsCudaKernels *k = ts_session_get_device_kernels ();
-  DeviceFunc func = device_func (job);
   int err;
 
   g_assert (k != NULL);
   if (ts_tensor_numel (job->t[0]) == 0)
     return TS_CUDA_SUCCESS;
-  err = func != NULL ? func (job, k, stream) : TS_CUDA_ERROR_NOT_SUPPORTED;
+  /* an op without a device kernel runs on the host fallback */
+  err = job->desc->cuda != TS_OP_CUDA_HOST ? families[job->desc->family].device (job, k, stream)
+                                            : TS_CUDA_ERROR_NOT_SUPPORTED;
   if (err != TS_CUDA_ERROR_NOT_SUPPORTED)
     return err;
   /* host staging is how a cast or strided copy crosses the host
    * boundary; for anything else it is the fallback */
-  if (job->func != copy_job || (job->t[0]->storage->device.type == TS_DEVICE_CUDA &&
+  if (job->desc->family != TS_OP_FAMILY_COPY || (job->t[0]->storage->device.type == TS_DEVICE_CUDA &&
                                 job->t[1]->storage->device.type == TS_DEVICE_CUDA))
-    g_debug ("%s (%s): no device kernel, computed on the host", job_name (job),
+    g_debug ("%s (%s): no device kernel, computed on the host", job->desc->name,
              ts_dtype_name (job->t[0]->dtype));
   return job_run_on_host (job, k, stream);
 }

@@ -14,6 +14,7 @@
 #pragma once
 
 #include "ts-cpu-kernels.h"
+#include "ts-op-table.h"
 #include "ts-tensor.h"
 
 G_BEGIN_DECLS
@@ -153,6 +154,10 @@ GBytes    *ts_rng_get_state       (int              device);
 gboolean   ts_rng_set_state       (int              device,
                                    GBytes          *state,
                                    GError         **error);
+
+/* Whether ts-ops.c has a CPU kernel entry and a device function for the
+ * family (for the op table's test). */
+gboolean   ts_ops_family_is_complete (TsOpFamily    family);
 
 /* One element as a number, for item()/tolist()/repr. */
 double     ts_tensor_get_double   (const TsTensor  *self,

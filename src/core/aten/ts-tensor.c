@@ -225,9 +225,9 @@ ts_tensor_wrap_dim (int      ndim,
   return TRUE;
 }
 
-static char *
-shape_string (guint         ndim,
-              const gint64 *shape)
+char *
+ts_shape_to_string (guint         ndim,
+                    const gint64 *shape)
 {
   GString *s = g_string_new ("[");
 
@@ -279,7 +279,7 @@ ts_tensor_view (TsTensor      *self,
     shape[infer] = numel / known;
   if ((infer >= 0 && (known == 0 || numel % known != 0)) || shape_numel (ndim, shape) != numel)
     {
-      g_autofree char *s = shape_string (ndim, shape_in);
+      g_autofree char *s = ts_shape_to_string (ndim, shape_in);
       g_set_error (error, TS_TENSOR_ERROR, TS_TENSOR_ERROR_RUNTIME,
                    "shape '%s' is invalid for input of size %" G_GINT64_FORMAT, s, numel);
       return NULL;
@@ -429,7 +429,7 @@ ts_tensor_expand (TsTensor      *self,
 
   if (lead < 0 || ndim > TS_MAX_DIMS)
     {
-      g_autofree char *want = shape_string (ndim, shape);
+      g_autofree char *want = ts_shape_to_string (ndim, shape);
       g_set_error (error, TS_TENSOR_ERROR, TS_TENSOR_ERROR_RUNTIME,
                    "expand(torch.FloatTensor{%s}, size=%s): the number of sizes provided (%u) "
                    "must be greater or equal to the number of dimensions in the tensor (%u)",
@@ -461,8 +461,8 @@ ts_tensor_expand (TsTensor      *self,
         }
       else
         {
-          g_autofree char *want_s = shape_string (ndim, shape);
-          g_autofree char *have_s = shape_string (self->ndim, self->shape);
+          g_autofree char *want_s = ts_shape_to_string (ndim, shape);
+          g_autofree char *have_s = ts_shape_to_string (self->ndim, self->shape);
           g_set_error (error, TS_TENSOR_ERROR, TS_TENSOR_ERROR_RUNTIME,
                        "The expanded size of the tensor (%" G_GINT64_FORMAT ") must match the "
                        "existing size (%" G_GINT64_FORMAT ") at non-singleton dimension %u.  "

@@ -111,6 +111,9 @@ TsTensor  *ts_tensor_expand         (TsTensor      *self,
 gboolean   ts_tensor_wrap_dim       (int            ndim,
                                      int           *dim,
                                      GError       **error);
+/* A shape as PyTorch's messages print it: "[2, 3]". */
+char      *ts_shape_to_string       (guint          ndim,
+                                     const gint64  *shape);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (TsTensor, ts_tensor_unref)
 

@@ -19,63 +19,29 @@ view_bytes (const TsView *v)
   return (double)ts_view_numel (v) * (double)ts_dtype_size (v->dtype);
 }
 
+/* Flops per output element, from the op list's COST column. */
+static const double binary_flops[TS_N_BINARY_OPS] = {
+#define TS_OP(ID, FAMILY, name, RULE, KERNEL, COST, ...) TS_OP_ELEMENTWISE_##FAMILY (TS_OP_INIT (KERNEL, COST), )
+#include "ts-op-list.def"
+};
+
+static const double unary_flops[TS_N_UNARY_OPS] = {
+#define TS_OP(ID, FAMILY, name, RULE, KERNEL, COST, ...) TS_OP_ELEMENTWISE_##FAMILY (, TS_OP_INIT (KERNEL, COST))
+#include "ts-op-list.def"
+};
+
 double
 ts_binary_op_flops (TsBinaryOp op)
 {
-  switch (op)
-    {
-    case TS_BINARY_DIV:
-    case TS_BINARY_FLOOR_DIVIDE:
-    case TS_BINARY_REMAINDER:
-      return 4.0;
-    case TS_BINARY_POW:
-      return 20.0;
-    case TS_BINARY_ADD:
-    case TS_BINARY_SUB:
-    case TS_BINARY_MUL:
-    case TS_BINARY_MAXIMUM:
-    case TS_BINARY_MINIMUM:
-    case TS_BINARY_EQ:
-    case TS_BINARY_NE:
-    case TS_BINARY_LT:
-    case TS_BINARY_LE:
-    case TS_BINARY_GT:
-    case TS_BINARY_GE:
-    case TS_BINARY_LOGICAL_AND:
-    case TS_BINARY_LOGICAL_OR:
-    case TS_BINARY_BITWISE_AND:
-    case TS_BINARY_BITWISE_OR:
-    case TS_BINARY_BITWISE_XOR:
-    case TS_N_BINARY_OPS:
-    default:
-      return 1.0;
-    }
+  g_return_val_if_fail (op < TS_N_BINARY_OPS, 1.0);
+  return binary_flops[op];
 }
 
 double
 ts_unary_op_flops (TsUnaryOp op)
 {
-  switch (op)
-    {
-    case TS_UNARY_EXP:
-    case TS_UNARY_LOG:
-    case TS_UNARY_SIN:
-    case TS_UNARY_COS:
-      return 8.0;
-    case TS_UNARY_TANH:
-    case TS_UNARY_SIGMOID:
-      return 10.0;
-    case TS_UNARY_SQRT:
-    case TS_UNARY_RECIPROCAL:
-      return 4.0;
-    case TS_UNARY_NEG:
-    case TS_UNARY_ABS:
-    case TS_UNARY_RELU:
-    case TS_UNARY_LOGICAL_NOT:
-    case TS_N_UNARY_OPS:
-    default:
-      return 1.0;
-    }
+  g_return_val_if_fail (op < TS_N_UNARY_OPS, 1.0);
+  return unary_flops[op];
 }
 
 TsKernelCost

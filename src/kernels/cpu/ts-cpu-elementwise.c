@@ -19,15 +19,27 @@
 #include "ts-cpu-kernels.h"
 #include "ts-cpu-convert.h"
 
+/* Names and dtype rules from the op list (ts-op-list.def). */
 static const char *binary_names[TS_N_BINARY_OPS] = {
-  "add", "sub", "mul", "div", "floor_divide", "remainder", "pow", "maximum",
-  "minimum", "eq", "ne", "lt", "le", "gt", "ge", "logical_and", "logical_or",
-  "bitwise_and", "bitwise_or", "bitwise_xor",
+#define TS_OP(ID, FAMILY, name, RULE, KERNEL, ...) TS_OP_ELEMENTWISE_##FAMILY (TS_OP_INIT (KERNEL, name), )
+#include "ts-op-list.def"
 };
 
 static const char *unary_names[TS_N_UNARY_OPS] = {
-  "neg", "abs", "exp", "log", "sqrt", "sin", "cos", "tanh", "sigmoid", "relu",
-  "reciprocal", "logical_not",
+#define TS_OP(ID, FAMILY, name, RULE, KERNEL, ...) TS_OP_ELEMENTWISE_##FAMILY (, TS_OP_INIT (KERNEL, name))
+#include "ts-op-list.def"
+};
+
+static const TsOpDtypeRule binary_rules[TS_N_BINARY_OPS] = {
+#define TS_OP(ID, FAMILY, name, RULE, KERNEL, ...) \
+  TS_OP_ELEMENTWISE_##FAMILY (TS_OP_INIT (KERNEL, TS_OP_RULE_##RULE), )
+#include "ts-op-list.def"
+};
+
+static const TsOpDtypeRule unary_rules[TS_N_UNARY_OPS] = {
+#define TS_OP(ID, FAMILY, name, RULE, KERNEL, ...) \
+  TS_OP_ELEMENTWISE_##FAMILY (, TS_OP_INIT (KERNEL, TS_OP_RULE_##RULE))
+#include "ts-op-list.def"
 };
 
 const char *
@@ -47,19 +59,19 @@ ts_unary_op_name (TsUnaryOp op)
 static gboolean
 binary_is_comparison (TsBinaryOp op)
 {
-  return op >= TS_BINARY_EQ && op <= TS_BINARY_GE;
+  return binary_rules[op] == TS_OP_RULE_COMPARE;
 }
 
 static gboolean
 binary_is_logical (TsBinaryOp op)
 {
-  return op == TS_BINARY_LOGICAL_AND || op == TS_BINARY_LOGICAL_OR;
+  return binary_rules[op] == TS_OP_RULE_LOGICAL;
 }
 
 static gboolean
 binary_is_bitwise (TsBinaryOp op)
 {
-  return op >= TS_BINARY_BITWISE_AND && op <= TS_BINARY_BITWISE_XOR;
+  return binary_rules[op] == TS_OP_RULE_BITWISE;
 }
 
 TsDType
@@ -70,7 +82,7 @@ ts_binary_compute_dtype (TsBinaryOp op,
 
   if (binary_is_logical (op))
     return TS_DTYPE_BOOL;
-  if (op == TS_BINARY_DIV && !ts_dtype_is_floating (common))
+  if (binary_rules[op] == TS_OP_RULE_TRUE_DIVIDE && !ts_dtype_is_floating (common))
     return ts_dtype_get_default ();
   return common;
 }
@@ -84,22 +96,15 @@ ts_binary_result_dtype (TsBinaryOp op,
   return ts_binary_compute_dtype (op, common);
 }
 
-static gboolean
-unary_is_float_function (TsUnaryOp op)
-{
-  return op != TS_UNARY_NEG && op != TS_UNARY_ABS && op != TS_UNARY_RELU &&
-         op != TS_UNARY_LOGICAL_NOT;
-}
-
 TsDType
 ts_unary_result_dtype (TsUnaryOp op,
                        TsDType   input)
 {
   g_return_val_if_fail (ts_dtype_is_valid (input), TS_DTYPE_UNDEFINED);
 
-  if (op == TS_UNARY_LOGICAL_NOT)
+  if (unary_rules[op] == TS_OP_RULE_BOOL_RESULT)
     return TS_DTYPE_BOOL;
-  if (unary_is_float_function (op) && !ts_dtype_is_floating (input))
+  if (unary_rules[op] == TS_OP_RULE_FLOAT && !ts_dtype_is_floating (input))
     return ts_dtype_get_default ();
   return input;
 }

@@ -137,45 +137,51 @@ void     ts_iter_for_each (const TsIter  *iter,
 
 /* -- Elementwise ---------------------------------------------------------- */
 
+/* The elementwise ops come from the op list (ts-op-list.def): each line's
+ * KERNEL column is the enumerator, in the list's order. */
+
+/* An op's dtype rule (the list's RULE column). */
 typedef enum
 {
-  TS_BINARY_ADD = 0,
-  TS_BINARY_SUB,
-  TS_BINARY_MUL,
-  TS_BINARY_DIV,            /* true division */
-  TS_BINARY_FLOOR_DIVIDE,
-  TS_BINARY_REMAINDER,      /* Python's %: the sign of the divisor */
-  TS_BINARY_POW,
-  TS_BINARY_MAXIMUM,        /* NaN propagates */
-  TS_BINARY_MINIMUM,
-  TS_BINARY_EQ,
-  TS_BINARY_NE,
-  TS_BINARY_LT,
-  TS_BINARY_LE,
-  TS_BINARY_GT,
-  TS_BINARY_GE,
-  TS_BINARY_LOGICAL_AND,
-  TS_BINARY_LOGICAL_OR,
-  TS_BINARY_BITWISE_AND,    /* integers and bool only: `&`, `|`, `^` */
-  TS_BINARY_BITWISE_OR,
-  TS_BINARY_BITWISE_XOR,
+  TS_OP_RULE_NONE = 0,      /* not elementwise: the family's code has it */
+  TS_OP_RULE_PROMOTE,       /* the promoted common dtype */
+  TS_OP_RULE_TRUE_DIVIDE,   /* promoted, integers give the default float */
+  TS_OP_RULE_COMPARE,       /* promoted, a bool result */
+  TS_OP_RULE_LOGICAL,       /* computes in bool, a bool result */
+  TS_OP_RULE_BITWISE,       /* integers and bool only: `&`, `|`, `^` */
+  TS_OP_RULE_SAME,          /* unary: the input's dtype */
+  TS_OP_RULE_FLOAT,         /* unary: integers give the default float */
+  TS_OP_RULE_BOOL_RESULT,   /* unary: any dtype in, bool out */
+} TsOpDtypeRule;
+
+/* Expanding the list: TS_OP_ELEMENTWISE_##FAMILY (b, u) keeps b of the
+ * binary lines and u of the unary ones, nothing of the others;
+ * TS_OP_INIT (k, v) is one "[k] = v," of an array initializer. */
+#define TS_OP_ELEMENTWISE_BINARY(b, u)        b
+#define TS_OP_ELEMENTWISE_UNARY(b, u)         u
+#define TS_OP_ELEMENTWISE_REDUCE(b, u)
+#define TS_OP_ELEMENTWISE_MAX_DIM(b, u)
+#define TS_OP_ELEMENTWISE_FILL(b, u)
+#define TS_OP_ELEMENTWISE_COPY(b, u)
+#define TS_OP_ELEMENTWISE_MATMUL(b, u)
+#define TS_OP_ELEMENTWISE_INDEX_SELECT(b, u)
+#define TS_OP_ELEMENTWISE_GATHER(b, u)
+#define TS_OP_ELEMENTWISE_ARANGE(b, u)
+#define TS_OP_ELEMENTWISE_RANDOM(b, u)
+#define TS_OP_ENUM_ITEM(k)                    k,
+#define TS_OP_INIT(k, v)                      [k] = v,
+
+typedef enum
+{
+#define TS_OP(ID, FAMILY, name, RULE, KERNEL, ...) TS_OP_ELEMENTWISE_##FAMILY (TS_OP_ENUM_ITEM (KERNEL), )
+#include "ts-op-list.def"
   TS_N_BINARY_OPS
 } TsBinaryOp;
 
 typedef enum
 {
-  TS_UNARY_NEG = 0,
-  TS_UNARY_ABS,
-  TS_UNARY_EXP,
-  TS_UNARY_LOG,
-  TS_UNARY_SQRT,
-  TS_UNARY_SIN,
-  TS_UNARY_COS,
-  TS_UNARY_TANH,
-  TS_UNARY_SIGMOID,
-  TS_UNARY_RELU,
-  TS_UNARY_RECIPROCAL,
-  TS_UNARY_LOGICAL_NOT,     /* any dtype in, bool out */
+#define TS_OP(ID, FAMILY, name, RULE, KERNEL, ...) TS_OP_ELEMENTWISE_##FAMILY (, TS_OP_ENUM_ITEM (KERNEL))
+#include "ts-op-list.def"
   TS_N_UNARY_OPS
 } TsUnaryOp;
 

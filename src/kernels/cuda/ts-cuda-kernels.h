@@ -28,7 +28,7 @@ extern "C" {
 #define TS_CUDA_ABI_VERSION 2
 #define TS_CUDA_MAX_DIMS 8
 
-/* TsDType's values. */
+/* TsDType's values (static asserts in src/core/aten/ts-op-table.c). */
 enum
 {
   TS_CUDA_FLOAT32 = 0,
@@ -43,7 +43,9 @@ enum
   TS_CUDA_INT16 = 9,
 };
 
-/* TsBinaryOp / TsUnaryOp / TsReduceOp values, one to one (ts-cpu-kernels.h). */
+/* The module's op ids, an ABI: append, never renumber. The op list's CUDA
+ * column (src/kernels/ts-op-list.def) names each op's id; an op the module
+ * lacks says TS_OP_CUDA_HOST there and runs on the host fallback. */
 enum
 {
   TS_CUDA_ADD = 0, TS_CUDA_SUB, TS_CUDA_MUL, TS_CUDA_DIV, TS_CUDA_FLOOR_DIVIDE,

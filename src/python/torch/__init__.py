@@ -545,38 +545,7 @@ class Tensor(_C.TensorBase):
     def abs(self):
         return _C.TensorBase.__abs__(self)
 
-    def exp(self):
-        return self._unary("exp")
-
-    def log(self):
-        return self._unary("log")
-
-    def sqrt(self):
-        return self._unary("sqrt")
-
-    def relu(self):
-        return self._unary("relu")
-
-    def sigmoid(self):
-        return self._unary("sigmoid")
-
-    def tanh(self):
-        return self._unary("tanh")
-
-    def sin(self):
-        return self._unary("sin")
-
-    def cos(self):
-        return self._unary("cos")
-
-    def logical_not(self):
-        return self._unary("logical_not")
-
-    def maximum(self, other):
-        return self._binary(other, "maximum")
-
-    def minimum(self, other):
-        return self._binary(other, "minimum")
+    # exp, log, ..., maximum, minimum: TensorBase's, from the op table
 
     def max(self, dim=None, keepdim=False):
         if isinstance(dim, Tensor):
@@ -1016,36 +985,9 @@ def abs(a):
     return a.abs()
 
 
-def exp(a):
-    return a.exp()
-
-
-def log(a):
-    return a.log()
-
-
-def sqrt(a):
-    return a.sqrt()
-
-
-def relu(a):
-    return a.relu()
-
-
-def sigmoid(a):
-    return a.sigmoid()
-
-
-def tanh(a):
-    return a.tanh()
-
-
-def maximum(a, b):
-    return a.maximum(b)
-
-
-def minimum(a, b):
-    return a.minimum(b)
+# torch.exp, torch.maximum, ...: one builtin per op of the op table
+# (ts-op-list.def) that Python reaches by name
+globals().update(_C._op_functions)
 
 
 def index_select(input, dim, index):

@@ -1,0 +1,111 @@
+/* ts-op-table.c: the op list expanded into descriptors
+ *
+ * Copyright 2026 The Tensorscope authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#include "config.h"
+
+#include <string.h>
+
+#include "ts-cuda-kernels.h"
+#include "ts-op-table.h"
+
+/* The CUDA module's dtype codes are TsDType's (its views carry them as
+ * they are): a renumbering on either side must fail to build. */
+#define SAME_DTYPE_CODE(X) G_STATIC_ASSERT ((int) TS_CUDA_##X == (int) TS_DTYPE_##X)
+SAME_DTYPE_CODE (FLOAT32);
+SAME_DTYPE_CODE (FLOAT64);
+SAME_DTYPE_CODE (FLOAT16);
+SAME_DTYPE_CODE (BFLOAT16);
+SAME_DTYPE_CODE (INT64);
+SAME_DTYPE_CODE (INT32);
+SAME_DTYPE_CODE (UINT8);
+SAME_DTYPE_CODE (BOOL);
+SAME_DTYPE_CODE (INT8);
+SAME_DTYPE_CODE (INT16);
+/* a new dtype needs its code in the module too */
+G_STATIC_ASSERT (TS_N_DTYPES == 10);
+/* ...and the views hold every dim an op may give the module */
+G_STATIC_ASSERT (TS_CUDA_MAX_DIMS <= TS_MAX_DIMS);
+
+/* Per family: the tensor inputs, and how the COST column reads (a number
+ * of flops for elementwise ops, a TsOpCost name otherwise). */
+#define ARITY_BINARY       2
+#define ARITY_UNARY        1
+#define ARITY_REDUCE       1
+#define ARITY_MAX_DIM      1
+#define ARITY_FILL         0
+#define ARITY_COPY         1
+#define ARITY_MATMUL       2
+#define ARITY_INDEX_SELECT 2
+#define ARITY_GATHER       2
+#define ARITY_ARANGE       0
+#define ARITY_RANDOM       0
+
+#define COST_ELEMENTWISE(c) .cost = TS_OP_COST_ELEMENTWISE, .flops = (c)
+#define COST_FAMILY(c)      .cost = TS_OP_COST_##c
+#define COST_BINARY         COST_ELEMENTWISE
+#define COST_UNARY          COST_ELEMENTWISE
+#define COST_REDUCE         COST_FAMILY
+#define COST_MAX_DIM        COST_FAMILY
+#define COST_FILL           COST_FAMILY
+#define COST_COPY           COST_FAMILY
+#define COST_MATMUL         COST_FAMILY
+#define COST_INDEX_SELECT   COST_FAMILY
+#define COST_GATHER         COST_FAMILY
+#define COST_ARANGE         COST_FAMILY
+#define COST_RANDOM         COST_FAMILY
+
+const TsOpDesc ts_op_table[TS_N_OPS] = {
+#define TS_OP(ID, FAMILY, name_, RULE, KERNEL, COST, CUDA, PY, functional_, inplace_, over_dims_, arg0, arg1) \
+  [TS_OP_##ID] = {                                                                                          \
+    .id = TS_OP_##ID,                                                                                       \
+    .family = TS_OP_FAMILY_##FAMILY,                                                                        \
+    .name = name_,                                                                                          \
+    .aten_name = "aten::" name_,                                                                            \
+    .arity = ARITY_##FAMILY,                                                                                \
+    .rule = TS_OP_RULE_##RULE,                                                                              \
+    .kernel = KERNEL,                                                                                       \
+    COST_##FAMILY (COST),                                                                                   \
+    .cuda = CUDA,                                                                                           \
+    .python = TS_PY_##PY,                                                                                   \
+    .functional = functional_,                                                                              \
+    .inplace = inplace_,                                                                                    \
+    .over_dims = over_dims_,                                                                                \
+    .args = { arg0, arg1 },                                                                                 \
+    .backward = NULL,                                                                                       \
+  },
+#include "ts-op-list.def"
+};
+
+const TsOpId ts_op_binary_ids[TS_N_BINARY_OPS] = {
+#define TS_OP(ID, FAMILY, name, RULE, KERNEL, ...) TS_OP_ELEMENTWISE_##FAMILY (TS_OP_INIT (KERNEL, TS_OP_##ID), )
+#include "ts-op-list.def"
+};
+
+const TsOpId ts_op_unary_ids[TS_N_UNARY_OPS] = {
+#define TS_OP(ID, FAMILY, name, RULE, KERNEL, ...) TS_OP_ELEMENTWISE_##FAMILY (, TS_OP_INIT (KERNEL, TS_OP_##ID))
+#include "ts-op-list.def"
+};
+
+const TsOpDesc *
+ts_op_for_cuda (TsOpFamily family,
+                int        cuda_op)
+{
+  for (guint i = 0; i < TS_N_OPS; i++)
+    if (ts_op_table[i].family == family && ts_op_table[i].cuda == cuda_op && cuda_op >= 0)
+      return &ts_op_table[i];
+  return NULL;
+}
+
+const TsOpDesc *
+ts_op_lookup (const char *name)
+{
+  g_return_val_if_fail (name != NULL, NULL);
+
+  for (guint i = 0; i < TS_N_OPS; i++)
+    if (ts_op_table[i].name != NULL && strcmp (ts_op_table[i].name, name) == 0)
+      return &ts_op_table[i];
+  return NULL;
+}

@@ -1,0 +1,150 @@
+/* ts-op-table.h: one descriptor per tensor op
+ *
+ * Copyright 2026 The Tensorscope authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * The core's expansion of the op list (src/kernels/ts-op-list.def): every
+ * fact about an op in one TsOpDesc, which a job carries from its launch to
+ * the device, the sanitizer reads its schemas from, and the Python binding
+ * builds its number slots and methods from. Nothing here is written by
+ * hand per op: add a line to the list.
+ */
+
+#pragma once
+
+#include "ts-cpu-kernels.h"
+
+G_BEGIN_DECLS
+
+typedef enum
+{
+#define TS_OP(ID, ...) TS_OP_##ID,
+#include "ts-op-list.def"
+  TS_N_OPS
+} TsOpId;
+
+/* Which job runs an op: its CPU kernel entry and its device function
+ * (ts-ops.c has one of each per family). */
+typedef enum
+{
+  TS_OP_FAMILY_NONE = 0,
+  TS_OP_FAMILY_BINARY,
+  TS_OP_FAMILY_UNARY,
+  TS_OP_FAMILY_REDUCE,
+  TS_OP_FAMILY_MAX_DIM,
+  TS_OP_FAMILY_FILL,
+  TS_OP_FAMILY_COPY,
+  TS_OP_FAMILY_MATMUL,
+  TS_OP_FAMILY_INDEX_SELECT,
+  TS_OP_FAMILY_GATHER,
+  TS_OP_FAMILY_ARANGE,
+  TS_OP_FAMILY_RANDOM,
+  TS_OP_N_FAMILIES
+} TsOpFamily;
+
+/* The cost model of an op: elementwise ops count flops per output element
+ * (TsOpDesc.flops), the others use their family's ts_cost_* function. */
+typedef enum
+{
+  TS_OP_COST_NONE = 0,
+  TS_OP_COST_ELEMENTWISE,
+  TS_OP_COST_FILL,
+  TS_OP_COST_COPY,
+  TS_OP_COST_REDUCE,
+  TS_OP_COST_MAX_DIM,
+  TS_OP_COST_MATMUL,
+  TS_OP_COST_INDEX,
+  TS_OP_COST_RANDOM_NORMAL,
+  TS_OP_COST_RANDOM_UNIFORM,
+} TsOpCost;
+
+/* The CUDA module's entry when it is not an op id (TS_CUDA_*, >= 0). */
+#define TS_OP_CUDA_HOST  (-1)   /* no device kernel: the host fallback runs it */
+#define TS_OP_CUDA_TABLE (-2)   /* the family's table entry, which takes no op id */
+
+/* How Python reaches an op (ts-py-tensor.c). */
+typedef enum
+{
+  TS_PY_UNSET = 0,       /* the zero value, never a valid column: the facets test fails */
+  TS_PY_NONE,            /* not exposed by the table (bound by hand, or not at all) */
+  TS_PY_METHOD,          /* Tensor.<name> (...) and torch.<name> (...) */
+  TS_PY_NB_ADD,          /* binary number slots, with their in-place slots */
+  TS_PY_NB_SUBTRACT,
+  TS_PY_NB_MULTIPLY,
+  TS_PY_NB_TRUE_DIVIDE,
+  TS_PY_NB_FLOOR_DIVIDE,
+  TS_PY_NB_REMAINDER,
+  TS_PY_NB_AND,
+  TS_PY_NB_OR,
+  TS_PY_NB_XOR,
+  TS_PY_NB_POWER,        /* no in-place slot */
+  TS_PY_NB_NEGATIVE,     /* unary number slots */
+  TS_PY_NB_ABSOLUTE,
+  TS_PY_CMP_LT,          /* rich comparisons */
+  TS_PY_CMP_LE,
+  TS_PY_CMP_EQ,
+  TS_PY_CMP_NE,
+  TS_PY_CMP_GT,
+  TS_PY_CMP_GE,
+  TS_PY_N_SLOTS
+} TsPySlot;
+
+typedef struct _TsOpDesc TsOpDesc;
+
+/* [3/8] fills it: the gradients of an op's inputs. */
+typedef gpointer TsOpBackward;
+
+struct _TsOpDesc
+{
+  TsOpId         id;
+  TsOpFamily     family;
+  const char    *name;        /* "add" */
+  const char    *aten_name;   /* "aten::add", the profiler's and the trace's name */
+  guint          arity;       /* tensor inputs: 2 binary, 1 unary, ... */
+  TsOpDtypeRule  rule;
+  int            kernel;      /* TsBinaryOp, TsUnaryOp, TsReduceOp or the family's code */
+  TsOpCost       cost;
+  double         flops;       /* per output element, elementwise ops */
+  int            cuda;        /* TS_CUDA_* op id, TS_OP_CUDA_TABLE or TS_OP_CUDA_HOST */
+  TsPySlot       python;
+  /* CSAN's schemas and the names of the job's tensor slots 1 and 2 */
+  const char    *functional;
+  const char    *inplace;
+  const char    *over_dims;
+  const char    *args[2];
+  TsOpBackward   backward;    /* NULL until [3/8] */
+};
+
+extern const TsOpDesc ts_op_table[TS_N_OPS];
+
+static inline const TsOpDesc *
+ts_op_get (TsOpId id)
+{
+  return &ts_op_table[id];
+}
+
+/* The kernels' codes of the elementwise lines, to their ops (inline: on
+ * every launch). */
+extern const TsOpId ts_op_binary_ids[TS_N_BINARY_OPS];
+extern const TsOpId ts_op_unary_ids[TS_N_UNARY_OPS];
+
+static inline const TsOpDesc *
+ts_op_for_binary (TsBinaryOp op)
+{
+  return &ts_op_table[ts_op_binary_ids[op]];
+}
+
+static inline const TsOpDesc *
+ts_op_for_unary (TsUnaryOp op)
+{
+  return &ts_op_table[ts_op_unary_ids[op]];
+}
+
+/* The op of @family that the CUDA module knows as @cuda_op (TS_CUDA_*),
+ * or NULL: for a module implementation, whose op ids are its own. */
+const TsOpDesc *ts_op_for_cuda    (TsOpFamily  family,
+                                   int         cuda_op);
+/* The first op of that name ("exp"), or NULL. */
+const TsOpDesc *ts_op_lookup      (const char *name);
+
+G_END_DECLS

@@ -1,0 +1,238 @@
+/* test-op-table.c: every op of the op table has every facet
+ *
+ * Copyright 2026 The Tensorscope authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * Walks ts_op_table (the expansion of src/kernels/ts-op-list.def), one
+ * test case per op, so that a line missing a facet names itself: a name
+ * and an aten:: name, a kernel (and for elementwise ops the kernels' own
+ * name, rule and flops of the same line), a cost model, CSAN's schemas
+ * naming the job's tensor slots, a Python exposure or an explicit NONE,
+ * and a CUDA entry or an explicit host fallback. A blank column of the
+ * list is a build error (the X-macro's arity, the pasted tokens); a NULL
+ * or empty one is caught here.
+ */
+
+#include "config.h"
+
+#include <string.h>
+
+#include "ts-cuda-kernels.h"
+#include "ts-op-table.h"
+#include "ts-ops.h"
+
+static gboolean
+is_elementwise (const TsOpDesc *desc)
+{
+  return desc->family == TS_OP_FAMILY_BINARY || desc->family == TS_OP_FAMILY_UNARY;
+}
+
+static void
+check_names (const TsOpDesc *desc)
+{
+  g_autofree char *aten = NULL;
+
+  g_assert_nonnull (desc->name);
+  g_assert_cmpstr (desc->name, !=, "");
+  aten = g_strconcat ("aten::", desc->name, NULL);
+  g_assert_cmpstr (desc->aten_name, ==, aten);
+}
+
+static void
+check_kernel (const TsOpDesc *desc)
+{
+  g_assert_cmpint (desc->family, >, TS_OP_FAMILY_NONE);
+  g_assert_cmpint (desc->family, <, TS_OP_N_FAMILIES);
+  g_assert_true (ts_ops_family_is_complete (desc->family));
+  if (is_elementwise (desc))
+    {
+      gboolean binary = desc->family == TS_OP_FAMILY_BINARY;
+
+      /* the kernels' code of the same line leads back to it */
+      g_assert_cmpint (desc->kernel, >=, 0);
+      g_assert_cmpint (desc->kernel, <, binary ? TS_N_BINARY_OPS : TS_N_UNARY_OPS);
+      g_assert_true ((binary ? ts_op_for_binary (desc->kernel) : ts_op_for_unary (desc->kernel)) == desc);
+      g_assert_cmpstr (binary ? ts_binary_op_name (desc->kernel) : ts_unary_op_name (desc->kernel), ==,
+                       desc->name);
+      g_assert_cmpint (desc->arity, ==, binary ? 2 : 1);
+    }
+  else if (desc->family == TS_OP_FAMILY_REDUCE)
+    {
+      g_assert_cmpint (desc->kernel, >=, 0);
+      g_assert_cmpint (desc->kernel, <, TS_N_REDUCE_OPS);
+    }
+  /* elementwise ops need a dtype rule; the others' is their family's code */
+  g_assert_cmpint (is_elementwise (desc), ==, desc->rule != TS_OP_RULE_NONE);
+}
+
+static void
+check_cost (const TsOpDesc *desc)
+{
+  g_assert_cmpint (desc->cost, !=, TS_OP_COST_NONE);
+  g_assert_cmpint (is_elementwise (desc), ==, desc->cost == TS_OP_COST_ELEMENTWISE);
+  if (desc->family == TS_OP_FAMILY_BINARY)
+    g_assert_cmpfloat (ts_binary_op_flops (desc->kernel), ==, desc->flops);
+  if (desc->family == TS_OP_FAMILY_UNARY)
+    g_assert_cmpfloat (ts_unary_op_flops (desc->kernel), ==, desc->flops);
+  if (is_elementwise (desc))
+    g_assert_cmpfloat (desc->flops, >, 0);
+}
+
+/* "aten::add" then an overload or the arguments; the in-place form is
+ * named name_ (fill_ is its own in-place form). */
+static void
+check_schema_name (const TsOpDesc *desc,
+                   const char     *schema,
+                   gboolean        inplace)
+{
+  const char *rest;
+  gsize n = strlen (desc->aten_name);
+
+  if (schema == NULL)
+    return;
+  g_assert_true (g_str_has_prefix (schema, desc->aten_name));
+  rest = schema + n;
+  if (inplace && !g_str_has_suffix (desc->name, "_"))
+    {
+      g_assert_cmpint (*rest, ==, '_');
+      rest++;
+    }
+  g_assert_true (*rest == '.' || *rest == '(');
+  g_assert_true (g_str_has_suffix (schema, "Tensor") || g_str_has_suffix (schema, "Tensor(a!)") ||
+                 g_str_has_suffix (schema, "Tensor indices)"));
+}
+
+static void
+check_access (const TsOpDesc *desc)
+{
+  const char *schemas[3] = { desc->functional, desc->inplace, desc->over_dims };
+  guint n_slots = desc->family == TS_OP_FAMILY_COPY ? 1 : desc->arity;
+
+  /* a row for the sanitizer: at least one form */
+  g_assert_true (desc->functional != NULL || desc->inplace != NULL);
+  check_schema_name (desc, desc->functional, FALSE);
+  check_schema_name (desc, desc->inplace, TRUE);
+  if (desc->over_dims != NULL)
+    g_assert_true (g_str_has_prefix (desc->over_dims, desc->aten_name));
+
+  /* each tensor slot named, by a name its schemas give a Tensor */
+  for (guint i = 0; i < G_N_ELEMENTS (desc->args); i++)
+    {
+      g_autofree char *arg = NULL;
+      gboolean found = FALSE;
+
+      if (i >= n_slots)
+        {
+          g_assert_null (desc->args[i]);
+          continue;
+        }
+      g_assert_nonnull (desc->args[i]);
+      arg = g_strconcat ("Tensor ", desc->args[i], NULL);
+      for (guint k = 0; k < G_N_ELEMENTS (schemas); k++)
+        found |= schemas[k] != NULL && strstr (schemas[k], arg) != NULL;
+      g_assert_true (found);
+    }
+}
+
+static void
+check_python (const TsOpDesc *desc)
+{
+  g_assert_cmpint (desc->python, >, TS_PY_UNSET);
+  g_assert_cmpint (desc->python, <, TS_PY_N_SLOTS);
+  /* the binding makes methods and slots of elementwise ops only */
+  if (desc->python != TS_PY_NONE)
+    g_assert_true (is_elementwise (desc));
+  if (desc->python >= TS_PY_NB_NEGATIVE && desc->python <= TS_PY_NB_ABSOLUTE)
+    g_assert_cmpint (desc->family, ==, TS_OP_FAMILY_UNARY);
+  else if (desc->python > TS_PY_METHOD)
+    g_assert_cmpint (desc->family, ==, TS_OP_FAMILY_BINARY);
+}
+
+static void
+check_cuda (const TsOpDesc *desc)
+{
+  if (desc->cuda == TS_OP_CUDA_HOST)
+    return;
+  /* op ids within the module's ranges; TABLE for the families whose table
+   * entry takes none */
+  switch (desc->family)
+    {
+    case TS_OP_FAMILY_BINARY:
+      g_assert_cmpint (desc->cuda, >=, 0);
+      g_assert_cmpint (desc->cuda, <, TS_CUDA_N_BINARY);
+      break;
+    case TS_OP_FAMILY_UNARY:
+      g_assert_cmpint (desc->cuda, >=, 0);
+      g_assert_cmpint (desc->cuda, <, TS_CUDA_N_UNARY);
+      break;
+    case TS_OP_FAMILY_REDUCE:
+      g_assert_cmpint (desc->cuda, >=, 0);
+      g_assert_cmpint (desc->cuda, <, TS_CUDA_N_REDUCE);
+      break;
+    case TS_OP_FAMILY_RANDOM:
+      g_assert_true (desc->cuda == TS_CUDA_UNIFORM || desc->cuda == TS_CUDA_NORMAL);
+      break;
+    default:
+      g_assert_cmpint (desc->cuda, ==, TS_OP_CUDA_TABLE);
+      break;
+    }
+}
+
+static void
+test_op_facets (gconstpointer data)
+{
+  const TsOpDesc *desc = data;
+
+  g_assert_true (desc == ts_op_get (desc->id));
+  check_names (desc);
+  check_kernel (desc);
+  check_cost (desc);
+  check_access (desc);
+  check_python (desc);
+  check_cuda (desc);
+  /* the backward formula is [3/8]'s: a slot, empty until then */
+  g_assert_null (desc->backward);
+}
+
+/* Distinct ops have distinct Python slots and kernel codes, and the ops a
+ * device computes have distinct CUDA op ids within their family. */
+static void
+test_op_unique (void)
+{
+  for (guint i = 0; i < TS_N_OPS; i++)
+    for (guint j = i + 1; j < TS_N_OPS; j++)
+      {
+        const TsOpDesc *a = ts_op_get (i), *b = ts_op_get (j);
+
+        if (a->python > TS_PY_METHOD)
+          g_assert_cmpint (a->python, !=, b->python);
+        if (a->python == TS_PY_METHOD && b->python == TS_PY_METHOD)
+          g_assert_cmpstr (a->name, !=, b->name);
+        if (a->family == b->family && is_elementwise (a))
+          g_assert_cmpint (a->kernel, !=, b->kernel);
+        if (a->family == b->family && a->cuda >= 0)
+          g_assert_cmpint (a->cuda, !=, b->cuda);
+      }
+  g_assert_true (ts_op_lookup ("exp") == ts_op_get (TS_OP_EXP));
+  g_assert_null (ts_op_lookup ("no_such_op"));
+}
+
+int
+main (int   argc,
+      char *argv[])
+{
+  g_test_init (&argc, &argv, NULL);
+  /* every op with a missing facet is reported, not just the first */
+  g_test_set_nonfatal_assertions ();
+
+  for (guint i = 0; i < TS_N_OPS; i++)
+    {
+      const TsOpDesc *desc = ts_op_get (i);
+      g_autofree char *path = g_strdup_printf ("/op-table/facets/%u-%s", i,
+                                               desc->name != NULL ? desc->name : "(null)");
+
+      g_test_add_data_func (path, desc, test_op_facets);
+    }
+  g_test_add_func ("/op-table/unique", test_op_unique);
+  return g_test_run ();
+}
