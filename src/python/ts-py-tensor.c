@@ -348,6 +348,7 @@ ts_py_tensor_wrap (TsTensor *t)
       return NULL;
     }
   self->tensor = t;
+  self->is_inference = ts_py_inference_mode_enabled ();
   return (PyObject *) self;
 }
 
@@ -746,6 +747,13 @@ tensor_dim (PyObject *self,
             PyObject *unused)
 {
   return PyLong_FromLong (SELF_T->ndim);
+}
+
+static PyObject *
+tensor_is_inference (PyObject *self,
+                     PyObject *unused)
+{
+  return PyBool_FromLong (((TsPyTensor *) self)->is_inference);
 }
 
 static PyObject *
@@ -1371,6 +1379,7 @@ static PyMethodDef tensor_methods[] = {
   { "dim", tensor_dim, METH_NOARGS, NULL },
   { "numel", tensor_numel, METH_NOARGS, NULL },
   { "nelement", tensor_numel, METH_NOARGS, NULL },
+  { "is_inference", tensor_is_inference, METH_NOARGS, NULL },
   { "_stride", tensor_stride_tuple, METH_NOARGS, NULL },
   { "storage_offset", tensor_storage_offset, METH_NOARGS, NULL },
   { "get_device", tensor_get_device, METH_NOARGS, NULL },
@@ -1671,6 +1680,7 @@ py_make_subclass (PyObject *module,
     return NULL;
   self->tensor = ts_tensor_ref (ts_py_tensor_get (src));
   self->requires_grad = requires_grad;
+  self->is_inference = ((TsPyTensor *) src)->is_inference;
   return (PyObject *) self;
 }
 

@@ -11,6 +11,8 @@ import importlib.machinery as _machinery
 import importlib.util as _util
 import sys as _sys
 
+from . import _unmodeled
+
 # torch._C is linked into tensorscope-cli (PyImport_AppendInittab). The
 # builtin importer only looks at top-level names, so load it by hand.
 _spec = _machinery.BuiltinImporter.find_spec("torch._C")
@@ -184,8 +186,21 @@ def _shape_arg(size):
 # Tensor -----------------------------------------------------------------------
 
 
-class Tensor(_C.TensorBase):
+class _TensorType(type):
+    """torch.Tensor.x for an x Tensorscope does not model names it."""
+
+    def __getattr__(cls, name):
+        if _unmodeled._is_dunder(name):
+            raise AttributeError("type object '%s' has no attribute '%s'" % (cls.__name__, name))
+        raise _unmodeled.not_modeled("torch.Tensor." + name)
+
+
+class Tensor(_C.TensorBase, metaclass=_TensorType):
     """torch.Tensor; also the legacy constructor torch.Tensor(data or sizes)."""
+
+    def __getattr__(self, name):
+        # only reached when nothing else has the attribute
+        raise _unmodeled.object_getattr("torch.Tensor", name)
 
     def __new__(cls, *args, device=None, dtype=None):
         dt = dtype or _default_dtype
@@ -221,6 +236,14 @@ class Tensor(_C.TensorBase):
     @property
     def data(self):
         return self
+
+    @property
+    def itemsize(self):
+        return self.element_size()
+
+    @property
+    def nbytes(self):
+        return self.numel() * self.element_size()
 
     @property
     def is_leaf(self):
@@ -1187,27 +1210,49 @@ class Generator:
 default_generator = Generator(_cpu_id=-1)
 
 
-class no_grad:
-    def __enter__(self):
-        return self
-
-    def __exit__(self, *exc):
-        return False
-
-    def __call__(self, fn):
-        return fn
-
-
-enable_grad = no_grad
-inference_mode = no_grad
-
-
-def set_grad_enabled(mode):
-    return no_grad()
-
-
 def is_grad_enabled():
-    return False
+    return _C.is_grad_enabled()
+
+
+def is_inference_mode_enabled():
+    return _C.is_inference_mode_enabled()
+
+
+# PyTorch's global flags. The kernels do not read them yet (see torch.backends).
+_deterministic = {"mode": False, "warn_only": False}
+
+
+def use_deterministic_algorithms(mode, *, warn_only=False):
+    for name, value in (("mode", mode), ("warn_only", warn_only)):
+        if not isinstance(value, _builtins.bool):
+            raise TypeError("_set_deterministic_algorithms(): argument '%s'%s must be bool, not %s"
+                            % (name, " (position 1)" if name == "mode" else "", type(value).__name__))
+    _deterministic.update(mode=mode, warn_only=warn_only)
+
+
+def are_deterministic_algorithms_enabled():
+    return _deterministic["mode"]
+
+
+def is_deterministic_algorithms_warn_only_enabled():
+    return _deterministic["warn_only"]
+
+
+def set_float32_matmul_precision(precision):
+    """"highest" keeps float32 matmuls in float32; "high" and "medium" let
+    them use TF32 (backends.cuda.matmul.allow_tf32 is this setting)."""
+    if not isinstance(precision, str):
+        raise RuntimeError("set_float32_matmul_precision expects a str, but got " + type(precision).__name__)
+    if precision not in ("highest", "high", "medium"):
+        import warnings
+        warnings.warn(precision + " is not one of 'highest', 'high', or 'medium'; the current"
+                      "setFloat32MatmulPrecision call has no effect.")
+        return
+    backends.cuda._float32_matmul_precision = precision
+
+
+def get_float32_matmul_precision():
+    return backends.cuda._float32_matmul_precision
 
 
 # legacy typed constructors --------------------------------------------------------
@@ -1245,6 +1290,9 @@ import os as _os
 _C._set_classes(Tensor, device, _dtypes, _os.path.dirname(_os.path.abspath(__file__)) + _os.sep)
 del _os
 
+from . import autograd  # noqa: E402
+from .autograd import enable_grad, inference_mode, no_grad, set_grad_enabled  # noqa: E402,F401
+from . import backends  # noqa: E402
 from . import cuda  # noqa: E402
 from . import nn  # noqa: E402
 from . import utils  # noqa: E402
@@ -1256,6 +1304,16 @@ for _dt, _name in _LEGACY_NAMES.items():
 del _dt, _name
 
 OutOfMemoryError = _C.OutOfMemoryError
+
+# What PyTorch has and Tensorscope does not model yet says so by name.
+__getattr__ = _unmodeled.module_getattr(__name__)
+for _name in ("optim", "optim.lr_scheduler", "amp", "cuda.amp", "distributed", "jit", "fx", "onnx",
+              "linalg", "fft", "special", "profiler", "distributions", "sparse", "func", "hub",
+              "testing", "utils.checkpoint", "nn.utils", "quantization", "ao", "export", "compiler",
+              "multiprocessing", "library", "masked", "nested", "futures", "mps", "overrides"):
+    _unmodeled.skeleton("torch." + _name)
+del _name
+_unmodeled.install_finder()
 
 # As PyTorch: the variable's presence (any value) turns CSAN on.
 import os as _os  # noqa: E402

@@ -242,3 +242,6 @@ def is_bf16_supported():
 from .. import cuda as _self  # noqa: E402
 
 _self.nvtx = nvtx
+
+from torch import _unmodeled as _unmodeled  # noqa: E402
+__getattr__ = _unmodeled.module_getattr(__name__)

@@ -21,3 +21,6 @@ def embedding(input, weight, padding_idx=None, max_norm=None, norm_type=2.0,
     if max_norm is not None:
         raise NotImplementedError("embedding(max_norm=...) is not supported by Tensorscope yet")
     return weight._embedding(input)
+
+from torch import _unmodeled as _unmodeled  # noqa: E402
+__getattr__ = _unmodeled.module_getattr(__name__)

@@ -29,3 +29,6 @@ def kaiming_uniform_(tensor, a=0, mode="fan_in", nonlinearity="leaky_relu"):
     gain = math.sqrt(2.0 / (1 + a ** 2))
     bound = math.sqrt(3.0) * gain / math.sqrt(_fan_in(tensor))
     return tensor.uniform_(-bound, bound)
+
+from torch import _unmodeled as _unmodeled  # noqa: E402
+__getattr__ = _unmodeled.module_getattr(__name__)

@@ -1,0 +1,74 @@
+# Grad mode and inference mode as state: the context managers, the
+# decorators (of functions and generators), set_grad_enabled as a call,
+# thread-locality, and inference tensors. The expected output is what
+# Debian's python3-torch 1.13 prints for this script (`python3 grad_mode.py`).
+import threading
+
+import torch
+
+print("top", torch.is_grad_enabled(), torch.is_inference_mode_enabled())
+with torch.no_grad():
+    print("no_grad", torch.is_grad_enabled())
+    with torch.enable_grad():
+        print("enable_grad inside no_grad", torch.is_grad_enabled())
+    print("back in no_grad", torch.is_grad_enabled())
+    seen = []
+    t = threading.Thread(target=lambda: seen.append(torch.is_grad_enabled()))
+    t.start()
+    t.join()
+    print("a new thread starts with grad on", seen)
+print("after no_grad", torch.is_grad_enabled())
+
+torch.set_grad_enabled(False)
+print("set_grad_enabled(False) as a call", torch.is_grad_enabled())
+torch.set_grad_enabled(True)
+with torch.set_grad_enabled(False):
+    print("set_grad_enabled(False) as a context", torch.is_grad_enabled())
+print("after it", torch.is_grad_enabled())
+try:
+    with torch.no_grad():
+        raise ValueError("inside")
+except ValueError:
+    pass
+print("after an exception in no_grad", torch.is_grad_enabled())
+
+
+@torch.no_grad()
+def decorated():
+    return torch.is_grad_enabled()
+
+
+print("decorated", decorated(), decorated.__name__, torch.is_grad_enabled())
+
+
+@torch.no_grad()
+def gen():
+    yield torch.is_grad_enabled()
+    yield torch.is_grad_enabled()
+
+
+it = gen()
+print("generator", next(it), torch.is_grad_enabled(), next(it))
+
+with torch.inference_mode():
+    x = torch.ones(2)
+    print("inference_mode", torch.is_grad_enabled(), torch.is_inference_mode_enabled(), x.is_inference())
+    with torch.inference_mode(False):
+        print("inference_mode(False) inside", torch.is_grad_enabled(), torch.is_inference_mode_enabled())
+    with torch.enable_grad():
+        print("enable_grad inside inference_mode", torch.is_grad_enabled(), torch.is_inference_mode_enabled())
+print("after inference_mode", torch.is_grad_enabled(), torch.is_inference_mode_enabled(),
+      x.is_inference(), torch.ones(2).is_inference(), (x + 1).is_inference())
+
+
+@torch.inference_mode()
+def infer():
+    return torch.is_inference_mode_enabled(), torch.zeros(1).is_inference()
+
+
+print("decorated by inference_mode", infer())
+for bad in (lambda: torch.set_grad_enabled("yes"),):
+    try:
+        bad()
+    except TypeError as e:
+        print("TypeError:", e)

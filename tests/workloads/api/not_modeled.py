@@ -1,0 +1,51 @@
+# What a script meets when it uses a part of PyTorch that Tensorscope does
+# not model yet: an error naming it (Tensorscope's own text; PyTorch has
+# these attributes), an AttributeError so that hasattr() is False, and a
+# NotImplementedError too. Typos of dunders stay plain AttributeErrors.
+import torch
+import torch.nn as nn
+
+
+def check(fn):
+    try:
+        fn()
+    except Exception as err:
+        print(type(err).__name__ + ":", err, isinstance(err, AttributeError),
+              isinstance(err, NotImplementedError))
+    else:
+        print("no error")
+
+
+check(lambda: torch.compile)
+check(lambda: torch.optim.SGD)
+check(lambda: torch.autograd.grad)
+check(lambda: nn.Conv2d)
+check(lambda: nn.functional.conv2d)
+check(lambda: torch.cuda.CUDAGraph)
+check(lambda: torch.backends.cudnn.version())
+check(lambda: torch.ones(2).backward())
+check(lambda: torch.Tensor.register_hook)
+check(lambda: torch.utils.checkpoint.checkpoint)
+check(lambda: torch.linalg.norm)
+print(hasattr(torch, "compile"), hasattr(torch.ones(1), "grad_fn"), hasattr(torch, "ones"),
+      hasattr(torch.ones(1), "is_inference"))
+print(getattr(torch, "vmap", "default"))
+check(lambda: torch.__wrapped__)
+check(lambda: torch.ones(1).__foo__)
+
+try:
+    import torch.nn.utils.rnn  # noqa: F401
+except ImportError as err:
+    print(type(err).__name__ + ":", err)
+try:
+    from torch.optim import AdamW  # noqa: F401
+except ImportError as err:
+    print(type(err).__name__ + ":", err)
+try:
+    import torch._dynamo  # noqa: F401
+except ImportError as err:
+    print(type(err).__name__ + ":", err)
+try:
+    torch.optim.Adam([], lr=1e-3)
+except NotImplementedError as err:
+    print("caught as NotImplementedError:", err)
