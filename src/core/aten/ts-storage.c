@@ -57,8 +57,18 @@ ts_storage_new_cpu (gsize      nbytes,
     }
   else
     {
-      /* 64-byte aligned so that data_ptr() looks like PyTorch's. */
-      self->data = g_malloc0 (MAX (nbytes, 1));
+      /* 64-byte aligned so that data_ptr() looks like PyTorch's. Host
+       * memory running out is c10's alloc_cpu failing, with its message. */
+      self->data = g_try_malloc0 (MAX (nbytes, 1));
+      if (self->data == NULL)
+        {
+          g_set_error (error, TS_TENSOR_ERROR, TS_TENSOR_ERROR_RUNTIME,
+                       "[enforce fail at alloc_cpu.cpp:75] err == 0. DefaultCPUAllocator: can't allocate "
+                       "memory: you tried to allocate %" G_GSIZE_FORMAT " bytes. Error code 12 (Cannot "
+                       "allocate memory)", nbytes);
+          g_atomic_rc_box_release (self);
+          return NULL;
+        }
       self->addr = nbytes ? GPOINTER_TO_SIZE (self->data) : 0;
     }
   return self;
