@@ -10,6 +10,7 @@ import builtins as _builtins
 import importlib.machinery as _machinery
 import importlib.util as _util
 import sys as _sys
+import threading as _threading
 
 from . import _unmodeled
 
@@ -83,9 +84,17 @@ def get_default_dtype():
 
 
 def set_default_dtype(d):
+    """The dtype of floating-point tensors made without one (factories,
+    tensor() of Python floats)."""
     global _default_dtype
-    if d not in (float32, float64):
+    if not isinstance(d, dtype):
+        raise TypeError("invalid dtype object: only floating-point types are supported as the default type")
+    if not d.is_floating_point:
         raise TypeError("only floating-point types are supported as the default type")
+    if d not in (float32, float64):
+        # the kernels' type promotion knows only these two defaults
+        raise NotImplementedError("torch.set_default_dtype(%r) is not modeled by Tensorscope yet: "
+                                  "the default dtype is torch.float32 or torch.float64" % d)
     _C._set_default_dtype(d)
     _default_dtype = d
 
@@ -153,11 +162,52 @@ class device:
     def __reduce__(self):
         return (device, (self.type, self.index))
 
+    # `with torch.device("cuda:1"):` makes it the factories' default device
+    # until the block ends (PyTorch's DeviceContext)
+    def __enter__(self):
+        _default_devices().append(self)
+        return self
+
+    def __exit__(self, *exc):
+        _default_devices().pop()
+
 
 def _device_arg(d):
     if d is None or isinstance(d, device):
         return d
     return device(d)
+
+
+# The factories' default device, per thread as in PyTorch: set_default_device
+# sets the bottom of the stack, `with torch.device(...)` pushes on it.
+_device_context = _threading.local()
+
+
+def _default_devices():
+    stack = getattr(_device_context, "stack", None)
+    if stack is None:
+        stack = _device_context.stack = [None]
+    return stack
+
+
+def set_default_device(device):
+    """The device factories (empty, zeros, tensor, arange, ...) use when
+    they are given none; None goes back to the CPU."""
+    _default_devices()[0] = _device_arg(device)
+
+
+def get_default_device():
+    d = _default_devices()[-1] or _CPU
+    if d.type == "cuda" and d.index is None:
+        return globals()["device"]("cuda", cuda.current_device())
+    return d
+
+
+def _factory_device(d):
+    """A factory's device argument: the default device when it has none."""
+    if d is None:
+        return _default_devices()[-1]
+    return _device_arg(d)
 
 
 # Size ------------------------------------------------------------------------
@@ -785,7 +835,7 @@ def _finish(t, requires_grad):
 
 def empty(*size, dtype=None, device=None, requires_grad=False, pin_memory=False, out=None,
           layout=None, memory_format=None):
-    return _finish(_C._empty(_shape_arg(size), dtype or _default_dtype, _device_arg(device),
+    return _finish(_C._empty(_shape_arg(size), dtype or _default_dtype, _factory_device(device),
                              pin_memory), requires_grad)
 
 
@@ -858,7 +908,7 @@ def arange(start, end=None, step=1, dtype=None, device=None, requires_grad=False
         ints = all(isinstance(v, _builtins.int) for v in (start, end, step))
         dtype = int64 if ints else _default_dtype
     return _finish(_C._arange(_builtins.float(start), _builtins.float(end), _builtins.float(step),
-                              dtype, _device_arg(device)), requires_grad)
+                              dtype, _factory_device(device)), requires_grad)
 
 
 def _infer(data, shape, flat, depth=0):
@@ -902,13 +952,14 @@ def _promote_kind(a, b):
 def tensor(data, dtype=None, device=None, requires_grad=False, pin_memory=False):
     if isinstance(data, Tensor) or hasattr(data, "__cuda_array_interface__"):
         t = as_tensor(data).clone()
+        device = _factory_device(device)
         if dtype is not None or device is not None:
             t = t.to(device=device, dtype=dtype)
         return _finish(t, requires_grad)
     shape, flat = [], []
     kind = _infer(data, shape, flat)
     dt = dtype or kind or _default_dtype
-    t = _C._from_flat(flat, tuple(shape), dt, _device_arg(device))
+    t = _C._from_flat(flat, tuple(shape), dt, _factory_device(device))
     if pin_memory:
         t = t.pin_memory()
     return _finish(t, requires_grad)
