@@ -30,8 +30,28 @@ storage_clear (gpointer data)
     ts_session_free (self->block);
   else if (self->pinned)
     ts_session_host_free (self->block);
+  else if (self->release != NULL)
+    self->release (self->release_data);
   else
     g_free (self->data);
+}
+
+TsStorage *
+ts_storage_new_cpu_borrowed (guint8         *data,
+                             gsize           nbytes,
+                             GDestroyNotify  release,
+                             gpointer        release_data)
+{
+  TsStorage *self = g_atomic_rc_box_new0 (TsStorage);
+
+  self->device = TS_DEVICE_CPU_VALUE;
+  self->nbytes = nbytes;
+  self->stream = TS_STREAM_NONE;
+  self->data = data;
+  self->addr = GPOINTER_TO_SIZE (data);
+  self->release = release;
+  self->release_data = release_data;
+  return self;
 }
 
 TsStorage *

@@ -55,11 +55,19 @@ struct _TsStorage
   gpointer    block;       /* the allocator's handle, CUDA and pinned only */
   gboolean    external;    /* CUDA memory viewed, not owned: data is NULL, and
                             * kernels map addr when they start */
+  GDestroyNotify release;  /* CPU bytes borrowed from their owner: called */
+  gpointer    release_data; /* with release_data instead of freeing data */
 };
 
 TsStorage *ts_storage_new_cpu    (gsize       nbytes,
                                   gboolean    pinned,
                                   GError    **error);
+/* Host bytes another owner keeps (torch.from_numpy): the storage uses them
+ * in place and calls release (release_data) when it goes away. */
+TsStorage *ts_storage_new_cpu_borrowed (guint8         *data,
+                                        gsize           nbytes,
+                                        GDestroyNotify  release,
+                                        gpointer        release_data);
 TsStorage *ts_storage_new_cuda   (int         device,
                                   gsize       nbytes,
                                   GError    **error);

@@ -543,8 +543,15 @@ class Tensor(_C.TensorBase, metaclass=_TensorType):
     def __hash__(self):
         return id(self)
 
-    def __array__(self, *args):
-        raise TypeError("numpy is not supported by Tensorscope's torch")
+    def numpy(self, *args, force=False):
+        if args:
+            raise TypeError("numpy() takes 0 positional arguments but %d %s given"
+                            % (len(args), "was" if len(args) == 1 else "were"))
+        return _numpy.to_numpy(self, force)
+
+    def __array__(self, dtype=None, copy=None):
+        a = self.numpy()
+        return a if dtype is None else a.astype(dtype, copy=False)
 
     def __format__(self, spec):
         if self.dim() == 0:
@@ -917,6 +924,8 @@ def _infer(data, shape, flat, depth=0):
             flat.append(data.item())
             return data.dtype
         data = data.tolist()
+    if type(data).__module__ == "numpy":
+        data = data.tolist()  # a NumPy scalar or array: its Python numbers
     if isinstance(data, (list, tuple)):
         n = len(data)
         if len(shape) <= depth:
@@ -956,6 +965,8 @@ def tensor(data, dtype=None, device=None, requires_grad=False, pin_memory=False)
         if dtype is not None or device is not None:
             t = t.to(device=device, dtype=dtype)
         return _finish(t, requires_grad)
+    if _numpy.is_ndarray(data):
+        return _finish(_numpy.tensor(data, dtype, device), requires_grad)
     shape, flat = [], []
     kind = _infer(data, shape, flat)
     dt = dtype or kind or _default_dtype
@@ -1029,11 +1040,13 @@ def as_tensor(data, dtype=None, device=None):
         if dtype is not None or device is not None:
             t = t.to(device=device, dtype=dtype)
         return t
+    if _numpy.is_ndarray(data):
+        return _numpy.as_tensor(data, dtype, device)
     return tensor(data, dtype=dtype, device=device)
 
 
 def from_numpy(arr):
-    raise TypeError("numpy is not supported by Tensorscope's torch")
+    return _numpy.from_numpy(arr)
 
 
 # functions over tensors ----------------------------------------------------------
@@ -1344,6 +1357,7 @@ del _os
 from . import autograd  # noqa: E402
 from .autograd import enable_grad, inference_mode, no_grad, set_grad_enabled  # noqa: E402,F401
 from . import backends  # noqa: E402
+from . import _numpy  # noqa: E402
 from . import cuda  # noqa: E402
 from . import nn  # noqa: E402
 from . import utils  # noqa: E402
