@@ -534,6 +534,10 @@ class Tensor(_C.TensorBase, metaclass=_TensorType):
         return _index(self, index)
 
     def __setitem__(self, index, value):
+        # A tensor or list index selects a copy: writing into it would
+        # silently change nothing. PyTorch writes through index_put_.
+        if _builtins.any(isinstance(i, (Tensor, list)) for i in (index if isinstance(index, tuple) else (index,))):
+            raise _unmodeled.not_modeled("Assignment through a tensor or list index (torch.Tensor.index_put_)")
         target = _index(self, index)
         if isinstance(value, Tensor):
             target.copy_(value)

@@ -49,3 +49,11 @@ try:
     torch.optim.Adam([], lr=1e-3)
 except NotImplementedError as err:
     print("caught as NotImplementedError:", err)
+
+# Writing through a mask or an index tensor would land in a copy: it says
+# so instead of changing nothing. Basic indexing writes in place.
+m = torch.arange(6.0)
+check(lambda: m.__setitem__(m > 3, -1.0))
+check(lambda: m.__setitem__(([0, 2],), torch.tensor([1.0, 2.0])))
+m[1:3] = 7
+print(m)
