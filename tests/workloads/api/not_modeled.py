@@ -57,3 +57,10 @@ check(lambda: m.__setitem__(m > 3, -1.0))
 check(lambda: m.__setitem__(([0, 2],), torch.tensor([1.0, 2.0])))
 m[1:3] = 7
 print(m)
+
+# torch.cuda.set_sync_debug_mode: "default" is what Tensorscope does; the
+# others are not modeled (the bad name's message is PyTorch's).
+check(lambda: torch.cuda.set_sync_debug_mode("default"))
+check(lambda: torch.cuda.set_sync_debug_mode("warn"))
+check(lambda: torch.cuda.set_sync_debug_mode("loud"))
+print(torch.cuda.get_sync_debug_mode())

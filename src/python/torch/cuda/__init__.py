@@ -231,8 +231,17 @@ def get_sync_debug_mode():
     return 0
 
 
-def set_sync_debug_mode(mode):
-    pass
+def set_sync_debug_mode(debug_mode):
+    """Only "default" (0): warning or failing on synchronizing calls is not
+    modeled."""
+    if isinstance(debug_mode, str):
+        names = {"default": 0, "warn": 1, "error": 2}
+        if debug_mode not in names:
+            raise RuntimeError("invalid value of debug_mode, expected one of `default`, `warn`, `error`")
+        debug_mode = names[debug_mode]
+    if debug_mode != 0:
+        raise NotImplementedError("torch.cuda.set_sync_debug_mode(%r) is not modeled by Tensorscope yet"
+                                  % debug_mode)
 
 
 def is_bf16_supported():
