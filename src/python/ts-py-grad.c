@@ -23,17 +23,18 @@ ts_py_inference_mode_enabled (void)
   return inference_on;
 }
 
+/* PyTorch's check of a mode's new value: a bool, or a TypeError naming it */
 static gboolean
-parse_bool (PyObject   *arg,
+parse_mode (PyObject   *arg,
             const char *what,
-            gboolean   *out)
+            gboolean   *on)
 {
   if (!PyBool_Check (arg))
     {
       PyErr_Format (PyExc_TypeError, "%s must be a bool (got %s)", what, Py_TYPE (arg)->tp_name);
       return FALSE;
     }
-  *out = arg == Py_True;
+  *on = arg == Py_True;
   return TRUE;
 }
 
@@ -44,6 +45,13 @@ py_is_grad_enabled (PyObject *module,
   return PyBool_FromLong (!grad_disabled);
 }
 
+static PyObject *
+py_is_inference_mode_enabled (PyObject *module,
+                              PyObject *unused)
+{
+  return PyBool_FromLong (inference_on);
+}
+
 /* _set_grad_enabled(bool) */
 static PyObject *
 py_set_grad_enabled (PyObject *module,
@@ -51,17 +59,10 @@ py_set_grad_enabled (PyObject *module,
 {
   gboolean on;
 
-  if (!parse_bool (arg, "enabled", &on))
+  if (!parse_mode (arg, "enabled", &on))
     return NULL;
   grad_disabled = !on;
   Py_RETURN_NONE;
-}
-
-static PyObject *
-py_is_inference_mode_enabled (PyObject *module,
-                              PyObject *unused)
-{
-  return PyBool_FromLong (inference_on);
 }
 
 /* _set_inference_mode(bool): c10::InferenceMode(enabled) turns grad mode
@@ -72,7 +73,7 @@ py_set_inference_mode (PyObject *module,
 {
   gboolean on;
 
-  if (!parse_bool (arg, "mode", &on))
+  if (!parse_mode (arg, "mode", &on))
     return NULL;
   inference_on = on;
   grad_disabled = on;

@@ -4,15 +4,7 @@
 # except the allow_bf16_reduced_precision_reduction lines, which 1.13 does
 # not have: those are PyTorch 2's default (True) and its message.
 import torch
-
-
-def check(fn):
-    try:
-        fn()
-    except Exception as err:
-        print(type(err).__name__ + ":", err)
-    else:
-        print("no error")
+from checks import check
 
 
 matmul = torch.backends.cuda.matmul

@@ -4,15 +4,7 @@
 # default: PyTorch allows it, Tensorscope says it does not model it (its
 # own text, the last line).
 import torch
-
-
-def check(fn):
-    try:
-        fn()
-    except Exception as err:
-        print(type(err).__name__ + ":", err)
-    else:
-        print("no error")
+from checks import check
 
 
 print(torch.get_default_dtype())

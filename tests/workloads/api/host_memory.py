@@ -7,15 +7,7 @@
 import resource
 
 import torch
-
-
-def check(fn):
-    try:
-        fn()
-    except Exception as err:
-        print(type(err).__name__ + ":", err)
-    else:
-        print("no error")
+from checks import check
 
 
 if torch.cuda.is_available():

@@ -67,28 +67,28 @@ class _NoParamDecoratorContextManager(_DecoratorContextManager):
         return cls()(orig_func)
 
 
-class no_grad(_NoParamDecoratorContextManager):
+class _GradModeBlock(_NoParamDecoratorContextManager):
+    """Grad mode is _mode inside, what it was before after."""
+
+    _mode = False
+
     def __init__(self):
         self.prev = False
 
     def __enter__(self):
         self.prev = _C.is_grad_enabled()
-        _C._set_grad_enabled(False)
+        _C._set_grad_enabled(self._mode)
 
     def __exit__(self, *exc):
         _C._set_grad_enabled(self.prev)
 
 
-class enable_grad(_NoParamDecoratorContextManager):
-    def __init__(self):
-        self.prev = False
+class no_grad(_GradModeBlock):
+    _mode = False
 
-    def __enter__(self):
-        self.prev = _C.is_grad_enabled()
-        _C._set_grad_enabled(True)
 
-    def __exit__(self, *exc):
-        _C._set_grad_enabled(self.prev)
+class enable_grad(_GradModeBlock):
+    _mode = True
 
 
 class set_grad_enabled(_DecoratorContextManager):
