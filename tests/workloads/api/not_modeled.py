@@ -64,3 +64,10 @@ check(lambda: torch.cuda.set_sync_debug_mode("default"))
 check(lambda: torch.cuda.set_sync_debug_mode("warn"))
 check(lambda: torch.cuda.set_sync_debug_mode("loud"))
 print(torch.cuda.get_sync_debug_mode())
+
+# An nn.Module method PyTorch has and Tensorscope lacks is not modeled; a
+# name that is the script's own stays PyTorch's plain AttributeError.
+net = nn.Linear(2, 2)
+check(lambda: net.register_forward_hook(print))
+check(lambda: net.wieght)
+print(hasattr(net, "apply"), hasattr(net, "weight"))
