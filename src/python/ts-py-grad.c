@@ -6,8 +6,9 @@
  * c10's AutogradState, reduced to the two flags a script can see:
  * torch.is_grad_enabled() and torch.is_inference_mode_enabled(). Every
  * thread starts with grad mode on and inference mode off. There is no
- * autograd yet, so nothing else reads grad mode; a tensor created while
- * inference mode is on is an inference tensor (Tensor.is_inference()).
+ * autograd yet, so nothing else reads grad mode; storage made while
+ * inference mode is on is inference storage (ts-storage.h), and its tensors
+ * are inference tensors (Tensor.is_inference()).
  */
 
 #include "config.h"
@@ -16,12 +17,6 @@
 
 static _Thread_local gboolean grad_disabled;   /* zero-initialized: grad on */
 static _Thread_local gboolean inference_on;
-
-gboolean
-ts_py_inference_mode_enabled (void)
-{
-  return inference_on;
-}
 
 /* PyTorch's check of a mode's new value: a bool, or a TypeError naming it */
 static gboolean
@@ -77,6 +72,7 @@ py_set_inference_mode (PyObject *module,
     return NULL;
   inference_on = on;
   grad_disabled = on;
+  ts_storage_set_inference_mode (on);
   Py_RETURN_NONE;
 }
 

@@ -19,7 +19,6 @@ typedef struct
   PyObject_HEAD
   TsTensor *tensor;
   int       requires_grad;
-  int       is_inference;  /* created in inference mode */
 } TsPyTensor;
 
 extern PyObject *ts_py_oom_error;
@@ -42,8 +41,6 @@ gboolean  ts_py_cuda_register    (PyObject  *module);
 gboolean  ts_py_sanitizer_register (PyObject *module);
 gboolean  ts_py_grad_register    (PyObject  *module);
 gboolean  ts_py_numpy_register   (PyObject  *module);
-/* torch.is_inference_mode_enabled() on this thread (ts-py-grad.c) */
-gboolean  ts_py_inference_mode_enabled (void);
 /* torch.cuda._sanitizer.CUDASanitizerErrors for a TS_OP_ACCESS_ERROR. */
 PyObject *ts_py_sanitizer_raise  (GError    *error);
 /* Code of our torch package (left out of the user's stacks). */

@@ -348,7 +348,6 @@ ts_py_tensor_wrap (TsTensor *t)
       return NULL;
     }
   self->tensor = t;
-  self->is_inference = ts_py_inference_mode_enabled ();
   return (PyObject *) self;
 }
 
@@ -753,7 +752,7 @@ static PyObject *
 tensor_is_inference (PyObject *self,
                      PyObject *unused)
 {
-  return PyBool_FromLong (((TsPyTensor *) self)->is_inference);
+  return PyBool_FromLong (SELF_T->storage->inference);
 }
 
 static PyObject *
@@ -1680,7 +1679,6 @@ py_make_subclass (PyObject *module,
     return NULL;
   self->tensor = ts_tensor_ref (ts_py_tensor_get (src));
   self->requires_grad = requires_grad;
-  self->is_inference = ((TsPyTensor *) src)->is_inference;
   return (PyObject *) self;
 }
 

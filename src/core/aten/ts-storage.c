@@ -19,6 +19,24 @@ ts_device_to_string (TsDevice device)
   return g_strdup_printf ("cuda:%d", device.index);
 }
 
+/* torch.inference_mode on this thread: what the storages made here are */
+static _Thread_local gboolean inference_mode;
+
+void
+ts_storage_set_inference_mode (gboolean on)
+{
+  inference_mode = on;
+}
+
+static TsStorage *
+storage_new0 (void)
+{
+  TsStorage *self = g_atomic_rc_box_new0 (TsStorage);
+
+  self->inference = inference_mode;
+  return self;
+}
+
 static void
 storage_clear (gpointer data)
 {
@@ -42,7 +60,7 @@ ts_storage_new_cpu_borrowed (guint8         *data,
                              GDestroyNotify  release,
                              gpointer        release_data)
 {
-  TsStorage *self = g_atomic_rc_box_new0 (TsStorage);
+  TsStorage *self = storage_new0 ();
 
   self->device = TS_DEVICE_CPU_VALUE;
   self->nbytes = nbytes;
@@ -59,7 +77,7 @@ ts_storage_new_cpu (gsize      nbytes,
                     gboolean   pinned,
                     GError   **error)
 {
-  TsStorage *self = g_atomic_rc_box_new0 (TsStorage);
+  TsStorage *self = storage_new0 ();
 
   self->device = TS_DEVICE_CPU_VALUE;
   self->nbytes = nbytes;
@@ -107,7 +125,7 @@ ts_storage_new_cuda (int      device,
 
   /* not _new0: calloc skips malloc's per-thread cache */
   self = g_atomic_rc_box_new (TsStorage);
-  *self = (TsStorage) { .device = { TS_DEVICE_CUDA, device } };
+  *self = (TsStorage) { .device = { TS_DEVICE_CUDA, device }, .inference = inference_mode };
   self->nbytes = nbytes;
   stream = ts_session_current_stream (device);
   self->stream = stream;
@@ -127,7 +145,7 @@ ts_storage_new_external (int      device,
                          guint64  addr,
                          gsize    nbytes)
 {
-  TsStorage *self = g_atomic_rc_box_new0 (TsStorage);
+  TsStorage *self = storage_new0 ();
 
   /* no block: storage_clear frees nothing */
   self->device = (TsDevice) { TS_DEVICE_CUDA, device };

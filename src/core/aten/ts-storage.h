@@ -57,7 +57,13 @@ struct _TsStorage
                             * kernels map addr when they start */
   GDestroyNotify release;  /* CPU bytes borrowed from their owner: called */
   gpointer    release_data; /* with release_data instead of freeing data */
+  gboolean    inference;   /* made in inference mode: its tensors and their
+                            * views are inference tensors */
 };
+
+/* Whether the storages this thread makes from now on are made in inference
+ * mode (torch.inference_mode; the Python layer keeps the mode). */
+void ts_storage_set_inference_mode (gboolean on);
 
 TsStorage *ts_storage_new_cpu    (gsize       nbytes,
                                   gboolean    pinned,

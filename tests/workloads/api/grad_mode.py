@@ -72,3 +72,14 @@ for bad in (lambda: torch.set_grad_enabled("yes"),):
         bad()
     except TypeError as e:
         print("TypeError:", e)
+
+# Inference-ness belongs to the memory: views of an inference tensor are
+# inference tensors wherever they are made, views of a normal tensor made in
+# inference mode are not, and new results outside it are normal.
+normal = torch.arange(6.0).reshape(2, 3)
+with torch.inference_mode():
+    inf = torch.zeros(2, 3)
+    print("in inference mode: view of a normal tensor", normal[0].is_inference(), normal.t().is_inference(),
+          "new", (normal * 2).is_inference())
+print("outside: views of an inference tensor", inf[1].is_inference(), inf.view(6).is_inference(),
+      inf.t().is_inference(), "new from it", (inf + 1).is_inference(), inf.clone().is_inference())
