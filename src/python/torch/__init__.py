@@ -254,7 +254,8 @@ class Tensor(_C.TensorBase, metaclass=_TensorType):
 
     def __new__(cls, *args, device=None, dtype=None):
         dt = dtype or _default_dtype
-        if len(args) == 1 and isinstance(args[0], (list, tuple)) and not _is_size(args[0]):
+        if len(args) == 1 and (isinstance(args[0], (list, tuple)) and not _is_size(args[0])
+                               or _numpy.is_ndarray(args[0])):
             t = tensor(args[0], dtype=dt, device=device)
         elif len(args) == 1 and isinstance(args[0], _C.TensorBase):
             t = args[0]
@@ -1286,6 +1287,10 @@ def is_inference_mode_enabled():
     return _C.is_inference_mode_enabled()
 
 
+def is_inference(input):
+    return input.is_inference()
+
+
 # PyTorch's global flags. The kernels do not read them yet (see torch.backends).
 _deterministic = {"mode": False, "warn_only": False}
 
@@ -1338,7 +1343,8 @@ def _legacy_class(dt, on_cuda):
             dev = device or globals()["device"]("cuda", cuda.current_device())
         else:
             dev = device
-        if len(args) == 1 and isinstance(args[0], (list, tuple)) and not _is_size(args[0]):
+        if len(args) == 1 and (isinstance(args[0], (list, tuple)) and not _is_size(args[0])
+                               or _numpy.is_ndarray(args[0])):
             return tensor(args[0], dtype=dt, device=dev)
         return _C._empty(_shape_arg(args) if args else (0,), dt, _device_arg(dev))
 

@@ -83,3 +83,4 @@ with torch.inference_mode():
           "new", (normal * 2).is_inference())
 print("outside: views of an inference tensor", inf[1].is_inference(), inf.view(6).is_inference(),
       inf.t().is_inference(), "new from it", (inf + 1).is_inference(), inf.clone().is_inference())
+print("torch.is_inference", torch.is_inference(inf), torch.is_inference(normal))

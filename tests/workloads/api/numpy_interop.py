@@ -58,6 +58,7 @@ cp = torch.tensor(arr)
 arr[1] = 8
 print("tensor copies", cp.tolist(), torch.tensor(arr[::2]).tolist(), torch.tensor([np.float32(1.5), np.int64(2)]))
 check(lambda: torch.tensor(arr[::-1]))
+print("legacy constructors copy", torch.Tensor(np.array([1, 2])), torch.FloatTensor(np.array([1.5])))
 
 check(lambda: torch.from_numpy([1, 2]))
 check(lambda: torch.from_numpy(np.float64(1.0)))
