@@ -240,9 +240,7 @@ class _TensorType(type):
     """torch.Tensor.x for an x Tensorscope does not model names it."""
 
     def __getattr__(cls, name):
-        if _unmodeled._is_dunder(name):
-            raise AttributeError("type object '%s' has no attribute '%s'" % (cls.__name__, name))
-        raise _unmodeled.not_modeled("torch.Tensor." + name)
+        raise _unmodeled.missing("torch.Tensor", name, "type object '%s'" % cls.__name__)
 
 
 class Tensor(_C.TensorBase, metaclass=_TensorType):
@@ -250,12 +248,11 @@ class Tensor(_C.TensorBase, metaclass=_TensorType):
 
     def __getattr__(self, name):
         # only reached when nothing else has the attribute
-        raise _unmodeled.object_getattr("torch.Tensor", name)
+        raise _unmodeled.missing("torch.Tensor", name, "'%s' object" % type(self).__name__)
 
     def __new__(cls, *args, device=None, dtype=None):
         dt = dtype or _default_dtype
-        if len(args) == 1 and (isinstance(args[0], (list, tuple)) and not _is_size(args[0])
-                               or _numpy.is_ndarray(args[0])):
+        if len(args) == 1 and _is_data(args[0]):
             t = tensor(args[0], dtype=dt, device=device)
         elif len(args) == 1 and isinstance(args[0], _C.TensorBase):
             t = args[0]
@@ -698,6 +695,11 @@ _CPU = device("cpu")
 
 def _is_size(obj):
     return isinstance(obj, Size)
+
+
+def _is_data(obj):
+    """The legacy constructors' one argument that is data, not a size."""
+    return isinstance(obj, (list, tuple)) and not _is_size(obj) or _numpy.is_ndarray(obj)
 
 
 class _UntypedStorage:
@@ -1312,8 +1314,8 @@ def is_deterministic_algorithms_warn_only_enabled():
 
 
 def set_float32_matmul_precision(precision):
-    """"highest" keeps float32 matmuls in float32; "high" and "medium" let
-    them use TF32 (backends.cuda.matmul.allow_tf32 is this setting)."""
+    """Whether float32 matmuls may use TF32: not with "highest", with "high"
+    and "medium" (backends.cuda.matmul.allow_tf32 is this setting)."""
     if not isinstance(precision, str):
         raise RuntimeError("set_float32_matmul_precision expects a str, but got " + type(precision).__name__)
     if precision not in ("highest", "high", "medium"):
@@ -1343,8 +1345,7 @@ def _legacy_class(dt, on_cuda):
             dev = device or globals()["device"]("cuda", cuda.current_device())
         else:
             dev = device
-        if len(args) == 1 and (isinstance(args[0], (list, tuple)) and not _is_size(args[0])
-                               or _numpy.is_ndarray(args[0])):
+        if len(args) == 1 and _is_data(args[0]):
             return tensor(args[0], dtype=dt, device=dev)
         return _C._empty(_shape_arg(args) if args else (0,), dt, _device_arg(dev))
 

@@ -4,6 +4,7 @@ messages. A CPU tensor and an array made from each other share their bytes
 (torch._C's HostBuffer and _from_host_buffer, ts-py-numpy.c). NumPy is
 imported only when a script uses it."""
 
+import sys
 import warnings
 
 import torch
@@ -24,7 +25,7 @@ def _np():
 
 
 def is_ndarray(obj):
-    np = __import__("sys").modules.get("numpy")
+    np = sys.modules.get("numpy")  # no array without NumPy imported
     return np is not None and isinstance(obj, np.ndarray)
 
 

@@ -22,25 +22,21 @@ def not_modeled(qualname):
     return NotModeledError(qualname + " is not modeled by Tensorscope yet")
 
 
-def _is_dunder(name):
-    return name.startswith("__") and name.endswith("__")
+def missing(qualname, name, owner):
+    """The error for a missing attribute name of owner ("module 'torch'",
+    "'Tensor' object", "type object 'Tensor'"): qualname.name is not
+    modeled; dunders (probed by import machinery, pickle, copy, NumPy) stay
+    plain AttributeErrors."""
+    if name.startswith("__") and name.endswith("__"):
+        return AttributeError("%s has no attribute '%s'" % (owner, name))
+    return not_modeled(qualname + "." + name)
 
 
 def module_getattr(modname):
-    """A module-level __getattr__ for modname: dunders (probed by import
-    machinery, pickle, inspect) stay plain AttributeErrors."""
+    """A module-level __getattr__ for modname."""
     def __getattr__(name):
-        if _is_dunder(name):
-            raise AttributeError("module '%s' has no attribute '%s'" % (modname, name))
-        raise not_modeled(modname + "." + name)
+        raise missing(modname, name, "module '%s'" % modname)
     return __getattr__
-
-
-def object_getattr(typename, name):
-    """For a class's __getattr__: what an instance of typename lacks."""
-    if _is_dunder(name):
-        return AttributeError("'%s' object has no attribute '%s'" % (typename.rpartition(".")[2], name))
-    return not_modeled(typename + "." + name)
 
 
 def skeleton(qualname):

@@ -3,7 +3,7 @@
 import os  # noqa: F401  (seed scripts call torch.cuda.os.cpu_count())
 
 import torch
-from torch import _C
+from torch import _C, _unmodeled
 
 from . import _sanitizer, comm, memory, nvtx, random  # noqa: F401
 from .memory import *  # noqa: F401,F403
@@ -252,5 +252,5 @@ from .. import cuda as _self  # noqa: E402
 
 _self.nvtx = nvtx
 
-from torch import _unmodeled as _unmodeled  # noqa: E402
+# what PyTorch has here and Tensorscope does not model says so by name
 __getattr__ = _unmodeled.module_getattr(__name__)

@@ -1,5 +1,7 @@
 import math
 
+from torch import _unmodeled
+
 
 def uniform_(tensor, a=0.0, b=1.0):
     return tensor.uniform_(a, b)
@@ -30,5 +32,5 @@ def kaiming_uniform_(tensor, a=0, mode="fan_in", nonlinearity="leaky_relu"):
     bound = math.sqrt(3.0) * gain / math.sqrt(_fan_in(tensor))
     return tensor.uniform_(-bound, bound)
 
-from torch import _unmodeled as _unmodeled  # noqa: E402
+# what PyTorch has here and Tensorscope does not model says so by name
 __getattr__ = _unmodeled.module_getattr(__name__)

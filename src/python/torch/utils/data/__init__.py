@@ -1,5 +1,7 @@
+from torch import _unmodeled
+
 from .dataloader import DataLoader  # noqa: F401
 from .dataset import Dataset, TensorDataset  # noqa: F401
 
-from torch import _unmodeled as _unmodeled  # noqa: E402
+# what PyTorch has here and Tensorscope does not model says so by name
 __getattr__ = _unmodeled.module_getattr(__name__)
