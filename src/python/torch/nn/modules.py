@@ -331,3 +331,7 @@ class Sequential(Module):
 
     def __len__(self):
         return len(self._modules)
+
+
+# what PyTorch has here and Tensorscope does not model says so by name
+__getattr__ = _unmodeled.module_getattr(__name__)
