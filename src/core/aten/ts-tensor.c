@@ -22,7 +22,9 @@ contiguous_strides (guint         ndim,
   for (int i = (int) ndim - 1; i >= 0; i--)
     {
       strides[i] = s;
-      s *= MAX (shape[i], 1);
+      /* wraps as c10's does, not undefined: an empty tensor's sizes may
+       * multiply past int64 ([0, 2^62, 2^62] has strides (0, 2^62, 1)) */
+      s = (gint64) ((guint64) s * (guint64) MAX (shape[i], 1));
     }
 }
 

@@ -4,6 +4,8 @@
 # host allocation fail on any machine) and, for the CUDA ones, c10's
 # CUDACachingAllocator ("more than 1EB") and computeStorageNbytes: a byte
 # count that only a real int64 overflow refuses before the allocator.
+# (The CPU allocation stays below AddressSanitizer's largest, which it
+# would report on stderr.)
 import resource
 
 import torch
@@ -21,7 +23,6 @@ check(lambda: torch.empty(2**62, dtype=torch.int32))
 check(lambda: torch.empty(2**61, 8))
 check(lambda: torch.empty(2**62, 2**62, 0))
 print(torch.empty(0, 2**62, 2**62).shape)
-check(lambda: torch.empty(1024**3 * 8000000000, dtype=torch.int8))
 print("the workload goes on", torch.ones(3).sum().item())
 if torch.cuda.is_available():
     check(lambda: torch.empty(1024**3 * 8000000000, dtype=torch.int8, device="cuda"))
