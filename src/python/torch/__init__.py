@@ -555,6 +555,15 @@ class Tensor(_C.TensorBase, metaclass=_TensorType):
         a = self.numpy()
         return a if dtype is None else a.astype(dtype, copy=False)
 
+    # NumPy defers to tensors in mixed arithmetic, and a ufunc of a tensor
+    # (np.exp(t)) gives a tensor back, as in PyTorch.
+    __array_priority__ = 1000
+
+    def __array_wrap__(self, array, *context):
+        if array.dtype == _builtins.bool:
+            array = array.astype("uint8")
+        return from_numpy(array)
+
     def __format__(self, spec):
         if self.dim() == 0:
             return self.item().__format__(spec)

@@ -58,6 +58,8 @@ cp = torch.tensor(arr)
 arr[1] = 8
 print("tensor copies", cp.tolist(), torch.tensor(arr[::2]).tolist(), torch.tensor([np.float32(1.5), np.int64(2)]))
 check(lambda: torch.tensor(arr[::-1]))
+print("ufuncs give tensors", np.exp(torch.ones(2)), np.sqrt(torch.tensor([4.0, 9.0])), np.isfinite(torch.ones(2)))
+print("mixed arithmetic", np.float64(2.0) * torch.ones(2), torch.ones(2) + np.ones(2))
 print("legacy constructors copy", torch.Tensor(np.array([1, 2])), torch.FloatTensor(np.array([1.5])))
 
 check(lambda: torch.from_numpy([1, 2]))
