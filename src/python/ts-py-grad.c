@@ -33,6 +33,12 @@ parse_mode (PyObject   *arg,
   return TRUE;
 }
 
+gboolean
+ts_py_inference_mode_enabled (void)
+{
+  return inference_on;
+}
+
 static PyObject *
 py_is_grad_enabled (PyObject *module,
                     PyObject *unused)

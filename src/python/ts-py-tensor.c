@@ -725,6 +725,12 @@ set_requires_grad (PyObject *self,
                        "only Tensors of floating point dtype can require gradients");
       return -1;
     }
+  if (v && SELF_T->storage->inference && !ts_py_inference_mode_enabled ())
+    {
+      PyErr_SetString (PyExc_RuntimeError,
+                       "Setting requires_grad=True on inference tensor outside InferenceMode is not allowed.");
+      return -1;
+    }
   ((TsPyTensor *) self)->requires_grad = v;
   return 0;
 }

@@ -84,3 +84,15 @@ with torch.inference_mode():
 print("outside: views of an inference tensor", inf[1].is_inference(), inf.view(6).is_inference(),
       inf.t().is_inference(), "new from it", (inf + 1).is_inference(), inf.clone().is_inference())
 print("torch.is_inference", torch.is_inference(inf), torch.is_inference(normal))
+
+# requires_grad on an inference tensor: inside inference mode only
+with torch.inference_mode():
+    w = torch.ones(2)
+    print("requires_grad inside", torch.ones(2, requires_grad=True).requires_grad,
+          torch.ones(2).requires_grad_().requires_grad)
+for bad in (lambda: w.requires_grad_(), lambda: setattr(w, "requires_grad", True)):
+    try:
+        bad()
+    except RuntimeError as e:
+        print("RuntimeError:", e)
+print("requires_grad_(False) outside", w.requires_grad_(False).requires_grad)
