@@ -126,6 +126,23 @@ py_host_buffer (PyObject *module,
   return (PyObject *) self;
 }
 
+/* How many elements a view of shape and strides (non-negative) spans, from
+ * its first element to its last one. */
+gint64
+ts_py_strided_extent (guint         ndim,
+                      const gint64 *shape,
+                      const gint64 *strides)
+{
+  gint64 extent = 1;
+
+  for (guint d = 0; d < ndim; d++)
+    if (shape[d] == 0)
+      return 0;
+  for (guint d = 0; d < ndim; d++)
+    extent += (shape[d] - 1) * strides[d];
+  return extent;
+}
+
 static int
 release_view_now (void *data)
 {
@@ -164,7 +181,7 @@ py_from_host_buffer (PyObject *module,
   Py_ssize_t ndim;
   TsDType dtype;
   Py_buffer *view;
-  gint64 extent = 1;
+  gint64 extent;
   g_autoptr(TsStorage) storage = NULL;
 
   if (!PyArg_ParseTuple (args, "OO!O!O", &array, &PyTuple_Type, &shape_obj, &PyTuple_Type, &strides_obj,
@@ -190,12 +207,7 @@ py_from_host_buffer (PyObject *module,
       g_free (view);
       return NULL;
     }
-  /* the bytes from the first element to the last one, strides included */
-  for (Py_ssize_t d = 0; d < ndim; d++)
-    if (shape[d] == 0)
-      extent = 0;
-  for (Py_ssize_t d = 0; d < ndim && extent > 0; d++)
-    extent += (shape[d] - 1) * strides[d];
+  extent = ts_py_strided_extent (ndim, shape, strides);
   storage = ts_storage_new_cpu_borrowed (view->buf, (gsize) extent * ts_dtype_size (dtype), release_view, view);
   return ts_py_tensor_wrap (ts_tensor_new_view (storage, dtype, ndim, shape, strides, 0));
 }

@@ -1515,7 +1515,7 @@ py_from_cuda_pointer (PyObject *module,
   gint64 shape[TS_MAX_DIMS], strides[TS_MAX_DIMS];
   guint ndim, n_strides;
   TsDType dtype;
-  gint64 extent = 1;
+  gint64 extent;
   int device;
   GError *error = NULL;
   g_autoptr(TsStorage) storage = NULL;
@@ -1549,17 +1549,12 @@ py_from_cuda_pointer (PyObject *module,
       device = (int) ((ptr - TS_DEVICE_MEMORY_BASE) >> TS_DEVICE_MEMORY_SPAN_SHIFT);
     }
   for (guint d = 0; d < ndim; d++)
-    {
-      if (shape[d] == 0)
-        extent = 0;
-      if (strides[d] < 0)
-        {
-          PyErr_SetString (PyExc_ValueError, "negative strides are not supported");
-          return NULL;
-        }
-    }
-  for (guint d = 0; d < ndim && extent > 0; d++)
-    extent += (shape[d] - 1) * strides[d];
+    if (strides[d] < 0)
+      {
+        PyErr_SetString (PyExc_ValueError, "negative strides are not supported");
+        return NULL;
+      }
+  extent = ts_py_strided_extent (ndim, shape, strides);
   storage = ts_storage_new_external (device, ptr, (gsize) extent * ts_dtype_size (dtype));
   return wrap_or_raise (ts_tensor_new_view (storage, dtype, ndim, shape, strides, 0), &error);
 }
