@@ -6,7 +6,6 @@ is_inference_mode_enabled() and Tensor.is_inference() report.
 """
 
 import functools
-import inspect
 import sys
 
 from torch import _C
@@ -19,6 +18,7 @@ class _DecoratorContextManager:
     functions (each step of a generator runs inside the context)."""
 
     def __call__(self, func):
+        import inspect  # here: importing it costs every workload's start
         if inspect.isclass(func):
             raise RuntimeError("Please use a context manager or a function decorator on classes")
         if inspect.isgeneratorfunction(func):
