@@ -203,6 +203,24 @@ def get_default_device():
     return d
 
 
+def set_default_tensor_type(t):
+    """PyTorch 2.1 deprecated it for what it does: set_default_dtype and,
+    for a torch.cuda type, set_default_device("cuda")."""
+    import warnings
+    warnings.warn("torch.set_default_tensor_type() is deprecated as of PyTorch 2.1, please use "
+                  "torch.set_default_dtype() and torch.set_default_device() as alternatives.", stacklevel=2)
+    if isinstance(t, str):
+        obj = _sys.modules[__name__]
+        for part in t.split(".")[1:]:
+            obj = getattr(obj, part)
+        t = obj
+    dt = getattr(t, "dtype", None) if isinstance(t, type) else None
+    if not isinstance(dt, dtype):
+        raise TypeError("invalid type object: only floating-point types are supported as the default type")
+    set_default_dtype(dt)
+    set_default_device("cuda" if t.is_cuda else None)
+
+
 def _factory_device(d):
     """A factory's device argument: the default device when it has none."""
     if d is None:

@@ -38,3 +38,16 @@ torch.set_default_device(None)
 print(torch.get_default_device(), torch.ones(1).device)
 with torch.device("cuda", 2) as d:
     print(d, torch.arange(2.0).device)
+
+# set_default_tensor_type, deprecated since PyTorch 2.1 (its warning goes
+# to stderr): the dtype of the type, and CUDA for a torch.cuda type. The
+# errors are PyTorch 1.13's.
+torch.set_default_tensor_type(torch.cuda.DoubleTensor)
+print(torch.get_default_dtype(), torch.ones(1).device, torch.ones(1).dtype, torch.tensor([1.5]).dtype)
+torch.set_default_tensor_type("torch.FloatTensor")
+print(torch.get_default_dtype(), torch.ones(1).device, torch.ones(1).dtype)
+for bad in (torch.LongTensor, 3, torch.float64):
+    try:
+        torch.set_default_tensor_type(bad)
+    except TypeError as err:
+        print("TypeError:", err)
