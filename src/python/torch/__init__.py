@@ -301,7 +301,8 @@ class Tensor(_C.TensorBase, metaclass=_TensorType):
 
     @property
     def data(self):
-        return self
+        # the same memory, outside autograd: a Tensor that requires no grad
+        return _C._make_subclass(Tensor, self)
 
     @property
     def itemsize(self):
@@ -328,6 +329,10 @@ class Tensor(_C.TensorBase, metaclass=_TensorType):
         return self
 
     def detach(self):
+        return _C._make_subclass(Tensor, self)
+
+    def detach_(self):
+        self.requires_grad = False
         return self
 
     def untyped_storage(self):

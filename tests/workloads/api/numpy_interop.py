@@ -85,3 +85,14 @@ if torch.cuda.is_available():
     check(lambda: np.asarray(g))
     check(lambda: g.numpy(force=True))
     print(torch.as_tensor(np.arange(3), device="cuda"), torch.tensor(np.ones(2), device="cuda:1"))
+
+# the idiom for a parameter: detach() (or .data) shares the memory and
+# requires no grad
+p = torch.nn.Parameter(torch.ones(2))
+d = p.detach()
+print(type(d).__name__, d.requires_grad, p.requires_grad, d.data_ptr() == p.data_ptr(), p.detach().numpy(),
+      type(p.data).__name__, p.data.requires_grad)
+d.add_(1)
+print("detached shares", p.tolist())
+r = torch.ones(2, requires_grad=True)
+print(r.detach_() is r, r.requires_grad)
