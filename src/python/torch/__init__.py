@@ -93,8 +93,8 @@ def set_default_dtype(d):
         raise TypeError("only floating-point types are supported as the default type")
     if d not in (float32, float64):
         # the kernels' type promotion knows only these two defaults
-        raise NotImplementedError("torch.set_default_dtype(%r) is not modeled by Tensorscope yet: "
-                                  "the default dtype is torch.float32 or torch.float64" % d)
+        raise _unmodeled.unsupported("torch.set_default_dtype(%r)" % d,
+                                     "the default dtype is torch.float32 or torch.float64")
     _C._set_default_dtype(d)
     _default_dtype = d
 
@@ -879,17 +879,27 @@ def _finish(t, requires_grad):
     return t
 
 
+def _no_out(name, out):
+    """A factory's out= would have to be written in place: not modeled, so
+    never silently ignored."""
+    if out is not None:
+        raise _unmodeled.unsupported("torch.%s(..., out=...)" % name)
+
+
 def empty(*size, dtype=None, device=None, requires_grad=False, pin_memory=False, out=None,
           layout=None, memory_format=None):
+    _no_out("empty", out)
     return _finish(_C._empty(_shape_arg(size), dtype or _default_dtype, _factory_device(device),
                              pin_memory), requires_grad)
 
 
 def zeros(*size, dtype=None, device=None, requires_grad=False, pin_memory=False, out=None, layout=None):
+    _no_out("zeros", out)
     return _finish(empty(*size, dtype=dtype, device=device, pin_memory=pin_memory).fill_(0), requires_grad)
 
 
 def ones(*size, dtype=None, device=None, requires_grad=False, pin_memory=False, out=None, layout=None):
+    _no_out("ones", out)
     return _finish(empty(*size, dtype=dtype, device=device, pin_memory=pin_memory).fill_(1), requires_grad)
 
 
@@ -903,6 +913,7 @@ def _scalar_dtype(v):
 
 def full(size, fill_value, dtype=None, device=None, requires_grad=False, pin_memory=False, out=None,
          layout=None):
+    _no_out("full", out)
     dt = dtype or _scalar_dtype(fill_value)
     return _finish(empty(size, dtype=dt, device=device, pin_memory=pin_memory).fill_(fill_value),
                    requires_grad)
@@ -926,11 +937,13 @@ def full_like(t, fill_value, dtype=None, device=None, requires_grad=False, memor
 
 
 def rand(*size, dtype=None, device=None, requires_grad=False, generator=None, pin_memory=False, out=None):
+    _no_out("rand", out)
     return _finish(empty(*size, dtype=dtype, device=device, pin_memory=pin_memory)
                    .uniform_(0, 1, generator=generator), requires_grad)
 
 
 def randn(*size, dtype=None, device=None, requires_grad=False, generator=None, pin_memory=False, out=None):
+    _no_out("randn", out)
     return _finish(empty(*size, dtype=dtype, device=device, pin_memory=pin_memory)
                    .normal_(0, 1, generator=generator), requires_grad)
 
@@ -948,6 +961,7 @@ def normal(mean, std, size=None, dtype=None, device=None, generator=None):
 
 
 def arange(start, end=None, step=1, dtype=None, device=None, requires_grad=False, out=None):
+    _no_out("arange", out)
     if end is None:
         start, end = 0, start
     if dtype is None:

@@ -22,6 +22,13 @@ def not_modeled(qualname):
     return NotModeledError(qualname + " is not modeled by Tensorscope yet")
 
 
+def unsupported(call, why=""):
+    """For a call Tensorscope has but not with these arguments: a plain
+    NotImplementedError ("torch.zeros(..., out=...) is not modeled by
+    Tensorscope yet")."""
+    return NotImplementedError(call + " is not modeled by Tensorscope yet" + (": " + why if why else ""))
+
+
 def missing(qualname, name, owner):
     """The error for a missing attribute name of owner ("module 'torch'",
     "'Tensor' object", "type object 'Tensor'"): qualname.name is not

@@ -71,3 +71,8 @@ net = nn.Linear(2, 2)
 check(lambda: net.register_forward_hook(print))
 check(lambda: net.wieght)
 print(hasattr(net, "apply"), hasattr(net, "weight"))
+
+# A factory's out= is not ignored: it says it is not modeled.
+o = torch.empty(3)
+check(lambda: torch.zeros(3, out=o))
+check(lambda: torch.arange(3, out=o))

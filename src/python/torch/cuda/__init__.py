@@ -240,8 +240,7 @@ def set_sync_debug_mode(debug_mode):
             raise RuntimeError("invalid value of debug_mode, expected one of `default`, `warn`, `error`")
         debug_mode = names[debug_mode]
     if debug_mode != 0:
-        raise NotImplementedError("torch.cuda.set_sync_debug_mode(%r) is not modeled by Tensorscope yet"
-                                  % debug_mode)
+        raise _unmodeled.unsupported("torch.cuda.set_sync_debug_mode(%r)" % debug_mode)
 
 
 def is_bf16_supported():
