@@ -34,6 +34,9 @@ print("deterministic", torch.are_deterministic_algorithms_enabled(),
 torch.use_deterministic_algorithms(False)
 print("deterministic", torch.are_deterministic_algorithms_enabled())
 print("mps", torch.backends.mps.is_available())
+# Tensorscope's kernels are not cuDNN's: as a PyTorch build without cuDNN
+# (Debian's CPU build is one) says
+print("cudnn", cudnn.is_available(), cudnn.version(), cudnn.is_acceptable(torch.ones(1)))
 
 check(lambda: setattr(matmul, "allow_tf32", 1))
 check(lambda: setattr(matmul, "allow_fp16_reduced_precision_reduction", 1))

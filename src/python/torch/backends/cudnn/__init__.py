@@ -37,6 +37,20 @@ class _CudnnModule(types.ModuleType):
     allow_tf32 = _flag("allow_tf32")
 
 
+# Tensorscope's kernels are its own, not cuDNN's: it is not available, as
+# on a PyTorch build without it (version() is then None).
+def is_available():
+    return False
+
+
+def version():
+    return None
+
+
+def is_acceptable(tensor):
+    return False
+
+
 @contextlib.contextmanager
 def flags(enabled=False, benchmark=False, deterministic=False, allow_tf32=True):
     saved = dict(_flags)
