@@ -978,7 +978,9 @@ def _infer(data, shape, flat, depth=0):
             return data.dtype
         data = data.tolist()
     if type(data).__module__ == "numpy":
-        data = data.tolist()  # a NumPy scalar or array: its Python numbers
+        # a NumPy scalar or array: its Python numbers, of its dtype
+        kind = _infer(data.tolist(), shape, flat, depth)
+        return _numpy._FROM_NUMPY.get(data.dtype.name, kind)
     if isinstance(data, (list, tuple)):
         n = len(data)
         if len(shape) <= depth:

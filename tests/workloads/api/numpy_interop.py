@@ -60,6 +60,12 @@ print("tensor copies", cp.tolist(), torch.tensor(arr[::2]).tolist(), torch.tenso
 check(lambda: torch.tensor(arr[::-1]))
 print("ufuncs give tensors", np.exp(torch.ones(2)), np.sqrt(torch.tensor([4.0, 9.0])), np.isfinite(torch.ones(2)))
 print("mixed arithmetic", np.float64(2.0) * torch.ones(2), torch.ones(2) + np.ones(2))
+print("NumPy scalars keep their dtype", torch.tensor([np.int32(1), np.int32(2)]).dtype,
+      torch.tensor([np.float64(1.5)]).dtype, torch.tensor(np.float32(2.5)).dtype,
+      torch.tensor([np.float16(1), np.int8(2)]).dtype, torch.as_tensor([np.float32(1)]).dtype)
+from torch.utils.data import default_collate  # noqa: E402
+print("collate", default_collate([np.array([1, 2], dtype=np.int32), np.array([3, 4], dtype=np.int32)]),
+      default_collate([np.float32(1), np.float32(2)]), default_collate([(np.ones(2), 1), (np.zeros(2), 2)]))
 print("legacy constructors copy", torch.Tensor(np.array([1, 2])), torch.FloatTensor(np.array([1.5])))
 
 check(lambda: torch.from_numpy([1, 2]))

@@ -1,5 +1,6 @@
 from torch import _unmodeled
 
+from ._utils.collate import default_collate  # noqa: F401
 from .dataloader import DataLoader  # noqa: F401
 from .dataset import Dataset, TensorDataset  # noqa: F401
 
