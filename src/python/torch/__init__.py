@@ -576,7 +576,8 @@ class Tensor(_C.TensorBase, metaclass=_TensorType):
 
     def __array__(self, dtype=None, copy=None):
         a = self.numpy()
-        return a if dtype is None else a.astype(dtype, copy=False)
+        a = a if dtype is None else a.astype(dtype, copy=False)
+        return a.copy() if copy and a.base is not None else a  # NumPy 2 may ask for a copy
 
     # NumPy defers to tensors in mixed arithmetic, and a ufunc of a tensor
     # (np.exp(t)) gives a tensor back, as in PyTorch.
