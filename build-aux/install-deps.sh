@@ -7,7 +7,7 @@ packages=(
   meson ninja-build pkg-config gcc clang libclang-rt-14-dev
   libglib2.0-dev libglib2.0-bin libjson-glib-dev
   libcairo2-dev libgtk-4-dev libgtksourceview-5-dev libadwaita-1-dev
-  libpython3-dev python3 libopenblas-dev
+  libpython3-dev python3 python3-numpy libopenblas-dev
   gettext desktop-file-utils appstream
   xvfb xauth
 )

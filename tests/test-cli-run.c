@@ -6,6 +6,7 @@
 
 #include <glib.h>
 #include <glib/gstdio.h>
+#include <string.h>
 
 typedef struct
 {
@@ -188,6 +189,39 @@ test_trace_is_deterministic (void)
   g_rmdir (dir);
 }
 
+/* Host memory running out (here: the simulated device's bytes and a
+ * kernel's staging, under an address-space limit the script sets) is an
+ * exception in the workload, which goes on: the run ends normally and its
+ * trace is complete. */
+static void
+test_host_memory_exhaustion_keeps_trace (void)
+{
+  g_autofree char *dir = g_dir_make_tmp ("ts-oom-XXXXXX", NULL);
+  g_autofree char *trace = g_build_filename (dir, "oom.tstrace", NULL);
+  g_autofree char *script = g_build_filename (TS_TEST_SRCDIR, "workloads", "sim", "device_host_memory.py", NULL);
+  const char *run_argv[] = { TS_CLI_PATH, "run", "-o", trace, script, NULL };
+  const char *info_argv[] = { TS_CLI_PATH, "info", trace, NULL };
+  g_autofree char *out = NULL, *err = NULL, *info = NULL;
+  g_autofree char *asan = g_strconcat (g_getenv ("ASAN_OPTIONS") ? g_getenv ("ASAN_OPTIONS") : "",
+                                       ":allocator_may_return_null=1", NULL);
+  g_auto(GStrv) envp = g_environ_setenv (g_get_environ (), "ASAN_OPTIONS", asan, TRUE);
+  int wait_status = 0;
+
+  /* under AddressSanitizer, a failed allocation returns NULL as malloc's does */
+  g_assert_true (g_spawn_sync (NULL, (char **) run_argv, envp, G_SPAWN_DEFAULT, NULL, NULL,
+                               &out, &err, &wait_status, NULL));
+  g_assert_true (WIFEXITED (wait_status));
+  g_assert_cmpint (WEXITSTATUS (wait_status), ==, 0);
+  g_assert_nonnull (strstr (out, "RuntimeError: CUDA error: out of memory"));
+  g_assert_nonnull (strstr (out, "the workload goes on 3.0"));
+  g_assert_true (g_spawn_sync (NULL, (char **) info_argv, NULL, G_SPAWN_DEFAULT, NULL, NULL,
+                               &info, NULL, &wait_status, NULL));
+  g_assert_true (WIFEXITED (wait_status) && WEXITSTATUS (wait_status) == 0);
+  g_assert_nonnull (strstr (info, "Complete:    yes"));
+  g_unlink (trace);
+  g_rmdir (dir);
+}
+
 static void
 test_exit_status_and_args (void)
 {
@@ -269,5 +303,6 @@ main (int    argc,
   g_test_add_func ("/cli/run/visible-devices-note", test_visible_devices_note);
   g_test_add_func ("/cli/run/gpu-count-option", test_gpu_count_option);
   g_test_add_func ("/cli/run/trace-is-deterministic", test_trace_is_deterministic);
+  g_test_add_func ("/cli/run/host-memory-exhaustion-keeps-trace", test_host_memory_exhaustion_keeps_trace);
   return g_test_run ();
 }

@@ -3,7 +3,7 @@
  * Copyright 2026 The Tensorscope authors
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
- * For each tests/workloads/{seeds,api}/NAME.expected, the script NAME.py
+ * For each tests/workloads/{seeds,api,sim}/NAME.expected, the script NAME.py
  * (for seeds, the gallery's copy: see ts-test-workloads.h) runs under
  * `tensorscope-cli run --gpus 4` and its stdout is compared line by line. In
  * an expected line `{{*}}` matches any run of characters (random values,
@@ -12,7 +12,8 @@
  * status (then stderr is free) or NAME.stderr gives what stderr must hold
  * (matched like stdout: PyTorch's own warnings, such as the FutureWarning
  * of a deprecated call, go there). NAME.env holds KEY=VALUE lines to add
- * to the environment of that run.
+ * to the environment of that run. sim/ holds what only the simulator does,
+ * left out on the cuda backend.
  */
 
 #include <glib.h>
@@ -202,5 +203,8 @@ main (int   argc,
   g_unsetenv ("CUDA_VISIBLE_DEVICES");
   add_dir ("seeds");
   add_dir ("api");
+  /* what only the simulator does: its devices' bytes are host memory */
+  if (g_strcmp0 (g_getenv ("TS_TEST_BACKEND"), "cuda") != 0)
+    add_dir ("sim");
   return g_test_run ();
 }

@@ -39,6 +39,14 @@ PyObject *ts_py_tensor_wrap      (TsTensor  *t);
 gboolean  ts_py_tensor_register  (PyObject  *module);
 gboolean  ts_py_cuda_register    (PyObject  *module);
 gboolean  ts_py_sanitizer_register (PyObject *module);
+gboolean  ts_py_grad_register    (PyObject  *module);
+/* torch.is_inference_mode_enabled() on this thread (ts-py-grad.c) */
+gboolean  ts_py_inference_mode_enabled (void);
+gboolean  ts_py_numpy_register   (PyObject  *module);
+/* the elements a strided view spans, first to last (ts-py-numpy.c) */
+gint64    ts_py_strided_extent   (guint         ndim,
+                                  const gint64 *shape,
+                                  const gint64 *strides);
 /* torch.cuda._sanitizer.CUDASanitizerErrors for a TS_OP_ACCESS_ERROR. */
 PyObject *ts_py_sanitizer_raise  (GError    *error);
 /* Code of our torch package (left out of the user's stacks). */

@@ -762,6 +762,12 @@ set_requires_grad (PyObject *self,
                        "only Tensors of floating point dtype can require gradients");
       return -1;
     }
+  if (v && SELF_T->storage->inference && !ts_py_inference_mode_enabled ())
+    {
+      PyErr_SetString (PyExc_RuntimeError,
+                       "Setting requires_grad=True on inference tensor outside InferenceMode is not allowed.");
+      return -1;
+    }
   ((TsPyTensor *) self)->requires_grad = v;
   return 0;
 }
@@ -783,6 +789,13 @@ tensor_dim (PyObject *self,
             PyObject *unused)
 {
   return PyLong_FromLong (SELF_T->ndim);
+}
+
+static PyObject *
+tensor_is_inference (PyObject *self,
+                     PyObject *unused)
+{
+  return PyBool_FromLong (SELF_T->storage->inference);
 }
 
 static PyObject *
@@ -1482,6 +1495,7 @@ static PyMethodDef tensor_methods[] = {
   { "dim", tensor_dim, METH_NOARGS, NULL },
   { "numel", tensor_numel, METH_NOARGS, NULL },
   { "nelement", tensor_numel, METH_NOARGS, NULL },
+  { "is_inference", tensor_is_inference, METH_NOARGS, NULL },
   { "_stride", tensor_stride_tuple, METH_NOARGS, NULL },
   { "storage_offset", tensor_storage_offset, METH_NOARGS, NULL },
   { "get_device", tensor_get_device, METH_NOARGS, NULL },
@@ -1610,7 +1624,7 @@ py_from_cuda_pointer (PyObject *module,
   gint64 shape[TS_MAX_DIMS], strides[TS_MAX_DIMS];
   guint ndim, n_strides;
   TsDType dtype;
-  gint64 extent = 1;
+  gint64 extent;
   int device;
   GError *error = NULL;
   g_autoptr(TsStorage) storage = NULL;
@@ -1644,17 +1658,12 @@ py_from_cuda_pointer (PyObject *module,
       device = (int) ((ptr - TS_DEVICE_MEMORY_BASE) >> TS_DEVICE_MEMORY_SPAN_SHIFT);
     }
   for (guint d = 0; d < ndim; d++)
-    {
-      if (shape[d] == 0)
-        extent = 0;
-      if (strides[d] < 0)
-        {
-          PyErr_SetString (PyExc_ValueError, "negative strides are not supported");
-          return NULL;
-        }
-    }
-  for (guint d = 0; d < ndim && extent > 0; d++)
-    extent += (shape[d] - 1) * strides[d];
+    if (strides[d] < 0)
+      {
+        PyErr_SetString (PyExc_ValueError, "negative strides are not supported");
+        return NULL;
+      }
+  extent = ts_py_strided_extent (ndim, shape, strides);
   storage = ts_storage_new_external (device, ptr, (gsize) extent * ts_dtype_size (dtype));
   return wrap_or_raise (ts_tensor_new_view (storage, dtype, ndim, shape, strides, 0), &error);
 }

@@ -175,8 +175,8 @@ job_start (gpointer data)
           job->staging[i] = job->inline_staging + job->inline_used;
           job->inline_used += (job->span_bytes[i] + 15) & ~(gsize) 15;
         }
-      else
-        job->staging[i] = g_malloc (job->span_bytes[i]);
+      else if ((job->staging[i] = g_try_malloc (job->span_bytes[i])) == NULL)
+        return TS_DEVICE_ERROR_LAUNCH_OUT_OF_RESOURCES;  /* the host has no room to stage it */
       memcpy (job->staging[i], job->real[i], job->span_bytes[i]);
       job->sv[i].data = job->staging[i];
       job->tv[i].offset -= job->span_min[i];
@@ -2451,7 +2451,8 @@ job_run_on_host (Job                 *job,
           t->storage->data != NULL)
         continue;
       job->span_min[i] = tensor_span (t, &job->span_bytes[i]);
-      job->staging[i] = g_malloc (job->span_bytes[i]);
+      if ((job->staging[i] = g_try_malloc (job->span_bytes[i])) == NULL)
+        return TS_DEVICE_ERROR_LAUNCH_OUT_OF_RESOURCES;  /* the host has no room to stage it */
       job->real[i] = (guint8 *) GSIZE_TO_POINTER (t->storage->addr) +
                      job->span_min[i] * ts_dtype_size (t->dtype);
       if ((err = k->memcpy_sync (job->staging[i], job->real[i], job->span_bytes[i])) != 0)

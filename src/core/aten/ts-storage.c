@@ -19,6 +19,24 @@ ts_device_to_string (TsDevice device)
   return g_strdup_printf ("cuda:%d", device.index);
 }
 
+/* torch.inference_mode on this thread: what the storages made here are */
+static _Thread_local gboolean inference_mode;
+
+void
+ts_storage_set_inference_mode (gboolean on)
+{
+  inference_mode = on;
+}
+
+static TsStorage *
+storage_new0 (void)
+{
+  TsStorage *self = g_atomic_rc_box_new0 (TsStorage);
+
+  self->inference = inference_mode;
+  return self;
+}
+
 static void
 storage_clear (gpointer data)
 {
@@ -30,8 +48,28 @@ storage_clear (gpointer data)
     ts_session_free (self->block);
   else if (self->pinned)
     ts_session_host_free (self->block);
+  else if (self->release != NULL)
+    self->release (self->release_data);
   else
     g_free (self->data);
+}
+
+TsStorage *
+ts_storage_new_cpu_borrowed (guint8         *data,
+                             gsize           nbytes,
+                             GDestroyNotify  release,
+                             gpointer        release_data)
+{
+  TsStorage *self = storage_new0 ();
+
+  self->device = TS_DEVICE_CPU_VALUE;
+  self->nbytes = nbytes;
+  self->stream = TS_STREAM_NONE;
+  self->data = data;
+  self->addr = GPOINTER_TO_SIZE (data);
+  self->release = release;
+  self->release_data = release_data;
+  return self;
 }
 
 TsStorage *
@@ -39,7 +77,7 @@ ts_storage_new_cpu (gsize      nbytes,
                     gboolean   pinned,
                     GError   **error)
 {
-  TsStorage *self = g_atomic_rc_box_new0 (TsStorage);
+  TsStorage *self = storage_new0 ();
 
   self->device = TS_DEVICE_CPU_VALUE;
   self->nbytes = nbytes;
@@ -57,8 +95,18 @@ ts_storage_new_cpu (gsize      nbytes,
     }
   else
     {
-      /* 64-byte aligned so that data_ptr() looks like PyTorch's. */
-      self->data = g_malloc0 (MAX (nbytes, 1));
+      /* 64-byte aligned so that data_ptr() looks like PyTorch's. Host
+       * memory running out is c10's alloc_cpu failing, with its message. */
+      self->data = g_try_malloc0 (MAX (nbytes, 1));
+      if (self->data == NULL)
+        {
+          g_set_error (error, TS_TENSOR_ERROR, TS_TENSOR_ERROR_RUNTIME,
+                       "[enforce fail at alloc_cpu.cpp:75] err == 0. DefaultCPUAllocator: can't allocate "
+                       "memory: you tried to allocate %" G_GSIZE_FORMAT " bytes. Error code 12 (Cannot "
+                       "allocate memory)", nbytes);
+          g_atomic_rc_box_release (self);
+          return NULL;
+        }
       self->addr = nbytes ? GPOINTER_TO_SIZE (self->data) : 0;
     }
   return self;
@@ -77,7 +125,7 @@ ts_storage_new_cuda (int      device,
 
   /* not _new0: calloc skips malloc's per-thread cache */
   self = g_atomic_rc_box_new (TsStorage);
-  *self = (TsStorage) { .device = { TS_DEVICE_CUDA, device } };
+  *self = (TsStorage) { .device = { TS_DEVICE_CUDA, device }, .inference = inference_mode };
   self->nbytes = nbytes;
   stream = ts_session_current_stream (device);
   self->stream = stream;
@@ -97,7 +145,7 @@ ts_storage_new_external (int      device,
                          guint64  addr,
                          gsize    nbytes)
 {
-  TsStorage *self = g_atomic_rc_box_new0 (TsStorage);
+  TsStorage *self = storage_new0 ();
 
   /* no block: storage_clear frees nothing */
   self->device = (TsDevice) { TS_DEVICE_CUDA, device };

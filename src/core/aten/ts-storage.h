@@ -55,11 +55,25 @@ struct _TsStorage
   gpointer    block;       /* the allocator's handle, CUDA and pinned only */
   gboolean    external;    /* CUDA memory viewed, not owned: data is NULL, and
                             * kernels map addr when they start */
+  GDestroyNotify release;  /* CPU bytes borrowed from their owner: called */
+  gpointer    release_data; /* with release_data instead of freeing data */
+  gboolean    inference;   /* made in inference mode: its tensors and their
+                            * views are inference tensors */
 };
+
+/* Whether the storages this thread makes from now on are made in inference
+ * mode (torch.inference_mode; the Python layer keeps the mode). */
+void ts_storage_set_inference_mode (gboolean on);
 
 TsStorage *ts_storage_new_cpu    (gsize       nbytes,
                                   gboolean    pinned,
                                   GError    **error);
+/* Host bytes another owner keeps (torch.from_numpy): the storage uses them
+ * in place and calls release (release_data) when it goes away. */
+TsStorage *ts_storage_new_cpu_borrowed (guint8         *data,
+                                        gsize           nbytes,
+                                        GDestroyNotify  release,
+                                        gpointer        release_data);
 TsStorage *ts_storage_new_cuda   (int         device,
                                   gsize       nbytes,
                                   GError    **error);

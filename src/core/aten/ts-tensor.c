@@ -22,7 +22,9 @@ contiguous_strides (guint         ndim,
   for (int i = (int) ndim - 1; i >= 0; i--)
     {
       strides[i] = s;
-      s *= MAX (shape[i], 1);
+      /* wraps as c10's does, not undefined: an empty tensor's sizes may
+       * multiply past int64 ([0, 2^62, 2^62] has strides (0, 2^62, 1)) */
+      s = (gint64) ((guint64) s * (guint64) MAX (shape[i], 1));
     }
 }
 
@@ -81,6 +83,8 @@ ts_tensor_new_view (TsStorage    *storage,
   return tensor_new_taking (ts_storage_ref (storage), dtype, ndim, shape, strides, offset);
 }
 
+static char *shape_string (guint ndim, const gint64 *shape);
+
 TsTensor *
 ts_tensor_new_empty (TsDevice       device,
                      TsDType        dtype,
@@ -121,13 +125,26 @@ ts_tensor_new_empty (TsDevice       device,
         return NULL;
       }
 
+  /* c10's computeStorageNbytesContiguous: only a byte count that overflows
+   * uint64 or passes INT64_MAX is refused here; a merely huge one goes on
+   * to the allocator, which says how much it could not get. */
+  {
+    guint64 nbytes = 1;
+    gboolean overflowed = FALSE;
+
+    for (guint i = 0; i < ndim; i++)
+      overflowed |= __builtin_mul_overflow (nbytes, (guint64) shape[i], &nbytes);
+    overflowed |= __builtin_mul_overflow (nbytes, (guint64) ts_dtype_size (dtype), &nbytes);
+    if (overflowed || nbytes > G_MAXINT64)
+      {
+        g_autofree char *sizes = shape_string (ndim, shape);
+
+        g_set_error (error, TS_TENSOR_ERROR, TS_TENSOR_ERROR_RUNTIME,
+                     "Storage size calculation overflowed with sizes=%s", sizes);
+        return NULL;
+      }
+  }
   numel = shape_numel (ndim, shape);
-  if (numel > (G_GINT64_CONSTANT (1) << 60) / (gint64) ts_dtype_size (dtype))
-    {
-      g_set_error_literal (error, TS_TENSOR_ERROR, TS_TENSOR_ERROR_RUNTIME,
-                           "Storage size calculation overflowed");
-      return NULL;
-    }
 
   if (device.type == TS_DEVICE_CUDA)
     storage = ts_storage_new_cuda (device.index, numel * ts_dtype_size (dtype), error);

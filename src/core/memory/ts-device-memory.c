@@ -393,7 +393,8 @@ ts_device_memory_translate (TsDeviceMemory *self,
         {
           g_mutex_unlock (&self->lock);
           g_set_error (error, TS_DEVICE_MEMORY_ERROR, TS_DEVICE_MEMORY_ERROR_HOST,
-                       "Could not reserve %" G_GUINT64_FORMAT " bytes of host memory to back a device segment",
+                       "CUDA error: out of memory (Tensorscope could not reserve %" G_GUINT64_FORMAT
+                       " bytes of host memory to back the simulated device's segment)",
                        seg->span);
           return NULL;
         }

@@ -10,6 +10,9 @@ import builtins as _builtins
 import importlib.machinery as _machinery
 import importlib.util as _util
 import sys as _sys
+import threading as _threading
+
+from . import _unmodeled
 
 # torch._C is linked into tensorscope-cli (PyImport_AppendInittab). The
 # builtin importer only looks at top-level names, so load it by hand.
@@ -81,9 +84,17 @@ def get_default_dtype():
 
 
 def set_default_dtype(d):
+    """The dtype of floating-point tensors made without one (factories,
+    tensor() of Python floats)."""
     global _default_dtype
-    if d not in (float32, float64):
+    if not isinstance(d, dtype):
+        raise TypeError("invalid dtype object: only floating-point types are supported as the default type")
+    if not d.is_floating_point:
         raise TypeError("only floating-point types are supported as the default type")
+    if d not in (float32, float64):
+        # the kernels' type promotion knows only these two defaults
+        raise _unmodeled.unsupported("torch.set_default_dtype(%r)" % d,
+                                     "the default dtype is torch.float32 or torch.float64")
     _C._set_default_dtype(d)
     _default_dtype = d
 
@@ -151,11 +162,70 @@ class device:
     def __reduce__(self):
         return (device, (self.type, self.index))
 
+    # `with torch.device("cuda:1"):` makes it the factories' default device
+    # until the block ends (PyTorch's DeviceContext)
+    def __enter__(self):
+        _default_devices().append(self)
+        return self
+
+    def __exit__(self, *exc):
+        _default_devices().pop()
+
 
 def _device_arg(d):
     if d is None or isinstance(d, device):
         return d
     return device(d)
+
+
+# The factories' default device, per thread as in PyTorch: set_default_device
+# sets the bottom of the stack, `with torch.device(...)` pushes on it.
+_device_context = _threading.local()
+
+
+def _default_devices():
+    stack = getattr(_device_context, "stack", None)
+    if stack is None:
+        stack = _device_context.stack = [None]
+    return stack
+
+
+def set_default_device(device):
+    """The device factories (empty, zeros, tensor, arange, ...) use when
+    they are given none; None goes back to the CPU."""
+    _default_devices()[0] = _device_arg(device)
+
+
+def get_default_device():
+    d = _default_devices()[-1] or _CPU
+    if d.type == "cuda" and d.index is None:
+        return globals()["device"]("cuda", cuda.current_device())
+    return d
+
+
+def set_default_tensor_type(t):
+    """PyTorch 2.1 deprecated it for what it does: set_default_dtype and,
+    for a torch.cuda type, set_default_device("cuda")."""
+    import warnings
+    warnings.warn("torch.set_default_tensor_type() is deprecated as of PyTorch 2.1, please use "
+                  "torch.set_default_dtype() and torch.set_default_device() as alternatives.", stacklevel=2)
+    if isinstance(t, str):
+        obj = _sys.modules[__name__]
+        for part in t.split(".")[1:]:
+            obj = getattr(obj, part)
+        t = obj
+    dt = getattr(t, "dtype", None) if isinstance(t, type) else None
+    if not isinstance(dt, dtype):
+        raise TypeError("invalid type object: only floating-point types are supported as the default type")
+    set_default_dtype(dt)
+    set_default_device("cuda" if t.is_cuda else None)
+
+
+def _factory_device(d):
+    """A factory's device argument: the default device when it has none."""
+    if d is None:
+        return _default_devices()[-1]
+    return _device_arg(d)
 
 
 # Size ------------------------------------------------------------------------
@@ -184,12 +254,23 @@ def _shape_arg(size):
 # Tensor -----------------------------------------------------------------------
 
 
-class Tensor(_C.TensorBase):
+class _TensorType(type):
+    """torch.Tensor.x for an x Tensorscope does not model names it."""
+
+    def __getattr__(cls, name):
+        raise _unmodeled.missing("torch.Tensor", name, "type object '%s'" % cls.__name__)
+
+
+class Tensor(_C.TensorBase, metaclass=_TensorType):
     """torch.Tensor; also the legacy constructor torch.Tensor(data or sizes)."""
+
+    def __getattr__(self, name):
+        # only reached when nothing else has the attribute
+        raise _unmodeled.missing("torch.Tensor", name, "'%s' object" % type(self).__name__)
 
     def __new__(cls, *args, device=None, dtype=None):
         dt = dtype or _default_dtype
-        if len(args) == 1 and isinstance(args[0], (list, tuple)) and not _is_size(args[0]):
+        if len(args) == 1 and _is_data(args[0]):
             t = tensor(args[0], dtype=dt, device=device)
         elif len(args) == 1 and isinstance(args[0], _C.TensorBase):
             t = args[0]
@@ -220,7 +301,16 @@ class Tensor(_C.TensorBase):
 
     @property
     def data(self):
-        return self
+        # the same memory, outside autograd: a Tensor that requires no grad
+        return _C._make_subclass(Tensor, self)
+
+    @property
+    def itemsize(self):
+        return self.element_size()
+
+    @property
+    def nbytes(self):
+        return self.numel() * self.element_size()
 
     @property
     def is_leaf(self):
@@ -239,6 +329,10 @@ class Tensor(_C.TensorBase):
         return self
 
     def detach(self):
+        return _C._make_subclass(Tensor, self)
+
+    def detach_(self):
+        self.requires_grad = False
         return self
 
     def untyped_storage(self):
@@ -461,6 +555,10 @@ class Tensor(_C.TensorBase):
         return _index(self, index)
 
     def __setitem__(self, index, value):
+        # A tensor or list index selects a copy: writing into it would
+        # silently change nothing. PyTorch writes through index_put_.
+        if _builtins.any(isinstance(i, (Tensor, list)) for i in (index if isinstance(index, tuple) else (index,))):
+            raise _unmodeled.not_modeled("Assignment through a tensor or list index (torch.Tensor.index_put_)")
         target = _index(self, index)
         if isinstance(value, Tensor):
             target.copy_(value)
@@ -470,8 +568,25 @@ class Tensor(_C.TensorBase):
     def __hash__(self):
         return id(self)
 
-    def __array__(self, *args):
-        raise TypeError("numpy is not supported by Tensorscope's torch")
+    def numpy(self, *args, force=False):
+        if args:
+            raise TypeError("numpy() takes 0 positional arguments but %d %s given"
+                            % (len(args), "was" if len(args) == 1 else "were"))
+        return _numpy.to_numpy(self, force)
+
+    def __array__(self, dtype=None, copy=None):
+        a = self.numpy()
+        a = a if dtype is None else a.astype(dtype, copy=False)
+        return a.copy() if copy and a.base is not None else a  # NumPy 2 may ask for a copy
+
+    # NumPy defers to tensors in mixed arithmetic, and a ufunc of a tensor
+    # (np.exp(t)) gives a tensor back, as in PyTorch.
+    __array_priority__ = 1000
+
+    def __array_wrap__(self, array, *context):
+        if array.dtype == _builtins.bool:
+            array = array.astype("uint8")
+        return from_numpy(array)
 
     def __format__(self, spec):
         if self.dim() == 0:
@@ -582,6 +697,11 @@ _CPU = device("cpu")
 
 def _is_size(obj):
     return isinstance(obj, Size)
+
+
+def _is_data(obj):
+    """The legacy constructors' one argument that is data, not a size."""
+    return isinstance(obj, (list, tuple)) and not _is_size(obj) or _numpy.is_ndarray(obj)
 
 
 class _UntypedStorage:
@@ -729,17 +849,27 @@ def _finish(t, requires_grad):
     return t
 
 
+def _no_out(name, out):
+    """A factory's out= would have to be written in place: not modeled, so
+    never silently ignored."""
+    if out is not None:
+        raise _unmodeled.unsupported("torch.%s(..., out=...)" % name)
+
+
 def empty(*size, dtype=None, device=None, requires_grad=False, pin_memory=False, out=None,
           layout=None, memory_format=None):
-    return _finish(_C._empty(_shape_arg(size), dtype or _default_dtype, _device_arg(device),
+    _no_out("empty", out)
+    return _finish(_C._empty(_shape_arg(size), dtype or _default_dtype, _factory_device(device),
                              pin_memory), requires_grad)
 
 
 def zeros(*size, dtype=None, device=None, requires_grad=False, pin_memory=False, out=None, layout=None):
+    _no_out("zeros", out)
     return _finish(empty(*size, dtype=dtype, device=device, pin_memory=pin_memory).fill_(0), requires_grad)
 
 
 def ones(*size, dtype=None, device=None, requires_grad=False, pin_memory=False, out=None, layout=None):
+    _no_out("ones", out)
     return _finish(empty(*size, dtype=dtype, device=device, pin_memory=pin_memory).fill_(1), requires_grad)
 
 
@@ -753,6 +883,7 @@ def _scalar_dtype(v):
 
 def full(size, fill_value, dtype=None, device=None, requires_grad=False, pin_memory=False, out=None,
          layout=None):
+    _no_out("full", out)
     dt = dtype or _scalar_dtype(fill_value)
     return _finish(empty(size, dtype=dt, device=device, pin_memory=pin_memory).fill_(fill_value),
                    requires_grad)
@@ -776,11 +907,13 @@ def full_like(t, fill_value, dtype=None, device=None, requires_grad=False, memor
 
 
 def rand(*size, dtype=None, device=None, requires_grad=False, generator=None, pin_memory=False, out=None):
+    _no_out("rand", out)
     return _finish(empty(*size, dtype=dtype, device=device, pin_memory=pin_memory)
                    .uniform_(0, 1, generator=generator), requires_grad)
 
 
 def randn(*size, dtype=None, device=None, requires_grad=False, generator=None, pin_memory=False, out=None):
+    _no_out("randn", out)
     return _finish(empty(*size, dtype=dtype, device=device, pin_memory=pin_memory)
                    .normal_(0, 1, generator=generator), requires_grad)
 
@@ -798,13 +931,14 @@ def normal(mean, std, size=None, dtype=None, device=None, generator=None):
 
 
 def arange(start, end=None, step=1, dtype=None, device=None, requires_grad=False, out=None):
+    _no_out("arange", out)
     if end is None:
         start, end = 0, start
     if dtype is None:
         ints = all(isinstance(v, _builtins.int) for v in (start, end, step))
         dtype = int64 if ints else _default_dtype
     return _finish(_C._arange(_builtins.float(start), _builtins.float(end), _builtins.float(step),
-                              dtype, _device_arg(device)), requires_grad)
+                              dtype, _factory_device(device)), requires_grad)
 
 
 def _infer(data, shape, flat, depth=0):
@@ -813,6 +947,10 @@ def _infer(data, shape, flat, depth=0):
             flat.append(data.item())
             return data.dtype
         data = data.tolist()
+    if type(data).__module__ == "numpy":
+        # a NumPy scalar or array: its Python numbers, of its dtype
+        kind = _infer(data.tolist(), shape, flat, depth)
+        return _numpy._FROM_NUMPY.get(data.dtype.name, kind)
     if isinstance(data, (list, tuple)):
         n = len(data)
         if len(shape) <= depth:
@@ -848,13 +986,16 @@ def _promote_kind(a, b):
 def tensor(data, dtype=None, device=None, requires_grad=False, pin_memory=False):
     if isinstance(data, Tensor) or hasattr(data, "__cuda_array_interface__"):
         t = as_tensor(data).clone()
+        device = _factory_device(device)
         if dtype is not None or device is not None:
             t = t.to(device=device, dtype=dtype)
         return _finish(t, requires_grad)
+    if _numpy.is_ndarray(data):
+        return _finish(_numpy.tensor(data, dtype, device), requires_grad)
     shape, flat = [], []
     kind = _infer(data, shape, flat)
     dt = dtype or kind or _default_dtype
-    t = _C._from_flat(flat, tuple(shape), dt, _device_arg(device))
+    t = _C._from_flat(flat, tuple(shape), dt, _factory_device(device))
     if pin_memory:
         t = t.pin_memory()
     return _finish(t, requires_grad)
@@ -924,11 +1065,13 @@ def as_tensor(data, dtype=None, device=None):
         if dtype is not None or device is not None:
             t = t.to(device=device, dtype=dtype)
         return t
+    if _numpy.is_ndarray(data):
+        return _numpy.as_tensor(data, dtype, device)
     return tensor(data, dtype=dtype, device=device)
 
 
 def from_numpy(arr):
-    raise TypeError("numpy is not supported by Tensorscope's torch")
+    return _numpy.from_numpy(arr)
 
 
 # functions over tensors ----------------------------------------------------------
@@ -1129,27 +1272,53 @@ class Generator:
 default_generator = Generator(_cpu_id=-1)
 
 
-class no_grad:
-    def __enter__(self):
-        return self
-
-    def __exit__(self, *exc):
-        return False
-
-    def __call__(self, fn):
-        return fn
-
-
-enable_grad = no_grad
-inference_mode = no_grad
-
-
-def set_grad_enabled(mode):
-    return no_grad()
-
-
 def is_grad_enabled():
-    return False
+    return _C.is_grad_enabled()
+
+
+def is_inference_mode_enabled():
+    return _C.is_inference_mode_enabled()
+
+
+def is_inference(input):
+    return input.is_inference()
+
+
+# PyTorch's global flags. The kernels do not read them yet (see torch.backends).
+_deterministic = {"mode": False, "warn_only": False}
+
+
+def use_deterministic_algorithms(mode, *, warn_only=False):
+    for name, value in (("mode", mode), ("warn_only", warn_only)):
+        if not isinstance(value, _builtins.bool):
+            raise TypeError("_set_deterministic_algorithms(): argument '%s'%s must be bool, not %s"
+                            % (name, " (position 1)" if name == "mode" else "", type(value).__name__))
+    _deterministic.update(mode=mode, warn_only=warn_only)
+
+
+def are_deterministic_algorithms_enabled():
+    return _deterministic["mode"]
+
+
+def is_deterministic_algorithms_warn_only_enabled():
+    return _deterministic["warn_only"]
+
+
+def set_float32_matmul_precision(precision):
+    """Whether float32 matmuls may use TF32: not with "highest", with "high"
+    and "medium" (backends.cuda.matmul.allow_tf32 is this setting)."""
+    if not isinstance(precision, str):
+        raise RuntimeError("set_float32_matmul_precision expects a str, but got " + type(precision).__name__)
+    if precision not in ("highest", "high", "medium"):
+        import warnings
+        warnings.warn(precision + " is not one of 'highest', 'high', or 'medium'; the current"
+                      "setFloat32MatmulPrecision call has no effect.")
+        return
+    backends.cuda._float32_matmul_precision = precision
+
+
+def get_float32_matmul_precision():
+    return backends.cuda._float32_matmul_precision
 
 
 # legacy typed constructors --------------------------------------------------------
@@ -1167,7 +1336,7 @@ def _legacy_class(dt, on_cuda):
             dev = device or globals()["device"]("cuda", cuda.current_device())
         else:
             dev = device
-        if len(args) == 1 and isinstance(args[0], (list, tuple)) and not _is_size(args[0]):
+        if len(args) == 1 and _is_data(args[0]):
             return tensor(args[0], dtype=dt, device=dev)
         return _C._empty(_shape_arg(args) if args else (0,), dt, _device_arg(dev))
 
@@ -1187,6 +1356,10 @@ import os as _os
 _C._set_classes(Tensor, device, _dtypes, _os.path.dirname(_os.path.abspath(__file__)) + _os.sep)
 del _os
 
+from . import autograd  # noqa: E402
+from .autograd import enable_grad, inference_mode, no_grad, set_grad_enabled  # noqa: E402,F401
+from . import backends  # noqa: E402
+from . import _numpy  # noqa: E402
 from . import cuda  # noqa: E402
 from . import nn  # noqa: E402
 from . import utils  # noqa: E402
@@ -1198,6 +1371,16 @@ for _dt, _name in _LEGACY_NAMES.items():
 del _dt, _name
 
 OutOfMemoryError = _C.OutOfMemoryError
+
+# What PyTorch has and Tensorscope does not model yet says so by name.
+__getattr__ = _unmodeled.module_getattr(__name__)
+for _name in ("optim", "optim.lr_scheduler", "amp", "cuda.amp", "distributed", "jit", "fx", "onnx",
+              "linalg", "fft", "special", "profiler", "distributions", "sparse", "func", "hub",
+              "testing", "utils.checkpoint", "nn.utils", "quantization", "ao", "export", "compiler",
+              "multiprocessing", "library", "masked", "nested", "futures", "mps", "overrides"):
+    _unmodeled.skeleton("torch." + _name)
+del _name
+_unmodeled.install_finder()
 
 # As PyTorch: the variable's presence (any value) turns CSAN on.
 import os as _os  # noqa: E402

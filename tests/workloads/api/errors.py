@@ -2,15 +2,7 @@
 # device the expected text is PyTorch's as documented; the CPU ones were
 # checked against Debian's python3-torch.
 import torch
-
-
-def check(fn):
-    try:
-        fn()
-    except Exception as err:
-        print(type(err).__name__ + ":", err)
-    else:
-        print("no error")
+from checks import check
 
 
 a = torch.ones(4, device='cuda:0')

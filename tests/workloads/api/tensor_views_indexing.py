@@ -64,7 +64,7 @@ t("to str", lambda: a.to('cpu').device)
 t("type()", lambda: a.type())
 t("type(str)", lambda: a.type('torch.DoubleTensor').dtype)
 t("element_size", lambda: a.element_size())
-t("nbytes", lambda: a.nbytes)
+t("nbytes", lambda: a.nbytes)  # PyTorch 2 has Tensor.nbytes (1.13 has not): 24 * 4
 t("is_pinned", lambda: a.is_pinned())
 t("is_cuda", lambda: a.is_cuda)
 t("device", lambda: a.device)

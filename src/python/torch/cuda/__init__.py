@@ -3,7 +3,7 @@
 import os  # noqa: F401  (seed scripts call torch.cuda.os.cpu_count())
 
 import torch
-from torch import _C
+from torch import _C, _unmodeled
 
 from . import _sanitizer, comm, memory, nvtx, random  # noqa: F401
 from .memory import *  # noqa: F401,F403
@@ -231,8 +231,16 @@ def get_sync_debug_mode():
     return 0
 
 
-def set_sync_debug_mode(mode):
-    pass
+def set_sync_debug_mode(debug_mode):
+    """Only "default" (0): warning or failing on synchronizing calls is not
+    modeled."""
+    if isinstance(debug_mode, str):
+        names = {"default": 0, "warn": 1, "error": 2}
+        if debug_mode not in names:
+            raise RuntimeError("invalid value of debug_mode, expected one of `default`, `warn`, `error`")
+        debug_mode = names[debug_mode]
+    if debug_mode != 0:
+        raise _unmodeled.unsupported("torch.cuda.set_sync_debug_mode(%r)" % debug_mode)
 
 
 def is_bf16_supported():
@@ -242,3 +250,6 @@ def is_bf16_supported():
 from .. import cuda as _self  # noqa: E402
 
 _self.nvtx = nvtx
+
+# what PyTorch has here and Tensorscope does not model says so by name
+__getattr__ = _unmodeled.module_getattr(__name__)

@@ -2,6 +2,7 @@
 (torch/nn/parallel/comm.py upstream)."""
 
 import torch
+from torch import _unmodeled
 
 __all__ = ["broadcast", "broadcast_coalesced", "reduce_add", "reduce_add_coalesced", "scatter", "gather"]
 
@@ -86,3 +87,7 @@ def gather(tensors, dim=0, destination=None, *, out=None):
         out.copy_(result)
         return out
     return result
+
+
+# what PyTorch has here and Tensorscope does not model says so by name
+__getattr__ = _unmodeled.module_getattr(__name__)

@@ -4,7 +4,7 @@ import collections
 import warnings
 
 import torch
-from torch import _C
+from torch import _C, _unmodeled
 
 __all__ = [
     "memory_stats", "memory_summary", "memory_snapshot", "memory_allocated", "max_memory_allocated",
@@ -163,3 +163,7 @@ def _dump_snapshot(filename="dump_snapshot.pickle"):
     import pickle
     with open(filename, "wb") as f:
         pickle.dump(_snapshot(), f)
+
+
+# what PyTorch has here and Tensorscope does not model says so by name
+__getattr__ = _unmodeled.module_getattr(__name__)

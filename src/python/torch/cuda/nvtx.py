@@ -2,7 +2,7 @@
 
 from contextlib import contextmanager
 
-from torch import _C
+from torch import _C, _unmodeled
 
 __all__ = ["range_push", "range_pop", "range_start", "range_end", "mark", "range"]
 
@@ -34,3 +34,7 @@ def range(msg, *args, **kwargs):
         yield
     finally:
         range_pop()
+
+
+# what PyTorch has here and Tensorscope does not model says so by name
+__getattr__ = _unmodeled.module_getattr(__name__)

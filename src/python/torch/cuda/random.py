@@ -1,7 +1,7 @@
 """torch.cuda's RNG functions: one Philox generator per device."""
 
 import torch
-from torch import _C
+from torch import _C, _unmodeled
 
 __all__ = ["manual_seed", "manual_seed_all", "seed", "seed_all", "initial_seed",
            "get_rng_state", "get_rng_state_all", "set_rng_state", "set_rng_state_all"]
@@ -64,3 +64,7 @@ def set_rng_state(new_state, device="cuda"):
 def set_rng_state_all(new_states):
     for i, state in enumerate(new_states):
         set_rng_state(state, i)
+
+
+# what PyTorch has here and Tensorscope does not model says so by name
+__getattr__ = _unmodeled.module_getattr(__name__)

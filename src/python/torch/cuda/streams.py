@@ -3,7 +3,7 @@
 import ctypes
 
 import torch
-from torch import _C
+from torch import _C, _unmodeled
 
 
 class Stream:
@@ -162,3 +162,7 @@ class Event:
         if self.cuda_event:
             return "<torch.cuda.Event %#x>" % self.cuda_event
         return "<torch.cuda.Event uninitialized>"
+
+
+# what PyTorch has here and Tensorscope does not model says so by name
+__getattr__ = _unmodeled.module_getattr(__name__)

@@ -1,6 +1,11 @@
 """torch.nn: the parts of PyTorch's Python layer that workloads use."""
 
+from torch import _unmodeled
+
 from . import functional, init, parallel  # noqa: F401
 from .modules import Embedding, Identity, Linear, Module, ReLU, Sequential  # noqa: F401
 from .parallel import DataParallel  # noqa: F401
 from .parameter import Parameter  # noqa: F401
+
+# what PyTorch has here and Tensorscope does not model says so by name
+__getattr__ = _unmodeled.module_getattr(__name__)

@@ -1,3 +1,6 @@
+from torch import _unmodeled
+
+
 def linear(input, weight, bias=None):
     out = input @ weight.t()
     if bias is not None:
@@ -21,3 +24,6 @@ def embedding(input, weight, padding_idx=None, max_norm=None, norm_type=2.0,
     if max_norm is not None:
         raise NotImplementedError("embedding(max_norm=...) is not supported by Tensorscope yet")
     return weight._embedding(input)
+
+# what PyTorch has here and Tensorscope does not model says so by name
+__getattr__ = _unmodeled.module_getattr(__name__)

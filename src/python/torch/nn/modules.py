@@ -4,9 +4,23 @@ import math
 from collections import OrderedDict
 
 import torch
+from torch import _unmodeled
 from . import functional as F
 from . import init
 from .parameter import Parameter
+
+
+# nn.Module's public methods in PyTorch (1.13's dir() and 2's additions):
+# the ones Module lacks are not modeled, any other name is the script's own.
+_PYTORCH_MODULE_METHODS = frozenset("""
+    add_module apply bfloat16 buffers children compile cpu cuda double eval extra_repr float forward
+    get_buffer get_extra_state get_parameter get_submodule half ipu load_state_dict modules mtia
+    named_buffers named_children named_modules named_parameters parameters register_backward_hook
+    register_buffer register_forward_hook register_forward_pre_hook register_full_backward_hook
+    register_full_backward_pre_hook register_load_state_dict_post_hook
+    register_load_state_dict_pre_hook register_module register_parameter register_state_dict_post_hook
+    register_state_dict_pre_hook requires_grad_ set_extra_state set_submodule share_memory state_dict
+    to to_empty train type xpu zero_grad""".split())
 
 
 class Module:
@@ -38,6 +52,8 @@ class Module:
         for store in ("_parameters", "_buffers", "_modules"):
             if store in d and name in d[store]:
                 return d[store][name]
+        if name in _PYTORCH_MODULE_METHODS:
+            raise _unmodeled.not_modeled("torch.nn.Module." + name)
         raise AttributeError("'{}' object has no attribute '{}'".format(type(self).__name__, name))
 
     def __delattr__(self, name):
@@ -315,3 +331,7 @@ class Sequential(Module):
 
     def __len__(self):
         return len(self._modules)
+
+
+# what PyTorch has here and Tensorscope does not model says so by name
+__getattr__ = _unmodeled.module_getattr(__name__)

@@ -9,6 +9,10 @@ def default_collate(batch):
         return torch.tensor(batch, dtype=torch.float64)
     if isinstance(elem, int):
         return torch.tensor(batch)
+    if type(elem).__module__ == "numpy" and type(elem).__name__ not in ("str_", "bytes_"):
+        if isinstance(elem, torch._numpy._np().ndarray):
+            return default_collate([torch.as_tensor(b) for b in batch])
+        return torch.as_tensor(batch)  # NumPy scalars
     if isinstance(elem, (tuple, list)):
         return [default_collate(list(s)) for s in zip(*batch)]
     if isinstance(elem, dict):

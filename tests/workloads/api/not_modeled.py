@@ -1,0 +1,78 @@
+# What a script meets when it uses a part of PyTorch that Tensorscope does
+# not model yet: an error naming it (Tensorscope's own text; PyTorch has
+# these attributes), an AttributeError so that hasattr() is False, and a
+# NotImplementedError too. Typos of dunders stay plain AttributeErrors.
+import torch
+import torch.nn as nn
+
+
+def check(fn):
+    try:
+        fn()
+    except Exception as err:
+        print(type(err).__name__ + ":", err, isinstance(err, AttributeError),
+              isinstance(err, NotImplementedError))
+    else:
+        print("no error")
+
+
+check(lambda: torch.compile)
+check(lambda: torch.optim.SGD)
+check(lambda: torch.autograd.grad)
+check(lambda: nn.Conv2d)
+check(lambda: nn.functional.conv2d)
+check(lambda: torch.cuda.CUDAGraph)
+check(lambda: torch.backends.cudnn.benchmark_limit)
+check(lambda: torch.ones(2).backward())
+check(lambda: torch.Tensor.register_hook)
+check(lambda: torch.utils.checkpoint.checkpoint)
+check(lambda: torch.linalg.norm)
+print(hasattr(torch, "compile"), hasattr(torch.ones(1), "grad_fn"), hasattr(torch, "ones"),
+      hasattr(torch.ones(1), "is_inference"))
+print(getattr(torch, "vmap", "default"))
+check(lambda: torch.__wrapped__)
+check(lambda: torch.ones(1).__foo__)
+
+try:
+    import torch.nn.utils.rnn  # noqa: F401
+except ImportError as err:
+    print(type(err).__name__ + ":", err)
+try:
+    from torch.optim import AdamW  # noqa: F401
+except ImportError as err:
+    print(type(err).__name__ + ":", err)
+try:
+    import torch._dynamo  # noqa: F401
+except ImportError as err:
+    print(type(err).__name__ + ":", err)
+try:
+    torch.optim.Adam([], lr=1e-3)
+except NotImplementedError as err:
+    print("caught as NotImplementedError:", err)
+
+# Writing through a mask or an index tensor would land in a copy: it says
+# so instead of changing nothing. Basic indexing writes in place.
+m = torch.arange(6.0)
+check(lambda: m.__setitem__(m > 3, -1.0))
+check(lambda: m.__setitem__(([0, 2],), torch.tensor([1.0, 2.0])))
+m[1:3] = 7
+print(m)
+
+# torch.cuda.set_sync_debug_mode: "default" is what Tensorscope does; the
+# others are not modeled (the bad name's message is PyTorch's).
+check(lambda: torch.cuda.set_sync_debug_mode("default"))
+check(lambda: torch.cuda.set_sync_debug_mode("warn"))
+check(lambda: torch.cuda.set_sync_debug_mode("loud"))
+print(torch.cuda.get_sync_debug_mode())
+
+# An nn.Module method PyTorch has and Tensorscope lacks is not modeled; a
+# name that is the script's own stays PyTorch's plain AttributeError.
+net = nn.Linear(2, 2)
+check(lambda: net.register_forward_hook(print))
+check(lambda: net.wieght)
+print(hasattr(net, "apply"), hasattr(net, "weight"))
+
+# A factory's out= is not ignored: it says it is not modeled.
+o = torch.empty(3)
+check(lambda: torch.zeros(3, out=o))
+check(lambda: torch.arange(3, out=o))
