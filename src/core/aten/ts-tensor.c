@@ -137,7 +137,7 @@ ts_tensor_new_empty (TsDevice       device,
     overflowed |= __builtin_mul_overflow (nbytes, (guint64) ts_dtype_size (dtype), &nbytes);
     if (overflowed || nbytes > G_MAXINT64)
       {
-        g_autofree char *sizes = shape_string (ndim, shape);
+        g_autofree char *sizes = ts_shape_to_string (ndim, shape);
 
         g_set_error (error, TS_TENSOR_ERROR, TS_TENSOR_ERROR_RUNTIME,
                      "Storage size calculation overflowed with sizes=%s", sizes);
