@@ -55,6 +55,8 @@ struct _TsStorage
   gpointer    block;       /* the allocator's handle, CUDA and pinned only */
   gboolean    external;    /* CUDA memory viewed, not owned: data is NULL, and
                             * kernels map addr when they start */
+  guint       version;     /* autograd's version counter, shared by views:
+                            * in-place ops bump it (ts-autograd.h) */
 };
 
 TsStorage *ts_storage_new_cpu    (gsize       nbytes,

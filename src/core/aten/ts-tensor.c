@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "ts-tensor.h"
+#include "ts-autograd.h"
 
 G_DEFINE_QUARK (ts-tensor-error-quark, ts_tensor_error)
 
@@ -150,6 +151,8 @@ tensor_clear (gpointer data)
 {
   TsTensor *self = data;
 
+  if (self->autograd_meta != NULL)
+    ts_autograd_meta_free (self->autograd_meta);
   ts_storage_unref (self->storage);
 }
 
