@@ -472,7 +472,7 @@ evaluate (GraphTask  *graph,
   g_autofree TsTensor **results = g_new0 (TsTensor *, MAX (node->n_inputs, 1));
   /* per result: new (made by the check) or held by no one else */
   g_autofree gboolean *fresh = g_new0 (gboolean, MAX (node->n_inputs, 1));
-  gboolean any = FALSE, ok = FALSE;
+  gboolean any = FALSE, ok = FALSE, shared = FALSE;
   TsStreamId previous = TS_STREAM_NONE;
 
   for (guint i = 0; node->tensor_pre_hooks != NULL && i < node->n_outputs; i++)
@@ -543,7 +543,9 @@ evaluate (GraphTask  *graph,
       if (!((TsNodePostHookFn) hook->fn) (node, results, node->n_inputs, task->buffer,
                                           node->n_outputs, hook->user_data, error))
         goto out;
+      /* the hook may keep what it saw */
       memset (task->exclusive, 0, node->n_outputs * sizeof (gboolean));
+      shared = TRUE;
     }
 
   if (node->n_inputs == 0)
@@ -563,7 +565,8 @@ evaluate (GraphTask  *graph,
         goto out;
     }
   for (guint i = 0; i < node->n_inputs; i++)
-    fresh[i] = results[i] != NULL && (fresh[i] || result_is_exclusive (task, results, i));
+    fresh[i] = results[i] != NULL && !shared &&
+               (fresh[i] || result_is_exclusive (task, results, i));
   for (guint i = 0; i < node->n_inputs; i++)
     {
       TsGradEdge edge = node->next_edges[i];
