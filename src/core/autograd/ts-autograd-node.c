@@ -902,8 +902,7 @@ ts_autograd_accumulate_grad (TsGradNode  *node,
                                      meta->grad, error);
       if (out == NULL)
         return FALSE;
-      if (out != meta->grad)
-        ts_tensor_unref (out);
+      ts_tensor_unref (out);  /* a new reference to meta->grad */
       ts_autograd_bump_version (meta->grad);
     }
   else
