@@ -830,11 +830,20 @@ test_invalid_gradient (void)
   g_autoptr(TsGradNode) node = ts_autograd_record ("FBackward", bad_backward, 0, &x, 1, &y, 1);
   g_autoptr(TsTensor) out = OK (ts_autograd_sum (y, E));
 
+  g_autoptr(TsTensor) y2 = ts_ops_clone (x, NULL);
+  g_autoptr(TsGradNode) no_formula = ts_autograd_record ("FooBackward0", NULL, 0, &x, 1, &y2, 1);
+
   g_assert_nonnull (node);
   g_assert_false (ts_autograd_backward (&out, 1, NULL, FALSE, FALSE, NULL, 0, &error));
   g_assert_cmpstr (error->message, ==,
                    "Function FBackward returned an invalid gradient at index 0 - got [2] but "
                    "expected shape compatible with [3]");
+  g_clear_error (&error);
+
+  /* an op with no formula in its slot */
+  g_assert_false (ts_autograd_backward (&y2, 1, &x, FALSE, FALSE, NULL, 0, &error));
+  g_assert_error (error, TS_TENSOR_ERROR, TS_TENSOR_ERROR_NOT_IMPLEMENTED);
+  g_assert_null (ts_autograd_get_grad (x));
 }
 
 /* ------------------------------------------------------------------ */

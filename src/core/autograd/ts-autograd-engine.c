@@ -530,6 +530,13 @@ evaluate (GraphTask  *graph,
       if (!ts_autograd_accumulate_grad (node, task->buffer[0], task->exclusive[0], error))
         goto out;
     }
+  else if (node->backward == NULL)
+    {
+      /* an op whose table entry has no formula yet */
+      g_set_error (error, TS_TENSOR_ERROR, TS_TENSOR_ERROR_NOT_IMPLEMENTED,
+                   "the derivative for '%s' is not implemented.", node->name);
+      goto out;
+    }
   else if (!node->backward (node, task->buffer, node->n_outputs, results, node->n_inputs, error))
     goto out;
 
