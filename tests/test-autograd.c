@@ -740,7 +740,6 @@ static void
 test_backward_inputs (void)
 {
   const float xv[] = { 1, 2, 3 };
-  const double two_v[] = { 2, 2, 2 };
   g_autoptr(GError) error = NULL;
   g_autoptr(TsTensor) x = make1 (xv, 3, TRUE);
   g_autoptr(TsTensor) w = make1 (xv, 3, TRUE);
@@ -759,7 +758,6 @@ test_backward_inputs (void)
   g_assert_no_error (error);
   assert_values (ts_autograd_get_grad (y), (const double[]) { 1, 2, 3 }, 3, 0);
   g_assert_null (ts_autograd_get_grad (x));
-  (void) two_v;
 
   /* (a*2).sum().backward(inputs=[]) */
   g_assert_false (ts_autograd_backward (&out, 1, NULL, TRUE, FALSE, &w, 0, &error));

@@ -240,6 +240,13 @@ shape_string (guint         ndim,
   return g_string_free (s, FALSE);
 }
 
+char *
+ts_tensor_shape_string (guint         ndim,
+                        const gint64 *shape)
+{
+  return shape_string (ndim, shape);
+}
+
 TsTensor *
 ts_tensor_view (TsTensor      *self,
                 guint          ndim,

@@ -108,6 +108,10 @@ TsTensor  *ts_tensor_expand         (TsTensor      *self,
                                      const gint64  *shape,
                                      GError       **error);
 
+/* "[2, 3]", as PyTorch's messages print a shape. */
+char      *ts_tensor_shape_string   (guint          ndim,
+                                     const gint64  *shape);
+
 /* Wraps a negative dim; FALSE with PyTorch's IndexError text otherwise. */
 gboolean   ts_tensor_wrap_dim       (int            ndim,
                                      int           *dim,

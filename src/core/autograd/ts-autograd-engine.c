@@ -361,8 +361,8 @@ validate_output (TsGradNode              *node,
     {
       if (!is_expandable_to (info, t))
         {
-          g_autofree char *got = ts_autograd_shape_string (t->ndim, t->shape);
-          g_autofree char *want = ts_autograd_shape_string (info->ndim, info->shape);
+          g_autofree char *got = ts_tensor_shape_string (t->ndim, t->shape);
+          g_autofree char *want = ts_tensor_shape_string (info->ndim, info->shape);
 
           g_set_error (error, TS_TENSOR_ERROR, TS_TENSOR_ERROR_RUNTIME,
                        "Function %s returned an invalid gradient at index %u - got %s but "
@@ -736,7 +736,7 @@ static char *
 size_string (guint         ndim,
              const gint64 *shape)
 {
-  g_autofree char *s = ts_autograd_shape_string (ndim, shape);
+  g_autofree char *s = ts_tensor_shape_string (ndim, shape);
 
   return g_strdup_printf ("torch.Size(%s)", s);
 }

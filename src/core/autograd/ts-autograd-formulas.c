@@ -117,7 +117,12 @@ unpack (TsGradNode  *node,
 
 /* ------------------------------------------------------------------ */
 /* Formulas. Each computes grad_inputs[i] only where needed; the engine
- * sums broadcast results down to the input's shape. */
+ * sums broadcast results down to the input's shape. Each is a
+ * TsBackwardFn. */
+
+#define BACKWARD(name) \
+  static gboolean name (TsGradNode *node, TsTensor **grad_outputs, guint n_outputs, \
+                        TsTensor **grad_inputs, guint n_inputs, GError **error)
 
 gboolean
 ts_autograd_backward_identity (TsGradNode  *node,
@@ -134,13 +139,7 @@ ts_autograd_backward_identity (TsGradNode  *node,
 }
 
 /* sub: self: grad, other: -grad */
-static gboolean
-sub_backward (TsGradNode  *node,
-              TsTensor   **grad_outputs,
-              guint        n_outputs,
-              TsTensor   **grad_inputs,
-              guint        n_inputs,
-              GError     **error)
+BACKWARD (sub_backward)
 {
   if (ts_grad_node_needs_input_grad (node, 0))
     grad_inputs[0] = ts_tensor_ref (grad_outputs[0]);
@@ -151,13 +150,7 @@ sub_backward (TsGradNode  *node,
 }
 
 /* mul: self: grad * other, other: grad * self */
-static gboolean
-mul_backward (TsGradNode  *node,
-              TsTensor   **grad_outputs,
-              guint        n_outputs,
-              TsTensor   **grad_inputs,
-              guint        n_inputs,
-              GError     **error)
+BACKWARD (mul_backward)
 {
   BinaryAttrs *attrs = ts_grad_node_get_attrs (node);
 
@@ -175,13 +168,7 @@ mul_backward (TsGradNode  *node,
 }
 
 /* div: self: grad / other, other: -grad * self / (other * other) */
-static gboolean
-div_backward (TsGradNode  *node,
-              TsTensor   **grad_outputs,
-              guint        n_outputs,
-              TsTensor   **grad_inputs,
-              guint        n_inputs,
-              GError     **error)
+BACKWARD (div_backward)
 {
   BinaryAttrs *attrs = ts_grad_node_get_attrs (node);
   TsTensor *grad = grad_outputs[0];
@@ -210,13 +197,7 @@ div_backward (TsGradNode  *node,
 }
 
 /* div by a number: self: grad / other */
-static gboolean
-div_scalar_backward (TsGradNode  *node,
-                     TsTensor   **grad_outputs,
-                     guint        n_outputs,
-                     TsTensor   **grad_inputs,
-                     guint        n_inputs,
-                     GError     **error)
+BACKWARD (div_scalar_backward)
 {
   ScalarAttrs *attrs = ts_grad_node_get_attrs (node);
 
@@ -225,26 +206,14 @@ div_scalar_backward (TsGradNode  *node,
 }
 
 /* neg: self: grad.neg() */
-static gboolean
-neg_backward (TsGradNode  *node,
-              TsTensor   **grad_outputs,
-              guint        n_outputs,
-              TsTensor   **grad_inputs,
-              guint        n_inputs,
-              GError     **error)
+BACKWARD (neg_backward)
 {
   grad_inputs[0] = ts_autograd_neg (grad_outputs[0], error);
   return grad_inputs[0] != NULL;
 }
 
 /* exp: self: grad * result */
-static gboolean
-exp_backward (TsGradNode  *node,
-              TsTensor   **grad_outputs,
-              guint        n_outputs,
-              TsTensor   **grad_inputs,
-              guint        n_inputs,
-              GError     **error)
+BACKWARD (exp_backward)
 {
   g_autoptr(TsTensor) result = unpack (node, 0, error);
 
@@ -253,13 +222,7 @@ exp_backward (TsGradNode  *node,
 }
 
 /* log: self: grad.div(self) */
-static gboolean
-log_backward (TsGradNode  *node,
-              TsTensor   **grad_outputs,
-              guint        n_outputs,
-              TsTensor   **grad_inputs,
-              guint        n_inputs,
-              GError     **error)
+BACKWARD (log_backward)
 {
   g_autoptr(TsTensor) self = unpack (node, 0, error);
 
@@ -268,13 +231,7 @@ log_backward (TsGradNode  *node,
 }
 
 /* relu: self: threshold_backward(grad, result, 0), here grad * (result > 0) */
-static gboolean
-relu_backward (TsGradNode  *node,
-               TsTensor   **grad_outputs,
-               guint        n_outputs,
-               TsTensor   **grad_inputs,
-               guint        n_inputs,
-               GError     **error)
+BACKWARD (relu_backward)
 {
   TsScalar zero = { TS_DTYPE_INT64, 0, 0 };
   g_autoptr(TsTensor) result = unpack (node, 0, error);
@@ -314,24 +271,12 @@ expand_to_input (TsGradNode  *node,
   return *out != NULL;
 }
 
-static gboolean
-sum_backward (TsGradNode  *node,
-              TsTensor   **grad_outputs,
-              guint        n_outputs,
-              TsTensor   **grad_inputs,
-              guint        n_inputs,
-              GError     **error)
+BACKWARD (sum_backward)
 {
   return expand_to_input (node, grad_outputs[0], &grad_inputs[0], error);
 }
 
-static gboolean
-mean_backward (TsGradNode  *node,
-               TsTensor   **grad_outputs,
-               guint        n_outputs,
-               TsTensor   **grad_inputs,
-               guint        n_inputs,
-               GError     **error)
+BACKWARD (mean_backward)
 {
   const TsGradTensorInfo *info = ts_grad_node_get_input_info (node, 0);
   g_autoptr(TsTensor) expanded = NULL;
@@ -346,13 +291,7 @@ mean_backward (TsGradNode  *node,
 }
 
 /* mm: self: grad.mm(mat2.t()), mat2: self.t().mm(grad) */
-static gboolean
-mm_backward (TsGradNode  *node,
-             TsTensor   **grad_outputs,
-             guint        n_outputs,
-             TsTensor   **grad_inputs,
-             guint        n_inputs,
-             GError     **error)
+BACKWARD (mm_backward)
 {
   BinaryAttrs *attrs = ts_grad_node_get_attrs (node);
 
@@ -374,26 +313,14 @@ mm_backward (TsGradNode  *node,
 }
 
 /* t: self: grad.t() */
-static gboolean
-t_backward (TsGradNode  *node,
-            TsTensor   **grad_outputs,
-            guint        n_outputs,
-            TsTensor   **grad_inputs,
-            guint        n_inputs,
-            GError     **error)
+BACKWARD (t_backward)
 {
   grad_inputs[0] = ts_autograd_t (grad_outputs[0], error);
   return grad_inputs[0] != NULL;
 }
 
 /* expand: self: at::sum_to(grad, self.sizes()) */
-static gboolean
-expand_backward (TsGradNode  *node,
-                 TsTensor   **grad_outputs,
-                 guint        n_outputs,
-                 TsTensor   **grad_inputs,
-                 guint        n_inputs,
-                 GError     **error)
+BACKWARD (expand_backward)
 {
   const TsGradTensorInfo *info = ts_grad_node_get_input_info (node, 0);
 
@@ -402,13 +329,7 @@ expand_backward (TsGradNode  *node,
 }
 
 /* view/reshape: self: grad.reshape(self.sizes()) */
-static gboolean
-view_backward (TsGradNode  *node,
-               TsTensor   **grad_outputs,
-               guint        n_outputs,
-               TsTensor   **grad_inputs,
-               guint        n_inputs,
-               GError     **error)
+BACKWARD (view_backward)
 {
   const TsGradTensorInfo *info = ts_grad_node_get_input_info (node, 0);
 

@@ -374,7 +374,7 @@ ts_grad_node_get_n_saved (TsGradNode *self)
 static char *
 tensor_type_string (const TsTensor *t)
 {
-  g_autofree char *shape = ts_autograd_shape_string (t->ndim, t->shape);
+  g_autofree char *shape = ts_tensor_shape_string (t->ndim, t->shape);
 
   return g_strdup_printf ("torch.%s%sTensor %s", ts_tensor_is_cuda (t) ? "cuda." : "",
                           ts_dtype_scalar_type_name (t->dtype), shape);
@@ -985,16 +985,4 @@ ts_autograd_new_filled (const TsGradTensorInfo *info,
   if (out == NULL || !ts_ops_fill (out, &scalar, error))
     return NULL;
   return g_steal_pointer (&out);
-}
-
-char *
-ts_autograd_shape_string (guint         ndim,
-                          const gint64 *shape)
-{
-  GString *s = g_string_new ("[");
-
-  for (guint i = 0; i < ndim; i++)
-    g_string_append_printf (s, "%s%" G_GINT64_FORMAT, i ? ", " : "", shape[i]);
-  g_string_append_c (s, ']');
-  return g_string_free (s, FALSE);
 }

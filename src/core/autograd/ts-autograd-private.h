@@ -88,8 +88,5 @@ const TsAutogradStreamOps *ts_autograd_get_stream_ops (gpointer *user_data);
 TsTensor   *ts_autograd_new_filled     (const TsGradTensorInfo *info,
                                         double                  value,
                                         GError                **error);
-/* "[2, 3]" */
-char       *ts_autograd_shape_string   (guint         ndim,
-                                        const gint64 *shape);
 
 G_END_DECLS
