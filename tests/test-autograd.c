@@ -1057,6 +1057,88 @@ test_streams (void)
   g_string_free (fake.log, TRUE);
 }
 
+/* The same through the session's streams (the simulated runtime): the
+ * backward of an op made on a side stream runs there (x.grad's block is
+ * allocated on it), and the caller's stream waits for it, so reading
+ * x.grad on the default stream sees the finished values. */
+static void
+test_session_streams (void)
+{
+  const gint64 shape[] = { 4 };
+  const float values[] = { 1, 2, 3, 4 };
+  g_autoptr(GError) error = NULL;
+  TsRuntime *runtime = ts_session_get_runtime ();
+  TsStreamId main_stream = ts_session_current_stream (0);
+  TsStreamId side = ts_runtime_stream_new (runtime, 0, 0, &error);
+  g_autoptr(TsTensor) x = make (CUDA0, 1, shape, values, TRUE);
+  g_autoptr(TsTensor) a = NULL, out = NULL;
+  TsRecorder *recorder = ts_session_get_recorder ();
+  TsEventWaitRecord wait;
+  gsize waits;
+
+  g_assert_no_error (error);
+  g_assert_cmpuint (side, !=, main_stream);
+  g_assert_true (ts_runtime_set_current_stream (runtime, side, &error));
+  a = OK (ts_autograd_mul (x, x, E));
+  g_assert_true (ts_runtime_set_current_stream (runtime, main_stream, &error));
+  out = OK (ts_autograd_sum (a, E));
+  g_assert_true (ts_runtime_device_synchronize (runtime, 0, &error));
+  waits = ts_recorder_get_count (recorder, TS_RECORD_EVENT_WAIT);
+
+  backward_ok (out, FALSE, FALSE);
+  g_assert_cmpuint (ts_session_current_stream (0), ==, main_stream);
+  g_assert_cmpuint (ts_autograd_get_grad (x)->storage->stream, ==, side);
+  /* SumBackward0 (main) hands to MulBackward0 (side): side waits for main;
+   * at the end main waits for AccumulateGrad's stream (side). The device
+   * writes its records as it runs. */
+  g_assert_true (ts_runtime_device_synchronize (runtime, 0, &error));
+  g_assert_cmpuint (ts_recorder_get_count (recorder, TS_RECORD_EVENT_WAIT), ==, waits + 2);
+  g_assert_true (ts_recorder_get (recorder, TS_RECORD_EVENT_WAIT, waits, &wait));
+  g_assert_cmpuint (wait.stream, ==, side);
+  g_assert_true (ts_recorder_get (recorder, TS_RECORD_EVENT_WAIT, waits + 1, &wait));
+  g_assert_cmpuint (wait.stream, ==, main_stream);
+  assert_values (ts_autograd_get_grad (x), (const double[]) { 2, 4, 6, 8 }, 4, 0);
+}
+
+/* Several roots, one reachable from the other: y = x*2; z = y*3;
+ * torch.autograd.backward([y.sum(), z.sum()]) -> x.grad = [8, 8, 8]; a
+ * hook on x sees the sum of both paths once. */
+static gboolean
+count_hook (TsTensor  *grad,
+            TsTensor **replacement,
+            gpointer   user_data,
+            GError   **error)
+{
+  const double eight[] = { 8, 8, 8 };
+
+  assert_values (grad, eight, 3, 0);
+  (*(int *) user_data)++;
+  return TRUE;
+}
+
+static void
+test_several_roots (void)
+{
+  const float xv[] = { 1, 2, 3 };
+  const double eight[] = { 8, 8, 8 };
+  g_autoptr(GError) error = NULL;
+  g_autoptr(TsTensor) x = make1 (xv, 3, TRUE);
+  g_autoptr(TsTensor) two = scalar (2, FALSE);
+  g_autoptr(TsTensor) three = scalar (3, FALSE);
+  g_autoptr(TsTensor) y = OK (ts_autograd_mul (x, two, E));
+  g_autoptr(TsTensor) z = OK (ts_autograd_mul (y, three, E));
+  g_autoptr(TsTensor) ys = OK (ts_autograd_sum (y, E));
+  g_autoptr(TsTensor) zs = OK (ts_autograd_sum (z, E));
+  TsTensor *roots[2] = { ys, zs };
+  int calls = 0;
+
+  ts_autograd_register_hook (x, count_hook, &calls, NULL, &error);
+  g_assert_true (ts_autograd_backward (roots, 2, NULL, FALSE, FALSE, NULL, 0, &error));
+  g_assert_no_error (error);
+  g_assert_cmpint (calls, ==, 1);
+  assert_values (ts_autograd_get_grad (x), eight, 3, 0);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -1094,5 +1176,7 @@ main (int   argc,
   g_test_add_func ("/autograd/memory", test_memory);
   g_test_add_func ("/autograd/long-chain", test_long_chain);
   g_test_add_func ("/autograd/streams", test_streams);
+  g_test_add_func ("/autograd/session-streams", test_session_streams);
+  g_test_add_func ("/autograd/several-roots", test_several_roots);
   return g_test_run ();
 }
