@@ -432,6 +432,16 @@ test_version_error (void)
                    "gradient, with torch.autograd.set_detect_anomaly(True).");
   g_clear_error (&error);
 
+  /* torch.ones(2, requires_grad=True).add_(1); fine under no_grad */
+  g_assert_true (ts_autograd_check_inplace (b, &error));
+  g_assert_false (ts_autograd_check_inplace (m, &error));
+  g_assert_cmpstr (error->message, ==,
+                   "a leaf Variable that requires grad is being used in an in-place operation.");
+  g_clear_error (&error);
+  ts_autograd_set_grad_enabled (FALSE);
+  g_assert_true (ts_autograd_check_inplace (m, &error));
+  ts_autograd_set_grad_enabled (TRUE);
+
   /* a leaf: a = torch.tensor([[1.,2.,3.],[4,5,6]], requires_grad=True)
    * b = a * a; with torch.no_grad(): a.add_(1); b.sum().backward() */
   ts_autograd_bump_version (m);
@@ -1014,7 +1024,7 @@ fake_record_and_wait (int          device,
 }
 
 static const TsAutogradStreamOps fake_ops = {
-  fake_current, fake_default, fake_set_current, fake_record_and_wait,
+  fake_current, fake_default, fake_set_current, fake_record_and_wait, NULL, NULL,
 };
 
 /* Each node's backward runs on its forward's stream; a gradient made on
@@ -1057,6 +1067,28 @@ test_streams (void)
   g_string_free (fake.log, TRUE);
 }
 
+/* The names of the API calls recorded since first that are no aten op
+ * and no CUDA call, in the order they ended. */
+static char *
+api_names_since (TsRecorder *recorder,
+                 gsize       first)
+{
+  GString *names = g_string_new (NULL);
+  TsApiCallRecord call;
+
+  for (gsize i = first; i < ts_recorder_get_count (recorder, TS_RECORD_API_CALL); i++)
+    {
+      const char *name;
+
+      g_assert_true (ts_recorder_get (recorder, TS_RECORD_API_CALL, i, &call));
+      name = ts_recorder_lookup (recorder, call.name);
+      if (g_str_has_prefix (name, "aten::") || g_str_has_prefix (name, "cuda"))
+        continue;
+      g_string_append_printf (names, "%s%s", names->len ? " " : "", name);
+    }
+  return g_string_free (names, FALSE);
+}
+
 /* The same through the session's streams (the simulated runtime): the
  * backward of an op made on a side stream runs there (x.grad's block is
  * allocated on it), and the caller's stream waits for it, so reading
@@ -1074,7 +1106,8 @@ test_session_streams (void)
   g_autoptr(TsTensor) a = NULL, out = NULL;
   TsRecorder *recorder = ts_session_get_recorder ();
   TsEventWaitRecord wait;
-  gsize waits;
+  gsize waits, api_calls;
+  g_autofree char *names = NULL;
 
   g_assert_no_error (error);
   g_assert_cmpuint (side, !=, main_stream);
@@ -1084,6 +1117,7 @@ test_session_streams (void)
   out = OK (ts_autograd_sum (a, E));
   g_assert_true (ts_runtime_device_synchronize (runtime, 0, &error));
   waits = ts_recorder_get_count (recorder, TS_RECORD_EVENT_WAIT);
+  api_calls = ts_recorder_get_count (recorder, TS_RECORD_API_CALL);
 
   backward_ok (out, FALSE, FALSE);
   g_assert_cmpuint (ts_session_current_stream (0), ==, main_stream);
@@ -1098,6 +1132,14 @@ test_session_streams (void)
   g_assert_true (ts_recorder_get (recorder, TS_RECORD_EVENT_WAIT, waits + 1, &wait));
   g_assert_cmpuint (wait.stream, ==, main_stream);
   assert_values (ts_autograd_get_grad (x), (const double[]) { 2, 4, 6, 8 }, 4, 0);
+
+  /* the profiler's ranges, as PyTorch's: the engine's around the node,
+   * the node's around its formula, the formula's ops inside */
+  names = api_names_since (recorder, api_calls);
+  g_assert_cmpstr (names, ==,
+                   "SumBackward0 autograd::engine::evaluate_function: SumBackward0 "
+                   "MulBackward0 autograd::engine::evaluate_function: MulBackward0 "
+                   "autograd::engine::evaluate_function: torch::autograd::AccumulateGrad");
 }
 
 /* Several roots, one reachable from the other: y = x*2; z = y*3;

@@ -203,6 +203,28 @@ add_leaf_stream (GraphTask *graph,
   g_array_append_val (graph->leaf_streams, ref);
 }
 
+/* The profiler's range "<prefix><node name>", or 0. */
+static guint64
+range_begin (GraphTask  *graph,
+             const char *prefix,
+             TsGradNode *node)
+{
+  g_autofree char *name = NULL;
+
+  if (graph->ops->range_begin == NULL)
+    return 0;
+  name = g_strconcat (prefix, node->name, NULL);
+  return graph->ops->range_begin (name, node->stream_device, graph->ops_data);
+}
+
+static void
+range_end (GraphTask *graph,
+           guint64    range)
+{
+  if (graph->ops->range_end != NULL)
+    graph->ops->range_end (range, graph->ops_data);
+}
+
 /* ------------------------------------------------------------------ */
 /* Input buffers */
 
@@ -537,8 +559,16 @@ evaluate (GraphTask  *graph,
                    "the derivative for '%s' is not implemented.", node->name);
       goto out;
     }
-  else if (!node->backward (node, task->buffer, node->n_outputs, results, node->n_inputs, error))
-    goto out;
+  else
+    {
+      guint64 range = range_begin (graph, "", node);
+      gboolean computed = node->backward (node, task->buffer, node->n_outputs, results,
+                                          node->n_inputs, error);
+
+      range_end (graph, range);
+      if (!computed)
+        goto out;
+    }
 
   if (!graph->keep_graph)
     ts_grad_node_release_variables (node);
@@ -887,7 +917,10 @@ execute (TsTensor *const  *roots,
 
   while ((task = ready_pop (&graph)) != NULL)
     {
+      guint64 range = range_begin (&graph, "autograd::engine::evaluate_function: ", task->node);
       gboolean done = evaluate (&graph, task, error);
+
+      range_end (&graph, range);
 
       /* The node's buffer is spent; the task stays for its count. */
       for (guint i = 0; i < task->node->n_outputs; i++)

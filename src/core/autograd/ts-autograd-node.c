@@ -731,6 +731,19 @@ ts_autograd_bump_version (TsTensor *tensor)
   g_atomic_int_inc (&tensor->storage->version);
 }
 
+gboolean
+ts_autograd_check_inplace (const TsTensor  *tensor,
+                           GError         **error)
+{
+  if (!ts_autograd_is_grad_enabled () || !ts_autograd_is_leaf (tensor) ||
+      !ts_autograd_requires_grad (tensor))
+    return TRUE;
+  g_set_error_literal (error, TS_TENSOR_ERROR, TS_TENSOR_ERROR_RUNTIME,
+                       "a leaf Variable that requires grad is being used in an in-place "
+                       "operation.");
+  return FALSE;
+}
+
 /* ------------------------------------------------------------------ */
 /* AccumulateGrad */
 

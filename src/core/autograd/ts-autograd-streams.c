@@ -6,8 +6,9 @@
  * By default, the session's: the calling thread's current and default
  * streams, and cudaEventRecord on the producer + cudaStreamWaitEvent on
  * the consumer through the runtime (what PyTorch's engine does with a
- * c10::Event). Only CUDA gradients reach them, so a CPU-only run never
- * initializes CUDA through autograd.
+ * c10::Event), and API spans for the profiler's ranges. Only CUDA
+ * gradients reach the stream calls, so a CPU-only run never initializes
+ * CUDA through autograd (the spans are no-ops before CUDA is).
  */
 
 #include "config.h"
@@ -64,11 +65,28 @@ session_record_and_wait (int          device,
   return ok;
 }
 
+static guint64
+session_range_begin (const char *name,
+                     int         device,
+                     gpointer    user_data)
+{
+  return ts_session_api_begin (name, device);
+}
+
+static void
+session_range_end (guint64  range,
+                   gpointer user_data)
+{
+  ts_session_api_end (range);
+}
+
 static const TsAutogradStreamOps session_ops = {
   session_current_stream,
   session_default_stream,
   session_set_current_stream,
   session_record_and_wait,
+  session_range_begin,
+  session_range_end,
 };
 
 static const TsAutogradStreamOps *stream_ops = &session_ops;

@@ -275,6 +275,11 @@ TsGradEdge   ts_autograd_gradient_edge     (TsTensor         *tensor);
 /* The version counter: shared by all views of a storage. */
 guint        ts_autograd_get_version       (const TsTensor   *tensor);
 void         ts_autograd_bump_version      (TsTensor         *tensor);
+/* Before an in-place op writes tensor: with grad mode on, a leaf that
+ * requires grad may not be written ("a leaf Variable that requires grad is
+ * being used in an in-place operation."). */
+gboolean     ts_autograd_check_inplace     (const TsTensor   *tensor,
+                                            GError          **error);
 
 /* ------------------------------------------------------------------ */
 /* Recording: what an op does after computing its outputs. When grad mode
@@ -297,9 +302,13 @@ TsGradNode  *ts_autograd_record            (const char       *name,
 /* ------------------------------------------------------------------ */
 /* Streams. The engine asks these for the current stream of a CUDA device,
  * to make a stream current, and to make one stream wait for another (an
- * event recorded on producer and waited on by consumer). The default set
- * goes through the session (ts-session.h, ts-runtime.h); tests install a
- * fake. NULL puts the default back. */
+ * event recorded on producer and waited on by consumer). range_begin and
+ * range_end (may be NULL) put the profiler's ranges around each node, as
+ * PyTorch's RECORD_FUNCTION does: "autograd::engine::evaluate_function:
+ * MulBackward0" around the node's whole turn and "MulBackward0" around
+ * its formula (device -1 for a CPU node). The default set goes through
+ * the session (ts-session.h, ts-runtime.h): API spans in the trace; tests
+ * install a fake. NULL puts the default back. */
 typedef struct
 {
   TsStreamId (*current_stream)     (int          device,
@@ -315,6 +324,11 @@ typedef struct
                                     TsStreamId   consumer,
                                     gpointer     user_data,
                                     GError     **error);
+  guint64    (*range_begin)        (const char  *name,
+                                    int          device,
+                                    gpointer     user_data);
+  void       (*range_end)          (guint64      range,
+                                    gpointer     user_data);
 } TsAutogradStreamOps;
 
 void         ts_autograd_set_stream_ops    (const TsAutogradStreamOps *ops,
