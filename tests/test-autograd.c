@@ -483,6 +483,39 @@ test_saved_output (void)
                                          "instead.") != NULL);
 }
 
+/* An in-place op as the op table will record it: check, write, bump the
+ * version, record with the tensor as input and output (the new node's
+ * edge goes to the old grad_fn).
+ * x = torch.tensor([1.,2,3], requires_grad=True); a = x*2; a.add_(1)
+ * -> a.grad_fn AddBackward0, next_functions MulBackward0; x.grad [2, 2, 2] */
+static void
+test_inplace_record (void)
+{
+  const float xv[] = { 1, 2, 3 };
+  const double two_v[] = { 2, 2, 2 };
+  TsScalar one = { TS_DTYPE_INT64, 1, 1 };
+  g_autoptr(GError) error = NULL;
+  g_autoptr(TsTensor) x = make1 (xv, 3, TRUE);
+  g_autoptr(TsTensor) two = scalar (2, FALSE);
+  g_autoptr(TsTensor) a = OK (ts_autograd_mul (x, two, E));
+  g_autoptr(TsTensor) written = NULL;
+  g_autoptr(TsTensor) out = NULL;
+  g_autoptr(TsGradNode) add = NULL;
+  TsGradNode *mul = ts_autograd_get_grad_fn (a, NULL);
+
+  g_assert_true (ts_autograd_check_inplace (a, &error));
+  written = ts_ops_binary (TS_BINARY_ADD, a, NULL, &one, FALSE, a, &error);
+  g_assert_no_error (error);
+  ts_autograd_bump_version (a);
+  add = ts_autograd_record ("AddBackward0", ts_autograd_backward_identity, 0, &a, 1, &a, 1);
+  g_assert_true (ts_autograd_get_grad_fn (a, NULL) == add);
+  g_assert_true (ts_grad_node_get_next_edge (add, 0).node == mul);
+
+  out = OK (ts_autograd_sum (a, E));
+  backward_ok (out, FALSE, FALSE);
+  assert_values (ts_autograd_get_grad (x), two_v, 3, 0);
+}
+
 /* ------------------------------------------------------------------ */
 /* Hooks */
 
@@ -1206,6 +1239,7 @@ main (int   argc,
   g_test_add_func ("/autograd/retain-graph", test_retain_graph);
   g_test_add_func ("/autograd/version-error", test_version_error);
   g_test_add_func ("/autograd/saved-output", test_saved_output);
+  g_test_add_func ("/autograd/inplace-record", test_inplace_record);
   g_test_add_func ("/autograd/hooks-order", test_hooks_order);
   g_test_add_func ("/autograd/hook-error", test_hook_error);
   g_test_add_func ("/autograd/retain-grad", test_retain_grad);
