@@ -17,12 +17,22 @@
 #include "ts-autograd-formulas.h"
 #include "ts-ops.h"
 #include "ts-session.h"
+#include "test-helpers-session.h"
 
 #define CPU TS_DEVICE_CPU_VALUE
 #define CUDA0 ((TsDevice) { TS_DEVICE_CUDA, 0 })
 
 /* ------------------------------------------------------------------ */
 /* Helpers */
+
+/* A TsTensorHookFn and a TsNodePostHookFn */
+#define TENSOR_HOOK(name) \
+  static gboolean name (TsTensor *grad, TsTensor **replacement, gpointer user_data, \
+                        GError **error)
+#define POST_HOOK(name) \
+  static gboolean name (TsGradNode *node, TsTensor **grad_inputs, guint n_inputs, \
+                        TsTensor **grad_outputs, guint n_outputs, gpointer user_data, \
+                        GError **error)
 
 static TsTensor *
 make (TsDevice      device,
@@ -267,14 +277,7 @@ test_accumulation (void)
 }
 
 /* A post-hook that keeps (a reference to) the node's first result. */
-static gboolean
-keep_result (TsGradNode  *node,
-             TsTensor   **grad_inputs,
-             guint        n_inputs,
-             TsTensor   **grad_outputs,
-             guint        n_outputs,
-             gpointer     user_data,
-             GError     **error)
+POST_HOOK (keep_result)
 {
   *(TsTensor **) user_data = ts_tensor_ref (grad_inputs[0]);
   return TRUE;
@@ -323,13 +326,7 @@ test_accumulate_steal (void)
  * new tensor it returns finds it as the leaf's .grad. */
 static TsTensor *made_by_formula;
 
-static gboolean
-remembering_backward (TsGradNode  *node,
-                      TsTensor   **grad_outputs,
-                      guint        n_outputs,
-                      TsTensor   **grad_inputs,
-                      guint        n_inputs,
-                      GError     **error)
+static TS_BACKWARD_FN (remembering_backward)
 {
   grad_inputs[0] = ts_ops_clone (grad_outputs[0], error);
   made_by_formula = grad_inputs[0];
@@ -533,11 +530,7 @@ log_event (GString    *log,
   g_string_append_printf (log, "%s%s", log->len ? " " : "", name);
 }
 
-static gboolean
-tensor_hook (TsTensor  *grad,
-             TsTensor **replacement,
-             gpointer   user_data,
-             GError   **error)
+TENSOR_HOOK (tensor_hook)
 {
   HookData *data = user_data;
   g_autoptr(TsTensor) factor = NULL;
@@ -564,14 +557,7 @@ pre_hook (TsGradNode  *node,
   return TRUE;
 }
 
-static gboolean
-post_hook (TsGradNode  *node,
-           TsTensor   **grad_inputs,
-           guint        n_inputs,
-           TsTensor   **grad_outputs,
-           guint        n_outputs,
-           gpointer     user_data,
-           GError     **error)
+POST_HOOK (post_hook)
 {
   HookData *data = user_data;
 
@@ -591,11 +577,7 @@ post_accumulate_hook (TsTensor  *tensor,
   return TRUE;
 }
 
-static gboolean
-failing_hook (TsTensor  *grad,
-              TsTensor **replacement,
-              gpointer   user_data,
-              GError   **error)
+TENSOR_HOOK (failing_hook)
 {
   g_set_error_literal (error, TS_TENSOR_ERROR, TS_TENSOR_ERROR_RUNTIME, "hook failed");
   return FALSE;
@@ -847,13 +829,7 @@ test_root_errors (void)
  * class F(Function): backward returns torch.ones(2) for a [3] input
  * -> "Function FBackward returned an invalid gradient at index 0 - got [2]
  *     but expected shape compatible with [3]" */
-static gboolean
-bad_backward (TsGradNode  *node,
-              TsTensor   **grad_outputs,
-              guint        n_outputs,
-              TsTensor   **grad_inputs,
-              guint        n_inputs,
-              GError     **error)
+static TS_BACKWARD_FN (bad_backward)
 {
   const float ones[] = { 1, 1 };
 
@@ -1178,11 +1154,7 @@ test_session_streams (void)
 /* Several roots, one reachable from the other: y = x*2; z = y*3;
  * torch.autograd.backward([y.sum(), z.sum()]) -> x.grad = [8, 8, 8]; a
  * hook on x sees the sum of both paths once. */
-static gboolean
-count_hook (TsTensor  *grad,
-            TsTensor **replacement,
-            gpointer   user_data,
-            GError   **error)
+TENSOR_HOOK (count_hook)
 {
   const double eight[] = { 8, 8, 8 };
 
@@ -1218,17 +1190,7 @@ int
 main (int   argc,
       char *argv[])
 {
-  TsSessionOptions options = { .n_gpus = 2 };
-  g_autoptr(GError) error = NULL;
-
-  g_test_init (&argc, &argv, NULL);
-  g_unsetenv ("CUDA_VISIBLE_DEVICES");
-  g_unsetenv ("PYTORCH_CUDA_ALLOC_CONF");
-  g_unsetenv ("CUDA_LAUNCH_BLOCKING");
-  ts_session_configure (&options);
-  if (!ts_session_cuda_init (&error))
-    g_error ("%s", error->message);
-
+  test_session_init (&argc, &argv, 2);
   g_test_add_func ("/autograd/arithmetic", test_arithmetic);
   g_test_add_func ("/autograd/unary-and-reductions", test_unary_and_reductions);
   g_test_add_func ("/autograd/matmul", test_matmul);

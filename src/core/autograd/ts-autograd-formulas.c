@@ -117,20 +117,9 @@ unpack (TsGradNode  *node,
 
 /* ------------------------------------------------------------------ */
 /* Formulas. Each computes grad_inputs[i] only where needed; the engine
- * sums broadcast results down to the input's shape. Each is a
- * TsBackwardFn. */
+ * sums broadcast results down to the input's shape. */
 
-#define BACKWARD(name) \
-  static gboolean name (TsGradNode *node, TsTensor **grad_outputs, guint n_outputs, \
-                        TsTensor **grad_inputs, guint n_inputs, GError **error)
-
-gboolean
-ts_autograd_backward_identity (TsGradNode  *node,
-                               TsTensor   **grad_outputs,
-                               guint        n_outputs,
-                               TsTensor   **grad_inputs,
-                               guint        n_inputs,
-                               GError     **error)
+TS_BACKWARD_FN (ts_autograd_backward_identity)
 {
   for (guint i = 0; i < n_inputs; i++)
     if (ts_grad_node_needs_input_grad (node, i))
@@ -139,7 +128,7 @@ ts_autograd_backward_identity (TsGradNode  *node,
 }
 
 /* sub: self: grad, other: -grad */
-BACKWARD (sub_backward)
+static TS_BACKWARD_FN (sub_backward)
 {
   if (ts_grad_node_needs_input_grad (node, 0))
     grad_inputs[0] = ts_tensor_ref (grad_outputs[0]);
@@ -150,7 +139,7 @@ BACKWARD (sub_backward)
 }
 
 /* mul: self: grad * other, other: grad * self */
-BACKWARD (mul_backward)
+static TS_BACKWARD_FN (mul_backward)
 {
   BinaryAttrs *attrs = ts_grad_node_get_attrs (node);
 
@@ -168,7 +157,7 @@ BACKWARD (mul_backward)
 }
 
 /* div: self: grad / other, other: -grad * self / (other * other) */
-BACKWARD (div_backward)
+static TS_BACKWARD_FN (div_backward)
 {
   BinaryAttrs *attrs = ts_grad_node_get_attrs (node);
   TsTensor *grad = grad_outputs[0];
@@ -197,7 +186,7 @@ BACKWARD (div_backward)
 }
 
 /* div by a number: self: grad / other */
-BACKWARD (div_scalar_backward)
+static TS_BACKWARD_FN (div_scalar_backward)
 {
   ScalarAttrs *attrs = ts_grad_node_get_attrs (node);
 
@@ -206,14 +195,14 @@ BACKWARD (div_scalar_backward)
 }
 
 /* neg: self: grad.neg() */
-BACKWARD (neg_backward)
+static TS_BACKWARD_FN (neg_backward)
 {
   grad_inputs[0] = ts_autograd_neg (grad_outputs[0], error);
   return grad_inputs[0] != NULL;
 }
 
 /* exp: self: grad * result */
-BACKWARD (exp_backward)
+static TS_BACKWARD_FN (exp_backward)
 {
   g_autoptr(TsTensor) result = unpack (node, 0, error);
 
@@ -222,7 +211,7 @@ BACKWARD (exp_backward)
 }
 
 /* log: self: grad.div(self) */
-BACKWARD (log_backward)
+static TS_BACKWARD_FN (log_backward)
 {
   g_autoptr(TsTensor) self = unpack (node, 0, error);
 
@@ -231,7 +220,7 @@ BACKWARD (log_backward)
 }
 
 /* relu: self: threshold_backward(grad, result, 0), here grad * (result > 0) */
-BACKWARD (relu_backward)
+static TS_BACKWARD_FN (relu_backward)
 {
   TsScalar zero = { TS_DTYPE_INT64, 0, 0 };
   g_autoptr(TsTensor) result = unpack (node, 0, error);
@@ -271,12 +260,12 @@ expand_to_input (TsGradNode  *node,
   return *out != NULL;
 }
 
-BACKWARD (sum_backward)
+static TS_BACKWARD_FN (sum_backward)
 {
   return expand_to_input (node, grad_outputs[0], &grad_inputs[0], error);
 }
 
-BACKWARD (mean_backward)
+static TS_BACKWARD_FN (mean_backward)
 {
   const TsGradTensorInfo *info = ts_grad_node_get_input_info (node, 0);
   g_autoptr(TsTensor) expanded = NULL;
@@ -291,7 +280,7 @@ BACKWARD (mean_backward)
 }
 
 /* mm: self: grad.mm(mat2.t()), mat2: self.t().mm(grad) */
-BACKWARD (mm_backward)
+static TS_BACKWARD_FN (mm_backward)
 {
   BinaryAttrs *attrs = ts_grad_node_get_attrs (node);
 
@@ -313,14 +302,14 @@ BACKWARD (mm_backward)
 }
 
 /* t: self: grad.t() */
-BACKWARD (t_backward)
+static TS_BACKWARD_FN (t_backward)
 {
   grad_inputs[0] = ts_autograd_t (grad_outputs[0], error);
   return grad_inputs[0] != NULL;
 }
 
 /* expand: self: at::sum_to(grad, self.sizes()) */
-BACKWARD (expand_backward)
+static TS_BACKWARD_FN (expand_backward)
 {
   const TsGradTensorInfo *info = ts_grad_node_get_input_info (node, 0);
 
@@ -329,7 +318,7 @@ BACKWARD (expand_backward)
 }
 
 /* view/reshape: self: grad.reshape(self.sizes()) */
-BACKWARD (view_backward)
+static TS_BACKWARD_FN (view_backward)
 {
   const TsGradTensorInfo *info = ts_grad_node_get_input_info (node, 0);
 

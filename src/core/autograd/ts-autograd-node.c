@@ -747,13 +747,7 @@ ts_autograd_check_inplace (const TsTensor  *tensor,
 /* ------------------------------------------------------------------ */
 /* AccumulateGrad */
 
-static gboolean
-accumulate_grad_backward (TsGradNode  *node,
-                          TsTensor   **grad_outputs,
-                          guint        n_outputs,
-                          TsTensor   **grad_inputs,
-                          guint        n_inputs,
-                          GError     **error)
+static TS_BACKWARD_FN (accumulate_grad_backward)
 {
   /* Called directly (not through the engine): nothing is known about who
    * else holds the gradient, so it is never stolen. */

@@ -76,6 +76,12 @@ typedef gboolean (*TsBackwardFn) (TsGradNode  *node,
                                   guint        n_inputs,
                                   GError     **error);
 
+/* Defines a TsBackwardFn with the parameter names above:
+ *   static TS_BACKWARD_FN (mul_backward) { ... } */
+#define TS_BACKWARD_FN(name) \
+  gboolean name (TsGradNode *node, TsTensor **grad_outputs, guint n_outputs, \
+                 TsTensor **grad_inputs, guint n_inputs, GError **error)
+
 /* Where a gradient goes: input input_nr of node (an index into the node's
  * outputs, PyTorch's Edge). node NULL: nowhere (the input does not require
  * grad). */
