@@ -59,6 +59,8 @@ struct _TsStorage
   gpointer    release_data; /* with release_data instead of freeing data */
   gboolean    inference;   /* made in inference mode: its tensors and their
                             * views are inference tensors */
+  guint       version;     /* autograd's version counter, shared by views:
+                            * in-place ops bump it (ts-autograd.h) */
 };
 
 /* Whether the storages this thread makes from now on are made in inference

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "ts-tensor.h"
+#include "ts-autograd.h"
 
 G_DEFINE_QUARK (ts-tensor-error-quark, ts_tensor_error)
 
@@ -82,8 +83,6 @@ ts_tensor_new_view (TsStorage    *storage,
 
   return tensor_new_taking (ts_storage_ref (storage), dtype, ndim, shape, strides, offset);
 }
-
-static char *shape_string (guint ndim, const gint64 *shape);
 
 TsTensor *
 ts_tensor_new_empty (TsDevice       device,
@@ -167,6 +166,8 @@ tensor_clear (gpointer data)
 {
   TsTensor *self = data;
 
+  if (self->autograd_meta != NULL)
+    ts_autograd_meta_free (self->autograd_meta);
   ts_storage_unref (self->storage);
 }
 

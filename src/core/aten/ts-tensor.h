@@ -42,6 +42,7 @@ struct _TsTensor
   gint64     offset;                /* in elements */
   gint64     shape[TS_MAX_DIMS];
   gint64     strides[TS_MAX_DIMS];  /* in elements */
+  struct _TsAutogradMeta *autograd_meta;  /* NULL: no autograd state (ts-autograd.h) */
 };
 
 /* A new contiguous tensor with fresh (uninitialized) memory. */
