@@ -49,6 +49,15 @@ test_valid (void)
   g_assert_true (c.pinned_use_cuda_host_register);
   g_assert_cmpuint (c.pinned_num_register_threads, ==, 8);
 
+  /* Expandable segments are modelled (PyTorch >= 2.1); the key stays set
+   * across later strings that do not name it, as parseArgs leaves it. */
+  g_assert_false (c.expandable_segments);
+  g_assert_true (ts_alloc_config_parse (&c, "expandable_segments:True", &error));
+  g_assert_no_error (error);
+  g_assert_true (c.expandable_segments);
+  g_assert_true (ts_alloc_config_parse (&c, "expandable_segments:False", &error));
+  g_assert_false (c.expandable_segments);
+
   /* Scalar form: every interval. */
   g_assert_true (ts_alloc_config_parse (&c, "roundup_power2_divisions:4", &error));
   for (k = 0; k < TS_ALLOC_CONFIG_N_ROUNDUP_INTERVALS; k++)
@@ -138,8 +147,6 @@ test_invalid (void)
     { "backend:magic", TS_ALLOC_CONFIG_ERROR_INVALID, "Unknown allocator backend, options are native and cudaMallocAsync" },
     { ",", TS_ALLOC_CONFIG_ERROR_INVALID, "Unrecognized CachingAllocator option: ," },
     /* accepted by PyTorch, refused here */
-    { "expandable_segments:True", TS_ALLOC_CONFIG_ERROR_UNSUPPORTED,
-      "expandable_segments:True is not supported by Tensorscope: only the native allocator with fixed segments is modelled" },
     { "backend:cudaMallocAsync", TS_ALLOC_CONFIG_ERROR_UNSUPPORTED,
       "backend:cudaMallocAsync is not supported by Tensorscope: only the native caching allocator is modelled" },
   };

@@ -561,6 +561,52 @@ backend_segment_free (gpointer user_data,
   ts_device_memory_segment_free (session.memory, addr, NULL);
 }
 
+/* Expandable segments: virtual reservations of the simulated memory. */
+static gboolean
+backend_va_reserve (gpointer  user_data,
+                    guint     device,
+                    guint64   size,
+                    guint64  *addr)
+{
+  return ts_device_memory_reserve (session.memory, device, size, addr, NULL);
+}
+
+static gboolean
+backend_va_map (gpointer user_data,
+                guint    device,
+                guint64  addr,
+                guint64  size)
+{
+  guint8 *host;
+
+  if (!ts_device_memory_map (session.memory, addr, size, NULL))
+    return FALSE;
+  host = ts_device_memory_translate (session.memory, addr, MIN (size, POISON_LIMIT), NULL);
+  if (host != NULL)
+    memset (host, 0xff, MIN (size, POISON_LIMIT));
+  return TRUE;
+}
+
+static void
+backend_va_unmap (gpointer user_data,
+                  guint    device,
+                  guint64  addr,
+                  guint64  size)
+{
+  /* PyTorch synchronizes before unmapping pages queued work may use. */
+  ts_runtime_device_synchronize (session.runtime, device, NULL);
+  ts_device_memory_unmap (session.memory, addr, size, NULL);
+}
+
+static void
+backend_va_release (gpointer user_data,
+                    guint    device,
+                    guint64  addr,
+                    guint64  size)
+{
+  ts_device_memory_release (session.memory, addr, NULL);
+}
+
 static void
 backend_mem_get_info (gpointer  user_data,
                       guint     device,
@@ -682,6 +728,7 @@ init_memory (GError **error)
     backend_segment_malloc, backend_segment_free, backend_mem_get_info,
     backend_event_record, backend_event_query, backend_event_synchronize,
     backend_event_release, backend_now, NULL,
+    backend_va_reserve, backend_va_map, backend_va_unmap, backend_va_release,
   };
   static const TsHostAllocatorBackend host_backend = {
     backend_event_record, backend_event_query, backend_event_release, backend_now, NULL, NULL,
@@ -692,6 +739,13 @@ init_memory (GError **error)
   if (!ts_alloc_config_parse (&config, g_getenv ("PYTORCH_CUDA_ALLOC_CONF"), error))
     return FALSE;
 
+  if (session.kernels != NULL && config.expandable_segments)
+    {
+      g_set_error_literal (error, TS_ALLOC_CONFIG_ERROR, TS_ALLOC_CONFIG_ERROR_UNSUPPORTED,
+                           "expandable_segments:True is not supported on a real GPU yet: "
+                           "only the simulated devices model it");
+      return FALSE;
+    }
   if (session.kernels != NULL)
     {
       /* The same caching allocators over the real device's memory. */
