@@ -12,7 +12,8 @@
  * status (then stderr is free) or NAME.stderr gives what stderr must hold
  * (matched like stdout: PyTorch's own warnings, such as the FutureWarning
  * of a deprecated call, go there). NAME.env holds KEY=VALUE lines to add
- * to the environment of that run.
+ * to the environment of that run. NAME.nohw skips the case on the real
+ * (here: fake) CUDA backend, for what only the simulated devices model.
  */
 
 #include <glib.h>
@@ -104,6 +105,18 @@ run_case (gconstpointer data)
   gboolean hardware = g_strcmp0 (g_getenv ("TS_TEST_BACKEND"), "cuda") == 0;
 
   g_assert_true (g_file_get_contents (c->expected, &expected, NULL, &error));
+  /* NAME.nohw: a feature only the simulated devices model. */
+  if (hardware)
+    {
+      g_autofree char *nohw_path = g_strdup_printf ("%.*s.nohw", (int) (strlen (c->expected) - strlen (".expected")),
+                                                    c->expected);
+
+      if (g_file_test (nohw_path, G_FILE_TEST_EXISTS))
+        {
+          g_test_skip ("simulated devices only");
+          return;
+        }
+    }
   /* NAME.status and NAME.env sit beside NAME.expected. */
   status_path = g_strdup_printf ("%.*s.status", (int) (strlen (c->expected) - strlen (".expected")), c->expected);
   if (g_file_get_contents (status_path, &status_text, NULL, NULL))
