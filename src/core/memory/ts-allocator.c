@@ -2885,7 +2885,9 @@ ts_allocator_snapshot (TsAllocator *self)
               ss.is_expandable = seg->expandable;
               if (head->pool->owner != NULL)
                 ss.pool_id = head->pool->owner->id;
-              ss.loc = seg->loc;
+              /* context_when_segment_allocated: only the first block of
+               * an expandable segment has the line that made it. */
+              ss.loc = head->prev == NULL ? seg->loc : TS_SOURCE_LOC_NONE;
               ss.first_block = snap->blocks->len;
 
               for (b = head; b != NULL && !b->unmapped; b = b->next)
