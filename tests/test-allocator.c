@@ -31,32 +31,10 @@
 #define S1 ((TsStreamId) 2)
 #define S2 ((TsStreamId) 3)
 
-static const TsAllocatorBackend fake_backend = {
-  .segment_malloc = fake_segment_malloc,
-  .segment_free = fake_segment_free,
-  .mem_get_info = fake_mem_get_info,
-  .event_record = fake_event_record,
-  .event_query = fake_event_query,
-  .event_synchronize = fake_event_synchronize,
-  .event_release = fake_event_release,
-  .now = fake_now,
-};
+static const TsAllocatorBackend fake_backend = { FAKE_BACKEND_FUNCS };
 
 /* The same with virtual memory, for expandable segments. */
-static const TsAllocatorBackend fake_vm_backend = {
-  .segment_malloc = fake_segment_malloc,
-  .segment_free = fake_segment_free,
-  .mem_get_info = fake_mem_get_info,
-  .event_record = fake_event_record,
-  .event_query = fake_event_query,
-  .event_synchronize = fake_event_synchronize,
-  .event_release = fake_event_release,
-  .now = fake_now,
-  .va_reserve = fake_va_reserve,
-  .va_map = fake_va_map,
-  .va_unmap = fake_va_unmap,
-  .va_release = fake_va_release,
-};
+static const TsAllocatorBackend fake_vm_backend = { FAKE_BACKEND_FUNCS, FAKE_BACKEND_VM_FUNCS };
 
 static TsAllocator *
 new_allocator (Fake       *fake,

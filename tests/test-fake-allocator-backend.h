@@ -227,3 +227,20 @@ fake_free (Fake *fake)
 }
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (Fake, fake_free)
+
+/* Initializers of a TsAllocatorBackend: what every table wires, and the
+ * virtual memory that expandable segments need. */
+#define FAKE_BACKEND_FUNCS \
+  .segment_malloc = fake_segment_malloc, \
+  .segment_free = fake_segment_free, \
+  .mem_get_info = fake_mem_get_info, \
+  .event_record = fake_event_record, \
+  .event_query = fake_event_query, \
+  .event_synchronize = fake_event_synchronize, \
+  .event_release = fake_event_release, \
+  .now = fake_now
+#define FAKE_BACKEND_VM_FUNCS \
+  .va_reserve = fake_va_reserve, \
+  .va_map = fake_va_map, \
+  .va_unmap = fake_va_unmap, \
+  .va_release = fake_va_release

@@ -37,31 +37,14 @@ fake_correlation (gpointer user_data)
 }
 
 static const TsAllocatorBackend fake_backend = {
-  .segment_malloc = fake_segment_malloc,
-  .segment_free = fake_segment_free,
-  .mem_get_info = fake_mem_get_info,
-  .event_record = fake_event_record,
-  .event_query = fake_event_query,
-  .event_synchronize = fake_event_synchronize,
-  .event_release = fake_event_release,
-  .now = fake_now,
+  FAKE_BACKEND_FUNCS,
   .correlation = fake_correlation,
 };
 
 static const TsAllocatorBackend fake_vm_backend = {
-  .segment_malloc = fake_segment_malloc,
-  .segment_free = fake_segment_free,
-  .mem_get_info = fake_mem_get_info,
-  .event_record = fake_event_record,
-  .event_query = fake_event_query,
-  .event_synchronize = fake_event_synchronize,
-  .event_release = fake_event_release,
-  .now = fake_now,
+  FAKE_BACKEND_FUNCS,
+  FAKE_BACKEND_VM_FUNCS,
   .correlation = fake_correlation,
-  .va_reserve = fake_va_reserve,
-  .va_map = fake_va_map,
-  .va_unmap = fake_va_unmap,
-  .va_release = fake_va_release,
 };
 
 static TsAllocator *

@@ -534,19 +534,25 @@ ts_session_api_end (guint64 correlation)
  * this many bytes per segment, so reading memory nobody wrote shows. */
 #define POISON_LIMIT ((guint64) 64 << 20)
 
+static void
+poison (guint64 addr,
+        guint64 size)
+{
+  guint8 *host = ts_device_memory_translate (session.memory, addr, MIN (size, POISON_LIMIT), NULL);
+
+  if (host != NULL)
+    memset (host, 0xff, MIN (size, POISON_LIMIT));
+}
+
 static gboolean
 backend_segment_malloc (gpointer  user_data,
                         guint     device,
                         guint64   size,
                         guint64  *addr)
 {
-  guint8 *host;
-
   if (!ts_device_memory_segment_malloc (session.memory, device, size, addr, NULL))
     return FALSE;
-  host = ts_device_memory_translate (session.memory, *addr, MIN (size, POISON_LIMIT), NULL);
-  if (host != NULL)
-    memset (host, 0xff, MIN (size, POISON_LIMIT));
+  poison (*addr, size);
   return TRUE;
 }
 
@@ -577,13 +583,9 @@ backend_va_map (gpointer user_data,
                 guint64  addr,
                 guint64  size)
 {
-  guint8 *host;
-
   if (!ts_device_memory_map (session.memory, addr, size, NULL))
     return FALSE;
-  host = ts_device_memory_translate (session.memory, addr, MIN (size, POISON_LIMIT), NULL);
-  if (host != NULL)
-    memset (host, 0xff, MIN (size, POISON_LIMIT));
+  poison (addr, size);
   return TRUE;
 }
 

@@ -693,35 +693,14 @@ pool_call (PyObject *args,
   Py_RETURN_NONE;
 }
 
-static PyObject *
-py_create_or_incref_pool (PyObject *m, PyObject *args)
-{
-  return pool_call (args, POOL_CREATE_OR_INCREF);
-}
+#define POOL_METHOD(name, call) \
+  static PyObject *name (PyObject *m, PyObject *args) { return pool_call (args, call); }
 
-static PyObject *
-py_begin_allocate_to_pool (PyObject *m, PyObject *args)
-{
-  return pool_call (args, POOL_BEGIN);
-}
-
-static PyObject *
-py_end_allocate_to_pool (PyObject *m, PyObject *args)
-{
-  return pool_call (args, POOL_END);
-}
-
-static PyObject *
-py_release_pool (PyObject *m, PyObject *args)
-{
-  return pool_call (args, POOL_RELEASE);
-}
-
-static PyObject *
-py_pool_use_count (PyObject *m, PyObject *args)
-{
-  return pool_call (args, POOL_USE_COUNT);
-}
+POOL_METHOD (py_create_or_incref_pool, POOL_CREATE_OR_INCREF)
+POOL_METHOD (py_begin_allocate_to_pool, POOL_BEGIN)
+POOL_METHOD (py_end_allocate_to_pool, POOL_END)
+POOL_METHOD (py_release_pool, POOL_RELEASE)
+POOL_METHOD (py_pool_use_count, POOL_USE_COUNT)
 
 static PyObject *
 py_empty_cache_pools (PyObject *m, PyObject *unused)

@@ -394,6 +394,26 @@ apply_free_completed (TsMemoryReplay *self,
   stat_dec (st->requested_bytes, small, (gint64) a->requested);
 }
 
+/* The position a segment starting at addr takes in w->segs. */
+static guint
+seg_insert_pos (TsMemoryReplay *self,
+                WDevice        *w,
+                guint64         addr)
+{
+  guint lo = 0, hi = w->segs->len;
+
+  while (lo < hi)
+    {
+      guint mid = (lo + hi) / 2;
+
+      if (seg_info (self, g_array_index (w->segs, WSeg, mid).id)->addr < addr)
+        lo = mid + 1;
+      else
+        hi = mid;
+    }
+  return lo;
+}
+
 static void
 apply_segment_alloc (TsMemoryReplay *self,
                      guint32         id)
@@ -401,18 +421,8 @@ apply_segment_alloc (TsMemoryReplay *self,
   const TsMemorySegmentInfo *si = seg_info (self, id);
   WDevice *w = &self->work[si->device];
   WSeg s = { id, 0, 0, NULL };
-  guint lo = 0, hi = w->segs->len;
 
-  while (lo < hi)
-    {
-      guint mid = (lo + hi) / 2;
-
-      if (seg_info (self, g_array_index (w->segs, WSeg, mid).id)->addr < si->addr)
-        lo = mid + 1;
-      else
-        hi = mid;
-    }
-  g_array_insert_val (w->segs, lo, s);
+  g_array_insert_val (w->segs, seg_insert_pos (self, w, si->addr), s);
 
   stat_inc (w->stats.segment, si->is_small, 1);
   stat_inc (w->stats.reserved_bytes, si->is_small, (gint64) si->size);
@@ -438,26 +448,6 @@ apply_segment_free (TsMemoryReplay *self,
   if (si->size >= w->max_split)
     ts_stat_decrease (&w->stats.oversize_segments, 1);
   w->stats.num_device_free++;
-}
-
-/* The position a segment starting at addr takes in w->segs. */
-static guint
-seg_insert_pos (TsMemoryReplay *self,
-                WDevice        *w,
-                guint64         addr)
-{
-  guint lo = 0, hi = w->segs->len;
-
-  while (lo < hi)
-    {
-      guint mid = (lo + hi) / 2;
-
-      if (seg_info (self, g_array_index (w->segs, WSeg, mid).id)->addr < addr)
-        lo = mid + 1;
-      else
-        hi = mid;
-    }
-  return lo;
 }
 
 static void

@@ -2234,8 +2234,11 @@ ts_allocator_lookup (TsAllocator *self,
   return block != NULL;
 }
 
-void
-ts_allocator_empty_cache (TsAllocator *self)
+/* Every device: release_cached_blocks, or (pools_only) just the released
+ * private pools' part of it. */
+static void
+empty_caches (TsAllocator *self,
+              gboolean     pools_only)
 {
   guint d;
 
@@ -2244,26 +2247,25 @@ ts_allocator_empty_cache (TsAllocator *self)
   g_mutex_lock (&self->lock);
   for (d = 0; d < self->n_devices; d++)
     {
-      release_cached_blocks (self, &self->devices[d]);
+      if (pools_only)
+        release_freeable_pools (self, &self->devices[d]);
+      else
+        release_cached_blocks (self, &self->devices[d]);
       emit_counters (self, d);
     }
   g_mutex_unlock (&self->lock);
 }
 
 void
+ts_allocator_empty_cache (TsAllocator *self)
+{
+  empty_caches (self, FALSE);
+}
+
+void
 ts_allocator_empty_cache_pools (TsAllocator *self)
 {
-  guint d;
-
-  g_return_if_fail (TS_IS_ALLOCATOR (self));
-
-  g_mutex_lock (&self->lock);
-  for (d = 0; d < self->n_devices; d++)
-    {
-      release_freeable_pools (self, &self->devices[d]);
-      emit_counters (self, d);
-    }
-  g_mutex_unlock (&self->lock);
+  empty_caches (self, TRUE);
 }
 
 /* ------------------------------------------------------------------ */
@@ -2352,20 +2354,32 @@ create_or_incref_pool (Device      *dev,
   return TRUE;
 }
 
+/* The device, with the lock taken; NULL (unlocked) for a bad index. */
+static Device *
+lock_device (TsAllocator  *self,
+             guint         device,
+             GError      **error)
+{
+  if (!check_device (self, device, error))
+    return NULL;
+  g_mutex_lock (&self->lock);
+  return &self->devices[device];
+}
+
 gboolean
 ts_allocator_create_or_incref_pool (TsAllocator  *self,
                                     guint         device,
                                     TsMemPoolId   id,
                                     GError      **error)
 {
+  Device *dev;
   gboolean ok;
 
   g_return_val_if_fail (TS_IS_ALLOCATOR (self), FALSE);
 
-  if (!check_device (self, device, error))
+  if ((dev = lock_device (self, device, error)) == NULL)
     return FALSE;
-  g_mutex_lock (&self->lock);
-  ok = create_or_incref_pool (&self->devices[device], id, error);
+  ok = create_or_incref_pool (dev, id, error);
   g_mutex_unlock (&self->lock);
   return ok;
 }
@@ -2385,10 +2399,8 @@ ts_allocator_begin_allocate_to_pool (TsAllocator            *self,
 
   g_return_val_if_fail (TS_IS_ALLOCATOR (self), FALSE);
 
-  if (!check_device (self, device, error))
+  if ((dev = lock_device (self, device, error)) == NULL)
     return FALSE;
-  g_mutex_lock (&self->lock);
-  dev = &self->devices[device];
   for (k = 0; ok && k < dev->captures->len; k++)
     if (TS_MEM_POOL_ID_EQUAL (g_array_index (dev->captures, Capture, k).id, id))
       ok = pool_error (error, "beginAllocateToPool: already recording to mempool_id");
@@ -2411,10 +2423,8 @@ ts_allocator_end_allocate_to_pool (TsAllocator  *self,
 
   g_return_val_if_fail (TS_IS_ALLOCATOR (self), FALSE);
 
-  if (!check_device (self, device, error))
+  if ((dev = lock_device (self, device, error)) == NULL)
     return FALSE;
-  g_mutex_lock (&self->lock);
-  dev = &self->devices[device];
   for (k = 0; k < dev->captures->len; k++)
     if (TS_MEM_POOL_ID_EQUAL (g_array_index (dev->captures, Capture, k).id, id))
       {
@@ -2433,13 +2443,13 @@ ts_allocator_release_pool (TsAllocator  *self,
                            GError      **error)
 {
   PrivatePool *pp;
+  Device *dev;
 
   g_return_val_if_fail (TS_IS_ALLOCATOR (self), FALSE);
 
-  if (!check_device (self, device, error))
+  if ((dev = lock_device (self, device, error)) == NULL)
     return FALSE;
-  g_mutex_lock (&self->lock);
-  pp = find_private_pool (&self->devices[device], id);
+  pp = find_private_pool (dev, id);
   if (pp == NULL || pp->use_count <= 0)
     {
       g_mutex_unlock (&self->lock);

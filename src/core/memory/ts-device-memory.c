@@ -535,38 +535,67 @@ reservation_of (TsDeviceMemory *self,
   return seg;
 }
 
-static void
-set_granules (Segment  *seg,
-              guint64   addr,
-              guint64   size,
-              gboolean  mapped)
+/* With set, gives every granule of the range the state `mapped`;
+ * without, TRUE when none of them has that state yet. */
+static gboolean
+granules (Segment  *seg,
+          guint64   addr,
+          guint64   size,
+          gboolean  mapped,
+          gboolean  set)
 {
   guint64 g;
 
   for (g = (addr - seg->addr) / TS_DEVICE_MEMORY_GRANULARITY;
        g < (addr - seg->addr + size) / TS_DEVICE_MEMORY_GRANULARITY; g++)
     {
-      if (mapped)
+      if (!set && granule_mapped (seg, g) == mapped)
+        return FALSE;
+      if (set && mapped)
         seg->mapped[g / 8] |= 1u << (g % 8);
-      else
+      else if (set)
         seg->mapped[g / 8] &= ~(1u << (g % 8));
     }
+  return TRUE;
 }
 
-/* TRUE when no granule of the range has the state `mapped`. */
+/* Maps (map) or unmaps the granules of [addr, addr + size), every one of
+ * which must be in the other state. */
 static gboolean
-granules_all_differ (const Segment *seg,
-                     guint64        addr,
-                     guint64        size,
-                     gboolean       mapped)
+remap (TsDeviceMemory *self,
+       guint64         addr,
+       guint64         size,
+       gboolean        map,
+       GError        **error)
 {
-  guint64 g;
+  Device *dev = NULL;
+  Segment *seg;
+  gboolean ok = FALSE;
 
-  for (g = (addr - seg->addr) / TS_DEVICE_MEMORY_GRANULARITY;
-       g < (addr - seg->addr + size) / TS_DEVICE_MEMORY_GRANULARITY; g++)
-    if (granule_mapped (seg, g) == mapped)
-      return FALSE;
-  return TRUE;
+  g_return_val_if_fail (TS_IS_DEVICE_MEMORY (self), FALSE);
+
+  g_mutex_lock (&self->lock);
+  if ((seg = reservation_of (self, addr, size, &dev, error)) == NULL)
+    ;
+  else if (!granules (seg, addr, size, map, FALSE))
+    g_set_error (error, TS_DEVICE_MEMORY_ERROR, TS_DEVICE_MEMORY_ERROR_INVALID_VALUE,
+                 "invalid argument: a page of [0x%" G_GINT64_MODIFIER "x, +%" G_GUINT64_FORMAT
+                 ") is %s", addr, size, map ? "mapped already" : "not mapped");
+  else if (map && size > dev->capacity - dev->context_reserve - dev->used)
+    g_set_error (error, TS_DEVICE_MEMORY_ERROR, TS_DEVICE_MEMORY_ERROR_OUT_OF_MEMORY,
+                 "out of memory");
+  else
+    {
+      granules (seg, addr, size, map, TRUE);
+      seg->n_mapped = map ? seg->n_mapped + size : seg->n_mapped - size;
+      dev->used = map ? dev->used + size : dev->used - size;
+      /* Unmapped, the physical pages go: a later map reads fresh memory. */
+      if (!map && seg->backing != NULL)
+        madvise ((guint8 *) seg->backing + (addr - seg->addr), size, MADV_DONTNEED);
+      ok = TRUE;
+    }
+  g_mutex_unlock (&self->lock);
+  return ok;
 }
 
 gboolean
@@ -575,31 +604,7 @@ ts_device_memory_map (TsDeviceMemory *self,
                       guint64         size,
                       GError        **error)
 {
-  Device *dev = NULL;
-  Segment *seg;
-  gboolean ok = FALSE;
-
-  g_return_val_if_fail (TS_IS_DEVICE_MEMORY (self), FALSE);
-
-  g_mutex_lock (&self->lock);
-  if ((seg = reservation_of (self, addr, size, &dev, error)) == NULL)
-    ;
-  else if (!granules_all_differ (seg, addr, size, TRUE))
-    g_set_error (error, TS_DEVICE_MEMORY_ERROR, TS_DEVICE_MEMORY_ERROR_INVALID_VALUE,
-                 "invalid argument: a page of [0x%" G_GINT64_MODIFIER "x, +%" G_GUINT64_FORMAT
-                 ") is mapped already", addr, size);
-  else if (size > dev->capacity - dev->context_reserve - dev->used)
-    g_set_error (error, TS_DEVICE_MEMORY_ERROR, TS_DEVICE_MEMORY_ERROR_OUT_OF_MEMORY,
-                 "out of memory");
-  else
-    {
-      set_granules (seg, addr, size, TRUE);
-      seg->n_mapped += size;
-      dev->used += size;
-      ok = TRUE;
-    }
-  g_mutex_unlock (&self->lock);
-  return ok;
+  return remap (self, addr, size, TRUE, error);
 }
 
 gboolean
@@ -608,31 +613,7 @@ ts_device_memory_unmap (TsDeviceMemory *self,
                         guint64         size,
                         GError        **error)
 {
-  Device *dev = NULL;
-  Segment *seg;
-  gboolean ok = FALSE;
-
-  g_return_val_if_fail (TS_IS_DEVICE_MEMORY (self), FALSE);
-
-  g_mutex_lock (&self->lock);
-  if ((seg = reservation_of (self, addr, size, &dev, error)) == NULL)
-    ;
-  else if (!granules_all_differ (seg, addr, size, FALSE))
-    g_set_error (error, TS_DEVICE_MEMORY_ERROR, TS_DEVICE_MEMORY_ERROR_INVALID_VALUE,
-                 "invalid argument: a page of [0x%" G_GINT64_MODIFIER "x, +%" G_GUINT64_FORMAT
-                 ") is not mapped", addr, size);
-  else
-    {
-      set_granules (seg, addr, size, FALSE);
-      seg->n_mapped -= size;
-      dev->used -= size;
-      /* The physical pages go: a later map reads fresh memory. */
-      if (seg->backing != NULL)
-        madvise ((guint8 *) seg->backing + (addr - seg->addr), size, MADV_DONTNEED);
-      ok = TRUE;
-    }
-  g_mutex_unlock (&self->lock);
-  return ok;
+  return remap (self, addr, size, FALSE, error);
 }
 
 gboolean
