@@ -1691,7 +1691,7 @@ garbage_collect_cached_blocks (TsAllocator *self,
           Block *b = g_ptr_array_index (blocks, k);
           guint64 age = pool->get_free_blocks_call_count - b->gc_count_base;
 
-          if (!block_is_split (b) && (double) age >= age_threshold)
+          if (!block_is_split (b) && !block_is_expandable (b) && (double) age >= age_threshold)
             {
               block_freed = TRUE;
               gc_reclaimed += b->size;

@@ -89,7 +89,8 @@ typedef struct
 } TsAllocatorBackend;
 
 /* Which streams' allocations go to a private pool while it is active
- * (PyTorch's filter of beginAllocateToPool): TRUE to take it. */
+ * (PyTorch's filter of beginAllocateToPool): TRUE to take it. It is
+ * called with the allocator's lock held and must not call back into it. */
 typedef gboolean (*TsAllocatorPoolFilter)      (TsStreamId stream,
                                                 gpointer   user_data);
 
