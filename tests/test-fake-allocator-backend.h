@@ -169,10 +169,11 @@ fake_va_map (gpointer user_data,
 }
 
 static inline void
-fake_va_unmap (gpointer user_data,
-               guint    device,
-               guint64  addr,
-               guint64  size)
+fake_va_unmap (gpointer   user_data,
+               guint      device,
+               TsStreamId stream,
+               guint64    addr,
+               guint64    size)
 {
   Fake *fake = user_data;
   g_autoptr(GError) error = NULL;

@@ -590,13 +590,15 @@ backend_va_map (gpointer user_data,
 }
 
 static void
-backend_va_unmap (gpointer user_data,
-                  guint    device,
-                  guint64  addr,
-                  guint64  size)
+backend_va_unmap (gpointer   user_data,
+                  guint      device,
+                  TsStreamId stream,
+                  guint64    addr,
+                  guint64    size)
 {
-  /* PyTorch synchronizes before unmapping pages queued work may use. */
-  ts_runtime_device_synchronize (session.runtime, device, NULL);
+  /* Unmapping does not synchronize by itself: PyTorch waits for the
+   * segment's stream first (ExpandableSegment::unmapHandles). */
+  ts_runtime_stream_synchronize (session.runtime, stream, NULL);
   ts_device_memory_unmap (session.memory, addr, size, NULL);
 }
 

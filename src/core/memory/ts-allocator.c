@@ -1329,7 +1329,7 @@ unmap_block (TsAllocator *self,
     return;
   ptr = seg->addr + begin * page;
   size = (end - begin) * page;
-  self->backend.va_unmap (self->backend_data, seg->device, ptr, size);
+  self->backend.va_unmap (self->backend_data, seg->device, seg->stream, ptr, size);
 
   pool_remove (pool, block);
   before = ptr - block->addr;

@@ -82,8 +82,10 @@ typedef struct
   gboolean (*va_reserve)        (gpointer user_data, guint device, guint64 size, guint64 *addr);
   /* cuMemCreate + cuMemMap of whole pages: FALSE means out of memory. */
   gboolean (*va_map)            (gpointer user_data, guint device, guint64 addr, guint64 size);
-  /* cuMemUnmap + cuMemRelease (after synchronizing, as PyTorch does). */
-  void     (*va_unmap)          (gpointer user_data, guint device, guint64 addr, guint64 size);
+  /* cuMemUnmap + cuMemRelease, after synchronizing the segment's stream
+   * (ExpandableSegment::unmapHandles). */
+  void     (*va_unmap)          (gpointer user_data, guint device, TsStreamId stream,
+                                 guint64 addr, guint64 size);
   /* cuMemAddressFree of a reservation with no page mapped. */
   void     (*va_release)        (gpointer user_data, guint device, guint64 addr, guint64 size);
 } TsAllocatorBackend;
