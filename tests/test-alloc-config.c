@@ -81,6 +81,16 @@ test_valid (void)
   g_assert_cmpuint (ts_alloc_config_roundup_divisions (&c, 512), ==, 8);
   g_assert_cmpuint (ts_alloc_config_roundup_divisions (&c, G_GUINT64_CONSTANT (1) << 50), ==, 1);
 
+  /* CUDAAllocatorConfig::parseRoundUpPower2Divisions fills ">" from the
+   * last interval named, that one included: 512:2 is overwritten by >:8. */
+  g_assert_true (ts_alloc_config_parse (&c, "roundup_power2_divisions:[256:1,512:2,>:8]", &error));
+  g_assert_no_error (error);
+  {
+    static const guint64 expected[16] = { 1, 1, 1, 1, 1, 1, 1, 1, 1, 8, 8, 8, 8, 8, 8, 8 };
+    for (k = 0; k < 16; k++)
+      g_assert_cmpuint (c.roundup_power2_divisions[k], ==, expected[k]);
+  }
+
   /* ">" first fills everything; an unclosed list ends with the string. */
   g_assert_true (ts_alloc_config_parse (&c, "roundup_power2_divisions:[>:2]", &error));
   for (k = 0; k < 16; k++)
