@@ -5,18 +5,25 @@
  *
  * The algorithm is PyTorch's DeviceCachingAllocator (c10/cuda/
  * CUDACachingAllocator.cpp, native backend, with expandable segments and
- * private pools but no stream capture of its own), step for step, because the point is that the numbers a
- * user sees here equal the ones a real run prints. Where PyTorch iterates
- * a hash container (the streams with pending events, a block's stream
- * uses), we go in stream id order so that runs are deterministic; only the
- * order of trace entries inside one call can differ from a real run, never
- * a count or a size.
+ * private pools; stream capture is the runtime's), step for step, because
+ * the point is that the numbers a user sees here equal the ones a real run
+ * prints. Where PyTorch iterates a hash container (the streams with
+ * pending events, a block's stream uses), we go in stream id order so that
+ * runs are deterministic; only the order of trace entries inside one call
+ * can differ from a real run, never a count or a size.
  *
  * Data: a segment is a doubly linked list of blocks in address order. The
  * free blocks of each pool (small, large) sit in an intrusive treap keyed
  * by (stream, size, address), so best fit is a lower bound and no node is
  * allocated on the hot path; block structs are recycled through a free
  * list, and an open-addressing table maps pointers to allocated blocks.
+ *
+ * Expandable segments: one Segment spans the whole virtual reservation;
+ * its blocks are mapped (in the pool's treap when free) or unmapped (in
+ * the pool's unmapped array, by stream and address), and the snapshot
+ * shows each run of mapped blocks as a segment, as PyTorch's does.
+ * Private pools (PyTorch's graph_pools) are per device, each with a small
+ * and a large Pool of its own; a block always goes back to its own pool.
  */
 
 #include "config.h"
