@@ -1862,9 +1862,19 @@ test_private_pool_deferred_events (void)
   must_free (a, y);
   y = must_malloc (a, 0, 1000, S0);
   g_assert_cmphex (y, ==, x);
+
+  /* empty_cache records deferred events too, then waits for them
+   * (synchronize_and_free_events calls insert_events_deferred_until_no_capture). */
+  g_assert_true (ts_allocator_record_stream (a, y, S1));
+  g_assert_true (ts_allocator_begin_allocate_to_pool (a, 0, id, only_s1, NULL, NULL));
   must_free (a, y);
+  g_assert_true (ts_allocator_end_allocate_to_pool (a, 0, id, NULL));
+  g_assert_cmpuint (fake->events->len, ==, 1);
+  g_assert_cmpint (stat (a, 0, "active.all.current"), ==, 1);
   g_assert_true (ts_allocator_release_pool (a, 0, id, NULL));
   ts_allocator_empty_cache (a);
+  g_assert_cmpuint (fake->events->len, ==, 2);
+  g_assert_cmpint (stat (a, 0, "active.all.current"), ==, 0);
   g_assert_cmpint (stat (a, 0, "reserved_bytes.all.current"), ==, 0);
   check_consistency (a);
 }

@@ -1161,6 +1161,19 @@ compact_stream_events (Device *dev)
     }
 }
 
+/* The events of blocks freed while a capture was under way
+ * (insert_events_deferred_until_no_capture). */
+static void
+insert_deferred_events (TsAllocator *self,
+                        Device      *dev)
+{
+  guint k;
+
+  for (k = 0; G_UNLIKELY (k < dev->deferred_frees->len); k++)
+    insert_events (self, g_ptr_array_index (dev->deferred_frees, k));
+  g_ptr_array_set_size (dev->deferred_frees, 0);
+}
+
 /* Start of every malloc: completed events free their blocks, per stream
  * in order, stopping at a stream's first event that is not done. */
 static void
@@ -1169,11 +1182,7 @@ process_events (TsAllocator *self,
 {
   guint k;
 
-  /* insert_events_deferred_until_no_capture */
-  for (k = 0; G_UNLIKELY (k < dev->deferred_frees->len); k++)
-    insert_events (self, g_ptr_array_index (dev->deferred_frees, k));
-  g_ptr_array_set_size (dev->deferred_frees, 0);
-
+  insert_deferred_events (self, dev);
   if (G_LIKELY (dev->n_pending == 0))
     return;
 
@@ -1205,6 +1214,7 @@ synchronize_and_free_events (TsAllocator *self,
   dev->stats.num_sync_all_streams++;
   record_action (self, (guint) (dev - self->devices), TS_ALLOC_ACTION_SYNC_ALL_STREAMS, 0, 0, 0,
                  TS_STREAM_NONE, FALSE, NULL);
+  insert_deferred_events (self, dev);
 
   for (k = 0; k < dev->streams->len; k++)
     {
