@@ -99,6 +99,8 @@ check_consistency (TsAllocator *a)
   TsAllocConfig config;
 
   ts_allocator_get_config (a, &config);
+  for (k = 0; k < snap->segments->len; k++)
+    config.expandable_segments |= g_array_index (snap->segments, TsSnapshotSegment, k).is_expandable;
   if (!_ts_allocator_validate (a, &error))
     g_error ("allocator state: %s", error->message);
 
@@ -1578,6 +1580,68 @@ test_expandable_segments (void)
   }
 }
 
+/* _set_allocator_settings: expandable segments can be turned on and off
+ * while running (new memory follows; get_free_block skips expandable
+ * blocks while off), and are refused by a backend without virtual memory,
+ * as cudaMallocAsync is everywhere. */
+static void
+test_expandable_settings (void)
+{
+  g_autoptr(Fake) fake = fake_new (1, H100_BYTES, 1000);
+  g_autoptr(TsAllocator) plain = new_allocator (fake, 1, NULL);
+  g_autoptr(TsAllocator) a = NULL;
+  g_autoptr(TsMemorySnapshot) snap = NULL;
+  g_autoptr(GError) error = NULL;
+  TsAllocConfig config;
+  guint64 x, y, z;
+
+  g_assert_false (ts_allocator_apply_settings (plain, "expandable_segments:True", &error));
+  g_assert_error (error, TS_ALLOC_CONFIG_ERROR, TS_ALLOC_CONFIG_ERROR_UNSUPPORTED);
+  g_clear_error (&error);
+  g_assert_false (ts_allocator_apply_settings (plain, "backend:cudaMallocAsync", &error));
+  g_assert_error (error, TS_ALLOC_CONFIG_ERROR, TS_ALLOC_CONFIG_ERROR_UNSUPPORTED);
+  g_assert_cmpstr (error->message, ==, "backend:cudaMallocAsync is not supported by Tensorscope: "
+                                       "only the native caching allocator is modelled");
+  g_clear_error (&error);
+  ts_allocator_get_config (plain, &config);
+  g_assert_false (config.expandable_segments);
+  g_clear_object (&plain);
+
+  /* A backend with virtual memory, starting with fixed segments. */
+  {
+    TsAllocConfig fixed;
+
+    ts_alloc_config_init (&fixed);
+    a = ts_allocator_new (1, &fixed, &fake_vm_backend, fake);
+  }
+  x = must_malloc (a, 0, 1000, S0);
+  g_assert_true (ts_allocator_apply_settings (a, "expandable_segments:True", &error));
+  g_assert_no_error (error);
+  y = must_malloc (a, 0, 1000, S0);
+  /* the fixed segment's free block is not expandable: best fit takes it */
+  g_assert_cmphex (y, ==, x + 1024);
+  must_free (a, y);
+  z = must_malloc (a, 0, 3 * MiB, S0);
+  g_assert_cmpint (stat (a, 0, "segment.all.current"), ==, 1);
+  g_assert_cmpint (stat (a, 0, "reserved_bytes.large_pool.current"), ==, 20 * MiB);
+  g_assert_true (ts_allocator_apply_settings (a, "expandable_segments:False", &error));
+  /* off again: the expandable block's free 17 MiB are passed over */
+  y = must_malloc (a, 0, 3 * MiB, S0);
+  g_assert_cmpint (stat (a, 0, "segment.all.current"), ==, 2);
+  g_assert_cmpint (stat (a, 0, "reserved_bytes.large_pool.current"), ==, 40 * MiB);
+  snap = ts_allocator_snapshot (a);
+  g_assert_cmpuint (snap->segments->len, ==, 3);
+  g_assert_false (g_array_index (snap->segments, TsSnapshotSegment, 0).is_expandable);
+  check_consistency (a);
+
+  must_free (a, x);
+  must_free (a, y);
+  must_free (a, z);
+  ts_allocator_empty_cache (a);
+  g_assert_cmpint (stat (a, 0, "reserved_bytes.all.current"), ==, 0);
+  check_consistency (a);
+}
+
 /* data/examples/fragmentation.py with and without expandable segments:
  * two streams each allocate six (long-lived, short-lived) pairs of 8 MiB
  * under a 256 MiB cap, the short-lived ones go, then 32 MiB is asked.
@@ -2188,6 +2252,7 @@ main (int   argc,
   g_test_add_func ("/allocator/rounding", test_rounding);
   g_test_add_func ("/allocator/expandable-segments", test_expandable_segments);
   g_test_add_func ("/allocator/expandable-fragmentation", test_expandable_fragmentation);
+  g_test_add_func ("/allocator/expandable-settings", test_expandable_settings);
   g_test_add_func ("/allocator/expandable-private-pool", test_expandable_private_pool);
   g_test_add_func ("/allocator/private-pools", test_private_pools);
   g_test_add_func ("/allocator/graph-pool-sharing", test_graph_pool_sharing);
