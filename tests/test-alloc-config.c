@@ -49,6 +49,15 @@ test_valid (void)
   g_assert_true (c.pinned_use_cuda_host_register);
   g_assert_cmpuint (c.pinned_num_register_threads, ==, 8);
 
+  /* Expandable segments are modelled (PyTorch >= 2.1); the key stays set
+   * across later strings that do not name it, as parseArgs leaves it. */
+  g_assert_false (c.expandable_segments);
+  g_assert_true (ts_alloc_config_parse (&c, "expandable_segments:True", &error));
+  g_assert_no_error (error);
+  g_assert_true (c.expandable_segments);
+  g_assert_true (ts_alloc_config_parse (&c, "expandable_segments:False", &error));
+  g_assert_false (c.expandable_segments);
+
   /* Scalar form: every interval. */
   g_assert_true (ts_alloc_config_parse (&c, "roundup_power2_divisions:4", &error));
   for (k = 0; k < TS_ALLOC_CONFIG_N_ROUNDUP_INTERVALS; k++)
@@ -71,6 +80,16 @@ test_valid (void)
   g_assert_cmpuint (ts_alloc_config_roundup_divisions (&c, 419430400), ==, 2);
   g_assert_cmpuint (ts_alloc_config_roundup_divisions (&c, 512), ==, 8);
   g_assert_cmpuint (ts_alloc_config_roundup_divisions (&c, G_GUINT64_CONSTANT (1) << 50), ==, 1);
+
+  /* CUDAAllocatorConfig::parseRoundUpPower2Divisions fills ">" from the
+   * last interval named, that one included: 512:2 is overwritten by >:8. */
+  g_assert_true (ts_alloc_config_parse (&c, "roundup_power2_divisions:[256:1,512:2,>:8]", &error));
+  g_assert_no_error (error);
+  {
+    static const guint64 expected[16] = { 1, 1, 1, 1, 1, 1, 1, 1, 1, 8, 8, 8, 8, 8, 8, 8 };
+    for (k = 0; k < 16; k++)
+      g_assert_cmpuint (c.roundup_power2_divisions[k], ==, expected[k]);
+  }
 
   /* ">" first fills everything; an unclosed list ends with the string. */
   g_assert_true (ts_alloc_config_parse (&c, "roundup_power2_divisions:[>:2]", &error));
@@ -138,8 +157,6 @@ test_invalid (void)
     { "backend:magic", TS_ALLOC_CONFIG_ERROR_INVALID, "Unknown allocator backend, options are native and cudaMallocAsync" },
     { ",", TS_ALLOC_CONFIG_ERROR_INVALID, "Unrecognized CachingAllocator option: ," },
     /* accepted by PyTorch, refused here */
-    { "expandable_segments:True", TS_ALLOC_CONFIG_ERROR_UNSUPPORTED,
-      "expandable_segments:True is not supported by Tensorscope: only the native allocator with fixed segments is modelled" },
     { "backend:cudaMallocAsync", TS_ALLOC_CONFIG_ERROR_UNSUPPORTED,
       "backend:cudaMallocAsync is not supported by Tensorscope: only the native caching allocator is modelled" },
   };

@@ -31,16 +31,10 @@
 #define S1 ((TsStreamId) 2)
 #define S2 ((TsStreamId) 3)
 
-static const TsAllocatorBackend fake_backend = {
-  .segment_malloc = fake_segment_malloc,
-  .segment_free = fake_segment_free,
-  .mem_get_info = fake_mem_get_info,
-  .event_record = fake_event_record,
-  .event_query = fake_event_query,
-  .event_synchronize = fake_event_synchronize,
-  .event_release = fake_event_release,
-  .now = fake_now,
-};
+static const TsAllocatorBackend fake_backend = { FAKE_BACKEND_FUNCS };
+
+/* The same with virtual memory, for expandable segments. */
+static const TsAllocatorBackend fake_vm_backend = { FAKE_BACKEND_FUNCS, FAKE_BACKEND_VM_FUNCS };
 
 static TsAllocator *
 new_allocator (Fake       *fake,
@@ -52,7 +46,8 @@ new_allocator (Fake       *fake,
   ts_alloc_config_init (&config);
   if (conf)
     g_assert_true (ts_alloc_config_parse (&config, conf, NULL));
-  return ts_allocator_new (n_devices, &config, &fake_backend, fake);
+  return ts_allocator_new (n_devices, &config, config.expandable_segments ? &fake_vm_backend : &fake_backend,
+                           fake);
 }
 
 static gint64
@@ -101,7 +96,11 @@ check_consistency (TsAllocator *a)
   g_autoptr(TsMemorySnapshot) snap = ts_allocator_snapshot (a);
   g_autoptr(GError) error = NULL;
   guint n = ts_allocator_get_n_devices (a), d, k;
+  TsAllocConfig config;
 
+  ts_allocator_get_config (a, &config);
+  for (k = 0; k < snap->segments->len; k++)
+    config.expandable_segments |= g_array_index (snap->segments, TsSnapshotSegment, k).is_expandable;
   if (!_ts_allocator_validate (a, &error))
     g_error ("allocator state: %s", error->message);
 
@@ -124,7 +123,9 @@ check_consistency (TsAllocator *a)
             {
               gint64 *e = expected[types[i]];
 
-              e[0] += 1;                         /* segment */
+              /* upstream's check: an expandable segment's mapped ranges
+               * count in neither segment nor inactive_split */
+              e[0] += !seg->is_expandable;       /* segment */
               e[1] += seg->allocated_size;       /* allocated_bytes */
               e[2] += seg->total_size;           /* reserved_bytes */
               e[3] += seg->active_size;          /* active_bytes */
@@ -137,7 +138,7 @@ check_consistency (TsAllocator *a)
                     e[5] += 1;                   /* allocation */
                   if (blk->state != TS_BLOCK_STATE_INACTIVE)
                     e[6] += 1;                   /* active */
-                  if (blk->state == TS_BLOCK_STATE_INACTIVE && seg->n_blocks > 1)
+                  if (blk->state == TS_BLOCK_STATE_INACTIVE && seg->n_blocks > 1 && !seg->is_expandable)
                     {
                       e[7] += 1;                 /* inactive_split */
                       e[8] += blk->size;         /* inactive_split_bytes */
@@ -179,7 +180,9 @@ check_consistency (TsAllocator *a)
           g_assert_cmpint (s[0].current, ==, s[1].current + s[2].current);
           g_assert_cmpint (s[0].allocated, ==, s[1].allocated + s[2].allocated);
         }
-      g_assert_cmpint (stats.num_device_alloc - stats.num_device_free, ==, stats.segment[0].current);
+      /* (each map and unmap of pages counts too, not one to one) */
+      if (!config.expandable_segments)
+        g_assert_cmpint (stats.num_device_alloc - stats.num_device_free, ==, stats.segment[0].current);
     }
 }
 
@@ -1412,6 +1415,574 @@ test_history_and_recorder (void)
   ts_allocator_set_recorder (a, NULL);
 }
 
+
+/* ------------------------------------------------------------------ */
+/* Expandable segments                                                */
+
+/* The snapshot segment k of device 0, with a check of its block count. */
+static const TsSnapshotSegment *
+snap_segment (TsMemorySnapshot *snap,
+              guint             k,
+              guint64           address,
+              guint64           total_size,
+              guint             n_blocks)
+{
+  const TsSnapshotSegment *seg;
+
+  g_assert_cmpuint (k, <, snap->segments->len);
+  seg = &g_array_index (snap->segments, TsSnapshotSegment, k);
+  g_assert_cmphex (seg->address, ==, address);
+  g_assert_cmpuint (seg->total_size, ==, total_size);
+  g_assert_cmpuint (seg->n_blocks, ==, n_blocks);
+  return seg;
+}
+
+static void
+check_trace_entry (GArray        *trace,
+                   guint          k,
+                   TsAllocAction  action,
+                   guint64        addr,
+                   guint64        size)
+{
+  const TsAllocTraceEntry *e;
+
+  g_assert_cmpuint (k, <, trace->len);
+  e = &g_array_index (trace, TsAllocTraceEntry, k);
+  g_assert_cmpstr (ts_alloc_action_to_string (e->action), ==, ts_alloc_action_to_string (action));
+  g_assert_cmphex (e->addr, ==, addr);
+  g_assert_cmpuint (e->size, ==, size);
+}
+
+/* CUDACachingAllocator.cpp with expandable_segments:True. Sizes and
+ * addresses follow from:
+ * - find_expandable_block: a new ExpandableSegment reserves
+ *   numSegments(totalGlobalMem + totalGlobalMem / 8) pages, pages being
+ *   kSmallBuffer (2 MiB) in the small pool and kLargeBuffer (20 MiB) in
+ *   the large one: 90 GiB for this 80 GiB device, either way;
+ * - alloc_block -> try_allocate_expandable_block maps the pages under the
+ *   rounded size (not get_allocation_size), map_block adds them to
+ *   reserved_bytes and num_device_alloc, never to the segment stat, and
+ *   traces segment_map;
+ * - should_split is `remaining >= kMinBlockSize` for every pool, and
+ *   alloc_found_block / free_block skip inactive_split for expandable
+ *   blocks;
+ * - release_blocks -> unmap_block gives back only the whole pages inside
+ *   a free block (ExpandableSegment::unmap: segmentRight(ptr) ..
+ *   segmentLeft(ptr + size)), and release_expandable_segment drops a
+ *   segment left with no page mapped;
+ * - snapshot() reports each mapped range as a segment, is_expandable. */
+static void
+test_expandable_segments (void)
+{
+  g_autoptr(Fake) fake = fake_new (1, H100_BYTES, 1000);
+  g_autoptr(TsAllocator) a = new_allocator (fake, 1, "expandable_segments:True");
+  g_autoptr(TsMemorySnapshot) snap = NULL, snap2 = NULL;
+  const guint64 base = TS_DEVICE_MEMORY_BASE, va = 90 * GiB, base2 = base + va;
+  const TsSnapshotSegment *seg;
+  const TsSnapshotBlock *b;
+  guint64 x, y, z;
+  GArray *trace;
+
+  /* (check_consistency's snapshots stay out of the history) */
+  ts_allocator_record_history (a, TRUE, G_MAXSIZE, 1u << TS_ALLOC_ACTION_SNAPSHOT, FALSE);
+
+  /* 1000 B: one 2 MiB page of a small expandable segment, split. */
+  x = must_malloc (a, 0, 1000, S0);
+  g_assert_cmphex (x, ==, base);
+  g_assert_cmpint (stat (a, 0, "reserved_bytes.all.current"), ==, 2097152);
+  g_assert_cmpint (stat (a, 0, "reserved_bytes.small_pool.current"), ==, 2097152);
+  g_assert_cmpint (stat (a, 0, "segment.all.current"), ==, 0);
+  g_assert_cmpint (stat (a, 0, "num_device_alloc"), ==, 1);
+  g_assert_cmpint (stat (a, 0, "allocated_bytes.all.current"), ==, 1024);
+  g_assert_cmpint (stat (a, 0, "requested_bytes.all.current"), ==, 1000);
+  g_assert_cmpint (stat (a, 0, "inactive_split.all.current"), ==, 0);
+  g_assert_cmpint (stat (a, 0, "inactive_split_bytes.all.current"), ==, 0);
+  g_assert_cmpuint (fake->n_segment_mallocs, ==, 0);
+  g_assert_cmpuint (fake->n_pages_mapped, ==, 2 * MiB);
+  check_consistency (a);
+
+  /* 5 MiB: a large segment at the next free address space, one 20 MiB
+   * page, split 5 + 15 MiB. */
+  y = must_malloc (a, 0, 5 * MiB, S0);
+  g_assert_cmphex (y, ==, base2);
+  g_assert_cmpint (stat (a, 0, "reserved_bytes.all.current"), ==, 23068672);
+  g_assert_cmpint (stat (a, 0, "reserved_bytes.large_pool.current"), ==, 20971520);
+  g_assert_cmpint (stat (a, 0, "num_device_alloc"), ==, 2);
+
+  /* 30 MiB: no free block is that large, so find_expandable_block starts
+   * at the free 15 MiB block before the unmapped space, and one more page
+   * makes it 35 MiB: the allocation spans two pages. */
+  z = must_malloc (a, 0, 30 * MiB, S0);
+  g_assert_cmphex (z, ==, base2 + 5 * MiB);
+  g_assert_cmpint (stat (a, 0, "reserved_bytes.all.current"), ==, 44040192);
+  g_assert_cmpint (stat (a, 0, "num_device_alloc"), ==, 3);
+  g_assert_cmpint (stat (a, 0, "segment.all.current"), ==, 0);
+  g_assert_cmpint (stat (a, 0, "allocated_bytes.all.current"), ==, 1024 + 5 * MiB + 30 * MiB);
+  check_consistency (a);
+
+  snap = ts_allocator_snapshot (a);
+  g_assert_cmpuint (snap->segments->len, ==, 2);
+  seg = snap_segment (snap, 0, base, 2 * MiB, 2);
+  g_assert_true (seg->is_expandable && seg->is_small);
+  g_assert_true (TS_MEM_POOL_ID_IS_NONE (seg->pool_id));
+  seg = snap_segment (snap, 1, base2, 40 * MiB, 3);
+  g_assert_true (seg->is_expandable && !seg->is_small);
+  g_assert_cmpuint (seg->allocated_size, ==, 35 * MiB);
+  b = &g_array_index (snap->blocks, TsSnapshotBlock, seg->first_block);
+  g_assert_cmpuint (b[0].size, ==, 5 * MiB);
+  g_assert_cmpuint (b[1].size, ==, 30 * MiB);
+  g_assert_cmpuint (b[2].size, ==, 5 * MiB);
+  g_assert_cmpint (b[2].state, ==, TS_BLOCK_STATE_INACTIVE);
+
+  /* Free 5 MiB: no whole page inside either free block, so empty_cache
+   * unmaps nothing. */
+  must_free (a, y);
+  ts_allocator_empty_cache (a);
+  g_assert_cmpint (stat (a, 0, "reserved_bytes.all.current"), ==, 44040192);
+  g_assert_cmpint (stat (a, 0, "num_device_free"), ==, 0);
+  g_assert_cmpint (stat (a, 0, "num_sync_all_streams"), ==, 1);
+  check_consistency (a);
+
+  /* Free 30 MiB: the merged 40 MiB are two whole pages; they go, and the
+   * large segment with them. */
+  must_free (a, z);
+  ts_allocator_empty_cache (a);
+  g_assert_cmpint (stat (a, 0, "reserved_bytes.all.current"), ==, 2097152);
+  g_assert_cmpint (stat (a, 0, "reserved_bytes.large_pool.freed"), ==, 41943040);
+  g_assert_cmpint (stat (a, 0, "num_device_free"), ==, 1);
+  g_assert_cmpuint (fake->n_pages_mapped, ==, 2 * MiB);
+  check_consistency (a);
+
+  snap2 = ts_allocator_snapshot (a);
+  trace = snap2->device_traces[0];
+  check_trace_entry (trace, 0, TS_ALLOC_ACTION_SEGMENT_MAP, base, 2 * MiB);
+  check_trace_entry (trace, 1, TS_ALLOC_ACTION_ALLOC, base, 1000);
+  check_trace_entry (trace, 2, TS_ALLOC_ACTION_SEGMENT_MAP, base2, 20 * MiB);
+  check_trace_entry (trace, 3, TS_ALLOC_ACTION_ALLOC, base2, 5 * MiB);
+  check_trace_entry (trace, 4, TS_ALLOC_ACTION_SEGMENT_MAP, base2 + 20 * MiB, 20 * MiB);
+  check_trace_entry (trace, 5, TS_ALLOC_ACTION_ALLOC, base2 + 5 * MiB, 30 * MiB);
+  check_trace_entry (trace, 6, TS_ALLOC_ACTION_FREE_REQUESTED, base2, 5 * MiB);
+  check_trace_entry (trace, 9, TS_ALLOC_ACTION_FREE_COMPLETED, base2 + 5 * MiB, 30 * MiB);
+  check_trace_entry (trace, 10, TS_ALLOC_ACTION_SEGMENT_UNMAP, base2, 40 * MiB);
+  g_assert_cmpuint (trace->len, ==, 11);
+  g_assert_cmpstr (ts_alloc_action_to_string (TS_ALLOC_ACTION_SEGMENT_UNMAP), ==, "segment_unmap");
+
+  /* The last block: the small segment goes too. */
+  must_free (a, x);
+  ts_allocator_empty_cache (a);
+  g_assert_cmpint (stat (a, 0, "reserved_bytes.all.current"), ==, 0);
+  g_assert_cmpint (stat (a, 0, "num_device_free"), ==, 2);
+  g_assert_cmpuint (fake->n_pages_mapped, ==, 0);
+  check_consistency (a);
+  {
+    g_autoptr(TsMemorySnapshot) empty = ts_allocator_snapshot (a);
+    g_assert_cmpuint (empty->segments->len, ==, 0);
+  }
+}
+
+/* _set_allocator_settings: expandable segments can be turned on and off
+ * while running (new memory follows; get_free_block skips expandable
+ * blocks while off), and are refused by a backend without virtual memory,
+ * as cudaMallocAsync is everywhere. */
+static void
+test_expandable_settings (void)
+{
+  g_autoptr(Fake) fake = fake_new (1, H100_BYTES, 1000);
+  g_autoptr(TsAllocator) plain = new_allocator (fake, 1, NULL);
+  g_autoptr(TsAllocator) a = NULL;
+  g_autoptr(TsMemorySnapshot) snap = NULL;
+  g_autoptr(GError) error = NULL;
+  TsAllocConfig config;
+  guint64 x, y, z;
+
+  g_assert_false (ts_allocator_apply_settings (plain, "expandable_segments:True", &error));
+  g_assert_error (error, TS_ALLOC_CONFIG_ERROR, TS_ALLOC_CONFIG_ERROR_UNSUPPORTED);
+  g_clear_error (&error);
+  g_assert_false (ts_allocator_apply_settings (plain, "backend:cudaMallocAsync", &error));
+  g_assert_error (error, TS_ALLOC_CONFIG_ERROR, TS_ALLOC_CONFIG_ERROR_UNSUPPORTED);
+  g_assert_cmpstr (error->message, ==, "backend:cudaMallocAsync is not supported by Tensorscope: "
+                                       "only the native caching allocator is modelled");
+  g_clear_error (&error);
+  ts_allocator_get_config (plain, &config);
+  g_assert_false (config.expandable_segments);
+  g_clear_object (&plain);
+
+  /* A backend with virtual memory, starting with fixed segments. */
+  {
+    TsAllocConfig fixed;
+
+    ts_alloc_config_init (&fixed);
+    a = ts_allocator_new (1, &fixed, &fake_vm_backend, fake);
+  }
+  x = must_malloc (a, 0, 1000, S0);
+  g_assert_true (ts_allocator_apply_settings (a, "expandable_segments:True", &error));
+  g_assert_no_error (error);
+  y = must_malloc (a, 0, 1000, S0);
+  /* the fixed segment's free block is not expandable: best fit takes it */
+  g_assert_cmphex (y, ==, x + 1024);
+  must_free (a, y);
+  z = must_malloc (a, 0, 3 * MiB, S0);
+  g_assert_cmpint (stat (a, 0, "segment.all.current"), ==, 1);
+  g_assert_cmpint (stat (a, 0, "reserved_bytes.large_pool.current"), ==, 20 * MiB);
+  g_assert_true (ts_allocator_apply_settings (a, "expandable_segments:False", &error));
+  /* off again: the expandable block's free 17 MiB are passed over */
+  y = must_malloc (a, 0, 3 * MiB, S0);
+  g_assert_cmpint (stat (a, 0, "segment.all.current"), ==, 2);
+  g_assert_cmpint (stat (a, 0, "reserved_bytes.large_pool.current"), ==, 40 * MiB);
+  snap = ts_allocator_snapshot (a);
+  g_assert_cmpuint (snap->segments->len, ==, 3);
+  g_assert_false (g_array_index (snap->segments, TsSnapshotSegment, 0).is_expandable);
+  check_consistency (a);
+
+  must_free (a, x);
+  must_free (a, y);
+  must_free (a, z);
+  ts_allocator_empty_cache (a);
+  g_assert_cmpint (stat (a, 0, "reserved_bytes.all.current"), ==, 0);
+  check_consistency (a);
+}
+
+/* data/examples/fragmentation.py with and without expandable segments:
+ * two streams each allocate six (long-lived, short-lived) pairs of 8 MiB
+ * under a 256 MiB cap, the short-lived ones go, then 32 MiB is asked.
+ * Fixed segments: each pair sits in its own 20 MiB segment (8 + 8 + 4
+ * split), 240 MiB reserved, every segment split, so the request needs a
+ * new 32 MiB segment and 240 + 32 > 256: out of memory. Expandable: each
+ * stream's twelve blocks pack into five 20 MiB pages (100 MiB), 200 MiB
+ * in all; the free 12 MiB at the end of stream 0's segment plus one more
+ * page make 32 MiB (alloc_block's cap check is on get_allocation_size:
+ * 200 + 32 <= 256). */
+static void
+test_expandable_fragmentation (void)
+{
+  static const char *confs[2] = { NULL, "expandable_segments:True" };
+  guint c;
+
+  for (c = 0; c < 2; c++)
+    {
+      g_autoptr(Fake) fake = fake_new (1, H100_BYTES, 1000);
+      g_autoptr(TsAllocator) a = new_allocator (fake, 1, confs[c]);
+      g_autoptr(GError) error = NULL;
+      guint64 live[12], temp[12], big = 0;
+      guint i;
+
+      g_assert_true (ts_allocator_set_memory_fraction (a, 0, (double) (256 * MiB) / (double) H100_BYTES, NULL));
+      for (i = 0; i < 12; i++)
+        {
+          live[i] = must_malloc (a, 0, 8 * MiB, i % 2 ? S1 : S0);
+          temp[i] = must_malloc (a, 0, 8 * MiB, i % 2 ? S1 : S0);
+        }
+      g_assert_cmpint (stat (a, 0, "reserved_bytes.all.current"), ==, c == 0 ? 240 * MiB : 200 * MiB);
+      for (i = 12; i-- > 0;)
+        must_free (a, temp[i]);
+      check_consistency (a);
+
+      if (c == 0)
+        {
+          g_assert_false (ts_allocator_malloc (a, 0, 32 * MiB, S0, NULL, &big, &error));
+          g_assert_error (error, TS_ALLOCATOR_ERROR, TS_ALLOCATOR_ERROR_OUT_OF_MEMORY);
+          g_assert_cmpint (stat (a, 0, "num_ooms"), ==, 1);
+          g_assert_cmpint (stat (a, 0, "inactive_split.all.current"), ==, 12);
+        }
+      else
+        {
+          big = must_malloc (a, 0, 32 * MiB, S0);
+          /* stream 0's segment: pages 0-4 hold 96 MiB, 88-100 was free */
+          g_assert_cmphex (big, ==, live[0] + 88 * MiB);
+          g_assert_cmpint (stat (a, 0, "reserved_bytes.all.current"), ==, 220 * MiB);
+          g_assert_cmpint (stat (a, 0, "num_device_alloc"), ==, 11);
+          g_assert_cmpint (stat (a, 0, "num_ooms"), ==, 0);
+          g_assert_cmpint (stat (a, 0, "inactive_split.all.current"), ==, 0);
+          must_free (a, big);
+        }
+      check_consistency (a);
+      for (i = 0; i < 12; i++)
+        must_free (a, live[i]);
+      ts_allocator_empty_cache (a);
+      g_assert_cmpint (stat (a, 0, "reserved_bytes.all.current"), ==, 0);
+      check_consistency (a);
+    }
+}
+
+/* ------------------------------------------------------------------ */
+/* Private pools                                                      */
+
+static gboolean
+only_s1 (TsStreamId stream,
+         gpointer   user_data)
+{
+  return stream == S1;
+}
+
+/* beginAllocateToPool / endAllocateToPool / releasePool of
+ * CUDACachingAllocator.cpp: get_pool picks the private pool's small or
+ * large BlockPool for a stream the filter takes; its free blocks serve
+ * only later mallocs into it; releasePool drops use_count and at zero puts
+ * the pool in graph_pools_freeable, whose unsplit blocks
+ * release_cached_blocks frees, erasing the pool once cudaMalloc_count is
+ * 0. The stats are the device's (get_stat_types_for_pool: all + small or
+ * large), and snapshot() tags the segments with the pool's id. */
+static void
+test_private_pools (void)
+{
+  g_autoptr(Fake) fake = fake_new (1, H100_BYTES, 1000);
+  g_autoptr(TsAllocator) a = new_allocator (fake, 1, NULL);
+  g_autoptr(TsMemorySnapshot) snap = NULL;
+  g_autoptr(GError) error = NULL;
+  const guint64 base = TS_DEVICE_MEMORY_BASE;
+  TsMemPoolId id, id2, gid;
+  const TsSnapshotSegment *seg;
+  guint64 x, y, z, w, v;
+
+  /* MemPool::graph_pool_handle: (0, uid_++) for the user, (uuid_++, 0)
+   * for a capture, both from 1. */
+  id = ts_allocator_graph_pool_handle (a, TRUE);
+  id2 = ts_allocator_graph_pool_handle (a, TRUE);
+  gid = ts_allocator_graph_pool_handle (a, FALSE);
+  g_assert_cmpuint (id.first, ==, 0);
+  g_assert_cmpuint (id.second, ==, 1);
+  g_assert_cmpuint (id2.second, ==, 2);
+  g_assert_cmpuint (gid.first, ==, 1);
+  g_assert_cmpuint (gid.second, ==, 0);
+
+  x = must_malloc (a, 0, 1000, S0);
+  g_assert_cmphex (x, ==, base);
+
+  g_assert_true (ts_allocator_begin_allocate_to_pool (a, 0, id, NULL, NULL, &error));
+  g_assert_no_error (error);
+  g_assert_cmpint (ts_allocator_get_pool_use_count (a, 0, id), ==, 1);
+  g_assert_false (ts_allocator_begin_allocate_to_pool (a, 0, id, NULL, NULL, &error));
+  g_assert_error (error, TS_ALLOCATOR_ERROR, TS_ALLOCATOR_ERROR_INVALID_POOL);
+  g_assert_cmpstr (error->message, ==, "beginAllocateToPool: already recording to mempool_id");
+  g_clear_error (&error);
+
+  /* Into the pool: a segment of its own, though the default pool has
+   * 2096128 free bytes. */
+  y = must_malloc (a, 0, 1000, S0);
+  g_assert_cmphex (y, ==, base + 2 * MiB);
+  g_assert_cmpint (stat (a, 0, "segment.all.current"), ==, 2);
+  g_assert_cmpint (stat (a, 0, "segment.small_pool.current"), ==, 2);
+  g_assert_cmpint (stat (a, 0, "reserved_bytes.all.current"), ==, 4 * MiB);
+  g_assert_cmpint (stat (a, 0, "inactive_split.all.current"), ==, 2);
+  must_free (a, y);
+  z = must_malloc (a, 0, 1000, S0);
+  g_assert_cmphex (z, ==, y);
+  check_consistency (a);
+
+  snap = ts_allocator_snapshot (a);
+  g_assert_cmpuint (snap->segments->len, ==, 2);
+  seg = snap_segment (snap, 0, base, 2 * MiB, 2);
+  g_assert_true (TS_MEM_POOL_ID_IS_NONE (seg->pool_id));
+  seg = snap_segment (snap, 1, base + 2 * MiB, 2 * MiB, 2);
+  g_assert_true (TS_MEM_POOL_ID_EQUAL (seg->pool_id, id));
+  g_assert_false (seg->is_expandable);
+
+  g_assert_true (ts_allocator_end_allocate_to_pool (a, 0, id, &error));
+  g_assert_false (ts_allocator_end_allocate_to_pool (a, 0, id, &error));
+  g_assert_error (error, TS_ALLOCATOR_ERROR, TS_ALLOCATOR_ERROR_INVALID_POOL);
+  g_assert_cmpstr (error->message, ==, "endAllocatePool: not currently recording to mempool_id");
+  g_clear_error (&error);
+
+  /* After the capture: the default pool again, not the pool's free bytes. */
+  must_free (a, z);
+  w = must_malloc (a, 0, 1000, S0);
+  g_assert_cmphex (w, ==, base + 1024);
+
+  /* The pool is still in use: empty_cache keeps its segment. */
+  ts_allocator_empty_cache (a);
+  g_assert_cmpint (stat (a, 0, "reserved_bytes.all.current"), ==, 4 * MiB);
+  g_assert_cmpint (stat (a, 0, "num_device_free"), ==, 0);
+
+  /* Released: the next empty_cache frees it and forgets the pool. */
+  g_assert_true (ts_allocator_release_pool (a, 0, id, &error));
+  g_assert_cmpint (ts_allocator_get_pool_use_count (a, 0, id), ==, 0);
+  g_assert_false (ts_allocator_release_pool (a, 0, id, &error));
+  g_assert_error (error, TS_ALLOCATOR_ERROR, TS_ALLOCATOR_ERROR_INVALID_POOL);
+  g_clear_error (&error);
+  ts_allocator_empty_cache (a);
+  g_assert_cmpint (stat (a, 0, "reserved_bytes.all.current"), ==, 2 * MiB);
+  g_assert_cmpint (stat (a, 0, "segment.all.current"), ==, 1);
+  g_assert_cmpint (stat (a, 0, "num_device_free"), ==, 1);
+  check_consistency (a);
+  /* Gone: the id may be created afresh. */
+  g_assert_true (ts_allocator_create_or_incref_pool (a, 0, id, &error));
+  g_assert_cmpint (ts_allocator_get_pool_use_count (a, 0, id), ==, 1);
+  g_assert_true (ts_allocator_release_pool (a, 0, id, &error));
+
+  /* A filter: only stream S1's allocations go to the pool. */
+  g_assert_true (ts_allocator_begin_allocate_to_pool (a, 0, id2, only_s1, NULL, &error));
+  v = must_malloc (a, 0, 1000, S0);
+  g_assert_cmphex (v, ==, base + 2048);
+  y = must_malloc (a, 0, 1000, S1);
+  g_assert_cmphex (y, ==, base + 2 * MiB);
+  g_assert_true (ts_allocator_end_allocate_to_pool (a, 0, id2, &error));
+  {
+    g_autoptr(TsMemorySnapshot) s2 = ts_allocator_snapshot (a);
+
+    seg = snap_segment (s2, 1, base + 2 * MiB, 2 * MiB, 2);
+    g_assert_true (TS_MEM_POOL_ID_EQUAL (seg->pool_id, id2));
+    g_assert_cmpuint (seg->stream, ==, S1);
+  }
+
+  /* The pool's live block keeps its segment after release and
+   * empty_cache; freeing it then lets the next empty_cache take it. */
+  g_assert_true (ts_allocator_release_pool (a, 0, id2, &error));
+  ts_allocator_empty_cache (a);
+  g_assert_cmpint (stat (a, 0, "reserved_bytes.all.current"), ==, 4 * MiB);
+  must_free (a, y);
+  ts_allocator_empty_cache (a);
+  g_assert_cmpint (stat (a, 0, "reserved_bytes.all.current"), ==, 2 * MiB);
+  g_assert_cmpint (ts_allocator_get_pool_use_count (a, 0, id2), ==, 0);
+
+  must_free (a, v);
+  must_free (a, w);
+  must_free (a, x);
+  ts_allocator_empty_cache (a);
+  g_assert_cmpint (stat (a, 0, "reserved_bytes.all.current"), ==, 0);
+  check_consistency (a);
+}
+
+/* Upstream's test_graph_two_successive: two captures that share a pool
+ * (the second begins with the first's id, use_count 2) reserve exactly
+ * kSmallBuffer less than two with pools of their own, because the second
+ * capture's temporaries reuse the blocks the first freed into the pool. */
+static void
+test_graph_pool_sharing (void)
+{
+  gint64 reserved[2];
+  guint share;
+
+  for (share = 0; share < 2; share++)
+    {
+      g_autoptr(Fake) fake = fake_new (1, H100_BYTES, 1000);
+      g_autoptr(TsAllocator) a = new_allocator (fake, 1, NULL);
+      TsMemPoolId p0 = ts_allocator_graph_pool_handle (a, FALSE);
+      TsMemPoolId p1 = share ? p0 : ts_allocator_graph_pool_handle (a, FALSE);
+      TsMemPoolId pools[2] = { p0, p1 };
+      guint64 in = must_malloc (a, 0, 4000, S0), out[2];
+      guint g;
+
+      for (g = 0; g < 2; g++)
+        {
+          guint64 t1, t2;
+
+          g_assert_true (ts_allocator_begin_allocate_to_pool (a, 0, pools[g], only_s1, NULL, NULL));
+          t1 = must_malloc (a, 0, 4000, S1);
+          t2 = must_malloc (a, 0, 4000, S1);
+          out[g] = must_malloc (a, 0, 4000, S1);
+          must_free (a, t1);
+          must_free (a, t2);
+          g_assert_true (ts_allocator_end_allocate_to_pool (a, 0, pools[g], NULL));
+        }
+      g_assert_cmpint (ts_allocator_get_pool_use_count (a, 0, p0), ==, share ? 2 : 1);
+      reserved[share] = stat (a, 0, "reserved_bytes.all.current");
+      check_consistency (a);
+
+      /* del a, b, g0, g1; empty_cache */
+      must_free (a, in);
+      must_free (a, out[0]);
+      must_free (a, out[1]);
+      g_assert_true (ts_allocator_release_pool (a, 0, p0, NULL));
+      g_assert_true (ts_allocator_release_pool (a, 0, p1, NULL));
+      ts_allocator_empty_cache (a);
+      g_assert_cmpint (stat (a, 0, "reserved_bytes.all.current"), ==, 0);
+      g_assert_cmpint (stat (a, 0, "segment.all.current"), ==, 0);
+      check_consistency (a);
+    }
+  g_assert_cmpint (reserved[0], ==, 3 * 2097152);
+  g_assert_cmpint (reserved[0] - reserved[1], ==, 2097152);
+}
+
+/* free() during a capture of a block other streams used: PyTorch may not
+ * record events then (needs_events_deferred_until_no_capture), so the
+ * block waits, active_pending_free, until the first malloc after the
+ * capture records them in process_events. */
+static void
+test_private_pool_deferred_events (void)
+{
+  g_autoptr(Fake) fake = fake_new (1, H100_BYTES, 1000);
+  g_autoptr(TsAllocator) a = new_allocator (fake, 1, NULL);
+  TsMemPoolId id = ts_allocator_graph_pool_handle (a, TRUE);
+  guint64 x = must_malloc (a, 0, 1000, S0), y;
+
+  g_assert_true (ts_allocator_record_stream (a, x, S1));
+  g_assert_true (ts_allocator_begin_allocate_to_pool (a, 0, id, only_s1, NULL, NULL));
+  must_free (a, x);
+  g_assert_cmpuint (fake->events->len, ==, 0);
+  g_assert_cmpint (stat (a, 0, "active.all.current"), ==, 1);
+  g_assert_cmpint (stat (a, 0, "allocation.all.current"), ==, 0);
+  check_consistency (a);
+  /* a malloc during the capture does not record them either */
+  y = must_malloc (a, 0, 1000, S0);
+  g_assert_cmphex (y, ==, x + 1024);
+  g_assert_cmpuint (fake->events->len, ==, 0);
+  g_assert_true (ts_allocator_end_allocate_to_pool (a, 0, id, NULL));
+
+  must_free (a, y);
+  y = must_malloc (a, 0, 1000, S0);
+  g_assert_cmpuint (fake->events->len, ==, 1);
+  g_assert_cmphex (y, ==, x + 1024);
+  fake_complete_stream (fake, S1);
+  must_free (a, y);
+  y = must_malloc (a, 0, 1000, S0);
+  g_assert_cmphex (y, ==, x);
+
+  /* empty_cache records deferred events too, then waits for them
+   * (synchronize_and_free_events calls insert_events_deferred_until_no_capture). */
+  g_assert_true (ts_allocator_record_stream (a, y, S1));
+  g_assert_true (ts_allocator_begin_allocate_to_pool (a, 0, id, only_s1, NULL, NULL));
+  must_free (a, y);
+  g_assert_true (ts_allocator_end_allocate_to_pool (a, 0, id, NULL));
+  g_assert_cmpuint (fake->events->len, ==, 1);
+  g_assert_cmpint (stat (a, 0, "active.all.current"), ==, 1);
+  g_assert_true (ts_allocator_release_pool (a, 0, id, NULL));
+  ts_allocator_empty_cache (a);
+  g_assert_cmpuint (fake->events->len, ==, 2);
+  g_assert_cmpint (stat (a, 0, "active.all.current"), ==, 0);
+  g_assert_cmpint (stat (a, 0, "reserved_bytes.all.current"), ==, 0);
+  check_consistency (a);
+}
+
+/* A private pool with expandable segments: the pool gets segments of its
+ * own (find_expandable_block searches the pool's unmapped blocks only),
+ * tagged with its id; release + empty_cache unmap them. */
+static void
+test_expandable_private_pool (void)
+{
+  g_autoptr(Fake) fake = fake_new (1, H100_BYTES, 1000);
+  g_autoptr(TsAllocator) a = new_allocator (fake, 1, "expandable_segments:True");
+  g_autoptr(TsMemorySnapshot) snap = NULL;
+  TsMemPoolId id = ts_allocator_graph_pool_handle (a, TRUE);
+  const guint64 base = TS_DEVICE_MEMORY_BASE;
+  const TsSnapshotSegment *seg;
+  guint64 x, y;
+
+  x = must_malloc (a, 0, 1000, S0);
+  g_assert_true (ts_allocator_begin_allocate_to_pool (a, 0, id, NULL, NULL, NULL));
+  y = must_malloc (a, 0, 1000, S0);
+  g_assert_true (ts_allocator_end_allocate_to_pool (a, 0, id, NULL));
+  g_assert_cmphex (x, ==, base);
+  g_assert_cmphex (y, ==, base + 90 * GiB);
+  g_assert_cmpint (stat (a, 0, "reserved_bytes.all.current"), ==, 4 * MiB);
+  g_assert_cmpint (stat (a, 0, "num_device_alloc"), ==, 2);
+  snap = ts_allocator_snapshot (a);
+  seg = snap_segment (snap, 1, y, 2 * MiB, 2);
+  g_assert_true (seg->is_expandable);
+  g_assert_true (TS_MEM_POOL_ID_EQUAL (seg->pool_id, id));
+  check_consistency (a);
+
+  must_free (a, y);
+  g_assert_true (ts_allocator_release_pool (a, 0, id, NULL));
+  ts_allocator_empty_cache (a);
+  g_assert_cmpint (stat (a, 0, "reserved_bytes.all.current"), ==, 2 * MiB);
+  g_assert_cmpint (stat (a, 0, "num_device_free"), ==, 1);
+  g_assert_cmpint (ts_allocator_get_pool_use_count (a, 0, id), ==, 0);
+  must_free (a, x);
+  ts_allocator_empty_cache (a);
+  g_assert_cmpint (stat (a, 0, "reserved_bytes.all.current"), ==, 0);
+  check_consistency (a);
+}
+
 static void
 test_multi_device (void)
 {
@@ -1656,6 +2227,9 @@ test_randomized_configs (void)
   run_random ("max_split_size_mb:64", 99, 1500, FALSE, NULL);
   run_random ("roundup_power2_divisions:[1:2,64:8,>:4]", 7, 1500, FALSE, NULL);
   run_random ("garbage_collection_threshold:0.5,max_split_size_mb:128", 4242, 1500, TRUE, NULL);
+  /* expandable segments: the same invariants, pages mapped and unmapped */
+  run_random ("expandable_segments:True", 17, 1500, FALSE, NULL);
+  run_random ("expandable_segments:True,max_split_size_mb:64,roundup_power2_divisions:4", 23, 1500, TRUE, NULL);
 }
 
 static void
@@ -1676,6 +2250,13 @@ main (int   argc,
 {
   g_test_init (&argc, &argv, NULL);
   g_test_add_func ("/allocator/rounding", test_rounding);
+  g_test_add_func ("/allocator/expandable-segments", test_expandable_segments);
+  g_test_add_func ("/allocator/expandable-fragmentation", test_expandable_fragmentation);
+  g_test_add_func ("/allocator/expandable-settings", test_expandable_settings);
+  g_test_add_func ("/allocator/expandable-private-pool", test_expandable_private_pool);
+  g_test_add_func ("/allocator/private-pools", test_private_pools);
+  g_test_add_func ("/allocator/graph-pool-sharing", test_graph_pool_sharing);
+  g_test_add_func ("/allocator/private-pool-deferred-events", test_private_pool_deferred_events);
   g_test_add_func ("/allocator/worked-example-1000", test_worked_example_1000);
   g_test_add_func ("/allocator/worked-example-sizes", test_worked_example_sizes);
   g_test_add_func ("/allocator/best-fit-and-streams", test_best_fit_and_streams);

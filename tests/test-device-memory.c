@@ -154,6 +154,79 @@ test_translate (void)
   g_assert_cmpuint (p[0], ==, 0);
 }
 
+/* Virtual memory for expandable segments: a reservation takes address
+ * space only, mapped pages count as used (and fail like cudaMalloc when
+ * the device is full), translate sees mapped pages only, and unmapped
+ * pages come back fresh. */
+static void
+test_virtual_memory (void)
+{
+  g_autoptr(TsDeviceMemory) mem = ts_device_memory_new ();
+  g_autoptr(GError) error = NULL;
+  guint64 base = ts_device_memory_get_base (0), va = 0, seg = 0, free_bytes, total, b, sz;
+  guint dev = 1;
+  guint8 *host;
+
+  g_assert_cmpuint (ts_device_memory_add_device (mem, 1 * GiB, 0, NULL), ==, 0);
+  /* More address space than memory is fine. */
+  g_assert_true (ts_device_memory_reserve (mem, 0, 3 * GiB, &va, &error));
+  g_assert_no_error (error);
+  g_assert_cmphex (va, ==, base);
+  g_assert_true (ts_device_memory_get_info (mem, 0, &free_bytes, &total, NULL));
+  g_assert_cmpuint (free_bytes, ==, 1 * GiB);
+  /* A cudaMalloc goes after the reservation's address space. */
+  g_assert_true (ts_device_memory_segment_malloc (mem, 0, 2 * MiB, &seg, NULL));
+  g_assert_cmphex (seg, ==, base + 3 * GiB);
+
+  g_assert_null (ts_device_memory_translate (mem, va, 16, NULL));
+  g_assert_false (ts_device_memory_lookup (mem, va, NULL, NULL, NULL));
+  g_assert_true (ts_device_memory_map (mem, va + 2 * MiB, 4 * MiB, &error));
+  g_assert_no_error (error);
+  g_assert_true (ts_device_memory_get_info (mem, 0, &free_bytes, NULL, NULL));
+  g_assert_cmpuint (free_bytes, ==, 1 * GiB - 6 * MiB);
+  g_assert_true (ts_device_memory_lookup (mem, va + 3 * MiB, &dev, &b, &sz));
+  g_assert_cmpuint (dev, ==, 0);
+  g_assert_cmphex (b, ==, va);
+  g_assert_cmpuint (sz, ==, 3 * GiB);
+  host = ts_device_memory_translate (mem, va + 2 * MiB, 4 * MiB, &error);
+  g_assert_no_error (error);
+  g_assert_nonnull (host);
+  host[0] = 7;
+  /* Not across an unmapped page. */
+  g_assert_null (ts_device_memory_translate (mem, va + 5 * MiB, 2 * MiB, &error));
+  g_assert_error (error, TS_DEVICE_MEMORY_ERROR, TS_DEVICE_MEMORY_ERROR_ILLEGAL_ADDRESS);
+  g_clear_error (&error);
+
+  /* Mapped twice, unaligned, beyond the device: refused. */
+  g_assert_false (ts_device_memory_map (mem, va + 4 * MiB, 4 * MiB, &error));
+  g_assert_error (error, TS_DEVICE_MEMORY_ERROR, TS_DEVICE_MEMORY_ERROR_INVALID_VALUE);
+  g_clear_error (&error);
+  g_assert_false (ts_device_memory_map (mem, va + 1 * MiB, 2 * MiB, &error));
+  g_assert_error (error, TS_DEVICE_MEMORY_ERROR, TS_DEVICE_MEMORY_ERROR_INVALID_VALUE);
+  g_clear_error (&error);
+  g_assert_false (ts_device_memory_map (mem, va + 1 * GiB, 1 * GiB, &error));
+  g_assert_error (error, TS_DEVICE_MEMORY_ERROR, TS_DEVICE_MEMORY_ERROR_OUT_OF_MEMORY);
+  g_clear_error (&error);
+  g_assert_false (ts_device_memory_segment_free (mem, va, &error));
+  g_assert_error (error, TS_DEVICE_MEMORY_ERROR, TS_DEVICE_MEMORY_ERROR_INVALID_VALUE);
+  g_clear_error (&error);
+
+  /* Unmapped and mapped again: fresh memory. */
+  g_assert_true (ts_device_memory_unmap (mem, va + 2 * MiB, 2 * MiB, NULL));
+  g_assert_false (ts_device_memory_unmap (mem, va + 2 * MiB, 2 * MiB, &error));
+  g_assert_error (error, TS_DEVICE_MEMORY_ERROR, TS_DEVICE_MEMORY_ERROR_INVALID_VALUE);
+  g_clear_error (&error);
+  g_assert_true (ts_device_memory_map (mem, va + 2 * MiB, 2 * MiB, NULL));
+  host = ts_device_memory_translate (mem, va + 2 * MiB, 16, NULL);
+  g_assert_cmpuint (host[0], ==, 0);
+
+  g_assert_true (ts_device_memory_release (mem, va, NULL));
+  g_assert_true (ts_device_memory_get_info (mem, 0, &free_bytes, NULL, NULL));
+  g_assert_cmpuint (free_bytes, ==, 1 * GiB - 2 * MiB);
+  g_assert_false (ts_device_memory_release (mem, seg, NULL));
+  g_assert_true (ts_device_memory_segment_free (mem, seg, NULL));
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -162,5 +235,6 @@ main (int   argc,
   g_test_add_func ("/device-memory/addresses", test_addresses);
   g_test_add_func ("/device-memory/errors", test_errors);
   g_test_add_func ("/device-memory/translate", test_translate);
+  g_test_add_func ("/device-memory/virtual-memory", test_virtual_memory);
   return g_test_run ();
 }

@@ -34,6 +34,7 @@ typedef struct
   TsTime          now_step;   /* added to now at each now() call; 0 keeps the test's clock */
   guint           n_synchronized;
   guint           n_segment_mallocs;
+  guint64         n_pages_mapped;  /* bytes of expandable pages mapped now */
 } Fake;
 
 static inline gboolean
@@ -136,6 +137,63 @@ fake_now (gpointer user_data)
   return fake->now += fake->now_step;
 }
 
+/* Virtual memory for expandable segments: reservations and pages of the
+ * simulated memory, checked as CUDA would (whole granules, mapped once). */
+static inline gboolean
+fake_va_reserve (gpointer  user_data,
+                 guint     device,
+                 guint64   size,
+                 guint64  *addr)
+{
+  Fake *fake = user_data;
+
+  return ts_device_memory_reserve (fake->mem, device, size, addr, NULL);
+}
+
+static inline gboolean
+fake_va_map (gpointer user_data,
+             guint    device,
+             guint64  addr,
+             guint64  size)
+{
+  Fake *fake = user_data;
+  g_autoptr(GError) error = NULL;
+  gboolean ok = ts_device_memory_map (fake->mem, addr, size, &error);
+
+  /* Out of memory is the only failure the allocator may cause. */
+  if (!ok)
+    g_assert_error (error, TS_DEVICE_MEMORY_ERROR, TS_DEVICE_MEMORY_ERROR_OUT_OF_MEMORY);
+  else
+    fake->n_pages_mapped += size;
+  return ok;
+}
+
+static inline void
+fake_va_unmap (gpointer   user_data,
+               guint      device,
+               TsStreamId stream,
+               guint64    addr,
+               guint64    size)
+{
+  Fake *fake = user_data;
+  g_autoptr(GError) error = NULL;
+
+  g_assert_true (ts_device_memory_unmap (fake->mem, addr, size, &error));
+  g_assert_no_error (error);
+  fake->n_pages_mapped -= size;
+}
+
+static inline void
+fake_va_release (gpointer user_data,
+                 guint    device,
+                 guint64  addr,
+                 guint64  size)
+{
+  Fake *fake = user_data;
+
+  g_assert_true (ts_device_memory_release (fake->mem, addr, NULL));
+}
+
 /* Everything queued on the stream so far has run. */
 static inline void
 fake_complete_stream (Fake       *fake,
@@ -170,3 +228,20 @@ fake_free (Fake *fake)
 }
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (Fake, fake_free)
+
+/* Initializers of a TsAllocatorBackend: what every table wires, and the
+ * virtual memory that expandable segments need. */
+#define FAKE_BACKEND_FUNCS \
+  .segment_malloc = fake_segment_malloc, \
+  .segment_free = fake_segment_free, \
+  .mem_get_info = fake_mem_get_info, \
+  .event_record = fake_event_record, \
+  .event_query = fake_event_query, \
+  .event_synchronize = fake_event_synchronize, \
+  .event_release = fake_event_release, \
+  .now = fake_now
+#define FAKE_BACKEND_VM_FUNCS \
+  .va_reserve = fake_va_reserve, \
+  .va_map = fake_va_map, \
+  .va_unmap = fake_va_unmap, \
+  .va_release = fake_va_release

@@ -63,7 +63,7 @@ static void
 test_validate (void)
 {
   TsMemcpyRecord m = { .kind = TS_COPY_PEER, .flags = TS_COPY_FLAG_PINNED };
-  TsAllocRecord a = { .action = 14 };
+  TsAllocRecord a = { .action = 16 };
   g_autoptr(GError) error = NULL;
 
   g_assert_true (ts_record_validate (TS_RECORD_MEMCPY, &m, NULL));
@@ -76,7 +76,7 @@ test_validate (void)
   m.flags = 4;
   g_assert_false (ts_record_validate (TS_RECORD_MEMCPY, &m, NULL));
   g_assert_false (ts_record_validate (TS_RECORD_ALLOC, &a, &error));
-  g_assert_cmpstr (error->message, ==, "alloc record: action is 14, expected 1 to 13");
+  g_assert_cmpstr (error->message, ==, "alloc record: action is 16, expected 1 to 15");
 }
 
 static void

@@ -13,7 +13,7 @@
  * (matched like stdout: PyTorch's own warnings, such as the FutureWarning
  * of a deprecated call, go there). NAME.env holds KEY=VALUE lines to add
  * to the environment of that run. sim/ holds what only the simulator does,
- * left out on the cuda backend.
+ * left out on the cuda backend; NAME.nohw skips one case there too.
  */
 
 #include <glib.h>
@@ -105,6 +105,18 @@ run_case (gconstpointer data)
   gboolean hardware = g_strcmp0 (g_getenv ("TS_TEST_BACKEND"), "cuda") == 0;
 
   g_assert_true (g_file_get_contents (c->expected, &expected, NULL, &error));
+  /* NAME.nohw: a feature only the simulated devices model. */
+  if (hardware)
+    {
+      g_autofree char *nohw_path = g_strdup_printf ("%.*s.nohw", (int) (strlen (c->expected) - strlen (".expected")),
+                                                    c->expected);
+
+      if (g_file_test (nohw_path, G_FILE_TEST_EXISTS))
+        {
+          g_test_skip ("simulated devices only");
+          return;
+        }
+    }
   /* NAME.status and NAME.env sit beside NAME.expected. */
   status_path = g_strdup_printf ("%.*s.status", (int) (strlen (c->expected) - strlen (".expected")), c->expected);
   if (g_file_get_contents (status_path, &status_text, NULL, NULL))

@@ -534,19 +534,25 @@ ts_session_api_end (guint64 correlation)
  * this many bytes per segment, so reading memory nobody wrote shows. */
 #define POISON_LIMIT ((guint64) 64 << 20)
 
+static void
+poison (guint64 addr,
+        guint64 size)
+{
+  guint8 *host = ts_device_memory_translate (session.memory, addr, MIN (size, POISON_LIMIT), NULL);
+
+  if (host != NULL)
+    memset (host, 0xff, MIN (size, POISON_LIMIT));
+}
+
 static gboolean
 backend_segment_malloc (gpointer  user_data,
                         guint     device,
                         guint64   size,
                         guint64  *addr)
 {
-  guint8 *host;
-
   if (!ts_device_memory_segment_malloc (session.memory, device, size, addr, NULL))
     return FALSE;
-  host = ts_device_memory_translate (session.memory, *addr, MIN (size, POISON_LIMIT), NULL);
-  if (host != NULL)
-    memset (host, 0xff, MIN (size, POISON_LIMIT));
+  poison (*addr, size);
   return TRUE;
 }
 
@@ -559,6 +565,50 @@ backend_segment_free (gpointer user_data,
   /* cudaFree synchronizes the device: queued work may still use it. */
   ts_runtime_device_synchronize (session.runtime, device, NULL);
   ts_device_memory_segment_free (session.memory, addr, NULL);
+}
+
+/* Expandable segments: virtual reservations of the simulated memory. */
+static gboolean
+backend_va_reserve (gpointer  user_data,
+                    guint     device,
+                    guint64   size,
+                    guint64  *addr)
+{
+  return ts_device_memory_reserve (session.memory, device, size, addr, NULL);
+}
+
+static gboolean
+backend_va_map (gpointer user_data,
+                guint    device,
+                guint64  addr,
+                guint64  size)
+{
+  if (!ts_device_memory_map (session.memory, addr, size, NULL))
+    return FALSE;
+  poison (addr, size);
+  return TRUE;
+}
+
+static void
+backend_va_unmap (gpointer   user_data,
+                  guint      device,
+                  TsStreamId stream,
+                  guint64    addr,
+                  guint64    size)
+{
+  /* Unmapping does not synchronize by itself: PyTorch waits for the
+   * segment's stream first (ExpandableSegment::unmapHandles). */
+  ts_runtime_stream_synchronize (session.runtime, stream, NULL);
+  ts_device_memory_unmap (session.memory, addr, size, NULL);
+}
+
+static void
+backend_va_release (gpointer user_data,
+                    guint    device,
+                    guint64  addr,
+                    guint64  size)
+{
+  ts_device_memory_release (session.memory, addr, NULL);
 }
 
 static void
@@ -682,6 +732,7 @@ init_memory (GError **error)
     backend_segment_malloc, backend_segment_free, backend_mem_get_info,
     backend_event_record, backend_event_query, backend_event_synchronize,
     backend_event_release, backend_now, NULL,
+    backend_va_reserve, backend_va_map, backend_va_unmap, backend_va_release,
   };
   static const TsHostAllocatorBackend host_backend = {
     backend_event_record, backend_event_query, backend_event_release, backend_now, NULL, NULL,
@@ -692,6 +743,13 @@ init_memory (GError **error)
   if (!ts_alloc_config_parse (&config, g_getenv ("PYTORCH_CUDA_ALLOC_CONF"), error))
     return FALSE;
 
+  if (session.kernels != NULL && config.expandable_segments)
+    {
+      g_set_error_literal (error, TS_ALLOC_CONFIG_ERROR, TS_ALLOC_CONFIG_ERROR_UNSUPPORTED,
+                           "expandable_segments:True is not supported on a real GPU yet: "
+                           "only the simulated devices model it");
+      return FALSE;
+    }
   if (session.kernels != NULL)
     {
       /* The same caching allocators over the real device's memory. */

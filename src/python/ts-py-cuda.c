@@ -570,7 +570,7 @@ py_memory_snapshot (PyObject *m, PyObject *unused)
           PyList_Append (blocks, block);
           Py_DECREF (block);
         }
-      item = Py_BuildValue ("{s:I,s:K,s:K,s:K,s:K,s:K,s:K,s:s,s:(ii),s:O,s:N,s:N}",
+      item = Py_BuildValue ("{s:I,s:K,s:K,s:K,s:K,s:K,s:K,s:s,s:(KK),s:O,s:N,s:N}",
                             "device", seg->device,
                             "address", (unsigned long long) seg->address,
                             "total_size", (unsigned long long) seg->total_size,
@@ -579,8 +579,9 @@ py_memory_snapshot (PyObject *m, PyObject *unused)
                             "requested_size", (unsigned long long) seg->requested_size,
                             "stream", (unsigned long long) ts_runtime_stream_get_handle (RT, seg->stream),
                             "segment_type", seg->is_small ? "small" : "large",
-                            "segment_pool_id", 0, 0,
-                            "is_expandable", Py_False,
+                            "segment_pool_id", (unsigned long long) seg->pool_id.first,
+                            (unsigned long long) seg->pool_id.second,
+                            "is_expandable", seg->is_expandable ? Py_True : Py_False,
                             "frames", frames_for (seg->loc),
                             "blocks", blocks);
       PyList_Append (segments, item);
@@ -623,6 +624,104 @@ py_record_memory_history (PyObject *m, PyObject *args)
   if (!init_or_raise ())
     return NULL;
   ts_allocator_record_history (ts_session_get_allocator (), enabled, (gsize) max_entries, 0, FALSE);
+  Py_RETURN_NONE;
+}
+
+/* Private pools (CUDA graphs' and torch.cuda.MemPool's) ----------------- */
+
+static PyObject *
+py_graph_pool_handle (PyObject *m, PyObject *args)
+{
+  int is_user_created = 1;
+  TsMemPoolId id;
+
+  if (!PyArg_ParseTuple (args, "|p", &is_user_created) || !init_or_raise ())
+    return NULL;
+  id = ts_allocator_graph_pool_handle (ts_session_get_allocator (), is_user_created);
+  return Py_BuildValue ("(KK)", (unsigned long long) id.first, (unsigned long long) id.second);
+}
+
+typedef enum
+{
+  POOL_CREATE_OR_INCREF,
+  POOL_BEGIN,
+  POOL_END,
+  POOL_RELEASE,
+  POOL_USE_COUNT,
+} PoolCall;
+
+/* (device, (first, second)): the allocator's pool calls. */
+static PyObject *
+pool_call (PyObject *args,
+           PoolCall  call)
+{
+  TsAllocator *allocator;
+  unsigned long long first, second;
+  TsMemPoolId id;
+  GError *error = NULL;
+  gboolean ok = TRUE;
+  int device;
+
+  if (!PyArg_ParseTuple (args, "i(KK)", &device, &first, &second) || !init_or_raise ())
+    return NULL;
+  allocator = ts_session_get_allocator ();
+  id.first = first;
+  id.second = second;
+  if (!ts_session_check_device (device, &error))
+    return ts_py_set_error (error);
+  switch (call)
+    {
+    case POOL_CREATE_OR_INCREF:
+      ok = ts_allocator_create_or_incref_pool (allocator, device, id, &error);
+      break;
+    case POOL_BEGIN:
+      /* every allocation of this (the only Python) thread */
+      ok = ts_allocator_begin_allocate_to_pool (allocator, device, id, NULL, NULL, &error);
+      break;
+    case POOL_END:
+      ok = ts_allocator_end_allocate_to_pool (allocator, device, id, &error);
+      break;
+    case POOL_RELEASE:
+      ok = ts_allocator_release_pool (allocator, device, id, &error);
+      break;
+    case POOL_USE_COUNT:
+    default:
+      return PyLong_FromLong (ts_allocator_get_pool_use_count (allocator, device, id));
+    }
+  if (!ok)
+    return ts_py_set_error (error);
+  Py_RETURN_NONE;
+}
+
+#define POOL_METHOD(name, call) \
+  static PyObject *name (PyObject *m, PyObject *args) { return pool_call (args, call); }
+
+POOL_METHOD (py_create_or_incref_pool, POOL_CREATE_OR_INCREF)
+POOL_METHOD (py_begin_allocate_to_pool, POOL_BEGIN)
+POOL_METHOD (py_end_allocate_to_pool, POOL_END)
+POOL_METHOD (py_release_pool, POOL_RELEASE)
+POOL_METHOD (py_pool_use_count, POOL_USE_COUNT)
+
+static PyObject *
+py_empty_cache_pools (PyObject *m, PyObject *unused)
+{
+  TsAllocator *allocator = ts_session_get_allocator ();
+
+  if (allocator != NULL)
+    ts_allocator_empty_cache_pools (allocator);
+  Py_RETURN_NONE;
+}
+
+static PyObject *
+py_set_allocator_settings (PyObject *m, PyObject *arg)
+{
+  const char *settings = PyUnicode_AsUTF8 (arg);
+  GError *error = NULL;
+
+  if (settings == NULL || !init_or_raise ())
+    return NULL;
+  if (!ts_allocator_apply_settings (ts_session_get_allocator (), settings, &error))
+    return ts_py_set_error (error);
   Py_RETURN_NONE;
 }
 
@@ -790,6 +889,14 @@ static PyMethodDef cuda_methods[] = {
   { "_mem_get_info", py_mem_get_info, METH_VARARGS, NULL },
   { "_memory_snapshot", py_memory_snapshot, METH_NOARGS, NULL },
   { "_record_memory_history", py_record_memory_history, METH_VARARGS, NULL },
+  { "_graph_pool_handle", py_graph_pool_handle, METH_VARARGS, NULL },
+  { "_cuda_createOrIncrefPool", py_create_or_incref_pool, METH_VARARGS, NULL },
+  { "_cuda_beginAllocateCurrentThreadToPool", py_begin_allocate_to_pool, METH_VARARGS, NULL },
+  { "_cuda_endAllocateToPool", py_end_allocate_to_pool, METH_VARARGS, NULL },
+  { "_cuda_releasePool", py_release_pool, METH_VARARGS, NULL },
+  { "_cuda_poolUseCount", py_pool_use_count, METH_VARARGS, NULL },
+  { "_cuda_emptyCachePools", py_empty_cache_pools, METH_NOARGS, NULL },
+  { "_cuda_cudaCachingAllocator_set_allocator_settings", py_set_allocator_settings, METH_O, NULL },
   { "_rng_manual_seed", py_rng_manual_seed, METH_VARARGS, NULL },
   { "_rng_initial_seed", py_rng_initial_seed, METH_VARARGS, NULL },
   { "_rng_seed", py_rng_seed, METH_VARARGS, NULL },

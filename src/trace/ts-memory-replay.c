@@ -9,6 +9,12 @@
  * block or a segment sits in the id tables built by the first pass, so a
  * checkpoint is a list of 32-bit ids plus the stats, and replaying an
  * action needs only its kind and its id (two arrays), not the record.
+ *
+ * Expandable segments are replayed the way PyTorch's snapshot shows them:
+ * each contiguous mapped range is a segment. A segment_map makes a new
+ * range version (joining the ranges it touches), a segment_unmap replaces
+ * its range with what is left on either side; the live blocks move over.
+ * A range's line is that of the map that began it.
  */
 
 #include "config.h"
@@ -37,7 +43,20 @@ typedef enum
   OP_RESET_ACCUMULATED,  /* id: device */
   OP_CONFIG,             /* id: into settings */
   OP_FRACTION,           /* id: into settings */
+  OP_REMAP,              /* id: into remaps (segment_map / segment_unmap) */
 } Op;
+
+/* A segment_map or segment_unmap: the range versions it retires and the
+ * ones it makes (TS_MEMORY_REPLAY_NONE where there is none). */
+typedef struct
+{
+  guint32  device;
+  guint32  retire[2];
+  guint32  create[2];
+  guint64  size;
+  gboolean map;
+  gboolean is_small;
+} Remap;
 
 typedef struct
 {
@@ -93,6 +112,8 @@ struct _TsMemoryReplay
   GArray     *segments;          /* TsMemorySegmentInfo */
   GArray     *ooms;              /* TsMemoryOom */
   GArray     *settings;          /* Setting */
+  GArray     *remaps;            /* Remap */
+  GByteArray *expandable;        /* per segment id: a mapped range */
   Usage      *usage;             /* n_devices */
 
   GArray     *checkpoints;       /* Checkpoint */
@@ -123,6 +144,13 @@ seg_info (TsMemoryReplay *self,
           guint32         id)
 {
   return &g_array_index (self->segments, TsMemorySegmentInfo, id);
+}
+
+static inline gboolean
+seg_is_expandable (TsMemoryReplay *self,
+                   guint32         id)
+{
+  return id < self->expandable->len && self->expandable->data[id];
 }
 
 static void
@@ -252,8 +280,11 @@ apply_alloc (TsMemoryReplay *self,
   gap = end - start;
   already_split = gap != si->size;
 
-  /* The allocator splits the front off the free block; the rest stays. */
-  if (a->size < gap)
+  /* The allocator splits the front off the free block; the rest stays.
+   * (No inactive_split accounting for expandable segments.) */
+  if (seg_is_expandable (self, a->segment))
+    ;
+  else if (a->size < gap)
     {
       if (already_split)
         stat_dec (st->inactive_split_bytes, small, (gint64) a->size);
@@ -343,6 +374,8 @@ apply_free_completed (TsMemoryReplay *self,
     net_blocks--, net_size -= (gint64) (end - a->addr - a->size);
   if (end - start != seg_info (self, s->id)->size)
     net_blocks++, net_size += (gint64) (end - start);
+  if (seg_is_expandable (self, s->id))
+    net_blocks = net_size = 0;
 
   memmove (&s->blocks[pos], &s->blocks[pos + 1], (s->n_blocks - pos - 1) * sizeof (guint32));
   s->n_blocks--;
@@ -361,6 +394,26 @@ apply_free_completed (TsMemoryReplay *self,
   stat_dec (st->requested_bytes, small, (gint64) a->requested);
 }
 
+/* The position a segment starting at addr takes in w->segs. */
+static guint
+seg_insert_pos (TsMemoryReplay *self,
+                WDevice        *w,
+                guint64         addr)
+{
+  guint lo = 0, hi = w->segs->len;
+
+  while (lo < hi)
+    {
+      guint mid = (lo + hi) / 2;
+
+      if (seg_info (self, g_array_index (w->segs, WSeg, mid).id)->addr < addr)
+        lo = mid + 1;
+      else
+        hi = mid;
+    }
+  return lo;
+}
+
 static void
 apply_segment_alloc (TsMemoryReplay *self,
                      guint32         id)
@@ -368,18 +421,8 @@ apply_segment_alloc (TsMemoryReplay *self,
   const TsMemorySegmentInfo *si = seg_info (self, id);
   WDevice *w = &self->work[si->device];
   WSeg s = { id, 0, 0, NULL };
-  guint lo = 0, hi = w->segs->len;
 
-  while (lo < hi)
-    {
-      guint mid = (lo + hi) / 2;
-
-      if (seg_info (self, g_array_index (w->segs, WSeg, mid).id)->addr < si->addr)
-        lo = mid + 1;
-      else
-        hi = mid;
-    }
-  g_array_insert_val (w->segs, lo, s);
+  g_array_insert_val (w->segs, seg_insert_pos (self, w, si->addr), s);
 
   stat_inc (w->stats.segment, si->is_small, 1);
   stat_inc (w->stats.reserved_bytes, si->is_small, (gint64) si->size);
@@ -408,6 +451,64 @@ apply_segment_free (TsMemoryReplay *self,
 }
 
 static void
+apply_remap (TsMemoryReplay *self,
+             guint32         id)
+{
+  const Remap *m = &g_array_index (self->remaps, Remap, id);
+  WDevice *w = &self->work[m->device];
+  g_autoptr(GArray) moving = g_array_new (FALSE, FALSE, sizeof (guint32));
+  guint k, from = 0;
+
+  for (k = 0; k < 2; k++)
+    {
+      gint sp;
+      WSeg *ws;
+
+      if (m->retire[k] == TS_MEMORY_REPLAY_NONE)
+        continue;
+      sp = find_seg (self, w, seg_info (self, m->retire[k])->addr);
+      g_assert (sp >= 0);
+      ws = &g_array_index (w->segs, WSeg, sp);
+      g_assert (ws->id == m->retire[k]);
+      g_array_append_vals (moving, ws->blocks, ws->n_blocks);
+      g_free (ws->blocks);
+      g_array_remove_index (w->segs, sp);
+    }
+  /* The retired ranges were in address order, so are their blocks. */
+  for (k = 0; k < 2; k++)
+    {
+      const TsMemorySegmentInfo *si;
+      WSeg ws = { 0 };
+
+      if (m->create[k] == TS_MEMORY_REPLAY_NONE)
+        continue;
+      si = seg_info (self, m->create[k]);
+      ws.id = m->create[k];
+      while (from + ws.n_blocks < moving->len &&
+             alloc_info (self, g_array_index (moving, guint32, from + ws.n_blocks))->addr < si->addr + si->size)
+        ws.n_blocks++;
+      ws.cap = MAX (4, ws.n_blocks);
+      ws.blocks = g_new (guint32, ws.cap);
+      memcpy (ws.blocks, &g_array_index (moving, guint32, MIN (from, moving->len)),
+              ws.n_blocks * sizeof (guint32));
+      from += ws.n_blocks;
+      g_array_insert_val (w->segs, seg_insert_pos (self, w, si->addr), ws);
+    }
+  g_assert (from == moving->len);
+
+  if (m->map)
+    {
+      stat_inc (w->stats.reserved_bytes, m->is_small, (gint64) m->size);
+      w->stats.num_device_alloc++;
+    }
+  else
+    {
+      stat_dec (w->stats.reserved_bytes, m->is_small, (gint64) m->size);
+      w->stats.num_device_free++;
+    }
+}
+
+static void
 apply (TsMemoryReplay *self,
        gsize           action)
 {
@@ -431,6 +532,9 @@ apply (TsMemoryReplay *self,
       break;
     case OP_SEGMENT_FREE:
       apply_segment_free (self, id);
+      break;
+    case OP_REMAP:
+      apply_remap (self, id);
       break;
     case OP_OOM:
       self->work[g_array_index (self->ooms, TsMemoryOom, id).device].stats.num_ooms++;
@@ -631,6 +735,146 @@ lookup_live (TsMemoryReplay *self,
   return TRUE;
 }
 
+/* A new range version of an expandable segment. */
+static guint32
+new_range (TsMemoryReplay      *self,
+           gsize                i,
+           const TsAllocRecord *r,
+           guint64              addr,
+           guint64              size,
+           const TsSourceLoc   *loc)
+{
+  TsMemorySegmentInfo s = { 0 };
+  guint8 one = 1;
+  guint32 id = self->segments->len;
+
+  s.addr = addr;
+  s.size = size;
+  s.correlation = r->correlation;
+  s.time = r->time;
+  s.loc = *loc;
+  s.device = r->device;
+  s.stream = r->stream;
+  s.alloc_action = (guint32) i;
+  s.free_action = TS_MEMORY_REPLAY_NONE;
+  s.is_small = r->pool == 1;
+  g_array_append_val (self->segments, s);
+  g_byte_array_set_size (self->expandable, id);
+  g_byte_array_append (self->expandable, &one, 1);
+  return id;
+}
+
+/* A live mapped range of the same stream and pool that ends at addr
+ * (ends = TRUE) or starts there, or -1. */
+static gint
+neighbour_range (TsMemoryReplay      *self,
+                 WDevice             *w,
+                 const TsAllocRecord *r,
+                 guint64              addr,
+                 gboolean             ends)
+{
+  gint sp = find_seg (self, w, ends ? addr - 1 : addr);
+  const TsMemorySegmentInfo *si;
+
+  if (sp < 0)
+    return -1;
+  si = seg_info (self, g_array_index (w->segs, WSeg, sp).id);
+  if (!seg_is_expandable (self, g_array_index (w->segs, WSeg, sp).id) || si->stream != r->stream ||
+      si->is_small != (r->pool == 1) || (ends ? si->addr + si->size != addr : si->addr != addr))
+    return -1;
+  return sp;
+}
+
+/* segment_map joins the ranges around it; segment_unmap must cover free
+ * bytes of one range, which it splits. */
+static gboolean
+classify_remap (TsMemoryReplay      *self,
+                WDevice             *w,
+                gsize                i,
+                const TsAllocRecord *r,
+                guint32             *id)
+{
+  Remap m = { r->device, { TS_MEMORY_REPLAY_NONE, TS_MEMORY_REPLAY_NONE },
+              { TS_MEMORY_REPLAY_NONE, TS_MEMORY_REPLAY_NONE }, r->size,
+              r->action == TS_ALLOC_ACTION_SEGMENT_MAP, r->pool == 1 };
+  guint64 end = r->addr + r->size;
+
+  if (r->size == 0 || end < r->addr)
+    return FALSE;
+
+  if (m.map)
+    {
+      gint left = neighbour_range (self, w, r, r->addr, TRUE);
+      gint right = neighbour_range (self, w, r, end, FALSE);
+      guint64 start = r->addr, stop = end;
+      TsSourceLoc loc = r->loc;
+
+      /* Nothing live in the new pages. */
+      if (find_seg (self, w, r->addr) >= 0 || find_seg (self, w, end - 1) >= 0)
+        return FALSE;
+      {
+        guint pos = seg_insert_pos (self, w, r->addr);
+
+        if (pos < w->segs->len && seg_info (self, g_array_index (w->segs, WSeg, pos).id)->addr < end &&
+            (gint) pos != right)
+          return FALSE;
+      }
+      if (left >= 0)
+        {
+          const TsMemorySegmentInfo *si = seg_info (self, g_array_index (w->segs, WSeg, left).id);
+
+          m.retire[0] = g_array_index (w->segs, WSeg, left).id;
+          start = si->addr;
+          loc = si->loc;
+        }
+      if (right >= 0)
+        {
+          const TsMemorySegmentInfo *si = seg_info (self, g_array_index (w->segs, WSeg, right).id);
+
+          m.retire[1] = g_array_index (w->segs, WSeg, right).id;
+          stop = si->addr + si->size;
+        }
+      m.create[0] = new_range (self, i, r, start, stop - start, &loc);
+    }
+  else
+    {
+      gint sp = find_seg (self, w, r->addr);
+      const WSeg *ws;
+      TsMemorySegmentInfo si;
+      guint pos;
+
+      if (sp < 0)
+        return FALSE;
+      ws = &g_array_index (w->segs, WSeg, sp);
+      si = *seg_info (self, ws->id);
+      if (!seg_is_expandable (self, ws->id) || end > si.addr + si.size)
+        return FALSE;
+      /* No live block may overlap the pages. */
+      pos = block_lower_bound (self, ws, r->addr);
+      if (pos > 0)
+        {
+          const TsMemoryAllocation *a = alloc_info (self, ws->blocks[pos - 1]);
+          if (a->addr + a->size > r->addr)
+            return FALSE;
+        }
+      if (pos < ws->n_blocks && alloc_info (self, ws->blocks[pos])->addr < end)
+        return FALSE;
+
+      m.retire[0] = ws->id;
+      if (r->addr > si.addr)
+        m.create[0] = new_range (self, i, r, si.addr, r->addr - si.addr, &si.loc);
+      if (end < si.addr + si.size)
+        m.create[1] = new_range (self, i, r, end, si.addr + si.size - end, &TS_SOURCE_LOC_NONE);
+    }
+
+  for (guint k = 0; k < 2; k++)
+    if (m.retire[k] != TS_MEMORY_REPLAY_NONE)
+      g_array_index (self->segments, TsMemorySegmentInfo, m.retire[k]).free_action = (guint32) i;
+  *id = self->remaps->len;
+  g_array_append_val (self->remaps, m);
+  return TRUE;
+}
+
 /* Decides what action `i` (record r) does to the state, checking it
  * against the state so that a bad trace is skipped rather than trusted. */
 static void
@@ -822,6 +1066,11 @@ classify (TsMemoryReplay      *self,
       }
       break;
 
+    case TS_ALLOC_ACTION_SEGMENT_MAP:
+    case TS_ALLOC_ACTION_SEGMENT_UNMAP:
+      op = classify_remap (self, w, i, r, &id) ? OP_REMAP : OP_SKIP;
+      break;
+
     case TS_ALLOC_ACTION_SNAPSHOT:
       /* Not a change of state. */
       self->ops[i] = OP_SKIP;
@@ -944,6 +1193,8 @@ ts_memory_replay_finalize (GObject *object)
   g_clear_pointer (&self->segments, g_array_unref);
   g_clear_pointer (&self->ooms, g_array_unref);
   g_clear_pointer (&self->settings, g_array_unref);
+  g_clear_pointer (&self->remaps, g_array_unref);
+  g_clear_pointer (&self->expandable, g_byte_array_unref);
   g_clear_pointer (&self->checkpoints, g_array_unref);
   g_clear_pointer (&self->checkpoint_words, g_array_unref);
   g_clear_pointer (&self->checkpoint_stats, g_array_unref);
@@ -966,6 +1217,8 @@ ts_memory_replay_init (TsMemoryReplay *self)
   self->segments = g_array_new (FALSE, FALSE, sizeof (TsMemorySegmentInfo));
   self->ooms = g_array_new (FALSE, FALSE, sizeof (TsMemoryOom));
   self->settings = g_array_new (FALSE, FALSE, sizeof (Setting));
+  self->remaps = g_array_new (FALSE, FALSE, sizeof (Remap));
+  self->expandable = g_byte_array_new ();
   self->checkpoints = g_array_new (FALSE, FALSE, sizeof (Checkpoint));
   self->checkpoint_words = g_array_new (FALSE, FALSE, sizeof (guint32));
   self->checkpoint_stats = g_array_new (FALSE, FALSE, sizeof (TsMemoryStats));

@@ -54,6 +54,10 @@ ts_alloc_action_to_string (TsAllocAction action)
       return "config";
     case TS_ALLOC_ACTION_MEMORY_FRACTION:
       return "memory_fraction";
+    case TS_ALLOC_ACTION_SEGMENT_MAP:
+      return "segment_map";
+    case TS_ALLOC_ACTION_SEGMENT_UNMAP:
+      return "segment_unmap";
     default:
       return NULL;
     }

@@ -30,6 +30,22 @@ G_BEGIN_DECLS
 /* max_split_size_mb not set. */
 #define TS_MEMORY_MAX_SPLIT_UNSET     G_MAXUINT64
 
+/* A private memory pool's id, PyTorch's MempoolId_t: (0, n) for a pool the
+ * user made (graph_pool_handle, MemPool), (n, 0) for one a graph capture
+ * made for itself, (0, 0) for none. */
+typedef struct
+{
+  guint64 first;
+  guint64 second;
+} TsMemPoolId;
+
+#define TS_MEM_POOL_ID_IS_NONE(id) ((id).first == 0 && (id).second == 0)
+#define TS_MEM_POOL_ID_EQUAL(a, b) ((a).first == (b).first && (a).second == (b).second)
+
+/* Expandable segments map their virtual space in pages of this size. */
+#define TS_ALLOCATOR_EXPANDABLE_PAGE(is_small) \
+  ((is_small) ? TS_ALLOCATOR_SMALL_BUFFER : TS_ALLOCATOR_LARGE_BUFFER)
+
 /* Snapshot (torch.cuda.memory_snapshot / _snapshot). */
 typedef enum
 {
@@ -60,6 +76,10 @@ typedef struct
   TsSourceLoc  loc;              /* of the malloc that made the segment */
   guint        first_block;      /* into TsMemorySnapshot.blocks */
   guint        n_blocks;
+  /* One mapped range of an expandable segment (PyTorch reports each
+   * contiguous mapped range as a segment of its own). */
+  gboolean     is_expandable;
+  TsMemPoolId  pool_id;          /* segment_pool_id; (0, 0) is the default pool */
 } TsSnapshotSegment;
 
 /* One entry of a device's trace (the history). For OOM, addr holds the

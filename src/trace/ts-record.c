@@ -314,7 +314,7 @@ ts_record_validate (TsRecordKind   kind,
       {
         const TsAllocRecord *r = record;
         return check_range ("alloc", "action", r->action,
-                            TS_ALLOC_ACTION_ALLOC, TS_ALLOC_ACTION_MEMORY_FRACTION, error) &&
+                            TS_ALLOC_ACTION_ALLOC, TS_ALLOC_ACTION_SEGMENT_UNMAP, error) &&
                check_range ("alloc", "pool", r->pool, 0, 1, error);
       }
 

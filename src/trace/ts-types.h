@@ -88,6 +88,10 @@ typedef enum
   TS_ALLOC_ACTION_CONFIG = 12,           /* size: max_split_size now (G_MAXUINT64 unset);
                                           * requested: the max_split_size stat (as guint64) */
   TS_ALLOC_ACTION_MEMORY_FRACTION = 13,  /* size: the allowed bytes (0: no fraction) */
+  /* Expandable segments (PyTorch's history has these two): pages of a
+   * virtual segment mapped or unmapped; addr and size are the pages'. */
+  TS_ALLOC_ACTION_SEGMENT_MAP = 14,
+  TS_ALLOC_ACTION_SEGMENT_UNMAP = 15,
 } TsAllocAction;
 
 typedef enum

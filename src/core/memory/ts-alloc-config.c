@@ -455,16 +455,9 @@ ts_alloc_config_parse_len (TsAllocConfig *config,
   if (!ok)
     return FALSE;
 
-  /* Valid settings that the simulated allocator does not model: refuse
-   * them here, where the user gets to see why, rather than run with a
+  /* A valid setting that the simulated allocator does not model: refuse
+   * it here, where the user gets to see why, rather than run with a
    * behaviour that differs from what was asked for. */
-  if (work.expandable_segments)
-    {
-      g_set_error_literal (error, TS_ALLOC_CONFIG_ERROR, TS_ALLOC_CONFIG_ERROR_UNSUPPORTED,
-                           "expandable_segments:True is not supported by Tensorscope: "
-                           "only the native allocator with fixed segments is modelled");
-      return FALSE;
-    }
   if (work.backend == TS_ALLOC_BACKEND_CUDA_MALLOC_ASYNC)
     {
       g_set_error_literal (error, TS_ALLOC_CONFIG_ERROR, TS_ALLOC_CONFIG_ERROR_UNSUPPORTED,

@@ -4,19 +4,26 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
  * The algorithm is PyTorch's DeviceCachingAllocator (c10/cuda/
- * CUDACachingAllocator.cpp, native backend, no expandable segments, no
- * CUDA graphs), step for step, because the point is that the numbers a
- * user sees here equal the ones a real run prints. Where PyTorch iterates
- * a hash container (the streams with pending events, a block's stream
- * uses), we go in stream id order so that runs are deterministic; only the
- * order of trace entries inside one call can differ from a real run, never
- * a count or a size.
+ * CUDACachingAllocator.cpp, native backend, with expandable segments and
+ * private pools; stream capture is the runtime's), step for step, because
+ * the point is that the numbers a user sees here equal the ones a real run
+ * prints. Where PyTorch iterates a hash container (the streams with
+ * pending events, a block's stream uses), we go in stream id order so that
+ * runs are deterministic; only the order of trace entries inside one call
+ * can differ from a real run, never a count or a size.
  *
  * Data: a segment is a doubly linked list of blocks in address order. The
  * free blocks of each pool (small, large) sit in an intrusive treap keyed
  * by (stream, size, address), so best fit is a lower bound and no node is
  * allocated on the hot path; block structs are recycled through a free
  * list, and an open-addressing table maps pointers to allocated blocks.
+ *
+ * Expandable segments: one Segment spans the whole virtual reservation;
+ * its blocks are mapped (in the pool's treap when free) or unmapped (in
+ * the pool's unmapped array, by stream and address), and the snapshot
+ * shows each run of mapped blocks as a segment, as PyTorch's does.
+ * Private pools (PyTorch's graph_pools) are per device, each with a small
+ * and a large Pool of its own; a block always goes back to its own pool.
  */
 
 #include "config.h"
@@ -38,6 +45,7 @@
 typedef struct _Block   Block;
 typedef struct _Segment Segment;
 typedef struct _Pool    Pool;
+typedef struct _PrivatePool PrivatePool;
 
 struct _Block
 {
@@ -57,6 +65,7 @@ struct _Block
   TsStreamId  stream;
   guint32     prio;
   gboolean    allocated;
+  gboolean    unmapped;        /* expandable: address space without pages */
   TsSourceLoc loc;
 };
 
@@ -69,15 +78,41 @@ struct _Segment
   guint       index;           /* in the device's segment array */
   TsStreamId  stream;
   TsSourceLoc loc;
+  /* PyTorch's ExpandableSegment: [addr, addr + size) is address space,
+   * mapped in pages of page_size (blocks with !unmapped). */
+  gboolean    expandable;
+  guint64     page_size;
 };
 
 struct _Pool
 {
-  Block    *root;
-  guint     n_blocks;
-  gboolean  is_small;
-  guint64   get_free_blocks_call_count;
+  Block       *root;
+  guint        n_blocks;
+  gboolean     is_small;
+  guint64      get_free_blocks_call_count;
+  GPtrArray   *unmapped;       /* Block *, by (stream, addr): PyTorch's BlockPool::unmapped */
+  PrivatePool *owner;          /* NULL for the device's own pools */
 };
+
+/* PyTorch's PrivatePool: the pools of a CUDA graph or a MemPool. */
+struct _PrivatePool
+{
+  TsMemPoolId id;
+  gint        use_count;           /* graphs / pools using it */
+  gint        cuda_malloc_count;   /* its segments not yet freed */
+  gboolean    freeable;            /* in graph_pools_freeable */
+  Pool        small_pool;
+  Pool        large_pool;
+};
+
+/* captures_underway: allocations on streams the filter accepts go to the
+ * pool (no filter: every stream). */
+typedef struct
+{
+  TsMemPoolId           id;
+  TsAllocatorPoolFilter filter;
+  gpointer              user_data;
+} Capture;
 
 typedef struct
 {
@@ -106,6 +141,9 @@ typedef struct
   GArray       *trace;         /* TsAllocTraceEntry ring */
   gsize         trace_next;    /* where the next entry goes once full */
   gint64        last_counter[3];
+  GPtrArray    *private_pools; /* PrivatePool *: graph_pools */
+  GArray       *captures;      /* Capture: captures_underway */
+  GPtrArray    *deferred_frees;/* Block *: needs_events_deferred_until_no_capture */
 } Device;
 
 typedef struct
@@ -153,6 +191,10 @@ struct _TsAllocator
   gboolean            record_history;
   gsize               max_entries;
   guint               skip_actions;
+
+  /* MemPool::uid_ and uuid_: the next ids handed out. */
+  guint64             next_user_pool_id;
+  guint64             next_graph_pool_id;
 
   /* While set (a malloc or free that reaches emit_counters with no backend
    * call in between), action records wait here and go in with the
@@ -443,6 +485,56 @@ collect_in_order (Block     *n,
     }
 }
 
+/* The unmapped blocks of a pool, ordered by (stream, addr); few, so a
+ * sorted array does. */
+static guint
+unmapped_lower_bound (const Pool *pool,
+                      TsStreamId  stream,
+                      guint64     addr)
+{
+  guint lo = 0, hi = pool->unmapped->len;
+
+  while (lo < hi)
+    {
+      guint mid = (lo + hi) / 2;
+      const Block *b = g_ptr_array_index (pool->unmapped, mid);
+
+      if (b->stream < stream || (b->stream == stream && b->addr < addr))
+        lo = mid + 1;
+      else
+        hi = mid;
+    }
+  return lo;
+}
+
+static void
+unmapped_insert (Pool  *pool,
+                 Block *block)
+{
+  g_assert (block->unmapped && block->pool == pool);
+  g_ptr_array_insert (pool->unmapped, unmapped_lower_bound (pool, block->stream, block->addr), block);
+}
+
+static void
+unmapped_remove (Pool  *pool,
+                 Block *block)
+{
+  guint k = unmapped_lower_bound (pool, block->stream, block->addr);
+
+  g_assert (k < pool->unmapped->len && g_ptr_array_index (pool->unmapped, k) == block);
+  g_ptr_array_remove_index (pool->unmapped, k);
+}
+
+static void
+pool_init (Pool        *pool,
+           gboolean     is_small,
+           PrivatePool *owner)
+{
+  pool->is_small = is_small;
+  pool->owner = owner;
+  pool->unmapped = g_ptr_array_new ();
+}
+
 /* ------------------------------------------------------------------ */
 /* Small helpers                                                      */
 
@@ -450,6 +542,28 @@ static inline gboolean
 block_is_split (const Block *b)
 {
   return b->prev != NULL || b->next != NULL;
+}
+
+static inline gboolean
+block_is_expandable (const Block *b)
+{
+  return b->segment->expandable;
+}
+
+/* Free and unused: neither allocated nor waiting on events. */
+static inline gboolean
+block_is_free (const Block *b)
+{
+  return b != NULL && !b->allocated && b->event_count == 0 && b->n_stream_uses == 0;
+}
+
+/* pool.insert_into_blocks: the block's age for garbage collection starts. */
+static void
+pool_insert_free (Pool  *pool,
+                  Block *block)
+{
+  block->gc_count_base = pool->get_free_blocks_call_count;
+  pool_insert (pool, block);
 }
 
 static inline TsStatType
@@ -650,7 +764,9 @@ record_action (TsAllocator       *self,
                const TsSourceLoc *loc)
 {
   gboolean to_history = self->record_history && !(self->skip_actions & (1u << action)) &&
-                        action <= TS_ALLOC_ACTION_SNAPSHOT;
+                        (action <= TS_ALLOC_ACTION_SNAPSHOT ||
+                         action == TS_ALLOC_ACTION_SEGMENT_MAP ||
+                         action == TS_ALLOC_ACTION_SEGMENT_UNMAP);
   TsTime now;
 
   if (!to_history && self->recorder == NULL)
@@ -799,8 +915,10 @@ release_block (TsAllocator *self,
   Device *dev = &self->devices[seg->device];
   Pool *pool = block->pool;
 
-  g_assert (!block_is_split (block) && !block->allocated);
+  g_assert (!block_is_split (block) && !block->allocated && !block_is_expandable (block));
 
+  if (pool->owner != NULL && pool->owner->cuda_malloc_count > 0)
+    pool->owner->cuda_malloc_count--;
   dev->stats.num_device_free++;
   record_action (self, seg->device, TS_ALLOC_ACTION_SEGMENT_FREE, block->addr, block->size, 0,
                  block->stream, pool->is_small, NULL);
@@ -817,12 +935,18 @@ release_block (TsAllocator *self,
   block_recycle (self, block);
 }
 
-/* Frees every unsplit cached block of a pool, in pool order. */
+static void unmap_block (TsAllocator *self, Block *block);
+static void release_expandable_segment (TsAllocator *self, Block *block);
+
+/* Frees every unsplit cached block of a pool, in pool order; the free
+ * blocks of expandable segments give back their whole pages, and a
+ * segment left with no page mapped goes (release_blocks upstream). */
 static void
 release_blocks (TsAllocator *self,
                 Pool        *pool)
 {
   g_autoptr(GPtrArray) blocks = g_ptr_array_sized_new (pool->n_blocks);
+  g_autoptr(GPtrArray) to_unmap = g_ptr_array_new ();
   guint k;
 
   collect_in_order (pool->root, blocks);
@@ -830,8 +954,18 @@ release_blocks (TsAllocator *self,
     {
       Block *b = g_ptr_array_index (blocks, k);
 
-      if (!block_is_split (b))
+      if (block_is_expandable (b))
+        g_ptr_array_add (to_unmap, b);
+      else if (!block_is_split (b))
         release_block (self, b);
+    }
+  for (k = 0; k < to_unmap->len; k++)
+    {
+      Block *b = g_ptr_array_index (to_unmap, k);
+
+      unmap_block (self, b);
+      if (!block_is_split (b))
+        release_expandable_segment (self, b);
     }
 }
 
@@ -846,7 +980,7 @@ try_merge_blocks (TsAllocator *self,
 {
   guint64 subsumed;
 
-  if (src == NULL || src->allocated || src->event_count > 0 || src->n_stream_uses > 0)
+  if (!block_is_free (src) || src->unmapped != dst->unmapped)
     return 0;
 
   g_assert (block_is_split (dst) && block_is_split (src));
@@ -869,7 +1003,10 @@ try_merge_blocks (TsAllocator *self,
 
   subsumed = src->size;
   dst->size += subsumed;
-  pool_remove (src->pool, src);
+  if (src->unmapped)
+    unmapped_remove (src->pool, src);
+  else
+    pool_remove (src->pool, src);
   block_recycle (self, src);
   return subsumed;
 }
@@ -905,14 +1042,17 @@ free_block (TsAllocator *self,
         }
     }
 
-  block->gc_count_base = pool->get_free_blocks_call_count;
-  pool_insert (pool, block);
+  pool_insert_free (pool, block);
 
   if (block_is_split (block))
     {
       net_blocks += 1;
       net_size += (gint64) block->size;
     }
+  /* PyTorch leaves expandable segments out of inactive_split: their free
+   * pages can always be given back. */
+  if (block_is_expandable (block))
+    net_blocks = net_size = 0;
 
   /* PyTorch applies the net change once, which is what the allocated and
    * freed columns of inactive_split show. */
@@ -1021,6 +1161,19 @@ compact_stream_events (Device *dev)
     }
 }
 
+/* The events of blocks freed while a capture was under way
+ * (insert_events_deferred_until_no_capture). */
+static void
+insert_deferred_events (TsAllocator *self,
+                        Device      *dev)
+{
+  guint k;
+
+  for (k = 0; G_UNLIKELY (k < dev->deferred_frees->len); k++)
+    insert_events (self, g_ptr_array_index (dev->deferred_frees, k));
+  g_ptr_array_set_size (dev->deferred_frees, 0);
+}
+
 /* Start of every malloc: completed events free their blocks, per stream
  * in order, stopping at a stream's first event that is not done. */
 static void
@@ -1029,6 +1182,7 @@ process_events (TsAllocator *self,
 {
   guint k;
 
+  insert_deferred_events (self, dev);
   if (G_LIKELY (dev->n_pending == 0))
     return;
 
@@ -1060,6 +1214,7 @@ synchronize_and_free_events (TsAllocator *self,
   dev->stats.num_sync_all_streams++;
   record_action (self, (guint) (dev - self->devices), TS_ALLOC_ACTION_SYNC_ALL_STREAMS, 0, 0, 0,
                  TS_STREAM_NONE, FALSE, NULL);
+  insert_deferred_events (self, dev);
 
   for (k = 0; k < dev->streams->len; k++)
     {
@@ -1080,12 +1235,304 @@ synchronize_and_free_events (TsAllocator *self,
 }
 
 static void
+private_pool_free (PrivatePool *pp)
+{
+  g_ptr_array_unref (pp->small_pool.unmapped);
+  g_ptr_array_unref (pp->large_pool.unmapped);
+  g_free (pp);
+}
+
+/* The released private pools give back their unused segments; a pool
+ * with none left is forgotten (release_cached_blocks upstream). */
+static void
+release_freeable_pools (TsAllocator *self,
+                        Device      *dev)
+{
+  guint k = 0;
+
+  while (k < dev->private_pools->len)
+    {
+      PrivatePool *pp = g_ptr_array_index (dev->private_pools, k);
+
+      if (!pp->freeable)
+        {
+          k++;
+          continue;
+        }
+      g_assert (pp->use_count == 0);
+      release_blocks (self, &pp->small_pool);
+      release_blocks (self, &pp->large_pool);
+      if (pp->cuda_malloc_count == 0)
+        {
+          g_ptr_array_remove_index (dev->private_pools, k);
+          private_pool_free (pp);
+        }
+      else
+        k++;
+    }
+}
+
+static void
 release_cached_blocks (TsAllocator *self,
                        Device      *dev)
 {
   synchronize_and_free_events (self, dev);
   release_blocks (self, &dev->large_pool);
   release_blocks (self, &dev->small_pool);
+  release_freeable_pools (self, dev);
+}
+
+/* ------------------------------------------------------------------ */
+/* Expandable segments (PyTorch >= 2.1)                               */
+
+static guint64
+reserved_bytes_of (const Segment *seg)
+{
+  const Block *b;
+  guint64 n = 0;
+
+  if (!seg->expandable)
+    return seg->size;
+  for (b = seg->head; b != NULL; b = b->next)
+    if (!b->unmapped)
+      n += b->size;
+  return n;
+}
+
+/* A new block of seg at [addr, addr + size), linked between prev and next
+ * (Block::splice). */
+static Block *
+block_splice_new (TsAllocator *self,
+                  const Block *like,
+                  guint64      addr,
+                  guint64      size,
+                  Block       *prev,
+                  Block       *next)
+{
+  Block *b = block_new (self);
+
+  b->addr = addr;
+  b->size = size;
+  b->stream = like->stream;
+  b->pool = like->pool;
+  b->segment = like->segment;
+  b->prev = prev;
+  b->next = next;
+  if (prev)
+    prev->next = b;
+  else
+    b->segment->head = b;
+  if (next)
+    next->prev = b;
+  return b;
+}
+
+/* Gives back the whole pages inside a free block (ExpandableSegment::unmap
+ * and unmap_block upstream): the pages become an unmapped block, the
+ * partial pages at either end stay free blocks. */
+static void
+unmap_block (TsAllocator *self,
+             Block       *block)
+{
+  Segment *seg = block->segment;
+  Device *dev = &self->devices[seg->device];
+  Pool *pool = block->pool;
+  guint64 page = seg->page_size;
+  guint64 begin = (block->addr - seg->addr + page - 1) / page;
+  guint64 end = (block->addr + block->size - seg->addr) / page;
+  guint64 ptr, size, before, after;
+
+  if (begin >= end)
+    return;
+  ptr = seg->addr + begin * page;
+  size = (end - begin) * page;
+  self->backend.va_unmap (self->backend_data, seg->device, seg->stream, ptr, size);
+
+  pool_remove (pool, block);
+  before = ptr - block->addr;
+  after = block->size - before - size;
+  if (before > 0)
+    pool_insert_free (pool, block_splice_new (self, block, block->addr, before, block->prev, block));
+  if (after > 0)
+    pool_insert_free (pool, block_splice_new (self, block, ptr + size, after, block, block->next));
+
+  block->addr = ptr;
+  block->size = size;
+  block->unmapped = TRUE;
+  try_merge_blocks (self, block, block->prev);
+  try_merge_blocks (self, block, block->next);
+  unmapped_insert (pool, block);
+
+  dev->total_allocated_memory -= size;
+  STAT_DECREASE (dev->stats.reserved_bytes, pool, size);
+  if (pool->owner != NULL && pool->owner->cuda_malloc_count > 0)
+    pool->owner->cuda_malloc_count--;
+  dev->stats.num_device_free++;
+  record_action (self, seg->device, TS_ALLOC_ACTION_SEGMENT_UNMAP, ptr, size, 0, block->stream,
+                 pool->is_small, NULL);
+}
+
+/* An expandable segment with no page mapped goes (its one block spans it). */
+static void
+release_expandable_segment (TsAllocator *self,
+                            Block       *block)
+{
+  Segment *seg = block->segment;
+
+  g_assert (block->unmapped && block->addr == seg->addr && block->size == seg->size);
+  unmapped_remove (block->pool, block);
+  self->backend.va_release (self->backend_data, seg->device, seg->addr, seg->size);
+  segment_remove (&self->devices[seg->device], seg);
+  block_recycle (self, block);
+}
+
+/* Maps the pages under the first size bytes of an unmapped block and
+ * merges them with the free neighbours (map_block upstream). */
+static gboolean
+map_block (TsAllocator       *self,
+           Block             *to_map,
+           guint64            size,
+           const TsSourceLoc *loc)
+{
+  Segment *seg = to_map->segment;
+  Device *dev = &self->devices[seg->device];
+  Pool *pool = to_map->pool;
+  guint64 page = seg->page_size;
+  guint64 begin = (to_map->addr - seg->addr) / page;
+  guint64 end = (to_map->addr + size - seg->addr + page - 1) / page;
+  guint64 ptr = to_map->addr, mapped = (end - begin) * page;
+
+  g_assert (to_map->unmapped && size <= to_map->size && seg->addr + begin * page == ptr);
+  if (mapped == 0)
+    return TRUE;
+  if (!self->backend.va_map (self->backend_data, seg->device, ptr, mapped))
+    return FALSE;
+
+  unmapped_remove (pool, to_map);
+  to_map->unmapped = FALSE;
+  if (mapped < to_map->size)
+    {
+      Block *remaining = block_splice_new (self, to_map, ptr + mapped, to_map->size - mapped,
+                                           to_map, to_map->next);
+
+      remaining->unmapped = TRUE;
+      unmapped_insert (pool, remaining);
+      to_map->size = mapped;
+    }
+  try_merge_blocks (self, to_map, to_map->prev);
+  try_merge_blocks (self, to_map, to_map->next);
+  pool_insert_free (pool, to_map);
+
+  dev->total_allocated_memory += mapped;
+  STAT_INCREASE (dev->stats.reserved_bytes, pool, mapped);
+  dev->stats.num_device_alloc++;
+  record_action (self, seg->device, TS_ALLOC_ACTION_SEGMENT_MAP, ptr, mapped, 0, to_map->stream,
+                 pool->is_small, loc);
+  return TRUE;
+}
+
+/* Free and unmapped blocks from b on, in address order, add up to size. */
+static gboolean
+has_available_address_space (const Block *b,
+                             guint64      size)
+{
+  guint64 bytes = 0;
+
+  while (bytes < size && block_is_free (b))
+    {
+      bytes += b->size;
+      b = b->next;
+    }
+  return bytes >= size;
+}
+
+/* The lowest-addressed room of this stream's expandable segments in the
+ * pool (an unmapped block, with the free block before it), or a new
+ * segment reserving 1 1/8 of the device's memory (find_expandable_block). */
+static Block *
+find_expandable_block (TsAllocator *self,
+                       guint        device,
+                       TsStreamId   stream,
+                       Pool        *pool,
+                       guint64      size,
+                       const TsSourceLoc *loc)
+{
+  Device *dev = &self->devices[device];
+  guint64 free_bytes = 0, total = 0, page, va_size, addr = 0;
+  Segment *seg;
+  Block *b;
+  guint k;
+
+  for (k = unmapped_lower_bound (pool, stream, 0); k < pool->unmapped->len; k++)
+    {
+      Block *c = g_ptr_array_index (pool->unmapped, k);
+
+      if (c->stream != stream)
+        break;
+      if (block_is_free (c->prev))
+        c = c->prev;
+      if (has_available_address_space (c, size))
+        return c;
+    }
+
+  page = TS_ALLOCATOR_EXPANDABLE_PAGE (pool->is_small);
+  self->backend.mem_get_info (self->backend_data, device, &free_bytes, &total);
+  va_size = page * ((total + total / 8 + page - 1) / page);
+  if (!self->backend.va_reserve (self->backend_data, device, va_size, &addr))
+    return NULL;
+
+  seg = g_new0 (Segment, 1);
+  seg->addr = addr;
+  seg->size = va_size;
+  seg->device = device;
+  seg->stream = stream;
+  seg->index = dev->segments->len;
+  seg->expandable = TRUE;
+  seg->page_size = page;
+  if (loc)
+    seg->loc = *loc;
+  g_ptr_array_add (dev->segments, seg);
+
+  b = block_new (self);
+  b->addr = addr;
+  b->size = va_size;
+  b->stream = stream;
+  b->pool = pool;
+  b->segment = seg;
+  b->unmapped = TRUE;
+  seg->head = b;
+  unmapped_insert (pool, b);
+  return b;
+}
+
+/* alloc_block with expandable segments: map pages until a free block of
+ * size bytes exists, and take it out of the pool. */
+static Block *
+try_allocate_expandable_block (TsAllocator       *self,
+                               guint              device,
+                               TsStreamId         stream,
+                               Pool              *pool,
+                               guint64            size,
+                               const TsSourceLoc *loc)
+{
+  Block *candidate = find_expandable_block (self, device, stream, pool, size, loc);
+
+  if (candidate == NULL)
+    return NULL;
+  if (candidate->unmapped && !map_block (self, candidate, MIN (candidate->size, size), loc))
+    return NULL;
+  g_assert (!candidate->unmapped);
+
+  while (candidate->size < size)
+    {
+      Block *next = candidate->next;
+
+      if (!map_block (self, next, MIN (size - candidate->size, next->size), loc))
+        return NULL;
+      candidate = next;
+    }
+  pool_remove (pool, candidate);
+  return candidate;
 }
 
 /* ------------------------------------------------------------------ */
@@ -1103,6 +1550,40 @@ typedef struct
   const TsSourceLoc *loc;
 } AllocParams;
 
+static guint64
+expandable_size (const Block *b)
+{
+  return b->size + (b->next != NULL && b->next->unmapped ? b->next->size : 0);
+}
+
+/* The pool a malloc of size bytes on stream draws from: the private pool
+ * of the first active one whose filter takes the stream, else the
+ * device's own. */
+static Pool *
+get_pool (Device     *dev,
+          guint64     size,
+          TsStreamId  stream)
+{
+  guint k, j;
+
+  for (k = 0; G_UNLIKELY (k < dev->captures->len); k++)
+    {
+      const Capture *c = &g_array_index (dev->captures, Capture, k);
+
+      if (c->filter != NULL && !c->filter (stream, c->user_data))
+        continue;
+      for (j = 0; j < dev->private_pools->len; j++)
+        {
+          PrivatePool *pp = g_ptr_array_index (dev->private_pools, j);
+
+          if (TS_MEM_POOL_ID_EQUAL (pp->id, c->id))
+            return size <= kSmallSize ? &pp->small_pool : &pp->large_pool;
+        }
+      g_assert_not_reached ();
+    }
+  return size <= kSmallSize ? &dev->small_pool : &dev->large_pool;
+}
+
 static gboolean
 get_free_block (TsAllocator *self,
                 AllocParams *p)
@@ -1117,6 +1598,33 @@ get_free_block (TsAllocator *self,
   b = pool_lower_bound (pool, p->stream, p->size, 0);
   if (b == NULL || b->stream != p->stream)
     return FALSE;
+
+  if (block_is_expandable (b))
+    {
+      if (self->config.expandable_segments)
+        {
+          /* Best fit counts an expandable block at the size it can grow
+           * to (with the unmapped block after it): walk on while the next
+           * candidate would grow less. */
+          Block *next = pool_lower_bound (pool, b->stream, b->size, b->addr + 1);
+
+          while (block_is_expandable (b) && next != NULL && next->stream == p->stream &&
+                 expandable_size (next) < expandable_size (b))
+            {
+              b = next;
+              next = pool_lower_bound (pool, b->stream, b->size, b->addr + 1);
+            }
+        }
+      else
+        {
+          /* Expandable segments were turned off since: only fixed ones. */
+          do
+            b = pool_lower_bound (pool, b->stream, b->size, b->addr + 1);
+          while (b != NULL && block_is_expandable (b) && b->stream == p->stream);
+          if (b == NULL || b->stream != p->stream)
+            return FALSE;
+        }
+    }
 
   /* No oversize block for a small request, and no much larger one for a
    * large request. */
@@ -1200,7 +1708,7 @@ garbage_collect_cached_blocks (TsAllocator *self,
           Block *b = g_ptr_array_index (blocks, k);
           guint64 age = pool->get_free_blocks_call_count - b->gc_count_base;
 
-          if (!block_is_split (b) && (double) age >= age_threshold)
+          if (!block_is_split (b) && !block_is_expandable (b) && (double) age >= age_threshold)
             {
               block_freed = TRUE;
               gc_reclaimed += b->size;
@@ -1231,8 +1739,18 @@ alloc_block (TsAllocator *self,
 
   if (dev->set_fraction && dev->total_allocated_memory + size > dev->allowed_memory_maximum)
     return FALSE;
+  if (self->config.expandable_segments)
+    {
+      /* Pages for the rounded size, not a whole segment. */
+      p->block = try_allocate_expandable_block (self, p->device, p->stream, p->pool, p->size, p->loc);
+      if (p->block != NULL && p->pool->owner != NULL)
+        p->pool->owner->cuda_malloc_count++;
+      return p->block != NULL;
+    }
   if (!self->backend.segment_malloc (self->backend_data, p->device, size, &addr))
     return FALSE;
+  if (p->pool->owner != NULL)
+    p->pool->owner->cuda_malloc_count++;
   g_assert (addr != 0);
 
   dev->total_allocated_memory += size;
@@ -1283,7 +1801,7 @@ release_available_cached_blocks (TsAllocator *self,
 
   key_size = MAX (p->size, max_split);
   b = pool_lower_bound (pool, p->stream, key_size, 0);
-  if (b != NULL && b->stream == p->stream && !block_is_split (b))
+  if (b != NULL && b->stream == p->stream && !block_is_expandable (b) && !block_is_split (b))
     {
       release_block (self, b);
       return TRUE;
@@ -1296,7 +1814,7 @@ release_available_cached_blocks (TsAllocator *self,
 
       /* PyTorch would cudaFree a split block here (a corner it never
        * reaches in practice); we skip it to keep the segment intact. */
-      if (!block_is_split (b))
+      if (!block_is_split (b) && !block_is_expandable (b))
         {
           released += b->size;
           release_block (self, b);
@@ -1313,7 +1831,7 @@ should_split (TsAllocator *self,
 {
   guint64 remaining = block->size - size;
 
-  if (block->pool->is_small)
+  if (block->pool->is_small || self->config.expandable_segments)
     return remaining >= kMinBlockSize;
   return size < self->config.max_split_size && remaining > kSmallSize;
 }
@@ -1348,10 +1866,11 @@ alloc_found_block (TsAllocator *self,
       remaining->prev = block;
       remaining->addr += p->size;
       remaining->size -= p->size;
-      remaining->gc_count_base = pool->get_free_blocks_call_count;
-      pool_insert (pool, remaining);
+      pool_insert_free (pool, remaining);
 
-      if (already_split)
+      if (block_is_expandable (block))
+        ;  /* no inactive_split accounting for expandable segments */
+      else if (already_split)
         {
           /* An inactive split block shrinks by size bytes. */
           STAT_DECREASE (dev->stats.inactive_split_bytes, pool, block->size);
@@ -1362,7 +1881,7 @@ alloc_found_block (TsAllocator *self,
           STAT_INCREASE (dev->stats.inactive_split, pool, 1);
         }
     }
-  else if (already_split)
+  else if (already_split && !block_is_expandable (block))
     {
       STAT_DECREASE (dev->stats.inactive_split_bytes, pool, block->size);
       STAT_DECREASE (dev->stats.inactive_split, pool, 1);
@@ -1528,10 +2047,12 @@ ts_allocator_malloc (TsAllocator       *self,
   p.stream = stream;
   p.loc = loc;
 
-  process_events (self, p.dev);
+  /* No event queries while a capture may be under way. */
+  if (G_LIKELY (p.dev->captures->len == 0))
+    process_events (self, p.dev);
 
   p.size = ts_allocator_round_size (&self->config, orig_size);
-  p.pool = p.size <= kSmallSize ? &p.dev->small_pool : &p.dev->large_pool;
+  p.pool = get_pool (p.dev, p.size, stream);
   p.alloc_size = ts_memory_allocation_size (p.size);
 
   found = get_free_block (self, &p) ||
@@ -1544,7 +2065,8 @@ ts_allocator_malloc (TsAllocator       *self,
 
       found = alloc_block (self, &p, FALSE) ||
               (release_available_cached_blocks (self, &p) && alloc_block (self, &p, FALSE)) ||
-              (release_cached_blocks (self, p.dev), alloc_block (self, &p, TRUE));
+              (G_LIKELY (p.dev->captures->len == 0) &&
+               (release_cached_blocks (self, p.dev), alloc_block (self, &p, TRUE)));
     }
 
   if (!found)
@@ -1588,7 +2110,14 @@ free_allocated (TsAllocator       *self,
     ts_stat_decrease (&dev->stats.oversize_allocations, 1);
 
   if (block->n_stream_uses > 0)
-    insert_events (self, block);
+    {
+      /* No events may be recorded for the allocator while a capture may
+       * be under way: the next process_events after it records them. */
+      if (G_UNLIKELY (dev->captures->len > 0))
+        g_ptr_array_add (dev->deferred_frees, block);
+      else
+        insert_events (self, block);
+    }
   else
     free_block (self, block);
 }
@@ -1722,8 +2251,11 @@ ts_allocator_lookup (TsAllocator *self,
   return block != NULL;
 }
 
-void
-ts_allocator_empty_cache (TsAllocator *self)
+/* Every device: release_cached_blocks, or (pools_only) just the released
+ * private pools' part of it. */
+static void
+empty_caches (TsAllocator *self,
+              gboolean     pools_only)
 {
   guint d;
 
@@ -1732,10 +2264,238 @@ ts_allocator_empty_cache (TsAllocator *self)
   g_mutex_lock (&self->lock);
   for (d = 0; d < self->n_devices; d++)
     {
-      release_cached_blocks (self, &self->devices[d]);
+      if (pools_only)
+        release_freeable_pools (self, &self->devices[d]);
+      else
+        release_cached_blocks (self, &self->devices[d]);
       emit_counters (self, d);
     }
   g_mutex_unlock (&self->lock);
+}
+
+void
+ts_allocator_empty_cache (TsAllocator *self)
+{
+  empty_caches (self, FALSE);
+}
+
+void
+ts_allocator_empty_cache_pools (TsAllocator *self)
+{
+  empty_caches (self, TRUE);
+}
+
+/* ------------------------------------------------------------------ */
+/* Private pools                                                      */
+
+TsMemPoolId
+ts_allocator_graph_pool_handle (TsAllocator *self,
+                                gboolean     is_user_created)
+{
+  TsMemPoolId id = { 0, 0 };
+
+  g_return_val_if_fail (TS_IS_ALLOCATOR (self), id);
+
+  g_mutex_lock (&self->lock);
+  if (is_user_created)
+    id.second = self->next_user_pool_id++;
+  else
+    id.first = self->next_graph_pool_id++;
+  g_mutex_unlock (&self->lock);
+  return id;
+}
+
+static gboolean check_device (TsAllocator *self, guint device, GError **error);
+
+static PrivatePool *
+find_private_pool (Device      *dev,
+                   TsMemPoolId  id)
+{
+  guint k;
+
+  for (k = 0; k < dev->private_pools->len; k++)
+    {
+      PrivatePool *pp = g_ptr_array_index (dev->private_pools, k);
+
+      if (TS_MEM_POOL_ID_EQUAL (pp->id, id))
+        return pp;
+    }
+  return NULL;
+}
+
+static gboolean
+pool_error (GError    **error,
+            const char *format,
+            ...) G_GNUC_PRINTF (2, 3);
+
+static gboolean
+pool_error (GError    **error,
+            const char *format,
+            ...)
+{
+  va_list args;
+
+  va_start (args, format);
+  g_propagate_error (error, g_error_new_valist (TS_ALLOCATOR_ERROR, TS_ALLOCATOR_ERROR_INVALID_POOL,
+                                                format, args));
+  va_end (args);
+  return FALSE;
+}
+
+/* create_or_incref_pool upstream; the lock is held. */
+static gboolean
+create_or_incref_pool (Device      *dev,
+                       TsMemPoolId  id,
+                       GError     **error)
+{
+  PrivatePool *pp;
+
+  if (TS_MEM_POOL_ID_IS_NONE (id))
+    return pool_error (error, "mempool_id (0, 0) is the default pool, not a private one");
+  pp = find_private_pool (dev, id);
+  if (pp == NULL)
+    {
+      pp = g_new0 (PrivatePool, 1);
+      pp->id = id;
+      pp->use_count = 1;
+      pool_init (&pp->small_pool, TRUE, pp);
+      pool_init (&pp->large_pool, FALSE, pp);
+      g_ptr_array_add (dev->private_pools, pp);
+      return TRUE;
+    }
+  /* A pool released by every user may not come back to life. */
+  if (pp->use_count <= 0)
+    return pool_error (error, "mempool_id (%" G_GUINT64_FORMAT ", %" G_GUINT64_FORMAT
+                       ") was released", id.first, id.second);
+  pp->use_count++;
+  return TRUE;
+}
+
+/* The device, with the lock taken; NULL (unlocked) for a bad index. */
+static Device *
+lock_device (TsAllocator  *self,
+             guint         device,
+             GError      **error)
+{
+  if (!check_device (self, device, error))
+    return NULL;
+  g_mutex_lock (&self->lock);
+  return &self->devices[device];
+}
+
+gboolean
+ts_allocator_create_or_incref_pool (TsAllocator  *self,
+                                    guint         device,
+                                    TsMemPoolId   id,
+                                    GError      **error)
+{
+  Device *dev;
+  gboolean ok;
+
+  g_return_val_if_fail (TS_IS_ALLOCATOR (self), FALSE);
+
+  if ((dev = lock_device (self, device, error)) == NULL)
+    return FALSE;
+  ok = create_or_incref_pool (dev, id, error);
+  g_mutex_unlock (&self->lock);
+  return ok;
+}
+
+gboolean
+ts_allocator_begin_allocate_to_pool (TsAllocator            *self,
+                                     guint                   device,
+                                     TsMemPoolId             id,
+                                     TsAllocatorPoolFilter   filter,
+                                     gpointer                user_data,
+                                     GError                **error)
+{
+  Capture c = { id, filter, user_data };
+  Device *dev;
+  gboolean ok = TRUE;
+  guint k;
+
+  g_return_val_if_fail (TS_IS_ALLOCATOR (self), FALSE);
+
+  if ((dev = lock_device (self, device, error)) == NULL)
+    return FALSE;
+  for (k = 0; ok && k < dev->captures->len; k++)
+    if (TS_MEM_POOL_ID_EQUAL (g_array_index (dev->captures, Capture, k).id, id))
+      ok = pool_error (error, "beginAllocateToPool: already recording to mempool_id");
+  if (ok)
+    ok = create_or_incref_pool (dev, id, error);
+  if (ok)
+    g_array_append_val (dev->captures, c);
+  g_mutex_unlock (&self->lock);
+  return ok;
+}
+
+gboolean
+ts_allocator_end_allocate_to_pool (TsAllocator  *self,
+                                   guint         device,
+                                   TsMemPoolId   id,
+                                   GError      **error)
+{
+  Device *dev;
+  guint k;
+
+  g_return_val_if_fail (TS_IS_ALLOCATOR (self), FALSE);
+
+  if ((dev = lock_device (self, device, error)) == NULL)
+    return FALSE;
+  for (k = 0; k < dev->captures->len; k++)
+    if (TS_MEM_POOL_ID_EQUAL (g_array_index (dev->captures, Capture, k).id, id))
+      {
+        g_array_remove_index (dev->captures, k);
+        g_mutex_unlock (&self->lock);
+        return TRUE;
+      }
+  g_mutex_unlock (&self->lock);
+  return pool_error (error, "endAllocatePool: not currently recording to mempool_id");
+}
+
+gboolean
+ts_allocator_release_pool (TsAllocator  *self,
+                           guint         device,
+                           TsMemPoolId   id,
+                           GError      **error)
+{
+  PrivatePool *pp;
+  Device *dev;
+
+  g_return_val_if_fail (TS_IS_ALLOCATOR (self), FALSE);
+
+  if ((dev = lock_device (self, device, error)) == NULL)
+    return FALSE;
+  pp = find_private_pool (dev, id);
+  if (pp == NULL || pp->use_count <= 0)
+    {
+      g_mutex_unlock (&self->lock);
+      return pool_error (error, "releasePool: mempool_id (%" G_GUINT64_FORMAT ", %" G_GUINT64_FORMAT
+                         ") is not a live private pool", id.first, id.second);
+    }
+  /* At zero, empty_cache may cudaFree the pool's unused segments. */
+  if (--pp->use_count == 0)
+    pp->freeable = TRUE;
+  g_mutex_unlock (&self->lock);
+  return TRUE;
+}
+
+gint
+ts_allocator_get_pool_use_count (TsAllocator *self,
+                                 guint        device,
+                                 TsMemPoolId  id)
+{
+  PrivatePool *pp;
+  gint n;
+
+  g_return_val_if_fail (TS_IS_ALLOCATOR (self), 0);
+  g_return_val_if_fail (device < self->n_devices, 0);
+
+  g_mutex_lock (&self->lock);
+  pp = find_private_pool (&self->devices[device], id);
+  n = pp ? pp->use_count : 0;
+  g_mutex_unlock (&self->lock);
+  return n;
 }
 
 /* ------------------------------------------------------------------ */
@@ -1886,19 +2646,53 @@ ts_allocator_memory_summary (TsAllocator *self,
   return ts_memory_stats_format_summary (&stats, (int) device, abbreviated);
 }
 
+/* cudaMallocAsync is refused by ts_alloc_config_parse; expandable segments
+ * need a backend with virtual memory. */
+static gboolean
+config_supported (const TsAllocConfig      *config,
+                  const TsAllocatorBackend *backend)
+{
+  return config->backend == TS_ALLOC_BACKEND_NATIVE &&
+         (!config->expandable_segments ||
+          (backend->va_reserve != NULL && backend->va_map != NULL &&
+           backend->va_unmap != NULL && backend->va_release != NULL));
+}
+
 void
 ts_allocator_set_config (TsAllocator         *self,
                          const TsAllocConfig *config)
 {
   g_return_if_fail (TS_IS_ALLOCATOR (self));
   g_return_if_fail (config != NULL);
-  /* ts_alloc_config_parse refuses these; a hand-made config must too. */
-  g_return_if_fail (!config->expandable_segments && config->backend == TS_ALLOC_BACKEND_NATIVE);
+  g_return_if_fail (config_supported (config, &self->backend));
 
   g_mutex_lock (&self->lock);
   self->config = *config;
   record_settings (self, FALSE);
   g_mutex_unlock (&self->lock);
+}
+
+gboolean
+ts_allocator_apply_settings (TsAllocator  *self,
+                             const char   *settings,
+                             GError      **error)
+{
+  TsAllocConfig config;
+
+  g_return_val_if_fail (TS_IS_ALLOCATOR (self), FALSE);
+
+  ts_allocator_get_config (self, &config);
+  if (!ts_alloc_config_parse (&config, settings, error))
+    return FALSE;
+  if (!config_supported (&config, &self->backend))
+    {
+      g_set_error_literal (error, TS_ALLOC_CONFIG_ERROR, TS_ALLOC_CONFIG_ERROR_UNSUPPORTED,
+                           "expandable_segments:True is not supported on this device: "
+                           "it has no virtual memory management in Tensorscope");
+      return FALSE;
+    }
+  ts_allocator_set_config (self, &config);
+  return TRUE;
 }
 
 void
@@ -2101,17 +2895,29 @@ ts_allocator_snapshot (TsAllocator *self)
       for (k = 0; k < sorted->len; k++)
         {
           const Segment *seg = g_ptr_array_index (sorted, k);
-          TsSnapshotSegment ss = { 0 };
-          const Block *b;
+          const Block *head;
 
-          ss.device = d;
-          ss.stream = seg->head->stream;
-          ss.address = seg->head->addr;
-          ss.is_small = seg->head->pool->is_small;
-          ss.loc = seg->loc;
-          ss.first_block = snap->blocks->len;
+          /* An expandable segment shows as one segment per mapped range. */
+          for (head = seg->head; head != NULL; head = head->next)
+            {
+              TsSnapshotSegment ss = { 0 };
+              const Block *b;
 
-          for (b = seg->head; b != NULL; b = b->next)
+              if (head->unmapped || (head->prev != NULL && !head->prev->unmapped))
+                continue;
+              ss.device = d;
+              ss.stream = head->stream;
+              ss.address = head->addr;
+              ss.is_small = head->pool->is_small;
+              ss.is_expandable = seg->expandable;
+              if (head->pool->owner != NULL)
+                ss.pool_id = head->pool->owner->id;
+              /* context_when_segment_allocated: only the first block of
+               * an expandable segment has the line that made it. */
+              ss.loc = head->prev == NULL ? seg->loc : TS_SOURCE_LOC_NONE;
+              ss.first_block = snap->blocks->len;
+
+              for (b = head; b != NULL && !b->unmapped; b = b->next)
             {
               TsSnapshotBlock sb = { 0 };
 
@@ -2132,8 +2938,9 @@ ts_allocator_snapshot (TsAllocator *self)
                 }
               ss.n_blocks++;
             }
-          total_active += ss.active_size;
-          g_array_append_val (snap->segments, ss);
+              total_active += ss.active_size;
+              g_array_append_val (snap->segments, ss);
+            }
         }
 
       if (self->record_history)
@@ -2188,19 +2995,52 @@ _ts_allocator_validate (TsAllocator *self,
   for (d = 0; ok && d < self->n_devices; d++)
     {
       Device *dev = &self->devices[d];
-      Pool *pools[2] = { &dev->small_pool, &dev->large_pool };
-      guint in_pools = 0, free_blocks = 0, p;
+      g_autoptr(GPtrArray) pools = g_ptr_array_new ();
+      guint in_pools = 0, free_blocks = 0, in_unmapped = 0, unmapped_blocks = 0, p;
       guint64 reserved = 0;
 
-      for (p = 0; ok && p < 2; p++)
+      g_ptr_array_add (pools, &dev->small_pool);
+      g_ptr_array_add (pools, &dev->large_pool);
+      for (p = 0; p < dev->private_pools->len; p++)
+        {
+          PrivatePool *pp = g_ptr_array_index (dev->private_pools, p);
+
+          g_ptr_array_add (pools, &pp->small_pool);
+          g_ptr_array_add (pools, &pp->large_pool);
+        }
+      for (p = 0; p < pools->len; p++)
+        {
+          Pool *pool = g_ptr_array_index (pools, p);
+          guint j;
+
+          for (j = 0; j < pool->unmapped->len; j++)
+            {
+              const Block *u = g_ptr_array_index (pool->unmapped, j);
+              const Block *before = j > 0 ? g_ptr_array_index (pool->unmapped, j - 1) : NULL;
+
+              if (!u->unmapped || u->pool != pool || !block_is_free (u) ||
+                  (before && (before->stream > u->stream ||
+                              (before->stream == u->stream && before->addr >= u->addr))))
+                {
+                  g_set_error (error, TS_ALLOCATOR_ERROR, TS_ALLOCATOR_ERROR_BACKEND,
+                               "unmapped set broken at block 0x%" G_GINT64_MODIFIER "x", u->addr);
+                  ok = FALSE;
+                }
+            }
+          in_unmapped += pool->unmapped->len;
+        }
+
+      for (p = 0; ok && p < pools->len; p++)
         {
           guint count = 0;
 
-          ok = validate_treap (pools[p]->root, NULL, NULL, pools[p], &count, error);
-          if (ok && count != pools[p]->n_blocks)
+          Pool *pool = g_ptr_array_index (pools, p);
+
+          ok = validate_treap (pool->root, NULL, NULL, pool, &count, error);
+          if (ok && count != pool->n_blocks)
             {
               g_set_error (error, TS_ALLOCATOR_ERROR, TS_ALLOCATOR_ERROR_BACKEND,
-                           "pool counts %u blocks but holds %u", pools[p]->n_blocks, count);
+                           "pool counts %u blocks but holds %u", pool->n_blocks, count);
               ok = FALSE;
             }
           in_pools += count;
@@ -2217,8 +3057,11 @@ _ts_allocator_validate (TsAllocator *self,
               if (b->addr != expect || b->prev != prev || b->segment != seg || b->size == 0 ||
                   (b->allocated && map_lookup (&self->allocated, b->addr) != b) ||
                   (!b->allocated && map_lookup (&self->allocated, b->addr) != NULL) ||
+                  (b->unmapped && !seg->expandable) ||
+                  (b->unmapped && (b->allocated || (b->addr - seg->addr) % seg->page_size != 0 ||
+                                   b->size % seg->page_size != 0)) ||
                   (prev && block_state (prev) == TS_BLOCK_STATE_INACTIVE &&
-                   block_state (b) == TS_BLOCK_STATE_INACTIVE))
+                   block_state (b) == TS_BLOCK_STATE_INACTIVE && prev->unmapped == b->unmapped))
                 {
                   g_set_error (error, TS_ALLOCATOR_ERROR, TS_ALLOCATOR_ERROR_BACKEND,
                                "segment 0x%" G_GINT64_MODIFIER "x broken at block 0x%"
@@ -2226,7 +3069,9 @@ _ts_allocator_validate (TsAllocator *self,
                   ok = FALSE;
                 }
               expect += b->size;
-              if (block_state (b) == TS_BLOCK_STATE_INACTIVE)
+              if (b->unmapped)
+                unmapped_blocks++;
+              else if (block_state (b) == TS_BLOCK_STATE_INACTIVE)
                 free_blocks++;
             }
           if (ok && expect != seg->addr + seg->size)
@@ -2235,10 +3080,11 @@ _ts_allocator_validate (TsAllocator *self,
                            "segment 0x%" G_GINT64_MODIFIER "x blocks do not cover it", seg->addr);
               ok = FALSE;
             }
-          reserved += seg->size;
+          reserved += reserved_bytes_of (seg);
         }
 
-      if (ok && (free_blocks != in_pools || reserved != dev->total_allocated_memory))
+      if (ok && (free_blocks != in_pools || unmapped_blocks != in_unmapped ||
+                 reserved != dev->total_allocated_memory))
         {
           g_set_error (error, TS_ALLOCATOR_ERROR, TS_ALLOCATOR_ERROR_BACKEND,
                        "device %u: %u free blocks, %u in pools; reserved %" G_GUINT64_FORMAT
@@ -2285,7 +3131,10 @@ ts_allocator_finalize (GObject *object)
           Segment *seg = g_ptr_array_index (dev->segments, k);
           Block *b = seg->head;
 
-          self->backend.segment_free (self->backend_data, d, seg->addr, seg->size);
+          if (seg->expandable)
+            self->backend.va_release (self->backend_data, d, seg->addr, seg->size);
+          else
+            self->backend.segment_free (self->backend_data, d, seg->addr, seg->size);
           while (b != NULL)
             {
               Block *next = b->next;
@@ -2298,6 +3147,13 @@ ts_allocator_finalize (GObject *object)
         }
       g_ptr_array_unref (dev->segments);
       g_array_unref (dev->trace);
+      g_ptr_array_unref (dev->small_pool.unmapped);
+      g_ptr_array_unref (dev->large_pool.unmapped);
+      for (k = 0; k < dev->private_pools->len; k++)
+        private_pool_free (g_ptr_array_index (dev->private_pools, k));
+      g_ptr_array_unref (dev->private_pools);
+      g_array_unref (dev->captures);
+      g_ptr_array_unref (dev->deferred_frees);
     }
   g_free (self->devices);
 
@@ -2335,6 +3191,8 @@ ts_allocator_init (TsAllocator *self)
   g_mutex_init (&self->lock);
   self->caching_enabled = TRUE;
   self->max_entries = G_MAXSIZE;
+  self->next_user_pool_id = 1;
+  self->next_graph_pool_id = 1;
   map_init (&self->allocated, 1024);
   self->uncached = g_hash_table_new_full (NULL, NULL, NULL, g_free);
   self->callbacks = g_array_new (FALSE, FALSE, sizeof (Callback));
@@ -2355,8 +3213,7 @@ ts_allocator_new (guint                     n_devices,
                         backend->mem_get_info != NULL && backend->event_record != NULL &&
                         backend->event_query != NULL && backend->event_synchronize != NULL &&
                         backend->event_release != NULL, NULL);
-  g_return_val_if_fail (config == NULL ||
-                        (!config->expandable_segments && config->backend == TS_ALLOC_BACKEND_NATIVE), NULL);
+  g_return_val_if_fail (config == NULL || config_supported (config, backend), NULL);
 
   self = g_object_new (TS_TYPE_ALLOCATOR, NULL);
   if (config)
@@ -2374,7 +3231,11 @@ ts_allocator_new (guint                     n_devices,
 
       /* SIZE_MAX read as an int64 is -1, which is what Python shows. */
       ts_memory_stats_init (&dev->stats, (gint64) self->config.max_split_size);
-      dev->small_pool.is_small = TRUE;
+      pool_init (&dev->small_pool, TRUE, NULL);
+      pool_init (&dev->large_pool, FALSE, NULL);
+      dev->private_pools = g_ptr_array_new ();
+      dev->captures = g_array_new (FALSE, FALSE, sizeof (Capture));
+      dev->deferred_frees = g_ptr_array_new ();
       dev->segments = g_ptr_array_new ();
       dev->streams = g_array_new (FALSE, FALSE, sizeof (StreamEvents));
       dev->trace = g_array_new (FALSE, FALSE, sizeof (TsAllocTraceEntry));

@@ -25,6 +25,7 @@
  *   INVALID_VALUE   ValueError     (memory fraction out of [0, 1])
  *   INVALID_POINTER RuntimeError   ("invalid device pointer: 0x...")
  *   INVALID_DEVICE  RuntimeError   (a device index the allocator lacks)
+ *   INVALID_POOL    RuntimeError   (a private pool misused: not active, unknown)
  *   BACKEND         RuntimeError   (the backend failed otherwise)
  * The TypeError of set_per_process_memory_fraction for a non-float is the
  * Python layer's to raise, with TS_ALLOCATOR_FRACTION_TYPE_ERROR as text.
@@ -51,6 +52,7 @@ typedef enum
   TS_ALLOCATOR_ERROR_INVALID_POINTER,
   TS_ALLOCATOR_ERROR_INVALID_DEVICE,
   TS_ALLOCATOR_ERROR_BACKEND,
+  TS_ALLOCATOR_ERROR_INVALID_POOL,
 } TsAllocatorError;
 
 #define TS_ALLOCATOR_FRACTION_TYPE_ERROR "Invalid type for fraction argument, must be `float`"
@@ -75,7 +77,24 @@ typedef struct
   TsTime   (*now)               (gpointer user_data);
   /* Optional: the correlation id of the API call under way (0 if none). */
   guint64  (*correlation)       (gpointer user_data);
+  /* Virtual memory, needed for expandable_segments:True (NULL: refused).
+   * cuMemAddressReserve: FALSE when no address space is left. */
+  gboolean (*va_reserve)        (gpointer user_data, guint device, guint64 size, guint64 *addr);
+  /* cuMemCreate + cuMemMap of whole pages: FALSE means out of memory. */
+  gboolean (*va_map)            (gpointer user_data, guint device, guint64 addr, guint64 size);
+  /* cuMemUnmap + cuMemRelease, after synchronizing the segment's stream
+   * (ExpandableSegment::unmapHandles). */
+  void     (*va_unmap)          (gpointer user_data, guint device, TsStreamId stream,
+                                 guint64 addr, guint64 size);
+  /* cuMemAddressFree of a reservation with no page mapped. */
+  void     (*va_release)        (gpointer user_data, guint device, guint64 addr, guint64 size);
 } TsAllocatorBackend;
+
+/* Which streams' allocations go to a private pool while it is active
+ * (PyTorch's filter of beginAllocateToPool): TRUE to take it. It is
+ * called with the allocator's lock held and must not call back into it. */
+typedef gboolean (*TsAllocatorPoolFilter)      (TsStreamId stream,
+                                                gpointer   user_data);
 
 /* OOM observer: (device, alloc_size, allowed or total bytes, device_free). */
 typedef void     (*TsAllocatorOomObserver)     (guint    device,
@@ -109,6 +128,12 @@ void         ts_allocator_set_recorder            (TsAllocator               *se
 /* _set_allocator_settings: behaviour follows the new settings at once. */
 void         ts_allocator_set_config              (TsAllocator               *self,
                                                    const TsAllocConfig       *config);
+/* torch.cuda.memory._set_allocator_settings: a PYTORCH_CUDA_ALLOC_CONF
+ * string applied over the current settings (ts_alloc_config_parse's
+ * rules); TS_ALLOC_CONFIG_ERROR when invalid or unsupported here. */
+gboolean     ts_allocator_apply_settings          (TsAllocator               *self,
+                                                   const char                *settings,
+                                                   GError                   **error);
 void         ts_allocator_get_config              (TsAllocator               *self,
                                                    TsAllocConfig             *config);
 /* caching_allocator_enable(); FALSE is PYTORCH_NO_CUDA_MEMORY_CACHING=1:
@@ -184,6 +209,45 @@ guint        ts_allocator_add_free_memory_callback (TsAllocator              *se
                                                    gpointer                   user_data);
 void         ts_allocator_remove_callback         (TsAllocator               *self,
                                                    guint                      id);
+
+/* Private pools (CUDA graphs, torch.cuda.MemPool), as PyTorch's
+ * allocator keeps them per device. A pool is made with use count 1 by
+ * create_or_incref_pool or by the first begin_allocate_to_pool of its id,
+ * and each further one adds a use. While a pool is active (begin ... end),
+ * mallocs on a stream its filter takes (NULL: every stream) come from the
+ * pool's own segments, and blocks freed into it serve only later mallocs
+ * into it. release_pool drops a use; at zero, empty_cache may free its
+ * unused segments, and forgets the pool once none is left.
+ *
+ * graph_pool_handle hands out MemPool's ids: (0, n) for a pool the user
+ * makes, (n, 0) for one a capture makes for itself, n counting from 1. */
+TsMemPoolId  ts_allocator_graph_pool_handle       (TsAllocator               *self,
+                                                   gboolean                   is_user_created);
+gboolean     ts_allocator_create_or_incref_pool   (TsAllocator               *self,
+                                                   guint                      device,
+                                                   TsMemPoolId                id,
+                                                   GError                   **error);
+gboolean     ts_allocator_begin_allocate_to_pool  (TsAllocator               *self,
+                                                   guint                      device,
+                                                   TsMemPoolId                id,
+                                                   TsAllocatorPoolFilter      filter,
+                                                   gpointer                   user_data,
+                                                   GError                   **error);
+gboolean     ts_allocator_end_allocate_to_pool    (TsAllocator               *self,
+                                                   guint                      device,
+                                                   TsMemPoolId                id,
+                                                   GError                   **error);
+gboolean     ts_allocator_release_pool            (TsAllocator               *self,
+                                                   guint                      device,
+                                                   TsMemPoolId                id,
+                                                   GError                   **error);
+/* The pool's use count; 0 if there is no such pool. */
+gint         ts_allocator_get_pool_use_count      (TsAllocator               *self,
+                                                   guint                      device,
+                                                   TsMemPoolId                id);
+/* emptyCache(mempool_id) of newer PyTorch: frees the unused segments of
+ * the released private pools only (no synchronization), every device. */
+void         ts_allocator_empty_cache_pools       (TsAllocator               *self);
 
 /* PyTorch's size helpers, exposed for tests and the UI's "what if". */
 guint64      ts_allocator_round_size              (const TsAllocConfig       *config,

@@ -16,6 +16,10 @@ typedef struct
   guint64  size;      /* as asked */
   guint64  span;      /* size rounded up to the granularity */
   gpointer backing;   /* NULL until first translated */
+  /* A virtual reservation (cuMemAddressReserve) takes address space only;
+   * its pages count as used while mapped. One bit per granule. */
+  guint8  *mapped;    /* NULL for a cudaMalloc segment */
+  guint64  n_mapped;  /* bytes */
 } Segment;
 
 typedef struct
@@ -54,6 +58,7 @@ ts_device_memory_finalize (GObject *object)
 
           if (seg->backing != NULL)
             munmap (seg->backing, seg->span);
+          g_free (seg->mapped);
         }
       g_array_unref (dev->segments);
     }
@@ -175,6 +180,39 @@ find_at_or_before (GArray  *segments,
   return found;
 }
 
+static guint64
+round_granule (guint64 size)
+{
+  return (size + TS_DEVICE_MEMORY_GRANULARITY - 1) & ~(TS_DEVICE_MEMORY_GRANULARITY - 1);
+}
+
+/* First fit of seg->span bytes of address space over the device's span,
+ * which is much larger than its capacity, so a gap is found whenever the
+ * bytes are free (virtual reservations aside). Inserts seg. */
+static gboolean
+place_segment (Device  *dev,
+               guint    device,
+               Segment *seg)
+{
+  guint64 cursor = ts_device_memory_get_base (device);
+  guint64 limit = cursor + TS_DEVICE_MEMORY_SPAN;
+  guint k;
+
+  for (k = 0; k < dev->segments->len; k++)
+    {
+      const Segment *s = &g_array_index (dev->segments, Segment, k);
+
+      if (s->addr - cursor >= seg->span)
+        break;
+      cursor = s->addr + s->span;
+    }
+  if (limit - cursor < seg->span)
+    return FALSE;
+  seg->addr = cursor;
+  g_array_insert_val (dev->segments, k, *seg);
+  return TRUE;
+}
+
 gboolean
 ts_device_memory_segment_malloc (TsDeviceMemory *self,
                                  guint           device,
@@ -184,8 +222,6 @@ ts_device_memory_segment_malloc (TsDeviceMemory *self,
 {
   Segment seg = { 0 };
   Device *dev;
-  guint64 cursor, limit;
-  guint k;
 
   g_return_val_if_fail (TS_IS_DEVICE_MEMORY (self), FALSE);
   g_return_val_if_fail (addr != NULL, FALSE);
@@ -201,27 +237,12 @@ ts_device_memory_segment_malloc (TsDeviceMemory *self,
   if (size > dev->capacity)
     goto oom;
   seg.size = size;
-  seg.span = (size + TS_DEVICE_MEMORY_GRANULARITY - 1) & ~(TS_DEVICE_MEMORY_GRANULARITY - 1);
+  seg.span = round_granule (size);
   if (seg.span > dev->capacity - dev->context_reserve - dev->used)
     goto oom;
 
-  /* First fit over the device's span, which is much larger than its
-   * capacity, so a gap is found whenever the bytes are free. */
-  cursor = ts_device_memory_get_base (device);
-  limit = cursor + TS_DEVICE_MEMORY_SPAN;
-  for (k = 0; k < dev->segments->len; k++)
-    {
-      const Segment *s = &g_array_index (dev->segments, Segment, k);
-
-      if (s->addr - cursor >= seg.span)
-        break;
-      cursor = s->addr + s->span;
-    }
-  if (limit - cursor < seg.span)
+  if (!place_segment (dev, device, &seg))
     goto oom;
-
-  seg.addr = cursor;
-  g_array_insert_val (dev->segments, k, seg);
   dev->used += seg.span;
   *addr = seg.addr;
 
@@ -271,7 +292,8 @@ ts_device_memory_segment_free (TsDeviceMemory *self,
   g_mutex_lock (&self->lock);
   dev = device_of_address (self, addr, NULL);
   k = dev ? find_at_or_before (dev->segments, addr) : -1;
-  if (k < 0 || g_array_index (dev->segments, Segment, k).addr != addr)
+  if (k < 0 || g_array_index (dev->segments, Segment, k).addr != addr ||
+      g_array_index (dev->segments, Segment, k).mapped != NULL)
     {
       g_mutex_unlock (&self->lock);
       g_set_error (error, TS_DEVICE_MEMORY_ERROR, TS_DEVICE_MEMORY_ERROR_INVALID_VALUE,
@@ -319,6 +341,13 @@ ts_device_memory_get_info (TsDeviceMemory *self,
   return TRUE;
 }
 
+static inline gboolean
+granule_mapped (const Segment *seg,
+                guint64        g)
+{
+  return (seg->mapped[g / 8] >> (g % 8)) & 1;
+}
+
 static Segment *
 segment_of_address (TsDeviceMemory *self,
                     guint64         addr,
@@ -331,7 +360,29 @@ segment_of_address (TsDeviceMemory *self,
   if (dev == NULL || (k = find_at_or_before (dev->segments, addr)) < 0)
     return NULL;
   seg = &g_array_index (dev->segments, Segment, k);
-  return addr - seg->addr < seg->size ? seg : NULL;
+  if (addr - seg->addr >= seg->size)
+    return NULL;
+  if (seg->mapped != NULL && !granule_mapped (seg, (addr - seg->addr) / TS_DEVICE_MEMORY_GRANULARITY))
+    return NULL;
+  return seg;
+}
+
+/* Every granule of [addr, addr + size) is mapped (cudaMalloc segments are
+ * mapped whole). */
+static gboolean
+range_mapped (const Segment *seg,
+              guint64        addr,
+              guint64        size)
+{
+  guint64 g, end;
+
+  if (seg->mapped == NULL || size == 0)
+    return TRUE;
+  end = (addr - seg->addr + size - 1) / TS_DEVICE_MEMORY_GRANULARITY;
+  for (g = (addr - seg->addr) / TS_DEVICE_MEMORY_GRANULARITY; g <= end; g++)
+    if (!granule_mapped (seg, g))
+      return FALSE;
+  return TRUE;
 }
 
 gboolean
@@ -375,7 +426,7 @@ ts_device_memory_translate (TsDeviceMemory *self,
 
   g_mutex_lock (&self->lock);
   seg = segment_of_address (self, addr, NULL);
-  if (seg == NULL || size > seg->size - (addr - seg->addr))
+  if (seg == NULL || size > seg->size - (addr - seg->addr) || !range_mapped (seg, addr, size))
     {
       g_mutex_unlock (&self->lock);
       g_set_error (error, TS_DEVICE_MEMORY_ERROR, TS_DEVICE_MEMORY_ERROR_ILLEGAL_ADDRESS,
@@ -419,4 +470,183 @@ ts_device_memory_get_mapped_bytes (TsDeviceMemory *self)
   v = self->mapped_bytes;
   g_mutex_unlock (&self->lock);
   return v;
+}
+
+/* ------------------------------------------------------------------ */
+/* Virtual memory: cuMemAddressReserve, cuMemCreate + cuMemMap, ...    */
+
+gboolean
+ts_device_memory_reserve (TsDeviceMemory *self,
+                          guint           device,
+                          guint64         size,
+                          guint64        *addr,
+                          GError        **error)
+{
+  Segment seg = { 0 };
+  Device *dev;
+  gboolean ok;
+
+  g_return_val_if_fail (TS_IS_DEVICE_MEMORY (self), FALSE);
+  g_return_val_if_fail (addr != NULL && size > 0, FALSE);
+
+  *addr = 0;
+  g_mutex_lock (&self->lock);
+  if (!(dev = get_device (self, device, error)))
+    {
+      g_mutex_unlock (&self->lock);
+      return FALSE;
+    }
+  seg.size = seg.span = round_granule (size);
+  seg.mapped = g_new0 (guint8, (seg.span / TS_DEVICE_MEMORY_GRANULARITY + 7) / 8);
+  ok = seg.span <= TS_DEVICE_MEMORY_SPAN && place_segment (dev, device, &seg);
+  if (ok)
+    *addr = seg.addr;
+  else
+    {
+      g_free (seg.mapped);
+      g_set_error (error, TS_DEVICE_MEMORY_ERROR, TS_DEVICE_MEMORY_ERROR_OUT_OF_MEMORY,
+                   "out of memory: no %" G_GUINT64_FORMAT " bytes of address space left", seg.span);
+    }
+  g_mutex_unlock (&self->lock);
+  return ok;
+}
+
+/* The reservation holding [addr, addr + size), granule-aligned. */
+static Segment *
+reservation_of (TsDeviceMemory *self,
+                guint64         addr,
+                guint64         size,
+                Device        **dev_out,
+                GError        **error)
+{
+  Device *dev = device_of_address (self, addr, NULL);
+  gssize k = dev ? find_at_or_before (dev->segments, addr) : -1;
+  Segment *seg = k >= 0 ? &g_array_index (dev->segments, Segment, k) : NULL;
+
+  if (seg == NULL || seg->mapped == NULL || size == 0 ||
+      (addr - seg->addr) % TS_DEVICE_MEMORY_GRANULARITY != 0 || size % TS_DEVICE_MEMORY_GRANULARITY != 0 ||
+      addr - seg->addr >= seg->span || size > seg->span - (addr - seg->addr))
+    {
+      g_set_error (error, TS_DEVICE_MEMORY_ERROR, TS_DEVICE_MEMORY_ERROR_INVALID_VALUE,
+                   "invalid argument: [0x%" G_GINT64_MODIFIER "x, +%" G_GUINT64_FORMAT
+                   ") is not a page range of a reservation", addr, size);
+      return NULL;
+    }
+  *dev_out = dev;
+  return seg;
+}
+
+/* With set, gives every granule of the range the state `mapped`;
+ * without, TRUE when none of them has that state yet. */
+static gboolean
+granules (Segment  *seg,
+          guint64   addr,
+          guint64   size,
+          gboolean  mapped,
+          gboolean  set)
+{
+  guint64 g;
+
+  for (g = (addr - seg->addr) / TS_DEVICE_MEMORY_GRANULARITY;
+       g < (addr - seg->addr + size) / TS_DEVICE_MEMORY_GRANULARITY; g++)
+    {
+      if (!set && granule_mapped (seg, g) == mapped)
+        return FALSE;
+      if (set && mapped)
+        seg->mapped[g / 8] |= 1u << (g % 8);
+      else if (set)
+        seg->mapped[g / 8] &= ~(1u << (g % 8));
+    }
+  return TRUE;
+}
+
+/* Maps (map) or unmaps the granules of [addr, addr + size), every one of
+ * which must be in the other state. */
+static gboolean
+remap (TsDeviceMemory *self,
+       guint64         addr,
+       guint64         size,
+       gboolean        map,
+       GError        **error)
+{
+  Device *dev = NULL;
+  Segment *seg;
+  gboolean ok = FALSE;
+
+  g_return_val_if_fail (TS_IS_DEVICE_MEMORY (self), FALSE);
+
+  g_mutex_lock (&self->lock);
+  if ((seg = reservation_of (self, addr, size, &dev, error)) == NULL)
+    ;
+  else if (!granules (seg, addr, size, map, FALSE))
+    g_set_error (error, TS_DEVICE_MEMORY_ERROR, TS_DEVICE_MEMORY_ERROR_INVALID_VALUE,
+                 "invalid argument: a page of [0x%" G_GINT64_MODIFIER "x, +%" G_GUINT64_FORMAT
+                 ") is %s", addr, size, map ? "mapped already" : "not mapped");
+  else if (map && size > dev->capacity - dev->context_reserve - dev->used)
+    g_set_error (error, TS_DEVICE_MEMORY_ERROR, TS_DEVICE_MEMORY_ERROR_OUT_OF_MEMORY,
+                 "out of memory");
+  else
+    {
+      granules (seg, addr, size, map, TRUE);
+      seg->n_mapped = map ? seg->n_mapped + size : seg->n_mapped - size;
+      dev->used = map ? dev->used + size : dev->used - size;
+      /* Unmapped, the physical pages go: a later map reads fresh memory. */
+      if (!map && seg->backing != NULL)
+        madvise ((guint8 *) seg->backing + (addr - seg->addr), size, MADV_DONTNEED);
+      ok = TRUE;
+    }
+  g_mutex_unlock (&self->lock);
+  return ok;
+}
+
+gboolean
+ts_device_memory_map (TsDeviceMemory *self,
+                      guint64         addr,
+                      guint64         size,
+                      GError        **error)
+{
+  return remap (self, addr, size, TRUE, error);
+}
+
+gboolean
+ts_device_memory_unmap (TsDeviceMemory *self,
+                        guint64         addr,
+                        guint64         size,
+                        GError        **error)
+{
+  return remap (self, addr, size, FALSE, error);
+}
+
+gboolean
+ts_device_memory_release (TsDeviceMemory *self,
+                          guint64         addr,
+                          GError        **error)
+{
+  Device *dev;
+  Segment *seg;
+  gssize k;
+
+  g_return_val_if_fail (TS_IS_DEVICE_MEMORY (self), FALSE);
+
+  g_mutex_lock (&self->lock);
+  dev = device_of_address (self, addr, NULL);
+  k = dev ? find_at_or_before (dev->segments, addr) : -1;
+  seg = k >= 0 ? &g_array_index (dev->segments, Segment, k) : NULL;
+  if (seg == NULL || seg->addr != addr || seg->mapped == NULL)
+    {
+      g_mutex_unlock (&self->lock);
+      g_set_error (error, TS_DEVICE_MEMORY_ERROR, TS_DEVICE_MEMORY_ERROR_INVALID_VALUE,
+                   "invalid argument: 0x%" G_GINT64_MODIFIER "x is not a reservation", addr);
+      return FALSE;
+    }
+  if (seg->backing != NULL)
+    {
+      munmap (seg->backing, seg->span);
+      self->mapped_bytes -= seg->span;
+    }
+  dev->used -= seg->n_mapped;
+  g_free (seg->mapped);
+  g_array_remove_index (dev->segments, k);
+  g_mutex_unlock (&self->lock);
+  return TRUE;
 }

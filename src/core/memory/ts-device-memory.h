@@ -92,6 +92,30 @@ gpointer        ts_device_memory_translate         (TsDeviceMemory *self,
                                                     guint64         size,
                                                     GError        **error);
 
+/* Virtual memory management, for expandable segments: a reservation
+ * (cuMemAddressReserve) takes address space only; pages of it, in whole
+ * granules, are mapped (cuMemCreate + cuMemMap: they count as used and fail
+ * with OUT_OF_MEMORY like cudaMalloc) and unmapped (their contents are
+ * lost). translate() and lookup() see mapped pages only; lookup() reports
+ * the whole reservation as the segment. release() frees the reservation
+ * and any page still mapped. */
+gboolean        ts_device_memory_reserve           (TsDeviceMemory *self,
+                                                    guint           device,
+                                                    guint64         size,
+                                                    guint64        *addr,
+                                                    GError        **error);
+gboolean        ts_device_memory_map               (TsDeviceMemory *self,
+                                                    guint64         addr,
+                                                    guint64         size,
+                                                    GError        **error);
+gboolean        ts_device_memory_unmap             (TsDeviceMemory *self,
+                                                    guint64         addr,
+                                                    guint64         size,
+                                                    GError        **error);
+gboolean        ts_device_memory_release           (TsDeviceMemory *self,
+                                                    guint64         addr,
+                                                    GError        **error);
+
 /* Host bytes actually mapped (segments translated at least once), for
  * tests and the info command. */
 guint64         ts_device_memory_get_mapped_bytes  (TsDeviceMemory *self);

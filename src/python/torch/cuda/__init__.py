@@ -5,7 +5,8 @@ import os  # noqa: F401  (seed scripts call torch.cuda.os.cpu_count())
 import torch
 from torch import _C, _unmodeled
 
-from . import _sanitizer, comm, memory, nvtx, random  # noqa: F401
+from . import _sanitizer, comm, graphs, memory, nvtx, random  # noqa: F401
+from .graphs import graph_pool_handle  # noqa: F401
 from .memory import *  # noqa: F401,F403
 from .random import *  # noqa: F401,F403
 from .streams import Event, ExternalStream, Stream  # noqa: F401

@@ -1,6 +1,7 @@
 """torch.cuda's memory API (torch/cuda/memory.py upstream)."""
 
 import collections
+import contextlib
 import warnings
 
 import torch
@@ -12,7 +13,7 @@ __all__ = [
     "reset_peak_memory_stats", "reset_max_memory_allocated", "reset_max_memory_cached",
     "reset_accumulated_memory_stats", "empty_cache", "set_per_process_memory_fraction",
     "mem_get_info", "caching_allocator_alloc", "caching_allocator_delete", "list_gpu_processes",
-    "memory_stats_as_nested_dict",
+    "memory_stats_as_nested_dict", "MemPool", "MemPoolContext", "use_mem_pool",
 ]
 
 
@@ -101,9 +102,13 @@ def memory_summary(device=None, abbreviated=False):
     return _C._memory_summary(_idx(device), abbreviated)
 
 
-def memory_snapshot():
-    """The segments of every device's caching allocator (PyTorch's layout)."""
-    return _C._memory_snapshot()["segments"]
+def memory_snapshot(mempool_id=None):
+    """The segments of every device's caching allocator (PyTorch's layout);
+    with a mempool_id, only that private pool's segments."""
+    segments = _C._memory_snapshot()["segments"]
+    if mempool_id is not None:
+        segments = [s for s in segments if s["segment_pool_id"] == tuple(mempool_id)]
+    return segments
 
 
 def set_per_process_memory_fraction(fraction, device=None):
@@ -163,6 +168,83 @@ def _dump_snapshot(filename="dump_snapshot.pickle"):
     import pickle
     with open(filename, "wb") as f:
         pickle.dump(_snapshot(), f)
+
+
+def _set_allocator_settings(env):
+    """PYTORCH_CUDA_ALLOC_CONF syntax, applied over the current settings."""
+    _C._cuda_cudaCachingAllocator_set_allocator_settings(env)
+
+
+class MemPool:
+    """A private pool of the caching allocator (PyTorch >= 2.5): memory
+    allocated inside use_mem_pool(pool) comes from segments of its own,
+    reused only by later allocations into the same pool. The id is
+    (0, n), as graph_pool_handle() gives; only the default allocator is
+    modelled, so allocator is None."""
+
+    def __init__(self, allocator=None):
+        if allocator is not None:
+            raise RuntimeError("Tensorscope models the default CUDA caching allocator only: "
+                               "MemPool(allocator=...) is not supported")
+        self._id = _C._graph_pool_handle(True)
+        self._device = torch.cuda.current_device()
+        _C._cuda_createOrIncrefPool(self._device, self._id)
+
+    @property
+    def id(self):
+        return self._id
+
+    @property
+    def allocator(self):
+        return None
+
+    def use_count(self):
+        return _C._cuda_poolUseCount(self._device, self._id)
+
+    def snapshot(self):
+        return memory_snapshot(self._id)
+
+    def __del__(self):
+        # ~MemPool: releasePool, then emptyCache(id) frees the pool's unused
+        # segments (and forgets the pool once it holds none).
+        try:
+            _C._cuda_releasePool(self._device, self._id)
+            _C._cuda_emptyCachePools()
+        except Exception:
+            pass
+
+
+class MemPoolContext:
+    """The active pool of this thread while it lives (PyTorch 2.5/2.6)."""
+    _active = []
+
+    def __init__(self, pool):
+        self._pool = pool
+        MemPoolContext._active.append(pool)
+
+    def __del__(self):
+        if self._pool in MemPoolContext._active:
+            MemPoolContext._active.remove(self._pool)
+
+    @staticmethod
+    def active_pool():
+        return MemPoolContext._active[-1] if MemPoolContext._active else None
+
+
+@contextlib.contextmanager
+def use_mem_pool(pool, device=None):
+    """Routes this thread's allocations on the device to pool inside the
+    block: beginAllocateToPool adds a use, endAllocateToPool and
+    releasePool take it back."""
+    ctx = MemPoolContext(pool)
+    device_index = torch.cuda.current_device() if device is None else _idx(device)
+    _C._cuda_beginAllocateCurrentThreadToPool(device_index, pool.id)
+    try:
+        yield
+    finally:
+        _C._cuda_endAllocateToPool(device_index, pool.id)
+        _C._cuda_releasePool(device_index, pool.id)
+        del ctx
 
 
 # what PyTorch has here and Tensorscope does not model says so by name
