@@ -31,6 +31,7 @@ typedef struct
   char     *title;
   guint     first_track;          /* a group's tracks are contiguous in the document */
   guint     n_tracks;
+  gboolean  idle;                 /* a device that ran nothing and allocated nothing */
 } Group;
 
 /* An event record → wait arrow, indexed like a track: sorted by its left
@@ -385,6 +386,29 @@ thread_group_title (TsRecorder *rec,
   return g_strdup_printf ("Host thread %u", thread);
 }
 
+/* A device group did no work when its streams have no items and its
+ * memory counter never rose: the spare GPUs of a one-GPU example. */
+static gboolean
+group_is_idle (TsTimelineRenderer *self,
+               const Group        *g)
+{
+  const TsTrack *first = ts_trace_document_get_track (self->document, g->first_track);
+
+  if (first->device < 0)
+    return FALSE;
+  for (guint k = 0; k < g->n_tracks; k++)
+    {
+      const TsTrack *t = ts_trace_document_get_track (self->document, g->first_track + k);
+
+      if (t->n_items > 0)
+        return FALSE;
+      for (guint i = 0; i < t->n_samples; i++)
+        if (t->allocated[i] > 0 || t->reserved[i] > 0)
+          return FALSE;
+    }
+  return TRUE;
+}
+
 static void
 build_groups (TsTimelineRenderer *self)
 {
@@ -420,6 +444,12 @@ build_groups (TsTimelineRenderer *self)
         g_array_append_val (self->groups, g);
       }
     }
+
+  for (guint gi = 0; gi < self->groups->len; gi++)
+    {
+      Group *g = &g_array_index (self->groups, Group, gi);
+      g->idle = group_is_idle (self, g);
+    }
 }
 
 static double
@@ -435,6 +465,7 @@ build_rows (TsTimelineRenderer *self)
 {
   double y = 0;
   guint n_tracks = ts_trace_document_get_n_tracks (self->document);
+  gboolean show_idle = ts_timeline_view_state_get_show_idle_devices (self->state);
 
   g_array_set_size (self->rows, 0);
   for (guint i = 0; i < n_tracks; i++)
@@ -445,6 +476,8 @@ build_rows (TsTimelineRenderer *self)
       const Group *g = &g_array_index (self->groups, Group, gi);
       TsTimelineRow header = { TS_TIMELINE_ROW_GROUP, gi, G_MAXUINT, y, GROUP_H };
 
+      if (g->idle && !show_idle)
+        continue;
       g_array_append_val (self->rows, header);
       y += GROUP_H;
       if (ts_timeline_view_state_get_group_folded (self->state, g->title))
@@ -828,6 +861,18 @@ ts_timeline_renderer_get_group_collapsed (TsTimelineRenderer *self,
   g_return_val_if_fail (TS_IS_TIMELINE_RENDERER (self), FALSE);
   g_return_val_if_fail (group < self->groups->len, FALSE);
   return ts_timeline_view_state_get_group_folded (self->state, g_array_index (self->groups, Group, group).title);
+}
+
+/* How many device groups did no work (shown or not). */
+guint
+ts_timeline_renderer_get_n_idle_groups (TsTimelineRenderer *self)
+{
+  guint n = 0;
+
+  g_return_val_if_fail (TS_IS_TIMELINE_RENDERER (self), 0);
+  for (guint gi = 0; gi < self->groups->len; gi++)
+    n += g_array_index (self->groups, Group, gi).idle;
+  return n;
 }
 
 guint

@@ -154,6 +154,9 @@ gboolean    ts_timeline_renderer_get_group_collapsed (TsTimelineRenderer     *se
 
 /* Layout: rows in display order (collapsed groups keep only their header). */
 guint     ts_timeline_renderer_get_n_rows          (TsTimelineRenderer       *self);
+/* Device groups that ran and allocated nothing; hidden while the view
+ * state's "show-idle-devices" is off. */
+guint     ts_timeline_renderer_get_n_idle_groups   (TsTimelineRenderer       *self);
 const TsTimelineRow *ts_timeline_renderer_get_row  (TsTimelineRenderer       *self,
                                                     guint                     row);
 /* The row of a document track; FALSE when hidden in a collapsed group. */

@@ -28,6 +28,9 @@ struct _TsTraceView
   GtkLabel        *details_label;
   GtkButton       *source_button;
   GtkLabel        *stats_label;
+  GtkToggleButton *idle_button;
+  GtkPaned        *split_paned;
+  GtkPaned        *details_paned;
 
   TsSourceLoc      source;
   char            *source_file;
@@ -130,6 +133,21 @@ visible_changed_cb (TsTraceView *self)
   /* Translators: the visible window: "300 µs from 1.20 ms" */
   text = g_strdup_printf (_("%s from %s"), span, b);
   gtk_label_set_label (self->range_label, ts_timeline_get_document (self->timeline) ? text : "");
+}
+
+/* The toggle says how many devices it hides or shows, and is there only
+ * when some did no work. */
+static void
+update_idle_button (TsTraceView *self)
+{
+  TsTimelineRenderer *renderer = ts_timeline_get_renderer (self->timeline);
+  guint n = renderer != NULL ? ts_timeline_renderer_get_n_idle_groups (renderer) : 0;
+  g_autofree char *label = NULL;
+
+  /* Translators: a toggle button of the timeline's toolbar */
+  label = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%u Idle Device", "%u Idle Devices", n), n);
+  gtk_button_set_label (GTK_BUTTON (self->idle_button), label);
+  gtk_widget_set_visible (GTK_WIDGET (self->idle_button), n > 0);
 }
 
 static void
@@ -300,6 +318,9 @@ ts_trace_view_class_init (TsTraceViewClass *klass)
   gtk_widget_class_bind_template_child (widget_class, TsTraceView, details_label);
   gtk_widget_class_bind_template_child (widget_class, TsTraceView, source_button);
   gtk_widget_class_bind_template_child (widget_class, TsTraceView, stats_label);
+  gtk_widget_class_bind_template_child (widget_class, TsTraceView, idle_button);
+  gtk_widget_class_bind_template_child (widget_class, TsTraceView, split_paned);
+  gtk_widget_class_bind_template_child (widget_class, TsTraceView, details_paned);
   /* Offset 0: only for gtk_widget_get_template_child() in init. */
   gtk_widget_class_bind_template_child_full (widget_class, "scrollbar", FALSE, 0);
   gtk_widget_class_bind_template_callback (widget_class, zoom_in_cb);
@@ -333,9 +354,32 @@ ts_trace_view_init (TsTraceView *self)
   g_signal_connect_object (self->timeline, "notify::begin", G_CALLBACK (visible_changed_cb), self, G_CONNECT_SWAPPED);
   g_signal_connect_object (self->timeline, "notify::end", G_CALLBACK (visible_changed_cb), self, G_CONNECT_SWAPPED);
   g_signal_connect_object (self->timeline, "notify::document", G_CALLBACK (search_changed_cb), self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (self->timeline, "notify::document", G_CALLBACK (update_idle_button), self, G_CONNECT_SWAPPED);
+  g_object_bind_property (ts_timeline_get_view_state (self->timeline), "show-idle-devices",
+                          self->idle_button, "active", G_BINDING_BIDIRECTIONAL | G_BINDING_SYNC_CREATE);
 
   update_details (self);
   update_stats_idle (self);
+}
+
+/**
+ * ts_trace_view_bind_settings:
+ * @self: a #TsTraceView
+ * @settings: the application's settings
+ *
+ * Remembers the pane sizes and whether idle devices are shown.
+ */
+void
+ts_trace_view_bind_settings (TsTraceView *self,
+                             GSettings   *settings)
+{
+  g_return_if_fail (TS_IS_TRACE_VIEW (self));
+  g_return_if_fail (G_IS_SETTINGS (settings));
+
+  g_settings_bind (settings, "show-idle-devices", ts_timeline_get_view_state (self->timeline),
+                   "show-idle-devices", G_SETTINGS_BIND_DEFAULT);
+  g_settings_bind (settings, "timeline-split", self->split_paned, "position", G_SETTINGS_BIND_DEFAULT);
+  g_settings_bind (settings, "details-width", self->details_paned, "position", G_SETTINGS_BIND_DEFAULT);
 }
 
 GtkWidget *

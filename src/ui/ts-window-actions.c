@@ -38,11 +38,9 @@ ts_window_action_load_example (GSimpleAction *action,
                                gpointer       user_data)
 {
   TsWindow *self = user_data;
-  g_autoptr(GError) error = NULL;
 
-  if (!ts_window_load_example (self, g_variant_get_string (param, NULL), &error))
-    _ts_window_toast (self, error->message);
-  else if (adw_flap_get_folded (self->flap))
+  ts_window_pick_example (self, g_variant_get_string (param, NULL));
+  if (adw_flap_get_folded (self->flap))
     adw_flap_set_reveal_flap (self->flap, FALSE);
 }
 
@@ -289,10 +287,13 @@ void
 _ts_window_actions_init (TsWindow *self)
 {
   g_autoptr(GAction) show_gallery = NULL;
+  g_autoptr(GAction) show_code = NULL;
 
   g_action_map_add_action_entries (G_ACTION_MAP (self), actions, G_N_ELEMENTS (actions), self);
   show_gallery = g_settings_create_action (self->settings, "show-gallery");
   g_action_map_add_action (G_ACTION_MAP (self), show_gallery);
+  show_code = G_ACTION (g_property_action_new ("show-code", self->code_paned, "visible"));
+  g_action_map_add_action (G_ACTION_MAP (self), show_code);
   g_signal_connect_object (self->recent_manager, "changed",
                            G_CALLBACK (_ts_window_update_recent), self,
                            G_CONNECT_SWAPPED);

@@ -24,6 +24,7 @@ struct _TsWindow
   /* Template children */
   AdwHeaderBar         *header_bar;
   GtkToggleButton      *gallery_button;
+  GtkToggleButton      *code_button;
   GtkStack             *run_stack;
   GtkButton            *run_button;
   GtkButton            *stop_button;
@@ -36,6 +37,8 @@ struct _TsWindow
   AdwToastOverlay      *toast_overlay;
   AdwFlap              *flap;
   TsExampleGallery     *gallery;
+  GtkPaned             *main_paned;
+  GtkPaned             *code_paned;
   GtkRevealer          *explanation_revealer;
   GtkLabel             *explanation_title;
   GtkLabel             *explanation_label;
@@ -102,6 +105,12 @@ void _ts_window_toast             (TsWindow   *self,
 gboolean _ts_window_saved         (TsWindow     *self,
                                    GFile        *file,
                                    const GError *error);
+
+/* Gives the timeline most of the window: the gallery and, unless
+ * `keep_code`, the script pane fold away (the header buttons bring them
+ * back). After a run and when a trace is opened. */
+void _ts_window_focus_timeline    (TsWindow   *self,
+                                   gboolean    keep_code);
 
 /* Hooks for the trace viewer (ts-window-trace.c). */
 void _ts_window_trace_init        (TsWindow   *self);

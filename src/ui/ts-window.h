@@ -28,6 +28,8 @@ void              ts_window_open_trace     (TsWindow       *self,
 gboolean          ts_window_load_example   (TsWindow       *self,
                                             const char     *id,
                                             GError        **error);
+void              ts_window_pick_example   (TsWindow       *self,
+                                            const char     *id);
 gboolean          ts_window_run            (TsWindow       *self,
                                             GError        **error);
 void              ts_window_stop           (TsWindow       *self);
