@@ -7,8 +7,10 @@
 #include <glib/gstdio.h>
 
 #include "ts-render-export.h"
+#include "ts-render-format.h"
 #include "ts-render-palette.h"
 #include "ts-test-trace.h"
+#include "ts-time-ruler.h"
 #include "ts-timeline-renderer.h"
 #include "ts-memory-renderer.h"
 
@@ -389,6 +391,73 @@ test_export (void)
   g_rmdir (dir);
 }
 
+/* Devices that ran and allocated nothing: rows only on request. */
+static void
+test_idle_devices (void)
+{
+  g_autoptr(TsRecorder) rec = ts_recorder_new ();
+  TsStreamRecord s0 = { 0, 0, 0, 1, 0 };
+  TsStreamRecord s1 = { 1, 1, 0, 1, 0 };
+  g_autoptr(TsTraceDocument) doc = NULL;
+  g_autoptr(TsTimelineRenderer) r = NULL;
+  TsTimelineViewState *state;
+  guint shown;
+
+  ts_recorder_append (rec, TS_RECORD_STREAM, &s0);
+  ts_recorder_append (rec, TS_RECORD_STREAM, &s1);
+  add_kernel (rec, 0, 1000, 2000, "gemm");
+  doc = ts_trace_document_new (rec);
+  r = ts_timeline_renderer_new (doc);
+  state = ts_timeline_renderer_get_view_state (r);
+
+  g_assert_cmpuint (ts_timeline_renderer_get_n_idle_groups (r), ==, 1);
+  /* Shown by default: the CLI draws every device. */
+  g_assert_true (ts_timeline_view_state_get_show_idle_devices (state));
+  shown = ts_timeline_renderer_get_n_rows (r);
+  ts_timeline_view_state_set_show_idle_devices (state, FALSE);
+  g_assert_cmpuint (ts_timeline_renderer_get_n_rows (r), <, shown);
+  for (guint i = 0; i < ts_timeline_renderer_get_n_rows (r); i++)
+    {
+      const TsTimelineRow *row = ts_timeline_renderer_get_row (r, i);
+      g_assert_false (g_str_has_prefix (ts_timeline_renderer_get_group_title (r, row->group), "cuda:1"));
+    }
+  ts_timeline_view_state_set_show_idle_devices (state, TRUE);
+  g_assert_cmpuint (ts_timeline_renderer_get_n_rows (r), ==, shown);
+}
+
+static void
+assert_format (char       *text,
+               const char *expected)
+{
+  g_assert_cmpstr (text, ==, expected);
+  g_free (text);
+}
+
+/* Times with the digits their resolution needs, bytes in binary units,
+ * FLOPs with SI prefixes. */
+static void
+test_format (void)
+{
+  assert_format (ts_time_format_at (239912000, 5000), "239.912 ms");
+  assert_format (ts_time_format_at (239917000, 5000), "239.917 ms");
+  assert_format (ts_time_format_at (239900000, 20000000), "239.9 ms");
+  assert_format (ts_time_format_at (1500, 1), "1.500 µs");
+  assert_format (ts_time_format_at (812, 1), "812 ns");
+
+  g_assert_cmpint (ts_render_byte_step (1000 * 1024, 4), ==, 256 * 1024);
+  g_assert_cmpint (ts_render_byte_step (300 * 1024 * 1024, 4), ==, 128 * 1024 * 1024);
+  assert_format (ts_render_format_axis_bytes (768 * 1024), "768 KiB");
+  assert_format (ts_render_format_axis_bytes (1024 * 1024), "1 MiB");
+  assert_format (ts_render_format_axis_bytes (1280 * 1024), "1.25 MiB");
+  assert_format (ts_render_format_axis_bytes (0), "0 bytes");
+  assert_format (ts_render_format_bytes (40 * 1024 * 1024), "40.0\u00a0MiB");
+
+  assert_format (ts_render_format_flops (2147483648u), "2.15 GFLOP");
+  assert_format (ts_render_format_flops (512), "512 FLOP");
+  assert_format (ts_render_format_flops (G_GUINT64_CONSTANT (123456789012345)), "123 TFLOP");
+}
+
+
 int
 main (int    argc,
       char **argv)
@@ -399,5 +468,7 @@ main (int    argc,
   g_test_add_func ("/timeline/pixels", test_pixels);
   g_test_add_func ("/timeline/level-of-detail", test_level_of_detail);
   g_test_add_func ("/timeline/export", test_export);
+  g_test_add_func ("/timeline/idle-devices", test_idle_devices);
+  g_test_add_func ("/render/format", test_format);
   return g_test_run ();
 }

@@ -15,6 +15,7 @@
 #include "ts-counter-plot.h"
 #include "ts-memory-renderer.h"
 #include "ts-memory-view-index.h"
+#include "ts-render-format.h"
 #include "ts-render-palette.h"
 #include "ts-time-ruler.h"
 
@@ -277,29 +278,6 @@ ts_memory_renderer_x_to_time (TsMemoryRenderer     *self,
   return view->begin + (TsTime) llround ((x - x0) / (x1 - x0) * (double) MAX (1, view->end - view->begin));
 }
 
-/* A 1-2-5 step in bytes of a binary unit (KiB, MiB, GiB) giving about
- * `lines` grid lines up to `max`. */
-static gint64
-byte_step (gint64 max,
-           int    lines)
-{
-  static const int mult[] = { 1, 2, 5 };
-  gint64 base = 1;
-
-  for (;;)
-    {
-      for (guint i = 0; i < G_N_ELEMENTS (mult); i++)
-        if (base * mult[i] * lines >= max)
-          return base * mult[i];
-      /* After 500 units, go to 1 of the next binary unit. */
-      base = (base * 10 >= 1024 && base < 1024) ? 1024 :
-             (base * 10 >= 1024 * 1024 && base < 1024 * 1024) ? 1024 * 1024 :
-             (base * 10 >= 1024 * 1024 * 1024 && base < 1024 * 1024 * 1024) ? 1024 * 1024 * 1024 : base * 10;
-      if (base > G_MAXINT64 / 10)
-        return base;
-    }
-}
-
 static void
 draw_text (cairo_t             *cr,
            PangoLayout         *layout,
@@ -339,10 +317,10 @@ draw_usage_panel (TsMemoryRenderer      *self,
       if (t->allocated[s] > peak)
         peak = t->allocated[s], peak_time = t->sample_times[s];
     }
-  step = byte_step (MAX (max, 1), 4);
+  step = ts_render_byte_step (max, 4);
   plot.max = MAX (1, (max + step - 1) / step * step);
 
-  peak_text = g_format_size_full ((guint64) peak, G_FORMAT_SIZE_IEC_UNITS);
+  peak_text = ts_render_format_bytes ((guint64) peak);
   title = g_strdup_printf ("%s — peak allocated %s", t->title, peak_text);
   pango_layout_set_width (layout, (int) ((x1 - 8) * PANGO_SCALE));
   draw_text (cr, layout, &p->foreground, title, 8, y + 2);
@@ -352,7 +330,7 @@ draw_usage_panel (TsMemoryRenderer      *self,
   for (gint64 v = 0; v <= plot.max; v += step)
     {
       double gy = floor (top + ph - (double) v / (double) plot.max * ph) + 0.5;
-      g_autofree char *label = g_format_size_full ((guint64) v, G_FORMAT_SIZE_IEC_UNITS);
+      g_autofree char *label = ts_render_format_axis_bytes (v);
 
       ts_render_set_color (cr, &p->grid);
       cairo_move_to (cr, x0, gy);
@@ -1006,7 +984,7 @@ draw_replay_panel (TsMemoryRenderer      *self,
   if (ts_memory_view_index_get_extremes (index, device, &max, &peak))
     for (guint k = 0; k < 3; k++)
       ts_memory_view_index_get_blocks (index, device, k, &bmin[k], &bmax[k]);
-  step = byte_step (MAX (max, 1), 4);
+  step = ts_render_byte_step (max, 4);
 
   pl.x0 = AXIS_W;
   pl.x1 = view->width - 10;
@@ -1016,7 +994,7 @@ draw_replay_panel (TsMemoryRenderer      *self,
   pl.end = MAX (view->end, view->begin + 1);
   pl.max = MAX (1, (max + step - 1) / step * step);
 
-  peak_text = g_format_size_full ((guint64) peak, G_FORMAT_SIZE_IEC_UNITS);
+  peak_text = ts_render_format_bytes ((guint64) peak);
   title = g_strdup_printf ("Device %u memory — peak allocated %s — lines: reserved, active, allocated; "
                            "bands: live allocations by site", device, peak_text);
   pango_layout_set_width (layout, (int) ((pl.x1 - 8) * PANGO_SCALE));
@@ -1026,7 +1004,7 @@ draw_replay_panel (TsMemoryRenderer      *self,
   for (gint64 v = 0; v <= pl.max; v += step)
     {
       double gy = floor (plot_y (&pl, v)) + 0.5;
-      g_autofree char *label = g_format_size_full ((guint64) v, G_FORMAT_SIZE_IEC_UNITS);
+      g_autofree char *label = ts_render_format_axis_bytes (v);
 
       ts_render_set_color (cr, &p->grid);
       cairo_move_to (cr, pl.x0, gy);

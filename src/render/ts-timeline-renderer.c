@@ -12,6 +12,7 @@
 #include <pango/pangocairo.h>
 
 #include "ts-counter-plot.h"
+#include "ts-render-format.h"
 #include "ts-render-palette.h"
 #include "ts-time-ruler.h"
 #include "ts-timeline-renderer.h"
@@ -1393,7 +1394,7 @@ draw_memory_track (Frame         *f,
     f->self->stats.n_samples += ts_counter_plot_draw (f->cr, &plot, &f->p->allocated);
   }
 
-  label = g_format_size_full ((guint64) MAX (0, max), G_FORMAT_SIZE_IEC_UNITS);
+  label = ts_render_format_bytes ((guint64) MAX (0, max));
   pango_layout_set_width (f->layout, -1);
   pango_layout_set_text (f->layout, label, -1);
   ts_render_set_color (f->cr, &f->p->dim_text);

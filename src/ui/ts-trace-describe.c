@@ -11,6 +11,7 @@
 #include <glib/gi18n.h>
 
 #include "ts-time-ruler.h"
+#include "ts-render-format.h"
 #include "ts-trace-describe.h"
 
 #define STATS_NAME_W   30      /* characters of a name in the tables */
@@ -188,12 +189,12 @@ describe_kind_fields (GString       *s,
         append_row (s, _("Grid × block"), buf);
         g_snprintf (buf, sizeof buf, "%u", r.sms);
         append_row (s, _("SMs"), buf);
-        bytes = g_format_size (r.bytes);
+        bytes = ts_render_format_bytes (r.bytes);
         append_row (s, _("Bytes"), bytes);
         if (r.flops > 0)
           {
-            g_snprintf (buf, sizeof buf, "%" G_GUINT64_FORMAT, r.flops);
-            append_row (s, _("FLOPs"), buf);
+            g_autofree char *flops = ts_render_format_flops (r.flops);
+            append_row (s, _("FLOPs"), flops);
           }
         if (r.error != 0)
           {
@@ -211,7 +212,7 @@ describe_kind_fields (GString       *s,
         if (!ts_recorder_get (recorder, TS_RECORD_MEMCPY, record, &r))
           break;
         append_row (s, _("Direction"), copy_kind_name (r.kind));
-        bytes = g_format_size (r.bytes);
+        bytes = ts_render_format_bytes (r.bytes);
         append_row (s, _("Bytes"), bytes);
         d = r.end - r.start;
         if (d > 0)
@@ -230,7 +231,7 @@ describe_kind_fields (GString       *s,
 
         if (!ts_recorder_get (recorder, TS_RECORD_MEMSET, record, &r))
           break;
-        bytes = g_format_size (r.bytes);
+        bytes = ts_render_format_bytes (r.bytes);
         append_row (s, _("Bytes"), bytes);
         g_snprintf (buf, sizeof buf, "%u", r.value);
         append_row (s, _("Value"), buf);
@@ -344,8 +345,8 @@ ts_trace_describe_item (TsTimelineRenderer *renderer,
   g_string_append_printf (s, "<b>%s</b>\n", name);
   append_row (s, _("Kind"), item_kind_name (t->kinds[item]));
   append_row (s, _("Track"), t->title);
-  start = ts_time_format_duration (t->starts[item]);
-  end = ts_time_format_duration (t->ends[item]);
+  start = ts_time_format_at (t->starts[item], t->ends[item] - t->starts[item]);
+  end = ts_time_format_at (t->ends[item], t->ends[item] - t->starts[item]);
   duration = ts_time_format_duration (t->ends[item] - t->starts[item]);
   {
     /* Translators: "5.297 µs, 158.8 µs → 164.1 µs" */
@@ -505,7 +506,7 @@ ts_trace_describe_stats (TsTraceDocument    *document,
             continue;
           cell = name_cell (copy_kind_name (i < stats->copies->len ? c->kind : 0));
           total = ts_time_format_duration (c->total);
-          bytes = g_format_size (c->bytes);
+          bytes = ts_render_format_bytes (c->bytes);
           g_string_append_printf (s, "%s %6" G_GUINT64_FORMAT " %10s %10s\n", cell, c->count, total, bytes);
         }
     }

@@ -135,8 +135,8 @@ ts_window_runner_trace_size_cb (TsWindow         *self,
 
   if (size > 0)
     {
-      formatted = g_format_size (size);
-      /* Translators: %s is a size such as "12.3 kB" */
+      formatted = g_format_size_full (size, G_FORMAT_SIZE_IEC_UNITS);
+      /* Translators: %s is a size such as "12.3 KiB" */
       label = g_strdup_printf (_("Trace: %s"), formatted);
     }
   gtk_label_set_label (self->trace_label, label ? label : "");
