@@ -26,6 +26,7 @@
 #define LABEL_MIN_PX     28.0     /* narrower items show no text */
 #define MAX_ARROWS       4096     /* per frame; arrows are deduplicated per pixel first */
 #define MARKER_SIZE      5.0
+#define FLAG_SIZE        5.0      /* half the width of an error or OOM flag */
 
 typedef struct
 {
@@ -89,6 +90,7 @@ struct _TsTimelineRenderer
   gint64          *memory_max;    /* per track: the largest counter value */
   gint64         **memory_blocks; /* per memory track: reserved min, max, allocated min, max per block */
   GArray          *problems;      /* Problem */
+  GArray          *flags;         /* TsTimelineFlag, by time */
   GHashTable      *failed_kernels; /* kernel record index + 1 of kernels with error != 0 */
 
   /* Selection and folded groups: shared with the widget, if any. */
@@ -156,6 +158,7 @@ ts_timeline_renderer_finalize (GObject *object)
   g_clear_pointer (&self->rows, g_array_unref);
   g_clear_pointer (&self->links, g_array_unref);
   g_clear_pointer (&self->problems, g_array_unref);
+  g_clear_pointer (&self->flags, g_array_unref);
   g_clear_pointer (&self->failed_kernels, g_hash_table_unref);
   g_clear_pointer (&self->hatch[0], cairo_pattern_destroy);
   g_clear_pointer (&self->hatch[1], cairo_pattern_destroy);
@@ -180,6 +183,7 @@ ts_timeline_renderer_init (TsTimelineRenderer *self)
   self->rows = g_array_new (FALSE, TRUE, sizeof (TsTimelineRow));
   self->links = g_array_new (FALSE, TRUE, sizeof (Link));
   self->problems = g_array_new (FALSE, TRUE, sizeof (Problem));
+  self->flags = g_array_new (FALSE, TRUE, sizeof (TsTimelineFlag));
   self->failed_kernels = g_hash_table_new (NULL, NULL);
 }
 
@@ -727,6 +731,47 @@ build_problems (TsTimelineRenderer *self)
     }
 }
 
+static int
+compare_flags (gconstpointer a,
+               gconstpointer b)
+{
+  TsTime x = ((const TsTimelineFlag *) a)->time, y = ((const TsTimelineFlag *) b)->time;
+
+  return x < y ? -1 : x > y;
+}
+
+/* Errors and OOMs get a flag on the ruler and a line down the tracks:
+ * they happen at an instant, and a red outline alone is lost at fit zoom. */
+static void
+build_flags (TsTimelineRenderer *self)
+{
+  gsize n = ts_recorder_get_count (self->recorder, TS_RECORD_ERROR);
+
+  for (gsize i = 0; i < n; i++)
+    {
+      TsErrorRecord e;
+      TsTimelineFlag flag = { TS_TIMELINE_FLAG_ERROR, 0, i };
+
+      ts_recorder_get (self->recorder, TS_RECORD_ERROR, i, &e);
+      flag.time = e.time;
+      g_array_append_val (self->flags, flag);
+    }
+
+  n = ts_recorder_get_count (self->recorder, TS_RECORD_ALLOC);
+  for (gsize i = 0; i < n; i++)
+    {
+      TsAllocRecord a;
+      TsTimelineFlag flag = { TS_TIMELINE_FLAG_OOM, 0, i };
+
+      ts_recorder_get (self->recorder, TS_RECORD_ALLOC, i, &a);
+      if (a.action != TS_ALLOC_ACTION_OOM)
+        continue;
+      flag.time = a.time;
+      g_array_append_val (self->flags, flag);
+    }
+  g_array_sort (self->flags, compare_flags);
+}
+
 static void
 folded_changed_cb (TsTimelineRenderer *self)
 {
@@ -767,6 +812,7 @@ ts_timeline_renderer_new_for_state (TsTraceDocument     *document,
   build_lane_breaks (self);
   build_memory_max (self);
   build_problems (self);
+  build_flags (self);
   return self;
 }
 
@@ -862,6 +908,22 @@ ts_timeline_renderer_get_group_collapsed (TsTimelineRenderer *self,
   g_return_val_if_fail (TS_IS_TIMELINE_RENDERER (self), FALSE);
   g_return_val_if_fail (group < self->groups->len, FALSE);
   return ts_timeline_view_state_get_group_folded (self->state, g_array_index (self->groups, Group, group).title);
+}
+
+guint
+ts_timeline_renderer_get_n_flags (TsTimelineRenderer *self)
+{
+  g_return_val_if_fail (TS_IS_TIMELINE_RENDERER (self), 0);
+  return self->flags->len;
+}
+
+const TsTimelineFlag *
+ts_timeline_renderer_get_flag (TsTimelineRenderer *self,
+                               guint               index)
+{
+  g_return_val_if_fail (TS_IS_TIMELINE_RENDERER (self), NULL);
+  g_return_val_if_fail (index < self->flags->len, NULL);
+  return &g_array_index (self->flags, TsTimelineFlag, index);
 }
 
 /* How many device groups did no work (shown or not). */
@@ -1765,6 +1827,40 @@ draw_problems (Frame *f)
     }
 }
 
+/* A red flag hanging from the ruler per error or OOM, and a dashed line
+ * down through the tracks, so they are found at any zoom. */
+static void
+draw_flags (Frame *f)
+{
+  cairo_t *cr = f->cr;
+
+  for (guint i = 0; i < f->self->flags->len; i++)
+    {
+      const TsTimelineFlag *flag = &g_array_index (f->self->flags, TsTimelineFlag, i);
+      double x = floor (frame_x (f, flag->time)) + 0.5;
+      static const double dash[] = { 3, 3 };
+
+      if (x < f->x0 - FLAG_SIZE || x > f->x1 + FLAG_SIZE)
+        continue;
+      ts_render_set_color (cr, &f->p->kernel_error);
+      cairo_move_to (cr, x - FLAG_SIZE, RULER_H - 2 * FLAG_SIZE);
+      cairo_line_to (cr, x + FLAG_SIZE, RULER_H - 2 * FLAG_SIZE);
+      cairo_line_to (cr, x, RULER_H);
+      cairo_close_path (cr);
+      cairo_fill (cr);
+
+      cairo_save (cr);
+      cairo_rectangle (cr, f->x0, f->top, f->x1 - f->x0, f->bottom - f->top);
+      cairo_clip (cr);
+      cairo_set_dash (cr, dash, G_N_ELEMENTS (dash), 0);
+      cairo_set_line_width (cr, 1);
+      cairo_move_to (cr, x, RULER_H);
+      cairo_line_to (cr, x, f->bottom);
+      cairo_stroke (cr);
+      cairo_restore (cr);
+    }
+}
+
 static void
 draw_range (Frame *f)
 {
@@ -1974,6 +2070,7 @@ ts_timeline_renderer_draw (TsTimelineRenderer   *self,
   cairo_fill (cr);
 
   draw_range (&f);
+  draw_flags (&f);
   cairo_restore (cr);
   g_object_unref (f.layout);
 }
@@ -2024,6 +2121,74 @@ hit_lane (Frame         *f,
   return TRUE;
 }
 
+static gboolean
+hit_flag (Frame         *f,
+          double         x,
+          double         y,
+          TsTimelineHit *hit)
+{
+  if (y < RULER_H - 2 * FLAG_SIZE - 2)
+    return FALSE;
+  for (guint i = 0; i < f->self->flags->len; i++)
+    {
+      const TsTimelineFlag *flag = &g_array_index (f->self->flags, TsTimelineFlag, i);
+
+      if (fabs (frame_x (f, flag->time) - x) <= FLAG_SIZE + 1)
+        {
+          hit->kind = TS_TIMELINE_HIT_FLAG;
+          hit->item = i;
+          return TRUE;
+        }
+    }
+  return FALSE;
+}
+
+/* The marker of `times` nearest to x, within a marker's width. */
+static gboolean
+nearest_marker (Frame  *f,
+                GArray *times,
+                double  x,
+                guint  *index)
+{
+  const TsTime *v;
+  guint k;
+
+  if (times == NULL || times->len == 0)
+    return FALSE;
+  v = (const TsTime *) (gpointer) times->data;
+  k = ts_counter_plot_gallop (v, times->len, 0, ts_timeline_renderer_x_to_time (f->self, f->view, x - MARKER_SIZE));
+  if (k < times->len && fabs (frame_x (f, v[k]) - x) <= MARKER_SIZE)
+    {
+      *index = k;
+      return TRUE;
+    }
+  return FALSE;
+}
+
+/* Event record markers hang from the top of a stream's row, waits stand
+ * on its bottom: a point within a marker's height of either edge. */
+static gboolean
+hit_marker (Frame         *f,
+            guint          track,
+            double         x,
+            double         ry,
+            double         height,
+            TsTimelineHit *hit)
+{
+  const Markers *m = &f->self->markers[track];
+  guint index;
+
+  if (ry <= MARKER_SIZE + 2 && nearest_marker (f, m->records, x, &index))
+    hit->kind = TS_TIMELINE_HIT_EVENT_RECORD;
+  else if (ry >= height - MARKER_SIZE - 2 && nearest_marker (f, m->waits, x, &index))
+    hit->kind = TS_TIMELINE_HIT_EVENT_WAIT;
+  else
+    return FALSE;
+  hit->item = index;
+  hit->time = g_array_index (hit->kind == TS_TIMELINE_HIT_EVENT_RECORD ? m->records : m->waits, TsTime, index);
+  return TRUE;
+}
+
 gboolean
 ts_timeline_renderer_hit_test (TsTimelineRenderer   *self,
                                const TsTimelineView *view,
@@ -2048,6 +2213,7 @@ ts_timeline_renderer_hit_test (TsTimelineRenderer   *self,
   if (y < RULER_H)
     {
       hit->kind = TS_TIMELINE_HIT_RULER;
+      hit_flag (&f, x, y, hit);
       return TRUE;
     }
 
@@ -2094,6 +2260,9 @@ ts_timeline_renderer_hit_test (TsTimelineRenderer   *self,
         }
       return TRUE;
     }
+
+  if (t->kind == TS_TRACK_STREAM && hit_marker (&f, row->track, x, cy - row->y, row->height, hit))
+    return TRUE;
 
   {
     double ly = cy - row->y - TRACK_PAD;

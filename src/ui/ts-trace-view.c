@@ -12,6 +12,7 @@
 
 #include "ts-application.h"
 #include "ts-time-ruler.h"
+#include "ts-timeline-legend.h"
 #include "ts-trace-describe.h"
 #include "ts-trace-view.h"
 
@@ -31,6 +32,7 @@ struct _TsTraceView
   GtkToggleButton *idle_button;
   GtkPaned        *split_paned;
   GtkPaned        *details_paned;
+  GtkGrid         *legend_grid;
 
   TsSourceLoc      source;
   char            *source_file;
@@ -248,6 +250,40 @@ find_shortcut_cb (GtkWidget *widget,
   return TRUE;
 }
 
+/* --- legend ------------------------------------------------------------- */
+
+static void
+draw_swatch_cb (GtkDrawingArea *area,
+                cairo_t        *cr,
+                int             width,
+                int             height,
+                gpointer        entry)
+{
+  const TsRenderPalette *palette = ts_render_palette_get (adw_style_manager_get_dark (adw_style_manager_get_default ()));
+
+  ts_timeline_legend_draw_swatch (cr, entry, palette, width, height);
+}
+
+/* A row per mark, its swatch drawn by the renderer's own code. */
+static void
+fill_legend (TsTraceView *self)
+{
+  for (guint i = 0; i < ts_timeline_legend_get_n_entries (); i++)
+    {
+      const TsTimelineLegendEntry *entry = ts_timeline_legend_get_entry (i);
+      GtkWidget *swatch = gtk_drawing_area_new ();
+      GtkWidget *label = gtk_label_new (ts_timeline_legend_entry_get_label (entry));
+
+      gtk_drawing_area_set_content_width (GTK_DRAWING_AREA (swatch), 24);
+      gtk_drawing_area_set_content_height (GTK_DRAWING_AREA (swatch), 12);
+      gtk_widget_set_valign (swatch, GTK_ALIGN_CENTER);
+      gtk_drawing_area_set_draw_func (GTK_DRAWING_AREA (swatch), draw_swatch_cb, (gpointer) entry, NULL);
+      gtk_label_set_xalign (GTK_LABEL (label), 0);
+      gtk_grid_attach (self->legend_grid, swatch, 0, i, 1, 1);
+      gtk_grid_attach (self->legend_grid, label, 1, i, 1, 1);
+    }
+}
+
 /* --- construction -------------------------------------------------------- */
 
 static void
@@ -321,6 +357,7 @@ ts_trace_view_class_init (TsTraceViewClass *klass)
   gtk_widget_class_bind_template_child (widget_class, TsTraceView, idle_button);
   gtk_widget_class_bind_template_child (widget_class, TsTraceView, split_paned);
   gtk_widget_class_bind_template_child (widget_class, TsTraceView, details_paned);
+  gtk_widget_class_bind_template_child (widget_class, TsTraceView, legend_grid);
   /* Offset 0: only for gtk_widget_get_template_child() in init. */
   gtk_widget_class_bind_template_child_full (widget_class, "scrollbar", FALSE, 0);
   gtk_widget_class_bind_template_callback (widget_class, zoom_in_cb);
@@ -358,6 +395,7 @@ ts_trace_view_init (TsTraceView *self)
   g_object_bind_property (ts_timeline_get_view_state (self->timeline), "show-idle-devices",
                           self->idle_button, "active", G_BINDING_BIDIRECTIONAL | G_BINDING_SYNC_CREATE);
 
+  fill_legend (self);
   update_details (self);
   update_stats_idle (self);
 }

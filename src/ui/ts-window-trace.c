@@ -257,6 +257,8 @@ ts_window_load_done_cb (GObject      *object,
   /* The document is shown already (notify::document). */
   gtk_stack_set_visible_child_name (self->timeline_stack, "timeline");
   _ts_window_focus_timeline (self, FALSE);
+  /* The title names what is shown: the file, not the script in the editor. */
+  adw_window_title_set_subtitle (self->window_title, basename);
   ts_timeline_zoom_to_fit (ts_trace_view_get_timeline (self->trace_view));
   status = cut_short
            ? g_strdup_printf (_("%s (cut short: the run ended before its trace did)"), basename)
