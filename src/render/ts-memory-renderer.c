@@ -16,6 +16,7 @@
 #include "ts-memory-renderer.h"
 #include "ts-memory-view-index.h"
 #include "ts-render-format.h"
+#include "ts-render-i18n-private.h"
 #include "ts-render-palette.h"
 #include "ts-time-ruler.h"
 
@@ -309,6 +310,7 @@ draw_usage_panel (TsMemoryRenderer      *self,
   TsCounterPlot plot = { t->sample_times, t->reserved, t->n_samples, view->begin, view->end,
                          x0, x1, top, ph, 0 };
   g_autofree char *title = NULL;
+  g_autofree char *track_title = NULL;
   g_autofree char *peak_text = NULL;
 
   for (guint s = 0; s < t->n_samples; s++)
@@ -321,7 +323,9 @@ draw_usage_panel (TsMemoryRenderer      *self,
   plot.max = MAX (1, (max + step - 1) / step * step);
 
   peak_text = ts_render_format_bytes ((guint64) peak);
-  title = g_strdup_printf ("%s — peak allocated %s", t->title, peak_text);
+  track_title = ts_render_track_title (ts_trace_document_get_recorder (self->document), t);
+  /* Translators: "Memory (cuda:0) — peak allocated 40.0 MiB" */
+  title = g_strdup_printf (_("%s — peak allocated %s"), track_title, peak_text);
   pango_layout_set_width (layout, (int) ((x1 - 8) * PANGO_SCALE));
   draw_text (cr, layout, &p->foreground, title, 8, y + 2);
   pango_layout_set_width (layout, -1);
@@ -995,8 +999,8 @@ draw_replay_panel (TsMemoryRenderer      *self,
   pl.max = MAX (1, (max + step - 1) / step * step);
 
   peak_text = ts_render_format_bytes ((guint64) peak);
-  title = g_strdup_printf ("Device %u memory — peak allocated %s — lines: reserved, active, allocated; "
-                           "bands: live allocations by site", device, peak_text);
+  title = g_strdup_printf (_("Device %u memory — peak allocated %s — lines: reserved, active, allocated; "
+                             "bands: live allocations by site"), device, peak_text);
   pango_layout_set_width (layout, (int) ((pl.x1 - 8) * PANGO_SCALE));
   draw_text (cr, layout, &p->foreground, title, 8, y + 2);
   pango_layout_set_width (layout, -1);
@@ -1136,7 +1140,7 @@ ts_memory_renderer_draw (TsMemoryRenderer     *self,
 
   area = view->height - RULER_H - self->segment_map_height;
   if (self->n_panels == 0)
-    draw_text (cr, layout, &p->dim_text, "No memory counters in this trace", AXIS_W, RULER_H + 10);
+    draw_text (cr, layout, &p->dim_text, _("No memory counters in this trace"), AXIS_W, RULER_H + 10);
   else
     {
       panel_h = (area - PANEL_GAP * self->n_panels) / self->n_panels;

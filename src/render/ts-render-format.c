@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "ts-render-format.h"
+#include "ts-render-i18n-private.h"
 
 #define KiB G_GINT64_CONSTANT (1024)
 
@@ -75,4 +76,54 @@ ts_render_format_flops (guint64 flops)
   if (p == 0)
     return g_strdup_printf ("%" G_GUINT64_FORMAT " FLOP", flops);
   return g_strdup_printf ("%.*f %sFLOP", v < 10 ? 2 : v < 100 ? 1 : 0, v, prefixes[p]);
+}
+
+void
+_ts_render_i18n_init (void)
+{
+  static gsize done = 0;
+
+  if (g_once_init_enter (&done))
+    {
+      const char *dir = g_getenv ("TENSORSCOPE_LOCALEDIR");
+
+      bindtextdomain (GETTEXT_PACKAGE, dir != NULL && *dir != '\0' ? dir : LOCALEDIR);
+      bind_textdomain_codeset (GETTEXT_PACKAGE, "UTF-8");
+      g_once_init_leave (&done, 1);
+    }
+}
+
+char *
+ts_render_track_title (TsRecorder    *recorder,
+                       const TsTrack *t)
+{
+  g_return_val_if_fail (t != NULL, NULL);
+
+  _ts_render_i18n_init ();
+  switch (t->kind)
+    {
+    case TS_TRACK_HOST_THREAD:
+      /* A named thread keeps its name: it is the program's. */
+      for (gsize i = 0; recorder != NULL && i < ts_recorder_get_count (recorder, TS_RECORD_THREAD); i++)
+        {
+          TsThreadRecord r;
+
+          ts_recorder_get (recorder, TS_RECORD_THREAD, i, &r);
+          if (r.thread == t->thread && r.name != 0)
+            return g_strdup (ts_recorder_lookup (recorder, r.name));
+        }
+      return g_strdup_printf (_("Thread %u"), t->thread);
+    case TS_TRACK_NVTX:
+      return g_strdup_printf (_("NVTX (thread %u)"), t->thread);
+    case TS_TRACK_STREAM:
+      if (t->is_default)
+        return g_strdup_printf (_("Default stream (cuda:%d)"), t->device);
+      if (t->priority != 0)
+        return g_strdup_printf (_("Stream %u (priority %d)"), t->stream, t->priority);
+      return g_strdup_printf (_("Stream %u"), t->stream);
+    case TS_TRACK_MEMORY:
+      return g_strdup_printf (_("Memory (cuda:%d)"), t->device);
+    default:
+      return g_strdup (t->title);
+    }
 }

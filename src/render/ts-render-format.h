@@ -12,6 +12,8 @@
 
 #include <glib.h>
 
+#include "ts-trace-document.h"
+
 G_BEGIN_DECLS
 
 /* "812 bytes", "1.5 KiB", "40.0 MiB". */
@@ -28,5 +30,10 @@ char   *ts_render_format_axis_bytes (gint64  value);
 
 /* "2.15 GFLOP", "512 FLOP". */
 char   *ts_render_format_flops      (guint64 flops);
+
+/* A track's name in the user's language ("Stream 4", "Default stream
+ * (cuda:0)"); the document's own titles are English, for files and logs. */
+char   *ts_render_track_title       (TsRecorder    *recorder,
+                                     const TsTrack *track);
 
 G_END_DECLS

@@ -12,8 +12,7 @@
 #include <math.h>
 #include <stddef.h>
 
-#include <glib/gi18n-lib.h>
-
+#include "ts-render-i18n-private.h"
 #include "ts-timeline-legend.h"
 
 #define SWATCH_W  22.0
@@ -84,7 +83,8 @@ const char *
 ts_timeline_legend_entry_get_label (const TsTimelineLegendEntry *entry)
 {
   g_return_val_if_fail (entry != NULL, NULL);
-  return g_dgettext (GETTEXT_PACKAGE, entry->label);
+  _ts_render_i18n_init ();
+  return _(entry->label);
 }
 
 static void

@@ -13,6 +13,7 @@
 
 #include "ts-counter-plot.h"
 #include "ts-render-format.h"
+#include "ts-render-i18n-private.h"
 #include "ts-render-palette.h"
 #include "ts-time-ruler.h"
 #include "ts-timeline-renderer.h"
@@ -80,6 +81,7 @@ struct _TsTimelineRenderer
   double           label_width;
 
   GArray          *groups;        /* Group */
+  char           **track_titles;  /* per track, in the user's language */
   GArray          *rows;          /* TsTimelineRow */
   gint            *track_rows;    /* per track: its row, or -1 when collapsed */
   double           content_height;
@@ -150,6 +152,7 @@ ts_timeline_renderer_finalize (GObject *object)
   g_free (self->lane_breaks);
   g_free (self->markers);
   g_free (self->track_rows);
+  g_strfreev (self->track_titles);
   for (guint i = 0; self->memory_blocks != NULL && i < n_tracks; i++)
     g_free (self->memory_blocks[i]);
   g_free (self->memory_blocks);
@@ -386,9 +389,10 @@ thread_group_title (TsRecorder *rec,
 
       ts_recorder_get (rec, TS_RECORD_THREAD, i, &r);
       if (r.thread == thread && r.name != 0)
-        return g_strdup_printf ("Host thread %u · %s", thread, ts_recorder_lookup (rec, r.name));
+        /* Translators: a group of the timeline: "Host thread 0 · MainThread" */
+        return g_strdup_printf (_("Host thread %u · %s"), thread, ts_recorder_lookup (rec, r.name));
     }
-  return g_strdup_printf ("Host thread %u", thread);
+  return g_strdup_printf (_("Host thread %u"), thread);
 }
 
 /* A device group did no work when its streams have no items and its
@@ -412,6 +416,16 @@ group_is_idle (TsTimelineRenderer *self,
           return FALSE;
     }
   return TRUE;
+}
+
+static void
+build_titles (TsTimelineRenderer *self)
+{
+  guint n = ts_trace_document_get_n_tracks (self->document);
+
+  self->track_titles = g_new0 (char *, n + 1);
+  for (guint i = 0; i < n; i++)
+    self->track_titles[i] = ts_render_track_title (self->recorder, ts_trace_document_get_track (self->document, i));
 }
 
 static void
@@ -806,6 +820,8 @@ ts_timeline_renderer_new_for_state (TsTraceDocument     *document,
   g_signal_connect_object (self->state, "folded-changed",
                            G_CALLBACK (folded_changed_cb), self, G_CONNECT_SWAPPED);
   self->track_rows = g_new (gint, MAX (1, ts_trace_document_get_n_tracks (document)));
+  _ts_render_i18n_init ();
+  build_titles (self);
   build_groups (self);
   build_rows (self);
   build_events (self);
@@ -924,6 +940,16 @@ ts_timeline_renderer_get_flag (TsTimelineRenderer *self,
   g_return_val_if_fail (TS_IS_TIMELINE_RENDERER (self), NULL);
   g_return_val_if_fail (index < self->flags->len, NULL);
   return &g_array_index (self->flags, TsTimelineFlag, index);
+}
+
+/* A track's name as drawn, in the user's language. */
+const char *
+ts_timeline_renderer_get_track_title (TsTimelineRenderer *self,
+                                      guint               track)
+{
+  g_return_val_if_fail (TS_IS_TIMELINE_RENDERER (self), NULL);
+  g_return_val_if_fail (track < ts_trace_document_get_n_tracks (self->document), NULL);
+  return self->track_titles[track];
 }
 
 /* How many device groups did no work (shown or not). */
@@ -1197,17 +1223,17 @@ item_text (const Frame   *f,
   if (t->kinds[i] == TS_ITEM_SYNC)
     {
       static const char * const names[] = {
-        [TS_SYNC_DEVICE] = "Blocked: device synchronize",
-        [TS_SYNC_STREAM] = "Blocked: stream synchronize",
-        [TS_SYNC_EVENT] = "Blocked: event synchronize",
-        [TS_SYNC_COPY] = "Blocked: synchronous copy",
+        [TS_SYNC_DEVICE] = N_("Blocked: device synchronize"),
+        [TS_SYNC_STREAM] = N_("Blocked: stream synchronize"),
+        [TS_SYNC_EVENT] = N_("Blocked: event synchronize"),
+        [TS_SYNC_COPY] = N_("Blocked: synchronous copy"),
       };
       TsSyncRecord r;
 
       if (ts_recorder_get (f->self->recorder, TS_RECORD_SYNC, t->records[i], &r) &&
           r.kind < G_N_ELEMENTS (names) && names[r.kind] != NULL)
-        return g_strdup (names[r.kind]);
-      return g_strdup ("Blocked");
+        return g_strdup (_(names[r.kind]));
+      return g_strdup (_("Blocked"));
     }
   return g_strdup (ts_recorder_lookup (f->self->recorder, t->labels[i]));
 }
@@ -1982,7 +2008,7 @@ draw_row_labels (Frame               *f,
     cairo_fill (cr);
 
     pango_layout_set_width (f->layout, (int) ((w - 24) * PANGO_SCALE));
-    pango_layout_set_text (f->layout, t->title, -1);
+    pango_layout_set_text (f->layout, f->self->track_titles[row->track], -1);
     ts_render_set_color (cr, &f->p->foreground);
     cairo_move_to (cr, 18, y + 3);
     pango_cairo_show_layout (cr, f->layout);
@@ -1990,11 +2016,11 @@ draw_row_labels (Frame               *f,
     if (t->kind == TS_TRACK_MEMORY)
       {
         /* A legend in the series' colours. */
-        pango_layout_set_text (f->layout, "allocated", -1);
+        pango_layout_set_text (f->layout, _("allocated"), -1);
         ts_render_set_color (cr, &f->p->allocated);
         cairo_move_to (cr, 18, y + 21);
         pango_cairo_show_layout (cr, f->layout);
-        pango_layout_set_text (f->layout, "reserved", -1);
+        pango_layout_set_text (f->layout, _("reserved"), -1);
         ts_render_set_color (cr, &f->p->reserved);
         cairo_move_to (cr, 18, y + 37);
         pango_cairo_show_layout (cr, f->layout);

@@ -171,6 +171,8 @@ gboolean    ts_timeline_renderer_get_group_collapsed (TsTimelineRenderer     *se
 
 /* Layout: rows in display order (collapsed groups keep only their header). */
 guint     ts_timeline_renderer_get_n_rows          (TsTimelineRenderer       *self);
+const char *ts_timeline_renderer_get_track_title   (TsTimelineRenderer       *self,
+                                                    guint                     track);
 /* Errors and OOMs, by time. */
 guint     ts_timeline_renderer_get_n_flags         (TsTimelineRenderer       *self);
 const TsTimelineFlag *ts_timeline_renderer_get_flag (TsTimelineRenderer      *self,

@@ -1313,16 +1313,16 @@ static char *
 event_markup (TsTimeline          *self,
               const TsTimelineHit *hit)
 {
-  const TsTrack *t = ts_trace_document_get_track (self->document, hit->track);
+  const char *title = ts_timeline_renderer_get_track_title (self->renderer, hit->track);
   g_autofree char *when = ts_time_format_at (hit->time, 1);
 
   if (hit->kind == TS_TIMELINE_HIT_EVENT_RECORD)
     return g_markup_printf_escaped ("<b>%s</b>\n%s · %s\n<small>%s</small>",
-                                    _("Event recorded"), t->title, when,
+                                    _("Event recorded"), title, when,
                                     _("cudaEventRecord: the event completes when this stream gets here. "
                                       "An arrow leads to the streams that wait for it."));
   return g_markup_printf_escaped ("<b>%s</b>\n%s · %s\n<small>%s</small>",
-                                  _("Waits for an event"), t->title, when,
+                                  _("Waits for an event"), title, when,
                                   _("cudaStreamWaitEvent: work queued after this point starts only once "
                                     "the event's stream has reached its record."));
 }
@@ -1365,7 +1365,8 @@ query_tooltip_cb (TsTimeline *self,
       g_autofree char *count = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%u item", "%u items", hit.n_items),
                                                 hit.n_items);
 
-      markup = g_markup_printf_escaped ("<b>%s</b>\n%s\n<small>%s</small>", count, t->title,
+      markup = g_markup_printf_escaped ("<b>%s</b>\n%s\n<small>%s</small>", count,
+                                        ts_timeline_renderer_get_track_title (self->renderer, hit.track),
                                         _("Too small to draw one by one at this zoom: click to zoom in"));
     }
   else
@@ -1374,7 +1375,7 @@ query_tooltip_cb (TsTimeline *self,
 
       markup = g_markup_printf_escaped ("<b>%s</b>\n%s · %s%s%s",
                                         ts_recorder_lookup (recorder, t->labels[hit.item]),
-                                        duration, t->title,
+                                        duration, ts_timeline_renderer_get_track_title (self->renderer, hit.track),
                                         problem != NULL ? "\n" : "", problem != NULL ? problem : "");
     }
   gtk_tooltip_set_markup (tooltip, markup);

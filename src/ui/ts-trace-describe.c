@@ -344,7 +344,7 @@ ts_trace_describe_item (TsTimelineRenderer *renderer,
   name = g_markup_escape_text (ts_recorder_lookup (recorder, t->labels[item]), -1);
   g_string_append_printf (s, "<b>%s</b>\n", name);
   append_row (s, _("Kind"), item_kind_name (t->kinds[item]));
-  append_row (s, _("Track"), t->title);
+  append_row (s, _("Track"), ts_timeline_renderer_get_track_title (renderer, track));
   start = ts_time_format_at (t->starts[item], t->ends[item] - t->starts[item]);
   end = ts_time_format_at (t->ends[item], t->ends[item] - t->starts[item]);
   duration = ts_time_format_duration (t->ends[item] - t->starts[item]);
