@@ -278,6 +278,13 @@ _ts_window_update_actions (TsWindow *self)
   ts_window_set_action_enabled (self, "run", !running);
   ts_window_set_action_enabled (self, "stop", running);
   ts_window_set_action_enabled (self, "save-trace", !running && ts_run_controller_has_trace (self->run));
+  /* The export actions are added after these (ts-window-export.c). */
+  if (g_action_map_lookup_action (G_ACTION_MAP (self), "export-view") != NULL)
+    {
+      ts_window_set_action_enabled (self, "export-view", self->trace_view != NULL &&
+                                    ts_trace_view_get_document (self->trace_view) != NULL);
+      ts_window_set_action_enabled (self, "export-chrome", !running && ts_run_controller_has_trace (self->run));
+    }
   ts_window_set_action_enabled (self, "find", self->trace_view != NULL);
   ts_window_set_action_enabled (self, "find-next", self->trace_view != NULL);
   ts_window_set_action_enabled (self, "find-previous", self->trace_view != NULL);

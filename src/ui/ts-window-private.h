@@ -119,6 +119,9 @@ void _ts_window_trace_end         (TsWindow   *self);
 void _ts_window_save_trace        (TsWindow   *self,
                                    GFile      *file);
 
+/* Exporting the view and the trace (ts-window-export.c). */
+void _ts_window_export_init       (TsWindow    *self);
+
 /* Hooks for the GPU choice (ts-window-gpu.c). */
 void _ts_window_gpu_init          (TsWindow    *self);
 void _ts_window_gpu_dispose       (TsWindow    *self);

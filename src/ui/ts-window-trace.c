@@ -58,6 +58,7 @@ static void
 ts_window_document_cb (TsWindow *self)
 {
   ts_trace_view_set_document (ts_window_ensure_view (self), ts_run_controller_get_document (self->run));
+  _ts_window_update_actions (self);
 }
 
 static void

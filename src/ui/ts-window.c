@@ -739,6 +739,7 @@ ts_window_init (TsWindow *self)
   ts_window_bind_settings (self);
   _ts_window_gpu_init (self);
   _ts_window_actions_init (self);
+  _ts_window_export_init (self);
   _ts_window_memory_init (self);
   _ts_window_update_recent (self);
   ts_window_set_status (self, _("Ready"));
