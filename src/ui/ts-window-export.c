@@ -311,4 +311,5 @@ void
 _ts_window_export_init (TsWindow *self)
 {
   g_action_map_add_action_entries (G_ACTION_MAP (self), export_actions, G_N_ELEMENTS (export_actions), self);
+  _ts_window_update_actions (self);
 }

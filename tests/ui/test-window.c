@@ -95,10 +95,15 @@ test_header_bar (void)
   g_assert_cmpstr (gtk_button_get_label (child (window, "sync_button")), ==, "Synchronous");
   g_assert_cmpstr (gtk_button_get_label (child (window, "sanitizer_button")), ==, "Sanitizer");
   g_assert_true (gtk_menu_button_get_primary (menu_button));
-  /* Open, Recent, Save Script, Save Trace | Style, Examples | Shortcuts, About */
-  g_assert_cmpint (g_menu_model_get_n_items (menu), ==, 3);
+  /* Open, Recent, Save Script, Save Trace | Export Image, Export Chrome JSON
+   * | Style, Examples | Shortcuts, About */
+  g_assert_cmpint (g_menu_model_get_n_items (menu), ==, 4);
   g_assert_cmpint (g_menu_model_get_n_items (g_menu_model_get_item_link (menu, 0, G_MENU_LINK_SECTION)), ==, 4);
-  g_assert_cmpint (g_menu_model_get_n_items (g_menu_model_get_item_link (menu, 2, G_MENU_LINK_SECTION)), ==, 2);
+  g_assert_cmpint (g_menu_model_get_n_items (g_menu_model_get_item_link (menu, 1, G_MENU_LINK_SECTION)), ==, 2);
+  g_assert_cmpint (g_menu_model_get_n_items (g_menu_model_get_item_link (menu, 3, G_MENU_LINK_SECTION)), ==, 2);
+  /* Nothing to export yet. */
+  g_assert_false (g_action_group_get_action_enabled (G_ACTION_GROUP (window), "export-view"));
+  g_assert_false (g_action_group_get_action_enabled (G_ACTION_GROUP (window), "export-chrome"));
 
   /* The timeline slot shows the placeholder until a viewer is put in. */
   g_assert_cmpstr (gtk_stack_get_visible_child_name (timeline_stack), ==, "empty");
