@@ -6,6 +6,7 @@
 
 #include <glib/gstdio.h>
 
+#include "ts-busy-index.h"
 #include "ts-render-export.h"
 #include "ts-render-format.h"
 #include "ts-render-palette.h"
@@ -391,6 +392,44 @@ test_export (void)
   g_rmdir (dir);
 }
 
+/* Busy time per window from merged spans: what a device's utilization
+ * row and the density of folded bars read per pixel column. */
+static void
+test_busy_index (void)
+{
+  const TsTime starts[] = { 100, 150, 400, 1000, 0 };
+  const TsTime ends[] = { 200, 300, 500, 1000, 0 };     /* the last two are empty */
+  g_autoptr(TsBusyIndex) busy = ts_busy_index_new (starts, ends, G_N_ELEMENTS (starts));
+  g_autoptr(TsRecorder) rec = ts_recorder_new ();
+  TsStreamRecord s0 = { 0, 0, 0, 1, 0 };
+  TsStreamRecord s1 = { 1, 0, 0, 0, 0 };
+  g_autoptr(TsTraceDocument) doc = NULL;
+  g_autoptr(TsTimelineRenderer) r = NULL;
+
+  /* [100, 300) and [400, 500): 300 ns in all. */
+  g_assert_cmpint (ts_busy_index_busy (busy, 0, 1000), ==, 300);
+  g_assert_cmpint (ts_busy_index_busy (busy, 150, 450), ==, 200);
+  g_assert_cmpint (ts_busy_index_busy (busy, 300, 400), ==, 0);
+  g_assert_cmpint (ts_busy_index_busy (busy, 120, 130), ==, 10);
+  g_assert_cmpint (ts_busy_index_busy (busy, 499, 2000), ==, 1);
+  g_assert_cmpint (ts_busy_index_busy (busy, 500, 400), ==, 0);
+
+  /* A device's two streams overlap: busy is their union. */
+  ts_recorder_append (rec, TS_RECORD_STREAM, &s0);
+  ts_recorder_append (rec, TS_RECORD_STREAM, &s1);
+  add_kernel (rec, 0, 0, 600, "a");
+  add_kernel (rec, 1, 400, 1000, "b");
+  add_kernel (rec, 0, 1500, 2000, "c");
+  doc = ts_trace_document_new (rec);
+  r = ts_timeline_renderer_new (doc);
+  for (guint g = 0; g < ts_timeline_renderer_get_n_groups (r); g++)
+    if (g_str_has_prefix (ts_timeline_renderer_get_group_title (r, g), "cuda:0"))
+      {
+        g_assert_cmpfloat_with_epsilon (ts_timeline_renderer_get_group_busy (r, g, 0, 2000), 0.75, 1e-9);
+        g_assert_cmpfloat_with_epsilon (ts_timeline_renderer_get_group_busy (r, g, 1000, 1500), 0.0, 1e-9);
+      }
+}
+
 /* Devices that ran and allocated nothing: rows only on request. */
 static void
 test_idle_devices (void)
@@ -470,5 +509,6 @@ main (int    argc,
   g_test_add_func ("/timeline/export", test_export);
   g_test_add_func ("/timeline/idle-devices", test_idle_devices);
   g_test_add_func ("/render/format", test_format);
+  g_test_add_func ("/render/busy-index", test_busy_index);
   return g_test_run ();
 }

@@ -31,6 +31,7 @@ typedef enum
   SHAPE_OUTLINE,          /* a red outline: an error or a race */
   SHAPE_FLAG,             /* a flag on the ruler with a dashed line */
   SHAPE_LINE,             /* a memory counter's line */
+  SHAPE_UTIL,             /* bars of a busy fraction, in a device's header */
 } Shape;
 
 struct _TsTimelineLegendEntry
@@ -56,7 +57,8 @@ static const TsTimelineLegendEntry entries[] = {
   { SHAPE_HATCH, COLOR (sync), N_("Host blocked, waiting for the GPU") },
   { SHAPE_BOX, COLOR (nvtx[0]), N_("NVTX range") },
   { SHAPE_BOX, COLOR (mark), N_("NVTX mark") },
-  { SHAPE_FOLD, COLOR (fold), N_("Items too small to draw: click to zoom in") },
+  { SHAPE_FOLD, COLOR (fold), N_("Items too small to draw, darker where busier: click to zoom in") },
+  { SHAPE_UTIL, COLOR (utilization), N_("GPU utilization: the share of time any stream of the device ran something") },
   { SHAPE_RECORD, COLOR (event_record), N_("Event recorded on this stream") },
   { SHAPE_WAIT, COLOR (event_wait), N_("This stream waits for an event") },
   { SHAPE_ARROW, COLOR (arrow), N_("From an event's record to its wait") },
@@ -179,6 +181,16 @@ ts_timeline_legend_draw_swatch (cairo_t                     *cr,
       cairo_move_to (cr, floor (w / 2) + 0.5, h / 2);
       cairo_line_to (cr, floor (w / 2) + 0.5, h);
       cairo_stroke (cr);
+      break;
+    case SHAPE_UTIL:
+      {
+        static const double levels[] = { 0.3, 0.9, 1.0, 0.6, 0.2, 0.8 };
+
+        for (guint i = 0; i < G_N_ELEMENTS (levels); i++)
+          cairo_rectangle (cr, i * w / G_N_ELEMENTS (levels), h - levels[i] * h,
+                           w / G_N_ELEMENTS (levels), levels[i] * h);
+        cairo_fill (cr);
+      }
       break;
     case SHAPE_LINE:
       cairo_set_line_width (cr, 1.5);

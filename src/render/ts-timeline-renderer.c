@@ -11,6 +11,7 @@
 
 #include <pango/pangocairo.h>
 
+#include "ts-busy-index.h"
 #include "ts-counter-plot.h"
 #include "ts-render-format.h"
 #include "ts-render-i18n-private.h"
@@ -35,6 +36,7 @@ typedef struct
   guint     first_track;          /* a group's tracks are contiguous in the document */
   guint     n_tracks;
   gboolean  idle;                 /* a device that ran nothing and allocated nothing */
+  TsBusyIndex *busy;              /* device groups: all their streams' work, built when drawn */
 } Group;
 
 /* An event record → wait arrow, indexed like a track: sorted by its left
@@ -57,6 +59,9 @@ static gboolean locate_correlation (TsTimelineRenderer *self,
                                     gboolean            prefer_api,
                                     guint              *track,
                                     guint              *item);
+
+static const TsBusyIndex *group_busy (TsTimelineRenderer *self,
+                                      Group              *g);
 
 typedef struct _BreakIndex BreakIndex;
 static void break_index_free (BreakIndex *bi);
@@ -82,6 +87,7 @@ struct _TsTimelineRenderer
 
   GArray          *groups;        /* Group */
   char           **track_titles;  /* per track, in the user's language */
+  TsBusyIndex    **track_busy;    /* per track, built when a fold of it is drawn */
   GArray          *rows;          /* TsTimelineRow */
   gint            *track_rows;    /* per track: its row, or -1 when collapsed */
   double           content_height;
@@ -127,6 +133,7 @@ group_clear (gpointer data)
   Group *g = data;
 
   g_free (g->title);
+  g_clear_pointer (&g->busy, ts_busy_index_free);
 }
 
 static void
@@ -153,6 +160,9 @@ ts_timeline_renderer_finalize (GObject *object)
   g_free (self->markers);
   g_free (self->track_rows);
   g_strfreev (self->track_titles);
+  for (guint i = 0; self->track_busy != NULL && i < n_tracks; i++)
+    ts_busy_index_free (self->track_busy[i]);
+  g_free (self->track_busy);
   for (guint i = 0; self->memory_blocks != NULL && i < n_tracks; i++)
     g_free (self->memory_blocks[i]);
   g_free (self->memory_blocks);
@@ -820,6 +830,7 @@ ts_timeline_renderer_new_for_state (TsTraceDocument     *document,
   g_signal_connect_object (self->state, "folded-changed",
                            G_CALLBACK (folded_changed_cb), self, G_CONNECT_SWAPPED);
   self->track_rows = g_new (gint, MAX (1, ts_trace_document_get_n_tracks (document)));
+  self->track_busy = g_new0 (TsBusyIndex *, MAX (1, ts_trace_document_get_n_tracks (document)));
   _ts_render_i18n_init ();
   build_titles (self);
   build_groups (self);
@@ -950,6 +961,26 @@ ts_timeline_renderer_get_track_title (TsTimelineRenderer *self,
   g_return_val_if_fail (TS_IS_TIMELINE_RENDERER (self), NULL);
   g_return_val_if_fail (track < ts_trace_document_get_n_tracks (self->document), NULL);
   return self->track_titles[track];
+}
+
+/* The share of [begin, end) any stream of a device group was running
+ * something; -1 for a host group. */
+double
+ts_timeline_renderer_get_group_busy (TsTimelineRenderer *self,
+                                     guint               group,
+                                     TsTime              begin,
+                                     TsTime              end)
+{
+  const TsBusyIndex *busy;
+
+  g_return_val_if_fail (TS_IS_TIMELINE_RENDERER (self), -1);
+  g_return_val_if_fail (group < self->groups->len, -1);
+
+  if (!(busy = group_busy (self, &g_array_index (self->groups, Group, group))))
+    return -1;
+  if (end <= begin)
+    return 0;
+  return (double) ts_busy_index_busy (busy, begin, end) / (double) (end - begin);
 }
 
 /* How many device groups did no work (shown or not). */
@@ -1334,27 +1365,132 @@ draw_item (Frame         *f,
     }
 }
 
+/* A track's items as one busy index: folds of its top lane are shaded by
+ * how much of each pixel column they fill. */
+static const TsBusyIndex *
+track_busy (TsTimelineRenderer *self,
+            guint               track)
+{
+  if (self->track_busy[track] == NULL)
+    {
+      const TsTrack *t = ts_trace_document_get_track (self->document, track);
+      self->track_busy[track] = ts_busy_index_new (t->starts, t->ends, t->n_items);
+    }
+  return self->track_busy[track];
+}
+
+/* The work of all the streams of a device group, for its utilization. */
+static const TsBusyIndex *
+group_busy (TsTimelineRenderer *self,
+            Group              *g)
+{
+  const TsTrack *first = ts_trace_document_get_track (self->document, g->first_track);
+
+  if (first->device < 0)
+    return NULL;
+  if (g->busy == NULL)
+    {
+      g_autoptr(GArray) starts = g_array_new (FALSE, FALSE, sizeof (TsTime));
+      g_autoptr(GArray) ends = g_array_new (FALSE, FALSE, sizeof (TsTime));
+
+      for (guint k = 0; k < g->n_tracks; k++)
+        {
+          const TsTrack *t = ts_trace_document_get_track (self->document, g->first_track + k);
+
+          if (t->kind != TS_TRACK_STREAM)
+            continue;
+          g_array_append_vals (starts, t->starts, t->n_items);
+          g_array_append_vals (ends, t->ends, t->n_items);
+        }
+      g->busy = ts_busy_index_new ((const TsTime *) (gpointer) starts->data,
+                                   (const TsTime *) (gpointer) ends->data, starts->len);
+    }
+  return g->busy;
+}
+
+/* The busy fraction of each pixel column of [x0, x1), drawn as `color`
+ * with an alpha from `low` (idle) to 1 (full), or, when `bars`, as a bar
+ * of that height from the bottom of [y, y + h). Runs of columns of one
+ * level are one rectangle. */
 static void
-draw_fold (Frame  *f,
-           double  x0,
-           double  x1,
-           double  y,
-           double  h,
-           guint   count)
+draw_density (Frame               *f,
+              const TsBusyIndex   *busy,
+              const TsRenderColor *color,
+              double               x0,
+              double               x1,
+              double               y,
+              double               h,
+              gboolean             bars)
+{
+  cairo_t *cr = f->cr;
+  double run_x = x0;
+  int run_level = -1;
+
+  x0 = MAX (floor (x0), f->x0);
+  x1 = MIN (ceil (x1), f->x1);
+  for (double x = x0; x <= x1; x++)
+    {
+      int level = -1;
+
+      if (x < x1)
+        {
+          TsTime a = frame_time_at (f, x), b = MAX (frame_time_at (f, x + 1), a + 1);
+          double frac = (double) ts_busy_index_busy (busy, a, b) / (double) (b - a);
+
+          level = (int) round (CLAMP (frac, 0, 1) * 8);
+        }
+      if (level == run_level)
+        continue;
+      if (run_level > 0 || (run_level == 0 && !bars))
+        {
+          double v = run_level / 8.0;
+
+          if (bars)
+            {
+              ts_render_set_color (cr, color);
+              cairo_rectangle (cr, run_x, y + h - v * h, x - run_x, v * h);
+            }
+          else
+            {
+              cairo_set_source_rgba (cr, color->r, color->g, color->b, color->a * (0.3 + 0.7 * v));
+              cairo_rectangle (cr, run_x, y, x - run_x, h);
+            }
+          cairo_fill (cr);
+        }
+      run_x = x;
+      run_level = level;
+    }
+}
+
+static void
+draw_fold (Frame             *f,
+           const TsBusyIndex *busy,
+           double             x0,
+           double             x1,
+           double             y,
+           double             h,
+           guint              count)
 {
   cairo_t *cr = f->cr;
   double w = MAX (1, x1 - x0);
 
   f->self->stats.n_folds++;
-  ts_render_set_color (cr, &f->p->fold);
-  cairo_rectangle (cr, x0, y + 1, w, h - 2);
-  cairo_fill (cr);
+  /* Shaded by density where the lane's coverage is known (its top lane):
+   * a launch-bound loop reads pale, a busy stream dark. */
+  if (busy != NULL && w >= 2)
+    draw_density (f, busy, &f->p->fold, x0, x0 + w, y + 1, h - 2, FALSE);
+  else
+    {
+      ts_render_set_color (cr, &f->p->fold);
+      cairo_rectangle (cr, x0, y + 1, w, h - 2);
+      cairo_fill (cr);
+    }
 
   if (w >= 46)
     {
       char text[32];
 
-      g_snprintf (text, sizeof text, "%u items", count);
+      g_snprintf (text, sizeof text, g_dngettext (GETTEXT_PACKAGE, "%u item", "%u items", count), count);
       draw_label (f, text, &f->p->fold_text, MAX (x0, f->x0) + 3, y, MIN (x1, f->x1) - MAX (x0, f->x0) - 6, h);
       f->self->stats.n_labels++;
     }
@@ -1410,12 +1546,13 @@ fold_run_end (Frame             *f,
 /* Walks one nesting depth of a track (see the header): wide items are
  * drawn, runs of narrow ones folded. */
 static void
-draw_lane (Frame            *f,
-           const TsTrack    *t,
-           const BreakIndex *bi,
-           guint             depth,
-           double            y,
-           double            h)
+draw_lane (Frame             *f,
+           const TsTrack     *t,
+           const BreakIndex  *bi,
+           const TsBusyIndex *busy,
+           guint              depth,
+           double             y,
+           double             h)
 {
   TsTrackLane lane;
   guint k, n;
@@ -1449,7 +1586,7 @@ draw_lane (Frame            *f,
       last = ts_track_lane_item (&lane, k - 1);
       run_x0 = MAX (floor (xs), f->x0 - 2);
       run_x1 = MAX (floor (frame_x (f, t->starts[last])) + 1, frame_x (f, t->ends[last]));
-      draw_fold (f, run_x0, MIN (run_x1, f->x1 + 2), y, h, k - first);
+      draw_fold (f, busy, run_x0, MIN (run_x1, f->x1 + 2), y, h, k - first);
     }
 }
 
@@ -1939,7 +2076,8 @@ draw_track (Frame               *f,
 
       if (ly > f->bottom || ly + LANE_H < f->top)
         continue;
-      draw_lane (f, t, f->self->lane_breaks[row->track][d], d, ly, LANE_H);
+      draw_lane (f, t, f->self->lane_breaks[row->track][d], d == 0 ? track_busy (f->self, row->track) : NULL,
+                 d, ly, LANE_H);
     }
 
   if (t->kind == TS_TRACK_STREAM)
@@ -1966,9 +2104,15 @@ draw_row_labels (Frame               *f,
       const Group *g = &g_array_index (self->groups, Group, row->group);
       g_autofree char *markup = NULL;
 
+      const TsBusyIndex *busy;
+
       ts_render_set_color (cr, &f->p->group_bg);
       cairo_rectangle (cr, 0, y, f->x1, row->height);
       cairo_fill (cr);
+      /* A device's header is its utilization row: how much of each pixel
+       * column any of its streams was running something. */
+      if ((busy = group_busy (self, (Group *) g)) != NULL)
+        draw_density (f, busy, &f->p->utilization, f->x0, f->x1, y + 2, row->height - 3, TRUE);
 
       /* The disclosure triangle. */
       ts_render_set_color (cr, &f->p->foreground);

@@ -173,6 +173,12 @@ gboolean    ts_timeline_renderer_get_group_collapsed (TsTimelineRenderer     *se
 guint     ts_timeline_renderer_get_n_rows          (TsTimelineRenderer       *self);
 const char *ts_timeline_renderer_get_track_title   (TsTimelineRenderer       *self,
                                                     guint                     track);
+/* The share of [begin, end) any stream of a device group ran something
+ * (its header draws this per pixel column); -1 for a host group. */
+double    ts_timeline_renderer_get_group_busy      (TsTimelineRenderer       *self,
+                                                    guint                     group,
+                                                    TsTime                    begin,
+                                                    TsTime                    end);
 /* Errors and OOMs, by time. */
 guint     ts_timeline_renderer_get_n_flags         (TsTimelineRenderer       *self);
 const TsTimelineFlag *ts_timeline_renderer_get_flag (TsTimelineRenderer      *self,

@@ -1233,6 +1233,37 @@ ts_timeline_measure (GtkWidget      *widget,
   *natural = orientation == GTK_ORIENTATION_HORIZONTAL ? 800 : 400;
 }
 
+/* A device's header is its utilization row: the share of the pixel
+ * column under the pointer and of the visible window. */
+static gboolean
+group_tooltip (TsTimeline          *self,
+               const TsTimelineHit *hit,
+               int                  x,
+               GtkTooltip          *tooltip)
+{
+  TsTime begin, end, at, next;
+  double column, window;
+  g_autofree char *title = NULL;
+  g_autofree char *text = NULL;
+  g_autofree char *markup = NULL;
+
+  ts_timeline_get_visible_range (self, &begin, &end);
+  window = ts_timeline_renderer_get_group_busy (self->renderer, hit->group, begin, end);
+  if (window < 0)
+    return FALSE;
+  at = ts_timeline_x_to_time (self, x);
+  next = MAX (ts_timeline_x_to_time (self, x + 1), at + 1);
+  column = ts_timeline_renderer_get_group_busy (self->renderer, hit->group, at, next);
+
+  title = g_markup_escape_text (ts_timeline_renderer_get_group_title (self->renderer, hit->group), -1);
+  /* Translators: a device's utilization: "Busy 73% here, 41% of the visible window" */
+  text = g_strdup_printf (_("Busy %.0f%% here, %.0f%% of the visible window"), column * 100, window * 100);
+  markup = g_strdup_printf ("<b>%s</b>\n%s\n<small>%s</small>", title, text,
+                            _("Any of its streams running a kernel, copy or memset. Click to fold."));
+  gtk_tooltip_set_markup (tooltip, markup);
+  return TRUE;
+}
+
 /* Why an item is outlined in red: the first line of its error or race. */
 static char *
 problem_text (TsTimeline *self,
@@ -1342,6 +1373,9 @@ query_tooltip_cb (TsTimeline *self,
 
   if (keyboard || !hit_test (self, x, y, &hit))
     return FALSE;
+
+  if (hit.kind == TS_TIMELINE_HIT_GROUP)
+    return group_tooltip (self, &hit, x, tooltip);
 
   if (hit.kind == TS_TIMELINE_HIT_FLAG || hit.kind == TS_TIMELINE_HIT_EVENT_RECORD ||
       hit.kind == TS_TIMELINE_HIT_EVENT_WAIT)
