@@ -584,6 +584,39 @@ test_settings_fallback (void)
   g_test_trap_assert_stderr ("*No D-Bus session bus: settings are kept in memory*");
 }
 
+/* Run is Ctrl+Return, as in code-running tools, typed into the editor:
+ * the run starts and no line is added to the script. */
+static void
+test_run_shortcut (void)
+{
+  TsWindow *window = new_window ();
+  TsEditor *editor = ts_window_get_editor (window);
+  g_autofree char *before = NULL;
+  g_autofree char *after = NULL;
+  g_autoptr(GError) error = NULL;
+
+  g_setenv ("TENSORSCOPE_CLI", FAKE_CLI, TRUE);
+  g_setenv ("FAKE_CLI_MODE", "hang", TRUE);
+  g_assert_true (ts_window_load_example (window, "stream-race", &error));
+  gtk_widget_grab_focus (GTK_WIDGET (editor));
+  before = ts_editor_dup_text (editor);
+  if (!ts_ui_test_press_keys (GTK_WINDOW (window), GDK_KEY_Control_L, GDK_KEY_Return))
+    {
+      g_unsetenv ("FAKE_CLI_MODE");
+      ts_ui_test_close_window (GTK_WINDOW (window));
+      g_test_skip ("No XTEST to press keys with");
+      return;
+    }
+  g_assert_true (ts_workload_runner_get_running (ts_window_get_runner (window)));
+  after = ts_editor_dup_text (editor);
+  g_assert_cmpstr (after, ==, before);
+
+  ts_window_stop (window);
+  wait_finished (window);
+  g_unsetenv ("FAKE_CLI_MODE");
+  ts_ui_test_close_window (GTK_WINDOW (window));
+}
+
 static void
 test_stop (void)
 {
@@ -717,6 +750,7 @@ main (int   argc,
   g_test_add_func ("/TsWindow/gpu-unavailable", test_gpu_unavailable);
   g_test_add_func ("/TsWindow/run-traceback", test_run_traceback);
   g_test_add_func ("/TsWindow/stop", test_stop);
+  g_test_add_func ("/TsWindow/run-shortcut", test_run_shortcut);
   g_test_add_func ("/TsWindow/edit-protection", test_edit_protection);
   g_test_add_func ("/TsWindow/stale-state", test_stale_state);
   g_test_add_func ("/TsWindow/settings-fallback", test_settings_fallback);
