@@ -9,10 +9,11 @@
 #include <stdlib.h>
 
 #include "ts-busy-index.h"
+#include "ts-counter-plot.h"
 
 struct _TsBusyIndex
 {
-  gsize   n;
+  guint   n;
   TsTime *starts;               /* disjoint, sorted */
   TsTime *ends;
   TsTime *before;               /* before[i]: total length of intervals < i; n + 1 entries */
@@ -40,7 +41,8 @@ ts_busy_index_new (const TsTime *starts,
 {
   TsBusyIndex *self = g_new0 (TsBusyIndex, 1);
   Span *spans = g_new (Span, MAX (n, 1));
-  gsize m = 0, k = 0;
+  gsize m = 0;
+  guint k = 0;
 
   for (gsize i = 0; i < n; i++)
     if (ends[i] > starts[i])
@@ -61,7 +63,7 @@ ts_busy_index_new (const TsTime *starts,
   self->ends = g_new (TsTime, MAX (k, 1));
   self->before = g_new (TsTime, k + 1);
   self->before[0] = 0;
-  for (gsize i = 0; i < k; i++)
+  for (guint i = 0; i < k; i++)
     {
       self->starts[i] = spans[i].start;
       self->ends[i] = spans[i].end;
@@ -82,32 +84,12 @@ ts_busy_index_free (TsBusyIndex *self)
   g_free (self);
 }
 
-/* The first i with v[i] > t (v sorted). */
-static gsize
-upper_bound (const TsTime *v,
-             gsize         n,
-             TsTime        t)
-{
-  gsize lo = 0, hi = n;
-
-  while (lo < hi)
-    {
-      gsize mid = lo + (hi - lo) / 2;
-
-      if (v[mid] <= t)
-        lo = mid + 1;
-      else
-        hi = mid;
-    }
-  return lo;
-}
-
 TsTime
 ts_busy_index_busy (const TsBusyIndex *self,
                     TsTime             begin,
                     TsTime             end)
 {
-  gsize i, j;
+  guint i, j;
   TsTime busy;
 
   g_return_val_if_fail (self != NULL, 0);
@@ -116,8 +98,8 @@ ts_busy_index_busy (const TsBusyIndex *self,
     return 0;
   /* Intervals i .. j-1 overlap the window: the first ending after begin,
    * up to the last starting before end. */
-  i = upper_bound (self->ends, self->n, begin);
-  j = upper_bound (self->starts, self->n, end - 1);
+  i = ts_counter_plot_gallop (self->ends, self->n, 0, begin + 1);
+  j = ts_counter_plot_gallop (self->starts, self->n, 0, end);
   if (i >= j)
     return 0;
   busy = self->before[j] - self->before[i];

@@ -245,39 +245,13 @@ ts_window_export_dialog (TsWindow   *self,
                          const char *title,
                          const char *suggested_name)
 {
-  GtkFileChooserNative *dialog;
-  g_autoptr(GtkFileFilter) filter = gtk_file_filter_new ();
+  const char *json[] = { "*.json", NULL }, *images[] = { "*.png", "*.svg", "*.pdf", NULL };
+  GtkFileChooser *chooser;
 
-  dialog = gtk_file_chooser_native_new (title, GTK_WINDOW (self), GTK_FILE_CHOOSER_ACTION_SAVE,
-                                        _("_Export"), _("_Cancel"));
-  gtk_file_chooser_set_current_name (GTK_FILE_CHOOSER (dialog), suggested_name);
-  gtk_file_filter_set_name (filter, chrome ? _("Chrome Trace Event JSON") : _("Images (PNG, SVG, PDF)"));
-  if (chrome)
-    gtk_file_filter_add_pattern (filter, "*.json");
-  else
-    {
-      gtk_file_filter_add_pattern (filter, "*.png");
-      gtk_file_filter_add_pattern (filter, "*.svg");
-      gtk_file_filter_add_pattern (filter, "*.pdf");
-    }
-  gtk_file_chooser_add_filter (GTK_FILE_CHOOSER (dialog), filter);
-  g_object_set_data (G_OBJECT (dialog), "ts-chrome", GINT_TO_POINTER (chrome));
-  gtk_native_dialog_set_modal (GTK_NATIVE_DIALOG (dialog), TRUE);
-  g_signal_connect_object (dialog, "response", G_CALLBACK (ts_window_export_response_cb), self, 0);
-  gtk_native_dialog_show (GTK_NATIVE_DIALOG (dialog));
-}
-
-/* "overlap_copy_compute.py" → "overlap_copy_compute-timeline.png" */
-static char *
-ts_window_export_name (TsWindow   *self,
-                       const char *suffix)
-{
-  g_autofree char *stem = g_strdup (self->script_name ? self->script_name : "workload.py");
-  char *dot = strrchr (stem, '.');
-
-  if (dot != NULL)
-    *dot = '\0';
-  return g_strconcat (stem, suffix, NULL);
+  chooser = _ts_window_save_chooser (self, title, _("_Export"), suggested_name,
+                                     chrome ? _("Chrome Trace Event JSON") : _("Images (PNG, SVG, PDF)"),
+                                     chrome ? json : images, G_CALLBACK (ts_window_export_response_cb));
+  g_object_set_data (G_OBJECT (chooser), "ts-chrome", GINT_TO_POINTER (chrome));
 }
 
 static void
@@ -286,7 +260,7 @@ ts_window_action_export_view (GSimpleAction *action,
                               gpointer       user_data)
 {
   TsWindow *self = user_data;
-  g_autofree char *name = ts_window_export_name (self, "-timeline.png");
+  g_autofree char *name = _ts_window_suggest_name (self, "-timeline.png");
 
   ts_window_export_dialog (self, FALSE, _("Export the Timeline"), name);
 }
@@ -297,7 +271,7 @@ ts_window_action_export_chrome (GSimpleAction *action,
                                 gpointer       user_data)
 {
   TsWindow *self = user_data;
-  g_autofree char *name = ts_window_export_name (self, ".json");
+  g_autofree char *name = _ts_window_suggest_name (self, ".json");
 
   ts_window_export_dialog (self, TRUE, _("Export the Trace as Chrome JSON"), name);
 }

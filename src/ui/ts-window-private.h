@@ -101,6 +101,18 @@ void _ts_window_add_recent        (TsWindow   *self,
                                    GFile      *file);
 void _ts_window_toast             (TsWindow   *self,
                                    const char *message);
+/* A modal save dialog (ts-window-actions.c): one filter of the NULL-ended
+ * `patterns`, the response to `response_cb` with the window as data. */
+GtkFileChooser *_ts_window_save_chooser (TsWindow   *self,
+                                         const char *title,
+                                         const char *accept,
+                                         const char *suggested_name,
+                                         const char *filter_name,
+                                         const char *patterns[],
+                                         GCallback   response_cb);
+/* A file name for saving or exporting: the script's stem and `suffix`. */
+char *_ts_window_suggest_name     (TsWindow   *self,
+                                   const char *suffix);
 /* Says a save went well (and remembers the file) or why not. */
 gboolean _ts_window_saved         (TsWindow     *self,
                                    GFile        *file,
