@@ -37,6 +37,7 @@ typedef struct
   double x0, x1, top, height;
   TsTime begin, end;
   gint64 max;
+  guint  device;                /* replay panels */
 } Plot;
 
 struct _TsMemoryRenderer
@@ -232,6 +233,63 @@ ts_memory_renderer_hit_oom (TsMemoryRenderer *self,
             *oom = m->oom;
           return TRUE;
         }
+    }
+  return FALSE;
+}
+
+/* Which of a panel's bands a point is on: the stacking of draw_bands()
+ * for the one pixel column under it. */
+static gboolean
+hit_band (TsMemoryRenderer *self,
+          const Plot       *pl,
+          double            x,
+          double            y,
+          guint32          *allocation)
+{
+  guint n_cols = (guint) MAX (1, ceil (pl->x1 - pl->x0));
+  guint c = (guint) MIN (n_cols - 1, MAX (0, x - pl->x0));
+  TsTime t = pl->begin + (TsTime) ((double) (c + 1) * (double) (pl->end - pl->begin) / n_cols);
+  TsTime last_t = pl->begin + (TsTime) ((double) n_cols * (double) (pl->end - pl->begin) / n_cols);
+  gsize at = ts_memory_replay_index_at_time (self->replay, t);
+  g_autoptr(GArray) top = g_array_new (FALSE, FALSE, sizeof (guint32));
+  double value = (pl->top + pl->height - y) / pl->height * (double) pl->max;
+  double col_top = 0;
+
+  ts_memory_view_index_query (get_index (self), pl->device, ts_memory_replay_index_at_time (self->replay, pl->begin),
+                              ts_memory_replay_index_at_time (self->replay, last_t), self->detail, top);
+  for (guint k = 0; k < top->len; k++)
+    {
+      guint32 id = g_array_index (top, guint32, k);
+      const TsMemoryAllocation *a = ts_memory_replay_get_allocation (self->replay, id);
+
+      if (!(a->alloc_action < at && (a->free_completed_action == TS_MEMORY_REPLAY_NONE ||
+                                     at <= a->free_completed_action)))
+        continue;
+      if (value >= col_top && value < col_top + (double) a->size)
+        {
+          *allocation = id;
+          return TRUE;
+        }
+      col_top += (double) a->size;
+    }
+  return FALSE;
+}
+
+gboolean
+ts_memory_renderer_hit_allocation (TsMemoryRenderer *self,
+                                   double            x,
+                                   double            y,
+                                   guint32          *allocation)
+{
+  g_return_val_if_fail (TS_IS_MEMORY_RENDERER (self), FALSE);
+  g_return_val_if_fail (allocation != NULL, FALSE);
+
+  for (guint k = 0; self->replay != NULL && k < self->plots->len; k++)
+    {
+      const Plot *pl = &g_array_index (self->plots, Plot, k);
+
+      if (x >= pl->x0 && x < pl->x1 && y >= pl->top && y < pl->top + pl->height)
+        return hit_band (self, pl, x, y, allocation);
     }
   return FALSE;
 }
@@ -1045,6 +1103,7 @@ draw_replay_panel (TsMemoryRenderer      *self,
 
   if (self->have_instant)
     draw_instant_line (self, cr, p, &pl, self->instant);
+  pl.device = device;
   g_array_append_val (self->plots, pl);
   cairo_restore (cr);
 

@@ -254,6 +254,24 @@ test_hover (void)
   /* Nothing in the top-left corner (the title). */
   g_assert_null (ts_segment_map_describe_at (map, 1, 1));
 
+  /* A band of the memory chart names its allocation, not the totals. */
+  {
+    TsMemoryView *view = ts_memory_panel_get_memory_view (panel);
+    double bx = ts_memory_view_time_to_x (view, 3500000);
+    gboolean found = FALSE;
+
+    for (guint k = 0; k < 20; k++)
+      ts_ui_test_iterate ();
+    for (int by = gtk_widget_get_height (GTK_WIDGET (view)) - 1; by > 0 && !found; by--)
+      {
+        g_autofree char *band = ts_memory_view_describe_at (view, bx, by);
+
+        found = band != NULL && g_str_has_prefix (band, "2.0 MiB block (2.0 MiB requested) on cuda:0, stream 0\n") &&
+                strstr (band, "allocated at fragmentation.py:17 in <module>") != NULL;
+      }
+    g_assert_true (found);
+  }
+
   gtk_window_destroy (GTK_WINDOW (window));
   g_object_unref (sc.document);
   ts_ui_test_iterate ();
