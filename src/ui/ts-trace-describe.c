@@ -36,7 +36,7 @@ item_kind_name (TsItemKind kind)
 {
   switch (kind)
     {
-    case TS_ITEM_API_CALL: return _("API call");
+    case TS_ITEM_API_CALL: return _("CUDA API call");
     case TS_ITEM_SYNC: return _("Host blocked");
     case TS_ITEM_KERNEL: return _("Kernel");
     case TS_ITEM_MEMCPY: return _("Copy");
@@ -343,7 +343,11 @@ ts_trace_describe_item (TsTimelineRenderer *renderer,
 
   name = g_markup_escape_text (ts_recorder_lookup (recorder, t->labels[item]), -1);
   g_string_append_printf (s, "<b>%s</b>\n", name);
-  append_row (s, _("Kind"), item_kind_name (t->kinds[item]));
+  /* The host's calls are CUDA's or PyTorch's operators (aten::…), nested
+   * under them: not all "API calls". */
+  append_row (s, _("Kind"), t->kinds[item] == TS_ITEM_API_CALL &&
+                            g_str_has_prefix (ts_recorder_lookup (recorder, t->labels[item]), "aten::")
+                            ? _("ATen operator") : item_kind_name (t->kinds[item]));
   append_row (s, _("Track"), ts_timeline_renderer_get_track_title (renderer, track));
   start = ts_time_format_at (t->starts[item], t->ends[item] - t->starts[item]);
   end = ts_time_format_at (t->ends[item], t->ends[item] - t->starts[item]);
