@@ -392,6 +392,56 @@ test_export (void)
   g_rmdir (dir);
 }
 
+/* Event markers and flags are hit like items: a record's triangle hangs
+ * from its stream's row and leads to the cudaEventRecord call; an OOM or
+ * error gets a flag on the ruler. */
+static void
+test_marker_hits (void)
+{
+  g_autoptr(TsRecorder) rec = ts_test_trace_new (NULL);
+  g_autoptr(TsTraceDocument) doc = NULL;
+  g_autoptr(TsTimelineRenderer) r = NULL;
+  TsEventRecordRecord er;
+  TsAllocRecord oom = { 0 };
+  TsTimelineView view = { 0, 0, 1600, 2000, 0 };
+  TsTimelineHit hit;
+  TsTimelineRow row;
+  guint track = G_MAXUINT, call_track, call_item;
+  const TsTrack *t;
+
+  g_assert_cmpuint (ts_recorder_get_count (rec, TS_RECORD_EVENT_RECORD), >, 0);
+  ts_recorder_get (rec, TS_RECORD_EVENT_RECORD, 0, &er);
+  oom.time = er.time;
+  oom.action = TS_ALLOC_ACTION_OOM;
+  oom.size = 1 << 20;
+  ts_recorder_append (rec, TS_RECORD_ALLOC, &oom);
+  doc = ts_trace_document_new (rec);
+  r = ts_timeline_renderer_new (doc);
+  ts_trace_document_get_time_span (doc, &view.begin, &view.end);
+  for (guint i = 0; i < ts_trace_document_get_n_tracks (doc); i++)
+    if (ts_trace_document_get_track (doc, i)->kind == TS_TRACK_STREAM &&
+        ts_trace_document_get_track (doc, i)->stream == er.stream)
+      track = i;
+  g_assert_cmpuint (track, !=, G_MAXUINT);
+  g_assert_true (ts_timeline_renderer_get_track_row (r, track, &row));
+
+  g_assert_true (ts_timeline_renderer_hit_test (r, &view, ts_timeline_renderer_time_to_x (r, &view, er.time),
+                                                ts_timeline_renderer_get_ruler_height (r) + row.y + 2, &hit));
+  g_assert_cmpint (hit.kind, ==, TS_TIMELINE_HIT_EVENT_RECORD);
+  g_assert_cmpuint (hit.track, ==, track);
+  g_assert_true (ts_timeline_renderer_locate_event_call (r, &hit, &call_track, &call_item));
+  t = ts_trace_document_get_track (doc, call_track);
+  g_assert_cmpint (t->kinds[call_item], ==, TS_ITEM_API_CALL);
+  g_assert_cmpstr (ts_recorder_lookup (rec, t->labels[call_item]), ==, "cudaEventRecord");
+
+  g_assert_cmpuint (ts_timeline_renderer_get_n_flags (r), ==, 1);
+  g_assert_cmpint (ts_timeline_renderer_get_flag (r, 0)->kind, ==, TS_TIMELINE_FLAG_OOM);
+  g_assert_true (ts_timeline_renderer_hit_test (r, &view, ts_timeline_renderer_time_to_x (r, &view, er.time),
+                                                ts_timeline_renderer_get_ruler_height (r) - 3, &hit));
+  g_assert_cmpint (hit.kind, ==, TS_TIMELINE_HIT_FLAG);
+  g_assert_cmpuint (hit.item, ==, 0);
+}
+
 /* Busy time per window from merged spans: what a device's utilization
  * row and the density of folded bars read per pixel column. */
 static void
@@ -510,5 +560,6 @@ main (int    argc,
   g_test_add_func ("/timeline/idle-devices", test_idle_devices);
   g_test_add_func ("/render/format", test_format);
   g_test_add_func ("/render/busy-index", test_busy_index);
+  g_test_add_func ("/timeline/marker-hits", test_marker_hits);
   return g_test_run ();
 }

@@ -983,6 +983,46 @@ ts_timeline_renderer_get_group_busy (TsTimelineRenderer *self,
   return (double) ts_busy_index_busy (busy, begin, end) / (double) (end - begin);
 }
 
+/* The API call behind an event marker (cudaEventRecord for a record,
+ * cudaStreamWaitEvent for a wait), found by its stream and device time. */
+gboolean
+ts_timeline_renderer_locate_event_call (TsTimelineRenderer  *self,
+                                        const TsTimelineHit *hit,
+                                        guint               *track,
+                                        guint               *item)
+{
+  const TsTrack *t;
+  gboolean record;
+  gsize n;
+
+  g_return_val_if_fail (TS_IS_TIMELINE_RENDERER (self), FALSE);
+  g_return_val_if_fail (hit != NULL, FALSE);
+
+  record = hit->kind == TS_TIMELINE_HIT_EVENT_RECORD;
+  if (!record && hit->kind != TS_TIMELINE_HIT_EVENT_WAIT)
+    return FALSE;
+  t = ts_trace_document_get_track (self->document, hit->track);
+  n = ts_recorder_get_count (self->recorder, record ? TS_RECORD_EVENT_RECORD : TS_RECORD_EVENT_WAIT);
+  for (gsize i = 0; i < n; i++)
+    {
+      TsEventRecordRecord r;
+      TsEventWaitRecord w;
+      TsStreamId stream;
+      TsTime time;
+      guint64 correlation;
+
+      if (record)
+        ts_recorder_get (self->recorder, TS_RECORD_EVENT_RECORD, i, &r),
+          stream = r.stream, time = r.time, correlation = r.correlation;
+      else
+        ts_recorder_get (self->recorder, TS_RECORD_EVENT_WAIT, i, &w),
+          stream = w.stream, time = w.time, correlation = w.correlation;
+      if (stream == t->stream && time == hit->time)
+        return locate_correlation (self, correlation, TRUE, track, item);
+    }
+  return FALSE;
+}
+
 /* How many device groups did no work (shown or not). */
 guint
 ts_timeline_renderer_get_n_idle_groups (TsTimelineRenderer *self)

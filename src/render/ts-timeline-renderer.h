@@ -217,6 +217,12 @@ gboolean  ts_timeline_renderer_locate_correlation  (TsTimelineRenderer       *se
                                                     guint                    *track,
                                                     guint                    *item);
 
+/* The API call that recorded (or waited for) the event of a marker hit. */
+gboolean  ts_timeline_renderer_locate_event_call   (TsTimelineRenderer       *self,
+                                                    const TsTimelineHit      *hit,
+                                                    guint                    *track,
+                                                    guint                    *item);
+
 void      ts_timeline_renderer_draw                (TsTimelineRenderer       *self,
                                                     cairo_t                  *cr,
                                                     const TsTimelineView     *view);

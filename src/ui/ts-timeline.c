@@ -845,6 +845,20 @@ ts_timeline_click (TsTimeline *self,
       ts_timeline_select_item (self, hit.track, hit.item);
       return TRUE;
 
+    case TS_TIMELINE_HIT_EVENT_RECORD:
+    case TS_TIMELINE_HIT_EVENT_WAIT:
+      {
+        guint track, item;
+
+        /* The call that recorded or waited for it: its details name the
+         * event and the other side. */
+        if (!ts_timeline_renderer_locate_event_call (self->renderer, &hit, &track, &item))
+          return FALSE;
+        ts_timeline_select_item (self, track, item);
+        ts_timeline_reveal_item (self, track, item);
+        return TRUE;
+      }
+
     case TS_TIMELINE_HIT_FOLD:
       {
         const TsTrack *t = ts_trace_document_get_track (self->document, hit.track);
