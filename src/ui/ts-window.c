@@ -120,6 +120,10 @@ ts_window_runner_state_cb (TsWindow         *self,
 
   if (state == TS_WORKLOAD_STATE_STOPPING)
     ts_window_set_status (self, _("Stopping…"));
+  /* A run stopped because another script came into the editor: the
+   * controller dropped it, so no ::finished says how it ended. */
+  if (state == TS_WORKLOAD_STATE_FINISHED && ts_run_controller_get_recorder (self->run) == NULL)
+    ts_window_set_status (self, _("Stopped"));
 
   _ts_window_update_actions (self);
 }

@@ -547,6 +547,17 @@ test_stale_state (void)
   g_assert_cmpstr (adw_status_page_get_title (placeholder), ==, "No Timeline Yet");
   g_assert_false (g_action_group_get_action_enabled (G_ACTION_GROUP (window), "save-trace"));
 
+  /* Switching while a run goes on stops it: its trace would be the old
+   * script's. */
+  g_setenv ("FAKE_CLI_MODE", "hang", TRUE);
+  g_assert_true (ts_window_run (window, &error));
+  g_assert_true (ts_window_load_example (window, "stream-race", &error));
+  wait_finished (window);
+  g_unsetenv ("FAKE_CLI_MODE");
+  g_assert_cmpstr (ts_window_get_status (window), ==, "Stopped");
+  g_assert_cmpstr (gtk_stack_get_visible_child_name (timeline_stack), ==, "empty");
+  g_assert_cmpstr (adw_status_page_get_title (placeholder), ==, "No Timeline Yet");
+
   ts_ui_test_close_window (GTK_WINDOW (window));
 }
 
