@@ -16,6 +16,7 @@
 #include "ts-memory-panel.h"
 #include "ts-memory-stat-item.h"
 #include "ts-memory-stats.h"
+#include "ts-util-private.h"
 
 /* The figures of the fragmentation page, in display order. */
 enum {
@@ -162,7 +163,11 @@ update_fragmentation (TsMemoryPanel       *self,
   g_string_append_printf (all, "%s\n", free_text->str);
 
   for (guint k = 0; k < frag->explanations->len; k++)
-    g_string_append_printf (why, "%s• %s", k ? "\n\n" : "", (const char *) g_ptr_array_index (frag->explanations, k));
+    {
+      g_autofree char *text = _ts_hide_run_dir (g_ptr_array_index (frag->explanations, k));
+
+      g_string_append_printf (why, "%s• %s", k ? "\n\n" : "", text);
+    }
   gtk_label_set_text (GTK_LABEL (self->explanation_label), why->str);
 }
 

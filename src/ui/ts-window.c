@@ -152,9 +152,11 @@ ts_window_runner_output_cb (TsWindow         *self,
                             const char       *line,
                             TsWorkloadRunner *runner)
 {
+  g_autofree char *shown = _ts_hide_run_dir (line);
+
   ts_console_append_line (self->console,
                           stream == TS_WORKLOAD_STDERR ? TS_CONSOLE_STDERR : TS_CONSOLE_STDOUT,
-                          line);
+                          shown);
 }
 
 static void

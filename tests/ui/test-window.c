@@ -395,6 +395,14 @@ test_run_traceback (void)
   g_unsetenv ("FAKE_CLI_MODE");
 
   g_assert_cmpstr (ts_window_get_status (window), ==, "Exited with code 3");
+  /* The editor's copy ran from a private folder, which the output does
+   * not show. */
+  {
+    g_autofree char *errors = ts_console_dup_lines (ts_window_get_console (window), TS_CONSOLE_STDERR);
+
+    g_assert_nonnull (strstr (errors, "  File \"async_error.py\", line 3, in <module>\n"));
+    g_assert_null (strstr (errors, "tensorscope-"));
+  }
   /* The fake traceback blames line 3 of the script. */
   g_assert_cmpuint (ts_editor_count_marks (editor, TS_EDITOR_MARK_ERROR), ==, 1);
   g_assert_cmpuint (ts_editor_get_cursor_line (editor), ==, 3);
