@@ -30,6 +30,7 @@
 #include "ts-render-format.h"
 #include "ts-time-ruler.h"
 #include "ts-timeline.h"
+#include "ts-trace-describe.h"
 
 #define MIN_SPAN     10       /* ns: the deepest zoom */
 #define DRAG_SLOP    3.0      /* pixels before a press becomes a drag */
@@ -1290,6 +1291,7 @@ problem_text (TsTimeline *self,
     {
       const TsTimelineProblem *p = ts_timeline_renderer_get_problem (self->renderer, i);
       TsStringId id = 0;
+      g_autofree char *named = NULL;
       g_auto(GStrv) lines = NULL;
 
       if (!((p->has_from && p->from_track == track && p->from_item == item) ||
@@ -1307,7 +1309,8 @@ problem_text (TsTimeline *self,
           ts_recorder_get (recorder, TS_RECORD_SANITIZER, p->record, &r);
           id = r.report;
         }
-      lines = g_strsplit (id != 0 ? ts_recorder_lookup (recorder, id) : "", "\n", 2);
+      named = ts_trace_name_streams (recorder, id != 0 ? ts_recorder_lookup (recorder, id) : "");
+      lines = g_strsplit (named, "\n", 2);
       return g_strdup_printf ("%s: %s", p->kind == TS_TIMELINE_PROBLEM_ERROR ? _("Error") : _("Race"),
                               lines[0] != NULL ? lines[0] : "");
     }

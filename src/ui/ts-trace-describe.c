@@ -308,10 +308,12 @@ describe_problems (GString            *s,
       else
         {
           TsSanitizerRecord r;
+          g_autofree char *named = NULL;
           g_autofree char *report = NULL;
 
           ts_recorder_get (recorder, TS_RECORD_SANITIZER, p->record, &r);
-          report = g_markup_escape_text (r.report != 0 ? ts_recorder_lookup (recorder, r.report) : "", -1);
+          named = ts_trace_name_streams (recorder, r.report != 0 ? ts_recorder_lookup (recorder, r.report) : "");
+          report = g_markup_escape_text (named, -1);
           g_string_append_printf (s, "\n<span foreground=\"#e01b24\"><b>%s</b></span>\n<tt><small>%s</small></tt>\n",
                                   _("Data race found by the sanitizer"), report);
         }
@@ -528,4 +530,40 @@ ts_trace_describe_stats (TsTraceDocument    *document,
     g_string_truncate (s, s->len - 1);
   g_string_append (s, "</tt>");
   return g_string_free (g_steal_pointer (&s), FALSE);
+}
+
+/**
+ * ts_trace_name_streams:
+ * @recorder: the trace the text is about
+ * @text: a report of PyTorch's, e.g. the sanitizer's
+ *
+ * PyTorch names a stream by its cuda_stream handle ("stream
+ * 139887084831232"), the timeline by its id ("Stream 4"): the text with
+ * the handles of the trace's streams replaced by their ids, so that the
+ * report, the details and the tracks agree. The default stream is 0 in
+ * both.
+ *
+ * Returns: (transfer full): the text
+ */
+char *
+ts_trace_name_streams (TsRecorder *recorder,
+                       const char *text)
+{
+  g_autoptr(GString) named = g_string_new (text);
+  gsize n = recorder != NULL ? ts_recorder_get_count (recorder, TS_RECORD_STREAM) : 0;
+
+  for (gsize i = 0; i < n && strstr (named->str, "stream ") != NULL; i++)
+    {
+      TsStreamRecord r;
+      g_autofree char *handle = NULL;
+      g_autofree char *id = NULL;
+
+      ts_recorder_get (recorder, TS_RECORD_STREAM, i, &r);
+      if (r.handle == 0)
+        continue;
+      handle = g_strdup_printf ("stream %" G_GUINT64_FORMAT, r.handle);
+      id = g_strdup_printf ("stream %u", (guint) r.stream);
+      g_string_replace (named, handle, id, 0);
+    }
+  return g_string_free (g_steal_pointer (&named), FALSE);
 }

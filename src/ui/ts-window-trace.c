@@ -15,6 +15,7 @@
 
 #include <glib/gi18n.h>
 
+#include "ts-trace-describe.h"
 #include "ts-window-private.h"
 
 static void
@@ -190,10 +191,11 @@ ts_window_mark_problems (TsWindow *self)
   for (gsize i = 0; i < n; i++)
     {
       TsSanitizerRecord r;
-      const char *report;
+      g_autofree char *report = NULL;
 
       ts_recorder_get (rec, TS_RECORD_SANITIZER, i, &r);
-      report = r.report != 0 ? ts_recorder_lookup (rec, r.report) : _("A data race between streams");
+      report = ts_trace_name_streams (rec, r.report != 0 ? ts_recorder_lookup (rec, r.report)
+                                                         : _("A data race between streams"));
       if (ts_window_loc_in_editor (self, &r.loc))
         ts_editor_mark_line (self->editor, r.loc.line, TS_EDITOR_MARK_RACE, report);
       if (ts_window_loc_in_editor (self, &r.prev_loc) && r.prev_loc.line != r.loc.line)

@@ -19,6 +19,7 @@
 #include "ts-editor.h"
 #include "ts-example-gallery.h"
 #include "ts-examples.h"
+#include "ts-trace-describe.h"
 #include "ts-util-private.h"
 #include "ts-window-private.h"
 
@@ -152,7 +153,9 @@ ts_window_runner_output_cb (TsWindow         *self,
                             const char       *line,
                             TsWorkloadRunner *runner)
 {
-  g_autofree char *shown = _ts_hide_run_dir (line);
+  g_autofree char *hidden = _ts_hide_run_dir (line);
+  /* The sanitizer's report names streams as the timeline does. */
+  g_autofree char *shown = ts_trace_name_streams (ts_run_controller_get_recorder (self->run), hidden);
 
   ts_console_append_line (self->console,
                           stream == TS_WORKLOAD_STDERR ? TS_CONSOLE_STDERR : TS_CONSOLE_STDOUT,

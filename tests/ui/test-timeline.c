@@ -1186,6 +1186,26 @@ test_problem_marks (void)
   g_rmdir (dir);
 }
 
+/* The sanitizer's report names streams by PyTorch's handle; the details,
+ * marks and output by the timeline's id. */
+static void
+test_name_streams (void)
+{
+  g_autoptr(TsRecorder) rec = ts_recorder_new ();
+  TsStreamRecord s0 = { 0, 0, 0, 1, 0 };
+  TsStreamRecord s4 = { 4, 0, 0, 0, G_GUINT64_CONSTANT (139887084831232) };
+  g_autofree char *named = NULL;
+
+  ts_recorder_append (rec, TS_RECORD_STREAM, &s0);
+  ts_recorder_append (rec, TS_RECORD_STREAM, &s4);
+  named = ts_trace_name_streams (rec, "Access by stream 139887084831232 during kernel:\n"
+                                      "Previous access by stream 0 during kernel:");
+  g_assert_cmpstr (named, ==, "Access by stream 4 during kernel:\nPrevious access by stream 0 during kernel:");
+  g_clear_pointer (&named, g_free);
+  named = ts_trace_name_streams (NULL, "stream 7");
+  g_assert_cmpstr (named, ==, "stream 7");
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -1201,6 +1221,7 @@ main (int   argc,
   g_test_add_func ("/TsTimeline/keyboard", test_keyboard);
   g_test_add_func ("/TsTimeline/keys", test_keys);
   g_test_add_func ("/TsTimeline/keys-need-focus", test_keys_need_focus);
+  g_test_add_func ("/TsTraceView/name-streams", test_name_streams);
   g_test_add_func ("/TsTimeline/key-actions", test_key_actions);
   g_test_add_func ("/TsTimeline/problems", test_problems);
   g_test_add_func ("/TsRunController/load-save", test_run_controller);
