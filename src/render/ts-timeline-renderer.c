@@ -2174,6 +2174,18 @@ draw_row_labels (Frame               *f,
       markup = g_markup_printf_escaped ("<b>%s</b>", g->title);
       pango_layout_set_width (f->layout, (int) ((f->x1 - 28) * PANGO_SCALE));
       pango_layout_set_markup (f->layout, markup, -1);
+      if (busy != NULL)
+        {
+          int tw, th;
+
+          /* The title stays readable where it reaches over the bars,
+           * which still show through. */
+          pango_layout_get_pixel_size (f->layout, &tw, &th);
+          cairo_set_source_rgba (cr, f->p->group_bg.r, f->p->group_bg.g, f->p->group_bg.b, 0.75);
+          cairo_rectangle (cr, f->x0, y, MAX (0, 22 + tw + 6 - f->x0), row->height);
+          cairo_fill (cr);
+          ts_render_set_color (cr, &f->p->foreground);
+        }
       cairo_move_to (cr, 22, y + 3);
       pango_cairo_show_layout (cr, f->layout);
       pango_layout_set_attributes (f->layout, NULL);
