@@ -400,6 +400,30 @@ ts_trace_view_init (TsTraceView *self)
   update_stats_idle (self);
 }
 
+/* A pane's position is remembered once the user can see it: while the
+ * view is not mapped GtkPaned clamps the position to whatever size it has
+ * been given so far, which a plain binding would store. */
+static void
+paned_position_cb (GtkPaned   *paned,
+                   GParamSpec *pspec,
+                   GSettings  *settings)
+{
+  const char *key = g_object_get_data (G_OBJECT (paned), "ts-settings-key");
+
+  if (gtk_widget_get_mapped (GTK_WIDGET (paned)) && gtk_widget_get_width (GTK_WIDGET (paned)) > 0)
+    g_settings_set_int (settings, key, gtk_paned_get_position (paned));
+}
+
+static void
+bind_paned_position (GSettings  *settings,
+                     const char *key,
+                     GtkPaned   *paned)
+{
+  g_object_set_data_full (G_OBJECT (paned), "ts-settings-key", g_strdup (key), g_free);
+  gtk_paned_set_position (paned, g_settings_get_int (settings, key));
+  g_signal_connect_object (paned, "notify::position", G_CALLBACK (paned_position_cb), settings, 0);
+}
+
 /**
  * ts_trace_view_bind_settings:
  * @self: a #TsTraceView
@@ -416,8 +440,8 @@ ts_trace_view_bind_settings (TsTraceView *self,
 
   g_settings_bind (settings, "show-idle-devices", ts_timeline_get_view_state (self->timeline),
                    "show-idle-devices", G_SETTINGS_BIND_DEFAULT);
-  g_settings_bind (settings, "timeline-split", self->split_paned, "position", G_SETTINGS_BIND_DEFAULT);
-  g_settings_bind (settings, "details-width", self->details_paned, "position", G_SETTINGS_BIND_DEFAULT);
+  bind_paned_position (settings, "timeline-split", self->split_paned);
+  bind_paned_position (settings, "details-width", self->details_paned);
 }
 
 GtkWidget *
