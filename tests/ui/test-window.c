@@ -636,6 +636,41 @@ test_run_shortcut (void)
   ts_ui_test_close_window (GTK_WINDOW (window));
 }
 
+/* Pane sizes and the idle-device toggle live in GSettings; F8 shows the
+ * script pane again after a run folded it. */
+static void
+test_layout_settings (void)
+{
+  GSettings *settings = g_settings_new (TS_APPLICATION_ID);
+  TsWindow *window;
+  TsTimeline *timeline;
+  g_autoptr(GError) error = NULL;
+
+  g_settings_set_int (settings, "script-pane-width", 444);
+  g_settings_set_boolean (settings, "show-idle-devices", TRUE);
+  window = new_window ();
+  g_assert_cmpint (gtk_paned_get_position (child (window, "main_paned")), ==, 444);
+
+  g_setenv ("TENSORSCOPE_CLI", FAKE_CLI, TRUE);
+  g_assert_true (ts_window_load_example (window, "stream-race", &error));
+  g_assert_true (ts_window_run (window, &error));
+  wait_finished (window);
+  timeline = ts_trace_view_get_timeline (TS_TRACE_VIEW (ts_window_get_timeline (window)));
+  g_assert_true (ts_timeline_view_state_get_show_idle_devices (ts_timeline_get_view_state (timeline)));
+  g_settings_set_boolean (settings, "show-idle-devices", FALSE);
+  g_assert_false (ts_timeline_view_state_get_show_idle_devices (ts_timeline_get_view_state (timeline)));
+
+  g_assert_false (gtk_widget_get_visible (GTK_WIDGET (child (window, "code_paned"))));
+  g_action_group_activate_action (G_ACTION_GROUP (window), "show-code", NULL);
+  g_assert_true (gtk_widget_get_visible (GTK_WIDGET (child (window, "code_paned"))));
+  g_assert_true (gtk_toggle_button_get_active (child (window, "code_button")));
+
+  ts_ui_test_close_window (GTK_WINDOW (window));
+  g_settings_reset (settings, "script-pane-width");
+  g_settings_reset (settings, "show-idle-devices");
+  g_object_unref (settings);
+}
+
 static void
 test_stop (void)
 {
@@ -772,6 +807,7 @@ main (int   argc,
   g_test_add_func ("/TsWindow/run-shortcut", test_run_shortcut);
   g_test_add_func ("/TsWindow/edit-protection", test_edit_protection);
   g_test_add_func ("/TsWindow/stale-state", test_stale_state);
+  g_test_add_func ("/TsWindow/layout-settings", test_layout_settings);
   g_test_add_func ("/TsWindow/settings-fallback", test_settings_fallback);
   g_test_add_func ("/TsWindow/missing-cli", test_missing_cli);
   g_test_add_func ("/TsWindow/open-script", test_open_script);
