@@ -1448,10 +1448,11 @@ group_busy (TsTimelineRenderer *self,
   return g->busy;
 }
 
-/* The busy fraction of each pixel column of [x0, x1), drawn as `color`
- * with an alpha from `low` (idle) to 1 (full), or, when `bars`, as a bar
- * of that height from the bottom of [y, y + h). Runs of columns of one
- * level are one rectangle. */
+/* The busy fraction of each pixel column of [x0, x1), in eighths: drawn
+ * as `color` at 0.3 of its alpha when idle up to all of it when full, or,
+ * when `bars`, as a bar of that height from the bottom of [y, y + h) (an
+ * idle column draws nothing). Runs of columns of one level are one
+ * rectangle. */
 static void
 draw_density (Frame               *f,
               const TsBusyIndex   *busy,
