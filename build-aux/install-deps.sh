@@ -10,6 +10,9 @@ packages=(
   libpython3-dev python3 python3-numpy libopenblas-dev
   gettext desktop-file-utils appstream
   xvfb xauth
+  # Chinese text in the app and in rendered images (zh_CN, zh_TW), and
+  # reading it back from a rendered PDF in the tests.
+  fonts-noto-cjk poppler-utils
 )
 
 missing=()

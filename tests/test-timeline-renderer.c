@@ -6,9 +6,12 @@
 
 #include <glib/gstdio.h>
 
+#include "ts-busy-index.h"
 #include "ts-render-export.h"
+#include "ts-render-format.h"
 #include "ts-render-palette.h"
 #include "ts-test-trace.h"
+#include "ts-time-ruler.h"
 #include "ts-timeline-renderer.h"
 #include "ts-memory-renderer.h"
 
@@ -389,6 +392,161 @@ test_export (void)
   g_rmdir (dir);
 }
 
+/* Event markers and flags are hit like items: a record's triangle hangs
+ * from its stream's row and leads to the cudaEventRecord call; an OOM or
+ * error gets a flag on the ruler. */
+static void
+test_marker_hits (void)
+{
+  g_autoptr(TsRecorder) rec = ts_test_trace_new (NULL);
+  g_autoptr(TsTraceDocument) doc = NULL;
+  g_autoptr(TsTimelineRenderer) r = NULL;
+  TsEventRecordRecord er;
+  TsAllocRecord oom = { 0 };
+  TsTimelineView view = { 0, 0, 1600, 2000, 0 };
+  TsTimelineHit hit;
+  TsTimelineRow row;
+  guint track = G_MAXUINT, call_track, call_item;
+  const TsTrack *t;
+
+  g_assert_cmpuint (ts_recorder_get_count (rec, TS_RECORD_EVENT_RECORD), >, 0);
+  ts_recorder_get (rec, TS_RECORD_EVENT_RECORD, 0, &er);
+  oom.time = er.time;
+  oom.action = TS_ALLOC_ACTION_OOM;
+  oom.size = 1 << 20;
+  ts_recorder_append (rec, TS_RECORD_ALLOC, &oom);
+  doc = ts_trace_document_new (rec);
+  r = ts_timeline_renderer_new (doc);
+  ts_trace_document_get_time_span (doc, &view.begin, &view.end);
+  for (guint i = 0; i < ts_trace_document_get_n_tracks (doc); i++)
+    if (ts_trace_document_get_track (doc, i)->kind == TS_TRACK_STREAM &&
+        ts_trace_document_get_track (doc, i)->stream == er.stream)
+      track = i;
+  g_assert_cmpuint (track, !=, G_MAXUINT);
+  g_assert_true (ts_timeline_renderer_get_track_row (r, track, &row));
+
+  g_assert_true (ts_timeline_renderer_hit_test (r, &view, ts_timeline_renderer_time_to_x (r, &view, er.time),
+                                                ts_timeline_renderer_get_ruler_height (r) + row.y + 2, &hit));
+  g_assert_cmpint (hit.kind, ==, TS_TIMELINE_HIT_EVENT_RECORD);
+  g_assert_cmpuint (hit.track, ==, track);
+  g_assert_true (ts_timeline_renderer_locate_event_call (r, &hit, &call_track, &call_item));
+  t = ts_trace_document_get_track (doc, call_track);
+  g_assert_cmpint (t->kinds[call_item], ==, TS_ITEM_API_CALL);
+  g_assert_cmpstr (ts_recorder_lookup (rec, t->labels[call_item]), ==, "cudaEventRecord");
+
+  g_assert_cmpuint (ts_timeline_renderer_get_n_flags (r), ==, 1);
+  g_assert_cmpint (ts_timeline_renderer_get_flag (r, 0)->kind, ==, TS_TIMELINE_FLAG_OOM);
+  g_assert_true (ts_timeline_renderer_hit_test (r, &view, ts_timeline_renderer_time_to_x (r, &view, er.time),
+                                                ts_timeline_renderer_get_ruler_height (r) - 3, &hit));
+  g_assert_cmpint (hit.kind, ==, TS_TIMELINE_HIT_FLAG);
+  g_assert_cmpuint (hit.item, ==, 0);
+}
+
+/* Busy time per window from merged spans: what a device's utilization
+ * row and the density of folded bars read per pixel column. */
+static void
+test_busy_index (void)
+{
+  const TsTime starts[] = { 100, 150, 400, 1000, 0 };
+  const TsTime ends[] = { 200, 300, 500, 1000, 0 };     /* the last two are empty */
+  g_autoptr(TsBusyIndex) busy = ts_busy_index_new (starts, ends, G_N_ELEMENTS (starts));
+  g_autoptr(TsRecorder) rec = ts_recorder_new ();
+  TsStreamRecord s0 = { 0, 0, 0, 1, 0 };
+  TsStreamRecord s1 = { 1, 0, 0, 0, 0 };
+  g_autoptr(TsTraceDocument) doc = NULL;
+  g_autoptr(TsTimelineRenderer) r = NULL;
+
+  /* [100, 300) and [400, 500): 300 ns in all. */
+  g_assert_cmpint (ts_busy_index_busy (busy, 0, 1000), ==, 300);
+  g_assert_cmpint (ts_busy_index_busy (busy, 150, 450), ==, 200);
+  g_assert_cmpint (ts_busy_index_busy (busy, 300, 400), ==, 0);
+  g_assert_cmpint (ts_busy_index_busy (busy, 120, 130), ==, 10);
+  g_assert_cmpint (ts_busy_index_busy (busy, 499, 2000), ==, 1);
+  g_assert_cmpint (ts_busy_index_busy (busy, 500, 400), ==, 0);
+
+  /* A device's two streams overlap: busy is their union. */
+  ts_recorder_append (rec, TS_RECORD_STREAM, &s0);
+  ts_recorder_append (rec, TS_RECORD_STREAM, &s1);
+  add_kernel (rec, 0, 0, 600, "a");
+  add_kernel (rec, 1, 400, 1000, "b");
+  add_kernel (rec, 0, 1500, 2000, "c");
+  doc = ts_trace_document_new (rec);
+  r = ts_timeline_renderer_new (doc);
+  for (guint g = 0; g < ts_timeline_renderer_get_n_groups (r); g++)
+    if (g_str_has_prefix (ts_timeline_renderer_get_group_title (r, g), "cuda:0"))
+      {
+        g_assert_cmpfloat_with_epsilon (ts_timeline_renderer_get_group_busy (r, g, 0, 2000), 0.75, 1e-9);
+        g_assert_cmpfloat_with_epsilon (ts_timeline_renderer_get_group_busy (r, g, 1000, 1500), 0.0, 1e-9);
+      }
+}
+
+/* Devices that ran and allocated nothing: rows only on request. */
+static void
+test_idle_devices (void)
+{
+  g_autoptr(TsRecorder) rec = ts_recorder_new ();
+  TsStreamRecord s0 = { 0, 0, 0, 1, 0 };
+  TsStreamRecord s1 = { 1, 1, 0, 1, 0 };
+  g_autoptr(TsTraceDocument) doc = NULL;
+  g_autoptr(TsTimelineRenderer) r = NULL;
+  TsTimelineViewState *state;
+  guint shown;
+
+  ts_recorder_append (rec, TS_RECORD_STREAM, &s0);
+  ts_recorder_append (rec, TS_RECORD_STREAM, &s1);
+  add_kernel (rec, 0, 1000, 2000, "gemm");
+  doc = ts_trace_document_new (rec);
+  r = ts_timeline_renderer_new (doc);
+  state = ts_timeline_renderer_get_view_state (r);
+
+  g_assert_cmpuint (ts_timeline_renderer_get_n_idle_groups (r), ==, 1);
+  /* Shown by default: the CLI draws every device. */
+  g_assert_true (ts_timeline_view_state_get_show_idle_devices (state));
+  shown = ts_timeline_renderer_get_n_rows (r);
+  ts_timeline_view_state_set_show_idle_devices (state, FALSE);
+  g_assert_cmpuint (ts_timeline_renderer_get_n_rows (r), <, shown);
+  for (guint i = 0; i < ts_timeline_renderer_get_n_rows (r); i++)
+    {
+      const TsTimelineRow *row = ts_timeline_renderer_get_row (r, i);
+      g_assert_false (g_str_has_prefix (ts_timeline_renderer_get_group_title (r, row->group), "cuda:1"));
+    }
+  ts_timeline_view_state_set_show_idle_devices (state, TRUE);
+  g_assert_cmpuint (ts_timeline_renderer_get_n_rows (r), ==, shown);
+}
+
+static void
+assert_format (char       *text,
+               const char *expected)
+{
+  g_assert_cmpstr (text, ==, expected);
+  g_free (text);
+}
+
+/* Times with the digits their resolution needs, bytes in binary units,
+ * FLOPs with SI prefixes. */
+static void
+test_format (void)
+{
+  assert_format (ts_time_format_at (239912000, 5000), "239.912 ms");
+  assert_format (ts_time_format_at (239917000, 5000), "239.917 ms");
+  assert_format (ts_time_format_at (239900000, 20000000), "239.9 ms");
+  assert_format (ts_time_format_at (1500, 1), "1.500 µs");
+  assert_format (ts_time_format_at (812, 1), "812 ns");
+
+  g_assert_cmpint (ts_render_byte_step (1000 * 1024, 4), ==, 256 * 1024);
+  g_assert_cmpint (ts_render_byte_step (300 * 1024 * 1024, 4), ==, 128 * 1024 * 1024);
+  assert_format (ts_render_format_axis_bytes (768 * 1024), "768 KiB");
+  assert_format (ts_render_format_axis_bytes (1024 * 1024), "1 MiB");
+  assert_format (ts_render_format_axis_bytes (1280 * 1024), "1.25 MiB");
+  assert_format (ts_render_format_axis_bytes (0), "0 bytes");
+  assert_format (ts_render_format_bytes (40 * 1024 * 1024), "40.0\u00a0MiB");
+
+  assert_format (ts_render_format_flops (2147483648u), "2.15 GFLOP");
+  assert_format (ts_render_format_flops (512), "512 FLOP");
+  assert_format (ts_render_format_flops (G_GUINT64_CONSTANT (123456789012345)), "123 TFLOP");
+}
+
+
 int
 main (int    argc,
       char **argv)
@@ -399,5 +557,9 @@ main (int    argc,
   g_test_add_func ("/timeline/pixels", test_pixels);
   g_test_add_func ("/timeline/level-of-detail", test_level_of_detail);
   g_test_add_func ("/timeline/export", test_export);
+  g_test_add_func ("/timeline/idle-devices", test_idle_devices);
+  g_test_add_func ("/render/format", test_format);
+  g_test_add_func ("/render/busy-index", test_busy_index);
+  g_test_add_func ("/timeline/marker-hits", test_marker_hits);
   return g_test_run ();
 }

@@ -15,6 +15,8 @@
 #include "ts-counter-plot.h"
 #include "ts-memory-renderer.h"
 #include "ts-memory-view-index.h"
+#include "ts-render-format.h"
+#include "ts-render-i18n-private.h"
 #include "ts-render-palette.h"
 #include "ts-time-ruler.h"
 
@@ -35,6 +37,7 @@ typedef struct
   double x0, x1, top, height;
   TsTime begin, end;
   gint64 max;
+  guint  device;                /* replay panels */
 } Plot;
 
 struct _TsMemoryRenderer
@@ -234,6 +237,63 @@ ts_memory_renderer_hit_oom (TsMemoryRenderer *self,
   return FALSE;
 }
 
+/* Which of a panel's bands a point is on: the stacking of draw_bands()
+ * for the one pixel column under it. */
+static gboolean
+hit_band (TsMemoryRenderer *self,
+          const Plot       *pl,
+          double            x,
+          double            y,
+          guint32          *allocation)
+{
+  guint n_cols = (guint) MAX (1, ceil (pl->x1 - pl->x0));
+  guint c = (guint) MIN (n_cols - 1, MAX (0, x - pl->x0));
+  TsTime t = pl->begin + (TsTime) ((double) (c + 1) * (double) (pl->end - pl->begin) / n_cols);
+  TsTime last_t = pl->begin + (TsTime) ((double) n_cols * (double) (pl->end - pl->begin) / n_cols);
+  gsize at = ts_memory_replay_index_at_time (self->replay, t);
+  g_autoptr(GArray) top = g_array_new (FALSE, FALSE, sizeof (guint32));
+  double value = (pl->top + pl->height - y) / pl->height * (double) pl->max;
+  double col_top = 0;
+
+  ts_memory_view_index_query (get_index (self), pl->device, ts_memory_replay_index_at_time (self->replay, pl->begin),
+                              ts_memory_replay_index_at_time (self->replay, last_t), self->detail, top);
+  for (guint k = 0; k < top->len; k++)
+    {
+      guint32 id = g_array_index (top, guint32, k);
+      const TsMemoryAllocation *a = ts_memory_replay_get_allocation (self->replay, id);
+
+      if (!(a->alloc_action < at && (a->free_completed_action == TS_MEMORY_REPLAY_NONE ||
+                                     at <= a->free_completed_action)))
+        continue;
+      if (value >= col_top && value < col_top + (double) a->size)
+        {
+          *allocation = id;
+          return TRUE;
+        }
+      col_top += (double) a->size;
+    }
+  return FALSE;
+}
+
+gboolean
+ts_memory_renderer_hit_allocation (TsMemoryRenderer *self,
+                                   double            x,
+                                   double            y,
+                                   guint32          *allocation)
+{
+  g_return_val_if_fail (TS_IS_MEMORY_RENDERER (self), FALSE);
+  g_return_val_if_fail (allocation != NULL, FALSE);
+
+  for (guint k = 0; self->replay != NULL && k < self->plots->len; k++)
+    {
+      const Plot *pl = &g_array_index (self->plots, Plot, k);
+
+      if (x >= pl->x0 && x < pl->x1 && y >= pl->top && y < pl->top + pl->height)
+        return hit_band (self, pl, x, y, allocation);
+    }
+  return FALSE;
+}
+
 guint
 ts_memory_renderer_get_n_panels (TsMemoryRenderer *self)
 {
@@ -277,29 +337,6 @@ ts_memory_renderer_x_to_time (TsMemoryRenderer     *self,
   return view->begin + (TsTime) llround ((x - x0) / (x1 - x0) * (double) MAX (1, view->end - view->begin));
 }
 
-/* A 1-2-5 step in bytes of a binary unit (KiB, MiB, GiB) giving about
- * `lines` grid lines up to `max`. */
-static gint64
-byte_step (gint64 max,
-           int    lines)
-{
-  static const int mult[] = { 1, 2, 5 };
-  gint64 base = 1;
-
-  for (;;)
-    {
-      for (guint i = 0; i < G_N_ELEMENTS (mult); i++)
-        if (base * mult[i] * lines >= max)
-          return base * mult[i];
-      /* After 500 units, go to 1 of the next binary unit. */
-      base = (base * 10 >= 1024 && base < 1024) ? 1024 :
-             (base * 10 >= 1024 * 1024 && base < 1024 * 1024) ? 1024 * 1024 :
-             (base * 10 >= 1024 * 1024 * 1024 && base < 1024 * 1024 * 1024) ? 1024 * 1024 * 1024 : base * 10;
-      if (base > G_MAXINT64 / 10)
-        return base;
-    }
-}
-
 static void
 draw_text (cairo_t             *cr,
            PangoLayout         *layout,
@@ -331,6 +368,7 @@ draw_usage_panel (TsMemoryRenderer      *self,
   TsCounterPlot plot = { t->sample_times, t->reserved, t->n_samples, view->begin, view->end,
                          x0, x1, top, ph, 0 };
   g_autofree char *title = NULL;
+  g_autofree char *track_title = NULL;
   g_autofree char *peak_text = NULL;
 
   for (guint s = 0; s < t->n_samples; s++)
@@ -339,11 +377,13 @@ draw_usage_panel (TsMemoryRenderer      *self,
       if (t->allocated[s] > peak)
         peak = t->allocated[s], peak_time = t->sample_times[s];
     }
-  step = byte_step (MAX (max, 1), 4);
+  step = ts_render_byte_step (max, 4);
   plot.max = MAX (1, (max + step - 1) / step * step);
 
-  peak_text = g_format_size_full ((guint64) peak, G_FORMAT_SIZE_IEC_UNITS);
-  title = g_strdup_printf ("%s — peak allocated %s", t->title, peak_text);
+  peak_text = ts_render_format_bytes ((guint64) peak);
+  track_title = ts_render_track_title (ts_trace_document_get_recorder (self->document), t);
+  /* Translators: "Memory (cuda:0) — peak allocated 40.0 MiB" */
+  title = g_strdup_printf (_("%s — peak allocated %s"), track_title, peak_text);
   pango_layout_set_width (layout, (int) ((x1 - 8) * PANGO_SCALE));
   draw_text (cr, layout, &p->foreground, title, 8, y + 2);
   pango_layout_set_width (layout, -1);
@@ -352,7 +392,7 @@ draw_usage_panel (TsMemoryRenderer      *self,
   for (gint64 v = 0; v <= plot.max; v += step)
     {
       double gy = floor (top + ph - (double) v / (double) plot.max * ph) + 0.5;
-      g_autofree char *label = g_format_size_full ((guint64) v, G_FORMAT_SIZE_IEC_UNITS);
+      g_autofree char *label = ts_render_format_axis_bytes (v);
 
       ts_render_set_color (cr, &p->grid);
       cairo_move_to (cr, x0, gy);
@@ -1006,7 +1046,7 @@ draw_replay_panel (TsMemoryRenderer      *self,
   if (ts_memory_view_index_get_extremes (index, device, &max, &peak))
     for (guint k = 0; k < 3; k++)
       ts_memory_view_index_get_blocks (index, device, k, &bmin[k], &bmax[k]);
-  step = byte_step (MAX (max, 1), 4);
+  step = ts_render_byte_step (max, 4);
 
   pl.x0 = AXIS_W;
   pl.x1 = view->width - 10;
@@ -1016,9 +1056,9 @@ draw_replay_panel (TsMemoryRenderer      *self,
   pl.end = MAX (view->end, view->begin + 1);
   pl.max = MAX (1, (max + step - 1) / step * step);
 
-  peak_text = g_format_size_full ((guint64) peak, G_FORMAT_SIZE_IEC_UNITS);
-  title = g_strdup_printf ("Device %u memory — peak allocated %s — lines: reserved, active, allocated; "
-                           "bands: live allocations by site", device, peak_text);
+  peak_text = ts_render_format_bytes ((guint64) peak);
+  title = g_strdup_printf (_("Device %u memory — peak allocated %s — lines: reserved, active, allocated; "
+                             "bands: live allocations by site"), device, peak_text);
   pango_layout_set_width (layout, (int) ((pl.x1 - 8) * PANGO_SCALE));
   draw_text (cr, layout, &p->foreground, title, 8, y + 2);
   pango_layout_set_width (layout, -1);
@@ -1026,7 +1066,7 @@ draw_replay_panel (TsMemoryRenderer      *self,
   for (gint64 v = 0; v <= pl.max; v += step)
     {
       double gy = floor (plot_y (&pl, v)) + 0.5;
-      g_autofree char *label = g_format_size_full ((guint64) v, G_FORMAT_SIZE_IEC_UNITS);
+      g_autofree char *label = ts_render_format_axis_bytes (v);
 
       ts_render_set_color (cr, &p->grid);
       cairo_move_to (cr, pl.x0, gy);
@@ -1063,6 +1103,7 @@ draw_replay_panel (TsMemoryRenderer      *self,
 
   if (self->have_instant)
     draw_instant_line (self, cr, p, &pl, self->instant);
+  pl.device = device;
   g_array_append_val (self->plots, pl);
   cairo_restore (cr);
 
@@ -1158,7 +1199,7 @@ ts_memory_renderer_draw (TsMemoryRenderer     *self,
 
   area = view->height - RULER_H - self->segment_map_height;
   if (self->n_panels == 0)
-    draw_text (cr, layout, &p->dim_text, "No memory counters in this trace", AXIS_W, RULER_H + 10);
+    draw_text (cr, layout, &p->dim_text, _("No memory counters in this trace"), AXIS_W, RULER_H + 10);
   else
     {
       panel_h = (area - PANEL_GAP * self->n_panels) / self->n_panels;

@@ -80,6 +80,12 @@ typedef struct
 } TsMemoryDrawStats;
 void              ts_memory_renderer_get_draw_stats        (TsMemoryRenderer     *self,
                                                             TsMemoryDrawStats    *stats);
+/* The allocation whose band is under (x, y) in the last draw (one of the
+ * `detail` largest; the grey band of small ones has none). */
+gboolean          ts_memory_renderer_hit_allocation        (TsMemoryRenderer     *self,
+                                                            double                x,
+                                                            double                y,
+                                                            guint32              *allocation);
 /* The OOM mark under (x, y) of the last draw: its index in the replay. */
 gboolean          ts_memory_renderer_hit_oom               (TsMemoryRenderer     *self,
                                                             double                x,

@@ -10,6 +10,7 @@
 #include <cairo-svg.h>
 
 #include "ts-render-export.h"
+#include "ts-render-i18n-private.h"
 
 G_DEFINE_QUARK (ts-render-error-quark, ts_render_error)
 
@@ -32,7 +33,7 @@ ts_render_format_for_path (const char      *path,
   else
     {
       g_set_error (error, TS_RENDER_ERROR, TS_RENDER_ERROR_FORMAT,
-                   "Cannot tell the image format of “%s”: use .png, .svg or .pdf", path);
+                   _("Cannot tell the image format of “%s”: use .png, .svg or .pdf"), path);
       return FALSE;
     }
   return TRUE;
@@ -46,7 +47,7 @@ check_status (cairo_status_t   status,
   if (status == CAIRO_STATUS_SUCCESS)
     return TRUE;
   g_set_error (error, TS_RENDER_ERROR, TS_RENDER_ERROR_FAILED,
-               "Could not write “%s”: %s", path, cairo_status_to_string (status));
+               _("Could not write “%s”: %s"), path, cairo_status_to_string (status));
   return FALSE;
 }
 

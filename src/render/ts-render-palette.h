@@ -52,6 +52,7 @@ typedef struct
   TsRenderColor mark;
   TsRenderColor fold;
   TsRenderColor fold_text;
+  TsRenderColor utilization;      /* a device's busy fraction, in its group header */
 
   TsRenderColor event_record;
   TsRenderColor event_wait;

@@ -12,6 +12,7 @@
 #include <pango/pangocairo.h>
 
 #include "ts-memory-fragmentation.h"
+#include "ts-render-i18n-private.h"
 #include "ts-render-palette.h"
 #include "ts-segment-map-renderer.h"
 
@@ -391,11 +392,11 @@ draw_legend (cairo_t         *cr,
              double           width)
 {
   const struct { const TsRenderColor *color; const char *label; gboolean hatched; } items[] = {
-    { &c->allocated, "allocated", FALSE },
-    { &c->waste, "rounding waste (size − requested)", FALSE },
-    { &c->pending, "pending free (record_stream)", TRUE },
-    { &c->split_free, "free in a split segment (not releasable)", FALSE },
-    { &c->whole_free, "free segment (empty_cache releases it)", FALSE },
+    { &c->allocated, _("allocated"), FALSE },
+    { &c->waste, _("rounding waste (size − requested)"), FALSE },
+    { &c->pending, _("pending free (record_stream)"), TRUE },
+    { &c->split_free, _("free in a split segment (not releasable)"), FALSE },
+    { &c->whole_free, _("free segment (empty_cache releases it)"), FALSE },
   };
   double cx = x, cy = y;
 
@@ -494,9 +495,10 @@ ts_segment_map_renderer_draw (TsSegmentMapRenderer *self,
       g_autofree char *s_all = ts_memory_format_bytes ((guint64) allocated);
       double ms = (double) state->time / 1e6;
 
-      title = g_strdup_printf ("Segments after action %" G_GSIZE_FORMAT " (t = %.3f ms): %u segments, "
-                               "%s reserved, %s allocated",
-                               state->index, ms, order->len, s_res, s_all);
+      /* Translators: the segment map's title; %zu is an action number */
+      title = g_strdup_printf (_("Segments after action %zu (t = %.3f ms): %u segments, "
+                                 "%s reserved, %s allocated"),
+                               (size_t) state->index, ms, order->len, s_res, s_all);
     }
   }
   pango_layout_set_text (text, title, -1);
@@ -513,7 +515,7 @@ ts_segment_map_renderer_draw (TsSegmentMapRenderer *self,
 
   if (order->len == 0)
     {
-      pango_layout_set_text (text, "No segments at this instant", -1);
+      pango_layout_set_text (text, _("No segments at this instant"), -1);
       set_color (cr, &p->dim_text);
       cairo_move_to (cr, inner_x, top + 4);
       pango_cairo_show_layout (cr, text);
@@ -543,9 +545,12 @@ ts_segment_map_renderer_draw (TsSegmentMapRenderer *self,
             }
           {
             g_autofree char *s_bytes = ts_memory_format_bytes (bytes);
-            h = g_strdup_printf ("Device %u · %s pool · stream %u — %u segment%s, %s",
-                                 g->device, g->is_small ? "small" : "large", g->stream,
-                                 n_segs, n_segs == 1 ? "" : "s", s_bytes);
+            g_autofree char *segments = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%u segment", "%u segments", n_segs),
+                                                         n_segs);
+
+            h = g_strdup_printf (g->is_small ? _("Device %u · small pool · stream %u — %s, %s")
+                                             : _("Device %u · large pool · stream %u — %s, %s"),
+                                 g->device, g->stream, segments, s_bytes);
           }
           pango_layout_set_text (text, h, -1);
           set_color (cr, &p->foreground);
@@ -653,8 +658,9 @@ ts_segment_map_hit_describe (TsSegmentMapRenderer  *self,
 
   recorder = ts_memory_replay_get_recorder (self->replay);
   if (hit->kind == TS_SEGMENT_MAP_HIT_GROUP)
-    return g_strdup_printf ("Device %u, %s pool, stream %u", hit->device,
-                            hit->is_small ? "small" : "large", hit->stream);
+    return g_strdup_printf (hit->is_small ? _("Device %u, small pool, stream %u")
+                                          : _("Device %u, large pool, stream %u"),
+                            hit->device, hit->stream);
   if (hit->kind != TS_SEGMENT_MAP_HIT_BLOCK)
     return NULL;
 

@@ -98,6 +98,24 @@ ts_time_format_duration (TsTime t)
   return g_strdup_printf ("%.3f s", t / 1e9);
 }
 
+char *
+ts_time_format_at (TsTime t,
+                   TsTime resolution)
+{
+  TsTime unit, q;
+  const char *name;
+  int decimals = 0;
+
+  unit_for (t, &unit, &name);
+  /* Decimals until one of the last digit is no more than the resolution,
+   * and at least as many as ts_time_format_duration() gives. */
+  for (q = unit; q > 1 && (q > MAX (resolution, 1) || decimals < 1); q /= 10)
+    decimals++;
+  if (unit == 1)
+    return g_strdup_printf ("%" G_GINT64_FORMAT " ns", t);
+  return g_strdup_printf ("%.*f %s", decimals, (double) t / (double) unit, name);
+}
+
 void
 ts_time_ruler_draw (cairo_t               *cr,
                     PangoLayout           *layout,

@@ -30,6 +30,12 @@ char   *ts_time_format_tick       (TsTime                 t,
 /* A duration or time for people: "812 ns", "12.3 µs", "4.56 ms", "1.23 s". */
 char   *ts_time_format_duration   (TsTime                 t);
 
+/* A time in its own unit with the decimals that show `resolution`: the
+ * two ends of a 5 µs kernel at 239.9 ms read "239.912 ms" and
+ * "239.917 ms", not twice "239.9 ms". */
+char   *ts_time_format_at         (TsTime                 t,
+                                   TsTime                 resolution);
+
 /* Draws the ruler strip over [x, x + width) for [begin, end), with grid
  * lines down to `grid_bottom` (pass y + height for none). */
 void    ts_time_ruler_draw        (cairo_t               *cr,

@@ -11,7 +11,10 @@
 
 #include <pango/pangocairo.h>
 
+#include "ts-busy-index.h"
 #include "ts-counter-plot.h"
+#include "ts-render-format.h"
+#include "ts-render-i18n-private.h"
 #include "ts-render-palette.h"
 #include "ts-time-ruler.h"
 #include "ts-timeline-renderer.h"
@@ -25,12 +28,15 @@
 #define LABEL_MIN_PX     28.0     /* narrower items show no text */
 #define MAX_ARROWS       4096     /* per frame; arrows are deduplicated per pixel first */
 #define MARKER_SIZE      5.0
+#define FLAG_SIZE        5.0      /* half the width of an error or OOM flag */
 
 typedef struct
 {
   char     *title;
   guint     first_track;          /* a group's tracks are contiguous in the document */
   guint     n_tracks;
+  gboolean  idle;                 /* a device that ran nothing and allocated nothing */
+  TsBusyIndex *busy;              /* device groups: all their streams' work, built when drawn */
 } Group;
 
 /* An event record → wait arrow, indexed like a track: sorted by its left
@@ -53,6 +59,9 @@ static gboolean locate_correlation (TsTimelineRenderer *self,
                                     gboolean            prefer_api,
                                     guint              *track,
                                     guint              *item);
+
+static const TsBusyIndex *group_busy (TsTimelineRenderer *self,
+                                      Group              *g);
 
 typedef struct _BreakIndex BreakIndex;
 static void break_index_free (BreakIndex *bi);
@@ -77,6 +86,8 @@ struct _TsTimelineRenderer
   double           label_width;
 
   GArray          *groups;        /* Group */
+  char           **track_titles;  /* per track, in the user's language */
+  TsBusyIndex    **track_busy;    /* per track, built when a fold of it is drawn */
   GArray          *rows;          /* TsTimelineRow */
   gint            *track_rows;    /* per track: its row, or -1 when collapsed */
   double           content_height;
@@ -87,6 +98,7 @@ struct _TsTimelineRenderer
   gint64          *memory_max;    /* per track: the largest counter value */
   gint64         **memory_blocks; /* per memory track: reserved min, max, allocated min, max per block */
   GArray          *problems;      /* Problem */
+  GArray          *flags;         /* TsTimelineFlag, by time */
   GHashTable      *failed_kernels; /* kernel record index + 1 of kernels with error != 0 */
 
   /* Selection and folded groups: shared with the widget, if any. */
@@ -121,6 +133,7 @@ group_clear (gpointer data)
   Group *g = data;
 
   g_free (g->title);
+  g_clear_pointer (&g->busy, ts_busy_index_free);
 }
 
 static void
@@ -146,6 +159,10 @@ ts_timeline_renderer_finalize (GObject *object)
   g_free (self->lane_breaks);
   g_free (self->markers);
   g_free (self->track_rows);
+  g_strfreev (self->track_titles);
+  for (guint i = 0; self->track_busy != NULL && i < n_tracks; i++)
+    ts_busy_index_free (self->track_busy[i]);
+  g_free (self->track_busy);
   for (guint i = 0; self->memory_blocks != NULL && i < n_tracks; i++)
     g_free (self->memory_blocks[i]);
   g_free (self->memory_blocks);
@@ -154,6 +171,7 @@ ts_timeline_renderer_finalize (GObject *object)
   g_clear_pointer (&self->rows, g_array_unref);
   g_clear_pointer (&self->links, g_array_unref);
   g_clear_pointer (&self->problems, g_array_unref);
+  g_clear_pointer (&self->flags, g_array_unref);
   g_clear_pointer (&self->failed_kernels, g_hash_table_unref);
   g_clear_pointer (&self->hatch[0], cairo_pattern_destroy);
   g_clear_pointer (&self->hatch[1], cairo_pattern_destroy);
@@ -178,6 +196,7 @@ ts_timeline_renderer_init (TsTimelineRenderer *self)
   self->rows = g_array_new (FALSE, TRUE, sizeof (TsTimelineRow));
   self->links = g_array_new (FALSE, TRUE, sizeof (Link));
   self->problems = g_array_new (FALSE, TRUE, sizeof (Problem));
+  self->flags = g_array_new (FALSE, TRUE, sizeof (TsTimelineFlag));
   self->failed_kernels = g_hash_table_new (NULL, NULL);
 }
 
@@ -380,9 +399,43 @@ thread_group_title (TsRecorder *rec,
 
       ts_recorder_get (rec, TS_RECORD_THREAD, i, &r);
       if (r.thread == thread && r.name != 0)
-        return g_strdup_printf ("Host thread %u · %s", thread, ts_recorder_lookup (rec, r.name));
+        /* Translators: a group of the timeline: "Host thread 0 · MainThread" */
+        return g_strdup_printf (_("Host thread %u · %s"), thread, ts_recorder_lookup (rec, r.name));
     }
-  return g_strdup_printf ("Host thread %u", thread);
+  return g_strdup_printf (_("Host thread %u"), thread);
+}
+
+/* A device group did no work when its streams have no items and its
+ * memory counter never rose: the spare GPUs of a one-GPU example. */
+static gboolean
+group_is_idle (TsTimelineRenderer *self,
+               const Group        *g)
+{
+  const TsTrack *first = ts_trace_document_get_track (self->document, g->first_track);
+
+  if (first->device < 0)
+    return FALSE;
+  for (guint k = 0; k < g->n_tracks; k++)
+    {
+      const TsTrack *t = ts_trace_document_get_track (self->document, g->first_track + k);
+
+      if (t->n_items > 0)
+        return FALSE;
+      for (guint i = 0; i < t->n_samples; i++)
+        if (t->allocated[i] > 0 || t->reserved[i] > 0)
+          return FALSE;
+    }
+  return TRUE;
+}
+
+static void
+build_titles (TsTimelineRenderer *self)
+{
+  guint n = ts_trace_document_get_n_tracks (self->document);
+
+  self->track_titles = g_new0 (char *, n + 1);
+  for (guint i = 0; i < n; i++)
+    self->track_titles[i] = ts_render_track_title (self->recorder, ts_trace_document_get_track (self->document, i));
 }
 
 static void
@@ -420,6 +473,12 @@ build_groups (TsTimelineRenderer *self)
         g_array_append_val (self->groups, g);
       }
     }
+
+  for (guint gi = 0; gi < self->groups->len; gi++)
+    {
+      Group *g = &g_array_index (self->groups, Group, gi);
+      g->idle = group_is_idle (self, g);
+    }
 }
 
 static double
@@ -435,6 +494,7 @@ build_rows (TsTimelineRenderer *self)
 {
   double y = 0;
   guint n_tracks = ts_trace_document_get_n_tracks (self->document);
+  gboolean show_idle = ts_timeline_view_state_get_show_idle_devices (self->state);
 
   g_array_set_size (self->rows, 0);
   for (guint i = 0; i < n_tracks; i++)
@@ -445,6 +505,8 @@ build_rows (TsTimelineRenderer *self)
       const Group *g = &g_array_index (self->groups, Group, gi);
       TsTimelineRow header = { TS_TIMELINE_ROW_GROUP, gi, G_MAXUINT, y, GROUP_H };
 
+      if (g->idle && !show_idle)
+        continue;
       g_array_append_val (self->rows, header);
       y += GROUP_H;
       if (ts_timeline_view_state_get_group_folded (self->state, g->title))
@@ -693,6 +755,47 @@ build_problems (TsTimelineRenderer *self)
     }
 }
 
+static int
+compare_flags (gconstpointer a,
+               gconstpointer b)
+{
+  TsTime x = ((const TsTimelineFlag *) a)->time, y = ((const TsTimelineFlag *) b)->time;
+
+  return x < y ? -1 : x > y;
+}
+
+/* Errors and OOMs get a flag on the ruler and a line down the tracks:
+ * they happen at an instant, and a red outline alone is lost at fit zoom. */
+static void
+build_flags (TsTimelineRenderer *self)
+{
+  gsize n = ts_recorder_get_count (self->recorder, TS_RECORD_ERROR);
+
+  for (gsize i = 0; i < n; i++)
+    {
+      TsErrorRecord e;
+      TsTimelineFlag flag = { TS_TIMELINE_FLAG_ERROR, 0, i };
+
+      ts_recorder_get (self->recorder, TS_RECORD_ERROR, i, &e);
+      flag.time = e.time;
+      g_array_append_val (self->flags, flag);
+    }
+
+  n = ts_recorder_get_count (self->recorder, TS_RECORD_ALLOC);
+  for (gsize i = 0; i < n; i++)
+    {
+      TsAllocRecord a;
+      TsTimelineFlag flag = { TS_TIMELINE_FLAG_OOM, 0, i };
+
+      ts_recorder_get (self->recorder, TS_RECORD_ALLOC, i, &a);
+      if (a.action != TS_ALLOC_ACTION_OOM)
+        continue;
+      flag.time = a.time;
+      g_array_append_val (self->flags, flag);
+    }
+  g_array_sort (self->flags, compare_flags);
+}
+
 static void
 folded_changed_cb (TsTimelineRenderer *self)
 {
@@ -727,12 +830,16 @@ ts_timeline_renderer_new_for_state (TsTraceDocument     *document,
   g_signal_connect_object (self->state, "folded-changed",
                            G_CALLBACK (folded_changed_cb), self, G_CONNECT_SWAPPED);
   self->track_rows = g_new (gint, MAX (1, ts_trace_document_get_n_tracks (document)));
+  self->track_busy = g_new0 (TsBusyIndex *, MAX (1, ts_trace_document_get_n_tracks (document)));
+  _ts_render_i18n_init ();
+  build_titles (self);
   build_groups (self);
   build_rows (self);
   build_events (self);
   build_lane_breaks (self);
   build_memory_max (self);
   build_problems (self);
+  build_flags (self);
   return self;
 }
 
@@ -828,6 +935,104 @@ ts_timeline_renderer_get_group_collapsed (TsTimelineRenderer *self,
   g_return_val_if_fail (TS_IS_TIMELINE_RENDERER (self), FALSE);
   g_return_val_if_fail (group < self->groups->len, FALSE);
   return ts_timeline_view_state_get_group_folded (self->state, g_array_index (self->groups, Group, group).title);
+}
+
+guint
+ts_timeline_renderer_get_n_flags (TsTimelineRenderer *self)
+{
+  g_return_val_if_fail (TS_IS_TIMELINE_RENDERER (self), 0);
+  return self->flags->len;
+}
+
+const TsTimelineFlag *
+ts_timeline_renderer_get_flag (TsTimelineRenderer *self,
+                               guint               index)
+{
+  g_return_val_if_fail (TS_IS_TIMELINE_RENDERER (self), NULL);
+  g_return_val_if_fail (index < self->flags->len, NULL);
+  return &g_array_index (self->flags, TsTimelineFlag, index);
+}
+
+/* A track's name as drawn, in the user's language. */
+const char *
+ts_timeline_renderer_get_track_title (TsTimelineRenderer *self,
+                                      guint               track)
+{
+  g_return_val_if_fail (TS_IS_TIMELINE_RENDERER (self), NULL);
+  g_return_val_if_fail (track < ts_trace_document_get_n_tracks (self->document), NULL);
+  return self->track_titles[track];
+}
+
+/* The share of [begin, end) any stream of a device group was running
+ * something; -1 for a host group. */
+double
+ts_timeline_renderer_get_group_busy (TsTimelineRenderer *self,
+                                     guint               group,
+                                     TsTime              begin,
+                                     TsTime              end)
+{
+  const TsBusyIndex *busy;
+
+  g_return_val_if_fail (TS_IS_TIMELINE_RENDERER (self), -1);
+  g_return_val_if_fail (group < self->groups->len, -1);
+
+  if (!(busy = group_busy (self, &g_array_index (self->groups, Group, group))))
+    return -1;
+  if (end <= begin)
+    return 0;
+  return (double) ts_busy_index_busy (busy, begin, end) / (double) (end - begin);
+}
+
+/* The API call behind an event marker (cudaEventRecord for a record,
+ * cudaStreamWaitEvent for a wait), found by its stream and device time. */
+gboolean
+ts_timeline_renderer_locate_event_call (TsTimelineRenderer  *self,
+                                        const TsTimelineHit *hit,
+                                        guint               *track,
+                                        guint               *item)
+{
+  const TsTrack *t;
+  gboolean record;
+  gsize n;
+
+  g_return_val_if_fail (TS_IS_TIMELINE_RENDERER (self), FALSE);
+  g_return_val_if_fail (hit != NULL, FALSE);
+
+  record = hit->kind == TS_TIMELINE_HIT_EVENT_RECORD;
+  if (!record && hit->kind != TS_TIMELINE_HIT_EVENT_WAIT)
+    return FALSE;
+  t = ts_trace_document_get_track (self->document, hit->track);
+  n = ts_recorder_get_count (self->recorder, record ? TS_RECORD_EVENT_RECORD : TS_RECORD_EVENT_WAIT);
+  for (gsize i = 0; i < n; i++)
+    {
+      TsEventRecordRecord r;
+      TsEventWaitRecord w;
+      TsStreamId stream;
+      TsTime time;
+      guint64 correlation;
+
+      if (record)
+        ts_recorder_get (self->recorder, TS_RECORD_EVENT_RECORD, i, &r),
+          stream = r.stream, time = r.time, correlation = r.correlation;
+      else
+        ts_recorder_get (self->recorder, TS_RECORD_EVENT_WAIT, i, &w),
+          stream = w.stream, time = w.time, correlation = w.correlation;
+      if (stream == t->stream && time == hit->time)
+        return locate_correlation (self, correlation, TRUE, track, item);
+    }
+  return FALSE;
+}
+
+/* How many device groups did no work (shown or not). */
+guint
+ts_timeline_renderer_get_n_idle_groups (TsTimelineRenderer *self)
+{
+  guint n = 0;
+
+  g_return_val_if_fail (TS_IS_TIMELINE_RENDERER (self), 0);
+  for (guint gi = 0; gi < self->groups->len; gi++)
+    n += g_array_index (self->groups, Group, gi).idle;
+  return n;
 }
 
 guint
@@ -1089,17 +1294,17 @@ item_text (const Frame   *f,
   if (t->kinds[i] == TS_ITEM_SYNC)
     {
       static const char * const names[] = {
-        [TS_SYNC_DEVICE] = "Blocked: device synchronize",
-        [TS_SYNC_STREAM] = "Blocked: stream synchronize",
-        [TS_SYNC_EVENT] = "Blocked: event synchronize",
-        [TS_SYNC_COPY] = "Blocked: synchronous copy",
+        [TS_SYNC_DEVICE] = N_("Blocked: device synchronize"),
+        [TS_SYNC_STREAM] = N_("Blocked: stream synchronize"),
+        [TS_SYNC_EVENT] = N_("Blocked: event synchronize"),
+        [TS_SYNC_COPY] = N_("Blocked: synchronous copy"),
       };
       TsSyncRecord r;
 
       if (ts_recorder_get (f->self->recorder, TS_RECORD_SYNC, t->records[i], &r) &&
           r.kind < G_N_ELEMENTS (names) && names[r.kind] != NULL)
-        return g_strdup (names[r.kind]);
-      return g_strdup ("Blocked");
+        return g_strdup (_(names[r.kind]));
+      return g_strdup (_("Blocked"));
     }
   return g_strdup (ts_recorder_lookup (f->self->recorder, t->labels[i]));
 }
@@ -1200,27 +1405,133 @@ draw_item (Frame         *f,
     }
 }
 
+/* A track's items as one busy index: folds of its top lane are shaded by
+ * how much of each pixel column they fill. */
+static const TsBusyIndex *
+track_busy (TsTimelineRenderer *self,
+            guint               track)
+{
+  if (self->track_busy[track] == NULL)
+    {
+      const TsTrack *t = ts_trace_document_get_track (self->document, track);
+      self->track_busy[track] = ts_busy_index_new (t->starts, t->ends, t->n_items);
+    }
+  return self->track_busy[track];
+}
+
+/* The work of all the streams of a device group, for its utilization. */
+static const TsBusyIndex *
+group_busy (TsTimelineRenderer *self,
+            Group              *g)
+{
+  const TsTrack *first = ts_trace_document_get_track (self->document, g->first_track);
+
+  if (first->device < 0)
+    return NULL;
+  if (g->busy == NULL)
+    {
+      g_autoptr(GArray) starts = g_array_new (FALSE, FALSE, sizeof (TsTime));
+      g_autoptr(GArray) ends = g_array_new (FALSE, FALSE, sizeof (TsTime));
+
+      for (guint k = 0; k < g->n_tracks; k++)
+        {
+          const TsTrack *t = ts_trace_document_get_track (self->document, g->first_track + k);
+
+          if (t->kind != TS_TRACK_STREAM)
+            continue;
+          g_array_append_vals (starts, t->starts, t->n_items);
+          g_array_append_vals (ends, t->ends, t->n_items);
+        }
+      g->busy = ts_busy_index_new ((const TsTime *) (gpointer) starts->data,
+                                   (const TsTime *) (gpointer) ends->data, starts->len);
+    }
+  return g->busy;
+}
+
+/* The busy fraction of each pixel column of [x0, x1), in eighths: drawn
+ * as `color` at 0.3 of its alpha when idle up to all of it when full, or,
+ * when `bars`, as a bar of that height from the bottom of [y, y + h) (an
+ * idle column draws nothing). Runs of columns of one level are one
+ * rectangle. */
 static void
-draw_fold (Frame  *f,
-           double  x0,
-           double  x1,
-           double  y,
-           double  h,
-           guint   count)
+draw_density (Frame               *f,
+              const TsBusyIndex   *busy,
+              const TsRenderColor *color,
+              double               x0,
+              double               x1,
+              double               y,
+              double               h,
+              gboolean             bars)
+{
+  cairo_t *cr = f->cr;
+  double run_x = x0;
+  int run_level = -1;
+
+  x0 = MAX (floor (x0), f->x0);
+  x1 = MIN (ceil (x1), f->x1);
+  for (double x = x0; x <= x1; x++)
+    {
+      int level = -1;
+
+      if (x < x1)
+        {
+          TsTime a = frame_time_at (f, x), b = MAX (frame_time_at (f, x + 1), a + 1);
+          double frac = (double) ts_busy_index_busy (busy, a, b) / (double) (b - a);
+
+          level = (int) round (CLAMP (frac, 0, 1) * 8);
+        }
+      if (level == run_level)
+        continue;
+      if (run_level > 0 || (run_level == 0 && !bars))
+        {
+          double v = run_level / 8.0;
+
+          if (bars)
+            {
+              ts_render_set_color (cr, color);
+              cairo_rectangle (cr, run_x, y + h - v * h, x - run_x, v * h);
+            }
+          else
+            {
+              cairo_set_source_rgba (cr, color->r, color->g, color->b, color->a * (0.3 + 0.7 * v));
+              cairo_rectangle (cr, run_x, y, x - run_x, h);
+            }
+          cairo_fill (cr);
+        }
+      run_x = x;
+      run_level = level;
+    }
+}
+
+static void
+draw_fold (Frame             *f,
+           const TsBusyIndex *busy,
+           double             x0,
+           double             x1,
+           double             y,
+           double             h,
+           guint              count)
 {
   cairo_t *cr = f->cr;
   double w = MAX (1, x1 - x0);
 
   f->self->stats.n_folds++;
-  ts_render_set_color (cr, &f->p->fold);
-  cairo_rectangle (cr, x0, y + 1, w, h - 2);
-  cairo_fill (cr);
+  /* Shaded by density where the lane's coverage is known (its top lane):
+   * a launch-bound loop reads pale, a busy stream dark. */
+  if (busy != NULL && w >= 2)
+    draw_density (f, busy, &f->p->fold, x0, x0 + w, y + 1, h - 2, FALSE);
+  else
+    {
+      ts_render_set_color (cr, &f->p->fold);
+      cairo_rectangle (cr, x0, y + 1, w, h - 2);
+      cairo_fill (cr);
+    }
 
   if (w >= 46)
     {
       char text[32];
 
-      g_snprintf (text, sizeof text, "%u items", count);
+      g_snprintf (text, sizeof text, g_dngettext (GETTEXT_PACKAGE, "%u item", "%u items", count), count);
       draw_label (f, text, &f->p->fold_text, MAX (x0, f->x0) + 3, y, MIN (x1, f->x1) - MAX (x0, f->x0) - 6, h);
       f->self->stats.n_labels++;
     }
@@ -1276,12 +1587,13 @@ fold_run_end (Frame             *f,
 /* Walks one nesting depth of a track (see the header): wide items are
  * drawn, runs of narrow ones folded. */
 static void
-draw_lane (Frame            *f,
-           const TsTrack    *t,
-           const BreakIndex *bi,
-           guint             depth,
-           double            y,
-           double            h)
+draw_lane (Frame             *f,
+           const TsTrack     *t,
+           const BreakIndex  *bi,
+           const TsBusyIndex *busy,
+           guint              depth,
+           double             y,
+           double             h)
 {
   TsTrackLane lane;
   guint k, n;
@@ -1315,7 +1627,7 @@ draw_lane (Frame            *f,
       last = ts_track_lane_item (&lane, k - 1);
       run_x0 = MAX (floor (xs), f->x0 - 2);
       run_x1 = MAX (floor (frame_x (f, t->starts[last])) + 1, frame_x (f, t->ends[last]));
-      draw_fold (f, run_x0, MIN (run_x1, f->x1 + 2), y, h, k - first);
+      draw_fold (f, busy, run_x0, MIN (run_x1, f->x1 + 2), y, h, k - first);
     }
 }
 
@@ -1348,7 +1660,7 @@ draw_memory_track (Frame         *f,
     f->self->stats.n_samples += ts_counter_plot_draw (f->cr, &plot, &f->p->allocated);
   }
 
-  label = g_format_size_full ((guint64) MAX (0, max), G_FORMAT_SIZE_IEC_UNITS);
+  label = ts_render_format_bytes ((guint64) MAX (0, max));
   pango_layout_set_width (f->layout, -1);
   pango_layout_set_text (f->layout, label, -1);
   ts_render_set_color (f->cr, &f->p->dim_text);
@@ -1719,6 +2031,40 @@ draw_problems (Frame *f)
     }
 }
 
+/* A red flag hanging from the ruler per error or OOM, and a dashed line
+ * down through the tracks, so they are found at any zoom. */
+static void
+draw_flags (Frame *f)
+{
+  cairo_t *cr = f->cr;
+
+  for (guint i = 0; i < f->self->flags->len; i++)
+    {
+      const TsTimelineFlag *flag = &g_array_index (f->self->flags, TsTimelineFlag, i);
+      double x = floor (frame_x (f, flag->time)) + 0.5;
+      static const double dash[] = { 3, 3 };
+
+      if (x < f->x0 - FLAG_SIZE || x > f->x1 + FLAG_SIZE)
+        continue;
+      ts_render_set_color (cr, &f->p->kernel_error);
+      cairo_move_to (cr, x - FLAG_SIZE, RULER_H - 2 * FLAG_SIZE);
+      cairo_line_to (cr, x + FLAG_SIZE, RULER_H - 2 * FLAG_SIZE);
+      cairo_line_to (cr, x, RULER_H);
+      cairo_close_path (cr);
+      cairo_fill (cr);
+
+      cairo_save (cr);
+      cairo_rectangle (cr, f->x0, f->top, f->x1 - f->x0, f->bottom - f->top);
+      cairo_clip (cr);
+      cairo_set_dash (cr, dash, G_N_ELEMENTS (dash), 0);
+      cairo_set_line_width (cr, 1);
+      cairo_move_to (cr, x, RULER_H);
+      cairo_line_to (cr, x, f->bottom);
+      cairo_stroke (cr);
+      cairo_restore (cr);
+    }
+}
+
 static void
 draw_range (Frame *f)
 {
@@ -1771,7 +2117,8 @@ draw_track (Frame               *f,
 
       if (ly > f->bottom || ly + LANE_H < f->top)
         continue;
-      draw_lane (f, t, f->self->lane_breaks[row->track][d], d, ly, LANE_H);
+      draw_lane (f, t, f->self->lane_breaks[row->track][d], d == 0 ? track_busy (f->self, row->track) : NULL,
+                 d, ly, LANE_H);
     }
 
   if (t->kind == TS_TRACK_STREAM)
@@ -1798,9 +2145,15 @@ draw_row_labels (Frame               *f,
       const Group *g = &g_array_index (self->groups, Group, row->group);
       g_autofree char *markup = NULL;
 
+      const TsBusyIndex *busy;
+
       ts_render_set_color (cr, &f->p->group_bg);
       cairo_rectangle (cr, 0, y, f->x1, row->height);
       cairo_fill (cr);
+      /* A device's header is its utilization row: how much of each pixel
+       * column any of its streams was running something. */
+      if ((busy = group_busy (self, (Group *) g)) != NULL)
+        draw_density (f, busy, &f->p->utilization, f->x0, f->x1, y + 2, row->height - 3, TRUE);
 
       /* The disclosure triangle. */
       ts_render_set_color (cr, &f->p->foreground);
@@ -1822,6 +2175,18 @@ draw_row_labels (Frame               *f,
       markup = g_markup_printf_escaped ("<b>%s</b>", g->title);
       pango_layout_set_width (f->layout, (int) ((f->x1 - 28) * PANGO_SCALE));
       pango_layout_set_markup (f->layout, markup, -1);
+      if (busy != NULL)
+        {
+          int tw, th;
+
+          /* The title stays readable where it reaches over the bars,
+           * which still show through. */
+          pango_layout_get_pixel_size (f->layout, &tw, &th);
+          cairo_set_source_rgba (cr, f->p->group_bg.r, f->p->group_bg.g, f->p->group_bg.b, 0.75);
+          cairo_rectangle (cr, f->x0, y, MAX (0, 22 + tw + 6 - f->x0), row->height);
+          cairo_fill (cr);
+          ts_render_set_color (cr, &f->p->foreground);
+        }
       cairo_move_to (cr, 22, y + 3);
       pango_cairo_show_layout (cr, f->layout);
       pango_layout_set_attributes (f->layout, NULL);
@@ -1840,7 +2205,7 @@ draw_row_labels (Frame               *f,
     cairo_fill (cr);
 
     pango_layout_set_width (f->layout, (int) ((w - 24) * PANGO_SCALE));
-    pango_layout_set_text (f->layout, t->title, -1);
+    pango_layout_set_text (f->layout, f->self->track_titles[row->track], -1);
     ts_render_set_color (cr, &f->p->foreground);
     cairo_move_to (cr, 18, y + 3);
     pango_cairo_show_layout (cr, f->layout);
@@ -1848,11 +2213,11 @@ draw_row_labels (Frame               *f,
     if (t->kind == TS_TRACK_MEMORY)
       {
         /* A legend in the series' colours. */
-        pango_layout_set_text (f->layout, "allocated", -1);
+        pango_layout_set_text (f->layout, _("allocated"), -1);
         ts_render_set_color (cr, &f->p->allocated);
         cairo_move_to (cr, 18, y + 21);
         pango_cairo_show_layout (cr, f->layout);
-        pango_layout_set_text (f->layout, "reserved", -1);
+        pango_layout_set_text (f->layout, _("reserved"), -1);
         ts_render_set_color (cr, &f->p->reserved);
         cairo_move_to (cr, 18, y + 37);
         pango_cairo_show_layout (cr, f->layout);
@@ -1928,6 +2293,7 @@ ts_timeline_renderer_draw (TsTimelineRenderer   *self,
   cairo_fill (cr);
 
   draw_range (&f);
+  draw_flags (&f);
   cairo_restore (cr);
   g_object_unref (f.layout);
 }
@@ -1978,6 +2344,74 @@ hit_lane (Frame         *f,
   return TRUE;
 }
 
+static gboolean
+hit_flag (Frame         *f,
+          double         x,
+          double         y,
+          TsTimelineHit *hit)
+{
+  if (y < RULER_H - 2 * FLAG_SIZE - 2)
+    return FALSE;
+  for (guint i = 0; i < f->self->flags->len; i++)
+    {
+      const TsTimelineFlag *flag = &g_array_index (f->self->flags, TsTimelineFlag, i);
+
+      if (fabs (frame_x (f, flag->time) - x) <= FLAG_SIZE + 1)
+        {
+          hit->kind = TS_TIMELINE_HIT_FLAG;
+          hit->item = i;
+          return TRUE;
+        }
+    }
+  return FALSE;
+}
+
+/* The marker of `times` nearest to x, within a marker's width. */
+static gboolean
+nearest_marker (Frame  *f,
+                GArray *times,
+                double  x,
+                guint  *index)
+{
+  const TsTime *v;
+  guint k;
+
+  if (times == NULL || times->len == 0)
+    return FALSE;
+  v = (const TsTime *) (gpointer) times->data;
+  k = ts_counter_plot_gallop (v, times->len, 0, ts_timeline_renderer_x_to_time (f->self, f->view, x - MARKER_SIZE));
+  if (k < times->len && fabs (frame_x (f, v[k]) - x) <= MARKER_SIZE)
+    {
+      *index = k;
+      return TRUE;
+    }
+  return FALSE;
+}
+
+/* Event record markers hang from the top of a stream's row, waits stand
+ * on its bottom: a point within a marker's height of either edge. */
+static gboolean
+hit_marker (Frame         *f,
+            guint          track,
+            double         x,
+            double         ry,
+            double         height,
+            TsTimelineHit *hit)
+{
+  const Markers *m = &f->self->markers[track];
+  guint index;
+
+  if (ry <= MARKER_SIZE + 2 && nearest_marker (f, m->records, x, &index))
+    hit->kind = TS_TIMELINE_HIT_EVENT_RECORD;
+  else if (ry >= height - MARKER_SIZE - 2 && nearest_marker (f, m->waits, x, &index))
+    hit->kind = TS_TIMELINE_HIT_EVENT_WAIT;
+  else
+    return FALSE;
+  hit->item = index;
+  hit->time = g_array_index (hit->kind == TS_TIMELINE_HIT_EVENT_RECORD ? m->records : m->waits, TsTime, index);
+  return TRUE;
+}
+
 gboolean
 ts_timeline_renderer_hit_test (TsTimelineRenderer   *self,
                                const TsTimelineView *view,
@@ -2002,6 +2436,7 @@ ts_timeline_renderer_hit_test (TsTimelineRenderer   *self,
   if (y < RULER_H)
     {
       hit->kind = TS_TIMELINE_HIT_RULER;
+      hit_flag (&f, x, y, hit);
       return TRUE;
     }
 
@@ -2048,6 +2483,9 @@ ts_timeline_renderer_hit_test (TsTimelineRenderer   *self,
         }
       return TRUE;
     }
+
+  if (t->kind == TS_TRACK_STREAM && hit_marker (&f, row->track, x, cy - row->y, row->height, hit))
+    return TRUE;
 
   {
     double ly = cy - row->y - TRACK_PAD;

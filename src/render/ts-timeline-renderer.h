@@ -74,6 +74,9 @@ typedef enum
   TS_TIMELINE_HIT_ITEM,       /* track, item (index in the track's columns), time */
   TS_TIMELINE_HIT_FOLD,       /* a folded box: track, item (its first), n_items, time */
   TS_TIMELINE_HIT_SAMPLE,     /* a memory track: track, item = sample index, time */
+  TS_TIMELINE_HIT_FLAG,       /* an error or OOM flag on the ruler: item = flag index */
+  TS_TIMELINE_HIT_EVENT_RECORD, /* a stream's event record marker: track, time */
+  TS_TIMELINE_HIT_EVENT_WAIT,   /* a stream's event wait marker: track, time */
 } TsTimelineHitKind;
 
 typedef struct
@@ -123,6 +126,20 @@ typedef struct
   guint                 to_item;
 } TsTimelineProblem;
 
+/* An instant the run went wrong, flagged on the ruler. */
+typedef enum
+{
+  TS_TIMELINE_FLAG_ERROR = 1,      /* record indexes TS_RECORD_ERROR */
+  TS_TIMELINE_FLAG_OOM,            /* record indexes TS_RECORD_ALLOC (an OOM action) */
+} TsTimelineFlagKind;
+
+typedef struct
+{
+  TsTimelineFlagKind kind;
+  TsTime             time;
+  guint              record;
+} TsTimelineFlag;
+
 #define TS_TYPE_TIMELINE_RENDERER (ts_timeline_renderer_get_type ())
 
 G_DECLARE_FINAL_TYPE (TsTimelineRenderer, ts_timeline_renderer, TS, TIMELINE_RENDERER, GObject)
@@ -154,6 +171,21 @@ gboolean    ts_timeline_renderer_get_group_collapsed (TsTimelineRenderer     *se
 
 /* Layout: rows in display order (collapsed groups keep only their header). */
 guint     ts_timeline_renderer_get_n_rows          (TsTimelineRenderer       *self);
+const char *ts_timeline_renderer_get_track_title   (TsTimelineRenderer       *self,
+                                                    guint                     track);
+/* The share of [begin, end) any stream of a device group ran something
+ * (its header draws this per pixel column); -1 for a host group. */
+double    ts_timeline_renderer_get_group_busy      (TsTimelineRenderer       *self,
+                                                    guint                     group,
+                                                    TsTime                    begin,
+                                                    TsTime                    end);
+/* Errors and OOMs, by time. */
+guint     ts_timeline_renderer_get_n_flags         (TsTimelineRenderer       *self);
+const TsTimelineFlag *ts_timeline_renderer_get_flag (TsTimelineRenderer      *self,
+                                                    guint                     index);
+/* Device groups that ran and allocated nothing; hidden while the view
+ * state's "show-idle-devices" is off. */
+guint     ts_timeline_renderer_get_n_idle_groups   (TsTimelineRenderer       *self);
 const TsTimelineRow *ts_timeline_renderer_get_row  (TsTimelineRenderer       *self,
                                                     guint                     row);
 /* The row of a document track; FALSE when hidden in a collapsed group. */
@@ -182,6 +214,12 @@ const TsTimelineProblem *ts_timeline_renderer_get_problem (TsTimelineRenderer *s
 gboolean  ts_timeline_renderer_locate_correlation  (TsTimelineRenderer       *self,
                                                     guint64                   correlation,
                                                     gboolean                  prefer_api,
+                                                    guint                    *track,
+                                                    guint                    *item);
+
+/* The API call that recorded (or waited for) the event of a marker hit. */
+gboolean  ts_timeline_renderer_locate_event_call   (TsTimelineRenderer       *self,
+                                                    const TsTimelineHit      *hit,
                                                     guint                    *track,
                                                     guint                    *item);
 

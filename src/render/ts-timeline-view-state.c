@@ -21,6 +21,7 @@ struct _TsTimelineViewState
   guint       selected_track;
   guint       selected_item;
   GHashTable *folded;             /* group titles */
+  gboolean    show_idle;          /* device groups with no work */
 };
 
 G_DEFINE_FINAL_TYPE (TsTimelineViewState, ts_timeline_view_state, G_TYPE_OBJECT)
@@ -33,6 +34,7 @@ enum {
   PROP_RANGE_END,
   PROP_SELECTED_TRACK,
   PROP_SELECTED_ITEM,
+  PROP_SHOW_IDLE_DEVICES,
   N_PROPS
 };
 
@@ -203,6 +205,29 @@ ts_timeline_view_state_unfold_all (TsTimelineViewState *self)
   folded_changed (self);
 }
 
+gboolean
+ts_timeline_view_state_get_show_idle_devices (TsTimelineViewState *self)
+{
+  g_return_val_if_fail (TS_IS_TIMELINE_VIEW_STATE (self), TRUE);
+
+  return self->show_idle;
+}
+
+/* Rows appear or go like folding a group: ::folded-changed lays them out. */
+void
+ts_timeline_view_state_set_show_idle_devices (TsTimelineViewState *self,
+                                              gboolean             show)
+{
+  g_return_if_fail (TS_IS_TIMELINE_VIEW_STATE (self));
+
+  show = !!show;
+  if (self->show_idle == show)
+    return;
+  self->show_idle = show;
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_SHOW_IDLE_DEVICES]);
+  folded_changed (self);
+}
+
 /* --- GObject ------------------------------------------------------------- */
 
 static void
@@ -243,6 +268,9 @@ ts_timeline_view_state_get_property (GObject    *object,
     case PROP_SELECTED_ITEM:
       g_value_set_int (value, self->has_selection ? (int) self->selected_item : -1);
       break;
+    case PROP_SHOW_IDLE_DEVICES:
+      g_value_set_boolean (value, self->show_idle);
+      break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
     }
@@ -269,6 +297,9 @@ ts_timeline_view_state_set_property (GObject      *object,
       break;
     case PROP_RANGE_END:
       ts_timeline_view_state_set_selected_range (self, self->range_begin, g_value_get_int64 (value));
+      break;
+    case PROP_SHOW_IDLE_DEVICES:
+      ts_timeline_view_state_set_show_idle_devices (self, g_value_get_boolean (value));
       break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
@@ -301,6 +332,10 @@ ts_timeline_view_state_class_init (TsTimelineViewStateClass *klass)
   properties[PROP_SELECTED_ITEM] =
     g_param_spec_int ("selected-item", NULL, NULL, -1, G_MAXINT, -1,
                       G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+  /* Shown unless a view says otherwise: the CLI draws every device. */
+  properties[PROP_SHOW_IDLE_DEVICES] =
+    g_param_spec_boolean ("show-idle-devices", NULL, NULL, TRUE,
+                          G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
   g_object_class_install_properties (object_class, N_PROPS, properties);
 
   /**
@@ -326,6 +361,7 @@ static void
 ts_timeline_view_state_init (TsTimelineViewState *self)
 {
   self->folded = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  self->show_idle = TRUE;
 }
 
 TsTimelineViewState *

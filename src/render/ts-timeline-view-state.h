@@ -66,4 +66,10 @@ void      ts_timeline_view_state_set_group_folded   (TsTimelineViewState *self,
                                                      gboolean             folded);
 void      ts_timeline_view_state_unfold_all         (TsTimelineViewState *self);
 
+/* Whether devices that did no work get rows ("show-idle-devices", TRUE
+ * by default); a change emits ::folded-changed, as rows move. */
+gboolean  ts_timeline_view_state_get_show_idle_devices (TsTimelineViewState *self);
+void      ts_timeline_view_state_set_show_idle_devices (TsTimelineViewState *self,
+                                                        gboolean             show);
+
 G_END_DECLS

@@ -27,6 +27,7 @@ main (int   argc,
 
   g_set_application_name (_("Tensorscope"));
 
+  ts_application_ensure_settings_backend ();
   if (!ts_application_check_schema (&error))
     {
       g_printerr ("tensorscope: %s\n", error->message);

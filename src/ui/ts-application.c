@@ -42,6 +42,45 @@ ts_application_style_changed_cb (TsApplication *self,
   adw_style_manager_set_color_scheme (style_manager, scheme);
 }
 
+/* Whether a session bus can be reached without starting one: dconf
+ * writes through it (D-Bus autolaunch is not tried, it needs X11 and
+ * would leave a daemon behind). */
+static gboolean
+ts_application_have_session_bus (void)
+{
+  const char *address = g_getenv ("DBUS_SESSION_BUS_ADDRESS");
+  const char *runtime_dir = g_getenv ("XDG_RUNTIME_DIR");
+  g_autofree char *socket = NULL;
+
+  if (address != NULL && *address != '\0')
+    return TRUE;
+  if (runtime_dir == NULL || *runtime_dir == '\0')
+    return FALSE;
+  socket = g_build_filename (runtime_dir, "bus", NULL);
+  return g_file_test (socket, G_FILE_TEST_EXISTS);
+}
+
+/**
+ * ts_application_ensure_settings_backend:
+ *
+ * Without a session bus (ssh, containers, WSL) dconf cannot write, and
+ * every toggle flips back as soon as it is set. Then settings live in
+ * memory for this run, said once on stderr. Call before the first
+ * #GSettings; a backend chosen with GSETTINGS_BACKEND is left alone.
+ *
+ * Returns: whether the in-memory backend was chosen here
+ */
+gboolean
+ts_application_ensure_settings_backend (void)
+{
+  if (g_getenv ("GSETTINGS_BACKEND") != NULL || ts_application_have_session_bus ())
+    return FALSE;
+
+  g_setenv ("GSETTINGS_BACKEND", "memory", TRUE);
+  g_warning ("No D-Bus session bus: settings are kept in memory and forgotten when Tensorscope quits");
+  return TRUE;
+}
+
 static TsWindow *
 ts_application_get_window (TsApplication *self)
 {
@@ -140,14 +179,15 @@ static const GActionEntry app_actions[] = {
 static void
 ts_application_set_accels (TsApplication *self)
 {
-  static const struct { const char *action; const char *accels[3]; } accels[] = {
+  static const struct { const char *action; const char *accels[4]; } accels[] = {
     { "app.quit", { "<Control>q", NULL } },
     { "win.open", { "<Control>o", NULL } },
     { "win.save-trace", { "<Control>s", NULL } },
     { "win.save-script", { "<Control><Shift>s", NULL } },
-    { "win.run", { "<Control>r", "F5", NULL } },
+    { "win.run", { "<Control>Return", "<Control>r", "F5" } },
     { "win.stop", { "<Control>period", "Escape", NULL } },
     { "win.show-gallery", { "F9", NULL } },
+    { "win.show-code", { "F8", NULL } },
     { "win.find", { "<Control>f", NULL } },
     { "win.find-next", { "<Control>g", NULL } },
     { "win.find-previous", { "<Control><Shift>g", NULL } },

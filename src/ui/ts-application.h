@@ -20,5 +20,6 @@ G_DECLARE_FINAL_TYPE (TsApplication, ts_application, TS, APPLICATION, AdwApplica
 TsApplication *ts_application_new          (void);
 GSettings     *ts_application_get_settings (TsApplication *self);
 gboolean       ts_application_check_schema (GError       **error);
+gboolean       ts_application_ensure_settings_backend (void);
 
 G_END_DECLS

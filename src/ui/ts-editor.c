@@ -140,32 +140,59 @@ ts_editor_new (void)
   return g_object_new (TS_TYPE_EDITOR, NULL);
 }
 
+/* A new script starts at its first column: the old horizontal scroll
+ * would hide the beginning of every line. */
+static void
+ts_editor_scroll_home (TsEditor *self)
+{
+  GtkAdjustment *h = gtk_scrollable_get_hadjustment (GTK_SCROLLABLE (self));
+  GtkAdjustment *v = gtk_scrollable_get_vadjustment (GTK_SCROLLABLE (self));
+
+  if (h != NULL)
+    gtk_adjustment_set_value (h, gtk_adjustment_get_lower (h));
+  if (v != NULL)
+    gtk_adjustment_set_value (v, gtk_adjustment_get_lower (v));
+}
+
 /**
  * ts_editor_set_text:
  * @self: a #TsEditor
  * @text: the new script
  *
- * Replaces the script; the change cannot be undone and the buffer is
- * unmodified afterwards. Marks are dropped.
+ * Replaces the script; the buffer is unmodified afterwards. Marks are
+ * dropped and the view scrolls back to the top left. Replacing a script
+ * can be undone (the first text cannot: there is nothing to go back to).
  */
 void
 ts_editor_set_text (TsEditor   *self,
                     const char *text)
 {
   GtkSourceBuffer *buffer;
-  GtkTextIter begin;
+  GtkTextIter begin, end;
+  gboolean first;
 
   g_return_if_fail (TS_IS_EDITOR (self));
   g_return_if_fail (text != NULL);
 
   buffer = GTK_SOURCE_BUFFER (gtk_text_view_get_buffer (GTK_TEXT_VIEW (self)));
   ts_editor_clear_marks (self);
-  gtk_text_buffer_begin_irreversible_action (GTK_TEXT_BUFFER (buffer));
-  gtk_text_buffer_set_text (GTK_TEXT_BUFFER (buffer), text, -1);
-  gtk_text_buffer_end_irreversible_action (GTK_TEXT_BUFFER (buffer));
+  first = gtk_text_buffer_get_char_count (GTK_TEXT_BUFFER (buffer)) == 0;
+  /* One user action is one undo step: Ctrl+Z brings the old script back. */
+  if (first)
+    gtk_text_buffer_begin_irreversible_action (GTK_TEXT_BUFFER (buffer));
+  else
+    gtk_text_buffer_begin_user_action (GTK_TEXT_BUFFER (buffer));
+  gtk_text_buffer_get_bounds (GTK_TEXT_BUFFER (buffer), &begin, &end);
+  gtk_text_buffer_delete (GTK_TEXT_BUFFER (buffer), &begin, &end);
+  gtk_text_buffer_insert (GTK_TEXT_BUFFER (buffer), &begin, text, -1);
+  if (first)
+    gtk_text_buffer_end_irreversible_action (GTK_TEXT_BUFFER (buffer));
+  else
+    gtk_text_buffer_end_user_action (GTK_TEXT_BUFFER (buffer));
   gtk_text_buffer_get_start_iter (GTK_TEXT_BUFFER (buffer), &begin);
   gtk_text_buffer_place_cursor (GTK_TEXT_BUFFER (buffer), &begin);
   gtk_text_buffer_set_modified (GTK_TEXT_BUFFER (buffer), FALSE);
+  ts_editor_scroll_home (self);
 }
 
 /**

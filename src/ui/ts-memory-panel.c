@@ -16,6 +16,7 @@
 #include "ts-memory-panel.h"
 #include "ts-memory-stat-item.h"
 #include "ts-memory-stats.h"
+#include "ts-util-private.h"
 
 /* The figures of the fragmentation page, in display order. */
 enum {
@@ -52,6 +53,9 @@ struct _TsMemoryPanel
   TsTraceDocument *document;
   TsMemoryReplay  *replay;
   gsize            instant;
+  /* The instant was placed for the user (peak or OOM), not by the user:
+   * a rebuilt document places it again. */
+  gboolean         instant_auto;
   guint            device;
   guint            update_source;
 
@@ -159,7 +163,11 @@ update_fragmentation (TsMemoryPanel       *self,
   g_string_append_printf (all, "%s\n", free_text->str);
 
   for (guint k = 0; k < frag->explanations->len; k++)
-    g_string_append_printf (why, "%s• %s", k ? "\n\n" : "", (const char *) g_ptr_array_index (frag->explanations, k));
+    {
+      g_autofree char *text = _ts_hide_run_dir (g_ptr_array_index (frag->explanations, k));
+
+      g_string_append_printf (why, "%s• %s", k ? "\n\n" : "", text);
+    }
   gtk_label_set_text (GTK_LABEL (self->explanation_label), why->str);
 }
 
@@ -571,6 +579,39 @@ update_devices (TsMemoryPanel *self)
     gtk_drop_down_set_selected (self->device_dropdown, self->device);
 }
 
+/* Where a trace is worth opening: just after its first OOM, else at the
+ * highest allocated bytes of any device (the end of a trace has usually
+ * freed everything, which shows nothing). */
+static gsize
+ts_memory_panel_opening_instant (TsMemoryPanel *self)
+{
+  gint64 best = -1;
+  TsTime best_time = 0;
+
+  if (self->replay == NULL)
+    return 0;
+  if (ts_memory_replay_get_n_ooms (self->replay) > 0)
+    return ts_memory_replay_get_oom (self->replay, 0)->action + 1;
+
+  for (guint d = 0; d < ts_memory_replay_get_n_devices (self->replay); d++)
+    {
+      const TsTime *times;
+      const gint64 *allocated, *active, *reserved;
+      guint n;
+
+      if (!ts_memory_replay_get_usage (self->replay, d, &n, &times, &allocated, &active, &reserved))
+        continue;
+      for (guint i = 0; i < n; i++)
+        if (allocated[i] > best)
+          best = allocated[i], best_time = times[i];
+    }
+  return best < 0 ? ts_memory_replay_get_n_actions (self->replay)
+                  : ts_memory_replay_index_at_time (self->replay, best_time);
+}
+
+static void ts_memory_panel_move_instant (TsMemoryPanel *self,
+                                          gsize          instant);
+
 void
 ts_memory_panel_set_document (TsMemoryPanel   *self,
                               TsTraceDocument *document)
@@ -597,14 +638,24 @@ ts_memory_panel_set_document (TsMemoryPanel   *self,
   update_devices (self);
   gtk_widget_set_sensitive (self->oom_button, self->replay && ts_memory_replay_get_n_ooms (self->replay) > 0);
 
-  /* The slider spans the actions; a new trace shows its end, a live one
-   * keeps following the end when it was there. */
+  /* The slider spans the actions. A new trace opens at its first OOM or
+   * its peak, and a rebuilt one moves there too until the user moved the
+   * instant; then it stays, or follows the end when it was there. */
   gtk_adjustment_set_upper (self->adjustment, (double) n);
   gtk_adjustment_set_page_increment (self->adjustment, MAX (1.0, (double) n / 20));
-  if (first || at_end)
+  if (first || at_end || self->instant_auto)
     ts_memory_view_zoom_to_fit (self->view);
+  if (first)
+    self->instant_auto = TRUE;
   self->instant = G_MAXSIZE;   /* forces the update below */
-  ts_memory_panel_set_instant (self, (first || at_end) ? n : MIN (old_instant, n));
+  if (!self->instant_auto)
+    ts_memory_panel_move_instant (self, at_end ? n : MIN (old_instant, n));
+  else
+    {
+      ts_memory_panel_move_instant (self, ts_memory_panel_opening_instant (self));
+      if (self->replay != NULL && ts_memory_replay_get_n_ooms (self->replay) > 0)
+        ts_memory_panel_set_device (self, ts_memory_replay_get_oom (self->replay, 0)->device);
+    }
 }
 
 TsTraceDocument *
@@ -628,15 +679,12 @@ ts_memory_panel_get_instant (TsMemoryPanel *self)
   return self->instant;
 }
 
-void
-ts_memory_panel_set_instant (TsMemoryPanel *self,
-                             gsize          instant)
+static void
+ts_memory_panel_move_instant (TsMemoryPanel *self,
+                              gsize          instant)
 {
-  gsize n;
+  gsize n = self->replay ? ts_memory_replay_get_n_actions (self->replay) : 0;
 
-  g_return_if_fail (TS_IS_MEMORY_PANEL (self));
-
-  n = self->replay ? ts_memory_replay_get_n_actions (self->replay) : 0;
   instant = MIN (instant, n);
   if (instant == self->instant)
     return;
@@ -648,6 +696,23 @@ ts_memory_panel_set_instant (TsMemoryPanel *self,
     gtk_adjustment_set_value (self->adjustment, (double) instant);
   update_instant_label (self);
   queue_update (self);
+}
+
+/* Moved by the user (or for them, by a caller): a rebuilt document keeps
+ * the instant rather than jumping to its peak. */
+void
+ts_memory_panel_set_instant (TsMemoryPanel *self,
+                             gsize          instant)
+{
+  gsize n;
+
+  g_return_if_fail (TS_IS_MEMORY_PANEL (self));
+
+  n = self->replay ? ts_memory_replay_get_n_actions (self->replay) : 0;
+  if (MIN (instant, n) == self->instant)
+    return;
+  self->instant_auto = FALSE;
+  ts_memory_panel_move_instant (self, instant);
 }
 
 void

@@ -237,6 +237,10 @@ run_finished (TsRunController *self)
 {
   g_autoptr(GError) error = NULL;
 
+  /* Cleared while it ran: the run belongs to a script no longer shown. */
+  if (self->recorder == NULL)
+    return;
+
   if (self->reader != NULL && !self->damaged && self->trace->len > 0 &&
       !ts_trace_reader_finish (self->reader, &error))
     reader_failed (self, error);
@@ -306,6 +310,20 @@ ts_run_controller_start (TsRunController  *self,
 
   script = g_file_new_for_path (script_path);
   return ts_workload_runner_start (self->runner, script, error);
+}
+
+/* Forgets the trace shown (another script is in the editor); a run in
+ * progress is stopped first, as its trace would belong to the old one. */
+void
+ts_run_controller_clear (TsRunController *self)
+{
+  g_return_if_fail (TS_IS_RUN_CONTROLLER (self));
+
+  ts_workload_runner_stop (self->runner);
+  reset_trace (self, NULL);
+  self->error_line = 0;
+  g_clear_pointer (&self->last_stderr, g_free);
+  set_document (self, NULL);
 }
 
 void

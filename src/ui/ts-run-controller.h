@@ -41,6 +41,8 @@ gboolean          ts_run_controller_start            (TsRunController  *self,
                                                       const char       *script_path,
                                                       GError          **error);
 void              ts_run_controller_stop             (TsRunController  *self);
+/* Drops the trace shown and what the last run said (error line, stderr). */
+void              ts_run_controller_clear            (TsRunController  *self);
 
 /* The trace shown: of the current or last run, or of a file. */
 TsTraceDocument  *ts_run_controller_get_document     (TsRunController  *self);

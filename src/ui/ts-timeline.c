@@ -6,7 +6,7 @@
  * Input, in the spirit of Tracy and Perfetto (Sysprof has no wheel zoom):
  *  - Ctrl+wheel, pinch, W/S: zoom around the pointer;
  *  - drag, horizontal wheel, Shift+wheel, A/D: pan; a plain wheel scrolls
- *    the tracks when they do not fit, else pans;
+ *    the tracks, always;
  *  - Shift+drag, or a drag on the ruler: select a time range;
  *  - click: select an item (a folded box zooms into it, a group header
  *    folds the group); F, 0 or Home: zoom to fit; arrows: move between
@@ -23,11 +23,14 @@
 #include <math.h>
 
 #include <adwaita.h>
+#include <glib/gi18n.h>
 
 #include <string.h>
 
+#include "ts-render-format.h"
 #include "ts-time-ruler.h"
 #include "ts-timeline.h"
+#include "ts-trace-describe.h"
 
 #define MIN_SPAN     10       /* ns: the deepest zoom */
 #define DRAG_SLOP    3.0      /* pixels before a press becomes a drag */
@@ -843,6 +846,20 @@ ts_timeline_click (TsTimeline *self,
       ts_timeline_select_item (self, hit.track, hit.item);
       return TRUE;
 
+    case TS_TIMELINE_HIT_EVENT_RECORD:
+    case TS_TIMELINE_HIT_EVENT_WAIT:
+      {
+        guint track, item;
+
+        /* The call that recorded or waited for it: its details name the
+         * event and the other side. */
+        if (!ts_timeline_renderer_locate_event_call (self->renderer, &hit, &track, &item))
+          return FALSE;
+        ts_timeline_select_item (self, track, item);
+        ts_timeline_reveal_item (self, track, item);
+        return TRUE;
+      }
+
     case TS_TIMELINE_HIT_FOLD:
       {
         const TsTrack *t = ts_trace_document_get_track (self->document, hit.track);
@@ -975,7 +992,6 @@ scroll_cb (TsTimeline               *self,
            GtkEventControllerScroll *controller)
 {
   GdkModifierType state = gtk_event_controller_get_current_event_state (GTK_EVENT_CONTROLLER (controller));
-  double page, upper;
 
   if (self->document == NULL)
     return FALSE;
@@ -987,12 +1003,10 @@ scroll_cb (TsTimeline               *self,
       return TRUE;
     }
 
+  /* A plain wheel always scrolls the rows (and does nothing when they
+   * fit): panning only when they fit made the same gesture do two things
+   * depending on how many groups are unfolded. */
   if ((state & GDK_SHIFT_MASK) != 0)
-    dx += dy, dy = 0;
-
-  page = gtk_adjustment_get_page_size (self->vadjustment);
-  upper = gtk_adjustment_get_upper (self->vadjustment);
-  if (dy != 0 && upper <= page + 0.5)
     dx += dy, dy = 0;
 
   if (dx != 0)
@@ -1234,6 +1248,133 @@ ts_timeline_measure (GtkWidget      *widget,
   *natural = orientation == GTK_ORIENTATION_HORIZONTAL ? 800 : 400;
 }
 
+/* A device's header is its utilization row: the share of the pixel
+ * column under the pointer and of the visible window. */
+static gboolean
+group_tooltip (TsTimeline          *self,
+               const TsTimelineHit *hit,
+               int                  x,
+               GtkTooltip          *tooltip)
+{
+  TsTime begin, end, at, next;
+  double column, window;
+  g_autofree char *title = NULL;
+  g_autofree char *text = NULL;
+  g_autofree char *markup = NULL;
+
+  ts_timeline_get_visible_range (self, &begin, &end);
+  window = ts_timeline_renderer_get_group_busy (self->renderer, hit->group, begin, end);
+  if (window < 0)
+    return FALSE;
+  at = ts_timeline_x_to_time (self, x);
+  next = MAX (ts_timeline_x_to_time (self, x + 1), at + 1);
+  column = ts_timeline_renderer_get_group_busy (self->renderer, hit->group, at, next);
+
+  title = g_markup_escape_text (ts_timeline_renderer_get_group_title (self->renderer, hit->group), -1);
+  /* Translators: a device's utilization: "Busy 73% here, 41% of the visible window" */
+  text = g_strdup_printf (_("Busy %.0f%% here, %.0f%% of the visible window"), column * 100, window * 100);
+  markup = g_strdup_printf ("<b>%s</b>\n%s\n<small>%s</small>", title, text,
+                            _("Any of its streams running a kernel, copy or memset. Click to fold."));
+  gtk_tooltip_set_markup (tooltip, markup);
+  return TRUE;
+}
+
+/* Why an item is outlined in red: the first line of its error or race. */
+static char *
+problem_text (TsTimeline *self,
+              guint       track,
+              guint       item)
+{
+  TsRecorder *recorder = ts_trace_document_get_recorder (self->document);
+
+  for (guint i = 0; i < ts_timeline_renderer_get_n_problems (self->renderer); i++)
+    {
+      const TsTimelineProblem *p = ts_timeline_renderer_get_problem (self->renderer, i);
+      TsStringId id = 0;
+      g_autofree char *named = NULL;
+      g_auto(GStrv) lines = NULL;
+
+      if (!((p->has_from && p->from_track == track && p->from_item == item) ||
+            (p->has_to && p->to_track == track && p->to_item == item)))
+        continue;
+      if (p->kind == TS_TIMELINE_PROBLEM_ERROR)
+        {
+          TsErrorRecord e;
+          ts_recorder_get (recorder, TS_RECORD_ERROR, p->record, &e);
+          id = e.message;
+        }
+      else
+        {
+          TsSanitizerRecord r;
+          ts_recorder_get (recorder, TS_RECORD_SANITIZER, p->record, &r);
+          id = r.report;
+        }
+      named = ts_trace_name_streams (recorder, id != 0 ? ts_recorder_lookup (recorder, id) : "");
+      lines = g_strsplit (named, "\n", 2);
+      return g_strdup_printf ("%s: %s", p->kind == TS_TIMELINE_PROBLEM_ERROR ? _("Error") : _("Race"),
+                              lines[0] != NULL ? lines[0] : "");
+    }
+  return NULL;
+}
+
+/* What a flag on the ruler stands for. */
+static char *
+flag_markup (TsTimeline           *self,
+             const TsTimelineFlag *flag)
+{
+  TsRecorder *recorder = ts_trace_document_get_recorder (self->document);
+  g_autofree char *when = ts_time_format_at (flag->time, 1);
+
+  if (flag->kind == TS_TIMELINE_FLAG_ERROR)
+    {
+      TsErrorRecord e;
+      const char *message;
+
+      ts_recorder_get (recorder, TS_RECORD_ERROR, flag->record, &e);
+      message = e.message != 0 ? ts_recorder_lookup (recorder, e.message) : _("A kernel failed");
+      return g_markup_printf_escaped ("<b>%s</b>\n%s\n<small>%s</small>",
+                                      _("Error"), message,
+                                      _("Reported to the host here. The failing kernel and the call "
+                                        "that reported it are outlined in red, with an arrow."));
+    }
+  else
+    {
+      TsAllocRecord a;
+      g_autofree char *size = NULL, *free_bytes = NULL, *total = NULL, *text = NULL;
+
+      ts_recorder_get (recorder, TS_RECORD_ALLOC, flag->record, &a);
+      size = ts_render_format_bytes (a.size);
+      free_bytes = ts_render_format_bytes (a.addr);
+      total = ts_render_format_bytes (a.requested);
+      /* Translators: an OOM: "cuda:0 at 96.000 µs: 64.0 MiB requested, 1.2 GiB of 80.0 GiB free" */
+      text = g_strdup_printf (_("cuda:%u at %s: %s requested, %s of %s free on the device"),
+                              a.device, when, size, free_bytes, total);
+      return g_markup_printf_escaped ("<b>%s</b>\n%s\n<small>%s</small>",
+                                      _("Out of memory"), text,
+                                      _("The Memory view shows the allocator at this instant and why the request failed."));
+    }
+}
+
+/* Event markers: a record hangs from the top of its stream's row, a wait
+ * stands on the bottom of the waiting stream's. */
+static char *
+event_markup (TsTimeline          *self,
+              const TsTimelineHit *hit)
+{
+  const char *title = ts_timeline_renderer_get_track_title (self->renderer, hit->track);
+  g_autofree char *when = ts_time_format_at (hit->time, 1);
+
+  if (hit->kind == TS_TIMELINE_HIT_EVENT_RECORD)
+    return g_markup_printf_escaped ("<b>%s</b>\n%s · %s\n<small>%s</small>",
+                                    _("Event recorded"), title, when,
+                                    _("cudaEventRecord: the event completes when this stream gets here. "
+                                      "An arrow leads to the streams that wait for it."));
+  return g_markup_printf_escaped ("<b>%s</b>\n%s · %s\n<small>%s</small>",
+                                  _("Waits for an event"), title, when,
+                                  _("cudaStreamWaitEvent: work queued after this point starts only once "
+                                    "the event's stream has reached its record."));
+}
+
 static gboolean
 query_tooltip_cb (TsTimeline *self,
                   int         x,
@@ -1250,6 +1391,19 @@ query_tooltip_cb (TsTimeline *self,
   if (keyboard || !hit_test (self, x, y, &hit))
     return FALSE;
 
+  if (hit.kind == TS_TIMELINE_HIT_GROUP)
+    return group_tooltip (self, &hit, x, tooltip);
+
+  if (hit.kind == TS_TIMELINE_HIT_FLAG || hit.kind == TS_TIMELINE_HIT_EVENT_RECORD ||
+      hit.kind == TS_TIMELINE_HIT_EVENT_WAIT)
+    {
+      markup = hit.kind == TS_TIMELINE_HIT_FLAG
+               ? flag_markup (self, ts_timeline_renderer_get_flag (self->renderer, hit.item))
+               : event_markup (self, &hit);
+      gtk_tooltip_set_markup (tooltip, markup);
+      return TRUE;
+    }
+
   t = hit.kind == TS_TIMELINE_HIT_ITEM || hit.kind == TS_TIMELINE_HIT_FOLD
       ? ts_trace_document_get_track (self->document, hit.track) : NULL;
   if (t == NULL)
@@ -1258,12 +1412,23 @@ query_tooltip_cb (TsTimeline *self,
   recorder = ts_trace_document_get_recorder (self->document);
   duration = ts_time_format_duration (t->ends[hit.item] - t->starts[hit.item]);
   if (hit.kind == TS_TIMELINE_HIT_FOLD)
-    markup = g_markup_printf_escaped ("<b>%u items</b>\n%s\n<small>Click to zoom in</small>",
-                                      hit.n_items, t->title);
+    {
+      g_autofree char *count = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%u item", "%u items", hit.n_items),
+                                                hit.n_items);
+
+      markup = g_markup_printf_escaped ("<b>%s</b>\n%s\n<small>%s</small>", count,
+                                        ts_timeline_renderer_get_track_title (self->renderer, hit.track),
+                                        _("Too small to draw one by one at this zoom: click to zoom in"));
+    }
   else
-    markup = g_markup_printf_escaped ("<b>%s</b>\n%s · %s",
-                                      ts_recorder_lookup (recorder, t->labels[hit.item]),
-                                      duration, t->title);
+    {
+      g_autofree char *problem = problem_text (self, hit.track, hit.item);
+
+      markup = g_markup_printf_escaped ("<b>%s</b>\n%s · %s%s%s",
+                                        ts_recorder_lookup (recorder, t->labels[hit.item]),
+                                        duration, ts_timeline_renderer_get_track_title (self->renderer, hit.track),
+                                        problem != NULL ? "\n" : "", problem != NULL ? problem : "");
+    }
   gtk_tooltip_set_markup (tooltip, markup);
   return TRUE;
 }

@@ -11,6 +11,7 @@
 #include <glib/gi18n.h>
 
 #include "ts-time-ruler.h"
+#include "ts-render-format.h"
 #include "ts-trace-describe.h"
 
 #define STATS_NAME_W   30      /* characters of a name in the tables */
@@ -35,7 +36,7 @@ item_kind_name (TsItemKind kind)
 {
   switch (kind)
     {
-    case TS_ITEM_API_CALL: return _("API call");
+    case TS_ITEM_API_CALL: return _("CUDA API call");
     case TS_ITEM_SYNC: return _("Host blocked");
     case TS_ITEM_KERNEL: return _("Kernel");
     case TS_ITEM_MEMCPY: return _("Copy");
@@ -188,12 +189,12 @@ describe_kind_fields (GString       *s,
         append_row (s, _("Grid × block"), buf);
         g_snprintf (buf, sizeof buf, "%u", r.sms);
         append_row (s, _("SMs"), buf);
-        bytes = g_format_size (r.bytes);
+        bytes = ts_render_format_bytes (r.bytes);
         append_row (s, _("Bytes"), bytes);
         if (r.flops > 0)
           {
-            g_snprintf (buf, sizeof buf, "%" G_GUINT64_FORMAT, r.flops);
-            append_row (s, _("FLOPs"), buf);
+            g_autofree char *flops = ts_render_format_flops (r.flops);
+            append_row (s, _("FLOPs"), flops);
           }
         if (r.error != 0)
           {
@@ -211,7 +212,7 @@ describe_kind_fields (GString       *s,
         if (!ts_recorder_get (recorder, TS_RECORD_MEMCPY, record, &r))
           break;
         append_row (s, _("Direction"), copy_kind_name (r.kind));
-        bytes = g_format_size (r.bytes);
+        bytes = ts_render_format_bytes (r.bytes);
         append_row (s, _("Bytes"), bytes);
         d = r.end - r.start;
         if (d > 0)
@@ -230,7 +231,7 @@ describe_kind_fields (GString       *s,
 
         if (!ts_recorder_get (recorder, TS_RECORD_MEMSET, record, &r))
           break;
-        bytes = g_format_size (r.bytes);
+        bytes = ts_render_format_bytes (r.bytes);
         append_row (s, _("Bytes"), bytes);
         g_snprintf (buf, sizeof buf, "%u", r.value);
         append_row (s, _("Value"), buf);
@@ -307,10 +308,12 @@ describe_problems (GString            *s,
       else
         {
           TsSanitizerRecord r;
+          g_autofree char *named = NULL;
           g_autofree char *report = NULL;
 
           ts_recorder_get (recorder, TS_RECORD_SANITIZER, p->record, &r);
-          report = g_markup_escape_text (r.report != 0 ? ts_recorder_lookup (recorder, r.report) : "", -1);
+          named = ts_trace_name_streams (recorder, r.report != 0 ? ts_recorder_lookup (recorder, r.report) : "");
+          report = g_markup_escape_text (named, -1);
           g_string_append_printf (s, "\n<span foreground=\"#e01b24\"><b>%s</b></span>\n<tt><small>%s</small></tt>\n",
                                   _("Data race found by the sanitizer"), report);
         }
@@ -342,10 +345,14 @@ ts_trace_describe_item (TsTimelineRenderer *renderer,
 
   name = g_markup_escape_text (ts_recorder_lookup (recorder, t->labels[item]), -1);
   g_string_append_printf (s, "<b>%s</b>\n", name);
-  append_row (s, _("Kind"), item_kind_name (t->kinds[item]));
-  append_row (s, _("Track"), t->title);
-  start = ts_time_format_duration (t->starts[item]);
-  end = ts_time_format_duration (t->ends[item]);
+  /* The host's calls are CUDA's or PyTorch's operators (aten::…), nested
+   * under them: not all "API calls". */
+  append_row (s, _("Kind"), t->kinds[item] == TS_ITEM_API_CALL &&
+                            g_str_has_prefix (ts_recorder_lookup (recorder, t->labels[item]), "aten::")
+                            ? _("ATen operator") : item_kind_name (t->kinds[item]));
+  append_row (s, _("Track"), ts_timeline_renderer_get_track_title (renderer, track));
+  start = ts_time_format_at (t->starts[item], t->ends[item] - t->starts[item]);
+  end = ts_time_format_at (t->ends[item], t->ends[item] - t->starts[item]);
   duration = ts_time_format_duration (t->ends[item] - t->starts[item]);
   {
     /* Translators: "5.297 µs, 158.8 µs → 164.1 µs" */
@@ -505,7 +512,7 @@ ts_trace_describe_stats (TsTraceDocument    *document,
             continue;
           cell = name_cell (copy_kind_name (i < stats->copies->len ? c->kind : 0));
           total = ts_time_format_duration (c->total);
-          bytes = g_format_size (c->bytes);
+          bytes = ts_render_format_bytes (c->bytes);
           g_string_append_printf (s, "%s %6" G_GUINT64_FORMAT " %10s %10s\n", cell, c->count, total, bytes);
         }
     }
@@ -523,4 +530,40 @@ ts_trace_describe_stats (TsTraceDocument    *document,
     g_string_truncate (s, s->len - 1);
   g_string_append (s, "</tt>");
   return g_string_free (g_steal_pointer (&s), FALSE);
+}
+
+/**
+ * ts_trace_name_streams:
+ * @recorder: the trace the text is about
+ * @text: a report of PyTorch's, e.g. the sanitizer's
+ *
+ * PyTorch names a stream by its cuda_stream handle ("stream
+ * 139887084831232"), the timeline by its id ("Stream 4"): the text with
+ * the handles of the trace's streams replaced by their ids, so that the
+ * report, the details and the tracks agree. The default stream is 0 in
+ * both.
+ *
+ * Returns: (transfer full): the text
+ */
+char *
+ts_trace_name_streams (TsRecorder *recorder,
+                       const char *text)
+{
+  g_autoptr(GString) named = g_string_new (text);
+  gsize n = recorder != NULL ? ts_recorder_get_count (recorder, TS_RECORD_STREAM) : 0;
+
+  for (gsize i = 0; i < n && strstr (named->str, "stream ") != NULL; i++)
+    {
+      TsStreamRecord r;
+      g_autofree char *handle = NULL;
+      g_autofree char *id = NULL;
+
+      ts_recorder_get (recorder, TS_RECORD_STREAM, i, &r);
+      if (r.handle == 0)
+        continue;
+      handle = g_strdup_printf ("stream %" G_GUINT64_FORMAT, r.handle);
+      id = g_strdup_printf ("stream %u", (guint) r.stream);
+      g_string_replace (named, handle, id, 0);
+    }
+  return g_string_free (g_steal_pointer (&named), FALSE);
 }

@@ -32,6 +32,8 @@ char     *ts_trace_describe_item    (TsTimelineRenderer *renderer,
 /* The statistics panel for a range: per-name count/total/mean of kernels,
  * API calls and NVTX ranges, copies, busy % per stream and overlap between
  * streams of a device. */
+char     *ts_trace_name_streams     (TsRecorder         *recorder,
+                                     const char         *text);
 char     *ts_trace_describe_stats   (TsTraceDocument    *document,
                                      const TsTraceStats *stats);
 

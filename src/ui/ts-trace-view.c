@@ -12,6 +12,7 @@
 
 #include "ts-application.h"
 #include "ts-time-ruler.h"
+#include "ts-timeline-legend.h"
 #include "ts-trace-describe.h"
 #include "ts-trace-view.h"
 
@@ -28,6 +29,10 @@ struct _TsTraceView
   GtkLabel        *details_label;
   GtkButton       *source_button;
   GtkLabel        *stats_label;
+  GtkToggleButton *idle_button;
+  GtkPaned        *split_paned;
+  GtkPaned        *details_paned;
+  GtkGrid         *legend_grid;
 
   TsSourceLoc      source;
   char            *source_file;
@@ -132,6 +137,21 @@ visible_changed_cb (TsTraceView *self)
   gtk_label_set_label (self->range_label, ts_timeline_get_document (self->timeline) ? text : "");
 }
 
+/* The toggle says how many devices it hides or shows, and is there only
+ * when some did no work. */
+static void
+update_idle_button (TsTraceView *self)
+{
+  TsTimelineRenderer *renderer = ts_timeline_get_renderer (self->timeline);
+  guint n = renderer != NULL ? ts_timeline_renderer_get_n_idle_groups (renderer) : 0;
+  g_autofree char *label = NULL;
+
+  /* Translators: a toggle button of the timeline's toolbar */
+  label = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%u Idle Device", "%u Idle Devices", n), n);
+  gtk_button_set_label (GTK_BUTTON (self->idle_button), label);
+  gtk_widget_set_visible (GTK_WIDGET (self->idle_button), n > 0);
+}
+
 static void
 source_clicked_cb (TsTraceView *self)
 {
@@ -230,6 +250,40 @@ find_shortcut_cb (GtkWidget *widget,
   return TRUE;
 }
 
+/* --- legend ------------------------------------------------------------- */
+
+static void
+draw_swatch_cb (GtkDrawingArea *area,
+                cairo_t        *cr,
+                int             width,
+                int             height,
+                gpointer        entry)
+{
+  const TsRenderPalette *palette = ts_render_palette_get (adw_style_manager_get_dark (adw_style_manager_get_default ()));
+
+  ts_timeline_legend_draw_swatch (cr, entry, palette, width, height);
+}
+
+/* A row per mark, its swatch drawn by the renderer's own code. */
+static void
+fill_legend (TsTraceView *self)
+{
+  for (guint i = 0; i < ts_timeline_legend_get_n_entries (); i++)
+    {
+      const TsTimelineLegendEntry *entry = ts_timeline_legend_get_entry (i);
+      GtkWidget *swatch = gtk_drawing_area_new ();
+      GtkWidget *label = gtk_label_new (ts_timeline_legend_entry_get_label (entry));
+
+      gtk_drawing_area_set_content_width (GTK_DRAWING_AREA (swatch), 24);
+      gtk_drawing_area_set_content_height (GTK_DRAWING_AREA (swatch), 12);
+      gtk_widget_set_valign (swatch, GTK_ALIGN_CENTER);
+      gtk_drawing_area_set_draw_func (GTK_DRAWING_AREA (swatch), draw_swatch_cb, (gpointer) entry, NULL);
+      gtk_label_set_xalign (GTK_LABEL (label), 0);
+      gtk_grid_attach (self->legend_grid, swatch, 0, i, 1, 1);
+      gtk_grid_attach (self->legend_grid, label, 1, i, 1, 1);
+    }
+}
+
 /* --- construction -------------------------------------------------------- */
 
 static void
@@ -300,6 +354,10 @@ ts_trace_view_class_init (TsTraceViewClass *klass)
   gtk_widget_class_bind_template_child (widget_class, TsTraceView, details_label);
   gtk_widget_class_bind_template_child (widget_class, TsTraceView, source_button);
   gtk_widget_class_bind_template_child (widget_class, TsTraceView, stats_label);
+  gtk_widget_class_bind_template_child (widget_class, TsTraceView, idle_button);
+  gtk_widget_class_bind_template_child (widget_class, TsTraceView, split_paned);
+  gtk_widget_class_bind_template_child (widget_class, TsTraceView, details_paned);
+  gtk_widget_class_bind_template_child (widget_class, TsTraceView, legend_grid);
   /* Offset 0: only for gtk_widget_get_template_child() in init. */
   gtk_widget_class_bind_template_child_full (widget_class, "scrollbar", FALSE, 0);
   gtk_widget_class_bind_template_callback (widget_class, zoom_in_cb);
@@ -333,9 +391,57 @@ ts_trace_view_init (TsTraceView *self)
   g_signal_connect_object (self->timeline, "notify::begin", G_CALLBACK (visible_changed_cb), self, G_CONNECT_SWAPPED);
   g_signal_connect_object (self->timeline, "notify::end", G_CALLBACK (visible_changed_cb), self, G_CONNECT_SWAPPED);
   g_signal_connect_object (self->timeline, "notify::document", G_CALLBACK (search_changed_cb), self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (self->timeline, "notify::document", G_CALLBACK (update_idle_button), self, G_CONNECT_SWAPPED);
+  g_object_bind_property (ts_timeline_get_view_state (self->timeline), "show-idle-devices",
+                          self->idle_button, "active", G_BINDING_BIDIRECTIONAL | G_BINDING_SYNC_CREATE);
 
+  fill_legend (self);
   update_details (self);
   update_stats_idle (self);
+}
+
+/* A pane's position is remembered once the user can see it: while the
+ * view is not mapped GtkPaned clamps the position to whatever size it has
+ * been given so far, which a plain binding would store. */
+static void
+paned_position_cb (GtkPaned   *paned,
+                   GParamSpec *pspec,
+                   GSettings  *settings)
+{
+  const char *key = g_object_get_data (G_OBJECT (paned), "ts-settings-key");
+
+  if (gtk_widget_get_mapped (GTK_WIDGET (paned)) && gtk_widget_get_width (GTK_WIDGET (paned)) > 0)
+    g_settings_set_int (settings, key, gtk_paned_get_position (paned));
+}
+
+static void
+bind_paned_position (GSettings  *settings,
+                     const char *key,
+                     GtkPaned   *paned)
+{
+  g_object_set_data_full (G_OBJECT (paned), "ts-settings-key", g_strdup (key), g_free);
+  gtk_paned_set_position (paned, g_settings_get_int (settings, key));
+  g_signal_connect_object (paned, "notify::position", G_CALLBACK (paned_position_cb), settings, 0);
+}
+
+/**
+ * ts_trace_view_bind_settings:
+ * @self: a #TsTraceView
+ * @settings: the application's settings
+ *
+ * Remembers the pane sizes and whether idle devices are shown.
+ */
+void
+ts_trace_view_bind_settings (TsTraceView *self,
+                             GSettings   *settings)
+{
+  g_return_if_fail (TS_IS_TRACE_VIEW (self));
+  g_return_if_fail (G_IS_SETTINGS (settings));
+
+  g_settings_bind (settings, "show-idle-devices", ts_timeline_get_view_state (self->timeline),
+                   "show-idle-devices", G_SETTINGS_BIND_DEFAULT);
+  bind_paned_position (settings, "timeline-split", self->split_paned);
+  bind_paned_position (settings, "details-width", self->details_paned);
 }
 
 GtkWidget *

@@ -23,6 +23,8 @@ G_DECLARE_FINAL_TYPE (TsTraceView, ts_trace_view, TS, TRACE_VIEW, AdwBin)
 
 GtkWidget       *ts_trace_view_new              (void);
 TsTimeline      *ts_trace_view_get_timeline     (TsTraceView     *self);
+void             ts_trace_view_bind_settings    (TsTraceView     *self,
+                                                 GSettings       *settings);
 void             ts_trace_view_set_document     (TsTraceView     *self,
                                                  TsTraceDocument *document);
 TsTraceDocument *ts_trace_view_get_document     (TsTraceView     *self);

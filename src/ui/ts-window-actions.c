@@ -38,11 +38,9 @@ ts_window_action_load_example (GSimpleAction *action,
                                gpointer       user_data)
 {
   TsWindow *self = user_data;
-  g_autoptr(GError) error = NULL;
 
-  if (!ts_window_load_example (self, g_variant_get_string (param, NULL), &error))
-    _ts_window_toast (self, error->message);
-  else if (adw_flap_get_folded (self->flap))
+  ts_window_pick_example (self, g_variant_get_string (param, NULL));
+  if (adw_flap_get_folded (self->flap))
     adw_flap_set_reveal_flap (self->flap, FALSE);
 }
 
@@ -166,31 +164,52 @@ ts_window_save_response_cb (GtkNativeDialog *dialog,
   g_object_unref (dialog);
 }
 
+/* A modal save dialog with one filter of the NULL-ended `patterns`; its
+ * ::response goes to response_cb (dialog, response, window). */
+GtkFileChooser *
+_ts_window_save_chooser (TsWindow   *self,
+                         const char *title,
+                         const char *accept,
+                         const char *suggested_name,
+                         const char *filter_name,
+                         const char *patterns[],
+                         GCallback   response_cb)
+{
+  GtkFileChooserNative *dialog;
+  g_autoptr(GtkFileFilter) filter = gtk_file_filter_new ();
+
+  dialog = gtk_file_chooser_native_new (title, GTK_WINDOW (self), GTK_FILE_CHOOSER_ACTION_SAVE,
+                                        accept, _("_Cancel"));
+  gtk_file_chooser_set_current_name (GTK_FILE_CHOOSER (dialog), suggested_name);
+  gtk_file_filter_set_name (filter, filter_name);
+  for (guint i = 0; patterns[i] != NULL; i++)
+    gtk_file_filter_add_pattern (filter, patterns[i]);
+  gtk_file_chooser_add_filter (GTK_FILE_CHOOSER (dialog), filter);
+  gtk_native_dialog_set_modal (GTK_NATIVE_DIALOG (dialog), TRUE);
+  g_signal_connect_object (dialog, "response", response_cb, self, 0);
+  gtk_native_dialog_show (GTK_NATIVE_DIALOG (dialog));
+  return GTK_FILE_CHOOSER (dialog);
+}
+
 static void
 ts_window_save_dialog (TsWindow   *self,
                        gboolean    is_script,
                        const char *title,
                        const char *suggested_name)
 {
-  GtkFileChooserNative *dialog;
+  const char *script[] = { "*.py", NULL }, *trace[] = { "*.tstrace", NULL };
+  GtkFileChooser *chooser;
 
-  dialog = gtk_file_chooser_native_new (title, GTK_WINDOW (self),
-                                        GTK_FILE_CHOOSER_ACTION_SAVE,
-                                        _("_Save"), _("_Cancel"));
-  gtk_file_chooser_set_current_name (GTK_FILE_CHOOSER (dialog), suggested_name);
-  if (is_script)
-    ts_window_add_filter (GTK_FILE_CHOOSER (dialog), _("Workload scripts"), "*.py", NULL);
-  else
-    ts_window_add_filter (GTK_FILE_CHOOSER (dialog), _("Traces"), "*.tstrace", NULL);
-  g_object_set_data (G_OBJECT (dialog), "ts-is-script", GINT_TO_POINTER (is_script));
-  gtk_native_dialog_set_modal (GTK_NATIVE_DIALOG (dialog), TRUE);
-  g_signal_connect_object (dialog, "response", G_CALLBACK (ts_window_save_response_cb), self, 0);
-  gtk_native_dialog_show (GTK_NATIVE_DIALOG (dialog));
+  chooser = _ts_window_save_chooser (self, title, _("_Save"), suggested_name,
+                                     is_script ? _("Workload scripts") : _("Traces"),
+                                     is_script ? script : trace, G_CALLBACK (ts_window_save_response_cb));
+  g_object_set_data (G_OBJECT (chooser), "ts-is-script", GINT_TO_POINTER (is_script));
 }
 
-static char *
-ts_window_suggest_name (TsWindow   *self,
-                        const char *suffix)
+/* "overlap_copy_compute.py" → "overlap_copy_compute" + suffix */
+char *
+_ts_window_suggest_name (TsWindow   *self,
+                         const char *suffix)
 {
   const char *name = self->script_name ? self->script_name : "workload.py";
   g_autofree char *stem = g_strdup (name);
@@ -206,7 +225,7 @@ ts_window_action_save_trace (GSimpleAction *action,
                              gpointer       user_data)
 {
   TsWindow *self = user_data;
-  g_autofree char *name = ts_window_suggest_name (self, ".tstrace");
+  g_autofree char *name = _ts_window_suggest_name (self, ".tstrace");
 
   ts_window_save_dialog (self, FALSE, _("Save Trace"), name);
 }
@@ -217,7 +236,7 @@ ts_window_action_save_script (GSimpleAction *action,
                               gpointer       user_data)
 {
   TsWindow *self = user_data;
-  g_autofree char *name = ts_window_suggest_name (self, ".py");
+  g_autofree char *name = _ts_window_suggest_name (self, ".py");
 
   ts_window_save_dialog (self, TRUE, _("Save Script"), name);
 }
@@ -280,6 +299,13 @@ _ts_window_update_actions (TsWindow *self)
   ts_window_set_action_enabled (self, "run", !running);
   ts_window_set_action_enabled (self, "stop", running);
   ts_window_set_action_enabled (self, "save-trace", !running && ts_run_controller_has_trace (self->run));
+  /* The export actions are added after these (ts-window-export.c). */
+  if (g_action_map_lookup_action (G_ACTION_MAP (self), "export-view") != NULL)
+    {
+      ts_window_set_action_enabled (self, "export-view", self->trace_view != NULL &&
+                                    ts_trace_view_get_document (self->trace_view) != NULL);
+      ts_window_set_action_enabled (self, "export-chrome", !running && ts_run_controller_has_trace (self->run));
+    }
   ts_window_set_action_enabled (self, "find", self->trace_view != NULL);
   ts_window_set_action_enabled (self, "find-next", self->trace_view != NULL);
   ts_window_set_action_enabled (self, "find-previous", self->trace_view != NULL);
@@ -289,10 +315,13 @@ void
 _ts_window_actions_init (TsWindow *self)
 {
   g_autoptr(GAction) show_gallery = NULL;
+  g_autoptr(GAction) show_code = NULL;
 
   g_action_map_add_action_entries (G_ACTION_MAP (self), actions, G_N_ELEMENTS (actions), self);
   show_gallery = g_settings_create_action (self->settings, "show-gallery");
   g_action_map_add_action (G_ACTION_MAP (self), show_gallery);
+  show_code = G_ACTION (g_property_action_new ("show-code", self->code_paned, "visible"));
+  g_action_map_add_action (G_ACTION_MAP (self), show_code);
   g_signal_connect_object (self->recent_manager, "changed",
                            G_CALLBACK (_ts_window_update_recent), self,
                            G_CONNECT_SWAPPED);

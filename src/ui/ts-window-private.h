@@ -24,6 +24,7 @@ struct _TsWindow
   /* Template children */
   AdwHeaderBar         *header_bar;
   GtkToggleButton      *gallery_button;
+  GtkToggleButton      *code_button;
   GtkStack             *run_stack;
   GtkButton            *run_button;
   GtkButton            *stop_button;
@@ -36,6 +37,8 @@ struct _TsWindow
   AdwToastOverlay      *toast_overlay;
   AdwFlap              *flap;
   TsExampleGallery     *gallery;
+  GtkPaned             *main_paned;
+  GtkPaned             *code_paned;
   GtkRevealer          *explanation_revealer;
   GtkLabel             *explanation_title;
   GtkLabel             *explanation_label;
@@ -98,10 +101,28 @@ void _ts_window_add_recent        (TsWindow   *self,
                                    GFile      *file);
 void _ts_window_toast             (TsWindow   *self,
                                    const char *message);
+/* A modal save dialog (ts-window-actions.c): one filter of the NULL-ended
+ * `patterns`, the response to `response_cb` with the window as data. */
+GtkFileChooser *_ts_window_save_chooser (TsWindow   *self,
+                                         const char *title,
+                                         const char *accept,
+                                         const char *suggested_name,
+                                         const char *filter_name,
+                                         const char *patterns[],
+                                         GCallback   response_cb);
+/* A file name for saving or exporting: the script's stem and `suffix`. */
+char *_ts_window_suggest_name     (TsWindow   *self,
+                                   const char *suffix);
 /* Says a save went well (and remembers the file) or why not. */
 gboolean _ts_window_saved         (TsWindow     *self,
                                    GFile        *file,
                                    const GError *error);
+
+/* Gives the timeline most of the window: the gallery and, unless
+ * `keep_code`, the script pane fold away (the header buttons bring them
+ * back). After a run and when a trace is opened. */
+void _ts_window_focus_timeline    (TsWindow   *self,
+                                   gboolean    keep_code);
 
 /* Hooks for the trace viewer (ts-window-trace.c). */
 void _ts_window_trace_init        (TsWindow   *self);
@@ -109,6 +130,9 @@ void _ts_window_trace_begin       (TsWindow   *self);
 void _ts_window_trace_end         (TsWindow   *self);
 void _ts_window_save_trace        (TsWindow   *self,
                                    GFile      *file);
+
+/* Exporting the view and the trace (ts-window-export.c). */
+void _ts_window_export_init       (TsWindow    *self);
 
 /* Hooks for the GPU choice (ts-window-gpu.c). */
 void _ts_window_gpu_init          (TsWindow    *self);

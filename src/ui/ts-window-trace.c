@@ -15,6 +15,7 @@
 
 #include <glib/gi18n.h>
 
+#include "ts-trace-describe.h"
 #include "ts-window-private.h"
 
 static void
@@ -45,6 +46,7 @@ ts_window_ensure_view (TsWindow *self)
   if (self->trace_view == NULL)
     {
       self->trace_view = TS_TRACE_VIEW (ts_trace_view_new ());
+      ts_trace_view_bind_settings (self->trace_view, self->settings);
       g_signal_connect_object (self->trace_view, "goto-source",
                                G_CALLBACK (ts_window_goto_source_cb), self, G_CONNECT_SWAPPED);
       ts_window_set_timeline (self, GTK_WIDGET (self->trace_view));
@@ -57,6 +59,7 @@ static void
 ts_window_document_cb (TsWindow *self)
 {
   ts_trace_view_set_document (ts_window_ensure_view (self), ts_run_controller_get_document (self->run));
+  _ts_window_update_actions (self);
 }
 
 static void
@@ -77,12 +80,59 @@ _ts_window_trace_init (TsWindow *self)
                            G_CALLBACK (ts_window_trace_damaged_cb), self, G_CONNECT_SWAPPED);
 }
 
+/* A selection belongs to the trace it was made on: a new run or file
+ * starts without one (the folded groups stay, by title). */
+static void
+ts_window_forget_selection (TsWindow *self)
+{
+  TsTimeline *timeline = ts_trace_view_get_timeline (self->trace_view);
+
+  ts_timeline_set_selected_range (timeline, 0, 0);
+  ts_timeline_unselect_item (timeline);
+}
+
+/* Whether any stream ran anything: a run that failed in Python before its
+ * first launch leaves an empty timeline, which says nothing. */
+static gboolean
+ts_window_has_device_work (TsTraceDocument *document)
+{
+  guint n = document != NULL ? ts_trace_document_get_n_tracks (document) : 0;
+
+  for (guint i = 0; i < n; i++)
+    {
+      const TsTrack *t = ts_trace_document_get_track (document, i);
+
+      if (t->kind == TS_TRACK_STREAM && t->n_items > 0)
+        return TRUE;
+    }
+  return FALSE;
+}
+
+/* In place of an empty timeline: why it is empty. */
+static void
+ts_window_show_no_device_work (TsWindow *self)
+{
+  const char *last = ts_run_controller_get_last_stderr (self->run);
+  g_autofree char *description = NULL;
+
+  if (last != NULL && *last != '\0')
+    /* Translators: %s is the last line the workload wrote to stderr */
+    description = g_strdup_printf (_("The workload ended before it ran anything on a GPU:\n%s"), last);
+  else
+    description = g_strdup (_("The workload ended before it ran anything on a GPU. Its output says what it did."));
+  adw_status_page_set_title (self->timeline_placeholder, _("No GPU Work Recorded"));
+  adw_status_page_set_description (self->timeline_placeholder, description);
+  gtk_stack_set_visible_child_name (self->timeline_stack, "empty");
+}
+
 void
 _ts_window_trace_begin (TsWindow *self)
 {
   g_assert (TS_IS_WINDOW (self));
 
   ts_window_ensure_view (self);
+  ts_window_forget_selection (self);
+  gtk_stack_set_visible_child_name (self->timeline_stack, "timeline");
   ts_trace_view_set_document (self->trace_view, NULL);
   ts_trace_view_set_status (self->trace_view, _("Live"));
   ts_timeline_set_follow (ts_trace_view_get_timeline (self->trace_view), TRUE);
@@ -141,10 +191,11 @@ ts_window_mark_problems (TsWindow *self)
   for (gsize i = 0; i < n; i++)
     {
       TsSanitizerRecord r;
-      const char *report;
+      g_autofree char *report = NULL;
 
       ts_recorder_get (rec, TS_RECORD_SANITIZER, i, &r);
-      report = r.report != 0 ? ts_recorder_lookup (rec, r.report) : _("A data race between streams");
+      report = ts_trace_name_streams (rec, r.report != 0 ? ts_recorder_lookup (rec, r.report)
+                                                         : _("A data race between streams"));
       if (ts_window_loc_in_editor (self, &r.loc))
         ts_editor_mark_line (self->editor, r.loc.line, TS_EDITOR_MARK_RACE, report);
       if (ts_window_loc_in_editor (self, &r.prev_loc) && r.prev_loc.line != r.loc.line)
@@ -173,6 +224,8 @@ _ts_window_trace_end (TsWindow *self)
         ts_trace_view_set_status (self->trace_view, self->script_name);
       ts_window_mark_problems (self);
     }
+  if (!ts_window_has_device_work (ts_run_controller_get_document (self->run)))
+    ts_window_show_no_device_work (self);
 
   _ts_window_update_actions (self);
 }
@@ -205,6 +258,10 @@ ts_window_load_done_cb (GObject      *object,
     }
 
   /* The document is shown already (notify::document). */
+  gtk_stack_set_visible_child_name (self->timeline_stack, "timeline");
+  _ts_window_focus_timeline (self, FALSE);
+  /* The title names what is shown: the file, not the script in the editor. */
+  adw_window_title_set_subtitle (self->window_title, basename);
   ts_timeline_zoom_to_fit (ts_trace_view_get_timeline (self->trace_view));
   status = cut_short
            ? g_strdup_printf (_("%s (cut short: the run ended before its trace did)"), basename)
@@ -233,6 +290,8 @@ ts_window_open_trace (TsWindow *self,
   g_return_if_fail (G_IS_FILE (file));
 
   _ts_window_add_recent (self, file);
+  if (self->trace_view != NULL)
+    ts_window_forget_selection (self);
   ts_run_controller_load_trace_async (self->run, file, ts_window_load_done_cb, _ts_window_file_op_new (self, file));
 }
 

@@ -19,6 +19,7 @@
 #include "ts-editor.h"
 #include "ts-example-gallery.h"
 #include "ts-examples.h"
+#include "ts-trace-describe.h"
 #include "ts-util-private.h"
 #include "ts-window-private.h"
 
@@ -87,12 +88,16 @@ ts_window_run_finished_cb (TsWindow *self)
 {
   g_autofree char *description = ts_window_describe_exit (self);
   guint error_line = ts_run_controller_get_error_line (self->run);
+  gboolean blamed;
 
   ts_console_append_line (self->console, TS_CONSOLE_INFO, description);
   ts_window_set_status (self, description);
 
-  /* Point at the line the traceback blames, as far as the script goes. */
-  if (ts_workload_runner_get_exit_code (ts_window_runner (self)) != 0 && error_line > 0)
+  /* The timeline gets the room, but a traceback keeps the script in
+   * view beside it, at the line it blames. */
+  blamed = ts_workload_runner_get_exit_code (ts_window_runner (self)) != 0 && error_line > 0;
+  _ts_window_focus_timeline (self, blamed);
+  if (blamed)
     {
       ts_editor_mark_line (self->editor, error_line, TS_EDITOR_MARK_ERROR,
                            ts_run_controller_get_last_stderr (self->run));
@@ -116,6 +121,10 @@ ts_window_runner_state_cb (TsWindow         *self,
 
   if (state == TS_WORKLOAD_STATE_STOPPING)
     ts_window_set_status (self, _("Stopping…"));
+  /* A run stopped because another script came into the editor: the
+   * controller dropped it, so no ::finished says how it ended. */
+  if (state == TS_WORKLOAD_STATE_FINISHED && ts_run_controller_get_recorder (self->run) == NULL)
+    ts_window_set_status (self, _("Stopped"));
 
   _ts_window_update_actions (self);
 }
@@ -131,8 +140,8 @@ ts_window_runner_trace_size_cb (TsWindow         *self,
 
   if (size > 0)
     {
-      formatted = g_format_size (size);
-      /* Translators: %s is a size such as "12.3 kB" */
+      formatted = g_format_size_full (size, G_FORMAT_SIZE_IEC_UNITS);
+      /* Translators: %s is a size such as "12.3 KiB" */
       label = g_strdup_printf (_("Trace: %s"), formatted);
     }
   gtk_label_set_label (self->trace_label, label ? label : "");
@@ -144,15 +153,33 @@ ts_window_runner_output_cb (TsWindow         *self,
                             const char       *line,
                             TsWorkloadRunner *runner)
 {
+  g_autofree char *hidden = _ts_hide_run_dir (line);
+  /* The sanitizer's report names streams as the timeline does. */
+  g_autofree char *shown = ts_trace_name_streams (ts_run_controller_get_recorder (self->run), hidden);
+
   ts_console_append_line (self->console,
                           stream == TS_WORKLOAD_STDERR ? TS_CONSOLE_STDERR : TS_CONSOLE_STDOUT,
-                          line);
+                          shown);
 }
 
 static void
 ts_window_hide_explanation_cb (TsWindow *self)
 {
   gtk_revealer_set_reveal_child (self->explanation_revealer, FALSE);
+}
+
+/* Another script in the editor: the last run's trace, output and marks
+ * were about the old one, so they go (the timeline shows its placeholder
+ * again, the details their "Show Line" no more). */
+static void
+ts_window_forget_run (TsWindow *self)
+{
+  ts_run_controller_clear (self->run);
+  ts_console_clear (self->console);
+  adw_status_page_set_title (self->timeline_placeholder, _("No Timeline Yet"));
+  adw_status_page_set_description (self->timeline_placeholder, _("Run a workload to see its timeline"));
+  gtk_stack_set_visible_child_name (self->timeline_stack, "empty");
+  _ts_window_update_actions (self);
 }
 
 static void
@@ -201,6 +228,7 @@ ts_window_load_example (TsWindow    *self,
   if (!(code = ts_example_load_code (example, error)))
     return FALSE;
 
+  ts_window_forget_run (self);
   ts_editor_set_text (self->editor, code);
   ts_window_set_script (self, NULL, ts_example_get_file_name (example),
                         ts_example_get_title (example), id);
@@ -239,6 +267,61 @@ ts_window_load_example (TsWindow    *self,
     }
 
   return TRUE;
+}
+
+static void
+ts_window_discard_response_cb (AdwMessageDialog *dialog,
+                               const char       *response,
+                               TsWindow         *self)
+{
+  const char *id = g_object_get_data (G_OBJECT (dialog), "example-id");
+  g_autoptr(GError) error = NULL;
+
+  if (g_strcmp0 (response, "discard") == 0 && !ts_window_load_example (self, id, &error))
+    _ts_window_toast (self, error->message);
+}
+
+/**
+ * ts_window_pick_example:
+ * @self: a #TsWindow
+ * @id: the id of an example
+ *
+ * Loads an example as the gallery asks: when the editor has changes, only
+ * after the user agreed to replace them (undo still brings them back).
+ */
+void
+ts_window_pick_example (TsWindow   *self,
+                        const char *id)
+{
+  AdwMessageDialog *dialog;
+  g_autofree char *body = NULL;
+  g_autoptr(GError) error = NULL;
+
+  g_return_if_fail (TS_IS_WINDOW (self));
+  g_return_if_fail (id != NULL);
+
+  if (!ts_editor_get_modified (self->editor))
+    {
+      if (!ts_window_load_example (self, id, &error))
+        _ts_window_toast (self, error->message);
+      return;
+    }
+
+  /* Translators: %s is the name of the script in the editor */
+  body = g_strdup_printf (_("“%s” has changes that are not saved. The example replaces them; "
+                            "Undo (Ctrl+Z) in the editor brings them back."),
+                          self->script_name ? self->script_name : "workload.py");
+  dialog = ADW_MESSAGE_DIALOG (adw_message_dialog_new (GTK_WINDOW (self), _("Replace Your Changes?"), body));
+  adw_message_dialog_add_responses (dialog,
+                                    "cancel", _("_Keep Editing"),
+                                    "discard", _("_Replace"),
+                                    NULL);
+  adw_message_dialog_set_response_appearance (dialog, "discard", ADW_RESPONSE_DESTRUCTIVE);
+  adw_message_dialog_set_default_response (dialog, "cancel");
+  adw_message_dialog_set_close_response (dialog, "cancel");
+  g_object_set_data_full (G_OBJECT (dialog), "example-id", g_strdup (id), g_free);
+  g_signal_connect_object (dialog, "response", G_CALLBACK (ts_window_discard_response_cb), self, 0);
+  gtk_window_present (GTK_WINDOW (dialog));
 }
 
 TsWindowFileOp *
@@ -286,6 +369,7 @@ ts_window_load_script_cb (GObject      *object,
     }
 
   basename = g_file_get_basename (load->file);
+  ts_window_forget_run (self);
   ts_editor_set_text (self->editor, contents);
   ts_window_set_script (self, load->file, basename, basename, NULL);
   gtk_revealer_set_reveal_child (self->explanation_revealer, FALSE);
@@ -507,6 +591,20 @@ ts_window_bind_settings (TsWindow *self)
   g_settings_bind (self->settings, "synchronous", self->sync_button, "active", G_SETTINGS_BIND_DEFAULT);
   g_settings_bind (self->settings, "sanitizer", self->sanitizer_button, "active", G_SETTINGS_BIND_DEFAULT);
   g_settings_bind (self->settings, "show-gallery", self->flap, "reveal-flap", G_SETTINGS_BIND_DEFAULT);
+  /* Pane sizes are remembered; the script pane's visibility is not, as
+   * every run and opened trace decides it anew. */
+  g_settings_bind (self->settings, "script-pane-width", self->main_paned, "position", G_SETTINGS_BIND_DEFAULT);
+  g_settings_bind (self->settings, "script-pane-split", self->code_paned, "position", G_SETTINGS_BIND_DEFAULT);
+}
+
+void
+_ts_window_focus_timeline (TsWindow *self,
+                           gboolean  keep_code)
+{
+  g_assert (TS_IS_WINDOW (self));
+
+  adw_flap_set_reveal_flap (self->flap, FALSE);
+  gtk_widget_set_visible (GTK_WIDGET (self->code_paned), keep_code);
 }
 
 static gboolean
@@ -584,6 +682,7 @@ ts_window_class_init (TsWindowClass *klass)
   gtk_widget_class_set_template_from_resource (widget_class, TS_RESOURCE_PATH "/ts-window.ui");
   gtk_widget_class_bind_template_child (widget_class, TsWindow, header_bar);
   gtk_widget_class_bind_template_child (widget_class, TsWindow, gallery_button);
+  gtk_widget_class_bind_template_child (widget_class, TsWindow, code_button);
   gtk_widget_class_bind_template_child (widget_class, TsWindow, run_stack);
   gtk_widget_class_bind_template_child (widget_class, TsWindow, run_button);
   gtk_widget_class_bind_template_child (widget_class, TsWindow, stop_button);
@@ -596,6 +695,8 @@ ts_window_class_init (TsWindowClass *klass)
   gtk_widget_class_bind_template_child (widget_class, TsWindow, toast_overlay);
   gtk_widget_class_bind_template_child (widget_class, TsWindow, flap);
   gtk_widget_class_bind_template_child (widget_class, TsWindow, gallery);
+  gtk_widget_class_bind_template_child (widget_class, TsWindow, main_paned);
+  gtk_widget_class_bind_template_child (widget_class, TsWindow, code_paned);
   gtk_widget_class_bind_template_child (widget_class, TsWindow, explanation_revealer);
   gtk_widget_class_bind_template_child (widget_class, TsWindow, explanation_title);
   gtk_widget_class_bind_template_child (widget_class, TsWindow, explanation_label);
@@ -647,6 +748,7 @@ ts_window_init (TsWindow *self)
   ts_window_bind_settings (self);
   _ts_window_gpu_init (self);
   _ts_window_actions_init (self);
+  _ts_window_export_init (self);
   _ts_window_memory_init (self);
   _ts_window_update_recent (self);
   ts_window_set_status (self, _("Ready"));

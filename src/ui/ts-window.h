@@ -28,6 +28,18 @@ void              ts_window_open_trace     (TsWindow       *self,
 gboolean          ts_window_load_example   (TsWindow       *self,
                                             const char     *id,
                                             GError        **error);
+void              ts_window_pick_example   (TsWindow       *self,
+                                            const char     *id);
+gboolean          ts_window_export_view    (TsWindow       *self,
+                                            const char     *path,
+                                            GError        **error);
+void              ts_window_export_chrome_async  (TsWindow            *self,
+                                                  GFile               *file,
+                                                  GAsyncReadyCallback  callback,
+                                                  gpointer             user_data);
+gboolean          ts_window_export_chrome_finish (TsWindow            *self,
+                                                  GAsyncResult        *result,
+                                                  GError             **error);
 gboolean          ts_window_run            (TsWindow       *self,
                                             GError        **error);
 void              ts_window_stop           (TsWindow       *self);

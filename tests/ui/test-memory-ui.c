@@ -158,7 +158,10 @@ test_slider (void)
   n = ts_memory_replay_get_n_actions (ts_memory_panel_get_replay (panel));
   g_assert_cmpuint (n, >=, 7);
 
-  /* A new document shows its end. */
+  /* A new document opens just after its first OOM, here the last action
+   * (without one, at its peak: /TsMemoryPanel/opens-at-peak). */
+  g_assert_cmpuint (ts_memory_panel_get_instant (panel), ==,
+                    ts_memory_replay_get_oom (ts_memory_panel_get_replay (panel), 0)->action + 1);
   g_assert_cmpuint (ts_memory_panel_get_instant (panel), ==, n);
   g_assert_cmpfloat (gtk_range_get_value (scale), ==, (double) n);
   g_assert_cmpfloat (gtk_adjustment_get_upper (gtk_range_get_adjustment (scale)), ==, (double) n);
@@ -250,6 +253,24 @@ test_hover (void)
 
   /* Nothing in the top-left corner (the title). */
   g_assert_null (ts_segment_map_describe_at (map, 1, 1));
+
+  /* A band of the memory chart names its allocation, not the totals. */
+  {
+    TsMemoryView *view = ts_memory_panel_get_memory_view (panel);
+    double bx = ts_memory_view_time_to_x (view, 3500000);
+    gboolean found = FALSE;
+
+    for (guint k = 0; k < 20; k++)
+      ts_ui_test_iterate ();
+    for (int by = gtk_widget_get_height (GTK_WIDGET (view)) - 1; by > 0 && !found; by--)
+      {
+        g_autofree char *band = ts_memory_view_describe_at (view, bx, by);
+
+        found = band != NULL && g_str_has_prefix (band, "2.0 MiB block (2.0 MiB requested) on cuda:0, stream 0\n") &&
+                strstr (band, "allocated at fragmentation.py:17 in <module>") != NULL;
+      }
+    g_assert_true (found);
+  }
 
   gtk_window_destroy (GTK_WINDOW (window));
   g_object_unref (sc.document);
@@ -447,6 +468,83 @@ test_memory_view (void)
   ts_ui_test_iterate ();
 }
 
+
+/* The scrubber spans the chart, in a wide window and in a narrow one (it
+ * was a 40 px knob in a crowded toolbar, and GTK warned about it). */
+static void
+test_slider_width (void)
+{
+  Scenario sc = { 0 };
+  TsMemoryPanel *panel = TS_MEMORY_PANEL (ts_memory_panel_new ());
+  GtkWidget *scale = GTK_WIDGET (ts_memory_panel_get_scale (panel));
+  GtkWidget *view = GTK_WIDGET (ts_memory_panel_get_memory_view (panel));
+  GtkWidget *window;
+  const int widths[] = { 1500, 900 };
+
+  record_scenario (&sc);
+  window = show_in_window (GTK_WIDGET (panel));
+  ts_memory_panel_set_document (panel, sc.document);
+  for (guint i = 0; i < G_N_ELEMENTS (widths); i++)
+    {
+      gtk_window_set_default_size (GTK_WINDOW (window), widths[i], 700);
+      wait_drawn (ts_memory_panel_get_segment_map (panel));
+      for (guint k = 0; k < 10; k++)
+        ts_ui_test_iterate ();
+      g_assert_cmpint (gtk_widget_get_width (view), >, 0);
+      g_assert_cmpint (gtk_widget_get_width (scale), >=, gtk_widget_get_width (view) * 8 / 10);
+    }
+
+  gtk_window_destroy (GTK_WINDOW (window));
+  g_object_unref (sc.document);
+  ts_ui_test_iterate ();
+}
+
+/* Without an OOM the page opens where the most was allocated, not at the
+ * end, where everything may be freed. */
+static void
+test_opens_at_peak (void)
+{
+  TsTestMemory fake = { 0 };
+  g_autoptr(TsRecorder) rec = ts_recorder_new ();
+  g_autoptr(TsAllocator) a = NULL;
+  g_autoptr(TsTraceDocument) document = NULL;
+  TsMemoryPanel *panel = TS_MEMORY_PANEL (g_object_ref_sink (ts_memory_panel_new ()));
+  TsSourceLoc loc = { 0 };
+  guint64 x = 0, y = 0;
+  TsMemoryReplay *replay;
+
+  fake.mem = ts_device_memory_new ();
+  g_assert_cmpuint (ts_device_memory_add_device (fake.mem, 48 * MiB, 0, NULL), ==, 0);
+  a = ts_allocator_new (1, NULL, &ts_test_memory_backend, &fake);
+  ts_allocator_set_recorder (a, rec);
+  fake.now = 1000000;
+  g_assert_true (ts_allocator_malloc (a, 0, 4 * MiB, 0, &loc, &x, NULL));
+  fake.now = 2000000;
+  g_assert_true (ts_allocator_malloc (a, 0, 4 * MiB, 0, &loc, &y, NULL));
+  fake.now = 3000000;
+  g_assert_true (ts_allocator_free (a, y, NULL, NULL));
+  fake.now = 4000000;
+  g_assert_true (ts_allocator_free (a, x, NULL, NULL));
+  document = ts_trace_document_new (rec);
+
+  ts_memory_panel_set_document (panel, document);
+  replay = ts_memory_panel_get_replay (panel);
+  g_assert_cmpuint (ts_memory_replay_get_n_ooms (replay), ==, 0);
+  g_assert_cmpuint (ts_memory_panel_get_instant (panel), ==, ts_memory_replay_index_at_time (replay, 2000000));
+  g_assert_cmpuint (ts_memory_panel_get_instant (panel), <, ts_memory_replay_get_n_actions (replay));
+
+  /* Moved by the user, the instant stays when the document is rebuilt. */
+  ts_memory_panel_set_instant (panel, 1);
+  g_clear_object (&document);
+  document = ts_trace_document_new (rec);
+  ts_memory_panel_set_document (panel, document);
+  g_assert_cmpuint (ts_memory_panel_get_instant (panel), ==, 1);
+
+  g_clear_object (&a);
+  g_object_unref (fake.mem);
+  g_object_unref (panel);
+}
+
 /* In the window: a click on a block puts the editor on its line and
  * selects the allocation's lifetime. */
 static void
@@ -501,6 +599,8 @@ main (int   argc,
     return 0;
 
   g_test_add_func ("/TsMemoryPanel/slider", test_slider);
+  g_test_add_func ("/TsMemoryPanel/slider-width", test_slider_width);
+  g_test_add_func ("/TsMemoryPanel/opens-at-peak", test_opens_at_peak);
   g_test_add_func ("/TsMemoryPanel/hover", test_hover);
   g_test_add_func ("/TsMemoryPanel/stats-and-summary", test_stats_and_summary);
   g_test_add_func ("/TsMemoryView/click-and-oom", test_memory_view);

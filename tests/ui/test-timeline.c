@@ -961,6 +961,14 @@ test_run_controller (void)
 }
 
 static void
+store_result_cb (GObject      *object,
+                 GAsyncResult *result,
+                 gpointer      user_data)
+{
+  *(GAsyncResult **) user_data = g_object_ref (result);
+}
+
+static void
 test_open_trace (void)
 {
   g_autoptr(TsRecorder) rec = ts_test_trace_new (NULL);
@@ -989,6 +997,51 @@ test_open_trace (void)
     g_assert_cmpuint (ts_trace_document_get_track (doc, i)->n_items, ==,
                       ts_trace_document_get_track (expected, i)->n_items);
   g_assert_true (g_action_group_get_action_enabled (G_ACTION_GROUP (window), "save-trace"));
+  /* An opened trace gets the window: the script pane and gallery fold. */
+  {
+    GtkWidget *code = GTK_WIDGET (gtk_widget_get_template_child (GTK_WIDGET (window), TS_TYPE_WINDOW, "code_paned"));
+
+    timeout = ts_ui_test_deadline (20, "the script pane to fold");
+    while (gtk_widget_get_visible (code))
+      g_main_context_iteration (NULL, TRUE);
+    g_source_remove (timeout);
+  }
+
+  /* Exported as images of the view, and as Chrome JSON by the CLI. */
+  g_assert_true (g_action_group_get_action_enabled (G_ACTION_GROUP (window), "export-view"));
+  g_assert_true (g_action_group_get_action_enabled (G_ACTION_GROUP (window), "export-chrome"));
+  {
+    const char *exts[] = { "png", "svg", "pdf" };
+    g_autofree char *json = g_build_filename (dir, "synthetic.json", NULL);
+    g_autoptr(GFile) json_file = g_file_new_for_path (json);
+    g_autoptr(GAsyncResult) result = NULL;
+    g_autofree char *contents = NULL;
+
+    for (guint i = 0; i < G_N_ELEMENTS (exts); i++)
+      {
+        g_autofree char *name = g_strdup_printf ("view.%s", exts[i]);
+        g_autofree char *image = g_build_filename (dir, name, NULL);
+        GStatBuf st;
+
+        g_assert_true (ts_window_export_view (window, image, &error));
+        g_assert_no_error (error);
+        g_assert_cmpint (g_stat (image, &st), ==, 0);
+        g_assert_cmpint (st.st_size, >, 1000);
+        g_unlink (image);
+      }
+
+    g_setenv ("TENSORSCOPE_CLI", TS_CLI_PATH, TRUE);
+    ts_window_export_chrome_async (window, json_file, store_result_cb, &result);
+    timeout = ts_ui_test_deadline (30, "the Chrome export");
+    while (result == NULL)
+      g_main_context_iteration (NULL, TRUE);
+    g_source_remove (timeout);
+    g_assert_true (ts_window_export_chrome_finish (window, result, &error));
+    g_assert_no_error (error);
+    g_assert_true (g_file_get_contents (json, &contents, NULL, NULL));
+    g_assert_nonnull (strstr (contents, "traceEvents"));
+    g_unlink (json);
+  }
 
   /* A damaged file: a message, and the timeline keeps what it showed. */
   ts_window_open_trace (window, bad_file);
@@ -1133,6 +1186,26 @@ test_problem_marks (void)
   g_rmdir (dir);
 }
 
+/* The sanitizer's report names streams by PyTorch's handle; the details,
+ * marks and output by the timeline's id. */
+static void
+test_name_streams (void)
+{
+  g_autoptr(TsRecorder) rec = ts_recorder_new ();
+  TsStreamRecord s0 = { 0, 0, 0, 1, 0 };
+  TsStreamRecord s4 = { 4, 0, 0, 0, G_GUINT64_CONSTANT (139887084831232) };
+  g_autofree char *named = NULL;
+
+  ts_recorder_append (rec, TS_RECORD_STREAM, &s0);
+  ts_recorder_append (rec, TS_RECORD_STREAM, &s4);
+  named = ts_trace_name_streams (rec, "Access by stream 139887084831232 during kernel:\n"
+                                      "Previous access by stream 0 during kernel:");
+  g_assert_cmpstr (named, ==, "Access by stream 4 during kernel:\nPrevious access by stream 0 during kernel:");
+  g_clear_pointer (&named, g_free);
+  named = ts_trace_name_streams (NULL, "stream 7");
+  g_assert_cmpstr (named, ==, "stream 7");
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -1148,6 +1221,7 @@ main (int   argc,
   g_test_add_func ("/TsTimeline/keyboard", test_keyboard);
   g_test_add_func ("/TsTimeline/keys", test_keys);
   g_test_add_func ("/TsTimeline/keys-need-focus", test_keys_need_focus);
+  g_test_add_func ("/TsTraceView/name-streams", test_name_streams);
   g_test_add_func ("/TsTimeline/key-actions", test_key_actions);
   g_test_add_func ("/TsTimeline/problems", test_problems);
   g_test_add_func ("/TsRunController/load-save", test_run_controller);

@@ -17,6 +17,7 @@
 #include "ts-example-gallery.h"
 #include "ts-examples.h"
 #include "ts-gpu-probe.h"
+#include "ts-trace-view.h"
 #include "ts-ui-test-util.h"
 #include "ts-window.h"
 
@@ -94,10 +95,15 @@ test_header_bar (void)
   g_assert_cmpstr (gtk_button_get_label (child (window, "sync_button")), ==, "Synchronous");
   g_assert_cmpstr (gtk_button_get_label (child (window, "sanitizer_button")), ==, "Sanitizer");
   g_assert_true (gtk_menu_button_get_primary (menu_button));
-  /* Open, Recent, Save Script, Save Trace | Style, Examples | Shortcuts, About */
-  g_assert_cmpint (g_menu_model_get_n_items (menu), ==, 3);
+  /* Open, Recent, Save Script, Save Trace | Export Image, Export Chrome JSON
+   * | Style, Examples | Shortcuts, About */
+  g_assert_cmpint (g_menu_model_get_n_items (menu), ==, 4);
   g_assert_cmpint (g_menu_model_get_n_items (g_menu_model_get_item_link (menu, 0, G_MENU_LINK_SECTION)), ==, 4);
-  g_assert_cmpint (g_menu_model_get_n_items (g_menu_model_get_item_link (menu, 2, G_MENU_LINK_SECTION)), ==, 2);
+  g_assert_cmpint (g_menu_model_get_n_items (g_menu_model_get_item_link (menu, 1, G_MENU_LINK_SECTION)), ==, 2);
+  g_assert_cmpint (g_menu_model_get_n_items (g_menu_model_get_item_link (menu, 3, G_MENU_LINK_SECTION)), ==, 2);
+  /* Nothing to export yet. */
+  g_assert_false (g_action_group_get_action_enabled (G_ACTION_GROUP (window), "export-view"));
+  g_assert_false (g_action_group_get_action_enabled (G_ACTION_GROUP (window), "export-chrome"));
 
   /* The timeline slot shows the placeholder until a viewer is put in. */
   g_assert_cmpstr (gtk_stack_get_visible_child_name (timeline_stack), ==, "empty");
@@ -262,16 +268,16 @@ test_settings (void)
   g_assert_cmpint (adw_style_manager_get_color_scheme (adw_style_manager_get_default ()), ==, ADW_COLOR_SCHEME_DEFAULT);
 
   /* The window size is saved on close and restored by the next window. */
-  gtk_window_set_default_size (GTK_WINDOW (window), 1111, 777);
+  gtk_window_set_default_size (GTK_WINDOW (window), 1234, 777);
   gtk_window_close (GTK_WINDOW (window));
   ts_ui_test_iterate ();
-  g_assert_cmpint (g_settings_get_int (settings, "window-width"), ==, 1111);
+  g_assert_cmpint (g_settings_get_int (settings, "window-width"), ==, 1234);
   g_assert_cmpint (g_settings_get_int (settings, "window-height"), ==, 777);
   g_assert_false (g_settings_get_boolean (settings, "window-maximized"));
 
   second = new_window ();
   gtk_window_get_default_size (GTK_WINDOW (second), &width, &height);
-  g_assert_cmpint (width, ==, 1111);
+  g_assert_cmpint (width, ==, 1234);
   g_assert_cmpint (height, ==, 777);
   g_assert_cmpfloat (gtk_spin_button_get_value (child (second, "gpu_count_spin")), ==, 12.0);
   g_assert_true (gtk_toggle_button_get_active (child (second, "sanitizer_button")));
@@ -389,6 +395,14 @@ test_run_traceback (void)
   g_unsetenv ("FAKE_CLI_MODE");
 
   g_assert_cmpstr (ts_window_get_status (window), ==, "Exited with code 3");
+  /* The editor's copy ran from a private folder, which the output does
+   * not show. */
+  {
+    g_autofree char *errors = ts_console_dup_lines (ts_window_get_console (window), TS_CONSOLE_STDERR);
+
+    g_assert_nonnull (strstr (errors, "  File \"async_error.py\", line 3, in <module>\n"));
+    g_assert_null (strstr (errors, "tensorscope-"));
+  }
   /* The fake traceback blames line 3 of the script. */
   g_assert_cmpuint (ts_editor_count_marks (editor, TS_EDITOR_MARK_ERROR), ==, 1);
   g_assert_cmpuint (ts_editor_get_cursor_line (editor), ==, 3);
@@ -399,6 +413,262 @@ test_run_traceback (void)
   wait_finished (window);
 
   ts_ui_test_close_window (GTK_WINDOW (window));
+}
+
+
+static AdwMessageDialog *
+find_message_dialog (void)
+{
+  GListModel *toplevels = gtk_window_get_toplevels ();
+
+  for (guint i = 0; i < g_list_model_get_n_items (toplevels); i++)
+    {
+      g_autoptr(GObject) window = g_list_model_get_item (toplevels, i);
+
+      if (ADW_IS_MESSAGE_DIALOG (window) && gtk_widget_get_visible (GTK_WIDGET (window)))
+        return ADW_MESSAGE_DIALOG (window);
+    }
+  return NULL;
+}
+
+/* Picking an example over edits asks first; replacing can be undone; the
+ * new script starts at its first column. */
+static void
+test_edit_protection (void)
+{
+  TsWindow *window = new_window ();
+  TsEditor *editor = ts_window_get_editor (window);
+  GtkTextBuffer *buffer = gtk_text_view_get_buffer (GTK_TEXT_VIEW (editor));
+  GtkAdjustment *hadjustment = gtk_scrollable_get_hadjustment (GTK_SCROLLABLE (editor));
+  g_autofree char *race = read_example ("stream_race.py");
+  g_autofree char *edited = NULL;
+  g_autofree char *text = NULL;
+  g_autofree char *undone = NULL;
+  g_autofree char *long_line = g_strnfill (600, 'x');
+  AdwMessageDialog *dialog;
+  GtkTextIter end;
+  g_autoptr(GError) error = NULL;
+
+  g_assert_true (ts_window_load_example (window, "stream-race", &error));
+  gtk_widget_set_visible (GTK_WIDGET (child (window, "code_paned")), TRUE);
+  gtk_text_buffer_get_end_iter (buffer, &end);
+  gtk_text_buffer_insert (buffer, &end, long_line, -1);
+  edited = ts_editor_dup_text (editor);
+  g_assert_true (ts_editor_get_modified (editor));
+
+  /* Keep editing: nothing changes. */
+  g_action_group_activate_action (G_ACTION_GROUP (window), "load-example", g_variant_new_string ("async-error"));
+  dialog = find_message_dialog ();
+  g_assert_nonnull (dialog);
+  /* What a click on the button does: respond, then close. */
+  adw_message_dialog_response (dialog, "cancel");
+  gtk_window_destroy (GTK_WINDOW (dialog));
+  text = ts_editor_dup_text (editor);
+  g_assert_cmpstr (text, ==, edited);
+  g_clear_pointer (&text, g_free);
+
+  /* Scrolled to the end of the long line, then replaced. */
+  for (guint i = 0; i < 20 && gtk_adjustment_get_upper (hadjustment) <= gtk_adjustment_get_page_size (hadjustment); i++)
+    ts_ui_test_iterate ();
+  gtk_adjustment_set_value (hadjustment, gtk_adjustment_get_upper (hadjustment));
+  g_assert_cmpfloat (gtk_adjustment_get_value (hadjustment), >, 0);
+  g_action_group_activate_action (G_ACTION_GROUP (window), "load-example", g_variant_new_string ("async-error"));
+  dialog = find_message_dialog ();
+  g_assert_nonnull (dialog);
+  /* What a click on the button does: respond, then close. */
+  adw_message_dialog_response (dialog, "discard");
+  gtk_window_destroy (GTK_WINDOW (dialog));
+  text = ts_editor_dup_text (editor);
+  g_assert_cmpstr (text, !=, edited);
+  g_assert_false (ts_editor_get_modified (editor));
+  g_assert_cmpfloat (gtk_adjustment_get_value (hadjustment), ==, gtk_adjustment_get_lower (hadjustment));
+
+  /* Undo brings the edits back. */
+  g_assert_true (gtk_text_buffer_get_can_undo (buffer));
+  gtk_text_buffer_undo (buffer);
+  undone = ts_editor_dup_text (editor);
+  g_assert_cmpstr (undone, ==, edited);
+
+  /* An unmodified editor switches without asking. */
+  g_assert_true (ts_window_load_example (window, "stream-race", &error));
+  g_action_group_activate_action (G_ACTION_GROUP (window), "load-example", g_variant_new_string ("async-error"));
+  g_assert_null (find_message_dialog ());
+  g_clear_pointer (&text, g_free);
+  text = ts_editor_dup_text (editor);
+  g_assert_cmpstr (text, !=, race);
+
+  ts_ui_test_close_window (GTK_WINDOW (window));
+}
+
+/* What a run left on screen belongs to it: a new run drops the range
+ * selected on the old trace, another example drops trace and output, and
+ * a run with no GPU work says so instead of showing an empty timeline. */
+static void
+test_stale_state (void)
+{
+  TsWindow *window = new_window ();
+  TsConsole *console = ts_window_get_console (window);
+  GtkStack *timeline_stack = child (window, "timeline_stack");
+  AdwStatusPage *placeholder = child (window, "timeline_placeholder");
+  TsTimeline *timeline;
+  g_autofree char *text = NULL;
+  g_autoptr(GBytes) trace = NULL;
+  g_autoptr(GError) error = NULL;
+  TsTime begin, end;
+
+  g_setenv ("TENSORSCOPE_CLI", FAKE_CLI, TRUE);
+  g_setenv ("FAKE_CLI_MODE", "fail", TRUE);
+  g_assert_true (ts_window_load_example (window, "stream-race", &error));
+  g_assert_true (ts_window_run (window, &error));
+  wait_finished (window);
+  g_unsetenv ("FAKE_CLI_MODE");
+
+  /* The fake trace holds no GPU work: the placeholder says why. */
+  g_assert_cmpstr (gtk_stack_get_visible_child_name (timeline_stack), ==, "empty");
+  g_assert_cmpstr (adw_status_page_get_title (placeholder), ==, "No GPU Work Recorded");
+  g_assert_nonnull (strstr (adw_status_page_get_description (placeholder), "RuntimeError: boom"));
+  /* A traceback keeps the script beside the timeline. */
+  g_assert_true (gtk_widget_get_visible (GTK_WIDGET (child (window, "code_paned"))));
+
+  timeline = ts_trace_view_get_timeline (TS_TRACE_VIEW (ts_window_get_timeline (window)));
+  ts_timeline_set_selected_range (timeline, 100, 200);
+  ts_timeline_get_selected_range (timeline, &begin, &end);
+  g_assert_cmpint (end, ==, 200);
+  g_assert_true (ts_window_run (window, &error));
+  ts_timeline_get_selected_range (timeline, &begin, &end);
+  g_assert_cmpint (begin, ==, 0);
+  g_assert_cmpint (end, ==, 0);
+  g_assert_cmpstr (gtk_stack_get_visible_child_name (timeline_stack), ==, "timeline");
+  wait_finished (window);
+  /* A run that went well folds the script away. */
+  g_assert_false (gtk_widget_get_visible (GTK_WIDGET (child (window, "code_paned"))));
+  g_assert_false (adw_flap_get_reveal_flap (child (window, "flap")));
+
+  /* Another example: no old trace, output or placeholder text. */
+  g_assert_true (ts_window_load_example (window, "async-error", &error));
+  text = ts_console_dup_text (console);
+  g_assert_cmpstr (text, ==, "");
+  trace = ts_window_dup_trace (window);
+  g_assert_cmpuint (g_bytes_get_size (trace), ==, 0);
+  g_assert_null (ts_timeline_get_document (timeline));
+  g_assert_cmpstr (gtk_stack_get_visible_child_name (timeline_stack), ==, "empty");
+  g_assert_cmpstr (adw_status_page_get_title (placeholder), ==, "No Timeline Yet");
+  g_assert_false (g_action_group_get_action_enabled (G_ACTION_GROUP (window), "save-trace"));
+
+  /* Switching while a run goes on stops it: its trace would be the old
+   * script's. */
+  g_setenv ("FAKE_CLI_MODE", "hang", TRUE);
+  g_assert_true (ts_window_run (window, &error));
+  g_assert_true (ts_window_load_example (window, "stream-race", &error));
+  wait_finished (window);
+  g_unsetenv ("FAKE_CLI_MODE");
+  g_assert_cmpstr (ts_window_get_status (window), ==, "Stopped");
+  g_assert_cmpstr (gtk_stack_get_visible_child_name (timeline_stack), ==, "empty");
+  g_assert_cmpstr (adw_status_page_get_title (placeholder), ==, "No Timeline Yet");
+
+  ts_ui_test_close_window (GTK_WINDOW (window));
+}
+
+/* Without a session bus, settings live in memory (said once) and a
+ * toggle keeps its value; with a backend chosen, nothing changes. */
+static void
+test_settings_fallback (void)
+{
+  if (g_test_subprocess ())
+    {
+      g_autoptr(GSettings) settings = NULL;
+      g_autofree char *runtime_dir = g_dir_make_tmp ("ts-no-bus-XXXXXX", NULL);
+
+      /* The warning is the point here, not a failure. */
+      g_log_set_always_fatal (G_LOG_FATAL_MASK);
+      g_unsetenv ("GSETTINGS_BACKEND");
+      g_unsetenv ("DBUS_SESSION_BUS_ADDRESS");
+      g_setenv ("XDG_RUNTIME_DIR", runtime_dir, TRUE);
+      g_assert_true (ts_application_ensure_settings_backend ());
+      g_assert_cmpstr (g_getenv ("GSETTINGS_BACKEND"), ==, "memory");
+      /* Chosen already: no second word. */
+      g_assert_false (ts_application_ensure_settings_backend ());
+
+      settings = g_settings_new (TS_APPLICATION_ID);
+      g_settings_set_boolean (settings, "sanitizer", TRUE);
+      g_assert_true (g_settings_get_boolean (settings, "sanitizer"));
+      g_rmdir (runtime_dir);
+      return;
+    }
+
+  /* The tests run with GSETTINGS_BACKEND=memory: left alone. */
+  g_assert_false (ts_application_ensure_settings_backend ());
+  g_test_trap_subprocess (NULL, 0, G_TEST_SUBPROCESS_DEFAULT);
+  g_test_trap_assert_passed ();
+  g_test_trap_assert_stderr ("*No D-Bus session bus: settings are kept in memory*");
+}
+
+/* Run is Ctrl+Return, as in code-running tools, typed into the editor:
+ * the run starts and no line is added to the script. */
+static void
+test_run_shortcut (void)
+{
+  TsWindow *window = new_window ();
+  TsEditor *editor = ts_window_get_editor (window);
+  g_autofree char *before = NULL;
+  g_autofree char *after = NULL;
+  g_autoptr(GError) error = NULL;
+
+  g_setenv ("TENSORSCOPE_CLI", FAKE_CLI, TRUE);
+  g_setenv ("FAKE_CLI_MODE", "hang", TRUE);
+  g_assert_true (ts_window_load_example (window, "stream-race", &error));
+  gtk_widget_grab_focus (GTK_WIDGET (editor));
+  before = ts_editor_dup_text (editor);
+  if (!ts_ui_test_press_keys (GTK_WINDOW (window), GDK_KEY_Control_L, GDK_KEY_Return))
+    {
+      g_unsetenv ("FAKE_CLI_MODE");
+      ts_ui_test_close_window (GTK_WINDOW (window));
+      g_test_skip ("No XTEST to press keys with");
+      return;
+    }
+  g_assert_true (ts_workload_runner_get_running (ts_window_get_runner (window)));
+  after = ts_editor_dup_text (editor);
+  g_assert_cmpstr (after, ==, before);
+
+  ts_window_stop (window);
+  wait_finished (window);
+  g_unsetenv ("FAKE_CLI_MODE");
+  ts_ui_test_close_window (GTK_WINDOW (window));
+}
+
+/* Pane sizes and the idle-device toggle live in GSettings; F8 shows the
+ * script pane again after a run folded it. */
+static void
+test_layout_settings (void)
+{
+  GSettings *settings = g_settings_new (TS_APPLICATION_ID);
+  TsWindow *window;
+  TsTimeline *timeline;
+  g_autoptr(GError) error = NULL;
+
+  g_settings_set_int (settings, "script-pane-width", 444);
+  g_settings_set_boolean (settings, "show-idle-devices", TRUE);
+  window = new_window ();
+  g_assert_cmpint (gtk_paned_get_position (child (window, "main_paned")), ==, 444);
+
+  g_setenv ("TENSORSCOPE_CLI", FAKE_CLI, TRUE);
+  g_assert_true (ts_window_load_example (window, "stream-race", &error));
+  g_assert_true (ts_window_run (window, &error));
+  wait_finished (window);
+  timeline = ts_trace_view_get_timeline (TS_TRACE_VIEW (ts_window_get_timeline (window)));
+  g_assert_true (ts_timeline_view_state_get_show_idle_devices (ts_timeline_get_view_state (timeline)));
+  g_settings_set_boolean (settings, "show-idle-devices", FALSE);
+  g_assert_false (ts_timeline_view_state_get_show_idle_devices (ts_timeline_get_view_state (timeline)));
+
+  g_assert_false (gtk_widget_get_visible (GTK_WIDGET (child (window, "code_paned"))));
+  g_action_group_activate_action (G_ACTION_GROUP (window), "show-code", NULL);
+  g_assert_true (gtk_widget_get_visible (GTK_WIDGET (child (window, "code_paned"))));
+  g_assert_true (gtk_toggle_button_get_active (child (window, "code_button")));
+
+  ts_ui_test_close_window (GTK_WINDOW (window));
+  g_settings_reset (settings, "script-pane-width");
+  g_settings_reset (settings, "show-idle-devices");
+  g_object_unref (settings);
 }
 
 static void
@@ -534,6 +804,11 @@ main (int   argc,
   g_test_add_func ("/TsWindow/gpu-unavailable", test_gpu_unavailable);
   g_test_add_func ("/TsWindow/run-traceback", test_run_traceback);
   g_test_add_func ("/TsWindow/stop", test_stop);
+  g_test_add_func ("/TsWindow/run-shortcut", test_run_shortcut);
+  g_test_add_func ("/TsWindow/edit-protection", test_edit_protection);
+  g_test_add_func ("/TsWindow/stale-state", test_stale_state);
+  g_test_add_func ("/TsWindow/layout-settings", test_layout_settings);
+  g_test_add_func ("/TsWindow/settings-fallback", test_settings_fallback);
   g_test_add_func ("/TsWindow/missing-cli", test_missing_cli);
   g_test_add_func ("/TsWindow/open-script", test_open_script);
   g_test_add_func ("/TsEditor/marks", test_editor_marks);

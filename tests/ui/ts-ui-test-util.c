@@ -135,11 +135,19 @@ gboolean
 ts_ui_test_press_key (GtkWindow *window,
                       guint      keyval)
 {
+  return ts_ui_test_press_keys (window, 0, keyval);
+}
+
+gboolean
+ts_ui_test_press_keys (GtkWindow *window,
+                       guint      modifier,
+                       guint      keyval)
+{
   GdkDisplay *display = gtk_widget_get_display (GTK_WIDGET (window));
   GtkEventController *watch;
   Display *dpy;
   Window xid;
-  KeyCode keycode;
+  KeyCode keycode, modcode = 0;
   int opcode, first_event, first_error;
   guint released = 0;
   guint deadline;
@@ -148,7 +156,8 @@ ts_ui_test_press_key (GtkWindow *window,
     return FALSE;
   dpy = gdk_x11_display_get_xdisplay (display);
   if (!XQueryExtension (dpy, "XTEST", &opcode, &first_event, &first_error) ||
-      (keycode = XKeysymToKeycode (dpy, gdk_keyval_to_lower (keyval))) == 0)
+      (keycode = XKeysymToKeycode (dpy, gdk_keyval_to_lower (keyval))) == 0 ||
+      (modifier != 0 && (modcode = XKeysymToKeycode (dpy, modifier)) == 0))
     return FALSE;
 
   /* No window manager under Xvfb: give the window the focus ourselves. */
@@ -163,8 +172,12 @@ ts_ui_test_press_key (GtkWindow *window,
   g_signal_connect_swapped (watch, "key-released", G_CALLBACK (key_released_cb), &released);
   gtk_widget_add_controller (GTK_WIDGET (window), watch);
 
+  if (modcode != 0)
+    xtest_fake_key (dpy, opcode, modcode, TRUE);
   xtest_fake_key (dpy, opcode, keycode, TRUE);
   xtest_fake_key (dpy, opcode, keycode, FALSE);
+  if (modcode != 0)
+    xtest_fake_key (dpy, opcode, modcode, FALSE);
   XFlush (dpy);
 
   deadline = ts_ui_test_deadline (10, "a key press to arrive");
@@ -181,6 +194,14 @@ ts_ui_test_press_key (GtkWindow *window,
 gboolean
 ts_ui_test_press_key (GtkWindow *window,
                       guint      keyval)
+{
+  return FALSE;
+}
+
+gboolean
+ts_ui_test_press_keys (GtkWindow *window,
+                       guint      modifier,
+                       guint      keyval)
 {
   return FALSE;
 }

@@ -46,5 +46,9 @@ void     ts_ui_test_close_window  (GtkWindow       *window);
  * no XTEST). */
 gboolean ts_ui_test_press_key     (GtkWindow       *window,
                                    guint            keyval);
+/* The same with a modifier key held (GDK_KEY_Control_L …), 0 for none. */
+gboolean ts_ui_test_press_keys    (GtkWindow       *window,
+                                   guint            modifier,
+                                   guint            keyval);
 
 G_END_DECLS

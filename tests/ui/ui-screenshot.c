@@ -20,6 +20,9 @@
 
 #include "config.h"
 
+#include <locale.h>
+
+#include <glib/gi18n.h>
 #include <glib/gstdio.h>
 
 #include "ts-application.h"
@@ -304,6 +307,12 @@ main (int   argc,
   g_autoptr(GError) error = NULL;
   g_autoptr(TsApplication) app = NULL;
   char *app_argv[] = { argv[0], NULL };
+
+  /* As main.c does, so that LANGUAGE=zh_CN shoots the translated UI. */
+  setlocale (LC_ALL, "");
+  bindtextdomain (GETTEXT_PACKAGE, g_getenv ("TENSORSCOPE_LOCALEDIR") ? g_getenv ("TENSORSCOPE_LOCALEDIR") : LOCALEDIR);
+  bind_textdomain_codeset (GETTEXT_PACKAGE, "UTF-8");
+  textdomain (GETTEXT_PACKAGE);
 
   g_option_context_add_main_entries (context, entries, NULL);
   if (!g_option_context_parse (context, &argc, &argv, &error) || opt_rest == NULL)
