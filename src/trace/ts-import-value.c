@@ -1,0 +1,194 @@
+/* ts-import-value.c: small parsed values shared by the PyTorch importers
+ *
+ * Copyright 2026 The Tensorscope authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#include "config.h"
+
+#include <string.h>
+
+#include "ts-import-value.h"
+
+TsValue *
+ts_value_new (TsValueType type)
+{
+  TsValue *v = g_new0 (TsValue, 1);
+
+  v->ref = 1;
+  v->type = type;
+  if (type == TS_VALUE_LIST || type == TS_VALUE_DICT)
+    v->items = g_ptr_array_new_with_free_func ((GDestroyNotify) ts_value_unref);
+  return v;
+}
+
+TsValue *
+ts_value_new_int (gint64 i)
+{
+  TsValue *v = ts_value_new (TS_VALUE_INT);
+  v->i = i;
+  return v;
+}
+
+TsValue *
+ts_value_new_float (double f)
+{
+  TsValue *v = ts_value_new (TS_VALUE_FLOAT);
+  v->f = f;
+  return v;
+}
+
+TsValue *
+ts_value_new_bool (gboolean b)
+{
+  TsValue *v = ts_value_new (TS_VALUE_BOOL);
+  v->b = !!b;
+  return v;
+}
+
+TsValue *
+ts_value_new_string (const char *str,
+                     gsize       len)
+{
+  TsValue *v = ts_value_new (TS_VALUE_STRING);
+
+  v->s.str = g_malloc (len + 1);
+  memcpy (v->s.str, str, len);
+  v->s.str[len] = '\0';
+  v->s.len = (guint32) MIN (len, G_MAXUINT32);
+  return v;
+}
+
+TsValue *
+ts_value_ref (TsValue *v)
+{
+  if (v != NULL)
+    v->ref++;
+  return v;
+}
+
+/* Iterative, so a hostile deeply nested value cannot overflow the C stack. */
+void
+ts_value_unref (TsValue *v)
+{
+  g_autoptr(GPtrArray) pending = NULL;
+
+  while (v != NULL)
+    {
+      if (--v->ref == 0)
+        {
+          if (v->type == TS_VALUE_STRING)
+            g_free (v->s.str);
+          else if (v->type == TS_VALUE_LIST || v->type == TS_VALUE_DICT)
+            {
+              GPtrArray *items = v->items;
+
+              if (items->len > 0)
+                {
+                  if (pending == NULL)
+                    pending = g_ptr_array_new ();
+                  for (guint i = 0; i < items->len; i++)
+                    if (items->pdata[i] != NULL)
+                      g_ptr_array_add (pending, items->pdata[i]);
+                  g_ptr_array_set_free_func (items, NULL);
+                }
+              g_ptr_array_unref (items);
+            }
+          g_free (v);
+        }
+      v = (pending != NULL && pending->len > 0) ? g_ptr_array_steal_index_fast (pending, pending->len - 1) : NULL;
+    }
+}
+
+void
+ts_value_append (TsValue *container,
+                 TsValue *item)
+{
+  g_ptr_array_add (container->items, item);
+}
+
+guint
+ts_value_len (const TsValue *v)
+{
+  if (v == NULL || (v->type != TS_VALUE_LIST && v->type != TS_VALUE_DICT))
+    return 0;
+  return v->type == TS_VALUE_DICT ? v->items->len / 2 : v->items->len;
+}
+
+TsValue *
+ts_value_index (const TsValue *v,
+                guint          i)
+{
+  if (v == NULL || v->type != TS_VALUE_LIST || i >= v->items->len)
+    return NULL;
+  return v->items->pdata[i];
+}
+
+gboolean
+ts_value_is_str (const TsValue *v,
+                 const char    *str)
+{
+  return v != NULL && v->type == TS_VALUE_STRING && strcmp (v->s.str, str) == 0;
+}
+
+TsValue *
+ts_value_get (const TsValue *dict,
+              const char    *key)
+{
+  if (dict == NULL || dict->type != TS_VALUE_DICT)
+    return NULL;
+  /* The last one wins, as in Python. */
+  for (guint i = dict->items->len / 2; i-- > 0;)
+    if (ts_value_is_str (dict->items->pdata[2 * i], key))
+      return dict->items->pdata[2 * i + 1];
+  return NULL;
+}
+
+gboolean
+ts_value_get_int (const TsValue *dict,
+                  const char    *key,
+                  gint64        *out)
+{
+  TsValue *v = ts_value_get (dict, key);
+
+  if (v == NULL)
+    return FALSE;
+  switch (v->type)
+    {
+    case TS_VALUE_INT: *out = v->i; return TRUE;
+    case TS_VALUE_BOOL: *out = v->b; return TRUE;
+    case TS_VALUE_FLOAT:
+      if (!(v->f >= -9.2e18 && v->f <= 9.2e18))
+        return FALSE;
+      *out = (gint64) v->f;
+      return TRUE;
+    default: return FALSE;
+    }
+}
+
+gboolean
+ts_value_get_double (const TsValue *dict,
+                     const char    *key,
+                     double        *out)
+{
+  TsValue *v = ts_value_get (dict, key);
+
+  if (v == NULL)
+    return FALSE;
+  switch (v->type)
+    {
+    case TS_VALUE_INT: *out = (double) v->i; return TRUE;
+    case TS_VALUE_BOOL: *out = v->b; return TRUE;
+    case TS_VALUE_FLOAT: *out = v->f; return TRUE;
+    default: return FALSE;
+    }
+}
+
+const char *
+ts_value_get_str (const TsValue *dict,
+                  const char    *key)
+{
+  TsValue *v = ts_value_get (dict, key);
+
+  return v != NULL && v->type == TS_VALUE_STRING ? v->s.str : NULL;
+}

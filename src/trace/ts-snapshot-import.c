@@ -1,0 +1,962 @@
+/* ts-snapshot-import.c: PyTorch CUDA memory snapshots as allocator records
+ *
+ * Copyright 2026 The Tensorscope authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * Reads the dict torch.cuda.memory._snapshot() returns (pickled, or the
+ * same dict as JSON), every version from PyTorch 1.12 (a bare list of
+ * segments) and 1.13 (blocks with a `history` list) to 2.x (segments with
+ * blocks, device_traces, allocator_settings, external_annotations), and
+ * turns it into TS_RECORD_ALLOC records that the memory replay rebuilds
+ * state from, plus allocated/reserved counters and the annotations as
+ * NVTX ranges.
+ *
+ * The device trace is a ring buffer: it can start with blocks and segments
+ * already live (allocated before recording started, or whose actions were
+ * pushed out when the buffer overflowed). As MemoryViz does, the state at
+ * the start of the trace is found by undoing the trace backwards from the
+ * final `segments`; that state is written first, as synthetic actions
+ * just before the first entry, so the replay sees a complete history. The
+ * notes say how many blocks were reconstructed that way.
+ *
+ * Mapping: alloc, free_requested, free_completed, segment_alloc,
+ * segment_free, oom (device_free in addr), snapshot -> the TsAllocAction of
+ * the same name; segment_map / segment_unmap (expandable segments) ->
+ * segment_alloc / segment_free of the mapped range. time_us -> time (ns
+ * since the document's epoch; entries without time_us, before PyTorch
+ * 2.2, are 1 µs apart); frames -> the entry's source location;
+ * stream -> a stream record per (device, stream value).
+ */
+
+#include "config.h"
+
+#include <string.h>
+
+#include "ts-import-private.h"
+#include "ts-json-reader.h"
+#include "ts-pickle-reader.h"
+
+#define SMALL_SEGMENT (2u << 20)   /* PyTorch's small pool segments are 2 MiB */
+
+enum { ST_ALLOCATED = 1, ST_PENDING = 2 };
+
+typedef struct
+{
+  guint64     addr;
+  guint64     size;
+  guint64     requested;
+  guint32     state;
+  TsSourceLoc loc;
+} Block;
+
+typedef struct
+{
+  guint32  device;
+  guint64  addr;
+  guint64  size;
+  gint64   stream;
+  gboolean is_small;
+  gboolean is_expandable;
+  GArray  *blocks;   /* Block, live ones only */
+} Segment;
+
+/* A trace entry, compact, before it becomes a record. */
+typedef struct
+{
+  gint64      time_us;
+  guint64     addr;
+  guint64     size;
+  guint64     requested;
+  gint64      stream;
+  TsSourceLoc loc;
+  guint32     device;
+  guint8      action;
+  guint8      has_time;
+} Entry;
+
+typedef struct
+{
+  TsImportContext *ctx;
+  TsRecorder      *rec;
+  GPtrArray       *segments;    /* Segment* */
+  GArray          *entries;     /* Entry */
+  GHashTable      *frames_cache;/* TsValue* (ref held) -> TsSourceLoc* */
+  guint            n_bad_entries;
+  guint            n_unknown_actions;
+  guint            n_legacy_blocks;
+  guint            max_device;
+  gboolean         any_device;
+} Importer;
+
+static void
+segment_free (gpointer p)
+{
+  Segment *s = p;
+  g_array_unref (s->blocks);
+  g_free (s);
+}
+
+static TsSourceLoc
+frames_loc (Importer      *im,
+            const TsValue *frames)
+{
+  TsSourceLoc *cached;
+  TsSourceLoc loc;
+
+  if (frames == NULL || frames->type != TS_VALUE_LIST || frames->items->len == 0)
+    return TS_SOURCE_LOC_NONE;
+  /* Shared lists (pickle memo) are converted once. */
+  if (frames->ref > 1 && (cached = g_hash_table_lookup (im->frames_cache, frames)) != NULL)
+    return *cached;
+  loc = ts_import_frames_loc (im->rec, frames);
+  if (frames->ref > 1)
+    g_hash_table_insert (im->frames_cache, ts_value_ref ((TsValue *) frames), g_memdup2 (&loc, sizeof loc));
+  return loc;
+}
+
+TsSourceLoc
+ts_import_frames_loc (TsRecorder    *rec,
+                      const TsValue *frames)
+{
+  const TsValue *pick = NULL, *py = NULL;
+  TsSourceLoc loc = TS_SOURCE_LOC_NONE;
+  gint64 line = 0;
+
+  for (guint i = 0; i < ts_value_len (frames); i++)
+    {
+      const TsValue *f = ts_value_index (frames, i);
+      const char *file = ts_value_get_str (f, "filename");
+
+      if (file == NULL)
+        continue;
+      if (pick == NULL)
+        pick = f;
+      if (g_str_has_suffix (file, ".py"))
+        {
+          if (py == NULL)
+            py = f;
+          if (strstr (file, "/torch/") == NULL)
+            {
+              py = f;
+              break;
+            }
+        }
+    }
+  if (py != NULL)
+    pick = py;
+  if (pick == NULL)
+    return loc;
+  loc.file = ts_recorder_intern (rec, ts_value_get_str (pick, "filename"));
+  loc.function = ts_recorder_intern (rec, ts_value_get_str (pick, "name"));
+  if (ts_value_get_int (pick, "line", &line) && line > 0 && line < G_MAXUINT32)
+    loc.line = (guint32) line;
+  return loc;
+}
+
+static guint64
+get_u64 (const TsValue *d,
+         const char    *key)
+{
+  gint64 v = 0;
+
+  if (!ts_value_get_int (d, key, &v))
+    return 0;
+  return (guint64) v;
+}
+
+static void
+note_device (Importer *im,
+             gint64    device)
+{
+  if (device < 0 || device >= 64)
+    return;
+  im->any_device = TRUE;
+  im->max_device = MAX (im->max_device, (guint) device);
+}
+
+static gboolean
+add_segment (Importer      *im,
+             const TsValue *v)
+{
+  Segment *s;
+  const TsValue *blocks;
+  gint64 device = 0;
+  const char *type;
+  guint64 addr;
+
+  if (v->type != TS_VALUE_DICT)
+    return FALSE;
+  ts_value_get_int (v, "device", &device);
+  if (device < 0 || device >= 64)
+    return FALSE;
+  s = g_new0 (Segment, 1);
+  s->device = (guint32) device;
+  s->addr = addr = get_u64 (v, "address");
+  s->size = get_u64 (v, "total_size");
+  ts_value_get_int (v, "stream", &s->stream);
+  type = ts_value_get_str (v, "segment_type");
+  s->is_small = type != NULL ? g_str_equal (type, "small") : s->size <= SMALL_SEGMENT;
+  {
+    TsValue *e = ts_value_get (v, "is_expandable");
+    s->is_expandable = e != NULL && e->type == TS_VALUE_BOOL && e->b;
+  }
+  s->blocks = g_array_new (FALSE, FALSE, sizeof (Block));
+  note_device (im, device);
+
+  blocks = ts_value_get (v, "blocks");
+  for (guint i = 0; i < ts_value_len (blocks); i++)
+    {
+      const TsValue *b = ts_value_index (blocks, i);
+      const char *state = ts_value_get_str (b, "state");
+      Block blk = { 0 };
+      gint64 req = 0;
+
+      blk.size = get_u64 (b, "size");
+      /* Blocks are contiguous from the segment's start; 2.x has
+       * "address" too, 1.13 does not. */
+      blk.addr = ts_value_get (b, "address") != NULL ? get_u64 (b, "address") : addr;
+      addr = blk.addr + blk.size;
+      if (state == NULL || g_str_equal (state, "inactive"))
+        continue;
+      if (g_str_equal (state, "active_allocated"))
+        blk.state = ST_ALLOCATED;
+      else if (g_str_equal (state, "active_pending_free") || g_str_equal (state, "active_awaiting_free"))
+        blk.state = ST_PENDING;
+      else
+        continue;
+      if (ts_value_get_int (b, "requested_size", &req))
+        blk.requested = (guint64) req;
+      blk.loc = frames_loc (im, ts_value_get (b, "frames"));
+      /* PyTorch 1.13: the stack and the request are in history[0]. */
+      {
+        const TsValue *h = ts_value_get (b, "history");
+        if (h != NULL && ts_value_len (h) > 0)
+          {
+            const TsValue *h0 = ts_value_index (h, 0);
+            im->n_legacy_blocks++;
+            if (ts_value_get_int (h0, "real_size", &req))
+              blk.requested = (guint64) req;
+            if (blk.loc.file == 0)
+              blk.loc = frames_loc (im, ts_value_get (h0, "frames"));
+          }
+      }
+      if (blk.requested == 0 || blk.requested > blk.size)
+        blk.requested = blk.size;
+      g_array_append_val (s->blocks, blk);
+    }
+  g_ptr_array_add (im->segments, s);
+  return TRUE;
+}
+
+static const struct { const char *name; guint8 action; } actions[] = {
+  { "alloc", TS_ALLOC_ACTION_ALLOC },
+  { "free_requested", TS_ALLOC_ACTION_FREE_REQUESTED },
+  { "free_completed", TS_ALLOC_ACTION_FREE_COMPLETED },
+  { "free", TS_ALLOC_ACTION_FREE_COMPLETED },   /* 2.0, before the split */
+  { "segment_alloc", TS_ALLOC_ACTION_SEGMENT_ALLOC },
+  { "segment_free", TS_ALLOC_ACTION_SEGMENT_FREE },
+  { "segment_map", TS_ALLOC_ACTION_SEGMENT_ALLOC },
+  { "segment_unmap", TS_ALLOC_ACTION_SEGMENT_FREE },
+  { "snapshot", TS_ALLOC_ACTION_SNAPSHOT },
+  { "oom", TS_ALLOC_ACTION_OOM },
+};
+
+static void
+add_entry (Importer      *im,
+           guint          device,
+           const TsValue *v)
+{
+  const char *action = ts_value_get_str (v, "action");
+  Entry e = { 0 };
+  gint64 t;
+
+  if (action == NULL || device >= 64)
+    {
+      im->n_bad_entries++;
+      return;
+    }
+  for (guint i = 0; i < G_N_ELEMENTS (actions); i++)
+    if (g_str_equal (action, actions[i].name))
+      e.action = actions[i].action;
+  if (e.action == 0)
+    {
+      im->n_unknown_actions++;
+      return;
+    }
+  e.device = device;
+  e.size = get_u64 (v, "size");
+  if (e.action == TS_ALLOC_ACTION_OOM)
+    e.addr = get_u64 (v, "device_free");
+  else
+    e.addr = get_u64 (v, "addr");
+  ts_value_get_int (v, "stream", &e.stream);
+  if (ts_value_get_int (v, "time_us", &t))
+    {
+      e.time_us = t;
+      e.has_time = TRUE;
+    }
+  e.loc = frames_loc (im, ts_value_get (v, "frames"));
+  note_device (im, device);
+  /* The legacy "free" means free_requested + free_completed. */
+  if (g_str_equal (action, "free"))
+    {
+      e.action = TS_ALLOC_ACTION_FREE_REQUESTED;
+      g_array_append_val (im->entries, e);
+      e.action = TS_ALLOC_ACTION_FREE_COMPLETED;
+    }
+  g_array_append_val (im->entries, e);
+}
+
+static gboolean
+pickle_item (gpointer          user_data,
+             TsPickleItemKind  kind,
+             guint             device,
+             TsValue          *item,
+             GError          **error)
+{
+  Importer *im = user_data;
+
+  if (kind == TS_PICKLE_SEGMENT)
+    {
+      if (!add_segment (im, item))
+        im->n_bad_entries++;
+    }
+  else
+    add_entry (im, device, item);
+  return TRUE;
+}
+
+/* The JSON form: walk the top object, streaming the two big lists. */
+static gboolean
+read_json (Importer      *im,
+           TsJsonReader  *r,
+           TsValue      **rest,
+           GError       **error)
+{
+  gboolean first = TRUE, more;
+  const char *key;
+  gsize len;
+  TsValue *root;
+
+  if (ts_json_peek (r) == '[')
+    {
+      /* ≤ 1.12: a bare list of segments */
+      if (!ts_json_begin_array (r, error))
+        return FALSE;
+      for (;;)
+        {
+          g_autoptr(TsValue) v = NULL;
+          if (!ts_json_array_next (r, &first, &more, error))
+            return FALSE;
+          if (!more)
+            break;
+          if (!ts_json_read_value (r, &v, error))
+            return FALSE;
+          if (!add_segment (im, v))
+            im->n_bad_entries++;
+        }
+      *rest = ts_value_new (TS_VALUE_DICT);
+      return TRUE;
+    }
+  if (!ts_json_begin_object (r, error))
+    return FALSE;
+  root = ts_value_new (TS_VALUE_DICT);
+  for (;;)
+    {
+      if (!ts_json_object_next (r, &first, &key, &len, &more, error))
+        goto fail;
+      if (!more)
+        break;
+      if (len == 8 && memcmp (key, "segments", 8) == 0)
+        {
+          gboolean f2 = TRUE, m2;
+          if (!ts_json_begin_array (r, error))
+            goto fail;
+          for (;;)
+            {
+              g_autoptr(TsValue) v = NULL;
+              if (!ts_json_array_next (r, &f2, &m2, error))
+                goto fail;
+              if (!m2)
+                break;
+              if (!ts_json_read_value (r, &v, error))
+                goto fail;
+              if (!add_segment (im, v))
+                im->n_bad_entries++;
+            }
+        }
+      else if (len == 13 && memcmp (key, "device_traces", 13) == 0)
+        {
+          gboolean f2 = TRUE, m2;
+          guint device = 0;
+          if (!ts_json_begin_array (r, error))
+            goto fail;
+          for (;; device++)
+            {
+              gboolean f3 = TRUE, m3;
+              if (!ts_json_array_next (r, &f2, &m2, error))
+                goto fail;
+              if (!m2)
+                break;
+              if (!ts_json_begin_array (r, error))
+                goto fail;
+              for (;;)
+                {
+                  g_autoptr(TsValue) v = NULL;
+                  if (!ts_json_array_next (r, &f3, &m3, error))
+                    goto fail;
+                  if (!m3)
+                    break;
+                  if (!ts_json_read_value (r, &v, error))
+                    goto fail;
+                  add_entry (im, device, v);
+                }
+            }
+        }
+      else
+        {
+          TsValue *v = NULL;
+          ts_value_append (root, ts_value_new_string (key, len));
+          if (!ts_json_read_value (r, &v, error))
+            goto fail;
+          ts_value_append (root, v);
+        }
+    }
+  if (ts_json_peek (r) >= 0)
+    {
+      ts_json_error (r, error, TS_IMPORT_ERROR_CORRUPT, "data after the end of the snapshot");
+      goto fail;
+    }
+  *rest = root;
+  return TRUE;
+fail:
+  ts_value_unref (root);
+  return FALSE;
+}
+
+/* ---- reconstruction of the state before the first entry ---- */
+
+typedef struct
+{
+  guint64 size;
+  guint64 requested;
+  guint32 state;
+  TsSourceLoc loc;
+} LiveBlock;
+
+typedef struct
+{
+  guint64  size;
+  gint64   stream;
+  gboolean is_small;
+  gboolean in_final;
+} LiveSeg;
+
+static int
+cmp_u64 (gconstpointer a,
+         gconstpointer b)
+{
+  guint64 x = *(const guint64 *) a, y = *(const guint64 *) b;
+  return x < y ? -1 : x > y;
+}
+
+typedef struct
+{
+  guint64 addr;
+  LiveSeg seg;
+} SegItem;
+
+static int
+cmp_seg_item (gconstpointer a,
+              gconstpointer b)
+{
+  return cmp_u64 (&((const SegItem *) a)->addr, &((const SegItem *) b)->addr);
+}
+
+typedef struct
+{
+  TsStreamId  *ids;     /* per distinct (device, stream) */
+  GHashTable  *map;     /* "device:stream" key -> id + 1 */
+} Streams;
+
+static TsStreamId
+stream_for (Importer *im,
+            Streams  *st,
+            guint     device,
+            gint64    handle)
+{
+  g_autofree char *key = g_strdup_printf ("%u:%" G_GINT64_FORMAT, device, handle);
+  gpointer v = g_hash_table_lookup (st->map, key);
+  TsStreamRecord s = { 0 };
+
+  if (v != NULL)
+    return GPOINTER_TO_UINT (v) - 1;
+  s.stream = im->ctx->next_stream++;
+  s.device = device + im->ctx->device_base;
+  s.is_default = handle == 0;
+  s.handle = (guint64) handle;
+  ts_recorder_append (im->rec, TS_RECORD_STREAM, &s);
+  g_hash_table_insert (st->map, g_steal_pointer (&key), GUINT_TO_POINTER (s.stream + 1));
+  return s.stream;
+}
+
+typedef struct
+{
+  gint64 allocated;
+  gint64 reserved;
+} Totals;
+
+static void
+emit_alloc (Importer      *im,
+            Streams       *st,
+            Totals        *totals,
+            TsTime         time,
+            guint32        device,
+            guint8         action,
+            guint64        addr,
+            guint64        size,
+            guint64        requested,
+            gint64         stream,
+            gboolean       small,
+            TsSourceLoc    loc)
+{
+  TsAllocRecord r = { 0 };
+  TsCounterRecord c = { 0 };
+  Totals *t = &totals[device];
+  gboolean alloc_changed = FALSE, reserved_changed = FALSE;
+
+  r.time = time;
+  r.addr = addr;
+  r.size = size;
+  r.requested = requested;
+  r.device = device + im->ctx->device_base;
+  r.stream = stream_for (im, st, device, stream);
+  r.action = action;
+  r.pool = small ? 1 : 0;
+  r.loc = loc;
+  ts_recorder_append (im->rec, TS_RECORD_ALLOC, &r);
+
+  switch (action)
+    {
+    case TS_ALLOC_ACTION_ALLOC: t->allocated += (gint64) size; alloc_changed = TRUE; break;
+    case TS_ALLOC_ACTION_FREE_REQUESTED: t->allocated -= (gint64) size; alloc_changed = TRUE; break;
+    case TS_ALLOC_ACTION_SEGMENT_ALLOC: t->reserved += (gint64) size; reserved_changed = TRUE; break;
+    case TS_ALLOC_ACTION_SEGMENT_FREE: t->reserved -= (gint64) size; reserved_changed = TRUE; break;
+    default: break;
+    }
+  c.time = time;
+  c.device = r.device;
+  if (alloc_changed)
+    {
+      c.counter = TS_COUNTER_ALLOCATED_BYTES;
+      c.value = t->allocated;
+      ts_recorder_append (im->rec, TS_RECORD_COUNTER, &c);
+    }
+  if (reserved_changed)
+    {
+      c.counter = TS_COUNTER_RESERVED_BYTES;
+      c.value = t->reserved;
+      ts_recorder_append (im->rec, TS_RECORD_COUNTER, &c);
+    }
+}
+
+static guint64 *
+key_new (guint64 v)
+{
+  return g_memdup2 (&v, sizeof v);
+}
+
+/* Undoes the device's entries backwards from the final state; writes the
+ * state found (segments, then their live blocks, with fillers for the
+ * holes between them so every alloc starts a free gap as the replay
+ * expects), then the entries. */
+static void
+emit_device (Importer *im,
+             Streams  *st,
+             Totals   *totals,
+             guint     device,
+             TsTime    start_time,
+             guint    *n_before,
+             guint    *n_ghost)
+{
+  g_autoptr(GHashTable) segs = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, g_free);
+  g_autoptr(GHashTable) blocks = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, g_free);
+  g_autoptr(GHashTable) touched = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, NULL);
+  g_autoptr(GArray) seg_list = g_array_new (FALSE, FALSE, sizeof (SegItem));
+  TsSourceLoc before = TS_SOURCE_LOC_NONE;
+
+  for (guint i = 0; i < im->segments->len; i++)
+    {
+      Segment *s = im->segments->pdata[i];
+      LiveSeg ls = { s->size, s->stream, s->is_small, TRUE };
+      if (s->device != device)
+        continue;
+      g_hash_table_insert (segs, key_new (s->addr), g_memdup2 (&ls, sizeof ls));
+      for (guint j = 0; j < s->blocks->len; j++)
+        {
+          Block *b = &g_array_index (s->blocks, Block, j);
+          LiveBlock lb = { b->size, b->requested, b->state, b->loc };
+          g_hash_table_insert (blocks, key_new (b->addr), g_memdup2 (&lb, sizeof lb));
+        }
+    }
+
+  for (guint i = im->entries->len; i-- > 0;)
+    {
+      Entry *e = &g_array_index (im->entries, Entry, i);
+      LiveBlock *lb;
+
+      if (e->device != device)
+        continue;
+      switch (e->action)
+        {
+        case TS_ALLOC_ACTION_ALLOC:
+          g_hash_table_remove (blocks, &e->addr);
+          g_hash_table_add (touched, key_new (e->addr));
+          break;
+        case TS_ALLOC_ACTION_FREE_REQUESTED:
+          g_hash_table_add (touched, key_new (e->addr));
+          lb = g_hash_table_lookup (blocks, &e->addr);
+          if (lb == NULL)
+            {
+              LiveBlock n = { e->size, e->size, ST_ALLOCATED, e->loc };
+              g_hash_table_insert (blocks, key_new (e->addr), g_memdup2 (&n, sizeof n));
+            }
+          else
+            lb->state = ST_ALLOCATED;
+          break;
+        case TS_ALLOC_ACTION_FREE_COMPLETED:
+          g_hash_table_add (touched, key_new (e->addr));
+          lb = g_hash_table_lookup (blocks, &e->addr);
+          if (lb == NULL)
+            {
+              LiveBlock n = { e->size, e->size, ST_PENDING, e->loc };
+              g_hash_table_insert (blocks, key_new (e->addr), g_memdup2 (&n, sizeof n));
+            }
+          else
+            lb->state = ST_PENDING;
+          break;
+        case TS_ALLOC_ACTION_SEGMENT_ALLOC:
+          g_hash_table_remove (segs, &e->addr);
+          break;
+        case TS_ALLOC_ACTION_SEGMENT_FREE:
+          {
+            LiveSeg ls = { e->size, e->stream, e->size <= SMALL_SEGMENT, FALSE };
+            g_hash_table_insert (segs, key_new (e->addr), g_memdup2 (&ls, sizeof ls));
+          }
+          break;
+        default:
+          break;
+        }
+    }
+
+  /* The initial state, in address order. */
+  {
+    GHashTableIter it;
+    gpointer k, v;
+    g_hash_table_iter_init (&it, segs);
+    while (g_hash_table_iter_next (&it, &k, &v))
+      {
+        SegItem si = { *(guint64 *) k, *(LiveSeg *) v };
+        g_array_append_val (seg_list, si);
+      }
+    g_array_sort (seg_list, cmp_seg_item);
+  }
+  {
+    g_autoptr(GArray) addrs = g_array_new (FALSE, FALSE, sizeof (guint64));
+    GHashTableIter it;
+    gpointer k;
+    guint bi = 0;
+
+    g_hash_table_iter_init (&it, blocks);
+    while (g_hash_table_iter_next (&it, &k, NULL))
+      g_array_append_val (addrs, *(guint64 *) k);
+    g_array_sort (addrs, cmp_u64);
+    if (addrs->len > 0)
+      before.file = ts_recorder_intern (im->rec, "<allocated before recording started>");
+
+    for (guint i = 0; i < seg_list->len; i++)
+      {
+        SegItem *si = &g_array_index (seg_list, SegItem, i);
+        guint64 end = si->addr + si->seg.size, cursor = si->addr;
+        g_autoptr(GArray) fillers = g_array_new (FALSE, FALSE, sizeof (guint64) * 2);
+
+        emit_alloc (im, st, totals, start_time, device, TS_ALLOC_ACTION_SEGMENT_ALLOC,
+                    si->addr, si->seg.size, 0, si->seg.stream, si->seg.is_small, before);
+        /* skip blocks below this segment (outside every segment) */
+        while (bi < addrs->len && g_array_index (addrs, guint64, bi) < si->addr)
+          bi++;
+        for (; bi < addrs->len && g_array_index (addrs, guint64, bi) < end; bi++)
+          {
+            guint64 a = g_array_index (addrs, guint64, bi);
+            LiveBlock *lb = g_hash_table_lookup (blocks, &a);
+            if (a < cursor || lb->size == 0 || lb->size > end - a)
+              continue;
+            if (a > cursor)
+              {
+                guint64 f[2] = { cursor, a - cursor };
+                emit_alloc (im, st, totals, start_time, device, TS_ALLOC_ACTION_ALLOC,
+                            cursor, a - cursor, a - cursor, si->seg.stream, si->seg.is_small, before);
+                g_array_append_val (fillers, f);
+              }
+            emit_alloc (im, st, totals, start_time, device, TS_ALLOC_ACTION_ALLOC,
+                        a, lb->size, lb->requested, si->seg.stream, si->seg.is_small,
+                        lb->loc.file != 0 ? lb->loc : before);
+            if (lb->state == ST_PENDING)
+              emit_alloc (im, st, totals, start_time, device, TS_ALLOC_ACTION_FREE_REQUESTED,
+                          a, lb->size, lb->requested, si->seg.stream, si->seg.is_small, lb->loc);
+            (*n_before)++;
+            if (!g_hash_table_contains (touched, &a))
+              (*n_ghost)++;
+            cursor = a + lb->size;
+          }
+        for (guint f = 0; f < fillers->len; f++)
+          {
+            guint64 *fp = &g_array_index (fillers, guint64, 2 * f);
+            emit_alloc (im, st, totals, start_time, device, TS_ALLOC_ACTION_FREE_REQUESTED,
+                        fp[0], fp[1], fp[1], si->seg.stream, si->seg.is_small, before);
+            emit_alloc (im, st, totals, start_time, device, TS_ALLOC_ACTION_FREE_COMPLETED,
+                        fp[0], fp[1], fp[1], si->seg.stream, si->seg.is_small, before);
+          }
+      }
+  }
+
+}
+
+static void
+emit_annotations (Importer      *im,
+                  const TsValue *annotations,
+                  gint64         epoch_us)
+{
+  guint32 thread = im->ctx->thread_base + im->ctx->n_threads_used;
+  g_autoptr(GHashTable) open = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  TsThreadRecord tr = { thread, 0 };
+  guint64 next_id = 1;
+  guint n = 0;
+
+  if (ts_value_len (annotations) == 0)
+    return;
+  tr.name = ts_recorder_intern (im->rec, "Memory snapshot annotations");
+  ts_recorder_append (im->rec, TS_RECORD_THREAD, &tr);
+  im->ctx->n_threads_used++;
+  for (guint i = 0; i < ts_value_len (annotations); i++)
+    {
+      const TsValue *a = ts_value_index (annotations, i);
+      const char *name = ts_value_get_str (a, "name"), *stage = ts_value_get_str (a, "stage");
+      gint64 t = 0;
+      TsNvtxRecord r = { 0 };
+
+      if (name == NULL || stage == NULL || !ts_value_get_int (a, "time_us", &t))
+        continue;
+      r.time = (t - epoch_us) * 1000;
+      r.thread = thread;
+      r.message = ts_recorder_intern (im->rec, name);
+      if (g_str_equal (stage, "START"))
+        {
+          r.kind = TS_NVTX_RANGE_START;
+          r.range_id = next_id++;
+          g_hash_table_replace (open, g_strdup (name), GSIZE_TO_POINTER (r.range_id));
+        }
+      else
+        {
+          gpointer id = g_hash_table_lookup (open, name);
+          if (id == NULL)
+            continue;
+          r.kind = TS_NVTX_RANGE_END;
+          r.range_id = GPOINTER_TO_SIZE (id);
+          g_hash_table_remove (open, name);
+        }
+      ts_recorder_append (im->rec, TS_RECORD_NVTX, &r);
+      n++;
+    }
+  (void) n;
+}
+
+gboolean
+ts_snapshot_import (TsImportContext *ctx,
+                    TsImportInput   *in,
+                    gboolean         is_pickle,
+                    GError         **error)
+{
+  Importer im = { 0 };
+  g_autoptr(TsValue) root = NULL;
+  gboolean ok;
+  gint64 first_us = G_MAXINT64, epoch_us;
+  gboolean any_time = FALSE, overflowed = FALSE;
+  Streams st = { 0 };
+  Totals totals[64] = { { 0 } };
+  guint n_before = 0, n_ghost = 0, n_devices;
+
+  im.ctx = ctx;
+  im.rec = ctx->rec;
+  im.segments = g_ptr_array_new_with_free_func (segment_free);
+  im.entries = g_array_new (FALSE, FALSE, sizeof (Entry));
+  im.frames_cache = g_hash_table_new_full (NULL, NULL, (GDestroyNotify) ts_value_unref, g_free);
+
+  if (is_pickle)
+    ok = ts_pickle_read (in, pickle_item, &im, &root, error);
+  else
+    {
+      TsJsonReader r;
+      ts_json_reader_init (&r, in);
+      ok = read_json (&im, &r, &root, error);
+      ts_json_reader_clear (&r);
+    }
+  g_hash_table_remove_all (im.frames_cache);
+  if (ok && root->type == TS_VALUE_LIST)
+    {
+      /* a bare list that was not streamed (impossible) or empty */
+    }
+  else if (ok && root->type != TS_VALUE_DICT)
+    {
+      g_set_error (error, TS_IMPORT_ERROR, TS_IMPORT_ERROR_FORMAT, "not a memory snapshot: the pickle holds no dict");
+      ok = FALSE;
+    }
+  if (!ok)
+    goto out;
+  if (im.segments->len == 0 && im.entries->len == 0 && root->type == TS_VALUE_DICT &&
+      ts_value_get (root, "segments") == NULL && ts_value_get (root, "device_traces") == NULL)
+    {
+      g_set_error (error, TS_IMPORT_ERROR, TS_IMPORT_ERROR_FORMAT,
+                   "not a memory snapshot: no \"segments\" or \"device_traces\"");
+      ok = FALSE;
+      goto out;
+    }
+
+  for (guint i = 0; i < im.entries->len; i++)
+    {
+      Entry *e = &g_array_index (im.entries, Entry, i);
+      if (e->has_time)
+        {
+          first_us = MIN (first_us, e->time_us);
+          any_time = TRUE;
+        }
+    }
+  {
+    const TsValue *ann = root->type == TS_VALUE_DICT ? ts_value_get (root, "external_annotations") : NULL;
+    for (guint i = 0; i < ts_value_len (ann); i++)
+      {
+        gint64 t;
+        if (ts_value_get_int (ts_value_index (ann, i), "time_us", &t))
+          {
+            first_us = MIN (first_us, t);
+            any_time = TRUE;
+          }
+      }
+  }
+  if (!any_time)
+    first_us = 0;
+  if (!ctx->have_epoch)
+    {
+      ctx->have_epoch = TRUE;
+      /* One µs before the first entry: room for the reconstructed state. */
+      ctx->epoch_ns = (first_us - 1) * 1000;
+    }
+  epoch_us = ctx->epoch_ns / 1000;
+
+  n_devices = im.any_device ? im.max_device + 1 : 0;
+  for (guint d = 0; d < n_devices; d++)
+    {
+      TsDeviceRecord dr = { 0 };
+      g_autofree char *name = NULL;
+      gboolean exists = FALSE;
+
+      for (gsize k = 0; k < ts_recorder_get_count (ctx->rec, TS_RECORD_DEVICE); k++)
+        {
+          TsDeviceRecord o;
+          ts_recorder_get (ctx->rec, TS_RECORD_DEVICE, k, &o);
+          exists |= o.index == d + ctx->device_base;
+        }
+      if (exists)
+        continue;
+      name = g_strdup_printf ("CUDA device %u", d);
+      dr.index = d + ctx->device_base;
+      dr.name = ts_recorder_intern (ctx->rec, name);
+      dr.model = ts_recorder_intern (ctx->rec, "pytorch-snapshot");
+      ts_recorder_append (ctx->rec, TS_RECORD_DEVICE, &dr);
+    }
+  ctx->n_devices_used = MAX (ctx->n_devices_used, ctx->device_base + n_devices);
+
+  st.map = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  for (guint d = 0; d < n_devices; d++)
+    {
+      TsTime start = (first_us - epoch_us) * 1000 - 1;
+      emit_device (&im, &st, totals, d, start, &n_before, &n_ghost);
+    }
+  /* The entries, in order; entries without time_us are 1 µs apart. */
+  {
+    TsTime last = 0;
+    g_autoptr(GHashTable) seg_pool = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, NULL);
+    for (guint s = 0; s < im.segments->len; s++)
+      {
+        Segment *sg = im.segments->pdata[s];
+        g_hash_table_insert (seg_pool, key_new (sg->addr), GUINT_TO_POINTER (sg->is_small ? 2 : 1));
+      }
+    for (guint i = 0; i < im.entries->len; i++)
+      {
+        Entry *e = &g_array_index (im.entries, Entry, i);
+        TsTime t = e->has_time ? (e->time_us - epoch_us) * 1000 : (TsTime) (i + 1) * 1000;
+        gboolean small;
+
+        last = MAX (last, t);
+        /* The pool matters for segment actions (2 MiB segments are the
+         * small pool's) and OOMs (requests up to 1 MiB); allocs take
+         * their segment's. */
+        small = e->action == TS_ALLOC_ACTION_OOM ? e->size <= (1u << 20) : e->size <= SMALL_SEGMENT;
+        if (e->action == TS_ALLOC_ACTION_SEGMENT_ALLOC || e->action == TS_ALLOC_ACTION_SEGMENT_FREE)
+          {
+            gpointer v = g_hash_table_lookup (seg_pool, &e->addr);
+            if (v != NULL)
+              small = GPOINTER_TO_UINT (v) == 2;
+          }
+        emit_alloc (&im, &st, totals, t, e->device, e->action, e->addr, e->size,
+                    e->action == TS_ALLOC_ACTION_ALLOC || e->action == TS_ALLOC_ACTION_FREE_REQUESTED ||
+                    e->action == TS_ALLOC_ACTION_FREE_COMPLETED ? e->size : 0,
+                    e->stream, small, e->loc);
+      }
+    (void) last;
+  }
+
+  {
+    TsValue *settings = ts_value_get (root, "allocator_settings");
+    TsValue *ov = ts_value_get (settings, "trace_alloc_overflowed");
+    gint64 max_entries = 0;
+    const char *conf = ts_value_get_str (settings, "PYTORCH_CUDA_ALLOC_CONF");
+
+    overflowed = ov != NULL && ((ov->type == TS_VALUE_BOOL && ov->b) || (ov->type == TS_VALUE_INT && ov->i != 0));
+    if (overflowed)
+      {
+        if (ts_value_get_int (settings, "trace_alloc_max_entries", &max_entries))
+          ts_import_note (ctx, "memory snapshot: the trace ring buffer overflowed (max_entries %" G_GINT64_FORMAT
+                          "): the oldest allocator actions are lost; the state before the first kept action "
+                          "is rebuilt from the snapshot's segments", max_entries);
+        else
+          ts_import_note (ctx, "memory snapshot: the trace ring buffer overflowed: the oldest allocator actions "
+                          "are lost; the state before the first kept action is rebuilt from the snapshot's segments");
+      }
+    if (conf != NULL && *conf != '\0')
+      ts_import_note (ctx, "memory snapshot: allocator settings: PYTORCH_CUDA_ALLOC_CONF=%s", conf);
+    emit_annotations (&im, ts_value_get (root, "external_annotations"), epoch_us);
+  }
+  ts_import_note (ctx, "memory snapshot: %u segments, %u trace entries on %u devices%s",
+                  im.segments->len, im.entries->len, n_devices,
+                  im.n_legacy_blocks > 0 ? " (PyTorch 1.13 form: stacks from block history)" : "");
+  if (n_before > 0)
+    ts_import_note (ctx, "memory snapshot: %u blocks were allocated before the trace starts "
+                    "(%u never appear in it: allocated before recording started%s); they are shown "
+                    "from the start, rebuilt from the snapshot's segments as memory_viz does",
+                    n_before, n_ghost, overflowed ? " or lost in the ring buffer" : "");
+  if (im.entries->len == 0 && im.segments->len > 0)
+    ts_import_note (ctx, "memory snapshot: no allocator history (device_traces empty or absent): "
+                    "only the state at the time of the snapshot is shown");
+  if (im.n_unknown_actions > 0 || im.n_bad_entries > 0)
+    ts_import_note (ctx, "memory snapshot: skipped %u entries with unknown actions and %u malformed entries",
+                    im.n_unknown_actions, im.n_bad_entries);
+
+out:
+  if (st.map != NULL)
+    g_hash_table_unref (st.map);
+  g_hash_table_unref (im.frames_cache);
+  g_ptr_array_unref (im.segments);
+  g_array_unref (im.entries);
+  return ok;
+}
