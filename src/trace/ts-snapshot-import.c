@@ -78,6 +78,7 @@ typedef struct
 {
   TsImportContext *ctx;
   TsRecorder      *rec;
+  gboolean         synthetic;   /* writing the rebuilt initial state */
   GPtrArray       *segments;    /* Segment* */
   GArray          *entries;     /* Entry */
   GHashTable      *frames_cache;/* TsValue* (ref held) -> TsSourceLoc* */
@@ -534,6 +535,7 @@ emit_alloc (Importer      *im,
   r.action = action;
   r.pool = small ? 1 : 0;
   r.loc = loc;
+  r.correlation = im->synthetic ? TS_IMPORT_SYNTHETIC_CORRELATION : 0;
   ts_recorder_append (im->rec, TS_RECORD_ALLOC, &r);
 
   switch (action)
@@ -880,7 +882,9 @@ ts_snapshot_import (TsImportContext *ctx,
   for (guint d = 0; d < n_devices; d++)
     {
       TsTime start = (first_us - epoch_us) * 1000 - 1;
+      im.synthetic = TRUE;
       emit_device (&im, &st, totals, d, start, &n_before, &n_ghost);
+      im.synthetic = FALSE;
     }
   /* The entries, in order; entries without time_us are 1 µs apart. */
   {

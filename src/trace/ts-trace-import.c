@@ -14,6 +14,67 @@
 #include "ts-trace-reader.h"
 
 #define SNIFF_BYTES (64u * 1024)
+#define EPOCH_NOTE  "clock: time 0 is "
+
+gboolean
+ts_trace_import_get_epoch (TsRecorder *rec,
+                           gint64     *epoch_ns)
+{
+  g_autoptr(GPtrArray) notes = ts_trace_import_get_notes (rec);
+
+  for (guint i = 0; i < notes->len; i++)
+    if (g_str_has_prefix (notes->pdata[i], EPOCH_NOTE))
+      {
+        *epoch_ns = g_ascii_strtoll ((const char *) notes->pdata[i] + strlen (EPOCH_NOTE), NULL, 10);
+        return TRUE;
+      }
+  return FALSE;
+}
+
+static gint
+rank_prefix (const char *s,
+             const char *prefix)
+{
+  char *end = NULL;
+  gint64 v;
+
+  if (!g_str_has_prefix (s, prefix))
+    return -1;
+  v = g_ascii_strtoll (s + strlen (prefix), &end, 10);
+  return end != s + strlen (prefix) && v >= 0 && v < 1000000 ? (gint) v : -1;
+}
+
+gint
+ts_trace_import_device_rank (TsRecorder *rec,
+                             guint32     device)
+{
+  gsize n = ts_recorder_get_count (rec, TS_RECORD_DEVICE);
+
+  for (gsize i = 0; i < n; i++)
+    {
+      TsDeviceRecord d;
+      ts_recorder_get (rec, TS_RECORD_DEVICE, i, &d);
+      if (d.index == device)
+        return rank_prefix (ts_recorder_lookup (rec, d.model), "kineto rank ");
+    }
+  return -1;
+}
+
+gint
+ts_trace_import_thread_rank (TsRecorder *rec,
+                             guint32     thread)
+{
+  gsize n = ts_recorder_get_count (rec, TS_RECORD_THREAD);
+
+  for (gsize i = 0; i < n; i++)
+    {
+      TsThreadRecord t;
+      ts_recorder_get (rec, TS_RECORD_THREAD, i, &t);
+      if (t.thread == thread)
+        return rank_prefix (ts_recorder_lookup (rec, t.name), "rank ");
+    }
+  return -1;
+}
 
 const char *
 ts_import_format_name (TsImportFormat format)
@@ -304,6 +365,12 @@ import_members (TsImportContext *ctx,
     }
   if (n_kineto > 1)
     ts_import_note (ctx, "%u ranks, aligned on the profiler's common clock", n_kineto);
+  if (ctx->have_epoch)
+    {
+      g_autoptr(GDateTime) dt = g_date_time_new_from_unix_utc (ctx->epoch_ns / G_GINT64_CONSTANT (1000000000));
+      g_autofree char *when = dt != NULL ? g_date_time_format_iso8601 (dt) : g_strdup ("?");
+      ts_import_note (ctx, EPOCH_NOTE "%" G_GINT64_FORMAT " ns since the Unix epoch (%s)", ctx->epoch_ns, when);
+    }
   return TRUE;
 }
 

@@ -60,6 +60,20 @@ gboolean       ts_trace_import_bytes    (TsImportFormat  format,
                                          TsRecorder     *recorder,
                                          GError        **error);
 
+/* The correlation of the allocator actions an import made up (the state
+ * before a snapshot's trace starts): exporters leave them out. */
+#define TS_IMPORT_SYNTHETIC_CORRELATION G_MAXUINT64
+
+/* The Unix time (ns) of time 0 of an imported document, when a file said
+ * (time_us of a snapshot, baseTimeNanoseconds or absolute ts of a trace). */
+gboolean       ts_trace_import_get_epoch (TsRecorder  *recorder,
+                                          gint64      *epoch_ns);
+/* The rank a device or a thread of a multi-rank import belongs to; -1. */
+gint           ts_trace_import_device_rank (TsRecorder *recorder,
+                                            guint32     device);
+gint           ts_trace_import_thread_rank (TsRecorder *recorder,
+                                            guint32     thread);
+
 /* A NCCL/RCCL/HCCL kernel, by name (ncclKernel_*, ncclDevKernel_*, ...). */
 gboolean       ts_kernel_name_is_communication (const char *name);
 
