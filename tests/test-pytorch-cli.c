@@ -146,6 +146,14 @@ test_export_chrome_ranks (void)
         }
     }
   g_assert_cmpuint (n_kernels, ==, 8);
+  /* report gains the per-rank comparison */
+  {
+    g_autofree char *rout = NULL, *rerr = NULL;
+    g_assert_cmpint (cli ("report", dir, NULL, NULL, NULL, NULL, &rout, &rerr), ==, 0);
+    g_assert_nonnull (strstr (rout, "Per-rank comparison"));
+    g_assert_nonnull (strstr (rout, "Slowest rank per step"));
+    g_assert_nonnull (strstr (rout, "ProfilerStep#1             1    1000500"));
+  }
   /* each rank is its own pid */
   g_assert_cmpuint (g_hash_table_size (kernel_pids), ==, 2);
   g_assert_true (exact);

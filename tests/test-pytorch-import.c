@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "ts-memory-replay.h"
+#include "ts-rank-stats.h"
 #include "ts-trace-document.h"
 #include "ts-trace-import.h"
 
@@ -267,6 +268,37 @@ test_ranks (void)
   c1 = k1.correlation;
   g_assert_cmpuint (c0, !=, c1);
   g_assert_true (has_note (rec, "2 ranks"));
+
+  /* the per-rank comparison */
+  {
+    g_autoptr(GArray) ranks = NULL;
+    g_autoptr(GArray) steps = NULL;
+    const TsRankStats *r0, *r1;
+    g_assert_true (ts_rank_stats_compute (rec, &ranks, &steps));
+    g_assert_cmpuint (ranks->len, ==, 2);
+    r0 = &g_array_index (ranks, TsRankStats, 0);
+    r1 = &g_array_index (ranks, TsRankStats, 1);
+    g_assert_cmpint (r0->rank, ==, 0);
+    g_assert_cmpuint (r0->n_steps, ==, 2);
+    g_assert_cmpint (r0->step_max, ==, 900500);
+    g_assert_cmpint (r1->step_max, ==, 1000500);
+    /* NCCL [150, 450) µs under the sgemm [30.5, 230.623) µs */
+    g_assert_cmpint (r0->comm, ==, 600000);
+    g_assert_cmpint (r0->overlap, ==, 2 * 80623);
+    g_assert_cmpint (r1->overlap, ==, 2 * 130623);
+    g_assert_cmpint (r0->idle, ==, r0->span - r0->busy);
+    g_assert_cmpuint (steps->len, ==, 2);
+    g_assert_cmpint (g_array_index (steps, TsRankStep, 1).slowest_rank, ==, 1);
+    g_assert_cmpint (g_array_index (steps, TsRankStep, 1).slowest, ==, 1000500);
+    g_assert_cmpint (g_array_index (steps, TsRankStep, 1).fastest_rank, ==, 0);
+  }
+  /* one file is not ranked */
+  {
+    g_autoptr(TsRecorder) one = import ("ranks/rank0.pt.trace.json");
+    g_autoptr(GArray) ranks = NULL;
+    g_autoptr(GArray) steps = NULL;
+    g_assert_false (ts_rank_stats_compute (one, &ranks, &steps));
+  }
 }
 
 static void

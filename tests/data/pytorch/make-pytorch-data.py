@@ -219,7 +219,7 @@ def kineto(rank, base, absolute=False):
         ev.append(e)
     for step in range(2):
         s0 = t + step * 1000
-        X("user_annotation", f"ProfilerStep#{step}", pid, tid, s0, 900.5, {"External id": 1 + step})
+        X("user_annotation", f"ProfilerStep#{step}", pid, tid, s0, 900.5 + 100 * rank, {"External id": 1 + step})
         X("cpu_op", "aten::mm", pid, tid, s0 + 10.25, 50.125, {"External id": 10 + step})
         corr += 1
         X("cuda_runtime", "cudaLaunchKernel", pid, tid, s0 + 20.001, 5.439,
@@ -246,9 +246,9 @@ def kineto(rank, base, absolute=False):
           {"Collective name": "allreduce", "Group size": 2, "dtype": "Float"})
         X("cuda_runtime", "cudaLaunchKernel", pid, tid, s0 + 305, 4, {"correlation": corr})
         ev.append({"ph": "s", "id": corr, "pid": pid, "tid": tid, "ts": s0 + 305, "cat": "ac2g", "name": "ac2g"})
-        ev.append({"ph": "f", "id": corr, "pid": 0, "tid": 14, "ts": s0 + 310, "cat": "ac2g", "name": "ac2g", "bp": "e"})
+        ev.append({"ph": "f", "id": corr, "pid": 0, "tid": 14, "ts": s0 + 150, "cat": "ac2g", "name": "ac2g", "bp": "e"})
         X("kernel", "ncclDevKernel_AllReduce_Sum_f32_RING_LL(ncclDevKernelArgsStorage<4096ul>)", 0, 14,
-          s0 + 310, 300 + 100 * rank,
+          s0 + 150, 300 + 100 * rank,
           {"device": 0, "stream": 14, "correlation": corr, "Collective name": "allreduce",
            "In msg nelems": 6637568, "Group size": 2, "Process Group Name": "0"})
         X("gpu_user_annotation", f"ProfilerStep#{step}", 0, 7, s0 + 29.999, 500.002,
