@@ -101,6 +101,22 @@ ts_value_unref (TsValue *v)
 }
 
 void
+ts_value_make_loc (TsValue *v,
+                   guint32  file,
+                   guint32  function,
+                   guint32  line)
+{
+  GPtrArray *items = v->items;
+
+  g_return_if_fail (v->type == TS_VALUE_LIST);
+  v->type = TS_VALUE_LOC;
+  v->loc.file = file;
+  v->loc.function = function;
+  v->loc.line = line;
+  g_ptr_array_unref (items);   /* drops the items through its free func */
+}
+
+void
 ts_value_append (TsValue *container,
                  TsValue *item)
 {

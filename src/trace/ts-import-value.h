@@ -26,6 +26,7 @@ typedef enum
   TS_VALUE_STRING,
   TS_VALUE_LIST,   /* also tuples */
   TS_VALUE_DICT,   /* items: key, value, key, value ... */
+  TS_VALUE_LOC,    /* a frames list an importer has already reduced to one location */
 } TsValueType;
 
 typedef struct _TsValue TsValue;
@@ -44,6 +45,7 @@ struct _TsValue
     double    f;
     struct { char *str; guint32 len; } s;
     GPtrArray *items;
+    struct { guint32 file, function, line; } loc;
   };
 };
 
@@ -55,6 +57,12 @@ TsValue       *ts_value_new_string (const char   *str,
                                     gsize         len);
 TsValue       *ts_value_ref        (TsValue      *v);
 void           ts_value_unref      (TsValue      *v);
+/* Turns a list, in place (every holder of it sees the change), into a
+ * location: its items are released. */
+void           ts_value_make_loc   (TsValue      *list,
+                                    guint32       file,
+                                    guint32       function,
+                                    guint32       line);
 /* Appends (takes the reference). */
 void           ts_value_append     (TsValue      *list_or_dict,
                                     TsValue      *item);

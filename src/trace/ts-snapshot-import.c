@@ -60,28 +60,55 @@ typedef struct
   GArray  *blocks;   /* Block, live ones only */
 } Segment;
 
-/* A trace entry, compact, before it becomes a record. */
+/* A trace entry, compact (48 bytes), before it becomes a record. */
 typedef struct
 {
   gint64      time_us;
   guint64     addr;
   guint64     size;
-  guint64     requested;
   gint64      stream;
   TsSourceLoc loc;
-  guint32     device;
+  guint8      device;
   guint8      action;
   guint8      has_time;
 } Entry;
+
+/* Entries in fixed chunks: no doubling reallocation (and its transient
+ * 1.5x peak) while millions arrive. */
+#define CHUNK_SHIFT 16
+#define CHUNK_SIZE  (1u << CHUNK_SHIFT)
+
+typedef struct
+{
+  GPtrArray *chunks;
+  guint      len;
+} Entries;
+
+static void
+entries_append (Entries     *es,
+                const Entry *e)
+{
+  if ((es->len & (CHUNK_SIZE - 1)) == 0)
+    g_ptr_array_add (es->chunks, g_new (Entry, CHUNK_SIZE));
+  ((Entry *) es->chunks->pdata[es->len >> CHUNK_SHIFT])[es->len & (CHUNK_SIZE - 1)] = *e;
+  es->len++;
+}
+
+static inline Entry *
+entry_at (Entries *es,
+          guint    i)
+{
+  return &((Entry *) es->chunks->pdata[i >> CHUNK_SHIFT])[i & (CHUNK_SIZE - 1)];
+}
 
 typedef struct
 {
   TsImportContext *ctx;
   TsRecorder      *rec;
   gboolean         synthetic;   /* writing the rebuilt initial state */
+  TsTime           counter_window;
   GPtrArray       *segments;    /* Segment* */
-  GArray          *entries;     /* Entry */
-  GHashTable      *frames_cache;/* TsValue* (ref held) -> TsSourceLoc* */
+  Entries          entries;
   guint            n_bad_entries;
   guint            n_unknown_actions;
   guint            n_legacy_blocks;
@@ -99,19 +126,25 @@ segment_free (gpointer p)
 
 static TsSourceLoc
 frames_loc (Importer      *im,
-            const TsValue *frames)
+            TsValue       *frames)
 {
-  TsSourceLoc *cached;
   TsSourceLoc loc;
 
+  if (frames != NULL && frames->type == TS_VALUE_LOC)
+    {
+      loc.file = frames->loc.file;
+      loc.function = frames->loc.function;
+      loc.line = frames->loc.line;
+      return loc;
+    }
   if (frames == NULL || frames->type != TS_VALUE_LIST || frames->items->len == 0)
     return TS_SOURCE_LOC_NONE;
-  /* Shared lists (pickle memo) are converted once. */
-  if (frames->ref > 1 && (cached = g_hash_table_lookup (im->frames_cache, frames)) != NULL)
-    return *cached;
   loc = ts_import_frames_loc (im->rec, frames);
+  /* A list the pickle memo shares is converted once: it becomes its
+   * location in place (24 bytes), and the frame dicts it held stay only
+   * as long as other lists or the memo need them. */
   if (frames->ref > 1)
-    g_hash_table_insert (im->frames_cache, ts_value_ref ((TsValue *) frames), g_memdup2 (&loc, sizeof loc));
+    ts_value_make_loc (frames, loc.file, loc.function, loc.line);
   return loc;
 }
 
@@ -302,10 +335,10 @@ add_entry (Importer      *im,
   if (g_str_equal (action, "free"))
     {
       e.action = TS_ALLOC_ACTION_FREE_REQUESTED;
-      g_array_append_val (im->entries, e);
+      entries_append (&im->entries, &e);
       e.action = TS_ALLOC_ACTION_FREE_COMPLETED;
     }
-  g_array_append_val (im->entries, e);
+  entries_append (&im->entries, &e);
 }
 
 static gboolean
@@ -501,11 +534,52 @@ stream_for (Importer *im,
   return s.stream;
 }
 
+/* Running totals of a device, and the counter samples not yet written:
+ * one sample per distinct time (the last value at that time). */
 typedef struct
 {
-  gint64 allocated;
-  gint64 reserved;
+  gint64   allocated;
+  gint64   reserved;
+  TsTime   pending_time;
+  gboolean pending_allocated;
+  gboolean pending_reserved;
+  gint64   peak;            /* highest allocated in the window */
+  TsTime   peak_time;
 } Totals;
+
+static void
+flush_counters (Importer *im,
+                Totals   *t,
+                guint32   device)
+{
+  TsCounterRecord c = { 0 };
+
+  c.time = t->pending_time;
+  c.device = device;
+  /* The window's peak, where it is above the value the window ends on. */
+  if (t->pending_allocated && t->peak > t->allocated && t->peak_time < t->pending_time)
+    {
+      TsCounterRecord p = c;
+      p.time = t->peak_time;
+      p.counter = TS_COUNTER_ALLOCATED_BYTES;
+      p.value = t->peak;
+      ts_recorder_append (im->rec, TS_RECORD_COUNTER, &p);
+    }
+  t->peak = G_MININT64;
+  if (t->pending_allocated)
+    {
+      c.counter = TS_COUNTER_ALLOCATED_BYTES;
+      c.value = t->allocated;
+      ts_recorder_append (im->rec, TS_RECORD_COUNTER, &c);
+    }
+  if (t->pending_reserved)
+    {
+      c.counter = TS_COUNTER_RESERVED_BYTES;
+      c.value = t->reserved;
+      ts_recorder_append (im->rec, TS_RECORD_COUNTER, &c);
+    }
+  t->pending_allocated = t->pending_reserved = FALSE;
+}
 
 static void
 emit_alloc (Importer      *im,
@@ -522,9 +596,7 @@ emit_alloc (Importer      *im,
             TsSourceLoc    loc)
 {
   TsAllocRecord r = { 0 };
-  TsCounterRecord c = { 0 };
   Totals *t = &totals[device];
-  gboolean alloc_changed = FALSE, reserved_changed = FALSE;
 
   r.time = time;
   r.addr = addr;
@@ -538,27 +610,24 @@ emit_alloc (Importer      *im,
   r.correlation = im->synthetic ? TS_IMPORT_SYNTHETIC_CORRELATION : 0;
   ts_recorder_append (im->rec, TS_RECORD_ALLOC, &r);
 
+  /* Counter samples: one per window (1 µs, or wider so that a device
+   * gets at most about a million), with the window's peak. */
+  if ((t->pending_allocated || t->pending_reserved) &&
+      time / im->counter_window != t->pending_time / im->counter_window)
+    flush_counters (im, t, r.device);
+  t->pending_time = time;
   switch (action)
     {
-    case TS_ALLOC_ACTION_ALLOC: t->allocated += (gint64) size; alloc_changed = TRUE; break;
-    case TS_ALLOC_ACTION_FREE_REQUESTED: t->allocated -= (gint64) size; alloc_changed = TRUE; break;
-    case TS_ALLOC_ACTION_SEGMENT_ALLOC: t->reserved += (gint64) size; reserved_changed = TRUE; break;
-    case TS_ALLOC_ACTION_SEGMENT_FREE: t->reserved -= (gint64) size; reserved_changed = TRUE; break;
+    case TS_ALLOC_ACTION_ALLOC:
+      t->allocated += (gint64) size;
+      t->pending_allocated = TRUE;
+      if (t->allocated > t->peak)
+        t->peak = t->allocated, t->peak_time = time;
+      break;
+    case TS_ALLOC_ACTION_FREE_REQUESTED: t->allocated -= (gint64) size; t->pending_allocated = TRUE; break;
+    case TS_ALLOC_ACTION_SEGMENT_ALLOC: t->reserved += (gint64) size; t->pending_reserved = TRUE; break;
+    case TS_ALLOC_ACTION_SEGMENT_FREE: t->reserved -= (gint64) size; t->pending_reserved = TRUE; break;
     default: break;
-    }
-  c.time = time;
-  c.device = r.device;
-  if (alloc_changed)
-    {
-      c.counter = TS_COUNTER_ALLOCATED_BYTES;
-      c.value = t->allocated;
-      ts_recorder_append (im->rec, TS_RECORD_COUNTER, &c);
-    }
-  if (reserved_changed)
-    {
-      c.counter = TS_COUNTER_RESERVED_BYTES;
-      c.value = t->reserved;
-      ts_recorder_append (im->rec, TS_RECORD_COUNTER, &c);
     }
 }
 
@@ -602,9 +671,9 @@ emit_device (Importer *im,
         }
     }
 
-  for (guint i = im->entries->len; i-- > 0;)
+  for (guint i = im->entries.len; i-- > 0;)
     {
-      Entry *e = &g_array_index (im->entries, Entry, i);
+      Entry *e = entry_at (&im->entries, i);
       LiveBlock *lb;
 
       if (e->device != device)
@@ -791,8 +860,7 @@ ts_snapshot_import (TsImportContext *ctx,
   im.ctx = ctx;
   im.rec = ctx->rec;
   im.segments = g_ptr_array_new_with_free_func (segment_free);
-  im.entries = g_array_new (FALSE, FALSE, sizeof (Entry));
-  im.frames_cache = g_hash_table_new_full (NULL, NULL, (GDestroyNotify) ts_value_unref, g_free);
+  im.entries.chunks = g_ptr_array_new_with_free_func (g_free);
 
   if (is_pickle)
     ok = ts_pickle_read (in, pickle_item, &im, &root, error);
@@ -803,7 +871,6 @@ ts_snapshot_import (TsImportContext *ctx,
       ok = read_json (&im, &r, &root, error);
       ts_json_reader_clear (&r);
     }
-  g_hash_table_remove_all (im.frames_cache);
   if (ok && root->type == TS_VALUE_LIST)
     {
       /* a bare list that was not streamed (impossible) or empty */
@@ -815,7 +882,7 @@ ts_snapshot_import (TsImportContext *ctx,
     }
   if (!ok)
     goto out;
-  if (im.segments->len == 0 && im.entries->len == 0 && root->type == TS_VALUE_DICT &&
+  if (im.segments->len == 0 && im.entries.len == 0 && root->type == TS_VALUE_DICT &&
       ts_value_get (root, "segments") == NULL && ts_value_get (root, "device_traces") == NULL)
     {
       g_set_error (error, TS_IMPORT_ERROR, TS_IMPORT_ERROR_FORMAT,
@@ -824,9 +891,9 @@ ts_snapshot_import (TsImportContext *ctx,
       goto out;
     }
 
-  for (guint i = 0; i < im.entries->len; i++)
+  for (guint i = 0; i < im.entries.len; i++)
     {
-      Entry *e = &g_array_index (im.entries, Entry, i);
+      Entry *e = entry_at (&im.entries, i);
       if (e->has_time)
         {
           first_us = MIN (first_us, e->time_us);
@@ -878,6 +945,18 @@ ts_snapshot_import (TsImportContext *ctx,
     }
   ctx->n_devices_used = MAX (ctx->n_devices_used, ctx->device_base + n_devices);
 
+  im.counter_window = 1000;
+  if (any_time && im.entries.len > 0)
+    {
+      gint64 last_us = G_MININT64;
+      for (guint i = 0; i < im.entries.len; i++)
+        if (entry_at (&im.entries, i)->has_time)
+          last_us = MAX (last_us, entry_at (&im.entries, i)->time_us);
+      if (last_us > first_us)
+        im.counter_window = MAX ((TsTime) 1000, (last_us - first_us) * 1000 / 1000000);
+    }
+  for (guint d = 0; d < 64; d++)
+    totals[d].peak = G_MININT64;
   st.map = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
   for (guint d = 0; d < n_devices; d++)
     {
@@ -895,9 +974,9 @@ ts_snapshot_import (TsImportContext *ctx,
         Segment *sg = im.segments->pdata[s];
         g_hash_table_insert (seg_pool, key_new (sg->addr), GUINT_TO_POINTER (sg->is_small ? 2 : 1));
       }
-    for (guint i = 0; i < im.entries->len; i++)
+    for (guint i = 0; i < im.entries.len; i++)
       {
-        Entry *e = &g_array_index (im.entries, Entry, i);
+        Entry *e = entry_at (&im.entries, i);
         TsTime t = e->has_time ? (e->time_us - epoch_us) * 1000 : (TsTime) (i + 1) * 1000;
         gboolean small;
 
@@ -916,8 +995,14 @@ ts_snapshot_import (TsImportContext *ctx,
                     e->action == TS_ALLOC_ACTION_ALLOC || e->action == TS_ALLOC_ACTION_FREE_REQUESTED ||
                     e->action == TS_ALLOC_ACTION_FREE_COMPLETED ? e->size : 0,
                     e->stream, small, e->loc);
+        /* Entries become records: free each chunk once written, so the
+         * two never both hold the whole trace. */
+        if ((i & (CHUNK_SIZE - 1)) == CHUNK_SIZE - 1)
+          g_clear_pointer (&im.entries.chunks->pdata[i >> CHUNK_SHIFT], g_free);
       }
     (void) last;
+    for (guint d = 0; d < n_devices; d++)
+      flush_counters (&im, &totals[d], d + ctx->device_base);
   }
 
   {
@@ -942,14 +1027,14 @@ ts_snapshot_import (TsImportContext *ctx,
     emit_annotations (&im, ts_value_get (root, "external_annotations"), epoch_us);
   }
   ts_import_note (ctx, "memory snapshot: %u segments, %u trace entries on %u devices%s",
-                  im.segments->len, im.entries->len, n_devices,
+                  im.segments->len, im.entries.len, n_devices,
                   im.n_legacy_blocks > 0 ? " (PyTorch 1.13 form: stacks from block history)" : "");
   if (n_before > 0)
     ts_import_note (ctx, "memory snapshot: %u blocks were allocated before the trace starts "
                     "(%u never appear in it: allocated before recording started%s); they are shown "
                     "from the start, rebuilt from the snapshot's segments as memory_viz does",
                     n_before, n_ghost, overflowed ? " or lost in the ring buffer" : "");
-  if (im.entries->len == 0 && im.segments->len > 0)
+  if (im.entries.len == 0 && im.segments->len > 0)
     ts_import_note (ctx, "memory snapshot: no allocator history (device_traces empty or absent): "
                     "only the state at the time of the snapshot is shown");
   if (im.n_unknown_actions > 0 || im.n_bad_entries > 0)
@@ -959,8 +1044,7 @@ ts_snapshot_import (TsImportContext *ctx,
 out:
   if (st.map != NULL)
     g_hash_table_unref (st.map);
-  g_hash_table_unref (im.frames_cache);
   g_ptr_array_unref (im.segments);
-  g_array_unref (im.entries);
+  g_ptr_array_unref (im.entries.chunks);
   return ok;
 }
