@@ -44,7 +44,7 @@ struct _TsValue
     gint64    i;
     double    f;
     struct { char *str; guint32 len; } s;
-    GPtrArray *items;
+    struct { GPtrArray *items; guint32 aux; };   /* aux: for the reader that made it */
     struct { guint32 file, function, line; } loc;
   };
 };

@@ -59,7 +59,7 @@ truncated (TsJsonReader *r,
 }
 
 int
-ts_json_peek (TsJsonReader *r)
+ts_json_peek_slow (TsJsonReader *r)
 {
   TsImportInput *in = r->in;
 
@@ -352,6 +352,28 @@ number_token (TsJsonReader *r,
   return TRUE;
 }
 
+/* Where the bytes of a number (at most 40) are all in the buffer, or the
+ * file ends within them: the fast paths parse in place. */
+static gboolean
+number_in_buffer (TsJsonReader *r)
+{
+  TsImportInput *in = r->in;
+
+  return in->len - in->pos >= 40 || ts_import_input_fill (in, 40) > 0;
+}
+
+static inline gboolean
+is_number_end (TsImportInput *in,
+               gsize          k)
+{
+  guint8 c;
+
+  if (k >= in->len)
+    return TRUE;
+  c = in->data[k];
+  return !((c >= '0' && c <= '9') || c == '.' || c == 'e' || c == 'E' || c == '-' || c == '+');
+}
+
 gboolean
 ts_json_read_number (TsJsonReader *r,
                      gint64       *i,
@@ -362,6 +384,27 @@ ts_json_read_number (TsJsonReader *r,
   char buf[64], *end = NULL;
   gsize n;
   gboolean plain = TRUE;
+
+  if (ts_json_peek (r) >= 0 && number_in_buffer (r))
+    {
+      TsImportInput *in = r->in;
+      gsize k = in->pos, digits = 0;
+      gboolean neg = FALSE;
+      guint64 v = 0;
+
+      if (k < in->len && in->data[k] == '-')
+        neg = TRUE, k++;
+      while (k < in->len && in->data[k] >= '0' && in->data[k] <= '9' && digits < 18)
+        v = v * 10 + (in->data[k++] - '0'), digits++;
+      if (digits > 0 && is_number_end (in, k))
+        {
+          *i = neg ? -(gint64) v : (gint64) v;
+          *d = (double) *i;
+          *is_int = TRUE;
+          in->pos = k;
+          return TRUE;
+        }
+    }
 
   if (!number_token (r, buf, &n, error))
     return FALSE;
@@ -439,6 +482,21 @@ ts_json_read_us_as_ns (TsJsonReader *r,
   char buf[64], *end = NULL;
   gsize n;
   double d;
+
+  if (ts_json_peek (r) >= 0 && ts_json_peek (r) != '"' && number_in_buffer (r))
+    {
+      TsImportInput *in = r->in;
+      gsize k = in->pos;
+
+      while (k < in->len && k - in->pos < 40 && !is_number_end (in, k))
+        k++;
+      if (k - in->pos < 40 && (k < in->len || in->eof) &&
+          parse_us_as_ns ((const char *) in->data + in->pos, k - in->pos, ns))
+        {
+          in->pos = k;
+          return TRUE;
+        }
+    }
 
   if (ts_json_peek (r) == '"')
     {

@@ -24,7 +24,17 @@ void     ts_json_reader_init   (TsJsonReader  *r,
 void     ts_json_reader_clear  (TsJsonReader  *r);
 
 /* The next non-space byte, not consumed; -1 at the end. */
-int      ts_json_peek          (TsJsonReader  *r);
+int      ts_json_peek_slow     (TsJsonReader  *r);
+
+static inline int
+ts_json_peek (TsJsonReader *r)
+{
+  TsImportInput *in = r->in;
+
+  if (G_LIKELY (in->pos < in->len && in->data[in->pos] > ' '))
+    return in->data[in->pos];
+  return ts_json_peek_slow (r);
+}
 gboolean ts_json_error         (TsJsonReader  *r,
                                 GError       **error,
                                 gint           code,

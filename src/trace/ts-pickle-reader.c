@@ -49,7 +49,6 @@ typedef struct
   TsImportInput   *in;
   GPtrArray       *stack;    /* TsValue*, MARK as the mark sentinel */
   GPtrArray       *memo;     /* TsValue* or NULL */
-  GHashTable      *item_memo;/* stream item -> memo index + 1 */
   TsPickleItemFunc func;
   gpointer         user_data;
   TsValue         *none;     /* what a dropped stream item's memo slot holds */
@@ -88,7 +87,7 @@ need (Vm      *vm,
       gsize    n,
       GError **error)
 {
-  if (ts_import_input_fill (vm->in, n) >= n)
+  if (G_LIKELY (vm->in->len - vm->in->pos >= n) || ts_import_input_fill (vm->in, n) >= n)
     return TRUE;
   if (ts_import_input_failed (vm->in, error))
     return FALSE;
@@ -170,14 +169,14 @@ emit (Vm      *vm,
       TsValue *item,
       GError **error)
 {
-  gpointer slot;
   gboolean ok;
 
-  if (vm->item_memo != NULL && g_hash_table_lookup_extended (vm->item_memo, item, NULL, &slot))
+  /* aux: the memo slot + 1 that holds the item (see memo_put) */
+  if (item->type == TS_VALUE_DICT && item->aux != 0)
     {
-      guint idx = GPOINTER_TO_UINT (slot) - 1;
+      guint idx = item->aux - 1;
 
-      g_hash_table_remove (vm->item_memo, item);
+      item->aux = 0;
       if (idx < vm->memo->len && vm->memo->pdata[idx] == item)
         {
           vm->memo->pdata[idx] = ts_value_ref (vm->none);
@@ -304,8 +303,8 @@ memo_put (Vm      *vm,
   if (vm->memo->pdata[idx] != NULL)
     ts_value_unref (vm->memo->pdata[idx]);
   vm->memo->pdata[idx] = ts_value_ref (v);
-  if (v->role == ROLE_STREAM_ITEM)
-    g_hash_table_insert (vm->item_memo, v, GUINT_TO_POINTER ((guint) idx + 1));
+  if (v->role == ROLE_STREAM_ITEM && v->type == TS_VALUE_DICT && idx < G_MAXUINT32)
+    v->aux = (guint32) idx + 1;
   return TRUE;
 }
 
@@ -447,7 +446,6 @@ ts_pickle_read (TsImportInput    *in,
   vm.in = in;
   vm.stack = g_ptr_array_new ();
   vm.memo = g_ptr_array_new ();
-  vm.item_memo = g_hash_table_new (NULL, NULL);
   vm.func = func;
   vm.user_data = user_data;
   vm.none = ts_value_new (TS_VALUE_NONE);
@@ -588,18 +586,49 @@ ts_pickle_read (TsImportInput    *in,
         case 'e': /* APPENDS */
         case 0x90: /* ADDITEMS */
           {
-            g_autoptr(GPtrArray) items = NULL;
+            /* Straight from the stack into the container (no copy of
+             * the items): this is most of a snapshot's work. */
+            gssize m = find_mark (&vm);
             TsValue *c;
-            if (!pop_to_mark (&vm, &items, error))
-              goto out;
-            c = top (&vm);
-            if (c == NULL)
+            guint from, n;
+
+            if (m < 1)
               {
-                fail (error, TS_IMPORT_ERROR_CORRUPT, &vm, "stack underflow");
+                fail (error, TS_IMPORT_ERROR_CORRUPT, &vm, m < 0 ? "no mark on the stack" : "stack underflow");
                 goto out;
               }
-            if (!add_items (&vm, c, items, error))
-              goto out;
+            c = vm.stack->pdata[m - 1];
+            from = (guint) m + 1;
+            n = vm.stack->len - from;
+            if (c == MARK || (c->type != TS_VALUE_LIST && c->type != TS_VALUE_DICT) ||
+                (c->type == TS_VALUE_DICT && n % 2 != 0))
+              {
+                fail (error, TS_IMPORT_ERROR_CORRUPT, &vm, c != MARK && c->type == TS_VALUE_DICT
+                      ? "a dict item without a value" : "adding items to a value that is not a container");
+                goto out;
+              }
+            if (is_streamed (c))
+              {
+                for (guint i = from; i < vm.stack->len; i++)
+                  {
+                    TsValue *it = vm.stack->pdata[i];
+                    vm.stack->pdata[i] = NULL;
+                    if (it->type == TS_VALUE_DICT)
+                      {
+                        if (!emit (&vm, c, it, error))
+                          goto out;   /* the rest is released at out: */
+                      }
+                    else
+                      ts_value_append (c, it);
+                  }
+              }
+            else if (n > 0)
+              {
+                guint old = c->items->len;
+                g_ptr_array_set_size (c->items, old + n);
+                memcpy (c->items->pdata + old, vm.stack->pdata + from, n * sizeof (gpointer));
+              }
+            g_ptr_array_set_size (vm.stack, (guint) m);
           }
           break;
         case 0x8c: /* SHORT_BINUNICODE */
@@ -730,7 +759,6 @@ out:
     if (vm.memo->pdata[i] != NULL)
       ts_value_unref (vm.memo->pdata[i]);
   g_ptr_array_unref (vm.memo);
-  g_hash_table_unref (vm.item_memo);
   ts_value_unref (vm.none);
   return ok;
 }

@@ -295,44 +295,107 @@ static const struct { const char *name; guint8 action; } actions[] = {
   { "oom", TS_ALLOC_ACTION_OOM },
 };
 
+static gboolean
+value_int (const TsValue *v,
+           gint64        *out)
+{
+  switch (v->type)
+    {
+    case TS_VALUE_INT: *out = v->i; return TRUE;
+    case TS_VALUE_BOOL: *out = v->b; return TRUE;
+    case TS_VALUE_FLOAT:
+      if (!(v->f >= -9.2e18 && v->f <= 9.2e18))
+        return FALSE;
+      *out = (gint64) v->f;
+      return TRUE;
+    default: return FALSE;
+    }
+}
+
+/* One pass over the entry's items (the hot path of a big snapshot):
+ * each key compared once, the last of a repeated key winning. */
 static void
 add_entry (Importer      *im,
            guint          device,
            const TsValue *v)
 {
-  const char *action = ts_value_get_str (v, "action");
+  const char *action = NULL;
+  TsValue *frames = NULL;
   Entry e = { 0 };
-  gint64 t;
+  gint64 x, addr = 0, device_free = 0, size = 0, stream = 0;
+  gboolean is_free = FALSE;
 
-  if (action == NULL || device >= 64)
+  if (v->type != TS_VALUE_DICT || device >= 64)
+    {
+      im->n_bad_entries++;
+      return;
+    }
+  for (guint i = 0; i + 1 < v->items->len; i += 2)
+    {
+      const TsValue *k = v->items->pdata[i], *val = v->items->pdata[i + 1];
+      const char *key;
+
+      if (k->type != TS_VALUE_STRING)
+        continue;
+      key = k->s.str;
+      switch (key[0])
+        {
+        case 'a':
+          if (strcmp (key, "action") == 0)
+            action = val->type == TS_VALUE_STRING ? val->s.str : NULL;
+          else if (strcmp (key, "addr") == 0 && value_int (val, &x))
+            addr = x;
+          break;
+        case 's':
+          if (strcmp (key, "size") == 0 && value_int (val, &x))
+            size = x;
+          else if (strcmp (key, "stream") == 0 && value_int (val, &x))
+            stream = x;
+          break;
+        case 't':
+          if (strcmp (key, "time_us") == 0 && value_int (val, &x))
+            {
+              e.time_us = x;
+              e.has_time = TRUE;
+            }
+          break;
+        case 'd':
+          if (strcmp (key, "device_free") == 0 && value_int (val, &x))
+            device_free = x;
+          break;
+        case 'f':
+          if (strcmp (key, "frames") == 0)
+            frames = (TsValue *) val;
+          break;
+        default:
+          break;
+        }
+    }
+  if (action == NULL)
     {
       im->n_bad_entries++;
       return;
     }
   for (guint i = 0; i < G_N_ELEMENTS (actions); i++)
     if (g_str_equal (action, actions[i].name))
-      e.action = actions[i].action;
+      {
+        e.action = actions[i].action;
+        break;
+      }
   if (e.action == 0)
     {
       im->n_unknown_actions++;
       return;
     }
-  e.device = device;
-  e.size = get_u64 (v, "size");
-  if (e.action == TS_ALLOC_ACTION_OOM)
-    e.addr = get_u64 (v, "device_free");
-  else
-    e.addr = get_u64 (v, "addr");
-  ts_value_get_int (v, "stream", &e.stream);
-  if (ts_value_get_int (v, "time_us", &t))
-    {
-      e.time_us = t;
-      e.has_time = TRUE;
-    }
-  e.loc = frames_loc (im, ts_value_get (v, "frames"));
+  e.device = (guint8) device;
+  e.size = (guint64) size;
+  e.addr = (guint64) (e.action == TS_ALLOC_ACTION_OOM ? device_free : addr);
+  e.stream = stream;
+  e.loc = frames_loc (im, frames);
   note_device (im, device);
+  is_free = g_str_equal (action, "free");
   /* The legacy "free" means free_requested + free_completed. */
-  if (g_str_equal (action, "free"))
+  if (is_free)
     {
       e.action = TS_ALLOC_ACTION_FREE_REQUESTED;
       entries_append (&im->entries, &e);
@@ -509,8 +572,11 @@ cmp_seg_item (gconstpointer a,
 
 typedef struct
 {
-  TsStreamId  *ids;     /* per distinct (device, stream) */
   GHashTable  *map;     /* "device:stream" key -> id + 1 */
+  gboolean     have_last;
+  guint        last_device;
+  gint64       last_handle;
+  TsStreamId   last_id;
 } Streams;
 
 static TsStreamId
@@ -519,19 +585,27 @@ stream_for (Importer *im,
             guint     device,
             gint64    handle)
 {
-  g_autofree char *key = g_strdup_printf ("%u:%" G_GINT64_FORMAT, device, handle);
-  gpointer v = g_hash_table_lookup (st->map, key);
+  g_autofree char *key = NULL;
+  gpointer v;
   TsStreamRecord s = { 0 };
 
+  /* almost every entry is on the stream of the one before */
+  if (st->have_last && st->last_device == device && st->last_handle == handle)
+    return st->last_id;
+  key = g_strdup_printf ("%u:%" G_GINT64_FORMAT, device, handle);
+  v = g_hash_table_lookup (st->map, key);
+  st->have_last = TRUE;
+  st->last_device = device;
+  st->last_handle = handle;
   if (v != NULL)
-    return GPOINTER_TO_UINT (v) - 1;
+    return st->last_id = GPOINTER_TO_UINT (v) - 1;
   s.stream = im->ctx->next_stream++;
   s.device = device + im->ctx->device_base;
   s.is_default = handle == 0;
   s.handle = (guint64) handle;
   ts_recorder_append (im->rec, TS_RECORD_STREAM, &s);
   g_hash_table_insert (st->map, g_steal_pointer (&key), GUINT_TO_POINTER (s.stream + 1));
-  return s.stream;
+  return st->last_id = s.stream;
 }
 
 /* Running totals of a device, and the counter samples not yet written:
@@ -631,11 +705,9 @@ emit_alloc (Importer      *im,
     }
 }
 
-static guint64 *
-key_new (guint64 v)
-{
-  return g_memdup2 (&v, sizeof v);
-}
+/* Addresses as hash keys, in the pointer itself (64-bit platforms). */
+G_STATIC_ASSERT (sizeof (gpointer) >= sizeof (guint64));
+#define ADDR_KEY(a) GSIZE_TO_POINTER ((gsize) (a))
 
 /* Undoes the device's entries backwards from the final state; writes the
  * state found (segments, then their live blocks, with fillers for the
@@ -650,9 +722,9 @@ emit_device (Importer *im,
              guint    *n_before,
              guint    *n_ghost)
 {
-  g_autoptr(GHashTable) segs = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, g_free);
-  g_autoptr(GHashTable) blocks = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, g_free);
-  g_autoptr(GHashTable) touched = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, NULL);
+  g_autoptr(GHashTable) segs = g_hash_table_new_full (NULL, NULL, NULL, g_free);
+  g_autoptr(GHashTable) blocks = g_hash_table_new_full (NULL, NULL, NULL, g_free);
+  g_autoptr(GHashTable) touched = g_hash_table_new (NULL, NULL);
   g_autoptr(GArray) seg_list = g_array_new (FALSE, FALSE, sizeof (SegItem));
   TsSourceLoc before = TS_SOURCE_LOC_NONE;
 
@@ -662,12 +734,12 @@ emit_device (Importer *im,
       LiveSeg ls = { s->size, s->stream, s->is_small, TRUE };
       if (s->device != device)
         continue;
-      g_hash_table_insert (segs, key_new (s->addr), g_memdup2 (&ls, sizeof ls));
+      g_hash_table_insert (segs, ADDR_KEY (s->addr), g_memdup2 (&ls, sizeof ls));
       for (guint j = 0; j < s->blocks->len; j++)
         {
           Block *b = &g_array_index (s->blocks, Block, j);
           LiveBlock lb = { b->size, b->requested, b->state, b->loc };
-          g_hash_table_insert (blocks, key_new (b->addr), g_memdup2 (&lb, sizeof lb));
+          g_hash_table_insert (blocks, ADDR_KEY (b->addr), g_memdup2 (&lb, sizeof lb));
         }
     }
 
@@ -681,38 +753,38 @@ emit_device (Importer *im,
       switch (e->action)
         {
         case TS_ALLOC_ACTION_ALLOC:
-          g_hash_table_remove (blocks, &e->addr);
-          g_hash_table_add (touched, key_new (e->addr));
+          g_hash_table_remove (blocks, ADDR_KEY (e->addr));
+          g_hash_table_add (touched, ADDR_KEY (e->addr));
           break;
         case TS_ALLOC_ACTION_FREE_REQUESTED:
-          g_hash_table_add (touched, key_new (e->addr));
-          lb = g_hash_table_lookup (blocks, &e->addr);
+          g_hash_table_add (touched, ADDR_KEY (e->addr));
+          lb = g_hash_table_lookup (blocks, ADDR_KEY (e->addr));
           if (lb == NULL)
             {
               LiveBlock n = { e->size, e->size, ST_ALLOCATED, e->loc };
-              g_hash_table_insert (blocks, key_new (e->addr), g_memdup2 (&n, sizeof n));
+              g_hash_table_insert (blocks, ADDR_KEY (e->addr), g_memdup2 (&n, sizeof n));
             }
           else
             lb->state = ST_ALLOCATED;
           break;
         case TS_ALLOC_ACTION_FREE_COMPLETED:
-          g_hash_table_add (touched, key_new (e->addr));
-          lb = g_hash_table_lookup (blocks, &e->addr);
+          g_hash_table_add (touched, ADDR_KEY (e->addr));
+          lb = g_hash_table_lookup (blocks, ADDR_KEY (e->addr));
           if (lb == NULL)
             {
               LiveBlock n = { e->size, e->size, ST_PENDING, e->loc };
-              g_hash_table_insert (blocks, key_new (e->addr), g_memdup2 (&n, sizeof n));
+              g_hash_table_insert (blocks, ADDR_KEY (e->addr), g_memdup2 (&n, sizeof n));
             }
           else
             lb->state = ST_PENDING;
           break;
         case TS_ALLOC_ACTION_SEGMENT_ALLOC:
-          g_hash_table_remove (segs, &e->addr);
+          g_hash_table_remove (segs, ADDR_KEY (e->addr));
           break;
         case TS_ALLOC_ACTION_SEGMENT_FREE:
           {
             LiveSeg ls = { e->size, e->stream, e->size <= SMALL_SEGMENT, FALSE };
-            g_hash_table_insert (segs, key_new (e->addr), g_memdup2 (&ls, sizeof ls));
+            g_hash_table_insert (segs, ADDR_KEY (e->addr), g_memdup2 (&ls, sizeof ls));
           }
           break;
         default:
@@ -727,7 +799,7 @@ emit_device (Importer *im,
     g_hash_table_iter_init (&it, segs);
     while (g_hash_table_iter_next (&it, &k, &v))
       {
-        SegItem si = { *(guint64 *) k, *(LiveSeg *) v };
+        SegItem si = { GPOINTER_TO_SIZE (k), *(LiveSeg *) v };
         g_array_append_val (seg_list, si);
       }
     g_array_sort (seg_list, cmp_seg_item);
@@ -740,7 +812,7 @@ emit_device (Importer *im,
 
     g_hash_table_iter_init (&it, blocks);
     while (g_hash_table_iter_next (&it, &k, NULL))
-      g_array_append_val (addrs, *(guint64 *) k);
+      { guint64 a64 = GPOINTER_TO_SIZE (k); g_array_append_val (addrs, a64); }
     g_array_sort (addrs, cmp_u64);
     if (addrs->len > 0)
       before.file = ts_recorder_intern (im->rec, "<allocated before recording started>");
@@ -759,7 +831,7 @@ emit_device (Importer *im,
         for (; bi < addrs->len && g_array_index (addrs, guint64, bi) < end; bi++)
           {
             guint64 a = g_array_index (addrs, guint64, bi);
-            LiveBlock *lb = g_hash_table_lookup (blocks, &a);
+            LiveBlock *lb = g_hash_table_lookup (blocks, ADDR_KEY (a));
             if (a < cursor || lb->size == 0 || lb->size > end - a)
               continue;
             if (a > cursor)
@@ -776,7 +848,7 @@ emit_device (Importer *im,
               emit_alloc (im, st, totals, start_time, device, TS_ALLOC_ACTION_FREE_REQUESTED,
                           a, lb->size, lb->requested, si->seg.stream, si->seg.is_small, lb->loc);
             (*n_before)++;
-            if (!g_hash_table_contains (touched, &a))
+            if (!g_hash_table_contains (touched, ADDR_KEY (a)))
               (*n_ghost)++;
             cursor = a + lb->size;
           }
@@ -968,11 +1040,11 @@ ts_snapshot_import (TsImportContext *ctx,
   /* The entries, in order; entries without time_us are 1 µs apart. */
   {
     TsTime last = 0;
-    g_autoptr(GHashTable) seg_pool = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, NULL);
+    g_autoptr(GHashTable) seg_pool = g_hash_table_new (NULL, NULL);
     for (guint s = 0; s < im.segments->len; s++)
       {
         Segment *sg = im.segments->pdata[s];
-        g_hash_table_insert (seg_pool, key_new (sg->addr), GUINT_TO_POINTER (sg->is_small ? 2 : 1));
+        g_hash_table_insert (seg_pool, ADDR_KEY (sg->addr), GUINT_TO_POINTER (sg->is_small ? 2 : 1));
       }
     for (guint i = 0; i < im.entries.len; i++)
       {
@@ -987,7 +1059,7 @@ ts_snapshot_import (TsImportContext *ctx,
         small = e->action == TS_ALLOC_ACTION_OOM ? e->size <= (1u << 20) : e->size <= SMALL_SEGMENT;
         if (e->action == TS_ALLOC_ACTION_SEGMENT_ALLOC || e->action == TS_ALLOC_ACTION_SEGMENT_FREE)
           {
-            gpointer v = g_hash_table_lookup (seg_pool, &e->addr);
+            gpointer v = g_hash_table_lookup (seg_pool, ADDR_KEY (e->addr));
             if (v != NULL)
               small = GPOINTER_TO_UINT (v) == 2;
           }
