@@ -302,6 +302,46 @@ test_ranks (void)
 }
 
 static void
+test_together (void)
+{
+  /* A snapshot and a trace of one run: memory under the timeline, on the
+   * profiler's clock (time_us = baseTimeNanoseconds / 1000 + ts). */
+  g_autoptr(TsRecorder) rec = import ("together");
+  g_autoptr(TsTraceDocument) doc = ts_trace_document_new (rec);
+  TsKernelRecord k;
+  gboolean found = FALSE, memory_track = FALSE;
+
+  g_assert_cmpuint (ts_recorder_get_count (rec, TS_RECORD_DEVICE), ==, 1);
+  ts_recorder_get (rec, TS_RECORD_KERNEL, 0, &k);
+  g_assert_cmpint (k.start, ==, 30500);
+  for (gsize i = 0; i < ts_recorder_get_count (rec, TS_RECORD_ALLOC); i++)
+    {
+      TsAllocRecord a;
+      ts_recorder_get (rec, TS_RECORD_ALLOC, i, &a);
+      if (a.action == TS_ALLOC_ACTION_SEGMENT_ALLOC && a.correlation != TS_IMPORT_SYNTHETIC_CORRELATION)
+        {
+          g_assert_cmpint (a.time, ==, 30000);
+          g_assert_cmpuint (a.device, ==, k.device);
+          found = TRUE;
+        }
+    }
+  g_assert_true (found);
+  /* the snapshot's counters only, not the trace's [memory] totals */
+  for (gsize i = 0; i < ts_recorder_get_count (rec, TS_RECORD_COUNTER); i++)
+    {
+      TsCounterRecord c;
+      ts_recorder_get (rec, TS_RECORD_COUNTER, i, &c);
+      g_assert_cmpint (c.value, <=, 20 << 20);
+    }
+  for (guint i = 0; i < ts_trace_document_get_n_tracks (doc); i++)
+    if (ts_trace_document_get_track (doc, i)->kind == TS_TRACK_MEMORY &&
+        ts_trace_document_get_track (doc, i)->n_samples > 0)
+      memory_track = TRUE;
+  g_assert_true (memory_track);
+  g_assert_true (has_note (rec, "memory comes from the snapshot"));
+}
+
+static void
 check_fails (const char *name,
              const char *needle)
 {
@@ -412,6 +452,7 @@ main (int    argc,
   g_test_add_func ("/pytorch-import/kineto/files", test_kineto);
   g_test_add_func ("/pytorch-import/kineto/legacy-profiler", test_kineto_legacy_profiler);
   g_test_add_func ("/pytorch-import/kineto/ranks", test_ranks);
+  g_test_add_func ("/pytorch-import/together", test_together);
   g_test_add_func ("/pytorch-import/hostile", test_hostile);
   g_test_add_func ("/pytorch-import/truncated-and-garbage", test_truncated_and_garbage);
   return g_test_run ();

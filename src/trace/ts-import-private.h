@@ -34,6 +34,9 @@ typedef struct
   gboolean    have_kineto_base;
   gint64      kineto_base_ns;
   guint64     next_range_id;
+  /* A snapshot comes with the traces: its replay gives the memory
+   * counters, so the traces' [memory] events are not drawn over them. */
+  gboolean    skip_memory_counters;
 } TsImportContext;
 
 void     ts_import_note          (TsImportContext *ctx,

@@ -605,7 +605,7 @@ handle_event (Importer *im)
     {
       if (!ev->has_ts)
         return;
-      if (g_str_equal (ev->name->str, "[memory]") && ev->has_totals)
+      if (g_str_equal (ev->name->str, "[memory]") && ev->has_totals && !im->ctx->skip_memory_counters)
         {
           TsCounterRecord c = { 0 };
           if (ev->dev_type != 1)

@@ -315,6 +315,17 @@ import_members (TsImportContext *ctx,
         }
     }
   g_array_sort (members, cmp_member);
+  for (guint i = 0; i < members->len; i++)
+    {
+      Member *m = &g_array_index (members, Member, i);
+      if (n_kineto > 0 && (m->format == TS_IMPORT_FORMAT_SNAPSHOT_PICKLE || m->format == TS_IMPORT_FORMAT_SNAPSHOT_JSON))
+        {
+          ctx->skip_memory_counters = TRUE;
+          ts_import_note (ctx, "a memory snapshot and a profiler trace together: memory comes from the snapshot, "
+                          "on the profiler's clock");
+          break;
+        }
+    }
   /* Ranks missing from both the file and its name, or repeated: number
    * them in order after the known ones. */
   if (n_kineto > 1)

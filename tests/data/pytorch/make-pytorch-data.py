@@ -38,10 +38,10 @@ def frames(name, line, file="train.py"):
 class Allocator:
     """Just enough of CUDACachingAllocator: segments of blocks, front splits."""
 
-    def __init__(self):
+    def __init__(self, t0=T0):
         self.segments = {}   # (dev, addr) -> dict(size, stream, small, expandable, blocks {addr: [size, req, state, frames]})
         self.traces = {}
-        self.t = T0
+        self.t = t0
 
     def entry(self, dev, action, addr, size, stream=0, fr=None, **extra):
         self.t += 7
@@ -348,6 +348,18 @@ def main():
         with gzip.GzipFile(fileobj=raw, mode="wb", mtime=0, filename="") as f:
             f.write(dump_json(kineto(1, base)))
     write("kineto-old-absolute.json", dump_json(kineto(0, 0, absolute=True)))
+
+    # a snapshot and a trace of the same run: time_us is on the profiler's
+    # clock (base/1000 + ts); the first action is 30 µs into ProfilerStep#0
+    os.makedirs(os.path.join(HERE, "together"), exist_ok=True)
+    write("together/rank0.pt.trace.json", dump_json(kineto(0, base)))
+    run = Allocator(t0=base // 1000 + 4458676984000 + 30 - 7)
+    run.segment_alloc(0, BASE, 20 * MB, fr=frames("forward", 42))
+    run.alloc(0, BASE, 4 * MB, 4000000, frames("forward", 42))
+    run.alloc(0, BASE + 4 * MB, 4 * MB, 4000000, frames("forward", 43))
+    run.free(0, BASE)
+    write("together/snapshot.pickle", pickle.dumps(
+        {"segments": run.snapshot_segments(), "device_traces": [run.traces[0]]}, protocol=4))
 
     # hostile inputs
     write("hostile-deep.json", b'{"traceEvents":' + b"[" * 100000)
