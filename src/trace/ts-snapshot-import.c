@@ -106,6 +106,7 @@ typedef struct
   TsImportContext *ctx;
   TsRecorder      *rec;
   gboolean         synthetic;   /* writing the rebuilt initial state */
+  GArray          *frame_info;  /* FrameInfo, indexed by a shared frame dict's aux - 1 */
   TsTime           counter_window;
   GPtrArray       *segments;    /* Segment* */
   Entries          entries;
@@ -124,6 +125,54 @@ segment_free (gpointer p)
   g_free (s);
 }
 
+enum { FRAME_NONE = 0, FRAME_USER_PY, FRAME_TORCH_PY, FRAME_OTHER };
+
+typedef struct
+{
+  TsSourceLoc loc;
+  guint       klass;
+} FrameInfo;
+
+static FrameInfo
+frame_info_compute (TsRecorder    *rec,
+                    const TsValue *f)
+{
+  FrameInfo fi = { TS_SOURCE_LOC_NONE, FRAME_NONE };
+  const char *file = ts_value_get_str (f, "filename");
+  gint64 line = 0;
+
+  if (file == NULL)
+    return fi;
+  fi.klass = !g_str_has_suffix (file, ".py") ? FRAME_OTHER
+             : strstr (file, "/torch/") == NULL ? FRAME_USER_PY : FRAME_TORCH_PY;
+  fi.loc.file = ts_recorder_intern (rec, file);
+  fi.loc.function = ts_recorder_intern (rec, ts_value_get_str (f, "name"));
+  if (ts_value_get_int (f, "line", &line) && line > 0 && line < G_MAXUINT32)
+    fi.loc.line = (guint32) line;
+  return fi;
+}
+
+/* A frame dict the memo shares (PyTorch dedupes frames, so most are) is
+ * classified and interned once, its FrameInfo index kept in its aux. */
+static FrameInfo
+frame_info (Importer *im,
+            TsValue  *f)
+{
+  FrameInfo fi;
+
+  if (f == NULL || f->type != TS_VALUE_DICT)
+    return (FrameInfo) { TS_SOURCE_LOC_NONE, FRAME_NONE };
+  if (f->aux != 0 && f->aux <= im->frame_info->len)
+    return g_array_index (im->frame_info, FrameInfo, f->aux - 1);
+  fi = frame_info_compute (im->rec, f);
+  if (f->ref > 1 && im->frame_info->len < G_MAXUINT32 - 1)
+    {
+      g_array_append_val (im->frame_info, fi);
+      f->aux = im->frame_info->len;
+    }
+  return fi;
+}
+
 static TsSourceLoc
 frames_loc (Importer      *im,
             TsValue       *frames)
@@ -139,7 +188,29 @@ frames_loc (Importer      *im,
     }
   if (frames == NULL || frames->type != TS_VALUE_LIST || frames->items->len == 0)
     return TS_SOURCE_LOC_NONE;
-  loc = ts_import_frames_loc (im->rec, frames);
+  /* the innermost Python frame outside torch, else the innermost Python
+   * frame, else the first frame (as ts_import_frames_loc) */
+  {
+    gboolean have_pick = FALSE, have_py = FALSE;
+    TsSourceLoc pick = TS_SOURCE_LOC_NONE, py = TS_SOURCE_LOC_NONE;
+
+    for (guint i = 0; i < frames->items->len; i++)
+      {
+        FrameInfo fi = frame_info (im, frames->items->pdata[i]);
+        if (fi.klass == FRAME_NONE)
+          continue;
+        if (!have_pick)
+          pick = fi.loc, have_pick = TRUE;
+        if (fi.klass == FRAME_USER_PY)
+          {
+            py = fi.loc, have_py = TRUE;
+            break;
+          }
+        if (fi.klass == FRAME_TORCH_PY && !have_py)
+          py = fi.loc, have_py = TRUE;
+      }
+    loc = have_py ? py : pick;
+  }
   /* A list the pickle memo shares is converted once: it becomes its
    * location in place (24 bytes), and the frame dicts it held stay only
    * as long as other lists or the memo need them. */
@@ -932,6 +1003,7 @@ ts_snapshot_import (TsImportContext *ctx,
   im.ctx = ctx;
   im.rec = ctx->rec;
   im.segments = g_ptr_array_new_with_free_func (segment_free);
+  im.frame_info = g_array_new (FALSE, FALSE, sizeof (FrameInfo));
   im.entries.chunks = g_ptr_array_new_with_free_func (g_free);
 
   if (is_pickle)
@@ -1117,6 +1189,7 @@ out:
   if (st.map != NULL)
     g_hash_table_unref (st.map);
   g_ptr_array_unref (im.segments);
+  g_array_unref (im.frame_info);
   g_ptr_array_unref (im.entries.chunks);
   return ok;
 }
