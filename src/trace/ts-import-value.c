@@ -10,6 +10,8 @@
 
 #include "ts-import-value.h"
 
+static GPtrArray *take_items (guint reserve);
+
 /* Nodes come from a per-thread free list: an import makes and drops
  * millions of them (one per int of every trace entry), and malloc/free
  * per node was a fifth of the time. The list keeps at most FREE_MAX. */
@@ -21,10 +23,21 @@ typedef struct
   guint    n;
 } FreeList;
 
+static __thread GPtrArray *array_pool;
+static __thread GPtrArray *pending_stack;
+
 static void
 free_list_clear (gpointer p)
 {
   FreeList *fl = p;
+
+  if (array_pool != NULL)
+    {
+      for (guint i = 0; i < array_pool->len; i++)
+        g_ptr_array_unref (array_pool->pdata[i]);
+      g_clear_pointer (&array_pool, g_ptr_array_unref);
+    }
+  g_clear_pointer (&pending_stack, g_ptr_array_unref);
   while (fl->head != NULL)
     {
       TsValue *next = fl->head->items != NULL ? (TsValue *) (gpointer) fl->head->items : NULL;
@@ -82,9 +95,9 @@ ts_value_new (TsValueType type)
   v->ref = 1;
   v->type = type;
   if (type == TS_VALUE_LIST)
-    v->items = g_ptr_array_new_with_free_func ((GDestroyNotify) ts_value_unref);
+    v->items = take_items (0);
   else if (type == TS_VALUE_DICT)
-    v->items = g_ptr_array_new_full (16, (GDestroyNotify) ts_value_unref);
+    v->items = take_items (16);
   return v;
 }
 
@@ -133,12 +146,66 @@ ts_value_ref (TsValue *v)
   return v;
 }
 
+/* Item arrays of small containers are kept for the next container (an
+ * import makes one dict per trace entry); the pending stack of unref is
+ * kept too. Per thread, bounded, freed at thread exit with the free list. */
+static void
+ensure_thread_state (void)
+{
+  if (free_list == NULL)
+    {
+      free_list = g_new0 (FreeList, 1);
+      g_private_set (&free_list_key, free_list);
+    }
+}
+
+static void
+release_items (GPtrArray *items,
+               guint      old_len)
+{
+  if (old_len <= 64)
+    {
+      ensure_thread_state ();
+      if (array_pool == NULL)
+        array_pool = g_ptr_array_new ();
+      if (array_pool->len < 1024)
+        {
+          g_ptr_array_set_size (items, 0);
+          g_ptr_array_add (array_pool, items);
+          return;
+        }
+    }
+  g_ptr_array_unref (items);
+}
+
+static GPtrArray *
+take_items (guint reserve)
+{
+  GPtrArray *items;
+
+  if (array_pool != NULL && array_pool->len > 0)
+    {
+      items = g_ptr_array_steal_index_fast (array_pool, array_pool->len - 1);
+      g_ptr_array_set_free_func (items, (GDestroyNotify) ts_value_unref);
+      return items;
+    }
+  return g_ptr_array_new_full (reserve, (GDestroyNotify) ts_value_unref);
+}
+
 /* Iterative, so a hostile deeply nested value cannot overflow the C stack. */
 void
 ts_value_unref (TsValue *v)
 {
-  g_autoptr(GPtrArray) pending = NULL;
+  guint base;
 
+  if (v == NULL)
+    return;
+  if (pending_stack == NULL)
+    {
+      ensure_thread_state ();
+      pending_stack = g_ptr_array_new ();
+    }
+  base = pending_stack->len;
   while (v != NULL)
     {
       if (--v->ref == 0)
@@ -148,21 +215,17 @@ ts_value_unref (TsValue *v)
           else if (v->type == TS_VALUE_LIST || v->type == TS_VALUE_DICT)
             {
               GPtrArray *items = v->items;
+              guint len = items->len;
 
-              if (items->len > 0)
-                {
-                  if (pending == NULL)
-                    pending = g_ptr_array_new ();
-                  for (guint i = 0; i < items->len; i++)
-                    if (items->pdata[i] != NULL)
-                      g_ptr_array_add (pending, items->pdata[i]);
-                  g_ptr_array_set_free_func (items, NULL);
-                }
-              g_ptr_array_unref (items);
+              for (guint i = 0; i < len; i++)
+                if (items->pdata[i] != NULL)
+                  g_ptr_array_add (pending_stack, items->pdata[i]);
+              g_ptr_array_set_free_func (items, NULL);
+              release_items (items, len);
             }
           node_free (v);
         }
-      v = (pending != NULL && pending->len > 0) ? g_ptr_array_steal_index_fast (pending, pending->len - 1) : NULL;
+      v = pending_stack->len > base ? g_ptr_array_steal_index_fast (pending_stack, pending_stack->len - 1) : NULL;
     }
 }
 
