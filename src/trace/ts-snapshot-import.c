@@ -106,6 +106,11 @@ typedef struct
   TsImportContext *ctx;
   TsRecorder      *rec;
   gboolean         synthetic;   /* writing the rebuilt initial state */
+  /* Records go to the recorder in batches (one lock per batch). */
+  TsAllocRecord   *alloc_buf;
+  guint            n_alloc_buf;
+  TsCounterRecord *counter_buf;
+  guint            n_counter_buf;
   GArray          *frame_info;  /* FrameInfo, indexed by a shared frame dict's aux - 1 */
   TsTime           counter_window;
   GPtrArray       *segments;    /* Segment* */
@@ -679,6 +684,27 @@ stream_for (Importer *im,
   return st->last_id = s.stream;
 }
 
+#define BATCH 4096
+
+static void
+flush_batches (Importer *im)
+{
+  if (im->n_alloc_buf > 0)
+    ts_recorder_append_many (im->rec, TS_RECORD_ALLOC, im->alloc_buf, im->n_alloc_buf);
+  if (im->n_counter_buf > 0)
+    ts_recorder_append_many (im->rec, TS_RECORD_COUNTER, im->counter_buf, im->n_counter_buf);
+  im->n_alloc_buf = im->n_counter_buf = 0;
+}
+
+static void
+append_counter (Importer              *im,
+                const TsCounterRecord *c)
+{
+  if (im->n_counter_buf == BATCH)
+    flush_batches (im);
+  im->counter_buf[im->n_counter_buf++] = *c;
+}
+
 /* Running totals of a device, and the counter samples not yet written:
  * one sample per distinct time (the last value at that time). */
 typedef struct
@@ -708,20 +734,20 @@ flush_counters (Importer *im,
       p.time = t->peak_time;
       p.counter = TS_COUNTER_ALLOCATED_BYTES;
       p.value = t->peak;
-      ts_recorder_append (im->rec, TS_RECORD_COUNTER, &p);
+      append_counter (im, &p);
     }
   t->peak = G_MININT64;
   if (t->pending_allocated)
     {
       c.counter = TS_COUNTER_ALLOCATED_BYTES;
       c.value = t->allocated;
-      ts_recorder_append (im->rec, TS_RECORD_COUNTER, &c);
+      append_counter (im, &c);
     }
   if (t->pending_reserved)
     {
       c.counter = TS_COUNTER_RESERVED_BYTES;
       c.value = t->reserved;
-      ts_recorder_append (im->rec, TS_RECORD_COUNTER, &c);
+      append_counter (im, &c);
     }
   t->pending_allocated = t->pending_reserved = FALSE;
 }
@@ -753,7 +779,9 @@ emit_alloc (Importer      *im,
   r.pool = small ? 1 : 0;
   r.loc = loc;
   r.correlation = im->synthetic ? TS_IMPORT_SYNTHETIC_CORRELATION : 0;
-  ts_recorder_append (im->rec, TS_RECORD_ALLOC, &r);
+  if (im->n_alloc_buf == BATCH)
+    flush_batches (im);
+  im->alloc_buf[im->n_alloc_buf++] = r;
 
   /* Counter samples: one per window (1 µs, or wider so that a device
    * gets at most about a million), with the window's peak. */
@@ -1004,6 +1032,8 @@ ts_snapshot_import (TsImportContext *ctx,
   im.rec = ctx->rec;
   im.segments = g_ptr_array_new_with_free_func (segment_free);
   im.frame_info = g_array_new (FALSE, FALSE, sizeof (FrameInfo));
+  im.alloc_buf = g_new (TsAllocRecord, BATCH);
+  im.counter_buf = g_new (TsCounterRecord, BATCH);
   im.entries.chunks = g_ptr_array_new_with_free_func (g_free);
 
   if (is_pickle)
@@ -1147,6 +1177,7 @@ ts_snapshot_import (TsImportContext *ctx,
     (void) last;
     for (guint d = 0; d < n_devices; d++)
       flush_counters (&im, &totals[d], d + ctx->device_base);
+    flush_batches (&im);
   }
 
   {
@@ -1190,6 +1221,8 @@ out:
     g_hash_table_unref (st.map);
   g_ptr_array_unref (im.segments);
   g_array_unref (im.frame_info);
+  g_free (im.alloc_buf);
+  g_free (im.counter_buf);
   g_ptr_array_unref (im.entries.chunks);
   return ok;
 }
