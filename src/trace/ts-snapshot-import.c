@@ -675,6 +675,19 @@ stream_for (Importer *im,
   st->last_handle = handle;
   if (v != NULL)
     return st->last_id = GPOINTER_TO_UINT (v) - 1;
+  /* With a profiler trace of the run, the default stream (0) is the
+   * device's default stream row there (CUPTI's stream 7), not a new one. */
+  if (handle == 0)
+    for (gsize i = 0; i < ts_recorder_get_count (im->rec, TS_RECORD_STREAM); i++)
+      {
+        TsStreamRecord o;
+        ts_recorder_get (im->rec, TS_RECORD_STREAM, i, &o);
+        if (o.device == device + im->ctx->device_base && o.is_default)
+          {
+            g_hash_table_insert (st->map, g_steal_pointer (&key), GUINT_TO_POINTER (o.stream + 1));
+            return st->last_id = o.stream;
+          }
+      }
   s.stream = im->ctx->next_stream++;
   s.device = device + im->ctx->device_base;
   s.is_default = handle == 0;
