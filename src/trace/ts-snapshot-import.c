@@ -614,6 +614,7 @@ typedef struct
   guint64 size;
   guint64 requested;
   guint32 state;
+  guint32 touched;     /* a trace entry names it (else a "ghost" block) */
   TsSourceLoc loc;
 } LiveBlock;
 
@@ -836,7 +837,6 @@ emit_device (Importer *im,
 {
   g_autoptr(GHashTable) segs = g_hash_table_new_full (NULL, NULL, NULL, g_free);
   g_autoptr(GHashTable) blocks = g_hash_table_new_full (NULL, NULL, NULL, g_free);
-  g_autoptr(GHashTable) touched = g_hash_table_new (NULL, NULL);
   g_autoptr(GArray) seg_list = g_array_new (FALSE, FALSE, sizeof (SegItem));
   TsSourceLoc before = TS_SOURCE_LOC_NONE;
 
@@ -850,7 +850,7 @@ emit_device (Importer *im,
       for (guint j = 0; j < s->blocks->len; j++)
         {
           Block *b = &g_array_index (s->blocks, Block, j);
-          LiveBlock lb = { b->size, b->requested, b->state, b->loc };
+          LiveBlock lb = { b->size, b->requested, b->state, FALSE, b->loc };
           g_hash_table_insert (blocks, ADDR_KEY (b->addr), g_memdup2 (&lb, sizeof lb));
         }
     }
@@ -866,29 +866,26 @@ emit_device (Importer *im,
         {
         case TS_ALLOC_ACTION_ALLOC:
           g_hash_table_remove (blocks, ADDR_KEY (e->addr));
-          g_hash_table_add (touched, ADDR_KEY (e->addr));
           break;
         case TS_ALLOC_ACTION_FREE_REQUESTED:
-          g_hash_table_add (touched, ADDR_KEY (e->addr));
           lb = g_hash_table_lookup (blocks, ADDR_KEY (e->addr));
           if (lb == NULL)
             {
-              LiveBlock n = { e->size, e->size, ST_ALLOCATED, e->loc };
+              LiveBlock n = { e->size, e->size, ST_ALLOCATED, TRUE, e->loc };
               g_hash_table_insert (blocks, ADDR_KEY (e->addr), g_memdup2 (&n, sizeof n));
             }
           else
-            lb->state = ST_ALLOCATED;
+            lb->state = ST_ALLOCATED, lb->touched = TRUE;
           break;
         case TS_ALLOC_ACTION_FREE_COMPLETED:
-          g_hash_table_add (touched, ADDR_KEY (e->addr));
           lb = g_hash_table_lookup (blocks, ADDR_KEY (e->addr));
           if (lb == NULL)
             {
-              LiveBlock n = { e->size, e->size, ST_PENDING, e->loc };
+              LiveBlock n = { e->size, e->size, ST_PENDING, TRUE, e->loc };
               g_hash_table_insert (blocks, ADDR_KEY (e->addr), g_memdup2 (&n, sizeof n));
             }
           else
-            lb->state = ST_PENDING;
+            lb->state = ST_PENDING, lb->touched = TRUE;
           break;
         case TS_ALLOC_ACTION_SEGMENT_ALLOC:
           g_hash_table_remove (segs, ADDR_KEY (e->addr));
@@ -960,7 +957,7 @@ emit_device (Importer *im,
               emit_alloc (im, st, totals, start_time, device, TS_ALLOC_ACTION_FREE_REQUESTED,
                           a, lb->size, lb->requested, si->seg.stream, si->seg.is_small, lb->loc);
             (*n_before)++;
-            if (!g_hash_table_contains (touched, ADDR_KEY (a)))
+            if (!lb->touched)
               (*n_ghost)++;
             cursor = a + lb->size;
           }
