@@ -306,6 +306,16 @@ test_export_snapshot_from_run (void)
   g_assert_cmpstr (a, ==, b);
   if (have_python ())
     python_check (o);
+  /* a directory with a trace and a snapshot of the run */
+  {
+    g_autofree char *dir = data_path ("together");
+    g_autofree char *snap = data_path ("together/snapshot.pickle");
+    g_autofree char *c = NULL, *d = NULL;
+    g_assert_cmpint (cli ("export", dir, "--format", "memory-snapshot", "-o", o, &out, &err), ==, 0);
+    c = final_state (snap);
+    d = final_state (o);
+    g_assert_cmpstr (c, ==, d);
+  }
   /* a trace without allocator actions: one clear line */
   {
     g_autofree char *k = data_path ("kineto-cpu.json");

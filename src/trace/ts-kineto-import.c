@@ -91,6 +91,7 @@ typedef struct
   gboolean         have_base;
   guint            n_events, n_skipped, n_cpu_memory, n_oom, n_unknown_cat;
   guint            n_kernels, n_comm;
+  guint            n_flows_matched, n_flows_unmatched;
 } Importer;
 
 static gboolean
@@ -597,8 +598,18 @@ handle_event (Importer *im)
   im->n_events++;
   if (ev->ph == 's' || ev->ph == 'f')
     {
+      /* Only ends still waiting for their partner are kept. */
       if (ev->cat == CAT_FLOW || g_str_equal (ev->name->str, "ac2g"))
-        g_hash_table_add (ev->ph == 's' ? im->flows_s : im->flows_f, GSIZE_TO_POINTER ((gsize) ev->id));
+        {
+          GHashTable *mine = ev->ph == 's' ? im->flows_s : im->flows_f;
+          GHashTable *other = ev->ph == 's' ? im->flows_f : im->flows_s;
+          gpointer id = GSIZE_TO_POINTER ((gsize) ev->id);
+
+          if (g_hash_table_remove (other, id))
+            im->n_flows_matched++;
+          else if (!g_hash_table_add (mine, id))
+            im->n_flows_unmatched++;   /* a repeated id: the earlier end is dropped */
+        }
       return;
     }
   if (ev->ph == 'i' || ev->ph == 'I')
@@ -944,17 +955,8 @@ ts_kineto_import (TsImportContext *ctx,
         }
     }
 
-  {
-    GHashTableIter it;
-    gpointer k;
-    g_hash_table_iter_init (&it, im.flows_s);
-    while (g_hash_table_iter_next (&it, &k, NULL))
-      if (g_hash_table_contains (im.flows_f, k))
-        n_matched++;
-      else
-        n_unmatched++;
-    n_unmatched += g_hash_table_size (im.flows_f) - n_matched;
-  }
+  n_matched = im.n_flows_matched;
+  n_unmatched = im.n_flows_unmatched + g_hash_table_size (im.flows_s) + g_hash_table_size (im.flows_f);
 
   /* The clock. */
   {
