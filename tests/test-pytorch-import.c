@@ -100,8 +100,10 @@ check_snapshot (const char *file,
 static void
 test_snapshot_protocols (void)
 {
+  /* Python's pickler (protocols 2, 4, 5), torch::jit::Pickler's form
+   * (protocol 2, BINPUT, one APPENDS per list), and JSON */
   const char *files[] = { "snapshot-v2.p2.pickle", "snapshot-v2.p4.pickle", "snapshot-v2.p5.pickle",
-                          "snapshot-v2.json" };
+                          "snapshot-v2.jit.pickle", "snapshot-v2.json" };
 
   for (guint i = 0; i < G_N_ELEMENTS (files); i++)
     {
@@ -374,6 +376,7 @@ test_truncated_and_garbage (void)
   const struct { const char *name; TsImportFormat format; } files[] = {
     { "snapshot-v2.p4.pickle", TS_IMPORT_FORMAT_SNAPSHOT_PICKLE },
     { "snapshot-v2.p2.pickle", TS_IMPORT_FORMAT_SNAPSHOT_PICKLE },
+    { "snapshot-v2.jit.pickle", TS_IMPORT_FORMAT_SNAPSHOT_PICKLE },
     { "snapshot-v1.13.json", TS_IMPORT_FORMAT_SNAPSHOT_JSON },
     { "kineto-old-absolute.json", TS_IMPORT_FORMAT_KINETO_JSON },
   };

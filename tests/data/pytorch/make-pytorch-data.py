@@ -189,6 +189,74 @@ def build_legacy():
     return a
 
 
+def jit_pickle(obj):
+    """The dict as torch::jit::Pickler writes it (memory_snapshot.cpp,
+    _memory_snapshot_pickled): PROTO 2, BINPUT memo ids, BINUNICODE 'X'
+    strings memoized by value, every list's items in one APPENDS, every
+    dict's in one SETITEMS, no tag GLOBALs (tag_aggregates=false)."""
+    import struct
+    out = bytearray(b"\x80\x02")
+    memo = {"n": 0}
+    strings = {}
+
+    def put():
+        n = memo["n"]
+        memo["n"] += 1
+        out.extend(b"q" + bytes([n]) if n < 256 else b"r" + struct.pack("<I", n))
+        return n
+
+    def get(n):
+        out.extend(b"h" + bytes([n]) if n < 256 else b"j" + struct.pack("<I", n))
+
+    def emit(x):
+        if x is None:
+            out.extend(b"N")
+        elif x is True or x is False:
+            out.extend(b"\x88" if x else b"\x89")
+        elif isinstance(x, int):
+            if -2**31 <= x < 2**31:
+                out.extend(b"J" + struct.pack("<i", x))
+            else:
+                n = (x.bit_length() + 8) // 8
+                out.extend(b"\x8a" + bytes([n]) + x.to_bytes(n, "little", signed=True))
+        elif isinstance(x, float):
+            out.extend(b"G" + struct.pack(">d", x))
+        elif isinstance(x, str):
+            if x in strings:
+                get(strings[x])
+            else:
+                b = x.encode()
+                out.extend(b"X" + struct.pack("<I", len(b)) + b)
+                strings[x] = put()
+        elif isinstance(x, tuple):
+            out.extend(b"(")
+            for v in x:
+                emit(v)
+            out.extend(b"t")
+            put()
+        elif isinstance(x, list):
+            out.extend(b"]")
+            put()
+            out.extend(b"(")
+            for v in x:
+                emit(v)
+            out.extend(b"e")
+        elif isinstance(x, dict):
+            out.extend(b"}")
+            put()
+            out.extend(b"(")
+            for k, v in x.items():
+                emit(k)
+                emit(v)
+            out.extend(b"u")
+        else:
+            raise TypeError(type(x))
+
+    emit(obj)
+    out.extend(b".")
+    return bytes(out)
+
+
 def write(name, data):
     with open(os.path.join(HERE, name), "wb") as f:
         f.write(data)
@@ -311,6 +379,9 @@ def main():
     for proto in (2, 4, 5):
         write(f"snapshot-v2.p{proto}.pickle", pickle.dumps(d, protocol=proto))
     write("snapshot-v2.json", json.dumps(jsonable(d)).encode())
+    jit = jit_pickle(d)
+    assert pickle.loads(jit) == d
+    write("snapshot-v2.jit.pickle", jit)
     write("snapshot-v2.expected", a.expected().encode())
 
     # 2.0: blocks with history, a device trace with the legacy "free"
