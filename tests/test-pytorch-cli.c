@@ -37,6 +37,9 @@ run (const char * const *args,
   g_autoptr(GError) error = NULL;
   int status = 0;
 
+  /* callers reuse their out/err strings */
+  g_clear_pointer (out, g_free);
+  g_clear_pointer (err, g_free);
   g_assert_true (g_spawn_sync (NULL, (char **) args, NULL, G_SPAWN_SEARCH_PATH, NULL, NULL,
                                out, err, &status, &error));
   g_assert_no_error (error);
@@ -79,7 +82,11 @@ test_info (void)
     g_assert_cmpint (cli ("info", path, NULL, NULL, NULL, NULL, &out, &err), ==, 0);
     g_assert_nonnull (strstr (out, "allocated before recording started"));
     g_assert_nonnull (strstr (out, "ring buffer overflowed"));
+    g_clear_pointer (&out, g_free);
+    g_clear_pointer (&err, g_free);
     g_assert_cmpint (cli ("memory", path, NULL, NULL, NULL, NULL, &out, &err), ==, 0);
+    g_assert_nonnull (strstr (out, "Note: 2 blocks were allocated before the trace starts"));
+    g_assert_nonnull (strstr (out, "Note: the trace ring buffer overflowed"));
   }
 }
 
