@@ -424,12 +424,17 @@ read_event (Importer *im,
     }
 }
 
+/* ts of a hostile file are bounded (±4e18 ns, ±126 years) so that
+ * differences cannot overflow. */
+#define MAX_TS_NS G_GINT64_CONSTANT (4000000000000000000)
+
 static TsTime
 event_time (Importer *im,
             gint64    ts)
 {
   TsImportContext *ctx = im->ctx;
 
+  ts = CLAMP (ts, -MAX_TS_NS, MAX_TS_NS);
   if (!ctx->have_origin)
     {
       ctx->have_origin = TRUE;
@@ -647,7 +652,7 @@ handle_event (Importer *im)
       return;
     }
   start = event_time (im, ev->ts);
-  end = start + MAX (ev->dur, 0);
+  end = start + CLAMP (ev->dur, 0, G_GINT64_CONSTANT (1000000000000000));   /* at most 11.6 days */
 
   if (gpu)
     {
@@ -916,7 +921,7 @@ ts_kineto_import (TsImportContext *ctx,
                 }
               if (!ts_json_read_number (&im.r, &i, &d, &is_int, error))
                 goto out;
-              im.base_ns = is_int ? i : (gint64) d;
+              im.base_ns = CLAMP (is_int ? i : (d >= -4e18 && d <= 4e18 ? (gint64) d : 0), -MAX_TS_NS, MAX_TS_NS);
               im.have_base = TRUE;
             }
           else if (!ts_json_skip (&im.r, error))

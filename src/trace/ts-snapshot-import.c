@@ -38,6 +38,23 @@
 
 #define SMALL_SEGMENT (2u << 20)   /* PyTorch's small pool segments are 2 MiB */
 
+/* Times from a hostile file must not overflow: µs values are clamped to
+ * ±2^52 (year 2112) when read, and µs differences saturate to ns. */
+#define MAX_US (G_GINT64_CONSTANT (1) << 52)
+
+static inline gint64
+clamp_us (gint64 us)
+{
+  return CLAMP (us, -MAX_US, MAX_US);
+}
+
+static inline TsTime
+us_to_ns (gint64 us)
+{
+  const gint64 lim = G_MAXINT64 / 1000 - 1;
+  return (TsTime) CLAMP (us, -lim, lim) * 1000;
+}
+
 enum { ST_ALLOCATED = 1, ST_PENDING = 2 };
 
 typedef struct
@@ -431,7 +448,7 @@ add_entry (Importer      *im,
         case 't':
           if (strcmp (key, "time_us") == 0 && value_int (val, &x))
             {
-              e.time_us = x;
+              e.time_us = clamp_us (x);
               e.has_time = TRUE;
             }
           break;
@@ -999,7 +1016,7 @@ emit_annotations (Importer      *im,
 
       if (name == NULL || stage == NULL || !ts_value_get_int (a, "time_us", &t))
         continue;
-      r.time = (t - epoch_us) * 1000;
+      r.time = us_to_ns (clamp_us (t) - epoch_us);
       r.thread = thread;
       r.message = ts_recorder_intern (im->rec, name);
       if (g_str_equal (stage, "START"))
@@ -1091,7 +1108,7 @@ ts_snapshot_import (TsImportContext *ctx,
         gint64 t;
         if (ts_value_get_int (ts_value_index (ann, i), "time_us", &t))
           {
-            first_us = MIN (first_us, t);
+            first_us = MIN (first_us, clamp_us (t));
             any_time = TRUE;
           }
       }
@@ -1102,7 +1119,7 @@ ts_snapshot_import (TsImportContext *ctx,
     {
       ctx->have_epoch = TRUE;
       /* One µs before the first entry: room for the reconstructed state. */
-      ctx->epoch_ns = (first_us - 1) * 1000;
+      ctx->epoch_ns = us_to_ns (first_us - 1);
     }
   epoch_us = ctx->epoch_ns / 1000;
 
@@ -1137,14 +1154,14 @@ ts_snapshot_import (TsImportContext *ctx,
         if (entry_at (&im.entries, i)->has_time)
           last_us = MAX (last_us, entry_at (&im.entries, i)->time_us);
       if (last_us > first_us)
-        im.counter_window = MAX ((TsTime) 1000, (last_us - first_us) * 1000 / 1000000);
+        im.counter_window = MAX ((TsTime) 1000, us_to_ns (last_us - first_us) / 1000000);
     }
   for (guint d = 0; d < 64; d++)
     totals[d].peak = G_MININT64;
   st.map = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
   for (guint d = 0; d < n_devices; d++)
     {
-      TsTime start = (first_us - epoch_us) * 1000 - 1;
+      TsTime start = us_to_ns (first_us - epoch_us) - 1;
       im.synthetic = TRUE;
       emit_device (&im, &st, totals, d, start, &n_before, &n_ghost);
       im.synthetic = FALSE;
@@ -1161,7 +1178,7 @@ ts_snapshot_import (TsImportContext *ctx,
     for (guint i = 0; i < im.entries.len; i++)
       {
         Entry *e = entry_at (&im.entries, i);
-        TsTime t = e->has_time ? (e->time_us - epoch_us) * 1000 : (TsTime) (i + 1) * 1000;
+        TsTime t = e->has_time ? us_to_ns (e->time_us - epoch_us) : (TsTime) (i + 1) * 1000;
         gboolean small;
 
         last = MAX (last, t);
