@@ -94,7 +94,7 @@ static void
 test_bad_files (void)
 {
   const char *files[] = { "hostile-deep.json", "hostile-memo.pickle", "hostile-biglen.pickle",
-                          "hostile-deep.pickle", "hostile-global.pickle" };
+                          "hostile-deep.pickle", "hostile-stack.pickle", "hostile-global.pickle" };
 
   for (guint i = 0; i < G_N_ELEMENTS (files); i++)
     {

@@ -364,7 +364,8 @@ test_hostile (void)
   check_fails ("hostile-deep.json", "nested deeper");
   check_fails ("hostile-memo.pickle", "memo reference 7 out of range");
   check_fails ("hostile-biglen.pickle", "over the 256 MiB limit");
-  check_fails ("hostile-deep.pickle", "STOP with");
+  check_fails ("hostile-deep.pickle", "not a memory snapshot");
+  check_fails ("hostile-stack.pickle", "STOP with");
   check_fails ("hostile-global.pickle", "unsupported opcode");
 }
 

@@ -1074,7 +1074,13 @@ ts_snapshot_import (TsImportContext *ctx,
     }
   if (ok && root->type == TS_VALUE_LIST)
     {
-      /* a bare list that was not streamed (impossible) or empty */
+      /* a bare list (PyTorch 1.12) holds segment dicts, streamed away */
+      if (im.segments->len == 0 && ts_value_len (root) > 0)
+        {
+          g_set_error (error, TS_IMPORT_ERROR, TS_IMPORT_ERROR_FORMAT,
+                       "not a memory snapshot: a list that holds no segments");
+          ok = FALSE;
+        }
     }
   else if (ok && root->type != TS_VALUE_DICT)
     {

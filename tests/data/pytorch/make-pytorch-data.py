@@ -436,7 +436,9 @@ def main():
     write("hostile-deep.json", b'{"traceEvents":' + b"[" * 100000)
     write("hostile-memo.pickle", b"\x80\x04}\x94h\x07.")
     write("hostile-biglen.pickle", b"\x80\x04\x8d" + (1 << 62).to_bytes(8, "little"))
-    write("hostile-deep.pickle", b"\x80\x02" + b"]" * 200000 + b".")
+    # 100000 nested lists: a valid pickle (pickle.loads reads it), not a snapshot
+    write("hostile-deep.pickle", b"\x80\x02" + b"](" * 100000 + b"]" + b"e" * 100000 + b".")
+    write("hostile-stack.pickle", b"\x80\x02" + b"]" * 200000 + b".")
     write("hostile-global.pickle", b"\x80\x02cos\nsystem\nq\x00.")
 
     real_profiler_trace()
