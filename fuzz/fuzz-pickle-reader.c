@@ -33,6 +33,20 @@ n_live_blocks (TsRecorder *rec)
   return n;
 }
 
+static gboolean
+consistent (TsRecorder *rec)
+{
+  g_autoptr(TsMemoryReplay) replay = ts_memory_replay_new (rec);
+  g_autoptr(GPtrArray) notes = ts_trace_import_get_notes (rec);
+
+  if (ts_memory_replay_get_n_skipped (replay) > 0)
+    return FALSE;
+  for (guint i = 0; i < notes->len; i++)
+    if (strstr (notes->pdata[i], "skipped") != NULL)
+      return FALSE;
+  return TRUE;
+}
+
 int
 LLVMFuzzerTestOneInput (const guint8 *data,
                         size_t        size)
@@ -64,7 +78,12 @@ LLVMFuzzerTestOneInput (const guint8 *data,
         g_autoptr(GError) error2 = NULL;
         if (!ts_trace_import_bytes (TS_IMPORT_FORMAT_SNAPSHOT_PICKLE, (const guint8 *) buf, len, again, &error2))
           g_error ("our own snapshot does not import: %s", error2->message);
-        g_assert (n_live_blocks (rec) == n_live_blocks (again));
+        /* The same final state, where the input was consistent (no entry
+         * dropped by the import, none skipped by the replay): a corrupted
+         * trace can disagree with its own segments in ways a round trip
+         * resolves differently. */
+        if (consistent (rec))
+          g_assert (n_live_blocks (rec) == n_live_blocks (again));
       }
     free (buf);
   }
