@@ -44,10 +44,31 @@ enum
   ROLE_STREAM_ITEM,    /* a dict that is an item of a streamed list */
 };
 
+/* The VM stack: a plain growable array, pushed and popped inline (it is
+ * the hottest structure of a big snapshot). Only ever shrinks by len. */
+typedef struct
+{
+  gpointer *pdata;
+  guint     len;
+  guint     cap;
+} Stack;
+
+static inline void
+stack_push (Stack   *st,
+            gpointer v)
+{
+  if (G_UNLIKELY (st->len == st->cap))
+    {
+      st->cap = MAX (64, st->cap * 2);
+      st->pdata = g_renew (gpointer, st->pdata, st->cap);
+    }
+  st->pdata[st->len++] = v;
+}
+
 typedef struct
 {
   TsImportInput   *in;
-  GPtrArray       *stack;    /* TsValue*, MARK as the mark sentinel */
+  Stack           *stack;    /* TsValue*, MARK as the mark sentinel */
   GPtrArray       *memo;     /* TsValue* or NULL */
   TsPickleItemFunc func;
   gpointer         user_data;
@@ -117,7 +138,7 @@ push (Vm       *vm,
         ts_value_unref (v);
       return fail (error, TS_IMPORT_ERROR_LIMIT, vm, "too many values on the stack (over %u)", MAX_STACK);
     }
-  g_ptr_array_add (vm->stack, v);
+  stack_push (vm->stack, v);
   return TRUE;
 }
 
@@ -140,7 +161,7 @@ pop (Vm      *vm,
       return NULL;
     }
   v = vm->stack->pdata[vm->stack->len - 1];
-  g_ptr_array_set_size (vm->stack, vm->stack->len - 1);
+  vm->stack->len--;
   return v;
 }
 
@@ -203,7 +224,7 @@ flush (Vm      *vm,
   t = vm->stack->pdata[n - 1];
   if (t == MARK || vm->stack->pdata[n - 2] != MARK || !is_streamed (vm->stack->pdata[n - 3]))
     return TRUE;
-  g_ptr_array_set_size (vm->stack, n - 1);
+  vm->stack->len = n - 1;
   return emit (vm, vm->stack->pdata[n - 3], t, error);
 }
 
@@ -389,7 +410,7 @@ pop_to_mark (Vm         *vm,
   *items = g_ptr_array_new_with_free_func ((GDestroyNotify) ts_value_unref);
   for (guint i = (guint) m + 1; i < vm->stack->len; i++)
     g_ptr_array_add (*items, vm->stack->pdata[i]);
-  g_ptr_array_set_size (vm->stack, (guint) m);
+  vm->stack->len = (guint) m;
   return TRUE;
 }
 
@@ -444,7 +465,7 @@ ts_pickle_read (TsImportInput    *in,
   gboolean ok = FALSE, first = TRUE;
 
   vm.in = in;
-  vm.stack = g_ptr_array_new ();
+  vm.stack = g_new0 (Stack, 1);
   vm.memo = g_ptr_array_new ();
   vm.func = func;
   vm.user_data = user_data;
@@ -628,7 +649,7 @@ ts_pickle_read (TsImportInput    *in,
                 g_ptr_array_set_size (c->items, old + n);
                 memcpy (c->items->pdata + old, vm.stack->pdata + from, n * sizeof (gpointer));
               }
-            g_ptr_array_set_size (vm.stack, (guint) m);
+            vm.stack->len = (guint) m;
           }
           break;
         case 0x8c: /* SHORT_BINUNICODE */
@@ -709,7 +730,7 @@ ts_pickle_read (TsImportInput    *in,
             }
           if (top (&vm) != MARK)
             ts_value_unref (top (&vm));
-          g_ptr_array_set_size (vm.stack, vm.stack->len - 1);
+          vm.stack->len--;
           break;
         case '1': /* POP_MARK */
           {
@@ -736,7 +757,7 @@ ts_pickle_read (TsImportInput    *in,
                 goto out;
               }
             r = vm.stack->pdata[0];
-            g_ptr_array_set_size (vm.stack, 0);
+            vm.stack->len = 0;
             if (root != NULL)
               *root = r;
             else
@@ -754,7 +775,8 @@ out:
   for (guint i = 0; i < vm.stack->len; i++)
     if (vm.stack->pdata[i] != MARK)
       ts_value_unref (vm.stack->pdata[i]);
-  g_ptr_array_unref (vm.stack);
+  g_free (vm.stack->pdata);
+  g_free (vm.stack);
   for (guint i = 0; i < vm.memo->len; i++)
     if (vm.memo->pdata[i] != NULL)
       ts_value_unref (vm.memo->pdata[i]);
