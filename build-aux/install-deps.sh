@@ -5,7 +5,7 @@ set -eu
 
 packages=(
   meson ninja-build pkg-config gcc clang libclang-rt-14-dev
-  libglib2.0-dev libglib2.0-bin libjson-glib-dev
+  libglib2.0-dev libglib2.0-bin libjson-glib-dev zlib1g-dev
   libcairo2-dev libgtk-4-dev libgtksourceview-5-dev libadwaita-1-dev
   libpython3-dev python3 python3-numpy libopenblas-dev
   gettext desktop-file-utils appstream

@@ -29,9 +29,12 @@
 #include <glib/gstdio.h>
 
 #include "ts-cli-private.h"
+#include "ts-snapshot-export.h"
+#include "ts-trace-import.h"
 
 #define HOST_PID        0
 #define NVTX_TID_BASE   1000000u   /* NVTX tracks sit beside their thread's API track */
+#define STREAM_TID_BASE 2000000u   /* a rank's streams, beside its host threads */
 #define EVENT_FLOW_BASE (G_GUINT64_CONSTANT (1) << 48)
 
 typedef struct
@@ -39,7 +42,22 @@ typedef struct
   FILE       *out;
   TsRecorder *rec;
   gboolean    first;
+  /* Several ranks (an imported directory): each rank is one process,
+   * pid rank + 1, holding its host threads and its GPU streams. */
+  gboolean    by_rank;
+  GHashTable *device_rank;   /* device + 1 -> rank + 1 */
+  GHashTable *thread_rank;   /* thread + 1 -> rank + 1 */
 } Writer;
+
+static Writer *the_writer;   /* for track_pid/track_tid, which have no writer argument */
+
+static gint
+lookup_rank (GHashTable *map,
+             guint32     key)
+{
+  gpointer v = map != NULL ? g_hash_table_lookup (map, GUINT_TO_POINTER (key + 1)) : NULL;
+  return v != NULL ? GPOINTER_TO_INT (v) - 1 : -1;
+}
 
 static void
 write_string (Writer     *w,
@@ -117,6 +135,13 @@ write_metadata (Writer     *w,
 static guint
 track_pid (const TsTrack *t)
 {
+  if (the_writer != NULL && the_writer->by_rank)
+    {
+      gint rank = t->device >= 0 ? lookup_rank (the_writer->device_rank, (guint32) t->device)
+                                 : lookup_rank (the_writer->thread_rank, t->thread);
+      if (rank >= 0)
+        return (guint) rank + 1;
+    }
   return t->device < 0 ? HOST_PID : (guint) t->device + 1;
 }
 
@@ -125,7 +150,8 @@ track_tid (const TsTrack *t)
 {
   switch (t->kind)
     {
-    case TS_TRACK_STREAM: return t->stream;
+    case TS_TRACK_STREAM:
+      return the_writer != NULL && the_writer->by_rank ? STREAM_TID_BASE + t->stream : t->stream;
     case TS_TRACK_NVTX: return NVTX_TID_BASE + t->thread;
     case TS_TRACK_MEMORY: return 0;
     case TS_TRACK_HOST_THREAD:
@@ -143,7 +169,28 @@ write_names (Writer          *w,
 
   write_metadata (w, "process_name", HOST_PID, 0, "Host", 0);
   write_metadata (w, "process_sort_index", HOST_PID, 0, NULL, 0);
-  for (gsize i = 0; i < n_devices; i++)
+  if (w->by_rank)
+    {
+      GHashTableIter it;
+      gpointer v;
+      g_autoptr(GHashTable) ranks = g_hash_table_new (NULL, NULL);
+      g_hash_table_iter_init (&it, w->device_rank);
+      while (g_hash_table_iter_next (&it, NULL, &v))
+        g_hash_table_add (ranks, v);
+      g_hash_table_iter_init (&it, w->thread_rank);
+      while (g_hash_table_iter_next (&it, NULL, &v))
+        g_hash_table_add (ranks, v);
+      g_hash_table_iter_init (&it, ranks);
+      while (g_hash_table_iter_next (&it, &v, NULL))
+        {
+          gint rank = GPOINTER_TO_INT (v) - 1;
+          g_autofree char *name = g_strdup_printf ("rank %d", rank);
+          write_metadata (w, "process_name", (guint) rank + 1, 0, name, 0);
+          write_metadata (w, "process_sort_index", (guint) rank + 1, 0, NULL, rank + 1);
+          g_hash_table_add (named, GUINT_TO_POINTER ((guint) rank + 1));
+        }
+    }
+  for (gsize i = 0; i < n_devices && !w->by_rank; i++)
     {
       TsDeviceRecord d;
       g_autofree char *name = NULL;
@@ -323,7 +370,10 @@ write_launch_flows (Writer          *w,
           !ts_trace_document_locate_item (doc, kind, record, &track, &item))
         continue;
       t = ts_trace_document_get_track (doc, track);
-      write_flow (w, "s", "ac2g", api.correlation, HOST_PID, api.thread, api.start);
+      write_flow (w, "s", "ac2g", api.correlation,
+                  w->by_rank && lookup_rank (w->thread_rank, api.thread) >= 0
+                    ? (guint) lookup_rank (w->thread_rank, api.thread) + 1 : HOST_PID,
+                  api.thread, api.start);
       write_flow (w, "f", "ac2g", api.correlation, track_pid (t), track_tid (t), t->starts[item]);
     }
 }
@@ -385,6 +435,11 @@ write_counters (Writer          *w,
     }
 }
 
+static int finish_output (Writer     *wp,
+                          const char *output,
+                          const char *tmp_path,
+                          gboolean    to_stdout);
+
 int
 ts_cli_export_main (int    argc,
                     char **argv)
@@ -392,7 +447,8 @@ ts_cli_export_main (int    argc,
   g_autofree char *format = NULL;
   g_autofree char *output = NULL;
   const GOptionEntry entries[] = {
-    { "format", 'f', 0, G_OPTION_ARG_STRING, &format, "Output format: chrome (the default)", "FORMAT" },
+    { "format", 'f', 0, G_OPTION_ARG_STRING, &format,
+      "Output format: chrome (the default) or memory-snapshot (a PyTorch snapshot pickle)", "FORMAT" },
     { "output", 'o', 0, G_OPTION_ARG_FILENAME, &output, "Write to FILE ('-' for stdout)", "FILE" },
     { NULL }
   };
@@ -408,9 +464,9 @@ ts_cli_export_main (int    argc,
   g_option_context_add_main_entries (context, entries, NULL);
   if (!ts_cli_parse_trace_args (context, "export", &argc, &argv))
     return 2;
-  if (format != NULL && !g_str_equal (format, "chrome"))
+  if (format != NULL && !g_str_equal (format, "chrome") && !g_str_equal (format, "memory-snapshot"))
     {
-      ts_cli_message ("export: unknown format '%s' (only chrome is supported)", format);
+      ts_cli_message ("export: unknown format '%s' (chrome or memory-snapshot)", format);
       return 2;
     }
   if (output == NULL)
@@ -443,6 +499,46 @@ ts_cli_export_main (int    argc,
   w.rec = ts_trace_document_get_recorder (doc);
   w.first = TRUE;
 
+  if (format != NULL && g_str_equal (format, "memory-snapshot"))
+    {
+      g_autoptr(GError) error = NULL;
+      if (ts_memory_snapshot_write_pickle (w.rec, w.out, &error) < 0)
+        {
+          ts_cli_message ("export: %s: %s", argv[1], error->message);
+          if (!to_stdout)
+            {
+              fclose (w.out);
+              g_unlink (tmp_path);
+            }
+          return 1;
+        }
+      return finish_output (&w, output, tmp_path, to_stdout);
+    }
+
+  /* Ranks of an imported directory. */
+  w.device_rank = g_hash_table_new (NULL, NULL);
+  w.thread_rank = g_hash_table_new (NULL, NULL);
+  for (gsize i = 0; i < ts_recorder_get_count (w.rec, TS_RECORD_DEVICE); i++)
+    {
+      TsDeviceRecord d;
+      gint rank;
+      ts_recorder_get (w.rec, TS_RECORD_DEVICE, i, &d);
+      rank = ts_trace_import_device_rank (w.rec, d.index);
+      if (rank >= 0)
+        g_hash_table_insert (w.device_rank, GUINT_TO_POINTER (d.index + 1), GINT_TO_POINTER (rank + 1));
+    }
+  for (gsize i = 0; i < ts_recorder_get_count (w.rec, TS_RECORD_THREAD); i++)
+    {
+      TsThreadRecord t;
+      gint rank;
+      ts_recorder_get (w.rec, TS_RECORD_THREAD, i, &t);
+      rank = ts_trace_import_thread_rank (w.rec, t.thread);
+      if (rank >= 0)
+        g_hash_table_insert (w.thread_rank, GUINT_TO_POINTER (t.thread + 1), GINT_TO_POINTER (rank + 1));
+    }
+  w.by_rank = g_hash_table_size (w.device_rank) + g_hash_table_size (w.thread_rank) > 0;
+  the_writer = &w;
+
   fputs ("{\"displayTimeUnit\":\"ns\",\"otherData\":{\"producer\":\"tensorscope " PACKAGE_VERSION "\"", w.out);
   fprintf (w.out, ",\"cut_short\":%s},\"traceEvents\":[", info.cut_short ? "true" : "false");
   write_names (&w, doc);
@@ -451,6 +547,20 @@ ts_cli_export_main (int    argc,
   write_event_flows (&w, doc);
   write_counters (&w, doc);
   fputs ("\n]}\n", w.out);
+  the_writer = NULL;
+  g_hash_table_unref (w.device_rank);
+  g_hash_table_unref (w.thread_rank);
+  return finish_output (&w, output, tmp_path, to_stdout);
+}
+
+static int
+finish_output (Writer     *wp,
+               const char *output,
+               const char *tmp_path,
+               gboolean    to_stdout)
+{
+  Writer w = *wp;
+  int saved_errno;
 
   if (fflush (w.out) != 0 || ferror (w.out) || (!to_stdout && fclose (w.out) != 0))
     {

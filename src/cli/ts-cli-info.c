@@ -7,6 +7,7 @@
 #include "config.h"
 
 #include "ts-cli-private.h"
+#include "ts-trace-import.h"
 #include "ts-time-ruler.h"
 
 static void
@@ -73,8 +74,13 @@ ts_cli_info_main (int    argc,
   e = ts_time_format_duration (end);
 
   printf ("File:        %s\n", argv[1]);
-  printf ("Format:      version %u.%u, %" G_GUINT64_FORMAT " bytes read\n", info.major, info.minor, info.size);
-  if (info.cut_short)
+  if (info.format != TS_IMPORT_FORMAT_TENSORSCOPE)
+    printf ("Format:      %s (imported)\n", ts_import_format_name (info.format));
+  else
+    printf ("Format:      version %u.%u, %" G_GUINT64_FORMAT " bytes read\n", info.major, info.minor, info.size);
+  if (info.format != TS_IMPORT_FORMAT_TENSORSCOPE)
+    ;
+  else if (info.cut_short)
     printf ("Complete:    no, cut short (the run ended before the index was written); "
             "loaded up to offset %" G_GUINT64_FORMAT "\n", info.size);
   else
@@ -92,5 +98,13 @@ ts_cli_info_main (int    argc,
       if (count > 0)
         printf ("  %-14s %" G_GSIZE_FORMAT "\n", ts_record_info (k)->name, count);
     }
+  if (info.format != TS_IMPORT_FORMAT_TENSORSCOPE)
+  {
+    g_autoptr(GPtrArray) notes = ts_trace_import_get_notes (rec);
+    if (notes->len > 0)
+      printf ("Notes:\n");
+    for (guint i = 0; i < notes->len; i++)
+      printf ("  %s\n", (const char *) notes->pdata[i]);
+  }
   return 0;
 }

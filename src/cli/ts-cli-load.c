@@ -6,7 +6,10 @@
 
 #include "config.h"
 
+#include <string.h>
+
 #include "ts-cli-private.h"
+#include "ts-trace-import.h"
 #include "ts-trace-reader.h"
 
 /* Every failure is one line on stderr: messages from the reader may carry
@@ -47,8 +50,38 @@ ts_cli_load_document (const char  *path,
                       TsCliLoadInfo *info)
 {
   g_autoptr(TsRecorder) recorder = ts_recorder_new ();
-  g_autoptr(TsTraceReader) reader = ts_trace_reader_new (recorder);
+  g_autoptr(TsTraceReader) reader = NULL;
   g_autoptr(GError) error = NULL;
+  TsImportFormat format;
+
+  /* PyTorch's files (memory snapshots, profiler traces, a directory of
+   * per-rank traces) go through the importers; our own through the
+   * reader, which says more about a cut-short file. */
+  format = ts_trace_import_detect (path, &error);
+  if (format == TS_IMPORT_FORMAT_UNKNOWN && !g_error_matches (error, TS_IMPORT_ERROR, TS_IMPORT_ERROR_FORMAT))
+    {
+      report_error (path, error);
+      return NULL;
+    }
+  if (format != TS_IMPORT_FORMAT_TENSORSCOPE && format != TS_IMPORT_FORMAT_UNKNOWN)
+    {
+      if (!ts_trace_import_open (path, recorder, &error))
+        {
+          report_error (path, error);
+          return NULL;
+        }
+      if (info != NULL)
+        {
+          memset (info, 0, sizeof *info);
+          info->format = format;
+          info->n_records = 0;
+          for (guint k = 0; k < TS_N_RECORD_KINDS; k++)
+            info->n_records += ts_recorder_get_count (recorder, k);
+        }
+      return ts_trace_document_new (recorder);
+    }
+  g_clear_error (&error);
+  reader = ts_trace_reader_new (recorder);
 
   if (!ts_trace_reader_load_file (reader, path, &error))
     {
@@ -67,6 +100,7 @@ ts_cli_load_document (const char  *path,
 
   if (info != NULL)
     {
+      info->format = TS_IMPORT_FORMAT_TENSORSCOPE;
       info->major = ts_trace_reader_get_major (reader);
       info->minor = ts_trace_reader_get_minor (reader);
       info->cut_short = ts_trace_reader_get_cut_short (reader);

@@ -11,11 +11,14 @@
 
 #include "config.h"
 
+#include <string.h>
+
 #include <stdlib.h>
 
 #include "ts-cli-private.h"
 #include "ts-memory-fragmentation.h"
 #include "ts-memory-replay.h"
+#include "ts-trace-import.h"
 #include "ts-time-ruler.h"
 
 gboolean
@@ -129,6 +132,16 @@ ts_cli_memory_main (int    argc,
   if (ts_memory_replay_get_n_skipped (replay) > 0)
     printf ("(%" G_GSIZE_FORMAT " records did not fit the allocator's state and were skipped)\n",
             ts_memory_replay_get_n_skipped (replay));
+  /* What a snapshot import had to rebuild (blocks from before recording,
+   * an overflowed ring buffer), as memory_viz says it. */
+  {
+    g_autoptr(GPtrArray) notes = ts_trace_import_get_notes (ts_trace_document_get_recorder (doc));
+    for (guint i = 0; i < notes->len; i++)
+      if (g_str_has_prefix (notes->pdata[i], "memory snapshot: ") &&
+          (strstr (notes->pdata[i], "before") != NULL || strstr (notes->pdata[i], "overflowed") != NULL ||
+           strstr (notes->pdata[i], "no allocator history") != NULL))
+        printf ("Note: %s\n", (const char *) notes->pdata[i] + strlen ("memory snapshot: "));
+  }
 
   for (guint d = 0; d < state->n_devices; d++)
     {

@@ -25,6 +25,7 @@ int  ts_cli_memory_main (int argc, char **argv);
 /* What the reader said about a trace file, for `info`. */
 typedef struct
 {
+  guint    format;      /* TsImportFormat */
   guint    major;
   guint    minor;
   gboolean cut_short;

@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "ts-cli-private.h"
+#include "ts-rank-stats.h"
 #include "ts-trace-stats.h"
 
 typedef struct
@@ -277,6 +278,51 @@ memory_table (Table        *t,
   table_end (t);
 }
 
+/* A directory of per-rank traces: step times, compute/communication
+ * overlap, idle time per rank, and the slowest rank of each step. */
+static void
+rank_tables (Table      *t,
+             TsRecorder *rec)
+{
+  static const char * const header[] = { "Rank", "Steps", "Mean step (ns)", "Max step (ns)", "GPU busy (ns)",
+                                          "Compute (ns)", "Communication (ns)", "Comm overlapped (%)",
+                                          "Idle (ns)", "Idle (%)", NULL };
+  static const char * const step_header[] = { "Step", "Slowest rank", "Time (ns)", "Fastest rank", "Time (ns)",
+                                               "Spread (%)", NULL };
+  g_autoptr(GArray) ranks = NULL;
+  g_autoptr(GArray) steps = NULL;
+
+  if (!ts_rank_stats_compute (rec, &ranks, &steps))
+    return;
+  table_begin (t, "Per-rank comparison", header);
+  for (guint i = 0; i < ranks->len; i++)
+    {
+      const TsRankStats *r = &g_array_index (ranks, TsRankStats, i);
+      char rank[32], n[32], mean[32], max[32], busy[32], comp[32], comm[32], ov[32], idle[32], idlep[32];
+
+      g_snprintf (rank, sizeof rank, "%d", r->rank);
+      g_snprintf (n, sizeof n, "%u", r->n_steps);
+      table_row (t, rank, n, FMT_I64 (mean, r->n_steps > 0 ? r->step_total / r->n_steps : 0),
+                 FMT_I64 (max, r->step_max), FMT_I64 (busy, r->busy), FMT_I64 (comp, r->compute),
+                 FMT_I64 (comm, r->comm), FMT_F (ov, r->comm > 0 ? 100.0 * r->overlap / r->comm : 0.0),
+                 FMT_I64 (idle, r->idle), FMT_F (idlep, r->span > 0 ? 100.0 * r->idle / r->span : 0.0), NULL);
+    }
+  table_end (t);
+  table_begin (t, "Slowest rank per step", step_header);
+  for (guint i = 0; i < steps->len; i++)
+    {
+      const TsRankStep *s = &g_array_index (steps, TsRankStep, i);
+      char step[32], sr[32], st[32], fr[32], ft[32], spread[32];
+
+      g_snprintf (step, sizeof step, "ProfilerStep#%u", s->step);
+      g_snprintf (sr, sizeof sr, "%d", s->slowest_rank);
+      g_snprintf (fr, sizeof fr, "%d", s->fastest_rank);
+      table_row (t, step, sr, FMT_I64 (st, s->slowest), fr, FMT_I64 (ft, s->fastest),
+                 FMT_F (spread, s->fastest > 0 ? 100.0 * (s->slowest - s->fastest) / s->fastest : 0.0), NULL);
+    }
+  table_end (t);
+}
+
 int
 ts_cli_report_main (int    argc,
                     char **argv)
@@ -344,6 +390,7 @@ ts_cli_report_main (int    argc,
   name_table (&t, rec, "NVTX range summary", stats->nvtx_ranges, names_total (stats->nvtx_ranges));
   stream_tables (&t, doc, stats);
   memory_table (&t, stats);
+  rank_tables (&t, rec);
 
   if (fflush (stdout) != 0 || ferror (stdout))
     {

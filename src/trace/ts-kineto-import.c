@@ -1,0 +1,1051 @@
+/* ts-kineto-import.c: torch.profiler (Kineto) Chrome traces as records
+ *
+ * Copyright 2026 The Tensorscope authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * Streams "traceEvents" with the hand-written tokenizer (ts-json-reader.c)
+ * and parses each event into a fixed struct, reading only the args it
+ * maps and skipping the rest without allocating, so memory is the records
+ * kept. Mapping:
+ *
+ *   kernel                       -> TS_RECORD_KERNEL on (device, stream)
+ *   gpu_memcpy / gpu_memset      -> TS_RECORD_MEMCPY / TS_RECORD_MEMSET
+ *   gpu_user_annotation          -> NVTX ranges on a per-stream thread "cuda:D stream S"
+ *   cuda_sync                    -> TS_RECORD_SYNC on that thread
+ *   cpu_op, cuda_runtime, cuda_driver, python_function
+ *                                -> TS_RECORD_API_CALL on the host thread (pid, tid)
+ *   user_annotation              -> NVTX ranges on the host thread (ProfilerStep#N included)
+ *   [memory] instants (CUDA)     -> allocated / reserved counters of the device
+ *   ac2g flows                   -> counted: launches and kernels are linked by
+ *                                   args.correlation, so an arrow exists only
+ *                                   where both ends do (unmatched ends dropped)
+ *   deviceProperties             -> TS_RECORD_DEVICE
+ *   baseTimeNanoseconds          -> the clock: absolute ns = base + ts * 1000;
+ *                                   without it ts is absolute µs (older files)
+ *
+ * Device, stream and thread ids are the file's; with several ranks each
+ * rank gets its own devices, threads ("rank R: ...") and correlation ids.
+ */
+
+#include "config.h"
+
+#include <string.h>
+
+#include "ts-import-private.h"
+#include "ts-json-reader.h"
+
+enum
+{
+  CAT_OTHER = 0,
+  CAT_KERNEL,
+  CAT_MEMCPY,
+  CAT_MEMSET,
+  CAT_GPU_ANNOTATION,
+  CAT_SYNC,
+  CAT_CPU_OP,
+  CAT_USER_ANNOTATION,
+  CAT_RUNTIME,
+  CAT_DRIVER,
+  CAT_PYTHON,
+  CAT_INSTANT,
+  CAT_FLOW,
+};
+
+typedef struct
+{
+  char     ph;
+  guint8   cat;
+  gboolean has_cat;
+  GString *pid_str;
+  gboolean pid_is_int, tid_is_int;
+  gint64   pid, tid;
+  gboolean has_ts, has_dur;
+  gint64   ts, dur;
+  gint64   id;
+  GString *name;
+  /* args */
+  gint64   correlation, device, stream, bytes;
+  gboolean has_correlation, has_device, has_stream;
+  guint32  grid[3], block[3];
+  gint64   dev_type, dev_id, total_allocated, total_reserved;
+  gboolean has_totals;
+  gint64   from_device, to_device;
+  GString *sync_kind;
+  gboolean is_collective;
+} Event;
+
+typedef struct
+{
+  TsImportContext *ctx;
+  TsRecorder      *rec;
+  TsJsonReader     r;
+  Event            ev;
+  GHashTable      *threads;      /* "pid:tid" -> thread + 1 */
+  GHashTable      *streams;      /* device << 32 | stream -> TsStreamId + 1 */
+  GHashTable      *gpu_threads;  /* device << 32 | stream -> thread + 1 */
+  GHashTable      *devices;      /* file device id + 1 -> our index + 1 */
+  GHashTable      *props;        /* file device id + 1 -> TsValue* */
+  GHashTable      *flows_s, *flows_f;
+  guint64          corr_offset;
+  gint64           base_ns;
+  gboolean         have_base;
+  guint            n_events, n_skipped, n_cpu_memory, n_oom, n_unknown_cat;
+  guint            n_kernels, n_comm;
+  guint            n_flows_matched, n_flows_unmatched;
+} Importer;
+
+static gboolean
+key_is (const char *key,
+        gsize       len,
+        const char *lit)
+{
+  gsize n = strlen (lit);
+  return len == n && memcmp (key, lit, n) == 0;
+}
+
+static guint8
+category (const char *s,
+          gsize       n)
+{
+  static const struct { const char *name; guint8 cat; } cats[] = {
+    { "kernel", CAT_KERNEL }, { "gpu_memcpy", CAT_MEMCPY }, { "gpu_memset", CAT_MEMSET },
+    { "gpu_user_annotation", CAT_GPU_ANNOTATION }, { "cuda_sync", CAT_SYNC },
+    { "cpu_op", CAT_CPU_OP }, { "user_annotation", CAT_USER_ANNOTATION },
+    { "cuda_runtime", CAT_RUNTIME }, { "cuda_driver", CAT_DRIVER },
+    { "python_function", CAT_PYTHON }, { "cpu_instant_event", CAT_INSTANT },
+    { "ac2g", CAT_FLOW }, { "Kernel", CAT_KERNEL }, { "Memcpy", CAT_MEMCPY },
+    { "Memset", CAT_MEMSET }, { "Runtime", CAT_RUNTIME }, { "Operator", CAT_CPU_OP },
+  };
+  for (guint i = 0; i < G_N_ELEMENTS (cats); i++)
+    if (key_is (s, n, cats[i].name))
+      return cats[i].cat;
+  return CAT_OTHER;
+}
+
+/* An int, or a string holding one; FALSE (and skipped) for anything else. */
+static gboolean
+read_int_loose (Importer *im,
+                gint64   *out,
+                gboolean *is_int,
+                GError  **error)
+{
+  int c = ts_json_peek (&im->r);
+
+  *is_int = FALSE;
+  if (c == '"')
+    {
+      const char *s;
+      gsize len;
+      char buf[32];
+      char *end;
+      if (!ts_json_read_string (&im->r, &s, &len, error))
+        return FALSE;
+      if (len > 0 && len < sizeof buf)
+        {
+          memcpy (buf, s, len);
+          buf[len] = '\0';
+          *out = g_ascii_strtoll (buf, &end, 10);
+          *is_int = *end == '\0';
+        }
+      return TRUE;
+    }
+  if (c == '-' || (c >= '0' && c <= '9'))
+    {
+      double d;
+      gboolean exact;
+      if (!ts_json_read_number (&im->r, out, &d, &exact, error))
+        return FALSE;
+      *is_int = TRUE;
+      return TRUE;
+    }
+  return ts_json_skip (&im->r, error);
+}
+
+static gboolean
+read_dim3 (Importer *im,
+           guint32   out[3],
+           GError  **error)
+{
+  gboolean first = TRUE, more;
+  guint k = 0;
+
+  if (ts_json_peek (&im->r) != '[')
+    return ts_json_skip (&im->r, error);
+  if (!ts_json_begin_array (&im->r, error))
+    return FALSE;
+  for (;;)
+    {
+      gint64 v;
+      gboolean ok;
+      if (!ts_json_array_next (&im->r, &first, &more, error))
+        return FALSE;
+      if (!more)
+        return TRUE;
+      if (!read_int_loose (im, &v, &ok, error))
+        return FALSE;
+      if (ok && k < 3)
+        out[k] = (guint32) CLAMP (v, 0, G_MAXUINT32);
+      k++;
+    }
+}
+
+static gboolean
+read_args (Importer *im,
+           GError  **error)
+{
+  Event *ev = &im->ev;
+  gboolean first = TRUE, more, ok;
+  const char *key;
+  gsize len;
+
+  if (ts_json_peek (&im->r) != '{')
+    return ts_json_skip (&im->r, error);
+  if (!ts_json_begin_object (&im->r, error))
+    return FALSE;
+  for (;;)
+    {
+      if (!ts_json_object_next (&im->r, &first, &key, &len, &more, error))
+        return FALSE;
+      if (!more)
+        return TRUE;
+      if (key_is (key, len, "correlation"))
+        {
+          if (!read_int_loose (im, &ev->correlation, &ev->has_correlation, error))
+            return FALSE;
+        }
+      else if (key_is (key, len, "device"))
+        {
+          if (!read_int_loose (im, &ev->device, &ev->has_device, error))
+            return FALSE;
+        }
+      else if (key_is (key, len, "stream"))
+        {
+          if (!read_int_loose (im, &ev->stream, &ev->has_stream, error))
+            return FALSE;
+        }
+      else if (key_is (key, len, "bytes") || key_is (key, len, "Bytes"))
+        {
+          if (!read_int_loose (im, &ev->bytes, &ok, error))
+            return FALSE;
+        }
+      else if (key_is (key, len, "grid"))
+        {
+          if (!read_dim3 (im, ev->grid, error))
+            return FALSE;
+        }
+      else if (key_is (key, len, "block"))
+        {
+          if (!read_dim3 (im, ev->block, error))
+            return FALSE;
+        }
+      else if (key_is (key, len, "Device Type"))
+        {
+          if (!read_int_loose (im, &ev->dev_type, &ok, error))
+            return FALSE;
+        }
+      else if (key_is (key, len, "Device Id"))
+        {
+          if (!read_int_loose (im, &ev->dev_id, &ok, error))
+            return FALSE;
+        }
+      else if (key_is (key, len, "Total Allocated"))
+        {
+          if (!read_int_loose (im, &ev->total_allocated, &ok, error))
+            return FALSE;
+          ev->has_totals = TRUE;
+        }
+      else if (key_is (key, len, "Total Reserved"))
+        {
+          if (!read_int_loose (im, &ev->total_reserved, &ok, error))
+            return FALSE;
+        }
+      else if (key_is (key, len, "fromDevice"))
+        {
+          if (!read_int_loose (im, &ev->from_device, &ok, error))
+            return FALSE;
+        }
+      else if (key_is (key, len, "toDevice"))
+        {
+          if (!read_int_loose (im, &ev->to_device, &ok, error))
+            return FALSE;
+        }
+      else if (key_is (key, len, "cuda_sync_kind") && ts_json_peek (&im->r) == '"')
+        {
+          const char *s;
+          gsize n;
+          if (!ts_json_read_string (&im->r, &s, &n, error))
+            return FALSE;
+          g_string_assign (ev->sync_kind, "");
+          g_string_append_len (ev->sync_kind, s, (gssize) n);
+        }
+      else if (key_is (key, len, "Collective name"))
+        {
+          ev->is_collective = TRUE;
+          if (!ts_json_skip (&im->r, error))
+            return FALSE;
+        }
+      else if (key_is (key, len, "name") && im->ev.ph == 'M' && ts_json_peek (&im->r) == '"')
+        {
+          /* process_name / thread_name: not used (rows are named from ids) */
+          if (!ts_json_skip (&im->r, error))
+            return FALSE;
+        }
+      else if (!ts_json_skip (&im->r, error))
+        return FALSE;
+    }
+}
+
+static gboolean
+read_event (Importer *im,
+            GError  **error)
+{
+  Event *ev = &im->ev;
+  gboolean first = TRUE, more, ok;
+  const char *key;
+  gsize len;
+
+  ev->ph = 0;
+  ev->cat = CAT_OTHER;
+  ev->has_cat = FALSE;
+  g_string_truncate (ev->pid_str, 0);
+  ev->pid_is_int = ev->tid_is_int = FALSE;
+  ev->has_ts = ev->has_dur = FALSE;
+  ev->ts = ev->dur = ev->id = 0;
+  ev->pid = ev->tid = 0;
+  g_string_truncate (ev->name, 0);
+  ev->correlation = ev->device = ev->stream = ev->bytes = 0;
+  ev->has_correlation = ev->has_device = ev->has_stream = FALSE;
+  memset (ev->grid, 0, sizeof ev->grid);
+  memset (ev->block, 0, sizeof ev->block);
+  ev->dev_type = ev->dev_id = ev->total_allocated = ev->total_reserved = 0;
+  ev->has_totals = FALSE;
+  ev->from_device = ev->to_device = -1;
+  g_string_truncate (ev->sync_kind, 0);
+  ev->is_collective = FALSE;
+
+  if (ts_json_peek (&im->r) != '{')
+    return ts_json_skip (&im->r, error);
+  if (!ts_json_begin_object (&im->r, error))
+    return FALSE;
+  for (;;)
+    {
+      if (!ts_json_object_next (&im->r, &first, &key, &len, &more, error))
+        return FALSE;
+      if (!more)
+        return TRUE;
+      if (len == 2 && key[0] == 'p' && key[1] == 'h')
+        {
+          const char *s;
+          gsize n;
+          if (ts_json_peek (&im->r) != '"')
+            {
+              if (!ts_json_skip (&im->r, error))
+                return FALSE;
+              continue;
+            }
+          if (!ts_json_read_string (&im->r, &s, &n, error))
+            return FALSE;
+          ev->ph = n == 1 ? s[0] : '?';
+        }
+      else if (key_is (key, len, "cat"))
+        {
+          const char *s;
+          gsize n;
+          if (ts_json_peek (&im->r) != '"')
+            {
+              if (!ts_json_skip (&im->r, error))
+                return FALSE;
+              continue;
+            }
+          if (!ts_json_read_string (&im->r, &s, &n, error))
+            return FALSE;
+          ev->cat = category (s, n);
+          ev->has_cat = TRUE;
+        }
+      else if (key_is (key, len, "name"))
+        {
+          const char *s;
+          gsize n;
+          if (ts_json_peek (&im->r) != '"')
+            {
+              if (!ts_json_skip (&im->r, error))
+                return FALSE;
+              continue;
+            }
+          if (!ts_json_read_string (&im->r, &s, &n, error))
+            return FALSE;
+          g_string_append_len (ev->name, s, (gssize) n);
+        }
+      else if (key_is (key, len, "pid"))
+        {
+          if (ts_json_peek (&im->r) == '"')
+            {
+              const char *s;
+              gsize n;
+              char *end = NULL;
+              if (!ts_json_read_string (&im->r, &s, &n, error))
+                return FALSE;
+              g_string_append_len (ev->pid_str, s, (gssize) MIN (n, 256));
+              ev->pid = g_ascii_strtoll (ev->pid_str->str, &end, 10);
+              ev->pid_is_int = ev->pid_str->len > 0 && *end == '\0';
+            }
+          else if (!read_int_loose (im, &ev->pid, &ev->pid_is_int, error))
+            return FALSE;
+        }
+      else if (key_is (key, len, "tid"))
+        {
+          if (!read_int_loose (im, &ev->tid, &ev->tid_is_int, error))
+            return FALSE;
+        }
+      else if (key_is (key, len, "ts"))
+        {
+          if (!ts_json_read_us_as_ns (&im->r, &ev->ts, error))
+            return FALSE;
+          ev->has_ts = TRUE;
+        }
+      else if (key_is (key, len, "dur"))
+        {
+          if (!ts_json_read_us_as_ns (&im->r, &ev->dur, error))
+            return FALSE;
+          ev->has_dur = TRUE;
+        }
+      else if (key_is (key, len, "id"))
+        {
+          if (!read_int_loose (im, &ev->id, &ok, error))
+            return FALSE;
+        }
+      else if (key_is (key, len, "args"))
+        {
+          if (!read_args (im, error))
+            return FALSE;
+        }
+      else if (!ts_json_skip (&im->r, error))
+        return FALSE;
+    }
+}
+
+/* ts of a hostile file are bounded (±4e18 ns, ±126 years) so that
+ * differences cannot overflow. */
+#define MAX_TS_NS G_GINT64_CONSTANT (4000000000000000000)
+
+static TsTime
+event_time (Importer *im,
+            gint64    ts)
+{
+  TsImportContext *ctx = im->ctx;
+
+  ts = CLAMP (ts, -MAX_TS_NS, MAX_TS_NS);
+  if (!ctx->have_origin)
+    {
+      ctx->have_origin = TRUE;
+      ctx->origin_ns = ts - ts % 1000;   /* a whole µs */
+    }
+  return ts - ctx->origin_ns;
+}
+
+static char *
+rank_prefix (Importer *im)
+{
+  return im->ctx->rank >= 0 ? g_strdup_printf ("rank %d: ", im->ctx->rank) : g_strdup ("");
+}
+
+static guint32
+device_index (Importer *im,
+              gint64    id,
+              gboolean *ok)
+{
+  gpointer v;
+  TsDeviceRecord d = { 0 };
+  TsValue *props;
+  g_autofree char *prefix = NULL, *name = NULL;
+  gint64 x;
+  guint32 index;
+
+  *ok = FALSE;
+  if (id < 0 || id >= 1024)
+    return 0;
+  v = g_hash_table_lookup (im->devices, GINT_TO_POINTER ((gint) id + 1));
+  if (v != NULL)
+    {
+      *ok = TRUE;
+      return GPOINTER_TO_UINT (v) - 1;
+    }
+  if (im->ctx->rank < 0)
+    index = (guint32) id;
+  else
+    index = im->ctx->n_devices_used;
+  if (index >= 64)
+    return 0;
+  im->ctx->n_devices_used = MAX (im->ctx->n_devices_used, index + 1);
+  g_hash_table_insert (im->devices, GINT_TO_POINTER ((gint) id + 1), GUINT_TO_POINTER (index + 1));
+
+  props = g_hash_table_lookup (im->props, GINT_TO_POINTER ((gint) id + 1));
+  prefix = rank_prefix (im);
+  name = g_strdup_printf ("%s%s", prefix, ts_value_get_str (props, "name") != NULL ? ts_value_get_str (props, "name") : "GPU");
+  d.index = index;
+  d.name = ts_recorder_intern (im->rec, name);
+  if (im->ctx->rank >= 0)
+    {
+      g_autofree char *model = g_strdup_printf ("kineto rank %d", im->ctx->rank);
+      d.model = ts_recorder_intern (im->rec, model);
+    }
+  else
+    d.model = ts_recorder_intern (im->rec, "kineto");
+  if (ts_value_get_int (props, "numSms", &x)) d.sm_count = (guint32) CLAMP (x, 0, G_MAXUINT32);
+  if (ts_value_get_int (props, "computeMajor", &x)) d.cc_major = (guint32) CLAMP (x, 0, 1000);
+  if (ts_value_get_int (props, "computeMinor", &x)) d.cc_minor = (guint32) CLAMP (x, 0, 1000);
+  if (ts_value_get_int (props, "totalGlobalMem", &x)) d.total_memory = (guint64) MAX (x, 0);
+  ts_recorder_append (im->rec, TS_RECORD_DEVICE, &d);
+  *ok = TRUE;
+  return index;
+}
+
+static guint32
+host_thread (Importer *im)
+{
+  Event *ev = &im->ev;
+  g_autofree char *key = ev->pid_is_int ? g_strdup_printf ("%" G_GINT64_FORMAT ":%" G_GINT64_FORMAT, ev->pid, ev->tid)
+                                         : g_strdup_printf ("%s:%" G_GINT64_FORMAT, ev->pid_str->str, ev->tid);
+  gpointer v = g_hash_table_lookup (im->threads, key);
+  TsThreadRecord t = { 0 };
+  g_autofree char *prefix = NULL, *name = NULL;
+
+  if (v != NULL)
+    return GPOINTER_TO_UINT (v) - 1;
+  prefix = rank_prefix (im);
+  if (ev->pid_is_int)
+    name = g_strdup_printf ("%sthread %" G_GINT64_FORMAT " (pid %" G_GINT64_FORMAT ")", prefix, ev->tid, ev->pid);
+  else
+    name = g_strdup_printf ("%sthread %" G_GINT64_FORMAT " (%s)", prefix, ev->tid, ev->pid_str->str);
+  t.thread = im->ctx->n_threads_used++;
+  t.name = ts_recorder_intern (im->rec, name);
+  ts_recorder_append (im->rec, TS_RECORD_THREAD, &t);
+  g_hash_table_insert (im->threads, g_steal_pointer (&key), GUINT_TO_POINTER (t.thread + 1));
+  return t.thread;
+}
+
+static TsStreamId
+stream_track (Importer *im,
+              guint32   device,
+              gint64    stream)
+{
+  gpointer k = GSIZE_TO_POINTER (((gsize) device << 32) | (guint32) stream);
+  gpointer v = g_hash_table_lookup (im->streams, k);
+  TsStreamRecord s = { 0 };
+
+  if (v != NULL)
+    return GPOINTER_TO_UINT (v) - 1;
+  s.stream = im->ctx->next_stream++;
+  s.device = device;
+  s.is_default = stream == 7;   /* PyTorch's default stream as CUPTI numbers it */
+  s.handle = (guint64) stream;
+  ts_recorder_append (im->rec, TS_RECORD_STREAM, &s);
+  g_hash_table_insert (im->streams, k, GUINT_TO_POINTER (s.stream + 1));
+  return s.stream;
+}
+
+static guint32
+gpu_thread (Importer *im,
+            guint32   device,
+            gint64    stream)
+{
+  gpointer k = GSIZE_TO_POINTER (((gsize) device << 32) | (guint32) stream);
+  gpointer v = g_hash_table_lookup (im->gpu_threads, k);
+  TsThreadRecord t = { 0 };
+  g_autofree char *prefix = NULL, *name = NULL;
+
+  if (v != NULL)
+    return GPOINTER_TO_UINT (v) - 1;
+  prefix = rank_prefix (im);
+  if (stream >= 0)
+    name = g_strdup_printf ("%scuda:%u stream %" G_GINT64_FORMAT " (annotations, syncs)", prefix, device, stream);
+  else
+    name = g_strdup_printf ("%scuda:%u (syncs)", prefix, device);
+  t.thread = im->ctx->n_threads_used++;
+  t.name = ts_recorder_intern (im->rec, name);
+  ts_recorder_append (im->rec, TS_RECORD_THREAD, &t);
+  g_hash_table_insert (im->gpu_threads, k, GUINT_TO_POINTER (t.thread + 1));
+  return t.thread;
+}
+
+static void
+add_range (Importer *im,
+           guint32   thread,
+           TsTime    start,
+           TsTime    end,
+           TsStringId name)
+{
+  TsNvtxRecord r = { 0 };
+
+  r.range_id = ++im->ctx->next_range_id;
+  r.thread = thread;
+  r.message = name;
+  r.kind = TS_NVTX_RANGE_START;
+  r.time = start;
+  ts_recorder_append (im->rec, TS_RECORD_NVTX, &r);
+  r.kind = TS_NVTX_RANGE_END;
+  r.time = end;
+  ts_recorder_append (im->rec, TS_RECORD_NVTX, &r);
+}
+
+static void
+handle_event (Importer *im)
+{
+  Event *ev = &im->ev;
+  TsTime start, end;
+  guint64 corr = ev->has_correlation ? (guint64) ev->correlation + im->corr_offset : 0;
+  gboolean gpu = ev->cat == CAT_KERNEL || ev->cat == CAT_MEMCPY || ev->cat == CAT_MEMSET ||
+                 ev->cat == CAT_GPU_ANNOTATION || ev->cat == CAT_SYNC;
+  guint32 device = 0;
+  gint64 stream = -1;
+  gboolean ok;
+
+  im->n_events++;
+  if (ev->ph == 's' || ev->ph == 'f')
+    {
+      /* Only ends still waiting for their partner are kept. */
+      if (ev->cat == CAT_FLOW || g_str_equal (ev->name->str, "ac2g"))
+        {
+          GHashTable *mine = ev->ph == 's' ? im->flows_s : im->flows_f;
+          GHashTable *other = ev->ph == 's' ? im->flows_f : im->flows_s;
+          gpointer id = GSIZE_TO_POINTER ((gsize) ev->id);
+
+          if (g_hash_table_remove (other, id))
+            im->n_flows_matched++;
+          else if (!g_hash_table_add (mine, id))
+            im->n_flows_unmatched++;   /* a repeated id: the earlier end is dropped */
+        }
+      return;
+    }
+  if (ev->ph == 'i' || ev->ph == 'I')
+    {
+      if (!ev->has_ts)
+        return;
+      if (g_str_equal (ev->name->str, "[memory]") && ev->has_totals && !im->ctx->skip_memory_counters)
+        {
+          TsCounterRecord c = { 0 };
+          if (ev->dev_type != 1)
+            {
+              im->n_cpu_memory++;
+              return;
+            }
+          device = device_index (im, ev->dev_id, &ok);
+          if (!ok)
+            return;
+          c.time = event_time (im, ev->ts);
+          c.device = device;
+          c.counter = TS_COUNTER_ALLOCATED_BYTES;
+          c.value = ev->total_allocated;
+          ts_recorder_append (im->rec, TS_RECORD_COUNTER, &c);
+          c.counter = TS_COUNTER_RESERVED_BYTES;
+          c.value = ev->total_reserved;
+          ts_recorder_append (im->rec, TS_RECORD_COUNTER, &c);
+        }
+      else if (g_str_equal (ev->name->str, "[OutOfMemory]"))
+        im->n_oom++;
+      return;
+    }
+  if (ev->ph != 'X' || !ev->has_ts)
+    {
+      if (ev->ph != 'M')
+        im->n_skipped++;
+      return;
+    }
+  start = event_time (im, ev->ts);
+  end = start + CLAMP (ev->dur, 0, G_GINT64_CONSTANT (1000000000000000));   /* at most 11.6 days */
+
+  if (gpu)
+    {
+      gint64 dev_id = ev->has_device ? ev->device : ev->pid;
+      if (!ev->has_device && !ev->pid_is_int)
+        {
+          im->n_skipped++;
+          return;
+        }
+      device = device_index (im, dev_id, &ok);
+      if (!ok)
+        {
+          im->n_skipped++;
+          return;
+        }
+      stream = ev->has_stream ? ev->stream : (ev->tid_is_int ? ev->tid : -1);
+    }
+  else if (!ev->has_cat && ev->tid_is_int)
+    {
+      /* The legacy profiler's form (no "cat", pid "CPU functions"): ops. */
+      ev->cat = CAT_CPU_OP;
+    }
+  else if (ev->cat != CAT_OTHER && (!ev->pid_is_int || !ev->tid_is_int))
+    {
+      im->n_skipped++;
+      return;
+    }
+
+  switch (ev->cat)
+    {
+    case CAT_KERNEL:
+      {
+        TsKernelRecord k = { 0 };
+        k.start = start;
+        k.end = end;
+        k.queued = start;
+        k.correlation = corr;
+        k.device = device;
+        k.stream = stream_track (im, device, stream);
+        k.name = ts_recorder_intern_len (im->rec, ev->name->str, ev->name->len);
+        memcpy (k.grid, ev->grid, sizeof k.grid);
+        memcpy (k.block, ev->block, sizeof k.block);
+        ts_recorder_append (im->rec, TS_RECORD_KERNEL, &k);
+        im->n_kernels++;
+        if (ev->is_collective || ts_kernel_name_is_communication (ev->name->str))
+          im->n_comm++;
+      }
+      break;
+    case CAT_MEMCPY:
+      {
+        TsMemcpyRecord m = { 0 };
+        const char *n = ev->name->str;
+        m.start = start;
+        m.end = end;
+        m.queued = start;
+        m.correlation = corr;
+        m.device = device;
+        m.stream = stream_track (im, device, stream);
+        m.bytes = (guint64) MAX (ev->bytes, 0);
+        m.flags = strstr (n, "Pinned") != NULL ? TS_COPY_FLAG_PINNED : 0;
+        if (strstr (n, "HtoD") != NULL)
+          m.kind = TS_COPY_HOST_TO_DEVICE, m.src_device = -1, m.dst_device = (gint32) device;
+        else if (strstr (n, "DtoH") != NULL)
+          m.kind = TS_COPY_DEVICE_TO_HOST, m.src_device = (gint32) device, m.dst_device = -1;
+        else if (strstr (n, "HtoH") != NULL)
+          m.kind = TS_COPY_HOST_TO_HOST, m.src_device = -1, m.dst_device = -1;
+        else if (strstr (n, "PtoP") != NULL || strstr (n, "Peer") != NULL)
+          {
+            gboolean ok1 = FALSE, ok2 = FALSE;
+            guint32 from = ev->from_device >= 0 ? device_index (im, ev->from_device, &ok1) : 0;
+            guint32 to = ev->to_device >= 0 ? device_index (im, ev->to_device, &ok2) : 0;
+            m.kind = TS_COPY_PEER;
+            m.src_device = ok1 ? (gint32) from : (gint32) device;
+            m.dst_device = ok2 ? (gint32) to : (gint32) device;
+          }
+        else
+          m.kind = TS_COPY_DEVICE_TO_DEVICE, m.src_device = m.dst_device = (gint32) device;
+        ts_recorder_append (im->rec, TS_RECORD_MEMCPY, &m);
+      }
+      break;
+    case CAT_MEMSET:
+      {
+        TsMemsetRecord m = { 0 };
+        m.start = start;
+        m.end = end;
+        m.queued = start;
+        m.correlation = corr;
+        m.device = device;
+        m.stream = stream_track (im, device, stream);
+        m.bytes = (guint64) MAX (ev->bytes, 0);
+        ts_recorder_append (im->rec, TS_RECORD_MEMSET, &m);
+      }
+      break;
+    case CAT_GPU_ANNOTATION:
+      add_range (im, gpu_thread (im, device, stream), start, end,
+                 ts_recorder_intern_len (im->rec, ev->name->str, ev->name->len));
+      break;
+    case CAT_SYNC:
+      {
+        TsSyncRecord s = { 0 };
+        const char *kind = ev->sync_kind->len > 0 ? ev->sync_kind->str : ev->name->str;
+        s.start = start;
+        s.end = end;
+        s.correlation = corr;
+        s.thread = gpu_thread (im, device, stream >= 1000000 ? stream - 1000000 : stream);
+        s.device = (gint32) device;
+        s.stream = TS_STREAM_NONE;
+        if (strstr (kind, "Stream Sync") != NULL)
+          {
+            s.kind = TS_SYNC_STREAM;
+            if (stream >= 0)
+              s.stream = stream_track (im, device, stream >= 1000000 ? stream - 1000000 : stream);
+          }
+        else if (strstr (kind, "Event") != NULL)
+          s.kind = TS_SYNC_EVENT;
+        else
+          s.kind = TS_SYNC_DEVICE;
+        ts_recorder_append (im->rec, TS_RECORD_SYNC, &s);
+      }
+      break;
+    case CAT_CPU_OP:
+    case CAT_RUNTIME:
+    case CAT_DRIVER:
+    case CAT_PYTHON:
+      {
+        TsApiCallRecord a = { 0 };
+        a.start = start;
+        a.end = end;
+        a.correlation = ev->cat == CAT_RUNTIME || ev->cat == CAT_DRIVER ? corr : 0;
+        a.thread = host_thread (im);
+        a.name = ts_recorder_intern_len (im->rec, ev->name->str, ev->name->len);
+        a.device = -1;
+        a.stream = TS_STREAM_NONE;
+        ts_recorder_append (im->rec, TS_RECORD_API_CALL, &a);
+      }
+      break;
+    case CAT_USER_ANNOTATION:
+      add_range (im, host_thread (im), start, end,
+                 ts_recorder_intern_len (im->rec, ev->name->str, ev->name->len));
+      break;
+    default:
+      im->n_unknown_cat++;
+      break;
+    }
+}
+
+static int
+cmp_int (gconstpointer a,
+         gconstpointer b)
+{
+  return *(const gint *) a - *(const gint *) b;
+}
+
+static gboolean
+read_events (Importer *im,
+             GError  **error)
+{
+  gboolean first = TRUE, more;
+
+  if (!ts_json_begin_array (&im->r, error))
+    return FALSE;
+  for (;;)
+    {
+      if (!ts_json_array_next (&im->r, &first, &more, error))
+        return FALSE;
+      if (!more)
+        return TRUE;
+      if (!read_event (im, error))
+        return FALSE;
+      handle_event (im);
+    }
+}
+
+static gboolean
+read_device_properties (Importer *im,
+                        GError  **error)
+{
+  gboolean first = TRUE, more;
+
+  if (ts_json_peek (&im->r) != '[')
+    return ts_json_skip (&im->r, error);
+  if (!ts_json_begin_array (&im->r, error))
+    return FALSE;
+  for (;;)
+    {
+      TsValue *v = NULL;
+      gint64 id;
+      if (!ts_json_array_next (&im->r, &first, &more, error))
+        return FALSE;
+      if (!more)
+        return TRUE;
+      if (!ts_json_read_value (&im->r, &v, error))
+        return FALSE;
+      if (ts_value_get_int (v, "id", &id) && id >= 0 && id < 1024)
+        g_hash_table_replace (im->props, GINT_TO_POINTER ((gint) id + 1), v);
+      else
+        ts_value_unref (v);
+    }
+}
+
+gboolean
+ts_kineto_import (TsImportContext *ctx,
+                  TsImportInput   *in,
+                  GError         **error)
+{
+  Importer im = { 0 };
+  gboolean ok = FALSE, first = TRUE, more, saw_events = FALSE;
+  guint n_matched = 0, n_unmatched = 0;
+
+  im.ctx = ctx;
+  im.rec = ctx->rec;
+  ts_json_reader_init (&im.r, in);
+  im.ev.name = g_string_sized_new (128);
+  im.ev.sync_kind = g_string_new (NULL);
+  im.ev.pid_str = g_string_new (NULL);
+  im.threads = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  im.streams = g_hash_table_new (NULL, NULL);
+  im.gpu_threads = g_hash_table_new (NULL, NULL);
+  im.devices = g_hash_table_new (NULL, NULL);
+  im.props = g_hash_table_new_full (NULL, NULL, NULL, (GDestroyNotify) ts_value_unref);
+  im.flows_s = g_hash_table_new (NULL, NULL);
+  im.flows_f = g_hash_table_new (NULL, NULL);
+  if (ctx->rank >= 0)
+    im.corr_offset = (guint64) (ctx->rank + 1) << 40;
+
+  if (ts_json_peek (&im.r) == '[')
+    {
+      /* The bare array form of the Chrome trace format. */
+      if (!read_events (&im, error))
+        goto out;
+      saw_events = TRUE;
+    }
+  else
+    {
+      if (!ts_json_begin_object (&im.r, error))
+        goto out;
+      for (;;)
+        {
+          const char *key;
+          gsize len;
+          if (!ts_json_object_next (&im.r, &first, &key, &len, &more, error))
+            goto out;
+          if (!more)
+            break;
+          if (key_is (key, len, "traceEvents"))
+            {
+              if (!read_events (&im, error))
+                goto out;
+              saw_events = TRUE;
+            }
+          else if (key_is (key, len, "deviceProperties"))
+            {
+              if (!read_device_properties (&im, error))
+                goto out;
+            }
+          else if (key_is (key, len, "baseTimeNanoseconds"))
+            {
+              gint64 i;
+              double d;
+              gboolean is_int;
+              if (ts_json_peek (&im.r) == '"' || ts_json_peek (&im.r) == '{' || ts_json_peek (&im.r) == '[')
+                {
+                  if (!ts_json_skip (&im.r, error))
+                    goto out;
+                  continue;
+                }
+              if (!ts_json_read_number (&im.r, &i, &d, &is_int, error))
+                goto out;
+              im.base_ns = CLAMP (is_int ? i : (d >= -4e18 && d <= 4e18 ? (gint64) d : 0), -MAX_TS_NS, MAX_TS_NS);
+              im.have_base = TRUE;
+            }
+          else if (!ts_json_skip (&im.r, error))
+            goto out;
+        }
+    }
+  if (ts_json_peek (&im.r) >= 0)
+    {
+      ts_json_error (&im.r, error, TS_IMPORT_ERROR_CORRUPT, "data after the end of the trace");
+      goto out;
+    }
+  if (!saw_events)
+    {
+      g_set_error (error, TS_IMPORT_ERROR, TS_IMPORT_ERROR_FORMAT, "not a profiler trace: no \"traceEvents\"");
+      goto out;
+    }
+
+  /* Devices listed but without work still appear (single file only: with
+   * ranks, each lists the node's GPUs but uses one). */
+  if (ctx->rank < 0)
+    {
+      g_autoptr(GArray) ids = g_array_new (FALSE, FALSE, sizeof (gint));
+      GHashTableIter it;
+      gpointer k;
+      g_hash_table_iter_init (&it, im.props);
+      while (g_hash_table_iter_next (&it, &k, NULL))
+        {
+          gint id = GPOINTER_TO_INT (k) - 1;
+          g_array_append_val (ids, id);
+        }
+      g_array_sort (ids, cmp_int);
+      for (guint i = 0; i < ids->len; i++)
+        {
+          gboolean dok;
+          device_index (&im, g_array_index (ids, gint, i), &dok);
+        }
+    }
+
+  n_matched = im.n_flows_matched;
+  n_unmatched = im.n_flows_unmatched + g_hash_table_size (im.flows_s) + g_hash_table_size (im.flows_f);
+
+  /* The clock. */
+  {
+    gint64 base = im.have_base ? im.base_ns : 0;
+    if (!ctx->have_kineto_base)
+      {
+        ctx->have_kineto_base = TRUE;
+        ctx->kineto_base_ns = base;
+        if (!ctx->have_epoch && ctx->have_origin)
+          {
+            ctx->have_epoch = TRUE;
+            ctx->epoch_ns = base + ctx->origin_ns;
+          }
+      }
+    else if (base != ctx->kineto_base_ns)
+      ts_import_note (ctx, "%sbaseTimeNanoseconds differs from the first trace's by %" G_GINT64_FORMAT
+                      " ns: this trace is not aligned with the others", ctx->rank >= 0 ? "rank: " : "",
+                      base - ctx->kineto_base_ns);
+  }
+
+  {
+    g_autofree char *prefix = rank_prefix (&im);
+    ts_import_note (ctx, "%sprofiler trace: %u events, %u kernels (%u NCCL communication), "
+                    "%u launch-to-kernel flows, %u unmatched flow ends dropped%s",
+                    prefix, im.n_events, im.n_kernels, im.n_comm, n_matched, n_unmatched,
+                    im.have_base ? "" : "; no baseTimeNanoseconds: timestamps taken as absolute µs");
+    if (im.n_cpu_memory > 0 || im.n_oom > 0)
+      ts_import_note (ctx, "%sprofiler trace: %u host-memory [memory] events not shown; %u [OutOfMemory] events",
+                      prefix, im.n_cpu_memory, im.n_oom);
+  }
+  ok = TRUE;
+
+out:
+  ts_json_reader_clear (&im.r);
+  g_string_free (im.ev.name, TRUE);
+  g_string_free (im.ev.sync_kind, TRUE);
+  g_string_free (im.ev.pid_str, TRUE);
+  g_hash_table_unref (im.threads);
+  g_hash_table_unref (im.streams);
+  g_hash_table_unref (im.gpu_threads);
+  g_hash_table_unref (im.devices);
+  g_hash_table_unref (im.props);
+  g_hash_table_unref (im.flows_s);
+  g_hash_table_unref (im.flows_f);
+  return ok;
+}
+
+gint
+ts_kineto_peek_rank (const char *path)
+{
+  g_autoptr(TsImportInput) in = ts_import_input_open (path, NULL);
+  const char *p, *end, *q;
+  gsize n;
+
+  if (in == NULL)
+    return -1;
+  n = ts_import_input_fill (in, 4u << 20);
+  p = g_strstr_len ((const char *) in->data + in->pos, (gssize) n, "\"distributedInfo\"");
+  if (p == NULL)
+    return -1;
+  end = (const char *) in->data + in->pos + n;
+  q = g_strstr_len (p, MIN (end - p, 4096), "\"rank\"");
+  if (q == NULL)
+    return -1;
+  q += 6;
+  while (q < end && (*q == ' ' || *q == ':' || *q == '\n' || *q == '\t' || *q == '\r'))
+    q++;
+  if (q < end && g_ascii_isdigit (*q))
+    {
+      gint64 v = 0;
+      while (q < end && g_ascii_isdigit (*q) && v < 1000000)
+        v = v * 10 + (*q++ - '0');
+      return v < 1000000 ? (gint) v : -1;
+    }
+  return -1;
+}
+
+/* NCCL (and RCCL/HCCL) kernels, named as HTA's is_comm_kernel matches
+ * them plus the newer ncclDevKernel_ names. */
+gboolean
+ts_kernel_name_is_communication (const char *name)
+{
+  if (name == NULL)
+    return FALSE;
+  return g_str_has_prefix (name, "nccl") || g_str_has_prefix (name, "hccl") || g_str_has_prefix (name, "rccl") ||
+         strstr (name, "ncclKernel") != NULL || strstr (name, "ncclDevKernel") != NULL;
+}

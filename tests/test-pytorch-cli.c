@@ -1,0 +1,360 @@
+/* test-pytorch-cli.c: tensorscope-cli on PyTorch's files, and round trips
+ *
+ * Copyright 2026 The Tensorscope authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * The CLI contract: info FILE, export FILE --format chrome -o OUT.json and
+ * export FILE --format memory-snapshot -o OUT.pickle accept .pickle,
+ * .json, .json.gz and a directory of per-rank traces. Python's own pickle
+ * is the oracle for the snapshots we write (skipped without python3), and
+ * torch's _memory_viz too where torch imports.
+ */
+
+#include "config.h"
+
+#include <string.h>
+#include <sys/wait.h>
+
+#include <glib/gstdio.h>
+#include <json-glib/json-glib.h>
+
+#include "ts-memory-replay.h"
+#include "ts-trace-import.h"
+
+static char *tmp_dir;
+
+static char *
+data_path (const char *name)
+{
+  return g_build_filename (TS_TEST_SRCDIR, "data", "pytorch", name, NULL);
+}
+
+static int
+run (const char * const *args,
+     char              **out,
+     char              **err)
+{
+  g_autoptr(GError) error = NULL;
+  int status = 0;
+
+  /* callers reuse their out/err strings */
+  g_clear_pointer (out, g_free);
+  g_clear_pointer (err, g_free);
+  g_assert_true (g_spawn_sync (NULL, (char **) args, NULL, G_SPAWN_SEARCH_PATH, NULL, NULL,
+                               out, err, &status, &error));
+  g_assert_no_error (error);
+  return WIFEXITED (status) ? WEXITSTATUS (status) : 128 + WTERMSIG (status);
+}
+
+static int
+cli (const char *a1, const char *a2, const char *a3, const char *a4, const char *a5, const char *a6,
+     char **out, char **err)
+{
+  const char *argv[] = { TS_CLI_PATH, a1, a2, a3, a4, a5, a6, NULL };
+  return run (argv, out, err);
+}
+
+static void
+test_info (void)
+{
+  const struct { const char *file; const char *format; } cases[] = {
+    { "snapshot-v2.p2.pickle", "PyTorch memory snapshot (pickle)" },
+    { "snapshot-v2.p5.pickle", "PyTorch memory snapshot (pickle)" },
+    { "snapshot-v2.json", "PyTorch memory snapshot (JSON)" },
+    { "snapshot-v1.13.p4.pickle", "PyTorch memory snapshot (pickle)" },
+    { "kineto-cpu.json", "PyTorch profiler trace (Kineto JSON)" },
+    { "ranks/worker1.pt.trace.json.gz", "PyTorch profiler trace (Kineto JSON)" },
+    { "ranks", "directory of per-rank traces" },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      g_autofree char *path = data_path (cases[i].file);
+      g_autofree char *out = NULL, *err = NULL;
+
+      g_assert_cmpint (cli ("info", path, NULL, NULL, NULL, NULL, &out, &err), ==, 0);
+      g_assert_nonnull (strstr (out, cases[i].format));
+    }
+  /* what memory_viz says about blocks from before recording, on screen */
+  {
+    g_autofree char *path = data_path ("snapshot-v2.p4.pickle");
+    g_autofree char *out = NULL, *err = NULL;
+    g_assert_cmpint (cli ("info", path, NULL, NULL, NULL, NULL, &out, &err), ==, 0);
+    g_assert_nonnull (strstr (out, "allocated before recording started"));
+    g_assert_nonnull (strstr (out, "ring buffer overflowed"));
+    g_clear_pointer (&out, g_free);
+    g_clear_pointer (&err, g_free);
+    g_assert_cmpint (cli ("memory", path, NULL, NULL, NULL, NULL, &out, &err), ==, 0);
+    g_assert_nonnull (strstr (out, "Note: 2 blocks were allocated before the trace starts"));
+    g_assert_nonnull (strstr (out, "Note: the trace ring buffer overflowed"));
+  }
+}
+
+static void
+test_bad_files (void)
+{
+  const char *files[] = { "hostile-deep.json", "hostile-memo.pickle", "hostile-biglen.pickle",
+                          "hostile-deep.pickle", "hostile-stack.pickle", "hostile-global.pickle" };
+
+  for (guint i = 0; i < G_N_ELEMENTS (files); i++)
+    {
+      g_autofree char *path = data_path (files[i]);
+      g_autofree char *out = NULL, *err = NULL;
+      g_autofree char *o = g_build_filename (tmp_dir, "bad.json", NULL);
+
+      g_assert_cmpint (cli ("info", path, NULL, NULL, NULL, NULL, &out, &err), ==, 1);
+      /* one line */
+      g_assert_nonnull (strchr (err, '\n'));
+      g_assert_null (strchr (err, '\n') + 1 < err + strlen (err) ? strchr (strchr (err, '\n') + 1, '\n') : NULL);
+      g_assert_cmpint (cli ("export", path, "--format", "chrome", "-o", o, &out, &err), ==, 1);
+      g_assert_false (g_file_test (o, G_FILE_TEST_EXISTS));
+    }
+}
+
+static JsonNode *
+parse_file (const char *path)
+{
+  g_autoptr(JsonParser) parser = json_parser_new ();
+  g_autoptr(GError) error = NULL;
+
+  g_assert_true (json_parser_load_from_file (parser, path, &error));
+  g_assert_no_error (error);
+  return json_node_copy (json_parser_get_root (parser));
+}
+
+static void
+test_export_chrome_ranks (void)
+{
+  g_autofree char *dir = data_path ("ranks");
+  g_autofree char *o = g_build_filename (tmp_dir, "ranks.json", NULL);
+  g_autofree char *out = NULL, *err = NULL;
+  g_autoptr(JsonNode) root = NULL;
+  JsonArray *events;
+  g_autoptr(GHashTable) kernel_pids = g_hash_table_new (NULL, NULL);
+  guint n_kernels = 0;
+  gboolean exact = FALSE;
+
+  g_assert_cmpint (cli ("export", dir, "--format", "chrome", "-o", o, &out, &err), ==, 0);
+  root = parse_file (o);
+  events = json_object_get_array_member (json_node_get_object (root), "traceEvents");
+  for (guint i = 0; i < json_array_get_length (events); i++)
+    {
+      JsonObject *e = json_array_get_object_element (events, i);
+      const char *cat = json_object_has_member (e, "cat") ? json_object_get_string_member (e, "cat") : "";
+      if (g_str_equal (cat, "kernel"))
+        {
+          g_assert_cmpstr (json_object_get_string_member (e, "ph"), ==, "X");
+          n_kernels++;
+          g_hash_table_add (kernel_pids, GINT_TO_POINTER ((gint) json_object_get_int_member (e, "pid")));
+          /* 200.123 µs to the nanosecond */
+          if (g_str_equal (json_object_get_string_member (e, "name"), "ampere_sgemm_128x64_tn") &&
+              ABS (json_object_get_double_member (e, "dur") - 200.123) < 1e-9)
+            exact = TRUE;
+        }
+    }
+  g_assert_cmpuint (n_kernels, ==, 8);
+  /* report gains the per-rank comparison */
+  {
+    g_autofree char *rout = NULL, *rerr = NULL;
+    g_assert_cmpint (cli ("report", dir, NULL, NULL, NULL, NULL, &rout, &rerr), ==, 0);
+    g_assert_nonnull (strstr (rout, "Per-rank comparison"));
+    g_assert_nonnull (strstr (rout, "Slowest rank per step"));
+    g_assert_nonnull (strstr (rout, "ProfilerStep#1             1    1000500"));
+  }
+  /* each rank is its own pid */
+  g_assert_cmpuint (g_hash_table_size (kernel_pids), ==, 2);
+  g_assert_true (exact);
+}
+
+static void
+test_export_chrome_snapshot (void)
+{
+  g_autofree char *path = data_path ("ranks/worker1.pt.trace.json.gz");
+  g_autofree char *o = g_build_filename (tmp_dir, "one.json", NULL);
+  g_autofree char *out = NULL, *err = NULL;
+  g_autoptr(JsonNode) root = NULL;
+
+  g_assert_cmpint (cli ("export", path, "--format", "chrome", "-o", o, &out, &err), ==, 0);
+  root = parse_file (o);
+  g_assert_nonnull (json_object_get_array_member (json_node_get_object (root), "traceEvents"));
+}
+
+static char *
+final_state (const char *path)
+{
+  g_autoptr(TsRecorder) rec = ts_recorder_new ();
+  g_autoptr(GError) error = NULL;
+  g_autoptr(TsMemoryReplay) replay = NULL;
+  g_autoptr(TsMemoryState) st = NULL;
+  GString *s = g_string_new (NULL);
+
+  g_assert_true (ts_trace_import_open (path, rec, &error));
+  replay = ts_memory_replay_new (rec);
+  g_assert_cmpuint (ts_memory_replay_get_n_skipped (replay), ==, 0);
+  st = ts_memory_replay_state_at (replay, ts_memory_replay_get_n_actions (replay));
+  for (guint i = 0; i < st->blocks->len; i++)
+    {
+      TsMemoryBlock *b = &g_array_index (st->blocks, TsMemoryBlock, i);
+      g_string_append_printf (s, "%" G_GUINT64_FORMAT " %" G_GUINT64_FORMAT " %d\n", b->address, b->size, b->state);
+    }
+  return g_string_free (s, FALSE);
+}
+
+static gboolean
+have_python (void)
+{
+  const char *argv[] = { "python3", "-c", "import pickle", NULL };
+  g_autofree char *out = NULL, *err = NULL;
+  g_autofree char *p = g_find_program_in_path ("python3");
+
+  return p != NULL && run (argv, &out, &err) == 0;
+}
+
+/* pickle.load reads it; torch's _memory_viz (when torch imports) too. */
+static void
+python_check (const char *pickle_path)
+{
+  static const char script[] =
+    "import pickle, sys\n"
+    "d = pickle.load(open(sys.argv[1], 'rb'))\n"
+    "assert set(d) >= {'segments', 'device_traces'}\n"
+    "for s in d['segments']:\n"
+    "    assert sum(b['size'] for b in s['blocks']) == s['total_size']\n"
+    "for t in d['device_traces']:\n"
+    "    for e in t:\n"
+    "        assert e['action'] in ('alloc','free_requested','free_completed','segment_alloc',\n"
+    "                               'segment_free','oom','snapshot'), e\n"
+    "try:\n"
+    "    from torch.cuda import _memory_viz as mv\n"
+    "except Exception:\n"
+    "    print('no torch')\n"
+    "else:\n"
+    "    mv.segments(d['segments'], format_flamegraph=lambda x: x)\n"
+    "    mv.memory(d['segments'], format_flamegraph=lambda x: x)\n"
+    "    print('memory_viz ok')\n";
+  const char *argv[] = { "python3", "-c", script, pickle_path, NULL };
+  const char *argv_sys[] = { "/usr/bin/python3", "-c", script, pickle_path, NULL };
+  g_autofree char *out = NULL, *err = NULL;
+
+  if (run (argv, &out, &err) != 0)
+    g_error ("python3 could not read %s: %s", pickle_path, err);
+  /* Debian's python3-torch lives in the system interpreter */
+  if (g_file_test ("/usr/bin/python3", G_FILE_TEST_IS_EXECUTABLE))
+    {
+      g_clear_pointer (&out, g_free);
+      g_clear_pointer (&err, g_free);
+      if (run (argv_sys, &out, &err) != 0)
+        g_error ("/usr/bin/python3 could not read %s: %s", pickle_path, err);
+    }
+}
+
+static void
+test_export_snapshot_round_trip (void)
+{
+  const char *files[] = { "snapshot-v2.p4.pickle", "snapshot-v2.json", "snapshot-v1.13.json",
+                          "snapshot-v2.0.p4.pickle" };
+  gboolean python = have_python ();
+
+  for (guint i = 0; i < G_N_ELEMENTS (files); i++)
+    {
+      g_autofree char *path = data_path (files[i]);
+      g_autofree char *o = g_build_filename (tmp_dir, "out.pickle", NULL);
+      g_autofree char *o2 = g_build_filename (tmp_dir, "out2.pickle", NULL);
+      g_autofree char *out = NULL, *err = NULL, *a = NULL, *b = NULL, *c = NULL;
+      g_autofree char *bytes = NULL;
+      gsize len;
+
+      g_assert_cmpint (cli ("export", path, "--format", "memory-snapshot", "-o", o, &out, &err), ==, 0);
+      g_assert_true (g_file_get_contents (o, &bytes, &len, NULL));
+      /* protocol 4, and never a 9-byte LONG1 */
+      g_assert_cmpint ((guint8) bytes[0], ==, 0x80);
+      g_assert_cmpint (bytes[1], ==, 4);
+      g_assert_null (g_strstr_len (bytes, (gssize) len, "\x8a\x09"));
+      a = final_state (path);
+      b = final_state (o);
+      g_assert_cmpstr (a, ==, b);
+      /* and again: a fixed point */
+      g_assert_cmpint (cli ("export", o, "--format", "memory-snapshot", "-o", o2, &out, &err), ==, 0);
+      c = final_state (o2);
+      g_assert_cmpstr (a, ==, c);
+      if (python)
+        python_check (o);
+    }
+}
+
+static void
+test_export_snapshot_from_run (void)
+{
+  g_autofree char *script = g_build_filename (TS_EXAMPLES_DIR, "fragmentation.py", NULL);
+  g_autofree char *trace = g_build_filename (tmp_dir, "frag.tstrace", NULL);
+  g_autofree char *o = g_build_filename (tmp_dir, "frag.pickle", NULL);
+  g_autofree char *out = NULL, *err = NULL, *a = NULL, *b = NULL;
+
+  cli ("run", "-o", trace, script, NULL, NULL, &out, &err);
+  g_assert_true (g_file_test (trace, G_FILE_TEST_EXISTS));
+  g_assert_cmpint (cli ("export", trace, "--format", "memory-snapshot", "-o", o, &out, &err), ==, 0);
+  {
+    g_autoptr(TsRecorder) rec = ts_recorder_new ();
+    g_autoptr(GError) error = NULL;
+    g_autoptr(TsMemoryReplay) replay = NULL;
+    g_autoptr(TsMemoryState) st = NULL;
+    GString *s = g_string_new (NULL);
+    g_assert_true (ts_trace_import_open (trace, rec, &error));
+    replay = ts_memory_replay_new (rec);
+    st = ts_memory_replay_state_at (replay, ts_memory_replay_get_n_actions (replay));
+    for (guint i = 0; i < st->blocks->len; i++)
+      {
+        TsMemoryBlock *bl = &g_array_index (st->blocks, TsMemoryBlock, i);
+        g_string_append_printf (s, "%" G_GUINT64_FORMAT " %" G_GUINT64_FORMAT " %d\n", bl->address, bl->size, bl->state);
+      }
+    a = g_string_free (s, FALSE);
+  }
+  b = final_state (o);
+  g_assert_cmpstr (a, ==, b);
+  if (have_python ())
+    python_check (o);
+  /* a directory with a trace and a snapshot of the run */
+  {
+    g_autofree char *dir = data_path ("together");
+    g_autofree char *snap = data_path ("together/snapshot.pickle");
+    g_autofree char *c = NULL, *d = NULL;
+    g_assert_cmpint (cli ("export", dir, "--format", "memory-snapshot", "-o", o, &out, &err), ==, 0);
+    c = final_state (snap);
+    d = final_state (o);
+    g_assert_cmpstr (c, ==, d);
+  }
+  /* a trace without allocator actions: one clear line */
+  {
+    g_autofree char *k = data_path ("kineto-cpu.json");
+    g_assert_cmpint (cli ("export", k, "--format", "memory-snapshot", "-o", o, &out, &err), ==, 1);
+    g_assert_nonnull (strstr (err, "no allocator actions"));
+  }
+}
+
+int
+main (int    argc,
+      char **argv)
+{
+  int ret;
+
+  g_test_init (&argc, &argv, NULL);
+  tmp_dir = g_dir_make_tmp ("ts-pytorch-XXXXXX", NULL);
+  g_test_add_func ("/pytorch-cli/info", test_info);
+  g_test_add_func ("/pytorch-cli/bad-files", test_bad_files);
+  g_test_add_func ("/pytorch-cli/export/chrome-ranks", test_export_chrome_ranks);
+  g_test_add_func ("/pytorch-cli/export/chrome-gz", test_export_chrome_snapshot);
+  g_test_add_func ("/pytorch-cli/export/snapshot-round-trip", test_export_snapshot_round_trip);
+  g_test_add_func ("/pytorch-cli/export/snapshot-from-run", test_export_snapshot_from_run);
+  ret = g_test_run ();
+  {
+    g_autoptr(GDir) dir = g_dir_open (tmp_dir, 0, NULL);
+    const char *name;
+    while (dir != NULL && (name = g_dir_read_name (dir)) != NULL)
+      {
+        g_autofree char *p = g_build_filename (tmp_dir, name, NULL);
+        g_remove (p);
+      }
+    g_rmdir (tmp_dir);
+  }
+  return ret;
+}
