@@ -156,6 +156,21 @@ sniff (const guint8 *data,
   return TS_IMPORT_FORMAT_UNKNOWN;
 }
 
+const char * const ts_trace_import_patterns[] = {
+  "*.tstrace", "*.pickle", "*.pkl", "*.json", "*.json.gz", NULL
+};
+
+gboolean
+ts_trace_import_has_trace_name (const char *name)
+{
+  g_return_val_if_fail (name != NULL, FALSE);
+
+  for (guint i = 0; ts_trace_import_patterns[i] != NULL; i++)
+    if (g_str_has_suffix (name, ts_trace_import_patterns[i] + 1))
+      return TRUE;
+  return FALSE;
+}
+
 TsImportFormat
 ts_trace_import_detect (const char  *path,
                         GError     **error)

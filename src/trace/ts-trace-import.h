@@ -34,6 +34,11 @@ typedef enum
 
 const char    *ts_import_format_name    (TsImportFormat format);
 
+/* The file names viewers offer to open ("*.tstrace", "*.pickle", ...),
+ * NULL-terminated, and whether a name has one of them. */
+extern const char * const ts_trace_import_patterns[];
+gboolean       ts_trace_import_has_trace_name (const char *name);
+
 /* Looks at the first bytes (decompressed) of a file, or at a directory. */
 TsImportFormat ts_trace_import_detect   (const char    *path,
                                          GError       **error);

@@ -27,6 +27,7 @@
 #include <glib/gstdio.h>
 
 #include "ts-run-controller.h"
+#include "ts-trace-import.h"
 #include "ts-trace-reader.h"
 #include "ts-trace-writer.h"
 #include "ts-util-private.h"
@@ -415,6 +416,28 @@ load_result_free (LoadResult *r)
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (LoadResult, load_result_free)
 
+/* Our own trace, or what PyTorch writes: memory snapshots, profiler traces
+ * and directories of per-rank traces. */
+static TsRecorder *
+load_any (const char  *path,
+          gboolean    *cut_short,
+          GError     **error)
+{
+  g_autoptr(TsRecorder) recorder = NULL;
+  TsImportFormat format = ts_trace_import_detect (path, error);
+
+  if (format == TS_IMPORT_FORMAT_UNKNOWN)
+    return NULL;
+  if (format == TS_IMPORT_FORMAT_TENSORSCOPE)
+    return ts_trace_load (path, cut_short, error);
+
+  recorder = ts_recorder_new ();
+  if (!ts_trace_import_open (path, recorder, error))
+    return NULL;
+  *cut_short = FALSE;
+  return g_steal_pointer (&recorder);
+}
+
 static void
 load_thread (GTask        *task,
              gpointer      source_object,
@@ -432,7 +455,7 @@ load_thread (GTask        *task,
     }
 
   r = g_new0 (LoadResult, 1);
-  if (!(r->recorder = ts_trace_load (path, &r->cut_short, &error)))
+  if (!(r->recorder = load_any (path, &r->cut_short, &error)))
     {
       load_result_free (r);
       g_task_return_error (task, error);

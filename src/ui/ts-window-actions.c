@@ -8,6 +8,7 @@
 
 #include <glib/gi18n.h>
 
+#include "ts-trace-import.h"
 #include "ts-window-private.h"
 
 #define MAX_RECENT 10
@@ -65,15 +66,17 @@ ts_window_action_open_recent (GSimpleAction *action,
 static void
 ts_window_add_filter (GtkFileChooser *chooser,
                       const char     *name,
-                      const char     *pattern,
-                      const char     *pattern2)
+                      gboolean        scripts,
+                      gboolean        traces)
 {
   g_autoptr(GtkFileFilter) filter = gtk_file_filter_new ();
 
   gtk_file_filter_set_name (filter, name);
-  gtk_file_filter_add_pattern (filter, pattern);
-  if (pattern2 != NULL)
-    gtk_file_filter_add_pattern (filter, pattern2);
+  if (scripts)
+    gtk_file_filter_add_pattern (filter, "*.py");
+  /* Every kind of trace the trace library opens. */
+  for (guint i = 0; traces && ts_trace_import_patterns[i] != NULL; i++)
+    gtk_file_filter_add_pattern (filter, ts_trace_import_patterns[i]);
   gtk_file_chooser_add_filter (chooser, filter);
 }
 
@@ -105,9 +108,10 @@ ts_window_action_open (GSimpleAction *action,
                                         GTK_WINDOW (self),
                                         GTK_FILE_CHOOSER_ACTION_OPEN,
                                         _("_Open"), _("_Cancel"));
-  ts_window_add_filter (GTK_FILE_CHOOSER (dialog), _("Workloads and traces"), "*.py", "*.tstrace");
-  ts_window_add_filter (GTK_FILE_CHOOSER (dialog), _("Workload scripts"), "*.py", NULL);
-  ts_window_add_filter (GTK_FILE_CHOOSER (dialog), _("Traces"), "*.tstrace", NULL);
+  ts_window_add_filter (GTK_FILE_CHOOSER (dialog), _("Workloads and traces"), TRUE, TRUE);
+  ts_window_add_filter (GTK_FILE_CHOOSER (dialog), _("Workload scripts"), TRUE, FALSE);
+  ts_window_add_filter (GTK_FILE_CHOOSER (dialog),
+                        _("Traces, PyTorch memory snapshots and profiler traces"), FALSE, TRUE);
   gtk_native_dialog_set_modal (GTK_NATIVE_DIALOG (dialog), TRUE);
   g_signal_connect_object (dialog, "response", G_CALLBACK (ts_window_open_response_cb), self, 0);
   gtk_native_dialog_show (GTK_NATIVE_DIALOG (dialog));
@@ -335,7 +339,7 @@ ts_window_recent_is_ours (GtkRecentInfo *info)
   const char *uri = gtk_recent_info_get_uri (info);
 
   return gtk_recent_info_has_application (info, g_get_application_name ()) &&
-         (g_str_has_suffix (uri, ".py") || g_str_has_suffix (uri, ".tstrace"));
+         (g_str_has_suffix (uri, ".py") || ts_trace_import_has_trace_name (uri));
 }
 
 static int

@@ -20,6 +20,7 @@
 #include "ts-example-gallery.h"
 #include "ts-examples.h"
 #include "ts-trace-describe.h"
+#include "ts-trace-import.h"
 #include "ts-util-private.h"
 #include "ts-window-private.h"
 
@@ -415,13 +416,16 @@ ts_window_open_file (TsWindow *self,
   g_return_if_fail (G_IS_FILE (file));
 
   basename = g_file_get_basename (file);
-  if (basename != NULL && g_str_has_suffix (basename, ".tstrace"))
+  /* A directory is a set of per-rank traces. */
+  if (basename != NULL &&
+      (ts_trace_import_has_trace_name (basename) ||
+       g_file_query_file_type (file, G_FILE_QUERY_INFO_NONE, NULL) == G_FILE_TYPE_DIRECTORY))
     ts_window_open_trace (self, file);
   else if (basename != NULL && g_str_has_suffix (basename, ".py"))
     ts_window_open_script (self, file, run_scripts);
   else
     {
-      g_autofree char *message = g_strdup_printf (_("“%s” is neither a workload script (.py) nor a trace (.tstrace)"),
+      g_autofree char *message = g_strdup_printf (_("“%s” is neither a workload script (.py) nor a trace (.tstrace, or a PyTorch memory snapshot or profiler trace)"),
                                                   basename ? basename : "?");
       _ts_window_toast (self, message);
     }
