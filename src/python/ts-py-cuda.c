@@ -627,6 +627,75 @@ py_record_memory_history (PyObject *m, PyObject *args)
   Py_RETURN_NONE;
 }
 
+/* CUDA graphs: stream capture and replay ------------------------------- */
+
+#define GRAPH_CAPSULE "tensorscope.cuda_graph"
+
+static void
+graph_capsule_free (PyObject *capsule)
+{
+  TsGraph *graph = PyCapsule_GetPointer (capsule, GRAPH_CAPSULE);
+
+  if (graph != NULL && RT != NULL)
+    ts_runtime_graph_free (RT, graph);
+}
+
+static PyObject *
+py_graph_capture_begin (PyObject *m, PyObject *arg)
+{
+  GError *error = NULL;
+
+  ts_py_update_callsite ();
+  if (!ts_runtime_capture_begin (RT, PyLong_AsUnsignedLong (arg), &error))
+    return ts_py_set_error (error);
+  Py_RETURN_NONE;
+}
+
+static PyObject *
+py_graph_capture_end (PyObject *m, PyObject *arg)
+{
+  GError *error = NULL;
+  TsGraph *graph;
+
+  ts_py_update_callsite ();
+  if ((graph = ts_runtime_capture_end (RT, PyLong_AsUnsignedLong (arg), &error)) == NULL)
+    return ts_py_set_error (error);
+  return PyCapsule_New (graph, GRAPH_CAPSULE, graph_capsule_free);
+}
+
+static PyObject *
+py_graph_replay (PyObject *m, PyObject *args)
+{
+  GError *error = NULL;
+  unsigned long stream;
+  PyObject *capsule;
+  TsGraph *graph;
+
+  if (!PyArg_ParseTuple (args, "Ok", &capsule, &stream) ||
+      (graph = PyCapsule_GetPointer (capsule, GRAPH_CAPSULE)) == NULL)
+    return NULL;
+  ts_py_update_callsite ();
+  if (!ts_runtime_graph_launch (RT, graph, (TsStreamId) stream, &error))
+    return ts_py_set_error (error);
+  Py_RETURN_NONE;
+}
+
+static PyObject *
+py_graph_n_nodes (PyObject *m, PyObject *capsule)
+{
+  TsGraph *graph = PyCapsule_GetPointer (capsule, GRAPH_CAPSULE);
+
+  return graph == NULL ? NULL : PyLong_FromUnsignedLong (ts_runtime_graph_get_n_nodes (graph));
+}
+
+static PyObject *
+py_stream_is_capturing (PyObject *m, PyObject *arg)
+{
+  if (RT == NULL)
+    Py_RETURN_FALSE;
+  return PyBool_FromLong (ts_runtime_stream_is_capturing (RT, PyLong_AsUnsignedLong (arg)));
+}
+
 /* Private pools (CUDA graphs' and torch.cuda.MemPool's) ----------------- */
 
 static PyObject *
@@ -889,6 +958,11 @@ static PyMethodDef cuda_methods[] = {
   { "_mem_get_info", py_mem_get_info, METH_VARARGS, NULL },
   { "_memory_snapshot", py_memory_snapshot, METH_NOARGS, NULL },
   { "_record_memory_history", py_record_memory_history, METH_VARARGS, NULL },
+  { "_graph_capture_begin", py_graph_capture_begin, METH_O, NULL },
+  { "_graph_capture_end", py_graph_capture_end, METH_O, NULL },
+  { "_graph_replay", py_graph_replay, METH_VARARGS, NULL },
+  { "_graph_n_nodes", py_graph_n_nodes, METH_O, NULL },
+  { "_stream_is_capturing", py_stream_is_capturing, METH_O, NULL },
   { "_graph_pool_handle", py_graph_pool_handle, METH_VARARGS, NULL },
   { "_cuda_createOrIncrefPool", py_create_or_incref_pool, METH_VARARGS, NULL },
   { "_cuda_beginAllocateCurrentThreadToPool", py_begin_allocate_to_pool, METH_VARARGS, NULL },

@@ -102,6 +102,27 @@ job_free (gpointer data)
     g_free (job);
 }
 
+/* CUDA graphs: a captured job runs again at each replay, each time as
+ * a fresh copy of the job as it was launched. */
+static gpointer
+job_clone (gpointer data)
+{
+  Job *job = g_memdup2 (data, sizeof (Job));
+
+  for (guint i = 0; i < G_N_ELEMENTS (job->t); i++)
+    {
+      if (job->t[i] != NULL)
+        {
+          job->t[i] = &job->tv[i];
+          job->tv[i].storage = &job->sv[i];
+        }
+      job->staging[i] = NULL;
+    }
+  job->inline_used = 0;
+  job->fault = TS_DEVICE_ERROR_NONE;
+  return job;
+}
+
 /* The elements a strided tensor touches: *n_bytes from element
  * (returned) offset + the most negative stride extent. */
 static gint64
@@ -284,6 +305,7 @@ dispatch (Job           *job,
   work.finish = job_finish;
   work.user_data = job;
   work.destroy = job_free;
+  work.clone = job_clone;
   /* A real GPU: the job enqueues itself on the stream when submitted. Its
    * temporaries come from the caching allocator on that stream now, and
    * go back to it once the launch has enqueued the work that uses them:
@@ -772,6 +794,7 @@ launch_copy (TsTensor    *dst,
   work.finish = job_finish;
   work.user_data = job;
   work.destroy = job_free;
+  work.clone = job_clone;
   /* copies need no device temporaries: casts and strides across the
    * host/device boundary stage through host memory */
   if (ts_session_get_device_kernels () != NULL)

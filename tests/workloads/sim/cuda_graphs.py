@@ -1,0 +1,94 @@
+# CUDA graphs: capture rules with CUDA's and PyTorch's errors, replay
+# results equal to eager ones, the private pool, make_graphed_callables.
+import torch
+
+
+def expect_error(what, f):
+    try:
+        f()
+    except Exception as e:
+        print(what, type(e).__name__, str(e).splitlines()[0])
+    else:
+        print(what, "no error")
+
+
+x = torch.arange(8, device="cuda", dtype=torch.float32)
+print("capturing outside", torch.cuda.is_current_stream_capturing())
+
+# the legacy default stream cannot capture
+expect_error("default stream", lambda: torch.cuda.CUDAGraph().capture_begin())
+
+# replay equals eager, with the outputs in the same static tensors
+static_x = torch.zeros(8, device="cuda")
+g = torch.cuda.CUDAGraph()
+with torch.cuda.graph(g):
+    print("capturing inside", torch.cuda.is_current_stream_capturing())
+    static_y = (static_x * 2 + 1).relu()
+    static_z = static_y.sum()
+ptr = static_y.data_ptr()
+for v in (1.0, -3.0, 5.0):
+    static_x.copy_(x + v)
+    g.replay()
+    eager = (x + v) * 2 + 1
+    print("replay", v, torch.equal(static_y, eager.relu()), static_z.item() == eager.relu().sum().item(),
+          static_y.data_ptr() == ptr)
+expect_error("replay before capture", lambda: torch.cuda.CUDAGraph().replay())
+expect_error("pool before capture", lambda: torch.cuda.CUDAGraph().pool())
+expect_error("capture twice", lambda: g.capture_begin())
+print("pool", g.pool()[1] == 0 and g.pool()[0] > 0)
+
+# synchronizing, querying or .item() during a capture is refused
+s = torch.cuda.Stream()
+for what, f in (("synchronize", torch.cuda.synchronize),
+                ("stream query", lambda: s.query()),
+                ("stream synchronize", lambda: s.synchronize()),
+                ("item", lambda: static_x.sum().item())):
+    g2 = torch.cuda.CUDAGraph()
+    with torch.cuda.stream(s):
+        g2.capture_begin()
+        expect_error(what, f)
+        expect_error(what + " capture_end", g2.capture_end)
+print("capturing after", torch.cuda.is_current_stream_capturing())
+
+# another stream joins the capture through an event and rejoins it
+a = torch.zeros(4, device="cuda")
+g3 = torch.cuda.CUDAGraph()
+side = torch.cuda.Stream()
+with torch.cuda.graph(g3):
+    b = a + 1
+    side.wait_stream(torch.cuda.current_stream())
+    with torch.cuda.stream(side):
+        c = b * 3
+    torch.cuda.current_stream().wait_stream(side)
+    d = c + b
+a.fill_(2.0)
+g3.replay()
+torch.cuda.synchronize()
+print("joined", d.tolist())
+
+# memory allocated during capture comes from the graph's private pool
+big_in = torch.ones(1 << 20, device="cuda")
+torch.cuda.synchronize()
+before = torch.cuda.memory_reserved()
+g4 = torch.cuda.CUDAGraph()
+with torch.cuda.graph(g4):
+    big_out = big_in * 2
+print("pool reserved", torch.cuda.memory_reserved() - before)
+del big_out
+g4.reset()
+torch.cuda.empty_cache()
+print("after reset", torch.cuda.memory_reserved() - before)
+
+# make_graphed_callables: a function and a module, forward only
+f = torch.cuda.make_graphed_callables(lambda t: t * t + 1, (torch.zeros(4, device="cuda"),))
+print("graphed function", f(torch.full((4,), 3.0, device="cuda")).tolist())
+lin = torch.nn.Linear(4, 2).cuda()
+for p in lin.parameters():
+    p.requires_grad_(False)
+inp = torch.ones(3, 4, device="cuda")
+want = lin(inp)
+glin = torch.cuda.make_graphed_callables(lin, (torch.zeros(3, 4, device="cuda"),))
+print("graphed module", (glin(inp) - want).abs().max().item() < 1e-6)
+expect_error("requires_grad", lambda: torch.cuda.make_graphed_callables(
+    lambda t: t * 2, (torch.zeros(2, device="cuda", requires_grad=True),)))
+print("OK")
