@@ -1881,6 +1881,15 @@ random_fill (TsTensor  *self,
       return FALSE;
     }
 
+  /* PyTorch's graph-safe generator advances the Philox offset per replay */
+  if (device.type == TS_DEVICE_CUDA &&
+      ts_runtime_stream_is_capturing (ts_session_get_runtime (), ts_session_current_stream (device.index)))
+    {
+      g_set_error_literal (error, TS_TENSOR_ERROR, TS_TENSOR_ERROR_NOT_IMPLEMENTED,
+                           "random numbers during CUDA graph capture (the graph-safe Philox "
+                           "generator) are not modeled by Tensorscope yet");
+      return FALSE;
+    }
   tensor_view (self, &view);
   job = job_new (ts_op_get (normal ? TS_OP_NORMAL : TS_OP_UNIFORM));
   job->p0 = p0;

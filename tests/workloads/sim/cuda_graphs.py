@@ -91,4 +91,10 @@ glin = torch.cuda.make_graphed_callables(lin, (torch.zeros(3, 4, device="cuda"),
 print("graphed module", (glin(inp) - want).abs().max().item() < 1e-6)
 expect_error("requires_grad", lambda: torch.cuda.make_graphed_callables(
     lambda t: t * 2, (torch.zeros(2, device="cuda", requires_grad=True),)))
+g5 = torch.cuda.CUDAGraph()
+with torch.cuda.stream(s):
+    g5.capture_begin()
+    expect_error("rng", lambda: torch.rand(4, device="cuda"))
+    after_rng = static_x + 1
+    g5.capture_end()
 print("OK")
