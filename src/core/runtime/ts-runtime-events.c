@@ -189,11 +189,7 @@ ts_runtime_event_query (TsRuntime   *self,
     }
 
   if (ev->capture != NULL)
-    {
-      _ts_runtime_capture_invalidate (self, _ts_runtime_capture_origin (ev->capture));
-      g_set_error_literal (error, TS_RUNTIME_ERROR, TS_RUNTIME_ERROR_CAPTURE, CAPTURE_NOT_PERMITTED);
-      return FALSE;
-    }
+    return _ts_runtime_capture_refuse (ev->capture, error);
 
   _ts_runtime_call_begin_api (self, &call, API_EVENT_QUERY, ev->base.device, TS_STREAM_NONE);
   err = self->side.ops->event_query (self->side.impl, &ev->base, call.ht->clock);
@@ -223,11 +219,7 @@ ts_runtime_event_synchronize (TsRuntime   *self,
     return TRUE;
 
   if (ev->capture != NULL)
-    {
-      _ts_runtime_capture_invalidate (self, _ts_runtime_capture_origin (ev->capture));
-      g_set_error_literal (error, TS_RUNTIME_ERROR, TS_RUNTIME_ERROR_CAPTURE, CAPTURE_NOT_PERMITTED);
-      return FALSE;
-    }
+    return _ts_runtime_capture_refuse (ev->capture, error);
 
   _ts_runtime_call_begin_api (self, &call, API_EVENT_SYNCHRONIZE, ev->base.device, TS_STREAM_NONE);
   err = self->side.ops->event_sync (self->side.impl, &ev->base, &until);

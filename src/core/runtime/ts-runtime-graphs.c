@@ -131,7 +131,7 @@ _ts_runtime_capture_work (TsRuntime      *self,
     {
       /* work that cannot be run twice cannot be replayed */
       node_clear (&node);
-      _ts_runtime_capture_invalidate (self, call->stream);
+      graph->invalidated = TRUE;
       return set_capture_error (error,
                                 "Tensorscope cannot capture this work into a CUDA graph: "
                                 "its work item has no clone function (TsWork.clone)");
@@ -140,20 +140,13 @@ _ts_runtime_capture_work (TsRuntime      *self,
   return TRUE;
 }
 
-TsStreamId
-_ts_runtime_capture_origin (TsGraph *graph)
+gboolean
+_ts_runtime_capture_refuse (TsGraph  *graph,
+                            GError  **error)
 {
-  return graph->origin;
-}
-
-void
-_ts_runtime_capture_invalidate (TsRuntime  *self,
-                                TsStreamId  stream)
-{
-  TsGraph *graph = stream_capture (self, stream);
-
   if (graph != NULL)
     graph->invalidated = TRUE;
+  return set_capture_error (error, CAPTURE_NOT_PERMITTED);
 }
 
 gboolean
@@ -165,23 +158,20 @@ _ts_runtime_check_not_capturing (TsRuntime  *self,
   gboolean capturing = FALSE;
 
   if (stream != TS_STREAM_NONE)
-    capturing = stream_capture (self, stream) != NULL;
-  else
-    for (guint i = 0; i < self->streams->len; i++)
-      {
-        Stream *s = &g_array_index (self->streams, Stream, i);
+    return stream_capture (self, stream) == NULL ||
+           _ts_runtime_capture_refuse (stream_capture (self, stream), error);
 
-        if (s->capture != NULL && (device < 0 || s->device == (guint) device))
-          {
-            s->capture->invalidated = TRUE;
-            capturing = TRUE;
-          }
-      }
+  for (guint i = 0; i < self->streams->len; i++)
+    {
+      Stream *s = &g_array_index (self->streams, Stream, i);
 
-  if (!capturing)
-    return TRUE;
-  _ts_runtime_capture_invalidate (self, stream != TS_STREAM_NONE ? stream : 0);
-  return set_capture_error (error, CAPTURE_NOT_PERMITTED);
+      if (s->capture != NULL && (device < 0 || s->device == (guint) device))
+        {
+          s->capture->invalidated = TRUE;
+          capturing = TRUE;
+        }
+    }
+  return !capturing || _ts_runtime_capture_refuse (NULL, error);
 }
 
 gboolean

@@ -240,10 +240,10 @@ gboolean      _ts_runtime_capture_work       (TsRuntime        *self,
                                               gconstpointer     desc,
                                               TsStringId        name,
                                               GError          **error);
-/* A rule broken during the capture: capture_end will fail. */
-void          _ts_runtime_capture_invalidate (TsRuntime        *self,
-                                              TsStreamId        stream);
-TsStreamId    _ts_runtime_capture_origin                 (TsGraph          *graph);
+/* A rule broken during the capture of graph (may be NULL): capture_end
+ * will fail. Sets CUDA's error and returns FALSE. */
+gboolean      _ts_runtime_capture_refuse     (TsGraph          *graph,
+                                              GError          **error);
 /* FALSE with CUDA's error when a capture is under way on stream (or, for
  * TS_STREAM_NONE, on any stream of device; -1: any device). */
 gboolean      _ts_runtime_check_not_capturing (TsRuntime       *self,

@@ -265,8 +265,7 @@ ts_runtime_memcpy (TsRuntime         *self,
           GError *local = NULL;
 
           destroy_work (&desc->work);
-          g_set_error_literal (&local, TS_RUNTIME_ERROR, TS_RUNTIME_ERROR_CAPTURE, CAPTURE_NOT_PERMITTED);
-          _ts_runtime_capture_invalidate (self, desc->stream);
+          _ts_runtime_capture_refuse (stream_capture (self, desc->stream), &local);
           _ts_runtime_call_end (self, &call);
           g_propagate_error (error, local);
           return 0;
