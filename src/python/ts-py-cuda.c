@@ -640,6 +640,7 @@ graph_capsule_free (PyObject *capsule)
     ts_runtime_graph_free (RT, graph);
 }
 
+/* Returns the capture's id. */
 static PyObject *
 py_graph_capture_begin (PyObject *m, PyObject *arg)
 {
@@ -648,7 +649,16 @@ py_graph_capture_begin (PyObject *m, PyObject *arg)
   ts_py_update_callsite ();
   if (!ts_runtime_capture_begin (RT, PyLong_AsUnsignedLong (arg), &error))
     return ts_py_set_error (error);
-  Py_RETURN_NONE;
+  return PyLong_FromUnsignedLongLong (ts_runtime_stream_get_capture_id (RT, PyLong_AsUnsignedLong (arg)));
+}
+
+/* CUDAGraph::capture_begin's filter: allocations on the streams of this
+ * capture (its own, and those that joined it) go to the graph's pool. */
+static gboolean
+capture_pool_filter (TsStreamId stream,
+                     gpointer   user_data)
+{
+  return ts_runtime_stream_get_capture_id (RT, stream) == GPOINTER_TO_SIZE (user_data);
 }
 
 static PyObject *
@@ -714,24 +724,25 @@ typedef enum
 {
   POOL_CREATE_OR_INCREF,
   POOL_BEGIN,
+  POOL_BEGIN_CAPTURE,
   POOL_END,
   POOL_RELEASE,
   POOL_USE_COUNT,
 } PoolCall;
 
-/* (device, (first, second)): the allocator's pool calls. */
+/* (device, (first, second)[, capture id]): the allocator's pool calls. */
 static PyObject *
 pool_call (PyObject *args,
            PoolCall  call)
 {
   TsAllocator *allocator;
-  unsigned long long first, second;
+  unsigned long long first, second, capture_id = 0;
   TsMemPoolId id;
   GError *error = NULL;
   gboolean ok = TRUE;
   int device;
 
-  if (!PyArg_ParseTuple (args, "i(KK)", &device, &first, &second) || !init_or_raise ())
+  if (!PyArg_ParseTuple (args, "i(KK)|K", &device, &first, &second, &capture_id) || !init_or_raise ())
     return NULL;
   allocator = ts_session_get_allocator ();
   id.first = first;
@@ -746,6 +757,10 @@ pool_call (PyObject *args,
     case POOL_BEGIN:
       /* every allocation of this (the only Python) thread */
       ok = ts_allocator_begin_allocate_to_pool (allocator, device, id, NULL, NULL, &error);
+      break;
+    case POOL_BEGIN_CAPTURE:
+      ok = ts_allocator_begin_allocate_to_pool (allocator, device, id, capture_pool_filter,
+                                                GSIZE_TO_POINTER (capture_id), &error);
       break;
     case POOL_END:
       ok = ts_allocator_end_allocate_to_pool (allocator, device, id, &error);
@@ -767,6 +782,7 @@ pool_call (PyObject *args,
 
 POOL_METHOD (py_create_or_incref_pool, POOL_CREATE_OR_INCREF)
 POOL_METHOD (py_begin_allocate_to_pool, POOL_BEGIN)
+POOL_METHOD (py_begin_allocate_to_pool_for_capture, POOL_BEGIN_CAPTURE)
 POOL_METHOD (py_end_allocate_to_pool, POOL_END)
 POOL_METHOD (py_release_pool, POOL_RELEASE)
 POOL_METHOD (py_pool_use_count, POOL_USE_COUNT)
@@ -966,6 +982,7 @@ static PyMethodDef cuda_methods[] = {
   { "_graph_pool_handle", py_graph_pool_handle, METH_VARARGS, NULL },
   { "_cuda_createOrIncrefPool", py_create_or_incref_pool, METH_VARARGS, NULL },
   { "_cuda_beginAllocateCurrentThreadToPool", py_begin_allocate_to_pool, METH_VARARGS, NULL },
+  { "_cuda_beginAllocateToPool", py_begin_allocate_to_pool_for_capture, METH_VARARGS, NULL },
   { "_cuda_endAllocateToPool", py_end_allocate_to_pool, METH_VARARGS, NULL },
   { "_cuda_releasePool", py_release_pool, METH_VARARGS, NULL },
   { "_cuda_poolUseCount", py_pool_use_count, METH_VARARGS, NULL },

@@ -41,6 +41,7 @@ struct _TsGraph
 {
   GArray     *nodes;          /* Node */
   TsStreamId  origin;         /* the stream the capture began on */
+  guint64     capture_id;
   gboolean    invalidated;    /* a capture rule was broken */
   char       *invalid_reason;
 };
@@ -198,6 +199,7 @@ ts_runtime_capture_begin (TsRuntime   *self,
                                      CUDA_ERROR_TRAILER);
 
   s->capture = graph_new (stream);
+  s->capture->capture_id = ++self->last_capture_id;
   return TRUE;
 }
 
@@ -254,12 +256,21 @@ gboolean
 ts_runtime_stream_is_capturing (TsRuntime  *self,
                                 TsStreamId  stream)
 {
+  return ts_runtime_stream_get_capture_id (self, stream) != 0;
+}
+
+guint64
+ts_runtime_stream_get_capture_id (TsRuntime  *self,
+                                  TsStreamId  stream)
+{
   g_autoptr(GMutexLocker) locker = NULL;
 
-  g_return_val_if_fail (TS_IS_RUNTIME (self), FALSE);
+  g_return_val_if_fail (TS_IS_RUNTIME (self), 0);
 
   locker = g_mutex_locker_new (&self->lock);
-  return stream < self->streams->len && stream_capture (self, stream) != NULL;
+  if (stream >= self->streams->len || stream_capture (self, stream) == NULL)
+    return 0;
+  return stream_capture (self, stream)->capture_id;
 }
 
 guint

@@ -142,6 +142,7 @@ struct _TsRuntime
   guint64             last_event_id;
   guint64             last_correlation;
   guint64             last_range_id;
+  guint64             last_capture_id;
 
   TsStreamId         *pool;            /* n_devices * POOL_LEVELS * POOL_SIZE */
   guint              *pool_next;       /* n_devices * POOL_LEVELS */

@@ -381,6 +381,10 @@ TsGraph            *ts_runtime_capture_end          (TsRuntime              *sel
                                                      GError                **error);
 gboolean            ts_runtime_stream_is_capturing  (TsRuntime              *self,
                                                      TsStreamId              stream);
+/* The id of the capture under way on stream (PyTorch's CaptureId_t,
+ * unique in the run), 0 when it is not capturing. */
+guint64             ts_runtime_stream_get_capture_id (TsRuntime             *self,
+                                                     TsStreamId              stream);
 guint               ts_runtime_graph_get_n_nodes    (TsGraph                *graph);
 gboolean            ts_runtime_graph_launch         (TsRuntime              *self,
                                                      TsGraph                *graph,

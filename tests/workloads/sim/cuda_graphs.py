@@ -91,6 +91,48 @@ glin = torch.cuda.make_graphed_callables(lin, (torch.zeros(3, 4, device="cuda"),
 print("graphed module", (glin(inp) - want).abs().max().item() < 1e-6)
 expect_error("requires_grad", lambda: torch.cuda.make_graphed_callables(
     lambda t: t * 2, (torch.zeros(2, device="cuda", requires_grad=True),)))
+
+# PyTorch's test_graph_two_successive: sharing a pool saves one 2 MiB small segment
+def two_successive(share):
+    torch.cuda.synchronize(); torch.cuda.empty_cache()
+    before = torch.cuda.memory_reserved()
+    a = torch.ones(1000, device="cuda")
+    g0 = torch.cuda.CUDAGraph(); g1 = torch.cuda.CUDAGraph()
+    s = torch.cuda.Stream()
+    with torch.cuda.stream(s):
+        g0.capture_begin()
+        b = a * 2
+        g0.capture_end()
+        g1.capture_begin(*((g0.pool(),) if share else ()))
+        c = b + 1
+        g1.capture_end()
+    r = torch.cuda.memory_reserved() - before
+    del a, b, c, g0, g1
+    torch.cuda.synchronize(); torch.cuda.empty_cache()
+    return r
+unshared = two_successive(False)
+shared = two_successive(True)
+print("two successive", unshared - shared)
+# an allocation on a stream outside the capture stays in the ordinary pools
+other = torch.cuda.Stream()
+torch.cuda.synchronize(); torch.cuda.empty_cache()
+g = torch.cuda.CUDAGraph()
+s = torch.cuda.Stream()
+with torch.cuda.stream(s):
+    g.capture_begin()
+    with torch.cuda.stream(other):
+        outside = torch.ones(10, device="cuda")
+    inside = torch.zeros(10, device="cuda")
+    g.capture_end()
+snap = torch.cuda.memory_snapshot()
+pools = {}
+for seg in snap:
+    for blk in seg["blocks"]:
+        if blk["state"] == "active_allocated":
+            pools[blk["address"]] = seg["segment_pool_id"]
+print("outside pool", pools[outside.data_ptr()], "inside pool is the graph's",
+      pools[inside.data_ptr()] == g.pool())
+
 g5 = torch.cuda.CUDAGraph()
 with torch.cuda.stream(s):
     g5.capture_begin()

@@ -51,8 +51,9 @@ class CUDAGraph:
         device = stream.device_index
         # a pool of the graph's own, (n, 0), unless one is shared
         pool = tuple(pool) if pool is not None else _C._graph_pool_handle(False)
-        _C._graph_capture_begin(stream._id)
-        _C._cuda_beginAllocateCurrentThreadToPool(device, pool)
+        capture_id = _C._graph_capture_begin(stream._id)
+        # allocations on the streams of this capture go to the pool
+        _C._cuda_beginAllocateToPool(device, pool, capture_id)
         self._capture_stream = stream
         self._device = device
         self._pool = pool
