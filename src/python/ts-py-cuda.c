@@ -834,6 +834,32 @@ py_rng_initial_seed (PyObject *m, PyObject *args)
   return PyLong_FromUnsignedLongLong (ts_rng_initial_seed (device));
 }
 
+/* CUDAGraph's graph-safe generator: (device) and (device, increment). */
+static PyObject *
+py_rng_graph (PyObject *args,
+              int       step)
+{
+  unsigned long long increment = 0;
+  GError *error = NULL;
+  int device;
+
+  if (!PyArg_ParseTuple (args, "i|K", &device, &increment) || !init_or_raise ())
+    return NULL;
+  if (!ts_session_check_device (device, &error))
+    return ts_py_set_error (error);
+  if (step == 0)
+    ts_rng_capture_prologue (device);
+  else if (step == 1)
+    return PyLong_FromUnsignedLongLong (ts_rng_capture_epilogue (device));
+  else
+    ts_rng_replay_prologue (device, increment);
+  Py_RETURN_NONE;
+}
+
+static PyObject *py_rng_capture_prologue (PyObject *m, PyObject *args) { return py_rng_graph (args, 0); }
+static PyObject *py_rng_capture_epilogue (PyObject *m, PyObject *args) { return py_rng_graph (args, 1); }
+static PyObject *py_rng_replay_prologue (PyObject *m, PyObject *args) { return py_rng_graph (args, 2); }
+
 static PyObject *
 py_rng_seed (PyObject *m, PyObject *args)
 {
@@ -991,6 +1017,9 @@ static PyMethodDef cuda_methods[] = {
   { "_rng_manual_seed", py_rng_manual_seed, METH_VARARGS, NULL },
   { "_rng_initial_seed", py_rng_initial_seed, METH_VARARGS, NULL },
   { "_rng_seed", py_rng_seed, METH_VARARGS, NULL },
+  { "_rng_capture_prologue", py_rng_capture_prologue, METH_VARARGS, NULL },
+  { "_rng_capture_epilogue", py_rng_capture_epilogue, METH_VARARGS, NULL },
+  { "_rng_replay_prologue", py_rng_replay_prologue, METH_VARARGS, NULL },
   { "_rng_get_state", py_rng_get_state, METH_VARARGS, NULL },
   { "_rng_set_state", py_rng_set_state, METH_VARARGS, NULL },
   { "_rng_cpu_generator_new", py_rng_cpu_generator_new, METH_NOARGS, NULL },

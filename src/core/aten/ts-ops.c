@@ -58,6 +58,7 @@ struct _Job
   int        dims[1];
   double     p0, p1;
   guint64    seed, offset;
+  const guint64 *graph_rng; /* captured random job: its generator's [seed, offset] at replay */
   TsPhiloxLaunch plan;
   TsCpuGenerator *cpu_gen; /* CPU random fills draw from it in order */
   guint      out_mask;   /* which t[] are written: bit 0 always */
@@ -120,6 +121,12 @@ job_clone (gpointer data)
     }
   job->inline_used = 0;
   job->fault = TS_DEVICE_ERROR_NONE;
+  /* graph-safe RNG: offsets captured relative to the replay's */
+  if (job->graph_rng != NULL)
+    {
+      job->seed = job->graph_rng[0];
+      job->offset += job->graph_rng[1];
+    }
   return job;
 }
 
@@ -1672,6 +1679,11 @@ typedef struct
   gboolean          inited;
   guint64           initial_seed;
   TsPhiloxGenerator philox;
+  /* CUDA graphs (PyTorch's graph-safe generator): while capturing, offsets
+   * come from intragraph, from 0; a replay adds graph_rng's offset */
+  gboolean          capturing;
+  TsPhiloxGenerator intragraph;
+  guint64           graph_rng[2];   /* seed, offset of the replay under way */
 } Generator;
 
 static Generator cuda_gens[MAX_DEVICES];
@@ -1711,6 +1723,34 @@ cpu_generator (int id)
   if (id <= -2 && cpu_extra != NULL && (guint)(-id - 2) < cpu_extra->len)
     return g_ptr_array_index (cpu_extra, -id - 2);
   return NULL;
+}
+
+void
+ts_rng_capture_prologue (int device)
+{
+  Generator *gen = generator (device);
+
+  gen->capturing = TRUE;
+  ts_philox_generator_init (&gen->intragraph, gen->philox.seed);
+}
+
+guint64
+ts_rng_capture_epilogue (int device)
+{
+  Generator *gen = generator (device);
+
+  gen->capturing = FALSE;
+  return gen->intragraph.offset;
+}
+
+void
+ts_rng_replay_prologue (int     device,
+                        guint64 increment)
+{
+  Generator *gen = generator (device);
+
+  gen->graph_rng[0] = gen->philox.seed;
+  gen->graph_rng[1] = ts_philox_generator_reserve (&gen->philox, increment);
 }
 
 int
@@ -1881,15 +1921,6 @@ random_fill (TsTensor  *self,
       return FALSE;
     }
 
-  /* PyTorch's graph-safe generator advances the Philox offset per replay */
-  if (device.type == TS_DEVICE_CUDA &&
-      ts_runtime_stream_is_capturing (ts_session_get_runtime (), ts_session_current_stream (device.index)))
-    {
-      g_set_error_literal (error, TS_TENSOR_ERROR, TS_TENSOR_ERROR_NOT_IMPLEMENTED,
-                           "random numbers during CUDA graph capture (the graph-safe Philox "
-                           "generator) are not modeled by Tensorscope yet");
-      return FALSE;
-    }
   tensor_view (self, &view);
   job = job_new (ts_op_get (normal ? TS_OP_NORMAL : TS_OP_UNIFORM));
   job->p0 = p0;
@@ -1903,7 +1934,10 @@ random_fill (TsTensor  *self,
       job->grid = job->plan.grid_size;
       job->block = job->plan.block_size;
       job->seed = gen->philox.seed;
-      job->offset = ts_philox_generator_reserve (&gen->philox, job->plan.offset_increment);
+      if (G_UNLIKELY (gen->capturing))
+        job->graph_rng = gen->graph_rng;
+      job->offset = ts_philox_generator_reserve (gen->capturing ? &gen->intragraph : &gen->philox,
+                                                 job->plan.offset_increment);
     }
   else
     job->cpu_gen = cpu_generator (cpu_gen_id);

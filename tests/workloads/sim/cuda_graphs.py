@@ -133,10 +133,18 @@ for seg in snap:
 print("outside pool", pools[outside.data_ptr()], "inside pool is the graph's",
       pools[inside.data_ptr()] == g.pool())
 
+# RNG during capture: each replay draws new numbers, and the eager
+# generator moves on by the graph's offsets, as the graph-safe generator
+torch.cuda.manual_seed(7)
 g5 = torch.cuda.CUDAGraph()
-with torch.cuda.stream(s):
-    g5.capture_begin()
-    expect_error("rng", lambda: torch.rand(4, device="cuda"))
-    after_rng = static_x + 1
-    g5.capture_end()
+with torch.cuda.graph(g5):
+    noise = torch.rand(4, device="cuda")
+g5.replay()
+first = noise.tolist()
+g5.replay()
+second = noise.tolist()
+after = torch.rand(4, device="cuda").tolist()
+torch.cuda.manual_seed(7)
+eager = [torch.rand(4, device="cuda").tolist() for _ in range(3)]
+print("rng replays", first == eager[0], second == eager[1], after == eager[2])
 print("OK")

@@ -39,6 +39,7 @@ class CUDAGraph:
         self._device = None
         self._pool = None
         self._debug = False
+        self._rng_increment = 0
 
     def capture_begin(self, pool=None, capture_error_mode="global"):
         if capture_error_mode not in ("global", "thread_local", "relaxed"):
@@ -54,6 +55,8 @@ class CUDAGraph:
         capture_id = _C._graph_capture_begin(stream._id)
         # allocations on the streams of this capture go to the pool
         _C._cuda_beginAllocateToPool(device, pool, capture_id)
+        # the graph-safe generator: captured offsets count from 0
+        _C._rng_capture_prologue(device)
         self._capture_stream = stream
         self._device = device
         self._pool = pool
@@ -66,6 +69,7 @@ class CUDAGraph:
             self._graph = _C._graph_capture_end(stream._id)
         finally:
             _C._cuda_endAllocateToPool(self._device, self._pool)
+            self._rng_increment = _C._rng_capture_epilogue(self._device)
         if _C._graph_n_nodes(self._graph) == 0:
             import warnings
             warnings.warn("The CUDA Graph is empty. This usually means that the graph was attempted "
@@ -74,6 +78,9 @@ class CUDAGraph:
     def replay(self):
         if self._graph is None:
             raise RuntimeError("Called CUDAGraph::replay without a preceding successful capture.")
+        # each replay draws fresh Philox offsets, as PyTorch's replay_prologue
+        if self._rng_increment:
+            _C._rng_replay_prologue(self._device, self._rng_increment)
         _C._graph_replay(self._graph, torch.cuda.current_stream()._id)
 
     def reset(self):
