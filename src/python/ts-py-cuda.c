@@ -646,6 +646,13 @@ py_graph_capture_begin (PyObject *m, PyObject *arg)
 {
   GError *error = NULL;
 
+  /* a real GPU would need CUDA's own capture (cudaStreamBeginCapture) */
+  if (ts_session_get_device_kernels () != NULL)
+    {
+      PyErr_SetString (PyExc_NotImplementedError,
+                       "CUDA graph capture on a real GPU (the cuda backend) is not modeled by Tensorscope yet");
+      return NULL;
+    }
   ts_py_update_callsite ();
   if (!ts_runtime_capture_begin (RT, PyLong_AsUnsignedLong (arg), &error))
     return ts_py_set_error (error);
