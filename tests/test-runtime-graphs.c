@@ -135,6 +135,15 @@ test_cross_stream_join (void)
   sync_device (rt, 0);
   g_assert_cmpint (count, ==, 1);
   ts_runtime_graph_free (rt, graph);
+
+  /* work the origin never waited for: CUDA refuses the capture */
+  g_assert_true (ts_runtime_capture_begin (rt, s, &error));
+  g_assert_true (ts_runtime_stream_wait_stream (rt, side, s, &error));
+  launch_full (rt, side, 1000, 1, counting_work (&count));
+  g_assert_null (ts_runtime_capture_end (rt, s, &error));
+  g_assert_error (error, TS_RUNTIME_ERROR, TS_RUNTIME_ERROR_CAPTURE);
+  g_assert_true (g_str_has_prefix (error->message, "CUDA error: capturing stream has unjoined work"));
+  g_assert_false (ts_runtime_stream_is_capturing (rt, side));
 }
 
 int

@@ -137,6 +137,8 @@ event_record_locked (TsRuntime   *self,
   ev->capture = stream_capture (self, stream);
   if (ev->capture != NULL)
     {
+      ev->capture_from = stream;
+      ev->capture_mark = g_array_index (self->streams, Stream, stream).capture_last;
       ret = TRUE;
       goto out;
     }
@@ -253,7 +255,7 @@ event_wait_locked (TsRuntime   *self,
       if (ev->capture != NULL || stream_capture (self, stream) != NULL)
         {
           if (ev->capture != NULL)
-            g_array_index (self->streams, Stream, stream).capture = ev->capture;
+            _ts_runtime_capture_join (self, ev, stream);
           return _ts_runtime_call_finish (self, &call, TRUE);
         }
       sub = call_submission (&call);

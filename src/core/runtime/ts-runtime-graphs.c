@@ -138,7 +138,20 @@ _ts_runtime_capture_work (TsRuntime      *self,
                                 "its work item has no clone function (TsWork.clone)");
     }
   g_array_append_val (graph->nodes, node);
+  g_array_index (self->streams, Stream, call->stream).capture_last = graph->nodes->len;
   return TRUE;
+}
+
+void
+_ts_runtime_capture_join (TsRuntime  *self,
+                          Event      *ev,
+                          TsStreamId  stream)
+{
+  Stream *from = &g_array_index (self->streams, Stream, ev->capture_from);
+
+  g_array_index (self->streams, Stream, stream).capture = ev->capture;
+  if (ev->capture_from != stream)
+    from->capture_joined = MAX (from->capture_joined, ev->capture_mark);
 }
 
 gboolean
@@ -209,6 +222,7 @@ ts_runtime_capture_end (TsRuntime   *self,
                         GError     **error)
 {
   g_autoptr(GMutexLocker) locker = NULL;
+  gboolean unjoined = FALSE;
   TsGraph *graph;
 
   g_return_val_if_fail (TS_IS_RUNTIME (self), NULL);
@@ -224,13 +238,18 @@ ts_runtime_capture_end (TsRuntime   *self,
       return NULL;
     }
 
-  /* every stream that joined leaves the capture with it */
+  /* every stream that joined leaves the capture with it; CUDA refuses
+   * the capture if one has work the origin never waited for */
   for (guint i = 0; i < self->streams->len; i++)
     {
       Stream *s = &g_array_index (self->streams, Stream, i);
 
-      if (s->capture == graph)
-        s->capture = NULL;
+      if (s->capture != graph)
+        continue;
+      if (i != stream && s->capture_last > s->capture_joined)
+        unjoined = TRUE;
+      s->capture = NULL;
+      s->capture_last = s->capture_joined = 0;
     }
   {
     GHashTableIter iter;
@@ -242,6 +261,12 @@ ts_runtime_capture_end (TsRuntime   *self,
         ((Event *) value)->capture = NULL;
   }
 
+  if (unjoined && !graph->invalidated)
+    {
+      graph_free (graph);
+      set_capture_error (error, "CUDA error: capturing stream has unjoined work" CUDA_ERROR_TRAILER);
+      return NULL;
+    }
   if (graph->invalidated)
     {
       graph_free (graph);

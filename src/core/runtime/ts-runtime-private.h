@@ -77,6 +77,8 @@ typedef struct
   TsEventFlags  flags;
   guint64       handle;      /* 0 until the first record */
   TsGraph      *capture;     /* last recorded into this capture, or NULL */
+  TsStreamId    capture_from; /* ... on this stream, */
+  guint         capture_mark; /* ... after its capture_last node */
 } Event;
 
 typedef struct
@@ -85,6 +87,8 @@ typedef struct
   int          priority;
   guint64      handle;
   TsGraph     *capture;      /* the capture this stream records into */
+  guint        capture_last; /* 1 + its last node there; 0: none */
+  guint        capture_joined; /* capture_last when another stream last joined it */
 } Stream;
 
 /* One host call in progress. */
@@ -245,6 +249,11 @@ gboolean      _ts_runtime_capture_work       (TsRuntime        *self,
  * will fail. Sets CUDA's error and returns FALSE. */
 gboolean      _ts_runtime_capture_refuse     (TsGraph          *graph,
                                               GError          **error);
+/* stream waits on ev, recorded during a capture: it joins the capture,
+ * and the work of ev's stream up to the record is joined. */
+void          _ts_runtime_capture_join       (TsRuntime        *self,
+                                              Event            *ev,
+                                              TsStreamId        stream);
 /* FALSE with CUDA's error when a capture is under way on stream (or, for
  * TS_STREAM_NONE, on any stream of device; -1: any device). */
 gboolean      _ts_runtime_check_not_capturing (TsRuntime       *self,

@@ -63,6 +63,17 @@ with torch.cuda.graph(g3):
     d = c + b
 a.fill_(2.0)
 g3.replay()
+g6 = torch.cuda.CUDAGraph()
+
+
+def unjoined():
+    with torch.cuda.graph(g6):
+        side.wait_stream(torch.cuda.current_stream())
+        with torch.cuda.stream(side):
+            a * 3
+
+
+expect_error("unjoined", unjoined)
 torch.cuda.synchronize()
 print("joined", d.tolist())
 
