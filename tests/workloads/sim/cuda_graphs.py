@@ -87,6 +87,7 @@ with torch.cuda.graph(g4):
 print("pool reserved", torch.cuda.memory_reserved() - before)
 del big_out
 g4.reset()
+print("reset keeps the segments until empty_cache", torch.cuda.memory_reserved() - before)
 torch.cuda.empty_cache()
 print("after reset", torch.cuda.memory_reserved() - before)
 

@@ -84,10 +84,10 @@ class CUDAGraph:
         _C._graph_replay(self._graph, torch.cuda.current_stream()._id)
 
     def reset(self):
-        # the pool's blocks go back when the last graph using it lets go
+        # releasePool: once no graph uses the pool, empty_cache frees its
+        # segments, as PyTorch's
         if self._pool is not None:
             _C._cuda_releasePool(self._device, self._pool)
-            _C._cuda_emptyCachePools()
         self._graph = None
         self._pool = None
         self._capture_stream = None
