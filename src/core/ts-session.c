@@ -402,6 +402,28 @@ work_destroy (gpointer data)
   g_free (work);
 }
 
+/* A captured item runs once per graph replay, each time on a fresh copy. */
+static gpointer
+work_clone (gpointer data)
+{
+  TsSessionWork *work = g_memdup2 (data, sizeof *work);
+
+  if (work->user_data != NULL)
+    work->user_data = work->clone (work->user_data);
+  return work;
+}
+
+/* The work of a session item as the runtime takes it. */
+static TsWork
+session_work (TsSessionWork *copy)
+{
+  TsWork w = { work_start, work_finish, work_destroy, copy, work_device, NULL };
+
+  if (copy->clone != NULL || copy->user_data == NULL)
+    w.clone = work_clone;
+  return w;
+}
+
 /* Kernel names are a handful of static strings: intern each once, keyed
  * by its address, instead of hashing the text on every launch. */
 static TsStringId
@@ -442,8 +464,7 @@ gboolean
 ts_session_launch (const TsSessionWork  *work,
                    GError              **error)
 {
-  TsSessionWork *copy = g_memdup2 (work, sizeof *work);
-  TsWork w = { work_start, work_finish, work_destroy, copy, work_device };
+  TsWork w = session_work (g_memdup2 (work, sizeof *work));
 
   if (work->is_copy)
     {
@@ -473,7 +494,6 @@ ts_session_launch_op (int                   device,
                       const TsSessionWork  *work,
                       GError              **error)
 {
-  TsSessionWork *copy;
   TsKernelDesc desc;
   TsWork w;
 
@@ -491,13 +511,10 @@ ts_session_launch_op (int                   device,
   if (work->run != NULL && work->finish != NULL && work->destroy != NULL)
     {
       /* the caller's callbacks fit the runtime's as they are: no copy */
-      w = (TsWork) { work->run, work->finish, work->destroy, work->user_data, work->device_run };
+      w = (TsWork) { work->run, work->finish, work->destroy, work->user_data, work->device_run, work->clone };
     }
   else
-    {
-      copy = g_memdup2 (work, sizeof *work);
-      w = (TsWork) { work_start, work_finish, work_destroy, copy, work_device };
-    }
+    w = session_work (g_memdup2 (work, sizeof *work));
   kernel_desc_init (&desc, work, &w);
   /* the span and the kernel share the operator's name */
   return ts_runtime_launch_op (session.runtime, desc.name_id, device, work->stream, &desc, error) != 0;

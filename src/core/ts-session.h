@@ -121,6 +121,7 @@ typedef struct
   TsSessionDeviceFunc device_run; /* on a real GPU instead of run/finish */
   gpointer           user_data;
   GDestroyNotify     destroy;
+  TsWorkCloneFunc    clone;       /* user_data afresh, for CUDA graph replays */
 } TsSessionWork;
 
 gboolean             ts_session_launch             (const TsSessionWork *work,

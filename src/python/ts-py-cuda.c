@@ -627,6 +627,92 @@ py_record_memory_history (PyObject *m, PyObject *args)
   Py_RETURN_NONE;
 }
 
+/* CUDA graphs: stream capture and replay ------------------------------- */
+
+#define GRAPH_CAPSULE "tensorscope.cuda_graph"
+
+static void
+graph_capsule_free (PyObject *capsule)
+{
+  TsGraph *graph = PyCapsule_GetPointer (capsule, GRAPH_CAPSULE);
+
+  if (graph != NULL && RT != NULL)
+    ts_runtime_graph_free (RT, graph);
+}
+
+/* Returns the capture's id. */
+static PyObject *
+py_graph_capture_begin (PyObject *m, PyObject *arg)
+{
+  GError *error = NULL;
+
+  /* a real GPU would need CUDA's own capture (cudaStreamBeginCapture) */
+  if (ts_session_get_device_kernels () != NULL)
+    {
+      PyErr_SetString (PyExc_NotImplementedError,
+                       "CUDA graph capture on a real GPU (the cuda backend) is not modeled by Tensorscope yet");
+      return NULL;
+    }
+  ts_py_update_callsite ();
+  if (!ts_runtime_capture_begin (RT, PyLong_AsUnsignedLong (arg), &error))
+    return ts_py_set_error (error);
+  return PyLong_FromUnsignedLongLong (ts_runtime_stream_get_capture_id (RT, PyLong_AsUnsignedLong (arg)));
+}
+
+/* CUDAGraph::capture_begin's filter: allocations on the streams of this
+ * capture (its own, and those that joined it) go to the graph's pool. */
+static gboolean
+capture_pool_filter (TsStreamId stream,
+                     gpointer   user_data)
+{
+  return ts_runtime_stream_get_capture_id (RT, stream) == GPOINTER_TO_SIZE (user_data);
+}
+
+static PyObject *
+py_graph_capture_end (PyObject *m, PyObject *arg)
+{
+  GError *error = NULL;
+  TsGraph *graph;
+
+  ts_py_update_callsite ();
+  if ((graph = ts_runtime_capture_end (RT, PyLong_AsUnsignedLong (arg), &error)) == NULL)
+    return ts_py_set_error (error);
+  return PyCapsule_New (graph, GRAPH_CAPSULE, graph_capsule_free);
+}
+
+static PyObject *
+py_graph_replay (PyObject *m, PyObject *args)
+{
+  GError *error = NULL;
+  unsigned long stream;
+  PyObject *capsule;
+  TsGraph *graph;
+
+  if (!PyArg_ParseTuple (args, "Ok", &capsule, &stream) ||
+      (graph = PyCapsule_GetPointer (capsule, GRAPH_CAPSULE)) == NULL)
+    return NULL;
+  ts_py_update_callsite ();
+  if (!ts_runtime_graph_launch (RT, graph, (TsStreamId) stream, &error))
+    return ts_py_set_error (error);
+  Py_RETURN_NONE;
+}
+
+static PyObject *
+py_graph_n_nodes (PyObject *m, PyObject *capsule)
+{
+  TsGraph *graph = PyCapsule_GetPointer (capsule, GRAPH_CAPSULE);
+
+  return graph == NULL ? NULL : PyLong_FromUnsignedLong (ts_runtime_graph_get_n_nodes (graph));
+}
+
+static PyObject *
+py_stream_is_capturing (PyObject *m, PyObject *arg)
+{
+  if (RT == NULL)
+    Py_RETURN_FALSE;
+  return PyBool_FromLong (ts_runtime_stream_is_capturing (RT, PyLong_AsUnsignedLong (arg)));
+}
+
 /* Private pools (CUDA graphs' and torch.cuda.MemPool's) ----------------- */
 
 static PyObject *
@@ -645,24 +731,25 @@ typedef enum
 {
   POOL_CREATE_OR_INCREF,
   POOL_BEGIN,
+  POOL_BEGIN_CAPTURE,
   POOL_END,
   POOL_RELEASE,
   POOL_USE_COUNT,
 } PoolCall;
 
-/* (device, (first, second)): the allocator's pool calls. */
+/* (device, (first, second)[, capture id]): the allocator's pool calls. */
 static PyObject *
 pool_call (PyObject *args,
            PoolCall  call)
 {
   TsAllocator *allocator;
-  unsigned long long first, second;
+  unsigned long long first, second, capture_id = 0;
   TsMemPoolId id;
   GError *error = NULL;
   gboolean ok = TRUE;
   int device;
 
-  if (!PyArg_ParseTuple (args, "i(KK)", &device, &first, &second) || !init_or_raise ())
+  if (!PyArg_ParseTuple (args, "i(KK)|K", &device, &first, &second, &capture_id) || !init_or_raise ())
     return NULL;
   allocator = ts_session_get_allocator ();
   id.first = first;
@@ -677,6 +764,10 @@ pool_call (PyObject *args,
     case POOL_BEGIN:
       /* every allocation of this (the only Python) thread */
       ok = ts_allocator_begin_allocate_to_pool (allocator, device, id, NULL, NULL, &error);
+      break;
+    case POOL_BEGIN_CAPTURE:
+      ok = ts_allocator_begin_allocate_to_pool (allocator, device, id, capture_pool_filter,
+                                                GSIZE_TO_POINTER (capture_id), &error);
       break;
     case POOL_END:
       ok = ts_allocator_end_allocate_to_pool (allocator, device, id, &error);
@@ -698,6 +789,7 @@ pool_call (PyObject *args,
 
 POOL_METHOD (py_create_or_incref_pool, POOL_CREATE_OR_INCREF)
 POOL_METHOD (py_begin_allocate_to_pool, POOL_BEGIN)
+POOL_METHOD (py_begin_allocate_to_pool_for_capture, POOL_BEGIN_CAPTURE)
 POOL_METHOD (py_end_allocate_to_pool, POOL_END)
 POOL_METHOD (py_release_pool, POOL_RELEASE)
 POOL_METHOD (py_pool_use_count, POOL_USE_COUNT)
@@ -748,6 +840,32 @@ py_rng_initial_seed (PyObject *m, PyObject *args)
     return NULL;
   return PyLong_FromUnsignedLongLong (ts_rng_initial_seed (device));
 }
+
+/* CUDAGraph's graph-safe generator: (device) and (device, increment). */
+static PyObject *
+py_rng_graph (PyObject *args,
+              int       step)
+{
+  unsigned long long increment = 0;
+  GError *error = NULL;
+  int device;
+
+  if (!PyArg_ParseTuple (args, "i|K", &device, &increment) || !init_or_raise ())
+    return NULL;
+  if (!ts_session_check_device (device, &error))
+    return ts_py_set_error (error);
+  if (step == 0)
+    ts_rng_capture_prologue (device);
+  else if (step == 1)
+    return PyLong_FromUnsignedLongLong (ts_rng_capture_epilogue (device));
+  else
+    ts_rng_replay_prologue (device, increment);
+  Py_RETURN_NONE;
+}
+
+static PyObject *py_rng_capture_prologue (PyObject *m, PyObject *args) { return py_rng_graph (args, 0); }
+static PyObject *py_rng_capture_epilogue (PyObject *m, PyObject *args) { return py_rng_graph (args, 1); }
+static PyObject *py_rng_replay_prologue (PyObject *m, PyObject *args) { return py_rng_graph (args, 2); }
 
 static PyObject *
 py_rng_seed (PyObject *m, PyObject *args)
@@ -889,9 +1007,15 @@ static PyMethodDef cuda_methods[] = {
   { "_mem_get_info", py_mem_get_info, METH_VARARGS, NULL },
   { "_memory_snapshot", py_memory_snapshot, METH_NOARGS, NULL },
   { "_record_memory_history", py_record_memory_history, METH_VARARGS, NULL },
+  { "_graph_capture_begin", py_graph_capture_begin, METH_O, NULL },
+  { "_graph_capture_end", py_graph_capture_end, METH_O, NULL },
+  { "_graph_replay", py_graph_replay, METH_VARARGS, NULL },
+  { "_graph_n_nodes", py_graph_n_nodes, METH_O, NULL },
+  { "_stream_is_capturing", py_stream_is_capturing, METH_O, NULL },
   { "_graph_pool_handle", py_graph_pool_handle, METH_VARARGS, NULL },
   { "_cuda_createOrIncrefPool", py_create_or_incref_pool, METH_VARARGS, NULL },
   { "_cuda_beginAllocateCurrentThreadToPool", py_begin_allocate_to_pool, METH_VARARGS, NULL },
+  { "_cuda_beginAllocateToPool", py_begin_allocate_to_pool_for_capture, METH_VARARGS, NULL },
   { "_cuda_endAllocateToPool", py_end_allocate_to_pool, METH_VARARGS, NULL },
   { "_cuda_releasePool", py_release_pool, METH_VARARGS, NULL },
   { "_cuda_poolUseCount", py_pool_use_count, METH_VARARGS, NULL },
@@ -900,6 +1024,9 @@ static PyMethodDef cuda_methods[] = {
   { "_rng_manual_seed", py_rng_manual_seed, METH_VARARGS, NULL },
   { "_rng_initial_seed", py_rng_initial_seed, METH_VARARGS, NULL },
   { "_rng_seed", py_rng_seed, METH_VARARGS, NULL },
+  { "_rng_capture_prologue", py_rng_capture_prologue, METH_VARARGS, NULL },
+  { "_rng_capture_epilogue", py_rng_capture_epilogue, METH_VARARGS, NULL },
+  { "_rng_replay_prologue", py_rng_replay_prologue, METH_VARARGS, NULL },
   { "_rng_get_state", py_rng_get_state, METH_VARARGS, NULL },
   { "_rng_set_state", py_rng_set_state, METH_VARARGS, NULL },
   { "_rng_cpu_generator_new", py_rng_cpu_generator_new, METH_NOARGS, NULL },

@@ -58,6 +58,7 @@ struct _Job
   int        dims[1];
   double     p0, p1;
   guint64    seed, offset;
+  const guint64 *graph_rng; /* captured random job: its generator's [seed, offset] at replay */
   TsPhiloxLaunch plan;
   TsCpuGenerator *cpu_gen; /* CPU random fills draw from it in order */
   guint      out_mask;   /* which t[] are written: bit 0 always */
@@ -100,6 +101,33 @@ job_free (gpointer data)
       g_free (job->staging[i]);
   if (!g_atomic_pointer_compare_and_exchange (&spare_job, NULL, job))
     g_free (job);
+}
+
+/* CUDA graphs: a captured job runs again at each replay, each time as
+ * a fresh copy of the job as it was launched. */
+static gpointer
+job_clone (gpointer data)
+{
+  Job *job = g_memdup2 (data, sizeof (Job));
+
+  for (guint i = 0; i < G_N_ELEMENTS (job->t); i++)
+    {
+      if (job->t[i] != NULL)
+        {
+          job->t[i] = &job->tv[i];
+          job->tv[i].storage = &job->sv[i];
+        }
+      job->staging[i] = NULL;
+    }
+  job->inline_used = 0;
+  job->fault = TS_DEVICE_ERROR_NONE;
+  /* graph-safe RNG: offsets captured relative to the replay's */
+  if (job->graph_rng != NULL)
+    {
+      job->seed = job->graph_rng[0];
+      job->offset += job->graph_rng[1];
+    }
+  return job;
 }
 
 /* The elements a strided tensor touches: *n_bytes from element
@@ -284,6 +312,7 @@ dispatch (Job           *job,
   work.finish = job_finish;
   work.user_data = job;
   work.destroy = job_free;
+  work.clone = job_clone;
   /* A real GPU: the job enqueues itself on the stream when submitted. Its
    * temporaries come from the caching allocator on that stream now, and
    * go back to it once the launch has enqueued the work that uses them:
@@ -772,6 +801,7 @@ launch_copy (TsTensor    *dst,
   work.finish = job_finish;
   work.user_data = job;
   work.destroy = job_free;
+  work.clone = job_clone;
   /* copies need no device temporaries: casts and strides across the
    * host/device boundary stage through host memory */
   if (ts_session_get_device_kernels () != NULL)
@@ -1649,6 +1679,11 @@ typedef struct
   gboolean          inited;
   guint64           initial_seed;
   TsPhiloxGenerator philox;
+  /* CUDA graphs (PyTorch's graph-safe generator): while capturing, offsets
+   * come from intragraph, from 0; a replay adds graph_rng's offset */
+  gboolean          capturing;
+  TsPhiloxGenerator intragraph;
+  guint64           graph_rng[2];   /* seed, offset of the replay under way */
 } Generator;
 
 static Generator cuda_gens[MAX_DEVICES];
@@ -1688,6 +1723,34 @@ cpu_generator (int id)
   if (id <= -2 && cpu_extra != NULL && (guint)(-id - 2) < cpu_extra->len)
     return g_ptr_array_index (cpu_extra, -id - 2);
   return NULL;
+}
+
+void
+ts_rng_capture_prologue (int device)
+{
+  Generator *gen = generator (device);
+
+  gen->capturing = TRUE;
+  ts_philox_generator_init (&gen->intragraph, gen->philox.seed);
+}
+
+guint64
+ts_rng_capture_epilogue (int device)
+{
+  Generator *gen = generator (device);
+
+  gen->capturing = FALSE;
+  return gen->intragraph.offset;
+}
+
+void
+ts_rng_replay_prologue (int     device,
+                        guint64 increment)
+{
+  Generator *gen = generator (device);
+
+  gen->graph_rng[0] = gen->philox.seed;
+  gen->graph_rng[1] = ts_philox_generator_reserve (&gen->philox, increment);
 }
 
 int
@@ -1871,7 +1934,10 @@ random_fill (TsTensor  *self,
       job->grid = job->plan.grid_size;
       job->block = job->plan.block_size;
       job->seed = gen->philox.seed;
-      job->offset = ts_philox_generator_reserve (&gen->philox, job->plan.offset_increment);
+      if (G_UNLIKELY (gen->capturing))
+        job->graph_rng = gen->graph_rng;
+      job->offset = ts_philox_generator_reserve (gen->capturing ? &gen->intragraph : &gen->philox,
+                                                 job->plan.offset_increment);
     }
   else
     job->cpu_gen = cpu_generator (cpu_gen_id);

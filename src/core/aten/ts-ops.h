@@ -145,6 +145,14 @@ gboolean   ts_ops_random_fill_    (TsTensor        *self,
 /* Generators. device -1 is the default CPU generator (PyTorch's mt19937
  * one: get_state is 5056 bytes), ids -2, -3, ... torch.Generator objects,
  * 0.. the CUDA devices' Philox generators (16 bytes of state). */
+/* CUDA graphs: PyTorch's graph-safe CUDA generator. Random ops captured
+ * between the prologue and the epilogue take offsets from 0; the epilogue
+ * returns the whole graph's increment, which each replay's prologue
+ * reserves, the captured ops' offsets counting from what it got. */
+void       ts_rng_capture_prologue (int             device);
+guint64    ts_rng_capture_epilogue (int             device);
+void       ts_rng_replay_prologue  (int             device,
+                                    guint64         increment);
 int        ts_rng_cpu_generator_new (void);
 void       ts_rng_manual_seed     (int              device,
                                    guint64          seed);

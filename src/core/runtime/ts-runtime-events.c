@@ -132,6 +132,16 @@ event_record_locked (TsRuntime   *self,
     }
 
   host_charge (self, call.ht, self->profile->api_latency_ns);
+  /* During a capture the record is a point of the graph that other
+   * streams may join at; nothing runs. */
+  ev->capture = stream_capture (self, stream);
+  if (ev->capture != NULL)
+    {
+      ev->capture_from = stream;
+      ev->capture_mark = g_array_index (self->streams, Stream, stream).capture_last;
+      ret = TRUE;
+      goto out;
+    }
   sub = call_submission (&call);
   err = self->side.ops->event_record (self->side.impl, &sub, &ev->base, ev->flags);
   ret = _ts_runtime_call_check_result (self, &call, err, error);
@@ -180,6 +190,9 @@ ts_runtime_event_query (TsRuntime   *self,
       return TRUE;
     }
 
+  if (ev->capture != NULL)
+    return _ts_runtime_capture_refuse (ev->capture, error);
+
   _ts_runtime_call_begin_api (self, &call, API_EVENT_QUERY, ev->base.device, TS_STREAM_NONE);
   err = self->side.ops->event_query (self->side.impl, &ev->base, call.ht->clock);
   ret = _ts_runtime_call_query (self, &call, err, done, error);
@@ -207,6 +220,9 @@ ts_runtime_event_synchronize (TsRuntime   *self,
   if (ev->base.record == TS_ITEM_NONE)
     return TRUE;
 
+  if (ev->capture != NULL)
+    return _ts_runtime_capture_refuse (ev->capture, error);
+
   _ts_runtime_call_begin_api (self, &call, API_EVENT_SYNCHRONIZE, ev->base.device, TS_STREAM_NONE);
   err = self->side.ops->event_sync (self->side.impl, &ev->base, &until);
   ret = _ts_runtime_call_blocked (self, &call, TS_SYNC_EVENT, ev->base.id, err, until, error);
@@ -225,7 +241,7 @@ event_wait_locked (TsRuntime   *self,
   Call call;
 
   /* Waiting for an event that was never recorded is a no-op. */
-  if (ev->base.record == TS_ITEM_NONE)
+  if (ev->base.record == TS_ITEM_NONE && ev->capture == NULL)
     return TRUE;
 
   _ts_runtime_call_begin (self, &call, API_STREAM_WAIT_EVENT);
@@ -234,6 +250,14 @@ event_wait_locked (TsRuntime   *self,
   if (_ts_runtime_call_check_fault (self, &call, call.device, error))
     {
       host_charge (self, call.ht, self->profile->api_latency_ns);
+      /* A wait for an event recorded during a capture joins the stream
+       * to it; a capturing stream's waits are ordered by its graph. */
+      if (ev->capture != NULL || stream_capture (self, stream) != NULL)
+        {
+          if (ev->capture != NULL)
+            _ts_runtime_capture_join (self, ev, stream);
+          return _ts_runtime_call_finish (self, &call, TRUE);
+        }
       sub = call_submission (&call);
       err = self->side.ops->stream_wait_event (self->side.impl, &sub, &ev->base);
       ret = _ts_runtime_call_check_result (self, &call, err, error);

@@ -14,6 +14,7 @@
  *   ts-runtime-events.c   events, and waits between streams
  *   ts-runtime-work.c     kernel launches, copies, memsets
  *   ts-runtime-nvtx.c     NVTX marks and ranges
+ *   ts-runtime-graphs.c   CUDA graphs: stream capture and replay
  *
  * Every device-side action goes through self->side (ts-device-side.h),
  * the simulator's or a real GPU's: no file asks which it is.
@@ -75,6 +76,9 @@ typedef struct
   TsDeviceEvent base;        /* id; device and record from the first record on */
   TsEventFlags  flags;
   guint64       handle;      /* 0 until the first record */
+  TsGraph      *capture;     /* last recorded into this capture, or NULL */
+  TsStreamId    capture_from; /* ... on this stream, */
+  guint         capture_mark; /* ... after its capture_last node */
 } Event;
 
 typedef struct
@@ -82,6 +86,9 @@ typedef struct
   guint        device;
   int          priority;
   guint64      handle;
+  TsGraph     *capture;      /* the capture this stream records into */
+  guint        capture_last; /* 1 + its last node there; 0: none */
+  guint        capture_joined; /* capture_last when another stream last joined it */
 } Stream;
 
 /* One host call in progress. */
@@ -139,6 +146,7 @@ struct _TsRuntime
   guint64             last_event_id;
   guint64             last_correlation;
   guint64             last_range_id;
+  guint64             last_capture_id;
 
   TsStreamId         *pool;            /* n_devices * POOL_LEVELS * POOL_SIZE */
   guint              *pool_next;       /* n_devices * POOL_LEVELS */
@@ -217,6 +225,48 @@ TsStreamId    _ts_runtime_add_stream         (TsRuntime        *self,
                                               int               priority,
                                               gboolean          is_default,
                                               GError          **error);
+
+/* ts-runtime-graphs.c */
+#define CAPTURE_NOT_PERMITTED \
+  "CUDA error: operation not permitted when stream is capturing" CUDA_ERROR_TRAILER
+
+typedef enum
+{
+  NODE_KERNEL,
+  NODE_COPY,
+  NODE_MEMSET,
+} NodeKind;
+
+/* Records work submitted to a capturing stream as a node of its graph;
+ * the call's API record stays. Takes the work. */
+gboolean      _ts_runtime_capture_work       (TsRuntime        *self,
+                                              Call             *call,
+                                              NodeKind          kind,
+                                              gconstpointer     desc,
+                                              TsStringId        name,
+                                              GError          **error);
+/* A rule broken during the capture of graph (may be NULL): capture_end
+ * will fail. Sets CUDA's error and returns FALSE. */
+gboolean      _ts_runtime_capture_refuse     (TsGraph          *graph,
+                                              GError          **error);
+/* stream waits on ev, recorded during a capture: it joins the capture,
+ * and the work of ev's stream up to the record is joined. */
+void          _ts_runtime_capture_join       (TsRuntime        *self,
+                                              Event            *ev,
+                                              TsStreamId        stream);
+/* FALSE with CUDA's error when a capture is under way on stream (or, for
+ * TS_STREAM_NONE, on any stream of device; -1: any device). */
+gboolean      _ts_runtime_check_not_capturing (TsRuntime       *self,
+                                               TsStreamId       stream,
+                                               int              device,
+                                               GError         **error);
+
+static inline TsGraph *
+stream_capture (TsRuntime  *self,
+                TsStreamId  stream)
+{
+  return g_array_index (self->streams, Stream, stream).capture;
+}
 
 /* On a real GPU a thread's clock is the real one, whatever it last read. */
 static inline void

@@ -219,7 +219,8 @@ ts_runtime_stream_query (TsRuntime   *self,
     *done = FALSE;
 
   locker = g_mutex_locker_new (&self->lock);
-  if (!_ts_runtime_check_stream (self, stream, error))
+  if (!_ts_runtime_check_stream (self, stream, error) ||
+      !_ts_runtime_check_not_capturing (self, stream, -1, error))
     return FALSE;
 
   _ts_runtime_call_begin_api (self, &call, API_STREAM_QUERY, -1, stream);
@@ -242,7 +243,8 @@ ts_runtime_stream_synchronize (TsRuntime   *self,
   g_return_val_if_fail (TS_IS_RUNTIME (self), FALSE);
 
   locker = g_mutex_locker_new (&self->lock);
-  if (!_ts_runtime_check_stream (self, stream, error))
+  if (!_ts_runtime_check_stream (self, stream, error) ||
+      !_ts_runtime_check_not_capturing (self, stream, -1, error))
     return FALSE;
 
   _ts_runtime_call_begin_api (self, &call, API_STREAM_SYNCHRONIZE, -1, stream);

@@ -89,6 +89,28 @@ call_end_work (TsRuntime        *self,
   return ok ? call->correlation : 0;
 }
 
+/* Closes the call of work that a capturing stream records into its
+ * graph instead of running it. */
+static guint64
+capture_end_work (TsRuntime        *self,
+                  Call             *call,
+                  NodeKind          kind,
+                  gconstpointer     desc,
+                  TsStringId        name,
+                  TsApiCallRecord  *end_rec,
+                  GError          **error)
+{
+  gboolean ok = _ts_runtime_capture_work (self, call, kind, desc, name, error);
+
+  if (ok && end_rec != NULL)
+    {
+      _ts_runtime_call_end_deferred (self, call, end_rec);
+      return call->correlation;
+    }
+  _ts_runtime_call_end (self, call);
+  return ok ? call->correlation : 0;
+}
+
 /* ts_runtime_launch_kernel with the lock held. With end_rec, a launch that
  * succeeds leaves its API record there for the caller to append. */
 static guint64
@@ -112,6 +134,8 @@ launch_kernel_locked (TsRuntime           *self,
 
   name = desc->name_id != 0 ? desc->name_id
                             : ts_recorder_intern (self->recorder, desc->name != NULL ? desc->name : "kernel");
+  if (G_UNLIKELY (stream_capture (self, stream) != NULL))
+    return capture_end_work (self, &call, NODE_KERNEL, desc, name, end_rec, error);
   sub = call_submission (&call);
   err = self->side.ops->launch (self->side.impl, &sub, desc, name, &item);
 
@@ -233,6 +257,22 @@ ts_runtime_memcpy (TsRuntime         *self,
   host_waits = (desc->kind == TS_COPY_HOST_TO_DEVICE || desc->kind == TS_COPY_DEVICE_TO_HOST) &&
                !(desc->pinned && desc->non_blocking);
 
+  if (G_UNLIKELY (stream_capture (self, desc->stream) != NULL))
+    {
+      /* a copy the host waits for would synchronize the capture */
+      if (host_waits)
+        {
+          GError *local = NULL;
+
+          destroy_work (&desc->work);
+          _ts_runtime_capture_refuse (stream_capture (self, desc->stream), &local);
+          _ts_runtime_call_end (self, &call);
+          g_propagate_error (error, local);
+          return 0;
+        }
+      return capture_end_work (self, &call, NODE_COPY, desc, 0, NULL, error);
+    }
+
   sub = call_submission (&call);
   err = self->side.ops->copy (self->side.impl, &sub, desc, &item);
 
@@ -260,6 +300,8 @@ ts_runtime_memset (TsRuntime           *self,
 
   if (!call_begin_work (self, &call, API_MEMSET, desc->stream, -1, &desc->work, error))
     return 0;
+  if (G_UNLIKELY (stream_capture (self, desc->stream) != NULL))
+    return capture_end_work (self, &call, NODE_MEMSET, desc, 0, NULL, error);
 
   sub = call_submission (&call);
   err = self->side.ops->fill (self->side.impl, &sub, desc, &item);

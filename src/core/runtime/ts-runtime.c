@@ -639,7 +639,8 @@ ts_runtime_device_synchronize (TsRuntime  *self,
   g_return_val_if_fail (TS_IS_RUNTIME (self), FALSE);
 
   locker = g_mutex_locker_new (&self->lock);
-  if (!_ts_runtime_check_device (self, host_thread (self), &device, error))
+  if (!_ts_runtime_check_device (self, host_thread (self), &device, error) ||
+      !_ts_runtime_check_not_capturing (self, TS_STREAM_NONE, device, error))
     return FALSE;
 
   _ts_runtime_call_begin_api (self, &call, API_DEVICE_SYNCHRONIZE, device, TS_STREAM_NONE);

@@ -47,6 +47,7 @@ typedef enum
   TS_RUNTIME_ERROR_EVENT_NOT_COMPLETED, /* RuntimeError: "Both events must be completed before calculating elapsed time." */
   TS_RUNTIME_ERROR_CUDA,                /* RuntimeError: a synchronous CUDA error, "CUDA error: ..." */
   TS_RUNTIME_ERROR_DEVICE_FAULT,        /* RuntimeError: a sticky asynchronous error of a device */
+  TS_RUNTIME_ERROR_CAPTURE,             /* RuntimeError: a CUDA graph capture rule broken */
 } TsRuntimeError;
 
 GQuark ts_runtime_error_quark (void);
@@ -114,6 +115,9 @@ typedef void          (*TsWorkFinishFunc) (gpointer data);
  * TS_CUDA_ERROR_NOT_SUPPORTED when it has no device implementation). */
 typedef int           (*TsWorkDeviceFunc) (gpointer data,
                                            gpointer stream);
+/* CUDA graphs: a fresh copy of data, as it was before any on_start, for
+ * each replay of a captured item; NULL: the work cannot be captured. */
+typedef gpointer      (*TsWorkCloneFunc)  (gpointer data);
 
 typedef struct
 {
@@ -122,6 +126,7 @@ typedef struct
   GDestroyNotify   destroy;
   gpointer         data;
   TsWorkDeviceFunc on_device;
+  TsWorkCloneFunc  clone;
 } TsWork;
 
 typedef enum
@@ -357,6 +362,36 @@ guint64             ts_runtime_launch_op            (TsRuntime              *sel
                                                      TsStreamId              stream,
                                                      const TsKernelDesc     *desc,
                                                      GError                **error);
+
+/* CUDA graphs (ts-runtime-graphs.c). While a stream captures, the
+ * launches, copies and memsets submitted to it (and to the streams that
+ * joined it through an event recorded during the capture) are recorded
+ * into the graph instead of being run; synchronizing or querying them is
+ * refused with CUDA's "operation not permitted when stream is capturing".
+ * A replay submits the recorded work again, as one cudaGraphLaunch, on
+ * the stream given, with the same addresses. */
+typedef struct _TsGraph TsGraph;
+
+gboolean            ts_runtime_capture_begin        (TsRuntime              *self,
+                                                     TsStreamId              stream,
+                                                     GError                **error);
+/* Returns the graph, or NULL when the capture was invalidated. */
+TsGraph            *ts_runtime_capture_end          (TsRuntime              *self,
+                                                     TsStreamId              stream,
+                                                     GError                **error);
+gboolean            ts_runtime_stream_is_capturing  (TsRuntime              *self,
+                                                     TsStreamId              stream);
+/* The id of the capture under way on stream (PyTorch's CaptureId_t,
+ * unique in the run), 0 when it is not capturing. */
+guint64             ts_runtime_stream_get_capture_id (TsRuntime             *self,
+                                                     TsStreamId              stream);
+guint               ts_runtime_graph_get_n_nodes    (TsGraph                *graph);
+gboolean            ts_runtime_graph_launch         (TsRuntime              *self,
+                                                     TsGraph                *graph,
+                                                     TsStreamId              stream,
+                                                     GError                **error);
+void                ts_runtime_graph_free           (TsRuntime              *self,
+                                                     TsGraph                *graph);
 
 /* NVTX. push returns the zero-based depth of the range just pushed; pop
  * returns the depth of the range that ended, or -1 if none was open. The

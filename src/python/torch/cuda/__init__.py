@@ -6,7 +6,8 @@ import torch
 from torch import _C, _unmodeled
 
 from . import _sanitizer, comm, graphs, memory, nvtx, random  # noqa: F401
-from .graphs import graph_pool_handle  # noqa: F401
+from .graphs import (CUDAGraph, graph, graph_pool_handle, is_current_stream_capturing,  # noqa: F401
+                     make_graphed_callables)
 from .memory import *  # noqa: F401,F403
 from .random import *  # noqa: F401,F403
 from .streams import Event, ExternalStream, Stream  # noqa: F401
