@@ -94,3 +94,24 @@ ts_device_assert_gather (const TsView *index,
     }
   fflush (stderr);
 }
+
+/* PyTorch's index and index_put_ kernels (IndexKernel.cu, gpu_index_kernel)
+ * check each index as they compute the offset. */
+#define INDEX_WHERE "../aten/src/ATen/native/cuda/IndexKernel.cu:92"
+#define INDEX_KERNEL "operator()"
+#define INDEX_COND "index >= -sizes[i] && index < sizes[i] && \"index out of bounds\""
+
+void
+ts_device_assert_index (gint64 position,
+                        gint64 n_stacked)
+{
+  g_autofree char *line = NULL;
+
+  g_return_if_fail (position >= 0 && position < n_stacked);
+  /* the thread of the bad index's row; a row of B covers the same element
+   * of every slice, and the first slice's thread is the one that prints
+   * first (the simulator prints that one) */
+  line = ts_device_assert_format (INDEX_WHERE, INDEX_KERNEL, (guint64) position, INDEX_COND);
+  fprintf (stderr, "%s\n", line);
+  fflush (stderr);
+}

@@ -38,6 +38,13 @@ void  ts_device_assert_index_select (gint64 position,
 void  ts_device_assert_gather       (const TsView *index,
                                      gint64        dim_size);
 
+/* The indexing kernel's lines (index, index_put_): one thread per result
+ * element, each checking its indices; the first bad one (position in the
+ * (*B, k) stacked indices, n_stacked of them) is reported by the threads
+ * of its row of B. */
+void  ts_device_assert_index        (gint64 position,
+                                     gint64 n_stacked);
+
 /* The line of one failing thread, without the newline. */
 char *ts_device_assert_format       (const char *where,
                                      const char *kernel,

@@ -1473,6 +1473,291 @@ ts_ops_gather (TsTensor  *self,
   return out;
 }
 
+/* Advanced indexing (torch/_indexing.py parses the subscript) --------- */
+
+/* index and index_put_ over (*B, k) stacked indices (ts_cpu_index): a bad
+ * index is the CPU kernel's IndexError, or on a device the kernel's
+ * device-side assert. */
+static gboolean
+index_fault (Job                  *job,
+             const TsIndexFailure *failure)
+{
+  if (failure->position >= 0 && ts_tensor_get_device (job->t[0]).type == TS_DEVICE_CUDA)
+    {
+      ts_device_assert_index (failure->position, ts_tensor_numel (job->t[2]));
+      job->fault = TS_DEVICE_ERROR_ASSERT;
+    }
+  return FALSE;
+}
+
+static gboolean
+index_job (Job     *job,
+           GError **error)
+{
+  TsView out, in, index;
+  TsIndexFailure failure = { 0, -1, 0 };
+
+  tensor_view (job->t[0], &out);
+  tensor_view (job->t[1], &in);
+  tensor_view (job->t[2], &index);
+  return ts_cpu_index (&in, (guint) job->dims[0], &index, &out, &failure, error) ||
+         index_fault (job, &failure);
+}
+
+static gboolean
+index_put_job (Job     *job,
+               GError **error)
+{
+  TsView self, values, index;
+  TsIndexFailure failure = { 0, -1, 0 };
+
+  tensor_view (job->t[0], &self);
+  tensor_view (job->t[1], &values);
+  tensor_view (job->t[2], &index);
+  return ts_cpu_index_put (&self, (guint) job->dims[0], &index, &values, job->p0 != 0, &failure, error) ||
+         index_fault (job, &failure);
+}
+
+/* take and put_ name the flat element, not the dim (their CPU kernels'
+ * own message). */
+static void
+index_error_flat (TsOpId     op,
+                  TsTensor  *self,
+                  GError   **error)
+{
+  gint64 bad;
+
+  if ((op != TS_OP_TAKE && op != TS_OP_PUT) || error == NULL || *error == NULL ||
+      (*error)->code != TS_TENSOR_ERROR_INDEX)
+    return;
+  if (!g_str_has_prefix ((*error)->message, "index "))
+    return;
+  bad = g_ascii_strtoll ((*error)->message + strlen ("index "), NULL, 10);
+  g_free ((*error)->message);
+  (*error)->message = g_strdup_printf ("out of range: tried to access index %" G_GINT64_FORMAT
+                                       " on a tensor of %" G_GINT64_FORMAT " elements.",
+                                       bad, ts_tensor_numel (self));
+}
+
+static gboolean
+same_shape (guint         ndim,
+            const gint64 *shape,
+            const TsTensor *t)
+{
+  return t->ndim == ndim && memcmp (t->shape, shape, ndim * sizeof (gint64)) == 0;
+}
+
+/* The shape of self[index]: self.shape[:pos] + B + self.shape[pos + k:]. */
+static gboolean
+index_result_shape (TsTensor  *self,
+                    guint      pos,
+                    TsTensor  *index,
+                    guint     *ndim,
+                    gint64    *shape,
+                    GError   **error)
+{
+  guint k = index->ndim ? (guint) index->shape[index->ndim - 1] : 0;
+
+  if (index->dtype != TS_DTYPE_INT64 || index->ndim == 0 || pos + k > self->ndim ||
+      self->ndim - k + index->ndim - 1 > TS_MAX_DIMS)
+    {
+      g_set_error_literal (error, TS_TENSOR_ERROR, TS_TENSOR_ERROR_RUNTIME,
+                           "index: expected int64 indices stacked as (*B, k) over the dims of self");
+      return FALSE;
+    }
+  *ndim = 0;
+  for (guint d = 0; d < pos; d++)
+    shape[(*ndim)++] = self->shape[d];
+  for (guint d = 0; d + 1 < index->ndim; d++)
+    shape[(*ndim)++] = index->shape[d];
+  for (guint d = pos + k; d < self->ndim; d++)
+    shape[(*ndim)++] = self->shape[d];
+  return TRUE;
+}
+
+TsTensor *
+ts_ops_index (TsOpId     op,
+              TsTensor  *self,
+              guint      pos,
+              TsTensor  *index,
+              GError   **error)
+{
+  TsTensor *operands[2] = { self, index };
+  gint64 shape[TS_MAX_DIMS];
+  TsView vindex, vout;
+  TsDevice device;
+  TsTensor *out;
+  guint ndim;
+  Job *job;
+
+  if (!common_device (operands, 2, &device, error) ||
+      !index_result_shape (self, pos, index, &ndim, shape, error))
+    return NULL;
+  out = ts_tensor_new_empty (device, self->dtype, ndim, shape, FALSE, error);
+  if (out == NULL || ts_tensor_numel (out) == 0)
+    return out;
+  job = job_new (ts_op_get (op));
+  job->dims[0] = (int) pos;
+  job_set (job, 0, out);
+  job_set (job, 1, self);
+  job_set (job, 2, index);
+  tensor_view (index, &vindex);
+  tensor_view (out, &vout);
+  if (!dispatch (job, device, ts_cost_index (&vindex, &vout), error))
+    {
+      index_error_flat (op, self, error);
+      ts_tensor_unref (out);
+      return NULL;
+    }
+  return out;
+}
+
+gboolean
+ts_ops_index_put_ (TsOpId     op,
+                   TsTensor  *self,
+                   guint      pos,
+                   TsTensor  *index,
+                   TsTensor  *values,
+                   gboolean   accumulate,
+                   GError   **error)
+{
+  TsTensor *operands[3] = { self, index, values };
+  gint64 shape[TS_MAX_DIMS];
+  TsView vindex, vvalues;
+  TsDevice device;
+  guint ndim;
+  Job *job;
+
+  if (!common_device (operands, 3, &device, error) ||
+      !index_result_shape (self, pos, index, &ndim, shape, error))
+    return FALSE;
+  if (values->dtype != self->dtype || !same_shape (ndim, shape, values))
+    {
+      g_set_error_literal (error, TS_TENSOR_ERROR, TS_TENSOR_ERROR_RUNTIME,
+                           "index_put_: values must have self's dtype and the indexing result's shape");
+      return FALSE;
+    }
+  if (ts_tensor_numel (values) == 0)
+    return TRUE;
+  job = job_new (ts_op_get (op));
+  job->dims[0] = (int) pos;
+  job->p0 = accumulate;
+  job_set (job, 0, self);
+  job_set (job, 1, values);
+  job_set (job, 2, index);
+  tensor_view (index, &vindex);
+  tensor_view (values, &vvalues);
+  if (!dispatch (job, device, ts_cost_index (&vindex, &vvalues), error))
+    {
+      index_error_flat (op, self, error);
+      return FALSE;
+    }
+  return TRUE;
+}
+
+static gboolean
+nonzero_job (Job     *job,
+             GError **error)
+{
+  TsView out, in;
+
+  tensor_view (job->t[0], &out);
+  tensor_view (job->t[1], &in);
+  return ts_cpu_nonzero (&in, &out, error);
+}
+
+/* The output's size depends on the values: on a device the host waits for
+ * them (PyTorch copies the count back and synchronizes the stream), then
+ * launches the kernel that writes the positions. */
+TsTensor *
+ts_ops_nonzero (TsTensor  *self,
+                GError   **error)
+{
+  g_autoptr(TsTensor) host = ts_ops_to_host (self, error);
+  gint64 shape[2];
+  TsView vin, vout;
+  TsTensor *out;
+  Job *job;
+
+  if (host == NULL)
+    return NULL;
+  tensor_view (host, &vin);
+  shape[0] = ts_cpu_count_nonzero (&vin);
+  shape[1] = self->ndim;
+  out = ts_tensor_new_empty (ts_tensor_get_device (self), TS_DTYPE_INT64, 2, shape, FALSE, error);
+  if (out == NULL || ts_tensor_numel (out) == 0)
+    return out;
+  job = job_new (ts_op_get (TS_OP_NONZERO));
+  job_set (job, 0, out);
+  job_set (job, 1, self);
+  tensor_view (self, &vin);
+  tensor_view (out, &vout);
+  if (!dispatch (job, ts_tensor_get_device (self), ts_cost_index (&vin, &vout), error))
+    {
+      ts_tensor_unref (out);
+      return NULL;
+    }
+  return out;
+}
+
+static gboolean
+masked_fill_job (Job     *job,
+                 GError **error)
+{
+  TsView self, mask, value;
+  guint8 element[16] __attribute__ ((aligned (16)));
+
+  tensor_view (job->t[0], &self);
+  tensor_view (job->t[1], &mask);
+  /* the value as one element of self's dtype, as fill_job stores it */
+  if (job->scalar.kind == TS_DTYPE_FLOAT64 || ts_dtype_is_floating (self.dtype))
+    ts_dtype_store (self.dtype, element, job->scalar.kind == TS_DTYPE_FLOAT64 ? job->scalar.value
+                                                                               : (double) job->scalar.ivalue);
+  else
+    ts_dtype_store_int (self.dtype, element, job->scalar.ivalue);
+  ts_view_init_scalar (&value, self.dtype, element);
+  return ts_cpu_masked_fill (&self, &mask, &value, error);
+}
+
+/* mask is bool with self's shape (broadcast by the caller); the value
+ * travels in the kernel's arguments. */
+gboolean
+ts_ops_masked_fill_ (TsTensor        *self,
+                     TsTensor        *mask,
+                     const TsScalar  *value,
+                     GError         **error)
+{
+  TsTensor *operands[2] = { self, mask };
+  TsView vmask, vself;
+  TsDevice device;
+  Job *job;
+
+  if (!common_device (operands, 2, &device, error))
+    return FALSE;
+  if (mask->dtype != TS_DTYPE_BOOL || !same_shape (self->ndim, self->shape, mask))
+    {
+      g_set_error_literal (error, TS_TENSOR_ERROR, TS_TENSOR_ERROR_RUNTIME,
+                           "masked_fill_: expected a bool mask of self's shape");
+      return FALSE;
+    }
+  if (ts_dtype_scalar_overflows (self->dtype, value->kind != TS_DTYPE_FLOAT64, value->ivalue, value->value))
+    {
+      g_set_error (error, TS_TENSOR_ERROR, TS_TENSOR_ERROR_RUNTIME,
+                   "value cannot be converted to type %s without overflow",
+                   ts_dtype_cpp_type_name (self->dtype));
+      return FALSE;
+    }
+  if (ts_tensor_numel (self) == 0)
+    return TRUE;
+  job = job_new (ts_op_get (TS_OP_MASKED_FILL));
+  job->scalar = *value;
+  job_set (job, 0, self);
+  job_set (job, 1, mask);
+  tensor_view (mask, &vmask);
+  tensor_view (self, &vself);
+  return dispatch (job, device, ts_cost_index (&vmask, &vself), error);
+}
+
 /* at::embedding: weight.index_select (0, indices.reshape (-1)) viewed as
  * indices.shape + (weight.size (1),), one kernel under its own name, so
  * that the trace and the sanitizer see aten::embedding as PyTorch's do. */
@@ -2351,6 +2636,16 @@ random_device (Job                 *job,
                     job->seed, job->offset, stream);
 }
 
+/* The families with no device kernel yet (their rows say
+ * TS_OP_CUDA_HOST): a real GPU computes them on the host fallback. */
+static int
+host_only_device (Job                 *job,
+                  const TsCudaKernels *k,
+                  gpointer             stream)
+{
+  return TS_CUDA_ERROR_NOT_SUPPORTED;
+}
+
 /* Copies: same-dtype dense copies are memcpys (within a device, between
  * devices, across the host boundary); casts and strides on one device
  * are the copy kernel's; across the host boundary or between devices
@@ -2413,6 +2708,10 @@ static const struct
   [TS_OP_FAMILY_GATHER] = { gather_job, gather_device },
   [TS_OP_FAMILY_ARANGE] = { arange_job, arange_device },
   [TS_OP_FAMILY_RANDOM] = { random_job, random_device },
+  [TS_OP_FAMILY_INDEX] = { index_job, host_only_device },
+  [TS_OP_FAMILY_INDEX_PUT] = { index_put_job, host_only_device },
+  [TS_OP_FAMILY_NONZERO] = { nonzero_job, host_only_device },
+  [TS_OP_FAMILY_MASKED_FILL] = { masked_fill_job, host_only_device },
 };
 
 static gboolean
