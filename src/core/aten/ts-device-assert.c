@@ -99,7 +99,7 @@ ts_device_assert_gather (const TsView *index,
  * check each index as they compute the offset. */
 #define INDEX_WHERE "../aten/src/ATen/native/cuda/IndexKernel.cu:92"
 #define INDEX_KERNEL "operator()"
-#define INDEX_COND "index >= -sizes[i] && index < sizes[i] && \"index out of bounds\""
+#define INDEX_COND "-sizes[i] <= index && index < sizes[i] && \"index out of bounds\""
 
 void
 ts_device_assert_index (gint64 position,

@@ -63,7 +63,7 @@ def _to_index(i, device):
     if isinstance(i, (list, tuple)):
         i = _torch.tensor(list(i), dtype=None if len(i) else _torch.int64)
     if isinstance(i, _torch.Tensor):
-        if i.dtype not in (_torch.int64, _torch.int32, _torch.int16, _torch.int8, _torch.bool, _torch.uint8):
+        if i.dtype not in (_torch.int64, _torch.bool, _torch.uint8):
             raise IndexError("tensors used as indices must be long, byte or bool tensors")
         return i.to(device) if i.device != device else i
     return i
@@ -266,20 +266,23 @@ def _mask_arg(mask, name):
 
 def masked_fill_(self, mask, value):
     mask = _mask_arg(mask, "masked_fill_")
-    _broadcast_or_raise(list(self.shape), list(mask.shape))
+    shape = _broadcast_or_raise(list(self.shape), list(mask.shape))
+    if shape != list(self.shape):
+        raise RuntimeError("output with shape %s doesn't match the broadcast shape %s"
+                           % (_shape_str(self.shape), _shape_str(shape)))
     mask = mask.to(self.device) if mask.device != self.device else mask
     _C._masked_fill_(self, mask.expand(*self.shape), _fill_value(self, value))
     return self
 
 
 def masked_fill(self, mask, value):
-    shape = _broadcast_or_raise(list(self.shape), list(mask.shape))
+    shape = _broadcast_or_raise(list(mask.shape), list(self.shape))
     return masked_fill_(self.expand(*shape).clone(), mask, value)
 
 
 def masked_select(self, mask):
     mask = _mask_arg(mask, "masked_select:")
-    shape = _broadcast_or_raise(list(self.shape), list(mask.shape))
+    shape = _broadcast_or_raise(list(mask.shape), list(self.shape))
     nz = _C._nonzero(mask.to(self.device).expand(*shape))
     return _C._index("masked_select", self.expand(*shape), 0, nz)
 
@@ -289,7 +292,6 @@ def masked_scatter_(self, mask, source):
     if source.dtype != self.dtype:
         raise RuntimeError("masked_scatter: expected self and source to have same dtypes but got%s and %s"
                            % (_scalar_name(self.dtype), _scalar_name(source.dtype)))
-    _broadcast_or_raise(list(self.shape), list(mask.shape))
     nz = _C._nonzero(mask.to(self.device).expand(*self.shape))
     n = nz.shape[0]
     if source.numel() < n:
@@ -299,7 +301,7 @@ def masked_scatter_(self, mask, source):
 
 
 def masked_scatter(self, mask, source):
-    shape = _broadcast_or_raise(list(self.shape), list(mask.shape))
+    shape = _broadcast_or_raise(list(mask.shape), list(self.shape))
     return masked_scatter_(self.expand(*shape).clone(), mask, source)
 
 
