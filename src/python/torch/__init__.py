@@ -557,37 +557,6 @@ class Tensor(_C.TensorBase, metaclass=_TensorType):
     def __setitem__(self, index, value):
         _indexing.setitem(self, index, value)
 
-    # indexing with names (torch/_indexing.py)
-    def index_put_(self, indices, values, accumulate=False):
-        return _indexing.index_put_(self, indices, values, accumulate)
-
-    def index_put(self, indices, values, accumulate=False):
-        return _indexing.index_put(self, indices, values, accumulate)
-
-    def masked_fill_(self, mask, value):
-        return _indexing.masked_fill_(self, mask, value)
-
-    def masked_fill(self, mask, value):
-        return _indexing.masked_fill(self, mask, value)
-
-    def masked_scatter_(self, mask, source):
-        return _indexing.masked_scatter_(self, mask, source)
-
-    def masked_scatter(self, mask, source):
-        return _indexing.masked_scatter(self, mask, source)
-
-    def masked_select(self, mask):
-        return _indexing.masked_select(self, mask)
-
-    def take(self, index):
-        return _indexing.take(self, index)
-
-    def put_(self, index, source, accumulate=False):
-        return _indexing.put_(self, index, source, accumulate)
-
-    def nonzero(self, *, as_tuple=False):
-        return _indexing.nonzero(self, as_tuple=as_tuple)
-
     def __hash__(self):
         return id(self)
 
@@ -794,28 +763,13 @@ Tensor.__module__ = "torch"
 from . import _indexing  # noqa: E402
 
 
-def nonzero(input, *, as_tuple=False):
-    return _indexing.nonzero(input, as_tuple=as_tuple)
-
-
-def masked_select(input, mask):
-    return _indexing.masked_select(input, mask)
-
-
-def masked_fill(input, mask, value):
-    return _indexing.masked_fill(input, mask, value)
-
-
-def masked_scatter(input, mask, source):
-    return _indexing.masked_scatter(input, mask, source)
-
-
-def take(input, index):
-    return _indexing.take(input, index)
-
-
-def index_put(input, indices, values, accumulate=False):
-    return _indexing.index_put(input, indices, values, accumulate)
+# indexing with names: Tensor methods and torch functions alike
+for _name in ("index_put_", "index_put", "masked_fill_", "masked_fill", "masked_scatter_", "masked_scatter",
+              "masked_select", "take", "put_", "nonzero"):
+    setattr(Tensor, _name, getattr(_indexing, _name))
+    if not _name.endswith("_"):
+        globals()[_name] = getattr(_indexing, _name)
+del _name
 
 # creation ---------------------------------------------------------------------
 

@@ -8,7 +8,9 @@ together, and the indexed dims are made adjacent (moved to the front when
 a slice or an int separates them, as PyTorch's result puts them). The
 kernels then take one (*B, k) int64 tensor stacking the k indices.
 
-Error texts are PyTorch 1.13's.
+Error texts are PyTorch 1.13's, except where 2.x changed the rule: int32
+index tensors are taken as long (2.x), and the message that refuses other
+dtypes names them (tests/workloads/api/tensor_cuda).
 """
 
 import builtins as _builtins
@@ -63,8 +65,8 @@ def _to_index(i, device):
     if isinstance(i, (list, tuple)):
         i = _torch.tensor(list(i), dtype=None if len(i) else _torch.int64)
     if isinstance(i, _torch.Tensor):
-        if i.dtype not in (_torch.int64, _torch.bool, _torch.uint8):
-            raise IndexError("tensors used as indices must be long, byte or bool tensors")
+        if i.dtype not in (_torch.int64, _torch.int32, _torch.bool, _torch.uint8):
+            raise IndexError("tensors used as indices must be long, int, byte or bool tensors")
         return i.to(device) if i.device != device else i
     return i
 
