@@ -108,9 +108,10 @@ ts_device_assert_index (gint64 position,
   g_autofree char *line = NULL;
 
   g_return_if_fail (position >= 0 && position < n_stacked);
-  /* the thread of the bad index's row; a row of B covers the same element
-   * of every slice, and the first slice's thread is the one that prints
-   * first (the simulator prints that one) */
+  /* PyTorch runs one thread per result element, and each thread of the
+   * bad index's row asserts; the simulator prints one line, numbered by
+   * the index's position (a simplification: the block and thread are not
+   * those of the real launch) */
   line = ts_device_assert_format (INDEX_WHERE, INDEX_KERNEL, (guint64) position, INDEX_COND);
   fprintf (stderr, "%s\n", line);
   fflush (stderr);

@@ -38,10 +38,9 @@ void  ts_device_assert_index_select (gint64 position,
 void  ts_device_assert_gather       (const TsView *index,
                                      gint64        dim_size);
 
-/* The indexing kernel's lines (index, index_put_): one thread per result
- * element, each checking its indices; the first bad one (position in the
- * (*B, k) stacked indices, n_stacked of them) is reported by the threads
- * of its row of B. */
+/* The indexing kernel's line (index, index_put_ and their kin) for the
+ * first bad index, at @position of the n_stacked (*B, k) stacked indices
+ * (one line only: see the definition). */
 void  ts_device_assert_index        (gint64 position,
                                      gint64 n_stacked);
 

@@ -1476,12 +1476,24 @@ ts_ops_gather (TsTensor  *self,
 /* Advanced indexing (torch/_indexing.py parses the subscript) --------- */
 
 /* index and index_put_ over (*B, k) stacked indices (ts_cpu_index): a bad
- * index is the CPU kernel's IndexError, or on a device the kernel's
+ * index is the CPU kernel's IndexError (take and put_ name the flat
+ * element, as their own kernels do), or on a device the kernel's
  * device-side assert. */
 static gboolean
 index_fault (Job                  *job,
-             const TsIndexFailure *failure)
+             TsTensor             *self,
+             const TsIndexFailure *failure,
+             GError              **error)
 {
+  TsOpId op = job->desc->id;
+
+  if (failure->position >= 0 && (op == TS_OP_TAKE || op == TS_OP_PUT) && error != NULL)
+    {
+      g_clear_error (error);
+      g_set_error (error, TS_KERNEL_ERROR, TS_KERNEL_ERROR_INDEX,
+                   "out of range: tried to access index %" G_GINT64_FORMAT " on a tensor of %"
+                   G_GINT64_FORMAT " elements.", failure->index, ts_tensor_numel (self));
+    }
   if (failure->position >= 0 && ts_tensor_get_device (job->t[0]).type == TS_DEVICE_CUDA)
     {
       ts_device_assert_index (failure->position, ts_tensor_numel (job->t[2]));
@@ -1501,7 +1513,7 @@ index_job (Job     *job,
   tensor_view (job->t[1], &in);
   tensor_view (job->t[2], &index);
   return ts_cpu_index (&in, (guint) job->dims[0], &index, &out, &failure, error) ||
-         index_fault (job, &failure);
+         index_fault (job, job->t[1], &failure, error);
 }
 
 static gboolean
@@ -1515,28 +1527,7 @@ index_put_job (Job     *job,
   tensor_view (job->t[1], &values);
   tensor_view (job->t[2], &index);
   return ts_cpu_index_put (&self, (guint) job->dims[0], &index, &values, job->p0 != 0, &failure, error) ||
-         index_fault (job, &failure);
-}
-
-/* take and put_ name the flat element, not the dim (their CPU kernels'
- * own message). */
-static void
-index_error_flat (TsOpId     op,
-                  TsTensor  *self,
-                  GError   **error)
-{
-  gint64 bad;
-
-  if ((op != TS_OP_TAKE && op != TS_OP_PUT) || error == NULL || *error == NULL ||
-      (*error)->code != TS_TENSOR_ERROR_INDEX)
-    return;
-  if (!g_str_has_prefix ((*error)->message, "index "))
-    return;
-  bad = g_ascii_strtoll ((*error)->message + strlen ("index "), NULL, 10);
-  g_free ((*error)->message);
-  (*error)->message = g_strdup_printf ("out of range: tried to access index %" G_GINT64_FORMAT
-                                       " on a tensor of %" G_GINT64_FORMAT " elements.",
-                                       bad, ts_tensor_numel (self));
+         index_fault (job, job->t[0], &failure, error);
 }
 
 static gboolean
@@ -1605,7 +1596,6 @@ ts_ops_index (TsOpId     op,
   tensor_view (out, &vout);
   if (!dispatch (job, device, ts_cost_index (&vindex, &vout), error))
     {
-      index_error_flat (op, self, error);
       ts_tensor_unref (out);
       return NULL;
     }
@@ -1647,12 +1637,7 @@ ts_ops_index_put_ (TsOpId     op,
   job_set (job, 2, index);
   tensor_view (index, &vindex);
   tensor_view (values, &vvalues);
-  if (!dispatch (job, device, ts_cost_index (&vindex, &vvalues), error))
-    {
-      index_error_flat (op, self, error);
-      return FALSE;
-    }
-  return TRUE;
+  return dispatch (job, device, ts_cost_index (&vindex, &vvalues), error);
 }
 
 static gboolean

@@ -116,3 +116,6 @@ for dev in devices:
     attempt("masked_scatter few", lambda: x.masked_scatter(x > 1, torch.ones(2, device=dev)))
     attempt("put_ count", lambda: y.put_(torch.tensor([1, 2], device=dev), torch.tensor([1.], device=dev)))
     attempt("zero-dim int", lambda: torch.tensor(1.)[0])
+    attempt("take oob", lambda: x.cpu().take(torch.tensor([20])))
+    attempt("put_ oob", lambda: x.cpu().put_(torch.tensor([-7]), torch.tensor([1.])))
+    attempt("index_put_ oob", lambda: x.cpu().index_put_((torch.tensor([0]), torch.tensor([3])), torch.tensor(1.)))
