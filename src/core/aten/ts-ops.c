@@ -1267,6 +1267,34 @@ ts_ops_matmul (TsTensor  *a,
 
 /* Indexing --------------------------------------------------------------- */
 
+/* Launches the job of an indexing op that reads in at index into out (the
+ * job's slots 0, 1 and 2), over dim; returns out, or NULL and drops it. */
+static TsTensor *
+index_launch (TsOpId     op,
+              TsDevice   device,
+              int        dim,
+              TsTensor  *out,
+              TsTensor  *in,
+              TsTensor  *index,
+              GError   **error)
+{
+  Job *job = job_new (ts_op_get (op));
+  TsView vindex, vout;
+
+  job->dims[0] = dim;
+  job_set (job, 0, out);
+  job_set (job, 1, in);
+  job_set (job, 2, index);
+  tensor_view (index, &vindex);
+  tensor_view (out, &vout);
+  if (!dispatch (job, device, ts_cost_index (&vindex, &vout), error))
+    {
+      ts_tensor_unref (out);
+      return NULL;
+    }
+  return out;
+}
+
 static gboolean
 index_select_job (Job     *job,
                   GError **error)
@@ -1302,9 +1330,7 @@ ts_ops_index_select (TsTensor  *self,
   TsDevice device;
   gint64 shape[TS_MAX_DIMS];
   g_autoptr(TsTensor) host_index = NULL;
-  TsView vindex, vout;
   TsTensor *out;
-  Job *job;
 
   if (!common_device (operands, 2, &device, error))
     return NULL;
@@ -1344,19 +1370,7 @@ ts_ops_index_select (TsTensor  *self,
   out = ts_tensor_new_empty (device, self->dtype, self->ndim, shape, FALSE, error);
   if (out == NULL)
     return NULL;
-  job = job_new (ts_op_get (TS_OP_INDEX_SELECT));
-  job->dims[0] = dim;
-  job_set (job, 0, out);
-  job_set (job, 1, self);
-  job_set (job, 2, index);
-  tensor_view (index, &vindex);
-  tensor_view (out, &vout);
-  if (!dispatch (job, device, ts_cost_index (&vindex, &vout), error))
-    {
-      ts_tensor_unref (out);
-      return NULL;
-    }
-  return out;
+  return index_launch (TS_OP_INDEX_SELECT, device, dim, out, self, index, error);
 }
 
 /* gather: out[i][j] = self[index[i][j]][j] for dim 0, and so on. */
@@ -1444,9 +1458,7 @@ ts_ops_gather (TsTensor  *self,
 {
   TsTensor *operands[2] = { self, index };
   TsDevice device;
-  TsView vindex, vout;
   TsTensor *out;
-  Job *job;
 
   if (!common_device (operands, 2, &device, error))
     return NULL;
@@ -1458,19 +1470,7 @@ ts_ops_gather (TsTensor  *self,
   out = ts_tensor_new_empty (device, self->dtype, index->ndim, index->shape, FALSE, error);
   if (out == NULL || ts_tensor_numel (out) == 0)
     return out;
-  job = job_new (ts_op_get (TS_OP_GATHER));
-  job->dims[0] = dim;
-  job_set (job, 0, out);
-  job_set (job, 1, self);
-  job_set (job, 2, index);
-  tensor_view (index, &vindex);
-  tensor_view (out, &vout);
-  if (!dispatch (job, device, ts_cost_index (&vindex, &vout), error))
-    {
-      ts_tensor_unref (out);
-      return NULL;
-    }
-  return out;
+  return index_launch (TS_OP_GATHER, device, dim, out, self, index, error);
 }
 
 /* Advanced indexing (torch/_indexing.py parses the subscript) --------- */
@@ -1575,11 +1575,9 @@ ts_ops_index (TsOpId     op,
 {
   TsTensor *operands[2] = { self, index };
   gint64 shape[TS_MAX_DIMS];
-  TsView vindex, vout;
   TsDevice device;
   TsTensor *out;
   guint ndim;
-  Job *job;
 
   if (!common_device (operands, 2, &device, error) ||
       !index_result_shape (self, pos, index, &ndim, shape, error))
@@ -1587,19 +1585,7 @@ ts_ops_index (TsOpId     op,
   out = ts_tensor_new_empty (device, self->dtype, ndim, shape, FALSE, error);
   if (out == NULL || ts_tensor_numel (out) == 0)
     return out;
-  job = job_new (ts_op_get (op));
-  job->dims[0] = (int) pos;
-  job_set (job, 0, out);
-  job_set (job, 1, self);
-  job_set (job, 2, index);
-  tensor_view (index, &vindex);
-  tensor_view (out, &vout);
-  if (!dispatch (job, device, ts_cost_index (&vindex, &vout), error))
-    {
-      ts_tensor_unref (out);
-      return NULL;
-    }
-  return out;
+  return index_launch (op, device, pos, out, self, index, error);
 }
 
 gboolean
@@ -1757,9 +1743,7 @@ ts_ops_embedding (TsTensor  *weight,
   gint64 n;
   g_autoptr(TsTensor) flat = NULL;
   g_autoptr(TsTensor) dense = NULL;
-  TsView vindex, vout;
   TsTensor *out;
-  Job *job;
 
   if (weight->ndim != 2)
     {
@@ -1812,19 +1796,7 @@ ts_ops_embedding (TsTensor  *weight,
   out = ts_tensor_new_empty (device, weight->dtype, indices->ndim + 1, shape, FALSE, error);
   if (out == NULL || ts_tensor_numel (out) == 0)
     return out;
-  job = job_new (ts_op_get (TS_OP_EMBEDDING));
-  job->dims[0] = 0;
-  job_set (job, 0, out);
-  job_set (job, 1, weight);
-  job_set (job, 2, flat);
-  tensor_view (flat, &vindex);
-  tensor_view (out, &vout);
-  if (!dispatch (job, device, ts_cost_index (&vindex, &vout), error))
-    {
-      ts_tensor_unref (out);
-      return NULL;
-    }
-  return out;
+  return index_launch (TS_OP_EMBEDDING, device, 0, out, weight, flat, error);
 }
 
 gboolean
