@@ -14,6 +14,8 @@ dtypes names them (tests/workloads/api/tensor_cuda).
 """
 
 import builtins as _builtins
+import sys as _sys
+import warnings as _warnings
 
 import torch as _torch
 
@@ -54,6 +56,23 @@ def _broadcast_or_raise(a, b):
                 raise RuntimeError("The size of tensor a (%d) must match the size of tensor b (%d) at "
                                    "non-singleton dimension %d" % (x, y, d))
     return shape
+
+
+# PyTorch 1.13's deprecation warnings of uint8 masks, with their suffix
+_UINT8_INDEX = ("indexing with dtype torch.uint8 is now deprecated, please use a dtype torch.bool instead. "
+                "(Triggered internally at  ./aten/src/ATen/native/IndexingUtils.h:27.)")
+_UINT8_MASKED_FILL = ("masked_fill_ received a mask with dtype torch.uint8, this behavior is now deprecated,"
+                      "please use a mask with dtype torch.bool instead. (Triggered internally at  "
+                      "./aten/src/ATen/native/TensorAdvancedIndexing.cpp:1646.)")
+
+
+def _warn_user(message):
+    """A UserWarning at the first frame outside torch, as a C++ warning
+    surfaces at the Python line that called into it."""
+    level, frame = 2, _sys._getframe(1)
+    while frame is not None and frame.f_globals.get("__name__", "").startswith("torch"):
+        frame, level = frame.f_back, level + 1
+    _warnings.warn(message, UserWarning, stacklevel=level)
 
 
 def _is_mask(i):
@@ -128,6 +147,8 @@ def _walk(t, index):
             dim += 1
             src_dim += 1
         elif _is_mask(i):
+            if i.dtype == _torch.uint8:
+                _warn_user(_UINT8_INDEX)
             _check_mask(out, dim, src_dim, t, i)
             nz = _C._nonzero(i)
             masks.append(nz)
@@ -243,6 +264,8 @@ def setitem(t, index, value, accumulate=False, strip_ones=True):
     mask = _single_mask(t, index)
     if mask is not None and not accumulate and (not isinstance(value, _torch.Tensor) or value.dim() == 0):
         _check_mask(t, 0, 0, t, mask)
+        if mask.dtype == _torch.uint8:
+            _warn_user(_UINT8_MASKED_FILL)
         mask = mask.to(t.device) if mask.device != t.device else mask
         mask = mask.reshape(list(mask.shape) + [1] * (t.dim() - mask.dim())).expand(*t.shape)
         _C._masked_fill_(t, mask if mask.dtype == _torch.bool else mask.to(_torch.bool), _fill_value(t, value))
@@ -263,6 +286,8 @@ def _mask_arg(mask, name):
     if not isinstance(mask, _torch.Tensor) or mask.dtype not in (_torch.bool, _torch.uint8):
         raise RuntimeError("%s only supports boolean masks, but got mask with dtype %s"
                            % (name, getattr(mask, "dtype", type(mask).__name__)))
+    if mask.dtype == _torch.uint8 and name == "masked_fill_":
+        _warn_user(_UINT8_MASKED_FILL)
     return mask if mask.dtype == _torch.bool else mask.to(_torch.bool)
 
 
