@@ -136,7 +136,10 @@ def _walk(t, index):
             adv.append((dim, _torch.tensor([0] if _builtins.bool(i) else [], dtype=_torch.int64,
                                             device=t.device)))
             dim += 1
-        elif isinstance(i, _builtins.int):
+        elif isinstance(i, _builtins.int) or (isinstance(i, _torch.Tensor) and i.dim() == 0):
+            # a 0-dim integer tensor is an int (its value read on the host),
+            # and selects a view, as in PyTorch
+            i = i if isinstance(i, _builtins.int) else i.item()
             size = out.size(dim)
             if i < -size or i >= size:
                 raise IndexError("index %d is out of bounds for dimension %d with size %d" % (i, src_dim, size))

@@ -55,6 +55,19 @@ for dev in devices:
     show("bool true", t[True].flatten()[:3])
     show("bool false", t[False])
     show("empty mask", t[t > 100])
+    v = t[torch.tensor(1, device=dev)]
+    v[0, 0] = 100.  # a 0-dim integer tensor selects a view
+    show("0-dim index", t[1, 0])
+    v[0, 0] = 12.
+    show("0-dim and list", t[torch.tensor(1, device=dev), [0, 2], 1])
+    z = torch.tensor(5., device=dev)
+    print("0-dim self", tuple(z[None].shape), tuple(z[...].shape), tuple(z[True].shape), tuple(z[False].shape))
+    e0 = torch.zeros(0, 3, device=dev)
+    print("empty self", tuple(e0[[]].shape), tuple(e0[torch.zeros(0, dtype=torch.bool, device=dev)].shape),
+          tuple(e0[:, [1, 2]].shape), tuple(e0[e0 > 0].shape))
+    e0.index_put_((torch.tensor([], dtype=torch.long, device=dev),), torch.tensor(1., device=dev))
+    e0[e0 > 0] = 3.
+    print("empty put", tuple(e0.shape))
     # zero strides: an expanded tensor indexed, and an expanded index
     e = torch.tensor([1., 2., 3.], device=dev).expand(2, 3)
     show("expanded", e[[1, 0], [2, 2]])
@@ -67,6 +80,8 @@ for dev in devices:
     a[:, [2]] = torch.tensor([[7.], [8.], [9.]], device=dev)
     a[[0, 1], :, None] = torch.tensor([-1., -2., -3., -4.], device=dev).reshape(4, 1)
     a[a > 8] = torch.tensor([0.5], device=dev).expand(2)
+    a[a[:, 0] > 0] += 1
+    a[[0, 0]] += 1  # one write per index: the increment lands once
     show("assigned", a)
     m = torch.arange(6, device=dev)
     m[m > 3] = 0
@@ -116,6 +131,8 @@ for dev in devices:
     attempt("masked_scatter few", lambda: x.masked_scatter(x > 1, torch.ones(2, device=dev)))
     attempt("put_ count", lambda: y.put_(torch.tensor([1, 2], device=dev), torch.tensor([1.], device=dev)))
     attempt("zero-dim int", lambda: torch.tensor(1.)[0])
+    attempt("0-dim oob", lambda: x[torch.tensor(5, device=dev)])
+    attempt("negative step", lambda: x[::-1])
     attempt("take oob", lambda: x.cpu().take(torch.tensor([20])))
     attempt("put_ oob", lambda: x.cpu().put_(torch.tensor([-7]), torch.tensor([1.])))
     attempt("index_put_ oob", lambda: x.cpu().index_put_((torch.tensor([0]), torch.tensor([3])), torch.tensor(1.)))
