@@ -240,16 +240,25 @@ def _fill_value(t, value):
     return value
 
 
-def _put(a, value, accumulate, strip_ones):
+def _check_put_dtype(t, value):
+    """index_put_ takes no other dtype, through a subscript too (a number
+    is made a tensor of t's dtype; masked_fill_ converts its 0-dim value)."""
+    if isinstance(value, _torch.Tensor) and value.dtype != t.dtype:
+        raise RuntimeError("Index put requires the source and destination dtypes match, got %s for the "
+                           "destination and %s for the source." % (_scalar_name(t.dtype), _scalar_name(value.dtype)))
+
+
+def _put(a, value, accumulate, strict):
     """index_put_ of the prepared subscript a."""
-    value = _values(a.view, value)
-    shape = list(value.shape)
-    while strip_ones and len(shape) > len(a.shape) and shape[0] == 1:
+    shape = list(value.shape) if isinstance(value, _torch.Tensor) else []
+    while not strict and len(shape) > len(a.shape) and shape[0] == 1:
         shape = shape[1:]
     b = _broadcast([shape, a.shape])
     if b is None or b != a.shape:
         raise RuntimeError("shape mismatch: value tensor of shape %s cannot be broadcast to indexing "
                            "result of shape %s" % (_shape_str(value.shape), _shape_str(a.shape)))
+    _check_put_dtype(a.view, value)
+    value = _values(a.view, value)
     if value.device != a.view.device:
         value = value.to(a.view.device)
     _C._index_put_("index_put_", a.view, a.pos, a.index, value.reshape(shape).expand(*a.shape), accumulate)
@@ -263,7 +272,9 @@ def _single_mask(t, index):
     return index if _is_mask(index) and index.dim() > 0 else None
 
 
-def setitem(t, index, value, accumulate=False, strip_ones=True):
+def setitem(t, index, value, accumulate=False, strict=False):
+    """t[index] = value, or t.index_put_ (strict: value keeps its leading
+    dims of size 1)."""
     mask = _single_mask(t, index)
     if mask is not None and not accumulate and (not isinstance(value, _torch.Tensor) or value.dim() == 0):
         _check_mask(t, 0, 0, t, mask)
@@ -275,7 +286,7 @@ def setitem(t, index, value, accumulate=False, strip_ones=True):
         return
     view, adv, whole_mask = _walk(t, index)
     if adv:
-        _put(_Advanced(view, adv, whole_mask), value, accumulate, strip_ones)
+        _put(_Advanced(view, adv, whole_mask), value, accumulate, strict)
     elif isinstance(value, _torch.Tensor):
         view.copy_(value)
     else:
@@ -341,33 +352,37 @@ def _scalar_name(dtype):
             "bool": "Bool"}.get(str(dtype).replace("torch.", ""), str(dtype))
 
 
-def _flat_index(index):
+def _flat_index(op, index, device):
     if not isinstance(index, _torch.Tensor) or index.dtype != _torch.int64:
-        raise RuntimeError("take(): Expected a long tensor for index, but got %s"
-                           % getattr(index, "dtype", type(index).__name__))
-    return index.unsqueeze(-1)
+        raise RuntimeError("%s(): Expected a long tensor for index, but got %s"
+                           % (op, _scalar_name(index.dtype) if isinstance(index, _torch.Tensor)
+                              else type(index).__name__))
+    return index.to(device).unsqueeze(-1)
 
 
 def take(self, index):
-    return _C._index("take", self.reshape(-1), 0, _flat_index(index.to(self.device)))
+    return _C._index("take", self.reshape(-1), 0, _flat_index("take", index, self.device))
 
 
 def put_(self, index, source, accumulate=False):
     if index.numel() != source.numel():
         raise IndexError("put_(): Expected source and index to have the same number of elements, but got "
                          "source.numel() = %d, index.numel() = %d" % (source.numel(), index.numel()))
+    if source.dtype != self.dtype:
+        raise RuntimeError("put_(): self and source expected to have the same dtype, but got self.dtype = %s "
+                           "and source.dtype = %s" % (_scalar_name(self.dtype), _scalar_name(source.dtype)))
     if not self.is_contiguous():
         raise _torch._unmodeled.not_modeled("put_ into a non-contiguous tensor")
-    _C._index_put_("put_", self.view(-1), 0, _flat_index(index.to(self.device)),
+    _C._index_put_("put_", self.view(-1), 0, _flat_index("put_", index, self.device),
                    _values(self, source).reshape(list(index.shape)), accumulate)
     return self
 
 
 def index_put_(self, indices, values, accumulate=False):
     if not isinstance(indices, (tuple, list)):
-        raise TypeError("index_put_(): argument 'indices' must be tuple of Tensors, not %s"
+        raise TypeError("index_put_(): argument 'indices' (position 1) must be tuple of Tensors, not %s"
                         % type(indices).__name__)
-    setitem(self, tuple(slice(None) if i is None else i for i in indices), values, accumulate, False)
+    setitem(self, tuple(slice(None) if i is None else i for i in indices), values, accumulate, True)
     return self
 
 

@@ -136,3 +136,13 @@ for dev in devices:
     attempt("take oob", lambda: x.cpu().take(torch.tensor([20])))
     attempt("put_ oob", lambda: x.cpu().put_(torch.tensor([-7]), torch.tensor([1.])))
     attempt("index_put_ oob", lambda: x.cpu().index_put_((torch.tensor([0]), torch.tensor([3])), torch.tensor(1.)))
+    d64 = torch.tensor([1.], dtype=torch.float64, device=dev)
+    attempt("index_put_ dtype", lambda: y.index_put_((torch.tensor([0], device=dev),), d64))
+    attempt("index_put_ 0-dim dtype", lambda: y.index_put_((y > 0,), d64[0]))
+    attempt("index_put_ indices", lambda: y.index_put_(torch.tensor([0], device=dev), d64))
+    attempt("put_ dtype", lambda: y.put_(torch.tensor([0], device=dev), d64))
+    attempt("take int32", lambda: y.take(torch.tensor([0], dtype=torch.int32, device=dev)))
+    attempt("setitem dtype", lambda: y.__setitem__([0], d64))
+    y[y > 1] = d64[0]  # as masked_fill_, which converts
+    y[[0, 1]] = 2  # a number takes y's dtype
+    show("converted", y)
