@@ -79,14 +79,13 @@ def _is_mask(i):
     return isinstance(i, _torch.Tensor) and i.dtype in (_torch.bool, _torch.uint8)
 
 
-def _to_index(i, device):
-    """A list index (or a tuple inside the subscript) as a tensor."""
+def _to_index(i):
+    """A list index (or a tuple inside the subscript) as a tensor, on the
+    host: _stack moves the indices to the device once, together."""
     if isinstance(i, (list, tuple)):
         i = _torch.tensor(list(i), dtype=None if len(i) else _torch.int64)
-    if isinstance(i, _torch.Tensor):
-        if i.dtype not in (_torch.int64, _torch.int32, _torch.bool, _torch.uint8):
-            raise IndexError("tensors used as indices must be long, int, byte or bool tensors")
-        return i.to(device) if i.device != device else i
+    if isinstance(i, _torch.Tensor) and i.dtype not in (_torch.int64, _torch.int32, _torch.bool, _torch.uint8):
+        raise IndexError("tensors used as indices must be long, int, byte or bool tensors")
     return i
 
 
@@ -122,7 +121,7 @@ def _walk(t, index):
     when a single mask is the only advanced index."""
     if not isinstance(index, tuple):
         index = (index,)
-    index = tuple(_to_index(i, t.device) for i in index)
+    index = tuple(_to_index(i) for i in index)
     _torch._index_check(t, index)
     index = _expand_ellipsis(t, index)
     out, dim, src_dim, adv, masks = t, 0, 0, [], []
@@ -133,8 +132,7 @@ def _walk(t, index):
         elif isinstance(i, _builtins.bool) or (_is_mask(i) and i.dim() == 0):
             # a 0-dim mask adds a dim of size 1 (True) or 0 (False)
             out = out.unsqueeze(dim)
-            adv.append((dim, _torch.tensor([0] if _builtins.bool(i) else [], dtype=_torch.int64,
-                                            device=t.device)))
+            adv.append((dim, _torch.tensor([0] if _builtins.bool(i) else [], dtype=_torch.int64)))
             dim += 1
         elif isinstance(i, _builtins.int) or (isinstance(i, _torch.Tensor) and i.dim() == 0):
             # a 0-dim integer tensor is an int (its value read on the host),
@@ -198,19 +196,26 @@ class _Advanced:
             view = view.permute(*(dims + [d for d in range(view.dim()) if d not in dims]))
             self.pos = 0
         self.view = view
-        self.index = whole_mask if whole_mask is not None else _stack(adv, shape, view.device)
+        self.index = _stack(adv, shape, view.device) if whole_mask is None else _to(whole_mask, view.device)
         k = len(adv)
         self.shape = list(view.shape[:self.pos]) + shape + list(view.shape[self.pos + k:])
 
 
+def _to(t, device):
+    return t.to(device) if t.device != device else t
+
+
 def _stack(adv, shape, device):
+    """The (*B, k) int64 indices on device. Indices from the host (lists)
+    are stacked there and copied over once, as PyTorch copies each list."""
+    on_host = _builtins.all(a.device.type == "cpu" for _, a in adv)
     if len(adv) == 1:
         a = adv[0][1]
-        return (a if a.dtype == _torch.int64 else a.to(_torch.int64)).unsqueeze(-1)
-    index = _torch.empty(shape + [len(adv)], dtype=_torch.int64, device=device)
+        return _to((a if a.dtype == _torch.int64 else a.to(_torch.int64)).unsqueeze(-1), device)
+    index = _torch.empty(shape + [len(adv)], dtype=_torch.int64, device="cpu" if on_host else device)
     for j, (_, a) in enumerate(adv):
-        index.select(-1, j).copy_(a.expand(*shape))
-    return index
+        index.select(-1, j).copy_(_to(a, index.device).expand(*shape))
+    return _to(index, device)
 
 
 def getitem(t, index):
