@@ -56,6 +56,8 @@ static const Case cases[] = {
   { "/debug/embedding/sticky", "debug/embedding_sticky.py", NULL, NULL, "debug/embedding_sticky", 0 },
   { "/debug/sanitize/embedding-race", "debug/race_embedding.py", "--sanitize", NULL, "debug/race_embedding", 1 },
   { "/debug/sanitize/index-put-race", "debug/race_index_put.py", "--sanitize", NULL, "debug/race_index_put", 1 },
+  { "/debug/sanitize/index-indices-race", "debug/race_index_indices.py", "--sanitize", NULL,
+    "debug/race_index_indices", 0 },
   { "/debug/illegal-access/default", "debug/illegal_access.py", NULL, NULL, "debug/illegal_access", 1 },
   { "/debug/illegal-access/sync-option", "debug/illegal_access.py", "--sync", NULL, "debug/illegal_access.sync", 1 },
   { "/debug/illegal-access/launch-blocking", "debug/illegal_access.py", NULL, "CUDA_LAUNCH_BLOCKING=1",

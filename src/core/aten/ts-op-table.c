@@ -42,9 +42,9 @@ G_STATIC_ASSERT (TS_CUDA_MAX_DIMS <= TS_MAX_DIMS);
 #define ARITY_GATHER       2
 #define ARITY_ARANGE       0
 #define ARITY_RANDOM       0
-/* the stacked indices and a masked fill's value are no schema Tensor */
-#define ARITY_INDEX        1
-#define ARITY_INDEX_PUT    1
+/* the stacked indices are the schema's indices (or mask, or index) */
+#define ARITY_INDEX        2
+#define ARITY_INDEX_PUT    2
 #define ARITY_NONZERO      1
 #define ARITY_MASKED_FILL  1
 
