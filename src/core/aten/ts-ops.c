@@ -329,6 +329,18 @@ tensor_view (const TsTensor *t,
   memcpy (view->strides, t->strides, t->ndim * sizeof (gint64));
 }
 
+/* The views of an indexing job's three tensor slots. */
+static void
+job_views (Job    *job,
+           TsView *v0,
+           TsView *v1,
+           TsView *v2)
+{
+  tensor_view (job->t[0], v0);
+  tensor_view (job->t[1], v1);
+  tensor_view (job->t[2], v2);
+}
+
 /* The view of a job's operand k: its tensor, or the Python scalar. */
 static void
 operand_view (Job    *job,
@@ -1302,9 +1314,7 @@ index_select_job (Job     *job,
   TsView out, in, index;
   TsIndexFailure failure;
 
-  tensor_view (job->t[0], &out);
-  tensor_view (job->t[1], &in);
-  tensor_view (job->t[2], &index);
+  job_views (job, &out, &in, &index);
   if (ts_cpu_index_select (&in, (guint) job->dims[0], &index, &out, &failure, error))
     return TRUE;
 
@@ -1381,9 +1391,7 @@ gather_job (Job     *job,
   TsView out, in, index;
   TsIndexFailure failure = { 0, -1, 0 };
 
-  tensor_view (job->t[0], &out);
-  tensor_view (job->t[1], &in);
-  tensor_view (job->t[2], &index);
+  job_views (job, &out, &in, &index);
   if (ts_cpu_gather (&in, (guint) job->dims[0], &index, &out, &failure, error))
     return TRUE;
   /* as for index_select, only device jobs meet a bad index here */
@@ -1509,9 +1517,7 @@ index_job (Job     *job,
   TsView out, in, index;
   TsIndexFailure failure = { 0, -1, 0 };
 
-  tensor_view (job->t[0], &out);
-  tensor_view (job->t[1], &in);
-  tensor_view (job->t[2], &index);
+  job_views (job, &out, &in, &index);
   return ts_cpu_index (&in, (guint) job->dims[0], &index, &out, &failure, error) ||
          index_fault (job, job->t[1], &failure, error);
 }
@@ -1523,9 +1529,7 @@ index_put_job (Job     *job,
   TsView self, values, index;
   TsIndexFailure failure = { 0, -1, 0 };
 
-  tensor_view (job->t[0], &self);
-  tensor_view (job->t[1], &values);
-  tensor_view (job->t[2], &index);
+  job_views (job, &self, &values, &index);
   return ts_cpu_index_put (&self, (guint) job->dims[0], &index, &values, job->p0 != 0, &failure, error) ||
          index_fault (job, job->t[0], &failure, error);
 }
