@@ -37,10 +37,6 @@ def _broadcast(shapes):
                 return None
             if size != 1:
                 out[d] = size
-    for s in shapes:  # a 0 against a 1 stays 0
-        for k, size in enumerate(s):
-            if size == 0:
-                out[n - len(s) + k] = 0
     return out
 
 
@@ -70,7 +66,7 @@ def _warn_user(message):
     """A UserWarning at the first frame outside torch, as a C++ warning
     surfaces at the Python line that called into it."""
     level, frame = 2, _sys._getframe(1)
-    while frame is not None and frame.f_globals.get("__name__", "").startswith("torch"):
+    while frame is not None and frame.f_globals.get("__name__", "").partition(".")[0] == "torch":
         frame, level = frame.f_back, level + 1
     _warnings.warn(message, UserWarning, stacklevel=level)
 
