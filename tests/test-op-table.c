@@ -119,6 +119,7 @@ check_access (const TsOpDesc *desc)
   for (guint i = 0; i < G_N_ELEMENTS (desc->args); i++)
     {
       g_autofree char *arg = NULL;
+      g_autofree char *list = NULL;
       gboolean found = FALSE;
 
       if (i >= n_slots)
@@ -128,8 +129,9 @@ check_access (const TsOpDesc *desc)
         }
       g_assert_nonnull (desc->args[i]);
       arg = g_strconcat ("Tensor ", desc->args[i], NULL);
+      list = g_strconcat ("Tensor?[] ", desc->args[i], NULL);  /* index's indices */
       for (guint k = 0; k < G_N_ELEMENTS (schemas); k++)
-        found |= schemas[k] != NULL && strstr (schemas[k], arg) != NULL;
+        found |= schemas[k] != NULL && (strstr (schemas[k], arg) != NULL || strstr (schemas[k], list) != NULL);
       g_assert_true (found);
     }
 }

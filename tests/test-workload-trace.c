@@ -6,7 +6,9 @@
  * Runs tests/workloads/trace/callsites.py, reads the trace back and checks
  * that API calls point at the user's lines (not at our torch package), that
  * pageable copies block the host while pinned non_blocking ones do not, and
- * that the trace is complete after an exception or sys.exit().
+ * that the trace is complete after an exception or sys.exit(); and, from
+ * tests/workloads/trace/indexing.py, that indexing's ops and nonzero's
+ * wait are on the timeline.
  */
 
 #include <glib.h>
@@ -21,10 +23,11 @@
 #include "ts-trace-reader.h"
 
 static TsRecorder *
-run_and_read (const char *arg,
-              int         expected_status)
+run_script (const char *name,
+            const char *arg,
+            int         expected_status)
 {
-  g_autofree char *script = g_build_filename (TS_TEST_SRCDIR, "workloads", "trace", "callsites.py", NULL);
+  g_autofree char *script = g_build_filename (TS_TEST_SRCDIR, "workloads", "trace", name, NULL);
   g_autofree char *dir = g_dir_make_tmp ("ts-trace-XXXXXX", NULL);
   g_autofree char *trace = g_build_filename (dir, "out.tstrace", NULL);
   const char *argv[] = { TS_CLI_PATH, "run", "--gpus", "2", "-o", trace, script, arg, NULL };
@@ -46,6 +49,13 @@ run_and_read (const char *arg,
   g_unlink (trace);
   g_rmdir (dir);
   return recorder;
+}
+
+static TsRecorder *
+run_and_read (const char *arg,
+              int         expected_status)
+{
+  return run_script ("callsites.py", arg, expected_status);
 }
 
 static gboolean
@@ -139,6 +149,44 @@ test_copies (void)
   g_assert_cmpuint (n_pinned, ==, 1);
 }
 
+/* Indexing ops are kernels under their aten:: names at the user's line;
+ * a mask index waits for the mask's values (nonzero), a mask assignment
+ * of a number does not (masked_fill_). */
+static void
+test_indexing (void)
+{
+  g_autoptr(TsRecorder) recorder = run_script ("indexing.py", NULL, 0);
+  TsApiCallRecord api;
+  guint n_waits = 0;
+
+  g_assert_true (find_api (recorder, "aten::masked_fill_", &api));
+  g_assert_cmpuint (api.loc.line, ==, 4);
+  g_assert_true (find_api (recorder, "aten::nonzero", &api));
+  g_assert_cmpuint (api.loc.line, ==, 5);
+  g_assert_true (find_api (recorder, "aten::index", &api));
+  g_assert_cmpuint (api.loc.line, ==, 5);
+  for (gsize i = 0; i < ts_recorder_get_count (recorder, TS_RECORD_MEMCPY); i++)
+    {
+      TsMemcpyRecord copy;
+
+      g_assert_true (ts_recorder_get (recorder, TS_RECORD_MEMCPY, i, &copy));
+      if (copy.kind != TS_COPY_DEVICE_TO_HOST)
+        continue;
+      for (gsize j = 0; j < ts_recorder_get_count (recorder, TS_RECORD_API_CALL); j++)
+        {
+          g_assert_true (ts_recorder_get (recorder, TS_RECORD_API_CALL, j, &api));
+          if (api.correlation != copy.correlation)
+            continue;
+          /* the mask's copy, from line 5 only, and the host waited for it
+           * (its API calls: aten::copy_ and cudaMemcpyAsync) */
+          g_assert_cmpuint (api.loc.line, ==, 5);
+          g_assert_cmpint (api.end, >=, copy.end);
+        }
+      n_waits++;
+    }
+  g_assert_cmpuint (n_waits, ==, 1);
+}
+
 static void
 test_raise (void)
 {
@@ -212,6 +260,7 @@ main (int   argc,
   g_test_init (&argc, &argv, NULL);
   g_test_add_func ("/workload-trace/callsites", test_callsites);
   g_test_add_func ("/workload-trace/copies", test_copies);
+  g_test_add_func ("/workload-trace/indexing", test_indexing);
   g_test_add_func ("/workload-trace/raise", test_raise);
   g_test_add_func ("/workload-trace/exit", test_exit);
   g_test_add_func ("/workload-trace/sigterm", test_sigterm);

@@ -94,3 +94,25 @@ ts_device_assert_gather (const TsView *index,
     }
   fflush (stderr);
 }
+
+/* PyTorch's index and index_put_ kernels (IndexKernel.cu, gpu_index_kernel)
+ * check each index as they compute the offset. */
+#define INDEX_WHERE "../aten/src/ATen/native/cuda/IndexKernel.cu:92"
+#define INDEX_KERNEL "operator()"
+#define INDEX_COND "-sizes[i] <= index && index < sizes[i] && \"index out of bounds\""
+
+void
+ts_device_assert_index (gint64 position,
+                        gint64 n_stacked)
+{
+  g_autofree char *line = NULL;
+
+  g_return_if_fail (position >= 0 && position < n_stacked);
+  /* PyTorch runs one thread per result element, and each thread of the
+   * bad index's row asserts; the simulator prints one line, numbered by
+   * the index's position (a simplification: the block and thread are not
+   * those of the real launch) */
+  line = ts_device_assert_format (INDEX_WHERE, INDEX_KERNEL, (guint64) position, INDEX_COND);
+  fprintf (stderr, "%s\n", line);
+  fflush (stderr);
+}

@@ -38,6 +38,12 @@ void  ts_device_assert_index_select (gint64 position,
 void  ts_device_assert_gather       (const TsView *index,
                                      gint64        dim_size);
 
+/* The indexing kernel's line (index, index_put_ and their kin) for the
+ * first bad index, at @position of the n_stacked (*B, k) stacked indices
+ * (one line only: see the definition). */
+void  ts_device_assert_index        (gint64 position,
+                                     gint64 n_stacked);
+
 /* The line of one failing thread, without the newline. */
 char *ts_device_assert_format       (const char *where,
                                      const char *kernel,

@@ -39,6 +39,10 @@ typedef enum
   TS_OP_FAMILY_GATHER,
   TS_OP_FAMILY_ARANGE,
   TS_OP_FAMILY_RANDOM,
+  TS_OP_FAMILY_INDEX,        /* index, masked_select, take */
+  TS_OP_FAMILY_INDEX_PUT,    /* index_put_, masked_scatter_, put_ */
+  TS_OP_FAMILY_NONZERO,
+  TS_OP_FAMILY_MASKED_FILL,
   TS_OP_N_FAMILIES
 } TsOpFamily;
 

@@ -358,6 +358,18 @@ tensor_view (const TsTensor *t,
   memcpy (view->strides, t->strides, t->ndim * sizeof (gint64));
 }
 
+/* The views of an indexing job's three tensor slots. */
+static void
+job_views (Job    *job,
+           TsView *v0,
+           TsView *v1,
+           TsView *v2)
+{
+  tensor_view (job->t[0], v0);
+  tensor_view (job->t[1], v1);
+  tensor_view (job->t[2], v2);
+}
+
 /* The view of a job's operand k: its tensor, or the Python scalar. */
 static void
 operand_view (Job    *job,
@@ -1297,6 +1309,34 @@ ts_ops_matmul (TsTensor  *a,
 
 /* Indexing --------------------------------------------------------------- */
 
+/* Launches the job of an indexing op that reads in at index into out (the
+ * job's slots 0, 1 and 2), over dim; returns out, or NULL and drops it. */
+static TsTensor *
+index_launch (TsOpId     op,
+              TsDevice   device,
+              int        dim,
+              TsTensor  *out,
+              TsTensor  *in,
+              TsTensor  *index,
+              GError   **error)
+{
+  Job *job = job_new (ts_op_get (op));
+  TsView vindex, vout;
+
+  job->dims[0] = dim;
+  job_set (job, 0, out);
+  job_set (job, 1, in);
+  job_set (job, 2, index);
+  tensor_view (index, &vindex);
+  tensor_view (out, &vout);
+  if (!dispatch (job, device, ts_cost_index (&vindex, &vout), error))
+    {
+      ts_tensor_unref (out);
+      return NULL;
+    }
+  return out;
+}
+
 static gboolean
 index_select_job (Job     *job,
                   GError **error)
@@ -1304,9 +1344,7 @@ index_select_job (Job     *job,
   TsView out, in, index;
   TsIndexFailure failure;
 
-  tensor_view (job->t[0], &out);
-  tensor_view (job->t[1], &in);
-  tensor_view (job->t[2], &index);
+  job_views (job, &out, &in, &index);
   if (ts_cpu_index_select (&in, (guint) job->dims[0], &index, &out, &failure, error))
     return TRUE;
 
@@ -1332,9 +1370,7 @@ ts_ops_index_select (TsTensor  *self,
   TsDevice device;
   gint64 shape[TS_MAX_DIMS];
   g_autoptr(TsTensor) host_index = NULL;
-  TsView vindex, vout;
   TsTensor *out;
-  Job *job;
 
   if (!common_device (operands, 2, &device, error))
     return NULL;
@@ -1374,19 +1410,7 @@ ts_ops_index_select (TsTensor  *self,
   out = ts_tensor_new_empty (device, self->dtype, self->ndim, shape, FALSE, error);
   if (out == NULL)
     return NULL;
-  job = job_new (ts_op_get (TS_OP_INDEX_SELECT));
-  job->dims[0] = dim;
-  job_set (job, 0, out);
-  job_set (job, 1, self);
-  job_set (job, 2, index);
-  tensor_view (index, &vindex);
-  tensor_view (out, &vout);
-  if (!dispatch (job, device, ts_cost_index (&vindex, &vout), error))
-    {
-      ts_tensor_unref (out);
-      return NULL;
-    }
-  return out;
+  return index_launch (TS_OP_INDEX_SELECT, device, dim, out, self, index, error);
 }
 
 /* gather: out[i][j] = self[index[i][j]][j] for dim 0, and so on. */
@@ -1397,9 +1421,7 @@ gather_job (Job     *job,
   TsView out, in, index;
   TsIndexFailure failure = { 0, -1, 0 };
 
-  tensor_view (job->t[0], &out);
-  tensor_view (job->t[1], &in);
-  tensor_view (job->t[2], &index);
+  job_views (job, &out, &in, &index);
   if (ts_cpu_gather (&in, (guint) job->dims[0], &index, &out, &failure, error))
     return TRUE;
   /* as for index_select, only device jobs meet a bad index here */
@@ -1474,9 +1496,7 @@ ts_ops_gather (TsTensor  *self,
 {
   TsTensor *operands[2] = { self, index };
   TsDevice device;
-  TsView vindex, vout;
   TsTensor *out;
-  Job *job;
 
   if (!common_device (operands, 2, &device, error))
     return NULL;
@@ -1488,19 +1508,259 @@ ts_ops_gather (TsTensor  *self,
   out = ts_tensor_new_empty (device, self->dtype, index->ndim, index->shape, FALSE, error);
   if (out == NULL || ts_tensor_numel (out) == 0)
     return out;
-  job = job_new (ts_op_get (TS_OP_GATHER));
-  job->dims[0] = dim;
-  job_set (job, 0, out);
-  job_set (job, 1, self);
+  return index_launch (TS_OP_GATHER, device, dim, out, self, index, error);
+}
+
+/* Advanced indexing (torch/_indexing.py parses the subscript) --------- */
+
+/* index and index_put_ over (*B, k) stacked indices (ts_cpu_index): a bad
+ * index is the CPU kernel's IndexError (take and put_ name the flat
+ * element, as their own kernels do), or on a device the kernel's
+ * device-side assert. */
+static gboolean
+index_fault (Job                  *job,
+             TsTensor             *self,
+             const TsIndexFailure *failure,
+             GError              **error)
+{
+  TsOpId op = job->desc->id;
+
+  if (failure->position >= 0 && (op == TS_OP_TAKE || op == TS_OP_PUT) && error != NULL)
+    {
+      g_clear_error (error);
+      g_set_error (error, TS_KERNEL_ERROR, TS_KERNEL_ERROR_INDEX,
+                   "out of range: tried to access index %" G_GINT64_FORMAT " on a tensor of %"
+                   G_GINT64_FORMAT " elements.", failure->index, ts_tensor_numel (self));
+    }
+  if (failure->position >= 0 && ts_tensor_get_device (job->t[0]).type == TS_DEVICE_CUDA)
+    {
+      ts_device_assert_index (failure->position, ts_tensor_numel (job->t[2]));
+      job->fault = TS_DEVICE_ERROR_ASSERT;
+    }
+  return FALSE;
+}
+
+static gboolean
+index_job (Job     *job,
+           GError **error)
+{
+  TsView out, in, index;
+  TsIndexFailure failure = { 0, -1, 0 };
+
+  job_views (job, &out, &in, &index);
+  return ts_cpu_index (&in, (guint) job->dims[0], &index, &out, &failure, error) ||
+         index_fault (job, job->t[1], &failure, error);
+}
+
+static gboolean
+index_put_job (Job     *job,
+               GError **error)
+{
+  TsView self, values, index;
+  TsIndexFailure failure = { 0, -1, 0 };
+
+  job_views (job, &self, &values, &index);
+  return ts_cpu_index_put (&self, (guint) job->dims[0], &index, &values, job->p0 != 0, &failure, error) ||
+         index_fault (job, job->t[0], &failure, error);
+}
+
+static gboolean
+same_shape (guint         ndim,
+            const gint64 *shape,
+            const TsTensor *t)
+{
+  return t->ndim == ndim && memcmp (t->shape, shape, ndim * sizeof (gint64)) == 0;
+}
+
+/* The shape of self[index]: self.shape[:pos] + B + self.shape[pos + k:]. */
+static gboolean
+index_result_shape (TsTensor  *self,
+                    guint      pos,
+                    TsTensor  *index,
+                    guint     *ndim,
+                    gint64    *shape,
+                    GError   **error)
+{
+  guint k = index->ndim ? (guint) index->shape[index->ndim - 1] : 0;
+
+  if (index->dtype != TS_DTYPE_INT64 || index->ndim == 0 || pos + k > self->ndim ||
+      self->ndim - k + index->ndim - 1 > TS_MAX_DIMS)
+    {
+      g_set_error_literal (error, TS_TENSOR_ERROR, TS_TENSOR_ERROR_RUNTIME,
+                           "index: expected int64 indices stacked as (*B, k) over the dims of self");
+      return FALSE;
+    }
+  *ndim = 0;
+  for (guint d = 0; d < pos; d++)
+    shape[(*ndim)++] = self->shape[d];
+  for (guint d = 0; d + 1 < index->ndim; d++)
+    shape[(*ndim)++] = index->shape[d];
+  for (guint d = pos + k; d < self->ndim; d++)
+    shape[(*ndim)++] = self->shape[d];
+  return TRUE;
+}
+
+TsTensor *
+ts_ops_index (TsOpId     op,
+              TsTensor  *self,
+              guint      pos,
+              TsTensor  *index,
+              GError   **error)
+{
+  TsTensor *operands[2] = { self, index };
+  gint64 shape[TS_MAX_DIMS];
+  TsDevice device;
+  TsTensor *out;
+  guint ndim;
+
+  if (!common_device (operands, 2, &device, error) ||
+      !index_result_shape (self, pos, index, &ndim, shape, error))
+    return NULL;
+  out = ts_tensor_new_empty (device, self->dtype, ndim, shape, FALSE, error);
+  if (out == NULL || ts_tensor_numel (out) == 0)
+    return out;
+  return index_launch (op, device, pos, out, self, index, error);
+}
+
+gboolean
+ts_ops_index_put_ (TsOpId     op,
+                   TsTensor  *self,
+                   guint      pos,
+                   TsTensor  *index,
+                   TsTensor  *values,
+                   gboolean   accumulate,
+                   GError   **error)
+{
+  TsTensor *operands[3] = { self, index, values };
+  gint64 shape[TS_MAX_DIMS];
+  TsView vindex, vvalues;
+  TsDevice device;
+  guint ndim;
+  Job *job;
+
+  if (!common_device (operands, 3, &device, error) ||
+      !index_result_shape (self, pos, index, &ndim, shape, error))
+    return FALSE;
+  if (values->dtype != self->dtype || !same_shape (ndim, shape, values))
+    {
+      g_set_error_literal (error, TS_TENSOR_ERROR, TS_TENSOR_ERROR_RUNTIME,
+                           "index_put_: values must have self's dtype and the indexing result's shape");
+      return FALSE;
+    }
+  if (ts_tensor_numel (values) == 0)
+    return TRUE;
+  job = job_new (ts_op_get (op));
+  job->dims[0] = (int) pos;
+  job->p0 = accumulate;
+  job_set (job, 0, self);
+  job_set (job, 1, values);
   job_set (job, 2, index);
   tensor_view (index, &vindex);
+  tensor_view (values, &vvalues);
+  return dispatch (job, device, ts_cost_index (&vindex, &vvalues), error);
+}
+
+static gboolean
+nonzero_job (Job     *job,
+             GError **error)
+{
+  TsView out, in;
+
+  tensor_view (job->t[0], &out);
+  tensor_view (job->t[1], &in);
+  return ts_cpu_nonzero (&in, &out, error);
+}
+
+/* The output's size depends on the values: on a device the host waits for
+ * them (PyTorch copies the count back and synchronizes the stream), then
+ * launches the kernel that writes the positions. */
+TsTensor *
+ts_ops_nonzero (TsTensor  *self,
+                GError   **error)
+{
+  g_autoptr(TsTensor) host = ts_ops_to_host (self, error);
+  gint64 shape[2];
+  TsView vin, vout;
+  TsTensor *out;
+  Job *job;
+
+  if (host == NULL)
+    return NULL;
+  tensor_view (host, &vin);
+  shape[0] = ts_cpu_count_nonzero (&vin);
+  shape[1] = self->ndim;
+  out = ts_tensor_new_empty (ts_tensor_get_device (self), TS_DTYPE_INT64, 2, shape, FALSE, error);
+  if (out == NULL || ts_tensor_numel (out) == 0)
+    return out;
+  job = job_new (ts_op_get (TS_OP_NONZERO));
+  job_set (job, 0, out);
+  job_set (job, 1, self);
+  tensor_view (self, &vin);
   tensor_view (out, &vout);
-  if (!dispatch (job, device, ts_cost_index (&vindex, &vout), error))
+  if (!dispatch (job, ts_tensor_get_device (self), ts_cost_index (&vin, &vout), error))
     {
       ts_tensor_unref (out);
       return NULL;
     }
   return out;
+}
+
+static gboolean
+masked_fill_job (Job     *job,
+                 GError **error)
+{
+  TsView self, mask, value;
+  guint8 element[16] __attribute__ ((aligned (16)));
+
+  tensor_view (job->t[0], &self);
+  tensor_view (job->t[1], &mask);
+  /* the value as one element of self's dtype, as fill_job stores it */
+  if (job->scalar.kind == TS_DTYPE_FLOAT64 || ts_dtype_is_floating (self.dtype))
+    ts_dtype_store (self.dtype, element, job->scalar.kind == TS_DTYPE_FLOAT64 ? job->scalar.value
+                                                                               : (double) job->scalar.ivalue);
+  else
+    ts_dtype_store_int (self.dtype, element, job->scalar.ivalue);
+  ts_view_init_scalar (&value, self.dtype, element);
+  return ts_cpu_masked_fill (&self, &mask, &value, error);
+}
+
+/* mask is bool with self's shape (broadcast by the caller); the value
+ * travels in the kernel's arguments. */
+gboolean
+ts_ops_masked_fill_ (TsTensor        *self,
+                     TsTensor        *mask,
+                     const TsScalar  *value,
+                     GError         **error)
+{
+  TsTensor *operands[2] = { self, mask };
+  TsView vmask, vself;
+  TsDevice device;
+  Job *job;
+
+  if (!common_device (operands, 2, &device, error))
+    return FALSE;
+  if (mask->dtype != TS_DTYPE_BOOL || !same_shape (self->ndim, self->shape, mask))
+    {
+      g_set_error_literal (error, TS_TENSOR_ERROR, TS_TENSOR_ERROR_RUNTIME,
+                           "masked_fill_: expected a bool mask of self's shape");
+      return FALSE;
+    }
+  if (ts_dtype_scalar_overflows (self->dtype, value->kind != TS_DTYPE_FLOAT64, value->ivalue, value->value))
+    {
+      g_set_error (error, TS_TENSOR_ERROR, TS_TENSOR_ERROR_RUNTIME,
+                   "value cannot be converted to type %s without overflow",
+                   ts_dtype_cpp_type_name (self->dtype));
+      return FALSE;
+    }
+  if (ts_tensor_numel (self) == 0)
+    return TRUE;
+  job = job_new (ts_op_get (TS_OP_MASKED_FILL));
+  job->scalar = *value;
+  job_set (job, 0, self);
+  job_set (job, 1, mask);
+  tensor_view (mask, &vmask);
+  tensor_view (self, &vself);
+  return dispatch (job, device, ts_cost_index (&vmask, &vself), error);
 }
 
 /* at::embedding: weight.index_select (0, indices.reshape (-1)) viewed as
@@ -1517,9 +1777,7 @@ ts_ops_embedding (TsTensor  *weight,
   gint64 n;
   g_autoptr(TsTensor) flat = NULL;
   g_autoptr(TsTensor) dense = NULL;
-  TsView vindex, vout;
   TsTensor *out;
-  Job *job;
 
   if (weight->ndim != 2)
     {
@@ -1572,19 +1830,7 @@ ts_ops_embedding (TsTensor  *weight,
   out = ts_tensor_new_empty (device, weight->dtype, indices->ndim + 1, shape, FALSE, error);
   if (out == NULL || ts_tensor_numel (out) == 0)
     return out;
-  job = job_new (ts_op_get (TS_OP_EMBEDDING));
-  job->dims[0] = 0;
-  job_set (job, 0, out);
-  job_set (job, 1, weight);
-  job_set (job, 2, flat);
-  tensor_view (flat, &vindex);
-  tensor_view (out, &vout);
-  if (!dispatch (job, device, ts_cost_index (&vindex, &vout), error))
-    {
-      ts_tensor_unref (out);
-      return NULL;
-    }
-  return out;
+  return index_launch (TS_OP_EMBEDDING, device, 0, out, weight, flat, error);
 }
 
 gboolean
@@ -2417,6 +2663,16 @@ random_device (Job                 *job,
                     job->seed, job->offset, stream);
 }
 
+/* The families with no device kernel yet (their rows say
+ * TS_OP_CUDA_HOST): a real GPU computes them on the host fallback. */
+static int
+host_only_device (Job                 *job,
+                  const TsCudaKernels *k,
+                  gpointer             stream)
+{
+  return TS_CUDA_ERROR_NOT_SUPPORTED;
+}
+
 /* Copies: same-dtype dense copies are memcpys (within a device, between
  * devices, across the host boundary); casts and strides on one device
  * are the copy kernel's; across the host boundary or between devices
@@ -2479,6 +2735,10 @@ static const struct
   [TS_OP_FAMILY_GATHER] = { gather_job, gather_device },
   [TS_OP_FAMILY_ARANGE] = { arange_job, arange_device },
   [TS_OP_FAMILY_RANDOM] = { random_job, random_device },
+  [TS_OP_FAMILY_INDEX] = { index_job, host_only_device },
+  [TS_OP_FAMILY_INDEX_PUT] = { index_put_job, host_only_device },
+  [TS_OP_FAMILY_NONZERO] = { nonzero_job, host_only_device },
+  [TS_OP_FAMILY_MASKED_FILL] = { masked_fill_job, host_only_device },
 };
 
 static gboolean

@@ -109,6 +109,29 @@ TsTensor  *ts_ops_gather          (TsTensor        *self,
 TsTensor  *ts_ops_embedding       (TsTensor        *weight,
                                    TsTensor        *indices,
                                    GError         **error);
+/* Advanced indexing (torch/_indexing.py): self's dims pos .. pos + k - 1
+ * indexed by int64 indices stacked as (*B, k) (ts_cpu_index); @op is the
+ * row it runs as (INDEX, MASKED_SELECT, TAKE; INDEX_PUT, MASKED_SCATTER,
+ * PUT). values have self's dtype and the result's shape. */
+TsTensor  *ts_ops_index           (TsOpId           op,
+                                   TsTensor        *self,
+                                   guint            pos,
+                                   TsTensor        *index,
+                                   GError         **error);
+gboolean   ts_ops_index_put_      (TsOpId           op,
+                                   TsTensor        *self,
+                                   guint            pos,
+                                   TsTensor        *index,
+                                   TsTensor        *values,
+                                   gboolean         accumulate,
+                                   GError         **error);
+/* (count, ndim) int64; a device's host waits for the values */
+TsTensor  *ts_ops_nonzero         (TsTensor        *self,
+                                   GError         **error);
+gboolean   ts_ops_masked_fill_    (TsTensor        *self,
+                                   TsTensor        *mask,
+                                   const TsScalar  *value,
+                                   GError         **error);
 gboolean   ts_ops_equal           (TsTensor        *a,
                                    TsTensor        *b,
                                    gboolean        *result,

@@ -196,3 +196,262 @@ ts_cpu_gather (const TsView   *in,
     }
   return TRUE;
 }
+
+/* -- Advanced indexing ------------------------------------------------------
+ *
+ * PyTorch's index and index_put_ after its restriding: the k indexed dims
+ * of self are adjacent, from dim pos on, and the indices come stacked as
+ * one integer tensor of shape (*B, k) (index[b][j] indexes dim pos + j). The
+ * result has shape self.shape[:pos] + B + self.shape[pos + k:]. */
+
+typedef struct
+{
+  const TsView *self;
+  const TsView *index;
+  guint         pos;
+  guint         k;
+  gint64        n_b;     /* elements of B */
+  gint64        inner;   /* elements of self.shape[pos + k:] */
+} IndexWalk;
+
+static gboolean
+index_walk_init (IndexWalk     *walk,
+                 const TsView  *self,
+                 guint          pos,
+                 const TsView  *index,
+                 GError       **error)
+{
+  walk->self = self;
+  walk->index = index;
+  walk->pos = pos;
+  walk->k = index->ndim ? (guint) index->shape[index->ndim - 1] : 0;
+  if (!check_index_dtype (index, "index", error))
+    return FALSE;
+  if (index->ndim == 0 || pos + walk->k > self->ndim)
+    {
+      g_set_error_literal (error, TS_KERNEL_ERROR, TS_KERNEL_ERROR_SHAPE,
+                           "index: the stacked indices do not fit the indexed tensor");
+      return FALSE;
+    }
+  walk->n_b = 1;
+  for (guint d = 0; d + 1 < index->ndim; d++)
+    walk->n_b *= index->shape[d];
+  walk->inner = 1;
+  for (guint d = pos + walk->k; d < self->ndim; d++)
+    walk->inner *= self->shape[d];
+  return TRUE;
+}
+
+/* The result's element count (the product of its shape). */
+static gint64
+index_walk_numel (const IndexWalk *walk)
+{
+  gint64 outer = 1;
+
+  for (guint d = 0; d < walk->pos; d++)
+    outer *= walk->self->shape[d];
+  return outer * walk->n_b * walk->inner;
+}
+
+/* The first index outside [-size, size) of its dim, in row-major order of
+ * the stacked indices, as PyTorch's CPU index kernel checks it. */
+static gboolean
+index_walk_find_bad (const IndexWalk *walk,
+                     TsIndexFailure  *failure)
+{
+  for (gint64 i = 0; i < walk->n_b * walk->k; i++)
+    {
+      gint64 size = walk->self->shape[walk->pos + i % walk->k];
+      gint64 v = ts_dtype_load_int (walk->index->dtype, ts_view_linear_ptr (walk->index, i));
+
+      if (v < -size || v >= size)
+        {
+          failure->index = v;
+          failure->position = i;
+          failure->dim_size = size;
+          return TRUE;
+        }
+    }
+  return FALSE;
+}
+
+/* The element of self that result element e reads or writes. */
+static gpointer
+index_walk_self_ptr (const IndexWalk *walk,
+                     gint64           e)
+{
+  gint64 at[TS_MAX_DIMS];
+  gint64 post = e % walk->inner;
+  gint64 b = (e / walk->inner) % MAX (walk->n_b, 1);
+  gint64 pre = e / walk->inner / MAX (walk->n_b, 1);
+  const TsView *self = walk->self;
+
+  for (guint d = self->ndim; d-- > walk->pos + walk->k;)
+    {
+      at[d] = post % self->shape[d];
+      post /= self->shape[d];
+    }
+  for (guint j = 0; j < walk->k; j++)
+    {
+      gint64 v = ts_dtype_load_int (walk->index->dtype, ts_view_linear_ptr (walk->index, b * walk->k + j));
+
+      at[walk->pos + j] = v < 0 ? v + self->shape[walk->pos + j] : v;
+    }
+  for (guint d = walk->pos; d-- > 0;)
+    {
+      at[d] = pre % self->shape[d];
+      pre /= self->shape[d];
+    }
+  return ts_view_element_ptr (self, at);
+}
+
+static gboolean
+index_walk_check (const IndexWalk *walk,
+                  const TsView    *other,
+                  TsIndexFailure  *failure,
+                  GError         **error)
+{
+  TsIndexFailure f;
+
+  if (index_walk_find_bad (walk, &f))
+    {
+      if (failure)
+        *failure = f;
+      g_set_error (error, TS_KERNEL_ERROR, TS_KERNEL_ERROR_INDEX,
+                   "index %" G_GINT64_FORMAT " is out of bounds for dimension %" G_GINT64_FORMAT
+                   " with size %" G_GINT64_FORMAT, f.index, f.position % MAX (walk->k, 1), f.dim_size);
+      return FALSE;
+    }
+  if (ts_view_numel (other) != index_walk_numel (walk) || other->dtype != walk->self->dtype)
+    {
+      g_set_error_literal (error, TS_KERNEL_ERROR, TS_KERNEL_ERROR_SHAPE,
+                           "index: the result's shape or dtype does not match");
+      return FALSE;
+    }
+  return TRUE;
+}
+
+gboolean
+ts_cpu_index (const TsView   *in,
+              guint           pos,
+              const TsView   *index,
+              const TsView   *out,
+              TsIndexFailure *failure,
+              GError        **error)
+{
+  IndexWalk walk;
+  gsize elem = ts_dtype_size (in->dtype);
+
+  if (!index_walk_init (&walk, in, pos, index, error) || !index_walk_check (&walk, out, failure, error))
+    return FALSE;
+  for (gint64 e = 0; e < ts_view_numel (out); e++)
+    memcpy (ts_view_linear_ptr (out, e), index_walk_self_ptr (&walk, e), elem);
+  return TRUE;
+}
+
+/* Accumulation adds in the element's own dtype: integers exactly, floats
+ * through double (as the half types' CPU kernels do through float). */
+static void
+accumulate_element (TsDType       dtype,
+                    gpointer      dst,
+                    gconstpointer src)
+{
+  if (ts_dtype_is_floating (dtype))
+    ts_dtype_store (dtype, dst, ts_dtype_load (dtype, dst) + ts_dtype_load (dtype, src));
+  else if (dtype == TS_DTYPE_BOOL)
+    ts_dtype_store_int (dtype, dst, ts_dtype_load_int (dtype, dst) || ts_dtype_load_int (dtype, src));
+  else
+    ts_dtype_store_int (dtype, dst, (gint64) ((guint64) ts_dtype_load_int (dtype, dst) +
+                                              (guint64) ts_dtype_load_int (dtype, src)));
+}
+
+gboolean
+ts_cpu_index_put (const TsView   *self,
+                  guint           pos,
+                  const TsView   *index,
+                  const TsView   *values,
+                  gboolean        accumulate,
+                  TsIndexFailure *failure,
+                  GError        **error)
+{
+  IndexWalk walk;
+  gsize elem = ts_dtype_size (self->dtype);
+
+  if (!index_walk_init (&walk, self, pos, index, error) || !index_walk_check (&walk, values, failure, error))
+    return FALSE;
+  /* in order: with repeated indices and no accumulation the last write
+   * wins, as PyTorch's serial CPU kernel leaves it */
+  for (gint64 e = 0; e < ts_view_numel (values); e++)
+    {
+      gpointer dst = index_walk_self_ptr (&walk, e);
+
+      if (accumulate)
+        accumulate_element (self->dtype, dst, ts_view_linear_ptr (values, e));
+      else
+        memcpy (dst, ts_view_linear_ptr (values, e), elem);
+    }
+  return TRUE;
+}
+
+gint64
+ts_cpu_count_nonzero (const TsView *in)
+{
+  gint64 n = 0;
+
+  for (gint64 e = 0; e < ts_view_numel (in); e++)
+    n += ts_dtype_load (in->dtype, ts_view_linear_ptr (in, e)) != 0;
+  return n;
+}
+
+gboolean
+ts_cpu_nonzero (const TsView  *in,
+                const TsView  *out,
+                GError       **error)
+{
+  gint64 row = 0;
+
+  if (out->ndim != 2 || out->dtype != TS_DTYPE_INT64 || out->shape[1] != in->ndim ||
+      out->shape[0] != ts_cpu_count_nonzero (in))
+    {
+      g_set_error_literal (error, TS_KERNEL_ERROR, TS_KERNEL_ERROR_SHAPE,
+                           "nonzero(): the output is not (count, ndim) int64");
+      return FALSE;
+    }
+  for (gint64 e = 0; e < ts_view_numel (in); e++)
+    {
+      gint64 rem = e;
+
+      if (ts_dtype_load (in->dtype, ts_view_linear_ptr (in, e)) == 0)
+        continue;
+      for (guint d = in->ndim; d-- > 0;)
+        {
+          gint64 at[2] = { row, d };
+
+          ts_dtype_store_int (TS_DTYPE_INT64, ts_view_element_ptr (out, at), rem % in->shape[d]);
+          rem /= in->shape[d];
+        }
+      row++;
+    }
+  return TRUE;
+}
+
+gboolean
+ts_cpu_masked_fill (const TsView  *self,
+                    const TsView  *mask,
+                    const TsView  *value,
+                    GError       **error)
+{
+  gsize elem = ts_dtype_size (self->dtype);
+
+  if (mask->dtype != TS_DTYPE_BOOL || value->dtype != self->dtype ||
+      ts_view_numel (mask) != ts_view_numel (self) || ts_view_numel (value) != 1)
+    {
+      g_set_error_literal (error, TS_KERNEL_ERROR, TS_KERNEL_ERROR_SHAPE,
+                           "masked_fill_(): the mask or value does not match self");
+      return FALSE;
+    }
+  for (gint64 e = 0; e < ts_view_numel (self); e++)
+    if (*(const guint8 *) ts_view_linear_ptr (mask, e))
+      memcpy (ts_view_linear_ptr (self, e), ts_view_linear_ptr (value, 0), elem);
+  return TRUE;
+}

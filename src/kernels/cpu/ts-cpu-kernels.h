@@ -166,6 +166,10 @@ typedef enum
 #define TS_OP_ELEMENTWISE_MATMUL(b, u)
 #define TS_OP_ELEMENTWISE_INDEX_SELECT(b, u)
 #define TS_OP_ELEMENTWISE_GATHER(b, u)
+#define TS_OP_ELEMENTWISE_INDEX(b, u)
+#define TS_OP_ELEMENTWISE_INDEX_PUT(b, u)
+#define TS_OP_ELEMENTWISE_NONZERO(b, u)
+#define TS_OP_ELEMENTWISE_MASKED_FILL(b, u)
 #define TS_OP_ELEMENTWISE_ARANGE(b, u)
 #define TS_OP_ELEMENTWISE_RANDOM(b, u)
 #define TS_OP_ENUM_ITEM(k)                    k,
@@ -362,6 +366,39 @@ gboolean ts_cpu_gather          (const TsView   *in,
                                  const TsView   *index,
                                  const TsView   *out,
                                  TsIndexFailure *failure,
+                                 GError        **error);
+
+/* PyTorch's index (index_put_ writes values there): the k indexed dims
+ * of in are dims pos .. pos + k - 1, index is an integer tensor of shape
+ * (*B, k) stacking one index per dim (negative ones wrap), and out has
+ * shape in.shape[:pos] + B + in.shape[pos + k:]. A bad index writes
+ * nothing: "index 5 is out of bounds for dimension 0 with size 3" (the
+ * dimension is j, the index's place among the k) and @failure says which
+ * (its position is in the stacked tensor). */
+gboolean ts_cpu_index           (const TsView   *in,
+                                 guint           pos,
+                                 const TsView   *index,
+                                 const TsView   *out,
+                                 TsIndexFailure *failure,
+                                 GError        **error);
+gboolean ts_cpu_index_put       (const TsView   *self,
+                                 guint           pos,
+                                 const TsView   *index,
+                                 const TsView   *values,
+                                 gboolean        accumulate,
+                                 TsIndexFailure *failure,
+                                 GError        **error);
+/* nonzero: out is (ts_cpu_count_nonzero (in), in.ndim) int64, the
+ * positions of in's nonzero elements in row-major order. */
+gint64   ts_cpu_count_nonzero   (const TsView   *in);
+gboolean ts_cpu_nonzero         (const TsView   *in,
+                                 const TsView   *out,
+                                 GError        **error);
+/* self[mask] = value: mask is bool with self's element count (broadcast
+ * by the caller), value one element of self's dtype. */
+gboolean ts_cpu_masked_fill     (const TsView   *self,
+                                 const TsView   *mask,
+                                 const TsView   *value,
                                  GError        **error);
 
 /* -- Random fills (see ts-philox.h for the element mapping) ---------------- */

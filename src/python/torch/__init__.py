@@ -552,18 +552,10 @@ class Tensor(_C.TensorBase, metaclass=_TensorType):
         return (self.select(0, i) for i in range(self._shape[0]))
 
     def __getitem__(self, index):
-        return _index(self, index)
+        return _indexing.getitem(self, index)
 
     def __setitem__(self, index, value):
-        # A tensor or list index selects a copy: writing into it would
-        # silently change nothing. PyTorch writes through index_put_.
-        if _builtins.any(isinstance(i, (Tensor, list)) for i in (index if isinstance(index, tuple) else (index,))):
-            raise _unmodeled.not_modeled("Assignment through a tensor or list index (torch.Tensor.index_put_)")
-        target = _index(self, index)
-        if isinstance(value, Tensor):
-            target.copy_(value)
-        else:
-            target.fill_(value)
+        _indexing.setitem(self, index, value)
 
     def __hash__(self):
         return id(self)
@@ -766,79 +758,18 @@ def _index_check(t, index):
         raise IndexError("too many indices for tensor of dimension %d" % t.dim())
 
 
-def _mask_index(out, dim, mask):
-    """out[..., mask, ...]: the selected positions (read on the host, as
-    PyTorch's nonzero does) gathered with index_select over the flattened dims."""
-    span = list(out.shape[dim:dim + mask.dim()])
-    for k, (m, o) in enumerate(zip(mask.shape, span)):
-        if m != o:
-            raise IndexError("The shape of the mask [%s] at index %d does not match the shape of the "
-                             "indexed tensor [%s] at index %d"
-                             % (", ".join(str(x) for x in mask.shape), k,
-                                ", ".join(str(x) for x in out.shape), dim + k))
-    flat = out.reshape(list(out.shape[:dim]) + [-1] + list(out.shape[dim + mask.dim():]))
-    picks = [k for k, v in enumerate(mask.reshape(-1).tolist()) if v]
-    return flat.index_select(dim, tensor(picks, dtype=int64, device=out.device))
-
-
-def _index(t, index):
-    if not isinstance(index, tuple):
-        index = (index,)
-    _index_check(t, index)
-    if _builtins.any(i is Ellipsis for i in index):
-        n_real = len([i for i in index if i is not None and i is not Ellipsis])
-        k = [j for j, i in enumerate(index) if i is Ellipsis][0]
-        index = index[:k] + (slice(None),) * _builtins.max(t.dim() - n_real, 0) + index[k + 1:]
-    out = t
-    dim = 0       # position in out
-    src_dim = 0   # position in t, for PyTorch's error messages
-    for i in index:
-        if i is None:
-            out = out.unsqueeze(dim)
-            dim += 1
-            continue
-        if isinstance(i, _builtins.bool):
-            raise NotImplementedError("boolean indexing is not supported by Tensorscope yet")
-        if isinstance(i, _builtins.int):
-            size = out.size(dim)
-            if i < -size or i >= size:
-                raise IndexError("index %d is out of bounds for dimension %d with size %d" % (i, src_dim, size))
-            out = out.select(dim, i)
-            src_dim += 1
-        elif isinstance(i, slice):
-            size = out.size(dim)
-            start, stop, step = i.start, i.stop, i.step
-            if step == 0:
-                raise ValueError("slice step cannot be zero")
-            out = out._slice(dim, 0 if start is None else start,
-                             size if stop is None else _builtins.min(stop, size) if stop >= 0 else stop,
-                             1 if step is None else step)
-            dim += 1
-            src_dim += 1
-        elif isinstance(i, Tensor):
-            if i.dtype in (int64, int32):
-                out = out.index_select(dim, i.reshape(-1)).reshape(
-                    list(out.shape[:dim]) + list(i.shape) + list(out.shape[dim + 1:]))
-                dim += i.dim()
-                src_dim += 1
-            elif i.dtype in (bool, uint8):
-                out = _mask_index(out, dim, i)
-                dim += 1
-                src_dim += i.dim()
-            else:
-                raise IndexError("tensors used as indices must be long, int, byte or bool tensors")
-        elif isinstance(i, (list, tuple)):
-            idx = tensor(list(i), device=out.device)
-            out = out.index_select(dim, idx)
-            dim += 1
-            src_dim += 1
-        else:
-            raise IndexError("only integers, slices (`:`), ellipsis (`...`), None and long or byte "
-                             "Variables are valid indices (got %s)" % type(i).__name__)
-    return out
-
-
 Tensor.__module__ = "torch"
+
+from . import _indexing  # noqa: E402
+
+
+# indexing with names: Tensor methods and torch functions alike
+for _name in ("index_put_", "index_put", "masked_fill_", "masked_fill", "masked_scatter_", "masked_scatter",
+              "masked_select", "take", "put_", "nonzero"):
+    setattr(Tensor, _name, getattr(_indexing, _name))
+    if not _name.endswith("_"):
+        globals()[_name] = getattr(_indexing, _name)
+del _name
 
 # creation ---------------------------------------------------------------------
 
