@@ -21,6 +21,7 @@
 
 #include <string.h>
 
+#include "ts-autograd-formulas.h"
 #include "ts-device-assert.h"
 #include "ts-op-access.h"
 #include "ts-op-table.h"
@@ -519,6 +520,8 @@ ts_ops_binary (TsBinaryOp       op,
                GError         **error)
 {
   TsTensor *operands[3] = { a, b, out };
+  TsTensor *inputs[2] = { a, b };
+  TsOpGradAttrs grad = { .has_scalar = b == NULL, .reversed = reverse };
   TsScalar cpu_scalar;
   TsDevice device;
   TsDType compute, result;
@@ -530,6 +533,10 @@ ts_ops_binary (TsBinaryOp       op,
   g_return_val_if_fail (a != NULL, NULL);
   g_return_val_if_fail (b != NULL || scalar != NULL, NULL);
 
+  if (out != NULL && !ts_autograd_check_inplace (out, error))
+    return NULL;
+  if (scalar != NULL)
+    grad.scalar = scalar->kind == TS_DTYPE_FLOAT64 ? scalar->value : (double) scalar->ivalue;
   if (b != NULL && out == NULL && same_layout (a, b))
     {
       /* the common case of a loop of small ops: nothing to promote or
@@ -641,6 +648,12 @@ ts_ops_binary (TsBinaryOp       op,
       ts_tensor_unref (out);
       return NULL;
     }
+  if (operands[2] != NULL)
+    ts_autograd_bump_version (out);
+  ts_autograd_record_op (ts_op_for_binary (op),
+                         !grad.has_scalar ? TS_OP_GRAD_TENSOR
+                         : grad.reversed ? TS_OP_GRAD_REVERSED : TS_OP_GRAD_SCALAR,
+                         inputs, 2, out, &grad);
   return out;
 }
 
@@ -686,6 +699,7 @@ ts_ops_unary (TsUnaryOp   op,
       ts_tensor_unref (out);
       return NULL;
     }
+  ts_autograd_record_op (ts_op_for_unary (op), TS_OP_GRAD_TENSOR, &a, 1, out, NULL);
   return out;
 }
 
@@ -722,12 +736,15 @@ ts_ops_fill (TsTensor        *self,
                    ts_dtype_cpp_type_name (self->dtype));
       return FALSE;
     }
+  if (!ts_autograd_check_inplace (self, error))
+    return FALSE;
   job = job_new (ts_op_get (TS_OP_FILL));
   job->scalar = *value;
   job_set (job, 0, self);
   tensor_view (self, &view);
   if (!dispatch (job, ts_tensor_get_device (self), ts_cost_fill (&view), error))
     return FALSE;
+  ts_autograd_bump_version (self);
   return TRUE;
 }
 
@@ -793,11 +810,30 @@ launch_copy (TsTensor    *dst,
   return ok;
 }
 
+static gboolean copy_impl (TsTensor  *dst,
+                           TsTensor  *src,
+                           gboolean   non_blocking,
+                           GError   **error);
+
+/* copy_: an in-place op (its version bump; no node: CopyBackwards is not
+ * recorded yet, dst's gradient is not cut from src) */
 gboolean
 ts_ops_copy (TsTensor  *dst,
              TsTensor  *src,
              gboolean   non_blocking,
              GError   **error)
+{
+  if (!ts_autograd_check_inplace (dst, error) || !copy_impl (dst, src, non_blocking, error))
+    return FALSE;
+  ts_autograd_bump_version (dst);
+  return TRUE;
+}
+
+static gboolean
+copy_impl (TsTensor  *dst,
+           TsTensor  *src,
+           gboolean   non_blocking,
+           GError   **error)
 {
   TsDevice sd = ts_tensor_get_device (src), dd = ts_tensor_get_device (dst);
   g_autoptr(TsTensor) expanded = NULL;
@@ -900,13 +936,18 @@ ts_ops_to (TsTensor  *self,
       gboolean ok;
 
       ts_session_set_device (device.index, NULL);
-      ok = ts_ops_copy (out, self, non_blocking, error);
+      ok = copy_impl (out, self, non_blocking, error);
       ts_session_set_device (saved, NULL);
       if (!ok)
         return NULL;
     }
-  else if (!ts_ops_copy (out, self, non_blocking, error))
+  else if (!copy_impl (out, self, non_blocking, error))
     return NULL;
+  /* clone() is to() with copy on the same device and dtype */
+  ts_autograd_record_op (ts_op_get (TS_OP_COPY),
+                         copy && dtype == self->dtype && ts_device_equal (device, ts_tensor_get_device (self))
+                         ? TS_OP_GRAD_SCALAR : TS_OP_GRAD_TENSOR,
+                         &self, 1, out, NULL);
   return g_steal_pointer (&out);
 }
 
@@ -996,6 +1037,26 @@ reduce_job (Job     *job,
   return ts_cpu_reduce (job->desc->kernel, &in, job->dim_mask, &out, error);
 }
 
+/* A reduction's node: over dims (their form, wrapped) or all elements */
+static void
+record_reduce (const TsOpDesc *desc,
+               TsTensor       *self,
+               const int      *dims,
+               guint           n_dims,
+               gboolean        keepdim,
+               TsTensor       *out)
+{
+  TsOpGradAttrs grad = { .n_dims = MIN (n_dims, TS_MAX_DIMS), .keepdim = keepdim };
+
+  for (guint i = 0; i < grad.n_dims; i++)
+    {
+      grad.dims[i] = dims[i];
+      ts_tensor_wrap_dim ((int) self->ndim, &grad.dims[i], NULL);
+    }
+  ts_autograd_record_op (desc, n_dims > 0 ? TS_OP_GRAD_SCALAR : TS_OP_GRAD_TENSOR, &self, 1, out,
+                         &grad);
+}
+
 static TsTensor *
 reduce_sum_mean (TsTensor   *self,
                  const int  *dims,
@@ -1042,6 +1103,7 @@ reduce_sum_mean (TsTensor   *self,
       ts_tensor_unref (out);
       return NULL;
     }
+  record_reduce (desc, self, dims, n_dims, keepdim, out);
   return out;
 }
 
@@ -1109,6 +1171,7 @@ ts_ops_max (TsTensor  *self,
       ts_tensor_unref (out);
       return NULL;
     }
+  record_reduce (ts_op_get (is_min ? TS_OP_MIN : TS_OP_MAX), self, NULL, 0, FALSE, out);
   return out;
 }
 
@@ -1164,6 +1227,7 @@ ts_ops_max_dim (TsTensor   *self,
       g_clear_pointer (indices, ts_tensor_unref);
       return FALSE;
     }
+  record_reduce (ts_op_get (is_min ? TS_OP_MIN_DIM : TS_OP_MAX_DIM), self, &dim, 1, keepdim, *values);
   return TRUE;
 }
 
@@ -1262,6 +1326,12 @@ ts_ops_matmul (TsTensor  *a,
   if (b->ndim == 2)
     shape[out_ndim++] = b2->shape[1];
   out = ts_tensor_new_view (out2->storage, out2->dtype, out_ndim, shape, NULL, 0);
+  {
+    /* mm's formula: 2-D operands only */
+    TsOpGradAttrs grad = { .no_formula = a->ndim != 2 || b->ndim != 2 };
+
+    ts_autograd_record_op (ts_op_get (TS_OP_MM), TS_OP_GRAD_TENSOR, operands, 2, out, &grad);
+  }
   return out;
 }
 
@@ -1356,6 +1426,7 @@ ts_ops_index_select (TsTensor  *self,
       ts_tensor_unref (out);
       return NULL;
     }
+  ts_autograd_record_op (ts_op_get (TS_OP_INDEX_SELECT), TS_OP_GRAD_TENSOR, &self, 1, out, NULL);
   return out;
 }
 
@@ -1470,6 +1541,7 @@ ts_ops_gather (TsTensor  *self,
       ts_tensor_unref (out);
       return NULL;
     }
+  ts_autograd_record_op (ts_op_get (TS_OP_GATHER), TS_OP_GRAD_TENSOR, &self, 1, out, NULL);
   return out;
 }
 
@@ -1554,6 +1626,7 @@ ts_ops_embedding (TsTensor  *weight,
       ts_tensor_unref (out);
       return NULL;
     }
+  ts_autograd_record_op (ts_op_get (TS_OP_EMBEDDING), TS_OP_GRAD_TENSOR, &weight, 1, out, NULL);
   return out;
 }
 
