@@ -502,12 +502,12 @@ test_inplace_record (void)
   guint version = ts_autograd_get_version (a);
 
   /* the op table's dispatch checks, bumps and records (a.add_(1) is
-   * AddBackward1, the Scalar overload) */
+   * AddBackward0: PyTorch wraps the number in a tensor) */
   written = ts_ops_binary (TS_BINARY_ADD, a, NULL, &one, FALSE, a, &error);
   g_assert_no_error (error);
   g_assert_cmpuint (ts_autograd_get_version (a), ==, version + 1);
   add = ts_autograd_get_grad_fn (a, NULL);
-  g_assert_cmpstr (ts_grad_node_get_name (add), ==, "AddBackward1");
+  g_assert_cmpstr (ts_grad_node_get_name (add), ==, "AddBackward0");
   g_assert_true (ts_grad_node_get_next_edge (add, 0).node == mul);
 
   out = OK (ts_autograd_sum (a, E));

@@ -190,7 +190,9 @@ check_backward (const TsOpDesc *desc)
                        g_str_has_suffix (desc->grad_names[i], "Backward1") ||
                        g_str_has_suffix (desc->grad_names[i], "Backward2"));
     }
-  if (!desc->differentiable)
+  if (desc->differentiable)
+    g_assert_nonnull (desc->grad_names[0]);
+  else
     {
       g_assert_null (desc->backward);
       g_assert_null (desc->grad_names[0]);

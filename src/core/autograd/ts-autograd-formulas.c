@@ -55,7 +55,7 @@ ts_autograd_record_op (const TsOpDesc       *desc,
   TsGradNode *node;
   Attrs *a;
   TsOpSave saves = desc->saves;
-  const char *name = desc->grad_names[form] != NULL ? desc->grad_names[form] : desc->name;
+  const char *name = desc->grad_names[form];
 
   if (!desc->differentiable || !ts_autograd_is_grad_enabled ())
     return;
