@@ -247,6 +247,13 @@ set_requires_grad (PyObject *self,
 
   if (v < 0)
     return -1;
+  /* the setter's text differs from requires_grad_()'s (PyTorch 1.13) */
+  if (v && !ts_dtype_is_floating (TENSOR (self)->dtype))
+    {
+      PyErr_SetString (PyExc_RuntimeError,
+                       "only Tensors of floating point and complex dtype can require gradients");
+      return -1;
+    }
   return ts_py_autograd_set_requires_grad (TENSOR (self), v) ? 0 : -1;
 }
 
@@ -345,6 +352,21 @@ static PyGetSetDef autograd_getset[] = {
 };
 
 /* Tensor methods ------------------------------------------------------------- */
+
+/* requires_grad_(requires_grad=True) */
+static PyObject *
+tensor_requires_grad_ (PyObject *self,
+                       PyObject *args,
+                       PyObject *kwargs)
+{
+  static char *kwlist[] = { "requires_grad", NULL };
+  int requires_grad = 1;
+
+  if (!PyArg_ParseTupleAndKeywords (args, kwargs, "|p", kwlist, &requires_grad) ||
+      !ts_py_autograd_set_requires_grad (TENSOR (self), requires_grad))
+    return NULL;
+  return Py_NewRef (self);
+}
 
 static PyObject *
 tensor_retain_grad (PyObject *self,
@@ -466,6 +488,8 @@ tensor_remove_hook (PyObject *self,
 }
 
 static PyMethodDef autograd_methods[] = {
+  { "requires_grad_", (PyCFunction) (void (*) (void)) tensor_requires_grad_, METH_VARARGS | METH_KEYWORDS,
+    NULL },
   { "retain_grad", tensor_retain_grad, METH_NOARGS, NULL },
   { "detach", tensor_detach, METH_NOARGS, NULL },
   { "detach_", tensor_detach_, METH_NOARGS, NULL },

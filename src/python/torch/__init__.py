@@ -316,10 +316,6 @@ class Tensor(_C.TensorBase, metaclass=_TensorType):
     def T(self):
         return self.t() if self.dim() == 2 else self.permute(*range(self.dim() - 1, -1, -1))
 
-    def requires_grad_(self, requires_grad=True):
-        self.requires_grad = requires_grad
-        return self
-
     # autograd (requires_grad, is_leaf, grad, grad_fn, retain_grad,
     # detach are TensorBase's, ts-py-autograd.c)
     def backward(self, gradient=None, retain_graph=None, create_graph=False, inputs=None):

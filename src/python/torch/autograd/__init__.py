@@ -34,9 +34,9 @@ def backward(tensors, grad_tensors=None, retain_graph=None, create_graph=False, 
         raise RuntimeError("'inputs' argument to backward() cannot be empty.")
     tensors = _as_tuple(tensors)
     inputs = _as_tuple(inputs) if inputs is not None else None
-    grads = _tensor_or_tensors_to_tuple(grad_tensors, len(tensors))
-    if len(grads) != len(tensors):
-        raise RuntimeError("got %d tensors and %d gradients" % (len(tensors), len(grads)))
+    # as PyTorch 1.13's _make_grads, extra gradients are ignored (zip)
+    grads = _tensor_or_tensors_to_tuple(grad_tensors, len(tensors))[:len(tensors)]
+    grads += (None,) * (len(tensors) - len(grads))
     if retain_graph is None:
         retain_graph = create_graph
     torch._C._run_backward(tensors, grads, bool(retain_graph), bool(create_graph), inputs)
