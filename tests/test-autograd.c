@@ -1273,6 +1273,32 @@ fd_check (const TsOpDesc *desc,
     }
 }
 
+/* x = torch.ones(3, requires_grad=True); h = x * 2; h[0].mul_(3): PyTorch
+ * rebases h's history (CopySlices); Tensorscope says it does not, rather
+ * than give h a wrong gradient. Under no_grad the write is fine. */
+static void
+test_inplace_view (void)
+{
+  const float xv[] = { 1, 1, 1 };
+  TsScalar three = { TS_DTYPE_INT64, 3, 3 };
+  g_autoptr(GError) error = NULL;
+  g_autoptr(TsTensor) x = make1 (xv, 3, TRUE);
+  g_autoptr(TsTensor) two = scalar (2, FALSE);
+  g_autoptr(TsTensor) h = OK (ts_autograd_mul (x, two, E));
+  TsViewArgs args = { .kind = TS_VIEW_SELECT, .dim0 = 0, .start = 0 };
+  g_autoptr(TsTensor) v = OK (ts_autograd_view_op (h, &args, E));
+  g_autoptr(TsTensor) written = ts_ops_binary (TS_BINARY_MUL, v, NULL, &three, FALSE, v, &error);
+
+  g_assert_null (written);
+  g_assert_error (error, TS_TENSOR_ERROR, TS_TENSOR_ERROR_NOT_IMPLEMENTED);
+  g_clear_error (&error);
+  ts_autograd_set_grad_enabled (FALSE);
+  written = ts_ops_binary (TS_BINARY_MUL, v, NULL, &three, FALSE, v, &error);
+  ts_autograd_set_grad_enabled (TRUE);
+  g_assert_no_error (error);
+  g_assert_cmpfloat (ts_tensor_get_double (h, 0), ==, 6);
+}
+
 static void
 test_table_formulas (void)
 {
@@ -1300,6 +1326,7 @@ main (int   argc,
   g_test_add_func ("/autograd/matmul", test_matmul);
   g_test_add_func ("/autograd/broadcast", test_broadcast);
   g_test_add_func ("/autograd/table-formulas", test_table_formulas);
+  g_test_add_func ("/autograd/inplace-view", test_inplace_view);
   g_test_add_func ("/autograd/accumulation", test_accumulation);
   g_test_add_func ("/autograd/accumulate-steal", test_accumulate_steal);
   g_test_add_func ("/autograd/accumulate-stolen", test_accumulate_stolen);

@@ -399,6 +399,18 @@ tensor_detach_ (PyObject *self,
   return Py_NewRef (self);
 }
 
+/* fn(tensor), a new Python tensor over tensor: fn's result or NULL */
+static PyObject *
+call_with_tensor (PyObject *fn,
+                  TsTensor *tensor)
+{
+  PyObject *arg = ts_py_tensor_wrap (ts_tensor_ref (tensor));
+  PyObject *result = arg != NULL ? PyObject_CallOneArg (fn, arg) : NULL;
+
+  Py_XDECREF (arg);
+  return result;
+}
+
 /* Tensor.register_hook(fn): fn(grad) returns None or the new gradient */
 static gboolean
 call_tensor_hook (TsTensor  *grad,
@@ -406,10 +418,8 @@ call_tensor_hook (TsTensor  *grad,
                   gpointer   user_data,
                   GError   **error)
 {
-  PyObject *arg = ts_py_tensor_wrap (ts_tensor_ref (grad));
-  PyObject *result = arg != NULL ? PyObject_CallOneArg (user_data, arg) : NULL;
+  PyObject *result = call_with_tensor (user_data, grad);
 
-  Py_XDECREF (arg);
   if (result == NULL)
     return hook_failed (error);
   if (result != Py_None)
@@ -433,10 +443,8 @@ call_post_accumulate_hook (TsTensor  *tensor,
                            gpointer   user_data,
                            GError   **error)
 {
-  PyObject *arg = ts_py_tensor_wrap (ts_tensor_ref (tensor));
-  PyObject *result = arg != NULL ? PyObject_CallOneArg (user_data, arg) : NULL;
+  PyObject *result = call_with_tensor (user_data, tensor);
 
-  Py_XDECREF (arg);
   if (result == NULL)
     return hook_failed (error);
   Py_DECREF (result);

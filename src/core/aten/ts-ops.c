@@ -533,7 +533,8 @@ ts_ops_binary (TsBinaryOp       op,
   g_return_val_if_fail (a != NULL, NULL);
   g_return_val_if_fail (b != NULL || scalar != NULL, NULL);
 
-  if (out != NULL && !ts_autograd_check_inplace (out, error))
+  if (out != NULL && (!ts_autograd_check_inplace (out, error) ||
+                      !ts_autograd_check_inplace_view (out, error)))
     return NULL;
   if (scalar != NULL)
     grad.scalar = scalar->kind == TS_DTYPE_FLOAT64 ? scalar->value : (double) scalar->ivalue;
@@ -736,7 +737,7 @@ ts_ops_fill (TsTensor        *self,
                    ts_dtype_cpp_type_name (self->dtype));
       return FALSE;
     }
-  if (!ts_autograd_check_inplace (self, error))
+  if (!ts_autograd_check_inplace (self, error) || !ts_autograd_check_inplace_view (self, error))
     return FALSE;
   job = job_new (ts_op_get (TS_OP_FILL));
   job->scalar = *value;
@@ -823,7 +824,8 @@ ts_ops_copy (TsTensor  *dst,
              gboolean   non_blocking,
              GError   **error)
 {
-  if (!ts_autograd_check_inplace (dst, error) || !copy_impl (dst, src, non_blocking, error))
+  if (!ts_autograd_check_inplace (dst, error) || !ts_autograd_check_inplace_view (dst, error) ||
+      !copy_impl (dst, src, non_blocking, error))
     return FALSE;
   ts_autograd_bump_version (dst);
   return TRUE;

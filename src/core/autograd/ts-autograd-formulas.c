@@ -621,6 +621,24 @@ take_view (TsTensor          *self,
     }
 }
 
+gboolean
+ts_autograd_check_inplace_view (const TsTensor  *tensor,
+                                GError         **error)
+{
+  TsGradNode *node = ts_autograd_get_grad_fn (tensor, NULL);
+  TsBackwardFn fn = node != NULL ? ts_grad_node_get_backward (node) : NULL;
+
+  if (!ts_autograd_is_grad_enabled () ||
+      (fn != view_backward && fn != expand_backward && fn != transpose_backward &&
+       fn != index_view_backward))
+    return TRUE;
+  g_set_error (error, TS_TENSOR_ERROR, TS_TENSOR_ERROR_NOT_IMPLEMENTED,
+               "an in-place operation on a view (output of %s) of a tensor that requires grad "
+               "is not modeled by Tensorscope yet (PyTorch rebases the base's history with "
+               "CopySlices)", ts_grad_node_get_name (node));
+  return FALSE;
+}
+
 TsTensor *
 ts_autograd_view_op (TsTensor          *self,
                      const TsViewArgs  *args,

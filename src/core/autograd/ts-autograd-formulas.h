@@ -119,6 +119,10 @@ typedef struct
 } TsViewArgs;
 
 TsTensor *ts_autograd_view_op    (TsTensor *self, const TsViewArgs *args, GError **error);
+/* Before an in-place write with grad mode on: a view that has a history
+ * cannot be written (its base's grad_fn is not rebased: no CopySlices),
+ * FALSE with a not-modeled error rather than a wrong gradient. */
+gboolean  ts_autograd_check_inplace_view (const TsTensor *tensor, GError **error);
 
 /* at::sum_to: sums a broadcast gradient down to shape (the engine's
  * validate_outputs uses it); a new reference to a when nothing to sum. */
