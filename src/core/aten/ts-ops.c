@@ -1229,7 +1229,13 @@ ts_ops_max_dim (TsTensor   *self,
       g_clear_pointer (indices, ts_tensor_unref);
       return FALSE;
     }
-  record_reduce (ts_op_get (is_min ? TS_OP_MIN_DIM : TS_OP_MAX_DIM), self, &dim, 1, keepdim, *values);
+  {
+    /* the formula puts the gradient where the indices point */
+    TsOpGradAttrs grad = { .dims = { dim }, .n_dims = 1, .keepdim = keepdim, .save_extra = *indices };
+
+    ts_autograd_record_op (ts_op_get (is_min ? TS_OP_MIN_DIM : TS_OP_MAX_DIM), TS_OP_GRAD_SCALAR, &self, 1,
+                           *values, &grad);
+  }
   return TRUE;
 }
 

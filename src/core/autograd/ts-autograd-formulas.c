@@ -85,6 +85,8 @@ ts_autograd_record_op (const TsOpDesc       *desc,
   a->result_slot = save_if (node, out,
                             saves == TS_OP_SAVE_RESULT || saves == TS_OP_SAVE_SELF_RESULT ||
                             saves == TS_OP_SAVE_OPERANDS_RESULT);
+  a->extra_slot = save_if (node, a->save_extra, TRUE);
+  a->save_extra = NULL;
   ts_grad_node_unref (node);
 }
 
@@ -296,6 +298,77 @@ TS_BACKWARD_FN (ts_backward_pow)
       }
   }
   return TRUE;
+}
+
+/* grad where mask, plus half of it where self == other (ties split, as
+ * PyTorch's at::where(self == other, grad / 2, grad) does) */
+static TsTensor *
+select_grad (TsTensor    *grad,
+             TsTensor    *mask,
+             TsTensor    *ties,
+             GError     **error)
+{
+  g_autoptr(TsTensor) picked = NULL;
+  g_autoptr(TsTensor) tied = NULL;
+  g_autoptr(TsTensor) half = NULL;
+
+  if ((picked = ts_autograd_mul (grad, mask, error)) == NULL ||
+      (tied = ts_autograd_mul (grad, ties, error)) == NULL ||
+      (half = binary_scalar (TS_BINARY_MUL, tied, 0.5, FALSE, error)) == NULL)
+    return NULL;
+  return ts_autograd_add (picked, half, error);
+}
+
+/* maximum (wins: GT) and minimum (LT): each input gets the gradient where
+ * it was picked, half of it on ties */
+static gboolean
+extremum_backward (TsGradNode  *node,
+                   TsTensor    *grad,
+                   TsBinaryOp   wins,
+                   TsTensor   **grad_inputs,
+                   guint        n_inputs,
+                   GError     **error)
+{
+  Attrs *attrs = ATTRS;
+  g_autoptr(TsTensor) self = saved (node, attrs->self_slot, error);
+  g_autoptr(TsTensor) other = NULL;
+  g_autoptr(TsTensor) ties = NULL;
+
+  if (self == NULL)
+    return FALSE;
+  /* with a number, other is that number as a 0-dim tensor */
+  if (attrs->has_scalar)
+    {
+      TsScalar value = { TS_DTYPE_FLOAT64, attrs->scalar, (gint64) attrs->scalar };
+
+      other = ts_tensor_new_empty (ts_tensor_get_device (self), self->dtype, 0, NULL, FALSE, error);
+      if (other == NULL || !ts_ops_fill (other, &value, error))
+        return FALSE;
+    }
+  else if ((other = saved (node, attrs->other_slot, error)) == NULL)
+    return FALSE;
+  if ((ties = binary (TS_BINARY_EQ, self, other, error)) == NULL)
+    return FALSE;
+  for (guint i = 0; i < n_inputs; i++)
+    if (ts_grad_node_needs_input_grad (node, i))
+      {
+        g_autoptr(TsTensor) mask = i == 0 ? binary (wins, self, other, error)
+                                          : binary (wins, other, self, error);
+
+        if (mask == NULL || (grad_inputs[i] = select_grad (grad, mask, ties, error)) == NULL)
+          return FALSE;
+      }
+  return TRUE;
+}
+
+TS_BACKWARD_FN (ts_backward_maximum)
+{
+  return extremum_backward (node, GRAD, TS_BINARY_GT, grad_inputs, n_inputs, error);
+}
+
+TS_BACKWARD_FN (ts_backward_minimum)
+{
+  return extremum_backward (node, GRAD, TS_BINARY_LT, grad_inputs, n_inputs, error);
 }
 
 /* neg: self: grad.neg() */
@@ -515,6 +588,41 @@ TS_BACKWARD_FN (ts_backward_amax)
       (masked = ts_autograd_mul (mask, GRAD, error)) == NULL)
     return FALSE;
   RETURN_GRAD (ts_autograd_div (masked, count, error));
+}
+
+/* max(dim), min(dim): value_selecting_reduction_backward, the gradient
+ * put where indices point: grad * (arange(size) == indices) along dim */
+TS_BACKWARD_FN (ts_backward_max_dim)
+{
+  const Attrs *attrs = ATTRS;
+  const TsGradTensorInfo *info = ts_grad_node_get_input_info (node, 0);
+  int dim = attrs->dims[0];
+  gint64 shape[TS_MAX_DIMS];
+  g_autoptr(TsTensor) indices = saved (node, attrs->extra_slot, error);
+  g_autoptr(TsTensor) kept = NULL;
+  g_autoptr(TsTensor) grad = NULL;
+  g_autoptr(TsTensor) range = NULL;
+  g_autoptr(TsTensor) positions = NULL;
+  g_autoptr(TsTensor) onehot = NULL;
+  TsViewArgs unsqueeze = { .kind = TS_VIEW_UNSQUEEZE, .dim0 = dim };
+
+  if (indices == NULL)
+    return FALSE;
+  if (info->ndim == 0)
+    RETURN_GRAD (ts_tensor_ref (GRAD));
+  /* without keepdim, put the reduced dim back */
+  kept = attrs->keepdim ? ts_tensor_ref (indices) : ts_tensor_unsqueeze (indices, dim, error);
+  grad = attrs->keepdim ? ts_tensor_ref (GRAD) : ts_autograd_view_op (GRAD, &unsqueeze, error);
+  if (kept == NULL || grad == NULL)
+    return FALSE;
+  for (guint i = 0; i < info->ndim; i++)
+    shape[i] = (int) i == dim ? info->shape[i] : 1;
+  if ((range = ts_ops_arange (0, (double) info->shape[dim], 1, TS_DTYPE_INT64, info->device,
+                              error)) == NULL ||
+      (positions = ts_tensor_view (range, info->ndim, shape, error)) == NULL ||
+      (onehot = binary (TS_BINARY_EQ, positions, kept, error)) == NULL)
+    return FALSE;
+  RETURN_GRAD (ts_autograd_mul (grad, onehot, error));
 }
 
 /* mm: self: grad.mm(mat2.t()), mat2: self.t().mm(grad) */

@@ -36,6 +36,9 @@ typedef struct
   guint    n_dims;
   gboolean keepdim;
   gboolean no_formula;   /* a form the op's formula does not cover */
+  /* one more tensor to save (max.dim's indices), in extra_slot */
+  TsTensor *save_extra;
+  int      extra_slot;
 } TsOpGradAttrs;
 
 /* After an op computed out from inputs (n_inputs of the op's tensor
@@ -56,6 +59,8 @@ TS_BACKWARD_DECLARE (sub)
 TS_BACKWARD_DECLARE (mul)
 TS_BACKWARD_DECLARE (div)
 TS_BACKWARD_DECLARE (pow)
+TS_BACKWARD_DECLARE (maximum)
+TS_BACKWARD_DECLARE (minimum)
 TS_BACKWARD_DECLARE (neg)
 TS_BACKWARD_DECLARE (abs)
 TS_BACKWARD_DECLARE (exp)
@@ -71,6 +76,7 @@ TS_BACKWARD_DECLARE (to_copy)
 TS_BACKWARD_DECLARE (sum)
 TS_BACKWARD_DECLARE (mean)
 TS_BACKWARD_DECLARE (amax)
+TS_BACKWARD_DECLARE (max_dim)
 TS_BACKWARD_DECLARE (mm)
 
 TsTensor *ts_autograd_add        (TsTensor *a, TsTensor *b, GError **error);

@@ -163,3 +163,20 @@ loss = lin(torch.tensor([[1.0, 2.0, 3.0], [-1.0, 0.0, 1.0]], device=dev)).pow(2)
 loss.backward()
 show("weight.grad", lin.weight.grad)
 show("bias.grad", lin.bias.grad)
+
+# maximum and minimum split the gradient on ties
+y = torch.tensor([2.0, 2.0, 1.0], device=dev, requires_grad=True)
+(torch.maximum(x, y) * torch.tensor([1.0, 2.0, 3.0], device=dev)).sum().backward()
+torch.minimum(x, y).sum().backward()
+show("x.grad", x.grad)
+show("y.grad", y.grad)
+
+# max/min over a dim: the gradient goes where the indices point (one of
+# the ties: the first)
+t = torch.tensor([[1.0, 5.0, 3.0], [4.0, 2.0, 4.0]], device=dev, requires_grad=True)
+values, indices = t.max(1)
+print(node(values), indices.requires_grad)
+(values * torch.tensor([1.0, 2.0], device=dev)).sum().backward()
+values, indices = t.min(0, keepdim=True)
+(values * 3).sum().backward()
+show("t.grad", t.grad)
