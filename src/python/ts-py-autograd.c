@@ -101,16 +101,6 @@ ts_py_autograd_set_data (PyObject *self,
   return TRUE;
 }
 
-void
-ts_py_autograd_format_options (TsTensor              *t,
-                               TsTensorFormatOptions *options)
-{
-  TsGradNode *node = ts_autograd_get_grad_fn (t, NULL);
-
-  options->requires_grad = ts_autograd_requires_grad (t);
-  options->grad_fn = node != NULL ? ts_grad_node_get_name (node) : NULL;
-}
-
 /* grad_fn objects ----------------------------------------------------------- */
 
 typedef struct
@@ -153,6 +143,16 @@ node_short_name (TsGradNode *node)
   const char *name = ts_grad_node_get_name (node);
 
   return g_str_has_prefix (name, "torch::autograd::") ? name + strlen ("torch::autograd::") : name;
+}
+
+void
+ts_py_autograd_format_options (TsTensor              *t,
+                               TsTensorFormatOptions *options)
+{
+  TsGradNode *node = ts_autograd_get_grad_fn (t, NULL);
+
+  options->requires_grad = ts_autograd_requires_grad (t);
+  options->grad_fn = node != NULL ? node_short_name (node) : NULL;
 }
 
 static PyObject *

@@ -816,18 +816,21 @@ static gboolean copy_impl (TsTensor  *dst,
                            gboolean   non_blocking,
                            GError   **error);
 
-/* copy_: an in-place op (its version bump; no node: CopyBackwards is not
- * recorded yet, dst's gradient is not cut from src) */
+/* copy_: an in-place op (its version bump), recorded as CopyBackwards:
+ * dst's gradient goes to src, none to dst's old history */
 gboolean
 ts_ops_copy (TsTensor  *dst,
              TsTensor  *src,
              gboolean   non_blocking,
              GError   **error)
 {
+  TsTensor *inputs[2] = { dst, src };
+
   if (!ts_autograd_check_inplace (dst, error) || !ts_autograd_check_inplace_view (dst, error) ||
       !copy_impl (dst, src, non_blocking, error))
     return FALSE;
   ts_autograd_bump_version (dst);
+  ts_autograd_record_op (ts_op_get (TS_OP_COPY), TS_OP_GRAD_REVERSED, inputs, 2, dst, NULL);
   return TRUE;
 }
 

@@ -514,12 +514,18 @@ TS_BACKWARD_FN (ts_backward_reciprocal)
   RETURN_GRAD (ts_autograd_mul (neg, rr, error));
 }
 
-/* to, clone, contiguous: self: grad.to(self's device and dtype) */
+/* to, clone, contiguous: self: grad.to(self's device and dtype);
+ * self.copy_(src) (inputs self, src): self: zeros (none), src: the same
+ * for src */
 TS_BACKWARD_FN (ts_backward_to_copy)
 {
-  const TsGradTensorInfo *info = ts_grad_node_get_input_info (node, 0);
+  guint src = n_inputs - 1;
+  const TsGradTensorInfo *info = ts_grad_node_get_input_info (node, src);
 
-  RETURN_GRAD (ts_ops_to (GRAD, info->device, info->dtype, FALSE, FALSE, error));
+  if (!ts_grad_node_needs_input_grad (node, src))
+    return TRUE;
+  grad_inputs[src] = ts_ops_to (GRAD, info->device, info->dtype, FALSE, FALSE, error);
+  return grad_inputs[src] != NULL;
 }
 
 /* sum(), mean(): self: grad.expand(self.sizes()) [/ self.numel()] */

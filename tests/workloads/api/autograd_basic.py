@@ -180,3 +180,11 @@ print(node(values), indices.requires_grad)
 values, indices = t.min(0, keepdim=True)
 (values * 3).sum().backward()
 show("t.grad", t.grad)
+
+# copy_ into a plain tensor: its gradient goes to the source (CopyBackwards)
+buf = torch.zeros(2, 3, device=dev, dtype=torch.float64)
+buf.copy_(x)
+print(buf.requires_grad, buf.is_leaf, node(buf), buf.grad_fn)
+x.grad = None
+(buf * buf).sum().backward()
+show("x.grad", x.grad)
