@@ -5,17 +5,18 @@
  *
  * c10's AutogradState, reduced to the two flags a script can see:
  * torch.is_grad_enabled() and torch.is_inference_mode_enabled(). Every
- * thread starts with grad mode on and inference mode off. There is no
- * autograd yet, so nothing else reads grad mode; storage made while
+ * thread starts with grad mode on and inference mode off. Grad mode is
+ * the autograd engine's own per-thread flag (ts_autograd_set_grad_enabled),
+ * the one the op table's recording reads: one source of truth. Storage made while
  * inference mode is on is inference storage (ts-storage.h), and its tensors
  * are inference tensors (Tensor.is_inference()).
  */
 
 #include "config.h"
 
+#include "ts-autograd.h"
 #include "ts-py-private.h"
 
-static _Thread_local gboolean grad_disabled;   /* zero-initialized: grad on */
 static _Thread_local gboolean inference_on;
 
 /* PyTorch's check of a mode's new value: a bool, or a TypeError naming it */
@@ -43,7 +44,7 @@ static PyObject *
 py_is_grad_enabled (PyObject *module,
                     PyObject *unused)
 {
-  return PyBool_FromLong (!grad_disabled);
+  return PyBool_FromLong (ts_autograd_is_grad_enabled ());
 }
 
 static PyObject *
@@ -62,7 +63,7 @@ py_set_grad_enabled (PyObject *module,
 
   if (!parse_mode (arg, "enabled", &on))
     return NULL;
-  grad_disabled = !on;
+  ts_autograd_set_grad_enabled (on);
   Py_RETURN_NONE;
 }
 
@@ -77,7 +78,7 @@ py_set_inference_mode (PyObject *module,
   if (!parse_mode (arg, "mode", &on))
     return NULL;
   inference_on = on;
-  grad_disabled = on;
+  ts_autograd_set_grad_enabled (!on);
   ts_storage_set_inference_mode (on);
   Py_RETURN_NONE;
 }

@@ -9,7 +9,9 @@
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
 
+#include "ts-autograd-formulas.h"
 #include "ts-ops.h"
+#include "ts-tensor-format.h"
 #include "ts-tensor.h"
 
 G_BEGIN_DECLS
@@ -18,7 +20,6 @@ typedef struct
 {
   PyObject_HEAD
   TsTensor *tensor;
-  int       requires_grad;
 } TsPyTensor;
 
 extern PyObject *ts_py_oom_error;
@@ -52,6 +53,24 @@ gint64    ts_py_strided_extent   (guint         ndim,
 PyObject *ts_py_sanitizer_raise  (GError    *error);
 /* Code of our torch package (left out of the user's stacks). */
 gboolean  ts_py_is_torch_code    (PyCodeObject *code);
+
+/* ts-py-autograd.c: Tensor's autograd attributes and methods, added to
+ * the type after PyType_Ready; torch._C's autograd functions. */
+gboolean  ts_py_autograd_add_to_type (PyTypeObject *type);
+gboolean  ts_py_autograd_register (PyObject *module);
+/* A new tensor over t's memory, without t's autograd state (detach) */
+TsTensor *ts_py_tensor_alias     (TsTensor  *t);
+/* requires_grad = TRUE/FALSE with PyTorch's checks; FALSE with a Python
+ * exception set */
+gboolean  ts_py_autograd_set_requires_grad (TsTensor *t,
+                                            gboolean  requires_grad);
+/* _set_data: self's tensor becomes an alias of src, keeping self's
+ * requires_grad and grad */
+gboolean  ts_py_autograd_set_data (PyObject *self,
+                                   TsTensor *src);
+/* repr's requires_grad=True / grad_fn=<...> */
+void      ts_py_autograd_format_options (TsTensor              *t,
+                                         TsTensorFormatOptions *options);
 
 /* The torch._C module, for PyImport_AppendInittab. */
 PyObject *ts_py_init_module      (void);

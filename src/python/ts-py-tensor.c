@@ -740,45 +740,12 @@ get_ndim (PyObject *self,
   return PyLong_FromLong (SELF_T->ndim);
 }
 
-static PyObject *
-get_requires_grad (PyObject *self,
-                   void     *closure)
-{
-  return PyBool_FromLong (((TsPyTensor *) self)->requires_grad);
-}
-
-static int
-set_requires_grad (PyObject *self,
-                   PyObject *value,
-                   void     *closure)
-{
-  int v = PyObject_IsTrue (value);
-
-  if (v < 0)
-    return -1;
-  if (v && !ts_dtype_is_floating (SELF_T->dtype))
-    {
-      PyErr_SetString (PyExc_RuntimeError,
-                       "only Tensors of floating point dtype can require gradients");
-      return -1;
-    }
-  if (v && SELF_T->storage->inference && !ts_py_inference_mode_enabled ())
-    {
-      PyErr_SetString (PyExc_RuntimeError,
-                       "Setting requires_grad=True on inference tensor outside InferenceMode is not allowed.");
-      return -1;
-    }
-  ((TsPyTensor *) self)->requires_grad = v;
-  return 0;
-}
-
 static PyGetSetDef tensor_getset[] = {
   { "device", get_device, NULL, NULL, NULL },
   { "dtype", get_dtype, NULL, NULL, NULL },
   { "_shape", get_raw_shape, NULL, NULL, NULL },
   { "is_cuda", get_is_cuda, NULL, NULL, NULL },
   { "ndim", get_ndim, NULL, NULL, NULL },
-  { "requires_grad", get_requires_grad, set_requires_grad, NULL, NULL },
   { NULL }
 };
 
@@ -1182,17 +1149,38 @@ parse_shape (PyObject *obj,
   return !PyErr_Occurred ();
 }
 
+/* A view, recorded for autograd (SelectBackward0, ...) when self requires
+ * grad: args beyond the kind are its shape or its dims and bounds. */
+static PyObject *
+take_view (PyObject     *self,
+           TsViewKind    kind,
+           guint         ndim,
+           const gint64 *shape,
+           int           dim,
+           gint64        start,
+           gint64        stop_or_dim1)
+{
+  TsViewArgs args = { .kind = kind, .ndim = ndim, .dim0 = dim, .start = start };
+  GError *error = NULL;
+
+  if (ndim > 0)
+    memcpy (args.shape, shape, ndim * sizeof (gint64));
+  args.dim1 = (int) stop_or_dim1;
+  args.stop = stop_or_dim1;
+  args.step = 1;
+  return wrap_or_raise (ts_autograd_view_op (SELF_T, &args, &error), &error);
+}
+
 static PyObject *
 tensor_view_impl (PyObject *self,
                   PyObject *shape_obj)
 {
   gint64 shape[TS_MAX_DIMS];
   guint ndim;
-  GError *error = NULL;
 
   if (!parse_shape (shape_obj, &ndim, shape))
     return NULL;
-  return wrap_or_raise (ts_tensor_view (SELF_T, ndim, shape, &error), &error);
+  return take_view (self, TS_VIEW_VIEW, ndim, shape, 0, 0, 0);
 }
 
 static PyObject *
@@ -1201,11 +1189,10 @@ tensor_expand_impl (PyObject *self,
 {
   gint64 shape[TS_MAX_DIMS];
   guint ndim;
-  GError *error = NULL;
 
   if (!parse_shape (shape_obj, &ndim, shape))
     return NULL;
-  return wrap_or_raise (ts_tensor_expand (SELF_T, ndim, shape, &error), &error);
+  return take_view (self, TS_VIEW_EXPAND, ndim, shape, 0, 0, 0);
 }
 
 static PyObject *
@@ -1213,23 +1200,21 @@ tensor_transpose (PyObject *self,
                   PyObject *args)
 {
   int d0, d1;
-  GError *error = NULL;
 
   if (!PyArg_ParseTuple (args, "ii", &d0, &d1))
     return NULL;
-  return wrap_or_raise (ts_tensor_transpose (SELF_T, d0, d1, &error), &error);
+  return take_view (self, TS_VIEW_TRANSPOSE, 0, NULL, d0, 0, d1);
 }
 
 static PyObject *
 tensor_unsqueeze (PyObject *self,
                   PyObject *arg)
 {
-  GError *error = NULL;
   int dim = PyLong_AsLong (arg);
 
   if (PyErr_Occurred ())
     return NULL;
-  return wrap_or_raise (ts_tensor_unsqueeze (SELF_T, dim, &error), &error);
+  return take_view (self, TS_VIEW_UNSQUEEZE, 0, NULL, dim, 0, 0);
 }
 
 static PyObject *
@@ -1238,24 +1223,26 @@ tensor_select (PyObject *self,
 {
   int dim;
   long long index;
-  GError *error = NULL;
 
   if (!PyArg_ParseTuple (args, "iL", &dim, &index))
     return NULL;
-  return wrap_or_raise (ts_tensor_select (SELF_T, dim, index, &error), &error);
+  return take_view (self, TS_VIEW_SELECT, 0, NULL, dim, index, 0);
 }
 
 static PyObject *
 tensor_slice (PyObject *self,
               PyObject *args)
 {
-  int dim;
+  TsViewArgs view = { .kind = TS_VIEW_SLICE };
   long long start, stop, step;
   GError *error = NULL;
 
-  if (!PyArg_ParseTuple (args, "iLLL", &dim, &start, &stop, &step))
+  if (!PyArg_ParseTuple (args, "iLLL", &view.dim0, &start, &stop, &step))
     return NULL;
-  return wrap_or_raise (ts_tensor_slice (SELF_T, dim, start, stop, step, &error), &error);
+  view.start = start;
+  view.stop = stop;
+  view.step = step;
+  return wrap_or_raise (ts_autograd_view_op (SELF_T, &view, &error), &error);
 }
 
 static PyObject *
@@ -1564,7 +1551,7 @@ tensor_repr (PyObject *self)
   if (ts_tensor_is_cuda (SELF_T))
     device = ts_device_to_string (ts_tensor_get_device (SELF_T));
   options.device = device;
-  options.requires_grad = ((TsPyTensor *) self)->requires_grad;
+  ts_py_autograd_format_options (SELF_T, &options);
   text = ts_tensor_format (host->dtype, host->ndim, host->shape, host->strides,
                            ts_tensor_data (host), &options);
   return PyUnicode_FromString (text);
@@ -1787,8 +1774,13 @@ py_make_subclass (PyObject *module,
   self = (TsPyTensor *) cls->tp_alloc (cls, 0);
   if (self == NULL)
     return NULL;
-  self->tensor = ts_tensor_ref (ts_py_tensor_get (src));
-  self->requires_grad = requires_grad;
+  /* a new tensor over the same memory: its own autograd state */
+  self->tensor = ts_py_tensor_alias (ts_py_tensor_get (src));
+  if (requires_grad && !ts_py_autograd_set_requires_grad (self->tensor, TRUE))
+    {
+      Py_DECREF (self);
+      return NULL;
+    }
   return (PyObject *) self;
 }
 
@@ -1801,8 +1793,10 @@ py_set_data (PyObject *module,
 
   if (!PyArg_ParseTuple (args, "O!O!", &TsPyTensor_Type, &self, &TsPyTensor_Type, &src))
     return NULL;
-  g_clear_pointer (&((TsPyTensor *) self)->tensor, ts_tensor_unref);
-  ((TsPyTensor *) self)->tensor = ts_tensor_ref (ts_py_tensor_get (src));
+  /* self keeps its autograd state (a Parameter moved by Module.to() still
+   * requires grad), as PyTorch's set_data does */
+  if (!ts_py_autograd_set_data (self, ts_py_tensor_get (src)))
+    return NULL;
   Py_RETURN_NONE;
 }
 
@@ -1892,7 +1886,7 @@ ts_py_tensor_register (PyObject *module)
 {
   /* identity hashing, as torch.Tensor: __eq__ is elementwise */
   TsPyTensor_Type.tp_hash = PyBaseObject_Type.tp_hash;
-  if (PyType_Ready (&TsPyTensor_Type) < 0)
+  if (PyType_Ready (&TsPyTensor_Type) < 0 || !ts_py_autograd_add_to_type (&TsPyTensor_Type))
     return FALSE;
   Py_INCREF (&TsPyTensor_Type);
   if (PyModule_AddObject (module, "TensorBase", (PyObject *) &TsPyTensor_Type) < 0)

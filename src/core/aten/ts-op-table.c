@@ -8,6 +8,7 @@
 
 #include <string.h>
 
+#include "ts-autograd-formulas.h"
 #include "ts-cuda-kernels.h"
 #include "ts-op-table.h"
 
@@ -66,8 +67,16 @@ G_STATIC_ASSERT (TS_CUDA_MAX_DIMS <= TS_MAX_DIMS);
 #define COST_NONZERO        COST_FAMILY
 #define COST_MASKED_FILL    COST_FAMILY
 
+/* The BACKWARD column */
+#define NO_GRAD   .differentiable = FALSE
+#define GRAD_TODO(node) .differentiable = TRUE, .grad_names = { node, node, node }
+#define GRAD(formula, SAVES, node, node_scalar, node_reversed) \
+  .differentiable = TRUE, .backward = ts_backward_##formula, .saves = TS_OP_SAVE_##SAVES, \
+  .grad_names = { node, node_scalar, node_reversed }
+
 const TsOpDesc ts_op_table[TS_N_OPS] = {
-#define TS_OP(ID, FAMILY, name_, RULE, KERNEL, COST, CUDA, PY, functional_, inplace_, over_dims_, arg0, arg1) \
+#define TS_OP(ID, FAMILY, name_, RULE, KERNEL, COST, CUDA, PY, functional_, inplace_, over_dims_, arg0, arg1, \
+              BACKWARD)                                                                               \
   [TS_OP_##ID] = {                                                                                          \
     .id = TS_OP_##ID,                                                                                       \
     .family = TS_OP_FAMILY_##FAMILY,                                                                        \
@@ -83,7 +92,7 @@ const TsOpDesc ts_op_table[TS_N_OPS] = {
     .inplace = inplace_,                                                                                    \
     .over_dims = over_dims_,                                                                                \
     .args = { arg0, arg1 },                                                                                 \
-    .backward = NULL,                                                                                       \
+    BACKWARD,                                                                                               \
   },
 #include "ts-op-list.def"
 };

@@ -13,6 +13,7 @@
 #pragma once
 
 #include "ts-cpu-kernels.h"
+#include "ts-autograd.h"
 
 G_BEGIN_DECLS
 
@@ -95,8 +96,28 @@ typedef enum
 
 typedef struct _TsOpDesc TsOpDesc;
 
-/* [3/8] fills it: the gradients of an op's inputs. */
-typedef gpointer TsOpBackward;
+/* What an op's node saves for its formula (the BACKWARD column): SELF and
+ * OTHER are the op's tensor inputs, RESULT its output. CROSS saves self
+ * when other requires grad and other when self does (mul, mm), as
+ * PyTorch saves only what a needed gradient reads. */
+typedef enum
+{
+  TS_OP_SAVE_NOTHING,
+  TS_OP_SAVE_SELF,
+  TS_OP_SAVE_RESULT,
+  TS_OP_SAVE_SELF_RESULT,
+  TS_OP_SAVE_CROSS,
+  TS_OP_SAVE_OPERANDS,
+  TS_OP_SAVE_OPERANDS_RESULT,
+} TsOpSave;
+
+/* Which of an op's node names (TsOpDesc.grad_names) a call records. */
+typedef enum
+{
+  TS_OP_GRAD_TENSOR,    /* the tensor form: mul(Tensor, Tensor), sum() */
+  TS_OP_GRAD_SCALAR,    /* with a number (x * 2), over dims, or clone */
+  TS_OP_GRAD_REVERSED,  /* the number on the left (2 - x) */
+} TsOpGradForm;
 
 struct _TsOpDesc
 {
@@ -116,7 +137,12 @@ struct _TsOpDesc
   const char    *inplace;
   const char    *over_dims;
   const char    *args[2];
-  TsOpBackward   backward;    /* NULL until [3/8] */
+  /* autograd, the BACKWARD column: backward NULL in a differentiable op
+   * is a formula not written yet (recorded, and fails at backward) */
+  gboolean       differentiable;
+  TsBackwardFn   backward;
+  TsOpSave       saves;
+  const char    *grad_names[3];  /* by TsOpGradForm */
 };
 
 extern const TsOpDesc ts_op_table[TS_N_OPS];

@@ -21,6 +21,7 @@
 
 #include <string.h>
 
+#include "ts-autograd-formulas.h"
 #include "ts-device-assert.h"
 #include "ts-op-access.h"
 #include "ts-op-table.h"
@@ -560,6 +561,8 @@ ts_ops_binary (TsBinaryOp       op,
                GError         **error)
 {
   TsTensor *operands[3] = { a, b, out };
+  TsTensor *inputs[2] = { a, b };
+  TsOpGradAttrs grad = { .has_scalar = b == NULL, .reversed = reverse };
   TsScalar cpu_scalar;
   TsDevice device;
   TsDType compute, result;
@@ -571,6 +574,11 @@ ts_ops_binary (TsBinaryOp       op,
   g_return_val_if_fail (a != NULL, NULL);
   g_return_val_if_fail (b != NULL || scalar != NULL, NULL);
 
+  if (out != NULL && (!ts_autograd_check_inplace (out, error) ||
+                      !ts_autograd_check_inplace_view (out, error)))
+    return NULL;
+  if (scalar != NULL)
+    grad.scalar = scalar->kind == TS_DTYPE_FLOAT64 ? scalar->value : (double) scalar->ivalue;
   if (b != NULL && out == NULL && same_layout (a, b))
     {
       /* the common case of a loop of small ops: nothing to promote or
@@ -682,6 +690,12 @@ ts_ops_binary (TsBinaryOp       op,
       ts_tensor_unref (out);
       return NULL;
     }
+  if (operands[2] != NULL)
+    ts_autograd_bump_version (out);
+  ts_autograd_record_op (ts_op_for_binary (op),
+                         !grad.has_scalar ? TS_OP_GRAD_TENSOR
+                         : grad.reversed ? TS_OP_GRAD_REVERSED : TS_OP_GRAD_SCALAR,
+                         inputs, 2, out, &grad);
   return out;
 }
 
@@ -727,6 +741,7 @@ ts_ops_unary (TsUnaryOp   op,
       ts_tensor_unref (out);
       return NULL;
     }
+  ts_autograd_record_op (ts_op_for_unary (op), TS_OP_GRAD_TENSOR, &a, 1, out, NULL);
   return out;
 }
 
@@ -763,12 +778,15 @@ ts_ops_fill (TsTensor        *self,
                    ts_dtype_cpp_type_name (self->dtype));
       return FALSE;
     }
+  if (!ts_autograd_check_inplace (self, error) || !ts_autograd_check_inplace_view (self, error))
+    return FALSE;
   job = job_new (ts_op_get (TS_OP_FILL));
   job->scalar = *value;
   job_set (job, 0, self);
   tensor_view (self, &view);
   if (!dispatch (job, ts_tensor_get_device (self), ts_cost_fill (&view), error))
     return FALSE;
+  ts_autograd_bump_version (self);
   return TRUE;
 }
 
@@ -835,11 +853,34 @@ launch_copy (TsTensor    *dst,
   return ok;
 }
 
+static gboolean copy_impl (TsTensor  *dst,
+                           TsTensor  *src,
+                           gboolean   non_blocking,
+                           GError   **error);
+
+/* copy_: an in-place op (its version bump), recorded as CopyBackwards:
+ * dst's gradient goes to src, none to dst's old history */
 gboolean
 ts_ops_copy (TsTensor  *dst,
              TsTensor  *src,
              gboolean   non_blocking,
              GError   **error)
+{
+  TsTensor *inputs[2] = { dst, src };
+
+  if (!ts_autograd_check_inplace (dst, error) || !ts_autograd_check_inplace_view (dst, error) ||
+      !copy_impl (dst, src, non_blocking, error))
+    return FALSE;
+  ts_autograd_bump_version (dst);
+  ts_autograd_record_op (ts_op_get (TS_OP_COPY), TS_OP_GRAD_REVERSED, inputs, 2, dst, NULL);
+  return TRUE;
+}
+
+static gboolean
+copy_impl (TsTensor  *dst,
+           TsTensor  *src,
+           gboolean   non_blocking,
+           GError   **error)
 {
   TsDevice sd = ts_tensor_get_device (src), dd = ts_tensor_get_device (dst);
   g_autoptr(TsTensor) expanded = NULL;
@@ -942,13 +983,18 @@ ts_ops_to (TsTensor  *self,
       gboolean ok;
 
       ts_session_set_device (device.index, NULL);
-      ok = ts_ops_copy (out, self, non_blocking, error);
+      ok = copy_impl (out, self, non_blocking, error);
       ts_session_set_device (saved, NULL);
       if (!ok)
         return NULL;
     }
-  else if (!ts_ops_copy (out, self, non_blocking, error))
+  else if (!copy_impl (out, self, non_blocking, error))
     return NULL;
+  /* clone() is to() with copy on the same device and dtype */
+  ts_autograd_record_op (ts_op_get (TS_OP_COPY),
+                         copy && dtype == self->dtype && ts_device_equal (device, ts_tensor_get_device (self))
+                         ? TS_OP_GRAD_SCALAR : TS_OP_GRAD_TENSOR,
+                         &self, 1, out, NULL);
   return g_steal_pointer (&out);
 }
 
@@ -1038,6 +1084,26 @@ reduce_job (Job     *job,
   return ts_cpu_reduce (job->desc->kernel, &in, job->dim_mask, &out, error);
 }
 
+/* A reduction's node: over dims (their form, wrapped) or all elements */
+static void
+record_reduce (const TsOpDesc *desc,
+               TsTensor       *self,
+               const int      *dims,
+               guint           n_dims,
+               gboolean        keepdim,
+               TsTensor       *out)
+{
+  TsOpGradAttrs grad = { .n_dims = MIN (n_dims, TS_MAX_DIMS), .keepdim = keepdim };
+
+  for (guint i = 0; i < grad.n_dims; i++)
+    {
+      grad.dims[i] = dims[i];
+      ts_tensor_wrap_dim ((int) self->ndim, &grad.dims[i], NULL);
+    }
+  ts_autograd_record_op (desc, n_dims > 0 ? TS_OP_GRAD_SCALAR : TS_OP_GRAD_TENSOR, &self, 1, out,
+                         &grad);
+}
+
 static TsTensor *
 reduce_sum_mean (TsTensor   *self,
                  const int  *dims,
@@ -1084,6 +1150,7 @@ reduce_sum_mean (TsTensor   *self,
       ts_tensor_unref (out);
       return NULL;
     }
+  record_reduce (desc, self, dims, n_dims, keepdim, out);
   return out;
 }
 
@@ -1151,6 +1218,7 @@ ts_ops_max (TsTensor  *self,
       ts_tensor_unref (out);
       return NULL;
     }
+  record_reduce (ts_op_get (is_min ? TS_OP_MIN : TS_OP_MAX), self, NULL, 0, FALSE, out);
   return out;
 }
 
@@ -1206,6 +1274,13 @@ ts_ops_max_dim (TsTensor   *self,
       g_clear_pointer (indices, ts_tensor_unref);
       return FALSE;
     }
+  {
+    /* the formula puts the gradient where the indices point */
+    TsOpGradAttrs grad = { .dims = { dim }, .n_dims = 1, .keepdim = keepdim, .save_extra = *indices };
+
+    ts_autograd_record_op (ts_op_get (is_min ? TS_OP_MIN_DIM : TS_OP_MAX_DIM), TS_OP_GRAD_SCALAR, &self, 1,
+                           *values, &grad);
+  }
   return TRUE;
 }
 
@@ -1304,6 +1379,12 @@ ts_ops_matmul (TsTensor  *a,
   if (b->ndim == 2)
     shape[out_ndim++] = b2->shape[1];
   out = ts_tensor_new_view (out2->storage, out2->dtype, out_ndim, shape, NULL, 0);
+  {
+    /* mm's formula: 2-D operands only */
+    TsOpGradAttrs grad = { .no_formula = a->ndim != 2 || b->ndim != 2 };
+
+    ts_autograd_record_op (ts_op_get (TS_OP_MM), TS_OP_GRAD_TENSOR, operands, 2, out, &grad);
+  }
   return out;
 }
 
@@ -1410,7 +1491,10 @@ ts_ops_index_select (TsTensor  *self,
   out = ts_tensor_new_empty (device, self->dtype, self->ndim, shape, FALSE, error);
   if (out == NULL)
     return NULL;
-  return index_launch (TS_OP_INDEX_SELECT, device, dim, out, self, index, error);
+  out = index_launch (TS_OP_INDEX_SELECT, device, dim, out, self, index, error);
+  if (out != NULL)
+    ts_autograd_record_op (ts_op_get (TS_OP_INDEX_SELECT), TS_OP_GRAD_TENSOR, &self, 1, out, NULL);
+  return out;
 }
 
 /* gather: out[i][j] = self[index[i][j]][j] for dim 0, and so on. */
@@ -1508,7 +1592,10 @@ ts_ops_gather (TsTensor  *self,
   out = ts_tensor_new_empty (device, self->dtype, index->ndim, index->shape, FALSE, error);
   if (out == NULL || ts_tensor_numel (out) == 0)
     return out;
-  return index_launch (TS_OP_GATHER, device, dim, out, self, index, error);
+  out = index_launch (TS_OP_GATHER, device, dim, out, self, index, error);
+  if (out != NULL)
+    ts_autograd_record_op (ts_op_get (TS_OP_GATHER), TS_OP_GRAD_TENSOR, &self, 1, out, NULL);
+  return out;
 }
 
 /* Advanced indexing (torch/_indexing.py parses the subscript) --------- */
@@ -1830,7 +1917,10 @@ ts_ops_embedding (TsTensor  *weight,
   out = ts_tensor_new_empty (device, weight->dtype, indices->ndim + 1, shape, FALSE, error);
   if (out == NULL || ts_tensor_numel (out) == 0)
     return out;
-  return index_launch (TS_OP_EMBEDDING, device, 0, out, weight, flat, error);
+  out = index_launch (TS_OP_EMBEDDING, device, 0, out, weight, flat, error);
+  if (out != NULL)
+    ts_autograd_record_op (ts_op_get (TS_OP_EMBEDDING), TS_OP_GRAD_TENSOR, &weight, 1, out, NULL);
+  return out;
 }
 
 gboolean

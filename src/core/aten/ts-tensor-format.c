@@ -426,7 +426,9 @@ ts_tensor_format (TsDType                      dtype,
       tensor_str (&p, 0, 0, indent, out);
     }
 
-  if (options && options->requires_grad)
+  if (options && options->grad_fn)
+    g_ptr_array_add (suffixes, g_strdup_printf ("grad_fn=<%s>", options->grad_fn));
+  else if (options && options->requires_grad)
     g_ptr_array_add (suffixes, g_strdup ("requires_grad=True"));
 
   add_suffixes (out, suffixes, indent);

@@ -27,6 +27,8 @@ typedef struct
    * device other than the CPU). */
   const char *device;
   gboolean    requires_grad;
+  /* Printed as grad_fn=<...> when not NULL (a tensor with a history) */
+  const char *grad_fn;
 } TsTensorFormatOptions;
 
 /* @data points at element (0, ..., 0) (the storage offset already

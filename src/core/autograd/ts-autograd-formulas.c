@@ -8,50 +8,27 @@
 
 #include "config.h"
 
+#include <math.h>
 #include <string.h>
 
 #include "ts-autograd-formulas.h"
 #include "ts-ops.h"
 
-/* Saved-tensor slots of a binary op, -1 when not saved: PyTorch saves an
- * operand only when the other one's gradient needs it. */
-typedef struct
-{
-  int self_slot;
-  int other_slot;
-} BinaryAttrs;
+typedef TsOpGradAttrs Attrs;
 
-typedef struct
-{
-  int      dims[TS_MAX_DIMS];
-  guint    n_dims;
-  gboolean keepdim;
-} ReduceAttrs;
-
-typedef struct
-{
-  double value;
-} ScalarAttrs;
-
-/* Records node (name, backward) for out = op (a[, b]) and hands back out;
- * *node_out (may be NULL) gets the node or NULL. */
+/* Records node (name, backward) for out = op (a[, b]) and hands back out:
+ * the views, which are not table ops. */
 static TsTensor *
 record (TsTensor      *out,
         const char    *name,
         TsBackwardFn   backward,
-        gsize          attrs_size,
-        TsTensor      *a,
-        TsTensor      *b,
-        TsGradNode   **node_out)
+        TsTensor      *a)
 {
-  TsTensor *inputs[2] = { a, b };
   TsGradNode *node = NULL;
 
   if (out != NULL)
-    node = ts_autograd_record (name, backward, attrs_size, inputs, b != NULL ? 2 : 1, &out, 1);
-  if (node_out != NULL)
-    *node_out = node;
-  else if (node != NULL)
+    node = ts_autograd_record (name, backward, 0, &a, 1, &out, 1);
+  if (node != NULL)
     ts_grad_node_unref (node);
   return out;
 }
@@ -61,50 +38,56 @@ save_if (TsGradNode *node,
          TsTensor   *tensor,
          gboolean    needed)
 {
-  return needed ? (int) ts_grad_node_save (node, tensor) : -1;
+  return needed && tensor != NULL ? (int) ts_grad_node_save (node, tensor) : -1;
 }
 
-/* Records a binary op that saves self when other requires grad and other
- * when self does (mul, mm); div also saves other for self. */
-static TsTensor *
-record_binary (TsTensor     *out,
-               const char   *name,
-               TsBackwardFn  backward,
-               TsTensor     *a,
-               TsTensor     *b,
-               gboolean      other_for_both)
+void
+ts_autograd_record_op (const TsOpDesc       *desc,
+                       TsOpGradForm          form,
+                       TsTensor             *const *inputs,
+                       guint                 n_inputs,
+                       TsTensor             *out,
+                       const TsOpGradAttrs  *attrs)
 {
+  TsTensor *in[2] = { NULL, NULL };
+  guint n = 0;
+  TsTensor *self, *other;
   TsGradNode *node;
-  BinaryAttrs *attrs;
+  Attrs *a;
+  TsOpSave saves = desc->saves;
+  const char *name = desc->grad_names[form];
 
-  record (out, name, backward, sizeof (BinaryAttrs), a, b, &node);
+  if (!desc->differentiable || !ts_autograd_is_grad_enabled ())
+    return;
+  for (guint i = 0; i < n_inputs && n < G_N_ELEMENTS (in); i++)
+    if (inputs[i] != NULL)
+      in[n++] = inputs[i];
+  if (!ts_autograd_any_requires_grad (in, n))
+    return;
+  /* a form without a formula still records a node: backward through it
+   * fails with PyTorch's "the derivative for ... is not implemented." */
+  node = ts_autograd_record (name, attrs != NULL && attrs->no_formula ? NULL : desc->backward,
+                             sizeof (Attrs), in, n, &out, 1);
   if (node == NULL)
-    return out;
-  attrs = ts_grad_node_get_attrs (node);
-  attrs->self_slot = save_if (node, a, ts_autograd_requires_grad (b));
-  attrs->other_slot = save_if (node, b, ts_autograd_requires_grad (a) ||
-                                        (other_for_both && ts_autograd_requires_grad (b)));
+    return;
+  a = ts_grad_node_get_attrs (node);
+  if (attrs != NULL)
+    *a = *attrs;
+  self = in[0];
+  other = n > 1 ? in[1] : NULL;
+  a->self_slot = save_if (node, self,
+                          saves == TS_OP_SAVE_SELF || saves == TS_OP_SAVE_SELF_RESULT ||
+                          saves == TS_OP_SAVE_OPERANDS || saves == TS_OP_SAVE_OPERANDS_RESULT ||
+                          (saves == TS_OP_SAVE_CROSS && other != NULL && ts_autograd_requires_grad (other)));
+  a->other_slot = save_if (node, other,
+                           saves == TS_OP_SAVE_OPERANDS || saves == TS_OP_SAVE_OPERANDS_RESULT ||
+                           (saves == TS_OP_SAVE_CROSS && ts_autograd_requires_grad (self)));
+  a->result_slot = save_if (node, out,
+                            saves == TS_OP_SAVE_RESULT || saves == TS_OP_SAVE_SELF_RESULT ||
+                            saves == TS_OP_SAVE_OPERANDS_RESULT);
+  a->extra_slot = save_if (node, a->save_extra, TRUE);
+  a->save_extra = NULL;
   ts_grad_node_unref (node);
-  return out;
-}
-
-/* Records a unary op that saves one tensor (its input or its result). */
-static TsTensor *
-record_saving (TsTensor     *out,
-               const char   *name,
-               TsBackwardFn  backward,
-               TsTensor     *a,
-               TsTensor     *saved_is_result_else_input)
-{
-  TsGradNode *node;
-
-  record (out, name, backward, 0, a, NULL, &node);
-  if (node != NULL)
-    {
-      ts_grad_node_save (node, saved_is_result_else_input != NULL ? out : a);
-      ts_grad_node_unref (node);
-    }
-  return out;
 }
 
 static TsTensor *
@@ -116,8 +99,50 @@ unpack (TsGradNode  *node,
 }
 
 /* ------------------------------------------------------------------ */
-/* Formulas. Each computes grad_inputs[i] only where needed; the engine
- * sums broadcast results down to the input's shape. */
+/* Formulas (PyTorch's derivatives.yaml). Each computes grad_inputs[i]
+ * only where needed; the engine sums broadcast results down to the
+ * input's shape. */
+
+static TsTensor *
+binary (TsBinaryOp  op,
+        TsTensor   *a,
+        TsTensor   *b,
+        GError    **error)
+{
+  return ts_ops_binary (op, a, b, NULL, FALSE, NULL, error);
+}
+
+/* a op value, or value op a when reversed */
+static TsTensor *
+binary_scalar (TsBinaryOp  op,
+               TsTensor   *a,
+               double      value,
+               gboolean    reversed,
+               GError    **error)
+{
+  TsScalar scalar = { TS_DTYPE_FLOAT64, value, (gint64) value };
+
+  return ts_ops_binary (op, a, NULL, &scalar, reversed, NULL, error);
+}
+
+static TsTensor *
+saved (TsGradNode  *node,
+       int          slot,
+       GError     **error)
+{
+  if (slot < 0)
+    {
+      g_set_error (error, TS_TENSOR_ERROR, TS_TENSOR_ERROR_RUNTIME,
+                   "%s: a tensor its formula needs was not saved", ts_grad_node_get_name (node));
+      return NULL;
+    }
+  return unpack (node, slot, error);
+}
+
+#define ATTRS ((Attrs *) ts_grad_node_get_attrs (node))
+#define GRAD  (grad_outputs[0])
+/* grad_inputs[0] = expr, for a one-input formula */
+#define RETURN_GRAD(expr) return (grad_inputs[0] = (expr)) != NULL
 
 TS_BACKWARD_FN (ts_autograd_backward_identity)
 {
@@ -127,110 +152,380 @@ TS_BACKWARD_FN (ts_autograd_backward_identity)
   return TRUE;
 }
 
-/* sub: self: grad, other: -grad */
-static TS_BACKWARD_FN (sub_backward)
+TS_BACKWARD_FN (ts_backward_add)
+{
+  return ts_autograd_backward_identity (node, grad_outputs, n_outputs, grad_inputs, n_inputs, error);
+}
+
+/* sub: self: grad, other: -grad; rsub (2 - x): self: -grad */
+TS_BACKWARD_FN (ts_backward_sub)
 {
   if (ts_grad_node_needs_input_grad (node, 0))
-    grad_inputs[0] = ts_tensor_ref (grad_outputs[0]);
-  if (ts_grad_node_needs_input_grad (node, 1) &&
-      (grad_inputs[1] = ts_autograd_neg (grad_outputs[0], error)) == NULL)
-    return FALSE;
-  return TRUE;
+    grad_inputs[0] = ATTRS->reversed ? ts_autograd_neg (GRAD, error) : ts_tensor_ref (GRAD);
+  if (n_inputs > 1 && ts_grad_node_needs_input_grad (node, 1))
+    grad_inputs[1] = ts_autograd_neg (GRAD, error);
+  return (grad_inputs[0] != NULL || !ts_grad_node_needs_input_grad (node, 0)) &&
+         (n_inputs < 2 || grad_inputs[1] != NULL || !ts_grad_node_needs_input_grad (node, 1));
 }
 
 /* mul: self: grad * other, other: grad * self */
-static TS_BACKWARD_FN (mul_backward)
+TS_BACKWARD_FN (ts_backward_mul)
 {
-  BinaryAttrs *attrs = ts_grad_node_get_attrs (node);
+  Attrs *attrs = ATTRS;
 
+  if (attrs->has_scalar)
+    RETURN_GRAD (binary_scalar (TS_BINARY_MUL, GRAD, attrs->scalar, FALSE, error));
   for (guint i = 0; i < 2; i++)
     if (ts_grad_node_needs_input_grad (node, i))
       {
-        g_autoptr(TsTensor) factor = unpack (node, i == 0 ? attrs->other_slot : attrs->self_slot,
-                                             error);
+        g_autoptr(TsTensor) factor = saved (node, i == 0 ? attrs->other_slot : attrs->self_slot,
+                                            error);
 
-        if (factor == NULL ||
-            (grad_inputs[i] = ts_autograd_mul (grad_outputs[0], factor, error)) == NULL)
+        if (factor == NULL || (grad_inputs[i] = ts_autograd_mul (GRAD, factor, error)) == NULL)
           return FALSE;
       }
   return TRUE;
 }
 
-/* div: self: grad / other, other: -grad * self / (other * other) */
-static TS_BACKWARD_FN (div_backward)
+/* -grad * num / (den * den) */
+static TsTensor *
+quotient_grad (TsTensor  *grad,
+               TsTensor  *num,
+               TsTensor  *den,
+               GError   **error)
 {
-  BinaryAttrs *attrs = ts_grad_node_get_attrs (node);
-  TsTensor *grad = grad_outputs[0];
-  g_autoptr(TsTensor) other = unpack (node, attrs->other_slot, error);
+  g_autoptr(TsTensor) neg = NULL;
+  g_autoptr(TsTensor) top = NULL;
+  g_autoptr(TsTensor) square = NULL;
 
-  if (other == NULL)
+  if ((neg = ts_autograd_neg (grad, error)) == NULL ||
+      (top = num != NULL ? ts_autograd_mul (neg, num, error) : ts_tensor_ref (neg)) == NULL ||
+      (square = ts_autograd_mul (den, den, error)) == NULL)
+    return NULL;
+  return ts_autograd_div (top, square, error);
+}
+
+/* div: self: grad / other, other: -grad * self / (other * other);
+ * by a number: grad / other; a number by self: -grad * other / self^2 */
+TS_BACKWARD_FN (ts_backward_div)
+{
+  Attrs *attrs = ATTRS;
+  g_autoptr(TsTensor) self = NULL;
+  g_autoptr(TsTensor) other = NULL;
+
+  if (attrs->has_scalar && !attrs->reversed)
+    RETURN_GRAD (ts_autograd_div_scalar (GRAD, attrs->scalar, error));
+  if (attrs->has_scalar)
+    {
+      g_autoptr(TsTensor) q = NULL;
+
+      if ((self = saved (node, attrs->self_slot, error)) == NULL ||
+          (q = quotient_grad (GRAD, NULL, self, error)) == NULL)
+        return FALSE;
+      RETURN_GRAD (binary_scalar (TS_BINARY_MUL, q, attrs->scalar, FALSE, error));
+    }
+  if ((other = saved (node, attrs->other_slot, error)) == NULL)
     return FALSE;
   if (ts_grad_node_needs_input_grad (node, 0) &&
-      (grad_inputs[0] = ts_autograd_div (grad, other, error)) == NULL)
+      (grad_inputs[0] = ts_autograd_div (GRAD, other, error)) == NULL)
     return FALSE;
-  if (ts_grad_node_needs_input_grad (node, 1))
-    {
-      g_autoptr(TsTensor) self = unpack (node, attrs->self_slot, error);
-      g_autoptr(TsTensor) neg = NULL;
-      g_autoptr(TsTensor) num = NULL;
-      g_autoptr(TsTensor) den = NULL;
-
-      if (self == NULL ||
-          (neg = ts_autograd_neg (grad, error)) == NULL ||
-          (num = ts_autograd_mul (neg, self, error)) == NULL ||
-          (den = ts_autograd_mul (other, other, error)) == NULL ||
-          (grad_inputs[1] = ts_autograd_div (num, den, error)) == NULL)
-        return FALSE;
-    }
+  if (ts_grad_node_needs_input_grad (node, 1) &&
+      ((self = saved (node, attrs->self_slot, error)) == NULL ||
+       (grad_inputs[1] = quotient_grad (GRAD, self, other, error)) == NULL))
+    return FALSE;
   return TRUE;
 }
 
-/* div by a number: self: grad / other */
-static TS_BACKWARD_FN (div_scalar_backward)
+/* pow: self: grad * exponent * self^(exponent - 1),
+ * exponent: grad * result * log(self) */
+TS_BACKWARD_FN (ts_backward_pow)
 {
-  ScalarAttrs *attrs = ts_grad_node_get_attrs (node);
+  Attrs *attrs = ATTRS;
+  g_autoptr(TsTensor) self = saved (node, attrs->self_slot, error);
+  g_autoptr(TsTensor) result = NULL;
 
-  grad_inputs[0] = ts_autograd_div_scalar (grad_outputs[0], attrs->value, error);
-  return grad_inputs[0] != NULL;
+  if (self == NULL)
+    return FALSE;
+  if (attrs->has_scalar && attrs->reversed)
+    {
+      /* value ** self: grad * result * log(value) */
+      g_autoptr(TsTensor) gr = NULL;
+
+      if ((result = saved (node, attrs->result_slot, error)) == NULL ||
+          (gr = ts_autograd_mul (GRAD, result, error)) == NULL)
+        return FALSE;
+      RETURN_GRAD (binary_scalar (TS_BINARY_MUL, gr, log (attrs->scalar), FALSE, error));
+    }
+  if (attrs->has_scalar)
+    {
+      g_autoptr(TsTensor) p = NULL;
+      g_autoptr(TsTensor) gp = NULL;
+
+      if (attrs->scalar == 0.0)
+        RETURN_GRAD (binary_scalar (TS_BINARY_MUL, GRAD, 0.0, FALSE, error));
+      if ((p = binary_scalar (TS_BINARY_POW, self, attrs->scalar - 1, FALSE, error)) == NULL ||
+          (gp = ts_autograd_mul (GRAD, p, error)) == NULL)
+        return FALSE;
+      RETURN_GRAD (binary_scalar (TS_BINARY_MUL, gp, attrs->scalar, FALSE, error));
+    }
+  {
+    g_autoptr(TsTensor) exponent = saved (node, attrs->other_slot, error);
+
+    if (exponent == NULL)
+      return FALSE;
+    if (ts_grad_node_needs_input_grad (node, 0))
+      {
+        g_autoptr(TsTensor) e1 = NULL;
+        g_autoptr(TsTensor) p = NULL;
+        g_autoptr(TsTensor) gp = NULL;
+
+        if ((e1 = binary_scalar (TS_BINARY_SUB, exponent, 1, FALSE, error)) == NULL ||
+            (p = binary (TS_BINARY_POW, self, e1, error)) == NULL ||
+            (gp = ts_autograd_mul (GRAD, p, error)) == NULL ||
+            (grad_inputs[0] = ts_autograd_mul (gp, exponent, error)) == NULL)
+          return FALSE;
+      }
+    if (ts_grad_node_needs_input_grad (node, 1))
+      {
+        g_autoptr(TsTensor) lg = NULL;
+        g_autoptr(TsTensor) gr = NULL;
+
+        if ((result = saved (node, attrs->result_slot, error)) == NULL ||
+            (lg = ts_autograd_log (self, error)) == NULL ||
+            (gr = ts_autograd_mul (GRAD, result, error)) == NULL ||
+            (grad_inputs[1] = ts_autograd_mul (gr, lg, error)) == NULL)
+          return FALSE;
+      }
+  }
+  return TRUE;
+}
+
+/* grad where mask, plus half of it where self == other (ties split, as
+ * PyTorch's at::where(self == other, grad / 2, grad) does) */
+static TsTensor *
+select_grad (TsTensor    *grad,
+             TsTensor    *mask,
+             TsTensor    *ties,
+             GError     **error)
+{
+  g_autoptr(TsTensor) picked = NULL;
+  g_autoptr(TsTensor) tied = NULL;
+  g_autoptr(TsTensor) half = NULL;
+
+  if ((picked = ts_autograd_mul (grad, mask, error)) == NULL ||
+      (tied = ts_autograd_mul (grad, ties, error)) == NULL ||
+      (half = binary_scalar (TS_BINARY_MUL, tied, 0.5, FALSE, error)) == NULL)
+    return NULL;
+  return ts_autograd_add (picked, half, error);
+}
+
+/* maximum (wins: GT) and minimum (LT): each input gets the gradient where
+ * it was picked, half of it on ties */
+static gboolean
+extremum_backward (TsGradNode  *node,
+                   TsTensor    *grad,
+                   TsBinaryOp   wins,
+                   TsTensor   **grad_inputs,
+                   guint        n_inputs,
+                   GError     **error)
+{
+  Attrs *attrs = ATTRS;
+  g_autoptr(TsTensor) self = saved (node, attrs->self_slot, error);
+  g_autoptr(TsTensor) other = NULL;
+  g_autoptr(TsTensor) ties = NULL;
+
+  if (self == NULL)
+    return FALSE;
+  /* with a number, other is that number as a 0-dim tensor */
+  if (attrs->has_scalar)
+    {
+      TsScalar value = { TS_DTYPE_FLOAT64, attrs->scalar, (gint64) attrs->scalar };
+
+      other = ts_tensor_new_empty (ts_tensor_get_device (self), self->dtype, 0, NULL, FALSE, error);
+      if (other == NULL || !ts_ops_fill (other, &value, error))
+        return FALSE;
+    }
+  else if ((other = saved (node, attrs->other_slot, error)) == NULL)
+    return FALSE;
+  if ((ties = binary (TS_BINARY_EQ, self, other, error)) == NULL)
+    return FALSE;
+  for (guint i = 0; i < n_inputs; i++)
+    if (ts_grad_node_needs_input_grad (node, i))
+      {
+        g_autoptr(TsTensor) mask = i == 0 ? binary (wins, self, other, error)
+                                          : binary (wins, other, self, error);
+
+        if (mask == NULL || (grad_inputs[i] = select_grad (grad, mask, ties, error)) == NULL)
+          return FALSE;
+      }
+  return TRUE;
+}
+
+TS_BACKWARD_FN (ts_backward_maximum)
+{
+  return extremum_backward (node, GRAD, TS_BINARY_GT, grad_inputs, n_inputs, error);
+}
+
+TS_BACKWARD_FN (ts_backward_minimum)
+{
+  return extremum_backward (node, GRAD, TS_BINARY_LT, grad_inputs, n_inputs, error);
 }
 
 /* neg: self: grad.neg() */
-static TS_BACKWARD_FN (neg_backward)
+TS_BACKWARD_FN (ts_backward_neg)
 {
-  grad_inputs[0] = ts_autograd_neg (grad_outputs[0], error);
-  return grad_inputs[0] != NULL;
+  RETURN_GRAD (ts_autograd_neg (GRAD, error));
+}
+
+/* abs: self: grad * self.sgn(), as grad * (self > 0) - grad * (self < 0) */
+TS_BACKWARD_FN (ts_backward_abs)
+{
+  TsScalar zero = { TS_DTYPE_INT64, 0, 0 };
+  g_autoptr(TsTensor) self = saved (node, ATTRS->self_slot, error);
+  g_autoptr(TsTensor) pos = NULL;
+  g_autoptr(TsTensor) neg = NULL;
+  g_autoptr(TsTensor) gpos = NULL;
+  g_autoptr(TsTensor) gneg = NULL;
+
+  if (self == NULL ||
+      (pos = ts_ops_binary (TS_BINARY_GT, self, NULL, &zero, FALSE, NULL, error)) == NULL ||
+      (neg = ts_ops_binary (TS_BINARY_LT, self, NULL, &zero, FALSE, NULL, error)) == NULL ||
+      (gpos = ts_autograd_mul (GRAD, pos, error)) == NULL ||
+      (gneg = ts_autograd_mul (GRAD, neg, error)) == NULL)
+    return FALSE;
+  RETURN_GRAD (ts_autograd_sub (gpos, gneg, error));
 }
 
 /* exp: self: grad * result */
-static TS_BACKWARD_FN (exp_backward)
+TS_BACKWARD_FN (ts_backward_exp)
 {
-  g_autoptr(TsTensor) result = unpack (node, 0, error);
+  g_autoptr(TsTensor) result = saved (node, ATTRS->result_slot, error);
 
-  return result != NULL &&
-         (grad_inputs[0] = ts_autograd_mul (grad_outputs[0], result, error)) != NULL;
+  return result != NULL && (grad_inputs[0] = ts_autograd_mul (GRAD, result, error)) != NULL;
 }
 
 /* log: self: grad.div(self) */
-static TS_BACKWARD_FN (log_backward)
+TS_BACKWARD_FN (ts_backward_log)
 {
-  g_autoptr(TsTensor) self = unpack (node, 0, error);
+  g_autoptr(TsTensor) self = saved (node, ATTRS->self_slot, error);
 
-  return self != NULL &&
-         (grad_inputs[0] = ts_autograd_div (grad_outputs[0], self, error)) != NULL;
+  return self != NULL && (grad_inputs[0] = ts_autograd_div (GRAD, self, error)) != NULL;
+}
+
+/* sqrt: self: grad / (2 * result) */
+TS_BACKWARD_FN (ts_backward_sqrt)
+{
+  g_autoptr(TsTensor) result = saved (node, ATTRS->result_slot, error);
+  g_autoptr(TsTensor) twice = NULL;
+
+  if (result == NULL || (twice = binary_scalar (TS_BINARY_MUL, result, 2, FALSE, error)) == NULL)
+    return FALSE;
+  RETURN_GRAD (ts_autograd_div (GRAD, twice, error));
+}
+
+/* grad * f(self), f a unary op; negated for cos */
+static gboolean
+grad_times_unary (TsGradNode  *node,
+                  TsTensor    *grad,
+                  TsUnaryOp    op,
+                  gboolean     negate,
+                  TsTensor   **out,
+                  GError     **error)
+{
+  g_autoptr(TsTensor) self = saved (node, ATTRS->self_slot, error);
+  g_autoptr(TsTensor) f = NULL;
+  g_autoptr(TsTensor) gf = NULL;
+
+  if (self == NULL || (f = ts_ops_unary (op, self, error)) == NULL ||
+      (gf = ts_autograd_mul (grad, f, error)) == NULL)
+    return FALSE;
+  *out = negate ? ts_autograd_neg (gf, error) : g_steal_pointer (&gf);
+  return *out != NULL;
+}
+
+/* sin: self: grad * self.cos() */
+TS_BACKWARD_FN (ts_backward_sin)
+{
+  return grad_times_unary (node, GRAD, TS_UNARY_COS, FALSE, &grad_inputs[0], error);
+}
+
+/* cos: self: grad * -self.sin() */
+TS_BACKWARD_FN (ts_backward_cos)
+{
+  return grad_times_unary (node, GRAD, TS_UNARY_SIN, TRUE, &grad_inputs[0], error);
+}
+
+/* grad * (1 - result * result) for tanh, grad * result * (1 - result) for
+ * sigmoid */
+static gboolean
+result_polynomial (TsGradNode  *node,
+                   TsTensor    *grad,
+                   gboolean     square,
+                   TsTensor   **out,
+                   GError     **error)
+{
+  g_autoptr(TsTensor) result = saved (node, ATTRS->result_slot, error);
+  g_autoptr(TsTensor) rr = NULL;
+  g_autoptr(TsTensor) one_minus = NULL;
+  g_autoptr(TsTensor) g = NULL;
+
+  if (result == NULL ||
+      (rr = square ? ts_autograd_mul (result, result, error) : ts_tensor_ref (result)) == NULL ||
+      (one_minus = binary_scalar (TS_BINARY_SUB, rr, 1, TRUE, error)) == NULL ||
+      (g = ts_autograd_mul (grad, one_minus, error)) == NULL)
+    return FALSE;
+  *out = square ? g_steal_pointer (&g) : ts_autograd_mul (g, result, error);
+  return *out != NULL;
+}
+
+TS_BACKWARD_FN (ts_backward_tanh)
+{
+  return result_polynomial (node, GRAD, TRUE, &grad_inputs[0], error);
+}
+
+TS_BACKWARD_FN (ts_backward_sigmoid)
+{
+  return result_polynomial (node, GRAD, FALSE, &grad_inputs[0], error);
 }
 
 /* relu: self: threshold_backward(grad, result, 0), here grad * (result > 0) */
-static TS_BACKWARD_FN (relu_backward)
+TS_BACKWARD_FN (ts_backward_relu)
 {
   TsScalar zero = { TS_DTYPE_INT64, 0, 0 };
-  g_autoptr(TsTensor) result = unpack (node, 0, error);
+  g_autoptr(TsTensor) result = saved (node, ATTRS->result_slot, error);
   g_autoptr(TsTensor) mask = NULL;
 
   if (result == NULL ||
       (mask = ts_ops_binary (TS_BINARY_GT, result, NULL, &zero, FALSE, NULL, error)) == NULL)
     return FALSE;
-  grad_inputs[0] = ts_autograd_mul (grad_outputs[0], mask, error);
-  return grad_inputs[0] != NULL;
+  RETURN_GRAD (ts_autograd_mul (GRAD, mask, error));
+}
+
+/* reciprocal: self: -grad * (result * result) */
+TS_BACKWARD_FN (ts_backward_reciprocal)
+{
+  g_autoptr(TsTensor) result = saved (node, ATTRS->result_slot, error);
+  g_autoptr(TsTensor) rr = NULL;
+  g_autoptr(TsTensor) neg = NULL;
+
+  if (result == NULL || (rr = ts_autograd_mul (result, result, error)) == NULL ||
+      (neg = ts_autograd_neg (GRAD, error)) == NULL)
+    return FALSE;
+  RETURN_GRAD (ts_autograd_mul (neg, rr, error));
+}
+
+/* to, clone, contiguous: self: grad.to(self's device and dtype);
+ * self.copy_(src) (inputs self, src): self: zeros (none), src: the same
+ * for src */
+TS_BACKWARD_FN (ts_backward_to_copy)
+{
+  guint src = n_inputs - 1;
+  const TsGradTensorInfo *info = ts_grad_node_get_input_info (node, src);
+
+  if (!ts_grad_node_needs_input_grad (node, src))
+    return TRUE;
+  grad_inputs[src] = ts_ops_to (GRAD, info->device, info->dtype, FALSE, FALSE, error);
+  return grad_inputs[src] != NULL;
 }
 
 /* sum(), mean(): self: grad.expand(self.sizes()) [/ self.numel()] */
@@ -241,10 +536,10 @@ expand_to_input (TsGradNode  *node,
                  GError     **error)
 {
   const TsGradTensorInfo *info = ts_grad_node_get_input_info (node, 0);
-  const ReduceAttrs *attrs = ts_grad_node_get_attrs (node);
+  const Attrs *attrs = ATTRS;
   g_autoptr(TsTensor) kept = NULL;
 
-  if (attrs != NULL && !attrs->keepdim && attrs->n_dims > 0)
+  if (!attrs->keepdim && attrs->n_dims > 0)
     {
       /* sum(dims) without keepdim: put the reduced dims back as 1s */
       gint64 shape[TS_MAX_DIMS];
@@ -260,41 +555,98 @@ expand_to_input (TsGradNode  *node,
   return *out != NULL;
 }
 
-static TS_BACKWARD_FN (sum_backward)
+TS_BACKWARD_FN (ts_backward_sum)
 {
-  return expand_to_input (node, grad_outputs[0], &grad_inputs[0], error);
+  return expand_to_input (node, GRAD, &grad_inputs[0], error);
 }
 
-static TS_BACKWARD_FN (mean_backward)
+/* mean: sum's, divided by the number of elements reduced */
+TS_BACKWARD_FN (ts_backward_mean)
 {
   const TsGradTensorInfo *info = ts_grad_node_get_input_info (node, 0);
+  const Attrs *attrs = ATTRS;
   g_autoptr(TsTensor) expanded = NULL;
   gint64 numel = 1;
 
-  for (guint i = 0; i < info->ndim; i++)
-    numel *= info->shape[i];
-  if (!expand_to_input (node, grad_outputs[0], &expanded, error))
+  if (attrs->n_dims == 0)
+    for (guint i = 0; i < info->ndim; i++)
+      numel *= info->shape[i];
+  for (guint i = 0; i < attrs->n_dims; i++)
+    numel *= info->shape[attrs->dims[i]];
+  if (!expand_to_input (node, GRAD, &expanded, error))
     return FALSE;
-  grad_inputs[0] = ts_autograd_div_scalar (expanded, (double) numel, error);
-  return grad_inputs[0] != NULL;
+  RETURN_GRAD (ts_autograd_div_scalar (expanded, (double) numel, error));
+}
+
+/* max(), min() of all elements: evenly_distribute_backward, the gradient
+ * shared by the elements equal to the result */
+TS_BACKWARD_FN (ts_backward_amax)
+{
+  g_autoptr(TsTensor) self = saved (node, ATTRS->self_slot, error);
+  g_autoptr(TsTensor) result = NULL;
+  g_autoptr(TsTensor) mask = NULL;
+  g_autoptr(TsTensor) count = NULL;
+  g_autoptr(TsTensor) masked = NULL;
+
+  if (self == NULL || (result = saved (node, ATTRS->result_slot, error)) == NULL ||
+      (mask = binary (TS_BINARY_EQ, self, result, error)) == NULL ||
+      (count = ts_ops_sum (mask, NULL, 0, FALSE, TS_DTYPE_UNDEFINED, error)) == NULL ||
+      (masked = ts_autograd_mul (mask, GRAD, error)) == NULL)
+    return FALSE;
+  RETURN_GRAD (ts_autograd_div (masked, count, error));
+}
+
+/* max(dim), min(dim): value_selecting_reduction_backward, the gradient
+ * put where indices point: grad * (arange(size) == indices) along dim */
+TS_BACKWARD_FN (ts_backward_max_dim)
+{
+  const Attrs *attrs = ATTRS;
+  const TsGradTensorInfo *info = ts_grad_node_get_input_info (node, 0);
+  int dim = attrs->dims[0];
+  gint64 shape[TS_MAX_DIMS];
+  g_autoptr(TsTensor) indices = saved (node, attrs->extra_slot, error);
+  g_autoptr(TsTensor) kept = NULL;
+  g_autoptr(TsTensor) grad = NULL;
+  g_autoptr(TsTensor) range = NULL;
+  g_autoptr(TsTensor) positions = NULL;
+  g_autoptr(TsTensor) onehot = NULL;
+  TsViewArgs unsqueeze = { .kind = TS_VIEW_UNSQUEEZE, .dim0 = dim };
+
+  if (indices == NULL)
+    return FALSE;
+  if (info->ndim == 0)
+    RETURN_GRAD (ts_tensor_ref (GRAD));
+  /* without keepdim, put the reduced dim back */
+  kept = attrs->keepdim ? ts_tensor_ref (indices) : ts_tensor_unsqueeze (indices, dim, error);
+  grad = attrs->keepdim ? ts_tensor_ref (GRAD) : ts_autograd_view_op (GRAD, &unsqueeze, error);
+  if (kept == NULL || grad == NULL)
+    return FALSE;
+  for (guint i = 0; i < info->ndim; i++)
+    shape[i] = (int) i == dim ? info->shape[i] : 1;
+  if ((range = ts_ops_arange (0, (double) info->shape[dim], 1, TS_DTYPE_INT64, info->device,
+                              error)) == NULL ||
+      (positions = ts_tensor_view (range, info->ndim, shape, error)) == NULL ||
+      (onehot = binary (TS_BINARY_EQ, positions, kept, error)) == NULL)
+    return FALSE;
+  RETURN_GRAD (ts_autograd_mul (grad, onehot, error));
 }
 
 /* mm: self: grad.mm(mat2.t()), mat2: self.t().mm(grad) */
-static TS_BACKWARD_FN (mm_backward)
+TS_BACKWARD_FN (ts_backward_mm)
 {
-  BinaryAttrs *attrs = ts_grad_node_get_attrs (node);
+  Attrs *attrs = ATTRS;
 
   for (guint i = 0; i < 2; i++)
     if (ts_grad_node_needs_input_grad (node, i))
       {
-        g_autoptr(TsTensor) other = unpack (node, i == 0 ? attrs->other_slot : attrs->self_slot,
-                                            error);
+        g_autoptr(TsTensor) other = saved (node, i == 0 ? attrs->other_slot : attrs->self_slot,
+                                           error);
         g_autoptr(TsTensor) other_t = NULL;
 
         if (other == NULL || (other_t = ts_autograd_t (other, error)) == NULL)
           return FALSE;
-        grad_inputs[i] = i == 0 ? ts_autograd_mm (grad_outputs[0], other_t, error)
-                                : ts_autograd_mm (other_t, grad_outputs[0], error);
+        grad_inputs[i] = i == 0 ? ts_autograd_mm (GRAD, other_t, error)
+                                : ts_autograd_mm (other_t, GRAD, error);
         if (grad_inputs[i] == NULL)
           return FALSE;
       }
@@ -304,8 +656,7 @@ static TS_BACKWARD_FN (mm_backward)
 /* t: self: grad.t() */
 static TS_BACKWARD_FN (t_backward)
 {
-  grad_inputs[0] = ts_autograd_t (grad_outputs[0], error);
-  return grad_inputs[0] != NULL;
+  RETURN_GRAD (ts_autograd_t (GRAD, error));
 }
 
 /* expand: self: at::sum_to(grad, self.sizes()) */
@@ -313,8 +664,7 @@ static TS_BACKWARD_FN (expand_backward)
 {
   const TsGradTensorInfo *info = ts_grad_node_get_input_info (node, 0);
 
-  grad_inputs[0] = ts_autograd_sum_to (grad_outputs[0], info->ndim, info->shape, error);
-  return grad_inputs[0] != NULL;
+  RETURN_GRAD (ts_autograd_sum_to (GRAD, info->ndim, info->shape, error));
 }
 
 /* view/reshape: self: grad.reshape(self.sizes()) */
@@ -322,29 +672,128 @@ static TS_BACKWARD_FN (view_backward)
 {
   const TsGradTensorInfo *info = ts_grad_node_get_input_info (node, 0);
 
-  grad_inputs[0] = ts_autograd_reshape (grad_outputs[0], info->ndim, info->shape, error);
-  return grad_inputs[0] != NULL;
+  RETURN_GRAD (ts_autograd_reshape (GRAD, info->ndim, info->shape, error));
+}
+
+/* transpose: self: grad.transpose(dim0, dim1) */
+static TS_BACKWARD_FN (transpose_backward)
+{
+  const TsViewArgs *args = ts_grad_node_get_attrs (node);
+
+  RETURN_GRAD (ts_autograd_view_op (GRAD, args, error));
+}
+
+/* select, slice: self: zeros of self's shape with grad in the view */
+static TS_BACKWARD_FN (index_view_backward)
+{
+  const TsViewArgs *args = ts_grad_node_get_attrs (node);
+  const TsGradTensorInfo *info = ts_grad_node_get_input_info (node, 0);
+  TsScalar zero = { TS_DTYPE_INT64, 0, 0 };
+  g_autoptr(TsTensor) zeros = NULL;
+  g_autoptr(TsTensor) part = NULL;
+
+  if (ts_autograd_is_grad_enabled ())
+    {
+      g_set_error (error, TS_TENSOR_ERROR, TS_TENSOR_ERROR_NOT_IMPLEMENTED,
+                   "%s: double backward (create_graph=True) is not modeled",
+                   ts_grad_node_get_name (node));
+      return FALSE;
+    }
+  if ((zeros = ts_tensor_new_empty (info->device, GRAD->dtype, info->ndim, info->shape, FALSE,
+                                    error)) == NULL ||
+      !ts_ops_fill (zeros, &zero, error))
+    return FALSE;
+  part = args->kind == TS_VIEW_SELECT
+         ? ts_tensor_select (zeros, args->dim0, args->start, error)
+         : ts_tensor_slice (zeros, args->dim0, args->start, args->stop, args->step, error);
+  if (part == NULL || !ts_ops_copy (part, GRAD, FALSE, error))
+    return FALSE;
+  grad_inputs[0] = g_steal_pointer (&zeros);
+  return TRUE;
+}
+
+static TsTensor *
+take_view (TsTensor          *self,
+           const TsViewArgs  *args,
+           GError           **error)
+{
+  switch (args->kind)
+    {
+    case TS_VIEW_VIEW:
+      return ts_tensor_view (self, args->ndim, args->shape, error);
+    case TS_VIEW_EXPAND:
+      return ts_tensor_expand (self, args->ndim, args->shape, error);
+    case TS_VIEW_TRANSPOSE:
+      return ts_tensor_transpose (self, args->dim0, args->dim1, error);
+    case TS_VIEW_UNSQUEEZE:
+      return ts_tensor_unsqueeze (self, args->dim0, error);
+    case TS_VIEW_SELECT:
+      return ts_tensor_select (self, args->dim0, args->start, error);
+    case TS_VIEW_SLICE:
+    default:
+      return ts_tensor_slice (self, args->dim0, args->start, args->stop, args->step, error);
+    }
+}
+
+gboolean
+ts_autograd_check_inplace_view (const TsTensor  *tensor,
+                                GError         **error)
+{
+  TsGradNode *node = ts_autograd_get_grad_fn (tensor, NULL);
+  TsBackwardFn fn = node != NULL ? ts_grad_node_get_backward (node) : NULL;
+
+  if (!ts_autograd_is_grad_enabled () ||
+      (fn != view_backward && fn != expand_backward && fn != transpose_backward &&
+       fn != index_view_backward))
+    return TRUE;
+  g_set_error (error, TS_TENSOR_ERROR, TS_TENSOR_ERROR_NOT_IMPLEMENTED,
+               "an in-place operation on a view (output of %s) of a tensor that requires grad "
+               "is not modeled by Tensorscope yet (PyTorch rebases the base's history with "
+               "CopySlices)", ts_grad_node_get_name (node));
+  return FALSE;
+}
+
+TsTensor *
+ts_autograd_view_op (TsTensor          *self,
+                     const TsViewArgs  *args,
+                     GError           **error)
+{
+  static const struct { const char *name; TsBackwardFn backward; } nodes[] = {
+    [TS_VIEW_VIEW] = { "ViewBackward0", view_backward },
+    [TS_VIEW_EXPAND] = { "ExpandBackward0", expand_backward },
+    [TS_VIEW_TRANSPOSE] = { "TransposeBackward0", transpose_backward },
+    [TS_VIEW_UNSQUEEZE] = { "UnsqueezeBackward0", view_backward },
+    [TS_VIEW_SELECT] = { "SelectBackward0", index_view_backward },
+    [TS_VIEW_SLICE] = { "SliceBackward0", index_view_backward },
+  };
+  TsTensor *out = take_view (self, args, error);
+  TsGradNode *node;
+
+  if (out == NULL)
+    return NULL;
+  node = ts_autograd_record (nodes[args->kind].name, nodes[args->kind].backward,
+                             sizeof (TsViewArgs), &self, 1, &out, 1);
+  if (node != NULL)
+    {
+      TsViewArgs *attrs = ts_grad_node_get_attrs (node);
+
+      *attrs = *args;
+      /* select and slice keep their dim wrapped for the backward */
+      ts_tensor_wrap_dim ((int) self->ndim, &attrs->dim0, NULL);
+      ts_grad_node_unref (node);
+    }
+  return out;
 }
 
 /* ------------------------------------------------------------------ */
-/* Differentiable ops */
-
-static TsTensor *
-binary (TsBinaryOp  op,
-        TsTensor   *a,
-        TsTensor   *b,
-        GError    **error)
-{
-  return ts_ops_binary (op, a, b, NULL, FALSE, NULL, error);
-}
+/* Differentiable ops: the op table records the ts_ops_* ones */
 
 TsTensor *
 ts_autograd_add (TsTensor  *a,
                  TsTensor  *b,
                  GError   **error)
 {
-  return record (binary (TS_BINARY_ADD, a, b, error), "AddBackward0",
-                 ts_autograd_backward_identity, 0, a, b, NULL);
+  return binary (TS_BINARY_ADD, a, b, error);
 }
 
 TsTensor *
@@ -352,8 +801,7 @@ ts_autograd_sub (TsTensor  *a,
                  TsTensor  *b,
                  GError   **error)
 {
-  return record (binary (TS_BINARY_SUB, a, b, error), "SubBackward0", sub_backward, 0, a, b,
-                 NULL);
+  return binary (TS_BINARY_SUB, a, b, error);
 }
 
 TsTensor *
@@ -361,8 +809,7 @@ ts_autograd_mul (TsTensor  *a,
                  TsTensor  *b,
                  GError   **error)
 {
-  return record_binary (binary (TS_BINARY_MUL, a, b, error), "MulBackward0", mul_backward,
-                        a, b, FALSE);
+  return binary (TS_BINARY_MUL, a, b, error);
 }
 
 TsTensor *
@@ -370,8 +817,7 @@ ts_autograd_div (TsTensor  *a,
                  TsTensor  *b,
                  GError   **error)
 {
-  return record_binary (binary (TS_BINARY_DIV, a, b, error), "DivBackward0", div_backward,
-                        a, b, TRUE);
+  return binary (TS_BINARY_DIV, a, b, error);
 }
 
 TsTensor *
@@ -379,58 +825,42 @@ ts_autograd_div_scalar (TsTensor  *a,
                         double     value,
                         GError   **error)
 {
-  TsScalar scalar = { TS_DTYPE_FLOAT64, value, (gint64) value };
-  TsGradNode *node;
-  TsTensor *out;
-
-  out = record (ts_ops_binary (TS_BINARY_DIV, a, NULL, &scalar, FALSE, NULL, error),
-                "DivBackward1", div_scalar_backward, sizeof (ScalarAttrs), a, NULL, &node);
-  if (node != NULL)
-    {
-      ((ScalarAttrs *) ts_grad_node_get_attrs (node))->value = value;
-      ts_grad_node_unref (node);
-    }
-  return out;
+  return binary_scalar (TS_BINARY_DIV, a, value, FALSE, error);
 }
 
 TsTensor *
 ts_autograd_neg (TsTensor  *a,
                  GError   **error)
 {
-  return record (ts_ops_unary (TS_UNARY_NEG, a, error), "NegBackward0", neg_backward, 0, a,
-                 NULL, NULL);
+  return ts_ops_unary (TS_UNARY_NEG, a, error);
 }
 
 TsTensor *
 ts_autograd_exp (TsTensor  *a,
                  GError   **error)
 {
-  return record_saving (ts_ops_unary (TS_UNARY_EXP, a, error), "ExpBackward0", exp_backward,
-                        a, a);
+  return ts_ops_unary (TS_UNARY_EXP, a, error);
 }
 
 TsTensor *
 ts_autograd_log (TsTensor  *a,
                  GError   **error)
 {
-  return record_saving (ts_ops_unary (TS_UNARY_LOG, a, error), "LogBackward0", log_backward,
-                        a, NULL);
+  return ts_ops_unary (TS_UNARY_LOG, a, error);
 }
 
 TsTensor *
 ts_autograd_relu (TsTensor  *a,
                   GError   **error)
 {
-  return record_saving (ts_ops_unary (TS_UNARY_RELU, a, error), "ReluBackward0", relu_backward,
-                        a, a);
+  return ts_ops_unary (TS_UNARY_RELU, a, error);
 }
 
 TsTensor *
 ts_autograd_sum (TsTensor  *a,
                  GError   **error)
 {
-  return record (ts_ops_sum (a, NULL, 0, FALSE, TS_DTYPE_UNDEFINED, error), "SumBackward0",
-                 sum_backward, 0, a, NULL, NULL);
+  return ts_ops_sum (a, NULL, 0, FALSE, TS_DTYPE_UNDEFINED, error);
 }
 
 TsTensor *
@@ -440,34 +870,16 @@ ts_autograd_sum_dims (TsTensor   *a,
                       gboolean    keepdim,
                       GError    **error)
 {
-  TsGradNode *node;
-  ReduceAttrs *attrs;
-  TsTensor *out;
-
   g_return_val_if_fail (n_dims > 0 && n_dims <= TS_MAX_DIMS, NULL);
 
-  out = record (ts_ops_sum (a, dims, n_dims, keepdim, TS_DTYPE_UNDEFINED, error),
-                "SumBackward1", sum_backward, sizeof (ReduceAttrs), a, NULL, &node);
-  if (node == NULL)
-    return out;
-  attrs = ts_grad_node_get_attrs (node);
-  for (guint i = 0; i < n_dims; i++)
-    {
-      attrs->dims[i] = dims[i];
-      ts_tensor_wrap_dim ((int) a->ndim, &attrs->dims[i], NULL);
-    }
-  attrs->n_dims = n_dims;
-  attrs->keepdim = keepdim;
-  ts_grad_node_unref (node);
-  return out;
+  return ts_ops_sum (a, dims, n_dims, keepdim, TS_DTYPE_UNDEFINED, error);
 }
 
 TsTensor *
 ts_autograd_mean (TsTensor  *a,
                   GError   **error)
 {
-  return record (ts_ops_mean (a, NULL, 0, FALSE, TS_DTYPE_UNDEFINED, error), "MeanBackward0",
-                 mean_backward, 0, a, NULL, NULL);
+  return ts_ops_mean (a, NULL, 0, FALSE, TS_DTYPE_UNDEFINED, error);
 }
 
 TsTensor *
@@ -475,7 +887,7 @@ ts_autograd_mm (TsTensor  *a,
                 TsTensor  *b,
                 GError   **error)
 {
-  return record_binary (ts_ops_matmul (a, b, error), "MmBackward0", mm_backward, a, b, FALSE);
+  return ts_ops_matmul (a, b, error);
 }
 
 TsTensor *
@@ -483,7 +895,7 @@ ts_autograd_t (TsTensor  *a,
                GError   **error)
 {
   return record (ts_tensor_transpose (a, 0, a->ndim > 1 ? 1 : 0, error), "TBackward0",
-                 t_backward, 0, a, NULL, NULL);
+                 t_backward, a);
 }
 
 TsTensor *
@@ -492,8 +904,7 @@ ts_autograd_expand (TsTensor      *a,
                     const gint64  *shape,
                     GError       **error)
 {
-  return record (ts_tensor_expand (a, ndim, shape, error), "ExpandBackward0", expand_backward,
-                 0, a, NULL, NULL);
+  return record (ts_tensor_expand (a, ndim, shape, error), "ExpandBackward0", expand_backward, a);
 }
 
 TsTensor *
@@ -507,7 +918,7 @@ ts_autograd_reshape (TsTensor      *a,
   if (contiguous == NULL)
     return NULL;
   return record (ts_tensor_view (contiguous, ndim, shape, error), "ViewBackward0", view_backward,
-                 0, a, NULL, NULL);
+                 contiguous);
 }
 
 TsTensor *

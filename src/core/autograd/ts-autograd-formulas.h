@@ -4,14 +4,13 @@
  * Copyright 2026 The Tensorscope authors
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
- * Each ts_autograd_OP computes the op through ts_ops_* and, when grad mode
- * is on and an operand requires grad, records PyTorch's node for it
- * (AddBackward0, MulBackward0, MmBackward0, ...) with its TsBackwardFn
- * and the tensors it saves. The formulas are written with these same ops,
- * so a backward pass with create_graph records a graph of its own (double
- * backward). They are examples of the op table's backward slot and what
- * the engine is tested with; once the op table carries a TsBackwardFn per
- * op, its dispatcher records the node the same way (docs/autograd.md).
+ * The op table's BACKWARD column names a ts_backward_* formula per op;
+ * ts-ops.c records the node through ts_autograd_record_op once it has
+ * computed an op's output, so every ts_ops_* call with grad mode on and an
+ * operand that requires grad builds the graph. The formulas are written
+ * with those same ops, so a backward pass with create_graph records a
+ * graph of its own (double backward). Views are not table ops: the
+ * ts_autograd_t/expand/reshape below record their nodes themselves.
  *
  * Every function returns a new reference, or NULL with error set.
  */
@@ -19,8 +18,66 @@
 #pragma once
 
 #include "ts-autograd.h"
+#include "ts-op-table.h"
 
 G_BEGIN_DECLS
+
+/* The attributes of every node the op table records: what the formulas
+ * read besides saved tensors. */
+typedef struct
+{
+  int      self_slot;    /* saved-tensor slots, -1: not saved */
+  int      other_slot;
+  int      result_slot;
+  gboolean has_scalar;   /* a binary op with a number for other */
+  gboolean reversed;     /* ...on the left: 2 - x */
+  double   scalar;
+  int      dims[TS_MAX_DIMS];  /* reductions over dims (wrapped); none: all */
+  guint    n_dims;
+  gboolean keepdim;
+  gboolean no_formula;   /* a form the op's formula does not cover */
+  /* one more tensor to save (max.dim's indices), in extra_slot */
+  TsTensor *save_extra;
+  int      extra_slot;
+} TsOpGradAttrs;
+
+/* After an op computed out from inputs (n_inputs of the op's tensor
+ * operands, NULL entries skipped): when grad mode is on and an input
+ * requires grad, records desc's node named by form, with attrs (may be
+ * NULL: none) and the tensors desc->saves names. */
+void      ts_autograd_record_op  (const TsOpDesc       *desc,
+                                  TsOpGradForm          form,
+                                  TsTensor             *const *inputs,
+                                  guint                 n_inputs,
+                                  TsTensor             *out,
+                                  const TsOpGradAttrs  *attrs);
+
+/* The op table's formulas (the BACKWARD column's ts_backward_<formula>). */
+#define TS_BACKWARD_DECLARE(formula) TS_BACKWARD_FN (ts_backward_##formula);
+TS_BACKWARD_DECLARE (add)
+TS_BACKWARD_DECLARE (sub)
+TS_BACKWARD_DECLARE (mul)
+TS_BACKWARD_DECLARE (div)
+TS_BACKWARD_DECLARE (pow)
+TS_BACKWARD_DECLARE (maximum)
+TS_BACKWARD_DECLARE (minimum)
+TS_BACKWARD_DECLARE (neg)
+TS_BACKWARD_DECLARE (abs)
+TS_BACKWARD_DECLARE (exp)
+TS_BACKWARD_DECLARE (log)
+TS_BACKWARD_DECLARE (sqrt)
+TS_BACKWARD_DECLARE (sin)
+TS_BACKWARD_DECLARE (cos)
+TS_BACKWARD_DECLARE (tanh)
+TS_BACKWARD_DECLARE (sigmoid)
+TS_BACKWARD_DECLARE (relu)
+TS_BACKWARD_DECLARE (reciprocal)
+TS_BACKWARD_DECLARE (to_copy)
+TS_BACKWARD_DECLARE (sum)
+TS_BACKWARD_DECLARE (mean)
+TS_BACKWARD_DECLARE (amax)
+TS_BACKWARD_DECLARE (max_dim)
+TS_BACKWARD_DECLARE (mm)
 
 TsTensor *ts_autograd_add        (TsTensor *a, TsTensor *b, GError **error);
 TsTensor *ts_autograd_sub        (TsTensor *a, TsTensor *b, GError **error);
@@ -45,6 +102,34 @@ TsTensor *ts_autograd_expand     (TsTensor *a, guint ndim, const gint64 *shape,
 /* reshape: a view of a contiguous tensor, else of a contiguous copy */
 TsTensor *ts_autograd_reshape    (TsTensor *a, guint ndim, const gint64 *shape,
                                   GError **error);
+/* The views Python takes (not table ops: no kernel runs), recorded as
+ * PyTorch's ViewBackward0, ExpandBackward0, TransposeBackward0,
+ * UnsqueezeBackward0, SelectBackward0 and SliceBackward0. */
+typedef enum
+{
+  TS_VIEW_VIEW,
+  TS_VIEW_EXPAND,
+  TS_VIEW_TRANSPOSE,
+  TS_VIEW_UNSQUEEZE,
+  TS_VIEW_SELECT,
+  TS_VIEW_SLICE,
+} TsViewKind;
+
+typedef struct
+{
+  TsViewKind kind;
+  guint      ndim;               /* view, expand */
+  gint64     shape[TS_MAX_DIMS];
+  int        dim0, dim1;         /* transpose; dim0 of the others */
+  gint64     start, stop, step;  /* select (start), slice */
+} TsViewArgs;
+
+TsTensor *ts_autograd_view_op    (TsTensor *self, const TsViewArgs *args, GError **error);
+/* Before an in-place write with grad mode on: a view that has a history
+ * cannot be written (its base's grad_fn is not rebased: no CopySlices),
+ * FALSE with a not-modeled error rather than a wrong gradient. */
+gboolean  ts_autograd_check_inplace_view (const TsTensor *tensor, GError **error);
+
 /* at::sum_to: sums a broadcast gradient down to shape (the engine's
  * validate_outputs uses it); a new reference to a when nothing to sum. */
 TsTensor *ts_autograd_sum_to     (TsTensor *a, guint ndim, const gint64 *shape,

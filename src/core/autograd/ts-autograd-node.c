@@ -909,8 +909,7 @@ ts_autograd_accumulate_grad (TsGradNode  *node,
                                      meta->grad, error);
       if (out == NULL)
         return FALSE;
-      ts_tensor_unref (out);  /* a new reference to meta->grad */
-      ts_autograd_bump_version (meta->grad);
+      ts_tensor_unref (out);  /* a new reference to meta->grad, its version bumped */
     }
   else
     {

@@ -313,27 +313,21 @@ class Tensor(_C.TensorBase, metaclass=_TensorType):
         return self.numel() * self.element_size()
 
     @property
-    def is_leaf(self):
-        return True
-
-    @property
-    def grad(self):
-        return None
-
-    @property
     def T(self):
         return self.t() if self.dim() == 2 else self.permute(*range(self.dim() - 1, -1, -1))
 
-    def requires_grad_(self, requires_grad=True):
-        self.requires_grad = requires_grad
-        return self
+    # autograd (requires_grad, is_leaf, grad, grad_fn, retain_grad,
+    # detach are TensorBase's, ts-py-autograd.c)
+    def backward(self, gradient=None, retain_graph=None, create_graph=False, inputs=None):
+        autograd.backward(self, gradient, retain_graph, create_graph, inputs=inputs)
 
-    def detach(self):
-        return _C._make_subclass(Tensor, self)
+    def register_hook(self, hook):
+        hook_id = self._register_hook(hook)
+        return utils.hooks.RemovableHandle(lambda: self._remove_hook(hook_id))
 
-    def detach_(self):
-        self.requires_grad = False
-        return self
+    def register_post_accumulate_grad_hook(self, hook):
+        hook_id = self._register_hook(hook, True)
+        return utils.hooks.RemovableHandle(lambda: self._remove_hook(hook_id))
 
     def untyped_storage(self):
         return _UntypedStorage(self)

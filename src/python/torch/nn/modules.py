@@ -128,7 +128,9 @@ class Module:
             m._apply(fn)
         for name, p in self._parameters.items():
             if p is not None:
-                moved = fn(p)
+                # as PyTorch: the move is no op of the graph
+                with torch.no_grad():
+                    moved = fn(p)
                 if moved is not p:
                     torch._C._set_data(p, moved)
         for name, b in self._buffers.items():
@@ -281,7 +283,8 @@ class Embedding(Module):
     def reset_parameters(self):
         init.normal_(self.weight)
         if self.padding_idx is not None:
-            self.weight[self.padding_idx].fill_(0)
+            with torch.no_grad():
+                self.weight[self.padding_idx].fill_(0)
 
     def forward(self, input):
         return F.embedding(input, self.weight, self.padding_idx, self.max_norm, self.norm_type,
