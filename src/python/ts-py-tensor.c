@@ -1331,15 +1331,56 @@ check_input (const TsOpDesc *desc,
   return FALSE;
 }
 
+/* torch.<name> (input, *, out=None) and Tensor.<name> () */
 static PyObject *
 op_unary (PyObject *capsule,
-          PyObject *input)
+          PyObject *args,
+          PyObject *kwargs)
+{
+  static char *kwlist[] = { "input", "out", NULL };
+  const TsOpDesc *desc = op_desc (capsule);
+  PyObject *input, *out = Py_None;
+  GError *error = NULL;
+  TsTensor *r;
+
+  if (!PyArg_ParseTupleAndKeywords (args, kwargs, "O|$O", kwlist, &input, &out) ||
+      !check_input (desc, input))
+    return NULL;
+  if (out == Py_None)
+    return unary (input, desc->kernel);
+  if (!ts_py_is_tensor (out))
+    {
+      PyErr_Format (PyExc_TypeError, "%s(): argument 'out' must be Tensor, not %s",
+                    desc->name, Py_TYPE (out)->tp_name);
+      return NULL;
+    }
+  ts_py_update_callsite ();
+  r = ts_ops_unary_out (desc->kernel, ts_py_tensor_get (input), ts_py_tensor_get (out), &error);
+  if (r == NULL)
+    return ts_py_set_error (error);
+  ts_tensor_unref (r);
+  Py_INCREF (out);
+  return out;
+}
+
+/* Tensor.<name>_ () and torch.<name>_ (input): the op's in-place form */
+static PyObject *
+op_unary_inplace (PyObject *capsule,
+                  PyObject *input)
 {
   const TsOpDesc *desc = op_desc (capsule);
+  GError *error = NULL;
+  TsTensor *r;
 
   if (!check_input (desc, input))
     return NULL;
-  return unary (input, desc->kernel);
+  ts_py_update_callsite ();
+  r = ts_ops_unary_out (desc->kernel, ts_py_tensor_get (input), ts_py_tensor_get (input), &error);
+  if (r == NULL)
+    return ts_py_set_error (error);
+  ts_tensor_unref (r);
+  Py_INCREF (input);
+  return input;
 }
 
 static PyObject *
@@ -1369,37 +1410,62 @@ op_binary (PyObject         *capsule,
   return r;
 }
 
-/* A method of the op, added to @methods (Tensor's dict) and @functions. */
+static PyMethodDef op_inplace_defs[TS_N_OPS];
+
+/* @def bound to @desc as Tensor.<def's name> in @methods and torch.<name>
+ * in @functions. */
+static gboolean
+add_method (const TsOpDesc *desc,
+            PyMethodDef    *def,
+            PyObject       *methods,
+            PyObject       *functions)
+{
+  PyObject *capsule, *func, *method;
+  gboolean ok;
+
+  capsule = PyCapsule_New ((gpointer) desc, NULL, NULL);
+  func = capsule != NULL ? PyCFunction_NewEx (def, capsule, NULL) : NULL;
+  method = func != NULL ? PyInstanceMethod_New (func) : NULL;
+  ok = method != NULL &&
+       PyDict_SetItemString (methods, def->ml_name, method) == 0 &&
+       PyDict_SetItemString (functions, def->ml_name, func) == 0;
+  Py_XDECREF (method);
+  Py_XDECREF (func);
+  Py_XDECREF (capsule);
+  return ok;
+}
+
+/* The methods of the op, added to @methods (Tensor's dict) and
+ * @functions: a unary op's in-place form too, where it has one. */
 static gboolean
 add_op_method (const TsOpDesc *desc,
                PyObject       *methods,
                PyObject       *functions)
 {
   PyMethodDef *def = &op_defs[desc->id];
-  PyObject *capsule, *func, *method;
-  gboolean ok;
 
   def->ml_name = desc->name;
   if (desc->family == TS_OP_FAMILY_UNARY)
     {
-      def->ml_meth = op_unary;
-      def->ml_flags = METH_O;
+      def->ml_meth = (PyCFunction) (void (*) (void)) op_unary;
+      def->ml_flags = METH_VARARGS | METH_KEYWORDS;
     }
   else
     {
       def->ml_meth = (PyCFunction) (void (*) (void)) op_binary;
       def->ml_flags = METH_FASTCALL;
     }
-  capsule = PyCapsule_New ((gpointer) desc, NULL, NULL);
-  func = capsule != NULL ? PyCFunction_NewEx (def, capsule, NULL) : NULL;
-  method = func != NULL ? PyInstanceMethod_New (func) : NULL;
-  ok = method != NULL &&
-       PyDict_SetItemString (methods, desc->name, method) == 0 &&
-       PyDict_SetItemString (functions, desc->name, func) == 0;
-  Py_XDECREF (method);
-  Py_XDECREF (func);
-  Py_XDECREF (capsule);
-  return ok;
+  if (!add_method (desc, def, methods, functions))
+    return FALSE;
+  if (desc->family != TS_OP_FAMILY_UNARY || desc->inplace == NULL)
+    return TRUE;
+
+  def = &op_inplace_defs[desc->id];
+  /* lives as long as the module: the table is built once */
+  def->ml_name = g_strconcat (desc->name, "_", NULL);
+  def->ml_meth = op_unary_inplace;
+  def->ml_flags = METH_O;
+  return add_method (desc, def, methods, functions);
 }
 
 /* Walks the op table: the number slots' ops, and the methods. */

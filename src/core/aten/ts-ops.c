@@ -662,7 +662,20 @@ ts_ops_unary (TsUnaryOp   op,
               TsTensor   *a,
               GError    **error)
 {
-  TsTensor *out;
+  return ts_ops_unary_out (op, a, NULL, error);
+}
+
+/* @out (a itself for the in-place form, or out=) must have a's shape
+ * and a dtype the result casts to. */
+TsTensor *
+ts_ops_unary_out (TsUnaryOp   op,
+                  TsTensor   *a,
+                  TsTensor   *out,
+                  GError    **error)
+{
+  TsTensor *operands[2] = { a, out };
+  TsDevice device;
+  TsDType result;
   Job *job;
   TsView vin, vout;
 
@@ -672,10 +685,35 @@ ts_ops_unary (TsUnaryOp   op,
       return NULL;
     }
 
-  out = ts_tensor_new_empty (ts_tensor_get_device (a), ts_unary_result_dtype (op, a->dtype),
-                             a->ndim, a->shape, FALSE, error);
-  if (out == NULL)
-    return NULL;
+  result = ts_unary_result_dtype (op, a->dtype);
+  if (out != NULL)
+    {
+      if (!common_device (operands, 2, &device, error))
+        return NULL;
+      if (!can_cast (result, out->dtype))
+        {
+          g_set_error (error, TS_TENSOR_ERROR, TS_TENSOR_ERROR_RUNTIME,
+                       "result type %s can't be cast to the desired output type %s",
+                       ts_dtype_scalar_type_name (result), ts_dtype_scalar_type_name (out->dtype));
+          return NULL;
+        }
+      if (out->ndim != a->ndim || memcmp (out->shape, a->shape, a->ndim * sizeof (gint64)) != 0)
+        {
+          g_autofree char *have = ts_shape_to_string (out->ndim, out->shape);
+          g_autofree char *want = ts_shape_to_string (a->ndim, a->shape);
+
+          g_set_error (error, TS_TENSOR_ERROR, TS_TENSOR_ERROR_RUNTIME,
+                       "output with shape %s doesn't match the broadcast shape %s", have, want);
+          return NULL;
+        }
+      out = ts_tensor_ref (out);
+    }
+  else
+    {
+      out = ts_tensor_new_empty (ts_tensor_get_device (a), result, a->ndim, a->shape, FALSE, error);
+      if (out == NULL)
+        return NULL;
+    }
   job = job_new (ts_op_for_unary (op));
   job_set (job, 0, out);
   job_set (job, 1, a);

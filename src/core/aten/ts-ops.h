@@ -43,6 +43,10 @@ TsTensor  *ts_ops_binary          (TsBinaryOp       op,
 TsTensor  *ts_ops_unary           (TsUnaryOp        op,
                                    TsTensor        *a,
                                    GError         **error);
+TsTensor  *ts_ops_unary_out       (TsUnaryOp        op,
+                                   TsTensor        *a,
+                                   TsTensor        *out,
+                                   GError         **error);
 gboolean   ts_ops_fill            (TsTensor        *self,
                                    const TsScalar  *value,
                                    GError         **error);

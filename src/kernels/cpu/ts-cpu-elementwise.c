@@ -644,32 +644,98 @@ ts_cpu_binary (TsBinaryOp    op,
   return TRUE;
 }
 
-#define DEFINE_FLOAT_UNARY(NAME, T, EXP, LOG, SQRT, SIN, COS, TANH, FABS)    \
+/* PyTorch's calc_erfinv (c10/util/math_compat, aten/src/ATen/native/Math.h):
+ * a rational first guess, then two Newton steps. */
+#define DEFINE_ERFINV(NAME, T, S)                                             \
+static inline T                                                               \
+NAME (T y)                                                                    \
+{                                                                             \
+  static const T a[4] = { 0.886226899, -1.645349621, 0.914624893, -0.140543331 }; \
+  static const T b[4] = { -2.118377725, 1.442710462, -0.329097515, 0.012229801 }; \
+  static const T c[4] = { -1.970840454, -1.624906493, 3.429567803, 1.641345311 }; \
+  static const T d[2] = { 3.543889200, 1.637067800 };                         \
+  const T two_over_sqrt_pi = (T)2 / (T) sqrt (G_PI);                          \
+  T y_abs = fabs##S (y), x, z, num, dem;                                      \
+                                                                              \
+  if (y_abs > (T)1)                                                           \
+    return (T) NAN;                                                           \
+  if (y_abs == (T)1)                                                          \
+    return copysign##S ((T) INFINITY, y);                                     \
+  if (y_abs <= (T)0.7)                                                        \
+    {                                                                         \
+      z = y * y;                                                              \
+      num = ((a[3] * z + a[2]) * z + a[1]) * z + a[0];                        \
+      dem = (((b[3] * z + b[2]) * z + b[1]) * z + b[0]) * z + (T)1;           \
+      x = y * num / dem;                                                      \
+    }                                                                         \
+  else                                                                        \
+    {                                                                         \
+      z = sqrt##S (-log##S (((T)1 - y_abs) / (T)2));                          \
+      num = ((c[3] * z + c[2]) * z + c[1]) * z + c[0];                        \
+      dem = (d[1] * z + d[0]) * z + (T)1;                                     \
+      x = copysign##S (num, y) / dem;                                         \
+    }                                                                         \
+  x = x - (erf##S (x) - y) / (two_over_sqrt_pi * exp##S (-x * x));            \
+  x = x - (erf##S (x) - y) / (two_over_sqrt_pi * exp##S (-x * x));            \
+  return x;                                                                   \
+}
+
+DEFINE_ERFINV (erfinv_f64, double, )
+DEFINE_ERFINV (erfinv_f32, float, f)
+
+/* S is libm's suffix of T's functions: "" for double, f for float. */
+#define DEFINE_FLOAT_UNARY(NAME, T, S, ERFINV)                                \
 static inline T                                                               \
 NAME (TsUnaryOp op, T x)                                                      \
 {                                                                             \
   switch (op)                                                                 \
     {                                                                         \
     case TS_UNARY_NEG: return -x;                                             \
-    case TS_UNARY_ABS: return FABS (x);                                       \
-    case TS_UNARY_EXP: return EXP (x);                                        \
-    case TS_UNARY_LOG: return LOG (x);                                        \
-    case TS_UNARY_SQRT: return SQRT (x);                                      \
-    case TS_UNARY_SIN: return SIN (x);                                        \
-    case TS_UNARY_COS: return COS (x);                                        \
-    case TS_UNARY_TANH: return TANH (x);                                      \
-    case TS_UNARY_SIGMOID: return (T)1 / ((T)1 + EXP (-x));                   \
+    case TS_UNARY_ABS: return fabs##S (x);                                    \
+    case TS_UNARY_EXP: return exp##S (x);                                     \
+    case TS_UNARY_LOG: return log##S (x);                                     \
+    case TS_UNARY_SQRT: return sqrt##S (x);                                   \
+    case TS_UNARY_SIN: return sin##S (x);                                     \
+    case TS_UNARY_COS: return cos##S (x);                                     \
+    case TS_UNARY_TANH: return tanh##S (x);                                   \
+    case TS_UNARY_SIGMOID: return (T)1 / ((T)1 + exp##S (-x));                \
     case TS_UNARY_RELU: return isnan (x) ? x : (x > 0 ? x : (T)0);            \
     case TS_UNARY_RECIPROCAL: return (T)1 / x;                                \
     case TS_UNARY_LOGICAL_NOT: return x == 0;                                 \
+    case TS_UNARY_TAN: return tan##S (x);                                     \
+    case TS_UNARY_ASIN: return asin##S (x);                                   \
+    case TS_UNARY_ACOS: return acos##S (x);                                   \
+    case TS_UNARY_ATAN: return atan##S (x);                                   \
+    case TS_UNARY_SINH: return sinh##S (x);                                   \
+    case TS_UNARY_COSH: return cosh##S (x);                                   \
+    case TS_UNARY_ASINH: return asinh##S (x);                                 \
+    case TS_UNARY_ACOSH: return acosh##S (x);                                 \
+    case TS_UNARY_ATANH: return atanh##S (x);                                 \
+    case TS_UNARY_EXP2: return exp2##S (x);                                   \
+    case TS_UNARY_EXPM1: return expm1##S (x);                                 \
+    case TS_UNARY_LOG2: return log2##S (x);                                   \
+    case TS_UNARY_LOG10: return log10##S (x);                                 \
+    case TS_UNARY_LOG1P: return log1p##S (x);                                 \
+    case TS_UNARY_RSQRT: return (T)1 / sqrt##S (x);                           \
+    case TS_UNARY_ERF: return erf##S (x);                                     \
+    case TS_UNARY_ERFC: return erfc##S (x);                                   \
+    case TS_UNARY_ERFINV: return ERFINV (x);                                  \
+    /* NaN and both zeros give 0, as PyTorch's (0 < x) - (x < 0) */           \
+    case TS_UNARY_SIGN: return (T)((0 < x) - (x < 0));                        \
+    case TS_UNARY_FLOOR: return floor##S (x);                                 \
+    case TS_UNARY_CEIL: return ceil##S (x);                                   \
+    /* halves to even, as PyTorch's nearbyint */                              \
+    case TS_UNARY_ROUND: return nearbyint##S (x);                             \
+    case TS_UNARY_TRUNC: return trunc##S (x);                                 \
+    case TS_UNARY_FRAC: return x - trunc##S (x);                              \
     case TS_N_UNARY_OPS:                                                      \
     default:                                                                  \
       g_assert_not_reached ();                                                \
     }                                                                         \
 }
 
-DEFINE_FLOAT_UNARY (unary_f64, double, exp, log, sqrt, sin, cos, tanh, fabs)
-DEFINE_FLOAT_UNARY (unary_f32, float, expf, logf, sqrtf, sinf, cosf, tanhf, fabsf)
+DEFINE_FLOAT_UNARY (unary_f64, double, , erfinv_f64)
+DEFINE_FLOAT_UNARY (unary_f32, float, f, erfinv_f32)
 
 typedef struct
 {
@@ -716,6 +782,12 @@ unary_loop (char         **ptrs,
             case TS_UNARY_NEG: r = (gint64)(0 - (guint64)x); break;
             case TS_UNARY_ABS: r = x < 0 ? (gint64)(0 - (guint64)x) : x; break;
             case TS_UNARY_RELU: r = MAX (x, 0); break;
+            case TS_UNARY_SIGN: r = (0 < x) - (x < 0); break;
+            /* integers are whole already */
+            case TS_UNARY_FLOOR:
+            case TS_UNARY_CEIL:
+            case TS_UNARY_ROUND:
+            case TS_UNARY_TRUNC: r = x; break;
             default: g_assert_not_reached ();
             }
           ts_dtype_store_int (ctx->out_dtype, po, r);
@@ -771,8 +843,21 @@ ts_unary_check (TsUnaryOp   op,
 
   g_return_val_if_fail (op < TS_N_UNARY_OPS, FALSE);
 
+  /* PyTorch's kernel names in its dispatch messages */
+  if (op == TS_UNARY_FRAC && !ts_dtype_is_floating (input))
+    {
+      g_set_error (error, TS_KERNEL_ERROR, TS_KERNEL_ERROR_DTYPE,
+                   "\"frac_cpu\" not implemented for '%s'", ts_dtype_scalar_type_name (input));
+      return FALSE;
+    }
   if (input != TS_DTYPE_BOOL)
     return TRUE;
+  if (op == TS_UNARY_FLOOR || op == TS_UNARY_CEIL || op == TS_UNARY_ROUND || op == TS_UNARY_TRUNC)
+    {
+      g_set_error (error, TS_KERNEL_ERROR, TS_KERNEL_ERROR_DTYPE,
+                   "\"%s_vml_cpu\" not implemented for 'Bool'", unary_names[op]);
+      return FALSE;
+    }
   if (op == TS_UNARY_NEG)
     msg = "Negation, the `-` operator, on a bool tensor is not supported. If you are "
           "trying to invert a mask, use the `~` or `logical_not()` operator instead.";
