@@ -415,24 +415,25 @@ ts_py_parse_scalar (PyObject *obj,
   return FALSE;
 }
 
+/* a op b into @out (a tensor: a itself in place, or out=), or into a new
+ * tensor where @out is NULL. */
 static PyObject *
-binary (PyObject   *a,
-        PyObject   *b,
-        TsBinaryOp  op,
-        gboolean    inplace)
+binary_out (PyObject   *a,
+            PyObject   *b,
+            TsBinaryOp  op,
+            PyObject   *out)
 {
   GError *error = NULL;
   TsScalar scalar;
   TsTensor *r;
+  TsTensor *o = out != NULL ? ts_py_tensor_get (out) : NULL;
 
   ts_py_update_callsite ();
   if (ts_py_is_tensor (a) && ts_py_is_tensor (b))
-    r = ts_ops_binary (op, ts_py_tensor_get (a), ts_py_tensor_get (b), NULL, FALSE,
-                       inplace ? ts_py_tensor_get (a) : NULL, &error);
+    r = ts_ops_binary (op, ts_py_tensor_get (a), ts_py_tensor_get (b), NULL, FALSE, o, &error);
   else if (ts_py_is_tensor (a) && ts_py_parse_scalar (b, &scalar))
-    r = ts_ops_binary (op, ts_py_tensor_get (a), NULL, &scalar, FALSE,
-                       inplace ? ts_py_tensor_get (a) : NULL, &error);
-  else if (!inplace && ts_py_is_tensor (b) && ts_py_parse_scalar (a, &scalar))
+    r = ts_ops_binary (op, ts_py_tensor_get (a), NULL, &scalar, FALSE, o, &error);
+  else if (out == NULL && ts_py_is_tensor (b) && ts_py_parse_scalar (a, &scalar))
     r = ts_ops_binary (op, ts_py_tensor_get (b), NULL, &scalar, TRUE, NULL, &error);
   else
     {
@@ -443,13 +444,22 @@ binary (PyObject   *a,
 
   if (r == NULL)
     return ts_py_set_error (error);
-  if (inplace)
+  if (out != NULL)
     {
       ts_tensor_unref (r);
-      Py_INCREF (a);
-      return a;
+      Py_INCREF (out);
+      return out;
     }
   return ts_py_tensor_wrap (r);
+}
+
+static PyObject *
+binary (PyObject   *a,
+        PyObject   *b,
+        TsBinaryOp  op,
+        gboolean    inplace)
+{
+  return binary_out (a, b, op, inplace ? a : NULL);
 }
 
 /* The op behind each Python slot, from the op table's PY column (filled
@@ -1363,6 +1373,34 @@ op_unary (PyObject *capsule,
   return out;
 }
 
+/* Tensor.<name>_ (other): a binary op's in-place form */
+static PyObject *
+op_binary_inplace (PyObject         *capsule,
+                   PyObject *const  *args,
+                   Py_ssize_t        nargs)
+{
+  const TsOpDesc *desc = op_desc (capsule);
+  PyObject *r;
+
+  if (nargs != 2)
+    {
+      PyErr_Format (PyExc_TypeError, "%s_() takes 1 positional argument but %zd were given",
+                    desc->name, nargs - 1);
+      return NULL;
+    }
+  if (!check_input (desc, args[0]))
+    return NULL;
+  r = binary_out (args[0], args[1], desc->kernel, args[0]);
+  if (r == Py_NotImplemented)
+    {
+      Py_DECREF (r);
+      PyErr_Format (PyExc_TypeError, "%s_(): argument 'other' must be Tensor, not %s",
+                    desc->name, Py_TYPE (args[1])->tp_name);
+      return NULL;
+    }
+  return r;
+}
+
 /* Tensor.<name>_ () and torch.<name>_ (input): the op's in-place form */
 static PyObject *
 op_unary_inplace (PyObject *capsule,
@@ -1383,14 +1421,36 @@ op_unary_inplace (PyObject *capsule,
   return input;
 }
 
+/* torch.<name> (input, other, *, out=None) and Tensor.<name> (other) */
 static PyObject *
 op_binary (PyObject         *capsule,
            PyObject *const  *args,
-           Py_ssize_t        nargs)
+           Py_ssize_t        nargs,
+           PyObject         *kwnames)
 {
   const TsOpDesc *desc = op_desc (capsule);
+  PyObject *out = NULL;
   PyObject *r;
 
+  if (kwnames != NULL && PyTuple_GET_SIZE (kwnames) > 0)
+    {
+      if (PyTuple_GET_SIZE (kwnames) != 1 ||
+          PyUnicode_CompareWithASCIIString (PyTuple_GET_ITEM (kwnames, 0), "out") != 0)
+        {
+          PyErr_Format (PyExc_TypeError, "%s() got an unexpected keyword argument '%U'",
+                        desc->name, PyTuple_GET_ITEM (kwnames, 0));
+          return NULL;
+        }
+      out = args[nargs];
+      if (out == Py_None)
+        out = NULL;
+      else if (!ts_py_is_tensor (out))
+        {
+          PyErr_Format (PyExc_TypeError, "%s(): argument 'out' must be Tensor, not %s",
+                        desc->name, Py_TYPE (out)->tp_name);
+          return NULL;
+        }
+    }
   if (nargs != 2)
     {
       PyErr_Format (PyExc_TypeError, "%s() takes 2 positional arguments but %zd were given",
@@ -1399,7 +1459,7 @@ op_binary (PyObject         *capsule,
     }
   if (!check_input (desc, args[0]))
     return NULL;
-  r = binary (args[0], args[1], desc->kernel, FALSE);
+  r = binary_out (args[0], args[1], desc->kernel, out);
   if (r == Py_NotImplemented)
     {
       Py_DECREF (r);
@@ -1453,18 +1513,26 @@ add_op_method (const TsOpDesc *desc,
   else
     {
       def->ml_meth = (PyCFunction) (void (*) (void)) op_binary;
-      def->ml_flags = METH_FASTCALL;
+      def->ml_flags = METH_FASTCALL | METH_KEYWORDS;
     }
   if (!add_method (desc, def, methods, functions))
     return FALSE;
-  if (desc->family != TS_OP_FAMILY_UNARY || desc->inplace == NULL)
+  if (desc->inplace == NULL)
     return TRUE;
 
   def = &op_inplace_defs[desc->id];
   /* lives as long as the module: the table is built once */
   def->ml_name = g_strconcat (desc->name, "_", NULL);
-  def->ml_meth = op_unary_inplace;
-  def->ml_flags = METH_O;
+  if (desc->family == TS_OP_FAMILY_UNARY)
+    {
+      def->ml_meth = op_unary_inplace;
+      def->ml_flags = METH_O;
+    }
+  else
+    {
+      def->ml_meth = (PyCFunction) (void (*) (void)) op_binary_inplace;
+      def->ml_flags = METH_FASTCALL;
+    }
   return add_method (desc, def, methods, functions);
 }
 
@@ -1473,7 +1541,8 @@ static gboolean
 register_ops (PyObject *module)
 {
   PyObject *functions = PyDict_New ();
-  gboolean ok = functions != NULL;
+  PyObject *slot_functions = PyDict_New ();
+  gboolean ok = functions != NULL && slot_functions != NULL;
 
   for (guint i = 0; ok && i < TS_N_OPS; i++)
     {
@@ -1482,11 +1551,19 @@ register_ops (PyObject *module)
       if (desc->python == TS_PY_METHOD)
         ok = add_op_method (desc, TsPyTensor_Type.tp_dict, functions);
       else if (desc->python > TS_PY_METHOD && desc->python < TS_PY_N_SLOTS)
-        slot_ops[desc->python] = desc;
+        {
+          slot_ops[desc->python] = desc;
+          /* by name too (torch.pow, Tensor.remainder_, ...), in a dict of
+           * their own: torch's Python code picks those it binds so */
+          if (desc->family == TS_OP_FAMILY_BINARY)
+            ok = add_op_method (desc, TsPyTensor_Type.tp_dict, slot_functions);
+        }
     }
   PyType_Modified (&TsPyTensor_Type);
-  ok = ok && PyModule_AddObjectRef (module, "_op_functions", functions) == 0;
+  ok = ok && PyModule_AddObjectRef (module, "_op_functions", functions) == 0 &&
+       PyModule_AddObjectRef (module, "_slot_op_functions", slot_functions) == 0;
   Py_XDECREF (functions);
+  Py_XDECREF (slot_functions);
   return ok;
 }
 

@@ -196,6 +196,8 @@ NAME (TsBinaryOp op, T a, T b)                                                \
           mod += b;                                                           \
         return mod;                                                           \
       }                                                                       \
+    case TS_BINARY_FMOD: return FMOD (a, b);                                  \
+    case TS_BINARY_LOGICAL_XOR: return (a != 0) != (b != 0);                  \
     case TS_BINARY_POW: return POW (a, b);                                    \
     case TS_BINARY_MAXIMUM: return isnan (a) || isnan (b) ? (T)NAN : (a > b ? a : b); \
     case TS_BINARY_MINIMUM: return isnan (a) || isnan (b) ? (T)NAN : (a < b ? a : b); \
@@ -279,6 +281,8 @@ binary_int (TsBinaryOp op,
           r += b;
         return r;
       }
+    case TS_BINARY_FMOD: return b == -1 ? 0 : a % b;
+    case TS_BINARY_LOGICAL_XOR: return (a != 0) != (b != 0);
     case TS_BINARY_POW: return powi (a, b);
     case TS_BINARY_MAXIMUM: return MAX (a, b);
     case TS_BINARY_MINIMUM: return MIN (a, b);
@@ -335,7 +339,8 @@ binary_loop_generic (char         **ptrs,
     }
   else
     {
-      gboolean divides = ctx->op == TS_BINARY_FLOOR_DIVIDE || ctx->op == TS_BINARY_REMAINDER;
+      gboolean divides = ctx->op == TS_BINARY_FLOOR_DIVIDE || ctx->op == TS_BINARY_REMAINDER ||
+                         ctx->op == TS_BINARY_FMOD;
 
       for (gint64 i = 0; i < n; i++)
         {
@@ -607,7 +612,7 @@ ts_cpu_binary (TsBinaryOp    op,
   /* Integer division by zero is an error (PyTorch's CPU message); check
    * first so that nothing is written. */
   if (!ts_dtype_is_floating (ctx.compute) &&
-      (op == TS_BINARY_FLOOR_DIVIDE || op == TS_BINARY_REMAINDER))
+      (op == TS_BINARY_FLOOR_DIVIDE || op == TS_BINARY_REMAINDER || op == TS_BINARY_FMOD))
     {
       gint64 n = ts_view_numel (b);
 

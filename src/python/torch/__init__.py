@@ -1132,6 +1132,38 @@ def abs(a):
 # (ts-op-list.def) that Python reaches by name
 globals().update(_C._op_functions)
 
+# The ops Python reaches through a number slot or a comparison, by name
+# too: torch.remainder (input, other, *, out=None), ...; their in-place
+# forms (Tensor.remainder_, ...) are torch._C.TensorBase's.
+_slot_ops = _C._slot_op_functions
+floor_divide = _slot_ops["floor_divide"]
+bitwise_and = _slot_ops["bitwise_and"]
+bitwise_or = _slot_ops["bitwise_or"]
+bitwise_xor = _slot_ops["bitwise_xor"]
+eq = _slot_ops["eq"]
+ne = _slot_ops["ne"]
+lt = _slot_ops["lt"]
+le = _slot_ops["le"]
+gt = _slot_ops["gt"]
+ge = _slot_ops["ge"]
+
+
+def _with_scalar_self(name, reflected):
+    """torch.pow (2, t) and torch.remainder (2, t): PyTorch's Scalar self
+    overloads, which compute as `2 ** t` and `2 % t` do."""
+    op = _slot_ops[name]
+
+    def f(input, other, *, out=None):
+        if out is None and not isinstance(input, Tensor) and isinstance(other, Tensor):
+            return reflected(other, input)
+        return op(input, other, out=out)
+    f.__name__ = f.__qualname__ = name
+    return f
+
+
+pow = _with_scalar_self("pow", Tensor.__rpow__)
+remainder = _with_scalar_self("remainder", Tensor.__rmod__)
+
 
 def index_select(input, dim, index):
     return input.index_select(dim, index)
