@@ -63,3 +63,7 @@ for dev in ["cpu", "cuda"] if cuda else ["cpu", "cpu"]:
     t("out= not a tensor", lambda: torch.sin(y, out=3))
     o = torch.empty(3, device=dev)
     t("out= is returned", lambda: torch.tensor([float(torch.cos(y, out=o) is o)]))
+
+# the activation modules over these ops
+t("nn.Tanh", lambda: torch.nn.Tanh()(torch.tensor([-1.0, 0.5])))
+t("nn.Sigmoid", lambda: torch.nn.Sigmoid()(torch.tensor([-1.0, 0.5])))

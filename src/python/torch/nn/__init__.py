@@ -3,7 +3,7 @@
 from torch import _unmodeled
 
 from . import functional, init, parallel  # noqa: F401
-from .modules import Embedding, Identity, Linear, Module, ReLU, Sequential  # noqa: F401
+from .modules import Embedding, Identity, Linear, Module, ReLU, Sequential, Sigmoid, Tanh  # noqa: F401
 from .parallel import DataParallel  # noqa: F401
 from .parameter import Parameter  # noqa: F401
 

@@ -310,6 +310,16 @@ class ReLU(Module):
         return x.relu()
 
 
+class Tanh(Module):
+    def forward(self, x):
+        return x.tanh()
+
+
+class Sigmoid(Module):
+    def forward(self, x):
+        return x.sigmoid()
+
+
 class Identity(Module):
     def forward(self, x):
         return x
