@@ -1302,6 +1302,21 @@ tensor_gather (PyObject *self,
   return wrap_or_raise (ts_ops_gather (SELF_T, dim, ts_py_tensor_get (index), &error), &error);
 }
 
+/* _softmax(dim, log): softmax or log_softmax along dim, in self's dtype
+ * (torch's Python code casts for dtype=). */
+static PyObject *
+tensor_softmax (PyObject *self,
+                PyObject *args)
+{
+  int dim, log;
+  GError *error = NULL;
+
+  ts_py_update_callsite ();
+  if (!PyArg_ParseTuple (args, "ip", &dim, &log))
+    return NULL;
+  return wrap_or_raise (ts_ops_softmax (SELF_T, dim, log, &error), &error);
+}
+
 /* _embedding(weight, indices): F.embedding's kernel. */
 static PyObject *
 tensor_embedding (PyObject *self,
@@ -1669,6 +1684,7 @@ static PyMethodDef tensor_methods[] = {
   { "index_select", tensor_index_select, METH_VARARGS, NULL },
   { "gather", (PyCFunction) (void (*) (void)) tensor_gather, METH_VARARGS | METH_KEYWORDS, NULL },
   { "_embedding", tensor_embedding, METH_VARARGS, NULL },
+  { "_softmax", tensor_softmax, METH_VARARGS, NULL },
   { "item", tensor_item, METH_NOARGS, NULL },
   { "tolist", tensor_tolist, METH_NOARGS, NULL },
   { "_record_stream", tensor_record_stream, METH_O, NULL },

@@ -39,6 +39,7 @@ typedef enum
   TS_OP_FAMILY_GATHER,
   TS_OP_FAMILY_ARANGE,
   TS_OP_FAMILY_RANDOM,
+  TS_OP_FAMILY_SOFTMAX,
   TS_OP_N_FAMILIES
 } TsOpFamily;
 
@@ -56,6 +57,7 @@ typedef enum
   TS_OP_COST_INDEX,
   TS_OP_COST_RANDOM_NORMAL,
   TS_OP_COST_RANDOM_UNIFORM,
+  TS_OP_COST_SOFTMAX,
 } TsOpCost;
 
 /* The CUDA module's entry when it is not an op id (TS_CUDA_*, >= 0). */

@@ -1117,6 +1117,54 @@ max_dim_job (Job     *job,
   return ts_cpu_max_dim (&in, (guint) job->dims[0], job->desc->kernel, &values, &indices, error);
 }
 
+/* Softmax ------------------------------------------------------------------ */
+
+static gboolean
+softmax_job (Job     *job,
+             GError **error)
+{
+  TsView in, out;
+
+  tensor_view (job->t[0], &out);
+  tensor_view (job->t[1], &in);
+  return ts_cpu_softmax (&in, (guint) job->dims[0], job->desc->kernel, &out, error);
+}
+
+/* softmax (log_softmax where @log) of @self along @dim, in self's dtype */
+TsTensor *
+ts_ops_softmax (TsTensor  *self,
+                int        dim,
+                gboolean   log,
+                GError   **error)
+{
+  TsView vin, vout;
+  TsTensor *out;
+  Job *job;
+
+  if (!ts_tensor_wrap_dim (self->ndim, &dim, error))
+    return NULL;
+  if (!ts_softmax_check (self->dtype, self->ndim == 0 || dim == (int) self->ndim - 1, log, error))
+    {
+      kernel_error (error);
+      return NULL;
+    }
+  out = ts_tensor_new_empty (ts_tensor_get_device (self), self->dtype, self->ndim, self->shape, FALSE, error);
+  if (out == NULL)
+    return NULL;
+  job = job_new (ts_op_get (log ? TS_OP_LOG_SOFTMAX : TS_OP_SOFTMAX));
+  job->dims[0] = dim;
+  job_set (job, 0, out);
+  job_set (job, 1, self);
+  tensor_view (self, &vin);
+  tensor_view (out, &vout);
+  if (!dispatch (job, ts_tensor_get_device (self), ts_cost_softmax (&vin, &vout), error))
+    {
+      ts_tensor_unref (out);
+      return NULL;
+    }
+  return out;
+}
+
 TsTensor *
 ts_ops_max (TsTensor  *self,
             gboolean   is_min,
@@ -2373,6 +2421,15 @@ arange_device (Job                 *job,
   return k->arange (&out, job->p0, job->p1, stream);
 }
 
+/* no device kernel: the host fallback computes it */
+static int
+softmax_device (Job                 *job,
+                const TsCudaKernels *k,
+                gpointer             stream)
+{
+  return TS_CUDA_ERROR_NOT_SUPPORTED;
+}
+
 static int
 random_device (Job                 *job,
                const TsCudaKernels *k,
@@ -2451,6 +2508,7 @@ static const struct
   [TS_OP_FAMILY_GATHER] = { gather_job, gather_device },
   [TS_OP_FAMILY_ARANGE] = { arange_job, arange_device },
   [TS_OP_FAMILY_RANDOM] = { random_job, random_device },
+  [TS_OP_FAMILY_SOFTMAX] = { softmax_job, softmax_device },
 };
 
 static gboolean

@@ -43,6 +43,10 @@ TsTensor  *ts_ops_binary          (TsBinaryOp       op,
 TsTensor  *ts_ops_unary           (TsUnaryOp        op,
                                    TsTensor        *a,
                                    GError         **error);
+TsTensor  *ts_ops_softmax         (TsTensor        *self,
+                                   int              dim,
+                                   gboolean         log,
+                                   GError         **error);
 TsTensor  *ts_ops_unary_out       (TsUnaryOp        op,
                                    TsTensor        *a,
                                    TsTensor        *out,

@@ -1165,6 +1165,26 @@ pow = _with_scalar_self("pow", Tensor.__rpow__)
 remainder = _with_scalar_self("remainder", Tensor.__rmod__)
 
 
+def _softmax(input, dim, dtype, log):
+    """softmax and log_softmax (torch.*, Tensor.*, F.*): dtype= casts the
+    input first, as PyTorch's does."""
+    if dtype is not None:
+        input = input.to(dtype)
+    return input._softmax(dim, log)
+
+
+def softmax(input, dim, dtype=None):
+    return _softmax(input, dim, dtype, False)
+
+
+def log_softmax(input, dim, dtype=None):
+    return _softmax(input, dim, dtype, True)
+
+
+Tensor.softmax = softmax
+Tensor.log_softmax = log_softmax
+
+
 def index_select(input, dim, index):
     return input.index_select(dim, index)
 
