@@ -1373,6 +1373,12 @@ op_unary (PyObject *capsule,
     return NULL;
   if (out == Py_None)
     return unary (input, desc->kernel);
+  /* the predicates (isnan, ...) have neither form */
+  if (desc->inplace == NULL)
+    {
+      PyErr_Format (PyExc_TypeError, "%s() got an unexpected keyword argument 'out'", desc->name);
+      return NULL;
+    }
   if (!ts_py_is_tensor (out))
     {
       PyErr_Format (PyExc_TypeError, "%s(): argument 'out' must be Tensor, not %s",

@@ -707,6 +707,9 @@ NAME (TsUnaryOp op, T x)                                                      \
     case TS_UNARY_RELU: return isnan (x) ? x : (x > 0 ? x : (T)0);            \
     case TS_UNARY_RECIPROCAL: return (T)1 / x;                                \
     case TS_UNARY_LOGICAL_NOT: return x == 0;                                 \
+    case TS_UNARY_ISNAN: return isnan (x);                                    \
+    case TS_UNARY_ISINF: return isinf (x);                                    \
+    case TS_UNARY_ISFINITE: return isfinite (x);                              \
     case TS_UNARY_TAN: return tan##S (x);                                     \
     case TS_UNARY_ASIN: return asin##S (x);                                   \
     case TS_UNARY_ACOS: return acos##S (x);                                   \
@@ -759,11 +762,24 @@ unary_loop (char         **ptrs,
   UnaryCtx *ctx = user_data;
   char *pi = ptrs[0], *po = ptrs[1];
 
-  if (ctx->op == TS_UNARY_LOGICAL_NOT)
+  if (unary_rules[ctx->op] == TS_OP_RULE_BOOL_RESULT)
     {
-      /* truthiness of any dtype: NaN is true */
+      /* predicates of any dtype: for logical_not, NaN is true */
       for (gint64 i = 0; i < n; i++, pi += strides[0], po += strides[1])
-        ts_dtype_store_int (ctx->out_dtype, po, ts_dtype_load (ctx->in_dtype, pi) == 0.0);
+        {
+          double x = ts_dtype_load (ctx->in_dtype, pi);
+          gboolean r;
+
+          switch (ctx->op)
+            {
+            case TS_UNARY_LOGICAL_NOT: r = x == 0.0; break;
+            case TS_UNARY_ISNAN: r = isnan (x); break;
+            case TS_UNARY_ISINF: r = isinf (x); break;
+            case TS_UNARY_ISFINITE: r = isfinite (x); break;
+            default: g_assert_not_reached ();
+            }
+          ts_dtype_store_int (ctx->out_dtype, po, r);
+        }
       return;
     }
 
@@ -903,7 +919,7 @@ ts_cpu_unary (TsUnaryOp     op,
   ctx.out_dtype = out->dtype;
   ctx.compute = ts_unary_result_dtype (op, in->dtype);
   ts_iter_for_each (&iter,
-                    op != TS_UNARY_LOGICAL_NOT && computes_in_f32 (ctx.compute) ? unary_loop_runs
+                    unary_rules[op] != TS_OP_RULE_BOOL_RESULT && computes_in_f32 (ctx.compute) ? unary_loop_runs
                                                                                : unary_loop,
                     &ctx);
   return TRUE;
