@@ -199,7 +199,10 @@ NAME (TsBinaryOp op, T a, T b)                                                \
     case TS_BINARY_FMOD: return FMOD (a, b);                                  \
     case TS_BINARY_LOGICAL_XOR: return (a != 0) != (b != 0);                  \
     case TS_BINARY_POW: return POW (a, b);                                    \
+    /* clamp_min and clamp_max propagate a NaN bound too */                  \
+    case TS_BINARY_CLAMP_MIN:                                                 \
     case TS_BINARY_MAXIMUM: return isnan (a) || isnan (b) ? (T)NAN : (a > b ? a : b); \
+    case TS_BINARY_CLAMP_MAX:                                                 \
     case TS_BINARY_MINIMUM: return isnan (a) || isnan (b) ? (T)NAN : (a < b ? a : b); \
     case TS_BINARY_EQ: return a == b;                                         \
     case TS_BINARY_NE: return a != b;                                         \
@@ -284,7 +287,9 @@ binary_int (TsBinaryOp op,
     case TS_BINARY_FMOD: return b == -1 ? 0 : a % b;
     case TS_BINARY_LOGICAL_XOR: return (a != 0) != (b != 0);
     case TS_BINARY_POW: return powi (a, b);
+    case TS_BINARY_CLAMP_MIN:
     case TS_BINARY_MAXIMUM: return MAX (a, b);
+    case TS_BINARY_CLAMP_MAX:
     case TS_BINARY_MINIMUM: return MIN (a, b);
     case TS_BINARY_EQ: return a == b;
     case TS_BINARY_NE: return a != b;

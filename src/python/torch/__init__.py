@@ -1185,6 +1185,36 @@ Tensor.softmax = softmax
 Tensor.log_softmax = log_softmax
 
 
+def _clamp(input, min, max, out, inplace):
+    """clamp/clip: clamp_min, then clamp_max (two ops where PyTorch runs
+    one, with the same values and dtype)."""
+    if min is None and max is None:
+        raise RuntimeError("torch.clamp: At least one of 'min' or 'max' must not be None")
+    if inplace:
+        if min is not None:
+            input.clamp_min_(min)
+        return input if max is None else input.clamp_max_(max)
+    if max is None:
+        return clamp_min(input, min, out=out)
+    if min is not None:
+        input = clamp_min(input, min)
+    return clamp_max(input, max, out=out)
+
+
+def clamp(input, min=None, max=None, *, out=None):
+    return _clamp(input, min, max, out, False)
+
+
+def clamp_(input, min=None, max=None):
+    return _clamp(input, min, max, None, True)
+
+
+clip = clamp
+clip_ = clamp_
+Tensor.clamp = Tensor.clip = clamp
+Tensor.clamp_ = Tensor.clip_ = clamp_
+
+
 def index_select(input, dim, index):
     return input.index_select(dim, index)
 
