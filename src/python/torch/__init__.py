@@ -1211,6 +1211,42 @@ def clamp_(input, min=None, max=None):
 
 clip = clamp
 clip_ = clamp_
+
+
+def isclose(input, other, rtol=1e-05, atol=1e-08, equal_nan=False):
+    """PyTorch's composite isclose, op for op: |input - other| <=
+    atol + rtol * |other|, where finite, or equal."""
+    if input.dtype != other.dtype:
+        raise RuntimeError("%s did not match %s" % (_LEGACY_NAMES[input.dtype][:-6],
+                                                    _LEGACY_NAMES[other.dtype][:-6]))
+    if rtol < 0:
+        raise RuntimeError("rtol must be greater than or equal to zero, but got %s" % _fmt_double(rtol))
+    if atol < 0:
+        raise RuntimeError("atol must be greater than or equal to zero, but got %s" % _fmt_double(atol))
+    close = input == other
+    if equal_nan and input.dtype.is_floating_point:
+        close |= input.isnan().logical_and_(other.isnan())
+    if rtol == 0 and atol == 0:
+        return close
+    if input.dtype == bool:
+        input, other = input.to(get_default_dtype()), other.to(get_default_dtype())
+    allowed_error = atol + (rtol * other).abs()
+    actual_error = (input - other).abs()
+    close |= isfinite(actual_error).logical_and_(actual_error <= allowed_error)
+    return close
+
+
+def _fmt_double(v):
+    # c10's printing of a double: the shortest of %g's forms
+    return "%g" % v
+
+
+def allclose(input, other, rtol=1e-05, atol=1e-08, equal_nan=False):
+    return _builtins.bool(isclose(input, other, rtol, atol, equal_nan).all().item())
+
+
+Tensor.isclose = isclose
+Tensor.allclose = allclose
 Tensor.clamp = Tensor.clip = clamp
 Tensor.clamp_ = Tensor.clip_ = clamp_
 
