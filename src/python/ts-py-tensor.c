@@ -1356,6 +1356,25 @@ check_input (const TsOpDesc *desc,
   return FALSE;
 }
 
+/* The op of @input into the tensor @out (input itself in place); @out
+ * is the result. */
+static PyObject *
+unary_into (const TsOpDesc *desc,
+            PyObject       *input,
+            PyObject       *out)
+{
+  GError *error = NULL;
+  TsTensor *r;
+
+  ts_py_update_callsite ();
+  r = ts_ops_unary_out (desc->kernel, ts_py_tensor_get (input), ts_py_tensor_get (out), &error);
+  if (r == NULL)
+    return ts_py_set_error (error);
+  ts_tensor_unref (r);
+  Py_INCREF (out);
+  return out;
+}
+
 /* torch.<name> (input, *, out=None) and Tensor.<name> () */
 static PyObject *
 op_unary (PyObject *capsule,
@@ -1365,8 +1384,6 @@ op_unary (PyObject *capsule,
   static char *kwlist[] = { "input", "out", NULL };
   const TsOpDesc *desc = op_desc (capsule);
   PyObject *input, *out = Py_None;
-  GError *error = NULL;
-  TsTensor *r;
 
   if (!PyArg_ParseTupleAndKeywords (args, kwargs, "O|$O", kwlist, &input, &out) ||
       !check_input (desc, input))
@@ -1385,13 +1402,30 @@ op_unary (PyObject *capsule,
                     desc->name, Py_TYPE (out)->tp_name);
       return NULL;
     }
-  ts_py_update_callsite ();
-  r = ts_ops_unary_out (desc->kernel, ts_py_tensor_get (input), ts_py_tensor_get (out), &error);
-  if (r == NULL)
-    return ts_py_set_error (error);
-  ts_tensor_unref (r);
-  Py_INCREF (out);
-  return out;
+  return unary_into (desc, input, out);
+}
+
+/* torch.<name><suffix> (input, other) into @out (NULL: a new tensor) */
+static PyObject *
+binary_by_name (const TsOpDesc *desc,
+                const char     *suffix,
+                PyObject       *input,
+                PyObject       *other,
+                PyObject       *out)
+{
+  PyObject *r;
+
+  if (!check_input (desc, input))
+    return NULL;
+  r = binary_out (input, other, desc->kernel, out);
+  if (r == Py_NotImplemented)
+    {
+      Py_DECREF (r);
+      PyErr_Format (PyExc_TypeError, "%s%s(): argument 'other' must be Tensor, not %s",
+                    desc->name, suffix, Py_TYPE (other)->tp_name);
+      return NULL;
+    }
+  return r;
 }
 
 /* Tensor.<name>_ (other): a binary op's in-place form */
@@ -1401,7 +1435,6 @@ op_binary_inplace (PyObject         *capsule,
                    Py_ssize_t        nargs)
 {
   const TsOpDesc *desc = op_desc (capsule);
-  PyObject *r;
 
   if (nargs != 2)
     {
@@ -1409,17 +1442,7 @@ op_binary_inplace (PyObject         *capsule,
                     desc->name, nargs - 1);
       return NULL;
     }
-  if (!check_input (desc, args[0]))
-    return NULL;
-  r = binary_out (args[0], args[1], desc->kernel, args[0]);
-  if (r == Py_NotImplemented)
-    {
-      Py_DECREF (r);
-      PyErr_Format (PyExc_TypeError, "%s_(): argument 'other' must be Tensor, not %s",
-                    desc->name, Py_TYPE (args[1])->tp_name);
-      return NULL;
-    }
-  return r;
+  return binary_by_name (desc, "_", args[0], args[1], args[0]);
 }
 
 /* Tensor.<name>_ () and torch.<name>_ (input): the op's in-place form */
@@ -1428,18 +1451,10 @@ op_unary_inplace (PyObject *capsule,
                   PyObject *input)
 {
   const TsOpDesc *desc = op_desc (capsule);
-  GError *error = NULL;
-  TsTensor *r;
 
   if (!check_input (desc, input))
     return NULL;
-  ts_py_update_callsite ();
-  r = ts_ops_unary_out (desc->kernel, ts_py_tensor_get (input), ts_py_tensor_get (input), &error);
-  if (r == NULL)
-    return ts_py_set_error (error);
-  ts_tensor_unref (r);
-  Py_INCREF (input);
-  return input;
+  return unary_into (desc, input, input);
 }
 
 /* torch.<name> (input, other, *, out=None) and Tensor.<name> (other) */
@@ -1451,7 +1466,6 @@ op_binary (PyObject         *capsule,
 {
   const TsOpDesc *desc = op_desc (capsule);
   PyObject *out = NULL;
-  PyObject *r;
 
   if (kwnames != NULL && PyTuple_GET_SIZE (kwnames) > 0)
     {
@@ -1478,17 +1492,7 @@ op_binary (PyObject         *capsule,
                     desc->name, nargs);
       return NULL;
     }
-  if (!check_input (desc, args[0]))
-    return NULL;
-  r = binary_out (args[0], args[1], desc->kernel, out);
-  if (r == Py_NotImplemented)
-    {
-      Py_DECREF (r);
-      PyErr_Format (PyExc_TypeError, "%s(): argument 'other' must be Tensor, not %s",
-                    desc->name, Py_TYPE (args[1])->tp_name);
-      return NULL;
-    }
-  return r;
+  return binary_by_name (desc, "", args[0], args[1], out);
 }
 
 static PyMethodDef op_inplace_defs[TS_N_OPS];

@@ -5,24 +5,9 @@
 # (PyTorch 1.13) on CPU.
 import torch
 
-cuda = torch.cuda.is_available()
+from op_results import DEVICES, t
 
-
-def fmt(r):
-    vals = r.cpu().reshape(-1).tolist()
-    if r.dtype.is_floating_point:
-        vals = ["%.4f" % v for v in vals]
-    return "%s %s %s" % (str(r.dtype), list(r.shape), " ".join(str(v) for v in vals))
-
-
-def t(label, f):
-    try:
-        print(label, "->", fmt(f()))
-    except Exception as e:
-        print(label, "!!", type(e).__name__ + ":", e)
-
-
-for dev in ["cpu", "cuda"] if cuda else ["cpu", "cpu"]:
+for dev in DEVICES:
     f = torch.tensor([[5.5, -7.0, 2.0], [-0.5, 3.25, -4.0]], device=dev)
     i = torch.tensor([7, -7, 9], device=dev)
     b = torch.tensor([True, False, True], device=dev)

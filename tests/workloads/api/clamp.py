@@ -4,25 +4,10 @@
 # python3-torch (PyTorch 1.13) on CPU.
 import torch
 
-cuda = torch.cuda.is_available()
-
-
-def fmt(r):
-    vals = r.cpu().reshape(-1).tolist()
-    if r.dtype.is_floating_point:
-        vals = ["%.4f" % v for v in vals]
-    return "%s %s %s" % (str(r.dtype), list(r.shape), " ".join(str(v) for v in vals))
-
-
-def t(label, f):
-    try:
-        print(label, "->", fmt(f()))
-    except Exception as e:
-        print(label, "!!", type(e).__name__ + ":", e)
-
+from op_results import DEVICES, t
 
 nan = float("nan")
-for dev in ["cpu", "cuda"] if cuda else ["cpu", "cpu"]:
+for dev in DEVICES:
     x = torch.tensor([[-2.5, 0.25, 4.0], [nan, 1.0, -0.5]], device=dev)
     i = torch.tensor([-3, 0, 7], device=dev)
     t("clamp both", lambda: torch.clamp(x, -1, 2))

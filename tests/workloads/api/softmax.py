@@ -6,25 +6,10 @@
 import torch
 import torch.nn.functional as F
 
-cuda = torch.cuda.is_available()
-
-
-def fmt(r):
-    vals = r.cpu().reshape(-1).tolist()
-    if r.dtype.is_floating_point:
-        vals = ["%.4f" % v for v in vals]
-    return "%s %s %s" % (str(r.dtype), list(r.shape), " ".join(str(v) for v in vals))
-
-
-def t(label, f):
-    try:
-        print(label, "->", fmt(f()))
-    except Exception as e:
-        print(label, "!!", type(e).__name__ + ":", e)
-
+from op_results import DEVICES, t
 
 base = torch.arange(24, dtype=torch.float32).reshape(2, 3, 4) * 0.37 - 3.0
-for dev in ["cpu", "cuda"] if cuda else ["cpu", "cpu"]:
+for dev in DEVICES:
     x = base.to(dev)
     for dim in [0, 1, 2, -1]:
         t("softmax dim %d" % dim, lambda: torch.softmax(x, dim))

@@ -4,22 +4,7 @@
 # expectations generated with Debian's python3-torch (PyTorch 1.13) on CPU.
 import torch
 
-cuda = torch.cuda.is_available()
-
-
-def fmt(r):
-    vals = r.cpu().reshape(-1).tolist()
-    if r.dtype.is_floating_point:
-        vals = ["%.4f" % v for v in vals]
-    return "%s %s %s" % (str(r.dtype), list(r.shape), " ".join(str(v) for v in vals))
-
-
-def t(label, f):
-    try:
-        print(label, "->", fmt(f()))
-    except Exception as e:
-        print(label, "!!", type(e).__name__ + ":", e)
-
+from op_results import DEVICES, t
 
 FLOAT = ["tan", "asin", "acos", "atan", "sinh", "cosh", "asinh", "acosh", "atanh",
          "exp2", "expm1", "log2", "log10", "log1p", "rsqrt", "erf", "erfc", "erfinv"]
@@ -30,7 +15,7 @@ special = torch.tensor([float("nan"), float("inf"), float("-inf"), -0.0, 0.5, -1
 ints = torch.tensor([3, 0, -2])
 bools = torch.tensor([True, False])
 
-for dev in ["cpu", "cuda"] if cuda else ["cpu", "cpu"]:
+for dev in DEVICES:
     xd = x.to(dev)
     for name in FLOAT + ROUNDING:
         t(name, lambda: getattr(torch, name)(xd))
@@ -47,7 +32,7 @@ for dev in ["cpu", "cuda"] if cuda else ["cpu", "cpu"]:
 t("erf of a number", lambda: torch.erf(1.0))
 
 # in-place forms and out=
-for dev in ["cpu", "cuda"] if cuda else ["cpu", "cpu"]:
+for dev in DEVICES:
     y = torch.tensor([0.25, -1.5, 2.0], device=dev)
     t("floor_", lambda: y.clone().floor_())
     t("exp_ of a view", lambda: (lambda z: (z[1:].exp_(), z)[1])(y.clone()))
