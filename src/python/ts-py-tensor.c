@@ -1926,6 +1926,25 @@ py_arange (PyObject *module,
 }
 
 static PyObject *
+py_linspace (PyObject *module,
+             PyObject *args)
+{
+  double start, end;
+  long long steps;
+  PyObject *dtype_obj, *device_obj;
+  TsDType dtype;
+  TsDevice device;
+  GError *error = NULL;
+
+  ts_py_update_callsite ();
+  if (!PyArg_ParseTuple (args, "ddLOO", &start, &end, &steps, &dtype_obj, &device_obj))
+    return NULL;
+  if (!ts_py_parse_dtype (dtype_obj, &dtype) || !ts_py_parse_device (device_obj, &device))
+    return NULL;
+  return wrap_or_raise (ts_ops_linspace (start, end, steps, dtype, device, &error), &error);
+}
+
+static PyObject *
 py_equal (PyObject *module,
           PyObject *args)
 {
@@ -2049,6 +2068,7 @@ static PyMethodDef tensor_module_methods[] = {
   { "_from_flat", py_from_flat, METH_VARARGS, NULL },
   { "_from_cuda_pointer", py_from_cuda_pointer, METH_VARARGS, NULL },
   { "_arange", py_arange, METH_VARARGS, NULL },
+  { "_linspace", py_linspace, METH_VARARGS, NULL },
   { "_equal", py_equal, METH_VARARGS, NULL },
   { "_make_subclass", py_make_subclass, METH_VARARGS, NULL },
   { "_set_data", py_set_data, METH_VARARGS, NULL },

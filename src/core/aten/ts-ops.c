@@ -1686,8 +1686,59 @@ arange_job (Job     *job,
   TsView out;
 
   tensor_view (job->t[0], &out);
-  ts_cpu_arange (&out, job->p0, job->p1);
+  if (job->desc->id == TS_OP_LINSPACE)
+    ts_cpu_linspace (&out, job->p0, job->p1);
+  else
+    ts_cpu_arange (&out, job->p0, job->p1);
   return TRUE;
+}
+
+/* A new 1-d tensor of @n elements that the range op @id writes from p0
+ * and p1. */
+static TsTensor *
+range_new (TsOpId     id,
+           gint64     n,
+           double     p0,
+           double     p1,
+           TsDType    dtype,
+           TsDevice   device,
+           GError   **error)
+{
+  TsView vout;
+  TsTensor *out;
+  Job *job;
+
+  out = ts_tensor_new_empty (device, dtype, 1, &n, FALSE, error);
+  if (out == NULL)
+    return NULL;
+  job = job_new (ts_op_get (id));
+  job->p0 = p0;
+  job->p1 = p1;
+  job_set (job, 0, out);
+  tensor_view (out, &vout);
+  if (!dispatch (job, device, ts_cost_fill (&vout), error))
+    {
+      ts_tensor_unref (out);
+      return NULL;
+    }
+  return out;
+}
+
+TsTensor *
+ts_ops_linspace (double     start,
+                 double     end,
+                 gint64     steps,
+                 TsDType    dtype,
+                 TsDevice   device,
+                 GError   **error)
+{
+  if (steps < 0)
+    {
+      g_set_error_literal (error, TS_TENSOR_ERROR, TS_TENSOR_ERROR_RUNTIME,
+                           "number of steps must be non-negative");
+      return NULL;
+    }
+  return range_new (TS_OP_LINSPACE, steps, start, end, dtype, device, error);
 }
 
 TsTensor *
@@ -1699,29 +1750,13 @@ ts_ops_arange (double     start,
                GError   **error)
 {
   gint64 n;
-  TsView vout;
-  TsTensor *out;
-  Job *job;
 
   if (!ts_arange_numel (start, end, step, &n, error))
     {
       kernel_error (error);
       return NULL;
     }
-  out = ts_tensor_new_empty (device, dtype, 1, &n, FALSE, error);
-  if (out == NULL)
-    return NULL;
-  job = job_new (ts_op_get (TS_OP_ARANGE));
-  job->p0 = start;
-  job->p1 = step;
-  job_set (job, 0, out);
-  tensor_view (out, &vout);
-  if (!dispatch (job, device, ts_cost_fill (&vout), error))
-    {
-      ts_tensor_unref (out);
-      return NULL;
-    }
-  return out;
+  return range_new (TS_OP_ARANGE, n, start, step, dtype, device, error);
 }
 
 /* Random numbers ----------------------------------------------------------- */

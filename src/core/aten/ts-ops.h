@@ -127,6 +127,12 @@ TsTensor  *ts_ops_arange          (double           start,
                                    TsDType          dtype,
                                    TsDevice         device,
                                    GError         **error);
+TsTensor  *ts_ops_linspace        (double           start,
+                                   double           end,
+                                   gint64           steps,
+                                   TsDType          dtype,
+                                   TsDevice         device,
+                                   GError         **error);
 
 /* Random fills: normal_(mean, std), uniform_(from, to). CUDA tensors draw
  * from the device's Philox generator, CPU tensors from the CPU one. */

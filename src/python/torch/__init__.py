@@ -941,6 +941,12 @@ def arange(start, end=None, step=1, dtype=None, device=None, requires_grad=False
                               dtype, _factory_device(device)), requires_grad)
 
 
+def linspace(start, end, steps, *, out=None, dtype=None, layout=None, device=None, requires_grad=False):
+    _no_out("linspace", out)
+    return _finish(_C._linspace(_builtins.float(start), _builtins.float(end), steps,
+                                dtype or _default_dtype, _factory_device(device)), requires_grad)
+
+
 def _infer(data, shape, flat, depth=0):
     if isinstance(data, Tensor):
         if data.dim() == 0:
