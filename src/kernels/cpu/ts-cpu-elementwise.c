@@ -215,6 +215,8 @@ NAME (TsBinaryOp op, T a, T b)                                                \
     case TS_BINARY_BITWISE_AND: /* rejected for floats by ts_cpu_binary */   \
     case TS_BINARY_BITWISE_OR:                                                \
     case TS_BINARY_BITWISE_XOR:                                               \
+    case TS_BINARY_BITWISE_LEFT_SHIFT:                                        \
+    case TS_BINARY_BITWISE_RIGHT_SHIFT:                                       \
     case TS_N_BINARY_OPS:                                                     \
     default:                                                                  \
       g_assert_not_reached ();                                                \
@@ -302,6 +304,10 @@ binary_int (TsBinaryOp op,
     case TS_BINARY_BITWISE_AND: return a & b;
     case TS_BINARY_BITWISE_OR: return a | b;
     case TS_BINARY_BITWISE_XOR: return a ^ b;
+    /* computed in 64 bits, then wrapped to the dtype: a shift past the
+     * dtype's width gives 0 (left) or the sign (right), as PyTorch 2's */
+    case TS_BINARY_BITWISE_LEFT_SHIFT: return b < 0 || b >= 64 ? 0 : (gint64)((guint64)a << b);
+    case TS_BINARY_BITWISE_RIGHT_SHIFT: return a >> (b < 0 || b >= 64 ? 63 : b);
     case TS_BINARY_DIV:
     case TS_N_BINARY_OPS:
     default:
@@ -479,6 +485,12 @@ computes_in_f32 (TsDType compute)
   return compute == TS_DTYPE_FLOAT32 || ts_cpu_dtype_is_half (compute);
 }
 
+static gboolean
+binary_is_shift (TsBinaryOp op)
+{
+  return op == TS_BINARY_BITWISE_LEFT_SHIFT || op == TS_BINARY_BITWISE_RIGHT_SHIFT;
+}
+
 gboolean
 ts_binary_check (TsBinaryOp   op,
                  TsDType      common,
@@ -493,10 +505,14 @@ ts_binary_check (TsBinaryOp   op,
                            "Use the `^` or `logical_xor()` operator instead.");
       return FALSE;
     }
-  if (binary_is_bitwise (op) && ts_dtype_is_floating (common))
+  if (binary_is_bitwise (op) &&
+      (ts_dtype_is_floating (common) || (binary_is_shift (op) && common == TS_DTYPE_BOOL)))
     {
+      /* PyTorch's kernels of the shifts are lshift and rshift */
       g_set_error (error, TS_KERNEL_ERROR, TS_KERNEL_ERROR_DTYPE,
-                   "\"%s_cpu\" not implemented for '%s'", binary_names[op],
+                   "\"%s_cpu\" not implemented for '%s'",
+                   op == TS_BINARY_BITWISE_LEFT_SHIFT ? "lshift"
+                   : op == TS_BINARY_BITWISE_RIGHT_SHIFT ? "rshift" : binary_names[op],
                    ts_dtype_scalar_type_name (common));
       return FALSE;
     }
@@ -809,6 +825,7 @@ unary_loop (char         **ptrs,
             case TS_UNARY_ABS: r = x < 0 ? (gint64)(0 - (guint64)x) : x; break;
             case TS_UNARY_RELU: r = MAX (x, 0); break;
             case TS_UNARY_SIGN: r = (0 < x) - (x < 0); break;
+            case TS_UNARY_BITWISE_NOT: r = ctx->compute == TS_DTYPE_BOOL ? !x : ~x; break;
             /* integers are whole already */
             case TS_UNARY_FLOOR:
             case TS_UNARY_CEIL:
@@ -870,10 +887,12 @@ ts_unary_check (TsUnaryOp   op,
   g_return_val_if_fail (op < TS_N_UNARY_OPS, FALSE);
 
   /* PyTorch's kernel names in its dispatch messages */
-  if (op == TS_UNARY_FRAC && !ts_dtype_is_floating (input))
+  if ((op == TS_UNARY_FRAC && !ts_dtype_is_floating (input)) ||
+      (op == TS_UNARY_BITWISE_NOT && ts_dtype_is_floating (input)))
     {
       g_set_error (error, TS_KERNEL_ERROR, TS_KERNEL_ERROR_DTYPE,
-                   "\"frac_cpu\" not implemented for '%s'", ts_dtype_scalar_type_name (input));
+                   "\"%s_cpu\" not implemented for '%s'", unary_names[op],
+                   ts_dtype_scalar_type_name (input));
       return FALSE;
     }
   if (input != TS_DTYPE_BOOL)

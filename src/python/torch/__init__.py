@@ -636,6 +636,18 @@ class Tensor(_C.TensorBase, metaclass=_TensorType):
     def pow(self, e):
         return self ** e
 
+    def __lshift__(self, other):
+        return self.bitwise_left_shift(other)
+
+    def __rshift__(self, other):
+        return self.bitwise_right_shift(other)
+
+    def __ilshift__(self, other):
+        return self.bitwise_left_shift_(other)
+
+    def __irshift__(self, other):
+        return self.bitwise_right_shift_(other)
+
     def eq(self, o):
         return self == o
 
