@@ -32,3 +32,8 @@ for dev in DEVICES:
     t("dim out of range", lambda: torch.softmax(x, 3))
     t("F.softmax", lambda: F.softmax(x, dim=1))
     t("F.log_softmax dtype", lambda: F.log_softmax(x, dim=0, dtype=torch.float64))
+
+# the modules
+t("nn.Softmax", lambda: torch.nn.Softmax(dim=1)(base))
+t("nn.LogSoftmax", lambda: torch.nn.LogSoftmax(-1)(base))
+print(torch.nn.Softmax(dim=1), torch.nn.LogSoftmax())
