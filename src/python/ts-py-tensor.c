@@ -415,24 +415,25 @@ ts_py_parse_scalar (PyObject *obj,
   return FALSE;
 }
 
+/* a op b into @out (a tensor: a itself in place, or out=), or into a new
+ * tensor where @out is NULL. */
 static PyObject *
-binary (PyObject   *a,
-        PyObject   *b,
-        TsBinaryOp  op,
-        gboolean    inplace)
+binary_out (PyObject   *a,
+            PyObject   *b,
+            TsBinaryOp  op,
+            PyObject   *out)
 {
   GError *error = NULL;
   TsScalar scalar;
   TsTensor *r;
+  TsTensor *o = out != NULL ? ts_py_tensor_get (out) : NULL;
 
   ts_py_update_callsite ();
   if (ts_py_is_tensor (a) && ts_py_is_tensor (b))
-    r = ts_ops_binary (op, ts_py_tensor_get (a), ts_py_tensor_get (b), NULL, FALSE,
-                       inplace ? ts_py_tensor_get (a) : NULL, &error);
+    r = ts_ops_binary (op, ts_py_tensor_get (a), ts_py_tensor_get (b), NULL, FALSE, o, &error);
   else if (ts_py_is_tensor (a) && ts_py_parse_scalar (b, &scalar))
-    r = ts_ops_binary (op, ts_py_tensor_get (a), NULL, &scalar, FALSE,
-                       inplace ? ts_py_tensor_get (a) : NULL, &error);
-  else if (!inplace && ts_py_is_tensor (b) && ts_py_parse_scalar (a, &scalar))
+    r = ts_ops_binary (op, ts_py_tensor_get (a), NULL, &scalar, FALSE, o, &error);
+  else if (out == NULL && ts_py_is_tensor (b) && ts_py_parse_scalar (a, &scalar))
     r = ts_ops_binary (op, ts_py_tensor_get (b), NULL, &scalar, TRUE, NULL, &error);
   else
     {
@@ -443,13 +444,22 @@ binary (PyObject   *a,
 
   if (r == NULL)
     return ts_py_set_error (error);
-  if (inplace)
+  if (out != NULL)
     {
       ts_tensor_unref (r);
-      Py_INCREF (a);
-      return a;
+      Py_INCREF (out);
+      return out;
     }
   return ts_py_tensor_wrap (r);
+}
+
+static PyObject *
+binary (PyObject   *a,
+        PyObject   *b,
+        TsBinaryOp  op,
+        gboolean    inplace)
+{
+  return binary_out (a, b, op, inplace ? a : NULL);
 }
 
 /* The op behind each Python slot, from the op table's PY column (filled
@@ -1279,6 +1289,21 @@ tensor_gather (PyObject *self,
   return wrap_or_raise (ts_ops_gather (SELF_T, dim, ts_py_tensor_get (index), &error), &error);
 }
 
+/* _softmax(dim, log): softmax or log_softmax along dim, in self's dtype
+ * (torch's Python code casts for dtype=). */
+static PyObject *
+tensor_softmax (PyObject *self,
+                PyObject *args)
+{
+  int dim, log;
+  GError *error = NULL;
+
+  ts_py_update_callsite ();
+  if (!PyArg_ParseTuple (args, "ip", &dim, &log))
+    return NULL;
+  return wrap_or_raise (ts_ops_softmax (SELF_T, dim, log, &error), &error);
+}
+
 /* _embedding(weight, indices): F.embedding's kernel. */
 static PyObject *
 tensor_embedding (PyObject *self,
@@ -1318,75 +1343,209 @@ check_input (const TsOpDesc *desc,
   return FALSE;
 }
 
+/* The op of @input into the tensor @out (input itself in place); @out
+ * is the result. */
+static PyObject *
+unary_into (const TsOpDesc *desc,
+            PyObject       *input,
+            PyObject       *out)
+{
+  GError *error = NULL;
+  TsTensor *r;
+
+  ts_py_update_callsite ();
+  r = ts_ops_unary_out (desc->kernel, ts_py_tensor_get (input), ts_py_tensor_get (out), &error);
+  if (r == NULL)
+    return ts_py_set_error (error);
+  ts_tensor_unref (r);
+  Py_INCREF (out);
+  return out;
+}
+
+/* torch.<name> (input, *, out=None) and Tensor.<name> () */
 static PyObject *
 op_unary (PyObject *capsule,
-          PyObject *input)
+          PyObject *args,
+          PyObject *kwargs)
+{
+  static char *kwlist[] = { "input", "out", NULL };
+  const TsOpDesc *desc = op_desc (capsule);
+  PyObject *input, *out = Py_None;
+
+  if (!PyArg_ParseTupleAndKeywords (args, kwargs, "O|$O", kwlist, &input, &out) ||
+      !check_input (desc, input))
+    return NULL;
+  if (out == Py_None)
+    return unary (input, desc->kernel);
+  /* the predicates (isnan, ...) have neither form */
+  if (desc->inplace == NULL)
+    {
+      PyErr_Format (PyExc_TypeError, "%s() got an unexpected keyword argument 'out'", desc->name);
+      return NULL;
+    }
+  if (!ts_py_is_tensor (out))
+    {
+      PyErr_Format (PyExc_TypeError, "%s(): argument 'out' must be Tensor, not %s",
+                    desc->name, Py_TYPE (out)->tp_name);
+      return NULL;
+    }
+  return unary_into (desc, input, out);
+}
+
+/* torch.<name><suffix> (input, other) into @out (NULL: a new tensor) */
+static PyObject *
+binary_by_name (const TsOpDesc *desc,
+                const char     *suffix,
+                PyObject       *input,
+                PyObject       *other,
+                PyObject       *out)
+{
+  PyObject *r;
+
+  if (!check_input (desc, input))
+    return NULL;
+  r = binary_out (input, other, desc->kernel, out);
+  if (r == Py_NotImplemented)
+    {
+      Py_DECREF (r);
+      PyErr_Format (PyExc_TypeError, "%s%s(): argument 'other' must be Tensor, not %s",
+                    desc->name, suffix, Py_TYPE (other)->tp_name);
+      return NULL;
+    }
+  return r;
+}
+
+/* Tensor.<name>_ (other): a binary op's in-place form */
+static PyObject *
+op_binary_inplace (PyObject         *capsule,
+                   PyObject *const  *args,
+                   Py_ssize_t        nargs)
+{
+  const TsOpDesc *desc = op_desc (capsule);
+
+  if (nargs != 2)
+    {
+      PyErr_Format (PyExc_TypeError, "%s_() takes 1 positional argument but %zd were given",
+                    desc->name, nargs - 1);
+      return NULL;
+    }
+  return binary_by_name (desc, "_", args[0], args[1], args[0]);
+}
+
+/* Tensor.<name>_ () and torch.<name>_ (input): the op's in-place form */
+static PyObject *
+op_unary_inplace (PyObject *capsule,
+                  PyObject *input)
 {
   const TsOpDesc *desc = op_desc (capsule);
 
   if (!check_input (desc, input))
     return NULL;
-  return unary (input, desc->kernel);
+  return unary_into (desc, input, input);
 }
 
+/* torch.<name> (input, other, *, out=None) and Tensor.<name> (other) */
 static PyObject *
 op_binary (PyObject         *capsule,
            PyObject *const  *args,
-           Py_ssize_t        nargs)
+           Py_ssize_t        nargs,
+           PyObject         *kwnames)
 {
   const TsOpDesc *desc = op_desc (capsule);
-  PyObject *r;
+  PyObject *out = NULL;
 
+  if (kwnames != NULL && PyTuple_GET_SIZE (kwnames) > 0)
+    {
+      if (PyTuple_GET_SIZE (kwnames) != 1 ||
+          PyUnicode_CompareWithASCIIString (PyTuple_GET_ITEM (kwnames, 0), "out") != 0)
+        {
+          PyErr_Format (PyExc_TypeError, "%s() got an unexpected keyword argument '%U'",
+                        desc->name, PyTuple_GET_ITEM (kwnames, 0));
+          return NULL;
+        }
+      out = args[nargs];
+      if (out == Py_None)
+        out = NULL;
+      else if (!ts_py_is_tensor (out))
+        {
+          PyErr_Format (PyExc_TypeError, "%s(): argument 'out' must be Tensor, not %s",
+                        desc->name, Py_TYPE (out)->tp_name);
+          return NULL;
+        }
+    }
   if (nargs != 2)
     {
       PyErr_Format (PyExc_TypeError, "%s() takes 2 positional arguments but %zd were given",
                     desc->name, nargs);
       return NULL;
     }
-  if (!check_input (desc, args[0]))
-    return NULL;
-  r = binary (args[0], args[1], desc->kernel, FALSE);
-  if (r == Py_NotImplemented)
-    {
-      Py_DECREF (r);
-      PyErr_Format (PyExc_TypeError, "%s(): argument 'other' must be Tensor, not %s",
-                    desc->name, Py_TYPE (args[1])->tp_name);
-      return NULL;
-    }
-  return r;
+  return binary_by_name (desc, "", args[0], args[1], out);
 }
 
-/* A method of the op, added to @methods (Tensor's dict) and @functions. */
+static PyMethodDef op_inplace_defs[TS_N_OPS];
+
+/* @def bound to @desc as Tensor.<def's name> in @methods and torch.<name>
+ * in @functions. */
+static gboolean
+add_method (const TsOpDesc *desc,
+            PyMethodDef    *def,
+            PyObject       *methods,
+            PyObject       *functions)
+{
+  PyObject *capsule, *func, *method;
+  gboolean ok;
+
+  capsule = PyCapsule_New ((gpointer) desc, NULL, NULL);
+  func = capsule != NULL ? PyCFunction_NewEx (def, capsule, NULL) : NULL;
+  method = func != NULL ? PyInstanceMethod_New (func) : NULL;
+  ok = method != NULL &&
+       PyDict_SetItemString (methods, def->ml_name, method) == 0 &&
+       PyDict_SetItemString (functions, def->ml_name, func) == 0;
+  Py_XDECREF (method);
+  Py_XDECREF (func);
+  Py_XDECREF (capsule);
+  return ok;
+}
+
+/* The methods of the op, added to @methods (Tensor's dict) and
+ * @functions: a unary op's in-place form too, where it has one. */
 static gboolean
 add_op_method (const TsOpDesc *desc,
                PyObject       *methods,
                PyObject       *functions)
 {
   PyMethodDef *def = &op_defs[desc->id];
-  PyObject *capsule, *func, *method;
-  gboolean ok;
 
   def->ml_name = desc->name;
   if (desc->family == TS_OP_FAMILY_UNARY)
     {
-      def->ml_meth = op_unary;
-      def->ml_flags = METH_O;
+      def->ml_meth = (PyCFunction) (void (*) (void)) op_unary;
+      def->ml_flags = METH_VARARGS | METH_KEYWORDS;
     }
   else
     {
       def->ml_meth = (PyCFunction) (void (*) (void)) op_binary;
+      def->ml_flags = METH_FASTCALL | METH_KEYWORDS;
+    }
+  if (!add_method (desc, def, methods, functions))
+    return FALSE;
+  if (desc->inplace == NULL)
+    return TRUE;
+
+  def = &op_inplace_defs[desc->id];
+  /* lives as long as the module: the table is built once */
+  def->ml_name = g_strconcat (desc->name, "_", NULL);
+  if (desc->family == TS_OP_FAMILY_UNARY)
+    {
+      def->ml_meth = op_unary_inplace;
+      def->ml_flags = METH_O;
+    }
+  else
+    {
+      def->ml_meth = (PyCFunction) (void (*) (void)) op_binary_inplace;
       def->ml_flags = METH_FASTCALL;
     }
-  capsule = PyCapsule_New ((gpointer) desc, NULL, NULL);
-  func = capsule != NULL ? PyCFunction_NewEx (def, capsule, NULL) : NULL;
-  method = func != NULL ? PyInstanceMethod_New (func) : NULL;
-  ok = method != NULL &&
-       PyDict_SetItemString (methods, desc->name, method) == 0 &&
-       PyDict_SetItemString (functions, desc->name, func) == 0;
-  Py_XDECREF (method);
-  Py_XDECREF (func);
-  Py_XDECREF (capsule);
-  return ok;
+  return add_method (desc, def, methods, functions);
 }
 
 /* Walks the op table: the number slots' ops, and the methods. */
@@ -1394,7 +1553,8 @@ static gboolean
 register_ops (PyObject *module)
 {
   PyObject *functions = PyDict_New ();
-  gboolean ok = functions != NULL;
+  PyObject *slot_functions = PyDict_New ();
+  gboolean ok = functions != NULL && slot_functions != NULL;
 
   for (guint i = 0; ok && i < TS_N_OPS; i++)
     {
@@ -1403,11 +1563,19 @@ register_ops (PyObject *module)
       if (desc->python == TS_PY_METHOD)
         ok = add_op_method (desc, TsPyTensor_Type.tp_dict, functions);
       else if (desc->python > TS_PY_METHOD && desc->python < TS_PY_N_SLOTS)
-        slot_ops[desc->python] = desc;
+        {
+          slot_ops[desc->python] = desc;
+          /* by name too (torch.pow, Tensor.remainder_, ...), in a dict of
+           * their own: torch's Python code picks those it binds so */
+          if (desc->family == TS_OP_FAMILY_BINARY)
+            ok = add_op_method (desc, TsPyTensor_Type.tp_dict, slot_functions);
+        }
     }
   PyType_Modified (&TsPyTensor_Type);
-  ok = ok && PyModule_AddObjectRef (module, "_op_functions", functions) == 0;
+  ok = ok && PyModule_AddObjectRef (module, "_op_functions", functions) == 0 &&
+       PyModule_AddObjectRef (module, "_slot_op_functions", slot_functions) == 0;
   Py_XDECREF (functions);
+  Py_XDECREF (slot_functions);
   return ok;
 }
 
@@ -1513,6 +1681,7 @@ static PyMethodDef tensor_methods[] = {
   { "index_select", tensor_index_select, METH_VARARGS, NULL },
   { "gather", (PyCFunction) (void (*) (void)) tensor_gather, METH_VARARGS | METH_KEYWORDS, NULL },
   { "_embedding", tensor_embedding, METH_VARARGS, NULL },
+  { "_softmax", tensor_softmax, METH_VARARGS, NULL },
   { "item", tensor_item, METH_NOARGS, NULL },
   { "tolist", tensor_tolist, METH_NOARGS, NULL },
   { "_record_stream", tensor_record_stream, METH_O, NULL },
@@ -1744,6 +1913,25 @@ py_arange (PyObject *module,
 }
 
 static PyObject *
+py_linspace (PyObject *module,
+             PyObject *args)
+{
+  double start, end;
+  long long steps;
+  PyObject *dtype_obj, *device_obj;
+  TsDType dtype;
+  TsDevice device;
+  GError *error = NULL;
+
+  ts_py_update_callsite ();
+  if (!PyArg_ParseTuple (args, "ddLOO", &start, &end, &steps, &dtype_obj, &device_obj))
+    return NULL;
+  if (!ts_py_parse_dtype (dtype_obj, &dtype) || !ts_py_parse_device (device_obj, &device))
+    return NULL;
+  return wrap_or_raise (ts_ops_linspace (start, end, steps, dtype, device, &error), &error);
+}
+
+static PyObject *
 py_equal (PyObject *module,
           PyObject *args)
 {
@@ -1874,6 +2062,7 @@ static PyMethodDef tensor_module_methods[] = {
   { "_from_flat", py_from_flat, METH_VARARGS, NULL },
   { "_from_cuda_pointer", py_from_cuda_pointer, METH_VARARGS, NULL },
   { "_arange", py_arange, METH_VARARGS, NULL },
+  { "_linspace", py_linspace, METH_VARARGS, NULL },
   { "_equal", py_equal, METH_VARARGS, NULL },
   { "_make_subclass", py_make_subclass, METH_VARARGS, NULL },
   { "_set_data", py_set_data, METH_VARARGS, NULL },

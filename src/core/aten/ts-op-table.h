@@ -44,6 +44,7 @@ typedef enum
   TS_OP_FAMILY_INDEX_PUT,    /* index_put_, masked_scatter_, put_ */
   TS_OP_FAMILY_NONZERO,
   TS_OP_FAMILY_MASKED_FILL,
+  TS_OP_FAMILY_SOFTMAX,
   TS_OP_N_FAMILIES
 } TsOpFamily;
 
@@ -61,6 +62,7 @@ typedef enum
   TS_OP_COST_INDEX,
   TS_OP_COST_RANDOM_NORMAL,
   TS_OP_COST_RANDOM_UNIFORM,
+  TS_OP_COST_SOFTMAX,
 } TsOpCost;
 
 /* The CUDA module's entry when it is not an op id (TS_CUDA_*, >= 0). */

@@ -717,7 +717,20 @@ ts_ops_unary (TsUnaryOp   op,
               TsTensor   *a,
               GError    **error)
 {
-  TsTensor *out;
+  return ts_ops_unary_out (op, a, NULL, error);
+}
+
+/* @out (a itself for the in-place form, or out=) must have a's shape
+ * and a dtype the result casts to. */
+TsTensor *
+ts_ops_unary_out (TsUnaryOp   op,
+                  TsTensor   *a,
+                  TsTensor   *out,
+                  GError    **error)
+{
+  TsTensor *operands[2] = { a, out };
+  TsDevice device;
+  TsDType result;
   Job *job;
   TsView vin, vout;
 
@@ -727,10 +740,35 @@ ts_ops_unary (TsUnaryOp   op,
       return NULL;
     }
 
-  out = ts_tensor_new_empty (ts_tensor_get_device (a), ts_unary_result_dtype (op, a->dtype),
-                             a->ndim, a->shape, FALSE, error);
-  if (out == NULL)
-    return NULL;
+  result = ts_unary_result_dtype (op, a->dtype);
+  if (out != NULL)
+    {
+      if (!common_device (operands, 2, &device, error))
+        return NULL;
+      if (!can_cast (result, out->dtype))
+        {
+          g_set_error (error, TS_TENSOR_ERROR, TS_TENSOR_ERROR_RUNTIME,
+                       "result type %s can't be cast to the desired output type %s",
+                       ts_dtype_scalar_type_name (result), ts_dtype_scalar_type_name (out->dtype));
+          return NULL;
+        }
+      if (out->ndim != a->ndim || memcmp (out->shape, a->shape, a->ndim * sizeof (gint64)) != 0)
+        {
+          g_autofree char *have = ts_shape_to_string (out->ndim, out->shape);
+          g_autofree char *want = ts_shape_to_string (a->ndim, a->shape);
+
+          g_set_error (error, TS_TENSOR_ERROR, TS_TENSOR_ERROR_RUNTIME,
+                       "output with shape %s doesn't match the broadcast shape %s", have, want);
+          return NULL;
+        }
+      out = ts_tensor_ref (out);
+    }
+  else
+    {
+      out = ts_tensor_new_empty (ts_tensor_get_device (a), result, a->ndim, a->shape, FALSE, error);
+      if (out == NULL)
+        return NULL;
+    }
   job = job_new (ts_op_for_unary (op));
   job_set (job, 0, out);
   job_set (job, 1, a);
@@ -1186,6 +1224,54 @@ max_dim_job (Job     *job,
   tensor_view (job->t[1], &in);
   tensor_view (job->t[2], &indices);
   return ts_cpu_max_dim (&in, (guint) job->dims[0], job->desc->kernel, &values, &indices, error);
+}
+
+/* Softmax ------------------------------------------------------------------ */
+
+static gboolean
+softmax_job (Job     *job,
+             GError **error)
+{
+  TsView in, out;
+
+  tensor_view (job->t[0], &out);
+  tensor_view (job->t[1], &in);
+  return ts_cpu_softmax (&in, (guint) job->dims[0], job->desc->kernel, &out, error);
+}
+
+/* softmax (log_softmax where @log) of @self along @dim, in self's dtype */
+TsTensor *
+ts_ops_softmax (TsTensor  *self,
+                int        dim,
+                gboolean   log,
+                GError   **error)
+{
+  TsView vin, vout;
+  TsTensor *out;
+  Job *job;
+
+  if (!ts_tensor_wrap_dim (self->ndim, &dim, error))
+    return NULL;
+  if (!ts_softmax_check (self->dtype, self->ndim == 0 || dim == (int) self->ndim - 1, log, error))
+    {
+      kernel_error (error);
+      return NULL;
+    }
+  out = ts_tensor_new_empty (ts_tensor_get_device (self), self->dtype, self->ndim, self->shape, FALSE, error);
+  if (out == NULL)
+    return NULL;
+  job = job_new (ts_op_get (log ? TS_OP_LOG_SOFTMAX : TS_OP_SOFTMAX));
+  job->dims[0] = dim;
+  job_set (job, 0, out);
+  job_set (job, 1, self);
+  tensor_view (self, &vin);
+  tensor_view (out, &vout);
+  if (!dispatch (job, ts_tensor_get_device (self), ts_cost_softmax (&vin, &vout), error))
+    {
+      ts_tensor_unref (out);
+      return NULL;
+    }
+  return out;
 }
 
 TsTensor *
@@ -1966,8 +2052,59 @@ arange_job (Job     *job,
   TsView out;
 
   tensor_view (job->t[0], &out);
-  ts_cpu_arange (&out, job->p0, job->p1);
+  if (job->desc->id == TS_OP_LINSPACE)
+    ts_cpu_linspace (&out, job->p0, job->p1);
+  else
+    ts_cpu_arange (&out, job->p0, job->p1);
   return TRUE;
+}
+
+/* A new 1-d tensor of @n elements that the range op @id writes from p0
+ * and p1. */
+static TsTensor *
+range_new (TsOpId     id,
+           gint64     n,
+           double     p0,
+           double     p1,
+           TsDType    dtype,
+           TsDevice   device,
+           GError   **error)
+{
+  TsView vout;
+  TsTensor *out;
+  Job *job;
+
+  out = ts_tensor_new_empty (device, dtype, 1, &n, FALSE, error);
+  if (out == NULL)
+    return NULL;
+  job = job_new (ts_op_get (id));
+  job->p0 = p0;
+  job->p1 = p1;
+  job_set (job, 0, out);
+  tensor_view (out, &vout);
+  if (!dispatch (job, device, ts_cost_fill (&vout), error))
+    {
+      ts_tensor_unref (out);
+      return NULL;
+    }
+  return out;
+}
+
+TsTensor *
+ts_ops_linspace (double     start,
+                 double     end,
+                 gint64     steps,
+                 TsDType    dtype,
+                 TsDevice   device,
+                 GError   **error)
+{
+  if (steps < 0)
+    {
+      g_set_error_literal (error, TS_TENSOR_ERROR, TS_TENSOR_ERROR_RUNTIME,
+                           "number of steps must be non-negative");
+      return NULL;
+    }
+  return range_new (TS_OP_LINSPACE, steps, start, end, dtype, device, error);
 }
 
 TsTensor *
@@ -1979,29 +2116,13 @@ ts_ops_arange (double     start,
                GError   **error)
 {
   gint64 n;
-  TsView vout;
-  TsTensor *out;
-  Job *job;
 
   if (!ts_arange_numel (start, end, step, &n, error))
     {
       kernel_error (error);
       return NULL;
     }
-  out = ts_tensor_new_empty (device, dtype, 1, &n, FALSE, error);
-  if (out == NULL)
-    return NULL;
-  job = job_new (ts_op_get (TS_OP_ARANGE));
-  job->p0 = start;
-  job->p1 = step;
-  job_set (job, 0, out);
-  tensor_view (out, &vout);
-  if (!dispatch (job, device, ts_cost_fill (&vout), error))
-    {
-      ts_tensor_unref (out);
-      return NULL;
-    }
-  return out;
+  return range_new (TS_OP_ARANGE, n, start, step, dtype, device, error);
 }
 
 /* Random numbers ----------------------------------------------------------- */
@@ -2737,6 +2858,15 @@ arange_device (Job                 *job,
   return k->arange (&out, job->p0, job->p1, stream);
 }
 
+/* no device kernel: the host fallback computes it */
+static int
+softmax_device (Job                 *job,
+                const TsCudaKernels *k,
+                gpointer             stream)
+{
+  return TS_CUDA_ERROR_NOT_SUPPORTED;
+}
+
 static int
 random_device (Job                 *job,
                const TsCudaKernels *k,
@@ -2829,6 +2959,7 @@ static const struct
   [TS_OP_FAMILY_INDEX_PUT] = { index_put_job, host_only_device },
   [TS_OP_FAMILY_NONZERO] = { nonzero_job, host_only_device },
   [TS_OP_FAMILY_MASKED_FILL] = { masked_fill_job, host_only_device },
+  [TS_OP_FAMILY_SOFTMAX] = { softmax_job, softmax_device },
 };
 
 static gboolean

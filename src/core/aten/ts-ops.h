@@ -43,6 +43,14 @@ TsTensor  *ts_ops_binary          (TsBinaryOp       op,
 TsTensor  *ts_ops_unary           (TsUnaryOp        op,
                                    TsTensor        *a,
                                    GError         **error);
+TsTensor  *ts_ops_softmax         (TsTensor        *self,
+                                   int              dim,
+                                   gboolean         log,
+                                   GError         **error);
+TsTensor  *ts_ops_unary_out       (TsUnaryOp        op,
+                                   TsTensor        *a,
+                                   TsTensor        *out,
+                                   GError         **error);
 gboolean   ts_ops_fill            (TsTensor        *self,
                                    const TsScalar  *value,
                                    GError         **error);
@@ -139,6 +147,12 @@ gboolean   ts_ops_equal           (TsTensor        *a,
 TsTensor  *ts_ops_arange          (double           start,
                                    double           end,
                                    double           step,
+                                   TsDType          dtype,
+                                   TsDevice         device,
+                                   GError         **error);
+TsTensor  *ts_ops_linspace        (double           start,
+                                   double           end,
+                                   gint64           steps,
                                    TsDType          dtype,
                                    TsDevice         device,
                                    GError         **error);

@@ -86,6 +86,18 @@ ts_cost_copy (const TsView *dst,
   return cost;
 }
 
+/* three passes over the input (max, sum of exps, result), an exp in two */
+TsKernelCost
+ts_cost_softmax (const TsView *in,
+                 const TsView *out)
+{
+  TsKernelCost cost;
+
+  cost.flops = 20.0 * (double)ts_view_numel (in);
+  cost.bytes = 3 * view_bytes (in) + view_bytes (out);
+  return cost;
+}
+
 TsKernelCost
 ts_cost_reduce (const TsView *in,
                 const TsView *out)

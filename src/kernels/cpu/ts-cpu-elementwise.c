@@ -196,8 +196,13 @@ NAME (TsBinaryOp op, T a, T b)                                                \
           mod += b;                                                           \
         return mod;                                                           \
       }                                                                       \
+    case TS_BINARY_FMOD: return FMOD (a, b);                                  \
+    case TS_BINARY_LOGICAL_XOR: return (a != 0) != (b != 0);                  \
     case TS_BINARY_POW: return POW (a, b);                                    \
+    /* clamp_min and clamp_max propagate a NaN bound too */                  \
+    case TS_BINARY_CLAMP_MIN:                                                 \
     case TS_BINARY_MAXIMUM: return isnan (a) || isnan (b) ? (T)NAN : (a > b ? a : b); \
+    case TS_BINARY_CLAMP_MAX:                                                 \
     case TS_BINARY_MINIMUM: return isnan (a) || isnan (b) ? (T)NAN : (a < b ? a : b); \
     case TS_BINARY_EQ: return a == b;                                         \
     case TS_BINARY_NE: return a != b;                                         \
@@ -210,6 +215,8 @@ NAME (TsBinaryOp op, T a, T b)                                                \
     case TS_BINARY_BITWISE_AND: /* rejected for floats by ts_cpu_binary */   \
     case TS_BINARY_BITWISE_OR:                                                \
     case TS_BINARY_BITWISE_XOR:                                               \
+    case TS_BINARY_BITWISE_LEFT_SHIFT:                                        \
+    case TS_BINARY_BITWISE_RIGHT_SHIFT:                                       \
     case TS_N_BINARY_OPS:                                                     \
     default:                                                                  \
       g_assert_not_reached ();                                                \
@@ -279,8 +286,12 @@ binary_int (TsBinaryOp op,
           r += b;
         return r;
       }
+    case TS_BINARY_FMOD: return b == -1 ? 0 : a % b;
+    case TS_BINARY_LOGICAL_XOR: return (a != 0) != (b != 0);
     case TS_BINARY_POW: return powi (a, b);
+    case TS_BINARY_CLAMP_MIN:
     case TS_BINARY_MAXIMUM: return MAX (a, b);
+    case TS_BINARY_CLAMP_MAX:
     case TS_BINARY_MINIMUM: return MIN (a, b);
     case TS_BINARY_EQ: return a == b;
     case TS_BINARY_NE: return a != b;
@@ -293,6 +304,10 @@ binary_int (TsBinaryOp op,
     case TS_BINARY_BITWISE_AND: return a & b;
     case TS_BINARY_BITWISE_OR: return a | b;
     case TS_BINARY_BITWISE_XOR: return a ^ b;
+    /* computed in 64 bits, then wrapped to the dtype: a shift past the
+     * dtype's width gives 0 (left) or the sign (right), as PyTorch 2's */
+    case TS_BINARY_BITWISE_LEFT_SHIFT: return b < 0 || b >= 64 ? 0 : (gint64)((guint64)a << b);
+    case TS_BINARY_BITWISE_RIGHT_SHIFT: return a >> (b < 0 || b >= 64 ? 63 : b);
     case TS_BINARY_DIV:
     case TS_N_BINARY_OPS:
     default:
@@ -335,7 +350,8 @@ binary_loop_generic (char         **ptrs,
     }
   else
     {
-      gboolean divides = ctx->op == TS_BINARY_FLOOR_DIVIDE || ctx->op == TS_BINARY_REMAINDER;
+      gboolean divides = ctx->op == TS_BINARY_FLOOR_DIVIDE || ctx->op == TS_BINARY_REMAINDER ||
+                         ctx->op == TS_BINARY_FMOD;
 
       for (gint64 i = 0; i < n; i++)
         {
@@ -469,6 +485,12 @@ computes_in_f32 (TsDType compute)
   return compute == TS_DTYPE_FLOAT32 || ts_cpu_dtype_is_half (compute);
 }
 
+static gboolean
+binary_is_shift (TsBinaryOp op)
+{
+  return op == TS_BINARY_BITWISE_LEFT_SHIFT || op == TS_BINARY_BITWISE_RIGHT_SHIFT;
+}
+
 gboolean
 ts_binary_check (TsBinaryOp   op,
                  TsDType      common,
@@ -483,10 +505,14 @@ ts_binary_check (TsBinaryOp   op,
                            "Use the `^` or `logical_xor()` operator instead.");
       return FALSE;
     }
-  if (binary_is_bitwise (op) && ts_dtype_is_floating (common))
+  if (binary_is_bitwise (op) &&
+      (ts_dtype_is_floating (common) || (binary_is_shift (op) && common == TS_DTYPE_BOOL)))
     {
+      /* PyTorch's kernels of the shifts are lshift and rshift */
       g_set_error (error, TS_KERNEL_ERROR, TS_KERNEL_ERROR_DTYPE,
-                   "\"%s_cpu\" not implemented for '%s'", binary_names[op],
+                   "\"%s_cpu\" not implemented for '%s'",
+                   op == TS_BINARY_BITWISE_LEFT_SHIFT ? "lshift"
+                   : op == TS_BINARY_BITWISE_RIGHT_SHIFT ? "rshift" : binary_names[op],
                    ts_dtype_scalar_type_name (common));
       return FALSE;
     }
@@ -607,7 +633,7 @@ ts_cpu_binary (TsBinaryOp    op,
   /* Integer division by zero is an error (PyTorch's CPU message); check
    * first so that nothing is written. */
   if (!ts_dtype_is_floating (ctx.compute) &&
-      (op == TS_BINARY_FLOOR_DIVIDE || op == TS_BINARY_REMAINDER))
+      (op == TS_BINARY_FLOOR_DIVIDE || op == TS_BINARY_REMAINDER || op == TS_BINARY_FMOD))
     {
       gint64 n = ts_view_numel (b);
 
@@ -644,32 +670,101 @@ ts_cpu_binary (TsBinaryOp    op,
   return TRUE;
 }
 
-#define DEFINE_FLOAT_UNARY(NAME, T, EXP, LOG, SQRT, SIN, COS, TANH, FABS)    \
+/* PyTorch's calc_erfinv (c10/util/math_compat, aten/src/ATen/native/Math.h):
+ * a rational first guess, then two Newton steps. */
+#define DEFINE_ERFINV(NAME, T, S)                                             \
+static inline T                                                               \
+NAME (T y)                                                                    \
+{                                                                             \
+  static const T a[4] = { 0.886226899, -1.645349621, 0.914624893, -0.140543331 }; \
+  static const T b[4] = { -2.118377725, 1.442710462, -0.329097515, 0.012229801 }; \
+  static const T c[4] = { -1.970840454, -1.624906493, 3.429567803, 1.641345311 }; \
+  static const T d[2] = { 3.543889200, 1.637067800 };                         \
+  const T two_over_sqrt_pi = (T)2 / (T) sqrt (G_PI);                          \
+  T y_abs = fabs##S (y), x, z, num, dem;                                      \
+                                                                              \
+  if (y_abs > (T)1)                                                           \
+    return (T) NAN;                                                           \
+  if (y_abs == (T)1)                                                          \
+    return copysign##S ((T) INFINITY, y);                                     \
+  if (y_abs <= (T)0.7)                                                        \
+    {                                                                         \
+      z = y * y;                                                              \
+      num = ((a[3] * z + a[2]) * z + a[1]) * z + a[0];                        \
+      dem = (((b[3] * z + b[2]) * z + b[1]) * z + b[0]) * z + (T)1;           \
+      x = y * num / dem;                                                      \
+    }                                                                         \
+  else                                                                        \
+    {                                                                         \
+      z = sqrt##S (-log##S (((T)1 - y_abs) / (T)2));                          \
+      num = ((c[3] * z + c[2]) * z + c[1]) * z + c[0];                        \
+      dem = (d[1] * z + d[0]) * z + (T)1;                                     \
+      x = copysign##S (num, y) / dem;                                         \
+    }                                                                         \
+  x = x - (erf##S (x) - y) / (two_over_sqrt_pi * exp##S (-x * x));            \
+  x = x - (erf##S (x) - y) / (two_over_sqrt_pi * exp##S (-x * x));            \
+  return x;                                                                   \
+}
+
+DEFINE_ERFINV (erfinv_f64, double, )
+DEFINE_ERFINV (erfinv_f32, float, f)
+
+/* S is libm's suffix of T's functions: "" for double, f for float. */
+#define DEFINE_FLOAT_UNARY(NAME, T, S, ERFINV)                                \
 static inline T                                                               \
 NAME (TsUnaryOp op, T x)                                                      \
 {                                                                             \
   switch (op)                                                                 \
     {                                                                         \
     case TS_UNARY_NEG: return -x;                                             \
-    case TS_UNARY_ABS: return FABS (x);                                       \
-    case TS_UNARY_EXP: return EXP (x);                                        \
-    case TS_UNARY_LOG: return LOG (x);                                        \
-    case TS_UNARY_SQRT: return SQRT (x);                                      \
-    case TS_UNARY_SIN: return SIN (x);                                        \
-    case TS_UNARY_COS: return COS (x);                                        \
-    case TS_UNARY_TANH: return TANH (x);                                      \
-    case TS_UNARY_SIGMOID: return (T)1 / ((T)1 + EXP (-x));                   \
+    case TS_UNARY_ABS: return fabs##S (x);                                    \
+    case TS_UNARY_EXP: return exp##S (x);                                     \
+    case TS_UNARY_LOG: return log##S (x);                                     \
+    case TS_UNARY_SQRT: return sqrt##S (x);                                   \
+    case TS_UNARY_SIN: return sin##S (x);                                     \
+    case TS_UNARY_COS: return cos##S (x);                                     \
+    case TS_UNARY_TANH: return tanh##S (x);                                   \
+    case TS_UNARY_SIGMOID: return (T)1 / ((T)1 + exp##S (-x));                \
     case TS_UNARY_RELU: return isnan (x) ? x : (x > 0 ? x : (T)0);            \
     case TS_UNARY_RECIPROCAL: return (T)1 / x;                                \
     case TS_UNARY_LOGICAL_NOT: return x == 0;                                 \
+    case TS_UNARY_ISNAN: return isnan (x);                                    \
+    case TS_UNARY_ISINF: return isinf (x);                                    \
+    case TS_UNARY_ISFINITE: return isfinite (x);                              \
+    case TS_UNARY_TAN: return tan##S (x);                                     \
+    case TS_UNARY_ASIN: return asin##S (x);                                   \
+    case TS_UNARY_ACOS: return acos##S (x);                                   \
+    case TS_UNARY_ATAN: return atan##S (x);                                   \
+    case TS_UNARY_SINH: return sinh##S (x);                                   \
+    case TS_UNARY_COSH: return cosh##S (x);                                   \
+    case TS_UNARY_ASINH: return asinh##S (x);                                 \
+    case TS_UNARY_ACOSH: return acosh##S (x);                                 \
+    case TS_UNARY_ATANH: return atanh##S (x);                                 \
+    case TS_UNARY_EXP2: return exp2##S (x);                                   \
+    case TS_UNARY_EXPM1: return expm1##S (x);                                 \
+    case TS_UNARY_LOG2: return log2##S (x);                                   \
+    case TS_UNARY_LOG10: return log10##S (x);                                 \
+    case TS_UNARY_LOG1P: return log1p##S (x);                                 \
+    case TS_UNARY_RSQRT: return (T)1 / sqrt##S (x);                           \
+    case TS_UNARY_ERF: return erf##S (x);                                     \
+    case TS_UNARY_ERFC: return erfc##S (x);                                   \
+    case TS_UNARY_ERFINV: return ERFINV (x);                                  \
+    /* NaN and both zeros give 0, as PyTorch's (0 < x) - (x < 0) */           \
+    case TS_UNARY_SIGN: return (T)((0 < x) - (x < 0));                        \
+    case TS_UNARY_FLOOR: return floor##S (x);                                 \
+    case TS_UNARY_CEIL: return ceil##S (x);                                   \
+    /* halves to even, as PyTorch's nearbyint */                              \
+    case TS_UNARY_ROUND: return nearbyint##S (x);                             \
+    case TS_UNARY_TRUNC: return trunc##S (x);                                 \
+    case TS_UNARY_FRAC: return x - trunc##S (x);                              \
     case TS_N_UNARY_OPS:                                                      \
     default:                                                                  \
       g_assert_not_reached ();                                                \
     }                                                                         \
 }
 
-DEFINE_FLOAT_UNARY (unary_f64, double, exp, log, sqrt, sin, cos, tanh, fabs)
-DEFINE_FLOAT_UNARY (unary_f32, float, expf, logf, sqrtf, sinf, cosf, tanhf, fabsf)
+DEFINE_FLOAT_UNARY (unary_f64, double, , erfinv_f64)
+DEFINE_FLOAT_UNARY (unary_f32, float, f, erfinv_f32)
 
 typedef struct
 {
@@ -688,11 +783,24 @@ unary_loop (char         **ptrs,
   UnaryCtx *ctx = user_data;
   char *pi = ptrs[0], *po = ptrs[1];
 
-  if (ctx->op == TS_UNARY_LOGICAL_NOT)
+  if (unary_rules[ctx->op] == TS_OP_RULE_BOOL_RESULT)
     {
-      /* truthiness of any dtype: NaN is true */
+      /* predicates of any dtype: for logical_not, NaN is true */
       for (gint64 i = 0; i < n; i++, pi += strides[0], po += strides[1])
-        ts_dtype_store_int (ctx->out_dtype, po, ts_dtype_load (ctx->in_dtype, pi) == 0.0);
+        {
+          double x = ts_dtype_load (ctx->in_dtype, pi);
+          gboolean r;
+
+          switch (ctx->op)
+            {
+            case TS_UNARY_LOGICAL_NOT: r = x == 0.0; break;
+            case TS_UNARY_ISNAN: r = isnan (x); break;
+            case TS_UNARY_ISINF: r = isinf (x); break;
+            case TS_UNARY_ISFINITE: r = isfinite (x); break;
+            default: g_assert_not_reached ();
+            }
+          ts_dtype_store_int (ctx->out_dtype, po, r);
+        }
       return;
     }
 
@@ -716,6 +824,13 @@ unary_loop (char         **ptrs,
             case TS_UNARY_NEG: r = (gint64)(0 - (guint64)x); break;
             case TS_UNARY_ABS: r = x < 0 ? (gint64)(0 - (guint64)x) : x; break;
             case TS_UNARY_RELU: r = MAX (x, 0); break;
+            case TS_UNARY_SIGN: r = (0 < x) - (x < 0); break;
+            case TS_UNARY_BITWISE_NOT: r = ctx->compute == TS_DTYPE_BOOL ? !x : ~x; break;
+            /* integers are whole already */
+            case TS_UNARY_FLOOR:
+            case TS_UNARY_CEIL:
+            case TS_UNARY_ROUND:
+            case TS_UNARY_TRUNC: r = x; break;
             default: g_assert_not_reached ();
             }
           ts_dtype_store_int (ctx->out_dtype, po, r);
@@ -771,8 +886,23 @@ ts_unary_check (TsUnaryOp   op,
 
   g_return_val_if_fail (op < TS_N_UNARY_OPS, FALSE);
 
+  /* PyTorch's kernel names in its dispatch messages */
+  if ((op == TS_UNARY_FRAC && !ts_dtype_is_floating (input)) ||
+      (op == TS_UNARY_BITWISE_NOT && ts_dtype_is_floating (input)))
+    {
+      g_set_error (error, TS_KERNEL_ERROR, TS_KERNEL_ERROR_DTYPE,
+                   "\"%s_cpu\" not implemented for '%s'", unary_names[op],
+                   ts_dtype_scalar_type_name (input));
+      return FALSE;
+    }
   if (input != TS_DTYPE_BOOL)
     return TRUE;
+  if (op == TS_UNARY_FLOOR || op == TS_UNARY_CEIL || op == TS_UNARY_ROUND || op == TS_UNARY_TRUNC)
+    {
+      g_set_error (error, TS_KERNEL_ERROR, TS_KERNEL_ERROR_DTYPE,
+                   "\"%s_vml_cpu\" not implemented for 'Bool'", unary_names[op]);
+      return FALSE;
+    }
   if (op == TS_UNARY_NEG)
     msg = "Negation, the `-` operator, on a bool tensor is not supported. If you are "
           "trying to invert a mask, use the `~` or `logical_not()` operator instead.";
@@ -813,7 +943,7 @@ ts_cpu_unary (TsUnaryOp     op,
   ctx.out_dtype = out->dtype;
   ctx.compute = ts_unary_result_dtype (op, in->dtype);
   ts_iter_for_each (&iter,
-                    op != TS_UNARY_LOGICAL_NOT && computes_in_f32 (ctx.compute) ? unary_loop_runs
+                    unary_rules[op] != TS_OP_RULE_BOOL_RESULT && computes_in_f32 (ctx.compute) ? unary_loop_runs
                                                                                : unary_loop,
                     &ctx);
   return TRUE;

@@ -172,6 +172,7 @@ typedef enum
 #define TS_OP_ELEMENTWISE_MASKED_FILL(b, u)
 #define TS_OP_ELEMENTWISE_ARANGE(b, u)
 #define TS_OP_ELEMENTWISE_RANDOM(b, u)
+#define TS_OP_ELEMENTWISE_SOFTMAX(b, u)
 #define TS_OP_ENUM_ITEM(k)                    k,
 #define TS_OP_INIT(k, v)                      [k] = v,
 
@@ -293,6 +294,17 @@ gboolean ts_cpu_reduce          (TsReduceOp    op,
  * first occurrence wins, NaN wins over numbers (first NaN). @values and
  * @indices have the reduced shape (with or without keepdim: only the
  * element count and order matter). */
+/* softmax (log_softmax where @log) of @in along @dim (in range) into
+ * @out of the same shape; floating dtypes only. */
+gboolean ts_softmax_check       (TsDType       dtype,
+                                 gboolean      lastdim,
+                                 gboolean      log,
+                                 GError      **error);
+gboolean ts_cpu_softmax         (const TsView *in,
+                                 guint         dim,
+                                 gboolean      log,
+                                 const TsView *out,
+                                 GError      **error);
 gboolean ts_cpu_max_dim         (const TsView *in,
                                  guint         dim,
                                  gboolean      is_min,
@@ -478,6 +490,8 @@ TsKernelCost ts_cost_unary      (TsUnaryOp     op,
 TsKernelCost ts_cost_fill       (const TsView *out);
 TsKernelCost ts_cost_copy       (const TsView *dst,
                                  const TsView *src);
+TsKernelCost ts_cost_softmax    (const TsView *in,
+                                 const TsView *out);
 TsKernelCost ts_cost_reduce     (const TsView *in,
                                  const TsView *out);
 /* 2 * batch * m * n * k flops; each operand read once, out written once. */

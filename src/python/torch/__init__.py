@@ -622,6 +622,18 @@ class Tensor(_C.TensorBase, metaclass=_TensorType):
     def pow(self, e):
         return self ** e
 
+    def __lshift__(self, other):
+        return self.bitwise_left_shift(other)
+
+    def __rshift__(self, other):
+        return self.bitwise_right_shift(other)
+
+    def __ilshift__(self, other):
+        return self.bitwise_left_shift_(other)
+
+    def __irshift__(self, other):
+        return self.bitwise_right_shift_(other)
+
     def eq(self, o):
         return self == o
 
@@ -866,6 +878,12 @@ def arange(start, end=None, step=1, dtype=None, device=None, requires_grad=False
                               dtype, _factory_device(device)), requires_grad)
 
 
+def linspace(start, end, steps, *, out=None, dtype=None, layout=None, device=None, requires_grad=False):
+    _no_out("linspace", out)
+    return _finish(_C._linspace(_builtins.float(start), _builtins.float(end), steps,
+                                dtype or _default_dtype, _factory_device(device)), requires_grad)
+
+
 def _infer(data, shape, flat, depth=0):
     if isinstance(data, Tensor):
         if data.dim() == 0:
@@ -1056,6 +1074,124 @@ def abs(a):
 # torch.exp, torch.maximum, ...: one builtin per op of the op table
 # (ts-op-list.def) that Python reaches by name
 globals().update(_C._op_functions)
+
+# The ops Python reaches through a number slot or a comparison, by name
+# too: torch.remainder (input, other, *, out=None), ...; their in-place
+# forms (Tensor.remainder_, ...) are torch._C.TensorBase's.
+_slot_ops = _C._slot_op_functions
+floor_divide = _slot_ops["floor_divide"]
+bitwise_and = _slot_ops["bitwise_and"]
+bitwise_or = _slot_ops["bitwise_or"]
+bitwise_xor = _slot_ops["bitwise_xor"]
+eq = _slot_ops["eq"]
+ne = _slot_ops["ne"]
+lt = _slot_ops["lt"]
+le = _slot_ops["le"]
+gt = _slot_ops["gt"]
+ge = _slot_ops["ge"]
+
+
+def _with_scalar_self(name, reflected):
+    """torch.pow (2, t) and torch.remainder (2, t): PyTorch's Scalar self
+    overloads, which compute as `2 ** t` and `2 % t` do."""
+    op = _slot_ops[name]
+
+    def f(input, other, *, out=None):
+        if out is None and not isinstance(input, Tensor) and isinstance(other, Tensor):
+            return reflected(other, input)
+        return op(input, other, out=out)
+    f.__name__ = f.__qualname__ = name
+    return f
+
+
+pow = _with_scalar_self("pow", Tensor.__rpow__)
+remainder = _with_scalar_self("remainder", Tensor.__rmod__)
+
+
+def _softmax(input, dim, dtype, log):
+    """softmax and log_softmax (torch.*, Tensor.*, F.*): dtype= casts the
+    input first, as PyTorch's does."""
+    if dtype is not None:
+        input = input.to(dtype)
+    return input._softmax(dim, log)
+
+
+def softmax(input, dim, dtype=None):
+    return _softmax(input, dim, dtype, False)
+
+
+def log_softmax(input, dim, dtype=None):
+    return _softmax(input, dim, dtype, True)
+
+
+Tensor.softmax = softmax
+Tensor.log_softmax = log_softmax
+
+
+def _clamp(input, min, max, out, inplace):
+    """clamp/clip: clamp_min, then clamp_max (two ops where PyTorch runs
+    one, with the same values and dtype)."""
+    if min is None and max is None:
+        raise RuntimeError("torch.clamp: At least one of 'min' or 'max' must not be None")
+    if inplace:
+        if min is not None:
+            input.clamp_min_(min)
+        return input if max is None else input.clamp_max_(max)
+    if max is None:
+        return clamp_min(input, min, out=out)
+    if min is not None:
+        input = clamp_min(input, min)
+    return clamp_max(input, max, out=out)
+
+
+def clamp(input, min=None, max=None, *, out=None):
+    return _clamp(input, min, max, out, False)
+
+
+def clamp_(input, min=None, max=None):
+    return _clamp(input, min, max, None, True)
+
+
+clip = clamp
+clip_ = clamp_
+
+
+def isclose(input, other, rtol=1e-05, atol=1e-08, equal_nan=False):
+    """PyTorch's composite isclose, op for op: |input - other| <=
+    atol + rtol * |other|, where finite, or equal."""
+    if input.dtype != other.dtype:
+        raise RuntimeError("%s did not match %s" % (_LEGACY_NAMES[input.dtype][:-6],
+                                                    _LEGACY_NAMES[other.dtype][:-6]))
+    if rtol < 0:
+        raise RuntimeError("rtol must be greater than or equal to zero, but got %s" % _fmt_double(rtol))
+    if atol < 0:
+        raise RuntimeError("atol must be greater than or equal to zero, but got %s" % _fmt_double(atol))
+    close = input == other
+    if equal_nan and input.dtype.is_floating_point:
+        close |= input.isnan().logical_and_(other.isnan())
+    if rtol == 0 and atol == 0:
+        return close
+    if input.dtype == bool:
+        input, other = input.to(get_default_dtype()), other.to(get_default_dtype())
+    allowed_error = atol + (rtol * other).abs()
+    actual_error = (input - other).abs()
+    close |= isfinite(actual_error).logical_and_(actual_error <= allowed_error)
+    return close
+
+
+def _fmt_double(v):
+    # c10's printing of a double: the shortest of %g's forms
+    return "%g" % v
+
+
+def allclose(input, other, rtol=1e-05, atol=1e-08, equal_nan=False):
+    return _builtins.bool(isclose(input, other, rtol, atol, equal_nan).all().item())
+
+
+Tensor.isclose = isclose
+Tensor.allclose = allclose
+Tensor.clamp = Tensor.clip = clamp
+Tensor.clamp_ = Tensor.clip_ = clamp_
 
 
 def index_select(input, dim, index):

@@ -3,7 +3,8 @@
 from torch import _unmodeled
 
 from . import functional, init, parallel  # noqa: F401
-from .modules import Embedding, Identity, Linear, Module, ReLU, Sequential  # noqa: F401
+from .modules import (Embedding, Identity, Linear, LogSoftmax, Module, ReLU, Sequential, Sigmoid,  # noqa: F401
+                      Softmax, Tanh)
 from .parallel import DataParallel  # noqa: F401
 from .parameter import Parameter  # noqa: F401
 

@@ -1,3 +1,4 @@
+import torch
 from torch import _unmodeled
 
 
@@ -10,6 +11,26 @@ def linear(input, weight, bias=None):
 
 def relu(input, inplace=False):
     return input.relu()
+
+
+def _softmax_dim(name, ndim, stacklevel):
+    """PyTorch's _get_softmax_dim: the implicit dim of a call without one."""
+    import warnings
+    warnings.warn("Implicit dimension choice for {} has been deprecated. "
+                  "Change the call to include dim=X as an argument.".format(name), stacklevel=stacklevel)
+    return 0 if ndim in (0, 1, 3) else 1
+
+
+def softmax(input, dim=None, _stacklevel=3, dtype=None):
+    if dim is None:
+        dim = _softmax_dim("softmax", input.dim(), _stacklevel)
+    return torch.softmax(input, dim, dtype=dtype)
+
+
+def log_softmax(input, dim=None, _stacklevel=3, dtype=None):
+    if dim is None:
+        dim = _softmax_dim("log_softmax", input.dim(), _stacklevel)
+    return torch.log_softmax(input, dim, dtype=dtype)
 
 
 def embedding(input, weight, padding_idx=None, max_norm=None, norm_type=2.0,

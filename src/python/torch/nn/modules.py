@@ -313,6 +313,38 @@ class ReLU(Module):
         return x.relu()
 
 
+class Tanh(Module):
+    def forward(self, x):
+        return x.tanh()
+
+
+class Sigmoid(Module):
+    def forward(self, x):
+        return x.sigmoid()
+
+
+class _SoftmaxFamily(Module):
+    """Softmax and LogSoftmax: siblings, as in PyTorch."""
+
+    def __init__(self, dim=None):
+        super().__init__()
+        self.dim = dim
+
+    def forward(self, x):
+        return self._function(x, self.dim, _stacklevel=5)
+
+    def extra_repr(self):
+        return "dim={dim}".format(dim=self.dim)
+
+
+class Softmax(_SoftmaxFamily):
+    _function = staticmethod(F.softmax)
+
+
+class LogSoftmax(_SoftmaxFamily):
+    _function = staticmethod(F.log_softmax)
+
+
 class Identity(Module):
     def forward(self, x):
         return x
