@@ -25,6 +25,7 @@
 #include "ts-op-access.h"
 #include "ts-op-table.h"
 #include "ts-ops.h"
+#include "ts-ops-private.h"
 #include "ts-mt19937.h"
 #include "ts-philox.h"
 #include "ts-session.h"
@@ -2511,6 +2512,73 @@ copy_device (Job                 *job,
   return err;
 }
 
+/* The job machinery for families in other files (ts-ops-private.h) */
+
+gboolean
+ts_ops_common_device (TsTensor **tensors,
+                      guint      n,
+                      TsDevice  *device,
+                      GError   **error)
+{
+  return common_device (tensors, n, device, error);
+}
+
+TsOpJob *
+ts_op_job_new (TsOpId id)
+{
+  return job_new (ts_op_get (id));
+}
+
+const TsOpDesc *
+ts_op_job_desc (const TsOpJob *job)
+{
+  return job->desc;
+}
+
+void
+ts_op_job_set (TsOpJob  *job,
+               guint     slot,
+               TsTensor *tensor)
+{
+  g_return_if_fail (slot < G_N_ELEMENTS (job->t));
+  job_set (job, slot, tensor);
+}
+
+void
+ts_op_job_set_args (TsOpJob *job,
+                    gint64   arg,
+                    guint64  dim_mask)
+{
+  job->scalar.ivalue = arg;
+  job->dim_mask = dim_mask;
+}
+
+void
+ts_op_job_get_args (const TsOpJob *job,
+                    gint64        *arg,
+                    guint64       *dim_mask)
+{
+  *arg = job->scalar.ivalue;
+  *dim_mask = job->dim_mask;
+}
+
+void
+ts_op_job_view (const TsOpJob *job,
+                guint          slot,
+                TsView        *view)
+{
+  tensor_view (job->t[slot], view);
+}
+
+gboolean
+ts_op_job_dispatch (TsOpJob       *job,
+                    TsDevice       device,
+                    TsKernelCost   cost,
+                    GError       **error)
+{
+  return dispatch (job, device, cost, error);
+}
+
 /* Each family's CPU kernel entry and device function: a job finds both
  * through its op's descriptor. */
 static const struct
@@ -2529,6 +2597,7 @@ static const struct
   [TS_OP_FAMILY_GATHER] = { gather_job, gather_device },
   [TS_OP_FAMILY_ARANGE] = { arange_job, arange_device },
   [TS_OP_FAMILY_RANDOM] = { random_job, random_device },
+  [TS_OP_FAMILY_SHAPE] = { ts_ops_shape_job, ts_ops_shape_device },
 };
 
 static gboolean

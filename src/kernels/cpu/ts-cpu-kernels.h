@@ -168,6 +168,7 @@ typedef enum
 #define TS_OP_ELEMENTWISE_GATHER(b, u)
 #define TS_OP_ELEMENTWISE_ARANGE(b, u)
 #define TS_OP_ELEMENTWISE_RANDOM(b, u)
+#define TS_OP_ELEMENTWISE_SHAPE(b, u)
 #define TS_OP_ENUM_ITEM(k)                    k,
 #define TS_OP_INIT(k, v)                      [k] = v,
 
@@ -333,6 +334,31 @@ gboolean ts_matmul_shape        (const TsView *a,
 gboolean ts_cpu_matmul          (const TsView *a,
                                  const TsView *b,
                                  const TsView *out,
+                                 GError      **error);
+
+/* -- Moving elements by position (ts-cpu-shape.c) ------------------------ */
+
+/* The op codes of the SHAPE family (the op list's KERNEL column). */
+typedef enum
+{
+  TS_SHAPE_TRIL,
+  TS_SHAPE_TRIU,
+  TS_SHAPE_FLIP,
+} TsShapeOp;
+
+/* tril (@upper FALSE) / triu: @out = @in with the elements of each matrix
+ * (the last two dims) below / above diagonal @diagonal zeroed; @out may
+ * be @in itself (tril_). */
+gboolean ts_cpu_triangle        (const TsView *in,
+                                 const TsView *out,
+                                 gint64        diagonal,
+                                 gboolean      upper,
+                                 GError      **error);
+/* flip: @out = @in reversed along each dim d with bit d of @dim_mask set;
+ * @out must not overlap @in. */
+gboolean ts_cpu_flip            (const TsView *in,
+                                 const TsView *out,
+                                 guint64       dim_mask,
                                  GError      **error);
 
 /* -- Indexing ------------------------------------------------------------- */

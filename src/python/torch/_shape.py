@@ -296,13 +296,165 @@ def column_stack(tensors, *, out=None):
     return cat(ts, 1, out=out)
 
 
+# Elements moved by position ---------------------------------------------
+
+# the C++ type names ATen's out= dtype check prints
+_CPP_NAMES = {"float32": "float", "float64": "double", "float16": "c10::Half", "bfloat16": "c10::BFloat16",
+              "int64": "long int", "int32": "int", "int16": "short int", "int8": "signed char",
+              "uint8": "unsigned char", "bool": "bool"}
+
+
+# ATen's ScalarType names
+_SCALAR_NAMES = {"float32": "Float", "float64": "Double", "float16": "Half", "bfloat16": "BFloat16",
+                 "int64": "Long", "int32": "Int", "int16": "Short", "int8": "Char", "uint8": "Byte",
+                 "bool": "Bool"}
+
+
+def _triangle(self, diagonal, upper, out, name):
+    if self.dim() == 0:
+        raise IndexError("Dimension specified as -2 but tensor has no dimensions")
+    _wrap_dim(-2, self.dim())
+    if not isinstance(diagonal, int):
+        raise TypeError("%s(): argument 'diagonal' (position 1) must be int, not %s"
+                        % (name, type(diagonal).__name__))
+    if out is not None and out is not self:
+        if out.dtype != self.dtype:
+            raise RuntimeError("Expected out tensor to have dtype %s, but got %s instead"
+                               % (_CPP_NAMES[self.dtype._name], _CPP_NAMES[out.dtype._name]))
+        if out.shape != self.shape:
+            raise NotImplementedError("%s(out=) into an output of another shape (a resize) is not supported "
+                                      "by Tensorscope yet" % name)
+    return torch._C._triangle(self, diagonal, upper, out)
+
+
+def tril(self, diagonal=0, *, out=None):
+    return _triangle(self, diagonal, False, out, "tril")
+
+
+def triu(self, diagonal=0, *, out=None):
+    return _triangle(self, diagonal, True, out, "triu")
+
+
+def tril_(self, diagonal=0):
+    return _triangle(self, diagonal, False, self, "tril_")
+
+
+def triu_(self, diagonal=0):
+    return _triangle(self, diagonal, True, self, "triu_")
+
+
+def flip(self, *dims):
+    dims = _dims_arg(dims)
+    wrapped = [_wrap_dim(d, self.dim()) for d in dims]
+    seen = set()
+    for d in wrapped:
+        if d in seen:
+            raise RuntimeError("dim %d appears multiple times in the list of dims" % d)
+        seen.add(d)
+    mask = 0
+    for d in wrapped:
+        if self.dim():
+            mask |= 1 << d
+    return torch._C._flip(self, mask)
+
+
+def fliplr(self):
+    if self.dim() < 2:
+        raise RuntimeError("Input must be >= 2-d.")
+    return flip(self, 1)
+
+
+def flipud(self):
+    if self.dim() < 1:
+        raise RuntimeError("Input must be >= 1-d.")
+    return flip(self, 0)
+
+
+def roll(self, shifts, dims=None):
+    # ATen's CPU roll: the two pieces of each rolled dim joined by cat
+    shifts, dims = _list_arg(shifts), ([] if dims is None else _list_arg(dims))
+    if not shifts:
+        raise RuntimeError("`shifts` required")
+    if not dims and len(shifts) == 1:
+        return roll(self.flatten(), shifts, 0).view(self.shape)
+    if len(shifts) != len(dims):
+        raise RuntimeError("shifts and dimensions must align. shifts: %d, dims:%d" % (len(shifts), len(dims)))
+    out = self
+    for shift, dim in zip(shifts, dims):
+        dim = _wrap_dim(dim, out.dim())
+        size = out.shape[dim] if out.dim() else 1
+        if out.numel() == 0 or out.dim() == 0:
+            out = out.clone()
+            continue
+        k = shift % size
+        out = cat([out.narrow(dim, size - k, k), out.narrow(dim, 0, size - k)], dim)
+    return out
+
+
+def repeat(self, *sizes):
+    sizes = list(_dims_arg(sizes))
+    if len(sizes) < self.dim():
+        raise RuntimeError("Number of dimensions of repeat dims can not be smaller than number of dimensions "
+                           "of tensor")
+    padded = [1] * (len(sizes) - self.dim()) + list(self.shape)
+    target = [p * r for p, r in zip(padded, sizes)]
+    for v in target:
+        if v < 0:
+            raise RuntimeError("Trying to create tensor with negative dimension %d: %s" % (v, _fmt(target)))
+    # ATen's way: the result viewed as (r0, p0, r1, p1, ...), one copy of
+    # the input expanded along each r
+    result = torch.empty(target, dtype=self.dtype, device=self.device)
+    if result.numel() == 0:
+        return result
+    pairs, src = [], []
+    for p, r in zip(padded, sizes):
+        pairs += [r, p]
+        src += [1, p]
+    result._view(tuple(pairs)).copy_(self.reshape(src).expand(pairs))
+    return result
+
+
+def tile(self, *dims):
+    dims = list(_dims_arg(dims))
+    return repeat(self, [1] * (self.dim() - len(dims)) + dims)
+
+
+def repeat_interleave(self, repeats=None, dim=None, *, output_size=None):
+    if repeats is None:
+        # torch.repeat_interleave(repeats): each index i repeats[i] times
+        return repeat_interleave(torch.arange(self.numel(), device=self.device), self)
+    if dim is None:
+        return repeat_interleave(self.flatten(), repeats, 0)
+    dim = _wrap_dim(dim, self.dim())
+    size = self.shape[dim] if self.dim() else 1
+    if isinstance(repeats, Tensor):
+        if repeats.dim() > 1:
+            raise RuntimeError("repeats must be 0-dim or 1-dim tensor")
+        if repeats.dtype not in (torch.int64, torch.int32):
+            raise RuntimeError("\"repeat_interleave_%s\" not implemented for '%s'"
+                               % ("cuda" if repeats.is_cuda else "cpu", _SCALAR_NAMES[repeats.dtype._name]))
+        counts = repeats.tolist() if repeats.dim() else [repeats.item()] * size
+        if len(counts) == 1 and size != 1:
+            counts = counts * size
+    else:
+        counts = [repeats] * size
+    if len(counts) != size:
+        raise RuntimeError("repeats must have the same size as input along dim")
+    if _builtins.any(c < 0 for c in counts):
+        raise RuntimeError("repeats can not be negative")
+    # a host sync on a GPU, as PyTorch's (it must know the output's size)
+    index = [i for i, c in enumerate(counts) for _ in range(c)]
+    return self.index_select(dim, torch.tensor(index, dtype=torch.int64, device=self.device))
+
+
 row_stack = vstack
 moveaxis = movedim
 swapaxes = swapdims = Tensor.transpose
 
 _METHODS = ("narrow", "unbind", "split", "split_with_sizes", "chunk", "permute", "movedim", "moveaxis",
-            "flatten", "squeeze", "swapaxes", "swapdims")
-_FUNCTIONS = _METHODS + ("cat", "concat", "stack", "hstack", "vstack", "dstack", "column_stack", "row_stack",
+            "flatten", "squeeze", "swapaxes", "swapdims", "tril", "triu", "tril_", "triu_", "flip", "fliplr",
+            "flipud", "roll", "repeat", "tile", "repeat_interleave")
+_FUNCTIONS = tuple(m for m in _METHODS if not m.endswith("_") and m != "repeat") + ("cat", "concat", "stack", "hstack", "vstack", "dstack", "column_stack", "row_stack",
                          "atleast_1d", "atleast_2d", "atleast_3d")
 concat = cat
 

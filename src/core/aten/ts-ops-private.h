@@ -1,0 +1,57 @@
+/* ts-ops-private.h: the job machinery of ts-ops.c, for op families in
+ * other files (ts-ops-shape.c)
+ *
+ * Copyright 2026 The Tensorscope authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * A family in another file gives ts-ops.c's family table its CPU kernel
+ * entry and its device function, and builds its jobs through these: a job
+ * holds up to four tensors (slot 0 the output), one integer argument and
+ * one dim mask.
+ */
+
+#pragma once
+
+#include "ts-cuda-kernels.h"
+#include "ts-ops.h"
+
+G_BEGIN_DECLS
+
+typedef struct _Job TsOpJob;
+
+/* ts-ops.c's device rule: the one device of all operands (CPU 0-dim
+ * tensors ride along), or PyTorch's error */
+gboolean  ts_ops_common_device (TsTensor    **tensors,
+                                guint         n,
+                                TsDevice     *device,
+                                GError      **error);
+
+TsOpJob  *ts_op_job_new      (TsOpId          id);
+const TsOpDesc *ts_op_job_desc (const TsOpJob *job);
+void      ts_op_job_set      (TsOpJob        *job,
+                              guint           slot,
+                              TsTensor       *tensor);
+void      ts_op_job_set_args (TsOpJob        *job,
+                              gint64          arg,
+                              guint64         dim_mask);
+void      ts_op_job_get_args (const TsOpJob  *job,
+                              gint64         *arg,
+                              guint64        *dim_mask);
+void      ts_op_job_view     (const TsOpJob  *job,
+                              guint           slot,
+                              TsView         *view);
+/* Runs the job on the CPU at once, or launches it on its device (the
+ * trace, the sanitizer); takes ownership of it. */
+gboolean  ts_op_job_dispatch (TsOpJob        *job,
+                              TsDevice        device,
+                              TsKernelCost    cost,
+                              GError        **error);
+
+/* The SHAPE family (ts-ops-shape.c) */
+gboolean  ts_ops_shape_job    (TsOpJob              *job,
+                               GError              **error);
+int       ts_ops_shape_device (TsOpJob              *job,
+                               const TsCudaKernels  *k,
+                               gpointer              stream);
+
+G_END_DECLS

@@ -1,0 +1,122 @@
+/* ts-ops-shape.c: the SHAPE family (tril, triu, flip)
+ *
+ * Copyright 2026 The Tensorscope authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * Ops that move whole elements by position. The Python side checks the
+ * arguments with PyTorch's messages (dims, the out= tensor); what reaches
+ * here is well formed, or fails with a plain message. No device kernel
+ * yet: the op list gives them TS_OP_CUDA_HOST, so on a real GPU the host
+ * fallback computes them; on the simulator the job runs as device work.
+ */
+
+#include "config.h"
+
+#include <string.h>
+
+#include "ts-op-table.h"
+#include "ts-ops-private.h"
+#include "ts-ops-shape.h"
+
+gboolean
+ts_ops_shape_job (TsOpJob  *job,
+                  GError  **error)
+{
+  TsView out, in;
+  gint64 arg;
+  guint64 mask;
+
+  ts_op_job_view (job, 0, &out);
+  ts_op_job_view (job, 1, &in);
+  ts_op_job_get_args (job, &arg, &mask);
+  switch ((TsShapeOp) ts_op_job_desc (job)->kernel)
+    {
+    case TS_SHAPE_TRIL:
+    case TS_SHAPE_TRIU:
+      return ts_cpu_triangle (&in, &out, arg, ts_op_job_desc (job)->kernel == TS_SHAPE_TRIU, error);
+    case TS_SHAPE_FLIP:
+      return ts_cpu_flip (&in, &out, mask, error);
+    default:
+      g_assert_not_reached ();
+    }
+}
+
+int
+ts_ops_shape_device (TsOpJob             *job,
+                     const TsCudaKernels *k,
+                     gpointer             stream)
+{
+  /* the module has no kernel for these: the host fallback runs them */
+  return TS_CUDA_ERROR_NOT_SUPPORTED;
+}
+
+/* Launches op @id from @self into @out (a new tensor when NULL). */
+static TsTensor *
+shape_launch (TsOpId     id,
+              TsTensor  *self,
+              TsTensor  *out,
+              gint64     arg,
+              guint64    mask,
+              GError   **error)
+{
+  TsTensor *operands[2] = { self, out };
+  TsView vin, vout;
+  TsDevice device;
+  TsOpJob *job;
+
+  if (!ts_ops_common_device (operands, out != NULL ? 2 : 1, &device, error))
+    return NULL;
+  if (out == NULL)
+    out = ts_tensor_new_empty (device, self->dtype, self->ndim, self->shape, FALSE, error);
+  else
+    out = ts_tensor_ref (out);
+  if (out == NULL || ts_tensor_numel (out) == 0)
+    return out;
+  job = ts_op_job_new (id);
+  ts_op_job_set_args (job, arg, mask);
+  ts_op_job_set (job, 0, out);
+  ts_op_job_set (job, 1, self);
+  ts_op_job_view (job, 0, &vout);
+  ts_op_job_view (job, 1, &vin);
+  if (!ts_op_job_dispatch (job, device, ts_cost_copy (&vout, &vin), error))
+    {
+      ts_tensor_unref (out);
+      return NULL;
+    }
+  return out;
+}
+
+TsTensor *
+ts_ops_triangle (TsTensor  *self,
+                 gint64     diagonal,
+                 gboolean   upper,
+                 TsTensor  *out,
+                 GError   **error)
+{
+  g_return_val_if_fail (self != NULL, NULL);
+
+  if (self->ndim < 2)
+    {
+      g_set_error (error, TS_TENSOR_ERROR, TS_TENSOR_ERROR_RUNTIME,
+                   "%s: input tensor must have at least 2 dimensions", upper ? "triu" : "tril");
+      return NULL;
+    }
+  if (out != NULL && (out->dtype != self->dtype || out->ndim != self->ndim ||
+                      memcmp (out->shape, self->shape, self->ndim * sizeof (gint64)) != 0))
+    {
+      g_set_error_literal (error, TS_TENSOR_ERROR, TS_TENSOR_ERROR_RUNTIME,
+                           "the output must have the input's shape and dtype");
+      return NULL;
+    }
+  return shape_launch (upper ? TS_OP_TRIU : TS_OP_TRIL, self, out, diagonal, 0, error);
+}
+
+TsTensor *
+ts_ops_flip (TsTensor  *self,
+             guint64    dim_mask,
+             GError   **error)
+{
+  g_return_val_if_fail (self != NULL, NULL);
+
+  return shape_launch (TS_OP_FLIP, self, NULL, 0, dim_mask, error);
+}
