@@ -1,23 +1,26 @@
-/* ts-py-shape.c: the bindings of the SHAPE family (tril, triu, flip)
+/* ts-py-shape.c: bindings of the shape ops and reductions over dims
  *
  * Copyright 2026 The Tensorscope authors
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
- * Private entry points of torch/_shape.py, which parses PyTorch's
- * arguments and checks them with its messages first.
+ * Private entry points of torch/_shape.py and torch/_reduce.py, which
+ * parse PyTorch's arguments and check them with its messages first.
  */
 
 #include "config.h"
 
+#include "ts-op-table.h"
 #include "ts-ops-shape.h"
 #include "ts-py-private.h"
 
+/* @error by reference: the call that fills it is an argument of this one,
+ * and C leaves the order in which arguments are evaluated open. */
 static PyObject *
 wrap_result (TsTensor  *t,
-             GError    *error)
+             GError   **error)
 {
   if (t == NULL)
-    return ts_py_set_error (error);
+    return ts_py_set_error (*error);
   return ts_py_tensor_wrap (t);
 }
 
@@ -46,7 +49,7 @@ py_triangle (PyObject *module,
       Py_INCREF (out);
       return out;
     }
-  return wrap_result (t, error);
+  return wrap_result (t, &error);
 }
 
 /* _flip(self, dim_mask) */
@@ -63,10 +66,43 @@ py_flip (PyObject *module,
     return NULL;
   if (!ts_py_is_tensor (self))
     return PyErr_Format (PyExc_TypeError, "_flip() takes a tensor");
-  return wrap_result (ts_ops_flip (ts_py_tensor_get (self), mask, &error), error);
+  return wrap_result (ts_ops_flip (ts_py_tensor_get (self), mask, &error), &error);
+}
+
+/* _reduce(name, self, dims, keepdim, dtype): a REDUCE op of the table by
+ * its name over the dims of a tuple (empty: all) */
+static PyObject *
+py_reduce (PyObject *module,
+           PyObject *args)
+{
+  const char *name;
+  PyObject *self, *dims_obj, *dtype_obj;
+  int keepdim;
+  int dims[TS_MAX_DIMS];
+  Py_ssize_t n;
+  TsDType dtype;
+  const TsOpDesc *desc;
+  GError *error = NULL;
+
+  ts_py_update_callsite ();
+  if (!PyArg_ParseTuple (args, "sOO!pO", &name, &self, &PyTuple_Type, &dims_obj, &keepdim, &dtype_obj))
+    return NULL;
+  desc = ts_op_lookup (name);
+  if (desc == NULL || desc->family != TS_OP_FAMILY_REDUCE || !ts_py_is_tensor (self))
+    return PyErr_Format (PyExc_TypeError, "_reduce(): no reduction %s over a tensor", name);
+  n = PyTuple_GET_SIZE (dims_obj);
+  if (n > TS_MAX_DIMS)
+    return PyErr_Format (PyExc_RuntimeError, "too many dims");
+  for (Py_ssize_t i = 0; i < n; i++)
+    dims[i] = (int) PyLong_AsLong (PyTuple_GET_ITEM (dims_obj, i));
+  if (PyErr_Occurred () || !ts_py_parse_dtype (dtype_obj, &dtype))
+    return NULL;
+  return wrap_result (ts_ops_reduce (desc->id, ts_py_tensor_get (self), dims, (guint) n, keepdim, dtype, &error),
+                      &error);
 }
 
 static PyMethodDef shape_methods[] = {
+  { "_reduce", py_reduce, METH_VARARGS, NULL },
   { "_triangle", py_triangle, METH_VARARGS, NULL },
   { "_flip", py_flip, METH_VARARGS, NULL },
   { NULL }

@@ -997,16 +997,16 @@ reduce_job (Job     *job,
   return ts_cpu_reduce (job->desc->kernel, &in, job->dim_mask, &out, error);
 }
 
-static TsTensor *
-reduce_sum_mean (TsTensor   *self,
-                 const int  *dims,
-                 guint       n_dims,
-                 gboolean    keepdim,
-                 TsDType     dtype,
-                 gboolean    mean,
-                 GError    **error)
+TsTensor *
+ts_ops_reduce (TsOpId      id,
+               TsTensor   *self,
+               const int  *dims,
+               guint       n_dims,
+               gboolean    keepdim,
+               TsDType     dtype,
+               GError    **error)
 {
-  const TsOpDesc *desc = ts_op_get (mean ? TS_OP_MEAN : TS_OP_SUM);
+  const TsOpDesc *desc = ts_op_get (id);
   guint64 mask;
   guint ndim;
   gint64 shape[TS_MAX_DIMS];
@@ -1054,7 +1054,7 @@ ts_ops_sum (TsTensor   *self,
             TsDType     dtype,
             GError    **error)
 {
-  return reduce_sum_mean (self, dims, n_dims, keepdim, dtype, FALSE, error);
+  return ts_ops_reduce (TS_OP_SUM, self, dims, n_dims, keepdim, dtype, error);
 }
 
 TsTensor *
@@ -1065,7 +1065,7 @@ ts_ops_mean (TsTensor   *self,
              TsDType     dtype,
              GError    **error)
 {
-  return reduce_sum_mean (self, dims, n_dims, keepdim, dtype, TRUE, error);
+  return ts_ops_reduce (TS_OP_MEAN, self, dims, n_dims, keepdim, dtype, error);
 }
 
 static gboolean

@@ -624,11 +624,6 @@ class Tensor(_C.TensorBase, metaclass=_TensorType):
         r = self._max(dim, keepdim, True)
         return r if dim is None else return_types.min(r)
 
-    def argmax(self, dim=None, keepdim=False):
-        if dim is None:
-            return self.reshape(-1)._max(0, False, False)[1]
-        return self._max(dim, keepdim, False)[1]
-
     def all(self):
         return (self != 0).sum() == self.numel()
 
@@ -1275,9 +1270,10 @@ from . import autograd  # noqa: E402
 from .autograd import enable_grad, inference_mode, no_grad, set_grad_enabled  # noqa: E402,F401
 from . import backends  # noqa: E402
 from . import _numpy  # noqa: E402
-from . import _shape, _matmul  # noqa: E402
+from . import _shape, _matmul, _reduce  # noqa: E402
 _shape._install()
 _matmul._install()
+_reduce._install()
 from . import cuda  # noqa: E402
 from . import nn  # noqa: E402
 from . import utils  # noqa: E402
