@@ -11,6 +11,7 @@
 
 #include "ts-op-table.h"
 #include "ts-ops-shape.h"
+#include "ts-ops-sort.h"
 #include "ts-py-private.h"
 
 /* @error by reference: the call that fills it is an argument of this one,
@@ -101,7 +102,66 @@ py_reduce (PyObject *module,
                       &error);
 }
 
+/* _sort(name, self, dim, descending, start, n) -> (values, indices) */
+static PyObject *
+py_sort (PyObject *module,
+         PyObject *args)
+{
+  const char *name;
+  PyObject *self;
+  int dim, descending;
+  long long start, n;
+  const TsOpDesc *desc;
+  TsTensor *values, *indices;
+  GError *error = NULL;
+
+  ts_py_update_callsite ();
+  if (!PyArg_ParseTuple (args, "sOipLL", &name, &self, &dim, &descending, &start, &n))
+    return NULL;
+  desc = ts_op_lookup (name);
+  if (desc == NULL || desc->family != TS_OP_FAMILY_SORT || !ts_py_is_tensor (self))
+    return PyErr_Format (PyExc_TypeError, "_sort(): no sort op %s over a tensor", name);
+  if (!ts_ops_sort (desc->id, ts_py_tensor_get (self), dim, descending, start, n, &values, &indices, &error))
+    return ts_py_set_error (error);
+  return Py_BuildValue ("(NN)", ts_py_tensor_wrap (values), ts_py_tensor_wrap (indices));
+}
+
+/* _scan(name, self, dim, dtype, out) */
+static PyObject *
+py_scan (PyObject *module,
+         PyObject *args)
+{
+  const char *name;
+  PyObject *self, *dtype_obj, *out;
+  int dim;
+  TsDType dtype;
+  const TsOpDesc *desc;
+  TsTensor *t;
+  GError *error = NULL;
+
+  ts_py_update_callsite ();
+  if (!PyArg_ParseTuple (args, "sOiOO", &name, &self, &dim, &dtype_obj, &out))
+    return NULL;
+  desc = ts_op_lookup (name);
+  if (desc == NULL || desc->family != TS_OP_FAMILY_SCAN || !ts_py_is_tensor (self) ||
+      (out != Py_None && !ts_py_is_tensor (out)))
+    return PyErr_Format (PyExc_TypeError, "_scan(): no scan op %s over tensors", name);
+  if (!ts_py_parse_dtype (dtype_obj, &dtype))
+    return NULL;
+  t = ts_ops_scan (desc->id, ts_py_tensor_get (self), dim, dtype,
+                   out == Py_None ? NULL : ts_py_tensor_get (out), &error);
+  if (t != NULL && out != Py_None)
+    {
+      ts_tensor_unref (t);
+      Py_INCREF (out);
+      return out;
+    }
+  return wrap_result (t, &error);
+}
+
 static PyMethodDef shape_methods[] = {
+  { "_sort", py_sort, METH_VARARGS, NULL },
+  { "_scan", py_scan, METH_VARARGS, NULL },
   { "_reduce", py_reduce, METH_VARARGS, NULL },
   { "_triangle", py_triangle, METH_VARARGS, NULL },
   { "_flip", py_flip, METH_VARARGS, NULL },

@@ -6,8 +6,8 @@
  *
  * A family in another file gives ts-ops.c's family table its CPU kernel
  * entry and its device function, and builds its jobs through these: a job
- * holds up to four tensors (slot 0 the output), one integer argument and
- * one dim mask.
+ * holds up to four tensors (slot 0 the output), an integer, a dim and a
+ * mask.
  */
 
 #pragma once
@@ -31,12 +31,19 @@ const TsOpDesc *ts_op_job_desc (const TsOpJob *job);
 void      ts_op_job_set      (TsOpJob        *job,
                               guint           slot,
                               TsTensor       *tensor);
+/* an output besides slot 0 (the sanitizer sees it written) */
+void      ts_op_job_set_output (TsOpJob      *job,
+                                guint         slot,
+                                TsTensor     *tensor);
+/* the family's arguments: an integer, a dim, and a mask of dims or flags */
 void      ts_op_job_set_args (TsOpJob        *job,
                               gint64          arg,
-                              guint64         dim_mask);
+                              int             dim,
+                              guint64         mask);
 void      ts_op_job_get_args (const TsOpJob  *job,
                               gint64         *arg,
-                              guint64        *dim_mask);
+                              int            *dim,
+                              guint64        *mask);
 void      ts_op_job_view     (const TsOpJob  *job,
                               guint           slot,
                               TsView         *view);
@@ -47,10 +54,16 @@ gboolean  ts_op_job_dispatch (TsOpJob        *job,
                               TsKernelCost    cost,
                               GError        **error);
 
-/* The SHAPE family (ts-ops-shape.c) */
+/* The SHAPE family (ts-ops-shape.c), SORT and SCAN (ts-ops-sort.c) */
 gboolean  ts_ops_shape_job    (TsOpJob              *job,
                                GError              **error);
-int       ts_ops_shape_device (TsOpJob              *job,
+gboolean  ts_ops_sort_job     (TsOpJob              *job,
+                               GError              **error);
+gboolean  ts_ops_scan_job     (TsOpJob              *job,
+                               GError              **error);
+/* the device function of families without device kernels (the host
+ * fallback runs them) */
+int       ts_ops_host_device  (TsOpJob              *job,
                                const TsCudaKernels  *k,
                                gpointer              stream);
 

@@ -24,11 +24,12 @@ ts_ops_shape_job (TsOpJob  *job,
 {
   TsView out, in;
   gint64 arg;
+  int dim;
   guint64 mask;
 
   ts_op_job_view (job, 0, &out);
   ts_op_job_view (job, 1, &in);
-  ts_op_job_get_args (job, &arg, &mask);
+  ts_op_job_get_args (job, &arg, &dim, &mask);
   switch ((TsShapeOp) ts_op_job_desc (job)->kernel)
     {
     case TS_SHAPE_TRIL:
@@ -42,9 +43,9 @@ ts_ops_shape_job (TsOpJob  *job,
 }
 
 int
-ts_ops_shape_device (TsOpJob             *job,
-                     const TsCudaKernels *k,
-                     gpointer             stream)
+ts_ops_host_device (TsOpJob             *job,
+                    const TsCudaKernels *k,
+                    gpointer             stream)
 {
   /* the module has no kernel for these: the host fallback runs them */
   return TS_CUDA_ERROR_NOT_SUPPORTED;
@@ -73,7 +74,7 @@ shape_launch (TsOpId     id,
   if (out == NULL || ts_tensor_numel (out) == 0)
     return out;
   job = ts_op_job_new (id);
-  ts_op_job_set_args (job, arg, mask);
+  ts_op_job_set_args (job, arg, 0, mask);
   ts_op_job_set (job, 0, out);
   ts_op_job_set (job, 1, self);
   ts_op_job_view (job, 0, &vout);

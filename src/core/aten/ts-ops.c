@@ -2545,21 +2545,34 @@ ts_op_job_set (TsOpJob  *job,
 }
 
 void
+ts_op_job_set_output (TsOpJob  *job,
+                      guint     slot,
+                      TsTensor *tensor)
+{
+  ts_op_job_set (job, slot, tensor);
+  job->out_mask |= 1u << slot;
+}
+
+void
 ts_op_job_set_args (TsOpJob *job,
                     gint64   arg,
-                    guint64  dim_mask)
+                    int      dim,
+                    guint64  mask)
 {
   job->scalar.ivalue = arg;
-  job->dim_mask = dim_mask;
+  job->dims[0] = dim;
+  job->dim_mask = mask;
 }
 
 void
 ts_op_job_get_args (const TsOpJob *job,
                     gint64        *arg,
-                    guint64       *dim_mask)
+                    int           *dim,
+                    guint64       *mask)
 {
   *arg = job->scalar.ivalue;
-  *dim_mask = job->dim_mask;
+  *dim = job->dims[0];
+  *mask = job->dim_mask;
 }
 
 void
@@ -2597,7 +2610,9 @@ static const struct
   [TS_OP_FAMILY_GATHER] = { gather_job, gather_device },
   [TS_OP_FAMILY_ARANGE] = { arange_job, arange_device },
   [TS_OP_FAMILY_RANDOM] = { random_job, random_device },
-  [TS_OP_FAMILY_SHAPE] = { ts_ops_shape_job, ts_ops_shape_device },
+  [TS_OP_FAMILY_SHAPE] = { ts_ops_shape_job, ts_ops_host_device },
+  [TS_OP_FAMILY_SORT] = { ts_ops_sort_job, ts_ops_host_device },
+  [TS_OP_FAMILY_SCAN] = { ts_ops_scan_job, ts_ops_host_device },
 };
 
 static gboolean

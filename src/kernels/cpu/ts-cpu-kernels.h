@@ -169,6 +169,8 @@ typedef enum
 #define TS_OP_ELEMENTWISE_ARANGE(b, u)
 #define TS_OP_ELEMENTWISE_RANDOM(b, u)
 #define TS_OP_ELEMENTWISE_SHAPE(b, u)
+#define TS_OP_ELEMENTWISE_SORT(b, u)
+#define TS_OP_ELEMENTWISE_SCAN(b, u)
 #define TS_OP_ENUM_ITEM(k)                    k,
 #define TS_OP_INIT(k, v)                      [k] = v,
 
@@ -359,6 +361,41 @@ gboolean ts_cpu_triangle        (const TsView *in,
 gboolean ts_cpu_flip            (const TsView *in,
                                  const TsView *out,
                                  guint64       dim_mask,
+                                 GError      **error);
+
+/* -- Sorting and scans along a dim (ts-cpu-sort.c, ts-cpu-scan.c) ------- */
+
+/* The op codes of the SORT family (the op list's KERNEL column) */
+typedef enum
+{
+  TS_SORT_SORT,
+  TS_SORT_TOPK,
+  TS_SORT_KTHVALUE,
+} TsSortOp;
+
+/* Sorts each slice of @in along @dim (stable; NaN largest) and writes
+ * sorted positions [@start, @start + n) to @values (@in's dtype) and
+ * @indices (int64), n their size along @dim. */
+gboolean ts_cpu_sort            (const TsView *in,
+                                 guint         dim,
+                                 gboolean      descending,
+                                 gint64        start,
+                                 const TsView *values,
+                                 const TsView *indices,
+                                 GError      **error);
+
+typedef enum
+{
+  TS_SCAN_CUMSUM,
+  TS_SCAN_CUMPROD,
+  TS_N_SCAN_OPS
+} TsScanOp;
+
+/* @out = the running sum/product of @in along @dim, in @out's dtype */
+gboolean ts_cpu_scan            (TsScanOp      op,
+                                 const TsView *in,
+                                 guint         dim,
+                                 const TsView *out,
                                  GError      **error);
 
 /* -- Indexing ------------------------------------------------------------- */

@@ -1,0 +1,157 @@
+/* ts-ops-sort.c: the SORT (sort, topk, kthvalue) and SCAN (cumsum,
+ * cumprod) families
+ *
+ * Copyright 2026 The Tensorscope authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * The Python side checks the arguments with PyTorch's messages (k, the
+ * out= tensors); what reaches here is well formed, or fails with a plain
+ * message. No device kernels yet (TS_OP_CUDA_HOST): on a real GPU the host
+ * fallback computes them.
+ */
+
+#include "config.h"
+
+#include <math.h>
+#include <string.h>
+
+#include "ts-op-table.h"
+#include "ts-ops-private.h"
+#include "ts-ops-sort.h"
+
+gboolean
+ts_ops_sort_job (TsOpJob  *job,
+                 GError  **error)
+{
+  TsView values, in, indices;
+  gint64 start;
+  int dim;
+  guint64 descending;
+
+  ts_op_job_view (job, 0, &values);
+  ts_op_job_view (job, 1, &in);
+  ts_op_job_view (job, 2, &indices);
+  ts_op_job_get_args (job, &start, &dim, &descending);
+  return ts_cpu_sort (&in, (guint) dim, descending != 0, start, &values, &indices, error);
+}
+
+gboolean
+ts_ops_scan_job (TsOpJob  *job,
+                 GError  **error)
+{
+  TsView out, in;
+  gint64 unused;
+  int dim;
+  guint64 mask;
+
+  ts_op_job_view (job, 0, &out);
+  ts_op_job_view (job, 1, &in);
+  ts_op_job_get_args (job, &unused, &dim, &mask);
+  return ts_cpu_scan ((TsScanOp) ts_op_job_desc (job)->kernel, &in, (guint) dim, &out, error);
+}
+
+gboolean
+ts_ops_sort (TsOpId      id,
+             TsTensor   *self,
+             int         dim,
+             gboolean    descending,
+             gint64      start,
+             gint64      n,
+             TsTensor  **values,
+             TsTensor  **indices,
+             GError    **error)
+{
+  TsDevice device = ts_tensor_get_device (self);
+  gint64 shape[TS_MAX_DIMS];
+  gint64 size;
+  TsView vin, vout;
+  TsKernelCost cost;
+  TsOpJob *job;
+
+  g_return_val_if_fail (self != NULL && values != NULL && indices != NULL, FALSE);
+
+  *values = *indices = NULL;
+  if (!ts_tensor_wrap_dim (self->ndim, &dim, error))
+    return FALSE;
+  size = self->ndim ? self->shape[dim] : 1;
+  if (start < 0 || n < 0 || start + n > size)
+    {
+      g_set_error_literal (error, TS_TENSOR_ERROR, TS_TENSOR_ERROR_RUNTIME,
+                           "sort: positions out of range");
+      return FALSE;
+    }
+  memcpy (shape, self->shape, self->ndim * sizeof (gint64));
+  if (self->ndim)
+    shape[dim] = n;
+  *values = ts_tensor_new_empty (device, self->dtype, self->ndim, shape, FALSE, error);
+  if (*values != NULL)
+    *indices = ts_tensor_new_empty (device, TS_DTYPE_INT64, self->ndim, shape, FALSE, error);
+  if (*indices == NULL)
+    {
+      g_clear_pointer (values, ts_tensor_unref);
+      return FALSE;
+    }
+  if (ts_tensor_numel (*values) == 0)
+    return TRUE;
+  job = ts_op_job_new (id);
+  ts_op_job_set_args (job, start, dim, descending);
+  ts_op_job_set (job, 0, *values);
+  ts_op_job_set (job, 1, self);
+  ts_op_job_set_output (job, 2, *indices);
+  ts_op_job_view (job, 1, &vin);
+  ts_op_job_view (job, 0, &vout);
+  /* reads the input, writes values and int64 indices; n log n compares */
+  cost = ts_cost_copy (&vout, &vin);
+  cost.bytes += (double) ts_tensor_numel (*indices) * 8;
+  cost.flops = (double) ts_tensor_numel (self) * MAX (log2 ((double) size), 1.0);
+  if (!ts_op_job_dispatch (job, device, cost, error))
+    {
+      g_clear_pointer (values, ts_tensor_unref);
+      g_clear_pointer (indices, ts_tensor_unref);
+      return FALSE;
+    }
+  return TRUE;
+}
+
+TsTensor *
+ts_ops_scan (TsOpId      id,
+             TsTensor   *self,
+             int         dim,
+             TsDType     dtype,
+             TsTensor   *out,
+             GError    **error)
+{
+  TsDevice device = ts_tensor_get_device (self);
+  TsView vin, vout;
+  TsOpJob *job;
+
+  g_return_val_if_fail (self != NULL, NULL);
+
+  if (!ts_tensor_wrap_dim (self->ndim, &dim, error))
+    return NULL;
+  if (dtype == TS_DTYPE_UNDEFINED)
+    dtype = ts_dtype_is_floating (self->dtype) ? self->dtype : TS_DTYPE_INT64;
+  if (out != NULL && (out->dtype != dtype || out->ndim != self->ndim ||
+                      memcmp (out->shape, self->shape, self->ndim * sizeof (gint64)) != 0))
+    {
+      g_set_error_literal (error, TS_TENSOR_ERROR, TS_TENSOR_ERROR_RUNTIME,
+                           "the output must have the input's shape and the result's dtype");
+      return NULL;
+    }
+  out = out != NULL ? ts_tensor_ref (out)
+                    : ts_tensor_new_empty (device, dtype, self->ndim, self->shape, FALSE, error);
+  if (out == NULL || ts_tensor_numel (out) == 0)
+    return out;
+  job = ts_op_job_new (id);
+  ts_op_job_set_args (job, 0, dim, 0);
+  ts_op_job_set (job, 0, out);
+  ts_op_job_set (job, 1, self);
+  ts_op_job_view (job, 0, &vout);
+  ts_op_job_view (job, 1, &vin);
+  if (!ts_op_job_dispatch (job, device, ts_cost_copy (&vout, &vin), error))
+    {
+      ts_tensor_unref (out);
+      return NULL;
+    }
+  return out;
+}

@@ -1,0 +1,96 @@
+/* ts-cpu-scan.c: running sums and products along a dim (cumsum, cumprod)
+ *
+ * Copyright 2026 The Tensorscope authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * As PyTorch's CPU kernel: the input is first converted to the output's
+ * dtype, then accumulated in double (floating outputs) or int64, each
+ * partial result rounded into the output.
+ */
+
+#include "config.h"
+
+#include "ts-cpu-kernels.h"
+
+/* @p's element (dtype @from) converted to @to, then read back */
+static void
+load_as (TsDType     from,
+         const void *p,
+         TsDType     to,
+         double     *f,
+         gint64     *i)
+{
+  guint64 tmp;
+
+  if (ts_dtype_is_floating (from))
+    ts_dtype_store (to, &tmp, ts_dtype_load (from, p));
+  else
+    ts_dtype_store_int (to, &tmp, ts_dtype_load_int (from, p));
+  if (ts_dtype_is_floating (to))
+    *f = ts_dtype_load (to, &tmp);
+  else
+    *i = ts_dtype_load_int (to, &tmp);
+}
+
+gboolean
+ts_cpu_scan (TsScanOp      op,
+             const TsView *in,
+             guint         dim,
+             const TsView *out,
+             GError      **error)
+{
+  gboolean floating = ts_dtype_is_floating (out->dtype);
+  gint64 size = in->ndim ? in->shape[dim] : 1;
+  gint64 idx[TS_MAX_DIMS] = { 0 };
+  gint64 n_slices = 1;
+
+  g_return_val_if_fail (in != NULL && out != NULL && op < TS_N_SCAN_OPS, FALSE);
+
+  if (in->ndim != out->ndim)
+    {
+      g_set_error_literal (error, TS_KERNEL_ERROR, TS_KERNEL_ERROR_SHAPE,
+                           "scan: the output's shape must be the input's");
+      return FALSE;
+    }
+  for (guint d = 0; d < in->ndim; d++)
+    if (d != dim)
+      n_slices *= in->shape[d];
+  for (gint64 s = 0; s < n_slices && size > 0; s++)
+    {
+      gint64 rem = s;
+      double facc = op == TS_SCAN_CUMPROD ? 1.0 : 0.0;
+      gint64 iacc = op == TS_SCAN_CUMPROD ? 1 : 0;
+
+      for (guint d = in->ndim; d-- > 0;)
+        {
+          if (d == dim)
+            continue;
+          idx[d] = rem % in->shape[d];
+          rem /= in->shape[d];
+        }
+      for (gint64 k = 0; k < size; k++)
+        {
+          double f = 0;
+          gint64 i = 0;
+          void *dst;
+
+          if (in->ndim)
+            idx[dim] = k;
+          load_as (in->dtype, ts_view_element_ptr (in, idx), out->dtype, &f, &i);
+          dst = ts_view_element_ptr (out, idx);
+          if (floating)
+            {
+              facc = op == TS_SCAN_CUMPROD ? facc * f : facc + f;
+              ts_dtype_store (out->dtype, dst, facc);
+            }
+          else
+            {
+              /* wraps on overflow, as C++'s int64 arithmetic in PyTorch */
+              iacc = (gint64) (op == TS_SCAN_CUMPROD ? (guint64) iacc * (guint64) i
+                                                     : (guint64) iacc + (guint64) i);
+              ts_dtype_store_int (out->dtype, dst, iacc);
+            }
+        }
+    }
+  return TRUE;
+}
