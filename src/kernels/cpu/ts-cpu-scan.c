@@ -68,29 +68,39 @@ ts_cpu_scan (TsScanOp      op,
           idx[d] = rem % in->shape[d];
           rem /= in->shape[d];
         }
-      for (gint64 k = 0; k < size; k++)
-        {
-          double f = 0;
-          gint64 i = 0;
-          void *dst;
+      {
+        /* the slice: a base and a byte step along the dim */
+        const guint8 *src = ts_view_element_ptr (in, idx);
+        guint8 *dst = ts_view_element_ptr (out, idx);
+        gint64 in_step = in->ndim ? in->strides[dim] * (gint64) ts_dtype_size (in->dtype) : 0;
+        gint64 out_step = out->ndim ? out->strides[dim] * (gint64) ts_dtype_size (out->dtype) : 0;
+        gboolean same = in->dtype == out->dtype;
 
-          if (in->ndim)
-            idx[dim] = k;
-          load_as (in->dtype, ts_view_element_ptr (in, idx), out->dtype, &f, &i);
-          dst = ts_view_element_ptr (out, idx);
-          if (floating)
-            {
-              facc = op == TS_SCAN_CUMPROD ? facc * f : facc + f;
-              ts_dtype_store (out->dtype, dst, facc);
-            }
-          else
-            {
-              /* wraps on overflow, as C++'s int64 arithmetic in PyTorch */
-              iacc = (gint64) (op == TS_SCAN_CUMPROD ? (guint64) iacc * (guint64) i
-                                                     : (guint64) iacc + (guint64) i);
-              ts_dtype_store_int (out->dtype, dst, iacc);
-            }
-        }
+        for (gint64 k = 0; k < size; k++, src += in_step, dst += out_step)
+          {
+            double f = 0;
+            gint64 i = 0;
+
+            if (same && floating)
+              f = ts_dtype_load (in->dtype, src);
+            else if (same)
+              i = ts_dtype_load_int (in->dtype, src);
+            else
+              load_as (in->dtype, src, out->dtype, &f, &i);
+            if (floating)
+              {
+                facc = op == TS_SCAN_CUMPROD ? facc * f : facc + f;
+                ts_dtype_store (out->dtype, dst, facc);
+              }
+            else
+              {
+                /* wraps on overflow, as C++'s int64 arithmetic in PyTorch */
+                iacc = (gint64) (op == TS_SCAN_CUMPROD ? (guint64) iacc * (guint64) i
+                                                       : (guint64) iacc + (guint64) i);
+                ts_dtype_store_int (out->dtype, dst, iacc);
+              }
+          }
+      }
     }
   return TRUE;
 }

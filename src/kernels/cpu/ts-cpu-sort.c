@@ -91,32 +91,38 @@ ts_cpu_sort (const TsView *in,
           idx[d] = rem % in->shape[d];
           rem /= in->shape[d];
         }
-      for (gint64 k = 0; k < size; k++)
-        {
-          const void *p;
+      {
+        const guint8 *src;
+        guint8 *vdst, *idst;
+        gint64 in_step, v_step, i_step;
 
-          if (in->ndim)
-            idx[dim] = k;
-          p = ts_view_element_ptr (in, idx);
-          if (how[0])
-            items[k].key.f = ts_dtype_load (in->dtype, p);
-          else
-            items[k].key.i = ts_dtype_load_int (in->dtype, p);
-          items[k].index = k;
-        }
-      g_qsort_with_data (items, (gint) size, sizeof (Item), compare, how);
-      for (gint64 k = 0; k < n_out; k++)
-        {
-          const void *src;
+        if (in->ndim)
+          idx[dim] = 0;
+        src = ts_view_element_ptr (in, idx);
+        vdst = ts_view_element_ptr (values, idx);
+        idst = ts_view_element_ptr (indices, idx);
+        in_step = in->ndim ? in->strides[dim] * (gint64) esize : 0;
+        v_step = values->ndim ? values->strides[dim] * (gint64) esize : 0;
+        i_step = indices->ndim ? indices->strides[dim] * 8 : 0;
+        for (gint64 k = 0; k < size; k++)
+          {
+            const void *p = src + k * in_step;
 
-          if (in->ndim)
-            idx[dim] = items[start + k].index;
-          src = ts_view_element_ptr (in, idx);
-          if (in->ndim)
-            idx[dim] = k;
-          memcpy (ts_view_element_ptr (values, idx), src, esize);
-          ts_dtype_store_int (TS_DTYPE_INT64, ts_view_element_ptr (indices, idx), items[start + k].index);
-        }
+            if (how[0])
+              items[k].key.f = ts_dtype_load (in->dtype, p);
+            else
+              items[k].key.i = ts_dtype_load_int (in->dtype, p);
+            items[k].index = k;
+          }
+        g_qsort_with_data (items, (gint) size, sizeof (Item), compare, how);
+        for (gint64 k = 0; k < n_out; k++)
+          {
+            gint64 j = items[start + k].index;
+
+            memcpy (vdst + k * v_step, src + j * in_step, esize);
+            ts_dtype_store_int (TS_DTYPE_INT64, idst + k * i_step, j);
+          }
+      }
     }
   g_free (items);
   return TRUE;
