@@ -25,6 +25,19 @@ wrap_result (TsTensor  *t,
   return ts_py_tensor_wrap (t);
 }
 
+/* @t, the op's output: @out itself when the call gave one (in place, out=) */
+static PyObject *
+wrap_out (TsTensor  *t,
+          PyObject  *out,
+          GError   **error)
+{
+  if (t == NULL || out == Py_None)
+    return wrap_result (t, error);
+  ts_tensor_unref (t);
+  Py_INCREF (out);
+  return out;
+}
+
 /* _triangle(self, diagonal, upper, out): out None, self (in place) or a
  * tensor of self's shape and dtype */
 static PyObject *
@@ -44,13 +57,7 @@ py_triangle (PyObject *module,
     return PyErr_Format (PyExc_TypeError, "_triangle() takes tensors");
   t = ts_ops_triangle (ts_py_tensor_get (self), diagonal, upper,
                        out == Py_None ? NULL : ts_py_tensor_get (out), &error);
-  if (t != NULL && out != Py_None)
-    {
-      ts_tensor_unref (t);
-      Py_INCREF (out);
-      return out;
-    }
-  return wrap_result (t, &error);
+  return wrap_out (t, out, &error);
 }
 
 /* _flip(self, dim_mask) */
@@ -150,13 +157,7 @@ py_scan (PyObject *module,
     return NULL;
   t = ts_ops_scan (desc->id, ts_py_tensor_get (self), dim, dtype,
                    out == Py_None ? NULL : ts_py_tensor_get (out), &error);
-  if (t != NULL && out != Py_None)
-    {
-      ts_tensor_unref (t);
-      Py_INCREF (out);
-      return out;
-    }
-  return wrap_result (t, &error);
+  return wrap_out (t, out, &error);
 }
 
 static PyMethodDef shape_methods[] = {

@@ -54,6 +54,19 @@ gboolean  ts_op_job_dispatch (TsOpJob        *job,
                               TsKernelCost    cost,
                               GError        **error);
 
+/* Launches op @id (slot 0 its output, slot 1 @self) into @out: NULL for
+ * a new tensor of @self's shape and @dtype, else a tensor of that shape
+ * and dtype (@self itself for an in-place form); copy-like cost. Returns
+ * a new reference to the output. (ts-ops-shape.c) */
+TsTensor *ts_ops_launch_like  (TsOpId                id,
+                               TsTensor             *self,
+                               TsTensor             *out,
+                               TsDType               dtype,
+                               gint64                arg,
+                               int                   dim,
+                               guint64               mask,
+                               GError              **error);
+
 /* The SHAPE family (ts-ops-shape.c), SORT and SCAN (ts-ops-sort.c) */
 gboolean  ts_ops_shape_job    (TsOpJob              *job,
                                GError              **error);

@@ -51,30 +51,38 @@ ts_ops_host_device (TsOpJob             *job,
   return TS_CUDA_ERROR_NOT_SUPPORTED;
 }
 
-/* Launches op @id from @self into @out (a new tensor when NULL). */
-static TsTensor *
-shape_launch (TsOpId     id,
-              TsTensor  *self,
-              TsTensor  *out,
-              gint64     arg,
-              guint64    mask,
-              GError   **error)
+TsTensor *
+ts_ops_launch_like (TsOpId     id,
+                    TsTensor  *self,
+                    TsTensor  *out,
+                    TsDType    dtype,
+                    gint64     arg,
+                    int        dim,
+                    guint64    mask,
+                    GError   **error)
 {
   TsTensor *operands[2] = { self, out };
   TsView vin, vout;
   TsDevice device;
   TsOpJob *job;
 
+  if (out != NULL && (out->dtype != dtype || out->ndim != self->ndim ||
+                      memcmp (out->shape, self->shape, self->ndim * sizeof (gint64)) != 0))
+    {
+      g_set_error_literal (error, TS_TENSOR_ERROR, TS_TENSOR_ERROR_RUNTIME,
+                           "the output must have the input's shape and the result's dtype");
+      return NULL;
+    }
   if (!ts_ops_common_device (operands, out != NULL ? 2 : 1, &device, error))
     return NULL;
   if (out == NULL)
-    out = ts_tensor_new_empty (device, self->dtype, self->ndim, self->shape, FALSE, error);
+    out = ts_tensor_new_empty (device, dtype, self->ndim, self->shape, FALSE, error);
   else
     out = ts_tensor_ref (out);
   if (out == NULL || ts_tensor_numel (out) == 0)
     return out;
   job = ts_op_job_new (id);
-  ts_op_job_set_args (job, arg, 0, mask);
+  ts_op_job_set_args (job, arg, dim, mask);
   ts_op_job_set (job, 0, out);
   ts_op_job_set (job, 1, self);
   ts_op_job_view (job, 0, &vout);
@@ -102,14 +110,7 @@ ts_ops_triangle (TsTensor  *self,
                    "%s: input tensor must have at least 2 dimensions", upper ? "triu" : "tril");
       return NULL;
     }
-  if (out != NULL && (out->dtype != self->dtype || out->ndim != self->ndim ||
-                      memcmp (out->shape, self->shape, self->ndim * sizeof (gint64)) != 0))
-    {
-      g_set_error_literal (error, TS_TENSOR_ERROR, TS_TENSOR_ERROR_RUNTIME,
-                           "the output must have the input's shape and dtype");
-      return NULL;
-    }
-  return shape_launch (upper ? TS_OP_TRIU : TS_OP_TRIL, self, out, diagonal, 0, error);
+  return ts_ops_launch_like (upper ? TS_OP_TRIU : TS_OP_TRIL, self, out, self->dtype, diagonal, 0, 0, error);
 }
 
 TsTensor *
@@ -119,5 +120,5 @@ ts_ops_flip (TsTensor  *self,
 {
   g_return_val_if_fail (self != NULL, NULL);
 
-  return shape_launch (TS_OP_FLIP, self, NULL, 0, dim_mask, error);
+  return ts_ops_launch_like (TS_OP_FLIP, self, NULL, self->dtype, 0, 0, dim_mask, error);
 }

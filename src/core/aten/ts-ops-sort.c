@@ -121,37 +121,11 @@ ts_ops_scan (TsOpId      id,
              TsTensor   *out,
              GError    **error)
 {
-  TsDevice device = ts_tensor_get_device (self);
-  TsView vin, vout;
-  TsOpJob *job;
-
   g_return_val_if_fail (self != NULL, NULL);
 
   if (!ts_tensor_wrap_dim (self->ndim, &dim, error))
     return NULL;
   if (dtype == TS_DTYPE_UNDEFINED)
     dtype = ts_dtype_is_floating (self->dtype) ? self->dtype : TS_DTYPE_INT64;
-  if (out != NULL && (out->dtype != dtype || out->ndim != self->ndim ||
-                      memcmp (out->shape, self->shape, self->ndim * sizeof (gint64)) != 0))
-    {
-      g_set_error_literal (error, TS_TENSOR_ERROR, TS_TENSOR_ERROR_RUNTIME,
-                           "the output must have the input's shape and the result's dtype");
-      return NULL;
-    }
-  out = out != NULL ? ts_tensor_ref (out)
-                    : ts_tensor_new_empty (device, dtype, self->ndim, self->shape, FALSE, error);
-  if (out == NULL || ts_tensor_numel (out) == 0)
-    return out;
-  job = ts_op_job_new (id);
-  ts_op_job_set_args (job, 0, dim, 0);
-  ts_op_job_set (job, 0, out);
-  ts_op_job_set (job, 1, self);
-  ts_op_job_view (job, 0, &vout);
-  ts_op_job_view (job, 1, &vin);
-  if (!ts_op_job_dispatch (job, device, ts_cost_copy (&vout, &vin), error))
-    {
-      ts_tensor_unref (out);
-      return NULL;
-    }
-  return out;
+  return ts_ops_launch_like (id, self, out, dtype, 0, dim, 0, error);
 }

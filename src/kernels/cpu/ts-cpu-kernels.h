@@ -365,6 +365,13 @@ gboolean ts_cpu_flip            (const TsView *in,
 
 /* -- Sorting and scans along a dim (ts-cpu-sort.c, ts-cpu-scan.c) ------- */
 
+/* The index in @v of the start of slice @slice along @dim (the other dims
+ * row-major; @idx[@dim] left as it is) */
+void     ts_slice_index         (const TsView *v,
+                                 guint         dim,
+                                 gint64        slice,
+                                 gint64       *idx);
+
 /* The op codes of the SORT family (the op list's KERNEL column) */
 typedef enum
 {

@@ -57,17 +57,10 @@ ts_cpu_scan (TsScanOp      op,
       n_slices *= in->shape[d];
   for (gint64 s = 0; s < n_slices && size > 0; s++)
     {
-      gint64 rem = s;
       double facc = op == TS_SCAN_CUMPROD ? 1.0 : 0.0;
       gint64 iacc = op == TS_SCAN_CUMPROD ? 1 : 0;
 
-      for (guint d = in->ndim; d-- > 0;)
-        {
-          if (d == dim)
-            continue;
-          idx[d] = rem % in->shape[d];
-          rem /= in->shape[d];
-        }
+      ts_slice_index (in, dim, s, idx);
       {
         /* the slice: a base and a byte step along the dim */
         const guint8 *src = ts_view_element_ptr (in, idx);

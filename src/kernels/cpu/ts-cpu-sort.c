@@ -46,6 +46,21 @@ compare (gconstpointer pa,
   return c != 0 ? c : (a->index > b->index) - (a->index < b->index);
 }
 
+void
+ts_slice_index (const TsView *v,
+                guint         dim,
+                gint64        slice,
+                gint64       *idx)
+{
+  for (guint d = v->ndim; d-- > 0;)
+    {
+      if (d == dim)
+        continue;
+      idx[d] = slice % v->shape[d];
+      slice /= v->shape[d];
+    }
+}
+
 gboolean
 ts_cpu_sort (const TsView *in,
              guint         dim,
@@ -81,16 +96,7 @@ ts_cpu_sort (const TsView *in,
   items = g_new (Item, MAX (size, 1));
   for (gint64 s = 0; s < n_slices; s++)
     {
-      gint64 rem = s;
-
-      /* the slice's index over the other dims, row-major */
-      for (guint d = in->ndim; d-- > 0;)
-        {
-          if (d == dim)
-            continue;
-          idx[d] = rem % in->shape[d];
-          rem /= in->shape[d];
-        }
+      ts_slice_index (in, dim, s, idx);
       {
         const guint8 *src;
         guint8 *vdst, *idst;

@@ -6,16 +6,7 @@
 # both passes run on the CPU; under Tensorscope the second runs on CUDA.
 import torch
 
-DEV = "cuda" if torch.cuda.is_available() else "cpu"
-
-
-def t(label, f):
-    try:
-        r = f()
-    except Exception as e:
-        print(label, "!!", type(e).__name__ + ":", e)
-        return
-    print(label, "->", r.dtype, list(r.shape), r.cpu().tolist())
+from opcheck import DEV, t
 
 
 for dev in ("cpu", DEV):

@@ -6,22 +6,7 @@
 # passes run on the CPU; under Tensorscope the second runs on CUDA.
 import torch
 
-DEV = "cuda" if torch.cuda.is_available() else "cpu"
-
-
-def t(label, f):
-    try:
-        r = f()
-    except Exception as e:
-        print(label, "!!", type(e).__name__ + ":", e)
-        return
-    print(label, "->", show(r))
-
-
-def show(r):
-    if isinstance(r, torch.Tensor):
-        return "%s %s %s" % (r.dtype, list(r.shape), r.cpu().tolist())
-    return repr(r)
+from opcheck import DEV, t
 
 
 for dev in ("cpu", DEV):

@@ -6,24 +6,11 @@
 # passes run on the CPU; under Tensorscope the second runs on CUDA.
 import torch
 
-DEV = "cuda" if torch.cuda.is_available() else "cpu"
+from opcheck import DEV, t as check
 
 
 def t(label, f):
-    try:
-        r = f()
-    except Exception as e:
-        print(label, "!!", type(e).__name__ + ":", e)
-        return
-    print(label, "->", show(r))
-
-
-def show(r):
-    if isinstance(r, torch.Tensor):
-        return "%s %s %s %s" % (r.dtype, list(r.shape), list(r.stride()), r.cpu().tolist())
-    if isinstance(r, (tuple, list)):
-        return "(" + "; ".join(show(x) for x in r) + ")"
-    return repr(r)
+    check(label, f, strides=True)
 
 
 for dev in ("cpu", DEV):
