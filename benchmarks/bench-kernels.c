@@ -13,8 +13,9 @@
  * the same sizes in a subprocess (skipped when `import torch` fails, as
  * bench-python-ops does).
  * Ops along a dim (float32, rows of 1024, bytes read + written, next to a
- * memcpy of the same bytes): sum over the last dim, cumsum, and sort
- * (values and int64 indices). scatter_add has no kernel yet.
+ * memcpy of the same bytes): sum over the last dim, cumsum, sort
+ * (values and int64 indices), and scatter_add along the last dim (src,
+ * int64 index, out read and written).
  */
 
 #include "config.h"
@@ -350,8 +351,16 @@ run_sort (gpointer data)
   ts_cpu_sort (&b->in, 1, FALSE, 0, &b->out, &b->indices, NULL);
 }
 
+static void
+run_scatter_add (gpointer data)
+{
+  DimBench *b = data;
+
+  ts_cpu_scatter (&b->out, 1, &b->indices, &b->in, TRUE, NULL, NULL);
+}
+
 /* One line per op: its GB/s (bytes read + written) and a memcpy's of the
- * same bytes. @fa holds @n floats, @fo and @fi room for n floats/int64s. */
+ * same bytes. @fa and @fo hold 16 @n floats, @fi room for n int64s. */
 static void
 bench_dim_ops (float  *fa,
                float  *fo,
@@ -363,6 +372,9 @@ bench_dim_ops (float  *fa,
     { "sum over dim 1", run_dim_sum, FALSE, FALSE },
     { "cumsum dim 1", run_cumsum, TRUE, FALSE },
     { "sort dim 1", run_sort, TRUE, TRUE },
+    /* after sort: the indices are a permutation of each row; out is
+     * read and written (counted once more below) */
+    { "scatter_add dim 1", run_scatter_add, TRUE, TRUE },
   };
   DimBench b;
   AddBench copy = { 0 };
@@ -370,16 +382,16 @@ bench_dim_ops (float  *fa,
   for (guint i = 0; i < G_N_ELEMENTS (ops); i++)
     {
       double bytes = (double)n * 4 + (ops[i].full_out ? (double)n * 4 : (double)shape[0] * 4) +
-                     (ops[i].indices ? (double)n * 8 : 0);
+                     (ops[i].indices ? (double)n * 8 : 0) + (ops[i].func == run_scatter_add ? (double)n * 4 : 0);
       double t, t_copy;
 
       ts_view_init (&b.in, TS_DTYPE_FLOAT32, fa, 2, shape, NULL, 0);
       ts_view_init (&b.out, TS_DTYPE_FLOAT32, fo, 2, ops[i].full_out ? shape : rows, NULL, 0);
       ts_view_init (&b.indices, TS_DTYPE_INT64, fi, 2, shape, NULL, 0);
       t = median_time (ops[i].func, &b);
-      /* memcpy of the same bytes (fo and fi together hold them) */
+      /* memcpy of the same bytes (the caller's fa and fo hold 16 n floats) */
       copy.n = (gint64) (bytes / 2 / sizeof (float));
-      copy.fa = (float *) fi;
+      copy.fa = fa;
       copy.fo = fo;
       t_copy = median_time (run_memcpy, &copy);
       printf ("%s float32, %" G_GINT64_FORMAT " elements: %.2f GB/s (%.2f ms); memcpy of the same bytes "

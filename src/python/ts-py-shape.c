@@ -160,7 +160,29 @@ py_scan (PyObject *module,
   return wrap_out (t, out, &error);
 }
 
+/* _scatter_(self, dim, index, src, add) -> self */
+static PyObject *
+py_scatter_ (PyObject *module,
+             PyObject *args)
+{
+  PyObject *self, *index, *src;
+  int dim, add;
+  GError *error = NULL;
+
+  ts_py_update_callsite ();
+  if (!PyArg_ParseTuple (args, "OiOOp", &self, &dim, &index, &src, &add))
+    return NULL;
+  if (!ts_py_is_tensor (self) || !ts_py_is_tensor (index) || !ts_py_is_tensor (src))
+    return PyErr_Format (PyExc_TypeError, "_scatter_() takes tensors");
+  if (!ts_ops_scatter_ (ts_py_tensor_get (self), dim, ts_py_tensor_get (index), ts_py_tensor_get (src), add,
+                        &error))
+    return ts_py_set_error (error);
+  Py_INCREF (self);
+  return self;
+}
+
 static PyMethodDef shape_methods[] = {
+  { "_scatter_", py_scatter_, METH_VARARGS, NULL },
   { "_sort", py_sort, METH_VARARGS, NULL },
   { "_scan", py_scan, METH_VARARGS, NULL },
   { "_reduce", py_reduce, METH_VARARGS, NULL },

@@ -1,5 +1,5 @@
-/* ts-ops-sort.c: the SORT (sort, topk, kthvalue) and SCAN (cumsum,
- * cumprod) families
+/* ts-ops-sort.c: the SORT (sort, topk, kthvalue), SCAN (cumsum,
+ * cumprod) and SCATTER (scatter_, scatter_add_) families
  *
  * Copyright 2026 The Tensorscope authors
  * SPDX-License-Identifier: GPL-3.0-or-later
@@ -128,4 +128,81 @@ ts_ops_scan (TsOpId      id,
   if (dtype == TS_DTYPE_UNDEFINED)
     dtype = ts_dtype_is_floating (self->dtype) ? self->dtype : TS_DTYPE_INT64;
   return ts_ops_launch_like (id, self, out, dtype, 0, dim, 0, error);
+}
+
+gboolean
+ts_ops_scatter_job (TsOpJob  *job,
+                    GError  **error)
+{
+  TsView out, index, src;
+  gint64 unused;
+  int dim;
+  guint64 mask;
+
+  ts_op_job_view (job, 0, &out);
+  ts_op_job_view (job, 1, &index);
+  ts_op_job_view (job, 2, &src);
+  ts_op_job_get_args (job, &unused, &dim, &mask);
+  return ts_cpu_scatter (&out, (guint) dim, &index, &src, ts_op_job_desc (job)->kernel == 1, NULL, error);
+}
+
+gboolean
+ts_ops_scatter_ (TsTensor  *self,
+                 int        dim,
+                 TsTensor  *index,
+                 TsTensor  *src,
+                 gboolean   add,
+                 GError   **error)
+{
+  TsTensor *operands[3] = { self, index, src };
+  TsDevice device;
+  TsView vindex, vself;
+  TsOpJob *job;
+
+  g_return_val_if_fail (self != NULL && index != NULL && src != NULL, FALSE);
+
+  if (!ts_tensor_wrap_dim (self->ndim, &dim, error) ||
+      !ts_ops_common_device (operands, 3, &device, error))
+    return FALSE;
+  if (index->dtype != TS_DTYPE_INT64)
+    {
+      g_set_error_literal (error, TS_TENSOR_ERROR, TS_TENSOR_ERROR_RUNTIME,
+                           "scatter(): Expected dtype int64 for index");
+      return FALSE;
+    }
+  if (src->dtype != self->dtype)
+    {
+      g_set_error_literal (error, TS_TENSOR_ERROR, TS_TENSOR_ERROR_RUNTIME,
+                           "scatter(): Expected self.dtype to be equal to src.dtype");
+      return FALSE;
+    }
+  if (ts_tensor_numel (index) == 0)
+    return TRUE;
+  if (MAX (index->ndim, 1) != MAX (self->ndim, 1))
+    {
+      g_set_error_literal (error, TS_TENSOR_ERROR, TS_TENSOR_ERROR_RUNTIME,
+                           "Index tensor must have the same number of dimensions as self tensor");
+      return FALSE;
+    }
+  for (guint d = 0; d < index->ndim; d++)
+    if (index->shape[d] > (d < src->ndim ? src->shape[d] : 1) ||
+        ((int) d != dim && index->shape[d] > self->shape[d]))
+      {
+        g_autofree char *si = ts_shape_to_string (index->ndim, index->shape);
+        g_autofree char *ss = ts_shape_to_string (self->ndim, self->shape);
+        g_autofree char *sr = ts_shape_to_string (src->ndim, src->shape);
+
+        g_set_error (error, TS_TENSOR_ERROR, TS_TENSOR_ERROR_RUNTIME,
+                     "Expected index %s to be smaller than self %s apart from dimension %d and to be "
+                     "smaller size than src %s", si, ss, dim, sr);
+        return FALSE;
+      }
+  job = ts_op_job_new (add ? TS_OP_SCATTER_ADD : TS_OP_SCATTER);
+  ts_op_job_set_args (job, 0, dim, 0);
+  ts_op_job_set (job, 0, self);
+  ts_op_job_set (job, 1, index);
+  ts_op_job_set (job, 2, src);
+  ts_op_job_view (job, 1, &vindex);
+  ts_op_job_view (job, 0, &vself);
+  return ts_op_job_dispatch (job, device, ts_cost_index (&vindex, &vself), error);
 }

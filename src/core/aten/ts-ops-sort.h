@@ -1,4 +1,4 @@
-/* ts-ops-sort.h: sorting along a dim and scans (cumsum, cumprod)
+/* ts-ops-sort.h: sorting along a dim, scans (cumsum, cumprod), scatter
  *
  * Copyright 2026 The Tensorscope authors
  * SPDX-License-Identifier: GPL-3.0-or-later
@@ -30,6 +30,16 @@ TsTensor  *ts_ops_scan            (TsOpId           id,
                                    int              dim,
                                    TsDType          dtype,
                                    TsTensor        *out,
+                                   GError         **error);
+
+/* self.scatter_ (dim, index, src), or scatter_add_ (@add): in place, the
+ * arguments checked (dtypes, ranks, sizes, with PyTorch's messages); an
+ * index out of range fails on the CPU, and writes nothing on a device. */
+gboolean   ts_ops_scatter_        (TsTensor        *self,
+                                   int              dim,
+                                   TsTensor        *index,
+                                   TsTensor        *src,
+                                   gboolean         add,
                                    GError         **error);
 
 G_END_DECLS

@@ -171,6 +171,7 @@ typedef enum
 #define TS_OP_ELEMENTWISE_SHAPE(b, u)
 #define TS_OP_ELEMENTWISE_SORT(b, u)
 #define TS_OP_ELEMENTWISE_SCAN(b, u)
+#define TS_OP_ELEMENTWISE_SCATTER(b, u)
 #define TS_OP_ENUM_ITEM(k)                    k,
 #define TS_OP_INIT(k, v)                      [k] = v,
 
@@ -340,6 +341,11 @@ gboolean ts_cpu_matmul          (const TsView *a,
 
 /* -- Moving elements by position (ts-cpu-shape.c) ------------------------ */
 
+/* Steps the row-major index @idx of @shape; FALSE past the end */
+gboolean ts_view_next_index     (guint         ndim,
+                                 const gint64 *shape,
+                                 gint64       *idx);
+
 /* The op codes of the SHAPE family (the op list's KERNEL column). */
 typedef enum
 {
@@ -415,6 +421,17 @@ typedef struct
   gint64 position;   /* its row-major position in the index tensor */
   gint64 dim_size;   /* the size it had to be below */
 } TsIndexFailure;
+
+/* out.scatter_ (dim, index, src) (@add FALSE) or scatter_add_: @index
+ * int64 of @out's rank, @src of @out's dtype; out-of-range indices write
+ * nothing, fail with PyTorch's message and fill @failure (nullable). */
+gboolean ts_cpu_scatter         (const TsView   *out,
+                                 guint           dim,
+                                 const TsView   *index,
+                                 const TsView   *src,
+                                 gboolean        add,
+                                 TsIndexFailure *failure,
+                                 GError        **error);
 
 /* out = in.index_select (dim, index); index is int64 or int32, 0-dim or
  * 1-D. Nothing is written when an index is out of range: the error is

@@ -29,11 +29,10 @@ check_same (const TsView  *in,
   return TRUE;
 }
 
-/* Steps the row-major index @idx of @shape; FALSE past the end. */
-static gboolean
-next_index (guint         ndim,
-            const gint64 *shape,
-            gint64       *idx)
+gboolean
+ts_view_next_index (guint         ndim,
+                    const gint64 *shape,
+                    gint64       *idx)
 {
   for (guint d = ndim; d-- > 0;)
     {
@@ -74,7 +73,7 @@ ts_cpu_triangle (const TsView *in,
                memcmp (in->strides, out->strides, in->ndim * sizeof (gint64)) != 0)
         memcpy (dst, ts_view_element_ptr (in, idx), esize);
     }
-  while (next_index (out->ndim, out->shape, idx));
+  while (ts_view_next_index (out->ndim, out->shape, idx));
   return TRUE;
 }
 
@@ -100,6 +99,6 @@ ts_cpu_flip (const TsView *in,
         src[d] = dim_mask & (G_GUINT64_CONSTANT (1) << d) ? in->shape[d] - 1 - idx[d] : idx[d];
       memcpy (ts_view_element_ptr (out, idx), ts_view_element_ptr (in, src), esize);
     }
-  while (next_index (out->ndim, out->shape, idx));
+  while (ts_view_next_index (out->ndim, out->shape, idx));
   return TRUE;
 }

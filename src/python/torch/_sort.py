@@ -1,5 +1,6 @@
-# Sorting along a dim (sort, argsort, msort, topk, kthvalue) and scans
-# (cumsum, cumprod). The kernels are the table's SORT and SCAN families
+# Sorting along a dim (sort, argsort, msort, topk, kthvalue), scans
+# (cumsum, cumprod) and scatter. The kernels are the table's SORT, SCAN
+# and SCATTER families
 # (ts-ops-sort.c); the checks and their messages are ATen's (PyTorch 1.13:
 # Sorting.cpp, TensorCompare.cpp, ReduceOps.cpp).
 
@@ -85,7 +86,36 @@ def _install():
     g = globals()
     for name in ("sort", "topk", "kthvalue"):
         setattr(torch.return_types, name, _return_type(name, ("values", "indices")))
-    for name in _METHODS:
+    for name in _METHODS + _SCATTER:
         setattr(Tensor, name, g[name])
         if not name.endswith("_"):
             setattr(torch, name, g[name])
+
+
+# Scatter ------------------------------------------------------------------
+
+
+def scatter_(self, dim, index, src=None, *, value=None, reduce=None):
+    if reduce is not None:
+        raise NotImplementedError("scatter_(reduce=) is not supported by Tensorscope yet")
+    if not isinstance(src, Tensor):
+        # the value form: a tensor of it the index's shape (one fill more
+        # than PyTorch, which reads the value in the kernel)
+        value = src if value is None else value
+        src = torch.full(index.shape, value, dtype=self.dtype, device=self.device)
+    return torch._C._scatter_(self, dim, index, src, False)
+
+
+def scatter_add_(self, dim, index, src):
+    return torch._C._scatter_(self, dim, index, src, True)
+
+
+def scatter(self, dim, index, src=None, *, value=None, reduce=None):
+    return scatter_(self.clone(), dim, index, src, value=value, reduce=reduce)
+
+
+def scatter_add(self, dim, index, src):
+    return scatter_add_(self.clone(), dim, index, src)
+
+
+_SCATTER = ("scatter_", "scatter_add_", "scatter", "scatter_add")
