@@ -181,7 +181,34 @@ py_scatter_ (PyObject *module,
   return self;
 }
 
+/* _scatter_launch(name, self, dim, index, src) -> self: index_add_ and
+ * index_copy_, checked by the caller, index expanded to src's shape */
+static PyObject *
+py_scatter_launch (PyObject *module,
+                   PyObject *args)
+{
+  const char *name;
+  PyObject *self, *index, *src;
+  int dim;
+  const TsOpDesc *desc;
+  GError *error = NULL;
+
+  ts_py_update_callsite ();
+  if (!PyArg_ParseTuple (args, "sOiOO", &name, &self, &dim, &index, &src))
+    return NULL;
+  desc = ts_op_lookup (name);
+  if (desc == NULL || desc->family != TS_OP_FAMILY_SCATTER ||
+      !ts_py_is_tensor (self) || !ts_py_is_tensor (index) || !ts_py_is_tensor (src))
+    return PyErr_Format (PyExc_TypeError, "_scatter_launch(): no scatter op %s over tensors", name);
+  if (!ts_ops_scatter_launch (desc->id, ts_py_tensor_get (self), dim, ts_py_tensor_get (index),
+                              ts_py_tensor_get (src), &error))
+    return ts_py_set_error (error);
+  Py_INCREF (self);
+  return self;
+}
+
 static PyMethodDef shape_methods[] = {
+  { "_scatter_launch", py_scatter_launch, METH_VARARGS, NULL },
   { "_scatter_", py_scatter_, METH_VARARGS, NULL },
   { "_sort", py_sort, METH_VARARGS, NULL },
   { "_scan", py_scan, METH_VARARGS, NULL },

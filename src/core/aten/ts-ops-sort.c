@@ -156,8 +156,6 @@ ts_ops_scatter_ (TsTensor  *self,
 {
   TsTensor *operands[3] = { self, index, src };
   TsDevice device;
-  TsView vindex, vself;
-  TsOpJob *job;
 
   g_return_val_if_fail (self != NULL && index != NULL && src != NULL, FALSE);
 
@@ -197,7 +195,30 @@ ts_ops_scatter_ (TsTensor  *self,
                      "smaller size than src %s", si, ss, dim, sr);
         return FALSE;
       }
-  job = ts_op_job_new (add ? TS_OP_SCATTER_ADD : TS_OP_SCATTER);
+  return ts_ops_scatter_launch (add ? TS_OP_SCATTER_ADD : TS_OP_SCATTER, self, dim, index, src, error);
+}
+
+gboolean
+ts_ops_scatter_launch (TsOpId      id,
+                       TsTensor   *self,
+                       int         dim,
+                       TsTensor   *index,
+                       TsTensor   *src,
+                       GError    **error)
+{
+  TsTensor *operands[3] = { self, index, src };
+  TsDevice device;
+  TsView vindex, vself;
+  TsOpJob *job;
+
+  g_return_val_if_fail (self != NULL && index != NULL && src != NULL, FALSE);
+
+  if (!ts_tensor_wrap_dim (self->ndim, &dim, error) ||
+      !ts_ops_common_device (operands, 3, &device, error))
+    return FALSE;
+  if (ts_tensor_numel (index) == 0)
+    return TRUE;
+  job = ts_op_job_new (id);
   ts_op_job_set_args (job, 0, dim, 0);
   ts_op_job_set (job, 0, self);
   ts_op_job_set (job, 1, index);

@@ -41,5 +41,13 @@ gboolean   ts_ops_scatter_        (TsTensor        *self,
                                    TsTensor        *src,
                                    gboolean         add,
                                    GError         **error);
+/* A SCATTER op @id (index_add_, index_copy_) with its arguments already
+ * checked and @index of @src's shape (a view of the index vector) */
+gboolean   ts_ops_scatter_launch  (TsOpId           id,
+                                   TsTensor        *self,
+                                   int              dim,
+                                   TsTensor        *index,
+                                   TsTensor        *src,
+                                   GError         **error);
 
 G_END_DECLS

@@ -1270,16 +1270,17 @@ from . import autograd  # noqa: E402
 from .autograd import enable_grad, inference_mode, no_grad, set_grad_enabled  # noqa: E402,F401
 from . import backends  # noqa: E402
 from . import _numpy  # noqa: E402
-from . import _shape, _matmul, _reduce, _sort  # noqa: E402
-_shape._install()
-_matmul._install()
-_reduce._install()
-_sort._install()
 from . import cuda  # noqa: E402
 from . import nn  # noqa: E402
 from . import utils  # noqa: E402
 from .cuda import Stream, Event  # noqa: E402,F401
 from .nn.parameter import Parameter  # noqa: E402,F401
+# ops batch A (#14): shape ops, reductions over dims, sorting, scatter
+from . import _shape, _matmul, _reduce, _sort  # noqa: E402
+_shape._install()
+_matmul._install()
+_reduce._install()
+_sort._install()
 
 for _dt, _name in _LEGACY_NAMES.items():
     setattr(cuda, _name, _legacy_class(_dt, True))

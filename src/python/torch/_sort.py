@@ -7,7 +7,7 @@
 import torch
 from torch import Tensor
 from torch._reduce import _return_type
-from torch._shape import _wrap_dim
+from torch._shape import _SCALAR_NAMES, _fmt, _wrap_dim
 
 
 def _dim_size(self, dim):
@@ -82,16 +82,6 @@ def cumprod_(self, dim=None, *, dtype=None):
 _METHODS = ("sort", "argsort", "msort", "topk", "kthvalue", "cumsum", "cumprod", "cumsum_", "cumprod_")
 
 
-def _install():
-    g = globals()
-    for name in ("sort", "topk", "kthvalue"):
-        setattr(torch.return_types, name, _return_type(name, ("values", "indices")))
-    for name in _METHODS + _SCATTER:
-        setattr(Tensor, name, g[name])
-        if not name.endswith("_"):
-            setattr(torch, name, g[name])
-
-
 # Scatter ------------------------------------------------------------------
 
 
@@ -119,3 +109,103 @@ def scatter_add(self, dim, index, src):
 
 
 _SCATTER = ("scatter_", "scatter_add_", "scatter", "scatter_add")
+
+
+def _index_src(self, name, dim, index, source):
+    """index_add_/index_copy_'s shared checks; the index vector as int64
+    expanded to the source's shape (the scatter kernel's index)."""
+    n = index.numel()
+    for k, (a, b) in enumerate(zip([s for d, s in enumerate(self.shape) if d != dim],
+                                   [s for d, s in enumerate(source.shape) if d != dim])):
+        if a != b:
+            if name == "index_copy_":
+                raise RuntimeError("index_copy_(): Source/destination tensor must have same slice shapes. "
+                                   "Destination slice shape: %d at dimension %d and source slice shape: %d at "
+                                   "dimension %d." % (a, k, b, k))
+            raise RuntimeError("The size of tensor a (%d) must match the size of tensor b (%d) at non-singleton "
+                               "dimension %d" % (a, b, k))
+    size = self.shape[dim] if self.dim() else 1
+    if not self.is_cuda and n:
+        # a CUDA kernel finds out on the device
+        for k in index.reshape(-1).tolist():
+            if not 0 <= k < size:
+                if name == "index_add_":
+                    raise IndexError("index out of range in self")
+                raise IndexError("%s(): index %d is out of bounds for dimension %d with size %d"
+                                 % (name, k, dim, size))
+    shape = [1] * source.dim()
+    if shape:
+        shape[dim] = n
+    return index.to(torch.int64).reshape(shape).expand(source.shape)
+
+
+def index_add_(self, dim, index, source, *, alpha=1):
+    dim = _wrap_dim(dim, self.dim())
+    if index.dim() > 1:
+        raise IndexError("index_add_(): Index is supposed to be a vector, but got dim: %d with type: %s and size: "
+                         "%s" % (index.dim(), _SCALAR_NAMES[index.dtype._name], _fmt(index.shape)))
+    if index.dtype not in (torch.int64, torch.int32):
+        raise RuntimeError("index_add_(): Expected dtype int32/int64 for index but got: %s"
+                           % _SCALAR_NAMES[index.dtype._name])
+    if self.dtype != source.dtype:
+        raise RuntimeError("index_add_(): self (%s) and source (%s) must have the same scalar type"
+                           % (_SCALAR_NAMES[self.dtype._name], _SCALAR_NAMES[source.dtype._name]))
+    ssize = source.shape[dim] if source.dim() else 1
+    if index.numel() != ssize:
+        raise RuntimeError("index_add_(): Number of indices (%d) should be equal to source.size(dim): (%d), for "
+                           "dim: %d" % (index.numel(), ssize, dim))
+    idx = _index_src(self, "index_add_", dim, index, source)
+    if alpha != 1:
+        source = source * alpha
+    return torch._C._scatter_launch("index_add_", self, dim, idx, source)
+
+
+def index_copy_(self, dim, index, source):
+    dim = _wrap_dim(dim, self.dim())
+    if index.dtype != torch.int64:
+        raise RuntimeError("index_copy_(): Expected a long tensor for index, but got %s"
+                           % _SCALAR_NAMES[index.dtype._name])
+    idx = _index_src(self, "index_copy_", dim, index, source)
+    return torch._C._scatter_launch("index_copy_", self, dim, idx, source)
+
+
+def index_add(self, dim, index, source, *, alpha=1):
+    return index_add_(self.clone(), dim, index, source, alpha=alpha)
+
+
+def index_copy(self, dim, index, source):
+    return index_copy_(self.clone(), dim, index, source)
+
+
+_SCATTER += ("index_add_", "index_copy_", "index_add", "index_copy")
+
+
+def one_hot(tensor, num_classes=-1):
+    # ATen's: zeros, then scatter_ of ones along a new last dim
+    if tensor.dtype != torch.int64:
+        raise RuntimeError("one_hot is only applicable to index tensor.")
+    if num_classes == -1 and tensor.numel() == 0:
+        raise RuntimeError("Can not infer total number of classes from empty tensor.")
+    if tensor.numel():
+        # a host sync on a GPU, as PyTorch's checks
+        if tensor.min().item() < 0:
+            raise RuntimeError("Class values must be non-negative.")
+        if num_classes == -1:
+            num_classes = tensor.max().item() + 1
+        elif tensor.max().item() >= num_classes:
+            raise RuntimeError("Class values must be smaller than num_classes.")
+    out = torch.zeros(list(tensor.shape) + [num_classes], dtype=torch.int64, device=tensor.device)
+    return out.scatter_(-1, tensor.unsqueeze(-1), 1)
+
+
+def _install():
+    import torch.nn.functional
+    g = globals()
+    torch.nn.functional.one_hot = one_hot
+    for name in ("sort", "topk", "kthvalue"):
+        setattr(torch.return_types, name, _return_type(name, ("values", "indices")))
+    for name in _METHODS + _SCATTER:
+        setattr(Tensor, name, g[name])
+        if not name.endswith("_"):
+            setattr(torch, name, g[name])
+
