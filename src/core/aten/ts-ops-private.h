@@ -40,10 +40,18 @@ void      ts_op_job_set_args (TsOpJob        *job,
                               gint64          arg,
                               int             dim,
                               guint64         mask);
-void      ts_op_job_get_args (const TsOpJob  *job,
-                              gint64         *arg,
-                              int            *dim,
-                              guint64        *mask);
+typedef struct
+{
+  gint64  arg;
+  int     dim;
+  guint64 mask;
+} TsOpJobArgs;
+
+/* What a family's CPU entry reads: the views of the job's four slots
+ * (those not set left zeroed) and its arguments */
+void      ts_op_job_unpack   (const TsOpJob  *job,
+                              TsView         *views,
+                              TsOpJobArgs    *args);
 void      ts_op_job_view     (const TsOpJob  *job,
                               guint           slot,
                               TsView         *view);

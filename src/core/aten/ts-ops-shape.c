@@ -22,24 +22,15 @@ gboolean
 ts_ops_shape_job (TsOpJob  *job,
                   GError  **error)
 {
-  TsView out, in;
-  gint64 arg;
-  int dim;
-  guint64 mask;
+  TsView v[4];
+  TsOpJobArgs args;
+  TsShapeOp op = (TsShapeOp) ts_op_job_desc (job)->kernel;
 
-  ts_op_job_view (job, 0, &out);
-  ts_op_job_view (job, 1, &in);
-  ts_op_job_get_args (job, &arg, &dim, &mask);
-  switch ((TsShapeOp) ts_op_job_desc (job)->kernel)
-    {
-    case TS_SHAPE_TRIL:
-    case TS_SHAPE_TRIU:
-      return ts_cpu_triangle (&in, &out, arg, ts_op_job_desc (job)->kernel == TS_SHAPE_TRIU, error);
-    case TS_SHAPE_FLIP:
-      return ts_cpu_flip (&in, &out, mask, error);
-    default:
-      g_assert_not_reached ();
-    }
+  /* slots: output, input; arg: the diagonal; mask: the dims to flip */
+  ts_op_job_unpack (job, v, &args);
+  if (op == TS_SHAPE_FLIP)
+    return ts_cpu_flip (&v[1], &v[0], args.mask, error);
+  return ts_cpu_triangle (&v[1], &v[0], args.arg, op == TS_SHAPE_TRIU, error);
 }
 
 int

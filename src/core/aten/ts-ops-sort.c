@@ -23,31 +23,23 @@ gboolean
 ts_ops_sort_job (TsOpJob  *job,
                  GError  **error)
 {
-  TsView values, in, indices;
-  gint64 start;
-  int dim;
-  guint64 descending;
+  TsView v[4];
+  TsOpJobArgs args;
 
-  ts_op_job_view (job, 0, &values);
-  ts_op_job_view (job, 1, &in);
-  ts_op_job_view (job, 2, &indices);
-  ts_op_job_get_args (job, &start, &dim, &descending);
-  return ts_cpu_sort (&in, (guint) dim, descending != 0, start, &values, &indices, error);
+  /* slots: values, input, indices; arg: the first sorted position */
+  ts_op_job_unpack (job, v, &args);
+  return ts_cpu_sort (&v[1], (guint) args.dim, args.mask != 0, args.arg, &v[0], &v[2], error);
 }
 
 gboolean
 ts_ops_scan_job (TsOpJob  *job,
                  GError  **error)
 {
-  TsView out, in;
-  gint64 unused;
-  int dim;
-  guint64 mask;
+  TsView v[4];
+  TsOpJobArgs args;
 
-  ts_op_job_view (job, 0, &out);
-  ts_op_job_view (job, 1, &in);
-  ts_op_job_get_args (job, &unused, &dim, &mask);
-  return ts_cpu_scan ((TsScanOp) ts_op_job_desc (job)->kernel, &in, (guint) dim, &out, error);
+  ts_op_job_unpack (job, v, &args);
+  return ts_cpu_scan ((TsScanOp) ts_op_job_desc (job)->kernel, &v[1], (guint) args.dim, &v[0], error);
 }
 
 gboolean
@@ -134,16 +126,12 @@ gboolean
 ts_ops_scatter_job (TsOpJob  *job,
                     GError  **error)
 {
-  TsView out, index, src;
-  gint64 unused;
-  int dim;
-  guint64 mask;
+  TsView v[4];
+  TsOpJobArgs args;
 
-  ts_op_job_view (job, 0, &out);
-  ts_op_job_view (job, 1, &index);
-  ts_op_job_view (job, 2, &src);
-  ts_op_job_get_args (job, &unused, &dim, &mask);
-  return ts_cpu_scatter (&out, (guint) dim, &index, &src, ts_op_job_desc (job)->kernel == 1, NULL, error);
+  /* slots: self (written), index, src; kernel code 1 adds */
+  ts_op_job_unpack (job, v, &args);
+  return ts_cpu_scatter (&v[0], (guint) args.dim, &v[1], &v[2], ts_op_job_desc (job)->kernel == 1, NULL, error);
 }
 
 gboolean

@@ -2565,14 +2565,18 @@ ts_op_job_set_args (TsOpJob *job,
 }
 
 void
-ts_op_job_get_args (const TsOpJob *job,
-                    gint64        *arg,
-                    int           *dim,
-                    guint64       *mask)
+ts_op_job_unpack (const TsOpJob *job,
+                  TsView        *views,
+                  TsOpJobArgs   *args)
 {
-  *arg = job->scalar.ivalue;
-  *dim = job->dims[0];
-  *mask = job->dim_mask;
+  for (guint i = 0; i < G_N_ELEMENTS (job->t); i++)
+    if (job->t[i] != NULL)
+      tensor_view (job->t[i], &views[i]);
+    else
+      memset (&views[i], 0, sizeof views[i]);
+  args->arg = job->scalar.ivalue;
+  args->dim = job->dims[0];
+  args->mask = job->dim_mask;
 }
 
 void
