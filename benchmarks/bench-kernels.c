@@ -340,7 +340,7 @@ run_cumsum (gpointer data)
 {
   DimBench *b = data;
 
-  ts_cpu_scan (TS_SCAN_CUMSUM, &b->in, 1, &b->out, NULL);
+  ts_cpu_scan (TS_SCAN_CUMSUM, &b->in, 1, &b->out, NULL, NULL);
 }
 
 static void

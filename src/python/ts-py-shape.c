@@ -109,7 +109,8 @@ py_reduce (PyObject *module,
                       &error);
 }
 
-/* _sort(name, self, dim, descending, start, n) -> (values, indices) */
+/* _sort(name, self, dim, descending, start, n) -> (values, indices): the
+ * SORT ops, cummax and cummin */
 static PyObject *
 py_sort (PyObject *module,
          PyObject *args)
@@ -126,7 +127,8 @@ py_sort (PyObject *module,
   if (!PyArg_ParseTuple (args, "sOipLL", &name, &self, &dim, &descending, &start, &n))
     return NULL;
   desc = ts_op_lookup (name);
-  if (desc == NULL || desc->family != TS_OP_FAMILY_SORT || !ts_py_is_tensor (self))
+  if (desc == NULL || (desc->family != TS_OP_FAMILY_SORT && desc->id != TS_OP_CUMMAX && desc->id != TS_OP_CUMMIN) ||
+      !ts_py_is_tensor (self))
     return PyErr_Format (PyExc_TypeError, "_sort(): no sort op %s over a tensor", name);
   if (!ts_ops_sort (desc->id, ts_py_tensor_get (self), dim, descending, start, n, &values, &indices, &error))
     return ts_py_set_error (error);

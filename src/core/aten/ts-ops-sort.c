@@ -38,8 +38,10 @@ ts_ops_scan_job (TsOpJob  *job,
   TsView v[4];
   TsOpJobArgs args;
 
+  /* slots: output, input, and for cummax/cummin the indices */
   ts_op_job_unpack (job, v, &args);
-  return ts_cpu_scan ((TsScanOp) ts_op_job_desc (job)->kernel, &v[1], (guint) args.dim, &v[0], error);
+  return ts_cpu_scan ((TsScanOp) ts_op_job_desc (job)->kernel, &v[1], (guint) args.dim, &v[0],
+                      v[2].data != NULL ? &v[2] : NULL, error);
 }
 
 gboolean

@@ -12,7 +12,8 @@ G_BEGIN_DECLS
 
 /* A SORT op (sort, topk, kthvalue): sorts @self along @dim and returns
  * sorted positions [@start, @start + @n) as *values and int64 *indices,
- * shaped as @self with @n along @dim. */
+ * shaped as @self with @n along @dim. Also the SCAN ops with indices
+ * (cummax, cummin: @start 0, @n the dim's size). */
 gboolean   ts_ops_sort            (TsOpId           id,
                                    TsTensor        *self,
                                    int              dim,

@@ -401,14 +401,20 @@ typedef enum
 {
   TS_SCAN_CUMSUM,
   TS_SCAN_CUMPROD,
+  TS_SCAN_CUMMAX,
+  TS_SCAN_CUMMIN,
   TS_N_SCAN_OPS
 } TsScanOp;
 
-/* @out = the running sum/product of @in along @dim, in @out's dtype */
+/* @out = the running sum/product of @in along @dim, in @out's dtype; or
+ * the running max/min (@out of @in's dtype, ties to the later element,
+ * NaN kept from the first one) with its int64 position in @indices
+ * (NULL for sums and products) */
 gboolean ts_cpu_scan            (TsScanOp      op,
                                  const TsView *in,
                                  guint         dim,
                                  const TsView *out,
+                                 const TsView *indices,
                                  GError      **error);
 
 /* -- Indexing ------------------------------------------------------------- */

@@ -1,4 +1,4 @@
-/* ts-cpu-scan.c: running sums and products along a dim (cumsum, cumprod)
+/* ts-cpu-scan.c: running sums, products, maxima and minima along a dim
  *
  * Copyright 2026 The Tensorscope authors
  * SPDX-License-Identifier: GPL-3.0-or-later
@@ -9,6 +9,9 @@
  */
 
 #include "config.h"
+
+#include <math.h>
+#include <string.h>
 
 #include "ts-cpu-kernels.h"
 
@@ -32,11 +35,55 @@ load_as (TsDType     from,
     *i = ts_dtype_load_int (to, &tmp);
 }
 
+/* cummax/cummin of one slice: @src/@dst/@idst with byte steps */
+static void
+scan_extreme (TsScanOp      op,
+              TsDType       dtype,
+              const guint8 *src,
+              gint64        in_step,
+              guint8       *dst,
+              gint64        out_step,
+              guint8       *idst,
+              gint64        i_step,
+              gint64        size)
+{
+  gboolean floating = ts_dtype_is_floating (dtype), is_max = op == TS_SCAN_CUMMAX;
+  gsize esize = ts_dtype_size (dtype);
+  const guint8 *best = src;
+  gint64 best_k = 0;
+
+  for (gint64 k = 0; k < size; k++, src += in_step, dst += out_step, idst += i_step)
+    {
+      gboolean take;
+
+      if (floating)
+        {
+          double v = ts_dtype_load (dtype, src), b = ts_dtype_load (dtype, best);
+
+          take = k == 0 || (!isnan (b) && (isnan (v) || (is_max ? v >= b : v <= b)));
+        }
+      else
+        {
+          gint64 v = ts_dtype_load_int (dtype, src), b = ts_dtype_load_int (dtype, best);
+
+          take = k == 0 || (is_max ? v >= b : v <= b);
+        }
+      if (take)
+        {
+          best = src;
+          best_k = k;
+        }
+      memcpy (dst, best, esize);
+      ts_dtype_store_int (TS_DTYPE_INT64, idst, best_k);
+    }
+}
+
 gboolean
 ts_cpu_scan (TsScanOp      op,
              const TsView *in,
              guint         dim,
              const TsView *out,
+             const TsView *indices,
              GError      **error)
 {
   gboolean floating = ts_dtype_is_floating (out->dtype);
@@ -46,7 +93,8 @@ ts_cpu_scan (TsScanOp      op,
 
   g_return_val_if_fail (in != NULL && out != NULL && op < TS_N_SCAN_OPS, FALSE);
 
-  if (in->ndim != out->ndim)
+  if (in->ndim != out->ndim || ((op == TS_SCAN_CUMMAX || op == TS_SCAN_CUMMIN) &&
+                                  (indices == NULL || out->dtype != in->dtype)))
     {
       g_set_error_literal (error, TS_KERNEL_ERROR, TS_KERNEL_ERROR_SHAPE,
                            "scan: the output's shape must be the input's");
@@ -68,6 +116,13 @@ ts_cpu_scan (TsScanOp      op,
         gint64 in_step = in->ndim ? in->strides[dim] * (gint64) ts_dtype_size (in->dtype) : 0;
         gint64 out_step = out->ndim ? out->strides[dim] * (gint64) ts_dtype_size (out->dtype) : 0;
         gboolean same = in->dtype == out->dtype;
+
+        if (op == TS_SCAN_CUMMAX || op == TS_SCAN_CUMMIN)
+          {
+            scan_extreme (op, in->dtype, src, in_step, dst, out_step, ts_view_element_ptr (indices, idx),
+                          indices->ndim ? indices->strides[dim] * 8 : 0, size);
+            continue;
+          }
 
         for (gint64 k = 0; k < size; k++, src += in_step, dst += out_step)
           {

@@ -71,6 +71,16 @@ def cumprod(self, dim=None, *, dtype=None, out=None):
     return _scan("cumprod", self, dim, dtype, out)
 
 
+def cummax(self, dim):
+    dim, size = _dim_size(self, dim)
+    return torch.return_types.cummax(torch._C._sort("cummax", self, dim, False, 0, size))
+
+
+def cummin(self, dim):
+    dim, size = _dim_size(self, dim)
+    return torch.return_types.cummin(torch._C._sort("cummin", self, dim, False, 0, size))
+
+
 def cumsum_(self, dim=None, *, dtype=None):
     return _scan("cumsum", self, dim, dtype or self.dtype, self)
 
@@ -79,7 +89,8 @@ def cumprod_(self, dim=None, *, dtype=None):
     return _scan("cumprod", self, dim, dtype or self.dtype, self)
 
 
-_METHODS = ("sort", "argsort", "msort", "topk", "kthvalue", "cumsum", "cumprod", "cumsum_", "cumprod_")
+_METHODS = ("sort", "argsort", "msort", "topk", "kthvalue", "cumsum", "cumprod", "cumsum_", "cumprod_", "cummax",
+            "cummin")
 
 
 # Scatter ------------------------------------------------------------------
@@ -202,7 +213,7 @@ def _install():
     import torch.nn.functional
     g = globals()
     torch.nn.functional.one_hot = one_hot
-    for name in ("sort", "topk", "kthvalue"):
+    for name in ("sort", "topk", "kthvalue", "cummax", "cummin"):
         setattr(torch.return_types, name, _return_type(name, ("values", "indices")))
     for name in _METHODS + _SCATTER:
         setattr(Tensor, name, g[name])
