@@ -12,6 +12,10 @@
  * float32, and Debian's python3-torch timing float32 and bfloat16 mm of
  * the same sizes in a subprocess (skipped when `import torch` fails, as
  * bench-python-ops does).
+ * Ops along a dim (float32, rows of 1024, bytes read + written, next to a
+ * memcpy of the same bytes): sum over the last dim, cumsum, sort
+ * (values and int64 indices), and scatter_add along the last dim (src,
+ * int64 index, out read and written).
  */
 
 #include "config.h"
@@ -318,6 +322,83 @@ bench_mm_dtypes (void)
   bench_torch_mm ();
 }
 
+typedef struct
+{
+  TsView in, out, indices;
+} DimBench;
+
+static void
+run_dim_sum (gpointer data)
+{
+  DimBench *b = data;
+
+  ts_cpu_reduce (TS_REDUCE_SUM, &b->in, G_GUINT64_CONSTANT (1) << 1, &b->out, NULL);
+}
+
+static void
+run_cumsum (gpointer data)
+{
+  DimBench *b = data;
+
+  ts_cpu_scan (TS_SCAN_CUMSUM, &b->in, 1, &b->out, NULL, NULL);
+}
+
+static void
+run_sort (gpointer data)
+{
+  DimBench *b = data;
+
+  ts_cpu_sort (&b->in, 1, FALSE, 0, &b->out, &b->indices, NULL);
+}
+
+static void
+run_scatter_add (gpointer data)
+{
+  DimBench *b = data;
+
+  ts_cpu_scatter (&b->out, 1, &b->indices, &b->in, TRUE, NULL, NULL);
+}
+
+/* One line per op: its GB/s (bytes read + written) and a memcpy's of the
+ * same bytes. @fa and @fo hold 16 @n floats, @fi room for n int64s. */
+static void
+bench_dim_ops (float  *fa,
+               float  *fo,
+               gint64 *fi,
+               gint64  n)
+{
+  gint64 shape[2] = { n / 1024, 1024 }, rows[2] = { n / 1024, 1 };
+  struct { const char *name; BenchFunc func; gboolean full_out; gboolean indices; } ops[] = {
+    { "sum over dim 1", run_dim_sum, FALSE, FALSE },
+    { "cumsum dim 1", run_cumsum, TRUE, FALSE },
+    { "sort dim 1", run_sort, TRUE, TRUE },
+    /* after sort: the indices are a permutation of each row; out is
+     * read and written (counted once more below) */
+    { "scatter_add dim 1", run_scatter_add, TRUE, TRUE },
+  };
+  DimBench b;
+  AddBench copy = { 0 };
+
+  for (guint i = 0; i < G_N_ELEMENTS (ops); i++)
+    {
+      double bytes = (double)n * 4 + (ops[i].full_out ? (double)n * 4 : (double)shape[0] * 4) +
+                     (ops[i].indices ? (double)n * 8 : 0) + (ops[i].func == run_scatter_add ? (double)n * 4 : 0);
+      double t, t_copy;
+
+      ts_view_init (&b.in, TS_DTYPE_FLOAT32, fa, 2, shape, NULL, 0);
+      ts_view_init (&b.out, TS_DTYPE_FLOAT32, fo, 2, ops[i].full_out ? shape : rows, NULL, 0);
+      ts_view_init (&b.indices, TS_DTYPE_INT64, fi, 2, shape, NULL, 0);
+      t = median_time (ops[i].func, &b);
+      /* memcpy of the same bytes (the caller's fa and fo hold 16 n floats) */
+      copy.n = (gint64) (bytes / 2 / sizeof (float));
+      copy.fa = fa;
+      copy.fo = fo;
+      t_copy = median_time (run_memcpy, &copy);
+      printf ("%s float32, %" G_GINT64_FORMAT " elements: %.2f GB/s (%.2f ms); memcpy of the same bytes "
+              "%.2f GB/s\n", ops[i].name, n, bytes / t / 1e9, t * 1e3, bytes / t_copy / 1e9);
+    }
+}
+
 int
 main (int    argc,
       char **argv)
@@ -358,6 +439,12 @@ main (int    argc,
           "(kernel/loop time %.2fx)\n",
           n, bytes_sum / t_sum / 1e9, t_sum * 1e3, bytes_sum / t_loop / 1e9, t_sum / t_loop);
 
+  {
+    gint64 *fi = g_new0 (gint64, n / 16);
+
+    bench_dim_ops (ab.fa, ab.fo, fi, n / 16);
+    g_free (fi);
+  }
   bench_elementwise_dtypes (ab.fa, ab.fb, n / 4);
   bench_mm_dtypes ();
 

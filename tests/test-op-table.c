@@ -215,6 +215,11 @@ test_op_missing_formulas (void)
     "fmod", "clamp_min", "clamp_max", "softmax", "log_softmax", "tan", "asin", "acos", "atan",
     "sinh", "cosh", "asinh", "acosh", "atanh", "exp2", "expm1", "log2", "log10", "log1p", "rsqrt",
     "erf", "erfc", "erfinv", "sign", "floor", "ceil", "round", "trunc", "frac",
+    /* shape, reductions, sorting, matmul family (the shape, sort, scan and
+     * scatter families record no node yet) */
+    "bmm", "prod", "amax", "amin", "tril", "triu", "flip", "sort", "topk", "kthvalue",
+    "cumsum", "cumprod", "cummax", "cummin", "scatter_", "scatter_add_", "index_add_",
+    "index_copy_",
     NULL
   };
   g_autoptr(GString) missing = g_string_new (NULL);
@@ -248,7 +253,9 @@ test_op_facets (gconstpointer data)
 }
 
 /* Distinct ops have distinct Python slots and kernel codes, and the ops a
- * device computes have distinct CUDA op ids within their family. */
+ * device computes have distinct CUDA op ids within their family, unless
+ * they are one computation under two names (max() of all elements and
+ * amax: one kernel code, one id). */
 static void
 test_op_unique (void)
 {
@@ -263,7 +270,7 @@ test_op_unique (void)
           g_assert_cmpstr (a->name, !=, b->name);
         if (a->family == b->family && is_elementwise (a))
           g_assert_cmpint (a->kernel, !=, b->kernel);
-        if (a->family == b->family && a->cuda >= 0)
+        if (a->family == b->family && a->cuda >= 0 && a->kernel != b->kernel)
           g_assert_cmpint (a->cuda, !=, b->cuda);
       }
   g_assert_true (ts_op_lookup ("exp") == ts_op_get (TS_OP_EXP));

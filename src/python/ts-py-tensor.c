@@ -1767,6 +1767,20 @@ py_empty (PyObject *module,
   return wrap_or_raise (ts_tensor_new_empty (device, dtype, ndim, shape, pin, &error), &error);
 }
 
+/* _promote_types(a, b): the core's dtype promotion (torch.promote_types) */
+static PyObject *
+py_promote_types (PyObject *module,
+                  PyObject *args)
+{
+  PyObject *a_obj, *b_obj;
+  TsDType a, b;
+
+  if (!PyArg_ParseTuple (args, "OO", &a_obj, &b_obj) ||
+      !ts_py_parse_dtype (a_obj, &a) || !ts_py_parse_dtype (b_obj, &b))
+    return NULL;
+  return PyLong_FromLong (ts_dtype_promote (a, b));
+}
+
 /* _from_cuda_pointer(ptr, shape, strides, dtype): a CUDA tensor over device
  * memory it does not own (torch.as_tensor of a __cuda_array_interface__);
  * strides are in elements. ptr must lie in live device memory then; the
@@ -2059,6 +2073,7 @@ py_set_default_dtype (PyObject *module,
 static PyMethodDef tensor_module_methods[] = {
   { "_set_default_dtype", py_set_default_dtype, METH_O, NULL },
   { "_empty", py_empty, METH_VARARGS, NULL },
+  { "_promote_types", py_promote_types, METH_VARARGS, NULL },
   { "_from_flat", py_from_flat, METH_VARARGS, NULL },
   { "_from_cuda_pointer", py_from_cuda_pointer, METH_VARARGS, NULL },
   { "_arange", py_arange, METH_VARARGS, NULL },

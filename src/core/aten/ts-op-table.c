@@ -49,6 +49,10 @@ G_STATIC_ASSERT (TS_CUDA_MAX_DIMS <= TS_MAX_DIMS);
 #define ARITY_NONZERO      1
 #define ARITY_MASKED_FILL  1
 #define ARITY_SOFTMAX      1
+#define ARITY_SHAPE        1
+#define ARITY_SORT         1
+#define ARITY_SCAN         1
+#define ARITY_SCATTER      2
 
 #define COST_ELEMENTWISE(c) .cost = TS_OP_COST_ELEMENTWISE, .flops = (c)
 #define COST_FAMILY(c)      .cost = TS_OP_COST_##c
@@ -75,6 +79,10 @@ G_STATIC_ASSERT (TS_CUDA_MAX_DIMS <= TS_MAX_DIMS);
   .differentiable = TRUE, .backward = ts_backward_##formula, .saves = TS_OP_SAVE_##SAVES, \
   .grad_names = { node, node_scalar, node_reversed }
 #define COST_SOFTMAX        COST_FAMILY
+#define COST_SHAPE          COST_FAMILY
+#define COST_SORT           COST_FAMILY
+#define COST_SCAN           COST_FAMILY
+#define COST_SCATTER        COST_FAMILY
 
 const TsOpDesc ts_op_table[TS_N_OPS] = {
 #define TS_OP(ID, FAMILY, name_, RULE, KERNEL, COST, CUDA, PY, functional_, inplace_, over_dims_, arg0, arg1, \

@@ -26,6 +26,7 @@
 #include "ts-op-access.h"
 #include "ts-op-table.h"
 #include "ts-ops.h"
+#include "ts-ops-private.h"
 #include "ts-mt19937.h"
 #include "ts-philox.h"
 #include "ts-session.h"
@@ -1142,16 +1143,16 @@ record_reduce (const TsOpDesc *desc,
                          &grad);
 }
 
-static TsTensor *
-reduce_sum_mean (TsTensor   *self,
-                 const int  *dims,
-                 guint       n_dims,
-                 gboolean    keepdim,
-                 TsDType     dtype,
-                 gboolean    mean,
-                 GError    **error)
+TsTensor *
+ts_ops_reduce (TsOpId      id,
+               TsTensor   *self,
+               const int  *dims,
+               guint       n_dims,
+               gboolean    keepdim,
+               TsDType     dtype,
+               GError    **error)
 {
-  const TsOpDesc *desc = ts_op_get (mean ? TS_OP_MEAN : TS_OP_SUM);
+  const TsOpDesc *desc = ts_op_get (id);
   guint64 mask;
   guint ndim;
   gint64 shape[TS_MAX_DIMS];
@@ -1200,7 +1201,7 @@ ts_ops_sum (TsTensor   *self,
             TsDType     dtype,
             GError    **error)
 {
-  return reduce_sum_mean (self, dims, n_dims, keepdim, dtype, FALSE, error);
+  return ts_ops_reduce (TS_OP_SUM, self, dims, n_dims, keepdim, dtype, error);
 }
 
 TsTensor *
@@ -1211,7 +1212,7 @@ ts_ops_mean (TsTensor   *self,
              TsDType     dtype,
              GError    **error)
 {
-  return reduce_sum_mean (self, dims, n_dims, keepdim, dtype, TRUE, error);
+  return ts_ops_reduce (TS_OP_MEAN, self, dims, n_dims, keepdim, dtype, error);
 }
 
 static gboolean
@@ -1382,7 +1383,127 @@ matmul_job (Job     *job,
   tensor_view (job->t[0], &c);
   tensor_view (job->t[1], &a);
   tensor_view (job->t[2], &b);
+  /* aten::bmm's job multiplies every matrix of the (broadcast) batch */
+  if (job->desc->id == TS_OP_BMM)
+    return ts_cpu_matmul (&a, &b, &c, error);
   return ts_cpu_mm (&a, &b, &c, error);
+}
+
+/* The product of @t's sizes but dim @skip's. */
+static gint64
+numel_but (const TsTensor *t,
+           guint           skip)
+{
+  gint64 n = 1;
+
+  for (guint d = 0; d < t->ndim; d++)
+    if (d != skip)
+      n *= t->shape[d];
+  return n;
+}
+
+/* at::matmul's checks in its order and words: with one operand batched
+ * and the other a matrix or vector it folds the batch into the rows (of
+ * b^T when b is the batched one) for mm/mv; with both batched it
+ * broadcasts the batch dims and calls bmm. Shapes first, then dtypes. */
+static gboolean
+matmul_batched_check (TsTensor  *a,
+                      TsTensor  *b,
+                      GError   **error)
+{
+  gboolean fold_a = b->ndim <= 2, fold_b = a->ndim <= 2;
+  TsTensor *big = fold_b ? b : a, *small = fold_b ? a : b;
+
+  if (fold_a || fold_b)
+    {
+      guint kd = fold_a ? a->ndim - 1 : b->ndim - 2;
+      gint64 k = big->shape[kd], rows = numel_but (big, kd);
+      /* the other operand as mm/mv sees it (a^T when b is folded) */
+      gint64 k2 = small->ndim == 1 ? small->shape[0] : fold_a ? small->shape[0] : small->shape[1];
+      gint64 cols = small->ndim == 1 ? 1 : fold_a ? small->shape[1] : small->shape[0];
+
+      if (k2 != k && small->ndim == 1)
+        g_set_error (error, TS_TENSOR_ERROR, TS_TENSOR_ERROR_RUNTIME,
+                     "size mismatch, got %" G_GINT64_FORMAT ", %" G_GINT64_FORMAT "x%" G_GINT64_FORMAT
+                     ",%" G_GINT64_FORMAT, rows, rows, k, k2);
+      else if (k2 != k)
+        g_set_error (error, TS_TENSOR_ERROR, TS_TENSOR_ERROR_RUNTIME,
+                     "mat1 and mat2 shapes cannot be multiplied (%" G_GINT64_FORMAT "x%" G_GINT64_FORMAT
+                     " and %" G_GINT64_FORMAT "x%" G_GINT64_FORMAT ")", rows, k, k2, cols);
+      if (k2 != k)
+        return FALSE;
+    }
+  else
+    {
+      gint64 shape[TS_MAX_DIMS], batch = 1;
+      guint ndim;
+
+      if (!ts_broadcast_shapes (a->ndim - 2, a->shape, b->ndim - 2, b->shape, &ndim, shape, error))
+        return kernel_error (error);
+      for (guint d = 0; d < ndim; d++)
+        batch *= shape[d];
+      if (a->shape[a->ndim - 1] != b->shape[b->ndim - 2])
+        {
+          g_set_error (error, TS_TENSOR_ERROR, TS_TENSOR_ERROR_RUNTIME,
+                       "Expected size for first two dimensions of batch2 tensor to be: [%" G_GINT64_FORMAT
+                       ", %" G_GINT64_FORMAT "] but got: [%" G_GINT64_FORMAT ", %" G_GINT64_FORMAT "].",
+                       batch, a->shape[a->ndim - 1], batch, b->shape[b->ndim - 2]);
+          return FALSE;
+        }
+    }
+  if (big->dtype != small->dtype)
+    {
+      g_set_error (error, TS_TENSOR_ERROR, TS_TENSOR_ERROR_RUNTIME, "expected scalar type %s but found %s",
+                   ts_dtype_scalar_type_name (big->dtype), ts_dtype_scalar_type_name (small->dtype));
+      return FALSE;
+    }
+  return TRUE;
+}
+
+/* matmul with a batch dim: one aten::bmm launch over the broadcast batch
+ * (PyTorch expands and folds the batch dims into one, then calls bmm) */
+static TsTensor *
+matmul_batched (TsTensor  *a,
+                TsTensor  *b,
+                TsDevice   device,
+                GError   **error)
+{
+  TsView va, vb;
+  gint64 shape[TS_MAX_DIMS];
+  gint64 batch = 1, m, n, k;
+  guint ndim;
+  TsTensor *out;
+  Job *job;
+
+  if (!matmul_batched_check (a, b, error))
+    return NULL;
+  tensor_view (a, &va);
+  tensor_view (b, &vb);
+  if (!ts_matmul_shape (&va, &vb, &ndim, shape, error))
+    {
+      kernel_error (error);
+      return NULL;
+    }
+  m = a->ndim > 1 ? a->shape[a->ndim - 2] : 1;
+  k = a->shape[a->ndim - 1];
+  n = b->ndim > 1 ? b->shape[b->ndim - 1] : 1;
+  for (guint d = 0; d + (a->ndim > 1) + (b->ndim > 1) < ndim; d++)
+    batch *= shape[d];
+  out = ts_tensor_new_empty (device, a->dtype, ndim, shape, FALSE, error);
+  if (out == NULL || ts_tensor_numel (out) == 0)
+    return out;
+  job = job_new (ts_op_get (TS_OP_BMM));
+  job->block = 256;
+  job->grid = (guint32) CLAMP (batch * ((m + 127) / 128) * ((n + 127) / 128), 1, G_MAXINT32);
+  job_set (job, 0, out);
+  job_set (job, 1, a);
+  job_set (job, 2, b);
+  if (!dispatch (job, device, ts_cost_matmul (batch, m, n, k, a->dtype), error))
+    {
+      ts_tensor_unref (out);
+      return NULL;
+    }
+  return out;
 }
 
 TsTensor *
@@ -1410,11 +1531,7 @@ ts_ops_matmul (TsTensor  *a,
       return NULL;
     }
   if (a->ndim > 2 || b->ndim > 2)
-    {
-      g_set_error_literal (error, TS_TENSOR_ERROR, TS_TENSOR_ERROR_NOT_IMPLEMENTED,
-                           "batched matmul is not supported yet");
-      return NULL;
-    }
+    return matmul_batched (a, b, device, error);
   if (a->dtype != b->dtype)
     {
       g_set_error (error, TS_TENSOR_ERROR, TS_TENSOR_ERROR_RUNTIME,
@@ -2937,6 +3054,90 @@ copy_device (Job                 *job,
   return err;
 }
 
+/* The job machinery for families in other files (ts-ops-private.h) */
+
+gboolean
+ts_ops_common_device (TsTensor **tensors,
+                      guint      n,
+                      TsDevice  *device,
+                      GError   **error)
+{
+  return common_device (tensors, n, device, error);
+}
+
+TsOpJob *
+ts_op_job_new (TsOpId id)
+{
+  return job_new (ts_op_get (id));
+}
+
+const TsOpDesc *
+ts_op_job_desc (const TsOpJob *job)
+{
+  return job->desc;
+}
+
+void
+ts_op_job_set (TsOpJob  *job,
+               guint     slot,
+               TsTensor *tensor)
+{
+  g_return_if_fail (slot < G_N_ELEMENTS (job->t));
+  job_set (job, slot, tensor);
+}
+
+void
+ts_op_job_set_output (TsOpJob  *job,
+                      guint     slot,
+                      TsTensor *tensor)
+{
+  ts_op_job_set (job, slot, tensor);
+  job->out_mask |= 1u << slot;
+}
+
+void
+ts_op_job_set_args (TsOpJob *job,
+                    gint64   arg,
+                    int      dim,
+                    guint64  mask)
+{
+  job->scalar.ivalue = arg;
+  job->dims[0] = dim;
+  job->dim_mask = mask;
+}
+
+void
+ts_op_job_unpack (const TsOpJob *job,
+                  TsView        *views,
+                  TsOpJobArgs   *args)
+{
+  for (guint i = 0; i < G_N_ELEMENTS (job->t); i++)
+    if (job->t[i] != NULL)
+      tensor_view (job->t[i], &views[i]);
+    else
+      memset (&views[i], 0, sizeof views[i]);
+  args->arg = job->scalar.ivalue;
+  args->dim = job->dims[0];
+  args->mask = job->dim_mask;
+}
+
+void
+ts_op_job_view (const TsOpJob *job,
+                guint          slot,
+                TsView        *view)
+{
+  tensor_view (job->t[slot], view);
+}
+
+gboolean
+ts_op_job_dispatch (TsOpJob       *job,
+                    TsDevice       device,
+                    TsKernelCost   cost,
+                    GError       **error)
+{
+  return dispatch (job, device, cost, error);
+}
+
 /* Each family's CPU kernel entry and device function: a job finds both
  * through its op's descriptor. */
 static const struct
@@ -2960,6 +3161,10 @@ static const struct
   [TS_OP_FAMILY_NONZERO] = { nonzero_job, host_only_device },
   [TS_OP_FAMILY_MASKED_FILL] = { masked_fill_job, host_only_device },
   [TS_OP_FAMILY_SOFTMAX] = { softmax_job, softmax_device },
+  [TS_OP_FAMILY_SHAPE] = { ts_ops_shape_job, ts_ops_host_device },
+  [TS_OP_FAMILY_SORT] = { ts_ops_sort_job, ts_ops_host_device },
+  [TS_OP_FAMILY_SCAN] = { ts_ops_scan_job, ts_ops_host_device },
+  [TS_OP_FAMILY_SCATTER] = { ts_ops_scatter_job, ts_ops_host_device },
 };
 
 static gboolean

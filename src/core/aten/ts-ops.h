@@ -76,6 +76,15 @@ TsTensor  *ts_ops_pin_memory      (TsTensor        *self,
 
 /* Reductions over dims (n_dims == 0: all of them). dtype may be
  * TS_DTYPE_UNDEFINED for PyTorch's default. */
+/* A REDUCE op of the table (sum, mean, prod, amax, amin) over @dims (all
+ * when @n_dims is 0) into @dtype (UNDEFINED: the op's result dtype). */
+TsTensor  *ts_ops_reduce          (TsOpId           id,
+                                   TsTensor        *self,
+                                   const int       *dims,
+                                   guint            n_dims,
+                                   gboolean         keepdim,
+                                   TsDType          dtype,
+                                   GError         **error);
 TsTensor  *ts_ops_sum             (TsTensor        *self,
                                    const int       *dims,
                                    guint            n_dims,

@@ -173,6 +173,10 @@ typedef enum
 #define TS_OP_ELEMENTWISE_ARANGE(b, u)
 #define TS_OP_ELEMENTWISE_RANDOM(b, u)
 #define TS_OP_ELEMENTWISE_SOFTMAX(b, u)
+#define TS_OP_ELEMENTWISE_SHAPE(b, u)
+#define TS_OP_ELEMENTWISE_SORT(b, u)
+#define TS_OP_ELEMENTWISE_SCAN(b, u)
+#define TS_OP_ELEMENTWISE_SCATTER(b, u)
 #define TS_OP_ENUM_ITEM(k)                    k,
 #define TS_OP_INIT(k, v)                      [k] = v,
 
@@ -351,6 +355,84 @@ gboolean ts_cpu_matmul          (const TsView *a,
                                  const TsView *out,
                                  GError      **error);
 
+/* -- Moving elements by position (ts-cpu-shape.c) ------------------------ */
+
+/* Steps the row-major index @idx of @shape; FALSE past the end */
+gboolean ts_view_next_index     (guint         ndim,
+                                 const gint64 *shape,
+                                 gint64       *idx);
+
+/* The op codes of the SHAPE family (the op list's KERNEL column). */
+typedef enum
+{
+  TS_SHAPE_TRIL,
+  TS_SHAPE_TRIU,
+  TS_SHAPE_FLIP,
+} TsShapeOp;
+
+/* tril (@upper FALSE) / triu: @out = @in with the elements of each matrix
+ * (the last two dims) below / above diagonal @diagonal zeroed; @out may
+ * be @in itself (tril_). */
+gboolean ts_cpu_triangle        (const TsView *in,
+                                 const TsView *out,
+                                 gint64        diagonal,
+                                 gboolean      upper,
+                                 GError      **error);
+/* flip: @out = @in reversed along each dim d with bit d of @dim_mask set;
+ * @out must not overlap @in. */
+gboolean ts_cpu_flip            (const TsView *in,
+                                 const TsView *out,
+                                 guint64       dim_mask,
+                                 GError      **error);
+
+/* -- Sorting and scans along a dim (ts-cpu-sort.c, ts-cpu-scan.c) ------- */
+
+/* The index in @v of the start of slice @slice along @dim (the other dims
+ * row-major; @idx[@dim] left as it is) */
+void     ts_slice_index         (const TsView *v,
+                                 guint         dim,
+                                 gint64        slice,
+                                 gint64       *idx);
+
+/* The op codes of the SORT family (the op list's KERNEL column) */
+typedef enum
+{
+  TS_SORT_SORT,
+  TS_SORT_TOPK,
+  TS_SORT_KTHVALUE,
+} TsSortOp;
+
+/* Sorts each slice of @in along @dim (stable; NaN largest) and writes
+ * sorted positions [@start, @start + n) to @values (@in's dtype) and
+ * @indices (int64), n their size along @dim. */
+gboolean ts_cpu_sort            (const TsView *in,
+                                 guint         dim,
+                                 gboolean      descending,
+                                 gint64        start,
+                                 const TsView *values,
+                                 const TsView *indices,
+                                 GError      **error);
+
+typedef enum
+{
+  TS_SCAN_CUMSUM,
+  TS_SCAN_CUMPROD,
+  TS_SCAN_CUMMAX,
+  TS_SCAN_CUMMIN,
+  TS_N_SCAN_OPS
+} TsScanOp;
+
+/* @out = the running sum/product of @in along @dim, in @out's dtype; or
+ * the running max/min (@out of @in's dtype, ties to the later element,
+ * NaN kept from the first one) with its int64 position in @indices
+ * (NULL for sums and products) */
+gboolean ts_cpu_scan            (TsScanOp      op,
+                                 const TsView *in,
+                                 guint         dim,
+                                 const TsView *out,
+                                 const TsView *indices,
+                                 GError      **error);
+
 /* -- Indexing ------------------------------------------------------------- */
 
 /* The first out-of-range index a kernel met, so that the runtime can turn
@@ -361,6 +443,17 @@ typedef struct
   gint64 position;   /* its row-major position in the index tensor */
   gint64 dim_size;   /* the size it had to be below */
 } TsIndexFailure;
+
+/* out.scatter_ (dim, index, src) (@add FALSE) or scatter_add_: @index
+ * int64 of @out's rank, @src of @out's dtype; out-of-range indices write
+ * nothing, fail with PyTorch's message and fill @failure (nullable). */
+gboolean ts_cpu_scatter         (const TsView   *out,
+                                 guint           dim,
+                                 const TsView   *index,
+                                 const TsView   *src,
+                                 gboolean        add,
+                                 TsIndexFailure *failure,
+                                 GError        **error);
 
 /* out = in.index_select (dim, index); index is int64 or int32, 0-dim or
  * 1-D. Nothing is written when an index is out of range: the error is

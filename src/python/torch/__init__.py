@@ -480,60 +480,10 @@ class Tensor(_C.TensorBase, metaclass=_TensorType):
     def expand_as(self, other):
         return self._expand(tuple(other.shape))
 
-    def flatten(self, start_dim=0, end_dim=-1):
-        shape = list(self.shape)
-        if not shape:
-            return self.reshape(1)
-        n = len(shape)
-        s, e = start_dim % n, end_dim % n
-        flat = 1
-        for d in shape[s:e + 1]:
-            flat *= d
-        return self.reshape(shape[:s] + [flat] + shape[e + 1:])
-
     def t(self):
         if self.dim() > 2:
             raise RuntimeError("t() expects a tensor with <= 2 dimensions, but self is %dD" % self.dim())
         return self.transpose(0, 1) if self.dim() == 2 else self
-
-    def permute(self, *dims):
-        dims = _shape_arg(dims)
-        out = self
-        order = list(range(self.dim()))
-        for i, d in enumerate(dims):
-            d %= _builtins.max(self.dim(), 1)
-            j = order.index(d)
-            if j != i:
-                out = out.transpose(i, j)
-                order[i], order[j] = order[j], order[i]
-        return out
-
-    def squeeze(self, dim=None):
-        shape = list(self.shape)
-        if dim is None:
-            new = [s for s in shape if s != 1]
-        else:
-            d = dim % _builtins.max(len(shape), 1)
-            new = shape[:d] + shape[d + 1:] if shape and shape[d] == 1 else shape
-        if self.is_contiguous():
-            return self._view(tuple(new))
-        return self.reshape(new)
-
-    def chunk(self, chunks, dim=0):
-        size = self.size(dim)
-        step = (size + chunks - 1) // chunks
-        return self.split(step, dim)
-
-    def split(self, split_size, dim=0):
-        size = self.size(dim)
-        if isinstance(split_size, (list, tuple)):
-            out, start = [], 0
-            for s in split_size:
-                out.append(self._slice(dim, start, start + s, 1))
-                start += s
-            return tuple(out)
-        return tuple(self._slice(dim, i, _builtins.min(i + split_size, size), 1)
-                     for i in range(0, size, split_size))
 
     def __len__(self):
         if self.dim() == 0:
@@ -671,11 +621,6 @@ class Tensor(_C.TensorBase, metaclass=_TensorType):
             return self.minimum(dim)
         r = self._max(dim, keepdim, True)
         return r if dim is None else return_types.min(r)
-
-    def argmax(self, dim=None, keepdim=False):
-        if dim is None:
-            return self.reshape(-1)._max(0, False, False)[1]
-        return self._max(dim, keepdim, False)[1]
 
     def all(self):
         return (self != 0).sum() == self.numel()
@@ -1210,16 +1155,8 @@ def reshape(input, shape):
     return input.reshape(shape)
 
 
-def flatten(input, start_dim=0, end_dim=-1):
-    return input.flatten(start_dim, end_dim)
-
-
 def unsqueeze(input, dim):
     return input.unsqueeze(dim)
-
-
-def squeeze(input, dim=None):
-    return input.squeeze(dim)
 
 
 def clone(input):
@@ -1228,33 +1165,6 @@ def clone(input):
 
 def numel(input):
     return input.numel()
-
-
-def cat(tensors, dim=0):
-    tensors = list(tensors)
-    first = tensors[0]
-    d = dim % first.dim()
-    shape = list(first.shape)
-    shape[d] = _builtins.sum(t.shape[d] for t in tensors)
-    out = empty(shape, dtype=first.dtype, device=first.device)
-    start = 0
-    for t in tensors:
-        n = t.shape[d]
-        out._slice(d, start, start + n, 1).copy_(t)
-        start += n
-    return out
-
-
-def stack(tensors, dim=0):
-    return cat([t.unsqueeze(dim) for t in tensors], dim)
-
-
-def chunk(input, chunks, dim=0):
-    return input.chunk(chunks, dim)
-
-
-def split(input, split_size, dim=0):
-    return input.split(split_size, dim)
 
 
 # random ------------------------------------------------------------------------
@@ -1426,6 +1336,12 @@ from . import nn  # noqa: E402
 from . import utils  # noqa: E402
 from .cuda import Stream, Event  # noqa: E402,F401
 from .nn.parameter import Parameter  # noqa: E402,F401
+# ops batch A (#14): shape ops, reductions over dims, sorting, scatter
+from . import _shape, _matmul, _reduce, _sort  # noqa: E402
+_shape._install()
+_matmul._install()
+_reduce._install()
+_sort._install()
 
 for _dt, _name in _LEGACY_NAMES.items():
     setattr(cuda, _name, _legacy_class(_dt, True))

@@ -1,0 +1,93 @@
+/* ts-ops-private.h: the job machinery of ts-ops.c, for op families in
+ * other files (ts-ops-shape.c)
+ *
+ * Copyright 2026 The Tensorscope authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * A family in another file gives ts-ops.c's family table its CPU kernel
+ * entry and its device function, and builds its jobs through these: a job
+ * holds up to four tensors (slot 0 the output), an integer, a dim and a
+ * mask.
+ */
+
+#pragma once
+
+#include "ts-cuda-kernels.h"
+#include "ts-ops.h"
+
+G_BEGIN_DECLS
+
+typedef struct _Job TsOpJob;
+
+/* ts-ops.c's device rule: the one device of all operands (CPU 0-dim
+ * tensors ride along), or PyTorch's error */
+gboolean  ts_ops_common_device (TsTensor    **tensors,
+                                guint         n,
+                                TsDevice     *device,
+                                GError      **error);
+
+TsOpJob  *ts_op_job_new      (TsOpId          id);
+const TsOpDesc *ts_op_job_desc (const TsOpJob *job);
+void      ts_op_job_set      (TsOpJob        *job,
+                              guint           slot,
+                              TsTensor       *tensor);
+/* an output besides slot 0 (the sanitizer sees it written) */
+void      ts_op_job_set_output (TsOpJob      *job,
+                                guint         slot,
+                                TsTensor     *tensor);
+/* the family's arguments: an integer, a dim, and a mask of dims or flags */
+void      ts_op_job_set_args (TsOpJob        *job,
+                              gint64          arg,
+                              int             dim,
+                              guint64         mask);
+typedef struct
+{
+  gint64  arg;
+  int     dim;
+  guint64 mask;
+} TsOpJobArgs;
+
+/* What a family's CPU entry reads: the views of the job's four slots
+ * (those not set left zeroed) and its arguments */
+void      ts_op_job_unpack   (const TsOpJob  *job,
+                              TsView         *views,
+                              TsOpJobArgs    *args);
+void      ts_op_job_view     (const TsOpJob  *job,
+                              guint           slot,
+                              TsView         *view);
+/* Runs the job on the CPU at once, or launches it on its device (the
+ * trace, the sanitizer); takes ownership of it. */
+gboolean  ts_op_job_dispatch (TsOpJob        *job,
+                              TsDevice        device,
+                              TsKernelCost    cost,
+                              GError        **error);
+
+/* Launches op @id (slot 0 its output, slot 1 @self) into @out: NULL for
+ * a new tensor of @self's shape and @dtype, else a tensor of that shape
+ * and dtype (@self itself for an in-place form); copy-like cost. Returns
+ * a new reference to the output. (ts-ops-shape.c) */
+TsTensor *ts_ops_launch_like  (TsOpId                id,
+                               TsTensor             *self,
+                               TsTensor             *out,
+                               TsDType               dtype,
+                               gint64                arg,
+                               int                   dim,
+                               guint64               mask,
+                               GError              **error);
+
+/* The SHAPE family (ts-ops-shape.c), SORT and SCAN (ts-ops-sort.c) */
+gboolean  ts_ops_shape_job    (TsOpJob              *job,
+                               GError              **error);
+gboolean  ts_ops_sort_job     (TsOpJob              *job,
+                               GError              **error);
+gboolean  ts_ops_scan_job     (TsOpJob              *job,
+                               GError              **error);
+gboolean  ts_ops_scatter_job  (TsOpJob              *job,
+                               GError              **error);
+/* the device function of families without device kernels (the host
+ * fallback runs them) */
+int       ts_ops_host_device  (TsOpJob              *job,
+                               const TsCudaKernels  *k,
+                               gpointer              stream);
+
+G_END_DECLS

@@ -1,0 +1,104 @@
+/* ts-cpu-shape.c: kernels that move elements by position (tril, triu, flip)
+ *
+ * Copyright 2026 The Tensorscope authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * Both walk the output in row-major order and copy whole elements as
+ * bytes, so every dtype is the same loop; a zero of any dtype is all zero
+ * bits. @in and @out have the same shape and dtype.
+ */
+
+#include "config.h"
+
+#include <string.h>
+
+#include "ts-cpu-kernels.h"
+
+static gboolean
+check_same (const TsView  *in,
+            const TsView  *out,
+            GError       **error)
+{
+  if (in->dtype != out->dtype || in->ndim != out->ndim ||
+      memcmp (in->shape, out->shape, in->ndim * sizeof (gint64)) != 0)
+    {
+      g_set_error_literal (error, TS_KERNEL_ERROR, TS_KERNEL_ERROR_SHAPE,
+                           "the output's shape and dtype must be the input's");
+      return FALSE;
+    }
+  return TRUE;
+}
+
+gboolean
+ts_view_next_index (guint         ndim,
+                    const gint64 *shape,
+                    gint64       *idx)
+{
+  for (guint d = ndim; d-- > 0;)
+    {
+      if (++idx[d] < shape[d])
+        return TRUE;
+      idx[d] = 0;
+    }
+  return FALSE;
+}
+
+gboolean
+ts_cpu_triangle (const TsView *in,
+                 const TsView *out,
+                 gint64        diagonal,
+                 gboolean      upper,
+                 GError      **error)
+{
+  gsize esize = ts_dtype_size (in->dtype);
+  gint64 idx[TS_MAX_DIMS] = { 0 };
+  guint r = in->ndim - 2, c = in->ndim - 1;
+
+  g_return_val_if_fail (in != NULL && out != NULL && in->ndim >= 2, FALSE);
+
+  if (!check_same (in, out, error))
+    return FALSE;
+  if (ts_view_numel (out) == 0)
+    return TRUE;
+  do
+    {
+      gint64 off = idx[c] - idx[r];
+      gboolean keep = upper ? off >= diagonal : off <= diagonal;
+      guint8 *dst = ts_view_element_ptr (out, idx);
+
+      /* in place (tril_), kept elements are already there */
+      if (!keep)
+        memset (dst, 0, esize);
+      else if (in->data != out->data || in->offset != out->offset ||
+               memcmp (in->strides, out->strides, in->ndim * sizeof (gint64)) != 0)
+        memcpy (dst, ts_view_element_ptr (in, idx), esize);
+    }
+  while (ts_view_next_index (out->ndim, out->shape, idx));
+  return TRUE;
+}
+
+gboolean
+ts_cpu_flip (const TsView *in,
+             const TsView *out,
+             guint64       dim_mask,
+             GError      **error)
+{
+  gsize esize = ts_dtype_size (in->dtype);
+  gint64 idx[TS_MAX_DIMS] = { 0 };
+  gint64 src[TS_MAX_DIMS];
+
+  g_return_val_if_fail (in != NULL && out != NULL, FALSE);
+
+  if (!check_same (in, out, error))
+    return FALSE;
+  if (ts_view_numel (out) == 0)
+    return TRUE;
+  do
+    {
+      for (guint d = 0; d < in->ndim; d++)
+        src[d] = dim_mask & (G_GUINT64_CONSTANT (1) << d) ? in->shape[d] - 1 - idx[d] : idx[d];
+      memcpy (ts_view_element_ptr (out, idx), ts_view_element_ptr (in, src), esize);
+    }
+  while (ts_view_next_index (out->ndim, out->shape, idx));
+  return TRUE;
+}

@@ -1,0 +1,227 @@
+/* ts-py-shape.c: bindings of the shape ops and reductions over dims
+ *
+ * Copyright 2026 The Tensorscope authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * Private entry points of torch/_shape.py and torch/_reduce.py, which
+ * parse PyTorch's arguments and check them with its messages first.
+ */
+
+#include "config.h"
+
+#include "ts-op-table.h"
+#include "ts-ops-shape.h"
+#include "ts-ops-sort.h"
+#include "ts-py-private.h"
+
+/* @error by reference: the call that fills it is an argument of this one,
+ * and C leaves the order in which arguments are evaluated open. */
+static PyObject *
+wrap_result (TsTensor  *t,
+             GError   **error)
+{
+  if (t == NULL)
+    return ts_py_set_error (*error);
+  return ts_py_tensor_wrap (t);
+}
+
+/* @t, the op's output: @out itself when the call gave one (in place, out=) */
+static PyObject *
+wrap_out (TsTensor  *t,
+          PyObject  *out,
+          GError   **error)
+{
+  if (t == NULL || out == Py_None)
+    return wrap_result (t, error);
+  ts_tensor_unref (t);
+  Py_INCREF (out);
+  return out;
+}
+
+/* _triangle(self, diagonal, upper, out): out None, self (in place) or a
+ * tensor of self's shape and dtype */
+static PyObject *
+py_triangle (PyObject *module,
+             PyObject *args)
+{
+  PyObject *self, *out;
+  long long diagonal;
+  int upper;
+  GError *error = NULL;
+  TsTensor *t;
+
+  ts_py_update_callsite ();
+  if (!PyArg_ParseTuple (args, "OLpO", &self, &diagonal, &upper, &out))
+    return NULL;
+  if (!ts_py_is_tensor (self) || (out != Py_None && !ts_py_is_tensor (out)))
+    return PyErr_Format (PyExc_TypeError, "_triangle() takes tensors");
+  t = ts_ops_triangle (ts_py_tensor_get (self), diagonal, upper,
+                       out == Py_None ? NULL : ts_py_tensor_get (out), &error);
+  return wrap_out (t, out, &error);
+}
+
+/* _flip(self, dim_mask) */
+static PyObject *
+py_flip (PyObject *module,
+         PyObject *args)
+{
+  PyObject *self;
+  unsigned long long mask;
+  GError *error = NULL;
+
+  ts_py_update_callsite ();
+  if (!PyArg_ParseTuple (args, "OK", &self, &mask))
+    return NULL;
+  if (!ts_py_is_tensor (self))
+    return PyErr_Format (PyExc_TypeError, "_flip() takes a tensor");
+  return wrap_result (ts_ops_flip (ts_py_tensor_get (self), mask, &error), &error);
+}
+
+/* _reduce(name, self, dims, keepdim, dtype): a REDUCE op of the table by
+ * its name over the dims of a tuple (empty: all) */
+static PyObject *
+py_reduce (PyObject *module,
+           PyObject *args)
+{
+  const char *name;
+  PyObject *self, *dims_obj, *dtype_obj;
+  int keepdim;
+  int dims[TS_MAX_DIMS];
+  Py_ssize_t n;
+  TsDType dtype;
+  const TsOpDesc *desc;
+  GError *error = NULL;
+
+  ts_py_update_callsite ();
+  if (!PyArg_ParseTuple (args, "sOO!pO", &name, &self, &PyTuple_Type, &dims_obj, &keepdim, &dtype_obj))
+    return NULL;
+  desc = ts_op_lookup (name);
+  if (desc == NULL || desc->family != TS_OP_FAMILY_REDUCE || !ts_py_is_tensor (self))
+    return PyErr_Format (PyExc_TypeError, "_reduce(): no reduction %s over a tensor", name);
+  n = PyTuple_GET_SIZE (dims_obj);
+  if (n > TS_MAX_DIMS)
+    return PyErr_Format (PyExc_RuntimeError, "too many dims");
+  for (Py_ssize_t i = 0; i < n; i++)
+    dims[i] = (int) PyLong_AsLong (PyTuple_GET_ITEM (dims_obj, i));
+  if (PyErr_Occurred () || !ts_py_parse_dtype (dtype_obj, &dtype))
+    return NULL;
+  return wrap_result (ts_ops_reduce (desc->id, ts_py_tensor_get (self), dims, (guint) n, keepdim, dtype, &error),
+                      &error);
+}
+
+/* _sort(name, self, dim, descending, start, n) -> (values, indices): the
+ * SORT ops, cummax and cummin */
+static PyObject *
+py_sort (PyObject *module,
+         PyObject *args)
+{
+  const char *name;
+  PyObject *self;
+  int dim, descending;
+  long long start, n;
+  const TsOpDesc *desc;
+  TsTensor *values, *indices;
+  GError *error = NULL;
+
+  ts_py_update_callsite ();
+  if (!PyArg_ParseTuple (args, "sOipLL", &name, &self, &dim, &descending, &start, &n))
+    return NULL;
+  desc = ts_op_lookup (name);
+  if (desc == NULL || (desc->family != TS_OP_FAMILY_SORT && desc->id != TS_OP_CUMMAX && desc->id != TS_OP_CUMMIN) ||
+      !ts_py_is_tensor (self))
+    return PyErr_Format (PyExc_TypeError, "_sort(): no sort op %s over a tensor", name);
+  if (!ts_ops_sort (desc->id, ts_py_tensor_get (self), dim, descending, start, n, &values, &indices, &error))
+    return ts_py_set_error (error);
+  return Py_BuildValue ("(NN)", ts_py_tensor_wrap (values), ts_py_tensor_wrap (indices));
+}
+
+/* _scan(name, self, dim, dtype, out) */
+static PyObject *
+py_scan (PyObject *module,
+         PyObject *args)
+{
+  const char *name;
+  PyObject *self, *dtype_obj, *out;
+  int dim;
+  TsDType dtype;
+  const TsOpDesc *desc;
+  TsTensor *t;
+  GError *error = NULL;
+
+  ts_py_update_callsite ();
+  if (!PyArg_ParseTuple (args, "sOiOO", &name, &self, &dim, &dtype_obj, &out))
+    return NULL;
+  desc = ts_op_lookup (name);
+  if (desc == NULL || desc->family != TS_OP_FAMILY_SCAN || !ts_py_is_tensor (self) ||
+      (out != Py_None && !ts_py_is_tensor (out)))
+    return PyErr_Format (PyExc_TypeError, "_scan(): no scan op %s over tensors", name);
+  if (!ts_py_parse_dtype (dtype_obj, &dtype))
+    return NULL;
+  t = ts_ops_scan (desc->id, ts_py_tensor_get (self), dim, dtype,
+                   out == Py_None ? NULL : ts_py_tensor_get (out), &error);
+  return wrap_out (t, out, &error);
+}
+
+/* _scatter_(self, dim, index, src, add) -> self */
+static PyObject *
+py_scatter_ (PyObject *module,
+             PyObject *args)
+{
+  PyObject *self, *index, *src;
+  int dim, add;
+  GError *error = NULL;
+
+  ts_py_update_callsite ();
+  if (!PyArg_ParseTuple (args, "OiOOp", &self, &dim, &index, &src, &add))
+    return NULL;
+  if (!ts_py_is_tensor (self) || !ts_py_is_tensor (index) || !ts_py_is_tensor (src))
+    return PyErr_Format (PyExc_TypeError, "_scatter_() takes tensors");
+  if (!ts_ops_scatter_ (ts_py_tensor_get (self), dim, ts_py_tensor_get (index), ts_py_tensor_get (src), add,
+                        &error))
+    return ts_py_set_error (error);
+  Py_INCREF (self);
+  return self;
+}
+
+/* _scatter_launch(name, self, dim, index, src) -> self: index_add_ and
+ * index_copy_, checked by the caller, index expanded to src's shape */
+static PyObject *
+py_scatter_launch (PyObject *module,
+                   PyObject *args)
+{
+  const char *name;
+  PyObject *self, *index, *src;
+  int dim;
+  const TsOpDesc *desc;
+  GError *error = NULL;
+
+  ts_py_update_callsite ();
+  if (!PyArg_ParseTuple (args, "sOiOO", &name, &self, &dim, &index, &src))
+    return NULL;
+  desc = ts_op_lookup (name);
+  if (desc == NULL || desc->family != TS_OP_FAMILY_SCATTER ||
+      !ts_py_is_tensor (self) || !ts_py_is_tensor (index) || !ts_py_is_tensor (src))
+    return PyErr_Format (PyExc_TypeError, "_scatter_launch(): no scatter op %s over tensors", name);
+  if (!ts_ops_scatter_launch (desc->id, ts_py_tensor_get (self), dim, ts_py_tensor_get (index),
+                              ts_py_tensor_get (src), &error))
+    return ts_py_set_error (error);
+  Py_INCREF (self);
+  return self;
+}
+
+static PyMethodDef shape_methods[] = {
+  { "_scatter_launch", py_scatter_launch, METH_VARARGS, NULL },
+  { "_scatter_", py_scatter_, METH_VARARGS, NULL },
+  { "_sort", py_sort, METH_VARARGS, NULL },
+  { "_scan", py_scan, METH_VARARGS, NULL },
+  { "_reduce", py_reduce, METH_VARARGS, NULL },
+  { "_triangle", py_triangle, METH_VARARGS, NULL },
+  { "_flip", py_flip, METH_VARARGS, NULL },
+  { NULL }
+};
+
+gboolean
+ts_py_shape_register (PyObject *module)
+{
+  return PyModule_AddFunctions (module, shape_methods) == 0;
+}
