@@ -54,6 +54,7 @@ gint64    ts_py_strided_extent   (guint         ndim,
 PyObject *ts_py_sanitizer_raise  (GError    *error);
 /* Code of our torch package (left out of the user's stacks). */
 gboolean  ts_py_is_torch_code    (PyCodeObject *code);
+void      ts_py_set_torch_dir    (PyObject  *dir);
 
 /* ts-py-autograd.c: Tensor's autograd attributes and methods, added to
  * the type after PyType_Ready; torch._C's autograd functions. */
