@@ -189,12 +189,60 @@ read_dim3 (Importer *im,
     }
 }
 
+/* The integer args an event may carry: where each goes in the Event, and
+ * the flag that says it was there (offset 0: no flag). */
+static const struct
+{
+  const char *key;
+  gsize       value;
+  gsize       present;
+} int_args[] = {
+  { "correlation", G_STRUCT_OFFSET (Event, correlation), G_STRUCT_OFFSET (Event, has_correlation) },
+  { "device", G_STRUCT_OFFSET (Event, device), G_STRUCT_OFFSET (Event, has_device) },
+  { "stream", G_STRUCT_OFFSET (Event, stream), G_STRUCT_OFFSET (Event, has_stream) },
+  { "bytes", G_STRUCT_OFFSET (Event, bytes), 0 },
+  { "Bytes", G_STRUCT_OFFSET (Event, bytes), 0 },
+  { "Device Type", G_STRUCT_OFFSET (Event, dev_type), 0 },
+  { "Device Id", G_STRUCT_OFFSET (Event, dev_id), 0 },
+  { "Total Allocated", G_STRUCT_OFFSET (Event, total_allocated), G_STRUCT_OFFSET (Event, has_totals) },
+  { "Total Reserved", G_STRUCT_OFFSET (Event, total_reserved), 0 },
+  { "fromDevice", G_STRUCT_OFFSET (Event, from_device), 0 },
+  { "toDevice", G_STRUCT_OFFSET (Event, to_device), 0 },
+};
+
+/* Reads the value of key into the Event when it is one of int_args. */
+static gboolean
+read_int_arg (Importer    *im,
+              const char  *key,
+              gsize        len,
+              gboolean    *handled,
+              GError     **error)
+{
+  guint8 *ev = (guint8 *) &im->ev;
+
+  *handled = FALSE;
+  for (guint i = 0; i < G_N_ELEMENTS (int_args); i++)
+    if (key_is (key, len, int_args[i].key))
+      {
+        gboolean ok, *present = int_args[i].present ? (gboolean *) (ev + int_args[i].present) : &ok;
+
+        *handled = TRUE;
+        if (!read_int_loose (im, (gint64 *) (ev + int_args[i].value), present, error))
+          return FALSE;
+        /* "Total Allocated" marks the totals as present even when loose */
+        if (int_args[i].present == G_STRUCT_OFFSET (Event, has_totals))
+          *present = TRUE;
+        return TRUE;
+      }
+  return TRUE;
+}
+
 static gboolean
 read_args (Importer *im,
            GError  **error)
 {
   Event *ev = &im->ev;
-  gboolean first = TRUE, more, ok;
+  gboolean first = TRUE, more, handled;
   const char *key;
   gsize len;
 
@@ -208,27 +256,11 @@ read_args (Importer *im,
         return FALSE;
       if (!more)
         return TRUE;
-      if (key_is (key, len, "correlation"))
-        {
-          if (!read_int_loose (im, &ev->correlation, &ev->has_correlation, error))
-            return FALSE;
-        }
-      else if (key_is (key, len, "device"))
-        {
-          if (!read_int_loose (im, &ev->device, &ev->has_device, error))
-            return FALSE;
-        }
-      else if (key_is (key, len, "stream"))
-        {
-          if (!read_int_loose (im, &ev->stream, &ev->has_stream, error))
-            return FALSE;
-        }
-      else if (key_is (key, len, "bytes") || key_is (key, len, "Bytes"))
-        {
-          if (!read_int_loose (im, &ev->bytes, &ok, error))
-            return FALSE;
-        }
-      else if (key_is (key, len, "grid"))
+      if (!read_int_arg (im, key, len, &handled, error))
+        return FALSE;
+      if (handled)
+        continue;
+      if (key_is (key, len, "grid"))
         {
           if (!read_dim3 (im, ev->grid, error))
             return FALSE;
@@ -236,37 +268,6 @@ read_args (Importer *im,
       else if (key_is (key, len, "block"))
         {
           if (!read_dim3 (im, ev->block, error))
-            return FALSE;
-        }
-      else if (key_is (key, len, "Device Type"))
-        {
-          if (!read_int_loose (im, &ev->dev_type, &ok, error))
-            return FALSE;
-        }
-      else if (key_is (key, len, "Device Id"))
-        {
-          if (!read_int_loose (im, &ev->dev_id, &ok, error))
-            return FALSE;
-        }
-      else if (key_is (key, len, "Total Allocated"))
-        {
-          if (!read_int_loose (im, &ev->total_allocated, &ok, error))
-            return FALSE;
-          ev->has_totals = TRUE;
-        }
-      else if (key_is (key, len, "Total Reserved"))
-        {
-          if (!read_int_loose (im, &ev->total_reserved, &ok, error))
-            return FALSE;
-        }
-      else if (key_is (key, len, "fromDevice"))
-        {
-          if (!read_int_loose (im, &ev->from_device, &ok, error))
-            return FALSE;
-        }
-      else if (key_is (key, len, "toDevice"))
-        {
-          if (!read_int_loose (im, &ev->to_device, &ok, error))
             return FALSE;
         }
       else if (key_is (key, len, "cuda_sync_kind") && ts_json_peek (&im->r) == '"')
