@@ -25,15 +25,16 @@ def _check(lr, eps, betas, weight_decay):
 
 
 class Adam(Optimizer):
+    """Its param_groups hold the options PyTorch 1.13's do, in its order."""
     _decoupled = False
 
     def __init__(self, params, lr=1e-3, betas=(0.9, 0.999), eps=1e-8, weight_decay=0, amsgrad=False, *,
-                 foreach=None, maximize=False, capturable=False, differentiable=False, fused=None):
+                 foreach=None, maximize=False, capturable=False, differentiable=False, fused=False):
         _check(lr, eps, betas, weight_decay)
         defaults = dict(lr=lr, betas=betas, eps=eps, weight_decay=weight_decay, amsgrad=amsgrad,
                         maximize=maximize, foreach=foreach, capturable=capturable,
                         differentiable=differentiable, fused=fused)
-        super().__init__(params, defaults)
+        Optimizer.__init__(self, params, defaults)
 
     def __setstate__(self, state):
         super().__setstate__(state)
@@ -42,8 +43,9 @@ class Adam(Optimizer):
             group.setdefault('maximize', False)
             group.setdefault('foreach', None)
             group.setdefault('capturable', False)
-            group.setdefault('differentiable', False)
-            group.setdefault('fused', None)
+            if not self._decoupled:
+                group.setdefault('differentiable', False)
+                group.setdefault('fused', False)
         for s in self.state.values():
             if 'step' in s and not isinstance(s['step'], torch.Tensor):
                 s['step'] = torch.tensor(float(s['step']))
@@ -99,7 +101,8 @@ class AdamW(Adam):
     _decoupled = True
 
     def __init__(self, params, lr=1e-3, betas=(0.9, 0.999), eps=1e-8, weight_decay=1e-2, amsgrad=False, *,
-                 maximize=False, foreach=None, capturable=False, differentiable=False, fused=None):
-        super().__init__(params, lr=lr, betas=betas, eps=eps, weight_decay=weight_decay, amsgrad=amsgrad,
-                         foreach=foreach, maximize=maximize, capturable=capturable,
-                         differentiable=differentiable, fused=fused)
+                 maximize=False, foreach=None, capturable=False):
+        _check(lr, eps, betas, weight_decay)
+        defaults = dict(lr=lr, betas=betas, eps=eps, weight_decay=weight_decay, amsgrad=amsgrad,
+                        foreach=foreach, maximize=maximize, capturable=capturable)
+        Optimizer.__init__(self, params, defaults)

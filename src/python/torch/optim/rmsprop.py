@@ -74,7 +74,7 @@ class RMSprop(Optimizer):
 
 class Adagrad(Optimizer):
     def __init__(self, params, lr=1e-2, lr_decay=0, weight_decay=0, initial_accumulator_value=0, eps=1e-10,
-                 foreach=None, *, maximize=False, differentiable=False):
+                 foreach=None, *, maximize=False):
         if not 0.0 <= lr:
             raise ValueError("Invalid learning rate: {}".format(lr))
         if not 0.0 <= lr_decay:
@@ -87,7 +87,7 @@ class Adagrad(Optimizer):
             raise ValueError("Invalid epsilon value: {}".format(eps))
         defaults = dict(lr=lr, lr_decay=lr_decay, eps=eps, weight_decay=weight_decay,
                         initial_accumulator_value=initial_accumulator_value, foreach=foreach,
-                        maximize=maximize, differentiable=differentiable)
+                        maximize=maximize)
         super().__init__(params, defaults)
         for group in self.param_groups:
             for p in group['params']:

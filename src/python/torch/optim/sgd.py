@@ -42,9 +42,13 @@ class SGD(Optimizer):
                     d_p = p.grad if not group['maximize'] else -p.grad
                     if weight_decay != 0:
                         d_p = d_p.add(p, alpha=weight_decay)
-                    if momentum != 0:
-                        state = self.state[p]
-                        buf = state.get('momentum_buffer')
+                    # as PyTorch: every parameter with a grad gets the entry,
+                    # None without momentum
+                    state = self.state[p]
+                    buf = state.get('momentum_buffer')
+                    if momentum == 0:
+                        state['momentum_buffer'] = buf
+                    else:
                         if buf is None:
                             buf = torch.clone(d_p).detach()
                             state['momentum_buffer'] = buf
