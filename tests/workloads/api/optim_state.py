@@ -127,3 +127,42 @@ s2 = S.StepLR(torch.optim.SGD([torch.zeros(1, requires_grad=True)], lr=0.1), ste
 s2.load_state_dict(s.state_dict())
 t("sched loaded", lambda: (s2.last_epoch, fmt(s2.get_last_lr())))
 t("not optimizer", lambda: S.StepLR(object(), 2))
+
+
+# A script's own Optimizer subclass, as PyTorch's docs write one
+class SignSGD(torch.optim.Optimizer):
+    def __init__(self, params, lr=0.01):
+        super().__init__(params, dict(lr=lr))
+
+    @torch.no_grad()
+    def step(self, closure=None):
+        loss = None
+        if closure is not None:
+            with torch.enable_grad():
+                loss = closure()
+        for group in self.param_groups:
+            for p in group["params"]:
+                if p.grad is None:
+                    continue
+                st = self.state[p]
+                st["n"] = st.get("n", 0) + 1
+                p.add_(p.grad.sign(), alpha=-group["lr"])
+        return loss
+
+
+w = torch.tensor([1.0, -2.0, 0.5], requires_grad=True)
+opt = SignSGD([w], lr=0.25)
+sched = torch.optim.lr_scheduler.StepLR(opt, step_size=1, gamma=0.5)
+for _ in range(3):
+    opt.zero_grad()
+    (w * w).sum().backward()
+    opt.step()
+    sched.step()
+print("custom", w.tolist(), opt.state[w], opt.state_dict()["state"], sched.get_last_lr())
+print("requires_grad after step", w.requires_grad, w.is_leaf)
+
+# zero_grad()'s default is PyTorch 2.x's set_to_none=True: this line's
+# expectation is 2.x's None (1.13 printed zeros)
+w.grad = torch.ones(3)
+opt.zero_grad()
+print("zero_grad default", w.grad)
