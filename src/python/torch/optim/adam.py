@@ -2,11 +2,14 @@
 
 Tensorscope has no addcmul_/addcdiv_ yet: they are composed as PyTorch's CPU
 kernels evaluate them, self + (value * t1) * t2 and self + (value * t1) / t2,
-so the float rounding matches."""
+so the float rounding matches. foreach=True runs the same per-parameter
+loop (PyTorch would launch multi-tensor kernels); fused=True says it is not
+modeled."""
 
 import math
 
 import torch
+from torch import _unmodeled
 
 from .optimizer import Optimizer, _closure_loss
 
@@ -31,6 +34,9 @@ class Adam(Optimizer):
     def __init__(self, params, lr=1e-3, betas=(0.9, 0.999), eps=1e-8, weight_decay=0, amsgrad=False, *,
                  foreach=None, maximize=False, capturable=False, differentiable=False, fused=False):
         _check(lr, eps, betas, weight_decay)
+        if fused:
+            # one kernel for every parameter: not the per-parameter loop modeled here
+            raise _unmodeled.unsupported("torch.optim.Adam(..., fused=True)")
         defaults = dict(lr=lr, betas=betas, eps=eps, weight_decay=weight_decay, amsgrad=amsgrad,
                         maximize=maximize, foreach=foreach, capturable=capturable,
                         differentiable=differentiable, fused=fused)
