@@ -166,3 +166,16 @@ print("requires_grad after step", w.requires_grad, w.is_leaf)
 w.grad = torch.ones(3)
 opt.zero_grad()
 print("zero_grad default", w.grad)
+
+# clip_grad_norm_ over seeded CPU gradients, each norm type (to 5 digits:
+# the reductions' summation order may differ from PyTorch's in the last bit)
+torch.manual_seed(0)
+ps = [torch.zeros(37, 5, requires_grad=True), torch.zeros(300, requires_grad=True), torch.zeros(1, requires_grad=True)]
+for p in ps:
+    p.grad = torch.randn(p.shape)
+for nt in [2.0, 1.0, 3.0, float("inf")]:
+    gs = [p.grad.clone() for p in ps]
+    n = torch.nn.utils.clip_grad_norm_(ps, 1.0, norm_type=nt)
+    print("clip seeded", nt, "%.5g" % n.item(), ["%.5g" % p.grad.sum().item() for p in ps])
+    for p, g in zip(ps, gs):
+        p.grad = g
