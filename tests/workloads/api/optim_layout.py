@@ -10,3 +10,15 @@ for name in ["SGD", "Adam", "AdamW", "RMSprop", "Adagrad"]:
     print(name, list(o.state[w].keys()), {k: v for k, v in o.state_dict()["state"][0].items() if not isinstance(v, torch.Tensor) or v.dim() == 0})
     print(repr(o))
 o = torch.optim.SGD([w], lr=0.1); w.grad = torch.ones(2); o.step(); print(o.state_dict())
+
+
+# constructor errors
+for f in [lambda: torch.optim.SGD(torch.zeros(2, requires_grad=True), lr=0.1),
+          lambda: torch.optim.SGD([1.0], lr=0.1),
+          lambda: torch.optim.SGD({torch.zeros(2, requires_grad=True)}, lr=0.1),
+          lambda: torch.optim.SGD([{"params": []}, 3], lr=0.1),
+          lambda: torch.optim.lr_scheduler.StepLR(torch.optim.SGD([torch.zeros(1, requires_grad=True)], lr=0.1), 2, last_epoch=3)]:
+    try:
+        f(); print("no error")
+    except Exception as e:
+        print(type(e).__name__, e)

@@ -21,13 +21,22 @@ class _RequiredParameter:
 required = _RequiredParameter()
 
 
+def _typename(obj):
+    # as torch.typename: a tensor's type() ("torch.FloatTensor"), else the
+    # object's module and qualified name
+    if isinstance(obj, torch.Tensor):
+        return obj.type()
+    module = getattr(obj, '__module__', '') or ''
+    qualname = getattr(obj, '__qualname__', None) or getattr(obj, '__name__', None) or type(obj).__qualname__
+    return module + '.' + qualname if module else qualname
+
+
 class Optimizer:
     def __init__(self, params, defaults):
         self.defaults = defaults
         if isinstance(params, torch.Tensor):
             raise TypeError("params argument given to the optimizer should be "
-                            "an iterable of Tensors or dicts, but got " + torch.typename(params)
-                            if hasattr(torch, "typename") else "torch.Tensor")
+                            "an iterable of Tensors or dicts, but got " + _typename(params))
         self.state = defaultdict(dict)
         self.param_groups = []
         param_groups = list(params)
@@ -143,7 +152,7 @@ class Optimizer:
         for param in param_group['params']:
             if not isinstance(param, torch.Tensor):
                 raise TypeError("optimizer can only optimize Tensors, "
-                                "but one of the params is " + type(param).__module__ + "." + type(param).__name__)
+                                "but one of the params is " + _typename(param))
             if not param.is_leaf:
                 raise ValueError("can't optimize a non-leaf Tensor")
         for name, default in self.defaults.items():
