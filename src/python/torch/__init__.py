@@ -1334,6 +1334,8 @@ from . import _numpy  # noqa: E402
 from . import cuda  # noqa: E402
 from . import nn  # noqa: E402
 from . import utils  # noqa: E402
+from . import optim  # noqa: E402
+from .nn import utils as _nn_utils  # noqa: E402,F401
 from .cuda import Stream, Event  # noqa: E402,F401
 from .nn.parameter import Parameter  # noqa: E402,F401
 # ops batch A (#14): shape ops, reductions over dims, sorting, scatter
@@ -1351,9 +1353,9 @@ OutOfMemoryError = _C.OutOfMemoryError
 
 # What PyTorch has and Tensorscope does not model yet says so by name.
 __getattr__ = _unmodeled.module_getattr(__name__)
-for _name in ("optim", "optim.lr_scheduler", "amp", "cuda.amp", "distributed", "jit", "fx", "onnx",
+for _name in ("amp", "cuda.amp", "distributed", "jit", "fx", "onnx",
               "linalg", "fft", "special", "profiler", "distributions", "sparse", "func", "hub",
-              "testing", "utils.checkpoint", "nn.utils", "quantization", "ao", "export", "compiler",
+              "testing", "utils.checkpoint", "quantization", "ao", "export", "compiler",
               "multiprocessing", "library", "masked", "nested", "futures", "mps", "overrides"):
     _unmodeled.skeleton("torch." + _name)
 del _name

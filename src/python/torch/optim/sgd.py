@@ -1,0 +1,62 @@
+"""torch.optim.SGD, PyTorch 1.13's single-tensor update."""
+
+import torch
+
+from .optimizer import Optimizer, _closure_loss, required
+
+
+class SGD(Optimizer):
+    def __init__(self, params, lr=required, momentum=0, dampening=0, weight_decay=0, nesterov=False, *,
+                 maximize=False, foreach=None, differentiable=False):
+        if lr is not required and lr < 0.0:
+            raise ValueError("Invalid learning rate: {}".format(lr))
+        if momentum < 0.0:
+            raise ValueError("Invalid momentum value: {}".format(momentum))
+        if weight_decay < 0.0:
+            raise ValueError("Invalid weight_decay value: {}".format(weight_decay))
+        defaults = dict(lr=lr, momentum=momentum, dampening=dampening, weight_decay=weight_decay,
+                        nesterov=nesterov, maximize=maximize, foreach=foreach, differentiable=differentiable)
+        if nesterov and (momentum <= 0 or dampening != 0):
+            raise ValueError("Nesterov momentum requires a momentum and zero dampening")
+        super().__init__(params, defaults)
+
+    def __setstate__(self, state):
+        super().__setstate__(state)
+        for group in self.param_groups:
+            group.setdefault('nesterov', False)
+            group.setdefault('maximize', False)
+            group.setdefault('foreach', None)
+            group.setdefault('differentiable', False)
+
+    def step(self, closure=None):
+        loss = _closure_loss(closure)
+        with torch.no_grad():
+            for group in self.param_groups:
+                lr = group['lr']
+                momentum = group['momentum']
+                dampening = group['dampening']
+                weight_decay = group['weight_decay']
+                for p in group['params']:
+                    if p.grad is None:
+                        continue
+                    d_p = p.grad if not group['maximize'] else -p.grad
+                    if weight_decay != 0:
+                        d_p = d_p.add(p, alpha=weight_decay)
+                    # as PyTorch: every parameter with a grad gets the entry,
+                    # None without momentum
+                    state = self.state[p]
+                    buf = state.get('momentum_buffer')
+                    if momentum == 0:
+                        state['momentum_buffer'] = buf
+                    else:
+                        if buf is None:
+                            buf = torch.clone(d_p).detach()
+                            state['momentum_buffer'] = buf
+                        else:
+                            buf.mul_(momentum).add_(d_p, alpha=1 - dampening)
+                        if group['nesterov']:
+                            d_p = d_p.add(buf, alpha=momentum)
+                        else:
+                            d_p = buf
+                    p.add_(d_p, alpha=-lr)
+        return loss
