@@ -71,7 +71,7 @@ print(torch.cuda.get_sync_debug_mode())
 net = nn.Linear(2, 2)
 check(lambda: net.register_forward_hook(print))
 check(lambda: net.wieght)
-print(hasattr(net, "apply"), hasattr(net, "weight"))
+print(hasattr(net, "share_memory"), hasattr(net, "weight"))
 
 # A factory's out= is not ignored: it says it is not modeled.
 o = torch.empty(3)
