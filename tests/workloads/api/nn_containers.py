@@ -151,3 +151,28 @@ t("conv-shaped fan", lambda: nn.init._calculate_fan_in_and_fan_out(torch.empty(8
 t("gain", lambda: (nn.init.calculate_gain("tanh"), nn.init.calculate_gain("leaky_relu", 0.2)))
 t("fan 1d", lambda: nn.init.xavier_uniform_(torch.empty(3)))
 t("bad mode", lambda: nn.init.kaiming_uniform_(w, mode="fan"))
+
+# attribute stores: a value moves between parameters, buffers and modules
+m = nn.Module()
+m.register_buffer("a", torch.ones(1))
+m.a = nn.Parameter(torch.ones(2))
+t("buffer to param", lambda: ([k for k, _ in m.named_parameters()], [k for k, _ in m.named_buffers()]))
+t("param to tensor", lambda: setattr(m, "a", torch.ones(1)))
+m.a = None
+m.register_buffer("b", torch.ones(1), persistent=False)
+m.b = nn.ReLU()
+t("buffer to module", lambda: (list(m.state_dict()), [k for k, _ in m.named_children()]))
+t("module to tensor", lambda: setattr(m, "b", torch.ones(1)))
+m.b = None
+t("module to None", lambda: (m.b, list(m._modules)))
+del m.b
+t("deleted", lambda: (hasattr(m, "b"), list(m._parameters)))
+t("train non-bool", lambda: m.train("yes"))
+t("repr empty", lambda: (nn.Module(), nn.Sequential(), nn.ModuleList()))
+
+# Embedding: PyTorch's init after manual_seed, padding_idx, forward
+torch.manual_seed(0)
+emb = nn.Embedding(5, 3, padding_idx=1)
+t("embedding", lambda: (emb, [[round(v, 4) for v in row] for row in emb.weight.tolist()]))
+t("embedding forward", lambda: emb(torch.tensor([[0, 1], [4, 4]])).shape)
+t("embedding neg padding", lambda: nn.Embedding(4, 2, padding_idx=-1).padding_idx)

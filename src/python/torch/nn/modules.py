@@ -61,29 +61,45 @@ class Module:
         object.__setattr__(self, "_non_persistent_buffers_set", set())
 
     def __setattr__(self, name, value):
+        def remove_from(*stores):
+            for d in stores:
+                if d is not None and name in d:
+                    if d is self.__dict__:
+                        del d[name]
+                    else:
+                        d.pop(name)
         params = self.__dict__.get("_parameters")
         if isinstance(value, Parameter):
             if params is None:
                 raise AttributeError("cannot assign parameters before Module.__init__() call")
-            params[name] = value
-            self.__dict__.pop(name, None)
-        elif isinstance(value, Module):
-            if self.__dict__.get("_modules") is None:
-                raise AttributeError("cannot assign module before Module.__init__() call")
-            self._modules[name] = value
-            self.__dict__.pop(name, None)
+            remove_from(self.__dict__, self.__dict__.get("_buffers"), self.__dict__.get("_modules"))
+            self._non_persistent_buffers_set.discard(name)
+            self.register_parameter(name, value)
         elif params is not None and name in params:
             if value is not None:
                 raise TypeError("cannot assign '{}' as parameter '{}' (torch.nn.Parameter or None expected)"
                                 .format(_typename(value), name))
             params[name] = value
-        elif self.__dict__.get("_buffers") is not None and name in self._buffers:
-            if value is not None and not isinstance(value, torch.Tensor):
-                raise TypeError("cannot assign '{}' as buffer '{}' (torch.Tensor or None expected)"
-                                .format(_typename(value), name))
-            self._buffers[name] = value
         else:
-            object.__setattr__(self, name, value)
+            modules = self.__dict__.get("_modules")
+            if isinstance(value, Module):
+                if modules is None:
+                    raise AttributeError("cannot assign module before Module.__init__() call")
+                remove_from(self.__dict__, params, self.__dict__.get("_buffers"))
+                self._non_persistent_buffers_set.discard(name)
+                modules[name] = value
+            elif modules is not None and name in modules:
+                if value is not None:
+                    raise TypeError("cannot assign '{}' as child module '{}' (torch.nn.Module or None expected)"
+                                    .format(_typename(value), name))
+                modules[name] = value
+            elif self.__dict__.get("_buffers") is not None and name in self._buffers:
+                if value is not None and not isinstance(value, torch.Tensor):
+                    raise TypeError("cannot assign '{}' as buffer '{}' (torch.Tensor or None expected)"
+                                    .format(_typename(value), name))
+                self._buffers[name] = value
+            else:
+                object.__setattr__(self, name, value)
 
     def __getattr__(self, name):
         d = self.__dict__
@@ -98,6 +114,7 @@ class Module:
         for store in ("_parameters", "_buffers", "_modules"):
             if name in self.__dict__.get(store, {}):
                 del self.__dict__[store][name]
+                self.__dict__.get("_non_persistent_buffers_set", set()).discard(name)
                 return
         object.__delattr__(self, name)
 
@@ -287,6 +304,8 @@ class Module:
         return self._apply(lambda t: t.half() if t.dtype.is_floating_point else t)
 
     def train(self, mode=True):
+        if not isinstance(mode, bool):
+            raise ValueError("training mode is expected to be boolean")
         self.training = mode
         for m in self.children():
             m.train(mode)
