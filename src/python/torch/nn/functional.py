@@ -63,10 +63,15 @@ def relu(input, inplace=False):
 
 
 def tanh(input):
+    # PyTorch's deprecation (its warning names functional.py; here the caller)
+    import warnings
+    warnings.warn("nn.functional.tanh is deprecated. Use torch.tanh instead.", stacklevel=2)
     return input.tanh()
 
 
 def sigmoid(input):
+    import warnings
+    warnings.warn("nn.functional.sigmoid is deprecated. Use torch.sigmoid instead.", stacklevel=2)
     return input.sigmoid()
 
 
