@@ -130,3 +130,14 @@ d.eval()
 print("dropout eval", d(ones) is ones, d.training)
 print("dropout p=0", F.dropout(ones, 0.0) is ones, r(F.dropout(torch.ones(3), 1.0)))
 run("dropout bad p", lambda: nn.Dropout(1.5))
+
+# in-place activations on a tensor of the graph: the same values and gradients
+for name, f in (("leaky_relu_", lambda t: F.leaky_relu(t, 0.1, inplace=True)),
+                ("elu_", lambda t: F.elu(t, inplace=True)), ("silu_", lambda t: F.silu(t, inplace=True)),
+                ("ReLU(inplace)", nn.ReLU(inplace=True))):
+    a = torch.tensor([-1.0, 2.0, 0.5], requires_grad=True)
+    b = a * 2
+    c = f(b)
+    c.sum().backward()
+    print(name, c is b, r(c), r(a.grad))
+run("inplace leaf", lambda a: F.leaky_relu(a, inplace=True), [1.0, -1.0])

@@ -50,11 +50,16 @@ def embedding(input, weight, padding_idx=None, max_norm=None, norm_type=2.0,
 # mul, ...) so autograd flows through them; gelu's exact form needs erf and
 # softplus needs log1p, whose formulas are pending (forward values are exact).
 
+def _source(input, inplace):
+    # an in-place form computes from a copy: the graph saves it, not the
+    # input that copy_ then overwrites
+    return input.clone() if inplace and input.requires_grad else input
+
+
 def _inplace_result(input, out, inplace):
+    # copy_ records CopyBackwards: the gradient flows on to out's graph
     if inplace:
-        with torch.no_grad():
-            input.copy_(out)
-        return input
+        return input.copy_(out)
     return out
 
 
@@ -76,7 +81,8 @@ def sigmoid(input):
 
 
 def silu(input, inplace=False):
-    return _inplace_result(input, input * input.sigmoid(), inplace)
+    x = _source(input, inplace)
+    return _inplace_result(input, x * x.sigmoid(), inplace)
 
 
 def gelu(input, approximate="none"):
@@ -90,15 +96,17 @@ def gelu(input, approximate="none"):
 
 def leaky_relu(input, negative_slope=0.01, inplace=False):
     # x * (1 or slope): PyTorch's values, and its gradient at 0 (the slope)
-    pos = (input > 0).to(input.dtype)
-    return _inplace_result(input, input * (pos + negative_slope * (1 - pos)), inplace)
+    x = _source(input, inplace)
+    pos = (x > 0).to(x.dtype)
+    return _inplace_result(input, x * (pos + negative_slope * (1 - pos)), inplace)
 
 
 def elu(input, alpha=1.0, inplace=False):
     # x > 0: x; else alpha * (exp(x) - 1), whose gradient at 0 is alpha as
     # PyTorch's; the exponent is 0 where x > 0, so it never overflows
-    neg = (input <= 0).to(input.dtype)
-    out = (1 - neg) * input + neg * (alpha * ((input * neg).exp() - 1))
+    x = _source(input, inplace)
+    neg = (x <= 0).to(x.dtype)
+    out = (1 - neg) * x + neg * (alpha * ((x * neg).exp() - 1))
     return _inplace_result(input, out, inplace)
 
 
@@ -114,12 +122,13 @@ def dropout(input, p=0.5, training=True, inplace=False):
         raise ValueError("dropout probability has to be between 0 and 1, but got {}".format(p))
     if not training or p == 0.0:
         return input
+    x = _source(input, inplace)
     if p == 1.0:
-        return _inplace_result(input, input * 0, inplace)
+        return _inplace_result(input, x * 0, inplace)
     # PyTorch draws a bernoulli mask; Tensorscope draws it from rand, so the
     # mask's values are not PyTorch's (its CPU bernoulli goes through MKL)
-    keep = (torch.rand_like(input) >= p).to(input.dtype)
-    return _inplace_result(input, input * keep * (1.0 / (1 - p)), inplace)
+    keep = (torch.rand_like(x) >= p).to(x.dtype)
+    return _inplace_result(input, x * keep * (1.0 / (1 - p)), inplace)
 
 
 def layer_norm(input, normalized_shape, weight=None, bias=None, eps=1e-5):
