@@ -178,3 +178,21 @@ t("embedding forward", lambda: emb(torch.tensor([[0, 1], [4, 4]])).shape)
 t("embedding neg padding", lambda: nn.Embedding(4, 2, padding_idx=-1).padding_idx)
 torch.manual_seed(5)
 t("trunc_normal_", lambda: [round(v, 5) for v in nn.init.trunc_normal_(torch.empty(8), 0.5, 0.3, 0.0, 1.0).tolist()])
+
+# forward hooks and pre-hooks: called in order, may replace inputs or output
+calls = []
+lin2 = nn.Linear(2, 2)
+h1 = lin2.register_forward_pre_hook(lambda m, inp: calls.append(("pre", type(m).__name__, len(inp))))
+h2 = lin2.register_forward_pre_hook(lambda m, inp: inp[0] * 0)
+h3 = lin2.register_forward_hook(lambda m, inp, out: calls.append(("post", inp[0].sum().item(), tuple(out.shape))))
+h4 = lin2.register_forward_hook(lambda m, inp, out: out + 100)
+res = lin2(torch.ones(3, 2))
+t("hooks", lambda: (calls, torch.equal(res, lin2.bias.detach().expand(3, 2) + 100)))
+for h in (h2, h4, h4):
+    h.remove()
+calls.clear()
+t("hooks removed", lambda: (lin2(torch.ones(1, 2)).shape, calls))
+with lin2.register_forward_hook(lambda m, i, o: calls.append("ctx")):
+    lin2(torch.ones(1, 2))
+lin2(torch.ones(1, 2))
+t("handle as context", lambda: calls)

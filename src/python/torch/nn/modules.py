@@ -1,5 +1,6 @@
 """nn.Module and the few layers workloads use (torch/nn/modules upstream)."""
 
+import itertools
 import math
 import operator
 from collections import OrderedDict
@@ -22,6 +23,9 @@ _PYTORCH_MODULE_METHODS = frozenset("""
     register_load_state_dict_pre_hook register_module register_parameter register_state_dict_post_hook
     register_state_dict_pre_hook requires_grad_ set_extra_state set_submodule share_memory state_dict
     to to_empty train type xpu zero_grad""".split())
+
+
+_hook_ids = itertools.count()
 
 
 def _typename(obj):
@@ -59,6 +63,8 @@ class Module:
         object.__setattr__(self, "_buffers", OrderedDict())
         object.__setattr__(self, "_modules", OrderedDict())
         object.__setattr__(self, "_non_persistent_buffers_set", set())
+        object.__setattr__(self, "_forward_pre_hooks", OrderedDict())
+        object.__setattr__(self, "_forward_hooks", OrderedDict())
 
     def __setattr__(self, name, value):
         def remove_from(*stores):
@@ -201,8 +207,33 @@ class Module:
         raise NotImplementedError('Module [{}] is missing the required "forward" function'
                                   .format(type(self).__name__))
 
+    def _add_hook(self, store, hook):
+        from torch.utils.hooks import RemovableHandle
+        hooks = self.__dict__.setdefault(store, OrderedDict())
+        key = next(_hook_ids)
+        hooks[key] = hook
+        handle = RemovableHandle(lambda: hooks.pop(key, None))
+        handle.id = key
+        return handle
+
+    def register_forward_pre_hook(self, hook):
+        return self._add_hook("_forward_pre_hooks", hook)
+
+    def register_forward_hook(self, hook):
+        return self._add_hook("_forward_hooks", hook)
+
     def __call__(self, *args, **kwargs):
-        return self.forward(*args, **kwargs)
+        # Module._call_impl: pre-hooks may replace the inputs, hooks the output
+        for hook in list(self.__dict__.get("_forward_pre_hooks", {}).values()):
+            result = hook(self, args)
+            if result is not None:
+                args = result if isinstance(result, tuple) else (result,)
+        out = self.forward(*args, **kwargs)
+        for hook in list(self.__dict__.get("_forward_hooks", {}).values()):
+            result = hook(self, args, out)
+            if result is not None:
+                out = result
+        return out
 
     def named_parameters(self, prefix="", recurse=True):
         seen = set()
