@@ -196,3 +196,6 @@ with lin2.register_forward_hook(lambda m, i, o: calls.append("ctx")):
     lin2(torch.ones(1, 2))
 lin2(torch.ones(1, 2))
 t("handle as context", lambda: calls)
+pre = nn.Embedding.from_pretrained(torch.tensor([[1.0, 2.0], [3.0, 4.0], [5.0, 6.0]]), padding_idx=0)
+t("from_pretrained", lambda: (pre, pre.weight.requires_grad, pre(torch.tensor([2, 0])).tolist(),
+                              nn.Embedding.from_pretrained(torch.ones(2, 2), freeze=False).weight.requires_grad))
