@@ -69,9 +69,9 @@ print(torch.cuda.get_sync_debug_mode())
 # An nn.Module method PyTorch has and Tensorscope lacks is not modeled; a
 # name that is the script's own stays PyTorch's plain AttributeError.
 net = nn.Linear(2, 2)
-check(lambda: net.register_forward_hook(print))
+check(lambda: net.register_full_backward_hook(print))
 check(lambda: net.wieght)
-print(hasattr(net, "apply"), hasattr(net, "weight"))
+print(hasattr(net, "share_memory"), hasattr(net, "weight"))
 
 # A factory's out= is not ignored: it says it is not modeled.
 o = torch.empty(3)

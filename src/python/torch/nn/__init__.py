@@ -3,8 +3,11 @@
 from torch import _unmodeled
 
 from . import functional, init, parallel  # noqa: F401
-from .modules import (Embedding, Identity, Linear, LogSoftmax, Module, ReLU, Sequential, Sigmoid,  # noqa: F401
-                      Softmax, Tanh)
+from .modules import (ELU, GELU, BCELoss, BCEWithLogitsLoss, CrossEntropyLoss, Dropout,  # noqa: F401
+                      Embedding, Flatten, HuberLoss, Identity, KLDivLoss, L1Loss, LayerNorm, LeakyReLU,
+                      Linear, LogSoftmax, Module, ModuleDict, ModuleList, MSELoss, NLLLoss, ParameterDict,
+                      ParameterList, ReLU, Sequential, Sigmoid, SiLU, SmoothL1Loss, Softmax, Softplus, Tanh,
+                      Unflatten)
 from .parallel import DataParallel  # noqa: F401
 from .parameter import Parameter  # noqa: F401
 

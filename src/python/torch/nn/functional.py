@@ -1,3 +1,5 @@
+import math
+
 import torch
 from torch import _unmodeled
 
@@ -7,10 +9,6 @@ def linear(input, weight, bias=None):
     if bias is not None:
         out = out + bias
     return out
-
-
-def relu(input, inplace=False):
-    return input.relu()
 
 
 def _softmax_dim(name, ndim, stacklevel):
@@ -45,6 +43,316 @@ def embedding(input, weight, padding_idx=None, max_norm=None, norm_type=2.0,
     if max_norm is not None:
         raise NotImplementedError("embedding(max_norm=...) is not supported by Tensorscope yet")
     return weight._embedding(input)
+
+
+# -- Activations ------------------------------------------------------------
+# Composed from ops that have backward formulas (relu, sigmoid, tanh, exp,
+# mul, ...) so autograd flows through them; gelu's exact form needs erf and
+# softplus needs log1p, whose formulas are pending (forward values are exact).
+
+def _source(input, inplace):
+    # an in-place form computes from a copy: the graph saves it, not the
+    # input that copy_ then overwrites
+    return input.clone() if inplace and input.requires_grad else input
+
+
+def _inplace_result(input, out, inplace):
+    # copy_ records CopyBackwards: the gradient flows on to out's graph
+    if inplace:
+        return input.copy_(out)
+    return out
+
+
+def relu(input, inplace=False):
+    return input.relu_() if inplace else input.relu()
+
+
+def tanh(input):
+    # PyTorch's deprecation (its warning names functional.py; here the caller)
+    import warnings
+    warnings.warn("nn.functional.tanh is deprecated. Use torch.tanh instead.", stacklevel=2)
+    return input.tanh()
+
+
+def sigmoid(input):
+    import warnings
+    warnings.warn("nn.functional.sigmoid is deprecated. Use torch.sigmoid instead.", stacklevel=2)
+    return input.sigmoid()
+
+
+def silu(input, inplace=False):
+    x = _source(input, inplace)
+    return _inplace_result(input, x * x.sigmoid(), inplace)
+
+
+def gelu(input, approximate="none"):
+    if approximate == "tanh":
+        inner = math.sqrt(2.0 / math.pi) * (input + 0.044715 * input * input * input)
+        return 0.5 * input * (1 + inner.tanh())
+    if approximate != "none":
+        raise RuntimeError("approximate argument must be either none or tanh.")
+    return 0.5 * input * (1 + torch.erf(input * (1 / math.sqrt(2.0))))
+
+
+def leaky_relu(input, negative_slope=0.01, inplace=False):
+    # x * (1 or slope): PyTorch's values, and its gradient at 0 (the slope)
+    x = _source(input, inplace)
+    pos = (x > 0).to(x.dtype)
+    return _inplace_result(input, x * (pos + negative_slope * (1 - pos)), inplace)
+
+
+def elu(input, alpha=1.0, inplace=False):
+    # x > 0: x; else alpha * (exp(x) - 1), whose gradient at 0 is alpha as
+    # PyTorch's; the exponent is 0 where x > 0, so it never overflows
+    x = _source(input, inplace)
+    neg = (x <= 0).to(x.dtype)
+    out = (1 - neg) * x + neg * (alpha * ((x * neg).exp() - 1))
+    return _inplace_result(input, out, inplace)
+
+
+def softplus(input, beta=1, threshold=20):
+    bx = input * beta
+    above = (bx > threshold).to(input.dtype)
+    capped = torch.minimum(bx, torch.full_like(bx, threshold))
+    return above * input + (1 - above) * (torch.log1p(capped.exp()) / beta)
+
+
+def dropout(input, p=0.5, training=True, inplace=False):
+    if p < 0.0 or p > 1.0:
+        raise ValueError("dropout probability has to be between 0 and 1, but got {}".format(p))
+    if not training or p == 0.0:
+        return input
+    x = _source(input, inplace)
+    if p == 1.0:
+        return _inplace_result(input, x * 0, inplace)
+    # PyTorch draws a bernoulli mask; Tensorscope draws it from rand, so the
+    # mask's values are not PyTorch's (its CPU bernoulli goes through MKL)
+    keep = (torch.rand_like(x) >= p).to(x.dtype)
+    return _inplace_result(input, x * keep * (1.0 / (1 - p)), inplace)
+
+
+def layer_norm(input, normalized_shape, weight=None, bias=None, eps=1e-5):
+    if isinstance(normalized_shape, int):
+        normalized_shape = (normalized_shape,)
+    normalized_shape = tuple(normalized_shape)
+    n = len(normalized_shape)
+    if tuple(input.shape[input.dim() - n:]) != normalized_shape:
+        raise RuntimeError(
+            "Given normalized_shape={}, expected input with shape [*, {}], but got input of size{}".format(
+                list(normalized_shape), ", ".join(str(d) for d in normalized_shape), list(input.shape)))
+    dims = tuple(range(input.dim() - n, input.dim()))
+    mean = input.mean(dims, keepdim=True)
+    centered = input - mean
+    var = (centered * centered).mean(dims, keepdim=True)
+    out = centered * (1 / (var + eps).sqrt())
+    if weight is not None:
+        out = out * weight
+    if bias is not None:
+        out = out + bias
+    return out
+
+
+# -- Losses -----------------------------------------------------------------
+
+def _reduce(loss, reduction):
+    if reduction == "none":
+        return loss
+    if reduction == "mean":
+        return loss.mean()
+    if reduction == "sum":
+        return loss.sum()
+    raise ValueError("{} is not a valid value for reduction".format(reduction))
+
+
+def _legacy_reduction(size_average, reduce, reduction):
+    if size_average is None and reduce is None:
+        return reduction
+    size_average = True if size_average is None else size_average
+    reduce = True if reduce is None else reduce
+    if not reduce:
+        return "none"
+    return "mean" if size_average else "sum"
+
+
+def _check_same_size(name, input, target):
+    if tuple(target.shape) != tuple(input.shape):
+        import warnings
+        warnings.warn("Using a target size ({}) that is different to the input size ({}). "
+                      "This will likely lead to incorrect results due to broadcasting. "
+                      "Please ensure they have the same size.".format(target.size(), input.size()),
+                      stacklevel=3)
+
+
+def mse_loss(input, target, size_average=None, reduce=None, reduction="mean"):
+    reduction = _legacy_reduction(size_average, reduce, reduction)
+    _check_same_size("mse_loss", input, target)
+    d = input - target
+    return _reduce(d * d, reduction)
+
+
+def l1_loss(input, target, size_average=None, reduce=None, reduction="mean"):
+    reduction = _legacy_reduction(size_average, reduce, reduction)
+    _check_same_size("l1_loss", input, target)
+    return _reduce((input - target).abs(), reduction)
+
+
+def smooth_l1_loss(input, target, size_average=None, reduce=None, reduction="mean", beta=1.0):
+    reduction = _legacy_reduction(size_average, reduce, reduction)
+    _check_same_size("smooth_l1_loss", input, target)
+    if beta < 0:
+        raise RuntimeError("smooth_l1_loss does not support negative values for beta.")
+    d = (input - target).abs()
+    if beta == 0:
+        return _reduce(d, reduction)
+    # |d| < beta: 0.5 d^2 / beta, else |d| - 0.5 beta, as one expression
+    m = torch.minimum(d, torch.full_like(d, beta))
+    return _reduce(0.5 * m * m / beta + (d - m), reduction)
+
+
+def huber_loss(input, target, reduction="mean", delta=1.0):
+    d = (input - target).abs()
+    m = torch.minimum(d, torch.full_like(d, delta))
+    return _reduce(0.5 * m * m + delta * (d - m), reduction)
+
+
+def _log_softmax(input, dim):
+    # x - logsumexp(x) through max/exp/sum/log, which have backward
+    # formulas; switch to torch.log_softmax once its formula lands
+    m = input.max(dim, keepdim=True)[0].detach()
+    shifted = input - m
+    return shifted - shifted.exp().sum(dim, keepdim=True).log()
+
+
+def nll_loss(input, target, weight=None, size_average=None, ignore_index=-100, reduce=None,
+             reduction="mean"):
+    reduction = _legacy_reduction(size_average, reduce, reduction)
+    if input.dim() < 1:
+        raise ValueError("Expected 1 or more dimensions (got {})".format(input.dim()))
+    if input.dim() == 1:
+        if target.dim() != 0:
+            raise ValueError("Expected input batch_size ({}) to match target batch_size ({}).".format(
+                1, target.size(0)))
+    elif target.dim() == 0 or input.size(0) != target.size(0):
+        raise ValueError("Expected input batch_size ({}) to match target batch_size ({}).".format(
+            input.size(0), target.size(0) if target.dim() else 1))
+    if input.dim() > 2 and tuple(target.shape) != (input.size(0),) + tuple(input.shape[2:]):
+        raise RuntimeError("Expected target size {}, got {}".format(
+            [input.size(0)] + list(input.shape[2:]), list(target.shape)))
+    C = input.size(0) if input.dim() == 1 else input.size(1)
+    # classes last, so one_hot lines up with them
+    x = input if input.dim() <= 2 else input.movedim(1, -1)
+    valid = target != ignore_index
+    safe = target * valid.to(target.dtype)
+    onehot = one_hot(safe, C).to(input.dtype) * valid.to(input.dtype).unsqueeze(-1)
+    if weight is not None:
+        onehot = onehot * weight
+    picked = -(x * onehot).sum(-1)
+    if reduction == "none":
+        return picked
+    if reduction == "sum":
+        return picked.sum()
+    if reduction != "mean":
+        raise ValueError("{} is not a valid value for reduction".format(reduction))
+    return picked.sum() / onehot.sum()
+
+
+def cross_entropy(input, target, weight=None, size_average=None, ignore_index=-100, reduce=None,
+                  reduction="mean", label_smoothing=0.0):
+    reduction = _legacy_reduction(size_average, reduce, reduction)
+    if label_smoothing < 0.0 or label_smoothing > 1.0:
+        raise RuntimeError("label_smoothing must be between 0.0 and 1.0. Got: {}".format(label_smoothing))
+    class_dim = 0 if input.dim() == 1 else 1
+    C = input.size(class_dim)
+    logp = _log_softmax(input, class_dim)
+    if target.dtype.is_floating_point:
+        # class probabilities
+        if tuple(target.shape) != tuple(input.shape):
+            raise RuntimeError("Expected target size {}, got {}".format(list(input.shape), list(target.shape)))
+        lp = logp if input.dim() <= 2 else logp.movedim(1, -1)
+        t = target if input.dim() <= 2 else target.movedim(1, -1)
+        if label_smoothing > 0:
+            t = t * (1 - label_smoothing) + label_smoothing / C
+        w = lp * t
+        if weight is not None:
+            w = w * weight
+        loss = -w.sum(-1)
+        if reduction == "mean":
+            n = input.numel() // C if input.dim() > 1 else 1
+            return loss.sum() / n
+        return _reduce(loss, reduction)
+    nll = nll_loss(logp, target, weight, ignore_index=ignore_index, reduction=reduction)
+    if label_smoothing <= 0:
+        return nll
+    lp = logp if input.dim() <= 2 else logp.movedim(1, -1)
+    valid = (target != ignore_index).to(input.dtype)
+    if weight is not None:
+        smooth = -(lp * weight).sum(-1) * valid
+    else:
+        smooth = -lp.sum(-1) * valid
+    if reduction == "none":
+        smooth_red = smooth
+    elif reduction == "sum":
+        smooth_red = smooth.sum()
+    elif weight is not None:
+        safe = target * (target != ignore_index).to(target.dtype)
+        wsum = (one_hot(safe, C).to(input.dtype) * weight).sum(-1) * valid
+        smooth_red = smooth.sum() / wsum.sum()
+    else:
+        smooth_red = smooth.sum() / valid.sum()
+    return (1 - label_smoothing) * nll + smooth_red * (label_smoothing / C)
+
+
+def binary_cross_entropy(input, target, weight=None, size_average=None, reduce=None, reduction="mean"):
+    reduction = _legacy_reduction(size_average, reduce, reduction)
+    if tuple(target.shape) != tuple(input.shape):
+        raise ValueError("Using a target size ({}) that is different to the input size ({}) is deprecated. "
+                         "Please ensure they have the same size.".format(target.size(), input.size()))
+    # PyTorch clamps each log at -100
+    floor = torch.full_like(input, -100.0)
+    loss = -(target * torch.maximum(input.log(), floor) + (1 - target) * torch.maximum((1 - input).log(), floor))
+    if weight is not None:
+        loss = loss * weight
+    return _reduce(loss, reduction)
+
+
+def binary_cross_entropy_with_logits(input, target, weight=None, size_average=None, reduce=None,
+                                     reduction="mean", pos_weight=None):
+    reduction = _legacy_reduction(size_average, reduce, reduction)
+    if tuple(target.shape) != tuple(input.shape):
+        raise ValueError("Target size ({}) must be the same as input size ({})".format(target.size(), input.size()))
+    # ATen's form: (1 - y) x + log_weight (log(exp(-m) + exp(-x - m)) + m), m = max(-x, 0)
+    m = (-input).relu()
+    soft = ((-m).exp() + (-input - m).exp()).log() + m
+    if pos_weight is not None:
+        log_weight = (pos_weight - 1) * target + 1
+        loss = (1 - target) * input + log_weight * soft
+    else:
+        loss = (1 - target) * input + soft
+    if weight is not None:
+        loss = loss * weight
+    return _reduce(loss, reduction)
+
+
+def kl_div(input, target, size_average=None, reduce=None, reduction="mean", log_target=False):
+    reduction = _legacy_reduction(size_average, reduce, reduction)
+    if reduction == "mean":
+        import warnings
+        warnings.warn("reduction: 'mean' divides the total loss by both the batch size and the support size."
+                      "'batchmean' divides only by the batch size, and aligns with the KL div math definition."
+                      "'mean' will be changed to behave the same as 'batchmean' in the next major release.",
+                      stacklevel=2)
+    if log_target:
+        loss = target.exp() * (target - input)
+    else:
+        # xlogy(t, t) - t * x: 0 where t == 0
+        zero = (target == 0).to(target.dtype)
+        loss = target * (target + zero).log() - target * input
+    if reduction == "batchmean":
+        if input.dim() == 0:
+            return loss.sum()
+        return loss.sum() / input.size(0)
+    return _reduce(loss, reduction)
+
 
 # what PyTorch has here and Tensorscope does not model says so by name
 __getattr__ = _unmodeled.module_getattr(__name__)
