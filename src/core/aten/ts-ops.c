@@ -1343,6 +1343,13 @@ ts_ops_softmax (TsTensor  *self,
       ts_tensor_unref (out);
       return NULL;
     }
+  {
+    /* the formula reduces over the softmax's dim */
+    TsOpGradAttrs grad = { .dims = { dim }, .n_dims = 1 };
+
+    ts_autograd_record_op (ts_op_get (log ? TS_OP_LOG_SOFTMAX : TS_OP_SOFTMAX), TS_OP_GRAD_TENSOR,
+                           &self, 1, out, &grad);
+  }
   return out;
 }
 

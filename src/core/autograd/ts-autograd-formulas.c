@@ -578,6 +578,38 @@ TS_BACKWARD_FN (ts_backward_mean)
   RETURN_GRAD (ts_autograd_div_scalar (expanded, (double) numel, error));
 }
 
+/* softmax: self: _softmax_backward_data (grad, result, dim), which is
+ * result * (grad - (grad * result).sum (dim, keepdim)) */
+TS_BACKWARD_FN (ts_backward_softmax)
+{
+  g_autoptr(TsTensor) result = saved (node, ATTRS->result_slot, error);
+  g_autoptr(TsTensor) gy = NULL;
+  g_autoptr(TsTensor) dot = NULL;
+  g_autoptr(TsTensor) centered = NULL;
+
+  if (result == NULL || (gy = ts_autograd_mul (GRAD, result, error)) == NULL ||
+      (dot = ts_autograd_sum_dims (gy, ATTRS->dims, 1, TRUE, error)) == NULL ||
+      (centered = ts_autograd_sub (GRAD, dot, error)) == NULL)
+    return FALSE;
+  RETURN_GRAD (ts_autograd_mul (result, centered, error));
+}
+
+/* log_softmax: self: _log_softmax_backward_data (grad, result, dim), which
+ * is grad - result.exp () * grad.sum (dim, keepdim) */
+TS_BACKWARD_FN (ts_backward_log_softmax)
+{
+  g_autoptr(TsTensor) result = saved (node, ATTRS->result_slot, error);
+  g_autoptr(TsTensor) p = NULL;
+  g_autoptr(TsTensor) total = NULL;
+  g_autoptr(TsTensor) share = NULL;
+
+  if (result == NULL || (p = ts_autograd_exp (result, error)) == NULL ||
+      (total = ts_autograd_sum_dims (GRAD, ATTRS->dims, 1, TRUE, error)) == NULL ||
+      (share = ts_autograd_mul (p, total, error)) == NULL)
+    return FALSE;
+  RETURN_GRAD (ts_autograd_sub (GRAD, share, error));
+}
+
 /* max(), min() of all elements: evenly_distribute_backward, the gradient
  * shared by the elements equal to the result */
 TS_BACKWARD_FN (ts_backward_amax)

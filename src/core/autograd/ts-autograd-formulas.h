@@ -78,6 +78,8 @@ TS_BACKWARD_DECLARE (mean)
 TS_BACKWARD_DECLARE (amax)
 TS_BACKWARD_DECLARE (max_dim)
 TS_BACKWARD_DECLARE (mm)
+TS_BACKWARD_DECLARE (softmax)
+TS_BACKWARD_DECLARE (log_softmax)
 
 TsTensor *ts_autograd_add        (TsTensor *a, TsTensor *b, GError **error);
 TsTensor *ts_autograd_sub        (TsTensor *a, TsTensor *b, GError **error);
