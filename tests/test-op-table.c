@@ -188,7 +188,7 @@ check_backward (const TsOpDesc *desc)
     {
       g_assert_true (desc->differentiable);
       for (guint i = 0; i < G_N_ELEMENTS (desc->grad_names); i++)
-        g_assert_true (g_regex_match_simple ("^(torch::autograd::CopyBackwards|[A-Z][A-Za-z]*Backward[0-2])$",
+        g_assert_true (g_regex_match_simple ("^(torch::autograd::CopyBackwards|[A-Z][A-Za-z0-9]*Backward[0-2])$",
                                              desc->grad_names[i], 0, 0));
     }
   if (desc->differentiable)
@@ -214,9 +214,7 @@ test_op_missing_formulas (void)
     /* advanced indexing */
     "index", "masked_select", "take", "index_put_", "masked_scatter_", "put_", "masked_fill_",
     /* elementwise families */
-    "fmod", "clamp_min", "clamp_max", "tan", "asin", "acos", "atan",
-    "sinh", "cosh", "asinh", "acosh", "atanh", "exp2", "expm1", "log2", "log10", "log1p", "rsqrt",
-    "erf", "erfc", "erfinv", "sign", "floor", "ceil", "round", "trunc", "frac",
+    "fmod", "clamp_min", "clamp_max", "asin", "acos", "acosh", "atanh", "erfinv",
     /* shape, reductions, sorting, matmul family */
     "bmm", "prod", "amax", "amin", "tril", "triu", "flip", "sort", "topk", "kthvalue",
     "cumsum", "cumprod", "cummax", "cummin", "scatter_", "scatter_add_", "index_add_",

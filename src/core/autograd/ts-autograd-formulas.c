@@ -455,6 +455,176 @@ TS_BACKWARD_FN (ts_backward_cos)
   return grad_times_unary (node, GRAD, TS_UNARY_SIN, TRUE, &grad_inputs[0], error);
 }
 
+/* The unary math family: grad * f(t), t the saved self or result. */
+typedef TsTensor *(*Factor) (TsTensor  *t,
+                             GError   **error);
+
+static gboolean
+grad_times_factor (TsGradNode  *node,
+                   TsTensor    *grad,
+                   int          slot,
+                   Factor       factor,
+                   TsTensor   **out,
+                   GError     **error)
+{
+  g_autoptr(TsTensor) t = saved (node, slot, error);
+  g_autoptr(TsTensor) f = NULL;
+
+  if (t == NULL || (f = factor (t, error)) == NULL)
+    return FALSE;
+  *out = ts_autograd_mul (grad, f, error);
+  return *out != NULL;
+}
+
+/* t * t + c */
+static TsTensor *
+square_plus (TsTensor  *t,
+             double     c,
+             GError   **error)
+{
+  g_autoptr(TsTensor) tt = ts_autograd_mul (t, t, error);
+
+  return tt != NULL ? binary_scalar (TS_BINARY_ADD, tt, c, FALSE, error) : NULL;
+}
+
+/* tan: grad * (1 + result^2) */
+static TsTensor *
+tan_factor (TsTensor *result, GError **error)
+{
+  return square_plus (result, 1, error);
+}
+
+/* atan: grad / (1 + self^2) */
+static TsTensor *
+atan_factor (TsTensor *self, GError **error)
+{
+  g_autoptr(TsTensor) sp = square_plus (self, 1, error);
+
+  return sp != NULL ? binary_scalar (TS_BINARY_DIV, sp, 1, TRUE, error) : NULL;
+}
+
+/* asinh: grad * (self^2 + 1).rsqrt() */
+static TsTensor *
+asinh_factor (TsTensor *self, GError **error)
+{
+  g_autoptr(TsTensor) sp = square_plus (self, 1, error);
+
+  return sp != NULL ? ts_ops_unary (TS_UNARY_RSQRT, sp, error) : NULL;
+}
+
+/* sinh: grad * self.cosh(); cosh: grad * self.sinh() */
+static TsTensor *
+sinh_factor (TsTensor *self, GError **error)
+{
+  return ts_ops_unary (TS_UNARY_COSH, self, error);
+}
+
+static TsTensor *
+cosh_factor (TsTensor *self, GError **error)
+{
+  return ts_ops_unary (TS_UNARY_SINH, self, error);
+}
+
+/* expm1: grad * (result + 1); exp2: grad * result * ln 2 */
+static TsTensor *
+expm1_factor (TsTensor *result, GError **error)
+{
+  return binary_scalar (TS_BINARY_ADD, result, 1, FALSE, error);
+}
+
+static TsTensor *
+exp2_factor (TsTensor *result, GError **error)
+{
+  return binary_scalar (TS_BINARY_MUL, result, M_LN2, FALSE, error);
+}
+
+/* log2: grad / (self * ln 2); log10: grad / (self * ln 10); log1p:
+ * grad / (self + 1) */
+static TsTensor *
+log2_factor (TsTensor *self, GError **error)
+{
+  return binary_scalar (TS_BINARY_DIV, self, 1 / M_LN2, TRUE, error);
+}
+
+static TsTensor *
+log10_factor (TsTensor *self, GError **error)
+{
+  return binary_scalar (TS_BINARY_DIV, self, 1 / M_LN10, TRUE, error);
+}
+
+static TsTensor *
+log1p_factor (TsTensor *self, GError **error)
+{
+  g_autoptr(TsTensor) plus = binary_scalar (TS_BINARY_ADD, self, 1, FALSE, error);
+
+  return plus != NULL ? binary_scalar (TS_BINARY_DIV, plus, 1, TRUE, error) : NULL;
+}
+
+/* rsqrt: grad * -0.5 * result^3 */
+static TsTensor *
+rsqrt_factor (TsTensor *result, GError **error)
+{
+  g_autoptr(TsTensor) rr = ts_autograd_mul (result, result, error);
+  g_autoptr(TsTensor) rrr = rr != NULL ? ts_autograd_mul (rr, result, error) : NULL;
+
+  return rrr != NULL ? binary_scalar (TS_BINARY_MUL, rrr, -0.5, FALSE, error) : NULL;
+}
+
+/* erf: grad * 2 / sqrt(pi) * exp(-self^2); erfc: its negation */
+static TsTensor *
+erf_scaled (TsTensor *self, double scale, GError **error)
+{
+  g_autoptr(TsTensor) sq = ts_autograd_mul (self, self, error);
+  g_autoptr(TsTensor) neg = sq != NULL ? ts_autograd_neg (sq, error) : NULL;
+  g_autoptr(TsTensor) e = neg != NULL ? ts_autograd_exp (neg, error) : NULL;
+
+  return e != NULL ? binary_scalar (TS_BINARY_MUL, e, scale * M_2_SQRTPI, FALSE, error) : NULL;
+}
+
+static TsTensor *
+erf_factor (TsTensor *self, GError **error)
+{
+  return erf_scaled (self, 1, error);
+}
+
+static TsTensor *
+erfc_factor (TsTensor *self, GError **error)
+{
+  return erf_scaled (self, -1, error);
+}
+
+#define FACTOR_FORMULA(formula, slot)                                                         \
+  TS_BACKWARD_FN (ts_backward_##formula)                                                      \
+  {                                                                                           \
+    return grad_times_factor (node, GRAD, ATTRS->slot, formula##_factor, &grad_inputs[0], error); \
+  }
+
+FACTOR_FORMULA (tan, result_slot)
+FACTOR_FORMULA (atan, self_slot)
+FACTOR_FORMULA (asinh, self_slot)
+FACTOR_FORMULA (sinh, self_slot)
+FACTOR_FORMULA (cosh, self_slot)
+FACTOR_FORMULA (expm1, result_slot)
+FACTOR_FORMULA (exp2, result_slot)
+FACTOR_FORMULA (log2, self_slot)
+FACTOR_FORMULA (log10, self_slot)
+FACTOR_FORMULA (log1p, self_slot)
+FACTOR_FORMULA (rsqrt, result_slot)
+FACTOR_FORMULA (erf, self_slot)
+FACTOR_FORMULA (erfc, self_slot)
+
+/* floor, ceil, round, trunc, sign: zeros_like(grad), piecewise constant */
+TS_BACKWARD_FN (ts_backward_zero)
+{
+  RETURN_GRAD (binary_scalar (TS_BINARY_MUL, GRAD, 0, FALSE, error));
+}
+
+/* frac: self: grad */
+TS_BACKWARD_FN (ts_backward_frac)
+{
+  RETURN_GRAD (ts_tensor_ref (GRAD));
+}
+
 /* grad * (1 - result * result) for tanh, grad * result * (1 - result) for
  * sigmoid */
 static gboolean
