@@ -121,7 +121,11 @@ ts_ops_scan (TsOpId      id,
     return NULL;
   if (dtype == TS_DTYPE_UNDEFINED)
     dtype = ts_dtype_is_floating (self->dtype) ? self->dtype : TS_DTYPE_INT64;
-  return ts_ops_launch_like (id, self, out, dtype, 0, dim, 0, error);
+  out = ts_ops_launch_like (id, self, out, dtype, 0, dim, 0, error);
+  /* cumsum has a formula over dim; the others record from dispatch */
+  if (id != TS_OP_CUMSUM)
+    return out;
+  return ts_ops_record_like (out, id, self, 0, self->ndim > 0 ? G_GUINT64_CONSTANT (1) << dim : 0);
 }
 
 gboolean

@@ -1774,7 +1774,12 @@ ts_ops_index_select (TsTensor  *self,
     return NULL;
   out = index_launch (TS_OP_INDEX_SELECT, device, dim, out, self, index, error);
   if (out != NULL)
-    ts_autograd_record_op (ts_op_get (TS_OP_INDEX_SELECT), TS_OP_GRAD_TENSOR, &self, 1, out, NULL);
+    {
+      /* the formula scatters back at index, along dim */
+      TsOpGradAttrs grad = { .dims = { dim }, .n_dims = 1, .save_extra = index };
+
+      ts_autograd_record_op (ts_op_get (TS_OP_INDEX_SELECT), TS_OP_GRAD_TENSOR, &self, 1, out, &grad);
+    }
   return out;
 }
 
@@ -1875,7 +1880,12 @@ ts_ops_gather (TsTensor  *self,
     return out;
   out = index_launch (TS_OP_GATHER, device, dim, out, self, index, error);
   if (out != NULL)
-    ts_autograd_record_op (ts_op_get (TS_OP_GATHER), TS_OP_GRAD_TENSOR, &self, 1, out, NULL);
+    {
+      /* the formula scatters back at index, along dim */
+      TsOpGradAttrs grad = { .dims = { dim }, .n_dims = 1, .save_extra = index };
+
+      ts_autograd_record_op (ts_op_get (TS_OP_GATHER), TS_OP_GRAD_TENSOR, &self, 1, out, &grad);
+    }
   return out;
 }
 

@@ -12,7 +12,10 @@
 #include <string.h>
 
 #include "ts-autograd-formulas.h"
+#include "ts-autograd-private.h"
 #include "ts-ops.h"
+#include "ts-ops-shape.h"
+#include "ts-ops-sort.h"
 
 typedef TsOpGradAttrs Attrs;
 
@@ -778,6 +781,90 @@ TS_BACKWARD_FN (ts_backward_log_softmax)
       (share = ts_autograd_mul (p, total, error)) == NULL)
     return FALSE;
   RETURN_GRAD (ts_autograd_sub (GRAD, share, error));
+}
+
+/* The index gathering ops give their gradient back with scatter_add_
+ * into zeros of the input's shape, at the positions read. */
+static gboolean
+scatter_add_back (TsGradNode  *node,
+                  TsTensor    *grad,
+                  TsTensor    *index,
+                  TsTensor   **out,
+                  GError     **error)
+{
+  const TsGradTensorInfo *info = ts_grad_node_get_input_info (node, 0);
+  g_autoptr(TsTensor) zeros = ts_autograd_new_filled (info, 0, error);
+
+  if (zeros == NULL || !ts_ops_scatter_ (zeros, ATTRS->dims[0], index, grad, TRUE, error))
+    return FALSE;
+  *out = g_steal_pointer (&zeros);
+  return TRUE;
+}
+
+/* gather: self: gather_backward (grad, self, dim, index), a scatter_add of
+ * grad at index */
+TS_BACKWARD_FN (ts_backward_gather)
+{
+  g_autoptr(TsTensor) index = saved (node, ATTRS->extra_slot, error);
+
+  return index != NULL && scatter_add_back (node, GRAD, index, &grad_inputs[0], error);
+}
+
+/* index_select: self: index_select_backward, index_add of grad along dim;
+ * here a scatter_add with the index vector spread over grad's shape (a
+ * view moving along dim only) */
+TS_BACKWARD_FN (ts_backward_index_select)
+{
+  g_autoptr(TsTensor) index = saved (node, ATTRS->extra_slot, error);
+  g_autoptr(TsTensor) i64 = NULL;
+  g_autoptr(TsTensor) spread = NULL;
+  gint64 strides[TS_MAX_DIMS] = { 0 };
+
+  if (index == NULL ||
+      (i64 = index->dtype == TS_DTYPE_INT64 ? ts_tensor_ref (index)
+                                            : ts_ops_to (index, ts_tensor_get_device (index), TS_DTYPE_INT64,
+                                                         FALSE, TRUE, error)) == NULL)
+    return FALSE;
+  if (GRAD->ndim > 0)
+    strides[ATTRS->dims[0]] = i64->ndim > 0 ? i64->strides[0] : 0;
+  spread = ts_tensor_new_view (i64->storage, TS_DTYPE_INT64, GRAD->ndim, GRAD->shape, strides, i64->offset);
+  return scatter_add_back (node, GRAD, spread, &grad_inputs[0], error);
+}
+
+/* tril, triu: self: grad.tril (diagonal), grad.triu (diagonal) */
+TS_BACKWARD_FN (ts_backward_tril)
+{
+  RETURN_GRAD (ts_ops_triangle (GRAD, (gint64) ATTRS->scalar, FALSE, NULL, error));
+}
+
+TS_BACKWARD_FN (ts_backward_triu)
+{
+  RETURN_GRAD (ts_ops_triangle (GRAD, (gint64) ATTRS->scalar, TRUE, NULL, error));
+}
+
+/* flip: self: grad.flip (dims) */
+TS_BACKWARD_FN (ts_backward_flip)
+{
+  guint64 mask = 0;
+
+  for (guint i = 0; i < ATTRS->n_dims; i++)
+    mask |= G_GUINT64_CONSTANT (1) << ATTRS->dims[i];
+  RETURN_GRAD (ts_ops_flip (GRAD, mask, error));
+}
+
+/* cumsum: self: cumsum_backward (grad, dim), the reversed cumulative sum
+ * grad.flip (dim).cumsum (dim).flip (dim) */
+TS_BACKWARD_FN (ts_backward_cumsum)
+{
+  int dim = ATTRS->dims[0];
+  guint64 mask = GRAD->ndim > 0 ? G_GUINT64_CONSTANT (1) << dim : 0;
+  g_autoptr(TsTensor) flipped = ts_ops_flip (GRAD, mask, error);
+  g_autoptr(TsTensor) sums = NULL;
+
+  if (flipped == NULL ||
+      (sums = ts_ops_scan (TS_OP_CUMSUM, flipped, dim, GRAD->dtype, NULL, error)) == NULL)
+    return FALSE;
+  RETURN_GRAD (ts_ops_flip (sums, mask, error));
 }
 
 /* max(), min() of all elements: evenly_distribute_backward, the gradient

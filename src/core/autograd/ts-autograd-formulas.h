@@ -95,6 +95,12 @@ TS_BACKWARD_DECLARE (erf)
 TS_BACKWARD_DECLARE (erfc)
 TS_BACKWARD_DECLARE (zero)
 TS_BACKWARD_DECLARE (frac)
+TS_BACKWARD_DECLARE (gather)
+TS_BACKWARD_DECLARE (index_select)
+TS_BACKWARD_DECLARE (tril)
+TS_BACKWARD_DECLARE (triu)
+TS_BACKWARD_DECLARE (flip)
+TS_BACKWARD_DECLARE (cumsum)
 
 TsTensor *ts_autograd_add        (TsTensor *a, TsTensor *b, GError **error);
 TsTensor *ts_autograd_sub        (TsTensor *a, TsTensor *b, GError **error);
