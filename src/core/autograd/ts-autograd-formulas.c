@@ -831,6 +831,39 @@ TS_BACKWARD_FN (ts_backward_index_select)
   return scatter_add_back (node, GRAD, spread, &grad_inputs[0], error);
 }
 
+/* amax, amin over dims: the gradient shared evenly by the elements equal
+ * to the result (scale_grad_by_count), with the reduced dims restored as
+ * size 1 so that result and grad broadcast over self */
+TS_BACKWARD_FN (ts_backward_amax_dims)
+{
+  const TsGradTensorInfo *info = ts_grad_node_get_input_info (node, 0);
+  const Attrs *attrs = ATTRS;
+  g_autoptr(TsTensor) self = saved (node, attrs->self_slot, error);
+  g_autoptr(TsTensor) result = NULL;
+  g_autoptr(TsTensor) kept = NULL;
+  g_autoptr(TsTensor) grad = NULL;
+  g_autoptr(TsTensor) mask = NULL;
+  g_autoptr(TsTensor) count = NULL;
+  g_autoptr(TsTensor) masked = NULL;
+  gint64 shape[TS_MAX_DIMS];
+
+  memcpy (shape, info->shape, info->ndim * sizeof (gint64));
+  for (guint i = 0; i < info->ndim; i++)
+    if (attrs->n_dims == 0)
+      shape[i] = 1;
+  for (guint i = 0; i < attrs->n_dims; i++)
+    shape[attrs->dims[i]] = 1;
+  if (self == NULL || (result = saved (node, attrs->result_slot, error)) == NULL ||
+      (kept = ts_autograd_reshape (result, info->ndim, shape, error)) == NULL ||
+      (grad = ts_autograd_reshape (GRAD, info->ndim, shape, error)) == NULL ||
+      (mask = binary (TS_BINARY_EQ, self, kept, error)) == NULL ||
+      (count = attrs->n_dims > 0 ? ts_ops_sum (mask, attrs->dims, attrs->n_dims, TRUE, TS_DTYPE_UNDEFINED, error)
+                                 : ts_ops_sum (mask, NULL, 0, FALSE, TS_DTYPE_UNDEFINED, error)) == NULL ||
+      (masked = ts_autograd_mul (mask, grad, error)) == NULL)
+    return FALSE;
+  RETURN_GRAD (ts_autograd_div (masked, count, error));
+}
+
 /* tril, triu: self: grad.tril (diagonal), grad.triu (diagonal) */
 TS_BACKWARD_FN (ts_backward_tril)
 {

@@ -101,6 +101,7 @@ TS_BACKWARD_DECLARE (tril)
 TS_BACKWARD_DECLARE (triu)
 TS_BACKWARD_DECLARE (flip)
 TS_BACKWARD_DECLARE (cumsum)
+TS_BACKWARD_DECLARE (amax_dims)
 
 TsTensor *ts_autograd_add        (TsTensor *a, TsTensor *b, GError **error);
 TsTensor *ts_autograd_sub        (TsTensor *a, TsTensor *b, GError **error);
