@@ -322,6 +322,25 @@ select_grad (TsTensor    *grad,
   return ts_autograd_add (picked, half, error);
 }
 
+/* A binary node's other operand: saved, or with a number, that number as
+ * a 0-dim tensor of self's dtype */
+static TsTensor *
+saved_other (TsGradNode  *node,
+             TsTensor    *self,
+             GError     **error)
+{
+  Attrs *attrs = ATTRS;
+  TsScalar value = { TS_DTYPE_FLOAT64, attrs->scalar, (gint64) attrs->scalar };
+  g_autoptr(TsTensor) other = NULL;
+
+  if (!attrs->has_scalar)
+    return saved (node, attrs->other_slot, error);
+  other = ts_tensor_new_empty (ts_tensor_get_device (self), self->dtype, 0, NULL, FALSE, error);
+  if (other == NULL || !ts_ops_fill (other, &value, error))
+    return NULL;
+  return g_steal_pointer (&other);
+}
+
 /* maximum (wins: GT) and minimum (LT): each input gets the gradient where
  * it was picked, half of it on ties */
 static gboolean
@@ -332,25 +351,11 @@ extremum_backward (TsGradNode  *node,
                    guint        n_inputs,
                    GError     **error)
 {
-  Attrs *attrs = ATTRS;
-  g_autoptr(TsTensor) self = saved (node, attrs->self_slot, error);
-  g_autoptr(TsTensor) other = NULL;
+  g_autoptr(TsTensor) self = saved (node, ATTRS->self_slot, error);
+  g_autoptr(TsTensor) other = self != NULL ? saved_other (node, self, error) : NULL;
   g_autoptr(TsTensor) ties = NULL;
 
-  if (self == NULL)
-    return FALSE;
-  /* with a number, other is that number as a 0-dim tensor */
-  if (attrs->has_scalar)
-    {
-      TsScalar value = { TS_DTYPE_FLOAT64, attrs->scalar, (gint64) attrs->scalar };
-
-      other = ts_tensor_new_empty (ts_tensor_get_device (self), self->dtype, 0, NULL, FALSE, error);
-      if (other == NULL || !ts_ops_fill (other, &value, error))
-        return FALSE;
-    }
-  else if ((other = saved (node, attrs->other_slot, error)) == NULL)
-    return FALSE;
-  if ((ties = binary (TS_BINARY_EQ, self, other, error)) == NULL)
+  if (other == NULL || (ties = binary (TS_BINARY_EQ, self, other, error)) == NULL)
     return FALSE;
   for (guint i = 0; i < n_inputs; i++)
     if (ts_grad_node_needs_input_grad (node, i))
@@ -831,10 +836,48 @@ TS_BACKWARD_FN (ts_backward_index_select)
   return scatter_add_back (node, GRAD, spread, &grad_inputs[0], error);
 }
 
-/* amax, amin over dims: the gradient shared evenly by the elements equal
- * to the result (scale_grad_by_count), with the reduced dims restored as
- * size 1 so that result and grad broadcast over self */
-TS_BACKWARD_FN (ts_backward_amax_dims)
+/* clamp_min: self: where (self >= min, grad, 0), min: where (self < min,
+ * grad, 0); clamp_max the same with <= and >: ties go to self */
+static gboolean
+clamp_backward (TsGradNode  *node,
+                TsTensor    *grad,
+                TsBinaryOp   keeps,
+                TsBinaryOp   passes,
+                TsTensor   **grad_inputs,
+                guint        n_inputs,
+                GError     **error)
+{
+  g_autoptr(TsTensor) self = saved (node, ATTRS->self_slot, error);
+  g_autoptr(TsTensor) other = self != NULL ? saved_other (node, self, error) : NULL;
+
+  if (other == NULL)
+    return FALSE;
+  for (guint i = 0; i < n_inputs; i++)
+    if (ts_grad_node_needs_input_grad (node, i))
+      {
+        g_autoptr(TsTensor) mask = binary (i == 0 ? keeps : passes, self, other, error);
+
+        if (mask == NULL || (grad_inputs[i] = ts_autograd_mul (grad, mask, error)) == NULL)
+          return FALSE;
+      }
+  return TRUE;
+}
+
+TS_BACKWARD_FN (ts_backward_clamp_min)
+{
+  return clamp_backward (node, GRAD, TS_BINARY_GE, TS_BINARY_LT, grad_inputs, n_inputs, error);
+}
+
+TS_BACKWARD_FN (ts_backward_clamp_max)
+{
+  return clamp_backward (node, GRAD, TS_BINARY_LE, TS_BINARY_GT, grad_inputs, n_inputs, error);
+}
+
+/* max(), min() of all elements (evenly_distribute_backward) and amax,
+ * amin over dims (scale_grad_by_count): the gradient shared evenly by the
+ * elements equal to the result, with the reduced dims (all where none are
+ * named) restored as size 1 so that result and grad broadcast over self */
+TS_BACKWARD_FN (ts_backward_amax)
 {
   const TsGradTensorInfo *info = ts_grad_node_get_input_info (node, 0);
   const Attrs *attrs = ATTRS;
@@ -898,24 +941,6 @@ TS_BACKWARD_FN (ts_backward_cumsum)
       (sums = ts_ops_scan (TS_OP_CUMSUM, flipped, dim, GRAD->dtype, NULL, error)) == NULL)
     return FALSE;
   RETURN_GRAD (ts_ops_flip (sums, mask, error));
-}
-
-/* max(), min() of all elements: evenly_distribute_backward, the gradient
- * shared by the elements equal to the result */
-TS_BACKWARD_FN (ts_backward_amax)
-{
-  g_autoptr(TsTensor) self = saved (node, ATTRS->self_slot, error);
-  g_autoptr(TsTensor) result = NULL;
-  g_autoptr(TsTensor) mask = NULL;
-  g_autoptr(TsTensor) count = NULL;
-  g_autoptr(TsTensor) masked = NULL;
-
-  if (self == NULL || (result = saved (node, ATTRS->result_slot, error)) == NULL ||
-      (mask = binary (TS_BINARY_EQ, self, result, error)) == NULL ||
-      (count = ts_ops_sum (mask, NULL, 0, FALSE, TS_DTYPE_UNDEFINED, error)) == NULL ||
-      (masked = ts_autograd_mul (mask, GRAD, error)) == NULL)
-    return FALSE;
-  RETURN_GRAD (ts_autograd_div (masked, count, error));
 }
 
 /* max(dim), min(dim): value_selecting_reduction_backward, the gradient

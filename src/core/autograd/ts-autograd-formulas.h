@@ -101,7 +101,8 @@ TS_BACKWARD_DECLARE (tril)
 TS_BACKWARD_DECLARE (triu)
 TS_BACKWARD_DECLARE (flip)
 TS_BACKWARD_DECLARE (cumsum)
-TS_BACKWARD_DECLARE (amax_dims)
+TS_BACKWARD_DECLARE (clamp_min)
+TS_BACKWARD_DECLARE (clamp_max)
 
 TsTensor *ts_autograd_add        (TsTensor *a, TsTensor *b, GError **error);
 TsTensor *ts_autograd_sub        (TsTensor *a, TsTensor *b, GError **error);
