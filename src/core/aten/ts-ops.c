@@ -2130,6 +2130,8 @@ ts_ops_masked_fill_ (TsTensor        *self,
                    ts_dtype_cpp_type_name (self->dtype));
       return FALSE;
     }
+  if (!ts_autograd_check_inplace (self, error) || !ts_autograd_check_inplace_view (self, error))
+    return FALSE;
   if (ts_tensor_numel (self) == 0)
     return TRUE;
   job = job_new (ts_op_get (TS_OP_MASKED_FILL));
@@ -2138,7 +2140,15 @@ ts_ops_masked_fill_ (TsTensor        *self,
   job_set (job, 1, mask);
   tensor_view (mask, &vmask);
   tensor_view (self, &vself);
-  return dispatch (job, device, ts_cost_index (&vmask, &vself), error);
+  if (!dispatch (job, device, ts_cost_index (&vmask, &vself), error))
+    return FALSE;
+  {
+    /* in place: self's history continues; the formula reads the mask */
+    TsOpGradAttrs grad = { .save_extra = mask };
+
+    ts_autograd_record_op (ts_op_get (TS_OP_MASKED_FILL), TS_OP_GRAD_TENSOR, &self, 1, self, &grad);
+  }
+  return TRUE;
 }
 
 /* at::embedding: weight.index_select (0, indices.reshape (-1)) viewed as

@@ -907,6 +907,20 @@ TS_BACKWARD_FN (ts_backward_amax)
   RETURN_GRAD (ts_autograd_div (masked, count, error));
 }
 
+/* masked_fill_: self: grad.masked_fill (mask, 0), the filled positions
+ * no longer depend on self */
+TS_BACKWARD_FN (ts_backward_masked_fill)
+{
+  TsScalar zero = { TS_DTYPE_FLOAT64, 0, 0 };
+  g_autoptr(TsTensor) mask = saved (node, ATTRS->extra_slot, error);
+  g_autoptr(TsTensor) grad = mask != NULL ? ts_ops_clone (GRAD, error) : NULL;
+
+  if (grad == NULL || !ts_ops_masked_fill_ (grad, mask, &zero, error))
+    return FALSE;
+  grad_inputs[0] = g_steal_pointer (&grad);
+  return TRUE;
+}
+
 /* tril, triu: self: grad.tril (diagonal), grad.triu (diagonal) */
 TS_BACKWARD_FN (ts_backward_tril)
 {

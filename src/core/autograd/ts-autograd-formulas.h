@@ -103,6 +103,7 @@ TS_BACKWARD_DECLARE (flip)
 TS_BACKWARD_DECLARE (cumsum)
 TS_BACKWARD_DECLARE (clamp_min)
 TS_BACKWARD_DECLARE (clamp_max)
+TS_BACKWARD_DECLARE (masked_fill)
 
 TsTensor *ts_autograd_add        (TsTensor *a, TsTensor *b, GError **error);
 TsTensor *ts_autograd_sub        (TsTensor *a, TsTensor *b, GError **error);
