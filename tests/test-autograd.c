@@ -1206,12 +1206,29 @@ fd_apply (const TsOpDesc *desc,
 
   if (desc->family == TS_OP_FAMILY_UNARY)
     out = ts_ops_unary (desc->kernel, x, &error);
+  else if (desc->family == TS_OP_FAMILY_SOFTMAX)
+    out = ts_ops_softmax (x, 0, desc->kernel == 1, &error);
   else if (form == TS_OP_GRAD_TENSOR)
     out = ts_ops_binary (desc->kernel, x, y, NULL, FALSE, NULL, &error);
   else
     out = ts_ops_binary (desc->kernel, x, NULL, &number, form == TS_OP_GRAD_REVERSED, NULL, &error);
   g_assert_no_error (error);
   return out;
+}
+
+/* The sum the gradients are of: weighted by fd_y for the softmaxes, whose
+ * plain sum is 1 whatever x is. */
+static TsTensor *
+fd_total (const TsOpDesc *desc,
+          TsTensor       *out)
+{
+  g_autoptr(TsTensor) w = make1 (fd_y, 3, FALSE);
+  g_autoptr(TsTensor) weighted = NULL;
+
+  if (desc->family != TS_OP_FAMILY_SOFTMAX)
+    return OK (ts_autograd_sum (out, E));
+  weighted = OK (ts_autograd_mul (out, w, E));
+  return OK (ts_autograd_sum (weighted, E));
 }
 
 static double
@@ -1223,7 +1240,7 @@ fd_sum (const TsOpDesc *desc,
   g_autoptr(TsTensor) x = make1 (xv, 3, FALSE);
   g_autoptr(TsTensor) y = make1 (yv, 3, FALSE);
   g_autoptr(TsTensor) out = fd_apply (desc, form, x, y);
-  g_autoptr(TsTensor) sum = OK (ts_ops_sum (out, NULL, 0, FALSE, TS_DTYPE_FLOAT64, E));
+  g_autoptr(TsTensor) sum = fd_total (desc, out);
 
   return ts_tensor_get_double (sum, 0);
 }
@@ -1257,7 +1274,7 @@ fd_check (const TsOpDesc *desc,
   g_autoptr(TsTensor) x = make1 (fd_x, 3, TRUE);
   g_autoptr(TsTensor) y = make1 (fd_y, 3, TRUE);
   g_autoptr(TsTensor) out = fd_apply (desc, form, x, y);
-  g_autoptr(TsTensor) sum = OK (ts_autograd_sum (out, E));
+  g_autoptr(TsTensor) sum = fd_total (desc, out);
   double expected[3];
 
   g_test_message ("%s", ts_grad_node_get_name (ts_autograd_get_grad_fn (out, NULL)));
@@ -1308,7 +1325,7 @@ test_table_formulas (void)
 
       if (desc->backward == NULL)
         continue;
-      if (desc->family == TS_OP_FAMILY_UNARY)
+      if (desc->family == TS_OP_FAMILY_UNARY || desc->family == TS_OP_FAMILY_SOFTMAX)
         fd_check (desc, TS_OP_GRAD_TENSOR);
       if (desc->family == TS_OP_FAMILY_BINARY)
         for (TsOpGradForm form = TS_OP_GRAD_TENSOR; form <= TS_OP_GRAD_REVERSED; form++)

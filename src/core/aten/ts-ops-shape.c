@@ -14,6 +14,7 @@
 
 #include <string.h>
 
+#include "ts-autograd-formulas.h"
 #include "ts-op-table.h"
 #include "ts-ops-private.h"
 #include "ts-ops-shape.h"
@@ -86,6 +87,25 @@ ts_ops_launch_like (TsOpId     id,
   return out;
 }
 
+/* Records the node of out = id (self) for the ops with a formula: the
+ * diagonal, or the dims in mask, are what it reads. */
+TsTensor *
+ts_ops_record_like (TsTensor  *out,
+                    TsOpId     id,
+                    TsTensor  *self,
+                    gint64     diagonal,
+                    guint64    mask)
+{
+  TsOpGradAttrs grad = { .scalar = (double) diagonal };
+
+  for (guint d = 0; d < TS_MAX_DIMS; d++)
+    if (mask & (G_GUINT64_CONSTANT (1) << d))
+      grad.dims[grad.n_dims++] = (int) d;
+  if (out != NULL)
+    ts_autograd_record_op (ts_op_get (id), TS_OP_GRAD_TENSOR, &self, 1, out, &grad);
+  return out;
+}
+
 TsTensor *
 ts_ops_triangle (TsTensor  *self,
                  gint64     diagonal,
@@ -93,6 +113,8 @@ ts_ops_triangle (TsTensor  *self,
                  TsTensor  *out,
                  GError   **error)
 {
+  TsOpId id;
+
   g_return_val_if_fail (self != NULL, NULL);
 
   if (self->ndim < 2)
@@ -101,7 +123,9 @@ ts_ops_triangle (TsTensor  *self,
                    "%s: input tensor must have at least 2 dimensions", upper ? "triu" : "tril");
       return NULL;
     }
-  return ts_ops_launch_like (upper ? TS_OP_TRIU : TS_OP_TRIL, self, out, self->dtype, diagonal, 0, 0, error);
+  id = upper ? TS_OP_TRIU : TS_OP_TRIL;
+  out = ts_ops_launch_like (id, self, out, self->dtype, diagonal, 0, 0, error);
+  return ts_ops_record_like (out, id, self, diagonal, 0);
 }
 
 TsTensor *
@@ -111,5 +135,6 @@ ts_ops_flip (TsTensor  *self,
 {
   g_return_val_if_fail (self != NULL, NULL);
 
-  return ts_ops_launch_like (TS_OP_FLIP, self, NULL, self->dtype, 0, 0, dim_mask, error);
+  return ts_ops_record_like (ts_ops_launch_like (TS_OP_FLIP, self, NULL, self->dtype, 0, 0, dim_mask, error),
+                             TS_OP_FLIP, self, 0, dim_mask);
 }

@@ -15,6 +15,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "ts-autograd-formulas.h"
 #include "ts-op-table.h"
 #include "ts-ops-private.h"
 #include "ts-ops-sort.h"
@@ -42,6 +43,20 @@ ts_ops_scan_job (TsOpJob  *job,
   ts_op_job_unpack (job, v, &args);
   return ts_cpu_scan ((TsScanOp) ts_op_job_desc (job)->kernel, &v[1], (guint) args.dim, &v[0],
                       v[2].data != NULL ? &v[2] : NULL, error);
+}
+
+/* The values' gradient goes back to the positions the indices name:
+ * gather's formula (a scatter_add into zeros) */
+static void
+record_sort (TsOpId     id,
+             TsTensor  *self,
+             int        dim,
+             TsTensor  *values,
+             TsTensor  *indices)
+{
+  TsOpGradAttrs grad = { .dims = { dim }, .n_dims = 1, .save_extra = indices };
+
+  ts_autograd_record_op (ts_op_get (id), TS_OP_GRAD_TENSOR, &self, 1, values, &grad);
 }
 
 gboolean
@@ -104,6 +119,7 @@ ts_ops_sort (TsOpId      id,
       g_clear_pointer (indices, ts_tensor_unref);
       return FALSE;
     }
+  record_sort (id, self, dim, *values, *indices);
   return TRUE;
 }
 
@@ -121,7 +137,11 @@ ts_ops_scan (TsOpId      id,
     return NULL;
   if (dtype == TS_DTYPE_UNDEFINED)
     dtype = ts_dtype_is_floating (self->dtype) ? self->dtype : TS_DTYPE_INT64;
-  return ts_ops_launch_like (id, self, out, dtype, 0, dim, 0, error);
+  out = ts_ops_launch_like (id, self, out, dtype, 0, dim, 0, error);
+  /* cumsum has a formula over dim; the others record from dispatch */
+  if (id != TS_OP_CUMSUM)
+    return out;
+  return ts_ops_record_like (out, id, self, 0, self->ndim > 0 ? G_GUINT64_CONSTANT (1) << dim : 0);
 }
 
 gboolean

@@ -53,6 +53,7 @@ struct _Job
 {
   const TsOpDesc *desc;  /* the op: its family's kernel runs the job */
   TsTensor  *t[4];       /* t[0] is the output; point into tv */
+  TsTensor  *caller[4];  /* the caller's tensors behind t[]: autograd's */
   TsScalar   scalar;
   guint8     scalar_bool; /* the scalar as a bool element */
   TsDType    compute;    /* the promoted common dtype of the operands */
@@ -239,6 +240,7 @@ job_set (Job      *job,
   job->tv[i] = *t;
   job->tv[i].storage = &job->sv[i];
   job->t[i] = &job->tv[i];
+  job->caller[i] = t;
   job->external |= t->storage->external;
 }
 
@@ -282,12 +284,81 @@ static gboolean device_temps_new  (Job       *job,
                                    gpointer  *blocks,
                                    GError   **error);
 static void     device_temps_free (gpointer  *blocks);
+static gboolean dispatch_job (Job           *job,
+                              TsDevice       device,
+                              TsKernelCost   cost,
+                              GError       **error);
+
+/* A differentiable row without a formula (GRAD_TODO) still records its
+ * node, here where every op passes: otherwise its output would silently
+ * not require grad and gradients would be dropped. Backward through the
+ * node fails with PyTorch's "the derivative for ... is not implemented.".
+ * The inputs are the floating operands the job reads, and for an in-place
+ * row (no functional schema) slot 0 too: its history continues through
+ * the node. Rows with a formula record at their call site, which knows
+ * the form and what to save. */
+static gboolean
+records_todo (const TsOpDesc *desc,
+              TsTensor       *const *caller)
+{
+  return desc->differentiable && desc->backward == NULL && caller[0] != NULL;
+}
+
+static gboolean
+is_inplace (const TsOpDesc *desc)
+{
+  return desc->functional == NULL && desc->inplace != NULL;
+}
+
+static void
+record_todo (const TsOpDesc *desc,
+             TsTensor       *const *caller,
+             guint           out_mask)
+{
+  TsTensor *inputs[2] = { NULL, NULL };
+  guint n = 0;
+
+  if (!records_todo (desc, caller))
+    return;
+  if (is_inplace (desc))
+    inputs[n++] = caller[0];
+  for (guint i = 1; i < 4 && n < G_N_ELEMENTS (inputs); i++)
+    if (caller[i] != NULL && !(out_mask & (1u << i)) && ts_dtype_is_floating (caller[i]->dtype))
+      inputs[n++] = caller[i];
+  ts_autograd_record_op (desc, TS_OP_GRAD_TENSOR, inputs, n, caller[0], NULL);
+}
 
 static gboolean
 dispatch (Job           *job,
           TsDevice       device,
           TsKernelCost   cost,
           GError       **error)
+{
+  const TsOpDesc *desc = job->desc;
+  TsTensor *caller[4];
+  guint out_mask = job->out_mask;
+  gboolean ok;
+
+  /* the job may be gone once launched */
+  memcpy (caller, job->caller, sizeof caller);
+  /* as the in-place rows with formulas check at their call sites */
+  if (records_todo (desc, caller) && is_inplace (desc) &&
+      (!ts_autograd_check_inplace (caller[0], error) || !ts_autograd_check_inplace_view (caller[0], error)))
+    {
+      job_free (job);
+      return FALSE;
+    }
+  ok = dispatch_job (job, device, cost, error);
+  if (ok)
+    record_todo (desc, caller, out_mask);
+  return ok;
+}
+
+static gboolean
+dispatch_job (Job           *job,
+              TsDevice       device,
+              TsKernelCost   cost,
+              GError       **error)
 {
   const char *name = job->desc->aten_name;
   TsSessionWork work = { 0 };
@@ -1272,6 +1343,13 @@ ts_ops_softmax (TsTensor  *self,
       ts_tensor_unref (out);
       return NULL;
     }
+  {
+    /* the formula reduces over the softmax's dim */
+    TsOpGradAttrs grad = { .dims = { dim }, .n_dims = 1 };
+
+    ts_autograd_record_op (ts_op_get (log ? TS_OP_LOG_SOFTMAX : TS_OP_SOFTMAX), TS_OP_GRAD_TENSOR,
+                           &self, 1, out, &grad);
+  }
   return out;
 }
 
@@ -1696,7 +1774,12 @@ ts_ops_index_select (TsTensor  *self,
     return NULL;
   out = index_launch (TS_OP_INDEX_SELECT, device, dim, out, self, index, error);
   if (out != NULL)
-    ts_autograd_record_op (ts_op_get (TS_OP_INDEX_SELECT), TS_OP_GRAD_TENSOR, &self, 1, out, NULL);
+    {
+      /* the formula scatters back at index, along dim */
+      TsOpGradAttrs grad = { .dims = { dim }, .n_dims = 1, .save_extra = index };
+
+      ts_autograd_record_op (ts_op_get (TS_OP_INDEX_SELECT), TS_OP_GRAD_TENSOR, &self, 1, out, &grad);
+    }
   return out;
 }
 
@@ -1797,7 +1880,12 @@ ts_ops_gather (TsTensor  *self,
     return out;
   out = index_launch (TS_OP_GATHER, device, dim, out, self, index, error);
   if (out != NULL)
-    ts_autograd_record_op (ts_op_get (TS_OP_GATHER), TS_OP_GRAD_TENSOR, &self, 1, out, NULL);
+    {
+      /* the formula scatters back at index, along dim */
+      TsOpGradAttrs grad = { .dims = { dim }, .n_dims = 1, .save_extra = index };
+
+      ts_autograd_record_op (ts_op_get (TS_OP_GATHER), TS_OP_GRAD_TENSOR, &self, 1, out, &grad);
+    }
   return out;
 }
 
@@ -2042,6 +2130,8 @@ ts_ops_masked_fill_ (TsTensor        *self,
                    ts_dtype_cpp_type_name (self->dtype));
       return FALSE;
     }
+  if (!ts_autograd_check_inplace (self, error) || !ts_autograd_check_inplace_view (self, error))
+    return FALSE;
   if (ts_tensor_numel (self) == 0)
     return TRUE;
   job = job_new (ts_op_get (TS_OP_MASKED_FILL));
@@ -2050,7 +2140,15 @@ ts_ops_masked_fill_ (TsTensor        *self,
   job_set (job, 1, mask);
   tensor_view (mask, &vmask);
   tensor_view (self, &vself);
-  return dispatch (job, device, ts_cost_index (&vmask, &vself), error);
+  if (!dispatch (job, device, ts_cost_index (&vmask, &vself), error))
+    return FALSE;
+  {
+    /* in place: self's history continues; the formula reads the mask */
+    TsOpGradAttrs grad = { .save_extra = mask };
+
+    ts_autograd_record_op (ts_op_get (TS_OP_MASKED_FILL), TS_OP_GRAD_TENSOR, &self, 1, self, &grad);
+  }
+  return TRUE;
 }
 
 /* at::embedding: weight.index_select (0, indices.reshape (-1)) viewed as

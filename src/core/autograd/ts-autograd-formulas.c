@@ -12,7 +12,10 @@
 #include <string.h>
 
 #include "ts-autograd-formulas.h"
+#include "ts-autograd-private.h"
 #include "ts-ops.h"
+#include "ts-ops-shape.h"
+#include "ts-ops-sort.h"
 
 typedef TsOpGradAttrs Attrs;
 
@@ -319,6 +322,25 @@ select_grad (TsTensor    *grad,
   return ts_autograd_add (picked, half, error);
 }
 
+/* A binary node's other operand: saved, or with a number, that number as
+ * a 0-dim tensor of self's dtype */
+static TsTensor *
+saved_other (TsGradNode  *node,
+             TsTensor    *self,
+             GError     **error)
+{
+  Attrs *attrs = ATTRS;
+  TsScalar value = { TS_DTYPE_FLOAT64, attrs->scalar, (gint64) attrs->scalar };
+  g_autoptr(TsTensor) other = NULL;
+
+  if (!attrs->has_scalar)
+    return saved (node, attrs->other_slot, error);
+  other = ts_tensor_new_empty (ts_tensor_get_device (self), self->dtype, 0, NULL, FALSE, error);
+  if (other == NULL || !ts_ops_fill (other, &value, error))
+    return NULL;
+  return g_steal_pointer (&other);
+}
+
 /* maximum (wins: GT) and minimum (LT): each input gets the gradient where
  * it was picked, half of it on ties */
 static gboolean
@@ -329,25 +351,11 @@ extremum_backward (TsGradNode  *node,
                    guint        n_inputs,
                    GError     **error)
 {
-  Attrs *attrs = ATTRS;
-  g_autoptr(TsTensor) self = saved (node, attrs->self_slot, error);
-  g_autoptr(TsTensor) other = NULL;
+  g_autoptr(TsTensor) self = saved (node, ATTRS->self_slot, error);
+  g_autoptr(TsTensor) other = self != NULL ? saved_other (node, self, error) : NULL;
   g_autoptr(TsTensor) ties = NULL;
 
-  if (self == NULL)
-    return FALSE;
-  /* with a number, other is that number as a 0-dim tensor */
-  if (attrs->has_scalar)
-    {
-      TsScalar value = { TS_DTYPE_FLOAT64, attrs->scalar, (gint64) attrs->scalar };
-
-      other = ts_tensor_new_empty (ts_tensor_get_device (self), self->dtype, 0, NULL, FALSE, error);
-      if (other == NULL || !ts_ops_fill (other, &value, error))
-        return FALSE;
-    }
-  else if ((other = saved (node, attrs->other_slot, error)) == NULL)
-    return FALSE;
-  if ((ties = binary (TS_BINARY_EQ, self, other, error)) == NULL)
+  if (other == NULL || (ties = binary (TS_BINARY_EQ, self, other, error)) == NULL)
     return FALSE;
   for (guint i = 0; i < n_inputs; i++)
     if (ts_grad_node_needs_input_grad (node, i))
@@ -453,6 +461,176 @@ TS_BACKWARD_FN (ts_backward_sin)
 TS_BACKWARD_FN (ts_backward_cos)
 {
   return grad_times_unary (node, GRAD, TS_UNARY_SIN, TRUE, &grad_inputs[0], error);
+}
+
+/* The unary math family: grad * f(t), t the saved self or result. */
+typedef TsTensor *(*Factor) (TsTensor  *t,
+                             GError   **error);
+
+static gboolean
+grad_times_factor (TsGradNode  *node,
+                   TsTensor    *grad,
+                   int          slot,
+                   Factor       factor,
+                   TsTensor   **out,
+                   GError     **error)
+{
+  g_autoptr(TsTensor) t = saved (node, slot, error);
+  g_autoptr(TsTensor) f = NULL;
+
+  if (t == NULL || (f = factor (t, error)) == NULL)
+    return FALSE;
+  *out = ts_autograd_mul (grad, f, error);
+  return *out != NULL;
+}
+
+/* t * t + c */
+static TsTensor *
+square_plus (TsTensor  *t,
+             double     c,
+             GError   **error)
+{
+  g_autoptr(TsTensor) tt = ts_autograd_mul (t, t, error);
+
+  return tt != NULL ? binary_scalar (TS_BINARY_ADD, tt, c, FALSE, error) : NULL;
+}
+
+/* tan: grad * (1 + result^2) */
+static TsTensor *
+tan_factor (TsTensor *result, GError **error)
+{
+  return square_plus (result, 1, error);
+}
+
+/* atan: grad / (1 + self^2) */
+static TsTensor *
+atan_factor (TsTensor *self, GError **error)
+{
+  g_autoptr(TsTensor) sp = square_plus (self, 1, error);
+
+  return sp != NULL ? binary_scalar (TS_BINARY_DIV, sp, 1, TRUE, error) : NULL;
+}
+
+/* asinh: grad * (self^2 + 1).rsqrt() */
+static TsTensor *
+asinh_factor (TsTensor *self, GError **error)
+{
+  g_autoptr(TsTensor) sp = square_plus (self, 1, error);
+
+  return sp != NULL ? ts_ops_unary (TS_UNARY_RSQRT, sp, error) : NULL;
+}
+
+/* sinh: grad * self.cosh(); cosh: grad * self.sinh() */
+static TsTensor *
+sinh_factor (TsTensor *self, GError **error)
+{
+  return ts_ops_unary (TS_UNARY_COSH, self, error);
+}
+
+static TsTensor *
+cosh_factor (TsTensor *self, GError **error)
+{
+  return ts_ops_unary (TS_UNARY_SINH, self, error);
+}
+
+/* expm1: grad * (result + 1); exp2: grad * result * ln 2 */
+static TsTensor *
+expm1_factor (TsTensor *result, GError **error)
+{
+  return binary_scalar (TS_BINARY_ADD, result, 1, FALSE, error);
+}
+
+static TsTensor *
+exp2_factor (TsTensor *result, GError **error)
+{
+  return binary_scalar (TS_BINARY_MUL, result, M_LN2, FALSE, error);
+}
+
+/* log2: grad / (self * ln 2); log10: grad / (self * ln 10); log1p:
+ * grad / (self + 1) */
+static TsTensor *
+log2_factor (TsTensor *self, GError **error)
+{
+  return binary_scalar (TS_BINARY_DIV, self, 1 / M_LN2, TRUE, error);
+}
+
+static TsTensor *
+log10_factor (TsTensor *self, GError **error)
+{
+  return binary_scalar (TS_BINARY_DIV, self, 1 / M_LN10, TRUE, error);
+}
+
+static TsTensor *
+log1p_factor (TsTensor *self, GError **error)
+{
+  g_autoptr(TsTensor) plus = binary_scalar (TS_BINARY_ADD, self, 1, FALSE, error);
+
+  return plus != NULL ? binary_scalar (TS_BINARY_DIV, plus, 1, TRUE, error) : NULL;
+}
+
+/* rsqrt: grad * -0.5 * result^3 */
+static TsTensor *
+rsqrt_factor (TsTensor *result, GError **error)
+{
+  g_autoptr(TsTensor) rr = ts_autograd_mul (result, result, error);
+  g_autoptr(TsTensor) rrr = rr != NULL ? ts_autograd_mul (rr, result, error) : NULL;
+
+  return rrr != NULL ? binary_scalar (TS_BINARY_MUL, rrr, -0.5, FALSE, error) : NULL;
+}
+
+/* erf: grad * 2 / sqrt(pi) * exp(-self^2); erfc: its negation */
+static TsTensor *
+erf_scaled (TsTensor *self, double scale, GError **error)
+{
+  g_autoptr(TsTensor) sq = ts_autograd_mul (self, self, error);
+  g_autoptr(TsTensor) neg = sq != NULL ? ts_autograd_neg (sq, error) : NULL;
+  g_autoptr(TsTensor) e = neg != NULL ? ts_autograd_exp (neg, error) : NULL;
+
+  return e != NULL ? binary_scalar (TS_BINARY_MUL, e, scale * M_2_SQRTPI, FALSE, error) : NULL;
+}
+
+static TsTensor *
+erf_factor (TsTensor *self, GError **error)
+{
+  return erf_scaled (self, 1, error);
+}
+
+static TsTensor *
+erfc_factor (TsTensor *self, GError **error)
+{
+  return erf_scaled (self, -1, error);
+}
+
+#define FACTOR_FORMULA(formula, slot)                                                         \
+  TS_BACKWARD_FN (ts_backward_##formula)                                                      \
+  {                                                                                           \
+    return grad_times_factor (node, GRAD, ATTRS->slot, formula##_factor, &grad_inputs[0], error); \
+  }
+
+FACTOR_FORMULA (tan, result_slot)
+FACTOR_FORMULA (atan, self_slot)
+FACTOR_FORMULA (asinh, self_slot)
+FACTOR_FORMULA (sinh, self_slot)
+FACTOR_FORMULA (cosh, self_slot)
+FACTOR_FORMULA (expm1, result_slot)
+FACTOR_FORMULA (exp2, result_slot)
+FACTOR_FORMULA (log2, self_slot)
+FACTOR_FORMULA (log10, self_slot)
+FACTOR_FORMULA (log1p, self_slot)
+FACTOR_FORMULA (rsqrt, result_slot)
+FACTOR_FORMULA (erf, self_slot)
+FACTOR_FORMULA (erfc, self_slot)
+
+/* floor, ceil, round, trunc, sign: zeros_like(grad), piecewise constant */
+TS_BACKWARD_FN (ts_backward_zero)
+{
+  RETURN_GRAD (binary_scalar (TS_BINARY_MUL, GRAD, 0, FALSE, error));
+}
+
+/* frac: self: grad */
+TS_BACKWARD_FN (ts_backward_frac)
+{
+  RETURN_GRAD (ts_tensor_ref (GRAD));
 }
 
 /* grad * (1 - result * result) for tanh, grad * result * (1 - result) for
@@ -578,22 +756,205 @@ TS_BACKWARD_FN (ts_backward_mean)
   RETURN_GRAD (ts_autograd_div_scalar (expanded, (double) numel, error));
 }
 
-/* max(), min() of all elements: evenly_distribute_backward, the gradient
- * shared by the elements equal to the result */
-TS_BACKWARD_FN (ts_backward_amax)
+/* softmax: self: _softmax_backward_data (grad, result, dim), which is
+ * result * (grad - (grad * result).sum (dim, keepdim)) */
+TS_BACKWARD_FN (ts_backward_softmax)
+{
+  g_autoptr(TsTensor) result = saved (node, ATTRS->result_slot, error);
+  g_autoptr(TsTensor) gy = NULL;
+  g_autoptr(TsTensor) dot = NULL;
+  g_autoptr(TsTensor) centered = NULL;
+
+  if (result == NULL || (gy = ts_autograd_mul (GRAD, result, error)) == NULL ||
+      (dot = ts_autograd_sum_dims (gy, ATTRS->dims, 1, TRUE, error)) == NULL ||
+      (centered = ts_autograd_sub (GRAD, dot, error)) == NULL)
+    return FALSE;
+  RETURN_GRAD (ts_autograd_mul (result, centered, error));
+}
+
+/* log_softmax: self: _log_softmax_backward_data (grad, result, dim), which
+ * is grad - result.exp () * grad.sum (dim, keepdim) */
+TS_BACKWARD_FN (ts_backward_log_softmax)
+{
+  g_autoptr(TsTensor) result = saved (node, ATTRS->result_slot, error);
+  g_autoptr(TsTensor) p = NULL;
+  g_autoptr(TsTensor) total = NULL;
+  g_autoptr(TsTensor) share = NULL;
+
+  if (result == NULL || (p = ts_autograd_exp (result, error)) == NULL ||
+      (total = ts_autograd_sum_dims (GRAD, ATTRS->dims, 1, TRUE, error)) == NULL ||
+      (share = ts_autograd_mul (p, total, error)) == NULL)
+    return FALSE;
+  RETURN_GRAD (ts_autograd_sub (GRAD, share, error));
+}
+
+/* The index gathering ops give their gradient back with scatter_add_
+ * into zeros of the input's shape, at the positions read. */
+static gboolean
+scatter_add_back (TsGradNode  *node,
+                  TsTensor    *grad,
+                  TsTensor    *index,
+                  TsTensor   **out,
+                  GError     **error)
+{
+  const TsGradTensorInfo *info = ts_grad_node_get_input_info (node, 0);
+  g_autoptr(TsTensor) zeros = ts_autograd_new_filled (info, 0, error);
+
+  if (zeros == NULL || !ts_ops_scatter_ (zeros, ATTRS->dims[0], index, grad, TRUE, error))
+    return FALSE;
+  *out = g_steal_pointer (&zeros);
+  return TRUE;
+}
+
+/* gather: self: gather_backward (grad, self, dim, index), a scatter_add of
+ * grad at index */
+TS_BACKWARD_FN (ts_backward_gather)
+{
+  g_autoptr(TsTensor) index = saved (node, ATTRS->extra_slot, error);
+
+  return index != NULL && scatter_add_back (node, GRAD, index, &grad_inputs[0], error);
+}
+
+/* index_select: self: index_select_backward, index_add of grad along dim;
+ * here a scatter_add with the index vector spread over grad's shape (a
+ * view moving along dim only) */
+TS_BACKWARD_FN (ts_backward_index_select)
+{
+  g_autoptr(TsTensor) index = saved (node, ATTRS->extra_slot, error);
+  g_autoptr(TsTensor) i64 = NULL;
+  g_autoptr(TsTensor) spread = NULL;
+  gint64 strides[TS_MAX_DIMS] = { 0 };
+
+  if (index == NULL ||
+      (i64 = index->dtype == TS_DTYPE_INT64 ? ts_tensor_ref (index)
+                                            : ts_ops_to (index, ts_tensor_get_device (index), TS_DTYPE_INT64,
+                                                         FALSE, TRUE, error)) == NULL)
+    return FALSE;
+  if (GRAD->ndim > 0)
+    strides[ATTRS->dims[0]] = i64->ndim > 0 ? i64->strides[0] : 0;
+  spread = ts_tensor_new_view (i64->storage, TS_DTYPE_INT64, GRAD->ndim, GRAD->shape, strides, i64->offset);
+  return scatter_add_back (node, GRAD, spread, &grad_inputs[0], error);
+}
+
+/* clamp_min: self: where (self >= min, grad, 0), min: where (self < min,
+ * grad, 0); clamp_max the same with <= and >: ties go to self */
+static gboolean
+clamp_backward (TsGradNode  *node,
+                TsTensor    *grad,
+                TsBinaryOp   keeps,
+                TsBinaryOp   passes,
+                TsTensor   **grad_inputs,
+                guint        n_inputs,
+                GError     **error)
 {
   g_autoptr(TsTensor) self = saved (node, ATTRS->self_slot, error);
+  g_autoptr(TsTensor) other = self != NULL ? saved_other (node, self, error) : NULL;
+
+  if (other == NULL)
+    return FALSE;
+  for (guint i = 0; i < n_inputs; i++)
+    if (ts_grad_node_needs_input_grad (node, i))
+      {
+        g_autoptr(TsTensor) mask = binary (i == 0 ? keeps : passes, self, other, error);
+
+        if (mask == NULL || (grad_inputs[i] = ts_autograd_mul (grad, mask, error)) == NULL)
+          return FALSE;
+      }
+  return TRUE;
+}
+
+TS_BACKWARD_FN (ts_backward_clamp_min)
+{
+  return clamp_backward (node, GRAD, TS_BINARY_GE, TS_BINARY_LT, grad_inputs, n_inputs, error);
+}
+
+TS_BACKWARD_FN (ts_backward_clamp_max)
+{
+  return clamp_backward (node, GRAD, TS_BINARY_LE, TS_BINARY_GT, grad_inputs, n_inputs, error);
+}
+
+/* max(), min() of all elements (evenly_distribute_backward) and amax,
+ * amin over dims (scale_grad_by_count): the gradient shared evenly by the
+ * elements equal to the result, with the reduced dims (all where none are
+ * named) restored as size 1 so that result and grad broadcast over self */
+TS_BACKWARD_FN (ts_backward_amax)
+{
+  const TsGradTensorInfo *info = ts_grad_node_get_input_info (node, 0);
+  const Attrs *attrs = ATTRS;
+  g_autoptr(TsTensor) self = saved (node, attrs->self_slot, error);
   g_autoptr(TsTensor) result = NULL;
+  g_autoptr(TsTensor) kept = NULL;
+  g_autoptr(TsTensor) grad = NULL;
   g_autoptr(TsTensor) mask = NULL;
   g_autoptr(TsTensor) count = NULL;
   g_autoptr(TsTensor) masked = NULL;
+  gint64 shape[TS_MAX_DIMS];
 
-  if (self == NULL || (result = saved (node, ATTRS->result_slot, error)) == NULL ||
-      (mask = binary (TS_BINARY_EQ, self, result, error)) == NULL ||
-      (count = ts_ops_sum (mask, NULL, 0, FALSE, TS_DTYPE_UNDEFINED, error)) == NULL ||
-      (masked = ts_autograd_mul (mask, GRAD, error)) == NULL)
+  memcpy (shape, info->shape, info->ndim * sizeof (gint64));
+  for (guint i = 0; i < info->ndim; i++)
+    if (attrs->n_dims == 0)
+      shape[i] = 1;
+  for (guint i = 0; i < attrs->n_dims; i++)
+    shape[attrs->dims[i]] = 1;
+  if (self == NULL || (result = saved (node, attrs->result_slot, error)) == NULL ||
+      (kept = ts_autograd_reshape (result, info->ndim, shape, error)) == NULL ||
+      (grad = ts_autograd_reshape (GRAD, info->ndim, shape, error)) == NULL ||
+      (mask = binary (TS_BINARY_EQ, self, kept, error)) == NULL ||
+      (count = attrs->n_dims > 0 ? ts_ops_sum (mask, attrs->dims, attrs->n_dims, TRUE, TS_DTYPE_UNDEFINED, error)
+                                 : ts_ops_sum (mask, NULL, 0, FALSE, TS_DTYPE_UNDEFINED, error)) == NULL ||
+      (masked = ts_autograd_mul (mask, grad, error)) == NULL)
     return FALSE;
   RETURN_GRAD (ts_autograd_div (masked, count, error));
+}
+
+/* masked_fill_: self: grad.masked_fill (mask, 0), the filled positions
+ * no longer depend on self */
+TS_BACKWARD_FN (ts_backward_masked_fill)
+{
+  TsScalar zero = { TS_DTYPE_FLOAT64, 0, 0 };
+  g_autoptr(TsTensor) mask = saved (node, ATTRS->extra_slot, error);
+  g_autoptr(TsTensor) grad = mask != NULL ? ts_ops_clone (GRAD, error) : NULL;
+
+  if (grad == NULL || !ts_ops_masked_fill_ (grad, mask, &zero, error))
+    return FALSE;
+  grad_inputs[0] = g_steal_pointer (&grad);
+  return TRUE;
+}
+
+/* tril, triu: self: grad.tril (diagonal), grad.triu (diagonal) */
+TS_BACKWARD_FN (ts_backward_tril)
+{
+  RETURN_GRAD (ts_ops_triangle (GRAD, (gint64) ATTRS->scalar, FALSE, NULL, error));
+}
+
+TS_BACKWARD_FN (ts_backward_triu)
+{
+  RETURN_GRAD (ts_ops_triangle (GRAD, (gint64) ATTRS->scalar, TRUE, NULL, error));
+}
+
+/* flip: self: grad.flip (dims) */
+TS_BACKWARD_FN (ts_backward_flip)
+{
+  guint64 mask = 0;
+
+  for (guint i = 0; i < ATTRS->n_dims; i++)
+    mask |= G_GUINT64_CONSTANT (1) << ATTRS->dims[i];
+  RETURN_GRAD (ts_ops_flip (GRAD, mask, error));
+}
+
+/* cumsum: self: cumsum_backward (grad, dim), the reversed cumulative sum
+ * grad.flip (dim).cumsum (dim).flip (dim) */
+TS_BACKWARD_FN (ts_backward_cumsum)
+{
+  int dim = ATTRS->dims[0];
+  guint64 mask = GRAD->ndim > 0 ? G_GUINT64_CONSTANT (1) << dim : 0;
+  g_autoptr(TsTensor) flipped = ts_ops_flip (GRAD, mask, error);
+  g_autoptr(TsTensor) sums = NULL;
+
+  if (flipped == NULL ||
+      (sums = ts_ops_scan (TS_OP_CUMSUM, flipped, dim, GRAD->dtype, NULL, error)) == NULL)
+    return FALSE;
+  RETURN_GRAD (ts_ops_flip (sums, mask, error));
 }
 
 /* max(dim), min(dim): value_selecting_reduction_backward, the gradient
