@@ -489,8 +489,9 @@ apply_remap (TsMemoryReplay *self,
         ws.n_blocks++;
       ws.cap = MAX (4, ws.n_blocks);
       ws.blocks = g_new (guint32, ws.cap);
-      memcpy (ws.blocks, &g_array_index (moving, guint32, MIN (from, moving->len)),
-              ws.n_blocks * sizeof (guint32));
+      /* an empty array has no data to point into */
+      if (ws.n_blocks > 0)
+        memcpy (ws.blocks, &g_array_index (moving, guint32, from), ws.n_blocks * sizeof (guint32));
       from += ws.n_blocks;
       g_array_insert_val (w->segs, seg_insert_pos (self, w, si->addr), ws);
     }
