@@ -237,6 +237,20 @@ read_int_arg (Importer    *im,
   return TRUE;
 }
 
+/* A string value, or any other value skipped (got is FALSE then). */
+static gboolean
+read_string_or_skip (Importer    *im,
+                     const char **s,
+                     gsize       *n,
+                     gboolean    *got,
+                     GError     **error)
+{
+  *got = ts_json_peek (&im->r) == '"';
+  if (!*got)
+    return ts_json_skip (&im->r, error);
+  return ts_json_read_string (&im->r, s, n, error);
+}
+
 static gboolean
 read_args (Importer *im,
            GError  **error)
@@ -338,28 +352,24 @@ read_event (Importer *im,
         {
           const char *s;
           gsize n;
-          if (ts_json_peek (&im->r) != '"')
-            {
-              if (!ts_json_skip (&im->r, error))
-                return FALSE;
-              continue;
-            }
-          if (!ts_json_read_string (&im->r, &s, &n, error))
+          gboolean got;
+
+          if (!read_string_or_skip (im, &s, &n, &got, error))
             return FALSE;
+          if (!got)
+            continue;
           ev->ph = n == 1 ? s[0] : '?';
         }
       else if (key_is (key, len, "cat"))
         {
           const char *s;
           gsize n;
-          if (ts_json_peek (&im->r) != '"')
-            {
-              if (!ts_json_skip (&im->r, error))
-                return FALSE;
-              continue;
-            }
-          if (!ts_json_read_string (&im->r, &s, &n, error))
+          gboolean got;
+
+          if (!read_string_or_skip (im, &s, &n, &got, error))
             return FALSE;
+          if (!got)
+            continue;
           ev->cat = category (s, n);
           ev->has_cat = TRUE;
         }
@@ -367,14 +377,12 @@ read_event (Importer *im,
         {
           const char *s;
           gsize n;
-          if (ts_json_peek (&im->r) != '"')
-            {
-              if (!ts_json_skip (&im->r, error))
-                return FALSE;
-              continue;
-            }
-          if (!ts_json_read_string (&im->r, &s, &n, error))
+          gboolean got;
+
+          if (!read_string_or_skip (im, &s, &n, &got, error))
             return FALSE;
+          if (!got)
+            continue;
           g_string_append_len (ev->name, s, (gssize) n);
         }
       else if (key_is (key, len, "pid"))

@@ -1699,6 +1699,25 @@ index_launch (TsOpId     op,
   return out;
 }
 
+/* index_launch for an op whose gradient scatters back at index along dim
+ * (index_select, gather): the node saves the index. */
+static TsTensor *
+index_launch_scattered (TsOpId     op,
+                        TsDevice   device,
+                        int        dim,
+                        TsTensor  *out,
+                        TsTensor  *self,
+                        TsTensor  *index,
+                        GError   **error)
+{
+  TsOpGradAttrs grad = { .dims = { dim }, .n_dims = 1, .save_extra = index };
+
+  out = index_launch (op, device, dim, out, self, index, error);
+  if (out != NULL)
+    ts_autograd_record_op (ts_op_get (op), TS_OP_GRAD_TENSOR, &self, 1, out, &grad);
+  return out;
+}
+
 static gboolean
 index_select_job (Job     *job,
                   GError **error)
@@ -1772,15 +1791,7 @@ ts_ops_index_select (TsTensor  *self,
   out = ts_tensor_new_empty (device, self->dtype, self->ndim, shape, FALSE, error);
   if (out == NULL)
     return NULL;
-  out = index_launch (TS_OP_INDEX_SELECT, device, dim, out, self, index, error);
-  if (out != NULL)
-    {
-      /* the formula scatters back at index, along dim */
-      TsOpGradAttrs grad = { .dims = { dim }, .n_dims = 1, .save_extra = index };
-
-      ts_autograd_record_op (ts_op_get (TS_OP_INDEX_SELECT), TS_OP_GRAD_TENSOR, &self, 1, out, &grad);
-    }
-  return out;
+  return index_launch_scattered (TS_OP_INDEX_SELECT, device, dim, out, self, index, error);
 }
 
 /* gather: out[i][j] = self[index[i][j]][j] for dim 0, and so on. */
@@ -1878,15 +1889,7 @@ ts_ops_gather (TsTensor  *self,
   out = ts_tensor_new_empty (device, self->dtype, index->ndim, index->shape, FALSE, error);
   if (out == NULL || ts_tensor_numel (out) == 0)
     return out;
-  out = index_launch (TS_OP_GATHER, device, dim, out, self, index, error);
-  if (out != NULL)
-    {
-      /* the formula scatters back at index, along dim */
-      TsOpGradAttrs grad = { .dims = { dim }, .n_dims = 1, .save_extra = index };
-
-      ts_autograd_record_op (ts_op_get (TS_OP_GATHER), TS_OP_GRAD_TENSOR, &self, 1, out, &grad);
-    }
-  return out;
+  return index_launch_scattered (TS_OP_GATHER, device, dim, out, self, index, error);
 }
 
 /* Advanced indexing (torch/_indexing.py parses the subscript) --------- */
