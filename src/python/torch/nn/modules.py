@@ -554,16 +554,23 @@ class Embedding(Module):
         return s.format(**self.__dict__)
 
 
-class ReLU(Module):
+class _InplaceActivation(Module):
+    """An activation module over F.<name>(x, inplace=...), as ReLU and SiLU are."""
+    _function = None
+
     def __init__(self, inplace=False):
         super().__init__()
         self.inplace = inplace
 
     def forward(self, x):
-        return F.relu(x, inplace=self.inplace)
+        return type(self)._function(x, inplace=self.inplace)
 
     def extra_repr(self):
         return "inplace=True" if self.inplace else ""
+
+
+class ReLU(_InplaceActivation):
+    _function = staticmethod(F.relu)
 
 
 class Tanh(Module):
@@ -576,16 +583,8 @@ class Sigmoid(Module):
         return x.sigmoid()
 
 
-class SiLU(Module):
-    def __init__(self, inplace=False):
-        super().__init__()
-        self.inplace = inplace
-
-    def forward(self, x):
-        return F.silu(x, inplace=self.inplace)
-
-    def extra_repr(self):
-        return "inplace=True" if self.inplace else ""
+class SiLU(_InplaceActivation):
+    _function = staticmethod(F.silu)
 
 
 class GELU(Module):
