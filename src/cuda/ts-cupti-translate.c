@@ -266,72 +266,44 @@ queued_time (TsCuptiTranslator *self,
   return join (self, correlation, TRUE, &call) ? call.start : fallback;
 }
 
+static gpointer
+field_at (gpointer           rec,
+          const TsFieldInfo *field)
+{
+  return (char *)rec + field->offset;
+}
+
 /* Gives a device record its correlation (ours) and what the join with its
- * API call brings: the launch time, or the thread of a blocking call.
- * Without a correlation there is nothing to join. */
+ * API call brings: the launch time of work that has a "queued" field, or
+ * the thread of a blocking call. Without a correlation there is nothing to
+ * join. The fields are found by name in the record's layout, so every kind
+ * with them is handled alike. */
 static void
 complete (TsCuptiTranslator *self,
           TsRecordKind       kind,
           gpointer           rec,
           guint64            correlation)
 {
+  const TsRecordInfo *info = ts_record_info (kind);
+  const TsFieldInfo *corr = ts_record_info_field (info, "correlation");
+  const TsFieldInfo *queued = ts_record_info_field (info, "queued");
+  const TsFieldInfo *thread = ts_record_info_field (info, "thread");
   PendingCall call;
 
-  switch ((int)kind)
+  g_assert (corr != NULL);
+  *(guint64 *)field_at (rec, corr) = correlation;
+  if (correlation == 0)
+    return;
+  if (queued != NULL)
     {
-    case TS_RECORD_KERNEL:
-      {
-        TsKernelRecord *k = rec;
+      TsTime *t = field_at (rec, queued);
 
-        k->correlation = correlation;
-        if (correlation != 0)
-          k->queued = queued_time (self, correlation, k->queued);
-      }
-      break;
-    case TS_RECORD_MEMCPY:
-      {
-        TsMemcpyRecord *m = rec;
-
-        m->correlation = correlation;
-        if (correlation != 0)
-          m->queued = queued_time (self, correlation, m->queued);
-      }
-      break;
-    case TS_RECORD_MEMSET:
-      {
-        TsMemsetRecord *m = rec;
-
-        m->correlation = correlation;
-        if (correlation != 0)
-          m->queued = queued_time (self, correlation, m->queued);
-      }
-      break;
-    case TS_RECORD_EVENT_RECORD:
-      {
-        TsEventRecordRecord *e = rec;
-
-        e->correlation = correlation;
-        if (correlation != 0)
-          e->queued = queued_time (self, correlation, e->queued);
-      }
-      break;
-    case TS_RECORD_EVENT_WAIT:
-      ((TsEventWaitRecord *)rec)->correlation = correlation;
-      break;
-    case TS_RECORD_SYNC:
-      {
-        TsSyncRecord *s = rec;
-
-        s->correlation = correlation;
-        /* A blocking call may be followed by more work of the same call
-         * (a synchronous copy): the join is not consumed. */
-        if (correlation != 0 && join (self, correlation, FALSE, &call))
-          s->thread = call.thread;
-      }
-      break;
-    default:
-      g_assert_not_reached ();
+      *t = queued_time (self, correlation, *t);
     }
+  /* A blocking call may be followed by more work of the same call (a
+   * synchronous copy): that join is not consumed. */
+  else if (thread != NULL && join (self, correlation, FALSE, &call))
+    *(guint32 *)field_at (rec, thread) = call.thread;
 }
 
 static void
@@ -425,9 +397,10 @@ emit (TsCuptiTranslator *self,
 /* CUPTI's correlation id of an API call made while our id was pushed: the
  * records waiting for it are appended now, later ones at once. */
 static gboolean
-translate_external (TsCuptiTranslator                       *self,
-                    const CUpti_ActivityExternalCorrelation *e)
+translate_external (TsCuptiTranslator *self,
+                    gconstpointer      record)
 {
+  const CUpti_ActivityExternalCorrelation *e = record;
   gpointer key = GUINT_TO_POINTER (e->correlationId);
   guint64 *ours;
   GPtrArray *records = NULL;
@@ -455,10 +428,11 @@ translate_external (TsCuptiTranslator                       *self,
   return TRUE;
 }
 
-static void
-translate_kernel (TsCuptiTranslator           *self,
-                  const CUpti_ActivityKernel10 *k)
+static gboolean
+translate_kernel (TsCuptiTranslator *self,
+                  gconstpointer      record)
 {
+  const CUpti_ActivityKernel10 *k = record;
   TsKernelRecord rec = { 0 };
 
   note_context_locked (self, k->contextId, k->deviceId);
@@ -475,6 +449,7 @@ translate_kernel (TsCuptiTranslator           *self,
   rec.block[1] = (guint32)k->blockY;
   rec.block[2] = (guint32)k->blockZ;
   emit (self, TS_RECORD_KERNEL, &rec, k->correlationId);
+  return TRUE;
 }
 
 static gboolean
@@ -523,9 +498,10 @@ copy_flags (guint8 flags,
 }
 
 static gboolean
-translate_memcpy (TsCuptiTranslator          *self,
-                  const CUpti_ActivityMemcpy6 *m)
+translate_memcpy (TsCuptiTranslator *self,
+                  gconstpointer      record)
 {
+  const CUpti_ActivityMemcpy6 *m = record;
   TsMemcpyRecord rec = { 0 };
   TsCopyKind kind;
 
@@ -547,10 +523,11 @@ translate_memcpy (TsCuptiTranslator          *self,
   return TRUE;
 }
 
-static void
-translate_peer_copy (TsCuptiTranslator              *self,
-                     const CUpti_ActivityMemcpyPtoP4 *m)
+static gboolean
+translate_peer_copy (TsCuptiTranslator *self,
+                     gconstpointer      record)
 {
+  const CUpti_ActivityMemcpyPtoP4 *m = record;
   TsMemcpyRecord rec = { 0 };
 
   note_context_locked (self, m->contextId, m->deviceId);
@@ -565,12 +542,14 @@ translate_peer_copy (TsCuptiTranslator              *self,
   rec.dst_device = (gint32)m->dstDeviceId;
   rec.bytes = m->bytes;
   emit (self, TS_RECORD_MEMCPY, &rec, m->correlationId);
+  return TRUE;
 }
 
-static void
-translate_memset (TsCuptiTranslator          *self,
-                  const CUpti_ActivityMemset4 *m)
+static gboolean
+translate_memset (TsCuptiTranslator *self,
+                  gconstpointer      record)
 {
+  const CUpti_ActivityMemset4 *m = record;
   TsMemsetRecord rec = { 0 };
 
   note_context_locked (self, m->contextId, m->deviceId);
@@ -582,14 +561,16 @@ translate_memset (TsCuptiTranslator          *self,
   rec.bytes = m->bytes;
   rec.value = m->value;
   emit (self, TS_RECORD_MEMSET, &rec, m->correlationId);
+  return TRUE;
 }
 
 /* A host thread blocked on the device; a stream waiting on an event is not
  * a host block and becomes an event-wait record. */
 static gboolean
-translate_sync (TsCuptiTranslator                   *self,
-                const CUpti_ActivitySynchronization2 *s)
+translate_sync (TsCuptiTranslator *self,
+                gconstpointer      record)
 {
+  const CUpti_ActivitySynchronization2 *s = record;
   gint32 device = context_device (self, s->contextId);
   guint32 kind;
 
@@ -636,10 +617,11 @@ translate_sync (TsCuptiTranslator                   *self,
   return TRUE;
 }
 
-static void
-translate_cuda_event (TsCuptiTranslator             *self,
-                      const CUpti_ActivityCudaEvent2 *e)
+static gboolean
+translate_cuda_event (TsCuptiTranslator *self,
+                      gconstpointer      record)
 {
+  const CUpti_ActivityCudaEvent2 *e = record;
   TsEventRecordRecord rec = { 0 };
 
   note_context_locked (self, e->contextId, e->deviceId);
@@ -649,12 +631,14 @@ translate_cuda_event (TsCuptiTranslator             *self,
   rec.device = e->deviceId;
   rec.stream = stream_lookup (self, e->contextId, e->streamId, e->deviceId);
   emit (self, TS_RECORD_EVENT_RECORD, &rec, e->correlationId);
+  return TRUE;
 }
 
-static void
-translate_device (TsCuptiTranslator          *self,
-                  const CUpti_ActivityDevice5 *d)
+static gboolean
+translate_device (TsCuptiTranslator *self,
+                  gconstpointer      record)
 {
+  const CUpti_ActivityDevice5 *d = record;
   TsDeviceRecord rec = { 0 };
 
   rec.index = d->id;
@@ -664,66 +648,64 @@ translate_device (TsCuptiTranslator          *self,
   rec.cc_minor = d->computeCapabilityMinor;
   rec.total_memory = d->globalMemorySize;
   ts_recorder_append (self->recorder, TS_RECORD_DEVICE, &rec);
+  return TRUE;
 }
 
-static void
-translate_context (TsCuptiTranslator           *self,
-                   const CUpti_ActivityContext3 *c)
+static gboolean
+translate_context (TsCuptiTranslator *self,
+                   gconstpointer      record)
 {
+  const CUpti_ActivityContext3 *c = record;
   ContextInfo *info = context_lookup (self, c->contextId, TRUE);
 
   info->device = c->deviceId;
   info->null_stream = c->nullStreamId;
   info->has_null_stream = TRUE;
+  return TRUE;
 }
 
-static void
-translate_stream (TsCuptiTranslator         *self,
-                  const CUpti_ActivityStream *s)
+static gboolean
+translate_stream (TsCuptiTranslator *self,
+                  gconstpointer      record)
 {
+  const CUpti_ActivityStream *s = record;
   guint64 key = ((guint64)s->contextId << 32) | s->streamId;
 
   /* Priorities are small negative numbers that CUPTI stores unsigned. */
   g_hash_table_replace (self->priorities, key64_new (key), GINT_TO_POINTER ((gint32)s->priority));
+  return TRUE;
 }
+
+/* CUPTI's activity kinds that become records, and who translates each. */
+static const struct
+{
+  CUpti_ActivityKind kind;
+  gboolean         (*translate) (TsCuptiTranslator *self,
+                                 gconstpointer      record);
+} translators[] = {
+  { CUPTI_ACTIVITY_KIND_KERNEL, translate_kernel },
+  { CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL, translate_kernel },
+  { CUPTI_ACTIVITY_KIND_MEMCPY, translate_memcpy },
+  { CUPTI_ACTIVITY_KIND_MEMCPY2, translate_peer_copy },
+  { CUPTI_ACTIVITY_KIND_MEMSET, translate_memset },
+  { CUPTI_ACTIVITY_KIND_SYNCHRONIZATION, translate_sync },
+  { CUPTI_ACTIVITY_KIND_CUDA_EVENT, translate_cuda_event },
+  { CUPTI_ACTIVITY_KIND_DEVICE, translate_device },
+  { CUPTI_ACTIVITY_KIND_CONTEXT, translate_context },
+  { CUPTI_ACTIVITY_KIND_STREAM, translate_stream },
+  { CUPTI_ACTIVITY_KIND_EXTERNAL_CORRELATION, translate_external },
+};
 
 static gboolean
 translate_locked (TsCuptiTranslator    *self,
                   const CUpti_Activity *record)
 {
-  switch ((int)record->kind)
+  for (guint i = 0; i < G_N_ELEMENTS (translators); i++)
     {
-    case CUPTI_ACTIVITY_KIND_KERNEL:
-    case CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL:
-      translate_kernel (self, (const CUpti_ActivityKernel10 *)record);
-      return TRUE;
-    case CUPTI_ACTIVITY_KIND_MEMCPY:
-      return translate_memcpy (self, (const CUpti_ActivityMemcpy6 *)record);
-    case CUPTI_ACTIVITY_KIND_MEMCPY2:
-      translate_peer_copy (self, (const CUpti_ActivityMemcpyPtoP4 *)record);
-      return TRUE;
-    case CUPTI_ACTIVITY_KIND_MEMSET:
-      translate_memset (self, (const CUpti_ActivityMemset4 *)record);
-      return TRUE;
-    case CUPTI_ACTIVITY_KIND_SYNCHRONIZATION:
-      return translate_sync (self, (const CUpti_ActivitySynchronization2 *)record);
-    case CUPTI_ACTIVITY_KIND_CUDA_EVENT:
-      translate_cuda_event (self, (const CUpti_ActivityCudaEvent2 *)record);
-      return TRUE;
-    case CUPTI_ACTIVITY_KIND_DEVICE:
-      translate_device (self, (const CUpti_ActivityDevice5 *)record);
-      return TRUE;
-    case CUPTI_ACTIVITY_KIND_CONTEXT:
-      translate_context (self, (const CUpti_ActivityContext3 *)record);
-      return TRUE;
-    case CUPTI_ACTIVITY_KIND_STREAM:
-      translate_stream (self, (const CUpti_ActivityStream *)record);
-      return TRUE;
-    case CUPTI_ACTIVITY_KIND_EXTERNAL_CORRELATION:
-      return translate_external (self, (const CUpti_ActivityExternalCorrelation *)record);
-    default:
-      return FALSE;
+      if (translators[i].kind == record->kind)
+        return translators[i].translate (self, record);
     }
+  return FALSE;
 }
 
 gboolean

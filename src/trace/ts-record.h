@@ -293,6 +293,8 @@ GQuark              ts_record_data_error_quark (void);
 
 const TsRecordInfo *ts_record_info        (TsRecordKind  kind);
 const TsRecordInfo *ts_record_info_lookup (const char   *name);
+const TsFieldInfo  *ts_record_info_field  (const TsRecordInfo *info,
+                                           const char         *name);
 
 /* Checks the enum-typed fields of a record (copy kind, sync kind, NVTX kind,
  * allocator action, counter, output kind, copy flags): a loader refuses a
