@@ -198,34 +198,39 @@ ts_value_unref (TsValue *v)
 {
   guint base;
 
-  if (v == NULL)
+  if (v == NULL || --v->ref > 0)
     return;
   if (pending_stack == NULL)
     {
       ensure_thread_state ();
       pending_stack = g_ptr_array_new ();
     }
+  /* Without recursion, so a deep tree cannot overflow the C stack. A child
+   * is pushed only when this drops its last reference: in a snapshot most
+   * children are memoized frames that other tracebacks still hold, and
+   * those cost one decrement here. */
   base = pending_stack->len;
   while (v != NULL)
     {
-      if (--v->ref == 0)
+      if (v->type == TS_VALUE_STRING)
+        g_free (v->s.str);
+      else if (v->type == TS_VALUE_LIST || v->type == TS_VALUE_DICT)
         {
-          if (v->type == TS_VALUE_STRING)
-            g_free (v->s.str);
-          else if (v->type == TS_VALUE_LIST || v->type == TS_VALUE_DICT)
-            {
-              GPtrArray *items = v->items;
-              guint len = items->len;
+          GPtrArray *items = v->items;
+          guint len = items->len;
 
-              for (guint i = 0; i < len; i++)
-                if (items->pdata[i] != NULL)
-                  g_ptr_array_add (pending_stack, items->pdata[i]);
-              g_ptr_array_set_free_func (items, NULL);
-              release_items (items, len);
+          for (guint i = 0; i < len; i++)
+            {
+              TsValue *child = items->pdata[i];
+
+              if (child != NULL && --child->ref == 0)
+                g_ptr_array_add (pending_stack, child);
             }
-          node_free (v);
+          g_ptr_array_set_free_func (items, NULL);
+          release_items (items, len);
         }
-      v = pending_stack->len > base ? g_ptr_array_steal_index_fast (pending_stack, pending_stack->len - 1) : NULL;
+      node_free (v);
+      v = pending_stack->len > base ? pending_stack->pdata[--pending_stack->len] : NULL;
     }
 }
 

@@ -104,15 +104,27 @@ fail (GError    **error,
 }
 
 static gboolean
-need (Vm      *vm,
-      gsize    n,
-      GError **error)
+need_slow (Vm      *vm,
+           gsize    n,
+           GError **error)
 {
-  if (G_LIKELY (vm->in->len - vm->in->pos >= n) || ts_import_input_fill (vm->in, n) >= n)
+  if (ts_import_input_fill (vm->in, n) >= n)
     return TRUE;
   if (ts_import_input_failed (vm->in, error))
     return FALSE;
   return fail (error, TS_IMPORT_ERROR_TRUNCATED, vm, "the file ends in the middle of the data");
+}
+
+/* Every opcode asks for its bytes: the common case, already buffered,
+ * stays inline. */
+static inline gboolean
+need (Vm      *vm,
+      gsize    n,
+      GError **error)
+{
+  if (G_LIKELY (vm->in->len - vm->in->pos >= n))
+    return TRUE;
+  return need_slow (vm, n, error);
 }
 
 static guint64
@@ -128,16 +140,22 @@ read_le (Vm   *vm,
 }
 
 static gboolean
+push_over_limit (Vm       *vm,
+                 TsValue  *v,
+                 GError  **error)
+{
+  if (v != MARK)
+    ts_value_unref (v);
+  return fail (error, TS_IMPORT_ERROR_LIMIT, vm, "too many values on the stack (over %u)", MAX_STACK);
+}
+
+static inline gboolean
 push (Vm       *vm,
       TsValue  *v,
       GError  **error)
 {
-  if (vm->stack->len >= MAX_STACK)
-    {
-      if (v != MARK)
-        ts_value_unref (v);
-      return fail (error, TS_IMPORT_ERROR_LIMIT, vm, "too many values on the stack (over %u)", MAX_STACK);
-    }
+  if (G_UNLIKELY (vm->stack->len >= MAX_STACK))
+    return push_over_limit (vm, v, error);
   stack_push (vm->stack, v);
   return TRUE;
 }
