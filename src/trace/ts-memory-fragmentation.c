@@ -7,6 +7,7 @@
 #include "config.h"
 
 #include <stdlib.h>
+#include <string.h>
 
 #include "ts-memory-fragmentation.h"
 
@@ -31,9 +32,16 @@ char *
 ts_memory_format_loc (TsRecorder        *recorder,
                       const TsSourceLoc *loc)
 {
+  const char *file;
+  const char *slash;
+
   if (loc == NULL || loc->file == 0)
     return g_strdup ("an unknown line");
-  return g_strdup_printf ("%s:%u", ts_recorder_lookup (recorder, loc->file), loc->line);
+  /* The script's name, not where it ran from: a run from the app uses a
+   * temporary copy whose directory means nothing to the reader. */
+  file = ts_recorder_lookup (recorder, loc->file);
+  slash = file != NULL ? strrchr (file, '/') : NULL;
+  return g_strdup_printf ("%s:%u", slash != NULL ? slash + 1 : file, loc->line);
 }
 
 static TsMemoryFreeSpace *
@@ -83,9 +91,9 @@ compare_stuck (gconstpointer a,
   return x->segment < y->segment ? -1 : x->segment > y->segment;
 }
 
-/* "Segment 0x… (20.0 MiB, large pool, stream 0) holds 1 live block of
- * 5.0 MiB at offset 0 allocated at script.py:12; its 15.0 MiB free tail
- * can't be returned ..." */
+/* What holds a segment's free space: "1 live block of 5.0 MiB at offset 0
+ * allocated at script.py:12; its 15.0 MiB free tail can't be returned ...".
+ * Segments with the same text are told as one group. */
 static char *
 explain_segment (TsMemoryReplay        *replay,
                  const TsMemoryState   *state,
@@ -97,7 +105,6 @@ explain_segment (TsMemoryReplay        *replay,
   guint n_live = 0, n_pending = 0, n_free = 0;
   guint64 free_bytes = 0;
   gboolean free_tail = FALSE, free_head = FALSE;
-  g_autofree char *s_seg = ts_memory_format_bytes (seg->total_size);
   g_autofree char *s_free = NULL, *s_live = NULL, *s_where = NULL;
   GString *out = g_string_new (NULL);
 
@@ -124,8 +131,6 @@ explain_segment (TsMemoryReplay        *replay,
   s_live = ts_memory_format_bytes (largest->size);
   s_where = ts_memory_format_loc (recorder, &ts_memory_replay_get_allocation (replay, largest->allocation)->loc);
 
-  g_string_append_printf (out, "Segment 0x%" G_GINT64_MODIFIER "x (%s, %s pool, stream %u) holds ",
-                          seg->address, s_seg, seg->is_small ? "small" : "large", seg->stream);
   if (n_live == 1)
     g_string_append_printf (out, "1 live block of %s at offset %" G_GUINT64_FORMAT " allocated at %s",
                             s_live, largest->address - seg->address, s_where);
@@ -156,6 +161,126 @@ explain_segment (TsMemoryReplay        *replay,
   return g_string_free (out, FALSE);
 }
 
+/* Segments whose free space is stuck for the same reason, told once. */
+typedef struct
+{
+  char    *text;      /* explain_segment's, with the size and pool before it */
+  guint    first;     /* index into the segments of the first one */
+  guint    count;
+  GArray  *streams;   /* guint, sorted, each once */
+  guint64  free_bytes;
+} StuckGroup;
+
+static void
+stuck_group_clear (gpointer data)
+{
+  StuckGroup *g = data;
+
+  g_free (g->text);
+  g_array_unref (g->streams);
+}
+
+static void
+add_stream_once (GArray *streams,
+                 guint   stream)
+{
+  guint i = 0;
+
+  while (i < streams->len && g_array_index (streams, guint, i) < stream)
+    i++;
+  if (i == streams->len || g_array_index (streams, guint, i) != stream)
+    g_array_insert_val (streams, i, stream);
+}
+
+static char *
+format_streams (GArray *streams)
+{
+  GString *out = g_string_new (NULL);
+
+  for (guint i = 0; i < streams->len; i++)
+    g_string_append_printf (out, "%s%u", i > 0 ? ", " : "", g_array_index (streams, guint, i));
+  return g_string_free (out, FALSE);
+}
+
+static char *
+describe_group (const StuckGroup      *g,
+                const TsMemorySegment *seg,
+                const char            *s_seg)
+{
+  const char *pool = seg->is_small ? "small" : "large";
+  g_autofree char *streams = format_streams (g->streams);
+
+  if (g->count == 1)
+    return g_strdup_printf ("Segment 0x%" G_GINT64_MODIFIER "x (%s, %s pool, stream %u) holds %s",
+                            seg->address, s_seg, pool, seg->stream, g->text);
+  return g_strdup_printf ("%u segments (%s each, %s pool, stream%s %s; the first at 0x%" G_GINT64_MODIFIER
+                          "x) each hold %s",
+                          g->count, s_seg, pool, g->streams->len > 1 ? "s" : "", streams, seg->address, g->text);
+}
+
+static void
+explain_stuck (TsMemoryReplay        *replay,
+               const TsMemoryState   *state,
+               TsMemoryFragmentation *frag,
+               GArray                *stuck,
+               guint                  max_explanations)
+{
+  g_autoptr(GArray) groups = g_array_new (FALSE, TRUE, sizeof (StuckGroup));
+  guint n_rest = 0;
+  guint64 rest = 0;
+
+  g_array_set_clear_func (groups, stuck_group_clear);
+  for (guint k = 0; k < stuck->len; k++)
+    {
+      const Stuck *st = &g_array_index (stuck, Stuck, k);
+      const TsMemorySegment *seg = &g_array_index (state->segments, TsMemorySegment, st->segment);
+      g_autofree char *body = explain_segment (replay, state, seg);
+      StuckGroup *g = NULL;
+
+      for (guint i = 0; i < groups->len && g == NULL; i++)
+        {
+          StuckGroup *c = &g_array_index (groups, StuckGroup, i);
+          const TsMemorySegment *first = &g_array_index (state->segments, TsMemorySegment, c->first);
+
+          if (first->total_size == seg->total_size && first->is_small == seg->is_small &&
+              strcmp (c->text, body) == 0)
+            g = c;
+        }
+      if (g == NULL && groups->len >= max_explanations)
+        {
+          n_rest++;
+          rest += st->free_bytes;
+          continue;
+        }
+      if (g == NULL)
+        {
+          StuckGroup fresh = { g_steal_pointer (&body), st->segment, 0, g_array_new (FALSE, FALSE, sizeof (guint)), 0 };
+
+          g_array_append_val (groups, fresh);
+          g = &g_array_index (groups, StuckGroup, groups->len - 1);
+        }
+      g->count++;
+      g->free_bytes += st->free_bytes;
+      add_stream_once (g->streams, seg->stream);
+    }
+  for (guint i = 0; i < groups->len; i++)
+    {
+      const StuckGroup *g = &g_array_index (groups, StuckGroup, i);
+      const TsMemorySegment *seg = &g_array_index (state->segments, TsMemorySegment, g->first);
+      g_autofree char *s_seg = ts_memory_format_bytes (seg->total_size);
+
+      g_ptr_array_add (frag->explanations, describe_group (g, seg, s_seg));
+    }
+  if (n_rest > 0)
+    {
+      g_autofree char *s_rest = ts_memory_format_bytes (rest);
+
+      g_ptr_array_add (frag->explanations,
+                       g_strdup_printf ("%u more split segments hold %s of free space that can't be released either.",
+                                        n_rest, s_rest));
+    }
+}
+
 /* The last OOM on the device at or before the instant. */
 static const TsMemoryOom *
 last_oom (TsMemoryReplay *replay,
@@ -177,6 +302,56 @@ last_oom (TsMemoryReplay *replay,
   return found;
 }
 
+/* Whether set_per_process_memory_fraction, not the device, is what stops
+ * a new segment: the allocator refuses a cudaMalloc that would take the
+ * reserved bytes past the allowed ones before it asks the device. */
+static gboolean
+fraction_binds (const TsMemoryOom *oom)
+{
+  guint64 reserved = (guint64) MAX (oom->reserved, 0);
+
+  return oom->allowed > 0 && oom->allowed - MIN (reserved, oom->allowed) < oom->device_free;
+}
+
+/* What a new segment may still take: the device's free memory, or less
+ * under a memory fraction. */
+static guint64
+oom_headroom (const TsMemoryOom *oom)
+{
+  guint64 reserved = (guint64) MAX (oom->reserved, 0);
+
+  if (fraction_binds (oom))
+    return oom->allowed - MIN (reserved, oom->allowed);
+  return oom->device_free;
+}
+
+/* One sentence that names the limit a new segment ran into, once. */
+static char *
+explain_binding_limit (const TsMemoryOom *oom)
+{
+  g_autofree char *s_alloc = ts_memory_format_bytes (oom->alloc_size);
+  g_autofree char *s_total = ts_memory_format_bytes (oom->device_total);
+  g_autofree char *s_reserved = ts_memory_format_bytes ((guint64) MAX (oom->reserved, 0));
+
+  if (fraction_binds (oom))
+    {
+      g_autofree char *s_allowed = ts_memory_format_bytes (oom->allowed);
+
+      return g_strdup_printf ("The binding limit is the per-process memory fraction: "
+                              "torch.cuda.set_per_process_memory_fraction allows this process %s of the "
+                              "device's %s, %s of it is reserved already, so a new segment of %s does not "
+                              "fit, however much the device has free.",
+                              s_allowed, s_total, s_reserved, s_alloc);
+    }
+  {
+    g_autofree char *s_free = ts_memory_format_bytes (oom->device_free);
+
+    return g_strdup_printf ("The binding limit is the device's capacity: of its %s, %s is free, so "
+                            "cudaMalloc of a new %s segment fails.",
+                            s_total, s_free, s_alloc);
+  }
+}
+
 static void
 explain_oom (TsMemoryReplay        *replay,
              TsMemoryFragmentation *frag,
@@ -188,10 +363,12 @@ explain_oom (TsMemoryReplay        *replay,
   TsMemoryFreeSpace *same = NULL;
   guint64 other_largest = 0;
   guint64 cached_total = (guint64) frag->cached_free;
+  guint64 headroom = oom_headroom (oom);
+  const char *s_head_what = fraction_binds (oom) ? "that the memory fraction still allows" : "never reserved";
   g_autofree char *s_req = ts_memory_format_bytes (oom->rounded_size);
-  g_autofree char *s_total = ts_memory_format_bytes (cached_total + oom->device_free);
+  g_autofree char *s_total = ts_memory_format_bytes (cached_total + headroom);
   g_autofree char *s_cached = ts_memory_format_bytes (cached_total);
-  g_autofree char *s_dev = ts_memory_format_bytes (oom->device_free);
+  g_autofree char *s_head = ts_memory_format_bytes (headroom);
   g_autofree char *s_where = ts_memory_format_loc (recorder, &oom->loc);
   g_autofree char *s_largest = NULL;
   g_autofree char *s_other = NULL;
@@ -209,16 +386,17 @@ explain_oom (TsMemoryReplay        *replay,
     }
   s_largest = ts_memory_format_bytes (same ? same->largest_free : 0);
 
-  if (cached_total + oom->device_free >= oom->rounded_size)
+  if (cached_total + headroom >= oom->rounded_size)
     {
       GString *out = g_string_new (NULL);
 
       g_string_append_printf (out, "A request of %s on stream %u (at %s) failed although %s is free in total "
-                              "(%s cached by the allocator plus %s never reserved), because the largest "
+                              "(%s cached by the allocator plus %s %s), because the largest "
                               "free block on stream %u is %s: a block serves one request whole, free "
                               "blocks never merge across segments, and a stream never takes another "
                               "stream's cached blocks.",
-                              s_req, oom->stream, s_where, s_total, s_cached, s_dev, oom->stream, s_largest);
+                              s_req, oom->stream, s_where, s_total, s_cached, s_head, s_head_what,
+                              oom->stream, s_largest);
       if (other_largest >= oom->rounded_size)
         {
           s_other = ts_memory_format_bytes (other_largest);
@@ -229,8 +407,9 @@ explain_oom (TsMemoryReplay        *replay,
   else
     g_ptr_array_add (frag->explanations,
                      g_strdup_printf ("A request of %s on stream %u (at %s) failed: only %s is free in total "
-                                      "(%s cached plus %s on the device).",
-                                      s_req, oom->stream, s_where, s_total, s_cached, s_dev));
+                                      "(%s cached plus %s %s).",
+                                      s_req, oom->stream, s_where, s_total, s_cached, s_head, s_head_what));
+  g_ptr_array_add (frag->explanations, explain_binding_limit (oom));
 
   /* Oversize splitting: big cached blocks cut up by smaller requests. A
    * limit just under the largest split segment keeps such blocks whole
@@ -327,25 +506,7 @@ ts_memory_fragmentation_compute (TsMemoryReplay      *replay,
   if (oom != NULL)
     explain_oom (replay, frag, oom, state->max_split_size[device], split_segment);
 
-  for (guint k = 0; k < stuck->len && k < max_explanations; k++)
-    {
-      const Stuck *s = &g_array_index (stuck, Stuck, k);
-
-      g_ptr_array_add (frag->explanations,
-                       explain_segment (replay, state, &g_array_index (state->segments, TsMemorySegment, s->segment)));
-    }
-  if (stuck->len > max_explanations)
-    {
-      guint64 rest = 0;
-      g_autofree char *s_rest = NULL;
-
-      for (guint k = max_explanations; k < stuck->len; k++)
-        rest += g_array_index (stuck, Stuck, k).free_bytes;
-      s_rest = ts_memory_format_bytes (rest);
-      g_ptr_array_add (frag->explanations,
-                       g_strdup_printf ("%u more split segments hold %s of free space that can't be released either.",
-                                        stuck->len - max_explanations, s_rest));
-    }
+  explain_stuck (replay, state, frag, stuck, max_explanations);
   if (n_whole_free > 0)
     {
       g_autofree char *s_rel = ts_memory_format_bytes ((guint64) frag->releasable);
