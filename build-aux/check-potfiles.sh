@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# check-potfiles.sh SRCDIR: every file of src/ui, src/render and data/ with translatable
+# check-potfiles.sh SRCDIR: every file of src/ui, src/render, src/trace and data/ with translatable
 # strings must be listed in po/POTFILES.in, or its strings are never translated.
 set -euo pipefail
 cd "${1:-.}"
@@ -10,7 +10,7 @@ while IFS= read -r file; do
     echo "check-potfiles: $file has translatable strings but is missing from po/POTFILES.in"
     status=1
   fi
-done < <(grep -rlE '(^|[^a-zA-Z_])(_|N_|C_|ngettext)\s*\(|translatable="yes"' src/ui src/render data \
+done < <(grep -rlE '(^|[^a-zA-Z_])(_|N_|C_|ngettext)\s*\(|translatable="yes"' src/ui src/render src/trace data \
            --include='*.c' --include='*.ui' | sort)
 
 while IFS= read -r file; do

@@ -81,16 +81,7 @@ ts_render_format_flops (guint64 flops)
 void
 _ts_render_i18n_init (void)
 {
-  static gsize done = 0;
-
-  if (g_once_init_enter (&done))
-    {
-      const char *dir = g_getenv ("TENSORSCOPE_LOCALEDIR");
-
-      bindtextdomain (GETTEXT_PACKAGE, dir != NULL && *dir != '\0' ? dir : LOCALEDIR);
-      bind_textdomain_codeset (GETTEXT_PACKAGE, "UTF-8");
-      g_once_init_leave (&done, 1);
-    }
+  _ts_trace_i18n_init ();
 }
 
 char *

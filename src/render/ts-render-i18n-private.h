@@ -4,14 +4,16 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
  * The renderers draw for the app and for tensorscope-cli; the text they
- * draw is looked up in the package's domain, which is bound here once
- * (TENSORSCOPE_LOCALEDIR for uninstalled runs, as the app does) so that a
- * program that only links the renderers gets it too.
+ * draw is looked up in the package's domain, which the trace library binds
+ * (ts-trace-i18n-private.h), so that a program that only links the
+ * renderers gets it too.
  */
 
 #pragma once
 
 #include <glib/gi18n-lib.h>
+
+#include "ts-trace-i18n-private.h"
 
 G_BEGIN_DECLS
 

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "ts-memory-fragmentation.h"
+#include "ts-trace-i18n-private.h"
 
 #define MiB_ G_GUINT64_CONSTANT (1048576)
 
@@ -36,7 +37,7 @@ ts_memory_format_loc (TsRecorder        *recorder,
   const char *slash;
 
   if (loc == NULL || loc->file == 0)
-    return g_strdup ("an unknown line");
+    return g_strdup (_("an unknown line"));
   /* The script's name, not where it ran from: a run from the app uses a
    * temporary copy whose directory means nothing to the reader. */
   file = ts_recorder_lookup (recorder, loc->file);
@@ -132,32 +133,34 @@ explain_segment (TsMemoryReplay        *replay,
   s_where = ts_memory_format_loc (recorder, &ts_memory_replay_get_allocation (replay, largest->allocation)->loc);
 
   if (n_live == 1)
-    g_string_append_printf (out, "1 live block of %s at offset %" G_GUINT64_FORMAT " allocated at %s",
-                            s_live, largest->address - seg->address, s_where);
+    g_string_append_printf (out, _("1 live block of %s at offset %llu allocated at %s"),
+                            s_live, (unsigned long long) (largest->address - seg->address), s_where);
   else
     {
       g_autofree char *s_active = ts_memory_format_bytes (seg->active_size);
 
-      g_string_append_printf (out, "%u live blocks (%s; the largest, %s at offset %" G_GUINT64_FORMAT
-                              ", allocated at %s)",
-                              n_live, s_active, s_live, largest->address - seg->address, s_where);
+      g_string_append_printf (out, _("%u live blocks (%s; the largest, %s at offset %llu, allocated at %s)"),
+                              n_live, s_active, s_live, (unsigned long long) (largest->address - seg->address),
+                              s_where);
     }
   if (n_pending > 0)
-    g_string_append_printf (out, ", %u of them freed but waiting for the streams given to record_stream",
+    g_string_append_printf (out, _(", %u of them freed but waiting for the streams given to record_stream"),
                             n_pending);
 
   if (n_free == 1 && free_tail)
-    g_string_append_printf (out, "; its %s free tail", s_free);
+    g_string_append_printf (out, _("; its %s free tail"), s_free);
   else if (n_free == 1 && free_head)
-    g_string_append_printf (out, "; its %s free head", s_free);
+    g_string_append_printf (out, _("; its %s free head"), s_free);
   else if (n_free == 1)
-    g_string_append_printf (out, "; its %s free hole", s_free);
+    g_string_append_printf (out, _("; its %s free hole"), s_free);
   else
-    g_string_append_printf (out, "; its %s of free space in %u pieces", s_free, n_free);
+    g_string_append_printf (out, _("; its %s of free space in %u pieces"), s_free, n_free);
 
-  g_string_append_printf (out, " can't be returned to the device until %s freed "
-                          "(empty_cache only releases whole unused segments).",
-                          n_live == 1 ? "that block is" : "those blocks are");
+  g_string_append (out, n_live == 1
+                   ? _(" can't be returned to the device until that block is freed "
+                       "(empty_cache only releases whole unused segments).")
+                   : _(" can't be returned to the device until those blocks are freed "
+                       "(empty_cache only releases whole unused segments)."));
   return g_string_free (out, FALSE);
 }
 
@@ -207,15 +210,18 @@ describe_group (const StuckGroup      *g,
                 const TsMemorySegment *seg,
                 const char            *s_seg)
 {
-  const char *pool = seg->is_small ? "small" : "large";
+  const char *pool = seg->is_small ? _("small pool") : _("large pool");
+  unsigned long long addr = (unsigned long long) seg->address;
   g_autofree char *streams = format_streams (g->streams);
 
   if (g->count == 1)
-    return g_strdup_printf ("Segment 0x%" G_GINT64_MODIFIER "x (%s, %s pool, stream %u) holds %s",
-                            seg->address, s_seg, pool, seg->stream, g->text);
-  return g_strdup_printf ("%u segments (%s each, %s pool, stream%s %s; the first at 0x%" G_GINT64_MODIFIER
-                          "x) each hold %s",
-                          g->count, s_seg, pool, g->streams->len > 1 ? "s" : "", streams, seg->address, g->text);
+    return g_strdup_printf (_("Segment 0x%llx (%s, %s, stream %u) holds %s"),
+                            addr, s_seg, pool, seg->stream, g->text);
+  if (g->streams->len == 1)
+    return g_strdup_printf (_("%u segments (%s each, %s, stream %s; the first at 0x%llx) each hold %s"),
+                            g->count, s_seg, pool, streams, addr, g->text);
+  return g_strdup_printf (_("%u segments (%s each, %s, streams %s; the first at 0x%llx) each hold %s"),
+                          g->count, s_seg, pool, streams, addr, g->text);
 }
 
 static void
@@ -276,7 +282,7 @@ explain_stuck (TsMemoryReplay        *replay,
       g_autofree char *s_rest = ts_memory_format_bytes (rest);
 
       g_ptr_array_add (frag->explanations,
-                       g_strdup_printf ("%u more split segments hold %s of free space that can't be released either.",
+                       g_strdup_printf (_("%u more split segments hold %s of free space that can't be released either."),
                                         n_rest, s_rest));
     }
 }
@@ -337,17 +343,17 @@ explain_binding_limit (const TsMemoryOom *oom)
     {
       g_autofree char *s_allowed = ts_memory_format_bytes (oom->allowed);
 
-      return g_strdup_printf ("The binding limit is the per-process memory fraction: "
-                              "torch.cuda.set_per_process_memory_fraction allows this process %s of the "
-                              "device's %s, %s of it is reserved already, so a new segment of %s does not "
-                              "fit, however much the device has free.",
+      return g_strdup_printf (_("The binding limit is the per-process memory fraction: "
+                                "torch.cuda.set_per_process_memory_fraction allows this process %s of the "
+                                "device's %s, %s of it is reserved already, so a new segment of %s does not "
+                                "fit, however much the device has free."),
                               s_allowed, s_total, s_reserved, s_alloc);
     }
   {
     g_autofree char *s_free = ts_memory_format_bytes (oom->device_free);
 
-    return g_strdup_printf ("The binding limit is the device's capacity: of its %s, %s is free, so "
-                            "cudaMalloc of a new %s segment fails.",
+    return g_strdup_printf (_("The binding limit is the device's capacity: of its %s, %s is free, so "
+                              "cudaMalloc of a new %s segment fails."),
                             s_total, s_free, s_alloc);
   }
 }
@@ -364,7 +370,7 @@ explain_oom (TsMemoryReplay        *replay,
   guint64 other_largest = 0;
   guint64 cached_total = (guint64) frag->cached_free;
   guint64 headroom = oom_headroom (oom);
-  const char *s_head_what = fraction_binds (oom) ? "that the memory fraction still allows" : "never reserved";
+  const char *s_head_what = fraction_binds (oom) ? _("that the memory fraction still allows") : _("never reserved");
   g_autofree char *s_req = ts_memory_format_bytes (oom->rounded_size);
   g_autofree char *s_total = ts_memory_format_bytes (cached_total + headroom);
   g_autofree char *s_cached = ts_memory_format_bytes (cached_total);
@@ -390,24 +396,24 @@ explain_oom (TsMemoryReplay        *replay,
     {
       GString *out = g_string_new (NULL);
 
-      g_string_append_printf (out, "A request of %s on stream %u (at %s) failed although %s is free in total "
-                              "(%s cached by the allocator plus %s %s), because the largest "
-                              "free block on stream %u is %s: a block serves one request whole, free "
-                              "blocks never merge across segments, and a stream never takes another "
-                              "stream's cached blocks.",
+      g_string_append_printf (out, _("A request of %s on stream %u (at %s) failed although %s is free in total "
+                                     "(%s cached by the allocator plus %s %s), because the largest "
+                                     "free block on stream %u is %s: a block serves one request whole, free "
+                                     "blocks never merge across segments, and a stream never takes another "
+                                     "stream's cached blocks."),
                               s_req, oom->stream, s_where, s_total, s_cached, s_head, s_head_what,
                               oom->stream, s_largest);
       if (other_largest >= oom->rounded_size)
         {
           s_other = ts_memory_format_bytes (other_largest);
-          g_string_append_printf (out, " A free block of %s exists on another stream.", s_other);
+          g_string_append_printf (out, _(" A free block of %s exists on another stream."), s_other);
         }
       g_ptr_array_add (frag->explanations, g_string_free (out, FALSE));
     }
   else
     g_ptr_array_add (frag->explanations,
-                     g_strdup_printf ("A request of %s on stream %u (at %s) failed: only %s is free in total "
-                                      "(%s cached plus %s %s).",
+                     g_strdup_printf (_("A request of %s on stream %u (at %s) failed: only %s is free in total "
+                                        "(%s cached plus %s %s)."),
                                       s_req, oom->stream, s_where, s_total, s_cached, s_head, s_head_what));
   g_ptr_array_add (frag->explanations, explain_binding_limit (oom));
 
@@ -422,12 +428,11 @@ explain_oom (TsMemoryReplay        *replay,
       while ((p2 * 2) * MiB_ < split_segment)
         p2 *= 2;
       g_ptr_array_add (frag->explanations,
-                       g_strdup_printf ("Large cached blocks (up to %s) are being split by smaller requests. "
-                                        "PYTORCH_CUDA_ALLOC_CONF=max_split_size_mb:%" G_GUINT64_FORMAT
-                                        " would keep blocks of %" G_GUINT64_FORMAT " MiB and more whole and "
-                                        "let the allocator release them to retry a failed request, at the "
-                                        "cost of more cudaMalloc calls.",
-                                        s_seg, p2, p2));
+                       g_strdup_printf (_("Large cached blocks (up to %s) are being split by smaller requests. "
+                                          "PYTORCH_CUDA_ALLOC_CONF=max_split_size_mb:%llu would keep blocks of "
+                                          "%llu MiB and more whole and let the allocator release them to retry "
+                                          "a failed request, at the cost of more cudaMalloc calls."),
+                                        s_seg, (unsigned long long) p2, (unsigned long long) p2));
     }
 }
 
@@ -447,6 +452,8 @@ ts_memory_fragmentation_compute (TsMemoryReplay      *replay,
   g_return_val_if_fail (TS_IS_MEMORY_REPLAY (replay), NULL);
   g_return_val_if_fail (state != NULL, NULL);
   g_return_val_if_fail (device < state->n_devices, NULL);
+
+  _ts_trace_i18n_init ();
 
   frag = g_new0 (TsMemoryFragmentation, 1);
   frag->device = device;
@@ -512,9 +519,12 @@ ts_memory_fragmentation_compute (TsMemoryReplay      *replay,
       g_autofree char *s_rel = ts_memory_format_bytes ((guint64) frag->releasable);
 
       g_ptr_array_add (frag->explanations,
-                       g_strdup_printf ("%u whole free segment%s (%s) would go back to the device on "
-                                        "torch.cuda.empty_cache().",
-                                        n_whole_free, n_whole_free == 1 ? "" : "s", s_rel));
+                       g_strdup_printf (ngettext ("%u whole free segment (%s) would go back to the device on "
+                                                  "torch.cuda.empty_cache().",
+                                                  "%u whole free segments (%s) would go back to the device on "
+                                                  "torch.cuda.empty_cache().",
+                                                  n_whole_free),
+                                        n_whole_free, s_rel));
     }
   return frag;
 }
