@@ -1,15 +1,25 @@
-"""nn.DataParallel: replicate the module, scatter the batch, run each replica
-on its device's current stream, gather on the output device
-(torch/nn/parallel/data_parallel.py upstream)."""
+"""nn.DataParallel: replicate the module, scatter the inputs, run each
+replica on its device's current stream, gather on the output device; in
+backward the gradients flow back through the copies and are summed into
+the module's own parameters on device_ids[0]
+(torch/nn/parallel/data_parallel.py upstream). The replicas run one after
+the other on the host thread: the devices overlap, the Python threads of
+PyTorch's parallel_apply are not modeled."""
 
 import copy
 
 import torch
 from ..modules import Module
-from ..parameter import Parameter
 
 
 def _replicate(module, device_ids):
+    """One replica per device. Parameters are copied with .to(), which
+    autograd records (ToCopyBackward0): each replica's gradients flow back
+    into the original parameters on device_ids[0], where AccumulateGrad
+    sums them, as PyTorch's Broadcast/ReduceAddCoalesced pair does. On the
+    source device the parameters and buffers are the originals themselves,
+    so BatchNorm's running statistics of the first replica are the
+    module's, as in PyTorch."""
     replicas = []
     for d in device_ids:
         dev = torch.device("cuda", d)
@@ -24,16 +34,55 @@ def _copy_tree(dst, src, dev):
     object.__setattr__(dst, "_modules", type(src._modules)())
     object.__setattr__(dst, "_buffers", type(src._buffers)())
     for name, p in src._parameters.items():
-        if p is None:
-            dst._parameters[name] = None
-        else:
-            dst._parameters[name] = Parameter(p.to(dev), p.requires_grad) if p.device != dev else p
+        dst._parameters[name] = None if p is None else p.to(dev)
     for name, b in src._buffers.items():
         dst._buffers[name] = None if b is None else b.to(dev)
     for name, m in src._modules.items():
         c = copy.copy(m)
         _copy_tree(c, m, dev)
         dst._modules[name] = c
+
+
+def _scatter(obj, device_ids, dim):
+    """Tensors are split along dim onto the devices (differentiably:
+    narrow and .to()); containers are walked; anything else is given to
+    every replica as it is (torch/nn/parallel/scatter_gather.py)."""
+    if isinstance(obj, torch.Tensor):
+        return list(torch.cuda.comm.scatter(obj, device_ids, dim=dim))
+    if isinstance(obj, tuple) and len(obj) > 0:
+        if hasattr(obj, "_fields"):
+            return [type(obj)(*args) for args in zip(*[_scatter(o, device_ids, dim) for o in obj])]
+        return list(zip(*[_scatter(o, device_ids, dim) for o in obj]))
+    if isinstance(obj, list) and len(obj) > 0:
+        return [list(x) for x in zip(*[_scatter(o, device_ids, dim) for o in obj])]
+    if isinstance(obj, dict) and len(obj) > 0:
+        return [type(obj)(x) for x in zip(*[_scatter(kv, device_ids, dim) for kv in obj.items()])]
+    return [obj for _ in device_ids]
+
+
+def _scatter_kwargs(inputs, kwargs, device_ids, dim):
+    inputs = _scatter(inputs, device_ids, dim) if inputs else []
+    kwargs = _scatter(kwargs, device_ids, dim) if kwargs else []
+    if len(inputs) < len(kwargs):
+        inputs.extend(() for _ in range(len(kwargs) - len(inputs)))
+    elif len(kwargs) < len(inputs):
+        kwargs.extend({} for _ in range(len(inputs) - len(kwargs)))
+    return tuple(inputs), tuple(kwargs)
+
+
+def _gather(outputs, target_device, dim):
+    out = outputs[0]
+    if isinstance(out, torch.Tensor):
+        return torch.cuda.comm.gather(outputs, dim, destination=target_device)
+    if out is None:
+        return None
+    if isinstance(out, dict):
+        if not all(len(out) == len(d) for d in outputs):
+            raise ValueError("All dicts must have the same number of keys")
+        return type(out)((k, _gather([d[k] for d in outputs], target_device, dim)) for k in out)
+    if isinstance(out, tuple) and hasattr(out, "_fields"):
+        return type(out)(*(_gather(list(x), target_device, dim) for x in zip(*outputs)))
+    return type(out)(_gather(list(x), target_device, dim) for x in zip(*outputs))
 
 
 class DataParallel(Module):
@@ -66,12 +115,13 @@ class DataParallel(Module):
                                    .format(self.src_device_obj, p.device))
         if len(self.device_ids) == 1:
             return self.module(*inputs, **kwargs)
-        x = inputs[0]
-        chunks = torch.cuda.comm.scatter(x, self.device_ids, dim=self.dim)
-        used = self.device_ids[:len(chunks)]
+        inputs, kwargs = _scatter_kwargs(inputs, kwargs, self.device_ids, self.dim)
+        if not inputs and not kwargs:
+            inputs, kwargs = ((),), ({},)
+        used = self.device_ids[:len(inputs)]
         replicas = _replicate(self.module, used)
         outputs = []
-        for r, c, d in zip(replicas, chunks, used):
+        for r, args, kw, d in zip(replicas, inputs, kwargs, used):
             with torch.cuda.device(d):
-                outputs.append(r(c, *inputs[1:], **kwargs))
-        return torch.cuda.comm.gather(outputs, self.dim, destination=self.output_device)
+                outputs.append(r(*args, **kw))
+        return _gather(outputs, self.output_device, self.dim)

@@ -18,3 +18,19 @@ def default_collate(batch):
     if isinstance(elem, dict):
         return {k: default_collate([d[k] for d in batch]) for k in elem}
     return batch
+
+
+def default_convert(data):
+    """Without auto-batching: NumPy arrays become tensors, containers are
+    walked, everything else passes as it is."""
+    if type(data).__module__ == "numpy" and type(data).__name__ not in ("str_", "bytes_"):
+        return torch.as_tensor(data)
+    if isinstance(data, dict):
+        return {k: default_convert(v) for k, v in data.items()}
+    if isinstance(data, tuple) and hasattr(data, "_fields"):
+        return type(data)(*(default_convert(d) for d in data))
+    if isinstance(data, tuple):
+        return [default_convert(d) for d in data]
+    if isinstance(data, list):
+        return [default_convert(d) for d in data]
+    return data
