@@ -286,9 +286,9 @@ test_trace_race (void)
 
   g_assert_cmpuint (ts_recorder_get_count (recorder, TS_RECORD_SANITIZER), ==, 1);
   g_assert_true (ts_recorder_get (recorder, TS_RECORD_SANITIZER, 0, &rec));
-  check_loc (recorder, &rec.loc, 20, "/stream_race.py", "<module>");
-  check_loc (recorder, &rec.prev_loc, 17, "/stream_race.py", "<module>");
-  check_loc (recorder, &rec.alloc_loc, 17, "/stream_race.py", "<module>");
+  check_loc (recorder, &rec.loc, 23, "/stream_race.py", "<module>");
+  check_loc (recorder, &rec.prev_loc, 20, "/stream_race.py", "<module>");
+  check_loc (recorder, &rec.alloc_loc, 20, "/stream_race.py", "<module>");
   g_assert_false (rec.is_write);
   g_assert_true (rec.prev_is_write);
   g_assert_cmpuint (rec.stream, !=, rec.prev_stream);

@@ -187,6 +187,40 @@ test_indexing (void)
   g_assert_cmpuint (n_waits, ==, 1);
 }
 
+static gboolean
+find_kernel (TsRecorder     *recorder,
+             const char     *name,
+             TsKernelRecord *out)
+{
+  for (gsize i = 0; i < ts_recorder_get_count (recorder, TS_RECORD_KERNEL); i++)
+    {
+      g_assert_true (ts_recorder_get (recorder, TS_RECORD_KERNEL, i, out));
+      if (g_str_equal (ts_recorder_lookup (recorder, out->name), name))
+        return TRUE;
+    }
+  return FALSE;
+}
+
+/* torch.cuda._sleep(15000) spins one thread for 15000 cycles at the H100's
+ * 1.98 GHz boost clock; the kernels queued behind it on the default stream
+ * then overlap the side stream's, which nothing orders. */
+static void
+test_spin (void)
+{
+  g_autoptr(TsRecorder) recorder = run_script ("spin.py", NULL, 0);
+  TsKernelRecord spin, normal, sum;
+
+  g_assert_true (find_kernel (recorder, "at::cuda::(anonymous namespace)::spin_kernel(long)", &spin));
+  g_assert_true (find_kernel (recorder, "aten::normal_", &normal));
+  g_assert_true (find_kernel (recorder, "aten::sum", &sum));
+  g_assert_cmpint (spin.end - spin.start, ==, 7575);
+  g_assert_cmpuint (spin.grid[0] * spin.grid[1] * spin.grid[2], ==, 1);
+  g_assert_cmpint (normal.start, >=, spin.end);
+  g_assert_cmpuint (sum.stream, !=, normal.stream);
+  g_assert_cmpint (sum.start, <, normal.end);
+  g_assert_cmpint (normal.start, <, sum.end);
+}
+
 static void
 test_raise (void)
 {
@@ -261,6 +295,7 @@ main (int   argc,
   g_test_add_func ("/workload-trace/callsites", test_callsites);
   g_test_add_func ("/workload-trace/copies", test_copies);
   g_test_add_func ("/workload-trace/indexing", test_indexing);
+  g_test_add_func ("/workload-trace/spin", test_spin);
   g_test_add_func ("/workload-trace/raise", test_raise);
   g_test_add_func ("/workload-trace/exit", test_exit);
   g_test_add_func ("/workload-trace/sigterm", test_sigterm);

@@ -127,6 +127,40 @@ py_cuda_synchronize (PyObject *m, PyObject *args)
   Py_RETURN_NONE;
 }
 
+/* torch.cuda._sleep(cycles): PyTorch's spin kernel, one thread that busy-
+ * waits for a number of clock cycles. PyTorch's own stream tests use it
+ * to keep a stream busy; here it runs cycles / boost clock on the current
+ * stream. A real GPU would need the spin kernel itself, which the CUDA
+ * module does not have: refused there. */
+static PyObject *
+py_cuda_sleep (PyObject *m, PyObject *arg)
+{
+  long long cycles = PyLong_AsLongLong (arg);
+  int device = ts_session_current_device ();
+  const TsGpuProfile *profile;
+  TsSessionWork work = { 0 };
+  GError *error = NULL;
+
+  if (cycles == -1 && PyErr_Occurred ())
+    return NULL;
+  ts_py_update_callsite ();
+  if (ts_session_get_device_kernels () != NULL)
+    {
+      PyErr_SetString (PyExc_NotImplementedError,
+                       "torch.cuda._sleep on a real GPU is not modeled by Tensorscope yet");
+      return NULL;
+    }
+  profile = ts_session_get_profile (device);
+  work.name = "at::cuda::(anonymous namespace)::spin_kernel(long)";
+  work.stream = ts_session_current_stream (device);
+  work.grid = 1;
+  work.block = 1;
+  work.duration = MAX ((TsTime) ((double) MAX (cycles, 0) * 1e6 / profile->clock_khz), 1);
+  if (!ts_session_launch (&work, &error))
+    return ts_py_set_error (error);
+  Py_RETURN_NONE;
+}
+
 /* Streams */
 
 static PyObject *
@@ -978,6 +1012,7 @@ static PyMethodDef cuda_methods[] = {
   { "_cuda_set_device", py_cuda_set_device, METH_O, NULL },
   { "_cuda_get_device_properties", py_cuda_get_device_properties, METH_VARARGS, NULL },
   { "_cuda_synchronize", py_cuda_synchronize, METH_VARARGS, NULL },
+  { "_cuda_sleep", py_cuda_sleep, METH_O, NULL },
   { "_stream_new", py_stream_new, METH_VARARGS, NULL },
   { "_stream_current", py_stream_current, METH_VARARGS, NULL },
   { "_stream_default", py_stream_default, METH_VARARGS, NULL },

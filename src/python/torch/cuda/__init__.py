@@ -173,6 +173,13 @@ def synchronize(device=None):
     _C._cuda_synchronize(_get_device_index(device, optional=True))
 
 
+def _sleep(cycles):
+    """Spin the current stream for a number of GPU clock cycles (one
+    thread), as PyTorch's stream tests do to keep a stream busy."""
+    _C._cuda_init()
+    _C._cuda_sleep(int(cycles))
+
+
 def ipc_collect():
     _C._cuda_init()
 
