@@ -1351,10 +1351,14 @@ del _dt, _name
 
 OutOfMemoryError = _C.OutOfMemoryError
 
+# torch.profiler reads the run's own trace back (profiler/_events.py)
+from . import profiler  # noqa: E402,F401
+from .autograd import profiler as _autograd_profiler  # noqa: E402,F401
+
 # What PyTorch has and Tensorscope does not model yet says so by name.
 __getattr__ = _unmodeled.module_getattr(__name__)
 for _name in ("amp", "cuda.amp", "distributed", "jit", "fx", "onnx",
-              "linalg", "fft", "special", "profiler", "distributions", "sparse", "func", "hub",
+              "linalg", "fft", "special", "distributions", "sparse", "func", "hub",
               "testing", "utils.checkpoint", "quantization", "ao", "export", "compiler",
               "multiprocessing", "library", "masked", "nested", "futures", "mps", "overrides"):
     _unmodeled.skeleton("torch." + _name)
