@@ -1098,6 +1098,7 @@ ts_py_init_module (void)
     return NULL;
   if (!ts_py_tensor_register (module) || !ts_py_cuda_register (module) ||
       !ts_py_sanitizer_register (module) || !ts_py_grad_register (module) || !ts_py_trace_register (module) ||
+      !ts_py_print_register (module) ||
       !ts_py_autograd_register (module) || !ts_py_numpy_register (module) ||
       !ts_py_index_register (module) || !ts_py_shape_register (module))
     {

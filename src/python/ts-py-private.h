@@ -42,6 +42,7 @@ gboolean  ts_py_cuda_register    (PyObject  *module);
 gboolean  ts_py_sanitizer_register (PyObject *module);
 gboolean  ts_py_grad_register    (PyObject  *module);
 gboolean  ts_py_trace_register   (PyObject  *module);
+gboolean  ts_py_print_register   (PyObject  *module);
 /* torch.is_inference_mode_enabled() on this thread (ts-py-grad.c) */
 gboolean  ts_py_inference_mode_enabled (void);
 gboolean  ts_py_numpy_register   (PyObject  *module);

@@ -16,10 +16,26 @@
 
 #include "ts-tensor-format.h"
 
-#define PRECISION  4
-#define THRESHOLD  1000
-#define EDGEITEMS  3
-#define LINEWIDTH  80
+/* torch.set_printoptions: one setting for the process, as PyTorch's
+ * PRINT_OPTS is. */
+static TsPrintOptions print_opts = { 4, 1000, 3, 80, -1 };
+
+#define PRECISION  (print_opts.precision)
+#define THRESHOLD  (print_opts.threshold)
+#define EDGEITEMS  ((gint64) print_opts.edgeitems)
+#define LINEWIDTH  (print_opts.linewidth)
+
+void
+ts_tensor_format_get_print_options (TsPrintOptions *options)
+{
+  *options = print_opts;
+}
+
+void
+ts_tensor_format_set_print_options (const TsPrintOptions *options)
+{
+  print_opts = *options;
+}
 
 typedef struct
 {
@@ -64,11 +80,11 @@ format_float (char     *buf,
   if (isnan (v))
     g_snprintf (buf, size, "%*s", width, "nan");
   else if (notation == NOTATION_SCI)
-    g_snprintf (buf, size, "%*.4e", width, v);
+    g_snprintf (buf, size, "%*.*e", width, PRECISION, v);
   else if (notation == NOTATION_INT)
     g_snprintf (buf, size, "%*.0f", width, v);
   else
-    g_snprintf (buf, size, "%*.4f", width, v);
+    g_snprintf (buf, size, "%*.*f", width, PRECISION, v);
 }
 
 static void
@@ -187,11 +203,11 @@ float_scan_cb (Printer       *p,
     }
 
   if (p->sci_mode)
-    g_snprintf (buf, sizeof buf, "%.4e", v);
+    g_snprintf (buf, sizeof buf, "%.*e", PRECISION, v);
   else if (p->int_mode)
     g_snprintf (buf, sizeof buf, "%.0f.", v);  /* the "." counts */
   else
-    g_snprintf (buf, sizeof buf, "%.4f", v);
+    g_snprintf (buf, sizeof buf, "%.*f", PRECISION, v);
   p->max_width = MAX (p->max_width, (int)strlen (buf));
 }
 
@@ -222,6 +238,10 @@ init_formatter (Printer *p)
 
   scan.pass = 1;
   visit_summarized (p, 0, 0, float_scan_cb, &scan);
+  /* A forced notation only changes how values print: the widths stay
+   * those of the notation PyTorch would have picked, as its _Formatter's. */
+  if (print_opts.sci_mode >= 0)
+    p->sci_mode = print_opts.sci_mode;
 }
 
 static void

@@ -1351,6 +1351,8 @@ del _dt, _name
 
 OutOfMemoryError = _C.OutOfMemoryError
 
+from ._tensor_str import set_printoptions  # noqa: E402,F401
+
 # torch.profiler reads the run's own trace back (profiler/_events.py)
 from . import profiler  # noqa: E402,F401
 from .autograd import profiler as _autograd_profiler  # noqa: E402,F401
