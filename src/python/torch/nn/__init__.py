@@ -8,6 +8,7 @@ from .modules import (ELU, GELU, BCELoss, BCEWithLogitsLoss, CrossEntropyLoss, D
                       Linear, LogSoftmax, Module, ModuleDict, ModuleList, MSELoss, NLLLoss, ParameterDict,
                       ParameterList, ReLU, Sequential, Sigmoid, SiLU, SmoothL1Loss, Softmax, Softplus, Tanh,
                       Unflatten)
+from ._attention import MultiheadAttention  # noqa: F401
 from .parallel import DataParallel  # noqa: F401
 from .parameter import Parameter  # noqa: F401
 

@@ -354,5 +354,7 @@ def kl_div(input, target, size_average=None, reduce=None, reduction="mean", log_
     return _reduce(loss, reduction)
 
 
+from ._attention import multi_head_attention_forward, scaled_dot_product_attention  # noqa: E402,F401
+
 # what PyTorch has here and Tensorscope does not model says so by name
 __getattr__ = _unmodeled.module_getattr(__name__)
