@@ -1568,19 +1568,30 @@ matmul_batched (TsTensor  *a,
   for (guint d = 0; d + (a->ndim > 1) + (b->ndim > 1) < ndim; d++)
     batch *= shape[d];
   out = ts_tensor_new_empty (device, a->dtype, ndim, shape, FALSE, error);
-  if (out == NULL || ts_tensor_numel (out) == 0)
-    return out;
-  job = job_new (ts_op_get (TS_OP_BMM));
-  job->block = 256;
-  job->grid = (guint32) CLAMP (batch * ((m + 127) / 128) * ((n + 127) / 128), 1, G_MAXINT32);
-  job_set (job, 0, out);
-  job_set (job, 1, a);
-  job_set (job, 2, b);
-  if (!dispatch (job, device, ts_cost_matmul (batch, m, n, k, a->dtype), error))
+  if (out == NULL)
+    return NULL;
+  if (ts_tensor_numel (out) != 0)
     {
-      ts_tensor_unref (out);
-      return NULL;
+      job = job_new (ts_op_get (TS_OP_BMM));
+      job->block = 256;
+      job->grid = (guint32) CLAMP (batch * ((m + 127) / 128) * ((n + 127) / 128), 1, G_MAXINT32);
+      job_set (job, 0, out);
+      job_set (job, 1, a);
+      job_set (job, 2, b);
+      if (!dispatch (job, device, ts_cost_matmul (batch, m, n, k, a->dtype), error))
+        {
+          ts_tensor_unref (out);
+          return NULL;
+        }
     }
+  {
+    /* bmm's formula: operands of at least 2 dims (the engine sums a
+     * broadcast batch down); a 1-D operand records a node without one */
+    TsTensor *operands[2] = { a, b };
+    TsOpGradAttrs grad = { .no_formula = a->ndim < 2 || b->ndim < 2 };
+
+    ts_autograd_record_op (ts_op_get (TS_OP_BMM), TS_OP_GRAD_TENSOR, operands, 2, out, &grad);
+  }
   return out;
 }
 

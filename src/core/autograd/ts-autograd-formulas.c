@@ -13,11 +13,11 @@
 
 #include "ts-autograd-formulas.h"
 #include "ts-autograd-private.h"
+#include "ts-autograd-formulas-private.h"
 #include "ts-ops.h"
 #include "ts-ops-shape.h"
 #include "ts-ops-sort.h"
 
-typedef TsOpGradAttrs Attrs;
 
 /* Records node (name, backward) for out = op (a[, b]) and hands back out:
  * the views, which are not table ops. */
@@ -128,10 +128,10 @@ binary_scalar (TsBinaryOp  op,
   return ts_ops_binary (op, a, NULL, &scalar, reversed, NULL, error);
 }
 
-static TsTensor *
-saved (TsGradNode  *node,
-       int          slot,
-       GError     **error)
+TsTensor *
+ts_autograd_saved (TsGradNode  *node,
+                   int          slot,
+                   GError     **error)
 {
   if (slot < 0)
     {
@@ -141,11 +141,6 @@ saved (TsGradNode  *node,
     }
   return unpack (node, slot, error);
 }
-
-#define ATTRS ((Attrs *) ts_grad_node_get_attrs (node))
-#define GRAD  (grad_outputs[0])
-/* grad_inputs[0] = expr, for a one-input formula */
-#define RETURN_GRAD(expr) return (grad_inputs[0] = (expr)) != NULL
 
 TS_BACKWARD_FN (ts_autograd_backward_identity)
 {
@@ -181,8 +176,8 @@ TS_BACKWARD_FN (ts_backward_mul)
   for (guint i = 0; i < 2; i++)
     if (ts_grad_node_needs_input_grad (node, i))
       {
-        g_autoptr(TsTensor) factor = saved (node, i == 0 ? attrs->other_slot : attrs->self_slot,
-                                            error);
+        g_autoptr(TsTensor) factor = ts_autograd_saved (node, i == 0 ? attrs->other_slot
+                                                                        : attrs->self_slot, error);
 
         if (factor == NULL || (grad_inputs[i] = ts_autograd_mul (GRAD, factor, error)) == NULL)
           return FALSE;
@@ -222,18 +217,18 @@ TS_BACKWARD_FN (ts_backward_div)
     {
       g_autoptr(TsTensor) q = NULL;
 
-      if ((self = saved (node, attrs->self_slot, error)) == NULL ||
+      if ((self = ts_autograd_saved (node, attrs->self_slot, error)) == NULL ||
           (q = quotient_grad (GRAD, NULL, self, error)) == NULL)
         return FALSE;
       RETURN_GRAD (binary_scalar (TS_BINARY_MUL, q, attrs->scalar, FALSE, error));
     }
-  if ((other = saved (node, attrs->other_slot, error)) == NULL)
+  if ((other = ts_autograd_saved (node, attrs->other_slot, error)) == NULL)
     return FALSE;
   if (ts_grad_node_needs_input_grad (node, 0) &&
       (grad_inputs[0] = ts_autograd_div (GRAD, other, error)) == NULL)
     return FALSE;
   if (ts_grad_node_needs_input_grad (node, 1) &&
-      ((self = saved (node, attrs->self_slot, error)) == NULL ||
+      ((self = ts_autograd_saved (node, attrs->self_slot, error)) == NULL ||
        (grad_inputs[1] = quotient_grad (GRAD, self, other, error)) == NULL))
     return FALSE;
   return TRUE;
@@ -244,7 +239,7 @@ TS_BACKWARD_FN (ts_backward_div)
 TS_BACKWARD_FN (ts_backward_pow)
 {
   Attrs *attrs = ATTRS;
-  g_autoptr(TsTensor) self = saved (node, attrs->self_slot, error);
+  g_autoptr(TsTensor) self = ts_autograd_saved (node, attrs->self_slot, error);
   g_autoptr(TsTensor) result = NULL;
 
   if (self == NULL)
@@ -254,7 +249,7 @@ TS_BACKWARD_FN (ts_backward_pow)
       /* value ** self: grad * result * log(value) */
       g_autoptr(TsTensor) gr = NULL;
 
-      if ((result = saved (node, attrs->result_slot, error)) == NULL ||
+      if ((result = ts_autograd_saved (node, attrs->result_slot, error)) == NULL ||
           (gr = ts_autograd_mul (GRAD, result, error)) == NULL)
         return FALSE;
       RETURN_GRAD (binary_scalar (TS_BINARY_MUL, gr, log (attrs->scalar), FALSE, error));
@@ -272,7 +267,7 @@ TS_BACKWARD_FN (ts_backward_pow)
       RETURN_GRAD (binary_scalar (TS_BINARY_MUL, gp, attrs->scalar, FALSE, error));
     }
   {
-    g_autoptr(TsTensor) exponent = saved (node, attrs->other_slot, error);
+    g_autoptr(TsTensor) exponent = ts_autograd_saved (node, attrs->other_slot, error);
 
     if (exponent == NULL)
       return FALSE;
@@ -293,7 +288,7 @@ TS_BACKWARD_FN (ts_backward_pow)
         g_autoptr(TsTensor) lg = NULL;
         g_autoptr(TsTensor) gr = NULL;
 
-        if ((result = saved (node, attrs->result_slot, error)) == NULL ||
+        if ((result = ts_autograd_saved (node, attrs->result_slot, error)) == NULL ||
             (lg = ts_autograd_log (self, error)) == NULL ||
             (gr = ts_autograd_mul (GRAD, result, error)) == NULL ||
             (grad_inputs[1] = ts_autograd_mul (gr, lg, error)) == NULL)
@@ -334,7 +329,7 @@ saved_other (TsGradNode  *node,
   g_autoptr(TsTensor) other = NULL;
 
   if (!attrs->has_scalar)
-    return saved (node, attrs->other_slot, error);
+    return ts_autograd_saved (node, attrs->other_slot, error);
   other = ts_tensor_new_empty (ts_tensor_get_device (self), self->dtype, 0, NULL, FALSE, error);
   if (other == NULL || !ts_ops_fill (other, &value, error))
     return NULL;
@@ -351,7 +346,7 @@ extremum_backward (TsGradNode  *node,
                    guint        n_inputs,
                    GError     **error)
 {
-  g_autoptr(TsTensor) self = saved (node, ATTRS->self_slot, error);
+  g_autoptr(TsTensor) self = ts_autograd_saved (node, ATTRS->self_slot, error);
   g_autoptr(TsTensor) other = self != NULL ? saved_other (node, self, error) : NULL;
   g_autoptr(TsTensor) ties = NULL;
 
@@ -389,7 +384,7 @@ TS_BACKWARD_FN (ts_backward_neg)
 TS_BACKWARD_FN (ts_backward_abs)
 {
   TsScalar zero = { TS_DTYPE_INT64, 0, 0 };
-  g_autoptr(TsTensor) self = saved (node, ATTRS->self_slot, error);
+  g_autoptr(TsTensor) self = ts_autograd_saved (node, ATTRS->self_slot, error);
   g_autoptr(TsTensor) pos = NULL;
   g_autoptr(TsTensor) neg = NULL;
   g_autoptr(TsTensor) gpos = NULL;
@@ -407,7 +402,7 @@ TS_BACKWARD_FN (ts_backward_abs)
 /* exp: self: grad * result */
 TS_BACKWARD_FN (ts_backward_exp)
 {
-  g_autoptr(TsTensor) result = saved (node, ATTRS->result_slot, error);
+  g_autoptr(TsTensor) result = ts_autograd_saved (node, ATTRS->result_slot, error);
 
   return result != NULL && (grad_inputs[0] = ts_autograd_mul (GRAD, result, error)) != NULL;
 }
@@ -415,7 +410,7 @@ TS_BACKWARD_FN (ts_backward_exp)
 /* log: self: grad.div(self) */
 TS_BACKWARD_FN (ts_backward_log)
 {
-  g_autoptr(TsTensor) self = saved (node, ATTRS->self_slot, error);
+  g_autoptr(TsTensor) self = ts_autograd_saved (node, ATTRS->self_slot, error);
 
   return self != NULL && (grad_inputs[0] = ts_autograd_div (GRAD, self, error)) != NULL;
 }
@@ -423,7 +418,7 @@ TS_BACKWARD_FN (ts_backward_log)
 /* sqrt: self: grad / (2 * result) */
 TS_BACKWARD_FN (ts_backward_sqrt)
 {
-  g_autoptr(TsTensor) result = saved (node, ATTRS->result_slot, error);
+  g_autoptr(TsTensor) result = ts_autograd_saved (node, ATTRS->result_slot, error);
   g_autoptr(TsTensor) twice = NULL;
 
   if (result == NULL || (twice = binary_scalar (TS_BINARY_MUL, result, 2, FALSE, error)) == NULL)
@@ -440,7 +435,7 @@ grad_times_unary (TsGradNode  *node,
                   TsTensor   **out,
                   GError     **error)
 {
-  g_autoptr(TsTensor) self = saved (node, ATTRS->self_slot, error);
+  g_autoptr(TsTensor) self = ts_autograd_saved (node, ATTRS->self_slot, error);
   g_autoptr(TsTensor) f = NULL;
   g_autoptr(TsTensor) gf = NULL;
 
@@ -475,7 +470,7 @@ grad_times_factor (TsGradNode  *node,
                    TsTensor   **out,
                    GError     **error)
 {
-  g_autoptr(TsTensor) t = saved (node, slot, error);
+  g_autoptr(TsTensor) t = ts_autograd_saved (node, slot, error);
   g_autoptr(TsTensor) f = NULL;
 
   if (t == NULL || (f = factor (t, error)) == NULL)
@@ -642,7 +637,7 @@ result_polynomial (TsGradNode  *node,
                    TsTensor   **out,
                    GError     **error)
 {
-  g_autoptr(TsTensor) result = saved (node, ATTRS->result_slot, error);
+  g_autoptr(TsTensor) result = ts_autograd_saved (node, ATTRS->result_slot, error);
   g_autoptr(TsTensor) rr = NULL;
   g_autoptr(TsTensor) one_minus = NULL;
   g_autoptr(TsTensor) g = NULL;
@@ -670,7 +665,7 @@ TS_BACKWARD_FN (ts_backward_sigmoid)
 TS_BACKWARD_FN (ts_backward_relu)
 {
   TsScalar zero = { TS_DTYPE_INT64, 0, 0 };
-  g_autoptr(TsTensor) result = saved (node, ATTRS->result_slot, error);
+  g_autoptr(TsTensor) result = ts_autograd_saved (node, ATTRS->result_slot, error);
   g_autoptr(TsTensor) mask = NULL;
 
   if (result == NULL ||
@@ -682,7 +677,7 @@ TS_BACKWARD_FN (ts_backward_relu)
 /* reciprocal: self: -grad * (result * result) */
 TS_BACKWARD_FN (ts_backward_reciprocal)
 {
-  g_autoptr(TsTensor) result = saved (node, ATTRS->result_slot, error);
+  g_autoptr(TsTensor) result = ts_autograd_saved (node, ATTRS->result_slot, error);
   g_autoptr(TsTensor) rr = NULL;
   g_autoptr(TsTensor) neg = NULL;
 
@@ -760,7 +755,7 @@ TS_BACKWARD_FN (ts_backward_mean)
  * result * (grad - (grad * result).sum (dim, keepdim)) */
 TS_BACKWARD_FN (ts_backward_softmax)
 {
-  g_autoptr(TsTensor) result = saved (node, ATTRS->result_slot, error);
+  g_autoptr(TsTensor) result = ts_autograd_saved (node, ATTRS->result_slot, error);
   g_autoptr(TsTensor) gy = NULL;
   g_autoptr(TsTensor) dot = NULL;
   g_autoptr(TsTensor) centered = NULL;
@@ -776,7 +771,7 @@ TS_BACKWARD_FN (ts_backward_softmax)
  * is grad - result.exp () * grad.sum (dim, keepdim) */
 TS_BACKWARD_FN (ts_backward_log_softmax)
 {
-  g_autoptr(TsTensor) result = saved (node, ATTRS->result_slot, error);
+  g_autoptr(TsTensor) result = ts_autograd_saved (node, ATTRS->result_slot, error);
   g_autoptr(TsTensor) p = NULL;
   g_autoptr(TsTensor) total = NULL;
   g_autoptr(TsTensor) share = NULL;
@@ -810,7 +805,7 @@ scatter_add_back (TsGradNode  *node,
  * grad at index */
 TS_BACKWARD_FN (ts_backward_gather)
 {
-  g_autoptr(TsTensor) index = saved (node, ATTRS->extra_slot, error);
+  g_autoptr(TsTensor) index = ts_autograd_saved (node, ATTRS->extra_slot, error);
 
   return index != NULL && scatter_add_back (node, GRAD, index, &grad_inputs[0], error);
 }
@@ -820,7 +815,7 @@ TS_BACKWARD_FN (ts_backward_gather)
  * view moving along dim only) */
 TS_BACKWARD_FN (ts_backward_index_select)
 {
-  g_autoptr(TsTensor) index = saved (node, ATTRS->extra_slot, error);
+  g_autoptr(TsTensor) index = ts_autograd_saved (node, ATTRS->extra_slot, error);
   g_autoptr(TsTensor) i64 = NULL;
   g_autoptr(TsTensor) spread = NULL;
   gint64 strides[TS_MAX_DIMS] = { 0 };
@@ -847,7 +842,7 @@ clamp_backward (TsGradNode  *node,
                 guint        n_inputs,
                 GError     **error)
 {
-  g_autoptr(TsTensor) self = saved (node, ATTRS->self_slot, error);
+  g_autoptr(TsTensor) self = ts_autograd_saved (node, ATTRS->self_slot, error);
   g_autoptr(TsTensor) other = self != NULL ? saved_other (node, self, error) : NULL;
 
   if (other == NULL)
@@ -881,7 +876,7 @@ TS_BACKWARD_FN (ts_backward_amax)
 {
   const TsGradTensorInfo *info = ts_grad_node_get_input_info (node, 0);
   const Attrs *attrs = ATTRS;
-  g_autoptr(TsTensor) self = saved (node, attrs->self_slot, error);
+  g_autoptr(TsTensor) self = ts_autograd_saved (node, attrs->self_slot, error);
   g_autoptr(TsTensor) result = NULL;
   g_autoptr(TsTensor) kept = NULL;
   g_autoptr(TsTensor) grad = NULL;
@@ -896,7 +891,7 @@ TS_BACKWARD_FN (ts_backward_amax)
       shape[i] = 1;
   for (guint i = 0; i < attrs->n_dims; i++)
     shape[attrs->dims[i]] = 1;
-  if (self == NULL || (result = saved (node, attrs->result_slot, error)) == NULL ||
+  if (self == NULL || (result = ts_autograd_saved (node, attrs->result_slot, error)) == NULL ||
       (kept = ts_autograd_reshape (result, info->ndim, shape, error)) == NULL ||
       (grad = ts_autograd_reshape (GRAD, info->ndim, shape, error)) == NULL ||
       (mask = binary (TS_BINARY_EQ, self, kept, error)) == NULL ||
@@ -912,7 +907,7 @@ TS_BACKWARD_FN (ts_backward_amax)
 TS_BACKWARD_FN (ts_backward_masked_fill)
 {
   TsScalar zero = { TS_DTYPE_FLOAT64, 0, 0 };
-  g_autoptr(TsTensor) mask = saved (node, ATTRS->extra_slot, error);
+  g_autoptr(TsTensor) mask = ts_autograd_saved (node, ATTRS->extra_slot, error);
   g_autoptr(TsTensor) grad = mask != NULL ? ts_ops_clone (GRAD, error) : NULL;
 
   if (grad == NULL || !ts_ops_masked_fill_ (grad, mask, &zero, error))
@@ -965,7 +960,7 @@ TS_BACKWARD_FN (ts_backward_max_dim)
   const TsGradTensorInfo *info = ts_grad_node_get_input_info (node, 0);
   int dim = attrs->dims[0];
   gint64 shape[TS_MAX_DIMS];
-  g_autoptr(TsTensor) indices = saved (node, attrs->extra_slot, error);
+  g_autoptr(TsTensor) indices = ts_autograd_saved (node, attrs->extra_slot, error);
   g_autoptr(TsTensor) kept = NULL;
   g_autoptr(TsTensor) grad = NULL;
   g_autoptr(TsTensor) range = NULL;
@@ -1000,8 +995,8 @@ TS_BACKWARD_FN (ts_backward_mm)
   for (guint i = 0; i < 2; i++)
     if (ts_grad_node_needs_input_grad (node, i))
       {
-        g_autoptr(TsTensor) other = saved (node, i == 0 ? attrs->other_slot : attrs->self_slot,
-                                           error);
+        g_autoptr(TsTensor) other = ts_autograd_saved (node, i == 0 ? attrs->other_slot
+                                                                       : attrs->self_slot, error);
         g_autoptr(TsTensor) other_t = NULL;
 
         if (other == NULL || (other_t = ts_autograd_t (other, error)) == NULL)

@@ -104,6 +104,10 @@ TS_BACKWARD_DECLARE (cumsum)
 TS_BACKWARD_DECLARE (clamp_min)
 TS_BACKWARD_DECLARE (clamp_max)
 TS_BACKWARD_DECLARE (masked_fill)
+/* ts-autograd-formulas-join.c */
+TS_BACKWARD_DECLARE (cat)
+TS_BACKWARD_DECLARE (stack)
+TS_BACKWARD_DECLARE (bmm)
 
 TsTensor *ts_autograd_add        (TsTensor *a, TsTensor *b, GError **error);
 TsTensor *ts_autograd_sub        (TsTensor *a, TsTensor *b, GError **error);
