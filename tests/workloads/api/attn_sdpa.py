@@ -30,7 +30,7 @@ sdpa = getattr(F, "scaled_dot_product_attention", reference)
 
 
 def r(t):
-    return [round(x, 4) for x in t.detach().cpu().flatten().tolist()]
+    return [round(x, 4) + 0.0 for x in t.detach().cpu().flatten().tolist()]
 
 
 def case(label, dev, shape_q, shape_k, **kw):

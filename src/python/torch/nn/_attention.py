@@ -127,7 +127,7 @@ def _check_attn_mask(attn_mask, tgt_len, src_len, bsz, num_heads):
         warnings.warn("Byte tensor for attn_mask in nn.MultiheadAttention is deprecated. Use bool tensor instead.")
         attn_mask = attn_mask.to(torch.bool)
     else:
-        assert attn_mask.is_floating_point() or attn_mask.dtype == torch.bool, \
+        assert attn_mask.dtype.is_floating_point or attn_mask.dtype == torch.bool, \
             "Only float, byte, and bool types are supported for attn_mask, not {}".format(attn_mask.dtype)
     if attn_mask.dim() == 2:
         if tuple(attn_mask.shape) != (tgt_len, src_len):
@@ -180,7 +180,7 @@ def multi_head_attention_forward(query, key, value, embed_dim_to_check, num_head
     tgt_len, bsz, embed_dim = query.shape
     src_len = key.shape[0]
     if key_padding_mask is not None and key_padding_mask.dtype != torch.bool \
-            and not key_padding_mask.is_floating_point():
+            and not key_padding_mask.dtype.is_floating_point:
         raise AssertionError("only bool and floating types of key_padding_mask are supported")
     # 2.x's is_causal is a hint that attn_mask is the causal mask: the mask decides
     if is_causal and attn_mask is None:
@@ -209,8 +209,9 @@ def multi_head_attention_forward(query, key, value, embed_dim_to_check, num_head
     if bias_k is not None and bias_v is not None:
         assert static_k is None, "bias cannot be added to static key."
         assert static_v is None, "bias cannot be added to static value."
-        k = torch.cat([k, bias_k.repeat(1, bsz, 1)])
-        v = torch.cat([v, bias_v.repeat(1, bsz, 1)])
+        # PyTorch repeats; expand gives the same values, and a gradient
+        k = torch.cat([k, bias_k.expand(1, bsz, bias_k.size(-1))])
+        v = torch.cat([v, bias_v.expand(1, bsz, bias_v.size(-1))])
         attn_mask = None if attn_mask is None else _pad_last(attn_mask)
         key_padding_mask = None if key_padding_mask is None else _pad_last(key_padding_mask)
     else:
@@ -317,7 +318,7 @@ class MultiheadAttention(Module):
                 average_attn_weights=True, is_causal=False):
         is_batched = query.dim() == 3
         if key_padding_mask is not None and key_padding_mask.dtype != torch.bool \
-                and not key_padding_mask.is_floating_point():
+                and not key_padding_mask.dtype.is_floating_point:
             raise AssertionError("only bool and floating types of key_padding_mask are supported")
         # PyTorch's eval fast path (_native_multi_head_attention) gives these values too
         if self.batch_first and is_batched:
