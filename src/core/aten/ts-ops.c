@@ -2165,14 +2165,26 @@ ts_ops_masked_fill_ (TsTensor        *self,
   return TRUE;
 }
 
-/* at::embedding: weight.index_select (0, indices.reshape (-1)) viewed as
- * indices.shape + (weight.size (1),), one kernel under its own name, so
- * that the trace and the sanitizer see aten::embedding as PyTorch's do. */
 TsTensor *
 ts_ops_embedding (TsTensor  *weight,
                   TsTensor  *indices,
                   GError   **error)
 {
+  return ts_ops_embedding_padded (weight, indices, -1, error);
+}
+
+/* at::embedding: weight.index_select (0, indices.reshape (-1)) viewed as
+ * indices.shape + (weight.size (1),), one kernel under its own name, so
+ * that the trace and the sanitizer see aten::embedding as PyTorch's do.
+ * The node saves the flat indices, and padding_idx (-1: none) whose row
+ * the gradient leaves at zero. */
+TsTensor *
+ts_ops_embedding_padded (TsTensor  *weight,
+                         TsTensor  *indices,
+                         gint64     padding_idx,
+                         GError   **error)
+{
+  TsOpGradAttrs grad = { .dims = { 0 }, .n_dims = 1, .scalar = (double) padding_idx };
   TsTensor *operands[2] = { weight, indices };
   TsDevice device;
   gint64 shape[TS_MAX_DIMS];
@@ -2232,9 +2244,10 @@ ts_ops_embedding (TsTensor  *weight,
   out = ts_tensor_new_empty (device, weight->dtype, indices->ndim + 1, shape, FALSE, error);
   if (out == NULL || ts_tensor_numel (out) == 0)
     return out;
+  grad.save_extra = flat;
   out = index_launch (TS_OP_EMBEDDING, device, 0, out, weight, flat, error);
   if (out != NULL)
-    ts_autograd_record_op (ts_op_get (TS_OP_EMBEDDING), TS_OP_GRAD_TENSOR, &weight, 1, out, NULL);
+    ts_autograd_record_op (ts_op_get (TS_OP_EMBEDDING), TS_OP_GRAD_TENSOR, &weight, 1, out, &grad);
   return out;
 }
 

@@ -126,6 +126,11 @@ TsTensor  *ts_ops_gather          (TsTensor        *self,
 TsTensor  *ts_ops_embedding       (TsTensor        *weight,
                                    TsTensor        *indices,
                                    GError         **error);
+/* ...whose gradient leaves row padding_idx (>= 0; -1: none) at zero */
+TsTensor  *ts_ops_embedding_padded (TsTensor       *weight,
+                                   TsTensor        *indices,
+                                   gint64           padding_idx,
+                                   GError         **error);
 /* Advanced indexing (torch/_indexing.py): self's dims pos .. pos + k - 1
  * indexed by int64 indices stacked as (*B, k) (ts_cpu_index); @op is the
  * row it runs as (INDEX, MASKED_SELECT, TAKE; INDEX_PUT, MASKED_SCATTER,

@@ -33,16 +33,19 @@ def log_softmax(input, dim=None, _stacklevel=3, dtype=None):
 
 def embedding(input, weight, padding_idx=None, max_norm=None, norm_type=2.0,
               scale_grad_by_freq=False, sparse=False):
-    # padding_idx only shapes the gradient, which Tensorscope does not
-    # compute; the checks are PyTorch's.
+    # padding_idx only shapes the gradient (its row stays zero); the checks
+    # are PyTorch's.
     if padding_idx is not None:
         if padding_idx > 0:
             assert padding_idx < weight.size(0), "Padding_idx must be within num_embeddings"
         elif padding_idx < 0:
             assert padding_idx >= -weight.size(0), "Padding_idx must be within num_embeddings"
+            padding_idx = weight.size(0) + padding_idx
     if max_norm is not None:
         raise NotImplementedError("embedding(max_norm=...) is not supported by Tensorscope yet")
-    return weight._embedding(input)
+    if scale_grad_by_freq or sparse:
+        raise _unmodeled.not_modeled("F.embedding(scale_grad_by_freq=True or sparse=True)")
+    return weight._embedding(input, -1 if padding_idx is None else padding_idx)
 
 
 # -- Activations ------------------------------------------------------------
