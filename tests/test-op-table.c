@@ -213,13 +213,12 @@ static void
 test_op_missing_formulas (void)
 {
   static const char *const known[] = {
-    "remainder", "embedding",
+    "embedding",
     /* advanced indexing */
     "index", "masked_select", "take", "index_put_", "masked_scatter_", "put_",
     /* elementwise families */
-    "fmod", "asin", "acos", "acosh", "atanh", "erfinv",
     /* shape, reductions, sorting, matmul family */
-    "prod", "cumprod", "cummax", "cummin", "scatter_", "scatter_add_", "index_add_",
+    "scatter_", "scatter_add_", "index_add_",
     "index_copy_",
     NULL
   };
