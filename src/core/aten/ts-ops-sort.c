@@ -138,8 +138,9 @@ ts_ops_scan (TsOpId      id,
   if (dtype == TS_DTYPE_UNDEFINED)
     dtype = ts_dtype_is_floating (self->dtype) ? self->dtype : TS_DTYPE_INT64;
   out = ts_ops_launch_like (id, self, out, dtype, 0, dim, 0, error);
-  /* cumsum has a formula over dim; the others record from dispatch */
-  if (id != TS_OP_CUMSUM)
+  /* cumsum and cumprod have formulas over dim; cummax and cummin record
+   * with their indices (ts_ops_sort) */
+  if (id != TS_OP_CUMSUM && id != TS_OP_CUMPROD)
     return out;
   return ts_ops_record_like (out, id, self, 0, self->ndim > 0 ? G_GUINT64_CONSTANT (1) << dim : 0);
 }

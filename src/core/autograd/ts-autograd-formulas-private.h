@@ -7,6 +7,7 @@
 #pragma once
 
 #include "ts-autograd-formulas.h"
+#include "ts-ops.h"
 
 G_BEGIN_DECLS
 
@@ -21,5 +22,30 @@ typedef TsOpGradAttrs Attrs;
 TsTensor *ts_autograd_saved (TsGradNode  *node,
                              int          slot,
                              GError     **error);
+
+/* a op value, or value op a when reversed */
+TsTensor *ts_autograd_binary_scalar (TsBinaryOp  op,
+                                     TsTensor   *a,
+                                     double      value,
+                                     gboolean    reversed,
+                                     GError    **error);
+
+/* The unary math family: *out = grad * factor (t), t the saved tensor in
+ * @slot (self or result). */
+typedef TsTensor *(*TsFactorFn) (TsTensor  *t,
+                                 GError   **error);
+gboolean  ts_autograd_grad_times_factor (TsGradNode  *node,
+                                         TsTensor    *grad,
+                                         int          slot,
+                                         TsFactorFn   factor,
+                                         TsTensor   **out,
+                                         GError     **error);
+
+#define FACTOR_FORMULA(formula, slot)                                                         \
+  TS_BACKWARD_FN (ts_backward_##formula)                                                      \
+  {                                                                                           \
+    return ts_autograd_grad_times_factor (node, GRAD, ATTRS->slot, formula##_factor,           \
+                                          &grad_inputs[0], error);                            \
+  }
 
 G_END_DECLS

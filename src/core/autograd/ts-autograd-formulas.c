@@ -116,12 +116,12 @@ binary (TsBinaryOp  op,
 }
 
 /* a op value, or value op a when reversed */
-static TsTensor *
-binary_scalar (TsBinaryOp  op,
-               TsTensor   *a,
-               double      value,
-               gboolean    reversed,
-               GError    **error)
+TsTensor *
+ts_autograd_binary_scalar (TsBinaryOp  op,
+                           TsTensor   *a,
+                           double      value,
+                           gboolean    reversed,
+                           GError    **error)
 {
   TsScalar scalar = { TS_DTYPE_FLOAT64, value, (gint64) value };
 
@@ -172,7 +172,7 @@ TS_BACKWARD_FN (ts_backward_mul)
   Attrs *attrs = ATTRS;
 
   if (attrs->has_scalar)
-    RETURN_GRAD (binary_scalar (TS_BINARY_MUL, GRAD, attrs->scalar, FALSE, error));
+    RETURN_GRAD (ts_autograd_binary_scalar (TS_BINARY_MUL, GRAD, attrs->scalar, FALSE, error));
   for (guint i = 0; i < 2; i++)
     if (ts_grad_node_needs_input_grad (node, i))
       {
@@ -220,7 +220,7 @@ TS_BACKWARD_FN (ts_backward_div)
       if ((self = ts_autograd_saved (node, attrs->self_slot, error)) == NULL ||
           (q = quotient_grad (GRAD, NULL, self, error)) == NULL)
         return FALSE;
-      RETURN_GRAD (binary_scalar (TS_BINARY_MUL, q, attrs->scalar, FALSE, error));
+      RETURN_GRAD (ts_autograd_binary_scalar (TS_BINARY_MUL, q, attrs->scalar, FALSE, error));
     }
   if ((other = ts_autograd_saved (node, attrs->other_slot, error)) == NULL)
     return FALSE;
@@ -252,7 +252,7 @@ TS_BACKWARD_FN (ts_backward_pow)
       if ((result = ts_autograd_saved (node, attrs->result_slot, error)) == NULL ||
           (gr = ts_autograd_mul (GRAD, result, error)) == NULL)
         return FALSE;
-      RETURN_GRAD (binary_scalar (TS_BINARY_MUL, gr, log (attrs->scalar), FALSE, error));
+      RETURN_GRAD (ts_autograd_binary_scalar (TS_BINARY_MUL, gr, log (attrs->scalar), FALSE, error));
     }
   if (attrs->has_scalar)
     {
@@ -260,11 +260,11 @@ TS_BACKWARD_FN (ts_backward_pow)
       g_autoptr(TsTensor) gp = NULL;
 
       if (attrs->scalar == 0.0)
-        RETURN_GRAD (binary_scalar (TS_BINARY_MUL, GRAD, 0.0, FALSE, error));
-      if ((p = binary_scalar (TS_BINARY_POW, self, attrs->scalar - 1, FALSE, error)) == NULL ||
+        RETURN_GRAD (ts_autograd_binary_scalar (TS_BINARY_MUL, GRAD, 0.0, FALSE, error));
+      if ((p = ts_autograd_binary_scalar (TS_BINARY_POW, self, attrs->scalar - 1, FALSE, error)) == NULL ||
           (gp = ts_autograd_mul (GRAD, p, error)) == NULL)
         return FALSE;
-      RETURN_GRAD (binary_scalar (TS_BINARY_MUL, gp, attrs->scalar, FALSE, error));
+      RETURN_GRAD (ts_autograd_binary_scalar (TS_BINARY_MUL, gp, attrs->scalar, FALSE, error));
     }
   {
     g_autoptr(TsTensor) exponent = ts_autograd_saved (node, attrs->other_slot, error);
@@ -277,7 +277,7 @@ TS_BACKWARD_FN (ts_backward_pow)
         g_autoptr(TsTensor) p = NULL;
         g_autoptr(TsTensor) gp = NULL;
 
-        if ((e1 = binary_scalar (TS_BINARY_SUB, exponent, 1, FALSE, error)) == NULL ||
+        if ((e1 = ts_autograd_binary_scalar (TS_BINARY_SUB, exponent, 1, FALSE, error)) == NULL ||
             (p = binary (TS_BINARY_POW, self, e1, error)) == NULL ||
             (gp = ts_autograd_mul (GRAD, p, error)) == NULL ||
             (grad_inputs[0] = ts_autograd_mul (gp, exponent, error)) == NULL)
@@ -312,7 +312,7 @@ select_grad (TsTensor    *grad,
 
   if ((picked = ts_autograd_mul (grad, mask, error)) == NULL ||
       (tied = ts_autograd_mul (grad, ties, error)) == NULL ||
-      (half = binary_scalar (TS_BINARY_MUL, tied, 0.5, FALSE, error)) == NULL)
+      (half = ts_autograd_binary_scalar (TS_BINARY_MUL, tied, 0.5, FALSE, error)) == NULL)
     return NULL;
   return ts_autograd_add (picked, half, error);
 }
@@ -421,7 +421,7 @@ TS_BACKWARD_FN (ts_backward_sqrt)
   g_autoptr(TsTensor) result = ts_autograd_saved (node, ATTRS->result_slot, error);
   g_autoptr(TsTensor) twice = NULL;
 
-  if (result == NULL || (twice = binary_scalar (TS_BINARY_MUL, result, 2, FALSE, error)) == NULL)
+  if (result == NULL || (twice = ts_autograd_binary_scalar (TS_BINARY_MUL, result, 2, FALSE, error)) == NULL)
     return FALSE;
   RETURN_GRAD (ts_autograd_div (GRAD, twice, error));
 }
@@ -458,17 +458,13 @@ TS_BACKWARD_FN (ts_backward_cos)
   return grad_times_unary (node, GRAD, TS_UNARY_SIN, TRUE, &grad_inputs[0], error);
 }
 
-/* The unary math family: grad * f(t), t the saved self or result. */
-typedef TsTensor *(*Factor) (TsTensor  *t,
-                             GError   **error);
-
-static gboolean
-grad_times_factor (TsGradNode  *node,
-                   TsTensor    *grad,
-                   int          slot,
-                   Factor       factor,
-                   TsTensor   **out,
-                   GError     **error)
+gboolean
+ts_autograd_grad_times_factor (TsGradNode  *node,
+                               TsTensor    *grad,
+                               int          slot,
+                               TsFactorFn   factor,
+                               TsTensor   **out,
+                               GError     **error)
 {
   g_autoptr(TsTensor) t = ts_autograd_saved (node, slot, error);
   g_autoptr(TsTensor) f = NULL;
@@ -487,7 +483,7 @@ square_plus (TsTensor  *t,
 {
   g_autoptr(TsTensor) tt = ts_autograd_mul (t, t, error);
 
-  return tt != NULL ? binary_scalar (TS_BINARY_ADD, tt, c, FALSE, error) : NULL;
+  return tt != NULL ? ts_autograd_binary_scalar (TS_BINARY_ADD, tt, c, FALSE, error) : NULL;
 }
 
 /* tan: grad * (1 + result^2) */
@@ -503,7 +499,7 @@ atan_factor (TsTensor *self, GError **error)
 {
   g_autoptr(TsTensor) sp = square_plus (self, 1, error);
 
-  return sp != NULL ? binary_scalar (TS_BINARY_DIV, sp, 1, TRUE, error) : NULL;
+  return sp != NULL ? ts_autograd_binary_scalar (TS_BINARY_DIV, sp, 1, TRUE, error) : NULL;
 }
 
 /* asinh: grad * (self^2 + 1).rsqrt() */
@@ -532,13 +528,13 @@ cosh_factor (TsTensor *self, GError **error)
 static TsTensor *
 expm1_factor (TsTensor *result, GError **error)
 {
-  return binary_scalar (TS_BINARY_ADD, result, 1, FALSE, error);
+  return ts_autograd_binary_scalar (TS_BINARY_ADD, result, 1, FALSE, error);
 }
 
 static TsTensor *
 exp2_factor (TsTensor *result, GError **error)
 {
-  return binary_scalar (TS_BINARY_MUL, result, M_LN2, FALSE, error);
+  return ts_autograd_binary_scalar (TS_BINARY_MUL, result, M_LN2, FALSE, error);
 }
 
 /* log2: grad / (self * ln 2); log10: grad / (self * ln 10); log1p:
@@ -546,21 +542,21 @@ exp2_factor (TsTensor *result, GError **error)
 static TsTensor *
 log2_factor (TsTensor *self, GError **error)
 {
-  return binary_scalar (TS_BINARY_DIV, self, 1 / M_LN2, TRUE, error);
+  return ts_autograd_binary_scalar (TS_BINARY_DIV, self, 1 / M_LN2, TRUE, error);
 }
 
 static TsTensor *
 log10_factor (TsTensor *self, GError **error)
 {
-  return binary_scalar (TS_BINARY_DIV, self, 1 / M_LN10, TRUE, error);
+  return ts_autograd_binary_scalar (TS_BINARY_DIV, self, 1 / M_LN10, TRUE, error);
 }
 
 static TsTensor *
 log1p_factor (TsTensor *self, GError **error)
 {
-  g_autoptr(TsTensor) plus = binary_scalar (TS_BINARY_ADD, self, 1, FALSE, error);
+  g_autoptr(TsTensor) plus = ts_autograd_binary_scalar (TS_BINARY_ADD, self, 1, FALSE, error);
 
-  return plus != NULL ? binary_scalar (TS_BINARY_DIV, plus, 1, TRUE, error) : NULL;
+  return plus != NULL ? ts_autograd_binary_scalar (TS_BINARY_DIV, plus, 1, TRUE, error) : NULL;
 }
 
 /* rsqrt: grad * -0.5 * result^3 */
@@ -570,7 +566,7 @@ rsqrt_factor (TsTensor *result, GError **error)
   g_autoptr(TsTensor) rr = ts_autograd_mul (result, result, error);
   g_autoptr(TsTensor) rrr = rr != NULL ? ts_autograd_mul (rr, result, error) : NULL;
 
-  return rrr != NULL ? binary_scalar (TS_BINARY_MUL, rrr, -0.5, FALSE, error) : NULL;
+  return rrr != NULL ? ts_autograd_binary_scalar (TS_BINARY_MUL, rrr, -0.5, FALSE, error) : NULL;
 }
 
 /* erf: grad * 2 / sqrt(pi) * exp(-self^2); erfc: its negation */
@@ -581,7 +577,7 @@ erf_scaled (TsTensor *self, double scale, GError **error)
   g_autoptr(TsTensor) neg = sq != NULL ? ts_autograd_neg (sq, error) : NULL;
   g_autoptr(TsTensor) e = neg != NULL ? ts_autograd_exp (neg, error) : NULL;
 
-  return e != NULL ? binary_scalar (TS_BINARY_MUL, e, scale * M_2_SQRTPI, FALSE, error) : NULL;
+  return e != NULL ? ts_autograd_binary_scalar (TS_BINARY_MUL, e, scale * M_2_SQRTPI, FALSE, error) : NULL;
 }
 
 static TsTensor *
@@ -595,12 +591,6 @@ erfc_factor (TsTensor *self, GError **error)
 {
   return erf_scaled (self, -1, error);
 }
-
-#define FACTOR_FORMULA(formula, slot)                                                         \
-  TS_BACKWARD_FN (ts_backward_##formula)                                                      \
-  {                                                                                           \
-    return grad_times_factor (node, GRAD, ATTRS->slot, formula##_factor, &grad_inputs[0], error); \
-  }
 
 FACTOR_FORMULA (tan, result_slot)
 FACTOR_FORMULA (atan, self_slot)
@@ -619,7 +609,7 @@ FACTOR_FORMULA (erfc, self_slot)
 /* floor, ceil, round, trunc, sign: zeros_like(grad), piecewise constant */
 TS_BACKWARD_FN (ts_backward_zero)
 {
-  RETURN_GRAD (binary_scalar (TS_BINARY_MUL, GRAD, 0, FALSE, error));
+  RETURN_GRAD (ts_autograd_binary_scalar (TS_BINARY_MUL, GRAD, 0, FALSE, error));
 }
 
 /* frac: self: grad */
@@ -644,7 +634,7 @@ result_polynomial (TsGradNode  *node,
 
   if (result == NULL ||
       (rr = square ? ts_autograd_mul (result, result, error) : ts_tensor_ref (result)) == NULL ||
-      (one_minus = binary_scalar (TS_BINARY_SUB, rr, 1, TRUE, error)) == NULL ||
+      (one_minus = ts_autograd_binary_scalar (TS_BINARY_SUB, rr, 1, TRUE, error)) == NULL ||
       (g = ts_autograd_mul (grad, one_minus, error)) == NULL)
     return FALSE;
   *out = square ? g_steal_pointer (&g) : ts_autograd_mul (g, result, error);
@@ -1208,7 +1198,7 @@ ts_autograd_div_scalar (TsTensor  *a,
                         double     value,
                         GError   **error)
 {
-  return binary_scalar (TS_BINARY_DIV, a, value, FALSE, error);
+  return ts_autograd_binary_scalar (TS_BINARY_DIV, a, value, FALSE, error);
 }
 
 TsTensor *
