@@ -79,3 +79,14 @@ for dev in ("cpu", DEV):  # the oracle runs both passes on the CPU
     m = nn.TransformerEncoderLayer(4, 2, 8, batch_first=True).to(dev).eval()
     with torch.no_grad():
         print("enc_eval", r(m(torch.randn(2, 3, 4).to(dev))))
+    # eval with padding: PyTorch 1.13's nested-tensor path gives 0 at padded
+    # positions (only with right padding)
+    torch.manual_seed(0)
+    enc = nn.TransformerEncoder(nn.TransformerEncoderLayer(4, 2, 8, batch_first=True), 2, norm=nn.LayerNorm(4))
+    enc = enc.to(dev).eval()
+    x = torch.randn(2, 5, 4).to(dev)
+    right = torch.tensor([[False, False, False, True, True], [False] * 5]).to(dev)
+    with torch.no_grad():
+        print("enc_eval_pad", r(enc(x, src_key_padding_mask=right)))
+        print("enc_eval_pad_holes", r(enc(x, src_key_padding_mask=pad.to(dev))))
+    print("enc_eval_pad_grad", r(enc(x.requires_grad_(), src_key_padding_mask=right)))

@@ -3,7 +3,8 @@ torch/nn/modules/transformer.py over MultiheadAttention, Linear, LayerNorm
 and Dropout: the same submodules in the same order, so a seed gives
 PyTorch's parameters. The eval-mode fast paths (_transformer_encoder_layer_fwd,
 nested tensors) are not taken: their values are the math path's, except
-that the nested-tensor path of TransformerEncoder zeroes padded positions."""
+that TransformerEncoder's nested-tensor path gives zeros at padded
+positions, which _pads_to_zero reproduces."""
 
 import copy
 
@@ -134,11 +135,34 @@ class TransformerEncoder(Module):
         self.enable_nested_tensor = enable_nested_tensor
         self.mask_check = mask_check
 
+    def _pads_to_zero(self, src, mask, padding):
+        """Whether PyTorch 1.13 would run the layers on a nested tensor
+        (its conditions, in its order), whose padded positions come back 0."""
+        first = self.layers[0]
+        if not isinstance(first, TransformerEncoderLayer) or first.norm_first or first.training:
+            return False
+        attn = first.self_attn
+        if not attn.batch_first or not attn._qkv_same_embed_dim or not first.activation_relu_or_gelu:
+            return False
+        if first.norm1.eps != first.norm2.eps or src.dim() != 3 or not self.enable_nested_tensor:
+            return False
+        if padding is None or padding.dtype != torch.bool or mask is not None or attn.num_heads % 2 == 1:
+            return False
+        if self.mask_check:
+            # left aligned: each row's kept positions come first
+            for row in padding.tolist():
+                if any(a and not b for a, b in zip(row, row[1:])):
+                    return False
+        params = [src] + [p for p in first.parameters()]
+        return not (torch.is_grad_enabled() and any(t.requires_grad for t in params))
+
     def forward(self, src, mask=None, src_key_padding_mask=None, is_causal=None):
         _check_padding_mask(src_key_padding_mask)
         output = src
         for mod in self.layers:
             output = mod(output, src_mask=mask, src_key_padding_mask=src_key_padding_mask)
+        if self._pads_to_zero(src, mask, src_key_padding_mask):
+            output = output.masked_fill(src_key_padding_mask.unsqueeze(-1), 0.0)
         if self.norm is not None:
             output = self.norm(output)
         return output
