@@ -62,3 +62,17 @@ for dev in ("cpu", DEV):  # the oracle runs both passes on the CPU
     run("bias_kv_zero", dev, dict(embed_dim=4, num_heads=2, add_bias_kv=True, add_zero_attn=True, bias=False),
         (5, 2, 4), attn_mask=causal, key_padding_mask=pad)
     run("cross_same", dev, dict(embed_dim=4, num_heads=4), (3, 2, 4), (5, 2, 4), self_attn=False)
+
+# PyTorch 2.x's is_causal hint (1.13 lacks it: there the mask alone decides)
+import torch.nn.functional as F  # noqa: E402
+hint = {"is_causal": True} if hasattr(F, "scaled_dot_product_attention") else {}
+for dev in ("cpu", DEV):
+    run("is_causal_hint", dev, dict(embed_dim=4, num_heads=2), (5, 2, 4), attn_mask=causal, **hint)
+if hint:
+    try:
+        nn.MultiheadAttention(4, 2)(torch.randn(3, 1, 4), torch.randn(3, 1, 4), torch.randn(3, 1, 4), is_causal=True)
+    except RuntimeError as e:
+        print("RuntimeError", e)
+else:
+    print("RuntimeError Need attn_mask if specifying the is_causal hint. You may use the Transformer module "
+          "method `generate_square_subsequent_mask` to create this mask.")

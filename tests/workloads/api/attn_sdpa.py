@@ -11,6 +11,8 @@ DEV = "cuda" if torch.cuda.is_available() else "cpu"
 
 def reference(q, k, v, attn_mask=None, dropout_p=0.0, is_causal=False, scale=None):
     L, S = q.size(-2), k.size(-2)
+    if is_causal and attn_mask is not None:
+        raise RuntimeError("_scaled_dot_product_attention: Explicit attn_mask should not be set when is_causal=True")
     bias = torch.zeros(L, S, dtype=q.dtype)
     if is_causal:
         bias = bias.masked_fill(torch.ones(L, S, dtype=torch.bool).tril().logical_not(), float("-inf"))
@@ -59,3 +61,12 @@ for dev in ("cpu", DEV):  # the oracle runs both passes on the CPU
     torch.manual_seed(1)
     case("float", dev, (2, 3, 4), (2, 5, 4), mask=torch.randn(2, 3, 5))
     case("dropout1", dev, (2, 3, 4), (2, 5, 4), dropout_p=1.0)
+
+try:
+    sdpa(torch.randn(2, 3), torch.randn(2, 3), torch.randn(2, 3), attn_mask=torch.ones(2, 2), is_causal=True)
+except RuntimeError as e:
+    print("RuntimeError", e)
+# no batch dims, L != S with is_causal (the top-left triangle), and bool mask broadcast over heads
+for dev in ("cpu", DEV):
+    case("causal_rect", dev, (3, 4), (5, 4), is_causal=True)
+    case("bool_bcast", dev, (2, 2, 3, 4), (2, 2, 5, 4), mask=torch.tensor([True, False, True, True, True]))
