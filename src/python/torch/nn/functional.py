@@ -45,7 +45,8 @@ def embedding(input, weight, padding_idx=None, max_norm=None, norm_type=2.0,
         raise NotImplementedError("embedding(max_norm=...) is not supported by Tensorscope yet")
     if scale_grad_by_freq or sparse:
         raise _unmodeled.not_modeled("F.embedding(scale_grad_by_freq=True or sparse=True)")
-    return weight._embedding(input, -1 if padding_idx is None else padding_idx)
+    pad = -1 if padding_idx is None else padding_idx
+    return weight._embedding(input, pad)
 
 
 # -- Activations ------------------------------------------------------------
