@@ -16,6 +16,7 @@ import torch
 from torch import _unmodeled
 from . import functional as F
 from . import init
+from ._attention import _op_range
 from .modules import Module
 from .parameter import Parameter
 
@@ -57,6 +58,8 @@ def _lstm_step(xw, state, w_hh, b_hh, w_hr=None):
 
 
 _STEPS = {"RNN_TANH": _rnn_tanh_step, "RNN_RELU": _rnn_relu_step, "GRU": _gru_step, "LSTM": _lstm_step}
+# the aten op each mode is in PyTorch, whose span holds the steps' ops
+_ATEN = {"RNN_TANH": "rnn_tanh", "RNN_RELU": "rnn_relu", "GRU": "gru", "LSTM": "lstm"}
 _GATES = {"RNN_TANH": 1, "RNN_RELU": 1, "GRU": 3, "LSTM": 4}
 
 
@@ -206,7 +209,10 @@ class RNNBase(Module):
     def _run(self, x, states):
         """All layers over x (seq, batch, in) from states, a list per
         layer*direction of each one's state: the output and last states."""
-        step = _STEPS[self.mode]
+        with _op_range("aten::" + _ATEN[self.mode], x):
+            return self._run_layers(_STEPS[self.mode], x, states)
+
+    def _run_layers(self, step, x, states):
         num_directions = 2 if self.bidirectional else 1
         last = []
         for layer in range(self.num_layers):
@@ -313,6 +319,10 @@ class RNNCellBase(Module):
     reset_parameters = RNNBase.reset_parameters
 
     def _cell(self, step, input, hx, n_states):
+        with _op_range("aten::" + _CELL_OPS[step], input):
+            return self._cell_ops(step, input, hx, n_states)
+
+    def _cell_ops(self, step, input, hx, n_states):
         assert input.dim() in (1, 2), "{}: Expected input to be 1-D or 2-D but received {}-D tensor".format(
             type(self).__name__, input.dim())
         is_batched = input.dim() == 2
@@ -329,6 +339,10 @@ class RNNCellBase(Module):
         if not is_batched:
             out = tuple(o.squeeze(0) for o in out)
         return out if n_states == 2 else out[0]
+
+
+_CELL_OPS = {_rnn_tanh_step: "rnn_tanh_cell", _rnn_relu_step: "rnn_relu_cell", _lstm_step: "lstm_cell",
+             _gru_step: "gru_cell"}
 
 
 class RNNCell(RNNCellBase):
