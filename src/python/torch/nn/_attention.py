@@ -9,7 +9,6 @@ ATen's math path (_scaled_dot_product_attention_math)."""
 
 import math
 import warnings
-from contextlib import contextmanager
 
 import torch
 from torch import _C
@@ -19,15 +18,22 @@ from .modules import Linear, Module
 from .parameter import Parameter
 
 
-@contextmanager
-def _op_range(name, tensor):
+class _op_range:
     """An aten:: span around a composite's ops, as PyTorch's profiler
-    shows a CompositeImplicit op around the ops it calls."""
-    corr = _C._api_range_push(name, tensor.device.index if tensor.is_cuda else -1)
-    try:
-        yield
-    finally:
-        _C._api_range_pop(corr)
+    shows a CompositeImplicit op around the ops it calls. A class, not
+    contextlib's generator: the span's call site is the first frame
+    outside the torch package, and contextlib's would come first."""
+
+    def __init__(self, name, tensor):
+        self.name = name
+        self.device = tensor.device.index if tensor.is_cuda else -1
+
+    def __enter__(self):
+        self.correlation = _C._api_range_push(self.name, self.device)
+
+    def __exit__(self, *exc):
+        _C._api_range_pop(self.correlation)
+        return False
 
 
 def _bool_to_additive(mask, dtype):
