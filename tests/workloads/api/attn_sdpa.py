@@ -70,3 +70,17 @@ except RuntimeError as e:
 for dev in ("cpu", DEV):
     case("causal_rect", dev, (3, 4), (5, 4), is_causal=True)
     case("bool_bcast", dev, (2, 2, 3, 4), (2, 2, 5, 4), mask=torch.tensor([True, False, True, True, True]))
+
+# dropout draws from the RNG: PyTorch's mask values are its bernoulli's (not
+# modeled bit for bit), but a seed repeats them and the expectation holds
+for dev in ("cpu", DEV):
+    q = torch.randn(2, 4, 6, 8).to(dev)
+    torch.manual_seed(5)
+    a = sdpa(q, q, q, dropout_p=0.5)
+    b = sdpa(q, q, q, dropout_p=0.5)
+    torch.manual_seed(5)
+    c = sdpa(q, q, q, dropout_p=0.5)
+    print("dropout differs", bool((a != b).any()), "repeats", bool((a == c).all()))
+    ones = torch.ones(1, 64, 8).to(dev)
+    w = sdpa(ones, ones, torch.ones(1, 64, 1).to(dev), dropout_p=0.25)
+    print("dropout mean near 1", abs(w.mean().item() - 1) < 0.1)

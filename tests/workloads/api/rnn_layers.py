@@ -60,3 +60,18 @@ for dev in ("cpu", DEV):  # the oracle runs both passes on the CPU
     run("lstm_proj", dev, nn.LSTM, dict(input_size=3, hidden_size=4, proj_size=2), (4, 2, 3), h0=True)
     run("lstm_unbatched", dev, nn.LSTM, dict(input_size=3, hidden_size=4), (5, 3), h0=True)
     run("gru_unbatched", dev, nn.GRU, dict(input_size=3, hidden_size=4), (5, 3))
+
+# dropout between layers: drawn in training (a seed repeats it), none in eval
+for dev in ("cpu", DEV):
+    torch.manual_seed(0)
+    m = nn.LSTM(3, 4, num_layers=2, dropout=0.5)
+    x = torch.randn(4, 2, 3).to(dev)
+    m = m.to(dev)
+    torch.manual_seed(1)
+    a = m(x)[0]
+    b = m(x)[0]
+    torch.manual_seed(1)
+    c = m(x)[0]
+    m.eval()
+    e = m(x)[0]
+    print("train differs", bool((a != b).any()), "repeats", bool((a == c).all()), "eval", r(e)[:6])

@@ -90,3 +90,15 @@ for dev in ("cpu", DEV):  # the oracle runs both passes on the CPU
         print("enc_eval_pad", r(enc(x, src_key_padding_mask=right)))
         print("enc_eval_pad_holes", r(enc(x, src_key_padding_mask=pad.to(dev))))
     print("enc_eval_pad_grad", r(enc(x.requires_grad_(), src_key_padding_mask=right)))
+
+# dropout in training (MultiheadAttention's weights, the block's outputs)
+for dev in ("cpu", DEV):
+    torch.manual_seed(0)
+    m = nn.TransformerEncoderLayer(8, 2, 16, dropout=0.3).to(dev)
+    x = torch.randn(5, 2, 8).to(dev)
+    torch.manual_seed(1)
+    a = m(x)
+    b = m(x)
+    torch.manual_seed(1)
+    c = m(x)
+    print("train differs", bool((a != b).any()), "repeats", bool((a == c).all()))
