@@ -76,3 +76,16 @@ if hint:
 else:
     print("RuntimeError Need attn_mask if specifying the is_causal hint. You may use the Transformer module "
           "method `generate_square_subsequent_mask` to create this mask.")
+
+# F.multi_head_attention_forward itself: static_k/static_v, no biases
+for dev in ("cpu", DEV):
+    torch.manual_seed(3)
+    q0, w0, ow0 = torch.randn(3, 2, 4), torch.randn(12, 4), torch.randn(4, 4)
+    sk0, sv0 = torch.randn(4, 6, 2), torch.randn(4, 6, 2)
+    q, w, ow = q0.to(dev), w0.to(dev).requires_grad_(), ow0.to(dev)
+    sk, sv = sk0.to(dev).requires_grad_(), sv0.to(dev)
+    out, wts = F.multi_head_attention_forward(q, q, q, 4, 2, w, None, None, None, False, 0.0, ow, None,
+                                              static_k=sk, static_v=sv, average_attn_weights=False)
+    (out * out).sum().backward()
+    print("static_kv", r(out), list(wts.shape), r(wts)[:8])
+    print("  dw", r(w.grad)[:8], "dsk", r(sk.grad)[:8])
