@@ -897,6 +897,8 @@ ts_ops_fill (TsTensor        *self,
   if (!dispatch (job, ts_tensor_get_device (self), ts_cost_fill (&view), error))
     return FALSE;
   ts_autograd_bump_version (self);
+  /* the old values no longer matter: a zero gradient (FillBackward2) */
+  ts_autograd_record_op (ts_op_get (TS_OP_FILL), TS_OP_GRAD_TENSOR, &self, 1, self, NULL);
   return TRUE;
 }
 
@@ -2011,7 +2013,8 @@ ts_ops_index (TsOpId     op,
   out = ts_tensor_new_empty (device, self->dtype, ndim, shape, FALSE, error);
   if (out == NULL || ts_tensor_numel (out) == 0)
     return out;
-  return index_launch (op, device, pos, out, self, index, error);
+  /* the gradient goes back at index: index_put_ with accumulate */
+  return index_launch_scattered (op, device, pos, out, self, index, error);
 }
 
 gboolean
@@ -2029,9 +2032,21 @@ ts_ops_index_put_ (TsOpId     op,
   TsDevice device;
   guint ndim;
   Job *job;
+  g_autoptr(TsTensor) flat = NULL;
+  TsTensor *target = self;
 
+  /* put_ indexes self flattened (contiguous, the caller checked); the
+   * node is self's */
+  if (op == TS_OP_PUT && self->ndim != 1)
+    {
+      gint64 n = ts_tensor_numel (self);
+
+      if ((flat = ts_tensor_view (self, 1, &n, error)) == NULL)
+        return FALSE;
+      target = flat;
+    }
   if (!common_device (operands, 3, &device, error) ||
-      !index_result_shape (self, pos, index, &ndim, shape, error))
+      !index_result_shape (target, pos, index, &ndim, shape, error))
     return FALSE;
   if (values->dtype != self->dtype || !same_shape (ndim, shape, values))
     {
@@ -2041,15 +2056,29 @@ ts_ops_index_put_ (TsOpId     op,
     }
   if (ts_tensor_numel (values) == 0)
     return TRUE;
+  if (!ts_autograd_check_inplace (self, error) || !ts_autograd_check_inplace_view (self, error))
+    return FALSE;
   job = job_new (ts_op_get (op));
   job->dims[0] = (int) pos;
   job->p0 = accumulate;
-  job_set (job, 0, self);
+  job_set (job, 0, target);
   job_set (job, 1, values);
   job_set (job, 2, index);
   tensor_view (index, &vindex);
   tensor_view (values, &vvalues);
-  return dispatch (job, device, ts_cost_index (&vindex, &vvalues), error);
+  if (!dispatch (job, device, ts_cost_index (&vindex, &vvalues), error))
+    return FALSE;
+  ts_autograd_bump_version (self);
+  {
+    /* in place: self's history continues; the formula reads the index
+     * (keepdim: into self flattened) */
+    TsTensor *inputs[2] = { self, values };
+    TsOpGradAttrs grad = { .dims = { (int) pos }, .n_dims = 1, .scalar = accumulate, .keepdim = flat != NULL,
+                           .save_extra = index };
+
+    ts_autograd_record_op (ts_op_get (op), TS_OP_GRAD_TENSOR, inputs, 2, self, &grad);
+  }
+  return TRUE;
 }
 
 static gboolean
@@ -2165,26 +2194,24 @@ ts_ops_masked_fill_ (TsTensor        *self,
   return TRUE;
 }
 
+/* at::embedding: weight.index_select (0, indices.reshape (-1)) viewed as
+ * indices.shape + (weight.size (1),), one kernel under its own name, so
+ * that the trace and the sanitizer see aten::embedding as PyTorch's do. */
 TsTensor *
 ts_ops_embedding (TsTensor  *weight,
                   TsTensor  *indices,
                   GError   **error)
 {
-  return ts_ops_embedding_padded (weight, indices, -1, error);
+  return ts_ops_embedding_full (weight, indices, -1, FALSE, error);
 }
 
-/* at::embedding: weight.index_select (0, indices.reshape (-1)) viewed as
- * indices.shape + (weight.size (1),), one kernel under its own name, so
- * that the trace and the sanitizer see aten::embedding as PyTorch's do.
- * The node saves the flat indices, and padding_idx (-1: none) whose row
- * the gradient leaves at zero. */
 TsTensor *
-ts_ops_embedding_padded (TsTensor  *weight,
-                         TsTensor  *indices,
-                         gint64     padding_idx,
-                         GError   **error)
+ts_ops_embedding_full (TsTensor  *weight,
+                       TsTensor  *indices,
+                       gint64     padding_idx,
+                       gboolean   scale_grad_by_freq,
+                       GError   **error)
 {
-  TsOpGradAttrs grad = { .dims = { 0 }, .n_dims = 1, .scalar = (double) padding_idx };
   TsTensor *operands[2] = { weight, indices };
   TsDevice device;
   gint64 shape[TS_MAX_DIMS];
@@ -2244,10 +2271,15 @@ ts_ops_embedding_padded (TsTensor  *weight,
   out = ts_tensor_new_empty (device, weight->dtype, indices->ndim + 1, shape, FALSE, error);
   if (out == NULL || ts_tensor_numel (out) == 0)
     return out;
-  grad.save_extra = flat;
   out = index_launch (TS_OP_EMBEDDING, device, 0, out, weight, flat, error);
   if (out != NULL)
-    ts_autograd_record_op (ts_op_get (TS_OP_EMBEDDING), TS_OP_GRAD_TENSOR, &weight, 1, out, &grad);
+    {
+      /* the formula index_adds grad's rows at the flat indices */
+      TsOpGradAttrs grad = { .scalar = (double) padding_idx, .keepdim = scale_grad_by_freq,
+                             .save_extra = flat };
+
+      ts_autograd_record_op (ts_op_get (TS_OP_EMBEDDING), TS_OP_GRAD_TENSOR, &weight, 1, out, &grad);
+    }
   return out;
 }
 

@@ -821,33 +821,6 @@ TS_BACKWARD_FN (ts_backward_index_select)
   return scatter_add_back (node, GRAD, spread, &grad_inputs[0], error);
 }
 
-/* embedding: weight: embedding_backward, an index_add of grad's rows at
- * the indices (index_select's with grad as (n, D)), the padding_idx row
- * left at zero */
-TS_BACKWARD_FN (ts_backward_embedding)
-{
-  g_autoptr(TsTensor) dense = ts_ops_contiguous (GRAD, error);
-  g_autoptr(TsTensor) rows = NULL;
-  gint64 shape[2];
-  gint64 padding_idx = (gint64) ATTRS->scalar;
-  TsScalar zero = { TS_DTYPE_FLOAT64, 0, 0 };
-
-  if (dense == NULL)
-    return FALSE;
-  shape[1] = GRAD->shape[GRAD->ndim - 1];
-  shape[0] = shape[1] > 0 ? ts_tensor_numel (GRAD) / shape[1] : 0;
-  if ((rows = ts_tensor_view (dense, 2, shape, error)) == NULL ||
-      !ts_backward_index_select (node, &rows, 1, grad_inputs, n_inputs, error))
-    return FALSE;
-  if (padding_idx >= 0 && grad_inputs[0] != NULL)
-    {
-      g_autoptr(TsTensor) row = ts_tensor_select (grad_inputs[0], 0, padding_idx, error);
-
-      return row != NULL && ts_ops_fill (row, &zero, error);
-    }
-  return TRUE;
-}
-
 /* clamp_min: self: where (self >= min, grad, 0), min: where (self < min,
  * grad, 0); clamp_max the same with <= and >: ties go to self */
 static gboolean
@@ -1115,7 +1088,8 @@ ts_autograd_check_inplace_view (const TsTensor  *tensor,
   TsGradNode *node = ts_autograd_get_grad_fn (tensor, NULL);
   TsBackwardFn fn = node != NULL ? ts_grad_node_get_backward (node) : NULL;
 
-  if (!ts_autograd_is_grad_enabled () ||
+  /* a view that knows its base is rebased (CopySlices, ts-autograd-views.c) */
+  if (!ts_autograd_is_grad_enabled () || ts_autograd_get_view_base (tensor) != NULL ||
       (fn != view_backward && fn != expand_backward && fn != transpose_backward &&
        fn != index_view_backward))
     return TRUE;
@@ -1144,6 +1118,8 @@ ts_autograd_view_op (TsTensor          *self,
 
   if (out == NULL)
     return NULL;
+  if (ts_autograd_is_grad_enabled ())
+    ts_autograd_set_view_base (out, self);
   node = ts_autograd_record (nodes[args->kind].name, nodes[args->kind].backward,
                              sizeof (TsViewArgs), &self, 1, &out, 1);
   if (node != NULL)

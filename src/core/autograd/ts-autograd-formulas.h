@@ -97,7 +97,6 @@ TS_BACKWARD_DECLARE (zero)
 TS_BACKWARD_DECLARE (frac)
 TS_BACKWARD_DECLARE (gather)
 TS_BACKWARD_DECLARE (index_select)
-TS_BACKWARD_DECLARE (embedding)
 TS_BACKWARD_DECLARE (tril)
 TS_BACKWARD_DECLARE (triu)
 TS_BACKWARD_DECLARE (flip)
@@ -119,6 +118,12 @@ TS_BACKWARD_DECLARE (remainder)
 TS_BACKWARD_DECLARE (fmod)
 TS_BACKWARD_DECLARE (prod)
 TS_BACKWARD_DECLARE (cumprod)
+/* ts-autograd-formulas-index.c */
+TS_BACKWARD_DECLARE (index)
+TS_BACKWARD_DECLARE (index_put)
+TS_BACKWARD_DECLARE (scatter)
+TS_BACKWARD_DECLARE (scatter_add)
+TS_BACKWARD_DECLARE (embedding)
 
 TsTensor *ts_autograd_add        (TsTensor *a, TsTensor *b, GError **error);
 TsTensor *ts_autograd_sub        (TsTensor *a, TsTensor *b, GError **error);

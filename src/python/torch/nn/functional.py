@@ -33,20 +33,20 @@ def log_softmax(input, dim=None, _stacklevel=3, dtype=None):
 
 def embedding(input, weight, padding_idx=None, max_norm=None, norm_type=2.0,
               scale_grad_by_freq=False, sparse=False):
-    # padding_idx only shapes the gradient (its row stays zero); the checks
-    # are PyTorch's.
+    # padding_idx and scale_grad_by_freq shape the gradient (EmbeddingBackward0)
     if padding_idx is not None:
         if padding_idx > 0:
             assert padding_idx < weight.size(0), "Padding_idx must be within num_embeddings"
         elif padding_idx < 0:
             assert padding_idx >= -weight.size(0), "Padding_idx must be within num_embeddings"
             padding_idx = weight.size(0) + padding_idx
+    else:
+        padding_idx = -1
     if max_norm is not None:
         raise NotImplementedError("embedding(max_norm=...) is not supported by Tensorscope yet")
-    if scale_grad_by_freq or sparse:
-        raise _unmodeled.not_modeled("F.embedding(scale_grad_by_freq=True or sparse=True)")
-    pad = -1 if padding_idx is None else padding_idx
-    return weight._embedding(input, pad)
+    if sparse and weight.requires_grad:
+        raise NotImplementedError("embedding(sparse=True): sparse gradients are not supported by Tensorscope yet")
+    return weight._embedding(input, padding_idx, scale_grad_by_freq)
 
 
 # -- Activations ------------------------------------------------------------
