@@ -8,7 +8,9 @@
  * pageable copies block the host while pinned non_blocking ones do not, and
  * that the trace is complete after an exception or sys.exit(); and, from
  * tests/workloads/trace/indexing.py, that indexing's ops and nonzero's
- * wait are on the timeline.
+ * wait are on the timeline; from tests/workloads/trace/attention.py, that
+ * composite ops (scaled_dot_product_attention, lstm) are spans holding
+ * their ops, at the user's line.
  */
 
 #include <glib.h>
@@ -221,6 +223,39 @@ test_spin (void)
   g_assert_cmpint (normal.start, <, sum.end);
 }
 
+/* The first record named inner inside the span of outer (found first),
+ * both at line. */
+static void
+assert_span_holds (TsRecorder *recorder,
+                   const char *outer,
+                   const char *inner,
+                   guint       line)
+{
+  TsApiCallRecord span, api;
+  gboolean found = FALSE;
+
+  g_assert_true (find_api (recorder, outer, &span));
+  g_assert_cmpuint (span.loc.line, ==, line);
+  for (gsize i = 0; i < ts_recorder_get_count (recorder, TS_RECORD_API_CALL) && !found; i++)
+    {
+      g_assert_true (ts_recorder_get (recorder, TS_RECORD_API_CALL, i, &api));
+      found = g_str_equal (ts_recorder_lookup (recorder, api.name), inner) &&
+              api.start >= span.start && api.end <= span.end;
+    }
+  g_assert_true (found);
+  g_assert_cmpuint (api.loc.line, ==, line);
+}
+
+static void
+test_attention (void)
+{
+  g_autoptr(TsRecorder) recorder = run_script ("attention.py", NULL, 0);
+
+  assert_span_holds (recorder, "aten::scaled_dot_product_attention", "aten::bmm", 4);
+  assert_span_holds (recorder, "aten::scaled_dot_product_attention", "aten::softmax", 4);
+  assert_span_holds (recorder, "aten::lstm", "aten::sigmoid", 5);
+}
+
 static void
 test_raise (void)
 {
@@ -296,6 +331,7 @@ main (int   argc,
   g_test_add_func ("/workload-trace/copies", test_copies);
   g_test_add_func ("/workload-trace/indexing", test_indexing);
   g_test_add_func ("/workload-trace/spin", test_spin);
+  g_test_add_func ("/workload-trace/attention", test_attention);
   g_test_add_func ("/workload-trace/raise", test_raise);
   g_test_add_func ("/workload-trace/exit", test_exit);
   g_test_add_func ("/workload-trace/sigterm", test_sigterm);

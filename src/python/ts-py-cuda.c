@@ -949,6 +949,34 @@ py_rng_cpu_generator_new (PyObject *m, PyObject *args)
   return PyLong_FromLong (ts_rng_cpu_generator_new ());
 }
 
+/* A composite op's aten:: span (scaled_dot_product_attention) around the
+ * ops it calls, as PyTorch's profiler nests a CompositeImplicit op's
+ * children; like every op's span, nothing before CUDA is up. */
+
+static PyObject *
+py_api_range_push (PyObject *m, PyObject *args)
+{
+  const char *name;
+  int device;
+
+  if (!PyArg_ParseTuple (args, "si", &name, &device))
+    return NULL;
+  ts_py_update_callsite ();
+  return PyLong_FromUnsignedLongLong (ts_session_api_begin (name, device));
+}
+
+static PyObject *
+py_api_range_pop (PyObject *m, PyObject *arg)
+{
+  guint64 correlation = PyLong_AsUnsignedLongLong (arg);
+
+  if (PyErr_Occurred ())
+    return NULL;
+  ts_py_update_callsite ();
+  ts_session_api_end (correlation);
+  Py_RETURN_NONE;
+}
+
 /* NVTX: recorded even before any CUDA call, so the runtime comes up. */
 
 static PyObject *
@@ -1065,6 +1093,8 @@ static PyMethodDef cuda_methods[] = {
   { "_rng_get_state", py_rng_get_state, METH_VARARGS, NULL },
   { "_rng_set_state", py_rng_set_state, METH_VARARGS, NULL },
   { "_rng_cpu_generator_new", py_rng_cpu_generator_new, METH_NOARGS, NULL },
+  { "_api_range_push", py_api_range_push, METH_VARARGS, NULL },
+  { "_api_range_pop", py_api_range_pop, METH_O, NULL },
   { "_nvtx_range_push", py_nvtx_push, METH_O, NULL },
   { "_nvtx_range_pop", py_nvtx_pop, METH_NOARGS, NULL },
   { "_nvtx_mark", py_nvtx_mark, METH_O, NULL },

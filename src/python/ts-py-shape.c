@@ -77,6 +77,38 @@ py_flip (PyObject *module,
   return wrap_result (ts_ops_flip (ts_py_tensor_get (self), mask, &error), &error);
 }
 
+/* _cat(tensors, dim, out, record, stack): torch.cat / torch.stack into
+ * out, allocated and checked by torch/_shape.py; record: not out= */
+static PyObject *
+py_cat (PyObject *module,
+        PyObject *args)
+{
+  PyObject *list, *out;
+  int dim, record, stack;
+  GError *error = NULL;
+  g_autofree TsTensor **tensors = NULL;
+  Py_ssize_t n;
+
+  ts_py_update_callsite ();
+  if (!PyArg_ParseTuple (args, "O!iOpp", &PyList_Type, &list, &dim, &out, &record, &stack))
+    return NULL;
+  n = PyList_GET_SIZE (list);
+  tensors = g_new (TsTensor *, n);
+  for (Py_ssize_t i = 0; i < n; i++)
+    {
+      if (!ts_py_is_tensor (PyList_GET_ITEM (list, i)))
+        return PyErr_Format (PyExc_TypeError, "_cat() takes tensors");
+      tensors[i] = ts_py_tensor_get (PyList_GET_ITEM (list, i));
+    }
+  if (!ts_py_is_tensor (out))
+    return PyErr_Format (PyExc_TypeError, "_cat() takes tensors");
+  if (!ts_ops_cat (stack ? TS_OP_STACK : TS_OP_CAT, tensors, (guint) n, dim, ts_py_tensor_get (out), record,
+                   &error))
+    return ts_py_set_error (error);
+  Py_INCREF (out);
+  return out;
+}
+
 /* _reduce(name, self, dims, keepdim, dtype): a REDUCE op of the table by
  * its name over the dims of a tuple (empty: all) */
 static PyObject *
@@ -217,6 +249,7 @@ static PyMethodDef shape_methods[] = {
   { "_reduce", py_reduce, METH_VARARGS, NULL },
   { "_triangle", py_triangle, METH_VARARGS, NULL },
   { "_flip", py_flip, METH_VARARGS, NULL },
+  { "_cat", py_cat, METH_VARARGS, NULL },
   { NULL }
 };
 

@@ -1147,18 +1147,22 @@ tensor_softmax (PyObject *self,
   return wrap_or_raise (ts_ops_softmax (SELF_T, dim, log, &error), &error);
 }
 
-/* _embedding(weight, indices): F.embedding's kernel. */
+/* _embedding(weight, indices, padding_idx=-1, scale_grad_by_freq=False):
+ * F.embedding's kernel; the options shape the gradient */
 static PyObject *
 tensor_embedding (PyObject *self,
                   PyObject *args)
 {
   PyObject *indices;
+  long long padding_idx = -1;
+  int scale = FALSE;
   GError *error = NULL;
 
   ts_py_update_callsite ();
-  if (!PyArg_ParseTuple (args, "O!", &TsPyTensor_Type, &indices))
+  if (!PyArg_ParseTuple (args, "O!|Lp", &TsPyTensor_Type, &indices, &padding_idx, &scale))
     return NULL;
-  return wrap_or_raise (ts_ops_embedding (SELF_T, ts_py_tensor_get (indices), &error), &error);
+  return wrap_or_raise (ts_ops_embedding_full (SELF_T, ts_py_tensor_get (indices), padding_idx, scale, &error),
+                        &error);
 }
 
 /* Methods and torch functions ----------------------------------------------- */

@@ -126,6 +126,9 @@ ts_op_access_begin (const TsOpDesc  *desc,
       /* a reversed binary op (2 - t) leaves slot 1 empty: t is self */
       if (i == 2 && tensors[1] == NULL)
         name = desc->args[0];
+      /* a list argument (cat's Tensor[] tensors) fills every slot after the output */
+      if (name == NULL && desc->functional != NULL && strstr (desc->functional, "Tensor[] ") != NULL)
+        name = desc->args[0];
       if (out_mask & (1u << i))
         ts_sanitizer_args_add_output (state.args, ts_tensor_data_ptr (t), TS_SANITIZER_ARG_WRITE);
       else

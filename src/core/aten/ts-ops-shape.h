@@ -22,5 +22,16 @@ TsTensor  *ts_ops_triangle        (TsTensor        *self,
 TsTensor  *ts_ops_flip            (TsTensor        *self,
                                    guint64          dim_mask,
                                    GError         **error);
+/* cat (@id TS_OP_CAT) or stack (TS_OP_STACK, each input unsqueezed at
+ * @dim) of the @n @tensors into @out, which has the result's shape and
+ * dtype (the caller checked the shapes, with PyTorch's messages); records
+ * CatBackward0 / StackBackward0 when @record (not for out=). */
+gboolean   ts_ops_cat             (TsOpId           id,
+                                   TsTensor       **tensors,
+                                   guint            n,
+                                   int              dim,
+                                   TsTensor        *out,
+                                   gboolean         record,
+                                   GError         **error);
 
 G_END_DECLS

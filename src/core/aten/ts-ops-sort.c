@@ -138,8 +138,9 @@ ts_ops_scan (TsOpId      id,
   if (dtype == TS_DTYPE_UNDEFINED)
     dtype = ts_dtype_is_floating (self->dtype) ? self->dtype : TS_DTYPE_INT64;
   out = ts_ops_launch_like (id, self, out, dtype, 0, dim, 0, error);
-  /* cumsum has a formula over dim; the others record from dispatch */
-  if (id != TS_OP_CUMSUM)
+  /* cumsum and cumprod have formulas over dim; cummax and cummin record
+   * with their indices (ts_ops_sort) */
+  if (id != TS_OP_CUMSUM && id != TS_OP_CUMPROD)
     return out;
   return ts_ops_record_like (out, id, self, 0, self->ndim > 0 ? G_GUINT64_CONSTANT (1) << dim : 0);
 }
@@ -228,6 +229,8 @@ ts_ops_scatter_launch (TsOpId      id,
     return FALSE;
   if (ts_tensor_numel (index) == 0)
     return TRUE;
+  if (!ts_autograd_check_inplace (self, error) || !ts_autograd_check_inplace_view (self, error))
+    return FALSE;
   job = ts_op_job_new (id);
   ts_op_job_set_args (job, 0, dim, 0);
   ts_op_job_set (job, 0, self);
@@ -235,5 +238,16 @@ ts_ops_scatter_launch (TsOpId      id,
   ts_op_job_set (job, 2, src);
   ts_op_job_view (job, 1, &vindex);
   ts_op_job_view (job, 0, &vself);
-  return ts_op_job_dispatch (job, device, ts_cost_index (&vindex, &vself), error);
+  if (!ts_op_job_dispatch (job, device, ts_cost_index (&vindex, &vself), error))
+    return FALSE;
+  ts_autograd_bump_version (self);
+  {
+    /* in place: self's history continues; src's gradient is gathered at
+     * index */
+    TsTensor *inputs[2] = { self, src };
+    TsOpGradAttrs grad = { .dims = { dim }, .n_dims = 1, .save_extra = index };
+
+    ts_autograd_record_op (ts_op_get (id), TS_OP_GRAD_TENSOR, inputs, 2, self, &grad);
+  }
+  return TRUE;
 }

@@ -897,6 +897,8 @@ ts_ops_fill (TsTensor        *self,
   if (!dispatch (job, ts_tensor_get_device (self), ts_cost_fill (&view), error))
     return FALSE;
   ts_autograd_bump_version (self);
+  /* the old values no longer matter: a zero gradient (FillBackward2) */
+  ts_autograd_record_op (ts_op_get (TS_OP_FILL), TS_OP_GRAD_TENSOR, &self, 1, self, NULL);
   return TRUE;
 }
 
@@ -1568,19 +1570,30 @@ matmul_batched (TsTensor  *a,
   for (guint d = 0; d + (a->ndim > 1) + (b->ndim > 1) < ndim; d++)
     batch *= shape[d];
   out = ts_tensor_new_empty (device, a->dtype, ndim, shape, FALSE, error);
-  if (out == NULL || ts_tensor_numel (out) == 0)
-    return out;
-  job = job_new (ts_op_get (TS_OP_BMM));
-  job->block = 256;
-  job->grid = (guint32) CLAMP (batch * ((m + 127) / 128) * ((n + 127) / 128), 1, G_MAXINT32);
-  job_set (job, 0, out);
-  job_set (job, 1, a);
-  job_set (job, 2, b);
-  if (!dispatch (job, device, ts_cost_matmul (batch, m, n, k, a->dtype), error))
+  if (out == NULL)
+    return NULL;
+  if (ts_tensor_numel (out) != 0)
     {
-      ts_tensor_unref (out);
-      return NULL;
+      job = job_new (ts_op_get (TS_OP_BMM));
+      job->block = 256;
+      job->grid = (guint32) CLAMP (batch * ((m + 127) / 128) * ((n + 127) / 128), 1, G_MAXINT32);
+      job_set (job, 0, out);
+      job_set (job, 1, a);
+      job_set (job, 2, b);
+      if (!dispatch (job, device, ts_cost_matmul (batch, m, n, k, a->dtype), error))
+        {
+          ts_tensor_unref (out);
+          return NULL;
+        }
     }
+  {
+    /* bmm's formula: operands of at least 2 dims (the engine sums a
+     * broadcast batch down); a 1-D operand records a node without one */
+    TsTensor *operands[2] = { a, b };
+    TsOpGradAttrs grad = { .no_formula = a->ndim < 2 || b->ndim < 2 };
+
+    ts_autograd_record_op (ts_op_get (TS_OP_BMM), TS_OP_GRAD_TENSOR, operands, 2, out, &grad);
+  }
   return out;
 }
 
@@ -2000,7 +2013,8 @@ ts_ops_index (TsOpId     op,
   out = ts_tensor_new_empty (device, self->dtype, ndim, shape, FALSE, error);
   if (out == NULL || ts_tensor_numel (out) == 0)
     return out;
-  return index_launch (op, device, pos, out, self, index, error);
+  /* the gradient goes back at index: index_put_ with accumulate */
+  return index_launch_scattered (op, device, pos, out, self, index, error);
 }
 
 gboolean
@@ -2018,9 +2032,21 @@ ts_ops_index_put_ (TsOpId     op,
   TsDevice device;
   guint ndim;
   Job *job;
+  g_autoptr(TsTensor) flat = NULL;
+  TsTensor *target = self;
 
+  /* put_ indexes self flattened (contiguous, the caller checked); the
+   * node is self's */
+  if (op == TS_OP_PUT && self->ndim != 1)
+    {
+      gint64 n = ts_tensor_numel (self);
+
+      if ((flat = ts_tensor_view (self, 1, &n, error)) == NULL)
+        return FALSE;
+      target = flat;
+    }
   if (!common_device (operands, 3, &device, error) ||
-      !index_result_shape (self, pos, index, &ndim, shape, error))
+      !index_result_shape (target, pos, index, &ndim, shape, error))
     return FALSE;
   if (values->dtype != self->dtype || !same_shape (ndim, shape, values))
     {
@@ -2030,15 +2056,29 @@ ts_ops_index_put_ (TsOpId     op,
     }
   if (ts_tensor_numel (values) == 0)
     return TRUE;
+  if (!ts_autograd_check_inplace (self, error) || !ts_autograd_check_inplace_view (self, error))
+    return FALSE;
   job = job_new (ts_op_get (op));
   job->dims[0] = (int) pos;
   job->p0 = accumulate;
-  job_set (job, 0, self);
+  job_set (job, 0, target);
   job_set (job, 1, values);
   job_set (job, 2, index);
   tensor_view (index, &vindex);
   tensor_view (values, &vvalues);
-  return dispatch (job, device, ts_cost_index (&vindex, &vvalues), error);
+  if (!dispatch (job, device, ts_cost_index (&vindex, &vvalues), error))
+    return FALSE;
+  ts_autograd_bump_version (self);
+  {
+    /* in place: self's history continues; the formula reads the index
+     * (keepdim: into self flattened) */
+    TsTensor *inputs[2] = { self, values };
+    TsOpGradAttrs grad = { .dims = { (int) pos }, .n_dims = 1, .scalar = accumulate, .keepdim = flat != NULL,
+                           .save_extra = index };
+
+    ts_autograd_record_op (ts_op_get (op), TS_OP_GRAD_TENSOR, inputs, 2, self, &grad);
+  }
+  return TRUE;
 }
 
 static gboolean
@@ -2162,6 +2202,16 @@ ts_ops_embedding (TsTensor  *weight,
                   TsTensor  *indices,
                   GError   **error)
 {
+  return ts_ops_embedding_full (weight, indices, -1, FALSE, error);
+}
+
+TsTensor *
+ts_ops_embedding_full (TsTensor  *weight,
+                       TsTensor  *indices,
+                       gint64     padding_idx,
+                       gboolean   scale_grad_by_freq,
+                       GError   **error)
+{
   TsTensor *operands[2] = { weight, indices };
   TsDevice device;
   gint64 shape[TS_MAX_DIMS];
@@ -2223,7 +2273,13 @@ ts_ops_embedding (TsTensor  *weight,
     return out;
   out = index_launch (TS_OP_EMBEDDING, device, 0, out, weight, flat, error);
   if (out != NULL)
-    ts_autograd_record_op (ts_op_get (TS_OP_EMBEDDING), TS_OP_GRAD_TENSOR, &weight, 1, out, NULL);
+    {
+      /* the formula index_adds grad's rows at the flat indices */
+      TsOpGradAttrs grad = { .scalar = (double) padding_idx, .keepdim = scale_grad_by_freq,
+                             .save_extra = flat };
+
+      ts_autograd_record_op (ts_op_get (TS_OP_EMBEDDING), TS_OP_GRAD_TENSOR, &weight, 1, out, &grad);
+    }
   return out;
 }
 

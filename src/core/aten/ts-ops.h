@@ -126,6 +126,13 @@ TsTensor  *ts_ops_gather          (TsTensor        *self,
 TsTensor  *ts_ops_embedding       (TsTensor        *weight,
                                    TsTensor        *indices,
                                    GError         **error);
+/* ...with the gradient's options: rows at @padding_idx (-1: none) get no
+ * gradient; @scale_grad_by_freq divides each by its index's count */
+TsTensor  *ts_ops_embedding_full  (TsTensor        *weight,
+                                   TsTensor        *indices,
+                                   gint64           padding_idx,
+                                   gboolean         scale_grad_by_freq,
+                                   GError         **error);
 /* Advanced indexing (torch/_indexing.py): self's dims pos .. pos + k - 1
  * indexed by int64 indices stacked as (*B, k) (ts_cpu_index); @op is the
  * row it runs as (INDEX, MASKED_SELECT, TAKE; INDEX_PUT, MASKED_SCATTER,

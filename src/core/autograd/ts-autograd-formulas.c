@@ -13,11 +13,11 @@
 
 #include "ts-autograd-formulas.h"
 #include "ts-autograd-private.h"
+#include "ts-autograd-formulas-private.h"
 #include "ts-ops.h"
 #include "ts-ops-shape.h"
 #include "ts-ops-sort.h"
 
-typedef TsOpGradAttrs Attrs;
 
 /* Records node (name, backward) for out = op (a[, b]) and hands back out:
  * the views, which are not table ops. */
@@ -116,22 +116,22 @@ binary (TsBinaryOp  op,
 }
 
 /* a op value, or value op a when reversed */
-static TsTensor *
-binary_scalar (TsBinaryOp  op,
-               TsTensor   *a,
-               double      value,
-               gboolean    reversed,
-               GError    **error)
+TsTensor *
+ts_autograd_binary_scalar (TsBinaryOp  op,
+                           TsTensor   *a,
+                           double      value,
+                           gboolean    reversed,
+                           GError    **error)
 {
   TsScalar scalar = { TS_DTYPE_FLOAT64, value, (gint64) value };
 
   return ts_ops_binary (op, a, NULL, &scalar, reversed, NULL, error);
 }
 
-static TsTensor *
-saved (TsGradNode  *node,
-       int          slot,
-       GError     **error)
+TsTensor *
+ts_autograd_saved (TsGradNode  *node,
+                   int          slot,
+                   GError     **error)
 {
   if (slot < 0)
     {
@@ -141,11 +141,6 @@ saved (TsGradNode  *node,
     }
   return unpack (node, slot, error);
 }
-
-#define ATTRS ((Attrs *) ts_grad_node_get_attrs (node))
-#define GRAD  (grad_outputs[0])
-/* grad_inputs[0] = expr, for a one-input formula */
-#define RETURN_GRAD(expr) return (grad_inputs[0] = (expr)) != NULL
 
 TS_BACKWARD_FN (ts_autograd_backward_identity)
 {
@@ -177,12 +172,12 @@ TS_BACKWARD_FN (ts_backward_mul)
   Attrs *attrs = ATTRS;
 
   if (attrs->has_scalar)
-    RETURN_GRAD (binary_scalar (TS_BINARY_MUL, GRAD, attrs->scalar, FALSE, error));
+    RETURN_GRAD (ts_autograd_binary_scalar (TS_BINARY_MUL, GRAD, attrs->scalar, FALSE, error));
   for (guint i = 0; i < 2; i++)
     if (ts_grad_node_needs_input_grad (node, i))
       {
-        g_autoptr(TsTensor) factor = saved (node, i == 0 ? attrs->other_slot : attrs->self_slot,
-                                            error);
+        g_autoptr(TsTensor) factor = ts_autograd_saved (node, i == 0 ? attrs->other_slot
+                                                                        : attrs->self_slot, error);
 
         if (factor == NULL || (grad_inputs[i] = ts_autograd_mul (GRAD, factor, error)) == NULL)
           return FALSE;
@@ -222,18 +217,18 @@ TS_BACKWARD_FN (ts_backward_div)
     {
       g_autoptr(TsTensor) q = NULL;
 
-      if ((self = saved (node, attrs->self_slot, error)) == NULL ||
+      if ((self = ts_autograd_saved (node, attrs->self_slot, error)) == NULL ||
           (q = quotient_grad (GRAD, NULL, self, error)) == NULL)
         return FALSE;
-      RETURN_GRAD (binary_scalar (TS_BINARY_MUL, q, attrs->scalar, FALSE, error));
+      RETURN_GRAD (ts_autograd_binary_scalar (TS_BINARY_MUL, q, attrs->scalar, FALSE, error));
     }
-  if ((other = saved (node, attrs->other_slot, error)) == NULL)
+  if ((other = ts_autograd_saved (node, attrs->other_slot, error)) == NULL)
     return FALSE;
   if (ts_grad_node_needs_input_grad (node, 0) &&
       (grad_inputs[0] = ts_autograd_div (GRAD, other, error)) == NULL)
     return FALSE;
   if (ts_grad_node_needs_input_grad (node, 1) &&
-      ((self = saved (node, attrs->self_slot, error)) == NULL ||
+      ((self = ts_autograd_saved (node, attrs->self_slot, error)) == NULL ||
        (grad_inputs[1] = quotient_grad (GRAD, self, other, error)) == NULL))
     return FALSE;
   return TRUE;
@@ -244,7 +239,7 @@ TS_BACKWARD_FN (ts_backward_div)
 TS_BACKWARD_FN (ts_backward_pow)
 {
   Attrs *attrs = ATTRS;
-  g_autoptr(TsTensor) self = saved (node, attrs->self_slot, error);
+  g_autoptr(TsTensor) self = ts_autograd_saved (node, attrs->self_slot, error);
   g_autoptr(TsTensor) result = NULL;
 
   if (self == NULL)
@@ -254,10 +249,10 @@ TS_BACKWARD_FN (ts_backward_pow)
       /* value ** self: grad * result * log(value) */
       g_autoptr(TsTensor) gr = NULL;
 
-      if ((result = saved (node, attrs->result_slot, error)) == NULL ||
+      if ((result = ts_autograd_saved (node, attrs->result_slot, error)) == NULL ||
           (gr = ts_autograd_mul (GRAD, result, error)) == NULL)
         return FALSE;
-      RETURN_GRAD (binary_scalar (TS_BINARY_MUL, gr, log (attrs->scalar), FALSE, error));
+      RETURN_GRAD (ts_autograd_binary_scalar (TS_BINARY_MUL, gr, log (attrs->scalar), FALSE, error));
     }
   if (attrs->has_scalar)
     {
@@ -265,14 +260,14 @@ TS_BACKWARD_FN (ts_backward_pow)
       g_autoptr(TsTensor) gp = NULL;
 
       if (attrs->scalar == 0.0)
-        RETURN_GRAD (binary_scalar (TS_BINARY_MUL, GRAD, 0.0, FALSE, error));
-      if ((p = binary_scalar (TS_BINARY_POW, self, attrs->scalar - 1, FALSE, error)) == NULL ||
+        RETURN_GRAD (ts_autograd_binary_scalar (TS_BINARY_MUL, GRAD, 0.0, FALSE, error));
+      if ((p = ts_autograd_binary_scalar (TS_BINARY_POW, self, attrs->scalar - 1, FALSE, error)) == NULL ||
           (gp = ts_autograd_mul (GRAD, p, error)) == NULL)
         return FALSE;
-      RETURN_GRAD (binary_scalar (TS_BINARY_MUL, gp, attrs->scalar, FALSE, error));
+      RETURN_GRAD (ts_autograd_binary_scalar (TS_BINARY_MUL, gp, attrs->scalar, FALSE, error));
     }
   {
-    g_autoptr(TsTensor) exponent = saved (node, attrs->other_slot, error);
+    g_autoptr(TsTensor) exponent = ts_autograd_saved (node, attrs->other_slot, error);
 
     if (exponent == NULL)
       return FALSE;
@@ -282,7 +277,7 @@ TS_BACKWARD_FN (ts_backward_pow)
         g_autoptr(TsTensor) p = NULL;
         g_autoptr(TsTensor) gp = NULL;
 
-        if ((e1 = binary_scalar (TS_BINARY_SUB, exponent, 1, FALSE, error)) == NULL ||
+        if ((e1 = ts_autograd_binary_scalar (TS_BINARY_SUB, exponent, 1, FALSE, error)) == NULL ||
             (p = binary (TS_BINARY_POW, self, e1, error)) == NULL ||
             (gp = ts_autograd_mul (GRAD, p, error)) == NULL ||
             (grad_inputs[0] = ts_autograd_mul (gp, exponent, error)) == NULL)
@@ -293,7 +288,7 @@ TS_BACKWARD_FN (ts_backward_pow)
         g_autoptr(TsTensor) lg = NULL;
         g_autoptr(TsTensor) gr = NULL;
 
-        if ((result = saved (node, attrs->result_slot, error)) == NULL ||
+        if ((result = ts_autograd_saved (node, attrs->result_slot, error)) == NULL ||
             (lg = ts_autograd_log (self, error)) == NULL ||
             (gr = ts_autograd_mul (GRAD, result, error)) == NULL ||
             (grad_inputs[1] = ts_autograd_mul (gr, lg, error)) == NULL)
@@ -317,7 +312,7 @@ select_grad (TsTensor    *grad,
 
   if ((picked = ts_autograd_mul (grad, mask, error)) == NULL ||
       (tied = ts_autograd_mul (grad, ties, error)) == NULL ||
-      (half = binary_scalar (TS_BINARY_MUL, tied, 0.5, FALSE, error)) == NULL)
+      (half = ts_autograd_binary_scalar (TS_BINARY_MUL, tied, 0.5, FALSE, error)) == NULL)
     return NULL;
   return ts_autograd_add (picked, half, error);
 }
@@ -334,7 +329,7 @@ saved_other (TsGradNode  *node,
   g_autoptr(TsTensor) other = NULL;
 
   if (!attrs->has_scalar)
-    return saved (node, attrs->other_slot, error);
+    return ts_autograd_saved (node, attrs->other_slot, error);
   other = ts_tensor_new_empty (ts_tensor_get_device (self), self->dtype, 0, NULL, FALSE, error);
   if (other == NULL || !ts_ops_fill (other, &value, error))
     return NULL;
@@ -351,7 +346,7 @@ extremum_backward (TsGradNode  *node,
                    guint        n_inputs,
                    GError     **error)
 {
-  g_autoptr(TsTensor) self = saved (node, ATTRS->self_slot, error);
+  g_autoptr(TsTensor) self = ts_autograd_saved (node, ATTRS->self_slot, error);
   g_autoptr(TsTensor) other = self != NULL ? saved_other (node, self, error) : NULL;
   g_autoptr(TsTensor) ties = NULL;
 
@@ -389,7 +384,7 @@ TS_BACKWARD_FN (ts_backward_neg)
 TS_BACKWARD_FN (ts_backward_abs)
 {
   TsScalar zero = { TS_DTYPE_INT64, 0, 0 };
-  g_autoptr(TsTensor) self = saved (node, ATTRS->self_slot, error);
+  g_autoptr(TsTensor) self = ts_autograd_saved (node, ATTRS->self_slot, error);
   g_autoptr(TsTensor) pos = NULL;
   g_autoptr(TsTensor) neg = NULL;
   g_autoptr(TsTensor) gpos = NULL;
@@ -407,7 +402,7 @@ TS_BACKWARD_FN (ts_backward_abs)
 /* exp: self: grad * result */
 TS_BACKWARD_FN (ts_backward_exp)
 {
-  g_autoptr(TsTensor) result = saved (node, ATTRS->result_slot, error);
+  g_autoptr(TsTensor) result = ts_autograd_saved (node, ATTRS->result_slot, error);
 
   return result != NULL && (grad_inputs[0] = ts_autograd_mul (GRAD, result, error)) != NULL;
 }
@@ -415,7 +410,7 @@ TS_BACKWARD_FN (ts_backward_exp)
 /* log: self: grad.div(self) */
 TS_BACKWARD_FN (ts_backward_log)
 {
-  g_autoptr(TsTensor) self = saved (node, ATTRS->self_slot, error);
+  g_autoptr(TsTensor) self = ts_autograd_saved (node, ATTRS->self_slot, error);
 
   return self != NULL && (grad_inputs[0] = ts_autograd_div (GRAD, self, error)) != NULL;
 }
@@ -423,10 +418,10 @@ TS_BACKWARD_FN (ts_backward_log)
 /* sqrt: self: grad / (2 * result) */
 TS_BACKWARD_FN (ts_backward_sqrt)
 {
-  g_autoptr(TsTensor) result = saved (node, ATTRS->result_slot, error);
+  g_autoptr(TsTensor) result = ts_autograd_saved (node, ATTRS->result_slot, error);
   g_autoptr(TsTensor) twice = NULL;
 
-  if (result == NULL || (twice = binary_scalar (TS_BINARY_MUL, result, 2, FALSE, error)) == NULL)
+  if (result == NULL || (twice = ts_autograd_binary_scalar (TS_BINARY_MUL, result, 2, FALSE, error)) == NULL)
     return FALSE;
   RETURN_GRAD (ts_autograd_div (GRAD, twice, error));
 }
@@ -440,7 +435,7 @@ grad_times_unary (TsGradNode  *node,
                   TsTensor   **out,
                   GError     **error)
 {
-  g_autoptr(TsTensor) self = saved (node, ATTRS->self_slot, error);
+  g_autoptr(TsTensor) self = ts_autograd_saved (node, ATTRS->self_slot, error);
   g_autoptr(TsTensor) f = NULL;
   g_autoptr(TsTensor) gf = NULL;
 
@@ -463,19 +458,15 @@ TS_BACKWARD_FN (ts_backward_cos)
   return grad_times_unary (node, GRAD, TS_UNARY_SIN, TRUE, &grad_inputs[0], error);
 }
 
-/* The unary math family: grad * f(t), t the saved self or result. */
-typedef TsTensor *(*Factor) (TsTensor  *t,
-                             GError   **error);
-
-static gboolean
-grad_times_factor (TsGradNode  *node,
-                   TsTensor    *grad,
-                   int          slot,
-                   Factor       factor,
-                   TsTensor   **out,
-                   GError     **error)
+gboolean
+ts_autograd_grad_times_factor (TsGradNode  *node,
+                               TsTensor    *grad,
+                               int          slot,
+                               TsFactorFn   factor,
+                               TsTensor   **out,
+                               GError     **error)
 {
-  g_autoptr(TsTensor) t = saved (node, slot, error);
+  g_autoptr(TsTensor) t = ts_autograd_saved (node, slot, error);
   g_autoptr(TsTensor) f = NULL;
 
   if (t == NULL || (f = factor (t, error)) == NULL)
@@ -492,7 +483,7 @@ square_plus (TsTensor  *t,
 {
   g_autoptr(TsTensor) tt = ts_autograd_mul (t, t, error);
 
-  return tt != NULL ? binary_scalar (TS_BINARY_ADD, tt, c, FALSE, error) : NULL;
+  return tt != NULL ? ts_autograd_binary_scalar (TS_BINARY_ADD, tt, c, FALSE, error) : NULL;
 }
 
 /* tan: grad * (1 + result^2) */
@@ -508,7 +499,7 @@ atan_factor (TsTensor *self, GError **error)
 {
   g_autoptr(TsTensor) sp = square_plus (self, 1, error);
 
-  return sp != NULL ? binary_scalar (TS_BINARY_DIV, sp, 1, TRUE, error) : NULL;
+  return sp != NULL ? ts_autograd_binary_scalar (TS_BINARY_DIV, sp, 1, TRUE, error) : NULL;
 }
 
 /* asinh: grad * (self^2 + 1).rsqrt() */
@@ -537,13 +528,13 @@ cosh_factor (TsTensor *self, GError **error)
 static TsTensor *
 expm1_factor (TsTensor *result, GError **error)
 {
-  return binary_scalar (TS_BINARY_ADD, result, 1, FALSE, error);
+  return ts_autograd_binary_scalar (TS_BINARY_ADD, result, 1, FALSE, error);
 }
 
 static TsTensor *
 exp2_factor (TsTensor *result, GError **error)
 {
-  return binary_scalar (TS_BINARY_MUL, result, M_LN2, FALSE, error);
+  return ts_autograd_binary_scalar (TS_BINARY_MUL, result, M_LN2, FALSE, error);
 }
 
 /* log2: grad / (self * ln 2); log10: grad / (self * ln 10); log1p:
@@ -551,21 +542,21 @@ exp2_factor (TsTensor *result, GError **error)
 static TsTensor *
 log2_factor (TsTensor *self, GError **error)
 {
-  return binary_scalar (TS_BINARY_DIV, self, 1 / M_LN2, TRUE, error);
+  return ts_autograd_binary_scalar (TS_BINARY_DIV, self, 1 / M_LN2, TRUE, error);
 }
 
 static TsTensor *
 log10_factor (TsTensor *self, GError **error)
 {
-  return binary_scalar (TS_BINARY_DIV, self, 1 / M_LN10, TRUE, error);
+  return ts_autograd_binary_scalar (TS_BINARY_DIV, self, 1 / M_LN10, TRUE, error);
 }
 
 static TsTensor *
 log1p_factor (TsTensor *self, GError **error)
 {
-  g_autoptr(TsTensor) plus = binary_scalar (TS_BINARY_ADD, self, 1, FALSE, error);
+  g_autoptr(TsTensor) plus = ts_autograd_binary_scalar (TS_BINARY_ADD, self, 1, FALSE, error);
 
-  return plus != NULL ? binary_scalar (TS_BINARY_DIV, plus, 1, TRUE, error) : NULL;
+  return plus != NULL ? ts_autograd_binary_scalar (TS_BINARY_DIV, plus, 1, TRUE, error) : NULL;
 }
 
 /* rsqrt: grad * -0.5 * result^3 */
@@ -575,7 +566,7 @@ rsqrt_factor (TsTensor *result, GError **error)
   g_autoptr(TsTensor) rr = ts_autograd_mul (result, result, error);
   g_autoptr(TsTensor) rrr = rr != NULL ? ts_autograd_mul (rr, result, error) : NULL;
 
-  return rrr != NULL ? binary_scalar (TS_BINARY_MUL, rrr, -0.5, FALSE, error) : NULL;
+  return rrr != NULL ? ts_autograd_binary_scalar (TS_BINARY_MUL, rrr, -0.5, FALSE, error) : NULL;
 }
 
 /* erf: grad * 2 / sqrt(pi) * exp(-self^2); erfc: its negation */
@@ -586,7 +577,7 @@ erf_scaled (TsTensor *self, double scale, GError **error)
   g_autoptr(TsTensor) neg = sq != NULL ? ts_autograd_neg (sq, error) : NULL;
   g_autoptr(TsTensor) e = neg != NULL ? ts_autograd_exp (neg, error) : NULL;
 
-  return e != NULL ? binary_scalar (TS_BINARY_MUL, e, scale * M_2_SQRTPI, FALSE, error) : NULL;
+  return e != NULL ? ts_autograd_binary_scalar (TS_BINARY_MUL, e, scale * M_2_SQRTPI, FALSE, error) : NULL;
 }
 
 static TsTensor *
@@ -600,12 +591,6 @@ erfc_factor (TsTensor *self, GError **error)
 {
   return erf_scaled (self, -1, error);
 }
-
-#define FACTOR_FORMULA(formula, slot)                                                         \
-  TS_BACKWARD_FN (ts_backward_##formula)                                                      \
-  {                                                                                           \
-    return grad_times_factor (node, GRAD, ATTRS->slot, formula##_factor, &grad_inputs[0], error); \
-  }
 
 FACTOR_FORMULA (tan, result_slot)
 FACTOR_FORMULA (atan, self_slot)
@@ -624,7 +609,7 @@ FACTOR_FORMULA (erfc, self_slot)
 /* floor, ceil, round, trunc, sign: zeros_like(grad), piecewise constant */
 TS_BACKWARD_FN (ts_backward_zero)
 {
-  RETURN_GRAD (binary_scalar (TS_BINARY_MUL, GRAD, 0, FALSE, error));
+  RETURN_GRAD (ts_autograd_binary_scalar (TS_BINARY_MUL, GRAD, 0, FALSE, error));
 }
 
 /* frac: self: grad */
@@ -642,14 +627,14 @@ result_polynomial (TsGradNode  *node,
                    TsTensor   **out,
                    GError     **error)
 {
-  g_autoptr(TsTensor) result = saved (node, ATTRS->result_slot, error);
+  g_autoptr(TsTensor) result = ts_autograd_saved (node, ATTRS->result_slot, error);
   g_autoptr(TsTensor) rr = NULL;
   g_autoptr(TsTensor) one_minus = NULL;
   g_autoptr(TsTensor) g = NULL;
 
   if (result == NULL ||
       (rr = square ? ts_autograd_mul (result, result, error) : ts_tensor_ref (result)) == NULL ||
-      (one_minus = binary_scalar (TS_BINARY_SUB, rr, 1, TRUE, error)) == NULL ||
+      (one_minus = ts_autograd_binary_scalar (TS_BINARY_SUB, rr, 1, TRUE, error)) == NULL ||
       (g = ts_autograd_mul (grad, one_minus, error)) == NULL)
     return FALSE;
   *out = square ? g_steal_pointer (&g) : ts_autograd_mul (g, result, error);
@@ -670,7 +655,7 @@ TS_BACKWARD_FN (ts_backward_sigmoid)
 TS_BACKWARD_FN (ts_backward_relu)
 {
   TsScalar zero = { TS_DTYPE_INT64, 0, 0 };
-  g_autoptr(TsTensor) result = saved (node, ATTRS->result_slot, error);
+  g_autoptr(TsTensor) result = ts_autograd_saved (node, ATTRS->result_slot, error);
   g_autoptr(TsTensor) mask = NULL;
 
   if (result == NULL ||
@@ -682,7 +667,7 @@ TS_BACKWARD_FN (ts_backward_relu)
 /* reciprocal: self: -grad * (result * result) */
 TS_BACKWARD_FN (ts_backward_reciprocal)
 {
-  g_autoptr(TsTensor) result = saved (node, ATTRS->result_slot, error);
+  g_autoptr(TsTensor) result = ts_autograd_saved (node, ATTRS->result_slot, error);
   g_autoptr(TsTensor) rr = NULL;
   g_autoptr(TsTensor) neg = NULL;
 
@@ -760,7 +745,7 @@ TS_BACKWARD_FN (ts_backward_mean)
  * result * (grad - (grad * result).sum (dim, keepdim)) */
 TS_BACKWARD_FN (ts_backward_softmax)
 {
-  g_autoptr(TsTensor) result = saved (node, ATTRS->result_slot, error);
+  g_autoptr(TsTensor) result = ts_autograd_saved (node, ATTRS->result_slot, error);
   g_autoptr(TsTensor) gy = NULL;
   g_autoptr(TsTensor) dot = NULL;
   g_autoptr(TsTensor) centered = NULL;
@@ -776,7 +761,7 @@ TS_BACKWARD_FN (ts_backward_softmax)
  * is grad - result.exp () * grad.sum (dim, keepdim) */
 TS_BACKWARD_FN (ts_backward_log_softmax)
 {
-  g_autoptr(TsTensor) result = saved (node, ATTRS->result_slot, error);
+  g_autoptr(TsTensor) result = ts_autograd_saved (node, ATTRS->result_slot, error);
   g_autoptr(TsTensor) p = NULL;
   g_autoptr(TsTensor) total = NULL;
   g_autoptr(TsTensor) share = NULL;
@@ -810,7 +795,7 @@ scatter_add_back (TsGradNode  *node,
  * grad at index */
 TS_BACKWARD_FN (ts_backward_gather)
 {
-  g_autoptr(TsTensor) index = saved (node, ATTRS->extra_slot, error);
+  g_autoptr(TsTensor) index = ts_autograd_saved (node, ATTRS->extra_slot, error);
 
   return index != NULL && scatter_add_back (node, GRAD, index, &grad_inputs[0], error);
 }
@@ -820,7 +805,7 @@ TS_BACKWARD_FN (ts_backward_gather)
  * view moving along dim only) */
 TS_BACKWARD_FN (ts_backward_index_select)
 {
-  g_autoptr(TsTensor) index = saved (node, ATTRS->extra_slot, error);
+  g_autoptr(TsTensor) index = ts_autograd_saved (node, ATTRS->extra_slot, error);
   g_autoptr(TsTensor) i64 = NULL;
   g_autoptr(TsTensor) spread = NULL;
   gint64 strides[TS_MAX_DIMS] = { 0 };
@@ -847,7 +832,7 @@ clamp_backward (TsGradNode  *node,
                 guint        n_inputs,
                 GError     **error)
 {
-  g_autoptr(TsTensor) self = saved (node, ATTRS->self_slot, error);
+  g_autoptr(TsTensor) self = ts_autograd_saved (node, ATTRS->self_slot, error);
   g_autoptr(TsTensor) other = self != NULL ? saved_other (node, self, error) : NULL;
 
   if (other == NULL)
@@ -881,7 +866,7 @@ TS_BACKWARD_FN (ts_backward_amax)
 {
   const TsGradTensorInfo *info = ts_grad_node_get_input_info (node, 0);
   const Attrs *attrs = ATTRS;
-  g_autoptr(TsTensor) self = saved (node, attrs->self_slot, error);
+  g_autoptr(TsTensor) self = ts_autograd_saved (node, attrs->self_slot, error);
   g_autoptr(TsTensor) result = NULL;
   g_autoptr(TsTensor) kept = NULL;
   g_autoptr(TsTensor) grad = NULL;
@@ -896,7 +881,7 @@ TS_BACKWARD_FN (ts_backward_amax)
       shape[i] = 1;
   for (guint i = 0; i < attrs->n_dims; i++)
     shape[attrs->dims[i]] = 1;
-  if (self == NULL || (result = saved (node, attrs->result_slot, error)) == NULL ||
+  if (self == NULL || (result = ts_autograd_saved (node, attrs->result_slot, error)) == NULL ||
       (kept = ts_autograd_reshape (result, info->ndim, shape, error)) == NULL ||
       (grad = ts_autograd_reshape (GRAD, info->ndim, shape, error)) == NULL ||
       (mask = binary (TS_BINARY_EQ, self, kept, error)) == NULL ||
@@ -912,7 +897,7 @@ TS_BACKWARD_FN (ts_backward_amax)
 TS_BACKWARD_FN (ts_backward_masked_fill)
 {
   TsScalar zero = { TS_DTYPE_FLOAT64, 0, 0 };
-  g_autoptr(TsTensor) mask = saved (node, ATTRS->extra_slot, error);
+  g_autoptr(TsTensor) mask = ts_autograd_saved (node, ATTRS->extra_slot, error);
   g_autoptr(TsTensor) grad = mask != NULL ? ts_ops_clone (GRAD, error) : NULL;
 
   if (grad == NULL || !ts_ops_masked_fill_ (grad, mask, &zero, error))
@@ -965,7 +950,7 @@ TS_BACKWARD_FN (ts_backward_max_dim)
   const TsGradTensorInfo *info = ts_grad_node_get_input_info (node, 0);
   int dim = attrs->dims[0];
   gint64 shape[TS_MAX_DIMS];
-  g_autoptr(TsTensor) indices = saved (node, attrs->extra_slot, error);
+  g_autoptr(TsTensor) indices = ts_autograd_saved (node, attrs->extra_slot, error);
   g_autoptr(TsTensor) kept = NULL;
   g_autoptr(TsTensor) grad = NULL;
   g_autoptr(TsTensor) range = NULL;
@@ -1000,8 +985,8 @@ TS_BACKWARD_FN (ts_backward_mm)
   for (guint i = 0; i < 2; i++)
     if (ts_grad_node_needs_input_grad (node, i))
       {
-        g_autoptr(TsTensor) other = saved (node, i == 0 ? attrs->other_slot : attrs->self_slot,
-                                           error);
+        g_autoptr(TsTensor) other = ts_autograd_saved (node, i == 0 ? attrs->other_slot
+                                                                       : attrs->self_slot, error);
         g_autoptr(TsTensor) other_t = NULL;
 
         if (other == NULL || (other_t = ts_autograd_t (other, error)) == NULL)
@@ -1103,7 +1088,8 @@ ts_autograd_check_inplace_view (const TsTensor  *tensor,
   TsGradNode *node = ts_autograd_get_grad_fn (tensor, NULL);
   TsBackwardFn fn = node != NULL ? ts_grad_node_get_backward (node) : NULL;
 
-  if (!ts_autograd_is_grad_enabled () ||
+  /* a view that knows its base is rebased (CopySlices, ts-autograd-views.c) */
+  if (!ts_autograd_is_grad_enabled () || ts_autograd_get_view_base (tensor) != NULL ||
       (fn != view_backward && fn != expand_backward && fn != transpose_backward &&
        fn != index_view_backward))
     return TRUE;
@@ -1132,6 +1118,8 @@ ts_autograd_view_op (TsTensor          *self,
 
   if (out == NULL)
     return NULL;
+  if (ts_autograd_is_grad_enabled ())
+    ts_autograd_set_view_base (out, self);
   node = ts_autograd_record (nodes[args->kind].name, nodes[args->kind].backward,
                              sizeof (TsViewArgs), &self, 1, &out, 1);
   if (node != NULL)
@@ -1186,7 +1174,7 @@ ts_autograd_div_scalar (TsTensor  *a,
                         double     value,
                         GError   **error)
 {
-  return binary_scalar (TS_BINARY_DIV, a, value, FALSE, error);
+  return ts_autograd_binary_scalar (TS_BINARY_DIV, a, value, FALSE, error);
 }
 
 TsTensor *

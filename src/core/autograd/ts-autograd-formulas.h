@@ -104,6 +104,26 @@ TS_BACKWARD_DECLARE (cumsum)
 TS_BACKWARD_DECLARE (clamp_min)
 TS_BACKWARD_DECLARE (clamp_max)
 TS_BACKWARD_DECLARE (masked_fill)
+/* ts-autograd-formulas-join.c */
+TS_BACKWARD_DECLARE (cat)
+TS_BACKWARD_DECLARE (stack)
+TS_BACKWARD_DECLARE (bmm)
+/* ts-autograd-formulas-math.c */
+TS_BACKWARD_DECLARE (asin)
+TS_BACKWARD_DECLARE (acos)
+TS_BACKWARD_DECLARE (acosh)
+TS_BACKWARD_DECLARE (atanh)
+TS_BACKWARD_DECLARE (erfinv)
+TS_BACKWARD_DECLARE (remainder)
+TS_BACKWARD_DECLARE (fmod)
+TS_BACKWARD_DECLARE (prod)
+TS_BACKWARD_DECLARE (cumprod)
+/* ts-autograd-formulas-index.c */
+TS_BACKWARD_DECLARE (index)
+TS_BACKWARD_DECLARE (index_put)
+TS_BACKWARD_DECLARE (scatter)
+TS_BACKWARD_DECLARE (scatter_add)
+TS_BACKWARD_DECLARE (embedding)
 
 TsTensor *ts_autograd_add        (TsTensor *a, TsTensor *b, GError **error);
 TsTensor *ts_autograd_sub        (TsTensor *a, TsTensor *b, GError **error);

@@ -186,6 +186,8 @@ node_clear (gpointer data)
   g_free (self->next_edges);
   g_free (self->input_info);
   g_free (self->output_info);
+  if (self->attrs_clear != NULL)
+    self->attrs_clear (self->attrs);
   g_free (self->attrs);
 }
 
@@ -434,7 +436,18 @@ ts_grad_node_release_variables (TsGradNode *self)
 {
   for (guint i = 0; i < ts_grad_node_get_n_saved (self); i++)
     g_clear_pointer (&g_array_index (self->saved, TsSavedTensor, i).data, ts_tensor_unref);
+  if (self->attrs_release != NULL)
+    self->attrs_release (self->attrs);
   self->released = TRUE;
+}
+
+void
+ts_grad_node_set_attrs_funcs (TsGradNode     *self,
+                              GDestroyNotify  clear,
+                              GDestroyNotify  release)
+{
+  self->attrs_clear = clear;
+  self->attrs_release = release;
 }
 
 gboolean
@@ -603,6 +616,7 @@ ts_autograd_meta_free (TsAutogradMeta *meta)
   g_clear_pointer (&meta->grad_fn, ts_grad_node_unref);
   g_clear_pointer (&meta->hooks, g_ptr_array_unref);
   g_clear_pointer (&meta->post_accumulate_hooks, g_ptr_array_unref);
+  g_clear_pointer (&meta->base, ts_tensor_unref);
   g_free (meta);
 }
 
@@ -735,6 +749,16 @@ gboolean
 ts_autograd_check_inplace (const TsTensor  *tensor,
                            GError         **error)
 {
+  const TsTensor *base = ts_autograd_get_view_base (tensor);
+
+  if (ts_autograd_is_grad_enabled () && base != NULL && ts_autograd_is_leaf (base) &&
+      ts_autograd_requires_grad (base))
+    {
+      g_set_error_literal (error, TS_TENSOR_ERROR, TS_TENSOR_ERROR_RUNTIME,
+                           "a view of a leaf Variable that requires grad is being used in an in-place "
+                           "operation.");
+      return FALSE;
+    }
   if (!ts_autograd_is_grad_enabled () || !ts_autograd_is_leaf (tensor) ||
       !ts_autograd_requires_grad (tensor))
     return TRUE;
@@ -973,6 +997,9 @@ ts_autograd_record (const char      *name,
       if (ts_dtype_is_floating (outputs[i]->dtype))
         ts_autograd_set_grad_fn (outputs[i], node, i);
     }
+  /* in place on a view: the base's history changes too */
+  if (n_outputs == 1 && n_inputs > 0 && outputs[0] == inputs[0] && ts_autograd_get_view_base (outputs[0]) != NULL)
+    ts_autograd_rebase_view (node, outputs[0]);
   return node;
 }
 

@@ -55,6 +55,8 @@ struct _TsGradNode
   TsTensor        **retains_grad;    /* n_outputs weak pointers, NULL until used */
   TsTensor         *variable;        /* AccumulateGrad: the leaf (a reference) */
   gpointer          attrs;
+  GDestroyNotify    attrs_clear;     /* NULL, or drops what attrs holds */
+  GDestroyNotify    attrs_release;   /* NULL, or releases attrs' saved state */
 };
 
 struct _TsAutogradMeta
@@ -67,6 +69,7 @@ struct _TsAutogradMeta
   gboolean    retains_grad;
   GPtrArray  *hooks;               /* tensor hooks of a leaf */
   GPtrArray  *post_accumulate_hooks;
+  TsTensor   *base;                /* a view's base (a reference; PyTorch's ViewInfo) */
 };
 
 /* Protects the weak pointers (grad_accumulator, retains_grad). */
@@ -82,6 +85,11 @@ gboolean    ts_autograd_accumulate_grad (TsGradNode    *node,
                                          TsTensor      *new_grad,
                                          gboolean       steal,
                                          GError       **error);
+/* After ts_autograd_record made node for an in-place op on a view of a
+ * tensor: the base's history goes through CopySlices (fn: node) and the
+ * view's through AsStridedBackward0 (ts-autograd-views.c). */
+void        ts_autograd_rebase_view    (TsGradNode    *node,
+                                        TsTensor      *view);
 /* The stream ops in use. */
 const TsAutogradStreamOps *ts_autograd_get_stream_ops (gpointer *user_data);
 /* A new tensor of zeros or ones like info describes. */

@@ -147,6 +147,12 @@ void         ts_grad_node_set_output_info  (TsGradNode    *self,
                                             guint          i,
                                             const TsTensor *tensor);
 gpointer     ts_grad_node_get_attrs        (TsGradNode    *self);
+/* For attributes that hold references (CopySlices' node, a Python
+ * Function's context): clear drops them when the node goes, release
+ * (may be NULL) when the engine releases the node's saved tensors. */
+void         ts_grad_node_set_attrs_funcs  (TsGradNode    *self,
+                                            GDestroyNotify clear,
+                                            GDestroyNotify release);
 
 /* The stream the forward ran on, which the backward runs on: the stream of
  * the first output on a CUDA device (PyTorch's Node::stream), or -1 and
@@ -254,6 +260,12 @@ gboolean     ts_autograd_set_requires_grad (TsTensor         *tensor,
                                             gboolean          requires_grad,
                                             GError          **error);
 gboolean     ts_autograd_is_leaf           (const TsTensor   *tensor);
+/* Views (ts-autograd-views.c): a view taken with grad mode on knows its
+ * base (the base of a view of a view is the first base), so that an
+ * in-place op on it rebases the base's history (CopySlices). */
+void         ts_autograd_set_view_base     (TsTensor         *view,
+                                            TsTensor         *self);
+TsTensor    *ts_autograd_get_view_base     (const TsTensor   *tensor);
 /* Borrowed; NULL for a leaf or a plain tensor. */
 TsGradNode  *ts_autograd_get_grad_fn       (const TsTensor   *tensor,
                                             guint            *output_nr);

@@ -368,6 +368,7 @@ typedef enum
   TS_SHAPE_TRIL,
   TS_SHAPE_TRIU,
   TS_SHAPE_FLIP,
+  TS_SHAPE_CAT,
 } TsShapeOp;
 
 /* tril (@upper FALSE) / triu: @out = @in with the elements of each matrix
@@ -377,6 +378,15 @@ gboolean ts_cpu_triangle        (const TsView *in,
                                  const TsView *out,
                                  gint64        diagonal,
                                  gboolean      upper,
+                                 GError      **error);
+/* cat: copies the @n_inputs views @inputs one after the other along @dim
+ * into @out, the first at index @start (a launch copies a batch of the
+ * inputs); the inputs have @out's shape but along @dim. */
+gboolean ts_cpu_cat             (const TsView *inputs,
+                                 guint         n_inputs,
+                                 const TsView *out,
+                                 int           dim,
+                                 gint64        start,
                                  GError      **error);
 /* flip: @out = @in reversed along each dim d with bit d of @dim_mask set;
  * @out must not overlap @in. */

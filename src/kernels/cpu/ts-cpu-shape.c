@@ -102,3 +102,28 @@ ts_cpu_flip (const TsView *in,
   while (ts_view_next_index (out->ndim, out->shape, idx));
   return TRUE;
 }
+
+gboolean
+ts_cpu_cat (const TsView *inputs,
+            guint         n_inputs,
+            const TsView *out,
+            int           dim,
+            gint64        start,
+            GError      **error)
+{
+  g_return_val_if_fail (out != NULL && dim >= 0 && (guint) dim < out->ndim, FALSE);
+
+  for (guint i = 0; i < n_inputs; i++)
+    {
+      TsView part = *out;
+      gint64 n = inputs[i].shape[dim];
+
+      /* out narrowed to this input's slice */
+      part.offset += start * out->strides[dim];
+      part.shape[dim] = n;
+      start += n;
+      if (ts_view_numel (&inputs[i]) != 0 && !ts_cpu_copy (&part, &inputs[i], error))
+        return FALSE;
+    }
+  return TRUE;
+}

@@ -374,7 +374,7 @@ def put_(self, index, source, accumulate=False):
                            "and source.dtype = %s" % (_scalar_name(self.dtype), _scalar_name(source.dtype)))
     if not self.is_contiguous():
         raise _torch._unmodeled.not_modeled("put_ into a non-contiguous tensor")
-    _C._index_put_("put_", self.view(-1), 0, _flat_index("put_", index, self.device),
+    _C._index_put_("put_", self, 0, _flat_index("put_", index, self.device),
                    _values(self, source).reshape(list(index.shape)), accumulate)
     return self
 

@@ -199,10 +199,29 @@ def _is_legacy_empty(t):
     return t.dim() == 1 and t.shape[0] == 0
 
 
+def _out_grad_check(name, tensors, out):
+    # an out= result records no graph: PyTorch refuses inputs that need one
+    if out is not None and torch.is_grad_enabled() and _builtins.any(t.requires_grad for t in tensors):
+        raise RuntimeError("%s(): functions with out=... arguments don't support automatic differentiation, "
+                           "but one of the arguments requires grad." % name)
+
+
+def _join_out(name, shape, dtype, device, out):
+    if out is None:
+        return torch.empty(shape, dtype=dtype, device=device)
+    if list(out.shape) != shape:
+        raise NotImplementedError("torch.%s(out=) into an output of another shape (a resize) is not supported "
+                                  "by Tensorscope yet" % name)
+    return out
+
+
 def cat(tensors, dim=0, *, out=None):
     tensors = list(tensors)
     if not tensors:
         raise RuntimeError("torch.cat(): expected a non-empty list of Tensors")
+    for i, t in enumerate(tensors):
+        if t.dim() == 0:
+            raise RuntimeError("zero-dimensional tensor (at position %d) cannot be concatenated" % i)
     dtype = _result_dtype(tensors)
     parts = [t for t in tensors if not _is_legacy_empty(t)]
     ref = parts[0] if parts else tensors[0]
@@ -216,20 +235,12 @@ def cat(tensors, dim=0, *, out=None):
             if k != d and t.shape[k] != ref.shape[k]:
                 raise RuntimeError("Sizes of tensors must match except in dimension %d. Expected size %d but got "
                                    "size %d for tensor number %d in the list." % (d, ref.shape[k], t.shape[k], i))
+    _out_grad_check("cat", tensors, out)
     shape = list(ref.shape)
     if parts:
         shape[d] = _builtins.sum(t.shape[d] for t in parts)
-    if out is None:
-        out = torch.empty(shape, dtype=dtype, device=ref.device)
-    elif list(out.shape) != shape:
-        raise NotImplementedError("torch.cat(out=) into an output of another shape (a resize) is not supported "
-                                  "by Tensorscope yet")
-    start = 0
-    for t in parts:
-        n = t.shape[d]
-        out._slice(d, start, start + n, 1).copy_(t)
-        start += n
-    return out
+    result = _join_out("cat", shape, dtype, ref.device, out)
+    return torch._C._cat(tensors, d, result, out is None, False)
 
 
 def stack(tensors, dim=0, *, out=None):
@@ -241,7 +252,11 @@ def stack(tensors, dim=0, *, out=None):
         if t.shape != tensors[0].shape:
             raise RuntimeError("stack expects each tensor to be equal size, but got %s at entry 0 and %s at "
                                "entry %d" % (_fmt(tensors[0].shape), _fmt(t.shape), i))
-    return cat([t.unsqueeze(d) for t in tensors], d, out=out)
+    _out_grad_check("stack", tensors, out)
+    shape = list(tensors[0].shape)
+    shape.insert(d, len(tensors))
+    result = _join_out("stack", shape, _result_dtype(tensors), tensors[0].device, out)
+    return torch._C._cat(tensors, d, result, out is None, True)
 
 
 def atleast_1d(*tensors):

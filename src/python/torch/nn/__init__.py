@@ -8,6 +8,10 @@ from .modules import (ELU, GELU, BCELoss, BCEWithLogitsLoss, CrossEntropyLoss, D
                       Linear, LogSoftmax, Module, ModuleDict, ModuleList, MSELoss, NLLLoss, ParameterDict,
                       ParameterList, ReLU, Sequential, Sigmoid, SiLU, SmoothL1Loss, Softmax, Softplus, Tanh,
                       Unflatten)
+from ._attention import MultiheadAttention  # noqa: F401
+from ._transformer import (Transformer, TransformerDecoder, TransformerDecoderLayer,  # noqa: F401
+                           TransformerEncoder, TransformerEncoderLayer)
+from ._rnn import GRU, GRUCell, LSTM, LSTMCell, RNN, RNNBase, RNNCell, RNNCellBase  # noqa: F401
 from .parallel import DataParallel  # noqa: F401
 from .parameter import Parameter  # noqa: F401
 

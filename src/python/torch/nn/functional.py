@@ -33,16 +33,20 @@ def log_softmax(input, dim=None, _stacklevel=3, dtype=None):
 
 def embedding(input, weight, padding_idx=None, max_norm=None, norm_type=2.0,
               scale_grad_by_freq=False, sparse=False):
-    # padding_idx only shapes the gradient, which Tensorscope does not
-    # compute; the checks are PyTorch's.
+    # padding_idx and scale_grad_by_freq shape the gradient (EmbeddingBackward0)
     if padding_idx is not None:
         if padding_idx > 0:
             assert padding_idx < weight.size(0), "Padding_idx must be within num_embeddings"
         elif padding_idx < 0:
             assert padding_idx >= -weight.size(0), "Padding_idx must be within num_embeddings"
+            padding_idx = weight.size(0) + padding_idx
+    else:
+        padding_idx = -1
     if max_norm is not None:
         raise NotImplementedError("embedding(max_norm=...) is not supported by Tensorscope yet")
-    return weight._embedding(input)
+    if sparse and weight.requires_grad:
+        raise NotImplementedError("embedding(sparse=True): sparse gradients are not supported by Tensorscope yet")
+    return weight._embedding(input, padding_idx, scale_grad_by_freq)
 
 
 # -- Activations ------------------------------------------------------------
@@ -353,6 +357,8 @@ def kl_div(input, target, size_average=None, reduce=None, reduction="mean", log_
         return loss.sum() / input.size(0)
     return _reduce(loss, reduction)
 
+
+from ._attention import multi_head_attention_forward, scaled_dot_product_attention  # noqa: E402,F401
 
 # what PyTorch has here and Tensorscope does not model says so by name
 __getattr__ = _unmodeled.module_getattr(__name__)
