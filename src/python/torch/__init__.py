@@ -1352,6 +1352,7 @@ del _dt, _name
 OutOfMemoryError = _C.OutOfMemoryError
 
 from ._tensor_str import set_printoptions  # noqa: E402,F401
+from . import version  # noqa: E402,F401
 
 # torch.profiler reads the run's own trace back (profiler/_events.py)
 from . import profiler  # noqa: E402,F401
