@@ -238,6 +238,20 @@ test_op_missing_formulas (void)
   g_print ("# differentiable ops without a backward formula:%s\n", missing->str);
 }
 
+/* Autocast casts floating operands: an op it touches computes over
+ * floats, so it is differentiable (PyTorch lists no other kind). */
+static void
+check_autocast (const TsOpDesc *desc)
+{
+  for (guint d = 0; d < TS_AUTOCAST_N_DEVICES; d++)
+    {
+      g_assert_cmpint (desc->autocast[d], >=, TS_AUTOCAST_NONE);
+      g_assert_cmpint (desc->autocast[d], <=, TS_AUTOCAST_PROMOTE);
+      if (desc->autocast[d] != TS_AUTOCAST_NONE)
+        g_assert_true (desc->differentiable);
+    }
+}
+
 static void
 test_op_facets (gconstpointer data)
 {
@@ -251,6 +265,7 @@ test_op_facets (gconstpointer data)
   check_python (desc);
   check_cuda (desc);
   check_backward (desc);
+  check_autocast (desc);
 }
 
 /* Distinct ops have distinct Python slots and kernel codes, and the ops a

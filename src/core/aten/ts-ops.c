@@ -21,6 +21,7 @@
 
 #include <string.h>
 
+#include "ts-autocast.h"
 #include "ts-autograd-formulas.h"
 #include "ts-device-assert.h"
 #include "ts-op-access.h"
@@ -623,14 +624,14 @@ same_layout (const TsTensor *a,
          memcmp (a->shape, b->shape, a->ndim * sizeof (gint64)) == 0;
 }
 
-TsTensor *
-ts_ops_binary (TsBinaryOp       op,
-               TsTensor        *a,
-               TsTensor        *b,
-               const TsScalar  *scalar,
-               gboolean         reverse,
-               TsTensor        *out,
-               GError         **error)
+static TsTensor *
+binary_impl (TsBinaryOp       op,
+             TsTensor        *a,
+             TsTensor        *b,
+             const TsScalar  *scalar,
+             gboolean         reverse,
+             TsTensor        *out,
+             GError         **error)
 {
   TsTensor *operands[3] = { a, b, out };
   TsTensor *inputs[2] = { a, b };
@@ -771,6 +772,25 @@ ts_ops_binary (TsBinaryOp       op,
   return out;
 }
 
+/* Autocast (ts-autocast.c) casts a functional call's operands first: an
+ * in-place or out= form runs as called, as PyTorch registers only the
+ * functional overloads with autocast. */
+TsTensor *
+ts_ops_binary (TsBinaryOp       op,
+               TsTensor        *a,
+               TsTensor        *b,
+               const TsScalar  *scalar,
+               gboolean         reverse,
+               TsTensor        *out,
+               GError         **error)
+{
+  g_auto(TsAutocastScope) scope = { { NULL } };
+
+  if (out == NULL && !ts_autocast_operands (ts_op_for_binary (op), &scope, &a, &b, error))
+    return NULL;
+  return binary_impl (op, a, b, scalar, reverse, out, error);
+}
+
 /* Unary ------------------------------------------------------------------ */
 
 static gboolean
@@ -794,11 +814,11 @@ ts_ops_unary (TsUnaryOp   op,
 
 /* @out (a itself for the in-place form, or out=) must have a's shape
  * and a dtype the result casts to. */
-TsTensor *
-ts_ops_unary_out (TsUnaryOp   op,
-                  TsTensor   *a,
-                  TsTensor   *out,
-                  GError    **error)
+static TsTensor *
+unary_impl (TsUnaryOp   op,
+            TsTensor   *a,
+            TsTensor   *out,
+            GError    **error)
 {
   TsTensor *operands[2] = { a, out };
   TsDevice device;
@@ -853,6 +873,19 @@ ts_ops_unary_out (TsUnaryOp   op,
     }
   ts_autograd_record_op (ts_op_for_unary (op), TS_OP_GRAD_TENSOR, &a, 1, out, NULL);
   return out;
+}
+
+TsTensor *
+ts_ops_unary_out (TsUnaryOp   op,
+                  TsTensor   *a,
+                  TsTensor   *out,
+                  GError    **error)
+{
+  g_auto(TsAutocastScope) scope = { { NULL } };
+
+  if (out == NULL && !ts_autocast_operands (ts_op_for_unary (op), &scope, &a, NULL, error))
+    return NULL;
+  return unary_impl (op, a, out, error);
 }
 
 /* Fill and copy ----------------------------------------------------------- */
@@ -1224,6 +1257,7 @@ ts_ops_reduce (TsOpId      id,
                GError    **error)
 {
   const TsOpDesc *desc = ts_op_get (id);
+  g_auto(TsAutocastScope) scope = { { NULL } };
   guint64 mask;
   guint ndim;
   gint64 shape[TS_MAX_DIMS];
@@ -1231,6 +1265,9 @@ ts_ops_reduce (TsOpId      id,
   TsTensor *out;
   Job *job;
 
+  /* an explicit dtype is the caller's choice: autocast leaves it */
+  if (dtype == TS_DTYPE_UNDEFINED && !ts_autocast_operands (desc, &scope, &self, NULL, error))
+    return NULL;
   if (dtype == TS_DTYPE_UNDEFINED && !ts_reduce_result_dtype (desc->kernel, self->dtype, &dtype, error))
     {
       kernel_error (error);
@@ -1318,10 +1355,13 @@ ts_ops_softmax (TsTensor  *self,
                 gboolean   log,
                 GError   **error)
 {
+  g_auto(TsAutocastScope) scope = { { NULL } };
   TsView vin, vout;
   TsTensor *out;
   Job *job;
 
+  if (!ts_autocast_operands (ts_op_get (log ? TS_OP_LOG_SOFTMAX : TS_OP_SOFTMAX), &scope, &self, NULL, error))
+    return NULL;
   if (!ts_tensor_wrap_dim (self->ndim, &dim, error))
     return NULL;
   if (!ts_softmax_check (self->dtype, self->ndim == 0 || dim == (int) self->ndim - 1, log, error))
@@ -1584,10 +1624,10 @@ matmul_batched (TsTensor  *a,
   return out;
 }
 
-TsTensor *
-ts_ops_matmul (TsTensor  *a,
-               TsTensor  *b,
-               GError   **error)
+static TsTensor *
+matmul_impl (TsTensor  *a,
+             TsTensor  *b,
+             GError   **error)
 {
   TsTensor *operands[2] = { a, b };
   TsDevice device;
@@ -1667,6 +1707,18 @@ ts_ops_matmul (TsTensor  *a,
     ts_autograd_record_op (ts_op_get (TS_OP_MM), TS_OP_GRAD_TENSOR, operands, 2, out, &grad);
   }
   return out;
+}
+
+TsTensor *
+ts_ops_matmul (TsTensor  *a,
+               TsTensor  *b,
+               GError   **error)
+{
+  g_auto(TsAutocastScope) scope = { { NULL } };
+
+  if (!ts_autocast_operands (ts_op_get (TS_OP_MM), &scope, &a, &b, error))
+    return NULL;
+  return matmul_impl (a, b, error);
 }
 
 /* Indexing --------------------------------------------------------------- */

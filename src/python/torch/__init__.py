@@ -1345,6 +1345,50 @@ _matmul._install()
 _reduce._install()
 _sort._install()
 
+# mixed precision (#16): autocast's state is the core's (docs/amp.md)
+from . import amp  # noqa: E402
+from .cuda import amp as _cuda_amp  # noqa: E402,F401
+from .amp import autocast  # noqa: E402,F401
+
+
+def is_autocast_enabled():
+    return _C._autocast_is_enabled("cuda")
+
+
+def set_autocast_enabled(enabled):
+    _C._autocast_set_enabled("cuda", enabled)
+
+
+def get_autocast_gpu_dtype():
+    return _C._autocast_get_dtype("cuda")
+
+
+def set_autocast_gpu_dtype(dtype):
+    _C._autocast_set_dtype("cuda", dtype)
+
+
+def is_autocast_cpu_enabled():
+    return _C._autocast_is_enabled("cpu")
+
+
+def set_autocast_cpu_enabled(enabled):
+    _C._autocast_set_enabled("cpu", enabled)
+
+
+def get_autocast_cpu_dtype():
+    return _C._autocast_get_dtype("cpu")
+
+
+def set_autocast_cpu_dtype(dtype):
+    _C._autocast_set_dtype("cpu", dtype)
+
+
+is_autocast_cache_enabled = _C._autocast_is_cache_enabled
+set_autocast_cache_enabled = _C._autocast_set_cache_enabled
+clear_autocast_cache = _C._autocast_clear_cache
+autocast_increment_nesting = _C._autocast_increment_nesting
+autocast_decrement_nesting = _C._autocast_decrement_nesting
+
 for _dt, _name in _LEGACY_NAMES.items():
     setattr(cuda, _name, _legacy_class(_dt, True))
 del _dt, _name
@@ -1353,7 +1397,7 @@ OutOfMemoryError = _C.OutOfMemoryError
 
 # What PyTorch has and Tensorscope does not model yet says so by name.
 __getattr__ = _unmodeled.module_getattr(__name__)
-for _name in ("amp", "cuda.amp", "distributed", "jit", "fx", "onnx",
+for _name in ("distributed", "jit", "fx", "onnx",
               "linalg", "fft", "special", "profiler", "distributions", "sparse", "func", "hub",
               "testing", "utils.checkpoint", "quantization", "ao", "export", "compiler",
               "multiprocessing", "library", "masked", "nested", "futures", "mps", "overrides"):

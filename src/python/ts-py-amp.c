@@ -1,0 +1,172 @@
+/* ts-py-amp.c: torch._C's autocast state (torch.amp)
+ *
+ * Copyright 2026 The Tensorscope authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * The state is the core's (ts-autocast.c: per thread, per device type);
+ * torch/amp/autocast_mode.py builds torch.autocast on these.
+ */
+
+#include "config.h"
+
+#include "ts-autocast.h"
+#include "ts-py-private.h"
+
+/* device_type "cuda" or "cpu" */
+static gboolean
+parse_device_type (PyObject         *obj,
+                   TsAutocastDevice *device)
+{
+  const char *s = PyUnicode_Check (obj) ? PyUnicode_AsUTF8 (obj) : NULL;
+
+  if (s != NULL && g_str_equal (s, "cuda"))
+    *device = TS_AUTOCAST_CUDA;
+  else if (s != NULL && g_str_equal (s, "cpu"))
+    *device = TS_AUTOCAST_CPU;
+  else
+    {
+      PyErr_SetString (PyExc_RuntimeError, "User specified autocast device_type must be 'cuda' or 'cpu'");
+      return FALSE;
+    }
+  return TRUE;
+}
+
+static PyObject *
+py_is_enabled (PyObject *m, PyObject *arg)
+{
+  TsAutocastDevice device;
+
+  if (!parse_device_type (arg, &device))
+    return NULL;
+  return PyBool_FromLong (ts_autocast_is_enabled (device));
+}
+
+static PyObject *
+py_set_enabled (PyObject *m, PyObject *args)
+{
+  PyObject *type;
+  int enabled;
+  TsAutocastDevice device;
+
+  if (!PyArg_ParseTuple (args, "Op", &type, &enabled) || !parse_device_type (type, &device))
+    return NULL;
+  ts_autocast_set_enabled (device, enabled);
+  Py_RETURN_NONE;
+}
+
+static PyObject *
+py_get_dtype (PyObject *m, PyObject *arg)
+{
+  TsAutocastDevice device;
+
+  if (!parse_device_type (arg, &device))
+    return NULL;
+  return ts_py_dtype_object (ts_autocast_get_dtype (device));
+}
+
+static PyObject *
+py_set_dtype (PyObject *m, PyObject *args)
+{
+  PyObject *type, *dtype_obj;
+  TsAutocastDevice device;
+  TsDType dtype;
+
+  if (!PyArg_ParseTuple (args, "OO", &type, &dtype_obj) || !parse_device_type (type, &device) ||
+      !ts_py_parse_dtype (dtype_obj, &dtype))
+    return NULL;
+  ts_autocast_set_dtype (device, dtype);
+  Py_RETURN_NONE;
+}
+
+static PyObject *
+py_is_cache_enabled (PyObject *m, PyObject *unused)
+{
+  return PyBool_FromLong (ts_autocast_is_cache_enabled ());
+}
+
+static PyObject *
+py_set_cache_enabled (PyObject *m, PyObject *arg)
+{
+  int enabled = PyObject_IsTrue (arg);
+
+  if (enabled < 0)
+    return NULL;
+  ts_autocast_set_cache_enabled (enabled);
+  Py_RETURN_NONE;
+}
+
+static PyObject *
+py_increment_nesting (PyObject *m, PyObject *unused)
+{
+  return PyLong_FromLong (ts_autocast_increment_nesting ());
+}
+
+static PyObject *
+py_decrement_nesting (PyObject *m, PyObject *unused)
+{
+  return PyLong_FromLong (ts_autocast_decrement_nesting ());
+}
+
+static PyObject *
+py_clear_cache (PyObject *m, PyObject *unused)
+{
+  ts_autocast_clear_cache ();
+  Py_RETURN_NONE;
+}
+
+static PyObject *
+py_set_excluded (PyObject *m, PyObject *arg)
+{
+  int excluded = PyObject_IsTrue (arg);
+
+  if (excluded < 0)
+    return NULL;
+  return PyBool_FromLong (ts_autocast_set_excluded (excluded));
+}
+
+static PyObject *
+py_cast (PyObject *m, PyObject *args)
+{
+  PyObject *tensor, *type, *dtype_obj;
+  TsAutocastDevice device;
+  TsDType dtype;
+  GError *error = NULL;
+  TsTensor *out;
+
+  if (!PyArg_ParseTuple (args, "OOO", &tensor, &type, &dtype_obj) || !parse_device_type (type, &device) ||
+      !ts_py_parse_dtype (dtype_obj, &dtype))
+    return NULL;
+  if (!ts_py_is_tensor (tensor))
+    return Py_NewRef (tensor);
+  ts_py_update_callsite ();
+  out = ts_autocast_cast (ts_py_tensor_get (tensor), device, dtype, &error);
+  if (out == NULL)
+    return ts_py_set_error (error);
+  if (out == ts_py_tensor_get (tensor))
+    {
+      ts_tensor_unref (out);
+      return Py_NewRef (tensor);
+    }
+  return ts_py_tensor_wrap (out);
+}
+
+static PyMethodDef amp_methods[] = {
+  { "_autocast_cast", py_cast, METH_VARARGS, NULL },
+  { "_autocast_is_enabled", py_is_enabled, METH_O, NULL },
+  { "_autocast_set_enabled", py_set_enabled, METH_VARARGS, NULL },
+  { "_autocast_get_dtype", py_get_dtype, METH_O, NULL },
+  { "_autocast_set_dtype", py_set_dtype, METH_VARARGS, NULL },
+  { "_autocast_is_cache_enabled", py_is_cache_enabled, METH_NOARGS, NULL },
+  { "_autocast_set_cache_enabled", py_set_cache_enabled, METH_O, NULL },
+  { "_autocast_increment_nesting", py_increment_nesting, METH_NOARGS, NULL },
+  { "_autocast_decrement_nesting", py_decrement_nesting, METH_NOARGS, NULL },
+  { "_autocast_clear_cache", py_clear_cache, METH_NOARGS, NULL },
+  { "_autocast_set_excluded", py_set_excluded, METH_O, NULL },
+  { NULL }
+};
+
+gboolean
+ts_py_amp_register (PyObject *module)
+{
+  return PyModule_AddFunctions (module, amp_methods) == 0;
+}
