@@ -10,6 +10,7 @@
 #include "config.h"
 
 #include "ts-autocast.h"
+#include "ts-ops-amp.h"
 #include "ts-py-private.h"
 
 /* device_type "cuda" or "cpu" */
@@ -150,7 +151,75 @@ py_cast (PyObject *m, PyObject *args)
   return ts_py_tensor_wrap (out);
 }
 
+/* torch._amp_foreach_non_finite_check_and_unscale_(grads, found_inf, inv_scale) */
+static PyObject *
+py_amp_unscale (PyObject *m, PyObject *args)
+{
+  PyObject *list, *found_inf, *inv_scale;
+  g_autoptr(GPtrArray) grads = g_ptr_array_new ();
+  PyObject *seq;
+  GError *error = NULL;
+  gboolean ok;
+
+  if (!PyArg_ParseTuple (args, "OOO", &list, &found_inf, &inv_scale))
+    return NULL;
+  seq = PySequence_Fast (list, "_amp_foreach_non_finite_check_and_unscale_(): self must be a list of tensors");
+  if (seq == NULL)
+    return NULL;
+  /* the list keeps its tensors alive while the ops run */
+  for (Py_ssize_t i = 0; i < PySequence_Fast_GET_SIZE (seq); i++)
+    {
+      PyObject *item = PySequence_Fast_GET_ITEM (seq, i);
+
+      if (!ts_py_is_tensor (item))
+        {
+          Py_DECREF (seq);
+          PyErr_SetString (PyExc_TypeError, "_amp_foreach_non_finite_check_and_unscale_(): self must be a list of tensors");
+          return NULL;
+        }
+      g_ptr_array_add (grads, ts_py_tensor_get (item));
+    }
+  if (!ts_py_is_tensor (found_inf) || !ts_py_is_tensor (inv_scale))
+    {
+      Py_DECREF (seq);
+      PyErr_SetString (PyExc_TypeError, "_amp_foreach_non_finite_check_and_unscale_(): found_inf and inv_scale must be tensors");
+      return NULL;
+    }
+  ts_py_update_callsite ();
+  ok = ts_ops_amp_unscale_ ((TsTensor *const *) grads->pdata, grads->len, ts_py_tensor_get (found_inf),
+                            ts_py_tensor_get (inv_scale), &error);
+  Py_DECREF (seq);
+  if (!ok)
+    return ts_py_set_error (error);
+  Py_RETURN_NONE;
+}
+
+/* torch._amp_update_scale_(self, growth_tracker, found_inf, growth, backoff, interval) -> self */
+static PyObject *
+py_amp_update_scale (PyObject *m, PyObject *args)
+{
+  PyObject *scale, *tracker, *found_inf;
+  double growth, backoff;
+  long long interval;
+  GError *error = NULL;
+
+  if (!PyArg_ParseTuple (args, "OOOddL", &scale, &tracker, &found_inf, &growth, &backoff, &interval))
+    return NULL;
+  if (!ts_py_is_tensor (scale) || !ts_py_is_tensor (tracker) || !ts_py_is_tensor (found_inf))
+    {
+      PyErr_SetString (PyExc_TypeError, "_amp_update_scale_(): self, growth_tracker and found_inf must be tensors");
+      return NULL;
+    }
+  ts_py_update_callsite ();
+  if (!ts_ops_amp_update_scale_ (ts_py_tensor_get (scale), ts_py_tensor_get (tracker), ts_py_tensor_get (found_inf),
+                                 growth, backoff, interval, &error))
+    return ts_py_set_error (error);
+  return Py_NewRef (scale);
+}
+
 static PyMethodDef amp_methods[] = {
+  { "_amp_foreach_non_finite_check_and_unscale_", py_amp_unscale, METH_VARARGS, NULL },
+  { "_amp_update_scale_", py_amp_update_scale, METH_VARARGS, NULL },
   { "_autocast_cast", py_cast, METH_VARARGS, NULL },
   { "_autocast_is_enabled", py_is_enabled, METH_O, NULL },
   { "_autocast_set_enabled", py_set_enabled, METH_VARARGS, NULL },

@@ -49,6 +49,7 @@ typedef enum
   TS_OP_FAMILY_SORT,
   TS_OP_FAMILY_SCAN,
   TS_OP_FAMILY_SCATTER,
+  TS_OP_FAMILY_AMP,          /* GradScaler's kernels (ts-ops-amp.c) */
   TS_OP_N_FAMILIES
 } TsOpFamily;
 

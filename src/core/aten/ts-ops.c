@@ -3272,6 +3272,17 @@ ts_op_job_unpack (const TsOpJob *job,
   args->arg = job->scalar.ivalue;
   args->dim = job->dims[0];
   args->mask = job->dim_mask;
+  args->p0 = job->p0;
+  args->p1 = job->p1;
+}
+
+void
+ts_op_job_set_factors (TsOpJob *job,
+                       double   p0,
+                       double   p1)
+{
+  job->p0 = p0;
+  job->p1 = p1;
 }
 
 void
@@ -3318,6 +3329,7 @@ static const struct
   [TS_OP_FAMILY_SORT] = { ts_ops_sort_job, ts_ops_host_device },
   [TS_OP_FAMILY_SCAN] = { ts_ops_scan_job, ts_ops_host_device },
   [TS_OP_FAMILY_SCATTER] = { ts_ops_scatter_job, ts_ops_host_device },
+  [TS_OP_FAMILY_AMP] = { ts_ops_amp_job, ts_ops_host_device },
 };
 
 static gboolean

@@ -1388,6 +1388,9 @@ set_autocast_cache_enabled = _C._autocast_set_cache_enabled
 clear_autocast_cache = _C._autocast_clear_cache
 autocast_increment_nesting = _C._autocast_increment_nesting
 autocast_decrement_nesting = _C._autocast_decrement_nesting
+# GradScaler's kernels, ops of the op table (ts-ops-amp.c)
+_amp_foreach_non_finite_check_and_unscale_ = _C._amp_foreach_non_finite_check_and_unscale_
+_amp_update_scale_ = _C._amp_update_scale_
 
 for _dt, _name in _LEGACY_NAMES.items():
     setattr(cuda, _name, _legacy_class(_dt, True))

@@ -2,8 +2,12 @@ import math
 
 import torch
 from torch import _unmodeled
+# the autocast policy of the compositions below (docs/amp.md), as PyTorch's
+# autocast_mode.cpp lists the ATen ops they stand for
+from torch.amp.autocast_mode import autocast_policy
 
 
+@autocast_policy(cuda="lower", cpu="lower")
 def linear(input, weight, bias=None):
     out = input @ weight.t()
     if bias is not None:
@@ -110,6 +114,7 @@ def elu(input, alpha=1.0, inplace=False):
     return _inplace_result(input, out, inplace)
 
 
+@autocast_policy(cuda="fp32")
 def softplus(input, beta=1, threshold=20):
     bx = input * beta
     above = (bx > threshold).to(input.dtype)
@@ -131,6 +136,7 @@ def dropout(input, p=0.5, training=True, inplace=False):
     return _inplace_result(input, x * keep * (1.0 / (1 - p)), inplace)
 
 
+@autocast_policy(cuda="fp32")
 def layer_norm(input, normalized_shape, weight=None, bias=None, eps=1e-5):
     if isinstance(normalized_shape, int):
         normalized_shape = (normalized_shape,)
@@ -183,6 +189,7 @@ def _check_same_size(name, input, target):
                       stacklevel=3)
 
 
+@autocast_policy(cuda="fp32", cpu="fp32")
 def mse_loss(input, target, size_average=None, reduce=None, reduction="mean"):
     reduction = _legacy_reduction(size_average, reduce, reduction)
     _check_same_size("mse_loss", input, target)
@@ -190,12 +197,14 @@ def mse_loss(input, target, size_average=None, reduce=None, reduction="mean"):
     return _reduce(d * d, reduction)
 
 
+@autocast_policy(cuda="fp32", cpu="fp32")
 def l1_loss(input, target, size_average=None, reduce=None, reduction="mean"):
     reduction = _legacy_reduction(size_average, reduce, reduction)
     _check_same_size("l1_loss", input, target)
     return _reduce((input - target).abs(), reduction)
 
 
+@autocast_policy(cuda="fp32", cpu="fp32")
 def smooth_l1_loss(input, target, size_average=None, reduce=None, reduction="mean", beta=1.0):
     reduction = _legacy_reduction(size_average, reduce, reduction)
     _check_same_size("smooth_l1_loss", input, target)
@@ -209,6 +218,7 @@ def smooth_l1_loss(input, target, size_average=None, reduce=None, reduction="mea
     return _reduce(0.5 * m * m / beta + (d - m), reduction)
 
 
+@autocast_policy(cuda="fp32", cpu="fp32")
 def huber_loss(input, target, reduction="mean", delta=1.0):
     d = (input - target).abs()
     m = torch.minimum(d, torch.full_like(d, delta))
@@ -223,6 +233,7 @@ def _log_softmax(input, dim):
     return shifted - shifted.exp().sum(dim, keepdim=True).log()
 
 
+@autocast_policy(cuda="fp32", cpu="fp32")
 def nll_loss(input, target, weight=None, size_average=None, ignore_index=-100, reduce=None,
              reduction="mean"):
     reduction = _legacy_reduction(size_average, reduce, reduction)
@@ -256,6 +267,7 @@ def nll_loss(input, target, weight=None, size_average=None, ignore_index=-100, r
     return picked.sum() / onehot.sum()
 
 
+@autocast_policy(cuda="fp32", cpu="fp32")
 def cross_entropy(input, target, weight=None, size_average=None, ignore_index=-100, reduce=None,
                   reduction="mean", label_smoothing=0.0):
     reduction = _legacy_reduction(size_average, reduce, reduction)
@@ -302,6 +314,7 @@ def cross_entropy(input, target, weight=None, size_average=None, ignore_index=-1
     return (1 - label_smoothing) * nll + smooth_red * (label_smoothing / C)
 
 
+@autocast_policy(cuda="banned", cpu="fp32")
 def binary_cross_entropy(input, target, weight=None, size_average=None, reduce=None, reduction="mean"):
     reduction = _legacy_reduction(size_average, reduce, reduction)
     if tuple(target.shape) != tuple(input.shape):
@@ -315,6 +328,7 @@ def binary_cross_entropy(input, target, weight=None, size_average=None, reduce=N
     return _reduce(loss, reduction)
 
 
+@autocast_policy(cuda="fp32", cpu="fp32")
 def binary_cross_entropy_with_logits(input, target, weight=None, size_average=None, reduce=None,
                                      reduction="mean", pos_weight=None):
     reduction = _legacy_reduction(size_average, reduce, reduction)
@@ -333,6 +347,7 @@ def binary_cross_entropy_with_logits(input, target, weight=None, size_average=No
     return _reduce(loss, reduction)
 
 
+@autocast_policy(cuda="fp32", cpu="fp32")
 def kl_div(input, target, size_average=None, reduce=None, reduction="mean", log_target=False):
     reduction = _legacy_reduction(size_average, reduce, reduction)
     if reduction == "mean":
