@@ -75,6 +75,11 @@ py_set_dtype (PyObject *m, PyObject *args)
   if (!PyArg_ParseTuple (args, "OO", &type, &dtype_obj) || !parse_device_type (type, &device) ||
       !ts_py_parse_dtype (dtype_obj, &dtype))
     return NULL;
+  if (device == TS_AUTOCAST_CPU && dtype != TS_DTYPE_BFLOAT16)
+    {
+      PyErr_SetString (PyExc_RuntimeError, "Currently, AutocastCPU only support Bfloat16 as the autocast_cpu_dtype");
+      return NULL;
+    }
   ts_autocast_set_dtype (device, dtype);
   Py_RETURN_NONE;
 }

@@ -409,6 +409,9 @@ class Tensor(_C.TensorBase, metaclass=_TensorType):
     def half(self):
         return self._to(None, float16, False, False)
 
+    def bfloat16(self):
+        return self._to(None, bfloat16, False, False)
+
     def long(self):
         return self._to(None, int64, False, False)
 
