@@ -3,7 +3,8 @@ import math
 import torch
 from torch import _unmodeled
 # the autocast policy of the compositions below (docs/amp.md), as PyTorch's
-# autocast_mode.cpp lists the ATen ops they stand for
+# autocast_mode.cpp lists the ATen ops they stand for; its wrapper is one
+# more frame between a decorated function's warnings and the user's call
 from torch.amp.autocast_mode import autocast_policy
 
 
@@ -186,7 +187,7 @@ def _check_same_size(name, input, target):
         warnings.warn("Using a target size ({}) that is different to the input size ({}). "
                       "This will likely lead to incorrect results due to broadcasting. "
                       "Please ensure they have the same size.".format(target.size(), input.size()),
-                      stacklevel=3)
+                      stacklevel=4)
 
 
 @autocast_policy(cuda="fp32", cpu="fp32")
@@ -355,7 +356,7 @@ def kl_div(input, target, size_average=None, reduce=None, reduction="mean", log_
         warnings.warn("reduction: 'mean' divides the total loss by both the batch size and the support size."
                       "'batchmean' divides only by the batch size, and aligns with the KL div math definition."
                       "'mean' will be changed to behave the same as 'batchmean' in the next major release.",
-                      stacklevel=2)
+                      stacklevel=3)
     if log_target:
         loss = target.exp() * (target - input)
     else:
