@@ -186,6 +186,18 @@ ts_autocast_cast (TsTensor        *t,
   return cast (t, to, device, error);
 }
 
+TsDType
+ts_autocast_opt_dtype (const TsOpDesc *op,
+                       TsTensor       *self)
+{
+  TsAutocastDevice device;
+
+  if (ts_autocast_policy (op, &self, 1) != TS_AUTOCAST_FP32 || !operands_device (&self, 1, &device) ||
+      !is_eligible (self, device) || self->dtype == TS_DTYPE_FLOAT32)
+    return TS_DTYPE_UNDEFINED;
+  return TS_DTYPE_FLOAT32;
+}
+
 /* The dtype @policy casts the eligible operands to. */
 static TsDType
 target_dtype (TsAutocastPolicy  policy,

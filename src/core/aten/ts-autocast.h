@@ -56,6 +56,13 @@ TsTensor *ts_autocast_cast             (TsTensor        *t,
                                         TsDType          to,
                                         GError         **error);
 
+/* PyTorch's fp32_set_opt_dtype policy for a reduction whose kernel reads
+ * its input in one dtype and accumulates into another (sum, prod): the
+ * dtype to pass it, float32 inside a region where its policy is FP32,
+ * TS_DTYPE_UNDEFINED (as called) otherwise. No cast is launched. */
+TsDType   ts_autocast_opt_dtype        (const TsOpDesc  *op,
+                                        TsTensor        *self);
+
 /* The casts an op's call made, held until it returns. */
 typedef struct
 {

@@ -1257,7 +1257,6 @@ ts_ops_reduce (TsOpId      id,
                GError    **error)
 {
   const TsOpDesc *desc = ts_op_get (id);
-  g_auto(TsAutocastScope) scope = { { NULL } };
   guint64 mask;
   guint ndim;
   gint64 shape[TS_MAX_DIMS];
@@ -1265,9 +1264,10 @@ ts_ops_reduce (TsOpId      id,
   TsTensor *out;
   Job *job;
 
-  /* an explicit dtype is the caller's choice: autocast leaves it */
-  if (dtype == TS_DTYPE_UNDEFINED && !ts_autocast_operands (desc, &scope, &self, NULL, error))
-    return NULL;
+  /* autocast's float32 reductions read the half input as they go; an
+   * explicit dtype is the caller's choice, which autocast leaves */
+  if (dtype == TS_DTYPE_UNDEFINED)
+    dtype = ts_autocast_opt_dtype (desc, self);
   if (dtype == TS_DTYPE_UNDEFINED && !ts_reduce_result_dtype (desc->kernel, self->dtype, &dtype, error))
     {
       kernel_error (error);
