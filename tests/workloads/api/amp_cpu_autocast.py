@@ -25,6 +25,8 @@ cases = [
     ("cross_entropy", lambda: F.cross_entropy(xb, i)), ("nll_loss", lambda: F.nll_loss(xb, i)),
     ("bce_logits", lambda: F.binary_cross_entropy_with_logits(xb, xb.sigmoid())),
     ("bce", lambda: F.binary_cross_entropy(xb.sigmoid(), xb.sigmoid())),
+    # promote
+    ("index_copy", lambda: x.index_copy(0, i, xb)),
     # as called
     ("add", lambda: xb + x), ("relu", lambda: xb.relu()), ("sum", lambda: xb.sum()), ("exp", lambda: xb.exp()),
     ("softmax", lambda: xb.softmax(0)), ("log_softmax", lambda: F.log_softmax(xb, 1)), ("pow", lambda: xb.pow(2)),

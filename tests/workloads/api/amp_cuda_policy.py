@@ -21,6 +21,7 @@ cases = [
     ("mse_loss", lambda: F.mse_loss(h, h)), ("l1_loss", lambda: F.l1_loss(h, h)), ("cross_entropy", lambda: F.cross_entropy(h, i)),
     ("nll_loss", lambda: F.nll_loss(h, i)), ("bce_logits", lambda: F.binary_cross_entropy_with_logits(h, h.sigmoid())),
     ("layer_norm", lambda: F.layer_norm(h, (4,))), ("softplus", lambda: F.softplus(h)),
+    ("scatter_add", lambda: x.scatter_add(0, i[None].expand(4, 4), h)), ("index_put", lambda: x.index_put((i,), h[0])),
     ("add", lambda: h + x), ("mul", lambda: h * h), ("relu", lambda: h.relu()), ("mean", lambda: h.mean()),
     ("tanh", lambda: h.tanh()), ("exp_double", lambda: x.double().exp()),
     ("sum_dtype", lambda: h.sum(dtype=torch.float16)), ("exp_inplace", lambda: h.clone().exp_()),
