@@ -102,19 +102,24 @@ ts_autocast_set_excluded (gboolean value)
   return was;
 }
 
-/* The device type of an op over @operands: its first tensor's. */
+/* The device type of an op over @operands: CUDA when any is (a CPU 0-dim
+ * operand rides along with a device op), else the CPU. FALSE: none. */
 static gboolean
 operands_device (TsTensor *const  *operands,
                  guint             n,
                  TsAutocastDevice *device)
 {
+  gboolean any = FALSE;
+
+  *device = TS_AUTOCAST_CPU;
   for (guint i = 0; i < n; i++)
     if (operands[i] != NULL)
       {
-        *device = ts_tensor_is_cuda (operands[i]) ? TS_AUTOCAST_CUDA : TS_AUTOCAST_CPU;
-        return TRUE;
+        any = TRUE;
+        if (ts_tensor_is_cuda (operands[i]))
+          *device = TS_AUTOCAST_CUDA;
       }
-  return FALSE;
+  return any;
 }
 
 TsAutocastPolicy

@@ -1351,6 +1351,7 @@ _sort._install()
 # mixed precision (#16): autocast's state is the core's (docs/amp.md)
 from . import amp  # noqa: E402
 from .cuda import amp as _cuda_amp  # noqa: E402,F401
+from . import cpu  # noqa: E402,F401
 from .amp import autocast  # noqa: E402,F401
 
 

@@ -73,6 +73,12 @@ def forward(a, b):
 
 print("decorated", forward(x, w).dtype, torch.is_autocast_cpu_enabled())
 
+# torch.cpu.amp.autocast: the same for device_type 'cpu'
+with torch.cpu.amp.autocast():
+    print("cpu.amp", torch.is_autocast_cpu_enabled(), (x @ w).dtype)
+    with torch.cpu.amp.autocast(enabled=False):
+        print("cpu.amp disabled", (x @ w).dtype)
+
 # the CUDA state is separate from the CPU's
 with torch.autocast("cpu", dtype=torch.bfloat16):
     print("cuda state", torch.is_autocast_enabled())
