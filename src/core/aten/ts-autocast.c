@@ -129,6 +129,9 @@ ts_autocast_policy (const TsOpDesc  *op,
 {
   TsAutocastDevice device;
 
+  /* the common case first: no region anywhere on this thread */
+  if (G_LIKELY (!state[TS_AUTOCAST_CUDA].enabled && !state[TS_AUTOCAST_CPU].enabled))
+    return TS_AUTOCAST_NONE;
   if (excluded || !operands_device (operands, n, &device) || !state[device].enabled)
     return TS_AUTOCAST_NONE;
   return op->autocast[device];

@@ -1059,9 +1059,15 @@ remainder = _with_scalar_self("remainder", Tensor.__rmod__)
 def _softmax(input, dim, dtype, log):
     """softmax and log_softmax (torch.*, Tensor.*, F.*): dtype= casts the
     input first, as PyTorch's does."""
-    if dtype is not None:
-        input = input.to(dtype)
-    return input._softmax(dim, log)
+    if dtype is None:
+        return input._softmax(dim, log)
+    input = input.to(dtype)
+    # an explicit dtype is the caller's: autocast leaves it (docs/amp.md)
+    excluded = _C._autocast_set_excluded(True)
+    try:
+        return input._softmax(dim, log)
+    finally:
+        _C._autocast_set_excluded(excluded)
 
 
 def softmax(input, dim, dtype=None):

@@ -24,7 +24,8 @@ cases = [
     ("scatter_add", lambda: x.scatter_add(0, i[None].expand(4, 4), h)), ("index_put", lambda: x.index_put((i,), h[0])),
     ("add", lambda: h + x), ("mul", lambda: h * h), ("relu", lambda: h.relu()), ("mean", lambda: h.mean()),
     ("tanh", lambda: h.tanh()), ("exp_double", lambda: x.double().exp()),
-    ("sum_dtype", lambda: h.sum(dtype=torch.float16)), ("exp_inplace", lambda: h.clone().exp_()),
+    ("sum_dtype", lambda: h.sum(dtype=torch.float16)), ("softmax_dtype", lambda: h.softmax(0, dtype=torch.float16)),
+    ("cumsum_dtype", lambda: h.cumsum(0, dtype=torch.float16)), ("vector_matmul", lambda: x[0] @ x), ("exp_inplace", lambda: h.clone().exp_()),
     ("cpu_matmul", lambda: x.cpu() @ x.cpu()),
 ]
 with torch.autocast("cuda", dtype=torch.float16):
