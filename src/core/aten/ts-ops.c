@@ -1355,13 +1355,21 @@ ts_ops_softmax (TsTensor  *self,
                 gboolean   log,
                 GError   **error)
 {
+  const TsOpDesc *desc = ts_op_get (log ? TS_OP_LOG_SOFTMAX : TS_OP_SOFTMAX);
   g_auto(TsAutocastScope) scope = { { NULL } };
+  TsDType result = ts_autocast_opt_dtype (desc, self);
   TsView vin, vout;
   TsTensor *out;
   Job *job;
 
-  if (!ts_autocast_operands (ts_op_get (log ? TS_OP_LOG_SOFTMAX : TS_OP_SOFTMAX), &scope, &self, NULL, error))
-    return NULL;
+  /* autocast's float32 softmax reads a CUDA float16 input as it goes
+   * (PyTorch's half_to_float kernel); other inputs are cast first */
+  if (result == TS_DTYPE_UNDEFINED || !ts_tensor_is_cuda (self) || self->dtype != TS_DTYPE_FLOAT16)
+    {
+      result = TS_DTYPE_UNDEFINED;
+      if (!ts_autocast_operands (desc, &scope, &self, NULL, error))
+        return NULL;
+    }
   if (!ts_tensor_wrap_dim (self->ndim, &dim, error))
     return NULL;
   if (!ts_softmax_check (self->dtype, self->ndim == 0 || dim == (int) self->ndim - 1, log, error))
@@ -1369,10 +1377,11 @@ ts_ops_softmax (TsTensor  *self,
       kernel_error (error);
       return NULL;
     }
-  out = ts_tensor_new_empty (ts_tensor_get_device (self), self->dtype, self->ndim, self->shape, FALSE, error);
+  out = ts_tensor_new_empty (ts_tensor_get_device (self), result != TS_DTYPE_UNDEFINED ? result : self->dtype,
+                             self->ndim, self->shape, FALSE, error);
   if (out == NULL)
     return NULL;
-  job = job_new (ts_op_get (log ? TS_OP_LOG_SOFTMAX : TS_OP_SOFTMAX));
+  job = job_new (desc);
   job->dims[0] = dim;
   job_set (job, 0, out);
   job_set (job, 1, self);
@@ -1387,8 +1396,7 @@ ts_ops_softmax (TsTensor  *self,
     /* the formula reduces over the softmax's dim */
     TsOpGradAttrs grad = { .dims = { dim }, .n_dims = 1 };
 
-    ts_autograd_record_op (ts_op_get (log ? TS_OP_LOG_SOFTMAX : TS_OP_SOFTMAX), TS_OP_GRAD_TENSOR,
-                           &self, 1, out, &grad);
+    ts_autograd_record_op (desc, TS_OP_GRAD_TENSOR, &self, 1, out, &grad);
   }
   return out;
 }
