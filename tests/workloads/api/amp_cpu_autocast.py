@@ -79,6 +79,15 @@ with torch.cpu.amp.autocast():
     with torch.cpu.amp.autocast(enabled=False):
         print("cpu.amp disabled", (x @ w).dtype)
 
+# the state is per thread: another thread runs as called
+import threading
+seen = []
+with torch.autocast("cpu", dtype=torch.bfloat16):
+    th = threading.Thread(target=lambda: seen.append((torch.is_autocast_cpu_enabled(), (x @ w).dtype)))
+    th.start()
+    th.join()
+    print("thread", seen, (x @ w).dtype)
+
 # the CUDA state is separate from the CPU's
 with torch.autocast("cpu", dtype=torch.bfloat16):
     print("cuda state", torch.is_autocast_enabled())
