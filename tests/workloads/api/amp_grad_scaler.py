@@ -122,3 +122,24 @@ try:
     torch.cuda.amp.GradScaler().update()
 except AssertionError as e:
     print("AssertionError", e)
+
+# the two kernels, called directly: bfloat16 and float64 gradients, a scale
+# whose growth would overflow stays, PyTorch's checks
+g = [torch.tensor([2.0, 4.0], device="cuda", dtype=torch.bfloat16),
+     torch.tensor([1.0, 3.0], device="cuda", dtype=torch.float64)]
+found = torch.zeros(1, device="cuda")
+torch._amp_foreach_non_finite_check_and_unscale_(g, found, torch.full((1,), 0.5, device="cuda"))
+print([t.tolist() for t in g], [t.dtype for t in g], found.item())
+scale = torch.full((1,), 2.0 ** 127, device="cuda")
+tracker = torch.zeros(1, dtype=torch.int32, device="cuda")
+torch._amp_update_scale_(scale, tracker, torch.zeros(1, device="cuda"), 2.0, 0.5, 1)
+print(scale.item() == 2.0 ** 127, tracker.item())
+for bad in (torch.zeros(1, device="cuda"), torch.zeros(2, dtype=torch.int32, device="cuda")):
+    try:
+        torch._amp_update_scale_(scale, bad, torch.zeros(1, device="cuda"), 2.0, 0.5, 1)
+    except RuntimeError as e:
+        print("RuntimeError", e)
+try:
+    torch._amp_foreach_non_finite_check_and_unscale_(g, found, torch.ones(1, device="cuda", dtype=torch.float64))
+except RuntimeError as e:
+    print("RuntimeError", e)
