@@ -218,15 +218,20 @@ static void
 test_amp (void)
 {
   g_autoptr(TsRecorder) recorder = run_script ("amp.py", NULL, 0);
+  TsApiCallRecord api;
   guint n_waits = 0;
 
+  /* the weight's cast, inside PyTorch's spans */
+  g_assert_true (find_api (recorder, "aten::to", &api));
+  g_assert_cmpuint (api.loc.line, ==, 7);
+  g_assert_true (find_api (recorder, "aten::_to_copy", &api));
+  g_assert_cmpuint (api.loc.line, ==, 7);
   assert_kernel_at (recorder, "aten::mm", 7);
   assert_kernel_at (recorder, "aten::_amp_foreach_non_finite_check_and_unscale_", 9);
   assert_kernel_at (recorder, "aten::_amp_update_scale_", 10);
   for (gsize i = 0; i < ts_recorder_get_count (recorder, TS_RECORD_MEMCPY); i++)
     {
       TsMemcpyRecord copy;
-      TsApiCallRecord api;
 
       g_assert_true (ts_recorder_get (recorder, TS_RECORD_MEMCPY, i, &copy));
       for (gsize j = 0; j < ts_recorder_get_count (recorder, TS_RECORD_API_CALL); j++)

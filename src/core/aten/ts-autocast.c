@@ -16,6 +16,7 @@
 #include "ts-autocast.h"
 #include "ts-autograd.h"
 #include "ts-ops.h"
+#include "ts-session.h"
 
 typedef struct
 {
@@ -158,6 +159,28 @@ can_cache (TsTensor        *t,
          ts_autograd_requires_grad (t) && ts_autograd_is_leaf (t);
 }
 
+/* arg.to (to_type): its copy inside PyTorch's aten::to and aten::_to_copy
+ * spans, as the profiler shows an autocast cast */
+static TsTensor *
+to_copy (TsTensor  *t,
+         TsDType    to,
+         GError   **error)
+{
+  TsDevice device = ts_tensor_get_device (t);
+  guint64 to_span = 0, to_copy_span = 0;
+  TsTensor *out;
+
+  if (device.type == TS_DEVICE_CUDA)
+    {
+      to_span = ts_session_api_begin ("aten::to", device.index);
+      to_copy_span = ts_session_api_begin ("aten::_to_copy", device.index);
+    }
+  out = ts_ops_to (t, device, to, FALSE, FALSE, error);
+  ts_session_api_end (to_copy_span);
+  ts_session_api_end (to_span);
+  return out;
+}
+
 static TsTensor *
 cast (TsTensor        *t,
       TsDType          to,
@@ -172,7 +195,7 @@ cast (TsTensor        *t,
       if (out != NULL && out->dtype == to)
         return ts_tensor_ref (out);
     }
-  out = ts_ops_to (t, ts_tensor_get_device (t), to, FALSE, FALSE, error);
+  out = to_copy (t, to, error);
   if (out != NULL && can_cache (t, to, device))
     {
       if (cache == NULL)
