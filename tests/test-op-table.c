@@ -99,7 +99,7 @@ check_schema_name (const TsOpDesc *desc,
     }
   g_assert_true (*rest == '.' || *rest == '(');
   g_assert_true (g_str_has_suffix (schema, "Tensor") || g_str_has_suffix (schema, "Tensor(a!)") ||
-                 g_str_has_suffix (schema, "Tensor indices)"));
+                 g_str_has_suffix (schema, "Tensor indices)") || g_str_has_suffix (schema, "-> ()"));
 }
 
 static void
@@ -121,6 +121,7 @@ check_access (const TsOpDesc *desc)
       g_autofree char *arg = NULL;
       g_autofree char *list = NULL;
       g_autofree char *joined = NULL;
+      g_autofree char *written = NULL;
       gboolean found = FALSE;
 
       if (i >= n_slots)
@@ -132,9 +133,10 @@ check_access (const TsOpDesc *desc)
       arg = g_strconcat ("Tensor ", desc->args[i], NULL);
       list = g_strconcat ("Tensor?[] ", desc->args[i], NULL);  /* index's indices */
       joined = g_strconcat ("Tensor[] ", desc->args[i], NULL);  /* cat's tensors */
+      written = g_strconcat ("!) ", desc->args[i], NULL);      /* Tensor(b!) found_inf */
       for (guint k = 0; k < G_N_ELEMENTS (schemas); k++)
         found |= schemas[k] != NULL && (strstr (schemas[k], arg) != NULL || strstr (schemas[k], list) != NULL ||
-                                        strstr (schemas[k], joined) != NULL);
+                                        strstr (schemas[k], joined) != NULL || strstr (schemas[k], written) != NULL);
       g_assert_true (found);
     }
 }
@@ -233,6 +235,20 @@ test_op_missing_formulas (void)
   g_print ("# differentiable ops without a backward formula:%s\n", missing->str);
 }
 
+/* Autocast casts floating operands: an op it touches computes over
+ * floats, so it is differentiable (PyTorch lists no other kind). */
+static void
+check_autocast (const TsOpDesc *desc)
+{
+  for (guint d = 0; d < TS_AUTOCAST_N_DEVICES; d++)
+    {
+      g_assert_cmpint (desc->autocast[d], >=, TS_AUTOCAST_NONE);
+      g_assert_cmpint (desc->autocast[d], <=, TS_AUTOCAST_PROMOTE);
+      if (desc->autocast[d] != TS_AUTOCAST_NONE)
+        g_assert_true (desc->differentiable);
+    }
+}
+
 static void
 test_op_facets (gconstpointer data)
 {
@@ -246,6 +262,7 @@ test_op_facets (gconstpointer data)
   check_python (desc);
   check_cuda (desc);
   check_backward (desc);
+  check_autocast (desc);
 }
 
 /* Distinct ops have distinct Python slots and kernel codes, and the ops a

@@ -10,7 +10,10 @@
  * tests/workloads/trace/indexing.py, that indexing's ops and nonzero's
  * wait are on the timeline; from tests/workloads/trace/attention.py, that
  * composite ops (scaled_dot_product_attention, lstm) are spans holding
- * their ops, at the user's line.
+ * their ops, at the user's line; from tests/workloads/trace/amp.py, that
+ * autocast's casts, GradScaler's kernels and its one wait are there; from
+ * tests/workloads/trace/spin.py, that torch.cuda._sleep keeps a stream
+ * busy.
  */
 
 #include <glib.h>
@@ -256,6 +259,69 @@ test_attention (void)
   assert_span_holds (recorder, "aten::lstm", "aten::sigmoid", 5);
 }
 
+/* The kernel @name launched from @line, on device 0's default stream. */
+static void
+assert_kernel_at (TsRecorder *recorder,
+                  const char *name,
+                  guint       line)
+{
+  TsApiCallRecord api;
+  TsKernelRecord kernel;
+  gboolean found = FALSE;
+
+  g_assert_true (find_api (recorder, name, &api));
+  g_assert_cmpuint (api.loc.line, ==, line);
+  for (gsize i = 0; i < ts_recorder_get_count (recorder, TS_RECORD_KERNEL); i++)
+    {
+      g_assert_true (ts_recorder_get (recorder, TS_RECORD_KERNEL, i, &kernel));
+      if (kernel.correlation != api.correlation)
+        continue;
+      found = TRUE;
+      g_assert_cmpstr (ts_recorder_lookup (recorder, kernel.name), ==, name);
+      g_assert_cmpuint (kernel.stream, ==, 0);
+    }
+  g_assert_true (found);
+}
+
+/* Mixed precision (docs/amp.md): autocast's casts and GradScaler's kernels
+ * are launches at the user's lines, and step() waits for found_inf. */
+static void
+test_amp (void)
+{
+  g_autoptr(TsRecorder) recorder = run_script ("amp.py", NULL, 0);
+  TsApiCallRecord api;
+  guint n_waits = 0;
+
+  /* the weight's cast, inside PyTorch's spans */
+  g_assert_true (find_api (recorder, "aten::to", &api));
+  g_assert_cmpuint (api.loc.line, ==, 7);
+  g_assert_true (find_api (recorder, "aten::_to_copy", &api));
+  g_assert_cmpuint (api.loc.line, ==, 7);
+  assert_kernel_at (recorder, "aten::mm", 7);
+  assert_kernel_at (recorder, "aten::_amp_foreach_non_finite_check_and_unscale_", 9);
+  assert_kernel_at (recorder, "aten::_amp_update_scale_", 10);
+  for (gsize i = 0; i < ts_recorder_get_count (recorder, TS_RECORD_MEMCPY); i++)
+    {
+      TsMemcpyRecord copy;
+
+      g_assert_true (ts_recorder_get (recorder, TS_RECORD_MEMCPY, i, &copy));
+      for (gsize j = 0; j < ts_recorder_get_count (recorder, TS_RECORD_API_CALL); j++)
+        {
+          g_assert_true (ts_recorder_get (recorder, TS_RECORD_API_CALL, j, &api));
+          if (api.correlation != copy.correlation || !g_str_equal (ts_recorder_lookup (recorder, api.name), "aten::copy_"))
+            continue;
+          /* the weight's float16 copy at line 7; found_inf's, which the
+           * host waits for, at line 9 */
+          if (copy.kind == TS_COPY_DEVICE_TO_HOST && api.loc.line == 9)
+            {
+              g_assert_cmpint (api.end, >=, copy.end);
+              n_waits++;
+            }
+        }
+    }
+  g_assert_cmpuint (n_waits, ==, 1);
+}
+
 static void
 test_raise (void)
 {
@@ -332,6 +398,7 @@ main (int   argc,
   g_test_add_func ("/workload-trace/indexing", test_indexing);
   g_test_add_func ("/workload-trace/spin", test_spin);
   g_test_add_func ("/workload-trace/attention", test_attention);
+  g_test_add_func ("/workload-trace/amp", test_amp);
   g_test_add_func ("/workload-trace/raise", test_raise);
   g_test_add_func ("/workload-trace/exit", test_exit);
   g_test_add_func ("/workload-trace/sigterm", test_sigterm);

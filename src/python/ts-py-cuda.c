@@ -1130,7 +1130,8 @@ ts_py_init_module (void)
       !ts_py_sanitizer_register (module) || !ts_py_grad_register (module) || !ts_py_trace_register (module) ||
       !ts_py_print_register (module) ||
       !ts_py_autograd_register (module) || !ts_py_numpy_register (module) ||
-      !ts_py_index_register (module) || !ts_py_shape_register (module))
+      !ts_py_index_register (module) || !ts_py_shape_register (module) ||
+      !ts_py_amp_register (module))
     {
       Py_DECREF (module);
       return NULL;

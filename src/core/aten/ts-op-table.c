@@ -53,6 +53,7 @@ G_STATIC_ASSERT (TS_CUDA_MAX_DIMS <= TS_MAX_DIMS);
 #define ARITY_SORT         1
 #define ARITY_SCAN         1
 #define ARITY_SCATTER      2
+#define ARITY_AMP          2
 
 #define COST_ELEMENTWISE(c) .cost = TS_OP_COST_ELEMENTWISE, .flops = (c)
 #define COST_FAMILY(c)      .cost = TS_OP_COST_##c
@@ -78,15 +79,20 @@ G_STATIC_ASSERT (TS_CUDA_MAX_DIMS <= TS_MAX_DIMS);
 #define GRAD(formula, SAVES, node, node_scalar, node_reversed) \
   .differentiable = TRUE, .backward = ts_backward_##formula, .saves = TS_OP_SAVE_##SAVES, \
   .grad_names = { node, node_scalar, node_reversed }
+
+/* The AUTOCAST column: the policy per device type (TsAutocastDevice) */
+#define AUTOCAST(cuda_, cpu_) \
+  .autocast = { [TS_AUTOCAST_CUDA] = TS_AUTOCAST_##cuda_, [TS_AUTOCAST_CPU] = TS_AUTOCAST_##cpu_ }
 #define COST_SOFTMAX        COST_FAMILY
 #define COST_SHAPE          COST_FAMILY
 #define COST_SORT           COST_FAMILY
 #define COST_SCAN           COST_FAMILY
 #define COST_SCATTER        COST_FAMILY
+#define COST_AMP            COST_FAMILY
 
 const TsOpDesc ts_op_table[TS_N_OPS] = {
 #define TS_OP(ID, FAMILY, name_, RULE, KERNEL, COST, CUDA, PY, functional_, inplace_, over_dims_, arg0, arg1, \
-              BACKWARD)                                                                               \
+              BACKWARD, AUTOCAST_)                                                                    \
   [TS_OP_##ID] = {                                                                                          \
     .id = TS_OP_##ID,                                                                                       \
     .family = TS_OP_FAMILY_##FAMILY,                                                                        \
@@ -103,6 +109,7 @@ const TsOpDesc ts_op_table[TS_N_OPS] = {
     .over_dims = over_dims_,                                                                                \
     .args = { arg0, arg1 },                                                                                 \
     BACKWARD,                                                                                               \
+    AUTOCAST_,                                                                                              \
   },
 #include "ts-op-list.def"
 };

@@ -49,6 +49,7 @@ typedef enum
   TS_OP_FAMILY_SORT,
   TS_OP_FAMILY_SCAN,
   TS_OP_FAMILY_SCATTER,
+  TS_OP_FAMILY_AMP,          /* GradScaler's kernels (ts-ops-amp.c) */
   TS_OP_N_FAMILIES
 } TsOpFamily;
 
@@ -102,6 +103,25 @@ typedef enum
 
 typedef struct _TsOpDesc TsOpDesc;
 
+/* The device types autocast keeps a state for (torch.autocast's
+ * device_type), which index TsOpDesc.autocast. */
+typedef enum
+{
+  TS_AUTOCAST_CUDA,
+  TS_AUTOCAST_CPU,
+  TS_AUTOCAST_N_DEVICES
+} TsAutocastDevice;
+
+/* An op's cast policy inside an autocast region (the AUTOCAST column,
+ * PyTorch's CastPolicy): what its floating operands become. */
+typedef enum
+{
+  TS_AUTOCAST_NONE = 0,   /* run as called */
+  TS_AUTOCAST_LOWER,      /* the region's dtype: float16 or bfloat16 */
+  TS_AUTOCAST_FP32,       /* float32 */
+  TS_AUTOCAST_PROMOTE,    /* the widest of the operands' floating dtypes */
+} TsAutocastPolicy;
+
 /* What an op's node saves for its formula (the BACKWARD column): SELF and
  * OTHER are the op's tensor inputs, RESULT its output. CROSS saves self
  * when other requires grad and other when self does (mul, mm), as
@@ -149,6 +169,8 @@ struct _TsOpDesc
   TsBackwardFn   backward;
   TsOpSave       saves;
   const char    *grad_names[3];  /* by TsOpGradForm */
+  /* the AUTOCAST column, by TsAutocastDevice */
+  TsAutocastPolicy autocast[TS_AUTOCAST_N_DEVICES];
 };
 
 extern const TsOpDesc ts_op_table[TS_N_OPS];

@@ -35,6 +35,10 @@ void      ts_op_job_set      (TsOpJob        *job,
 void      ts_op_job_set_output (TsOpJob      *job,
                                 guint         slot,
                                 TsTensor     *tensor);
+/* two doubles besides (GradScaler's factors) */
+void      ts_op_job_set_factors (TsOpJob     *job,
+                                 double       p0,
+                                 double       p1);
 /* the family's arguments: an integer, a dim, and a mask of dims or flags */
 void      ts_op_job_set_args (TsOpJob        *job,
                               gint64          arg,
@@ -45,6 +49,7 @@ typedef struct
   gint64  arg;
   int     dim;
   guint64 mask;
+  double  p0, p1;   /* ts_op_job_set_factors */
 } TsOpJobArgs;
 
 /* What a family's CPU entry reads: the views of the job's four slots
@@ -91,6 +96,9 @@ gboolean  ts_ops_sort_job     (TsOpJob              *job,
 gboolean  ts_ops_scan_job     (TsOpJob              *job,
                                GError              **error);
 gboolean  ts_ops_scatter_job  (TsOpJob              *job,
+                               GError              **error);
+/* The AMP family (ts-ops-amp.c) */
+gboolean  ts_ops_amp_job      (TsOpJob              *job,
                                GError              **error);
 /* the device function of families without device kernels (the host
  * fallback runs them) */

@@ -12,6 +12,8 @@
 
 #include "config.h"
 
+#include "ts-autocast.h"
+
 #include <math.h>
 #include <string.h>
 
@@ -131,8 +133,14 @@ ts_ops_scan (TsOpId      id,
              TsTensor   *out,
              GError    **error)
 {
+  g_auto(TsAutocastScope) scope = { { NULL } };
+
   g_return_val_if_fail (self != NULL, NULL);
 
+  /* autocast: functional calls without an explicit dtype */
+  if (out == NULL && dtype == TS_DTYPE_UNDEFINED &&
+      !ts_autocast_operands (ts_op_get (id), &scope, &self, NULL, error))
+    return NULL;
   if (!ts_tensor_wrap_dim (self->ndim, &dim, error))
     return NULL;
   if (dtype == TS_DTYPE_UNDEFINED)

@@ -21,6 +21,7 @@
 
 #include <string.h>
 
+#include "ts-autocast.h"
 #include "ts-autograd-formulas.h"
 #include "ts-device-assert.h"
 #include "ts-op-access.h"
@@ -623,14 +624,14 @@ same_layout (const TsTensor *a,
          memcmp (a->shape, b->shape, a->ndim * sizeof (gint64)) == 0;
 }
 
-TsTensor *
-ts_ops_binary (TsBinaryOp       op,
-               TsTensor        *a,
-               TsTensor        *b,
-               const TsScalar  *scalar,
-               gboolean         reverse,
-               TsTensor        *out,
-               GError         **error)
+static TsTensor *
+binary_impl (TsBinaryOp       op,
+             TsTensor        *a,
+             TsTensor        *b,
+             const TsScalar  *scalar,
+             gboolean         reverse,
+             TsTensor        *out,
+             GError         **error)
 {
   TsTensor *operands[3] = { a, b, out };
   TsTensor *inputs[2] = { a, b };
@@ -771,6 +772,25 @@ ts_ops_binary (TsBinaryOp       op,
   return out;
 }
 
+/* Autocast (ts-autocast.c) casts a functional call's operands first: an
+ * in-place or out= form runs as called, as PyTorch registers only the
+ * functional overloads with autocast. */
+TsTensor *
+ts_ops_binary (TsBinaryOp       op,
+               TsTensor        *a,
+               TsTensor        *b,
+               const TsScalar  *scalar,
+               gboolean         reverse,
+               TsTensor        *out,
+               GError         **error)
+{
+  g_auto(TsAutocastScope) scope = { { NULL } };
+
+  if (out == NULL && !ts_autocast_operands (ts_op_for_binary (op), &scope, &a, &b, error))
+    return NULL;
+  return binary_impl (op, a, b, scalar, reverse, out, error);
+}
+
 /* Unary ------------------------------------------------------------------ */
 
 static gboolean
@@ -794,11 +814,11 @@ ts_ops_unary (TsUnaryOp   op,
 
 /* @out (a itself for the in-place form, or out=) must have a's shape
  * and a dtype the result casts to. */
-TsTensor *
-ts_ops_unary_out (TsUnaryOp   op,
-                  TsTensor   *a,
-                  TsTensor   *out,
-                  GError    **error)
+static TsTensor *
+unary_impl (TsUnaryOp   op,
+            TsTensor   *a,
+            TsTensor   *out,
+            GError    **error)
 {
   TsTensor *operands[2] = { a, out };
   TsDevice device;
@@ -853,6 +873,19 @@ ts_ops_unary_out (TsUnaryOp   op,
     }
   ts_autograd_record_op (ts_op_for_unary (op), TS_OP_GRAD_TENSOR, &a, 1, out, NULL);
   return out;
+}
+
+TsTensor *
+ts_ops_unary_out (TsUnaryOp   op,
+                  TsTensor   *a,
+                  TsTensor   *out,
+                  GError    **error)
+{
+  g_auto(TsAutocastScope) scope = { { NULL } };
+
+  if (out == NULL && !ts_autocast_operands (ts_op_for_unary (op), &scope, &a, NULL, error))
+    return NULL;
+  return unary_impl (op, a, out, error);
 }
 
 /* Fill and copy ----------------------------------------------------------- */
@@ -1233,6 +1266,10 @@ ts_ops_reduce (TsOpId      id,
   TsTensor *out;
   Job *job;
 
+  /* autocast's float32 reductions read the half input as they go; an
+   * explicit dtype is the caller's choice, which autocast leaves */
+  if (dtype == TS_DTYPE_UNDEFINED)
+    dtype = ts_autocast_opt_dtype (desc, self);
   if (dtype == TS_DTYPE_UNDEFINED && !ts_reduce_result_dtype (desc->kernel, self->dtype, &dtype, error))
     {
       kernel_error (error);
@@ -1320,10 +1357,21 @@ ts_ops_softmax (TsTensor  *self,
                 gboolean   log,
                 GError   **error)
 {
+  const TsOpDesc *desc = ts_op_get (log ? TS_OP_LOG_SOFTMAX : TS_OP_SOFTMAX);
+  g_auto(TsAutocastScope) scope = { { NULL } };
+  TsDType result = ts_autocast_opt_dtype (desc, self);
   TsView vin, vout;
   TsTensor *out;
   Job *job;
 
+  /* autocast's float32 softmax reads a CUDA float16 input as it goes
+   * (PyTorch's half_to_float kernel); other inputs are cast first */
+  if (result == TS_DTYPE_UNDEFINED || !ts_tensor_is_cuda (self) || self->dtype != TS_DTYPE_FLOAT16)
+    {
+      result = TS_DTYPE_UNDEFINED;
+      if (!ts_autocast_operands (desc, &scope, &self, NULL, error))
+        return NULL;
+    }
   if (!ts_tensor_wrap_dim (self->ndim, &dim, error))
     return NULL;
   if (!ts_softmax_check (self->dtype, self->ndim == 0 || dim == (int) self->ndim - 1, log, error))
@@ -1331,10 +1379,11 @@ ts_ops_softmax (TsTensor  *self,
       kernel_error (error);
       return NULL;
     }
-  out = ts_tensor_new_empty (ts_tensor_get_device (self), self->dtype, self->ndim, self->shape, FALSE, error);
+  out = ts_tensor_new_empty (ts_tensor_get_device (self), result != TS_DTYPE_UNDEFINED ? result : self->dtype,
+                             self->ndim, self->shape, FALSE, error);
   if (out == NULL)
     return NULL;
-  job = job_new (ts_op_get (log ? TS_OP_LOG_SOFTMAX : TS_OP_SOFTMAX));
+  job = job_new (desc);
   job->dims[0] = dim;
   job_set (job, 0, out);
   job_set (job, 1, self);
@@ -1349,8 +1398,7 @@ ts_ops_softmax (TsTensor  *self,
     /* the formula reduces over the softmax's dim */
     TsOpGradAttrs grad = { .dims = { dim }, .n_dims = 1 };
 
-    ts_autograd_record_op (ts_op_get (log ? TS_OP_LOG_SOFTMAX : TS_OP_SOFTMAX), TS_OP_GRAD_TENSOR,
-                           &self, 1, out, &grad);
+    ts_autograd_record_op (desc, TS_OP_GRAD_TENSOR, &self, 1, out, &grad);
   }
   return out;
 }
@@ -1597,10 +1645,10 @@ matmul_batched (TsTensor  *a,
   return out;
 }
 
-TsTensor *
-ts_ops_matmul (TsTensor  *a,
-               TsTensor  *b,
-               GError   **error)
+static TsTensor *
+matmul_impl (TsTensor  *a,
+             TsTensor  *b,
+             GError   **error)
 {
   TsTensor *operands[2] = { a, b };
   TsDevice device;
@@ -1680,6 +1728,18 @@ ts_ops_matmul (TsTensor  *a,
     ts_autograd_record_op (ts_op_get (TS_OP_MM), TS_OP_GRAD_TENSOR, operands, 2, out, &grad);
   }
   return out;
+}
+
+TsTensor *
+ts_ops_matmul (TsTensor  *a,
+               TsTensor  *b,
+               GError   **error)
+{
+  g_auto(TsAutocastScope) scope = { { NULL } };
+
+  if (!ts_autocast_operands (ts_op_get (TS_OP_MM), &scope, &a, &b, error))
+    return NULL;
+  return matmul_impl (a, b, error);
 }
 
 /* Indexing --------------------------------------------------------------- */
@@ -3276,6 +3336,17 @@ ts_op_job_unpack (const TsOpJob *job,
   args->arg = job->scalar.ivalue;
   args->dim = job->dims[0];
   args->mask = job->dim_mask;
+  args->p0 = job->p0;
+  args->p1 = job->p1;
+}
+
+void
+ts_op_job_set_factors (TsOpJob *job,
+                       double   p0,
+                       double   p1)
+{
+  job->p0 = p0;
+  job->p1 = p1;
 }
 
 void
@@ -3322,6 +3393,7 @@ static const struct
   [TS_OP_FAMILY_SORT] = { ts_ops_sort_job, ts_ops_host_device },
   [TS_OP_FAMILY_SCAN] = { ts_ops_scan_job, ts_ops_host_device },
   [TS_OP_FAMILY_SCATTER] = { ts_ops_scatter_job, ts_ops_host_device },
+  [TS_OP_FAMILY_AMP] = { ts_ops_amp_job, ts_ops_host_device },
 };
 
 static gboolean

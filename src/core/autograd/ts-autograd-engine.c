@@ -18,6 +18,7 @@
 
 #include <string.h>
 
+#include "ts-autocast.h"
 #include "ts-autograd-formulas.h"
 #include "ts-autograd-private.h"
 #include "ts-ops.h"
@@ -864,7 +865,7 @@ execute (TsTensor *const  *roots,
   g_autofree gboolean *exclusive = g_new0 (gboolean, MAX (n_roots, 1));
   TsTensor **root_grads;
   TsGradEdge *root_edges = NULL, *input_edges = NULL;
-  gboolean previous_mode, ok = FALSE;
+  gboolean previous_mode, previous_autocast, ok = FALSE;
   NodeTask *task;
 
   root_grads = make_root_grads (roots, n_roots, root_grads_in, exclusive, error);
@@ -897,6 +898,10 @@ execute (TsTensor *const  *roots,
     }
 
   previous_mode = ts_autograd_set_grad_enabled (create_graph);
+  /* backward ops run as their formulas call them: PyTorch runs a CUDA
+   * graph's backward on the device's engine thread, where autocast (a
+   * thread's state) is off */
+  previous_autocast = ts_autocast_set_excluded (TRUE);
 
   /* The graph root: the roots' gradients, made on the caller's current
    * streams, go to the roots' nodes. */
@@ -944,6 +949,7 @@ execute (TsTensor *const  *roots,
 
 restore:
   ts_autograd_set_grad_enabled (previous_mode);
+  ts_autocast_set_excluded (previous_autocast);
 out:
   ts_autograd_grads_free (root_grads, n_roots);
   edges_clear (root_edges, n_roots);

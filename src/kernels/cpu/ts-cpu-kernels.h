@@ -177,6 +177,7 @@ typedef enum
 #define TS_OP_ELEMENTWISE_SORT(b, u)
 #define TS_OP_ELEMENTWISE_SCAN(b, u)
 #define TS_OP_ELEMENTWISE_SCATTER(b, u)
+#define TS_OP_ELEMENTWISE_AMP(b, u)
 #define TS_OP_ENUM_ITEM(k)                    k,
 #define TS_OP_INIT(k, v)                      [k] = v,
 
@@ -442,6 +443,25 @@ gboolean ts_cpu_scan            (TsScanOp      op,
                                  const TsView *out,
                                  const TsView *indices,
                                  GError      **error);
+
+/* -- Mixed precision (GradScaler) ---------------------------------------- */
+
+/* _amp_foreach_non_finite_check_and_unscale_ over one gradient: @grad
+ * (floating) times @inv_scale (a float element) in place, and @found_inf
+ * (a float element) set to 1 when any element was inf or NaN. */
+gboolean ts_cpu_amp_unscale      (const TsView  *grad,
+                                  const TsView  *found_inf,
+                                  const TsView  *inv_scale,
+                                  GError       **error);
+/* _amp_update_scale_: @scale (float) backs off after an inf, or grows
+ * after @growth_interval good steps (@growth_tracker, int32, counts). */
+gboolean ts_cpu_amp_update_scale (const TsView  *scale,
+                                  const TsView  *growth_tracker,
+                                  const TsView  *found_inf,
+                                  double         growth_factor,
+                                  double         backoff_factor,
+                                  gint64         growth_interval,
+                                  GError       **error);
 
 /* -- Indexing ------------------------------------------------------------- */
 

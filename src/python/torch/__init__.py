@@ -409,6 +409,9 @@ class Tensor(_C.TensorBase, metaclass=_TensorType):
     def half(self):
         return self._to(None, float16, False, False)
 
+    def bfloat16(self):
+        return self._to(None, bfloat16, False, False)
+
     def long(self):
         return self._to(None, int64, False, False)
 
@@ -1056,9 +1059,15 @@ remainder = _with_scalar_self("remainder", Tensor.__rmod__)
 def _softmax(input, dim, dtype, log):
     """softmax and log_softmax (torch.*, Tensor.*, F.*): dtype= casts the
     input first, as PyTorch's does."""
-    if dtype is not None:
-        input = input.to(dtype)
-    return input._softmax(dim, log)
+    if dtype is None:
+        return input._softmax(dim, log)
+    input = input.to(dtype)
+    # an explicit dtype is the caller's: autocast leaves it (docs/amp.md)
+    excluded = _C._autocast_set_excluded(True)
+    try:
+        return input._softmax(dim, log)
+    finally:
+        _C._autocast_set_excluded(excluded)
 
 
 def softmax(input, dim, dtype=None):
@@ -1345,6 +1354,54 @@ _matmul._install()
 _reduce._install()
 _sort._install()
 
+# mixed precision (#16): autocast's state is the core's (docs/amp.md)
+from . import amp  # noqa: E402
+from .cuda import amp as _cuda_amp  # noqa: E402,F401
+from . import cpu  # noqa: E402,F401
+from .amp import autocast  # noqa: E402,F401
+
+
+def is_autocast_enabled():
+    return _C._autocast_is_enabled("cuda")
+
+
+def set_autocast_enabled(enabled):
+    _C._autocast_set_enabled("cuda", enabled)
+
+
+def get_autocast_gpu_dtype():
+    return _C._autocast_get_dtype("cuda")
+
+
+def set_autocast_gpu_dtype(dtype):
+    _C._autocast_set_dtype("cuda", dtype)
+
+
+def is_autocast_cpu_enabled():
+    return _C._autocast_is_enabled("cpu")
+
+
+def set_autocast_cpu_enabled(enabled):
+    _C._autocast_set_enabled("cpu", enabled)
+
+
+def get_autocast_cpu_dtype():
+    return _C._autocast_get_dtype("cpu")
+
+
+def set_autocast_cpu_dtype(dtype):
+    _C._autocast_set_dtype("cpu", dtype)
+
+
+is_autocast_cache_enabled = _C._autocast_is_cache_enabled
+set_autocast_cache_enabled = _C._autocast_set_cache_enabled
+clear_autocast_cache = _C._autocast_clear_cache
+autocast_increment_nesting = _C._autocast_increment_nesting
+autocast_decrement_nesting = _C._autocast_decrement_nesting
+# GradScaler's kernels, ops of the op table (ts-ops-amp.c)
+_amp_foreach_non_finite_check_and_unscale_ = _C._amp_foreach_non_finite_check_and_unscale_
+_amp_update_scale_ = _C._amp_update_scale_
+
 for _dt, _name in _LEGACY_NAMES.items():
     setattr(cuda, _name, _legacy_class(_dt, True))
 del _dt, _name
@@ -1360,7 +1417,7 @@ from .autograd import profiler as _autograd_profiler  # noqa: E402,F401
 
 # What PyTorch has and Tensorscope does not model yet says so by name.
 __getattr__ = _unmodeled.module_getattr(__name__)
-for _name in ("amp", "cuda.amp", "distributed", "jit", "fx", "onnx",
+for _name in ("distributed", "jit", "fx", "onnx",
               "linalg", "fft", "special", "distributions", "sparse", "func", "hub",
               "testing", "utils.checkpoint", "quantization", "ao", "export", "compiler",
               "multiprocessing", "library", "masked", "nested", "futures", "mps", "overrides"):

@@ -18,6 +18,7 @@ import sys as _sys
 import warnings as _warnings
 
 import torch as _torch
+from torch.amp.autocast_mode import autocast_policy
 
 _C = _torch._C
 
@@ -387,6 +388,8 @@ def index_put_(self, indices, values, accumulate=False):
     return self
 
 
+# autocast promotes the functional form (docs/amp.md)
+@autocast_policy(cuda="promote")
 def index_put(self, indices, values, accumulate=False):
     return index_put_(self.clone(), indices, values, accumulate)
 

@@ -6,6 +6,7 @@
 
 import torch
 from torch import Tensor
+from torch.amp.autocast_mode import autocast_policy
 from torch._reduce import _return_type
 from torch._shape import _SCALAR_NAMES, _fmt, _wrap_dim
 
@@ -115,6 +116,8 @@ def scatter(self, dim, index, src=None, *, value=None, reduce=None):
     return scatter_(self.clone(), dim, index, src, value=value, reduce=reduce)
 
 
+# autocast promotes the functional form (docs/amp.md)
+@autocast_policy(cuda="promote")
 def scatter_add(self, dim, index, src):
     return scatter_add_(self.clone(), dim, index, src)
 
@@ -184,6 +187,7 @@ def index_add(self, dim, index, source, *, alpha=1):
     return index_add_(self.clone(), dim, index, source, alpha=alpha)
 
 
+@autocast_policy(cpu="promote")
 def index_copy(self, dim, index, source):
     return index_copy_(self.clone(), dim, index, source)
 

@@ -2,8 +2,13 @@ import math
 
 import torch
 from torch import _unmodeled
+# the autocast policy of the compositions below (docs/amp.md), as PyTorch's
+# autocast_mode.cpp lists the ATen ops they stand for; its wrapper is one
+# more frame between a decorated function's warnings and the user's call
+from torch.amp.autocast_mode import autocast_policy
 
 
+@autocast_policy(cuda="lower", cpu="lower")
 def linear(input, weight, bias=None):
     out = input @ weight.t()
     if bias is not None:
@@ -114,6 +119,7 @@ def elu(input, alpha=1.0, inplace=False):
     return _inplace_result(input, out, inplace)
 
 
+@autocast_policy(cuda="fp32")
 def softplus(input, beta=1, threshold=20):
     bx = input * beta
     above = (bx > threshold).to(input.dtype)
@@ -135,6 +141,7 @@ def dropout(input, p=0.5, training=True, inplace=False):
     return _inplace_result(input, x * keep * (1.0 / (1 - p)), inplace)
 
 
+@autocast_policy(cuda="fp32")
 def layer_norm(input, normalized_shape, weight=None, bias=None, eps=1e-5):
     if isinstance(normalized_shape, int):
         normalized_shape = (normalized_shape,)
@@ -184,9 +191,10 @@ def _check_same_size(name, input, target):
         warnings.warn("Using a target size ({}) that is different to the input size ({}). "
                       "This will likely lead to incorrect results due to broadcasting. "
                       "Please ensure they have the same size.".format(target.size(), input.size()),
-                      stacklevel=3)
+                      stacklevel=4)
 
 
+@autocast_policy(cuda="fp32", cpu="fp32")
 def mse_loss(input, target, size_average=None, reduce=None, reduction="mean"):
     reduction = _legacy_reduction(size_average, reduce, reduction)
     _check_same_size("mse_loss", input, target)
@@ -194,12 +202,14 @@ def mse_loss(input, target, size_average=None, reduce=None, reduction="mean"):
     return _reduce(d * d, reduction)
 
 
+@autocast_policy(cuda="fp32", cpu="fp32")
 def l1_loss(input, target, size_average=None, reduce=None, reduction="mean"):
     reduction = _legacy_reduction(size_average, reduce, reduction)
     _check_same_size("l1_loss", input, target)
     return _reduce((input - target).abs(), reduction)
 
 
+@autocast_policy(cuda="fp32", cpu="fp32")
 def smooth_l1_loss(input, target, size_average=None, reduce=None, reduction="mean", beta=1.0):
     reduction = _legacy_reduction(size_average, reduce, reduction)
     _check_same_size("smooth_l1_loss", input, target)
@@ -213,6 +223,7 @@ def smooth_l1_loss(input, target, size_average=None, reduce=None, reduction="mea
     return _reduce(0.5 * m * m / beta + (d - m), reduction)
 
 
+@autocast_policy(cuda="fp32", cpu="fp32")
 def huber_loss(input, target, reduction="mean", delta=1.0):
     d = (input - target).abs()
     m = torch.minimum(d, torch.full_like(d, delta))
@@ -227,6 +238,7 @@ def _log_softmax(input, dim):
     return shifted - shifted.exp().sum(dim, keepdim=True).log()
 
 
+@autocast_policy(cuda="fp32", cpu="fp32")
 def nll_loss(input, target, weight=None, size_average=None, ignore_index=-100, reduce=None,
              reduction="mean"):
     reduction = _legacy_reduction(size_average, reduce, reduction)
@@ -260,6 +272,7 @@ def nll_loss(input, target, weight=None, size_average=None, ignore_index=-100, r
     return picked.sum() / onehot.sum()
 
 
+@autocast_policy(cuda="fp32", cpu="fp32")
 def cross_entropy(input, target, weight=None, size_average=None, ignore_index=-100, reduce=None,
                   reduction="mean", label_smoothing=0.0):
     reduction = _legacy_reduction(size_average, reduce, reduction)
@@ -306,6 +319,7 @@ def cross_entropy(input, target, weight=None, size_average=None, ignore_index=-1
     return (1 - label_smoothing) * nll + smooth_red * (label_smoothing / C)
 
 
+@autocast_policy(cuda="banned", cpu="fp32")
 def binary_cross_entropy(input, target, weight=None, size_average=None, reduce=None, reduction="mean"):
     reduction = _legacy_reduction(size_average, reduce, reduction)
     if tuple(target.shape) != tuple(input.shape):
@@ -319,6 +333,7 @@ def binary_cross_entropy(input, target, weight=None, size_average=None, reduce=N
     return _reduce(loss, reduction)
 
 
+@autocast_policy(cuda="fp32", cpu="fp32")
 def binary_cross_entropy_with_logits(input, target, weight=None, size_average=None, reduce=None,
                                      reduction="mean", pos_weight=None):
     reduction = _legacy_reduction(size_average, reduce, reduction)
@@ -337,6 +352,7 @@ def binary_cross_entropy_with_logits(input, target, weight=None, size_average=No
     return _reduce(loss, reduction)
 
 
+@autocast_policy(cuda="fp32", cpu="fp32")
 def kl_div(input, target, size_average=None, reduce=None, reduction="mean", log_target=False):
     reduction = _legacy_reduction(size_average, reduce, reduction)
     if reduction == "mean":
@@ -344,7 +360,7 @@ def kl_div(input, target, size_average=None, reduce=None, reduction="mean", log_
         warnings.warn("reduction: 'mean' divides the total loss by both the batch size and the support size."
                       "'batchmean' divides only by the batch size, and aligns with the KL div math definition."
                       "'mean' will be changed to behave the same as 'batchmean' in the next major release.",
-                      stacklevel=2)
+                      stacklevel=3)
     if log_target:
         loss = target.exp() * (target - input)
     else:
