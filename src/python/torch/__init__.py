@@ -330,10 +330,10 @@ class Tensor(_C.TensorBase, metaclass=_TensorType):
         return utils.hooks.RemovableHandle(lambda: self._remove_hook(hook_id))
 
     def untyped_storage(self):
-        return _UntypedStorage(self)
+        return storage.UntypedStorage._from_tensor(self)
 
     def storage(self):
-        return _UntypedStorage(self)
+        return storage.UntypedStorage._from_tensor(self)
 
     # moving
     def to(self, *args, **kwargs):
@@ -645,24 +645,6 @@ def _is_size(obj):
 def _is_data(obj):
     """The legacy constructors' one argument that is data, not a size."""
     return isinstance(obj, (list, tuple)) and not _is_size(obj) or _numpy.is_ndarray(obj)
-
-
-class _UntypedStorage:
-    def __init__(self, t):
-        self._t = t
-
-    def data_ptr(self):
-        return self._t._storage_ptr()
-
-    def nbytes(self):
-        return self._t._storage_nbytes()
-
-    def size(self):
-        return self._t._storage_nbytes()
-
-    @property
-    def device(self):
-        return self._t.device
 
 
 class return_types:
@@ -1344,6 +1326,9 @@ _shape._install()
 _matmul._install()
 _reduce._install()
 _sort._install()
+# torch.save / torch.load in PyTorch's format (#16)
+from . import storage, _utils, _tensor, serialization  # noqa: E402
+from .serialization import save, load  # noqa: E402,F401
 
 for _dt, _name in _LEGACY_NAMES.items():
     setattr(cuda, _name, _legacy_class(_dt, True))
