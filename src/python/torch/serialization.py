@@ -89,16 +89,19 @@ class _ZipWriter:
         pad = -start % _ALIGNMENT
         extra = b"FB" + struct.pack("<H", pad) + b"Z" * pad
         crc = zlib.crc32(data)
-        self._entries.append((name, crc, size, self._offset))
-        self._write(struct.pack("<IHHHHHIIIHH", 0x04034B50, 0, 0x0808, 0, 0, 0, 0, 0, 0, len(name), len(extra)))
+        # miniz writes an empty record without the data descriptor
+        flags = 0x0808 if size else 0x0800
+        self._entries.append((name, flags, crc, size, self._offset))
+        self._write(struct.pack("<IHHHHHIIIHH", 0x04034B50, 0, flags, 0, 0, 0, 0, 0, 0, len(name), len(extra)))
         self._write(name + extra)
-        self._write(data)
-        self._write(struct.pack("<IIII", 0x08074B50, crc, size, size))
+        if size:
+            self._write(data)
+            self._write(struct.pack("<IIII", 0x08074B50, crc, size, size))
 
     def finish(self):
         cd_offset = self._offset
-        for name, crc, size, offset in self._entries:
-            self._write(struct.pack("<IHHHHHHIIIHHHHHII", 0x02014B50, 0, 0, 0x0808, 0, 0, 0, crc, size, size,
+        for name, flags, crc, size, offset in self._entries:
+            self._write(struct.pack("<IHHHHHHIIIHHHHHII", 0x02014B50, 0, 0, flags, 0, 0, 0, crc, size, size,
                                     len(name), 0, 0, 0, 0, 0, offset) + name)
         cd_size = self._offset - cd_offset
         n = len(self._entries)

@@ -57,6 +57,8 @@ class _IncompatibleKeys:
 
 
 class Module:
+    _version = 1
+
     def __init__(self, *args, **kwargs):
         object.__setattr__(self, "training", True)
         object.__setattr__(self, "_parameters", OrderedDict())
@@ -378,6 +380,11 @@ class Module:
             keep_vars = args[2] if len(args) > 2 else keep_vars
         if destination is None:
             destination = OrderedDict()
+            destination._metadata = OrderedDict()
+        # each module's version, by prefix: torch.save writes it and
+        # load_state_dict hands it to _load_from_state_dict, as in PyTorch
+        if hasattr(destination, "_metadata"):
+            destination._metadata[prefix[:-1]] = dict(version=self._version)
         self._save_to_state_dict(destination, prefix, keep_vars)
         for name, m in self._modules.items():
             if m is not None:
