@@ -19,6 +19,7 @@ execution comes from); unlike PyTorch's own opcode interpreter it does not
 also restrict BUILD and APPEND to the types PyTorch lists.
 """
 
+import _compat_pickle
 import functools
 import io
 import os
@@ -503,6 +504,11 @@ class _WeightsOnlyUnpickler(pickle.Unpickler):
     else can be called or built, so nothing else runs."""
 
     def find_class(self, module, name):
+        # protocol 2 names Python 2's modules (__builtin__.set)
+        if (module, name) in _compat_pickle.NAME_MAPPING:
+            module, name = _compat_pickle.NAME_MAPPING[(module, name)]
+        elif module in _compat_pickle.IMPORT_MAPPING:
+            module = _compat_pickle.IMPORT_MAPPING[module]
         full_path = module + "." + name
         if module in _blocklisted_modules:
             raise pickle.UnpicklingError("Trying to load unsupported GLOBAL %s whose module %s is blocked."
