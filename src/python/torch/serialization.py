@@ -127,7 +127,7 @@ def location_tag(storage):
         return "cpu"
     if storage.device.type == "cuda":
         return "cuda:" + str(storage.device.index)
-    raise RuntimeError("don't know how to determine data location of " + type(storage).__qualname__)
+    raise RuntimeError("don't know how to determine data location of " + "torch.storage." + type(storage).__qualname__)
 
 
 def _refuse(obj):
@@ -331,7 +331,7 @@ def default_restore_location(storage, location):
     if location.startswith("cuda"):
         return storage.cuda(validate_cuda_device(location))
     raise RuntimeError("don't know how to restore data location of %s (tagged with %s)"
-                       % (type(storage).__qualname__, location))
+                       % ("torch.storage." + type(storage).__qualname__, location))
 
 
 def _restore_location(map_location):
