@@ -61,6 +61,8 @@ class StorageType:
     def __str__(self):
         return "StorageType(dtype=%s)" % self.dtype
 
+    __repr__ = __str__
+
 
 # Writing --------------------------------------------------------------------
 
@@ -285,6 +287,8 @@ class _ZipReader:
             raise RuntimeError("PytorchStreamReader: record %s holds %d bytes, more than the %d expected"
                                % (name, info.file_size, limit))
         f = self._stream
+        if info.header_offset < 0:
+            raise RuntimeError("PytorchStreamReader failed reading file %s: bad local header offset" % name)
         f.seek(info.header_offset)
         header = f.read(30)
         if len(header) != 30 or header[:4] != b"PK\x03\x04":
