@@ -1329,6 +1329,8 @@ _sort._install()
 # torch.save / torch.load in PyTorch's format (#16)
 from . import storage, _utils, _tensor, serialization  # noqa: E402
 from .serialization import save, load  # noqa: E402,F401
+from ._compile import compile  # noqa: E402,F401
+from . import jit  # noqa: E402,F401
 
 for _dt, _name in _LEGACY_NAMES.items():
     setattr(cuda, _name, _legacy_class(_dt, True))
@@ -1338,7 +1340,7 @@ OutOfMemoryError = _C.OutOfMemoryError
 
 # What PyTorch has and Tensorscope does not model yet says so by name.
 __getattr__ = _unmodeled.module_getattr(__name__)
-for _name in ("amp", "cuda.amp", "distributed", "jit", "fx", "onnx",
+for _name in ("amp", "cuda.amp", "distributed", "fx", "onnx",
               "linalg", "fft", "special", "profiler", "distributions", "sparse", "func", "hub",
               "testing", "utils.checkpoint", "quantization", "ao", "export", "compiler",
               "multiprocessing", "library", "masked", "nested", "futures", "mps", "overrides"):

@@ -391,6 +391,10 @@ class Module:
                 m.state_dict(destination=destination, prefix=prefix + name + ".", keep_vars=keep_vars)
         return destination
 
+    def compile(self, *args, **kwargs):
+        # PyTorch compiles the module's call in place; it runs eagerly here
+        torch.compile(self, *args, **kwargs)
+
     def _load_from_state_dict(self, state_dict, prefix, strict, missing_keys, unexpected_keys, error_msgs):
         persistent = {k: v for k, v in self._buffers.items() if k not in self._non_persistent_buffers_set}
         local = {k: v for k, v in list(self._parameters.items()) + list(persistent.items()) if v is not None}
