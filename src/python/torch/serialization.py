@@ -259,6 +259,10 @@ class _ZipReader:
         prefix = first[:first.index("/") + 1]
         self._records = {i.filename[len(prefix):]: i for i in infos if i.filename.startswith(prefix)}
         self._check_version()
+        # PyTorch 2 says which byte order the storages are in
+        if self.has_record("byteorder") and self.get_record("byteorder", 16) != b"little":
+            raise _unmodeled.unsupported("torch.load of storages in byte order %r" % self.get_record("byteorder", 16),
+                                         "only little-endian files are read")
 
     def _check_version(self):
         name = ".data/version" if ".data/version" in self._records else "version"

@@ -64,6 +64,10 @@ def one(pid=("storage", fs, "0", "cpu", 6), data=floats, version=b"3\n", **view)
 
 
 print("good", load(good)["b"].tolist(), load(one()).tolist())
+# what PyTorch 2 writes beside: the byte order, .data/version, .format_version
+print("pytorch 2", load(archive({"data.pkl": tensor_pickle(("storage", fs, "0", "cpu", 6)), "byteorder": b"little",
+                                 ".format_version": b"1", ".storage_alignment": b"64", "data/0": floats,
+                                 ".data/version": b"3\n", ".data/serialization_id": b"123"})).tolist())
 cases = {
     "empty file": b"",
     "random bytes": bytes(range(7, 107)),
@@ -91,6 +95,8 @@ cases = {
     "not a storage type": one(pid=("storage", "FloatStorage", "0", "cpu", 6)),
     "key not a string": one(pid=("storage", fs, 0, "cpu", 6)),
     "data.pkl garbage": archive({"data.pkl": b"\x80\x02garbage", "version": b"3\n"}),
+    "big-endian": archive({"data.pkl": tensor_pickle(("storage", fs, "0", "cpu", 6)), "byteorder": b"big",
+                           "data/0": floats, "version": b"3\n"}),
 }
 for name, data in cases.items():
     print(name, end=": ")

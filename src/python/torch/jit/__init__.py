@@ -21,16 +21,10 @@ def _refuse(name):
     return refuse
 
 
-script = _refuse("script")
-trace = _refuse("trace")
-trace_module = _refuse("trace_module")
-script_if_tracing = _refuse("script_if_tracing")
-freeze = _refuse("freeze")
-optimize_for_inference = _refuse("optimize_for_inference")
-save = _refuse("save")
-load = _refuse("load")
-fork = _refuse("fork")
-wait = _refuse("wait")
+for _name in ("script", "trace", "trace_module", "script_if_tracing", "freeze", "optimize_for_inference",
+              "save", "load", "fork", "wait"):
+    globals()[_name] = _refuse(_name)
+del _name
 
 
 class ScriptModule(torch.nn.Module):
