@@ -14,9 +14,9 @@ each record and zip64 end records), so files go both ways.
 torch.load follows PyTorch >= 2.6: weights_only defaults to True, and that
 unpickler builds only tensors, containers, numbers, strings and the torch
 types a checkpoint holds, refusing any other global with PyTorch's message.
-It restricts what a pickle may name (the globals, which is where code
-execution comes from); unlike PyTorch's own opcode interpreter it does not
-also restrict BUILD and APPEND to the types PyTorch lists.
+Like PyTorch's, it is Python's unpickler with globals, REDUCE, NEWOBJ,
+BUILD and APPEND restricted (it also keeps the opcodes of protocols 3 to 5
+that build nothing, which PyTorch 2.6's own interpreter lacks).
 """
 
 import _compat_pickle
@@ -507,9 +507,40 @@ def _allowed_globals():
     return allowed
 
 
-class _WeightsOnlyUnpickler(pickle.Unpickler):
-    """pickle's Unpickler that may name only the allowed globals: nothing
-    else can be called or built, so nothing else runs."""
+def _is_allowed(obj):
+    return any(obj is v for table in (_allowed_globals(), _user_allowed_globals()) for v in table.values())
+
+
+class _WeightsOnlyUnpickler(pickle._Unpickler):
+    """Python's unpickler, restricted as PyTorch's weights_only one is: a
+    global must be allowed (the only way a pickle reaches code), REDUCE
+    calls and NEWOBJ builds only allowed globals, BUILD sets the state of
+    tensors, parameters, OrderedDicts and allowed classes only, APPEND
+    goes to lists only. Opcodes that build objects otherwise (INST, OBJ,
+    NEWOBJ_EX, the extension registry) are refused."""
+
+    dispatch = dict(pickle._Unpickler.dispatch)
+    for _op in (pickle.INST, pickle.OBJ, pickle.NEWOBJ_EX, pickle.EXT1, pickle.EXT2, pickle.EXT4):
+        del dispatch[_op[0]]
+    del _op
+
+    def load(self):
+        try:
+            return super().load()
+        except KeyError as err:
+            if err.args and isinstance(err.args[0], int):  # no handler for this opcode
+                raise pickle.UnpicklingError("Unsupported operand %d" % err.args[0]) from None
+            raise self._corrupt(err) from err
+        except (IndexError, struct.error, UnicodeDecodeError) as err:
+            raise self._corrupt(err) from err
+
+    @staticmethod
+    def _corrupt(err):
+        # what Python's C unpickler would say in one line, and PyTorch's says
+        return pickle.UnpicklingError(
+            "Failed to load pickle data (%s: %s); this usually means the input is corrupted or truncated, but it "
+            "can also be a genuine error raised while reconstructing an object. See the exception's __cause__ "
+            "for the original traceback." % (type(err).__name__, err))
 
     def find_class(self, module, name):
         # protocol 2 names Python 2's modules (__builtin__.set)
@@ -528,6 +559,58 @@ class _WeightsOnlyUnpickler(pickle.Unpickler):
             "Unsupported global: GLOBAL %s was not an allowed global by default. Please use "
             "`torch.serialization.add_safe_globals([%s])` or the `torch.serialization.safe_globals([%s])` "
             "context manager to allowlist this global if you trust this class/function." % (full_path, name, name))
+
+    def load_reduce(self):
+        args = self.stack.pop()
+        func = self.stack[-1]
+        if not _is_allowed(func):
+            raise pickle.UnpicklingError("Trying to call reduce for unrecognized function %s" % (func,))
+        self.stack[-1] = func(*args)
+    dispatch[pickle.REDUCE[0]] = load_reduce
+
+    def load_newobj(self):
+        args = self.stack.pop()
+        cls = self.stack.pop()
+        if cls is torch.nn.Parameter:
+            self.append(torch.nn.Parameter(*args))
+        elif _is_allowed(cls):
+            self.append(cls.__new__(cls, *args))
+        else:
+            raise pickle.UnpicklingError("Can only create new object for nn.Parameter or classes allowlisted via "
+                                         "`add_safe_globals` but got %s" % (cls,))
+    dispatch[pickle.NEWOBJ[0]] = load_newobj
+
+    def load_build(self):
+        state = self.stack.pop()
+        inst = self.stack[-1]
+        cls = type(inst)
+        if cls is OrderedDict:
+            inst.__dict__.update(state)
+        elif cls in (torch.Tensor, torch.nn.Parameter) or _is_allowed(cls):
+            if getattr(inst, "__setstate__", None) is not None:
+                inst.__setstate__(state)
+            else:
+                _utils._set_obj_state(inst, state)
+        else:
+            raise pickle.UnpicklingError("Can only build Tensor, Parameter, OrderedDict or types allowlisted via "
+                                         "`add_safe_globals`, but got %s" % (cls,))
+    dispatch[pickle.BUILD[0]] = load_build
+
+    def load_append(self):
+        item = self.stack.pop()
+        target = self.stack[-1]
+        if type(target) is not list:
+            raise pickle.UnpicklingError("Can only append to lists, but got %s" % (type(target),))
+        target.append(item)
+    dispatch[pickle.APPEND[0]] = load_append
+
+    def load_appends(self):
+        items = self.pop_mark()
+        target = self.stack[-1]
+        if type(target) is not list:
+            raise pickle.UnpicklingError("Can only extend lists, but got %s" % (type(target),))
+        target.extend(items)
+    dispatch[pickle.APPENDS[0]] = load_appends
 
 
 _UNSAFE_MESSAGE = ("Re-running `torch.load` with `weights_only` set to `False` will likely succeed, but it can "

@@ -105,6 +105,11 @@ for name, data in cases.items():
 # The same with weights_only: the errors of the unpickler come wrapped
 print("weights_only", end=": ")
 check(lambda: load(one(pid=("module", fs, "0", "cpu", 6))))
+# what only weights_only refuses: BUILD on a dict, APPEND to a dict, INST
+for name, pkl in (("build dict", b"\x80\x02}}b."), ("append to dict", b"\x80\x02}Na."),
+                  ("inst", b"\x80\x02(icollections\nOrderedDict\n.")):
+    print(name, end=": ")
+    check(lambda: load(archive({"data.pkl": pkl, "version": b"3\n"})))
 
 # Random damage: flipped bytes and cuts anywhere. Loads that survive give
 # tensors; everything else raises one of the exceptions a caller expects.
