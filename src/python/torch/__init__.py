@@ -1330,7 +1330,7 @@ _sort._install()
 from . import storage, _utils, _tensor, serialization  # noqa: E402
 from .serialization import save, load  # noqa: E402,F401
 from ._compile import compile  # noqa: E402,F401
-from . import jit  # noqa: E402,F401
+from . import jit, compiler  # noqa: E402,F401
 
 for _dt, _name in _LEGACY_NAMES.items():
     setattr(cuda, _name, _legacy_class(_dt, True))
@@ -1342,7 +1342,7 @@ OutOfMemoryError = _C.OutOfMemoryError
 __getattr__ = _unmodeled.module_getattr(__name__)
 for _name in ("amp", "cuda.amp", "distributed", "fx", "onnx",
               "linalg", "fft", "special", "profiler", "distributions", "sparse", "func", "hub",
-              "testing", "utils.checkpoint", "quantization", "ao", "export", "compiler",
+              "testing", "utils.checkpoint", "quantization", "ao", "export",
               "multiprocessing", "library", "masked", "nested", "futures", "mps", "overrides"):
     _unmodeled.skeleton("torch." + _name)
 del _name

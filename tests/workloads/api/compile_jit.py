@@ -49,3 +49,7 @@ class Net(torch.nn.Module):
 
 
 print(Net()(torch.zeros(2)).tolist(), Net().other(1))
+
+# torch.compiler, as an eager run answers it
+print(torch.compiler.is_compiling(), torch.compiler.disable(f) is f, torch.compiler.disable(recursive=False)(g) is g)
+check(lambda: torch.compiler.list_backends())
