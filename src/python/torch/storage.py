@@ -13,7 +13,31 @@ from torch import _C, _unmodeled
 __all__ = ["UntypedStorage", "TypedStorage"]
 
 
-class UntypedStorage:
+class _StorageBase:
+    """What both storage classes answer from the tensor they hold."""
+
+    def data_ptr(self):
+        return self._tensor()._storage_ptr()
+
+    def nbytes(self):
+        return self._tensor()._storage_nbytes()
+
+    def size(self):
+        return self.nbytes() // self.element_size()
+
+    def __len__(self):
+        return self.size()
+
+    @property
+    def device(self):
+        return self._tensor().device
+
+    @property
+    def is_cuda(self):
+        return self._tensor().is_cuda
+
+
+class UntypedStorage(_StorageBase):
     """torch.UntypedStorage: a run of bytes on one device."""
 
     def __init__(self, size=0, *, device=None):
@@ -40,28 +64,11 @@ class UntypedStorage:
     def _view(self, dtype, size, stride, offset):
         return _C._storage_view(self._t, dtype, tuple(size), tuple(stride), offset)
 
-    def data_ptr(self):
-        return self._t._storage_ptr()
-
-    def nbytes(self):
-        return self._t._storage_nbytes()
-
-    def size(self):
-        return self.nbytes()
-
-    def __len__(self):
-        return self.nbytes()
+    def _tensor(self):
+        return self._t
 
     def element_size(self):
         return 1
-
-    @property
-    def device(self):
-        return self._t.device
-
-    @property
-    def is_cuda(self):
-        return self._t.is_cuda
 
     def to(self, *, device=None, non_blocking=False):
         device = torch.device(device) if device is not None else self.device
@@ -93,7 +100,7 @@ class UntypedStorage:
         raise _unmodeled.unsupported("pickling a storage outside torch.save", "use torch.save")
 
 
-class TypedStorage:
+class TypedStorage(_StorageBase):
     """torch.storage.TypedStorage: an untyped storage read as elements of a
     dtype. PyTorch 2 deprecates it; its files still name it (FloatStorage)."""
 
@@ -109,28 +116,11 @@ class TypedStorage:
     def untyped(self):
         return self._untyped_storage
 
-    @property
-    def device(self):
-        return self._untyped_storage.device
-
-    @property
-    def is_cuda(self):
-        return self._untyped_storage.is_cuda
+    def _tensor(self):
+        return self._untyped_storage._t
 
     def element_size(self):
         return self.dtype.itemsize
-
-    def nbytes(self):
-        return self._untyped_storage.nbytes()
-
-    def size(self):
-        return self.nbytes() // self.element_size()
-
-    def __len__(self):
-        return self.size()
-
-    def data_ptr(self):
-        return self._untyped_storage.data_ptr()
 
     def _pickle_storage_type(self):
         return _DTYPE_TO_STORAGE[self.dtype]
