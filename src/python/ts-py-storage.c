@@ -126,8 +126,10 @@ parse_dims (PyObject *obj,
   return TRUE;
 }
 
-/* The bytes a view needs, NULL-free: FALSE when a number is negative or
- * the product overflows. */
+/* The bytes a view needs from the start of its storage (to the end of its
+ * last element) in *nbytes; FALSE when a number is negative, or the element
+ * count or the extent does not fit in 64 bits. An empty view needs its
+ * offset only. */
 static gboolean
 view_extent_bytes (guint         ndim,
                    const gint64 *shape,
@@ -137,19 +139,18 @@ view_extent_bytes (guint         ndim,
                    guint64      *nbytes)
 {
   guint64 last = 0;
+  guint64 numel = 1;
 
   if (offset < 0)
     return FALSE;
   for (guint d = 0; d < ndim; d++)
     {
-      if (shape[d] < 0 || strides[d] < 0)
+      if (shape[d] < 0 || strides[d] < 0 ||
+          __builtin_mul_overflow (numel, (guint64) shape[d], &numel) || numel > G_MAXINT64)
         return FALSE;
-      if (shape[d] == 0)
-        {
-          *nbytes = 0;
-          return TRUE;
-        }
     }
+  if (numel == 0)
+    return !__builtin_mul_overflow ((guint64) offset, (guint64) esize, nbytes);
   for (guint d = 0; d < ndim; d++)
     {
       guint64 step;

@@ -89,6 +89,8 @@ cases = {
     "negative stride": one(stride=(-1,)),
     "huge size": one(size=(2 ** 62, 2 ** 62), stride=(1, 1)),
     "17 dims": one(size=(1,) * 17, stride=(1,) * 17),
+    "2**80 elements": one(size=(2 ** 40, 2 ** 40), stride=(0, 0)),
+    "empty view far out": one(size=(0,), offset=2 ** 61),
     "bad location": one(pid=("storage", fs, "0", "tpu:0", 6)),
     "bad persistent id": one(pid=("module", fs, "0", "cpu", 6)),
     "short persistent id": one(pid=("storage", fs)),
