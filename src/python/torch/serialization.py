@@ -67,9 +67,12 @@ class StorageType:
 
 
 class _ZipWriter:
-    """PyTorch's PyTorchStreamWriter: stored records, each with a local
-    header padded so its data starts on a 64-byte boundary, a data
-    descriptor after it, then the central directory and zip64 end records."""
+    """PyTorch's PyTorchStreamWriter (miniz with zip64 on): stored records,
+    each with a local header padded so its data starts on a 64-byte
+    boundary and a data descriptor after its data, then the central
+    directory and zip64 end records. A record of 4 GiB or more, or one that
+    starts past 4 GiB, carries a zip64 extra field with its sizes or offset,
+    in its local header (before the padding) and in the central directory."""
 
     def __init__(self, stream, archive_name):
         self._stream = stream
@@ -84,27 +87,39 @@ class _ZipWriter:
     def write_record(self, name, data):
         name = self._prefix + name.encode("utf-8")
         size = len(data)
-        if size >= 0xFFFFFFFF or self._offset >= 0xFFFFFFFF:
-            raise _unmodeled.unsupported("torch.save of an archive past 4 GiB",
-                                         "the zip64 record headers are not written")
-        start = self._offset + 30 + len(name) + 4
+        big, far = size >= 0xFFFFFFFF, self._offset >= 0xFFFFFFFF
+        zip64 = self._zip64_extra(size if big else None, self._offset if far else None)
+        start = self._offset + 30 + len(name) + len(zip64) + 4
         pad = -start % _ALIGNMENT
-        extra = b"FB" + struct.pack("<H", pad) + b"Z" * pad
+        # the local header's copy has a compressed size of 0: miniz writes
+        # it before it has one
+        extra = self._zip64_extra(size if big else None, self._offset if far else None, 0) + \
+            b"FB" + struct.pack("<H", pad) + b"Z" * pad
         crc = zlib.crc32(data)
         # miniz writes an empty record without the data descriptor
         flags = 0x0808 if size else 0x0800
-        self._entries.append((name, flags, crc, size, self._offset))
+        self._entries.append((name, flags, crc, size, self._offset, zip64))
         self._write(struct.pack("<IHHHHHIIIHH", 0x04034B50, 0, flags, 0, 0, 0, 0, 0, 0, len(name), len(extra)))
         self._write(name + extra)
         if size:
             self._write(data)
-            self._write(struct.pack("<IIII", 0x08074B50, crc, size, size))
+            sizes = struct.pack("<QQ" if zip64 else "<II", size, size)
+            self._write(struct.pack("<II", 0x08074B50, crc) + sizes)
+
+    @staticmethod
+    def _zip64_extra(size, offset, compressed=None):
+        if size is None and offset is None:
+            return b""
+        fields = b"" if size is None else struct.pack("<QQ", size, size if compressed is None else compressed)
+        fields += b"" if offset is None else struct.pack("<Q", offset)
+        return struct.pack("<HH", 1, len(fields)) + fields
 
     def finish(self):
         cd_offset = self._offset
-        for name, flags, crc, size, offset in self._entries:
-            self._write(struct.pack("<IHHHHHHIIIHHHHHII", 0x02014B50, 0, 0, flags, 0, 0, 0, crc, size, size,
-                                    len(name), 0, 0, 0, 0, 0, offset) + name)
+        for name, flags, crc, size, offset, zip64 in self._entries:
+            size32 = min(size, 0xFFFFFFFF)
+            self._write(struct.pack("<IHHHHHHIIIHHHHHII", 0x02014B50, 0, 0, flags, 0, 0, 0, crc, size32, size32,
+                                    len(name), len(zip64), 0, 0, 0, 0, min(offset, 0xFFFFFFFF)) + name + zip64)
         cd_size = self._offset - cd_offset
         n = len(self._entries)
         eocd64 = self._offset
