@@ -6,10 +6,11 @@
  * torch.save writes whole storages, not tensors: the bytes a view does not
  * reach are written too, and views of one storage load back as views of
  * one storage. Python sees a storage through any tensor over it
- * (torch/storage.py); these functions read and make its bytes without a
- * Python object per element, and make views of it with any offset and
- * strides (Tensor.set_), bounds-checked because the numbers come from a
- * file.
+ * (torch/storage.py); these functions read its bytes without a Python
+ * object per element, and make views of it with any offset and strides
+ * (Tensor.set_), bounds-checked because the numbers come from a file.
+ * torch.load reads a record straight into a new storage's memory (the
+ * buffer of torch._C._host_buffer, ts-py-numpy.c).
  */
 
 #include "config.h"
@@ -72,29 +73,6 @@ py_storage_bytes (PyObject *module,
   if (host == NULL)
     return ts_py_set_error (error);
   return PyBytes_FromStringAndSize ((const char *) ts_tensor_data (host), (Py_ssize_t) host->storage->nbytes);
-}
-
-/* _storage_from_bytes(data): a new CPU storage holding a copy of data (any
- * buffer), as a one-dimensional uint8 tensor over all of it. */
-static PyObject *
-py_storage_from_bytes (PyObject *module,
-                       PyObject *arg)
-{
-  Py_buffer view;
-  GError *error = NULL;
-  gint64 shape;
-  TsTensor *t;
-
-  if (PyObject_GetBuffer (arg, &view, PyBUF_SIMPLE) < 0)
-    return NULL;
-  shape = view.len;
-  t = ts_tensor_new_empty (TS_DEVICE_CPU_VALUE, TS_DTYPE_UINT8, 1, &shape, FALSE, &error);
-  if (t != NULL && view.len > 0)
-    memcpy (ts_tensor_data (t), view.buf, view.len);
-  PyBuffer_Release (&view);
-  if (t == NULL)
-    return ts_py_set_error (error);
-  return ts_py_tensor_wrap (t);
 }
 
 static gboolean
@@ -223,7 +201,6 @@ py_storage_view (PyObject *module,
 static PyMethodDef storage_methods[] = {
   { "_storage_key", py_storage_key, METH_O, NULL },
   { "_storage_bytes", py_storage_bytes, METH_O, NULL },
-  { "_storage_from_bytes", py_storage_from_bytes, METH_O, NULL },
   { "_storage_view", py_storage_view, METH_VARARGS, NULL },
   { NULL }
 };

@@ -295,15 +295,14 @@ class _ZipReader:
     def has_record(self, name):
         return name in self._records
 
-    def get_record(self, name, limit=None):
-        """A record's bytes; limit: the most a record of this kind may hold
-        (a storage's size), checked before anything is read."""
+    def _info(self, name):
         info = self._records.get(name)
         if info is None:
             raise RuntimeError("PytorchStreamReader failed locating file %s: file not found" % name)
-        if limit is not None and info.file_size > limit:
-            raise RuntimeError("PytorchStreamReader: record %s holds %d bytes, more than the %d expected"
-                               % (name, info.file_size, limit))
+        return info
+
+    def _seek_data(self, name, info):
+        """Puts the stream at the record's first byte."""
         f = self._stream
         if info.header_offset < 0:
             raise RuntimeError("PytorchStreamReader failed reading file %s: bad local header offset" % name)
@@ -313,9 +312,21 @@ class _ZipReader:
             raise RuntimeError("PytorchStreamReader failed reading file %s: bad local header" % name)
         name_len, extra_len = struct.unpack("<HH", header[26:30])
         f.seek(info.header_offset + 30 + name_len + extra_len)
-        raw = f.read(info.compress_size)
+
+    def _truncated(self, name):
+        return RuntimeError("PytorchStreamReader failed reading file %s: the archive is truncated" % name)
+
+    def get_record(self, name, limit=None):
+        """A record's bytes; limit: the most a record of this kind may hold,
+        checked before anything is read."""
+        info = self._info(name)
+        if limit is not None and info.file_size > limit:
+            raise RuntimeError("PytorchStreamReader: record %s holds %d bytes, more than the %d expected"
+                               % (name, info.file_size, limit))
+        self._seek_data(name, info)
+        raw = self._stream.read(info.compress_size)
         if len(raw) != info.compress_size:
-            raise RuntimeError("PytorchStreamReader failed reading file %s: the archive is truncated" % name)
+            raise self._truncated(name)
         if info.compress_type == zipfile.ZIP_STORED:
             data = raw
         elif info.compress_type == zipfile.ZIP_DEFLATED:
@@ -330,6 +341,28 @@ class _ZipReader:
             raise RuntimeError("PytorchStreamReader failed reading file %s: it holds %d bytes, its header says %d"
                                % (name, len(data), info.file_size))
         return data
+
+    def get_storage(self, name, nbytes, what):
+        """A record as a new CPU storage of nbytes (a uint8 tensor over it);
+        a stored record is read straight into the storage's memory."""
+        info = self._info(name)
+        if info.file_size != nbytes:
+            raise RuntimeError("PytorchStreamReader: record %s holds %d bytes, its storage of %s needs %d"
+                               % (name, info.file_size, what, nbytes))
+        t = torch.empty(nbytes, dtype=torch.uint8)
+        if nbytes == 0:
+            return t
+        dest = memoryview(torch._C._host_buffer(t))
+        if info.compress_type != zipfile.ZIP_STORED:
+            dest[:] = self.get_record(name)
+            return t
+        if info.compress_size != nbytes:
+            raise RuntimeError("PytorchStreamReader failed reading file %s: a stored record of %d bytes has "
+                               "%d in the archive" % (name, nbytes, info.compress_size))
+        self._seek_data(name, info)
+        if self._stream.readinto(dest) != nbytes:
+            raise self._truncated(name)
+        return t
 
 
 def validate_cuda_device(location):
@@ -402,12 +435,8 @@ def _persistent_loader(reader, map_location):
             return loaded[key]
         if not isinstance(numel, int) or numel < 0:
             raise pickle.UnpicklingError("torch.load: storage %s has %r elements" % (key, numel))
-        nbytes = numel * dtype.itemsize
-        data = reader.get_record("data/" + key, nbytes)
-        if len(data) != nbytes:
-            raise RuntimeError("PytorchStreamReader: record data/%s holds %d bytes, its storage of %d %s "
-                               "needs %d" % (key, len(data), numel, dtype, nbytes))
-        storage = UntypedStorage._from_tensor(torch._C._storage_from_bytes(data))
+        data = reader.get_storage("data/" + key, numel * dtype.itemsize, "%d %s" % (numel, dtype))
+        storage = UntypedStorage._from_tensor(data)
         typed = TypedStorage(wrap_storage=restore(storage, location), dtype=dtype, _internal=True)
         loaded[key] = typed
         return typed
