@@ -1022,6 +1022,7 @@ py_nvtx_range_start (PyObject *m, PyObject *arg)
   return PyLong_FromUnsignedLongLong (ts_runtime_nvtx_range_start (RT, msg));
 }
 
+
 static PyObject *
 py_nvtx_range_end (PyObject *m, PyObject *arg)
 {
@@ -1119,6 +1120,22 @@ static struct PyModuleDef torch_c_module = {
   .m_size = -1,
 };
 
+/* Each part of torch._C adds its functions; one per line, in no order. */
+static gboolean (*const registers[]) (PyObject *module) = {
+  ts_py_tensor_register,
+  ts_py_cuda_register,
+  ts_py_sanitizer_register,
+  ts_py_grad_register,
+  ts_py_trace_register,
+  ts_py_print_register,
+  ts_py_autograd_register,
+  ts_py_numpy_register,
+  ts_py_index_register,
+  ts_py_shape_register,
+  ts_py_amp_register,
+  ts_py_storage_register,
+};
+
 PyObject *
 ts_py_init_module (void)
 {
@@ -1126,15 +1143,11 @@ ts_py_init_module (void)
 
   if (module == NULL)
     return NULL;
-  if (!ts_py_tensor_register (module) || !ts_py_cuda_register (module) ||
-      !ts_py_sanitizer_register (module) || !ts_py_grad_register (module) || !ts_py_trace_register (module) ||
-      !ts_py_print_register (module) ||
-      !ts_py_autograd_register (module) || !ts_py_numpy_register (module) ||
-      !ts_py_index_register (module) || !ts_py_shape_register (module) ||
-      !ts_py_amp_register (module))
-    {
-      Py_DECREF (module);
-      return NULL;
-    }
+  for (guint i = 0; i < G_N_ELEMENTS (registers); i++)
+    if (!registers[i] (module))
+      {
+        Py_DECREF (module);
+        return NULL;
+      }
   return module;
 }

@@ -330,10 +330,10 @@ class Tensor(_C.TensorBase, metaclass=_TensorType):
         return utils.hooks.RemovableHandle(lambda: self._remove_hook(hook_id))
 
     def untyped_storage(self):
-        return _UntypedStorage(self)
+        return storage.UntypedStorage._from_tensor(self)
 
     def storage(self):
-        return _UntypedStorage(self)
+        return storage.UntypedStorage._from_tensor(self)
 
     # moving
     def to(self, *args, **kwargs):
@@ -648,24 +648,6 @@ def _is_size(obj):
 def _is_data(obj):
     """The legacy constructors' one argument that is data, not a size."""
     return isinstance(obj, (list, tuple)) and not _is_size(obj) or _numpy.is_ndarray(obj)
-
-
-class _UntypedStorage:
-    def __init__(self, t):
-        self._t = t
-
-    def data_ptr(self):
-        return self._t._storage_ptr()
-
-    def nbytes(self):
-        return self._t._storage_nbytes()
-
-    def size(self):
-        return self._t._storage_nbytes()
-
-    @property
-    def device(self):
-        return self._t.device
 
 
 class return_types:
@@ -1353,6 +1335,11 @@ _shape._install()
 _matmul._install()
 _reduce._install()
 _sort._install()
+# torch.save / torch.load in PyTorch's format (#16)
+from . import storage, _utils, _tensor, serialization  # noqa: E402
+from .serialization import save, load  # noqa: E402,F401
+from ._compile import compile  # noqa: E402,F401
+from . import jit, compiler  # noqa: E402,F401
 
 # mixed precision (#16): autocast's state is the core's (docs/amp.md)
 from . import amp  # noqa: E402
@@ -1417,9 +1404,9 @@ from .autograd import profiler as _autograd_profiler  # noqa: E402,F401
 
 # What PyTorch has and Tensorscope does not model yet says so by name.
 __getattr__ = _unmodeled.module_getattr(__name__)
-for _name in ("distributed", "jit", "fx", "onnx",
+for _name in ("distributed", "fx", "onnx",
               "linalg", "fft", "special", "distributions", "sparse", "func", "hub",
-              "testing", "utils.checkpoint", "quantization", "ao", "export", "compiler",
+              "testing", "utils.checkpoint", "quantization", "ao", "export",
               "multiprocessing", "library", "masked", "nested", "futures", "mps", "overrides"):
     _unmodeled.skeleton("torch." + _name)
 del _name

@@ -57,6 +57,8 @@ class _IncompatibleKeys:
 
 
 class Module:
+    _version = 1
+
     def __init__(self, *args, **kwargs):
         object.__setattr__(self, "training", True)
         object.__setattr__(self, "_parameters", OrderedDict())
@@ -378,11 +380,20 @@ class Module:
             keep_vars = args[2] if len(args) > 2 else keep_vars
         if destination is None:
             destination = OrderedDict()
+            destination._metadata = OrderedDict()
+        # each module's version, by prefix: torch.save writes it and
+        # load_state_dict hands it to _load_from_state_dict, as in PyTorch
+        if hasattr(destination, "_metadata"):
+            destination._metadata[prefix[:-1]] = dict(version=self._version)
         self._save_to_state_dict(destination, prefix, keep_vars)
         for name, m in self._modules.items():
             if m is not None:
                 m.state_dict(destination=destination, prefix=prefix + name + ".", keep_vars=keep_vars)
         return destination
+
+    def compile(self, *args, **kwargs):
+        # PyTorch compiles the module's call in place; it runs eagerly here
+        torch.compile(self, *args, **kwargs)
 
     def _load_from_state_dict(self, state_dict, prefix, strict, missing_keys, unexpected_keys, error_msgs):
         persistent = {k: v for k, v in self._buffers.items() if k not in self._non_persistent_buffers_set}

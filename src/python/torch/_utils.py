@@ -1,0 +1,106 @@
+"""torch._utils: the functions PyTorch's saved files call to rebuild
+tensors and parameters (the pickle names them by this module), and the
+object-state helpers torch.save uses for tensors with Python attributes."""
+
+import copyreg
+from collections import OrderedDict
+
+import torch
+from torch import _unmodeled
+
+
+def _element_size(dtype):
+    return dtype.itemsize
+
+
+def _rebuild_tensor(storage, storage_offset, size, stride):
+    """A view of a (typed) storage: Tensor.set_(storage, offset, size, stride)."""
+    return storage._untyped_storage._view(storage.dtype, size, stride, storage_offset)
+
+
+def _check_metadata(metadata):
+    # PyTorch keeps the conjugate and negative bits of complex views here
+    if metadata:
+        raise _unmodeled.unsupported("torch.load of a tensor with metadata %r" % (metadata,),
+                                     "complex views (conj, neg bits) are not modeled")
+
+
+def _rebuild_tensor_v2(storage, storage_offset, size, stride, requires_grad, backward_hooks, metadata=None):
+    # backward_hooks: PyTorch saves an empty OrderedDict and never hooks
+    tensor = _rebuild_tensor(storage, storage_offset, size, stride)
+    _check_metadata(metadata)
+    tensor.requires_grad = requires_grad
+    return tensor
+
+
+def _rebuild_tensor_v3(storage, storage_offset, size, stride, requires_grad, backward_hooks, dtype,
+                       metadata=None):
+    # a storage read as another dtype than its own (PyTorch 2's files)
+    tensor = storage._untyped_storage._view(dtype, size, stride, storage_offset)
+    _check_metadata(metadata)
+    tensor.requires_grad = requires_grad
+    return tensor
+
+
+def _rebuild_parameter(data, requires_grad, backward_hooks):
+    return torch.nn.Parameter(data, requires_grad)
+
+
+def _rebuild_parameter_with_state(data, requires_grad, backward_hooks, state):
+    return _set_obj_state(torch.nn.Parameter(data, requires_grad), state)
+
+
+def _rebuild_device_tensor_from_cpu_tensor(data, dtype, device, requires_grad):
+    tensor = data.to(dtype=dtype, device=device)
+    tensor.requires_grad = requires_grad
+    return tensor
+
+
+def _not_modeled(what):
+    def rebuild(*args, **kwargs):
+        raise _unmodeled.unsupported("torch.load of " + what)
+    return rebuild
+
+
+# What PyTorch's files may call that Tensorscope has no tensors for.
+_rebuild_qtensor = _not_modeled("a quantized tensor")
+_rebuild_sparse_tensor = _not_modeled("a sparse tensor")
+_rebuild_nested_tensor = _not_modeled("a nested tensor")
+_rebuild_meta_tensor_no_storage = _not_modeled("a meta tensor")
+_rebuild_wrapper_subclass = _not_modeled("a wrapper tensor subclass")
+_rebuild_device_tensor_from_numpy = _not_modeled("a tensor saved as a NumPy array")
+_rebuild_xla_tensor = _not_modeled("an XLA tensor")
+_rebuild_mps_tensor = _not_modeled("an MPS tensor")
+
+
+def _get_obj_state(obj):
+    """A tensor's Python state, as object.__getstate__ would give it:
+    its __dict__, with its slots beside it when it has any."""
+    getstate = getattr(type(obj), "__getstate__", None)
+    if getstate is not None and getstate is not object.__getstate__:
+        return obj.__getstate__()
+    state = getattr(obj, "__dict__", None) or None
+    slots = copyreg._slotnames(type(obj))
+    if slots:
+        slot_state = {name: getattr(obj, name) for name in slots if hasattr(obj, name)}
+        if slot_state:
+            return (state, slot_state)
+    return state
+
+
+def _set_obj_state(obj, state):
+    if isinstance(state, tuple):
+        if len(state) != 2:
+            raise RuntimeError("Invalid serialized state: %s" % (state,))
+        dict_state, slots_state = state
+    else:
+        dict_state, slots_state = state, None
+    for part in (dict_state, slots_state):
+        for key, value in (part or {}).items():
+            setattr(obj, key, value)
+    return obj
+
+
+def _hooks_dict():
+    # what PyTorch pickles in place of a tensor's backward hooks
+    return OrderedDict()
