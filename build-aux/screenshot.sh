@@ -11,4 +11,6 @@ export GSETTINGS_SCHEMA_DIR="$builddir/data"
 export GSETTINGS_BACKEND=memory
 export TENSORSCOPE_LOCALEDIR="$builddir/po"
 export GTK_A11Y=none
+# The workloads run with this build's CLI, not whatever the app finds first.
+export TENSORSCOPE_CLI="${TENSORSCOPE_CLI:-$builddir/src/cli/tensorscope-cli}"
 exec xvfb-run -a -s "-screen 0 1600x1000x24" "$builddir/tests/ui/ui-screenshot" "$@" "$out"

@@ -300,7 +300,7 @@ run_random (const char *conf,
   for (guint pass = 0; pass < 2; pass++)
     {
       g_clear_object (&replay);
-      replay = pass == 0 ? _ts_memory_replay_new_with_interval (rec, 16) : ts_memory_replay_new (rec);
+      replay = pass == 0 ? _ts_memory_replay_new_with_interval (rec, 16, FALSE) : ts_memory_replay_new (rec);
       g_assert_cmpuint (ts_memory_replay_get_n_devices (replay), ==, 2);
       g_assert_cmpuint (ts_memory_replay_get_n_skipped (replay), ==, 0);
 

@@ -493,7 +493,8 @@ ts_segment_map_renderer_draw (TsSegmentMapRenderer *self,
     {
       g_autofree char *s_res = ts_memory_format_bytes ((guint64) reserved);
       g_autofree char *s_all = ts_memory_format_bytes ((guint64) allocated);
-      double ms = (double) state->time / 1e6;
+      /* The trace's time even on the allocator-events axis */
+      double ms = state->index > 0 ? (double) ts_memory_replay_get_trace_time (self->replay, state->index - 1) / 1e6 : 0;
 
       /* Translators: the segment map's title; %zu is an action number */
       title = g_strdup_printf (_("Segments after action %zu (t = %.3f ms): %u segments, "

@@ -49,4 +49,17 @@ void    ts_time_ruler_draw        (cairo_t               *cr,
                                    TsTime                 begin,
                                    TsTime                 end);
 
+/* The same strip for a count (allocator events): plain integer labels at
+ * 1-2-5 steps. */
+void    ts_count_ruler_draw       (cairo_t               *cr,
+                                   PangoLayout           *layout,
+                                   const TsRenderPalette *palette,
+                                   double                 x,
+                                   double                 y,
+                                   double                 width,
+                                   double                 height,
+                                   double                 grid_bottom,
+                                   gint64                 begin,
+                                   gint64                 end);
+
 G_END_DECLS

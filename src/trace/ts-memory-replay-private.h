@@ -10,10 +10,12 @@
 
 G_BEGIN_DECLS
 
-/* As ts_memory_replay_new() with checkpoints at least every min_interval
- * actions instead of TS_MEMORY_REPLAY_MIN_INTERVAL: small values make
- * tests restore many checkpoints. */
+/* As ts_memory_replay_new() (or _new_by_events()) with checkpoints at
+ * least every min_interval actions instead of
+ * TS_MEMORY_REPLAY_MIN_INTERVAL: small values make tests restore many
+ * checkpoints. */
 TsMemoryReplay *_ts_memory_replay_new_with_interval (TsRecorder *recorder,
-                                                     gsize       min_interval);
+                                                     gsize       min_interval,
+                                                     gboolean    by_events);
 
 G_END_DECLS

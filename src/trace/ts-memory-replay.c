@@ -125,6 +125,8 @@ struct _TsMemoryReplay
   WDevice    *work;
   gsize       work_index;
   gsize       min_interval;
+  gboolean    by_events;   /* the clock is the action's ordinal, not its time */
+  TsTime     *trace_times; /* with by_events: the actions' times on the trace's clock */
 };
 
 G_DEFINE_FINAL_TYPE (TsMemoryReplay, ts_memory_replay, G_TYPE_OBJECT)
@@ -1101,6 +1103,8 @@ first_pass (TsMemoryReplay *self)
   self->ops = g_new0 (guint8, MAX (n, 1));
   self->ids = g_new (guint32, MAX (n, 1));
   self->times = g_new0 (TsTime, MAX (n, 1));
+  if (self->by_events)
+    self->trace_times = g_new0 (TsTime, MAX (n, 1));
 
   /* The devices: every record's, up to a sane limit. */
   {
@@ -1152,6 +1156,11 @@ first_pass (TsMemoryReplay *self)
         }
 
       ts_recorder_get (self->recorder, TS_RECORD_ALLOC, i, &r);
+      if (self->by_events)
+        {
+          self->trace_times[i] = i > 0 ? MAX (r.time, self->trace_times[i - 1]) : r.time;
+          r.time = (TsTime) i;
+        }
       /* Times never go back, even if a record says so. */
       self->times[i] = i > 0 ? MAX (r.time, self->times[i - 1]) : r.time;
       classify (self, i, &r);
@@ -1190,6 +1199,7 @@ ts_memory_replay_finalize (GObject *object)
   g_free (self->ops);
   g_free (self->ids);
   g_free (self->times);
+  g_free (self->trace_times);
   g_clear_pointer (&self->allocations, g_array_unref);
   g_clear_pointer (&self->segments, g_array_unref);
   g_clear_pointer (&self->ooms, g_array_unref);
@@ -1228,7 +1238,8 @@ ts_memory_replay_init (TsMemoryReplay *self)
 
 TsMemoryReplay *
 _ts_memory_replay_new_with_interval (TsRecorder *recorder,
-                                     gsize       min_interval)
+                                     gsize       min_interval,
+                                     gboolean    by_events)
 {
   TsMemoryReplay *self;
 
@@ -1238,6 +1249,7 @@ _ts_memory_replay_new_with_interval (TsRecorder *recorder,
   self = g_object_new (TS_TYPE_MEMORY_REPLAY, NULL);
   self->recorder = g_object_ref (recorder);
   self->min_interval = min_interval;
+  self->by_events = by_events;
   first_pass (self);
   return self;
 }
@@ -1245,7 +1257,33 @@ _ts_memory_replay_new_with_interval (TsRecorder *recorder,
 TsMemoryReplay *
 ts_memory_replay_new (TsRecorder *recorder)
 {
-  return _ts_memory_replay_new_with_interval (recorder, TS_MEMORY_REPLAY_MIN_INTERVAL);
+  return _ts_memory_replay_new_with_interval (recorder, TS_MEMORY_REPLAY_MIN_INTERVAL, FALSE);
+}
+
+/* The same replay on an axis of allocator events, as memory_viz plots:
+ * every action, the frees and the OOM of one virtual instant included,
+ * takes one step, so "allocated drops while reserved stays" is a stretch
+ * to look at rather than one vertical edge. */
+TsMemoryReplay *
+ts_memory_replay_new_by_events (TsRecorder *recorder)
+{
+  return _ts_memory_replay_new_with_interval (recorder, TS_MEMORY_REPLAY_MIN_INTERVAL, TRUE);
+}
+
+TsTime
+ts_memory_replay_get_trace_time (TsMemoryReplay *self,
+                                 gsize           action)
+{
+  g_return_val_if_fail (TS_IS_MEMORY_REPLAY (self), 0);
+  g_return_val_if_fail (action < self->n_actions, 0);
+  return self->by_events ? self->trace_times[action] : self->times[action];
+}
+
+gboolean
+ts_memory_replay_get_by_events (TsMemoryReplay *self)
+{
+  g_return_val_if_fail (TS_IS_MEMORY_REPLAY (self), FALSE);
+  return self->by_events;
 }
 
 TsRecorder *

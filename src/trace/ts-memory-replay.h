@@ -155,6 +155,13 @@ G_DECLARE_FINAL_TYPE (TsMemoryReplay, ts_memory_replay, TS, MEMORY_REPLAY, GObje
 
 /* Reads every TS_RECORD_ALLOC of the recorder (one pass). */
 TsMemoryReplay            *ts_memory_replay_new                (TsRecorder      *recorder);
+/* Times are the actions' ordinals (0, 1, 2, ...) instead of trace times:
+ * the allocator-events axis. */
+TsMemoryReplay            *ts_memory_replay_new_by_events      (TsRecorder      *recorder);
+gboolean                   ts_memory_replay_get_by_events      (TsMemoryReplay  *self);
+/* An action's time on the trace's clock, whichever the replay's axis. */
+TsTime                     ts_memory_replay_get_trace_time     (TsMemoryReplay  *self,
+                                                                gsize            action);
 TsRecorder                *ts_memory_replay_get_recorder       (TsMemoryReplay  *self);
 
 gsize                      ts_memory_replay_get_n_actions      (TsMemoryReplay  *self);

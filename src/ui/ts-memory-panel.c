@@ -14,6 +14,7 @@
 #include "ts-application.h"
 #include "ts-memory-fragmentation.h"
 #include "ts-memory-panel.h"
+#include "ts-trace-import.h"
 #include "ts-memory-stat-item.h"
 #include "ts-memory-stats.h"
 #include "ts-util-private.h"
@@ -56,6 +57,7 @@ struct _TsMemoryPanel
   /* The instant was placed for the user (peak or OOM), not by the user:
    * a rebuilt document places it again. */
   gboolean         instant_auto;
+  gboolean         by_events;      /* the replay's axis */
   guint            device;
   guint            update_source;
 
@@ -64,6 +66,7 @@ struct _TsMemoryPanel
   GtkWidget       *scale;
   GtkWidget       *instant_label;
   GtkWidget       *oom_button;
+  GtkWidget       *events_button;
   GtkDropDown     *device_dropdown;
   GtkStringList   *device_names;
   GtkAdjustment   *detail_adjustment;
@@ -231,7 +234,7 @@ update_instant_label (TsMemoryPanel *self)
 {
   g_autofree char *text = NULL;
   gsize n = self->replay ? ts_memory_replay_get_n_actions (self->replay) : 0;
-  TsTime t = self->instant > 0 && self->replay ? ts_memory_replay_get_action_time (self->replay, self->instant - 1) : 0;
+  TsTime t = self->instant > 0 && self->replay ? ts_memory_replay_get_trace_time (self->replay, self->instant - 1) : 0;
 
   if (t < 1000000)
     text = g_strdup_printf (_("After action %lu of %lu · %.3f µs"),
@@ -288,6 +291,8 @@ view_instant_cb (TsMemoryPanel *self)
 {
   ts_memory_panel_set_instant (self, ts_memory_view_get_instant (self->view));
 }
+
+static void events_toggled_cb (TsMemoryPanel *self);
 
 static void
 oom_clicked_cb (TsMemoryPanel *self)
@@ -523,6 +528,7 @@ ts_memory_panel_class_init (TsMemoryPanelClass *klass)
   gtk_widget_class_bind_template_child (widget_class, TsMemoryPanel, scale);
   gtk_widget_class_bind_template_child (widget_class, TsMemoryPanel, instant_label);
   gtk_widget_class_bind_template_child (widget_class, TsMemoryPanel, oom_button);
+  gtk_widget_class_bind_template_child (widget_class, TsMemoryPanel, events_button);
   gtk_widget_class_bind_template_child (widget_class, TsMemoryPanel, device_dropdown);
   gtk_widget_class_bind_template_child (widget_class, TsMemoryPanel, device_names);
   gtk_widget_class_bind_template_child (widget_class, TsMemoryPanel, detail_adjustment);
@@ -540,6 +546,7 @@ ts_memory_panel_class_init (TsMemoryPanelClass *klass)
   gtk_widget_class_bind_template_callback (widget_class, step_back_cb);
   gtk_widget_class_bind_template_callback (widget_class, step_forward_cb);
   gtk_widget_class_bind_template_callback (widget_class, oom_clicked_cb);
+  gtk_widget_class_bind_template_callback (widget_class, events_toggled_cb);
   gtk_widget_class_bind_template_callback (widget_class, device_changed_cb);
   gtk_widget_class_bind_template_callback (widget_class, detail_changed_cb);
   gtk_widget_class_bind_template_callback (widget_class, view_instant_cb);
@@ -612,28 +619,46 @@ ts_memory_panel_opening_instant (TsMemoryPanel *self)
 static void ts_memory_panel_move_instant (TsMemoryPanel *self,
                                           gsize          instant);
 
-void
-ts_memory_panel_set_document (TsMemoryPanel   *self,
-                              TsTraceDocument *document)
+/* A memory snapshot has allocator actions and nothing else: its times are
+ * only an order, so it opens on the events axis, as memory_viz shows it. */
+static gboolean
+is_snapshot (TsTraceDocument *document)
 {
-  gsize old_n, old_instant, n;
-  gboolean at_end, first;
+  TsRecorder *recorder = ts_trace_document_get_recorder (document);
+  g_autoptr(GPtrArray) notes = NULL;
 
-  g_return_if_fail (TS_IS_MEMORY_PANEL (self));
-  g_return_if_fail (document == NULL || TS_IS_TRACE_DOCUMENT (document));
+  if (ts_recorder_get_count (recorder, TS_RECORD_ALLOC) == 0 ||
+      ts_recorder_get_count (recorder, TS_RECORD_KERNEL) > 0 ||
+      ts_recorder_get_count (recorder, TS_RECORD_API_CALL) > 0)
+    return FALSE;
+  notes = ts_trace_import_get_notes (recorder);   /* an import says what it read */
+  return notes->len > 0;
+}
+
+/* (Re)builds the replay on the axis the button asks for and hands it to
+ * the view and the map; the instant (an action index) means the same on
+ * both axes, so it is kept. */
+static void
+attach_replay (TsMemoryPanel *self,
+               gboolean       first)
+{
+  gboolean by_events = gtk_toggle_button_get_active (GTK_TOGGLE_BUTTON (self->events_button));
+  gsize old_n, old_instant, n;
+  gboolean at_end;
 
   old_n = self->replay ? ts_memory_replay_get_n_actions (self->replay) : 0;
   old_instant = self->instant;
   at_end = old_instant >= old_n;
-  first = self->document == NULL;
-  if (!g_set_object (&self->document, document))
-    return;
   g_clear_object (&self->replay);
-  if (document != NULL)
-    self->replay = ts_memory_replay_new (ts_trace_document_get_recorder (document));
+  if (self->document != NULL)
+    {
+      TsRecorder *recorder = ts_trace_document_get_recorder (self->document);
+
+      self->replay = by_events ? ts_memory_replay_new_by_events (recorder) : ts_memory_replay_new (recorder);
+    }
   n = self->replay ? ts_memory_replay_get_n_actions (self->replay) : 0;
 
-  ts_memory_view_set_document (self->view, document, self->replay);
+  ts_memory_view_set_document (self->view, self->document, self->replay);
   ts_segment_map_set_replay (self->map, self->replay);
   update_devices (self);
   gtk_widget_set_sensitive (self->oom_button, self->replay && ts_memory_replay_get_n_ooms (self->replay) > 0);
@@ -643,8 +668,9 @@ ts_memory_panel_set_document (TsMemoryPanel   *self,
    * instant; then it stays, or follows the end when it was there. */
   gtk_adjustment_set_upper (self->adjustment, (double) n);
   gtk_adjustment_set_page_increment (self->adjustment, MAX (1.0, (double) n / 20));
-  if (first || at_end || self->instant_auto)
+  if (first || at_end || self->instant_auto || by_events != self->by_events)
     ts_memory_view_zoom_to_fit (self->view);
+  self->by_events = by_events;
   if (first)
     self->instant_auto = TRUE;
   self->instant = G_MAXSIZE;   /* forces the update below */
@@ -656,6 +682,35 @@ ts_memory_panel_set_document (TsMemoryPanel   *self,
       if (self->replay != NULL && ts_memory_replay_get_n_ooms (self->replay) > 0)
         ts_memory_panel_set_device (self, ts_memory_replay_get_oom (self->replay, 0)->device);
     }
+}
+
+static void
+events_toggled_cb (TsMemoryPanel *self)
+{
+  if (self->document != NULL)
+    attach_replay (self, FALSE);
+}
+
+void
+ts_memory_panel_set_document (TsMemoryPanel   *self,
+                              TsTraceDocument *document)
+{
+  gboolean first;
+
+  g_return_if_fail (TS_IS_MEMORY_PANEL (self));
+  g_return_if_fail (document == NULL || TS_IS_TRACE_DOCUMENT (document));
+
+  first = self->document == NULL;
+  if (!g_set_object (&self->document, document))
+    return;
+  /* Each new file picks its axis; a rerun of the same script keeps the user's. */
+  if (first && document != NULL)
+    {
+      g_signal_handlers_block_by_func (self->events_button, events_toggled_cb, self);
+      gtk_toggle_button_set_active (GTK_TOGGLE_BUTTON (self->events_button), is_snapshot (document));
+      g_signal_handlers_unblock_by_func (self->events_button, events_toggled_cb, self);
+    }
+  attach_replay (self, first);
 }
 
 TsTraceDocument *
@@ -782,6 +837,27 @@ ts_memory_panel_get_segment_map (TsMemoryPanel *self)
 {
   g_return_val_if_fail (TS_IS_MEMORY_PANEL (self), NULL);
   return self->map;
+}
+
+/**
+ * ts_memory_panel_set_by_events:
+ *
+ * Plots memory against allocator events (one step per action) instead of
+ * time: the "Events axis" button.
+ */
+void
+ts_memory_panel_set_by_events (TsMemoryPanel *self,
+                               gboolean       by_events)
+{
+  g_return_if_fail (TS_IS_MEMORY_PANEL (self));
+  gtk_toggle_button_set_active (GTK_TOGGLE_BUTTON (self->events_button), by_events);
+}
+
+gboolean
+ts_memory_panel_get_by_events (TsMemoryPanel *self)
+{
+  g_return_val_if_fail (TS_IS_MEMORY_PANEL (self), FALSE);
+  return self->by_events;
 }
 
 GtkRange *

@@ -54,6 +54,9 @@ void             ts_memory_panel_set_device       (TsMemoryPanel   *self,
 TsMemoryView    *ts_memory_panel_get_memory_view  (TsMemoryPanel   *self);
 TsSegmentMap    *ts_memory_panel_get_segment_map  (TsMemoryPanel   *self);
 GtkRange        *ts_memory_panel_get_scale        (TsMemoryPanel   *self);
+void             ts_memory_panel_set_by_events    (TsMemoryPanel   *self,
+                                                   gboolean         by_events);
+gboolean         ts_memory_panel_get_by_events    (TsMemoryPanel   *self);
 GtkEditable     *ts_memory_panel_get_search_entry (TsMemoryPanel   *self);
 /* The table's rows (TsMemoryStatItem) as shown: filtered and sorted. */
 GListModel      *ts_memory_panel_get_stats_model  (TsMemoryPanel   *self);

@@ -76,6 +76,12 @@ get_view (TsMemoryView   *self,
 
 /* Stores a range, redraws and notifies the ends that moved; nothing when
  * neither did. */
+static gboolean
+by_events (TsMemoryView *self)
+{
+  return self->replay != NULL && ts_memory_replay_get_by_events (self->replay);
+}
+
 static void
 store_range (TsMemoryView *self,
              TsTime       *begin_field,
@@ -93,6 +99,10 @@ store_range (TsMemoryView *self,
   *begin_field = begin;
   *end_field = end;
   invalidate (self);
+  /* On the events axis the ranges are action counts: the timeline, bound
+   * to these properties, must not take them for times. */
+  if (by_events (self))
+    return;
   if (b)
     g_object_notify_by_pspec (G_OBJECT (self), properties[begin_prop]);
   if (e)
@@ -401,6 +411,10 @@ ts_memory_view_set_property (GObject      *object,
 {
   TsMemoryView *self = TS_MEMORY_VIEW (object);
 
+  /* The timeline's times mean nothing on the events axis. */
+  if (by_events (self) && prop_id != PROP_INSTANT && prop_id != PROP_DETAIL)
+    return;
+
   switch (prop_id)
     {
     case PROP_VISIBLE_BEGIN:
@@ -519,7 +533,8 @@ ts_memory_view_set_document (TsMemoryView    *self,
       else
         self->replay = g_object_ref (ts_memory_renderer_get_replay (self->renderer));
       ts_memory_renderer_set_detail (self->renderer, self->detail);
-      ts_memory_renderer_set_selected_range (self->renderer, self->sel_begin, self->sel_end);
+      if (!by_events (self))
+        ts_memory_renderer_set_selected_range (self->renderer, self->sel_begin, self->sel_end);
     }
   invalidate (self);
 }
@@ -558,7 +573,9 @@ ts_memory_view_zoom_to_fit (TsMemoryView *self)
 
   g_return_if_fail (TS_IS_MEMORY_VIEW (self));
 
-  if (self->document != NULL)
+  if (by_events (self))
+    end = (TsTime) ts_memory_replay_get_n_actions (self->replay);
+  else if (self->document != NULL)
     ts_trace_document_get_time_span (self->document, &begin, &end);
   /* A little room after the last action, so its step shows. */
   ts_memory_view_set_visible_range (self, begin, end + MAX (1, (end - begin) / 50));
@@ -662,6 +679,16 @@ ts_memory_view_time_to_x (TsMemoryView *self,
   return ts_memory_renderer_time_to_x (self->renderer, &view, time);
 }
 
+/* An instant of the axis for people: a time, or an event's ordinal. */
+static char *
+format_axis (TsMemoryView *self,
+             TsTime        t)
+{
+  if (by_events (self))
+    return g_strdup_printf (_("event %" G_GINT64_FORMAT), t);
+  return ts_time_format_at (t, 1);
+}
+
 /* A band: the allocation, its size, stream, lifetime and where it was
  * made, rather than the device's totals. */
 static char *
@@ -673,13 +700,13 @@ describe_allocation (TsMemoryView *self,
   g_autofree char *size = ts_memory_format_bytes (a->size);
   g_autofree char *requested = ts_memory_format_bytes (a->requested);
   g_autofree char *where = ts_memory_format_loc (recorder, &a->loc);
-  g_autofree char *from = ts_time_format_at (a->time, 1);
+  g_autofree char *from = format_axis (self, a->time);
   g_autofree char *until = NULL;
   const char *function = a->loc.function != 0 ? ts_recorder_lookup (recorder, a->loc.function) : NULL;
 
   until = a->free_completed_action == TS_MEMORY_REPLAY_NONE
           ? g_strdup (_("never freed"))
-          : ts_time_format_at (ts_memory_replay_get_action_time (self->replay, a->free_completed_action), 1);
+          : format_axis (self, ts_memory_replay_get_action_time (self->replay, a->free_completed_action));
   /* Translators: a band of the memory view: "64.0 MiB block (64.0 MiB requested) on cuda:0, stream 4
    * live 12.000 µs → 96.000 µs
    * allocated at fragmentation.py:17 in <module>" */
@@ -713,7 +740,14 @@ ts_memory_view_describe_at (TsMemoryView *self,
     return NULL;
   t = ts_memory_view_x_to_time (self, x);
   s = g_string_new (NULL);
-  g_string_append_printf (s, _("%.3f ms"), (double) t / 1e6);
+  if (by_events (self))
+    {
+      g_autofree char *at = format_axis (self, t);
+
+      g_string_append (s, at);
+    }
+  else
+    g_string_append_printf (s, _("%.3f ms"), (double) t / 1e6);
   for (guint d = 0; d < ts_memory_replay_get_n_devices (self->replay); d++)
     {
       const TsTime *times;

@@ -142,6 +142,66 @@ block_at (const TsMemoryState *state,
 }
 
 static void
+count_notify (guint *n)
+{
+  (*n)++;
+}
+
+/* The events axis: the same actions one step apart, so the free of B and
+ * the OOM, 1 ms apart here but often at one virtual instant, each get
+ * their own stretch; the instant is kept, the timeline's time is not
+ * touched. */
+static void
+test_events_axis (void)
+{
+  Scenario sc = { 0 };
+  TsMemoryPanel *panel = TS_MEMORY_PANEL (ts_memory_panel_new ());
+  TsMemoryView *view = ts_memory_panel_get_memory_view (panel);
+  TsMemoryReplay *replay;
+  GtkWidget *window;
+  gsize n, instant;
+  TsTime begin = 0, end = 0;
+  const TsMemoryOom *oom;
+  guint notified = 0;
+
+  record_scenario (&sc);
+  window = show_in_window (GTK_WIDGET (panel));
+  ts_memory_panel_set_document (panel, sc.document);
+  wait_drawn (ts_memory_panel_get_segment_map (panel));
+  g_assert_false (ts_memory_panel_get_by_events (panel));   /* a run, not an imported snapshot */
+  instant = ts_memory_panel_get_instant (panel);
+  g_object_get (view, "visible-begin", &begin, "visible-end", &end, NULL);
+  g_assert_cmpint (end, >, 1000000);                         /* times, in ns */
+
+  ts_memory_panel_set_by_events (panel, TRUE);
+  g_assert_true (ts_memory_panel_get_by_events (panel));
+  replay = ts_memory_panel_get_replay (panel);
+  g_assert_true (ts_memory_replay_get_by_events (replay));
+  n = ts_memory_replay_get_n_actions (replay);
+  g_assert_cmpuint (ts_memory_panel_get_instant (panel), ==, instant);
+  for (gsize i = 0; i < n; i++)
+    g_assert_cmpint (ts_memory_replay_get_action_time (replay, i), ==, (TsTime) i);
+  oom = ts_memory_replay_get_oom (replay, 0);
+  g_assert_cmpint (oom->time, ==, (TsTime) oom->action);
+  /* The view spans the actions, each a wide step; zooming it does not
+   * tell the timeline (bound to these properties) anything. */
+  g_assert_cmpfloat (ts_memory_view_time_to_x (view, (TsTime) n), >,
+                     ts_memory_view_time_to_x (view, (TsTime) n - 1) + 10);
+  g_signal_connect_swapped (view, "notify::visible-begin", G_CALLBACK (count_notify), &notified);
+  g_signal_connect_swapped (view, "notify::visible-end", G_CALLBACK (count_notify), &notified);
+  ts_memory_view_set_visible_range (view, 1, 3);
+  g_assert_cmpuint (notified, ==, 0);
+
+  ts_memory_panel_set_by_events (panel, FALSE);
+  g_assert_false (ts_memory_replay_get_by_events (ts_memory_panel_get_replay (panel)));
+  g_assert_cmpuint (notified, >, 0);       /* back on times, the range is shared again */
+  g_assert_cmpuint (ts_memory_panel_get_instant (panel), ==, instant);
+
+  gtk_window_destroy (GTK_WINDOW (window));
+  g_object_unref (sc.document);
+}
+
+static void
 test_slider (void)
 {
   Scenario sc = { 0 };
@@ -600,6 +660,7 @@ main (int   argc,
 
   g_test_add_func ("/TsMemoryPanel/slider", test_slider);
   g_test_add_func ("/TsMemoryPanel/slider-width", test_slider_width);
+  g_test_add_func ("/TsMemoryPanel/events-axis", test_events_axis);
   g_test_add_func ("/TsMemoryPanel/opens-at-peak", test_opens_at_peak);
   g_test_add_func ("/TsMemoryPanel/hover", test_hover);
   g_test_add_func ("/TsMemoryPanel/stats-and-summary", test_stats_and_summary);
