@@ -78,7 +78,7 @@ main (int    argc,
 
   /* Baseline: no checkpoints, every seek replays from the start. */
   {
-    TsMemoryReplay *flat = _ts_memory_replay_new_with_interval (rec, G_MAXSIZE / 4);
+    TsMemoryReplay *flat = _ts_memory_replay_new_with_interval (rec, G_MAXSIZE / 4, FALSE);
 
     for (guint k = 0; k < G_N_ELEMENTS (base); k++)
       {

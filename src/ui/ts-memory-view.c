@@ -685,7 +685,7 @@ format_axis (TsMemoryView *self,
              TsTime        t)
 {
   if (by_events (self))
-    return g_strdup_printf (_("event %" G_GINT64_FORMAT), t);
+    return g_strdup_printf (_("event %lld"), (long long) t);   /* %lld: xgettext cuts a msgid at a macro */
   return ts_time_format_at (t, 1);
 }
 
