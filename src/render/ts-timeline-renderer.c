@@ -543,6 +543,37 @@ compare_links (gconstpointer a,
   return x->t0 < y->t0 ? -1 : x->t0 > y->t0;
 }
 
+/* The times of one kind of event record (records, waits), by the stream
+ * track they sit on: the kinds share "stream" and "time" fields, read
+ * through the record's field table. */
+static void
+collect_markers (TsTimelineRenderer *self,
+                 GHashTable         *by_stream,
+                 TsRecordKind        kind,
+                 glong               member)
+{
+  const TsRecordInfo *info = ts_record_info (kind);
+  const TsFieldInfo *stream = ts_record_info_field (info, "stream");
+  const TsFieldInfo *time = ts_record_info_field (info, "time");
+  gsize n = ts_recorder_get_count (self->recorder, kind);
+  guint8 buf[TS_RECORD_MAX_SIZE];
+
+  for (gsize i = 0; i < n; i++)
+    {
+      guint ti;
+      GArray **times;
+
+      ts_recorder_get (self->recorder, kind, i, buf);
+      ti = GPOINTER_TO_UINT (g_hash_table_lookup (by_stream, GUINT_TO_POINTER (*(guint32 *) (buf + stream->offset))));
+      if (ti == 0)
+        continue;
+      times = G_STRUCT_MEMBER_P (&self->markers[ti - 1], member);
+      if (*times == NULL)
+        *times = g_array_new (FALSE, FALSE, sizeof (TsTime));
+      g_array_append_vals (*times, buf + time->offset, 1);
+    }
+}
+
 /* Markers and arrows are not tracks of the document: index them here once,
  * by stream track and time, so drawing them is a window query too. */
 static void
@@ -552,7 +583,6 @@ build_events (TsTimelineRenderer *self)
   g_autoptr(GHashTable) by_stream = g_hash_table_new (NULL, NULL);
   const TsEventLink *links;
   guint n_links;
-  gsize n;
   TsTime max_t1 = G_MININT64;
 
   self->markers = g_new0 (Markers, n_tracks);
@@ -563,35 +593,8 @@ build_events (TsTimelineRenderer *self)
         g_hash_table_insert (by_stream, GUINT_TO_POINTER (t->stream), GUINT_TO_POINTER (i + 1));
     }
 
-  n = ts_recorder_get_count (self->recorder, TS_RECORD_EVENT_RECORD);
-  for (gsize i = 0; i < n; i++)
-    {
-      TsEventRecordRecord r;
-      guint ti;
-
-      ts_recorder_get (self->recorder, TS_RECORD_EVENT_RECORD, i, &r);
-      ti = GPOINTER_TO_UINT (g_hash_table_lookup (by_stream, GUINT_TO_POINTER (r.stream)));
-      if (ti == 0)
-        continue;
-      if (self->markers[ti - 1].records == NULL)
-        self->markers[ti - 1].records = g_array_new (FALSE, FALSE, sizeof (TsTime));
-      g_array_append_val (self->markers[ti - 1].records, r.time);
-    }
-
-  n = ts_recorder_get_count (self->recorder, TS_RECORD_EVENT_WAIT);
-  for (gsize i = 0; i < n; i++)
-    {
-      TsEventWaitRecord w;
-      guint ti;
-
-      ts_recorder_get (self->recorder, TS_RECORD_EVENT_WAIT, i, &w);
-      ti = GPOINTER_TO_UINT (g_hash_table_lookup (by_stream, GUINT_TO_POINTER (w.stream)));
-      if (ti == 0)
-        continue;
-      if (self->markers[ti - 1].waits == NULL)
-        self->markers[ti - 1].waits = g_array_new (FALSE, FALSE, sizeof (TsTime));
-      g_array_append_val (self->markers[ti - 1].waits, w.time);
-    }
+  collect_markers (self, by_stream, TS_RECORD_EVENT_RECORD, G_STRUCT_OFFSET (Markers, records));
+  collect_markers (self, by_stream, TS_RECORD_EVENT_WAIT, G_STRUCT_OFFSET (Markers, waits));
 
   for (guint i = 0; i < n_tracks; i++)
     {
