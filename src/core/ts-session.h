@@ -47,6 +47,7 @@ typedef struct
   gboolean     sync;        /* as CUDA_LAUNCH_BLOCKING=1 */
   gboolean     sanitize;
   const char  *backend;     /* "sim" (NULL) or "cuda": a real GPU through the CUDA module */
+  gboolean     no_data;     /* --no-data: tensors without values (ts-host-data.h) */
 } TsSessionOptions;
 
 /* "sim" or "cuda" (TsSessionOptions.backend, $TENSORSCOPE_BACKEND). */

@@ -23,6 +23,7 @@
 
 #include "ts-autograd-formulas.h"
 #include "ts-device-assert.h"
+#include "ts-host-data.h"
 #include "ts-op-access.h"
 #include "ts-op-table.h"
 #include "ts-ops.h"
@@ -74,6 +75,7 @@ struct _Job
   TsDeviceError fault;   /* device jobs: set by a kernel that faults */
   gboolean   external;   /* an operand views memory it does not own */
   gsize      inline_used;
+  guint64    charged;    /* host-data budget taken for staging at launch */
   /* A real GPU: device temporaries (casts, results in another dtype) the
    * host part allocated before the launch, in device_temp_sizes' order. */
   guint64    temp[JOB_N_TEMPS];
@@ -102,6 +104,7 @@ job_free (gpointer data)
     if (job->staging[i] < job->inline_staging ||
         job->staging[i] >= job->inline_staging + JOB_INLINE_STAGING)
       g_free (job->staging[i]);
+  ts_host_data_release (job->charged);
   if (!g_atomic_pointer_compare_and_exchange (&spare_job, NULL, job))
     g_free (job);
 }
@@ -123,6 +126,7 @@ job_clone (gpointer data)
       job->staging[i] = NULL;
     }
   job->inline_used = 0;
+  job->charged = 0;  /* a replay stages within what is left */
   job->fault = TS_DEVICE_ERROR_NONE;
   /* graph-safe RNG: offsets captured relative to the replay's */
   if (job->graph_rng != NULL)
@@ -354,6 +358,31 @@ dispatch (Job           *job,
   return ok;
 }
 
+/* The staging copies job_start will make, charged to the host-data
+ * budget now, at the launch, so that running out of host memory is an
+ * error here and not a fault later (or the OOM killer). */
+static gboolean
+job_charge_staging (Job     *job,
+                    GError **error)
+{
+  guint64 bytes = 0;
+
+  for (guint i = 0; i < G_N_ELEMENTS (job->t); i++)
+    {
+      TsTensor *t = job->t[i];
+      gsize n = 0;
+
+      if ((job->out_mask & (1u << i)) && t != NULL && ts_tensor_numel (t) > 0 && t->storage->data != NULL)
+        tensor_span (t, &n);
+      if (n > JOB_INLINE_STAGING)
+        bytes += n;
+    }
+  if (bytes == 0 || !ts_host_data_charge (bytes, error))
+    return bytes == 0;
+  job->charged = bytes;
+  return TRUE;
+}
+
 static gboolean
 dispatch_job (Job           *job,
               TsDevice       device,
@@ -373,6 +402,11 @@ dispatch_job (Job           *job,
       return ok || kernel_error (error);
     }
 
+  if (!job_charge_staging (job, error))
+    {
+      job_free (job);
+      return FALSE;
+    }
   work.name = name;
   work.stream = ts_session_current_stream (device.index);
   work.flops = (guint64) cost.flops;
@@ -694,7 +728,10 @@ ts_ops_binary (TsBinaryOp       op,
     {
       TsTensor *cpu = is_cpu_scalar (b) ? b : a;
 
-      if (ts_dtype_is_floating (cpu->dtype))
+      if (ts_host_data_no_data ())
+        cpu_scalar = (TsScalar) { ts_dtype_is_floating (cpu->dtype) ? TS_DTYPE_FLOAT64 :
+                                  cpu->dtype == TS_DTYPE_BOOL ? TS_DTYPE_BOOL : TS_DTYPE_INT64, 0, 0 };
+      else if (ts_dtype_is_floating (cpu->dtype))
         cpu_scalar = (TsScalar) { TS_DTYPE_FLOAT64, ts_tensor_get_double (cpu, 0), 0 };
       else if (cpu->dtype == TS_DTYPE_BOOL)
         cpu_scalar = (TsScalar) { TS_DTYPE_BOOL, 0, ts_tensor_get_int (cpu, 0) };
@@ -1148,6 +1185,19 @@ TsTensor *
 ts_ops_to_host (TsTensor  *self,
                 GError   **error)
 {
+  return ts_ops_to_host_for (self, "Reading a tensor's values on the host", error);
+}
+
+TsTensor *
+ts_ops_to_host_for (TsTensor    *self,
+                    const char  *what,
+                    GError     **error)
+{
+  if (ts_host_data_no_data ())
+    {
+      ts_host_data_refuse (what, error);
+      return NULL;
+    }
   if (!ts_tensor_is_cuda (self))
     return ts_tensor_ref (self);
   return ts_ops_to (self, TS_DEVICE_CPU_VALUE, self->dtype, FALSE, FALSE, error);
@@ -1771,9 +1821,9 @@ ts_ops_index_select (TsTensor  *self,
     return NULL;
   /* bounds are checked up front, as the CPU kernel does; a CUDA kernel
    * finds out on the device (a device-side assert, reported later) */
-  if (device.type == TS_DEVICE_CPU)
+  if (device.type == TS_DEVICE_CPU && !ts_host_data_no_data ())
     host_index = ts_ops_to_host (index, error);
-  if (device.type == TS_DEVICE_CPU && host_index == NULL)
+  if (device.type == TS_DEVICE_CPU && !ts_host_data_no_data () && host_index == NULL)
     return NULL;
   for (gint64 i = 0; host_index != NULL && i < ts_tensor_numel (host_index); i++)
     {
@@ -1849,8 +1899,8 @@ gather_check (TsTensor  *self,
                      "self %s apart from dimension %d", d, si, ss, dim);
         return FALSE;
       }
-  if (!check_bounds)
-    return TRUE;
+  if (!check_bounds || ts_host_data_no_data ())
+    return TRUE;  /* --no-data: no values to check, as on a GPU */
   host_index = ts_ops_to_host (index, error);
   if (host_index == NULL)
     return FALSE;
@@ -2059,7 +2109,7 @@ TsTensor *
 ts_ops_nonzero (TsTensor  *self,
                 GError   **error)
 {
-  g_autoptr(TsTensor) host = ts_ops_to_host (self, error);
+  g_autoptr(TsTensor) host = ts_ops_to_host_for (self, "nonzero (its output's size)", error);
   gint64 shape[2];
   TsView vin, vout;
   TsTensor *out;
@@ -2198,7 +2248,7 @@ ts_ops_embedding (TsTensor  *weight,
   flat = ts_tensor_view (dense, 1, &n, error);
   if (flat == NULL)
     return NULL;
-  if (device.type == TS_DEVICE_CPU)
+  if (device.type == TS_DEVICE_CPU && !ts_host_data_no_data ())
     {
       g_autoptr(TsTensor) host_index = ts_ops_to_host (flat, error);
 
@@ -2249,7 +2299,7 @@ ts_ops_equal (TsTensor  *a,
   eq = ts_ops_binary (TS_BINARY_EQ, a, b, NULL, FALSE, NULL, error);
   if (eq == NULL)
     return FALSE;
-  host = ts_ops_to_host (eq, error);
+  host = ts_ops_to_host_for (eq, "torch.equal", error);
   if (host == NULL)
     return FALSE;
   n = ts_tensor_numel (host);
@@ -3268,10 +3318,15 @@ static const struct
   [TS_OP_FAMILY_SCATTER] = { ts_ops_scatter_job, ts_ops_host_device },
 };
 
+/* Every op's kernel, on the CPU, on the simulated devices and on the host
+ * fallback, runs through here: in --no-data mode this is where nothing is
+ * computed (ts-host-data.h), for every family, including those to come. */
 static gboolean
 job_run (Job     *job,
          GError **error)
 {
+  if (ts_host_data_no_data ())
+    return TRUE;
   return families[job->desc->family].run (job, error);
 }
 
@@ -3304,8 +3359,11 @@ job_run_on_host (Job                 *job,
           t->storage->data != NULL)
         continue;
       job->span_min[i] = tensor_span (t, &job->span_bytes[i]);
-      if ((job->staging[i] = g_try_malloc (job->span_bytes[i])) == NULL)
+      if (!ts_host_data_charge (job->span_bytes[i], NULL))
         return TS_DEVICE_ERROR_LAUNCH_OUT_OF_RESOURCES;  /* the host has no room to stage it */
+      job->charged += job->span_bytes[i];
+      if ((job->staging[i] = g_try_malloc (job->span_bytes[i])) == NULL)
+        return TS_DEVICE_ERROR_LAUNCH_OUT_OF_RESOURCES;
       job->real[i] = (guint8 *) GSIZE_TO_POINTER (t->storage->addr) +
                      job->span_min[i] * ts_dtype_size (t->dtype);
       if ((err = k->memcpy_sync (job->staging[i], job->real[i], job->span_bytes[i])) != 0)

@@ -6,6 +6,7 @@
 
 #include "config.h"
 
+#include "ts-host-data.h"
 #include "ts-op-access.h"
 #include "ts-session.h"
 #include "ts-storage.h"
@@ -50,8 +51,11 @@ storage_clear (gpointer data)
     ts_session_host_free (self->block);
   else if (self->release != NULL)
     self->release (self->release_data);
-  else
-    g_free (self->data);
+  else if (self->data != NULL)
+    {
+      g_free (self->data);
+      ts_host_data_release (self->nbytes);
+    }
 }
 
 TsStorage *
@@ -93,13 +97,22 @@ ts_storage_new_cpu (gsize      nbytes,
         }
       self->pinned = TRUE;
     }
+  else if (ts_host_data_no_data ())
+    self->addr = nbytes ? ts_host_data_fake_address (nbytes) : 0;  /* no bytes */
   else
     {
       /* 64-byte aligned so that data_ptr() looks like PyTorch's. Host
-       * memory running out is c10's alloc_cpu failing, with its message. */
+       * memory running out is c10's alloc_cpu failing, with its message;
+       * our budget (ts-host-data.h) stops first where Linux overcommits. */
+      if (!ts_host_data_charge (nbytes, error))
+        {
+          g_atomic_rc_box_release (self);
+          return NULL;
+        }
       self->data = g_try_malloc0 (MAX (nbytes, 1));
       if (self->data == NULL)
         {
+          ts_host_data_release (nbytes);
           g_set_error (error, TS_TENSOR_ERROR, TS_TENSOR_ERROR_RUNTIME,
                        "[enforce fail at alloc_cpu.cpp:75] err == 0. DefaultCPUAllocator: can't allocate "
                        "memory: you tried to allocate %" G_GSIZE_FORMAT " bytes. Error code 12 (Cannot "

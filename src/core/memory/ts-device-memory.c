@@ -9,6 +9,7 @@
 #include <sys/mman.h>
 
 #include "ts-device-memory.h"
+#include "ts-host-data.h"
 
 typedef struct
 {
@@ -20,6 +21,7 @@ typedef struct
    * its pages count as used while mapped. One bit per granule. */
   guint8  *mapped;    /* NULL for a cudaMalloc segment */
   guint64  n_mapped;  /* bytes */
+  guint64  charged;   /* bytes of the host-data budget (ts-host-data.h) */
 } Segment;
 
 typedef struct
@@ -40,6 +42,9 @@ struct _TsDeviceMemory
 
 G_DEFINE_FINAL_TYPE (TsDeviceMemory, ts_device_memory, G_TYPE_OBJECT)
 
+static void unback (TsDeviceMemory *self,
+                    Segment        *seg);
+
 G_DEFINE_QUARK (ts-device-memory-error-quark, ts_device_memory_error)
 
 static void
@@ -56,8 +61,7 @@ ts_device_memory_finalize (GObject *object)
         {
           Segment *seg = &g_array_index (dev->segments, Segment, k);
 
-          if (seg->backing != NULL)
-            munmap (seg->backing, seg->span);
+          unback (self, seg);
           g_free (seg->mapped);
         }
       g_array_unref (dev->segments);
@@ -303,11 +307,7 @@ ts_device_memory_segment_free (TsDeviceMemory *self,
     }
 
   seg = &g_array_index (dev->segments, Segment, k);
-  if (seg->backing != NULL)
-    {
-      munmap (seg->backing, seg->span);
-      self->mapped_bytes -= seg->span;
-    }
+  unback (self, seg);
   dev->used -= seg->span;
   g_array_remove_index (dev->segments, k);
   g_mutex_unlock (&self->lock);
@@ -413,6 +413,48 @@ ts_device_memory_lookup (TsDeviceMemory *self,
   return seg != NULL;
 }
 
+/* The host pages behind a segment go, and their share of the budget. */
+static void
+unback (TsDeviceMemory *self,
+        Segment        *seg)
+{
+  if (seg->backing != NULL)
+    {
+      munmap (seg->backing, seg->span);
+      self->mapped_bytes -= seg->span;
+    }
+  ts_host_data_release (seg->charged);
+  seg->charged = 0;
+}
+
+/* Host bytes a segment's data needs: all of a cudaMalloc segment, the
+ * mapped pages of a reservation (remap charges the later ones). */
+static gboolean
+back (TsDeviceMemory *self,
+      Segment        *seg,
+      GError        **error)
+{
+  guint64 need = seg->mapped != NULL ? seg->n_mapped : seg->span;
+  gpointer p;
+
+  if (!ts_host_data_charge (need, error))
+    return FALSE;
+  p = mmap (NULL, seg->span, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+  if (p == MAP_FAILED)
+    {
+      ts_host_data_release (need);
+      g_set_error (error, TS_DEVICE_MEMORY_ERROR, TS_DEVICE_MEMORY_ERROR_HOST,
+                   "CUDA error: out of memory (Tensorscope could not reserve %" G_GUINT64_FORMAT
+                   " bytes of host memory to back the simulated device's segment)",
+                   seg->span);
+      return FALSE;
+    }
+  seg->backing = p;
+  seg->charged = need;
+  self->mapped_bytes += seg->span;
+  return TRUE;
+}
+
 gpointer
 ts_device_memory_translate (TsDeviceMemory *self,
                             guint64         addr,
@@ -435,22 +477,10 @@ ts_device_memory_translate (TsDeviceMemory *self,
       return NULL;
     }
 
-  if (seg->backing == NULL)
+  if (seg->backing == NULL && !back (self, seg, error))
     {
-      gpointer p = mmap (NULL, seg->span, PROT_READ | PROT_WRITE,
-                         MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
-
-      if (p == MAP_FAILED)
-        {
-          g_mutex_unlock (&self->lock);
-          g_set_error (error, TS_DEVICE_MEMORY_ERROR, TS_DEVICE_MEMORY_ERROR_HOST,
-                       "CUDA error: out of memory (Tensorscope could not reserve %" G_GUINT64_FORMAT
-                       " bytes of host memory to back the simulated device's segment)",
-                       seg->span);
-          return NULL;
-        }
-      seg->backing = p;
-      self->mapped_bytes += seg->span;
+      g_mutex_unlock (&self->lock);
+      return NULL;
     }
 
   host = (guint8 *) seg->backing + (addr - seg->addr);
@@ -585,8 +615,16 @@ remap (TsDeviceMemory *self,
   else if (map && size > dev->capacity - dev->context_reserve - dev->used)
     g_set_error (error, TS_DEVICE_MEMORY_ERROR, TS_DEVICE_MEMORY_ERROR_OUT_OF_MEMORY,
                  "out of memory");
+  else if (map && seg->backing != NULL && !ts_host_data_charge (size, error))
+    ;
   else
     {
+      if (seg->backing != NULL)
+        {
+          seg->charged = map ? seg->charged + size : seg->charged - size;
+          if (!map)
+            ts_host_data_release (size);
+        }
       granules (seg, addr, size, map, TRUE);
       seg->n_mapped = map ? seg->n_mapped + size : seg->n_mapped - size;
       dev->used = map ? dev->used + size : dev->used - size;
@@ -639,11 +677,7 @@ ts_device_memory_release (TsDeviceMemory *self,
                    "invalid argument: 0x%" G_GINT64_MODIFIER "x is not a reservation", addr);
       return FALSE;
     }
-  if (seg->backing != NULL)
-    {
-      munmap (seg->backing, seg->span);
-      self->mapped_bytes -= seg->span;
-    }
+  unback (self, seg);
   dev->used -= seg->n_mapped;
   g_free (seg->mapped);
   g_array_remove_index (dev->segments, k);
