@@ -1595,7 +1595,14 @@ tensor_repr (PyObject *self)
     return PyUnicode_FromString ("tensor(<uninitialized>)");
   ts_py_update_callsite ();
   if (ts_host_data_no_data ())
-    return repr_without_values (SELF_T);
+    {
+      /* the copy to the host still happens, so that the timeline is the
+       * normal run's; only the values are not there to print */
+      if (ts_tensor_is_cuda (SELF_T) &&
+          (host = ts_ops_to (SELF_T, TS_DEVICE_CPU_VALUE, SELF_T->dtype, FALSE, FALSE, &error)) == NULL)
+        return ts_py_set_error (error);
+      return repr_without_values (SELF_T);
+    }
   host = ts_ops_to_host (SELF_T, &error);
   if (host == NULL)
     return ts_py_set_error (error);

@@ -987,8 +987,8 @@ launch_copy (TsTensor    *dst,
   /* the pinned side of an asynchronous copy stays reserved until the
    * stream has passed the copy */
   if (pinned && non_blocking)
-    ts_session_host_record_stream (sd.type == TS_DEVICE_CPU ? ts_tensor_data (src) : ts_tensor_data (dst),
-                                   stream);
+    ts_session_host_record_stream (GSIZE_TO_POINTER (ts_tensor_data_ptr (sd.type == TS_DEVICE_CPU ? src : dst)),
+                                   stream);  /* the address: --no-data has no bytes */
   sanitize = ts_op_access_begin (job->desc, job->t, G_N_ELEMENTS (job->t), job->out_mask);
   ok = ts_session_launch (&work, error);
   /* a copy the host waits for synchronizes the stream, for CSAN too */

@@ -1,0 +1,139 @@
+/* test-nodata.c: a --no-data run records what a normal run records
+ *
+ * Copyright 2026 The Tensorscope authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * Runs gallery examples and test workloads twice through `tensorscope-cli
+ * run`, with and without --no-data, and compares the two traces record by
+ * record, field by field: the allocator's records (every block, segment
+ * and stat), the kernels, copies, memsets, events, syncs, NVTX ranges, API
+ * calls and counters must be the same, times included. Only the output
+ * records may differ: printed tensors show "..." for their values.
+ * (docs/no-data.md)
+ */
+
+#include <glib.h>
+#include <glib/gstdio.h>
+#include <string.h>
+#include <sys/wait.h>
+
+#include "ts-recorder.h"
+#include "ts-trace-reader.h"
+
+static TsRecorder *
+run (const char *script,
+     gboolean    no_data)
+{
+  g_autoptr(GError) error = NULL;
+  g_autofree char *dir = g_dir_make_tmp ("ts-nodata-XXXXXX", &error);
+  g_autofree char *trace = g_build_filename (dir, "run.tstrace", NULL);
+  const char *argv[] = { TS_CLI_PATH, "run", "-o", trace, no_data ? "--no-data" : script,
+                         no_data ? script : NULL, NULL };
+  g_auto(GStrv) envp = g_get_environ ();
+  g_autoptr(TsTraceReader) reader = NULL;
+  TsRecorder *recorder = ts_recorder_new ();
+  int wait_status = 0;
+
+  g_assert_no_error (error);
+  for (const char *const *v = (const char *const[]) {
+         "CUDA_VISIBLE_DEVICES", "PYTORCH_CUDA_ALLOC_CONF", "CUDA_LAUNCH_BLOCKING",
+         "TORCH_CUDA_SANITIZER", "TENSORSCOPE_BACKEND", "TENSORSCOPE_NO_DATA",
+         "TENSORSCOPE_HOST_MEMORY_LIMIT", NULL };
+       *v != NULL; v++)
+    envp = g_environ_unsetenv (envp, *v);
+  g_assert_true (g_spawn_sync (TS_SOURCE_ROOT, (char **) argv, envp,
+                               G_SPAWN_STDOUT_TO_DEV_NULL | G_SPAWN_STDERR_TO_DEV_NULL,
+                               NULL, NULL, NULL, NULL, &wait_status, &error));
+  g_assert_no_error (error);
+  g_assert_true (WIFEXITED (wait_status));
+  g_assert_cmpint (WEXITSTATUS (wait_status), ==, 0);
+  reader = ts_trace_reader_new (recorder);
+  g_assert_true (ts_trace_reader_load_file (reader, trace, &error));
+  g_assert_no_error (error);
+  g_unlink (trace);
+  g_rmdir (dir);
+  return recorder;
+}
+
+/* A string field is an id into each trace's own string table. */
+static gboolean
+field_equal (TsRecorder        *a,
+             TsRecorder        *b,
+             const TsFieldInfo *field,
+             const guint8      *ra,
+             const guint8      *rb)
+{
+  if (field->type == TS_FIELD_STRING)
+    {
+      TsStringId sa, sb;
+
+      memcpy (&sa, ra + field->offset, sizeof sa);
+      memcpy (&sb, rb + field->offset, sizeof sb);
+      return g_strcmp0 (ts_recorder_lookup (a, sa), ts_recorder_lookup (b, sb)) == 0;
+    }
+  return memcmp (ra + field->offset, rb + field->offset, field->size) == 0;
+}
+
+static void
+compare_kind (TsRecorder   *normal,
+              TsRecorder   *no_data,
+              TsRecordKind  kind)
+{
+  const TsRecordInfo *info = ts_record_info (kind);
+  gsize n = ts_recorder_get_count (normal, kind);
+
+  if (ts_recorder_get_count (no_data, kind) != n)
+    g_error ("%s records: %" G_GSIZE_FORMAT " in the normal run, %" G_GSIZE_FORMAT " with --no-data",
+             info->name, n, ts_recorder_get_count (no_data, kind));
+  for (gsize i = 0; i < n; i++)
+    {
+      guint8 ra[TS_RECORD_MAX_SIZE] __attribute__ ((aligned (8))) = { 0 };
+      guint8 rb[TS_RECORD_MAX_SIZE] __attribute__ ((aligned (8))) = { 0 };
+
+      g_assert_true (ts_recorder_get (normal, kind, i, ra));
+      g_assert_true (ts_recorder_get (no_data, kind, i, rb));
+      for (guint f = 0; f < info->n_fields; f++)
+        if (!field_equal (normal, no_data, &info->fields[f], ra, rb))
+          g_error ("%s record %" G_GSIZE_FORMAT ": field %s differs", info->name, i, info->fields[f].name);
+    }
+}
+
+static void
+test_script (gconstpointer data)
+{
+  g_autoptr(TsRecorder) normal = run (data, FALSE);
+  g_autoptr(TsRecorder) no_data = run (data, TRUE);
+
+  g_assert_cmpuint (ts_recorder_get_count (normal, TS_RECORD_ALLOC), >, 0);
+  for (TsRecordKind kind = 0; kind < TS_N_RECORD_KINDS; kind++)
+    if (kind != TS_RECORD_OUTPUT)
+      compare_kind (normal, no_data, kind);
+}
+
+int
+main (int   argc,
+      char *argv[])
+{
+  /* scripts that read no values, relative to the source root */
+  static const char *const scripts[] = {
+    "data/examples/copies_between_devices.py",
+    "data/examples/fragmentation.py",
+    "data/examples/fragmentation_expandable.py",
+    "data/examples/memory_management.py",
+    "data/examples/overlap_copy_compute.py",
+    "data/examples/pinned_memory.py",
+    "data/examples/stream_race.py",
+    "data/examples/streams_events_api.py",
+    "tests/workloads/nodata/training_step.py",
+  };
+
+  g_test_init (&argc, &argv, NULL);
+  for (guint i = 0; i < G_N_ELEMENTS (scripts); i++)
+    {
+      g_autofree char *name = g_path_get_basename (scripts[i]);
+      g_autofree char *path = g_strdup_printf ("/nodata/same-trace/%s", name);
+
+      g_test_add_data_func (path, scripts[i], test_script);
+    }
+  return g_test_run ();
+}
