@@ -1594,7 +1594,7 @@ tensor_repr (PyObject *self)
   if (SELF_T == NULL)
     return PyUnicode_FromString ("tensor(<uninitialized>)");
   ts_py_update_callsite ();
-  if (ts_host_data_no_data ())
+  if (ts_host_data_no_data () && (ts_tensor_is_cuda (SELF_T) || SELF_T->storage->data == NULL))
     {
       /* the copy to the host still happens, so that the timeline is the
        * normal run's; only the values are not there to print */
@@ -1752,7 +1752,8 @@ py_from_flat (PyObject *module,
   if (dtype == TS_DTYPE_UNDEFINED)
     dtype = ts_dtype_get_default ();
   host = ts_tensor_new_empty (TS_DEVICE_CPU_VALUE, dtype, ndim, shape, FALSE, &error);
-  if (host == NULL)
+  /* the program's own values: kept even with --no-data */
+  if (host == NULL || (ts_host_data_no_data () && !ts_storage_keep_values (host->storage, &error)))
     return ts_py_set_error (error);
   n = PyList_Size (values);
   esize = ts_dtype_size (dtype);

@@ -383,6 +383,22 @@ job_charge_staging (Job     *job,
   return TRUE;
 }
 
+/* --no-data: the values a kernel would write are not computed, so an
+ * output that had some (ts_storage_keep_values) has none from now on.
+ * Called at each launch, while the caller's tensors are alive. */
+static void
+job_drop_output_values (Job *job)
+{
+  if (!ts_host_data_no_data ())
+    return;
+  for (guint i = 0; i < G_N_ELEMENTS (job->t); i++)
+    if ((job->out_mask & (1u << i)) && job->caller[i] != NULL)
+      {
+        ts_storage_drop_values (job->caller[i]->storage);
+        job->sv[i].data = NULL;
+      }
+}
+
 static gboolean
 dispatch_job (Job           *job,
               TsDevice       device,
@@ -395,6 +411,7 @@ dispatch_job (Job           *job,
   guint64 correlation;
   gboolean ok;
 
+  job_drop_output_values (job);
   if (device.type == TS_DEVICE_CPU)
     {
       ok = job_run (job, error);
@@ -965,6 +982,12 @@ launch_copy (TsTensor    *dst,
 
   job_set (job, 0, dst);
   job_set (job, 1, src);
+  job_drop_output_values (job);
+  if (!job_charge_staging (job, error))
+    {
+      job_free (job);
+      return FALSE;
+    }
   work.name = "Memcpy";
   work.stream = stream;
   work.bytes = ts_tensor_nbytes (dst);
@@ -1193,7 +1216,7 @@ ts_ops_to_host_for (TsTensor    *self,
                     const char  *what,
                     GError     **error)
 {
-  if (ts_host_data_no_data ())
+  if (ts_host_data_no_data () && (ts_tensor_is_cuda (self) || self->storage->data == NULL))
     {
       ts_host_data_refuse (what, error);
       return NULL;
