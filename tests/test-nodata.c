@@ -110,6 +110,41 @@ test_script (gconstpointer data)
       compare_kind (normal, no_data, kind);
 }
 
+/* Settings from outside are checked: a bad value stops the run at once,
+ * with a message that names the variable. */
+static void
+test_bad_settings (void)
+{
+  static const char *const settings[][2] = {
+    { "TENSORSCOPE_NO_DATA", "2" },
+    { "TENSORSCOPE_NO_DATA", "yes please" },
+    { "TENSORSCOPE_HOST_MEMORY_LIMIT", "" },
+    { "TENSORSCOPE_HOST_MEMORY_LIMIT", "0" },
+    { "TENSORSCOPE_HOST_MEMORY_LIMIT", "-1" },
+    { "TENSORSCOPE_HOST_MEMORY_LIMIT", "12Q" },
+    { "TENSORSCOPE_HOST_MEMORY_LIMIT", "64MBs" },
+    { "TENSORSCOPE_HOST_MEMORY_LIMIT", "99999999999999999999" },
+    { "TENSORSCOPE_HOST_MEMORY_LIMIT", "99999999999T" },
+  };
+  g_autofree char *script = g_build_filename (TS_TEST_SRCDIR, "workloads", "nodata", "training_step.py", NULL);
+
+  for (guint i = 0; i < G_N_ELEMENTS (settings); i++)
+    {
+      const char *argv[] = { TS_CLI_PATH, "run", script, NULL };
+      g_auto(GStrv) envp = g_environ_setenv (g_get_environ (), settings[i][0], settings[i][1], TRUE);
+      g_autofree char *err = NULL;
+      g_autoptr(GError) error = NULL;
+      int wait_status = 0;
+
+      g_assert_true (g_spawn_sync (NULL, (char **) argv, envp, G_SPAWN_STDOUT_TO_DEV_NULL, NULL, NULL,
+                                   NULL, &err, &wait_status, &error));
+      g_assert_no_error (error);
+      g_assert_true (WIFEXITED (wait_status));
+      g_assert_cmpint (WEXITSTATUS (wait_status), ==, 2);
+      g_assert_nonnull (strstr (err, settings[i][0]));
+    }
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -128,6 +163,7 @@ main (int   argc,
   };
 
   g_test_init (&argc, &argv, NULL);
+  g_test_add_func ("/nodata/bad-settings", test_bad_settings);
   for (guint i = 0; i < G_N_ELEMENTS (scripts); i++)
     {
       g_autofree char *name = g_path_get_basename (scripts[i]);

@@ -867,7 +867,10 @@ ts_session_malloc (int          device,
   *host = ts_device_memory_translate (session.memory, *addr, MAX (size, 1), error);
   if (*host == NULL)
     {
+      /* no host memory to back it: the segment goes back too, or the next
+       * allocation carved from it would fail the same way */
       ts_allocator_free (session.allocator, *addr, &loc, NULL);
+      ts_allocator_empty_cache (session.allocator);
       return FALSE;
     }
   *block_out = GSIZE_TO_POINTER (*addr);
