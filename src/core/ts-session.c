@@ -1031,6 +1031,13 @@ ts_session_translate (guint64 addr,
   return ts_device_memory_translate (session.memory, addr, size, NULL);
 }
 
+gboolean
+ts_session_address_valid (guint64 addr,
+                          gsize   size)
+{
+  return session.memory != NULL && ts_device_memory_contains (session.memory, addr, size);
+}
+
 /* Host access to device bytes ------------------------------------------ */
 
 /* What the host reads or writes goes after the work queued so far, as a

@@ -1708,7 +1708,7 @@ py_from_cuda_pointer (PyObject *module,
    * is taken as the current device's, as a kernel would take it. */
   if (ptr != 0 && ts_session_get_device_kernels () == NULL)
     {
-      if (ptr < TS_DEVICE_MEMORY_BASE || ts_session_translate (ptr, 1) == NULL)
+      if (ptr < TS_DEVICE_MEMORY_BASE || !ts_session_address_valid (ptr, 1))
         {
           PyErr_SetString (PyExc_RuntimeError, "The specified pointer resides on host memory and is "
                            "not registered with any CUDA device.");

@@ -178,6 +178,13 @@ job_map_external (Job *job)
         continue;
       esize = ts_dtype_size (t->dtype);
       lo = tensor_span (t, &n_bytes);
+      if (ts_host_data_no_data ())
+        {
+          /* the fault all the same, without bytes behind the memory */
+          if (lo < 0 || !ts_session_address_valid (t->storage->addr + (guint64) lo * esize, n_bytes))
+            return TS_DEVICE_ERROR_ILLEGAL_ADDRESS;
+          continue;
+        }
       host = lo < 0 ? NULL : ts_session_translate (t->storage->addr + (guint64) lo * esize, n_bytes);
       if (host == NULL)
         return TS_DEVICE_ERROR_ILLEGAL_ADDRESS;

@@ -455,6 +455,29 @@ back (TsDeviceMemory *self,
   return TRUE;
 }
 
+static gboolean
+inside_one (Segment *seg,
+            guint64  addr,
+            guint64  size)
+{
+  return seg != NULL && size <= seg->size - (addr - seg->addr) && range_mapped (seg, addr, size);
+}
+
+gboolean
+ts_device_memory_contains (TsDeviceMemory *self,
+                           guint64         addr,
+                           guint64         size)
+{
+  gboolean ok;
+
+  g_return_val_if_fail (TS_IS_DEVICE_MEMORY (self), FALSE);
+
+  g_mutex_lock (&self->lock);
+  ok = inside_one (segment_of_address (self, addr, NULL), addr, size);
+  g_mutex_unlock (&self->lock);
+  return ok;
+}
+
 gpointer
 ts_device_memory_translate (TsDeviceMemory *self,
                             guint64         addr,
@@ -468,7 +491,7 @@ ts_device_memory_translate (TsDeviceMemory *self,
 
   g_mutex_lock (&self->lock);
   seg = segment_of_address (self, addr, NULL);
-  if (seg == NULL || size > seg->size - (addr - seg->addr) || !range_mapped (seg, addr, size))
+  if (!inside_one (seg, addr, size))
     {
       g_mutex_unlock (&self->lock);
       g_set_error (error, TS_DEVICE_MEMORY_ERROR, TS_DEVICE_MEMORY_ERROR_ILLEGAL_ADDRESS,
