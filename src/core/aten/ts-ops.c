@@ -76,6 +76,7 @@ struct _Job
   gboolean   external;   /* an operand views memory it does not own */
   gsize      inline_used;
   guint64    charged;    /* host-data budget taken for staging at launch */
+  gboolean   host_values; /* --no-data: computed all the same (job_settle_values) */
   /* A real GPU: device temporaries (casts, results in another dtype) the
    * host part allocated before the launch, in device_temp_sizes' order. */
   guint64    temp[JOB_N_TEMPS];
@@ -390,20 +391,55 @@ job_charge_staging (Job     *job,
   return TRUE;
 }
 
-/* --no-data: the values a kernel would write are not computed, so an
- * output that had some (ts_storage_keep_values) has none from now on.
- * Called at each launch, while the caller's tensors are alive. */
-static void
-job_drop_output_values (Job *job)
+/* --no-data: the program's own small CPU values (ts_storage_keep_values:
+ * an optimizer's step count, an RNG state) stay exact, so a CPU job whose
+ * inputs all have values and whose outputs are this small computes them. */
+#define HOST_VALUES_MAX 4096
+
+static gboolean
+job_has_host_values (Job      *job,
+                     TsDevice  device)
 {
+  if (device.type != TS_DEVICE_CPU)
+    return FALSE;
+  for (guint i = 0; i < G_N_ELEMENTS (job->t); i++)
+    {
+      TsTensor *t = job->t[i];
+
+      if (t == NULL)
+        continue;
+      if ((job->out_mask & (1u << i)) ? t->storage->nbytes > HOST_VALUES_MAX || job->caller[i] == NULL
+                                       : t->storage->data == NULL && ts_tensor_numel (t) > 0)
+        return FALSE;
+    }
+  return TRUE;
+}
+
+/* --no-data, at each launch (the caller's tensors are alive): either the
+ * job computes its outputs' values (above), or it computes nothing and
+ * an output that had values has none from now on, never stale ones. */
+static void
+job_settle_values (Job      *job,
+                   TsDevice  device)
+{
+  gboolean keep;
+
   if (!ts_host_data_no_data ())
     return;
-  for (guint i = 0; i < G_N_ELEMENTS (job->t); i++)
+  keep = job_has_host_values (job, device);
+  for (guint i = 0; keep && i < G_N_ELEMENTS (job->t); i++)
+    if ((job->out_mask & (1u << i)) && job->t[i] != NULL)
+      {
+        keep = ts_storage_keep_values (job->caller[i]->storage, NULL);
+        job->sv[i] = *job->caller[i]->storage;
+      }
+  for (guint i = 0; !keep && i < G_N_ELEMENTS (job->t); i++)
     if ((job->out_mask & (1u << i)) && job->caller[i] != NULL)
       {
         ts_storage_drop_values (job->caller[i]->storage);
         job->sv[i].data = NULL;
       }
+  job->host_values = keep;
 }
 
 static gboolean
@@ -418,7 +454,7 @@ dispatch_job (Job           *job,
   guint64 correlation;
   gboolean ok;
 
-  job_drop_output_values (job);
+  job_settle_values (job, device);
   if (device.type == TS_DEVICE_CPU)
     {
       ok = job_run (job, error);
@@ -989,7 +1025,7 @@ launch_copy (TsTensor    *dst,
 
   job_set (job, 0, dst);
   job_set (job, 1, src);
-  job_drop_output_values (job);
+  job_settle_values (job, dd.type == TS_DEVICE_CUDA ? dd : sd);
   if (!job_charge_staging (job, error))
     {
       job_free (job);
@@ -3355,7 +3391,7 @@ static gboolean
 job_run (Job     *job,
          GError **error)
 {
-  if (ts_host_data_no_data ())
+  if (ts_host_data_no_data () && !job->host_values)
     return TRUE;
   return families[job->desc->family].run (job, error);
 }

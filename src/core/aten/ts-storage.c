@@ -128,8 +128,8 @@ gboolean
 ts_storage_keep_values (TsStorage  *self,
                         GError    **error)
 {
-  g_return_val_if_fail (self->device.type == TS_DEVICE_CPU && !self->pinned, FALSE);
-
+  if (self->device.type != TS_DEVICE_CPU || self->pinned || self->release != NULL)
+    return self->data != NULL;  /* only plain CPU bytes are made here */
   if (self->data != NULL || self->nbytes == 0)
     return TRUE;
   if (!ts_host_data_charge (self->nbytes, error))

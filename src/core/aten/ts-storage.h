@@ -89,7 +89,7 @@ TsStorage *ts_storage_new_external (int       device,
  * gives from Python (torch.tensor of numbers, an RNG state) keeps bytes,
  * as they are the program's own; a kernel that writes it drops them, so
  * that what is read is never stale. */
-gboolean   ts_storage_keep_values (TsStorage *self,
+gboolean   ts_storage_keep_values (TsStorage *self,  /* FALSE: no values */
                                    GError   **error);
 void       ts_storage_drop_values (TsStorage *self);
 TsStorage *ts_storage_ref        (TsStorage  *self);
