@@ -75,7 +75,7 @@ struct _Job
   TsDeviceError fault;   /* device jobs: set by a kernel that faults */
   gboolean   external;   /* an operand views memory it does not own */
   gsize      inline_used;
-  guint64    charged;    /* host-data budget taken for staging at launch */
+  guint64    charged;    /* host-data budget taken by the staging copies */
   gboolean   host_values; /* --no-data: computed all the same (job_settle_values) */
   /* A real GPU: device temporaries (casts, results in another dtype) the
    * host part allocated before the launch, in device_temp_sizes' order. */
@@ -96,16 +96,28 @@ static gboolean job_run (Job     *job,
  * that it is always reachable and never reported as a leak. */
 static Job *spare_job;
 
+/* The staging copies go as soon as the results have landed: the work
+ * item itself may be kept a while longer. */
+static void
+job_free_staging (Job *job)
+{
+  for (guint i = 0; i < G_N_ELEMENTS (job->staging); i++)
+    {
+      if (job->staging[i] < job->inline_staging ||
+          job->staging[i] >= job->inline_staging + JOB_INLINE_STAGING)
+        g_free (job->staging[i]);
+      job->staging[i] = NULL;
+    }
+  ts_host_data_release (job->charged);
+  job->charged = 0;
+}
+
 static void
 job_free (gpointer data)
 {
   Job *job = data;
 
-  for (guint i = 0; i < G_N_ELEMENTS (job->staging); i++)
-    if (job->staging[i] < job->inline_staging ||
-        job->staging[i] >= job->inline_staging + JOB_INLINE_STAGING)
-      g_free (job->staging[i]);
-  ts_host_data_release (job->charged);
+  job_free_staging (job);
   if (!g_atomic_pointer_compare_and_exchange (&spare_job, NULL, job))
     g_free (job);
 }
@@ -194,6 +206,24 @@ job_map_external (Job *job)
   return TS_DEVICE_ERROR_NONE;
 }
 
+/* A staging copy of output i within the host-data budget. The launch
+ * checked that it fitted then (job_check_staging); without room now the
+ * kernel fails as a launch out of resources, reported asynchronously. */
+static gboolean
+job_stage (Job   *job,
+           guint  i)
+{
+  if (!ts_host_data_charge (job->span_bytes[i], NULL))
+    return FALSE;
+  if ((job->staging[i] = g_try_malloc (job->span_bytes[i])) == NULL)
+    {
+      ts_host_data_release (job->span_bytes[i]);
+      return FALSE;
+    }
+  job->charged += job->span_bytes[i];
+  return TRUE;
+}
+
 /* Device work reads its inputs when it starts and its results land when it
  * ends: the outputs are computed into staging copies at the start and
  * copied in at the end, so a kernel on another stream that runs in
@@ -218,7 +248,7 @@ job_start (gpointer data)
           job->staging[i] = job->inline_staging + job->inline_used;
           job->inline_used += (job->span_bytes[i] + 15) & ~(gsize) 15;
         }
-      else if ((job->staging[i] = g_try_malloc (job->span_bytes[i])) == NULL)
+      else if (!job_stage (job, i))
         return TS_DEVICE_ERROR_LAUNCH_OUT_OF_RESOURCES;  /* the host has no room to stage it */
       memcpy (job->staging[i], job->real[i], job->span_bytes[i]);
       job->sv[i].data = job->staging[i];
@@ -241,6 +271,7 @@ job_finish (gpointer data)
   for (guint i = 0; i < G_N_ELEMENTS (job->t); i++)
     if (job->staging[i] != NULL)
       memcpy (job->real[i], job->staging[i], job->span_bytes[i]);
+  job_free_staging (job);
 }
 
 static void
@@ -366,12 +397,13 @@ dispatch (Job           *job,
   return ok;
 }
 
-/* The staging copies job_start will make, charged to the host-data
- * budget now, at the launch, so that running out of host memory is an
- * error here and not a fault later (or the OOM killer). */
+/* The staging copies job_start will make must fit the host-data budget
+ * now, at the launch, so that running out of host memory is an error
+ * here, for the line that launched it. They are charged when made (a
+ * queue of kernels does not hold them all at once). */
 static gboolean
-job_charge_staging (Job     *job,
-                    GError **error)
+job_check_staging (Job     *job,
+                   GError **error)
 {
   guint64 bytes = 0;
 
@@ -385,10 +417,7 @@ job_charge_staging (Job     *job,
       if (n > JOB_INLINE_STAGING)
         bytes += n;
     }
-  if (bytes == 0 || !ts_host_data_charge (bytes, error))
-    return bytes == 0;
-  job->charged = bytes;
-  return TRUE;
+  return bytes == 0 || ts_host_data_check (bytes, error);
 }
 
 /* --no-data: the program's own small CPU values (ts_storage_keep_values:
@@ -462,7 +491,7 @@ dispatch_job (Job           *job,
       return ok || kernel_error (error);
     }
 
-  if (!job_charge_staging (job, error))
+  if (!job_check_staging (job, error))
     {
       job_free (job);
       return FALSE;
@@ -1026,7 +1055,7 @@ launch_copy (TsTensor    *dst,
   job_set (job, 0, dst);
   job_set (job, 1, src);
   job_settle_values (job, dd.type == TS_DEVICE_CUDA ? dd : sd);
-  if (!job_charge_staging (job, error))
+  if (!job_check_staging (job, error))
     {
       job_free (job);
       return FALSE;

@@ -427,22 +427,34 @@ unback (TsDeviceMemory *self,
   seg->charged = 0;
 }
 
-/* Host bytes a segment's data needs: all of a cudaMalloc segment, the
- * mapped pages of a reservation (remap charges the later ones). */
+/* The host-data budget holds what a used segment's data needs: all of a
+ * cudaMalloc segment, the mapped pages of a reservation. Settled when the
+ * segment is used (translated), so that running out is an error for the
+ * allocation that needed the bytes; pages unmapped give theirs back. */
+static gboolean
+settle_charge (Segment  *seg,
+               GError  **error)
+{
+  guint64 need = seg->mapped != NULL ? seg->n_mapped : seg->span;
+
+  if (need > seg->charged && !ts_host_data_charge (need - seg->charged, error))
+    return FALSE;
+  if (need < seg->charged)
+    ts_host_data_release (seg->charged - need);
+  seg->charged = need;
+  return TRUE;
+}
+
 static gboolean
 back (TsDeviceMemory *self,
       Segment        *seg,
       GError        **error)
 {
-  guint64 need = seg->mapped != NULL ? seg->n_mapped : seg->span;
-  gpointer p;
+  gpointer p = mmap (NULL, seg->span, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE,
+                     -1, 0);
 
-  if (!ts_host_data_charge (need, error))
-    return FALSE;
-  p = mmap (NULL, seg->span, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
   if (p == MAP_FAILED)
     {
-      ts_host_data_release (need);
       g_set_error (error, TS_DEVICE_MEMORY_ERROR, TS_DEVICE_MEMORY_ERROR_HOST,
                    "CUDA error: out of memory (Tensorscope could not reserve %" G_GUINT64_FORMAT
                    " bytes of host memory to back the simulated device's segment)",
@@ -450,7 +462,6 @@ back (TsDeviceMemory *self,
       return FALSE;
     }
   seg->backing = p;
-  seg->charged = need;
   self->mapped_bytes += seg->span;
   return TRUE;
 }
@@ -500,7 +511,7 @@ ts_device_memory_translate (TsDeviceMemory *self,
       return NULL;
     }
 
-  if (seg->backing == NULL && !back (self, seg, error))
+  if (!settle_charge (seg, error) || (seg->backing == NULL && !back (self, seg, error)))
     {
       g_mutex_unlock (&self->lock);
       return NULL;
@@ -638,22 +649,16 @@ remap (TsDeviceMemory *self,
   else if (map && size > dev->capacity - dev->context_reserve - dev->used)
     g_set_error (error, TS_DEVICE_MEMORY_ERROR, TS_DEVICE_MEMORY_ERROR_OUT_OF_MEMORY,
                  "out of memory");
-  else if (map && seg->backing != NULL && !ts_host_data_charge (size, error))
-    ;
   else
     {
-      if (seg->backing != NULL)
-        {
-          seg->charged = map ? seg->charged + size : seg->charged - size;
-          if (!map)
-            ts_host_data_release (size);
-        }
       granules (seg, addr, size, map, TRUE);
       seg->n_mapped = map ? seg->n_mapped + size : seg->n_mapped - size;
       dev->used = map ? dev->used + size : dev->used - size;
       /* Unmapped, the physical pages go: a later map reads fresh memory. */
       if (!map && seg->backing != NULL)
         madvise ((guint8 *) seg->backing + (addr - seg->addr), size, MADV_DONTNEED);
+      if (!map)
+        settle_charge (seg, NULL);  /* gives back, never fails */
       ok = TRUE;
     }
   g_mutex_unlock (&self->lock);

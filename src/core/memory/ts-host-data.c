@@ -162,6 +162,30 @@ get_limit (void)
   return v;
 }
 
+static gboolean
+fits (guint64   bytes,
+      guint64   old,
+      guint64   cap,
+      GError  **error)
+{
+  if (bytes <= cap && old <= cap - bytes)
+    return TRUE;
+  g_set_error (error, TS_HOST_DATA_ERROR, TS_HOST_DATA_ERROR_NO_MEMORY,
+               "not enough host memory for %" G_GUINT64_FORMAT " bytes of tensor data (%"
+               G_GUINT64_FORMAT " of %" G_GUINT64_FORMAT " bytes in use): the simulated "
+               "devices' data lives in this machine's memory; tensorscope-cli run --no-data "
+               "(TENSORSCOPE_NO_DATA=1) models the run without it",
+               bytes, old, cap);
+  return FALSE;
+}
+
+gboolean
+ts_host_data_check (guint64   bytes,
+                    GError  **error)
+{
+  return fits (bytes, __atomic_load_n (&charged, __ATOMIC_RELAXED), get_limit (), error);
+}
+
 gboolean
 ts_host_data_charge (guint64      bytes,
                      GError     **error)
@@ -171,16 +195,8 @@ ts_host_data_charge (guint64      bytes,
 
   do
     {
-      if (bytes > cap || old > cap - bytes)
-        {
-          g_set_error (error, TS_HOST_DATA_ERROR, TS_HOST_DATA_ERROR_NO_MEMORY,
-                       "not enough host memory for %" G_GUINT64_FORMAT " bytes of tensor data (%"
-                       G_GUINT64_FORMAT " of %" G_GUINT64_FORMAT " bytes in use): the simulated "
-                       "devices' data lives in this machine's memory; tensorscope-cli run --no-data "
-                       "(TENSORSCOPE_NO_DATA=1) models the run without it",
-                       bytes, old, cap);
-          return FALSE;
-        }
+      if (!fits (bytes, old, cap, error))
+        return FALSE;
     }
   while (!__atomic_compare_exchange_n (&charged, &old, old + bytes, TRUE,
                                        __ATOMIC_RELAXED, __ATOMIC_RELAXED));

@@ -62,6 +62,9 @@ void     ts_host_data_set_limit     (guint64      bytes);
 gboolean ts_host_data_charge        (guint64      bytes,
                                      GError     **error);
 void     ts_host_data_release       (guint64      bytes);
+/* Whether @bytes would fit now, without charging them (the error if not). */
+gboolean ts_host_data_check         (guint64      bytes,
+                                     GError     **error);
 guint64  ts_host_data_get_charged   (void);
 
 G_END_DECLS
