@@ -100,7 +100,7 @@ py_nonzero (PyObject *module,
 
   if (!PyArg_ParseTuple (args, "O|s", &arg, &what) || !tensors_or_raise (&arg, 1))
     return NULL;
-  if (what != NULL && ts_host_data_no_data ())
+  if (what != NULL && ts_host_data_no_data () && ts_tensor_data (ts_py_tensor_get (arg)) == NULL)
     {
       ts_host_data_refuse (what, &error);
       return ts_py_set_error (error);
