@@ -145,6 +145,35 @@ test_bad_settings (void)
     }
 }
 
+/* A real GPU's op without a device kernel computes on the host over
+ * copies of its device operands: those copies are data buffers too, and
+ * the launch says when they do not fit (the fake CUDA module's GPU). */
+static void
+test_host_fallback (void)
+{
+  g_autofree char *script = g_build_filename (TS_TEST_SRCDIR, "workloads", "nodata", "host_fallback.py", NULL);
+  const char *argv[] = { TS_CLI_PATH, "run", "--backend=cuda", script, NULL };
+  g_auto(GStrv) envp = g_get_environ ();
+  g_autofree char *out = NULL;
+  g_autoptr(GError) error = NULL;
+  int wait_status = 0;
+
+  if (g_getenv ("TENSORSCOPE_CUDA_MODULE") == NULL)
+    {
+      g_test_skip ("needs the fake CUDA module");
+      return;
+    }
+  envp = g_environ_setenv (envp, "TENSORSCOPE_HOST_MEMORY_LIMIT", "64M", TRUE);
+  envp = g_environ_setenv (envp, "TS_FAKE_CUDA_DEVICES", "1", TRUE);
+  g_assert_true (g_spawn_sync (NULL, (char **) argv, envp, G_SPAWN_STDERR_TO_DEV_NULL, NULL, NULL,
+                               &out, NULL, &wait_status, &error));
+  g_assert_no_error (error);
+  g_assert_true (WIFEXITED (wait_status));
+  g_assert_cmpint (WEXITSTATUS (wait_status), ==, 0);
+  g_assert_nonnull (strstr (out, "RuntimeError: not enough host memory for "));
+  g_assert_nonnull (strstr (out, "the workload goes on 3"));
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -164,6 +193,7 @@ main (int   argc,
 
   g_test_init (&argc, &argv, NULL);
   g_test_add_func ("/nodata/bad-settings", test_bad_settings);
+  g_test_add_func ("/nodata/host-fallback", test_host_fallback);
   for (guint i = 0; i < G_N_ELEMENTS (scripts); i++)
     {
       g_autofree char *name = g_path_get_basename (scripts[i]);

@@ -405,6 +405,9 @@ static gboolean
 job_check_staging (Job     *job,
                    GError **error)
 {
+  /* a real GPU's op without a device kernel stages every device operand
+   * (job_run_on_host); the simulator, the outputs */
+  gboolean fallback = ts_session_get_device_kernels () != NULL && job->desc->cuda == TS_OP_CUDA_HOST;
   guint64 bytes = 0;
 
   for (guint i = 0; i < G_N_ELEMENTS (job->t); i++)
@@ -412,9 +415,12 @@ job_check_staging (Job     *job,
       TsTensor *t = job->t[i];
       gsize n = 0;
 
-      if ((job->out_mask & (1u << i)) && t != NULL && ts_tensor_numel (t) > 0 && t->storage->data != NULL)
+      if (t == NULL || ts_tensor_numel (t) == 0)
+        continue;
+      if (fallback ? t->storage->device.type == TS_DEVICE_CUDA
+                   : (job->out_mask & (1u << i)) && t->storage->data != NULL)
         tensor_span (t, &n);
-      if (n > JOB_INLINE_STAGING)
+      if (n > (fallback ? 0 : JOB_INLINE_STAGING))
         bytes += n;
     }
   return bytes == 0 || ts_host_data_check (bytes, error);
