@@ -1084,6 +1084,9 @@ device_transfer (guint64    addr,
   gpointer dev;
   int err;
 
+  if (ts_host_data_no_data ())
+    return ts_host_data_refuse (to_device ? "Writing device memory from the host"
+                                          : "Reading device memory on the host", error);
   if (!sync_all_devices (error))
     return FALSE;
   if (session.kernels == NULL)
