@@ -108,7 +108,8 @@ job_free_staging (Job *job)
         g_free (job->staging[i]);
       job->staging[i] = NULL;
     }
-  ts_host_data_release (job->charged);
+  if (job->charged != 0)
+    ts_host_data_release (job->charged);
   job->charged = 0;
 }
 
@@ -407,7 +408,7 @@ job_check_staging (Job     *job,
 {
   /* a real GPU's op without a device kernel stages every device operand
    * (job_run_on_host); the simulator, the outputs */
-  gboolean fallback = ts_session_get_device_kernels () != NULL && job->desc->cuda == TS_OP_CUDA_HOST;
+  gboolean fallback = job->desc->cuda == TS_OP_CUDA_HOST && ts_session_get_device_kernels () != NULL;
   guint64 bytes = 0;
 
   for (guint i = 0; i < G_N_ELEMENTS (job->t); i++)
@@ -415,7 +416,7 @@ job_check_staging (Job     *job,
       TsTensor *t = job->t[i];
       gsize n = 0;
 
-      if (t == NULL || ts_tensor_numel (t) == 0)
+      if (t == NULL || t->storage->nbytes <= (fallback ? 0 : JOB_INLINE_STAGING) || ts_tensor_numel (t) == 0)
         continue;
       if (fallback ? t->storage->device.type == TS_DEVICE_CUDA
                    : (job->out_mask & (1u << i)) && t->storage->data != NULL)

@@ -15,7 +15,7 @@
 
 G_DEFINE_QUARK (ts-host-data-error-quark, ts_host_data_error)
 
-static gboolean no_data;
+gboolean ts_host_data_no_data_on;
 static guint64 limit;          /* 0: not known yet */
 static guint64 charged;        /* atomic */
 
@@ -92,7 +92,7 @@ ts_host_data_configure_from_env (GError **error)
   if (!ts_host_data_parse_no_data (nd, &on, error))
     return FALSE;
   if (on)
-    no_data = TRUE;
+    ts_host_data_no_data_on = TRUE;
   if (lim != NULL)
     {
       if (!ts_host_data_parse_limit (lim, &bytes, error))
@@ -105,13 +105,7 @@ ts_host_data_configure_from_env (GError **error)
 void
 ts_host_data_set_no_data (gboolean on)
 {
-  no_data = on;
-}
-
-gboolean
-ts_host_data_no_data (void)
-{
-  return no_data;
+  ts_host_data_no_data_on = on;
 }
 
 gboolean

@@ -50,8 +50,13 @@ gboolean ts_host_data_parse_limit   (const char  *text,
 gboolean ts_host_data_configure_from_env (GError **error);
 
 void     ts_host_data_set_no_data   (gboolean     on);
-/* TRUE in --no-data mode: cheap, read on every op. */
-gboolean ts_host_data_no_data       (void);
+/* TRUE in --no-data mode: read on every op, so inline. */
+extern gboolean ts_host_data_no_data_on;
+static inline gboolean
+ts_host_data_no_data (void)
+{
+  return ts_host_data_no_data_on;
+}
 /* Sets the no-data refusal for @what ("Tensor.item()") and returns FALSE. */
 gboolean ts_host_data_refuse        (const char  *what,
                                      GError     **error);
