@@ -4,7 +4,8 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
  * CUDA_VISIBLE_DEVICES, the GPU model name and the backend name
- * (TENSORSCOPE_BACKEND, --backend) come from the user's environment and
+ * (TENSORSCOPE_BACKEND, --backend), TENSORSCOPE_NO_DATA and
+ * TENSORSCOPE_HOST_MEMORY_LIMIT come from the user's environment and
  * command line. The first byte of the input picks how many
  * physical GPUs there are (1-16); the rest is the string. Whatever it is,
  * the parser returns distinct in-range ordinals, and a runtime built from
@@ -17,6 +18,7 @@
 #include <string.h>
 
 #include "ts-gpu-profile.h"
+#include "ts-host-data.h"
 #include "ts-runtime.h"
 #include "ts-session.h"
 
@@ -50,6 +52,25 @@ LLVMFuzzerTestOneInput (const uint8_t *data,
     g_assert (ok == (g_strcmp0 (value, "sim") == 0 || g_strcmp0 (value, "cuda") == 0));
     g_assert (ok || (backend_error != NULL && strstr (backend_error->message, "Unknown backend") != NULL));
     g_assert (!ok || hardware == (g_strcmp0 (value, "cuda") == 0));
+  }
+
+  /* As TENSORSCOPE_NO_DATA and TENSORSCOPE_HOST_MEMORY_LIMIT: a value or
+   * an error that names the variable, never a silent default. */
+  {
+    g_autoptr(GError) nd_error = NULL;
+    g_autoptr(GError) limit_error = NULL;
+    gboolean on = FALSE;
+    guint64 bytes = 0;
+
+    if (!ts_host_data_parse_no_data (value, &on, &nd_error))
+      g_assert (nd_error != NULL && strstr (nd_error->message, "TENSORSCOPE_NO_DATA") != NULL);
+    else
+      g_assert (on == (g_strcmp0 (value, "1") == 0 || g_strcmp0 (value, "true") == 0 ||
+                       g_strcmp0 (value, "yes") == 0 || g_strcmp0 (value, "on") == 0));
+    if (!ts_host_data_parse_limit (value, &bytes, &limit_error))
+      g_assert (limit_error != NULL && strstr (limit_error->message, "TENSORSCOPE_HOST_MEMORY_LIMIT") != NULL);
+    else
+      g_assert (bytes > 0 && g_ascii_isdigit (value[0]));
   }
 
   visible = ts_runtime_parse_visible_devices (value, n_physical, &note);

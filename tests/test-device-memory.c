@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "ts-device-memory.h"
+#include "ts-host-data.h"
 
 #define MiB (G_GUINT64_CONSTANT (1) << 20)
 #define GiB (G_GUINT64_CONSTANT (1) << 30)
@@ -227,11 +228,55 @@ test_virtual_memory (void)
   g_assert_true (ts_device_memory_segment_free (mem, seg, NULL));
 }
 
+/* The host pages behind segments are charged to the host-data budget when
+ * a segment is first used, and given back when it goes. */
+static void
+test_host_budget (void)
+{
+  g_autoptr(TsDeviceMemory) mem = ts_device_memory_new ();
+  g_autoptr(GError) error = NULL;
+  guint64 a, b, r;
+
+  ts_device_memory_add_device (mem, H100_BYTES, 0, NULL);
+  ts_host_data_set_limit (64 << 20);
+  g_assert_true (ts_device_memory_segment_malloc (mem, 0, 40 << 20, &a, NULL));
+  g_assert_true (ts_device_memory_segment_malloc (mem, 0, 40 << 20, &b, NULL));
+  g_assert_cmpuint (ts_host_data_get_charged (), ==, 0);  /* nothing used yet */
+  g_assert_nonnull (ts_device_memory_translate (mem, a, 1, NULL));
+  g_assert_cmpuint (ts_host_data_get_charged (), ==, 40 << 20);
+  g_assert_null (ts_device_memory_translate (mem, b, 1, &error));
+  g_assert_error (error, TS_HOST_DATA_ERROR, TS_HOST_DATA_ERROR_NO_MEMORY);
+  g_assert_nonnull (strstr (error->message, "--no-data"));
+  g_clear_error (&error);
+  g_assert_true (ts_device_memory_segment_free (mem, a, NULL));
+  g_assert_cmpuint (ts_host_data_get_charged (), ==, 0);
+  g_assert_nonnull (ts_device_memory_translate (mem, b, 1, NULL));
+  g_assert_true (ts_device_memory_segment_free (mem, b, NULL));
+
+  /* a reservation: its mapped pages, settled when used */
+  g_assert_true (ts_device_memory_reserve (mem, 0, 256 << 20, &r, NULL));
+  g_assert_true (ts_device_memory_map (mem, r, 32 << 20, NULL));
+  g_assert_nonnull (ts_device_memory_translate (mem, r, 1, NULL));
+  g_assert_cmpuint (ts_host_data_get_charged (), ==, 32 << 20);
+  g_assert_true (ts_device_memory_map (mem, r + (32 << 20), 64 << 20, NULL));
+  g_assert_null (ts_device_memory_translate (mem, r + (32 << 20), 1, &error));
+  g_assert_error (error, TS_HOST_DATA_ERROR, TS_HOST_DATA_ERROR_NO_MEMORY);
+  g_assert_true (ts_device_memory_unmap (mem, r + (32 << 20), 64 << 20, NULL));
+  g_assert_true (ts_device_memory_unmap (mem, r, 16 << 20, NULL));
+  g_assert_cmpuint (ts_host_data_get_charged (), ==, 16 << 20);
+  g_assert_true (ts_device_memory_release (mem, r, NULL));
+  g_assert_cmpuint (ts_host_data_get_charged (), ==, 0);
+  ts_host_data_set_limit (G_MAXUINT64 / 2);
+}
+
 int
 main (int   argc,
       char *argv[])
 {
   g_test_init (&argc, &argv, NULL);
+  /* these tests map huge segments: the budget is tested on its own */
+  ts_host_data_set_limit (G_MAXUINT64 / 2);
+  g_test_add_func ("/device-memory/host-budget", test_host_budget);
   g_test_add_func ("/device-memory/addresses", test_addresses);
   g_test_add_func ("/device-memory/errors", test_errors);
   g_test_add_func ("/device-memory/translate", test_translate);

@@ -10,6 +10,7 @@
 
 #include "ts-cli-private.h"
 #include "ts-gpu-profile.h"
+#include "ts-host-data.h"
 #include "ts-op-access.h"
 #include "ts-session.h"
 #include "ts-trace-writer.h"
@@ -37,6 +38,7 @@ ts_cli_run_main (int    argc,
   int trace_fd = -1;
   gboolean sync_mode = FALSE;
   gboolean sanitize = FALSE;
+  gboolean no_data = FALSE;
   g_autofree char *gpu_model = NULL;
   g_autofree char *backend = NULL;
   g_autofree char *output = NULL;
@@ -56,6 +58,9 @@ ts_cli_run_main (int    argc,
       "sim: the simulated GPUs (default); cuda: this machine's GPUs ($TENSORSCOPE_BACKEND)", "NAME" },
     { "sync", 0, 0, G_OPTION_ARG_NONE, &sync_mode, "Synchronous launches, as CUDA_LAUNCH_BLOCKING=1", NULL },
     { "sanitize", 0, 0, G_OPTION_ARG_NONE, &sanitize, "Check for races between streams", NULL },
+    { "no-data", 0, 0, G_OPTION_ARG_NONE, &no_data,
+      "Tensors without values: shapes, memory, streams and time as usual, no kernel computed, "
+      "nothing stored; what needs values fails ($TENSORSCOPE_NO_DATA=1; docs/no-data.md)", NULL },
     { "output", 'o', 0, G_OPTION_ARG_FILENAME, &output, "Write the trace to FILE", "FILE" },
     { "trace-fd", 0, 0, G_OPTION_ARG_INT, &trace_fd, "Stream the trace to file descriptor N", "N" },
     { G_OPTION_REMAINING, 0, 0, G_OPTION_ARG_STRING_ARRAY, &rest, NULL, "SCRIPT.py [-- ARGS...]" },
@@ -64,7 +69,10 @@ ts_cli_run_main (int    argc,
 
   context = g_option_context_new ("SCRIPT.py [-- ARGS...]");
   g_option_context_set_summary (context, "Run a Python workload on the simulated GPUs, or on this "
-                                "machine's GPUs with --backend=cuda, and record it.");
+                                "machine's GPUs with --backend=cuda, and record it.\n\n"
+                                "The simulated GPUs' data lives in this machine's memory, within "
+                                "$TENSORSCOPE_HOST_MEMORY_LIMIT (bytes, or 512M, 8G; default: the memory "
+                                "available); a workload bigger than that runs with --no-data.");
   g_option_context_add_main_entries (context, entries, NULL);
   /* Options after the script name belong to the script. */
   g_option_context_set_strict_posix (context, TRUE);
@@ -103,6 +111,17 @@ ts_cli_run_main (int    argc,
           return 2;
         }
     }
+  if (!ts_host_data_configure_from_env (&error))
+    {
+      ts_cli_message ("run: %s", error->message);
+      return 2;
+    }
+  no_data = no_data || ts_host_data_no_data ();
+  if (no_data && (backend != NULL ? g_str_equal (backend, "cuda") : ts_session_is_hardware ()))
+    {
+      ts_cli_message ("run: --no-data models the simulated GPUs; it cannot run on this machine's GPUs");
+      return 2;
+    }
   if (n_gpus == 0 || n_gpus < -1 || n_gpus > TS_RUNTIME_MAX_GPUS)
     {
       ts_cli_message ("run: --gpus must be from 1 to %d", TS_RUNTIME_MAX_GPUS);
@@ -113,6 +132,7 @@ ts_cli_run_main (int    argc,
   session_options.gpu_model = gpu_model;
   session_options.sync = sync_mode;
   session_options.sanitize = sanitize;
+  session_options.no_data = no_data;
   session_options.backend = backend;
   ts_cli_install_activity_source ();
   ts_session_configure (&session_options);

@@ -21,6 +21,7 @@
 #include "ts-allocator.h"
 #include "ts-device-memory.h"
 #include "ts-host-allocator.h"
+#include "ts-host-data.h"
 #include "ts-memory-stats.h"
 #include "ts-session.h"
 #include "ts-cuda-backend.h"
@@ -78,6 +79,8 @@ ts_session_configure (const TsSessionOptions *options)
       return;
     }
   session.options = *options;
+  if (options->no_data)
+    ts_host_data_set_no_data (TRUE);
   /* The simulated devices compute on this thread; OpenBLAS's worker
    * threads, started when the library loads, would only spin (sched_yield)
    * against the workload on a small machine: one thread, workers stopped. */
@@ -556,8 +559,11 @@ static void
 poison (guint64 addr,
         guint64 size)
 {
-  guint8 *host = ts_device_memory_translate (session.memory, addr, MIN (size, POISON_LIMIT), NULL);
+  guint8 *host;
 
+  if (ts_host_data_no_data ())
+    return;  /* no bytes to fill */
+  host = ts_device_memory_translate (session.memory, addr, MIN (size, POISON_LIMIT), NULL);
   if (host != NULL)
     memset (host, 0xff, MIN (size, POISON_LIMIT));
 }
@@ -743,6 +749,37 @@ hw_host_free (gpointer user_data,
   k->free_host (ptr);
 }
 
+/* Simulated pinned memory: page-aligned host memory inside the data
+ * budget, or in --no-data mode an address only. */
+static gpointer
+sim_host_alloc (gpointer user_data,
+                gsize    size)
+{
+  gpointer p = NULL;
+
+  if (ts_host_data_no_data ())
+    return GSIZE_TO_POINTER ((ts_host_data_fake_address (size + 4096) + 4095) & ~(guint64) 4095);
+  if (!ts_host_data_charge (size, NULL))
+    return NULL;
+  if (posix_memalign (&p, 4096, size) != 0)
+    {
+      ts_host_data_release (size);
+      return NULL;
+    }
+  return p;
+}
+
+static void
+sim_host_free (gpointer user_data,
+               gpointer ptr,
+               gsize    size)
+{
+  if (ts_host_data_no_data ())
+    return;
+  free (ptr);
+  ts_host_data_release (size);
+}
+
 static gboolean
 init_memory (GError **error)
 {
@@ -753,7 +790,8 @@ init_memory (GError **error)
     backend_va_reserve, backend_va_map, backend_va_unmap, backend_va_release,
   };
   static const TsHostAllocatorBackend host_backend = {
-    backend_event_record, backend_event_query, backend_event_release, backend_now, NULL, NULL,
+    backend_event_record, backend_event_query, backend_event_release, backend_now,
+    sim_host_alloc, sim_host_free,
   };
   TsAllocConfig config;
 
@@ -820,10 +858,20 @@ ts_session_malloc (int          device,
       *block_out = GSIZE_TO_POINTER (*addr);
       return TRUE;
     }
+  if (ts_host_data_no_data ())
+    {
+      /* a block without bytes: the kernels are not computed */
+      *host = NULL;
+      *block_out = GSIZE_TO_POINTER (*addr);
+      return TRUE;
+    }
   *host = ts_device_memory_translate (session.memory, *addr, MAX (size, 1), error);
   if (*host == NULL)
     {
+      /* no host memory to back it: the segment goes back too, or the next
+       * allocation carved from it would fail the same way */
       ts_allocator_free (session.allocator, *addr, &loc, NULL);
+      ts_allocator_empty_cache (session.allocator);
       return FALSE;
     }
   *block_out = GSIZE_TO_POINTER (*addr);
@@ -869,7 +917,7 @@ ts_session_host_malloc (gsize      size,
   if (p == NULL)
     return FALSE;
   *addr = GPOINTER_TO_SIZE (p);
-  *host = p;
+  *host = ts_host_data_no_data () ? NULL : p;
   *block = p;
   return TRUE;
 }
@@ -984,6 +1032,13 @@ ts_session_translate (guint64 addr,
   return ts_device_memory_translate (session.memory, addr, size, NULL);
 }
 
+gboolean
+ts_session_address_valid (guint64 addr,
+                          gsize   size)
+{
+  return session.memory != NULL && ts_device_memory_contains (session.memory, addr, size);
+}
+
 /* Host access to device bytes ------------------------------------------ */
 
 /* What the host reads or writes goes after the work queued so far, as a
@@ -1030,6 +1085,9 @@ device_transfer (guint64    addr,
   gpointer dev;
   int err;
 
+  if (ts_host_data_no_data ())
+    return ts_host_data_refuse (to_device ? "Writing device memory from the host"
+                                          : "Reading device memory on the host", error);
   if (!sync_all_devices (error))
     return FALSE;
   if (session.kernels == NULL)

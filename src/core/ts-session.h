@@ -47,6 +47,7 @@ typedef struct
   gboolean     sync;        /* as CUDA_LAUNCH_BLOCKING=1 */
   gboolean     sanitize;
   const char  *backend;     /* "sim" (NULL) or "cuda": a real GPU through the CUDA module */
+  gboolean     no_data;     /* --no-data: tensors without values (ts-host-data.h) */
 } TsSessionOptions;
 
 /* "sim" or "cuda" (TsSessionOptions.backend, $TENSORSCOPE_BACKEND). */
@@ -171,6 +172,10 @@ TsAllocator         *ts_session_get_allocator      (void);
 /* The host bytes behind device addresses [addr, addr + size), or NULL
  * when they do not lie in one live segment (what would be an illegal
  * address on a GPU). */
+/* Whether simulated device memory [addr, addr + size) is live, without
+ * mapping host bytes behind it (--no-data has none). */
+gboolean             ts_session_address_valid      (guint64      addr,
+                                                    gsize        size);
 gpointer             ts_session_translate          (guint64      addr,
                                                     gsize        size);
 

@@ -13,6 +13,7 @@
 
 #include "ts-op-table.h"
 #include "ts-ops.h"
+#include "ts-host-data.h"
 #include "ts-py-private.h"
 
 /* The op named @name of @family, or a ValueError. */
@@ -86,16 +87,24 @@ py_index_put_ (PyObject *module,
   Py_RETURN_NONE;
 }
 
-/* _nonzero(self) -> Tensor of (count, ndim) int64 */
+/* _nonzero(self, what=None) -> Tensor of (count, ndim) int64; what
+ * names the caller in --no-data mode's refusal (masked_select...) */
 static PyObject *
 py_nonzero (PyObject *module,
-            PyObject *arg)
+            PyObject *args)
 {
   GError *error = NULL;
+  PyObject *arg;
+  const char *what = NULL;
   TsTensor *out;
 
-  if (!tensors_or_raise (&arg, 1))
+  if (!PyArg_ParseTuple (args, "O|s", &arg, &what) || !tensors_or_raise (&arg, 1))
     return NULL;
+  if (what != NULL && ts_host_data_no_data () && ts_tensor_data (ts_py_tensor_get (arg)) == NULL)
+    {
+      ts_host_data_refuse (what, &error);
+      return ts_py_set_error (error);
+    }
   out = ts_ops_nonzero (ts_py_tensor_get (arg), &error);
   return out ? ts_py_tensor_wrap (out) : ts_py_set_error (error);
 }
@@ -120,7 +129,7 @@ py_masked_fill_ (PyObject *module,
 static PyMethodDef index_methods[] = {
   { "_index", py_index, METH_VARARGS, NULL },
   { "_index_put_", py_index_put_, METH_VARARGS, NULL },
-  { "_nonzero", py_nonzero, METH_O, NULL },
+  { "_nonzero", py_nonzero, METH_VARARGS, NULL },
   { "_masked_fill_", py_masked_fill_, METH_VARARGS, NULL },
   { NULL }
 };

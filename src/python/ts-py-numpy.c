@@ -12,6 +12,7 @@
 
 #include "config.h"
 
+#include "ts-host-data.h"
 #include "ts-py-private.h"
 
 typedef struct
@@ -118,6 +119,13 @@ py_host_buffer (PyObject *module,
     {
       PyErr_SetString (PyExc_TypeError, "expected a tensor");
       return NULL;
+    }
+  if (ts_tensor_data (ts_py_tensor_get (arg)) == NULL && ts_host_data_no_data ())
+    {
+      GError *error = NULL;
+
+      ts_host_data_refuse ("Tensor.numpy()", &error);
+      return ts_py_set_error (error);
     }
   self = PyObject_New (HostBuffer, &HostBuffer_Type);
   if (self == NULL)

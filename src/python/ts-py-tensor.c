@@ -23,6 +23,7 @@
 #include "ts-callsite.h"
 #include "ts-py-private.h"
 #include "ts-device-memory.h"
+#include "ts-host-data.h"
 #include "ts-session.h"
 
 static PyTypeObject TsPyTensor_Type;
@@ -404,7 +405,8 @@ tensor_pos (PyObject *a)
 
 /* Reads one element on the host: a blocking copy for CUDA tensors. */
 static PyObject *
-tensor_item_impl (TsTensor *t)
+tensor_item_impl (TsTensor   *t,
+                  const char *what)
 {
   GError *error = NULL;
   g_autoptr(TsTensor) host = NULL;
@@ -417,7 +419,7 @@ tensor_item_impl (TsTensor *t)
                     ts_tensor_numel (t));
       return NULL;
     }
-  host = ts_ops_to_host (t, &error);
+  host = ts_ops_to_host_for (t, what, &error);
   if (host == NULL)
     return ts_py_set_error (error);
   if (ts_dtype_is_floating (host->dtype))
@@ -431,7 +433,7 @@ static PyObject *
 tensor_item (PyObject *self,
              PyObject *unused)
 {
-  return tensor_item_impl (SELF_T);
+  return tensor_item_impl (SELF_T, "Tensor.item()");
 }
 
 static int
@@ -448,7 +450,7 @@ tensor_bool (PyObject *self)
                          : "Boolean value of Tensor with more than one value is ambiguous");
       return -1;
     }
-  v = tensor_item_impl (SELF_T);
+  v = tensor_item_impl (SELF_T, "bool(Tensor)");
   if (v == NULL)
     return -1;
   r = PyObject_IsTrue (v);
@@ -459,7 +461,7 @@ tensor_bool (PyObject *self)
 static PyObject *
 tensor_float (PyObject *self)
 {
-  PyObject *v = tensor_item_impl (SELF_T);
+  PyObject *v = tensor_item_impl (SELF_T, "float(Tensor)");
   PyObject *r;
 
   if (v == NULL)
@@ -472,7 +474,7 @@ tensor_float (PyObject *self)
 static PyObject *
 tensor_int (PyObject *self)
 {
-  PyObject *v = tensor_item_impl (SELF_T);
+  PyObject *v = tensor_item_impl (SELF_T, "int(Tensor)");
   PyObject *r;
 
   if (v == NULL)
@@ -491,7 +493,7 @@ tensor_index (PyObject *self)
                        "only integer tensors of a single element can be converted to an index");
       return NULL;
     }
-  return tensor_item_impl (SELF_T);
+  return tensor_item_impl (SELF_T, "Tensor.__index__()");
 }
 
 static PyNumberMethods tensor_as_number = {
@@ -692,9 +694,9 @@ tensor_is_pinned (PyObject *self,
                   PyObject *unused)
 {
   /* asks the pinned allocator, so views into a pinned block count too */
-  if (ts_tensor_is_cuda (SELF_T) || SELF_T->storage->data == NULL)
+  if (ts_tensor_is_cuda (SELF_T) || SELF_T->storage->addr == 0)
     return PyBool_FromLong (FALSE);
-  return PyBool_FromLong (ts_session_host_is_pinned (ts_tensor_data (SELF_T)));
+  return PyBool_FromLong (ts_session_host_is_pinned (GSIZE_TO_POINTER (ts_tensor_data_ptr (SELF_T))));
 }
 
 /* A method that makes a new tensor from self alone. */
@@ -780,9 +782,11 @@ tensor_fill_ (PyObject *self,
   GError *error = NULL;
 
   ts_py_update_callsite ();
-  if (ts_py_is_tensor (value))
+  if (ts_py_is_tensor (value) && ts_host_data_no_data ())
+    scalar = (TsScalar) { TS_DTYPE_FLOAT64, 0, 0 };  /* no value to fill with, nor to fill */
+  else if (ts_py_is_tensor (value))
     {
-      PyObject *v = tensor_item_impl (ts_py_tensor_get (value));
+      PyObject *v = tensor_item_impl (ts_py_tensor_get (value), "Tensor.fill_()");
       gboolean ok;
       if (v == NULL)
         return NULL;
@@ -1464,7 +1468,7 @@ tensor_tolist (PyObject *self,
                PyObject *unused)
 {
   GError *error = NULL;
-  g_autoptr(TsTensor) host = ts_ops_to_host (SELF_T, &error);
+  g_autoptr(TsTensor) host = ts_ops_to_host_for (SELF_T, "Tensor.tolist()", &error);
 
   ts_py_update_callsite ();
   if (host == NULL)
@@ -1547,6 +1551,39 @@ tensor_new (PyTypeObject *type,
   return (PyObject *) self;
 }
 
+/* --no-data: what PyTorch prints for a meta tensor, "..." for the values
+ * and the size spelled out, with our device:
+ * tensor(..., device='cuda:0', size=(2, 3), dtype=torch.float16). */
+static PyObject *
+repr_without_values (TsTensor *t)
+{
+  g_autoptr(GString) text = g_string_new ("tensor(...");
+  TsTensorFormatOptions options = { 0 };
+
+  if (ts_tensor_is_cuda (t))
+    g_string_append_printf (text, ", device='cuda:%d'", ts_tensor_get_device (t).index);
+  g_string_append (text, ", size=(");
+  for (guint d = 0; d < t->ndim; d++)
+    g_string_append_printf (text, "%s%" G_GINT64_FORMAT, d ? ", " : "", t->shape[d]);
+  g_string_append (text, t->ndim == 1 ? ",)" : ")");
+  if (t->dtype != ts_dtype_get_default ())
+    g_string_append_printf (text, ", dtype=%s", ts_dtype_name (t->dtype));
+  ts_py_autograd_format_options (t, &options);
+  if (options.grad_fn != NULL)
+    g_string_append_printf (text, ", grad_fn=<%s>", options.grad_fn);
+  else if (options.requires_grad)
+    g_string_append (text, ", requires_grad=True");
+  g_string_append_c (text, ')');
+  return PyUnicode_FromString (text->str);
+}
+
+static PyObject *
+py_no_data (PyObject *module,
+            PyObject *unused)
+{
+  return PyBool_FromLong (ts_host_data_no_data ());
+}
+
 /* repr(tensor) is PyTorch's, from ts-tensor-format.c; a device tensor is
  * read back with a blocking copy first, as PyTorch does. */
 static PyObject *
@@ -1561,6 +1598,15 @@ tensor_repr (PyObject *self)
   if (SELF_T == NULL)
     return PyUnicode_FromString ("tensor(<uninitialized>)");
   ts_py_update_callsite ();
+  if (ts_host_data_no_data () && (ts_tensor_is_cuda (SELF_T) || SELF_T->storage->data == NULL))
+    {
+      /* the copy to the host still happens, so that the timeline is the
+       * normal run's; only the values are not there to print */
+      if (ts_tensor_is_cuda (SELF_T) &&
+          (host = ts_ops_to (SELF_T, TS_DEVICE_CPU_VALUE, SELF_T->dtype, FALSE, FALSE, &error)) == NULL)
+        return ts_py_set_error (error);
+      return repr_without_values (SELF_T);
+    }
   host = ts_ops_to_host (SELF_T, &error);
   if (host == NULL)
     return ts_py_set_error (error);
@@ -1666,7 +1712,7 @@ py_from_cuda_pointer (PyObject *module,
    * is taken as the current device's, as a kernel would take it. */
   if (ptr != 0 && ts_session_get_device_kernels () == NULL)
     {
-      if (ptr < TS_DEVICE_MEMORY_BASE || ts_session_translate (ptr, 1) == NULL)
+      if (ptr < TS_DEVICE_MEMORY_BASE || !ts_session_address_valid (ptr, 1))
         {
           PyErr_SetString (PyExc_RuntimeError, "The specified pointer resides on host memory and is "
                            "not registered with any CUDA device.");
@@ -1710,7 +1756,8 @@ py_from_flat (PyObject *module,
   if (dtype == TS_DTYPE_UNDEFINED)
     dtype = ts_dtype_get_default ();
   host = ts_tensor_new_empty (TS_DEVICE_CPU_VALUE, dtype, ndim, shape, FALSE, &error);
-  if (host == NULL)
+  /* the program's own values: kept even with --no-data */
+  if (host == NULL || (ts_host_data_no_data () && !ts_storage_keep_values (host->storage, &error)))
     return ts_py_set_error (error);
   n = PyList_Size (values);
   esize = ts_dtype_size (dtype);
@@ -1718,11 +1765,11 @@ py_from_flat (PyObject *module,
     {
       PyObject *v = PyList_GET_ITEM (values, i);
       TsScalar s;
-      guint8 *p = ts_tensor_data (host) + i * esize;
+      guint8 *p = ts_tensor_data (host);  /* NULL in --no-data mode */
 
       if (ts_py_is_tensor (v))
         {
-          PyObject *item = tensor_item_impl (ts_py_tensor_get (v));
+          PyObject *item = tensor_item_impl (ts_py_tensor_get (v), "torch.tensor() of tensors");
           gboolean ok;
           if (item == NULL)
             return NULL;
@@ -1745,10 +1792,12 @@ py_from_flat (PyObject *module,
                         ts_dtype_short_name (dtype));
           return NULL;
         }
+      if (p == NULL)
+        continue;
       if (ts_dtype_is_floating (dtype) || s.kind == TS_DTYPE_FLOAT64)
-        ts_dtype_store (dtype, p, s.value);
+        ts_dtype_store (dtype, p + i * esize, s.value);
       else
-        ts_dtype_store_int (dtype, p, s.ivalue);
+        ts_dtype_store_int (dtype, p + i * esize, s.ivalue);
     }
   if (device.type == TS_DEVICE_CPU)
     return ts_py_tensor_wrap (g_steal_pointer (&host));
@@ -1929,6 +1978,8 @@ static PyMethodDef tensor_module_methods[] = {
   { "_make_subclass", py_make_subclass, METH_VARARGS, NULL },
   { "_set_data", py_set_data, METH_VARARGS, NULL },
   { "_set_classes", py_set_classes, METH_VARARGS, NULL },
+  /* --no-data (ts-host-data.h): what needs values asks, to refuse */
+  { "_no_data", py_no_data, METH_NOARGS, NULL },
   { NULL }
 };
 

@@ -459,6 +459,7 @@ ts_window_configure_runner (TsWindow *self)
   ts_workload_runner_set_gpu_count (runner, g_settings_get_int (self->settings, "gpu-count"));
   ts_workload_runner_set_synchronous (runner, g_settings_get_boolean (self->settings, "synchronous"));
   ts_workload_runner_set_sanitize (runner, g_settings_get_boolean (self->settings, "sanitizer"));
+  ts_workload_runner_set_no_data (runner, g_settings_get_boolean (self->settings, "no-data"));
 }
 
 /* Quotes a word for display only when the shell would need it. */

@@ -40,6 +40,7 @@ struct _TsWorkloadRunner
   guint            kill_timeout_ms;
   guint            synchronous : 1;
   guint            sanitize : 1;
+  guint            no_data : 1;
   guint            stop_requested : 1;
 
   TsWorkloadState  state;
@@ -659,6 +660,17 @@ ts_workload_runner_set_sanitize (TsWorkloadRunner *self,
     }
 }
 
+/* --no-data (docs/no-data.md): tensors without values, for workloads
+ * bigger than this machine. Read at the next start, as the others. */
+void
+ts_workload_runner_set_no_data (TsWorkloadRunner *self,
+                                gboolean          no_data)
+{
+  g_return_if_fail (TS_IS_WORKLOAD_RUNNER (self));
+
+  self->no_data = !!no_data;
+}
+
 guint
 ts_workload_runner_get_kill_timeout (TsWorkloadRunner *self)
 {
@@ -688,7 +700,7 @@ ts_workload_runner_set_kill_timeout (TsWorkloadRunner *self,
  *
  * The command line of a run with the current settings:
  * `tensorscope-cli run [--gpus N] [--gpu-model NAME] [--backend=NAME] [--sync]
- * [--sanitize] --trace-fd 3 SCRIPT.py`. Options go before the script:
+ * [--sanitize] [--no-data] --trace-fd 3 SCRIPT.py`. Options go before the script:
  * everything after it belongs to the script. A backend set is always
  * passed, "sim" included, so that $TENSORSCOPE_BACKEND in our environment
  * cannot turn a simulated run into a real one; on "cuda" the devices are
@@ -727,6 +739,8 @@ ts_workload_runner_build_argv (TsWorkloadRunner *self,
     g_strv_builder_add (builder, "--sync");
   if (self->sanitize)
     g_strv_builder_add (builder, "--sanitize");
+  if (self->no_data)
+    g_strv_builder_add (builder, "--no-data");
   g_strv_builder_add_many (builder, "--trace-fd", G_STRINGIFY (TS_WORKLOAD_TRACE_FD), NULL);
   g_strv_builder_add (builder, script_path);
 

@@ -56,6 +56,8 @@ void              ts_workload_runner_set_synchronous    (TsWorkloadRunner  *self
 gboolean          ts_workload_runner_get_sanitize       (TsWorkloadRunner  *self);
 void              ts_workload_runner_set_sanitize       (TsWorkloadRunner  *self,
                                                          gboolean           sanitize);
+void              ts_workload_runner_set_no_data        (TsWorkloadRunner  *self,
+                                                         gboolean           no_data);
 guint             ts_workload_runner_get_kill_timeout   (TsWorkloadRunner  *self);
 void              ts_workload_runner_set_kill_timeout   (TsWorkloadRunner  *self,
                                                          guint              kill_timeout_ms);

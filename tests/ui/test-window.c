@@ -96,11 +96,12 @@ test_header_bar (void)
   g_assert_cmpstr (gtk_button_get_label (child (window, "sanitizer_button")), ==, "Sanitizer");
   g_assert_true (gtk_menu_button_get_primary (menu_button));
   /* Open, Recent, Save Script, Save Trace | Export Image, Export Chrome JSON
-   * | Style, Examples | Shortcuts, About */
-  g_assert_cmpint (g_menu_model_get_n_items (menu), ==, 4);
+   * | Run Without Tensor Data | Style, Examples | Shortcuts, About */
+  g_assert_cmpint (g_menu_model_get_n_items (menu), ==, 5);
   g_assert_cmpint (g_menu_model_get_n_items (g_menu_model_get_item_link (menu, 0, G_MENU_LINK_SECTION)), ==, 4);
   g_assert_cmpint (g_menu_model_get_n_items (g_menu_model_get_item_link (menu, 1, G_MENU_LINK_SECTION)), ==, 2);
-  g_assert_cmpint (g_menu_model_get_n_items (g_menu_model_get_item_link (menu, 3, G_MENU_LINK_SECTION)), ==, 2);
+  g_assert_cmpint (g_menu_model_get_n_items (g_menu_model_get_item_link (menu, 2, G_MENU_LINK_SECTION)), ==, 1);
+  g_assert_cmpint (g_menu_model_get_n_items (g_menu_model_get_item_link (menu, 4, G_MENU_LINK_SECTION)), ==, 2);
   /* Nothing to export yet. */
   g_assert_false (g_action_group_get_action_enabled (G_ACTION_GROUP (window), "export-view"));
   g_assert_false (g_action_group_get_action_enabled (G_ACTION_GROUP (window), "export-chrome"));
@@ -234,6 +235,7 @@ test_settings (void)
   TsWindow *window = new_window ();
   TsWindow *second;
   g_autofree char *model = NULL;
+  g_autoptr(GVariant) no_data = NULL;
   int width, height;
 
   /* Widgets write the settings... */
@@ -246,6 +248,8 @@ test_settings (void)
   g_assert_true (g_settings_get_boolean (settings, "synchronous"));
   gtk_toggle_button_set_active (child (window, "sanitizer_button"), TRUE);
   g_assert_true (g_settings_get_boolean (settings, "sanitizer"));
+  g_action_group_activate_action (G_ACTION_GROUP (window), "no-data", NULL);
+  g_assert_true (g_settings_get_boolean (settings, "no-data"));
   gtk_toggle_button_set_active (child (window, "gallery_button"), FALSE);
   g_assert_false (g_settings_get_boolean (settings, "show-gallery"));
 
@@ -281,9 +285,12 @@ test_settings (void)
   g_assert_cmpint (height, ==, 777);
   g_assert_cmpfloat (gtk_spin_button_get_value (child (second, "gpu_count_spin")), ==, 12.0);
   g_assert_true (gtk_toggle_button_get_active (child (second, "sanitizer_button")));
+  no_data = g_action_group_get_action_state (G_ACTION_GROUP (second), "no-data");
+  g_assert_true (g_variant_get_boolean (no_data));
   ts_ui_test_close_window (GTK_WINDOW (second));
 
   g_settings_reset (settings, "sanitizer");
+  g_settings_reset (settings, "no-data");
   g_settings_reset (settings, "gpu-count");
   g_object_unref (settings);
 }

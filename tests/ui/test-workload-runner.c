@@ -150,10 +150,12 @@ test_argv (void)
   ts_workload_runner_set_gpu_model (runner, "gtx1080ti");
   ts_workload_runner_set_synchronous (runner, TRUE);
   ts_workload_runner_set_sanitize (runner, TRUE);
+  ts_workload_runner_set_no_data (runner, TRUE);
   full = ts_workload_runner_build_argv (runner, "/bin/cli", "/tmp/a.py");
   full_str = g_strjoinv (" ", full);
   g_assert_cmpstr (full_str, ==,
-                   "/bin/cli run --gpus 8 --gpu-model gtx1080ti --sync --sanitize --trace-fd 3 /tmp/a.py");
+                   "/bin/cli run --gpus 8 --gpu-model gtx1080ti --sync --sanitize --no-data --trace-fd 3 /tmp/a.py");
+  ts_workload_runner_set_no_data (runner, FALSE);
 
   /* An empty model means the CLI's default. */
   ts_workload_runner_set_gpu_model (runner, "");

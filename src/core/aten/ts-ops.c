@@ -24,6 +24,7 @@
 #include "ts-autocast.h"
 #include "ts-autograd-formulas.h"
 #include "ts-device-assert.h"
+#include "ts-host-data.h"
 #include "ts-op-access.h"
 #include "ts-op-table.h"
 #include "ts-ops.h"
@@ -75,6 +76,8 @@ struct _Job
   TsDeviceError fault;   /* device jobs: set by a kernel that faults */
   gboolean   external;   /* an operand views memory it does not own */
   gsize      inline_used;
+  guint64    charged;    /* host-data budget taken by the staging copies */
+  gboolean   host_values; /* --no-data: computed all the same (job_settle_values) */
   /* A real GPU: device temporaries (casts, results in another dtype) the
    * host part allocated before the launch, in device_temp_sizes' order. */
   guint64    temp[JOB_N_TEMPS];
@@ -94,15 +97,29 @@ static gboolean job_run (Job     *job,
  * that it is always reachable and never reported as a leak. */
 static Job *spare_job;
 
+/* The staging copies go as soon as the results have landed: the work
+ * item itself may be kept a while longer. */
+static void
+job_free_staging (Job *job)
+{
+  for (guint i = 0; i < G_N_ELEMENTS (job->staging); i++)
+    {
+      if (job->staging[i] < job->inline_staging ||
+          job->staging[i] >= job->inline_staging + JOB_INLINE_STAGING)
+        g_free (job->staging[i]);
+      job->staging[i] = NULL;
+    }
+  if (job->charged != 0)
+    ts_host_data_release (job->charged);
+  job->charged = 0;
+}
+
 static void
 job_free (gpointer data)
 {
   Job *job = data;
 
-  for (guint i = 0; i < G_N_ELEMENTS (job->staging); i++)
-    if (job->staging[i] < job->inline_staging ||
-        job->staging[i] >= job->inline_staging + JOB_INLINE_STAGING)
-      g_free (job->staging[i]);
+  job_free_staging (job);
   if (!g_atomic_pointer_compare_and_exchange (&spare_job, NULL, job))
     g_free (job);
 }
@@ -124,6 +141,7 @@ job_clone (gpointer data)
       job->staging[i] = NULL;
     }
   job->inline_used = 0;
+  job->charged = 0;  /* a replay stages within what is left */
   job->fault = TS_DEVICE_ERROR_NONE;
   /* graph-safe RNG: offsets captured relative to the replay's */
   if (job->graph_rng != NULL)
@@ -175,12 +193,37 @@ job_map_external (Job *job)
         continue;
       esize = ts_dtype_size (t->dtype);
       lo = tensor_span (t, &n_bytes);
+      if (ts_host_data_no_data ())
+        {
+          /* the fault all the same, without bytes behind the memory */
+          if (lo < 0 || !ts_session_address_valid (t->storage->addr + (guint64) lo * esize, n_bytes))
+            return TS_DEVICE_ERROR_ILLEGAL_ADDRESS;
+          continue;
+        }
       host = lo < 0 ? NULL : ts_session_translate (t->storage->addr + (guint64) lo * esize, n_bytes);
       if (host == NULL)
         return TS_DEVICE_ERROR_ILLEGAL_ADDRESS;
       job->sv[i].data = host - lo * esize;
     }
   return TS_DEVICE_ERROR_NONE;
+}
+
+/* A staging copy of output i within the host-data budget. The launch
+ * checked that it fitted then (job_check_staging); without room now the
+ * kernel fails as a launch out of resources, reported asynchronously. */
+static gboolean
+job_stage (Job   *job,
+           guint  i)
+{
+  if (!ts_host_data_charge (job->span_bytes[i], NULL))
+    return FALSE;
+  if ((job->staging[i] = g_try_malloc (job->span_bytes[i])) == NULL)
+    {
+      ts_host_data_release (job->span_bytes[i]);
+      return FALSE;
+    }
+  job->charged += job->span_bytes[i];
+  return TRUE;
 }
 
 /* Device work reads its inputs when it starts and its results land when it
@@ -207,7 +250,7 @@ job_start (gpointer data)
           job->staging[i] = job->inline_staging + job->inline_used;
           job->inline_used += (job->span_bytes[i] + 15) & ~(gsize) 15;
         }
-      else if ((job->staging[i] = g_try_malloc (job->span_bytes[i])) == NULL)
+      else if (!job_stage (job, i))
         return TS_DEVICE_ERROR_LAUNCH_OUT_OF_RESOURCES;  /* the host has no room to stage it */
       memcpy (job->staging[i], job->real[i], job->span_bytes[i]);
       job->sv[i].data = job->staging[i];
@@ -230,6 +273,7 @@ job_finish (gpointer data)
   for (guint i = 0; i < G_N_ELEMENTS (job->t); i++)
     if (job->staging[i] != NULL)
       memcpy (job->real[i], job->staging[i], job->span_bytes[i]);
+  job_free_staging (job);
 }
 
 static void
@@ -355,6 +399,86 @@ dispatch (Job           *job,
   return ok;
 }
 
+/* The staging copies job_start will make must fit the host-data budget
+ * now, at the launch, so that running out of host memory is an error
+ * here, for the line that launched it. They are charged when made (a
+ * queue of kernels does not hold them all at once). */
+static gboolean
+job_check_staging (Job     *job,
+                   GError **error)
+{
+  /* a real GPU's op without a device kernel stages every device operand
+   * (job_run_on_host); the simulator, the outputs */
+  gboolean fallback = job->desc->cuda == TS_OP_CUDA_HOST && ts_session_get_device_kernels () != NULL;
+  guint64 bytes = 0;
+
+  for (guint i = 0; i < G_N_ELEMENTS (job->t); i++)
+    {
+      TsTensor *t = job->t[i];
+      gsize n = 0;
+
+      if (t == NULL || t->storage->nbytes <= (fallback ? 0 : JOB_INLINE_STAGING) || ts_tensor_numel (t) == 0)
+        continue;
+      if (fallback ? t->storage->device.type == TS_DEVICE_CUDA
+                   : (job->out_mask & (1u << i)) && t->storage->data != NULL)
+        tensor_span (t, &n);
+      if (n > (fallback ? 0 : JOB_INLINE_STAGING))
+        bytes += n;
+    }
+  return bytes == 0 || ts_host_data_check (bytes, error);
+}
+
+/* --no-data: the program's own small CPU values (ts_storage_keep_values:
+ * an optimizer's step count, an RNG state) stay exact, so a CPU job whose
+ * inputs all have values and whose outputs are this small computes them. */
+#define HOST_VALUES_MAX 4096
+
+static gboolean
+job_has_host_values (Job      *job,
+                     TsDevice  device)
+{
+  if (device.type != TS_DEVICE_CPU)
+    return FALSE;
+  for (guint i = 0; i < G_N_ELEMENTS (job->t); i++)
+    {
+      TsTensor *t = job->t[i];
+
+      if (t == NULL)
+        continue;
+      if ((job->out_mask & (1u << i)) ? t->storage->nbytes > HOST_VALUES_MAX || job->caller[i] == NULL
+                                       : t->storage->data == NULL && ts_tensor_numel (t) > 0)
+        return FALSE;
+    }
+  return TRUE;
+}
+
+/* --no-data, at each launch (the caller's tensors are alive): either the
+ * job computes its outputs' values (above), or it computes nothing and
+ * an output that had values has none from now on, never stale ones. */
+static void
+job_settle_values (Job      *job,
+                   TsDevice  device)
+{
+  gboolean keep;
+
+  if (!ts_host_data_no_data ())
+    return;
+  keep = job_has_host_values (job, device);
+  for (guint i = 0; keep && i < G_N_ELEMENTS (job->t); i++)
+    if ((job->out_mask & (1u << i)) && job->t[i] != NULL)
+      {
+        keep = ts_storage_keep_values (job->caller[i]->storage, NULL);
+        job->sv[i] = *job->caller[i]->storage;
+      }
+  for (guint i = 0; !keep && i < G_N_ELEMENTS (job->t); i++)
+    if ((job->out_mask & (1u << i)) && job->caller[i] != NULL)
+      {
+        ts_storage_drop_values (job->caller[i]->storage);
+        job->sv[i].data = NULL;
+      }
+  job->host_values = keep;
+}
+
 static gboolean
 dispatch_job (Job           *job,
               TsDevice       device,
@@ -367,6 +491,7 @@ dispatch_job (Job           *job,
   guint64 correlation;
   gboolean ok;
 
+  job_settle_values (job, device);
   if (device.type == TS_DEVICE_CPU)
     {
       ok = job_run (job, error);
@@ -374,6 +499,11 @@ dispatch_job (Job           *job,
       return ok || kernel_error (error);
     }
 
+  if (!job_check_staging (job, error))
+    {
+      job_free (job);
+      return FALSE;
+    }
   work.name = name;
   work.stream = ts_session_current_stream (device.index);
   work.flops = (guint64) cost.flops;
@@ -695,7 +825,10 @@ binary_impl (TsBinaryOp       op,
     {
       TsTensor *cpu = is_cpu_scalar (b) ? b : a;
 
-      if (ts_dtype_is_floating (cpu->dtype))
+      if (ts_host_data_no_data ())
+        cpu_scalar = (TsScalar) { ts_dtype_is_floating (cpu->dtype) ? TS_DTYPE_FLOAT64 :
+                                  cpu->dtype == TS_DTYPE_BOOL ? TS_DTYPE_BOOL : TS_DTYPE_INT64, 0, 0 };
+      else if (ts_dtype_is_floating (cpu->dtype))
         cpu_scalar = (TsScalar) { TS_DTYPE_FLOAT64, ts_tensor_get_double (cpu, 0), 0 };
       else if (cpu->dtype == TS_DTYPE_BOOL)
         cpu_scalar = (TsScalar) { TS_DTYPE_BOOL, 0, ts_tensor_get_int (cpu, 0) };
@@ -963,6 +1096,12 @@ launch_copy (TsTensor    *dst,
 
   job_set (job, 0, dst);
   job_set (job, 1, src);
+  job_settle_values (job, dd.type == TS_DEVICE_CUDA ? dd : sd);
+  if (!job_check_staging (job, error))
+    {
+      job_free (job);
+      return FALSE;
+    }
   work.name = "Memcpy";
   work.stream = stream;
   work.bytes = ts_tensor_nbytes (dst);
@@ -985,8 +1124,8 @@ launch_copy (TsTensor    *dst,
   /* the pinned side of an asynchronous copy stays reserved until the
    * stream has passed the copy */
   if (pinned && non_blocking)
-    ts_session_host_record_stream (sd.type == TS_DEVICE_CPU ? ts_tensor_data (src) : ts_tensor_data (dst),
-                                   stream);
+    ts_session_host_record_stream (GSIZE_TO_POINTER (ts_tensor_data_ptr (sd.type == TS_DEVICE_CPU ? src : dst)),
+                                   stream);  /* the address: --no-data has no bytes */
   sanitize = ts_op_access_begin (job->desc, job->t, G_N_ELEMENTS (job->t), job->out_mask);
   ok = ts_session_launch (&work, error);
   /* a copy the host waits for synchronizes the stream, for CSAN too */
@@ -1183,6 +1322,19 @@ TsTensor *
 ts_ops_to_host (TsTensor  *self,
                 GError   **error)
 {
+  return ts_ops_to_host_for (self, "Reading a tensor's values on the host", error);
+}
+
+TsTensor *
+ts_ops_to_host_for (TsTensor    *self,
+                    const char  *what,
+                    GError     **error)
+{
+  if (ts_host_data_no_data () && (ts_tensor_is_cuda (self) || self->storage->data == NULL))
+    {
+      ts_host_data_refuse (what, error);
+      return NULL;
+    }
   if (!ts_tensor_is_cuda (self))
     return ts_tensor_ref (self);
   return ts_ops_to (self, TS_DEVICE_CPU_VALUE, self->dtype, FALSE, FALSE, error);
@@ -1844,9 +1996,9 @@ ts_ops_index_select (TsTensor  *self,
     return NULL;
   /* bounds are checked up front, as the CPU kernel does; a CUDA kernel
    * finds out on the device (a device-side assert, reported later) */
-  if (device.type == TS_DEVICE_CPU)
+  if (device.type == TS_DEVICE_CPU && !ts_host_data_no_data ())
     host_index = ts_ops_to_host (index, error);
-  if (device.type == TS_DEVICE_CPU && host_index == NULL)
+  if (device.type == TS_DEVICE_CPU && !ts_host_data_no_data () && host_index == NULL)
     return NULL;
   for (gint64 i = 0; host_index != NULL && i < ts_tensor_numel (host_index); i++)
     {
@@ -1922,8 +2074,8 @@ gather_check (TsTensor  *self,
                      "self %s apart from dimension %d", d, si, ss, dim);
         return FALSE;
       }
-  if (!check_bounds)
-    return TRUE;
+  if (!check_bounds || ts_host_data_no_data ())
+    return TRUE;  /* --no-data: no values to check, as on a GPU */
   host_index = ts_ops_to_host (index, error);
   if (host_index == NULL)
     return FALSE;
@@ -2159,7 +2311,7 @@ TsTensor *
 ts_ops_nonzero (TsTensor  *self,
                 GError   **error)
 {
-  g_autoptr(TsTensor) host = ts_ops_to_host (self, error);
+  g_autoptr(TsTensor) host = ts_ops_to_host_for (self, "nonzero (its output's size)", error);
   gint64 shape[2];
   TsView vin, vout;
   TsTensor *out;
@@ -2308,7 +2460,7 @@ ts_ops_embedding_full (TsTensor  *weight,
   flat = ts_tensor_view (dense, 1, &n, error);
   if (flat == NULL)
     return NULL;
-  if (device.type == TS_DEVICE_CPU)
+  if (device.type == TS_DEVICE_CPU && !ts_host_data_no_data ())
     {
       g_autoptr(TsTensor) host_index = ts_ops_to_host (flat, error);
 
@@ -2365,7 +2517,7 @@ ts_ops_equal (TsTensor  *a,
   eq = ts_ops_binary (TS_BINARY_EQ, a, b, NULL, FALSE, NULL, error);
   if (eq == NULL)
     return FALSE;
-  host = ts_ops_to_host (eq, error);
+  host = ts_ops_to_host_for (eq, "torch.equal", error);
   if (host == NULL)
     return FALSE;
   n = ts_tensor_numel (host);
@@ -3396,10 +3548,15 @@ static const struct
   [TS_OP_FAMILY_AMP] = { ts_ops_amp_job, ts_ops_host_device },
 };
 
+/* Every op's kernel, on the CPU, on the simulated devices and on the host
+ * fallback, runs through here: in --no-data mode this is where nothing is
+ * computed (ts-host-data.h), for every family, including those to come. */
 static gboolean
 job_run (Job     *job,
          GError **error)
 {
+  if (ts_host_data_no_data () && !job->host_values)
+    return TRUE;
   return families[job->desc->family].run (job, error);
 }
 
@@ -3432,8 +3589,11 @@ job_run_on_host (Job                 *job,
           t->storage->data != NULL)
         continue;
       job->span_min[i] = tensor_span (t, &job->span_bytes[i]);
-      if ((job->staging[i] = g_try_malloc (job->span_bytes[i])) == NULL)
+      if (!ts_host_data_charge (job->span_bytes[i], NULL))
         return TS_DEVICE_ERROR_LAUNCH_OUT_OF_RESOURCES;  /* the host has no room to stage it */
+      job->charged += job->span_bytes[i];
+      if ((job->staging[i] = g_try_malloc (job->span_bytes[i])) == NULL)
+        return TS_DEVICE_ERROR_LAUNCH_OUT_OF_RESOURCES;
       job->real[i] = (guint8 *) GSIZE_TO_POINTER (t->storage->addr) +
                      job->span_min[i] * ts_dtype_size (t->dtype);
       if ((err = k->memcpy_sync (job->staging[i], job->real[i], job->span_bytes[i])) != 0)

@@ -229,5 +229,10 @@ gint64     ts_tensor_get_int      (const TsTensor  *self,
  * a CUDA tensor is read by a blocking device-to-host copy (item(), repr). */
 TsTensor  *ts_ops_to_host         (TsTensor        *self,
                                    GError         **error);
+/* The same, for @what ("Tensor.item()"), which --no-data refuses with its
+ * name (ts-host-data.h): every read of values on the host comes here. */
+TsTensor  *ts_ops_to_host_for     (TsTensor        *self,
+                                   const char      *what,
+                                   GError         **error);
 
 G_END_DECLS

@@ -6,6 +6,7 @@
 
 #include "config.h"
 
+#include "ts-host-data.h"
 #include "ts-op-access.h"
 #include "ts-session.h"
 #include "ts-storage.h"
@@ -50,8 +51,11 @@ storage_clear (gpointer data)
     ts_session_host_free (self->block);
   else if (self->release != NULL)
     self->release (self->release_data);
-  else
-    g_free (self->data);
+  else if (self->data != NULL)
+    {
+      g_free (self->data);
+      ts_host_data_release (self->nbytes);
+    }
 }
 
 TsStorage *
@@ -93,13 +97,21 @@ ts_storage_new_cpu (gsize      nbytes,
         }
       self->pinned = TRUE;
     }
+  else if (ts_host_data_no_data ())
+    self->addr = nbytes ? ts_host_data_fake_address (nbytes) : 0;  /* no bytes */
   else
     {
       /* 64-byte aligned so that data_ptr() looks like PyTorch's. Host
-       * memory running out is c10's alloc_cpu failing, with its message. */
-      self->data = g_try_malloc0 (MAX (nbytes, 1));
+       * memory running out is c10's alloc_cpu failing, with its message,
+       * whether malloc or our budget (ts-host-data.h: it stops first where
+       * Linux would overcommit) says no: these are PyTorch's own bytes. */
+      gboolean charged = ts_host_data_charge (nbytes, NULL);
+
+      self->data = charged ? g_try_malloc0 (MAX (nbytes, 1)) : NULL;
       if (self->data == NULL)
         {
+          if (charged)
+            ts_host_data_release (nbytes);
           g_set_error (error, TS_TENSOR_ERROR, TS_TENSOR_ERROR_RUNTIME,
                        "[enforce fail at alloc_cpu.cpp:75] err == 0. DefaultCPUAllocator: can't allocate "
                        "memory: you tried to allocate %" G_GSIZE_FORMAT " bytes. Error code 12 (Cannot "
@@ -110,6 +122,38 @@ ts_storage_new_cpu (gsize      nbytes,
       self->addr = nbytes ? GPOINTER_TO_SIZE (self->data) : 0;
     }
   return self;
+}
+
+gboolean
+ts_storage_keep_values (TsStorage  *self,
+                        GError    **error)
+{
+  if (self->device.type != TS_DEVICE_CPU || self->pinned || self->release != NULL)
+    return self->data != NULL;  /* only plain CPU bytes are made here */
+  if (self->data != NULL || self->nbytes == 0)
+    return TRUE;
+  if (!ts_host_data_charge (self->nbytes, error))
+    return FALSE;
+  if ((self->data = g_try_malloc0 (self->nbytes)) == NULL)
+    {
+      ts_host_data_release (self->nbytes);
+      return ts_host_data_charge (G_MAXUINT64, error);  /* the same message */
+    }
+  self->addr = GPOINTER_TO_SIZE (self->data);
+  return TRUE;
+}
+
+void
+ts_storage_drop_values (TsStorage *self)
+{
+  if (self->data == NULL || self->device.type != TS_DEVICE_CPU || self->pinned)
+    return;
+  if (self->release == NULL)
+    {
+      g_free (self->data);
+      ts_host_data_release (self->nbytes);
+    }
+  self->data = NULL;  /* a borrowed array stays its owner's */
 }
 
 TsStorage *

@@ -85,6 +85,13 @@ TsStorage *ts_storage_new_cuda   (int         device,
 TsStorage *ts_storage_new_external (int       device,
                                     guint64   addr,
                                     gsize     nbytes);
+/* --no-data (ts-host-data.h): a CPU storage whose values the program
+ * gives from Python (torch.tensor of numbers, an RNG state) keeps bytes,
+ * as they are the program's own; a kernel that writes it drops them, so
+ * that what is read is never stale. */
+gboolean   ts_storage_keep_values (TsStorage *self,  /* FALSE: no values */
+                                   GError   **error);
+void       ts_storage_drop_values (TsStorage *self);
 TsStorage *ts_storage_ref        (TsStorage  *self);
 void       ts_storage_unref      (TsStorage  *self);
 /* Asks the caching allocator not to reuse the block until the work queued

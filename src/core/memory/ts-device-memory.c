@@ -9,6 +9,7 @@
 #include <sys/mman.h>
 
 #include "ts-device-memory.h"
+#include "ts-host-data.h"
 
 typedef struct
 {
@@ -20,6 +21,7 @@ typedef struct
    * its pages count as used while mapped. One bit per granule. */
   guint8  *mapped;    /* NULL for a cudaMalloc segment */
   guint64  n_mapped;  /* bytes */
+  guint64  charged;   /* bytes of the host-data budget (ts-host-data.h) */
 } Segment;
 
 typedef struct
@@ -40,6 +42,9 @@ struct _TsDeviceMemory
 
 G_DEFINE_FINAL_TYPE (TsDeviceMemory, ts_device_memory, G_TYPE_OBJECT)
 
+static void unback (TsDeviceMemory *self,
+                    Segment        *seg);
+
 G_DEFINE_QUARK (ts-device-memory-error-quark, ts_device_memory_error)
 
 static void
@@ -56,8 +61,7 @@ ts_device_memory_finalize (GObject *object)
         {
           Segment *seg = &g_array_index (dev->segments, Segment, k);
 
-          if (seg->backing != NULL)
-            munmap (seg->backing, seg->span);
+          unback (self, seg);
           g_free (seg->mapped);
         }
       g_array_unref (dev->segments);
@@ -303,11 +307,7 @@ ts_device_memory_segment_free (TsDeviceMemory *self,
     }
 
   seg = &g_array_index (dev->segments, Segment, k);
-  if (seg->backing != NULL)
-    {
-      munmap (seg->backing, seg->span);
-      self->mapped_bytes -= seg->span;
-    }
+  unback (self, seg);
   dev->used -= seg->span;
   g_array_remove_index (dev->segments, k);
   g_mutex_unlock (&self->lock);
@@ -413,6 +413,82 @@ ts_device_memory_lookup (TsDeviceMemory *self,
   return seg != NULL;
 }
 
+/* The host pages behind a segment go, and their share of the budget. */
+static void
+unback (TsDeviceMemory *self,
+        Segment        *seg)
+{
+  if (seg->backing != NULL)
+    {
+      munmap (seg->backing, seg->span);
+      self->mapped_bytes -= seg->span;
+    }
+  ts_host_data_release (seg->charged);
+  seg->charged = 0;
+}
+
+/* The host-data budget holds what a used segment's data needs: all of a
+ * cudaMalloc segment, the mapped pages of a reservation. Settled when the
+ * segment is used (translated), so that running out is an error for the
+ * allocation that needed the bytes; pages unmapped give theirs back. */
+static gboolean
+settle_charge (Segment  *seg,
+               GError  **error)
+{
+  guint64 need = seg->mapped != NULL ? seg->n_mapped : seg->span;
+
+  if (need > seg->charged && !ts_host_data_charge (need - seg->charged, error))
+    return FALSE;
+  if (need < seg->charged)
+    ts_host_data_release (seg->charged - need);
+  seg->charged = need;
+  return TRUE;
+}
+
+static gboolean
+back (TsDeviceMemory *self,
+      Segment        *seg,
+      GError        **error)
+{
+  gpointer p = mmap (NULL, seg->span, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE,
+                     -1, 0);
+
+  if (p == MAP_FAILED)
+    {
+      g_set_error (error, TS_DEVICE_MEMORY_ERROR, TS_DEVICE_MEMORY_ERROR_HOST,
+                   "CUDA error: out of memory (Tensorscope could not reserve %" G_GUINT64_FORMAT
+                   " bytes of host memory to back the simulated device's segment)",
+                   seg->span);
+      return FALSE;
+    }
+  seg->backing = p;
+  self->mapped_bytes += seg->span;
+  return TRUE;
+}
+
+static gboolean
+inside_one (Segment *seg,
+            guint64  addr,
+            guint64  size)
+{
+  return seg != NULL && size <= seg->size - (addr - seg->addr) && range_mapped (seg, addr, size);
+}
+
+gboolean
+ts_device_memory_contains (TsDeviceMemory *self,
+                           guint64         addr,
+                           guint64         size)
+{
+  gboolean ok;
+
+  g_return_val_if_fail (TS_IS_DEVICE_MEMORY (self), FALSE);
+
+  g_mutex_lock (&self->lock);
+  ok = inside_one (segment_of_address (self, addr, NULL), addr, size);
+  g_mutex_unlock (&self->lock);
+  return ok;
+}
+
 gpointer
 ts_device_memory_translate (TsDeviceMemory *self,
                             guint64         addr,
@@ -426,7 +502,7 @@ ts_device_memory_translate (TsDeviceMemory *self,
 
   g_mutex_lock (&self->lock);
   seg = segment_of_address (self, addr, NULL);
-  if (seg == NULL || size > seg->size - (addr - seg->addr) || !range_mapped (seg, addr, size))
+  if (!inside_one (seg, addr, size))
     {
       g_mutex_unlock (&self->lock);
       g_set_error (error, TS_DEVICE_MEMORY_ERROR, TS_DEVICE_MEMORY_ERROR_ILLEGAL_ADDRESS,
@@ -435,22 +511,10 @@ ts_device_memory_translate (TsDeviceMemory *self,
       return NULL;
     }
 
-  if (seg->backing == NULL)
+  if (!settle_charge (seg, error) || (seg->backing == NULL && !back (self, seg, error)))
     {
-      gpointer p = mmap (NULL, seg->span, PROT_READ | PROT_WRITE,
-                         MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
-
-      if (p == MAP_FAILED)
-        {
-          g_mutex_unlock (&self->lock);
-          g_set_error (error, TS_DEVICE_MEMORY_ERROR, TS_DEVICE_MEMORY_ERROR_HOST,
-                       "CUDA error: out of memory (Tensorscope could not reserve %" G_GUINT64_FORMAT
-                       " bytes of host memory to back the simulated device's segment)",
-                       seg->span);
-          return NULL;
-        }
-      seg->backing = p;
-      self->mapped_bytes += seg->span;
+      g_mutex_unlock (&self->lock);
+      return NULL;
     }
 
   host = (guint8 *) seg->backing + (addr - seg->addr);
@@ -593,6 +657,8 @@ remap (TsDeviceMemory *self,
       /* Unmapped, the physical pages go: a later map reads fresh memory. */
       if (!map && seg->backing != NULL)
         madvise ((guint8 *) seg->backing + (addr - seg->addr), size, MADV_DONTNEED);
+      if (!map)
+        settle_charge (seg, NULL);  /* gives back, never fails */
       ok = TRUE;
     }
   g_mutex_unlock (&self->lock);
@@ -639,11 +705,7 @@ ts_device_memory_release (TsDeviceMemory *self,
                    "invalid argument: 0x%" G_GINT64_MODIFIER "x is not a reservation", addr);
       return FALSE;
     }
-  if (seg->backing != NULL)
-    {
-      munmap (seg->backing, seg->span);
-      self->mapped_bytes -= seg->span;
-    }
+  unback (self, seg);
   dev->used -= seg->n_mapped;
   g_free (seg->mapped);
   g_array_remove_index (dev->segments, k);

@@ -87,6 +87,11 @@ gboolean        ts_device_memory_lookup            (TsDeviceMemory *self,
 
 /* Host memory behind [addr, addr + size), which must lie in one live
  * segment. Valid until that segment is freed. New memory reads as zero. */
+/* Whether [addr, addr + size) lies inside one mapped allocation, as
+ * translate() checks, without giving it host bytes (--no-data). */
+gboolean        ts_device_memory_contains          (TsDeviceMemory *self,
+                                                    guint64         addr,
+                                                    guint64         size);
 gpointer        ts_device_memory_translate         (TsDeviceMemory *self,
                                                     guint64         addr,
                                                     guint64         size,

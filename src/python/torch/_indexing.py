@@ -148,7 +148,7 @@ def _walk(t, index):
             if i.dtype == _torch.uint8:
                 _warn_user(_UINT8_INDEX)
             _check_mask(out, dim, src_dim, t, i)
-            nz = _C._nonzero(i)
+            nz = _C._nonzero(i, "indexing with a boolean mask")
             masks.append(nz)
             adv.extend((dim + j, nz.select(1, j)) for j in range(i.dim()))
             dim += i.dim()
@@ -326,7 +326,7 @@ def masked_fill(self, mask, value):
 def masked_select(self, mask):
     mask = _mask_arg(mask, "masked_select:")
     shape = _broadcast_or_raise(list(mask.shape), list(self.shape))
-    nz = _C._nonzero(mask.to(self.device).expand(*shape))
+    nz = _C._nonzero(mask.to(self.device).expand(*shape), "masked_select")
     return _C._index("masked_select", self.expand(*shape), 0, nz)
 
 
@@ -335,7 +335,7 @@ def masked_scatter_(self, mask, source):
     if source.dtype != self.dtype:
         raise RuntimeError("masked_scatter: expected self and source to have same dtypes but got%s and %s"
                            % (_scalar_name(self.dtype), _scalar_name(source.dtype)))
-    nz = _C._nonzero(mask.to(self.device).expand(*self.shape))
+    nz = _C._nonzero(mask.to(self.device).expand(*self.shape), "masked_scatter_")
     n = nz.shape[0]
     if source.numel() < n:
         raise RuntimeError("Number of elements of source < number of ones in mask")
@@ -395,7 +395,7 @@ def index_put(self, indices, values, accumulate=False):
 
 
 def nonzero(self, *, as_tuple=False):
-    nz = _C._nonzero(self)
+    nz = _C._nonzero(self, "nonzero")
     if not as_tuple:
         return nz
     if self.dim() == 0:
