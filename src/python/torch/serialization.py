@@ -237,6 +237,11 @@ def save(obj, f, pickle_module=pickle, pickle_protocol=DEFAULT_PROTOCOL, _use_ne
     storages = {}
     data_buf = io.BytesIO()
     _make_pickler(pickle_module, data_buf, pickle_protocol, storages).dump(obj)
+    if storages and torch._C._no_data():
+        # Writing zeros would make a file that loads and silently lies.
+        raise RuntimeError("torch.save of tensors needs tensor values, and this run has none: it runs with "
+                           "--no-data (TENSORSCOPE_NO_DATA=1), which models shapes, memory and time without "
+                           "computing or storing values")
     stream, archive_name, owned = _open_for_write(f)
     try:
         writer = _ZipWriter(stream, archive_name)
