@@ -255,13 +255,70 @@ ts_shape_to_string (guint         ndim,
   return g_string_free (s, FALSE);
 }
 
+/* ATen's computeStride: the strides that let a tensor of old_shape and
+ * old_strides be seen as new_shape without copying, or FALSE when some
+ * new dimension would span two chunks that are not contiguous with each
+ * other. The old dims are walked from the innermost in chunks of dims that
+ * are contiguous with each other; each chunk must hold whole new dims. */
+static gboolean
+compute_view_strides (guint         old_ndim,
+                      const gint64 *old_shape,
+                      const gint64 *old_strides,
+                      gint64        numel,
+                      guint         new_ndim,
+                      const gint64 *new_shape,
+                      gint64       *new_strides)
+{
+  gint64 view_numel = 1, tensor_numel = 1, chunk_base_stride;
+  int view_d = (int) new_ndim - 1;
+
+  if (numel == 0 || old_ndim == 0)
+    {
+      /* Nothing to keep apart: an empty or 0-d tensor views as any shape
+       * (PyTorch keeps equal shapes' strides). */
+      gboolean same = old_ndim == new_ndim && memcmp (old_shape, new_shape, new_ndim * sizeof (gint64)) == 0;
+      gint64 st = 1;
+
+      for (int d = (int) new_ndim - 1; d >= 0; d--)
+        {
+          new_strides[d] = same ? old_strides[d] : st;
+          st *= MAX (new_shape[d], 1);
+        }
+      return TRUE;
+    }
+  chunk_base_stride = old_strides[old_ndim - 1];
+  for (int tensor_d = (int) old_ndim - 1; tensor_d >= 0; tensor_d--)
+    {
+      tensor_numel *= old_shape[tensor_d];
+      if (tensor_d == 0 ||
+          (old_shape[tensor_d - 1] != 1 && old_strides[tensor_d - 1] != tensor_numel * chunk_base_stride))
+        {
+          while (view_d >= 0 && (view_numel < tensor_numel || new_shape[view_d] == 1))
+            {
+              new_strides[view_d] = view_numel * chunk_base_stride;
+              view_numel *= new_shape[view_d];
+              view_d--;
+            }
+          if (view_numel != tensor_numel)
+            return FALSE;
+          if (tensor_d > 0)
+            {
+              chunk_base_stride = old_strides[tensor_d - 1];
+              tensor_numel = 1;
+              view_numel = 1;
+            }
+        }
+    }
+  return view_d == -1;
+}
+
 TsTensor *
 ts_tensor_view (TsTensor      *self,
                 guint          ndim,
                 const gint64  *shape_in,
                 GError       **error)
 {
-  gint64 shape[TS_MAX_DIMS];
+  gint64 shape[TS_MAX_DIMS], strides[TS_MAX_DIMS];
   gint64 numel = ts_tensor_numel (self);
   gint64 known = 1;
   int infer = -1;
@@ -302,7 +359,7 @@ ts_tensor_view (TsTensor      *self,
                    "shape '%s' is invalid for input of size %" G_GINT64_FORMAT, s, numel);
       return NULL;
     }
-  if (!ts_tensor_is_contiguous (self))
+  if (!compute_view_strides (self->ndim, self->shape, self->strides, numel, ndim, shape, strides))
     {
       g_set_error_literal (error, TS_TENSOR_ERROR, TS_TENSOR_ERROR_RUNTIME,
                            "view size is not compatible with input tensor's size and stride "
@@ -310,7 +367,7 @@ ts_tensor_view (TsTensor      *self,
                            "Use .reshape(...) instead.");
       return NULL;
     }
-  return ts_tensor_new_view (self->storage, self->dtype, ndim, shape, NULL, self->offset);
+  return ts_tensor_new_view (self->storage, self->dtype, ndim, shape, strides, self->offset);
 }
 
 TsTensor *
