@@ -1,14 +1,16 @@
 """torch.autograd: grad mode, backward() and grad() (torch/autograd/__init__.py).
 
 The engine is Tensorscope's C one (src/core/autograd, docs/autograd.md);
-this file gives it PyTorch's arguments. What PyTorch has here and
-Tensorscope does not model (Function, functional, forward AD) says so by
-name when used."""
+this file gives it PyTorch's arguments; function.py is
+torch.autograd.Function. What PyTorch has here and Tensorscope does not
+model (functional, forward AD) says so by name when used."""
 
 import torch
 from torch import _unmodeled
 
 from .grad_mode import enable_grad, inference_mode, no_grad, set_grad_enabled  # noqa: F401
+from . import function  # noqa: F401
+from .function import Function, once_differentiable  # noqa: F401
 
 
 def _as_tuple(tensors):
