@@ -1355,7 +1355,7 @@ OutOfMemoryError = _C.OutOfMemoryError
 __getattr__ = _unmodeled.module_getattr(__name__)
 for _name in ("amp", "cuda.amp", "distributed", "jit", "fx", "onnx",
               "linalg", "fft", "special", "profiler", "distributions", "sparse", "func", "hub",
-              "testing", "utils.checkpoint", "quantization", "ao", "export", "compiler",
+              "testing", "quantization", "ao", "export", "compiler",
               "multiprocessing", "library", "masked", "nested", "futures", "mps", "overrides"):
     _unmodeled.skeleton("torch." + _name)
 del _name

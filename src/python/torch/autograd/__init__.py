@@ -25,6 +25,23 @@ def _tensor_or_tensors_to_tuple(tensors, length):
     return _as_tuple(tensors)
 
 
+# False while a grad() or a backward(inputs=...) pass runs: checkpoint's
+# recomputation (a backward inside the pass) cannot serve those
+_checkpoint_valid = [True]
+
+
+def _is_checkpoint_valid():
+    return _checkpoint_valid[-1]
+
+
+def _run_pass(valid, fn, *args):
+    _checkpoint_valid.append(valid)
+    try:
+        return fn(*args)
+    finally:
+        _checkpoint_valid.pop()
+
+
 def backward(tensors, grad_tensors=None, retain_graph=None, create_graph=False, grad_variables=None,
              inputs=None):
     if grad_variables is not None:
@@ -41,7 +58,8 @@ def backward(tensors, grad_tensors=None, retain_graph=None, create_graph=False, 
     grads += (None,) * (len(tensors) - len(grads))
     if retain_graph is None:
         retain_graph = create_graph
-    torch._C._run_backward(tensors, grads, bool(retain_graph), bool(create_graph), inputs)
+    _run_pass(inputs is None, torch._C._run_backward, tensors, grads, bool(retain_graph), bool(create_graph),
+              inputs)
 
 
 def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=False, only_inputs=True,
@@ -60,8 +78,8 @@ def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=Fal
         raise RuntimeError("grad_outputs must be of size %d, but got %d" % (len(outputs), len(grads)))
     if retain_graph is None:
         retain_graph = create_graph
-    return torch._C._run_grad(outputs, inputs, grads, bool(retain_graph), bool(create_graph),
-                              bool(allow_unused), bool(materialize_grads))
+    return _run_pass(False, torch._C._run_grad, outputs, inputs, grads, bool(retain_graph), bool(create_graph),
+                     bool(allow_unused), bool(materialize_grads))
 
 
 __getattr__ = _unmodeled.module_getattr(__name__)
