@@ -10,7 +10,8 @@
  * input; the engine checks their shapes as for any node. state also
  * answers materialize_grads (None gradients become zeros first) and
  * _release(), which the engine's release of saved tensors calls (ctx's
- * saved tensors go then, as PyTorch's SavedVariables do).
+ * saved tensors go then, as PyTorch's SavedVariables do). Anomaly mode's
+ * bindings and hooks are here too: they call torch/autograd/anomaly_mode.py.
  */
 
 #include "config.h"
@@ -172,13 +173,105 @@ py_function_record (PyObject *module,
   Py_RETURN_TRUE;
 }
 
+/* Anomaly mode: torch/autograd/anomaly_mode.py's _capture() (the forward's
+ * traceback) and _report(name, traceback) (PyTorch's warning) */
+static PyObject *
+anomaly_call (const char *name,
+              PyObject   *args)
+{
+  PyObject *module = PyImport_ImportModule ("torch.autograd.anomaly_mode");
+  PyObject *result = NULL;
+
+  if (module != NULL)
+    {
+      PyObject *fn = PyObject_GetAttrString (module, name);
+
+      result = fn != NULL ? PyObject_CallObject (fn, args) : NULL;
+      Py_XDECREF (fn);
+      Py_DECREF (module);
+    }
+  if (result == NULL)
+    PyErr_WriteUnraisable (NULL);
+  return result;
+}
+
+static gpointer
+anomaly_capture (void)
+{
+  PyGILState_STATE gil = PyGILState_Ensure ();
+  PyObject *tb = anomaly_call ("_capture", NULL);
+
+  PyGILState_Release (gil);
+  return tb;
+}
+
+static void
+anomaly_report (const char *node_name,
+                gpointer    metadata)
+{
+  PyGILState_STATE gil = PyGILState_Ensure ();
+  PyObject *exc_type, *exc_value, *exc_tb;
+  PyObject *args, *r;
+
+  /* the pass's pending exception (a hook's) waits while the warning is shown */
+  PyErr_Fetch (&exc_type, &exc_value, &exc_tb);
+  args = Py_BuildValue ("(sO)", node_name, metadata != NULL ? metadata : Py_None);
+  r = args != NULL ? anomaly_call ("_report", args) : NULL;
+  Py_XDECREF (args);
+  Py_XDECREF (r);
+  PyErr_Restore (exc_type, exc_value, exc_tb);
+  PyGILState_Release (gil);
+}
+
+static void
+anomaly_free (gpointer metadata)
+{
+  PyGILState_STATE gil = PyGILState_Ensure ();
+
+  Py_DECREF ((PyObject *) metadata);
+  PyGILState_Release (gil);
+}
+
+/* _set_anomaly_enabled(enabled, check_nan) */
+static PyObject *
+py_set_anomaly_enabled (PyObject *module,
+                        PyObject *args)
+{
+  int enabled, check_nan = TRUE;
+
+  if (!PyArg_ParseTuple (args, "p|p", &enabled, &check_nan))
+    return NULL;
+  ts_autograd_set_anomaly_enabled (enabled, check_nan);
+  Py_RETURN_NONE;
+}
+
+static PyObject *
+py_is_anomaly_enabled (PyObject *module,
+                       PyObject *unused)
+{
+  return PyBool_FromLong (ts_autograd_is_anomaly_enabled ());
+}
+
+static PyObject *
+py_is_anomaly_check_nan_enabled (PyObject *module,
+                                 PyObject *unused)
+{
+  return PyBool_FromLong (ts_autograd_is_anomaly_check_nan_enabled ());
+}
+
 static PyMethodDef function_functions[] = {
   { "_function_record", py_function_record, METH_VARARGS, NULL },
+  { "_set_anomaly_enabled", py_set_anomaly_enabled, METH_VARARGS, NULL },
+  { "_is_anomaly_enabled", py_is_anomaly_enabled, METH_NOARGS, NULL },
+  { "_is_anomaly_check_nan_enabled", py_is_anomaly_check_nan_enabled, METH_NOARGS, NULL },
   { NULL }
 };
 
 gboolean
 ts_py_function_register (PyObject *module)
 {
+  static const TsAutogradAnomalyHooks hooks = { anomaly_capture, anomaly_report, anomaly_free };
+
+  ts_autograd_set_anomaly_hooks (&hooks);
   return PyModule_AddFunctions (module, function_functions) == 0;
 }

@@ -318,6 +318,26 @@ TsGradNode  *ts_autograd_record            (const char       *name,
                                             guint             n_outputs);
 
 /* ------------------------------------------------------------------ */
+/* Anomaly mode (torch.autograd.set_detect_anomaly): with it on, each node
+ * keeps capture()'s metadata (the Python binding: the forward's
+ * traceback), a pass reports a failing node with report(), and with
+ * check_nan a NaN in a node's results fails the pass with PyTorch's
+ * "Function 'X' returned nan values in its 0th output." */
+typedef struct
+{
+  gpointer (*capture) (void);
+  void     (*report)  (const char *node_name,
+                       gpointer    metadata);
+  void     (*free)    (gpointer    metadata);
+} TsAutogradAnomalyHooks;
+
+void         ts_autograd_set_anomaly_enabled (gboolean enabled,
+                                              gboolean check_nan);
+gboolean     ts_autograd_is_anomaly_enabled  (void);
+gboolean     ts_autograd_is_anomaly_check_nan_enabled (void);
+void         ts_autograd_set_anomaly_hooks   (const TsAutogradAnomalyHooks *hooks);
+
+/* ------------------------------------------------------------------ */
 /* Streams. The engine asks these for the current stream of a CUDA device,
  * to make a stream current, and to make one stream wait for another (an
  * event recorded on producer and waited on by consumer). range_begin and

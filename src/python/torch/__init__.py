@@ -1328,6 +1328,9 @@ _C._set_classes(Tensor, device, _dtypes, _os.path.dirname(_os.path.abspath(__fil
 del _os
 
 from . import autograd  # noqa: E402
+is_anomaly_enabled = _C._is_anomaly_enabled
+is_anomaly_check_nan_enabled = _C._is_anomaly_check_nan_enabled
+set_anomaly_enabled = _C._set_anomaly_enabled
 from .autograd import enable_grad, inference_mode, no_grad, set_grad_enabled  # noqa: E402,F401
 from . import backends  # noqa: E402
 from . import _numpy  # noqa: E402

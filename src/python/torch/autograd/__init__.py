@@ -11,6 +11,7 @@ from torch import _unmodeled
 from .grad_mode import enable_grad, inference_mode, no_grad, set_grad_enabled  # noqa: F401
 from . import function  # noqa: F401
 from .function import Function, once_differentiable  # noqa: F401
+from .anomaly_mode import detect_anomaly, set_detect_anomaly  # noqa: F401
 
 
 def _as_tuple(tensors):
