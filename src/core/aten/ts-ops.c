@@ -1540,6 +1540,37 @@ matmul_batched_check (TsTensor  *a,
   return TRUE;
 }
 
+static TsTensor *matmul_batched (TsTensor  *a,
+                                 TsTensor  *b,
+                                 TsDevice   device,
+                                 GError   **error);
+
+/* A 1-D operand of a batched matmul: unsqueezed to a matrix and the dim
+ * dropped from the result, both recorded views, so that the gradient
+ * flows through bmm's formula */
+static TsTensor *
+matmul_batched_vector (TsTensor  *a,
+                       TsTensor  *b,
+                       TsDevice   device,
+                       GError   **error)
+{
+  TsViewArgs ua = { .kind = TS_VIEW_UNSQUEEZE, .dim0 = 0 }, ub = { .kind = TS_VIEW_UNSQUEEZE, .dim0 = 1 };
+  TsViewArgs drop = { .kind = TS_VIEW_VIEW };
+  g_autoptr(TsTensor) a2 = a->ndim == 1 ? ts_autograd_view_op (a, &ua, error) : ts_tensor_ref (a);
+  g_autoptr(TsTensor) b2 = a2 != NULL && b->ndim == 1 ? ts_autograd_view_op (b, &ub, error)
+                                                      : ts_tensor_ref (b);
+  g_autoptr(TsTensor) out2 = a2 != NULL && b2 != NULL ? matmul_batched (a2, b2, device, error) : NULL;
+  guint skip;
+
+  if (out2 == NULL)
+    return NULL;
+  skip = a->ndim == 1 ? out2->ndim - 2 : out2->ndim - 1;
+  for (guint d = 0; d < out2->ndim; d++)
+    if (d != skip)
+      drop.shape[drop.ndim++] = out2->shape[d];
+  return ts_autograd_view_op (out2, &drop, error);
+}
+
 /* matmul with a batch dim: one aten::bmm launch over the broadcast batch
  * (PyTorch expands and folds the batch dims into one, then calls bmm) */
 static TsTensor *
@@ -1557,6 +1588,8 @@ matmul_batched (TsTensor  *a,
 
   if (!matmul_batched_check (a, b, error))
     return NULL;
+  if (a->ndim == 1 || b->ndim == 1)
+    return matmul_batched_vector (a, b, device, error);
   tensor_view (a, &va);
   tensor_view (b, &vb);
   if (!ts_matmul_shape (&va, &vb, &ndim, shape, error))
@@ -1587,12 +1620,10 @@ matmul_batched (TsTensor  *a,
         }
     }
   {
-    /* bmm's formula: operands of at least 2 dims (the engine sums a
-     * broadcast batch down); a 1-D operand records a node without one */
+    /* bmm's formula: the engine sums a broadcast batch down */
     TsTensor *operands[2] = { a, b };
-    TsOpGradAttrs grad = { .no_formula = a->ndim < 2 || b->ndim < 2 };
 
-    ts_autograd_record_op (ts_op_get (TS_OP_BMM), TS_OP_GRAD_TENSOR, operands, 2, out, &grad);
+    ts_autograd_record_op (ts_op_get (TS_OP_BMM), TS_OP_GRAD_TENSOR, operands, 2, out, NULL);
   }
   return out;
 }
@@ -1609,7 +1640,6 @@ ts_ops_matmul (TsTensor  *a,
   g_autoptr(TsTensor) out2 = NULL;
   TsTensor *out;
   gint64 shape[2];
-  guint out_ndim;
   Job *job;
 
   if (!common_device (operands, 2, &device, error))
@@ -1631,8 +1661,12 @@ ts_ops_matmul (TsTensor  *a,
       return NULL;
     }
 
-  a2 = a->ndim == 1 ? ts_tensor_unsqueeze (a, 0, NULL) : ts_tensor_ref (a);
-  b2 = b->ndim == 1 ? ts_tensor_unsqueeze (b, 1, NULL) : ts_tensor_ref (b);
+  /* a 1-D operand is unsqueezed (recorded: its gradient flows back through
+   * mm's formula and the views) */
+  a2 = a->ndim == 1 ? ts_autograd_view_op (a, &(TsViewArgs) { .kind = TS_VIEW_UNSQUEEZE, .dim0 = 0 }, NULL)
+                    : ts_tensor_ref (a);
+  b2 = b->ndim == 1 ? ts_autograd_view_op (b, &(TsViewArgs) { .kind = TS_VIEW_UNSQUEEZE, .dim0 = 1 }, NULL)
+                    : ts_tensor_ref (b);
   if (a2->shape[1] != b2->shape[0])
     {
       if (a->ndim == 1 && b->ndim == 1)
@@ -1666,18 +1700,22 @@ ts_ops_matmul (TsTensor  *a,
                  ts_cost_matmul (1, shape[0], shape[1], a2->shape[1], a->dtype), error))
     return NULL;
 
-  /* drop the dims the 1-D operands gained */
-  out_ndim = 0;
-  if (a->ndim == 2)
-    shape[out_ndim++] = a2->shape[0];
-  if (b->ndim == 2)
-    shape[out_ndim++] = b2->shape[1];
-  out = ts_tensor_new_view (out2->storage, out2->dtype, out_ndim, shape, NULL, 0);
   {
-    /* mm's formula: 2-D operands only */
-    TsOpGradAttrs grad = { .no_formula = a->ndim != 2 || b->ndim != 2 };
+    TsTensor *operands2[2] = { a2, b2 };
 
-    ts_autograd_record_op (ts_op_get (TS_OP_MM), TS_OP_GRAD_TENSOR, operands, 2, out, &grad);
+    ts_autograd_record_op (ts_op_get (TS_OP_MM), TS_OP_GRAD_TENSOR, operands2, 2, out2, NULL);
+  }
+  if (a->ndim == 2 && b->ndim == 2)
+    return g_steal_pointer (&out2);
+  /* drop the dims the 1-D operands gained (a view, recorded) */
+  {
+    TsViewArgs drop = { .kind = TS_VIEW_VIEW };
+
+    if (a->ndim == 2)
+      drop.shape[drop.ndim++] = a2->shape[0];
+    if (b->ndim == 2)
+      drop.shape[drop.ndim++] = b2->shape[1];
+    out = ts_autograd_view_op (out2, &drop, error);
   }
   return out;
 }

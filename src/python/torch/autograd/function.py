@@ -183,15 +183,17 @@ def _record(cls, ctx, args, arg_is_tensor, output):
         if isinstance(o, torch.Tensor) and recording and any(o is i for i in inputs) and \
                 not any(o is d for d in dirty):
             with torch.no_grad():
-                o = o.view_as(o)
-        fixed.append(o)
+                fixed.append(o.view_as(o))
+        else:
+            fixed.append(o)
     tensors = [o for o in fixed if isinstance(o, torch.Tensor)]
     name = cls.__name__ + "Backward"
     if recording:
         state = _NodeState(cls, ctx, arg_is_tensor, name)
         torch._C._function_record(name, state, inputs, tensors)
-        for t in non_diff:
-            t.detach_()
+        for o, f in zip(outputs, fixed):
+            if isinstance(o, torch.Tensor) and any(o is t for t in non_diff):
+                f.detach_()
     outputs = tuple(fixed)
     return outputs[0] if single else outputs
 
