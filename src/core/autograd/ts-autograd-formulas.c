@@ -1088,6 +1088,8 @@ ts_autograd_check_inplace_view (const TsTensor  *tensor,
   TsGradNode *node = ts_autograd_get_grad_fn (tensor, NULL);
   TsBackwardFn fn = node != NULL ? ts_grad_node_get_backward (node) : NULL;
 
+  if (!ts_autograd_check_view_mode (tensor, error))
+    return FALSE;
   /* a view that knows its base is rebased (CopySlices, ts-autograd-views.c) */
   if (!ts_autograd_is_grad_enabled () || ts_autograd_get_view_base (tensor) != NULL ||
       (fn != view_backward && fn != expand_backward && fn != transpose_backward &&
@@ -1118,8 +1120,7 @@ ts_autograd_view_op (TsTensor          *self,
 
   if (out == NULL)
     return NULL;
-  if (ts_autograd_is_grad_enabled ())
-    ts_autograd_set_view_base (out, self);
+  ts_autograd_set_view_base (out, self);
   node = ts_autograd_record (nodes[args->kind].name, nodes[args->kind].backward,
                              sizeof (TsViewArgs), &self, 1, &out, 1);
   if (node != NULL)

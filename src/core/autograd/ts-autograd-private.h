@@ -71,6 +71,7 @@ struct _TsAutogradMeta
   GPtrArray  *hooks;               /* tensor hooks of a leaf */
   GPtrArray  *post_accumulate_hooks;
   TsTensor   *base;                /* a view's base (a reference; PyTorch's ViewInfo) */
+  gboolean    view_no_grad;        /* the view was taken with grad mode off */
 };
 
 /* Protects the weak pointers (grad_accumulator, retains_grad). */

@@ -266,6 +266,10 @@ gboolean     ts_autograd_is_leaf           (const TsTensor   *tensor);
 void         ts_autograd_set_view_base     (TsTensor         *view,
                                             TsTensor         *self);
 TsTensor    *ts_autograd_get_view_base     (const TsTensor   *tensor);
+/* Before an in-place write with grad mode on: a view taken with grad mode
+ * off of a tensor that requires grad may not be written (PyTorch's error) */
+gboolean     ts_autograd_check_view_mode   (const TsTensor   *tensor,
+                                            GError          **error);
 /* Borrowed; NULL for a leaf or a plain tensor. */
 TsGradNode  *ts_autograd_get_grad_fn       (const TsTensor   *tensor,
                                             guint            *output_nr);

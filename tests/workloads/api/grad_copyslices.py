@@ -45,3 +45,21 @@ with torch.no_grad():
     q = torch.zeros(3, device=DEV)
     q[0] = p[0]
 print(q.requires_grad)
+# a view taken under no_grad may not be written with grad mode on (PyTorch's error)
+w = torch.ones(2, requires_grad=True)
+y = torch.zeros(4, requires_grad=True) * 1
+with torch.no_grad():
+    v = y[1:3]
+try:
+    v.copy_(w * 2)
+    print(y.grad_fn, v.grad_fn)
+except RuntimeError as e:
+    print(e)
+with torch.no_grad():
+    v = y[1:3]
+    v.fill_(3)
+print(y.tolist())
+p = torch.nn.Parameter(torch.ones(3))
+with torch.no_grad():
+    p[0] = 5
+print(p.tolist())
