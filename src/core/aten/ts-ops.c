@@ -635,6 +635,7 @@ ts_ops_binary (TsBinaryOp       op,
   TsTensor *operands[3] = { a, b, out };
   TsTensor *inputs[2] = { a, b };
   TsOpGradAttrs grad = { .has_scalar = b == NULL, .reversed = reverse };
+  g_autoptr(TsTensor) original = NULL;
   TsScalar cpu_scalar;
   TsDevice device;
   TsDType compute, result;
@@ -757,6 +758,8 @@ ts_ops_binary (TsBinaryOp       op,
   cost_view (job->t[1], scalar ? scalar->kind : a->dtype, &va);
   cost_view (job->t[2], scalar ? scalar->kind : a->dtype, &vb);
   tensor_view (out, &vo);
+  original = ts_autograd_original_self (ts_op_for_binary (op), inputs, 2, operands[2]);
+  grad.save_self = original;
   if (!dispatch (job, device, ts_cost_binary (op, &va, &vb, &vo), error))
     {
       ts_tensor_unref (out);
@@ -805,6 +808,8 @@ ts_ops_unary_out (TsUnaryOp   op,
   TsDType result;
   Job *job;
   TsView vin, vout;
+  TsOpGradAttrs grad = { 0 };
+  g_autoptr(TsTensor) original = NULL;
 
   if (!ts_unary_check (op, a->dtype, error))
     {
@@ -846,12 +851,14 @@ ts_ops_unary_out (TsUnaryOp   op,
   job_set (job, 1, a);
   tensor_view (a, &vin);
   tensor_view (out, &vout);
+  /* sin_ reads self in backward: as it was */
+  grad.save_self = original = ts_autograd_original_self (ts_op_for_unary (op), &a, 1, operands[1]);
   if (!dispatch (job, ts_tensor_get_device (a), ts_cost_unary (op, &vin, &vout), error))
     {
       ts_tensor_unref (out);
       return NULL;
     }
-  ts_autograd_record_op (ts_op_for_unary (op), TS_OP_GRAD_TENSOR, &a, 1, out, NULL);
+  ts_autograd_record_op (ts_op_for_unary (op), TS_OP_GRAD_TENSOR, &a, 1, out, &grad);
   return out;
 }
 

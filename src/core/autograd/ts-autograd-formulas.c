@@ -44,6 +44,37 @@ save_if (TsGradNode *node,
   return needed && tensor != NULL ? (int) ts_grad_node_save (node, tensor) : -1;
 }
 
+static gboolean
+saves_self (const TsOpDesc *desc,
+            TsTensor       *self,
+            TsTensor       *other)
+{
+  TsOpSave saves = desc->saves;
+
+  return saves == TS_OP_SAVE_SELF || saves == TS_OP_SAVE_SELF_RESULT ||
+         saves == TS_OP_SAVE_OPERANDS || saves == TS_OP_SAVE_OPERANDS_RESULT ||
+         (saves == TS_OP_SAVE_CROSS && other != NULL && ts_autograd_requires_grad (other));
+}
+
+TsTensor *
+ts_autograd_original_self (const TsOpDesc  *desc,
+                           TsTensor        *const *inputs,
+                           guint            n_inputs,
+                           TsTensor        *out)
+{
+  TsTensor *other = n_inputs > 1 ? inputs[1] : NULL;
+  TsTensor *copy;
+  gboolean previous;
+
+  if (out == NULL || out != inputs[0] || desc->backward == NULL || !ts_autograd_is_grad_enabled () ||
+      !ts_autograd_any_requires_grad (inputs, other != NULL ? 2 : 1) || !saves_self (desc, inputs[0], other))
+    return NULL;
+  previous = ts_autograd_set_grad_enabled (FALSE);
+  copy = ts_ops_clone (inputs[0], NULL);
+  ts_autograd_set_grad_enabled (previous);
+  return copy;
+}
+
 void
 ts_autograd_record_op (const TsOpDesc       *desc,
                        TsOpGradForm          form,
@@ -78,10 +109,8 @@ ts_autograd_record_op (const TsOpDesc       *desc,
     *a = *attrs;
   self = in[0];
   other = n > 1 ? in[1] : NULL;
-  a->self_slot = save_if (node, self,
-                          saves == TS_OP_SAVE_SELF || saves == TS_OP_SAVE_SELF_RESULT ||
-                          saves == TS_OP_SAVE_OPERANDS || saves == TS_OP_SAVE_OPERANDS_RESULT ||
-                          (saves == TS_OP_SAVE_CROSS && other != NULL && ts_autograd_requires_grad (other)));
+  a->self_slot = save_if (node, a->save_self != NULL ? a->save_self : self, saves_self (desc, self, other));
+  a->save_self = NULL;
   a->other_slot = save_if (node, other,
                            saves == TS_OP_SAVE_OPERANDS || saves == TS_OP_SAVE_OPERANDS_RESULT ||
                            (saves == TS_OP_SAVE_CROSS && ts_autograd_requires_grad (self)));
