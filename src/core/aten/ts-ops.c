@@ -1636,6 +1636,21 @@ matmul_batched (TsTensor  *a,
 }
 
 TsTensor *
+ts_ops_bmm (TsTensor  *a,
+            TsTensor  *b,
+            GError   **error)
+{
+  TsTensor *operands[2] = { a, b };
+  TsDevice device;
+
+  g_return_val_if_fail (a->ndim == 3 && b->ndim == 3, NULL);
+
+  if (!common_device (operands, 2, &device, error))
+    return NULL;
+  return matmul_batched (a, b, device, error);
+}
+
+TsTensor *
 ts_ops_matmul (TsTensor  *a,
                TsTensor  *b,
                GError   **error)
@@ -1659,7 +1674,18 @@ ts_ops_matmul (TsTensor  *a,
       return NULL;
     }
   if (a->ndim > 2 || b->ndim > 2)
-    return matmul_batched (a, b, device, error);
+    {
+      /* PyTorch folds the batch, runs bmm (or mm, mv) and _unsafe_views the
+       * result back: its grad_fn is UnsafeViewBackward0 */
+      g_autoptr(TsTensor) batched = matmul_batched (a, b, device, error);
+      TsViewArgs unsafe = { .kind = TS_VIEW_UNSAFE_VIEW };
+
+      if (batched == NULL)
+        return NULL;
+      unsafe.ndim = batched->ndim;
+      memcpy (unsafe.shape, batched->shape, batched->ndim * sizeof (gint64));
+      return ts_autograd_view_op (batched, &unsafe, error);
+    }
   if (a->dtype != b->dtype)
     {
       g_set_error (error, TS_TENSOR_ERROR, TS_TENSOR_ERROR_RUNTIME,

@@ -1095,6 +1095,7 @@ take_view (TsTensor          *self,
   switch (args->kind)
     {
     case TS_VIEW_VIEW:
+    case TS_VIEW_UNSAFE_VIEW:
       return ts_tensor_view (self, args->ndim, args->shape, error);
     case TS_VIEW_EXPAND:
       return ts_tensor_expand (self, args->ndim, args->shape, error);
@@ -1143,13 +1144,15 @@ ts_autograd_view_op (TsTensor          *self,
     [TS_VIEW_UNSQUEEZE] = { "UnsqueezeBackward0", view_backward },
     [TS_VIEW_SELECT] = { "SelectBackward0", index_view_backward },
     [TS_VIEW_SLICE] = { "SliceBackward0", index_view_backward },
+    [TS_VIEW_UNSAFE_VIEW] = { "UnsafeViewBackward0", view_backward },
   };
   TsTensor *out = take_view (self, args, error);
   TsGradNode *node;
 
   if (out == NULL)
     return NULL;
-  ts_autograd_set_view_base (out, self);
+  if (args->kind != TS_VIEW_UNSAFE_VIEW)
+    ts_autograd_set_view_base (out, self);
   node = ts_autograd_record (nodes[args->kind].name, nodes[args->kind].backward,
                              sizeof (TsViewArgs), &self, 1, &out, 1);
   if (node != NULL)

@@ -171,6 +171,9 @@ typedef enum
   TS_VIEW_UNSQUEEZE,
   TS_VIEW_SELECT,
   TS_VIEW_SLICE,
+  /* at::_unsafe_view (matmul's result): a reshape that is not a view to
+   * autograd (no base), UnsafeViewBackward0 */
+  TS_VIEW_UNSAFE_VIEW,
 } TsViewKind;
 
 typedef struct

@@ -13,3 +13,15 @@ for dev in ("cpu", DEV):
     x3 = torch.ones(2, 3, 2, device=dev, requires_grad=True)
     (x3 @ a).sum().backward()
     print(a.grad.tolist(), m.grad.tolist(), v.grad.tolist(), x3.grad.tolist())
+
+# node names of batched matmul (UnsafeViewBackward0 over the fold) and bmm
+
+torch.manual_seed(0)
+a = torch.randn(2, 3, 4, requires_grad=True); b = torch.randn(4, 5, requires_grad=True)
+c = torch.randn(2, 4, 5, requires_grad=True); v = torch.randn(4, requires_grad=True)
+for r in (a @ b, a @ c, torch.matmul(a, c), torch.bmm(a, c), a.bmm(c), a @ v, v @ c,
+          torch.randn(5, 2, 3, 4, requires_grad=True) @ torch.randn(5, 2, 4, 1)):
+    print(r.grad_fn.name(), list(r.shape))
+(a @ c).sum().backward()
+(a @ b).pow(2).sum().backward()
+print([round(x, 4) for x in a.grad.reshape(-1).tolist()[:6]], [round(x, 4) for x in b.grad.reshape(-1).tolist()[:6]])
