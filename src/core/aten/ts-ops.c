@@ -1694,12 +1694,14 @@ ts_ops_matmul (TsTensor  *a,
       return NULL;
     }
 
-  /* a 1-D operand is unsqueezed (recorded: its gradient flows back through
-   * mm's formula and the views) */
-  a2 = a->ndim == 1 ? ts_autograd_view_op (a, &(TsViewArgs) { .kind = TS_VIEW_UNSQUEEZE, .dim0 = 0 }, NULL)
-                    : ts_tensor_ref (a);
-  b2 = b->ndim == 1 ? ts_autograd_view_op (b, &(TsViewArgs) { .kind = TS_VIEW_UNSQUEEZE, .dim0 = 1 }, NULL)
-                    : ts_tensor_ref (b);
+  /* a 1-D operand is unsqueezed. Vector-matrix is PyTorch's
+   * unsqueeze(0).mm().squeeze_(0), recorded as such; with a vector on the
+   * right the node is mv's or dot's, on the operands themselves */
+  if (a->ndim == 1 && b->ndim == 2)
+    a2 = ts_autograd_view_op (a, &(TsViewArgs) { .kind = TS_VIEW_UNSQUEEZE, .dim0 = 0 }, NULL);
+  else
+    a2 = a->ndim == 1 ? ts_tensor_unsqueeze (a, 0, NULL) : ts_tensor_ref (a);
+  b2 = b->ndim == 1 ? ts_tensor_unsqueeze (b, 1, NULL) : ts_tensor_ref (b);
   if (a2->shape[1] != b2->shape[0])
     {
       if (a->ndim == 1 && b->ndim == 1)
@@ -1733,24 +1735,25 @@ ts_ops_matmul (TsTensor  *a,
                  ts_cost_matmul (1, shape[0], shape[1], a2->shape[1], a->dtype), error))
     return NULL;
 
+  if (b->ndim == 1)
+    {
+      /* drop the dims the 1-D operands gained */
+      out = ts_tensor_new_view (out2->storage, out2->dtype, a->ndim == 2 ? 1 : 0, shape, NULL, out2->offset);
+      ts_autograd_record_mv_dot (a, b, out);
+      return out;
+    }
   {
     TsTensor *operands2[2] = { a2, b2 };
 
     ts_autograd_record_op (ts_op_get (TS_OP_MM), TS_OP_GRAD_TENSOR, operands2, 2, out2, NULL);
   }
-  if (a->ndim == 2 && b->ndim == 2)
+  if (a->ndim == 2)
     return g_steal_pointer (&out2);
-  /* drop the dims the 1-D operands gained (a view, recorded) */
   {
-    TsViewArgs drop = { .kind = TS_VIEW_VIEW };
+    TsViewArgs squeeze = { .kind = TS_VIEW_SQUEEZE_INPLACE, .ndim = 1, .shape = { b2->shape[1] } };
 
-    if (a->ndim == 2)
-      drop.shape[drop.ndim++] = a2->shape[0];
-    if (b->ndim == 2)
-      drop.shape[drop.ndim++] = b2->shape[1];
-    out = ts_autograd_view_op (out2, &drop, error);
+    return ts_autograd_view_op (out2, &squeeze, error);
   }
-  return out;
 }
 
 /* Indexing --------------------------------------------------------------- */

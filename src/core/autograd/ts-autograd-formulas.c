@@ -1096,6 +1096,7 @@ take_view (TsTensor          *self,
     {
     case TS_VIEW_VIEW:
     case TS_VIEW_UNSAFE_VIEW:
+    case TS_VIEW_SQUEEZE_INPLACE:
       return ts_tensor_view (self, args->ndim, args->shape, error);
     case TS_VIEW_EXPAND:
       return ts_tensor_expand (self, args->ndim, args->shape, error);
@@ -1145,13 +1146,14 @@ ts_autograd_view_op (TsTensor          *self,
     [TS_VIEW_SELECT] = { "SelectBackward0", index_view_backward },
     [TS_VIEW_SLICE] = { "SliceBackward0", index_view_backward },
     [TS_VIEW_UNSAFE_VIEW] = { "UnsafeViewBackward0", view_backward },
+    [TS_VIEW_SQUEEZE_INPLACE] = { "SqueezeBackward3", view_backward },
   };
   TsTensor *out = take_view (self, args, error);
   TsGradNode *node;
 
   if (out == NULL)
     return NULL;
-  if (args->kind != TS_VIEW_UNSAFE_VIEW)
+  if (args->kind != TS_VIEW_UNSAFE_VIEW && args->kind != TS_VIEW_SQUEEZE_INPLACE)
     ts_autograd_set_view_base (out, self);
   node = ts_autograd_record (nodes[args->kind].name, nodes[args->kind].backward,
                              sizeof (TsViewArgs), &self, 1, &out, 1);

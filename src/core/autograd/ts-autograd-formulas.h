@@ -55,6 +55,13 @@ void      ts_autograd_record_op  (const TsOpDesc       *desc,
                                   TsTensor             *out,
                                   const TsOpGradAttrs  *attrs);
 
+/* matmul of a matrix or a vector with a vector, computed as mm into
+ * @out: records MvBackward0 or DotBackward0 on (a, b)
+ * (ts-autograd-formulas-join.c) */
+void      ts_autograd_record_mv_dot (TsTensor             *a,
+                                     TsTensor             *b,
+                                     TsTensor             *out);
+
 /* Before an in-place op (out is inputs[0]) whose formula reads self: a
  * copy of self, which the op is about to overwrite (PyTorch saves
  * self.clone()), for TsOpGradAttrs.save_self; NULL when the node will not
@@ -174,6 +181,9 @@ typedef enum
   /* at::_unsafe_view (matmul's result): a reshape that is not a view to
    * autograd (no base), UnsafeViewBackward0 */
   TS_VIEW_UNSAFE_VIEW,
+  /* matmul's squeeze_ of a vector-matrix product: SqueezeBackward3, not a
+   * view either */
+  TS_VIEW_SQUEEZE_INPLACE,
 } TsViewKind;
 
 typedef struct
