@@ -174,3 +174,16 @@ for dev in ("cpu", DEV):
         Function.apply(x)
     except NotImplementedError as e:
         print(e)
+
+# a saved output does not keep itself alive through its grad_fn
+if torch.cuda.is_available():
+    x = torch.ones(256, 256, device="cuda", requires_grad=True)
+    y = MyExp.apply(x, 1.0)
+    del y
+    base = torch.cuda.memory_allocated()
+    for _ in range(3):
+        y = MyExp.apply(x, 1.0)
+        del y
+    print(torch.cuda.memory_allocated() - base)
+else:
+    print(0)

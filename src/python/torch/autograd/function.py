@@ -8,6 +8,7 @@ backward with the ctx and hands back one gradient per tensor input, after
 PyTorch's checks on what backward returned."""
 
 import functools
+import weakref
 
 import torch
 
@@ -52,6 +53,9 @@ class FunctionCtx:
         if getattr(self, "_released", False):
             raise RuntimeError(_RELEASED)
         saved = getattr(self, "_saved", ())
+        # a saved output is held weakly (the output holds this ctx through
+        # its grad_fn): the output itself while it lives, else its alias
+        saved = [(_alive(ref, t), version) for t, version, ref in saved]
         for t, version in saved:
             if t is not None and t._version != version:
                 which = ""
@@ -170,7 +174,8 @@ def _record(cls, ctx, args, arg_is_tensor, output):
     inputs = [a for a, t in zip(args, arg_is_tensor) if t]
     dirty = getattr(ctx, "dirty_tensors", ())
     non_diff = getattr(ctx, "non_differentiable", ())
-    ctx._saved = tuple((t, t._version if t is not None else 0) for t in getattr(ctx, "to_save", ()))
+    ctx._saved = tuple((t, t._version if t is not None else 0, None) for t in getattr(ctx, "to_save", ()))
+    ctx.to_save = ()
     recording = torch.is_grad_enabled() and any(t.requires_grad for t in inputs)
     if recording:
         for t in dirty:
@@ -189,6 +194,7 @@ def _record(cls, ctx, args, arg_is_tensor, output):
     tensors = [o for o in fixed if isinstance(o, torch.Tensor)]
     name = cls.__name__ + "Backward"
     if recording:
+        ctx._saved = tuple(_hold(t, version, outputs, fixed) for t, version, _ in ctx._saved)
         state = _NodeState(cls, ctx, arg_is_tensor, name)
         torch._C._function_record(name, state, inputs, tensors)
         for o, f in zip(outputs, fixed):
@@ -196,6 +202,21 @@ def _record(cls, ctx, args, arg_is_tensor, output):
                 f.detach_()
     outputs = tuple(fixed)
     return outputs[0] if single else outputs
+
+
+def _alive(ref, t):
+    held = ref() if ref is not None else None
+    return held if held is not None else t
+
+
+def _hold(t, version, outputs, fixed):
+    """How ctx keeps a saved tensor: an output of the Function weakly, with
+    a detached alias of its memory, so that output -> grad_fn -> ctx ->
+    output is no reference cycle (the engine's saved outputs do the same)."""
+    for o, f in zip(outputs, fixed):
+        if t is not None and t is o and isinstance(f, torch.Tensor):
+            return (f.detach(), version, weakref.ref(f))
+    return (t, version, None)
 
 
 def once_differentiable(fn):
