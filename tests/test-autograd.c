@@ -16,6 +16,7 @@
 #include "ts-autograd.h"
 #include "ts-autograd-formulas.h"
 #include "ts-ops.h"
+#include "ts-ops-shape.h"
 #include "ts-session.h"
 #include "test-helpers-session.h"
 
@@ -1341,6 +1342,50 @@ test_inplace_view (void)
   g_assert_cmpfloat (ts_tensor_get_double (h, 0), ==, 18);
 }
 
+/* torch.cat([a, e, b]) with e a legacy empty tensor: CatBackward0 gives
+ * each input its slice of the gradient, e an empty one */
+static void
+test_cat (void)
+{
+  const float av[] = { 1, 2 }, bv[] = { 3, 4, 5 }, wv[] = { 10, 20, 30, 40, 50 };
+  const double want_a[] = { 10, 20 }, want_b[] = { 30, 40, 50 };
+  g_autoptr(TsTensor) a = make1 (av, 2, TRUE);
+  g_autoptr(TsTensor) e = make1 (av, 0, TRUE);
+  g_autoptr(TsTensor) b = make1 (bv, 3, TRUE);
+  g_autoptr(TsTensor) w = make1 (wv, 5, FALSE);
+  TsTensor *parts[3] = { a, e, b };
+  gint64 n = 5;
+  g_autoptr(TsTensor) out = ts_tensor_new_empty (ts_tensor_get_device (a), TS_DTYPE_FLOAT32, 1, &n, FALSE, NULL);
+  g_autoptr(TsTensor) weighted = NULL;
+  g_autoptr(TsTensor) sum = NULL;
+
+  g_assert_true (ts_ops_cat (TS_OP_CAT, parts, 3, 0, out, TRUE, NULL));
+  g_assert_cmpstr (ts_grad_node_get_name (ts_autograd_get_grad_fn (out, NULL)), ==, "CatBackward0");
+  weighted = OK (ts_autograd_mul (out, w, E));
+  sum = OK (ts_autograd_sum (weighted, E));
+  backward_ok (sum, FALSE, FALSE);
+  assert_values (ts_autograd_get_grad (a), want_a, 2, 0);
+  assert_values (ts_autograd_get_grad (b), want_b, 3, 0);
+  g_assert_cmpint (ts_tensor_numel (ts_autograd_get_grad (e)), ==, 0);
+}
+
+/* Anomaly mode's NaN check: sqrt(-1)'s gradient is NaN */
+static void
+test_anomaly_nan (void)
+{
+  const float xv[] = { 4, -1 };
+  g_autoptr(GError) error = NULL;
+  g_autoptr(TsTensor) x = make1 (xv, 2, TRUE);
+  g_autoptr(TsTensor) y = OK (ts_ops_unary (TS_UNARY_SQRT, x, E));
+  g_autoptr(TsTensor) sum = OK (ts_autograd_sum (y, E));
+
+  ts_autograd_set_anomaly_enabled (TRUE, TRUE);
+  g_assert_false (ts_autograd_backward (&sum, 1, NULL, TRUE, FALSE, NULL, 0, &error));
+  g_assert_cmpstr (error->message, ==, "Function 'SqrtBackward0' returned nan values in its 0th output.");
+  ts_autograd_set_anomaly_enabled (FALSE, TRUE);
+  g_assert_true (ts_autograd_backward (&sum, 1, NULL, FALSE, FALSE, NULL, 0, NULL));
+}
+
 static void
 test_table_formulas (void)
 {
@@ -1393,5 +1438,7 @@ main (int   argc,
   g_test_add_func ("/autograd/streams", test_streams);
   g_test_add_func ("/autograd/session-streams", test_session_streams);
   g_test_add_func ("/autograd/several-roots", test_several_roots);
+  g_test_add_func ("/autograd/cat", test_cat);
+  g_test_add_func ("/autograd/anomaly-nan", test_anomaly_nan);
   return g_test_run ();
 }

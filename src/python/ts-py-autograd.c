@@ -35,8 +35,10 @@ raise_error (GError *error)
   return ts_py_set_error (error);
 }
 
-static gboolean
-hook_failed (GError **error)
+#define hook_failed ts_py_autograd_python_failed
+
+gboolean
+ts_py_autograd_python_failed (GError **error)
 {
   g_clear_pointer (&hook_exc_type, Py_DecRef);
   g_clear_pointer (&hook_exc_value, Py_DecRef);
@@ -649,5 +651,5 @@ ts_py_autograd_register (PyObject *module)
     return FALSE;
   Py_INCREF (&TsPyNode_Type);
   return PyModule_AddObject (module, "_FunctionBase", (PyObject *) &TsPyNode_Type) == 0 &&
-         PyModule_AddFunctions (module, autograd_functions) == 0;
+         PyModule_AddFunctions (module, autograd_functions) == 0 && ts_py_function_register (module);
 }

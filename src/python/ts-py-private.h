@@ -65,6 +65,12 @@ void      ts_py_set_torch_dir    (PyObject  *dir);
  * the type after PyType_Ready; torch._C's autograd functions. */
 gboolean  ts_py_autograd_add_to_type (PyTypeObject *type);
 gboolean  ts_py_autograd_register (PyObject *module);
+/* A Python exception raised inside a backward pass (a hook, a Function's
+ * backward): kept until the pass returns, error set; FALSE */
+gboolean  ts_py_autograd_python_failed (GError **error);
+/* ts-py-function.c: torch._C._function_record, the node of a Python
+ * torch.autograd.Function */
+gboolean  ts_py_function_register (PyObject *module);
 /* A new tensor over t's memory, without t's autograd state (detach) */
 TsTensor *ts_py_tensor_alias     (TsTensor  *t);
 /* requires_grad = TRUE/FALSE with PyTorch's checks; FALSE with a Python

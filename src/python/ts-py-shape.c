@@ -109,6 +109,22 @@ py_cat (PyObject *module,
   return out;
 }
 
+/* _bmm(input, mat2): torch.bmm, checked by torch/_matmul.py */
+static PyObject *
+py_bmm (PyObject *module,
+        PyObject *args)
+{
+  PyObject *a, *b;
+  GError *error = NULL;
+
+  ts_py_update_callsite ();
+  if (!PyArg_ParseTuple (args, "OO", &a, &b))
+    return NULL;
+  if (!ts_py_is_tensor (a) || !ts_py_is_tensor (b))
+    return PyErr_Format (PyExc_TypeError, "_bmm() takes tensors");
+  return wrap_result (ts_ops_bmm (ts_py_tensor_get (a), ts_py_tensor_get (b), &error), &error);
+}
+
 /* _reduce(name, self, dims, keepdim, dtype): a REDUCE op of the table by
  * its name over the dims of a tuple (empty: all) */
 static PyObject *
@@ -250,6 +266,7 @@ static PyMethodDef shape_methods[] = {
   { "_triangle", py_triangle, METH_VARARGS, NULL },
   { "_flip", py_flip, METH_VARARGS, NULL },
   { "_cat", py_cat, METH_VARARGS, NULL },
+  { "_bmm", py_bmm, METH_VARARGS, NULL },
   { NULL }
 };
 

@@ -81,12 +81,14 @@ TsTensor *ts_ops_launch_like  (TsOpId                id,
                                GError              **error);
 /* After a launch_like op with a formula: records its node on @out (may be
  * NULL: passed through), with @diagonal and the dims in @mask as the
- * formula's attributes. Returns @out. (ts-ops-shape.c) */
+ * formula's attributes, and @original (may be NULL) as self for an
+ * in-place op. Returns @out. (ts-ops-shape.c) */
 TsTensor *ts_ops_record_like  (TsTensor             *out,
                                TsOpId                id,
                                TsTensor             *self,
                                gint64                diagonal,
-                               guint64               mask);
+                               guint64               mask,
+                               TsTensor             *original);
 
 /* The SHAPE family (ts-ops-shape.c), SORT and SCAN (ts-ops-sort.c) */
 gboolean  ts_ops_shape_job    (TsOpJob              *job,

@@ -98,9 +98,10 @@ ts_ops_record_like (TsTensor  *out,
                     TsOpId     id,
                     TsTensor  *self,
                     gint64     diagonal,
-                    guint64    mask)
+                    guint64    mask,
+                    TsTensor  *original)
 {
-  TsOpGradAttrs grad = { .scalar = (double) diagonal };
+  TsOpGradAttrs grad = { .scalar = (double) diagonal, .save_self = original };
 
   for (guint d = 0; d < TS_MAX_DIMS; d++)
     if (mask & (G_GUINT64_CONSTANT (1) << d))
@@ -129,7 +130,7 @@ ts_ops_triangle (TsTensor  *self,
     }
   id = upper ? TS_OP_TRIU : TS_OP_TRIL;
   out = ts_ops_launch_like (id, self, out, self->dtype, diagonal, 0, 0, error);
-  return ts_ops_record_like (out, id, self, diagonal, 0);
+  return ts_ops_record_like (out, id, self, diagonal, 0, NULL);
 }
 
 TsTensor *
@@ -140,7 +141,7 @@ ts_ops_flip (TsTensor  *self,
   g_return_val_if_fail (self != NULL, NULL);
 
   return ts_ops_record_like (ts_ops_launch_like (TS_OP_FLIP, self, NULL, self->dtype, 0, 0, dim_mask, error),
-                             TS_OP_FLIP, self, 0, dim_mask);
+                             TS_OP_FLIP, self, 0, dim_mask, NULL);
 }
 
 /* How many inputs one cat launch copies: the job's slots after the

@@ -134,6 +134,7 @@ ts_ops_scan (TsOpId      id,
              GError    **error)
 {
   g_auto(TsAutocastScope) scope = { { NULL } };
+  g_autoptr(TsTensor) original = NULL;
 
   g_return_val_if_fail (self != NULL, NULL);
 
@@ -145,12 +146,14 @@ ts_ops_scan (TsOpId      id,
     return NULL;
   if (dtype == TS_DTYPE_UNDEFINED)
     dtype = ts_dtype_is_floating (self->dtype) ? self->dtype : TS_DTYPE_INT64;
+  /* cumprod_'s formula reads self as it was */
+  original = ts_autograd_original_self (ts_op_get (id), &self, 1, out);
   out = ts_ops_launch_like (id, self, out, dtype, 0, dim, 0, error);
   /* cumsum and cumprod have formulas over dim; cummax and cummin record
    * with their indices (ts_ops_sort) */
   if (id != TS_OP_CUMSUM && id != TS_OP_CUMPROD)
     return out;
-  return ts_ops_record_like (out, id, self, 0, self->ndim > 0 ? G_GUINT64_CONSTANT (1) << dim : 0);
+  return ts_ops_record_like (out, id, self, 0, self->ndim > 0 ? G_GUINT64_CONSTANT (1) << dim : 0, original);
 }
 
 gboolean

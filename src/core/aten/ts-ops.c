@@ -766,6 +766,7 @@ binary_impl (TsBinaryOp       op,
   TsTensor *operands[3] = { a, b, out };
   TsTensor *inputs[2] = { a, b };
   TsOpGradAttrs grad = { .has_scalar = b == NULL, .reversed = reverse };
+  g_autoptr(TsTensor) original = NULL;
   TsScalar cpu_scalar;
   TsDevice device;
   TsDType compute, result;
@@ -891,6 +892,8 @@ binary_impl (TsBinaryOp       op,
   cost_view (job->t[1], scalar ? scalar->kind : a->dtype, &va);
   cost_view (job->t[2], scalar ? scalar->kind : a->dtype, &vb);
   tensor_view (out, &vo);
+  original = ts_autograd_original_self (ts_op_for_binary (op), inputs, 2, operands[2]);
+  grad.save_self = original;
   if (!dispatch (job, device, ts_cost_binary (op, &va, &vb, &vo), error))
     {
       ts_tensor_unref (out);
@@ -958,6 +961,8 @@ unary_impl (TsUnaryOp   op,
   TsDType result;
   Job *job;
   TsView vin, vout;
+  TsOpGradAttrs grad = { 0 };
+  g_autoptr(TsTensor) original = NULL;
 
   if (!ts_unary_check (op, a->dtype, error))
     {
@@ -999,12 +1004,14 @@ unary_impl (TsUnaryOp   op,
   job_set (job, 1, a);
   tensor_view (a, &vin);
   tensor_view (out, &vout);
+  /* sin_ reads self in backward: as it was */
+  grad.save_self = original = ts_autograd_original_self (ts_op_for_unary (op), &a, 1, operands[1]);
   if (!dispatch (job, ts_tensor_get_device (a), ts_cost_unary (op, &vin, &vout), error))
     {
       ts_tensor_unref (out);
       return NULL;
     }
-  ts_autograd_record_op (ts_op_for_unary (op), TS_OP_GRAD_TENSOR, &a, 1, out, NULL);
+  ts_autograd_record_op (ts_op_for_unary (op), TS_OP_GRAD_TENSOR, &a, 1, out, &grad);
   return out;
 }
 
@@ -1740,6 +1747,37 @@ matmul_batched_check (TsTensor  *a,
   return TRUE;
 }
 
+static TsTensor *matmul_batched (TsTensor  *a,
+                                 TsTensor  *b,
+                                 TsDevice   device,
+                                 GError   **error);
+
+/* A 1-D operand of a batched matmul: unsqueezed to a matrix and the dim
+ * dropped from the result, both recorded views, so that the gradient
+ * flows through bmm's formula */
+static TsTensor *
+matmul_batched_vector (TsTensor  *a,
+                       TsTensor  *b,
+                       TsDevice   device,
+                       GError   **error)
+{
+  TsViewArgs ua = { .kind = TS_VIEW_UNSQUEEZE, .dim0 = 0 }, ub = { .kind = TS_VIEW_UNSQUEEZE, .dim0 = 1 };
+  TsViewArgs drop = { .kind = TS_VIEW_VIEW };
+  g_autoptr(TsTensor) a2 = a->ndim == 1 ? ts_autograd_view_op (a, &ua, error) : ts_tensor_ref (a);
+  g_autoptr(TsTensor) b2 = a2 != NULL && b->ndim == 1 ? ts_autograd_view_op (b, &ub, error)
+                                                      : ts_tensor_ref (b);
+  g_autoptr(TsTensor) out2 = a2 != NULL && b2 != NULL ? matmul_batched (a2, b2, device, error) : NULL;
+  guint skip;
+
+  if (out2 == NULL)
+    return NULL;
+  skip = a->ndim == 1 ? out2->ndim - 2 : out2->ndim - 1;
+  for (guint d = 0; d < out2->ndim; d++)
+    if (d != skip)
+      drop.shape[drop.ndim++] = out2->shape[d];
+  return ts_autograd_view_op (out2, &drop, error);
+}
+
 /* matmul with a batch dim: one aten::bmm launch over the broadcast batch
  * (PyTorch expands and folds the batch dims into one, then calls bmm) */
 static TsTensor *
@@ -1757,6 +1795,8 @@ matmul_batched (TsTensor  *a,
 
   if (!matmul_batched_check (a, b, error))
     return NULL;
+  if (a->ndim == 1 || b->ndim == 1)
+    return matmul_batched_vector (a, b, device, error);
   tensor_view (a, &va);
   tensor_view (b, &vb);
   if (!ts_matmul_shape (&va, &vb, &ndim, shape, error))
@@ -1787,14 +1827,32 @@ matmul_batched (TsTensor  *a,
         }
     }
   {
-    /* bmm's formula: operands of at least 2 dims (the engine sums a
-     * broadcast batch down); a 1-D operand records a node without one */
+    /* bmm's formula: the engine sums a broadcast batch down */
     TsTensor *operands[2] = { a, b };
-    TsOpGradAttrs grad = { .no_formula = a->ndim < 2 || b->ndim < 2 };
 
-    ts_autograd_record_op (ts_op_get (TS_OP_BMM), TS_OP_GRAD_TENSOR, operands, 2, out, &grad);
+    ts_autograd_record_op (ts_op_get (TS_OP_BMM), TS_OP_GRAD_TENSOR, operands, 2, out, NULL);
   }
   return out;
+}
+
+TsTensor *
+ts_ops_bmm (TsTensor  *a,
+            TsTensor  *b,
+            GError   **error)
+{
+  TsTensor *operands[2] = { a, b };
+  g_auto(TsAutocastScope) scope = { { NULL } };
+  TsDevice device;
+
+  g_return_val_if_fail (a->ndim == 3 && b->ndim == 3, NULL);
+
+  if (!ts_autocast_operands (ts_op_get (TS_OP_BMM), &scope, &a, &b, error))
+    return NULL;
+  operands[0] = a;
+  operands[1] = b;
+  if (!common_device (operands, 2, &device, error))
+    return NULL;
+  return matmul_batched (a, b, device, error);
 }
 
 static TsTensor *
@@ -1809,7 +1867,6 @@ matmul_impl (TsTensor  *a,
   g_autoptr(TsTensor) out2 = NULL;
   TsTensor *out;
   gint64 shape[2];
-  guint out_ndim;
   Job *job;
 
   if (!common_device (operands, 2, &device, error))
@@ -1822,7 +1879,18 @@ matmul_impl (TsTensor  *a,
       return NULL;
     }
   if (a->ndim > 2 || b->ndim > 2)
-    return matmul_batched (a, b, device, error);
+    {
+      /* PyTorch folds the batch, runs bmm (or mm, mv) and _unsafe_views the
+       * result back: its grad_fn is UnsafeViewBackward0 */
+      g_autoptr(TsTensor) batched = matmul_batched (a, b, device, error);
+      TsViewArgs unsafe = { .kind = TS_VIEW_UNSAFE_VIEW };
+
+      if (batched == NULL)
+        return NULL;
+      unsafe.ndim = batched->ndim;
+      memcpy (unsafe.shape, batched->shape, batched->ndim * sizeof (gint64));
+      return ts_autograd_view_op (batched, &unsafe, error);
+    }
   if (a->dtype != b->dtype)
     {
       g_set_error (error, TS_TENSOR_ERROR, TS_TENSOR_ERROR_RUNTIME,
@@ -1831,7 +1899,13 @@ matmul_impl (TsTensor  *a,
       return NULL;
     }
 
-  a2 = a->ndim == 1 ? ts_tensor_unsqueeze (a, 0, NULL) : ts_tensor_ref (a);
+  /* a 1-D operand is unsqueezed. Vector-matrix is PyTorch's
+   * unsqueeze(0).mm().squeeze_(0), recorded as such; with a vector on the
+   * right the node is mv's or dot's, on the operands themselves */
+  if (a->ndim == 1 && b->ndim == 2)
+    a2 = ts_autograd_view_op (a, &(TsViewArgs) { .kind = TS_VIEW_UNSQUEEZE, .dim0 = 0 }, NULL);
+  else
+    a2 = a->ndim == 1 ? ts_tensor_unsqueeze (a, 0, NULL) : ts_tensor_ref (a);
   b2 = b->ndim == 1 ? ts_tensor_unsqueeze (b, 1, NULL) : ts_tensor_ref (b);
   if (a2->shape[1] != b2->shape[0])
     {
@@ -1866,20 +1940,25 @@ matmul_impl (TsTensor  *a,
                  ts_cost_matmul (1, shape[0], shape[1], a2->shape[1], a->dtype), error))
     return NULL;
 
-  /* drop the dims the 1-D operands gained */
-  out_ndim = 0;
-  if (a->ndim == 2)
-    shape[out_ndim++] = a2->shape[0];
-  if (b->ndim == 2)
-    shape[out_ndim++] = b2->shape[1];
-  out = ts_tensor_new_view (out2->storage, out2->dtype, out_ndim, shape, NULL, 0);
+  if (b->ndim == 1)
+    {
+      /* drop the dims the 1-D operands gained */
+      out = ts_tensor_new_view (out2->storage, out2->dtype, a->ndim == 2 ? 1 : 0, shape, NULL, out2->offset);
+      ts_autograd_record_mv_dot (a, b, out);
+      return out;
+    }
   {
-    /* mm's formula: 2-D operands only */
-    TsOpGradAttrs grad = { .no_formula = a->ndim != 2 || b->ndim != 2 };
+    TsTensor *operands2[2] = { a2, b2 };
 
-    ts_autograd_record_op (ts_op_get (TS_OP_MM), TS_OP_GRAD_TENSOR, operands, 2, out, &grad);
+    ts_autograd_record_op (ts_op_get (TS_OP_MM), TS_OP_GRAD_TENSOR, operands2, 2, out2, NULL);
   }
-  return out;
+  if (a->ndim == 2)
+    return g_steal_pointer (&out2);
+  {
+    TsViewArgs squeeze = { .kind = TS_VIEW_SQUEEZE_INPLACE, .ndim = 1, .shape = { b2->shape[1] } };
+
+    return ts_autograd_view_op (out2, &squeeze, error);
+  }
 }
 
 TsTensor *

@@ -111,6 +111,10 @@ gboolean   ts_ops_max_dim         (TsTensor        *self,
 TsTensor  *ts_ops_matmul          (TsTensor        *a,
                                    TsTensor        *b,
                                    GError         **error);
+/* torch.bmm of two 3-D tensors (checked by the caller): BmmBackward0 */
+TsTensor  *ts_ops_bmm             (TsTensor        *a,
+                                   TsTensor        *b,
+                                   GError         **error);
 TsTensor  *ts_ops_index_select    (TsTensor        *self,
                                    int              dim,
                                    TsTensor        *index,

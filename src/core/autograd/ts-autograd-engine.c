@@ -567,7 +567,7 @@ evaluate (GraphTask  *graph,
                                           node->n_inputs, error);
 
       range_end (graph, range);
-      if (!computed)
+      if (!computed || !ts_autograd_anomaly_check (node, results, node->n_inputs, error))
         goto out;
     }
 
@@ -931,7 +931,10 @@ execute (TsTensor *const  *roots,
       for (guint i = 0; i < task->node->n_outputs; i++)
         g_clear_pointer (&task->buffer[i], ts_tensor_unref);
       if (!done)
-        goto restore;
+        {
+          ts_autograd_anomaly_report (task->node);
+          goto restore;
+        }
     }
 
   /* exec_post_processing: the caller's current streams wait for the

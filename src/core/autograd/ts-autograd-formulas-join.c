@@ -1,4 +1,4 @@
-/* ts-autograd-formulas-join.c: the formulas of cat, stack and bmm
+/* ts-autograd-formulas-join.c: the formulas of cat, stack, bmm, mv and dot
  *
  * Copyright 2026 The Tensorscope authors
  * SPDX-License-Identifier: GPL-3.0-or-later
@@ -88,4 +88,55 @@ TS_BACKWARD_FN (ts_backward_bmm)
           return FALSE;
       }
   return TRUE;
+}
+
+/* mv: self: grad.ger(vec), vec: self.t().mv(grad);
+ * dot: self: grad * tensor, tensor: grad * self */
+static TS_BACKWARD_FN (mv_dot_backward)
+{
+  const Attrs *attrs = ATTRS;
+
+  if (ts_grad_node_needs_input_grad (node, 0))
+    {
+      g_autoptr(TsTensor) vec = ts_autograd_saved (node, attrs->other_slot, error);
+      TsViewArgs column = { .kind = TS_VIEW_UNSQUEEZE, .dim0 = 1 };
+      g_autoptr(TsTensor) g = vec == NULL ? NULL
+                              : GRAD->ndim == 0 ? ts_tensor_ref (GRAD) : ts_autograd_view_op (GRAD, &column, error);
+
+      if (g == NULL || (grad_inputs[0] = ts_autograd_mul (g, vec, error)) == NULL)
+        return FALSE;
+    }
+  if (ts_grad_node_needs_input_grad (node, 1))
+    {
+      g_autoptr(TsTensor) self = ts_autograd_saved (node, attrs->self_slot, error);
+      g_autoptr(TsTensor) self_t = NULL;
+
+      if (self == NULL)
+        return FALSE;
+      if (self->ndim == 1)
+        grad_inputs[1] = ts_autograd_mul (GRAD, self, error);
+      else if ((self_t = ts_autograd_t (self, error)) != NULL)
+        grad_inputs[1] = ts_ops_matmul (self_t, GRAD, error);
+      if (grad_inputs[1] == NULL)
+        return FALSE;
+    }
+  return TRUE;
+}
+
+void
+ts_autograd_record_mv_dot (TsTensor *a,
+                           TsTensor *b,
+                           TsTensor *out)
+{
+  TsTensor *inputs[2] = { a, b };
+  TsGradNode *node = ts_autograd_record (a->ndim == 2 ? "MvBackward0" : "DotBackward0", mv_dot_backward,
+                                         sizeof (Attrs), inputs, 2, &out, 1);
+  Attrs *attrs;
+
+  if (node == NULL)
+    return;
+  attrs = ts_grad_node_get_attrs (node);
+  attrs->self_slot = ts_autograd_requires_grad (b) ? (int) ts_grad_node_save (node, a) : -1;
+  attrs->other_slot = ts_autograd_requires_grad (a) ? (int) ts_grad_node_save (node, b) : -1;
+  ts_grad_node_unref (node);
 }

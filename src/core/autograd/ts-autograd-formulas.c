@@ -44,6 +44,37 @@ save_if (TsGradNode *node,
   return needed && tensor != NULL ? (int) ts_grad_node_save (node, tensor) : -1;
 }
 
+static gboolean
+saves_self (const TsOpDesc *desc,
+            TsTensor       *self,
+            TsTensor       *other)
+{
+  TsOpSave saves = desc->saves;
+
+  return saves == TS_OP_SAVE_SELF || saves == TS_OP_SAVE_SELF_RESULT ||
+         saves == TS_OP_SAVE_OPERANDS || saves == TS_OP_SAVE_OPERANDS_RESULT ||
+         (saves == TS_OP_SAVE_CROSS && other != NULL && ts_autograd_requires_grad (other));
+}
+
+TsTensor *
+ts_autograd_original_self (const TsOpDesc  *desc,
+                           TsTensor        *const *inputs,
+                           guint            n_inputs,
+                           TsTensor        *out)
+{
+  TsTensor *other = n_inputs > 1 ? inputs[1] : NULL;
+  TsTensor *copy;
+  gboolean previous;
+
+  if (out == NULL || out != inputs[0] || desc->backward == NULL || !ts_autograd_is_grad_enabled () ||
+      !ts_autograd_any_requires_grad (inputs, other != NULL ? 2 : 1) || !saves_self (desc, inputs[0], other))
+    return NULL;
+  previous = ts_autograd_set_grad_enabled (FALSE);
+  copy = ts_ops_clone (inputs[0], NULL);
+  ts_autograd_set_grad_enabled (previous);
+  return copy;
+}
+
 void
 ts_autograd_record_op (const TsOpDesc       *desc,
                        TsOpGradForm          form,
@@ -78,10 +109,8 @@ ts_autograd_record_op (const TsOpDesc       *desc,
     *a = *attrs;
   self = in[0];
   other = n > 1 ? in[1] : NULL;
-  a->self_slot = save_if (node, self,
-                          saves == TS_OP_SAVE_SELF || saves == TS_OP_SAVE_SELF_RESULT ||
-                          saves == TS_OP_SAVE_OPERANDS || saves == TS_OP_SAVE_OPERANDS_RESULT ||
-                          (saves == TS_OP_SAVE_CROSS && other != NULL && ts_autograd_requires_grad (other)));
+  a->self_slot = save_if (node, a->save_self != NULL ? a->save_self : self, saves_self (desc, self, other));
+  a->save_self = NULL;
   a->other_slot = save_if (node, other,
                            saves == TS_OP_SAVE_OPERANDS || saves == TS_OP_SAVE_OPERANDS_RESULT ||
                            (saves == TS_OP_SAVE_CROSS && ts_autograd_requires_grad (self)));
@@ -1066,6 +1095,8 @@ take_view (TsTensor          *self,
   switch (args->kind)
     {
     case TS_VIEW_VIEW:
+    case TS_VIEW_UNSAFE_VIEW:
+    case TS_VIEW_SQUEEZE_INPLACE:
       return ts_tensor_view (self, args->ndim, args->shape, error);
     case TS_VIEW_EXPAND:
       return ts_tensor_expand (self, args->ndim, args->shape, error);
@@ -1088,6 +1119,8 @@ ts_autograd_check_inplace_view (const TsTensor  *tensor,
   TsGradNode *node = ts_autograd_get_grad_fn (tensor, NULL);
   TsBackwardFn fn = node != NULL ? ts_grad_node_get_backward (node) : NULL;
 
+  if (!ts_autograd_check_view_mode (tensor, error))
+    return FALSE;
   /* a view that knows its base is rebased (CopySlices, ts-autograd-views.c) */
   if (!ts_autograd_is_grad_enabled () || ts_autograd_get_view_base (tensor) != NULL ||
       (fn != view_backward && fn != expand_backward && fn != transpose_backward &&
@@ -1112,13 +1145,15 @@ ts_autograd_view_op (TsTensor          *self,
     [TS_VIEW_UNSQUEEZE] = { "UnsqueezeBackward0", view_backward },
     [TS_VIEW_SELECT] = { "SelectBackward0", index_view_backward },
     [TS_VIEW_SLICE] = { "SliceBackward0", index_view_backward },
+    [TS_VIEW_UNSAFE_VIEW] = { "UnsafeViewBackward0", view_backward },
+    [TS_VIEW_SQUEEZE_INPLACE] = { "SqueezeBackward3", view_backward },
   };
   TsTensor *out = take_view (self, args, error);
   TsGradNode *node;
 
   if (out == NULL)
     return NULL;
-  if (ts_autograd_is_grad_enabled ())
+  if (args->kind != TS_VIEW_UNSAFE_VIEW && args->kind != TS_VIEW_SQUEEZE_INPLACE)
     ts_autograd_set_view_base (out, self);
   node = ts_autograd_record (nodes[args->kind].name, nodes[args->kind].backward,
                              sizeof (TsViewArgs), &self, 1, &out, 1);

@@ -39,6 +39,9 @@ typedef struct
   /* one more tensor to save (max.dim's indices), in extra_slot */
   TsTensor *save_extra;
   int      extra_slot;
+  /* an in-place op: self as it was (ts_autograd_original_self), saved
+   * where the formula reads self */
+  TsTensor *save_self;
 } TsOpGradAttrs;
 
 /* After an op computed out from inputs (n_inputs of the op's tensor
@@ -51,6 +54,22 @@ void      ts_autograd_record_op  (const TsOpDesc       *desc,
                                   guint                 n_inputs,
                                   TsTensor             *out,
                                   const TsOpGradAttrs  *attrs);
+
+/* matmul of a matrix or a vector with a vector, computed as mm into
+ * @out: records MvBackward0 or DotBackward0 on (a, b)
+ * (ts-autograd-formulas-join.c) */
+void      ts_autograd_record_mv_dot (TsTensor             *a,
+                                     TsTensor             *b,
+                                     TsTensor             *out);
+
+/* Before an in-place op (out is inputs[0]) whose formula reads self: a
+ * copy of self, which the op is about to overwrite (PyTorch saves
+ * self.clone()), for TsOpGradAttrs.save_self; NULL when the node will not
+ * save self. */
+TsTensor *ts_autograd_original_self (const TsOpDesc       *desc,
+                                     TsTensor             *const *inputs,
+                                     guint                 n_inputs,
+                                     TsTensor             *out);
 
 /* The op table's formulas (the BACKWARD column's ts_backward_<formula>). */
 #define TS_BACKWARD_DECLARE(formula) TS_BACKWARD_FN (ts_backward_##formula);
@@ -159,6 +178,12 @@ typedef enum
   TS_VIEW_UNSQUEEZE,
   TS_VIEW_SELECT,
   TS_VIEW_SLICE,
+  /* at::_unsafe_view (matmul's result): a reshape that is not a view to
+   * autograd (no base), UnsafeViewBackward0 */
+  TS_VIEW_UNSAFE_VIEW,
+  /* matmul's squeeze_ of a vector-matrix product: SqueezeBackward3, not a
+   * view either */
+  TS_VIEW_SQUEEZE_INPLACE,
 } TsViewKind;
 
 typedef struct

@@ -188,6 +188,8 @@ node_clear (gpointer data)
   g_free (self->output_info);
   if (self->attrs_clear != NULL)
     self->attrs_clear (self->attrs);
+  if (self->anomaly != NULL)
+    ts_autograd_anomaly_free (self->anomaly);
   g_free (self->attrs);
 }
 
@@ -983,6 +985,7 @@ ts_autograd_record (const char      *name,
     return NULL;
 
   node = ts_grad_node_new (name, backward, n_inputs, n_outputs, attrs_size);
+  ts_autograd_anomaly_capture (node);
   for (guint i = 0; i < n_inputs; i++)
     {
       if (inputs[i] == NULL)

@@ -57,6 +57,7 @@ struct _TsGradNode
   gpointer          attrs;
   GDestroyNotify    attrs_clear;     /* NULL, or drops what attrs holds */
   GDestroyNotify    attrs_release;   /* NULL, or releases attrs' saved state */
+  gpointer          anomaly;         /* anomaly mode: where the forward ran */
 };
 
 struct _TsAutogradMeta
@@ -70,6 +71,7 @@ struct _TsAutogradMeta
   GPtrArray  *hooks;               /* tensor hooks of a leaf */
   GPtrArray  *post_accumulate_hooks;
   TsTensor   *base;                /* a view's base (a reference; PyTorch's ViewInfo) */
+  gboolean    view_no_grad;        /* the view was taken with grad mode off */
 };
 
 /* Protects the weak pointers (grad_accumulator, retains_grad). */
@@ -90,6 +92,16 @@ gboolean    ts_autograd_accumulate_grad (TsGradNode    *node,
  * view's through AsStridedBackward0 (ts-autograd-views.c). */
 void        ts_autograd_rebase_view    (TsGradNode    *node,
                                         TsTensor      *view);
+/* Anomaly mode (ts-autograd-anomaly.c): a new node remembers where its
+ * forward ran; a node's NaN results fail the pass; a failing node reports
+ * where its forward ran. */
+void        ts_autograd_anomaly_capture (TsGradNode   *node);
+void        ts_autograd_anomaly_free   (gpointer       metadata);
+gboolean    ts_autograd_anomaly_check  (TsGradNode    *node,
+                                        TsTensor     **results,
+                                        guint          n_results,
+                                        GError       **error);
+void        ts_autograd_anomaly_report (TsGradNode    *node);
 /* The stream ops in use. */
 const TsAutogradStreamOps *ts_autograd_get_stream_ops (gpointer *user_data);
 /* A new tensor of zeros or ones like info describes. */

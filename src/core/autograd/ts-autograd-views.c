@@ -41,6 +41,25 @@ ts_autograd_set_view_base (TsTensor *view,
 
   g_clear_pointer (&meta->base, ts_tensor_unref);
   meta->base = ts_tensor_ref (base != NULL ? base : self);
+  meta->view_no_grad = !ts_autograd_is_grad_enabled ();
+}
+
+gboolean
+ts_autograd_check_view_mode (const TsTensor  *tensor,
+                             GError         **error)
+{
+  const TsAutogradMeta *meta = tensor->autograd_meta;
+
+  if (!ts_autograd_is_grad_enabled () || meta == NULL || meta->base == NULL || !meta->view_no_grad ||
+      !(ts_autograd_requires_grad (tensor) || ts_autograd_requires_grad (meta->base)))
+    return TRUE;
+  g_set_error_literal (error, TS_TENSOR_ERROR, TS_TENSOR_ERROR_RUNTIME,
+                       "A view was created in no_grad mode and is being modified inplace with grad mode "
+                       "enabled. Given that this use case is ambiguous and error-prone, it is forbidden. You "
+                       "can clarify your code by moving both the view and the inplace either both inside the "
+                       "no_grad block (if you don't want the inplace to be tracked) or both outside (if you want "
+                       "the inplace to be tracked).");
+  return FALSE;
 }
 
 TsTensor *

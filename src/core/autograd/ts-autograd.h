@@ -266,6 +266,10 @@ gboolean     ts_autograd_is_leaf           (const TsTensor   *tensor);
 void         ts_autograd_set_view_base     (TsTensor         *view,
                                             TsTensor         *self);
 TsTensor    *ts_autograd_get_view_base     (const TsTensor   *tensor);
+/* Before an in-place write with grad mode on: a view taken with grad mode
+ * off of a tensor that requires grad may not be written (PyTorch's error) */
+gboolean     ts_autograd_check_view_mode   (const TsTensor   *tensor,
+                                            GError          **error);
 /* Borrowed; NULL for a leaf or a plain tensor. */
 TsGradNode  *ts_autograd_get_grad_fn       (const TsTensor   *tensor,
                                             guint            *output_nr);
@@ -316,6 +320,26 @@ TsGradNode  *ts_autograd_record            (const char       *name,
                                             guint             n_inputs,
                                             TsTensor *const  *outputs,
                                             guint             n_outputs);
+
+/* ------------------------------------------------------------------ */
+/* Anomaly mode (torch.autograd.set_detect_anomaly): with it on, each node
+ * keeps capture()'s metadata (the Python binding: the forward's
+ * traceback), a pass reports a failing node with report(), and with
+ * check_nan a NaN in a node's results fails the pass with PyTorch's
+ * "Function 'X' returned nan values in its 0th output." */
+typedef struct
+{
+  gpointer (*capture) (void);
+  void     (*report)  (const char *node_name,
+                       gpointer    metadata);
+  void     (*free)    (gpointer    metadata);
+} TsAutogradAnomalyHooks;
+
+void         ts_autograd_set_anomaly_enabled (gboolean enabled,
+                                              gboolean check_nan);
+gboolean     ts_autograd_is_anomaly_enabled  (void);
+gboolean     ts_autograd_is_anomaly_check_nan_enabled (void);
+void         ts_autograd_set_anomaly_hooks   (const TsAutogradAnomalyHooks *hooks);
 
 /* ------------------------------------------------------------------ */
 /* Streams. The engine asks these for the current stream of a CUDA device,

@@ -1323,6 +1323,9 @@ _C._set_classes(Tensor, device, _dtypes, _os.path.dirname(_os.path.abspath(__fil
 del _os
 
 from . import autograd  # noqa: E402
+is_anomaly_enabled = _C._is_anomaly_enabled
+is_anomaly_check_nan_enabled = _C._is_anomaly_check_nan_enabled
+set_anomaly_enabled = _C._set_anomaly_enabled
 from .autograd import enable_grad, inference_mode, no_grad, set_grad_enabled  # noqa: E402,F401
 from . import backends  # noqa: E402
 from . import _numpy  # noqa: E402
@@ -1410,7 +1413,7 @@ from .autograd import profiler as _autograd_profiler  # noqa: E402,F401
 __getattr__ = _unmodeled.module_getattr(__name__)
 for _name in ("distributed", "fx", "onnx",
               "linalg", "fft", "special", "distributions", "sparse", "func", "hub",
-              "testing", "utils.checkpoint", "quantization", "ao", "export",
+              "testing", "quantization", "ao", "export",
               "multiprocessing", "library", "masked", "nested", "futures", "mps", "overrides"):
     _unmodeled.skeleton("torch." + _name)
 del _name

@@ -16,7 +16,7 @@ def bmm(input, mat2, *, out=None):
     if mat2.shape[0] != input.shape[0] or mat2.shape[1] != input.shape[2]:
         raise RuntimeError("Expected size for first two dimensions of batch2 tensor to be: [%d, %d] but got: "
                            "[%d, %d]." % (input.shape[0], input.shape[2], mat2.shape[0], mat2.shape[1]))
-    return input @ mat2
+    return torch._C._bmm(input, mat2)
 
 
 def _install():

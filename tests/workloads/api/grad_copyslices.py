@@ -45,3 +45,38 @@ with torch.no_grad():
     q = torch.zeros(3, device=DEV)
     q[0] = p[0]
 print(q.requires_grad)
+# a view taken under no_grad may not be written with grad mode on (PyTorch's error)
+w = torch.ones(2, requires_grad=True)
+y = torch.zeros(4, requires_grad=True) * 1
+with torch.no_grad():
+    v = y[1:3]
+try:
+    v.copy_(w * 2)
+    print(y.grad_fn, v.grad_fn)
+except RuntimeError as e:
+    print(e)
+with torch.no_grad():
+    v = y[1:3]
+    v.fill_(3)
+print(y.tolist())
+p = torch.nn.Parameter(torch.ones(3))
+with torch.no_grad():
+    p[0] = 5
+print(p.tolist())
+
+# in-place through views of views (transpose, view, reshape, unsqueeze, expand)
+
+x = torch.arange(6.0).reshape(2, 3).requires_grad_()
+b = torch.tensor(2.0, requires_grad=True)
+for f in (lambda y: y.t()[0].mul_(b), lambda y: y.view(3, 2)[1].mul_(b), lambda y: y.reshape(6)[1:4].mul_(b),
+          lambda y: y[:, 1].mul_(b), lambda y: y.unsqueeze(0)[0, 1].mul_(b), lambda y: y.transpose(0, 1)[2].mul_(b),
+          lambda y: y.expand(2, 2, 3)[0].mul_(b)):
+    x.grad = None
+    b.grad = None
+    y = x * 1
+    try:
+        f(y)
+        (y * torch.arange(6.0).reshape(2, 3)).sum().backward()
+        print(y.grad_fn.name(), x.grad.tolist(), b.grad.item())
+    except Exception as e:
+        print(type(e).__name__, e)

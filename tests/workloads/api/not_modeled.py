@@ -18,14 +18,14 @@ def check(fn):
 
 check(lambda: torch.stft)
 check(lambda: torch.optim.LBFGS)
-check(lambda: torch.autograd.Function)
+check(lambda: torch.autograd.functional.jacobian)
 check(lambda: nn.Conv2d)
 check(lambda: nn.functional.conv2d)
 check(lambda: torch.cuda.jiterator)
 check(lambda: torch.backends.cudnn.benchmark_limit)
 check(lambda: torch.ones(2, 2).svd())
 check(lambda: torch.Tensor.stft)
-check(lambda: torch.utils.checkpoint.checkpoint)
+check(lambda: torch.autograd.forward_ad.dual_level)
 check(lambda: torch.linalg.norm)
 print(hasattr(torch, "stft"), hasattr(torch.ones(1), "svd"), hasattr(torch, "ones"),
       hasattr(torch.ones(1), "is_inference"))
@@ -69,7 +69,7 @@ print(torch.cuda.get_sync_debug_mode())
 # An nn.Module method PyTorch has and Tensorscope lacks is not modeled; a
 # name that is the script's own stays PyTorch's plain AttributeError.
 net = nn.Linear(2, 2)
-check(lambda: net.register_full_backward_hook(print))
+check(lambda: net.share_memory())
 check(lambda: net.wieght)
 print(hasattr(net, "share_memory"), hasattr(net, "weight"))
 

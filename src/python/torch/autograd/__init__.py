@@ -1,14 +1,17 @@
 """torch.autograd: grad mode, backward() and grad() (torch/autograd/__init__.py).
 
 The engine is Tensorscope's C one (src/core/autograd, docs/autograd.md);
-this file gives it PyTorch's arguments. What PyTorch has here and
-Tensorscope does not model (Function, functional, forward AD) says so by
-name when used."""
+this file gives it PyTorch's arguments; function.py is
+torch.autograd.Function. What PyTorch has here and Tensorscope does not
+model (functional, forward AD) says so by name when used."""
 
 import torch
 from torch import _unmodeled
 
 from .grad_mode import enable_grad, inference_mode, no_grad, set_grad_enabled  # noqa: F401
+from . import function  # noqa: F401
+from .function import Function, once_differentiable  # noqa: F401
+from .anomaly_mode import detect_anomaly, set_detect_anomaly  # noqa: F401
 
 
 def _as_tuple(tensors):
@@ -21,6 +24,23 @@ def _tensor_or_tensors_to_tuple(tensors, length):
     if tensors is None:
         return (None,) * length
     return _as_tuple(tensors)
+
+
+# False while a grad() or a backward(inputs=...) pass runs: checkpoint's
+# recomputation (a backward inside the pass) cannot serve those
+_checkpoint_valid = [True]
+
+
+def _is_checkpoint_valid():
+    return _checkpoint_valid[-1]
+
+
+def _run_pass(valid, fn, *args):
+    _checkpoint_valid.append(valid)
+    try:
+        return fn(*args)
+    finally:
+        _checkpoint_valid.pop()
 
 
 def backward(tensors, grad_tensors=None, retain_graph=None, create_graph=False, grad_variables=None,
@@ -39,7 +59,8 @@ def backward(tensors, grad_tensors=None, retain_graph=None, create_graph=False, 
     grads += (None,) * (len(tensors) - len(grads))
     if retain_graph is None:
         retain_graph = create_graph
-    torch._C._run_backward(tensors, grads, bool(retain_graph), bool(create_graph), inputs)
+    _run_pass(inputs is None, torch._C._run_backward, tensors, grads, bool(retain_graph), bool(create_graph),
+              inputs)
 
 
 def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=False, only_inputs=True,
@@ -58,8 +79,8 @@ def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=Fal
         raise RuntimeError("grad_outputs must be of size %d, but got %d" % (len(outputs), len(grads)))
     if retain_graph is None:
         retain_graph = create_graph
-    return torch._C._run_grad(outputs, inputs, grads, bool(retain_graph), bool(create_graph),
-                              bool(allow_unused), bool(materialize_grads))
+    return _run_pass(False, torch._C._run_grad, outputs, inputs, grads, bool(retain_graph), bool(create_graph),
+                     bool(allow_unused), bool(materialize_grads))
 
 
 __getattr__ = _unmodeled.module_getattr(__name__)

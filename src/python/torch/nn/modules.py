@@ -224,18 +224,31 @@ class Module:
     def register_forward_hook(self, hook):
         return self._add_hook("_forward_hooks", hook)
 
+    def register_full_backward_hook(self, hook):
+        return self._add_hook("_backward_hooks", hook)
+
+    def register_full_backward_pre_hook(self, hook):
+        return self._add_hook("_backward_pre_hooks", hook)
+
     def __call__(self, *args, **kwargs):
-        # Module._call_impl: pre-hooks may replace the inputs, hooks the output
+        # Module._call_impl: pre-hooks may replace the inputs, hooks the output;
+        # backward hooks see the gradients through identity nodes around it
         for hook in list(self.__dict__.get("_forward_pre_hooks", {}).values()):
             result = hook(self, args)
             if result is not None:
                 args = result if isinstance(result, tuple) else (result,)
+        bw_hook = None
+        if self.__dict__.get("_backward_hooks") or self.__dict__.get("_backward_pre_hooks"):
+            from torch.utils.hooks import BackwardHook
+            bw_hook = BackwardHook(self, list(self.__dict__.get("_backward_hooks", {}).values()),
+                                   list(self.__dict__.get("_backward_pre_hooks", {}).values()))
+            args = bw_hook.setup_input_hook(args)
         out = self.forward(*args, **kwargs)
         for hook in list(self.__dict__.get("_forward_hooks", {}).values()):
             result = hook(self, args, out)
             if result is not None:
                 out = result
-        return out
+        return bw_hook.setup_output_hook(out) if bw_hook is not None else out
 
     def named_parameters(self, prefix="", recurse=True):
         seen = set()
