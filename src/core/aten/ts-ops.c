@@ -2544,6 +2544,10 @@ random_job (Job     *job,
   TsView out;
 
   tensor_view (job->t[0], &out);
+  if (job->desc->id == TS_OP_RANDOM_FROM_TO)
+    return ts_cpu_random_from_to_mt (&out, (gint64)job->p0, (guint64)job->p1, job->cpu_gen, error);
+  if (job->desc->id == TS_OP_RANDPERM)
+    return ts_cpu_randperm_mt (&out, job->cpu_gen, error);
   if (job->cpu_gen != NULL)
     {
       if (job->desc->id == TS_OP_NORMAL)
@@ -2629,6 +2633,37 @@ ts_ops_random_fill_ (TsTensor  *self,
                      GError   **error)
 {
   return random_fill (self, normal, p0, p1, cpu_generator_id, error);
+}
+
+/* random_(from, to) and randperm: CPU tensors only (their CUDA forms
+ * are composed in Python), so no Philox plan. p1 carries the range as a
+ * double: exact below 2^53. */
+gboolean
+ts_ops_random_int_ (TsTensor  *self,
+                    TsOpId     id,
+                    gint64     from,
+                    guint64    range,
+                    int        cpu_gen_id,
+                    GError   **error)
+{
+  TsView view;
+  Job *job;
+
+  g_return_val_if_fail (id == TS_OP_RANDOM_FROM_TO || id == TS_OP_RANDPERM, FALSE);
+
+  if (ts_tensor_get_device (self).type == TS_DEVICE_CUDA || cpu_generator (cpu_gen_id) == NULL)
+    {
+      g_set_error (error, TS_TENSOR_ERROR, TS_TENSOR_ERROR_RUNTIME,
+                   "%s: a CPU tensor and a CPU generator are expected", ts_op_get (id)->name);
+      return FALSE;
+    }
+  tensor_view (self, &view);
+  job = job_new (ts_op_get (id));
+  job->p0 = (double)from;
+  job->p1 = (double)range;
+  job->cpu_gen = cpu_generator (cpu_gen_id);
+  job_set (job, 0, self);
+  return dispatch (job, ts_tensor_get_device (self), ts_cost_random (&view, FALSE), error);
 }
 
 gboolean

@@ -181,6 +181,15 @@ gboolean   ts_ops_uniform_        (TsTensor        *self,
  * drawing a CPU tensor's numbers from CPU generator @cpu_generator_id
  * (-1 the default one, else from ts_rng_cpu_generator_new); CUDA tensors
  * ignore it and use their device's generator. */
+/* random_(from, from + range) (@id TS_OP_RANDOM_FROM_TO) or randperm
+ * (TS_OP_RANDPERM, a 1-d @self) on a CPU tensor, from CPU generator
+ * @cpu_generator_id, as PyTorch's CPU kernels draw them. */
+gboolean   ts_ops_random_int_     (TsTensor        *self,
+                                   TsOpId           id,
+                                   gint64           from,
+                                   guint64          range,
+                                   int              cpu_generator_id,
+                                   GError         **error);
 gboolean   ts_ops_random_fill_    (TsTensor        *self,
                                    gboolean         normal,
                                    double           p0,

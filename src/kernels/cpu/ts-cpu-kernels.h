@@ -561,6 +561,18 @@ gboolean ts_cpu_bernoulli_mt   (const TsView   *out,
                                 TsCpuGenerator *gen,
                                 GError        **error);
 
+/* random_(from, to): one draw per element modulo to - from (@range), plus
+ * from; 32-bit draws for a range below 2^32, 64-bit ones otherwise. */
+gboolean ts_cpu_random_from_to_mt (const TsView   *out,
+                                   gint64          from,
+                                   guint64         range,
+                                   TsCpuGenerator *gen,
+                                   GError        **error);
+/* randperm: a Fisher-Yates shuffle of 0..n-1 over a 1-d @out. */
+gboolean ts_cpu_randperm_mt    (const TsView   *out,
+                                TsCpuGenerator *gen,
+                                GError        **error);
+
 /* -- Cost model inputs ----------------------------------------------------- */
 
 typedef struct

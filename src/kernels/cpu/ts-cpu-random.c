@@ -784,3 +784,76 @@ ts_cpu_bernoulli_mt (const TsView   *out,
   serial_fill (out, gen, draw_bernoulli, &p);
   return TRUE;
 }
+
+/* random_(from, to): random_from_to_kernel. A range that fits 32 bits
+ * takes one 32-bit draw per element, a wider one a 64-bit draw; either is
+ * reduced modulo the range (uniform_int_from_to), serially. */
+typedef struct
+{
+  gint64  base;
+  guint64 range;
+} FromToArgs;
+
+static double
+draw_from_to (TsCpuGenerator *gen,
+              gconstpointer   data)
+{
+  const FromToArgs *a = data;
+  guint64 v = a->range >= (G_GUINT64_CONSTANT (1) << 32) ? ts_cpu_generator_random64 (gen)
+                                                         : ts_cpu_generator_random (gen);
+
+  return (double)(gint64)(v % a->range + (guint64)a->base);
+}
+
+gboolean
+ts_cpu_random_from_to_mt (const TsView   *out,
+                          gint64          from,
+                          guint64         range,
+                          TsCpuGenerator *gen,
+                          GError        **error)
+{
+  FromToArgs args = { from, range };
+
+  g_return_val_if_fail (out != NULL && gen != NULL, FALSE);
+
+  if (range == 0)
+    {
+      g_set_error (error, TS_KERNEL_ERROR, TS_KERNEL_ERROR_ARGUMENT,
+                   "random_ expects 'from' to be less than 'to', but got from=%" G_GINT64_FORMAT
+                   " >= to=%" G_GINT64_FORMAT, from, from);
+      return FALSE;
+    }
+  serial_fill (out, gen, draw_from_to, &args);
+  return TRUE;
+}
+
+/* randperm_cpu (PyTorch 1.13): the identity, then a Fisher-Yates shuffle
+ * whose i-th swap partner is i + random() % (n - i). Written here because
+ * the draws must be this generator's, one per step, in this order. */
+gboolean
+ts_cpu_randperm_mt (const TsView   *out,
+                    TsCpuGenerator *gen,
+                    GError        **error)
+{
+  gint64 n = ts_view_numel (out);
+  gsize elem = ts_dtype_size (out->dtype);
+  char *base = (char *)out->data + out->offset * (gint64)elem;
+  gint64 stride = out->ndim ? out->strides[0] : 1;
+  g_autofree double *r = g_new (double, MAX (n, 1));
+
+  g_return_val_if_fail (out != NULL && gen != NULL && out->ndim <= 1, FALSE);
+
+  for (gint64 i = 0; i < n; i++)
+    r[i] = (double)i;
+  for (gint64 i = 0; i < n - 1; i++)
+    {
+      gint64 z = (gint64)(ts_cpu_generator_random (gen) % (guint64)(n - i));
+      double sav = r[i];
+
+      r[i] = r[z + i];
+      r[z + i] = sav;
+    }
+  for (gint64 i = 0; i < n; i++)
+    ts_dtype_store (out->dtype, base + i * stride * (gint64)elem, r[i]);
+  return TRUE;
+}

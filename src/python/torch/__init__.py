@@ -1344,6 +1344,8 @@ _shape._install()
 _matmul._install()
 _reduce._install()
 _sort._install()
+from . import _ops_more  # noqa: E402
+_ops_more._install()
 
 for _dt, _name in _LEGACY_NAMES.items():
     setattr(cuda, _name, _legacy_class(_dt, True))
@@ -1354,7 +1356,7 @@ OutOfMemoryError = _C.OutOfMemoryError
 # What PyTorch has and Tensorscope does not model yet says so by name.
 __getattr__ = _unmodeled.module_getattr(__name__)
 for _name in ("amp", "cuda.amp", "distributed", "jit", "fx", "onnx",
-              "linalg", "fft", "special", "profiler", "distributions", "sparse", "func", "hub",
+              "fft", "special", "profiler", "distributions", "sparse", "func", "hub",
               "testing", "utils.checkpoint", "quantization", "ao", "export", "compiler",
               "multiprocessing", "library", "masked", "nested", "futures", "mps", "overrides"):
     _unmodeled.skeleton("torch." + _name)

@@ -1,0 +1,53 @@
+/* ts-py-more.c: torch._C's entry points of torch/_ops_more.py
+ *
+ * Copyright 2026 The Tensorscope authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * The integer draws of randint, random_ and randperm: the CPU generator's
+ * raw 32/64-bit words, which no float fill exposes, reduced as PyTorch's
+ * CPU kernels reduce them.
+ */
+
+#include "config.h"
+
+#include "ts-op-table.h"
+#include "ts-ops.h"
+#include "ts-py-private.h"
+
+/* _random_int_(name, self, from, range, generator_id) -> None */
+static PyObject *
+py_random_int_ (PyObject *module,
+                PyObject *args)
+{
+  PyObject *self;
+  const char *name;
+  long long from;
+  unsigned long long range;
+  int gen_id;
+  const TsOpDesc *desc;
+  GError *error = NULL;
+
+  if (!PyArg_ParseTuple (args, "sOLKi", &name, &self, &from, &range, &gen_id))
+    return NULL;
+  desc = ts_op_lookup (name);
+  if (desc == NULL || desc->family != TS_OP_FAMILY_RANDOM || !ts_py_is_tensor (self))
+    {
+      PyErr_Format (PyExc_ValueError, "not a random integer op: %s", name);
+      return NULL;
+    }
+  ts_py_update_callsite ();
+  if (!ts_ops_random_int_ (ts_py_tensor_get (self), desc->id, from, range, gen_id, &error))
+    return ts_py_set_error (error);
+  Py_RETURN_NONE;
+}
+
+static PyMethodDef more_methods[] = {
+  { "_random_int_", py_random_int_, METH_VARARGS, NULL },
+  { NULL }
+};
+
+gboolean
+ts_py_more_register (PyObject *module)
+{
+  return PyModule_AddFunctions (module, more_methods) == 0;
+}
