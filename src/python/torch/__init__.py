@@ -800,18 +800,6 @@ def randn(*size, dtype=None, device=None, requires_grad=False, generator=None, p
                    .normal_(0, 1, generator=generator), requires_grad)
 
 
-def rand_like(t, dtype=None, device=None):
-    return empty_like(t, dtype=dtype, device=device).uniform_(0, 1)
-
-
-def randn_like(t, dtype=None, device=None):
-    return empty_like(t, dtype=dtype, device=device).normal_(0, 1)
-
-
-def normal(mean, std, size=None, dtype=None, device=None, generator=None):
-    return empty(size, dtype=dtype, device=device).normal_(mean, std, generator=generator)
-
-
 def arange(start, end=None, step=1, dtype=None, device=None, requires_grad=False, out=None):
     _no_out("arange", out)
     if end is None:

@@ -15,7 +15,7 @@ import torch
 from torch import Tensor
 from torch import _unmodeled
 from torch._reduce import _return_type
-from torch._shape import _wrap_dim
+from torch._shape import _SCALAR_NAMES, _wrap_dim
 
 # -- dtypes of mixed operands ----------------------------------------------------
 
@@ -70,6 +70,22 @@ def broadcast_shapes(*shapes):
     return torch.Size(out)
 
 
+def _broadcast(shapes):
+    """The broadcast shape, with TensorIterator's message."""
+    out = []
+    for shape in shapes:
+        nd = builtins.max(len(out), len(shape))
+        a = [1] * (nd - len(out)) + out
+        b = [1] * (nd - len(shape)) + list(shape)
+        for d in range(nd):
+            if a[d] != b[d] and a[d] != 1 and b[d] != 1:
+                raise RuntimeError("The size of tensor a (%d) must match the size of tensor b (%d) at "
+                                   "non-singleton dimension %d" % (a[d], b[d], d))
+            a[d] = b[d] if a[d] == 1 else a[d]
+        out = a
+    return torch.Size(out)
+
+
 def broadcast_tensors(*tensors):
     if len(tensors) == 1 and isinstance(tensors[0], (list, tuple)):
         tensors = tensors[0]
@@ -97,12 +113,12 @@ def where(condition, input=None, other=None, *, out=None):
         raise _unmodeled.unsupported("torch.where(..., out=...)")
     if not isinstance(condition, Tensor) or condition.dtype not in (torch.bool, torch.uint8):
         raise RuntimeError("where expected condition to be a boolean tensor, but got a tensor with dtype %s"
-                           % (condition.dtype._name.capitalize() if isinstance(condition, Tensor) else "?"))
+                           % (_SCALAR_NAMES[condition.dtype._name] if isinstance(condition, Tensor) else "?"))
     condition = condition.to(torch.bool)
     dev = next((t.device for t in (input, other) if isinstance(t, Tensor)), condition.device)
     dt = _result_type(input, other)
     shapes = [condition.shape] + [t.shape for t in (input, other) if isinstance(t, Tensor)]
-    shape = broadcast_shapes(*shapes)
+    shape = _broadcast(shapes)
     c = condition.expand(shape)
     if not isinstance(input, Tensor) and not isinstance(other, Tensor):
         return torch.full(shape, input, dtype=dt, device=dev).masked_fill(c.logical_not(), other)
@@ -197,7 +213,7 @@ def addcdiv(input, tensor1, tensor2, *, value=1, out=None):
     if out is not None:
         raise _unmodeled.unsupported("torch.addcdiv(..., out=...)")
     if not tensor1.dtype.is_floating_point and not tensor2.dtype.is_floating_point:
-        raise RuntimeError("Integer division with addcdiv is no longer supported, and in a future release "
+        raise RuntimeError("Integer division with addcdiv is no longer supported, and in a future  release "
                            "addcdiv will perform a true division of tensor1 and tensor2. The historic "
                            "addcdiv behavior can be implemented as (input + value * torch.trunc(tensor1 / "
                            "tensor2)).to(input.dtype) for integer inputs and as (input + value * tensor1 / "
@@ -338,9 +354,10 @@ def mv(input, vec, *, out=None):
     if input.dim() != 2 or vec.dim() != 1:
         raise RuntimeError("vector + matrix @ vector expected, got 1, %d, %d" % (input.dim(), vec.dim()))
     if input.shape[1] != vec.shape[0]:
-        raise RuntimeError("size mismatch, got input (%d), mat (%dx%d), vec (%d)"
+        raise RuntimeError("size mismatch, got %d, %dx%d,%d"
                            % (input.shape[0], input.shape[0], input.shape[1], vec.shape[0]))
-    return input @ vec
+    # through 2-D operands: mm's formula then gives the gradients
+    return (input @ vec.unsqueeze(1)).squeeze(1)
 
 
 def addmv(input, mat, vec, *, beta=1, alpha=1, out=None):
@@ -352,12 +369,12 @@ def dot(input, other, *, out=None):
         raise RuntimeError("1D tensors expected, but got %dD and %dD tensors" % (input.dim(), other.dim()))
     if input.dtype != other.dtype:
         raise RuntimeError("dot : expected both vectors to have same dtype, but found %s and %s"
-                           % (input.dtype._name.capitalize(), other.dtype._name.capitalize()))
+                           % (_SCALAR_NAMES[input.dtype._name], _SCALAR_NAMES[other.dtype._name]))
     if input.shape[0] != other.shape[0]:
         raise RuntimeError("inconsistent tensor size, expected tensor [%d] and src [%d] to have the same "
                            "number of elements, but got %d and %d elements respectively"
                            % (input.shape[0], other.shape[0], input.shape[0], other.shape[0]))
-    return input @ other
+    return (input.unsqueeze(0) @ other.unsqueeze(1)).reshape(())
 
 
 vdot = dot  # real dtypes only: conj() is the identity
@@ -378,7 +395,15 @@ def addr(input, vec1, vec2, *, beta=1, alpha=1):
     return _scaled_sum(input, outer(vec1, vec2), beta, alpha)
 
 
+def _check_batches(batch1, batch2):
+    for t in (batch1, batch2):
+        if t.dim() < 3:
+            raise IndexError("Dimension out of range (expected to be in range of [-%d, %d], but got 2)"
+                             % (builtins.max(t.dim(), 1), builtins.max(t.dim(), 1) - 1))
+
+
 def baddbmm(input, batch1, batch2, *, beta=1, alpha=1, out=None):
+    _check_batches(batch1, batch2)
     if out is not None:
         raise _unmodeled.unsupported("torch.baddbmm(..., out=...)")
     prod = torch.bmm(batch1, batch2)
@@ -386,6 +411,7 @@ def baddbmm(input, batch1, batch2, *, beta=1, alpha=1, out=None):
 
 
 def addbmm(input, batch1, batch2, *, beta=1, alpha=1, out=None):
+    _check_batches(batch1, batch2)
     if out is not None:
         raise _unmodeled.unsupported("torch.addbmm(..., out=...)")
     prod = torch.bmm(batch1, batch2).sum(0)
@@ -444,7 +470,7 @@ def diag(input, diagonal_=0, *, out=None, **kwargs):
         return diag_embed(input, offset)
     if input.dim() == 2:
         return diagonal(input, offset)
-    raise RuntimeError("diag(): Supports 1D or 2D tensors. Got %dD" % input.dim())
+    raise RuntimeError("matrix or a vector expected")
 
 
 def trace(input):
@@ -496,7 +522,7 @@ def vector_norm(x, ord=2, dim=None, keepdim=False, *, dtype=None, out=None):
         x = x.to(dtype)
     if not x.dtype.is_floating_point:
         raise RuntimeError("linalg.vector_norm: Expected a floating point or complex tensor as input. Got %s"
-                           % x.dtype._name.capitalize())
+                           % _SCALAR_NAMES[x.dtype._name])
     dims = _dims_or_all(x, dim)
     a = x.abs()
     if ord == math.inf:
@@ -874,7 +900,7 @@ def multinomial(input, num_samples, replacement=False, *, generator=None, out=No
         raise RuntimeError("prob_dist must be 1 or 2 dim")
     if not input.dtype.is_floating_point:
         raise RuntimeError("multinomial only supports floating-point dtypes for input, got: %s"
-                           % input.dtype._name.capitalize())
+                           % _SCALAR_NAMES[input.dtype._name])
     if num_samples <= 0:
         raise RuntimeError("cannot sample n_sample <= 0 samples")
     n_categories = input.shape[-1]
@@ -980,7 +1006,7 @@ def bincount(input, weights=None, minlength=0):
     if input.dim() != 1:
         raise RuntimeError("bincount only supports 1-d non-negative integral inputs.")
     if input.dtype.is_floating_point or input.dtype == torch.bool:
-        raise RuntimeError("\"bincount_cpu\" not implemented for '%s'" % input.dtype._name.capitalize())
+        raise RuntimeError("\"bincount_cpu\" not implemented for '%s'" % _SCALAR_NAMES[input.dtype._name])
     if minlength < 0:
         raise RuntimeError("minlength should be >= 0")
     if input.numel() and input.min().item() < 0:
@@ -1003,7 +1029,7 @@ def histc(input, bins=100, min=0, max=0, *, out=None):
     if out is not None:
         raise _unmodeled.unsupported("torch.histc(..., out=...)")
     if not input.dtype.is_floating_point:
-        raise RuntimeError("\"histogram_cpu\" not implemented for '%s'" % input.dtype._name.capitalize())
+        raise RuntimeError("\"histogram_cpu\" not implemented for '%s'" % _SCALAR_NAMES[input.dtype._name])
     if bins <= 0:
         raise RuntimeError("torch.histc(): bins must be > 0, but got %d for dimension 0" % bins)
     lo, hi = builtins.float(min), builtins.float(max)
@@ -1012,7 +1038,7 @@ def histc(input, bins=100, min=0, max=0, *, out=None):
     if lo == hi:
         lo, hi = lo - 1, hi + 1
     if lo > hi:
-        raise RuntimeError("torch.histc(): max must be larger than min")
+        raise RuntimeError("torch.histc: max must be larger than min")
     x = input.reshape(-1)
     x = x.masked_select((x >= lo) & (x <= hi))
     # PyTorch: pos = (x - leftmost) * bins / (rightmost - leftmost), in
@@ -1100,7 +1126,7 @@ def scatter_reduce_(self, dim, index, src, reduce, *, include_self=True):
     values in sorted order (the last write, the extreme, wins; NaN sorts
     last and so propagates). prod has no composition yet."""
     if reduce not in _SCATTER_REDUCES:
-        raise RuntimeError("reduce argument must be either sum, prod, mean, amax or amin, got %s" % reduce)
+        raise RuntimeError("reduce argument must be either sum, prod, mean, amax or amin.")
     if reduce == "prod":
         raise _unmodeled.unsupported("scatter_reduce(reduce='prod')")
     if not _warned:

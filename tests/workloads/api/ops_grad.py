@@ -1,0 +1,58 @@
+# The tensor API of issue #14, gradients: each composition's backward
+# against PyTorch's formulas (where, lerp, addcmul/addcdiv, logsumexp,
+# var/std, norms, addmm/mv/dot/outer, einsum, diagonals, distances,
+# nan_to_num, round(decimals)), on CUDA tensors where there is a GPU.
+# Zeros print unsigned: their sign follows the summation order.
+import torch
+
+DEV = "cuda" if torch.cuda.is_available() else "cpu"
+torch.manual_seed(0)
+def leaf(*shape):
+    return torch.randn(*shape).to(DEV).requires_grad_()
+def g(name, f, *ins):
+    out = f(*ins)
+    out.sum().backward() if out.dim() else out.backward()
+    print(name, [[round(v, 4) + 0.0 for v in t.grad.reshape(-1).tolist()] for t in ins])
+a, b = leaf(3, 4), leaf(3, 4)
+g("where", lambda a, b: torch.where(a > 0, a * 2, b), a, b)
+a, b = leaf(3, 4), leaf(3, 4)
+g("where_s", lambda a: torch.where(a > 0, a, 0.0), a)
+a, b, w = leaf(3, 4), leaf(3, 4), torch.rand(4).to(DEV).requires_grad_()
+g("lerp", lambda a, b, w: torch.lerp(a, b, w) * torch.arange(4.).to(DEV), a, b, w)
+a, b, c = leaf(3, 4), leaf(3, 4), leaf(3, 4)
+g("addcmul", lambda a, b, c: torch.addcmul(a, b, c, value=0.5) ** 2, a, b, c)
+a, b, c = leaf(3, 4), leaf(3, 4), leaf(3, 4)
+g("addcdiv", lambda a, b, c: torch.addcdiv(a, b, c.abs() + 1, value=2) ** 2, a, b, c)
+a = leaf(3, 4)
+g("lse", lambda a: torch.logsumexp(a, 1) * torch.arange(3.).to(DEV), a)
+a = leaf(3, 4)
+g("var", lambda a: a.var(1) * torch.arange(3.).to(DEV), a)
+a = leaf(3, 4)
+g("std", lambda a: a.std(), a)
+a = leaf(3, 4)
+g("norm", lambda a: a.norm(dim=1).sum() + torch.linalg.vector_norm(a, 3) + torch.linalg.matrix_norm(a, 1), a)
+a, m1, m2 = leaf(2), leaf(3, 4), leaf(4, 2)
+g("addmm", lambda a, m1, m2: torch.addmm(a, m1, m2, beta=0.5, alpha=2) ** 2, a, m1, m2)
+m, v = leaf(3, 4), leaf(4)
+g("mv_dot", lambda m, v: torch.mv(m, v).sum() * torch.dot(v, v), m, v)
+v, u = leaf(4), leaf(3)
+g("outer", lambda v, u: torch.outer(v, u) ** 2, v, u)
+x, y = leaf(3, 4), leaf(4, 5)
+g("einsum", lambda x, y: torch.einsum("ij,jk->ik", x, y) ** 2, x, y)
+x = leaf(3, 3)
+g("einsum_diag", lambda x: torch.einsum("ii->i", x) * torch.arange(3.).to(DEV), x)
+x = leaf(3, 3)
+g("trace", lambda x: torch.trace(x) + torch.diag(x, 1).sum() * 2, x)
+v = leaf(3)
+g("diag_embed", lambda v: torch.diag(v) * torch.arange(9.).reshape(3, 3).to(DEV), v)
+x, y = leaf(3, 4), leaf(3, 4)
+g("cos", lambda x, y: torch.nn.functional.cosine_similarity(x, y), x, y)
+x = leaf(3, 4)
+g("normalize", lambda x: torch.nn.functional.normalize(x) * torch.arange(4.).to(DEV), x)
+x, y = leaf(3, 4), leaf(2, 4)
+g("cdist", lambda x, y: torch.cdist(x, y), x, y)
+x = torch.tensor([float('nan'), 1.0, float('inf'), 2.0]).to(DEV).requires_grad_()
+g("nan_to_num", lambda x: torch.nan_to_num(x) * 3, x)
+x = leaf(5)
+g("round_dec", lambda x: torch.round(x, decimals=2) + x, x)
+print(torch.einsum("ij,jk->ik", m1, m2).requires_grad)
