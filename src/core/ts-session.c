@@ -457,6 +457,7 @@ kernel_desc_init (TsKernelDesc         *desc,
   desc->grid[0] = work->grid ? work->grid : (guint32) MIN ((threads + 255) / 256, G_MAXUINT32);
   desc->flops = work->flops;
   desc->bytes = work->bytes;
+  desc->precision = work->precision;
   desc->work = *w;
 }
 

@@ -110,6 +110,7 @@ typedef struct
   guint64            bytes;
   guint32            grid;        /* launch shape of a kernel; 0: from bytes */
   guint32            block;
+  TsPrecision        precision;   /* of a kernel's math: which flops rate applies */
   gboolean           is_copy;
   TsCopyKind         copy_kind;
   gboolean           pinned;

@@ -5,7 +5,8 @@
  *
  * The integer draws of randint, random_ and randperm: the CPU generator's
  * raw 32/64-bit words, which no float fill exposes, reduced as PyTorch's
- * CPU kernels reduce them.
+ * CPU kernels reduce them. The float32 matmul precision (TF32 or not),
+ * which the matmuls' cost reads.
  */
 
 #include "config.h"
@@ -41,8 +42,23 @@ py_random_int_ (PyObject *module,
   Py_RETURN_NONE;
 }
 
+/* _set_float32_matmul_tf32(allow): torch.backends.cuda's matmul precision,
+ * which the cost of float32 matmuls reads */
+static PyObject *
+py_set_float32_matmul_tf32 (PyObject *module,
+                            PyObject *arg)
+{
+  int allow = PyObject_IsTrue (arg);
+
+  if (allow < 0)
+    return NULL;
+  ts_ops_set_float32_matmul_tf32 (allow);
+  Py_RETURN_NONE;
+}
+
 static PyMethodDef more_methods[] = {
   { "_random_int_", py_random_int_, METH_VARARGS, NULL },
+  { "_set_float32_matmul_tf32", py_set_float32_matmul_tf32, METH_O, NULL },
   { NULL }
 };
 

@@ -67,6 +67,7 @@ struct _Job
   guint      out_mask;   /* which t[] are written: bit 0 always */
   guint32    grid;       /* launch shape; 0: elementwise over t[0] */
   guint32    block;
+  TsPrecision precision; /* matmuls: FP16 or TF32 tensor-core math */
   guint8    *staging[4]; /* device jobs: outputs land here first */
   guint8    *real[4];
   gint64     span_min[4];
@@ -377,6 +378,7 @@ dispatch_job (Job           *job,
   work.stream = ts_session_current_stream (device.index);
   work.flops = (guint64) cost.flops;
   work.bytes = (guint64) cost.bytes;
+  work.precision = job->precision;
   /* PyTorch's vectorized elementwise kernels: 128 threads, 4 elements each */
   work.block = job->block ? job->block : 128;
   work.grid = job->grid ? job->grid
@@ -1571,6 +1573,7 @@ matmul_batched (TsTensor  *a,
   if (out == NULL || ts_tensor_numel (out) == 0)
     return out;
   job = job_new (ts_op_get (TS_OP_BMM));
+  job->precision = ts_ops_matmul_precision (a->dtype);
   job->block = 256;
   job->grid = (guint32) CLAMP (batch * ((m + 127) / 128) * ((n + 127) / 128), 1, G_MAXINT32);
   job_set (job, 0, out);
@@ -1643,6 +1646,7 @@ ts_ops_matmul (TsTensor  *a,
     return NULL;
 
   job = job_new (ts_op_get (TS_OP_MM));
+  job->precision = ts_ops_matmul_precision (a->dtype);
   /* cuBLAS-like 128x128 output tiles, 256 threads each */
   job->block = 256;
   job->grid = (guint32) MAX (((shape[0] + 127) / 128) * ((shape[1] + 127) / 128), 1);

@@ -15,6 +15,7 @@
 
 #include "ts-cpu-kernels.h"
 #include "ts-op-table.h"
+#include "ts-runtime.h"
 #include "ts-tensor.h"
 
 G_BEGIN_DECLS
@@ -181,6 +182,13 @@ gboolean   ts_ops_uniform_        (TsTensor        *self,
  * drawing a CPU tensor's numbers from CPU generator @cpu_generator_id
  * (-1 the default one, else from ts_rng_cpu_generator_new); CUDA tensors
  * ignore it and use their device's generator. */
+/* Whether float32 matmuls may use TF32 tensor cores (PyTorch's
+ * float32_matmul_precision "high"/"medium"); the precision a matmul of
+ * @dtype launches with, which picks the GPU profile's flops rate. */
+void        ts_ops_set_float32_matmul_tf32 (gboolean  allow);
+gboolean    ts_ops_get_float32_matmul_tf32 (void);
+TsPrecision ts_ops_matmul_precision        (TsDType   dtype);
+
 /* random_(from, from + range) (@id TS_OP_RANDOM_FROM_TO) or randperm
  * (TS_OP_RANDPERM, a 1-d @self) on a CPU tensor, from CPU generator
  * @cpu_generator_id, as PyTorch's CPU kernels draw them. */

@@ -1265,7 +1265,8 @@ def is_deterministic_algorithms_warn_only_enabled():
 
 def set_float32_matmul_precision(precision):
     """Whether float32 matmuls may use TF32: not with "highest", with "high"
-    and "medium" (backends.cuda.matmul.allow_tf32 is this setting)."""
+    and "medium" (backends.cuda.matmul.allow_tf32 is this setting); the
+    simulator times them at the GPU's TF32 rate then."""
     if not isinstance(precision, str):
         raise RuntimeError("set_float32_matmul_precision expects a str, but got " + type(precision).__name__)
     if precision not in ("highest", "high", "medium"):
@@ -1273,7 +1274,7 @@ def set_float32_matmul_precision(precision):
         warnings.warn(precision + " is not one of 'highest', 'high', or 'medium'; the current"
                       "setFloat32MatmulPrecision call has no effect.")
         return
-    backends.cuda._float32_matmul_precision = precision
+    backends.cuda._set_float32_matmul_precision(precision)
 
 
 def get_float32_matmul_precision():
