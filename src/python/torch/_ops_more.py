@@ -1117,21 +1117,32 @@ _warned = []
 _SCATTER_REDUCES = ("sum", "prod", "mean", "amax", "amin")
 
 
+def _beta_warning(reduce):
+    """The reduce check, then TORCH_WARN_ONCE: once a process, at the
+    caller's line."""
+    if reduce not in _SCATTER_REDUCES:
+        raise RuntimeError("reduce argument must be either sum, prod, mean, amax or amin.")
+    if not _warned:
+        _warned.append(True)
+        warnings.warn("scatter_reduce() is in beta and the API may change at any time.", stacklevel=3)
+
+
 def scatter_reduce(input, dim, index, src, reduce, *, include_self=True):
-    return scatter_reduce_(input.clone(), dim, index, src, reduce, include_self=include_self)
+    _beta_warning(reduce)
+    return _scatter_reduce(input.clone(), dim, index, src, reduce, include_self)
 
 
 def scatter_reduce_(self, dim, index, src, reduce, *, include_self=True):
+    _beta_warning(reduce)
+    return _scatter_reduce(self, dim, index, src, reduce, include_self)
+
+
+def _scatter_reduce(self, dim, index, src, reduce, include_self):
     """sum and mean through scatter_add_; amax and amin as scatter_ of the
     values in sorted order (the last write, the extreme, wins; NaN sorts
     last and so propagates). prod has no composition yet."""
-    if reduce not in _SCATTER_REDUCES:
-        raise RuntimeError("reduce argument must be either sum, prod, mean, amax or amin.")
     if reduce == "prod":
         raise _unmodeled.unsupported("scatter_reduce(reduce='prod')")
-    if not _warned:
-        _warned.append(True)
-        warnings.warn("scatter_reduce() is in beta and the API may change at any time.")
     dim = _wrap_dim(dim, self.dim())
     touched = torch.zeros(self.shape, dtype=torch.int64, device=self.device).scatter_add_(
         dim, index, torch.ones(index.shape, dtype=torch.int64, device=self.device))
