@@ -5,7 +5,7 @@
  *
  * The integer draws of randint, random_ and randperm: the CPU generator's
  * raw 32/64-bit words, which no float fill exposes, reduced as PyTorch's
- * CPU kernels reduce them. The float32 matmul precision (TF32 or not),
+ * CPU kernels reduce them. where's launch. The float32 matmul precision (TF32 or not),
  * which the matmuls' cost reads.
  */
 
@@ -56,7 +56,32 @@ py_set_float32_matmul_tf32 (PyObject *module,
   Py_RETURN_NONE;
 }
 
+/* _where(condition, self, other) -> Tensor: three tensors, self and other
+ * of one dtype (torch/_ops_more.py promotes them) */
+static PyObject *
+py_where (PyObject *module,
+          PyObject *args)
+{
+  PyObject *objs[3];
+  GError *error = NULL;
+  TsTensor *out;
+
+  if (!PyArg_ParseTuple (args, "OOO", &objs[0], &objs[1], &objs[2]))
+    return NULL;
+  for (guint i = 0; i < 3; i++)
+    if (!ts_py_is_tensor (objs[i]))
+      {
+        PyErr_SetString (PyExc_TypeError, "where(): expected Tensors");
+        return NULL;
+      }
+  ts_py_update_callsite ();
+  out = ts_ops_where (ts_py_tensor_get (objs[0]), ts_py_tensor_get (objs[1]), ts_py_tensor_get (objs[2]),
+                      &error);
+  return out ? ts_py_tensor_wrap (out) : ts_py_set_error (error);
+}
+
 static PyMethodDef more_methods[] = {
+  { "_where", py_where, METH_VARARGS, NULL },
   { "_random_int_", py_random_int_, METH_VARARGS, NULL },
   { "_set_float32_matmul_tf32", py_set_float32_matmul_tf32, METH_O, NULL },
   { NULL }

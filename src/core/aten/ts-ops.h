@@ -182,6 +182,13 @@ gboolean   ts_ops_uniform_        (TsTensor        *self,
  * drawing a CPU tensor's numbers from CPU generator @cpu_generator_id
  * (-1 the default one, else from ts_rng_cpu_generator_new); CUDA tensors
  * ignore it and use their device's generator. */
+/* where(condition, self, other), broadcast: self where the bool condition
+ * holds, else other (self and other of one dtype: the caller promotes). */
+TsTensor   *ts_ops_where           (TsTensor        *condition,
+                                    TsTensor        *self,
+                                    TsTensor        *other,
+                                    GError         **error);
+
 /* Whether float32 matmuls may use TF32 tensor cores (PyTorch's
  * float32_matmul_precision "high"/"medium"); the precision a matmul of
  * @dtype launches with, which picks the GPU profile's flops rate. */

@@ -55,6 +55,7 @@ void      ts_autograd_record_op  (const TsOpDesc       *desc,
 /* The op table's formulas (the BACKWARD column's ts_backward_<formula>). */
 #define TS_BACKWARD_DECLARE(formula) TS_BACKWARD_FN (ts_backward_##formula);
 TS_BACKWARD_DECLARE (add)
+TS_BACKWARD_DECLARE (where)
 TS_BACKWARD_DECLARE (sub)
 TS_BACKWARD_DECLARE (mul)
 TS_BACKWARD_DECLARE (div)

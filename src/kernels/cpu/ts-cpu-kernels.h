@@ -177,6 +177,7 @@ typedef enum
 #define TS_OP_ELEMENTWISE_SORT(b, u)
 #define TS_OP_ELEMENTWISE_SCAN(b, u)
 #define TS_OP_ELEMENTWISE_SCATTER(b, u)
+#define TS_OP_ELEMENTWISE_WHERE(b, u)
 #define TS_OP_ENUM_ITEM(k)                    k,
 #define TS_OP_INIT(k, v)                      [k] = v,
 
@@ -571,6 +572,14 @@ gboolean ts_cpu_random_from_to_mt (const TsView   *out,
 /* randperm: a Fisher-Yates shuffle of 0..n-1 over a 1-d @out. */
 gboolean ts_cpu_randperm_mt    (const TsView   *out,
                                 TsCpuGenerator *gen,
+                                GError        **error);
+
+/* where: out[i] = cond[i] ? self[i] : other[i], all four of one shape (the
+ * caller broadcasts), self, other and out of one dtype, cond bool. */
+gboolean ts_cpu_where          (const TsView   *out,
+                                const TsView   *cond,
+                                const TsView   *self,
+                                const TsView   *other,
                                 GError        **error);
 
 /* -- Cost model inputs ----------------------------------------------------- */

@@ -94,17 +94,20 @@ def broadcast_tensors(*tensors):
 
 
 def _as_tensor_like(v, dtype, device):
-    return v.to(dtype) if isinstance(v, Tensor) else torch.tensor(v, dtype=dtype, device=device)
+    """A number as a 0-dim tensor of dtype on device; a tensor cast (a
+    0-dim CPU one moved too, as PyTorch lets CPU scalars meet CUDA)."""
+    if not isinstance(v, Tensor):
+        return torch.tensor(v, dtype=dtype, device=device)
+    return v.to(device=device, dtype=dtype) if v.dim() == 0 else v.to(dtype)
 
 
 # -- selection ----------------------------------------------------------------------
 
 
 def where(condition, input=None, other=None, *, out=None):
-    """where(c, x, y): x where c, else y, as two masked_fills and an add.
-    The fills put -0.0, which adds to any value exactly (x + -0.0 is x,
-    -0.0 included), so the values are exact and each operand's gradient is
-    masked_fill's: the incoming gradient where it was chosen, else 0."""
+    """where(c, x, y): the WHERE row, one kernel over the broadcast
+    operands (numbers become 0-dim tensors of the promoted dtype, as
+    PyTorch wraps them), with its WhereBackward0 node."""
     if input is None and other is None:
         return torch.nonzero(condition, as_tuple=True)
     if input is None or other is None:
@@ -114,20 +117,13 @@ def where(condition, input=None, other=None, *, out=None):
     if not isinstance(condition, Tensor) or condition.dtype not in (torch.bool, torch.uint8):
         raise RuntimeError("where expected condition to be a boolean tensor, but got a tensor with dtype %s"
                            % (_SCALAR_NAMES[condition.dtype._name] if isinstance(condition, Tensor) else "?"))
-    condition = condition.to(torch.bool)
-    dev = next((t.device for t in (input, other) if isinstance(t, Tensor)), condition.device)
+    tensors = [t for t in (condition, input, other) if isinstance(t, Tensor)]
+    # 0-dim CPU tensors go where the others are, as PyTorch's CPU scalars
+    dev = next((t.device for t in tensors if t.is_cuda or t.dim()), condition.device)
     dt = _result_type(input, other)
-    shapes = [condition.shape] + [t.shape for t in (input, other) if isinstance(t, Tensor)]
-    shape = _broadcast(shapes)
-    c = condition.expand(shape)
-    if not isinstance(input, Tensor) and not isinstance(other, Tensor):
-        return torch.full(shape, input, dtype=dt, device=dev).masked_fill(c.logical_not(), other)
-    if not isinstance(other, Tensor):
-        return input.to(dt).expand(shape).masked_fill(c.logical_not(), other)
-    if not isinstance(input, Tensor):
-        return other.to(dt).expand(shape).masked_fill(c, input)
-    picked = input.to(dt).expand(shape).masked_fill(c.logical_not(), -0.0)
-    return picked + other.to(dt).expand(shape).masked_fill(c, -0.0)
+    _broadcast([t.shape for t in tensors])
+    return torch._C._where(_as_tensor_like(condition, torch.bool, dev), _as_tensor_like(input, dt, dev),
+                           _as_tensor_like(other, dt, dev))
 
 
 def nan_to_num(input, nan=0.0, posinf=None, neginf=None, *, out=None):
