@@ -14,6 +14,7 @@
 #include "ts-op-table.h"
 #include "ts-ops.h"
 #include "ts-py-private.h"
+#include "ts-tensor.h"
 
 /* _random_int_(name, self, from, range, generator_id) -> None */
 static PyObject *
@@ -80,7 +81,64 @@ py_where (PyObject *module,
   return out ? ts_py_tensor_wrap (out) : ts_py_set_error (error);
 }
 
+/* n int64s from a sequence of Python ints */
+static gboolean
+parse_int64s (PyObject *seq,
+              gint64   *out,
+              guint     n)
+{
+  PyObject *fast = PySequence_Fast (seq, "expected a sequence of ints");
+  gboolean ok = fast != NULL;
+
+  if (ok && (guint) PySequence_Fast_GET_SIZE (fast) != n)
+    {
+      PyErr_SetString (PyExc_ValueError, "shape and strides differ in length");
+      ok = FALSE;
+    }
+  for (guint i = 0; ok && i < n; i++)
+    {
+      out[i] = PyLong_AsLongLong (PySequence_Fast_GET_ITEM (fast, i));
+      ok = !(out[i] == -1 && PyErr_Occurred ());
+    }
+  Py_XDECREF (fast);
+  return ok;
+}
+
+/* _view_dtype(self, dtype, shape, strides, offset) -> Tensor: self's
+ * storage seen as dtype (Tensor.view(dtype); torch/_ops_more.py checks
+ * and computes the geometry in elements of dtype) */
+static PyObject *
+py_view_dtype (PyObject *module,
+               PyObject *args)
+{
+  PyObject *self, *dtype_obj, *shape_obj, *strides_obj;
+  gint64 shape[TS_MAX_DIMS], strides[TS_MAX_DIMS];
+  long long offset;
+  Py_ssize_t ndim;
+  TsDType dtype;
+  TsTensor *t;
+
+  if (!PyArg_ParseTuple (args, "OOOOL", &self, &dtype_obj, &shape_obj, &strides_obj, &offset))
+    return NULL;
+  if (!ts_py_is_tensor (self) || !ts_py_parse_dtype (dtype_obj, &dtype))
+    {
+      PyErr_SetString (PyExc_TypeError, "_view_dtype(): expected a Tensor and a dtype");
+      return NULL;
+    }
+  t = ts_py_tensor_get (self);
+  ndim = PySequence_Size (shape_obj);
+  if (ndim < 0 || ndim > TS_MAX_DIMS || !parse_int64s (shape_obj, shape, (guint) ndim) ||
+      !parse_int64s (strides_obj, strides, (guint) ndim))
+    {
+      if (!PyErr_Occurred ())
+        PyErr_SetString (PyExc_ValueError, "_view_dtype(): too many dims");
+      return NULL;
+    }
+  return ts_py_tensor_wrap (ts_tensor_new_view (t->storage, dtype, (guint) ndim, shape, strides, offset));
+}
+
 static PyMethodDef more_methods[] = {
+  { "_view_dtype", py_view_dtype, METH_VARARGS, NULL },
   { "_where", py_where, METH_VARARGS, NULL },
   { "_random_int_", py_random_int_, METH_VARARGS, NULL },
   { "_set_float32_matmul_tf32", py_set_float32_matmul_tf32, METH_O, NULL },

@@ -456,13 +456,10 @@ class Tensor(_C.TensorBase, metaclass=_TensorType):
     def zero_(self):
         return self.fill_(0)
 
-    def random_(self, *args, **kwargs):
-        raise NotImplementedError("random_ is not supported by Tensorscope yet")
-
     # views
     def view(self, *shape):
         if len(shape) == 1 and isinstance(shape[0], dtype):
-            raise NotImplementedError("view(dtype) is not supported by Tensorscope yet")
+            return _ops_more.view_dtype(self, shape[0])
         return self._view(_shape_arg(shape))
 
     def reshape(self, *shape):

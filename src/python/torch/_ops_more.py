@@ -1193,6 +1193,47 @@ def index_fill(self, dim, index, value):
     return index_fill_(self.clone(), dim, index, value)
 
 
+def _check_last_stride(strides, names):
+    if strides[-1] != 1:
+        raise RuntimeError("self.stride(-1) must be 1 to view %s as %s (different element sizes), but got %d"
+                           % (names + (strides[-1],)))
+
+
+def view_dtype(self, dtype):
+    """Tensor.view(dtype): the same bytes seen as dtype, ATen's view_dtype
+    geometry (the last dim scales by the size ratio). Not differentiable,
+    as in PyTorch."""
+    old, new = self.dtype.itemsize, dtype.itemsize
+    names = (_SCALAR_NAMES[self.dtype._name], _SCALAR_NAMES[dtype._name])
+    shape, strides, offset = list(self.shape), list(self.stride()), self.storage_offset()
+    if old != new:
+        if self.dim() == 0:
+            raise RuntimeError("self.dim() cannot be 0 to view %s as %s (different element sizes)" % names)
+    if old > new:
+        _check_last_stride(strides, names)
+        ratio = old // new
+        shape[-1] *= ratio
+        strides = [s * ratio for s in strides[:-1]] + [1]
+        offset *= ratio
+    elif old < new:
+        ratio = new // old
+        if shape[-1] % ratio:
+            raise RuntimeError("self.size(-1) must be divisible by %d to view %s as %s (different element sizes), "
+                               "but got %d" % ((ratio,) + names + (shape[-1],)))
+        if offset % ratio:
+            raise RuntimeError("self.storage_offset() must be divisible by %d to view %s as %s (different element "
+                               "sizes), but got %d" % ((ratio,) + names + (offset,)))
+        _check_last_stride(strides, names)
+        for d, s in enumerate(strides[:-1]):
+            if s % ratio:
+                raise RuntimeError("self.stride(%d) must be divisible by %d to view %s as %s (different element "
+                                   "sizes), but got %d" % ((d, ratio) + names + (s,)))
+        shape[-1] //= ratio
+        strides = [s // ratio for s in strides[:-1]] + [1]
+        offset //= ratio
+    return torch._C._view_dtype(self, dtype, shape, strides, offset)
+
+
 # -- installing -----------------------------------------------------------------------------
 
 _TORCH = ("where", "nan_to_num", "nan_to_num_", "lerp", "addcmul", "addcdiv", "round", "round_", "logsumexp",
