@@ -1136,15 +1136,14 @@ def scatter_reduce_(self, dim, index, src, reduce, *, include_self=True):
 def _scatter_reduce(self, dim, index, src, reduce, include_self):
     """sum and mean through scatter_add_; amax and amin as scatter_ of the
     values in sorted order (the last write, the extreme, wins; NaN sorts
-    last and so propagates). prod has no composition yet."""
-    if reduce == "prod":
-        raise _unmodeled.unsupported("scatter_reduce(reduce='prod')")
+    last and so propagates); prod in rounds of distinct targets."""
     dim = _wrap_dim(dim, self.dim())
     touched = torch.zeros(self.shape, dtype=torch.int64, device=self.device).scatter_add_(
         dim, index, torch.ones(index.shape, dtype=torch.int64, device=self.device))
     hit = touched > 0
     if not include_self:
-        fill = 0 if reduce in ("sum", "mean") else (-math.inf if reduce == "amax" else math.inf)
+        fill = 0 if reduce in ("sum", "mean") else 1 if reduce == "prod" else \
+            (-math.inf if reduce == "amax" else math.inf)
         if reduce in ("amax", "amin") and not self.dtype.is_floating_point:
             fill = iinfo(self.dtype).min if reduce == "amax" else iinfo(self.dtype).max
         self.masked_fill_(hit, fill)
@@ -1156,7 +1155,7 @@ def _scatter_reduce(self, dim, index, src, reduce, include_self):
             if self.dtype.is_floating_point:
                 self.copy_(self / count)
             else:
-                self.copy_(torch.div(self, count, rounding_mode="floor"))
+                self.copy_(self // count)
         return self
     # flatten to (target position, value) pairs
     src = src[tuple(slice(0, n) for n in index.shape)]
@@ -1168,11 +1167,32 @@ def _scatter_reduce(self, dim, index, src, reduce, include_self):
     for d in reversed(range(self.dim())):
         pos = pos + coords[d] * stride
         stride *= self.shape[d]
-    vals, order = src.reshape(-1).sort(descending=(reduce == "amin"))
     base = self.contiguous().reshape(-1)
+    if reduce == "prod":
+        return self.copy_(_scatter_prod(base, pos.reshape(-1), src.reshape(-1)).reshape(self.shape))
+    vals, order = src.reshape(-1).sort(descending=(reduce == "amin"))
     extreme = base.clone().scatter_(0, pos.reshape(-1).index_select(0, order), vals)
     pick = torch.maximum if reduce == "amax" else torch.minimum
     return self.copy_(pick(base, extreme).reshape(self.shape))
+
+
+def _scatter_prod(base, pos, vals):
+    """base[pos[i]] *= vals[i] in i's order, as the CPU kernel multiplies:
+    round k multiplies in each target's k-th contribution (the targets of
+    one round are distinct, so an index_put_ does it exactly)."""
+    out = base.clone()
+    if pos.numel() == 0:
+        return out
+    targets, order = pos.sort(stable=True)
+    first = _unique_runs(targets)
+    starts = torch.nonzero(first).reshape(-1)
+    run_id = first.to(torch.int64).cumsum(0) - 1
+    rank = torch.arange(pos.numel(), device=pos.device) - starts.index_select(0, run_id)
+    for k in range(rank.max().item() + 1):
+        sel = rank == k
+        t = targets.masked_select(sel)
+        out[t] = out.index_select(0, t) * vals.index_select(0, order.masked_select(sel))
+    return out
 
 
 def index_fill_(self, dim, index, value):

@@ -68,10 +68,16 @@ for DEV in DEVICES:
     show("uc", torch.unique_consecutive(torch.tensor([1, 1, 2, 2, 3, 1, 1, 2]).to(DEV), return_inverse=True, return_counts=True))
     show("udim", torch.unique(torch.tensor([[1, 2], [3, 4], [1, 2]]).to(DEV), dim=0, return_inverse=True, return_counts=True))
     src = torch.arange(1., 7.).to(DEV); idx = torch.tensor([0, 1, 0, 1, 2, 1]).to(DEV)
-    for r in ("sum", "mean", "amax", "amin"):
+    for r in ("sum", "prod", "mean", "amax", "amin"):
         for inc in (True, False):
             show("sr_%s_%s" % (r, inc), torch.ones(4).to(DEV).scatter_reduce(0, idx, src, r, include_self=inc))
     show("sr2", torch.zeros(2, 3).to(DEV).scatter_reduce(1, torch.tensor([[0, 0, 2], [1, 1, 1]]).to(DEV), torch.randn(2, 3).to(DEV), "amax"))
+    show("sr_prod2", torch.full((2, 3), 2.0).to(DEV).scatter_reduce(1, torch.tensor([[0, 0, 0], [2, 1, 2]]).to(DEV),
+                                                             torch.randn(2, 3).to(DEV), "prod", include_self=False))
+    show("sr_int", torch.ones(3, dtype=torch.int64).to(DEV).scatter_reduce(0, torch.tensor([0, 0, 1, 0]).to(DEV),
+                                                                       torch.tensor([2, 3, 5, 7]).to(DEV), "prod"))
+    show("sr_mean_int", torch.tensor([1, 2, 3]).to(DEV).scatter_reduce(0, torch.tensor([0, 0, 1]).to(DEV),
+                                                                    torch.tensor([4, 5, 6]).to(DEV), "mean"))
     show("ifill", torch.zeros(3, 4).to(DEV).index_fill_(1, torch.tensor([0, 2]).to(DEV), -1.5))
     show("ifill2", x.index_fill(0, torch.tensor([1]).to(DEV), torch.tensor(2.0)))
     show("allclose", torch.allclose(x, x + 1e-9)); show("equal", torch.equal(x, x))
