@@ -847,19 +847,21 @@ def randn_like(input, *, dtype=None, device=None, requires_grad=False, generator
 def randperm(n, *, generator=None, dtype=torch.int64, device=None, requires_grad=False, out=None,
              layout=None, pin_memory=False):
     """PyTorch 1.13's CPU randperm: a Fisher-Yates shuffle, one 32-bit draw
-    per step (the RANDPERM row). On CUDA: the CPU algorithm over the
-    device's generator seed, moved to the device; PyTorch's CUDA values
-    differ."""
+    per step (the RANDPERM row). On CUDA: the CPU algorithm seeded by a
+    float64 draw of the device's generator, moved to the device;
+    PyTorch's CUDA values differ."""
     if out is not None:
         raise _unmodeled.unsupported("torch.randperm(..., out=...)")
     if n < 0:
         raise RuntimeError("Trying to create tensor with negative dimension %d: [%d]" % (n, n))
     dev = torch._factory_device(device)
     t = torch.empty(n, dtype=dtype)
-    gen = None if dev is None or torch.device(dev).type == "cpu" else torch.Generator().manual_seed(
-        torch.cuda.initial_seed())
-    torch._C._random_int_("randperm", t, 0, builtins.max(n, 1), _gen_id(gen or generator))
-    return t.to(dev) if gen is not None else t
+    if dev is not None and torch.device(dev).type == "cuda":
+        # seeded by a draw of the device's generator, which moves it on
+        u = torch.empty(1, dtype=torch.float64, device=dev).uniform_(0, 1).item()
+        generator = torch.Generator().manual_seed(builtins.int(u * 2 ** 53))
+    torch._C._random_int_("randperm", t, 0, builtins.max(n, 1), _gen_id(generator))
+    return t.to(dev)
 
 
 def bernoulli(input, p=None, *, generator=None, out=None):

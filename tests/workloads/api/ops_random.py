@@ -36,5 +36,10 @@ if torch.cuda.is_available():
     m = torch.multinomial(torch.tensor([0.0, 1.0, 3.0], device="cuda"), 200, True)
     print(r.dtype, r.device.type, r.min().item(), r.max().item(), sorted(p.cpu().tolist()) == list(range(50)),
           b.sum().item() > 150, m.min().item(), m.max().item())
+    torch.manual_seed(5)
+    p1, p2 = torch.randperm(20, device="cuda").tolist(), torch.randperm(20, device="cuda").tolist()
+    torch.manual_seed(5)
+    print(p1 != p2, torch.randperm(20, device="cuda").tolist() == p1)
 else:
     print("torch.int64 cuda 3 8 True True 1 2")
+    print(True, True)
