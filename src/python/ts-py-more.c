@@ -137,7 +137,36 @@ py_view_dtype (PyObject *module,
   return ts_py_tensor_wrap (ts_tensor_new_view (t->storage, dtype, (guint) ndim, shape, strides, offset));
 }
 
+/* _ternary(name, self, a, b or None, scalar) -> Tensor: lerp (end, weight
+ * or None with the number weight) and addcmul (tensor1, tensor2, value) */
+static PyObject *
+py_ternary (PyObject *module,
+            PyObject *args)
+{
+  PyObject *self, *a, *b;
+  const char *name;
+  const TsOpDesc *desc;
+  double scalar;
+  GError *error = NULL;
+  TsTensor *out;
+
+  if (!PyArg_ParseTuple (args, "sOOOd", &name, &self, &a, &b, &scalar))
+    return NULL;
+  desc = ts_op_lookup (name);
+  if (desc == NULL || desc->family != TS_OP_FAMILY_TERNARY || !ts_py_is_tensor (self) || !ts_py_is_tensor (a) ||
+      (b != Py_None && !ts_py_is_tensor (b)))
+    {
+      PyErr_Format (PyExc_ValueError, "_ternary(): not a ternary op or not tensors: %s", name);
+      return NULL;
+    }
+  ts_py_update_callsite ();
+  out = ts_ops_ternary (desc->id, ts_py_tensor_get (self), ts_py_tensor_get (a),
+                        b == Py_None ? NULL : ts_py_tensor_get (b), scalar, &error);
+  return out ? ts_py_tensor_wrap (out) : ts_py_set_error (error);
+}
+
 static PyMethodDef more_methods[] = {
+  { "_ternary", py_ternary, METH_VARARGS, NULL },
   { "_view_dtype", py_view_dtype, METH_VARARGS, NULL },
   { "_where", py_where, METH_VARARGS, NULL },
   { "_random_int_", py_random_int_, METH_VARARGS, NULL },

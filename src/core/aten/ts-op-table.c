@@ -53,8 +53,10 @@ G_STATIC_ASSERT (TS_CUDA_MAX_DIMS <= TS_MAX_DIMS);
 #define ARITY_SORT         1
 #define ARITY_SCAN         1
 #define ARITY_SCATTER      2
-/* self and other named; the condition is slot 3 */
+/* condition and self named; other is slot 3 */
 #define ARITY_WHERE        2
+/* the third tensor (weight, tensor2) is slot 3 */
+#define ARITY_TERNARY      2
 
 #define COST_ELEMENTWISE(c) .cost = TS_OP_COST_ELEMENTWISE, .flops = (c)
 #define COST_FAMILY(c)      .cost = TS_OP_COST_##c
@@ -86,6 +88,7 @@ G_STATIC_ASSERT (TS_CUDA_MAX_DIMS <= TS_MAX_DIMS);
 #define COST_SCAN           COST_FAMILY
 #define COST_SCATTER        COST_FAMILY
 #define COST_WHERE          COST_FAMILY
+#define COST_TERNARY        COST_FAMILY
 
 const TsOpDesc ts_op_table[TS_N_OPS] = {
 #define TS_OP(ID, FAMILY, name_, RULE, KERNEL, COST, CUDA, PY, functional_, inplace_, over_dims_, arg0, arg1, \

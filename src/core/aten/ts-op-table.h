@@ -50,6 +50,7 @@ typedef enum
   TS_OP_FAMILY_SCAN,
   TS_OP_FAMILY_SCATTER,
   TS_OP_FAMILY_WHERE,
+  TS_OP_FAMILY_TERNARY,      /* lerp, addcmul */
   TS_OP_N_FAMILIES
 } TsOpFamily;
 
@@ -69,6 +70,7 @@ typedef enum
   TS_OP_COST_RANDOM_UNIFORM,
   TS_OP_COST_SOFTMAX,
   TS_OP_COST_WHERE,
+  TS_OP_COST_TERNARY,
 } TsOpCost;
 
 /* The CUDA module's entry when it is not an op id (TS_CUDA_*, >= 0). */

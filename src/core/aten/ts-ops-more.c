@@ -58,21 +58,22 @@ ts_ops_where_job (TsOpJob  *job,
   TsView v[4];
   TsOpJobArgs args;
 
-  /* slots: output, self, other, condition */
+  /* slots: output, condition, self, other */
   ts_op_job_unpack (job, v, &args);
-  return ts_cpu_where (&v[0], &v[3], &v[1], &v[2], error);
+  return ts_cpu_where (&v[0], &v[1], &v[2], &v[3], error);
 }
 
-/* The shape the three operands broadcast to. */
+/* The shape the @n operands broadcast to. */
 static gboolean
-where_shape (TsTensor **operands,
-             guint     *ndim,
-             gint64    *shape,
-             GError   **error)
+broadcast_shape (TsTensor **operands,
+                 guint      n,
+                 guint     *ndim,
+                 gint64    *shape,
+                 GError   **error)
 {
   *ndim = operands[0]->ndim;
   memcpy (shape, operands[0]->shape, *ndim * sizeof (gint64));
-  for (guint i = 1; i < 3; i++)
+  for (guint i = 1; i < n; i++)
     {
       gint64 prev[TS_MAX_DIMS];
       guint prev_ndim = *ndim;
@@ -84,16 +85,72 @@ where_shape (TsTensor **operands,
   return TRUE;
 }
 
-/* one pass: read the three operands, write the output */
+/* one pass: read the @n operands (about the output's element size each),
+ * write the output; a multiply-add or a pick per element */
 static TsKernelCost
-where_cost (const TsView *out)
+pointwise_cost (const TsView *out,
+                guint         n)
 {
   TsKernelCost cost;
-  double n = (double) ts_view_numel (out);
+  double n_elems = (double) ts_view_numel (out);
 
-  cost.flops = n;
-  cost.bytes = n * (3.0 * (double) ts_dtype_size (out->dtype) + 1.0);
+  cost.flops = 2.0 * n_elems;
+  cost.bytes = n_elems * (double) (n + 1) * (double) ts_dtype_size (out->dtype);
   return cost;
+}
+
+/* The job of @id over @n operands broadcast to one shape, the number
+ * @scalar riding in the job's arg (its bits) and @n in its dim: slot 0
+ * the new output of @dtype, slots 1.. the expanded operands. Returns the
+ * output, or NULL. */
+static TsTensor *
+launch_broadcast (TsOpId     id,
+                  TsDType    dtype,
+                  TsTensor **operands,
+                  guint      n,
+                  double     scalar,
+                  GError   **error)
+{
+  TsTensor *expanded[3] = { NULL };
+  gint64 shape[TS_MAX_DIMS], arg;
+  TsTensor *out = NULL;
+  TsDevice device;
+  guint ndim;
+  gboolean ok;
+
+  if (!ts_ops_common_device (operands, n, &device, error))
+    return NULL;
+  for (guint i = 0; i < n; i++)
+    if (ts_tensor_get_device (operands[i]).type != device.type)
+      {
+        /* common_device lets a 0-dim CPU tensor meet CUDA ones, as a
+         * number the op reads on the host: these kernels read memory */
+        g_set_error (error, TS_TENSOR_ERROR, TS_TENSOR_ERROR_RUNTIME,
+                     "%s(): a 0-dim CPU operand must be moved to the device first", ts_op_get (id)->name);
+        return NULL;
+      }
+  ok = broadcast_shape (operands, n, &ndim, shape, error);
+  for (guint i = 0; ok && i < n; i++)
+    ok = (expanded[i] = ts_tensor_expand (operands[i], ndim, shape, error)) != NULL;
+  if (ok)
+    out = ts_tensor_new_empty (device, dtype, ndim, shape, FALSE, error);
+  if (out != NULL && ts_tensor_numel (out) > 0)
+    {
+      TsOpJob *job = ts_op_job_new (id);
+      TsView vout;
+
+      memcpy (&arg, &scalar, sizeof arg);
+      ts_op_job_set_args (job, arg, (int) n, 0);
+      ts_op_job_set (job, 0, out);
+      for (guint i = 0; i < n; i++)
+        ts_op_job_set (job, i + 1, expanded[i]);
+      ts_op_job_view (job, 0, &vout);
+      if (!ts_op_job_dispatch (job, device, pointwise_cost (&vout, n), error))
+        g_clear_pointer (&out, ts_tensor_unref);
+    }
+  for (guint i = 0; i < n; i++)
+    g_clear_pointer (&expanded[i], ts_tensor_unref);
+  return out;
 }
 
 TsTensor *
@@ -102,31 +159,13 @@ ts_ops_where (TsTensor  *condition,
               TsTensor  *other,
               GError   **error)
 {
+  /* slots: output, condition, self, other */
   TsTensor *operands[3] = { condition, self, other };
   TsTensor *inputs[2] = { self, other };
-  g_autoptr(TsTensor) c = NULL;
-  g_autoptr(TsTensor) x = NULL;
-  g_autoptr(TsTensor) y = NULL;
-  gint64 shape[TS_MAX_DIMS];
-  guint ndim;
-  TsDevice device;
   TsTensor *out;
-  TsOpJob *job;
-  TsView vout;
 
   g_return_val_if_fail (condition != NULL && self != NULL && other != NULL, NULL);
 
-  if (!ts_ops_common_device (operands, 3, &device, error))
-    return NULL;
-  for (guint i = 0; i < 3; i++)
-    if (ts_tensor_get_device (operands[i]).type != device.type)
-      {
-        /* common_device lets a 0-dim CPU tensor meet CUDA ones, as a
-         * number the op reads on the host: this kernel reads memory */
-        g_set_error_literal (error, TS_TENSOR_ERROR, TS_TENSOR_ERROR_RUNTIME,
-                             "where(): a 0-dim CPU operand must be moved to the device first");
-        return NULL;
-      }
   if (condition->dtype != TS_DTYPE_BOOL)
     {
       g_set_error (error, TS_TENSOR_ERROR, TS_TENSOR_ERROR_RUNTIME,
@@ -141,31 +180,68 @@ ts_ops_where (TsTensor  *condition,
                    ts_dtype_scalar_type_name (other->dtype));
       return NULL;
     }
-  if (!where_shape (operands, &ndim, shape, error) ||
-      (c = ts_tensor_expand (condition, ndim, shape, error)) == NULL ||
-      (x = ts_tensor_expand (self, ndim, shape, error)) == NULL ||
-      (y = ts_tensor_expand (other, ndim, shape, error)) == NULL ||
-      (out = ts_tensor_new_empty (device, self->dtype, ndim, shape, FALSE, error)) == NULL)
-    return NULL;
-  if (ts_tensor_numel (out) > 0)
+  out = launch_broadcast (TS_OP_WHERE, self->dtype, operands, 3, 0, error);
+  if (out != NULL)
     {
-      job = ts_op_job_new (TS_OP_WHERE);
-      ts_op_job_set (job, 0, out);
-      ts_op_job_set (job, 1, x);
-      ts_op_job_set (job, 2, y);
-      ts_op_job_set (job, 3, c);
-      ts_op_job_view (job, 0, &vout);
-      if (!ts_op_job_dispatch (job, device, where_cost (&vout), error))
-        {
-          ts_tensor_unref (out);
-          return NULL;
-        }
-    }
-  {
-    /* the formula reads the condition */
-    TsOpGradAttrs grad = { .save_extra = condition };
+      /* the formula reads the condition */
+      TsOpGradAttrs grad = { .save_extra = condition };
 
-    ts_autograd_record_op (ts_op_get (TS_OP_WHERE), TS_OP_GRAD_TENSOR, inputs, 2, out, &grad);
-  }
+      ts_autograd_record_op (ts_op_get (TS_OP_WHERE), TS_OP_GRAD_TENSOR, inputs, 2, out, &grad);
+    }
+  return out;
+}
+
+/* lerp and addcmul ----------------------------------------------------------- */
+
+gboolean
+ts_ops_ternary_job (TsOpJob  *job,
+                    GError  **error)
+{
+  TsView v[4];
+  TsOpJobArgs args;
+  double scalar;
+
+  /* slots: output, self, end or tensor1, weight or tensor2 (lerp with a
+   * number weight: none, dim 2); the number in the arg */
+  ts_op_job_unpack (job, v, &args);
+  memcpy (&scalar, &args.arg, sizeof scalar);
+  if (ts_op_job_desc (job)->id == TS_OP_ADDCMUL)
+    return ts_cpu_addcmul (&v[0], &v[1], &v[2], &v[3], scalar, error);
+  return ts_cpu_lerp (&v[0], &v[1], &v[2], args.dim == 3 ? &v[3] : NULL, scalar, error);
+}
+
+TsTensor *
+ts_ops_ternary (TsOpId     id,
+                TsTensor  *self,
+                TsTensor  *a,
+                TsTensor  *b,
+                double     scalar,
+                GError   **error)
+{
+  TsTensor *operands[3] = { self, a, b };
+  guint n = b != NULL ? 3 : 2;
+  TsTensor *out;
+
+  g_return_val_if_fail (id == TS_OP_LERP || id == TS_OP_ADDCMUL, NULL);
+  g_return_val_if_fail (self != NULL && a != NULL && (b != NULL || id == TS_OP_LERP), NULL);
+
+  for (guint i = 1; i < n; i++)
+    if (operands[i]->dtype != self->dtype)
+      {
+        g_set_error (error, TS_TENSOR_ERROR, TS_TENSOR_ERROR_RUNTIME,
+                     "expected dtype %s for `%s` but got dtype %s", ts_dtype_scalar_type_name (self->dtype),
+                     i == 1 ? ts_op_get (id)->args[1] : id == TS_OP_LERP ? "weight" : "tensor2",
+                     ts_dtype_scalar_type_name (operands[i]->dtype));
+        return NULL;
+      }
+  out = launch_broadcast (id, self->dtype, operands, n, scalar, error);
+  if (out != NULL)
+    {
+      /* the third operand is saved apart; the number is the formula's */
+      TsOpGradAttrs grad = { .save_extra = b, .scalar = scalar, .has_scalar = b == NULL };
+
+      ts_autograd_record_op (ts_op_get (id), b == NULL ? TS_OP_GRAD_SCALAR : TS_OP_GRAD_TENSOR, operands, n, out,
+                             &grad);
+    }
   return out;
 }

@@ -189,6 +189,16 @@ TsTensor   *ts_ops_where           (TsTensor        *condition,
                                     TsTensor        *other,
                                     GError         **error);
 
+/* lerp (self, end, weight or, with @weight NULL, @scalar) and addcmul
+ * (self, tensor1, tensor2, value @scalar): broadcast, the tensors of one
+ * dtype (the caller promotes), PyTorch's CPU rounding. */
+TsTensor   *ts_ops_ternary         (TsOpId           id,
+                                    TsTensor        *self,
+                                    TsTensor        *a,
+                                    TsTensor        *b,
+                                    double           scalar,
+                                    GError         **error);
+
 /* Whether float32 matmuls may use TF32 tensor cores (PyTorch's
  * float32_matmul_precision "high"/"medium"); the precision a matmul of
  * @dtype launches with, which picks the GPU profile's flops rate. */

@@ -12,6 +12,8 @@
 #include "ts-autograd-formulas.h"
 #include "ts-ops.h"
 
+#define GRAD_OUT (grad_outputs[0])
+
 /* A 0-dim zero of @like's dtype and device: where's other branch. */
 static TsTensor *
 zero_like (TsTensor  *like,
@@ -43,6 +45,90 @@ TS_BACKWARD_FN (ts_backward_where)
         grad_inputs[i] = i == 0 ? ts_ops_where (condition, grad_outputs[0], zero, error)
                                 : ts_ops_where (condition, zero, grad_outputs[0], error);
         if (grad_inputs[i] == NULL)
+          return FALSE;
+      }
+  return TRUE;
+}
+
+static TsTensor *
+mul_scalar (TsTensor  *a,
+            double     value,
+            GError   **error)
+{
+  TsScalar s = { TS_DTYPE_FLOAT64, value, (gint64) value };
+
+  return ts_ops_binary (TS_BINARY_MUL, a, NULL, &s, FALSE, NULL, error);
+}
+
+static TsTensor *
+mul (TsTensor  *a,
+     TsTensor  *b,
+     GError   **error)
+{
+  return ts_ops_binary (TS_BINARY_MUL, a, b, NULL, FALSE, NULL, error);
+}
+
+static TsTensor *
+saved_slot (TsGradNode  *node,
+            int          slot,
+            GError     **error)
+{
+  if (slot < 0)
+    {
+      g_set_error (error, TS_TENSOR_ERROR, TS_TENSOR_ERROR_RUNTIME,
+                   "%s: a tensor its formula needs was not saved", ts_grad_node_get_name (node));
+      return NULL;
+    }
+  return ts_grad_node_unpack_saved (node, (guint) slot, error);
+}
+
+/* lerp: self: grad * (1 - weight); end: grad * weight; weight (a tensor):
+ * grad * (end - self) */
+TS_BACKWARD_FN (ts_backward_lerp)
+{
+  const TsOpGradAttrs *attrs = ts_grad_node_get_attrs (node);
+  TsScalar one = { TS_DTYPE_FLOAT64, 1, 1 };
+  g_autoptr(TsTensor) weight = NULL;
+  g_autoptr(TsTensor) one_minus = NULL;
+
+  if (!attrs->has_scalar &&
+      ((weight = saved_slot (node, attrs->extra_slot, error)) == NULL ||
+       (one_minus = ts_ops_binary (TS_BINARY_SUB, weight, NULL, &one, TRUE, NULL, error)) == NULL))
+    return FALSE;
+  if (ts_grad_node_needs_input_grad (node, 0) &&
+      (grad_inputs[0] = weight ? mul (GRAD_OUT, one_minus, error)
+                               : mul_scalar (GRAD_OUT, 1.0 - attrs->scalar, error)) == NULL)
+    return FALSE;
+  if (ts_grad_node_needs_input_grad (node, 1) &&
+      (grad_inputs[1] = weight ? mul (GRAD_OUT, weight, error) : mul_scalar (GRAD_OUT, attrs->scalar, error)) == NULL)
+    return FALSE;
+  if (weight != NULL && n_inputs > 2 && ts_grad_node_needs_input_grad (node, 2))
+    {
+      g_autoptr(TsTensor) self = saved_slot (node, attrs->self_slot, error);
+      g_autoptr(TsTensor) end = self ? saved_slot (node, attrs->other_slot, error) : NULL;
+      g_autoptr(TsTensor) diff = end ? ts_ops_binary (TS_BINARY_SUB, end, self, NULL, FALSE, NULL, error) : NULL;
+
+      if (diff == NULL || (grad_inputs[2] = mul (GRAD_OUT, diff, error)) == NULL)
+        return FALSE;
+    }
+  return TRUE;
+}
+
+/* addcmul: self: grad; tensor1: grad * (tensor2 * value); tensor2:
+ * grad * (tensor1 * value) */
+TS_BACKWARD_FN (ts_backward_addcmul)
+{
+  const TsOpGradAttrs *attrs = ts_grad_node_get_attrs (node);
+
+  if (ts_grad_node_needs_input_grad (node, 0))
+    grad_inputs[0] = ts_tensor_ref (GRAD_OUT);
+  for (guint i = 1; i < 3 && i < n_inputs; i++)
+    if (ts_grad_node_needs_input_grad (node, i))
+      {
+        g_autoptr(TsTensor) other = saved_slot (node, i == 1 ? attrs->extra_slot : attrs->other_slot, error);
+        g_autoptr(TsTensor) scaled = other ? mul_scalar (other, attrs->scalar, error) : NULL;
+
+        if (scaled == NULL || (grad_inputs[i] = mul (GRAD_OUT, scaled, error)) == NULL)
           return FALSE;
       }
   return TRUE;

@@ -56,6 +56,8 @@ void      ts_autograd_record_op  (const TsOpDesc       *desc,
 #define TS_BACKWARD_DECLARE(formula) TS_BACKWARD_FN (ts_backward_##formula);
 TS_BACKWARD_DECLARE (add)
 TS_BACKWARD_DECLARE (where)
+TS_BACKWARD_DECLARE (lerp)
+TS_BACKWARD_DECLARE (addcmul)
 TS_BACKWARD_DECLARE (sub)
 TS_BACKWARD_DECLARE (mul)
 TS_BACKWARD_DECLARE (div)

@@ -178,6 +178,7 @@ typedef enum
 #define TS_OP_ELEMENTWISE_SCAN(b, u)
 #define TS_OP_ELEMENTWISE_SCATTER(b, u)
 #define TS_OP_ELEMENTWISE_WHERE(b, u)
+#define TS_OP_ELEMENTWISE_TERNARY(b, u)
 #define TS_OP_ENUM_ITEM(k)                    k,
 #define TS_OP_INIT(k, v)                      [k] = v,
 
@@ -580,6 +581,23 @@ gboolean ts_cpu_where          (const TsView   *out,
                                 const TsView   *cond,
                                 const TsView   *self,
                                 const TsView   *other,
+                                GError        **error);
+
+/* lerp (self, end, weight): weight a view of out's shape, or NULL for
+ * @scalar_weight; addcmul: self + value * tensor1 * tensor2. All operands
+ * of out's shape and dtype (the caller broadcasts and casts); PyTorch's
+ * CPU rounding, fused multiply-adds included (ts-cpu-more.c). */
+gboolean ts_cpu_lerp           (const TsView   *out,
+                                const TsView   *self,
+                                const TsView   *end,
+                                const TsView   *weight,
+                                double          scalar_weight,
+                                GError        **error);
+gboolean ts_cpu_addcmul        (const TsView   *out,
+                                const TsView   *self,
+                                const TsView   *tensor1,
+                                const TsView   *tensor2,
+                                double          value,
                                 GError        **error);
 
 /* -- Cost model inputs ----------------------------------------------------- */

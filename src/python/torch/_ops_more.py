@@ -181,18 +181,36 @@ class iinfo:
 # -- pointwise -------------------------------------------------------------------------
 
 
-def lerp(input, end, weight):
-    """start + weight * (end - start) for |weight| < 0.5, else end -
-    (end - start) * (1 - weight): ATen's two-sided formula, exact at
-    weight 1."""
-    diff = end - input
-    if not isinstance(weight, Tensor):
-        if builtins.abs(weight) < 0.5:
-            return input + weight * diff
-        return end - diff * (1 - weight)
-    low = input + weight * diff
-    high = end - diff * (1 - weight)
-    return where(weight.abs() < 0.5, low, high)
+# c10's TypeMeta names, as lerp's dtype checks print them
+_CPP_NAMES = {"float32": "float", "float64": "double", "float16": "c10::Half", "bfloat16": "c10::BFloat16",
+              "int64": "long int", "int32": "int", "int16": "short int", "int8": "signed char",
+              "uint8": "unsigned char", "bool": "bool"}
+
+
+def _device_of(*operands):
+    """Where an op of these runs: the first CUDA or dimensioned tensor's
+    device (0-dim CPU tensors go along, as PyTorch's CPU scalars)."""
+    tensors = [t for t in operands if isinstance(t, Tensor)]
+    return next((t.device for t in tensors if t.is_cuda or t.dim()), tensors[0].device)
+
+
+def lerp(input, end, weight, *, out=None):
+    """The LERP row: one kernel with PyTorch's rounding (its CPU loop
+    fuses w * (end - self) + self into one multiply-add)."""
+    if out is not None:
+        raise _unmodeled.unsupported("torch.lerp(..., out=...)")
+    checks = (("end", end),) + ((("weight", weight),) if isinstance(weight, Tensor) else ())
+    for name, t in checks:
+        if t.dtype != input.dtype:
+            raise RuntimeError("expected dtype %s for `%s` but got dtype %s"
+                               % (_CPP_NAMES[input.dtype._name], name, _CPP_NAMES[t.dtype._name]))
+    kernel = "lerp_kernel_tensor" if isinstance(weight, Tensor) else "lerp_kernel_scalar"
+    if not input.dtype.is_floating_point or (not input.is_cuda and input.dtype == torch.float16):
+        raise RuntimeError("\"%s\" not implemented for '%s'" % (kernel, _SCALAR_NAMES[input.dtype._name]))
+    dev = _device_of(input, end, weight)
+    if isinstance(weight, Tensor):
+        return torch._C._ternary("lerp", input.to(dev), end.to(dev), weight.to(dev), 0.0)
+    return torch._C._ternary("lerp", input.to(dev), end.to(dev), None, builtins.float(weight))
 
 
 def lerp_(input, end, weight):
@@ -200,9 +218,16 @@ def lerp_(input, end, weight):
 
 
 def addcmul(input, tensor1, tensor2, *, value=1, out=None):
+    """The ADDCMUL row: self + value * tensor1 * tensor2 in one kernel, the
+    multiply-add fused as PyTorch's CPU loop does."""
     if out is not None:
         raise _unmodeled.unsupported("torch.addcmul(..., out=...)")
-    return input + value * tensor1 * tensor2
+    dt = _result_type(input, tensor1, tensor2)
+    dev = _device_of(input, tensor1, tensor2)
+    if dt == torch.bool or (dev.type == "cpu" and dt == torch.float16):
+        raise RuntimeError("\"addcmul_cpu_out\" not implemented for '%s'" % _SCALAR_NAMES[dt._name])
+    return torch._C._ternary("addcmul", input.to(device=dev, dtype=dt), tensor1.to(device=dev, dtype=dt),
+                             tensor2.to(device=dev, dtype=dt), builtins.float(value))
 
 
 def addcdiv(input, tensor1, tensor2, *, value=1, out=None):

@@ -1,0 +1,35 @@
+# lerp and addcmul bit for bit: PyTorch's CPU loops fuse their
+# multiply-adds (an FMA build), which two separate ops would not; a
+# checksum of the result's bits over 10,000 elements per case, float32 and
+# float64, on CPU then CUDA tensors; their nodes; in-place forms.
+import torch
+
+from op_results import DEVICES
+
+
+def bits(t):
+    t = t.cpu()
+    return t.view(torch.int32 if t.dtype == torch.float32 else torch.int64).sum().item()
+
+
+for dev in DEVICES:
+    torch.manual_seed(0)
+    for dt in (torch.float32, torch.float64):
+        a = torch.randn(10000, dtype=dt).to(dev)
+        b = torch.randn(10000, dtype=dt).to(dev)
+        c = torch.randn(10000, dtype=dt).to(dev)
+        w = (torch.rand(10000, dtype=dt) * 3 - 1).to(dev)
+        print(dt, "lerp", bits(torch.lerp(a, b, 0.3)), bits(torch.lerp(a, b, 0.7)), bits(torch.lerp(a, b, -1.5)),
+              bits(torch.lerp(a, b, w)), bits(a.lerp(b[:1], w)))
+        print(dt, "addcmul", bits(torch.addcmul(a, b, c)), bits(torch.addcmul(a, b, c, value=0.1)),
+              bits(a.addcmul(b, c[:1], value=-3)))
+        print(dt, "addcdiv", bits(torch.addcdiv(a, b, c, value=0.1)))
+    i = torch.arange(6).to(dev)
+    print(torch.addcmul(i, i, i, value=2).tolist(), torch.addcmul(i, i, torch.ones(6).to(dev)).dtype)
+    x = torch.randn(4).to(dev).requires_grad_()
+    print(torch.lerp(x, x * 2, 0.25).grad_fn.name(), torch.lerp(x, x * 2, torch.full((4,), 0.25).to(dev)).grad_fn.name(),
+          torch.addcmul(x, x, x).grad_fn.name())
+    y = torch.ones(3).to(dev)
+    y.lerp_(torch.full((3,), 3.0).to(dev), 0.5)
+    y.addcmul_(y, y, value=0.5)
+    print(y.tolist())
