@@ -11,6 +11,8 @@
 
 #include "config.h"
 
+#include <string.h>
+
 #include "ts-op-table.h"
 #include "ts-ops.h"
 #include "ts-py-private.h"
@@ -152,9 +154,10 @@ py_ternary (PyObject *module,
 
   if (!PyArg_ParseTuple (args, "sOOOd", &name, &self, &a, &b, &scalar))
     return NULL;
-  desc = ts_op_lookup (name);
-  if (desc == NULL || desc->family != TS_OP_FAMILY_TERNARY || !ts_py_is_tensor (self) || !ts_py_is_tensor (a) ||
-      (b != Py_None && !ts_py_is_tensor (b)))
+  /* by name without ts_op_lookup's scan of the table: a hot path */
+  desc = strcmp (name, "lerp") == 0 ? ts_op_get (TS_OP_LERP)
+       : strcmp (name, "addcmul") == 0 ? ts_op_get (TS_OP_ADDCMUL) : NULL;
+  if (desc == NULL || !ts_py_is_tensor (self) || !ts_py_is_tensor (a) || (b != Py_None && !ts_py_is_tensor (b)))
     {
       PyErr_Format (PyExc_ValueError, "_ternary(): not a ternary op or not tensors: %s", name);
       return NULL;

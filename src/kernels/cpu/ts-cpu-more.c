@@ -11,6 +11,37 @@
 
 #include "ts-cpu-kernels.h"
 
+/* Element @i of @v in row-major order: direct for a contiguous view (the
+ * common case, and ts_view_linear_ptr's divisions cost more than these
+ * kernels' arithmetic), else through the strides. */
+static inline gpointer
+elem (const TsView *v,
+      gboolean      contiguous,
+      gint64        i)
+{
+  if (contiguous)
+    return (char *) v->data + (v->offset + i) * (gint64) ts_dtype_size (v->dtype);
+  return ts_view_linear_ptr (v, i);
+}
+
+/* A contiguous float32 view's first element. */
+static inline float *
+f32 (const TsView *v)
+{
+  return (float *) v->data + v->offset;
+}
+
+/* Whether every one of the @n views (NULL entries skipped) is contiguous. */
+static gboolean
+all_contiguous (const TsView **views,
+                guint          n)
+{
+  for (guint i = 0; i < n; i++)
+    if (views[i] != NULL && !ts_view_is_contiguous (views[i]))
+      return FALSE;
+  return TRUE;
+}
+
 /* where: a copy of the chosen element, bit for bit (-0.0 and NaN
  * payloads included), as ATen's where_kernel does. */
 gboolean
@@ -20,7 +51,7 @@ ts_cpu_where (const TsView  *out,
               const TsView  *other,
               GError       **error)
 {
-  gsize elem = ts_dtype_size (out->dtype);
+  gsize size = ts_dtype_size (out->dtype);
   gint64 n = ts_view_numel (out);
 
   if (cond->dtype != TS_DTYPE_BOOL || self->dtype != out->dtype || other->dtype != out->dtype ||
@@ -30,12 +61,28 @@ ts_cpu_where (const TsView  *out,
                            "where(): the condition or operands do not match the output");
       return FALSE;
     }
-  for (gint64 e = 0; e < n; e++)
-    {
-      const TsView *pick = *(const guint8 *) ts_view_linear_ptr (cond, e) ? self : other;
+  {
+    const TsView *views[4] = { out, cond, self, other };
+    gboolean dense = all_contiguous (views, 4);
 
-      memcpy (ts_view_linear_ptr (out, e), ts_view_linear_ptr (pick, e), elem);
-    }
+    if (dense && size == 4)
+      {
+        const guint8 *c = (const guint8 *) cond->data + cond->offset;
+        guint32 *o = (guint32 *) out->data + out->offset;
+        const guint32 *x = (const guint32 *) self->data + self->offset;
+        const guint32 *y = (const guint32 *) other->data + other->offset;
+
+        for (gint64 e = 0; e < n; e++)
+          o[e] = c[e] ? x[e] : y[e];
+        return TRUE;
+      }
+    for (gint64 e = 0; e < n; e++)
+      {
+        const TsView *pick = *(const guint8 *) elem (cond, dense, e) ? self : other;
+
+        memcpy (elem (out, dense, e), elem (pick, dense, e), size);
+      }
+  }
   return TRUE;
 }
 
@@ -103,14 +150,28 @@ ts_cpu_lerp (const TsView  *out,
                            "lerp(): the operands do not match the output");
       return FALSE;
     }
-  for (gint64 i = 0; i < n; i++)
-    {
-      double w = weight != NULL ? ts_dtype_load (out->dtype, ts_view_linear_ptr (weight, i)) : scalar_weight;
-      double r = lerp_one (out->dtype, ts_dtype_load (out->dtype, ts_view_linear_ptr (self, i)),
-                           ts_dtype_load (out->dtype, ts_view_linear_ptr (end, i)), w);
+  {
+    const TsView *views[4] = { out, self, end, weight };
+    gboolean dense = all_contiguous (views, 4);
 
-      ts_dtype_store (out->dtype, ts_view_linear_ptr (out, i), r);
-    }
+    if (dense && out->dtype == TS_DTYPE_FLOAT32)
+      {
+        /* the common case, without a load and store per element */
+        float *o = f32 (out), *a = f32 (self), *b = f32 (end), *w = weight ? f32 (weight) : NULL;
+
+        for (gint64 i = 0; i < n; i++)
+          o[i] = (float) lerp_one (TS_DTYPE_FLOAT32, a[i], b[i], w ? w[i] : scalar_weight);
+        return TRUE;
+      }
+    for (gint64 i = 0; i < n; i++)
+      {
+        double w = weight != NULL ? ts_dtype_load (out->dtype, elem (weight, dense, i)) : scalar_weight;
+        double r = lerp_one (out->dtype, ts_dtype_load (out->dtype, elem (self, dense, i)),
+                             ts_dtype_load (out->dtype, elem (end, dense, i)), w);
+
+        ts_dtype_store (out->dtype, elem (out, dense, i), r);
+      }
+  }
   return TRUE;
 }
 
@@ -168,8 +229,21 @@ ts_cpu_addcmul (const TsView  *out,
                            "addcmul(): the operands do not match the output");
       return FALSE;
     }
-  for (gint64 i = 0; i < n; i++)
-    addcmul_one (out->dtype, ts_view_linear_ptr (out, i), ts_view_linear_ptr (self, i),
-                 ts_view_linear_ptr (tensor1, i), ts_view_linear_ptr (tensor2, i), value);
+  {
+    const TsView *views[4] = { out, self, tensor1, tensor2 };
+    gboolean dense = all_contiguous (views, 4);
+
+    if (dense && out->dtype == TS_DTYPE_FLOAT32)
+      {
+        float *o = f32 (out), *a = f32 (self), *b = f32 (tensor1), *c = f32 (tensor2), v = (float) value;
+
+        for (gint64 i = 0; i < n; i++)
+          o[i] = fmaf (v * b[i], c[i], a[i]);
+        return TRUE;
+      }
+    for (gint64 i = 0; i < n; i++)
+      addcmul_one (out->dtype, elem (out, dense, i), elem (self, dense, i), elem (tensor1, dense, i),
+                   elem (tensor2, dense, i), value);
+  }
   return TRUE;
 }

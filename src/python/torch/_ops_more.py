@@ -98,6 +98,8 @@ def _as_tensor_like(v, dtype, device):
     0-dim CPU one moved too, as PyTorch lets CPU scalars meet CUDA)."""
     if not isinstance(v, Tensor):
         return torch.tensor(v, dtype=dtype, device=device)
+    if v.dtype is dtype and (v.dim() != 0 or v.device == device):
+        return v    # the common case, without to()'s argument handling
     return v.to(device=device, dtype=dtype) if v.dim() == 0 else v.to(dtype)
 
 
@@ -208,9 +210,12 @@ def lerp(input, end, weight, *, out=None):
     if not input.dtype.is_floating_point or (not input.is_cuda and input.dtype == torch.float16):
         raise RuntimeError("\"%s\" not implemented for '%s'" % (kernel, _SCALAR_NAMES[input.dtype._name]))
     dev = _device_of(input, end, weight)
+    dt = input.dtype
     if isinstance(weight, Tensor):
-        return torch._C._ternary("lerp", input.to(dev), end.to(dev), weight.to(dev), 0.0)
-    return torch._C._ternary("lerp", input.to(dev), end.to(dev), None, builtins.float(weight))
+        return torch._C._ternary("lerp", _as_tensor_like(input, dt, dev), _as_tensor_like(end, dt, dev),
+                                 _as_tensor_like(weight, dt, dev), 0.0)
+    return torch._C._ternary("lerp", _as_tensor_like(input, dt, dev), _as_tensor_like(end, dt, dev), None,
+                             builtins.float(weight))
 
 
 def lerp_(input, end, weight):
@@ -226,8 +231,8 @@ def addcmul(input, tensor1, tensor2, *, value=1, out=None):
     dev = _device_of(input, tensor1, tensor2)
     if dt == torch.bool or (dev.type == "cpu" and dt == torch.float16):
         raise RuntimeError("\"addcmul_cpu_out\" not implemented for '%s'" % _SCALAR_NAMES[dt._name])
-    return torch._C._ternary("addcmul", input.to(device=dev, dtype=dt), tensor1.to(device=dev, dtype=dt),
-                             tensor2.to(device=dev, dtype=dt), builtins.float(value))
+    return torch._C._ternary("addcmul", _as_tensor_like(input, dt, dev), _as_tensor_like(tensor1, dt, dev),
+                             _as_tensor_like(tensor2, dt, dev), builtins.float(value))
 
 
 def addcdiv(input, tensor1, tensor2, *, value=1, out=None):
