@@ -140,7 +140,8 @@ py_view_dtype (PyObject *module,
 }
 
 /* _ternary(name, self, a, b or None, scalar) -> Tensor: lerp (end, weight
- * or None with the number weight) and addcmul (tensor1, tensor2, value) */
+ * or None with the number weight), addcmul and addcdiv (tensor1, tensor2,
+ * value) */
 static PyObject *
 py_ternary (PyObject *module,
             PyObject *args)
@@ -156,7 +157,8 @@ py_ternary (PyObject *module,
     return NULL;
   /* by name without ts_op_lookup's scan of the table: a hot path */
   desc = strcmp (name, "lerp") == 0 ? ts_op_get (TS_OP_LERP)
-       : strcmp (name, "addcmul") == 0 ? ts_op_get (TS_OP_ADDCMUL) : NULL;
+       : strcmp (name, "addcmul") == 0 ? ts_op_get (TS_OP_ADDCMUL)
+       : strcmp (name, "addcdiv") == 0 ? ts_op_get (TS_OP_ADDCDIV) : NULL;
   if (desc == NULL || !ts_py_is_tensor (self) || !ts_py_is_tensor (a) || (b != Py_None && !ts_py_is_tensor (b)))
     {
       PyErr_Format (PyExc_ValueError, "_ternary(): not a ternary op or not tensors: %s", name);

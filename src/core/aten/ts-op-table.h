@@ -50,7 +50,7 @@ typedef enum
   TS_OP_FAMILY_SCAN,
   TS_OP_FAMILY_SCATTER,
   TS_OP_FAMILY_WHERE,
-  TS_OP_FAMILY_TERNARY,      /* lerp, addcmul */
+  TS_OP_FAMILY_TERNARY,      /* lerp, addcmul, addcdiv */
   TS_OP_N_FAMILIES
 } TsOpFamily;
 

@@ -205,8 +205,8 @@ ts_ops_ternary_job (TsOpJob  *job,
    * number weight: none, dim 2); the number in the arg */
   ts_op_job_unpack (job, v, &args);
   memcpy (&scalar, &args.arg, sizeof scalar);
-  if (ts_op_job_desc (job)->id == TS_OP_ADDCMUL)
-    return ts_cpu_addcmul (&v[0], &v[1], &v[2], &v[3], scalar, error);
+  if (ts_op_job_desc (job)->id != TS_OP_LERP)
+    return ts_cpu_addcmul (&v[0], &v[1], &v[2], &v[3], scalar, ts_op_job_desc (job)->id == TS_OP_ADDCDIV, error);
   return ts_cpu_lerp (&v[0], &v[1], &v[2], args.dim == 3 ? &v[3] : NULL, scalar, error);
 }
 
@@ -222,7 +222,7 @@ ts_ops_ternary (TsOpId     id,
   guint n = b != NULL ? 3 : 2;
   TsTensor *out;
 
-  g_return_val_if_fail (id == TS_OP_LERP || id == TS_OP_ADDCMUL, NULL);
+  g_return_val_if_fail (id == TS_OP_LERP || id == TS_OP_ADDCMUL || id == TS_OP_ADDCDIV, NULL);
   g_return_val_if_fail (self != NULL && a != NULL && (b != NULL || id == TS_OP_LERP), NULL);
 
   for (guint i = 1; i < n; i++)

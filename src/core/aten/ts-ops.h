@@ -189,8 +189,8 @@ TsTensor   *ts_ops_where           (TsTensor        *condition,
                                     TsTensor        *other,
                                     GError         **error);
 
-/* lerp (self, end, weight or, with @weight NULL, @scalar) and addcmul
- * (self, tensor1, tensor2, value @scalar): broadcast, the tensors of one
+/* lerp (self, end, weight or, with @weight NULL, @scalar), addcmul and
+ * addcdiv (self, tensor1, tensor2, value @scalar): broadcast, the tensors of one
  * dtype (the caller promotes), PyTorch's CPU rounding. */
 TsTensor   *ts_ops_ternary         (TsOpId           id,
                                     TsTensor        *self,

@@ -133,3 +133,37 @@ TS_BACKWARD_FN (ts_backward_addcmul)
       }
   return TRUE;
 }
+
+/* addcdiv: self: grad; tensor1: grad * (value / tensor2); tensor2:
+ * -grad * value * tensor1 / (tensor2 * tensor2) */
+TS_BACKWARD_FN (ts_backward_addcdiv)
+{
+  const TsOpGradAttrs *attrs = ts_grad_node_get_attrs (node);
+  TsScalar value = { TS_DTYPE_FLOAT64, attrs->scalar, (gint64) attrs->scalar };
+  g_autoptr(TsTensor) t1 = NULL;
+  g_autoptr(TsTensor) t2 = NULL;
+  g_autoptr(TsTensor) v_over_t2 = NULL;
+
+  if (ts_grad_node_needs_input_grad (node, 0))
+    grad_inputs[0] = ts_tensor_ref (GRAD_OUT);
+  if ((t2 = saved_slot (node, attrs->extra_slot, error)) == NULL ||
+      (v_over_t2 = ts_ops_binary (TS_BINARY_DIV, t2, NULL, &value, TRUE, NULL, error)) == NULL)
+    return FALSE;
+  if (ts_grad_node_needs_input_grad (node, 1) && (grad_inputs[1] = mul (GRAD_OUT, v_over_t2, error)) == NULL)
+    return FALSE;
+  if (n_inputs > 2 && ts_grad_node_needs_input_grad (node, 2))
+    {
+      g_autoptr(TsTensor) q = NULL;
+      g_autoptr(TsTensor) g = NULL;
+      g_autoptr(TsTensor) neg = NULL;
+
+      /* -grad * (value * tensor1 / tensor2) / tensor2 */
+      if ((t1 = saved_slot (node, attrs->other_slot, error)) == NULL ||
+          (q = mul (t1, v_over_t2, error)) == NULL ||
+          (g = mul (GRAD_OUT, q, error)) == NULL ||
+          (neg = ts_ops_unary (TS_UNARY_NEG, g, error)) == NULL ||
+          (grad_inputs[2] = ts_ops_binary (TS_BINARY_DIV, neg, t2, NULL, FALSE, NULL, error)) == NULL)
+        return FALSE;
+    }
+  return TRUE;
+}

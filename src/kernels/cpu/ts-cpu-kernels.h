@@ -584,7 +584,8 @@ gboolean ts_cpu_where          (const TsView   *out,
                                 GError        **error);
 
 /* lerp (self, end, weight): weight a view of out's shape, or NULL for
- * @scalar_weight; addcmul: self + value * tensor1 * tensor2. All operands
+ * @scalar_weight; addcmul: self + value * tensor1 * tensor2 (@divide:
+ * addcdiv, self + value * tensor1 / tensor2, floating types). All operands
  * of out's shape and dtype (the caller broadcasts and casts); PyTorch's
  * CPU rounding, fused multiply-adds included (ts-cpu-more.c). */
 gboolean ts_cpu_lerp           (const TsView   *out,
@@ -598,6 +599,7 @@ gboolean ts_cpu_addcmul        (const TsView   *out,
                                 const TsView   *tensor1,
                                 const TsView   *tensor2,
                                 double          value,
+                                gboolean        divide,
                                 GError        **error);
 
 /* -- Cost model inputs ----------------------------------------------------- */

@@ -175,6 +175,36 @@ ts_cpu_lerp (const TsView  *out,
   return TRUE;
 }
 
+/* addcdiv: self + value * t1 / t2, no multiply-add to fuse */
+static void
+addcdiv_one (TsDType       dtype,
+             gpointer      dst,
+             gconstpointer s,
+             gconstpointer a,
+             gconstpointer b,
+             double        value)
+{
+  if (dtype == TS_DTYPE_FLOAT32)
+    {
+      float r = *(const float *) s + (float) value * *(const float *) a / *(const float *) b;
+
+      memcpy (dst, &r, sizeof r);
+    }
+  else if (dtype == TS_DTYPE_FLOAT64)
+    {
+      double r = *(const double *) s + value * *(const double *) a / *(const double *) b;
+
+      memcpy (dst, &r, sizeof r);
+    }
+  else
+    {
+      double v = half_round (dtype, value);
+      double q = half_round (dtype, half_round (dtype, v * ts_dtype_load (dtype, a)) / ts_dtype_load (dtype, b));
+
+      ts_dtype_store (dtype, dst, q + ts_dtype_load (dtype, s));
+    }
+}
+
 static void
 addcmul_one (TsDType  dtype,
              gpointer dst,
@@ -218,6 +248,7 @@ ts_cpu_addcmul (const TsView  *out,
                 const TsView  *tensor1,
                 const TsView  *tensor2,
                 double         value,
+                gboolean       divide,
                 GError       **error)
 {
   gint64 n = ts_view_numel (out);
@@ -232,8 +263,10 @@ ts_cpu_addcmul (const TsView  *out,
   {
     const TsView *views[4] = { out, self, tensor1, tensor2 };
     gboolean dense = all_contiguous (views, 4);
+    void (*one) (TsDType, gpointer, gconstpointer, gconstpointer, gconstpointer, double) =
+      divide ? addcdiv_one : addcmul_one;
 
-    if (dense && out->dtype == TS_DTYPE_FLOAT32)
+    if (dense && out->dtype == TS_DTYPE_FLOAT32 && !divide)
       {
         float *o = f32 (out), *a = f32 (self), *b = f32 (tensor1), *c = f32 (tensor2), v = (float) value;
 
@@ -242,8 +275,8 @@ ts_cpu_addcmul (const TsView  *out,
         return TRUE;
       }
     for (gint64 i = 0; i < n; i++)
-      addcmul_one (out->dtype, elem (out, dense, i), elem (self, dense, i), elem (tensor1, dense, i),
-                   elem (tensor2, dense, i), value);
+      one (out->dtype, elem (out, dense, i), elem (self, dense, i), elem (tensor1, dense, i),
+           elem (tensor2, dense, i), value);
   }
   return TRUE;
 }

@@ -236,6 +236,7 @@ def addcmul(input, tensor1, tensor2, *, value=1, out=None):
 
 
 def addcdiv(input, tensor1, tensor2, *, value=1, out=None):
+    """The ADDCDIV row: self + value * tensor1 / tensor2 in one kernel."""
     if out is not None:
         raise _unmodeled.unsupported("torch.addcdiv(..., out=...)")
     if not tensor1.dtype.is_floating_point and not tensor2.dtype.is_floating_point:
@@ -245,7 +246,10 @@ def addcdiv(input, tensor1, tensor2, *, value=1, out=None):
                            "tensor2)).to(input.dtype) for integer inputs and as (input + value * tensor1 / "
                            "tensor2) for float inputs. The future addcdiv behavior is just the latter "
                            "implementation: (input + value * tensor1 / tensor2), for all dtypes.")
-    return input + value * tensor1 / tensor2
+    dt = _result_type(input, tensor1, tensor2)
+    dev = _device_of(input, tensor1, tensor2)
+    return torch._C._ternary("addcdiv", _as_tensor_like(input, dt, dev), _as_tensor_like(tensor1, dt, dev),
+                             _as_tensor_like(tensor2, dt, dev), builtins.float(value))
 
 
 def addcmul_(input, tensor1, tensor2, *, value=1):

@@ -1,4 +1,4 @@
-# lerp and addcmul bit for bit: PyTorch's CPU loops fuse their
+# lerp, addcmul and addcdiv bit for bit: PyTorch's CPU loops fuse their
 # multiply-adds (an FMA build), which two separate ops would not; a
 # checksum of the result's bits over 10,000 elements per case, float32 and
 # float64, on CPU then CUDA tensors; their nodes; in-place forms.
@@ -25,10 +25,11 @@ for dev in DEVICES:
               bits(a.addcmul(b, c[:1], value=-3)))
         print(dt, "addcdiv", bits(torch.addcdiv(a, b, c, value=0.1)))
     i = torch.arange(6).to(dev)
-    print(torch.addcmul(i, i, i, value=2).tolist(), torch.addcmul(i, i, torch.ones(6).to(dev)).dtype)
+    print(torch.addcmul(i, i, i, value=2).tolist(), torch.addcmul(i, i, torch.ones(6).to(dev)).dtype,
+          torch.addcdiv(i, i, torch.full((6,), 4.0).to(dev), value=2).tolist())
     x = torch.randn(4).to(dev).requires_grad_()
     print(torch.lerp(x, x * 2, 0.25).grad_fn.name(), torch.lerp(x, x * 2, torch.full((4,), 0.25).to(dev)).grad_fn.name(),
-          torch.addcmul(x, x, x).grad_fn.name())
+          torch.addcmul(x, x, x).grad_fn.name(), torch.addcdiv(x, x, x).grad_fn.name())
     y = torch.ones(3).to(dev)
     y.lerp_(torch.full((3,), 3.0).to(dev), 0.5)
     y.addcmul_(y, y, value=0.5)
