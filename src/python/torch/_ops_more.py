@@ -1299,7 +1299,7 @@ _TORCH = ("where", "nan_to_num", "nan_to_num_", "lerp", "addcmul", "addcdiv", "r
           "randn_like", "randperm", "bernoulli", "multinomial", "normal", "searchsorted", "bucketize",
           "bincount", "histc", "unique", "unique_consecutive", "scatter_reduce", "index_fill",
           "broadcast_shapes", "broadcast_tensors", "finfo", "iinfo", "result_type")
-_METHODS = ("where", "nan_to_num", "nan_to_num_", "lerp", "lerp_", "addcmul", "addcmul_", "addcdiv", "addcdiv_",
+_METHODS = ("nan_to_num", "nan_to_num_", "lerp", "lerp_", "addcmul", "addcmul_", "addcdiv", "addcdiv_",
             "round", "round_", "logsumexp", "var", "std", "addmm", "mv", "addmv", "dot", "vdot", "outer",
             "ger", "addr", "baddbmm", "addbmm", "diagonal", "diag_embed", "diag", "trace", "norm", "dist",
             "random_", "bernoulli", "bernoulli_", "multinomial", "bincount", "histc", "unique",
@@ -1318,6 +1318,8 @@ def _install():
         setattr(torch, name, g[name])
     for name in _METHODS:
         setattr(Tensor, name, g[name])
+    # Tensor.where (condition, other) is torch.where (condition, self, other)
+    Tensor.where = lambda self, condition, other: where(condition, self, other)
     for name in _INPLACE_OF:
         setattr(Tensor, name + "_", _inplace(g[name]))
     for name in ("normalize", "cosine_similarity", "pairwise_distance"):

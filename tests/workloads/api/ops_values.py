@@ -31,6 +31,7 @@ for DEV in DEVICES:
     show("where_s2", torch.where(c, 1.0, 0))
     show("where_i", torch.where(c, torch.tensor(1, device=DEV), 2.5))
     show("where1", torch.where(c))
+    show("where_m", x.where(c, y))
     show("lerp", torch.lerp(x, y, 0.3)); show("lerp2", x.lerp(y, torch.full((4,), 0.7).to(DEV)))
     show("addcmul", torch.addcmul(x, x, y, value=0.5)); show("addcdiv", x.addcdiv(x, y.abs() + 1, value=-2))
     show("lse", torch.logsumexp(x, 1)); show("lse2", x.logsumexp((0, 1), keepdim=True))
