@@ -139,9 +139,9 @@ py_view_dtype (PyObject *module,
   return ts_py_tensor_wrap (ts_tensor_new_view (t->storage, dtype, (guint) ndim, shape, strides, offset));
 }
 
-/* _ternary(name, self, a, b or None, scalar) -> Tensor: lerp (end, weight
- * or None with the number weight), addcmul and addcdiv (tensor1, tensor2,
- * value) */
+/* _ternary(name, self, a, b or None, scalar, inplace=False) -> Tensor: lerp
+ * (end, weight or None with the number weight), addcmul and addcdiv
+ * (tensor1, tensor2, value); inplace writes self */
 static PyObject *
 py_ternary (PyObject *module,
             PyObject *args)
@@ -150,10 +150,11 @@ py_ternary (PyObject *module,
   const char *name;
   const TsOpDesc *desc;
   double scalar;
+  int inplace = 0;
   GError *error = NULL;
   TsTensor *out;
 
-  if (!PyArg_ParseTuple (args, "sOOOd", &name, &self, &a, &b, &scalar))
+  if (!PyArg_ParseTuple (args, "sOOOd|p", &name, &self, &a, &b, &scalar, &inplace))
     return NULL;
   /* by name without ts_op_lookup's scan of the table: a hot path */
   desc = strcmp (name, "lerp") == 0 ? ts_op_get (TS_OP_LERP)
@@ -166,7 +167,7 @@ py_ternary (PyObject *module,
     }
   ts_py_update_callsite ();
   out = ts_ops_ternary (desc->id, ts_py_tensor_get (self), ts_py_tensor_get (a),
-                        b == Py_None ? NULL : ts_py_tensor_get (b), scalar, &error);
+                        b == Py_None ? NULL : ts_py_tensor_get (b), scalar, inplace, &error);
   return out ? ts_py_tensor_wrap (out) : ts_py_set_error (error);
 }
 

@@ -101,11 +101,12 @@ pointwise_cost (const TsView *out,
 
 /* The job of @id over @n operands broadcast to one shape, the number
  * @scalar riding in the job's arg (its bits) and @n in its dim: slot 0
- * the new output of @dtype, slots 1.. the expanded operands. Returns the
- * output, or NULL. */
+ * the output (@into, in place, or a new tensor of @dtype), slots 1.. the
+ * expanded operands. Returns the output, or NULL. */
 static TsTensor *
 launch_broadcast (TsOpId     id,
                   TsDType    dtype,
+                  TsTensor  *into,
                   TsTensor **operands,
                   guint      n,
                   double     scalar,
@@ -132,8 +133,17 @@ launch_broadcast (TsOpId     id,
   ok = broadcast_shape (operands, n, &ndim, shape, error);
   for (guint i = 0; ok && i < n; i++)
     ok = (expanded[i] = ts_tensor_expand (operands[i], ndim, shape, error)) != NULL;
+  if (ok && into != NULL && (into->ndim != ndim || memcmp (into->shape, shape, ndim * sizeof (gint64)) != 0))
+    {
+      g_autofree char *have = ts_shape_to_string (into->ndim, into->shape);
+      g_autofree char *want = ts_shape_to_string (ndim, shape);
+
+      g_set_error (error, TS_TENSOR_ERROR, TS_TENSOR_ERROR_RUNTIME,
+                   "output with shape [%s] doesn't match the broadcast shape [%s]", have, want);
+      ok = FALSE;
+    }
   if (ok)
-    out = ts_tensor_new_empty (device, dtype, ndim, shape, FALSE, error);
+    out = into != NULL ? ts_tensor_ref (into) : ts_tensor_new_empty (device, dtype, ndim, shape, FALSE, error);
   if (out != NULL && ts_tensor_numel (out) > 0)
     {
       TsOpJob *job = ts_op_job_new (id);
@@ -180,7 +190,7 @@ ts_ops_where (TsTensor  *condition,
                    ts_dtype_scalar_type_name (other->dtype));
       return NULL;
     }
-  out = launch_broadcast (TS_OP_WHERE, self->dtype, operands, 3, 0, error);
+  out = launch_broadcast (TS_OP_WHERE, self->dtype, NULL, operands, 3, 0, error);
   if (out != NULL)
     {
       /* the formula reads the condition */
@@ -216,6 +226,7 @@ ts_ops_ternary (TsOpId     id,
                 TsTensor  *a,
                 TsTensor  *b,
                 double     scalar,
+                gboolean   inplace,
                 GError   **error)
 {
   TsTensor *operands[3] = { self, a, b };
@@ -234,7 +245,21 @@ ts_ops_ternary (TsOpId     id,
                      ts_dtype_scalar_type_name (operands[i]->dtype));
         return NULL;
       }
-  out = launch_broadcast (id, self->dtype, operands, n, scalar, error);
+  if (inplace)
+    {
+      /* with no history to record: Python takes this form only then */
+      if (ts_autograd_is_grad_enabled () && ts_autograd_any_requires_grad (operands, n))
+        {
+          g_set_error (error, TS_TENSOR_ERROR, TS_TENSOR_ERROR_RUNTIME,
+                       "%s_: the in-place kernel records no gradient", ts_op_get (id)->name);
+          return NULL;
+        }
+      out = launch_broadcast (id, self->dtype, self, operands, n, scalar, error);
+      if (out != NULL)
+        ts_autograd_bump_version (out);
+      return out;
+    }
+  out = launch_broadcast (id, self->dtype, NULL, operands, n, scalar, error);
   if (out != NULL)
     {
       /* the third operand is saved apart; the number is the formula's */

@@ -190,13 +190,16 @@ TsTensor   *ts_ops_where           (TsTensor        *condition,
                                     GError         **error);
 
 /* lerp (self, end, weight or, with @weight NULL, @scalar), addcmul and
- * addcdiv (self, tensor1, tensor2, value @scalar): broadcast, the tensors of one
- * dtype (the caller promotes), PyTorch's CPU rounding. */
+ * addcdiv (self, tensor1, tensor2, value @scalar): broadcast, the tensors
+ * of one dtype (the caller promotes), PyTorch's CPU rounding. @inplace
+ * writes self (lerp_, addcmul_, addcdiv_), only where no gradient is
+ * recorded (grad mode off or no operand requiring grad). */
 TsTensor   *ts_ops_ternary         (TsOpId           id,
                                     TsTensor        *self,
                                     TsTensor        *a,
                                     TsTensor        *b,
                                     double           scalar,
+                                    gboolean         inplace,
                                     GError         **error);
 
 /* Whether float32 matmuls may use TF32 tensor cores (PyTorch's

@@ -218,7 +218,23 @@ def lerp(input, end, weight, *, out=None):
                              builtins.float(weight))
 
 
+def _inplace_kernel(self, *operands):
+    """Whether lerp_/addcmul_/addcdiv_ can write self in one kernel: no
+    gradient to record, operands of self's dtype and device that
+    broadcast to self's shape. Otherwise the result is computed, then
+    copied in (two kernels, PyTorch's values and history)."""
+    tensors = [self] + [t for t in operands if isinstance(t, Tensor)]
+    if torch.is_grad_enabled() and any(t.requires_grad for t in tensors):
+        return False
+    return all(t.dtype == self.dtype and t.device == self.device for t in tensors) and \
+        _broadcast([t.shape for t in tensors]) == self.shape
+
+
 def lerp_(input, end, weight):
+    if _inplace_kernel(input, end, weight) and input.dtype.is_floating_point:
+        w = weight if isinstance(weight, Tensor) else None
+        torch._C._ternary("lerp", input, end, w, 0.0 if w is not None else builtins.float(weight), True)
+        return input
     return input.copy_(lerp(input, end, weight))
 
 
@@ -253,10 +269,16 @@ def addcdiv(input, tensor1, tensor2, *, value=1, out=None):
 
 
 def addcmul_(input, tensor1, tensor2, *, value=1):
+    if _inplace_kernel(input, tensor1, tensor2) and input.dtype not in (torch.bool, torch.float16):
+        torch._C._ternary("addcmul", input, tensor1, tensor2, builtins.float(value), True)
+        return input
     return input.copy_(addcmul(input, tensor1, tensor2, value=value))
 
 
 def addcdiv_(input, tensor1, tensor2, *, value=1):
+    if _inplace_kernel(input, tensor1, tensor2) and input.dtype.is_floating_point:
+        torch._C._ternary("addcdiv", input, tensor1, tensor2, builtins.float(value), True)
+        return input
     return input.copy_(addcdiv(input, tensor1, tensor2, value=value))
 
 

@@ -34,3 +34,22 @@ for dev in DEVICES:
     y.lerp_(torch.full((3,), 3.0).to(dev), 0.5)
     y.addcmul_(y, y, value=0.5)
     print(y.tolist())
+
+# the in-place forms: one kernel where no gradient is recorded, the same bits
+for dev in DEVICES:
+    torch.manual_seed(0)
+    a = torch.randn(3, 4).to(dev)
+    b = torch.randn(3, 4).to(dev)
+    c = (torch.rand(4) + 0.5).to(dev)
+    print(torch.equal(torch.addcmul(a, b, c, value=0.3), a.clone().addcmul_(b, c, value=0.3)),
+          torch.equal(torch.addcdiv(a, b, c, value=-2), a.clone().addcdiv_(b, c, value=-2)),
+          torch.equal(torch.lerp(a, b, 0.7), a.clone().lerp_(b, 0.7)),
+          torch.equal(torch.lerp(a, b, c), a.clone().lerp_(b, c)))
+    try:
+        torch.zeros(1).to(dev).addcmul_(torch.ones(4).to(dev), torch.ones(4).to(dev))
+    except RuntimeError as e:
+        print(e)
+    w = torch.ones(3, requires_grad=True)
+    with torch.no_grad():
+        w.addcmul_(w, w, value=2)
+    print(w.tolist())
