@@ -106,6 +106,9 @@ def _as_tensor_like(v, dtype, device):
 # -- selection ----------------------------------------------------------------------
 
 
+_warned_uint8 = []
+
+
 def where(condition, input=None, other=None, *, out=None):
     """where(c, x, y): the WHERE row, one kernel over the broadcast
     operands (numbers become 0-dim tensors of the promoted dtype, as
@@ -119,6 +122,11 @@ def where(condition, input=None, other=None, *, out=None):
     if not isinstance(condition, Tensor) or condition.dtype not in (torch.bool, torch.uint8):
         raise RuntimeError("where expected condition to be a boolean tensor, but got a tensor with dtype %s"
                            % (_SCALAR_NAMES[condition.dtype._name] if isinstance(condition, Tensor) else "?"))
+    if condition.dtype == torch.uint8 and not _warned_uint8:
+        # TORCH_WARN_ONCE
+        _warned_uint8.append(True)
+        warnings.warn("where received a uint8 condition tensor. This behavior is deprecated and will be removed "
+                      "in a future version of PyTorch. Use a boolean condition instead.", stacklevel=2)
     tensors = [t for t in (condition, input, other) if isinstance(t, Tensor)]
     # 0-dim CPU tensors go where the others are, as PyTorch's CPU scalars
     dev = next((t.device for t in tensors if t.is_cuda or t.dim()), condition.device)
