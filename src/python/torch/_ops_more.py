@@ -352,11 +352,16 @@ def _var(input, dim, keepdim, correction, name):
     n = 1
     for d in dims:
         n *= input.shape[_wrap_dim(d, input.dim())] if input.dim() else 1
-    mean = input.mean(dims, keepdim=True) if dims else input
-    diff = input - mean
+    # PyTorch accumulates float32 (and the half types) in double (Welford
+    # over dims, two passes over all) and rounds once: so do these, in
+    # float64, then back to the input's dtype
+    x = input.double() if input.dtype != torch.float64 else input
+    mean = x.mean(dims, keepdim=True) if dims else x
+    diff = x - mean
     total = (diff * diff).sum(dims, keepdim=keepdim) if dims else diff * diff
     var = total / builtins.max(0, n - correction)
-    return var, (mean if keepdim or not dims else _squeeze_dims(mean, dims))
+    mean = mean if keepdim or not dims else _squeeze_dims(mean, dims)
+    return (var.sqrt() if name.startswith("std") else var).to(input.dtype), mean.to(input.dtype)
 
 
 def var(input, dim=None, unbiased=None, keepdim=False, *, correction=None, out=None):
@@ -366,7 +371,7 @@ def var(input, dim=None, unbiased=None, keepdim=False, *, correction=None, out=N
 
 def std(input, dim=None, unbiased=None, keepdim=False, *, correction=None, out=None):
     dim, keepdim, correction = _var_args("std", dim, unbiased, keepdim, correction)
-    return _var(input, dim, keepdim, correction, "std")[0].sqrt()
+    return _var(input, dim, keepdim, correction, "std")[0]
 
 
 def var_mean(input, dim=None, unbiased=None, keepdim=False, *, correction=None):
@@ -376,8 +381,7 @@ def var_mean(input, dim=None, unbiased=None, keepdim=False, *, correction=None):
 
 def std_mean(input, dim=None, unbiased=None, keepdim=False, *, correction=None):
     dim, keepdim, correction = _var_args("std_mean", dim, unbiased, keepdim, correction)
-    v, m = _var(input, dim, keepdim, correction, "std_mean")
-    return v.sqrt(), m
+    return _var(input, dim, keepdim, correction, "std_mean")
 
 
 # -- products ------------------------------------------------------------------------------

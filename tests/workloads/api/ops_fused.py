@@ -1,7 +1,10 @@
 # lerp, addcmul and addcdiv bit for bit: PyTorch's CPU loops fuse their
 # multiply-adds (an FMA build), which two separate ops would not; a
 # checksum of the result's bits over 10,000 elements per case, float32 and
-# float64, on CPU then CUDA tensors; their nodes; in-place forms.
+# float64, on CPU then CUDA tensors; their nodes; in-place forms. Then
+# float32 var/std, which PyTorch accumulates in double and rounds once.
+# (var_mean's mean over a dim is Welford's and can differ in its last bit:
+# not printed bit for bit.)
 import torch
 
 from op_results import DEVICES
@@ -53,3 +56,9 @@ for dev in DEVICES:
     with torch.no_grad():
         w.addcmul_(w, w, value=2)
     print(w.tolist())
+
+for dev in DEVICES:
+    torch.manual_seed(0)
+    x = (torch.randn(64, 300) * 3 + 1).to(dev)
+    print(bits(x.var(1)), bits(x.std(0)), bits(x.var(1, unbiased=False)), bits(torch.std_mean(x, 0)[1]),
+          bits(x.var().reshape(1)), bits(x.std().reshape(1)), bits(x[:7].var(False).reshape(1)))
