@@ -672,12 +672,11 @@ def normalize(input, p=2.0, dim=1, eps=1e-12, out=None):
 
 
 def cosine_similarity(x1, x2, dim=1, eps=1e-8):
-    """ATen 1.13: x1 . x2 / sqrt(clamp_min(|x1|^2 * |x2|^2, eps^2))."""
-    w12 = (x1 * x2).sum(dim)
-    w1 = (x1 * x1).sum(dim)
-    w2 = (x2 * x2).sum(dim)
-    n12 = (w1 * w2).clamp_min(eps * eps).sqrt()
-    return w12 / n12
+    """ATen 1.13's composition (scipy's, for precision): each input over
+    its norm clamped at eps, then the sum of the products."""
+    n1 = x1.pow(2).sum(dim, keepdim=True).clamp_min(eps * eps).sqrt()
+    n2 = x2.pow(2).sum(dim, keepdim=True).clamp_min(eps * eps).sqrt()
+    return ((x1 / n1) * (x2 / n2)).sum(dim)
 
 
 def pairwise_distance(x1, x2, p=2.0, eps=1e-6, keepdim=False):

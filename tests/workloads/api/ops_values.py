@@ -57,6 +57,8 @@ for DEV in DEVICES:
     show("diag", torch.diag(v)); show("diag1", torch.diag(x, 1)); show("diag-1", torch.diag(v[:3], -1)); show("diagonal", b1.diagonal(0, 1, 2)); show("diag_embed", torch.diag_embed(x[:2, :3]))
     show("trace", x.trace()); show("trace_i", torch.arange(9).reshape(3, 3).trace())
     show("cos", torch.nn.functional.cosine_similarity(x, y)); show("normalize", torch.nn.functional.normalize(x, dim=0)); show("pd", torch.nn.functional.pairwise_distance(x, y))
+    show("cos_eps", torch.nn.functional.cosine_similarity(torch.tensor([[1e-9, 0.0], [0.0, 0.0]]).to(DEV),
+                                                          torch.tensor([[1.0, 0.0], [0.0, 0.0]]).to(DEV)))
     show("cdist", torch.cdist(x, y)); show("dist", torch.dist(x, y)); show("dist1", torch.dist(x, y, 1))
     s = torch.tensor([1, 3, 5, 7, 9]).to(DEV)
     show("ss", torch.searchsorted(s, torch.tensor([[3, 6, 9], [0, 10, 5]]).to(DEV))); show("ssr", torch.searchsorted(s, torch.tensor([3, 6, 9]).to(DEV), right=True))
