@@ -171,7 +171,29 @@ py_ternary (PyObject *module,
   return out ? ts_py_tensor_wrap (out) : ts_py_set_error (error);
 }
 
+/* _mv(self, vec) -> Tensor: checked by torch/_ops_more.py */
+static PyObject *
+py_mv (PyObject *module,
+       PyObject *args)
+{
+  PyObject *self, *vec;
+  GError *error = NULL;
+  TsTensor *out;
+
+  if (!PyArg_ParseTuple (args, "OO", &self, &vec))
+    return NULL;
+  if (!ts_py_is_tensor (self) || !ts_py_is_tensor (vec))
+    {
+      PyErr_SetString (PyExc_TypeError, "_mv(): expected Tensors");
+      return NULL;
+    }
+  ts_py_update_callsite ();
+  out = ts_ops_mv (ts_py_tensor_get (self), ts_py_tensor_get (vec), &error);
+  return out ? ts_py_tensor_wrap (out) : ts_py_set_error (error);
+}
+
 static PyMethodDef more_methods[] = {
+  { "_mv", py_mv, METH_VARARGS, NULL },
   { "_ternary", py_ternary, METH_VARARGS, NULL },
   { "_view_dtype", py_view_dtype, METH_VARARGS, NULL },
   { "_where", py_where, METH_VARARGS, NULL },

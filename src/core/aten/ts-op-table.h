@@ -51,6 +51,7 @@ typedef enum
   TS_OP_FAMILY_SCATTER,
   TS_OP_FAMILY_WHERE,
   TS_OP_FAMILY_TERNARY,      /* lerp, addcmul, addcdiv */
+  TS_OP_FAMILY_MV,
   TS_OP_N_FAMILIES
 } TsOpFamily;
 
@@ -71,6 +72,7 @@ typedef enum
   TS_OP_COST_SOFTMAX,
   TS_OP_COST_WHERE,
   TS_OP_COST_TERNARY,
+  TS_OP_COST_MV,
 } TsOpCost;
 
 /* The CUDA module's entry when it is not an op id (TS_CUDA_*, >= 0). */

@@ -270,3 +270,54 @@ ts_ops_ternary (TsOpId     id,
     }
   return out;
 }
+
+/* mv ------------------------------------------------------------------------- */
+
+gboolean
+ts_ops_mv_job (TsOpJob  *job,
+               GError  **error)
+{
+  TsView v[4];
+  TsOpJobArgs args;
+
+  /* slots: output, matrix, vector */
+  ts_op_job_unpack (job, v, &args);
+  return ts_cpu_mv (&v[0], &v[1], &v[2], error);
+}
+
+TsTensor *
+ts_ops_mv (TsTensor  *self,
+           TsTensor  *vec,
+           GError   **error)
+{
+  TsTensor *operands[2] = { self, vec };
+  TsDevice device;
+  TsTensor *out;
+
+  g_return_val_if_fail (self != NULL && vec != NULL, NULL);
+
+  if (!ts_ops_common_device (operands, 2, &device, error))
+    return NULL;
+  if (self->ndim != 2 || vec->ndim != 1 || self->shape[1] != vec->shape[0] || self->dtype != vec->dtype)
+    {
+      g_set_error_literal (error, TS_TENSOR_ERROR, TS_TENSOR_ERROR_RUNTIME,
+                           "mv: expected a matrix and a vector of its dtype and size");
+      return NULL;
+    }
+  out = ts_tensor_new_empty (device, self->dtype, 1, self->shape, FALSE, error);
+  if (out != NULL && ts_tensor_numel (out) > 0)
+    {
+      TsOpJob *job = ts_op_job_new (TS_OP_MV);
+
+      ts_op_job_set (job, 0, out);
+      ts_op_job_set (job, 1, self);
+      ts_op_job_set (job, 2, vec);
+      /* a gemv: no tensor cores, memory-bound on the matrix */
+      if (!ts_op_job_dispatch (job, device, ts_cost_matmul (1, self->shape[0], 1, self->shape[1], self->dtype),
+                               error))
+        g_clear_pointer (&out, ts_tensor_unref);
+    }
+  if (out != NULL)
+    ts_autograd_record_op (ts_op_get (TS_OP_MV), TS_OP_GRAD_TENSOR, operands, 2, out, NULL);
+  return out;
+}

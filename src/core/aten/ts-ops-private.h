@@ -96,6 +96,8 @@ gboolean  ts_ops_where_job    (TsOpJob              *job,
                                GError              **error);
 gboolean  ts_ops_ternary_job  (TsOpJob              *job,
                                GError              **error);
+gboolean  ts_ops_mv_job       (TsOpJob              *job,
+                               GError              **error);
 /* the device function of families without device kernels (the host
  * fallback runs them) */
 int       ts_ops_host_device  (TsOpJob              *job,

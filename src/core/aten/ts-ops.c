@@ -3307,6 +3307,7 @@ static const struct
   [TS_OP_FAMILY_SCATTER] = { ts_ops_scatter_job, ts_ops_host_device },
   [TS_OP_FAMILY_WHERE] = { ts_ops_where_job, ts_ops_host_device },
   [TS_OP_FAMILY_TERNARY] = { ts_ops_ternary_job, ts_ops_host_device },
+  [TS_OP_FAMILY_MV] = { ts_ops_mv_job, ts_ops_host_device },
 };
 
 static gboolean

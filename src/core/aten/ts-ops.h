@@ -202,6 +202,11 @@ TsTensor   *ts_ops_ternary         (TsOpId           id,
                                     gboolean         inplace,
                                     GError         **error);
 
+/* mv: a 2-D self times a 1-D vec of its dtype, BLAS gemv (PyTorch's sums). */
+TsTensor   *ts_ops_mv              (TsTensor        *self,
+                                    TsTensor        *vec,
+                                    GError         **error);
+
 /* Whether float32 matmuls may use TF32 tensor cores (PyTorch's
  * float32_matmul_precision "high"/"medium"); the precision a matmul of
  * @dtype launches with, which picks the GPU profile's flops rate. */

@@ -167,3 +167,42 @@ TS_BACKWARD_FN (ts_backward_addcdiv)
     }
   return TRUE;
 }
+
+/* A recorded unsqueeze (its node too, for create_graph). */
+static TsTensor *
+unsqueeze (TsTensor  *a,
+           int        dim,
+           GError   **error)
+{
+  TsViewArgs args = { .kind = TS_VIEW_UNSQUEEZE, .dim0 = dim };
+
+  return ts_autograd_view_op (a, &args, error);
+}
+
+/* mv: self: grad.ger (vec), as outer's reshape-and-multiply; vec:
+ * self.t ().mv (grad) */
+TS_BACKWARD_FN (ts_backward_mv)
+{
+  const TsOpGradAttrs *attrs = ts_grad_node_get_attrs (node);
+  g_autoptr(TsTensor) self = saved_slot (node, attrs->self_slot, error);
+  g_autoptr(TsTensor) vec = self ? saved_slot (node, attrs->other_slot, error) : NULL;
+
+  if (vec == NULL)
+    return FALSE;
+  if (ts_grad_node_needs_input_grad (node, 0))
+    {
+      g_autoptr(TsTensor) col = unsqueeze (GRAD_OUT, 1, error);
+      g_autoptr(TsTensor) row = col ? unsqueeze (vec, 0, error) : NULL;
+
+      if (row == NULL || (grad_inputs[0] = mul (col, row, error)) == NULL)
+        return FALSE;
+    }
+  if (ts_grad_node_needs_input_grad (node, 1))
+    {
+      g_autoptr(TsTensor) self_t = ts_autograd_t (self, error);
+
+      if (self_t == NULL || (grad_inputs[1] = ts_ops_mv (self_t, GRAD_OUT, error)) == NULL)
+        return FALSE;
+    }
+  return TRUE;
+}

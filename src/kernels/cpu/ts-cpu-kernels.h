@@ -179,6 +179,7 @@ typedef enum
 #define TS_OP_ELEMENTWISE_SCATTER(b, u)
 #define TS_OP_ELEMENTWISE_WHERE(b, u)
 #define TS_OP_ELEMENTWISE_TERNARY(b, u)
+#define TS_OP_ELEMENTWISE_MV(b, u)
 #define TS_OP_ENUM_ITEM(k)                    k,
 #define TS_OP_INIT(k, v)                      [k] = v,
 
@@ -600,6 +601,12 @@ gboolean ts_cpu_addcmul        (const TsView   *out,
                                 const TsView   *tensor2,
                                 double          value,
                                 gboolean        divide,
+                                GError        **error);
+
+/* mv: out (m) = mat (m x k) @ vec (k), PyTorch's gemv (ts-cpu-more.c). */
+gboolean ts_cpu_mv             (const TsView   *out,
+                                const TsView   *mat,
+                                const TsView   *vec,
                                 GError        **error);
 
 /* -- Cost model inputs ----------------------------------------------------- */

@@ -6,6 +6,7 @@
 
 #include "config.h"
 
+#include <cblas.h>
 #include <math.h>
 #include <string.h>
 
@@ -278,5 +279,120 @@ ts_cpu_addcmul (const TsView  *out,
       one (out->dtype, elem (out, dense, i), elem (self, dense, i), elem (tensor1, dense, i),
            elem (tensor2, dense, i), value);
   }
+  return TRUE;
+}
+
+/* -- mv ---------------------------------------------------------------------
+ *
+ * PyTorch's mv is BLAS gemv (its CPU result is bit for bit OpenBLAS's
+ * sgemv/dgemv over the row-major matrix), not gemm with one column, whose
+ * accumulation differs: float32/64 go to cblas_?gemv over a row-major (or
+ * packed) matrix. Other dtypes sum in order in their opmath (float for the
+ * half types, int64 for integers), as ATen's fallback gemv does. */
+
+/* @v contiguous in row-major order, or a packed copy in *scratch. */
+static gconstpointer
+dense_or_packed (const TsView *v,
+                 gpointer     *scratch)
+{
+  TsView packed;
+
+  *scratch = NULL;
+  if (ts_view_is_contiguous (v))
+    return (const char *) v->data + v->offset * (gint64) ts_dtype_size (v->dtype);
+  *scratch = g_malloc (ts_dtype_size (v->dtype) * (gsize) MAX (ts_view_numel (v), 1));
+  ts_view_init (&packed, v->dtype, *scratch, v->ndim, v->shape, NULL, 0);
+  ts_cpu_copy (&packed, v, NULL);
+  return *scratch;
+}
+
+gboolean
+ts_cpu_mv (const TsView  *out,
+           const TsView  *mat,
+           const TsView  *vec,
+           GError       **error)
+{
+  gint64 m = mat->shape[0], k = mat->shape[1];
+  g_autofree gpointer a_scratch = NULL;
+  g_autofree gpointer x_scratch = NULL;
+  gboolean col_major, row_major;
+  blasint lda, incx;
+  gconstpointer a, x;
+
+  if (mat->ndim != 2 || vec->ndim != 1 || out->ndim != 1 || vec->shape[0] != k || out->shape[0] != m ||
+      mat->dtype != vec->dtype || out->dtype != mat->dtype)
+    {
+      g_set_error_literal (error, TS_KERNEL_ERROR, TS_KERNEL_ERROR_SHAPE, "mv(): the operands do not match");
+      return FALSE;
+    }
+  /* ATen's addmv: a column-major matrix goes as it is (gemv 'n', lda its
+   * column stride), a row-major one too ('t', lda its row stride), any
+   * other as a contiguous copy */
+  col_major = mat->strides[0] == 1 && (k == 1 || mat->strides[1] >= MAX (m, 1));
+  row_major = !col_major && mat->strides[1] == 1 && (m == 1 || mat->strides[0] >= MAX (k, 1));
+  if (col_major || row_major)
+    {
+      a = (const char *) mat->data + mat->offset * (gint64) ts_dtype_size (mat->dtype);
+      lda = (blasint) (col_major ? (k == 1 ? MAX (m, 1) : mat->strides[1]) : (m == 1 ? MAX (k, 1) : mat->strides[0]));
+    }
+  else
+    {
+      a = dense_or_packed (mat, &a_scratch);
+      lda = (blasint) MAX (k, 1);
+    }
+  /* the vector with its stride, as ATen passes incx (OpenBLAS's sums
+   * depend on it); a zero stride (expanded) packed */
+  incx = vec->strides[0] > 0 ? (blasint) vec->strides[0] : 1;
+  x = vec->strides[0] > 0 ? (const char *) vec->data + vec->offset * (gint64) ts_dtype_size (vec->dtype)
+                          : dense_or_packed (vec, &x_scratch);
+  for (gint64 i = 0; i < m && k == 0; i++)
+    ts_dtype_store (out->dtype, ts_view_linear_ptr (out, i), 0.0);
+  if (k == 0)
+    return TRUE;
+  if (mat->dtype == TS_DTYPE_FLOAT32 || mat->dtype == TS_DTYPE_FLOAT64)
+    {
+      gsize elem = ts_dtype_size (out->dtype);
+      g_autofree gpointer y = g_malloc (elem * (gsize) MAX (m, 1));
+      TsView vy;
+
+      CBLAS_ORDER order = col_major ? CblasColMajor : CblasRowMajor;
+
+      if (mat->dtype == TS_DTYPE_FLOAT32)
+        cblas_sgemv (order, CblasNoTrans, (blasint) m, (blasint) k, 1.0f, a, lda, x, incx, 0.0f, y, 1);
+      else
+        cblas_dgemv (order, CblasNoTrans, (blasint) m, (blasint) k, 1.0, a, lda, x, incx, 0.0, y, 1);
+      ts_view_init (&vy, out->dtype, y, 1, &m, NULL, 0);
+      ts_cpu_copy (out, &vy, NULL);
+      return TRUE;
+    }
+  /* the loop reads rows and the vector packed */
+  g_clear_pointer (&a_scratch, g_free);
+  g_clear_pointer (&x_scratch, g_free);
+  a = dense_or_packed (mat, &a_scratch);
+  x = dense_or_packed (vec, &x_scratch);
+  for (gint64 i = 0; i < m; i++)
+    {
+      gsize elem = ts_dtype_size (mat->dtype);
+      const char *row = (const char *) a + i * k * (gint64) elem;
+
+      if (ts_dtype_is_floating (mat->dtype))
+        {
+          float sum = 0.0f;
+
+          for (gint64 j = 0; j < k; j++)
+            sum += (float) ts_dtype_load (mat->dtype, row + j * elem) *
+                   (float) ts_dtype_load (mat->dtype, (const char *) x + j * elem);
+          ts_dtype_store (out->dtype, ts_view_linear_ptr (out, i), sum);
+        }
+      else
+        {
+          guint64 sum = 0;
+
+          for (gint64 j = 0; j < k; j++)
+            sum += (guint64) ts_dtype_load_int (mat->dtype, row + j * elem) *
+                   (guint64) ts_dtype_load_int (mat->dtype, (const char *) x + j * elem);
+          ts_dtype_store_int (out->dtype, ts_view_linear_ptr (out, i), (gint64) sum);
+        }
+    }
   return TRUE;
 }

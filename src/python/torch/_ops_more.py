@@ -420,8 +420,13 @@ def mv(input, vec, *, out=None):
     if input.shape[1] != vec.shape[0]:
         raise RuntimeError("size mismatch, got %d, %dx%d,%d"
                            % (input.shape[0], input.shape[0], input.shape[1], vec.shape[0]))
-    # through 2-D operands: mm's formula then gives the gradients
-    return (input @ vec.unsqueeze(1)).squeeze(1)
+    if input.dtype != vec.dtype:
+        raise RuntimeError("expected scalar type %s but found %s"
+                           % (_SCALAR_NAMES[input.dtype._name], _SCALAR_NAMES[vec.dtype._name]))
+    if not input.is_cuda and input.dtype == torch.float16:
+        raise RuntimeError("\"addmv_impl_cpu\" not implemented for 'Half'")
+    # the MV row: BLAS gemv, PyTorch's sums (mm with one column differs)
+    return torch._C._mv(input, vec)
 
 
 def addmv(input, mat, vec, *, beta=1, alpha=1, out=None):

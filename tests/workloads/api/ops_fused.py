@@ -2,7 +2,10 @@
 # multiply-adds (an FMA build), which two separate ops would not; a
 # checksum of the result's bits over 10,000 elements per case, float32 and
 # float64, on CPU then CUDA tensors; their nodes; in-place forms. Then
-# float32 var/std, which PyTorch accumulates in double and rounds once.
+# float32 var/std, which PyTorch accumulates in double and rounds once,
+# and mv, which is BLAS gemv (row- or column-major as the matrix lies;
+# addmv's alpha and beta are applied outside it here, inside it in
+# PyTorch: its last bits can differ).
 # (var_mean's mean over a dim is Welford's and can differ in its last bit:
 # not printed bit for bit.)
 import torch
@@ -62,3 +65,10 @@ for dev in DEVICES:
     x = (torch.randn(64, 300) * 3 + 1).to(dev)
     print(bits(x.var(1)), bits(x.std(0)), bits(x.var(1, unbiased=False)), bits(torch.std_mean(x, 0)[1]),
           bits(x.var().reshape(1)), bits(x.std().reshape(1)), bits(x[:7].var(False).reshape(1)))
+    # below OpenBLAS's threading threshold (m * n < 9216): a threaded gemv
+    # splits its sums by the machine's core count
+    x = torch.randn(40, 100).to(dev)
+    y = torch.randn(100).to(dev)
+    print(bits(torch.mv(x.t(), x[:, 0])), bits(torch.mv(x.t().contiguous().t(), y)), bits(torch.mv(x[:, ::2], y[::2])),
+          bits(torch.mv(x.t()[:40], x[1, :40])), bits(torch.mv(x[:, :64], x[1, :64])),
+          bits(torch.mv(x.double(), y.double()).float()))
