@@ -7,12 +7,16 @@
  * tensors) five times under `tensorscope-cli run` (CUDA tensors: dispatch,
  * caching allocator, a simulated kernel launch, records) and five times
  * under /usr/bin/python3 with Debian's python3-torch on the CPU (PyTorch's
- * eager overhead), and prints the medians and their ratio. Without
+ * eager overhead), and prints the medians and their ratio. Then the same
+ * for benchmarks/bench_python_ops_mix.py, about 25 common small ops (16x16
+ * floats: elementwise, reductions, matmul, softmax, where, cat, sort,
+ * einsum, ...), each op's median and ratio on its own line. Without
  * python3-torch the comparison is skipped with a message.
  */
 
 #include <glib.h>
 #include <stdlib.h>
+#include <string.h>
 #include <sys/wait.h>
 
 #include "bench-util.h"
@@ -52,6 +56,107 @@ median_of (const char * const *argv,
   return TRUE;
 }
 
+#define MAX_OPS 64
+
+typedef struct
+{
+  char   *names[MAX_OPS];
+  double  samples[MAX_OPS][REPEATS];
+  guint   n_ops;
+} OpTimes;
+
+/* One run of the mix script: its "op NAME NS" lines into column @rep. */
+static gboolean
+mix_once (const char * const *argv,
+          OpTimes            *times,
+          guint               rep)
+{
+  g_autofree char *out = NULL;
+  g_auto(GStrv) lines = NULL;
+  int status = 0;
+  guint n = 0;
+
+  if (!g_spawn_sync (NULL, (char **) argv, NULL, G_SPAWN_STDERR_TO_DEV_NULL, NULL, NULL, &out, NULL, &status,
+                     NULL) ||
+      !WIFEXITED (status) || WEXITSTATUS (status) != 0)
+    return FALSE;
+  lines = g_strsplit (out, "\n", -1);
+  for (guint i = 0; lines[i] != NULL && n < MAX_OPS; i++)
+    {
+      g_auto(GStrv) f = g_strsplit (lines[i], " ", 3);
+
+      if (g_strv_length (f) != 3 || strcmp (f[0], "op") != 0)
+        continue;
+      if (rep == 0)
+        times->names[n] = g_strdup (f[1]);
+      else if (n >= times->n_ops || strcmp (times->names[n], f[1]) != 0)
+        return FALSE;
+      times->samples[n++][rep] = g_ascii_strtod (f[2], NULL);
+    }
+  times->n_ops = n;
+  return n > 0;
+}
+
+static gboolean
+mix_medians (const char * const *argv,
+             OpTimes            *times,
+             double             *medians)
+{
+  for (guint rep = 0; rep < REPEATS; rep++)
+    if (!mix_once (argv, times, rep))
+      return FALSE;
+  for (guint i = 0; i < times->n_ops; i++)
+    medians[i] = bench_median (times->samples[i], REPEATS);
+  return TRUE;
+}
+
+/* The mix: per-op medians under tensorscope and, with @with_torch, under
+ * python3-torch, and their ratios. */
+static int
+run_mix (gboolean with_torch)
+{
+  const char *script = TS_BENCH_SRCDIR "/bench_python_ops_mix.py";
+  const char *ours_argv[] = { TS_CLI_PATH, "run", "--gpus", "1", script, "cuda", NULL };
+  const char *torch_argv[] = { "/usr/bin/python3", script, "cpu", NULL };
+  OpTimes ours = { 0 }, theirs = { 0 };
+  double ours_med[MAX_OPS], theirs_med[MAX_OPS];
+  g_autofree double *ratios = NULL;
+  int rc = 0;
+
+  if (!mix_medians (ours_argv, &ours, ours_med))
+    {
+      g_printerr ("bench-python-ops: tensorscope-cli run of the op mix failed\n");
+      return 1;
+    }
+  if (with_torch && (!mix_medians (torch_argv, &theirs, theirs_med) || theirs.n_ops != ours.n_ops))
+    {
+      g_printerr ("bench-python-ops: python3-torch run of the op mix failed\n");
+      rc = 1;
+      with_torch = FALSE;
+    }
+  g_print ("op mix, 1000 calls each, 16x16 floats (median of %d, ns/call):\n", REPEATS);
+  g_print ("  %-18s %12s %12s %8s\n", "op", "tensorscope", "pytorch-cpu", "ratio");
+  ratios = g_new (double, MAX (ours.n_ops, 1));
+  for (guint i = 0; i < ours.n_ops; i++)
+    {
+      if (with_torch)
+        {
+          ratios[i] = ours_med[i] / theirs_med[i];
+          g_print ("  %-18s %12.0f %12.0f %8.2f\n", ours.names[i], ours_med[i], theirs_med[i], ratios[i]);
+        }
+      else
+        g_print ("  %-18s %12.0f\n", ours.names[i], ours_med[i]);
+    }
+  if (with_torch)
+    g_print ("  median ratio tensorscope / pytorch-cpu: %.2f\n", bench_median (ratios, ours.n_ops));
+  for (guint i = 0; i < ours.n_ops; i++)
+    {
+      g_free (ours.names[i]);
+      g_free (theirs.names[i]);
+    }
+  return rc;
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -77,7 +182,7 @@ main (int   argc,
     {
       g_print ("python3-torch is not installed: skipping the comparison "
                "(apt-get install python3-torch)\n");
-      return 0;
+      return run_mix (FALSE);
     }
   if (!median_of (torch_argv, &theirs))
     {
@@ -86,5 +191,5 @@ main (int   argc,
     }
   g_print ("same loop on cpu (Debian python3-torch, eager): %.0f ns/op (median of %d)\n", theirs, REPEATS);
   g_print ("ratio tensorscope / pytorch-cpu: %.2f\n", ours / theirs);
-  return 0;
+  return run_mix (TRUE);
 }

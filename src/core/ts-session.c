@@ -461,6 +461,7 @@ kernel_desc_init (TsKernelDesc         *desc,
   desc->flops = work->flops;
   desc->bytes = work->bytes;
   desc->duration = work->duration;
+  desc->precision = work->precision;
   desc->work = *w;
 }
 

@@ -112,6 +112,7 @@ typedef struct
   guint32            grid;        /* launch shape of a kernel; 0: from bytes */
   guint32            block;
   TsTime             duration;    /* > 0: runs this long, not the cost model's time */
+  TsPrecision        precision;   /* of a kernel's math: which flops rate applies */
   gboolean           is_copy;
   TsCopyKind         copy_kind;
   gboolean           pinned;

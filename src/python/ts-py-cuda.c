@@ -1134,6 +1134,7 @@ static gboolean (*const registers[]) (PyObject *module) = {
   ts_py_shape_register,
   ts_py_amp_register,
   ts_py_storage_register,
+  ts_py_more_register,
 };
 
 PyObject *

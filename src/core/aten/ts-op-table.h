@@ -50,6 +50,9 @@ typedef enum
   TS_OP_FAMILY_SCAN,
   TS_OP_FAMILY_SCATTER,
   TS_OP_FAMILY_AMP,          /* GradScaler's kernels (ts-ops-amp.c) */
+  TS_OP_FAMILY_WHERE,
+  TS_OP_FAMILY_TERNARY,      /* lerp, addcmul, addcdiv */
+  TS_OP_FAMILY_MV,
   TS_OP_N_FAMILIES
 } TsOpFamily;
 
@@ -68,6 +71,9 @@ typedef enum
   TS_OP_COST_RANDOM_NORMAL,
   TS_OP_COST_RANDOM_UNIFORM,
   TS_OP_COST_SOFTMAX,
+  TS_OP_COST_WHERE,
+  TS_OP_COST_TERNARY,
+  TS_OP_COST_MV,
 } TsOpCost;
 
 /* The CUDA module's entry when it is not an op id (TS_CUDA_*, >= 0). */

@@ -102,6 +102,13 @@ gboolean  ts_ops_scatter_job  (TsOpJob              *job,
 /* The AMP family (ts-ops-amp.c) */
 gboolean  ts_ops_amp_job      (TsOpJob              *job,
                                GError              **error);
+/* WHERE, TERNARY and MV (ts-ops-more.c) */
+gboolean  ts_ops_where_job    (TsOpJob              *job,
+                               GError              **error);
+gboolean  ts_ops_ternary_job  (TsOpJob              *job,
+                               GError              **error);
+gboolean  ts_ops_mv_job       (TsOpJob              *job,
+                               GError              **error);
 /* the device function of families without device kernels (the host
  * fallback runs them) */
 int       ts_ops_host_device  (TsOpJob              *job,

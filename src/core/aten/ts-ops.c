@@ -69,6 +69,7 @@ struct _Job
   guint      out_mask;   /* which t[] are written: bit 0 always */
   guint32    grid;       /* launch shape; 0: elementwise over t[0] */
   guint32    block;
+  TsPrecision precision; /* matmuls: FP16 or TF32 tensor-core math */
   guint8    *staging[4]; /* device jobs: outputs land here first */
   guint8    *real[4];
   gint64     span_min[4];
@@ -508,6 +509,7 @@ dispatch_job (Job           *job,
   work.stream = ts_session_current_stream (device.index);
   work.flops = (guint64) cost.flops;
   work.bytes = (guint64) cost.bytes;
+  work.precision = job->precision;
   /* PyTorch's vectorized elementwise kernels: 128 threads, 4 elements each */
   work.block = job->block ? job->block : 128;
   work.grid = job->grid ? job->grid
@@ -1815,6 +1817,7 @@ matmul_batched (TsTensor  *a,
   if (ts_tensor_numel (out) != 0)
     {
       job = job_new (ts_op_get (TS_OP_BMM));
+      job->precision = ts_ops_matmul_precision (a->dtype);
       job->block = 256;
       job->grid = (guint32) CLAMP (batch * ((m + 127) / 128) * ((n + 127) / 128), 1, G_MAXINT32);
       job_set (job, 0, out);
@@ -1930,6 +1933,7 @@ matmul_impl (TsTensor  *a,
     return NULL;
 
   job = job_new (ts_op_get (TS_OP_MM));
+  job->precision = ts_ops_matmul_precision (a->dtype);
   /* cuBLAS-like 128x128 output tiles, 256 threads each */
   job->block = 256;
   job->grid = (guint32) MAX (((shape[0] + 127) / 128) * ((shape[1] + 127) / 128), 1);
@@ -2891,6 +2895,10 @@ random_job (Job     *job,
   TsView out;
 
   tensor_view (job->t[0], &out);
+  if (job->desc->id == TS_OP_RANDOM_FROM_TO)
+    return ts_cpu_random_from_to_mt (&out, (gint64)job->p0, (guint64)job->p1, job->cpu_gen, error);
+  if (job->desc->id == TS_OP_RANDPERM)
+    return ts_cpu_randperm_mt (&out, job->cpu_gen, error);
   if (job->cpu_gen != NULL)
     {
       if (job->desc->id == TS_OP_NORMAL)
@@ -2976,6 +2984,37 @@ ts_ops_random_fill_ (TsTensor  *self,
                      GError   **error)
 {
   return random_fill (self, normal, p0, p1, cpu_generator_id, error);
+}
+
+/* random_(from, to) and randperm: CPU tensors only (their CUDA forms
+ * are composed in Python), so no Philox plan. p1 carries the range as a
+ * double: exact below 2^53. */
+gboolean
+ts_ops_random_int_ (TsTensor  *self,
+                    TsOpId     id,
+                    gint64     from,
+                    guint64    range,
+                    int        cpu_gen_id,
+                    GError   **error)
+{
+  TsView view;
+  Job *job;
+
+  g_return_val_if_fail (id == TS_OP_RANDOM_FROM_TO || id == TS_OP_RANDPERM, FALSE);
+
+  if (ts_tensor_get_device (self).type == TS_DEVICE_CUDA || cpu_generator (cpu_gen_id) == NULL)
+    {
+      g_set_error (error, TS_TENSOR_ERROR, TS_TENSOR_ERROR_RUNTIME,
+                   "%s: a CPU tensor and a CPU generator are expected", ts_op_get (id)->name);
+      return FALSE;
+    }
+  tensor_view (self, &view);
+  job = job_new (ts_op_get (id));
+  job->p0 = (double)from;
+  job->p1 = (double)range;
+  job->cpu_gen = cpu_generator (cpu_gen_id);
+  job_set (job, 0, self);
+  return dispatch (job, ts_tensor_get_device (self), ts_cost_random (&view, FALSE), error);
 }
 
 gboolean
@@ -3625,6 +3664,9 @@ static const struct
   [TS_OP_FAMILY_SCAN] = { ts_ops_scan_job, ts_ops_host_device },
   [TS_OP_FAMILY_SCATTER] = { ts_ops_scatter_job, ts_ops_host_device },
   [TS_OP_FAMILY_AMP] = { ts_ops_amp_job, ts_ops_host_device },
+  [TS_OP_FAMILY_WHERE] = { ts_ops_where_job, ts_ops_host_device },
+  [TS_OP_FAMILY_TERNARY] = { ts_ops_ternary_job, ts_ops_host_device },
+  [TS_OP_FAMILY_MV] = { ts_ops_mv_job, ts_ops_host_device },
 };
 
 /* Every op's kernel, on the CPU, on the simulated devices and on the host

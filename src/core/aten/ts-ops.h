@@ -15,6 +15,7 @@
 
 #include "ts-cpu-kernels.h"
 #include "ts-op-table.h"
+#include "ts-runtime.h"
 #include "ts-tensor.h"
 
 G_BEGIN_DECLS
@@ -192,6 +193,47 @@ gboolean   ts_ops_uniform_        (TsTensor        *self,
  * drawing a CPU tensor's numbers from CPU generator @cpu_generator_id
  * (-1 the default one, else from ts_rng_cpu_generator_new); CUDA tensors
  * ignore it and use their device's generator. */
+/* where(condition, self, other), broadcast: self where the bool condition
+ * holds, else other (self and other of one dtype: the caller promotes). */
+TsTensor   *ts_ops_where           (TsTensor        *condition,
+                                    TsTensor        *self,
+                                    TsTensor        *other,
+                                    GError         **error);
+
+/* lerp (self, end, weight or, with @weight NULL, @scalar), addcmul and
+ * addcdiv (self, tensor1, tensor2, value @scalar): broadcast, the tensors
+ * of one dtype (the caller promotes), PyTorch's CPU rounding. @inplace
+ * writes self (lerp_, addcmul_, addcdiv_), only where no gradient is
+ * recorded (grad mode off or no operand requiring grad). */
+TsTensor   *ts_ops_ternary         (TsOpId           id,
+                                    TsTensor        *self,
+                                    TsTensor        *a,
+                                    TsTensor        *b,
+                                    double           scalar,
+                                    gboolean         inplace,
+                                    GError         **error);
+
+/* mv: a 2-D self times a 1-D vec of its dtype, BLAS gemv (PyTorch's sums). */
+TsTensor   *ts_ops_mv              (TsTensor        *self,
+                                    TsTensor        *vec,
+                                    GError         **error);
+
+/* Whether float32 matmuls may use TF32 tensor cores (PyTorch's
+ * float32_matmul_precision "high"/"medium"); the precision a matmul of
+ * @dtype launches with, which picks the GPU profile's flops rate. */
+void        ts_ops_set_float32_matmul_tf32 (gboolean  allow);
+gboolean    ts_ops_get_float32_matmul_tf32 (void);
+TsPrecision ts_ops_matmul_precision        (TsDType   dtype);
+
+/* random_(from, from + range) (@id TS_OP_RANDOM_FROM_TO) or randperm
+ * (TS_OP_RANDPERM, a 1-d @self) on a CPU tensor, from CPU generator
+ * @cpu_generator_id, as PyTorch's CPU kernels draw them. */
+gboolean   ts_ops_random_int_     (TsTensor        *self,
+                                   TsOpId           id,
+                                   gint64           from,
+                                   guint64          range,
+                                   int              cpu_generator_id,
+                                   GError         **error);
 gboolean   ts_ops_random_fill_    (TsTensor        *self,
                                    gboolean         normal,
                                    double           p0,

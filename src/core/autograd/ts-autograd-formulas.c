@@ -83,7 +83,7 @@ ts_autograd_record_op (const TsOpDesc       *desc,
                        TsTensor             *out,
                        const TsOpGradAttrs  *attrs)
 {
-  TsTensor *in[2] = { NULL, NULL };
+  TsTensor *in[3] = { NULL, NULL, NULL };   /* lerp and addcmul have three */
   guint n = 0;
   TsTensor *self, *other;
   TsGradNode *node;

@@ -74,6 +74,11 @@ TsTensor *ts_autograd_original_self (const TsOpDesc       *desc,
 /* The op table's formulas (the BACKWARD column's ts_backward_<formula>). */
 #define TS_BACKWARD_DECLARE(formula) TS_BACKWARD_FN (ts_backward_##formula);
 TS_BACKWARD_DECLARE (add)
+TS_BACKWARD_DECLARE (where)
+TS_BACKWARD_DECLARE (lerp)
+TS_BACKWARD_DECLARE (addcmul)
+TS_BACKWARD_DECLARE (addcdiv)
+TS_BACKWARD_DECLARE (mv)
 TS_BACKWARD_DECLARE (sub)
 TS_BACKWARD_DECLARE (mul)
 TS_BACKWARD_DECLARE (div)

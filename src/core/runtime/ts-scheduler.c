@@ -492,7 +492,9 @@ ts_scheduler_kernel_duration (const TsGpuProfile *profile,
   /* A kernel on s of S SMs gets s/S of the device's bandwidth and flops.
    * Memory and arithmetic overlap, so the slower of the two sets the time. */
   fraction = (double) *sms / profile->sm_count;
-  flops_rate = desc->precision == TS_PRECISION_FP16 ? profile->fp16_flops : profile->fp32_flops;
+  flops_rate = desc->precision == TS_PRECISION_FP16 ? profile->fp16_flops
+             : desc->precision == TS_PRECISION_TF32 ? profile->tf32_flops
+             : profile->fp32_flops;
   work = MAX (ns_for ((double) desc->bytes, profile->mem_bandwidth * fraction),
               ns_for ((double) desc->flops, flops_rate * fraction));
 

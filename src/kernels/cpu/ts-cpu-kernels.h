@@ -178,6 +178,9 @@ typedef enum
 #define TS_OP_ELEMENTWISE_SCAN(b, u)
 #define TS_OP_ELEMENTWISE_SCATTER(b, u)
 #define TS_OP_ELEMENTWISE_AMP(b, u)
+#define TS_OP_ELEMENTWISE_WHERE(b, u)
+#define TS_OP_ELEMENTWISE_TERNARY(b, u)
+#define TS_OP_ELEMENTWISE_MV(b, u)
 #define TS_OP_ENUM_ITEM(k)                    k,
 #define TS_OP_INIT(k, v)                      [k] = v,
 
@@ -589,6 +592,51 @@ gboolean ts_cpu_normal_mt      (const TsView   *out,
 gboolean ts_cpu_bernoulli_mt   (const TsView   *out,
                                 double          p,
                                 TsCpuGenerator *gen,
+                                GError        **error);
+
+/* random_(from, to): one draw per element modulo to - from (@range), plus
+ * from; 32-bit draws for a range below 2^32, 64-bit ones otherwise. */
+gboolean ts_cpu_random_from_to_mt (const TsView   *out,
+                                   gint64          from,
+                                   guint64         range,
+                                   TsCpuGenerator *gen,
+                                   GError        **error);
+/* randperm: a Fisher-Yates shuffle of 0..n-1 over a 1-d @out. */
+gboolean ts_cpu_randperm_mt    (const TsView   *out,
+                                TsCpuGenerator *gen,
+                                GError        **error);
+
+/* where: out[i] = cond[i] ? self[i] : other[i], all four of one shape (the
+ * caller broadcasts), self, other and out of one dtype, cond bool. */
+gboolean ts_cpu_where          (const TsView   *out,
+                                const TsView   *cond,
+                                const TsView   *self,
+                                const TsView   *other,
+                                GError        **error);
+
+/* lerp (self, end, weight): weight a view of out's shape, or NULL for
+ * @scalar_weight; addcmul: self + value * tensor1 * tensor2 (@divide:
+ * addcdiv, self + value * tensor1 / tensor2, floating types). All operands
+ * of out's shape and dtype (the caller broadcasts and casts); PyTorch's
+ * CPU rounding, fused multiply-adds included (ts-cpu-more.c). */
+gboolean ts_cpu_lerp           (const TsView   *out,
+                                const TsView   *self,
+                                const TsView   *end,
+                                const TsView   *weight,
+                                double          scalar_weight,
+                                GError        **error);
+gboolean ts_cpu_addcmul        (const TsView   *out,
+                                const TsView   *self,
+                                const TsView   *tensor1,
+                                const TsView   *tensor2,
+                                double          value,
+                                gboolean        divide,
+                                GError        **error);
+
+/* mv: out (m) = mat (m x k) @ vec (k), PyTorch's gemv (ts-cpu-more.c). */
+gboolean ts_cpu_mv             (const TsView   *out,
+                                const TsView   *mat,
+                                const TsView   *vec,
                                 GError        **error);
 
 /* -- Cost model inputs ----------------------------------------------------- */

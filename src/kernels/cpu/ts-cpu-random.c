@@ -323,13 +323,36 @@ iter_order (const TsView *out,
 
 typedef double (*DrawFn) (TsCpuGenerator *gen,
                           gconstpointer   args);
+/* A draw that stores itself: integer results beyond 2^53 must not pass
+ * through a double. */
+typedef void (*StoreFn) (TsCpuGenerator *gen,
+                         gconstpointer   args,
+                         TsDType         dtype,
+                         void           *dst);
+
+typedef struct
+{
+  DrawFn        draw;
+  gconstpointer args;
+} Drawn;
+
+static void
+store_drawn (TsCpuGenerator *gen,
+             gconstpointer   args,
+             TsDType         dtype,
+             void           *dst)
+{
+  const Drawn *d = args;
+
+  ts_dtype_store (dtype, dst, d->draw (gen, d->args));
+}
 
 /* cpu_serial_kernel: one draw per element, in TensorIterator order. */
 static void
-serial_fill (const TsView   *out,
-             TsCpuGenerator *gen,
-             DrawFn          draw,
-             gconstpointer   args)
+serial_store (const TsView   *out,
+              TsCpuGenerator *gen,
+              StoreFn         store,
+              gconstpointer   args)
 {
   gint64 n = ts_view_numel (out);
   gsize elem = ts_dtype_size (out->dtype);
@@ -341,7 +364,7 @@ serial_fill (const TsView   *out,
   iter_order (out, perm);
   for (gint64 i = 0; i < n; i++)
     {
-      ts_dtype_store (out->dtype, base + pos * (gint64)elem, draw (gen, args));
+      store (gen, args, out->dtype, base + pos * (gint64)elem);
       /* step the odometer, perm[0] fastest */
       for (guint k = 0; k < out->ndim; k++)
         {
@@ -354,6 +377,17 @@ serial_fill (const TsView   *out,
           idx[d] = 0;
         }
     }
+}
+
+static void
+serial_fill (const TsView   *out,
+             TsCpuGenerator *gen,
+             DrawFn          draw,
+             gconstpointer   args)
+{
+  Drawn d = { draw, args };
+
+  serial_store (out, gen, store_drawn, &d);
 }
 
 /* static_cast<Half/BFloat16> of a float: the float is rounded once more. */
@@ -782,5 +816,84 @@ ts_cpu_bernoulli_mt (const TsView   *out,
       return FALSE;
     }
   serial_fill (out, gen, draw_bernoulli, &p);
+  return TRUE;
+}
+
+/* random_(from, to): random_from_to_kernel. A range that fits 32 bits
+ * takes one 32-bit draw per element, a wider one a 64-bit draw; either is
+ * reduced modulo the range (uniform_int_from_to), serially. */
+typedef struct
+{
+  gint64  base;
+  guint64 range;
+} FromToArgs;
+
+static void
+store_from_to (TsCpuGenerator *gen,
+               gconstpointer   data,
+               TsDType         dtype,
+               void           *dst)
+{
+  const FromToArgs *a = data;
+  guint64 v = a->range >= (G_GUINT64_CONSTANT (1) << 32) ? ts_cpu_generator_random64 (gen)
+                                                         : ts_cpu_generator_random (gen);
+  gint64 r = (gint64)(v % a->range + (guint64)a->base);
+
+  if (ts_dtype_is_floating (dtype))
+    ts_dtype_store (dtype, dst, (double) r);
+  else
+    ts_dtype_store_int (dtype, dst, r);
+}
+
+gboolean
+ts_cpu_random_from_to_mt (const TsView   *out,
+                          gint64          from,
+                          guint64         range,
+                          TsCpuGenerator *gen,
+                          GError        **error)
+{
+  FromToArgs args = { from, range };
+
+  g_return_val_if_fail (out != NULL && gen != NULL, FALSE);
+
+  if (range == 0)
+    {
+      g_set_error (error, TS_KERNEL_ERROR, TS_KERNEL_ERROR_ARGUMENT,
+                   "random_ expects 'from' to be less than 'to', but got from=%" G_GINT64_FORMAT
+                   " >= to=%" G_GINT64_FORMAT, from, from);
+      return FALSE;
+    }
+  serial_store (out, gen, store_from_to, &args);
+  return TRUE;
+}
+
+/* randperm_cpu (PyTorch 1.13): the identity, then a Fisher-Yates shuffle
+ * whose i-th swap partner is i + random() % (n - i). Written here because
+ * the draws must be this generator's, one per step, in this order. */
+gboolean
+ts_cpu_randperm_mt (const TsView   *out,
+                    TsCpuGenerator *gen,
+                    GError        **error)
+{
+  gint64 n = ts_view_numel (out);
+  gsize elem = ts_dtype_size (out->dtype);
+  char *base = (char *)out->data + out->offset * (gint64)elem;
+  gint64 stride = out->ndim ? out->strides[0] : 1;
+  g_autofree double *r = g_new (double, MAX (n, 1));
+
+  g_return_val_if_fail (out != NULL && gen != NULL && out->ndim <= 1, FALSE);
+
+  for (gint64 i = 0; i < n; i++)
+    r[i] = (double)i;
+  for (gint64 i = 0; i < n - 1; i++)
+    {
+      gint64 z = (gint64)(ts_cpu_generator_random (gen) % (guint64)(n - i));
+      double sav = r[i];
+
+      r[i] = r[z + i];
+      r[z + i] = sav;
+    }
+  for (gint64 i = 0; i < n; i++)
+    ts_dtype_store (out->dtype, base + i * stride * (gint64)elem, r[i]);
   return TRUE;
 }

@@ -459,13 +459,10 @@ class Tensor(_C.TensorBase, metaclass=_TensorType):
     def zero_(self):
         return self.fill_(0)
 
-    def random_(self, *args, **kwargs):
-        raise NotImplementedError("random_ is not supported by Tensorscope yet")
-
     # views
     def view(self, *shape):
         if len(shape) == 1 and isinstance(shape[0], dtype):
-            raise NotImplementedError("view(dtype) is not supported by Tensorscope yet")
+            return _ops_more.view_dtype(self, shape[0])
         return self._view(_shape_arg(shape))
 
     def reshape(self, *shape):
@@ -787,18 +784,6 @@ def randn(*size, dtype=None, device=None, requires_grad=False, generator=None, p
     _no_out("randn", out)
     return _finish(empty(*size, dtype=dtype, device=device, pin_memory=pin_memory)
                    .normal_(0, 1, generator=generator), requires_grad)
-
-
-def rand_like(t, dtype=None, device=None):
-    return empty_like(t, dtype=dtype, device=device).uniform_(0, 1)
-
-
-def randn_like(t, dtype=None, device=None):
-    return empty_like(t, dtype=dtype, device=device).normal_(0, 1)
-
-
-def normal(mean, std, size=None, dtype=None, device=None, generator=None):
-    return empty(size, dtype=dtype, device=device).normal_(mean, std, generator=generator)
 
 
 def arange(start, end=None, step=1, dtype=None, device=None, requires_grad=False, out=None):
@@ -1272,7 +1257,8 @@ def is_deterministic_algorithms_warn_only_enabled():
 
 def set_float32_matmul_precision(precision):
     """Whether float32 matmuls may use TF32: not with "highest", with "high"
-    and "medium" (backends.cuda.matmul.allow_tf32 is this setting)."""
+    and "medium" (backends.cuda.matmul.allow_tf32 is this setting); the
+    simulator times them at the GPU's TF32 rate then."""
     if not isinstance(precision, str):
         raise RuntimeError("set_float32_matmul_precision expects a str, but got " + type(precision).__name__)
     if precision not in ("highest", "high", "medium"):
@@ -1280,7 +1266,7 @@ def set_float32_matmul_precision(precision):
         warnings.warn(precision + " is not one of 'highest', 'high', or 'medium'; the current"
                       "setFloat32MatmulPrecision call has no effect.")
         return
-    backends.cuda._float32_matmul_precision = precision
+    backends.cuda._set_float32_matmul_precision(precision)
 
 
 def get_float32_matmul_precision():
@@ -1395,6 +1381,8 @@ autocast_decrement_nesting = _C._autocast_decrement_nesting
 # GradScaler's kernels, ops of the op table (ts-ops-amp.c)
 _amp_foreach_non_finite_check_and_unscale_ = _C._amp_foreach_non_finite_check_and_unscale_
 _amp_update_scale_ = _C._amp_update_scale_
+from . import _ops_more  # noqa: E402
+_ops_more._install()
 
 for _dt, _name in _LEGACY_NAMES.items():
     setattr(cuda, _name, _legacy_class(_dt, True))
@@ -1412,7 +1400,7 @@ from .autograd import profiler as _autograd_profiler  # noqa: E402,F401
 # What PyTorch has and Tensorscope does not model yet says so by name.
 __getattr__ = _unmodeled.module_getattr(__name__)
 for _name in ("distributed", "fx", "onnx",
-              "linalg", "fft", "special", "distributions", "sparse", "func", "hub",
+              "fft", "special", "distributions", "sparse", "func", "hub",
               "testing", "quantization", "ao", "export",
               "multiprocessing", "library", "masked", "nested", "futures", "mps", "overrides"):
     _unmodeled.skeleton("torch." + _name)

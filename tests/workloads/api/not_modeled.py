@@ -26,7 +26,7 @@ check(lambda: torch.backends.cudnn.benchmark_limit)
 check(lambda: torch.ones(2, 2).svd())
 check(lambda: torch.Tensor.stft)
 check(lambda: torch.autograd.forward_ad.dual_level)
-check(lambda: torch.linalg.norm)
+check(lambda: torch.linalg.svd)
 print(hasattr(torch, "stft"), hasattr(torch.ones(1), "svd"), hasattr(torch, "ones"),
       hasattr(torch.ones(1), "is_inference"))
 print(getattr(torch, "vmap", "default"))

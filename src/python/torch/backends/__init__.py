@@ -1,9 +1,10 @@
 """torch.backends: the flags that choose how kernels compute.
 
-They are real, settable state with PyTorch's defaults; the kernels do not
-read them yet. Whoever makes the matmul kernels honor TF32 and reduced
-precision reductions must read torch.backends.cuda.matmul's flags (the
-float32 matmul precision below) and torch.backends.cudnn's.
+They are real, settable state with PyTorch's defaults. The simulator's
+matmul cost reads the float32 matmul precision (torch.backends.cuda.matmul
+.allow_tf32: the TF32 rate); the values do not change with it, and the
+reduced precision reductions and torch.backends.cudnn's flags are state
+only.
 """
 
 from torch import _unmodeled

@@ -1,6 +1,8 @@
-"""torch.backends.cuda: cuBLAS's matmul flags (state only: see
-torch.backends). allow_tf32 is the float32 matmul precision seen as a bool,
-as in PyTorch: True is "high", False "highest"."""
+"""torch.backends.cuda: cuBLAS's matmul flags. allow_tf32 is the float32
+matmul precision seen as a bool, as in PyTorch: True is "high", False
+"highest"; the simulator times float32 matmuls at the GPU's TF32 rate
+when it is not "highest" (docs/simulation-model.md). The reduced
+precision reduction flags are state only."""
 
 import torch
 from torch import _unmodeled
@@ -9,6 +11,14 @@ __getattr__ = _unmodeled.module_getattr(__name__)
 
 # torch.get_float32_matmul_precision(); PyTorch's default
 _float32_matmul_precision = "highest"
+
+
+def _set_float32_matmul_precision(precision):
+    """The one place the precision changes: the core's matmul cost reads
+    it (TF32 tensor-core rate unless "highest")."""
+    global _float32_matmul_precision
+    _float32_matmul_precision = precision
+    torch._C._set_float32_matmul_tf32(precision != "highest")
 
 
 def _check(setter, value):
@@ -32,9 +42,8 @@ class cuBLASModule:
         raise AssertionError("Unknown attribute " + name)
 
     def __setattr__(self, name, value):
-        global _float32_matmul_precision
         if name == "allow_tf32":
-            _float32_matmul_precision = "high" if _check("set_allow_tf32_cublas", value) else "highest"
+            _set_float32_matmul_precision("high" if _check("set_allow_tf32_cublas", value) else "highest")
         elif name in self._setters:
             self._reduced[name] = _check(self._setters[name], value)
         else:

@@ -8,6 +8,8 @@ PyTorch gives; only the loading is not parallel."""
 
 import sys
 
+import torch
+
 from .dataset import IterableDataset
 from .sampler import BatchSampler, RandomSampler, Sampler, SequentialSampler
 from ._utils.collate import default_collate, default_convert
@@ -113,6 +115,10 @@ class DataLoader:
             yield self.collate_fn(self.dataset[i])
 
     def __iter__(self):
+        # PyTorch's iterator draws its workers' base seed first, from the
+        # loader's generator (or the global one), even with no workers: the
+        # shuffle order after it depends on that draw.
+        torch.empty((), dtype=torch.int64).random_(generator=self.generator)
         if self.num_workers > 0:
             _warn_workers(self.num_workers)
             if self.worker_init_fn is not None:

@@ -1,0 +1,208 @@
+/* ts-autograd-formulas-more.c: the formulas of the ops of issue #14
+ *
+ * Copyright 2026 The Tensorscope authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * As ts-autograd-formulas.c: PyTorch's derivatives.yaml, written with the
+ * differentiable ops so that create_graph records them too.
+ */
+
+#include "config.h"
+
+#include "ts-autograd-formulas.h"
+#include "ts-ops.h"
+
+#define GRAD_OUT (grad_outputs[0])
+
+/* A 0-dim zero of @like's dtype and device: where's other branch. */
+static TsTensor *
+zero_like (TsTensor  *like,
+           GError   **error)
+{
+  TsScalar zero = { TS_DTYPE_FLOAT64, 0, 0 };
+  g_autoptr(TsTensor) z = ts_tensor_new_empty (ts_tensor_get_device (like), like->dtype, 0, NULL, FALSE, error);
+
+  if (z == NULL || !ts_ops_fill (z, &zero, error))
+    return NULL;
+  return g_steal_pointer (&z);
+}
+
+/* where: self: where (condition, grad, 0); other: where (condition, 0,
+ * grad). The engine sums each down to its input's shape. */
+TS_BACKWARD_FN (ts_backward_where)
+{
+  const TsOpGradAttrs *attrs = ts_grad_node_get_attrs (node);
+  g_autoptr(TsTensor) condition = NULL;
+  g_autoptr(TsTensor) zero = NULL;
+
+  if (attrs->extra_slot < 0 ||
+      (condition = ts_grad_node_unpack_saved (node, (guint) attrs->extra_slot, error)) == NULL ||
+      (zero = zero_like (grad_outputs[0], error)) == NULL)
+    return FALSE;
+  for (guint i = 0; i < 2 && i < n_inputs; i++)
+    if (ts_grad_node_needs_input_grad (node, i))
+      {
+        grad_inputs[i] = i == 0 ? ts_ops_where (condition, grad_outputs[0], zero, error)
+                                : ts_ops_where (condition, zero, grad_outputs[0], error);
+        if (grad_inputs[i] == NULL)
+          return FALSE;
+      }
+  return TRUE;
+}
+
+static TsTensor *
+mul_scalar (TsTensor  *a,
+            double     value,
+            GError   **error)
+{
+  TsScalar s = { TS_DTYPE_FLOAT64, value, (gint64) value };
+
+  return ts_ops_binary (TS_BINARY_MUL, a, NULL, &s, FALSE, NULL, error);
+}
+
+static TsTensor *
+mul (TsTensor  *a,
+     TsTensor  *b,
+     GError   **error)
+{
+  return ts_ops_binary (TS_BINARY_MUL, a, b, NULL, FALSE, NULL, error);
+}
+
+static TsTensor *
+saved_slot (TsGradNode  *node,
+            int          slot,
+            GError     **error)
+{
+  if (slot < 0)
+    {
+      g_set_error (error, TS_TENSOR_ERROR, TS_TENSOR_ERROR_RUNTIME,
+                   "%s: a tensor its formula needs was not saved", ts_grad_node_get_name (node));
+      return NULL;
+    }
+  return ts_grad_node_unpack_saved (node, (guint) slot, error);
+}
+
+/* lerp: self: grad * (1 - weight); end: grad * weight; weight (a tensor):
+ * grad * (end - self) */
+TS_BACKWARD_FN (ts_backward_lerp)
+{
+  const TsOpGradAttrs *attrs = ts_grad_node_get_attrs (node);
+  TsScalar one = { TS_DTYPE_FLOAT64, 1, 1 };
+  g_autoptr(TsTensor) weight = NULL;
+  g_autoptr(TsTensor) one_minus = NULL;
+
+  if (!attrs->has_scalar &&
+      ((weight = saved_slot (node, attrs->extra_slot, error)) == NULL ||
+       (one_minus = ts_ops_binary (TS_BINARY_SUB, weight, NULL, &one, TRUE, NULL, error)) == NULL))
+    return FALSE;
+  if (ts_grad_node_needs_input_grad (node, 0) &&
+      (grad_inputs[0] = weight ? mul (GRAD_OUT, one_minus, error)
+                               : mul_scalar (GRAD_OUT, 1.0 - attrs->scalar, error)) == NULL)
+    return FALSE;
+  if (ts_grad_node_needs_input_grad (node, 1) &&
+      (grad_inputs[1] = weight ? mul (GRAD_OUT, weight, error) : mul_scalar (GRAD_OUT, attrs->scalar, error)) == NULL)
+    return FALSE;
+  if (weight != NULL && n_inputs > 2 && ts_grad_node_needs_input_grad (node, 2))
+    {
+      g_autoptr(TsTensor) self = saved_slot (node, attrs->self_slot, error);
+      g_autoptr(TsTensor) end = self ? saved_slot (node, attrs->other_slot, error) : NULL;
+      g_autoptr(TsTensor) diff = end ? ts_ops_binary (TS_BINARY_SUB, end, self, NULL, FALSE, NULL, error) : NULL;
+
+      if (diff == NULL || (grad_inputs[2] = mul (GRAD_OUT, diff, error)) == NULL)
+        return FALSE;
+    }
+  return TRUE;
+}
+
+/* addcmul: self: grad; tensor1: grad * (tensor2 * value); tensor2:
+ * grad * (tensor1 * value) */
+TS_BACKWARD_FN (ts_backward_addcmul)
+{
+  const TsOpGradAttrs *attrs = ts_grad_node_get_attrs (node);
+
+  if (ts_grad_node_needs_input_grad (node, 0))
+    grad_inputs[0] = ts_tensor_ref (GRAD_OUT);
+  for (guint i = 1; i < 3 && i < n_inputs; i++)
+    if (ts_grad_node_needs_input_grad (node, i))
+      {
+        g_autoptr(TsTensor) other = saved_slot (node, i == 1 ? attrs->extra_slot : attrs->other_slot, error);
+        g_autoptr(TsTensor) scaled = other ? mul_scalar (other, attrs->scalar, error) : NULL;
+
+        if (scaled == NULL || (grad_inputs[i] = mul (GRAD_OUT, scaled, error)) == NULL)
+          return FALSE;
+      }
+  return TRUE;
+}
+
+/* addcdiv: self: grad; tensor1: grad * (value / tensor2); tensor2:
+ * -grad * value * tensor1 / (tensor2 * tensor2) */
+TS_BACKWARD_FN (ts_backward_addcdiv)
+{
+  const TsOpGradAttrs *attrs = ts_grad_node_get_attrs (node);
+  TsScalar value = { TS_DTYPE_FLOAT64, attrs->scalar, (gint64) attrs->scalar };
+  g_autoptr(TsTensor) t1 = NULL;
+  g_autoptr(TsTensor) t2 = NULL;
+  g_autoptr(TsTensor) v_over_t2 = NULL;
+
+  if (ts_grad_node_needs_input_grad (node, 0))
+    grad_inputs[0] = ts_tensor_ref (GRAD_OUT);
+  if ((t2 = saved_slot (node, attrs->extra_slot, error)) == NULL ||
+      (v_over_t2 = ts_ops_binary (TS_BINARY_DIV, t2, NULL, &value, TRUE, NULL, error)) == NULL)
+    return FALSE;
+  if (ts_grad_node_needs_input_grad (node, 1) && (grad_inputs[1] = mul (GRAD_OUT, v_over_t2, error)) == NULL)
+    return FALSE;
+  if (n_inputs > 2 && ts_grad_node_needs_input_grad (node, 2))
+    {
+      g_autoptr(TsTensor) q = NULL;
+      g_autoptr(TsTensor) g = NULL;
+      g_autoptr(TsTensor) neg = NULL;
+
+      /* -grad * (value * tensor1 / tensor2) / tensor2 */
+      if ((t1 = saved_slot (node, attrs->other_slot, error)) == NULL ||
+          (q = mul (t1, v_over_t2, error)) == NULL ||
+          (g = mul (GRAD_OUT, q, error)) == NULL ||
+          (neg = ts_ops_unary (TS_UNARY_NEG, g, error)) == NULL ||
+          (grad_inputs[2] = ts_ops_binary (TS_BINARY_DIV, neg, t2, NULL, FALSE, NULL, error)) == NULL)
+        return FALSE;
+    }
+  return TRUE;
+}
+
+/* A recorded unsqueeze (its node too, for create_graph). */
+static TsTensor *
+unsqueeze (TsTensor  *a,
+           int        dim,
+           GError   **error)
+{
+  TsViewArgs args = { .kind = TS_VIEW_UNSQUEEZE, .dim0 = dim };
+
+  return ts_autograd_view_op (a, &args, error);
+}
+
+/* mv: self: grad.ger (vec), as outer's reshape-and-multiply; vec:
+ * self.t ().mv (grad) */
+TS_BACKWARD_FN (ts_backward_mv)
+{
+  const TsOpGradAttrs *attrs = ts_grad_node_get_attrs (node);
+  g_autoptr(TsTensor) self = saved_slot (node, attrs->self_slot, error);
+  g_autoptr(TsTensor) vec = self ? saved_slot (node, attrs->other_slot, error) : NULL;
+
+  if (vec == NULL)
+    return FALSE;
+  if (ts_grad_node_needs_input_grad (node, 0))
+    {
+      g_autoptr(TsTensor) col = unsqueeze (GRAD_OUT, 1, error);
+      g_autoptr(TsTensor) row = col ? unsqueeze (vec, 0, error) : NULL;
+
+      if (row == NULL || (grad_inputs[0] = mul (col, row, error)) == NULL)
+        return FALSE;
+    }
+  if (ts_grad_node_needs_input_grad (node, 1))
+    {
+      g_autoptr(TsTensor) self_t = ts_autograd_t (self, error);
+
+      if (self_t == NULL || (grad_inputs[1] = ts_ops_mv (self_t, GRAD_OUT, error)) == NULL)
+        return FALSE;
+    }
+  return TRUE;
+}
