@@ -49,6 +49,7 @@ typedef enum
   TS_OP_FAMILY_SORT,
   TS_OP_FAMILY_SCAN,
   TS_OP_FAMILY_SCATTER,
+  TS_OP_FAMILY_CONV,         /* convolution and its backward (ts-ops-conv.c) */
   TS_OP_N_FAMILIES
 } TsOpFamily;
 
@@ -67,6 +68,7 @@ typedef enum
   TS_OP_COST_RANDOM_NORMAL,
   TS_OP_COST_RANDOM_UNIFORM,
   TS_OP_COST_SOFTMAX,
+  TS_OP_COST_CONV,
 } TsOpCost;
 
 /* The CUDA module's entry when it is not an op id (TS_CUDA_*, >= 0). */

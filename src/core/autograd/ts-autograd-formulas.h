@@ -104,6 +104,18 @@ TS_BACKWARD_DECLARE (cumsum)
 TS_BACKWARD_DECLARE (clamp_min)
 TS_BACKWARD_DECLARE (clamp_max)
 TS_BACKWARD_DECLARE (masked_fill)
+/* ts-autograd-formulas-conv.c */
+TS_BACKWARD_DECLARE (convolution)
+
+/* After aten::convolution computed out: records ConvolutionBackward0
+ * (inputs input, weight, bias; bias may be NULL), saving input and weight
+ * as PyTorch does. */
+struct _TsConvParams;
+void      ts_autograd_record_convolution (TsTensor                   *input,
+                                          TsTensor                   *weight,
+                                          TsTensor                   *bias,
+                                          const struct _TsConvParams *params,
+                                          TsTensor                   *out);
 
 TsTensor *ts_autograd_add        (TsTensor *a, TsTensor *b, GError **error);
 TsTensor *ts_autograd_sub        (TsTensor *a, TsTensor *b, GError **error);

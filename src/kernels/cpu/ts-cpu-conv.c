@@ -1,0 +1,555 @@
+/* ts-cpu-conv.c: convolutions as im2col + OpenBLAS gemm
+ *
+ * Copyright 2026 The Tensorscope authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * Every convolution here is one of three products over an "image" side
+ * (the tensor with the kernel's receptive fields: the input of a
+ * convolution, the output of a transposed one) and a "columns" side (one
+ * column per kernel position, L of them), group by group:
+ *
+ *   gather   cols side = W_g   @ im2col (image side)      (forward; the
+ *                                                          transposed one's
+ *                                                          input gradient)
+ *   scatter  image side = col2im (W_g^T @ cols side)       (the transposed
+ *                                                          forward; the
+ *                                                          input gradient)
+ *   weight   grad W_g = sum_n cols side @ im2col (image side)^T
+ *
+ * W_g is the group's rows of the weight seen as (weight.size (0), c * K)
+ * with c = weight.size (1) the image side's channels per group and K the
+ * kernel's positions, in both layouts. im2col and col2im are ours (a few
+ * loops); the products are cblas_sgemm / cblas_dgemm, as PyTorch's slow
+ * (non-mkldnn) CPU path does. 1-d and 2-d convolutions are 3-d ones with
+ * leading spatial dims of size 1. float16/bfloat16 compute in float32 and
+ * round once into the output, as the matmul kernels do.
+ */
+
+#include "config.h"
+
+#include <cblas.h>
+#include <string.h>
+
+#include "ts-cpu-conv.h"
+#include "ts-cpu-convert.h"
+
+/* The arithmetic's shapes, spatial dims padded to 3 with leading 1s */
+typedef struct
+{
+  gint64   c;                /* image side's channels per group */
+  gint64   img[3], col[3];   /* spatial sizes */
+  gint64   k[3], s[3], p[3], d[3];
+  gint64   K, L, img_n;      /* kernel positions, columns, image positions */
+  gint64   n, groups, m;     /* batch, groups, cols side's channels per group */
+  gboolean dbl;              /* float64: dgemm; else float32 */
+  gsize    es;               /* the compute element's size */
+} Geo;
+
+gint64
+ts_conv_output_size (const TsConvParams *p,
+                     guint               d,
+                     gint64              in_size,
+                     gint64              k)
+{
+  if (p->transposed)
+    return (in_size - 1) * p->stride[d] - 2 * p->padding[d] + p->dilation[d] * (k - 1) +
+           p->output_padding[d] + 1;
+  return (in_size + 2 * p->padding[d] - p->dilation[d] * (k - 1) - 1) / p->stride[d] + 1;
+}
+
+/* @image and @cols: the image side's and columns side's views (N, C, *sp) */
+static void
+geo_init (Geo                *g,
+          const TsConvParams *p,
+          const TsView       *image,
+          const TsView       *cols,
+          const TsView       *weight,
+          gint64              groups)
+{
+  guint lead = 3 - p->n_spatial;
+
+  memset (g, 0, sizeof *g);
+  for (guint i = 0; i < 3; i++)
+    {
+      gboolean real = i >= lead;
+      guint d = i - lead;
+
+      g->img[i] = real ? image->shape[2 + d] : 1;
+      g->col[i] = real ? cols->shape[2 + d] : 1;
+      g->k[i] = real ? weight->shape[2 + d] : 1;
+      g->s[i] = real ? p->stride[d] : 1;
+      g->p[i] = real ? p->padding[d] : 0;
+      g->d[i] = real ? p->dilation[d] : 1;
+    }
+  g->c = weight->shape[1];
+  g->K = g->k[0] * g->k[1] * g->k[2];
+  g->L = g->col[0] * g->col[1] * g->col[2];
+  g->img_n = g->img[0] * g->img[1] * g->img[2];
+  g->n = image->shape[0];
+  g->groups = groups;
+  g->m = weight->shape[0] / groups;
+  g->dbl = weight->dtype == TS_DTYPE_FLOAT64;
+  g->es = g->dbl ? sizeof (double) : sizeof (float);
+}
+
+/* im2col of a 1x1 kernel without stride or padding is the image itself */
+static gboolean
+geo_is_identity (const Geo *g)
+{
+  for (guint i = 0; i < 3; i++)
+    if (g->k[i] != 1 || g->s[i] != 1 || g->p[i] != 0 || g->col[i] != g->img[i])
+      return FALSE;
+  return TRUE;
+}
+
+/* im2col (@fold FALSE: col = the image's element or 0) and col2im (@fold:
+ * the image's element += col) of one group's c channels. */
+#define DEFINE_IM2COL(NAME, T)                                                        \
+static void                                                                          \
+NAME (const Geo *g, T *img, T *col, gboolean fold)                                   \
+{                                                                                    \
+  for (gint64 c = 0; c < g->c; c++)                                                  \
+    for (gint64 kd = 0; kd < g->k[0]; kd++)                                          \
+      for (gint64 kh = 0; kh < g->k[1]; kh++)                                        \
+        for (gint64 kw = 0; kw < g->k[2]; kw++)                                      \
+          {                                                                          \
+            T *row = col + (((c * g->k[0] + kd) * g->k[1] + kh) * g->k[2] + kw) * g->L; \
+            T *plane = img + c * g->img_n;                                           \
+                                                                                     \
+            for (gint64 od = 0; od < g->col[0]; od++)                                \
+              {                                                                      \
+                gint64 id = od * g->s[0] - g->p[0] + kd * g->d[0];                   \
+                                                                                     \
+                for (gint64 oh = 0; oh < g->col[1]; oh++)                            \
+                  {                                                                  \
+                    gint64 ih = oh * g->s[1] - g->p[1] + kh * g->d[1];               \
+                    T *out = row + (od * g->col[1] + oh) * g->col[2];                \
+                    T *line = plane + (id * g->img[1] + ih) * g->img[2];             \
+                    gint64 iw0 = kw * g->d[2] - g->p[2], sw = g->s[2];               \
+                                                                                     \
+                    if (id < 0 || id >= g->img[0] || ih < 0 || ih >= g->img[1])      \
+                      {                                                              \
+                        if (!fold)                                                   \
+                          memset (out, 0, sizeof (T) * (gsize) g->col[2]);           \
+                        continue;                                                    \
+                      }                                                              \
+                    for (gint64 ow = 0; ow < g->col[2]; ow++)                        \
+                      {                                                              \
+                        gint64 iw = iw0 + ow * sw;                                   \
+                        gboolean inside = iw >= 0 && iw < g->img[2];                 \
+                                                                                     \
+                        if (fold)                                                    \
+                          {                                                          \
+                            if (inside)                                              \
+                              line[iw] += out[ow];                                   \
+                          }                                                          \
+                        else                                                         \
+                          out[ow] = inside ? line[iw] : 0;                           \
+                      }                                                              \
+                  }                                                                  \
+              }                                                                      \
+          }                                                                          \
+}
+
+DEFINE_IM2COL (im2col_f32, float)
+DEFINE_IM2COL (im2col_f64, double)
+
+static void
+im2col (const Geo *g,
+        gpointer   img,
+        gpointer   col,
+        gboolean   fold)
+{
+  if (g->dbl)
+    im2col_f64 (g, img, col, fold);
+  else
+    im2col_f32 (g, img, col, fold);
+}
+
+static void
+gemm (const Geo            *g,
+      enum CBLAS_TRANSPOSE  ta,
+      enum CBLAS_TRANSPOSE  tb,
+      gint64                m,
+      gint64                n,
+      gint64                k,
+      gconstpointer         a,
+      gint64                lda,
+      gconstpointer         b,
+      gint64                ldb,
+      double                beta,
+      gpointer              c,
+      gint64                ldc)
+{
+  if (g->dbl)
+    cblas_dgemm (CblasRowMajor, ta, tb, (blasint) m, (blasint) n, (blasint) k, 1.0, a, (blasint) lda,
+                 b, (blasint) ldb, beta, c, (blasint) ldc);
+  else
+    cblas_sgemm (CblasRowMajor, ta, tb, (blasint) m, (blasint) n, (blasint) k, 1.0f, a, (blasint) lda,
+                 b, (blasint) ldb, (float) beta, c, (blasint) ldc);
+}
+
+/* rows of @n elements at @y (@rows of them), each plus bias[row] */
+static void
+add_bias (const Geo     *g,
+          gpointer       y,
+          gconstpointer  bias,
+          gint64         rows,
+          gint64         n)
+{
+  for (gint64 r = 0; r < rows; r++)
+    if (g->dbl)
+      {
+        double *p = (double *) y + r * n, b = ((const double *) bias)[r];
+
+        for (gint64 i = 0; i < n; i++)
+          p[i] += b;
+      }
+    else
+      {
+        float *p = (float *) y + r * n, b = ((const float *) bias)[r];
+
+        for (gint64 i = 0; i < n; i++)
+          p[i] += b;
+      }
+}
+
+#define AT(base, elems) ((char *) (base) + (gsize) (elems) * g->es)
+
+/* cols side @y (N, groups * m, L) = W_g @ im2col (@x (N, groups * c, img)) + bias */
+static void
+run_gather (const Geo     *g,
+            gconstpointer  w,
+            gpointer       x,
+            gconstpointer  bias,
+            gpointer       y)
+{
+  gboolean identity = geo_is_identity (g);
+  gpointer cols = identity ? NULL : g_malloc (g->es * (gsize) MAX (g->c * g->K * g->L, 1));
+  gint64 ck = g->c * g->K;
+
+  for (gint64 n = 0; n < g->n; n++)
+    for (gint64 gr = 0; gr < g->groups; gr++)
+      {
+        gpointer xg = AT (x, (n * g->groups + gr) * g->c * g->img_n);
+        gpointer yg = AT (y, (n * g->groups + gr) * g->m * g->L);
+
+        if (!identity)
+          im2col (g, xg, cols, FALSE);
+        gemm (g, CblasNoTrans, CblasNoTrans, g->m, g->L, ck, AT (w, gr * g->m * ck), ck,
+              identity ? xg : cols, g->L, 0.0, yg, g->L);
+        if (bias != NULL)
+          add_bias (g, yg, AT (bias, gr * g->m), g->m, g->L);
+      }
+  g_free (cols);
+}
+
+/* image side @y (N, groups * c, img) = col2im (W_g^T @ @x (N, groups * m, L)) + bias */
+static void
+run_scatter (const Geo     *g,
+             gconstpointer  w,
+             gconstpointer  x,
+             gconstpointer  bias,
+             gpointer       y)
+{
+  gboolean identity = geo_is_identity (g);
+  gpointer cols = identity ? NULL : g_malloc (g->es * (gsize) MAX (g->c * g->K * g->L, 1));
+  gint64 ck = g->c * g->K;
+
+  for (gint64 n = 0; n < g->n; n++)
+    for (gint64 gr = 0; gr < g->groups; gr++)
+      {
+        gconstpointer xg = AT (x, (n * g->groups + gr) * g->m * g->L);
+        gpointer yg = AT (y, (n * g->groups + gr) * g->c * g->img_n);
+
+        gemm (g, CblasTrans, CblasNoTrans, ck, g->L, g->m, AT (w, gr * g->m * ck), ck, xg, g->L, 0.0,
+              identity ? yg : cols, g->L);
+        if (!identity)
+          {
+            memset (yg, 0, g->es * (gsize) (g->c * g->img_n));
+            im2col (g, yg, cols, TRUE);
+          }
+        if (bias != NULL)
+          add_bias (g, yg, AT (bias, gr * g->c), g->c, g->img_n);
+      }
+  g_free (cols);
+}
+
+/* @gw (groups * m, c, K) = sum_n @z (N, groups * m, L) @ im2col (@x)^T */
+static void
+run_weight (const Geo     *g,
+            gconstpointer  z,
+            gpointer       x,
+            gpointer       gw)
+{
+  gboolean identity = geo_is_identity (g);
+  gpointer cols = identity ? NULL : g_malloc (g->es * (gsize) MAX (g->c * g->K * g->L, 1));
+  gint64 ck = g->c * g->K;
+
+  if (g->n == 0)
+    memset (gw, 0, g->es * (gsize) (g->groups * g->m * ck));
+  for (gint64 gr = 0; gr < g->groups; gr++)
+    for (gint64 n = 0; n < g->n; n++)
+      {
+        gpointer xg = AT (x, (n * g->groups + gr) * g->c * g->img_n);
+
+        if (!identity)
+          im2col (g, xg, cols, FALSE);
+        gemm (g, CblasNoTrans, CblasTrans, g->m, ck, g->L, AT (z, (n * g->groups + gr) * g->m * g->L), g->L,
+              identity ? xg : cols, g->L, n == 0 ? 0.0 : 1.0, AT (gw, gr * g->m * ck), ck);
+      }
+  g_free (cols);
+}
+
+/* -- Operands in the compute dtype ------------------------------------- */
+
+typedef struct
+{
+  TsView   view;      /* dense, compute dtype */
+  gpointer data;      /* its first element */
+  gboolean owned;
+} Dense;
+
+static TsDType
+compute_dtype (TsDType dtype)
+{
+  return dtype == TS_DTYPE_FLOAT64 ? TS_DTYPE_FLOAT64 : TS_DTYPE_FLOAT32;
+}
+
+/* @v as a dense buffer of @dtype: itself when it is one, else a copy
+ * (@load FALSE: an output, uninitialized) */
+static void
+dense_new (Dense        *d,
+           const TsView *v,
+           TsDType       dtype,
+           gboolean      load)
+{
+  if (v->dtype == dtype && ts_view_is_contiguous (v))
+    {
+      d->view = *v;
+      d->data = (char *) v->data + v->offset * (gint64) ts_dtype_size (dtype);
+      d->owned = FALSE;
+      return;
+    }
+  d->data = g_malloc (ts_dtype_size (dtype) * (gsize) MAX (ts_view_numel (v), 1));
+  d->owned = TRUE;
+  ts_view_init (&d->view, dtype, d->data, v->ndim, v->shape, NULL, 0);
+  if (load)
+    ts_cpu_copy (&d->view, v, NULL);
+}
+
+/* the output's values to @out (rounded there once), and the buffer freed */
+static void
+dense_finish (Dense        *d,
+              const TsView *out)
+{
+  if (!d->owned)
+    return;
+  if (out != NULL)
+    ts_cpu_copy (out, &d->view, NULL);
+  g_free (d->data);
+}
+
+static gboolean
+check_dtype (const TsView  *v,
+             GError       **error)
+{
+  if (v->dtype == TS_DTYPE_FLOAT32 || v->dtype == TS_DTYPE_FLOAT64 || ts_cpu_dtype_is_half (v->dtype))
+    return TRUE;
+  g_set_error (error, TS_KERNEL_ERROR, TS_KERNEL_ERROR_DTYPE, "\"slow_conv2d_cpu\" not implemented for '%s'",
+               ts_dtype_scalar_type_name (v->dtype));
+  return FALSE;
+}
+
+static gboolean
+check_params (const TsConvParams  *p,
+              const TsView        *weight,
+              GError             **error)
+{
+  if (p->n_spatial < 1 || p->n_spatial > TS_CONV_MAX_SPATIAL || weight->ndim != p->n_spatial + 2 ||
+      p->groups < 1 || weight->shape[0] % p->groups != 0)
+    {
+      g_set_error_literal (error, TS_KERNEL_ERROR, TS_KERNEL_ERROR_SHAPE, "convolution: bad arguments");
+      return FALSE;
+    }
+  return check_dtype (weight, error);
+}
+
+/* gather from @src (the image side) into @dst, or scatter from @src (the
+ * columns side) into @dst (the image side) */
+static void
+run_product (const TsConvParams *p,
+             gboolean            gather,
+             const TsView       *src,
+             const TsView       *weight,
+             const TsView       *bias,
+             const TsView       *dst)
+{
+  TsDType ct = compute_dtype (weight->dtype);
+  Dense ds, dw, db = { 0 }, dd;
+  Geo g;
+
+  geo_init (&g, p, gather ? src : dst, gather ? dst : src, weight, p->groups);
+  dense_new (&ds, src, ct, TRUE);
+  dense_new (&dw, weight, ct, TRUE);
+  if (bias != NULL && bias->data != NULL)
+    dense_new (&db, bias, ct, TRUE);
+  dense_new (&dd, dst, ct, FALSE);
+  if (gather)
+    run_gather (&g, dw.data, ds.data, db.data, dd.data);
+  else
+    run_scatter (&g, dw.data, ds.data, db.data, dd.data);
+  dense_finish (&dd, dst);
+  dense_finish (&ds, NULL);
+  dense_finish (&dw, NULL);
+  if (db.data != NULL)
+    dense_finish (&db, NULL);
+}
+
+gboolean
+ts_cpu_conv (const TsConvParams *p,
+             const TsView       *in,
+             const TsView       *weight,
+             const TsView       *bias,
+             const TsView       *out,
+             GError            **error)
+{
+  g_return_val_if_fail (p != NULL && in != NULL && weight != NULL && out != NULL, FALSE);
+
+  if (!check_params (p, weight, error))
+    return FALSE;
+  if (ts_view_numel (out) == 0)
+    return TRUE;
+  run_product (p, !p->transposed, in, weight, bias, out);
+  return TRUE;
+}
+
+gboolean
+ts_cpu_conv_backward_input (const TsConvParams *p,
+                            const TsView       *grad_out,
+                            const TsView       *weight,
+                            const TsView       *grad_in,
+                            GError            **error)
+{
+  g_return_val_if_fail (p != NULL && grad_out != NULL && weight != NULL && grad_in != NULL, FALSE);
+
+  if (!check_params (p, weight, error))
+    return FALSE;
+  if (ts_view_numel (grad_in) == 0)
+    return TRUE;
+  run_product (p, p->transposed, grad_out, weight, NULL, grad_in);
+  return TRUE;
+}
+
+/* grad_bias[c] = sum of grad_out[:, c], accumulated in double */
+static void
+bias_grad (const Dense  *gout,
+           const TsView *grad_bias)
+{
+  const TsView *v = &gout->view;
+  gint64 n = v->shape[0], c = v->shape[1], inner = ts_view_numel (v) / MAX (n * c, 1);
+
+  for (gint64 ch = 0; ch < c; ch++)
+    {
+      double acc = 0;
+      gint64 i = ch;
+
+      for (gint64 b = 0; b < n; b++)
+        for (gint64 e = 0; e < inner; e++)
+          acc += v->dtype == TS_DTYPE_FLOAT64 ? ((const double *) gout->data)[(b * c + ch) * inner + e]
+                                              : ((const float *) gout->data)[(b * c + ch) * inner + e];
+      ts_dtype_store (grad_bias->dtype, ts_view_element_ptr (grad_bias, &i), acc);
+    }
+}
+
+gboolean
+ts_cpu_conv_backward_weight (const TsConvParams *p,
+                             const TsView       *grad_out,
+                             const TsView       *in,
+                             const TsView       *grad_weight,
+                             const TsView       *grad_bias,
+                             GError            **error)
+{
+  gboolean weight = grad_weight != NULL && grad_weight->data != NULL;
+  TsDType ct = compute_dtype (grad_out->dtype);
+  Dense dx, dgo, dgw;
+  Geo g;
+
+  g_return_val_if_fail (p != NULL && grad_out != NULL && in != NULL, FALSE);
+
+  if ((weight && !check_params (p, grad_weight, error)) || !check_dtype (grad_out, error))
+    return FALSE;
+  dense_new (&dgo, grad_out, ct, TRUE);
+  if (weight && ts_view_numel (grad_weight) > 0)
+    {
+      geo_init (&g, p, p->transposed ? grad_out : in, p->transposed ? in : grad_out, grad_weight, p->groups);
+      dense_new (&dx, in, ct, TRUE);
+      dense_new (&dgw, grad_weight, ct, FALSE);
+      run_weight (&g, p->transposed ? dx.data : dgo.data, p->transposed ? dgo.data : dx.data, dgw.data);
+      dense_finish (&dgw, grad_weight);
+      dense_finish (&dx, NULL);
+    }
+  if (grad_bias != NULL && grad_bias->data != NULL)
+    bias_grad (&dgo, grad_bias);
+  dense_finish (&dgo, NULL);
+  return TRUE;
+}
+
+gboolean
+ts_cpu_im2col (const TsConvParams *p,
+               const gint64       *kernel,
+               gboolean            fold,
+               const TsView       *image,
+               const TsView       *cols,
+               GError            **error)
+{
+  TsDType ct;
+  TsView w = { 0 }, colv;
+  Dense di, dc;
+  Geo g;
+
+  g_return_val_if_fail (p != NULL && kernel != NULL && image != NULL && cols != NULL, FALSE);
+
+  if (!check_dtype (image, error))
+    return FALSE;
+  ct = compute_dtype (image->dtype);
+  /* a weight of the kernel's shape with one group of all channels, and
+   * the columns' positions as a spatial shape */
+  w.dtype = image->dtype;
+  w.ndim = p->n_spatial + 2;
+  w.shape[0] = 1;
+  w.shape[1] = image->shape[1];
+  memcpy (w.shape + 2, kernel, p->n_spatial * sizeof (gint64));
+  colv = *image;
+  for (guint d = 0; d < p->n_spatial; d++)
+    colv.shape[2 + d] = ts_conv_output_size (p, d, image->shape[2 + d], kernel[d]);
+  geo_init (&g, p, image, &colv, &w, 1);
+  dense_new (&di, image, ct, !fold);
+  dense_new (&dc, cols, ct, fold);
+  if (fold)
+    memset (di.data, 0, g.es * (gsize) ts_view_numel (image));
+  for (gint64 n = 0; n < g.n; n++)
+    im2col (&g, (char *) di.data + (gsize) (n * g.c * g.img_n) * g.es,
+            (char *) dc.data + (gsize) (n * g.c * g.K * g.L) * g.es, fold);
+  dense_finish (&di, fold ? image : NULL);
+  dense_finish (&dc, fold ? NULL : cols);
+  return TRUE;
+}
+
+TsKernelCost
+ts_cost_conv (const TsConvParams *p,
+              const TsView       *in,
+              const TsView       *weight,
+              const TsView       *out)
+{
+  const TsView *cols = p->transposed ? in : out;
+  double elem = (double) ts_dtype_size (out->dtype);
+  TsKernelCost cost;
+
+  /* weight's numel is Cout * Cin / groups * prod kernel either way */
+  cost.flops = 2.0 * (double) ts_view_numel (weight) * (double) ts_view_numel (cols) /
+               (double) MAX (cols->shape[1], 1);
+  cost.bytes = elem * ((double) ts_view_numel (in) + (double) ts_view_numel (weight) +
+                       (double) ts_view_numel (out));
+  return cost;
+}
