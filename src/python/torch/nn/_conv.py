@@ -306,7 +306,6 @@ class _ConvTransposeNd(_ConvNd):
             return list(self.output_padding)
         has_batch_dim = input.dim() == num_spatial_dims + 2
         num_non_spatial_dims = 2 if has_batch_dim else 1
-        output_size = list(output_size)
         if len(output_size) == num_non_spatial_dims + num_spatial_dims:
             output_size = output_size[num_non_spatial_dims:]
         if len(output_size) != num_spatial_dims:
@@ -323,7 +322,7 @@ class _ConvTransposeNd(_ConvNd):
             if output_size[i] < min_sizes[i] or output_size[i] > max_sizes[i]:
                 raise ValueError(("requested an output size of {}, but valid sizes range "
                                   "from {} to {} (for an input of {})").format(
-                                      output_size, min_sizes, max_sizes, input.size()[2:]))
+                                      output_size, min_sizes, max_sizes, torch.Size(input.size()[2:])))
         return [output_size[d] - min_sizes[d] for d in range(num_spatial_dims)]
 
     def forward(self, input, output_size=None):
