@@ -102,12 +102,32 @@ geo_is_identity (const Geo *g)
   return TRUE;
 }
 
+/* The columns ow in [*lo, *hi) whose input position iw0 + ow * s lies in
+ * [0, size): outside it im2col reads padding. */
+static void
+valid_range (gint64  iw0,
+             gint64  s,
+             gint64  size,
+             gint64  n,
+             gint64 *lo,
+             gint64 *hi)
+{
+  *lo = iw0 >= 0 ? 0 : (-iw0 + s - 1) / s;
+  *hi = iw0 > size - 1 ? 0 : MIN (n, (size - 1 - iw0) / s + 1);
+  *lo = MIN (*lo, n);
+  *hi = MAX (*hi, *lo);
+}
+
 /* im2col (@fold FALSE: col = the image's element or 0) and col2im (@fold:
- * the image's element += col) of one group's c channels. */
+ * the image's element += col) of one group's c channels; the innermost
+ * run is split at the padding once, so that it is a memcpy (stride 1) or a
+ * plain strided loop. */
 #define DEFINE_IM2COL(NAME, T)                                                        \
 static void                                                                          \
 NAME (const Geo *g, T *img, T *col, gboolean fold)                                   \
 {                                                                                    \
+  gint64 ow_n = g->col[2], sw = g->s[2];                                             \
+                                                                                     \
   for (gint64 c = 0; c < g->c; c++)                                                  \
     for (gint64 kd = 0; kd < g->k[0]; kd++)                                          \
       for (gint64 kh = 0; kh < g->k[1]; kh++)                                        \
@@ -115,7 +135,9 @@ NAME (const Geo *g, T *img, T *col, gboolean fold)                              
           {                                                                          \
             T *row = col + (((c * g->k[0] + kd) * g->k[1] + kh) * g->k[2] + kw) * g->L; \
             T *plane = img + c * g->img_n;                                           \
+            gint64 iw0 = kw * g->d[2] - g->p[2], lo, hi;                             \
                                                                                      \
+            valid_range (iw0, sw, g->img[2], ow_n, &lo, &hi);                        \
             for (gint64 od = 0; od < g->col[0]; od++)                                \
               {                                                                      \
                 gint64 id = od * g->s[0] - g->p[0] + kd * g->d[0];                   \
@@ -123,29 +145,35 @@ NAME (const Geo *g, T *img, T *col, gboolean fold)                              
                 for (gint64 oh = 0; oh < g->col[1]; oh++)                            \
                   {                                                                  \
                     gint64 ih = oh * g->s[1] - g->p[1] + kh * g->d[1];               \
-                    T *out = row + (od * g->col[1] + oh) * g->col[2];                \
-                    T *line = plane + (id * g->img[1] + ih) * g->img[2];             \
-                    gint64 iw0 = kw * g->d[2] - g->p[2], sw = g->s[2];               \
+                    T *out = row + (od * g->col[1] + oh) * ow_n;                     \
+                    gboolean inside = id >= 0 && id < g->img[0] && ih >= 0 && ih < g->img[1]; \
+                    /* line[ow * sw] is the input of column ow (lo <= ow < hi) */ \
+                    T *line = inside ? plane + (id * g->img[1] + ih) * g->img[2] + iw0 : NULL; \
                                                                                      \
-                    if (id < 0 || id >= g->img[0] || ih < 0 || ih >= g->img[1])      \
+                    if (fold)                                                        \
                       {                                                              \
-                        if (!fold)                                                   \
-                          memset (out, 0, sizeof (T) * (gsize) g->col[2]);           \
+                        if (inside && sw == 1)                                       \
+                          for (gint64 ow = lo; ow < hi; ow++)                        \
+                            line[ow] += out[ow];                                     \
+                        else if (inside)                                             \
+                          for (gint64 ow = lo; ow < hi; ow++)                        \
+                            line[ow * sw] += out[ow];                                \
                         continue;                                                    \
                       }                                                              \
-                    for (gint64 ow = 0; ow < g->col[2]; ow++)                        \
+                    if (!inside)                                                     \
                       {                                                              \
-                        gint64 iw = iw0 + ow * sw;                                   \
-                        gboolean inside = iw >= 0 && iw < g->img[2];                 \
-                                                                                     \
-                        if (fold)                                                    \
-                          {                                                          \
-                            if (inside)                                              \
-                              line[iw] += out[ow];                                   \
-                          }                                                          \
-                        else                                                         \
-                          out[ow] = inside ? line[iw] : 0;                           \
+                        memset (out, 0, sizeof (T) * (gsize) ow_n);                  \
+                        continue;                                                    \
                       }                                                              \
+                    if (lo > 0)                                                      \
+                      memset (out, 0, sizeof (T) * (gsize) lo);                      \
+                    if (sw == 1)                                                     \
+                      memcpy (out + lo, line + lo, sizeof (T) * (gsize) (hi - lo));  \
+                    else                                                             \
+                      for (gint64 ow = lo; ow < hi; ow++)                            \
+                        out[ow] = line[ow * sw];                                     \
+                    if (hi < ow_n)                                                   \
+                      memset (out + hi, 0, sizeof (T) * (gsize) (ow_n - hi));        \
                   }                                                                  \
               }                                                                      \
           }                                                                          \
@@ -214,6 +242,46 @@ add_bias (const Geo     *g,
       }
 }
 
+/* The columns' buffer, kept per thread between calls: a fresh one of
+ * these sizes (a few MB) is a fresh mmap whose pages fault in on every
+ * call, which costs as much as an im2col. */
+typedef struct
+{
+  gpointer data;
+  gsize    size;
+} Scratch;
+
+static void
+scratch_free (gpointer data)
+{
+  Scratch *s = data;
+
+  g_free (s->data);
+  g_free (s);
+}
+
+static GPrivate scratch_key = G_PRIVATE_INIT (scratch_free);
+
+static gpointer
+cols_buffer (const Geo *g)
+{
+  Scratch *s = g_private_get (&scratch_key);
+  gsize size = g->es * (gsize) MAX (g->c * g->K * g->L, 1);
+
+  if (s == NULL)
+    {
+      s = g_new0 (Scratch, 1);
+      g_private_set (&scratch_key, s);
+    }
+  if (s->size < size)
+    {
+      g_free (s->data);
+      s->data = g_malloc (size);
+      s->size = size;
+    }
+  return s->data;
+}
+
 #define AT(base, elems) ((char *) (base) + (gsize) (elems) * g->es)
 
 /* cols side @y (N, groups * m, L) = W_g @ im2col (@x (N, groups * c, img)) + bias */
@@ -225,7 +293,7 @@ run_gather (const Geo     *g,
             gpointer       y)
 {
   gboolean identity = geo_is_identity (g);
-  gpointer cols = identity ? NULL : g_malloc (g->es * (gsize) MAX (g->c * g->K * g->L, 1));
+  gpointer cols = identity ? NULL : cols_buffer (g);
   gint64 ck = g->c * g->K;
 
   for (gint64 n = 0; n < g->n; n++)
@@ -241,7 +309,6 @@ run_gather (const Geo     *g,
         if (bias != NULL)
           add_bias (g, yg, AT (bias, gr * g->m), g->m, g->L);
       }
-  g_free (cols);
 }
 
 /* image side @y (N, groups * c, img) = col2im (W_g^T @ @x (N, groups * m, L)) + bias */
@@ -253,7 +320,7 @@ run_scatter (const Geo     *g,
              gpointer       y)
 {
   gboolean identity = geo_is_identity (g);
-  gpointer cols = identity ? NULL : g_malloc (g->es * (gsize) MAX (g->c * g->K * g->L, 1));
+  gpointer cols = identity ? NULL : cols_buffer (g);
   gint64 ck = g->c * g->K;
 
   for (gint64 n = 0; n < g->n; n++)
@@ -272,7 +339,6 @@ run_scatter (const Geo     *g,
         if (bias != NULL)
           add_bias (g, yg, AT (bias, gr * g->c), g->c, g->img_n);
       }
-  g_free (cols);
 }
 
 /* @gw (groups * m, c, K) = sum_n @z (N, groups * m, L) @ im2col (@x)^T */
@@ -283,7 +349,7 @@ run_weight (const Geo     *g,
             gpointer       gw)
 {
   gboolean identity = geo_is_identity (g);
-  gpointer cols = identity ? NULL : g_malloc (g->es * (gsize) MAX (g->c * g->K * g->L, 1));
+  gpointer cols = identity ? NULL : cols_buffer (g);
   gint64 ck = g->c * g->K;
 
   if (g->n == 0)
@@ -298,7 +364,6 @@ run_weight (const Geo     *g,
         gemm (g, CblasNoTrans, CblasTrans, g->m, ck, g->L, AT (z, (n * g->groups + gr) * g->m * g->L), g->L,
               identity ? xg : cols, g->L, n == 0 ? 0.0 : 1.0, AT (gw, gr * g->m * ck), ck);
       }
-  g_free (cols);
 }
 
 /* -- Operands in the compute dtype ------------------------------------- */
@@ -314,6 +379,37 @@ static TsDType
 compute_dtype (TsDType dtype)
 {
   return dtype == TS_DTYPE_FLOAT64 ? TS_DTYPE_FLOAT64 : TS_DTYPE_FLOAT32;
+}
+
+/* Copies dims [d, ndim) of the strided @src (elements of @es bytes) to the
+ * dense @dst; returns the end of what it wrote. The generic ts_cpu_copy
+ * converts element by element: this one moves bytes, with a fill for the
+ * stride-0 dims of an expanded gradient (sum ().backward ()) and a memcpy
+ * for dense rows. */
+static char *
+gather_dense (const TsView *src,
+              guint         d,
+              const char   *from,
+              char         *dst,
+              gsize         es)
+{
+  gint64 n = src->shape[d], stride = src->strides[d] * (gint64) es;
+
+  if (d + 1 < src->ndim)
+    {
+      for (gint64 i = 0; i < n; i++)
+        dst = gather_dense (src, d + 1, from + i * stride, dst, es);
+      return dst;
+    }
+  if (stride == (gint64) es)
+    memcpy (dst, from, es * (gsize) n);
+  else if (es == sizeof (float))
+    for (gint64 i = 0; i < n; i++)
+      memcpy (dst + i * es, from + i * stride, sizeof (float));
+  else
+    for (gint64 i = 0; i < n; i++)
+      memcpy (dst + i * es, from + i * stride, sizeof (double));
+  return dst + es * (gsize) n;
 }
 
 /* @v as a dense buffer of @dtype: itself when it is one, else a copy
@@ -334,7 +430,10 @@ dense_new (Dense        *d,
   d->data = g_malloc (ts_dtype_size (dtype) * (gsize) MAX (ts_view_numel (v), 1));
   d->owned = TRUE;
   ts_view_init (&d->view, dtype, d->data, v->ndim, v->shape, NULL, 0);
-  if (load)
+  if (load && v->dtype == dtype && v->ndim > 0 && ts_view_numel (v) > 0)
+    gather_dense (v, 0, (const char *) v->data + v->offset * (gint64) ts_dtype_size (dtype), d->data,
+                  ts_dtype_size (dtype));
+  else if (load)
     ts_cpu_copy (&d->view, v, NULL);
 }
 
@@ -375,6 +474,49 @@ check_params (const TsConvParams  *p,
   return check_dtype (weight, error);
 }
 
+/* A scatter with stride 1 is a gather over the other side: the columns
+ * side padded by d * (k - 1) - p, with the kernel flipped and its two
+ * channel dims swapped group by group. One gemm with the longer inner
+ * dim (c * K instead of m) and no col2im's read-modify-write: cheaper
+ * than the scatter, and the usual case (stride-1 layers' input
+ * gradients). Needs d * (k - 1) >= p. */
+static gboolean
+scatter_as_gather (const TsConvParams *p,
+                   const TsView       *weight,
+                   TsConvParams       *q,
+                   TsView             *flipped)
+{
+  *q = *p;
+  for (guint d = 0; d < p->n_spatial; d++)
+    {
+      gint64 reach = p->dilation[d] * (weight->shape[2 + d] - 1);
+
+      if (p->stride[d] != 1 || reach < p->padding[d])
+        return FALSE;
+      q->padding[d] = reach - p->padding[d];
+    }
+  *flipped = *weight;
+  flipped->shape[0] = weight->shape[1] * p->groups;
+  flipped->shape[1] = weight->shape[0] / p->groups;
+  ts_contiguous_strides (flipped->ndim, flipped->shape, flipped->strides);
+  flipped->offset = 0;
+  return TRUE;
+}
+
+/* @w (groups * m, c, K) dense into @out (groups * c, m, K), K reversed */
+static void
+flip_weight (const Geo     *g,
+             gconstpointer  w,
+             gpointer       out)
+{
+  for (gint64 gr = 0; gr < g->groups; gr++)
+    for (gint64 mo = 0; mo < g->m; mo++)
+      for (gint64 ci = 0; ci < g->c; ci++)
+        for (gint64 k = 0; k < g->K; k++)
+          memcpy (AT (out, ((gr * g->c + ci) * g->m + mo) * g->K + g->K - 1 - k),
+                  AT (w, ((gr * g->m + mo) * g->c + ci) * g->K + k), g->es);
+}
+
 /* gather from @src (the image side) into @dst, or scatter from @src (the
  * columns side) into @dst (the image side) */
 static void
@@ -387,6 +529,9 @@ run_product (const TsConvParams *p,
 {
   TsDType ct = compute_dtype (weight->dtype);
   Dense ds, dw, db = { 0 }, dd;
+  TsConvParams q;
+  TsView flipped;
+  gpointer wf = NULL;
   Geo g;
 
   geo_init (&g, p, gather ? src : dst, gather ? dst : src, weight, p->groups);
@@ -395,7 +540,15 @@ run_product (const TsConvParams *p,
   if (bias != NULL && bias->data != NULL)
     dense_new (&db, bias, ct, TRUE);
   dense_new (&dd, dst, ct, FALSE);
-  if (gather)
+  if (!gather && scatter_as_gather (p, weight, &q, &flipped))
+    {
+      wf = g_malloc (g.es * (gsize) MAX (ts_view_numel (weight), 1));
+      flip_weight (&g, dw.data, wf);
+      geo_init (&g, &q, src, dst, &flipped, p->groups);
+      run_gather (&g, wf, ds.data, db.data, dd.data);
+      g_free (wf);
+    }
+  else if (gather)
     run_gather (&g, dw.data, ds.data, db.data, dd.data);
   else
     run_scatter (&g, dw.data, ds.data, db.data, dd.data);
@@ -441,6 +594,30 @@ ts_cpu_conv_backward_input (const TsConvParams *p,
   return TRUE;
 }
 
+/* The sum of @n values at @p in double, four running sums (the
+ * dependency chain of one would be the loop's bound) */
+#define DEFINE_SUM_RUN(NAME, T)                                   \
+static double                                                    \
+NAME (const T *p, gint64 n)                                      \
+{                                                                \
+  double a0 = 0, a1 = 0, a2 = 0, a3 = 0;                         \
+  gint64 i = 0;                                                  \
+                                                                 \
+  for (; i + 4 <= n; i += 4)                                     \
+    {                                                            \
+      a0 += p[i];                                                \
+      a1 += p[i + 1];                                            \
+      a2 += p[i + 2];                                            \
+      a3 += p[i + 3];                                            \
+    }                                                            \
+  for (; i < n; i++)                                             \
+    a0 += p[i];                                                  \
+  return (a0 + a1) + (a2 + a3);                                  \
+}
+
+DEFINE_SUM_RUN (sum_run_f32, float)
+DEFINE_SUM_RUN (sum_run_f64, double)
+
 /* grad_bias[c] = sum of grad_out[:, c], accumulated in double */
 static void
 bias_grad (const Dense  *gout,
@@ -455,9 +632,8 @@ bias_grad (const Dense  *gout,
       gint64 i = ch;
 
       for (gint64 b = 0; b < n; b++)
-        for (gint64 e = 0; e < inner; e++)
-          acc += v->dtype == TS_DTYPE_FLOAT64 ? ((const double *) gout->data)[(b * c + ch) * inner + e]
-                                              : ((const float *) gout->data)[(b * c + ch) * inner + e];
+        acc += v->dtype == TS_DTYPE_FLOAT64 ? sum_run_f64 ((const double *) gout->data + (b * c + ch) * inner, inner)
+                                            : sum_run_f32 ((const float *) gout->data + (b * c + ch) * inner, inner);
       ts_dtype_store (grad_bias->dtype, ts_view_element_ptr (grad_bias, &i), acc);
     }
 }
