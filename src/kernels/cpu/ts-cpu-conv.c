@@ -247,8 +247,8 @@ add_bias (const Geo     *g,
  * call, which costs as much as an im2col. */
 typedef struct
 {
-  gpointer data;
-  gsize    size;
+  gpointer data[3];
+  gsize    size[3];
 } Scratch;
 
 static void
@@ -256,33 +256,127 @@ scratch_free (gpointer data)
 {
   Scratch *s = data;
 
-  g_free (s->data);
+  for (guint i = 0; i < G_N_ELEMENTS (s->data); i++)
+    g_free (s->data[i]);
   g_free (s);
 }
 
 static GPrivate scratch_key = G_PRIVATE_INIT (scratch_free);
 
+/* this thread's buffer @slot (0: columns; 1, 2: the shifted products'),
+ * of at least @elems elements */
 static gpointer
-cols_buffer (const Geo *g)
+scratch_buffer (const Geo *g,
+                guint      slot,
+                gint64     elems)
 {
   Scratch *s = g_private_get (&scratch_key);
-  gsize size = g->es * (gsize) MAX (g->c * g->K * g->L, 1);
+  gsize size = g->es * (gsize) MAX (elems, 1);
 
   if (s == NULL)
     {
       s = g_new0 (Scratch, 1);
       g_private_set (&scratch_key, s);
     }
-  if (s->size < size)
+  if (s->size[slot] < size)
     {
-      g_free (s->data);
-      s->data = g_malloc (size);
-      s->size = size;
+      g_free (s->data[slot]);
+      s->data[slot] = g_malloc (size);
+      s->size[slot] = size;
     }
-  return s->data;
+  return s->data[slot];
+}
+
+static gpointer
+cols_buffer (const Geo *g)
+{
+  return scratch_buffer (g, 0, g->c * g->K * g->L);
 }
 
 #define AT(base, elems) ((char *) (base) + (gsize) (elems) * g->es)
+
+/* The padded image's interior from @xg (the border stays as it was: 0) */
+static void
+pad_image (const Geo    *g,
+           const gint64 *pd,
+           const char   *xg,
+           gpointer      xpad)
+{
+  gint64 pimg = pd[0] * pd[1] * pd[2];
+
+  for (gint64 c = 0; c < g->c; c++)
+    for (gint64 d = 0; d < g->img[0]; d++)
+      for (gint64 h = 0; h < g->img[1]; h++)
+        memcpy (AT (xpad, c * pimg + ((d + g->p[0]) * pd[1] + h + g->p[1]) * pd[2] + g->p[2]),
+                xg + (gsize) (((c * g->img[0] + d) * g->img[1] + h) * g->img[2]) * g->es,
+                g->es * (gsize) g->img[2]);
+}
+
+/* A stride-1 gather without im2col: over the zero-padded image (Dp, Hp,
+ * Wp), kernel position k's columns are the padded image itself shifted
+ * by off_k, so y_g += W_g[:, :, k] @ shifted (xpad) is a gemm over a
+ * strided view, K of them accumulating into rows of the padded width,
+ * which are cropped to the output's. This skips im2col's copy of K times
+ * the image (and OpenBLAS packs what it reads either way). */
+static gboolean
+gather_is_shifted (const Geo *g)
+{
+  return g->s[0] == 1 && g->s[1] == 1 && g->s[2] == 1 && g->K > 1;
+}
+
+static void
+run_gather_shifted (const Geo     *g,
+                    gconstpointer  w,
+                    gpointer       x,
+                    gconstpointer  bias,
+                    gpointer       y)
+{
+  gint64 pd[3], pimg, span;
+  gpointer xpad, tmp, wk;
+
+  for (guint i = 0; i < 3; i++)
+    pd[i] = g->img[i] + 2 * g->p[i];
+  pimg = pd[0] * pd[1] * pd[2];
+  /* from the first output position to the last, in padded positions */
+  span = ((g->col[0] - 1) * pd[1] + g->col[1] - 1) * pd[2] + g->col[2];
+  xpad = scratch_buffer (g, 0, g->c * pimg);
+  tmp = scratch_buffer (g, 1, g->m * span);
+  /* the weight as (groups, K, m, c): W_g[:, :, k] dense */
+  wk = scratch_buffer (g, 2, g->groups * g->K * g->m * g->c);
+  for (gint64 gr = 0; gr < g->groups; gr++)
+    for (gint64 mo = 0; mo < g->m; mo++)
+      for (gint64 ci = 0; ci < g->c; ci++)
+        for (gint64 k = 0; k < g->K; k++)
+          memcpy (AT (wk, ((gr * g->K + k) * g->m + mo) * g->c + ci),
+                  AT (w, ((gr * g->m + mo) * g->c + ci) * g->K + k), g->es);
+  memset (xpad, 0, g->es * (gsize) (g->c * pimg));
+  for (gint64 n = 0; n < g->n; n++)
+    for (gint64 gr = 0; gr < g->groups; gr++)
+      {
+        char *xg = AT (x, (n * g->groups + gr) * g->c * g->img_n);
+        char *yg = AT (y, (n * g->groups + gr) * g->m * g->L);
+        gint64 k = 0;
+
+        pad_image (g, pd, xg, xpad);
+        for (gint64 kd = 0; kd < g->k[0]; kd++)
+          for (gint64 kh = 0; kh < g->k[1]; kh++)
+            for (gint64 kw = 0; kw < g->k[2]; kw++, k++)
+              {
+                gint64 off = (kd * g->d[0] * pd[1] + kh * g->d[1]) * pd[2] + kw * g->d[2];
+
+                gemm (g, CblasNoTrans, CblasNoTrans, g->m, span, g->c, AT (wk, (gr * g->K + k) * g->m * g->c), g->c,
+                      AT (xpad, off), pimg, k == 0 ? 0.0 : 1.0, tmp, span);
+              }
+        /* cropped: the padded width's last columns of each row are junk */
+        for (gint64 mo = 0; mo < g->m; mo++)
+          for (gint64 od = 0; od < g->col[0]; od++)
+            for (gint64 oh = 0; oh < g->col[1]; oh++)
+              memcpy (yg + (gsize) (((mo * g->col[0] + od) * g->col[1] + oh) * g->col[2]) * g->es,
+                      AT (tmp, mo * span + (od * pd[1] + oh) * pd[2]), g->es * (gsize) g->col[2]);
+        if (bias != NULL)
+          add_bias (g, yg, AT (bias, gr * g->m), g->m, g->L);
+      }
+}
 
 /* cols side @y (N, groups * m, L) = W_g @ im2col (@x (N, groups * c, img)) + bias */
 static void
@@ -293,9 +387,15 @@ run_gather (const Geo     *g,
             gpointer       y)
 {
   gboolean identity = geo_is_identity (g);
-  gpointer cols = identity ? NULL : cols_buffer (g);
+  gpointer cols;
   gint64 ck = g->c * g->K;
 
+  if (!identity && gather_is_shifted (g))
+    {
+      run_gather_shifted (g, w, x, bias, y);
+      return;
+    }
+  cols = identity ? NULL : cols_buffer (g);
   for (gint64 n = 0; n < g->n; n++)
     for (gint64 gr = 0; gr < g->groups; gr++)
       {
@@ -341,6 +441,59 @@ run_scatter (const Geo     *g,
       }
 }
 
+/* run_weight for stride 1, as run_gather_shifted: grad W_g[:, :, k] =
+ * sum_n z (rows of the padded width, zero past the output's) @ shifted
+ * (xpad)^T */
+static void
+run_weight_shifted (const Geo     *g,
+                    gconstpointer  z,
+                    gpointer       x,
+                    gpointer       gw)
+{
+  gint64 pd[3], pimg, span;
+  gpointer xpad, zpad, gwk;
+
+  for (guint i = 0; i < 3; i++)
+    pd[i] = g->img[i] + 2 * g->p[i];
+  pimg = pd[0] * pd[1] * pd[2];
+  span = ((g->col[0] - 1) * pd[1] + g->col[1] - 1) * pd[2] + g->col[2];
+  xpad = scratch_buffer (g, 0, g->c * pimg);
+  zpad = scratch_buffer (g, 1, g->m * span);
+  gwk = scratch_buffer (g, 2, g->groups * g->K * g->m * g->c);
+  memset (xpad, 0, g->es * (gsize) (g->c * pimg));
+  memset (zpad, 0, g->es * (gsize) (g->m * span));
+  memset (gwk, 0, g->es * (gsize) (g->groups * g->K * g->m * g->c));
+  for (gint64 n = 0; n < g->n; n++)
+    for (gint64 gr = 0; gr < g->groups; gr++)
+      {
+        const char *zg = AT (z, (n * g->groups + gr) * g->m * g->L);
+        gint64 k = 0;
+
+        pad_image (g, pd, AT (x, (n * g->groups + gr) * g->c * g->img_n), xpad);
+        for (gint64 mo = 0; mo < g->m; mo++)
+          for (gint64 od = 0; od < g->col[0]; od++)
+            for (gint64 oh = 0; oh < g->col[1]; oh++)
+              memcpy (AT (zpad, mo * span + (od * pd[1] + oh) * pd[2]),
+                      zg + (gsize) (((mo * g->col[0] + od) * g->col[1] + oh) * g->col[2]) * g->es,
+                      g->es * (gsize) g->col[2]);
+        for (gint64 kd = 0; kd < g->k[0]; kd++)
+          for (gint64 kh = 0; kh < g->k[1]; kh++)
+            for (gint64 kw = 0; kw < g->k[2]; kw++, k++)
+              {
+                gint64 off = (kd * g->d[0] * pd[1] + kh * g->d[1]) * pd[2] + kw * g->d[2];
+
+                gemm (g, CblasNoTrans, CblasTrans, g->m, g->c, span, zpad, span, AT (xpad, off), pimg, 1.0,
+                      AT (gwk, (gr * g->K + k) * g->m * g->c), g->c);
+              }
+      }
+  for (gint64 gr = 0; gr < g->groups; gr++)
+    for (gint64 mo = 0; mo < g->m; mo++)
+      for (gint64 ci = 0; ci < g->c; ci++)
+        for (gint64 k = 0; k < g->K; k++)
+          memcpy (AT (gw, ((gr * g->m + mo) * g->c + ci) * g->K + k),
+                  AT (gwk, ((gr * g->K + k) * g->m + mo) * g->c + ci), g->es);
+}
+
 /* @gw (groups * m, c, K) = sum_n @z (N, groups * m, L) @ im2col (@x)^T */
 static void
 run_weight (const Geo     *g,
@@ -349,9 +502,15 @@ run_weight (const Geo     *g,
             gpointer       gw)
 {
   gboolean identity = geo_is_identity (g);
-  gpointer cols = identity ? NULL : cols_buffer (g);
+  gpointer cols;
   gint64 ck = g->c * g->K;
 
+  if (!identity && gather_is_shifted (g))
+    {
+      run_weight_shifted (g, z, x, gw);
+      return;
+    }
+  cols = identity ? NULL : cols_buffer (g);
   if (g->n == 0)
     memset (gw, 0, g->es * (gsize) (g->groups * g->m * ck));
   for (gint64 gr = 0; gr < g->groups; gr++)
