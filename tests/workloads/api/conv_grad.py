@@ -48,6 +48,7 @@ for i, dev in enumerate(["cpu", DEV]):
     case("conv1d", dev, F.conv1d, (2, 3, 10), (4, 3, 3), stride=2, padding=1)
     case("conv1d same dil", dev, F.conv1d, (2, 3, 9), (2, 3, 3), padding="same", dilation=3)
     case("conv3d", dev, F.conv3d, (1, 2, 4, 5, 5), (3, 2, 2, 3, 3), padding=1, stride=(1, 2, 2))
+    case("conv3d s1", dev, F.conv3d, (2, 2, 3, 4, 4), (2, 1, 2, 2, 3), padding=(0, 1, 1), groups=2)
     case("transposed", dev, F.conv_transpose2d, (2, 3, 4, 4), (3, 2, 3, 3), stride=2, padding=1, output_padding=1)
     case("transposed groups", dev, F.conv_transpose2d, (1, 4, 3, 3), (4, 3, 2, 2), stride=2, groups=2)
     case("transposed dil", dev, F.conv_transpose2d, (1, 2, 3, 4), (2, 2, 3, 3), dilation=2, bias=False)
