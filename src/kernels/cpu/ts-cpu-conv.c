@@ -295,29 +295,22 @@ cols_buffer (const Geo *g)
 
 #define AT(base, elems) ((char *) (base) + (gsize) (elems) * g->es)
 
-/* The padded image's interior from @xg (the border stays as it was: 0) */
-static void
-pad_image (const Geo    *g,
-           const gint64 *pd,
-           const char   *xg,
-           gpointer      xpad)
+/* -- Stride 1 without im2col ------------------------------------------
+ *
+ * Over the zero-padded image (Dp, Hp, Wp), kernel position k's columns
+ * are the padded image itself shifted by off_k: a strided view gemm reads
+ * directly. The columns side lives in rows of the padded width (span
+ * positions from the first output to the last), whose last columns are
+ * junk (cropped) or zero (read). This skips im2col's copy of K times the
+ * image; OpenBLAS packs what it reads either way. */
+
+typedef struct
 {
-  gint64 pimg = pd[0] * pd[1] * pd[2];
+  gint64 pd[3];    /* the padded image's sizes */
+  gint64 pimg;     /* its positions */
+  gint64 span;     /* the columns side's positions in padded rows */
+} Padded;
 
-  for (gint64 c = 0; c < g->c; c++)
-    for (gint64 d = 0; d < g->img[0]; d++)
-      for (gint64 h = 0; h < g->img[1]; h++)
-        memcpy (AT (xpad, c * pimg + ((d + g->p[0]) * pd[1] + h + g->p[1]) * pd[2] + g->p[2]),
-                xg + (gsize) (((c * g->img[0] + d) * g->img[1] + h) * g->img[2]) * g->es,
-                g->es * (gsize) g->img[2]);
-}
-
-/* A stride-1 gather without im2col: over the zero-padded image (Dp, Hp,
- * Wp), kernel position k's columns are the padded image itself shifted
- * by off_k, so y_g += W_g[:, :, k] @ shifted (xpad) is a gemm over a
- * strided view, K of them accumulating into rows of the padded width,
- * which are cropped to the output's. This skips im2col's copy of K times
- * the image (and OpenBLAS packs what it reads either way). */
 static gboolean
 gather_is_shifted (const Geo *g)
 {
@@ -325,54 +318,107 @@ gather_is_shifted (const Geo *g)
 }
 
 static void
+padded_init (const Geo *g,
+             Padded    *pad)
+{
+  for (guint i = 0; i < 3; i++)
+    pad->pd[i] = g->img[i] + 2 * g->p[i];
+  pad->pimg = pad->pd[0] * pad->pd[1] * pad->pd[2];
+  pad->span = ((g->col[0] - 1) * pad->pd[1] + g->col[1] - 1) * pad->pd[2] + g->col[2];
+}
+
+/* kernel position k's shift in the padded image */
+static gint64
+padded_offset (const Geo    *g,
+               const Padded *pad,
+               gint64        k)
+{
+  gint64 kw = k % g->k[2], kh = (k / g->k[2]) % g->k[1], kd = k / (g->k[2] * g->k[1]);
+
+  return (kd * g->d[0] * pad->pd[1] + kh * g->d[1]) * pad->pd[2] + kw * g->d[2];
+}
+
+/* The image @xg into the padded one's interior (the border stays 0) */
+static void
+pad_image (const Geo    *g,
+           const Padded *pad,
+           const char   *xg,
+           gpointer      xpad)
+{
+  for (gint64 c = 0; c < g->c; c++)
+    for (gint64 d = 0; d < g->img[0]; d++)
+      for (gint64 h = 0; h < g->img[1]; h++)
+        memcpy (AT (xpad, c * pad->pimg + ((d + g->p[0]) * pad->pd[1] + h + g->p[1]) * pad->pd[2] + g->p[2]),
+                xg + (gsize) (((c * g->img[0] + d) * g->img[1] + h) * g->img[2]) * g->es,
+                g->es * (gsize) g->img[2]);
+}
+
+/* The columns side's m rows between dense (@dense) and padded rows
+ * (@rows): into the padded ones where @to_padded, else cropped back */
+static void
+move_rows (const Geo    *g,
+           const Padded *pad,
+           char         *dense,
+           gpointer      rows,
+           gboolean      to_padded)
+{
+  for (gint64 mo = 0; mo < g->m; mo++)
+    for (gint64 od = 0; od < g->col[0]; od++)
+      for (gint64 oh = 0; oh < g->col[1]; oh++)
+        {
+          char *a = dense + (gsize) (((mo * g->col[0] + od) * g->col[1] + oh) * g->col[2]) * g->es;
+          char *b = AT (rows, mo * pad->span + (od * pad->pd[1] + oh) * pad->pd[2]);
+
+          memcpy (to_padded ? b : a, to_padded ? a : b, g->es * (gsize) g->col[2]);
+        }
+}
+
+/* the weight (groups * m, c, K) to (groups, K, m, c), or back */
+static void
+weight_by_offset (const Geo *g,
+                  gpointer   w,
+                  gpointer   wk,
+                  gboolean   back)
+{
+  for (gint64 gr = 0; gr < g->groups; gr++)
+    for (gint64 mo = 0; mo < g->m; mo++)
+      for (gint64 ci = 0; ci < g->c; ci++)
+        for (gint64 k = 0; k < g->K; k++)
+          {
+            char *a = AT (w, ((gr * g->m + mo) * g->c + ci) * g->K + k);
+            char *b = AT (wk, ((gr * g->K + k) * g->m + mo) * g->c + ci);
+
+            memcpy (back ? a : b, back ? b : a, g->es);
+          }
+}
+
+/* run_gather: y_g = sum_k W_g[:, :, k] @ shifted_k (xpad), cropped */
+static void
 run_gather_shifted (const Geo     *g,
                     gconstpointer  w,
                     gpointer       x,
                     gconstpointer  bias,
                     gpointer       y)
 {
-  gint64 pd[3], pimg, span;
+  Padded pad;
   gpointer xpad, tmp, wk;
 
-  for (guint i = 0; i < 3; i++)
-    pd[i] = g->img[i] + 2 * g->p[i];
-  pimg = pd[0] * pd[1] * pd[2];
-  /* from the first output position to the last, in padded positions */
-  span = ((g->col[0] - 1) * pd[1] + g->col[1] - 1) * pd[2] + g->col[2];
-  xpad = scratch_buffer (g, 0, g->c * pimg);
-  tmp = scratch_buffer (g, 1, g->m * span);
-  /* the weight as (groups, K, m, c): W_g[:, :, k] dense */
+  padded_init (g, &pad);
+  xpad = scratch_buffer (g, 0, g->c * pad.pimg);
+  tmp = scratch_buffer (g, 1, g->m * pad.span);
   wk = scratch_buffer (g, 2, g->groups * g->K * g->m * g->c);
-  for (gint64 gr = 0; gr < g->groups; gr++)
-    for (gint64 mo = 0; mo < g->m; mo++)
-      for (gint64 ci = 0; ci < g->c; ci++)
-        for (gint64 k = 0; k < g->K; k++)
-          memcpy (AT (wk, ((gr * g->K + k) * g->m + mo) * g->c + ci),
-                  AT (w, ((gr * g->m + mo) * g->c + ci) * g->K + k), g->es);
-  memset (xpad, 0, g->es * (gsize) (g->c * pimg));
+  weight_by_offset (g, (gpointer) w, wk, FALSE);
+  memset (xpad, 0, g->es * (gsize) (g->c * pad.pimg));
   for (gint64 n = 0; n < g->n; n++)
     for (gint64 gr = 0; gr < g->groups; gr++)
       {
-        char *xg = AT (x, (n * g->groups + gr) * g->c * g->img_n);
         char *yg = AT (y, (n * g->groups + gr) * g->m * g->L);
-        gint64 k = 0;
 
-        pad_image (g, pd, xg, xpad);
-        for (gint64 kd = 0; kd < g->k[0]; kd++)
-          for (gint64 kh = 0; kh < g->k[1]; kh++)
-            for (gint64 kw = 0; kw < g->k[2]; kw++, k++)
-              {
-                gint64 off = (kd * g->d[0] * pd[1] + kh * g->d[1]) * pd[2] + kw * g->d[2];
-
-                gemm (g, CblasNoTrans, CblasNoTrans, g->m, span, g->c, AT (wk, (gr * g->K + k) * g->m * g->c), g->c,
-                      AT (xpad, off), pimg, k == 0 ? 0.0 : 1.0, tmp, span);
-              }
-        /* cropped: the padded width's last columns of each row are junk */
-        for (gint64 mo = 0; mo < g->m; mo++)
-          for (gint64 od = 0; od < g->col[0]; od++)
-            for (gint64 oh = 0; oh < g->col[1]; oh++)
-              memcpy (yg + (gsize) (((mo * g->col[0] + od) * g->col[1] + oh) * g->col[2]) * g->es,
-                      AT (tmp, mo * span + (od * pd[1] + oh) * pd[2]), g->es * (gsize) g->col[2]);
+        pad_image (g, &pad, AT (x, (n * g->groups + gr) * g->c * g->img_n), xpad);
+        for (gint64 k = 0; k < g->K; k++)
+          gemm (g, CblasNoTrans, CblasNoTrans, g->m, pad.span, g->c, AT (wk, (gr * g->K + k) * g->m * g->c), g->c,
+                AT (xpad, padded_offset (g, &pad, k)), pad.pimg, k == 0 ? 0.0 : 1.0, tmp, pad.span);
+        move_rows (g, &pad, yg, tmp, FALSE);
         if (bias != NULL)
           add_bias (g, yg, AT (bias, gr * g->m), g->m, g->L);
       }
@@ -441,57 +487,35 @@ run_scatter (const Geo     *g,
       }
 }
 
-/* run_weight for stride 1, as run_gather_shifted: grad W_g[:, :, k] =
- * sum_n z (rows of the padded width, zero past the output's) @ shifted
- * (xpad)^T */
+/* run_weight: grad W_g[:, :, k] = sum_n z (padded rows, zero past the
+ * output's) @ shifted_k (xpad)^T */
 static void
 run_weight_shifted (const Geo     *g,
                     gconstpointer  z,
                     gpointer       x,
                     gpointer       gw)
 {
-  gint64 pd[3], pimg, span;
+  Padded pad;
   gpointer xpad, zpad, gwk;
 
-  for (guint i = 0; i < 3; i++)
-    pd[i] = g->img[i] + 2 * g->p[i];
-  pimg = pd[0] * pd[1] * pd[2];
-  span = ((g->col[0] - 1) * pd[1] + g->col[1] - 1) * pd[2] + g->col[2];
-  xpad = scratch_buffer (g, 0, g->c * pimg);
-  zpad = scratch_buffer (g, 1, g->m * span);
+  padded_init (g, &pad);
+  xpad = scratch_buffer (g, 0, g->c * pad.pimg);
+  zpad = scratch_buffer (g, 1, g->m * pad.span);
   gwk = scratch_buffer (g, 2, g->groups * g->K * g->m * g->c);
-  memset (xpad, 0, g->es * (gsize) (g->c * pimg));
-  memset (zpad, 0, g->es * (gsize) (g->m * span));
+  memset (xpad, 0, g->es * (gsize) (g->c * pad.pimg));
+  memset (zpad, 0, g->es * (gsize) (g->m * pad.span));
   memset (gwk, 0, g->es * (gsize) (g->groups * g->K * g->m * g->c));
   for (gint64 n = 0; n < g->n; n++)
     for (gint64 gr = 0; gr < g->groups; gr++)
       {
-        const char *zg = AT (z, (n * g->groups + gr) * g->m * g->L);
-        gint64 k = 0;
-
-        pad_image (g, pd, AT (x, (n * g->groups + gr) * g->c * g->img_n), xpad);
-        for (gint64 mo = 0; mo < g->m; mo++)
-          for (gint64 od = 0; od < g->col[0]; od++)
-            for (gint64 oh = 0; oh < g->col[1]; oh++)
-              memcpy (AT (zpad, mo * span + (od * pd[1] + oh) * pd[2]),
-                      zg + (gsize) (((mo * g->col[0] + od) * g->col[1] + oh) * g->col[2]) * g->es,
-                      g->es * (gsize) g->col[2]);
-        for (gint64 kd = 0; kd < g->k[0]; kd++)
-          for (gint64 kh = 0; kh < g->k[1]; kh++)
-            for (gint64 kw = 0; kw < g->k[2]; kw++, k++)
-              {
-                gint64 off = (kd * g->d[0] * pd[1] + kh * g->d[1]) * pd[2] + kw * g->d[2];
-
-                gemm (g, CblasNoTrans, CblasTrans, g->m, g->c, span, zpad, span, AT (xpad, off), pimg, 1.0,
-                      AT (gwk, (gr * g->K + k) * g->m * g->c), g->c);
-              }
-      }
-  for (gint64 gr = 0; gr < g->groups; gr++)
-    for (gint64 mo = 0; mo < g->m; mo++)
-      for (gint64 ci = 0; ci < g->c; ci++)
+        pad_image (g, &pad, AT (x, (n * g->groups + gr) * g->c * g->img_n), xpad);
+        move_rows (g, &pad, AT (z, (n * g->groups + gr) * g->m * g->L), zpad, TRUE);
         for (gint64 k = 0; k < g->K; k++)
-          memcpy (AT (gw, ((gr * g->m + mo) * g->c + ci) * g->K + k),
-                  AT (gwk, ((gr * g->K + k) * g->m + mo) * g->c + ci), g->es);
+          gemm (g, CblasNoTrans, CblasTrans, g->m, g->c, pad.span, zpad, pad.span,
+                AT (xpad, padded_offset (g, &pad, k)), pad.pimg, 1.0,
+                AT (gwk, (gr * g->K + k) * g->m * g->c), g->c);
+      }
+  weight_by_offset (g, gw, gwk, TRUE);
 }
 
 /* @gw (groups * m, c, K) = sum_n @z (N, groups * m, L) @ im2col (@x)^T */
