@@ -91,16 +91,17 @@ check_params (const TsConvParams  *p,
   return TRUE;
 }
 
-/* check_shape_forward's checks for a convolution (not transposed) */
+/* check_shape_forward's checks for a convolution (not transposed); @ws
+ * and @is: the weight's and the input's shapes as printed */
 static gboolean
 check_forward_shape (TsTensor            *input,
                      TsTensor            *weight,
                      TsTensor            *bias,
                      const TsConvParams  *p,
+                     const char          *ws,
+                     const char          *is,
                      GError             **error)
 {
-  g_autofree char *ws = ts_shape_to_string (weight->ndim, weight->shape);
-  g_autofree char *is = ts_shape_to_string (input->ndim, input->shape);
   g_autoptr(GString) padded = g_string_new (NULL);
   g_autoptr(GString) kernel = g_string_new (NULL);
   gboolean too_big = FALSE;
@@ -167,11 +168,10 @@ check_transposed_shape (TsTensor            *input,
                         TsTensor            *weight,
                         TsTensor            *bias,
                         const TsConvParams  *p,
+                        const char          *ws,
+                        const char          *is,
                         GError             **error)
 {
-  g_autofree char *ws = ts_shape_to_string (weight->ndim, weight->shape);
-  g_autofree char *is = ts_shape_to_string (input->ndim, input->shape);
-
   if (input->shape[1] != weight->shape[0])
     return fail (error, "Given transposed=1, weight of size %s, expected input%s to have %" G_GINT64_FORMAT
                  " channels, but got %" G_GINT64_FORMAT " channels instead", ws, is, weight->shape[0],
@@ -233,6 +233,7 @@ check_convolution (TsTensor            *input,
 {
   TsTensor *operands[3] = { input, weight, bias };
   g_autofree char *ws = ts_shape_to_string (weight->ndim, weight->shape);
+  g_autofree char *is = ts_shape_to_string (input->ndim, input->shape);
 
   if (weight->ndim < 3)
     return fail (error, "weight should have at least three dimensions");
@@ -242,20 +243,16 @@ check_convolution (TsTensor            *input,
   if (!check_params (p, error))
     return FALSE;
   if (input->ndim != weight->ndim)
-    {
-      g_autofree char *is = ts_shape_to_string (input->ndim, input->shape);
-
-      return fail (error, "Expected %u-dimensional input for %u-dimensional weight %s, but got %u-dimensional "
-                   "input of size %s instead", weight->ndim, weight->ndim, ws, input->ndim, is);
-    }
+    return fail (error, "Expected %u-dimensional input for %u-dimensional weight %s, but got %u-dimensional "
+                 "input of size %s instead", weight->ndim, weight->ndim, ws, input->ndim, is);
   if (weight->shape[0] < p->groups)
     return fail (error, "Given groups=%" G_GINT64_FORMAT ", expected weight to be at least %" G_GINT64_FORMAT
                  " at dimension 0, but got weight of size %s instead", p->groups, p->groups, ws);
   if (weight->shape[0] % p->groups != 0)
     return fail (error, "Given groups=%" G_GINT64_FORMAT ", expected weight to be divisible by %" G_GINT64_FORMAT
                  " at dimension 0, but got weight of size [%s] instead", p->groups, p->groups, ws);
-  if (!(p->transposed ? check_transposed_shape (input, weight, bias, p, error)
-                      : check_forward_shape (input, weight, bias, p, error)))
+  if (!(p->transposed ? check_transposed_shape (input, weight, bias, p, ws, is, error)
+                      : check_forward_shape (input, weight, bias, p, ws, is, error)))
     return FALSE;
   return ts_ops_common_device (operands, bias != NULL ? 3 : 2, device, error) &&
          check_dtypes (input, weight, bias, *device, error);

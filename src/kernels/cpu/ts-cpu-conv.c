@@ -309,6 +309,9 @@ typedef struct
   gint64 pd[3];    /* the padded image's sizes */
   gint64 pimg;     /* its positions */
   gint64 span;     /* the columns side's positions in padded rows */
+  /* this thread's buffers: the padded image (zeroed), the columns side
+   * in padded rows (m x span), the weight by offset (groups, K, m, c) */
+  gpointer xpad, rows, wk;
 } Padded;
 
 static gboolean
@@ -325,6 +328,10 @@ padded_init (const Geo *g,
     pad->pd[i] = g->img[i] + 2 * g->p[i];
   pad->pimg = pad->pd[0] * pad->pd[1] * pad->pd[2];
   pad->span = ((g->col[0] - 1) * pad->pd[1] + g->col[1] - 1) * pad->pd[2] + g->col[2];
+  pad->xpad = scratch_buffer (g, 0, g->c * pad->pimg);
+  pad->rows = scratch_buffer (g, 1, g->m * pad->span);
+  pad->wk = scratch_buffer (g, 2, g->groups * g->K * g->m * g->c);
+  memset (pad->xpad, 0, g->es * (gsize) (g->c * pad->pimg));
 }
 
 /* kernel position k's shift in the padded image */
@@ -401,24 +408,19 @@ run_gather_shifted (const Geo     *g,
                     gpointer       y)
 {
   Padded pad;
-  gpointer xpad, tmp, wk;
 
   padded_init (g, &pad);
-  xpad = scratch_buffer (g, 0, g->c * pad.pimg);
-  tmp = scratch_buffer (g, 1, g->m * pad.span);
-  wk = scratch_buffer (g, 2, g->groups * g->K * g->m * g->c);
-  weight_by_offset (g, (gpointer) w, wk, FALSE);
-  memset (xpad, 0, g->es * (gsize) (g->c * pad.pimg));
+  weight_by_offset (g, (gpointer) w, pad.wk, FALSE);
   for (gint64 n = 0; n < g->n; n++)
     for (gint64 gr = 0; gr < g->groups; gr++)
       {
         char *yg = AT (y, (n * g->groups + gr) * g->m * g->L);
 
-        pad_image (g, &pad, AT (x, (n * g->groups + gr) * g->c * g->img_n), xpad);
+        pad_image (g, &pad, AT (x, (n * g->groups + gr) * g->c * g->img_n), pad.xpad);
         for (gint64 k = 0; k < g->K; k++)
-          gemm (g, CblasNoTrans, CblasNoTrans, g->m, pad.span, g->c, AT (wk, (gr * g->K + k) * g->m * g->c), g->c,
-                AT (xpad, padded_offset (g, &pad, k)), pad.pimg, k == 0 ? 0.0 : 1.0, tmp, pad.span);
-        move_rows (g, &pad, yg, tmp, FALSE);
+          gemm (g, CblasNoTrans, CblasNoTrans, g->m, pad.span, g->c, AT (pad.wk, (gr * g->K + k) * g->m * g->c),
+                g->c, AT (pad.xpad, padded_offset (g, &pad, k)), pad.pimg, k == 0 ? 0.0 : 1.0, pad.rows, pad.span);
+        move_rows (g, &pad, yg, pad.rows, FALSE);
         if (bias != NULL)
           add_bias (g, yg, AT (bias, gr * g->m), g->m, g->L);
       }
@@ -496,26 +498,21 @@ run_weight_shifted (const Geo     *g,
                     gpointer       gw)
 {
   Padded pad;
-  gpointer xpad, zpad, gwk;
 
   padded_init (g, &pad);
-  xpad = scratch_buffer (g, 0, g->c * pad.pimg);
-  zpad = scratch_buffer (g, 1, g->m * pad.span);
-  gwk = scratch_buffer (g, 2, g->groups * g->K * g->m * g->c);
-  memset (xpad, 0, g->es * (gsize) (g->c * pad.pimg));
-  memset (zpad, 0, g->es * (gsize) (g->m * pad.span));
-  memset (gwk, 0, g->es * (gsize) (g->groups * g->K * g->m * g->c));
+  memset (pad.rows, 0, g->es * (gsize) (g->m * pad.span));
+  memset (pad.wk, 0, g->es * (gsize) (g->groups * g->K * g->m * g->c));
   for (gint64 n = 0; n < g->n; n++)
     for (gint64 gr = 0; gr < g->groups; gr++)
       {
-        pad_image (g, &pad, AT (x, (n * g->groups + gr) * g->c * g->img_n), xpad);
-        move_rows (g, &pad, AT (z, (n * g->groups + gr) * g->m * g->L), zpad, TRUE);
+        pad_image (g, &pad, AT (x, (n * g->groups + gr) * g->c * g->img_n), pad.xpad);
+        move_rows (g, &pad, AT (z, (n * g->groups + gr) * g->m * g->L), pad.rows, TRUE);
         for (gint64 k = 0; k < g->K; k++)
-          gemm (g, CblasNoTrans, CblasTrans, g->m, g->c, pad.span, zpad, pad.span,
-                AT (xpad, padded_offset (g, &pad, k)), pad.pimg, 1.0,
-                AT (gwk, (gr * g->K + k) * g->m * g->c), g->c);
+          gemm (g, CblasNoTrans, CblasTrans, g->m, g->c, pad.span, pad.rows, pad.span,
+                AT (pad.xpad, padded_offset (g, &pad, k)), pad.pimg, 1.0,
+                AT (pad.wk, (gr * g->K + k) * g->m * g->c), g->c);
       }
-  weight_by_offset (g, gw, gwk, TRUE);
+  weight_by_offset (g, gw, pad.wk, TRUE);
 }
 
 /* @gw (groups * m, c, K) = sum_n @z (N, groups * m, L) @ im2col (@x)^T */
@@ -742,6 +739,23 @@ run_product (const TsConvParams *p,
     dense_finish (&db, NULL);
 }
 
+/* run_product after the checks, into a @dst with elements */
+static gboolean
+checked_product (const TsConvParams  *p,
+                 gboolean             gather,
+                 const TsView        *src,
+                 const TsView        *weight,
+                 const TsView        *bias,
+                 const TsView        *dst,
+                 GError             **error)
+{
+  if (!check_params (p, weight, error))
+    return FALSE;
+  if (ts_view_numel (dst) > 0)
+    run_product (p, gather, src, weight, bias, dst);
+  return TRUE;
+}
+
 gboolean
 ts_cpu_conv (const TsConvParams *p,
              const TsView       *in,
@@ -752,12 +766,7 @@ ts_cpu_conv (const TsConvParams *p,
 {
   g_return_val_if_fail (p != NULL && in != NULL && weight != NULL && out != NULL, FALSE);
 
-  if (!check_params (p, weight, error))
-    return FALSE;
-  if (ts_view_numel (out) == 0)
-    return TRUE;
-  run_product (p, !p->transposed, in, weight, bias, out);
-  return TRUE;
+  return checked_product (p, !p->transposed, in, weight, bias, out, error);
 }
 
 gboolean
@@ -769,12 +778,7 @@ ts_cpu_conv_backward_input (const TsConvParams *p,
 {
   g_return_val_if_fail (p != NULL && grad_out != NULL && weight != NULL && grad_in != NULL, FALSE);
 
-  if (!check_params (p, weight, error))
-    return FALSE;
-  if (ts_view_numel (grad_in) == 0)
-    return TRUE;
-  run_product (p, p->transposed, grad_out, weight, NULL, grad_in);
-  return TRUE;
+  return checked_product (p, p->transposed, grad_out, weight, NULL, grad_in, error);
 }
 
 /* The sum of @n values at @p in double, four running sums (the
