@@ -317,7 +317,7 @@ typedef struct
 static gboolean
 gather_is_shifted (const Geo *g)
 {
-  return g->s[0] == 1 && g->s[1] == 1 && g->s[2] == 1 && g->K > 1;
+  return g->s[0] == 1 && g->s[1] == 1 && g->s[2] == 1 && g->K > 1 && g->L > 0;
 }
 
 static void
