@@ -69,13 +69,14 @@ have_torch (void)
          WIFEXITED (status) && WEXITSTATUS (status) == 0;
 }
 
-/* a Conv2d 3->16->32 training step, both sides on CPU tensors */
+/* a Conv2d 3->16->32 training step (@what "net"), or its second layer's
+ * forward and backward alone ("layer"), both sides on CPU tensors */
 static int
-bench_conv (void)
+bench_conv (const char *what)
 {
   const char *script = TS_BENCH_SRCDIR "/bench_conv.py";
-  const char *ours_argv[] = { TS_CLI_PATH, "run", script, "cpu", NULL };
-  const char *torch_argv[] = { "/usr/bin/python3", script, "cpu", NULL };
+  const char *ours_argv[] = { TS_CLI_PATH, "run", script, "cpu", what, NULL };
+  const char *torch_argv[] = { "/usr/bin/python3", script, "cpu", what, NULL };
   static const char *const keys[] = { "ms_per_step ", "cpu_ms_per_step " };
   double ours, theirs;
 
@@ -86,8 +87,10 @@ bench_conv (void)
           g_printerr ("bench-python-ops: bench_conv.py failed\n");
           return 1;
         }
-      g_print ("conv net step (%s), Conv2d 3->16->32 on 16x3x32x32, forward + backward, cpu (tensorscope): "
-               "%.2f ms (median of %d)\n", i ? "process CPU time" : "wall", ours, REPEATS);
+      g_print ("%s (%s), forward + backward, cpu (tensorscope): %.2f ms (median of %d)\n",
+               strcmp (what, "layer") == 0 ? "conv layer, Conv2d 16->32 on 16x16x32x32"
+                                           : "conv net step, Conv2d 3->16->32 on 16x3x32x32",
+               i ? "process CPU time" : "wall", ours, REPEATS);
       g_print ("same step on cpu (Debian python3-torch, eager): %.2f ms (median of %d)\n", theirs, REPEATS);
       g_print ("ratio tensorscope / pytorch-cpu: %.2f\n", ours / theirs);
     }
@@ -124,5 +127,5 @@ main (int   argc,
     }
   g_print ("same loop on cpu (Debian python3-torch, eager): %.0f ns/op (median of %d)\n", theirs, REPEATS);
   g_print ("ratio tensorscope / pytorch-cpu: %.2f\n", ours / theirs);
-  return bench_conv ();
+  return bench_conv ("net") || bench_conv ("layer");
 }

@@ -1,7 +1,10 @@
 # Time per training step of a two-layer conv net: Conv2d 3->16->32 (3x3,
 # padding 1) on a batch of 16 32x32 images, forward and backward. Run by
-# bench-conv: under tensorscope-cli and under /usr/bin/python3 with
+# bench-python-ops: under tensorscope-cli and under /usr/bin/python3 with
 # Debian's python3-torch (CPU eager), on the device named by argv[1].
+# With "layer" as argv[2]: the convolutions alone, the second layer's
+# forward and backward (input, weight and bias gradients) from a dense
+# gradient, without the net's ReLU and sum.
 import sys
 import time
 
@@ -15,10 +18,19 @@ net = nn.Sequential(nn.Conv2d(3, 16, 3, padding=1), nn.ReLU(), nn.Conv2d(16, 32,
 x = torch.randn(16, 3, 32, 32).to(device)
 
 
+h = torch.randn(16, 16, 32, 32).to(device).requires_grad_()
+g = torch.randn(16, 32, 32, 32).to(device)
+layer = len(sys.argv) > 2 and sys.argv[2] == "layer"
+
+
 def step():
     for p in net.parameters():
         p.grad = None
-    net(x).sum().backward()
+    if layer:
+        h.grad = None
+        net[2](h).backward(g)
+    else:
+        net(x).sum().backward()
 
 
 for _ in range(3):          # warm up

@@ -583,6 +583,14 @@ gather_dense (const TsView *src,
     }
   if (stride == (gint64) es)
     memcpy (dst, from, es * (gsize) n);
+  else if (stride == 0 && es == sizeof (float))
+    {
+      float v, *out = (float *) dst;
+
+      memcpy (&v, from, sizeof v);
+      for (gint64 i = 0; i < n; i++)
+        out[i] = v;
+    }
   else if (es == sizeof (float))
     for (gint64 i = 0; i < n; i++)
       memcpy (dst + i * es, from + i * stride, sizeof (float));
