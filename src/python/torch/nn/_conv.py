@@ -11,6 +11,7 @@
 # inputs holding inf or nan would spread nan through the zero products.
 
 import math
+import warnings
 
 import torch
 from torch import _unmodeled
@@ -30,21 +31,32 @@ def _int_list(n, x):
 
 
 def _same_padding(weight, n, stride, dilation):
-    """_convolution_mode's 'same': equal padding on both sides (an odd total
-    would need F.pad on one side first)."""
+    """_convolution_mode's 'same': the padding of each spatial dim, and the
+    dims whose total padding d * (k - 1) is odd. PyTorch pads those with
+    one more zero on the right (F.pad first); here they take the larger
+    padding on both sides and lose the output's first position, the same
+    windows summed the same way."""
     if any(s != 1 for s in _int_list(n, stride)):
         raise RuntimeError("padding='same' is not supported for strided convolutions")
     dilation = _int_list(n, dilation)
     if len(dilation) == 1:
         dilation = dilation * n
-    padding = []
-    for d, k in zip(dilation, weight.shape[2:]):
+    padding, crop = [], []
+    for i, (d, k) in enumerate(zip(dilation, weight.shape[2:])):
         total = d * (k - 1)
+        padding.append(total - total // 2)
         if total % 2:
-            raise _unmodeled.unsupported(
-                "padding='same' with an even kernel (dilation * (kernel_size - 1) odd, padded on one side)")
-        padding.append(total // 2)
-    return padding
+            crop.append(i)
+    if crop and not _warned_same[0]:
+        # TORCH_WARN_ONCE, at the caller of F.conv*d
+        _warned_same[0] = True
+        warnings.warn("Using padding='same' with even kernel lengths and odd dilation may require a zero-padded "
+                      "copy of the input be created (Triggered internally at  "
+                      "./aten/src/ATen/native/Convolution.cpp:895.)", UserWarning, stacklevel=4)
+    return padding, crop
+
+
+_warned_same = [False]
 
 
 def _conv(n, input, weight, bias, stride, padding, dilation, groups, transposed=False, output_padding=0):
@@ -54,13 +66,14 @@ def _conv(n, input, weight, bias, stride, padding, dilation, groups, transposed=
     if input.dim() not in (n + 1, n + 2):
         raise RuntimeError("Expected %dD (unbatched) or %dD (batched) input to %s, but got input of size: %s"
                            % (n + 1, n + 2, name, list(input.shape)))
+    crop = []
     if isinstance(padding, str):
         if transposed:
             raise TypeError("%s(): argument 'padding' must be tuple of ints, not str" % name)
         if padding == "valid":
             padding = 0
         elif padding == "same":
-            padding = _same_padding(weight, n, stride, dilation)
+            padding, crop = _same_padding(weight, n, stride, dilation)
         else:
             raise RuntimeError("Invalid padding string: '%s'" % padding)
     if not input.dtype.is_floating_point:
@@ -70,6 +83,8 @@ def _conv(n, input, weight, bias, stride, padding, dilation, groups, transposed=
         input = input.unsqueeze(0)
     out = torch._C._convolution(input, weight, bias, _int_list(n, stride), _int_list(n, padding),
                                 _int_list(n, dilation), transposed, _int_list(n, output_padding), groups)
+    for i in crop:
+        out = out.narrow(2 + i, 1, out.shape[2 + i] - 1)
     return out.squeeze(0) if unbatched else out
 
 
