@@ -866,47 +866,6 @@ ts_cpu_conv_backward_weight (const TsConvParams *p,
   return TRUE;
 }
 
-gboolean
-ts_cpu_im2col (const TsConvParams *p,
-               const gint64       *kernel,
-               gboolean            fold,
-               const TsView       *image,
-               const TsView       *cols,
-               GError            **error)
-{
-  TsDType ct;
-  TsView w = { 0 }, colv;
-  Dense di, dc;
-  Geo g;
-
-  g_return_val_if_fail (p != NULL && kernel != NULL && image != NULL && cols != NULL, FALSE);
-
-  if (!check_dtype (image, error))
-    return FALSE;
-  ct = compute_dtype (image->dtype);
-  /* a weight of the kernel's shape with one group of all channels, and
-   * the columns' positions as a spatial shape */
-  w.dtype = image->dtype;
-  w.ndim = p->n_spatial + 2;
-  w.shape[0] = 1;
-  w.shape[1] = image->shape[1];
-  memcpy (w.shape + 2, kernel, p->n_spatial * sizeof (gint64));
-  colv = *image;
-  for (guint d = 0; d < p->n_spatial; d++)
-    colv.shape[2 + d] = ts_conv_output_size (p, d, image->shape[2 + d], kernel[d]);
-  geo_init (&g, p, image, &colv, &w, 1);
-  dense_new (&di, image, ct, !fold);
-  dense_new (&dc, cols, ct, fold);
-  if (fold)
-    memset (di.data, 0, g.es * (gsize) ts_view_numel (image));
-  for (gint64 n = 0; n < g.n; n++)
-    im2col (&g, (char *) di.data + (gsize) (n * g.c * g.img_n) * g.es,
-            (char *) dc.data + (gsize) (n * g.c * g.K * g.L) * g.es, fold);
-  dense_finish (&di, fold ? image : NULL);
-  dense_finish (&dc, fold ? NULL : cols);
-  return TRUE;
-}
-
 TsKernelCost
 ts_cost_conv (const TsConvParams *p,
               const TsView       *in,

@@ -60,16 +60,6 @@ gboolean ts_cpu_conv_backward_weight (const TsConvParams *p,
                                       const TsView       *grad_bias,
                                       GError            **error);
 
-/* F.unfold: in (N, C, *spatial) to cols (N, C * prod kernel, L), the
- * kernel's sizes in @kernel, the output's positions from @p (not
- * transposed); F.fold (@fold) sums cols back into in. */
-gboolean ts_cpu_im2col          (const TsConvParams *p,
-                                 const gint64       *kernel,
-                                 gboolean            fold,
-                                 const TsView       *image,
-                                 const TsView       *cols,
-                                 GError            **error);
-
 /* 2 * N * Cout * prod (out spatial) * Cin / groups * prod kernel flops
  * (the transposed arithmetic: the same with the roles of input and output
  * swapped); in, weight and out each moved once. */
