@@ -76,3 +76,13 @@ for i, dev in enumerate(["cpu", DEV]):
     print("next", [f.name() if f is not None else None for f, _ in out.grad_fn.next_functions])
     print("next nobias", [f.name() if f is not None else None
                           for f, _ in F.conv2d(x, w).grad_fn.next_functions])
+
+    # bfloat16 (computed in float32, rounded once): small integers, whose
+    # sums are exact, so the rounding is PyTorch's whatever the order
+    torch.manual_seed(5)
+    x = (torch.randn(2, 3, 5, 5) * 2).round().to(torch.bfloat16).to(dev).requires_grad_()
+    w = (torch.randn(4, 3, 3, 3) * 1.5).round().to(torch.bfloat16).to(dev).requires_grad_()
+    y = F.conv2d(x, w, padding=1)
+    print("bfloat16", y.dtype, y.flatten()[:10].tolist())
+    y.backward(torch.ones_like(y))
+    print("  dx", x.grad.flatten()[:10].tolist(), "dw", w.grad.flatten()[:10].tolist())
