@@ -1135,6 +1135,7 @@ static gboolean (*const registers[]) (PyObject *module) = {
   ts_py_amp_register,
   ts_py_storage_register,
   ts_py_more_register,
+  ts_py_conv_register,
 };
 
 PyObject *

@@ -53,6 +53,7 @@ typedef enum
   TS_OP_FAMILY_WHERE,
   TS_OP_FAMILY_TERNARY,      /* lerp, addcmul, addcdiv */
   TS_OP_FAMILY_MV,
+  TS_OP_FAMILY_CONV,         /* convolution and its backward (ts-ops-conv.c) */
   TS_OP_N_FAMILIES
 } TsOpFamily;
 
@@ -74,6 +75,7 @@ typedef enum
   TS_OP_COST_WHERE,
   TS_OP_COST_TERNARY,
   TS_OP_COST_MV,
+  TS_OP_COST_CONV,
 } TsOpCost;
 
 /* The CUDA module's entry when it is not an op id (TS_CUDA_*, >= 0). */

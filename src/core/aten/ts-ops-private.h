@@ -44,6 +44,13 @@ void      ts_op_job_set_args (TsOpJob        *job,
                               gint64          arg,
                               int             dim,
                               guint64         mask);
+/* a family's own arguments (a struct of up to TS_OP_JOB_N_PARAMS
+ * int64s), copied into the job */
+#define TS_OP_JOB_N_PARAMS 16
+void      ts_op_job_set_params (TsOpJob      *job,
+                                gconstpointer params,
+                                gsize         size);
+gconstpointer ts_op_job_get_params (const TsOpJob *job);
 typedef struct
 {
   gint64  arg;
@@ -108,6 +115,9 @@ gboolean  ts_ops_where_job    (TsOpJob              *job,
 gboolean  ts_ops_ternary_job  (TsOpJob              *job,
                                GError              **error);
 gboolean  ts_ops_mv_job       (TsOpJob              *job,
+                               GError              **error);
+/* CONV (ts-ops-conv.c) */
+gboolean  ts_ops_conv_job     (TsOpJob              *job,
                                GError              **error);
 /* the device function of families without device kernels (the host
  * fallback runs them) */

@@ -82,6 +82,8 @@ struct _Job
   /* A real GPU: device temporaries (casts, results in another dtype) the
    * host part allocated before the launch, in device_temp_sizes' order. */
   guint64    temp[JOB_N_TEMPS];
+  /* a family's arguments beyond the above (convolution's int[]s) */
+  gint64     params[TS_OP_JOB_N_PARAMS];
   /* Not zeroed by job_new: filled by job_set for the t[] in use. */
   TsTensor   tv[4];
   TsStorage  sv[4];
@@ -3594,6 +3596,21 @@ ts_op_job_set_args (TsOpJob *job,
 }
 
 void
+ts_op_job_set_params (TsOpJob      *job,
+                      gconstpointer params,
+                      gsize         size)
+{
+  g_return_if_fail (size <= sizeof job->params);
+  memcpy (job->params, params, size);
+}
+
+gconstpointer
+ts_op_job_get_params (const TsOpJob *job)
+{
+  return job->params;
+}
+
+void
 ts_op_job_unpack (const TsOpJob *job,
                   TsView        *views,
                   TsOpJobArgs   *args)
@@ -3667,6 +3684,7 @@ static const struct
   [TS_OP_FAMILY_WHERE] = { ts_ops_where_job, ts_ops_host_device },
   [TS_OP_FAMILY_TERNARY] = { ts_ops_ternary_job, ts_ops_host_device },
   [TS_OP_FAMILY_MV] = { ts_ops_mv_job, ts_ops_host_device },
+  [TS_OP_FAMILY_CONV] = { ts_ops_conv_job, ts_ops_host_device },
 };
 
 /* Every op's kernel, on the CPU, on the simulated devices and on the host

@@ -148,6 +148,18 @@ TS_BACKWARD_DECLARE (index_put)
 TS_BACKWARD_DECLARE (scatter)
 TS_BACKWARD_DECLARE (scatter_add)
 TS_BACKWARD_DECLARE (embedding)
+/* ts-autograd-formulas-conv.c */
+TS_BACKWARD_DECLARE (convolution)
+
+/* After aten::convolution computed out: records ConvolutionBackward0
+ * (inputs input, weight, bias; bias may be NULL), saving input and weight
+ * as PyTorch does. */
+struct _TsConvParams;
+void      ts_autograd_record_convolution (TsTensor                   *input,
+                                          TsTensor                   *weight,
+                                          TsTensor                   *bias,
+                                          const struct _TsConvParams *params,
+                                          TsTensor                   *out);
 
 TsTensor *ts_autograd_add        (TsTensor *a, TsTensor *b, GError **error);
 TsTensor *ts_autograd_sub        (TsTensor *a, TsTensor *b, GError **error);

@@ -181,6 +181,7 @@ typedef enum
 #define TS_OP_ELEMENTWISE_WHERE(b, u)
 #define TS_OP_ELEMENTWISE_TERNARY(b, u)
 #define TS_OP_ELEMENTWISE_MV(b, u)
+#define TS_OP_ELEMENTWISE_CONV(b, u)
 #define TS_OP_ENUM_ITEM(k)                    k,
 #define TS_OP_INIT(k, v)                      [k] = v,
 

@@ -12,6 +12,8 @@ from ._attention import MultiheadAttention  # noqa: F401
 from ._transformer import (Transformer, TransformerDecoder, TransformerDecoderLayer,  # noqa: F401
                            TransformerEncoder, TransformerEncoderLayer)
 from ._rnn import GRU, GRUCell, LSTM, LSTMCell, RNN, RNNBase, RNNCell, RNNCellBase  # noqa: F401
+from ._conv import (Conv1d, Conv2d, Conv3d, ConvTranspose1d, ConvTranspose2d, ConvTranspose3d, Fold,  # noqa: F401
+                    Unfold)
 from .parallel import DataParallel  # noqa: F401
 from .parameter import Parameter  # noqa: F401
 

@@ -375,6 +375,7 @@ def kl_div(input, target, size_average=None, reduce=None, reduction="mean", log_
 
 
 from ._attention import multi_head_attention_forward, scaled_dot_product_attention  # noqa: E402,F401
+from torch.nn._conv import conv1d, conv2d, conv3d, conv_transpose1d, conv_transpose2d, conv_transpose3d, fold, unfold  # noqa: E402,F401,E501
 
 # what PyTorch has here and Tensorscope does not model says so by name
 __getattr__ = _unmodeled.module_getattr(__name__)

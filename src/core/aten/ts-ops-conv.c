@@ -1,0 +1,403 @@
+/* ts-ops-conv.c: the CONV family: aten::convolution and
+ * aten::convolution_backward
+ *
+ * Copyright 2026 The Tensorscope authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * The arguments are checked here with PyTorch 1.13's messages, in the
+ * order its _convolution checks them (the Python side has already checked
+ * the lengths of the int lists and the input's rank for conv1d/2d/3d).
+ * A job holds four tensors, so convolution_backward runs as up to two
+ * jobs under its one name: the input's gradient, then the weight's with
+ * the bias's. No device kernels yet (TS_OP_CUDA_HOST): on a real GPU the
+ * host fallback computes them.
+ */
+
+#include "config.h"
+
+#include <stdarg.h>
+
+#include "ts-autograd-formulas.h"
+#include "ts-op-table.h"
+#include "ts-ops-conv.h"
+#include "ts-ops-private.h"
+
+G_STATIC_ASSERT (sizeof (TsConvParams) <= TS_OP_JOB_N_PARAMS * sizeof (gint64));
+
+gboolean
+ts_ops_conv_job (TsOpJob  *job,
+                 GError  **error)
+{
+  const TsConvParams *p = ts_op_job_get_params (job);
+  TsView v[4];
+  TsOpJobArgs args;
+
+  ts_op_job_unpack (job, v, &args);
+  switch (ts_op_job_desc (job)->kernel)
+    {
+    case 0:   /* out, input, weight, bias */
+      return ts_cpu_conv (p, &v[1], &v[2], &v[3], &v[0], error);
+    case 1:   /* grad_input, grad_output, weight */
+      return ts_cpu_conv_backward_input (p, &v[1], &v[2], &v[0], error);
+    default:  /* grad_weight, grad_output, input, grad_bias; arg 1: slot 0 is grad_bias alone */
+      if (args.arg == 1)
+        return ts_cpu_conv_backward_weight (p, &v[1], &v[2], NULL, &v[0], error);
+      return ts_cpu_conv_backward_weight (p, &v[1], &v[2], &v[0], &v[3], error);
+    }
+}
+
+static gboolean G_GNUC_PRINTF (2, 3)
+fail (GError     **error,
+      const char  *format,
+      ...)
+{
+  g_autofree char *message = NULL;
+  va_list args;
+
+  va_start (args, format);
+  message = g_strdup_vprintf (format, args);
+  va_end (args);
+  g_set_error_literal (error, TS_TENSOR_ERROR, TS_TENSOR_ERROR_RUNTIME, message);
+  return FALSE;
+}
+
+static char *
+list_to_string (const gint64 *values,
+                guint         n)
+{
+  return ts_shape_to_string (n, values);
+}
+
+static gboolean
+check_params (const TsConvParams  *p,
+              GError             **error)
+{
+  g_autofree char *dilation = list_to_string (p->dilation, p->n_spatial);
+
+  if (p->groups <= 0)
+    return fail (error, "non-positive groups is not supported");
+  for (guint d = 0; d < p->n_spatial; d++)
+    if (p->padding[d] < 0)
+      return fail (error, "negative padding is not supported");
+  for (guint d = 0; d < p->n_spatial; d++)
+    if (p->output_padding[d] < 0)
+      return fail (error, "negative output_padding is not supported");
+  for (guint d = 0; d < p->n_spatial; d++)
+    if (p->stride[d] <= 0)
+      return fail (error, "non-positive stride is not supported");
+  for (guint d = 0; d < p->n_spatial; d++)
+    if (p->dilation[d] <= 0)
+      return fail (error, "dilation should be greater than zero, but got %s", dilation);
+  return TRUE;
+}
+
+/* check_shape_forward's checks for a convolution (not transposed); @ws
+ * and @is: the weight's and the input's shapes as printed */
+static gboolean
+check_forward_shape (TsTensor            *input,
+                     TsTensor            *weight,
+                     TsTensor            *bias,
+                     const TsConvParams  *p,
+                     const char          *ws,
+                     const char          *is,
+                     GError             **error)
+{
+  g_autoptr(GString) padded = g_string_new (NULL);
+  g_autoptr(GString) kernel = g_string_new (NULL);
+  gboolean too_big = FALSE;
+
+  if (input->shape[1] != weight->shape[1] * p->groups)
+    return fail (error, "Given groups=%" G_GINT64_FORMAT ", weight of size %s, expected input%s to have %"
+                 G_GINT64_FORMAT " channels, but got %" G_GINT64_FORMAT " channels instead", p->groups, ws, is,
+                 weight->shape[1] * p->groups, input->shape[1]);
+  if (bias != NULL && (bias->ndim != 1 || bias->shape[0] != weight->shape[0]))
+    {
+      g_autofree char *bs = ts_shape_to_string (bias->ndim, bias->shape);
+
+      return fail (error, "Given weight of size %s, expected bias to be 1-dimensional with %" G_GINT64_FORMAT
+                   " elements, but got bias of size %s instead", ws, weight->shape[0], bs);
+    }
+  for (guint d = 0; d < p->n_spatial; d++)
+    {
+      gint64 in = input->shape[2 + d] + 2 * p->padding[d];
+      gint64 k = p->dilation[d] * (weight->shape[2 + d] - 1) + 1;
+
+      g_string_append_printf (padded, "%s%" G_GINT64_FORMAT, d ? " x " : "", in);
+      g_string_append_printf (kernel, "%s%" G_GINT64_FORMAT, d ? " x " : "", k);
+      too_big |= in < k;
+    }
+  if (too_big)
+    return fail (error, "Calculated padded input size per channel: (%s). Kernel size: (%s). Kernel size can't be "
+                 "greater than actual input size", padded->str, kernel->str);
+  return TRUE;
+}
+
+/* slow_conv_transpose's: output_padding < stride or < dilation */
+static gboolean
+check_output_padding (const TsConvParams  *p,
+                      GError             **error)
+{
+  static const char *const names[] = { "depth", "height", "width" };
+  const char *const *dims = p->n_spatial == 3 ? names : names + 1;
+  guint n = MAX (p->n_spatial, 2), lead = n - p->n_spatial;
+  g_autoptr(GString) pad = g_string_new (NULL);
+  g_autoptr(GString) stride = g_string_new (NULL);
+  g_autoptr(GString) dilation = g_string_new (NULL);
+  gboolean ok = TRUE;
+
+  for (guint i = 0; i < n; i++)
+    {
+      /* conv_transpose1d is a 2-d one of height 1 */
+      gint64 op = i < lead ? 0 : p->output_padding[i - lead];
+      gint64 s = i < lead ? 1 : p->stride[i - lead];
+      gint64 dl = i < lead ? 1 : p->dilation[i - lead];
+
+      ok &= op < s || op < dl;
+      g_string_append_printf (pad, "output_padding_%s: %" G_GINT64_FORMAT " ", dims[i], op);
+      g_string_append_printf (stride, "stride_%s: %" G_GINT64_FORMAT " ", dims[i], s);
+      g_string_append_printf (dilation, "%sdilation_%s: %" G_GINT64_FORMAT, i ? " " : "", dims[i], dl);
+    }
+  if (!ok)
+    return fail (error, "output padding must be smaller than either stride or dilation, but got %s%s%s",
+                 pad->str, stride->str, dilation->str);
+  return TRUE;
+}
+
+static gboolean
+check_transposed_shape (TsTensor            *input,
+                        TsTensor            *weight,
+                        TsTensor            *bias,
+                        const TsConvParams  *p,
+                        const char          *ws,
+                        const char          *is,
+                        GError             **error)
+{
+  if (input->shape[1] != weight->shape[0])
+    return fail (error, "Given transposed=1, weight of size %s, expected input%s to have %" G_GINT64_FORMAT
+                 " channels, but got %" G_GINT64_FORMAT " channels instead", ws, is, weight->shape[0],
+                 input->shape[1]);
+  if (bias != NULL && (bias->ndim != 1 || bias->shape[0] != weight->shape[1] * p->groups))
+    {
+      g_autofree char *bs = ts_shape_to_string (bias->ndim, bias->shape);
+
+      return fail (error, "Given transposed=1, weight of size %s, expected bias to be 1-dimensional with %"
+                   G_GINT64_FORMAT " elements, but got bias of size %s instead", ws, weight->shape[1] * p->groups,
+                   bs);
+    }
+  return check_output_padding (p, error);
+}
+
+/* PyTorch's C type names in "Input type (float) and bias type (double)" */
+static const char *
+c_type_name (TsDType dtype)
+{
+  switch (dtype)
+    {
+    case TS_DTYPE_FLOAT32: return "float";
+    case TS_DTYPE_FLOAT64: return "double";
+    case TS_DTYPE_FLOAT16: return "c10::Half";
+    case TS_DTYPE_BFLOAT16: return "c10::BFloat16";
+    default: return ts_dtype_name (dtype);
+    }
+}
+
+static gboolean
+check_dtypes (TsTensor  *input,
+              TsTensor  *weight,
+              TsTensor  *bias,
+              TsDevice   device,
+              GError   **error)
+{
+  if (weight->dtype != input->dtype)
+    return fail (error, "expected scalar type %s but found %s", ts_dtype_scalar_type_name (input->dtype),
+                 ts_dtype_scalar_type_name (weight->dtype));
+  if (bias != NULL && bias->dtype != input->dtype)
+    return fail (error, "Input type (%s) and bias type (%s) should be the same", c_type_name (input->dtype),
+                 c_type_name (bias->dtype));
+  /* PyTorch's CPU convolutions have no float16 kernel (its GPUs do) */
+  if (device.type == TS_DEVICE_CPU && input->dtype == TS_DTYPE_FLOAT16)
+    return fail (error, "\"slow_conv2d_cpu\" not implemented for 'Half'");
+  if (!ts_dtype_is_floating (input->dtype))
+    return fail (error, "convolution of %s tensors is not modeled yet",
+                 ts_dtype_scalar_type_name (input->dtype));
+  return TRUE;
+}
+
+static gboolean
+check_convolution (TsTensor            *input,
+                   TsTensor            *weight,
+                   TsTensor            *bias,
+                   const TsConvParams  *p,
+                   TsDevice            *device,
+                   GError             **error)
+{
+  TsTensor *operands[3] = { input, weight, bias };
+  g_autofree char *ws = ts_shape_to_string (weight->ndim, weight->shape);
+  g_autofree char *is = ts_shape_to_string (input->ndim, input->shape);
+
+  if (weight->ndim < 3)
+    return fail (error, "weight should have at least three dimensions");
+  if (weight->ndim - 2 != p->n_spatial || p->n_spatial > TS_CONV_MAX_SPATIAL)
+    return fail (error, "convolution: %u spatial dims given for a %u-dimensional weight", p->n_spatial,
+                 weight->ndim);
+  if (!check_params (p, error))
+    return FALSE;
+  if (input->ndim != weight->ndim)
+    return fail (error, "Expected %u-dimensional input for %u-dimensional weight %s, but got %u-dimensional "
+                 "input of size %s instead", weight->ndim, weight->ndim, ws, input->ndim, is);
+  if (weight->shape[0] < p->groups)
+    return fail (error, "Given groups=%" G_GINT64_FORMAT ", expected weight to be at least %" G_GINT64_FORMAT
+                 " at dimension 0, but got weight of size %s instead", p->groups, p->groups, ws);
+  if (weight->shape[0] % p->groups != 0)
+    return fail (error, "Given groups=%" G_GINT64_FORMAT ", expected weight to be divisible by %" G_GINT64_FORMAT
+                 " at dimension 0, but got weight of size [%s] instead", p->groups, p->groups, ws);
+  if (!(p->transposed ? check_transposed_shape (input, weight, bias, p, ws, is, error)
+                      : check_forward_shape (input, weight, bias, p, ws, is, error)))
+    return FALSE;
+  return ts_ops_common_device (operands, bias != NULL ? 3 : 2, device, error) &&
+         check_dtypes (input, weight, bias, *device, error);
+}
+
+/* for the cost model: shapes only */
+static void
+shape_view (const TsTensor *t,
+            TsView         *view)
+{
+  ts_view_init (view, t->dtype, NULL, t->ndim, t->shape, NULL, 0);
+}
+
+TsTensor *
+ts_ops_convolution (TsTensor           *input,
+                    TsTensor           *weight,
+                    TsTensor           *bias,
+                    const TsConvParams *p,
+                    GError            **error)
+{
+  gint64 shape[TS_MAX_DIMS];
+  TsDevice device;
+  TsView vin, vw, vout;
+  TsTensor *out;
+  TsOpJob *job;
+
+  g_return_val_if_fail (input != NULL && weight != NULL && p != NULL, NULL);
+
+  if (!check_convolution (input, weight, bias, p, &device, error))
+    return NULL;
+  shape[0] = input->shape[0];
+  shape[1] = p->transposed ? weight->shape[1] * p->groups : weight->shape[0];
+  for (guint d = 0; d < p->n_spatial; d++)
+    shape[2 + d] = ts_conv_output_size (p, d, input->shape[2 + d], weight->shape[2 + d]);
+  out = ts_tensor_new_empty (device, input->dtype, input->ndim, shape, FALSE, error);
+  if (out == NULL)
+    return NULL;
+  if (ts_tensor_numel (out) > 0)
+    {
+      job = ts_op_job_new (TS_OP_CONVOLUTION);
+      ts_op_job_set_params (job, p, sizeof *p);
+      ts_op_job_set (job, 0, out);
+      ts_op_job_set (job, 1, input);
+      ts_op_job_set (job, 2, weight);
+      if (bias != NULL)
+        ts_op_job_set (job, 3, bias);
+      shape_view (input, &vin);
+      shape_view (weight, &vw);
+      shape_view (out, &vout);
+      if (!ts_op_job_dispatch (job, device, ts_cost_conv (p, &vin, &vw, &vout), error))
+        {
+          ts_tensor_unref (out);
+          return NULL;
+        }
+    }
+  ts_autograd_record_convolution (input, weight, bias, p, out);
+  return out;
+}
+
+static TsTensor *
+new_like (TsTensor  *like,
+          guint      ndim,
+          gint64    *shape,
+          GError   **error)
+{
+  return ts_tensor_new_empty (ts_tensor_get_device (like), like->dtype, ndim, shape, FALSE, error);
+}
+
+static gboolean
+launch_backward (TsOpId              id,
+                 const TsConvParams *p,
+                 TsTensor           *out,
+                 TsTensor           *grad_output,
+                 TsTensor           *operand,
+                 TsTensor           *extra,
+                 gint64              arg,
+                 TsKernelCost        cost,
+                 GError            **error)
+{
+  TsOpJob *job;
+
+  if (ts_tensor_numel (out) == 0)
+    return TRUE;
+  job = ts_op_job_new (id);
+  ts_op_job_set_params (job, p, sizeof *p);
+  ts_op_job_set_args (job, arg, 0, 0);
+  ts_op_job_set (job, 0, out);
+  ts_op_job_set (job, 1, grad_output);
+  ts_op_job_set (job, 2, operand);
+  if (extra != NULL)
+    ts_op_job_set_output (job, 3, extra);
+  return ts_op_job_dispatch (job, ts_tensor_get_device (out), cost, error);
+}
+
+gboolean
+ts_ops_convolution_backward (TsTensor           *grad_output,
+                             TsTensor           *input,
+                             TsTensor           *weight,
+                             const TsConvParams *p,
+                             const gboolean      mask[3],
+                             TsTensor          **grad_input,
+                             TsTensor          **grad_weight,
+                             TsTensor          **grad_bias,
+                             GError            **error)
+{
+  TsTensor *operands[3] = { grad_output, input, weight };
+  gint64 bias_shape[1] = { grad_output->shape[1] };
+  TsView vin, vw, vgo;
+  TsKernelCost cost;
+  TsDevice device;
+
+  g_return_val_if_fail (grad_output != NULL && input != NULL && weight != NULL, FALSE);
+
+  *grad_input = *grad_weight = *grad_bias = NULL;
+  if (!ts_ops_common_device (operands, 3, &device, error))
+    return FALSE;
+  shape_view (input, &vin);
+  shape_view (weight, &vw);
+  shape_view (grad_output, &vgo);
+  /* each product costs what the forward does */
+  cost = ts_cost_conv (p, &vin, &vw, &vgo);
+  if (mask[0] && ((*grad_input = new_like (input, input->ndim, input->shape, error)) == NULL ||
+                  !launch_backward (TS_OP_CONVOLUTION_BACKWARD_INPUT, p, *grad_input, grad_output, weight, NULL,
+                                    0, cost, error)))
+    goto failed;
+  if (mask[2] && (*grad_bias = new_like (grad_output, 1, bias_shape, error)) == NULL)
+    goto failed;
+  if (mask[1] && (*grad_weight = new_like (weight, weight->ndim, weight->shape, error)) == NULL)
+    goto failed;
+  if (mask[1] && !launch_backward (TS_OP_CONVOLUTION_BACKWARD_WEIGHT, p, *grad_weight, grad_output, input,
+                                   *grad_bias, 0, cost, error))
+    goto failed;
+  /* the bias's gradient alone: a sum over all but the channels */
+  if (!mask[1] && mask[2])
+    {
+      cost.flops = (double) ts_tensor_numel (grad_output);
+      if (!launch_backward (TS_OP_CONVOLUTION_BACKWARD_WEIGHT, p, *grad_bias, grad_output, input, NULL, 1, cost,
+                            error))
+        goto failed;
+    }
+  return TRUE;
+
+failed:
+  g_clear_pointer (grad_input, ts_tensor_unref);
+  g_clear_pointer (grad_weight, ts_tensor_unref);
+  g_clear_pointer (grad_bias, ts_tensor_unref);
+  return FALSE;
+}
