@@ -99,7 +99,8 @@ check_schema_name (const TsOpDesc *desc,
     }
   g_assert_true (*rest == '.' || *rest == '(');
   g_assert_true (g_str_has_suffix (schema, "Tensor") || g_str_has_suffix (schema, "Tensor(a!)") ||
-                 g_str_has_suffix (schema, "Tensor indices)"));
+                 g_str_has_suffix (schema, "Tensor indices)") ||
+                 g_str_has_suffix (schema, "Tensor, Tensor)"));
 }
 
 static void

@@ -1064,7 +1064,8 @@ ts_py_init_module (void)
   if (!ts_py_tensor_register (module) || !ts_py_cuda_register (module) ||
       !ts_py_sanitizer_register (module) || !ts_py_grad_register (module) ||
       !ts_py_autograd_register (module) || !ts_py_numpy_register (module) ||
-      !ts_py_index_register (module) || !ts_py_shape_register (module))
+      !ts_py_index_register (module) || !ts_py_shape_register (module) ||
+      !ts_py_pool_register (module))
     {
       Py_DECREF (module);
       return NULL;

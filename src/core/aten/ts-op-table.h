@@ -49,6 +49,8 @@ typedef enum
   TS_OP_FAMILY_SORT,
   TS_OP_FAMILY_SCAN,
   TS_OP_FAMILY_SCATTER,
+  TS_OP_FAMILY_POOL,         /* ts-ops-pool.c */
+  TS_OP_FAMILY_NORM,
   TS_OP_N_FAMILIES
 } TsOpFamily;
 
@@ -67,6 +69,8 @@ typedef enum
   TS_OP_COST_RANDOM_NORMAL,
   TS_OP_COST_RANDOM_UNIFORM,
   TS_OP_COST_SOFTMAX,
+  TS_OP_COST_POOL,
+  TS_OP_COST_NORM,
 } TsOpCost;
 
 /* The CUDA module's entry when it is not an op id (TS_CUDA_*, >= 0). */

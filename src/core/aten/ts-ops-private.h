@@ -92,6 +92,11 @@ gboolean  ts_ops_scan_job     (TsOpJob              *job,
                                GError              **error);
 gboolean  ts_ops_scatter_job  (TsOpJob              *job,
                                GError              **error);
+/* POOL and NORM (ts-ops-pool.c) */
+gboolean  ts_ops_pool_job     (TsOpJob              *job,
+                               GError              **error);
+gboolean  ts_ops_norm_job     (TsOpJob              *job,
+                               GError              **error);
 /* the device function of families without device kernels (the host
  * fallback runs them) */
 int       ts_ops_host_device  (TsOpJob              *job,

@@ -3266,6 +3266,8 @@ static const struct
   [TS_OP_FAMILY_SORT] = { ts_ops_sort_job, ts_ops_host_device },
   [TS_OP_FAMILY_SCAN] = { ts_ops_scan_job, ts_ops_host_device },
   [TS_OP_FAMILY_SCATTER] = { ts_ops_scatter_job, ts_ops_host_device },
+  [TS_OP_FAMILY_POOL] = { ts_ops_pool_job, ts_ops_host_device },
+  [TS_OP_FAMILY_NORM] = { ts_ops_norm_job, ts_ops_host_device },
 };
 
 static gboolean

@@ -80,6 +80,11 @@ TS_BACKWARD_DECLARE (max_dim)
 TS_BACKWARD_DECLARE (mm)
 TS_BACKWARD_DECLARE (softmax)
 TS_BACKWARD_DECLARE (log_softmax)
+/* ts-autograd-formulas-pool.c */
+TS_BACKWARD_DECLARE (max_pool2d)
+TS_BACKWARD_DECLARE (avg_pool2d)
+TS_BACKWARD_DECLARE (adaptive_avg_pool2d)
+TS_BACKWARD_DECLARE (native_batch_norm)
 TS_BACKWARD_DECLARE (tan)
 TS_BACKWARD_DECLARE (atan)
 TS_BACKWARD_DECLARE (asinh)
@@ -139,6 +144,7 @@ typedef enum
   TS_VIEW_UNSQUEEZE,
   TS_VIEW_SELECT,
   TS_VIEW_SLICE,
+  TS_VIEW_SQUEEZE,    /* one size-1 dim dropped: squeeze(dim) */
 } TsViewKind;
 
 typedef struct

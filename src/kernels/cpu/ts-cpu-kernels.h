@@ -177,6 +177,8 @@ typedef enum
 #define TS_OP_ELEMENTWISE_SORT(b, u)
 #define TS_OP_ELEMENTWISE_SCAN(b, u)
 #define TS_OP_ELEMENTWISE_SCATTER(b, u)
+#define TS_OP_ELEMENTWISE_POOL(b, u)
+#define TS_OP_ELEMENTWISE_NORM(b, u)
 #define TS_OP_ENUM_ITEM(k)                    k,
 #define TS_OP_INIT(k, v)                      [k] = v,
 

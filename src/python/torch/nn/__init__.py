@@ -8,6 +8,8 @@ from .modules import (ELU, GELU, BCELoss, BCEWithLogitsLoss, CrossEntropyLoss, D
                       Linear, LogSoftmax, Module, ModuleDict, ModuleList, MSELoss, NLLLoss, ParameterDict,
                       ParameterList, ReLU, Sequential, Sigmoid, SiLU, SmoothL1Loss, Softmax, Softplus, Tanh,
                       Unflatten)
+from ._pooling import (AdaptiveAvgPool1d, AdaptiveAvgPool2d, AdaptiveMaxPool1d, AdaptiveMaxPool2d,  # noqa: F401
+                       AvgPool1d, AvgPool2d, MaxPool1d, MaxPool2d)
 from .parallel import DataParallel  # noqa: F401
 from .parameter import Parameter  # noqa: F401
 

@@ -356,3 +356,10 @@ def kl_div(input, target, size_average=None, reduce=None, reduction="mean", log_
 
 # what PyTorch has here and Tensorscope does not model says so by name
 __getattr__ = _unmodeled.module_getattr(__name__)
+
+
+from ._pooling import (adaptive_avg_pool1d, adaptive_avg_pool2d, adaptive_max_pool1d,  # noqa: E402,F401
+                       adaptive_max_pool1d as adaptive_max_pool1d_with_indices, adaptive_max_pool2d,
+                       adaptive_max_pool2d_with_indices, avg_pool1d, avg_pool2d, avg_pool3d,
+                       fractional_max_pool2d, lp_pool1d, lp_pool2d, max_pool1d, max_pool1d_with_indices,
+                       max_pool2d, max_pool2d_with_indices, max_pool3d, max_unpool2d)

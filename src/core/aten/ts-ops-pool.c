@@ -1,0 +1,412 @@
+/* ts-ops-pool.c: the POOL (max/avg/adaptive 2-d pooling and their
+ * backwards) and NORM (native_batch_norm and its backward) families
+ *
+ * Copyright 2026 The Tensorscope authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * The kernels read contiguous operands: inputs are made contiguous here
+ * (without recording: the node is recorded on the caller's tensor). No
+ * device kernels yet (TS_OP_CUDA_HOST): a real GPU runs them on the host
+ * fallback.
+ */
+
+#include "config.h"
+
+#include <string.h>
+
+#include "ts-autograd-formulas.h"
+#include "ts-op-table.h"
+#include "ts-ops-pool.h"
+#include "ts-ops-private.h"
+
+/* The job carries a window in its mask, a byte per number: PyTorch allows
+ * more, and a window that large fails loudly here. */
+static gboolean
+pack_window (const TsPool2d *p,
+             guint64        *mask,
+             GError        **error)
+{
+  const int v[8] = { p->kh, p->kw, p->sh, p->sw, p->ph, p->pw, p->dh, p->dw };
+
+  *mask = 0;
+  for (guint i = 0; i < G_N_ELEMENTS (v); i++)
+    {
+      if (v[i] < 0 || v[i] > 255)
+        {
+          g_set_error_literal (error, TS_TENSOR_ERROR, TS_TENSOR_ERROR_RUNTIME,
+                               "pooling with a kernel_size, stride, padding or dilation over 255 "
+                               "is not modeled yet");
+          return FALSE;
+        }
+      *mask |= (guint64) v[i] << (8 * i);
+    }
+  return TRUE;
+}
+
+static void
+unpack_window (guint64   mask,
+               gint64    arg,
+               int       dim,
+               TsPool2d *p)
+{
+  int *v[8] = { &p->kh, &p->kw, &p->sh, &p->sw, &p->ph, &p->pw, &p->dh, &p->dw };
+
+  for (guint i = 0; i < G_N_ELEMENTS (v); i++)
+    *v[i] = (int) ((mask >> (8 * i)) & 0xff);
+  p->divisor = arg;
+  p->count_include_pad = dim != 0;
+}
+
+gboolean
+ts_ops_pool_job (TsOpJob  *job,
+                 GError  **error)
+{
+  TsView v[4];
+  TsOpJobArgs args;
+  TsPool2d p;
+  TsPoolKernel kind = (TsPoolKernel) ts_op_job_desc (job)->kernel;
+
+  ts_op_job_unpack (job, v, &args);
+  unpack_window (args.mask, args.arg, args.dim, &p);
+  if (kind >= TS_POOL_MAX_BACKWARD)
+    /* slots: grad_input, grad_output, indices */
+    return ts_cpu_pool2d_backward (kind, &p, &v[1], &v[2], &v[0], error);
+  /* slots: out, input, indices */
+  return ts_cpu_pool2d (kind, &p, &v[1], &v[0], &v[2], error);
+}
+
+static const TsOpId pool_ops[] = {
+  [TS_POOL_MAX] = TS_OP_MAX_POOL2D,
+  [TS_POOL_AVG] = TS_OP_AVG_POOL2D,
+  [TS_POOL_ADAPTIVE_AVG] = TS_OP_ADAPTIVE_AVG_POOL2D,
+  [TS_POOL_ADAPTIVE_MAX] = TS_OP_ADAPTIVE_MAX_POOL2D,
+  [TS_POOL_MAX_BACKWARD] = TS_OP_MAX_POOL2D_BACKWARD,
+  [TS_POOL_AVG_BACKWARD] = TS_OP_AVG_POOL2D_BACKWARD,
+  [TS_POOL_ADAPTIVE_AVG_BACKWARD] = TS_OP_ADAPTIVE_AVG_POOL2D_BACKWARD,
+  [TS_POOL_ADAPTIVE_MAX_BACKWARD] = TS_OP_ADAPTIVE_MAX_POOL2D_BACKWARD,
+};
+
+/* @self as the kernels read it: contiguous, with no node of its own */
+static TsTensor *
+dense (TsTensor  *self,
+       GError   **error)
+{
+  gboolean was = ts_autograd_set_grad_enabled (FALSE);
+  TsTensor *out = ts_ops_contiguous (self, error);
+
+  ts_autograd_set_grad_enabled (was);
+  return out;
+}
+
+static gboolean
+is_max (TsPoolKernel kind)
+{
+  return kind == TS_POOL_MAX || kind == TS_POOL_ADAPTIVE_MAX ||
+         kind == TS_POOL_MAX_BACKWARD || kind == TS_POOL_ADAPTIVE_MAX_BACKWARD;
+}
+
+/* Launches pooling op @kind: slot 0 @out, 1 @in, 2 @indices (may be NULL) */
+static gboolean
+pool_launch (TsPoolKernel    kind,
+             const TsPool2d *p,
+             TsTensor       *out,
+             TsTensor       *in,
+             TsTensor       *indices,
+             GError        **error)
+{
+  guint64 mask;
+  TsOpJob *job;
+  TsView vin, vout;
+  double window;
+
+  if (!pack_window (p, &mask, error))
+    return FALSE;
+  if (ts_tensor_numel (out) == 0)
+    return TRUE;
+  job = ts_op_job_new (pool_ops[kind]);
+  ts_op_job_set_args (job, p->divisor, p->count_include_pad, mask);
+  ts_op_job_set (job, 0, out);
+  ts_op_job_set (job, 1, in);
+  if (indices != NULL)
+    {
+      if (kind < TS_POOL_MAX_BACKWARD)
+        ts_op_job_set_output (job, 2, indices);
+      else
+        ts_op_job_set (job, 2, indices);
+    }
+  ts_op_job_view (job, kind < TS_POOL_MAX_BACKWARD ? 1 : 0, &vin);
+  ts_op_job_view (job, kind < TS_POOL_MAX_BACKWARD ? 0 : 1, &vout);
+  window = (kind == TS_POOL_MAX || kind == TS_POOL_AVG) ? (double) p->kh * p->kw
+           : (double) ts_view_numel (&vin) / MAX (ts_view_numel (&vout), 1);
+  return ts_op_job_dispatch (job, ts_tensor_get_device (in), ts_cost_pool (&vin, &vout, window), error);
+}
+
+static void
+record_pool (TsPoolKernel    kind,
+             const TsPool2d *p,
+             TsTensor       *self,
+             TsTensor       *out,
+             TsTensor       *indices)
+{
+  const TsOpDesc *desc = ts_op_get (pool_ops[kind]);
+  g_autoptr(TsGradNode) node = ts_autograd_record (desc->grad_names[0], desc->backward, sizeof (TsPoolAttrs),
+                                                   &self, 1, &out, 1);
+  TsPoolAttrs *attrs;
+
+  if (node == NULL)
+    return;
+  attrs = ts_grad_node_get_attrs (node);
+  attrs->kind = kind;
+  attrs->p = *p;
+  attrs->indices_slot = indices != NULL ? (int) ts_grad_node_save (node, indices) : -1;
+}
+
+gboolean
+ts_ops_pool2d (TsPoolKernel    kind,
+               TsTensor       *self,
+               const TsPool2d *p,
+               gint64          oh,
+               gint64          ow,
+               TsTensor      **out,
+               TsTensor      **indices,
+               GError        **error)
+{
+  gint64 shape[TS_MAX_DIMS];
+  g_autoptr(TsTensor) in = NULL;
+  g_autoptr(TsTensor) o = NULL;
+  g_autoptr(TsTensor) ind = NULL;
+  TsDevice device;
+
+  g_return_val_if_fail (self != NULL && out != NULL && self->ndim >= 2, FALSE);
+
+  device = ts_tensor_get_device (self);
+  memcpy (shape, self->shape, self->ndim * sizeof (gint64));
+  shape[self->ndim - 2] = oh;
+  shape[self->ndim - 1] = ow;
+  if ((in = dense (self, error)) == NULL ||
+      (o = ts_tensor_new_empty (device, self->dtype, self->ndim, shape, FALSE, error)) == NULL ||
+      (is_max (kind) &&
+       (ind = ts_tensor_new_empty (device, TS_DTYPE_INT64, self->ndim, shape, FALSE, error)) == NULL) ||
+      !pool_launch (kind, p, o, in, ind, error))
+    return FALSE;
+  record_pool (kind, p, self, o, ind);
+  *out = g_steal_pointer (&o);
+  if (indices != NULL)
+    *indices = g_steal_pointer (&ind);
+  return TRUE;
+}
+
+TsTensor *
+ts_ops_pool2d_backward (TsPoolKernel    kind,
+                        TsTensor       *grad,
+                        TsTensor       *indices,
+                        const TsPool2d *p,
+                        guint           ndim,
+                        const gint64   *shape,
+                        GError        **error)
+{
+  g_autoptr(TsTensor) g = NULL;
+  g_autoptr(TsTensor) gi = NULL;
+  g_autoptr(TsTensor) ind = NULL;
+
+  if ((g = dense (grad, error)) == NULL ||
+      (indices != NULL && (ind = dense (indices, error)) == NULL) ||
+      (gi = ts_tensor_new_empty (ts_tensor_get_device (grad), grad->dtype, ndim, shape, FALSE, error)) == NULL)
+    return NULL;
+  if (ts_tensor_numel (g) == 0)
+    {
+      TsScalar zero = { TS_DTYPE_FLOAT64, 0, 0 };
+
+      return ts_ops_fill (gi, &zero, error) ? g_steal_pointer (&gi) : NULL;
+    }
+  if (!pool_launch (kind, p, gi, g, ind, error))
+    return NULL;
+  return g_steal_pointer (&gi);
+}
+
+/* -- Batch norm ------------------------------------------------------------ */
+
+gboolean
+ts_ops_norm_job (TsOpJob  *job,
+                 GError  **error)
+{
+  TsView v[4];
+  TsOpJobArgs args;
+  double momentum, eps;
+
+  /* arg and mask carry two doubles' bits, dim the phase */
+  ts_op_job_unpack (job, v, &args);
+  memcpy (&momentum, &args.arg, sizeof momentum);
+  memcpy (&eps, &args.mask, sizeof eps);
+  return ts_cpu_batch_norm ((TsNormPhase) args.dim, &v[0], &v[1], &v[2], &v[3], momentum, eps, error);
+}
+
+/* One phase of op @id: slot 0 @out (written), 1..3 @a @b @c (may be
+ * NULL); @written_bc: b and c are written too (the running stats) */
+static gboolean
+norm_launch (TsOpId        id,
+             TsNormPhase   phase,
+             TsTensor     *out,
+             TsTensor     *a,
+             TsTensor     *b,
+             TsTensor     *c,
+             gboolean      written_bc,
+             double        x0,
+             double        x1,
+             TsTensor     *big,
+             double        passes,
+             GError      **error)
+{
+  TsOpJob *job = ts_op_job_new (id);
+  gint64 arg;
+  guint64 mask;
+  TsView vbig;
+  TsTensor *rest[3] = { a, b, c };
+
+  memcpy (&arg, &x0, sizeof arg);
+  memcpy (&mask, &x1, sizeof mask);
+  ts_op_job_set_args (job, arg, phase, mask);
+  ts_op_job_set (job, 0, out);
+  for (guint i = 0; i < 3; i++)
+    if (rest[i] != NULL)
+      {
+        if (written_bc && i > 0)
+          ts_op_job_set_output (job, i + 1, rest[i]);
+        else
+          ts_op_job_set (job, i + 1, rest[i]);
+      }
+  ts_view_init (&vbig, big->dtype, NULL, big->ndim, big->shape, NULL, 0);
+  return ts_op_job_dispatch (job, ts_tensor_get_device (out), ts_cost_batch_norm (&vbig, passes), error);
+}
+
+static TsTensor *
+per_channel (TsTensor  *like,
+             gint64     rows,
+             GError   **error)
+{
+  gint64 shape[2] = { rows, like->ndim > 1 ? like->shape[1] : 1 };
+
+  return ts_tensor_new_empty (ts_tensor_get_device (like), like->dtype, 2, shape, FALSE, error);
+}
+
+static void
+record_norm (TsTensor  *input,
+             TsTensor  *weight,
+             TsTensor  *bias,
+             TsTensor  *out,
+             TsTensor  *stats,
+             gboolean   training)
+{
+  const TsOpDesc *desc = ts_op_get (TS_OP_NATIVE_BATCH_NORM);
+  TsTensor *inputs[3] = { input, weight, bias };
+  g_autoptr(TsGradNode) node = ts_autograd_record (desc->grad_names[0], desc->backward, sizeof (TsNormAttrs),
+                                                   inputs, 3, &out, 1);
+  TsNormAttrs *attrs;
+
+  if (node == NULL)
+    return;
+  attrs = ts_grad_node_get_attrs (node);
+  attrs->training = training;
+  attrs->input_slot = (int) ts_grad_node_save (node, input);
+  attrs->weight_slot = weight != NULL ? (int) ts_grad_node_save (node, weight) : -1;
+  attrs->stats_slot = (int) ts_grad_node_save (node, stats);
+}
+
+gboolean
+ts_ops_native_batch_norm (TsTensor   *input,
+                          TsTensor   *weight,
+                          TsTensor   *bias,
+                          TsTensor   *running_mean,
+                          TsTensor   *running_var,
+                          gboolean    training,
+                          double      momentum,
+                          double      eps,
+                          TsTensor  **out,
+                          TsTensor  **stats,
+                          GError    **error)
+{
+  const TsOpId id = TS_OP_NATIVE_BATCH_NORM;
+  g_autoptr(TsTensor) x = NULL;
+  g_autoptr(TsTensor) st = NULL;
+  g_autoptr(TsTensor) coef = NULL;
+  g_autoptr(TsTensor) o = NULL;
+
+  g_return_val_if_fail (input != NULL && input->ndim >= 2 && out != NULL && stats != NULL, FALSE);
+
+  if ((x = dense (input, error)) == NULL || (st = per_channel (input, 2, error)) == NULL ||
+      (coef = per_channel (input, 2, error)) == NULL ||
+      (o = ts_tensor_new_empty (ts_tensor_get_device (input), input->dtype, input->ndim, input->shape,
+                                FALSE, error)) == NULL)
+    return FALSE;
+  if (training ? !norm_launch (id, TS_NORM_STATS, st, x, running_mean, running_var, TRUE, momentum, eps,
+                               x, 2, error)
+               : !norm_launch (id, TS_NORM_STATS_RUNNING, st, running_mean, running_var, NULL, FALSE, 0, eps,
+                               st, 1, error))
+    return FALSE;
+  if (!norm_launch (id, TS_NORM_AFFINE, coef, st, weight, bias, FALSE, 0, 0, st, 1, error) ||
+      !norm_launch (id, TS_NORM_APPLY, o, x, coef, NULL, FALSE, 0, 0, x, 2, error))
+    return FALSE;
+  record_norm (input, weight, bias, o, st, training);
+  *out = g_steal_pointer (&o);
+  *stats = g_steal_pointer (&st);
+  return TRUE;
+}
+
+/* a row of a (rows, C) tensor, as a view */
+static TsTensor *
+row (TsTensor  *t,
+     gint64     i,
+     GError   **error)
+{
+  return ts_tensor_select (t, 0, i, error);
+}
+
+gboolean
+ts_ops_native_batch_norm_backward (TsTensor   *grad,
+                                   TsTensor   *input,
+                                   TsTensor   *weight,
+                                   TsTensor   *stats,
+                                   gboolean    training,
+                                   guint       mask,
+                                   TsTensor  **grad_input,
+                                   TsTensor  **grad_weight,
+                                   TsTensor  **grad_bias,
+                                   GError    **error)
+{
+  const TsOpId id = TS_OP_NATIVE_BATCH_NORM_BACKWARD;
+  g_autoptr(TsTensor) g = NULL;
+  g_autoptr(TsTensor) x = NULL;
+  g_autoptr(TsTensor) red = NULL;
+  double per_channel_n = (double) ts_tensor_numel (input) / MAX (input->shape[1], 1);
+
+  if ((g = dense (grad, error)) == NULL || (x = dense (input, error)) == NULL ||
+      (red = per_channel (input, 2, error)) == NULL ||
+      !norm_launch (id, TS_NORM_BACKWARD_REDUCE, red, g, x, stats, FALSE, 0, 0, x, 2, error))
+    return FALSE;
+  if (mask & 1)
+    {
+      g_autoptr(TsTensor) bc = per_channel (input, 5, error);
+      g_autoptr(TsTensor) gi = NULL;
+
+      if (bc == NULL ||
+          !norm_launch (id, TS_NORM_BACKWARD_COEF, bc, red, stats, weight, FALSE, per_channel_n,
+                        training ? 1 : 0, bc, 1, error) ||
+          (gi = ts_tensor_new_empty (ts_tensor_get_device (input), input->dtype, input->ndim, input->shape,
+                                     FALSE, error)) == NULL ||
+          !norm_launch (id, TS_NORM_BACKWARD_APPLY, gi, g, x, bc, FALSE, 0, 0, x, 3, error))
+        return FALSE;
+      *grad_input = g_steal_pointer (&gi);
+    }
+  if (mask & 2)
+    {
+      g_autoptr(TsTensor) dotp = row (red, 1, error);
+      g_autoptr(TsTensor) invstd = dotp != NULL ? row (stats, 1, error) : NULL;
+
+      if (invstd == NULL ||
+          (*grad_weight = ts_ops_binary (TS_BINARY_MUL, dotp, invstd, NULL, FALSE, NULL, error)) == NULL)
+        return FALSE;
+    }
+  if ((mask & 4) && (*grad_bias = row (red, 0, error)) == NULL)
+    return FALSE;
+  return TRUE;
+}

@@ -1,0 +1,83 @@
+/* ts-autograd-formulas-pool.c: the backward formulas of pooling and batch
+ * norm (derivatives.yaml: max_pool2d_with_indices_backward,
+ * avg_pool2d_backward, _adaptive_avg_pool2d_backward,
+ * adaptive_max_pool2d_backward, native_batch_norm_backward)
+ *
+ * Copyright 2026 The Tensorscope authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * The nodes are recorded by ts-ops-pool.c with their own attributes
+ * (TsPoolAttrs, TsNormAttrs). The backward ops record no graph: a double
+ * backward through a pooling or a batch norm is not modeled yet.
+ */
+
+#include "config.h"
+
+#include "ts-autograd-formulas.h"
+#include "ts-ops-pool.h"
+
+static const TsPoolKernel backward_kind[] = {
+  [TS_POOL_MAX] = TS_POOL_MAX_BACKWARD,
+  [TS_POOL_AVG] = TS_POOL_AVG_BACKWARD,
+  [TS_POOL_ADAPTIVE_AVG] = TS_POOL_ADAPTIVE_AVG_BACKWARD,
+  [TS_POOL_ADAPTIVE_MAX] = TS_POOL_ADAPTIVE_MAX_BACKWARD,
+};
+
+/* every pooling: the kernel of its backward op, through the windows or
+ * the saved indices */
+static gboolean
+pool_backward (TsGradNode  *node,
+               TsTensor   **grad_outputs,
+               TsTensor   **grad_inputs,
+               GError     **error)
+{
+  const TsPoolAttrs *attrs = ts_grad_node_get_attrs (node);
+  const TsGradTensorInfo *info = ts_grad_node_get_input_info (node, 0);
+  g_autoptr(TsTensor) indices = NULL;
+
+  if (!ts_grad_node_needs_input_grad (node, 0))
+    return TRUE;
+  if (attrs->indices_slot >= 0 &&
+      (indices = ts_grad_node_unpack_saved (node, (guint) attrs->indices_slot, error)) == NULL)
+    return FALSE;
+  grad_inputs[0] = ts_ops_pool2d_backward (backward_kind[attrs->kind], grad_outputs[0], indices, &attrs->p,
+                                           info->ndim, info->shape, error);
+  return grad_inputs[0] != NULL;
+}
+
+TS_BACKWARD_FN (ts_backward_max_pool2d)
+{
+  return pool_backward (node, grad_outputs, grad_inputs, error);
+}
+
+TS_BACKWARD_FN (ts_backward_avg_pool2d)
+{
+  return pool_backward (node, grad_outputs, grad_inputs, error);
+}
+
+TS_BACKWARD_FN (ts_backward_adaptive_avg_pool2d)
+{
+  return pool_backward (node, grad_outputs, grad_inputs, error);
+}
+
+/* native_batch_norm: input, weight, bias: native_batch_norm_backward */
+TS_BACKWARD_FN (ts_backward_native_batch_norm)
+{
+  const TsNormAttrs *attrs = ts_grad_node_get_attrs (node);
+  g_autoptr(TsTensor) input = ts_grad_node_unpack_saved (node, (guint) attrs->input_slot, error);
+  g_autoptr(TsTensor) stats = input != NULL ? ts_grad_node_unpack_saved (node, (guint) attrs->stats_slot, error)
+                                            : NULL;
+  g_autoptr(TsTensor) weight = NULL;
+  guint mask = 0;
+
+  if (stats == NULL)
+    return FALSE;
+  if (attrs->weight_slot >= 0 &&
+      (weight = ts_grad_node_unpack_saved (node, (guint) attrs->weight_slot, error)) == NULL)
+    return FALSE;
+  for (guint i = 0; i < 3; i++)
+    if (ts_grad_node_needs_input_grad (node, i))
+      mask |= 1u << i;
+  return ts_ops_native_batch_norm_backward (grad_outputs[0], input, weight, stats, attrs->training, mask,
+                                            &grad_inputs[0], &grad_inputs[1], &grad_inputs[2], error);
+}

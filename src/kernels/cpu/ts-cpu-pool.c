@@ -1,0 +1,544 @@
+/* ts-cpu-pool.c: 2-d pooling and batch normalization
+ *
+ * Copyright 2026 The Tensorscope authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * Hand-written loops: no Debian library pools or batch-normalizes on the
+ * CPU (oneDNN is not packaged for us, BLAS has no such routine). Each
+ * follows PyTorch 1.13's CPU kernel for the contiguous layout, in its
+ * order of operations, so that results agree to the last bit where they
+ * can: max pooling keeps the first maximum (NaN wins), average pooling
+ * sums in the input's type row by row, batch norm sums its statistics in
+ * double (acc_type on the CPU) and transforms as in * alpha + beta.
+ */
+
+#include "config.h"
+
+#include <math.h>
+#include <string.h>
+
+#include "ts-cpu-pool.h"
+
+#define AT(v, T) ((T *) (v)->data + (v)->offset)
+
+static gboolean
+check_float (const TsView *in,
+             const char   *name,
+             GError      **error)
+{
+  if (in->dtype == TS_DTYPE_FLOAT32 || in->dtype == TS_DTYPE_FLOAT64)
+    return TRUE;
+  g_set_error (error, TS_KERNEL_ERROR, TS_KERNEL_ERROR_DTYPE, "\"%s\" not implemented for '%s'",
+               name, ts_dtype_scalar_type_name (in->dtype));
+  return FALSE;
+}
+
+/* PyTorch's adaptive windows: [floor (o * n / m), ceil ((o + 1) * n / m)) */
+static inline gint64
+adaptive_start (gint64 o, gint64 m, gint64 n)
+{
+  return (o * n) / m;
+}
+
+static inline gint64
+adaptive_end (gint64 o, gint64 m, gint64 n)
+{
+  return ((o + 1) * n + m - 1) / m;
+}
+
+/* An output's window of rows (or columns) [*lo, *hi) and, for average
+ * pooling, its padded extent: PyTorch's cpu_avg_pool / cpu_max_pool */
+typedef struct
+{
+  gint64 h0, h1, w0, w1;
+  gint64 pool_size;     /* avg: the padded window's size */
+} Window;
+
+static inline void
+window_at (TsPoolKernel    kind,
+           const TsPool2d *p,
+           gint64 oh, gint64 ow, gint64 OH, gint64 OW, gint64 H, gint64 W,
+           Window         *win)
+{
+  switch (kind)
+    {
+    case TS_POOL_ADAPTIVE_AVG:
+    case TS_POOL_ADAPTIVE_MAX:
+    case TS_POOL_ADAPTIVE_AVG_BACKWARD:
+    case TS_POOL_ADAPTIVE_MAX_BACKWARD:
+      win->h0 = adaptive_start (oh, OH, H);
+      win->h1 = adaptive_end (oh, OH, H);
+      win->w0 = adaptive_start (ow, OW, W);
+      win->w1 = adaptive_end (ow, OW, W);
+      win->pool_size = (win->h1 - win->h0) * (win->w1 - win->w0);
+      break;
+    case TS_POOL_AVG:
+    case TS_POOL_AVG_BACKWARD:
+      win->h0 = oh * p->sh - p->ph;
+      win->w0 = ow * p->sw - p->pw;
+      win->h1 = MIN (win->h0 + p->kh, H + p->ph);
+      win->w1 = MIN (win->w0 + p->kw, W + p->pw);
+      win->pool_size = (win->h1 - win->h0) * (win->w1 - win->w0);
+      win->h0 = MAX (win->h0, 0);
+      win->w0 = MAX (win->w0, 0);
+      win->h1 = MIN (win->h1, H);
+      win->w1 = MIN (win->w1, W);
+      break;
+    default:
+      win->h0 = oh * p->sh - p->ph;
+      win->w0 = ow * p->sw - p->pw;
+      win->h1 = MIN (win->h0 + (gint64) (p->kh - 1) * p->dh + 1, H);
+      win->w1 = MIN (win->w0 + (gint64) (p->kw - 1) * p->dw + 1, W);
+      while (win->h0 < 0)
+        win->h0 += p->dh;
+      while (win->w0 < 0)
+        win->w0 += p->dw;
+      win->pool_size = 0;
+      break;
+    }
+}
+
+static inline double
+avg_divisor (TsPoolKernel kind, const TsPool2d *p, const Window *win)
+{
+  if (kind == TS_POOL_AVG || kind == TS_POOL_AVG_BACKWARD)
+    {
+      if (p->divisor != 0)
+        return (double) p->divisor;
+      if (p->count_include_pad)
+        return (double) win->pool_size;
+      return (double) ((win->h1 - win->h0) * (win->w1 - win->w0));
+    }
+  return 0;
+}
+
+#define DEFINE_POOL(NAME, T)                                                      \
+static void                                                                       \
+NAME (TsPoolKernel kind, const TsPool2d *p, const TsView *in, const TsView *out,  \
+      const TsView *indices)                                                      \
+{                                                                                 \
+  gint64 H = in->shape[in->ndim - 2], W = in->shape[in->ndim - 1];                \
+  gint64 OH = out->shape[out->ndim - 2], OW = out->shape[out->ndim - 1];          \
+  gint64 planes = OH * OW == 0 ? 0 : ts_view_numel (out) / (OH * OW);             \
+  gint64 dh = kind == TS_POOL_MAX ? p->dh : 1, dw = kind == TS_POOL_MAX ? p->dw : 1; \
+  const T *x = AT (in, T);                                                        \
+  T *y = AT (out, T);                                                             \
+  gint64 *ind = indices != NULL && indices->data != NULL ? AT (indices, gint64) : NULL; \
+                                                                                  \
+  for (gint64 pl = 0; pl < planes; pl++)                                          \
+    {                                                                             \
+      const T *xp = x + pl * H * W;                                               \
+      for (gint64 oh = 0; oh < OH; oh++)                                          \
+        for (gint64 ow = 0; ow < OW; ow++)                                        \
+          {                                                                       \
+            Window win;                                                           \
+            gint64 o = (pl * OH + oh) * OW + ow;                                  \
+                                                                                  \
+            window_at (kind, p, oh, ow, OH, OW, H, W, &win);                      \
+            if (kind == TS_POOL_MAX || kind == TS_POOL_ADAPTIVE_MAX)              \
+              {                                                                   \
+                gint64 maxi = win.h0 * W + win.w0;                                \
+                T maxv = -INFINITY;                                               \
+                for (gint64 ih = win.h0; ih < win.h1; ih += dh)                   \
+                  for (gint64 iw = win.w0; iw < win.w1; iw += dw)                 \
+                    {                                                             \
+                      T v = xp[ih * W + iw];                                      \
+                      if (v > maxv || isnan (v))                                  \
+                        {                                                         \
+                          maxv = v;                                               \
+                          maxi = ih * W + iw;                                     \
+                        }                                                         \
+                    }                                                             \
+                y[o] = maxv;                                                      \
+                if (ind != NULL)                                                  \
+                  ind[o] = maxi;                                                  \
+              }                                                                   \
+            else                                                                  \
+              {                                                                   \
+                T sum = 0;                                                        \
+                if (win.h0 >= win.h1 || win.w0 >= win.w1)                         \
+                  {                                                               \
+                    y[o] = 0;                                                     \
+                    continue;                                                     \
+                  }                                                               \
+                for (gint64 ih = win.h0; ih < win.h1; ih++)                       \
+                  for (gint64 iw = win.w0; iw < win.w1; iw++)                     \
+                    sum += xp[ih * W + iw];                                       \
+                if (kind == TS_POOL_AVG)                                          \
+                  y[o] = sum / (T) avg_divisor (kind, p, &win);                   \
+                else                                                              \
+                  y[o] = sum / (T) (win.h1 - win.h0) / (T) (win.w1 - win.w0);     \
+              }                                                                   \
+          }                                                                       \
+    }                                                                             \
+}
+
+DEFINE_POOL (pool_f32, float)
+DEFINE_POOL (pool_f64, double)
+
+gboolean
+ts_cpu_pool2d (TsPoolKernel    kind,
+               const TsPool2d *p,
+               const TsView   *in,
+               const TsView   *out,
+               const TsView   *indices,
+               GError        **error)
+{
+  g_return_val_if_fail (in->ndim >= 2 && out->ndim == in->ndim, FALSE);
+
+  if (!check_float (in, kind == TS_POOL_AVG ? "avg_pool2d" : kind == TS_POOL_MAX ? "max_pool2d" :
+                        kind == TS_POOL_ADAPTIVE_AVG ? "adaptive_avg_pool2d" : "adaptive_max_pool2d",
+                    error))
+    return FALSE;
+  if (in->dtype == TS_DTYPE_FLOAT64)
+    pool_f64 (kind, p, in, out, indices);
+  else
+    pool_f32 (kind, p, in, out, indices);
+  return TRUE;
+}
+
+#define DEFINE_POOL_BACKWARD(NAME, T)                                             \
+static void                                                                       \
+NAME (TsPoolKernel kind, const TsPool2d *p, const TsView *gout,                   \
+      const TsView *indices, const TsView *gin)                                   \
+{                                                                                 \
+  gint64 H = gin->shape[gin->ndim - 2], W = gin->shape[gin->ndim - 1];            \
+  gint64 OH = gout->shape[gout->ndim - 2], OW = gout->shape[gout->ndim - 1];      \
+  gint64 planes = OH * OW == 0 ? 0 : ts_view_numel (gout) / (OH * OW);            \
+  const T *g = AT (gout, T);                                                      \
+  T *gi = AT (gin, T);                                                            \
+                                                                                  \
+  memset (gi, 0, (gsize) ts_view_numel (gin) * sizeof (T));                       \
+  for (gint64 pl = 0; pl < planes; pl++)                                          \
+    {                                                                             \
+      T *gp = gi + pl * H * W;                                                    \
+      for (gint64 oh = 0; oh < OH; oh++)                                          \
+        for (gint64 ow = 0; ow < OW; ow++)                                        \
+          {                                                                       \
+            gint64 o = (pl * OH + oh) * OW + ow;                                  \
+            Window win;                                                           \
+            T delta;                                                              \
+                                                                                  \
+            if (kind == TS_POOL_MAX_BACKWARD || kind == TS_POOL_ADAPTIVE_MAX_BACKWARD) \
+              {                                                                   \
+                gint64 at = AT (indices, gint64)[o];                              \
+                if (at >= 0 && at < H * W)                                        \
+                  gp[at] += g[o];                                                 \
+                continue;                                                         \
+              }                                                                   \
+            window_at (kind, p, oh, ow, OH, OW, H, W, &win);                      \
+            if (kind == TS_POOL_AVG_BACKWARD)                                     \
+              delta = g[o] / (T) avg_divisor (kind, p, &win);                     \
+            else                                                                  \
+              delta = g[o] / (T) (win.h1 - win.h0) / (T) (win.w1 - win.w0);       \
+            for (gint64 ih = win.h0; ih < win.h1; ih++)                           \
+              for (gint64 iw = win.w0; iw < win.w1; iw++)                         \
+                gp[ih * W + iw] += delta;                                         \
+          }                                                                       \
+    }                                                                             \
+}
+
+DEFINE_POOL_BACKWARD (pool_backward_f32, float)
+DEFINE_POOL_BACKWARD (pool_backward_f64, double)
+
+gboolean
+ts_cpu_pool2d_backward (TsPoolKernel    kind,
+                        const TsPool2d *p,
+                        const TsView   *grad_out,
+                        const TsView   *indices,
+                        const TsView   *grad_in,
+                        GError        **error)
+{
+  g_return_val_if_fail (grad_in->ndim >= 2 && grad_out->ndim == grad_in->ndim, FALSE);
+
+  if (!check_float (grad_out, "pool2d_backward", error))
+    return FALSE;
+  if (grad_out->dtype == TS_DTYPE_FLOAT64)
+    pool_backward_f64 (kind, p, grad_out, indices, grad_in);
+  else
+    pool_backward_f32 (kind, p, grad_out, indices, grad_in);
+  return TRUE;
+}
+
+TsKernelCost
+ts_cost_pool (const TsView *in,
+              const TsView *out,
+              double        window)
+{
+  TsKernelCost cost;
+  gsize size = ts_dtype_size (in->dtype);
+
+  /* each output reads its window (cached: the input once from memory) */
+  cost.flops = window * (double) ts_view_numel (out);
+  cost.bytes = (double) size * (double) (ts_view_numel (in) + ts_view_numel (out));
+  return cost;
+}
+
+/* -- Batch norm ------------------------------------------------------------ */
+
+static inline double
+ld (const TsView *v, gint64 i, double absent)
+{
+  if (v == NULL || v->data == NULL)
+    return absent;
+  return ts_dtype_load (v->dtype, (const guint8 *) v->data + (v->offset + i) * (gint64) ts_dtype_size (v->dtype));
+}
+
+static inline void
+st (const TsView *v, gint64 i, double value)
+{
+  ts_dtype_store (v->dtype, (guint8 *) v->data + (v->offset + i) * (gint64) ts_dtype_size (v->dtype), value);
+}
+
+/* (N, C, S) of an input of rank >= 2 */
+static void
+ncs (const TsView *in, gint64 *n, gint64 *c, gint64 *s)
+{
+  *n = in->shape[0];
+  *c = in->shape[1];
+  *s = 1;
+  for (guint d = 2; d < in->ndim; d++)
+    *s *= in->shape[d];
+}
+
+/* PyTorch's batch_norm_cpu_collect_stats_contiguous_impl: the mean in the
+ * input's type, the squared deviations summed in double; then
+ * batch_norm_cpu_update_stats_template's invstd and running stats */
+#define DEFINE_STATS(NAME, T)                                                     \
+static void                                                                       \
+NAME (const TsView *stats, const TsView *in, const TsView *rmean,                 \
+      const TsView *rvar, double momentum, double eps)                            \
+{                                                                                 \
+  gint64 N, C, S;                                                                 \
+  const T *x = AT (in, T);                                                        \
+                                                                                  \
+  ncs (in, &N, &C, &S);                                                           \
+  for (gint64 c = 0; c < C; c++)                                                  \
+    {                                                                             \
+      double sum = 0, var_sum = 0;                                                \
+      gint64 M = N * S;                                                           \
+      T mean;                                                                     \
+      float var_sum_f;                                                            \
+                                                                                  \
+      for (gint64 n = 0; n < N; n++)                                              \
+        for (gint64 i = 0; i < S; i++)                                            \
+          sum += x[(n * C + c) * S + i];                                          \
+      mean = (T) (sum / (double) M);                                              \
+      for (gint64 n = 0; n < N; n++)                                              \
+        for (gint64 i = 0; i < S; i++)                                            \
+          {                                                                       \
+            T d = x[(n * C + c) * S + i] - mean;                                  \
+            var_sum += d * d;                                                     \
+          }                                                                       \
+      /* var_sum lands in a tensor of the parameters' dtype */                    \
+      var_sum_f = (T) var_sum;                                                    \
+      {                                                                           \
+        T var = (T) var_sum_f / (T) M;                                            \
+        double invstd = (var != 0 || eps != 0) ? 1.0 / sqrt ((double) var + eps) : 0; \
+        st (stats, c, mean);                                                      \
+        st (stats, C + c, invstd);                                                \
+      }                                                                           \
+      if (rmean != NULL && rmean->data != NULL)                                   \
+        st (rmean, c, momentum * mean + (1 - momentum) * ld (rmean, c, 0));       \
+      if (rvar != NULL && rvar->data != NULL)                                     \
+        st (rvar, c, momentum * ((T) var_sum_f / (T) (M - 1)) + (1 - momentum) * ld (rvar, c, 0)); \
+    }                                                                             \
+}
+
+DEFINE_STATS (stats_f32, float)
+DEFINE_STATS (stats_f64, double)
+
+#define DEFINE_APPLY(NAME, T)                                                     \
+static void                                                                       \
+NAME (const TsView *out, const TsView *in, const TsView *coef)                    \
+{                                                                                 \
+  gint64 N, C, S;                                                                 \
+  const T *x = AT (in, T);                                                        \
+  T *y = AT (out, T);                                                             \
+                                                                                  \
+  ncs (in, &N, &C, &S);                                                           \
+  for (gint64 n = 0; n < N; n++)                                                  \
+    for (gint64 c = 0; c < C; c++)                                                \
+      {                                                                           \
+        T alpha = (T) ld (coef, c, 0), beta = (T) ld (coef, C + c, 0);            \
+        const T *xp = x + (n * C + c) * S;                                        \
+        T *yp = y + (n * C + c) * S;                                              \
+        for (gint64 i = 0; i < S; i++)                                            \
+          yp[i] = xp[i] * alpha + beta;                                           \
+      }                                                                           \
+}
+
+DEFINE_APPLY (apply_f32, float)
+DEFINE_APPLY (apply_f64, double)
+
+/* batch_norm_backward_cpu_template: per channel sum (dy) and
+ * dot (x - mean, dy), in double */
+#define DEFINE_BACKWARD_REDUCE(NAME, T)                                           \
+static void                                                                       \
+NAME (const TsView *red, const TsView *gout, const TsView *in, const TsView *stats) \
+{                                                                                 \
+  gint64 N, C, S;                                                                 \
+  const T *x = AT (in, T), *g = AT (gout, T);                                     \
+                                                                                  \
+  ncs (in, &N, &C, &S);                                                           \
+  for (gint64 c = 0; c < C; c++)                                                  \
+    {                                                                             \
+      double sum = 0, dotp = 0;                                                   \
+      T mean = (T) ld (stats, c, 0);                                              \
+      for (gint64 n = 0; n < N; n++)                                              \
+        for (gint64 i = 0; i < S; i++)                                            \
+          {                                                                       \
+            gint64 at = (n * C + c) * S + i;                                      \
+            sum += g[at];                                                         \
+            dotp += (x[at] - mean) * g[at];                                       \
+          }                                                                       \
+      st (red, c, sum);                                                           \
+      st (red, C + c, dotp);                                                      \
+    }                                                                             \
+}
+
+DEFINE_BACKWARD_REDUCE (backward_reduce_f32, float)
+DEFINE_BACKWARD_REDUCE (backward_reduce_f64, double)
+
+#define DEFINE_BACKWARD_APPLY(NAME, T)                                            \
+static void                                                                       \
+NAME (const TsView *gin, const TsView *gout, const TsView *in, const TsView *bc)   \
+{                                                                                 \
+  gint64 N, C, S;                                                                 \
+  const T *x = AT (in, T), *g = AT (gout, T);                                     \
+  T *dx = AT (gin, T);                                                            \
+                                                                                  \
+  ncs (in, &N, &C, &S);                                                           \
+  for (gint64 n = 0; n < N; n++)                                                  \
+    for (gint64 c = 0; c < C; c++)                                                \
+      {                                                                           \
+        T mean = (T) ld (bc, c, 0), k = (T) ld (bc, C + c, 0);                    \
+        T gm = (T) ld (bc, 2 * C + c, 0), invstd = (T) ld (bc, 3 * C + c, 0);     \
+        T w = (T) ld (bc, 4 * C + c, 0);                                          \
+        gint64 at = (n * C + c) * S;                                              \
+        for (gint64 i = 0; i < S; i++)                                            \
+          dx[at + i] = (g[at + i] - gm - (x[at + i] - mean) * k) * invstd * w;    \
+      }                                                                           \
+}
+
+DEFINE_BACKWARD_APPLY (backward_apply_f32, float)
+DEFINE_BACKWARD_APPLY (backward_apply_f64, double)
+
+/* Per-channel steps: small, through ts_dtype_load/store; in the
+ * parameters' type (float rounds each step as PyTorch's float math does) */
+static inline double
+rnd (const TsView *like, double x)
+{
+  return like->dtype == TS_DTYPE_FLOAT64 ? x : (double) (float) x;
+}
+
+static void
+stats_running (const TsView *stats, const TsView *rmean, const TsView *rvar, double eps)
+{
+  gint64 C = ts_view_numel (rmean);
+
+  for (gint64 c = 0; c < C; c++)
+    {
+      /* eval: 1 / std::sqrt (running_var + static_cast<param_t> (eps)) */
+      double var = rnd (stats, ld (rvar, c, 1) + rnd (stats, eps));
+
+      st (stats, c, ld (rmean, c, 0));
+      st (stats, C + c, rnd (stats, 1.0 / rnd (stats, sqrt (var))));
+    }
+}
+
+static void
+affine (const TsView *coef, const TsView *stats, const TsView *w, const TsView *b)
+{
+  gint64 C = stats->shape[1];
+
+  for (gint64 c = 0; c < C; c++)
+    {
+      double alpha = rnd (coef, ld (stats, C + c, 0) * ld (w, c, 1));
+
+      st (coef, c, alpha);
+      st (coef, C + c, rnd (coef, ld (b, c, 0) - rnd (coef, ld (stats, c, 0) * alpha)));
+    }
+}
+
+/* training: k = dotp * invstd^2 / M, grad_mean = sum / M; eval: plain */
+static void
+backward_coef (const TsView *bc, const TsView *red, const TsView *stats, const TsView *w,
+               double M, gboolean training)
+{
+  gint64 C = stats->shape[1];
+
+  for (gint64 c = 0; c < C; c++)
+    {
+      double invstd = ld (stats, C + c, 0);
+      double k = rnd (bc, rnd (bc, rnd (bc, ld (red, C + c, 0)) * invstd) * invstd);
+
+      st (bc, c, training ? ld (stats, c, 0) : 0);
+      st (bc, C + c, training ? k / M : 0);
+      st (bc, 2 * C + c, training ? ld (red, c, 0) / M : 0);
+      st (bc, 3 * C + c, invstd);
+      st (bc, 4 * C + c, ld (w, c, 1));
+    }
+}
+
+gboolean
+ts_cpu_batch_norm (TsNormPhase   phase,
+                   const TsView *out,
+                   const TsView *a,
+                   const TsView *b,
+                   const TsView *c,
+                   double        momentum,
+                   double        eps,
+                   GError      **error)
+{
+  gboolean f64;
+
+  switch (phase)
+    {
+    case TS_NORM_STATS:
+      if (!check_float (a, "batch_norm", error))
+        return FALSE;
+      if (a->dtype == TS_DTYPE_FLOAT64)
+        stats_f64 (out, a, b, c, momentum, eps);
+      else
+        stats_f32 (out, a, b, c, momentum, eps);
+      return TRUE;
+    case TS_NORM_STATS_RUNNING:
+      stats_running (out, a, b, eps);
+      return TRUE;
+    case TS_NORM_AFFINE:
+      affine (out, a, b, c);
+      return TRUE;
+    case TS_NORM_APPLY:
+      if (!check_float (a, "batch_norm", error))
+        return FALSE;
+      (a->dtype == TS_DTYPE_FLOAT64 ? apply_f64 : apply_f32) (out, a, b);
+      return TRUE;
+    case TS_NORM_BACKWARD_REDUCE:
+      f64 = a->dtype == TS_DTYPE_FLOAT64;
+      (f64 ? backward_reduce_f64 : backward_reduce_f32) (out, a, b, c);
+      return TRUE;
+    case TS_NORM_BACKWARD_COEF:
+      /* momentum carries the element count per channel, eps whether training */
+      backward_coef (out, a, b, c, momentum, eps != 0);
+      return TRUE;
+    case TS_NORM_BACKWARD_APPLY:
+      f64 = a->dtype == TS_DTYPE_FLOAT64;
+      (f64 ? backward_apply_f64 : backward_apply_f32) (out, a, b, c);
+      return TRUE;
+    default:
+      g_set_error (error, TS_KERNEL_ERROR, TS_KERNEL_ERROR_ARGUMENT, "no batch norm phase %d", phase);
+      return FALSE;
+    }
+}
+
+TsKernelCost
+ts_cost_batch_norm (const TsView *big,
+                    double        passes)
+{
+  TsKernelCost cost;
+
+  cost.flops = 3.0 * passes * (double) ts_view_numel (big);
+  cost.bytes = passes * (double) ts_dtype_size (big->dtype) * (double) ts_view_numel (big);
+  return cost;
+}

@@ -1,0 +1,85 @@
+/* ts-cpu-pool.h: 2-d pooling and batch normalization kernels
+ *
+ * Copyright 2026 The Tensorscope authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * Every view here is contiguous (the host makes it so) and float32 or
+ * float64. Pooling works on the last two dims of its input (planes of
+ * H x W, any number of them); batch norm on (N, C, S) with S the product
+ * of the dims after C.
+ */
+
+#pragma once
+
+#include "ts-cpu-kernels.h"
+
+G_BEGIN_DECLS
+
+/* The op table's KERNEL codes of the POOL family */
+typedef enum
+{
+  TS_POOL_MAX = 0,
+  TS_POOL_AVG,
+  TS_POOL_ADAPTIVE_AVG,
+  TS_POOL_ADAPTIVE_MAX,
+  TS_POOL_MAX_BACKWARD,          /* max and adaptive max: by the indices */
+  TS_POOL_AVG_BACKWARD,
+  TS_POOL_ADAPTIVE_AVG_BACKWARD,
+  TS_POOL_ADAPTIVE_MAX_BACKWARD,
+} TsPoolKernel;
+
+/* A window's geometry (ignored by the adaptive kinds, whose windows come
+ * from the shapes) */
+typedef struct
+{
+  int      kh, kw, sh, sw, ph, pw, dh, dw;
+  gboolean count_include_pad;
+  gint64   divisor;              /* avg: divisor_override, 0 for none */
+} TsPool2d;
+
+/* out (and indices, int64, for the max kinds) from in */
+gboolean     ts_cpu_pool2d          (TsPoolKernel    kind,
+                                     const TsPool2d *p,
+                                     const TsView   *in,
+                                     const TsView   *out,
+                                     const TsView   *indices,
+                                     GError        **error);
+/* grad_in (zeroed here) from grad_out, through the forward's windows or
+ * its indices */
+gboolean     ts_cpu_pool2d_backward (TsPoolKernel    kind,
+                                     const TsPool2d *p,
+                                     const TsView   *grad_out,
+                                     const TsView   *indices,
+                                     const TsView   *grad_in,
+                                     GError        **error);
+TsKernelCost ts_cost_pool           (const TsView   *in,
+                                     const TsView   *out,
+                                     double          window);
+
+/* The NORM family's phases (the job's dim) */
+typedef enum
+{
+  TS_NORM_STATS = 0,        /* stats (2, C): mean, invstd of the batch; running stats updated */
+  TS_NORM_STATS_RUNNING,    /* stats from running_mean, running_var (eval) */
+  TS_NORM_AFFINE,           /* coef (2, C): alpha = invstd * w, beta = b - mean * alpha */
+  TS_NORM_APPLY,            /* out = in * alpha + beta */
+  TS_NORM_BACKWARD_REDUCE,  /* red (2, C): sum (dy), sum ((x - mean) * dy) */
+  TS_NORM_BACKWARD_COEF,    /* bcoef (5, C): mean, k, grad_mean, invstd, w */
+  TS_NORM_BACKWARD_APPLY,   /* dx = (dy - grad_mean - (x - mean) * k) * invstd * w */
+} TsNormPhase;
+
+/* Per phase, which views it reads (a, b, c) and writes (out, and for
+ * STATS the running stats in b and c); momentum < 0: cumulative average
+ * is the caller's (it passes the factor) */
+gboolean     ts_cpu_batch_norm      (TsNormPhase     phase,
+                                     const TsView   *out,
+                                     const TsView   *a,
+                                     const TsView   *b,
+                                     const TsView   *c,
+                                     double          momentum,
+                                     double          eps,
+                                     GError        **error);
+TsKernelCost ts_cost_batch_norm     (const TsView   *big,
+                                     double          passes);
+
+G_END_DECLS

@@ -1,0 +1,95 @@
+/* ts-py-pool.c: torch._C's pooling and batch norm entry points
+ *
+ * Copyright 2026 The Tensorscope authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * torch/nn/_pooling.py and _normalization.py check the arguments with
+ * PyTorch's messages and compute the output sizes; these run the ops.
+ */
+
+#include "config.h"
+
+#include "ts-ops-pool.h"
+#include "ts-py-private.h"
+
+static TsTensor *
+tensor_or_none (PyObject *obj)
+{
+  return obj == Py_None ? NULL : ts_py_tensor_get (obj);
+}
+
+static PyObject *
+wrap_or_none (TsTensor *t)
+{
+  if (t == NULL)
+    Py_RETURN_NONE;
+  return ts_py_tensor_wrap (t);
+}
+
+/* _pool2d(kind, self, (kh, kw, sh, sw, ph, pw, dh, dw), count_include_pad,
+ * divisor, oh, ow) -> (out, indices or None) */
+static PyObject *
+py_pool2d (PyObject *module,
+           PyObject *args)
+{
+  PyObject *self;
+  int kind, count_include_pad;
+  long long divisor, oh, ow;
+  TsPool2d p = { 0 };
+  TsTensor *out = NULL, *indices = NULL;
+  GError *error = NULL;
+
+  if (!PyArg_ParseTuple (args, "iO(iiiiiiii)pLLL", &kind, &self, &p.kh, &p.kw, &p.sh, &p.sw, &p.ph, &p.pw,
+                         &p.dh, &p.dw, &count_include_pad, &divisor, &oh, &ow))
+    return NULL;
+  if (!ts_py_is_tensor (self) || kind < TS_POOL_MAX || kind > TS_POOL_ADAPTIVE_MAX)
+    {
+      PyErr_SetString (PyExc_TypeError, "_pool2d: expected a pooling kind and a Tensor");
+      return NULL;
+    }
+  p.count_include_pad = count_include_pad;
+  p.divisor = divisor;
+  if (!ts_ops_pool2d (kind, ts_py_tensor_get (self), &p, oh, ow, &out, &indices, &error))
+    return ts_py_set_error (error);
+  return Py_BuildValue ("(NN)", ts_py_tensor_wrap (out), wrap_or_none (indices));
+}
+
+/* _native_batch_norm(input, weight, bias, running_mean, running_var,
+ * training, momentum, eps) -> (out, stats (2, C): mean, invstd) */
+static PyObject *
+py_native_batch_norm (PyObject *module,
+                      PyObject *args)
+{
+  PyObject *objs[5];
+  int training;
+  double momentum, eps;
+  TsTensor *out = NULL, *stats = NULL;
+  GError *error = NULL;
+
+  if (!PyArg_ParseTuple (args, "OOOOOpdd", &objs[0], &objs[1], &objs[2], &objs[3], &objs[4], &training,
+                         &momentum, &eps))
+    return NULL;
+  for (guint i = 0; i < G_N_ELEMENTS (objs); i++)
+    if ((i == 0 || objs[i] != Py_None) && !ts_py_is_tensor (objs[i]))
+      {
+        PyErr_SetString (PyExc_TypeError, "_native_batch_norm: expected Tensors");
+        return NULL;
+      }
+  if (!ts_ops_native_batch_norm (ts_py_tensor_get (objs[0]), tensor_or_none (objs[1]), tensor_or_none (objs[2]),
+                                 tensor_or_none (objs[3]), tensor_or_none (objs[4]), training, momentum, eps,
+                                 &out, &stats, &error))
+    return ts_py_set_error (error);
+  return Py_BuildValue ("(NN)", ts_py_tensor_wrap (out), ts_py_tensor_wrap (stats));
+}
+
+static PyMethodDef pool_methods[] = {
+  { "_pool2d", py_pool2d, METH_VARARGS, NULL },
+  { "_native_batch_norm", py_native_batch_norm, METH_VARARGS, NULL },
+  { NULL }
+};
+
+gboolean
+ts_py_pool_register (PyObject *module)
+{
+  return PyModule_AddFunctions (module, pool_methods) == 0;
+}
