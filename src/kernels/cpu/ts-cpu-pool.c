@@ -318,7 +318,7 @@ NAME (const TsView *stats, const TsView *in, const TsView *rmean,               
       double sum = 0, var_sum = 0;                                                \
       gint64 M = N * S;                                                           \
       T mean;                                                                     \
-      float var_sum_f;                                                            \
+      T var_sum_f;                                                                \
                                                                                   \
       for (gint64 n = 0; n < N; n++)                                              \
         for (gint64 i = 0; i < S; i++)                                            \

@@ -363,3 +363,4 @@ from ._pooling import (adaptive_avg_pool1d, adaptive_avg_pool2d, adaptive_max_po
                        adaptive_max_pool2d_with_indices, avg_pool1d, avg_pool2d, avg_pool3d,
                        fractional_max_pool2d, lp_pool1d, lp_pool2d, max_pool1d, max_pool1d_with_indices,
                        max_pool2d, max_pool2d_with_indices, max_pool3d, max_unpool2d)
+from ._normalization import batch_norm, group_norm, instance_norm, rms_norm  # noqa: E402,F401
