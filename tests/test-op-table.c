@@ -189,7 +189,7 @@ check_backward (const TsOpDesc *desc)
     {
       g_assert_true (desc->differentiable);
       for (guint i = 0; i < G_N_ELEMENTS (desc->grad_names); i++)
-        g_assert_true (g_regex_match_simple ("^(torch::autograd::CopyBackwards|[A-Z][A-Za-z0-9]*Backward[0-2])$",
+        g_assert_true (g_regex_match_simple ("^(torch::autograd::CopyBackwards|torch::autograd::CopySlices|[A-Z][A-Za-z0-9]*Backward[0-2])$",
                                              desc->grad_names[i], 0, 0));
     }
   if (desc->differentiable)

@@ -82,7 +82,53 @@ py_native_batch_norm (PyObject *module,
   return Py_BuildValue ("(NN)", ts_py_tensor_wrap (out), ts_py_tensor_wrap (stats));
 }
 
+/* _remap(mode, self, pads, scales, shape, value) -> Tensor: pads and
+ * scales per remapped trailing dim (len(pads) of them), shape the output's */
+static PyObject *
+py_remap (PyObject *module,
+          PyObject *args)
+{
+  PyObject *self, *pads, *scales, *shape;
+  int mode;
+  double value;
+  TsRemap r = { .k = 0 };
+  gint64 out_shape[TS_MAX_DIMS];
+  TsTensor *t, *out;
+  GError *error = NULL;
+  Py_ssize_t n;
+
+  if (!PyArg_ParseTuple (args, "iOO!O!O!d", &mode, &self, &PyTuple_Type, &pads, &PyTuple_Type, &scales,
+                         &PyTuple_Type, &shape, &value))
+    return NULL;
+  if (!ts_py_is_tensor (self) || mode < TS_REMAP_CONSTANT || mode > TS_REMAP_NEAREST)
+    {
+      PyErr_SetString (PyExc_TypeError, "_remap: expected a remap mode and a Tensor");
+      return NULL;
+    }
+  t = ts_py_tensor_get (self);
+  n = PyTuple_GET_SIZE (pads);
+  if (n > TS_REMAP_MAX_DIMS || n > (Py_ssize_t) t->ndim || PyTuple_GET_SIZE (scales) != n ||
+      PyTuple_GET_SIZE (shape) != (Py_ssize_t) t->ndim)
+    {
+      PyErr_SetString (PyExc_ValueError, "_remap: bad pads, scales or shape");
+      return NULL;
+    }
+  r.k = (guint) n;
+  for (Py_ssize_t i = 0; i < n; i++)
+    {
+      r.pads[i] = PyLong_AsLongLong (PyTuple_GET_ITEM (pads, i));
+      r.scales[i] = (float) PyFloat_AsDouble (PyTuple_GET_ITEM (scales, i));
+    }
+  for (Py_ssize_t i = 0; i < PyTuple_GET_SIZE (shape); i++)
+    out_shape[i] = PyLong_AsLongLong (PyTuple_GET_ITEM (shape, i));
+  if (PyErr_Occurred ())
+    return NULL;
+  out = ts_ops_remap (mode, t, &r, out_shape, value, &error);
+  return out ? ts_py_tensor_wrap (out) : ts_py_set_error (error);
+}
+
 static PyMethodDef pool_methods[] = {
+  { "_remap", py_remap, METH_VARARGS, NULL },
   { "_pool2d", py_pool2d, METH_VARARGS, NULL },
   { "_native_batch_norm", py_native_batch_norm, METH_VARARGS, NULL },
   { NULL }

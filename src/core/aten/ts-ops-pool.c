@@ -410,3 +410,201 @@ ts_ops_native_batch_norm_backward (TsTensor   *grad,
     return FALSE;
   return TRUE;
 }
+
+/* -- Remaps ------------------------------------------------------------------ */
+
+/* The job carries k in arg and the pads (16 bits each, signed) or the
+ * nearest scales (a float's bits, two dims) in its mask */
+static gboolean
+pack_remap (TsRemapKernel  mode,
+            const TsRemap *r,
+            guint64       *mask,
+            GError       **error)
+{
+  *mask = 0;
+  if ((mode & ~TS_REMAP_BACKWARD) == TS_REMAP_NEAREST)
+    {
+      for (guint i = 0; i < MIN (r->k, 2); i++)
+        {
+          guint32 bits;
+
+          memcpy (&bits, &r->scales[i], sizeof bits);
+          *mask |= (guint64) bits << (32 * i);
+        }
+      return TRUE;
+    }
+  for (guint i = 0; i < r->k; i++)
+    {
+      if (r->pads[i] < G_MININT16 || r->pads[i] > G_MAXINT16)
+        {
+          g_set_error_literal (error, TS_TENSOR_ERROR, TS_TENSOR_ERROR_RUNTIME,
+                               "padding by more than 32767 is not modeled yet");
+          return FALSE;
+        }
+      *mask |= (guint64) (guint16) (gint16) r->pads[i] << (16 * i);
+    }
+  return TRUE;
+}
+
+gboolean
+ts_ops_remap_job (TsOpJob  *job,
+                  GError  **error)
+{
+  TsView v[4];
+  TsOpJobArgs args;
+  TsRemap r = { .k = 0 };
+  TsRemapKernel kind = (TsRemapKernel) ts_op_job_desc (job)->kernel;
+
+  ts_op_job_unpack (job, v, &args);
+  r.k = (guint) args.arg;
+  for (guint i = 0; i < r.k && i < TS_REMAP_MAX_DIMS; i++)
+    {
+      if ((kind & ~TS_REMAP_BACKWARD) == TS_REMAP_NEAREST)
+        {
+          guint32 bits = (guint32) (args.mask >> (32 * i));
+
+          memcpy (&r.scales[i], &bits, sizeof bits);
+        }
+      else
+        r.pads[i] = (gint16) (guint16) (args.mask >> (16 * i));
+    }
+  /* forward: slots out, input; backward: grad_input, grad_output */
+  if (kind & TS_REMAP_BACKWARD)
+    return ts_cpu_remap (kind, &r, &v[0], &v[1], error);
+  return ts_cpu_remap (kind, &r, &v[1], &v[0], error);
+}
+
+/* the op of @mode over k dims (backward: its backward op) */
+static TsOpId
+remap_op (TsRemapKernel mode,
+          guint         k,
+          gboolean      backward)
+{
+  static const TsOpId reflect[2][3] = {
+    { TS_OP_REFLECTION_PAD1D, TS_OP_REFLECTION_PAD2D, TS_OP_REFLECTION_PAD3D },
+    { TS_OP_REFLECTION_PAD1D_BACKWARD, TS_OP_REFLECTION_PAD2D_BACKWARD, TS_OP_REFLECTION_PAD3D_BACKWARD },
+  };
+  static const TsOpId replicate[2][3] = {
+    { TS_OP_REPLICATION_PAD1D, TS_OP_REPLICATION_PAD2D, TS_OP_REPLICATION_PAD3D },
+    { TS_OP_REPLICATION_PAD1D_BACKWARD, TS_OP_REPLICATION_PAD2D_BACKWARD, TS_OP_REPLICATION_PAD3D_BACKWARD },
+  };
+  static const TsOpId nearest[2][2] = {
+    { TS_OP_UPSAMPLE_NEAREST1D, TS_OP_UPSAMPLE_NEAREST2D },
+    { TS_OP_UPSAMPLE_NEAREST1D_BACKWARD, TS_OP_UPSAMPLE_NEAREST2D_BACKWARD },
+  };
+
+  switch (mode)
+    {
+    case TS_REMAP_REFLECT:
+      return reflect[backward][CLAMP (k, 1, 3) - 1];
+    case TS_REMAP_REPLICATE:
+      return replicate[backward][CLAMP (k, 1, 3) - 1];
+    case TS_REMAP_NEAREST:
+      return nearest[backward][CLAMP (k, 1, 2) - 1];
+    case TS_REMAP_CIRCULAR:
+      return backward ? TS_OP_PAD_CIRCULAR_BACKWARD : TS_OP_PAD_CIRCULAR;
+    default:
+      return TS_OP_CONSTANT_PAD_ND;
+    }
+}
+
+static gboolean
+remap_launch (TsOpId          id,
+              TsRemapKernel   kind,
+              const TsRemap  *r,
+              TsTensor       *out,
+              TsTensor       *in,
+              GError        **error)
+{
+  guint64 mask;
+  TsOpJob *job;
+  TsView vin, vout;
+
+  if (!pack_remap (kind, r, &mask, error))
+    return FALSE;
+  if (ts_tensor_numel (out) == 0)
+    return TRUE;
+  job = ts_op_job_new (id);
+  ts_op_job_set_args (job, r->k, 0, mask);
+  ts_op_job_set (job, 0, out);
+  ts_op_job_set (job, 1, in);
+  ts_op_job_view (job, 0, &vout);
+  ts_op_job_view (job, 1, &vin);
+  return ts_op_job_dispatch (job, ts_tensor_get_device (in), ts_cost_copy (&vout, &vin), error);
+}
+
+static gboolean
+covers_all (TsRemapKernel  mode,
+            const TsRemap *r)
+{
+  for (guint i = 0; mode == TS_REMAP_CONSTANT && i < r->k; i++)
+    if (r->pads[i] > 0)
+      return FALSE;
+  return TRUE;
+}
+
+TsTensor *
+ts_ops_remap (TsRemapKernel    mode,
+              TsTensor        *self,
+              const TsRemap   *r,
+              const gint64    *shape,
+              double           value,
+              GError         **error)
+{
+  TsOpId id = remap_op (mode, r->k, FALSE);
+  const TsOpDesc *desc = ts_op_get (id);
+  g_autoptr(TsTensor) in = NULL;
+  g_autoptr(TsTensor) out = NULL;
+  g_autoptr(TsGradNode) node = NULL;
+  TsRemapAttrs *attrs;
+
+  g_return_val_if_fail (self != NULL && r->k <= MIN (self->ndim, TS_REMAP_MAX_DIMS), NULL);
+
+  if ((in = dense (self, error)) == NULL ||
+      (out = ts_tensor_new_empty (ts_tensor_get_device (self), self->dtype, self->ndim, shape, FALSE,
+                                  error)) == NULL)
+    return NULL;
+  /* constant_pad_nd fills the output, then copies the input into it */
+  if (!covers_all (mode, r) && ts_tensor_numel (out) > 0)
+    {
+      TsScalar fill = { TS_DTYPE_FLOAT64, value, (gint64) value };
+
+      if (!ts_ops_fill (out, &fill, error))
+        return NULL;
+    }
+  if (!remap_launch (id, mode, r, out, in, error))
+    return NULL;
+  node = ts_autograd_record (desc->grad_names[0], desc->backward, sizeof (TsRemapAttrs), &self, 1, &out, 1);
+  if (node != NULL)
+    {
+      attrs = ts_grad_node_get_attrs (node);
+      attrs->mode = mode;
+      attrs->r = *r;
+    }
+  return g_steal_pointer (&out);
+}
+
+TsTensor *
+ts_ops_remap_backward (TsRemapKernel    mode,
+                       TsTensor        *grad,
+                       const TsRemap   *r,
+                       guint            ndim,
+                       const gint64    *shape,
+                       GError         **error)
+{
+  g_autoptr(TsTensor) g = NULL;
+  g_autoptr(TsTensor) gi = NULL;
+
+  if ((g = dense (grad, error)) == NULL ||
+      (gi = ts_tensor_new_empty (ts_tensor_get_device (grad), grad->dtype, ndim, shape, FALSE, error)) == NULL)
+    return NULL;
+  if (ts_tensor_numel (g) == 0 || ts_tensor_numel (gi) == 0)
+    {
+      TsScalar zero = { TS_DTYPE_FLOAT64, 0, 0 };
+
+      return ts_tensor_numel (gi) == 0 || ts_ops_fill (gi, &zero, error) ? g_steal_pointer (&gi) : NULL;
+    }
+  if (!remap_launch (remap_op (mode, r->k, TRUE), mode | TS_REMAP_BACKWARD, r, gi, g, error))
+    return NULL;
+  return g_steal_pointer (&gi);
+}

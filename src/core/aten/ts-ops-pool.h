@@ -76,3 +76,30 @@ gboolean  ts_ops_native_batch_norm_backward (TsTensor   *grad,
                                              GError    **error);
 
 G_END_DECLS
+
+G_BEGIN_DECLS
+
+/* A remap node's attributes */
+typedef struct
+{
+  TsRemapKernel mode;
+  TsRemap       r;
+} TsRemapAttrs;
+
+/* out of @shape from @self: mode CONSTANT pads (negative pads crop) with
+ * @value, REFLECT/REPLICATE pad, NEAREST upsamples; r->k trailing dims */
+TsTensor *ts_ops_remap          (TsRemapKernel    mode,
+                                 TsTensor        *self,
+                                 const TsRemap   *r,
+                                 const gint64    *shape,
+                                 double           value,
+                                 GError         **error);
+/* the backward of a REFLECT/REPLICATE/NEAREST remap into @shape */
+TsTensor *ts_ops_remap_backward (TsRemapKernel    mode,
+                                 TsTensor        *grad,
+                                 const TsRemap   *r,
+                                 guint            ndim,
+                                 const gint64    *shape,
+                                 GError         **error);
+
+G_END_DECLS

@@ -97,6 +97,8 @@ gboolean  ts_ops_pool_job     (TsOpJob              *job,
                                GError              **error);
 gboolean  ts_ops_norm_job     (TsOpJob              *job,
                                GError              **error);
+gboolean  ts_ops_remap_job    (TsOpJob              *job,
+                               GError              **error);
 /* the device function of families without device kernels (the host
  * fallback runs them) */
 int       ts_ops_host_device  (TsOpJob              *job,

@@ -3268,6 +3268,7 @@ static const struct
   [TS_OP_FAMILY_SCATTER] = { ts_ops_scatter_job, ts_ops_host_device },
   [TS_OP_FAMILY_POOL] = { ts_ops_pool_job, ts_ops_host_device },
   [TS_OP_FAMILY_NORM] = { ts_ops_norm_job, ts_ops_host_device },
+  [TS_OP_FAMILY_REMAP] = { ts_ops_remap_job, ts_ops_host_device },
 };
 
 static gboolean

@@ -81,3 +81,26 @@ TS_BACKWARD_FN (ts_backward_native_batch_norm)
   return ts_ops_native_batch_norm_backward (grad_outputs[0], input, weight, stats, attrs->training, mask,
                                             &grad_inputs[0], &grad_inputs[1], &grad_inputs[2], error);
 }
+
+/* constant_pad_nd: self: constant_pad_nd (grad, -pad); the others: their
+ * _backward ops (a scatter-add through the same index map) */
+TS_BACKWARD_FN (ts_backward_remap)
+{
+  const TsRemapAttrs *attrs = ts_grad_node_get_attrs (node);
+  const TsGradTensorInfo *info = ts_grad_node_get_input_info (node, 0);
+
+  if (!ts_grad_node_needs_input_grad (node, 0))
+    return TRUE;
+  if (attrs->mode == TS_REMAP_CONSTANT)
+    {
+      TsRemap back = attrs->r;
+
+      for (guint i = 0; i < back.k; i++)
+        back.pads[i] = -back.pads[i];
+      grad_inputs[0] = ts_ops_remap (TS_REMAP_CONSTANT, grad_outputs[0], &back, info->shape, 0, error);
+    }
+  else
+    grad_inputs[0] = ts_ops_remap_backward (attrs->mode, grad_outputs[0], &attrs->r, info->ndim, info->shape,
+                                            error);
+  return grad_inputs[0] != NULL;
+}

@@ -179,6 +179,7 @@ typedef enum
 #define TS_OP_ELEMENTWISE_SCATTER(b, u)
 #define TS_OP_ELEMENTWISE_POOL(b, u)
 #define TS_OP_ELEMENTWISE_NORM(b, u)
+#define TS_OP_ELEMENTWISE_REMAP(b, u)
 #define TS_OP_ENUM_ITEM(k)                    k,
 #define TS_OP_INIT(k, v)                      [k] = v,
 

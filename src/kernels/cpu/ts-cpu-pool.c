@@ -542,3 +542,154 @@ ts_cost_batch_norm (const TsView *big,
   cost.bytes = passes * (double) ts_dtype_size (big->dtype) * (double) ts_view_numel (big);
   return cost;
 }
+
+/* -- Remaps (padding, nearest upsampling) ---------------------------------- */
+
+/* The input index that output index @o of a dim reads, or -1 for none:
+ * PyTorch's reflection/replication/circular padding and nearest_idx */
+static inline gint64
+remap_source (TsRemapKernel mode, gint64 o, gint64 n_in, gint64 n_out, gint64 pad, float scale)
+{
+  gint64 i = o - pad;
+
+  switch (mode)
+    {
+    case TS_REMAP_REFLECT:
+      if (i < 0)
+        i = -i;
+      if (i >= n_in)
+        i = 2 * (n_in - 1) - i;
+      return i;
+    case TS_REMAP_REPLICATE:
+      return CLAMP (i, 0, n_in - 1);
+    case TS_REMAP_CIRCULAR:
+      return ((i % n_in) + n_in) % n_in;
+    case TS_REMAP_NEAREST:
+      if (n_out == n_in)
+        return o;
+      if (n_out == 2 * n_in)
+        return o >> 1;
+      if (scale <= 0)
+        scale = (float) n_in / (float) n_out;
+      return MIN ((gint64) floorf ((float) o * scale), n_in - 1);
+    case TS_REMAP_CONSTANT:
+    default:
+      return i < 0 || i >= n_in ? -1 : i;
+    }
+}
+
+/* Walks the output: for each element its source offset in the input (or
+ * -1), over contiguous views; calls the typed body through a switch */
+#define DEFINE_REMAP(NAME, T, BODY)                                               \
+static void                                                                       \
+NAME (TsRemapKernel mode, const TsRemap *r, const TsView *in, const TsView *out,  \
+      T *x, T *y)                                                                 \
+{                                                                                 \
+  guint nd = out->ndim, k = r->k, lead = nd - k;                                  \
+  gint64 inner = 1, outer = 1, n_out = ts_view_numel (out);                       \
+  gint64 *maps[TS_REMAP_MAX_DIMS];                                                \
+  gint64 in_strides[TS_MAX_DIMS];                                                 \
+                                                                                  \
+  if (n_out == 0)                                                                 \
+    return;                                                                       \
+  /* per remapped dim, each output index's source (-1: none) */                   \
+  for (guint i = 0; i < k; i++)                                                   \
+    {                                                                             \
+      gint64 no = out->shape[lead + i], ni = in->shape[lead + i];                 \
+      maps[i] = g_new (gint64, MAX (no, 1));                                      \
+      for (gint64 o = 0; o < no; o++)                                             \
+        maps[i][o] = remap_source (mode, o, ni, no, r->pads[i], r->scales[i]);    \
+    }                                                                             \
+  for (guint d = nd; d-- > 0;)                                                    \
+    {                                                                             \
+      in_strides[d] = d + 1 < nd ? in_strides[d + 1] * in->shape[d + 1] : 1;      \
+      if (d >= lead)                                                              \
+        inner *= out->shape[d];                                                   \
+    }                                                                             \
+  outer = n_out / inner;                                                          \
+  for (gint64 b = 0; b < outer; b++)                                              \
+    {                                                                             \
+      /* the leading dims are not remapped: their input offset is b's */          \
+      gint64 base = 0, rest = b;                                                  \
+      for (guint d = lead; d-- > 0;)                                              \
+        {                                                                         \
+          base += (rest % out->shape[d]) * in_strides[d];                         \
+          rest /= out->shape[d];                                                  \
+        }                                                                         \
+      for (gint64 e = 0; e < inner; e++)                                          \
+        {                                                                         \
+          gint64 src = base, q = e;                                               \
+          gint64 oo = b * inner + e;                                              \
+          for (guint i = k; i-- > 0;)                                             \
+            {                                                                     \
+              gint64 no = out->shape[lead + i];                                   \
+              gint64 s = maps[i][q % no];                                         \
+              q /= no;                                                            \
+              if (s < 0)                                                          \
+                {                                                                 \
+                  src = -1;                                                       \
+                  break;                                                          \
+                }                                                                 \
+              src += s * in_strides[lead + i];                                    \
+            }                                                                     \
+          if (src >= 0)                                                           \
+            BODY;                                                                 \
+        }                                                                         \
+    }                                                                             \
+  for (guint i = 0; i < k; i++)                                                   \
+    g_free (maps[i]);                                                             \
+}
+
+DEFINE_REMAP (remap_copy_1, guint8, y[oo] = x[src])
+DEFINE_REMAP (remap_copy_2, guint16, y[oo] = x[src])
+DEFINE_REMAP (remap_copy_4, guint32, y[oo] = x[src])
+DEFINE_REMAP (remap_copy_8, guint64, y[oo] = x[src])
+DEFINE_REMAP (remap_add_f32, float, x[src] += y[oo])
+DEFINE_REMAP (remap_add_f64, double, x[src] += y[oo])
+
+gboolean
+ts_cpu_remap (TsRemapKernel   kind,
+              const TsRemap  *r,
+              const TsView   *in,
+              const TsView   *out,
+              GError        **error)
+{
+  TsRemapKernel mode = kind & ~TS_REMAP_BACKWARD;
+  gsize size = ts_dtype_size (in->dtype);
+  guint8 *pi = (guint8 *) in->data + in->offset * (gint64) size;
+  guint8 *po = (guint8 *) out->data + out->offset * (gint64) ts_dtype_size (out->dtype);
+
+  g_return_val_if_fail (in->ndim == out->ndim && r->k <= MIN (in->ndim, TS_REMAP_MAX_DIMS), FALSE);
+
+  if (kind & TS_REMAP_BACKWARD)
+    {
+      /* @in is the gradient of the input (written), @out the output's */
+      if (!check_float (in, "remap_backward", error))
+        return FALSE;
+      memset (pi, 0, (gsize) ts_view_numel (in) * size);
+      if (in->dtype == TS_DTYPE_FLOAT64)
+        remap_add_f64 (mode, r, in, out, (double *) pi, (double *) po);
+      else
+        remap_add_f32 (mode, r, in, out, (float *) pi, (float *) po);
+      return TRUE;
+    }
+  switch (size)
+    {
+    case 1:
+      remap_copy_1 (mode, r, in, out, pi, po);
+      return TRUE;
+    case 2:
+      remap_copy_2 (mode, r, in, out, (guint16 *) pi, (guint16 *) po);
+      return TRUE;
+    case 4:
+      remap_copy_4 (mode, r, in, out, (guint32 *) pi, (guint32 *) po);
+      return TRUE;
+    case 8:
+      remap_copy_8 (mode, r, in, out, (guint64 *) pi, (guint64 *) po);
+      return TRUE;
+    default:
+      g_set_error (error, TS_KERNEL_ERROR, TS_KERNEL_ERROR_DTYPE, "\"pad\" not implemented for '%s'",
+                   ts_dtype_scalar_type_name (in->dtype));
+      return FALSE;
+    }
+}

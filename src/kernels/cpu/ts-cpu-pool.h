@@ -83,3 +83,40 @@ TsKernelCost ts_cost_batch_norm     (const TsView   *big,
                                      double          passes);
 
 G_END_DECLS
+
+G_BEGIN_DECLS
+
+/* Remaps: each output element copies one input element (or none), chosen
+ * per trailing dim: padding and nearest upsampling. The op table's KERNEL
+ * codes of the REMAP family; | TS_REMAP_BACKWARD: the adjoint, which adds
+ * each output gradient into its source's. */
+typedef enum
+{
+  TS_REMAP_CONSTANT = 0,    /* out of range: left as the fill wrote it */
+  TS_REMAP_REFLECT,
+  TS_REMAP_REPLICATE,
+  TS_REMAP_CIRCULAR,
+  TS_REMAP_NEAREST,
+  TS_REMAP_BACKWARD = 8,
+} TsRemapKernel;
+
+#define TS_REMAP_MAX_DIMS 4
+
+/* k trailing dims remapped; pads[i] (before) or, for nearest, scales[i]
+ * (PyTorch's float source scale, 0: input / output size) of dim
+ * ndim - k + i */
+typedef struct
+{
+  guint  k;
+  gint64 pads[TS_REMAP_MAX_DIMS];
+  float  scales[TS_REMAP_MAX_DIMS];
+} TsRemap;
+
+/* any dtype forward (a copy); backward float32/float64, grad_in zeroed */
+gboolean     ts_cpu_remap           (TsRemapKernel   kind,
+                                     const TsRemap  *r,
+                                     const TsView   *in,
+                                     const TsView   *out,
+                                     GError        **error);
+
+G_END_DECLS
