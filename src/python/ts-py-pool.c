@@ -82,14 +82,15 @@ py_native_batch_norm (PyObject *module,
   return Py_BuildValue ("(NN)", ts_py_tensor_wrap (out), ts_py_tensor_wrap (stats));
 }
 
-/* _remap(mode, self, pads, scales, shape, value) -> Tensor: pads and
- * scales per remapped trailing dim (len(pads) of them), shape the output's */
+/* _remap(mode, self, pads, scales, shape, value[, align_corners]) -> Tensor:
+ * pads and scales per remapped trailing dim (len(pads) of them), shape the
+ * output's */
 static PyObject *
 py_remap (PyObject *module,
           PyObject *args)
 {
   PyObject *self, *pads, *scales, *shape;
-  int mode;
+  int mode, align_corners = 0;
   double value;
   TsRemap r = { .k = 0 };
   gint64 out_shape[TS_MAX_DIMS];
@@ -97,10 +98,11 @@ py_remap (PyObject *module,
   GError *error = NULL;
   Py_ssize_t n;
 
-  if (!PyArg_ParseTuple (args, "iOO!O!O!d", &mode, &self, &PyTuple_Type, &pads, &PyTuple_Type, &scales,
-                         &PyTuple_Type, &shape, &value))
+  if (!PyArg_ParseTuple (args, "iOO!O!O!d|p", &mode, &self, &PyTuple_Type, &pads, &PyTuple_Type, &scales,
+                         &PyTuple_Type, &shape, &value, &align_corners))
     return NULL;
-  if (!ts_py_is_tensor (self) || mode < TS_REMAP_CONSTANT || mode > TS_REMAP_NEAREST)
+  if (!ts_py_is_tensor (self) || mode < TS_REMAP_CONSTANT || mode > TS_REMAP_LINEAR ||
+      (mode == TS_REMAP_LINEAR && PyTuple_GET_SIZE (pads) != 1 && PyTuple_GET_SIZE (pads) != 2))
     {
       PyErr_SetString (PyExc_TypeError, "_remap: expected a remap mode and a Tensor");
       return NULL;
@@ -114,6 +116,7 @@ py_remap (PyObject *module,
       return NULL;
     }
   r.k = (guint) n;
+  r.align_corners = align_corners;
   for (Py_ssize_t i = 0; i < n; i++)
     {
       r.pads[i] = PyLong_AsLongLong (PyTuple_GET_ITEM (pads, i));

@@ -413,6 +413,13 @@ ts_ops_native_batch_norm_backward (TsTensor   *grad,
 
 /* -- Remaps ------------------------------------------------------------------ */
 
+static gboolean
+remap_has_scales (TsRemapKernel mode)
+{
+  mode &= ~TS_REMAP_BACKWARD;
+  return mode == TS_REMAP_NEAREST || mode == TS_REMAP_LINEAR;
+}
+
 /* The job carries k in arg and the pads (16 bits each, signed) or the
  * nearest scales (a float's bits, two dims) in its mask */
 static gboolean
@@ -422,7 +429,7 @@ pack_remap (TsRemapKernel  mode,
             GError       **error)
 {
   *mask = 0;
-  if ((mode & ~TS_REMAP_BACKWARD) == TS_REMAP_NEAREST)
+  if (remap_has_scales (mode))
     {
       for (guint i = 0; i < MIN (r->k, 2); i++)
         {
@@ -457,9 +464,10 @@ ts_ops_remap_job (TsOpJob  *job,
 
   ts_op_job_unpack (job, v, &args);
   r.k = (guint) args.arg;
+  r.align_corners = args.dim != 0;
   for (guint i = 0; i < r.k && i < TS_REMAP_MAX_DIMS; i++)
     {
-      if ((kind & ~TS_REMAP_BACKWARD) == TS_REMAP_NEAREST)
+      if (remap_has_scales (kind))
         {
           guint32 bits = (guint32) (args.mask >> (32 * i));
 
@@ -492,6 +500,10 @@ remap_op (TsRemapKernel mode,
     { TS_OP_UPSAMPLE_NEAREST1D, TS_OP_UPSAMPLE_NEAREST2D },
     { TS_OP_UPSAMPLE_NEAREST1D_BACKWARD, TS_OP_UPSAMPLE_NEAREST2D_BACKWARD },
   };
+  static const TsOpId linear[2][2] = {
+    { TS_OP_UPSAMPLE_LINEAR1D, TS_OP_UPSAMPLE_BILINEAR2D },
+    { TS_OP_UPSAMPLE_LINEAR1D_BACKWARD, TS_OP_UPSAMPLE_BILINEAR2D_BACKWARD },
+  };
 
   switch (mode)
     {
@@ -501,6 +513,8 @@ remap_op (TsRemapKernel mode,
       return replicate[backward][CLAMP (k, 1, 3) - 1];
     case TS_REMAP_NEAREST:
       return nearest[backward][CLAMP (k, 1, 2) - 1];
+    case TS_REMAP_LINEAR:
+      return linear[backward][CLAMP (k, 1, 2) - 1];
     case TS_REMAP_CIRCULAR:
       return backward ? TS_OP_PAD_CIRCULAR_BACKWARD : TS_OP_PAD_CIRCULAR;
     default:
@@ -525,7 +539,7 @@ remap_launch (TsOpId          id,
   if (ts_tensor_numel (out) == 0)
     return TRUE;
   job = ts_op_job_new (id);
-  ts_op_job_set_args (job, r->k, 0, mask);
+  ts_op_job_set_args (job, r->k, r->align_corners, mask);
   ts_op_job_set (job, 0, out);
   ts_op_job_set (job, 1, in);
   ts_op_job_view (job, 0, &vout);

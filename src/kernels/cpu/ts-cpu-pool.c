@@ -647,6 +647,108 @@ DEFINE_REMAP (remap_copy_8, guint64, y[oo] = x[src])
 DEFINE_REMAP (remap_add_f32, float, x[src] += y[oo])
 DEFINE_REMAP (remap_add_f64, double, x[src] += y[oo])
 
+/* Linear interpolation: PyTorch's compute_source_index_and_lambda, in the
+ * computation type T (float for float32, as PyTorch's opmath_t), over
+ * (planes, H, W) with a unit H for 1-d; the output is
+ * (x[h0][w0] * lw0 + x[h0][w1] * lw1) * lh0 + (...) * lh1, and the
+ * backward adds each of the four products' share, output by output. */
+#define DEFINE_LINEAR(NAME, T)                                                    \
+static void                                                                       \
+NAME##_weights (gint64 n_in, gint64 n_out, gboolean align, float given,           \
+                gint64 *i0, gint64 *i1, T *l0, T *l1)                             \
+{                                                                                 \
+  T ratio;                                                                        \
+                                                                                  \
+  if (align)                                                                      \
+    ratio = n_out > 1 ? (T) (n_in - 1) / (T) (n_out - 1) : 0;                     \
+  else                                                                            \
+    ratio = given > 0 ? (T) given : (T) n_in / (T) n_out;                         \
+  for (gint64 o = 0; o < n_out; o++)                                              \
+    {                                                                             \
+      T src;                                                                      \
+                                                                                  \
+      if (n_out == n_in)                                                          \
+        {                                                                         \
+          i0[o] = i1[o] = o;                                                      \
+          l0[o] = 1;                                                              \
+          l1[o] = 0;                                                              \
+          continue;                                                               \
+        }                                                                         \
+      if (align)                                                                  \
+        src = ratio * (T) o;                                                      \
+      else                                                                        \
+        {                                                                         \
+          src = ratio * ((T) o + (T) 0.5) - (T) 0.5;                              \
+          if (src < 0)                                                            \
+            src = 0;                                                              \
+        }                                                                         \
+      i0[o] = (gint64) src;                                                       \
+      i1[o] = i0[o] + (i0[o] < n_in - 1 ? 1 : 0);                                 \
+      l1[o] = MIN (MAX (src - (T) i0[o], (T) 0), (T) 1);                          \
+      l0[o] = (T) 1 - l1[o];                                                      \
+    }                                                                             \
+}                                                                                 \
+                                                                                  \
+static void                                                                       \
+NAME (const TsRemap *r, gboolean backward, const TsView *in, const TsView *out,   \
+      T *x, T *y)                                                                 \
+{                                                                                 \
+  guint nd = in->ndim;                                                            \
+  gint64 IH = r->k == 2 ? in->shape[nd - 2] : 1, IW = in->shape[nd - 1];          \
+  gint64 OH = r->k == 2 ? out->shape[nd - 2] : 1, OW = out->shape[nd - 1];        \
+  gint64 planes = OH * OW == 0 ? 0 : ts_view_numel (out) / (OH * OW);             \
+  gint64 *h0 = g_new (gint64, OH), *h1 = g_new (gint64, OH);                      \
+  gint64 *w0 = g_new (gint64, OW), *w1 = g_new (gint64, OW);                      \
+  T *lh0 = g_new (T, OH), *lh1 = g_new (T, OH), *lw0 = g_new (T, OW), *lw1 = g_new (T, OW); \
+                                                                                  \
+  NAME##_weights (IH, OH, r->align_corners, r->k == 2 ? r->scales[0] : 0, h0, h1, lh0, lh1); \
+  NAME##_weights (IW, OW, r->align_corners, r->scales[r->k - 1], w0, w1, lw0, lw1); \
+  if (backward)                                                                   \
+    {                                                                             \
+      /* the gradient accumulates in double, then rounds once (as the      */   \
+      /* oracle's float results show)                                      */   \
+      gint64 n_in = ts_view_numel (in);                                           \
+      double *acc = g_new0 (double, MAX (n_in, 1));                               \
+      for (gint64 p = 0; p < planes; p++)                                         \
+        {                                                                         \
+          double *ap = acc + p * IH * IW;                                         \
+          const T *yp = y + p * OH * OW;                                          \
+          for (gint64 oh = 0; oh < OH; oh++)                                      \
+            for (gint64 ow = 0; ow < OW; ow++)                                    \
+              {                                                                   \
+                double g = yp[oh * OW + ow];                                      \
+                double *a = ap + h0[oh] * IW, *b = ap + h1[oh] * IW;              \
+                a[w0[ow]] += (double) (lh0[oh] * lw0[ow]) * g;                    \
+                a[w1[ow]] += (double) (lh0[oh] * lw1[ow]) * g;                    \
+                b[w0[ow]] += (double) (lh1[oh] * lw0[ow]) * g;                    \
+                b[w1[ow]] += (double) (lh1[oh] * lw1[ow]) * g;                    \
+              }                                                                   \
+        }                                                                         \
+      for (gint64 i = 0; i < n_in; i++)                                           \
+        x[i] = (T) acc[i];                                                        \
+      g_free (acc);                                                               \
+    }                                                                             \
+  else                                                                            \
+    for (gint64 p = 0; p < planes; p++)                                           \
+      {                                                                           \
+        const T *xp = x + p * IH * IW;                                            \
+        T *yp = y + p * OH * OW;                                                  \
+        for (gint64 oh = 0; oh < OH; oh++)                                        \
+          for (gint64 ow = 0; ow < OW; ow++)                                      \
+            {                                                                     \
+              const T *a = xp + h0[oh] * IW, *b = xp + h1[oh] * IW;               \
+              T t0 = a[w0[ow]] * lw0[ow] + a[w1[ow]] * lw1[ow];                   \
+              T t1 = b[w0[ow]] * lw0[ow] + b[w1[ow]] * lw1[ow];                   \
+              yp[oh * OW + ow] = t0 * lh0[oh] + t1 * lh1[oh];                     \
+            }                                                                     \
+      }                                                                           \
+  g_free (h0); g_free (h1); g_free (w0); g_free (w1);                             \
+  g_free (lh0); g_free (lh1); g_free (lw0); g_free (lw1);                         \
+}
+
+DEFINE_LINEAR (linear_f32, float)
+DEFINE_LINEAR (linear_f64, double)
+
 gboolean
 ts_cpu_remap (TsRemapKernel   kind,
               const TsRemap  *r,
@@ -660,6 +762,20 @@ ts_cpu_remap (TsRemapKernel   kind,
   guint8 *po = (guint8 *) out->data + out->offset * (gint64) ts_dtype_size (out->dtype);
 
   g_return_val_if_fail (in->ndim == out->ndim && r->k <= MIN (in->ndim, TS_REMAP_MAX_DIMS), FALSE);
+
+  if (mode == TS_REMAP_LINEAR)
+    {
+      gboolean backward = (kind & TS_REMAP_BACKWARD) != 0;
+
+      g_return_val_if_fail (r->k == 1 || r->k == 2, FALSE);
+      if (!check_float (in, "upsample_linear", error))
+        return FALSE;
+      if (in->dtype == TS_DTYPE_FLOAT64)
+        linear_f64 (r, backward, in, out, (double *) pi, (double *) po);
+      else
+        linear_f32 (r, backward, in, out, (float *) pi, (float *) po);
+      return TRUE;
+    }
 
   if (kind & TS_REMAP_BACKWARD)
     {

@@ -97,6 +97,7 @@ typedef enum
   TS_REMAP_REPLICATE,
   TS_REMAP_CIRCULAR,
   TS_REMAP_NEAREST,
+  TS_REMAP_LINEAR,          /* linear / bilinear: two sources per dim, weighted */
   TS_REMAP_BACKWARD = 8,
 } TsRemapKernel;
 
@@ -107,9 +108,10 @@ typedef enum
  * ndim - k + i */
 typedef struct
 {
-  guint  k;
-  gint64 pads[TS_REMAP_MAX_DIMS];
-  float  scales[TS_REMAP_MAX_DIMS];
+  guint    k;
+  gint64   pads[TS_REMAP_MAX_DIMS];
+  float    scales[TS_REMAP_MAX_DIMS];
+  gboolean align_corners;   /* linear */
 } TsRemap;
 
 /* any dtype forward (a copy); backward float32/float64, grad_in zeroed */

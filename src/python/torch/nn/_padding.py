@@ -19,7 +19,7 @@ from .modules import Module
 _C = torch._C
 
 # TsRemapKernel (ts-cpu-pool.h)
-_CONSTANT, _REFLECT, _REPLICATE, _CIRCULAR, _NEAREST = 0, 1, 2, 3, 4
+_CONSTANT, _REFLECT, _REPLICATE, _CIRCULAR, _NEAREST, _LINEAR = 0, 1, 2, 3, 4, 5
 _MODES = {"constant": _CONSTANT, "reflect": _REFLECT, "replicate": _REPLICATE, "circular": _CIRCULAR}
 
 
@@ -130,37 +130,6 @@ def _output_size(input, size, scale_factor, recompute_scale_factor):
     return out, (None if recompute_scale_factor else scales)
 
 
-def _source_scale(n_in, n_out, align_corners, scale):
-    # area_pixel_compute_scale
-    if align_corners:
-        return (n_in - 1) / (n_out - 1) if n_out > 1 else 0.0
-    return 1.0 / scale if scale is not None and scale > 0 else n_in / n_out
-
-
-def _linear_along(x, d, n_out, align_corners, scale):
-    """PyTorch's linear weights along dim d: out = l0 * x[i0] + l1 * x[i1]."""
-    n_in = x.shape[d]
-    s = _source_scale(n_in, n_out, align_corners, scale)
-    i0, i1, l0, l1 = [], [], [], []
-    for o in range(n_out):
-        src = s * o if align_corners else max(s * (o + 0.5) - 0.5, 0.0)
-        a = int(src)
-        b = a + (1 if a < n_in - 1 else 0)
-        w1 = min(max(src - a, 0.0), 1.0)
-        i0.append(a)
-        i1.append(b)
-        l0.append(1.0 - w1)
-        l1.append(w1)
-    shape = [1] * x.dim()
-    shape[d] = n_out
-    dev = x.device
-    w0 = torch.tensor(l0, dtype=x.dtype).reshape(shape).to(dev)
-    w1 = torch.tensor(l1, dtype=x.dtype).reshape(shape).to(dev)
-    x0 = x.index_select(d, torch.tensor(i0).to(dev))
-    x1 = x.index_select(d, torch.tensor(i1).to(dev))
-    return w0 * x0 + w1 * x1
-
-
 def interpolate(input, size=None, scale_factor=None, mode="nearest", align_corners=None,
                 recompute_scale_factor=None, antialias=False):
     if mode in ("nearest", "area", "nearest-exact"):
@@ -179,11 +148,9 @@ def interpolate(input, size=None, scale_factor=None, mode="nearest", align_corne
         inv = tuple(float(1.0 / s) if s is not None and s > 0 else 0.0 for s in (scales or [None] * len(out_size)))
         return _C._remap(_NEAREST, input, (0,) * len(out_size), inv, shape, 0.0)
     if (mode, input.dim()) in (("linear", 3), ("bilinear", 4)):
-        out = input
-        # W first, then H: PyTorch's h0 * (w0 * x00 + w1 * x01) + h1 * (...)
-        for i in reversed(range(len(out_size))):
-            out = _linear_along(out, i + 2, out_size[i], align_corners, scales[i] if scales else None)
-        return out
+        shape = tuple(input.shape[:2]) + tuple(out_size)
+        inv = tuple(float(1.0 / s) if s is not None and s > 0 else 0.0 for s in (scales or [None] * len(out_size)))
+        return _C._remap(_LINEAR, input, (0,) * len(out_size), inv, shape, 0.0, bool(align_corners))
     if mode in ("linear", "bilinear", "trilinear", "bicubic") and input.dim() != {"linear": 3, "bilinear": 4,
                                                                                    "trilinear": 5}.get(mode, 4):
         raise NotImplementedError("Got {}D input, but {} mode needs {}D input".format(
