@@ -15,6 +15,8 @@ from ._normalization import (BatchNorm1d, BatchNorm2d, BatchNorm3d, GroupNorm, I
 from ._padding import (ConstantPad1d, ConstantPad2d, ConstantPad3d, PixelShuffle, PixelUnshuffle,  # noqa: F401
                        ReflectionPad1d, ReflectionPad2d, ReflectionPad3d, ReplicationPad1d, ReplicationPad2d,
                        ReplicationPad3d, Upsample, ZeroPad2d)
+from ._activation_more import (CELU, GLU, SELU, Hardsigmoid, Hardswish, Hardtanh, LogSigmoid,  # noqa: F401
+                               Mish, PReLU, ReLU6, Softmin, Softsign, Tanhshrink, Threshold)
 from .parallel import DataParallel  # noqa: F401
 from .parameter import Parameter  # noqa: F401
 

@@ -1,0 +1,54 @@
+import torch, torch.nn as nn, torch.nn.functional as F
+DEV = "cuda" if torch.cuda.is_available() else "cpu"
+
+
+def r(t, n=4):
+    return [round(v, n) for v in t.detach().double().flatten().tolist()]
+
+
+def run(dev):
+    torch.manual_seed(0)
+    base = torch.cat([torch.randn(10) * 4, torch.tensor([-3.0, 3.0, 0.0, 6.0, -1.0, 1.0, 7.0, -5.0])])
+    for name, f in [("hardtanh", lambda x: F.hardtanh(x)), ("hardtanh2", lambda x: F.hardtanh(x, -2.0, 2.5)),
+                    ("relu6", F.relu6), ("hardswish", F.hardswish), ("hardsigmoid", F.hardsigmoid),
+                    ("mish", F.mish), ("logsigmoid", F.logsigmoid), ("softsign", F.softsign),
+                    ("tanhshrink", F.tanhshrink), ("threshold", lambda x: F.threshold(x, 0.5, -2.0)),
+                    ("celu", lambda x: F.celu(x, 0.7)), ("selu", F.selu), ("celu1", F.celu),
+                    ("softmin", lambda x: F.softmin(x.reshape(3, 6), dim=1))]:
+        x = base.clone().to(dev).requires_grad_()
+        y = f(x)
+        (y * torch.arange(y.numel(), dtype=torch.float32).reshape(y.shape).to(dev)).sum().backward()
+        print(name, r(y), r(x.grad))
+    x = torch.randn(4, 6).to(dev).requires_grad_()
+    y = F.glu(x, 1)
+    y.sum().backward()
+    print("glu", r(y), r(x.grad))
+    m = nn.PReLU(3).to(dev)
+    with torch.no_grad():
+        m.weight.copy_(torch.tensor([0.1, 0.2, -0.3]))
+    x = torch.randn(2, 3, 4).to(dev).requires_grad_()
+    y = m(x)
+    (y * y).sum().backward()
+    print("prelu", r(y), r(x.grad), r(m.weight.grad), sorted(m.state_dict().keys()))
+    m1 = nn.PReLU().to(dev)
+    y = m1(x)
+    y.sum().backward()
+    print("prelu1", r(y[0]), r(m1.weight.grad))
+    x = torch.randn(5).to(dev)
+    y = x.clone()
+    F.relu6(y, inplace=True)
+    print("inplace", r(y), r(F.hardswish(x)), r(nn.Hardsigmoid(inplace=True)(x.clone())))
+    print(nn.Mish(), nn.Hardswish(), nn.Hardsigmoid(), nn.ReLU6(), nn.ReLU6(True), nn.PReLU(), nn.PReLU(4),
+          nn.Softsign(), nn.Tanhshrink(), nn.Threshold(0.1, 20.0), nn.GLU(), nn.LogSigmoid(), nn.Softmin(dim=1),
+          nn.Hardtanh(), nn.Hardtanh(-2.0, 2.0, True), nn.CELU(), nn.CELU(0.5), nn.SELU(), nn.SELU(True))
+    for f in [lambda: F.glu(torch.randn(3, 5).to(dev), 1), lambda: nn.PReLU(4).to(dev)(torch.randn(2, 3).to(dev)),
+              lambda: F.hardtanh(torch.randn(2).to(dev), 2.0, 1.0)]:
+        try:
+            f()
+        except Exception as e:
+            print(type(e).__name__, e)
+
+
+for dev in ("cpu", DEV):
+    print("--")
+    run(dev)
