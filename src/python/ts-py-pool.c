@@ -130,7 +130,33 @@ py_remap (PyObject *module,
   return out ? ts_py_tensor_wrap (out) : ts_py_set_error (error);
 }
 
+/* _native_group_norm(input, weight, bias, groups, eps) -> (out, stats) */
+static PyObject *
+py_native_group_norm (PyObject *module,
+                      PyObject *args)
+{
+  PyObject *objs[3];
+  int groups;
+  double eps;
+  TsTensor *out = NULL, *stats = NULL;
+  GError *error = NULL;
+
+  if (!PyArg_ParseTuple (args, "OOOid", &objs[0], &objs[1], &objs[2], &groups, &eps))
+    return NULL;
+  for (guint i = 0; i < G_N_ELEMENTS (objs); i++)
+    if ((i == 0 || objs[i] != Py_None) && !ts_py_is_tensor (objs[i]))
+      {
+        PyErr_SetString (PyExc_TypeError, "_native_group_norm: expected Tensors");
+        return NULL;
+      }
+  if (!ts_ops_native_group_norm (ts_py_tensor_get (objs[0]), tensor_or_none (objs[1]), tensor_or_none (objs[2]),
+                                 groups, eps, &out, &stats, &error))
+    return ts_py_set_error (error);
+  return Py_BuildValue ("(NN)", ts_py_tensor_wrap (out), ts_py_tensor_wrap (stats));
+}
+
 static PyMethodDef pool_methods[] = {
+  { "_native_group_norm", py_native_group_norm, METH_VARARGS, NULL },
   { "_remap", py_remap, METH_VARARGS, NULL },
   { "_pool2d", py_pool2d, METH_VARARGS, NULL },
   { "_native_batch_norm", py_native_batch_norm, METH_VARARGS, NULL },

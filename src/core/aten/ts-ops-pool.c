@@ -290,14 +290,16 @@ per_channel (TsTensor  *like,
 }
 
 static void
-record_norm (TsTensor  *input,
+record_norm (TsOpId     id,
+             TsTensor  *input,
              TsTensor  *weight,
              TsTensor  *bias,
              TsTensor  *out,
              TsTensor  *stats,
-             gboolean   training)
+             gboolean   training,
+             int        groups)
 {
-  const TsOpDesc *desc = ts_op_get (TS_OP_NATIVE_BATCH_NORM);
+  const TsOpDesc *desc = ts_op_get (id);
   TsTensor *inputs[3] = { input, weight, bias };
   g_autoptr(TsGradNode) node = ts_autograd_record (desc->grad_names[0], desc->backward, sizeof (TsNormAttrs),
                                                    inputs, 3, &out, 1);
@@ -307,6 +309,7 @@ record_norm (TsTensor  *input,
     return;
   attrs = ts_grad_node_get_attrs (node);
   attrs->training = training;
+  attrs->groups = groups;
   attrs->input_slot = (int) ts_grad_node_save (node, input);
   attrs->weight_slot = weight != NULL ? (int) ts_grad_node_save (node, weight) : -1;
   attrs->stats_slot = (int) ts_grad_node_save (node, stats);
@@ -346,7 +349,7 @@ ts_ops_native_batch_norm (TsTensor   *input,
   if (!norm_launch (id, TS_NORM_AFFINE, coef, st, weight, bias, FALSE, 0, 0, st, 1, error) ||
       !norm_launch (id, TS_NORM_APPLY, o, x, coef, NULL, FALSE, 0, 0, x, 2, error))
     return FALSE;
-  record_norm (input, weight, bias, o, st, training);
+  record_norm (id, input, weight, bias, o, st, training, 0);
   *out = g_steal_pointer (&o);
   *stats = g_steal_pointer (&st);
   return TRUE;
@@ -621,4 +624,159 @@ ts_ops_remap_backward (TsRemapKernel    mode,
   if (!remap_launch (remap_op (mode, r->k, TRUE), mode | TS_REMAP_BACKWARD, r, gi, g, error))
     return NULL;
   return g_steal_pointer (&gi);
+}
+
+/* -- Group norm -------------------------------------------------------------- */
+
+/* @t (contiguous) as (1, rows, numel / rows): the layout batch norm's
+ * kernels read per channel */
+static TsTensor *
+as_rows (TsTensor  *t,
+         gint64     rows,
+         GError   **error)
+{
+  gint64 shape[3] = { 1, rows, rows > 0 ? ts_tensor_numel (t) / rows : 0 };
+
+  return ts_tensor_view (t, 3, shape, error);
+}
+
+static TsTensor *
+new_like (TsTensor  *t,
+          GError   **error)
+{
+  return ts_tensor_new_empty (ts_tensor_get_device (t), t->dtype, t->ndim, t->shape, FALSE, error);
+}
+
+/* (x - mean) * rstd * w + b per (n, c) from the group statistics, into @out
+ * (w, b may be NULL) */
+static gboolean
+group_apply (TsOpId     id,
+             TsTensor  *x,
+             TsTensor  *stats,
+             TsTensor  *weight,
+             TsTensor  *bias,
+             int        groups,
+             TsTensor  *out,
+             GError   **error)
+{
+  gint64 N = x->shape[0], C = x->shape[1];
+  gint64 shape[2] = { 2, N * C };
+  g_autoptr(TsTensor) coef = ts_tensor_new_empty (ts_tensor_get_device (x), x->dtype, 2, shape, FALSE, error);
+  g_autoptr(TsTensor) xv = coef != NULL ? as_rows (x, N * C, error) : NULL;
+  g_autoptr(TsTensor) ov = xv != NULL ? as_rows (out, N * C, error) : NULL;
+
+  return ov != NULL &&
+         norm_launch (id, TS_NORM_GROUP_AFFINE, coef, stats, weight, bias, FALSE, (double) C, groups, coef, 1,
+                      error) &&
+         norm_launch (id, TS_NORM_APPLY, ov, xv, coef, NULL, FALSE, 0, 0, x, 2, error);
+}
+
+gboolean
+ts_ops_native_group_norm (TsTensor   *input,
+                          TsTensor   *weight,
+                          TsTensor   *bias,
+                          int         groups,
+                          double      eps,
+                          TsTensor  **out,
+                          TsTensor  **stats,
+                          GError    **error)
+{
+  const TsOpId id = TS_OP_NATIVE_GROUP_NORM;
+  g_autoptr(TsTensor) x = NULL;
+  g_autoptr(TsTensor) xg = NULL;
+  g_autoptr(TsTensor) st = NULL;
+  g_autoptr(TsTensor) o = NULL;
+  gint64 NG;
+
+  g_return_val_if_fail (input != NULL && input->ndim >= 2 && groups > 0 && out != NULL && stats != NULL, FALSE);
+
+  NG = input->shape[0] * groups;
+  if ((x = dense (input, error)) == NULL || (xg = as_rows (x, NG, error)) == NULL ||
+      (st = per_channel (xg, 2, error)) == NULL || (o = new_like (input, error)) == NULL ||
+      !norm_launch (id, TS_NORM_STATS, st, xg, NULL, NULL, FALSE, 0, eps, x, 2, error) ||
+      !group_apply (id, x, st, weight, bias, groups, o, error))
+    return FALSE;
+  record_norm (id, input, weight, bias, o, st, TRUE, groups);
+  *out = g_steal_pointer (&o);
+  *stats = g_steal_pointer (&st);
+  return TRUE;
+}
+
+/* @t reduced to (C) over every dim but 1 */
+static TsTensor *
+per_channel_sum (TsTensor  *t,
+                 GError   **error)
+{
+  int dims[TS_MAX_DIMS];
+  guint n = 0;
+
+  for (guint d = 0; d < t->ndim; d++)
+    if (d != 1)
+      dims[n++] = (int) d;
+  return ts_ops_sum (t, dims, n, FALSE, TS_DTYPE_UNDEFINED, error);
+}
+
+/* The input's gradient is batch norm's over the groups (training, no
+ * weight) of dy * w, the gradient of the normalized input; the weight's
+ * sum (dy * x_hat), the bias's sum (dy), per channel. */
+gboolean
+ts_ops_native_group_norm_backward (TsTensor   *grad,
+                                   TsTensor   *input,
+                                   TsTensor   *weight,
+                                   TsTensor   *stats,
+                                   int         groups,
+                                   guint       mask,
+                                   TsTensor  **grad_input,
+                                   TsTensor  **grad_weight,
+                                   TsTensor  **grad_bias,
+                                   GError    **error)
+{
+  const TsOpId id = TS_OP_NATIVE_GROUP_NORM_BACKWARD;
+  gint64 NG = input->shape[0] * groups;
+  g_autoptr(TsTensor) g = NULL;
+  g_autoptr(TsTensor) x = NULL;
+
+  if ((g = dense (grad, error)) == NULL || (x = dense (input, error)) == NULL)
+    return FALSE;
+  if (mask & 1)
+    {
+      gint64 shape[TS_MAX_DIMS];
+      g_autoptr(TsTensor) w = NULL;
+      g_autoptr(TsTensor) dxhat = NULL;
+      g_autoptr(TsTensor) gv = NULL;
+      g_autoptr(TsTensor) xv = NULL;
+      g_autoptr(TsTensor) red = NULL;
+      g_autoptr(TsTensor) bc = NULL;
+      g_autoptr(TsTensor) gi = NULL;
+      g_autoptr(TsTensor) giv = NULL;
+
+      for (guint d = 0; d < input->ndim; d++)
+        shape[d] = d == 1 ? input->shape[1] : 1;
+      if (weight != NULL &&
+          ((w = ts_tensor_view (weight, input->ndim, shape, error)) == NULL ||
+           (dxhat = ts_ops_binary (TS_BINARY_MUL, g, w, NULL, FALSE, NULL, error)) == NULL))
+        return FALSE;
+      if ((gv = as_rows (dxhat != NULL ? dxhat : g, NG, error)) == NULL || (xv = as_rows (x, NG, error)) == NULL ||
+          (red = per_channel (xv, 2, error)) == NULL || (bc = per_channel (xv, 5, error)) == NULL ||
+          (gi = new_like (input, error)) == NULL || (giv = as_rows (gi, NG, error)) == NULL ||
+          !norm_launch (id, TS_NORM_BACKWARD_REDUCE, red, gv, xv, stats, FALSE, 0, 0, x, 2, error) ||
+          !norm_launch (id, TS_NORM_BACKWARD_COEF, bc, red, stats, NULL, FALSE, (double) xv->shape[2], 1, bc, 1,
+                        error) ||
+          !norm_launch (id, TS_NORM_BACKWARD_APPLY, giv, gv, xv, bc, FALSE, 0, 0, x, 3, error))
+        return FALSE;
+      *grad_input = g_steal_pointer (&gi);
+    }
+  if (mask & 2)
+    {
+      g_autoptr(TsTensor) xhat = new_like (input, error);
+      g_autoptr(TsTensor) prod = NULL;
+
+      if (xhat == NULL || !group_apply (id, x, stats, NULL, NULL, groups, xhat, error) ||
+          (prod = ts_ops_binary (TS_BINARY_MUL, g, xhat, NULL, FALSE, NULL, error)) == NULL ||
+          (*grad_weight = per_channel_sum (prod, error)) == NULL)
+        return FALSE;
+    }
+  if ((mask & 4) && (*grad_bias = per_channel_sum (g, error)) == NULL)
+    return FALSE;
+  return TRUE;
 }

@@ -27,6 +27,7 @@ typedef struct
 typedef struct
 {
   gboolean training;
+  int      groups;             /* group norm: G; batch norm: 0 */
   int      input_slot, weight_slot, stats_slot;
 } TsNormAttrs;
 
@@ -62,6 +63,26 @@ gboolean  ts_ops_native_batch_norm (TsTensor   *input,
                                     TsTensor  **out,
                                     TsTensor  **stats,
                                     GError    **error);
+/* native_group_norm over @groups groups of channels: out, and the
+ * (2, N * groups) statistics (mean, rstd) */
+gboolean  ts_ops_native_group_norm (TsTensor   *input,
+                                    TsTensor   *weight,
+                                    TsTensor   *bias,
+                                    int         groups,
+                                    double      eps,
+                                    TsTensor  **out,
+                                    TsTensor  **stats,
+                                    GError    **error);
+gboolean  ts_ops_native_group_norm_backward (TsTensor   *grad,
+                                             TsTensor   *input,
+                                             TsTensor   *weight,
+                                             TsTensor   *stats,
+                                             int         groups,
+                                             guint       mask,
+                                             TsTensor  **grad_input,
+                                             TsTensor  **grad_weight,
+                                             TsTensor  **grad_bias,
+                                             GError    **error);
 /* native_batch_norm_backward: the gradients @mask asks for (bit 0 input,
  * 1 weight, 2 bias), NULL elsewhere */
 gboolean  ts_ops_native_batch_norm_backward (TsTensor   *grad,

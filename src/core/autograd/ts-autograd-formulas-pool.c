@@ -60,7 +60,8 @@ TS_BACKWARD_FN (ts_backward_adaptive_avg_pool2d)
   return pool_backward (node, grad_outputs, grad_inputs, error);
 }
 
-/* native_batch_norm: input, weight, bias: native_batch_norm_backward */
+/* native_batch_norm: input, weight, bias: native_batch_norm_backward;
+ * native_group_norm: native_group_norm_backward */
 TS_BACKWARD_FN (ts_backward_native_batch_norm)
 {
   const TsNormAttrs *attrs = ts_grad_node_get_attrs (node);
@@ -78,8 +79,16 @@ TS_BACKWARD_FN (ts_backward_native_batch_norm)
   for (guint i = 0; i < 3; i++)
     if (ts_grad_node_needs_input_grad (node, i))
       mask |= 1u << i;
+  if (attrs->groups > 0)
+    return ts_ops_native_group_norm_backward (grad_outputs[0], input, weight, stats, attrs->groups, mask,
+                                              &grad_inputs[0], &grad_inputs[1], &grad_inputs[2], error);
   return ts_ops_native_batch_norm_backward (grad_outputs[0], input, weight, stats, attrs->training, mask,
                                             &grad_inputs[0], &grad_inputs[1], &grad_inputs[2], error);
+}
+
+TS_BACKWARD_FN (ts_backward_native_group_norm)
+{
+  return ts_backward_native_batch_norm (node, grad_outputs, n_outputs, grad_inputs, n_inputs, error);
 }
 
 /* constant_pad_nd: self: constant_pad_nd (grad, -pad); the others: their

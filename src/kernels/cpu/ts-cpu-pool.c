@@ -461,6 +461,22 @@ affine (const TsView *coef, const TsView *stats, const TsView *w, const TsView *
     }
 }
 
+/* group norm: channel j = n * C + c of group n * G + c / (C / G) */
+static void
+group_affine (const TsView *coef, const TsView *stats, const TsView *w, const TsView *b, gint64 C, gint64 G)
+{
+  gint64 NC = coef->shape[1], NG = stats->shape[1], D = C / MAX (G, 1);
+
+  for (gint64 j = 0; j < NC; j++)
+    {
+      gint64 g = j / MAX (D, 1), c = j % C;
+      double alpha = rnd (coef, ld (stats, NG + g, 0) * ld (w, c, 1));
+
+      st (coef, j, alpha);
+      st (coef, NC + j, rnd (coef, ld (b, c, 0) - rnd (coef, ld (stats, g, 0) * alpha)));
+    }
+}
+
 /* training: k = dotp * invstd^2 / M, grad_mean = sum / M; eval: plain */
 static void
 backward_coef (const TsView *bc, const TsView *red, const TsView *stats, const TsView *w,
@@ -521,6 +537,10 @@ ts_cpu_batch_norm (TsNormPhase   phase,
     case TS_NORM_BACKWARD_COEF:
       /* momentum carries the element count per channel, eps whether training */
       backward_coef (out, a, b, c, momentum, eps != 0);
+      return TRUE;
+    case TS_NORM_GROUP_AFFINE:
+      /* momentum carries C, eps G */
+      group_affine (out, a, b, c, (gint64) momentum, (gint64) eps);
       return TRUE;
     case TS_NORM_BACKWARD_APPLY:
       f64 = a->dtype == TS_DTYPE_FLOAT64;

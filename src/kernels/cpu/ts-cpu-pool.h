@@ -66,6 +66,7 @@ typedef enum
   TS_NORM_BACKWARD_REDUCE,  /* red (2, C): sum (dy), sum ((x - mean) * dy) */
   TS_NORM_BACKWARD_COEF,    /* bcoef (5, C): mean, k, grad_mean, invstd, w */
   TS_NORM_BACKWARD_APPLY,   /* dx = (dy - grad_mean - (x - mean) * k) * invstd * w */
+  TS_NORM_GROUP_AFFINE,     /* coef (2, N * C) from group stats (2, N * G), w, b */
 } TsNormPhase;
 
 /* Per phase, which views it reads (a, b, c) and writes (out, and for

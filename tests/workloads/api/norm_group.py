@@ -31,7 +31,18 @@ def run(dev):
     x = torch.randn(2, 6, 7).to(dev).requires_grad_()
     y = F.group_norm(x, 3)
     y.pow(3).sum().backward()
-    print("gnf", r(y[1, :, 0]), r(x.grad[0, :, 2]))
+    print("gnf", y.grad_fn.name(), r(y[1, :, 0]), r(x.grad[0, :, 2]))
+    g2 = nn.GroupNorm(3, 6, affine=False).to(dev)
+    print(g2, sorted(g2.state_dict().keys()))
+    x = torch.randn(2, 6).double().to(dev).requires_grad_()
+    y = g2(x)
+    (y * torch.arange(12.0).double().reshape(2, 6).to(dev)).sum().backward()
+    print("gn64", y.grad_fn.name(), r(y, 8), r(x.grad, 8))
+    w = torch.randn(4).to(dev).requires_grad_()
+    x = torch.randn(2, 4, 3).to(dev)
+    y = F.group_norm(x, 4, w, None, 1e-3)
+    y.pow(2).sum().backward()
+    print("gnw", r(y[0]), r(w.grad))
     inn = nn.InstanceNorm2d(3).to(dev)
     print(inn, nn.InstanceNorm1d(4, affine=True), sorted(nn.InstanceNorm1d(4, affine=True).state_dict().keys()))
     x = torch.randn(2, 3, 4, 4).to(dev).requires_grad_()
@@ -56,6 +67,8 @@ def run(dev):
     y.sum().backward()
     print("rms64", r(y[0], 8), r(x.grad[1], 8))
     for f in [lambda: F.group_norm(torch.randn(2, 3, 4).to(dev), 2),
+              lambda: F.group_norm(torch.randn(2, 4, 4).to(dev), 2, torch.ones(3).to(dev)),
+              lambda: F.group_norm(torch.randn(1, 4, 1).to(dev), 4),
               lambda: nn.InstanceNorm2d(3)(torch.randn(3, 1, 1).to(dev)),
               lambda: nn.InstanceNorm2d(3)(torch.randn(3, 1).to(dev))]:
         try:

@@ -5,11 +5,9 @@ upstream).
 
 batch_norm runs aten::native_batch_norm (ts-ops-pool.c: the statistics,
 the running-stat update with the unbiased variance, the transform, and
-NativeBatchNormBackward0). instance_norm is PyTorch 1.13's: batch norm
-over (1, N*C, ...). group_norm is composed: batch norm over (1, N*G, ...)
-and the per-channel affine, so its values are PyTorch's but its node is
-AddBackward0 / MulBackward0 rather than NativeGroupNormBackward0. rms_norm
-is PyTorch 2's composite (not in 1.13).
+NativeBatchNormBackward0), group_norm aten::native_group_norm
+(NativeGroupNormBackward0). instance_norm is PyTorch 1.13's: batch norm
+over (1, N*C, ...). rms_norm is PyTorch 2's composite (not in 1.13).
 """
 
 import math
@@ -85,14 +83,13 @@ def group_norm(input, num_groups, weight=None, bias=None, eps=1e-5):
     if c % num_groups != 0:
         raise RuntimeError("Expected number of channels in input to be divisible by num_groups, but got input "
                            "of shape {} and num_groups={}".format(list(input.shape), num_groups))
-    _verify_batch_size([n * num_groups, c // num_groups] + list(input.shape[2:]))
-    grouped = input.contiguous().view(1, n * num_groups, -1)
-    out = batch_norm(grouped, None, None, None, None, True, 0.0, eps).view(input.shape)
-    affine_shape = (1, c) + (1,) * (input.dim() - 2)
-    if weight is not None:
-        out = out * weight.view(affine_shape)
-    if bias is not None:
-        out = out + bias.view(affine_shape)
+    for name, t in (("weight", weight), ("bias", bias)):
+        if t is not None and (t.dim() != 1 or t.numel() != c):
+            raise RuntimeError("Expected {} to be a vector of size equal to the number of channels in input, but got "
+                               "{} of shape {} and input of shape {}".format(name, name, list(t.shape),
+                                                                             list(input.shape)))
+    _verify_batch_size([n * c // num_groups, num_groups] + list(input.shape[2:]))
+    out, _ = _C._native_group_norm(input, weight, bias, num_groups, float(eps))
     return out
 
 
