@@ -631,29 +631,40 @@ NAME (TsRemapKernel mode, const TsRemap *r, const TsView *in, const TsView *out,
     {                                                                             \
       /* the leading dims are not remapped: their input offset is b's */          \
       gint64 base = 0, rest = b;                                                  \
+      gint64 W = out->shape[nd - 1], rows = inner / W;                            \
       for (guint d = lead; d-- > 0;)                                              \
         {                                                                         \
           base += (rest % out->shape[d]) * in_strides[d];                         \
           rest /= out->shape[d];                                                  \
         }                                                                         \
-      for (gint64 e = 0; e < inner; e++)                                          \
+      /* row by row of the last dim, whose map the inner loop reads */            \
+      for (gint64 row = 0; row < rows; row++)                                     \
         {                                                                         \
-          gint64 src = base, q = e;                                               \
-          gint64 oo = b * inner + e;                                              \
-          for (guint i = k; i-- > 0;)                                             \
+          gint64 src0 = base, q = row;                                            \
+          gint64 *mw = maps[k - 1];                                               \
+          for (guint i = k - 1; i-- > 0;)                                         \
             {                                                                     \
               gint64 no = out->shape[lead + i];                                   \
               gint64 s = maps[i][q % no];                                         \
               q /= no;                                                            \
               if (s < 0)                                                          \
                 {                                                                 \
-                  src = -1;                                                       \
+                  src0 = -1;                                                      \
                   break;                                                          \
                 }                                                                 \
-              src += s * in_strides[lead + i];                                    \
+              src0 += s * in_strides[lead + i];                                   \
             }                                                                     \
-          if (src >= 0)                                                           \
-            BODY;                                                                 \
+          if (src0 < 0)                                                           \
+            continue;                                                             \
+          for (gint64 w = 0; w < W; w++)                                          \
+            {                                                                     \
+              gint64 oo = (b * rows + row) * W + w;                               \
+              gint64 src;                                                         \
+              if (mw[w] < 0)                                                      \
+                continue;                                                         \
+              src = src0 + mw[w];                                                 \
+              BODY;                                                               \
+            }                                                                     \
         }                                                                         \
     }                                                                             \
   for (guint i = 0; i < k; i++)                                                   \

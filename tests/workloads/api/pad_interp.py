@@ -23,6 +23,7 @@ def run(dev):
     check("const2", lambda x: F.pad(x, (1, 2, 0, 1), value=2.5), x4)
     check("crop", lambda x: F.pad(x, (1, -1, -1, 2)), x4)
     check("const3", lambda x: F.pad(x, (1, 1, 1, 1, 1, 1)), x4)
+    check("const5", lambda x: F.pad(x, (1, 0, 0, 1, 1, 0, 0, 1, 1, 1), value=-1), x4.reshape(2, 2, 1, 4, 5))
     check("reflect1", lambda x: F.pad(x, (2, 3), "reflect"), x3)
     check("reflect2", lambda x: F.pad(x, (1, 1, 2, 0), "reflect"), x4)
     check("reflect2u", lambda x: F.pad(x, (1, 2, 1, 1), "reflect"), x3)

@@ -53,6 +53,14 @@ def _constant_pad(input, pad, value):
             raise RuntimeError("start (0) + length ({}) exceeds dimension size ({}).".format(n + r, n))
     if not pairs:
         return input.clone()
+    if len(pairs) > 4:
+        # the op pads up to 4 trailing dims at once: the outer ones first,
+        # over the trailing 4 collapsed into one
+        lead = input.dim() - 4
+        flat = input.reshape(tuple(input.shape[:lead]) + (-1,))
+        outer = _remap(_CONSTANT, flat, pairs[4:], value)
+        return _remap(_CONSTANT, outer.reshape(tuple(outer.shape[:lead]) + tuple(input.shape[lead:])),
+                      pairs[:4], value)
     return _remap(_CONSTANT, input, pairs, value)
 
 
