@@ -16,6 +16,20 @@
 #include "ts-autograd-formulas.h"
 #include "ts-ops-pool.h"
 
+/* The backward ops record no graph: a create_graph pass through one fails
+ * loudly rather than give a gradient without its own history. */
+static gboolean
+first_order_only (TsGradNode  *node,
+                  GError     **error)
+{
+  if (!ts_autograd_is_grad_enabled ())
+    return TRUE;
+  g_set_error (error, TS_TENSOR_ERROR, TS_TENSOR_ERROR_NOT_IMPLEMENTED,
+               "a double backward (create_graph=True) through %s is not modeled by Tensorscope yet",
+               ts_grad_node_get_name (node));
+  return FALSE;
+}
+
 static const TsPoolKernel backward_kind[] = {
   [TS_POOL_MAX] = TS_POOL_MAX_BACKWARD,
   [TS_POOL_AVG] = TS_POOL_AVG_BACKWARD,
@@ -37,6 +51,8 @@ pool_backward (TsGradNode  *node,
 
   if (!ts_grad_node_needs_input_grad (node, 0))
     return TRUE;
+  if (!first_order_only (node, error))
+    return FALSE;
   if (attrs->indices_slot >= 0 &&
       (indices = ts_grad_node_unpack_saved (node, (guint) attrs->indices_slot, error)) == NULL)
     return FALSE;
@@ -71,7 +87,7 @@ TS_BACKWARD_FN (ts_backward_native_batch_norm)
   g_autoptr(TsTensor) weight = NULL;
   guint mask = 0;
 
-  if (stats == NULL)
+  if (stats == NULL || !first_order_only (node, error))
     return FALSE;
   if (attrs->weight_slot >= 0 &&
       (weight = ts_grad_node_unpack_saved (node, (guint) attrs->weight_slot, error)) == NULL)
@@ -108,7 +124,7 @@ TS_BACKWARD_FN (ts_backward_remap)
         back.pads[i] = -back.pads[i];
       grad_inputs[0] = ts_ops_remap (TS_REMAP_CONSTANT, grad_outputs[0], &back, info->shape, 0, error);
     }
-  else
+  else if (first_order_only (node, error))
     grad_inputs[0] = ts_ops_remap_backward (attrs->mode, grad_outputs[0], &attrs->r, info->ndim, info->shape,
                                             error);
   return grad_inputs[0] != NULL;
