@@ -17,6 +17,7 @@ from ._padding import (ConstantPad1d, ConstantPad2d, ConstantPad3d, PixelShuffle
                        ReplicationPad3d, Upsample, ZeroPad2d)
 from ._activation_more import (CELU, GLU, SELU, Hardsigmoid, Hardswish, Hardtanh, LogSigmoid,  # noqa: F401
                                Mish, PReLU, ReLU6, Softmin, Softsign, Tanhshrink, Threshold)
+from . import _torch_functions  # noqa: F401,E402  (torch.max_pool2d, torch.batch_norm, ...)
 from .parallel import DataParallel  # noqa: F401
 from .parameter import Parameter  # noqa: F401
 
