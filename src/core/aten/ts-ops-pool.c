@@ -289,6 +289,26 @@ per_channel (TsTensor  *like,
   return ts_tensor_new_empty (ts_tensor_get_device (like), like->dtype, 2, shape, FALSE, error);
 }
 
+/* PyTorch's device rule over the operands given (NULL ones skipped) */
+static gboolean
+same_device (TsTensor  *a,
+             TsTensor  *b,
+             TsTensor  *c,
+             TsTensor  *d,
+             TsTensor  *e,
+             GError   **error)
+{
+  TsTensor *all[5] = { a, b, c, d, e };
+  TsTensor *given[5];
+  guint n = 0;
+  TsDevice device;
+
+  for (guint i = 0; i < G_N_ELEMENTS (all); i++)
+    if (all[i] != NULL)
+      given[n++] = all[i];
+  return ts_ops_common_device (given, n, &device, error);
+}
+
 static void
 record_norm (TsOpId     id,
              TsTensor  *input,
@@ -336,7 +356,8 @@ ts_ops_native_batch_norm (TsTensor   *input,
 
   g_return_val_if_fail (input != NULL && input->ndim >= 2 && out != NULL && stats != NULL, FALSE);
 
-  if ((x = dense (input, error)) == NULL || (st = per_channel (input, 2, error)) == NULL ||
+  if (!same_device (input, weight, bias, running_mean, running_var, error) ||
+      (x = dense (input, error)) == NULL || (st = per_channel (input, 2, error)) == NULL ||
       (coef = per_channel (input, 2, error)) == NULL ||
       (o = ts_tensor_new_empty (ts_tensor_get_device (input), input->dtype, input->ndim, input->shape,
                                 FALSE, error)) == NULL)
@@ -691,7 +712,7 @@ ts_ops_native_group_norm (TsTensor   *input,
   g_return_val_if_fail (input != NULL && input->ndim >= 2 && groups > 0 && out != NULL && stats != NULL, FALSE);
 
   NG = input->shape[0] * groups;
-  if ((x = dense (input, error)) == NULL || (xg = as_rows (x, NG, error)) == NULL ||
+  if (!same_device (input, weight, bias, NULL, NULL, error) || (x = dense (input, error)) == NULL || (xg = as_rows (x, NG, error)) == NULL ||
       (st = per_channel (xg, 2, error)) == NULL || (o = new_like (input, error)) == NULL ||
       !norm_launch (id, TS_NORM_STATS, st, xg, NULL, NULL, FALSE, 0, eps, x, 2, error) ||
       !group_apply (id, x, st, weight, bias, groups, o, error))
