@@ -98,6 +98,48 @@ dense (TsTensor  *self,
   return out;
 }
 
+/* The kernels compute in float32 or float64: float16 and bfloat16 operands
+ * come as float32 copies and results go back (PyTorch's CUDA kernels
+ * accumulate them in float too, and round once at the end). */
+static gboolean
+is_half (TsDType dtype)
+{
+  return dtype == TS_DTYPE_FLOAT16 || dtype == TS_DTYPE_BFLOAT16;
+}
+
+static TsTensor *
+dense_float (TsTensor  *self,
+             GError   **error)
+{
+  gboolean was;
+  TsTensor *out;
+
+  if (self == NULL || !is_half (self->dtype))
+    return self != NULL ? dense (self, error) : NULL;
+  was = ts_autograd_set_grad_enabled (FALSE);
+  out = ts_ops_to (self, ts_tensor_get_device (self), TS_DTYPE_FLOAT32, FALSE, FALSE, error);
+  ts_autograd_set_grad_enabled (was);
+  return out;
+}
+
+/* @t (consumed) in @dtype */
+static TsTensor *
+to_dtype (TsTensor  *t,
+          TsDType    dtype,
+          GError   **error)
+{
+  gboolean was;
+  TsTensor *out;
+
+  if (t == NULL || t->dtype == dtype)
+    return t;
+  was = ts_autograd_set_grad_enabled (FALSE);
+  out = ts_ops_to (t, ts_tensor_get_device (t), dtype, FALSE, FALSE, error);
+  ts_autograd_set_grad_enabled (was);
+  ts_tensor_unref (t);
+  return out;
+}
+
 static gboolean
 is_max (TsPoolKernel kind)
 {
@@ -183,11 +225,12 @@ ts_ops_pool2d (TsPoolKernel    kind,
   memcpy (shape, self->shape, self->ndim * sizeof (gint64));
   shape[self->ndim - 2] = oh;
   shape[self->ndim - 1] = ow;
-  if ((in = dense (self, error)) == NULL ||
-      (o = ts_tensor_new_empty (device, self->dtype, self->ndim, shape, FALSE, error)) == NULL ||
+  if ((in = dense_float (self, error)) == NULL ||
+      (o = ts_tensor_new_empty (device, in->dtype, self->ndim, shape, FALSE, error)) == NULL ||
       (is_max (kind) &&
        (ind = ts_tensor_new_empty (device, TS_DTYPE_INT64, self->ndim, shape, FALSE, error)) == NULL) ||
-      !pool_launch (kind, p, o, in, ind, error))
+      !pool_launch (kind, p, o, in, ind, error) ||
+      (o = to_dtype (g_steal_pointer (&o), self->dtype, error)) == NULL)
     return FALSE;
   record_pool (kind, p, self, o, ind);
   *out = g_steal_pointer (&o);
@@ -209,9 +252,9 @@ ts_ops_pool2d_backward (TsPoolKernel    kind,
   g_autoptr(TsTensor) gi = NULL;
   g_autoptr(TsTensor) ind = NULL;
 
-  if ((g = dense (grad, error)) == NULL ||
+  if ((g = dense_float (grad, error)) == NULL ||
       (indices != NULL && (ind = dense (indices, error)) == NULL) ||
-      (gi = ts_tensor_new_empty (ts_tensor_get_device (grad), grad->dtype, ndim, shape, FALSE, error)) == NULL)
+      (gi = ts_tensor_new_empty (ts_tensor_get_device (grad), g->dtype, ndim, shape, FALSE, error)) == NULL)
     return NULL;
   if (ts_tensor_numel (g) == 0)
     {
@@ -221,7 +264,7 @@ ts_ops_pool2d_backward (TsPoolKernel    kind,
     }
   if (!pool_launch (kind, p, gi, g, ind, error))
     return NULL;
-  return g_steal_pointer (&gi);
+  return to_dtype (g_steal_pointer (&gi), grad->dtype, error);
 }
 
 /* -- Batch norm ------------------------------------------------------------ */
@@ -598,8 +641,8 @@ ts_ops_remap (TsRemapKernel    mode,
 
   g_return_val_if_fail (self != NULL && r->k <= MIN (self->ndim, TS_REMAP_MAX_DIMS), NULL);
 
-  if ((in = dense (self, error)) == NULL ||
-      (out = ts_tensor_new_empty (ts_tensor_get_device (self), self->dtype, self->ndim, shape, FALSE,
+  if ((in = mode == TS_REMAP_LINEAR ? dense_float (self, error) : dense (self, error)) == NULL ||
+      (out = ts_tensor_new_empty (ts_tensor_get_device (self), in->dtype, self->ndim, shape, FALSE,
                                   error)) == NULL)
     return NULL;
   /* constant_pad_nd fills the output, then copies the input into it */
@@ -610,7 +653,8 @@ ts_ops_remap (TsRemapKernel    mode,
       if (!ts_ops_fill (out, &fill, error))
         return NULL;
     }
-  if (!remap_launch (id, mode, r, out, in, error))
+  if (!remap_launch (id, mode, r, out, in, error) ||
+      (out = to_dtype (g_steal_pointer (&out), self->dtype, error)) == NULL)
     return NULL;
   node = ts_autograd_record (desc->grad_names[0], desc->backward, sizeof (TsRemapAttrs), &self, 1, &out, 1);
   if (node != NULL)
@@ -633,8 +677,8 @@ ts_ops_remap_backward (TsRemapKernel    mode,
   g_autoptr(TsTensor) g = NULL;
   g_autoptr(TsTensor) gi = NULL;
 
-  if ((g = dense (grad, error)) == NULL ||
-      (gi = ts_tensor_new_empty (ts_tensor_get_device (grad), grad->dtype, ndim, shape, FALSE, error)) == NULL)
+  if ((g = dense_float (grad, error)) == NULL ||
+      (gi = ts_tensor_new_empty (ts_tensor_get_device (grad), g->dtype, ndim, shape, FALSE, error)) == NULL)
     return NULL;
   if (ts_tensor_numel (g) == 0 || ts_tensor_numel (gi) == 0)
     {
@@ -644,7 +688,7 @@ ts_ops_remap_backward (TsRemapKernel    mode,
     }
   if (!remap_launch (remap_op (mode, r->k, TRUE), mode | TS_REMAP_BACKWARD, r, gi, g, error))
     return NULL;
-  return g_steal_pointer (&gi);
+  return to_dtype (g_steal_pointer (&gi), grad->dtype, error);
 }
 
 /* -- Group norm -------------------------------------------------------------- */
