@@ -332,6 +332,29 @@ per_channel (TsTensor  *like,
   return ts_tensor_new_empty (ts_tensor_get_device (like), like->dtype, 2, shape, FALSE, error);
 }
 
+static TsTensor *
+new_like (TsTensor  *t,
+          GError   **error)
+{
+  return ts_tensor_new_empty (ts_tensor_get_device (t), t->dtype, t->ndim, t->shape, FALSE, error);
+}
+
+/* After an update of @work, a copy of @dst, back into @dst */
+static gboolean
+copy_back (TsTensor  *dst,
+           TsTensor  *work,
+           GError   **error)
+{
+  gboolean was, ok;
+
+  if (dst == NULL || work == dst)
+    return TRUE;
+  was = ts_autograd_set_grad_enabled (FALSE);
+  ok = ts_ops_copy (dst, work, FALSE, error);
+  ts_autograd_set_grad_enabled (was);
+  return ok;
+}
+
 /* PyTorch's device rule over the operands given (NULL ones skipped) */
 static gboolean
 same_device (TsTensor  *a,
@@ -393,25 +416,35 @@ ts_ops_native_batch_norm (TsTensor   *input,
 {
   const TsOpId id = TS_OP_NATIVE_BATCH_NORM;
   g_autoptr(TsTensor) x = NULL;
+  g_autoptr(TsTensor) w = NULL;
+  g_autoptr(TsTensor) b = NULL;
+  g_autoptr(TsTensor) rm = NULL;
+  g_autoptr(TsTensor) rv = NULL;
   g_autoptr(TsTensor) st = NULL;
   g_autoptr(TsTensor) coef = NULL;
   g_autoptr(TsTensor) o = NULL;
 
   g_return_val_if_fail (input != NULL && input->ndim >= 2 && out != NULL && stats != NULL, FALSE);
 
+  /* the kernels read dense float32/float64 operands; running stats that
+   * are not get a working copy, copied back once updated */
   if (!same_device (input, weight, bias, running_mean, running_var, error) ||
-      (x = dense (input, error)) == NULL || (st = per_channel (input, 2, error)) == NULL ||
-      (coef = per_channel (input, 2, error)) == NULL ||
-      (o = ts_tensor_new_empty (ts_tensor_get_device (input), input->dtype, input->ndim, input->shape,
-                                FALSE, error)) == NULL)
+      (x = dense_float (input, error)) == NULL ||
+      (weight != NULL && (w = dense_float (weight, error)) == NULL) ||
+      (bias != NULL && (b = dense_float (bias, error)) == NULL) ||
+      (running_mean != NULL && (rm = dense_float (running_mean, error)) == NULL) ||
+      (running_var != NULL && (rv = dense_float (running_var, error)) == NULL) ||
+      (st = per_channel (x, 2, error)) == NULL || (coef = per_channel (x, 2, error)) == NULL ||
+      (o = new_like (x, error)) == NULL)
     return FALSE;
-  if (training ? !norm_launch (id, TS_NORM_STATS, st, x, running_mean, running_var, TRUE, momentum, eps,
-                               x, 2, error)
-               : !norm_launch (id, TS_NORM_STATS_RUNNING, st, running_mean, running_var, NULL, FALSE, 0, eps,
-                               st, 1, error))
+  if (training ? !norm_launch (id, TS_NORM_STATS, st, x, rm, rv, TRUE, momentum, eps, x, 2, error)
+               : !norm_launch (id, TS_NORM_STATS_RUNNING, st, rm, rv, NULL, FALSE, 0, eps, st, 1, error))
     return FALSE;
-  if (!norm_launch (id, TS_NORM_AFFINE, coef, st, weight, bias, FALSE, 0, 0, st, 1, error) ||
-      !norm_launch (id, TS_NORM_APPLY, o, x, coef, NULL, FALSE, 0, 0, x, 2, error))
+  if (training && (!copy_back (running_mean, rm, error) || !copy_back (running_var, rv, error)))
+    return FALSE;
+  if (!norm_launch (id, TS_NORM_AFFINE, coef, st, w, b, FALSE, 0, 0, st, 1, error) ||
+      !norm_launch (id, TS_NORM_APPLY, o, x, coef, NULL, FALSE, 0, 0, x, 2, error) ||
+      (o = to_dtype (g_steal_pointer (&o), input->dtype, error)) == NULL)
     return FALSE;
   record_norm (id, input, weight, bias, o, st, training, 0);
   *out = g_steal_pointer (&o);
@@ -444,22 +477,24 @@ ts_ops_native_batch_norm_backward (TsTensor   *grad,
   g_autoptr(TsTensor) g = NULL;
   g_autoptr(TsTensor) x = NULL;
   g_autoptr(TsTensor) red = NULL;
+  g_autoptr(TsTensor) w = NULL;
   double per_channel_n = (double) ts_tensor_numel (input) / MAX (input->shape[1], 1);
 
-  if ((g = dense (grad, error)) == NULL || (x = dense (input, error)) == NULL ||
-      (red = per_channel (input, 2, error)) == NULL ||
+  /* in float for float16/bfloat16 (the formula casts the results back) */
+  if ((g = dense_float (grad, error)) == NULL || (x = dense_float (input, error)) == NULL ||
+      (weight != NULL && (w = dense_float (weight, error)) == NULL) ||
+      (red = per_channel (x, 2, error)) == NULL ||
       !norm_launch (id, TS_NORM_BACKWARD_REDUCE, red, g, x, stats, FALSE, 0, 0, x, 2, error))
     return FALSE;
   if (mask & 1)
     {
-      g_autoptr(TsTensor) bc = per_channel (input, 5, error);
+      g_autoptr(TsTensor) bc = per_channel (x, 5, error);
       g_autoptr(TsTensor) gi = NULL;
 
       if (bc == NULL ||
-          !norm_launch (id, TS_NORM_BACKWARD_COEF, bc, red, stats, weight, FALSE, per_channel_n,
+          !norm_launch (id, TS_NORM_BACKWARD_COEF, bc, red, stats, w, FALSE, per_channel_n,
                         training ? 1 : 0, bc, 1, error) ||
-          (gi = ts_tensor_new_empty (ts_tensor_get_device (input), input->dtype, input->ndim, input->shape,
-                                     FALSE, error)) == NULL ||
+          (gi = new_like (x, error)) == NULL ||
           !norm_launch (id, TS_NORM_BACKWARD_APPLY, gi, g, x, bc, FALSE, 0, 0, x, 3, error))
         return FALSE;
       *grad_input = g_steal_pointer (&gi);
@@ -705,13 +740,6 @@ as_rows (TsTensor  *t,
   return ts_tensor_view (t, 3, shape, error);
 }
 
-static TsTensor *
-new_like (TsTensor  *t,
-          GError   **error)
-{
-  return ts_tensor_new_empty (ts_tensor_get_device (t), t->dtype, t->ndim, t->shape, FALSE, error);
-}
-
 /* (x - mean) * rstd * w + b per (n, c) from the group statistics, into @out
  * (w, b may be NULL) */
 static gboolean
@@ -751,15 +779,21 @@ ts_ops_native_group_norm (TsTensor   *input,
   g_autoptr(TsTensor) xg = NULL;
   g_autoptr(TsTensor) st = NULL;
   g_autoptr(TsTensor) o = NULL;
+  g_autoptr(TsTensor) w = NULL;
+  g_autoptr(TsTensor) b = NULL;
   gint64 NG;
 
   g_return_val_if_fail (input != NULL && input->ndim >= 2 && groups > 0 && out != NULL && stats != NULL, FALSE);
 
   NG = input->shape[0] * groups;
-  if (!same_device (input, weight, bias, NULL, NULL, error) || (x = dense (input, error)) == NULL || (xg = as_rows (x, NG, error)) == NULL ||
-      (st = per_channel (xg, 2, error)) == NULL || (o = new_like (input, error)) == NULL ||
+  if (!same_device (input, weight, bias, NULL, NULL, error) || (x = dense_float (input, error)) == NULL ||
+      (weight != NULL && (w = dense_float (weight, error)) == NULL) ||
+      (bias != NULL && (b = dense_float (bias, error)) == NULL) ||
+      (xg = as_rows (x, NG, error)) == NULL || (st = per_channel (xg, 2, error)) == NULL ||
+      (o = new_like (x, error)) == NULL ||
       !norm_launch (id, TS_NORM_STATS, st, xg, NULL, NULL, FALSE, 0, eps, x, 2, error) ||
-      !group_apply (id, x, st, weight, bias, groups, o, error))
+      !group_apply (id, x, st, w, b, groups, o, error) ||
+      (o = to_dtype (g_steal_pointer (&o), input->dtype, error)) == NULL)
     return FALSE;
   record_norm (id, input, weight, bias, o, st, TRUE, groups);
   *out = g_steal_pointer (&o);
@@ -800,8 +834,10 @@ ts_ops_native_group_norm_backward (TsTensor   *grad,
   gint64 NG = input->shape[0] * groups;
   g_autoptr(TsTensor) g = NULL;
   g_autoptr(TsTensor) x = NULL;
+  g_autoptr(TsTensor) wf = NULL;
 
-  if ((g = dense (grad, error)) == NULL || (x = dense (input, error)) == NULL)
+  if ((g = dense_float (grad, error)) == NULL || (x = dense_float (input, error)) == NULL ||
+      (weight != NULL && (wf = dense_float (weight, error)) == NULL))
     return FALSE;
   if (mask & 1)
     {
@@ -817,13 +853,13 @@ ts_ops_native_group_norm_backward (TsTensor   *grad,
 
       for (guint d = 0; d < input->ndim; d++)
         shape[d] = d == 1 ? input->shape[1] : 1;
-      if (weight != NULL &&
-          ((w = ts_tensor_view (weight, input->ndim, shape, error)) == NULL ||
+      if (wf != NULL &&
+          ((w = ts_tensor_view (wf, input->ndim, shape, error)) == NULL ||
            (dxhat = ts_ops_binary (TS_BINARY_MUL, g, w, NULL, FALSE, NULL, error)) == NULL))
         return FALSE;
       if ((gv = as_rows (dxhat != NULL ? dxhat : g, NG, error)) == NULL || (xv = as_rows (x, NG, error)) == NULL ||
           (red = per_channel (xv, 2, error)) == NULL || (bc = per_channel (xv, 5, error)) == NULL ||
-          (gi = new_like (input, error)) == NULL || (giv = as_rows (gi, NG, error)) == NULL ||
+          (gi = new_like (x, error)) == NULL || (giv = as_rows (gi, NG, error)) == NULL ||
           !norm_launch (id, TS_NORM_BACKWARD_REDUCE, red, gv, xv, stats, FALSE, 0, 0, x, 2, error) ||
           !norm_launch (id, TS_NORM_BACKWARD_COEF, bc, red, stats, NULL, FALSE, (double) xv->shape[2], 1, bc, 1,
                         error) ||
@@ -833,7 +869,7 @@ ts_ops_native_group_norm_backward (TsTensor   *grad,
     }
   if (mask & 2)
     {
-      g_autoptr(TsTensor) xhat = new_like (input, error);
+      g_autoptr(TsTensor) xhat = new_like (x, error);
       g_autoptr(TsTensor) prod = NULL;
 
       if (xhat == NULL || !group_apply (id, x, stats, NULL, NULL, groups, xhat, error) ||

@@ -14,6 +14,7 @@
 #include "config.h"
 
 #include "ts-autograd-formulas.h"
+#include "ts-ops.h"
 #include "ts-ops-pool.h"
 
 /* The backward ops record no graph: a create_graph pass through one fails
@@ -76,6 +77,28 @@ TS_BACKWARD_FN (ts_backward_adaptive_avg_pool2d)
   return pool_backward (node, grad_outputs, grad_inputs, error);
 }
 
+/* Gradients computed in float32 for float16/bfloat16 inputs, cast back */
+static gboolean
+in_input_dtypes (TsGradNode  *node,
+                 TsTensor   **grad_inputs,
+                 guint        n,
+                 GError     **error)
+{
+  for (guint i = 0; i < n; i++)
+    {
+      const TsGradTensorInfo *info = ts_grad_node_get_input_info (node, i);
+      TsTensor *cast;
+
+      if (grad_inputs[i] == NULL || grad_inputs[i]->dtype == info->dtype)
+        continue;
+      cast = ts_ops_to (grad_inputs[i], info->device, info->dtype, FALSE, FALSE, error);
+      ts_tensor_unref (grad_inputs[i]);
+      if ((grad_inputs[i] = cast) == NULL)
+        return FALSE;
+    }
+  return TRUE;
+}
+
 /* native_batch_norm: input, weight, bias: native_batch_norm_backward;
  * native_group_norm: native_group_norm_backward */
 TS_BACKWARD_FN (ts_backward_native_batch_norm)
@@ -95,11 +118,13 @@ TS_BACKWARD_FN (ts_backward_native_batch_norm)
   for (guint i = 0; i < 3; i++)
     if (ts_grad_node_needs_input_grad (node, i))
       mask |= 1u << i;
-  if (attrs->groups > 0)
-    return ts_ops_native_group_norm_backward (grad_outputs[0], input, weight, stats, attrs->groups, mask,
-                                              &grad_inputs[0], &grad_inputs[1], &grad_inputs[2], error);
-  return ts_ops_native_batch_norm_backward (grad_outputs[0], input, weight, stats, attrs->training, mask,
-                                            &grad_inputs[0], &grad_inputs[1], &grad_inputs[2], error);
+  if (attrs->groups > 0
+      ? !ts_ops_native_group_norm_backward (grad_outputs[0], input, weight, stats, attrs->groups, mask,
+                                            &grad_inputs[0], &grad_inputs[1], &grad_inputs[2], error)
+      : !ts_ops_native_batch_norm_backward (grad_outputs[0], input, weight, stats, attrs->training, mask,
+                                            &grad_inputs[0], &grad_inputs[1], &grad_inputs[2], error))
+    return FALSE;
+  return in_input_dtypes (node, grad_inputs, 3, error);
 }
 
 TS_BACKWARD_FN (ts_backward_native_group_norm)
