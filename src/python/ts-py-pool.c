@@ -9,6 +9,7 @@
 
 #include "config.h"
 
+#include "ts-ops-norm.h"
 #include "ts-ops-pool.h"
 #include "ts-py-private.h"
 

@@ -1,11 +1,12 @@
-/* ts-ops-pool.h: pooling and batch norm ops (the POOL and NORM families)
+/* ts-ops-pool.h: pooling, padding and upsampling ops (the POOL and REMAP
+ * families)
  *
  * Copyright 2026 The Tensorscope authors
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
- * torch/nn/_pooling.py and _normalization.py check the arguments with
- * PyTorch's messages and compute output sizes; these run the kernels and
- * record the nodes.
+ * torch/nn/_pooling.py and _padding.py check the arguments with PyTorch's
+ * messages and compute output sizes; these run the kernels and record the
+ * nodes.
  */
 
 #pragma once
@@ -22,14 +23,6 @@ typedef struct
   TsPool2d     p;
   int          indices_slot;   /* the max kinds' saved indices */
 } TsPoolAttrs;
-
-/* A batch norm node's attributes */
-typedef struct
-{
-  gboolean training;
-  int      groups;             /* group norm: G; batch norm: 0 */
-  int      input_slot, weight_slot, stats_slot;
-} TsNormAttrs;
 
 /* out (*indices for the max kinds, else NULL) of shape (..., oh, ow) */
 gboolean  ts_ops_pool2d          (TsPoolKernel    kind,
@@ -48,53 +41,6 @@ TsTensor *ts_ops_pool2d_backward (TsPoolKernel    kind,
                                   guint           ndim,
                                   const gint64   *shape,
                                   GError        **error);
-
-/* native_batch_norm: out, and the (2, C) statistics (mean, invstd) it
- * normalized with; running_mean/running_var (may be NULL) updated with
- * @momentum when training */
-gboolean  ts_ops_native_batch_norm (TsTensor   *input,
-                                    TsTensor   *weight,
-                                    TsTensor   *bias,
-                                    TsTensor   *running_mean,
-                                    TsTensor   *running_var,
-                                    gboolean    training,
-                                    double      momentum,
-                                    double      eps,
-                                    TsTensor  **out,
-                                    TsTensor  **stats,
-                                    GError    **error);
-/* native_group_norm over @groups groups of channels: out, and the
- * (2, N * groups) statistics (mean, rstd) */
-gboolean  ts_ops_native_group_norm (TsTensor   *input,
-                                    TsTensor   *weight,
-                                    TsTensor   *bias,
-                                    int         groups,
-                                    double      eps,
-                                    TsTensor  **out,
-                                    TsTensor  **stats,
-                                    GError    **error);
-gboolean  ts_ops_native_group_norm_backward (TsTensor   *grad,
-                                             TsTensor   *input,
-                                             TsTensor   *weight,
-                                             TsTensor   *stats,
-                                             int         groups,
-                                             guint       mask,
-                                             TsTensor  **grad_input,
-                                             TsTensor  **grad_weight,
-                                             TsTensor  **grad_bias,
-                                             GError    **error);
-/* native_batch_norm_backward: the gradients @mask asks for (bit 0 input,
- * 1 weight, 2 bias), NULL elsewhere */
-gboolean  ts_ops_native_batch_norm_backward (TsTensor   *grad,
-                                             TsTensor   *input,
-                                             TsTensor   *weight,
-                                             TsTensor   *stats,
-                                             gboolean    training,
-                                             guint       mask,
-                                             TsTensor  **grad_input,
-                                             TsTensor  **grad_weight,
-                                             TsTensor  **grad_bias,
-                                             GError    **error);
 
 G_END_DECLS
 

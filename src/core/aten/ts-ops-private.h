@@ -92,12 +92,22 @@ gboolean  ts_ops_scan_job     (TsOpJob              *job,
                                GError              **error);
 gboolean  ts_ops_scatter_job  (TsOpJob              *job,
                                GError              **error);
-/* POOL and NORM (ts-ops-pool.c) */
+/* POOL and REMAP (ts-ops-pool.c), NORM (ts-ops-norm.c) */
 gboolean  ts_ops_pool_job     (TsOpJob              *job,
                                GError              **error);
 gboolean  ts_ops_norm_job     (TsOpJob              *job,
                                GError              **error);
 gboolean  ts_ops_remap_job    (TsOpJob              *job,
+                               GError              **error);
+/* Their operands as the kernels read them (ts-ops-pool.c), without nodes:
+ * contiguous; contiguous and float32 for float16/bfloat16; and a result
+ * (consumed) cast back to @dtype */
+TsTensor *ts_ops_dense        (TsTensor             *self,
+                               GError              **error);
+TsTensor *ts_ops_dense_float  (TsTensor             *self,
+                               GError              **error);
+TsTensor *ts_ops_to_dtype     (TsTensor             *t,
+                               TsDType               dtype,
                                GError              **error);
 /* the device function of families without device kernels (the host
  * fallback runs them) */

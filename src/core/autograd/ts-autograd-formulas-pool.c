@@ -15,6 +15,7 @@
 
 #include "ts-autograd-formulas.h"
 #include "ts-ops.h"
+#include "ts-ops-norm.h"
 #include "ts-ops-pool.h"
 
 /* The backward ops record no graph: a create_graph pass through one fails
