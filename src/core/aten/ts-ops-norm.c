@@ -213,56 +213,49 @@ row (TsTensor  *t,
   return ts_tensor_select (t, 0, i, error);
 }
 
-gboolean
-ts_ops_native_batch_norm_backward (TsTensor   *grad,
-                                   TsTensor   *input,
-                                   TsTensor   *weight,
-                                   TsTensor   *stats,
-                                   gboolean    training,
-                                   guint       mask,
-                                   TsTensor  **grad_input,
-                                   TsTensor  **grad_weight,
-                                   TsTensor  **grad_bias,
-                                   GError    **error)
+/* What a backward reads: the gradient, input and weight (NULL: none),
+ * dense and in float32 or float64, and the forward's statistics */
+typedef struct
+{
+  TsTensor *g, *x, *w, *stats;
+  gboolean  training;
+  int       groups;
+  guint     mask;     /* the gradients asked for: bit 0 input, 1 weight, 2 bias */
+} Backward;
+
+static gboolean
+batch_norm_backward (const Backward  *b,
+                     TsTensor       **grads,
+                     GError         **error)
 {
   const TsOpId id = TS_OP_NATIVE_BATCH_NORM_BACKWARD;
-  g_autoptr(TsTensor) g = NULL;
-  g_autoptr(TsTensor) x = NULL;
   g_autoptr(TsTensor) red = NULL;
-  g_autoptr(TsTensor) w = NULL;
-  double per_channel_n = (double) ts_tensor_numel (input) / MAX (input->shape[1], 1);
+  double per_channel_n = (double) ts_tensor_numel (b->x) / MAX (b->x->shape[1], 1);
 
-  /* in float for float16/bfloat16 (the formula casts the results back) */
-  if ((g = ts_ops_dense_float (grad, error)) == NULL || (x = ts_ops_dense_float (input, error)) == NULL ||
-      (weight != NULL && (w = ts_ops_dense_float (weight, error)) == NULL) ||
-      (red = per_channel (x, 2, error)) == NULL ||
-      !norm_launch (id, TS_NORM_BACKWARD_REDUCE, red, g, x, stats, FALSE, 0, 0, x, 2, error))
+  if ((red = per_channel (b->x, 2, error)) == NULL ||
+      !norm_launch (id, TS_NORM_BACKWARD_REDUCE, red, b->g, b->x, b->stats, FALSE, 0, 0, b->x, 2, error))
     return FALSE;
-  if (mask & 1)
+  if (b->mask & 1)
     {
-      g_autoptr(TsTensor) bc = per_channel (x, 5, error);
-      g_autoptr(TsTensor) gi = NULL;
+      g_autoptr(TsTensor) bc = per_channel (b->x, 5, error);
 
       if (bc == NULL ||
-          !norm_launch (id, TS_NORM_BACKWARD_COEF, bc, red, stats, w, FALSE, per_channel_n,
-                        training ? 1 : 0, bc, 1, error) ||
-          (gi = new_like (x, error)) == NULL ||
-          !norm_launch (id, TS_NORM_BACKWARD_APPLY, gi, g, x, bc, FALSE, 0, 0, x, 3, error))
+          !norm_launch (id, TS_NORM_BACKWARD_COEF, bc, red, b->stats, b->w, FALSE, per_channel_n,
+                        b->training ? 1 : 0, bc, 1, error) ||
+          (grads[0] = new_like (b->x, error)) == NULL ||
+          !norm_launch (id, TS_NORM_BACKWARD_APPLY, grads[0], b->g, b->x, bc, FALSE, 0, 0, b->x, 3, error))
         return FALSE;
-      *grad_input = g_steal_pointer (&gi);
     }
-  if (mask & 2)
+  if (b->mask & 2)
     {
       g_autoptr(TsTensor) dotp = row (red, 1, error);
-      g_autoptr(TsTensor) invstd = dotp != NULL ? row (stats, 1, error) : NULL;
+      g_autoptr(TsTensor) invstd = dotp != NULL ? row (b->stats, 1, error) : NULL;
 
       if (invstd == NULL ||
-          (*grad_weight = ts_ops_binary (TS_BINARY_MUL, dotp, invstd, NULL, FALSE, NULL, error)) == NULL)
+          (grads[1] = ts_ops_binary (TS_BINARY_MUL, dotp, invstd, NULL, FALSE, NULL, error)) == NULL)
         return FALSE;
     }
-  if ((mask & 4) && (*grad_bias = row (red, 0, error)) == NULL)
-    return FALSE;
-  return TRUE;
+  return !(b->mask & 4) || (grads[2] = row (red, 0, error)) != NULL;
 }
 
 /* -- Group norm -------------------------------------------------------------- */
@@ -357,66 +350,79 @@ per_channel_sum (TsTensor  *t,
 /* The input's gradient is batch norm's over the groups (training, no
  * weight) of dy * w, the gradient of the normalized input; the weight's
  * sum (dy * x_hat), the bias's sum (dy), per channel. */
-gboolean
-ts_ops_native_group_norm_backward (TsTensor   *grad,
-                                   TsTensor   *input,
-                                   TsTensor   *weight,
-                                   TsTensor   *stats,
-                                   int         groups,
-                                   guint       mask,
-                                   TsTensor  **grad_input,
-                                   TsTensor  **grad_weight,
-                                   TsTensor  **grad_bias,
-                                   GError    **error)
+static gboolean
+group_norm_input_backward (const Backward  *b,
+                           TsTensor       **grad_input,
+                           GError         **error)
 {
   const TsOpId id = TS_OP_NATIVE_GROUP_NORM_BACKWARD;
-  gint64 NG = input->shape[0] * groups;
-  g_autoptr(TsTensor) g = NULL;
-  g_autoptr(TsTensor) x = NULL;
-  g_autoptr(TsTensor) wf = NULL;
+  gint64 NG = b->x->shape[0] * b->groups;
+  gint64 shape[TS_MAX_DIMS];
+  g_autoptr(TsTensor) w = NULL;
+  g_autoptr(TsTensor) dxhat = NULL;
+  g_autoptr(TsTensor) gv = NULL;
+  g_autoptr(TsTensor) xv = NULL;
+  g_autoptr(TsTensor) red = NULL;
+  g_autoptr(TsTensor) bc = NULL;
+  g_autoptr(TsTensor) giv = NULL;
 
-  if ((g = ts_ops_dense_float (grad, error)) == NULL || (x = ts_ops_dense_float (input, error)) == NULL ||
-      (weight != NULL && (wf = ts_ops_dense_float (weight, error)) == NULL))
+  for (guint d = 0; d < b->x->ndim; d++)
+    shape[d] = d == 1 ? b->x->shape[1] : 1;
+  if (b->w != NULL &&
+      ((w = ts_tensor_view (b->w, b->x->ndim, shape, error)) == NULL ||
+       (dxhat = ts_ops_binary (TS_BINARY_MUL, b->g, w, NULL, FALSE, NULL, error)) == NULL))
     return FALSE;
-  if (mask & 1)
-    {
-      gint64 shape[TS_MAX_DIMS];
-      g_autoptr(TsTensor) w = NULL;
-      g_autoptr(TsTensor) dxhat = NULL;
-      g_autoptr(TsTensor) gv = NULL;
-      g_autoptr(TsTensor) xv = NULL;
-      g_autoptr(TsTensor) red = NULL;
-      g_autoptr(TsTensor) bc = NULL;
-      g_autoptr(TsTensor) gi = NULL;
-      g_autoptr(TsTensor) giv = NULL;
+  return (gv = as_rows (dxhat != NULL ? dxhat : b->g, NG, error)) != NULL &&
+         (xv = as_rows (b->x, NG, error)) != NULL &&
+         (red = per_channel (xv, 2, error)) != NULL && (bc = per_channel (xv, 5, error)) != NULL &&
+         (*grad_input = new_like (b->x, error)) != NULL && (giv = as_rows (*grad_input, NG, error)) != NULL &&
+         norm_launch (id, TS_NORM_BACKWARD_REDUCE, red, gv, xv, b->stats, FALSE, 0, 0, b->x, 2, error) &&
+         norm_launch (id, TS_NORM_BACKWARD_COEF, bc, red, b->stats, NULL, FALSE, (double) xv->shape[2], 1, bc, 1,
+                      error) &&
+         norm_launch (id, TS_NORM_BACKWARD_APPLY, giv, gv, xv, bc, FALSE, 0, 0, b->x, 3, error);
+}
 
-      for (guint d = 0; d < input->ndim; d++)
-        shape[d] = d == 1 ? input->shape[1] : 1;
-      if (wf != NULL &&
-          ((w = ts_tensor_view (wf, input->ndim, shape, error)) == NULL ||
-           (dxhat = ts_ops_binary (TS_BINARY_MUL, g, w, NULL, FALSE, NULL, error)) == NULL))
-        return FALSE;
-      if ((gv = as_rows (dxhat != NULL ? dxhat : g, NG, error)) == NULL || (xv = as_rows (x, NG, error)) == NULL ||
-          (red = per_channel (xv, 2, error)) == NULL || (bc = per_channel (xv, 5, error)) == NULL ||
-          (gi = new_like (x, error)) == NULL || (giv = as_rows (gi, NG, error)) == NULL ||
-          !norm_launch (id, TS_NORM_BACKWARD_REDUCE, red, gv, xv, stats, FALSE, 0, 0, x, 2, error) ||
-          !norm_launch (id, TS_NORM_BACKWARD_COEF, bc, red, stats, NULL, FALSE, (double) xv->shape[2], 1, bc, 1,
-                        error) ||
-          !norm_launch (id, TS_NORM_BACKWARD_APPLY, giv, gv, xv, bc, FALSE, 0, 0, x, 3, error))
-        return FALSE;
-      *grad_input = g_steal_pointer (&gi);
-    }
-  if (mask & 2)
+static gboolean
+group_norm_backward (const Backward  *b,
+                     TsTensor       **grads,
+                     GError         **error)
+{
+  if ((b->mask & 1) && !group_norm_input_backward (b, &grads[0], error))
+    return FALSE;
+  if (b->mask & 2)
     {
-      g_autoptr(TsTensor) xhat = new_like (x, error);
+      g_autoptr(TsTensor) xhat = new_like (b->x, error);
       g_autoptr(TsTensor) prod = NULL;
 
-      if (xhat == NULL || !group_apply (id, x, stats, NULL, NULL, groups, xhat, error) ||
-          (prod = ts_ops_binary (TS_BINARY_MUL, g, xhat, NULL, FALSE, NULL, error)) == NULL ||
-          (*grad_weight = per_channel_sum (prod, error)) == NULL)
+      if (xhat == NULL ||
+          !group_apply (TS_OP_NATIVE_GROUP_NORM_BACKWARD, b->x, b->stats, NULL, NULL, b->groups, xhat, error) ||
+          (prod = ts_ops_binary (TS_BINARY_MUL, b->g, xhat, NULL, FALSE, NULL, error)) == NULL ||
+          (grads[1] = per_channel_sum (prod, error)) == NULL)
         return FALSE;
     }
-  if ((mask & 4) && (*grad_bias = per_channel_sum (g, error)) == NULL)
-    return FALSE;
-  return TRUE;
+  return !(b->mask & 4) || (grads[2] = per_channel_sum (b->g, error)) != NULL;
+}
+
+gboolean
+ts_ops_norm_backward (TsTensor   *grad,
+                      TsTensor   *input,
+                      TsTensor   *weight,
+                      TsTensor   *stats,
+                      gboolean    training,
+                      int         groups,
+                      guint       mask,
+                      TsTensor  **grads,
+                      GError    **error)
+{
+  Backward b = { .stats = stats, .training = training, .groups = groups, .mask = mask };
+  gboolean ok;
+
+  /* in float for float16/bfloat16 (the formula casts the results back) */
+  ok = (b.g = ts_ops_dense_float (grad, error)) != NULL && (b.x = ts_ops_dense_float (input, error)) != NULL &&
+       (weight == NULL || (b.w = ts_ops_dense_float (weight, error)) != NULL) &&
+       (groups > 0 ? group_norm_backward (&b, grads, error) : batch_norm_backward (&b, grads, error));
+  g_clear_pointer (&b.g, ts_tensor_unref);
+  g_clear_pointer (&b.x, ts_tensor_unref);
+  g_clear_pointer (&b.w, ts_tensor_unref);
+  return ok;
 }

@@ -46,27 +46,17 @@ gboolean  ts_ops_native_group_norm (TsTensor   *input,
                                     TsTensor  **out,
                                     TsTensor  **stats,
                                     GError    **error);
-gboolean  ts_ops_native_group_norm_backward (TsTensor   *grad,
-                                             TsTensor   *input,
-                                             TsTensor   *weight,
-                                             TsTensor   *stats,
-                                             int         groups,
-                                             guint       mask,
-                                             TsTensor  **grad_input,
-                                             TsTensor  **grad_weight,
-                                             TsTensor  **grad_bias,
-                                             GError    **error);
-/* native_batch_norm_backward: the gradients @mask asks for (bit 0 input,
- * 1 weight, 2 bias), NULL elsewhere */
-gboolean  ts_ops_native_batch_norm_backward (TsTensor   *grad,
-                                             TsTensor   *input,
-                                             TsTensor   *weight,
-                                             TsTensor   *stats,
-                                             gboolean    training,
-                                             guint       mask,
-                                             TsTensor  **grad_input,
-                                             TsTensor  **grad_weight,
-                                             TsTensor  **grad_bias,
-                                             GError    **error);
+/* native_batch_norm_backward (@groups 0) or native_group_norm_backward:
+ * in grads[0..2] the gradients @mask asks for (bit 0 input, 1 weight, 2
+ * bias), NULL elsewhere */
+gboolean  ts_ops_norm_backward     (TsTensor   *grad,
+                                    TsTensor   *input,
+                                    TsTensor   *weight,
+                                    TsTensor   *stats,
+                                    gboolean    training,
+                                    int         groups,
+                                    guint       mask,
+                                    TsTensor  **grads,
+                                    GError    **error);
 
 G_END_DECLS

@@ -119,11 +119,8 @@ TS_BACKWARD_FN (ts_backward_native_batch_norm)
   for (guint i = 0; i < 3; i++)
     if (ts_grad_node_needs_input_grad (node, i))
       mask |= 1u << i;
-  if (attrs->groups > 0
-      ? !ts_ops_native_group_norm_backward (grad_outputs[0], input, weight, stats, attrs->groups, mask,
-                                            &grad_inputs[0], &grad_inputs[1], &grad_inputs[2], error)
-      : !ts_ops_native_batch_norm_backward (grad_outputs[0], input, weight, stats, attrs->training, mask,
-                                            &grad_inputs[0], &grad_inputs[1], &grad_inputs[2], error))
+  if (!ts_ops_norm_backward (grad_outputs[0], input, weight, stats, attrs->training, attrs->groups, mask,
+                             grad_inputs, error))
     return FALSE;
   return in_input_dtypes (node, grad_inputs, 3, error);
 }
