@@ -180,7 +180,8 @@ ts_ops_native_batch_norm (TsTensor   *input,
 
   /* the kernels read dense float32/float64 operands; running stats that
    * are not get a working copy, copied back once updated */
-  if (!same_device (input, weight, bias, running_mean, running_var, error) ||
+  if (!ts_ops_check_floating (input, "batch_norm", error) ||
+      !same_device (input, weight, bias, running_mean, running_var, error) ||
       (x = ts_ops_dense_float (input, error)) == NULL ||
       (weight != NULL && (w = ts_ops_dense_float (weight, error)) == NULL) ||
       (bias != NULL && (b = ts_ops_dense_float (bias, error)) == NULL) ||
@@ -318,7 +319,8 @@ ts_ops_native_group_norm (TsTensor   *input,
   g_return_val_if_fail (input != NULL && input->ndim >= 2 && groups > 0 && out != NULL && stats != NULL, FALSE);
 
   NG = input->shape[0] * groups;
-  if (!same_device (input, weight, bias, NULL, NULL, error) || (x = ts_ops_dense_float (input, error)) == NULL ||
+  if (!ts_ops_check_floating (input, "GroupNormKernelImpl", error) ||
+      !same_device (input, weight, bias, NULL, NULL, error) || (x = ts_ops_dense_float (input, error)) == NULL ||
       (weight != NULL && (w = ts_ops_dense_float (weight, error)) == NULL) ||
       (bias != NULL && (b = ts_ops_dense_float (bias, error)) == NULL) ||
       (xg = as_rows (x, NG, error)) == NULL || (st = per_channel (xg, 2, error)) == NULL ||

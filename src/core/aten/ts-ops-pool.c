@@ -86,6 +86,14 @@ static const TsOpId pool_ops[] = {
   [TS_POOL_ADAPTIVE_MAX_BACKWARD] = TS_OP_ADAPTIVE_MAX_POOL2D_BACKWARD,
 };
 
+/* the kernels' names in PyTorch's dispatch errors */
+static const char *const pool_names[] = {
+  [TS_POOL_MAX] = "max_pool2d",
+  [TS_POOL_AVG] = "avg_pool2d",
+  [TS_POOL_ADAPTIVE_AVG] = "adaptive_avg_pool2d",
+  [TS_POOL_ADAPTIVE_MAX] = "adaptive_max_pool2d",
+};
+
 /* @self as the kernels read it: contiguous, with no node of its own */
 TsTensor *
 ts_ops_dense (TsTensor  *self,
@@ -138,6 +146,20 @@ ts_ops_to_dtype (TsTensor  *t,
   ts_autograd_set_grad_enabled (was);
   ts_tensor_unref (t);
   return out;
+}
+
+/* PyTorch's dispatch error, checked before a launch (a device job's
+ * kernel cannot refuse its operands) */
+gboolean
+ts_ops_check_floating (TsTensor    *t,
+                       const char  *kernel,
+                       GError     **error)
+{
+  if (ts_dtype_is_floating (t->dtype))
+    return TRUE;
+  g_set_error (error, TS_TENSOR_ERROR, TS_TENSOR_ERROR_RUNTIME, "\"%s\" not implemented for '%s'", kernel,
+               ts_dtype_scalar_type_name (t->dtype));
+  return FALSE;
 }
 
 static gboolean
@@ -221,6 +243,14 @@ ts_ops_pool2d (TsPoolKernel    kind,
 
   g_return_val_if_fail (self != NULL && out != NULL && self->ndim >= 2, FALSE);
 
+  if (kind == TS_POOL_AVG && !ts_dtype_is_floating (self->dtype))
+    {
+      g_set_error_literal (error, TS_TENSOR_ERROR, TS_TENSOR_ERROR_NOT_IMPLEMENTED,
+                           "avg_pool2d of an integer tensor is not modeled by Tensorscope yet");
+      return FALSE;
+    }
+  if (!ts_ops_check_floating (self, pool_names[kind], error))
+    return FALSE;
   device = ts_tensor_get_device (self);
   memcpy (shape, self->shape, self->ndim * sizeof (gint64));
   shape[self->ndim - 2] = oh;
@@ -403,6 +433,38 @@ remap_launch (TsOpId          id,
   return ts_op_job_dispatch (job, ts_tensor_get_device (in), ts_cost_copy (&vout, &vin), error);
 }
 
+/* Which dtypes PyTorch's CPU kernels take: any for constant and circular
+ * padding (copies), floating for the others, and uint8 for nearest */
+static gboolean
+remap_check_dtype (TsRemapKernel   mode,
+                   TsTensor       *self,
+                   guint           k,
+                   GError        **error)
+{
+  g_autofree char *name = NULL;
+
+  switch (mode)
+    {
+    case TS_REMAP_REFLECT:
+      name = g_strdup_printf ("reflection_pad%ud", k);
+      break;
+    case TS_REMAP_REPLICATE:
+      name = g_strdup_printf ("replication_pad%ud", k);
+      break;
+    case TS_REMAP_NEAREST:
+      if (self->dtype == TS_DTYPE_UINT8)
+        return TRUE;
+      name = g_strdup_printf ("upsample_nearest%ud_channels_last", k);
+      break;
+    case TS_REMAP_LINEAR:
+      name = g_strdup (k == 2 ? "upsample_bilinear2d_channels_last" : "compute_indices_weights_linear");
+      break;
+    default:
+      return TRUE;
+    }
+  return ts_ops_check_floating (self, name, error);
+}
+
 static gboolean
 covers_all (TsRemapKernel  mode,
             const TsRemap *r)
@@ -429,6 +491,9 @@ ts_ops_remap (TsRemapKernel    mode,
   TsRemapAttrs *attrs;
 
   g_return_val_if_fail (self != NULL && r->k <= MIN (self->ndim, TS_REMAP_MAX_DIMS), NULL);
+
+  if (!remap_check_dtype (mode, self, r->k, error))
+    return NULL;
 
   if ((in = mode == TS_REMAP_LINEAR ? ts_ops_dense_float (self, error) : ts_ops_dense (self, error)) == NULL ||
       (out = ts_tensor_new_empty (ts_tensor_get_device (self), in->dtype, self->ndim, shape, FALSE,

@@ -109,6 +109,11 @@ TsTensor *ts_ops_dense_float  (TsTensor             *self,
 TsTensor *ts_ops_to_dtype     (TsTensor             *t,
                                TsDType               dtype,
                                GError              **error);
+/* PyTorch's "\"@kernel\" not implemented for 'Long'" for a tensor that is
+ * not floating */
+gboolean  ts_ops_check_floating (TsTensor           *t,
+                                 const char         *kernel,
+                                 GError            **error);
 /* the device function of families without device kernels (the host
  * fallback runs them) */
 int       ts_ops_host_device  (TsOpJob              *job,

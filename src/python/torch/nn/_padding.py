@@ -150,7 +150,12 @@ def interpolate(input, size=None, scale_factor=None, mode="nearest", align_corne
         raise ValueError("recompute_scale_factor is not meaningful with an explicit size.")
     if antialias:
         raise _unmodeled.unsupported("F.interpolate(..., antialias=True)")
+    if mode == "area" and size is None:
+        recompute_scale_factor = True
     out_size, scales = _output_size(input, size, scale_factor, recompute_scale_factor)
+    if mode == "area" and input.dim() in (3, 4):
+        from ._pooling import adaptive_avg_pool1d, adaptive_avg_pool2d
+        return (adaptive_avg_pool1d if input.dim() == 3 else adaptive_avg_pool2d)(input, out_size)
     if mode == "nearest" and input.dim() in (3, 4):
         shape = tuple(input.shape[:2]) + tuple(out_size)
         inv = tuple(float(1.0 / s) if s is not None and s > 0 else 0.0 for s in (scales or [None] * len(out_size)))
