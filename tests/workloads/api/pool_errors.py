@@ -46,6 +46,11 @@ def run(dev):
     t("nearest long", lambda: F.interpolate(xi, scale_factor=2))
     t("reflect long", lambda: F.pad(xi, (1, 1, 1, 1), "reflect"))
     t("bool mp", lambda: F.max_pool2d(xi > 3, 2))
+    t("bn eval no stats", lambda: F.batch_norm(torch.randn(2, 3).to(dev), None, None, training=False))
+    t("bn eval no var", lambda: F.batch_norm(torch.randn(2, 3).to(dev), torch.zeros(3).to(dev), None))
+    t("bn weight size", lambda: F.batch_norm(torch.randn(2, 3).to(dev), None, None, torch.ones(4).to(dev),
+                                             training=True))
+    t("bn 1d", lambda: F.batch_norm(torch.randn(2).to(dev), None, None, training=True))
     t("nearest uint8", lambda: F.interpolate(xi.to(torch.uint8), scale_factor=2).sum().item())
     y = F.interpolate(x.requires_grad_(), size=(4, 3), mode="area")
     print("area", y.grad_fn.name(), [round(v, 4) for v in y.flatten()[:6].tolist()])

@@ -38,13 +38,16 @@ def batch_norm(input, running_mean, running_var, weight=None, bias=None, trainin
     if training:
         _verify_batch_size(input.size())
     if input.dim() < 2:
-        raise RuntimeError("batch_norm(): expected input to have at least 2 dims, got {}".format(input.dim()))
+        n = max(input.dim(), 1)
+        raise IndexError("Dimension out of range (expected to be in range of [-{}, {}], but got 1)".format(n, n - 1))
     c = input.shape[1]
     for name, t in (("running_mean", running_mean), ("running_var", running_var), ("weight", weight),
                     ("bias", bias)):
         _check_per_channel(name, t, c)
-    if not training and (running_mean is None or running_var is None):
-        raise RuntimeError("running_mean must be defined in evaluation mode")
+    if not training:
+        for name, t in (("running_mean", running_mean), ("running_var", running_var)):
+            if t is None:
+                raise RuntimeError("{} must be defined in evaluation mode".format(name))
     out, _ = _C._native_batch_norm(input, weight, bias, running_mean, running_var, bool(training),
                                    float(momentum if momentum is not None else 0.0), float(eps))
     return out
