@@ -9,6 +9,7 @@
 
 #include "config.h"
 
+#include "ts-ops-act.h"
 #include "ts-ops-norm.h"
 #include "ts-ops-pool.h"
 #include "ts-py-private.h"
@@ -156,7 +157,32 @@ py_native_group_norm (PyObject *module,
   return Py_BuildValue ("(NN)", ts_py_tensor_wrap (out), ts_py_tensor_wrap (stats));
 }
 
+/* _activation(name, self, p0, p1, flag) -> Tensor: an ACT op by name */
+static PyObject *
+py_activation (PyObject *module,
+               PyObject *args)
+{
+  PyObject *self;
+  const char *name;
+  int flag;
+  TsAct a;
+  TsTensor *out;
+  GError *error = NULL;
+
+  if (!PyArg_ParseTuple (args, "sOddp", &name, &self, &a.p0, &a.p1, &flag))
+    return NULL;
+  if (!ts_py_is_tensor (self))
+    {
+      PyErr_SetString (PyExc_TypeError, "_activation: expected a Tensor");
+      return NULL;
+    }
+  a.flag = flag;
+  out = ts_ops_activation (name, ts_py_tensor_get (self), &a, &error);
+  return out ? ts_py_tensor_wrap (out) : ts_py_set_error (error);
+}
+
 static PyMethodDef pool_methods[] = {
+  { "_activation", py_activation, METH_VARARGS, NULL },
   { "_native_group_norm", py_native_group_norm, METH_VARARGS, NULL },
   { "_remap", py_remap, METH_VARARGS, NULL },
   { "_pool2d", py_pool2d, METH_VARARGS, NULL },

@@ -52,6 +52,7 @@ typedef enum
   TS_OP_FAMILY_POOL,         /* ts-ops-pool.c */
   TS_OP_FAMILY_NORM,
   TS_OP_FAMILY_REMAP,
+  TS_OP_FAMILY_ACT,
   TS_OP_N_FAMILIES
 } TsOpFamily;
 
@@ -73,6 +74,7 @@ typedef enum
   TS_OP_COST_POOL,
   TS_OP_COST_NORM,
   TS_OP_COST_REMAP,
+  TS_OP_COST_ACT,
 } TsOpCost;
 
 /* The CUDA module's entry when it is not an op id (TS_CUDA_*, >= 0). */

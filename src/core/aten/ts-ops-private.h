@@ -99,6 +99,9 @@ gboolean  ts_ops_norm_job     (TsOpJob              *job,
                                GError              **error);
 gboolean  ts_ops_remap_job    (TsOpJob              *job,
                                GError              **error);
+/* ACT (ts-ops-act.c) */
+gboolean  ts_ops_act_job      (TsOpJob              *job,
+                               GError              **error);
 /* Their operands as the kernels read them (ts-ops-pool.c), without nodes:
  * contiguous; contiguous and float32 for float16/bfloat16; and a result
  * (consumed) cast back to @dtype */

@@ -3269,6 +3269,7 @@ static const struct
   [TS_OP_FAMILY_POOL] = { ts_ops_pool_job, ts_ops_host_device },
   [TS_OP_FAMILY_NORM] = { ts_ops_norm_job, ts_ops_host_device },
   [TS_OP_FAMILY_REMAP] = { ts_ops_remap_job, ts_ops_host_device },
+  [TS_OP_FAMILY_ACT] = { ts_ops_act_job, ts_ops_host_device },
 };
 
 static gboolean

@@ -15,6 +15,7 @@
 
 #include "ts-autograd-formulas.h"
 #include "ts-ops.h"
+#include "ts-ops-act.h"
 #include "ts-ops-norm.h"
 #include "ts-ops-pool.h"
 
@@ -150,5 +151,21 @@ TS_BACKWARD_FN (ts_backward_remap)
   else if (first_order_only (node, error))
     grad_inputs[0] = ts_ops_remap_backward (attrs->mode, grad_outputs[0], &attrs->r, info->ndim, info->shape,
                                             error);
+  return grad_inputs[0] != NULL;
+}
+
+/* hardtanh, hardswish, ..., elu, celu: their _backward ops, from the
+ * saved input */
+TS_BACKWARD_FN (ts_backward_activation)
+{
+  const TsActAttrs *attrs = ts_grad_node_get_attrs (node);
+  g_autoptr(TsTensor) self = NULL;
+
+  if (!ts_grad_node_needs_input_grad (node, 0))
+    return TRUE;
+  if (!first_order_only (node, error) ||
+      (self = ts_grad_node_unpack_saved (node, (guint) attrs->input_slot, error)) == NULL)
+    return FALSE;
+  grad_inputs[0] = ts_ops_activation_backward (attrs->kind, &attrs->a, grad_outputs[0], self, error);
   return grad_inputs[0] != NULL;
 }

@@ -840,3 +840,104 @@ ts_cpu_remap (TsRemapKernel   kind,
       return FALSE;
     }
 }
+
+/* -- Activations --------------------------------------------------------------- */
+
+/* std::max and std::min, whose NaN handling PyTorch's formulas inherit
+ * (the first operand wins a comparison with NaN) */
+#define STD_MAX(a, b) ((a) < (b) ? (b) : (a))
+#define STD_MIN(a, b) ((b) < (a) ? (b) : (a))
+
+/* PyTorch 1.13's CPU formulas, in the opmath type T (float for float32);
+ * hardtanh is clamp's (NaN passes through) */
+#define DEFINE_ACT(NAME, T, S)                                                    \
+static inline T                                                                   \
+NAME##_forward (TsActKernel kind, T x, T p0, T p1, T ipt)                         \
+{                                                                                 \
+  switch (kind)                                                                   \
+    {                                                                             \
+    case TS_ACT_HARDTANH:                                                         \
+      return isnan (x) ? x : STD_MIN (STD_MAX (x, p0), p1);                                     \
+    case TS_ACT_HARDSWISH:                                                        \
+      return x * STD_MIN (STD_MAX (x + (T) 3, (T) 0), (T) 6) / (T) 6;                     \
+    case TS_ACT_HARDSIGMOID:                                                      \
+      return STD_MIN (STD_MAX (x + (T) 3, (T) 0), (T) 6) / (T) 6;                         \
+    case TS_ACT_MISH:                                                             \
+      return x * tanh##S (log1p##S (exp##S (x)));                                 \
+    case TS_ACT_LOG_SIGMOID:                                                      \
+      return STD_MIN (x, (T) 0) - log1p##S (exp##S (-fabs##S (x)));                   \
+    case TS_ACT_THRESHOLD:                                                        \
+      return x <= p0 ? p1 : x;                                                    \
+    case TS_ACT_ELU:                                                              \
+    default:                                                                      \
+      return x <= 0 ? (exp##S (x * ipt) - (T) 1) * (p0 * p1) : x * p1;           \
+    }                                                                             \
+}                                                                                 \
+                                                                                  \
+static inline T                                                                   \
+NAME##_backward (TsActKernel kind, T g, T x, T p0, T p1, T ipt)                   \
+{                                                                                 \
+  switch (kind)                                                                   \
+    {                                                                             \
+    case TS_ACT_HARDTANH:                                                         \
+      return x <= p0 || x >= p1 ? (T) 0 : g;                                      \
+    case TS_ACT_HARDSWISH:                                                        \
+      return x < (T) -3 ? (T) 0 : (x < (T) 3 ? g * (x / (T) 3 + (T) 0.5) : g);   \
+    case TS_ACT_HARDSIGMOID:                                                      \
+      return x > (T) -3 && x < (T) 3 ? g / (T) 6 : (T) 0;                         \
+    case TS_ACT_MISH:                                                             \
+      {                                                                           \
+        T sig = (T) 1 / ((T) 1 + exp##S (-x));                                    \
+        T t = tanh##S (log1p##S (exp##S (x)));                                    \
+        return g * (t + x * sig * ((T) 1 - t * t));                               \
+      }                                                                           \
+    case TS_ACT_LOG_SIGMOID:                                                      \
+      {                                                                           \
+        T z = exp##S (-fabs##S (x));                                              \
+        T max_deriv = x < 0 ? (T) 1 : (T) 0, sign = x < 0 ? (T) 1 : (T) -1;       \
+        return g * (max_deriv - sign * (z / ((T) 1 + z)));                        \
+      }                                                                           \
+    case TS_ACT_THRESHOLD:                                                        \
+      return x <= p0 ? (T) 0 : g;                                                 \
+    case TS_ACT_ELU:                                                              \
+    default:                                                                      \
+      return x <= 0 ? g * ipt * (p0 * p1) * exp##S (x * ipt) : g * p1;            \
+    }                                                                             \
+}                                                                                 \
+                                                                                  \
+static void                                                                       \
+NAME (TsActKernel kind, const TsAct *a, const T *x, const T *g, T *y, gint64 n)   \
+{                                                                                 \
+  T p0 = (T) a->p0, p1 = (T) a->p1;                                               \
+  T ipt = a->flag ? (T) 1 / p0 : (T) 1;                                           \
+  TsActKernel k = kind & ~TS_ACT_BACKWARD;                                        \
+                                                                                  \
+  if (kind & TS_ACT_BACKWARD)                                                     \
+    for (gint64 i = 0; i < n; i++)                                                \
+      y[i] = NAME##_backward (k, g[i], x[i], p0, p1, ipt);                        \
+  else                                                                            \
+    for (gint64 i = 0; i < n; i++)                                                \
+      y[i] = NAME##_forward (k, x[i], p0, p1, ipt);                               \
+}
+
+DEFINE_ACT (act_f32, float, f)
+DEFINE_ACT (act_f64, double, )
+
+gboolean
+ts_cpu_activation (TsActKernel    kind,
+                   const TsAct   *a,
+                   const TsView  *in,
+                   const TsView  *grad_out,
+                   const TsView  *out,
+                   GError       **error)
+{
+  gint64 n = ts_view_numel (in);
+
+  if (!check_float (in, "activation", error))
+    return FALSE;
+  if (in->dtype == TS_DTYPE_FLOAT64)
+    act_f64 (kind, a, AT (in, double), grad_out != NULL ? AT (grad_out, double) : NULL, AT (out, double), n);
+  else
+    act_f32 (kind, a, AT (in, float), grad_out != NULL ? AT (grad_out, float) : NULL, AT (out, float), n);
+  return TRUE;
+}

@@ -123,3 +123,36 @@ gboolean     ts_cpu_remap           (TsRemapKernel   kind,
                                      GError        **error);
 
 G_END_DECLS
+
+G_BEGIN_DECLS
+
+/* Activations with parameters or a node of their own in PyTorch: the op
+ * table's KERNEL codes of the ACT family; | TS_ACT_BACKWARD: grad_input
+ * from grad_output and the input */
+typedef enum
+{
+  TS_ACT_HARDTANH = 0,      /* p0 min, p1 max */
+  TS_ACT_HARDSWISH,
+  TS_ACT_HARDSIGMOID,
+  TS_ACT_MISH,
+  TS_ACT_LOG_SIGMOID,
+  TS_ACT_THRESHOLD,         /* p0 threshold, p1 value */
+  TS_ACT_ELU,               /* p0 alpha, p1 scale; flag: input_scale 1 / alpha (celu) */
+  TS_ACT_BACKWARD = 8,
+} TsActKernel;
+
+typedef struct
+{
+  double   p0, p1;
+  gboolean flag;
+} TsAct;
+
+/* float32/float64: out from in; backward: grad_in from grad_out and in */
+gboolean     ts_cpu_activation      (TsActKernel     kind,
+                                     const TsAct    *a,
+                                     const TsView   *in,
+                                     const TsView   *grad_out,
+                                     const TsView   *out,
+                                     GError        **error);
+
+G_END_DECLS

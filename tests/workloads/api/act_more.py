@@ -14,11 +14,12 @@ def run(dev):
                     ("mish", F.mish), ("logsigmoid", F.logsigmoid), ("softsign", F.softsign),
                     ("tanhshrink", F.tanhshrink), ("threshold", lambda x: F.threshold(x, 0.5, -2.0)),
                     ("celu", lambda x: F.celu(x, 0.7)), ("selu", F.selu), ("celu1", F.celu),
+                    ("elu", lambda x: F.elu(x, 0.5)), ("softsign", F.softsign), ("tanhshrink", F.tanhshrink),
                     ("softmin", lambda x: F.softmin(x.reshape(3, 6), dim=1))]:
         x = base.clone().to(dev).requires_grad_()
         y = f(x)
         (y * torch.arange(y.numel(), dtype=torch.float32).reshape(y.shape).to(dev)).sum().backward()
-        print(name, r(y), r(x.grad))
+        print(name, y.grad_fn.name() if name not in ("softsign", "tanhshrink") else "-", r(y), r(x.grad))
     x = torch.randn(4, 6).to(dev).requires_grad_()
     y = F.glu(x, 1)
     y.sum().backward()
@@ -34,6 +35,14 @@ def run(dev):
     y = m1(x)
     y.sum().backward()
     print("prelu1", r(y[0]), r(m1.weight.grad))
+    nan = torch.tensor([float("nan"), 1.0, -4.0]).to(dev)
+    print("nan", [str(F.hardtanh(nan)[0].item()), str(F.hardsigmoid(nan)[0].item()), str(F.hardswish(nan)[0].item()),
+                  str(F.threshold(nan, 0.0, 5.0)[0].item()), str(F.mish(nan)[0].item()), str(F.relu6(nan)[0].item())])
+    xd = torch.randn(6).double().to(dev).requires_grad_()
+    y = F.mish(xd) + F.selu(xd) + F.logsigmoid(xd) + F.hardswish(xd)
+    y.sum().backward()
+    print("f64", r(y, 10), r(xd.grad, 10))
+    print("ints", F.hardtanh(torch.arange(-3, 4).to(dev)).tolist(), F.threshold(torch.arange(-3, 4).to(dev), 0, 9).tolist())
     x = torch.randn(5).to(dev)
     y = x.clone()
     F.relu6(y, inplace=True)

@@ -1,13 +1,13 @@
 """More activations: F.hardtanh, relu6, hardswish, hardsigmoid, mish,
-logsigmoid, softsign, tanhshrink, threshold, glu, softmin, celu, selu,
-prelu and their modules (torch/nn/modules/activation.py upstream).
+logsigmoid, threshold, elu, celu, selu (aten:: rows of the op table, the
+ACT family of ts-ops-act.c, with PyTorch's nodes: HardtanhBackward0, ...),
+softsign, tanhshrink, softmin (composed, as PyTorch composes them), glu
+and prelu (composed: PyTorch's values, the composition's nodes rather than
+GluBackward0 and PreluBackward0), and their modules
+(torch/nn/modules/activation.py upstream).
 
-Composed from ops with backward formulas, as functional.py's leaky_relu
-and elu are: PyTorch's values and, where its kernel's gradient differs
-from the composition's at a boundary, a mask that gives PyTorch's (x > min
-strictly, as hardtanh_backward). The nodes are the composition's
-(MulBackward0, ...) where PyTorch has one of its own (HardtanhBackward0);
-softsign, tanhshrink and softmin are composed in PyTorch too.
+An in-place form (inplace=True) computes out of place and copies back
+(CopyBackwards, where PyTorch's hardtanh_ is HardtanhBackward1).
 """
 
 import torch
@@ -15,21 +15,28 @@ from .functional import _inplace_result, _source, softmax
 from .modules import Module
 from .parameter import Parameter
 
+_C = torch._C
+
 
 def _mask(cond, like):
     return cond.to(like.dtype)
 
 
-def hardtanh(input, min_val=-1.0, max_val=1.0, inplace=False):
+def _act(name, input, p0=0.0, p1=0.0, flag=False, inplace=False):
     x = _source(input, inplace)
-    if min_val > max_val:
-        # min(max(x, min_val), max_val): max_val everywhere, no gradient
-        return _inplace_result(input, x * 0 + max_val, inplace)
-    inside = _mask((x > min_val) & (x < max_val), x)
-    below = _mask(x <= min_val, x)
-    above = _mask(x >= max_val, x)
-    # x where inside (the gradient's support); the bounds elsewhere
-    return _inplace_result(input, inside * x + below * min_val + above * max_val, inplace)
+    return _inplace_result(input, _C._activation(name, x, float(p0), float(p1), bool(flag)), inplace)
+
+
+def _is_float(t):
+    return t.dtype.is_floating_point
+
+
+def hardtanh(input, min_val=-1.0, max_val=1.0, inplace=False):
+    if not _is_float(input):
+        # clamp's integer form, the bounds cast to the tensor's type
+        lo, hi = int(min_val), int(max_val)
+        return _inplace_result(input, input.clamp(lo, hi) if lo <= hi else input * 0 + hi, inplace)
+    return _act("hardtanh", input, min_val, max_val, inplace=inplace)
 
 
 def relu6(input, inplace=False):
@@ -37,33 +44,19 @@ def relu6(input, inplace=False):
 
 
 def hardswish(input, inplace=False):
-    # x * min(max(x + 3, 0), 6) / 6 in PyTorch's order (-0.0 below -3);
-    # gradient x / 3 + 0.5 on [-3, 3), 1 from 3 on, as PyTorch's kernel
-    x = _source(input, inplace)
-    mid = _mask((x >= -3) & (x < 3), x)
-    hi = _mask(x >= 3, x)
-    out = x * (mid * (x + 3) + hi * 6) / 6
-    return _inplace_result(input, out, inplace)
+    return _act("hardswish", input, inplace=inplace)
 
 
 def hardsigmoid(input, inplace=False):
-    # min(max(x + 3, 0), 6) / 6; gradient 1 / 6 strictly inside (-3, 3)
-    x = _source(input, inplace)
-    mid = _mask((x > -3) & (x < 3), x)
-    hi = _mask(x >= 3, x)
-    out = mid * ((x + 3) / 6) + hi
-    return _inplace_result(input, out, inplace)
+    return _act("hardsigmoid", input, inplace=inplace)
 
 
 def mish(input, inplace=False):
-    x = _source(input, inplace)
-    from .functional import softplus
-    return _inplace_result(input, x * softplus(x).tanh(), inplace)
+    return _act("mish", input, inplace=inplace)
 
 
 def logsigmoid(input):
-    # min(x, 0) - log1p(exp(-|x|)), PyTorch's stable form
-    return torch.minimum(input, torch.zeros_like(input)) - torch.log1p((-input.abs()).exp())
+    return _act("log_sigmoid", input)
 
 
 def softsign(input):
@@ -75,9 +68,11 @@ def tanhshrink(input):
 
 
 def threshold(input, threshold, value, inplace=False):
-    x = _source(input, inplace)
-    keep = _mask(x > threshold, x)
-    return _inplace_result(input, keep * x + (1 - keep) * value, inplace)
+    if not _is_float(input):
+        x = _source(input, inplace)
+        keep = (x > threshold).to(x.dtype)
+        return _inplace_result(input, keep * x + (1 - keep) * value, inplace)
+    return _act("threshold", input, threshold, value, inplace=inplace)
 
 
 def glu(input, dim=-1):
@@ -94,19 +89,13 @@ def softmin(input, dim=None, _stacklevel=3, dtype=None):
     return softmax(-input, dim, _stacklevel + 1, dtype)
 
 
-def _elu_like(input, alpha, scale, input_scale, inplace):
-    # PyTorch's elu kernel: x > 0: x * scale; else (exp(x * input_scale) - 1) * alpha * scale
-    x = _source(input, inplace)
-    neg = _mask(x <= 0, x)
-    out = (1 - neg) * (x * scale if scale != 1 else x) + \
-        neg * (((x * neg) * input_scale if input_scale != 1 else x * neg).exp() - 1) * (alpha * scale)
-    return _inplace_result(input, out, inplace)
+def elu(input, alpha=1.0, inplace=False):
+    return _act("elu", input, alpha, 1.0, inplace=inplace)
 
 
 def celu(input, alpha=1.0, inplace=False):
-    if alpha == 0:
-        raise RuntimeError("ZeroDivisionError")
-    return _elu_like(input, alpha, 1.0, 1.0 / alpha, inplace)
+    # elu's kernel with input_scale 1 / alpha, under celu's name and node
+    return _act("celu", input, alpha, 1.0, True, inplace=inplace)
 
 
 _SELU_ALPHA = 1.6732632423543772848170429916717
@@ -114,7 +103,7 @@ _SELU_SCALE = 1.0507009873554804934193349852946
 
 
 def selu(input, inplace=False):
-    return _elu_like(input, _SELU_ALPHA, _SELU_SCALE, 1.0, inplace)
+    return _act("elu", input, _SELU_ALPHA, _SELU_SCALE, inplace=inplace)
 
 
 def prelu(input, weight):

@@ -365,5 +365,5 @@ from ._pooling import (adaptive_avg_pool1d, adaptive_avg_pool2d, adaptive_max_po
                        max_pool2d, max_pool2d_with_indices, max_pool3d, max_unpool2d)
 from ._normalization import batch_norm, group_norm, instance_norm, rms_norm  # noqa: E402,F401
 from ._padding import interpolate, pad, pixel_shuffle, pixel_unshuffle, upsample  # noqa: E402,F401
-from ._activation_more import (celu, glu, hardsigmoid, hardswish, hardtanh, logsigmoid, mish,  # noqa: E402,F401
-                               prelu, relu6, selu, softmin, softsign, tanhshrink, threshold)
+from ._activation_more import (celu, elu, glu, hardsigmoid, hardswish, hardtanh, logsigmoid,  # noqa: E402,F401,F811
+                               mish, prelu, relu6, selu, softmin, softsign, tanhshrink, threshold)

@@ -1,0 +1,137 @@
+/* ts-ops-act.c: the ACT family: hardtanh, hardswish, hardsigmoid, mish,
+ * log_sigmoid, threshold, elu, celu and their backwards
+ *
+ * Copyright 2026 The Tensorscope authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * One elementwise kernel each (ts-cpu-pool.c's TsActKernel), with the
+ * activation's numbers in the job: two doubles' bits (arg, mask) and a
+ * flag (dim). float16/bfloat16 compute in float32. No device kernels yet:
+ * a real GPU runs them on the host fallback.
+ */
+
+#include "config.h"
+
+#include <string.h>
+
+#include "ts-autograd-formulas.h"
+#include "ts-op-table.h"
+#include "ts-ops-act.h"
+#include "ts-ops-private.h"
+
+gboolean
+ts_ops_act_job (TsOpJob  *job,
+                GError  **error)
+{
+  TsView v[4];
+  TsOpJobArgs args;
+  TsAct a;
+  TsActKernel kind = (TsActKernel) ts_op_job_desc (job)->kernel;
+
+  ts_op_job_unpack (job, v, &args);
+  memcpy (&a.p0, &args.arg, sizeof a.p0);
+  memcpy (&a.p1, &args.mask, sizeof a.p1);
+  a.flag = args.dim != 0;
+  /* forward: slots out, self; backward: grad_input, grad_output, self */
+  if (kind & TS_ACT_BACKWARD)
+    return ts_cpu_activation (kind, &a, &v[2], &v[1], &v[0], error);
+  return ts_cpu_activation (kind, &a, &v[1], NULL, &v[0], error);
+}
+
+static gboolean
+act_launch (TsOpId        id,
+            const TsAct  *a,
+            TsTensor     *out,
+            TsTensor     *in,
+            TsTensor     *grad,
+            GError      **error)
+{
+  TsOpJob *job = ts_op_job_new (id);
+  gint64 arg;
+  guint64 mask;
+  TsView vout;
+  TsKernelCost cost;
+
+  memcpy (&arg, &a->p0, sizeof arg);
+  memcpy (&mask, &a->p1, sizeof mask);
+  ts_op_job_set_args (job, arg, a->flag, mask);
+  ts_op_job_set (job, 0, out);
+  ts_op_job_set (job, 1, grad != NULL ? grad : in);
+  if (grad != NULL)
+    ts_op_job_set (job, 2, in);
+  ts_op_job_view (job, 0, &vout);
+  /* a transcendental or two per element: as the unary ops count them */
+  cost.flops = 10.0 * (double) ts_view_numel (&vout);
+  cost.bytes = (grad != NULL ? 3.0 : 2.0) * (double) ts_dtype_size (vout.dtype) * (double) ts_view_numel (&vout);
+  return ts_op_job_dispatch (job, ts_tensor_get_device (out), cost, error);
+}
+
+static TsTensor *
+new_like (TsTensor  *t,
+          GError   **error)
+{
+  return ts_tensor_new_empty (ts_tensor_get_device (t), t->dtype, t->ndim, t->shape, FALSE, error);
+}
+
+TsTensor *
+ts_ops_activation (const char   *name,
+                   TsTensor     *self,
+                   const TsAct  *a,
+                   GError      **error)
+{
+  const TsOpDesc *desc = ts_op_lookup (name);
+  g_autoptr(TsTensor) x = NULL;
+  g_autoptr(TsTensor) out = NULL;
+  g_autoptr(TsGradNode) node = NULL;
+  TsActAttrs *attrs;
+
+  if (desc == NULL || desc->family != TS_OP_FAMILY_ACT || (desc->kernel & TS_ACT_BACKWARD))
+    {
+      g_set_error (error, TS_TENSOR_ERROR, TS_TENSOR_ERROR_RUNTIME, "not an activation op: %s", name);
+      return NULL;
+    }
+  if (!ts_ops_check_floating (self, name, error) || (x = ts_ops_dense_float (self, error)) == NULL ||
+      (out = new_like (x, error)) == NULL ||
+      (ts_tensor_numel (out) > 0 && !act_launch (desc->id, a, out, x, NULL, error)) ||
+      (out = ts_ops_to_dtype (g_steal_pointer (&out), self->dtype, error)) == NULL)
+    return NULL;
+  node = ts_autograd_record (desc->grad_names[0], desc->backward, sizeof (TsActAttrs), &self, 1, &out, 1);
+  if (node != NULL)
+    {
+      attrs = ts_grad_node_get_attrs (node);
+      attrs->kind = (TsActKernel) desc->kernel;
+      attrs->a = *a;
+      attrs->input_slot = (int) ts_grad_node_save (node, self);
+    }
+  return g_steal_pointer (&out);
+}
+
+static const TsOpId backward_ops[] = {
+  [TS_ACT_HARDTANH] = TS_OP_HARDTANH_BACKWARD,
+  [TS_ACT_HARDSWISH] = TS_OP_HARDSWISH_BACKWARD,
+  [TS_ACT_HARDSIGMOID] = TS_OP_HARDSIGMOID_BACKWARD,
+  [TS_ACT_MISH] = TS_OP_MISH_BACKWARD,
+  [TS_ACT_LOG_SIGMOID] = TS_OP_LOG_SIGMOID_BACKWARD,
+  [TS_ACT_THRESHOLD] = TS_OP_THRESHOLD_BACKWARD,
+  [TS_ACT_ELU] = TS_OP_ELU_BACKWARD,
+};
+
+TsTensor *
+ts_ops_activation_backward (TsActKernel   kind,
+                            const TsAct  *a,
+                            TsTensor     *grad,
+                            TsTensor     *self,
+                            GError      **error)
+{
+  g_autoptr(TsTensor) g = NULL;
+  g_autoptr(TsTensor) x = NULL;
+  g_autoptr(TsTensor) gi = NULL;
+
+  g_return_val_if_fail (kind < G_N_ELEMENTS (backward_ops), NULL);
+
+  if ((g = ts_ops_dense_float (grad, error)) == NULL || (x = ts_ops_dense_float (self, error)) == NULL ||
+      (gi = new_like (x, error)) == NULL ||
+      (ts_tensor_numel (gi) > 0 && !act_launch (backward_ops[kind], a, gi, x, g, error)))
+    return NULL;
+  return ts_ops_to_dtype (g_steal_pointer (&gi), grad->dtype, error);
+}
