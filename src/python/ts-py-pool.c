@@ -181,7 +181,28 @@ py_activation (PyObject *module,
   return out ? ts_py_tensor_wrap (out) : ts_py_set_error (error);
 }
 
+/* _prelu(self, weight) -> Tensor */
+static PyObject *
+py_prelu (PyObject *module,
+          PyObject *args)
+{
+  PyObject *self, *weight;
+  TsTensor *out;
+  GError *error = NULL;
+
+  if (!PyArg_ParseTuple (args, "OO", &self, &weight))
+    return NULL;
+  if (!ts_py_is_tensor (self) || !ts_py_is_tensor (weight))
+    {
+      PyErr_SetString (PyExc_TypeError, "_prelu: expected Tensors");
+      return NULL;
+    }
+  out = ts_ops_prelu (ts_py_tensor_get (self), ts_py_tensor_get (weight), &error);
+  return out ? ts_py_tensor_wrap (out) : ts_py_set_error (error);
+}
+
 static PyMethodDef pool_methods[] = {
+  { "_prelu", py_prelu, METH_VARARGS, NULL },
   { "_activation", py_activation, METH_VARARGS, NULL },
   { "_native_group_norm", py_native_group_norm, METH_VARARGS, NULL },
   { "_remap", py_remap, METH_VARARGS, NULL },

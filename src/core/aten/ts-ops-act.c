@@ -32,10 +32,11 @@ ts_ops_act_job (TsOpJob  *job,
   memcpy (&a.p0, &args.arg, sizeof a.p0);
   memcpy (&a.p1, &args.mask, sizeof a.p1);
   a.flag = args.dim != 0;
-  /* forward: slots out, self; backward: grad_input, grad_output, self */
+  /* forward: slots out, self (, prelu's weight); backward: grad_input,
+   * grad_output, self (, weight) */
   if (kind & TS_ACT_BACKWARD)
-    return ts_cpu_activation (kind, &a, &v[2], &v[1], &v[0], error);
-  return ts_cpu_activation (kind, &a, &v[1], NULL, &v[0], error);
+    return ts_cpu_activation (kind, &a, &v[2], &v[1], &v[3], &v[0], error);
+  return ts_cpu_activation (kind, &a, &v[1], NULL, &v[2], &v[0], error);
 }
 
 static gboolean
@@ -44,6 +45,7 @@ act_launch (TsOpId        id,
             TsTensor     *out,
             TsTensor     *in,
             TsTensor     *grad,
+            TsTensor     *weight,
             GError      **error)
 {
   TsOpJob *job = ts_op_job_new (id);
@@ -59,6 +61,8 @@ act_launch (TsOpId        id,
   ts_op_job_set (job, 1, grad != NULL ? grad : in);
   if (grad != NULL)
     ts_op_job_set (job, 2, in);
+  if (weight != NULL)
+    ts_op_job_set (job, grad != NULL ? 3 : 2, weight);
   ts_op_job_view (job, 0, &vout);
   /* a transcendental or two per element: as the unary ops count them */
   cost.flops = 10.0 * (double) ts_view_numel (&vout);
@@ -85,14 +89,15 @@ ts_ops_activation (const char   *name,
   g_autoptr(TsGradNode) node = NULL;
   TsActAttrs *attrs;
 
-  if (desc == NULL || desc->family != TS_OP_FAMILY_ACT || (desc->kernel & TS_ACT_BACKWARD))
+  if (desc == NULL || desc->family != TS_OP_FAMILY_ACT || (desc->kernel & TS_ACT_BACKWARD) ||
+      desc->kernel == TS_ACT_PRELU)
     {
       g_set_error (error, TS_TENSOR_ERROR, TS_TENSOR_ERROR_RUNTIME, "not an activation op: %s", name);
       return NULL;
     }
   if (!ts_ops_check_floating (self, name, error) || (x = ts_ops_dense_float (self, error)) == NULL ||
       (out = new_like (x, error)) == NULL ||
-      (ts_tensor_numel (out) > 0 && !act_launch (desc->id, a, out, x, NULL, error)) ||
+      (ts_tensor_numel (out) > 0 && !act_launch (desc->id, a, out, x, NULL, NULL, error)) ||
       (out = ts_ops_to_dtype (g_steal_pointer (&out), self->dtype, error)) == NULL)
     return NULL;
   node = ts_autograd_record (desc->grad_names[0], desc->backward, sizeof (TsActAttrs), &self, 1, &out, 1);
@@ -102,6 +107,7 @@ ts_ops_activation (const char   *name,
       attrs->kind = (TsActKernel) desc->kernel;
       attrs->a = *a;
       attrs->input_slot = (int) ts_grad_node_save (node, self);
+      attrs->weight_slot = -1;
     }
   return g_steal_pointer (&out);
 }
@@ -131,7 +137,83 @@ ts_ops_activation_backward (TsActKernel   kind,
 
   if ((g = ts_ops_dense_float (grad, error)) == NULL || (x = ts_ops_dense_float (self, error)) == NULL ||
       (gi = new_like (x, error)) == NULL ||
-      (ts_tensor_numel (gi) > 0 && !act_launch (backward_ops[kind], a, gi, x, g, error)))
+      (ts_tensor_numel (gi) > 0 && !act_launch (backward_ops[kind], a, gi, x, g, NULL, error)))
     return NULL;
   return ts_ops_to_dtype (g_steal_pointer (&gi), grad->dtype, error);
+}
+
+/* prelu: @weight one value or one per channel (dim 1) of @self */
+TsTensor *
+ts_ops_prelu (TsTensor  *self,
+              TsTensor  *weight,
+              GError   **error)
+{
+  const TsOpDesc *desc = ts_op_get (TS_OP_PRELU);
+  TsTensor *inputs[2] = { self, weight };
+  TsDevice device;
+  TsAct a = { 0 };
+  g_autoptr(TsTensor) x = NULL;
+  g_autoptr(TsTensor) w = NULL;
+  g_autoptr(TsTensor) out = NULL;
+  g_autoptr(TsGradNode) node = NULL;
+  TsActAttrs *attrs;
+
+  if (!ts_ops_common_device (inputs, 2, &device, error) || !ts_ops_check_floating (self, "prelu", error) ||
+      (x = ts_ops_dense_float (self, error)) == NULL || (w = ts_ops_dense_float (weight, error)) == NULL ||
+      (out = new_like (x, error)) == NULL ||
+      (ts_tensor_numel (out) > 0 && !act_launch (TS_OP_PRELU, &a, out, x, NULL, w, error)) ||
+      (out = ts_ops_to_dtype (g_steal_pointer (&out), self->dtype, error)) == NULL)
+    return NULL;
+  node = ts_autograd_record (desc->grad_names[0], desc->backward, sizeof (TsActAttrs), inputs, 2, &out, 1);
+  if (node != NULL)
+    {
+      attrs = ts_grad_node_get_attrs (node);
+      attrs->kind = TS_ACT_PRELU;
+      attrs->a = a;
+      attrs->input_slot = (int) ts_grad_node_save (node, self);
+      attrs->weight_slot = (int) ts_grad_node_save (node, weight);
+    }
+  return g_steal_pointer (&out);
+}
+
+/* prelu_backward: grads[0] the input's, grads[1] the weight's (the shares
+ * summed per channel, or over all for one weight), as @mask asks */
+gboolean
+ts_ops_prelu_backward (TsTensor   *grad,
+                       TsTensor   *self,
+                       TsTensor   *weight,
+                       guint       mask,
+                       TsTensor  **grads,
+                       GError    **error)
+{
+  TsAct a = { 0 };
+  g_autoptr(TsTensor) g = NULL;
+  g_autoptr(TsTensor) x = NULL;
+  g_autoptr(TsTensor) w = NULL;
+
+  if ((g = ts_ops_dense_float (grad, error)) == NULL || (x = ts_ops_dense_float (self, error)) == NULL ||
+      (w = ts_ops_dense_float (weight, error)) == NULL)
+    return FALSE;
+  if ((mask & 1) &&
+      ((grads[0] = new_like (x, error)) == NULL ||
+       (ts_tensor_numel (x) > 0 && !act_launch (TS_OP_PRELU_BACKWARD, &a, grads[0], x, g, w, error))))
+    return FALSE;
+  if (mask & 2)
+    {
+      int dims[TS_MAX_DIMS];
+      guint n = 0;
+      g_autoptr(TsTensor) share = new_like (x, error);
+      g_autoptr(TsTensor) sum = NULL;
+
+      a.flag = TRUE;
+      for (guint d = 0; d < x->ndim; d++)
+        if (d != 1 || ts_tensor_numel (weight) == 1)
+          dims[n++] = (int) d;
+      if (share == NULL ||
+          (ts_tensor_numel (x) > 0 && !act_launch (TS_OP_PRELU_BACKWARD, &a, share, x, g, w, error)) ||
+          (sum = ts_ops_sum (share, dims, n, FALSE, TS_DTYPE_UNDEFINED, error)) == NULL ||
+          (grads[1] = ts_tensor_view (sum, weight->ndim, weight->shape, error)) == NULL)
+        return FALSE;
+    }
+  return TRUE;
 }

@@ -20,6 +20,7 @@ typedef struct
   TsActKernel kind;
   TsAct       a;
   int         input_slot;
+  int         weight_slot;     /* prelu */
 } TsActAttrs;
 
 /* op @name (an ACT row: "hardtanh", "celu", ...) of @self */
@@ -32,6 +33,16 @@ TsTensor *ts_ops_activation_backward (TsActKernel    kind,
                                       const TsAct   *a,
                                       TsTensor      *grad,
                                       TsTensor      *self,
+                                      GError       **error);
+
+TsTensor *ts_ops_prelu               (TsTensor      *self,
+                                      TsTensor      *weight,
+                                      GError       **error);
+gboolean  ts_ops_prelu_backward      (TsTensor      *grad,
+                                      TsTensor      *self,
+                                      TsTensor      *weight,
+                                      guint          mask,
+                                      TsTensor     **grads,
                                       GError       **error);
 
 G_END_DECLS

@@ -161,11 +161,21 @@ TS_BACKWARD_FN (ts_backward_activation)
   const TsActAttrs *attrs = ts_grad_node_get_attrs (node);
   g_autoptr(TsTensor) self = NULL;
 
-  if (!ts_grad_node_needs_input_grad (node, 0))
+  if (!ts_grad_node_needs_input_grad (node, 0) &&
+      (attrs->kind != TS_ACT_PRELU || !ts_grad_node_needs_input_grad (node, 1)))
     return TRUE;
   if (!first_order_only (node, error) ||
       (self = ts_grad_node_unpack_saved (node, (guint) attrs->input_slot, error)) == NULL)
     return FALSE;
+  if (attrs->kind == TS_ACT_PRELU)
+    {
+      g_autoptr(TsTensor) weight = ts_grad_node_unpack_saved (node, (guint) attrs->weight_slot, error);
+      guint mask = (ts_grad_node_needs_input_grad (node, 0) ? 1 : 0) |
+                   (ts_grad_node_needs_input_grad (node, 1) ? 2 : 0);
+
+      return weight != NULL && ts_ops_prelu_backward (grad_outputs[0], self, weight, mask, grad_inputs, error) &&
+             in_input_dtypes (node, grad_inputs, 2, error);
+    }
   grad_inputs[0] = ts_ops_activation_backward (attrs->kind, &attrs->a, grad_outputs[0], self, error);
   return grad_inputs[0] != NULL;
 }

@@ -923,11 +923,38 @@ NAME (TsActKernel kind, const TsAct *a, const T *x, const T *g, T *y, gint64 n) 
 DEFINE_ACT (act_f32, float, f)
 DEFINE_ACT (act_f64, double, )
 
+/* prelu: input > 0 ? input : w * input, w per channel (dim 1) or one;
+ * backward: x > 0 ? g : w * g, or the weight's share x <= 0 ? x * g : 0 */
+#define DEFINE_PRELU(NAME, T)                                                     \
+static void                                                                       \
+NAME (gboolean backward, gboolean share, const TsView *in, const T *x, const T *g, \
+      const T *w, gint64 nw, T *y)                                                \
+{                                                                                 \
+  gint64 n = ts_view_numel (in), S = 1;                                           \
+                                                                                  \
+  for (guint d = 2; d < in->ndim; d++)                                            \
+    S *= in->shape[d];                                                            \
+  for (gint64 i = 0; i < n; i++)                                                  \
+    {                                                                             \
+      T wi = nw == 1 ? w[0] : w[(i / S) % nw];                                    \
+      if (!backward)                                                              \
+        y[i] = x[i] > 0 ? x[i] : wi * x[i];                                       \
+      else if (!share)                                                            \
+        y[i] = x[i] > 0 ? g[i] : wi * g[i];                                       \
+      else                                                                        \
+        y[i] = x[i] > 0 ? (T) 0 : x[i] * g[i];                                    \
+    }                                                                             \
+}
+
+DEFINE_PRELU (prelu_f32, float)
+DEFINE_PRELU (prelu_f64, double)
+
 gboolean
 ts_cpu_activation (TsActKernel    kind,
                    const TsAct   *a,
                    const TsView  *in,
                    const TsView  *grad_out,
+                   const TsView  *weight,
                    const TsView  *out,
                    GError       **error)
 {
@@ -935,6 +962,19 @@ ts_cpu_activation (TsActKernel    kind,
 
   if (!check_float (in, "activation", error))
     return FALSE;
+  if ((kind & ~TS_ACT_BACKWARD) == TS_ACT_PRELU)
+    {
+      gboolean backward = (kind & TS_ACT_BACKWARD) != 0;
+      gint64 nw = MAX (ts_view_numel (weight), 1);
+
+      if (in->dtype == TS_DTYPE_FLOAT64)
+        prelu_f64 (backward, a->flag, in, AT (in, double), backward ? AT (grad_out, double) : NULL,
+                   AT (weight, double), nw, AT (out, double));
+      else
+        prelu_f32 (backward, a->flag, in, AT (in, float), backward ? AT (grad_out, float) : NULL,
+                   AT (weight, float), nw, AT (out, float));
+      return TRUE;
+    }
   if (in->dtype == TS_DTYPE_FLOAT64)
     act_f64 (kind, a, AT (in, double), grad_out != NULL ? AT (grad_out, double) : NULL, AT (out, double), n);
   else

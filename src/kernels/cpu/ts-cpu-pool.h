@@ -138,6 +138,7 @@ typedef enum
   TS_ACT_LOG_SIGMOID,
   TS_ACT_THRESHOLD,         /* p0 threshold, p1 value */
   TS_ACT_ELU,               /* p0 alpha, p1 scale; flag: input_scale 1 / alpha (celu) */
+  TS_ACT_PRELU,             /* the weight a tensor (one value, or one per channel, dim 1) */
   TS_ACT_BACKWARD = 8,
 } TsActKernel;
 
@@ -147,11 +148,14 @@ typedef struct
   gboolean flag;
 } TsAct;
 
-/* float32/float64: out from in; backward: grad_in from grad_out and in */
+/* float32/float64, contiguous: out from in (and prelu's @weight);
+ * backward: grad_in from grad_out and in, or for prelu with a->flag the
+ * weight's per-element share (x <= 0 ? x * g : 0), to be summed */
 gboolean     ts_cpu_activation      (TsActKernel     kind,
                                      const TsAct    *a,
                                      const TsView   *in,
                                      const TsView   *grad_out,
+                                     const TsView   *weight,
                                      const TsView   *out,
                                      GError        **error);
 

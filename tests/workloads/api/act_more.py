@@ -30,7 +30,7 @@ def run(dev):
     x = torch.randn(2, 3, 4).to(dev).requires_grad_()
     y = m(x)
     (y * y).sum().backward()
-    print("prelu", r(y), r(x.grad), r(m.weight.grad), sorted(m.state_dict().keys()))
+    print("prelu", y.grad_fn.name(), r(y), r(x.grad), r(m.weight.grad), sorted(m.state_dict().keys()))
     m1 = nn.PReLU().to(dev)
     y = m1(x)
     y.sum().backward()

@@ -1,9 +1,9 @@
 """More activations: F.hardtanh, relu6, hardswish, hardsigmoid, mish,
-logsigmoid, threshold, elu, celu, selu (aten:: rows of the op table, the
-ACT family of ts-ops-act.c, with PyTorch's nodes: HardtanhBackward0, ...),
-softsign, tanhshrink, softmin (composed, as PyTorch composes them), glu
-and prelu (composed: PyTorch's values, the composition's nodes rather than
-GluBackward0 and PreluBackward0), and their modules
+logsigmoid, threshold, elu, celu, selu, prelu (aten:: rows of the op
+table, the ACT family of ts-ops-act.c, with PyTorch's nodes:
+HardtanhBackward0, ...), softsign, tanhshrink, softmin (composed, as
+PyTorch composes them), glu (composed: PyTorch's values, the
+composition's nodes rather than GluBackward0), and their modules
 (torch/nn/modules/activation.py upstream).
 
 An in-place form (inplace=True) computes out of place and copies back
@@ -16,10 +16,6 @@ from .modules import Module
 from .parameter import Parameter
 
 _C = torch._C
-
-
-def _mask(cond, like):
-    return cond.to(like.dtype)
 
 
 def _act(name, input, p0=0.0, p1=0.0, flag=False, inplace=False):
@@ -114,11 +110,7 @@ def prelu(input, weight):
         if weight.numel() != channels:
             raise RuntimeError("Mismatch of parameter numbers and input channel size. Found parameter numbers = {} "
                                "and channel size = {}.".format(weight.numel(), channels))
-        w = weight.reshape((1, channels) + (1,) * (input.dim() - 2)) if input.dim() >= 2 else weight
-    else:
-        w = weight.reshape(())
-    pos = _mask(input > 0, input)
-    return pos * input + (1 - pos) * (w * input)
+    return _C._prelu(input, weight)
 
 
 # -- Modules -----------------------------------------------------------------

@@ -10,8 +10,6 @@ NativeBatchNormBackward0), group_norm aten::native_group_norm
 over (1, N*C, ...). rms_norm is PyTorch 2's composite (not in 1.13).
 """
 
-import math
-
 import torch
 from . import init
 from .modules import Module

@@ -101,15 +101,6 @@ def leaky_relu(input, negative_slope=0.01, inplace=False):
     return _inplace_result(input, x * (pos + negative_slope * (1 - pos)), inplace)
 
 
-def elu(input, alpha=1.0, inplace=False):
-    # x > 0: x; else alpha * (exp(x) - 1), whose gradient at 0 is alpha as
-    # PyTorch's; the exponent is 0 where x > 0, so it never overflows
-    x = _source(input, inplace)
-    neg = (x <= 0).to(x.dtype)
-    out = (1 - neg) * x + neg * (alpha * ((x * neg).exp() - 1))
-    return _inplace_result(input, out, inplace)
-
-
 def softplus(input, beta=1, threshold=20):
     bx = input * beta
     above = (bx > threshold).to(input.dtype)
@@ -365,5 +356,5 @@ from ._pooling import (adaptive_avg_pool1d, adaptive_avg_pool2d, adaptive_max_po
                        max_pool2d, max_pool2d_with_indices, max_pool3d, max_unpool2d)
 from ._normalization import batch_norm, group_norm, instance_norm, rms_norm  # noqa: E402,F401
 from ._padding import interpolate, pad, pixel_shuffle, pixel_unshuffle, upsample  # noqa: E402,F401
-from ._activation_more import (celu, elu, glu, hardsigmoid, hardswish, hardtanh, logsigmoid,  # noqa: E402,F401,F811
+from ._activation_more import (celu, elu, glu, hardsigmoid, hardswish, hardtanh, logsigmoid,  # noqa: E402,F401
                                mish, prelu, relu6, selu, softmin, softsign, tanhshrink, threshold)
