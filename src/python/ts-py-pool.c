@@ -201,7 +201,29 @@ py_prelu (PyObject *module,
   return out ? ts_py_tensor_wrap (out) : ts_py_set_error (error);
 }
 
+/* _glu(self, dim) -> Tensor (dim wrapped, its size even) */
+static PyObject *
+py_glu (PyObject *module,
+        PyObject *args)
+{
+  PyObject *self;
+  int dim;
+  TsTensor *out;
+  GError *error = NULL;
+
+  if (!PyArg_ParseTuple (args, "Oi", &self, &dim))
+    return NULL;
+  if (!ts_py_is_tensor (self) || dim < 0 || (guint) dim >= ts_py_tensor_get (self)->ndim)
+    {
+      PyErr_SetString (PyExc_TypeError, "_glu: expected a Tensor and one of its dims");
+      return NULL;
+    }
+  out = ts_ops_glu (ts_py_tensor_get (self), dim, &error);
+  return out ? ts_py_tensor_wrap (out) : ts_py_set_error (error);
+}
+
 static PyMethodDef pool_methods[] = {
+  { "_glu", py_glu, METH_VARARGS, NULL },
   { "_prelu", py_prelu, METH_VARARGS, NULL },
   { "_activation", py_activation, METH_VARARGS, NULL },
   { "_native_group_norm", py_native_group_norm, METH_VARARGS, NULL },

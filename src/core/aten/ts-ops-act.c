@@ -90,7 +90,7 @@ ts_ops_activation (const char   *name,
   TsActAttrs *attrs;
 
   if (desc == NULL || desc->family != TS_OP_FAMILY_ACT || (desc->kernel & TS_ACT_BACKWARD) ||
-      desc->kernel == TS_ACT_PRELU)
+      desc->kernel == TS_ACT_PRELU || desc->kernel == TS_ACT_GLU)
     {
       g_set_error (error, TS_TENSOR_ERROR, TS_TENSOR_ERROR_RUNTIME, "not an activation op: %s", name);
       return NULL;
@@ -120,6 +120,8 @@ static const TsOpId backward_ops[] = {
   [TS_ACT_LOG_SIGMOID] = TS_OP_LOG_SIGMOID_BACKWARD,
   [TS_ACT_THRESHOLD] = TS_OP_THRESHOLD_BACKWARD,
   [TS_ACT_ELU] = TS_OP_ELU_BACKWARD,
+  [TS_ACT_PRELU] = TS_OP_PRELU_BACKWARD,
+  [TS_ACT_GLU] = TS_OP_GLU_BACKWARD,
 };
 
 TsTensor *
@@ -216,4 +218,39 @@ ts_ops_prelu_backward (TsTensor   *grad,
         return FALSE;
     }
   return TRUE;
+}
+
+/* glu of @self along @dim (wrapped, its size even: the caller checks) */
+TsTensor *
+ts_ops_glu (TsTensor  *self,
+            int        dim,
+            GError   **error)
+{
+  const TsOpDesc *desc = ts_op_get (TS_OP_GLU);
+  TsAct a = { .p0 = dim };
+  gint64 shape[TS_MAX_DIMS];
+  g_autoptr(TsTensor) x = NULL;
+  g_autoptr(TsTensor) out = NULL;
+  g_autoptr(TsGradNode) node = NULL;
+  TsActAttrs *attrs;
+
+  g_return_val_if_fail (dim >= 0 && (guint) dim < self->ndim, NULL);
+
+  memcpy (shape, self->shape, self->ndim * sizeof (gint64));
+  shape[dim] /= 2;
+  if (!ts_ops_check_floating (self, "glu", error) || (x = ts_ops_dense_float (self, error)) == NULL ||
+      (out = ts_tensor_new_empty (ts_tensor_get_device (self), x->dtype, self->ndim, shape, FALSE, error)) == NULL ||
+      (ts_tensor_numel (out) > 0 && !act_launch (TS_OP_GLU, &a, out, x, NULL, NULL, error)) ||
+      (out = ts_ops_to_dtype (g_steal_pointer (&out), self->dtype, error)) == NULL)
+    return NULL;
+  node = ts_autograd_record (desc->grad_names[0], desc->backward, sizeof (TsActAttrs), &self, 1, &out, 1);
+  if (node != NULL)
+    {
+      attrs = ts_grad_node_get_attrs (node);
+      attrs->kind = TS_ACT_GLU;
+      attrs->a = a;
+      attrs->input_slot = (int) ts_grad_node_save (node, self);
+      attrs->weight_slot = -1;
+    }
+  return g_steal_pointer (&out);
 }

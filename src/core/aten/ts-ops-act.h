@@ -35,6 +35,9 @@ TsTensor *ts_ops_activation_backward (TsActKernel    kind,
                                       TsTensor      *self,
                                       GError       **error);
 
+TsTensor *ts_ops_glu                 (TsTensor      *self,
+                                      int            dim,
+                                      GError       **error);
 TsTensor *ts_ops_prelu               (TsTensor      *self,
                                       TsTensor      *weight,
                                       GError       **error);

@@ -949,6 +949,38 @@ NAME (gboolean backward, gboolean share, const TsView *in, const T *x, const T *
 DEFINE_PRELU (prelu_f32, float)
 DEFINE_PRELU (prelu_f64, double)
 
+/* glu along @dim: a * (1 / (1 + exp (-b))) of the halves a, b; backward
+ * (PyTorch's glu_backward): sig * g for a, (1 - sig) * sig * a * g for b */
+#define DEFINE_GLU(NAME, T, S)                                                    \
+static void                                                                       \
+NAME (gboolean backward, const TsView *in, int dim, const T *x, const T *g, T *y) \
+{                                                                                 \
+  gint64 O = 1, I = 1, H = in->shape[dim] / 2;                                    \
+                                                                                  \
+  for (int d = 0; d < dim; d++)                                                   \
+    O *= in->shape[d];                                                            \
+  for (guint d = (guint) dim + 1; d < in->ndim; d++)                              \
+    I *= in->shape[d];                                                            \
+  for (gint64 o = 0; o < O; o++)                                                  \
+    for (gint64 h = 0; h < H; h++)                                                \
+      for (gint64 i = 0; i < I; i++)                                              \
+        {                                                                         \
+          gint64 ia = (o * 2 * H + h) * I + i, ib = ia + H * I;                   \
+          gint64 io = (o * H + h) * I + i;                                        \
+          T sig = (T) 1 / ((T) 1 + exp##S (-x[ib]));                              \
+          if (!backward)                                                          \
+            y[io] = x[ia] * sig;                                                  \
+          else                                                                    \
+            {                                                                     \
+              y[ia] = sig * g[io];                                                \
+              y[ib] = ((T) 1 - sig) * sig * x[ia] * g[io];                        \
+            }                                                                     \
+        }                                                                         \
+}
+
+DEFINE_GLU (glu_f32, float, f)
+DEFINE_GLU (glu_f64, double, )
+
 gboolean
 ts_cpu_activation (TsActKernel    kind,
                    const TsAct   *a,
@@ -962,6 +994,18 @@ ts_cpu_activation (TsActKernel    kind,
 
   if (!check_float (in, "activation", error))
     return FALSE;
+  if ((kind & ~TS_ACT_BACKWARD) == TS_ACT_GLU)
+    {
+      gboolean backward = (kind & TS_ACT_BACKWARD) != 0;
+      int dim = (int) a->p0;
+
+      g_return_val_if_fail (dim >= 0 && (guint) dim < in->ndim, FALSE);
+      if (in->dtype == TS_DTYPE_FLOAT64)
+        glu_f64 (backward, in, dim, AT (in, double), backward ? AT (grad_out, double) : NULL, AT (out, double));
+      else
+        glu_f32 (backward, in, dim, AT (in, float), backward ? AT (grad_out, float) : NULL, AT (out, float));
+      return TRUE;
+    }
   if ((kind & ~TS_ACT_BACKWARD) == TS_ACT_PRELU)
     {
       gboolean backward = (kind & TS_ACT_BACKWARD) != 0;

@@ -127,7 +127,7 @@ G_END_DECLS
 G_BEGIN_DECLS
 
 /* Activations with parameters or a node of their own in PyTorch: the op
- * table's KERNEL codes of the ACT family; | TS_ACT_BACKWARD: grad_input
+ * table's KERNEL codes of the ACT family; | TS_ACT_BACKWARD (16): grad_input
  * from grad_output and the input */
 typedef enum
 {
@@ -139,7 +139,8 @@ typedef enum
   TS_ACT_THRESHOLD,         /* p0 threshold, p1 value */
   TS_ACT_ELU,               /* p0 alpha, p1 scale; flag: input_scale 1 / alpha (celu) */
   TS_ACT_PRELU,             /* the weight a tensor (one value, or one per channel, dim 1) */
-  TS_ACT_BACKWARD = 8,
+  TS_ACT_GLU,               /* p0 the dim halved */
+  TS_ACT_BACKWARD = 16,
 } TsActKernel;
 
 typedef struct

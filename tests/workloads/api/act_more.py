@@ -23,7 +23,11 @@ def run(dev):
     x = torch.randn(4, 6).to(dev).requires_grad_()
     y = F.glu(x, 1)
     y.sum().backward()
-    print("glu", r(y), r(x.grad))
+    print("glu", y.grad_fn.name(), r(y), r(x.grad))
+    x = torch.randn(2, 4, 3).double().to(dev).requires_grad_()
+    y = F.glu(x, -2)
+    (y * y).sum().backward()
+    print("glu3", r(y, 8), r(x.grad, 8), nn.GLU(0)(torch.ones(4, 2).to(dev)).shape)
     m = nn.PReLU(3).to(dev)
     with torch.no_grad():
         m.weight.copy_(torch.tensor([0.1, 0.2, -0.3]))

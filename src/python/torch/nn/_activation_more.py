@@ -1,9 +1,8 @@
 """More activations: F.hardtanh, relu6, hardswish, hardsigmoid, mish,
-logsigmoid, threshold, elu, celu, selu, prelu (aten:: rows of the op
-table, the ACT family of ts-ops-act.c, with PyTorch's nodes:
+logsigmoid, threshold, elu, celu, selu, prelu, glu (aten:: rows of the
+op table, the ACT family of ts-ops-act.c, with PyTorch's nodes:
 HardtanhBackward0, ...), softsign, tanhshrink, softmin (composed, as
-PyTorch composes them), glu (composed: PyTorch's values, the
-composition's nodes rather than GluBackward0), and their modules
+PyTorch composes them), and their modules
 (torch/nn/modules/activation.py upstream).
 
 An in-place form (inplace=True) computes out of place and copies back
@@ -77,8 +76,7 @@ def glu(input, dim=-1):
     d = dim if dim >= 0 else dim + input.dim()
     if input.shape[d] % 2 != 0:
         raise RuntimeError("Halving dimension must be even, but dimension {} is size {}".format(d, input.shape[d]))
-    a, b = input.chunk(2, d)
-    return a * b.sigmoid()
+    return _C._glu(input, d)
 
 
 def softmin(input, dim=None, _stacklevel=3, dtype=None):
