@@ -1,5 +1,6 @@
 /* ts-ops-act.c: the ACT family: hardtanh, hardswish, hardsigmoid, mish,
- * log_sigmoid, threshold, elu, celu and their backwards
+ * log_sigmoid, threshold, elu, celu, prelu, glu, hardshrink, softshrink and
+ * their backwards
  *
  * Copyright 2026 The Tensorscope authors
  * SPDX-License-Identifier: GPL-3.0-or-later
@@ -122,6 +123,8 @@ static const TsOpId backward_ops[] = {
   [TS_ACT_ELU] = TS_OP_ELU_BACKWARD,
   [TS_ACT_PRELU] = TS_OP_PRELU_BACKWARD,
   [TS_ACT_GLU] = TS_OP_GLU_BACKWARD,
+  [TS_ACT_HARDSHRINK] = TS_OP_HARDSHRINK_BACKWARD,
+  [TS_ACT_SOFTSHRINK] = TS_OP_SOFTSHRINK_BACKWARD,
 };
 
 TsTensor *

@@ -868,6 +868,10 @@ NAME##_forward (TsActKernel kind, T x, T p0, T p1, T ipt)                       
       return STD_MIN (x, (T) 0) - log1p##S (exp##S (-fabs##S (x)));                   \
     case TS_ACT_THRESHOLD:                                                        \
       return x <= p0 ? p1 : x;                                                    \
+    case TS_ACT_HARDSHRINK:                                                       \
+      return x >= -p0 && x <= p0 ? (T) 0 : x;                                     \
+    case TS_ACT_SOFTSHRINK:                                                       \
+      return x > p0 ? x - p0 : (x < -p0 ? x + p0 : (T) 0);                        \
     case TS_ACT_ELU:                                                              \
     default:                                                                      \
       return x <= 0 ? (exp##S (x * ipt) - (T) 1) * (p0 * p1) : x * p1;           \
@@ -899,6 +903,9 @@ NAME##_backward (TsActKernel kind, T g, T x, T p0, T p1, T ipt)                 
       }                                                                           \
     case TS_ACT_THRESHOLD:                                                        \
       return x <= p0 ? (T) 0 : g;                                                 \
+    case TS_ACT_HARDSHRINK:                                                       \
+    case TS_ACT_SOFTSHRINK:                                                       \
+      return x >= -p0 && x <= p0 ? (T) 0 : g;                                     \
     case TS_ACT_ELU:                                                              \
     default:                                                                      \
       return x <= 0 ? g * ipt * (p0 * p1) * exp##S (x * ipt) : g * p1;            \

@@ -140,6 +140,8 @@ typedef enum
   TS_ACT_ELU,               /* p0 alpha, p1 scale; flag: input_scale 1 / alpha (celu) */
   TS_ACT_PRELU,             /* the weight a tensor (one value, or one per channel, dim 1) */
   TS_ACT_GLU,               /* p0 the dim halved */
+  TS_ACT_HARDSHRINK,        /* p0 lambda */
+  TS_ACT_SOFTSHRINK,        /* p0 lambda */
   TS_ACT_BACKWARD = 16,
 } TsActKernel;
 

@@ -14,9 +14,10 @@ from ._normalization import (BatchNorm1d, BatchNorm2d, BatchNorm3d, GroupNorm, I
                              InstanceNorm2d, RMSNorm)
 from ._padding import (ConstantPad1d, ConstantPad2d, ConstantPad3d, PixelShuffle, PixelUnshuffle,  # noqa: F401
                        ReflectionPad1d, ReflectionPad2d, ReflectionPad3d, ReplicationPad1d, ReplicationPad2d,
-                       ReplicationPad3d, Upsample, ZeroPad2d)
-from ._activation_more import (CELU, GLU, SELU, Hardsigmoid, Hardswish, Hardtanh, LogSigmoid,  # noqa: F401
-                               Mish, PReLU, ReLU6, Softmin, Softsign, Tanhshrink, Threshold)
+                       ReplicationPad3d, Upsample, UpsamplingBilinear2d, UpsamplingNearest2d, ZeroPad2d)
+from ._activation_more import (CELU, GLU, SELU, Hardshrink, Hardsigmoid, Hardswish, Hardtanh,  # noqa: F401
+                               LogSigmoid, Mish, PReLU, ReLU6, Softmax2d, Softmin, Softshrink, Softsign,
+                               Tanhshrink, Threshold)
 from . import _torch_functions  # noqa: F401,E402  (torch.max_pool2d, torch.batch_norm, ...)
 from .parallel import DataParallel  # noqa: F401
 from .parameter import Parameter  # noqa: F401

@@ -1,5 +1,6 @@
 """More activations: F.hardtanh, relu6, hardswish, hardsigmoid, mish,
-logsigmoid, threshold, elu, celu, selu, prelu, glu (aten:: rows of the
+logsigmoid, threshold, elu, celu, selu, prelu, glu, hardshrink,
+softshrink (aten:: rows of the
 op table, the ACT family of ts-ops-act.c, with PyTorch's nodes:
 HardtanhBackward0, ...), softsign, tanhshrink, softmin (composed, as
 PyTorch composes them), and their modules
@@ -52,6 +53,17 @@ def mish(input, inplace=False):
 
 def logsigmoid(input):
     return _act("log_sigmoid", input)
+
+
+def hardshrink(input, lambd=0.5):
+    return _act("hardshrink", input, lambd)
+
+
+def softshrink(input, lambd=0.5):
+    if lambd < 0:
+        # C++ prints the double with %g
+        raise RuntimeError("lambda must be greater or equal to 0, but found to be {:g}.".format(lambd))
+    return _act("softshrink", input, lambd)
 
 
 def softsign(input):
@@ -181,6 +193,34 @@ class Mish(_Inplace):
 
 class LogSigmoid(_Stateless):
     _function = staticmethod(logsigmoid)
+
+
+class _Shrink(Module):
+    _function = None
+
+    def __init__(self, lambd=0.5):
+        super().__init__()
+        self.lambd = lambd
+
+    def forward(self, input):
+        return type(self)._function(input, self.lambd)
+
+    def extra_repr(self):
+        return str(self.lambd)
+
+
+class Hardshrink(_Shrink):
+    _function = staticmethod(hardshrink)
+
+
+class Softshrink(_Shrink):
+    _function = staticmethod(softshrink)
+
+
+class Softmax2d(Module):
+    def forward(self, input):
+        assert input.dim() == 4 or input.dim() == 3, "Softmax2d requires a 3D or 4D tensor as input"
+        return softmax(input, -3, _stacklevel=5)
 
 
 class Softsign(_Stateless):
