@@ -1,9 +1,5 @@
 import torch, torch.nn as nn, torch.nn.functional as F
-DEV = "cuda" if torch.cuda.is_available() else "cpu"
-
-
-def r(t, n=4):
-    return [round(v, n) for v in t.detach().double().flatten().tolist()]
+from nncheck import errors, on_devices, r
 
 
 def run(dev):
@@ -54,14 +50,8 @@ def run(dev):
     print(nn.Mish(), nn.Hardswish(), nn.Hardsigmoid(), nn.ReLU6(), nn.ReLU6(True), nn.PReLU(), nn.PReLU(4),
           nn.Softsign(), nn.Tanhshrink(), nn.Threshold(0.1, 20.0), nn.GLU(), nn.LogSigmoid(), nn.Softmin(dim=1),
           nn.Hardtanh(), nn.Hardtanh(-2.0, 2.0, True), nn.CELU(), nn.CELU(0.5), nn.SELU(), nn.SELU(True))
-    for f in [lambda: F.glu(torch.randn(3, 5).to(dev), 1), lambda: nn.PReLU(4).to(dev)(torch.randn(2, 3).to(dev)),
-              lambda: F.hardtanh(torch.randn(2).to(dev), 2.0, 1.0)]:
-        try:
-            f()
-        except Exception as e:
-            print(type(e).__name__, e)
+    errors([lambda: F.glu(torch.randn(3, 5).to(dev), 1), lambda: nn.PReLU(4).to(dev)(torch.randn(2, 3).to(dev)),
+            lambda: F.hardtanh(torch.randn(2).to(dev), 2.0, 1.0)])
 
 
-for dev in ("cpu", DEV):
-    print("--")
-    run(dev)
+on_devices(run)

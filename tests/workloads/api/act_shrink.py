@@ -1,10 +1,6 @@
 import warnings
 import torch, torch.nn as nn, torch.nn.functional as F
-DEV = "cuda" if torch.cuda.is_available() else "cpu"
-
-
-def r(t, n=4):
-    return [round(v, n) for v in t.detach().double().flatten().tolist()]
+from nncheck import errors, on_devices, r
 
 
 def run(dev):
@@ -30,13 +26,7 @@ def run(dev):
         print("fup", r(F.upsample_bilinear(x4, scale_factor=2))[:6], r(F.upsample_nearest(x4, size=(4, 5)))[:6])
     print(nn.Hardshrink(), nn.Softshrink(0.3), nn.UpsamplingNearest2d(scale_factor=2), nn.UpsamplingBilinear2d(size=(3, 4)),
           nn.Softmax2d())
-    for f in [lambda: F.softshrink(x, -1.0), lambda: nn.Softmax2d()(torch.randn(2, 3).to(dev))]:
-        try:
-            f()
-        except Exception as e:
-            print(type(e).__name__, e)
+    errors([lambda: F.softshrink(x, -1.0), lambda: nn.Softmax2d()(torch.randn(2, 3).to(dev))])
 
 
-for dev in ("cpu", DEV):
-    print("--")
-    run(dev)
+on_devices(run)

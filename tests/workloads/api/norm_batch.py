@@ -1,11 +1,9 @@
 import torch, torch.nn as nn, torch.nn.functional as F
-DEV = "cuda" if torch.cuda.is_available() else "cpu"
+from nncheck import errors, on_devices, r
 
 
 def run(DEV):
     torch.manual_seed(0)
-    def r(t, n=4):
-        return [round(v, n) for v in t.detach().double().flatten().tolist()]
     bn = nn.BatchNorm2d(3).to(DEV)
     print(bn, sorted(bn.state_dict().keys()))
     with torch.no_grad():
@@ -46,16 +44,10 @@ def run(DEV):
     y = F.batch_norm(x, None, None, w, None, True)
     y.sum().backward()
     print("f64", r(y[0, 0], 8), r(x.grad[0, 0], 8), r(w.grad, 8))
-    for f in [lambda: F.batch_norm(torch.randn(1, 3).to(DEV), None, None, training=True),
-              lambda: nn.BatchNorm2d(3).to(DEV)(torch.randn(3, 4, 4).to(DEV)),
-              lambda: nn.BatchNorm1d(3).to(DEV)(torch.randn(3, 4, 4, 4).to(DEV)),
-              lambda: F.batch_norm(torch.randn(4, 3).to(DEV), torch.zeros(4).to(DEV), torch.ones(4).to(DEV), training=True)]:
-        try:
-            f()
-        except Exception as e:
-            print(type(e).__name__, e)
+    errors([lambda: F.batch_norm(torch.randn(1, 3).to(DEV), None, None, training=True),
+            lambda: nn.BatchNorm2d(3).to(DEV)(torch.randn(3, 4, 4).to(DEV)),
+            lambda: nn.BatchNorm1d(3).to(DEV)(torch.randn(3, 4, 4, 4).to(DEV)),
+            lambda: F.batch_norm(torch.randn(4, 3).to(DEV), torch.zeros(4).to(DEV), torch.ones(4).to(DEV), training=True)])
 
 
-for dev in ("cpu", DEV):
-    print("--")
-    run(dev)
+on_devices(run)

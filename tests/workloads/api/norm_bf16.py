@@ -1,5 +1,5 @@
 import torch, torch.nn as nn, torch.nn.functional as F
-DEV = "cuda" if torch.cuda.is_available() else "cpu"
+from nncheck import on_devices
 
 
 def run(dev):
@@ -12,6 +12,4 @@ def run(dev):
     print("mixed", y.dtype, r(y), r(x.grad), r(bn.running_var), r(bn.weight.grad), bn.running_mean.dtype)
 
 
-for dev in ("cpu", DEV):
-    print("--")
-    run(dev)
+on_devices(run)

@@ -1,9 +1,5 @@
 import torch, torch.nn as nn, torch.nn.functional as F
-DEV = "cuda" if torch.cuda.is_available() else "cpu"
-
-
-def r(t, n=4):
-    return [round(v, n) for v in t.detach().double().flatten().tolist()]
+from nncheck import errors, on_devices, r
 
 
 def rms_ref(x, shape, w, eps):
@@ -66,17 +62,11 @@ def run(dev):
     y = rms_ref(x, (3, 4), None, 1e-3)
     y.sum().backward()
     print("rms64", r(y[0], 8), r(x.grad[1], 8))
-    for f in [lambda: F.group_norm(torch.randn(2, 3, 4).to(dev), 2),
-              lambda: F.group_norm(torch.randn(2, 4, 4).to(dev), 2, torch.ones(3).to(dev)),
-              lambda: F.group_norm(torch.randn(1, 4, 1).to(dev), 4),
-              lambda: nn.InstanceNorm2d(3)(torch.randn(3, 1, 1).to(dev)),
-              lambda: nn.InstanceNorm2d(3)(torch.randn(3, 1).to(dev))]:
-        try:
-            f()
-        except Exception as e:
-            print(type(e).__name__, e)
+    errors([lambda: F.group_norm(torch.randn(2, 3, 4).to(dev), 2),
+            lambda: F.group_norm(torch.randn(2, 4, 4).to(dev), 2, torch.ones(3).to(dev)),
+            lambda: F.group_norm(torch.randn(1, 4, 1).to(dev), 4),
+            lambda: nn.InstanceNorm2d(3)(torch.randn(3, 1, 1).to(dev)),
+            lambda: nn.InstanceNorm2d(3)(torch.randn(3, 1).to(dev))])
 
 
-for dev in ("cpu", DEV):
-    print("--")
-    run(dev)
+on_devices(run)

@@ -1,9 +1,5 @@
 import torch, torch.nn as nn, torch.nn.functional as F
-DEV = "cuda" if torch.cuda.is_available() else "cpu"
-
-
-def r(t, n=4):
-    return [round(v, n) for v in t.detach().double().flatten().tolist()]
+from nncheck import errors, on_devices, r
 
 
 def check(name, f, x):
@@ -52,19 +48,13 @@ def run(dev):
     print(nn.ZeroPad2d(2), nn.ConstantPad2d(1, 3.5), nn.ReflectionPad2d(1), nn.ReplicationPad2d((1, 0, 2, 1)),
           nn.ConstantPad1d(2, 1.0), nn.ReflectionPad1d(2), nn.ReplicationPad1d(1), nn.PixelShuffle(2),
           nn.Upsample(scale_factor=2), nn.Upsample(size=(3, 4), mode="bilinear", align_corners=True))
-    for f in [lambda: F.pad(x3, (5, 1), "reflect"), lambda: F.pad(x4, (1, 1, 4, 1), "reflect"),
-              lambda: F.pad(x3, (6, 1), "circular"), lambda: F.pad(x3, (1, 1), "replicate", value=1),
-              lambda: F.pad(x3, (1, 1, 1, 1, 1, 1, 1, 1)), lambda: F.pad(x4, (1, 2, 3)),
-              lambda: F.pad(x4, (1, 1), "foo"), lambda: F.pad(x4, (-3, -3)), lambda: F.pad(x4, (1, 1), "reflect"),
-              lambda: F.interpolate(x4, size=3, scale_factor=2), lambda: F.interpolate(x4),
-              lambda: F.interpolate(x4, scale_factor=2, align_corners=True),
-              lambda: F.interpolate(x4, size=(2, 3, 4))]:
-        try:
-            f()
-        except Exception as e:
-            print(type(e).__name__, e)
+    errors([lambda: F.pad(x3, (5, 1), "reflect"), lambda: F.pad(x4, (1, 1, 4, 1), "reflect"),
+            lambda: F.pad(x3, (6, 1), "circular"), lambda: F.pad(x3, (1, 1), "replicate", value=1),
+            lambda: F.pad(x3, (1, 1, 1, 1, 1, 1, 1, 1)), lambda: F.pad(x4, (1, 2, 3)),
+            lambda: F.pad(x4, (1, 1), "foo"), lambda: F.pad(x4, (-3, -3)), lambda: F.pad(x4, (1, 1), "reflect"),
+            lambda: F.interpolate(x4, size=3, scale_factor=2), lambda: F.interpolate(x4),
+            lambda: F.interpolate(x4, scale_factor=2, align_corners=True),
+            lambda: F.interpolate(x4, size=(2, 3, 4))])
 
 
-for dev in ("cpu", DEV):
-    print("--")
-    run(dev)
+on_devices(run)

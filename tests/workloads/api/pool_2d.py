@@ -1,5 +1,5 @@
 import torch, torch.nn.functional as F
-DEV = "cuda" if torch.cuda.is_available() else "cpu"
+from nncheck import on_devices
 
 
 def run(DEV):
@@ -28,6 +28,4 @@ def run(DEV):
     print(torch.nn.MaxPool2d(2), torch.nn.MaxPool1d(3, 2), torch.nn.AvgPool2d(3, 1, 1), torch.nn.AvgPool1d(3), torch.nn.AdaptiveAvgPool2d((1, 1)), torch.nn.AdaptiveAvgPool1d(4), torch.nn.AdaptiveMaxPool2d(2), torch.nn.AdaptiveMaxPool1d(3))
 
 
-for dev in ("cpu", DEV):
-    print("--")
-    run(dev)
+on_devices(run)

@@ -1,5 +1,5 @@
 import torch, torch.nn.functional as F
-DEV = "cuda" if torch.cuda.is_available() else "cpu"
+from nncheck import on_devices
 
 
 def run(dev):
@@ -14,6 +14,4 @@ def run(dev):
         x.grad = None
 
 
-for dev in ("cpu", DEV):
-    print("--")
-    run(dev)
+on_devices(run)

@@ -1,5 +1,5 @@
 import torch, torch.nn as nn, torch.nn.functional as F
-DEV = "cuda" if torch.cuda.is_available() else "cpu"
+from nncheck import on_devices
 
 
 def t(name, f):
@@ -56,6 +56,4 @@ def run(dev):
     print("area", y.grad_fn.name(), [round(v, 4) for v in y.flatten()[:6].tolist()])
 
 
-for dev in ("cpu", DEV):
-    print("--")
-    run(dev)
+on_devices(run)

@@ -1,5 +1,5 @@
 import torch, torch.nn as nn
-DEV = "cuda" if torch.cuda.is_available() else "cpu"
+from nncheck import on_devices
 
 
 def run(dev):
@@ -24,6 +24,4 @@ def run(dev):
         print([round(v, 4) for v in model(x.to(dev))[0].tolist()])
 
 
-for dev in ("cpu", DEV):
-    print("--")
-    run(dev)
+on_devices(run)

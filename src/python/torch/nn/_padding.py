@@ -310,18 +310,18 @@ class UpsamplingBilinear2d(Upsample):
         super().__init__(size, scale_factor, mode="bilinear", align_corners=True)
 
 
-def upsample_nearest(input, size=None, scale_factor=None):
-    import warnings
-    warnings.warn("nn.functional.upsample_nearest is deprecated. Use nn.functional.interpolate instead.",
-                  stacklevel=2)
-    return interpolate(input, size, scale_factor, mode="nearest")
+def _deprecated_upsample(name, mode, align_corners):
+    def f(input, size=None, scale_factor=None):
+        import warnings
+        warnings.warn("nn.functional.{} is deprecated. Use nn.functional.interpolate instead.".format(name),
+                      stacklevel=2)
+        return interpolate(input, size, scale_factor, mode=mode, align_corners=align_corners)
+    f.__name__ = name
+    return f
 
 
-def upsample_bilinear(input, size=None, scale_factor=None):
-    import warnings
-    warnings.warn("nn.functional.upsample_bilinear is deprecated. Use nn.functional.interpolate instead.",
-                  stacklevel=2)
-    return interpolate(input, size, scale_factor, mode="bilinear", align_corners=True)
+upsample_nearest = _deprecated_upsample("upsample_nearest", "nearest", None)
+upsample_bilinear = _deprecated_upsample("upsample_bilinear", "bilinear", True)
 
 
 class PixelShuffle(Module):
