@@ -303,7 +303,7 @@ static gboolean
 remap_has_scales (TsRemapKernel mode)
 {
   mode &= ~TS_REMAP_BACKWARD;
-  return mode == TS_REMAP_NEAREST || mode == TS_REMAP_LINEAR;
+  return mode == TS_REMAP_NEAREST || mode == TS_REMAP_LINEAR || mode == TS_REMAP_CUBIC;
 }
 
 /* The job carries k in arg and the pads (16 bits each, signed) or the
@@ -401,6 +401,8 @@ remap_op (TsRemapKernel mode,
       return nearest[backward][CLAMP (k, 1, 2) - 1];
     case TS_REMAP_LINEAR:
       return linear[backward][CLAMP (k, 1, 2) - 1];
+    case TS_REMAP_CUBIC:
+      return backward ? TS_OP_UPSAMPLE_BICUBIC2D_BACKWARD : TS_OP_UPSAMPLE_BICUBIC2D;
     case TS_REMAP_CIRCULAR:
       return backward ? TS_OP_PAD_CIRCULAR_BACKWARD : TS_OP_PAD_CIRCULAR;
     default:
@@ -459,6 +461,9 @@ remap_check_dtype (TsRemapKernel   mode,
     case TS_REMAP_LINEAR:
       name = g_strdup (k == 2 ? "upsample_bilinear2d_channels_last" : "compute_indices_weights_linear");
       break;
+    case TS_REMAP_CUBIC:
+      name = g_strdup ("upsample_bicubic2d");
+      break;
     default:
       return TRUE;
     }
@@ -495,7 +500,8 @@ ts_ops_remap (TsRemapKernel    mode,
   if (!remap_check_dtype (mode, self, r->k, error))
     return NULL;
 
-  if ((in = mode == TS_REMAP_LINEAR ? ts_ops_dense_float (self, error) : ts_ops_dense (self, error)) == NULL ||
+  if ((in = mode == TS_REMAP_LINEAR || mode == TS_REMAP_CUBIC ? ts_ops_dense_float (self, error)
+                                                               : ts_ops_dense (self, error)) == NULL ||
       (out = ts_tensor_new_empty (ts_tensor_get_device (self), in->dtype, self->ndim, shape, FALSE,
                                   error)) == NULL)
     return NULL;

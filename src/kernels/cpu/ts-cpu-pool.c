@@ -780,6 +780,89 @@ NAME (const TsRemap *r, gboolean backward, const TsView *in, const TsView *out, 
 DEFINE_LINEAR (linear_f32, float)
 DEFINE_LINEAR (linear_f64, double)
 
+/* Bicubic interpolation: PyTorch's upsample_bicubic2d, its source index
+ * unclamped (cubic) and its four taps clamped to the input; the output is
+ * sum_j (sum_i x[y_j][x_i] * cx_i) * cy_j, and the backward adds
+ * g * cy_j * cx_i into each tap, accumulated in double. */
+#define DEFINE_CUBIC(NAME, T)                                                     \
+static void                                                                       \
+NAME##_taps (gint64 n_in, gint64 n_out, gboolean align, float given, gint64 o,    \
+             gint64 *idx, T *c)                                                   \
+{                                                                                 \
+  const T A = (T) -0.75;                                                          \
+  T ratio, src, t, u;                                                             \
+  gint64 i0;                                                                      \
+                                                                                  \
+  if (align)                                                                      \
+    ratio = n_out > 1 ? (T) (n_in - 1) / (T) (n_out - 1) : 0;                     \
+  else                                                                            \
+    ratio = given > 0 ? (T) given : (T) n_in / (T) n_out;                         \
+  src = align ? ratio * (T) o : ratio * ((T) o + (T) 0.5) - (T) 0.5;              \
+  i0 = (gint64) floor (src);                                                      \
+  t = src - (T) i0;                                                               \
+  /* get_cubic_upsample_coefficients: the far taps at t + 1 and (1 - t) + 1 */ \
+  u = t + 1;                                                                      \
+  c[0] = ((A * u - 5 * A) * u + 8 * A) * u - 4 * A;                               \
+  c[1] = ((A + 2) * t - (A + 3)) * t * t + 1;                                     \
+  t = 1 - t;                                                                      \
+  c[2] = ((A + 2) * t - (A + 3)) * t * t + 1;                                     \
+  u = t + 1;                                                                      \
+  c[3] = ((A * u - 5 * A) * u + 8 * A) * u - 4 * A;                               \
+  for (int k = 0; k < 4; k++)                                                     \
+    idx[k] = CLAMP (i0 - 1 + k, 0, n_in - 1);                                     \
+}                                                                                 \
+                                                                                  \
+static void                                                                       \
+NAME (const TsRemap *r, gboolean backward, const TsView *in, const TsView *out,   \
+      T *x, T *y)                                                                 \
+{                                                                                 \
+  guint nd = in->ndim;                                                            \
+  gint64 IH = in->shape[nd - 2], IW = in->shape[nd - 1];                          \
+  gint64 OH = out->shape[nd - 2], OW = out->shape[nd - 1];                        \
+  gint64 planes = OH * OW == 0 ? 0 : ts_view_numel (out) / (OH * OW);             \
+  gint64 n_in = ts_view_numel (in);                                               \
+  gint64 *hi = g_new (gint64, 4 * OH), *wi = g_new (gint64, 4 * OW);              \
+  T *hc = g_new (T, 4 * OH), *wc = g_new (T, 4 * OW);                             \
+  double *acc = backward ? g_new0 (double, MAX (n_in, 1)) : NULL;                 \
+                                                                                  \
+  for (gint64 o = 0; o < OH; o++)                                                 \
+    NAME##_taps (IH, OH, r->align_corners, r->scales[0], o, hi + 4 * o, hc + 4 * o); \
+  for (gint64 o = 0; o < OW; o++)                                                 \
+    NAME##_taps (IW, OW, r->align_corners, r->scales[1], o, wi + 4 * o, wc + 4 * o); \
+  for (gint64 p = 0; p < planes; p++)                                             \
+    for (gint64 oh = 0; oh < OH; oh++)                                            \
+      for (gint64 ow = 0; ow < OW; ow++)                                          \
+        {                                                                         \
+          const gint64 *ih = hi + 4 * oh, *iw = wi + 4 * ow;                      \
+          const T *ch = hc + 4 * oh, *cw = wc + 4 * ow;                           \
+          gint64 o = (p * OH + oh) * OW + ow, base = p * IH * IW;                 \
+                                                                                  \
+          if (!backward)                                                          \
+            {                                                                     \
+              T sum = 0;                                                          \
+              for (int j = 0; j < 4; j++)                                         \
+                {                                                                 \
+                  const T *row = x + base + ih[j] * IW;                           \
+                  T t = row[iw[0]] * cw[0] + row[iw[1]] * cw[1] +                 \
+                        row[iw[2]] * cw[2] + row[iw[3]] * cw[3];                  \
+                  sum = j == 0 ? t * ch[0] : sum + t * ch[j];                     \
+                }                                                                 \
+              y[o] = sum;                                                         \
+            }                                                                     \
+          else                                                                    \
+            for (int j = 0; j < 4; j++)                                           \
+              for (int i = 0; i < 4; i++)                                         \
+                acc[base + ih[j] * IW + iw[i]] += (double) (y[o] * ch[j] * cw[i]); \
+        }                                                                         \
+  if (backward)                                                                   \
+    for (gint64 i = 0; i < n_in; i++)                                             \
+      x[i] = (T) acc[i];                                                          \
+  g_free (hi); g_free (wi); g_free (hc); g_free (wc); g_free (acc);               \
+}
+
+DEFINE_CUBIC (cubic_f32, float)
+DEFINE_CUBIC (cubic_f64, double)
+
 gboolean
 ts_cpu_remap (TsRemapKernel   kind,
               const TsRemap  *r,
@@ -794,6 +877,19 @@ ts_cpu_remap (TsRemapKernel   kind,
 
   g_return_val_if_fail (in->ndim == out->ndim && r->k <= MIN (in->ndim, TS_REMAP_MAX_DIMS), FALSE);
 
+  if (mode == TS_REMAP_CUBIC)
+    {
+      gboolean backward = (kind & TS_REMAP_BACKWARD) != 0;
+
+      g_return_val_if_fail (r->k == 2, FALSE);
+      if (!check_float (in, "upsample_bicubic2d", error))
+        return FALSE;
+      if (in->dtype == TS_DTYPE_FLOAT64)
+        cubic_f64 (r, backward, in, out, (double *) pi, (double *) po);
+      else
+        cubic_f32 (r, backward, in, out, (float *) pi, (float *) po);
+      return TRUE;
+    }
   if (mode == TS_REMAP_LINEAR)
     {
       gboolean backward = (kind & TS_REMAP_BACKWARD) != 0;

@@ -19,7 +19,7 @@ from .modules import Module
 _C = torch._C
 
 # TsRemapKernel (ts-cpu-pool.h)
-_CONSTANT, _REFLECT, _REPLICATE, _CIRCULAR, _NEAREST, _LINEAR = 0, 1, 2, 3, 4, 5
+_CONSTANT, _REFLECT, _REPLICATE, _CIRCULAR, _NEAREST, _LINEAR, _CUBIC = 0, 1, 2, 3, 4, 5, 6
 _MODES = {"constant": _CONSTANT, "reflect": _REFLECT, "replicate": _REPLICATE, "circular": _CIRCULAR}
 
 
@@ -160,10 +160,11 @@ def interpolate(input, size=None, scale_factor=None, mode="nearest", align_corne
         shape = tuple(input.shape[:2]) + tuple(out_size)
         inv = tuple(float(1.0 / s) if s is not None and s > 0 else 0.0 for s in (scales or [None] * len(out_size)))
         return _C._remap(_NEAREST, input, (0,) * len(out_size), inv, shape, 0.0)
-    if (mode, input.dim()) in (("linear", 3), ("bilinear", 4)):
+    if (mode, input.dim()) in (("linear", 3), ("bilinear", 4), ("bicubic", 4)):
         shape = tuple(input.shape[:2]) + tuple(out_size)
         inv = tuple(float(1.0 / s) if s is not None and s > 0 else 0.0 for s in (scales or [None] * len(out_size)))
-        return _C._remap(_LINEAR, input, (0,) * len(out_size), inv, shape, 0.0, bool(align_corners))
+        return _C._remap(_CUBIC if mode == "bicubic" else _LINEAR, input, (0,) * len(out_size), inv, shape, 0.0,
+                         bool(align_corners))
     if mode in ("linear", "bilinear", "trilinear", "bicubic") and input.dim() != {"linear": 3, "bilinear": 4,
                                                                                    "trilinear": 5}.get(mode, 4):
         raise NotImplementedError("Got {}D input, but {} mode needs {}D input".format(
