@@ -2,12 +2,12 @@
 pixel_unshuffle, and the padding, Upsample and PixelShuffle modules
 (torch/nn/modules/padding.py, upsampling.py, pixelshuffle.py upstream).
 
-Constant, reflection and replication padding and nearest upsampling run
-as aten:: rows of the op table (the REMAP family, ts-ops-pool.c), with
-PyTorch's nodes. Composed here from differentiable ops, with PyTorch's
-values but other nodes: linear and bilinear interpolation
-(index_select and lerp weights, separable as PyTorch's CPU kernel
-computes them), and pixel (un)shuffle (reshape and permute).
+Padding (constant, reflection, replication, circular) and nearest,
+linear, bilinear and bicubic upsampling run as aten:: rows of the op
+table (the REMAP family, ts-ops-pool.c), with PyTorch's nodes (circular
+padding's is CopySlices, as PyTorch 1.13 copies into slices); 'area' is
+adaptive average pooling, as in PyTorch. Pixel (un)shuffle is composed
+(reshape and permute): PyTorch's values, other nodes.
 """
 
 import math
