@@ -103,7 +103,7 @@ py_remap (PyObject *module,
   if (!PyArg_ParseTuple (args, "iOO!O!O!d|p", &mode, &self, &PyTuple_Type, &pads, &PyTuple_Type, &scales,
                          &PyTuple_Type, &shape, &value, &align_corners))
     return NULL;
-  if (!ts_py_is_tensor (self) || mode < TS_REMAP_CONSTANT || mode > TS_REMAP_CUBIC ||
+  if (!ts_py_is_tensor (self) || mode < TS_REMAP_CONSTANT || mode > TS_REMAP_PIXEL_SHUFFLE ||
       (mode == TS_REMAP_CUBIC && PyTuple_GET_SIZE (pads) != 2) ||
       (mode == TS_REMAP_LINEAR && PyTuple_GET_SIZE (pads) != 1 && PyTuple_GET_SIZE (pads) != 2))
     {

@@ -488,7 +488,8 @@ ts_ops_remap (TsRemapKernel    mode,
               double           value,
               GError         **error)
 {
-  TsOpId id = remap_op (mode, r->k, FALSE);
+  TsOpId id = mode != TS_REMAP_PIXEL_SHUFFLE ? remap_op (mode, r->k, FALSE)
+              : r->pads[0] > 0 ? TS_OP_PIXEL_SHUFFLE : TS_OP_PIXEL_UNSHUFFLE;
   const TsOpDesc *desc = ts_op_get (id);
   g_autoptr(TsTensor) in = NULL;
   g_autoptr(TsTensor) out = NULL;

@@ -131,8 +131,9 @@ TS_BACKWARD_FN (ts_backward_native_group_norm)
   return ts_backward_native_batch_norm (node, grad_outputs, n_outputs, grad_inputs, n_inputs, error);
 }
 
-/* constant_pad_nd: self: constant_pad_nd (grad, -pad); the others: their
- * _backward ops (a scatter-add through the same index map) */
+/* constant_pad_nd: self: constant_pad_nd (grad, -pad); pixel_shuffle:
+ * pixel_unshuffle (grad) and back; the others: their _backward ops (a
+ * scatter-add through the same index map) */
 TS_BACKWARD_FN (ts_backward_remap)
 {
   const TsRemapAttrs *attrs = ts_grad_node_get_attrs (node);
@@ -140,13 +141,13 @@ TS_BACKWARD_FN (ts_backward_remap)
 
   if (!ts_grad_node_needs_input_grad (node, 0))
     return TRUE;
-  if (attrs->mode == TS_REMAP_CONSTANT)
+  if (attrs->mode == TS_REMAP_CONSTANT || attrs->mode == TS_REMAP_PIXEL_SHUFFLE)
     {
       TsRemap back = attrs->r;
 
       for (guint i = 0; i < back.k; i++)
         back.pads[i] = -back.pads[i];
-      grad_inputs[0] = ts_ops_remap (TS_REMAP_CONSTANT, grad_outputs[0], &back, info->shape, 0, error);
+      grad_inputs[0] = ts_ops_remap (attrs->mode, grad_outputs[0], &back, info->shape, 0, error);
     }
   else if (first_order_only (node, error))
     grad_inputs[0] = ts_ops_remap_backward (attrs->mode, grad_outputs[0], &attrs->r, info->ndim, info->shape,

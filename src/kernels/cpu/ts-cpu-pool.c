@@ -863,6 +863,35 @@ NAME (const TsRemap *r, gboolean backward, const TsView *in, const TsView *out, 
 DEFINE_CUBIC (cubic_f32, float)
 DEFINE_CUBIC (cubic_f64, double)
 
+/* pixel_shuffle by r (> 0) of (..., C, H, W): out[c][h * r + i][w * r + j]
+ * = in[c * r * r + i * r + j][h][w]; pixel_unshuffle by s = -r the
+ * inverse, out[c * s * s + i * s + j][h][w] = in[c][h * s + i][w * s + j] */
+static void
+pixel_shuffle (gint64 r, gsize size, const TsView *in, const TsView *out, const guint8 *x, guint8 *y)
+{
+  gboolean up = r > 0;
+  gint64 s = up ? r : -r, nd = out->ndim;
+  /* the shuffled side's (C, H, W): the output's when up, else the input's */
+  const TsView *big = up ? out : in;
+  gint64 C = big->shape[nd - 3], H = big->shape[nd - 2], W = big->shape[nd - 1];
+  gint64 batch = C * H * W == 0 ? 0 : ts_view_numel (big) / (C * H * W);
+
+  for (gint64 b = 0; b < batch; b++)
+    for (gint64 c = 0; c < C; c++)
+      for (gint64 h = 0; h < H; h++)
+        for (gint64 w = 0; w < W; w++)
+          {
+            gint64 i = h % s, j = w % s;
+            gint64 packed = (((b * C + c) * s * s + i * s + j) * (H / s) + h / s) * (W / s) + w / s;
+            gint64 plain = ((b * C + c) * H + h) * W + w;
+
+            if (up)
+              memcpy (y + plain * size, x + packed * size, size);
+            else
+              memcpy (y + packed * size, x + plain * size, size);
+          }
+}
+
 gboolean
 ts_cpu_remap (TsRemapKernel   kind,
               const TsRemap  *r,
@@ -877,6 +906,12 @@ ts_cpu_remap (TsRemapKernel   kind,
 
   g_return_val_if_fail (in->ndim == out->ndim && r->k <= MIN (in->ndim, TS_REMAP_MAX_DIMS), FALSE);
 
+  if (mode == TS_REMAP_PIXEL_SHUFFLE)
+    {
+      g_return_val_if_fail (in->ndim >= 3 && r->pads[0] != 0, FALSE);
+      pixel_shuffle (r->pads[0], size, in, out, pi, po);
+      return TRUE;
+    }
   if (mode == TS_REMAP_CUBIC)
     {
       gboolean backward = (kind & TS_REMAP_BACKWARD) != 0;

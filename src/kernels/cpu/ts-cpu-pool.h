@@ -100,6 +100,7 @@ typedef enum
   TS_REMAP_NEAREST,
   TS_REMAP_LINEAR,          /* linear / bilinear: two sources per dim, weighted */
   TS_REMAP_CUBIC,           /* bicubic: four sources per dim (A = -0.75) */
+  TS_REMAP_PIXEL_SHUFFLE,   /* pads[0] the upscale factor, negative: pixel_unshuffle */
   TS_REMAP_BACKWARD = 8,
 } TsRemapKernel;
 

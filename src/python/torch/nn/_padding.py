@@ -6,8 +6,8 @@ Padding (constant, reflection, replication, circular) and nearest,
 linear, bilinear and bicubic upsampling run as aten:: rows of the op
 table (the REMAP family, ts-ops-pool.c), with PyTorch's nodes (circular
 padding's is CopySlices, as PyTorch 1.13 copies into slices); 'area' is
-adaptive average pooling, as in PyTorch. Pixel (un)shuffle is composed
-(reshape and permute): PyTorch's values, other nodes.
+adaptive average pooling, as in PyTorch; pixel (un)shuffle are REMAP ops
+too (PixelShuffleBackward0, PixelUnshuffleBackward0).
 """
 
 import math
@@ -19,7 +19,7 @@ from .modules import Module
 _C = torch._C
 
 # TsRemapKernel (ts-cpu-pool.h)
-_CONSTANT, _REFLECT, _REPLICATE, _CIRCULAR, _NEAREST, _LINEAR, _CUBIC = 0, 1, 2, 3, 4, 5, 6
+_CONSTANT, _REFLECT, _REPLICATE, _CIRCULAR, _NEAREST, _LINEAR, _CUBIC, _PIXEL_SHUFFLE = 0, 1, 2, 3, 4, 5, 6, 7
 _MODES = {"constant": _CONSTANT, "reflect": _REFLECT, "replicate": _REPLICATE, "circular": _CIRCULAR}
 
 
@@ -176,27 +176,35 @@ def upsample(input, size=None, scale_factor=None, mode="nearest", align_corners=
     return interpolate(input, size, scale_factor, mode, align_corners)
 
 
+def _check_pixel(name, input, factor, what):
+    if input.dim() < 3:
+        raise RuntimeError("{} expects input to have at least 3 dimensions, but got input with {} dimension(s)"
+                           .format(name, input.dim()))
+    if factor <= 0:
+        raise RuntimeError("{} expects a positive {}, but got {}".format(name, what, factor))
+
+
 def pixel_shuffle(input, upscale_factor):
     r = upscale_factor
+    _check_pixel("pixel_shuffle", input, r, "upscale_factor")
     *lead, c, h, w = input.shape
     if c % (r * r) != 0:
         raise RuntimeError("pixel_shuffle expects its input's 'channel' dimension to be divisible by the square "
                            "of upscale_factor, but input.size(-3)={} is not divisible by {}".format(c, r * r))
-    x = input.reshape(*lead, c // (r * r), r, r, h, w)
-    n = len(lead)
-    x = x.permute(*range(n), n, n + 3, n + 1, n + 4, n + 2)
-    return x.reshape(*lead, c // (r * r), h * r, w * r)
+    shape = tuple(lead) + (c // (r * r), h * r, w * r)
+    return _C._remap(_PIXEL_SHUFFLE, input, (r,), (0.0,), shape, 0.0)
 
 
 def pixel_unshuffle(input, downscale_factor):
-    r = downscale_factor
+    s = downscale_factor
+    _check_pixel("pixel_unshuffle", input, s, "downscale_factor")
     *lead, c, h, w = input.shape
-    if h % r != 0 or w % r != 0:
-        raise RuntimeError("pixel_unshuffle expects height and width to be divisible by downscale_factor")
-    x = input.reshape(*lead, c, h // r, r, w // r, r)
-    n = len(lead)
-    x = x.permute(*range(n), n, n + 2, n + 4, n + 1, n + 3)
-    return x.reshape(*lead, c * r * r, h // r, w // r)
+    for what, n, d in (("height", h, -2), ("width", w, -1)):
+        if n % s != 0:
+            raise RuntimeError("pixel_unshuffle expects {} to be divisible by downscale_factor, but input.size({})={} "
+                               "is not divisible by {}".format(what, d, n, s))
+    shape = tuple(lead) + (c * s * s, h // s, w // s)
+    return _C._remap(_PIXEL_SHUFFLE, input, (-s,), (0.0,), shape, 0.0)
 
 
 # -- Modules -----------------------------------------------------------------
