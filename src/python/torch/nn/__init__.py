@@ -11,7 +11,7 @@ from .modules import (ELU, GELU, BCELoss, BCEWithLogitsLoss, CrossEntropyLoss, D
 from ._pooling import (AdaptiveAvgPool1d, AdaptiveAvgPool2d, AdaptiveMaxPool1d, AdaptiveMaxPool2d,  # noqa: F401
                        AvgPool1d, AvgPool2d, MaxPool1d, MaxPool2d)
 from ._normalization import (BatchNorm1d, BatchNorm2d, BatchNorm3d, GroupNorm, InstanceNorm1d,  # noqa: F401
-                             InstanceNorm2d, RMSNorm)
+                             InstanceNorm2d, InstanceNorm3d, LocalResponseNorm, RMSNorm)
 from ._padding import (ConstantPad1d, ConstantPad2d, ConstantPad3d, PixelShuffle, PixelUnshuffle,  # noqa: F401
                        ReflectionPad1d, ReflectionPad2d, ReflectionPad3d, ReplicationPad1d, ReplicationPad2d,
                        ReplicationPad3d, Upsample, UpsamplingBilinear2d, UpsamplingNearest2d, ZeroPad2d)

@@ -65,7 +65,9 @@ def instance_norm(input, running_mean=None, running_var=None, weight=None, bias=
         _verify_spatial_size(input.size())
     b, c = input.shape[0], input.shape[1]
     shape = (1, b * c) + tuple(input.shape[2:])
-    rep = (lambda t: t.repeat(b) if t is not None else None)
+    # PyTorch repeats the per-channel tensors b times; expand and reshape
+    # here, which carry the gradient (repeat records no node yet)
+    rep = (lambda t: t.expand(b, c).reshape(b * c) if t is not None else None)
     rm, rv = rep(running_mean), rep(running_var)
     out = batch_norm(input.contiguous().view(shape), rm, rv, rep(weight), rep(bias), use_input_stats, momentum,
                      eps)
@@ -92,6 +94,32 @@ def group_norm(input, num_groups, weight=None, bias=None, eps=1e-5):
     _verify_batch_size([n * c // num_groups, num_groups] + list(input.shape[2:]))
     out, _ = _C._native_group_norm(input, weight, bias, num_groups, float(eps))
     return out
+
+
+def local_response_norm(input, size, alpha=1e-4, beta=0.75, k=1.0):
+    # PyTorch's composition; its avg_pool3d over (size, 1, 1) is avg_pool2d
+    # over (size, 1) here, with H and W merged (the same windows)
+    from ._padding import pad
+    from ._pooling import avg_pool2d
+    dim = input.dim()
+    if dim < 3:
+        # sic: PyTorch's message keeps its source line's indentation
+        raise ValueError("Expected 3D or higher dimensionality                          input (got {} dimensions)"
+                         .format(dim))
+    if input.numel() == 0:
+        return input
+    div = input.mul(input).unsqueeze(1)
+    if dim == 3:
+        div = pad(div, (0, 0, size // 2, (size - 1) // 2))
+        div = avg_pool2d(div, (size, 1), stride=1).squeeze(1)
+    else:
+        sizes = input.size()
+        div = div.reshape(sizes[0], 1, sizes[1], -1)
+        div = pad(div, (0, 0, size // 2, (size - 1) // 2))
+        div = avg_pool2d(div, (size, 1), stride=1).squeeze(1)
+        div = div.view(sizes)
+    div = div.mul(alpha).add(k).pow(beta)
+    return input / div
 
 
 # torch.finfo(dtype).eps of the floating dtypes
@@ -236,6 +264,29 @@ class InstanceNorm2d(_InstanceNorm):
     def _check_input_dim(self, input):
         if input.dim() not in (3, 4):
             raise ValueError("expected 3D or 4D input (got {}D input)".format(input.dim()))
+
+
+class InstanceNorm3d(_InstanceNorm):
+    _no_batch_dim = 4
+
+    def _check_input_dim(self, input):
+        if input.dim() not in (4, 5):
+            raise ValueError("expected 4D or 5D input (got {}D input)".format(input.dim()))
+
+
+class LocalResponseNorm(Module):
+    def __init__(self, size, alpha=1e-4, beta=0.75, k=1.0):
+        super().__init__()
+        self.size = size
+        self.alpha = alpha
+        self.beta = beta
+        self.k = k
+
+    def forward(self, input):
+        return local_response_norm(input, self.size, self.alpha, self.beta, self.k)
+
+    def extra_repr(self):
+        return "{size}, alpha={alpha}, beta={beta}, k={k}".format(**self.__dict__)
 
 
 class GroupNorm(Module):

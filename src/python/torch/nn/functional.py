@@ -354,7 +354,8 @@ from ._pooling import (adaptive_avg_pool1d, adaptive_avg_pool2d, adaptive_max_po
                        adaptive_max_pool2d_with_indices, avg_pool1d, avg_pool2d, avg_pool3d,
                        fractional_max_pool2d, lp_pool1d, lp_pool2d, max_pool1d, max_pool1d_with_indices,
                        max_pool2d, max_pool2d_with_indices, max_pool3d, max_unpool2d)
-from ._normalization import batch_norm, group_norm, instance_norm, rms_norm  # noqa: E402,F401
+from ._normalization import (batch_norm, group_norm, instance_norm, local_response_norm,  # noqa: E402,F401
+                             rms_norm)
 from ._padding import (interpolate, pad, pixel_shuffle, pixel_unshuffle, upsample,  # noqa: E402,F401
                        upsample_bilinear, upsample_nearest)
 from ._activation_more import (celu, elu, glu, hardshrink, hardsigmoid, hardswish, hardtanh,  # noqa: E402,F401
