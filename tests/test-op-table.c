@@ -100,7 +100,7 @@ check_schema_name (const TsOpDesc *desc,
   g_assert_true (*rest == '.' || *rest == '(');
   g_assert_true (g_str_has_suffix (schema, "Tensor") || g_str_has_suffix (schema, "Tensor(a!)") ||
                  g_str_has_suffix (schema, "Tensor indices)") || g_str_has_suffix (schema, "-> ()") ||
-                 g_str_has_suffix (schema, "(Tensor, Tensor, Tensor)"));
+                 g_str_has_suffix (schema, "Tensor, Tensor)"));
 }
 
 static void
@@ -194,7 +194,7 @@ check_backward (const TsOpDesc *desc)
     {
       g_assert_true (desc->differentiable);
       for (guint i = 0; i < G_N_ELEMENTS (desc->grad_names); i++)
-        g_assert_true (g_regex_match_simple ("^(torch::autograd::(CopyBackwards|NotImplemented)|[A-Z][A-Za-z0-9]*Backward[0-2])$",
+        g_assert_true (g_regex_match_simple ("^(torch::autograd::(CopyBackwards|CopySlices|NotImplemented)|[A-Z][A-Za-z0-9]*Backward[0-2])$",
                                              desc->grad_names[i], 0, 0));
     }
   if (desc->differentiable)

@@ -1136,6 +1136,7 @@ static gboolean (*const registers[]) (PyObject *module) = {
   ts_py_storage_register,
   ts_py_more_register,
   ts_py_conv_register,
+  ts_py_pool_register,
 };
 
 PyObject *

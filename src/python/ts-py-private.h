@@ -53,6 +53,7 @@ gboolean  ts_py_shape_register   (PyObject  *module);
 gboolean  ts_py_amp_register     (PyObject  *module);
 gboolean  ts_py_storage_register (PyObject  *module);
 gboolean  ts_py_conv_register    (PyObject  *module);
+gboolean  ts_py_pool_register    (PyObject  *module);
 /* the elements a strided view spans, first to last (ts-py-numpy.c) */
 gint64    ts_py_strided_extent   (guint         ndim,
                                   const gint64 *shape,

@@ -1074,6 +1074,18 @@ tensor_unsqueeze (PyObject *self,
   return take_view (self, TS_VIEW_UNSQUEEZE, 0, NULL, dim, 0, 0);
 }
 
+/* _squeeze_dim(dim): squeeze of one size-1 dim (SqueezeBackward1) */
+static PyObject *
+tensor_squeeze_dim (PyObject *self,
+                    PyObject *arg)
+{
+  int dim = PyLong_AsLong (arg);
+
+  if (PyErr_Occurred ())
+    return NULL;
+  return take_view (self, TS_VIEW_SQUEEZE, 0, NULL, dim, 0, 0);
+}
+
 static PyObject *
 tensor_select (PyObject *self,
                PyObject *args)
@@ -1528,6 +1540,7 @@ static PyMethodDef tensor_methods[] = {
   { "transpose", tensor_transpose, METH_VARARGS, NULL },
   { "unsqueeze", tensor_unsqueeze, METH_O, NULL },
   { "select", tensor_select, METH_VARARGS, NULL },
+  { "_squeeze_dim", tensor_squeeze_dim, METH_O, NULL },
   { "_slice", tensor_slice, METH_VARARGS, NULL },
   { "index_select", tensor_index_select, METH_VARARGS, NULL },
   { "gather", (PyCFunction) (void (*) (void)) tensor_gather, METH_VARARGS | METH_KEYWORDS, NULL },

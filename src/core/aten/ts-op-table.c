@@ -61,6 +61,10 @@ G_STATIC_ASSERT (TS_CUDA_MAX_DIMS <= TS_MAX_DIMS);
 #define ARITY_MV           2
 /* input and weight (bias rides in slot 3) */
 #define ARITY_CONV         2
+#define ARITY_POOL         1
+#define ARITY_NORM         1
+#define ARITY_REMAP        1
+#define ARITY_ACT          1
 
 #define COST_ELEMENTWISE(c) .cost = TS_OP_COST_ELEMENTWISE, .flops = (c)
 #define COST_FAMILY(c)      .cost = TS_OP_COST_##c
@@ -100,6 +104,10 @@ G_STATIC_ASSERT (TS_CUDA_MAX_DIMS <= TS_MAX_DIMS);
 #define COST_TERNARY        COST_FAMILY
 #define COST_MV             COST_FAMILY
 #define COST_CONV           COST_FAMILY
+#define COST_POOL           COST_FAMILY
+#define COST_NORM           COST_FAMILY
+#define COST_REMAP          COST_FAMILY
+#define COST_ACT            COST_FAMILY
 
 const TsOpDesc ts_op_table[TS_N_OPS] = {
 #define TS_OP(ID, FAMILY, name_, RULE, KERNEL, COST, CUDA, PY, functional_, inplace_, over_dims_, arg0, arg1, \

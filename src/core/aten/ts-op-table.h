@@ -54,6 +54,10 @@ typedef enum
   TS_OP_FAMILY_TERNARY,      /* lerp, addcmul, addcdiv */
   TS_OP_FAMILY_MV,
   TS_OP_FAMILY_CONV,         /* convolution and its backward (ts-ops-conv.c) */
+  TS_OP_FAMILY_POOL,         /* ts-ops-pool.c */
+  TS_OP_FAMILY_NORM,
+  TS_OP_FAMILY_REMAP,
+  TS_OP_FAMILY_ACT,
   TS_OP_N_FAMILIES
 } TsOpFamily;
 
@@ -76,6 +80,10 @@ typedef enum
   TS_OP_COST_TERNARY,
   TS_OP_COST_MV,
   TS_OP_COST_CONV,
+  TS_OP_COST_POOL,
+  TS_OP_COST_NORM,
+  TS_OP_COST_REMAP,
+  TS_OP_COST_ACT,
 } TsOpCost;
 
 /* The CUDA module's entry when it is not an op id (TS_CUDA_*, >= 0). */

@@ -119,6 +119,31 @@ gboolean  ts_ops_mv_job       (TsOpJob              *job,
 /* CONV (ts-ops-conv.c) */
 gboolean  ts_ops_conv_job     (TsOpJob              *job,
                                GError              **error);
+/* POOL and REMAP (ts-ops-pool.c), NORM (ts-ops-norm.c) */
+gboolean  ts_ops_pool_job     (TsOpJob              *job,
+                               GError              **error);
+gboolean  ts_ops_norm_job     (TsOpJob              *job,
+                               GError              **error);
+gboolean  ts_ops_remap_job    (TsOpJob              *job,
+                               GError              **error);
+/* ACT (ts-ops-act.c) */
+gboolean  ts_ops_act_job      (TsOpJob              *job,
+                               GError              **error);
+/* Their operands as the kernels read them (ts-ops-pool.c), without nodes:
+ * contiguous; contiguous and float32 for float16/bfloat16; and a result
+ * (consumed) cast back to @dtype */
+TsTensor *ts_ops_dense        (TsTensor             *self,
+                               GError              **error);
+TsTensor *ts_ops_dense_float  (TsTensor             *self,
+                               GError              **error);
+TsTensor *ts_ops_to_dtype     (TsTensor             *t,
+                               TsDType               dtype,
+                               GError              **error);
+/* PyTorch's "\"@kernel\" not implemented for 'Long'" for a tensor that is
+ * not floating */
+gboolean  ts_ops_check_floating (TsTensor           *t,
+                                 const char         *kernel,
+                                 GError            **error);
 /* the device function of families without device kernels (the host
  * fallback runs them) */
 int       ts_ops_host_device  (TsOpJob              *job,

@@ -3685,6 +3685,10 @@ static const struct
   [TS_OP_FAMILY_TERNARY] = { ts_ops_ternary_job, ts_ops_host_device },
   [TS_OP_FAMILY_MV] = { ts_ops_mv_job, ts_ops_host_device },
   [TS_OP_FAMILY_CONV] = { ts_ops_conv_job, ts_ops_host_device },
+  [TS_OP_FAMILY_POOL] = { ts_ops_pool_job, ts_ops_host_device },
+  [TS_OP_FAMILY_NORM] = { ts_ops_norm_job, ts_ops_host_device },
+  [TS_OP_FAMILY_REMAP] = { ts_ops_remap_job, ts_ops_host_device },
+  [TS_OP_FAMILY_ACT] = { ts_ops_act_job, ts_ops_host_device },
 };
 
 /* Every op's kernel, on the CPU, on the simulated devices and on the host

@@ -1106,6 +1106,9 @@ take_view (TsTensor          *self,
       return ts_tensor_unsqueeze (self, args->dim0, error);
     case TS_VIEW_SELECT:
       return ts_tensor_select (self, args->dim0, args->start, error);
+    case TS_VIEW_SQUEEZE:
+      /* index 0 of a size-1 dim drops it, strides kept */
+      return ts_tensor_select (self, args->dim0, 0, error);
     case TS_VIEW_SLICE:
     default:
       return ts_tensor_slice (self, args->dim0, args->start, args->stop, args->step, error);
@@ -1147,6 +1150,7 @@ ts_autograd_view_op (TsTensor          *self,
     [TS_VIEW_SLICE] = { "SliceBackward0", index_view_backward },
     [TS_VIEW_UNSAFE_VIEW] = { "UnsafeViewBackward0", view_backward },
     [TS_VIEW_SQUEEZE_INPLACE] = { "SqueezeBackward3", view_backward },
+    [TS_VIEW_SQUEEZE] = { "SqueezeBackward1", view_backward },
   };
   TsTensor *out = take_view (self, args, error);
   TsGradNode *node;

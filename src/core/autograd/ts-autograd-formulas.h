@@ -104,6 +104,14 @@ TS_BACKWARD_DECLARE (max_dim)
 TS_BACKWARD_DECLARE (mm)
 TS_BACKWARD_DECLARE (softmax)
 TS_BACKWARD_DECLARE (log_softmax)
+/* ts-autograd-formulas-pool.c */
+TS_BACKWARD_DECLARE (max_pool2d)
+TS_BACKWARD_DECLARE (avg_pool2d)
+TS_BACKWARD_DECLARE (adaptive_avg_pool2d)
+TS_BACKWARD_DECLARE (native_batch_norm)
+TS_BACKWARD_DECLARE (native_group_norm)
+TS_BACKWARD_DECLARE (remap)
+TS_BACKWARD_DECLARE (activation)
 TS_BACKWARD_DECLARE (tan)
 TS_BACKWARD_DECLARE (atan)
 TS_BACKWARD_DECLARE (asinh)
@@ -201,6 +209,7 @@ typedef enum
   /* matmul's squeeze_ of a vector-matrix product: SqueezeBackward3, not a
    * view either */
   TS_VIEW_SQUEEZE_INPLACE,
+  TS_VIEW_SQUEEZE,    /* one size-1 dim dropped: squeeze(dim) */
 } TsViewKind;
 
 typedef struct

@@ -182,6 +182,10 @@ typedef enum
 #define TS_OP_ELEMENTWISE_TERNARY(b, u)
 #define TS_OP_ELEMENTWISE_MV(b, u)
 #define TS_OP_ELEMENTWISE_CONV(b, u)
+#define TS_OP_ELEMENTWISE_POOL(b, u)
+#define TS_OP_ELEMENTWISE_NORM(b, u)
+#define TS_OP_ELEMENTWISE_REMAP(b, u)
+#define TS_OP_ELEMENTWISE_ACT(b, u)
 #define TS_OP_ENUM_ITEM(k)                    k,
 #define TS_OP_INIT(k, v)                      [k] = v,
 

@@ -177,7 +177,9 @@ def squeeze(self, dim=None):
         dims = [d for d in range(n) if self.shape[d] == 1]
     else:
         d = _wrap_dim(dim, n)
-        dims = [d] if n and self.shape[d] == 1 else []
+        if n and self.shape[d] == 1:
+            return self._squeeze_dim(d)
+        dims = []
     out = self
     for d in reversed(dims):
         out = out.select(d, 0)

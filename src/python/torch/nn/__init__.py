@@ -14,6 +14,17 @@ from ._transformer import (Transformer, TransformerDecoder, TransformerDecoderLa
 from ._rnn import GRU, GRUCell, LSTM, LSTMCell, RNN, RNNBase, RNNCell, RNNCellBase  # noqa: F401
 from ._conv import (Conv1d, Conv2d, Conv3d, ConvTranspose1d, ConvTranspose2d, ConvTranspose3d, Fold,  # noqa: F401
                     Unfold)
+from ._pooling import (AdaptiveAvgPool1d, AdaptiveAvgPool2d, AdaptiveMaxPool1d, AdaptiveMaxPool2d,  # noqa: F401
+                       AvgPool1d, AvgPool2d, MaxPool1d, MaxPool2d)
+from ._normalization import (BatchNorm1d, BatchNorm2d, BatchNorm3d, GroupNorm, InstanceNorm1d,  # noqa: F401
+                             InstanceNorm2d, InstanceNorm3d, LocalResponseNorm, RMSNorm)
+from ._padding import (ConstantPad1d, ConstantPad2d, ConstantPad3d, PixelShuffle, PixelUnshuffle,  # noqa: F401
+                       ReflectionPad1d, ReflectionPad2d, ReflectionPad3d, ReplicationPad1d, ReplicationPad2d,
+                       ReplicationPad3d, Upsample, UpsamplingBilinear2d, UpsamplingNearest2d, ZeroPad2d)
+from ._activation_more import (CELU, GLU, SELU, Hardshrink, Hardsigmoid, Hardswish, Hardtanh,  # noqa: F401
+                               LogSigmoid, Mish, PReLU, ReLU6, Softmax2d, Softmin, Softshrink, Softsign,
+                               Tanhshrink, Threshold)
+from . import _torch_functions  # noqa: F401,E402  (torch.max_pool2d, torch.batch_norm, ...)
 from .parallel import DataParallel  # noqa: F401
 from .parameter import Parameter  # noqa: F401
 

@@ -110,15 +110,6 @@ def leaky_relu(input, negative_slope=0.01, inplace=False):
     return _inplace_result(input, x * (pos + negative_slope * (1 - pos)), inplace)
 
 
-def elu(input, alpha=1.0, inplace=False):
-    # x > 0: x; else alpha * (exp(x) - 1), whose gradient at 0 is alpha as
-    # PyTorch's; the exponent is 0 where x > 0, so it never overflows
-    x = _source(input, inplace)
-    neg = (x <= 0).to(x.dtype)
-    out = (1 - neg) * x + neg * (alpha * ((x * neg).exp() - 1))
-    return _inplace_result(input, out, inplace)
-
-
 @autocast_policy(cuda="fp32")
 def softplus(input, beta=1, threshold=20):
     bx = input * beta
@@ -379,3 +370,17 @@ from torch.nn._conv import conv1d, conv2d, conv3d, conv_transpose1d, conv_transp
 
 # what PyTorch has here and Tensorscope does not model says so by name
 __getattr__ = _unmodeled.module_getattr(__name__)
+
+
+from ._pooling import (adaptive_avg_pool1d, adaptive_avg_pool2d, adaptive_max_pool1d,  # noqa: E402,F401
+                       adaptive_max_pool1d as adaptive_max_pool1d_with_indices, adaptive_max_pool2d,
+                       adaptive_max_pool2d_with_indices, avg_pool1d, avg_pool2d, avg_pool3d,
+                       fractional_max_pool2d, lp_pool1d, lp_pool2d, max_pool1d, max_pool1d_with_indices,
+                       max_pool2d, max_pool2d_with_indices, max_pool3d, max_unpool2d)
+from ._normalization import (batch_norm, group_norm, instance_norm, local_response_norm,  # noqa: E402,F401
+                             rms_norm)
+from ._padding import (interpolate, pad, pixel_shuffle, pixel_unshuffle, upsample,  # noqa: E402,F401
+                       upsample_bilinear, upsample_nearest)
+from ._activation_more import (celu, elu, glu, hardshrink, hardsigmoid, hardswish, hardtanh,  # noqa: E402,F401
+                               logsigmoid, mish, prelu, relu6, selu, softmin, softshrink, softsign, tanhshrink,
+                               threshold)

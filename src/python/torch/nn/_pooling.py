@@ -1,0 +1,292 @@
+"""Pooling: F.max_pool1d/2d, avg_pool1d/2d, adaptive_{avg,max}_pool1d/2d
+and their modules (torch/nn/modules/pooling.py upstream).
+
+The 2-d ops run as aten:: rows of the op table (ts-ops-pool.c); the 1-d
+forms are PyTorch 1.13's: the 2-d op over a unit height between an
+unsqueeze and a squeeze (SqueezeBackward1 on top). This file checks the
+arguments with PyTorch's messages and computes the output sizes.
+"""
+
+import torch
+from torch import _unmodeled
+from .modules import Module
+
+_C = torch._C
+
+# TsPoolKernel (ts-cpu-pool.h)
+_MAX, _AVG, _ADAPTIVE_AVG, _ADAPTIVE_MAX = 0, 1, 2, 3
+
+
+def _pair(v, name="kernel_size"):
+    if isinstance(v, int):
+        return (v, v)
+    v = tuple(v)
+    if len(v) == 1:
+        return (v[0], v[0])
+    if len(v) != 2:
+        raise RuntimeError("max_pool2d: {} must either be a single int, or a tuple of two ints".format(name))
+    return v
+
+
+def _single(v):
+    return (v,) if isinstance(v, int) else tuple(v)
+
+
+def _out_size(size, k, pad, stride, dilation, ceil_mode):
+    # PyTorch's pooling_output_shape
+    num = size + 2 * pad - dilation * (k - 1) - 1 + (stride - 1 if ceil_mode else 0)
+    out = num // stride + 1
+    if ceil_mode and (out - 1) * stride >= size + pad:
+        out -= 1
+    return out
+
+
+def _window(input, kernel_size, stride, padding, dilation, ceil_mode):
+    """(k, s, p, d, (oh, ow)) with PyTorch's checks (pool2d_shape_check)."""
+    k = _pair(kernel_size)
+    s = k if stride is None or (not isinstance(stride, int) and len(stride) == 0) else _pair(stride, "stride")
+    p = _pair(padding, "padding")
+    d = _pair(dilation, "dilation")
+    if s[0] == 0 or s[1] == 0:
+        raise RuntimeError("stride should not be zero")
+    if k[0] <= 0 or k[1] <= 0:
+        raise RuntimeError("kernel size should be greater than zero, but got kH: {} kW: {}".format(*k))
+    if d[0] <= 0 or d[1] <= 0:
+        raise RuntimeError("dilation should be greater than zero, but got dilationH: {} dilationW: {}".format(*d))
+    if p[0] > k[0] // 2 or p[1] > k[1] // 2:
+        raise RuntimeError("pad should be at most half of kernel size, but got pad={} and kernel_size={}"
+                           .format(p[0] if p[0] > k[0] // 2 else p[1], k[0] if p[0] > k[0] // 2 else k[1]))
+    if input.dim() not in (3, 4) or input.numel() == 0 and input.dim() == 3:
+        raise RuntimeError("non-empty 3D or 4D (batch mode) tensor expected for input")
+    H, W = input.shape[-2], input.shape[-1]
+    oh = _out_size(H, k[0], p[0], s[0], d[0], ceil_mode)
+    ow = _out_size(W, k[1], p[1], s[1], d[1], ceil_mode)
+    if oh < 1 or ow < 1:
+        C = input.shape[-3]
+        raise RuntimeError("Given input size: ({}x{}x{}). Calculated output size: ({}x{}x{}). "
+                           "Output size is too small".format(C, H, W, C, oh, ow))
+    return k, s, p, d, (oh, ow)
+
+
+def _max_pool2d(input, kernel_size, stride=None, padding=0, dilation=1, ceil_mode=False):
+    k, s, p, d, (oh, ow) = _window(input, kernel_size, stride, padding, dilation, ceil_mode)
+    return _C._pool2d(_MAX, input, k + s + p + d, True, 0, oh, ow)
+
+
+def max_pool2d(input, kernel_size, stride=None, padding=0, dilation=1, ceil_mode=False, return_indices=False):
+    out, indices = _max_pool2d(input, kernel_size, stride, padding, dilation, ceil_mode)
+    return (out, indices) if return_indices else out
+
+
+def max_pool2d_with_indices(input, kernel_size, stride=None, padding=0, dilation=1, ceil_mode=False,
+                            return_indices=False):
+    return _max_pool2d(input, kernel_size, stride, padding, dilation, ceil_mode)
+
+
+def _check_1d(name, input):
+    if input.dim() not in (2, 3):
+        raise RuntimeError("{}: Expected 2D or 3D (batch mode) tensor with optional 0 dim batch size for input, "
+                           "but got:{}".format(name, list(input.shape)))
+
+
+def max_pool1d(input, kernel_size, stride=None, padding=0, dilation=1, ceil_mode=False, return_indices=False):
+    _check_1d("max_pool1d", input)
+    stride = _single(kernel_size) if stride is None or stride == () or stride == [] else _single(stride)
+    out, indices = max_pool2d_with_indices(input.unsqueeze(-2), (1,) + _single(kernel_size), (1,) + stride,
+                                           (0,) + _single(padding), (1,) + _single(dilation), ceil_mode)
+    out = out.squeeze(-2)
+    return (out, indices.squeeze(-2)) if return_indices else out
+
+
+max_pool1d_with_indices = max_pool1d
+
+
+def avg_pool2d(input, kernel_size, stride=None, padding=0, ceil_mode=False, count_include_pad=True,
+               divisor_override=None):
+    if divisor_override is not None and divisor_override == 0:
+        raise RuntimeError("divisor must be not zero")
+    if input.dim() < 2:
+        raise IndexError("Dimension out of range (expected to be in range of [-{0}, {1}], but got -3)"
+                         .format(max(input.dim(), 1), max(input.dim(), 1) - 1))
+    k, s, p, d, (oh, ow) = _window(input, kernel_size, stride, padding, 1, ceil_mode)
+    out, _ = _C._pool2d(_AVG, input, k + s + p + d, bool(count_include_pad), divisor_override or 0, oh, ow)
+    return out
+
+
+def avg_pool1d(input, kernel_size, stride=None, padding=0, ceil_mode=False, count_include_pad=True):
+    _check_1d("avg_pool1d", input)
+    stride = _single(kernel_size) if stride is None or stride == () or stride == [] else _single(stride)
+    return avg_pool2d(input.unsqueeze(-2), (1,) + _single(kernel_size), (1,) + stride, (0,) + _single(padding),
+                      ceil_mode, count_include_pad).squeeze(-2)
+
+
+def _adaptive_size(name, input, output_size):
+    if input.dim() not in (3, 4):
+        raise RuntimeError("{}(): Expected 3D or 4D tensor, but got {}".format(name, list(input.shape)))
+    size = _pair(output_size, "output_size") if output_size is not None else (None, None)
+    return tuple(input.shape[-2 + i] if v is None else v for i, v in enumerate(size))
+
+
+def adaptive_avg_pool2d(input, output_size):
+    oh, ow = _adaptive_size("adaptive_avg_pool2d", input, output_size)
+    if (oh, ow) == (1, 1):
+        # PyTorch 1.13 takes a mean for a 1x1 output (MeanBackward1)
+        return input.mean((-1, -2), keepdim=True)
+    out, _ = _C._pool2d(_ADAPTIVE_AVG, input, (0,) * 8, True, 0, oh, ow)
+    return out
+
+
+def adaptive_max_pool2d(input, output_size, return_indices=False):
+    oh, ow = _adaptive_size("adaptive_max_pool2d", input, output_size)
+    out, indices = _C._pool2d(_ADAPTIVE_MAX, input, (0,) * 8, True, 0, oh, ow)
+    return (out, indices) if return_indices else out
+
+
+adaptive_max_pool2d_with_indices = adaptive_max_pool2d
+
+
+def _adaptive_1d(name, input, output_size):
+    if input.dim() not in (2, 3):
+        raise RuntimeError("{}(): Expected 2D or 3D tensor, but got {}".format(name, list(input.shape)))
+    size = _single(output_size)
+    if len(size) != 1:
+        raise RuntimeError("{}: output_size must be 1".format(name))
+    return (1, size[0] if size[0] is not None else input.shape[-1])
+
+
+def adaptive_avg_pool1d(input, output_size):
+    size = _adaptive_1d("adaptive_avg_pool1d", input, output_size)
+    return adaptive_avg_pool2d(input.unsqueeze(-2), size).squeeze(-2)
+
+
+def adaptive_max_pool1d(input, output_size, return_indices=False):
+    size = _adaptive_1d("adaptive_max_pool1d", input, output_size)
+    out, indices = adaptive_max_pool2d(input.unsqueeze(-2), size, True)
+    out = out.squeeze(-2)
+    return (out, indices.squeeze(-2)) if return_indices else out
+
+
+def _unmodeled_pool(name):
+    def f(*args, **kwargs):
+        raise _unmodeled.not_modeled("torch.nn.functional." + name)
+    return f
+
+
+max_pool3d = _unmodeled_pool("max_pool3d")
+avg_pool3d = _unmodeled_pool("avg_pool3d")
+lp_pool1d = _unmodeled_pool("lp_pool1d")
+lp_pool2d = _unmodeled_pool("lp_pool2d")
+fractional_max_pool2d = _unmodeled_pool("fractional_max_pool2d")
+max_unpool2d = _unmodeled_pool("max_unpool2d")
+
+
+# -- Modules -----------------------------------------------------------------
+
+class _MaxPoolNd(Module):
+    _function = None
+
+    def __init__(self, kernel_size, stride=None, padding=0, dilation=1, return_indices=False, ceil_mode=False):
+        super().__init__()
+        self.kernel_size = kernel_size
+        self.stride = stride if (stride is not None) else kernel_size
+        self.padding = padding
+        self.dilation = dilation
+        self.return_indices = return_indices
+        self.ceil_mode = ceil_mode
+
+    def forward(self, input):
+        return type(self)._function(input, self.kernel_size, self.stride, self.padding, self.dilation,
+                                    ceil_mode=self.ceil_mode, return_indices=self.return_indices)
+
+    def extra_repr(self):
+        return "kernel_size={kernel_size}, stride={stride}, padding={padding}, dilation={dilation}, " \
+               "ceil_mode={ceil_mode}".format(**self.__dict__)
+
+
+class MaxPool1d(_MaxPoolNd):
+    _function = staticmethod(max_pool1d)
+
+
+class MaxPool2d(_MaxPoolNd):
+    _function = staticmethod(max_pool2d)
+
+
+class AvgPool1d(Module):
+    def __init__(self, kernel_size, stride=None, padding=0, ceil_mode=False, count_include_pad=True):
+        super().__init__()
+        self.kernel_size = _single(kernel_size)
+        self.stride = _single(stride if stride is not None else kernel_size)
+        self.padding = _single(padding)
+        self.ceil_mode = ceil_mode
+        self.count_include_pad = count_include_pad
+
+    def forward(self, input):
+        return avg_pool1d(input, self.kernel_size, self.stride, self.padding, self.ceil_mode, self.count_include_pad)
+
+    def extra_repr(self):
+        return "kernel_size={}, stride={}, padding={}".format(self.kernel_size, self.stride, self.padding)
+
+
+class AvgPool2d(Module):
+    def __init__(self, kernel_size, stride=None, padding=0, ceil_mode=False, count_include_pad=True,
+                 divisor_override=None):
+        super().__init__()
+        self.kernel_size = kernel_size
+        self.stride = stride if (stride is not None) else kernel_size
+        self.padding = padding
+        self.ceil_mode = ceil_mode
+        self.count_include_pad = count_include_pad
+        self.divisor_override = divisor_override
+
+    def forward(self, input):
+        return avg_pool2d(input, self.kernel_size, self.stride, self.padding, self.ceil_mode,
+                          self.count_include_pad, self.divisor_override)
+
+    def extra_repr(self):
+        return "kernel_size={}, stride={}, padding={}".format(self.kernel_size, self.stride, self.padding)
+
+
+class _AdaptivePoolNd(Module):
+    _function = None
+
+    def __init__(self, output_size, return_indices=None):
+        super().__init__()
+        self.output_size = output_size
+        if return_indices is not None:
+            self.return_indices = return_indices
+
+    def forward(self, input):
+        if hasattr(self, "return_indices"):
+            return type(self)._function(input, self.output_size, self.return_indices)
+        return type(self)._function(input, self.output_size)
+
+    def extra_repr(self):
+        return "output_size={}".format(self.output_size)
+
+
+class AdaptiveAvgPool1d(_AdaptivePoolNd):
+    _function = staticmethod(adaptive_avg_pool1d)
+
+    def __init__(self, output_size):
+        super().__init__(output_size)
+
+
+class AdaptiveAvgPool2d(_AdaptivePoolNd):
+    _function = staticmethod(adaptive_avg_pool2d)
+
+    def __init__(self, output_size):
+        super().__init__(output_size)
+
+
+class AdaptiveMaxPool1d(_AdaptivePoolNd):
+    _function = staticmethod(adaptive_max_pool1d)
+
+    def __init__(self, output_size, return_indices=False):
+        super().__init__(output_size, return_indices)
+
+
+class AdaptiveMaxPool2d(_AdaptivePoolNd):
+    _function = staticmethod(adaptive_max_pool2d)
+
+    def __init__(self, output_size, return_indices=False):
+        super().__init__(output_size, return_indices)
