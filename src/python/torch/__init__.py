@@ -304,6 +304,14 @@ class Tensor(_C.TensorBase, metaclass=_TensorType):
         # the same memory, outside autograd: a Tensor that requires no grad
         return _C._make_subclass(Tensor, self)
 
+    @data.setter
+    def data(self, value):
+        # p.data = t: p now shares t's storage and metadata, keeping its
+        # own autograd state (PyTorch's set_data)
+        if not isinstance(value, Tensor):
+            raise TypeError("Variable data has to be a tensor, but got %s" % type(value).__name__)
+        _C._set_data(self, value)
+
     @property
     def itemsize(self):
         return self.element_size()

@@ -1,7 +1,8 @@
-"""torch.nn.utils: gradient clipping."""
+"""torch.nn.utils: gradient clipping, parameters as one vector."""
 
 from torch import _unmodeled
 
 from .clip_grad import clip_grad_norm, clip_grad_norm_, clip_grad_value_  # noqa: F401
+from .convert_parameters import parameters_to_vector, vector_to_parameters  # noqa: F401
 
 __getattr__ = _unmodeled.module_getattr(__name__)
