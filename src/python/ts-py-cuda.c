@@ -127,11 +127,18 @@ py_cuda_synchronize (PyObject *m, PyObject *args)
   Py_RETURN_NONE;
 }
 
+/* On a real GPU: the CUDA module's spin kernel. */
+static int
+spin_device_run (gpointer user_data,
+                 gpointer stream)
+{
+  return ts_session_get_device_kernels ()->spin (*(gint64 *) user_data, stream);
+}
+
 /* torch.cuda._sleep(cycles): PyTorch's spin kernel, one thread that busy-
  * waits for a number of clock cycles. PyTorch's own stream tests use it
- * to keep a stream busy; here it runs cycles / boost clock on the current
- * stream. A real GPU would need the spin kernel itself, which the CUDA
- * module does not have: refused there. */
+ * to keep a stream busy; the simulator runs it cycles / boost clock on
+ * the current stream, a real GPU spins. */
 static PyObject *
 py_cuda_sleep (PyObject *m, PyObject *arg)
 {
@@ -144,13 +151,16 @@ py_cuda_sleep (PyObject *m, PyObject *arg)
   if (cycles == -1 && PyErr_Occurred ())
     return NULL;
   ts_py_update_callsite ();
+  profile = ts_session_get_profile (device);
   if (ts_session_get_device_kernels () != NULL)
     {
-      PyErr_SetString (PyExc_NotImplementedError,
-                       "torch.cuda._sleep on a real GPU is not modeled by Tensorscope yet");
-      return NULL;
+      gint64 *n = g_new (gint64, 1);
+
+      *n = MAX (cycles, 0);
+      work.device_run = spin_device_run;
+      work.user_data = n;
+      work.destroy = g_free;
     }
-  profile = ts_session_get_profile (device);
   work.name = "at::cuda::(anonymous namespace)::spin_kernel(long)";
   work.stream = ts_session_current_stream (device);
   work.grid = 1;

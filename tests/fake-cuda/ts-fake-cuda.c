@@ -1193,6 +1193,13 @@ k_bmm (const TsCudaView *out, const TsCudaView *a, const TsCudaView *b, void *st
   return matmul_kernel (3, out, a, b, stream);
 }
 
+/* The fake device has no clock to spin on: the spin completes at once. */
+static int
+k_spin (int64_t cycles, void *stream)
+{
+  return cycles < 0 ? 1 /* cudaErrorInvalidValue */ : 0;
+}
+
 /* ---- The exported table ------------------------------------------------ */
 
 static const TsCudaKernels kernels = {
@@ -1239,6 +1246,7 @@ static const TsCudaKernels kernels = {
   .max_dim = k_max_dim,
   .fill_int = k_fill_int,
   .bmm = k_bmm,
+  .spin = k_spin,
 };
 
 EXPORT const TsCudaKernels *

@@ -17,6 +17,7 @@
 
 #include <stdarg.h>
 
+#include "ts-autocast.h"
 #include "ts-autograd-formulas.h"
 #include "ts-op-table.h"
 #include "ts-ops-conv.h"
@@ -278,9 +279,15 @@ ts_ops_convolution (TsTensor           *input,
   TsView vin, vw, vout;
   TsTensor *out;
   TsOpJob *job;
+  g_auto(TsAutocastScope) scope = { { NULL } };
+  g_auto(TsAutocastScope) bias_scope = { { NULL } };
 
   g_return_val_if_fail (input != NULL && weight != NULL && p != NULL, NULL);
 
+  /* autocast: a convolution runs in the region's lower precision, bias too */
+  if (!ts_autocast_operands (ts_op_get (TS_OP_CONVOLUTION), &scope, &input, &weight, error) ||
+      (bias != NULL && !ts_autocast_operands (ts_op_get (TS_OP_CONVOLUTION), &bias_scope, &bias, NULL, error)))
+    return NULL;
   if (!check_convolution (input, weight, bias, p, &device, error))
     return NULL;
   shape[0] = input->shape[0];

@@ -2464,6 +2464,25 @@ k_matmul (const TsCudaView *out, const TsCudaView *a, const TsCudaView *b, void 
 }
 
 
+/* PyTorch's spin_kernel (aten/src/ATen/cuda/Sleep.cu): one thread reads
+ * the SM's clock until @cycles have passed. */
+__global__ void
+spin_kernel (long long cycles)
+{
+  long long start = clock64 ();
+
+  while (clock64 () - start < cycles)
+    ;
+}
+
+int
+k_spin (int64_t cycles, void *stream)
+{
+  clear_stale_error ();
+  spin_kernel<<<1, 1, 0, (cudaStream_t)stream>>> ((long long)cycles);
+  return (int)cudaGetLastError ();
+}
+
 /* Batched out[i] = a[i] @ b[i]: each batch's matrices as k_matmul sees
  * them (one stride of each is 1), the batch strides as given (0 repeats
  * one matrix of a or b). Row-major C = A B is column-major C^T = B^T A^T. */
@@ -2584,10 +2603,11 @@ constexpr TsCudaKernels kernels = {
   k_max_dim,
   k_fill_int,
   k_bmm,
+  k_spin,
 };
 
 /* Positional: a missing entry would be NULL, the last one is checked. */
-static_assert (kernels.bmm != nullptr, "every TsCudaKernels entry is set");
+static_assert (kernels.spin != nullptr, "every TsCudaKernels entry is set");
 
 } /* namespace */
 

@@ -198,6 +198,8 @@ typedef struct
   /* Batched out[b] = a[b] @ b[b] for 3-d float32/float64 views. */
   int (*bmm)           (const TsCudaView *out, const TsCudaView *a, const TsCudaView *b,
                         void *stream);
+  /* torch.cuda._sleep: one thread busy-waits @cycles clock cycles. */
+  int (*spin)          (int64_t cycles, void *stream);
 } TsCudaKernels;
 
 /* The module's one entry point. */

@@ -16,6 +16,7 @@ from torch import Tensor
 from torch import _unmodeled
 from torch._reduce import _return_type
 from torch._shape import _SCALAR_NAMES, _wrap_dim
+from torch.amp.autocast_mode import autocast_policy
 
 # -- dtypes of mixed operands ----------------------------------------------------
 
@@ -311,6 +312,7 @@ def round_(input, *, decimals=0):
     return input.copy_(round(input, decimals=decimals))
 
 
+@autocast_policy(cuda="fp32")
 def logsumexp(input, dim, keepdim=False):
     """log(sum(exp(x - m))) + m with m the detached amax (0 where
     infinite): its gradient is softmax(x), logsumexp's."""
@@ -403,6 +405,7 @@ def _scaled_sum(input, product, beta, alpha):
     return (input if beta == 1 else input * beta) + product
 
 
+@autocast_policy(cuda="lower", cpu="lower")
 def addmm(input, mat1, mat2, *, beta=1, alpha=1, out=None):
     if out is not None:
         raise _unmodeled.unsupported("torch.addmm(..., out=...)")
@@ -414,6 +417,7 @@ def addmm(input, mat1, mat2, *, beta=1, alpha=1, out=None):
     return _scaled_sum(input, mat1 @ mat2, beta, alpha)
 
 
+@autocast_policy(cuda="lower")
 def mv(input, vec, *, out=None):
     if input.dim() != 2 or vec.dim() != 1:
         raise RuntimeError("vector + matrix @ vector expected, got 1, %d, %d" % (input.dim(), vec.dim()))
@@ -429,10 +433,12 @@ def mv(input, vec, *, out=None):
     return torch._C._mv(input, vec)
 
 
+@autocast_policy(cuda="lower")
 def addmv(input, mat, vec, *, beta=1, alpha=1, out=None):
     return _scaled_sum(input, mv(mat, vec), beta, alpha)
 
 
+@autocast_policy(cuda="promote")
 def dot(input, other, *, out=None):
     if input.dim() != 1 or other.dim() != 1:
         raise RuntimeError("1D tensors expected, but got %dD and %dD tensors" % (input.dim(), other.dim()))
@@ -460,6 +466,7 @@ def outer(input, vec2):
 ger = outer
 
 
+@autocast_policy(cuda="lower")
 def addr(input, vec1, vec2, *, beta=1, alpha=1):
     return _scaled_sum(input, outer(vec1, vec2), beta, alpha)
 
@@ -471,6 +478,7 @@ def _check_batches(batch1, batch2):
                              % (builtins.max(t.dim(), 1), builtins.max(t.dim(), 1) - 1))
 
 
+@autocast_policy(cuda="lower", cpu="lower")
 def baddbmm(input, batch1, batch2, *, beta=1, alpha=1, out=None):
     _check_batches(batch1, batch2)
     if out is not None:
@@ -479,6 +487,7 @@ def baddbmm(input, batch1, batch2, *, beta=1, alpha=1, out=None):
     return _scaled_sum(input, prod, beta, alpha)
 
 
+@autocast_policy(cuda="lower", cpu="lower")
 def addbmm(input, batch1, batch2, *, beta=1, alpha=1, out=None):
     _check_batches(batch1, batch2)
     if out is not None:
@@ -651,6 +660,7 @@ def linalg_norm(A, ord=None, dim=None, keepdim=False, *, out=None, dtype=None):
     return vector_norm(A, ord, dim, keepdim, dtype=dtype)
 
 
+@autocast_policy(cuda="fp32")
 def norm(input, p="fro", dim=None, keepdim=False, out=None, dtype=None):
     """torch.norm: 'fro' over a dim list of two is the matrix Frobenius
     norm, which is the 2-norm of the elements; 'nuc' needs an SVD."""
@@ -663,6 +673,7 @@ def norm(input, p="fro", dim=None, keepdim=False, out=None, dtype=None):
     return vector_norm(input, p, dim, keepdim, dtype=dtype)
 
 
+@autocast_policy(cuda="fp32")
 def dist(input, other, p=2):
     return vector_norm(input - other, p)
 
@@ -676,6 +687,7 @@ def normalize(input, p=2.0, dim=1, eps=1e-12, out=None):
     return input / denom
 
 
+@autocast_policy(cuda="fp32")
 def cosine_similarity(x1, x2, dim=1, eps=1e-8):
     """ATen 1.13's composition (scipy's, for precision): each input over
     its norm clamped at eps, then the sum of the products."""
@@ -690,6 +702,7 @@ def pairwise_distance(x1, x2, p=2.0, eps=1e-6, keepdim=False):
     return vector_norm(x1 - x2 + eps, p, inner, keepdim)
 
 
+@autocast_policy(cuda="fp32", cpu="fp32")
 def cdist(x1, x2, p=2.0, compute_mode="use_mm_for_euclid_dist_if_necessary"):
     """The pairwise p-norm distances over the last dim; p=2 through the
     difference, not ATen's matmul expansion (which it takes beyond 25

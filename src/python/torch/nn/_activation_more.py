@@ -11,6 +11,7 @@ An in-place form (inplace=True) computes out of place and copies back
 """
 
 import torch
+from torch.amp.autocast_mode import autocast_policy
 from .functional import _inplace_result, _source, softmax
 from .modules import Module
 from .parameter import Parameter
@@ -112,6 +113,7 @@ def selu(input, inplace=False):
     return _act("elu", input, _SELU_ALPHA, _SELU_SCALE, inplace=inplace)
 
 
+@autocast_policy(cuda="lower", cpu="lower")
 def prelu(input, weight):
     if weight.numel() != 1:
         if input.dim() == 0:

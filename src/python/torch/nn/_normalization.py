@@ -11,6 +11,7 @@ over (1, N*C, ...). rms_norm is PyTorch 2's composite (not in 1.13).
 """
 
 import torch
+from torch.amp.autocast_mode import autocast_policy
 from . import init
 from .modules import Module
 from .parameter import Parameter
@@ -79,6 +80,7 @@ def instance_norm(input, running_mean=None, running_var=None, weight=None, bias=
     return out.view(input.shape)
 
 
+@autocast_policy(cuda="fp32")
 def group_norm(input, num_groups, weight=None, bias=None, eps=1e-5):
     if input.dim() < 2:
         raise RuntimeError("Expected at least 2 dimensions for input tensor but received {}".format(input.dim()))
