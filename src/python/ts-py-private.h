@@ -50,6 +50,7 @@ gboolean  ts_py_index_register   (PyObject  *module);
 gboolean  ts_py_shape_register   (PyObject  *module);
 /* torch._C's autocast state (ts-py-amp.c) */
 gboolean  ts_py_amp_register     (PyObject  *module);
+gboolean  ts_py_foreach_register (PyObject  *module);
 gboolean  ts_py_storage_register (PyObject  *module);
 /* the elements a strided view spans, first to last (ts-py-numpy.c) */
 gint64    ts_py_strided_extent   (guint         ndim,

@@ -50,6 +50,7 @@ typedef enum
   TS_OP_FAMILY_SCAN,
   TS_OP_FAMILY_SCATTER,
   TS_OP_FAMILY_AMP,          /* GradScaler's kernels (ts-ops-amp.c) */
+  TS_OP_FAMILY_FOREACH,      /* multi-tensor launches of other rows' kernels (ts-ops.c) */
   TS_OP_N_FAMILIES
 } TsOpFamily;
 
@@ -68,6 +69,7 @@ typedef enum
   TS_OP_COST_RANDOM_NORMAL,
   TS_OP_COST_RANDOM_UNIFORM,
   TS_OP_COST_SOFTMAX,
+  TS_OP_COST_SUM,          /* a multi-tensor launch: its per-tensor kernels' costs summed */
 } TsOpCost;
 
 /* The CUDA module's entry when it is not an op id (TS_CUDA_*, >= 0). */

@@ -100,6 +100,9 @@ gboolean  ts_ops_scatter_job  (TsOpJob              *job,
 /* The AMP family (ts-ops-amp.c) */
 gboolean  ts_ops_amp_job      (TsOpJob              *job,
                                GError              **error);
+/* The FOREACH family's rows name multi-tensor launches (ts-ops.c) */
+gboolean  ts_ops_foreach_job  (TsOpJob              *job,
+                               GError              **error);
 /* the device function of families without device kernels (the host
  * fallback runs them) */
 int       ts_ops_host_device  (TsOpJob              *job,

@@ -178,6 +178,7 @@ typedef enum
 #define TS_OP_ELEMENTWISE_SCAN(b, u)
 #define TS_OP_ELEMENTWISE_SCATTER(b, u)
 #define TS_OP_ELEMENTWISE_AMP(b, u)
+#define TS_OP_ELEMENTWISE_FOREACH(b, u)
 #define TS_OP_ENUM_ITEM(k)                    k,
 #define TS_OP_INIT(k, v)                      [k] = v,
 
