@@ -13,7 +13,7 @@ import math
 import torch
 import torch._foreach
 
-from .optimizer import Optimizer, _closure_loss
+from .optimizer import Optimizer, _closure_loss, _use_foreach
 
 
 def _check(lr, eps, betas, weight_decay):
@@ -160,14 +160,6 @@ class Adam(Optimizer):
         torch._foreach_div_(sq_sqrt, bias_correction2_sqrt)
         denom = torch._foreach_add(sq_sqrt, eps)
         torch._foreach_addcdiv_(params, exp_avgs, denom, step_size)
-
-
-def _use_foreach(foreach, params, differentiable):
-    """PyTorch's _default_to_fused_or_foreach: None means the multi-tensor
-    path when every parameter is a CUDA tensor and nothing is differentiable."""
-    if foreach is not None:
-        return bool(foreach) and len(params) > 0
-    return not differentiable and len(params) > 0 and all(p.is_cuda for p in params)
 
 
 class AdamW(Adam):
