@@ -56,3 +56,19 @@ try:
     torch.optim.Adam(init[:1] and [init[0].cuda().requires_grad_()], fused=True, foreach=True).step()
 except RuntimeError as e:
     print(e)
+
+# clip_grad_norm_ on CUDA: one _foreach_norm and one _foreach_mul_ launch
+ps = [torch.nn.Parameter(g.cuda()) for g in grads]
+for p, g in zip(ps, init):
+    p.grad = g.cuda()
+torch.cuda.synchronize()
+before = torch._C._trace_count("kernel")
+total = torch.nn.utils.clip_grad_norm_(ps, 1.0)
+torch.cuda.synchronize()
+n_foreach = torch._C._trace_count("kernel") - before
+ref = [torch.nn.Parameter(g.clone()) for g in grads]
+for p, g in zip(ref, init):
+    p.grad = g.clone()
+ref_total = torch.nn.utils.clip_grad_norm_(ref, 1.0, foreach=False)
+print("clip_grad_norm_ kernels", n_foreach, torch.equal(total.cpu(), ref_total),
+      all(torch.equal(p.grad.cpu(), r.grad) for p, r in zip(ps, ref)))
