@@ -3610,7 +3610,11 @@ ts_ops_multi_tensor_begin (const char  *name,
                             "at::native::(anonymous namespace)::TensorListMetadata<%u>, %s>", depth, name);
   group = g_new0 (Group, 1);
   group->desc = desc;
-  group->api_name = g_intern_string (name);
+  {
+    g_autofree char *api = g_strconcat ("aten::", name, NULL);
+
+    group->api_name = g_intern_string (api);
+  }
   group->kernel_name = g_intern_string (kernel);
   group->inplace = g_str_has_suffix (name, "_") && desc->inplace != NULL;
   group->depth = depth;

@@ -8,20 +8,25 @@ multi_tensor_apply makes them (_C._multi_tensor_begin; docs/simulation-
 model.md). depth is the number of lists the CUDA kernel walks (the outputs
 of a functional form included)."""
 
-import contextlib
-import numbers
-
 import torch
 from torch import _C
 
 
-@contextlib.contextmanager
-def _multi_tensor(name, depth):
-    _C._multi_tensor_begin(name, depth)
-    try:
-        yield _C._multi_tensor_next
-    finally:
+class _multi_tensor:
+    """with _multi_tensor(name, depth) as next_tensor: the ops inside are the
+    multi-tensor op's (a class, not contextlib: the call site of the launches
+    is the user's line, and contextlib's frames are not torch's)"""
+
+    def __init__(self, name, depth):
+        self.name, self.depth = name, depth
+
+    def __enter__(self):
+        _C._multi_tensor_begin(self.name, self.depth)
+        return _C._multi_tensor_next
+
+    def __exit__(self, *exc):
         _C._multi_tensor_end()
+        return False
 
 
 def _check_lists(name, *lists):
