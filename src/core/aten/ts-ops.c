@@ -89,10 +89,14 @@ static gboolean job_run (Job     *job,
                          GError **error);
 
 /* A Job is too big for malloc's per-thread cache, and a loop of small ops
- * frees one job (when the device finishes it) for each it allocates: keep
- * the last freed one for the next op. A global slot (not thread-local) so
- * that it is always reachable and never reported as a leak. */
-static Job *spare_job;
+ * frees one job (when the device finishes it) for each it allocates; a
+ * multi-tensor launch frees hundreds at once (an optimizer step's): keep
+ * freed ones for the next ops. Global (not thread-local) so that they are
+ * always reachable and never reported as leaks. */
+#define N_SPARE_JOBS 2048
+static GMutex spare_lock;
+static Job *spare_jobs[N_SPARE_JOBS];
+static guint n_spare_jobs;
 
 static void
 job_free (gpointer data)
@@ -103,8 +107,14 @@ job_free (gpointer data)
     if (job->staging[i] < job->inline_staging ||
         job->staging[i] >= job->inline_staging + JOB_INLINE_STAGING)
       g_free (job->staging[i]);
-  if (!g_atomic_pointer_compare_and_exchange (&spare_job, NULL, job))
-    g_free (job);
+  g_mutex_lock (&spare_lock);
+  if (n_spare_jobs < N_SPARE_JOBS)
+    {
+      spare_jobs[n_spare_jobs++] = job;
+      job = NULL;
+    }
+  g_mutex_unlock (&spare_lock);
+  g_free (job);
 }
 
 /* CUDA graphs: a captured job runs again at each replay, each time as
@@ -248,8 +258,12 @@ job_set (Job      *job,
 static Job *
 job_new (const TsOpDesc *desc)
 {
-  Job *job = g_atomic_pointer_exchange (&spare_job, NULL);
+  Job *job = NULL;
 
+  g_mutex_lock (&spare_lock);
+  if (n_spare_jobs > 0)
+    job = spare_jobs[--n_spare_jobs];
+  g_mutex_unlock (&spare_lock);
   if (job == NULL)
     job = g_malloc (sizeof (Job));
   memset (job, 0, G_STRUCT_OFFSET (Job, tv));
