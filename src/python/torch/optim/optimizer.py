@@ -189,3 +189,12 @@ def _use_foreach(foreach, params, differentiable=False):
     if foreach is not None:
         return bool(foreach) and len(params) > 0
     return not differentiable and len(params) > 0 and all(p.is_cuda for p in params)
+
+
+def _decayed_grad(group, p):
+    """The single-tensor paths' gradient: negated to maximize, plus the L2
+    weight decay"""
+    grad = p.grad if not group['maximize'] else -p.grad
+    if group['weight_decay'] != 0:
+        grad = grad.add(p, alpha=group['weight_decay'])
+    return grad

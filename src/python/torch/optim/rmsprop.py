@@ -6,7 +6,7 @@ self + (value * t1) * t2 and self + (value * t1) / t2."""
 
 import torch
 
-from .optimizer import Optimizer, _closure_loss, _use_foreach
+from .optimizer import Optimizer, _closure_loss, _decayed_grad, _use_foreach
 
 
 class RMSprop(Optimizer):
@@ -53,11 +53,8 @@ class RMSprop(Optimizer):
         lr = group['lr']
         alpha = group['alpha']
         eps = group['eps']
-        weight_decay = group['weight_decay']
         momentum = group['momentum']
-        grad = p.grad if not group['maximize'] else -p.grad
-        if weight_decay != 0:
-            grad = grad.add(p, alpha=weight_decay)
+        grad = _decayed_grad(group, p)
         square_avg = state['square_avg']
         # addcmul_(grad, grad, value=1 - alpha)
         square_avg.mul_(alpha).add_(grad.mul(1 - alpha).mul(grad))
@@ -150,9 +147,7 @@ class Adagrad(Optimizer):
         step_t = state['step']
         step_t += 1
         step = step_t.item()
-        grad = p.grad if not group['maximize'] else -p.grad
-        if group['weight_decay'] != 0:
-            grad = grad.add(p, alpha=group['weight_decay'])
+        grad = _decayed_grad(group, p)
         clr = lr / (1 + (step - 1) * group['lr_decay'])
         state_sum = state['sum']
         # addcmul_(grad, grad, value=1)

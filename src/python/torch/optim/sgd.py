@@ -2,7 +2,7 @@
 
 import torch
 
-from .optimizer import Optimizer, _closure_loss, _use_foreach, required
+from .optimizer import Optimizer, _closure_loss, _decayed_grad, _use_foreach, required
 
 
 class SGD(Optimizer):
@@ -44,10 +44,7 @@ class SGD(Optimizer):
         lr = group['lr']
         momentum = group['momentum']
         dampening = group['dampening']
-        weight_decay = group['weight_decay']
-        d_p = p.grad if not group['maximize'] else -p.grad
-        if weight_decay != 0:
-            d_p = d_p.add(p, alpha=weight_decay)
+        d_p = _decayed_grad(group, p)
         # as PyTorch: every parameter with a grad gets the entry,
         # None without momentum
         state = self.state[p]
