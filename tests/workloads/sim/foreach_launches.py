@@ -53,9 +53,24 @@ try:
 except RuntimeError as e:
     print(e)
 try:
-    torch.optim.Adam(init[:1] and [init[0].cuda().requires_grad_()], fused=True, foreach=True).step()
+    torch.optim.Adam([init[0].cuda().requires_grad_()], fused=True, foreach=True).step()
 except RuntimeError as e:
     print(e)
+for device, kw in [("cpu", dict()), ("cuda", dict(foreach=True))]:
+    try:
+        torch.optim.AdamW([torch.zeros(2, device=device, requires_grad=True)], fused=True, **kw)
+    except RuntimeError as e:
+        print(e)
+ps = [p.clone().cuda().requires_grad_() for p in init]
+qs = [p.clone().cuda().requires_grad_() for p in init]
+opts = [torch.optim.AdamW(ps, lr=0.01, foreach=False), torch.optim.AdamW(qs, lr=0.01, fused=True)]
+for _ in range(2):
+    for p, q, g in zip(ps, qs, grads):
+        p.grad, q.grad = g.cuda(), g.cuda()
+    for o in opts:
+        o.step()
+print("AdamW fused == loop", all(torch.equal(p, q) for p, q in zip(ps, qs)),
+      sorted(opts[1].param_groups[0]), str(opts[1].state_dict()['state'][0]) == str(opts[0].state_dict()['state'][0]))
 
 # clip_grad_norm_ on CUDA: one _foreach_norm and one _foreach_mul_ launch
 ps = [torch.nn.Parameter(g.cuda()) for g in grads]

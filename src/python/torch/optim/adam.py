@@ -163,11 +163,23 @@ class Adam(Optimizer):
 
 
 class AdamW(Adam):
+    """1.13's options; fused (PyTorch 2.x's, with its checks) joins the
+    param_groups only when asked for"""
     _decoupled = True
 
     def __init__(self, params, lr=1e-3, betas=(0.9, 0.999), eps=1e-8, weight_decay=1e-2, amsgrad=False, *,
-                 maximize=False, foreach=None, capturable=False):
+                 maximize=False, foreach=None, capturable=False, fused=None):
         _check(lr, eps, betas, weight_decay)
         defaults = dict(lr=lr, betas=betas, eps=eps, weight_decay=weight_decay, amsgrad=amsgrad,
                         foreach=foreach, maximize=maximize, capturable=capturable)
+        if fused:
+            defaults['fused'] = True
         Optimizer.__init__(self, params, defaults)
+        if fused:
+            devices = ['cuda', 'privateuseone']
+            if not all(p.is_cuda and torch.is_floating_point(p)
+                       for pg in self.param_groups for p in pg['params']):
+                raise RuntimeError("`fused=True` requires all the params to be floating point Tensors of "
+                                   "supported devices: {}.".format(devices))
+            if foreach:
+                raise RuntimeError("`fused` and `foreach` cannot be `True` together.")
