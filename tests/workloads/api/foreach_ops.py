@@ -1,12 +1,15 @@
-# torch._foreach_* on CPU: each form's values (PyTorch 1.13 CPU is the oracle)
+# torch._foreach_* on CPU: each form's values (PyTorch 1.13 CPU is the oracle);
+# sim/foreach_ops_cuda runs it on CUDA tensors (DEVICE) for the same output
 import torch
 
+DEVICE = globals().get("DEVICE", "cpu")
 torch.manual_seed(0)
-xs = [torch.randn(3), torch.randn(2, 2), torch.randn(5)]
-ys = [torch.rand(3) + 0.5, torch.rand(2, 2) + 0.5, torch.rand(5) + 0.5]
+xs = [torch.randn(3).to(DEVICE), torch.randn(2, 2).to(DEVICE), torch.randn(5).to(DEVICE)]
+ys = [(torch.rand(3) + 0.5).to(DEVICE), (torch.rand(2, 2) + 0.5).to(DEVICE), (torch.rand(5) + 0.5).to(DEVICE)]
 # small integers: products and sums of squares exact (PyTorch's CPU addcmul
 # is an fma, its norm accumulates otherwise)
-ns = [torch.tensor([1., -2., 3.]), torch.tensor([[3., 4.], [0., 1.]]), torch.tensor([2., 2., 1., 0., -4.])]
+ns = [torch.tensor([1., -2., 3.], device=DEVICE), torch.tensor([[3., 4.], [0., 1.]], device=DEVICE),
+      torch.tensor([2., 2., 1., 0., -4.], device=DEVICE)]
 
 
 def show(name, ts):
@@ -38,3 +41,19 @@ for name, args in [("add_", (ys,)), ("sub_", (0.25,)), ("mul_", (ys,)), ("div_",
 t = [y.clone() for y in ys]
 torch._foreach_sqrt_(t)
 show("sqrt_", t)
+# PyTorch 2.x's in-place lerp_ and maximum_ (1.13 lacks them: its single-tensor
+# ops give the oracle's values)
+for w in (0.25, 0.75):
+    t = fresh()
+    if hasattr(torch, "_foreach_lerp_") and hasattr(torch, "_foreach_maximum_"):
+        torch._foreach_lerp_(t, ys, w)
+    else:
+        t = [torch.lerp(a, b, w) for a, b in zip(t, ys)]
+    show("lerp_ %g" % w, t)
+t = fresh()
+if hasattr(torch, "_foreach_maximum_"):
+    torch._foreach_maximum_(t, ys)
+else:
+    t = [torch.maximum(a, b) for a, b in zip(t, ys)]
+show("maximum_", t)
+show("maximum", torch._foreach_maximum(xs, ys))
