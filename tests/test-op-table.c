@@ -100,7 +100,8 @@ check_schema_name (const TsOpDesc *desc,
   g_assert_true (*rest == '.' || *rest == '(');
   g_assert_true (g_str_has_suffix (schema, "Tensor") || g_str_has_suffix (schema, "Tensor(a!)") ||
                  g_str_has_suffix (schema, "Tensor indices)") || g_str_has_suffix (schema, "-> ()") ||
-                 g_str_has_suffix (schema, "Tensor, Tensor)"));
+                 g_str_has_suffix (schema, "Tensor, Tensor)") ||
+                 g_str_has_suffix (schema, "-> Tensor[]"));  /* the _foreach_ ops */
 }
 
 static void
@@ -123,6 +124,7 @@ check_access (const TsOpDesc *desc)
       g_autofree char *list = NULL;
       g_autofree char *joined = NULL;
       g_autofree char *written = NULL;
+      g_autofree char *written_list = NULL;
       gboolean found = FALSE;
 
       if (i >= n_slots)
@@ -135,9 +137,11 @@ check_access (const TsOpDesc *desc)
       list = g_strconcat ("Tensor?[] ", desc->args[i], NULL);  /* index's indices */
       joined = g_strconcat ("Tensor[] ", desc->args[i], NULL);  /* cat's tensors */
       written = g_strconcat ("!) ", desc->args[i], NULL);      /* Tensor(b!) found_inf */
+      written_list = g_strconcat ("!)[] ", desc->args[i], NULL); /* _foreach_add_'s Tensor(a!)[] self */
       for (guint k = 0; k < G_N_ELEMENTS (schemas); k++)
         found |= schemas[k] != NULL && (strstr (schemas[k], arg) != NULL || strstr (schemas[k], list) != NULL ||
-                                        strstr (schemas[k], joined) != NULL || strstr (schemas[k], written) != NULL);
+                                        strstr (schemas[k], joined) != NULL || strstr (schemas[k], written) != NULL ||
+                                        strstr (schemas[k], written_list) != NULL);
       g_assert_true (found);
     }
 }

@@ -259,10 +259,12 @@ test_attention (void)
   assert_span_holds (recorder, "aten::lstm", "aten::sigmoid", 5);
 }
 
-/* The kernel @name launched from @line, on device 0's default stream. */
+/* The kernel @kernel_name launched by the op @name from @line, on device
+ * 0's default stream. */
 static void
-assert_kernel_at (TsRecorder *recorder,
+assert_launch_at (TsRecorder *recorder,
                   const char *name,
+                  const char *kernel_name,
                   guint       line)
 {
   TsApiCallRecord api;
@@ -277,11 +279,24 @@ assert_kernel_at (TsRecorder *recorder,
       if (kernel.correlation != api.correlation)
         continue;
       found = TRUE;
-      g_assert_cmpstr (ts_recorder_lookup (recorder, kernel.name), ==, name);
+      g_assert_cmpstr (ts_recorder_lookup (recorder, kernel.name), ==, kernel_name);
       g_assert_cmpuint (kernel.stream, ==, 0);
     }
   g_assert_true (found);
 }
+
+/* ... whose kernel is named as the op */
+static void
+assert_kernel_at (TsRecorder *recorder,
+                  const char *name,
+                  guint       line)
+{
+  assert_launch_at (recorder, name, name, line);
+}
+
+#define MULTI_TENSOR_KERNEL(depth, op) \
+  "void at::native::(anonymous namespace)::multi_tensor_apply_kernel<" \
+  "at::native::(anonymous namespace)::TensorListMetadata<" #depth ">, " op ">"
 
 /* Mixed precision (docs/amp.md): autocast's casts and GradScaler's kernels
  * are launches at the user's lines, and step() waits for found_inf. */
@@ -298,7 +313,8 @@ test_amp (void)
   g_assert_true (find_api (recorder, "aten::_to_copy", &api));
   g_assert_cmpuint (api.loc.line, ==, 7);
   assert_kernel_at (recorder, "aten::mm", 7);
-  assert_kernel_at (recorder, "aten::_amp_foreach_non_finite_check_and_unscale_", 9);
+  assert_launch_at (recorder, "aten::_amp_foreach_non_finite_check_and_unscale_",
+                    MULTI_TENSOR_KERNEL (1, "_amp_foreach_non_finite_check_and_unscale_"), 9);
   assert_kernel_at (recorder, "aten::_amp_update_scale_", 10);
   for (gsize i = 0; i < ts_recorder_get_count (recorder, TS_RECORD_MEMCPY); i++)
     {
@@ -320,6 +336,44 @@ test_amp (void)
         }
     }
   g_assert_cmpuint (n_waits, ==, 1);
+}
+
+/* The kernels of one Adam step over 10 CUDA parameters whose names start
+ * with @prefix. */
+static guint
+count_kernels (TsRecorder *recorder,
+               const char *prefix)
+{
+  guint n = 0;
+
+  for (gsize i = 0; i < ts_recorder_get_count (recorder, TS_RECORD_KERNEL); i++)
+    {
+      TsKernelRecord kernel;
+
+      g_assert_true (ts_recorder_get (recorder, TS_RECORD_KERNEL, i, &kernel));
+      n += g_str_has_prefix (ts_recorder_lookup (recorder, kernel.name), prefix);
+    }
+  return n;
+}
+
+/* Multi-tensor launches (docs/simulation-model.md): an Adam step on 10
+ * CUDA parameters is 8 _foreach_ launches with foreach, 1 fused launch,
+ * 13 kernels per parameter without */
+static void
+test_foreach (void)
+{
+  g_autoptr(TsRecorder) loop = run_script ("foreach.py", "loop", 0);
+  g_autoptr(TsRecorder) foreach = run_script ("foreach.py", "foreach", 0);
+  g_autoptr(TsRecorder) fused = run_script ("foreach.py", "fused", 0);
+  const char *multi = "void at::native::(anonymous namespace)::multi_tensor_apply_kernel<";
+
+  g_assert_cmpuint (count_kernels (loop, multi), ==, 0);
+  g_assert_cmpuint (count_kernels (loop, "aten::"), ==, 20 + 130);  /* the state's fills, then the step */
+  g_assert_cmpuint (count_kernels (foreach, multi), ==, 8);
+  g_assert_cmpuint (count_kernels (foreach, "aten::"), ==, 20);
+  g_assert_cmpuint (count_kernels (fused, multi), ==, 1);
+  assert_launch_at (foreach, "aten::_foreach_addcmul_", MULTI_TENSOR_KERNEL (3, "_foreach_addcmul_"), 11);
+  assert_launch_at (fused, "aten::_fused_adam_", MULTI_TENSOR_KERNEL (4, "_fused_adam_"), 11);
 }
 
 static void
@@ -399,6 +453,7 @@ main (int   argc,
   g_test_add_func ("/workload-trace/spin", test_spin);
   g_test_add_func ("/workload-trace/attention", test_attention);
   g_test_add_func ("/workload-trace/amp", test_amp);
+  g_test_add_func ("/workload-trace/foreach", test_foreach);
   g_test_add_func ("/workload-trace/raise", test_raise);
   g_test_add_func ("/workload-trace/exit", test_exit);
   g_test_add_func ("/workload-trace/sigterm", test_sigterm);

@@ -1143,6 +1143,7 @@ static gboolean (*const registers[]) (PyObject *module) = {
   ts_py_index_register,
   ts_py_shape_register,
   ts_py_amp_register,
+  ts_py_foreach_register,
   ts_py_storage_register,
   ts_py_more_register,
   ts_py_conv_register,

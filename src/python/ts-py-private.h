@@ -51,6 +51,7 @@ gboolean  ts_py_more_register    (PyObject  *module);
 gboolean  ts_py_shape_register   (PyObject  *module);
 /* torch._C's autocast state (ts-py-amp.c) */
 gboolean  ts_py_amp_register     (PyObject  *module);
+gboolean  ts_py_foreach_register (PyObject  *module);
 gboolean  ts_py_storage_register (PyObject  *module);
 gboolean  ts_py_conv_register    (PyObject  *module);
 gboolean  ts_py_pool_register    (PyObject  *module);

@@ -94,26 +94,16 @@ is_device_tensor (const TsTensor *t)
 /* The op's arguments classified from its schema's alias annotations:
  * args[i] names the tensor in slot i + 1 of the op's job (slot 0 is the
  * output, or self for an in-place op). */
-gboolean
-ts_op_access_begin (const TsOpDesc  *desc,
-                    TsTensor *const *tensors,
-                    guint            n_tensors,
-                    guint            out_mask)
+/* The accesses of one op's tensors, added to those of the launch. */
+static void
+add_args (const TsOpDesc  *desc,
+          TsTensor *const *tensors,
+          guint            n_tensors,
+          guint            out_mask,
+          gboolean         inplace)
 {
-  TsTensor *out;
-  gboolean inplace;
+  TsTensor *out = tensors[0];
 
-  if (!state.enabled || ts_op_access_get_sanitizer () == NULL || n_tensors == 0)
-    return FALSE;
-
-  out = tensors[0];
-  /* An in-place op writes its first input: the job's output is self. */
-  inplace = desc->functional == NULL ||
-            (desc->inplace != NULL && n_tensors > 1 && tensors[1] != NULL &&
-             out != NULL && ts_tensor_data_ptr (out) == ts_tensor_data_ptr (tensors[1]));
-  state.schema = ts_op_access_schema (desc, inplace, out != NULL && out->ndim > 0);
-
-  ts_sanitizer_args_reset (state.args);
   if (inplace && is_device_tensor (out))
     ts_sanitizer_args_add_input (state.args, ts_tensor_data_ptr (out), "self", TS_SANITIZER_ARG_WRITE);
   for (guint i = 1; i < n_tensors; i++)
@@ -136,7 +126,61 @@ ts_op_access_begin (const TsOpDesc  *desc,
     }
   if (is_device_tensor (out))
     ts_sanitizer_args_add_output (state.args, ts_tensor_data_ptr (out), TS_SANITIZER_ARG_WRITE);
+}
+
+static gboolean
+job_is_inplace (const TsOpDesc  *desc,
+                TsTensor *const *tensors,
+                guint            n_tensors)
+{
+  TsTensor *out = tensors[0];
+
+  /* An in-place op writes its first input: the job's output is self. */
+  return desc->functional == NULL ||
+         (desc->inplace != NULL && n_tensors > 1 && tensors[1] != NULL &&
+          out != NULL && ts_tensor_data_ptr (out) == ts_tensor_data_ptr (tensors[1]));
+}
+
+/* The op's arguments classified from its schema's alias annotations:
+ * args[i] names the tensor in slot i + 1 of the op's job (slot 0 is the
+ * output, or self for an in-place op). */
+gboolean
+ts_op_access_begin (const TsOpDesc  *desc,
+                    TsTensor *const *tensors,
+                    guint            n_tensors,
+                    guint            out_mask)
+{
+  gboolean inplace;
+
+  if (!state.enabled || ts_op_access_get_sanitizer () == NULL || n_tensors == 0)
+    return FALSE;
+
+  inplace = job_is_inplace (desc, tensors, n_tensors);
+  state.schema = ts_op_access_schema (desc, inplace, tensors[0] != NULL && tensors[0]->ndim > 0);
+  ts_sanitizer_args_reset (state.args);
+  add_args (desc, tensors, n_tensors, out_mask, inplace);
   return TRUE;
+}
+
+gboolean
+ts_op_access_begin_list (const TsOpDesc *desc,
+                         gboolean        inplace)
+{
+  if (!state.enabled || ts_op_access_get_sanitizer () == NULL)
+    return FALSE;
+  state.schema = ts_op_access_schema (desc, inplace, FALSE);
+  ts_sanitizer_args_reset (state.args);
+  return TRUE;
+}
+
+void
+ts_op_access_add (const TsOpDesc  *desc,
+                  TsTensor *const *tensors,
+                  guint            n_tensors,
+                  guint            out_mask)
+{
+  if (state.enabled && n_tensors > 0)
+    add_args (desc, tensors, n_tensors, out_mask, job_is_inplace (desc, tensors, n_tensors));
 }
 
 static void

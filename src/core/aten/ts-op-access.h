@@ -72,6 +72,15 @@ gboolean     ts_op_access_begin          (const TsOpDesc  *desc,
                                           TsTensor *const *tensors,
                                           guint            n_tensors,
                                           guint            out_mask);
+/* A multi-tensor launch (ts-ops-foreach.c): begin_list with the list op
+ * (CSAN prints its schema), then each per-tensor kernel's tensors, then
+ * end. */
+gboolean     ts_op_access_begin_list     (const TsOpDesc  *desc,
+                                          gboolean         inplace);
+void         ts_op_access_add            (const TsOpDesc  *desc,
+                                          TsTensor *const *tensors,
+                                          guint            n_tensors,
+                                          guint            out_mask);
 gboolean     ts_op_access_end            (TsStreamId       stream,
                                           guint64          correlation,
                                           gboolean         launched,

@@ -58,6 +58,7 @@ typedef enum
   TS_OP_FAMILY_NORM,
   TS_OP_FAMILY_REMAP,
   TS_OP_FAMILY_ACT,
+  TS_OP_FAMILY_FOREACH,      /* multi-tensor launches of other rows' kernels (ts-ops.c) */
   TS_OP_N_FAMILIES
 } TsOpFamily;
 
@@ -84,6 +85,7 @@ typedef enum
   TS_OP_COST_NORM,
   TS_OP_COST_REMAP,
   TS_OP_COST_ACT,
+  TS_OP_COST_SUM,          /* a multi-tensor launch: its per-tensor kernels' costs summed */
 } TsOpCost;
 
 /* The CUDA module's entry when it is not an op id (TS_CUDA_*, >= 0). */

@@ -49,19 +49,13 @@ self_cost (TsOpJob *job)
   return ts_cost_copy (&v, &v);
 }
 
-gboolean
-ts_ops_amp_unscale_ (TsTensor *const *grads,
-                     guint            n_grads,
-                     TsTensor        *found_inf,
-                     TsTensor        *inv_scale,
-                     GError         **error)
+static gboolean
+unscale_each (TsTensor *const *grads,
+              guint            n_grads,
+              TsTensor        *found_inf,
+              TsTensor        *inv_scale,
+              GError         **error)
 {
-  if (!check (ts_tensor_numel (inv_scale) == 1, "inv_scale must be a 1-element tensor.", error) ||
-      !check (ts_tensor_numel (found_inf) == 1, "found_inf must be a 1-element tensor.", error) ||
-      !check (inv_scale->dtype == TS_DTYPE_FLOAT32, "inv_scale must be a float tensor.", error) ||
-      !check (found_inf->dtype == TS_DTYPE_FLOAT32, "found_inf must be a float tensor.", error))
-    return FALSE;
-
   for (guint i = 0; i < n_grads; i++)
     {
       TsTensor *operands[3] = { grads[i], found_inf, inv_scale };
@@ -71,6 +65,7 @@ ts_ops_amp_unscale_ (TsTensor *const *grads,
       if (!ts_ops_common_device (operands, 3, &device, error) ||
           !check (ts_dtype_is_floating (grads[i]->dtype), "scaled_grads must be floating point tensors.", error))
         return FALSE;
+      ts_ops_multi_tensor_next (grads[i]);
       if (ts_tensor_numel (grads[i]) == 0)
         continue;
       job = ts_op_job_new (TS_OP_AMP_UNSCALE);
@@ -81,6 +76,30 @@ ts_ops_amp_unscale_ (TsTensor *const *grads,
         return FALSE;
     }
   return TRUE;
+}
+
+/* One multi-tensor launch per chunk of the gradients, as PyTorch's
+ * multi_tensor_apply (depth 1) */
+gboolean
+ts_ops_amp_unscale_ (TsTensor *const *grads,
+                     guint            n_grads,
+                     TsTensor        *found_inf,
+                     TsTensor        *inv_scale,
+                     GError         **error)
+{
+  gboolean ok;
+
+  if (!check (ts_tensor_numel (inv_scale) == 1, "inv_scale must be a 1-element tensor.", error) ||
+      !check (ts_tensor_numel (found_inf) == 1, "found_inf must be a 1-element tensor.", error) ||
+      !check (inv_scale->dtype == TS_DTYPE_FLOAT32, "inv_scale must be a float tensor.", error) ||
+      !check (found_inf->dtype == TS_DTYPE_FLOAT32, "found_inf must be a float tensor.", error))
+    return FALSE;
+
+  if (!ts_ops_multi_tensor_begin ("_amp_foreach_non_finite_check_and_unscale_", 1, error))
+    return FALSE;
+  ok = unscale_each (grads, n_grads, found_inf, inv_scale, error);
+  /* what was queued before a failing gradient still runs, as in PyTorch */
+  return ts_ops_multi_tensor_end (ok ? error : NULL) && ok;
 }
 
 gboolean

@@ -144,6 +144,9 @@ TsTensor *ts_ops_to_dtype     (TsTensor             *t,
 gboolean  ts_ops_check_floating (TsTensor           *t,
                                  const char         *kernel,
                                  GError            **error);
+/* The FOREACH family's rows name multi-tensor launches (ts-ops.c) */
+gboolean  ts_ops_foreach_job  (TsOpJob              *job,
+                               GError              **error);
 /* the device function of families without device kernels (the host
  * fallback runs them) */
 int       ts_ops_host_device  (TsOpJob              *job,

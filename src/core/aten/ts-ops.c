@@ -95,10 +95,14 @@ static gboolean job_run (Job     *job,
                          GError **error);
 
 /* A Job is too big for malloc's per-thread cache, and a loop of small ops
- * frees one job (when the device finishes it) for each it allocates: keep
- * the last freed one for the next op. A global slot (not thread-local) so
- * that it is always reachable and never reported as a leak. */
-static Job *spare_job;
+ * frees one job (when the device finishes it) for each it allocates; a
+ * multi-tensor launch frees hundreds at once (an optimizer step's): keep
+ * freed ones for the next ops. Global (not thread-local) so that they are
+ * always reachable and never reported as leaks. */
+#define N_SPARE_JOBS 2048
+static GMutex spare_lock;
+static Job *spare_jobs[N_SPARE_JOBS];
+static guint n_spare_jobs;
 
 /* The staging copies go as soon as the results have landed: the work
  * item itself may be kept a while longer. */
@@ -123,8 +127,14 @@ job_free (gpointer data)
   Job *job = data;
 
   job_free_staging (job);
-  if (!g_atomic_pointer_compare_and_exchange (&spare_job, NULL, job))
-    g_free (job);
+  g_mutex_lock (&spare_lock);
+  if (n_spare_jobs < N_SPARE_JOBS)
+    {
+      spare_jobs[n_spare_jobs++] = job;
+      job = NULL;
+    }
+  g_mutex_unlock (&spare_lock);
+  g_free (job);
 }
 
 /* CUDA graphs: a captured job runs again at each replay, each time as
@@ -295,8 +305,12 @@ job_set (Job      *job,
 static Job *
 job_new (const TsOpDesc *desc)
 {
-  Job *job = g_atomic_pointer_exchange (&spare_job, NULL);
+  Job *job = NULL;
 
+  g_mutex_lock (&spare_lock);
+  if (n_spare_jobs > 0)
+    job = spare_jobs[--n_spare_jobs];
+  g_mutex_unlock (&spare_lock);
   if (job == NULL)
     job = g_malloc (sizeof (Job));
   memset (job, 0, G_STRUCT_OFFSET (Job, tv));
@@ -337,6 +351,9 @@ static gboolean dispatch_job (Job           *job,
                               TsKernelCost   cost,
                               GError       **error);
 
+static gboolean group_take   (Job           *job,
+                              TsKernelCost   cost);
+static gboolean group_allows_copy (GError  **error);
 /* A differentiable row without a formula (GRAD_TODO) still records its
  * node, here where every op passes: otherwise its output would silently
  * not require grad and gradients would be dropped. Backward through the
@@ -501,6 +518,8 @@ dispatch_job (Job           *job,
       job_free (job);
       return ok || kernel_error (error);
     }
+  if (group_take (job, cost))
+    return TRUE;
 
   if (!job_check_staging (job, error))
     {
@@ -1099,11 +1118,16 @@ launch_copy (TsTensor    *dst,
              gboolean     non_blocking,
              GError     **error)
 {
-  Job *job = job_new (ts_op_get (TS_OP_COPY));
+  Job *job;
   TsSessionWork work = { 0 };
   TsDevice sd = ts_tensor_get_device (src), dd = ts_tensor_get_device (dst);
   guint64 correlation;
   gboolean ok, sanitize;
+
+  /* a copy would run before the kernels the open launch holds */
+  if (!group_allows_copy (error))
+    return FALSE;
+  job = job_new (ts_op_get (TS_OP_COPY));
 
   job_set (job, 0, dst);
   job_set (job, 1, src);
@@ -3689,6 +3713,7 @@ static const struct
   [TS_OP_FAMILY_NORM] = { ts_ops_norm_job, ts_ops_host_device },
   [TS_OP_FAMILY_REMAP] = { ts_ops_remap_job, ts_ops_host_device },
   [TS_OP_FAMILY_ACT] = { ts_ops_act_job, ts_ops_host_device },
+  [TS_OP_FAMILY_FOREACH] = { ts_ops_foreach_job, ts_ops_host_device },
 };
 
 /* Every op's kernel, on the CPU, on the simulated devices and on the host
@@ -3785,4 +3810,316 @@ job_device_run (gpointer data,
     g_debug ("%s (%s): no device kernel, computed on the host", job->desc->name,
              ts_dtype_name (job->t[0]->dtype));
   return job_run_on_host (job, k, stream);
+}
+
+/* Multi-tensor launches ---------------------------------------------------
+ *
+ * PyTorch's _foreach_* ops, its fused optimizers and GradScaler's unscale
+ * run one multi_tensor_apply_kernel per chunk of their tensor lists
+ * (aten/src/ATen/native/cuda/MultiTensorApply.cuh), not one kernel per
+ * tensor. Here the op's per-tensor kernels are the very jobs of the
+ * single-tensor ops (so the values are theirs, bit for bit): while a group
+ * is open on a thread, a device job is not launched but kept in the group,
+ * under the index of the list's tensor it works on; closing the group
+ * launches it, as many launches as multi_tensor_apply would make, each
+ * holding the jobs of its tensors (the list of tensors a launch carries),
+ * with their summed cost, one sanitizer access set and one API span.
+ *
+ * Inside a launch the jobs run in order, each one's results landing before
+ * the next starts (a later job reads an earlier one's temporary): a
+ * multi-tensor launch's results land when it starts, not when it ends. */
+
+/* MultiTensorApply.cuh: per depth (the number of lists), the tensors and
+ * the blocks one launch takes; each block does a chunk of 65536 elements
+ * with 512 threads. */
+static const guint depth_to_max_tensors[5] = { 110, 64, 48, 36, 30 };
+static const guint depth_to_max_blocks[5] = { 320, 320, 320, 320, 320 };
+#define MULTI_TENSOR_CHUNK 65536
+#define MULTI_TENSOR_BLOCK 512
+
+typedef struct
+{
+  Job          *job;
+  guint         tensor;  /* its index in the lists */
+  TsKernelCost  cost;
+} GroupJob;
+
+typedef struct
+{
+  const TsOpDesc *desc;
+  const char     *api_name;    /* "aten::_foreach_add_" */
+  const char     *kernel_name;
+  gboolean        inplace;
+  guint           depth;
+  TsStreamId      stream;
+  int             device;
+  GArray         *numels;      /* gint64 per tensor of list 0 */
+  GArray         *jobs;        /* GroupJob */
+} Group;
+
+/* what one launch runs: its jobs in order */
+typedef struct
+{
+  Job  **jobs;
+  guint  n_jobs;
+} GroupWork;
+
+static _Thread_local Group *open_group;
+
+static gboolean
+group_take (Job          *job,
+            TsKernelCost  cost)
+{
+  GroupJob gj = { job, 0, cost };
+
+  /* a real GPU runs each job's own device kernel: no groups there */
+  if (open_group == NULL || open_group->numels->len == 0 || ts_session_get_device_kernels () != NULL)
+    return FALSE;
+  gj.tensor = open_group->numels->len - 1;
+  g_array_append_val (open_group->jobs, gj);
+  return TRUE;
+}
+
+static gboolean
+group_allows_copy (GError **error)
+{
+  if (open_group == NULL || ts_session_get_device_kernels () != NULL)
+    return TRUE;
+  g_set_error (error, TS_TENSOR_ERROR, TS_TENSOR_ERROR_RUNTIME,
+               "%s: a copy cannot be part of a multi-tensor launch", open_group->api_name);
+  return FALSE;
+}
+
+static const TsOpDesc *
+foreach_row (const char *name)
+{
+  g_autofree char *row = g_strdup (name);
+  const TsOpDesc *desc;
+
+  /* the row is named by the functional form, or by the in-place one */
+  if ((desc = ts_op_lookup (row)) == NULL && g_str_has_suffix (row, "_"))
+    {
+      row[strlen (row) - 1] = '\0';
+      desc = ts_op_lookup (row);
+    }
+  /* GradScaler's unscale is a multi-tensor kernel of its own family */
+  return desc != NULL && (desc->family == TS_OP_FAMILY_FOREACH || desc->id == TS_OP_AMP_UNSCALE) ? desc : NULL;
+}
+
+gboolean
+ts_ops_multi_tensor_begin (const char  *name,
+                           guint        depth,
+                           GError     **error)
+{
+  const TsOpDesc *desc = foreach_row (name);
+  g_autofree char *kernel = NULL;
+  Group *group;
+
+  if (open_group != NULL || depth < 1 || depth > G_N_ELEMENTS (depth_to_max_tensors) || desc == NULL)
+    {
+      g_set_error (error, TS_TENSOR_ERROR, TS_TENSOR_ERROR_RUNTIME,
+                   "%s: not a multi-tensor op of 1 to 5 lists, or inside another", name);
+      return FALSE;
+    }
+  /* PyTorch's kernel is a template over the list metadata and the op's
+   * functor; the functor is named here by the op */
+  kernel = g_strdup_printf ("void at::native::(anonymous namespace)::multi_tensor_apply_kernel<"
+                            "at::native::(anonymous namespace)::TensorListMetadata<%u>, %s>", depth, name);
+  group = g_new0 (Group, 1);
+  group->desc = desc;
+  {
+    g_autofree char *api = g_strconcat ("aten::", name, NULL);
+
+    group->api_name = g_intern_string (api);
+  }
+  group->kernel_name = g_intern_string (kernel);
+  group->inplace = g_str_has_suffix (name, "_") && desc->inplace != NULL;
+  group->depth = depth;
+  group->device = -1;
+  group->numels = g_array_new (FALSE, FALSE, sizeof (gint64));
+  group->jobs = g_array_new (FALSE, FALSE, sizeof (GroupJob));
+  open_group = group;
+  return TRUE;
+}
+
+void
+ts_ops_multi_tensor_next (TsTensor *tensor)
+{
+  gint64 numel = ts_tensor_numel (tensor);
+
+  g_return_if_fail (open_group != NULL);
+  g_array_append_val (open_group->numels, numel);
+  if (open_group->device < 0 && tensor->storage->device.type == TS_DEVICE_CUDA)
+    {
+      open_group->device = tensor->storage->device.index;
+      open_group->stream = ts_session_current_stream (open_group->device);
+    }
+}
+
+static TsDeviceError
+group_work_start (gpointer data)
+{
+  GroupWork *gw = data;
+
+  for (guint i = 0; i < gw->n_jobs; i++)
+    {
+      Job *job = gw->jobs[i];
+      TsDeviceError fault = job_start (job);
+
+      if (fault != TS_DEVICE_ERROR_NONE)
+        return fault;
+      job_finish (job);
+    }
+  return TS_DEVICE_ERROR_NONE;
+}
+
+static void
+group_work_finish (gpointer data)
+{
+}
+
+static void
+group_work_free (gpointer data)
+{
+  GroupWork *gw = data;
+
+  for (guint i = 0; i < gw->n_jobs; i++)
+    job_free (gw->jobs[i]);
+  g_free (gw->jobs);
+  g_free (gw);
+}
+
+static gpointer
+group_work_clone (gpointer data)
+{
+  GroupWork *gw = data, *copy = g_new (GroupWork, 1);
+
+  copy->n_jobs = gw->n_jobs;
+  copy->jobs = g_new (Job *, MAX (gw->n_jobs, 1));
+  for (guint i = 0; i < gw->n_jobs; i++)
+    copy->jobs[i] = job_clone (gw->jobs[i]);
+  return copy;
+}
+
+/* One launch: the group's next jobs up to those of @last_tensor, with the
+ * cost of its chunks. */
+static gboolean
+group_launch (Group         *group,
+              guint         *next_job,
+              guint          last_tensor,
+              TsKernelCost   cost,
+              guint          blocks,
+              GError       **error)
+{
+  TsSessionWork work = { 0 };
+  GroupWork *gw = g_new0 (GroupWork, 1);
+  guint64 correlation;
+  gboolean ok, sanitize;
+  guint first = *next_job;
+
+  while (*next_job < group->jobs->len && g_array_index (group->jobs, GroupJob, *next_job).tensor <= last_tensor)
+    (*next_job)++;
+  gw->n_jobs = *next_job - first;
+  gw->jobs = g_new (Job *, MAX (gw->n_jobs, 1));
+  for (guint i = 0; i < gw->n_jobs; i++)
+    gw->jobs[i] = g_array_index (group->jobs, GroupJob, first + i).job;
+
+  work.name = group->kernel_name;
+  work.stream = group->stream;
+  work.flops = (guint64) cost.flops;
+  work.bytes = (guint64) cost.bytes;
+  work.block = MULTI_TENSOR_BLOCK;
+  work.grid = blocks;
+  work.run = group_work_start;
+  work.finish = group_work_finish;
+  work.user_data = gw;
+  work.destroy = group_work_free;
+  work.clone = group_work_clone;
+
+  /* the sanitizer sees every tensor the launch's jobs touch */
+  sanitize = ts_op_access_begin_list (group->desc, group->inplace);
+  for (guint i = 0; sanitize && i < gw->n_jobs; i++)
+    ts_op_access_add (gw->jobs[i]->desc, gw->jobs[i]->t, G_N_ELEMENTS (gw->jobs[i]->t), gw->jobs[i]->out_mask);
+  correlation = ts_session_api_begin (group->api_name, group->device);
+  ok = ts_session_launch (&work, error);
+  if (sanitize)
+    ok = ts_op_access_end (work.stream, correlation, ok, error);
+  ts_session_api_end (correlation);
+  return ok;
+}
+
+/* multi_tensor_apply's loop: a launch when its tensors or its blocks are
+ * full, or at the lists' last chunk; a tensor cut by a full launch goes on
+ * in the next one (its jobs run in the launch of its last chunk). A
+ * tensor's cost is shared among its chunks. */
+static gboolean
+group_launch_all (Group   *group,
+                  GError **error)
+{
+  guint max_tensors = depth_to_max_tensors[group->depth - 1];
+  guint max_blocks = depth_to_max_blocks[group->depth - 1];
+  guint n = group->numels->len, next_job = 0, tensors = 0, blocks = 0;
+  g_autofree TsKernelCost *costs = g_new0 (TsKernelCost, MAX (n, 1));
+  TsKernelCost launch = { 0, 0 };
+
+  for (guint i = 0; i < group->jobs->len; i++)
+    {
+      GroupJob *gj = &g_array_index (group->jobs, GroupJob, i);
+
+      costs[gj->tensor].bytes += gj->cost.bytes;
+      costs[gj->tensor].flops += gj->cost.flops;
+    }
+  for (guint t = 0; t < n; t++)
+    {
+      gint64 numel = g_array_index (group->numels, gint64, t);
+      gint64 chunks = (numel + MULTI_TENSOR_CHUNK - 1) / MULTI_TENSOR_CHUNK;
+
+      if (numel == 0)
+        continue;
+      tensors++;
+      for (gint64 c = 0; c < chunks; c++)
+        {
+          gboolean last = c == chunks - 1;
+
+          blocks++;
+          launch.bytes += costs[t].bytes / chunks;
+          launch.flops += costs[t].flops / chunks;
+          if (!((tensors == max_tensors && last) || blocks == max_blocks || (t == n - 1 && last)))
+            continue;
+          if (!group_launch (group, &next_job, last ? t : t - 1, launch, blocks, error))
+            return FALSE;
+          blocks = 0;
+          launch.bytes = launch.flops = 0;
+          tensors = last ? 0 : 1;
+        }
+    }
+  /* jobs after the last nonempty tensor (of empty ones: none in practice) */
+  if (next_job < group->jobs->len)
+    return group_launch (group, &next_job, G_MAXUINT, launch, MAX (blocks, 1), error);
+  return TRUE;
+}
+
+gboolean
+ts_ops_multi_tensor_end (GError **error)
+{
+  Group *group = open_group;
+  gboolean ok;
+
+  g_return_val_if_fail (group != NULL, FALSE);
+  open_group = NULL;
+  ok = group->jobs->len == 0 || group_launch_all (group, error);
+  g_array_unref (group->numels);
+  g_array_unref (group->jobs);
+  g_free (group);
+  return ok;
+}
+
+gboolean
+ts_ops_foreach_job (Job     *job,
+                    GError **error)
+{
+  /* a FOREACH row only names a multi-tensor launch: its per-tensor
+   * kernels are other rows' jobs */
+  g_set_error (error, TS_KERNEL_ERROR, TS_KERNEL_ERROR_DTYPE, "%s runs as per-tensor kernels", job->desc->name);
+  return FALSE;
 }

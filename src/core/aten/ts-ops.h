@@ -266,6 +266,17 @@ gboolean   ts_rng_set_state       (int              device,
  * family (for the op table's test). */
 gboolean   ts_ops_family_is_complete (TsOpFamily    family);
 
+/* Multi-tensor launches, as PyTorch's multi_tensor_apply makes them: the
+ * op @name (a FOREACH row's, functional or in-place) over @depth lists.
+ * Between begin and end, call next with each tensor of the first list
+ * before the ops on that tensor: their device kernels are launched at end,
+ * one launch per chunk of the lists (ts-ops.c). CPU ops run at once. */
+gboolean   ts_ops_multi_tensor_begin (const char   *name,
+                                      guint         depth,
+                                      GError      **error);
+void       ts_ops_multi_tensor_next  (TsTensor     *tensor);
+gboolean   ts_ops_multi_tensor_end   (GError      **error);
+
 /* One element as a number, for item()/tolist()/repr. */
 double     ts_tensor_get_double   (const TsTensor  *self,
                                    gint64           linear_index);

@@ -1388,6 +1388,7 @@ autocast_increment_nesting = _C._autocast_increment_nesting
 autocast_decrement_nesting = _C._autocast_decrement_nesting
 # GradScaler's kernels, ops of the op table (ts-ops-amp.c)
 _amp_foreach_non_finite_check_and_unscale_ = _C._amp_foreach_non_finite_check_and_unscale_
+from torch._foreach import *  # noqa: E402,F401,F403 (torch._foreach_add_ and the others)
 _amp_update_scale_ = _C._amp_update_scale_
 from . import _ops_more  # noqa: E402
 _ops_more._install()

@@ -77,7 +77,3 @@ print(hasattr(net, "share_memory"), hasattr(net, "weight"))
 o = torch.empty(3)
 check(lambda: torch.zeros(3, out=o))
 check(lambda: torch.arange(3, out=o))
-
-# A fused optimizer launches one kernel for all its parameters: not modeled
-# (the per-parameter loop is)
-check(lambda: torch.optim.Adam([torch.zeros(1, requires_grad=True)], fused=True))

@@ -1,8 +1,10 @@
 """torch.optim.Optimizer: PyTorch's base class, over Tensorscope's tensor ops.
 
-Updates run under torch.no_grad() one parameter at a time (PyTorch's
-foreach=False path), so the timeline shows one kernel sequence per
-parameter. zero_grad() defaults to set_to_none=True as in PyTorch 2.x
+Updates run under torch.no_grad(), one parameter at a time (PyTorch's
+foreach=False path: one kernel sequence per parameter), or as 1.13's
+_multi_tensor_* functions through torch._foreach_* (foreach=True, and the
+default when every parameter is a CUDA tensor: one launch per chunk of the
+lists). zero_grad() defaults to set_to_none=True as in PyTorch 2.x
 (1.13 defaulted to False)."""
 
 from collections import defaultdict
@@ -179,3 +181,20 @@ def _closure_loss(closure):
         return None
     with torch.enable_grad():
         return closure()
+
+
+def _use_foreach(foreach, params, differentiable=False):
+    """PyTorch's _default_to_fused_or_foreach: None means the multi-tensor
+    path when every parameter is a CUDA tensor and nothing is differentiable."""
+    if foreach is not None:
+        return bool(foreach) and len(params) > 0
+    return not differentiable and len(params) > 0 and all(p.is_cuda for p in params)
+
+
+def _decayed_grad(group, p):
+    """The single-tensor paths' gradient: negated to maximize, plus the L2
+    weight decay"""
+    grad = p.grad if not group['maximize'] else -p.grad
+    if group['weight_decay'] != 0:
+        grad = grad.add(p, alpha=group['weight_decay'])
+    return grad

@@ -1,11 +1,12 @@
-"""torch.optim.RMSprop and Adagrad, PyTorch 1.13's single-tensor updates.
+"""torch.optim.RMSprop and Adagrad, PyTorch 1.13's single-tensor and
+multi-tensor updates.
 
 addcmul_/addcdiv_ are composed as PyTorch's CPU kernels evaluate them:
 self + (value * t1) * t2 and self + (value * t1) / t2."""
 
 import torch
 
-from .optimizer import Optimizer, _closure_loss
+from .optimizer import Optimizer, _closure_loss, _decayed_grad, _use_foreach
 
 
 class RMSprop(Optimizer):
@@ -30,46 +31,80 @@ class RMSprop(Optimizer):
         loss = _closure_loss(closure)
         with torch.no_grad():
             for group in self.param_groups:
-                lr = group['lr']
-                alpha = group['alpha']
-                eps = group['eps']
-                weight_decay = group['weight_decay']
-                momentum = group['momentum']
-                for p in group['params']:
-                    if p.grad is None:
-                        continue
+                params = [p for p in group['params'] if p.grad is not None]
+                for p in params:
                     state = self.state[p]
                     if len(state) == 0:
                         state['step'] = 0
                         state['square_avg'] = torch.zeros_like(p)
-                        if momentum > 0:
+                        if group['momentum'] > 0:
                             state['momentum_buffer'] = torch.zeros_like(p)
                         if group['centered']:
                             state['grad_avg'] = torch.zeros_like(p)
                     state['step'] += 1
-                    grad = p.grad if not group['maximize'] else -p.grad
-                    if weight_decay != 0:
-                        grad = grad.add(p, alpha=weight_decay)
-                    square_avg = state['square_avg']
-                    # addcmul_(grad, grad, value=1 - alpha)
-                    square_avg.mul_(alpha).add_(grad.mul(1 - alpha).mul(grad))
-                    if group['centered']:
-                        grad_avg = state['grad_avg']
-                        grad_avg.mul_(alpha).add_(grad, alpha=1 - alpha)
-                        # square_avg.addcmul(grad_avg, grad_avg, value=-1).sqrt_()
-                        avg = square_avg.add(grad_avg.neg().mul(grad_avg)).sqrt_()
-                    else:
-                        avg = square_avg.sqrt()
-                    avg = avg.add_(eps)
-                    if momentum > 0:
-                        buf = state['momentum_buffer']
-                        # addcdiv_(grad, avg)
-                        buf.mul_(momentum).add_(grad.div(avg))
-                        p.add_(buf, alpha=-lr)
-                    else:
-                        # addcdiv_(grad, avg, value=-lr)
-                        p.add_(grad.mul(-lr).div(avg))
+                if _use_foreach(group['foreach'], params, group['differentiable']):
+                    self._multi_tensor(group, params)
+                    continue
+                for p in params:
+                    self._single(group, p, self.state[p])
         return loss
+
+    def _single(self, group, p, state):
+        lr = group['lr']
+        alpha = group['alpha']
+        eps = group['eps']
+        momentum = group['momentum']
+        grad = _decayed_grad(group, p)
+        square_avg = state['square_avg']
+        # addcmul_(grad, grad, value=1 - alpha)
+        square_avg.mul_(alpha).add_(grad.mul(1 - alpha).mul(grad))
+        if group['centered']:
+            grad_avg = state['grad_avg']
+            grad_avg.mul_(alpha).add_(grad, alpha=1 - alpha)
+            # square_avg.addcmul(grad_avg, grad_avg, value=-1).sqrt_()
+            avg = square_avg.add(grad_avg.neg().mul(grad_avg)).sqrt_()
+        else:
+            avg = square_avg.sqrt()
+        avg = avg.add_(eps)
+        if momentum > 0:
+            buf = state['momentum_buffer']
+            # addcdiv_(grad, avg)
+            buf.mul_(momentum).add_(grad.div(avg))
+            p.add_(buf, alpha=-lr)
+        else:
+            # addcdiv_(grad, avg, value=-lr)
+            p.add_(grad.mul(-lr).div(avg))
+
+    def _multi_tensor(self, group, params):
+        """PyTorch 1.13's _multi_tensor_rmsprop (its weight decay adds into
+        the gradients themselves)"""
+        lr, alpha, eps, momentum = group['lr'], group['alpha'], group['eps'], group['momentum']
+        states = [self.state[p] for p in params]
+        grads = [p.grad for p in params]
+        square_avgs = [s['square_avg'] for s in states]
+        if group['maximize']:
+            grads = torch._foreach_neg(grads)
+        if group['weight_decay'] != 0:
+            torch._foreach_add_(grads, params, alpha=group['weight_decay'])
+        torch._foreach_mul_(square_avgs, alpha)
+        torch._foreach_addcmul_(square_avgs, grads, grads, value=1 - alpha)
+        if group['centered']:
+            grad_avgs = [s['grad_avg'] for s in states]
+            torch._foreach_mul_(grad_avgs, alpha)
+            torch._foreach_add_(grad_avgs, grads, alpha=1 - alpha)
+            avg = torch._foreach_addcmul(square_avgs, grad_avgs, grad_avgs, value=-1)
+            torch._foreach_sqrt_(avg)
+            torch._foreach_add_(avg, eps)
+        else:
+            avg = torch._foreach_sqrt(square_avgs)
+            torch._foreach_add_(avg, eps)
+        if momentum > 0:
+            bufs = [s['momentum_buffer'] for s in states]
+            torch._foreach_mul_(bufs, momentum)
+            torch._foreach_addcdiv_(bufs, grads, avg)
+            torch._foreach_add_(params, bufs, alpha=-lr)
+        else:
+            torch._foreach_addcdiv_(params, grads, avg, value=-lr)
 
 
 class Adagrad(Optimizer):
@@ -99,22 +134,44 @@ class Adagrad(Optimizer):
         loss = _closure_loss(closure)
         with torch.no_grad():
             for group in self.param_groups:
-                lr = group['lr']
-                for p in group['params']:
-                    if p.grad is None:
-                        continue
-                    state = self.state[p]
-                    step_t = state['step']
-                    step_t += 1
-                    step = step_t.item()
-                    grad = p.grad if not group['maximize'] else -p.grad
-                    if group['weight_decay'] != 0:
-                        grad = grad.add(p, alpha=group['weight_decay'])
-                    clr = lr / (1 + (step - 1) * group['lr_decay'])
-                    state_sum = state['sum']
-                    # addcmul_(grad, grad, value=1)
-                    state_sum.add_(grad.mul(grad))
-                    std = state_sum.sqrt().add_(group['eps'])
-                    # addcdiv_(grad, std, value=-clr)
-                    p.add_(grad.mul(-clr).div(std))
+                params = [p for p in group['params'] if p.grad is not None]
+                if _use_foreach(group['foreach'], params):
+                    self._multi_tensor(group, params)
+                    continue
+                for p in params:
+                    self._single(group, p, self.state[p])
         return loss
+
+    def _single(self, group, p, state):
+        lr = group['lr']
+        step_t = state['step']
+        step_t += 1
+        step = step_t.item()
+        grad = _decayed_grad(group, p)
+        clr = lr / (1 + (step - 1) * group['lr_decay'])
+        state_sum = state['sum']
+        # addcmul_(grad, grad, value=1)
+        state_sum.add_(grad.mul(grad))
+        std = state_sum.sqrt().add_(group['eps'])
+        # addcdiv_(grad, std, value=-clr)
+        p.add_(grad.mul(-clr).div(std))
+
+    def _multi_tensor(self, group, params):
+        """PyTorch 1.13's _multi_tensor_adagrad (its weight decay adds into
+        the gradients themselves; the learning rates are float tensors)"""
+        lr, lr_decay = group['lr'], group['lr_decay']
+        states = [self.state[p] for p in params]
+        grads = [p.grad for p in params]
+        state_steps = [s['step'] for s in states]
+        state_sums = [s['sum'] for s in states]
+        if group['maximize']:
+            grads = torch._foreach_neg(grads)
+        torch._foreach_add_(state_steps, 1)
+        if group['weight_decay'] != 0:
+            torch._foreach_add_(grads, params, alpha=group['weight_decay'])
+        # float tensor arithmetic, as 1.13 computes it from the step tensors
+        minus_clr = [(-lr / (1 + (step - 1) * lr_decay)).item() for step in state_steps]
+        torch._foreach_addcmul_(state_sums, grads, grads, value=1)
+        std = torch._foreach_add(torch._foreach_sqrt(state_sums), group['eps'])
+        to_add = torch._foreach_div(torch._foreach_mul(grads, minus_clr), std)
+        torch._foreach_add_(params, to_add)

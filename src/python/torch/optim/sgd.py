@@ -1,8 +1,8 @@
-"""torch.optim.SGD, PyTorch 1.13's single-tensor update."""
+"""torch.optim.SGD, PyTorch 1.13's single-tensor and multi-tensor updates."""
 
 import torch
 
-from .optimizer import Optimizer, _closure_loss, required
+from .optimizer import Optimizer, _closure_loss, _decayed_grad, _use_foreach, required
 
 
 class SGD(Optimizer):
@@ -32,31 +32,61 @@ class SGD(Optimizer):
         loss = _closure_loss(closure)
         with torch.no_grad():
             for group in self.param_groups:
-                lr = group['lr']
-                momentum = group['momentum']
-                dampening = group['dampening']
-                weight_decay = group['weight_decay']
-                for p in group['params']:
-                    if p.grad is None:
-                        continue
-                    d_p = p.grad if not group['maximize'] else -p.grad
-                    if weight_decay != 0:
-                        d_p = d_p.add(p, alpha=weight_decay)
-                    # as PyTorch: every parameter with a grad gets the entry,
-                    # None without momentum
-                    state = self.state[p]
-                    buf = state.get('momentum_buffer')
-                    if momentum == 0:
-                        state['momentum_buffer'] = buf
-                    else:
-                        if buf is None:
-                            buf = torch.clone(d_p).detach()
-                            state['momentum_buffer'] = buf
-                        else:
-                            buf.mul_(momentum).add_(d_p, alpha=1 - dampening)
-                        if group['nesterov']:
-                            d_p = d_p.add(buf, alpha=momentum)
-                        else:
-                            d_p = buf
-                    p.add_(d_p, alpha=-lr)
+                params = [p for p in group['params'] if p.grad is not None]
+                if _use_foreach(group['foreach'], params, group['differentiable']):
+                    self._multi_tensor(group, params)
+                    continue
+                for p in params:
+                    self._single(group, p)
         return loss
+
+    def _single(self, group, p):
+        lr = group['lr']
+        momentum = group['momentum']
+        dampening = group['dampening']
+        d_p = _decayed_grad(group, p)
+        # as PyTorch: every parameter with a grad gets the entry,
+        # None without momentum
+        state = self.state[p]
+        buf = state.get('momentum_buffer')
+        if momentum == 0:
+            state['momentum_buffer'] = buf
+        else:
+            if buf is None:
+                buf = torch.clone(d_p).detach()
+                state['momentum_buffer'] = buf
+            else:
+                buf.mul_(momentum).add_(d_p, alpha=1 - dampening)
+            if group['nesterov']:
+                d_p = d_p.add(buf, alpha=momentum)
+            else:
+                d_p = buf
+        p.add_(d_p, alpha=-lr)
+
+    def _multi_tensor(self, group, params):
+        """PyTorch 1.13's _multi_tensor_sgd (whose nesterov step adds the
+        buffers into the gradients themselves)"""
+        lr, momentum, dampening = group['lr'], group['momentum'], group['dampening']
+        grads = [p.grad for p in params]
+        bufs = [self.state[p].get('momentum_buffer') for p in params]
+        if group['maximize']:
+            grads = torch._foreach_neg(tuple(grads))
+        if group['weight_decay'] != 0:
+            grads = torch._foreach_add(grads, params, alpha=group['weight_decay'])
+        if momentum != 0:
+            if all(b is not None for b in bufs):
+                torch._foreach_mul_(bufs, momentum)
+                torch._foreach_add_(bufs, grads, alpha=1 - dampening)
+            else:
+                for i, g in enumerate(grads):
+                    if bufs[i] is None:
+                        bufs[i] = torch.clone(g).detach()
+                    else:
+                        bufs[i].mul_(momentum).add_(g, alpha=1 - dampening)
+            if group['nesterov']:
+                torch._foreach_add_(grads, bufs, alpha=momentum)
+            else:
+                grads = bufs
+        torch._foreach_add_(params, grads, alpha=-lr)
+        for p, b in zip(params, bufs):
+            self.state[p]['momentum_buffer'] = b

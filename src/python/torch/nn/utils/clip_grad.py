@@ -6,21 +6,19 @@ import math
 import warnings
 
 import torch
+from torch._foreach import _vector_norm
 
 
 def _inf(norm_type):
     return norm_type == math.inf or norm_type == float('inf')
 
 
-def _vector_norm(x, p):
-    # torch.linalg.vector_norm is not modeled yet: composed from reductions
-    if p == 2.0:
-        return x.mul(x).sum().sqrt()
-    if p == 1.0:
-        return x.abs().sum()
-    if p == 0.0:
-        return (x != 0).sum().to(x.dtype)
-    return x.abs().pow(p).sum().pow(1.0 / p)
+def _by_device(grads):
+    """PyTorch 2.x's _group_tensors_by_device_and_dtype, in first-seen order"""
+    groups = {}
+    for g in grads:
+        groups.setdefault((str(g.device), g.dtype), []).append(g)
+    return list(groups.values())
 
 
 def clip_grad_norm_(parameters, max_norm, norm_type=2.0, error_if_nonfinite=False, foreach=None):
@@ -33,12 +31,17 @@ def clip_grad_norm_(parameters, max_norm, norm_type=2.0, error_if_nonfinite=Fals
         return torch.tensor(0.)
     device = grads[0].device
     with torch.no_grad():
+        groups = _by_device(g.detach() for g in grads)
+        if foreach is None or foreach:
+            # PyTorch 2.x: one _foreach_norm per device and dtype (CPU too)
+            norms = [n for group in groups for n in torch._foreach_norm(group, norm_type)]
+        else:
+            norms = [_vector_norm(g, norm_type) for group in groups for g in group]
+        norms = [n.to(device) for n in norms]
         if _inf(norm_type):
-            norms = [g.detach().abs().max().to(device) for g in grads]
             total_norm = norms[0] if len(norms) == 1 else torch.max(torch.stack(norms))
         else:
-            total_norm = _vector_norm(
-                torch.stack([_vector_norm(g.detach(), norm_type).to(device) for g in grads]), norm_type)
+            total_norm = _vector_norm(torch.stack(norms), norm_type)
         if error_if_nonfinite and (bool(torch.isnan(total_norm)) or bool(torch.isinf(total_norm))):
             raise RuntimeError(
                 f'The total norm of order {norm_type} for gradients from '
@@ -47,8 +50,12 @@ def clip_grad_norm_(parameters, max_norm, norm_type=2.0, error_if_nonfinite=Fals
                 'set `error_if_nonfinite=False`')
         clip_coef = max_norm / (total_norm + 1e-6)
         clip_coef_clamped = torch.clamp(clip_coef, max=1.0)
-        for g in grads:
-            g.detach().mul_(clip_coef_clamped.to(g.device))
+        for group in groups:
+            if foreach is None or foreach:
+                torch._foreach_mul_(group, clip_coef_clamped.to(group[0].device))
+            else:
+                for g in group:
+                    g.mul_(clip_coef_clamped.to(g.device))
     return total_norm
 
 
