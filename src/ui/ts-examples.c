@@ -29,6 +29,7 @@ struct _TsExample
   char    *explanation;
   char    *file_name;
   guint    min_gpus;
+  gboolean no_data;    /* NoData=true: runs with --no-data (too big to compute here) */
 };
 
 G_DEFINE_FINAL_TYPE (TsExample, ts_example, G_TYPE_OBJECT)
@@ -192,6 +193,14 @@ ts_example_get_file_name (TsExample *self)
   return self->file_name;
 }
 
+/* Whether the example is meant to run with --no-data. */
+gboolean
+ts_example_get_no_data (TsExample *self)
+{
+  g_return_val_if_fail (TS_IS_EXAMPLE (self), FALSE);
+  return self->no_data;
+}
+
 guint
 ts_example_get_min_gpus (TsExample *self)
 {
@@ -236,6 +245,7 @@ ts_example_new_from_group (GKeyFile    *key_file,
   g_autofree char *explanation = NULL;
   g_autofree char *file_name = NULL;
   int min_gpus;
+  TsExample *example;
 
   if (!(file_name = g_key_file_get_string (key_file, group, "File", error)) ||
       !(title = g_key_file_get_locale_string (key_file, group, "Name", NULL, error)))
@@ -245,14 +255,16 @@ ts_example_new_from_group (GKeyFile    *key_file,
   explanation = g_key_file_get_locale_string (key_file, group, "Comment", NULL, NULL);
   min_gpus = g_key_file_get_integer (key_file, group, "MinGPUs", NULL);
 
-  return g_object_new (TS_TYPE_EXAMPLE,
-                       "id", group + strlen (GROUP_PREFIX),
-                       "title", title,
-                       "subtitle", subtitle ? subtitle : "",
-                       "explanation", explanation ? explanation : "",
-                       "file-name", file_name,
-                       "min-gpus", (guint)CLAMP (min_gpus, 1, 16),
-                       NULL);
+  example = g_object_new (TS_TYPE_EXAMPLE,
+                          "id", group + strlen (GROUP_PREFIX),
+                          "title", title,
+                          "subtitle", subtitle ? subtitle : "",
+                          "explanation", explanation ? explanation : "",
+                          "file-name", file_name,
+                          "min-gpus", (guint)CLAMP (min_gpus, 1, 16),
+                          NULL);
+  example->no_data = g_key_file_get_boolean (key_file, group, "NoData", NULL);
+  return example;
 }
 
 /**

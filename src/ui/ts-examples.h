@@ -23,6 +23,7 @@ const char *ts_example_get_subtitle    (TsExample    *self);
 const char *ts_example_get_explanation (TsExample    *self);
 const char *ts_example_get_file_name   (TsExample    *self);
 guint       ts_example_get_min_gpus    (TsExample    *self);
+gboolean    ts_example_get_no_data     (TsExample    *self);
 char       *ts_example_load_code       (TsExample    *self,
                                         GError      **error);
 

@@ -239,6 +239,15 @@ ts_window_load_example (TsWindow    *self,
   gtk_label_set_label (self->explanation_label, ts_example_get_explanation (example));
   gtk_revealer_set_reveal_child (self->explanation_revealer, TRUE);
 
+  /* An example too big to compute here runs without tensor data: the
+   * setting the menu's "Run Without Tensor Data" shows, so it can be undone. */
+  if (ts_example_get_no_data (example) && !g_settings_get_boolean (self->settings, "no-data"))
+    {
+      g_settings_set_boolean (self->settings, "no-data", TRUE);
+      _ts_window_toast (self, _("This example runs without tensor data (--no-data): shapes, memory and "
+                                "time are modeled, values are not computed"));
+    }
+
   min_gpus = ts_example_get_min_gpus (example);
   n_hardware = _ts_window_gpu_get_hardware (self, &hardware_name);
   if (hardware_name != NULL)
