@@ -13,7 +13,9 @@
  * einsum, ...), each op's median and ratio on its own line; and the same
  * for benchmarks/bench_conv.py (a Conv2d 3->16->32 training step on 16
  * 32x32 images, CPU tensors on both sides: our im2col + OpenBLAS kernels
- * against PyTorch's). Without python3-torch the comparisons are skipped
+ * against PyTorch's), and for benchmarks/bench_train_step.py (the MLP
+ * training step of #15/#16, SGD with momentum and Adam). Without
+ * python3-torch the comparisons are skipped
  * with a message.
  */
 
@@ -160,6 +162,8 @@ run_mix (gboolean with_torch)
       g_free (theirs.names[i]);
     }
   return rc;
+}
+
 static gboolean
 have_torch (void)
 {
@@ -199,6 +203,28 @@ bench_conv (const char *what)
   return 0;
 }
 
+/* The launch-bound MLP training step of issues #15 and #16 (64-128-128-10,
+ * batch 32): simulated CUDA under tensorscope against PyTorch's CPU eager. */
+static int
+bench_train_step (const char *optimizer)
+{
+  const char *script = TS_BENCH_SRCDIR "/bench_train_step.py";
+  const char *ours_argv[] = { TS_CLI_PATH, "run", "--gpus", "1", script, "cuda", optimizer, NULL };
+  const char *torch_argv[] = { "/usr/bin/python3", script, "cpu", optimizer, NULL };
+  double ours, theirs;
+
+  if (!median_of (ours_argv, "us_per_step ", &ours) || !median_of (torch_argv, "us_per_step ", &theirs))
+    {
+      g_printerr ("bench-python-ops: bench_train_step.py failed\n");
+      return 1;
+    }
+  g_print ("MLP training step (64-128-128-10, batch 32, %s) on cuda (tensorscope): %.0f us (median of %d)\n",
+           optimizer, ours, REPEATS);
+  g_print ("same step on cpu (Debian python3-torch, eager): %.0f us (median of %d)\n", theirs, REPEATS);
+  g_print ("ratio tensorscope / pytorch-cpu: %.2f\n", ours / theirs);
+  return 0;
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -232,7 +258,8 @@ main (int   argc,
   {
     int mix = run_mix (TRUE);
     gboolean conv_failed = bench_conv ("net") || bench_conv ("layer");
+    gboolean step_failed = bench_train_step ("sgd") || bench_train_step ("adam");
 
-    return mix != 0 || conv_failed;
+    return mix != 0 || conv_failed || step_failed;
   }
 }
