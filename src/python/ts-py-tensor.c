@@ -1040,6 +1040,36 @@ tensor_view_impl (PyObject *self,
   return take_view (self, TS_VIEW_VIEW, ndim, shape, 0, 0, 0);
 }
 
+/* reshape's two forms (PyTorch 1.13): the view when strides allow one,
+ * recorded as ReshapeAliasBackward0, and _unsafe_view of a contiguous
+ * copy, UnsafeViewBackward0. */
+static PyObject *
+tensor_view_kind (PyObject   *self,
+                  PyObject   *shape_obj,
+                  TsViewKind  kind)
+{
+  gint64 shape[TS_MAX_DIMS];
+  guint ndim;
+
+  if (!parse_shape (shape_obj, &ndim, shape))
+    return NULL;
+  return take_view (self, kind, ndim, shape, 0, 0, 0);
+}
+
+static PyObject *
+tensor_reshape_alias_impl (PyObject *self,
+                           PyObject *shape_obj)
+{
+  return tensor_view_kind (self, shape_obj, TS_VIEW_RESHAPE_ALIAS);
+}
+
+static PyObject *
+tensor_unsafe_view_impl (PyObject *self,
+                         PyObject *shape_obj)
+{
+  return tensor_view_kind (self, shape_obj, TS_VIEW_UNSAFE_VIEW);
+}
+
 static PyObject *
 tensor_expand_impl (PyObject *self,
                     PyObject *shape_obj)
@@ -1536,6 +1566,8 @@ static PyMethodDef tensor_methods[] = {
   { "mean", (PyCFunction) (void (*) (void)) tensor_mean, METH_VARARGS | METH_KEYWORDS, NULL },
   { "_max", tensor_max_impl, METH_VARARGS, NULL },
   { "_view", tensor_view_impl, METH_O, NULL },
+  { "_reshape_alias", tensor_reshape_alias_impl, METH_O, NULL },
+  { "_unsafe_view", tensor_unsafe_view_impl, METH_O, NULL },
   { "_expand", tensor_expand_impl, METH_O, NULL },
   { "transpose", tensor_transpose, METH_VARARGS, NULL },
   { "unsqueeze", tensor_unsqueeze, METH_O, NULL },

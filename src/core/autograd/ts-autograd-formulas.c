@@ -1097,6 +1097,7 @@ take_view (TsTensor          *self,
     case TS_VIEW_VIEW:
     case TS_VIEW_UNSAFE_VIEW:
     case TS_VIEW_SQUEEZE_INPLACE:
+    case TS_VIEW_RESHAPE_ALIAS:
       return ts_tensor_view (self, args->ndim, args->shape, error);
     case TS_VIEW_EXPAND:
       return ts_tensor_expand (self, args->ndim, args->shape, error);
@@ -1151,6 +1152,7 @@ ts_autograd_view_op (TsTensor          *self,
     [TS_VIEW_UNSAFE_VIEW] = { "UnsafeViewBackward0", view_backward },
     [TS_VIEW_SQUEEZE_INPLACE] = { "SqueezeBackward3", view_backward },
     [TS_VIEW_SQUEEZE] = { "SqueezeBackward1", view_backward },
+    [TS_VIEW_RESHAPE_ALIAS] = { "ReshapeAliasBackward0", view_backward },
   };
   TsTensor *out = take_view (self, args, error);
   TsGradNode *node;

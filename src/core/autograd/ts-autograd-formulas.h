@@ -210,6 +210,9 @@ typedef enum
    * view either */
   TS_VIEW_SQUEEZE_INPLACE,
   TS_VIEW_SQUEEZE,    /* one size-1 dim dropped: squeeze(dim) */
+  /* reshape when strides allow a view (at::_reshape_alias):
+   * ReshapeAliasBackward0 */
+  TS_VIEW_RESHAPE_ALIAS,
 } TsViewKind;
 
 typedef struct

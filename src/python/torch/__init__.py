@@ -477,11 +477,11 @@ class Tensor(_C.TensorBase, metaclass=_TensorType):
         # a view whenever ATen's computeStride finds strides for one, else a copy
         shape = _shape_arg(shape)
         try:
-            return self._view(shape)
+            return self._reshape_alias(shape)
         except RuntimeError as e:
             if not str(e).startswith("view size is not compatible"):
                 raise
-        return self.contiguous()._view(shape)
+        return self.contiguous()._unsafe_view(shape)
 
     def view_as(self, other):
         return self.view(other.shape)

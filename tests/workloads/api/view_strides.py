@@ -32,3 +32,11 @@ for dev in ("cpu", DEV):
     t("reshape view", lambda: k.reshape(6, 4))
     t("reshape copy", lambda: k.reshape(2, 12))
     print("reshape shares", k.reshape(6, 4).data_ptr() == k.data_ptr(), k.reshape(2, 12).data_ptr() == k.data_ptr())
+# reshape's nodes (1.13): a view is ReshapeAliasBackward0, a copy is
+# UnsafeViewBackward0 over CloneBackward0; view stays ViewBackward0
+x = torch.randn(2, 3, 4, requires_grad=True)
+z = x.transpose(0, 2).reshape(24)
+print(x.reshape(6, 4).grad_fn.name(), x.view(6, 4).grad_fn.name(), z.grad_fn.name(),
+      z.grad_fn.next_functions[0][0].name(), x.split(2, dim=2)[0].reshape(6, 2).grad_fn.name())
+(z * torch.arange(24.0)).sum().backward()
+print(x.grad.flatten().tolist()[:6])
