@@ -52,11 +52,14 @@ trim_decimals (char *number)
 char *
 ts_render_format_axis_bytes (gint64 value)
 {
-  static const char *units[] = { "bytes", "KiB", "MiB", "GiB", "TiB" };
+  /* "bytes" is a word, translated; the binary units are symbols */
+  const char *units[] = { NULL, "KiB", "MiB", "GiB", "TiB" };
   double v = (double) MAX (value, 0);
   char number[G_ASCII_DTOSTR_BUF_SIZE];
   guint u = 0;
 
+  _ts_render_i18n_init ();
+  units[0] = _("bytes");
   while (v >= 1024 && u + 1 < G_N_ELEMENTS (units))
     v /= 1024, u++;
   g_snprintf (number, sizeof number, "%.2f", v);
