@@ -103,6 +103,9 @@ static gboolean job_run (Job     *job,
 static GMutex spare_lock;
 static Job *spare_jobs[N_SPARE_JOBS];
 static guint n_spare_jobs;
+/* The loop of small ops frees and takes one job at a time: one slot taken
+ * and refilled with an atomic exchange saves it the lock. */
+static Job *spare_job;
 
 /* The staging copies go as soon as the results have landed: the work
  * item itself may be kept a while longer. */
@@ -127,6 +130,8 @@ job_free (gpointer data)
   Job *job = data;
 
   job_free_staging (job);
+  if (g_atomic_pointer_compare_and_exchange (&spare_job, NULL, job))
+    return;
   g_mutex_lock (&spare_lock);
   if (n_spare_jobs < N_SPARE_JOBS)
     {
@@ -305,12 +310,15 @@ job_set (Job      *job,
 static Job *
 job_new (const TsOpDesc *desc)
 {
-  Job *job = NULL;
+  Job *job = g_atomic_pointer_exchange (&spare_job, NULL);
 
-  g_mutex_lock (&spare_lock);
-  if (n_spare_jobs > 0)
-    job = spare_jobs[--n_spare_jobs];
-  g_mutex_unlock (&spare_lock);
+  if (job == NULL)
+    {
+      g_mutex_lock (&spare_lock);
+      if (n_spare_jobs > 0)
+        job = spare_jobs[--n_spare_jobs];
+      g_mutex_unlock (&spare_lock);
+    }
   if (job == NULL)
     job = g_malloc (sizeof (Job));
   memset (job, 0, G_STRUCT_OFFSET (Job, tv));
