@@ -246,21 +246,25 @@ def nll_loss(input, target, weight=None, size_average=None, ignore_index=-100, r
         raise RuntimeError("Expected target size {}, got {}".format(
             [input.size(0)] + list(input.shape[2:]), list(target.shape)))
     C = input.size(0) if input.dim() == 1 else input.size(1)
-    # classes last, so one_hot lines up with them
+    # classes last; each target's log-probability gathered, as PyTorch's
+    # nll_loss kernel reads it: no (N, C) temporary, and the gradient is a
+    # scatter into zeros, as nll_loss_backward writes it
     x = input if input.dim() <= 2 else input.movedim(1, -1)
     valid = target != ignore_index
+    # a target out of range fails in gather (its message, not nll_loss's
+    # "Target N is out of bounds."), without a host sync, as PyTorch's kernel
     safe = target * valid.to(target.dtype)
-    onehot = one_hot(safe, C).to(input.dtype) * valid.to(input.dtype).unsqueeze(-1)
+    w = valid.to(input.dtype)
     if weight is not None:
-        onehot = onehot * weight
-    picked = -(x * onehot).sum(-1)
+        w = w * weight[safe]
+    picked = -(x.gather(-1, safe.unsqueeze(-1)).squeeze(-1) * w)
     if reduction == "none":
         return picked
     if reduction == "sum":
         return picked.sum()
     if reduction != "mean":
         raise ValueError("{} is not a valid value for reduction".format(reduction))
-    return picked.sum() / onehot.sum()
+    return picked.sum() / w.sum()
 
 
 @autocast_policy(cuda="fp32", cpu="fp32")
