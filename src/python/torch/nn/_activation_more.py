@@ -13,7 +13,7 @@ An in-place form (inplace=True) computes out of place and copies back
 import torch
 from torch.amp.autocast_mode import autocast_policy
 from .functional import _inplace_result, _source, softmax
-from .modules import Module
+from .modules import Module, _InplaceActivation, _ParamActivation
 from .parameter import Parameter
 
 _C = torch._C
@@ -134,20 +134,6 @@ class _Stateless(Module):
         return type(self)._function(input)
 
 
-class _Inplace(Module):
-    _function = None
-
-    def __init__(self, inplace=False):
-        super().__init__()
-        self.inplace = inplace
-
-    def forward(self, input):
-        return type(self)._function(input, inplace=self.inplace)
-
-    def extra_repr(self):
-        return "inplace=True" if self.inplace else ""
-
-
 class Hardtanh(Module):
     def __init__(self, min_val=-1.0, max_val=1.0, inplace=False):
         super().__init__()
@@ -172,21 +158,21 @@ class ReLU6(Hardtanh):
         return "inplace=True" if self.inplace else ""
 
 
-class Hardswish(_Inplace):
+class Hardswish(_InplaceActivation):
     _function = staticmethod(hardswish)
 
     def extra_repr(self):
         return ""
 
 
-class Hardsigmoid(_Inplace):
+class Hardsigmoid(_InplaceActivation):
     _function = staticmethod(hardsigmoid)
 
     def extra_repr(self):
         return ""
 
 
-class Mish(_Inplace):
+class Mish(_InplaceActivation):
     _function = staticmethod(mish)
 
     def extra_repr(self):
@@ -233,22 +219,16 @@ class Tanhshrink(_Stateless):
     _function = staticmethod(tanhshrink)
 
 
-class SELU(_Inplace):
+class SELU(_InplaceActivation):
     _function = staticmethod(selu)
 
 
-class CELU(Module):
+class CELU(_ParamActivation):
+    _function = staticmethod(celu)
+    _param = "alpha"
+
     def __init__(self, alpha=1.0, inplace=False):
-        super().__init__()
-        self.alpha = alpha
-        self.inplace = inplace
-
-    def forward(self, input):
-        return celu(input, self.alpha, self.inplace)
-
-    def extra_repr(self):
-        inplace_str = ", inplace=True" if self.inplace else ""
-        return "alpha={}{}".format(self.alpha, inplace_str)
+        super().__init__(alpha, inplace)
 
 
 class Threshold(Module):

@@ -623,30 +623,41 @@ class GELU(Module):
         return "approximate={}".format(repr(self.approximate))
 
 
-class LeakyReLU(Module):
+class _ParamActivation(_InplaceActivation):
+    """An activation with one parameter besides inplace, over
+    F.<name>(x, value, inplace): LeakyReLU, ELU, CELU."""
+    _param = None
+
+    def __init__(self, value, inplace=False):
+        super().__init__(inplace)
+        setattr(self, self._param, value)
+
+    def forward(self, x):
+        return type(self)._function(x, getattr(self, self._param), self.inplace)
+
+    def extra_repr(self):
+        return "{}={}{}".format(self._param, getattr(self, self._param), ", inplace=True" if self.inplace else "")
+
+
+class LeakyReLU(_ParamActivation):
+    _function = staticmethod(F.leaky_relu)
+    _param = "negative_slope"
+
     def __init__(self, negative_slope=1e-2, inplace=False):
-        super().__init__()
-        self.negative_slope = negative_slope
-        self.inplace = inplace
-
-    def forward(self, x):
-        return F.leaky_relu(x, self.negative_slope, self.inplace)
-
-    def extra_repr(self):
-        return "negative_slope={}{}".format(self.negative_slope, ", inplace=True" if self.inplace else "")
+        super().__init__(negative_slope, inplace)
 
 
-class ELU(Module):
+def _elu(x, alpha, inplace):
+    # F.elu comes from _activation_more, imported by F after this module
+    return F.elu(x, alpha, inplace)
+
+
+class ELU(_ParamActivation):
+    _function = staticmethod(_elu)
+    _param = "alpha"
+
     def __init__(self, alpha=1.0, inplace=False):
-        super().__init__()
-        self.alpha = alpha
-        self.inplace = inplace
-
-    def forward(self, x):
-        return F.elu(x, self.alpha, self.inplace)
-
-    def extra_repr(self):
-        return "alpha={}{}".format(self.alpha, ", inplace=True" if self.inplace else "")
+        super().__init__(alpha, inplace)
 
 
 class Softplus(Module):
