@@ -593,7 +593,8 @@ tensor_view (const TsTensor *t,
   memcpy (view->strides, t->strides, t->ndim * sizeof (gint64));
 }
 
-/* The views of an indexing job's three tensor slots. */
+/* The views of a job's first two or three tensor slots (@v2 NULL: two),
+ * what most jobs hand their kernel. */
 static void
 job_views (Job    *job,
            TsView *v0,
@@ -602,7 +603,8 @@ job_views (Job    *job,
 {
   tensor_view (job->t[0], v0);
   tensor_view (job->t[1], v1);
-  tensor_view (job->t[2], v2);
+  if (v2 != NULL)
+    tensor_view (job->t[2], v2);
 }
 
 /* The view of a job's operand k: its tensor, or the Python scalar. */
@@ -966,8 +968,7 @@ unary_job (Job     *job,
 {
   TsView in, out;
 
-  tensor_view (job->t[0], &out);
-  tensor_view (job->t[1], &in);
+  job_views (job, &out, &in, NULL);
   return ts_cpu_unary (job->desc->kernel, &in, &out, error);
 }
 
@@ -1112,8 +1113,7 @@ copy_job (Job     *job,
 {
   TsView dst, src;
 
-  tensor_view (job->t[0], &dst);
-  tensor_view (job->t[1], &src);
+  job_views (job, &dst, &src, NULL);
   return ts_cpu_copy (&dst, &src, error);
 }
 
@@ -1419,8 +1419,7 @@ reduce_job (Job     *job,
 {
   TsView in, out;
 
-  tensor_view (job->t[0], &out);
-  tensor_view (job->t[1], &in);
+  job_views (job, &out, &in, NULL);
   return ts_cpu_reduce (job->desc->kernel, &in, job->dim_mask, &out, error);
 }
 
@@ -1526,9 +1525,7 @@ max_dim_job (Job     *job,
 {
   TsView in, values, indices;
 
-  tensor_view (job->t[0], &values);
-  tensor_view (job->t[1], &in);
-  tensor_view (job->t[2], &indices);
+  job_views (job, &values, &in, &indices);
   return ts_cpu_max_dim (&in, (guint) job->dims[0], job->desc->kernel, &values, &indices, error);
 }
 
@@ -1540,8 +1537,7 @@ softmax_job (Job     *job,
 {
   TsView in, out;
 
-  tensor_view (job->t[0], &out);
-  tensor_view (job->t[1], &in);
+  job_views (job, &out, &in, NULL);
   return ts_cpu_softmax (&in, (guint) job->dims[0], job->desc->kernel, &out, error);
 }
 
@@ -1703,9 +1699,7 @@ matmul_job (Job     *job,
 {
   TsView c, a, b;
 
-  tensor_view (job->t[0], &c);
-  tensor_view (job->t[1], &a);
-  tensor_view (job->t[2], &b);
+  job_views (job, &c, &a, &b);
   /* aten::bmm's job multiplies every matrix of the (broadcast) batch */
   if (job->desc->id == TS_OP_BMM)
     return ts_cpu_matmul (&a, &b, &c, error);
@@ -2416,8 +2410,7 @@ nonzero_job (Job     *job,
 {
   TsView out, in;
 
-  tensor_view (job->t[0], &out);
-  tensor_view (job->t[1], &in);
+  job_views (job, &out, &in, NULL);
   return ts_cpu_nonzero (&in, &out, error);
 }
 
@@ -2462,8 +2455,7 @@ masked_fill_job (Job     *job,
   TsView self, mask, value;
   guint8 element[16] __attribute__ ((aligned (16)));
 
-  tensor_view (job->t[0], &self);
-  tensor_view (job->t[1], &mask);
+  job_views (job, &self, &mask, NULL);
   /* the value as one element of self's dtype, as fill_job stores it */
   if (job->scalar.kind == TS_DTYPE_FLOAT64 || ts_dtype_is_floating (self.dtype))
     ts_dtype_store (self.dtype, element, job->scalar.kind == TS_DTYPE_FLOAT64 ? job->scalar.value
