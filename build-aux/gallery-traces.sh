@@ -9,8 +9,9 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 for script in data/examples/*.py; do
   name=$(basename "$script" .py)
-  # NoData=true examples (big models run with --no-data) write traces of
-  # many frames, flushed as the run goes: their bytes are not repeatable.
+  # NoData=true examples (big models run with --no-data) write long traces
+  # whose bytes vary between runs: two runs export the same Chrome trace,
+  # but records reach the file in an order that is not repeatable.
   # tests/workloads/seeds checks their output instead.
   if awk -v f="File=$name.py" '/^\[/{g=0} $0==f{g=1} g&&/^NoData=true/{found=1} END{exit !found}' \
        data/examples/examples.desktop.in; then
