@@ -192,7 +192,33 @@ py_mv (PyObject *module,
   return out ? ts_py_tensor_wrap (out) : ts_py_set_error (error);
 }
 
+/* _addmm(self, mat1, mat2, beta, alpha) -> Tensor: torch.addmm and
+ * F.linear (torch/_ops_more.py, torch/nn/functional.py) check the ranks */
+static PyObject *
+py_addmm (PyObject *module,
+          PyObject *args)
+{
+  PyObject *self, *mat1, *mat2;
+  double beta, alpha;
+  GError *error = NULL;
+  TsTensor *out;
+
+  if (!PyArg_ParseTuple (args, "OOOdd", &self, &mat1, &mat2, &beta, &alpha))
+    return NULL;
+  if (!ts_py_is_tensor (self) || !ts_py_is_tensor (mat1) || !ts_py_is_tensor (mat2) ||
+      ts_py_tensor_get (mat1)->ndim != 2 || ts_py_tensor_get (mat2)->ndim != 2)
+    {
+      PyErr_SetString (PyExc_TypeError, "_addmm(): expected a Tensor and two matrices");
+      return NULL;
+    }
+  ts_py_update_callsite ();
+  out = ts_ops_addmm (ts_py_tensor_get (self), ts_py_tensor_get (mat1), ts_py_tensor_get (mat2), beta, alpha,
+                      &error);
+  return out ? ts_py_tensor_wrap (out) : ts_py_set_error (error);
+}
+
 static PyMethodDef more_methods[] = {
+  { "_addmm", py_addmm, METH_VARARGS, NULL },
   { "_mv", py_mv, METH_VARARGS, NULL },
   { "_ternary", py_ternary, METH_VARARGS, NULL },
   { "_view_dtype", py_view_dtype, METH_VARARGS, NULL },

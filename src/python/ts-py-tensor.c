@@ -1093,6 +1093,14 @@ tensor_transpose (PyObject *self,
   return take_view (self, TS_VIEW_TRANSPOSE, 0, NULL, d0, 0, d1);
 }
 
+/* t() of a matrix: PyTorch records TBackward0, not TransposeBackward0 */
+static PyObject *
+tensor_t_matrix (PyObject *self,
+                 PyObject *unused)
+{
+  return take_view (self, TS_VIEW_T, 0, NULL, 0, 0, 1);
+}
+
 static PyObject *
 tensor_unsqueeze (PyObject *self,
                   PyObject *arg)
@@ -1570,6 +1578,7 @@ static PyMethodDef tensor_methods[] = {
   { "_unsafe_view", tensor_unsafe_view_impl, METH_O, NULL },
   { "_expand", tensor_expand_impl, METH_O, NULL },
   { "transpose", tensor_transpose, METH_VARARGS, NULL },
+  { "_t_matrix", tensor_t_matrix, METH_NOARGS, NULL },
   { "unsqueeze", tensor_unsqueeze, METH_O, NULL },
   { "select", tensor_select, METH_VARARGS, NULL },
   { "_squeeze_dim", tensor_squeeze_dim, METH_O, NULL },

@@ -280,8 +280,11 @@ ts_ops_mv_job (TsOpJob  *job,
   TsView v[4];
   TsOpJobArgs args;
 
-  /* slots: output, matrix, vector */
+  /* mv's slots: output, matrix, vector; addmm's: output, self, mat1,
+   * mat2, with beta and alpha for factors */
   ts_op_job_unpack (job, v, &args);
+  if (ts_op_job_desc (job)->id == TS_OP_ADDMM)
+    return ts_cpu_addmm (&v[1], &v[2], &v[3], args.p0, args.p1, &v[0], error);
   return ts_cpu_mv (&v[0], &v[1], &v[2], error);
 }
 
@@ -319,5 +322,110 @@ ts_ops_mv (TsTensor  *self,
     }
   if (out != NULL)
     ts_autograd_record_op (ts_op_get (TS_OP_MV), TS_OP_GRAD_TENSOR, operands, 2, out, NULL);
+  return out;
+}
+
+/* addmm ---------------------------------------------------------------------- */
+
+/* AddmmBackward0 saves mat1 for mat2's gradient and mat2 for mat1's, and
+ * the two factors. */
+static void
+addmm_record (TsTensor *self,
+              TsTensor *mat1,
+              TsTensor *mat2,
+              TsTensor *out,
+              double    beta,
+              double    alpha)
+{
+  const TsOpDesc *desc = ts_op_get (TS_OP_ADDMM);
+  TsTensor *inputs[3] = { self, mat1, mat2 };
+  TsOpGradAttrs *attrs;
+  TsGradNode *node;
+
+  if (!ts_autograd_is_grad_enabled () || !ts_autograd_any_requires_grad (inputs, 3))
+    return;
+  node = ts_autograd_record (desc->grad_names[0], desc->backward, sizeof (TsOpGradAttrs), inputs, 3, &out, 1);
+  if (node == NULL)
+    return;
+  attrs = ts_grad_node_get_attrs (node);
+  attrs->self_slot = ts_autograd_requires_grad (mat2) ? (int) ts_grad_node_save (node, mat1) : -1;
+  attrs->other_slot = ts_autograd_requires_grad (mat1) ? (int) ts_grad_node_save (node, mat2) : -1;
+  attrs->result_slot = -1;
+  attrs->extra_slot = -1;
+  attrs->scalar = alpha;
+  attrs->scalar2 = beta;
+  ts_grad_node_unref (node);
+}
+
+/* PyTorch's addmm_out_cpu order: the product's shape, self expanded to
+ * it, then the dtypes */
+static TsTensor *
+addmm_checked_self (TsTensor  *self,
+                    TsTensor  *mat1,
+                    TsTensor  *mat2,
+                    GError   **error)
+{
+  gint64 shape[2] = { mat1->shape[0], mat2->shape[1] };
+  TsTensor *expanded;
+
+  if (mat1->shape[1] != mat2->shape[0])
+    {
+      g_set_error (error, TS_TENSOR_ERROR, TS_TENSOR_ERROR_RUNTIME,
+                   "mat1 and mat2 shapes cannot be multiplied (%" G_GINT64_FORMAT "x%" G_GINT64_FORMAT
+                   " and %" G_GINT64_FORMAT "x%" G_GINT64_FORMAT ")",
+                   mat1->shape[0], mat1->shape[1], mat2->shape[0], mat2->shape[1]);
+      return NULL;
+    }
+  if ((expanded = ts_tensor_expand (self, 2, shape, error)) == NULL)
+    return NULL;
+  if (mat1->dtype != mat2->dtype || self->dtype != mat1->dtype)
+    {
+      g_set_error_literal (error, TS_TENSOR_ERROR, TS_TENSOR_ERROR_RUNTIME,
+                           "self and mat2 must have the same dtype");
+      ts_tensor_unref (expanded);
+      return NULL;
+    }
+  return expanded;
+}
+
+TsTensor *
+ts_ops_addmm (TsTensor  *self,
+              TsTensor  *mat1,
+              TsTensor  *mat2,
+              double     beta,
+              double     alpha,
+              GError   **error)
+{
+  TsTensor *operands[3] = { self, mat1, mat2 };
+  g_autoptr(TsTensor) expanded = NULL;
+  gint64 shape[2];
+  TsDevice device;
+  TsTensor *out;
+
+  g_return_val_if_fail (self != NULL && mat1 != NULL && mat2 != NULL, NULL);
+  g_return_val_if_fail (mat1->ndim == 2 && mat2->ndim == 2, NULL);
+
+  if (!ts_ops_common_device (operands, 3, &device, error) ||
+      (expanded = addmm_checked_self (self, mat1, mat2, error)) == NULL)
+    return NULL;
+  shape[0] = mat1->shape[0];
+  shape[1] = mat2->shape[1];
+  out = ts_tensor_new_empty (device, mat1->dtype, 2, shape, FALSE, error);
+  if (out != NULL && ts_tensor_numel (out) > 0)
+    {
+      TsOpJob *job = ts_op_job_new (TS_OP_ADDMM);
+
+      ts_op_job_set_matmul_launch (job, 1, shape[0], shape[1], mat1->dtype);
+      ts_op_job_set_factors (job, beta, alpha);
+      ts_op_job_set (job, 0, out);
+      ts_op_job_set (job, 1, expanded);
+      ts_op_job_set (job, 2, mat1);
+      ts_op_job_set (job, 3, mat2);
+      if (!ts_op_job_dispatch (job, device, ts_cost_matmul (1, shape[0], shape[1], mat1->shape[1], mat1->dtype),
+                               error))
+        g_clear_pointer (&out, ts_tensor_unref);
+    }
+  if (out != NULL)
+    addmm_record (self, mat1, mat2, out, beta, alpha);
   return out;
 }

@@ -35,6 +35,13 @@ void      ts_op_job_set      (TsOpJob        *job,
 void      ts_op_job_set_output (TsOpJob      *job,
                                 guint         slot,
                                 TsTensor     *tensor);
+/* a matmul's launch shape and tensor-core precision: @batch products of
+ * (@m x k) @ (k x @n) in @dtype */
+void      ts_op_job_set_matmul_launch (TsOpJob *job,
+                                       gint64   batch,
+                                       gint64   m,
+                                       gint64   n,
+                                       TsDType  dtype);
 /* two doubles besides (GradScaler's factors) */
 void      ts_op_job_set_factors (TsOpJob     *job,
                                  double       p0,

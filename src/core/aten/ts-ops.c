@@ -1537,8 +1537,52 @@ softmax_job (Job     *job,
 {
   TsView in, out;
 
+  /* kernels 0 and 1 the forwards, 2 and 3 their gradients (slots: the
+   * gradient, the output's gradient, the forward's result) */
+  if (job->desc->kernel >= 2)
+    {
+      TsView grad, result;
+
+      job_views (job, &out, &grad, &result);
+      return ts_cpu_softmax_backward (&grad, &result, (guint) job->dims[0], job->desc->kernel == 3, &out, error);
+    }
   job_views (job, &out, &in, NULL);
   return ts_cpu_softmax (&in, (guint) job->dims[0], job->desc->kernel, &out, error);
+}
+
+/* softmax's gradient (log_softmax's where @log) from @grad and the
+ * forward's @result, both of one floating dtype and shape, along @dim
+ * (wrapped): one launch, no node (the formulas call it with grad mode off) */
+TsTensor *
+ts_ops_softmax_backward (TsTensor  *grad,
+                         TsTensor  *result,
+                         int        dim,
+                         gboolean   log,
+                         GError   **error)
+{
+  TsView vin, vout;
+  TsTensor *out;
+  Job *job;
+
+  g_return_val_if_fail (grad->dtype == result->dtype && grad->ndim == result->ndim, NULL);
+
+  out = ts_tensor_new_empty (ts_tensor_get_device (result), result->dtype, result->ndim, result->shape, FALSE,
+                             error);
+  if (out == NULL)
+    return NULL;
+  job = job_new (ts_op_get (log ? TS_OP_LOG_SOFTMAX_BACKWARD_DATA : TS_OP_SOFTMAX_BACKWARD_DATA));
+  job->dims[0] = dim;
+  job_set (job, 0, out);
+  job_set (job, 1, grad);
+  job_set (job, 2, result);
+  tensor_view (result, &vin);
+  tensor_view (out, &vout);
+  if (!dispatch (job, ts_tensor_get_device (result), ts_cost_softmax (&vin, &vout), error))
+    {
+      ts_tensor_unref (out);
+      return NULL;
+    }
+  return out;
 }
 
 /* softmax (log_softmax where @log) of @self along @dim, in self's dtype */
@@ -1845,9 +1889,7 @@ matmul_batched (TsTensor  *a,
   if (ts_tensor_numel (out) != 0)
     {
       job = job_new (ts_op_get (TS_OP_BMM));
-      job->precision = ts_ops_matmul_precision (a->dtype);
-      job->block = 256;
-      job->grid = (guint32) CLAMP (batch * ((m + 127) / 128) * ((n + 127) / 128), 1, G_MAXINT32);
+      ts_op_job_set_matmul_launch (job, batch, m, n, a->dtype);
       job_set (job, 0, out);
       job_set (job, 1, a);
       job_set (job, 2, b);
@@ -1961,10 +2003,7 @@ matmul_impl (TsTensor  *a,
     return NULL;
 
   job = job_new (ts_op_get (TS_OP_MM));
-  job->precision = ts_ops_matmul_precision (a->dtype);
-  /* cuBLAS-like 128x128 output tiles, 256 threads each */
-  job->block = 256;
-  job->grid = (guint32) MAX (((shape[0] + 127) / 128) * ((shape[1] + 127) / 128), 1);
+  ts_op_job_set_matmul_launch (job, 1, shape[0], shape[1], a->dtype);
   job_set (job, 0, out2);
   job_set (job, 1, a2);
   job_set (job, 2, b2);
@@ -3649,6 +3688,20 @@ ts_op_job_unpack (const TsOpJob *job,
   args->mask = job->dim_mask;
   args->p0 = job->p0;
   args->p1 = job->p1;
+}
+
+/* cuBLAS-like 128x128 output tiles of 256 threads, on the tensor cores
+ * the dtype and the TF32 setting allow */
+void
+ts_op_job_set_matmul_launch (TsOpJob *job,
+                             gint64   batch,
+                             gint64   m,
+                             gint64   n,
+                             TsDType  dtype)
+{
+  job->precision = ts_ops_matmul_precision (dtype);
+  job->block = 256;
+  job->grid = (guint32) CLAMP (batch * ((m + 127) / 128) * ((n + 127) / 128), 1, G_MAXINT32);
 }
 
 void

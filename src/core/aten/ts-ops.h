@@ -48,6 +48,13 @@ TsTensor  *ts_ops_softmax         (TsTensor        *self,
                                    int              dim,
                                    gboolean         log,
                                    GError         **error);
+/* its gradient from the forward's @result (_softmax_backward_data,
+ * _log_softmax_backward_data): one launch, records no node */
+TsTensor  *ts_ops_softmax_backward (TsTensor       *grad,
+                                    TsTensor       *result,
+                                    int             dim,
+                                    gboolean        log,
+                                    GError        **error);
 TsTensor  *ts_ops_unary_out       (TsUnaryOp        op,
                                    TsTensor        *a,
                                    TsTensor        *out,
@@ -216,6 +223,17 @@ TsTensor   *ts_ops_ternary         (TsOpId           id,
 /* mv: a 2-D self times a 1-D vec of its dtype, BLAS gemv (PyTorch's sums). */
 TsTensor   *ts_ops_mv              (TsTensor        *self,
                                     TsTensor        *vec,
+                                    GError         **error);
+
+/* addmm: @beta * @self + @alpha * (@mat1 @ @mat2), two matrices of one
+ * floating dtype and @self of it broadcast to the product (nn.Linear's bias
+ * row); one launch, AddmmBackward0. PyTorch's errors for shapes, the
+ * broadcast and dtypes. */
+TsTensor   *ts_ops_addmm           (TsTensor        *self,
+                                    TsTensor        *mat1,
+                                    TsTensor        *mat2,
+                                    double           beta,
+                                    double           alpha,
                                     GError         **error);
 
 /* Whether float32 matmuls may use TF32 tensor cores (PyTorch's

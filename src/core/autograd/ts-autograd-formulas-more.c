@@ -10,6 +10,7 @@
 #include "config.h"
 
 #include "ts-autograd-formulas.h"
+#include "ts-autograd-formulas-private.h"
 #include "ts-ops.h"
 
 #define GRAD_OUT (grad_outputs[0])
@@ -204,5 +205,43 @@ TS_BACKWARD_FN (ts_backward_mv)
       if (self_t == NULL || (grad_inputs[1] = ts_ops_mv (self_t, GRAD_OUT, error)) == NULL)
         return FALSE;
     }
+  return TRUE;
+}
+
+/* grad * factor, or grad itself for a factor of 1 (maybe_multiply) */
+static TsTensor *
+maybe_multiply (TsTensor  *grad,
+                double     factor,
+                GError   **error)
+{
+  if (factor == 1)
+    return ts_tensor_ref (grad);
+  return ts_autograd_binary_scalar (TS_BINARY_MUL, grad, factor, FALSE, error);
+}
+
+/* addmm: self: maybe_multiply (grad, beta), which the engine sums down to
+ * self's shape (a bias row: its sum over the batch); mat1:
+ * maybe_multiply (grad.mm (mat2.t ()), alpha); mat2:
+ * maybe_multiply (mat1.t ().mm (grad), alpha) */
+TS_BACKWARD_FN (ts_backward_addmm)
+{
+  const TsOpGradAttrs *attrs = ts_grad_node_get_attrs (node);
+
+  if (ts_grad_node_needs_input_grad (node, 0) &&
+      (grad_inputs[0] = maybe_multiply (GRAD_OUT, attrs->scalar2, error)) == NULL)
+    return FALSE;
+  for (guint i = 1; i < 3; i++)
+    if (ts_grad_node_needs_input_grad (node, i))
+      {
+        g_autoptr(TsTensor) other = saved_slot (node, i == 1 ? attrs->other_slot : attrs->self_slot, error);
+        g_autoptr(TsTensor) other_t = other != NULL ? ts_autograd_t (other, error) : NULL;
+        g_autoptr(TsTensor) product = NULL;
+
+        if (other_t == NULL ||
+            (product = i == 1 ? ts_autograd_mm (GRAD_OUT, other_t, error)
+                              : ts_autograd_mm (other_t, GRAD_OUT, error)) == NULL ||
+            (grad_inputs[i] = maybe_multiply (product, attrs->scalar, error)) == NULL)
+          return FALSE;
+      }
   return TRUE;
 }

@@ -15,6 +15,7 @@
 #include "ts-autograd-private.h"
 #include "ts-autograd-formulas-private.h"
 #include "ts-ops.h"
+#include "ts-ops-act.h"
 #include "ts-ops-shape.h"
 #include "ts-ops-sort.h"
 
@@ -680,15 +681,26 @@ TS_BACKWARD_FN (ts_backward_sigmoid)
   return result_polynomial (node, GRAD, FALSE, &grad_inputs[0], error);
 }
 
-/* relu: self: threshold_backward(grad, result, 0), here grad * (result > 0) */
+/* relu: self: threshold_backward(grad, result, 0): one launch of that
+ * kernel, as PyTorch's. Under create_graph (grad mode on) it is
+ * grad * (result > 0), whose ops record their own nodes; so are the half
+ * types, which the activation kernels would convert there and back. */
 TS_BACKWARD_FN (ts_backward_relu)
 {
   TsScalar zero = { TS_DTYPE_INT64, 0, 0 };
   g_autoptr(TsTensor) result = ts_autograd_saved (node, ATTRS->result_slot, error);
   g_autoptr(TsTensor) mask = NULL;
 
-  if (result == NULL ||
-      (mask = ts_ops_binary (TS_BINARY_GT, result, NULL, &zero, FALSE, NULL, error)) == NULL)
+  if (result == NULL)
+    return FALSE;
+  if (!ts_autograd_is_grad_enabled () && GRAD->dtype == result->dtype &&
+      (result->dtype == TS_DTYPE_FLOAT32 || result->dtype == TS_DTYPE_FLOAT64))
+    {
+      TsAct threshold = { .p0 = 0, .p1 = 0 };
+
+      RETURN_GRAD (ts_ops_activation_backward (TS_ACT_THRESHOLD, &threshold, GRAD, result, error));
+    }
+  if ((mask = ts_ops_binary (TS_BINARY_GT, result, NULL, &zero, FALSE, NULL, error)) == NULL)
     return FALSE;
   RETURN_GRAD (ts_autograd_mul (GRAD, mask, error));
 }
@@ -772,6 +784,18 @@ TS_BACKWARD_FN (ts_backward_mean)
 
 /* softmax: self: _softmax_backward_data (grad, result, dim), which is
  * result * (grad - (grad * result).sum (dim, keepdim)) */
+/* Whether the softmax gradients run as their one kernel: with no graph to
+ * build (create_graph composes them from differentiable ops) and a
+ * float32/float64 gradient of the result's dtype (the half types take the
+ * composed ops, which keep their dtype rules) */
+static gboolean
+softmax_backward_fused (TsTensor *grad,
+                        TsTensor *result)
+{
+  return !ts_autograd_is_grad_enabled () && grad->dtype == result->dtype && grad->ndim == result->ndim &&
+         (result->dtype == TS_DTYPE_FLOAT32 || result->dtype == TS_DTYPE_FLOAT64);
+}
+
 TS_BACKWARD_FN (ts_backward_softmax)
 {
   g_autoptr(TsTensor) result = ts_autograd_saved (node, ATTRS->result_slot, error);
@@ -779,6 +803,8 @@ TS_BACKWARD_FN (ts_backward_softmax)
   g_autoptr(TsTensor) dot = NULL;
   g_autoptr(TsTensor) centered = NULL;
 
+  if (result != NULL && softmax_backward_fused (GRAD, result))
+    RETURN_GRAD (ts_ops_softmax_backward (GRAD, result, ATTRS->dims[0], FALSE, error));
   if (result == NULL || (gy = ts_autograd_mul (GRAD, result, error)) == NULL ||
       (dot = ts_autograd_sum_dims (gy, ATTRS->dims, 1, TRUE, error)) == NULL ||
       (centered = ts_autograd_sub (GRAD, dot, error)) == NULL)
@@ -795,6 +821,8 @@ TS_BACKWARD_FN (ts_backward_log_softmax)
   g_autoptr(TsTensor) total = NULL;
   g_autoptr(TsTensor) share = NULL;
 
+  if (result != NULL && softmax_backward_fused (GRAD, result))
+    RETURN_GRAD (ts_ops_softmax_backward (GRAD, result, ATTRS->dims[0], TRUE, error));
   if (result == NULL || (p = ts_autograd_exp (result, error)) == NULL ||
       (total = ts_autograd_sum_dims (GRAD, ATTRS->dims, 1, TRUE, error)) == NULL ||
       (share = ts_autograd_mul (p, total, error)) == NULL)
@@ -1102,6 +1130,7 @@ take_view (TsTensor          *self,
     case TS_VIEW_EXPAND:
       return ts_tensor_expand (self, args->ndim, args->shape, error);
     case TS_VIEW_TRANSPOSE:
+    case TS_VIEW_T:
       return ts_tensor_transpose (self, args->dim0, args->dim1, error);
     case TS_VIEW_UNSQUEEZE:
       return ts_tensor_unsqueeze (self, args->dim0, error);
@@ -1114,6 +1143,14 @@ take_view (TsTensor          *self,
     default:
       return ts_tensor_slice (self, args->dim0, args->start, args->stop, args->step, error);
     }
+}
+
+/* _unsafe_view and squeeze_ of an op's fresh result: the result is not a
+ * view of anything (no base, in-place ops on it need no CopySlices), and
+ * the gradient is reshaped back as a view's is */
+static TS_BACKWARD_FN (reshaped_result_backward)
+{
+  return view_backward (node, grad_outputs, n_outputs, grad_inputs, n_inputs, error);
 }
 
 gboolean
@@ -1149,10 +1186,11 @@ ts_autograd_view_op (TsTensor          *self,
     [TS_VIEW_UNSQUEEZE] = { "UnsqueezeBackward0", view_backward },
     [TS_VIEW_SELECT] = { "SelectBackward0", index_view_backward },
     [TS_VIEW_SLICE] = { "SliceBackward0", index_view_backward },
-    [TS_VIEW_UNSAFE_VIEW] = { "UnsafeViewBackward0", view_backward },
-    [TS_VIEW_SQUEEZE_INPLACE] = { "SqueezeBackward3", view_backward },
+    [TS_VIEW_UNSAFE_VIEW] = { "UnsafeViewBackward0", reshaped_result_backward },
+    [TS_VIEW_SQUEEZE_INPLACE] = { "SqueezeBackward3", reshaped_result_backward },
     [TS_VIEW_SQUEEZE] = { "SqueezeBackward1", view_backward },
     [TS_VIEW_RESHAPE_ALIAS] = { "ReshapeAliasBackward0", view_backward },
+    [TS_VIEW_T] = { "TBackward0", transpose_backward },
   };
   TsTensor *out = take_view (self, args, error);
   TsGradNode *node;

@@ -32,6 +32,7 @@ typedef struct
   gboolean has_scalar;   /* a binary op with a number for other */
   gboolean reversed;     /* ...on the left: 2 - x */
   double   scalar;
+  double   scalar2;      /* addmm's beta (scalar: its alpha) */
   int      dims[TS_MAX_DIMS];  /* reductions over dims (wrapped); none: all */
   guint    n_dims;
   gboolean keepdim;
@@ -79,6 +80,7 @@ TS_BACKWARD_DECLARE (lerp)
 TS_BACKWARD_DECLARE (addcmul)
 TS_BACKWARD_DECLARE (addcdiv)
 TS_BACKWARD_DECLARE (mv)
+TS_BACKWARD_DECLARE (addmm)
 TS_BACKWARD_DECLARE (sub)
 TS_BACKWARD_DECLARE (mul)
 TS_BACKWARD_DECLARE (div)
@@ -213,6 +215,7 @@ typedef enum
   /* reshape when strides allow a view (at::_reshape_alias):
    * ReshapeAliasBackward0 */
   TS_VIEW_RESHAPE_ALIAS,
+  TS_VIEW_T,          /* t(): transpose of dims 0 and 1, TBackward0 */
 } TsViewKind;
 
 typedef struct

@@ -319,6 +319,15 @@ gboolean ts_cpu_softmax         (const TsView *in,
                                  gboolean      log,
                                  const TsView *out,
                                  GError      **error);
+/* softmax's gradient (log_softmax's where @log) along @dim from the
+ * forward's @result: PyTorch's _softmax_backward_data and
+ * _log_softmax_backward_data */
+gboolean ts_cpu_softmax_backward (const TsView *grad,
+                                  const TsView *result,
+                                  guint         dim,
+                                  gboolean      log,
+                                  const TsView *out,
+                                  GError      **error);
 gboolean ts_cpu_max_dim         (const TsView *in,
                                  guint         dim,
                                  gboolean      is_min,

@@ -57,6 +57,38 @@ ts_softmax_check (TsDType    dtype,
   return FALSE;
 }
 
+/* The element offset of row @r of @v along @dim: @r counts over the other
+ * dims, the last fastest. */
+static gint64
+row_offset (const TsView *v,
+            guint         dim,
+            gint64        r)
+{
+  gint64 offset = v->offset;
+
+  for (guint d = v->ndim; d-- > 0;)
+    {
+      if (d == dim)
+        continue;
+      offset += (r % v->shape[d]) * v->strides[d];
+      r /= v->shape[d];
+    }
+  return offset;
+}
+
+/* The row's pointer and its stride along @dim in bytes. */
+static const guint8 *
+row_at (const TsView *v,
+        guint         dim,
+        gint64        r,
+        gint64       *stride)
+{
+  gsize size = ts_dtype_size (v->dtype);
+
+  *stride = v->ndim ? v->strides[dim] * (gint64) size : 0;
+  return (const guint8 *) v->data + row_offset (v, dim, r) * (gint64) size;
+}
+
 gboolean
 ts_cpu_softmax (const TsView *in,
                 guint         dim,
@@ -64,7 +96,6 @@ ts_cpu_softmax (const TsView *in,
                 const TsView *out,
                 GError      **error)
 {
-  gsize isize, osize;
   gint64 n, rows;
 
   g_return_val_if_fail (in != NULL && out != NULL, FALSE);
@@ -74,36 +105,78 @@ ts_cpu_softmax (const TsView *in,
   if (!ts_softmax_check (in->dtype, in->ndim == 0 || dim == in->ndim - 1, log, error))
     return FALSE;
 
-  isize = ts_dtype_size (in->dtype);
-  osize = ts_dtype_size (out->dtype);
   n = in->ndim == 0 ? 1 : in->shape[dim];
   rows = n == 0 ? 0 : ts_view_numel (in) / n;
   for (gint64 r = 0; r < rows; r++)
     {
-      const guint8 *pi = in->data;
-      guint8 *po = out->data;
-      gint64 oi = in->offset, oo = out->offset, rest = r;
+      gint64 si, so;
+      const guint8 *pi = row_at (in, dim, r, &si);
+      guint8 *po = (guint8 *) row_at (out, dim, r, &so);
 
-      /* the row's start: r over the other dims, the last fastest */
-      for (guint d = in->ndim; d-- > 0;)
-        {
-          gint64 idx;
-
-          if (d == dim)
-            continue;
-          idx = rest % in->shape[d];
-          rest /= in->shape[d];
-          oi += idx * in->strides[d];
-          oo += idx * out->strides[d];
-        }
-      pi += oi * (gint64) isize;
-      po += oo * (gint64) osize;
       if (in->dtype == TS_DTYPE_FLOAT64)
-        softmax_row_f64 (in, pi, in->ndim ? in->strides[dim] * (gint64) isize : 0,
-                         out, po, out->ndim ? out->strides[dim] * (gint64) osize : 0, n, log);
+        softmax_row_f64 (in, pi, si, out, po, so, n, log);
       else
-        softmax_row_f32 (in, pi, in->ndim ? in->strides[dim] * (gint64) isize : 0,
-                         out, po, out->ndim ? out->strides[dim] * (gint64) osize : 0, n, log);
+        softmax_row_f32 (in, pi, si, out, po, so, n, log);
+    }
+  return TRUE;
+}
+
+/* PyTorch's _softmax_backward_data and _log_softmax_backward_data per
+ * row: y * (g - sum (g * y)), and g - exp (y) * sum (g), accumulated in
+ * float (double for float64) */
+#define DEFINE_SOFTMAX_BACKWARD_ROW(NAME, T, S)                               \
+static void                                                                   \
+NAME (const TsView *g, const guint8 *pg, gint64 sg,                           \
+      const TsView *y, const guint8 *py, gint64 sy,                           \
+      const TsView *out, guint8 *po, gint64 so, gint64 n, gboolean as_log)    \
+{                                                                             \
+  T s = 0;                                                                    \
+                                                                              \
+  for (gint64 k = 0; k < n; k++)                                              \
+    {                                                                         \
+      T gk = (T) ts_dtype_load (g->dtype, pg + k * sg);                       \
+      s += as_log ? gk : gk * (T) ts_dtype_load (y->dtype, py + k * sy);      \
+    }                                                                         \
+  for (gint64 k = 0; k < n; k++)                                              \
+    {                                                                         \
+      T gk = (T) ts_dtype_load (g->dtype, pg + k * sg);                       \
+      T yk = (T) ts_dtype_load (y->dtype, py + k * sy);                       \
+      ts_dtype_store (out->dtype, po + k * so, as_log ? gk - exp##S (yk) * s : yk * (gk - s)); \
+    }                                                                         \
+}
+
+DEFINE_SOFTMAX_BACKWARD_ROW (softmax_backward_row_f64, double, )
+DEFINE_SOFTMAX_BACKWARD_ROW (softmax_backward_row_f32, float, f)
+
+gboolean
+ts_cpu_softmax_backward (const TsView *grad,
+                         const TsView *result,
+                         guint         dim,
+                         gboolean      log,
+                         const TsView *out,
+                         GError      **error)
+{
+  gint64 n, rows;
+
+  g_return_val_if_fail (grad != NULL && result != NULL && out != NULL, FALSE);
+  g_return_val_if_fail (grad->ndim == out->ndim && result->ndim == out->ndim, FALSE);
+  g_return_val_if_fail (out->ndim == 0 || dim < out->ndim, FALSE);
+
+  if (!ts_softmax_check (out->dtype, out->ndim == 0 || dim == out->ndim - 1, log, error))
+    return FALSE;
+  n = out->ndim == 0 ? 1 : out->shape[dim];
+  rows = n == 0 ? 0 : ts_view_numel (out) / n;
+  for (gint64 r = 0; r < rows; r++)
+    {
+      gint64 sg, sy, so;
+      const guint8 *pg = row_at (grad, dim, r, &sg);
+      const guint8 *py = row_at (result, dim, r, &sy);
+      guint8 *po = (guint8 *) row_at (out, dim, r, &so);
+
+      if (out->dtype == TS_DTYPE_FLOAT64)
+        softmax_backward_row_f64 (grad, pg, sg, result, py, sy, out, po, so, n, log);
+      else
+        softmax_backward_row_f32 (grad, pg, sg, result, py, sy, out, po, so, n, log);
     }
   return TRUE;
 }

@@ -495,7 +495,7 @@ class Tensor(_C.TensorBase, metaclass=_TensorType):
     def t(self):
         if self.dim() > 2:
             raise RuntimeError("t() expects a tensor with <= 2 dimensions, but self is %dD" % self.dim())
-        return self.transpose(0, 1) if self.dim() == 2 else self
+        return self._t_matrix() if self.dim() == 2 else self
 
     def __len__(self):
         if self.dim() == 0:

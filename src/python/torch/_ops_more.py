@@ -414,6 +414,9 @@ def addmm(input, mat1, mat2, *, beta=1, alpha=1, out=None):
     if mat1.shape[1] != mat2.shape[0]:
         raise RuntimeError("mat1 and mat2 shapes cannot be multiplied (%dx%d and %dx%d)"
                            % (mat1.shape[0], mat1.shape[1], mat2.shape[0], mat2.shape[1]))
+    if mat1.dtype.is_floating_point:
+        # one launch and AddmmBackward0, as PyTorch's
+        return torch._C._addmm(input, mat1, mat2, float(beta), float(alpha))
     return _scaled_sum(input, mat1 @ mat2, beta, alpha)
 
 

@@ -10,8 +10,22 @@ from torch.amp.autocast_mode import autocast_policy
 
 @autocast_policy(cuda="lower", cpu="lower")
 def linear(input, weight, bias=None):
-    out = input @ weight.t()
-    if bias is not None:
+    # PyTorch 1.13's at::linear: a 2-D input, or a contiguous 3-D one
+    # folded to rows, is one addmm with the bias (AddmmBackward0, no
+    # temporary for the product); otherwise matmul, then the bias added in
+    # place
+    if bias is not None and weight.dim() == 2 and input.dim() in (2, 3) and \
+            (input.dim() == 2 or input.is_contiguous()):
+        if input.dim() == 2:
+            return torch.addmm(bias, input, weight.t())
+        b, s, k = input.shape
+        return torch.addmm(bias, input.view(b * s, k), weight.t()).view(b, s, weight.shape[0])
+    out = input.matmul(weight.t())
+    if bias is not None and input.dim() > 1:
+        out.add_(bias)
+    elif bias is not None:
+        # a vector's product is mm's row squeezed in place, a view, which
+        # PyTorch rebases (CopySlices) for the add_: the same values and node
         out = out + bias
     return out
 
@@ -222,11 +236,9 @@ def huber_loss(input, target, reduction="mean", delta=1.0):
 
 
 def _log_softmax(input, dim):
-    # x - logsumexp(x) through max/exp/sum/log, which have backward
-    # formulas; switch to torch.log_softmax once its formula lands
-    m = input.max(dim, keepdim=True)[0].detach()
-    shifted = input - m
-    return shifted - shifted.exp().sum(dim, keepdim=True).log()
+    # one aten::_log_softmax launch, LogSoftmaxBackward0, as PyTorch's
+    # cross_entropy_loss
+    return torch.log_softmax(input, dim)
 
 
 @autocast_policy(cuda="fp32", cpu="fp32")
