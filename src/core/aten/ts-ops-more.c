@@ -354,6 +354,7 @@ addmm_record (TsTensor *self,
   attrs->extra_slot = -1;
   attrs->scalar = alpha;
   attrs->scalar2 = beta;
+  attrs->column_major = ts_autograd_column_major_bit (mat1, 0) | ts_autograd_column_major_bit (mat2, 1);
   ts_grad_node_unref (node);
 }
 

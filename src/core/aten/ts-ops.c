@@ -1185,6 +1185,14 @@ static gboolean copy_impl (TsTensor  *dst,
                            gboolean   non_blocking,
                            GError   **error);
 
+/* PyTorch's memcpy_eligible (Copy.cu): one dtype, both sides contiguous */
+static gboolean
+copy_is_memcpy (const TsTensor *dst,
+                const TsTensor *src)
+{
+  return dst->dtype == src->dtype && ts_tensor_is_contiguous (dst) && ts_tensor_is_contiguous (src);
+}
+
 /* copy_: an in-place op (its version bump), recorded as CopyBackwards:
  * dst's gradient goes to src, none to dst's old history */
 gboolean
@@ -1262,6 +1270,20 @@ copy_impl (TsTensor  *dst,
                           dst->storage->pinned, non_blocking, error);
     }
 
+  if (sd.index == dd.index && !copy_is_memcpy (dst, src))
+    {
+      /* PyTorch's copy_ within a device is a cudaMemcpyAsync only when it
+       * moves the bytes as they are; a cast or a strided side is its
+       * elementwise copy kernel, on the current stream */
+      Job *job = job_new (ts_op_get (TS_OP_COPY));
+      TsView vdst, vsrc;
+
+      job_set (job, 0, dst);
+      job_set (job, 1, src);
+      tensor_view (dst, &vdst);
+      tensor_view (src, &vsrc);
+      return dispatch (job, dd, ts_cost_copy (&vdst, &vsrc), error);
+    }
   if (sd.index == dd.index)
     {
       return launch_copy (dst, src, ts_session_current_stream (sd.index), TS_COPY_DEVICE_TO_DEVICE,
@@ -2020,8 +2042,11 @@ matmul_impl (TsTensor  *a,
     }
   {
     TsTensor *operands2[2] = { a2, b2 };
+    TsOpGradAttrs grad = {
+      .column_major = ts_autograd_column_major_bit (a2, 0) | ts_autograd_column_major_bit (b2, 1),
+    };
 
-    ts_autograd_record_op (ts_op_get (TS_OP_MM), TS_OP_GRAD_TENSOR, operands2, 2, out2, NULL);
+    ts_autograd_record_op (ts_op_get (TS_OP_MM), TS_OP_GRAD_TENSOR, operands2, 2, out2, &grad);
   }
   if (a->ndim == 2)
     return g_steal_pointer (&out2);

@@ -220,9 +220,8 @@ maybe_multiply (TsTensor  *grad,
 }
 
 /* addmm: self: maybe_multiply (grad, beta), which the engine sums down to
- * self's shape (a bias row: its sum over the batch); mat1:
- * maybe_multiply (grad.mm (mat2.t ()), alpha); mat2:
- * maybe_multiply (mat1.t ().mm (grad), alpha) */
+ * self's shape (a bias row: its sum over the batch); mat1 and mat2:
+ * mm_mat1_backward and mm_mat2_backward times alpha */
 TS_BACKWARD_FN (ts_backward_addmm)
 {
   const TsOpGradAttrs *attrs = ts_grad_node_get_attrs (node);
@@ -234,13 +233,11 @@ TS_BACKWARD_FN (ts_backward_addmm)
     if (ts_grad_node_needs_input_grad (node, i))
       {
         g_autoptr(TsTensor) other = saved_slot (node, i == 1 ? attrs->other_slot : attrs->self_slot, error);
-        g_autoptr(TsTensor) other_t = other != NULL ? ts_autograd_t (other, error) : NULL;
-        g_autoptr(TsTensor) product = NULL;
 
-        if (other_t == NULL ||
-            (product = i == 1 ? ts_autograd_mm (GRAD_OUT, other_t, error)
-                              : ts_autograd_mm (other_t, GRAD_OUT, error)) == NULL ||
-            (grad_inputs[i] = maybe_multiply (product, attrs->scalar, error)) == NULL)
+        if (other == NULL ||
+            (grad_inputs[i] = ts_autograd_mm_operand_grad (GRAD_OUT, other, i - 1,
+                                                           (attrs->column_major >> (i - 1)) & 1,
+                                                           attrs->scalar, error)) == NULL)
           return FALSE;
       }
   return TRUE;

@@ -30,6 +30,15 @@ TsTensor *ts_autograd_binary_scalar (TsBinaryOp  op,
                                      gboolean    reversed,
                                      GError    **error);
 
+/* mm's gradient for matrix operand @i (0: mat1, 1: mat2) from @grad and
+ * the other operand @other, times @alpha, in the operand's layout. */
+TsTensor *ts_autograd_mm_operand_grad (TsTensor  *grad,
+                                       TsTensor  *other,
+                                       guint      i,
+                                       gboolean   column_major,
+                                       double     alpha,
+                                       GError   **error);
+
 /* The unary math family: *out = grad * factor (t), t the saved tensor in
  * @slot (self or result). */
 typedef TsTensor *(*TsFactorFn) (TsTensor  *t,

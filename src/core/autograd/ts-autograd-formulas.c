@@ -1035,6 +1035,46 @@ TS_BACKWARD_FN (ts_backward_max_dim)
 }
 
 /* mm: self: grad.mm(mat2.t()), mat2: self.t().mm(grad) */
+guint
+ts_autograd_column_major_bit (const TsTensor *t,
+                              guint           i)
+{
+  return t->ndim == 2 && t->strides[0] == 1 && t->strides[1] == t->shape[0] ? 1u << i : 0;
+}
+
+TsTensor *
+ts_autograd_mm_operand_grad (TsTensor  *grad,
+                             TsTensor  *other,
+                             guint      i,
+                             gboolean   column_major,
+                             double     alpha,
+                             GError   **error)
+{
+  g_autoptr(TsTensor) a = NULL;
+  g_autoptr(TsTensor) b = NULL;
+  g_autoptr(TsTensor) product = NULL;
+  g_autoptr(TsTensor) laid = NULL;
+
+  /* mat1: grad @ mat2^T, or (mat2 @ grad^T)^T; mat2: mat1^T @ grad, or
+   * (grad^T @ mat1)^T */
+  if (column_major)
+    {
+      a = i == 0 ? ts_tensor_ref (other) : ts_autograd_t (grad, error);
+      b = a == NULL ? NULL : i == 0 ? ts_autograd_t (grad, error) : ts_tensor_ref (other);
+    }
+  else
+    {
+      a = i == 0 ? ts_tensor_ref (grad) : ts_autograd_t (other, error);
+      b = a == NULL ? NULL : i == 0 ? ts_autograd_t (other, error) : ts_tensor_ref (grad);
+    }
+  if (b == NULL || (product = ts_autograd_mm (a, b, error)) == NULL ||
+      (laid = column_major ? ts_autograd_t (product, error) : ts_tensor_ref (product)) == NULL)
+    return NULL;
+  if (alpha == 1)
+    return g_steal_pointer (&laid);
+  return ts_autograd_binary_scalar (TS_BINARY_MUL, laid, alpha, FALSE, error);
+}
+
 TS_BACKWARD_FN (ts_backward_mm)
 {
   Attrs *attrs = ATTRS;
@@ -1044,13 +1084,10 @@ TS_BACKWARD_FN (ts_backward_mm)
       {
         g_autoptr(TsTensor) other = ts_autograd_saved (node, i == 0 ? attrs->other_slot
                                                                        : attrs->self_slot, error);
-        g_autoptr(TsTensor) other_t = NULL;
 
-        if (other == NULL || (other_t = ts_autograd_t (other, error)) == NULL)
-          return FALSE;
-        grad_inputs[i] = i == 0 ? ts_autograd_mm (GRAD, other_t, error)
-                                : ts_autograd_mm (other_t, GRAD, error);
-        if (grad_inputs[i] == NULL)
+        if (other == NULL ||
+            (grad_inputs[i] = ts_autograd_mm_operand_grad (GRAD, other, i, (attrs->column_major >> i) & 1, 1,
+                                                           error)) == NULL)
           return FALSE;
       }
   return TRUE;

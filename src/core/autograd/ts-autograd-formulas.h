@@ -33,6 +33,12 @@ typedef struct
   gboolean reversed;     /* ...on the left: 2 - x */
   double   scalar;
   double   scalar2;      /* addmm's beta (scalar: its alpha) */
+  /* mm, addmm: bit i set when matrix operand i (mat1, mat2) was a
+   * transposed contiguous one, strides (1, rows): its gradient is computed
+   * transposed so that it lands in that layout, as PyTorch's
+   * mm_mat1_backward and mm_mat2_backward do (an nn.Linear weight's
+   * gradient is then contiguous, and AccumulateGrad takes it uncopied) */
+  guint    column_major;
   int      dims[TS_MAX_DIMS];  /* reductions over dims (wrapped); none: all */
   guint    n_dims;
   gboolean keepdim;
@@ -71,6 +77,10 @@ TsTensor *ts_autograd_original_self (const TsOpDesc       *desc,
                                      TsTensor             *const *inputs,
                                      guint                 n_inputs,
                                      TsTensor             *out);
+
+/* Bit @i of TsOpGradAttrs.column_major for matrix @t. */
+guint     ts_autograd_column_major_bit (const TsTensor *t,
+                                        guint           i);
 
 /* The op table's formulas (the BACKWARD column's ts_backward_<formula>). */
 #define TS_BACKWARD_DECLARE(formula) TS_BACKWARD_FN (ts_backward_##formula);

@@ -923,7 +923,11 @@ ts_autograd_accumulate_grad (TsGradNode  *node,
     return TRUE;
   if (meta->grad == NULL)
     {
-      if (!ts_autograd_is_grad_enabled () && steal && new_grad->autograd_meta == NULL &&
+      /* a view without history is taken too (mm's transposed gradient
+       * laid out as the weight: PyTorch steals it) */
+      if (!ts_autograd_is_grad_enabled () && steal &&
+          (new_grad->autograd_meta == NULL ||
+           (new_grad->autograd_meta->grad_fn == NULL && !new_grad->autograd_meta->requires_grad)) &&
           obeys_layout_contract (new_grad, variable))
         meta->grad = ts_tensor_ref (new_grad);
       else if ((meta->grad = clone_obey_contract (new_grad, variable, error)) == NULL)

@@ -1,5 +1,8 @@
 # An Adam step on 10 CUDA params: kernel launches per path, and the paths'
-# values (the loop's, bit for bit); GradScaler's unscale is one launch.
+# values (the loop's, bit for bit); GradScaler's unscale_ is one launch for
+# all the gradients, after PyTorch 1.13's four small ones: the scale cast to
+# double, its reciprocal, cast back to float (two copy_ kernels: casts are
+# kernels, not memcpys), and found_inf filled with 0.
 import torch
 
 torch.manual_seed(0)
@@ -48,6 +51,7 @@ scaler.scale(model(torch.randn(3, 4, device="cuda")).sum()).backward()
 torch.cuda.synchronize()
 before = torch._C._trace_count("kernel")
 scaler.unscale_(opt)
+torch.cuda.synchronize()
 print("unscale launches for 4 gradients", torch._C._trace_count("kernel") - before)
 try:
     torch.optim.Adam([torch.zeros(2, requires_grad=True)], fused=True)
