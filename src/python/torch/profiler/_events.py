@@ -286,6 +286,10 @@ def _within(c, p):
     cr, pr = c.time_range, p.time_range
     if not (pr.start <= cr.start and cr.end <= pr.end):
         return False
+    if cr.start == cr.end and pr.start != pr.end and p.is_user_annotation:
+        # a record_function range ends after everything recorded inside it
+        # (its order): an instant at its end happened inside
+        return pr.start < cr.start
     if cr.start == cr.end and pr.start != pr.end:
         return pr.start < cr.start < pr.end
     if pr.start == pr.end:
