@@ -75,6 +75,7 @@ struct _Job
   gint64     span_min[4];
   gsize      span_bytes[4];
   TsDeviceError fault;   /* device jobs: set by a kernel that faults */
+  gboolean   failed;     /* the kernel failed: its staging copies never land */
   gboolean   external;   /* an operand views memory it does not own */
   gsize      inline_used;
   guint64    charged;    /* host-data budget taken by the staging copies */
@@ -161,6 +162,7 @@ job_clone (gpointer data)
   job->inline_used = 0;
   job->charged = 0;  /* a replay stages within what is left */
   job->fault = TS_DEVICE_ERROR_NONE;
+  job->failed = FALSE;
   /* graph-safe RNG: offsets captured relative to the replay's */
   if (job->graph_rng != NULL)
     {
@@ -244,6 +246,34 @@ job_stage (Job   *job,
   return TRUE;
 }
 
+/* Whether the kernel writes every byte of slot @i's staging copy, which
+ * then needs no copy of the old bytes first: the output (slot 0) of a
+ * family whose kernel computes each output element (not a scatter, a
+ * masked write or an accumulation), dense, with no gaps for the old bytes
+ * to show through. In-place forms read self from slot 1, never from the
+ * staging copy. Saves a copy of every result (a 1 MiB activation's). */
+static gboolean
+job_overwrites (const Job *job,
+                guint      i)
+{
+  switch (job->desc->family)
+    {
+    case TS_OP_FAMILY_BINARY:
+    case TS_OP_FAMILY_UNARY:
+    case TS_OP_FAMILY_FILL:
+    case TS_OP_FAMILY_COPY:
+    case TS_OP_FAMILY_MATMUL:
+    case TS_OP_FAMILY_MV:
+    case TS_OP_FAMILY_SOFTMAX:
+    case TS_OP_FAMILY_ACT:
+    case TS_OP_FAMILY_WHERE:
+    case TS_OP_FAMILY_TERNARY:
+      return i == 0 && job->span_bytes[0] == (gsize) ts_tensor_numel (job->t[0]) * ts_dtype_size (job->t[0]->dtype);
+    default:
+      return FALSE;
+    }
+}
+
 /* Device work reads its inputs when it starts and its results land when it
  * ends: the outputs are computed into staging copies at the start and
  * copied in at the end, so a kernel on another stream that runs in
@@ -270,7 +300,8 @@ job_start (gpointer data)
         }
       else if (!job_stage (job, i))
         return TS_DEVICE_ERROR_LAUNCH_OUT_OF_RESOURCES;  /* the host has no room to stage it */
-      memcpy (job->staging[i], job->real[i], job->span_bytes[i]);
+      if (!job_overwrites (job, i))
+        memcpy (job->staging[i], job->real[i], job->span_bytes[i]);
       job->sv[i].data = job->staging[i];
       job->tv[i].offset -= job->span_min[i];
     }
@@ -278,7 +309,8 @@ job_start (gpointer data)
    * device-side assert) poisons the context; any other failure (integer
    * division by zero) is what a GPU would silently compute wrong: the host
    * already checked everything that needs no data. */
-  if (!job_run (job, NULL) && job->fault == TS_DEVICE_ERROR_NONE)
+  job->failed = !job_run (job, NULL);
+  if (job->failed && job->fault == TS_DEVICE_ERROR_NONE)
     g_debug ("a tensor kernel failed on the device");
   return job->fault;
 }
@@ -289,7 +321,7 @@ job_finish (gpointer data)
   Job *job = data;
 
   for (guint i = 0; i < G_N_ELEMENTS (job->t); i++)
-    if (job->staging[i] != NULL)
+    if (job->staging[i] != NULL && !job->failed)
       memcpy (job->real[i], job->staging[i], job->span_bytes[i]);
   job_free_staging (job);
 }
