@@ -166,6 +166,55 @@ test_export_chrome_ranks (void)
   g_assert_true (exact);
 }
 
+/* The ts of the first kernel of each pid in an exported Chrome trace. */
+static void
+first_kernel_ts (const char *path,
+                 double      ts[3])
+{
+  g_autoptr(JsonNode) root = parse_file (path);
+  JsonArray *events = json_object_get_array_member (json_node_get_object (root), "traceEvents");
+
+  ts[0] = ts[1] = ts[2] = -1;
+  for (guint i = 0; i < json_array_get_length (events); i++)
+    {
+      JsonObject *e = json_array_get_object_element (events, i);
+      gint64 pid = json_object_get_int_member (e, "pid");
+      if (json_object_has_member (e, "cat") && g_str_equal (json_object_get_string_member (e, "cat"), "kernel") &&
+          g_str_equal (json_object_get_string_member (e, "name"), "ampere_sgemm_128x64_tn") &&
+          pid >= 1 && pid <= 3 && ts[pid - 1] < 0)
+        ts[pid - 1] = json_object_get_double_member (e, "ts");
+    }
+}
+
+static void
+test_rank_clocks (void)
+{
+  /* ranks-skew: rank 1's host clock is 2500.25 µs ahead, rank 2's
+   * 1234.567 µs behind (make-pytorch-data.py); the compute kernels run at
+   * the same instant, which the alignment recovers to 2 µs (the median
+   * lateness of rank 1's all-reduces) */
+  g_autofree char *dir = data_path ("ranks-skew");
+  g_autofree char *o = g_build_filename (tmp_dir, "skew.json", NULL);
+  g_autofree char *out = NULL, *err = NULL;
+  double ts[3];
+
+  g_assert_cmpint (cli ("export", dir, "--format", "chrome", "-o", o, &out, &err), ==, 0);
+  first_kernel_ts (o, ts);
+  g_assert_cmpfloat_with_epsilon (ts[1] - ts[0], -2.0, 1e-6);
+  g_assert_cmpfloat_with_epsilon (ts[2] - ts[0], -2.0, 1e-6);
+  g_assert_cmpint (cli ("export", "--no-clock-align", dir, "-o", o, NULL, &out, &err), ==, 0);
+  first_kernel_ts (o, ts);
+  g_assert_cmpfloat_with_epsilon (ts[1] - ts[0], 2500.25, 1e-6);
+  /* said in info and report */
+  g_assert_cmpint (cli ("info", dir, NULL, NULL, NULL, NULL, &out, &err), ==, 0);
+  g_assert_nonnull (strstr (out, "clock: rank 1 shifted by -2502.250 µs onto rank 0's"));
+  g_assert_cmpint (cli ("report", "-t", "Rank clocks", dir, NULL, NULL, &out, &err), ==, 0);
+  g_assert_nonnull (strstr (out, "\nrank 2 shifted by +1232.567 µs onto rank 0's"));
+  g_assert_cmpint (cli ("report", "--no-clock-align", "-t", "Rank clocks", dir, NULL, &out, &err), ==, 0);
+  g_assert_nonnull (strstr (out, "alignment on collectives turned off (--no-clock-align)"));
+  g_assert_null (strstr (out, "shifted by"));
+}
+
 static void
 test_export_chrome_snapshot (void)
 {
@@ -342,6 +391,7 @@ main (int    argc,
   g_test_add_func ("/pytorch-cli/info", test_info);
   g_test_add_func ("/pytorch-cli/bad-files", test_bad_files);
   g_test_add_func ("/pytorch-cli/export/chrome-ranks", test_export_chrome_ranks);
+  g_test_add_func ("/pytorch-cli/rank-clocks", test_rank_clocks);
   g_test_add_func ("/pytorch-cli/export/chrome-gz", test_export_chrome_snapshot);
   g_test_add_func ("/pytorch-cli/export/snapshot-round-trip", test_export_snapshot_round_trip);
   g_test_add_func ("/pytorch-cli/export/snapshot-from-run", test_export_snapshot_from_run);

@@ -13,9 +13,12 @@
 
 #include "config.h"
 
+#include <string.h>
+
 #include <glib/gi18n.h>
 
 #include "ts-trace-describe.h"
+#include "ts-trace-import.h"
 #include "ts-window-private.h"
 
 static void
@@ -232,6 +235,32 @@ _ts_window_trace_end (TsWindow *self)
 
 /* --- opening files --------------------------------------------------------- */
 
+/* What an import of PyTorch's files guessed or changed (ranks moved onto
+ * one clock, blocks from before recording, ...) goes to the console; a
+ * rank whose times were shifted also gets a toast, since every
+ * cross-rank comparison on screen depends on it. */
+static void
+ts_window_show_import_notes (TsWindow *self)
+{
+  TsRecorder *recorder = ts_run_controller_get_recorder (self->run);
+  g_autoptr(GPtrArray) notes = NULL;
+  gboolean shifted = FALSE;
+
+  if (recorder == NULL)
+    return;
+  notes = ts_trace_import_get_notes (recorder);
+  for (guint i = 0; i < notes->len; i++)
+    {
+      const char *note = notes->pdata[i];
+
+      ts_console_append_line (self->console, TS_CONSOLE_INFO, note);
+      shifted |= g_str_has_prefix (note, TS_IMPORT_CLOCK_NOTE "rank ") && strstr (note, " shifted by ") != NULL;
+    }
+  if (shifted)
+    _ts_window_toast (self, _("The ranks’ clocks disagreed: ranks were shifted onto one clock from their "
+                              "collectives (the console says by how much)"));
+}
+
 static void
 ts_window_load_done_cb (GObject      *object,
                         GAsyncResult *result,
@@ -269,6 +298,7 @@ ts_window_load_done_cb (GObject      *object,
   ts_trace_view_set_status (self->trace_view, status);
   if (cut_short)
     _ts_window_toast (self, _("This trace was cut short; it shows what was recorded"));
+  ts_window_show_import_notes (self);
   ts_editor_clear_marks (self->editor);
   ts_window_mark_problems (self);
   _ts_window_update_actions (self);
