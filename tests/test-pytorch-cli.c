@@ -331,6 +331,52 @@ test_export_snapshot_round_trip (void)
     }
 }
 
+/* A profile_memory=True trace without a snapshot: its [memory] events as
+ * device_traces (PyTorch's form: a free is free_requested then
+ * free_completed; time_us = baseTimeNanoseconds / 1000 + ts), and the
+ * blocks live at the end as segments of their own. */
+static void
+test_export_snapshot_from_kineto (void)
+{
+  static const char script[] =
+    "import pickle, sys\n"
+    "d = pickle.load(open(sys.argv[1], 'rb'))\n"
+    "for e in d['device_traces'][0]:\n"
+    "    print(e['action'], e['addr'] - 139637976727552, e['size'], e['time_us'] - 1716423322984000)\n"
+    "for s in d['segments']:\n"
+    "    print(s['address'] - 139637976727552, s['total_size'], s['segment_type'],\n"
+    "          *[(b['state'], b['size']) for b in s['blocks']])\n";
+  static const char expected[] =
+    "alloc 0 2097152 10\n"
+    "alloc 8388608 512 20\n"
+    "free_requested 0 2097152 30\n"
+    "free_completed 0 2097152 30\n"
+    "free_requested 16777216 1024 40\n"
+    "free_completed 16777216 1024 40\n"
+    "alloc 0 4194304 50\n"
+    "0 4194304 large ('active_allocated', 4194304)\n"
+    "8388608 512 small ('active_allocated', 512)\n";
+  g_autofree char *path = data_path ("kineto-memory.json");
+  g_autofree char *o = g_build_filename (tmp_dir, "kineto-memory.pickle", NULL);
+  g_autofree char *out = NULL, *err = NULL;
+  const char *argv[] = { "python3", "-c", script, o, NULL };
+
+  g_assert_cmpint (cli ("export", path, "--format", "memory-snapshot", "-o", o, &out, &err), ==, 0);
+  g_assert_nonnull (strstr (err, "warning: "));
+  g_assert_nonnull (strstr (err, "written each in a segment of its own size"));
+  if (!have_python ())
+    {
+      g_test_skip ("no python3 to read the snapshot");
+      return;
+    }
+  g_assert_cmpint (run (argv, &out, &err), ==, 0);
+  g_assert_cmpstr (out, ==, expected);
+  python_check (o);
+  /* the memory view says what is made up */
+  g_assert_cmpint (cli ("memory", path, NULL, NULL, NULL, NULL, &out, &err), ==, 0);
+  g_assert_nonnull (strstr (out, "Note: 3 allocations and 2 frees from [memory] events"));
+}
+
 static void
 test_export_snapshot_from_run (void)
 {
@@ -395,6 +441,7 @@ main (int    argc,
   g_test_add_func ("/pytorch-cli/export/chrome-gz", test_export_chrome_snapshot);
   g_test_add_func ("/pytorch-cli/export/snapshot-round-trip", test_export_snapshot_round_trip);
   g_test_add_func ("/pytorch-cli/export/snapshot-from-run", test_export_snapshot_from_run);
+  g_test_add_func ("/pytorch-cli/export/snapshot-from-kineto", test_export_snapshot_from_kineto);
   ret = g_test_run ();
   {
     g_autoptr(GDir) dir = g_dir_open (tmp_dir, 0, NULL);

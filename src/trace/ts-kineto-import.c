@@ -70,6 +70,8 @@ typedef struct
   guint32  grid[3], block[3];
   gint64   dev_type, dev_id, total_allocated, total_reserved;
   gboolean has_totals;
+  gint64   addr;
+  gboolean has_addr;
   gint64   from_device, to_device;
   GString *sync_kind;
   gboolean is_collective;
@@ -99,6 +101,9 @@ typedef struct
   guint            n_flows_matched, n_flows_unmatched;
   /* The clock pre-pass: collectives go here, nothing to the recorder. */
   TsRankClock     *scan_clock;
+  /* [memory] blocks live now: device << 56 ^ addr -> size */
+  GHashTable      *live_blocks;
+  guint            n_mem_allocs, n_mem_frees, n_mem_unknown;
 } Importer;
 
 static gboolean
@@ -216,6 +221,7 @@ static const struct
   { "fromDevice", G_STRUCT_OFFSET (Event, from_device), 0 },
   { "toDevice", G_STRUCT_OFFSET (Event, to_device), 0 },
   { "Seq", G_STRUCT_OFFSET (Event, seq), G_STRUCT_OFFSET (Event, has_seq) },
+  { "Addr", G_STRUCT_OFFSET (Event, addr), G_STRUCT_OFFSET (Event, has_addr) },
 };
 
 /* Reads the value of key into the Event when it is one of int_args. */
@@ -348,6 +354,8 @@ read_event (Importer *im,
   memset (ev->block, 0, sizeof ev->block);
   ev->dev_type = ev->dev_id = ev->total_allocated = ev->total_reserved = 0;
   ev->has_totals = FALSE;
+  ev->addr = 0;
+  ev->has_addr = FALSE;
   ev->from_device = ev->to_device = -1;
   g_string_truncate (ev->sync_kind, 0);
   ev->is_collective = FALSE;
@@ -617,6 +625,80 @@ add_range (Importer *im,
 }
 
 static void
+append_alloc (Importer *im,
+              guint32   device,
+              TsTime    time,
+              guint32   action,
+              guint64   size,
+              gboolean  synthetic)
+{
+  TsAllocRecord a = { 0 };
+
+  a.time = time;
+  a.addr = (guint64) im->ev.addr;
+  a.size = size;
+  /* a segment's requested stays 0: requested == size marks a plain
+   * cudaMalloc, which the replay leaves out */
+  a.requested = action == TS_ALLOC_ACTION_SEGMENT_ALLOC || action == TS_ALLOC_ACTION_SEGMENT_FREE ? 0 : size;
+  a.correlation = synthetic ? TS_IMPORT_SYNTHETIC_CORRELATION : 0;
+  a.device = device;
+  a.stream = TS_STREAM_NONE;
+  a.action = action;
+  a.pool = size <= 1048576 ? 1 : 0;   /* PyTorch's small pool: requests up to 1 MiB */
+  ts_recorder_append (im->rec, TS_RECORD_ALLOC, &a);
+}
+
+/* A CUDA [memory] event with Addr: an allocation (Bytes > 0) or a free
+ * (Bytes < 0) of the caching allocator, reported with the block's size.
+ * Kineto does not say which segment a block is in, so each allocation
+ * gets a segment of its own (synthetic: exporters leave it out), which
+ * lets the replay and the Memory view show the blocks. */
+static void
+memory_action (Importer *im,
+               guint32   device,
+               TsTime    time)
+{
+  Event *ev = &im->ev;
+  gpointer key = GSIZE_TO_POINTER ((gsize) ev->addr ^ ((gsize) device << 56));
+  gpointer live = NULL;
+  gboolean known = g_hash_table_lookup_extended (im->live_blocks, key, NULL, &live);
+
+  if (ev->bytes > 0)
+    {
+      guint64 size = (guint64) ev->bytes;
+
+      im->n_mem_allocs++;
+      if (known)
+        {
+          /* the same block twice: its free was not traced */
+          im->n_mem_unknown++;
+          append_alloc (im, device, time, TS_ALLOC_ACTION_ALLOC, size, FALSE);
+          return;
+        }
+      append_alloc (im, device, time, TS_ALLOC_ACTION_SEGMENT_ALLOC, size, TRUE);
+      append_alloc (im, device, time, TS_ALLOC_ACTION_ALLOC, size, FALSE);
+      g_hash_table_insert (im->live_blocks, key, GSIZE_TO_POINTER ((gsize) size));
+    }
+  else
+    {
+      guint64 size = ev->bytes == G_MININT64 ? G_MAXINT64 : (guint64) -ev->bytes;
+
+      im->n_mem_frees++;
+      /* PyTorch's trace says free_requested then free_completed (at once
+       * when no other stream used the block) */
+      append_alloc (im, device, time, TS_ALLOC_ACTION_FREE_REQUESTED, size, FALSE);
+      append_alloc (im, device, time, TS_ALLOC_ACTION_FREE_COMPLETED, size, FALSE);
+      if (!known)
+        {
+          im->n_mem_unknown++;
+          return;
+        }
+      append_alloc (im, device, time, TS_ALLOC_ACTION_SEGMENT_FREE, GPOINTER_TO_SIZE (live), TRUE);
+      g_hash_table_remove (im->live_blocks, key);
+    }
+}
+
+static void
 handle_event (Importer *im)
 {
   Event *ev = &im->ev;
@@ -668,6 +750,8 @@ handle_event (Importer *im)
           c.counter = TS_COUNTER_RESERVED_BYTES;
           c.value = ev->total_reserved;
           ts_recorder_append (im->rec, TS_RECORD_COUNTER, &c);
+          if (ev->has_addr && ev->bytes != 0)
+            memory_action (im, device, c.time);
         }
       else if (g_str_equal (ev->name->str, "[OutOfMemory]"))
         im->n_oom++;
@@ -928,6 +1012,7 @@ importer_init (Importer        *im,
   im->props = g_hash_table_new_full (NULL, NULL, NULL, (GDestroyNotify) ts_value_unref);
   im->flows_s = g_hash_table_new (NULL, NULL);
   im->flows_f = g_hash_table_new (NULL, NULL);
+  im->live_blocks = g_hash_table_new (NULL, NULL);
   if (ctx->rank >= 0)
     im->corr_offset = (guint64) (ctx->rank + 1) << 40;
 }
@@ -948,6 +1033,7 @@ importer_clear (Importer *im)
   g_hash_table_unref (im->props);
   g_hash_table_unref (im->flows_s);
   g_hash_table_unref (im->flows_f);
+  g_hash_table_unref (im->live_blocks);
 }
 
 static gboolean
@@ -1090,6 +1176,13 @@ ts_kineto_import (TsImportContext *ctx,
                     "%u launch-to-kernel flows, %u unmatched flow ends dropped%s",
                     prefix, im.n_events, im.n_kernels, im.n_comm, n_matched, n_unmatched,
                     im.have_base ? "" : "; no baseTimeNanoseconds: timestamps taken as absolute µs");
+    if (im.n_mem_allocs + im.n_mem_frees > 0)
+      ts_import_note (ctx, TS_IMPORT_SYNTHETIC_SEGMENTS_NOTE "%s%u allocations and %u frees from [memory] events "
+                      "(%u of them free or allocate again a block the trace did not see allocated: left out of the "
+                      "replay); "
+                      "the trace has no segments, so each allocation is shown in a segment of its own size "
+                      "(reserved memory in the Memory view and in an exported snapshot is the allocated memory, "
+                      "not Kineto's Total Reserved)", prefix, im.n_mem_allocs, im.n_mem_frees, im.n_mem_unknown);
     if (im.n_cpu_memory > 0 || im.n_oom > 0)
       ts_import_note (ctx, "%sprofiler trace: %u host-memory [memory] events not shown; %u [OutOfMemory] events",
                       prefix, im.n_cpu_memory, im.n_oom);

@@ -77,6 +77,10 @@ gboolean       ts_trace_import_open_with_flags (const char * const *paths,
  * start with this. */
 #define TS_IMPORT_CLOCK_NOTE "clock: "
 
+/* The note of a profiler trace whose [memory] events became allocator
+ * actions in segments made up for them: exporters warn with it. */
+#define TS_IMPORT_SYNTHETIC_SEGMENTS_NOTE "memory: segments synthesized: "
+
 /* The notes an import wrote (TS_OUTPUT_TOOL outputs), in order. */
 GPtrArray     *ts_trace_import_get_notes (TsRecorder   *recorder);
 

@@ -397,6 +397,25 @@ def write_skewed_ranks():
     write("ranks-nocoll/rank1.json", dump_json(skewed_rank(1, 5000, base0, base0, [])))
 
 
+def kineto_memory():
+    """A profile_memory=True trace without a snapshot: [memory] instants
+    (Kineto's args) of 3 allocations and 2 frees on cuda:0, one of them of
+    a block allocated before the trace, and a host one."""
+    base, t = 1711964646000000000, 4458676984000
+    A = 139637976727552
+    def mem(ts, addr, nbytes, total, dev_type=1, dev=0):
+        return {"ph": "i", "cat": "cpu_instant_event", "s": "t", "name": "[memory]", "pid": 7, "tid": 7,
+                "ts": t + ts, "args": {"Total Reserved": 20971520, "Total Allocated": total, "Bytes": nbytes,
+                                       "Addr": addr, "Device Id": dev, "Device Type": dev_type}}
+    ev = [{"ph": "X", "cat": "cpu_op", "name": "aten::empty", "pid": 7, "tid": 7, "ts": t, "dur": 60}]
+    ev += [mem(10, A, 2097152, 2097152), mem(20, A + 8388608, 512, 2097664),
+           mem(25, 94000000, 64, 64, dev_type=0, dev=-1),
+           mem(30, A, -2097152, 512), mem(40, A + 16777216, -1024, 0 - 512),
+           mem(50, A, 4194304, 4194304 - 512)]
+    return {"schemaVersion": 1, "deviceProperties": [{"id": 0, "name": "NVIDIA H100", "numSms": 132}],
+            "profile_memory": 1, "traceEvents": ev, "baseTimeNanoseconds": base}
+
+
 def dump_json(doc):
     # Kineto writes ts with three decimals; keep that form
     return json.dumps(doc, indent=1).encode()
@@ -489,6 +508,7 @@ def main():
     write("hostile-global.pickle", b"\x80\x02cos\nsystem\nq\x00.")
 
     write_skewed_ranks()
+    write("kineto-memory.json", dump_json(kineto_memory()))
     real_profiler_trace()
 
 
