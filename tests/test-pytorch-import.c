@@ -144,6 +144,21 @@ test_snapshot_protocols (void)
 }
 
 static void
+test_snapshot_host_memory (void)
+{
+  /* record_pinned_host_memory=True: the device part reads as without it,
+   * the host part is counted and said to be left out */
+  g_autoptr(TsRecorder) rec = import ("snapshot-v2-host.p4.pickle");
+  g_autoptr(TsRecorder) plain = import ("snapshot-v2.p4.pickle");
+
+  check_snapshot ("snapshot-v2-host.p4.pickle", "snapshot-v2.expected");
+  g_assert_true (has_note (rec, "pinned host memory was recorded (1 host segments, 3 host trace entries): "
+                           "not shown"));
+  g_assert_false (has_note (plain, "pinned host memory"));
+  g_assert_cmpuint (ts_recorder_get_count (rec, TS_RECORD_ALLOC), ==, ts_recorder_get_count (plain, TS_RECORD_ALLOC));
+}
+
+static void
 test_snapshot_legacy (void)
 {
   g_autoptr(TsRecorder) rec = NULL;
@@ -455,6 +470,7 @@ main (int    argc,
   g_test_add_func ("/pytorch-import/detect", test_detect);
   g_test_add_func ("/pytorch-import/snapshot/protocols", test_snapshot_protocols);
   g_test_add_func ("/pytorch-import/snapshot/legacy", test_snapshot_legacy);
+  g_test_add_func ("/pytorch-import/snapshot/host-memory", test_snapshot_host_memory);
   g_test_add_func ("/pytorch-import/kineto/files", test_kineto);
   g_test_add_func ("/pytorch-import/kineto/legacy-profiler", test_kineto_legacy_profiler);
   g_test_add_func ("/pytorch-import/kineto/ranks", test_ranks);

@@ -508,6 +508,16 @@ def main():
     write("hostile-global.pickle", b"\x80\x02cos\nsystem\nq\x00.")
 
     write_skewed_ranks()
+    # PyTorch 2.13's record_pinned_host_memory=True adds host_segments and
+    # host_traces (PR 182407: the device allocator's machinery reused, so
+    # entries are written here in the device traces' form); Tensorscope
+    # counts them and says they are not shown
+    host = v2_dict(build_v2())
+    host["host_segments"] = [{"address": 2 * BASE, "total_size": 2 * MB, "blocks": []}]
+    host["host_traces"] = [{"action": "alloc", "addr": 2 * BASE, "size": MB, "time_us": T0 + 1},
+                           {"action": "free_requested", "addr": 2 * BASE, "size": MB, "time_us": T0 + 2},
+                           {"action": "free_completed", "addr": 2 * BASE, "size": MB, "time_us": T0 + 3}]
+    write("snapshot-v2-host.p4.pickle", pickle.dumps(host, protocol=4))
     write("kineto-memory.json", dump_json(kineto_memory()))
     real_profiler_trace()
 
