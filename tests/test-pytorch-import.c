@@ -260,6 +260,13 @@ test_kineto_legacy_profiler (void)
 
   g_assert_cmpuint (ts_recorder_get_count (rec, TS_RECORD_API_CALL), >, 5);
   g_assert_cmpuint (ts_recorder_get_count (rec, TS_RECORD_THREAD), >=, 1);
+  /* its ts count µs from the profiler's start: no date is made up */
+  {
+    gint64 epoch;
+    g_assert_false (ts_trace_import_get_epoch (rec, &epoch));
+    g_assert_true (has_note (rec, "clock: times count from the profiler's start, not a wall clock"));
+    g_assert_false (has_note (rec, "timestamps taken as absolute"));
+  }
 }
 
 static void

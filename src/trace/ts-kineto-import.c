@@ -459,6 +459,10 @@ read_event (Importer *im,
     }
 }
 
+/* Times before 2001 are not Unix times: the legacy profiler (torch
+ * 1.13 without Kineto) counts µs from its own start. */
+#define UNIX_2001_NS G_GINT64_CONSTANT (978307200000000000)
+
 /* ts of a hostile file are bounded (±4e18 ns, ±126 years) so that
  * differences cannot overflow. */
 #define MAX_TS_NS G_GINT64_CONSTANT (4000000000000000000)
@@ -1154,11 +1158,14 @@ ts_kineto_import (TsImportContext *ctx,
       {
         ctx->have_kineto_base = TRUE;
         ctx->kineto_base_ns = base;
-        if (!ctx->have_epoch && ctx->have_origin)
+        if (!ctx->have_epoch && ctx->have_origin && base + ctx->origin_ns >= UNIX_2001_NS)
           {
             ctx->have_epoch = TRUE;
             ctx->epoch_ns = base + ctx->origin_ns;
           }
+        else if (!ctx->have_epoch && ctx->have_origin)
+          ts_import_note (ctx, CLOCK_NOTE "times count from the profiler's start, not a wall clock (the legacy "
+                          "profiler's form): no date, and traces of several ranks are not on one clock");
       }
     else if (base != ctx->kineto_base_ns && ctx->clock_aligned)
       ts_import_note (ctx, CLOCK_NOTE "rank %d's baseTimeNanoseconds differs from the first trace's by %"
@@ -1175,7 +1182,7 @@ ts_kineto_import (TsImportContext *ctx,
     ts_import_note (ctx, "%sprofiler trace: %u events, %u kernels (%u NCCL communication), "
                     "%u launch-to-kernel flows, %u unmatched flow ends dropped%s",
                     prefix, im.n_events, im.n_kernels, im.n_comm, n_matched, n_unmatched,
-                    im.have_base ? "" : "; no baseTimeNanoseconds: timestamps taken as absolute µs");
+                    im.have_base || ctx->origin_ns < UNIX_2001_NS ? "" : "; no baseTimeNanoseconds: timestamps taken as absolute µs");
     if (im.n_mem_allocs + im.n_mem_frees > 0)
       ts_import_note (ctx, TS_IMPORT_SYNTHETIC_SEGMENTS_NOTE "%s%u allocations and %u frees from [memory] events "
                       "(%u of them free or allocate again a block the trace did not see allocated: left out of the "
