@@ -74,6 +74,27 @@ ts_window_trace_damaged_cb (TsWindow   *self,
     ts_trace_view_set_status (self->trace_view, message);
 }
 
+static void
+ts_window_set_import_flags (TsWindow *self)
+{
+  gboolean align = g_settings_get_boolean (self->settings, "align-rank-clocks");
+
+  ts_run_controller_set_import_flags (self->run, align ? TS_IMPORT_FLAGS_NONE : TS_IMPORT_NO_CLOCK_ALIGN);
+}
+
+/* The toggle applies to the per-rank traces shown now: they are read
+ * again with it. */
+static void
+ts_window_align_clocks_changed_cb (TsWindow *self)
+{
+  g_autoptr(GFile) file = NULL;
+
+  if (self->opened_trace == NULL || ts_workload_runner_get_running (ts_run_controller_get_runner (self->run)))
+    return;
+  file = g_object_ref (self->opened_trace);
+  ts_window_open_trace (self, file);
+}
+
 void
 _ts_window_trace_init (TsWindow *self)
 {
@@ -81,6 +102,8 @@ _ts_window_trace_init (TsWindow *self)
                            G_CALLBACK (ts_window_document_cb), self, G_CONNECT_SWAPPED);
   g_signal_connect_object (self->run, "trace-damaged",
                            G_CALLBACK (ts_window_trace_damaged_cb), self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (self->settings, "changed::align-rank-clocks",
+                           G_CALLBACK (ts_window_align_clocks_changed_cb), self, G_CONNECT_SWAPPED);
 }
 
 /* A selection belongs to the trace it was made on: a new run or file
@@ -135,6 +158,7 @@ _ts_window_trace_begin (TsWindow *self)
 
   ts_window_ensure_view (self);
   ts_window_forget_selection (self);
+  g_clear_object (&self->opened_trace);   /* a run replaces the file shown */
   gtk_stack_set_visible_child_name (self->timeline_stack, "timeline");
   ts_trace_view_set_document (self->trace_view, NULL);
   ts_trace_view_set_status (self->trace_view, _("Live"));
@@ -258,7 +282,8 @@ ts_window_show_import_notes (TsWindow *self)
     }
   if (shifted)
     _ts_window_toast (self, _("The ranks’ clocks disagreed: ranks were shifted onto one clock from their "
-                              "collectives (the console says by how much)"));
+                              "collectives (the console says by how much; the main menu’s “Align Ranks’ "
+                              "Clocks” turns it off)"));
 }
 
 static void
@@ -322,6 +347,8 @@ ts_window_open_trace (TsWindow *self,
   _ts_window_add_recent (self, file);
   if (self->trace_view != NULL)
     ts_window_forget_selection (self);
+  g_set_object (&self->opened_trace, file);
+  ts_window_set_import_flags (self);
   ts_run_controller_load_trace_async (self->run, file, ts_window_load_done_cb, _ts_window_file_op_new (self, file));
 }
 
