@@ -478,6 +478,8 @@ test_truncated_and_garbage (void)
     { "snapshot-v2.jit.pickle", TS_IMPORT_FORMAT_SNAPSHOT_PICKLE },
     { "snapshot-v1.13.json", TS_IMPORT_FORMAT_SNAPSHOT_JSON },
     { "kineto-old-absolute.json", TS_IMPORT_FORMAT_KINETO_JSON },
+    { "kineto-memory.json", TS_IMPORT_FORMAT_KINETO_JSON },
+    { "snapshot-v2-host.p4.pickle", TS_IMPORT_FORMAT_SNAPSHOT_PICKLE },
   };
   GRand *rand = g_rand_new_with_seed (19);
 
