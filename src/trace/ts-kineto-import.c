@@ -925,6 +925,20 @@ cmp_int (gconstpointer a,
 /* The clock pre-pass: a collective kernel's identity and end time. The
  * key is the process group and collective name where Kineto copied them
  * from record_param_comms, else the kernel's name without its arguments. */
+/* Point-to-point transfers (pipeline send/recv) end when their one peer
+ * is done, not with the group: no clock reference. An all-to-all also
+ * runs as NCCL SendRecv kernels but is a collective: its name says so. */
+static gboolean
+is_point_to_point (const Event *ev)
+{
+  if (ev->coll_name->len > 0)
+    return g_ascii_strcasecmp (ev->coll_name->str, "send") == 0 || g_ascii_strcasecmp (ev->coll_name->str, "recv") == 0 ||
+           g_ascii_strcasecmp (ev->coll_name->str, "isend") == 0 || g_ascii_strcasecmp (ev->coll_name->str, "irecv") == 0 ||
+           strstr (ev->coll_name->str, "send_recv") != NULL || strstr (ev->coll_name->str, "isend_irecv") != NULL;
+  return strstr (ev->name->str, "SendRecv") != NULL || strstr (ev->name->str, "_Send") != NULL ||
+         strstr (ev->name->str, "_Recv") != NULL;
+}
+
 static void
 scan_event (Importer *im)
 {
@@ -933,7 +947,7 @@ scan_event (Importer *im)
   gint64 end;
 
   if (ev->ph != 'X' || !ev->has_ts || ev->cat != CAT_KERNEL ||
-      (!ev->is_collective && !ts_kernel_name_is_communication (ev->name->str)))
+      (!ev->is_collective && !ts_kernel_name_is_communication (ev->name->str)) || is_point_to_point (ev))
     return;
   key = g_string_new (ev->pg_name->str);
   g_string_append_c (key, '|');

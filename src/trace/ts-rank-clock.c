@@ -30,7 +30,8 @@ typedef struct
 struct _TsRankClock
 {
   GHashTable *keys;        /* key string -> id + 1 */
-  GPtrArray  *ranks;       /* Rank*, in order of first appearance */
+  GPtrArray  *ranks;       /* Rank*; by rank after solve */
+  GHashTable *by_rank;     /* rank -> Rank* (a job may have thousands) */
   gint        reference;
 };
 
@@ -50,6 +51,7 @@ ts_rank_clock_new (void)
 
   self->keys = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
   self->ranks = g_ptr_array_new_with_free_func (rank_free);
+  self->by_rank = g_hash_table_new (NULL, NULL);
   self->reference = -1;
   return self;
 }
@@ -60,6 +62,7 @@ ts_rank_clock_free (TsRankClock *self)
   if (self == NULL)
     return;
   g_hash_table_unref (self->keys);
+  g_hash_table_unref (self->by_rank);
   g_ptr_array_unref (self->ranks);
   g_free (self);
 }
@@ -69,17 +72,15 @@ find_rank (TsRankClock *self,
            gint         rank,
            gboolean     create)
 {
-  Rank *r;
+  Rank *r = g_hash_table_lookup (self->by_rank, GINT_TO_POINTER (rank));
 
-  for (guint i = 0; i < self->ranks->len; i++)
-    if (((Rank *) self->ranks->pdata[i])->rank == rank)
-      return self->ranks->pdata[i];
-  if (!create)
-    return NULL;
+  if (r != NULL || !create)
+    return r;
   r = g_new0 (Rank, 1);
   r->rank = rank;
   r->colls = g_array_new (FALSE, FALSE, sizeof (Coll));
   g_ptr_array_add (self->ranks, r);
+  g_hash_table_insert (self->by_rank, GINT_TO_POINTER (rank), r);
   return r;
 }
 

@@ -352,7 +352,7 @@ def kineto(rank, base, absolute=False):
     return doc
 
 
-def skewed_rank(rank, clock_us, base, base0, colls):
+def skewed_rank(rank, clock_us, base, base0, colls, p2p=()):
     """A rank traced on a host whose clock is clock_us ahead of the true
     one. colls: (pg, seq, true end µs, duration) of its NCCL kernels. One
     compute kernel starts at true time 10 µs on every rank."""
@@ -367,6 +367,12 @@ def skewed_rank(rank, clock_us, base, base0, colls):
                    "pid": 0, "tid": 20, "ts": written(end - dur), "dur": dur,
                    "args": {"device": 0, "stream": 20, "correlation": 100 + i, "Collective name": "allreduce",
                             "Process Group Name": pg, "Seq": seq, "Group size": 2}})
+    for i, end in enumerate(p2p):
+        # pipeline sends/receives (no collective args): they end with their
+        # one peer, so they must not count
+        ev.append({"ph": "X", "cat": "kernel", "name": "ncclDevKernel_SendRecv(ncclDevKernelArgsStorage<4096ul>)",
+                   "pid": 0, "tid": 21, "ts": written(end - 5), "dur": 5,
+                   "args": {"device": 0, "stream": 21, "correlation": 200 + i}})
     return {"schemaVersion": 1,
             "deviceProperties": [{"id": 0, "name": "NVIDIA H100", "totalGlobalMem": 85899345920,
                                   "computeMajor": 9, "computeMinor": 0, "numSms": 132}],
@@ -380,7 +386,8 @@ def write_skewed_ranks():
     3 and 400 µs after rank 0's (the median, 2 µs, is its error), and its
     window starts after the first one (Seq matches them, not the order).
     Rank 2 shares only the pipeline group "1" with rank 1, so it is aligned
-    through rank 1. ranks-nocoll/: no collectives, a rank 5 ms off."""
+    through rank 1. Ranks 0 and 1 also have point-to-point kernels 500 µs
+    apart, which must not count. ranks-nocoll/: no collectives, a rank 5 ms off."""
     base0 = 1711964646000000000
     os.makedirs(os.path.join(HERE, "ranks-skew"), exist_ok=True)
     ends = [1000, 2000, 3000, 4000, 5000, 6000]
@@ -389,8 +396,8 @@ def write_skewed_ranks():
     r1 = [("0", k + 1, ends[k + 1] + jitter[k], 150) for k in range(5)]
     r1 += [("1", k, 7000 + 100 * k, 30) for k in range(3)]
     r2 = [("1", k, 7000 + 100 * k, 40) for k in range(3)]
-    write("ranks-skew/rank0.json", dump_json(skewed_rank(0, 0, base0, base0, r0)))
-    write("ranks-skew/rank1.json", dump_json(skewed_rank(1, 2500.25, base0, base0, r1)))
+    write("ranks-skew/rank0.json", dump_json(skewed_rank(0, 0, base0, base0, r0, [8000 + 10 * k for k in range(7)])))
+    write("ranks-skew/rank1.json", dump_json(skewed_rank(1, 2500.25, base0, base0, r1, [8500 + 10 * k for k in range(7)])))
     write("ranks-skew/rank2.json", dump_json(skewed_rank(2, -1234.567, base0 + 10**9, base0, r2)))
     os.makedirs(os.path.join(HERE, "ranks-nocoll"), exist_ok=True)
     write("ranks-nocoll/rank0.json", dump_json(skewed_rank(0, 0, base0, base0, [])))
