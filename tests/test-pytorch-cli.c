@@ -166,6 +166,55 @@ test_export_chrome_ranks (void)
   g_assert_true (exact);
 }
 
+/* The ts of the first kernel of each pid in an exported Chrome trace. */
+static void
+first_kernel_ts (const char *path,
+                 double      ts[3])
+{
+  g_autoptr(JsonNode) root = parse_file (path);
+  JsonArray *events = json_object_get_array_member (json_node_get_object (root), "traceEvents");
+
+  ts[0] = ts[1] = ts[2] = -1;
+  for (guint i = 0; i < json_array_get_length (events); i++)
+    {
+      JsonObject *e = json_array_get_object_element (events, i);
+      gint64 pid = json_object_get_int_member (e, "pid");
+      if (json_object_has_member (e, "cat") && g_str_equal (json_object_get_string_member (e, "cat"), "kernel") &&
+          g_str_equal (json_object_get_string_member (e, "name"), "ampere_sgemm_128x64_tn") &&
+          pid >= 1 && pid <= 3 && ts[pid - 1] < 0)
+        ts[pid - 1] = json_object_get_double_member (e, "ts");
+    }
+}
+
+static void
+test_rank_clocks (void)
+{
+  /* ranks-skew: rank 1's host clock is 2500.25 µs ahead, rank 2's
+   * 1234.567 µs behind (make-pytorch-data.py); the compute kernels run at
+   * the same instant, which the alignment recovers to 2 µs (the median
+   * lateness of rank 1's all-reduces) */
+  g_autofree char *dir = data_path ("ranks-skew");
+  g_autofree char *o = g_build_filename (tmp_dir, "skew.json", NULL);
+  g_autofree char *out = NULL, *err = NULL;
+  double ts[3];
+
+  g_assert_cmpint (cli ("export", dir, "--format", "chrome", "-o", o, &out, &err), ==, 0);
+  first_kernel_ts (o, ts);
+  g_assert_cmpfloat_with_epsilon (ts[1] - ts[0], -2.0, 1e-6);
+  g_assert_cmpfloat_with_epsilon (ts[2] - ts[0], -2.0, 1e-6);
+  g_assert_cmpint (cli ("export", "--no-clock-align", dir, "-o", o, NULL, &out, &err), ==, 0);
+  first_kernel_ts (o, ts);
+  g_assert_cmpfloat_with_epsilon (ts[1] - ts[0], 2500.25, 1e-6);
+  /* said in info and report */
+  g_assert_cmpint (cli ("info", dir, NULL, NULL, NULL, NULL, &out, &err), ==, 0);
+  g_assert_nonnull (strstr (out, "clock: rank 1 shifted by -2502.250 µs onto rank 0's"));
+  g_assert_cmpint (cli ("report", "-t", "Rank clocks", dir, NULL, NULL, &out, &err), ==, 0);
+  g_assert_nonnull (strstr (out, "\nrank 2 shifted by +1232.567 µs onto rank 0's"));
+  g_assert_cmpint (cli ("report", "--no-clock-align", "-t", "Rank clocks", dir, NULL, &out, &err), ==, 0);
+  g_assert_nonnull (strstr (out, "alignment on collectives turned off (--no-clock-align)"));
+  g_assert_null (strstr (out, "shifted by"));
+}
+
 static void
 test_export_chrome_snapshot (void)
 {
@@ -282,6 +331,52 @@ test_export_snapshot_round_trip (void)
     }
 }
 
+/* A profile_memory=True trace without a snapshot: its [memory] events as
+ * device_traces (PyTorch's form: a free is free_requested then
+ * free_completed; time_us = baseTimeNanoseconds / 1000 + ts), and the
+ * blocks live at the end as segments of their own. */
+static void
+test_export_snapshot_from_kineto (void)
+{
+  static const char script[] =
+    "import pickle, sys\n"
+    "d = pickle.load(open(sys.argv[1], 'rb'))\n"
+    "for e in d['device_traces'][0]:\n"
+    "    print(e['action'], e['addr'] - 139637976727552, e['size'], e['time_us'] - 1716423322984000)\n"
+    "for s in d['segments']:\n"
+    "    print(s['address'] - 139637976727552, s['total_size'], s['segment_type'],\n"
+    "          *[(b['state'], b['size']) for b in s['blocks']])\n";
+  static const char expected[] =
+    "alloc 0 2097152 10\n"
+    "alloc 8388608 512 20\n"
+    "free_requested 0 2097152 30\n"
+    "free_completed 0 2097152 30\n"
+    "free_requested 16777216 1024 40\n"
+    "free_completed 16777216 1024 40\n"
+    "alloc 0 4194304 50\n"
+    "0 4194304 large ('active_allocated', 4194304)\n"
+    "8388608 512 small ('active_allocated', 512)\n";
+  g_autofree char *path = data_path ("kineto-memory.json");
+  g_autofree char *o = g_build_filename (tmp_dir, "kineto-memory.pickle", NULL);
+  g_autofree char *out = NULL, *err = NULL;
+  const char *argv[] = { "python3", "-c", script, o, NULL };
+
+  g_assert_cmpint (cli ("export", path, "--format", "memory-snapshot", "-o", o, &out, &err), ==, 0);
+  g_assert_nonnull (strstr (err, "warning: "));
+  g_assert_nonnull (strstr (err, "written each in a segment of its own size"));
+  if (!have_python ())
+    {
+      g_test_skip ("no python3 to read the snapshot");
+      return;
+    }
+  g_assert_cmpint (run (argv, &out, &err), ==, 0);
+  g_assert_cmpstr (out, ==, expected);
+  python_check (o);
+  /* the memory view says what is made up */
+  g_assert_cmpint (cli ("memory", path, NULL, NULL, NULL, NULL, &out, &err), ==, 0);
+  g_assert_nonnull (strstr (out, "Note: 3 allocations and 2 frees from [memory] events"));
+}
+
 static void
 test_export_snapshot_from_run (void)
 {
@@ -342,9 +437,11 @@ main (int    argc,
   g_test_add_func ("/pytorch-cli/info", test_info);
   g_test_add_func ("/pytorch-cli/bad-files", test_bad_files);
   g_test_add_func ("/pytorch-cli/export/chrome-ranks", test_export_chrome_ranks);
+  g_test_add_func ("/pytorch-cli/rank-clocks", test_rank_clocks);
   g_test_add_func ("/pytorch-cli/export/chrome-gz", test_export_chrome_snapshot);
   g_test_add_func ("/pytorch-cli/export/snapshot-round-trip", test_export_snapshot_round_trip);
   g_test_add_func ("/pytorch-cli/export/snapshot-from-run", test_export_snapshot_from_run);
+  g_test_add_func ("/pytorch-cli/export/snapshot-from-kineto", test_export_snapshot_from_kineto);
   ret = g_test_run ();
   {
     g_autoptr(GDir) dir = g_dir_open (tmp_dir, 0, NULL);

@@ -23,15 +23,23 @@ data_path (const char *name)
 }
 
 static TsRecorder *
-import (const char *name)
+import_with_flags (const char    *name,
+                   TsImportFlags  flags)
 {
   g_autofree char *path = data_path (name);
+  const char *paths[] = { path };
   g_autoptr(GError) error = NULL;
   TsRecorder *rec = ts_recorder_new ();
 
-  if (!ts_trace_import_open (path, rec, &error))
+  if (!ts_trace_import_open_with_flags (paths, 1, flags, rec, &error))
     g_error ("%s: %s", name, error->message);
   return rec;
+}
+
+static TsRecorder *
+import (const char *name)
+{
+  return import_with_flags (name, TS_IMPORT_FLAGS_NONE);
 }
 
 static int
@@ -144,6 +152,21 @@ test_snapshot_protocols (void)
 }
 
 static void
+test_snapshot_host_memory (void)
+{
+  /* record_pinned_host_memory=True: the device part reads as without it,
+   * the host part is counted and said to be left out */
+  g_autoptr(TsRecorder) rec = import ("snapshot-v2-host.p4.pickle");
+  g_autoptr(TsRecorder) plain = import ("snapshot-v2.p4.pickle");
+
+  check_snapshot ("snapshot-v2-host.p4.pickle", "snapshot-v2.expected");
+  g_assert_true (has_note (rec, "pinned host memory was recorded (1 host segments, 3 host trace entries): "
+                           "not shown"));
+  g_assert_false (has_note (plain, "pinned host memory"));
+  g_assert_cmpuint (ts_recorder_get_count (rec, TS_RECORD_ALLOC), ==, ts_recorder_get_count (plain, TS_RECORD_ALLOC));
+}
+
+static void
 test_snapshot_legacy (void)
 {
   g_autoptr(TsRecorder) rec = NULL;
@@ -245,6 +268,13 @@ test_kineto_legacy_profiler (void)
 
   g_assert_cmpuint (ts_recorder_get_count (rec, TS_RECORD_API_CALL), >, 5);
   g_assert_cmpuint (ts_recorder_get_count (rec, TS_RECORD_THREAD), >=, 1);
+  /* its ts count µs from the profiler's start: no date is made up */
+  {
+    gint64 epoch;
+    g_assert_false (ts_trace_import_get_epoch (rec, &epoch));
+    g_assert_true (has_note (rec, "clock: times count from the profiler's start, not a wall clock"));
+    g_assert_false (has_note (rec, "timestamps taken as absolute"));
+  }
 }
 
 static void
@@ -287,7 +317,9 @@ test_ranks (void)
     /* NCCL [150, 450) µs under the sgemm [30.5, 230.623) µs */
     g_assert_cmpint (r0->comm, ==, 600000);
     g_assert_cmpint (r0->overlap, ==, 2 * 80623);
-    g_assert_cmpint (r1->overlap, ==, 2 * 130623);
+    /* rank 1's all-reduce [47, 447) µs (it waits for rank 0's to end) under
+     * its sgemm [30.5, 280.623) µs */
+    g_assert_cmpint (r1->overlap, ==, 2 * 233623);
     g_assert_cmpint (r0->idle, ==, r0->span - r0->busy);
     g_assert_cmpuint (steps->len, ==, 2);
     g_assert_cmpint (g_array_index (steps, TsRankStep, 1).slowest_rank, ==, 1);
@@ -301,6 +333,72 @@ test_ranks (void)
     g_autoptr(GArray) steps = NULL;
     g_assert_false (ts_rank_stats_compute (one, &ranks, &steps));
   }
+}
+
+/* The start of the first kernel of each rank's device (the compute
+ * kernel every rank runs at the same true instant). */
+static TsTime
+first_kernel_start (TsRecorder *rec,
+                    guint32     device)
+{
+  for (gsize i = 0; i < ts_recorder_get_count (rec, TS_RECORD_KERNEL); i++)
+    {
+      TsKernelRecord k;
+      ts_recorder_get (rec, TS_RECORD_KERNEL, i, &k);
+      if (k.device == device)
+        return k.start;
+    }
+  g_assert_not_reached ();
+}
+
+/* ranks-skew and ranks-nocoll: make-pytorch-data.py (write_skewed_ranks)
+ * writes them with known clock offsets. */
+static void
+test_skewed_directory (void)
+{
+  g_autoptr(TsRecorder) rec = import ("ranks-skew");
+  g_autoptr(TsRecorder) raw = import_with_flags ("ranks-skew", TS_IMPORT_NO_CLOCK_ALIGN);
+  TsTime t0 = first_kernel_start (rec, 0);
+
+  /* rank 1's clock is 2500.25 µs ahead and its all-reduces end a median
+   * 2 µs late: it moves back 2502.25 µs, so its compute kernel lands 2 µs
+   * before rank 0's. Rank 2 (1234.567 µs behind, base 1 s later, no
+   * collective with rank 0) is aligned through rank 1: the same 2 µs. */
+  g_assert_true (has_note (rec, "clock: rank 1 shifted by -2502.250 µs onto rank 0's: its 5 collectives"));
+  g_assert_true (has_note (rec, "clock: rank 2 shifted by +1232.567 µs onto rank 0's: its 3 collectives"));
+  g_assert_true (has_note (rec, "clock: rank 2's baseTimeNanoseconds differs from the first trace's by 1000000000 ns: "
+                           "its times were moved"));
+  g_assert_cmpint (first_kernel_start (rec, 1) - t0, ==, -2000);
+  g_assert_cmpint (first_kernel_start (rec, 2) - t0, ==, -2000);
+
+  /* turned off: the times as written, and said so */
+  t0 = first_kernel_start (raw, 0);
+  g_assert_cmpint (first_kernel_start (raw, 1) - t0, ==, 2500250);
+  g_assert_cmpint (first_kernel_start (raw, 2) - t0, ==, -1234567 - G_GINT64_CONSTANT (1000000000));
+  g_assert_false (has_note (raw, "shifted by"));
+  g_assert_true (has_note (raw, "clock: alignment on collectives turned off"));
+  g_assert_true (has_note (raw, "clock: rank 2's baseTimeNanoseconds differs from the first trace's by 1000000000 ns: "
+                           "this trace is not aligned"));
+}
+
+static void
+test_agreeing_and_without_collectives (void)
+{
+  g_autoptr(TsRecorder) same = import ("ranks");
+  g_autoptr(TsRecorder) none = import ("ranks-nocoll");
+
+  /* one clock: the all-reduces end together, nothing moves (rank 1's
+   * events are written 3 µs later) */
+  g_assert_true (has_note (same, "clock: the ranks agree"));
+  g_assert_false (has_note (same, "shifted by"));
+  g_assert_cmpint (first_kernel_start (same, 1) - first_kernel_start (same, 0), ==, 3000);
+
+  /* no collectives: left alone (rank 1 stays 5 ms later), and noted */
+  g_assert_cmpint (first_kernel_start (none, 1) - first_kernel_start (none, 0), ==, 5000000);
+  g_assert_true (has_note (none, "clock: rank 1 has fewer than 2 collectives in common with the other "
+                           "ranks: left on its own clock"));
+  g_assert_true (has_note (none, "their clocks could not be checked"));
+  g_assert_false (has_note (none, "shifted by"));
 }
 
 static void
@@ -380,6 +478,8 @@ test_truncated_and_garbage (void)
     { "snapshot-v2.jit.pickle", TS_IMPORT_FORMAT_SNAPSHOT_PICKLE },
     { "snapshot-v1.13.json", TS_IMPORT_FORMAT_SNAPSHOT_JSON },
     { "kineto-old-absolute.json", TS_IMPORT_FORMAT_KINETO_JSON },
+    { "kineto-memory.json", TS_IMPORT_FORMAT_KINETO_JSON },
+    { "snapshot-v2-host.p4.pickle", TS_IMPORT_FORMAT_SNAPSHOT_PICKLE },
   };
   GRand *rand = g_rand_new_with_seed (19);
 
@@ -453,9 +553,12 @@ main (int    argc,
   g_test_add_func ("/pytorch-import/detect", test_detect);
   g_test_add_func ("/pytorch-import/snapshot/protocols", test_snapshot_protocols);
   g_test_add_func ("/pytorch-import/snapshot/legacy", test_snapshot_legacy);
+  g_test_add_func ("/pytorch-import/snapshot/host-memory", test_snapshot_host_memory);
   g_test_add_func ("/pytorch-import/kineto/files", test_kineto);
   g_test_add_func ("/pytorch-import/kineto/legacy-profiler", test_kineto_legacy_profiler);
   g_test_add_func ("/pytorch-import/kineto/ranks", test_ranks);
+  g_test_add_func ("/pytorch-import/kineto/ranks-clock-skew", test_skewed_directory);
+  g_test_add_func ("/pytorch-import/kineto/ranks-clock-agree-or-unknown", test_agreeing_and_without_collectives);
   g_test_add_func ("/pytorch-import/together", test_together);
   g_test_add_func ("/pytorch-import/hostile", test_hostile);
   g_test_add_func ("/pytorch-import/truncated-and-garbage", test_truncated_and_garbage);

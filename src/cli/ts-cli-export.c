@@ -440,6 +440,24 @@ static int finish_output (Writer     *wp,
                           const char *tmp_path,
                           gboolean    to_stdout);
 
+/* A profiler trace's [memory] events have no segments: say that the
+ * snapshot's segments are made up (one per allocation). */
+static void
+warn_synthetic_segments (TsRecorder *rec,
+                         const char *path)
+{
+  g_autoptr(GPtrArray) notes = ts_trace_import_get_notes (rec);
+
+  for (guint i = 0; i < notes->len; i++)
+    if (g_str_has_prefix (notes->pdata[i], TS_IMPORT_SYNTHETIC_SEGMENTS_NOTE))
+      {
+        ts_cli_message ("export: warning: %s: a profiler trace has no segments: the allocations and frees of its "
+                        "[memory] events (addresses, sizes, times) are written each in a segment of its own size",
+                        path);
+        return;
+      }
+}
+
 int
 ts_cli_export_main (int    argc,
                     char **argv)
@@ -502,6 +520,7 @@ ts_cli_export_main (int    argc,
   if (format != NULL && g_str_equal (format, "memory-snapshot"))
     {
       g_autoptr(GError) error = NULL;
+      warn_synthetic_segments (w.rec, argv[1]);
       if (ts_memory_snapshot_write_pickle (w.rec, w.out, &error) < 0)
         {
           ts_cli_message ("export: %s: %s", argv[1], error->message);

@@ -24,6 +24,20 @@ report_error (const char   *path,
   ts_cli_message ("%s: %s", path, flat);
 }
 
+static gboolean no_clock_align;
+
+void
+ts_cli_add_import_options (GOptionContext *context)
+{
+  static const GOptionEntry entries[] = {
+    { "no-clock-align", 0, 0, G_OPTION_ARG_NONE, &no_clock_align,
+      "Per-rank traces: keep every rank's times as written (no clock correction from matched collectives)", NULL },
+    { NULL }
+  };
+
+  g_option_context_add_main_entries (context, entries, NULL);
+}
+
 gboolean
 ts_cli_parse_trace_args (GOptionContext   *context,
                          const char       *command,
@@ -32,6 +46,7 @@ ts_cli_parse_trace_args (GOptionContext   *context,
 {
   g_autoptr(GError) error = NULL;
 
+  ts_cli_add_import_options (context);
   if (!g_option_context_parse (context, argc, argv, &error))
     {
       ts_cli_message ("%s", error->message);
@@ -65,7 +80,10 @@ ts_cli_load_document (const char  *path,
     }
   if (format != TS_IMPORT_FORMAT_TENSORSCOPE && format != TS_IMPORT_FORMAT_UNKNOWN)
     {
-      if (!ts_trace_import_open (path, recorder, &error))
+      const char *paths[] = { path };
+
+      if (!ts_trace_import_open_with_flags (paths, 1, no_clock_align ? TS_IMPORT_NO_CLOCK_ALIGN : TS_IMPORT_FLAGS_NONE,
+                                            recorder, &error))
         {
           report_error (path, error);
           return NULL;

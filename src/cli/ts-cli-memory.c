@@ -141,6 +141,8 @@ ts_cli_memory_main (int    argc,
           (strstr (notes->pdata[i], "before") != NULL || strstr (notes->pdata[i], "overflowed") != NULL ||
            strstr (notes->pdata[i], "no allocator history") != NULL))
         printf ("Note: %s\n", (const char *) notes->pdata[i] + strlen ("memory snapshot: "));
+      else if (g_str_has_prefix (notes->pdata[i], TS_IMPORT_SYNTHETIC_SEGMENTS_NOTE))
+        printf ("Note: %s\n", (const char *) notes->pdata[i] + strlen (TS_IMPORT_SYNTHETIC_SEGMENTS_NOTE));
   }
 
   for (guint d = 0; d < state->n_devices; d++)

@@ -41,6 +41,9 @@ gboolean         ts_cli_parse_trace_args (GOptionContext  *context,
                                           const char      *command,
                                           int             *argc,
                                           char          ***argv);
+/* Adds the options of how files are imported (--no-clock-align); done
+ * by ts_cli_parse_trace_args. */
+void             ts_cli_add_import_options (GOptionContext *context);
 /* Loads a trace; on failure prints one line and returns NULL. */
 TsTraceDocument *ts_cli_load_document  (const char    *path,
                                         TsCliLoadInfo *info);

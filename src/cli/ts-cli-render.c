@@ -81,6 +81,7 @@ ts_cli_render_main (int    argc,
 
   g_option_context_set_summary (context, "Draw a trace's timeline or memory view to an image.");
   g_option_context_add_main_entries (context, entries, NULL);
+  ts_cli_add_import_options (context);
   if (!g_option_context_parse (context, &argc, &argv, &error))
     {
       ts_cli_message ("%s", error->message);

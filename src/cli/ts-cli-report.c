@@ -17,6 +17,7 @@
 
 #include "ts-cli-private.h"
 #include "ts-rank-stats.h"
+#include "ts-trace-import.h"
 #include "ts-trace-stats.h"
 
 typedef struct
@@ -278,6 +279,22 @@ memory_table (Table        *t,
   table_end (t);
 }
 
+/* How the ranks' clocks were put together (shifted from matched
+ * collectives, or why not): the figures below depend on it. */
+static void
+clock_table (Table      *t,
+             TsRecorder *rec)
+{
+  static const char * const header[] = { "Clock", NULL };
+  g_autoptr(GPtrArray) notes = ts_trace_import_get_notes (rec);
+
+  table_begin (t, "Rank clocks", header);
+  for (guint i = 0; i < notes->len; i++)
+    if (g_str_has_prefix (notes->pdata[i], TS_IMPORT_CLOCK_NOTE))
+      table_row (t, (const char *) notes->pdata[i] + strlen (TS_IMPORT_CLOCK_NOTE), NULL);
+  table_end (t);
+}
+
 /* A directory of per-rank traces: step times, compute/communication
  * overlap, idle time per rank, and the slowest rank of each step. */
 static void
@@ -308,6 +325,7 @@ rank_tables (Table      *t,
                  FMT_I64 (idle, r->idle), FMT_F (idlep, r->span > 0 ? 100.0 * r->idle / r->span : 0.0), NULL);
     }
   table_end (t);
+  clock_table (t, rec);
   table_begin (t, "Slowest rank per step", step_header);
   for (guint i = 0; i < steps->len; i++)
     {

@@ -37,7 +37,15 @@ typedef struct
   /* A snapshot comes with the traces: its replay gives the memory
    * counters, so the traces' [memory] events are not drawn over them. */
   gboolean    skip_memory_counters;
+  /* Added to every time of the file being read: moves a rank onto the
+   * first rank's clock (ts-rank-clock.h); set when the clocks were
+   * aligned (the pre-pass read every rank's base time). */
+  gint64      clock_shift_ns;
+  gboolean    clock_aligned;
+  TsImportFlags flags;
 } TsImportContext;
+
+#define CLOCK_NOTE TS_IMPORT_CLOCK_NOTE
 
 void     ts_import_note          (TsImportContext *ctx,
                                   const char      *format,
@@ -51,6 +59,16 @@ gboolean ts_snapshot_import      (TsImportContext *ctx,
 gboolean ts_kineto_import        (TsImportContext *ctx,
                                   TsImportInput   *in,
                                   GError         **error);
+
+/* The clock pre-pass of a multi-rank import: adds the collective kernels
+ * of the file (rank ctx->rank) to clock, end times on the file's own ts
+ * scale, and gives its baseTimeNanoseconds (0 when it has none). */
+typedef struct _TsRankClock TsRankClock;
+gboolean ts_kineto_scan_collectives (TsImportContext *ctx,
+                                     const char      *path,
+                                     TsRankClock     *clock,
+                                     gint64          *base_ns,
+                                     GError         **error);
 
 /* Where in a Kineto file the rank is (distributedInfo.rank); -1 if none. */
 gint     ts_kineto_peek_rank     (const char      *path);

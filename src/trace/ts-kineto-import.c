@@ -33,6 +33,7 @@
 
 #include "ts-import-private.h"
 #include "ts-json-reader.h"
+#include "ts-rank-clock.h"
 
 enum
 {
@@ -69,9 +70,15 @@ typedef struct
   guint32  grid[3], block[3];
   gint64   dev_type, dev_id, total_allocated, total_reserved;
   gboolean has_totals;
+  gint64   addr;
+  gboolean has_addr;
   gint64   from_device, to_device;
   GString *sync_kind;
   gboolean is_collective;
+  /* a collective's identity across ranks (ts-rank-clock.h) */
+  GString *coll_name, *pg_name;
+  gint64   seq;
+  gboolean has_seq;
 } Event;
 
 typedef struct
@@ -92,6 +99,11 @@ typedef struct
   guint            n_events, n_skipped, n_cpu_memory, n_oom, n_unknown_cat;
   guint            n_kernels, n_comm;
   guint            n_flows_matched, n_flows_unmatched;
+  /* The clock pre-pass: collectives go here, nothing to the recorder. */
+  TsRankClock     *scan_clock;
+  /* [memory] blocks live now: device << 56 ^ addr -> size */
+  GHashTable      *live_blocks;
+  guint            n_mem_allocs, n_mem_frees, n_mem_unknown;
 } Importer;
 
 static gboolean
@@ -208,6 +220,8 @@ static const struct
   { "Total Reserved", G_STRUCT_OFFSET (Event, total_reserved), 0 },
   { "fromDevice", G_STRUCT_OFFSET (Event, from_device), 0 },
   { "toDevice", G_STRUCT_OFFSET (Event, to_device), 0 },
+  { "Seq", G_STRUCT_OFFSET (Event, seq), G_STRUCT_OFFSET (Event, has_seq) },
+  { "Addr", G_STRUCT_OFFSET (Event, addr), G_STRUCT_OFFSET (Event, has_addr) },
 };
 
 /* Reads the value of key into the Event when it is one of int_args. */
@@ -293,11 +307,17 @@ read_args (Importer *im,
           g_string_assign (ev->sync_kind, "");
           g_string_append_len (ev->sync_kind, s, (gssize) n);
         }
-      else if (key_is (key, len, "Collective name"))
+      else if (key_is (key, len, "Collective name") || key_is (key, len, "Process Group Name"))
         {
-          ev->is_collective = TRUE;
-          if (!ts_json_skip (&im->r, error))
+          gboolean coll = key[0] == 'C', got;
+          const char *s;
+          gsize n;
+
+          ev->is_collective |= coll;
+          if (!read_string_or_skip (im, &s, &n, &got, error))
             return FALSE;
+          if (got)
+            g_string_append_len (coll ? ev->coll_name : ev->pg_name, s, (gssize) MIN (n, 256));
         }
       else if (key_is (key, len, "name") && im->ev.ph == 'M' && ts_json_peek (&im->r) == '"')
         {
@@ -334,9 +354,15 @@ read_event (Importer *im,
   memset (ev->block, 0, sizeof ev->block);
   ev->dev_type = ev->dev_id = ev->total_allocated = ev->total_reserved = 0;
   ev->has_totals = FALSE;
+  ev->addr = 0;
+  ev->has_addr = FALSE;
   ev->from_device = ev->to_device = -1;
   g_string_truncate (ev->sync_kind, 0);
   ev->is_collective = FALSE;
+  g_string_truncate (ev->coll_name, 0);
+  g_string_truncate (ev->pg_name, 0);
+  ev->seq = 0;
+  ev->has_seq = FALSE;
 
   if (ts_json_peek (&im->r) != '{')
     return ts_json_skip (&im->r, error);
@@ -433,6 +459,10 @@ read_event (Importer *im,
     }
 }
 
+/* Times before 2001 are not Unix times: the legacy profiler (torch
+ * 1.13 without Kineto) counts µs from its own start. */
+#define UNIX_2001_NS G_GINT64_CONSTANT (978307200000000000)
+
 /* ts of a hostile file are bounded (±4e18 ns, ±126 years) so that
  * differences cannot overflow. */
 #define MAX_TS_NS G_GINT64_CONSTANT (4000000000000000000)
@@ -443,7 +473,8 @@ event_time (Importer *im,
 {
   TsImportContext *ctx = im->ctx;
 
-  ts = CLAMP (ts, -MAX_TS_NS, MAX_TS_NS);
+  /* the rank's clock correction (zero but for a multi-rank import) */
+  ts = CLAMP (ts, -MAX_TS_NS, MAX_TS_NS) + ctx->clock_shift_ns;
   if (!ctx->have_origin)
     {
       ctx->have_origin = TRUE;
@@ -598,6 +629,80 @@ add_range (Importer *im,
 }
 
 static void
+append_alloc (Importer *im,
+              guint32   device,
+              TsTime    time,
+              guint32   action,
+              guint64   size,
+              gboolean  synthetic)
+{
+  TsAllocRecord a = { 0 };
+
+  a.time = time;
+  a.addr = (guint64) im->ev.addr;
+  a.size = size;
+  /* a segment's requested stays 0: requested == size marks a plain
+   * cudaMalloc, which the replay leaves out */
+  a.requested = action == TS_ALLOC_ACTION_SEGMENT_ALLOC || action == TS_ALLOC_ACTION_SEGMENT_FREE ? 0 : size;
+  a.correlation = synthetic ? TS_IMPORT_SYNTHETIC_CORRELATION : 0;
+  a.device = device;
+  a.stream = TS_STREAM_NONE;
+  a.action = action;
+  a.pool = size <= 1048576 ? 1 : 0;   /* PyTorch's small pool: requests up to 1 MiB */
+  ts_recorder_append (im->rec, TS_RECORD_ALLOC, &a);
+}
+
+/* A CUDA [memory] event with Addr: an allocation (Bytes > 0) or a free
+ * (Bytes < 0) of the caching allocator, reported with the block's size.
+ * Kineto does not say which segment a block is in, so each allocation
+ * gets a segment of its own (synthetic: exporters leave it out), which
+ * lets the replay and the Memory view show the blocks. */
+static void
+memory_action (Importer *im,
+               guint32   device,
+               TsTime    time)
+{
+  Event *ev = &im->ev;
+  gpointer key = GSIZE_TO_POINTER ((gsize) ev->addr ^ ((gsize) device << 56));
+  gpointer live = NULL;
+  gboolean known = g_hash_table_lookup_extended (im->live_blocks, key, NULL, &live);
+
+  if (ev->bytes > 0)
+    {
+      guint64 size = (guint64) ev->bytes;
+
+      im->n_mem_allocs++;
+      if (known)
+        {
+          /* the same block twice: its free was not traced */
+          im->n_mem_unknown++;
+          append_alloc (im, device, time, TS_ALLOC_ACTION_ALLOC, size, FALSE);
+          return;
+        }
+      append_alloc (im, device, time, TS_ALLOC_ACTION_SEGMENT_ALLOC, size, TRUE);
+      append_alloc (im, device, time, TS_ALLOC_ACTION_ALLOC, size, FALSE);
+      g_hash_table_insert (im->live_blocks, key, GSIZE_TO_POINTER ((gsize) size));
+    }
+  else
+    {
+      guint64 size = ev->bytes == G_MININT64 ? G_MAXINT64 : (guint64) -ev->bytes;
+
+      im->n_mem_frees++;
+      /* PyTorch's trace says free_requested then free_completed (at once
+       * when no other stream used the block) */
+      append_alloc (im, device, time, TS_ALLOC_ACTION_FREE_REQUESTED, size, FALSE);
+      append_alloc (im, device, time, TS_ALLOC_ACTION_FREE_COMPLETED, size, FALSE);
+      if (!known)
+        {
+          im->n_mem_unknown++;
+          return;
+        }
+      append_alloc (im, device, time, TS_ALLOC_ACTION_SEGMENT_FREE, GPOINTER_TO_SIZE (live), TRUE);
+      g_hash_table_remove (im->live_blocks, key);
+    }
+}
+
+static void
 handle_event (Importer *im)
 {
   Event *ev = &im->ev;
@@ -649,6 +754,8 @@ handle_event (Importer *im)
           c.counter = TS_COUNTER_RESERVED_BYTES;
           c.value = ev->total_reserved;
           ts_recorder_append (im->rec, TS_RECORD_COUNTER, &c);
+          if (ev->has_addr && ev->bytes != 0)
+            memory_action (im, device, c.time);
         }
       else if (g_str_equal (ev->name->str, "[OutOfMemory]"))
         im->n_oom++;
@@ -815,6 +922,43 @@ cmp_int (gconstpointer a,
   return *(const gint *) a - *(const gint *) b;
 }
 
+/* The clock pre-pass: a collective kernel's identity and end time. The
+ * key is the process group and collective name where Kineto copied them
+ * from record_param_comms, else the kernel's name without its arguments. */
+/* Point-to-point transfers (pipeline send/recv) end when their one peer
+ * is done, not with the group: no clock reference. An all-to-all also
+ * runs as NCCL SendRecv kernels but is a collective: its name says so. */
+static gboolean
+is_point_to_point (const Event *ev)
+{
+  if (ev->coll_name->len > 0)
+    return g_ascii_strcasecmp (ev->coll_name->str, "send") == 0 || g_ascii_strcasecmp (ev->coll_name->str, "recv") == 0 ||
+           g_ascii_strcasecmp (ev->coll_name->str, "isend") == 0 || g_ascii_strcasecmp (ev->coll_name->str, "irecv") == 0 ||
+           strstr (ev->coll_name->str, "send_recv") != NULL || strstr (ev->coll_name->str, "isend_irecv") != NULL;
+  return strstr (ev->name->str, "SendRecv") != NULL || strstr (ev->name->str, "_Send") != NULL ||
+         strstr (ev->name->str, "_Recv") != NULL;
+}
+
+static void
+scan_event (Importer *im)
+{
+  Event *ev = &im->ev;
+  g_autoptr(GString) key = NULL;
+  gint64 end;
+
+  if (ev->ph != 'X' || !ev->has_ts || ev->cat != CAT_KERNEL ||
+      (!ev->is_collective && !ts_kernel_name_is_communication (ev->name->str)) || is_point_to_point (ev))
+    return;
+  key = g_string_new (ev->pg_name->str);
+  g_string_append_c (key, '|');
+  if (ev->coll_name->len > 0)
+    g_string_append (key, ev->coll_name->str);
+  else
+    g_string_append_len (key, ev->name->str, (gssize) strcspn (ev->name->str, "("));
+  end = CLAMP (ev->ts, -MAX_TS_NS, MAX_TS_NS) + CLAMP (ev->dur, 0, G_GINT64_CONSTANT (1000000000000000));
+  ts_rank_clock_add (im->scan_clock, im->ctx->rank, key->str, ev->has_seq ? ev->seq : -1, end);
+}
+
 static gboolean
 read_events (Importer *im,
              GError  **error)
@@ -831,7 +975,10 @@ read_events (Importer *im,
         return TRUE;
       if (!read_event (im, error))
         return FALSE;
-      handle_event (im);
+      if (im->scan_clock != NULL)
+        scan_event (im);
+      else
+        handle_event (im);
     }
 }
 
@@ -862,91 +1009,137 @@ read_device_properties (Importer *im,
     }
 }
 
+static void
+importer_init (Importer        *im,
+               TsImportContext *ctx,
+               TsImportInput   *in)
+{
+  memset (im, 0, sizeof *im);
+  im->ctx = ctx;
+  im->rec = ctx->rec;
+  ts_json_reader_init (&im->r, in);
+  im->ev.name = g_string_sized_new (128);
+  im->ev.sync_kind = g_string_new (NULL);
+  im->ev.pid_str = g_string_new (NULL);
+  im->ev.coll_name = g_string_new (NULL);
+  im->ev.pg_name = g_string_new (NULL);
+  im->threads = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  im->streams = g_hash_table_new (NULL, NULL);
+  im->gpu_threads = g_hash_table_new (NULL, NULL);
+  im->devices = g_hash_table_new (NULL, NULL);
+  im->props = g_hash_table_new_full (NULL, NULL, NULL, (GDestroyNotify) ts_value_unref);
+  im->flows_s = g_hash_table_new (NULL, NULL);
+  im->flows_f = g_hash_table_new (NULL, NULL);
+  im->live_blocks = g_hash_table_new (NULL, NULL);
+  if (ctx->rank >= 0)
+    im->corr_offset = (guint64) (ctx->rank + 1) << 40;
+}
+
+static void
+importer_clear (Importer *im)
+{
+  ts_json_reader_clear (&im->r);
+  g_string_free (im->ev.name, TRUE);
+  g_string_free (im->ev.sync_kind, TRUE);
+  g_string_free (im->ev.pid_str, TRUE);
+  g_string_free (im->ev.coll_name, TRUE);
+  g_string_free (im->ev.pg_name, TRUE);
+  g_hash_table_unref (im->threads);
+  g_hash_table_unref (im->streams);
+  g_hash_table_unref (im->gpu_threads);
+  g_hash_table_unref (im->devices);
+  g_hash_table_unref (im->props);
+  g_hash_table_unref (im->flows_s);
+  g_hash_table_unref (im->flows_f);
+  g_hash_table_unref (im->live_blocks);
+}
+
+static gboolean
+read_base_time (Importer *im,
+                GError  **error)
+{
+  gint64 i;
+  double d;
+  gboolean is_int;
+  int c = ts_json_peek (&im->r);
+
+  if (c == '"' || c == '{' || c == '[')
+    return ts_json_skip (&im->r, error);
+  if (!ts_json_read_number (&im->r, &i, &d, &is_int, error))
+    return FALSE;
+  im->base_ns = CLAMP (is_int ? i : (d >= -4e18 && d <= 4e18 ? (gint64) d : 0), -MAX_TS_NS, MAX_TS_NS);
+  im->have_base = TRUE;
+  return TRUE;
+}
+
+/* The whole file: the Kineto envelope or the bare array of events. */
+static gboolean
+read_document (Importer *im,
+               GError  **error)
+{
+  gboolean first = TRUE, more, saw_events = FALSE;
+
+  if (ts_json_peek (&im->r) == '[')
+    {
+      /* The bare array form of the Chrome trace format. */
+      if (!read_events (im, error))
+        return FALSE;
+      saw_events = TRUE;
+    }
+  else
+    {
+      if (!ts_json_begin_object (&im->r, error))
+        return FALSE;
+      for (;;)
+        {
+          const char *key;
+          gsize len;
+          gboolean ok;
+
+          if (!ts_json_object_next (&im->r, &first, &key, &len, &more, error))
+            return FALSE;
+          if (!more)
+            break;
+          if (key_is (key, len, "traceEvents"))
+            {
+              ok = read_events (im, error);
+              saw_events = TRUE;
+            }
+          else if (key_is (key, len, "deviceProperties"))
+            ok = read_device_properties (im, error);
+          else if (key_is (key, len, "baseTimeNanoseconds"))
+            ok = read_base_time (im, error);
+          else
+            ok = ts_json_skip (&im->r, error);
+          if (!ok)
+            return FALSE;
+        }
+    }
+  if (ts_json_peek (&im->r) >= 0)
+    {
+      ts_json_error (&im->r, error, TS_IMPORT_ERROR_CORRUPT, "data after the end of the trace");
+      return FALSE;
+    }
+  if (!saw_events)
+    {
+      g_set_error (error, TS_IMPORT_ERROR, TS_IMPORT_ERROR_FORMAT, "not a profiler trace: no \"traceEvents\"");
+      return FALSE;
+    }
+  return TRUE;
+}
+
 gboolean
 ts_kineto_import (TsImportContext *ctx,
                   TsImportInput   *in,
                   GError         **error)
 {
-  Importer im = { 0 };
-  gboolean ok = FALSE, first = TRUE, more, saw_events = FALSE;
+  Importer im;
+  gboolean ok = FALSE;
   guint n_matched = 0, n_unmatched = 0;
 
-  im.ctx = ctx;
-  im.rec = ctx->rec;
-  ts_json_reader_init (&im.r, in);
-  im.ev.name = g_string_sized_new (128);
-  im.ev.sync_kind = g_string_new (NULL);
-  im.ev.pid_str = g_string_new (NULL);
-  im.threads = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
-  im.streams = g_hash_table_new (NULL, NULL);
-  im.gpu_threads = g_hash_table_new (NULL, NULL);
-  im.devices = g_hash_table_new (NULL, NULL);
-  im.props = g_hash_table_new_full (NULL, NULL, NULL, (GDestroyNotify) ts_value_unref);
-  im.flows_s = g_hash_table_new (NULL, NULL);
-  im.flows_f = g_hash_table_new (NULL, NULL);
-  if (ctx->rank >= 0)
-    im.corr_offset = (guint64) (ctx->rank + 1) << 40;
-
-  if (ts_json_peek (&im.r) == '[')
-    {
-      /* The bare array form of the Chrome trace format. */
-      if (!read_events (&im, error))
-        goto out;
-      saw_events = TRUE;
-    }
-  else
-    {
-      if (!ts_json_begin_object (&im.r, error))
-        goto out;
-      for (;;)
-        {
-          const char *key;
-          gsize len;
-          if (!ts_json_object_next (&im.r, &first, &key, &len, &more, error))
-            goto out;
-          if (!more)
-            break;
-          if (key_is (key, len, "traceEvents"))
-            {
-              if (!read_events (&im, error))
-                goto out;
-              saw_events = TRUE;
-            }
-          else if (key_is (key, len, "deviceProperties"))
-            {
-              if (!read_device_properties (&im, error))
-                goto out;
-            }
-          else if (key_is (key, len, "baseTimeNanoseconds"))
-            {
-              gint64 i;
-              double d;
-              gboolean is_int;
-              if (ts_json_peek (&im.r) == '"' || ts_json_peek (&im.r) == '{' || ts_json_peek (&im.r) == '[')
-                {
-                  if (!ts_json_skip (&im.r, error))
-                    goto out;
-                  continue;
-                }
-              if (!ts_json_read_number (&im.r, &i, &d, &is_int, error))
-                goto out;
-              im.base_ns = CLAMP (is_int ? i : (d >= -4e18 && d <= 4e18 ? (gint64) d : 0), -MAX_TS_NS, MAX_TS_NS);
-              im.have_base = TRUE;
-            }
-          else if (!ts_json_skip (&im.r, error))
-            goto out;
-        }
-    }
-  if (ts_json_peek (&im.r) >= 0)
-    {
-      ts_json_error (&im.r, error, TS_IMPORT_ERROR_CORRUPT, "data after the end of the trace");
-      goto out;
-    }
-  if (!saw_events)
-    {
-      g_set_error (error, TS_IMPORT_ERROR, TS_IMPORT_ERROR_FORMAT, "not a profiler trace: no \"traceEvents\"");
-      goto out;
-    }
+  importer_init (&im, ctx, in);
+  if (!read_document (&im, error))
+    goto out;
 
   /* Devices listed but without work still appear (single file only: with
    * ranks, each lists the node's GPUs but uses one). */
@@ -979,15 +1172,22 @@ ts_kineto_import (TsImportContext *ctx,
       {
         ctx->have_kineto_base = TRUE;
         ctx->kineto_base_ns = base;
-        if (!ctx->have_epoch && ctx->have_origin)
+        if (!ctx->have_epoch && ctx->have_origin && base + ctx->origin_ns >= UNIX_2001_NS)
           {
             ctx->have_epoch = TRUE;
             ctx->epoch_ns = base + ctx->origin_ns;
           }
+        else if (!ctx->have_epoch && ctx->have_origin)
+          ts_import_note (ctx, CLOCK_NOTE "times count from the profiler's start, not a wall clock (the legacy "
+                          "profiler's form): no date, and traces of several ranks are not on one clock");
       }
+    else if (base != ctx->kineto_base_ns && ctx->clock_aligned)
+      ts_import_note (ctx, CLOCK_NOTE "rank %d's baseTimeNanoseconds differs from the first trace's by %"
+                      G_GINT64_FORMAT " ns: its times were moved onto the first trace's base", ctx->rank,
+                      base - ctx->kineto_base_ns);
     else if (base != ctx->kineto_base_ns)
-      ts_import_note (ctx, "%sbaseTimeNanoseconds differs from the first trace's by %" G_GINT64_FORMAT
-                      " ns: this trace is not aligned with the others", ctx->rank >= 0 ? "rank: " : "",
+      ts_import_note (ctx, CLOCK_NOTE "rank %d's baseTimeNanoseconds differs from the first trace's by %"
+                      G_GINT64_FORMAT " ns: this trace is not aligned with the others", ctx->rank,
                       base - ctx->kineto_base_ns);
   }
 
@@ -996,7 +1196,14 @@ ts_kineto_import (TsImportContext *ctx,
     ts_import_note (ctx, "%sprofiler trace: %u events, %u kernels (%u NCCL communication), "
                     "%u launch-to-kernel flows, %u unmatched flow ends dropped%s",
                     prefix, im.n_events, im.n_kernels, im.n_comm, n_matched, n_unmatched,
-                    im.have_base ? "" : "; no baseTimeNanoseconds: timestamps taken as absolute µs");
+                    im.have_base || ctx->origin_ns < UNIX_2001_NS ? "" : "; no baseTimeNanoseconds: timestamps taken as absolute µs");
+    if (im.n_mem_allocs + im.n_mem_frees > 0)
+      ts_import_note (ctx, TS_IMPORT_SYNTHETIC_SEGMENTS_NOTE "%s%u allocations and %u frees from [memory] events "
+                      "(%u of them free or allocate again a block the trace did not see allocated: left out of the "
+                      "replay); "
+                      "the trace has no segments, so each allocation is shown in a segment of its own size "
+                      "(reserved memory in the Memory view and in an exported snapshot is the allocated memory, "
+                      "not Kineto's Total Reserved)", prefix, im.n_mem_allocs, im.n_mem_frees, im.n_mem_unknown);
     if (im.n_cpu_memory > 0 || im.n_oom > 0)
       ts_import_note (ctx, "%sprofiler trace: %u host-memory [memory] events not shown; %u [OutOfMemory] events",
                       prefix, im.n_cpu_memory, im.n_oom);
@@ -1004,17 +1211,29 @@ ts_kineto_import (TsImportContext *ctx,
   ok = TRUE;
 
 out:
-  ts_json_reader_clear (&im.r);
-  g_string_free (im.ev.name, TRUE);
-  g_string_free (im.ev.sync_kind, TRUE);
-  g_string_free (im.ev.pid_str, TRUE);
-  g_hash_table_unref (im.threads);
-  g_hash_table_unref (im.streams);
-  g_hash_table_unref (im.gpu_threads);
-  g_hash_table_unref (im.devices);
-  g_hash_table_unref (im.props);
-  g_hash_table_unref (im.flows_s);
-  g_hash_table_unref (im.flows_f);
+  importer_clear (&im);
+  return ok;
+}
+
+gboolean
+ts_kineto_scan_collectives (TsImportContext *ctx,
+                            const char      *path,
+                            TsRankClock     *clock,
+                            gint64          *base_ns,
+                            GError         **error)
+{
+  g_autoptr(TsImportInput) in = ts_import_input_open (path, error);
+  Importer im;
+  gboolean ok;
+
+  if (in == NULL)
+    return FALSE;
+  importer_init (&im, ctx, in);
+  im.scan_clock = clock;
+  ok = read_document (&im, error);
+  *base_ns = im.have_base ? im.base_ns : 0;
+  ts_rank_clock_set_base (clock, ctx->rank, *base_ns);
+  importer_clear (&im);
   return ok;
 }
 

@@ -10,11 +10,12 @@
 #include <string.h>
 
 #include "ts-import-private.h"
+#include "ts-rank-clock.h"
 #include "ts-trace-format-private.h"
 #include "ts-trace-reader.h"
 
 #define SNIFF_BYTES (64u * 1024)
-#define EPOCH_NOTE  "clock: time 0 is "
+#define EPOCH_NOTE  CLOCK_NOTE "time 0 is "
 
 gboolean
 ts_trace_import_get_epoch (TsRecorder *rec,
@@ -278,6 +279,7 @@ typedef struct
   char          *path;
   TsImportFormat format;
   gint           rank;
+  gint64         shift_ns;   /* added to the rank's times (clock alignment) */
 } Member;
 
 static int
@@ -299,6 +301,91 @@ static void
 member_clear (gpointer p)
 {
   g_free (((Member *) p)->path);
+}
+
+/* Says how a rank's clock was corrected (or why it was not); TRUE when
+ * its times move. */
+static gboolean
+note_rank_offset (TsImportContext *ctx,
+                  TsRankClock     *clock,
+                  const Member    *m)
+{
+  gint64 offset;
+  guint n;
+  gint ref = ts_rank_clock_get_reference (clock);
+
+  if (!ts_rank_clock_get_offset (clock, m->rank, &offset, &n))
+    {
+      ts_import_note (ctx, CLOCK_NOTE "rank %d has fewer than %d collectives in common with the other ranks: "
+                      "left on its own clock", m->rank, TS_RANK_CLOCK_MIN_MATCHES);
+      return FALSE;
+    }
+  if (m->rank == ref || ABS (offset) < TS_RANK_CLOCK_THRESHOLD_NS)
+    return FALSE;
+  ts_import_note (ctx, CLOCK_NOTE "rank %d shifted by %+.3f µs onto rank %d's: its %u collectives matched with "
+                  "the other ranks end that much later than theirs (median; NCCL kernels of one "
+                  "collective end together); --no-clock-align keeps the times as written",
+                  m->rank, -offset / 1000.0, ref, n);
+  return TRUE;
+}
+
+/* Per-rank traces from several hosts carry several clocks: a pre-pass
+ * reads every rank's collectives and base time, and each rank's shift
+ * puts it on the lowest rank's clock (ts-rank-clock.h). It reads every
+ * file twice; TS_IMPORT_NO_CLOCK_ALIGN skips it. */
+static gboolean
+align_clocks (TsImportContext *ctx,
+              GArray          *members,
+              GError         **error)
+{
+  g_autoptr(TsRankClock) clock = ts_rank_clock_new ();
+  g_autoptr(GArray) bases = g_array_new (FALSE, TRUE, sizeof (gint64));
+  guint n_shifted = 0, n_ranks = 0, n_checked = 0;
+  gint64 first_base = 0;
+
+  g_array_set_size (bases, members->len);
+  for (guint i = 0; i < members->len; i++)
+    {
+      Member *m = &g_array_index (members, Member, i);
+      g_autoptr(GError) local = NULL;
+
+      if (m->format != TS_IMPORT_FORMAT_KINETO_JSON)
+        continue;
+      ctx->rank = m->rank;
+      if (!ts_kineto_scan_collectives (ctx, m->path, clock, &g_array_index (bases, gint64, i), &local))
+        {
+          g_set_error (error, local->domain, local->code, "%s: %s", m->path, local->message);
+          return FALSE;
+        }
+      if (n_ranks++ == 0)
+        first_base = g_array_index (bases, gint64, i);
+    }
+  ts_rank_clock_solve (clock);
+  for (guint i = 0; i < members->len; i++)
+    {
+      Member *m = &g_array_index (members, Member, i);
+      gint64 offset;
+      guint n;
+
+      if (m->format != TS_IMPORT_FORMAT_KINETO_JSON)
+        continue;
+      m->shift_ns = g_array_index (bases, gint64, i) - first_base;
+      if (m->rank != ts_rank_clock_get_reference (clock) && ts_rank_clock_get_offset (clock, m->rank, &offset, &n))
+        n_checked++;
+      if (note_rank_offset (ctx, clock, m) && ts_rank_clock_get_offset (clock, m->rank, &offset, &n))
+        {
+          m->shift_ns -= offset;
+          n_shifted++;
+        }
+    }
+  if (n_checked == 0)
+    ts_import_note (ctx, CLOCK_NOTE "no two ranks have collectives in common: their clocks could not be "
+                    "checked, times are as written");
+  else if (n_shifted == 0)
+    ts_import_note (ctx, CLOCK_NOTE "the ranks agree: collectives matched across ranks end within %d µs of "
+                    "each other, so no rank was shifted", (int) (TS_RANK_CLOCK_THRESHOLD_NS / 1000));
+  ctx->clock_aligned = TRUE;
+  return TRUE;
 }
 
 static gboolean
@@ -371,6 +458,8 @@ import_members (TsImportContext *ctx,
             m->rank = next++;
         }
       g_array_sort (members, cmp_member);
+      if (group_ranks && !(ctx->flags & TS_IMPORT_NO_CLOCK_ALIGN) && !align_clocks (ctx, members, error))
+        return FALSE;
     }
 
   for (guint i = 0; i < members->len; i++)
@@ -380,6 +469,7 @@ import_members (TsImportContext *ctx,
 
       ctx->rank = (group_ranks && n_kineto > 1 && m->format == TS_IMPORT_FORMAT_KINETO_JSON) ? m->rank : -1;
       ctx->device_base = 0;
+      ctx->clock_shift_ns = m->format == TS_IMPORT_FORMAT_KINETO_JSON ? m->shift_ns : 0;
       if (!import_file (ctx, m->path, m->format, &local))
         {
           if (members->len > 1)
@@ -389,8 +479,12 @@ import_members (TsImportContext *ctx,
           return FALSE;
         }
     }
+  ctx->clock_shift_ns = 0;
   if (n_kineto > 1)
-    ts_import_note (ctx, "%u ranks, aligned on the profiler's common clock", n_kineto);
+    ts_import_note (ctx, "%u ranks", n_kineto);
+  if (n_kineto > 1 && !ctx->clock_aligned)
+    ts_import_note (ctx, CLOCK_NOTE "alignment on collectives turned off (--no-clock-align): every rank's times "
+                    "as written");
   if (ctx->have_epoch)
     {
       g_autoptr(GDateTime) dt = g_date_time_new_from_unix_utc (ctx->epoch_ns / G_GINT64_CONSTANT (1000000000));
@@ -453,11 +547,22 @@ ts_trace_import_open_many (const char * const *paths,
                            TsRecorder         *recorder,
                            GError            **error)
 {
+  return ts_trace_import_open_with_flags (paths, n_paths, TS_IMPORT_FLAGS_NONE, recorder, error);
+}
+
+gboolean
+ts_trace_import_open_with_flags (const char * const *paths,
+                                 guint               n_paths,
+                                 TsImportFlags       flags,
+                                 TsRecorder         *recorder,
+                                 GError            **error)
+{
   g_autoptr(GArray) members = g_array_new (FALSE, TRUE, sizeof (Member));
   TsImportContext ctx;
 
   g_array_set_clear_func (members, member_clear);
   context_init (&ctx, recorder);
+  ctx.flags = flags;
   for (guint i = 0; i < n_paths; i++)
     {
       g_autoptr(GError) local = NULL;
@@ -475,7 +580,7 @@ ts_trace_import_open_many (const char * const *paths,
         }
       else
         {
-          Member m = { g_strdup (paths[i]), f, -1 };
+          Member m = { g_strdup (paths[i]), f, -1, 0 };
           g_array_append_val (members, m);
         }
     }

@@ -34,6 +34,14 @@ typedef enum
 
 const char    *ts_import_format_name    (TsImportFormat format);
 
+typedef enum
+{
+  TS_IMPORT_FLAGS_NONE     = 0,
+  /* Per-rank traces keep the times they were written with, even where
+   * their collectives say the hosts' clocks disagree. */
+  TS_IMPORT_NO_CLOCK_ALIGN = 1 << 0,
+} TsImportFlags;
+
 /* The file names viewers offer to open ("*.tstrace", "*.pickle", ...),
  * NULL-terminated, and whether a name has one of them. */
 extern const char * const ts_trace_import_patterns[];
@@ -54,6 +62,24 @@ gboolean       ts_trace_import_open_many (const char * const *paths,
                                           guint               n_paths,
                                           TsRecorder         *recorder,
                                           GError            **error);
+
+/* ts_trace_import_open_many with flags. Per-rank traces from different
+ * hosts are moved onto the lowest rank's clock (offsets estimated from
+ * matched collectives, ts-rank-clock.h) unless TS_IMPORT_NO_CLOCK_ALIGN;
+ * the notes say which rank moved by how much, and why. */
+gboolean       ts_trace_import_open_with_flags (const char * const *paths,
+                                                guint               n_paths,
+                                                TsImportFlags       flags,
+                                                TsRecorder         *recorder,
+                                                GError            **error);
+
+/* Notes about the document's clock (the epoch, the per-rank alignment)
+ * start with this. */
+#define TS_IMPORT_CLOCK_NOTE "clock: "
+
+/* The note of a profiler trace whose [memory] events became allocator
+ * actions in segments made up for them: exporters warn with it. */
+#define TS_IMPORT_SYNTHETIC_SEGMENTS_NOTE "memory: segments synthesized: "
 
 /* The notes an import wrote (TS_OUTPUT_TOOL outputs), in order. */
 GPtrArray     *ts_trace_import_get_notes (TsRecorder   *recorder);

@@ -62,6 +62,7 @@ struct _TsRunController
   guint64           built_records;
 
   GCancellable     *load_cancellable;
+  TsImportFlags     import_flags;     /* for the next load */
 };
 
 G_DEFINE_FINAL_TYPE (TsRunController, ts_run_controller, G_TYPE_OBJECT)
@@ -416,12 +417,38 @@ load_result_free (LoadResult *r)
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (LoadResult, load_result_free)
 
+/* What a load thread is given: the file and how to import it. */
+typedef struct
+{
+  GFile        *file;
+  TsImportFlags flags;
+} LoadRequest;
+
+static void
+load_request_free (gpointer data)
+{
+  LoadRequest *request = data;
+
+  g_object_unref (request->file);
+  g_free (request);
+}
+
+void
+ts_run_controller_set_import_flags (TsRunController *self,
+                                    TsImportFlags    flags)
+{
+  g_return_if_fail (TS_IS_RUN_CONTROLLER (self));
+
+  self->import_flags = flags;
+}
+
 /* Our own trace, or what PyTorch writes: memory snapshots, profiler traces
  * and directories of per-rank traces. */
 static TsRecorder *
-load_any (const char  *path,
-          gboolean    *cut_short,
-          GError     **error)
+load_any (const char     *path,
+          TsImportFlags   flags,
+          gboolean       *cut_short,
+          GError        **error)
 {
   g_autoptr(TsRecorder) recorder = NULL;
   TsImportFormat format = ts_trace_import_detect (path, error);
@@ -432,7 +459,7 @@ load_any (const char  *path,
     return ts_trace_load (path, cut_short, error);
 
   recorder = ts_recorder_new ();
-  if (!ts_trace_import_open (path, recorder, error))
+  if (!ts_trace_import_open_with_flags (&path, 1, flags, recorder, error))
     return NULL;
   *cut_short = FALSE;
   return g_steal_pointer (&recorder);
@@ -444,7 +471,8 @@ load_thread (GTask        *task,
              gpointer      task_data,
              GCancellable *cancellable)
 {
-  g_autofree char *path = g_file_get_path (task_data);
+  LoadRequest *request = task_data;
+  g_autofree char *path = g_file_get_path (request->file);
   GError *error = NULL;
   LoadResult *r;
 
@@ -455,7 +483,7 @@ load_thread (GTask        *task,
     }
 
   r = g_new0 (LoadResult, 1);
-  if (!(r->recorder = load_any (path, &r->cut_short, &error)))
+  if (!(r->recorder = load_any (path, request->flags, &r->cut_short, &error)))
     {
       load_result_free (r);
       g_task_return_error (task, error);
@@ -472,6 +500,7 @@ ts_run_controller_load_trace_async (TsRunController     *self,
                                     gpointer             user_data)
 {
   g_autoptr(GTask) task = NULL;
+  LoadRequest *request;
 
   g_return_if_fail (TS_IS_RUN_CONTROLLER (self));
   g_return_if_fail (G_IS_FILE (file));
@@ -482,7 +511,10 @@ ts_run_controller_load_trace_async (TsRunController     *self,
 
   task = g_task_new (self, self->load_cancellable, callback, user_data);
   g_task_set_source_tag (task, ts_run_controller_load_trace_async);
-  g_task_set_task_data (task, g_object_ref (file), g_object_unref);
+  request = g_new0 (LoadRequest, 1);
+  request->file = g_object_ref (file);
+  request->flags = self->import_flags;
+  g_task_set_task_data (task, request, load_request_free);
   g_task_run_in_thread (task, load_thread);
 }
 

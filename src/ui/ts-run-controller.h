@@ -16,6 +16,7 @@
 #include <gio/gio.h>
 
 #include "ts-recorder.h"
+#include "ts-trace-import.h"
 #include "ts-trace-document.h"
 #include "ts-workload-runner.h"
 
@@ -60,6 +61,9 @@ const char       *ts_run_controller_get_last_stderr  (TsRunController  *self);
 
 /* Loads a .tstrace in a thread; _finish() shows it (the document changes)
  * and says whether it was cut short. A new load cancels the last one. */
+/* How the next loads import PyTorch's files (per-rank clock alignment). */
+void              ts_run_controller_set_import_flags (TsRunController *self,
+                                                      TsImportFlags    flags);
 void              ts_run_controller_load_trace_async (TsRunController  *self,
                                                       GFile            *file,
                                                       GAsyncReadyCallback callback,

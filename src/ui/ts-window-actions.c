@@ -321,11 +321,16 @@ _ts_window_actions_init (TsWindow *self)
   g_autoptr(GAction) show_gallery = NULL;
   g_autoptr(GAction) show_code = NULL;
   g_autoptr(GAction) no_data = NULL;
+  g_autoptr(GAction) align_clocks = NULL;
 
   g_action_map_add_action_entries (G_ACTION_MAP (self), actions, G_N_ELEMENTS (actions), self);
   /* Run Without Tensor Data: --no-data at the next run */
   no_data = g_settings_create_action (self->settings, "no-data");
   g_action_map_add_action (G_ACTION_MAP (self), no_data);
+  /* Align Ranks' Clocks: per-rank traces moved onto one clock from their
+   * collectives (the file shown is read again when it changes) */
+  align_clocks = g_settings_create_action (self->settings, "align-rank-clocks");
+  g_action_map_add_action (G_ACTION_MAP (self), align_clocks);
   show_gallery = g_settings_create_action (self->settings, "show-gallery");
   g_action_map_add_action (G_ACTION_MAP (self), show_gallery);
   show_code = G_ACTION (g_property_action_new ("show-code", self->code_paned, "visible"));

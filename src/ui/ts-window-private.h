@@ -53,6 +53,9 @@ struct _TsWindow
   GMenu                *recent_menu;
 
   GSettings            *settings;
+  /* The file shown, when it was opened rather than run: reopened when
+   * how PyTorch's files are imported changes (align-rank-clocks). */
+  GFile                *opened_trace;
   /* The run lifecycle: runner, trace reading, live rebuild, run folder. */
   TsRunController      *run;
 

@@ -13,9 +13,12 @@
 
 #include "config.h"
 
+#include <string.h>
+
 #include <glib/gi18n.h>
 
 #include "ts-trace-describe.h"
+#include "ts-trace-import.h"
 #include "ts-window-private.h"
 
 static void
@@ -71,6 +74,27 @@ ts_window_trace_damaged_cb (TsWindow   *self,
     ts_trace_view_set_status (self->trace_view, message);
 }
 
+static void
+ts_window_set_import_flags (TsWindow *self)
+{
+  gboolean align = g_settings_get_boolean (self->settings, "align-rank-clocks");
+
+  ts_run_controller_set_import_flags (self->run, align ? TS_IMPORT_FLAGS_NONE : TS_IMPORT_NO_CLOCK_ALIGN);
+}
+
+/* The toggle applies to the per-rank traces shown now: they are read
+ * again with it. */
+static void
+ts_window_align_clocks_changed_cb (TsWindow *self)
+{
+  g_autoptr(GFile) file = NULL;
+
+  if (self->opened_trace == NULL || ts_workload_runner_get_running (ts_run_controller_get_runner (self->run)))
+    return;
+  file = g_object_ref (self->opened_trace);
+  ts_window_open_trace (self, file);
+}
+
 void
 _ts_window_trace_init (TsWindow *self)
 {
@@ -78,6 +102,8 @@ _ts_window_trace_init (TsWindow *self)
                            G_CALLBACK (ts_window_document_cb), self, G_CONNECT_SWAPPED);
   g_signal_connect_object (self->run, "trace-damaged",
                            G_CALLBACK (ts_window_trace_damaged_cb), self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (self->settings, "changed::align-rank-clocks",
+                           G_CALLBACK (ts_window_align_clocks_changed_cb), self, G_CONNECT_SWAPPED);
 }
 
 /* A selection belongs to the trace it was made on: a new run or file
@@ -132,6 +158,7 @@ _ts_window_trace_begin (TsWindow *self)
 
   ts_window_ensure_view (self);
   ts_window_forget_selection (self);
+  g_clear_object (&self->opened_trace);   /* a run replaces the file shown */
   gtk_stack_set_visible_child_name (self->timeline_stack, "timeline");
   ts_trace_view_set_document (self->trace_view, NULL);
   ts_trace_view_set_status (self->trace_view, _("Live"));
@@ -232,6 +259,33 @@ _ts_window_trace_end (TsWindow *self)
 
 /* --- opening files --------------------------------------------------------- */
 
+/* What an import of PyTorch's files guessed or changed (ranks moved onto
+ * one clock, blocks from before recording, ...) goes to the console; a
+ * rank whose times were shifted also gets a toast, since every
+ * cross-rank comparison on screen depends on it. */
+static void
+ts_window_show_import_notes (TsWindow *self)
+{
+  TsRecorder *recorder = ts_run_controller_get_recorder (self->run);
+  g_autoptr(GPtrArray) notes = NULL;
+  gboolean shifted = FALSE;
+
+  if (recorder == NULL)
+    return;
+  notes = ts_trace_import_get_notes (recorder);
+  for (guint i = 0; i < notes->len; i++)
+    {
+      const char *note = notes->pdata[i];
+
+      ts_console_append_line (self->console, TS_CONSOLE_INFO, note);
+      shifted |= g_str_has_prefix (note, TS_IMPORT_CLOCK_NOTE "rank ") && strstr (note, " shifted by ") != NULL;
+    }
+  if (shifted)
+    _ts_window_toast (self, _("The ranks’ clocks disagreed: ranks were shifted onto one clock from their "
+                              "collectives (the console says by how much; the main menu’s “Align Ranks’ "
+                              "Clocks” turns it off)"));
+}
+
 static void
 ts_window_load_done_cb (GObject      *object,
                         GAsyncResult *result,
@@ -269,6 +323,7 @@ ts_window_load_done_cb (GObject      *object,
   ts_trace_view_set_status (self->trace_view, status);
   if (cut_short)
     _ts_window_toast (self, _("This trace was cut short; it shows what was recorded"));
+  ts_window_show_import_notes (self);
   ts_editor_clear_marks (self->editor);
   ts_window_mark_problems (self);
   _ts_window_update_actions (self);
@@ -292,6 +347,8 @@ ts_window_open_trace (TsWindow *self,
   _ts_window_add_recent (self, file);
   if (self->trace_view != NULL)
     ts_window_forget_selection (self);
+  g_set_object (&self->opened_trace, file);
+  ts_window_set_import_flags (self);
   ts_run_controller_load_trace_async (self->run, file, ts_window_load_done_cb, _ts_window_file_op_new (self, file));
 }
 

@@ -662,6 +662,7 @@ ts_window_dispose (GObject *object)
   g_clear_object (&self->run);
   g_clear_object (&self->settings);
   g_clear_object (&self->script_file);
+  g_clear_object (&self->opened_trace);
 
   G_OBJECT_CLASS (ts_window_parent_class)->dispose (object);
 }

@@ -1114,6 +1114,66 @@ run_example (const char *example,
   return window;
 }
 
+/* The first kernel's start on device 1 minus device 0's. */
+static TsTime
+rank_kernel_gap (TsWindow *window)
+{
+  TsRecorder *rec = ts_trace_document_get_recorder (ts_trace_view_get_document (window_trace_view (window)));
+  TsTime start[2] = { 0, 0 };
+  gboolean seen[2] = { FALSE, FALSE };
+
+  for (gsize i = 0; i < ts_recorder_get_count (rec, TS_RECORD_KERNEL); i++)
+    {
+      TsKernelRecord k;
+      ts_recorder_get (rec, TS_RECORD_KERNEL, i, &k);
+      if (k.device < 2 && !seen[k.device])
+        {
+          start[k.device] = k.start;
+          seen[k.device] = TRUE;
+        }
+    }
+  g_assert_true (seen[0] && seen[1]);
+  return start[1] - start[0];
+}
+
+/* Per-rank traces from hosts whose clocks disagree (make-pytorch-data.py:
+ * rank 1's is 2500.25 µs ahead): aligned on their collectives when opened,
+ * said in the console, and read again as written when the menu's toggle
+ * turns alignment off. */
+static void
+test_open_ranks_align (void)
+{
+  g_autoptr(GFile) dir = g_file_new_for_path (TS_PYTORCH_DATA "/ranks-skew");
+  GSettings *settings = g_settings_new (TS_APPLICATION_ID);
+  TsWindow *window = ts_window_new (app);
+  g_autofree char *info = NULL;
+  TsTraceDocument *doc;
+
+  g_settings_reset (settings, "align-rank-clocks");
+  gtk_window_present (GTK_WINDOW (window));
+  ts_window_open_file (window, dir, FALSE);
+  wait_document (window, NULL);
+  /* moved back by 2502.25 µs: 2 µs before rank 0 (the all-reduces' median lateness) */
+  g_assert_cmpint (rank_kernel_gap (window), ==, -2000);
+  info = ts_console_dup_lines (ts_window_get_console (window), TS_CONSOLE_INFO);
+  g_assert_nonnull (strstr (info, "clock: rank 1 shifted by -2502.250 µs"));
+
+  doc = ts_trace_view_get_document (window_trace_view (window));
+  g_action_group_change_action_state (G_ACTION_GROUP (window), "align-rank-clocks", g_variant_new_boolean (FALSE));
+  g_assert_false (g_settings_get_boolean (settings, "align-rank-clocks"));
+  wait_document (window, doc);
+  g_assert_cmpint (rank_kernel_gap (window), ==, 2500250);
+
+  doc = ts_trace_view_get_document (window_trace_view (window));
+  g_settings_reset (settings, "align-rank-clocks");
+  wait_document (window, doc);
+  g_assert_cmpint (rank_kernel_gap (window), ==, -2000);
+
+  g_object_unref (settings);
+  gtk_window_destroy (GTK_WINDOW (window));
+  ts_ui_test_iterate ();
+}
+
 /* Saves the run's trace, opens it in a fresh window showing the same
  * example (not run), and returns that window once the trace is shown. */
 static TsWindow *
@@ -1227,6 +1287,7 @@ main (int   argc,
   g_test_add_func ("/TsRunController/load-save", test_run_controller);
   g_test_add_func ("/TsWindow/live-run", test_live_run);
   g_test_add_func ("/TsWindow/open-trace", test_open_trace);
+  g_test_add_func ("/TsWindow/open-ranks-align", test_open_ranks_align);
   g_test_add_func ("/TsWindow/problem-marks", test_problem_marks);
 
   return ts_ui_test_run_in_app (&app, argv[0]);

@@ -96,11 +96,21 @@ test_header_bar (void)
   g_assert_cmpstr (gtk_button_get_label (child (window, "sanitizer_button")), ==, "Sanitizer");
   g_assert_true (gtk_menu_button_get_primary (menu_button));
   /* Open, Recent, Save Script, Save Trace | Export Image, Export Chrome JSON
-   * | Run Without Tensor Data | Style, Examples | Shortcuts, About */
+   * | Run Without Tensor Data, Align Ranks' Clocks | Style, Examples
+   * | Shortcuts, About */
   g_assert_cmpint (g_menu_model_get_n_items (menu), ==, 5);
   g_assert_cmpint (g_menu_model_get_n_items (g_menu_model_get_item_link (menu, 0, G_MENU_LINK_SECTION)), ==, 4);
   g_assert_cmpint (g_menu_model_get_n_items (g_menu_model_get_item_link (menu, 1, G_MENU_LINK_SECTION)), ==, 2);
-  g_assert_cmpint (g_menu_model_get_n_items (g_menu_model_get_item_link (menu, 2, G_MENU_LINK_SECTION)), ==, 1);
+  g_assert_cmpint (g_menu_model_get_n_items (g_menu_model_get_item_link (menu, 2, G_MENU_LINK_SECTION)), ==, 2);
+  {
+    g_autofree char *action = NULL;
+    g_autoptr(GVariant) align = g_action_group_get_action_state (G_ACTION_GROUP (window), "align-rank-clocks");
+    g_assert_true (g_menu_model_get_item_attribute (g_menu_model_get_item_link (menu, 2, G_MENU_LINK_SECTION), 1,
+                                                    G_MENU_ATTRIBUTE_ACTION, "s", &action));
+    g_assert_cmpstr (action, ==, "win.align-rank-clocks");
+    /* on by default: per-rank traces open on one clock */
+    g_assert_true (g_variant_get_boolean (align));
+  }
   g_assert_cmpint (g_menu_model_get_n_items (g_menu_model_get_item_link (menu, 4, G_MENU_LINK_SECTION)), ==, 2);
   /* Nothing to export yet. */
   g_assert_false (g_action_group_get_action_enabled (G_ACTION_GROUP (window), "export-view"));

@@ -314,9 +314,11 @@ def kineto(rank, base, absolute=False):
           {"Collective name": "allreduce", "Group size": 2, "dtype": "Float"})
         X("cuda_runtime", "cudaLaunchKernel", pid, tid, s0 + 305, 4, {"correlation": corr})
         ev.append({"ph": "s", "id": corr, "pid": pid, "tid": tid, "ts": s0 + 305, "cat": "ac2g", "name": "ac2g"})
-        ev.append({"ph": "f", "id": corr, "pid": 0, "tid": 14, "ts": s0 + 150, "cat": "ac2g", "name": "ac2g", "bp": "e"})
+        # one clock: the all-reduce ends at the same instant on both ranks
+        # (rank 1's starts 103 µs earlier and waits 100 µs longer)
+        ev.append({"ph": "f", "id": corr, "pid": 0, "tid": 14, "ts": s0 + 150 - 103 * rank, "cat": "ac2g", "name": "ac2g", "bp": "e"})
         X("kernel", "ncclDevKernel_AllReduce_Sum_f32_RING_LL(ncclDevKernelArgsStorage<4096ul>)", 0, 14,
-          s0 + 150, 300 + 100 * rank,
+          s0 + 150 - 103 * rank, 300 + 100 * rank,
           {"device": 0, "stream": 14, "correlation": corr, "Collective name": "allreduce",
            "In msg nelems": 6637568, "Group size": 2, "Process Group Name": "0"})
         X("gpu_user_annotation", f"ProfilerStep#{step}", 0, 7, s0 + 29.999, 500.002,
@@ -348,6 +350,77 @@ def kineto(rank, base, absolute=False):
     if not absolute:
         doc["baseTimeNanoseconds"] = base
     return doc
+
+
+def skewed_rank(rank, clock_us, base, base0, colls, p2p=()):
+    """A rank traced on a host whose clock is clock_us ahead of the true
+    one. colls: (pg, seq, true end µs, duration) of its NCCL kernels. One
+    compute kernel starts at true time 10 µs on every rank."""
+    t0 = 4458676984000
+    def written(true_us):
+        # the rank's clock, then its own base
+        return round(t0 + true_us + clock_us - (base - base0) / 1000, 3)
+    ev = [{"ph": "X", "cat": "kernel", "name": "ampere_sgemm_128x64_tn", "pid": 0, "tid": 7,
+           "ts": written(10), "dur": 20, "args": {"device": 0, "stream": 7, "correlation": 1}}]
+    for i, (pg, seq, end, dur) in enumerate(colls):
+        ev.append({"ph": "X", "cat": "kernel", "name": "ncclDevKernel_AllReduce_Sum_f32_RING_LL(ncclDevKernelArgsStorage<4096ul>)",
+                   "pid": 0, "tid": 20, "ts": written(end - dur), "dur": dur,
+                   "args": {"device": 0, "stream": 20, "correlation": 100 + i, "Collective name": "allreduce",
+                            "Process Group Name": pg, "Seq": seq, "Group size": 2}})
+    for i, end in enumerate(p2p):
+        # pipeline sends/receives (no collective args): they end with their
+        # one peer, so they must not count
+        ev.append({"ph": "X", "cat": "kernel", "name": "ncclDevKernel_SendRecv(ncclDevKernelArgsStorage<4096ul>)",
+                   "pid": 0, "tid": 21, "ts": written(end - 5), "dur": 5,
+                   "args": {"device": 0, "stream": 21, "correlation": 200 + i}})
+    return {"schemaVersion": 1,
+            "deviceProperties": [{"id": 0, "name": "NVIDIA H100", "totalGlobalMem": 85899345920,
+                                  "computeMajor": 9, "computeMinor": 0, "numSms": 132}],
+            "distributedInfo": {"backend": "nccl", "rank": rank, "world_size": 3},
+            "traceEvents": ev, "baseTimeNanoseconds": base}
+
+
+def write_skewed_ranks():
+    """Three hosts' clocks: rank 1 is 2500.25 µs ahead, rank 2 1234.567 µs
+    behind with a base time 1 s later. Rank 1's all-reduces end 0, 1, 2,
+    3 and 400 µs after rank 0's (the median, 2 µs, is its error), and its
+    window starts after the first one (Seq matches them, not the order).
+    Rank 2 shares only the pipeline group "1" with rank 1, so it is aligned
+    through rank 1. Ranks 0 and 1 also have point-to-point kernels 500 µs
+    apart, which must not count. ranks-nocoll/: no collectives, a rank 5 ms off."""
+    base0 = 1711964646000000000
+    os.makedirs(os.path.join(HERE, "ranks-skew"), exist_ok=True)
+    ends = [1000, 2000, 3000, 4000, 5000, 6000]
+    jitter = [0, 1, 2, 3, 400]
+    r0 = [("0", k, e, 100) for k, e in enumerate(ends)]
+    r1 = [("0", k + 1, ends[k + 1] + jitter[k], 150) for k in range(5)]
+    r1 += [("1", k, 7000 + 100 * k, 30) for k in range(3)]
+    r2 = [("1", k, 7000 + 100 * k, 40) for k in range(3)]
+    write("ranks-skew/rank0.json", dump_json(skewed_rank(0, 0, base0, base0, r0, [8000 + 10 * k for k in range(7)])))
+    write("ranks-skew/rank1.json", dump_json(skewed_rank(1, 2500.25, base0, base0, r1, [8500 + 10 * k for k in range(7)])))
+    write("ranks-skew/rank2.json", dump_json(skewed_rank(2, -1234.567, base0 + 10**9, base0, r2)))
+    os.makedirs(os.path.join(HERE, "ranks-nocoll"), exist_ok=True)
+    write("ranks-nocoll/rank0.json", dump_json(skewed_rank(0, 0, base0, base0, [])))
+    write("ranks-nocoll/rank1.json", dump_json(skewed_rank(1, 5000, base0, base0, [])))
+
+
+def kineto_memory():
+    """A profile_memory=True trace without a snapshot: [memory] instants
+    (Kineto's args) of 3 allocations and 2 frees on cuda:0, one of them of
+    a block allocated before the trace, and a host one."""
+    base, t = 1711964646000000000, 4458676984000
+    A = 139637976727552
+    def mem(ts, addr, nbytes, total, dev_type=1, dev=0):
+        return {"ph": "i", "cat": "cpu_instant_event", "s": "t", "name": "[memory]", "pid": 7, "tid": 7,
+                "ts": t + ts, "args": {"Total Reserved": 20971520, "Total Allocated": total, "Bytes": nbytes,
+                                       "Addr": addr, "Device Id": dev, "Device Type": dev_type}}
+    ev = [{"ph": "X", "cat": "cpu_op", "name": "aten::empty", "pid": 7, "tid": 7, "ts": t, "dur": 60}]
+    ev += [mem(10, A, 2097152, 2097152), mem(20, A + 8388608, 512, 2097664),
+           mem(25, 94000000, 64, 64, dev_type=0, dev=-1),
+           mem(30, A, -2097152, 512), mem(40, A + 16777216, -1024, 0 - 512),
+           mem(50, A, 4194304, 4194304 - 512)]
+    return {"schemaVersion": 1, "deviceProperties": [{"id": 0, "name": "NVIDIA H100", "numSms": 132}],
+            "profile_memory": 1, "traceEvents": ev, "baseTimeNanoseconds": base}
 
 
 def dump_json(doc):
@@ -441,6 +514,18 @@ def main():
     write("hostile-stack.pickle", b"\x80\x02" + b"]" * 200000 + b".")
     write("hostile-global.pickle", b"\x80\x02cos\nsystem\nq\x00.")
 
+    write_skewed_ranks()
+    # PyTorch 2.13's record_pinned_host_memory=True adds host_segments and
+    # host_traces (PR 182407: the device allocator's machinery reused, so
+    # entries are written here in the device traces' form); Tensorscope
+    # counts them and says they are not shown
+    host = v2_dict(build_v2())
+    host["host_segments"] = [{"address": 2 * BASE, "total_size": 2 * MB, "blocks": []}]
+    host["host_traces"] = [{"action": "alloc", "addr": 2 * BASE, "size": MB, "time_us": T0 + 1},
+                           {"action": "free_requested", "addr": 2 * BASE, "size": MB, "time_us": T0 + 2},
+                           {"action": "free_completed", "addr": 2 * BASE, "size": MB, "time_us": T0 + 3}]
+    write("snapshot-v2-host.p4.pickle", pickle.dumps(host, protocol=4))
+    write("kineto-memory.json", dump_json(kineto_memory()))
     real_profiler_trace()
 
 
