@@ -19,27 +19,38 @@ def _replicate(module, device_ids):
     sums them, as PyTorch's Broadcast/ReduceAddCoalesced pair does. On the
     source device the parameters and buffers are the originals themselves,
     so BatchNorm's running statistics of the first replica are the
-    module's, as in PyTorch."""
+    module's, as in PyTorch. A tensor shared by several modules (tied
+    weights: GPT-2's embedding and output layer) is copied once per
+    device and stays shared in the replica, as replicate()'s index of the
+    module's parameters does."""
     replicas = []
     for d in device_ids:
         dev = torch.device("cuda", d)
         r = copy.copy(module)
-        _copy_tree(r, module, dev)
+        _copy_tree(r, module, dev, {})
         replicas.append(r)
     return replicas
 
 
-def _copy_tree(dst, src, dev):
+def _moved(t, dev, memo):
+    if t is None:
+        return None
+    if id(t) not in memo:
+        memo[id(t)] = t.to(dev)
+    return memo[id(t)]
+
+
+def _copy_tree(dst, src, dev, memo):
     object.__setattr__(dst, "_parameters", type(src._parameters)())
     object.__setattr__(dst, "_modules", type(src._modules)())
     object.__setattr__(dst, "_buffers", type(src._buffers)())
     for name, p in src._parameters.items():
-        dst._parameters[name] = None if p is None else p.to(dev)
+        dst._parameters[name] = _moved(p, dev, memo)
     for name, b in src._buffers.items():
-        dst._buffers[name] = None if b is None else b.to(dev)
+        dst._buffers[name] = _moved(b, dev, memo)
     for name, m in src._modules.items():
         c = copy.copy(m)
-        _copy_tree(c, m, dev)
+        _copy_tree(c, m, dev, memo)
         dst._modules[name] = c
 
 
