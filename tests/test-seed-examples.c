@@ -12,8 +12,11 @@
  * status (then stderr is free) or NAME.stderr gives what stderr must hold
  * (matched like stdout: PyTorch's own warnings, such as the FutureWarning
  * of a deprecated call, go there). NAME.env holds KEY=VALUE lines to add
- * to the environment of that run. sim/ holds what only the simulator does,
- * left out on the cuda backend; NAME.nohw skips one case there too.
+ * to the environment of that run, NAME.args more arguments of `run` (one a
+ * line, before the script; a later --gpus wins). sim/ holds what only the
+ * simulator does, left out on the cuda backend; NAME.nohw skips one case
+ * there too; so does nodata/, the workloads bigger than this machine that
+ * only --no-data runs (their .args say so).
  */
 
 #include <glib.h>
@@ -100,7 +103,9 @@ run_case (gconstpointer data)
   g_autoptr(GError) error = NULL;
   int wait_status = 0;
   int want_status = 0;
-  const char *argv[] = { TS_CLI_PATH, "run", "--gpus", "4", c->script, NULL };
+  g_autofree char *args_path = NULL;
+  g_autofree char *args_text = NULL;
+  g_autoptr(GPtrArray) argv = g_ptr_array_new ();
   const char *hw_argv[] = { TS_CLI_PATH, "run", "--backend=cuda", c->script, NULL };
   gboolean hardware = g_strcmp0 (g_getenv ("TS_TEST_BACKEND"), "cuda") == 0;
 
@@ -117,6 +122,20 @@ run_case (gconstpointer data)
           return;
         }
     }
+  g_ptr_array_add (argv, (char *) TS_CLI_PATH);
+  g_ptr_array_add (argv, (char *) "run");
+  g_ptr_array_add (argv, (char *) "--gpus");
+  g_ptr_array_add (argv, (char *) "4");
+  args_path = g_strdup_printf ("%.*s.args", (int) (strlen (c->expected) - strlen (".expected")), c->expected);
+  if (g_file_get_contents (args_path, &args_text, NULL, NULL))
+    {
+      g_strchomp (args_text);
+      for (char *line = strtok (args_text, "\n"); line != NULL; line = strtok (NULL, "\n"))
+        g_ptr_array_add (argv, line);
+    }
+  g_ptr_array_add (argv, c->script);
+  g_ptr_array_add (argv, NULL);
+
   /* NAME.status and NAME.env sit beside NAME.expected. */
   status_path = g_strdup_printf ("%.*s.status", (int) (strlen (c->expected) - strlen (".expected")), c->expected);
   if (g_file_get_contents (status_path, &status_text, NULL, NULL))
@@ -136,7 +155,7 @@ run_case (gconstpointer data)
           envp = g_environ_setenv (envp, lines[i], eq + 1, TRUE);
         }
     }
-  g_assert_true (g_spawn_sync (NULL, (char **) (hardware ? hw_argv : argv), envp, G_SPAWN_DEFAULT, NULL, NULL,
+  g_assert_true (g_spawn_sync (NULL, (char **) (hardware ? hw_argv : (const char **) argv->pdata), envp, G_SPAWN_DEFAULT, NULL, NULL,
                                &out, &err, &wait_status, &error));
   g_assert_no_error (error);
   stderr_path = g_strdup_printf ("%.*s.stderr", (int) (strlen (c->expected) - strlen (".expected")), c->expected);
@@ -217,6 +236,9 @@ main (int   argc,
   add_dir ("api");
   /* what only the simulator does: its devices' bytes are host memory */
   if (g_strcmp0 (g_getenv ("TS_TEST_BACKEND"), "cuda") != 0)
-    add_dir ("sim");
+    {
+      add_dir ("sim");
+      add_dir ("nodata");
+    }
   return g_test_run ();
 }

@@ -1,0 +1,83 @@
+# A GPT-2-small training step on 8 simulated H100s under nn.DataParallel
+# (run with --gpus 8 --no-data): 12 layers of width 768, 12 heads,
+# sequences of 1024 tokens, 8 a GPU (64 in all), bf16 autocast, AdamW.
+# DataParallel replicates the model from cuda:0 at every forward,
+# scatters the batch, gathers the logits back on cuda:0 and computes the
+# loss there, so cuda:0 holds the weights, gradients, optimizer states and
+# the gathered logits while the others hold one replica's activations:
+# the per-device peaks show it. docs/no-data.md explains the figures.
+import sys
+
+import torch
+import torch.nn as nn
+import torch.nn.functional as F
+
+if not torch._C._no_data():
+    sys.exit("run this with tensorscope-cli run --no-data --gpus 8")
+
+
+class Block(nn.Module):
+    def __init__(self, d, h):
+        super().__init__()
+        self.h = h
+        self.ln1 = nn.LayerNorm(d)
+        self.qkv = nn.Linear(d, 3 * d)
+        self.proj = nn.Linear(d, d)
+        self.ln2 = nn.LayerNorm(d)
+        self.fc = nn.Linear(d, 4 * d)
+        self.out = nn.Linear(4 * d, d)
+
+    def forward(self, x):
+        B, T, C = x.shape
+        q, k, v = self.qkv(self.ln1(x)).split(C, dim=2)
+        q, k, v = (t.view(B, T, self.h, C // self.h).transpose(1, 2) for t in (q, k, v))
+        y = F.scaled_dot_product_attention(q, k, v, is_causal=True)
+        x = x + self.proj(y.transpose(1, 2).reshape(B, T, C))
+        return x + self.out(F.gelu(self.fc(self.ln2(x)), approximate="tanh"))
+
+
+class GPT(nn.Module):
+    def __init__(self, vocab=50257, d=768, layers=12, heads=12, seq=1024):
+        super().__init__()
+        self.wte = nn.Embedding(vocab, d)
+        self.wpe = nn.Embedding(seq, d)
+        self.blocks = nn.ModuleList(Block(d, heads) for _ in range(layers))
+        self.ln_f = nn.LayerNorm(d)
+        self.head = nn.Linear(d, vocab, bias=False)
+        self.head.weight = self.wte.weight
+
+    def forward(self, idx):
+        x = self.wte(idx) + self.wpe(torch.arange(idx.shape[1], device=idx.device))
+        for b in self.blocks:
+            x = b(x)
+        return self.head(self.ln_f(x))
+
+
+GiB = 2 ** 30
+n_gpus = torch.cuda.device_count()
+model = GPT().cuda()
+print("%d GPUs, %d parameters" % (n_gpus, sum(p.numel() for p in model.parameters())))
+dp = nn.DataParallel(model)
+opt = torch.optim.AdamW(model.parameters(), lr=3e-4)
+idx = torch.randint(0, 50257, (8 * n_gpus, 1024), device="cuda")
+start, end = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
+for step in range(2):
+    for d in range(n_gpus):
+        torch.cuda.reset_peak_memory_stats(d)
+    torch.cuda.nvtx.range_push("step %d" % step)
+    start.record()
+    with torch.autocast("cuda", dtype=torch.bfloat16):
+        logits = dp(idx)
+        loss = F.cross_entropy(logits.view(-1, logits.size(-1)), idx.view(-1))
+    loss.backward()
+    opt.step()
+    opt.zero_grad(set_to_none=True)
+    end.record()
+    torch.cuda.nvtx.range_pop()
+    for d in range(n_gpus):
+        torch.cuda.synchronize(d)
+    del logits, loss
+    print("step %d: %.1f ms" % (step, start.elapsed_time(end)))
+    for d in range(n_gpus):
+        print("  cuda:%d peak %.2f GiB allocated, %.2f GiB reserved"
+              % (d, torch.cuda.max_memory_allocated(d) / GiB, torch.cuda.max_memory_reserved(d) / GiB))
