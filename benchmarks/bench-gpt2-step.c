@@ -55,27 +55,9 @@ run (int         steps,
   const char *argv[] = { TS_CLI_PATH, "run", "--no-data", "-o", trace,
                          TS_BENCH_SRCDIR "/bench_gpt2_step.py", n, NULL };
   g_auto(GStrv) envp = g_environ_unsetenv (g_get_environ (), "TENSORSCOPE_NO_DATA");
-  g_autoptr(GError) error = NULL;
-  char *out = NULL;
-  int status = 0;
+  g_autofree char *label = g_strdup_printf ("bench-gpt2-step: the %d-step run", steps);
 
-  if (!g_spawn_sync (NULL, (char **) argv, envp, G_SPAWN_STDERR_TO_DEV_NULL, NULL, NULL, &out, NULL,
-                     &status, &error) || !WIFEXITED (status) || WEXITSTATUS (status) != 0)
-    {
-      g_printerr ("bench-gpt2-step: the %d-step run failed: %s\n", steps,
-                  error ? error->message : "the run did not finish");
-      exit (1);
-    }
-  return out;
-}
-
-static double
-field (const char *out,
-       const char *key)
-{
-  const char *line = strstr (out, key);
-
-  return line ? g_ascii_strtod (line + strlen (key), NULL) : -1;
+  return bench_spawn (label, (char **) argv, envp);
 }
 
 static TsRecorder *
@@ -204,7 +186,7 @@ main (int   argc,
   g_autoptr(TsRecorder) first = load (trace);
   g_autofree char *out = run (1 + STEPS, trace);
   g_autoptr(TsRecorder) all = load (trace);
-  double step_s = field (out, "step_ms ") / 1e3;
+  double step_s = bench_field (out, "step_ms ") / 1e3;
   double per_step = (double) (launches (all) - launches (first)) / STEPS;
   double records_per_launch = (double) (all_records (all) - all_records (first)) / STEPS / per_step;
   gsize n_records = all_records (all);
@@ -227,8 +209,8 @@ main (int   argc,
   g_print ("GPT-2 small (124M), batch 8 x 1024, bf16 autocast, AdamW, one H100, --no-data:\n");
   g_print ("  %.1f ms/step wall (median of %d steps; %.1f ms of virtual time), peak RSS %.0f MiB, "
            "max_memory_allocated %.2f GiB\n",
-           step_s * 1e3, 1 + STEPS, field (out, "virtual_step_ms "), field (out, "peak_rss_kib ") / 1024,
-           field (out, "max_memory_allocated ") / (1 << 30));
+           step_s * 1e3, 1 + STEPS, bench_field (out, "virtual_step_ms "), bench_field (out, "peak_rss_kib ") / 1024,
+           bench_field (out, "max_memory_allocated ") / (1 << 30));
   g_print ("  %.0f launches/step (kernels, copies, memsets), %.0f launches/s, %.1f records/launch\n",
            per_step, per_step / step_s, records_per_launch);
   g_print ("  per launch: %.0f ns in all; simulator %.0f ns, recorder %.0f ns, trace writer %.0f ns, "
