@@ -10,12 +10,11 @@ import sys
 import time
 
 import torch
-import torch.nn.functional as F
 
 
 # The model is the gallery's "Will it fit?" GPT-2 (data/examples/will_it_fit.py).
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "data", "examples"))
-from will_it_fit import GPT  # noqa: E402
+from will_it_fit import GPT, train_step  # noqa: E402
 
 
 steps = int(sys.argv[1]) if len(sys.argv) > 1 else 5
@@ -27,14 +26,8 @@ times = []
 for _ in range(steps):
     wall = time.perf_counter()
     start.record()
-    with torch.autocast("cuda", dtype=torch.bfloat16):
-        logits = model(idx)
-        loss = F.cross_entropy(logits.view(-1, logits.size(-1)), idx.view(-1))
-    loss.backward()
-    opt.step()
-    opt.zero_grad(set_to_none=True)
+    train_step(model, opt, idx)
     end.record()
-    del logits, loss
     torch.cuda.synchronize()
     times.append(time.perf_counter() - wall)
 times.sort()

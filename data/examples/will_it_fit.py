@@ -53,6 +53,16 @@ class GPT(nn.Module):
         return self.head(self.ln_f(x))
 
 
+def train_step(model, opt, idx, amp=True):
+    """Forward and loss (under bf16 autocast when amp), backward, optimizer."""
+    with torch.autocast("cuda", dtype=torch.bfloat16, enabled=amp):
+        logits = model(idx)
+        loss = F.cross_entropy(logits.view(-1, logits.size(-1)), idx.view(-1))
+    loss.backward()
+    opt.step()
+    opt.zero_grad(set_to_none=True)
+
+
 # The experiment runs as a script; the model is also imported by the
 # benchmarks and test workloads of the same GPT-2 (bench_gpt2_step.py).
 if __name__ == "__main__":
@@ -68,17 +78,11 @@ if __name__ == "__main__":
         model = GPT(ckpt=ckpt).cuda()
         opt = torch.optim.AdamW(model.parameters(), lr=3e-4)
         try:
-            with torch.autocast("cuda", dtype=torch.bfloat16, enabled=amp):
-                logits = model(idx)
-                loss = F.cross_entropy(logits.view(-1, logits.size(-1)), idx.view(-1))
-            loss.backward()
-            opt.step()
-            opt.zero_grad(set_to_none=True)
+            train_step(model, opt, idx, amp)
             print("%-30s fits: peak %.1f GiB allocated" % (name, torch.cuda.max_memory_allocated() / GiB))
         except torch.cuda.OutOfMemoryError as e:
             print("%-30s does not fit: %s." % (name, ". ".join(str(e).split(". ")[:2])))
         finally:
             torch.cuda.nvtx.range_pop()
-            logits = loss = None
             del model, opt
             torch.cuda.empty_cache()

@@ -11,7 +11,6 @@ import sys
 
 import torch
 import torch.nn as nn
-import torch.nn.functional as F
 
 if not torch._C._no_data():
     sys.exit("run this with tensorscope-cli run --no-data --gpus 8")
@@ -19,7 +18,7 @@ if not torch._C._no_data():
 
 # The model is the gallery's "Will it fit?" GPT-2 (data/examples/will_it_fit.py).
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "..", "data", "examples"))
-from will_it_fit import GPT  # noqa: E402
+from will_it_fit import GPT, train_step  # noqa: E402
 
 
 GiB = 2 ** 30
@@ -35,17 +34,11 @@ for step in range(2):
         torch.cuda.reset_peak_memory_stats(d)
     torch.cuda.nvtx.range_push("step %d" % step)
     start.record()
-    with torch.autocast("cuda", dtype=torch.bfloat16):
-        logits = dp(idx)
-        loss = F.cross_entropy(logits.view(-1, logits.size(-1)), idx.view(-1))
-    loss.backward()
-    opt.step()
-    opt.zero_grad(set_to_none=True)
+    train_step(dp, opt, idx)
     end.record()
     torch.cuda.nvtx.range_pop()
     for d in range(n_gpus):
         torch.cuda.synchronize(d)
-    del logits, loss
     print("step %d: %.1f ms" % (step, start.elapsed_time(end)))
     for d in range(n_gpus):
         print("  cuda:%d peak %.2f GiB allocated, %.2f GiB reserved"
