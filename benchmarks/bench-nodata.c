@@ -18,6 +18,7 @@
 #include <string.h>
 #include <sys/wait.h>
 
+#include "bench-util.h"
 #include "ts-recorder.h"
 #include "ts-trace-reader.h"
 
@@ -32,9 +33,7 @@ run (const char *what,
   g_autofree char *n = g_strdup_printf ("%d", steps);
   const char *argv[] = { TS_CLI_PATH, "run", "-o", trace, TS_BENCH_SRCDIR "/bench_nodata.py", what, n, NULL, NULL };
   g_auto(GStrv) envp = g_environ_setenv (g_get_environ (), "TENSORSCOPE_HOST_MEMORY_LIMIT", "4G", TRUE);
-  g_autoptr(GError) error = NULL;
-  char *out = NULL;
-  int status = 0;
+  g_autofree char *label = g_strdup_printf ("bench-nodata: %s%s", what, no_data ? " --no-data" : "");
 
   if (no_data)
     {
@@ -42,23 +41,7 @@ run (const char *what,
       argv[2] = "--no-data";
     }
   envp = g_environ_unsetenv (envp, "TENSORSCOPE_NO_DATA");
-  if (!g_spawn_sync (NULL, (char **) argv, envp, G_SPAWN_STDERR_TO_DEV_NULL, NULL, NULL, &out, NULL,
-                     &status, &error) || !WIFEXITED (status) || WEXITSTATUS (status) != 0)
-    {
-      g_printerr ("bench-nodata: %s%s failed: %s\n", what, no_data ? " --no-data" : "",
-                  error ? error->message : "the run did not finish");
-      exit (1);
-    }
-  return out;
-}
-
-static double
-field (const char *out,
-       const char *key)
-{
-  const char *line = strstr (out, key);
-
-  return line ? g_ascii_strtod (line + strlen (key), NULL) : -1;
+  return bench_spawn (label, (char **) argv, envp);
 }
 
 static gsize
@@ -83,13 +66,13 @@ main (int   argc,
   gsize kernels_one = count_kernels (trace);
   g_autofree char *mlp = run ("mlp", STEPS + 1, TRUE, trace);
   gsize kernels = count_kernels (trace) - kernels_one;  /* STEPS steps' worth */
-  double step_ms = field (mlp, "step_ms ");
+  double step_ms = bench_field (mlp, "step_ms ");
 
   g_print ("MLP 8192 wide, batch 4096, 4 layers, SGD, --no-data: %.2f ms/step (median of %d steps), "
            "%" G_GSIZE_FORMAT " kernels/step, %.0f launches/s, peak RSS %.0f MiB, "
            "max_memory_allocated %.2f GiB\n",
            step_ms, STEPS + 1, kernels / STEPS, kernels / STEPS / (step_ms / 1e3),
-           field (mlp, "peak_rss_kib ") / 1024, field (mlp, "max_memory_allocated ") / (1 << 30));
+           bench_field (mlp, "peak_rss_kib ") / 1024, bench_field (mlp, "max_memory_allocated ") / (1 << 30));
   for (guint i = 0; i < 2; i++)
     {
       const char *what = i == 0 ? "zeros" : "fill";
@@ -98,11 +81,11 @@ main (int   argc,
       g_autofree char *without = run (what, 0, FALSE, trace);
 
       g_print ("%s --no-data: %s, %.1f ms, peak RSS %.0f MiB\n", label,
-               strstr (with, "ran") ? "ran" : "FAILED", field (with, "wall_ms "),
-               field (with, "peak_rss_kib ") / 1024);
+               strstr (with, "ran") ? "ran" : "FAILED", bench_field (with, "wall_ms "),
+               bench_field (with, "peak_rss_kib ") / 1024);
       g_print ("%s without (4 GiB host limit): %s, %.1f ms, peak RSS %.0f MiB\n", label,
                strstr (without, "RuntimeError: not enough host memory") ? "raised the host-memory error" : "DID NOT RAISE",
-               field (without, "wall_ms "), field (without, "peak_rss_kib ") / 1024);
+               bench_field (without, "wall_ms "), bench_field (without, "peak_rss_kib ") / 1024);
     }
   g_unlink (trace);
   g_rmdir (dir);

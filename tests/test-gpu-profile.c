@@ -31,6 +31,7 @@ test_lookup (void)
   g_assert_cmpuint (gtx->sm_count, ==, 28);
   g_assert_cmpuint (gtx->copy_engines, ==, 2);
   g_assert_cmpfloat (gtx->fp16_flops * 64, ==, gtx->fp32_flops);
+  g_assert_cmpfloat (gtx->fp64_flops * 32, ==, gtx->fp32_flops);
 
   g_assert_null (ts_gpu_profile_lookup ("a100"));
   g_assert_null (ts_gpu_profile_lookup (""));
@@ -52,6 +53,8 @@ test_sanity (void)
       g_assert_cmpfloat (p->mem_bandwidth, >, 0);
       g_assert_cmpfloat (p->fp32_flops, >, 0);
       g_assert_cmpfloat (p->fp16_flops, >, 0);
+      g_assert_cmpfloat (p->tf32_flops, >, 0);
+      g_assert_cmpfloat (p->fp64_flops, >, 0);
       g_assert_cmpfloat (p->pcie_pinned_bandwidth, >, p->pcie_pageable_bandwidth);
       g_assert_cmpfloat (p->peer_bandwidth, >, 0);
       g_assert_cmpint (p->launch_latency_ns, >, 0);

@@ -494,6 +494,10 @@ test_duration_model (void)
   desc.flops = 11300000000000 / 64;
   g_assert_cmpint (ts_scheduler_kernel_duration (gtx, &desc, &sms), ==, 4000 + 1000000000);
   g_assert_cmpuint (sms, ==, 28);
+  /* ... and FP64 32 times. */
+  desc.precision = TS_PRECISION_FP64;
+  desc.flops = 11300000000000 / 32;
+  g_assert_cmpint (ts_scheduler_kernel_duration (gtx, &desc, &sms), ==, 4000 + 1000000000);
 
   /* An empty kernel costs the overhead; a given duration wins. */
   desc = (TsKernelDesc) { 0 };

@@ -12,8 +12,12 @@
  * status (then stderr is free) or NAME.stderr gives what stderr must hold
  * (matched like stdout: PyTorch's own warnings, such as the FutureWarning
  * of a deprecated call, go there). NAME.env holds KEY=VALUE lines to add
- * to the environment of that run. sim/ holds what only the simulator does,
- * left out on the cuda backend; NAME.nohw skips one case there too.
+ * to the environment of that run, NAME.args more arguments of `run` (one a
+ * line, before the script; a later --gpus wins). sim/ holds what only the
+ * simulator does, left out on the cuda backend; NAME.nohw skips one case
+ * there too. nodata/ holds the workloads bigger than this machine that
+ * only --no-data runs (their .args say so): the test-nodata-workloads row
+ * runs them (TS_TEST_WORKLOAD_DIRS=nodata).
  */
 
 #include <glib.h>
@@ -100,7 +104,9 @@ run_case (gconstpointer data)
   g_autoptr(GError) error = NULL;
   int wait_status = 0;
   int want_status = 0;
-  const char *argv[] = { TS_CLI_PATH, "run", "--gpus", "4", c->script, NULL };
+  g_autofree char *args_path = NULL;
+  g_autofree char *args_text = NULL;
+  g_autoptr(GPtrArray) argv = g_ptr_array_new ();
   const char *hw_argv[] = { TS_CLI_PATH, "run", "--backend=cuda", c->script, NULL };
   gboolean hardware = g_strcmp0 (g_getenv ("TS_TEST_BACKEND"), "cuda") == 0;
 
@@ -117,6 +123,20 @@ run_case (gconstpointer data)
           return;
         }
     }
+  g_ptr_array_add (argv, (char *) TS_CLI_PATH);
+  g_ptr_array_add (argv, (char *) "run");
+  g_ptr_array_add (argv, (char *) "--gpus");
+  g_ptr_array_add (argv, (char *) "4");
+  args_path = g_strdup_printf ("%.*s.args", (int) (strlen (c->expected) - strlen (".expected")), c->expected);
+  if (g_file_get_contents (args_path, &args_text, NULL, NULL))
+    {
+      g_strchomp (args_text);
+      for (char *line = strtok (args_text, "\n"); line != NULL; line = strtok (NULL, "\n"))
+        g_ptr_array_add (argv, line);
+    }
+  g_ptr_array_add (argv, c->script);
+  g_ptr_array_add (argv, NULL);
+
   /* NAME.status and NAME.env sit beside NAME.expected. */
   status_path = g_strdup_printf ("%.*s.status", (int) (strlen (c->expected) - strlen (".expected")), c->expected);
   if (g_file_get_contents (status_path, &status_text, NULL, NULL))
@@ -136,7 +156,7 @@ run_case (gconstpointer data)
           envp = g_environ_setenv (envp, lines[i], eq + 1, TRUE);
         }
     }
-  g_assert_true (g_spawn_sync (NULL, (char **) (hardware ? hw_argv : argv), envp, G_SPAWN_DEFAULT, NULL, NULL,
+  g_assert_true (g_spawn_sync (NULL, (char **) (hardware ? hw_argv : (const char **) argv->pdata), envp, G_SPAWN_DEFAULT, NULL, NULL,
                                &out, &err, &wait_status, &error));
   g_assert_no_error (error);
   stderr_path = g_strdup_printf ("%.*s.stderr", (int) (strlen (c->expected) - strlen (".expected")), c->expected);
@@ -213,6 +233,16 @@ main (int   argc,
 {
   g_test_init (&argc, &argv, NULL);
   g_unsetenv ("CUDA_VISIBLE_DEVICES");
+  /* TS_TEST_WORKLOAD_DIRS: a comma-separated list (a second suite row
+   * runs nodata/ apart, so neither program comes near its timeout) */
+  if (g_getenv ("TS_TEST_WORKLOAD_DIRS") != NULL)
+    {
+      g_auto(GStrv) dirs = g_strsplit (g_getenv ("TS_TEST_WORKLOAD_DIRS"), ",", -1);
+
+      for (guint i = 0; dirs[i] != NULL; i++)
+        add_dir (dirs[i]);
+      return g_test_run ();
+    }
   add_dir ("seeds");
   add_dir ("api");
   /* what only the simulator does: its devices' bytes are host memory */

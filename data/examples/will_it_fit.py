@@ -53,29 +53,36 @@ class GPT(nn.Module):
         return self.head(self.ln_f(x))
 
 
-GiB = 2 ** 30
-total = torch.cuda.get_device_properties(0).total_memory
-torch.cuda.set_per_process_memory_fraction(22 * GiB / total)
-idx = torch.randint(0, 50257, (8, 1024), device="cuda")
+def train_step(model, opt, idx, amp=True):
+    """Forward and loss (under bf16 autocast when amp), backward, optimizer."""
+    with torch.autocast("cuda", dtype=torch.bfloat16, enabled=amp):
+        logits = model(idx)
+        loss = F.cross_entropy(logits.view(-1, logits.size(-1)), idx.view(-1))
+    loss.backward()
+    opt.step()
+    opt.zero_grad(set_to_none=True)
 
-for name, amp, ckpt in [("fp32", False, False), ("bf16 autocast", True, False),
-                        ("bf16 autocast + checkpointing", True, True)]:
-    torch.cuda.reset_peak_memory_stats()
-    torch.cuda.nvtx.range_push(name)
-    model = GPT(ckpt=ckpt).cuda()
-    opt = torch.optim.AdamW(model.parameters(), lr=3e-4)
-    try:
-        with torch.autocast("cuda", dtype=torch.bfloat16, enabled=amp):
-            logits = model(idx)
-            loss = F.cross_entropy(logits.view(-1, logits.size(-1)), idx.view(-1))
-        loss.backward()
-        opt.step()
-        opt.zero_grad(set_to_none=True)
-        print("%-30s fits: peak %.1f GiB allocated" % (name, torch.cuda.max_memory_allocated() / GiB))
-    except torch.cuda.OutOfMemoryError as e:
-        print("%-30s does not fit: %s." % (name, ". ".join(str(e).split(". ")[:2])))
-    finally:
-        torch.cuda.nvtx.range_pop()
-        logits = loss = None
-        del model, opt
-        torch.cuda.empty_cache()
+
+# The experiment runs as a script; the model is also imported by the
+# benchmarks and test workloads of the same GPT-2 (bench_gpt2_step.py).
+if __name__ == "__main__":
+    GiB = 2 ** 30
+    total = torch.cuda.get_device_properties(0).total_memory
+    torch.cuda.set_per_process_memory_fraction(22 * GiB / total)
+    idx = torch.randint(0, 50257, (8, 1024), device="cuda")
+
+    for name, amp, ckpt in [("fp32", False, False), ("bf16 autocast", True, False),
+                            ("bf16 autocast + checkpointing", True, True)]:
+        torch.cuda.reset_peak_memory_stats()
+        torch.cuda.nvtx.range_push(name)
+        model = GPT(ckpt=ckpt).cuda()
+        opt = torch.optim.AdamW(model.parameters(), lr=3e-4)
+        try:
+            train_step(model, opt, idx, amp)
+            print("%-30s fits: peak %.1f GiB allocated" % (name, torch.cuda.max_memory_allocated() / GiB))
+        except torch.cuda.OutOfMemoryError as e:
+            print("%-30s does not fit: %s." % (name, ". ".join(str(e).split(". ")[:2])))
+        finally:
+            torch.cuda.nvtx.range_pop()
+            del model, opt
+            torch.cuda.empty_cache()

@@ -36,6 +36,7 @@ static const TsGpuProfile profiles[] = {
     .fp16_flops = 798e12,                            /* [measured] 8192^3 bf16 matmul; datasheet 989 */
     .tf32_flops = 399e12,                            /* [assumed] datasheet 495 dense, at the
                                                       * measured bf16 share of its datasheet (0.81) */
+    .fp64_flops = 67e12,                             /* [datasheet] FP64 tensor core, dense */
     .pcie_pinned_bandwidth = 52 * GB,                /* [reported] 50-55 GB/s on PCIe Gen5 x16 */
     .pcie_pageable_bandwidth = 20 * GB,              /* [assumed] staging through a pinned buffer
                                                       * costs about 60%, as on the 1080 Ti */
@@ -65,6 +66,7 @@ static const TsGpuProfile profiles[] = {
     .fp32_flops = 11.3e12,                           /* [datasheet] */
     .fp16_flops = 11.3e12 / 64,                      /* [datasheet] FP16 at 1/64 rate, no tensor cores */
     .tf32_flops = 11.3e12,                           /* [datasheet] no TF32: float32 matmuls stay FP32 */
+    .fp64_flops = 11.3e12 / 32,                      /* [datasheet] FP64 at 1/32 rate */
     .pcie_pinned_bandwidth = 12 * GB,                /* [reported] Gen3 x16, 15.75 nominal */
     .pcie_pageable_bandwidth = 7 * GB,               /* [reported] 6-8 GB/s */
     .peer_bandwidth = 10 * GB,                       /* [assumed] P2P over PCIe Gen3 */

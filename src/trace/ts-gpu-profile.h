@@ -41,6 +41,8 @@ typedef struct
   double      fp16_flops;            /* dense FP16/BF16, tensor cores when present */
   double      tf32_flops;            /* dense TF32 on tensor cores (float32 matmuls that
                                       * allow it); fp32_flops where there are none */
+  double      fp64_flops;            /* dense FP64 matmuls: on tensor cores where
+                                      * the part has FP64 ones (cuBLAS uses them) */
   double      pcie_pinned_bandwidth; /* per direction */
   double      pcie_pageable_bandwidth;
   double      peer_bandwidth;        /* device to device over NVLink or PCIe */

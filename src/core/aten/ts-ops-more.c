@@ -37,8 +37,9 @@ ts_ops_get_float32_matmul_tf32 (void)
 }
 
 /* The math a matmul (mm, bmm) of @dtype runs: half types on the FP16/BF16
- * tensor cores, float32 on TF32 ones when allowed, else plain FP32 (and
- * float64, whose rate the profiles do not model apart). */
+ * tensor cores, float32 on TF32 ones when allowed, else plain FP32;
+ * float64 at the FP64 rate (integer matmuls, which cuBLAS does not do,
+ * at FP32's). */
 TsPrecision
 ts_ops_matmul_precision (TsDType dtype)
 {
@@ -46,6 +47,8 @@ ts_ops_matmul_precision (TsDType dtype)
     return TS_PRECISION_FP16;
   if (dtype == TS_DTYPE_FLOAT32 && float32_matmul_tf32)
     return TS_PRECISION_TF32;
+  if (dtype == TS_DTYPE_FLOAT64)
+    return TS_PRECISION_FP64;
   return TS_PRECISION_FP32;
 }
 

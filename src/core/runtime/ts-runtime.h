@@ -134,6 +134,7 @@ typedef enum
   TS_PRECISION_FP32 = 0,
   TS_PRECISION_FP16 = 1,       /* FP16/BF16 math: tensor cores where the model has them */
   TS_PRECISION_TF32 = 2,       /* float32 matmuls allowed TF32 (torch.backends.cuda.matmul.allow_tf32) */
+  TS_PRECISION_FP64 = 3,       /* float64 matmuls */
 } TsPrecision;
 
 typedef struct

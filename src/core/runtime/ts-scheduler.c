@@ -471,6 +471,21 @@ item_set_memory_kernel (Item               *item,
                  + ns_for (passes * (double) bytes, p->mem_bandwidth * item->sms / p->sm_count);
 }
 
+/* The profile's dense rate for the kernel's math. */
+static double
+flops_rate (const TsGpuProfile *profile,
+            TsPrecision         precision)
+{
+  switch (precision)
+    {
+    case TS_PRECISION_FP16: return profile->fp16_flops;
+    case TS_PRECISION_TF32: return profile->tf32_flops;
+    case TS_PRECISION_FP64: return profile->fp64_flops;
+    case TS_PRECISION_FP32:
+    default:                return profile->fp32_flops;
+    }
+}
+
 TsTime
 ts_scheduler_kernel_duration (const TsGpuProfile *profile,
                               const TsKernelDesc *desc,
@@ -478,7 +493,6 @@ ts_scheduler_kernel_duration (const TsGpuProfile *profile,
 {
   guint64 blocks = 1;
   double fraction;
-  double flops_rate;
   TsTime work;
 
   for (guint i = 0; i < 3; i++)
@@ -492,11 +506,8 @@ ts_scheduler_kernel_duration (const TsGpuProfile *profile,
   /* A kernel on s of S SMs gets s/S of the device's bandwidth and flops.
    * Memory and arithmetic overlap, so the slower of the two sets the time. */
   fraction = (double) *sms / profile->sm_count;
-  flops_rate = desc->precision == TS_PRECISION_FP16 ? profile->fp16_flops
-             : desc->precision == TS_PRECISION_TF32 ? profile->tf32_flops
-             : profile->fp32_flops;
   work = MAX (ns_for ((double) desc->bytes, profile->mem_bandwidth * fraction),
-              ns_for ((double) desc->flops, flops_rate * fraction));
+              ns_for ((double) desc->flops, flops_rate (profile, desc->precision) * fraction));
 
   return profile->kernel_overhead_ns + work;
 }

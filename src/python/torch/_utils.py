@@ -104,3 +104,51 @@ def _set_obj_state(obj, state):
 def _hooks_dict():
     # what PyTorch pickles in place of a tensor's backward hooks
     return OrderedDict()
+
+
+# Flat buffers of several tensors: torch.cuda.comm's coalesced collectives
+# (and nn.DataParallel's replicate through them) move one buffer a bucket.
+
+def _flatten_dense_tensors(tensors):
+    """One contiguous 1-D tensor of their elements (a view of the only one
+    when there is one, as PyTorch's flatten_dense_tensors)."""
+    flat = [t.contiguous().view(-1) for t in tensors]
+    return flat[0] if len(flat) == 1 else torch.cat(flat, 0)
+
+
+def _unflatten_dense_tensors(flat, tensors):
+    """Views of flat shaped like tensors, in order."""
+    outputs = []
+    offset = 0
+    for t in tensors:
+        n = t.numel()
+        outputs.append(flat.narrow(0, offset, n).view_as(t))
+        offset += n
+    return tuple(outputs)
+
+
+def _take_tensors(tensors, size_limit):
+    """Buckets of one type each of at most size_limit bytes (a tensor
+    alone may be more), in order (torch/_utils.py's generator)."""
+    buckets = {}
+    for tensor in tensors:
+        key = tensor.type()
+        size = tensor.numel() * tensor.element_size()
+        buf = buckets.setdefault(key, [[], 0])
+        if buf[1] + size > size_limit and buf[1] > 0:
+            yield buf[0]
+            buf = buckets[key] = [[], 0]
+        buf[0].append(tensor)
+        buf[1] += size
+    for buf, _ in buckets.values():
+        if buf:
+            yield buf
+
+
+def _reorder_tensors_as(tensors, ordered_tensors):
+    """tensors (grouped by type) in the order of ordered_tensors' types."""
+    by_type = {}
+    for t in tensors:
+        by_type.setdefault(t.type(), []).append(t)
+    iters = {k: iter(v) for k, v in by_type.items()}
+    return tuple(next(iters[t.type()]) for t in ordered_tensors)

@@ -49,3 +49,30 @@ res["sum"].sum().backward()
 print("input grad", a.grad.shape, a.grad.device, torch.allclose(a.grad, (two.lin.weight.sum(0) * 2).expand(8, 4)))
 print("weight grad", two.lin.weight.grad.device,
       torch.allclose(two.lin.weight.grad, 2 * (a + b).detach().sum(0).expand(2, 4)))
+
+# Tied weights stay tied in every replica (one copy per device, as
+# replicate() indexes the module's parameters) and get the gradient of
+# the same step on one device.
+class Tied(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.a = nn.Linear(4, 4, bias=False)
+        self.b = nn.Linear(4, 4, bias=False)
+        self.b.weight = self.a.weight
+        self.tied = []
+
+    def forward(self, x):
+        self.tied.append(self.a.weight is self.b.weight)
+        return self.b(self.a(x))
+
+
+torch.manual_seed(2)
+tied = Tied()
+ref = Tied()
+ref.load_state_dict(tied.state_dict())
+x = torch.randn(8, 4)
+tied.cuda()
+nn.DataParallel(tied)(x.cuda()).pow(2).sum().backward()
+ref(x).pow(2).sum().backward()
+print("tied in every replica", all(tied.tied), len(list(tied.parameters())))
+print("tied grad", torch.allclose(tied.a.weight.grad.cpu(), ref.a.weight.grad, atol=1e-5))

@@ -60,6 +60,21 @@ for dev in ("cpu", DEV):
     (p.sum() + q.sum()).backward()
     print(r(a.grad)[:4])
 
+    # the recomputation runs under the forward's autocast state, so it
+    # makes the activations the forward made (bfloat16 here)
+    for reentrant in (True, False):
+        seen = []
+
+        def f(t):
+            y = lin(t)
+            seen.append(y.dtype)
+            return y
+
+        with torch.autocast(dev, dtype=torch.bfloat16):
+            y = checkpoint(f, x0.clone().requires_grad_(), use_reentrant=reentrant)
+        y.float().sum().backward()
+        print(seen)
+
     # errors
     a = x0.clone().requires_grad_()
     y = checkpoint(lambda t: t * 2, a)

@@ -62,8 +62,13 @@ class autocast(object):
         _C._autocast_set_dtype(self.device, self.fast_dtype)
         _C._autocast_increment_nesting()
         _C._autocast_set_cache_enabled(self._cache_enabled)
+        # A region entered during backward is in effect there too: the
+        # engine excludes autocast from the backward formulas only
+        # (checkpoint's recomputation enters the forward's region).
+        self.prev_excluded = _C._autocast_set_excluded(False)
 
     def __exit__(self, exc_type, exc_val, exc_tb):
+        _C._autocast_set_excluded(self.prev_excluded)
         # leaving the outermost region drops the cached weight casts
         if _C._autocast_decrement_nesting() == 0:
             _C._autocast_clear_cache()

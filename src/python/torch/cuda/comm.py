@@ -28,9 +28,40 @@ def broadcast(tensor, devices=None, *, out=None):
                  tensor.to(torch.device("cuda", _dev(d))) for d in devices)
 
 
+def _buckets(tensors, buffer_size):
+    """torch/csrc/utils/tensor_flatten.cpp's take_tensors: one open bucket
+    a type, closed (with the tensor that fills it) at buffer_size bytes."""
+    open_, buckets = {}, []
+    for t in tensors:
+        bucket = open_.setdefault(t.type(), [[], 0])
+        bucket[0].append(t)
+        bucket[1] += t.numel() * t.element_size()
+        if bucket[1] >= buffer_size:
+            buckets.append(bucket[0])
+            del open_[t.type()]
+    buckets.extend(b[0] for b in open_.values())
+    return buckets
+
+
 def broadcast_coalesced(tensors, devices, buffer_size=10485760):
-    per_tensor = [broadcast(t, devices) for t in tensors]
-    return [[p[i] for p in per_tensor] for i in range(len(devices))]
+    """torch/csrc/cuda/comm.cpp: the first device's list is the tensors
+    themselves; each bucket is flattened on it (a temporary, unless the
+    bucket is one tensor) and copied whole to every other device, whose
+    tensors are views of that buffer."""
+    from torch._utils import _flatten_dense_tensors, _unflatten_dense_tensors
+
+    devices = [_dev(d) for d in devices]
+    outputs = [list(tensors)] + [[] for _ in devices[1:]]
+    buckets = _buckets(tensors, buffer_size)
+    for bucket in buckets:
+        flat = _flatten_dense_tensors(bucket)
+        for i, d in enumerate(devices[1:], 1):
+            outputs[i].extend(_unflatten_dense_tensors(flat.to(torch.device("cuda", d)), bucket))
+        del flat
+    if len({t.type() for t in tensors}) > 1:
+        from torch._utils import _reorder_tensors_as
+        outputs = [list(_reorder_tensors_as(o, tensors)) for o in outputs]
+    return outputs
 
 
 def reduce_add(inputs, destination=None):
@@ -57,7 +88,18 @@ def reduce_add(inputs, destination=None):
 
 
 def reduce_add_coalesced(inputs, destination=None, buffer_size=10485760):
-    return [reduce_add(list(ts), destination) for ts in zip(*inputs)]
+    """torch/cuda/comm.py: each device's tensors flattened a bucket at a
+    time, the flat buffers summed on the destination, the sums' views
+    returned."""
+    from torch._utils import _flatten_dense_tensors, _reorder_tensors_as, _take_tensors, \
+        _unflatten_dense_tensors
+
+    output = []
+    ref_order = list(inputs[0])
+    for chunks in zip(*[_take_tensors(list(ts), buffer_size) for ts in inputs]):
+        flat_result = reduce_add([_flatten_dense_tensors(chunk) for chunk in chunks], destination)
+        output.extend(t.detach() for t in _unflatten_dense_tensors(flat_result, chunks[0]))
+    return tuple(_reorder_tensors_as(output, ref_order))
 
 
 def scatter(tensor, devices=None, chunk_sizes=None, dim=0, streams=None, *, out=None):

@@ -73,6 +73,20 @@ class _ForkRng:
         return False
 
 
+def _get_autocast_kwargs():
+    """Autocast's state at the forward, for the recomputation: backward
+    runs outside the forward's autocast region, and without it the
+    recomputed activations would have other dtypes (other memory, other
+    kernel times) than the ones the forward freed, as PyTorch avoids."""
+    gpu_autocast_kwargs = {"enabled": torch.is_autocast_enabled(),
+                           "dtype": torch.get_autocast_gpu_dtype(),
+                           "cache_enabled": torch.is_autocast_cache_enabled()}
+    cpu_autocast_kwargs = {"enabled": torch.is_autocast_cpu_enabled(),
+                           "dtype": torch.get_autocast_cpu_dtype(),
+                           "cache_enabled": torch.is_autocast_cache_enabled()}
+    return gpu_autocast_kwargs, cpu_autocast_kwargs
+
+
 class CheckpointFunction(Function):
 
     @staticmethod
@@ -81,6 +95,7 @@ class CheckpointFunction(Function):
             check_backward_validity(args)
         ctx.run_function = run_function
         ctx.preserve_rng_state = preserve_rng_state
+        ctx.gpu_autocast_kwargs, ctx.cpu_autocast_kwargs = _get_autocast_kwargs()
         ctx.had_cuda_in_fwd = False
         if preserve_rng_state:
             ctx.fwd_cpu_state = torch.get_rng_state()
@@ -123,7 +138,9 @@ class CheckpointFunction(Function):
                 if ctx.had_cuda_in_fwd:
                     set_device_states(ctx.fwd_gpu_devices, ctx.fwd_gpu_states)
             detached_inputs = detach_variable(tuple(inputs))
-            with torch.enable_grad():
+            with torch.enable_grad(), \
+                 torch.cuda.amp.autocast(**ctx.gpu_autocast_kwargs), \
+                 torch.cpu.amp.autocast(**ctx.cpu_autocast_kwargs):
                 outputs = ctx.run_function(*detached_inputs)
         if isinstance(outputs, torch.Tensor):
             outputs = (outputs,)

@@ -1,7 +1,7 @@
 """nn.DataParallel: replicate the module, scatter the inputs, run each
 replica on its device's current stream, gather on the output device; in
-backward the gradients flow back through the copies and are summed into
-the module's own parameters on device_ids[0]
+backward the gradients flow back through Broadcast's backward and are
+summed into the module's own parameters on device_ids[0]
 (torch/nn/parallel/data_parallel.py upstream). The replicas run one after
 the other on the host thread: the devices overlap, the Python threads of
 PyTorch's parallel_apply are not modeled."""
@@ -12,34 +12,59 @@ import torch
 from ..modules import Module
 
 
-def _replicate(module, device_ids):
-    """One replica per device. Parameters are copied with .to(), which
-    autograd records (ToCopyBackward0): each replica's gradients flow back
-    into the original parameters on device_ids[0], where AccumulateGrad
-    sums them, as PyTorch's Broadcast/ReduceAddCoalesced pair does. On the
-    source device the parameters and buffers are the originals themselves,
-    so BatchNorm's running statistics of the first replica are the
-    module's, as in PyTorch."""
+def _broadcast_coalesced_reshape(tensors, devices, detach):
+    from ._functions import Broadcast
+    if detach:
+        return torch.cuda.comm.broadcast_coalesced(tensors, devices)
+    if len(tensors) == 0:
+        return []
+    copies = Broadcast.apply(devices, *tensors)
+    return [copies[i:i + len(tensors)] for i in range(0, len(copies), len(tensors))]
+
+
+def _replicate(module, device_ids, detach=False):
+    """One replica per device, as torch/nn/parallel/replicate.py makes
+    them: the parameters go through Broadcast (10 MiB buckets, flattened
+    on device_ids[0] and copied whole: each other device's replica
+    weights are views of its bucket buffers), whose backward sums the
+    replicas' gradients back onto device_ids[0] the same way
+    (ReduceAddCoalesced), where AccumulateGrad gives them to the
+    module's parameters. On the source device the copies are the
+    originals (aliases), so BatchNorm's running statistics of the first
+    replica are the module's. A tensor shared by several modules (tied
+    weights: GPT-2's embedding and output layer) is one parameter, so it
+    is broadcast once and stays shared in each replica."""
+    params = list(module.parameters())
+    param_copies = _broadcast_coalesced_reshape(params, device_ids, detach)
+    buffers = list(module.buffers())
+    buffers_rg = [b for b in buffers if b.requires_grad and not detach]
+    buffers_not_rg = [b for b in buffers if not (b.requires_grad and not detach)]
+    copies_rg = _broadcast_coalesced_reshape(buffers_rg, device_ids, detach)
+    copies_not_rg = _broadcast_coalesced_reshape(buffers_not_rg, device_ids, True)
     replicas = []
-    for d in device_ids:
-        dev = torch.device("cuda", d)
+    for j in range(len(device_ids)):
+        memo = {}
+        for originals, copies in ((params, param_copies), (buffers_rg, copies_rg),
+                                  (buffers_not_rg, copies_not_rg)):
+            if originals:
+                memo.update(zip(map(id, originals), copies[j]))
         r = copy.copy(module)
-        _copy_tree(r, module, dev)
+        _copy_tree(r, module, memo)
         replicas.append(r)
     return replicas
 
 
-def _copy_tree(dst, src, dev):
+def _copy_tree(dst, src, memo):
     object.__setattr__(dst, "_parameters", type(src._parameters)())
     object.__setattr__(dst, "_modules", type(src._modules)())
     object.__setattr__(dst, "_buffers", type(src._buffers)())
     for name, p in src._parameters.items():
-        dst._parameters[name] = None if p is None else p.to(dev)
+        dst._parameters[name] = None if p is None else memo[id(p)]
     for name, b in src._buffers.items():
-        dst._buffers[name] = None if b is None else b.to(dev)
+        dst._buffers[name] = None if b is None else memo[id(b)]
     for name, m in src._modules.items():
         c = copy.copy(m)
-        _copy_tree(c, m, dev)
+        _copy_tree(c, m, memo)
         dst._modules[name] = c
 
 
@@ -119,7 +144,7 @@ class DataParallel(Module):
         if not inputs and not kwargs:
             inputs, kwargs = ((),), ({},)
         used = self.device_ids[:len(inputs)]
-        replicas = _replicate(self.module, used)
+        replicas = _replicate(self.module, used, not torch.is_grad_enabled())
         outputs = []
         for r, args, kw, d in zip(replicas, inputs, kwargs, used):
             with torch.cuda.device(d):
