@@ -161,6 +161,8 @@ static const TsFieldInfo alloc_fields[] = {
   FIELD (TsAllocRecord, pool, TS_FIELD_U32),
   LOC_FIELDS (TsAllocRecord, loc),
   FIELD (TsAllocRecord, padding, TS_FIELD_PAD),
+  FIELD (TsAllocRecord, pool_id.first, TS_FIELD_U64),
+  FIELD (TsAllocRecord, pool_id.second, TS_FIELD_U64),
 };
 
 static const TsFieldInfo counter_fields[] = {

@@ -196,6 +196,10 @@ typedef struct
   guint32     pool;          /* 0 large, 1 small */
   TsSourceLoc loc;
   guint32     padding;
+  /* Format 2.1: the private pool the block or segment belongs to
+   * (PyTorch's segment_pool_id); (0, 0) for the device's own pools and
+   * for actions that name no block. */
+  TsMemPoolId pool_id;
 } TsAllocRecord;
 
 typedef struct
