@@ -352,6 +352,12 @@ test_export_snapshot_pools (void)
   g_assert_cmpint (cli ("export", o, "--format", "memory-snapshot", "-o", o2, &out, &err), ==, 0);
   c = final_state (o2);
   g_assert_cmpstr (c, ==, expected);
+  /* memory names the pools */
+  g_assert_cmpint (cli ("memory", o, NULL, NULL, NULL, NULL, &out, &err), ==, 0);
+  g_assert_nonnull (strstr (out, "  Pools on device 0:\n"
+                                 "    graph pool (1, 0): 1 segment, 2.0 MiB reserved, 512 B allocated\n"
+                                 "    private pool (0, 1): 1 segment, 20.0 MiB reserved, 4.0 MiB allocated "
+                                 "(1 mapped range of expandable segments)\n"));
   if (have_python ())
     {
       const char *argv[] = { "python3", "-c", script, o, NULL };
