@@ -352,6 +352,24 @@ test_export_snapshot_pools (void)
   g_assert_cmpint (cli ("export", o, "--format", "memory-snapshot", "-o", o2, &out, &err), ==, 0);
   c = final_state (o2);
   g_assert_cmpstr (c, ==, expected);
+  /* A malformed segment_pool_id (not a pair of ints) is the default pool. */
+  {
+    const char *bad[] = { "{\"a\": 1, \"b\": 2}", "\"x\"", "[1]", "[1.5, 2]", "[[1], 2]", "null" };
+
+    for (guint i = 0; i < G_N_ELEMENTS (bad); i++)
+      {
+        g_autofree char *path = g_build_filename (tmp_dir, "bad-pool.json", NULL);
+        g_autofree char *doc = g_strdup_printf ("{\"segments\": [{\"device\": 0, \"address\": 4096, "
+                                                "\"total_size\": 2097152, \"stream\": 0, \"segment_type\": "
+                                                "\"small\", \"segment_pool_id\": %s, \"blocks\": []}], "
+                                                "\"device_traces\": [[]]}", bad[i]);
+        g_autofree char *state = NULL;
+
+        g_assert_true (g_file_set_contents (path, doc, -1, NULL));
+        state = final_state (path);
+        g_assert_nonnull (strstr (state, "segment 4096 2097152 small pool (0, 0)\n"));
+      }
+  }
   /* memory names the pools */
   g_assert_cmpint (cli ("memory", o, NULL, NULL, NULL, NULL, &out, &err), ==, 0);
   g_assert_nonnull (strstr (out, "  Pools on device 0:\n"

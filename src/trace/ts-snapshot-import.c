@@ -333,7 +333,8 @@ add_segment (Importer      *im,
   {
     /* A tuple of two ints (a list in the JSON form). */
     TsValue *id = ts_value_get (v, "segment_pool_id");
-    if (ts_value_len (id) == 2 && ts_value_index (id, 0)->type == TS_VALUE_INT &&
+    if (id != NULL && id->type == TS_VALUE_LIST && ts_value_len (id) == 2 &&
+        ts_value_index (id, 0)->type == TS_VALUE_INT &&
         ts_value_index (id, 1)->type == TS_VALUE_INT)
       {
         s->pool_id.first = (guint64) ts_value_index (id, 0)->i;
