@@ -376,6 +376,9 @@ test_export_snapshot_pools (void)
                                  "    graph pool (1, 0): 1 segment, 2.0 MiB reserved, 512 B allocated\n"
                                  "    private pool (0, 1): 1 segment, 20.0 MiB reserved, 4.0 MiB allocated "
                                  "(1 mapped range of expandable segments)\n"));
+  /* free space is per pool: a private pool's blocks serve only its mallocs */
+  g_assert_nonnull (strstr (out, "  large       0             1       16.0 MiB      16.0 MiB   private pool (0, 1)\n"
+                                 "  small       0             1        2.0 MiB       2.0 MiB   graph pool (1, 0)\n"));
   if (have_python ())
     {
       const char *argv[] = { "python3", "-c", script, o, NULL };

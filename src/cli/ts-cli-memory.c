@@ -18,7 +18,6 @@
 #include "ts-cli-private.h"
 #include "ts-memory-fragmentation.h"
 #include "ts-memory-replay.h"
-#include "ts-segment-map-renderer.h"
 #include "ts-trace-import.h"
 #include "ts-time-ruler.h"
 

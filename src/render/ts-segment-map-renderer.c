@@ -205,20 +205,6 @@ ts_segment_map_renderer_get_state (TsSegmentMapRenderer *self)
   return self->state;
 }
 
-char *
-ts_memory_pool_name (TsMemPoolId id)
-{
-  g_autofree char *pair = NULL;
-
-  if (TS_MEM_POOL_ID_IS_NONE (id))
-    return g_strdup (_("default pool"));
-  /* MempoolId_t (n, 0) is what CUDAGraph::capture_begin makes when given
-   * no pool; (0, n) comes from graph_pool_handle() or a MemPool. */
-  pair = g_strdup_printf ("(%" G_GUINT64_FORMAT ", %" G_GUINT64_FORMAT ")", id.first, id.second);
-  /* Translators: %s is a pool id such as (1, 0) */
-  return g_strdup_printf (id.second == 0 ? _("graph pool %s") : _("private pool %s"), pair);
-}
-
 static int
 compare_pool_ids (TsMemPoolId a,
                   TsMemPoolId b)

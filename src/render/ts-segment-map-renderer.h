@@ -94,10 +94,6 @@ char                 *ts_segment_map_hit_describe        (TsSegmentMapRenderer  
 
 /* The colour of an allocation site, shared with the memory-over-time
  * bands so a band and its block match. */
- /* How the map and the CLI name a pool: "default pool", "graph pool (1, 0)"
- * (one a capture made for itself), "private pool (0, 1)" (graph_pool_handle
- * or MemPool). */
-char                 *ts_memory_pool_name                (TsMemPoolId            id);
 /* The unmapped address ranges the map draws between the mapped ranges of
  * an expandable segment, for the map's segment order: one per hole, as
  * (address, size) pairs of guint64. */

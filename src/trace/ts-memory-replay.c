@@ -1044,6 +1044,7 @@ classify (TsMemoryReplay      *self,
         o.reserved = st->reserved_bytes[TS_STAT_TYPE_ALL].current;
         o.active = st->active_bytes[TS_STAT_TYPE_ALL].current;
         o.is_small = r->pool == 1;
+        o.pool_id = r->pool_id;
         id = self->ooms->len;
         g_array_append_val (self->ooms, o);
         op = OP_OOM;

@@ -110,6 +110,7 @@ typedef struct
   gint64      reserved;
   gint64      active;
   gboolean    is_small;
+  TsMemPoolId pool_id;           /* the private pool the malloc was for */
 } TsMemoryOom;
 
 /* The state at an instant, laid out like TsMemorySnapshot. */
