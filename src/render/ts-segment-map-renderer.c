@@ -406,6 +406,24 @@ hatch (cairo_t *cr,
   cairo_restore (cr);
 }
 
+/* The dim line under a bar, cut to the bar's width. */
+static void
+bar_label (cairo_t               *cr,
+           PangoLayout           *layout_text,
+           const TsRenderPalette *p,
+           double                 x,
+           double                 y,
+           double                 w,
+           const char            *text)
+{
+  pango_layout_set_text (layout_text, text, -1);
+  pango_layout_set_width (layout_text, (int) (w * PANGO_SCALE));
+  set_color (cr, &p->dim_text);
+  cairo_move_to (cr, x, y);
+  pango_cairo_show_layout (cr, layout_text);
+  pango_layout_set_width (layout_text, -1);
+}
+
 static void
 draw_segment (TsSegmentMapRenderer *self,
               cairo_t              *cr,
@@ -479,12 +497,7 @@ draw_segment (TsSegmentMapRenderer *self,
       g_autofree char *text = r->w >= 150 ? g_strdup_printf ("0x%" G_GINT64_MODIFIER "x · %s", seg->address, size)
                                            : g_strdup (size);
 
-      pango_layout_set_text (layout_text, text, -1);
-      pango_layout_set_width (layout_text, (int) (r->w * PANGO_SCALE));
-      set_color (cr, &p->dim_text);
-      cairo_move_to (cr, r->x, r->y + r->h + 1);
-      pango_cairo_show_layout (cr, layout_text);
-      pango_layout_set_width (layout_text, -1);
+      bar_label (cr, layout_text, p, r->x, r->y + r->h + 1, r->w, text);
     }
 }
 
@@ -513,12 +526,7 @@ draw_gap (cairo_t         *cr,
       /* Translators: the size of an expandable segment's unmapped pages */
       g_autofree char *text = g_strdup_printf (_("%s unmapped"), size);
 
-      pango_layout_set_text (layout_text, text, -1);
-      pango_layout_set_width (layout_text, (int) (g->w * PANGO_SCALE));
-      set_color (cr, &p->dim_text);
-      cairo_move_to (cr, g->x, g->y + g->h + 1);
-      pango_cairo_show_layout (cr, layout_text);
-      pango_layout_set_width (layout_text, -1);
+      bar_label (cr, layout_text, p, g->x, g->y + g->h + 1, g->w, text);
     }
 }
 
@@ -715,6 +723,20 @@ ts_segment_map_renderer_draw (TsSegmentMapRenderer *self,
   cairo_restore (cr);
 }
 
+/* What a hit on a segment or next to it says of the segment. */
+static void
+hit_segment (TsSegmentMapHit       *hit,
+             const TsMemorySegment *seg,
+             guint                  index)
+{
+  hit->device = seg->device;
+  hit->is_small = seg->is_small;
+  hit->stream = seg->stream;
+  hit->pool_id = seg->pool_id;
+  hit->is_expandable = seg->is_expandable;
+  hit->segment = index;
+}
+
 gboolean
 ts_segment_map_renderer_hit_test (TsSegmentMapRenderer *self,
                                   double                x,
@@ -751,12 +773,7 @@ ts_segment_map_renderer_hit_test (TsSegmentMapRenderer *self,
           if (seg->address + off < b->address || seg->address + off >= b->address + b->size)
             continue;
           hit->kind = TS_SEGMENT_MAP_HIT_BLOCK;
-          hit->device = seg->device;
-          hit->is_small = seg->is_small;
-          hit->stream = seg->stream;
-          hit->pool_id = seg->pool_id;
-          hit->is_expandable = seg->is_expandable;
-          hit->segment = r->segment;
+          hit_segment (hit, seg, r->segment);
           hit->block = seg->first_block + j;
           hit->segment_address = seg->address;
           hit->segment_size = seg->total_size;
@@ -790,12 +807,7 @@ ts_segment_map_renderer_hit_test (TsSegmentMapRenderer *self,
       if (x < g->x || x >= g->x + g->w || y < g->y || y >= g->y + g->h)
         continue;
       hit->kind = TS_SEGMENT_MAP_HIT_UNMAPPED;
-      hit->device = seg->device;
-      hit->is_small = seg->is_small;
-      hit->stream = seg->stream;
-      hit->pool_id = seg->pool_id;
-      hit->is_expandable = TRUE;
-      hit->segment = g->segment;
+      hit_segment (hit, seg, g->segment);
       hit->address = g->address;
       hit->size = g->size;
       return TRUE;
