@@ -233,6 +233,7 @@ static const TsRecordInfo record_infos[TS_N_RECORD_KINDS] = {
 
 G_STATIC_ASSERT (sizeof (TsKernelRecord) <= TS_RECORD_MAX_SIZE);
 G_STATIC_ASSERT (sizeof (TsSanitizerRecord) <= TS_RECORD_MAX_SIZE);
+G_STATIC_ASSERT (sizeof (TsAllocRecord) <= TS_RECORD_MAX_SIZE);
 
 G_DEFINE_QUARK (ts-record-data-error-quark, ts_record_data_error)
 

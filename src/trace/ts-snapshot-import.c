@@ -39,6 +39,19 @@
 #include "ts-pickle-reader.h"
 
 #define SMALL_SEGMENT (2u << 20)   /* PyTorch's small pool segments are 2 MiB */
+#define LARGE_PAGE    (20u << 20)  /* an expandable segment's pages: 20 MiB large, 2 MiB small */
+
+/* Which pool a segment action's size says, when no live segment does. An
+ * expandable segment maps and unmaps whole pages, so a size that is not a
+ * multiple of a large page is the small pool's. */
+static gboolean
+guess_small (guint8  action,
+             guint64 size)
+{
+  if (action == TS_ALLOC_ACTION_SEGMENT_MAP || action == TS_ALLOC_ACTION_SEGMENT_UNMAP)
+    return size % LARGE_PAGE != 0;
+  return size <= SMALL_SEGMENT;
+}
 
 /* Times from a hostile file must not overflow: µs values are clamped to
  * ±2^52 (year 2112) when read, and µs differences saturate to ns. */
@@ -1023,7 +1036,7 @@ emit_device (Importer *im,
         case TS_ALLOC_ACTION_SEGMENT_UNMAP:
           {
             TsMemPoolId none = { 0, 0 };
-            LiveSeg ls = { e->size, e->stream, e->size <= SMALL_SEGMENT, FALSE,
+            LiveSeg ls = { e->size, e->stream, guess_small (e->action, e->size), FALSE,
                            e->action == TS_ALLOC_ACTION_SEGMENT_UNMAP, none };
             g_hash_table_insert (segs, ADDR_KEY (e->addr), g_memdup2 (&ls, sizeof ls));
           }
@@ -1310,7 +1323,7 @@ ts_snapshot_import (TsImportContext *ctx,
          * small pool's) and OOMs (requests up to 1 MiB); allocs take
          * their segment's. A segment still live at the snapshot says it
          * (and a mapping's pages lie inside a final mapped range). */
-        small = e->action == TS_ALLOC_ACTION_OOM ? e->size <= (1u << 20) : e->size <= SMALL_SEGMENT;
+        small = e->action == TS_ALLOC_ACTION_OOM ? e->size <= (1u << 20) : guess_small (e->action, e->size);
         if (e->action == TS_ALLOC_ACTION_SEGMENT_ALLOC || e->action == TS_ALLOC_ACTION_SEGMENT_FREE ||
             e->action == TS_ALLOC_ACTION_SEGMENT_MAP || e->action == TS_ALLOC_ACTION_SEGMENT_UNMAP)
           {
