@@ -36,7 +36,7 @@ KINDS = [
     ([TIME, TIME, U64, U32, U32, I32, STREAM, U64], NO_KEY),                # sync
     ([TIME, U64, U32, U32, STRING, I32, STRING, STRING, U32], 4),           # nvtx
     ([TIME, U64, U64, U64, U64, U32, STREAM, U32, U32, STRING, STRING, U32,
-      U64, U64], NO_KEY),                                                   # alloc (2.1: pool_id)
+      U32, U32], NO_KEY),                                                   # alloc (2.1: pool_id)
     ([TIME, I64, U32, U32], NO_KEY),                                        # counter
     ([TIME, U64, U64, U32, STREAM, U32, STRING,
       STRING, STRING, U32, STRING, STRING, U32], NO_KEY),                   # error

@@ -367,7 +367,7 @@ test_pools_and_pages (void)
   };
   Draw d = { NULL, NULL, 0, 0 };
   TsSegmentMapHit hit;
-  gboolean got_hole = FALSE, got_group = FALSE;
+  gboolean got_hole = FALSE, got_group = FALSE, got_block = FALSE;
 
   for (guint i = 0; i < G_N_ELEMENTS (acts); i++)
     {
@@ -379,7 +379,7 @@ test_pools_and_pages (void)
       r.size = acts[i].size;
       r.requested = acts[i].action <= TS_ALLOC_ACTION_FREE_COMPLETED ? acts[i].size : 0;
       r.pool = acts[i].small;
-      r.pool_id = acts[i].pool;
+      ts_alloc_record_set_pool_id (&r, acts[i].pool);
       ts_recorder_append (rec, TS_RECORD_ALLOC, &r);
     }
   replay = ts_memory_replay_new (rec);
@@ -420,6 +420,12 @@ test_pools_and_pages (void)
               g_assert_true (g_str_has_prefix (text, "0x7f0001400000: 20.0 MiB of an expandable segment without pages"));
               got_hole = TRUE;
             }
+          else if (hit.kind == TS_SEGMENT_MAP_HIT_BLOCK && hit.address == A + 10 * MiB)
+            {
+              g_autofree char *text = ts_segment_map_hit_describe (map, &hit);
+              g_assert_true (g_str_has_suffix (text, "\nof the default pool, a mapped range of an expandable segment"));
+              got_block = TRUE;
+            }
           else if (hit.kind == TS_SEGMENT_MAP_HIT_GROUP && TS_MEM_POOL_ID_EQUAL (hit.pool_id, graph))
             {
               g_autofree char *text = ts_segment_map_hit_describe (map, &hit);
@@ -429,6 +435,7 @@ test_pools_and_pages (void)
         }
   g_assert_true (got_hole);
   g_assert_true (got_group);
+  g_assert_true (got_block);
   {
     TsMemPoolId user = { 0, 1 }, none = { 0, 0 };
     g_autofree char *a = ts_memory_pool_name (user);

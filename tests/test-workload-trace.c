@@ -475,10 +475,10 @@ test_graphed (void)
       TsAllocRecord r;
 
       g_assert_true (ts_recorder_get (rec, TS_RECORD_ALLOC, i, &r));
-      if (r.action != TS_ALLOC_ACTION_SEGMENT_ALLOC || TS_MEM_POOL_ID_IS_NONE (r.pool_id))
+      if (r.action != TS_ALLOC_ACTION_SEGMENT_ALLOC || TS_MEM_POOL_ID_IS_NONE (ts_alloc_record_get_pool_id (&r)))
         continue;
-      g_assert_cmpuint (r.pool_id.first, ==, 1);
-      g_assert_cmpuint (r.pool_id.second, ==, 0);
+      g_assert_cmpuint (r.pool_id_first, ==, 1);
+      g_assert_cmpuint (r.pool_id_second, ==, 0);
       n_pool_segments++;
     }
   g_assert_cmpuint (n_pool_segments, >, 0);

@@ -836,6 +836,7 @@ ts_segment_map_hit_describe (TsSegmentMapRenderer  *self,
 {
   TsRecorder *recorder;
   g_autofree char *s_size = NULL, *s_seg = NULL, *where = NULL;
+  char *text;
 
   g_return_val_if_fail (TS_IS_SEGMENT_MAP_RENDERER (self), NULL);
   g_return_val_if_fail (hit != NULL, NULL);
@@ -869,22 +870,34 @@ ts_segment_map_hit_describe (TsSegmentMapRenderer  *self,
   s_size = ts_memory_format_bytes (hit->size);
   s_seg = ts_memory_format_bytes (hit->segment_size);
   if (hit->state == TS_BLOCK_STATE_INACTIVE)
-    return g_strdup_printf ("0x%" G_GINT64_MODIFIER "x: %s free (inactive)\n"
+    text = g_strdup_printf ("0x%" G_GINT64_MODIFIER "x: %s free (inactive)\n"
                             "in segment 0x%" G_GINT64_MODIFIER "x (%s, %s pool, stream %u)",
                             hit->address, s_size, hit->segment_address, s_seg,
                             hit->is_small ? "small" : "large", hit->stream);
+  else
+    {
+      where = ts_memory_format_loc (recorder, &hit->loc);
+      text = g_strdup_printf ("0x%" G_GINT64_MODIFIER "x: %s block, %" G_GUINT64_FORMAT " bytes requested "
+                              "(%" G_GUINT64_FORMAT " bytes of rounding)%s\n"
+                              "allocated at %s%s%s, stream %u\n"
+                              "in segment 0x%" G_GINT64_MODIFIER "x (%s, %s pool)",
+                              hit->address, s_size, hit->requested_size, hit->size - hit->requested_size,
+                              hit->state == TS_BLOCK_STATE_ACTIVE_PENDING_FREE
+                                ? ", freed but waiting for record_stream's streams" : "",
+                              where, hit->loc.function ? " in " : "",
+                              hit->loc.function ? ts_recorder_lookup (recorder, hit->loc.function) : "",
+                              hit->stream, hit->segment_address, s_seg, hit->is_small ? "small" : "large");
+    }
+  /* Whose segment it is, when not the default pool's plain cudaMalloc. */
+  if (!TS_MEM_POOL_ID_IS_NONE (hit->pool_id) || hit->is_expandable)
+    {
+      g_autofree char *pool = ts_memory_pool_name (hit->pool_id);
+      g_autofree char *plain = text;
 
-  where = ts_memory_format_loc (recorder, &hit->loc);
-  return g_strdup_printf ("0x%" G_GINT64_MODIFIER "x: %s block, %" G_GUINT64_FORMAT " bytes requested "
-                          "(%" G_GUINT64_FORMAT " bytes of rounding)%s\n"
-                          "allocated at %s%s%s, stream %u\n"
-                          "in segment 0x%" G_GINT64_MODIFIER "x (%s, %s pool)",
-                          hit->address, s_size, hit->requested_size, hit->size - hit->requested_size,
-                          hit->state == TS_BLOCK_STATE_ACTIVE_PENDING_FREE
-                            ? ", freed but waiting for record_stream's streams" : "",
-                          where, hit->loc.function ? " in " : "",
-                          hit->loc.function ? ts_recorder_lookup (recorder, hit->loc.function) : "",
-                          hit->stream, hit->segment_address, s_seg, hit->is_small ? "small" : "large");
+      text = g_strdup_printf ("%s\nof the %s%s", plain, pool,
+                              hit->is_expandable ? ", a mapped range of an expandable segment" : "");
+    }
+  return text;
 }
 
 GArray *

@@ -786,7 +786,8 @@ neighbour_range (TsMemoryReplay      *self,
     return -1;
   si = seg_info (self, g_array_index (w->segs, WSeg, sp).id);
   if (!seg_is_expandable (self, g_array_index (w->segs, WSeg, sp).id) || si->stream != r->stream ||
-      si->is_small != (r->pool == 1) || !TS_MEM_POOL_ID_EQUAL (si->pool_id, r->pool_id) || (ends ? si->addr + si->size != addr : si->addr != addr))
+      si->is_small != (r->pool == 1) || !TS_MEM_POOL_ID_EQUAL (si->pool_id, ts_alloc_record_get_pool_id (r)) ||
+      (ends ? si->addr + si->size != addr : si->addr != addr))
     return -1;
   return sp;
 }
@@ -840,7 +841,7 @@ classify_remap (TsMemoryReplay      *self,
           m.retire[1] = g_array_index (w->segs, WSeg, right).id;
           stop = si->addr + si->size;
         }
-      m.create[0] = new_range (self, i, r, start, stop - start, &loc, r->pool_id);
+      m.create[0] = new_range (self, i, r, start, stop - start, &loc, ts_alloc_record_get_pool_id (r));
     }
   else
     {
@@ -995,7 +996,7 @@ classify (TsMemoryReplay      *self,
         s.alloc_action = (guint32) i;
         s.free_action = TS_MEMORY_REPLAY_NONE;
         s.is_small = r->pool == 1;
-        s.pool_id = r->pool_id;
+        s.pool_id = ts_alloc_record_get_pool_id (r);
         id = self->segments->len;
         g_array_append_val (self->segments, s);
         op = OP_SEGMENT_ALLOC;
@@ -1044,7 +1045,7 @@ classify (TsMemoryReplay      *self,
         o.reserved = st->reserved_bytes[TS_STAT_TYPE_ALL].current;
         o.active = st->active_bytes[TS_STAT_TYPE_ALL].current;
         o.is_small = r->pool == 1;
-        o.pool_id = r->pool_id;
+        o.pool_id = ts_alloc_record_get_pool_id (r);
         id = self->ooms->len;
         g_array_append_val (self->ooms, o);
         op = OP_OOM;

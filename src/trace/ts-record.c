@@ -160,9 +160,9 @@ static const TsFieldInfo alloc_fields[] = {
   FIELD (TsAllocRecord, action, TS_FIELD_U32),
   FIELD (TsAllocRecord, pool, TS_FIELD_U32),
   LOC_FIELDS (TsAllocRecord, loc),
+  FIELD (TsAllocRecord, pool_id_first, TS_FIELD_U32),
+  FIELD (TsAllocRecord, pool_id_second, TS_FIELD_U32),
   FIELD (TsAllocRecord, padding, TS_FIELD_PAD),
-  FIELD (TsAllocRecord, pool_id.first, TS_FIELD_U64),
-  FIELD (TsAllocRecord, pool_id.second, TS_FIELD_U64),
 };
 
 static const TsFieldInfo counter_fields[] = {

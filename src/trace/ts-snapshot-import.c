@@ -838,7 +838,7 @@ emit_alloc (Importer      *im,
   r.stream = stream_for (im, st, device, stream);
   r.action = action;
   r.pool = small ? 1 : 0;
-  r.pool_id = pool_id;
+  ts_alloc_record_set_pool_id (&r, pool_id);
   r.loc = loc;
   r.correlation = im->synthetic ? TS_IMPORT_SYNTHETIC_CORRELATION : 0;
   if (im->n_alloc_buf == BATCH)

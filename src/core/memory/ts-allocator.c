@@ -816,7 +816,7 @@ record_action (TsAllocator       *self,
        * (Segment::owner_private_pool, reported as segment_pool_id). */
       r.pool = pool != NULL && pool->is_small ? 1 : 0;
       if (pool != NULL && pool->owner != NULL)
-        r.pool_id = pool->owner->id;
+        ts_alloc_record_set_pool_id (&r, pool->owner->id);
       if (loc)
         r.loc = *loc;
       if (self->defer_actions)
