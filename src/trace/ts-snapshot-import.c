@@ -919,6 +919,29 @@ final_segment_at (GPtrArray *by_addr,
   return NULL;
 }
 
+/* A live mapped range of the stream that ends at addr or starts at
+ * addr + size, or NULL. */
+static const LiveSeg *
+adjacent_range (GHashTable *segs,
+                guint64     addr,
+                guint64     size,
+                gint64      stream)
+{
+  GHashTableIter it;
+  gpointer k, v;
+
+  g_hash_table_iter_init (&it, segs);
+  while (g_hash_table_iter_next (&it, &k, &v))
+    {
+      const LiveSeg *ls = v;
+      guint64 a = GPOINTER_TO_SIZE (k);
+
+      if (ls->is_expandable && ls->stream == stream && (a + ls->size == addr || a == addr + size))
+        return ls;
+    }
+  return NULL;
+}
+
 /* Undoing a segment_map: the pages [addr, addr + size) were not mapped
  * before it. The live ranges are merged (PyTorch reports each contiguous
  * mapped range as one segment), so the pages may be part of one or more
@@ -1038,6 +1061,11 @@ emit_device (Importer *im,
             TsMemPoolId none = { 0, 0 };
             LiveSeg ls = { e->size, e->stream, guess_small (e->action, e->size), FALSE,
                            e->action == TS_ALLOC_ACTION_SEGMENT_UNMAP, none };
+            const LiveSeg *next_to = ls.is_expandable ? adjacent_range (segs, e->addr, e->size, e->stream) : NULL;
+
+            /* unmapped pages were part of the range beside them */
+            if (next_to != NULL)
+              ls.is_small = next_to->is_small, ls.pool_id = next_to->pool_id;
             g_hash_table_insert (segs, ADDR_KEY (e->addr), g_memdup2 (&ls, sizeof ls));
           }
           break;
