@@ -35,7 +35,8 @@ KINDS = [
     ([TIME, TIME, U64, U64, U64, U32, STREAM], NO_KEY),                     # event-wait
     ([TIME, TIME, U64, U32, U32, I32, STREAM, U64], NO_KEY),                # sync
     ([TIME, U64, U32, U32, STRING, I32, STRING, STRING, U32], 4),           # nvtx
-    ([TIME, U64, U64, U64, U64, U32, STREAM, U32, U32, STRING, STRING, U32], NO_KEY),  # alloc
+    ([TIME, U64, U64, U64, U64, U32, STREAM, U32, U32, STRING, STRING, U32,
+      U32, U32], NO_KEY),                                                   # alloc (2.1: pool_id)
     ([TIME, I64, U32, U32], NO_KEY),                                        # counter
     ([TIME, U64, U64, U32, STREAM, U32, STRING,
       STRING, STRING, U32, STRING, STRING, U32], NO_KEY),                   # error
@@ -45,7 +46,7 @@ KINDS = [
 ]
 
 
-def header(major=2, minor=0):
+def header(major=2, minor=1):
     return b'TSTRACE\0' + struct.pack('<HHIQQ', major, minor, 32, 0, 0)
 
 
@@ -129,7 +130,7 @@ class Events:
 
 
 class Trace:
-    def __init__(self, major=2, minor=0, kinds=None):
+    def __init__(self, major=2, minor=1, kinds=None):
         self.kinds = kinds if kinds is not None else {k: v for k, v in enumerate(KINDS)}
         self.data = bytearray(header(major, minor))
         self.chunks = []              # (offset, counts)

@@ -103,6 +103,12 @@ compare_state (TsMemoryReplay *replay,
       g_assert_cmpuint (g->requested_size, ==, e->requested_size);
       g_assert_cmpuint (g->stream, ==, e->stream);
       g_assert_cmpint (g->is_small, ==, e->is_small);
+      /* The pool comes from the segment's own actions (segment_alloc or
+       * segment_map carry it), as PyTorch's Segment keeps
+       * owner_private_pool and reports it as segment_pool_id. */
+      g_assert_cmpint (g->is_expandable, ==, e->is_expandable);
+      g_assert_cmpuint (g->pool_id.first, ==, e->pool_id.first);
+      g_assert_cmpuint (g->pool_id.second, ==, e->pool_id.second);
       /* A mapped range's line is the map's that began it in the replay,
        * the segment's first malloc in the allocator (or none). */
       if (!e->is_expandable)
@@ -197,7 +203,11 @@ run_random (const char *conf,
   g_autoptr(GArray) probes = g_array_new (FALSE, FALSE, sizeof (Probe));
   TsStreamId streams[2][3] = { { 0, 2, 3 }, { 1, 4, 5 } };
   TsSourceLoc locs[4];
-  guint n_pending_seen = 0, n_ooms = 0;
+  guint n_pending_seen = 0, n_ooms = 0, n_pool_segments = 0;
+  /* Per device: two private pools (a user's, a capture's), and the one
+   * mallocs go to now (-1: the device's own). */
+  TsMemPoolId pools[2][2];
+  gint active[2] = { -1, -1 };
 
   g_array_set_clear_func (probes, probe_clear);
   for (guint k = 0; k < G_N_ELEMENTS (locs); k++)
@@ -209,6 +219,9 @@ run_random (const char *conf,
     }
 
   ts_allocator_set_recorder (a, rec);
+  for (guint d = 0; d < 2; d++)
+    for (guint k = 0; k < 2; k++)
+      pools[d][k] = ts_allocator_graph_pool_handle (a, k == 0);
   if (with_fraction)
     for (guint d = 0; d < 2; d++)
       g_assert_true (ts_allocator_set_memory_fraction (a, d, 0.6, NULL));
@@ -220,6 +233,23 @@ run_random (const char *conf,
       GError *error = NULL;
 
       fake->now += 1000;
+      /* Now and then a private pool starts or stops taking a device's
+       * mallocs (beginAllocateToPool / endAllocateToPool). */
+      if (g_rand_int_range (rand, 0, 40) == 0)
+        {
+          guint d = g_rand_int_range (rand, 0, 2);
+
+          if (active[d] < 0)
+            {
+              active[d] = g_rand_int_range (rand, 0, 2);
+              g_assert_true (ts_allocator_begin_allocate_to_pool (a, d, pools[d][active[d]], NULL, NULL, NULL));
+            }
+          else
+            {
+              g_assert_true (ts_allocator_end_allocate_to_pool (a, d, pools[d][active[d]], NULL));
+              active[d] = -1;
+            }
+        }
       if (op < 45 || live->len == 0)
         {
           Live l;
@@ -277,6 +307,8 @@ run_random (const char *conf,
           g_assert_true (ts_allocator_get_stats (a, 0, &p.stats[0]));
           g_assert_true (ts_allocator_get_stats (a, 1, &p.stats[1]));
           p.snapshot = ts_allocator_snapshot (a);
+          for (guint k = 0; k < p.snapshot->segments->len; k++)
+            n_pool_segments += !TS_MEM_POOL_ID_IS_NONE (g_array_index (p.snapshot->segments, TsSnapshotSegment, k).pool_id);
           for (guint k = 0; k < p.snapshot->blocks->len; k++)
             n_pending_seen += g_array_index (p.snapshot->blocks, TsSnapshotBlock, k).state ==
                               TS_BLOCK_STATE_ACTIVE_PENDING_FREE;
@@ -315,11 +347,12 @@ run_random (const char *conf,
 
     ts_memory_replay_get_checkpoint_bytes (replay, &n_cp);
     g_test_message ("seed %u (%s): %" G_GSIZE_FORMAT " actions, %u probes, %u pending blocks seen, "
-                    "%u OOMs, %u checkpoints",
+                    "%u OOMs, %u checkpoints, %u private pool segments seen",
                     seed, conf ? conf : "default", ts_memory_replay_get_n_actions (replay), probes->len,
-                    n_pending_seen, n_ooms, n_cp);
+                    n_pending_seen, n_ooms, n_cp, n_pool_segments);
     /* The workload must have exercised what it claims to. */
     g_assert_cmpuint (n_pending_seen, >, 0);
+    g_assert_cmpuint (n_pool_segments, >, 0);
     g_assert_cmpuint (n_ooms, >, 0);
     g_assert_cmpuint (ts_memory_replay_get_n_ooms (replay), ==, n_ooms);
     g_assert_cmpuint (n_cp, >, 1);

@@ -337,6 +337,115 @@ test_fragmentation (void)
   scenario_clear (&sc);
 }
 
+/* Private pools and expandable segments in the segment map, from
+ * hand-written allocator actions: an expandable segment of the default
+ * pool mapped with three 20 MiB pages whose middle page was unmapped
+ * (PyTorch's release of free pages: segment_unmap), and a 2 MiB small
+ * segment of a graph's own pool, MempoolId_t (1, 0) as
+ * CUDAGraph::capture_begin makes it. */
+static void
+test_pools_and_pages (void)
+{
+  g_autoptr(TsRecorder) rec = ts_recorder_new ();
+  g_autoptr(TsMemoryReplay) replay = NULL;
+  g_autoptr(TsSegmentMapRenderer) map = NULL;
+  g_autoptr(GArray) unmapped = NULL;
+  g_autofree char *png = g_build_filename (g_getenv ("G_TEST_BUILDDIR") ? g_getenv ("G_TEST_BUILDDIR") : ".",
+                                           "pools-segments.png", NULL);
+  const guint64 A = G_GUINT64_CONSTANT (0x7f0000000000), B = A + GiB;
+  const TsMemPoolId graph = { 1, 0 };
+  const struct { TsAllocAction action; guint64 addr, size; guint32 small; TsMemPoolId pool; } acts[] = {
+    { TS_ALLOC_ACTION_SEGMENT_MAP, A, 60 * MiB, 0, { 0, 0 } },
+    { TS_ALLOC_ACTION_ALLOC, A, 10 * MiB, 0, { 0, 0 } },
+    { TS_ALLOC_ACTION_ALLOC, A + 10 * MiB, 30 * MiB, 0, { 0, 0 } },
+    { TS_ALLOC_ACTION_ALLOC, A + 40 * MiB, 20 * MiB, 0, { 0, 0 } },
+    { TS_ALLOC_ACTION_FREE_REQUESTED, A + 10 * MiB, 30 * MiB, 0, { 0, 0 } },
+    { TS_ALLOC_ACTION_FREE_COMPLETED, A + 10 * MiB, 30 * MiB, 0, { 0, 0 } },
+    { TS_ALLOC_ACTION_SEGMENT_UNMAP, A + 20 * MiB, 20 * MiB, 0, { 0, 0 } },
+    { TS_ALLOC_ACTION_SEGMENT_ALLOC, B, 2 * MiB, 1, { 1, 0 } },
+    { TS_ALLOC_ACTION_ALLOC, B, 512, 1, { 1, 0 } },
+  };
+  Draw d = { NULL, NULL, 0, 0 };
+  TsSegmentMapHit hit;
+  gboolean got_hole = FALSE, got_group = FALSE, got_block = FALSE;
+
+  for (guint i = 0; i < G_N_ELEMENTS (acts); i++)
+    {
+      TsAllocRecord r = { 0 };
+
+      r.time = (TsTime) (i + 1) * 1000;
+      r.action = acts[i].action;
+      r.addr = acts[i].addr;
+      r.size = acts[i].size;
+      r.requested = acts[i].action <= TS_ALLOC_ACTION_FREE_COMPLETED ? acts[i].size : 0;
+      r.pool = acts[i].small;
+      ts_alloc_record_set_pool_id (&r, acts[i].pool);
+      ts_recorder_append (rec, TS_RECORD_ALLOC, &r);
+    }
+  replay = ts_memory_replay_new (rec);
+  g_assert_cmpuint (ts_memory_replay_get_n_skipped (replay), ==, 0);
+  map = ts_segment_map_renderer_new (replay);
+
+  {
+    const TsMemoryState *st = ts_segment_map_renderer_get_state (map);
+
+    g_assert_cmpuint (st->segments->len, ==, 3);
+    for (guint k = 0; k < 3; k++)
+      {
+        const TsMemorySegment *seg = &g_array_index (st->segments, TsMemorySegment, k);
+
+        g_assert_cmpint (seg->is_expandable, ==, seg->address != B);
+        g_assert_true (TS_MEM_POOL_ID_EQUAL (seg->pool_id, graph) == (seg->address == B));
+      }
+  }
+  /* The hole between the two mapped ranges, and the rest of the
+   * reservation after the last; the graph's segment has none. */
+  unmapped = ts_segment_map_renderer_get_unmapped (map);
+  g_assert_cmpuint (unmapped->len, ==, 4);
+  g_assert_cmphex (g_array_index (unmapped, guint64, 0), ==, A + 20 * MiB);
+  g_assert_cmpuint (g_array_index (unmapped, guint64, 1), ==, 20 * MiB);
+  g_assert_cmphex (g_array_index (unmapped, guint64, 2), ==, A + 60 * MiB);
+  g_assert_cmpuint (g_array_index (unmapped, guint64, 3), ==, 0);
+
+  d.map = map;
+  g_assert_true (ts_render_to_file (png, 1000, 300, draw_map, &d, NULL));
+  for (double y = 40; y < 300; y += 2)
+    for (double x = 8; x < 992; x += 2)
+      if (ts_segment_map_renderer_hit_test (map, x, y, &hit))
+        {
+          if (hit.kind == TS_SEGMENT_MAP_HIT_UNMAPPED && hit.size == 20 * MiB)
+            {
+              g_autofree char *text = ts_segment_map_hit_describe (map, &hit);
+              g_assert_cmphex (hit.address, ==, A + 20 * MiB);
+              g_assert_true (g_str_has_prefix (text, "0x7f0001400000: 20.0 MiB of an expandable segment without pages"));
+              got_hole = TRUE;
+            }
+          else if (hit.kind == TS_SEGMENT_MAP_HIT_BLOCK && hit.address == A + 10 * MiB)
+            {
+              g_autofree char *text = ts_segment_map_hit_describe (map, &hit);
+              g_assert_true (g_str_has_suffix (text, "\nof the default pool, a mapped range of an expandable segment"));
+              got_block = TRUE;
+            }
+          else if (hit.kind == TS_SEGMENT_MAP_HIT_GROUP && TS_MEM_POOL_ID_EQUAL (hit.pool_id, graph))
+            {
+              g_autofree char *text = ts_segment_map_hit_describe (map, &hit);
+              g_assert_cmpstr (text, ==, "Device 0, small pool, stream 0 (graph pool (1, 0))");
+              got_group = TRUE;
+            }
+        }
+  g_assert_true (got_hole);
+  g_assert_true (got_group);
+  g_assert_true (got_block);
+  {
+    TsMemPoolId user = { 0, 1 }, none = { 0, 0 };
+    g_autofree char *a = ts_memory_pool_name (user);
+    g_autofree char *b = ts_memory_pool_name (none);
+
+    g_assert_cmpstr (a, ==, "private pool (0, 1)");
+    g_assert_cmpstr (b, ==, "default pool");
+  }
+}
+
 int
 main (int    argc,
       char **argv)
@@ -344,6 +453,7 @@ main (int    argc,
   g_test_init (&argc, &argv, NULL);
 
   g_test_add_func ("/memory-views/fragmentation", test_fragmentation);
+  g_test_add_func ("/memory-views/pools-and-pages", test_pools_and_pages);
 
   return g_test_run ();
 }

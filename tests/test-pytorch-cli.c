@@ -241,6 +241,15 @@ final_state (const char *path)
   replay = ts_memory_replay_new (rec);
   g_assert_cmpuint (ts_memory_replay_get_n_skipped (replay), ==, 0);
   st = ts_memory_replay_state_at (replay, ts_memory_replay_get_n_actions (replay));
+  /* segments with their pool and kind, so round trips keep them */
+  for (guint i = 0; i < st->segments->len; i++)
+    {
+      TsMemorySegment *sg = &g_array_index (st->segments, TsMemorySegment, i);
+      g_string_append_printf (s, "segment %" G_GUINT64_FORMAT " %" G_GUINT64_FORMAT " %s%s pool (%"
+                              G_GUINT64_FORMAT ", %" G_GUINT64_FORMAT ")\n", sg->address, sg->total_size,
+                              sg->is_small ? "small" : "large", sg->is_expandable ? " expandable" : "",
+                              sg->pool_id.first, sg->pool_id.second);
+    }
   for (guint i = 0; i < st->blocks->len; i++)
     {
       TsMemoryBlock *b = &g_array_index (st->blocks, TsMemoryBlock, i);
@@ -272,7 +281,8 @@ python_check (const char *pickle_path)
     "for t in d['device_traces']:\n"
     "    for e in t:\n"
     "        assert e['action'] in ('alloc','free_requested','free_completed','segment_alloc',\n"
-    "                               'segment_free','oom','snapshot'), e\n"
+    "                               'segment_free','segment_map','segment_unmap','oom',\n"
+    "                               'snapshot'), e\n"
     "try:\n"
     "    from torch.cuda import _memory_viz as mv\n"
     "except Exception:\n"
@@ -377,6 +387,104 @@ test_export_snapshot_from_kineto (void)
   g_assert_nonnull (strstr (out, "Note: 3 allocations and 2 frees from [memory] events"));
 }
 
+/* Private pools and expandable segments survive import -> export ->
+ * import. The pool ids follow PyTorch's MempoolId_t: (n, 0) for a pool a
+ * capture made for itself, (0, n) for graph_pool_handle / MemPool
+ * (c10/cuda/MemPool and CUDAGraph::capture_begin); segment_pool_id is on
+ * each segment (CUDACachingAllocator.cpp's SegmentInfo::owner_private_pool_id),
+ * and an expandable segment is reported as its mapped ranges. */
+static void
+test_export_snapshot_pools (void)
+{
+  static const char json[] =
+    "{\"segments\": ["
+    " {\"device\": 0, \"address\": 139637976727552, \"total_size\": 2097152, \"allocated_size\": 512,"
+    "  \"active_size\": 512, \"requested_size\": 500, \"stream\": 0, \"segment_type\": \"small\","
+    "  \"segment_pool_id\": [1, 0], \"is_expandable\": false, \"frames\": [], \"blocks\": ["
+    "   {\"address\": 139637976727552, \"size\": 512, \"requested_size\": 500, \"state\": \"active_allocated\", \"frames\": []},"
+    "   {\"address\": 139637976728064, \"size\": 2096640, \"requested_size\": 0, \"state\": \"inactive\", \"frames\": []}]},"
+    " {\"device\": 0, \"address\": 139637978824704, \"total_size\": 20971520, \"allocated_size\": 4194304,"
+    "  \"active_size\": 4194304, \"requested_size\": 4000000, \"stream\": 0, \"segment_type\": \"large\","
+    "  \"segment_pool_id\": [0, 1], \"is_expandable\": true, \"frames\": [], \"blocks\": ["
+    "   {\"address\": 139637978824704, \"size\": 4194304, \"requested_size\": 4000000, \"state\": \"active_allocated\", \"frames\": []},"
+    "   {\"address\": 139637983019008, \"size\": 16777216, \"requested_size\": 0, \"state\": \"inactive\", \"frames\": []}]}],"
+    " \"device_traces\": [["
+    "  {\"action\": \"segment_alloc\", \"addr\": 139637976727552, \"size\": 2097152, \"stream\": 0, \"time_us\": 1000},"
+    "  {\"action\": \"alloc\", \"addr\": 139637976727552, \"size\": 512, \"stream\": 0, \"time_us\": 1001},"
+    "  {\"action\": \"segment_map\", \"addr\": 139637978824704, \"size\": 41943040, \"stream\": 0, \"time_us\": 1002},"
+    "  {\"action\": \"alloc\", \"addr\": 139637978824704, \"size\": 4194304, \"stream\": 0, \"time_us\": 1003},"
+    "  {\"action\": \"segment_unmap\", \"addr\": 139637999796224, \"size\": 20971520, \"stream\": 0, \"time_us\": 1004}"
+    " ]]}";
+  static const char expected[] =
+    "segment 139637976727552 2097152 small pool (1, 0)\n"
+    "segment 139637978824704 20971520 large expandable pool (0, 1)\n"
+    "139637976727552 512 1\n"
+    "139637976728064 2096640 0\n"
+    "139637978824704 4194304 1\n"
+    "139637983019008 16777216 0\n";
+  static const char script[] =
+    "import pickle, sys\n"
+    "d = pickle.load(open(sys.argv[1], 'rb'))\n"
+    "s = sorted(d['segments'], key=lambda s: s['address'])\n"
+    "assert [x['segment_pool_id'] for x in s] == [(1, 0), (0, 1)], s\n"
+    "assert [x['is_expandable'] for x in s] == [False, True], s\n"
+    "acts = [e['action'] for e in d['device_traces'][0]]\n"
+    "assert acts == ['segment_alloc', 'alloc', 'segment_map', 'alloc', 'segment_unmap'], acts\n"
+    "assert d['allocator_settings']['expandable_segments'] is True\n";
+  g_autofree char *in = g_build_filename (tmp_dir, "pools.json", NULL);
+  g_autofree char *o = g_build_filename (tmp_dir, "pools.pickle", NULL);
+  g_autofree char *o2 = g_build_filename (tmp_dir, "pools2.pickle", NULL);
+  g_autofree char *out = NULL, *err = NULL, *a = NULL, *b = NULL, *c = NULL;
+
+  g_assert_true (g_file_set_contents (in, json, -1, NULL));
+  a = final_state (in);
+  g_assert_cmpstr (a, ==, expected);
+  g_assert_cmpint (cli ("export", in, "--format", "memory-snapshot", "-o", o, &out, &err), ==, 0);
+  b = final_state (o);
+  g_assert_cmpstr (b, ==, expected);
+  g_clear_pointer (&out, g_free);
+  g_clear_pointer (&err, g_free);
+  g_assert_cmpint (cli ("export", o, "--format", "memory-snapshot", "-o", o2, &out, &err), ==, 0);
+  c = final_state (o2);
+  g_assert_cmpstr (c, ==, expected);
+  /* A malformed segment_pool_id (not a pair of ints) is the default pool. */
+  {
+    const char *bad[] = { "{\"a\": 1, \"b\": 2}", "\"x\"", "[1]", "[1.5, 2]", "[[1], 2]", "null" };
+
+    for (guint i = 0; i < G_N_ELEMENTS (bad); i++)
+      {
+        g_autofree char *path = g_build_filename (tmp_dir, "bad-pool.json", NULL);
+        g_autofree char *doc = g_strdup_printf ("{\"segments\": [{\"device\": 0, \"address\": 4096, "
+                                                "\"total_size\": 2097152, \"stream\": 0, \"segment_type\": "
+                                                "\"small\", \"segment_pool_id\": %s, \"blocks\": []}], "
+                                                "\"device_traces\": [[]]}", bad[i]);
+        g_autofree char *state = NULL;
+
+        g_assert_true (g_file_set_contents (path, doc, -1, NULL));
+        state = final_state (path);
+        g_assert_nonnull (strstr (state, "segment 4096 2097152 small pool (0, 0)\n"));
+      }
+  }
+  /* memory names the pools */
+  g_assert_cmpint (cli ("memory", o, NULL, NULL, NULL, NULL, &out, &err), ==, 0);
+  g_assert_nonnull (strstr (out, "  Pools on device 0:\n"
+                                 "    graph pool (1, 0): 1 segment, 2.0 MiB reserved, 512 B allocated\n"
+                                 "    private pool (0, 1): 1 segment, 20.0 MiB reserved, 4.0 MiB allocated "
+                                 "(1 mapped range of expandable segments)\n"));
+  /* free space is per pool: a private pool's blocks serve only its mallocs */
+  g_assert_nonnull (strstr (out, "  large       0             1       16.0 MiB      16.0 MiB   private pool (0, 1)\n"
+                                 "  small       0             1        2.0 MiB       2.0 MiB   graph pool (1, 0)\n"));
+  if (have_python ())
+    {
+      const char *argv[] = { "python3", "-c", script, o, NULL };
+      g_autofree char *pout = NULL, *perr = NULL;
+
+      if (run (argv, &pout, &perr) != 0)
+        g_error ("python3 on %s: %s", o, perr);
+      python_check (o);
+    }
+}
+
 static void
 test_export_snapshot_from_run (void)
 {
@@ -388,22 +496,7 @@ test_export_snapshot_from_run (void)
   cli ("run", "-o", trace, script, NULL, NULL, &out, &err);
   g_assert_true (g_file_test (trace, G_FILE_TEST_EXISTS));
   g_assert_cmpint (cli ("export", trace, "--format", "memory-snapshot", "-o", o, &out, &err), ==, 0);
-  {
-    g_autoptr(TsRecorder) rec = ts_recorder_new ();
-    g_autoptr(GError) error = NULL;
-    g_autoptr(TsMemoryReplay) replay = NULL;
-    g_autoptr(TsMemoryState) st = NULL;
-    GString *s = g_string_new (NULL);
-    g_assert_true (ts_trace_import_open (trace, rec, &error));
-    replay = ts_memory_replay_new (rec);
-    st = ts_memory_replay_state_at (replay, ts_memory_replay_get_n_actions (replay));
-    for (guint i = 0; i < st->blocks->len; i++)
-      {
-        TsMemoryBlock *bl = &g_array_index (st->blocks, TsMemoryBlock, i);
-        g_string_append_printf (s, "%" G_GUINT64_FORMAT " %" G_GUINT64_FORMAT " %d\n", bl->address, bl->size, bl->state);
-      }
-    a = g_string_free (s, FALSE);
-  }
+  a = final_state (trace);
   b = final_state (o);
   g_assert_cmpstr (a, ==, b);
   if (have_python ())
@@ -442,6 +535,7 @@ main (int    argc,
   g_test_add_func ("/pytorch-cli/export/snapshot-round-trip", test_export_snapshot_round_trip);
   g_test_add_func ("/pytorch-cli/export/snapshot-from-run", test_export_snapshot_from_run);
   g_test_add_func ("/pytorch-cli/export/snapshot-from-kineto", test_export_snapshot_from_kineto);
+  g_test_add_func ("/pytorch-cli/export/snapshot-pools", test_export_snapshot_pools);
   ret = g_test_run ();
   {
     g_autoptr(GDir) dir = g_dir_open (tmp_dir, 0, NULL);

@@ -545,6 +545,44 @@ test_detect (void)
     }
 }
 
+/* Pages mapped before recording and unmapped in the trace: undoing the
+ * unmap gives them back to the range beside them, so the state at the
+ * start is one 40 MiB mapped range of the (0, 1) pool, as PyTorch reports
+ * a contiguous mapped range, not a default-pool range next to it. */
+static void
+test_snapshot_unmap_before (void)
+{
+  static const char json[] =
+    "{\"segments\": [{\"device\": 0, \"address\": 1073741824, \"total_size\": 20971520, "
+    "\"stream\": 0, \"segment_type\": \"large\", \"segment_pool_id\": [0, 1], \"is_expandable\": true, "
+    "\"blocks\": [{\"address\": 1073741824, \"size\": 20971520, \"state\": \"inactive\"}]}], "
+    "\"device_traces\": [[{\"action\": \"segment_unmap\", \"addr\": 1094713344, \"size\": 20971520, "
+    "\"stream\": 0, \"time_us\": 5}]]}";
+  g_autoptr(GError) error = NULL;
+  g_autoptr(TsRecorder) rec = ts_recorder_new ();
+  g_autoptr(TsMemoryReplay) replay = NULL;
+  g_autoptr(TsMemoryState) start = NULL, end = NULL;
+  const TsMemorySegment *seg;
+
+  g_assert_true (ts_trace_import_bytes (TS_IMPORT_FORMAT_SNAPSHOT_JSON, (const guint8 *) json, sizeof json - 1, rec, &error));
+  g_assert_no_error (error);
+  replay = ts_memory_replay_new (rec);
+  g_assert_cmpuint (ts_memory_replay_get_n_skipped (replay), ==, 0);
+  g_assert_cmpuint (ts_memory_replay_get_n_actions (replay), ==, 3);
+  start = ts_memory_replay_state_at (replay, 2);
+  g_assert_cmpuint (start->segments->len, ==, 1);
+  seg = &g_array_index (start->segments, TsMemorySegment, 0);
+  g_assert_cmpuint (seg->total_size, ==, 40 << 20);
+  g_assert_true (seg->is_expandable);
+  g_assert_cmpuint (seg->pool_id.first, ==, 0);
+  g_assert_cmpuint (seg->pool_id.second, ==, 1);
+  end = ts_memory_replay_state_at (replay, 3);
+  g_assert_cmpuint (end->segments->len, ==, 1);
+  seg = &g_array_index (end->segments, TsMemorySegment, 0);
+  g_assert_cmpuint (seg->total_size, ==, 20 << 20);
+  g_assert_cmpuint (seg->pool_id.second, ==, 1);
+}
+
 int
 main (int    argc,
       char **argv)
@@ -554,6 +592,7 @@ main (int    argc,
   g_test_add_func ("/pytorch-import/snapshot/protocols", test_snapshot_protocols);
   g_test_add_func ("/pytorch-import/snapshot/legacy", test_snapshot_legacy);
   g_test_add_func ("/pytorch-import/snapshot/host-memory", test_snapshot_host_memory);
+  g_test_add_func ("/pytorch-import/snapshot/unmap-before", test_snapshot_unmap_before);
   g_test_add_func ("/pytorch-import/kineto/files", test_kineto);
   g_test_add_func ("/pytorch-import/kineto/legacy-profiler", test_kineto_legacy_profiler);
   g_test_add_func ("/pytorch-import/kineto/ranks", test_ranks);

@@ -334,7 +334,7 @@ test_truncation_everywhere (void)
       if (cut >= 16)
         {
           g_assert_cmpuint (ts_trace_reader_get_major (reader), ==, TS_TRACE_MAJOR);
-          g_assert_cmpuint (ts_trace_reader_get_minor (reader), ==, 0);
+          g_assert_cmpuint (ts_trace_reader_get_minor (reader), ==, TS_TRACE_MINOR);
         }
     }
 }

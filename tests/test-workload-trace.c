@@ -442,6 +442,48 @@ test_sigterm (void)
   g_rmdir (dir);
 }
 
+/* make_graphed_callables with a backward: each step is two graph launches,
+ * the forward's where the module is called and the backward's where
+ * backward() runs; what both captures allocated is in the forward graph's
+ * own pool, MempoolId_t (1, 0) (CUDAGraph::capture_begin without a pool
+ * makes (n, 0); the backward capture shares fwd_graph.pool(), as
+ * PyTorch's make_graphed_callables does). */
+static void
+test_graphed (void)
+{
+  g_autoptr(TsRecorder) rec = run_script ("graphed.py", NULL, 0);
+  guint n_launch = 0, n_pool_segments = 0;
+  guint lines[2] = { 0, 0 };
+
+  for (gsize i = 0; i < ts_recorder_get_count (rec, TS_RECORD_API_CALL); i++)
+    {
+      TsApiCallRecord api;
+
+      g_assert_true (ts_recorder_get (rec, TS_RECORD_API_CALL, i, &api));
+      if (!g_str_equal (ts_recorder_lookup (rec, api.name), "cudaGraphLaunch"))
+        continue;
+      if (n_launch < 2)
+        lines[n_launch] = api.loc.line;
+      n_launch++;
+    }
+  g_assert_cmpuint (n_launch, ==, 2);
+  g_assert_cmpuint (lines[0], ==, 7);
+  g_assert_cmpuint (lines[1], ==, 8);
+
+  for (gsize i = 0; i < ts_recorder_get_count (rec, TS_RECORD_ALLOC); i++)
+    {
+      TsAllocRecord r;
+
+      g_assert_true (ts_recorder_get (rec, TS_RECORD_ALLOC, i, &r));
+      if (r.action != TS_ALLOC_ACTION_SEGMENT_ALLOC || TS_MEM_POOL_ID_IS_NONE (ts_alloc_record_get_pool_id (&r)))
+        continue;
+      g_assert_cmpuint (r.pool_id_first, ==, 1);
+      g_assert_cmpuint (r.pool_id_second, ==, 0);
+      n_pool_segments++;
+    }
+  g_assert_cmpuint (n_pool_segments, >, 0);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -454,6 +496,7 @@ main (int   argc,
   g_test_add_func ("/workload-trace/attention", test_attention);
   g_test_add_func ("/workload-trace/amp", test_amp);
   g_test_add_func ("/workload-trace/foreach", test_foreach);
+  g_test_add_func ("/workload-trace/graphed", test_graphed);
   g_test_add_func ("/workload-trace/raise", test_raise);
   g_test_add_func ("/workload-trace/exit", test_exit);
   g_test_add_func ("/workload-trace/sigterm", test_sigterm);

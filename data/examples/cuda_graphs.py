@@ -9,7 +9,7 @@
 # cudaGraphLaunch, the same kernels on the stream row, gaps gone), and the
 # "partial" ranges, where only the middle of the network is graphed with
 # make_graphed_callables and the rest runs eagerly, as in PyTorch's notes
-# on CUDA graphs. Inference only: graphed backward needs autograd capture.
+# on CUDA graphs. Inference only here (a backward would be graphed too).
 import torch
 
 torch.manual_seed(0)

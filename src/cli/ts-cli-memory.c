@@ -21,6 +21,66 @@
 #include "ts-trace-import.h"
 #include "ts-time-ruler.h"
 
+typedef struct
+{
+  TsMemPoolId id;
+  guint       n_segments;
+  guint       n_expandable;
+  guint64     reserved;
+  guint64     allocated;
+} PoolLine;
+
+/* The device's segments by pool, when any is a private pool's or an
+ * expandable segment's range (otherwise the fragmentation report's totals
+ * say it all): reserved and allocated bytes per MempoolId_t. */
+static void
+print_pools (const TsMemoryState *state,
+             guint                device)
+{
+  g_autoptr(GArray) pools = g_array_new (FALSE, TRUE, sizeof (PoolLine));
+  gboolean interesting = FALSE;
+
+  for (guint k = 0; k < state->segments->len; k++)
+    {
+      const TsMemorySegment *seg = &g_array_index (state->segments, TsMemorySegment, k);
+      PoolLine *line = NULL;
+
+      if (seg->device != device)
+        continue;
+      interesting |= seg->is_expandable || !TS_MEM_POOL_ID_IS_NONE (seg->pool_id);
+      for (guint j = 0; j < pools->len && line == NULL; j++)
+        if (TS_MEM_POOL_ID_EQUAL (g_array_index (pools, PoolLine, j).id, seg->pool_id))
+          line = &g_array_index (pools, PoolLine, j);
+      if (line == NULL)
+        {
+          g_array_set_size (pools, pools->len + 1);
+          line = &g_array_index (pools, PoolLine, pools->len - 1);
+          line->id = seg->pool_id;
+        }
+      line->n_segments++;
+      line->n_expandable += seg->is_expandable;
+      line->reserved += seg->total_size;
+      line->allocated += seg->allocated_size;
+    }
+  if (!interesting)
+    return;
+  printf ("\n  Pools on device %u:\n", device);
+  for (guint j = 0; j < pools->len; j++)
+    {
+      const PoolLine *line = &g_array_index (pools, PoolLine, j);
+      g_autofree char *name = ts_memory_pool_name (line->id);
+      g_autofree char *reserved = ts_memory_format_bytes (line->reserved);
+      g_autofree char *allocated = ts_memory_format_bytes (line->allocated);
+
+      printf ("    %s: %u segment%s, %s reserved, %s allocated", name, line->n_segments,
+              line->n_segments == 1 ? "" : "s", reserved, allocated);
+      if (line->n_expandable > 0)
+        printf (" (%u mapped range%s of expandable segments)", line->n_expandable,
+                line->n_expandable == 1 ? "" : "s");
+      printf ("\n");
+    }
+}
+
 gboolean
 ts_cli_resolve_instant (TsMemoryReplay *replay,
                         const char     *at,
@@ -155,6 +215,7 @@ ts_cli_memory_main (int    argc,
       frag = ts_memory_fragmentation_compute (replay, state, d, 8);
       text = ts_memory_fragmentation_format (frag);
       printf ("\n%s", text);
+      print_pools (state, d);
 
       if (stats)
         {

@@ -34,11 +34,26 @@ typedef struct
 
 typedef struct
 {
-  double     y;
-  guint      device;
-  gboolean   is_small;
-  TsStreamId stream;
+  double      y;
+  guint       device;
+  gboolean    is_small;
+  TsStreamId  stream;
+  TsMemPoolId pool_id;
 } GroupRect;
+
+/* Unmapped pages of an expandable segment: a hole between two of its
+ * mapped ranges, or (size 0) the rest of its reserved address space after
+ * the last one, drawn as a short stub since the reservation's size is not
+ * in the trace (PyTorch reserves about the device's memory). */
+typedef struct
+{
+  double  x, y, w, h;
+  guint64 address;
+  guint64 size;
+  guint   segment;     /* the mapped range before it */
+} GapRect;
+
+#define TAIL_W (3 * MIN_BAR_W)
 
 typedef struct
 {
@@ -47,6 +62,7 @@ typedef struct
   TsRenderColor pending;
   TsRenderColor split_free;
   TsRenderColor whole_free;
+  TsRenderColor unmapped;
   TsRenderColor outline;
 } MapColors;
 
@@ -60,6 +76,7 @@ struct _TsSegmentMapRenderer
   TsMemoryState  *state;
   GArray         *seg_rects;    /* SegRect, from the last draw */
   GArray         *group_rects;  /* GroupRect */
+  GArray         *gap_rects;    /* GapRect */
   double          x0, x1;       /* the map's horizontal extent */
 };
 
@@ -69,12 +86,12 @@ G_DEFINE_FINAL_TYPE (TsSegmentMapRenderer, ts_segment_map_renderer, G_TYPE_OBJEC
 
 static const MapColors light_colors = {
   HEX (0x1c71d8, 1), HEX (0x0b3b73, 1), HEX (0xe66100, 1),
-  HEX (0xc0bfbc, 1), HEX (0xe6f0e0, 1), HEX (0x5e5c64, 1),
+  HEX (0xc0bfbc, 1), HEX (0xe6f0e0, 1), HEX (0x9a9996, 0.5), HEX (0x5e5c64, 1),
 };
 
 static const MapColors dark_colors = {
   HEX (0x3584e4, 1), HEX (0x99c1f1, 1), HEX (0xff7800, 1),
-  HEX (0x5e5c64, 1), HEX (0x2c3a2a, 1), HEX (0xc0bfbc, 1),
+  HEX (0x5e5c64, 1), HEX (0x2c3a2a, 1), HEX (0x77767b, 0.5), HEX (0xc0bfbc, 1),
 };
 
 /* Tableau 10, as memory_viz colours allocations; a little darker on dark
@@ -108,6 +125,7 @@ ts_segment_map_renderer_finalize (GObject *object)
   g_clear_pointer (&self->state, ts_memory_state_free);
   g_clear_pointer (&self->seg_rects, g_array_unref);
   g_clear_pointer (&self->group_rects, g_array_unref);
+  g_clear_pointer (&self->gap_rects, g_array_unref);
   g_clear_object (&self->replay);
   G_OBJECT_CLASS (ts_segment_map_renderer_parent_class)->finalize (object);
 }
@@ -124,6 +142,7 @@ ts_segment_map_renderer_init (TsSegmentMapRenderer *self)
   self->device = -1;
   self->seg_rects = g_array_new (FALSE, FALSE, sizeof (SegRect));
   self->group_rects = g_array_new (FALSE, FALSE, sizeof (GroupRect));
+  self->gap_rects = g_array_new (FALSE, FALSE, sizeof (GapRect));
 }
 
 TsSegmentMapRenderer *
@@ -186,7 +205,17 @@ ts_segment_map_renderer_get_state (TsSegmentMapRenderer *self)
   return self->state;
 }
 
-/* Segments in drawing order: device, large pool first, stream, address. */
+static int
+compare_pool_ids (TsMemPoolId a,
+                  TsMemPoolId b)
+{
+  if (a.first != b.first)
+    return a.first < b.first ? -1 : 1;
+  return a.second < b.second ? -1 : a.second > b.second;
+}
+
+/* Segments in drawing order: device, the default pool then private pools
+ * by id, large pool first, stream, address. */
 static int
 compare_segments (gconstpointer a,
                   gconstpointer b,
@@ -198,6 +227,8 @@ compare_segments (gconstpointer a,
 
   if (x->device != y->device)
     return x->device < y->device ? -1 : 1;
+  if (!TS_MEM_POOL_ID_EQUAL (x->pool_id, y->pool_id))
+    return compare_pool_ids (x->pool_id, y->pool_id);
   if (x->is_small != y->is_small)
     return x->is_small ? 1 : -1;
   if (x->stream != y->stream)
@@ -209,7 +240,49 @@ static gboolean
 same_group (const TsMemorySegment *a,
             const TsMemorySegment *b)
 {
-  return a->device == b->device && a->is_small == b->is_small && a->stream == b->stream;
+  return a->device == b->device && a->is_small == b->is_small && a->stream == b->stream &&
+         TS_MEM_POOL_ID_EQUAL (a->pool_id, b->pool_id);
+}
+
+/* The mapped ranges of one expandable segment are a group's expandable
+ * segments (PyTorch keeps one per stream and pool): what lies between two
+ * of them is address space without pages. */
+static gboolean
+unmapped_between (const TsMemorySegment *prev,
+                  const TsMemorySegment *seg)
+{
+  return prev != NULL && prev->is_expandable && seg->is_expandable && same_group (prev, seg) &&
+         seg->address > prev->address + prev->total_size;
+}
+
+/* After the last mapped range of a group: the rest of the reservation. */
+static gboolean
+unmapped_tail (const TsMemorySegment *seg,
+               const TsMemorySegment *next)
+{
+  return seg->is_expandable && (next == NULL || !next->is_expandable || !same_group (seg, next));
+}
+
+/* The device's (or every device's) segments in drawing order; returns
+ * the largest one's size. */
+static guint64
+drawing_order (TsSegmentMapRenderer *self,
+               const TsMemoryState  *state,
+               GArray               *order)
+{
+  guint64 largest = 0;
+
+  for (guint k = 0; k < state->segments->len; k++)
+    {
+      const TsMemorySegment *seg = &g_array_index (state->segments, TsMemorySegment, k);
+
+      if (self->device >= 0 && seg->device != (guint) self->device)
+        continue;
+      g_array_append_val (order, k);
+      largest = MAX (largest, seg->total_size);
+    }
+  g_array_sort_with_data (order, compare_segments, (gpointer) state);
+  return largest;
 }
 
 static double
@@ -238,6 +311,10 @@ layout (TsSegmentMapRenderer *self,
     {
       guint si = g_array_index (order, guint, k);
       const TsMemorySegment *seg = &g_array_index (state->segments, TsMemorySegment, si);
+      const TsMemorySegment *next = k + 1 < order->len
+                                      ? &g_array_index (state->segments, TsMemorySegment,
+                                                        g_array_index (order, guint, k + 1))
+                                      : NULL;
       double w = bar_width (seg->total_size, bpp, width);
 
       if (prev == NULL || !same_group (prev, seg))
@@ -246,13 +323,30 @@ layout (TsSegmentMapRenderer *self,
             cy += BAR_H + LABEL_H + ROW_GAP;
           if (store)
             {
-              GroupRect g = { cy, seg->device, seg->is_small, seg->stream };
+              GroupRect g = { cy, seg->device, seg->is_small, seg->stream, seg->pool_id };
               g_array_append_val (self->group_rects, g);
             }
           cy += HEADER_H;
           cx = x;
         }
-      else if (cx + w > x + width)
+      else if (unmapped_between (prev, seg))
+        {
+          guint64 start = prev->address + prev->total_size;
+          double gw = bar_width (seg->address - start, bpp, width);
+
+          if (cx + gw > x + width)
+            {
+              cy += BAR_H + LABEL_H + ROW_GAP;
+              cx = x;
+            }
+          if (store)
+            {
+              GapRect g = { cx, cy, gw, BAR_H, start, seg->address - start, g_array_index (order, guint, k - 1) };
+              g_array_append_val (self->gap_rects, g);
+            }
+          cx += gw + BAR_GAP;
+        }
+      if (cx > x && cx + w > x + width)
         {
           cy += BAR_H + LABEL_H + ROW_GAP;
           cx = x;
@@ -263,6 +357,20 @@ layout (TsSegmentMapRenderer *self,
           g_array_append_val (self->seg_rects, r);
         }
       cx += w + BAR_GAP;
+      if (unmapped_tail (seg, next))
+        {
+          if (cx + TAIL_W > x + width)
+            {
+              cy += BAR_H + LABEL_H + ROW_GAP;
+              cx = x;
+            }
+          if (store)
+            {
+              GapRect g = { cx, cy, TAIL_W, BAR_H, seg->address + seg->total_size, 0, si };
+              g_array_append_val (self->gap_rects, g);
+            }
+          cx += TAIL_W + BAR_GAP;
+        }
       prev = seg;
     }
   if (prev != NULL)
@@ -296,6 +404,24 @@ hatch (cairo_t *cr,
     }
   cairo_stroke (cr);
   cairo_restore (cr);
+}
+
+/* The dim line under a bar, cut to the bar's width. */
+static void
+bar_label (cairo_t               *cr,
+           PangoLayout           *layout_text,
+           const TsRenderPalette *p,
+           double                 x,
+           double                 y,
+           double                 w,
+           const char            *text)
+{
+  pango_layout_set_text (layout_text, text, -1);
+  pango_layout_set_width (layout_text, (int) (w * PANGO_SCALE));
+  set_color (cr, &p->dim_text);
+  cairo_move_to (cr, x, y);
+  pango_cairo_show_layout (cr, layout_text);
+  pango_layout_set_width (layout_text, -1);
 }
 
 static void
@@ -371,12 +497,36 @@ draw_segment (TsSegmentMapRenderer *self,
       g_autofree char *text = r->w >= 150 ? g_strdup_printf ("0x%" G_GINT64_MODIFIER "x · %s", seg->address, size)
                                            : g_strdup (size);
 
-      pango_layout_set_text (layout_text, text, -1);
-      pango_layout_set_width (layout_text, (int) (r->w * PANGO_SCALE));
-      set_color (cr, &p->dim_text);
-      cairo_move_to (cr, r->x, r->y + r->h + 1);
-      pango_cairo_show_layout (cr, layout_text);
-      pango_layout_set_width (layout_text, -1);
+      bar_label (cr, layout_text, p, r->x, r->y + r->h + 1, r->w, text);
+    }
+}
+
+static void
+draw_gap (cairo_t         *cr,
+          PangoLayout     *layout_text,
+          const TsRenderPalette *p,
+          const MapColors *c,
+          const GapRect   *g)
+{
+  set_color (cr, &c->unmapped);
+  cairo_rectangle (cr, g->x, g->y, g->w, g->h);
+  cairo_fill (cr);
+  hatch (cr, g->x, g->y, g->w, g->h);
+  /* dashed: there is no segment here, only reserved addresses */
+  set_color (cr, &c->outline);
+  cairo_set_line_width (cr, 1);
+  cairo_set_dash (cr, (const double[]) { 3, 2 }, 2, 0);
+  cairo_rectangle (cr, floor (g->x) + 0.5, floor (g->y) + 0.5, MAX (1, floor (g->w) - 1), g->h - 1);
+  cairo_stroke (cr);
+  cairo_set_dash (cr, NULL, 0, 0);
+
+  if (g->w >= 70 && g->size > 0)
+    {
+      g_autofree char *size = ts_memory_format_bytes (g->size);
+      /* Translators: the size of an expandable segment's unmapped pages */
+      g_autofree char *text = g_strdup_printf (_("%s unmapped"), size);
+
+      bar_label (cr, layout_text, p, g->x, g->y + g->h + 1, g->w, text);
     }
 }
 
@@ -397,6 +547,7 @@ draw_legend (cairo_t         *cr,
     { &c->pending, _("pending free (record_stream)"), TRUE },
     { &c->split_free, _("free in a split segment (not releasable)"), FALSE },
     { &c->whole_free, _("free segment (empty_cache releases it)"), FALSE },
+    { &c->unmapped, _("unmapped pages (expandable segment)"), TRUE },
   };
   double cx = x, cy = y;
 
@@ -456,19 +607,13 @@ ts_segment_map_renderer_draw (TsSegmentMapRenderer *self,
   state = ts_segment_map_renderer_get_state (self);
   g_array_set_size (self->seg_rects, 0);
   g_array_set_size (self->group_rects, 0);
+  g_array_set_size (self->gap_rects, 0);
   self->x0 = inner_x;
   self->x1 = inner_x + inner_w;
 
-  for (guint k = 0; k < state->segments->len; k++)
-    {
-      const TsMemorySegment *seg = &g_array_index (state->segments, TsMemorySegment, k);
-
-      if (self->device >= 0 && seg->device != (guint) self->device)
-        continue;
-      g_array_append_val (order, k);
-      largest = MAX (largest, seg->total_size);
-    }
-  g_array_sort_with_data (order, compare_segments, (gpointer) state);
+  /* (not inside MAX, which would evaluate it twice) */
+  largest = drawing_order (self, state, order);
+  largest = MAX (largest, 1);
 
   cairo_save (cr);
   cairo_rectangle (cr, x, y, width, height);
@@ -541,7 +686,8 @@ ts_segment_map_renderer_draw (TsSegmentMapRenderer *self,
             {
               const TsMemorySegment *seg = &g_array_index (state->segments, TsMemorySegment,
                                                            g_array_index (self->seg_rects, SegRect, j).segment);
-              if (seg->device == g->device && seg->is_small == g->is_small && seg->stream == g->stream)
+              if (seg->device == g->device && seg->is_small == g->is_small && seg->stream == g->stream &&
+                  TS_MEM_POOL_ID_EQUAL (seg->pool_id, g->pool_id))
                 n_segs++, bytes += seg->total_size;
             }
           {
@@ -552,6 +698,15 @@ ts_segment_map_renderer_draw (TsSegmentMapRenderer *self,
             h = g_strdup_printf (g->is_small ? _("Device %u · small pool · stream %u — %s, %s")
                                              : _("Device %u · large pool · stream %u — %s, %s"),
                                  g->device, g->stream, segments, s_bytes);
+            /* A private pool's groups say whose they are. */
+            if (!TS_MEM_POOL_ID_IS_NONE (g->pool_id))
+              {
+                g_autofree char *pool = ts_memory_pool_name (g->pool_id);
+                char *with = g_strdup_printf ("%s · %s", pool, h);
+
+                g_free (h);
+                h = with;
+              }
           }
           pango_layout_set_text (text, h, -1);
           set_color (cr, &p->foreground);
@@ -560,10 +715,26 @@ ts_segment_map_renderer_draw (TsSegmentMapRenderer *self,
         }
       for (guint k = 0; k < self->seg_rects->len; k++)
         draw_segment (self, cr, text, p, c, &g_array_index (self->seg_rects, SegRect, k));
+      for (guint k = 0; k < self->gap_rects->len; k++)
+        draw_gap (cr, text, p, c, &g_array_index (self->gap_rects, GapRect, k));
     }
 
   g_object_unref (text);
   cairo_restore (cr);
+}
+
+/* What a hit on a segment or next to it says of the segment. */
+static void
+hit_segment (TsSegmentMapHit       *hit,
+             const TsMemorySegment *seg,
+             guint                  index)
+{
+  hit->device = seg->device;
+  hit->is_small = seg->is_small;
+  hit->stream = seg->stream;
+  hit->pool_id = seg->pool_id;
+  hit->is_expandable = seg->is_expandable;
+  hit->segment = index;
 }
 
 gboolean
@@ -602,10 +773,7 @@ ts_segment_map_renderer_hit_test (TsSegmentMapRenderer *self,
           if (seg->address + off < b->address || seg->address + off >= b->address + b->size)
             continue;
           hit->kind = TS_SEGMENT_MAP_HIT_BLOCK;
-          hit->device = seg->device;
-          hit->is_small = seg->is_small;
-          hit->stream = seg->stream;
-          hit->segment = r->segment;
+          hit_segment (hit, seg, r->segment);
           hit->block = seg->first_block + j;
           hit->segment_address = seg->address;
           hit->segment_size = seg->total_size;
@@ -631,6 +799,20 @@ ts_segment_map_renderer_hit_test (TsSegmentMapRenderer *self,
         }
     }
 
+  for (guint k = 0; k < self->gap_rects->len; k++)
+    {
+      const GapRect *g = &g_array_index (self->gap_rects, GapRect, k);
+      const TsMemorySegment *seg = &g_array_index (state->segments, TsMemorySegment, g->segment);
+
+      if (x < g->x || x >= g->x + g->w || y < g->y || y >= g->y + g->h)
+        continue;
+      hit->kind = TS_SEGMENT_MAP_HIT_UNMAPPED;
+      hit_segment (hit, seg, g->segment);
+      hit->address = g->address;
+      hit->size = g->size;
+      return TRUE;
+    }
+
   for (guint k = 0; k < self->group_rects->len; k++)
     {
       const GroupRect *g = &g_array_index (self->group_rects, GroupRect, k);
@@ -641,6 +823,7 @@ ts_segment_map_renderer_hit_test (TsSegmentMapRenderer *self,
           hit->device = g->device;
           hit->is_small = g->is_small;
           hit->stream = g->stream;
+          hit->pool_id = g->pool_id;
           return TRUE;
         }
     }
@@ -653,35 +836,101 @@ ts_segment_map_hit_describe (TsSegmentMapRenderer  *self,
 {
   TsRecorder *recorder;
   g_autofree char *s_size = NULL, *s_seg = NULL, *where = NULL;
+  char *text;
 
   g_return_val_if_fail (TS_IS_SEGMENT_MAP_RENDERER (self), NULL);
   g_return_val_if_fail (hit != NULL, NULL);
 
   recorder = ts_memory_replay_get_recorder (self->replay);
   if (hit->kind == TS_SEGMENT_MAP_HIT_GROUP)
-    return g_strdup_printf (hit->is_small ? _("Device %u, small pool, stream %u")
-                                          : _("Device %u, large pool, stream %u"),
-                            hit->device, hit->stream);
+    {
+      g_autofree char *pool = ts_memory_pool_name (hit->pool_id);
+      g_autofree char *group = g_strdup_printf (hit->is_small ? _("Device %u, small pool, stream %u")
+                                                              : _("Device %u, large pool, stream %u"),
+                                                hit->device, hit->stream);
+      return g_strdup_printf ("%s (%s)", group, pool);
+    }
+  if (hit->kind == TS_SEGMENT_MAP_HIT_UNMAPPED)
+    {
+      g_autofree char *addr = g_strdup_printf ("0x%" G_GINT64_MODIFIER "x", hit->address);
+
+      if (hit->size == 0)
+        /* Translators: %s is an address */
+        return g_strdup_printf (_("From %s: the rest of the expandable segment's reserved address space, "
+                                  "without pages"), addr);
+      s_size = ts_memory_format_bytes (hit->size);
+      /* Translators: an address, then a size */
+      return g_strdup_printf (_("%s: %s of an expandable segment without pages "
+                                "(unmapped; mapped again in 2 MiB or 20 MiB pages when needed)"),
+                              addr, s_size);
+    }
   if (hit->kind != TS_SEGMENT_MAP_HIT_BLOCK)
     return NULL;
 
   s_size = ts_memory_format_bytes (hit->size);
   s_seg = ts_memory_format_bytes (hit->segment_size);
   if (hit->state == TS_BLOCK_STATE_INACTIVE)
-    return g_strdup_printf ("0x%" G_GINT64_MODIFIER "x: %s free (inactive)\n"
+    text = g_strdup_printf ("0x%" G_GINT64_MODIFIER "x: %s free (inactive)\n"
                             "in segment 0x%" G_GINT64_MODIFIER "x (%s, %s pool, stream %u)",
                             hit->address, s_size, hit->segment_address, s_seg,
                             hit->is_small ? "small" : "large", hit->stream);
+  else
+    {
+      where = ts_memory_format_loc (recorder, &hit->loc);
+      text = g_strdup_printf ("0x%" G_GINT64_MODIFIER "x: %s block, %" G_GUINT64_FORMAT " bytes requested "
+                              "(%" G_GUINT64_FORMAT " bytes of rounding)%s\n"
+                              "allocated at %s%s%s, stream %u\n"
+                              "in segment 0x%" G_GINT64_MODIFIER "x (%s, %s pool)",
+                              hit->address, s_size, hit->requested_size, hit->size - hit->requested_size,
+                              hit->state == TS_BLOCK_STATE_ACTIVE_PENDING_FREE
+                                ? ", freed but waiting for record_stream's streams" : "",
+                              where, hit->loc.function ? " in " : "",
+                              hit->loc.function ? ts_recorder_lookup (recorder, hit->loc.function) : "",
+                              hit->stream, hit->segment_address, s_seg, hit->is_small ? "small" : "large");
+    }
+  /* Whose segment it is, when not the default pool's plain cudaMalloc. */
+  if (!TS_MEM_POOL_ID_IS_NONE (hit->pool_id) || hit->is_expandable)
+    {
+      g_autofree char *pool = ts_memory_pool_name (hit->pool_id);
+      g_autofree char *plain = text;
 
-  where = ts_memory_format_loc (recorder, &hit->loc);
-  return g_strdup_printf ("0x%" G_GINT64_MODIFIER "x: %s block, %" G_GUINT64_FORMAT " bytes requested "
-                          "(%" G_GUINT64_FORMAT " bytes of rounding)%s\n"
-                          "allocated at %s%s%s, stream %u\n"
-                          "in segment 0x%" G_GINT64_MODIFIER "x (%s, %s pool)",
-                          hit->address, s_size, hit->requested_size, hit->size - hit->requested_size,
-                          hit->state == TS_BLOCK_STATE_ACTIVE_PENDING_FREE
-                            ? ", freed but waiting for record_stream's streams" : "",
-                          where, hit->loc.function ? " in " : "",
-                          hit->loc.function ? ts_recorder_lookup (recorder, hit->loc.function) : "",
-                          hit->stream, hit->segment_address, s_seg, hit->is_small ? "small" : "large");
+      text = g_strdup_printf ("%s\nof the %s%s", plain, pool,
+                              hit->is_expandable ? ", a mapped range of an expandable segment" : "");
+    }
+  return text;
+}
+
+GArray *
+ts_segment_map_renderer_get_unmapped (TsSegmentMapRenderer *self)
+{
+  const TsMemoryState *state;
+  g_autoptr(GArray) order = g_array_new (FALSE, FALSE, sizeof (guint));
+  GArray *out = g_array_new (FALSE, FALSE, sizeof (guint64));
+  const TsMemorySegment *prev = NULL;
+
+  g_return_val_if_fail (TS_IS_SEGMENT_MAP_RENDERER (self), out);
+
+  state = ts_segment_map_renderer_get_state (self);
+  drawing_order (self, state, order);
+  for (guint k = 0; k < order->len; k++)
+    {
+      const TsMemorySegment *seg = &g_array_index (state->segments, TsMemorySegment, g_array_index (order, guint, k));
+      const TsMemorySegment *next = k + 1 < order->len
+                                      ? &g_array_index (state->segments, TsMemorySegment,
+                                                        g_array_index (order, guint, k + 1))
+                                      : NULL;
+
+      if (unmapped_between (prev, seg))
+        {
+          guint64 pair[2] = { prev->address + prev->total_size, seg->address - prev->address - prev->total_size };
+          g_array_append_vals (out, pair, 2);
+        }
+      if (unmapped_tail (seg, next))
+        {
+          guint64 pair[2] = { seg->address + seg->total_size, 0 };
+          g_array_append_vals (out, pair, 2);
+        }
+      prev = seg;
+    }
+  return out;
 }

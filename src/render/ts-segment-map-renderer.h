@@ -28,8 +28,10 @@ G_BEGIN_DECLS
 typedef enum
 {
   TS_SEGMENT_MAP_HIT_NONE = 0,
-  TS_SEGMENT_MAP_HIT_GROUP,       /* a group header: device, is_small, stream */
+  TS_SEGMENT_MAP_HIT_GROUP,       /* a group header: device, pool_id, is_small, stream */
   TS_SEGMENT_MAP_HIT_BLOCK,       /* a block: every field */
+  TS_SEGMENT_MAP_HIT_UNMAPPED,    /* pages of an expandable segment not mapped: the
+                                   * group's fields, address and size */
 } TsSegmentMapHitKind;
 
 typedef struct
@@ -38,6 +40,8 @@ typedef struct
   guint        device;
   gboolean     is_small;
   TsStreamId   stream;
+  TsMemPoolId  pool_id;          /* (0, 0): the device's own pools */
+  gboolean     is_expandable;    /* the segment is a mapped range */
   guint        segment;          /* index into the state's segments */
   guint        block;            /* index into the state's blocks */
   guint64      segment_address;
@@ -90,6 +94,11 @@ char                 *ts_segment_map_hit_describe        (TsSegmentMapRenderer  
 
 /* The colour of an allocation site, shared with the memory-over-time
  * bands so a band and its block match. */
+/* The unmapped address ranges the map draws between the mapped ranges of
+ * an expandable segment, for the map's segment order: one per hole, as
+ * (address, size) pairs of guint64. */
+GArray               *ts_segment_map_renderer_get_unmapped (TsSegmentMapRenderer *self);
+
 void                  ts_memory_site_color               (const TsSourceLoc     *loc,
                                                           gboolean               dark,
                                                           double                *r,

@@ -45,21 +45,35 @@ ts_memory_format_loc (TsRecorder        *recorder,
   return g_strdup_printf ("%s:%u", slash != NULL ? slash + 1 : file, loc->line);
 }
 
+char *
+ts_memory_pool_name (TsMemPoolId id)
+{
+  g_autofree char *pair = NULL;
+
+  if (TS_MEM_POOL_ID_IS_NONE (id))
+    return g_strdup (_("default pool"));
+  /* MempoolId_t (n, 0) is what CUDAGraph::capture_begin makes when given
+   * no pool; (0, n) comes from graph_pool_handle() or a MemPool. */
+  pair = g_strdup_printf ("(%" G_GUINT64_FORMAT ", %" G_GUINT64_FORMAT ")", id.first, id.second);
+  /* Translators: %s is a pool id such as (1, 0) */
+  return g_strdup_printf (id.second == 0 ? _("graph pool %s") : _("private pool %s"), pair);
+}
+
 static TsMemoryFreeSpace *
-free_space_for (GArray     *spaces,
-                gboolean    is_small,
-                TsStreamId  stream)
+free_space_for (GArray                *spaces,
+                const TsMemorySegment *seg)
 {
   TsMemoryFreeSpace fs = { 0 };
 
   for (guint k = 0; k < spaces->len; k++)
     {
       TsMemoryFreeSpace *s = &g_array_index (spaces, TsMemoryFreeSpace, k);
-      if (s->is_small == is_small && s->stream == stream)
+      if (s->is_small == seg->is_small && s->stream == seg->stream && TS_MEM_POOL_ID_EQUAL (s->pool_id, seg->pool_id))
         return s;
     }
-  fs.is_small = is_small;
-  fs.stream = stream;
+  fs.is_small = seg->is_small;
+  fs.stream = seg->stream;
+  fs.pool_id = seg->pool_id;
   g_array_append_val (spaces, fs);
   return &g_array_index (spaces, TsMemoryFreeSpace, spaces->len - 1);
 }
@@ -70,6 +84,11 @@ compare_free_space (gconstpointer a,
 {
   const TsMemoryFreeSpace *x = a, *y = b;
 
+  /* the default pool first, then private pools by id */
+  if (x->pool_id.first != y->pool_id.first)
+    return x->pool_id.first < y->pool_id.first ? -1 : 1;
+  if (x->pool_id.second != y->pool_id.second)
+    return x->pool_id.second < y->pool_id.second ? -1 : 1;
   if (x->is_small != y->is_small)
     return x->is_small ? 1 : -1;
   return x->stream < y->stream ? -1 : x->stream > y->stream;
@@ -383,7 +402,8 @@ explain_oom (TsMemoryReplay        *replay,
     {
       TsMemoryFreeSpace *fs = &g_array_index (frag->free_space, TsMemoryFreeSpace, k);
 
-      if (fs->is_small != oom->is_small)
+      /* only the failed malloc's pool could have served it */
+      if (fs->is_small != oom->is_small || !TS_MEM_POOL_ID_EQUAL (fs->pool_id, oom->pool_id))
         continue;
       if (fs->stream == oom->stream)
         same = fs;
@@ -481,7 +501,7 @@ ts_memory_fragmentation_compute (TsMemoryReplay      *replay,
 
           if (b->state == TS_BLOCK_STATE_INACTIVE)
             {
-              TsMemoryFreeSpace *fs = free_space_for (frag->free_space, seg->is_small, seg->stream);
+              TsMemoryFreeSpace *fs = free_space_for (frag->free_space, seg);
 
               fs->largest_free = MAX (fs->largest_free, b->size);
               fs->total_free += b->size;
@@ -577,8 +597,14 @@ ts_memory_fragmentation_format (const TsMemoryFragmentation *frag)
           g_autofree char *s_l = ts_memory_format_bytes (fs->largest_free);
           g_autofree char *s_t = ts_memory_format_bytes (fs->total_free);
 
-          g_string_append_printf (out, "  %-5s  %6u   %11u   %12s  %12s\n",
+          g_string_append_printf (out, "  %-5s  %6u   %11u   %12s  %12s",
                                   fs->is_small ? "small" : "large", fs->stream, fs->n_free_blocks, s_l, s_t);
+          if (!TS_MEM_POOL_ID_IS_NONE (fs->pool_id))
+            {
+              g_autofree char *pool = ts_memory_pool_name (fs->pool_id);
+              g_string_append_printf (out, "   %s", pool);
+            }
+          g_string_append_c (out, '\n');
         }
     }
   if (frag->explanations->len > 0)

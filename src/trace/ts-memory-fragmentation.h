@@ -21,8 +21,9 @@ G_BEGIN_DECLS
 
 typedef struct
 {
-  gboolean   is_small;
-  TsStreamId stream;
+  gboolean    is_small;
+  TsStreamId  stream;
+  TsMemPoolId pool_id;          /* free blocks serve only their own pool's mallocs */
   guint64    largest_free;     /* the largest inactive block */
   guint64    total_free;       /* all inactive bytes of the pool on the stream */
   guint      n_free_blocks;
@@ -56,6 +57,10 @@ char                  *ts_memory_fragmentation_format  (const TsMemoryFragmentat
 
 /* "20.0 MiB", "512 B", "1.5 GiB": sizes for sentences. */
 char                  *ts_memory_format_bytes          (guint64                     bytes);
+/* How the views and the CLI name a pool: "default pool", "graph pool (1, 0)"
+ * (one a capture made for itself), "private pool (0, 1)" (graph_pool_handle
+ * or MemPool). */
+char                  *ts_memory_pool_name             (TsMemPoolId                 id);
 /* "script.py:12" or "an unknown line". */
 char                  *ts_memory_format_loc            (TsRecorder                 *recorder,
                                                         const TsSourceLoc          *loc);

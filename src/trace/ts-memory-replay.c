@@ -745,7 +745,8 @@ new_range (TsMemoryReplay      *self,
            const TsAllocRecord *r,
            guint64              addr,
            guint64              size,
-           const TsSourceLoc   *loc)
+           const TsSourceLoc   *loc,
+           TsMemPoolId          pool_id)
 {
   TsMemorySegmentInfo s = { 0 };
   guint8 one = 1;
@@ -761,6 +762,8 @@ new_range (TsMemoryReplay      *self,
   s.alloc_action = (guint32) i;
   s.free_action = TS_MEMORY_REPLAY_NONE;
   s.is_small = r->pool == 1;
+  s.is_expandable = TRUE;
+  s.pool_id = pool_id;
   g_array_append_val (self->segments, s);
   g_byte_array_set_size (self->expandable, id);
   g_byte_array_append (self->expandable, &one, 1);
@@ -783,7 +786,8 @@ neighbour_range (TsMemoryReplay      *self,
     return -1;
   si = seg_info (self, g_array_index (w->segs, WSeg, sp).id);
   if (!seg_is_expandable (self, g_array_index (w->segs, WSeg, sp).id) || si->stream != r->stream ||
-      si->is_small != (r->pool == 1) || (ends ? si->addr + si->size != addr : si->addr != addr))
+      si->is_small != (r->pool == 1) || !TS_MEM_POOL_ID_EQUAL (si->pool_id, ts_alloc_record_get_pool_id (r)) ||
+      (ends ? si->addr + si->size != addr : si->addr != addr))
     return -1;
   return sp;
 }
@@ -837,7 +841,7 @@ classify_remap (TsMemoryReplay      *self,
           m.retire[1] = g_array_index (w->segs, WSeg, right).id;
           stop = si->addr + si->size;
         }
-      m.create[0] = new_range (self, i, r, start, stop - start, &loc);
+      m.create[0] = new_range (self, i, r, start, stop - start, &loc, ts_alloc_record_get_pool_id (r));
     }
   else
     {
@@ -865,9 +869,9 @@ classify_remap (TsMemoryReplay      *self,
 
       m.retire[0] = ws->id;
       if (r->addr > si.addr)
-        m.create[0] = new_range (self, i, r, si.addr, r->addr - si.addr, &si.loc);
+        m.create[0] = new_range (self, i, r, si.addr, r->addr - si.addr, &si.loc, si.pool_id);
       if (end < si.addr + si.size)
-        m.create[1] = new_range (self, i, r, end, si.addr + si.size - end, &TS_SOURCE_LOC_NONE);
+        m.create[1] = new_range (self, i, r, end, si.addr + si.size - end, &TS_SOURCE_LOC_NONE, si.pool_id);
     }
 
   for (guint k = 0; k < 2; k++)
@@ -992,6 +996,7 @@ classify (TsMemoryReplay      *self,
         s.alloc_action = (guint32) i;
         s.free_action = TS_MEMORY_REPLAY_NONE;
         s.is_small = r->pool == 1;
+        s.pool_id = ts_alloc_record_get_pool_id (r);
         id = self->segments->len;
         g_array_append_val (self->segments, s);
         op = OP_SEGMENT_ALLOC;
@@ -1040,6 +1045,7 @@ classify (TsMemoryReplay      *self,
         o.reserved = st->reserved_bytes[TS_STAT_TYPE_ALL].current;
         o.active = st->active_bytes[TS_STAT_TYPE_ALL].current;
         o.is_small = r->pool == 1;
+        o.pool_id = ts_alloc_record_get_pool_id (r);
         id = self->ooms->len;
         g_array_append_val (self->ooms, o);
         op = OP_OOM;
@@ -1517,6 +1523,8 @@ ts_memory_replay_state_at (TsMemoryReplay *self,
           seg.total_size = si->size;
           seg.is_small = si->is_small;
           seg.loc = si->loc;
+          seg.is_expandable = si->is_expandable;
+          seg.pool_id = si->pool_id;
           seg.first_block = state->blocks->len;
 
           for (guint j = 0; j < ws->n_blocks; j++)

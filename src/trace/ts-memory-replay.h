@@ -88,6 +88,8 @@ typedef struct
   guint32     alloc_action;
   guint32     free_action;       /* TS_MEMORY_REPLAY_NONE: never freed */
   gboolean    is_small;
+  gboolean    is_expandable;     /* a mapped range of an expandable segment */
+  TsMemPoolId pool_id;           /* (0, 0): the device's own pools */
 } TsMemorySegmentInfo;
 
 /* An OOM, with what the allocator's message needs. */
@@ -108,6 +110,7 @@ typedef struct
   gint64      reserved;
   gint64      active;
   gboolean    is_small;
+  TsMemPoolId pool_id;           /* the private pool the malloc was for */
 } TsMemoryOom;
 
 /* The state at an instant, laid out like TsMemorySnapshot. */
@@ -135,6 +138,8 @@ typedef struct
   TsSourceLoc  loc;
   guint        first_block;      /* into TsMemoryState.blocks */
   guint        n_blocks;
+  gboolean     is_expandable;    /* one mapped range of an expandable segment */
+  TsMemPoolId  pool_id;          /* segment_pool_id; (0, 0): the default pool */
 } TsMemorySegment;
 
 typedef struct

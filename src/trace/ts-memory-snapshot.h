@@ -30,18 +30,6 @@ G_BEGIN_DECLS
 /* max_split_size_mb not set. */
 #define TS_MEMORY_MAX_SPLIT_UNSET     G_MAXUINT64
 
-/* A private memory pool's id, PyTorch's MempoolId_t: (0, n) for a pool the
- * user made (graph_pool_handle, MemPool), (n, 0) for one a graph capture
- * made for itself, (0, 0) for none. */
-typedef struct
-{
-  guint64 first;
-  guint64 second;
-} TsMemPoolId;
-
-#define TS_MEM_POOL_ID_IS_NONE(id) ((id).first == 0 && (id).second == 0)
-#define TS_MEM_POOL_ID_EQUAL(a, b) ((a).first == (b).first && (a).second == (b).second)
-
 /* Expandable segments map their virtual space in pages of this size. */
 #define TS_ALLOCATOR_EXPANDABLE_PAGE(is_small) \
   ((is_small) ? TS_ALLOCATOR_SMALL_BUFFER : TS_ALLOCATOR_LARGE_BUFFER)

@@ -160,6 +160,8 @@ static const TsFieldInfo alloc_fields[] = {
   FIELD (TsAllocRecord, action, TS_FIELD_U32),
   FIELD (TsAllocRecord, pool, TS_FIELD_U32),
   LOC_FIELDS (TsAllocRecord, loc),
+  FIELD (TsAllocRecord, pool_id_first, TS_FIELD_U32),
+  FIELD (TsAllocRecord, pool_id_second, TS_FIELD_U32),
   FIELD (TsAllocRecord, padding, TS_FIELD_PAD),
 };
 
@@ -231,6 +233,7 @@ static const TsRecordInfo record_infos[TS_N_RECORD_KINDS] = {
 
 G_STATIC_ASSERT (sizeof (TsKernelRecord) <= TS_RECORD_MAX_SIZE);
 G_STATIC_ASSERT (sizeof (TsSanitizerRecord) <= TS_RECORD_MAX_SIZE);
+G_STATIC_ASSERT (sizeof (TsAllocRecord) <= TS_RECORD_MAX_SIZE);
 
 G_DEFINE_QUARK (ts-record-data-error-quark, ts_record_data_error)
 

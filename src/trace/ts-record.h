@@ -195,8 +195,32 @@ typedef struct
   guint32     action;        /* TsAllocAction */
   guint32     pool;          /* 0 large, 1 small */
   TsSourceLoc loc;
+  /* Format 2.1: the private pool the block or segment belongs to
+   * (PyTorch's segment_pool_id, a MempoolId_t); (0, 0) for the device's
+   * own pools and for actions that name no block. Two u32 rather than two
+   * u64: both parts are counters from 1, and every alloc record pays for
+   * the field (see ts_alloc_record_set_pool_id). */
+  guint32     pool_id_first;
+  guint32     pool_id_second;
   guint32     padding;
 } TsAllocRecord;
+
+static inline TsMemPoolId
+ts_alloc_record_get_pool_id (const TsAllocRecord *r)
+{
+  TsMemPoolId id = { r->pool_id_first, r->pool_id_second };
+  return id;
+}
+
+/* A part past G_MAXUINT32 (never seen: 4 billion pools or captures) is
+ * kept as G_MAXUINT32. */
+static inline void
+ts_alloc_record_set_pool_id (TsAllocRecord *r,
+                             TsMemPoolId    id)
+{
+  r->pool_id_first = (guint32) MIN (id.first, (guint64) G_MAXUINT32);
+  r->pool_id_second = (guint32) MIN (id.second, (guint64) G_MAXUINT32);
+}
 
 typedef struct
 {

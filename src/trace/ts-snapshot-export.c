@@ -211,6 +211,8 @@ action_name (guint32 action)
     case TS_ALLOC_ACTION_FREE_COMPLETED: return "free_completed";
     case TS_ALLOC_ACTION_SEGMENT_ALLOC: return "segment_alloc";
     case TS_ALLOC_ACTION_SEGMENT_FREE: return "segment_free";
+    case TS_ALLOC_ACTION_SEGMENT_MAP: return "segment_map";
+    case TS_ALLOC_ACTION_SEGMENT_UNMAP: return "segment_unmap";
     case TS_ALLOC_ACTION_OOM: return "oom";
     case TS_ALLOC_ACTION_SNAPSHOT: return "snapshot";
     default: return NULL;
@@ -266,8 +268,10 @@ write_segments (W              *w,
       str (w, "requested_size"); uinteger (w, s->requested_size);
       str (w, "stream"); uinteger (w, stream_handle (handles, s->stream));
       str (w, "segment_type"); str (w, s->is_small ? "small" : "large");
-      str (w, "segment_pool_id"); integer (w, 0); integer (w, 0); op (w, 0x86);
-      str (w, "is_expandable"); boolean (w, FALSE);
+      /* A tuple (TUPLE2) as PyTorch writes MempoolId_t. */
+      str (w, "segment_pool_id"); uinteger (w, s->pool_id.first); uinteger (w, s->pool_id.second);
+      op (w, 0x86);
+      str (w, "is_expandable"); boolean (w, s->is_expandable);
       str (w, "frames"); frames (w, s->loc);
       str (w, "blocks");
       op (w, ']');
@@ -306,6 +310,7 @@ ts_memory_snapshot_write_pickle (TsRecorder  *rec,
   g_autoptr(GHashTable) handles = g_hash_table_new_full (NULL, NULL, NULL, g_free);
   gsize n = ts_recorder_get_count (rec, TS_RECORD_ALLOC);
   guint n_devices = 0;
+  gboolean expandable = FALSE;
   gint64 n_written = 0, epoch_us = 0;
   W w = { 0 };
 
@@ -332,6 +337,8 @@ ts_memory_snapshot_write_pickle (TsRecorder  *rec,
       ts_recorder_get (rec, TS_RECORD_ALLOC, i, &r);
       if (r.device < TS_MEMORY_REPLAY_MAX_DEVICES)
         n_devices = MAX (n_devices, r.device + 1);
+      /* Only expandable segments map pages. */
+      expandable |= r.action == TS_ALLOC_ACTION_SEGMENT_MAP;
     }
 
   w.out = out;
@@ -396,9 +403,9 @@ ts_memory_snapshot_write_pickle (TsRecorder  *rec,
   str (&w, "allocator_settings");
   op (&w, '}');
   op (&w, '(');
-  str (&w, "PYTORCH_CUDA_ALLOC_CONF"); str (&w, "");
+  str (&w, "PYTORCH_CUDA_ALLOC_CONF"); str (&w, expandable ? "expandable_segments:True" : "");
   str (&w, "max_split_size"); integer (&w, -1);
-  str (&w, "expandable_segments"); boolean (&w, FALSE);
+  str (&w, "expandable_segments"); boolean (&w, expandable);
   str (&w, "trace_alloc_overflowed"); boolean (&w, FALSE);
   op (&w, 'u');
   str (&w, "external_annotations");

@@ -20,9 +20,11 @@
  * notes say how many blocks were reconstructed that way.
  *
  * Mapping: alloc, free_requested, free_completed, segment_alloc,
- * segment_free, oom (device_free in addr), snapshot -> the TsAllocAction of
- * the same name; segment_map / segment_unmap (expandable segments) ->
- * segment_alloc / segment_free of the mapped range. time_us -> time (ns
+ * segment_free, segment_map, segment_unmap (pages of an expandable
+ * segment), oom (device_free in addr), snapshot -> the TsAllocAction of
+ * the same name. A segment's segment_pool_id goes on the actions that make
+ * it (trace entries carry no pool in PyTorch's snapshot, so a segment no
+ * longer live at the snapshot reads as the default pool's). time_us -> time (ns
  * since the document's epoch; entries without time_us, before PyTorch
  * 2.2, are 1 µs apart); frames -> the entry's source location;
  * stream -> a stream record per (device, stream value).
@@ -37,6 +39,19 @@
 #include "ts-pickle-reader.h"
 
 #define SMALL_SEGMENT (2u << 20)   /* PyTorch's small pool segments are 2 MiB */
+#define LARGE_PAGE    (20u << 20)  /* an expandable segment's pages: 20 MiB large, 2 MiB small */
+
+/* Which pool a segment action's size says, when no live segment does. An
+ * expandable segment maps and unmaps whole pages, so a size that is not a
+ * multiple of a large page is the small pool's. */
+static gboolean
+guess_small (guint8  action,
+             guint64 size)
+{
+  if (action == TS_ALLOC_ACTION_SEGMENT_MAP || action == TS_ALLOC_ACTION_SEGMENT_UNMAP)
+    return size % LARGE_PAGE != 0;
+  return size <= SMALL_SEGMENT;
+}
 
 /* Times from a hostile file must not overflow: µs values are clamped to
  * ±2^52 (year 2112) when read, and µs differences saturate to ns. */
@@ -74,6 +89,7 @@ typedef struct
   gint64   stream;
   gboolean is_small;
   gboolean is_expandable;
+  TsMemPoolId pool_id;
   GArray  *blocks;   /* Block, live ones only */
 } Segment;
 
@@ -327,6 +343,17 @@ add_segment (Importer      *im,
     TsValue *e = ts_value_get (v, "is_expandable");
     s->is_expandable = e != NULL && e->type == TS_VALUE_BOOL && e->b;
   }
+  {
+    /* A tuple of two ints (a list in the JSON form). */
+    TsValue *id = ts_value_get (v, "segment_pool_id");
+    if (id != NULL && id->type == TS_VALUE_LIST && ts_value_len (id) == 2 &&
+        ts_value_index (id, 0)->type == TS_VALUE_INT &&
+        ts_value_index (id, 1)->type == TS_VALUE_INT)
+      {
+        s->pool_id.first = (guint64) ts_value_index (id, 0)->i;
+        s->pool_id.second = (guint64) ts_value_index (id, 1)->i;
+      }
+  }
   s->blocks = g_array_new (FALSE, FALSE, sizeof (Block));
   note_device (im, device);
 
@@ -382,8 +409,8 @@ static const struct { const char *name; guint8 action; } actions[] = {
   { "free", TS_ALLOC_ACTION_FREE_COMPLETED },   /* 2.0, before the split */
   { "segment_alloc", TS_ALLOC_ACTION_SEGMENT_ALLOC },
   { "segment_free", TS_ALLOC_ACTION_SEGMENT_FREE },
-  { "segment_map", TS_ALLOC_ACTION_SEGMENT_ALLOC },
-  { "segment_unmap", TS_ALLOC_ACTION_SEGMENT_FREE },
+  { "segment_map", TS_ALLOC_ACTION_SEGMENT_MAP },
+  { "segment_unmap", TS_ALLOC_ACTION_SEGMENT_UNMAP },
   { "snapshot", TS_ALLOC_ACTION_SNAPSHOT },
   { "oom", TS_ALLOC_ACTION_OOM },
 };
@@ -637,10 +664,12 @@ typedef struct
 
 typedef struct
 {
-  guint64  size;
-  gint64   stream;
-  gboolean is_small;
-  gboolean in_final;
+  guint64     size;
+  gint64      stream;
+  gboolean    is_small;
+  gboolean    in_final;
+  gboolean    is_expandable;   /* a mapped range: made by segment_map */
+  TsMemPoolId pool_id;
 } LiveSeg;
 
 static int
@@ -795,6 +824,7 @@ emit_alloc (Importer      *im,
             guint64        requested,
             gint64         stream,
             gboolean       small,
+            TsMemPoolId    pool_id,
             TsSourceLoc    loc)
 {
   TsAllocRecord r = { 0 };
@@ -808,6 +838,7 @@ emit_alloc (Importer      *im,
   r.stream = stream_for (im, st, device, stream);
   r.action = action;
   r.pool = small ? 1 : 0;
+  ts_alloc_record_set_pool_id (&r, pool_id);
   r.loc = loc;
   r.correlation = im->synthetic ? TS_IMPORT_SYNTHETIC_CORRELATION : 0;
   if (im->n_alloc_buf == BATCH)
@@ -829,8 +860,14 @@ emit_alloc (Importer      *im,
         t->peak = t->allocated, t->peak_time = time;
       break;
     case TS_ALLOC_ACTION_FREE_REQUESTED: t->allocated -= (gint64) size; t->pending_allocated = TRUE; break;
-    case TS_ALLOC_ACTION_SEGMENT_ALLOC: t->reserved += (gint64) size; t->pending_reserved = TRUE; break;
-    case TS_ALLOC_ACTION_SEGMENT_FREE: t->reserved -= (gint64) size; t->pending_reserved = TRUE; break;
+    case TS_ALLOC_ACTION_SEGMENT_ALLOC:
+    case TS_ALLOC_ACTION_SEGMENT_MAP:
+      t->reserved += (gint64) size, t->pending_reserved = TRUE;
+      break;
+    case TS_ALLOC_ACTION_SEGMENT_FREE:
+    case TS_ALLOC_ACTION_SEGMENT_UNMAP:
+      t->reserved -= (gint64) size, t->pending_reserved = TRUE;
+      break;
     default: break;
     }
 }
@@ -838,6 +875,117 @@ emit_alloc (Importer      *im,
 /* Addresses as hash keys, in the pointer itself (64-bit platforms). */
 G_STATIC_ASSERT (sizeof (gpointer) >= sizeof (guint64));
 #define ADDR_KEY(a) GSIZE_TO_POINTER ((gsize) (a))
+
+static int
+cmp_segment_ptr (gconstpointer a,
+                 gconstpointer b)
+{
+  const Segment *x = *(const Segment **) a, *y = *(const Segment **) b;
+
+  if (x->device != y->device)
+    return x->device < y->device ? -1 : 1;
+  return cmp_u64 (&x->addr, &y->addr);
+}
+
+/* The snapshot's segment that starts at addr, or (inside = TRUE, for the
+ * pages of an expandable segment) contains it; NULL if none. by_addr is
+ * sorted by cmp_segment_ptr. */
+static const Segment *
+final_segment_at (GPtrArray *by_addr,
+                  guint      device,
+                  guint64    addr,
+                  gboolean   inside)
+{
+  guint lo = 0, hi = by_addr->len;
+  const Segment *s;
+
+  /* the last segment at or before (device, addr) */
+  while (lo < hi)
+    {
+      guint mid = (lo + hi) / 2;
+      const Segment *m = by_addr->pdata[mid];
+      if (m->device < device || (m->device == device && m->addr <= addr))
+        lo = mid + 1;
+      else
+        hi = mid;
+    }
+  if (lo == 0)
+    return NULL;
+  s = by_addr->pdata[lo - 1];
+  if (s->device != device)
+    return NULL;
+  if (s->addr == addr || (inside && s->is_expandable && addr - s->addr < s->size))
+    return s;
+  return NULL;
+}
+
+/* A live mapped range of the stream that ends at addr or starts at
+ * addr + size, or NULL. */
+static const LiveSeg *
+adjacent_range (GHashTable *segs,
+                guint64     addr,
+                guint64     size,
+                gint64      stream)
+{
+  GHashTableIter it;
+  gpointer k, v;
+
+  g_hash_table_iter_init (&it, segs);
+  while (g_hash_table_iter_next (&it, &k, &v))
+    {
+      const LiveSeg *ls = v;
+      guint64 a = GPOINTER_TO_SIZE (k);
+
+      if (ls->is_expandable && ls->stream == stream && (a + ls->size == addr || a == addr + size))
+        return ls;
+    }
+  return NULL;
+}
+
+/* Undoing a segment_map: the pages [addr, addr + size) were not mapped
+ * before it. The live ranges are merged (PyTorch reports each contiguous
+ * mapped range as one segment), so the pages may be part of one or more
+ * ranges: each is cut, or split in two. Few entries map pages (one per
+ * growth of a segment), so a walk over the live segments is cheap. */
+static void
+unmap_range (GHashTable *segs,
+             guint64     addr,
+             guint64     size)
+{
+  g_autoptr(GArray) cut = g_array_new (FALSE, FALSE, sizeof (guint64));
+  guint64 end = addr + size;
+  GHashTableIter it;
+  gpointer k, v;
+
+  g_hash_table_iter_init (&it, segs);
+  while (g_hash_table_iter_next (&it, &k, &v))
+    {
+      LiveSeg *ls = v;
+      guint64 a = GPOINTER_TO_SIZE (k);
+      if (ls->is_expandable && a < end && addr < a + ls->size)
+        g_array_append_val (cut, a);
+    }
+  for (guint i = 0; i < cut->len; i++)
+    {
+      guint64 a = g_array_index (cut, guint64, i);
+      LiveSeg ls = *(LiveSeg *) g_hash_table_lookup (segs, ADDR_KEY (a));
+      guint64 e = a + ls.size;
+
+      g_hash_table_remove (segs, ADDR_KEY (a));
+      if (a < addr)
+        {
+          LiveSeg left = ls;
+          left.size = addr - a;
+          g_hash_table_insert (segs, ADDR_KEY (a), g_memdup2 (&left, sizeof left));
+        }
+      if (end < e)
+        {
+          LiveSeg right = ls;
+          right.size = e - end;
+          g_hash_table_insert (segs, ADDR_KEY (end), g_memdup2 (&right, sizeof right));
+        }
+    }
+}
 
 /* Undoes the device's entries backwards from the final state; writes the
  * state found (segments, then their live blocks, with fillers for the
@@ -860,7 +1008,7 @@ emit_device (Importer *im,
   for (guint i = 0; i < im->segments->len; i++)
     {
       Segment *s = im->segments->pdata[i];
-      LiveSeg ls = { s->size, s->stream, s->is_small, TRUE };
+      LiveSeg ls = { s->size, s->stream, s->is_small, TRUE, s->is_expandable, s->pool_id };
       if (s->device != device)
         continue;
       g_hash_table_insert (segs, ADDR_KEY (s->addr), g_memdup2 (&ls, sizeof ls));
@@ -908,10 +1056,21 @@ emit_device (Importer *im,
           g_hash_table_remove (segs, ADDR_KEY (e->addr));
           break;
         case TS_ALLOC_ACTION_SEGMENT_FREE:
+        case TS_ALLOC_ACTION_SEGMENT_UNMAP:
           {
-            LiveSeg ls = { e->size, e->stream, e->size <= SMALL_SEGMENT, FALSE };
+            TsMemPoolId none = { 0, 0 };
+            LiveSeg ls = { e->size, e->stream, guess_small (e->action, e->size), FALSE,
+                           e->action == TS_ALLOC_ACTION_SEGMENT_UNMAP, none };
+            const LiveSeg *next_to = ls.is_expandable ? adjacent_range (segs, e->addr, e->size, e->stream) : NULL;
+
+            /* unmapped pages were part of the range beside them */
+            if (next_to != NULL)
+              ls.is_small = next_to->is_small, ls.pool_id = next_to->pool_id;
             g_hash_table_insert (segs, ADDR_KEY (e->addr), g_memdup2 (&ls, sizeof ls));
           }
+          break;
+        case TS_ALLOC_ACTION_SEGMENT_MAP:
+          unmap_range (segs, e->addr, e->size);
           break;
         default:
           break;
@@ -949,8 +1108,9 @@ emit_device (Importer *im,
         guint64 end = si->addr + si->seg.size, cursor = si->addr;
         g_autoptr(GArray) fillers = g_array_new (FALSE, FALSE, sizeof (guint64) * 2);
 
-        emit_alloc (im, st, totals, start_time, device, TS_ALLOC_ACTION_SEGMENT_ALLOC,
-                    si->addr, si->seg.size, 0, si->seg.stream, si->seg.is_small, before);
+        emit_alloc (im, st, totals, start_time, device,
+                    si->seg.is_expandable ? TS_ALLOC_ACTION_SEGMENT_MAP : TS_ALLOC_ACTION_SEGMENT_ALLOC,
+                    si->addr, si->seg.size, 0, si->seg.stream, si->seg.is_small, si->seg.pool_id, before);
         /* skip blocks below this segment (outside every segment) */
         while (bi < addrs->len && g_array_index (addrs, guint64, bi) < si->addr)
           bi++;
@@ -964,15 +1124,15 @@ emit_device (Importer *im,
               {
                 guint64 f[2] = { cursor, a - cursor };
                 emit_alloc (im, st, totals, start_time, device, TS_ALLOC_ACTION_ALLOC,
-                            cursor, a - cursor, a - cursor, si->seg.stream, si->seg.is_small, before);
+                            cursor, a - cursor, a - cursor, si->seg.stream, si->seg.is_small, si->seg.pool_id, before);
                 g_array_append_val (fillers, f);
               }
             emit_alloc (im, st, totals, start_time, device, TS_ALLOC_ACTION_ALLOC,
-                        a, lb->size, lb->requested, si->seg.stream, si->seg.is_small,
+                        a, lb->size, lb->requested, si->seg.stream, si->seg.is_small, si->seg.pool_id,
                         lb->loc.file != 0 ? lb->loc : before);
             if (lb->state == ST_PENDING)
               emit_alloc (im, st, totals, start_time, device, TS_ALLOC_ACTION_FREE_REQUESTED,
-                          a, lb->size, lb->requested, si->seg.stream, si->seg.is_small, lb->loc);
+                          a, lb->size, lb->requested, si->seg.stream, si->seg.is_small, si->seg.pool_id, lb->loc);
             (*n_before)++;
             if (!lb->touched)
               (*n_ghost)++;
@@ -982,9 +1142,9 @@ emit_device (Importer *im,
           {
             guint64 *fp = &g_array_index (fillers, guint64, 2 * f);
             emit_alloc (im, st, totals, start_time, device, TS_ALLOC_ACTION_FREE_REQUESTED,
-                        fp[0], fp[1], fp[1], si->seg.stream, si->seg.is_small, before);
+                        fp[0], fp[1], fp[1], si->seg.stream, si->seg.is_small, si->seg.pool_id, before);
             emit_alloc (im, st, totals, start_time, device, TS_ALLOC_ACTION_FREE_COMPLETED,
-                        fp[0], fp[1], fp[1], si->seg.stream, si->seg.is_small, before);
+                        fp[0], fp[1], fp[1], si->seg.stream, si->seg.is_small, si->seg.pool_id, before);
           }
       }
   }
@@ -1208,33 +1368,35 @@ ts_snapshot_import (TsImportContext *ctx,
   /* The entries, in order; entries without time_us are 1 µs apart. */
   {
     TsTime last = 0;
-    g_autoptr(GHashTable) seg_pool = g_hash_table_new (NULL, NULL);
+    g_autoptr(GPtrArray) by_addr = g_ptr_array_new ();
     for (guint s = 0; s < im.segments->len; s++)
-      {
-        Segment *sg = im.segments->pdata[s];
-        g_hash_table_insert (seg_pool, ADDR_KEY (sg->addr), GUINT_TO_POINTER (sg->is_small ? 2 : 1));
-      }
+      g_ptr_array_add (by_addr, im.segments->pdata[s]);
+    g_ptr_array_sort (by_addr, cmp_segment_ptr);
     for (guint i = 0; i < im.entries.len; i++)
       {
         Entry *e = entry_at (&im.entries, i);
         TsTime t = e->has_time ? us_to_ns (e->time_us - epoch_us) : (TsTime) (i + 1) * 1000;
+        TsMemPoolId pool_id = { 0, 0 };
         gboolean small;
 
         last = MAX (last, t);
         /* The pool matters for segment actions (2 MiB segments are the
          * small pool's) and OOMs (requests up to 1 MiB); allocs take
-         * their segment's. */
-        small = e->action == TS_ALLOC_ACTION_OOM ? e->size <= (1u << 20) : e->size <= SMALL_SEGMENT;
-        if (e->action == TS_ALLOC_ACTION_SEGMENT_ALLOC || e->action == TS_ALLOC_ACTION_SEGMENT_FREE)
+         * their segment's. A segment still live at the snapshot says it
+         * (and a mapping's pages lie inside a final mapped range). */
+        small = e->action == TS_ALLOC_ACTION_OOM ? e->size <= (1u << 20) : guess_small (e->action, e->size);
+        if (e->action == TS_ALLOC_ACTION_SEGMENT_ALLOC || e->action == TS_ALLOC_ACTION_SEGMENT_FREE ||
+            e->action == TS_ALLOC_ACTION_SEGMENT_MAP || e->action == TS_ALLOC_ACTION_SEGMENT_UNMAP)
           {
-            gpointer v = g_hash_table_lookup (seg_pool, ADDR_KEY (e->addr));
-            if (v != NULL)
-              small = GPOINTER_TO_UINT (v) == 2;
+            gboolean pages = e->action == TS_ALLOC_ACTION_SEGMENT_MAP || e->action == TS_ALLOC_ACTION_SEGMENT_UNMAP;
+            const Segment *sg = final_segment_at (by_addr, e->device, e->addr, pages);
+            if (sg != NULL)
+              small = sg->is_small, pool_id = sg->pool_id;
           }
         emit_alloc (&im, &st, totals, t, e->device, e->action, e->addr, e->size,
                     e->action == TS_ALLOC_ACTION_ALLOC || e->action == TS_ALLOC_ACTION_FREE_REQUESTED ||
                     e->action == TS_ALLOC_ACTION_FREE_COMPLETED ? e->size : 0,
-                    e->stream, small, e->loc);
+                    e->stream, small, pool_id, e->loc);
         /* Entries become records: free each chunk once written, so the
          * two never both hold the whole trace. */
         if ((i & (CHUNK_SIZE - 1)) == CHUNK_SIZE - 1)

@@ -34,6 +34,18 @@ typedef struct
 
 #define TS_SOURCE_LOC_NONE ((TsSourceLoc) { 0, 0, 0 })
 
+/* A private memory pool's id, PyTorch's MempoolId_t: (0, n) for a pool the
+ * user made (graph_pool_handle, MemPool), (n, 0) for one a graph capture
+ * made for itself, (0, 0) for none. */
+typedef struct
+{
+  guint64 first;
+  guint64 second;
+} TsMemPoolId;
+
+#define TS_MEM_POOL_ID_IS_NONE(id) ((id).first == 0 && (id).second == 0)
+#define TS_MEM_POOL_ID_EQUAL(a, b) ((a).first == (b).first && (a).second == (b).second)
+
 typedef enum
 {
   TS_COPY_HOST_TO_DEVICE = 1,

@@ -159,6 +159,14 @@ update_fragmentation (TsMemoryPanel       *self,
       g_string_append_printf (free_text, _("%s pool, stream %u: largest free block %s of %s free in %u blocks\n"),
                               fs->is_small ? _("Small") : _("Large"), fs->stream, largest, total,
                               fs->n_free_blocks);
+      /* A private pool's free blocks serve only its own mallocs. */
+      if (!TS_MEM_POOL_ID_IS_NONE (fs->pool_id))
+        {
+          g_autofree char *pool = ts_memory_pool_name (fs->pool_id);
+
+          g_string_truncate (free_text, free_text->len - 1);
+          g_string_append_printf (free_text, " (%s)\n", pool);
+        }
     }
   if (free_text->len > 0)
     g_string_truncate (free_text, free_text->len - 1);

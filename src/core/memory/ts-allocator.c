@@ -760,7 +760,7 @@ record_action (TsAllocator       *self,
                guint64            size,
                guint64            requested,
                TsStreamId         stream,
-               gboolean           is_small,
+               const Pool        *pool,
                const TsSourceLoc *loc)
 {
   gboolean to_history = self->record_history && !(self->skip_actions & (1u << action)) &&
@@ -810,7 +810,13 @@ record_action (TsAllocator       *self,
       r.device = device;
       r.stream = stream;
       r.action = action;
-      r.pool = is_small ? 1 : 0;
+      /* The pool (NULL: none, as for the actions that name no block)
+       * and, for a private pool's, its MempoolId_t: PyTorch tags each
+       * segment with the id of the pool it was made for
+       * (Segment::owner_private_pool, reported as segment_pool_id). */
+      r.pool = pool != NULL && pool->is_small ? 1 : 0;
+      if (pool != NULL && pool->owner != NULL)
+        ts_alloc_record_set_pool_id (&r, pool->owner->id);
       if (loc)
         r.loc = *loc;
       if (self->defer_actions)
@@ -921,7 +927,7 @@ release_block (TsAllocator *self,
     pool->owner->cuda_malloc_count--;
   dev->stats.num_device_free++;
   record_action (self, seg->device, TS_ALLOC_ACTION_SEGMENT_FREE, block->addr, block->size, 0,
-                 block->stream, pool->is_small, NULL);
+                 block->stream, pool, NULL);
   self->backend.segment_free (self->backend_data, seg->device, block->addr, block->size);
   dev->total_allocated_memory -= block->size;
 
@@ -1026,7 +1032,7 @@ free_block (TsAllocator *self,
   g_assert (!block->allocated && block->event_count == 0 && block->n_stream_uses == 0);
 
   record_action (self, block->segment->device, TS_ALLOC_ACTION_FREE_COMPLETED, block->addr,
-                 block->size, block->requested_size, block->stream, pool->is_small, &block->loc);
+                 block->size, block->requested_size, block->stream, pool, &block->loc);
   block->loc = TS_SOURCE_LOC_NONE;
 
   candidates[0] = block->prev;
@@ -1213,7 +1219,7 @@ synchronize_and_free_events (TsAllocator *self,
 
   dev->stats.num_sync_all_streams++;
   record_action (self, (guint) (dev - self->devices), TS_ALLOC_ACTION_SYNC_ALL_STREAMS, 0, 0, 0,
-                 TS_STREAM_NONE, FALSE, NULL);
+                 TS_STREAM_NONE, NULL, NULL);
   insert_deferred_events (self, dev);
 
   for (k = 0; k < dev->streams->len; k++)
@@ -1369,7 +1375,7 @@ unmap_block (TsAllocator *self,
     pool->owner->cuda_malloc_count--;
   dev->stats.num_device_free++;
   record_action (self, seg->device, TS_ALLOC_ACTION_SEGMENT_UNMAP, ptr, size, 0, block->stream,
-                 pool->is_small, NULL);
+                 pool, NULL);
 }
 
 /* An expandable segment with no page mapped goes (its one block spans it). */
@@ -1427,7 +1433,7 @@ map_block (TsAllocator       *self,
   STAT_INCREASE (dev->stats.reserved_bytes, pool, mapped);
   dev->stats.num_device_alloc++;
   record_action (self, seg->device, TS_ALLOC_ACTION_SEGMENT_MAP, ptr, mapped, 0, to_map->stream,
-                 pool->is_small, loc);
+                 pool, loc);
   return TRUE;
 }
 
@@ -1734,7 +1740,7 @@ alloc_block (TsAllocator *self,
     {
       dev->stats.num_alloc_retries++;
       record_action (self, p->device, TS_ALLOC_ACTION_ALLOC_RETRY, 0, p->alloc_size, 0, p->stream,
-                     p->pool->is_small, p->loc);
+                     p->pool, p->loc);
     }
 
   if (dev->set_fraction && dev->total_allocated_memory + size > dev->allowed_memory_maximum)
@@ -1781,7 +1787,7 @@ alloc_block (TsAllocator *self,
   dev->stats.num_device_alloc++;
 
   record_action (self, p->device, TS_ALLOC_ACTION_SEGMENT_ALLOC, addr, size, 0, p->stream,
-                 p->pool->is_small, p->loc);
+                 p->pool, p->loc);
   return TRUE;
 }
 
@@ -1892,7 +1898,7 @@ alloc_found_block (TsAllocator *self,
   block->loc = p->loc ? *p->loc : TS_SOURCE_LOC_NONE;
 
   record_action (self, p->device, TS_ALLOC_ACTION_ALLOC, block->addr, block->size, orig_size,
-                 block->stream, pool->is_small, p->loc);
+                 block->stream, pool, p->loc);
 
   map_insert (&self->allocated, block);
 
@@ -1926,7 +1932,7 @@ report_oom (TsAllocator *self,
   self->backend.mem_get_info (self->backend_data, p->device, &device_free, &device_total);
 
   record_action (self, p->device, TS_ALLOC_ACTION_OOM, device_free, p->size, device_total,
-                 p->stream, p->pool->is_small, p->loc);
+                 p->stream, p->pool, p->loc);
   dev->stats.num_ooms++;
   allocated = dev->stats.allocated_bytes[TS_STAT_TYPE_ALL].current;
   reserved = dev->stats.reserved_bytes[TS_STAT_TYPE_ALL].current;
@@ -1994,7 +2000,7 @@ malloc_uncached (TsAllocator *self,
 
       self->record_history = FALSE;
       record_action (self, device, TS_ALLOC_ACTION_SEGMENT_ALLOC, *addr, size, size, stream,
-                     FALSE, loc);
+                     NULL, loc);
       self->record_history = saved;
     }
   return TRUE;
@@ -2103,7 +2109,7 @@ free_allocated (TsAllocator       *self,
   STAT_DECREASE (dev->stats.allocated_bytes, pool, block->size);
 
   record_action (self, block->segment->device, TS_ALLOC_ACTION_FREE_REQUESTED, block->addr,
-                 block->size, block->requested_size, block->stream, pool->is_small,
+                 block->size, block->requested_size, block->stream, pool,
                  loc ? loc : &block->loc);
 
   if (block->size >= self->config.max_split_size)
@@ -2162,7 +2168,7 @@ ts_allocator_free (TsAllocator       *self,
 
           self->record_history = FALSE;
           record_action (self, u->device, TS_ALLOC_ACTION_SEGMENT_FREE, addr, u->size, u->size,
-                         TS_STREAM_NONE, FALSE, loc);
+                         TS_STREAM_NONE, NULL, loc);
           self->record_history = saved;
         }
       g_hash_table_remove (self->uncached, GSIZE_TO_POINTER (addr));
@@ -2515,10 +2521,10 @@ record_settings (TsAllocator *self,
       Device *dev = &self->devices[d];
 
       record_action (self, d, TS_ALLOC_ACTION_CONFIG, 0, self->config.max_split_size,
-                     (guint64) dev->stats.max_split_size, TS_STREAM_NONE, FALSE, NULL);
+                     (guint64) dev->stats.max_split_size, TS_STREAM_NONE, NULL, NULL);
       if (with_fraction && dev->set_fraction)
         record_action (self, d, TS_ALLOC_ACTION_MEMORY_FRACTION, 0, dev->allowed_memory_maximum,
-                       0, TS_STREAM_NONE, FALSE, NULL);
+                       0, TS_STREAM_NONE, NULL, NULL);
     }
 }
 
@@ -2562,7 +2568,7 @@ ts_allocator_set_memory_fraction (TsAllocator *self,
   dev->allowed_memory_maximum = (guint64) (fraction * (double) total);
   dev->set_fraction = TRUE;
   record_action (self, device, TS_ALLOC_ACTION_MEMORY_FRACTION, 0, dev->allowed_memory_maximum, 0,
-                 TS_STREAM_NONE, FALSE, NULL);
+                 TS_STREAM_NONE, NULL, NULL);
   g_mutex_unlock (&self->lock);
   return TRUE;
 }
@@ -2614,7 +2620,7 @@ ts_allocator_reset_peak_stats (TsAllocator *self,
 
   g_mutex_lock (&self->lock);
   ts_memory_stats_reset_peak (&self->devices[device].stats);
-  record_action (self, device, TS_ALLOC_ACTION_RESET_PEAK, 0, 0, 0, TS_STREAM_NONE, FALSE, NULL);
+  record_action (self, device, TS_ALLOC_ACTION_RESET_PEAK, 0, 0, 0, TS_STREAM_NONE, NULL, NULL);
   g_mutex_unlock (&self->lock);
 }
 
@@ -2627,7 +2633,7 @@ ts_allocator_reset_accumulated_stats (TsAllocator *self,
 
   g_mutex_lock (&self->lock);
   ts_memory_stats_reset_accumulated (&self->devices[device].stats);
-  record_action (self, device, TS_ALLOC_ACTION_RESET_ACCUMULATED, 0, 0, 0, TS_STREAM_NONE, FALSE,
+  record_action (self, device, TS_ALLOC_ACTION_RESET_ACCUMULATED, 0, 0, 0, TS_STREAM_NONE, NULL,
                  NULL);
   g_mutex_unlock (&self->lock);
 }
@@ -2945,7 +2951,7 @@ ts_allocator_snapshot (TsAllocator *self)
 
       if (self->record_history)
         record_action (self, d, TS_ALLOC_ACTION_SNAPSHOT, 0, total_active, 0, TS_STREAM_NONE,
-                       FALSE, NULL);
+                       NULL, NULL);
     }
   g_mutex_unlock (&self->lock);
 

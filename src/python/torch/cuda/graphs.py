@@ -1,6 +1,6 @@
 """torch.cuda's graph API (torch/cuda/graphs.py upstream): CUDAGraph, the
 graph() capture context, graph_pool_handle, is_current_stream_capturing and
-make_graphed_callables (forward only: backward needs autograd replay).
+make_graphed_callables (forward and backward graphs).
 
 Capture is the runtime's (src/core/runtime/ts-runtime-graphs.c): work on a
 capturing stream is recorded, not run; replay submits it again as one
@@ -159,40 +159,93 @@ def _flatten(obj):
     return []
 
 
-def _graph_forward(func, sample_args, num_warmup_iters, pool):
-    """Warms func up on a side stream, captures one call with sample_args
-    as the static inputs and returns the replaying function."""
-    static_inputs = _flatten(sample_args)
+def _graph_callable(func, sample_args, params, num_warmup_iters, allow_unused_input, pool):
+    """PyTorch's make_graphed_callables for one callable: warm func up on a
+    side stream (forward and, when anything requires grad, backward), then
+    capture the forward into one graph and torch.autograd.grad of its
+    outputs, on static grad outputs, into a second graph sharing the first
+    one's pool. The result is an autograd.Function whose forward replays
+    the first graph and whose backward replays the second."""
+    user_inputs = _flatten(sample_args)
+    surface = tuple(user_inputs) + tuple(params)
+    n_user = len(user_inputs)
+    needs_grad = [t.requires_grad for t in surface]
+    grad_inputs = tuple(t for t in surface if t.requires_grad)
+
+    def backward_of(outputs, grad_outputs):
+        outs = [o for o in outputs if o.requires_grad]
+        grads = [g for o, g in zip(outputs, grad_outputs) if o.requires_grad]
+        return torch.autograd.grad(outputs=outs, inputs=grad_inputs, grad_outputs=grads,
+                                   only_inputs=True, allow_unused=allow_unused_input)
+
+    torch.cuda.synchronize()
     side = torch.cuda.Stream()
     side.wait_stream(torch.cuda.current_stream())
     with torch.cuda.stream(side):
         for _ in range(num_warmup_iters):
-            func(*sample_args)
+            outputs = _flatten(func(*sample_args))
+            if grad_inputs and any(o.requires_grad for o in outputs):
+                backward_of(outputs, [torch.empty_like(o) for o in outputs])
+            del outputs
     torch.cuda.current_stream().wait_stream(side)
-    g = CUDAGraph()
-    with graph(g, pool=pool):
-        static_outputs = func(*sample_args)
+    torch.cuda.synchronize()
 
-    def replay(*args):
+    fwd_graph = CUDAGraph()
+    with graph(fwd_graph, pool=pool):
+        captured = func(*sample_args)
+    static_outputs = tuple(_flatten(captured))
+    single = isinstance(captured, torch.Tensor)
+
+    bwd_graph = None
+    static_grad_outputs = tuple(torch.empty_like(o) if o.requires_grad else None for o in static_outputs)
+    static_grad_inputs = tuple(None for _ in surface)
+    if grad_inputs and any(o.requires_grad for o in static_outputs):
+        bwd_graph = CUDAGraph()
+        with graph(bwd_graph, pool=fwd_graph.pool()):
+            grads = backward_of(static_outputs, static_grad_outputs)
+        it = iter(grads)
+        static_grad_inputs = tuple(next(it) if need else None for need in needs_grad)
+
+    class Graphed(torch.autograd.Function):
+        @staticmethod
+        def forward(ctx, *inputs):
+            # only the user's arguments may be new tensors; parameters are
+            # the captured ones
+            for i in range(n_user):
+                if surface[i].data_ptr() != inputs[i].data_ptr():
+                    surface[i].copy_(inputs[i])
+            fwd_graph.replay()
+            return tuple(o.detach() for o in static_outputs)
+
+        @staticmethod
+        @torch.autograd.function.once_differentiable
+        def backward(ctx, *grads):
+            if bwd_graph is None:
+                return tuple(None for _ in surface)
+            for g, grad in zip(static_grad_outputs, grads):
+                if g is not None and grad is not None and g.data_ptr() != grad.data_ptr():
+                    g.copy_(grad)
+            bwd_graph.replay()
+            return tuple(b.detach() if b is not None else None for b in static_grad_inputs)
+
+    def graphed(*args):
         inputs = _flatten(args)
-        if len(inputs) != len(static_inputs):
+        if len(inputs) != n_user:
             raise RuntimeError("make_graphed_callables: the graphed callable got %d tensor inputs, "
-                               "captured with %d" % (len(inputs), len(static_inputs)))
-        for dst, src in zip(static_inputs, inputs):
-            if dst.data_ptr() != src.data_ptr():
-                dst.copy_(src)
-        g.replay()
-        return static_outputs
+                               "captured with %d" % (len(inputs), n_user))
+        out = Graphed.apply(*(tuple(inputs) + tuple(params)))
+        return out[0] if single else out
 
-    replay._cuda_graph = g
-    return replay
+    graphed._cuda_graph = fwd_graph
+    graphed._cuda_graph_backward = bwd_graph
+    return graphed
 
 
 def make_graphed_callables(callables, sample_args, num_warmup_iters=3, allow_unused_input=False,
                            pool=None):
-    """Graphed versions of callables (functions or modules); forward only:
-    inputs and parameters that require grad are refused until autograd
-    can be captured."""
+    """Graphed versions of callables (functions or modules), as PyTorch's:
+    the forward and, where inputs or parameters require grad, the backward
+    are each captured once and replayed on every call."""
     just_one = not isinstance(callables, tuple)
     if just_one:
         callables = (callables,)
@@ -200,19 +253,29 @@ def make_graphed_callables(callables, sample_args, num_warmup_iters=3, allow_unu
     results = []
     for func, args in zip(callables, sample_args):
         args = args if isinstance(args, tuple) else (args,)
-        tensors = _flatten(args)
+        if not all(isinstance(a, torch.Tensor) for a in _flatten(args)):
+            raise TypeError("In the beta API, sample_args for each callable must contain only Tensors. "
+                            "Other types are not allowed.")
         if isinstance(func, torch.nn.Module):
-            tensors = tensors + list(func.parameters())
-        if any(t.requires_grad for t in tensors):
-            raise _unmodeled.NotModeledError(
-                "torch.cuda.make_graphed_callables with inputs or parameters that require grad "
-                "(graphed backward) is not modeled by Tensorscope yet")
-        if isinstance(func, torch.nn.Module):
-            func.forward = _graph_forward(func.forward, args, num_warmup_iters, pool)
+            if any(b.requires_grad for b in func.buffers()):
+                raise AssertionError("In any :class:`~torch.nn.Module` passed to "
+                                     ":func:`~make_graphed_callables`, only parameters may be trainable. "
+                                     "All buffers must have ``requires_grad=False``.")
+            params = tuple(func.parameters())
+            graphed = _graph_callable(func, args, params, num_warmup_iters, allow_unused_input, pool)
+            func.forward = _graphed_forward(func, func.training, graphed, func.forward)
             results.append(func)
         else:
-            results.append(_graph_forward(func, args, num_warmup_iters, pool))
+            results.append(_graph_callable(func, args, (), num_warmup_iters, allow_unused_input, pool))
     return results[0] if just_one else tuple(results)
+
+
+def _graphed_forward(module, training, graphed, eager):
+    """The module runs its graphs in the train/eval mode it was captured
+    in, and its own forward otherwise (PyTorch's make_graphed_forward)."""
+    def forward(*args):
+        return graphed(*args) if module.training == training else eager(*args)
+    return forward
 
 
 # what PyTorch has here and Tensorscope does not model says so by name
