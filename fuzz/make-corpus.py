@@ -42,6 +42,7 @@ KINDS = [
     ([TIME, U64, U64, U64, STREAM, STREAM, U32, U32, STRING, STRING,
       STRING, STRING, U32, STRING, STRING, U32, STRING, STRING, U32, STRING], NO_KEY),  # sanitizer
     ([TIME, U32, U32, STRING], NO_KEY),                                     # output
+    ([TIME, U64, U64, U64, STREAM, U32], NO_KEY),                           # access (2.1)
 ]
 
 

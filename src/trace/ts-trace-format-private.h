@@ -22,7 +22,7 @@ G_BEGIN_DECLS
 #define TS_TRACE_MAGIC            "TSTRACE\0"
 #define TS_TRACE_MAGIC_LEN        8
 #define TS_TRACE_MAJOR            2
-#define TS_TRACE_MINOR            0
+#define TS_TRACE_MINOR            1
 #define TS_TRACE_HEADER_SIZE      32
 
 #define TS_TRACE_FRAME_HEADER_SIZE 8

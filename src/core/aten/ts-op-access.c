@@ -21,6 +21,8 @@ static struct
   TsOpAccessHooks   hooks;
   TsSanitizerArgs  *args;
   const char       *schema;    /* of the op between begin and end */
+  gboolean          sanitize;  /* between begin and end: feed the sanitizer */
+  GArray           *ranges;    /* TsAccessRecord: the launch's, for the trace */
 } state;
 
 void
@@ -91,9 +93,69 @@ is_device_tensor (const TsTensor *t)
   return t != NULL && t->storage->device.type == TS_DEVICE_CUDA;
 }
 
-/* The op's arguments classified from its schema's alias annotations:
- * args[i] names the tensor in slot i + 1 of the op's job (slot 0 is the
- * output, or self for an in-place op). */
+/* The bytes a tensor's elements span, from its first element to its last:
+ * two views of one storage that do not overlap stay apart. */
+static guint64
+tensor_extent (const TsTensor *t)
+{
+  gint64 last = 0;
+
+  for (guint d = 0; d < t->ndim; d++)
+    {
+      if (t->shape[d] == 0)
+        return 0;
+      last += (t->shape[d] - 1) * ABS (t->strides[d]);
+    }
+  return (guint64) (last + 1) * ts_dtype_size (t->dtype);
+}
+
+/* One range of the launch for the trace: a pointer both read and written
+ * is written, as the sanitizer counts it. */
+static void
+note_range (const TsTensor *t,
+            gboolean        write)
+{
+  guint64 addr = ts_tensor_data_ptr (t), size;
+
+  if (addr == 0 || (size = tensor_extent (t)) == 0)
+    return;
+  for (guint i = 0; i < state.ranges->len; i++)
+    {
+      TsAccessRecord *r = &g_array_index (state.ranges, TsAccessRecord, i);
+
+      if (r->addr == addr && r->size == size)
+        {
+          if (write)
+            r->mode = TS_ACCESS_WRITE;
+          return;
+        }
+    }
+  g_array_append_val (state.ranges, ((TsAccessRecord) { .addr = addr, .size = size,
+                                                        .mode = write ? TS_ACCESS_WRITE : TS_ACCESS_READ }));
+}
+
+/* Both consumers of the classification: the sanitizer (when on) and the
+ * trace's access records (when recording). */
+static void
+note_input (const TsTensor     *t,
+            const char         *name,
+            TsSanitizerArgKind  kind)
+{
+  if (state.sanitize)
+    ts_sanitizer_args_add_input (state.args, ts_tensor_data_ptr (t), name, kind);
+  if (state.ranges != NULL)
+    note_range (t, kind == TS_SANITIZER_ARG_WRITE);
+}
+
+static void
+note_output (const TsTensor *t)
+{
+  if (state.sanitize)
+    ts_sanitizer_args_add_output (state.args, ts_tensor_data_ptr (t), TS_SANITIZER_ARG_WRITE);
+  if (state.ranges != NULL)
+    note_range (t, TRUE);
+}
+
 /* The accesses of one op's tensors, added to those of the launch. */
 static void
 add_args (const TsOpDesc  *desc,
@@ -105,7 +167,7 @@ add_args (const TsOpDesc  *desc,
   TsTensor *out = tensors[0];
 
   if (inplace && is_device_tensor (out))
-    ts_sanitizer_args_add_input (state.args, ts_tensor_data_ptr (out), "self", TS_SANITIZER_ARG_WRITE);
+    note_input (out, "self", TS_SANITIZER_ARG_WRITE);
   for (guint i = 1; i < n_tensors; i++)
     {
       const TsTensor *t = tensors[i];
@@ -120,12 +182,12 @@ add_args (const TsOpDesc  *desc,
       if (name == NULL && desc->functional != NULL && strstr (desc->functional, "Tensor[] ") != NULL)
         name = desc->args[0];
       if (out_mask & (1u << i))
-        ts_sanitizer_args_add_output (state.args, ts_tensor_data_ptr (t), TS_SANITIZER_ARG_WRITE);
+        note_output (t);
       else
-        ts_sanitizer_args_add_input (state.args, ts_tensor_data_ptr (t), name, TS_SANITIZER_ARG_READ);
+        note_input (t, name, TS_SANITIZER_ARG_READ);
     }
   if (is_device_tensor (out))
-    ts_sanitizer_args_add_output (state.args, ts_tensor_data_ptr (out), TS_SANITIZER_ARG_WRITE);
+    note_output (out);
 }
 
 static gboolean
@@ -144,6 +206,24 @@ job_is_inplace (const TsOpDesc  *desc,
 /* The op's arguments classified from its schema's alias annotations:
  * args[i] names the tensor in slot i + 1 of the op's job (slot 0 is the
  * output, or self for an in-place op). */
+/* Who listens to this launch: the sanitizer, the trace, or no one. */
+static gboolean
+begin_launch (void)
+{
+  state.sanitize = state.enabled && ts_op_access_get_sanitizer () != NULL;
+  if (state.sanitize)
+    ts_sanitizer_args_reset (state.args);
+  if (ts_session_get_recorder () != NULL)
+    {
+      if (G_UNLIKELY (state.ranges == NULL))
+        state.ranges = g_array_sized_new (FALSE, TRUE, sizeof (TsAccessRecord), 8);
+      g_array_set_size (state.ranges, 0);
+    }
+  else if (state.ranges != NULL)
+    g_clear_pointer (&state.ranges, g_array_unref);
+  return state.sanitize || state.ranges != NULL;
+}
+
 gboolean
 ts_op_access_begin (const TsOpDesc  *desc,
                     TsTensor *const *tensors,
@@ -152,25 +232,25 @@ ts_op_access_begin (const TsOpDesc  *desc,
 {
   gboolean inplace;
 
-  if (!state.enabled || ts_op_access_get_sanitizer () == NULL || n_tensors == 0)
-    return FALSE;
+  if (n_tensors == 0 || !begin_launch ())
+    return state.sanitize = FALSE;
 
   inplace = job_is_inplace (desc, tensors, n_tensors);
-  state.schema = ts_op_access_schema (desc, inplace, tensors[0] != NULL && tensors[0]->ndim > 0);
-  ts_sanitizer_args_reset (state.args);
+  if (state.sanitize)
+    state.schema = ts_op_access_schema (desc, inplace, tensors[0] != NULL && tensors[0]->ndim > 0);
   add_args (desc, tensors, n_tensors, out_mask, inplace);
-  return TRUE;
+  return state.sanitize;
 }
 
 gboolean
 ts_op_access_begin_list (const TsOpDesc *desc,
                          gboolean        inplace)
 {
-  if (!state.enabled || ts_op_access_get_sanitizer () == NULL)
+  if (!begin_launch ())
     return FALSE;
-  state.schema = ts_op_access_schema (desc, inplace, FALSE);
-  ts_sanitizer_args_reset (state.args);
-  return TRUE;
+  if (state.sanitize)
+    state.schema = ts_op_access_schema (desc, inplace, FALSE);
+  return state.sanitize;
 }
 
 void
@@ -179,8 +259,30 @@ ts_op_access_add (const TsOpDesc  *desc,
                   guint            n_tensors,
                   guint            out_mask)
 {
-  if (state.enabled && n_tensors > 0)
+  if ((state.sanitize || state.ranges != NULL) && n_tensors > 0)
     add_args (desc, tensors, n_tensors, out_mask, job_is_inplace (desc, tensors, n_tensors));
+}
+
+void
+ts_op_access_trace (TsStreamId stream,
+                    guint64    correlation)
+{
+  TsRecorder *recorder = ts_session_get_recorder ();
+  TsTime now;
+
+  if (state.ranges == NULL || state.ranges->len == 0 || recorder == NULL)
+    return;
+  now = ts_runtime_get_host_time (ts_session_get_runtime ());
+  for (guint i = 0; i < state.ranges->len; i++)
+    {
+      TsAccessRecord *r = &g_array_index (state.ranges, TsAccessRecord, i);
+
+      r->time = now;
+      r->correlation = correlation;
+      r->stream = stream;
+      ts_recorder_append (recorder, TS_RECORD_ACCESS, r);
+    }
+  g_array_set_size (state.ranges, 0);
 }
 
 static void
@@ -256,10 +358,21 @@ ts_op_access_free (guint64 addr)
 
 void
 ts_op_access_record_stream (guint64    addr,
+                            guint64    size,
                             TsStreamId stream)
 {
+  TsRecorder *recorder = ts_session_get_recorder ();
+
   if (state.sanitizer != NULL)
     ts_sanitizer_record_stream (state.sanitizer, addr, stream);
+  /* the hazard analysis of the trace needs it as much as the sanitizer */
+  if (recorder != NULL && ts_session_get_runtime () != NULL)
+    {
+      TsAccessRecord r = { .addr = addr, .size = size, .stream = stream, .mode = TS_ACCESS_RECORD_STREAM };
+
+      r.time = ts_runtime_get_host_time (ts_session_get_runtime ());
+      ts_recorder_append (recorder, TS_RECORD_ACCESS, &r);
+    }
 }
 
 /* Streams and events ---------------------------------------------------- */
