@@ -33,6 +33,13 @@ typedef struct
   int         status;
 } Case;
 
+/* Only for the agreement test: the allocator's reuse without record_stream
+ * (the sanitizer's own addition to CSAN), and the same with it. */
+static const Case reuse_cases[] = {
+  { "/debug/hazards/agree/reuse", "debug/race_reuse.py", "--sanitize", NULL, NULL, 1 },
+  { "/debug/hazards/agree/reuse-record-stream", "debug/race_reuse_fixed.py", "--sanitize", NULL, NULL, 0 },
+};
+
 static const Case cases[] = {
   { "/debug/sanitize/seed-04-race", "seeds/04_stream_race.py", "--sanitize", NULL, "debug/04_stream_race.sanitize", 1 },
   { "/debug/sanitize/seed-05-fixed", "seeds/05_stream_race_fixed.py", "--sanitize", NULL, "seeds/05_stream_race_fixed", 0 },
@@ -330,7 +337,7 @@ static void
 test_hazards_agree (gconstpointer data)
 {
   const Case *c = data;
-  g_autoptr(TsRecorder) sanitized = run_for_trace (c->script, "--sanitize", c->status);
+  g_autoptr(TsRecorder) sanitized = run_for_trace (c->script, c->option, c->status);
   g_autoptr(TsRecorder) plain = NULL;
   g_autoptr(GArray) hazards = ts_hazards_find (sanitized);
   g_autoptr(GArray) plain_hazards = NULL;
@@ -387,6 +394,8 @@ main (int    argc,
 
         g_test_add_data_func (path, &cases[i], test_hazards_agree);
       }
+  for (guint i = 0; i < G_N_ELEMENTS (reuse_cases); i++)
+    g_test_add_data_func (reuse_cases[i].path, &reuse_cases[i], test_hazards_agree);
   g_test_add_data_func ("/debug/trace/illegal-access-default", GINT_TO_POINTER (FALSE), test_trace_illegal_access);
   g_test_add_data_func ("/debug/trace/illegal-access-sync", GINT_TO_POINTER (TRUE), test_trace_illegal_access);
   g_test_add_func ("/debug/trace/gather", test_trace_gather);

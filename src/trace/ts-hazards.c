@@ -5,8 +5,9 @@
  *
  * Written by hand: no Debian library replays CUDA's ordering rules over a
  * trace of ours. The records are merged into the host's order (their host
- * times; at one instant an allocation comes first, then a launch, then its
- * accesses, then the other calls), then replayed with vector clocks.
+ * times, a launch's being when its call returned; at one instant the
+ * launch comes first, then its accesses, the allocator's actions in their
+ * own order, then the other calls), then replayed with vector clocks.
  */
 
 #include "config.h"
@@ -26,9 +27,17 @@ typedef struct
 {
   TsTime       time;
   guint8       prio;
+  guint64      sub;           /* order among equal (time, prio) */
   TsRecordKind kind;
   guint32      index;
 } Step;
+
+/* Where a launch was queued, to put its accesses right after it. */
+typedef struct
+{
+  TsStreamId stream;
+  TsTime     queued;
+} Queued;
 
 /* One launch, as the replay knows it. */
 typedef struct
@@ -86,6 +95,7 @@ typedef struct
   guint32     reported_for;   /* the launch whose pairs are in reported */
   GHashTable *reported;       /* earlier launch number → 1 */
   GHashTable *ops;            /* correlation → api-call index + 1 */
+  GHashTable *queued;         /* correlation → GArray of Queued */
   GArray     *hazards;
 } Replay;
 
@@ -171,6 +181,47 @@ clock_of (Replay *r,
 /* Steps ----------------------------------------------------------------- */
 
 static void
+note_queued (Replay     *r,
+             guint64     correlation,
+             TsStreamId  stream,
+             TsTime      queued)
+{
+  GArray *list = g_hash_table_lookup (r->queued, &correlation);
+  Queued q = { stream, queued };
+
+  if (list == NULL)
+    {
+      list = g_array_new (FALSE, FALSE, sizeof (Queued));
+      g_hash_table_insert (r->queued, g_memdup2 (&correlation, sizeof correlation), list);
+    }
+  g_array_append_val (list, q);
+}
+
+/* An access is recorded once its launch returned; it takes the place of
+ * that launch (the latest of its correlation and stream queued before it),
+ * as nothing the host does comes between the two. */
+static gboolean
+access_time (Replay               *r,
+             const TsAccessRecord *a,
+             TsTime               *time)
+{
+  GArray *list = g_hash_table_lookup (r->queued, &a->correlation);
+  gboolean found = FALSE;
+
+  for (guint i = 0; list != NULL && i < list->len; i++)
+    {
+      const Queued *q = &g_array_index (list, Queued, i);
+
+      if (q->stream == a->stream && q->queued <= a->time && (!found || q->queued > *time))
+        {
+          *time = q->queued;
+          found = TRUE;
+        }
+    }
+  return found;
+}
+
+static void
 add_steps (Replay       *r,
            GArray       *steps,
            TsRecordKind  kind)
@@ -179,28 +230,41 @@ add_steps (Replay       *r,
 
   for (gsize i = 0; i < n; i++)
     {
-      union { TsKernelRecord k; TsMemcpyRecord c; TsMemsetRecord m; TsEventRecordRecord e;
-              TsEventWaitRecord w; TsSyncRecord s; TsAllocRecord a; TsAccessRecord x; } u;
-      Step step = { .kind = kind, .index = (guint32) i, .prio = 3 };
+      union { WorkRecord w; TsEventRecordRecord e; TsEventWaitRecord ew; TsSyncRecord s; TsAllocRecord a;
+              TsAccessRecord x; } u;
+      Step step = { .kind = kind, .index = (guint32) i, .sub = i, .prio = 4 };
 
       ts_recorder_get (r->rec, kind, i, &u);
       switch (kind)
         {
-        case TS_RECORD_KERNEL: step.time = u.k.queued; step.prio = 1; break;
-        case TS_RECORD_MEMCPY: step.time = u.c.queued; step.prio = 1; break;
-        case TS_RECORD_MEMSET: step.time = u.m.queued; step.prio = 1; break;
+        case TS_RECORD_KERNEL: step.time = u.w.k.queued; step.prio = 1; note_queued (r, u.w.k.correlation, u.w.k.stream, step.time); break;
+        case TS_RECORD_MEMCPY: step.time = u.w.c.queued; step.prio = 1; note_queued (r, u.w.c.correlation, u.w.c.stream, step.time); break;
+        case TS_RECORD_MEMSET: step.time = u.w.m.queued; step.prio = 1; note_queued (r, u.w.m.correlation, u.w.m.stream, step.time); break;
         case TS_RECORD_EVENT_RECORD: step.time = u.e.queued; break;
-        case TS_RECORD_EVENT_WAIT: step.time = u.w.queued; break;
+        case TS_RECORD_EVENT_WAIT: step.time = u.ew.queued; break;
         case TS_RECORD_SYNC: step.time = u.s.start; break;
         case TS_RECORD_ACCESS:
+          /* record_stream goes among the allocator's actions: its
+           * correlation counts those before it */
           step.time = u.x.time;
-          step.prio = u.x.mode == TS_ACCESS_RECORD_STREAM ? 3 : 2;
+          if (u.x.mode == TS_ACCESS_RECORD_STREAM)
+            {
+              step.prio = 3;
+              step.sub = 2 * u.x.correlation;
+            }
+          else if (access_time (r, &u.x, &step.time))
+            step.prio = 2;
+          else
+            continue;   /* its launch left no work record (a graph capture) */
           break;
         case TS_RECORD_ALLOC:
           if (u.a.action != TS_ALLOC_ACTION_ALLOC && u.a.action != TS_ALLOC_ACTION_FREE_REQUESTED)
             continue;
+          /* a launch's time is when its call returned: an allocation for
+           * it comes earlier, a free at the same instant after it */
           step.time = u.a.time;
-          step.prio = u.a.action == TS_ALLOC_ACTION_ALLOC ? 0 : 3;
+          step.prio = 3;
+          step.sub = 2 * (guint64) i + 1;
           break;
         default:
           g_assert_not_reached ();
@@ -219,6 +283,8 @@ compare_steps (gconstpointer a,
     return x->time < y->time ? -1 : 1;
   if (x->prio != y->prio)
     return x->prio < y->prio ? -1 : 1;
+  if (x->sub != y->sub)
+    return x->sub < y->sub ? -1 : 1;
   if (x->kind != y->kind)
     return x->kind < y->kind ? -1 : 1;
   return x->index < y->index ? -1 : x->index > y->index;
@@ -443,8 +509,7 @@ replay_access (Replay               *r,
     }
   x = (Entry) { .addr = a->addr, .size = a->size, .stream = (guint) d, .write = a->mode == TS_ACCESS_WRITE,
                 .work = g_array_index (r->current, Work, d) };
-  /* an access of a launch that left no work record (a graph capture) */
-  if (x.work.number == 0 || x.work.correlation != a->correlation)
+  if (x.work.number == 0)
     return;
   x.seq = g_array_index (r->seqs, guint32, d);
   /* memory no allocation of the trace covers (imported, external) */
@@ -632,6 +697,7 @@ replay_clear (Replay *r)
   g_clear_pointer (&r->ghosts, g_array_unref);
   g_clear_pointer (&r->reported, g_hash_table_unref);
   g_clear_pointer (&r->ops, g_hash_table_unref);
+  g_clear_pointer (&r->queued, g_hash_table_unref);
 }
 
 GArray *
@@ -663,6 +729,7 @@ ts_hazards_find (TsRecorder *recorder)
   r.blocks = g_tree_new_full (compare_addr, NULL, NULL, block_free);
   r.ghosts = g_array_new (FALSE, FALSE, sizeof (Entry));
   r.reported = g_hash_table_new (NULL, NULL);
+  r.queued = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, (GDestroyNotify) g_array_unref);
 
   steps = g_array_new (FALSE, FALSE, sizeof (Step));
   for (guint k = 0; k < G_N_ELEMENTS (kinds); k++)

@@ -256,8 +256,9 @@ typedef struct
  * sanitizer. A launch writes one record per range it touches, right after
  * it is queued; correlation is its device work's (kernel, memcpy or
  * memset). TS_ACCESS_RECORD_STREAM is tensor.record_stream (stream): no
- * launch (correlation 0), the allocator will not reuse [addr, addr + size)
- * before that stream's work queued so far is done. */
+ * launch, the allocator will not reuse [addr, addr + size) before that
+ * stream's work queued so far is done; its correlation is the number of
+ * alloc records before it (the two may share a time). */
 typedef struct
 {
   TsTime     time;           /* host time of the launch or call */

@@ -370,6 +370,8 @@ ts_op_access_record_stream (guint64    addr,
     {
       TsAccessRecord r = { .addr = addr, .size = size, .stream = stream, .mode = TS_ACCESS_RECORD_STREAM };
 
+      /* its place among the allocator's records, which may share its time */
+      r.correlation = ts_recorder_get_count (recorder, TS_RECORD_ALLOC);
       r.time = ts_runtime_get_host_time (ts_session_get_runtime ());
       ts_recorder_append (recorder, TS_RECORD_ACCESS, &r);
     }
