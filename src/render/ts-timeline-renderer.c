@@ -2030,14 +2030,17 @@ draw_selection (Frame *f)
 
 static const double hazard_dash[] = { 4, 2 };
 
-/* "Unordered" on a hazard's arrow, white on red, so that the two marked
- * items read as one finding at any zoom (the tooltip says the rest). */
+/* "Unordered" beside a hazard's later item, white on red, so that the two
+ * marked items read as one finding at any zoom (the tooltip says the
+ * rest): right of it, or left where the view ends. */
 static void
 draw_hazard_label (Frame  *f,
-                   double  x,
+                   double  x0,
+                   double  x1,
                    double  y)
 {
   cairo_t *cr = f->cr;
+  double x;
   int tw, th;
 
   cairo_save (cr);
@@ -2045,7 +2048,8 @@ draw_hazard_label (Frame  *f,
   pango_layout_set_width (f->layout, -1);
   pango_layout_set_text (f->layout, _("Unordered"), -1);
   pango_layout_get_pixel_size (f->layout, &tw, &th);
-  x = CLAMP (x - tw / 2.0 - 4, f->x0, MAX (f->x0, f->x1 - tw - 8));
+  x = x1 + 4 + tw + 8 <= f->x1 ? x1 + 4 : x0 - 4 - tw - 8;
+  x = CLAMP (x, f->x0, MAX (f->x0, f->x1 - tw - 8));
   y -= th / 2.0 + 1;
   ts_render_set_color (cr, &f->p->kernel_error);
   cairo_rectangle (cr, x, y, tw + 8, th + 2);
@@ -2111,7 +2115,7 @@ draw_problems (Frame *f)
             draw_arrow (cr, fx, down ? ay + ah : ay, tx, down ? by : by + bh);
           self->stats.n_arrows++;
           if (p->kind == TS_TIMELINE_PROBLEM_HAZARD)
-            draw_hazard_label (f, (fx + tx) / 2, by == ay ? ay : (down ? ay + ah + by : ay + by + bh) / 2);
+            draw_hazard_label (f, bx0, bx1, by + bh / 2);
         }
     }
   cairo_set_dash (cr, NULL, 0, 0);
