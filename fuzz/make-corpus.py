@@ -18,7 +18,7 @@ SCHEMA, EVENTS, INDEX = 0x0001, 0x0002, 0x0003
 U32, I32, U64, I64, TIME, STRING, STREAM = 1, 2, 3, 4, 5, 6, 7
 WIDE = (U64, I64, TIME)
 NO_KEY = 0xff
-KERNEL, MEMCPY, NVTX = 4, 5, 10
+KERNEL, MEMCPY, NVTX, ACCESS = 4, 5, 10, 16
 
 # Each kind's fields on the wire (ts-record.c without padding), and the
 # index of its key field.
@@ -46,7 +46,7 @@ KINDS = [
 ]
 
 
-def header(major=2, minor=0):
+def header(major=2, minor=1):
     return b'TSTRACE\0' + struct.pack('<HHIQQ', major, minor, 32, 0, 0)
 
 
@@ -130,7 +130,7 @@ class Events:
 
 
 class Trace:
-    def __init__(self, major=2, minor=0, kinds=None):
+    def __init__(self, major=2, minor=1, kinds=None):
         self.kinds = kinds if kinds is not None else {k: v for k, v in enumerate(KINDS)}
         self.data = bytearray(header(major, minor))
         self.chunks = []              # (offset, counts)
@@ -234,8 +234,9 @@ def main():
     t.add(frame(0x0042, b'a frame type from the future'))
     write('newer-minor-unknown-frames', bytes(t.data))
 
-    # An older minor: the kernel stops after sms; flops, bytes, error read as 0.
-    kinds = [(k, types, key) for k, (types, key) in enumerate(KINDS)]
+    # An older minor: the kernel stops after sms; flops, bytes, error read as 0;
+    # no access kind (2.0 had none).
+    kinds = [(k, types, key) for k, (types, key) in enumerate(KINDS[:ACCESS])]
     kinds[KERNEL] = (KERNEL, KINDS[KERNEL][0][:14], KINDS[KERNEL][1])
     t = Trace(minor=0, kinds={k: (types, key) for k, types, key in kinds})
     t.add(schema(kinds))
@@ -270,7 +271,7 @@ def main():
     write('wide-value', bytes(t.data))
 
     bad_index = bytearray(complete)
-    bad_index[-16 - 8 - 4 * 17 - 8:-16 - 8 - 4 * 17] = struct.pack('<Q', 1 << 40)   # a chunk offset that lies
+    bad_index[-16 - 8 - 4 * 18 - 8:-16 - 8 - 4 * 18] = struct.pack('<Q', 1 << 40)   # a chunk offset that lies
     write('index-mismatch', bytes(bad_index))
 
     t = Trace()
