@@ -1,14 +1,8 @@
 # race_reuse.py fixed: x.record_stream(s) before the free makes the
 # caching allocator wait for s's work before it hands the block out again.
-import torch
-s = torch.cuda.Stream()
-x = torch.ones(1 << 20, device="cuda")
-s.wait_stream(torch.cuda.current_stream())
-with torch.cuda.stream(s):
-    torch.cuda._sleep(20000)
-    y = x.sum()
-x.record_stream(s)
-del x
-z = torch.zeros(1 << 20, device="cuda")
-torch.cuda.synchronize()
-print("done")
+import os
+import runpy
+import sys
+
+sys.argv[1:] = ["fixed"]
+runpy.run_path(os.path.join(os.path.dirname(os.path.abspath(__file__)), "race_reuse.py"), run_name="__main__")
