@@ -22,7 +22,13 @@ static struct
   TsSanitizerArgs  *args;
   const char       *schema;    /* of the op between begin and end */
   gboolean          sanitize;  /* between begin and end: feed the sanitizer */
-  GArray           *ranges;    /* TsAccessRecord: the launch's, for the trace */
+  /* The launch's ranges for the trace, while a recorder is on: a plain
+   * array, as this runs on every launch (one g_array call costs more than
+   * the classification) */
+  gboolean          tracing;
+  TsAccessRecord   *ranges;
+  guint             n_ranges;
+  guint             max_ranges;
 } state;
 
 void
@@ -93,45 +99,42 @@ is_device_tensor (const TsTensor *t)
   return t != NULL && t->storage->device.type == TS_DEVICE_CUDA;
 }
 
-/* The bytes a tensor's elements span, from its first element to its last:
- * two views of one storage that do not overlap stay apart. */
-static guint64
-tensor_extent (const TsTensor *t)
-{
-  gint64 last = 0;
-
-  for (guint d = 0; d < t->ndim; d++)
-    {
-      if (t->shape[d] == 0)
-        return 0;
-      last += (t->shape[d] - 1) * ABS (t->strides[d]);
-    }
-  return (guint64) (last + 1) * ts_dtype_size (t->dtype);
-}
-
-/* One range of the launch for the trace: a pointer both read and written
- * is written, as the sanitizer counts it. */
+/* One range of the launch for the trace: from the view's first element to
+ * its last, so that two views of one storage that do not overlap stay
+ * apart. A pointer both read and written is written, as the sanitizer
+ * counts it. */
 static void
 note_range (const TsTensor *t,
             gboolean        write)
 {
-  guint64 addr = ts_tensor_data_ptr (t), size;
+  gsize esize = ts_dtype_size (t->dtype);
+  guint64 addr = t->storage->addr, size;
+  gint64 last = 0;
 
-  if (addr == 0 || (size = tensor_extent (t)) == 0)
+  if (addr == 0)
     return;
-  for (guint i = 0; i < state.ranges->len; i++)
+  addr += t->offset * esize;
+  for (guint d = 0; d < t->ndim; d++)
     {
-      TsAccessRecord *r = &g_array_index (state.ranges, TsAccessRecord, i);
-
-      if (r->addr == addr && r->size == size)
-        {
-          if (write)
-            r->mode = TS_ACCESS_WRITE;
-          return;
-        }
+      if (t->shape[d] == 0)
+        return;
+      last += (t->shape[d] - 1) * ABS (t->strides[d]);
     }
-  g_array_append_val (state.ranges, ((TsAccessRecord) { .addr = addr, .size = size,
-                                                        .mode = write ? TS_ACCESS_WRITE : TS_ACCESS_READ }));
+  size = (guint64) (last + 1) * esize;
+  for (guint i = 0; i < state.n_ranges; i++)
+    if (state.ranges[i].addr == addr && state.ranges[i].size == size)
+      {
+        if (write)
+          state.ranges[i].mode = TS_ACCESS_WRITE;
+        return;
+      }
+  if (G_UNLIKELY (state.n_ranges == state.max_ranges))
+    {
+      state.max_ranges = MAX (8, 2 * state.max_ranges);
+      state.ranges = g_renew (TsAccessRecord, state.ranges, state.max_ranges);
+    }
+  state.ranges[state.n_ranges++] = (TsAccessRecord) { .addr = addr, .size = size,
+                                                      .mode = write ? TS_ACCESS_WRITE : TS_ACCESS_READ };
 }
 
 /* Both consumers of the classification: the sanitizer (when on) and the
@@ -143,7 +146,7 @@ note_input (const TsTensor     *t,
 {
   if (state.sanitize)
     ts_sanitizer_args_add_input (state.args, ts_tensor_data_ptr (t), name, kind);
-  if (state.ranges != NULL)
+  if (state.tracing)
     note_range (t, kind == TS_SANITIZER_ARG_WRITE);
 }
 
@@ -152,7 +155,7 @@ note_output (const TsTensor *t)
 {
   if (state.sanitize)
     ts_sanitizer_args_add_output (state.args, ts_tensor_data_ptr (t), TS_SANITIZER_ARG_WRITE);
-  if (state.ranges != NULL)
+  if (state.tracing)
     note_range (t, TRUE);
 }
 
@@ -213,15 +216,9 @@ begin_launch (void)
   state.sanitize = state.enabled && ts_op_access_get_sanitizer () != NULL;
   if (state.sanitize)
     ts_sanitizer_args_reset (state.args);
-  if (ts_session_get_recorder () != NULL)
-    {
-      if (G_UNLIKELY (state.ranges == NULL))
-        state.ranges = g_array_sized_new (FALSE, TRUE, sizeof (TsAccessRecord), 8);
-      g_array_set_size (state.ranges, 0);
-    }
-  else if (state.ranges != NULL)
-    g_clear_pointer (&state.ranges, g_array_unref);
-  return state.sanitize || state.ranges != NULL;
+  state.tracing = ts_session_get_recorder () != NULL;
+  state.n_ranges = 0;
+  return state.sanitize || state.tracing;
 }
 
 gboolean
@@ -259,7 +256,7 @@ ts_op_access_add (const TsOpDesc  *desc,
                   guint            n_tensors,
                   guint            out_mask)
 {
-  if ((state.sanitize || state.ranges != NULL) && n_tensors > 0)
+  if ((state.sanitize || state.tracing) && n_tensors > 0)
     add_args (desc, tensors, n_tensors, out_mask, job_is_inplace (desc, tensors, n_tensors));
 }
 
@@ -269,20 +266,20 @@ ts_op_access_trace (TsStreamId stream,
 {
   TsRecorder *recorder = ts_session_get_recorder ();
   TsTime now;
+  guint n;
 
-  if (state.ranges == NULL || state.ranges->len == 0 || recorder == NULL)
+  if ((n = state.n_ranges) == 0 || recorder == NULL)
     return;
   now = ts_runtime_get_host_time (ts_session_get_runtime ());
-  for (guint i = 0; i < state.ranges->len; i++)
+  for (guint i = 0; i < n; i++)
     {
-      TsAccessRecord *r = &g_array_index (state.ranges, TsAccessRecord, i);
-
-      r->time = now;
-      r->correlation = correlation;
-      r->stream = stream;
-      ts_recorder_append (recorder, TS_RECORD_ACCESS, r);
+      state.ranges[i].time = now;
+      state.ranges[i].correlation = correlation;
+      state.ranges[i].stream = stream;
     }
-  g_array_set_size (state.ranges, 0);
+  /* the launch's ranges under one lock */
+  ts_recorder_append_many (recorder, TS_RECORD_ACCESS, state.ranges, n);
+  state.n_ranges = 0;
 }
 
 static void
