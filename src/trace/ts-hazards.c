@@ -35,6 +35,7 @@ typedef struct
 /* Where a launch was queued, to put its accesses right after it. */
 typedef struct
 {
+  guint64    correlation;
   TsStreamId stream;
   TsTime     queued;
 } Queued;
@@ -66,7 +67,7 @@ typedef struct
   guint64  size;
   gint     stream;            /* dense index of the allocating stream, -1 unknown */
   GArray  *entries;           /* Entry */
-  GArray  *recorded;          /* guint: streams given to record_stream */
+  GArray  *recorded;          /* guint: streams given to record_stream; NULL for none */
 } Block;
 
 /* The three kinds of device work, read as one. */
@@ -95,7 +96,8 @@ typedef struct
   guint32     reported_for;   /* the launch whose pairs are in reported */
   GHashTable *reported;       /* earlier launch number → 1 */
   GHashTable *ops;            /* correlation → api-call index + 1 */
-  GHashTable *queued;         /* correlation → GArray of Queued */
+  GArray     *queued;         /* Queued, sorted by correlation once the launches are in */
+  gboolean    queued_sorted;
   GArray     *hazards;
 } Replay;
 
@@ -186,15 +188,20 @@ note_queued (Replay     *r,
              TsStreamId  stream,
              TsTime      queued)
 {
-  GArray *list = g_hash_table_lookup (r->queued, &correlation);
-  Queued q = { stream, queued };
+  Queued q = { correlation, stream, queued };
 
-  if (list == NULL)
-    {
-      list = g_array_new (FALSE, FALSE, sizeof (Queued));
-      g_hash_table_insert (r->queued, g_memdup2 (&correlation, sizeof correlation), list);
-    }
-  g_array_append_val (list, q);
+  g_array_append_val (r->queued, q);
+}
+
+static int
+compare_queued (gconstpointer a,
+                gconstpointer b)
+{
+  const Queued *x = a, *y = b;
+
+  if (x->correlation != y->correlation)
+    return x->correlation < y->correlation ? -1 : 1;
+  return x->queued < y->queued ? -1 : x->queued > y->queued;
 }
 
 /* An access is recorded once its launch returned; it takes the place of
@@ -205,19 +212,30 @@ access_time (Replay               *r,
              const TsAccessRecord *a,
              TsTime               *time)
 {
-  GArray *list = g_hash_table_lookup (r->queued, &a->correlation);
+  const Queued *q = (const Queued *) (gpointer) r->queued->data;
+  guint lo = 0, hi = r->queued->len;
   gboolean found = FALSE;
 
-  for (guint i = 0; list != NULL && i < list->len; i++)
+  if (!r->queued_sorted)
     {
-      const Queued *q = &g_array_index (list, Queued, i);
-
-      if (q->stream == a->stream && q->queued <= a->time && (!found || q->queued > *time))
-        {
-          *time = q->queued;
-          found = TRUE;
-        }
+      g_array_sort (r->queued, compare_queued);
+      r->queued_sorted = TRUE;
     }
+  while (lo < hi)
+    {
+      guint mid = lo + (hi - lo) / 2;
+
+      if (q[mid].correlation < a->correlation)
+        lo = mid + 1;
+      else
+        hi = mid;
+    }
+  for (; lo < r->queued->len && q[lo].correlation == a->correlation; lo++)
+    if (q[lo].stream == a->stream && q[lo].queued <= a->time)
+      {
+        *time = q[lo].queued;
+        found = TRUE;
+      }
   return found;
 }
 
@@ -308,7 +326,8 @@ block_free (gpointer data)
   Block *b = data;
 
   g_array_unref (b->entries);
-  g_array_unref (b->recorded);
+  if (b->recorded != NULL)
+    g_array_unref (b->recorded);
   g_free (b);
 }
 
@@ -324,7 +343,6 @@ block_new (Replay  *r,
   b->size = size;
   b->stream = stream;
   b->entries = g_array_new (FALSE, FALSE, sizeof (Entry));
-  b->recorded = g_array_new (FALSE, FALSE, sizeof (guint));
   g_tree_replace (r->blocks, &b->addr, b);
   return b;
 }
@@ -370,7 +388,7 @@ block_release (Replay *r,
       Entry e = g_array_index (b->entries, Entry, i);
       gboolean recorded = FALSE;
 
-      for (guint k = 0; k < b->recorded->len; k++)
+      for (guint k = 0; b->recorded != NULL && k < b->recorded->len; k++)
         recorded |= g_array_index (b->recorded, guint, k) == e.stream;
       if (recorded || (gint) e.stream == b->stream || host_passed (r, &e))
         continue;
@@ -503,6 +521,8 @@ replay_access (Replay               *r,
   b = block_at (r, a->addr);
   if (a->mode == TS_ACCESS_RECORD_STREAM)
     {
+      if (b != NULL && b->recorded == NULL)
+        b->recorded = g_array_new (FALSE, FALSE, sizeof (guint));
       if (b != NULL)
         g_array_append_val (b->recorded, d);
       return;
@@ -697,7 +717,7 @@ replay_clear (Replay *r)
   g_clear_pointer (&r->ghosts, g_array_unref);
   g_clear_pointer (&r->reported, g_hash_table_unref);
   g_clear_pointer (&r->ops, g_hash_table_unref);
-  g_clear_pointer (&r->queued, g_hash_table_unref);
+  g_clear_pointer (&r->queued, g_array_unref);
 }
 
 GArray *
@@ -729,7 +749,7 @@ ts_hazards_find (TsRecorder *recorder)
   r.blocks = g_tree_new_full (compare_addr, NULL, NULL, block_free);
   r.ghosts = g_array_new (FALSE, FALSE, sizeof (Entry));
   r.reported = g_hash_table_new (NULL, NULL);
-  r.queued = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, (GDestroyNotify) g_array_unref);
+  r.queued = g_array_new (FALSE, FALSE, sizeof (Queued));
 
   steps = g_array_new (FALSE, FALSE, sizeof (Step));
   for (guint k = 0; k < G_N_ELEMENTS (kinds); k++)
