@@ -206,9 +206,6 @@ job_is_inplace (const TsOpDesc  *desc,
           out != NULL && ts_tensor_data_ptr (out) == ts_tensor_data_ptr (tensors[1]));
 }
 
-/* The op's arguments classified from its schema's alias annotations:
- * args[i] names the tensor in slot i + 1 of the op's job (slot 0 is the
- * output, or self for an in-place op). */
 /* Who listens to this launch: the sanitizer, the trace, or no one. */
 static gboolean
 begin_launch (void)
@@ -221,6 +218,9 @@ begin_launch (void)
   return state.sanitize || state.tracing;
 }
 
+/* The op's arguments classified from its schema's alias annotations:
+ * args[i] names the tensor in slot i + 1 of the op's job (slot 0 is the
+ * output, or self for an in-place op). */
 gboolean
 ts_op_access_begin (const TsOpDesc  *desc,
                     TsTensor *const *tensors,
@@ -229,8 +229,14 @@ ts_op_access_begin (const TsOpDesc  *desc,
 {
   gboolean inplace;
 
-  if (n_tensors == 0 || !begin_launch ())
-    return state.sanitize = FALSE;
+  if (n_tensors == 0)
+    {
+      /* nothing of a failed launch before may reach this one's trace */
+      state.n_ranges = 0;
+      return state.sanitize = FALSE;
+    }
+  if (!begin_launch ())
+    return FALSE;
 
   inplace = job_is_inplace (desc, tensors, n_tensors);
   if (state.sanitize)

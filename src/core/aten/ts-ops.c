@@ -4042,9 +4042,9 @@ group_launch (Group         *group,
   work.destroy = group_work_free;
   work.clone = group_work_clone;
 
-  /* the sanitizer sees every tensor the launch's jobs touch */
+  /* the sanitizer and the trace see every tensor the launch's jobs touch */
   sanitize = ts_op_access_begin_list (group->desc, group->inplace);
-  for (guint i = 0; sanitize && i < gw->n_jobs; i++)
+  for (guint i = 0; i < gw->n_jobs; i++)
     ts_op_access_add (gw->jobs[i]->desc, gw->jobs[i]->t, G_N_ELEMENTS (gw->jobs[i]->t), gw->jobs[i]->out_mask);
   correlation = ts_session_api_begin (group->api_name, group->device);
   ok = ts_session_launch (&work, error);
