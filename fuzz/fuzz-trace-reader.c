@@ -6,12 +6,14 @@
  * Loads the input twice, as a whole file and as a stream fed in pieces
  * whose sizes come from the input itself, and checks that both agree on
  * what they loaded: the two paths share the parser but not the buffering.
+ * Then the hazard analysis runs over what loaded, as a viewer would.
  */
 
 #include "config.h"
 
 #include <stdlib.h>
 
+#include "ts-hazards.h"
 #include "ts-trace-reader.h"
 
 int LLVMFuzzerTestOneInput (const guint8 *data, size_t size);
@@ -59,6 +61,14 @@ LLVMFuzzerTestOneInput (const guint8 *data,
           g_assert (ts_record_validate (k, rec, NULL));
         }
     }
+
+  /* The hazard replay runs on whatever a viewer opens. */
+  {
+    g_autoptr(GArray) hazards = ts_hazards_find (whole);
+
+    for (guint i = 0; i < MIN (hazards->len, 4); i++)
+      g_free (ts_hazard_explain (&g_array_index (hazards, TsHazard, i), whole));
+  }
 
   return 0;
 }

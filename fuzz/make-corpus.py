@@ -18,7 +18,7 @@ SCHEMA, EVENTS, INDEX = 0x0001, 0x0002, 0x0003
 U32, I32, U64, I64, TIME, STRING, STREAM = 1, 2, 3, 4, 5, 6, 7
 WIDE = (U64, I64, TIME)
 NO_KEY = 0xff
-KERNEL, MEMCPY, NVTX = 4, 5, 10
+KERNEL, MEMCPY, NVTX, ACCESS = 4, 5, 10, 16
 
 # Each kind's fields on the wire (ts-record.c without padding), and the
 # index of its key field.
@@ -43,6 +43,7 @@ KINDS = [
     ([TIME, U64, U64, U64, STREAM, STREAM, U32, U32, STRING, STRING,
       STRING, STRING, U32, STRING, STRING, U32, STRING, STRING, U32, STRING], NO_KEY),  # sanitizer
     ([TIME, U32, U32, STRING], NO_KEY),                                     # output
+    ([TIME, U64, U64, U64, STREAM, U32], NO_KEY),                           # access (2.1)
 ]
 
 
@@ -234,8 +235,9 @@ def main():
     t.add(frame(0x0042, b'a frame type from the future'))
     write('newer-minor-unknown-frames', bytes(t.data))
 
-    # An older minor: the kernel stops after sms; flops, bytes, error read as 0.
-    kinds = [(k, types, key) for k, (types, key) in enumerate(KINDS)]
+    # An older minor: the kernel stops after sms; flops, bytes, error read as 0;
+    # no access kind (2.0 had none).
+    kinds = [(k, types, key) for k, (types, key) in enumerate(KINDS[:ACCESS])]
     kinds[KERNEL] = (KERNEL, KINDS[KERNEL][0][:14], KINDS[KERNEL][1])
     t = Trace(minor=0, kinds={k: (types, key) for k, types, key in kinds})
     t.add(schema(kinds))
@@ -270,7 +272,7 @@ def main():
     write('wide-value', bytes(t.data))
 
     bad_index = bytearray(complete)
-    bad_index[-16 - 8 - 4 * 17 - 8:-16 - 8 - 4 * 17] = struct.pack('<Q', 1 << 40)   # a chunk offset that lies
+    bad_index[-16 - 8 - 4 * 18 - 8:-16 - 8 - 4 * 18] = struct.pack('<Q', 1 << 40)   # a chunk offset that lies
     write('index-mismatch', bytes(bad_index))
 
     t = Trace()

@@ -17,6 +17,7 @@
 #include <string.h>
 #include <sys/wait.h>
 
+#include "ts-hazards.h"
 #include "ts-record.h"
 #include "ts-recorder.h"
 #include "ts-trace-reader.h"
@@ -31,6 +32,13 @@ typedef struct
   const char *stem;      /* expected files, under tests/workloads */
   int         status;
 } Case;
+
+/* Only for the agreement test: the allocator's reuse without record_stream
+ * (the sanitizer's own addition to CSAN), and the same with it. */
+static const Case reuse_cases[] = {
+  { "/debug/hazards/agree/reuse", "debug/race_reuse.py", "--sanitize", NULL, NULL, 1 },
+  { "/debug/hazards/agree/reuse-record-stream", "debug/race_reuse_fixed.py", "--sanitize", NULL, NULL, 0 },
+};
 
 static const Case cases[] = {
   { "/debug/sanitize/seed-04-race", "seeds/04_stream_race.py", "--sanitize", NULL, "debug/04_stream_race.sanitize", 1 },
@@ -182,8 +190,11 @@ run_for_trace (const char *script,
   TsRecorder *recorder;
   gboolean cut_short = TRUE;
 
+  g_autofree char *out = NULL, *err = NULL;
+
   g_assert_nonnull (dir);
-  g_assert_cmpint (run_cli (script, option, NULL, trace, NULL, NULL), ==, want_status);
+  /* captured: the script's prints must not reach the TAP stream */
+  g_assert_cmpint (run_cli (script, option, NULL, trace, &out, &err), ==, want_status);
   recorder = ts_trace_load (trace, &cut_short, &error);
   g_assert_no_error (error);
   g_assert_false (cut_short);
@@ -301,6 +312,70 @@ test_trace_race (void)
   g_assert_true (g_str_has_prefix (report, "============================\nCSAN detected a possible data race"));
 }
 
+/* The hazard analysis of the trace (no sanitizer needed) and the sanitizer
+ * agree: on every --sanitize case, the trace of the same run, which has
+ * both the sanitizer's records and the access records, gives the same
+ * pairs of launches (the sanitizer may report one pair once per pointer);
+ * and the run without --sanitize finds hazards exactly when the sanitizer
+ * reports races. */
+static gboolean
+has_pair (GArray  *hazards,
+          guint64  prev,
+          guint64  cur)
+{
+  for (guint i = 0; i < hazards->len; i++)
+    {
+      const TsHazard *h = &g_array_index (hazards, TsHazard, i);
+
+      if (h->previous.correlation == prev && h->current.correlation == cur)
+        return TRUE;
+    }
+  return FALSE;
+}
+
+static void
+test_hazards_agree (gconstpointer data)
+{
+  const Case *c = data;
+  g_autoptr(TsRecorder) sanitized = run_for_trace (c->script, c->option, c->status);
+  g_autoptr(TsRecorder) plain = NULL;
+  g_autoptr(GArray) hazards = ts_hazards_find (sanitized);
+  g_autoptr(GArray) plain_hazards = NULL;
+  gsize n = ts_recorder_get_count (sanitized, TS_RECORD_SANITIZER);
+
+  g_assert_cmpuint (ts_recorder_get_count (sanitized, TS_RECORD_ACCESS), >, 0);
+  for (gsize i = 0; i < n; i++)
+    {
+      TsSanitizerRecord r;
+
+      g_assert_true (ts_recorder_get (sanitized, TS_RECORD_SANITIZER, i, &r));
+      g_assert_true (has_pair (hazards, r.prev_correlation, r.correlation));
+    }
+  for (guint i = 0; i < hazards->len; i++)
+    {
+      const TsHazard *h = &g_array_index (hazards, TsHazard, i);
+      gboolean found = FALSE;
+
+      for (gsize k = 0; k < n && !found; k++)
+        {
+          TsSanitizerRecord r;
+
+          ts_recorder_get (sanitized, TS_RECORD_SANITIZER, k, &r);
+          found = r.prev_correlation == h->previous.correlation && r.correlation == h->current.correlation &&
+                  r.stream == h->current.stream && r.prev_stream == h->previous.stream;
+        }
+      g_assert_true (found);
+    }
+
+  /* without the sanitizer the script runs on past the race: at least it */
+  plain = run_for_trace (c->script, NULL, 0);
+  plain_hazards = ts_hazards_find (plain);
+  g_assert_cmpuint (plain_hazards->len > 0, ==, n > 0);
+  for (guint i = 0; i < hazards->len; i++)
+    g_assert_true (has_pair (plain_hazards, g_array_index (hazards, TsHazard, i).previous.correlation,
+                             g_array_index (hazards, TsHazard, i).current.correlation));
+}
+
 int
 main (int    argc,
       char **argv)
@@ -311,6 +386,16 @@ main (int    argc,
   g_test_add_data_func ("/debug/trace/error-default", GINT_TO_POINTER (FALSE), test_trace_error);
   g_test_add_data_func ("/debug/trace/error-sync", GINT_TO_POINTER (TRUE), test_trace_error);
   g_test_add_func ("/debug/trace/race", test_trace_race);
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    if (g_strcmp0 (cases[i].option, "--sanitize") == 0)
+      {
+        g_autofree char *path = g_strdup_printf ("/debug/hazards/agree/%s",
+                                                 strrchr (cases[i].path, '/') + 1);
+
+        g_test_add_data_func (path, &cases[i], test_hazards_agree);
+      }
+  for (guint i = 0; i < G_N_ELEMENTS (reuse_cases); i++)
+    g_test_add_data_func (reuse_cases[i].path, &reuse_cases[i], test_hazards_agree);
   g_test_add_data_func ("/debug/trace/illegal-access-default", GINT_TO_POINTER (FALSE), test_trace_illegal_access);
   g_test_add_data_func ("/debug/trace/illegal-access-sync", GINT_TO_POINTER (TRUE), test_trace_illegal_access);
   g_test_add_func ("/debug/trace/gather", test_trace_gather);

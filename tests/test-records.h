@@ -62,6 +62,7 @@ fill_record (TsRecordKind  kind,
           ((TsSanitizerRecord *) out)->prev_is_write = (seed >> 1) & 1;
           break;
         case TS_RECORD_OUTPUT: ((TsOutputRecord *) out)->kind = 1 + seed % 3; break;
+        case TS_RECORD_ACCESS: ((TsAccessRecord *) out)->mode = 1 + seed % 3; break;
         case TS_RECORD_DEVICE:
         case TS_RECORD_THREAD:
         case TS_RECORD_API_CALL:

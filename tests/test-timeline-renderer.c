@@ -13,6 +13,7 @@
 #include "ts-test-trace.h"
 #include "ts-time-ruler.h"
 #include "ts-timeline-renderer.h"
+#include "ts-trace-reader.h"
 #include "ts-memory-renderer.h"
 
 static void
@@ -514,6 +515,51 @@ test_idle_devices (void)
   g_assert_cmpuint (ts_timeline_renderer_get_n_rows (r), ==, shown);
 }
 
+/* The race example's trace (the fuzz corpus keeps one the CLI wrote): its
+ * hazard marks normal_ on the default stream and sum on stream 4, drawn as
+ * two outlines and an arrow. */
+static void
+test_hazard_marks (void)
+{
+  g_autofree char *path = g_build_filename (TS_TEST_SRCDIR, "..", "fuzz", "corpus", "trace-reader",
+                                            "hazard-race", NULL);
+  g_autoptr(GError) error = NULL;
+  g_autoptr(TsRecorder) rec = ts_trace_load (path, NULL, &error);
+  g_autoptr(TsTraceDocument) doc = NULL;
+  g_autoptr(TsTimelineRenderer) r = NULL;
+  const TsTimelineProblem *p;
+  const TsTrack *from, *to;
+  TsTimelineDrawStats stats;
+  TsTimelineView view = { 0, 0, 1200, 400, 0 };
+  cairo_surface_t *surface;
+  cairo_t *cr;
+
+  g_assert_no_error (error);
+  doc = ts_trace_document_new (rec);
+  r = ts_timeline_renderer_new (doc);
+  g_assert_cmpuint (ts_timeline_renderer_get_n_problems (r), ==, 1);
+  p = ts_timeline_renderer_get_problem (r, 0);
+  g_assert_cmpint (p->kind, ==, TS_TIMELINE_PROBLEM_HAZARD);
+  g_assert_cmpuint (p->record, ==, 0);
+  g_assert_true (p->has_from && p->has_to);
+  from = ts_trace_document_get_track (doc, p->from_track);
+  to = ts_trace_document_get_track (doc, p->to_track);
+  g_assert_true (from->is_default);
+  g_assert_cmpuint (to->stream, ==, 4);
+  g_assert_cmpstr (ts_recorder_lookup (rec, from->labels[p->from_item]), ==, "aten::normal_");
+  g_assert_cmpstr (ts_recorder_lookup (rec, to->labels[p->to_item]), ==, "aten::sum");
+
+  ts_trace_document_get_time_span (doc, &view.begin, &view.end);
+  surface = cairo_image_surface_create (CAIRO_FORMAT_RGB24, view.width, view.height);
+  cr = cairo_create (surface);
+  ts_timeline_renderer_draw (r, cr, &view);
+  ts_timeline_renderer_get_draw_stats (r, &stats);
+  g_assert_cmpuint (stats.n_problems, ==, 2);
+  g_assert_cmpuint (stats.n_arrows, >=, 1);
+  cairo_destroy (cr);
+  cairo_surface_destroy (surface);
+}
+
 static void
 assert_format (char       *text,
                const char *expected)
@@ -558,6 +604,7 @@ main (int    argc,
   g_test_add_func ("/timeline/level-of-detail", test_level_of_detail);
   g_test_add_func ("/timeline/export", test_export);
   g_test_add_func ("/timeline/idle-devices", test_idle_devices);
+  g_test_add_func ("/timeline/hazard-marks", test_hazard_marks);
   g_test_add_func ("/render/format", test_format);
   g_test_add_func ("/render/busy-index", test_busy_index);
   g_test_add_func ("/timeline/marker-hits", test_marker_hits);

@@ -14,6 +14,7 @@
 #include <glib/gstdio.h>
 
 #include "ts-trace-format-private.h"
+#include "ts-hazards.h"
 #include "ts-trace-reader.h"
 #include "ts-trace-writer.h"
 #include "test-records.h"
@@ -973,8 +974,8 @@ test_corpus (void)
     { "valid-small", 0, 4, 2, FALSE, 0, -1 },
     { "two-chunks", 0, 5000, 1, FALSE, 0, -1 },
     { "cut-short-no-index", 0, 4, 2, TRUE, 0, -1 },
-    { "cut-mid-frame", 0, 1, 1, TRUE, 0, 304 },
-    { "cut-in-index", 0, 4, 2, TRUE, 0, 376 },
+    { "cut-mid-frame", 0, 1, 1, TRUE, 0, 312 },
+    { "cut-in-index", 0, 4, 2, TRUE, 0, 384 },
     { "empty", 0, 0, 0, TRUE, 0, -1 },
     { "header-only", 0, 0, 0, TRUE, 0, -1 },
     { "schema-only", 0, 0, 0, TRUE, 0, -1 },
@@ -982,16 +983,16 @@ test_corpus (void)
     { "older-writer", 0, 1, 1, TRUE, 0, -1 },
     { "bad-magic", TS_TRACE_READER_ERROR_NOT_A_TRACE, 0, 0, FALSE, 0, 0 },
     { "newer-major", TS_TRACE_READER_ERROR_VERSION, 0, 0, FALSE, 0, 0 },
-    { "bad-enum", TS_TRACE_READER_ERROR_BAD_VALUE, 1, 0, FALSE, 0, 256 },
-    { "string-before-definition", TS_TRACE_READER_ERROR_CORRUPT, 0, 0, FALSE, 0, 256 },
+    { "bad-enum", TS_TRACE_READER_ERROR_BAD_VALUE, 1, 0, FALSE, 0, 264 },
+    { "string-before-definition", TS_TRACE_READER_ERROR_CORRUPT, 0, 0, FALSE, 0, 264 },
     { "events-before-schema", TS_TRACE_READER_ERROR_CORRUPT, 0, 0, FALSE, 0, 32 },
-    { "huge-length", TS_TRACE_READER_ERROR_CORRUPT, 0, 0, FALSE, 0, 256 },
-    { "field-past-end", TS_TRACE_READER_ERROR_CORRUPT, 0, 0, FALSE, 0, 256 },
-    { "unlisted-kind", TS_TRACE_READER_ERROR_CORRUPT, 0, 0, FALSE, 0, 256 },
-    { "wide-value", TS_TRACE_READER_ERROR_CORRUPT, 0, 0, FALSE, 0, 256 },
-    { "frame-past-end", TS_TRACE_READER_ERROR_CORRUPT, 0, 0, FALSE, 0, 256 },
-    { "index-mismatch", TS_TRACE_READER_ERROR_CORRUPT, 4, 2, FALSE, 0, 376 },
-    { "after-index", TS_TRACE_READER_ERROR_CORRUPT, 4, 2, FALSE, 0, 696 },
+    { "huge-length", TS_TRACE_READER_ERROR_CORRUPT, 0, 0, FALSE, 0, 264 },
+    { "field-past-end", TS_TRACE_READER_ERROR_CORRUPT, 0, 0, FALSE, 0, 264 },
+    { "unlisted-kind", TS_TRACE_READER_ERROR_CORRUPT, 0, 0, FALSE, 0, 264 },
+    { "wide-value", TS_TRACE_READER_ERROR_CORRUPT, 0, 0, FALSE, 0, 264 },
+    { "frame-past-end", TS_TRACE_READER_ERROR_CORRUPT, 0, 0, FALSE, 0, 264 },
+    { "index-mismatch", TS_TRACE_READER_ERROR_CORRUPT, 4, 2, FALSE, 0, 384 },
+    { "after-index", TS_TRACE_READER_ERROR_CORRUPT, 4, 2, FALSE, 0, 720 },
   };
 
   for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
@@ -1021,6 +1022,39 @@ test_corpus (void)
       g_assert_cmpuint (ts_trace_reader_get_n_skipped (reader), ==, cases[i].skipped);
       g_assert_cmpint (ts_trace_reader_get_bad_offset (reader), ==, cases[i].bad_offset);
     }
+}
+
+/* Format 2.1's access records, in a trace the CLI wrote for the race
+ * example (fuzz/corpus/trace-reader/hazard-race): normal_ writes A on the
+ * default stream, sum reads it on stream 4 and writes its result. */
+static void
+test_access_records (void)
+{
+  g_autofree char *path = g_build_filename (TS_TEST_SRCDIR, "..", "fuzz", "corpus", "trace-reader",
+                                            "hazard-race", NULL);
+  g_autoptr(GError) error = NULL;
+  g_autoptr(TsRecorder) recorder = NULL;
+  g_autoptr(GArray) hazards = NULL;
+  TsAccessRecord a;
+  gboolean cut_short = TRUE;
+
+  recorder = ts_trace_load (path, &cut_short, &error);
+  g_assert_no_error (error);
+  g_assert_false (cut_short);
+  g_assert_cmpuint (ts_recorder_get_count (recorder, TS_RECORD_ACCESS), ==, 3);
+  g_assert_true (ts_recorder_get (recorder, TS_RECORD_ACCESS, 0, &a));
+  g_assert_cmpuint (a.mode, ==, TS_ACCESS_WRITE);
+  g_assert_cmpuint (a.stream, ==, 0);
+  g_assert_cmpuint (a.size, ==, 100 * 100 * 4);
+  g_assert_true (ts_recorder_get (recorder, TS_RECORD_ACCESS, 1, &a));
+  g_assert_cmpuint (a.mode, ==, TS_ACCESS_READ);
+  g_assert_cmpuint (a.stream, ==, 4);
+  g_assert_cmpuint (a.size, ==, 100 * 100 * 4);
+  g_assert_true (ts_recorder_get (recorder, TS_RECORD_ACCESS, 2, &a));
+  g_assert_cmpuint (a.mode, ==, TS_ACCESS_WRITE);
+  g_assert_cmpuint (a.size, ==, 4);
+  hazards = ts_hazards_find (recorder);
+  g_assert_cmpuint (hazards->len, ==, 1);
 }
 
 /* The C writer and fuzz/make-corpus.py, written apart from the spec,
@@ -1182,6 +1216,7 @@ main (int   argc,
   g_test_add_func ("/trace-file/pipe", test_pipe_streaming);
   g_test_add_func ("/trace-file/write-errors", test_write_errors);
   g_test_add_func ("/trace-file/corpus", test_corpus);
+  g_test_add_func ("/trace-file/access-records", test_access_records);
   g_test_add_func ("/trace-file/python-writer-agrees", test_python_writer_agrees);
   g_test_add_func ("/trace-file/summary-cut-short", test_summary_cut_short);
   g_test_add_func ("/trace-file/bounded-streaming", test_bounded_streaming);

@@ -295,6 +295,50 @@ clock_table (Table      *t,
   table_end (t);
 }
 
+/* "write by `normal_` on the default stream at stream_race.py:20" */
+static char *
+hazard_side (TsRecorder         *rec,
+             const TsHazardSide *side)
+{
+  const char *op = side->op != 0 ? ts_recorder_lookup (rec, side->op) : NULL;
+  const char *file = side->loc.file != 0 ? ts_recorder_lookup (rec, side->loc.file) : NULL;
+  g_autofree char *base = file != NULL ? g_path_get_basename (file) : NULL;
+  g_autofree char *where = base != NULL ? g_strdup_printf (" at %s:%u", base, side->loc.line) : g_strdup ("");
+
+  return g_strdup_printf ("%s by %s on stream %u%s", side->is_write ? "write" : "read",
+                          op != NULL ? op : side->kind == TS_RECORD_MEMCPY ? "a copy" : "a kernel",
+                          side->stream, where);
+}
+
+/* Unordered cross-stream accesses, from the trace's access records: what
+ * `run --sanitize` reports, for any trace. */
+static void
+hazard_table (Table           *t,
+              TsTraceDocument *doc)
+{
+  static const char * const header[] = { "Time (ns)", "Kind", "Access", "Unordered with", "Address",
+                                         "Size (B)", "Explanation", NULL };
+  TsRecorder *rec = ts_trace_document_get_recorder (doc);
+  const TsHazard *hazards;
+  guint n;
+
+  hazards = ts_trace_document_get_hazards (doc, &n);
+  table_begin (t, "Stream hazards", header);
+  for (guint i = 0; i < n; i++)
+    {
+      const TsHazard *h = &hazards[i];
+      g_autofree char *cur = hazard_side (rec, &h->current);
+      g_autofree char *prev = hazard_side (rec, &h->previous);
+      g_autofree char *why = ts_hazard_explain (h, rec);
+      char time[32], addr[32], size[32];
+
+      g_snprintf (addr, sizeof addr, "0x%" G_GINT64_MODIFIER "x", h->addr);
+      table_row (t, FMT_I64 (time, h->time), h->kind == TS_HAZARD_REUSE ? "reuse" : "race", cur, prev,
+                 addr, FMT_I64 (size, (gint64) h->size), why, NULL);
+    }
+  table_end (t);
+}
+
 /* A directory of per-rank traces: step times, compute/communication
  * overlap, idle time per rank, and the slowest rank of each step. */
 static void
@@ -408,6 +452,7 @@ ts_cli_report_main (int    argc,
   name_table (&t, rec, "NVTX range summary", stats->nvtx_ranges, names_total (stats->nvtx_ranges));
   stream_tables (&t, doc, stats);
   memory_table (&t, stats);
+  hazard_table (&t, doc);
   rank_tables (&t, rec);
 
   if (fflush (stdout) != 0 || ferror (stdout))

@@ -44,6 +44,7 @@ typedef struct
   const TsGpuProfile  *profile;
   TsRecorder          *recorder;
   TsRuntime           *runtime;
+  guint64              last_correlation;  /* of the last launch */
   TsDeviceMemory      *memory;
   TsAllocator         *allocator;
   TsHostAllocator     *host_allocator;
@@ -483,14 +484,14 @@ ts_session_launch (const TsSessionWork  *work,
       desc.pinned = work->pinned;
       desc.non_blocking = work->non_blocking;
       desc.work = w;
-      return ts_runtime_memcpy (session.runtime, &desc, error) != 0;
+      return (session.last_correlation = ts_runtime_memcpy (session.runtime, &desc, error)) != 0;
     }
   else
     {
       TsKernelDesc desc;
 
       kernel_desc_init (&desc, work, &w);
-      return ts_runtime_launch_kernel (session.runtime, work->stream, &desc, error) != 0;
+      return (session.last_correlation = ts_runtime_launch_kernel (session.runtime, work->stream, &desc, error)) != 0;
     }
 }
 
@@ -522,7 +523,14 @@ ts_session_launch_op (int                   device,
     w = session_work (g_memdup2 (work, sizeof *work));
   kernel_desc_init (&desc, work, &w);
   /* the span and the kernel share the operator's name */
-  return ts_runtime_launch_op (session.runtime, desc.name_id, device, work->stream, &desc, error) != 0;
+  session.last_correlation = ts_runtime_launch_op (session.runtime, desc.name_id, device, work->stream, &desc, error);
+  return session.last_correlation != 0;
+}
+
+guint64
+ts_session_get_last_correlation (void)
+{
+  return session.last_correlation;
 }
 
 const TsCudaKernels *

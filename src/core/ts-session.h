@@ -135,6 +135,9 @@ gboolean             ts_session_launch             (const TsSessionWork *work,
 gboolean             ts_session_launch_op          (int                  device,
                                                     const TsSessionWork *work,
                                                     GError             **error);
+/* The correlation id of the last launch that worked: what its device work
+ * records carry (the span's, for ts_session_launch_op). */
+guint64              ts_session_get_last_correlation (void);
 /* Peer copies order the two devices' streams around the copy. */
 void                 ts_session_stream_wait_stream (TsStreamId  stream,
                                                     TsStreamId  other);

@@ -29,6 +29,7 @@ typedef enum
   SHAPE_WAIT,             /* triangle standing on the bottom */
   SHAPE_ARROW,
   SHAPE_OUTLINE,          /* a red outline: an error or a race */
+  SHAPE_HAZARD,           /* dashed red outlines: a hazard of the trace */
   SHAPE_FLAG,             /* a flag on the ruler with a dashed line */
   SHAPE_LINE,             /* a memory counter's line */
   SHAPE_UTIL,             /* bars of a busy fraction, in a device's header */
@@ -63,6 +64,8 @@ static const TsTimelineLegendEntry entries[] = {
   { SHAPE_WAIT, COLOR (event_wait), N_("This stream waits for an event") },
   { SHAPE_ARROW, COLOR (arrow), N_("From an event's record to its wait") },
   { SHAPE_OUTLINE, COLOR (kernel_error), N_("Error or race: both ends outlined, an arrow between") },
+  { SHAPE_HAZARD, COLOR (kernel_error),
+    N_("Hazard: two streams touch the same memory with nothing ordering them (from the trace’s accesses, no sanitizer needed)") },
   { SHAPE_FLAG, COLOR (kernel_error), N_("When an error surfaced or memory ran out") },
   { SHAPE_LINE, COLOR (allocated), N_("Memory allocated") },
   { SHAPE_LINE, COLOR (reserved), N_("Memory reserved") },
@@ -174,6 +177,17 @@ ts_timeline_legend_draw_swatch (cairo_t                     *cr,
       cairo_set_line_width (cr, 2);
       cairo_rectangle (cr, 1, 2, w - 2, h - 4);
       cairo_stroke (cr);
+      break;
+    case SHAPE_HAZARD:
+      {
+        static const double dash[] = { 4, 2 };
+
+        cairo_set_line_width (cr, 2);
+        cairo_set_dash (cr, dash, G_N_ELEMENTS (dash), 0);
+        cairo_rectangle (cr, 1, 2, w - 2, h - 4);
+        cairo_stroke (cr);
+        cairo_set_dash (cr, NULL, 0, 0);
+      }
       break;
     case SHAPE_FLAG:
       draw_triangle (cr, w / 2, h / 2, 0, 5);

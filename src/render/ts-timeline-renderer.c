@@ -716,6 +716,46 @@ locate_correlation (TsTimelineRenderer *self,
   return FALSE;
 }
 
+static TsItemKind
+item_kind (TsRecordKind kind)
+{
+  return kind == TS_RECORD_MEMCPY ? TS_ITEM_MEMCPY : kind == TS_RECORD_MEMSET ? TS_ITEM_MEMSET : TS_ITEM_KERNEL;
+}
+
+static gboolean
+same_items (const Problem *a,
+            const Problem *b)
+{
+  return a->has_from == b->has_from && a->has_to == b->has_to &&
+         (!a->has_from || (a->from_track == b->from_track && a->from_item == b->from_item)) &&
+         (!a->has_to || (a->to_track == b->to_track && a->to_item == b->to_item));
+}
+
+/* The trace's hazards, except those the sanitizer already reported on the
+ * same two items: one mark per mistake. */
+static void
+build_hazards (TsTimelineRenderer *self)
+{
+  guint n, n_before = self->problems->len;
+  const TsHazard *hazards = ts_trace_document_get_hazards (self->document, &n);
+
+  for (guint i = 0; i < n; i++)
+    {
+      const TsHazard *h = &hazards[i];
+      Problem p = { .kind = TS_TIMELINE_PROBLEM_HAZARD, .record = i };
+      gboolean known = FALSE;
+
+      p.has_from = ts_trace_document_locate_item (self->document, item_kind (h->previous.kind), h->previous.record,
+                                                  &p.from_track, &p.from_item);
+      p.has_to = ts_trace_document_locate_item (self->document, item_kind (h->current.kind), h->current.record,
+                                                &p.to_track, &p.to_item);
+      for (guint k = 0; k < n_before && !known; k++)
+        known = same_items (&g_array_index (self->problems, Problem, k), &p);
+      if ((p.has_from || p.has_to) && !known)
+        g_array_append_val (self->problems, p);
+    }
+}
+
 static void
 build_problems (TsTimelineRenderer *self)
 {
@@ -756,6 +796,7 @@ build_problems (TsTimelineRenderer *self)
       if (p.has_from || p.has_to)
         g_array_append_val (self->problems, p);
     }
+  build_hazards (self);
 }
 
 static int
@@ -1987,6 +2028,38 @@ draw_selection (Frame *f)
     }
 }
 
+static const double hazard_dash[] = { 4, 2 };
+
+/* "Unordered" beside a hazard's later item, white on red, so that the two
+ * marked items read as one finding at any zoom (the tooltip says the
+ * rest): right of it, or left where the view ends. */
+static void
+draw_hazard_label (Frame  *f,
+                   double  x0,
+                   double  x1,
+                   double  y)
+{
+  cairo_t *cr = f->cr;
+  double x;
+  int tw, th;
+
+  cairo_save (cr);
+  cairo_set_dash (cr, NULL, 0, 0);
+  pango_layout_set_width (f->layout, -1);
+  pango_layout_set_text (f->layout, _("Unordered"), -1);
+  pango_layout_get_pixel_size (f->layout, &tw, &th);
+  x = x1 + 4 + tw + 8 <= f->x1 ? x1 + 4 : x0 - 4 - tw - 8;
+  x = CLAMP (x, f->x0, MAX (f->x0, f->x1 - tw - 8));
+  y -= th / 2.0 + 1;
+  ts_render_set_color (cr, &f->p->kernel_error);
+  cairo_rectangle (cr, x, y, tw + 8, th + 2);
+  cairo_fill (cr);
+  cairo_set_source_rgb (cr, 1, 1, 1);
+  cairo_move_to (cr, x + 4, y + 1);
+  pango_cairo_show_layout (cr, f->layout);
+  cairo_restore (cr);
+}
+
 /* Problems are few and matter most: each is drawn, whatever the zoom, as
  * red outlines on its items (at least a few pixels wide, so a failed
  * kernel inside a fold still shows) and a red arrow between them. */
@@ -2013,6 +2086,9 @@ draw_problems (Frame *f)
       if (b && bx1 - bx0 < 4)
         bx0 -= 2, bx1 += 2;
 
+      /* a hazard is what the trace shows could happen, not what the
+       * sanitizer saw: dashed */
+      cairo_set_dash (cr, hazard_dash, p->kind == TS_TIMELINE_PROBLEM_HAZARD ? G_N_ELEMENTS (hazard_dash) : 0, 0);
       cairo_set_line_width (cr, 2);
       if (a)
         {
@@ -2038,8 +2114,11 @@ draw_problems (Frame *f)
           else
             draw_arrow (cr, fx, down ? ay + ah : ay, tx, down ? by : by + bh);
           self->stats.n_arrows++;
+          if (p->kind == TS_TIMELINE_PROBLEM_HAZARD)
+            draw_hazard_label (f, bx0, bx1, by + bh / 2);
         }
     }
+  cairo_set_dash (cr, NULL, 0, 0);
 }
 
 /* A red flag hanging from the ruler per error or OOM, and a dashed line

@@ -107,11 +107,13 @@ typedef struct
 /* A problem the run reported, drawn in red over the tracks: a faulting
  * kernel (from) and the API call where its error surfaced (to), or the
  * earlier (from) and later (to) of two unordered accesses the sanitizer
- * found. A side is missing (has_* FALSE) when its item is not in the trace. */
+ * found, or that the trace's access records show (a hazard, dashed). A
+ * side is missing (has_* FALSE) when its item is not in the trace. */
 typedef enum
 {
   TS_TIMELINE_PROBLEM_ERROR = 1,   /* record indexes TS_RECORD_ERROR */
   TS_TIMELINE_PROBLEM_RACE,        /* record indexes TS_RECORD_SANITIZER */
+  TS_TIMELINE_PROBLEM_HAZARD,      /* record indexes ts_trace_document_get_hazards() */
 } TsTimelineProblemKind;
 
 typedef struct

@@ -209,6 +209,15 @@ static const TsFieldInfo output_fields[] = {
   FIELD (TsOutputRecord, padding, TS_FIELD_PAD),
 };
 
+static const TsFieldInfo access_fields[] = {
+  FIELD (TsAccessRecord, time, TS_FIELD_TIME),
+  FIELD (TsAccessRecord, correlation, TS_FIELD_U64),
+  FIELD (TsAccessRecord, addr, TS_FIELD_U64),
+  FIELD (TsAccessRecord, size, TS_FIELD_U64),
+  FIELD (TsAccessRecord, stream, TS_FIELD_STREAM),
+  FIELD (TsAccessRecord, mode, TS_FIELD_U32),
+};
+
 #define INFO(KIND, name, Type, fields) \
   [KIND] = { KIND, name, sizeof (Type), G_N_ELEMENTS (fields), fields }
 
@@ -229,6 +238,7 @@ static const TsRecordInfo record_infos[TS_N_RECORD_KINDS] = {
   INFO (TS_RECORD_ERROR, "error", TsErrorRecord, error_fields),
   INFO (TS_RECORD_SANITIZER, "sanitizer", TsSanitizerRecord, sanitizer_fields),
   INFO (TS_RECORD_OUTPUT, "output", TsOutputRecord, output_fields),
+  INFO (TS_RECORD_ACCESS, "access", TsAccessRecord, access_fields),
 };
 
 G_STATIC_ASSERT (sizeof (TsKernelRecord) <= TS_RECORD_MAX_SIZE);
@@ -357,6 +367,12 @@ ts_record_validate (TsRecordKind   kind,
       {
         const TsOutputRecord *r = record;
         return check_range ("output", "kind", r->kind, TS_OUTPUT_STDOUT, TS_OUTPUT_TOOL, error);
+      }
+
+    case TS_RECORD_ACCESS:
+      {
+        const TsAccessRecord *r = record;
+        return check_range ("access", "mode", r->mode, TS_ACCESS_READ, TS_ACCESS_RECORD_STREAM, error);
       }
 
     case TS_RECORD_DEVICE:

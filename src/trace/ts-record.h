@@ -36,6 +36,7 @@ typedef enum
   TS_RECORD_ERROR,
   TS_RECORD_SANITIZER,
   TS_RECORD_OUTPUT,
+  TS_RECORD_ACCESS,         /* format 2.1 */
   TS_N_RECORD_KINDS
 } TsRecordKind;
 
@@ -273,6 +274,24 @@ typedef struct
   TsStringId text;
   guint32    padding;
 } TsOutputRecord;
+
+/* One memory range a launch reads or writes (format 2.1), so that any trace
+ * can be checked for cross-stream hazards (ts-hazards.h) without the
+ * sanitizer. A launch writes one record per range it touches, right after
+ * it is queued; correlation is its device work's (kernel, memcpy or
+ * memset). TS_ACCESS_RECORD_STREAM is tensor.record_stream (stream): no
+ * launch, the allocator will not reuse [addr, addr + size) before that
+ * stream's work queued so far is done; its correlation is the number of
+ * alloc records before it (the two may share a time). */
+typedef struct
+{
+  TsTime     time;           /* host time of the launch or call */
+  guint64    correlation;
+  guint64    addr;
+  guint64    size;
+  TsStreamId stream;
+  guint32    mode;           /* TsAccessMode */
+} TsAccessRecord;
 
 /* Field descriptions, so generic code can walk any record. */
 typedef enum

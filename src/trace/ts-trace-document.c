@@ -18,6 +18,7 @@ struct _TsTraceDocument
   TsRecorder *recorder;
   GPtrArray  *tracks;           /* TsTrack*, in display order */
   GArray     *event_links;      /* TsEventLink */
+  GArray     *hazards;          /* TsHazard, found at the first request */
   GArray     *api_by_corr;      /* CorrEntry sorted by correlation: API record */
   GArray     *work_by_corr;     /* CorrEntry: (item kind << 32) | record */
   /* Per item kind, indexed by record: (track << 32) | item, or G_MAXUINT64.
@@ -99,6 +100,7 @@ ts_trace_document_finalize (GObject *object)
 
   g_clear_pointer (&self->tracks, g_ptr_array_unref);
   g_clear_pointer (&self->event_links, g_array_unref);
+  g_clear_pointer (&self->hazards, g_array_unref);
   g_clear_pointer (&self->api_by_corr, g_array_unref);
   g_clear_pointer (&self->work_by_corr, g_array_unref);
   for (guint k = 0; k < G_N_ELEMENTS (self->locations); k++)
@@ -1459,6 +1461,18 @@ ts_trace_document_get_event_links (TsTraceDocument *self,
   g_return_val_if_fail (TS_IS_TRACE_DOCUMENT (self), NULL);
   *n_links = self->event_links->len;
   return (const TsEventLink *) (gpointer) self->event_links->data;
+}
+
+const TsHazard *
+ts_trace_document_get_hazards (TsTraceDocument *self,
+                               guint           *n_hazards)
+{
+  g_return_val_if_fail (TS_IS_TRACE_DOCUMENT (self), NULL);
+  /* a replay of the whole trace: only for those who show hazards */
+  if (self->hazards == NULL)
+    self->hazards = ts_hazards_find (self->recorder);
+  *n_hazards = self->hazards->len;
+  return (const TsHazard *) (gpointer) self->hazards->data;
 }
 
 gboolean

@@ -16,6 +16,7 @@
 #include <glib-object.h>
 
 #include "ts-recorder.h"
+#include "ts-hazards.h"
 
 G_BEGIN_DECLS
 
@@ -99,6 +100,9 @@ const TsTrack   *ts_trace_document_get_track      (TsTraceDocument  *self,
                                                    guint             index);
 const TsEventLink *ts_trace_document_get_event_links (TsTraceDocument *self,
                                                       guint           *n_links);
+/* The trace's cross-stream hazards (ts-hazards.h), found once. */
+const TsHazard  *ts_trace_document_get_hazards    (TsTraceDocument  *self,
+                                                   guint            *n_hazards);
 
 /* The API call that launched a piece of device work, and the reverse. */
 gboolean         ts_trace_document_find_api_call  (TsTraceDocument  *self,

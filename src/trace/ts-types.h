@@ -120,4 +120,12 @@ typedef enum
   TS_OUTPUT_TOOL = 3,   /* Tensorscope's own messages */
 } TsOutputKind;
 
+/* What an access record says a launch does to its range. */
+typedef enum
+{
+  TS_ACCESS_READ = 1,
+  TS_ACCESS_WRITE = 2,
+  TS_ACCESS_RECORD_STREAM = 3,
+} TsAccessMode;
+
 G_END_DECLS

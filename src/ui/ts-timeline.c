@@ -1297,6 +1297,14 @@ problem_text (TsTimeline *self,
       if (!((p->has_from && p->from_track == track && p->from_item == item) ||
             (p->has_to && p->to_track == track && p->to_item == item)))
         continue;
+      if (p->kind == TS_TIMELINE_PROBLEM_HAZARD)
+        {
+          guint n;
+          const TsHazard *h = ts_trace_document_get_hazards (self->document, &n);
+          g_autofree char *why = ts_hazard_explain (&h[p->record], recorder);
+
+          return g_strdup_printf ("%s: %s", _("Hazard"), why);
+        }
       if (p->kind == TS_TIMELINE_PROBLEM_ERROR)
         {
           TsErrorRecord e;

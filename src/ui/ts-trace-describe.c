@@ -270,6 +270,33 @@ describe_partner (GString            *s,
   append_row (s, is_api ? _("Device work") : _("Launched by"), text);
 }
 
+/* A hazard of the trace: what and why, the fix, and where each side was
+ * launched. */
+static void
+describe_hazard (GString         *s,
+                 TsTraceDocument *document,
+                 guint            index,
+                 gboolean         earlier)
+{
+  TsRecorder *recorder = ts_trace_document_get_recorder (document);
+  guint n;
+  const TsHazard *h = ts_trace_document_get_hazards (document, &n);
+  g_autofree char *why = NULL, *text = NULL, *cur = NULL, *prev = NULL;
+
+  g_return_if_fail (index < n);
+  h = &h[index];
+  why = ts_hazard_explain (h, recorder);
+  text = g_markup_escape_text (why, -1);
+  cur = format_loc (recorder, &h->current.loc);
+  prev = format_loc (recorder, &h->previous.loc);
+  g_string_append_printf (s, "\n<span foreground=\"#e01b24\"><b>%s</b></span>\n%s\n",
+                          earlier ? _("Hazard: a later kernel on another stream is not ordered after this one")
+                                  : _("Hazard: this kernel is not ordered after an earlier one on another stream"),
+                          text);
+  append_row (s, _("Later launch"), cur);
+  append_row (s, _("Earlier launch"), prev);
+}
+
 static void
 describe_problems (GString            *s,
                    TsTimelineRenderer *renderer,
@@ -288,6 +315,11 @@ describe_problems (GString            *s,
       if (!from && !to)
         continue;
 
+      if (p->kind == TS_TIMELINE_PROBLEM_HAZARD)
+        {
+          describe_hazard (s, document, p->record, from);
+          continue;
+        }
       if (p->kind == TS_TIMELINE_PROBLEM_ERROR)
         {
           TsErrorRecord e;

@@ -185,6 +185,29 @@ ts_window_loc_in_editor (TsWindow          *self,
   return g_str_equal (base, self->script_name);
 }
 
+static void
+ts_window_mark_hazards (TsWindow   *self,
+                        TsRecorder *rec)
+{
+  TsTraceDocument *document = ts_run_controller_get_document (self->run);
+  const TsHazard *hazards;
+  guint n;
+
+  if (document == NULL)
+    return;
+  hazards = ts_trace_document_get_hazards (document, &n);
+  for (guint i = 0; i < n; i++)
+    {
+      const TsHazard *h = &hazards[i];
+      g_autofree char *why = ts_hazard_explain (h, rec);
+
+      if (ts_window_loc_in_editor (self, &h->current.loc))
+        ts_editor_mark_line (self->editor, h->current.loc.line, TS_EDITOR_MARK_RACE, why);
+      if (ts_window_loc_in_editor (self, &h->previous.loc) && h->previous.loc.line != h->current.loc.line)
+        ts_editor_mark_line (self->editor, h->previous.loc.line, TS_EDITOR_MARK_RACE, why);
+    }
+}
+
 /* Marks the lines the trace blames: where a failed kernel was launched and
  * where its error surfaced; both sides of each race. After a run and when
  * a trace file is opened (then only lines of the script in the editor). */
@@ -228,6 +251,9 @@ ts_window_mark_problems (TsWindow *self)
       if (ts_window_loc_in_editor (self, &r.prev_loc) && r.prev_loc.line != r.loc.line)
         ts_editor_mark_line (self->editor, r.prev_loc.line, TS_EDITOR_MARK_RACE, report);
     }
+  /* without the sanitizer, the hazards of the trace's access records */
+  if (n == 0)
+    ts_window_mark_hazards (self, rec);
 }
 
 /* After the controller built the run's last document. */

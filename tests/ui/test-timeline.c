@@ -1208,7 +1208,8 @@ destroy_window (TsWindow *window)
 /* async_error.py: index_select (line 18) gets an out-of-range index; the
  * error surfaces at .item() (line 21). stream_race.py with the sanitizer:
  * normal_() on the default stream (line 20) races sum() on s (line 23).
- * Both after the run and when the saved trace is opened. */
+ * Both after the run and when the saved trace is opened, and without the
+ * sanitizer from the trace's hazards. */
 static void
 test_problem_marks (void)
 {
@@ -1239,8 +1240,14 @@ test_problem_marks (void)
   destroy_window (opened);
   destroy_window (window);
 
-  /* Without the sanitizer the same script reports nothing. */
+  /* Without the sanitizer the trace's access records show the same two
+   * lines (a hazard); the fixed script shows none. */
   window = run_example ("stream-race", FALSE);
+  g_assert_true (line_marked (window, 20, "ts-race"));
+  g_assert_true (line_marked (window, 23, "ts-race"));
+  g_assert_cmpuint (lines_marked (window, "ts-race"), ==, 2);
+  destroy_window (window);
+  window = run_example ("stream-race-fixed", FALSE);
   g_assert_cmpuint (lines_marked (window, "ts-race"), ==, 0);
   destroy_window (window);
   g_rmdir (dir);

@@ -21,6 +21,14 @@ static struct
   TsOpAccessHooks   hooks;
   TsSanitizerArgs  *args;
   const char       *schema;    /* of the op between begin and end */
+  gboolean          sanitize;  /* between begin and end: feed the sanitizer */
+  /* The launch's ranges for the trace, while a recorder is on: a plain
+   * array, as this runs on every launch (one g_array call costs more than
+   * the classification) */
+  gboolean          tracing;
+  TsAccessRecord   *ranges;
+  guint             n_ranges;
+  guint             max_ranges;
 } state;
 
 void
@@ -91,9 +99,66 @@ is_device_tensor (const TsTensor *t)
   return t != NULL && t->storage->device.type == TS_DEVICE_CUDA;
 }
 
-/* The op's arguments classified from its schema's alias annotations:
- * args[i] names the tensor in slot i + 1 of the op's job (slot 0 is the
- * output, or self for an in-place op). */
+/* One range of the launch for the trace: from the view's first element to
+ * its last, so that two views of one storage that do not overlap stay
+ * apart. A pointer both read and written is written, as the sanitizer
+ * counts it. */
+static void
+note_range (const TsTensor *t,
+            gboolean        write)
+{
+  gsize esize = ts_dtype_size (t->dtype);
+  guint64 addr = t->storage->addr, size;
+  gint64 last = 0;
+
+  if (addr == 0)
+    return;
+  addr += t->offset * esize;
+  for (guint d = 0; d < t->ndim; d++)
+    {
+      if (t->shape[d] == 0)
+        return;
+      last += (t->shape[d] - 1) * ABS (t->strides[d]);
+    }
+  size = (guint64) (last + 1) * esize;
+  for (guint i = 0; i < state.n_ranges; i++)
+    if (state.ranges[i].addr == addr && state.ranges[i].size == size)
+      {
+        if (write)
+          state.ranges[i].mode = TS_ACCESS_WRITE;
+        return;
+      }
+  if (G_UNLIKELY (state.n_ranges == state.max_ranges))
+    {
+      state.max_ranges = MAX (8, 2 * state.max_ranges);
+      state.ranges = g_renew (TsAccessRecord, state.ranges, state.max_ranges);
+    }
+  state.ranges[state.n_ranges++] = (TsAccessRecord) { .addr = addr, .size = size,
+                                                      .mode = write ? TS_ACCESS_WRITE : TS_ACCESS_READ };
+}
+
+/* Both consumers of the classification: the sanitizer (when on) and the
+ * trace's access records (when recording). */
+static void
+note_input (const TsTensor     *t,
+            const char         *name,
+            TsSanitizerArgKind  kind)
+{
+  if (state.sanitize)
+    ts_sanitizer_args_add_input (state.args, ts_tensor_data_ptr (t), name, kind);
+  if (state.tracing)
+    note_range (t, kind == TS_SANITIZER_ARG_WRITE);
+}
+
+static void
+note_output (const TsTensor *t)
+{
+  if (state.sanitize)
+    ts_sanitizer_args_add_output (state.args, ts_tensor_data_ptr (t), TS_SANITIZER_ARG_WRITE);
+  if (state.tracing)
+    note_range (t, TRUE);
+}
+
 /* The accesses of one op's tensors, added to those of the launch. */
 static void
 add_args (const TsOpDesc  *desc,
@@ -105,7 +170,7 @@ add_args (const TsOpDesc  *desc,
   TsTensor *out = tensors[0];
 
   if (inplace && is_device_tensor (out))
-    ts_sanitizer_args_add_input (state.args, ts_tensor_data_ptr (out), "self", TS_SANITIZER_ARG_WRITE);
+    note_input (out, "self", TS_SANITIZER_ARG_WRITE);
   for (guint i = 1; i < n_tensors; i++)
     {
       const TsTensor *t = tensors[i];
@@ -120,12 +185,12 @@ add_args (const TsOpDesc  *desc,
       if (name == NULL && desc->functional != NULL && strstr (desc->functional, "Tensor[] ") != NULL)
         name = desc->args[0];
       if (out_mask & (1u << i))
-        ts_sanitizer_args_add_output (state.args, ts_tensor_data_ptr (t), TS_SANITIZER_ARG_WRITE);
+        note_output (t);
       else
-        ts_sanitizer_args_add_input (state.args, ts_tensor_data_ptr (t), name, TS_SANITIZER_ARG_READ);
+        note_input (t, name, TS_SANITIZER_ARG_READ);
     }
   if (is_device_tensor (out))
-    ts_sanitizer_args_add_output (state.args, ts_tensor_data_ptr (out), TS_SANITIZER_ARG_WRITE);
+    note_output (out);
 }
 
 static gboolean
@@ -141,6 +206,18 @@ job_is_inplace (const TsOpDesc  *desc,
           out != NULL && ts_tensor_data_ptr (out) == ts_tensor_data_ptr (tensors[1]));
 }
 
+/* Who listens to this launch: the sanitizer, the trace, or no one. */
+static gboolean
+begin_launch (void)
+{
+  state.sanitize = state.enabled && ts_op_access_get_sanitizer () != NULL;
+  if (state.sanitize)
+    ts_sanitizer_args_reset (state.args);
+  state.tracing = ts_session_get_recorder () != NULL;
+  state.n_ranges = 0;
+  return state.sanitize || state.tracing;
+}
+
 /* The op's arguments classified from its schema's alias annotations:
  * args[i] names the tensor in slot i + 1 of the op's job (slot 0 is the
  * output, or self for an in-place op). */
@@ -152,25 +229,31 @@ ts_op_access_begin (const TsOpDesc  *desc,
 {
   gboolean inplace;
 
-  if (!state.enabled || ts_op_access_get_sanitizer () == NULL || n_tensors == 0)
+  if (n_tensors == 0)
+    {
+      /* nothing of a failed launch before may reach this one's trace */
+      state.n_ranges = 0;
+      return state.sanitize = FALSE;
+    }
+  if (!begin_launch ())
     return FALSE;
 
   inplace = job_is_inplace (desc, tensors, n_tensors);
-  state.schema = ts_op_access_schema (desc, inplace, tensors[0] != NULL && tensors[0]->ndim > 0);
-  ts_sanitizer_args_reset (state.args);
+  if (state.sanitize)
+    state.schema = ts_op_access_schema (desc, inplace, tensors[0] != NULL && tensors[0]->ndim > 0);
   add_args (desc, tensors, n_tensors, out_mask, inplace);
-  return TRUE;
+  return state.sanitize;
 }
 
 gboolean
 ts_op_access_begin_list (const TsOpDesc *desc,
                          gboolean        inplace)
 {
-  if (!state.enabled || ts_op_access_get_sanitizer () == NULL)
+  if (!begin_launch ())
     return FALSE;
-  state.schema = ts_op_access_schema (desc, inplace, FALSE);
-  ts_sanitizer_args_reset (state.args);
-  return TRUE;
+  if (state.sanitize)
+    state.schema = ts_op_access_schema (desc, inplace, FALSE);
+  return state.sanitize;
 }
 
 void
@@ -179,8 +262,30 @@ ts_op_access_add (const TsOpDesc  *desc,
                   guint            n_tensors,
                   guint            out_mask)
 {
-  if (state.enabled && n_tensors > 0)
+  if ((state.sanitize || state.tracing) && n_tensors > 0)
     add_args (desc, tensors, n_tensors, out_mask, job_is_inplace (desc, tensors, n_tensors));
+}
+
+void
+ts_op_access_trace (TsStreamId stream,
+                    guint64    correlation)
+{
+  TsRecorder *recorder = ts_session_get_recorder ();
+  TsTime now;
+  guint n;
+
+  if ((n = state.n_ranges) == 0 || recorder == NULL)
+    return;
+  now = ts_runtime_get_host_time (ts_session_get_runtime ());
+  for (guint i = 0; i < n; i++)
+    {
+      state.ranges[i].time = now;
+      state.ranges[i].correlation = correlation;
+      state.ranges[i].stream = stream;
+    }
+  /* the launch's ranges under one lock */
+  ts_recorder_append_many (recorder, TS_RECORD_ACCESS, state.ranges, n);
+  state.n_ranges = 0;
 }
 
 static void
@@ -256,10 +361,23 @@ ts_op_access_free (guint64 addr)
 
 void
 ts_op_access_record_stream (guint64    addr,
+                            guint64    size,
                             TsStreamId stream)
 {
+  TsRecorder *recorder = ts_session_get_recorder ();
+
   if (state.sanitizer != NULL)
     ts_sanitizer_record_stream (state.sanitizer, addr, stream);
+  /* the hazard analysis of the trace needs it as much as the sanitizer */
+  if (recorder != NULL && ts_session_get_runtime () != NULL)
+    {
+      TsAccessRecord r = { .addr = addr, .size = size, .stream = stream, .mode = TS_ACCESS_RECORD_STREAM };
+
+      /* its place among the allocator's records, which may share its time */
+      r.correlation = ts_recorder_get_count (recorder, TS_RECORD_ALLOC);
+      r.time = ts_runtime_get_host_time (ts_session_get_runtime ());
+      ts_recorder_append (recorder, TS_RECORD_ACCESS, &r);
+    }
 }
 
 /* Streams and events ---------------------------------------------------- */

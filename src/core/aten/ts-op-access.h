@@ -67,7 +67,8 @@ const char  *ts_op_access_schema         (const TsOpDesc *desc,
 /* A device op: begin before the launch (tensors[0] is the op's output,
  * out_mask says which tensors are written), end after it with whether the
  * launch worked (correlation: the launch's, for the trace). begin returns
- * FALSE when there is nothing to do. */
+ * FALSE when the sanitizer is off; it still classifies the tensors for the
+ * trace's access records when a recorder is on (ts_op_access_trace). */
 gboolean     ts_op_access_begin          (const TsOpDesc  *desc,
                                           TsTensor *const *tensors,
                                           guint            n_tensors,
@@ -81,6 +82,11 @@ void         ts_op_access_add            (const TsOpDesc  *desc,
                                           TsTensor *const *tensors,
                                           guint            n_tensors,
                                           guint            out_mask);
+/* After a launch that worked (sanitizer on or not): appends the ranges
+ * classified since begin to the trace as TsAccessRecords of @stream, with
+ * @correlation, the launch's work's. */
+void         ts_op_access_trace          (TsStreamId       stream,
+                                          guint64          correlation);
 gboolean     ts_op_access_end            (TsStreamId       stream,
                                           guint64          correlation,
                                           gboolean         launched,
@@ -92,6 +98,7 @@ void         ts_op_access_alloc          (guint64     addr,
                                           TsStreamId  stream);
 void         ts_op_access_free           (guint64     addr);
 void         ts_op_access_record_stream  (guint64     addr,
+                                          guint64     size,
                                           TsStreamId  stream);
 
 /* Streams, events, synchronizations (after the runtime call succeeded). */

@@ -599,11 +599,15 @@ dispatch_job (Job           *job,
     {
       ok = ts_session_launch_op (device.index, &work, error);
       device_temps_free (temps);
+      if (ok)
+        ts_op_access_trace (work.stream, ts_session_get_last_correlation ());
       return ok;
     }
   correlation = ts_session_api_begin (name, device.index);
   ok = ts_session_launch (&work, error);
   device_temps_free (temps);
+  if (ok)
+    ts_op_access_trace (work.stream, correlation);
   ok = ts_op_access_end (work.stream, correlation, ok, error);
   ts_session_api_end (correlation);
   return ok;
@@ -1203,6 +1207,8 @@ launch_copy (TsTensor    *dst,
                                    stream);  /* the address: --no-data has no bytes */
   sanitize = ts_op_access_begin (job->desc, job->t, G_N_ELEMENTS (job->t), job->out_mask);
   ok = ts_session_launch (&work, error);
+  if (ok)
+    ts_op_access_trace (stream, correlation);
   /* a copy the host waits for synchronizes the stream, for CSAN too */
   if (sanitize && ok && kind != TS_COPY_DEVICE_TO_DEVICE && kind != TS_COPY_PEER && !(pinned && non_blocking))
     ts_op_access_stream_synchronize (stream);
@@ -4146,12 +4152,14 @@ group_launch (Group         *group,
   work.destroy = group_work_free;
   work.clone = group_work_clone;
 
-  /* the sanitizer sees every tensor the launch's jobs touch */
+  /* the sanitizer and the trace see every tensor the launch's jobs touch */
   sanitize = ts_op_access_begin_list (group->desc, group->inplace);
-  for (guint i = 0; sanitize && i < gw->n_jobs; i++)
+  for (guint i = 0; i < gw->n_jobs; i++)
     ts_op_access_add (gw->jobs[i]->desc, gw->jobs[i]->t, G_N_ELEMENTS (gw->jobs[i]->t), gw->jobs[i]->out_mask);
   correlation = ts_session_api_begin (group->api_name, group->device);
   ok = ts_session_launch (&work, error);
+  if (ok)
+    ts_op_access_trace (work.stream, correlation);
   if (sanitize)
     ok = ts_op_access_end (work.stream, correlation, ok, error);
   ts_session_api_end (correlation);

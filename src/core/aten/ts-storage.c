@@ -221,6 +221,6 @@ ts_storage_record_stream (TsStorage  *self,
   if (self->device.type == TS_DEVICE_CUDA && self->block != NULL && stream != self->stream)
     {
       ts_session_record_stream (self->block, stream);
-      ts_op_access_record_stream (self->addr, stream);
+      ts_op_access_record_stream (self->addr, self->nbytes, stream);
     }
 }
