@@ -1,7 +1,8 @@
 /* ts-autograd-formulas-pool.c: the backward formulas of pooling and batch
  * norm (derivatives.yaml: max_pool2d_with_indices_backward,
  * avg_pool2d_backward, _adaptive_avg_pool2d_backward,
- * adaptive_max_pool2d_backward, native_batch_norm_backward)
+ * adaptive_max_pool2d_backward, native_batch_norm_backward) and of the
+ * negative log-likelihood loss (nll_loss_forward, nll_loss_backward)
  *
  * Copyright 2026 The Tensorscope authors
  * SPDX-License-Identifier: GPL-3.0-or-later
@@ -16,6 +17,7 @@
 #include "ts-autograd-formulas.h"
 #include "ts-ops.h"
 #include "ts-ops-act.h"
+#include "ts-ops-loss.h"
 #include "ts-ops-norm.h"
 #include "ts-ops-pool.h"
 
@@ -179,4 +181,46 @@ TS_BACKWARD_FN (ts_backward_activation)
     }
   grad_inputs[0] = ts_ops_activation_backward (attrs->kind, &attrs->a, grad_outputs[0], self, error);
   return grad_inputs[0] != NULL;
+}
+
+/* nll_loss_forward, nll_loss2d_forward: self's gradient is
+ * nll_loss_backward of the saved self, target, weight and total_weight */
+TS_BACKWARD_FN (ts_backward_nll_loss)
+{
+  const TsNllLossAttrs *attrs = ts_grad_node_get_attrs (node);
+  g_autoptr(TsTensor) self = NULL;
+  g_autoptr(TsTensor) target = NULL;
+  g_autoptr(TsTensor) weight = NULL;
+  g_autoptr(TsTensor) total_weight = NULL;
+
+  if (!ts_grad_node_needs_input_grad (node, 0))
+    return TRUE;
+  if ((self = ts_grad_node_unpack_saved (node, (guint) attrs->self_slot, error)) == NULL ||
+      (target = ts_grad_node_unpack_saved (node, (guint) attrs->target_slot, error)) == NULL ||
+      (attrs->weight_slot >= 0 &&
+       (weight = ts_grad_node_unpack_saved (node, (guint) attrs->weight_slot, error)) == NULL) ||
+      (total_weight = ts_grad_node_unpack_saved (node, (guint) attrs->total_weight_slot, error)) == NULL)
+    return FALSE;
+  grad_inputs[0] = ts_ops_nll_loss_backward (grad_outputs[0], self, target, weight, attrs->reduction,
+                                             attrs->ignore_index, total_weight, error);
+  return grad_inputs[0] != NULL;
+}
+
+/* nll_loss_backward: linear in grad_output, whose gradient is the forward
+ * loss of the incoming gradient; self's is zeros (left undefined) */
+TS_BACKWARD_FN (ts_backward_nll_loss_backward)
+{
+  const TsNllLossAttrs *attrs = ts_grad_node_get_attrs (node);
+  g_autoptr(TsTensor) target = NULL;
+  g_autoptr(TsTensor) weight = NULL;
+  g_autoptr(TsTensor) total_weight = NULL;
+
+  if (!ts_grad_node_needs_input_grad (node, 0))
+    return TRUE;
+  if ((target = ts_grad_node_unpack_saved (node, (guint) attrs->target_slot, error)) == NULL ||
+      (attrs->weight_slot >= 0 &&
+       (weight = ts_grad_node_unpack_saved (node, (guint) attrs->weight_slot, error)) == NULL))
+    return FALSE;
+  return ts_ops_nll_loss (grad_outputs[0], target, weight, attrs->reduction, attrs->ignore_index, &grad_inputs[0],
+                          &total_weight, error);
 }

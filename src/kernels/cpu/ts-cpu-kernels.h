@@ -186,6 +186,7 @@ typedef enum
 #define TS_OP_ELEMENTWISE_NORM(b, u)
 #define TS_OP_ELEMENTWISE_REMAP(b, u)
 #define TS_OP_ELEMENTWISE_ACT(b, u)
+#define TS_OP_ELEMENTWISE_LOSS(b, u)
 #define TS_OP_ELEMENTWISE_FOREACH(b, u)
 #define TS_OP_ENUM_ITEM(k)                    k,
 #define TS_OP_INIT(k, v)                      [k] = v,
