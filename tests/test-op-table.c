@@ -101,6 +101,7 @@ check_schema_name (const TsOpDesc *desc,
   g_assert_true (g_str_has_suffix (schema, "Tensor") || g_str_has_suffix (schema, "Tensor(a!)") ||
                  g_str_has_suffix (schema, "Tensor indices)") || g_str_has_suffix (schema, "-> ()") ||
                  g_str_has_suffix (schema, "Tensor, Tensor)") ||
+                 g_str_has_suffix (schema, "Tensor total_weight)") ||
                  g_str_has_suffix (schema, "-> Tensor[]"));  /* the _foreach_ ops */
 }
 

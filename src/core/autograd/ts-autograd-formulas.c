@@ -119,6 +119,9 @@ ts_autograd_record_op (const TsOpDesc       *desc,
                             saves == TS_OP_SAVE_OPERANDS_RESULT);
   a->extra_slot = save_if (node, a->save_extra, TRUE);
   a->save_extra = NULL;
+  /* mm_mat2_backward's layout rule (Linear's weight.t() is one) */
+  a->other_column_major = desc->id == TS_OP_MM && other != NULL && other->ndim == 2 && other->strides[0] == 1 &&
+                          other->strides[1] == other->shape[0];
   ts_grad_node_unref (node);
 }
 
@@ -770,6 +773,19 @@ TS_BACKWARD_FN (ts_backward_mean)
   RETURN_GRAD (ts_autograd_div_scalar (expanded, (double) numel, error));
 }
 
+/* out = a op b, out one of the formula's own temporaries (grad mode off) */
+static gboolean
+binary_into (TsBinaryOp  op,
+             TsTensor   *a,
+             TsTensor   *b,
+             TsTensor   *out,
+             GError    **error)
+{
+  g_autoptr(TsTensor) r = ts_ops_binary (op, a, b, NULL, FALSE, out, error);
+
+  return r != NULL;
+}
+
 /* softmax: self: _softmax_backward_data (grad, result, dim), which is
  * result * (grad - (grad * result).sum (dim, keepdim)) */
 TS_BACKWARD_FN (ts_backward_softmax)
@@ -780,8 +796,17 @@ TS_BACKWARD_FN (ts_backward_softmax)
   g_autoptr(TsTensor) centered = NULL;
 
   if (result == NULL || (gy = ts_autograd_mul (GRAD, result, error)) == NULL ||
-      (dot = ts_autograd_sum_dims (gy, ATTRS->dims, 1, TRUE, error)) == NULL ||
-      (centered = ts_autograd_sub (GRAD, dot, error)) == NULL)
+      (dot = ts_autograd_sum_dims (gy, ATTRS->dims, 1, TRUE, error)) == NULL)
+    return FALSE;
+  /* Without a graph to record, in place into gy: one allocation of the
+   * input's size, as PyTorch's one _softmax_backward_data kernel */
+  if (!ts_autograd_is_grad_enabled ())
+    {
+      if (!binary_into (TS_BINARY_SUB, GRAD, dot, gy, error) || !binary_into (TS_BINARY_MUL, result, gy, gy, error))
+        return FALSE;
+      RETURN_GRAD (g_steal_pointer (&gy));
+    }
+  if ((centered = ts_autograd_sub (GRAD, dot, error)) == NULL)
     return FALSE;
   RETURN_GRAD (ts_autograd_mul (result, centered, error));
 }
@@ -796,8 +821,18 @@ TS_BACKWARD_FN (ts_backward_log_softmax)
   g_autoptr(TsTensor) share = NULL;
 
   if (result == NULL || (p = ts_autograd_exp (result, error)) == NULL ||
-      (total = ts_autograd_sum_dims (GRAD, ATTRS->dims, 1, TRUE, error)) == NULL ||
-      (share = ts_autograd_mul (p, total, error)) == NULL)
+      (total = ts_autograd_sum_dims (GRAD, ATTRS->dims, 1, TRUE, error)) == NULL)
+    return FALSE;
+  /* Without a graph to record, in place into p: one allocation of the
+   * input's size, as PyTorch's one _log_softmax_backward_data kernel (a
+   * 50257-class loss would otherwise hold three) */
+  if (!ts_autograd_is_grad_enabled ())
+    {
+      if (!binary_into (TS_BINARY_MUL, p, total, p, error) || !binary_into (TS_BINARY_SUB, GRAD, p, p, error))
+        return FALSE;
+      RETURN_GRAD (g_steal_pointer (&p));
+    }
+  if ((share = ts_autograd_mul (p, total, error)) == NULL)
     return FALSE;
   RETURN_GRAD (ts_autograd_sub (GRAD, share, error));
 }
@@ -1020,8 +1055,20 @@ TS_BACKWARD_FN (ts_backward_mm)
 
         if (other == NULL || (other_t = ts_autograd_t (other, error)) == NULL)
           return FALSE;
-        grad_inputs[i] = i == 0 ? ts_autograd_mm (GRAD, other_t, error)
-                                : ts_autograd_mm (other_t, GRAD, error);
+        /* PyTorch's mm_mat2_backward: for a column-major mat2 (weight.t()
+         * in a Linear) the gradient comes column-major too, as
+         * (grad^T mat1)^T, so that the weight's gradient through t() is
+         * contiguous and AccumulateGrad steals it instead of copying */
+        if (i == 1 && attrs->other_column_major)
+          {
+            g_autoptr(TsTensor) grad_t = ts_autograd_t (GRAD, error);
+            g_autoptr(TsTensor) product = grad_t != NULL ? ts_autograd_mm (grad_t, other, error) : NULL;
+
+            grad_inputs[i] = product != NULL ? ts_autograd_t (product, error) : NULL;
+          }
+        else
+          grad_inputs[i] = i == 0 ? ts_autograd_mm (GRAD, other_t, error)
+                                  : ts_autograd_mm (other_t, GRAD, error);
         if (grad_inputs[i] == NULL)
           return FALSE;
       }

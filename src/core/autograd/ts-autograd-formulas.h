@@ -36,6 +36,7 @@ typedef struct
   guint    n_dims;
   gboolean keepdim;
   gboolean no_formula;   /* a form the op's formula does not cover */
+  gboolean other_column_major; /* mm: mat2 was a transposed (column-major) matrix */
   /* one more tensor to save (max.dim's indices), in extra_slot */
   TsTensor *save_extra;
   int      extra_slot;
