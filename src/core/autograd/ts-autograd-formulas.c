@@ -1105,6 +1105,12 @@ static TS_BACKWARD_FN (transpose_backward)
   RETURN_GRAD (ts_autograd_view_op (GRAD, args, error));
 }
 
+/* the view again, recorded (SelectBackward0, SliceBackward0) */
+static TS_BACKWARD_FN (index_view_double_backward)
+{
+  RETURN_GRAD (ts_autograd_view_op (GRAD, ts_grad_node_get_attrs (node), error));
+}
+
 /* select, slice: self: zeros of self's shape with grad in the view */
 static TS_BACKWARD_FN (index_view_backward)
 {
@@ -1114,13 +1120,9 @@ static TS_BACKWARD_FN (index_view_backward)
   g_autoptr(TsTensor) zeros = NULL;
   g_autoptr(TsTensor) part = NULL;
 
-  if (ts_autograd_is_grad_enabled ())
-    {
-      g_set_error (error, TS_TENSOR_ERROR, TS_TENSOR_ERROR_NOT_IMPLEMENTED,
-                   "%s: double backward (create_graph=True) is not modeled",
-                   ts_grad_node_get_name (node));
-      return FALSE;
-    }
+  gboolean was = ts_autograd_set_grad_enabled (FALSE);
+  gboolean ok;
+
   if ((zeros = ts_tensor_new_empty (info->device, GRAD->dtype, info->ndim, info->shape, FALSE,
                                     error)) == NULL ||
       !ts_ops_fill (zeros, &zero, error))
@@ -1128,8 +1130,22 @@ static TS_BACKWARD_FN (index_view_backward)
   part = args->kind == TS_VIEW_SELECT
          ? ts_tensor_select (zeros, args->dim0, args->start, error)
          : ts_tensor_slice (zeros, args->dim0, args->start, args->stop, args->step, error);
-  if (part == NULL || !ts_ops_copy (part, GRAD, FALSE, error))
+  ok = part != NULL && ts_ops_copy (part, GRAD, FALSE, error);
+  ts_autograd_set_grad_enabled (was);
+  if (!ok)
     return FALSE;
+  /* create_graph: select_backward / slice_backward are linear in grad,
+   * their own gradient the view of the incoming one (derivatives.yaml) */
+  {
+    TsTensor *in = GRAD;
+    g_autoptr(TsGradNode) twice = ts_autograd_record (args->kind == TS_VIEW_SELECT ? "SelectBackwardBackward0"
+                                                                                   : "SliceBackwardBackward0",
+                                                      index_view_double_backward, sizeof (TsViewArgs), &in, 1,
+                                                      &zeros, 1);
+
+    if (twice != NULL)
+      *(TsViewArgs *) ts_grad_node_get_attrs (twice) = *args;
+  }
   grad_inputs[0] = g_steal_pointer (&zeros);
   return TRUE;
 }
