@@ -1539,10 +1539,58 @@ static gboolean
 softmax_job (Job     *job,
              GError **error)
 {
-  TsView in, out;
+  TsView in, out, output;
 
+  /* the backward ops (KERNEL 2, 3): slots out, grad_output, output */
+  if (job->desc->kernel & 2)
+    {
+      job_views (job, &out, &in, &output);
+      return ts_cpu_softmax_backward (&in, &output, (guint) job->dims[0], job->desc->kernel & 1, &out, error);
+    }
   job_views (job, &out, &in, NULL);
   return ts_cpu_softmax (&in, (guint) job->dims[0], job->desc->kernel, &out, error);
+}
+
+/* _softmax_backward_data (_log_softmax_backward_data where @log): one
+ * kernel and one new tensor, of @output's shape and dtype; no node */
+TsTensor *
+ts_ops_softmax_backward (TsTensor  *grad,
+                         TsTensor  *output,
+                         int        dim,
+                         gboolean   log,
+                         GError   **error)
+{
+  const TsOpDesc *desc = ts_op_get (log ? TS_OP_LOG_SOFTMAX_BACKWARD_DATA : TS_OP_SOFTMAX_BACKWARD_DATA);
+  TsTensor *operands[2] = { grad, output };
+  TsDevice device;
+  TsView vin, vout;
+  TsTensor *out;
+  Job *job;
+
+  if (!ts_ops_common_device (operands, 2, &device, error) || !ts_tensor_wrap_dim (output->ndim, &dim, error))
+    return NULL;
+  if (grad->ndim != output->ndim || memcmp (grad->shape, output->shape, output->ndim * sizeof (gint64)) != 0)
+    {
+      g_set_error_literal (error, TS_TENSOR_ERROR, TS_TENSOR_ERROR_RUNTIME,
+                           "softmax backward: grad_output and output differ in shape");
+      return NULL;
+    }
+  out = ts_tensor_new_empty (device, output->dtype, output->ndim, output->shape, FALSE, error);
+  if (out == NULL)
+    return NULL;
+  job = job_new (desc);
+  job->dims[0] = dim;
+  job_set (job, 0, out);
+  job_set (job, 1, grad);
+  job_set (job, 2, output);
+  tensor_view (output, &vin);
+  tensor_view (out, &vout);
+  if (!dispatch (job, device, ts_cost_softmax (&vin, &vout), error))
+    {
+      ts_tensor_unref (out);
+      return NULL;
+    }
+  return out;
 }
 
 /* softmax (log_softmax where @log) of @self along @dim, in self's dtype */

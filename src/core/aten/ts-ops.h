@@ -48,6 +48,13 @@ TsTensor  *ts_ops_softmax         (TsTensor        *self,
                                    int              dim,
                                    gboolean         log,
                                    GError         **error);
+/* its backward, _softmax_backward_data / _log_softmax_backward_data, from
+ * the incoming @grad and the forward's @output (no node) */
+TsTensor  *ts_ops_softmax_backward (TsTensor       *grad,
+                                    TsTensor       *output,
+                                    int             dim,
+                                    gboolean        log,
+                                    GError        **error);
 TsTensor  *ts_ops_unary_out       (TsUnaryOp        op,
                                    TsTensor        *a,
                                    TsTensor        *out,

@@ -14,6 +14,7 @@
 #include "ts-autograd-formulas.h"
 #include "ts-autograd-private.h"
 #include "ts-autograd-formulas-private.h"
+#include "ts-ops-act.h"
 #include "ts-ops.h"
 #include "ts-ops-shape.h"
 #include "ts-ops-sort.h"
@@ -690,8 +691,19 @@ TS_BACKWARD_FN (ts_backward_relu)
   g_autoptr(TsTensor) result = ts_autograd_saved (node, ATTRS->result_slot, error);
   g_autoptr(TsTensor) mask = NULL;
 
-  if (result == NULL ||
-      (mask = ts_ops_binary (TS_BINARY_GT, result, NULL, &zero, FALSE, NULL, error)) == NULL)
+  if (result == NULL)
+    return FALSE;
+  /* PyTorch's threshold_backward (grad, result, 0): one kernel and one
+   * allocation, where a mask and a product would hold a second tensor
+   * (float16/bfloat16 keep the mask: the kernel computes in float copies) */
+  if (!ts_autograd_is_grad_enabled () && GRAD->dtype == result->dtype &&
+      (result->dtype == TS_DTYPE_FLOAT32 || result->dtype == TS_DTYPE_FLOAT64))
+    {
+      TsAct threshold = { 0 };
+
+      RETURN_GRAD (ts_ops_activation_backward (TS_ACT_THRESHOLD, &threshold, GRAD, result, error));
+    }
+  if ((mask = ts_ops_binary (TS_BINARY_GT, result, NULL, &zero, FALSE, NULL, error)) == NULL)
     return FALSE;
   RETURN_GRAD (ts_autograd_mul (GRAD, mask, error));
 }
@@ -773,19 +785,6 @@ TS_BACKWARD_FN (ts_backward_mean)
   RETURN_GRAD (ts_autograd_div_scalar (expanded, (double) numel, error));
 }
 
-/* out = a op b, out one of the formula's own temporaries (grad mode off) */
-static gboolean
-binary_into (TsBinaryOp  op,
-             TsTensor   *a,
-             TsTensor   *b,
-             TsTensor   *out,
-             GError    **error)
-{
-  g_autoptr(TsTensor) r = ts_ops_binary (op, a, b, NULL, FALSE, out, error);
-
-  return r != NULL;
-}
-
 /* softmax: self: _softmax_backward_data (grad, result, dim), which is
  * result * (grad - (grad * result).sum (dim, keepdim)) */
 TS_BACKWARD_FN (ts_backward_softmax)
@@ -795,18 +794,15 @@ TS_BACKWARD_FN (ts_backward_softmax)
   g_autoptr(TsTensor) dot = NULL;
   g_autoptr(TsTensor) centered = NULL;
 
-  if (result == NULL || (gy = ts_autograd_mul (GRAD, result, error)) == NULL ||
-      (dot = ts_autograd_sum_dims (gy, ATTRS->dims, 1, TRUE, error)) == NULL)
+  if (result == NULL)
     return FALSE;
-  /* Without a graph to record, in place into gy: one allocation of the
-   * input's size, as PyTorch's one _softmax_backward_data kernel */
-  if (!ts_autograd_is_grad_enabled ())
-    {
-      if (!binary_into (TS_BINARY_SUB, GRAD, dot, gy, error) || !binary_into (TS_BINARY_MUL, result, gy, gy, error))
-        return FALSE;
-      RETURN_GRAD (g_steal_pointer (&gy));
-    }
-  if ((centered = ts_autograd_sub (GRAD, dot, error)) == NULL)
+  /* Without a graph to record, PyTorch's one _softmax_backward_data
+   * kernel: one allocation of the input's size */
+  if (!ts_autograd_is_grad_enabled () && GRAD->dtype == result->dtype)
+    RETURN_GRAD (ts_ops_softmax_backward (GRAD, result, ATTRS->dims[0], FALSE, error));
+  if ((gy = ts_autograd_mul (GRAD, result, error)) == NULL ||
+      (dot = ts_autograd_sum_dims (gy, ATTRS->dims, 1, TRUE, error)) == NULL ||
+      (centered = ts_autograd_sub (GRAD, dot, error)) == NULL)
     return FALSE;
   RETURN_GRAD (ts_autograd_mul (result, centered, error));
 }
@@ -820,19 +816,16 @@ TS_BACKWARD_FN (ts_backward_log_softmax)
   g_autoptr(TsTensor) total = NULL;
   g_autoptr(TsTensor) share = NULL;
 
-  if (result == NULL || (p = ts_autograd_exp (result, error)) == NULL ||
-      (total = ts_autograd_sum_dims (GRAD, ATTRS->dims, 1, TRUE, error)) == NULL)
+  if (result == NULL)
     return FALSE;
-  /* Without a graph to record, in place into p: one allocation of the
-   * input's size, as PyTorch's one _log_softmax_backward_data kernel (a
-   * 50257-class loss would otherwise hold three) */
-  if (!ts_autograd_is_grad_enabled ())
-    {
-      if (!binary_into (TS_BINARY_MUL, p, total, p, error) || !binary_into (TS_BINARY_SUB, GRAD, p, p, error))
-        return FALSE;
-      RETURN_GRAD (g_steal_pointer (&p));
-    }
-  if ((share = ts_autograd_mul (p, total, error)) == NULL)
+  /* Without a graph to record, PyTorch's one _log_softmax_backward_data
+   * kernel: one allocation of the input's size (a composition held three:
+   * for a 50257-class loss, three 1.5 GiB blocks) */
+  if (!ts_autograd_is_grad_enabled () && GRAD->dtype == result->dtype)
+    RETURN_GRAD (ts_ops_softmax_backward (GRAD, result, ATTRS->dims[0], TRUE, error));
+  if ((p = ts_autograd_exp (result, error)) == NULL ||
+      (total = ts_autograd_sum_dims (GRAD, ATTRS->dims, 1, TRUE, error)) == NULL ||
+      (share = ts_autograd_mul (p, total, error)) == NULL)
     return FALSE;
   RETURN_GRAD (ts_autograd_sub (GRAD, share, error));
 }

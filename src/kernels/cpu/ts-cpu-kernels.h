@@ -320,6 +320,14 @@ gboolean ts_cpu_softmax         (const TsView *in,
                                  gboolean      log,
                                  const TsView *out,
                                  GError      **error);
+/* _softmax_backward_data (_log_softmax_backward_data where @log): @out
+ * from the incoming @grad and the forward's @output, all of one shape */
+gboolean ts_cpu_softmax_backward (const TsView *grad,
+                                  const TsView *output,
+                                  guint         dim,
+                                  gboolean      log,
+                                  const TsView *out,
+                                  GError      **error);
 gboolean ts_cpu_max_dim         (const TsView *in,
                                  guint         dim,
                                  gboolean      is_min,

@@ -57,6 +57,31 @@ ts_softmax_check (TsDType    dtype,
   return FALSE;
 }
 
+/* The byte offset of row @r (all dims but @dim, the last fastest) */
+static gint64
+row_start (const TsView *v,
+           guint         dim,
+           gint64        r)
+{
+  gint64 off = v->offset;
+
+  for (guint d = v->ndim; d-- > 0;)
+    {
+      if (d == dim)
+        continue;
+      off += (r % v->shape[d]) * v->strides[d];
+      r /= v->shape[d];
+    }
+  return off * (gint64) ts_dtype_size (v->dtype);
+}
+
+static gint64
+dim_stride (const TsView *v,
+            guint         dim)
+{
+  return v->ndim ? v->strides[dim] * (gint64) ts_dtype_size (v->dtype) : 0;
+}
+
 gboolean
 ts_cpu_softmax (const TsView *in,
                 guint         dim,
@@ -64,7 +89,6 @@ ts_cpu_softmax (const TsView *in,
                 const TsView *out,
                 GError      **error)
 {
-  gsize isize, osize;
   gint64 n, rows;
 
   g_return_val_if_fail (in != NULL && out != NULL, FALSE);
@@ -74,36 +98,73 @@ ts_cpu_softmax (const TsView *in,
   if (!ts_softmax_check (in->dtype, in->ndim == 0 || dim == in->ndim - 1, log, error))
     return FALSE;
 
-  isize = ts_dtype_size (in->dtype);
-  osize = ts_dtype_size (out->dtype);
   n = in->ndim == 0 ? 1 : in->shape[dim];
   rows = n == 0 ? 0 : ts_view_numel (in) / n;
   for (gint64 r = 0; r < rows; r++)
     {
-      const guint8 *pi = in->data;
-      guint8 *po = out->data;
-      gint64 oi = in->offset, oo = out->offset, rest = r;
+      const guint8 *pi = (const guint8 *) in->data + row_start (in, dim, r);
+      guint8 *po = (guint8 *) out->data + row_start (out, dim, r);
 
-      /* the row's start: r over the other dims, the last fastest */
-      for (guint d = in->ndim; d-- > 0;)
-        {
-          gint64 idx;
-
-          if (d == dim)
-            continue;
-          idx = rest % in->shape[d];
-          rest /= in->shape[d];
-          oi += idx * in->strides[d];
-          oo += idx * out->strides[d];
-        }
-      pi += oi * (gint64) isize;
-      po += oo * (gint64) osize;
       if (in->dtype == TS_DTYPE_FLOAT64)
-        softmax_row_f64 (in, pi, in->ndim ? in->strides[dim] * (gint64) isize : 0,
-                         out, po, out->ndim ? out->strides[dim] * (gint64) osize : 0, n, log);
+        softmax_row_f64 (in, pi, dim_stride (in, dim), out, po, dim_stride (out, dim), n, log);
       else
-        softmax_row_f32 (in, pi, in->ndim ? in->strides[dim] * (gint64) isize : 0,
-                         out, po, out->ndim ? out->strides[dim] * (gint64) osize : 0, n, log);
+        softmax_row_f32 (in, pi, dim_stride (in, dim), out, po, dim_stride (out, dim), n, log);
     }
+  return TRUE;
+}
+
+/* _softmax_backward_data: out * (g - sum (g * out)); and
+ * _log_softmax_backward_data: g - exp (out) * sum (g), per row, the sum
+ * accumulated in float (double for float64) as PyTorch's kernels */
+#define DEFINE_SOFTMAX_BACKWARD_ROW(NAME, T, S)                               \
+static void                                                                   \
+NAME (const TsView *g, const TsView *y, const TsView *o, gint64 r, guint dim, \
+      gint64 n, gboolean as_log)                                              \
+{                                                                             \
+  const guint8 *pg = (const guint8 *) g->data + row_start (g, dim, r);        \
+  const guint8 *py = (const guint8 *) y->data + row_start (y, dim, r);        \
+  guint8 *po = (guint8 *) o->data + row_start (o, dim, r);                    \
+  gint64 sg = dim_stride (g, dim), sy = dim_stride (y, dim), so = dim_stride (o, dim); \
+  T s = 0;                                                                    \
+                                                                              \
+  for (gint64 k = 0; k < n; k++)                                              \
+    {                                                                         \
+      T gk = (T) ts_dtype_load (g->dtype, pg + k * sg);                       \
+      s += as_log ? gk : gk * (T) ts_dtype_load (y->dtype, py + k * sy);      \
+    }                                                                         \
+  for (gint64 k = 0; k < n; k++)                                              \
+    {                                                                         \
+      T gk = (T) ts_dtype_load (g->dtype, pg + k * sg);                       \
+      T yk = (T) ts_dtype_load (y->dtype, py + k * sy);                       \
+      ts_dtype_store (o->dtype, po + k * so, as_log ? gk - exp##S (yk) * s : yk * (gk - s)); \
+    }                                                                         \
+}
+
+DEFINE_SOFTMAX_BACKWARD_ROW (softmax_backward_row_f64, double, )
+DEFINE_SOFTMAX_BACKWARD_ROW (softmax_backward_row_f32, float, f)
+
+gboolean
+ts_cpu_softmax_backward (const TsView *grad,
+                         const TsView *output,
+                         guint         dim,
+                         gboolean      log,
+                         const TsView *out,
+                         GError      **error)
+{
+  gint64 n, rows;
+
+  g_return_val_if_fail (grad != NULL && output != NULL && out != NULL, FALSE);
+  g_return_val_if_fail (grad->ndim == out->ndim && output->ndim == out->ndim, FALSE);
+  g_return_val_if_fail (out->ndim == 0 || dim < out->ndim, FALSE);
+
+  if (!ts_softmax_check (out->dtype, out->ndim == 0 || dim == out->ndim - 1, log, error))
+    return FALSE;
+  n = out->ndim == 0 ? 1 : out->shape[dim];
+  rows = n == 0 ? 0 : ts_view_numel (out) / n;
+  for (gint64 r = 0; r < rows; r++)
+    if (out->dtype == TS_DTYPE_FLOAT64)
+      softmax_backward_row_f64 (grad, output, out, r, dim, n, log);
+    else
+      softmax_backward_row_f32 (grad, output, out, r, dim, n, log);
   return TRUE;
 }

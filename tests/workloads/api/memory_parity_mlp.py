@@ -47,14 +47,56 @@ check("forward peak", torch.cuda.max_memory_allocated(), BASE + 2 * ACT)
 # cross_entropy = log_softmax (saves its result) + nll_loss_forward (its
 # output, and total_weight saved by NllLossBackward0): no other temporary.
 loss = F.cross_entropy(out, y)
-check("loss", torch.cuda.memory_allocated(), BASE + ACT + 2560 + 2560 + 512 + 512)
+LOSS = BASE + ACT + 2560 + 2560 + 512 + 512
+check("loss", torch.cuda.memory_allocated(), LOSS)
 
-# Backward: every saved variable is released as its node runs; the
-# gradients stay (AccumulateGrad steals each incoming gradient: the
-# weights' come contiguous through mm_mat2_backward's column-major rule).
-# Left: P, x, y, out, loss and the four .grad (P).
+# Backward, node by node. The engine frees a node's incoming gradients
+# when it has run, then its saved variables; the root gradient
+# ones_like(loss) (512) lives to the end, held by backward()'s caller.
+#   NllLossBackward0: + its gradient (64x10) 2560; total_weight freed
+#   LogSoftmaxBackward0: + 2560 (one _log_softmax_backward_data); the
+#     incoming 2560 and the log_softmax result freed
+#   Linear 2 (addmm): + r's gradient 131072, + W2's 20480 (by
+#     mm_mat2_backward's column-major rule, contiguous through t(): the
+#     AccumulateGrad steals it), + b2's sum 512; the incoming 2560 freed
+#   ReluBackward0: + 131072 (one threshold_backward); the incoming
+#     gradient and r freed
+#   Linear 1: + W1's 524288, + b1's 2048; the incoming 131072 freed
+# Tensor hooks on each layer's output see what is allocated as its
+# gradient arrives, and the peak so far.
+seen = {}
+
+
+def watch(i):
+    def on_grad(g):
+        seen[i] = (torch.cuda.memory_allocated(), torch.cuda.max_memory_allocated())
+
+    def hook(mod, inp, o):
+        o.register_hook(on_grad)
+    return hook
+
+
+handles = [m.register_forward_hook(watch(i)) for i, m in enumerate(model)]
+del out, loss
+out = model(x)
+loss = F.cross_entropy(out, y)
+for h in handles:
+    h.remove()
+torch.cuda.reset_peak_memory_stats()
 loss.backward()
+ROOT = 512
+G2 = LOSS + ROOT + 2560 + 2560 - 512 - 2560 - 2560   # after the loss's two nodes
+check("grad at Linear 2's output", seen.get(2, (0, 0))[0], G2)
+check("  peak so far", seen.get(2, (0, 0))[1], LOSS + ROOT + 2560 - 512 + 2560)
+G1 = G2 + ACT + 20480 + 512 - 2560
+check("grad at the ReLU's output", seen.get(1, (0, 0))[0], G1)
+check("  peak so far", seen.get(1, (0, 0))[1], G2 + ACT + 20480 + 512)
+G0 = G1 + ACT - ACT - ACT
+check("grad at Linear 1's output", seen.get(0, (0, 0))[0], G0)
+check("  peak so far", seen.get(0, (0, 0))[1], G1 + ACT)
 AFTER = BASE + 2560 + 512 + P
+check("backward peak", torch.cuda.max_memory_allocated(), G0 + 524288 + 2048)
+# Left: P, x, y, out, loss and the four .grad (P).
 check("after backward", torch.cuda.memory_allocated(), AFTER)
 print(loss.grad_fn.name(), loss.grad_fn.next_functions[0][0].name())
 
