@@ -228,7 +228,7 @@ bench_train_step (const char *optimizer)
 }
 
 /* The per-op cost of requires_grad (#15): bench_requires_grad.py times
- * each op without and with requires_grad in one process (medians of 5,
+ * each op without and with requires_grad in one process (medians of 7,
  * interleaved) and prints "grad_op NAME PLAIN GRAD RATIO"; here its lines
  * for both sides, ours on simulated CUDA, PyTorch's on the CPU. */
 static gboolean
@@ -242,7 +242,7 @@ print_grad_ops (const char * const *argv,
   if (!g_spawn_sync (NULL, (char **) argv, NULL, G_SPAWN_STDERR_TO_DEV_NULL, NULL, NULL, &out, NULL, &status, NULL) ||
       !WIFEXITED (status) || WEXITSTATUS (status) != 0)
     return FALSE;
-  g_print ("per-op cost with and without requires_grad, 16x16 floats, %s (median of 5, ns/call):\n", label);
+  g_print ("per-op cost with and without requires_grad, 16x16 floats, %s (median of 7, ns/call):\n", label);
   g_print ("  %-14s %10s %10s %8s\n", "op", "plain", "grad", "ratio");
   lines = g_strsplit (out, "\n", -1);
   for (guint i = 0; lines[i] != NULL; i++)

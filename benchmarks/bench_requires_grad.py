@@ -1,6 +1,6 @@
 # The per-op cost of recording the graph (#15): a few small ops (16x16
 # float32) on tensors without and with requires_grad=True, in the same
-# process, each loop repeated 5 times with the two variants interleaved
+# process, each loop repeated 7 times with the two variants interleaved
 # (so drift touches both alike). Prints "grad_op NAME PLAIN_NS GRAD_NS
 # RATIO" lines (medians, ns per call). Run by bench-python-ops under
 # tensorscope-cli on CUDA tensors and under /usr/bin/python3 with Debian's
@@ -12,8 +12,8 @@ import time
 import torch
 import torch.nn.functional as F
 
-N = 1000
-REPEATS = 5
+N = 5000
+REPEATS = 7
 device = sys.argv[1] if len(sys.argv) > 1 else "cuda"
 torch.manual_seed(0)
 base_a = torch.randn(16, 16).to(device)
