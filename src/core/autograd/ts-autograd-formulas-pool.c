@@ -397,6 +397,19 @@ TS_BACKWARD_FN (ts_backward_activation)
   return grad_inputs[0] != NULL;
 }
 
+/* the loss nodes' saved target and class weights (NULL when none) */
+static gboolean
+unpack_target_weight (TsGradNode            *node,
+                      const TsNllLossAttrs  *attrs,
+                      TsTensor             **target,
+                      TsTensor             **weight,
+                      GError               **error)
+{
+  return (*target = ts_grad_node_unpack_saved (node, (guint) attrs->target_slot, error)) != NULL &&
+         (attrs->weight_slot < 0 ||
+          (*weight = ts_grad_node_unpack_saved (node, (guint) attrs->weight_slot, error)) != NULL);
+}
+
 /* nll_loss_forward, nll_loss2d_forward: self's gradient is
  * nll_loss_backward of the saved self, target, weight and total_weight */
 TS_BACKWARD_FN (ts_backward_nll_loss)
@@ -410,9 +423,7 @@ TS_BACKWARD_FN (ts_backward_nll_loss)
   if (!ts_grad_node_needs_input_grad (node, 0))
     return TRUE;
   if ((self = ts_grad_node_unpack_saved (node, (guint) attrs->self_slot, error)) == NULL ||
-      (target = ts_grad_node_unpack_saved (node, (guint) attrs->target_slot, error)) == NULL ||
-      (attrs->weight_slot >= 0 &&
-       (weight = ts_grad_node_unpack_saved (node, (guint) attrs->weight_slot, error)) == NULL) ||
+      !unpack_target_weight (node, attrs, &target, &weight, error) ||
       (total_weight = ts_grad_node_unpack_saved (node, (guint) attrs->total_weight_slot, error)) == NULL)
     return FALSE;
   grad_inputs[0] = ts_ops_nll_loss_backward (grad_outputs[0], self, target, weight, attrs->reduction,
@@ -431,9 +442,7 @@ TS_BACKWARD_FN (ts_backward_nll_loss_backward)
 
   if (!ts_grad_node_needs_input_grad (node, 0))
     return TRUE;
-  if ((target = ts_grad_node_unpack_saved (node, (guint) attrs->target_slot, error)) == NULL ||
-      (attrs->weight_slot >= 0 &&
-       (weight = ts_grad_node_unpack_saved (node, (guint) attrs->weight_slot, error)) == NULL))
+  if (!unpack_target_weight (node, attrs, &target, &weight, error))
     return FALSE;
   return ts_ops_nll_loss (grad_outputs[0], target, weight, attrs->reduction, attrs->ignore_index, &grad_inputs[0],
                           &total_weight, error);
