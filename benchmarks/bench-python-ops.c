@@ -14,7 +14,9 @@
  * for benchmarks/bench_conv.py (a Conv2d 3->16->32 training step on 16
  * 32x32 images, CPU tensors on both sides: our im2col + OpenBLAS kernels
  * against PyTorch's), and for benchmarks/bench_train_step.py (the MLP
- * training step of #15/#16, SGD with momentum and Adam). Without
+ * training step of #15/#16, SGD with momentum and Adam), and for
+ * benchmarks/bench_requires_grad.py (a few ops' cost without and with
+ * requires_grad, each side in one process). Without
  * python3-torch the comparisons are skipped
  * with a message.
  */
@@ -225,6 +227,50 @@ bench_train_step (const char *optimizer)
   return 0;
 }
 
+/* The per-op cost of requires_grad (#15): bench_requires_grad.py times
+ * each op without and with requires_grad in one process (medians of 7,
+ * interleaved) and prints "grad_op NAME PLAIN GRAD RATIO"; here its lines
+ * for both sides, ours on simulated CUDA, PyTorch's on the CPU. */
+static gboolean
+print_grad_ops (const char * const *argv,
+                const char         *label)
+{
+  g_autofree char *out = NULL;
+  g_auto(GStrv) lines = NULL;
+  int status = 0;
+
+  if (!g_spawn_sync (NULL, (char **) argv, NULL, G_SPAWN_STDERR_TO_DEV_NULL, NULL, NULL, &out, NULL, &status, NULL) ||
+      !WIFEXITED (status) || WEXITSTATUS (status) != 0)
+    return FALSE;
+  g_print ("per-op cost with and without requires_grad, 16x16 floats, %s (median of 7, ns/call):\n", label);
+  g_print ("  %-14s %10s %10s %8s\n", "op", "plain", "grad", "ratio");
+  lines = g_strsplit (out, "\n", -1);
+  for (guint i = 0; lines[i] != NULL; i++)
+    {
+      g_auto(GStrv) f = g_strsplit (lines[i], " ", -1);
+
+      if (g_strv_length (f) == 5 && strcmp (f[0], "grad_op") == 0)
+        g_print ("  %-14s %10s %10s %8s\n", f[1], f[2], f[3], f[4]);
+    }
+  return TRUE;
+}
+
+static int
+bench_requires_grad (void)
+{
+  const char *script = TS_BENCH_SRCDIR "/bench_requires_grad.py";
+  const char *ours_argv[] = { TS_CLI_PATH, "run", "--gpus", "1", script, "cuda", NULL };
+  const char *torch_argv[] = { "/usr/bin/python3", script, "cpu", NULL };
+
+  if (!print_grad_ops (ours_argv, "cuda (tensorscope)") ||
+      !print_grad_ops (torch_argv, "cpu (Debian python3-torch, eager)"))
+    {
+      g_printerr ("bench-python-ops: bench_requires_grad.py failed\n");
+      return 1;
+    }
+  return 0;
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -259,7 +305,8 @@ main (int   argc,
     int mix = run_mix (TRUE);
     gboolean conv_failed = bench_conv ("net") || bench_conv ("layer");
     gboolean step_failed = bench_train_step ("sgd") || bench_train_step ("adam");
+    gboolean grad_failed = bench_requires_grad () != 0;
 
-    return mix != 0 || conv_failed || step_failed;
+    return mix != 0 || conv_failed || step_failed || grad_failed;
   }
 }

@@ -61,6 +61,7 @@ static const Case cases[] = {
   { "/debug/gather/async-default", "debug/gather_async.py", NULL, NULL, "debug/gather_async", 1 },
   { "/debug/gather/async-sync", "debug/gather_async.py", "--sync", NULL, "debug/gather_async.sync", 1 },
   { "/debug/index/async-default", "debug/index_async.py", NULL, NULL, "debug/index_async", 1 },
+  { "/debug/nll-loss/async-default", "debug/nll_loss_async.py", NULL, NULL, "debug/nll_loss_async", 1 },
   { "/debug/embedding/sticky", "debug/embedding_sticky.py", NULL, NULL, "debug/embedding_sticky", 0 },
   { "/debug/sanitize/embedding-race", "debug/race_embedding.py", "--sanitize", NULL, "debug/race_embedding", 1 },
   { "/debug/sanitize/index-put-race", "debug/race_index_put.py", "--sanitize", NULL, "debug/race_index_put", 1 },

@@ -10,6 +10,7 @@
 #include "config.h"
 
 #include "ts-ops-act.h"
+#include "ts-ops-loss.h"
 #include "ts-ops-norm.h"
 #include "ts-ops-pool.h"
 #include "ts-py-private.h"
@@ -223,7 +224,39 @@ py_glu (PyObject *module,
   return out ? ts_py_tensor_wrap (out) : ts_py_set_error (error);
 }
 
+/* _nll_loss(self, target, weight, reduction, ignore_index) ->
+ * (output, total_weight): nll_loss_forward, or nll_loss2d_forward for a
+ * 4-d self */
+static PyObject *
+py_nll_loss (PyObject *module,
+             PyObject *args)
+{
+  PyObject *self, *target, *weight;
+  int reduction;
+  long long ignore_index;
+  TsTensor *out, *total_weight;
+  GError *error = NULL;
+
+  if (!PyArg_ParseTuple (args, "OOOiL", &self, &target, &weight, &reduction, &ignore_index))
+    return NULL;
+  if (!ts_py_is_tensor (self) || !ts_py_is_tensor (target) || (weight != Py_None && !ts_py_is_tensor (weight)))
+    {
+      PyErr_SetString (PyExc_TypeError, "_nll_loss: expected Tensors");
+      return NULL;
+    }
+  if (reduction < TS_REDUCTION_NONE || reduction > TS_REDUCTION_SUM)
+    {
+      PyErr_Format (PyExc_ValueError, "%d is not a valid value for reduction", reduction);
+      return NULL;
+    }
+  if (!ts_ops_nll_loss (ts_py_tensor_get (self), ts_py_tensor_get (target), tensor_or_none (weight),
+                        (TsReduction) reduction, ignore_index, &out, &total_weight, &error))
+    return ts_py_set_error (error);
+  return Py_BuildValue ("(NN)", ts_py_tensor_wrap (out), ts_py_tensor_wrap (total_weight));
+}
+
 static PyMethodDef pool_methods[] = {
+  { "_nll_loss", py_nll_loss, METH_VARARGS, NULL },
   { "_glu", py_glu, METH_VARARGS, NULL },
   { "_prelu", py_prelu, METH_VARARGS, NULL },
   { "_activation", py_activation, METH_VARARGS, NULL },

@@ -116,3 +116,22 @@ ts_device_assert_index (gint64 position,
   fprintf (stderr, "%s\n", line);
   fflush (stderr);
 }
+
+/* PyTorch's nll_loss CUDA kernels (Loss.cu, NLLLoss2d.cu) check each
+ * target with CUDA_KERNEL_ASSERT; the reducing kernel runs one block whose
+ * threads stride over the targets. The file's line is not reproduced (it
+ * moves between releases). */
+#define NLL_LOSS_WHERE "../aten/src/ATen/native/cuda/Loss.cu"
+#define NLL_LOSS_KERNEL "nll_loss_forward_reduce_cuda_kernel_2d"
+#define NLL_LOSS_COND "t >= 0 && t < n_classes"
+
+void
+ts_device_assert_nll_loss (gint64 position)
+{
+  g_autofree char *line = NULL;
+
+  g_return_if_fail (position >= 0);
+  line = ts_device_assert_format (NLL_LOSS_WHERE, NLL_LOSS_KERNEL, (guint64) position, NLL_LOSS_COND);
+  fprintf (stderr, "%s\n", line);
+  fflush (stderr);
+}

@@ -44,6 +44,10 @@ void  ts_device_assert_gather       (const TsView *index,
 void  ts_device_assert_index        (gint64 position,
                                      gint64 n_stacked);
 
+/* nll_loss's kernel: the line of the thread holding the bad target at
+ * @position (of the (N * S) targets). */
+void  ts_device_assert_nll_loss     (gint64 position);
+
 /* The line of one failing thread, without the newline. */
 char *ts_device_assert_format       (const char *where,
                                      const char *kernel,

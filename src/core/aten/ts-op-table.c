@@ -65,6 +65,8 @@ G_STATIC_ASSERT (TS_CUDA_MAX_DIMS <= TS_MAX_DIMS);
 #define ARITY_NORM         1
 #define ARITY_REMAP        1
 #define ARITY_ACT          1
+/* self and target (weight and total_weight ride in slots 3 and 4) */
+#define ARITY_LOSS         2
 #define ARITY_FOREACH      1
 
 #define COST_ELEMENTWISE(c) .cost = TS_OP_COST_ELEMENTWISE, .flops = (c)
@@ -109,6 +111,7 @@ G_STATIC_ASSERT (TS_CUDA_MAX_DIMS <= TS_MAX_DIMS);
 #define COST_NORM           COST_FAMILY
 #define COST_REMAP          COST_FAMILY
 #define COST_ACT            COST_FAMILY
+#define COST_LOSS           COST_FAMILY
 #define COST_FOREACH        COST_FAMILY
 
 const TsOpDesc ts_op_table[TS_N_OPS] = {

@@ -58,6 +58,7 @@ typedef enum
   TS_OP_FAMILY_NORM,
   TS_OP_FAMILY_REMAP,
   TS_OP_FAMILY_ACT,
+  TS_OP_FAMILY_LOSS,         /* nll_loss and its backward (ts-ops-loss.c) */
   TS_OP_FAMILY_FOREACH,      /* multi-tensor launches of other rows' kernels (ts-ops.c) */
   TS_OP_N_FAMILIES
 } TsOpFamily;
@@ -85,6 +86,7 @@ typedef enum
   TS_OP_COST_NORM,
   TS_OP_COST_REMAP,
   TS_OP_COST_ACT,
+  TS_OP_COST_LOSS,
   TS_OP_COST_SUM,          /* a multi-tensor launch: its per-tensor kernels' costs summed */
 } TsOpCost;
 

@@ -400,6 +400,11 @@ ts_ops_convolution_backward (TsTensor           *grad_output,
                             error))
         goto failed;
     }
+  {
+    TsTensor *grads[3] = { *grad_input, *grad_weight, *grad_bias };
+
+    ts_autograd_record_convolution_backward (grad_output, input, weight, p, grads);
+  }
   return TRUE;
 
 failed:

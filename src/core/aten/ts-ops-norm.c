@@ -135,7 +135,8 @@ record_norm (TsOpId     id,
              TsTensor  *out,
              TsTensor  *stats,
              gboolean   training,
-             int        groups)
+             int        groups,
+             double     eps)
 {
   const TsOpDesc *desc = ts_op_get (id);
   TsTensor *inputs[3] = { input, weight, bias };
@@ -148,6 +149,7 @@ record_norm (TsOpId     id,
   attrs = ts_grad_node_get_attrs (node);
   attrs->training = training;
   attrs->groups = groups;
+  attrs->eps = eps;
   attrs->input_slot = (int) ts_grad_node_save (node, input);
   attrs->weight_slot = weight != NULL ? (int) ts_grad_node_save (node, weight) : -1;
   attrs->stats_slot = (int) ts_grad_node_save (node, stats);
@@ -199,7 +201,7 @@ ts_ops_native_batch_norm (TsTensor   *input,
       !norm_launch (id, TS_NORM_APPLY, o, x, coef, NULL, FALSE, 0, 0, x, 2, error) ||
       (o = ts_ops_to_dtype (g_steal_pointer (&o), input->dtype, error)) == NULL)
     return FALSE;
-  record_norm (id, input, weight, bias, o, st, training, 0);
+  record_norm (id, input, weight, bias, o, st, training, 0, eps);
   *out = g_steal_pointer (&o);
   *stats = g_steal_pointer (&st);
   return TRUE;
@@ -329,7 +331,7 @@ ts_ops_native_group_norm (TsTensor   *input,
       !group_apply (id, x, st, w, b, groups, o, error) ||
       (o = ts_ops_to_dtype (g_steal_pointer (&o), input->dtype, error)) == NULL)
     return FALSE;
-  record_norm (id, input, weight, bias, o, st, TRUE, groups);
+  record_norm (id, input, weight, bias, o, st, TRUE, groups, eps);
   *out = g_steal_pointer (&o);
   *stats = g_steal_pointer (&st);
   return TRUE;

@@ -20,6 +20,7 @@ typedef struct
   gboolean training;
   int      groups;             /* group norm: G; batch norm: 0 */
   int      input_slot, weight_slot, stats_slot;
+  double   eps;                /* for the double backward's recomputed statistics */
 } TsNormAttrs;
 
 /* native_batch_norm: out, and the (2, C) statistics (mean, invstd) it

@@ -223,6 +223,7 @@ record_pool (TsPoolKernel    kind,
   attrs->kind = kind;
   attrs->p = *p;
   attrs->indices_slot = indices != NULL ? (int) ts_grad_node_save (node, indices) : -1;
+  attrs->self_slot = (int) ts_grad_node_save (node, self);
 }
 
 gboolean

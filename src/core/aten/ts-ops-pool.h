@@ -22,6 +22,7 @@ typedef struct
   TsPoolKernel kind;
   TsPool2d     p;
   int          indices_slot;   /* the max kinds' saved indices */
+  int          self_slot;      /* the input, saved as PyTorch's nodes save it (-1 in the double backward's) */
 } TsPoolAttrs;
 
 /* out (*indices for the max kinds, else NULL) of shape (..., oh, ow) */

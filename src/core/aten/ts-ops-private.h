@@ -66,8 +66,10 @@ typedef struct
   double  p0, p1;   /* ts_op_job_set_factors */
 } TsOpJobArgs;
 
-/* What a family's CPU entry reads: the views of the job's four slots
- * (those not set left zeroed) and its arguments */
+/* What a family's CPU entry reads: the views of the job's first four
+ * slots (those not set left zeroed) and its arguments; a fifth slot
+ * (ts_op_job_set, ts_op_job_view) is the loss family's */
+#define TS_OP_JOB_N_VIEWS 4
 void      ts_op_job_unpack   (const TsOpJob  *job,
                               TsView         *views,
                               TsOpJobArgs    *args);
@@ -136,6 +138,12 @@ gboolean  ts_ops_remap_job    (TsOpJob              *job,
 /* ACT (ts-ops-act.c) */
 gboolean  ts_ops_act_job      (TsOpJob              *job,
                                GError              **error);
+/* LOSS (ts-ops-loss.c) */
+gboolean  ts_ops_loss_job     (TsOpJob              *job,
+                               GError              **error);
+/* A device job's kernel failed a device-side assert (after printing its
+ * line, ts-device-assert.h): the context is poisoned, as a GPU's */
+void      ts_op_job_fault_assert (TsOpJob           *job);
 /* Their operands as the kernels read them (ts-ops-pool.c), without nodes:
  * contiguous; contiguous and float32 for float16/bfloat16; and a result
  * (consumed) cast back to @dtype */

@@ -50,12 +50,16 @@ typedef gboolean (*JobFunc) (Job      *job,
  * (a loop of tiny ops would otherwise allocate twice per op). */
 #define JOB_INLINE_STAGING 256
 #define JOB_N_TEMPS 3
+/* A job's tensors: four for most families, a fifth for the loss family's
+ * forward (two outputs, input, target and the class weights);
+ * ts_op_job_unpack hands out the first four (TS_OP_JOB_N_VIEWS). */
+#define JOB_N_SLOTS 5
 
 struct _Job
 {
   const TsOpDesc *desc;  /* the op: its family's kernel runs the job */
-  TsTensor  *t[4];       /* t[0] is the output; point into tv */
-  TsTensor  *caller[4];  /* the caller's tensors behind t[]: autograd's */
+  TsTensor  *t[JOB_N_SLOTS];       /* t[0] is the output; point into tv */
+  TsTensor  *caller[JOB_N_SLOTS];  /* the caller's tensors behind t[]: autograd's */
   TsScalar   scalar;
   guint8     scalar_bool; /* the scalar as a bool element */
   TsDType    compute;    /* the promoted common dtype of the operands */
@@ -70,10 +74,10 @@ struct _Job
   guint32    grid;       /* launch shape; 0: elementwise over t[0] */
   guint32    block;
   TsPrecision precision; /* matmuls: FP16 or TF32 tensor-core math */
-  guint8    *staging[4]; /* device jobs: outputs land here first */
-  guint8    *real[4];
-  gint64     span_min[4];
-  gsize      span_bytes[4];
+  guint8    *staging[JOB_N_SLOTS]; /* device jobs: outputs land here first */
+  guint8    *real[JOB_N_SLOTS];
+  gint64     span_min[JOB_N_SLOTS];
+  gsize      span_bytes[JOB_N_SLOTS];
   TsDeviceError fault;   /* device jobs: set by a kernel that faults */
   gboolean   failed;     /* the kernel failed: its staging copies never land */
   gboolean   external;   /* an operand views memory it does not own */
@@ -86,8 +90,8 @@ struct _Job
   /* a family's arguments beyond the above (convolution's int[]s) */
   gint64     params[TS_OP_JOB_N_PARAMS];
   /* Not zeroed by job_new: filled by job_set for the t[] in use. */
-  TsTensor   tv[4];
-  TsStorage  sv[4];
+  TsTensor   tv[JOB_N_SLOTS];
+  TsStorage  sv[JOB_N_SLOTS];
   guint8     inline_staging[JOB_INLINE_STAGING] __attribute__ ((aligned (16)));
 };
 
@@ -427,7 +431,7 @@ record_todo (const TsOpDesc *desc,
     return;
   if (is_inplace (desc))
     inputs[n++] = caller[0];
-  for (guint i = 1; i < 4 && n < G_N_ELEMENTS (inputs); i++)
+  for (guint i = 1; i < JOB_N_SLOTS && n < G_N_ELEMENTS (inputs); i++)
     if (caller[i] != NULL && !(out_mask & (1u << i)) && ts_dtype_is_floating (caller[i]->dtype))
       inputs[n++] = caller[i];
   ts_autograd_record_op (desc, TS_OP_GRAD_TENSOR, inputs, n, caller[0], NULL);
@@ -440,7 +444,7 @@ dispatch (Job           *job,
           GError       **error)
 {
   const TsOpDesc *desc = job->desc;
-  TsTensor *caller[4];
+  TsTensor *caller[JOB_N_SLOTS];
   guint out_mask = job->out_mask;
   gboolean ok;
 
@@ -1595,49 +1599,53 @@ static gboolean
 softmax_job (Job     *job,
              GError **error)
 {
-  TsView in, out;
+  TsView in, out, output;
 
-  /* kernels 0 and 1 the forwards, 2 and 3 their gradients (slots: the
-   * gradient, the output's gradient, the forward's result) */
-  if (job->desc->kernel >= 2)
+  /* the backward ops (KERNEL 2, 3): slots out, grad_output, output */
+  if (job->desc->kernel & 2)
     {
-      TsView grad, result;
-
-      job_views (job, &out, &grad, &result);
-      return ts_cpu_softmax_backward (&grad, &result, (guint) job->dims[0], job->desc->kernel == 3, &out, error);
+      job_views (job, &out, &in, &output);
+      return ts_cpu_softmax_backward (&in, &output, (guint) job->dims[0], job->desc->kernel & 1, &out, error);
     }
   job_views (job, &out, &in, NULL);
   return ts_cpu_softmax (&in, (guint) job->dims[0], job->desc->kernel, &out, error);
 }
 
-/* softmax's gradient (log_softmax's where @log) from @grad and the
- * forward's @result, both of one floating dtype and shape, along @dim
- * (wrapped): one launch, no node (the formulas call it with grad mode off) */
+/* _softmax_backward_data (_log_softmax_backward_data where @log): one
+ * kernel and one new tensor, of @output's shape and dtype; no node */
 TsTensor *
 ts_ops_softmax_backward (TsTensor  *grad,
-                         TsTensor  *result,
+                         TsTensor  *output,
                          int        dim,
                          gboolean   log,
                          GError   **error)
 {
+  const TsOpDesc *desc = ts_op_get (log ? TS_OP_LOG_SOFTMAX_BACKWARD_DATA : TS_OP_SOFTMAX_BACKWARD_DATA);
+  TsTensor *operands[2] = { grad, output };
+  TsDevice device;
   TsView vin, vout;
   TsTensor *out;
   Job *job;
 
-  g_return_val_if_fail (grad->dtype == result->dtype && grad->ndim == result->ndim, NULL);
-
-  out = ts_tensor_new_empty (ts_tensor_get_device (result), result->dtype, result->ndim, result->shape, FALSE,
-                             error);
+  if (!ts_ops_common_device (operands, 2, &device, error) || !ts_tensor_wrap_dim (output->ndim, &dim, error))
+    return NULL;
+  if (grad->ndim != output->ndim || memcmp (grad->shape, output->shape, output->ndim * sizeof (gint64)) != 0)
+    {
+      g_set_error_literal (error, TS_TENSOR_ERROR, TS_TENSOR_ERROR_RUNTIME,
+                           "softmax backward: grad_output and output differ in shape");
+      return NULL;
+    }
+  out = ts_tensor_new_empty (device, output->dtype, output->ndim, output->shape, FALSE, error);
   if (out == NULL)
     return NULL;
-  job = job_new (ts_op_get (log ? TS_OP_LOG_SOFTMAX_BACKWARD_DATA : TS_OP_SOFTMAX_BACKWARD_DATA));
+  job = job_new (desc);
   job->dims[0] = dim;
   job_set (job, 0, out);
   job_set (job, 1, grad);
-  job_set (job, 2, result);
-  tensor_view (result, &vin);
+  job_set (job, 2, output);
+  tensor_view (output, &vin);
   tensor_view (out, &vout);
-  if (!dispatch (job, ts_tensor_get_device (result), ts_cost_softmax (&vin, &vout), error))
+  if (!dispatch (job, device, ts_cost_softmax (&vin, &vout), error))
     {
       ts_tensor_unref (out);
       return NULL;
@@ -3737,11 +3745,18 @@ ts_op_job_get_params (const TsOpJob *job)
 }
 
 void
+ts_op_job_fault_assert (TsOpJob *job)
+{
+  job->fault = TS_DEVICE_ERROR_ASSERT;
+}
+
+void
 ts_op_job_unpack (const TsOpJob *job,
                   TsView        *views,
                   TsOpJobArgs   *args)
 {
-  for (guint i = 0; i < G_N_ELEMENTS (job->t); i++)
+  G_STATIC_ASSERT (TS_OP_JOB_N_VIEWS <= JOB_N_SLOTS);
+  for (guint i = 0; i < TS_OP_JOB_N_VIEWS; i++)
     if (job->t[i] != NULL)
       tensor_view (job->t[i], &views[i]);
     else
@@ -3829,6 +3844,7 @@ static const struct
   [TS_OP_FAMILY_NORM] = { ts_ops_norm_job, ts_ops_host_device },
   [TS_OP_FAMILY_REMAP] = { ts_ops_remap_job, ts_ops_host_device },
   [TS_OP_FAMILY_ACT] = { ts_ops_act_job, ts_ops_host_device },
+  [TS_OP_FAMILY_LOSS] = { ts_ops_loss_job, ts_ops_host_device },
   [TS_OP_FAMILY_FOREACH] = { ts_ops_foreach_job, ts_ops_host_device },
 };
 

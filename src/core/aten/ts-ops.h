@@ -48,10 +48,10 @@ TsTensor  *ts_ops_softmax         (TsTensor        *self,
                                    int              dim,
                                    gboolean         log,
                                    GError         **error);
-/* its gradient from the forward's @result (_softmax_backward_data,
- * _log_softmax_backward_data): one launch, records no node */
+/* its backward, _softmax_backward_data / _log_softmax_backward_data, from
+ * the incoming @grad and the forward's @output (no node) */
 TsTensor  *ts_ops_softmax_backward (TsTensor       *grad,
-                                    TsTensor       *result,
+                                    TsTensor       *output,
                                     int             dim,
                                     gboolean        log,
                                     GError        **error);

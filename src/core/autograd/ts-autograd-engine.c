@@ -904,10 +904,12 @@ execute (TsTensor *const  *roots,
   previous_autocast = ts_autocast_set_excluded (TRUE);
 
   /* The graph root: the roots' gradients, made on the caller's current
-   * streams, go to the roots' nodes. */
+   * streams, go to the roots' nodes. The pass keeps its own reference to
+   * the end, as PyTorch's Python caller holds the tuple of _make_grads
+   * (an implicit ones_like(loss) lives through the whole backward). */
   for (guint i = 0; i < n_roots; i++)
     {
-      TsTensor *grad = g_steal_pointer (&root_grads[i]);
+      TsTensor *grad = ts_tensor_ref (root_grads[i]);
       int device = ts_tensor_is_cuda (grad) ? ts_tensor_get_device (grad).index : -1;
       TsStreamId producer = device >= 0 ? graph.ops->current_stream (device, graph.ops_data)
                                         : TS_STREAM_NONE;

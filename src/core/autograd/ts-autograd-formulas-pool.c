@@ -1,7 +1,8 @@
 /* ts-autograd-formulas-pool.c: the backward formulas of pooling and batch
  * norm (derivatives.yaml: max_pool2d_with_indices_backward,
  * avg_pool2d_backward, _adaptive_avg_pool2d_backward,
- * adaptive_max_pool2d_backward, native_batch_norm_backward)
+ * adaptive_max_pool2d_backward, native_batch_norm_backward) and of the
+ * negative log-likelihood loss (nll_loss_forward, nll_loss_backward)
  *
  * Copyright 2026 The Tensorscope authors
  * SPDX-License-Identifier: GPL-3.0-or-later
@@ -13,9 +14,14 @@
 
 #include "config.h"
 
+#include <string.h>
+
 #include "ts-autograd-formulas.h"
+#include "ts-autograd-formulas-private.h"
+#include "ts-autograd-private.h"
 #include "ts-ops.h"
 #include "ts-ops-act.h"
+#include "ts-ops-loss.h"
 #include "ts-ops-norm.h"
 #include "ts-ops-pool.h"
 
@@ -40,6 +46,87 @@ static const TsPoolKernel backward_kind[] = {
   [TS_POOL_ADAPTIVE_MAX] = TS_POOL_ADAPTIVE_MAX_BACKWARD,
 };
 
+/* The pooling backward ops are linear in grad_output (derivatives.yaml:
+ * grad_output: the pooling of the incoming gradient, or its gather by the
+ * max's indices; self: zeros): with create_graph their node records
+ * that. */
+static const char *const double_names[] = {
+  [TS_POOL_MAX] = "MaxPool2DWithIndicesBackwardBackward0",
+  [TS_POOL_AVG] = "AvgPool2DBackwardBackward0",
+  [TS_POOL_ADAPTIVE_AVG] = "AdaptiveAvgPool2DBackwardBackward0",
+  [TS_POOL_ADAPTIVE_MAX] = "AdaptiveMaxPool2DBackwardBackward0",
+};
+
+static TS_BACKWARD_FN (pool_double_backward);
+
+static void
+record_pool_backward (const TsPoolAttrs *attrs,
+                      TsTensor          *grad_output,
+                      TsTensor          *self,
+                      TsTensor          *indices,
+                      TsTensor          *grad_input)
+{
+  TsTensor *inputs[2] = { grad_output, self };
+  g_autoptr(TsGradNode) node = ts_autograd_record (double_names[attrs->kind], pool_double_backward,
+                                                   sizeof (TsPoolAttrs), inputs, 2, &grad_input, 1);
+  TsPoolAttrs *a;
+
+  if (node == NULL)
+    return;
+  a = ts_grad_node_get_attrs (node);
+  *a = *attrs;
+  a->indices_slot = indices != NULL ? (int) ts_grad_node_save (node, indices) : -1;
+  a->self_slot = -1;
+}
+
+/* max_pool_double_backward: the incoming gradient read at each output's
+ * argmax (the indices count within a plane) */
+static TsTensor *
+gather_planes (TsTensor  *grad,
+               TsTensor  *indices,
+               GError   **error)
+{
+  gint64 shape[TS_MAX_DIMS];
+  gint64 ishape[TS_MAX_DIMS];
+  guint n = grad->ndim;
+  g_autoptr(TsTensor) flat = NULL;
+  g_autoptr(TsTensor) iflat = NULL;
+  g_autoptr(TsTensor) picked = NULL;
+
+  memcpy (shape, grad->shape, n * sizeof (gint64));
+  memcpy (ishape, indices->shape, n * sizeof (gint64));
+  shape[n - 2] *= shape[n - 1];
+  ishape[n - 2] *= ishape[n - 1];
+  if ((flat = ts_autograd_reshape (grad, n - 1, shape, error)) == NULL ||
+      (iflat = ts_autograd_reshape (indices, n - 1, ishape, error)) == NULL ||
+      (picked = ts_ops_gather (flat, (int) n - 2, iflat, error)) == NULL)
+    return NULL;
+  return ts_autograd_reshape (picked, n, indices->shape, error);
+}
+
+static TS_BACKWARD_FN (pool_double_backward)
+{
+  const TsPoolAttrs *attrs = ts_grad_node_get_attrs (node);
+  const TsGradTensorInfo *go = ts_grad_node_get_input_info (node, 0);
+  g_autoptr(TsTensor) indices = NULL;
+  g_autoptr(TsTensor) indices_out = NULL;
+
+  if (ts_grad_node_needs_input_grad (node, 1) &&
+      (grad_inputs[1] = ts_autograd_new_filled (ts_grad_node_get_input_info (node, 1), 0, error)) == NULL)
+    return FALSE;
+  if (!ts_grad_node_needs_input_grad (node, 0))
+    return TRUE;
+  if (attrs->indices_slot >= 0)
+    {
+      if ((indices = ts_grad_node_unpack_saved (node, (guint) attrs->indices_slot, error)) == NULL)
+        return FALSE;
+      grad_inputs[0] = gather_planes (grad_outputs[0], indices, error);
+      return grad_inputs[0] != NULL;
+    }
+  return ts_ops_pool2d (attrs->kind, grad_outputs[0], &attrs->p, go->shape[go->ndim - 2], go->shape[go->ndim - 1],
+                        &grad_inputs[0], &indices_out, error);
+}
+
 /* every pooling: the kernel of its backward op, through the windows or
  * the saved indices */
 static gboolean
@@ -54,13 +141,19 @@ pool_backward (TsGradNode  *node,
 
   if (!ts_grad_node_needs_input_grad (node, 0))
     return TRUE;
-  if (!first_order_only (node, error))
-    return FALSE;
   if (attrs->indices_slot >= 0 &&
       (indices = ts_grad_node_unpack_saved (node, (guint) attrs->indices_slot, error)) == NULL)
     return FALSE;
   grad_inputs[0] = ts_ops_pool2d_backward (backward_kind[attrs->kind], grad_outputs[0], indices, &attrs->p,
                                            info->ndim, info->shape, error);
+  if (grad_inputs[0] != NULL && ts_autograd_is_grad_enabled ())
+    {
+      g_autoptr(TsTensor) self = ts_grad_node_unpack_saved (node, (guint) attrs->self_slot, error);
+
+      if (self == NULL)
+        return FALSE;
+      record_pool_backward (attrs, grad_outputs[0], self, indices, grad_inputs[0]);
+    }
   return grad_inputs[0] != NULL;
 }
 
@@ -101,6 +194,123 @@ in_input_dtypes (TsGradNode  *node,
   return TRUE;
 }
 
+/* A batch norm (groups 0) or group norm backward written with recorded
+ * ops, for create_graph: its gradients then have their own history (the
+ * statistics recomputed from the input, so that their dependence on it is
+ * differentiated too, as PyTorch's batchnorm_double_backward does). The
+ * input is read as (N, K, R): batch norm reduces over N and R per channel
+ * K = C; group norm over R per (N, group), K = groups. Eval-mode batch
+ * norm normalizes with the saved running statistics, constants. */
+static gboolean
+norm_backward_composite (const TsNormAttrs *attrs,
+                         TsTensor          *grad,
+                         TsTensor          *input,
+                         TsTensor          *weight,
+                         TsTensor          *stats,
+                         guint              mask,
+                         TsTensor         **grads,
+                         GError           **error)
+{
+  gint64 n = input->shape[0], c = input->shape[1];
+  gint64 s = ts_tensor_numel (input) / MAX (n * c, 1);
+  gint64 k = attrs->groups > 0 ? attrs->groups : c;
+  gint64 ncs[3] = { n, c, s };
+  gint64 nkr[3] = { n, k, c * s / k };
+  gint64 chan[3] = { 1, c, 1 };
+  static const int batch_dims[2] = { 0, 2 };
+  static const int group_dims[1] = { 2 };
+  const int *dims = attrs->groups > 0 ? group_dims : batch_dims;
+  guint n_dims = attrs->groups > 0 ? 1 : 2;
+  double count = attrs->groups > 0 ? (double) nkr[2] : (double) (n * s);
+  g_autoptr(TsTensor) g = NULL, x = NULL, mu = NULL, xc = NULL, invstd = NULL, xhat = NULL;
+  g_autoptr(TsTensor) xhat_c = NULL, gh = NULL;
+
+  if ((g = ts_autograd_reshape (grad, 3, ncs, error)) == NULL ||
+      (x = ts_autograd_reshape (input, 3, attrs->groups > 0 ? nkr : ncs, error)) == NULL)
+    return FALSE;
+  if (attrs->training)
+    {
+      g_autoptr(TsTensor) sum = NULL, sq = NULL, sqsum = NULL, var = NULL, shifted = NULL, logv = NULL;
+      g_autoptr(TsTensor) half = NULL;
+
+      if ((sum = ts_autograd_sum_dims (x, dims, n_dims, TRUE, error)) == NULL ||
+          (mu = ts_autograd_div_scalar (sum, count, error)) == NULL ||
+          (xc = ts_autograd_sub (x, mu, error)) == NULL || (sq = ts_autograd_mul (xc, xc, error)) == NULL ||
+          (sqsum = ts_autograd_sum_dims (sq, dims, n_dims, TRUE, error)) == NULL ||
+          (var = ts_autograd_div_scalar (sqsum, count, error)) == NULL ||
+          (shifted = ts_autograd_binary_scalar (TS_BINARY_ADD, var, attrs->eps, FALSE, error)) == NULL ||
+          (logv = ts_autograd_log (shifted, error)) == NULL ||
+          (half = ts_autograd_binary_scalar (TS_BINARY_MUL, logv, -0.5, FALSE, error)) == NULL ||
+          (invstd = ts_autograd_exp (half, error)) == NULL)
+        return FALSE;
+    }
+  else
+    {
+      /* rows 0 and 1 of the (2, C) statistics, as (1, C, 1) constants */
+      g_autoptr(TsTensor) st = ts_autograd_reshape (stats, 3, (const gint64[]) { 2, c, 1 }, error);
+      g_autoptr(TsTensor) m = NULL;
+      g_autoptr(TsTensor) is = NULL;
+
+      if (st == NULL || (m = ts_tensor_select (st, 0, 0, error)) == NULL ||
+          (is = ts_tensor_select (st, 0, 1, error)) == NULL ||
+          (mu = ts_autograd_reshape (m, 3, chan, error)) == NULL ||
+          (invstd = ts_autograd_reshape (is, 3, chan, error)) == NULL || (xc = ts_autograd_sub (x, mu, error)) == NULL)
+        return FALSE;
+    }
+  if ((xhat = ts_autograd_mul (xc, invstd, error)) == NULL ||
+      (xhat_c = ts_autograd_reshape (xhat, 3, ncs, error)) == NULL)
+    return FALSE;
+  if (mask & 2)
+    {
+      g_autoptr(TsTensor) prod = ts_autograd_mul (g, xhat_c, error);
+      g_autoptr(TsTensor) red = prod != NULL ? ts_autograd_sum_dims (prod, batch_dims, 2, FALSE, error) : NULL;
+
+      if (red == NULL)
+        return FALSE;
+      grads[1] = g_steal_pointer (&red);
+    }
+  if ((mask & 4) && (grads[2] = ts_autograd_sum_dims (g, batch_dims, 2, FALSE, error)) == NULL)
+    return FALSE;
+  if (!(mask & 1))
+    return TRUE;
+  if (weight != NULL)
+    {
+      g_autoptr(TsTensor) w = ts_autograd_reshape (weight, 3, chan, error);
+
+      if (w == NULL || (gh = ts_autograd_mul (g, w, error)) == NULL)
+        return FALSE;
+    }
+  else
+    gh = ts_tensor_ref (g);
+  {
+    g_autoptr(TsTensor) ghk = ts_autograd_reshape (gh, 3, attrs->groups > 0 ? nkr : ncs, error);
+    g_autoptr(TsTensor) scaled = NULL, gx = NULL;
+
+    if (ghk == NULL)
+      return FALSE;
+    if (attrs->training)
+      {
+        /* invstd * (gh - mean (gh) - xhat * mean (gh * xhat)) */
+        g_autoptr(TsTensor) s1 = NULL, m1 = NULL, p = NULL, s2 = NULL, m2 = NULL, t = NULL, d1 = NULL, d2 = NULL;
+
+        if ((s1 = ts_autograd_sum_dims (ghk, dims, n_dims, TRUE, error)) == NULL ||
+            (m1 = ts_autograd_div_scalar (s1, count, error)) == NULL ||
+            (p = ts_autograd_mul (ghk, xhat, error)) == NULL ||
+            (s2 = ts_autograd_sum_dims (p, dims, n_dims, TRUE, error)) == NULL ||
+            (m2 = ts_autograd_div_scalar (s2, count, error)) == NULL ||
+            (t = ts_autograd_mul (xhat, m2, error)) == NULL || (d1 = ts_autograd_sub (ghk, m1, error)) == NULL ||
+            (d2 = ts_autograd_sub (d1, t, error)) == NULL || (scaled = ts_autograd_mul (d2, invstd, error)) == NULL)
+          return FALSE;
+      }
+    else if ((scaled = ts_autograd_mul (ghk, invstd, error)) == NULL)
+      return FALSE;
+    if ((gx = ts_autograd_reshape (scaled, input->ndim, input->shape, error)) == NULL)
+      return FALSE;
+    grads[0] = g_steal_pointer (&gx);
+  }
+  return TRUE;
+}
+
 /* native_batch_norm: input, weight, bias: native_batch_norm_backward;
  * native_group_norm: native_group_norm_backward */
 TS_BACKWARD_FN (ts_backward_native_batch_norm)
@@ -112,7 +322,7 @@ TS_BACKWARD_FN (ts_backward_native_batch_norm)
   g_autoptr(TsTensor) weight = NULL;
   guint mask = 0;
 
-  if (stats == NULL || !first_order_only (node, error))
+  if (stats == NULL)
     return FALSE;
   if (attrs->weight_slot >= 0 &&
       (weight = ts_grad_node_unpack_saved (node, (guint) attrs->weight_slot, error)) == NULL)
@@ -120,8 +330,14 @@ TS_BACKWARD_FN (ts_backward_native_batch_norm)
   for (guint i = 0; i < 3; i++)
     if (ts_grad_node_needs_input_grad (node, i))
       mask |= 1u << i;
-  if (!ts_ops_norm_backward (grad_outputs[0], input, weight, stats, attrs->training, attrs->groups, mask,
-                             grad_inputs, error))
+  if (ts_autograd_is_grad_enabled ())
+    {
+      /* create_graph: the same gradients from differentiable ops */
+      if (!norm_backward_composite (attrs, grad_outputs[0], input, weight, stats, mask, grad_inputs, error))
+        return FALSE;
+    }
+  else if (!ts_ops_norm_backward (grad_outputs[0], input, weight, stats, attrs->training, attrs->groups, mask,
+                                  grad_inputs, error))
     return FALSE;
   return in_input_dtypes (node, grad_inputs, 3, error);
 }
@@ -179,4 +395,55 @@ TS_BACKWARD_FN (ts_backward_activation)
     }
   grad_inputs[0] = ts_ops_activation_backward (attrs->kind, &attrs->a, grad_outputs[0], self, error);
   return grad_inputs[0] != NULL;
+}
+
+/* the loss nodes' saved target and class weights (NULL when none) */
+static gboolean
+unpack_target_weight (TsGradNode            *node,
+                      const TsNllLossAttrs  *attrs,
+                      TsTensor             **target,
+                      TsTensor             **weight,
+                      GError               **error)
+{
+  return (*target = ts_grad_node_unpack_saved (node, (guint) attrs->target_slot, error)) != NULL &&
+         (attrs->weight_slot < 0 ||
+          (*weight = ts_grad_node_unpack_saved (node, (guint) attrs->weight_slot, error)) != NULL);
+}
+
+/* nll_loss_forward, nll_loss2d_forward: self's gradient is
+ * nll_loss_backward of the saved self, target, weight and total_weight */
+TS_BACKWARD_FN (ts_backward_nll_loss)
+{
+  const TsNllLossAttrs *attrs = ts_grad_node_get_attrs (node);
+  g_autoptr(TsTensor) self = NULL;
+  g_autoptr(TsTensor) target = NULL;
+  g_autoptr(TsTensor) weight = NULL;
+  g_autoptr(TsTensor) total_weight = NULL;
+
+  if (!ts_grad_node_needs_input_grad (node, 0))
+    return TRUE;
+  if ((self = ts_grad_node_unpack_saved (node, (guint) attrs->self_slot, error)) == NULL ||
+      !unpack_target_weight (node, attrs, &target, &weight, error) ||
+      (total_weight = ts_grad_node_unpack_saved (node, (guint) attrs->total_weight_slot, error)) == NULL)
+    return FALSE;
+  grad_inputs[0] = ts_ops_nll_loss_backward (grad_outputs[0], self, target, weight, attrs->reduction,
+                                             attrs->ignore_index, total_weight, error);
+  return grad_inputs[0] != NULL;
+}
+
+/* nll_loss_backward: linear in grad_output, whose gradient is the forward
+ * loss of the incoming gradient; self's is zeros (left undefined) */
+TS_BACKWARD_FN (ts_backward_nll_loss_backward)
+{
+  const TsNllLossAttrs *attrs = ts_grad_node_get_attrs (node);
+  g_autoptr(TsTensor) target = NULL;
+  g_autoptr(TsTensor) weight = NULL;
+  g_autoptr(TsTensor) total_weight = NULL;
+
+  if (!ts_grad_node_needs_input_grad (node, 0))
+    return TRUE;
+  if (!unpack_target_weight (node, attrs, &target, &weight, error))
+    return FALSE;
+  return ts_ops_nll_loss (grad_outputs[0], target, weight, attrs->reduction, attrs->ignore_index, &grad_inputs[0],
+                          &total_weight, error);
 }

@@ -14,6 +14,7 @@
 #include "ts-autograd-formulas.h"
 #include "ts-autograd-private.h"
 #include "ts-autograd-formulas-private.h"
+#include "ts-ops-act.h"
 #include "ts-ops.h"
 #include "ts-ops-act.h"
 #include "ts-ops-shape.h"
@@ -693,10 +694,13 @@ TS_BACKWARD_FN (ts_backward_relu)
 
   if (result == NULL)
     return FALSE;
+  /* PyTorch's threshold_backward (grad, result, 0): one kernel and one
+   * allocation, where a mask and a product would hold a second tensor
+   * (float16/bfloat16 keep the mask: the kernel computes in float copies) */
   if (!ts_autograd_is_grad_enabled () && GRAD->dtype == result->dtype &&
       (result->dtype == TS_DTYPE_FLOAT32 || result->dtype == TS_DTYPE_FLOAT64))
     {
-      TsAct threshold = { .p0 = 0, .p1 = 0 };
+      TsAct threshold = { 0 };
 
       RETURN_GRAD (ts_ops_activation_backward (TS_ACT_THRESHOLD, &threshold, GRAD, result, error));
     }
@@ -784,18 +788,6 @@ TS_BACKWARD_FN (ts_backward_mean)
 
 /* softmax: self: _softmax_backward_data (grad, result, dim), which is
  * result * (grad - (grad * result).sum (dim, keepdim)) */
-/* Whether the softmax gradients run as their one kernel: with no graph to
- * build (create_graph composes them from differentiable ops) and a
- * float32/float64 gradient of the result's dtype (the half types take the
- * composed ops, which keep their dtype rules) */
-static gboolean
-softmax_backward_fused (TsTensor *grad,
-                        TsTensor *result)
-{
-  return !ts_autograd_is_grad_enabled () && grad->dtype == result->dtype && grad->ndim == result->ndim &&
-         (result->dtype == TS_DTYPE_FLOAT32 || result->dtype == TS_DTYPE_FLOAT64);
-}
-
 TS_BACKWARD_FN (ts_backward_softmax)
 {
   g_autoptr(TsTensor) result = ts_autograd_saved (node, ATTRS->result_slot, error);
@@ -803,9 +795,13 @@ TS_BACKWARD_FN (ts_backward_softmax)
   g_autoptr(TsTensor) dot = NULL;
   g_autoptr(TsTensor) centered = NULL;
 
-  if (result != NULL && softmax_backward_fused (GRAD, result))
+  if (result == NULL)
+    return FALSE;
+  /* Without a graph to record, PyTorch's one _softmax_backward_data
+   * kernel: one allocation of the input's size */
+  if (!ts_autograd_is_grad_enabled () && GRAD->dtype == result->dtype)
     RETURN_GRAD (ts_ops_softmax_backward (GRAD, result, ATTRS->dims[0], FALSE, error));
-  if (result == NULL || (gy = ts_autograd_mul (GRAD, result, error)) == NULL ||
+  if ((gy = ts_autograd_mul (GRAD, result, error)) == NULL ||
       (dot = ts_autograd_sum_dims (gy, ATTRS->dims, 1, TRUE, error)) == NULL ||
       (centered = ts_autograd_sub (GRAD, dot, error)) == NULL)
     return FALSE;
@@ -821,9 +817,14 @@ TS_BACKWARD_FN (ts_backward_log_softmax)
   g_autoptr(TsTensor) total = NULL;
   g_autoptr(TsTensor) share = NULL;
 
-  if (result != NULL && softmax_backward_fused (GRAD, result))
+  if (result == NULL)
+    return FALSE;
+  /* Without a graph to record, PyTorch's one _log_softmax_backward_data
+   * kernel: one allocation of the input's size (a composition held three:
+   * for a 50257-class loss, three 1.5 GiB blocks) */
+  if (!ts_autograd_is_grad_enabled () && GRAD->dtype == result->dtype)
     RETURN_GRAD (ts_ops_softmax_backward (GRAD, result, ATTRS->dims[0], TRUE, error));
-  if (result == NULL || (p = ts_autograd_exp (result, error)) == NULL ||
+  if ((p = ts_autograd_exp (result, error)) == NULL ||
       (total = ts_autograd_sum_dims (GRAD, ATTRS->dims, 1, TRUE, error)) == NULL ||
       (share = ts_autograd_mul (p, total, error)) == NULL)
     return FALSE;
@@ -1123,6 +1124,12 @@ static TS_BACKWARD_FN (transpose_backward)
   RETURN_GRAD (ts_autograd_view_op (GRAD, args, error));
 }
 
+/* the view again, recorded (SelectBackward0, SliceBackward0) */
+static TS_BACKWARD_FN (index_view_double_backward)
+{
+  RETURN_GRAD (ts_autograd_view_op (GRAD, ts_grad_node_get_attrs (node), error));
+}
+
 /* select, slice: self: zeros of self's shape with grad in the view */
 static TS_BACKWARD_FN (index_view_backward)
 {
@@ -1132,13 +1139,9 @@ static TS_BACKWARD_FN (index_view_backward)
   g_autoptr(TsTensor) zeros = NULL;
   g_autoptr(TsTensor) part = NULL;
 
-  if (ts_autograd_is_grad_enabled ())
-    {
-      g_set_error (error, TS_TENSOR_ERROR, TS_TENSOR_ERROR_NOT_IMPLEMENTED,
-                   "%s: double backward (create_graph=True) is not modeled",
-                   ts_grad_node_get_name (node));
-      return FALSE;
-    }
+  gboolean was = ts_autograd_set_grad_enabled (FALSE);
+  gboolean ok;
+
   if ((zeros = ts_tensor_new_empty (info->device, GRAD->dtype, info->ndim, info->shape, FALSE,
                                     error)) == NULL ||
       !ts_ops_fill (zeros, &zero, error))
@@ -1146,8 +1149,22 @@ static TS_BACKWARD_FN (index_view_backward)
   part = args->kind == TS_VIEW_SELECT
          ? ts_tensor_select (zeros, args->dim0, args->start, error)
          : ts_tensor_slice (zeros, args->dim0, args->start, args->stop, args->step, error);
-  if (part == NULL || !ts_ops_copy (part, GRAD, FALSE, error))
+  ok = part != NULL && ts_ops_copy (part, GRAD, FALSE, error);
+  ts_autograd_set_grad_enabled (was);
+  if (!ok)
     return FALSE;
+  /* create_graph: select_backward / slice_backward are linear in grad,
+   * their own gradient the view of the incoming one (derivatives.yaml) */
+  {
+    TsTensor *in = GRAD;
+    g_autoptr(TsGradNode) twice = ts_autograd_record (args->kind == TS_VIEW_SELECT ? "SelectBackwardBackward0"
+                                                                                   : "SliceBackwardBackward0",
+                                                      index_view_double_backward, sizeof (TsViewArgs), &in, 1,
+                                                      &zeros, 1);
+
+    if (twice != NULL)
+      *(TsViewArgs *) ts_grad_node_get_attrs (twice) = *args;
+  }
   grad_inputs[0] = g_steal_pointer (&zeros);
   return TRUE;
 }

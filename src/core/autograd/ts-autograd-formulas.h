@@ -124,6 +124,10 @@ TS_BACKWARD_DECLARE (native_batch_norm)
 TS_BACKWARD_DECLARE (native_group_norm)
 TS_BACKWARD_DECLARE (remap)
 TS_BACKWARD_DECLARE (activation)
+TS_BACKWARD_DECLARE (nll_loss)
+TS_BACKWARD_DECLARE (nll_loss_backward)
+/* ts-autograd-formulas-conv.c */
+TS_BACKWARD_DECLARE (convolution_backward)
 TS_BACKWARD_DECLARE (tan)
 TS_BACKWARD_DECLARE (atan)
 TS_BACKWARD_DECLARE (asinh)
@@ -180,6 +184,15 @@ void      ts_autograd_record_convolution (TsTensor                   *input,
                                           TsTensor                   *bias,
                                           const struct _TsConvParams *params,
                                           TsTensor                   *out);
+
+/* After aten::convolution_backward: its node ConvolutionBackwardBackward0
+ * (inputs grad_output, input, weight; outputs the gradients computed, in
+ * that order, NULL for those not asked) */
+void      ts_autograd_record_convolution_backward (TsTensor                   *grad_output,
+                                                   TsTensor                   *input,
+                                                   TsTensor                   *weight,
+                                                   const struct _TsConvParams *params,
+                                                   TsTensor                   *grads[3]);
 
 TsTensor *ts_autograd_add        (TsTensor *a, TsTensor *b, GError **error);
 TsTensor *ts_autograd_sub        (TsTensor *a, TsTensor *b, GError **error);

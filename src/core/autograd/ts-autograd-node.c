@@ -900,6 +900,27 @@ clone_obey_contract (TsTensor  *grad,
   return g_steal_pointer (&out);
 }
 
+/* A gradient with no history of its own: no metadata, or only a view's
+ * (TBackward0's transpose of a column-major weight gradient is one) */
+static gboolean
+is_plain (const TsTensor *grad)
+{
+  const TsAutogradMeta *m = grad->autograd_meta;
+
+  return m == NULL || (!m->requires_grad && m->grad_fn == NULL && m->hooks == NULL);
+}
+
+/* The stolen gradient as .grad: itself, or for a view a new tensor over
+ * the same bytes without the view's metadata (no allocation: PyTorch's
+ * AccumulateGrad steals such a gradient too, a .grad is no view) */
+static TsTensor *
+steal_plain (TsTensor *grad)
+{
+  if (grad->autograd_meta == NULL)
+    return ts_tensor_ref (grad);
+  return ts_tensor_new_view (grad->storage, grad->dtype, grad->ndim, grad->shape, grad->strides, grad->offset);
+}
+
 /* PyTorch's AccumulateGrad::accumulateGrad (accumulate_grad.h):
  *   - no .grad yet: with grad mode off, when nothing else references the
  *     new gradient (steal) and its strides obey the layout contract, it
@@ -923,13 +944,9 @@ ts_autograd_accumulate_grad (TsGradNode  *node,
     return TRUE;
   if (meta->grad == NULL)
     {
-      /* a view without history is taken too (mm's transposed gradient
-       * laid out as the weight: PyTorch steals it) */
-      if (!ts_autograd_is_grad_enabled () && steal &&
-          (new_grad->autograd_meta == NULL ||
-           (new_grad->autograd_meta->grad_fn == NULL && !new_grad->autograd_meta->requires_grad)) &&
+      if (!ts_autograd_is_grad_enabled () && steal && is_plain (new_grad) &&
           obeys_layout_contract (new_grad, variable))
-        meta->grad = ts_tensor_ref (new_grad);
+        meta->grad = steal_plain (new_grad);
       else if ((meta->grad = clone_obey_contract (new_grad, variable, error)) == NULL)
         return FALSE;
     }

@@ -68,71 +68,167 @@ ts_autograd_get_view_base (const TsTensor *tensor)
   return tensor->autograd_meta != NULL ? tensor->autograd_meta->base : NULL;
 }
 
-static gboolean
-double_backward_refused (TsGradNode  *node,
-                         GError     **error)
-{
-  if (!ts_autograd_is_grad_enabled ())
-    return FALSE;
-  g_set_error (error, TS_TENSOR_ERROR, TS_TENSOR_ERROR_NOT_IMPLEMENTED,
-               "%s: double backward (create_graph=True) is not modeled", ts_grad_node_get_name (node));
-  return TRUE;
-}
-
-/* A tensor of the base's shape holding @grad (NULL: zeros), and the view's
- * part of it */
+/* A tensor of the base's shape (@info) holding @grad (NULL: zeros), and
+ * the view's part of it; made without a graph */
 static TsTensor *
-base_sized (TsGradNode          *node,
-            const ViewGeometry  *g,
-            TsTensor            *grad,
-            TsDType              dtype,
-            TsTensor           **part,
-            GError             **error)
+base_sized (const char              *name,
+            const ViewGeometry      *g,
+            const TsGradTensorInfo  *info,
+            TsTensor                *grad,
+            TsDType                  dtype,
+            TsTensor               **part,
+            GError                 **error)
 {
-  const TsGradTensorInfo *info = ts_grad_node_get_input_info (node, 0);
   TsScalar zero = { TS_DTYPE_INT64, 0, 0 };
   g_autoptr(TsTensor) result = NULL;
+  gboolean was;
+  gboolean ok;
 
   if (!g->base_contiguous)
     {
       g_set_error (error, TS_TENSOR_ERROR, TS_TENSOR_ERROR_NOT_IMPLEMENTED,
                    "%s: an in-place write into a view of a non-contiguous tensor is not modeled by "
-                   "Tensorscope yet", ts_grad_node_get_name (node));
+                   "Tensorscope yet", name);
       return NULL;
     }
   result = ts_tensor_new_empty (info->device, dtype, info->ndim, info->shape, FALSE, error);
-  if (result == NULL || !(grad != NULL ? ts_ops_copy (result, grad, FALSE, error) : ts_ops_fill (result, &zero, error)))
+  if (result == NULL)
+    return NULL;
+  was = ts_autograd_set_grad_enabled (FALSE);
+  ok = grad != NULL ? ts_ops_copy (result, grad, FALSE, error) : ts_ops_fill (result, &zero, error);
+  ts_autograd_set_grad_enabled (was);
+  if (!ok)
     return NULL;
   *part = ts_tensor_new_view (result->storage, result->dtype, g->ndim, g->shape, g->strides,
                               result->offset + g->offset);
   return g_steal_pointer (&result);
 }
 
+/* With create_graph, the two linear maps below record a node of their
+ * own whose backward is the other one (each is the other's adjoint), so
+ * that gradients through views and CopySlices can be differentiated again,
+ * to any order. */
+static void
+record_linear (const char          *name,
+               TsBackwardFn         backward,
+               const ViewGeometry  *g,
+               TsTensor            *input,
+               TsTensor            *output)
+{
+  g_autoptr(TsGradNode) node = ts_autograd_record (name, backward, sizeof (ViewGeometry), &input, 1, &output, 1);
+  ViewGeometry *attrs;
+
+  if (node == NULL)
+    return;
+  attrs = ts_grad_node_get_attrs (node);
+  *attrs = *g;
+  attrs->fn = NULL;
+}
+
+static TS_BACKWARD_FN (as_strided_backward);
+
+/* as_strided: a copy of the view's part of @whole, a tensor of the base's
+ * shape */
+static TsTensor *
+take_part (const ViewGeometry  *g,
+           TsTensor            *whole,
+           GError             **error)
+{
+  gboolean was = ts_autograd_set_grad_enabled (FALSE);
+  g_autoptr(TsTensor) dense = ts_ops_contiguous (whole, error);
+  g_autoptr(TsTensor) view = NULL;
+  g_autoptr(TsTensor) part = NULL;
+
+  if (dense != NULL)
+    {
+      view = ts_tensor_new_view (dense->storage, dense->dtype, g->ndim, g->shape, g->strides,
+                                 dense->offset + g->offset);
+      part = ts_ops_clone (view, error);
+    }
+  ts_autograd_set_grad_enabled (was);
+  if (part == NULL)
+    return NULL;
+  record_linear ("AsStridedBackward0", as_strided_backward, g, whole, part);
+  return g_steal_pointer (&part);
+}
+
+static TS_BACKWARD_FN (take_part_backward)
+{
+  RETURN_GRAD (take_part (ts_grad_node_get_attrs (node), GRAD, error));
+}
+
+/* as_strided's adjoint: zeros of the base's shape with @part in the
+ * view's place */
+static TsTensor *
+scatter_part (const ViewGeometry      *g,
+              const TsGradTensorInfo  *info,
+              TsTensor                *part,
+              GError                 **error)
+{
+  g_autoptr(TsTensor) region = NULL;
+  g_autoptr(TsTensor) result = base_sized ("AsStridedBackward0", g, info, NULL, part->dtype, &region, error);
+  gboolean was;
+  gboolean ok;
+
+  if (result == NULL)
+    return NULL;
+  was = ts_autograd_set_grad_enabled (FALSE);
+  ok = ts_ops_copy (region, part, FALSE, error);
+  ts_autograd_set_grad_enabled (was);
+  if (!ok)
+    return NULL;
+  record_linear ("AsStridedScatterBackward0", take_part_backward, g, part, result);
+  return g_steal_pointer (&result);
+}
+
+/* AsStridedBackward0: base: zeros with grad in the view's part */
+static TS_BACKWARD_FN (as_strided_backward)
+{
+  RETURN_GRAD (scatter_part (ts_grad_node_get_attrs (node), ts_grad_node_get_input_info (node, 0), GRAD, error));
+}
+
 /* CopySlices: base: grad with the view's part replaced by fn's gradient
- * for the view; the other inputs: fn's gradients */
+ * for the view; the other inputs: fn's gradients. Without create_graph
+ * in place in one base-sized copy; with it from the recorded maps above
+ * (grad - scatter (take (grad)) + scatter (fn's gradient)) and fn's own
+ * recorded formula. */
 static TS_BACKWARD_FN (copy_slices_backward)
 {
   const ViewGeometry *g = ts_grad_node_get_attrs (node);
+  const TsGradTensorInfo *info = ts_grad_node_get_input_info (node, 0);
   TsBackwardFn fn_backward = ts_grad_node_get_backward (g->fn);
+  gboolean graph = ts_autograd_is_grad_enabled ();
   g_autoptr(TsTensor) part = NULL;
   g_autoptr(TsTensor) result = NULL;
   g_autoptr(TsTensor) part_grad = NULL;
   g_autofree TsTensor **res = g_new0 (TsTensor *, n_inputs);
   gboolean ok = FALSE;
 
-  if (double_backward_refused (node, error))
-    return FALSE;
   if (fn_backward == NULL)
     {
       g_set_error (error, TS_TENSOR_ERROR, TS_TENSOR_ERROR_NOT_IMPLEMENTED,
                    "the derivative for '%s' is not implemented.", ts_grad_node_get_name (g->fn));
       return FALSE;
     }
-  if ((result = base_sized (node, g, GRAD, GRAD->dtype, &part, error)) == NULL ||
-      (part_grad = ts_ops_clone (part, error)) == NULL ||
-      !fn_backward (g->fn, &part_grad, 1, res, n_inputs, error))
+  if (graph)
+    part_grad = take_part (g, GRAD, error);
+  else if ((result = base_sized (ts_grad_node_get_name (node), g, info, GRAD, GRAD->dtype, &part, error)) != NULL)
+    part_grad = ts_ops_clone (part, error);
+  if (part_grad == NULL || !fn_backward (g->fn, &part_grad, 1, res, n_inputs, error))
     goto out;
-  if (ts_grad_node_needs_input_grad (node, 0))
+  if (ts_grad_node_needs_input_grad (node, 0) && graph)
+    {
+      g_autoptr(TsTensor) own = scatter_part (g, info, part_grad, error);
+      g_autoptr(TsTensor) rest = own != NULL ? ts_autograd_sub (GRAD, own, error) : NULL;
+      g_autoptr(TsTensor) theirs = NULL;
+
+      if (rest == NULL || (res[0] != NULL && (theirs = scatter_part (g, info, res[0], error)) == NULL))
+        goto out;
+      grad_inputs[0] = theirs != NULL ? ts_autograd_add (rest, theirs, error) : g_steal_pointer (&rest);
+      if (grad_inputs[0] == NULL)
+        goto out;
+    }
+  else if (ts_grad_node_needs_input_grad (node, 0))
     {
       TsScalar zero = { TS_DTYPE_INT64, 0, 0 };
 
@@ -149,20 +245,6 @@ out:
   for (guint i = 0; i < n_inputs; i++)
     g_clear_pointer (&res[i], ts_tensor_unref);
   return ok;
-}
-
-/* AsStridedBackward0: base: zeros with grad in the view's part */
-static TS_BACKWARD_FN (as_strided_backward)
-{
-  g_autoptr(TsTensor) part = NULL;
-  g_autoptr(TsTensor) result = NULL;
-
-  if (double_backward_refused (node, error) ||
-      (result = base_sized (node, ts_grad_node_get_attrs (node), NULL, GRAD->dtype, &part, error)) == NULL ||
-      !ts_ops_copy (part, GRAD, FALSE, error))
-    return FALSE;
-  grad_inputs[0] = g_steal_pointer (&result);
-  return TRUE;
 }
 
 static void

@@ -186,6 +186,7 @@ typedef enum
 #define TS_OP_ELEMENTWISE_NORM(b, u)
 #define TS_OP_ELEMENTWISE_REMAP(b, u)
 #define TS_OP_ELEMENTWISE_ACT(b, u)
+#define TS_OP_ELEMENTWISE_LOSS(b, u)
 #define TS_OP_ELEMENTWISE_FOREACH(b, u)
 #define TS_OP_ENUM_ITEM(k)                    k,
 #define TS_OP_INIT(k, v)                      [k] = v,
@@ -319,11 +320,10 @@ gboolean ts_cpu_softmax         (const TsView *in,
                                  gboolean      log,
                                  const TsView *out,
                                  GError      **error);
-/* softmax's gradient (log_softmax's where @log) along @dim from the
- * forward's @result: PyTorch's _softmax_backward_data and
- * _log_softmax_backward_data */
+/* _softmax_backward_data (_log_softmax_backward_data where @log): @out
+ * from the incoming @grad and the forward's @output, all of one shape */
 gboolean ts_cpu_softmax_backward (const TsView *grad,
-                                  const TsView *result,
+                                  const TsView *output,
                                   guint         dim,
                                   gboolean      log,
                                   const TsView *out,

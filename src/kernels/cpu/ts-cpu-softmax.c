@@ -57,36 +57,29 @@ ts_softmax_check (TsDType    dtype,
   return FALSE;
 }
 
-/* The element offset of row @r of @v along @dim: @r counts over the other
- * dims, the last fastest. */
+/* The byte offset of row @r (all dims but @dim, the last fastest) */
 static gint64
-row_offset (const TsView *v,
-            guint         dim,
-            gint64        r)
+row_start (const TsView *v,
+           guint         dim,
+           gint64        r)
 {
-  gint64 offset = v->offset;
+  gint64 off = v->offset;
 
   for (guint d = v->ndim; d-- > 0;)
     {
       if (d == dim)
         continue;
-      offset += (r % v->shape[d]) * v->strides[d];
+      off += (r % v->shape[d]) * v->strides[d];
       r /= v->shape[d];
     }
-  return offset;
+  return off * (gint64) ts_dtype_size (v->dtype);
 }
 
-/* The row's pointer and its stride along @dim in bytes. */
-static const guint8 *
-row_at (const TsView *v,
-        guint         dim,
-        gint64        r,
-        gint64       *stride)
+static gint64
+dim_stride (const TsView *v,
+            guint         dim)
 {
-  gsize size = ts_dtype_size (v->dtype);
-
-  *stride = v->ndim ? v->strides[dim] * (gint64) size : 0;
-  return (const guint8 *) v->data + row_offset (v, dim, r) * (gint64) size;
+  return v->ndim ? v->strides[dim] * (gint64) ts_dtype_size (v->dtype) : 0;
 }
 
 gboolean
@@ -109,27 +102,29 @@ ts_cpu_softmax (const TsView *in,
   rows = n == 0 ? 0 : ts_view_numel (in) / n;
   for (gint64 r = 0; r < rows; r++)
     {
-      gint64 si, so;
-      const guint8 *pi = row_at (in, dim, r, &si);
-      guint8 *po = (guint8 *) row_at (out, dim, r, &so);
+      const guint8 *pi = (const guint8 *) in->data + row_start (in, dim, r);
+      guint8 *po = (guint8 *) out->data + row_start (out, dim, r);
 
       if (in->dtype == TS_DTYPE_FLOAT64)
-        softmax_row_f64 (in, pi, si, out, po, so, n, log);
+        softmax_row_f64 (in, pi, dim_stride (in, dim), out, po, dim_stride (out, dim), n, log);
       else
-        softmax_row_f32 (in, pi, si, out, po, so, n, log);
+        softmax_row_f32 (in, pi, dim_stride (in, dim), out, po, dim_stride (out, dim), n, log);
     }
   return TRUE;
 }
 
-/* PyTorch's _softmax_backward_data and _log_softmax_backward_data per
- * row: y * (g - sum (g * y)), and g - exp (y) * sum (g), accumulated in
- * float (double for float64) */
+/* _softmax_backward_data: out * (g - sum (g * out)); and
+ * _log_softmax_backward_data: g - exp (out) * sum (g), per row, the sum
+ * accumulated in float (double for float64) as PyTorch's kernels */
 #define DEFINE_SOFTMAX_BACKWARD_ROW(NAME, T, S)                               \
 static void                                                                   \
-NAME (const TsView *g, const guint8 *pg, gint64 sg,                           \
-      const TsView *y, const guint8 *py, gint64 sy,                           \
-      const TsView *out, guint8 *po, gint64 so, gint64 n, gboolean as_log)    \
+NAME (const TsView *g, const TsView *y, const TsView *o, gint64 r, guint dim, \
+      gint64 n, gboolean as_log)                                              \
 {                                                                             \
+  const guint8 *pg = (const guint8 *) g->data + row_start (g, dim, r);        \
+  const guint8 *py = (const guint8 *) y->data + row_start (y, dim, r);        \
+  guint8 *po = (guint8 *) o->data + row_start (o, dim, r);                    \
+  gint64 sg = dim_stride (g, dim), sy = dim_stride (y, dim), so = dim_stride (o, dim); \
   T s = 0;                                                                    \
                                                                               \
   for (gint64 k = 0; k < n; k++)                                              \
@@ -141,7 +136,7 @@ NAME (const TsView *g, const guint8 *pg, gint64 sg,                           \
     {                                                                         \
       T gk = (T) ts_dtype_load (g->dtype, pg + k * sg);                       \
       T yk = (T) ts_dtype_load (y->dtype, py + k * sy);                       \
-      ts_dtype_store (out->dtype, po + k * so, as_log ? gk - exp##S (yk) * s : yk * (gk - s)); \
+      ts_dtype_store (o->dtype, po + k * so, as_log ? gk - exp##S (yk) * s : yk * (gk - s)); \
     }                                                                         \
 }
 
@@ -150,7 +145,7 @@ DEFINE_SOFTMAX_BACKWARD_ROW (softmax_backward_row_f32, float, f)
 
 gboolean
 ts_cpu_softmax_backward (const TsView *grad,
-                         const TsView *result,
+                         const TsView *output,
                          guint         dim,
                          gboolean      log,
                          const TsView *out,
@@ -158,8 +153,8 @@ ts_cpu_softmax_backward (const TsView *grad,
 {
   gint64 n, rows;
 
-  g_return_val_if_fail (grad != NULL && result != NULL && out != NULL, FALSE);
-  g_return_val_if_fail (grad->ndim == out->ndim && result->ndim == out->ndim, FALSE);
+  g_return_val_if_fail (grad != NULL && output != NULL && out != NULL, FALSE);
+  g_return_val_if_fail (grad->ndim == out->ndim && output->ndim == out->ndim, FALSE);
   g_return_val_if_fail (out->ndim == 0 || dim < out->ndim, FALSE);
 
   if (!ts_softmax_check (out->dtype, out->ndim == 0 || dim == out->ndim - 1, log, error))
@@ -167,16 +162,9 @@ ts_cpu_softmax_backward (const TsView *grad,
   n = out->ndim == 0 ? 1 : out->shape[dim];
   rows = n == 0 ? 0 : ts_view_numel (out) / n;
   for (gint64 r = 0; r < rows; r++)
-    {
-      gint64 sg, sy, so;
-      const guint8 *pg = row_at (grad, dim, r, &sg);
-      const guint8 *py = row_at (result, dim, r, &sy);
-      guint8 *po = (guint8 *) row_at (out, dim, r, &so);
-
-      if (out->dtype == TS_DTYPE_FLOAT64)
-        softmax_backward_row_f64 (grad, pg, sg, result, py, sy, out, po, so, n, log);
-      else
-        softmax_backward_row_f32 (grad, pg, sg, result, py, sy, out, po, so, n, log);
-    }
+    if (out->dtype == TS_DTYPE_FLOAT64)
+      softmax_backward_row_f64 (grad, output, out, r, dim, n, log);
+    else
+      softmax_backward_row_f32 (grad, output, out, r, dim, n, log);
   return TRUE;
 }

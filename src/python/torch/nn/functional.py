@@ -235,48 +235,45 @@ def huber_loss(input, target, reduction="mean", delta=1.0):
     return _reduce(0.5 * m * m + delta * (d - m), reduction)
 
 
-def _log_softmax(input, dim):
-    # one aten::_log_softmax launch, LogSoftmaxBackward0, as PyTorch's
-    # cross_entropy_loss
-    return torch.log_softmax(input, dim)
+_REDUCTIONS = {"none": 0, "mean": 1, "sum": 2}
+
+
+def _reduction_enum(reduction):
+    # at::Reduction, as the nll_loss ops take it
+    if reduction not in _REDUCTIONS:
+        raise ValueError("{} is not a valid value for reduction".format(reduction))
+    return _REDUCTIONS[reduction]
+
+
+def _nll_loss_nd(input, target, weight, reduction, ignore_index):
+    # ATen's nll_loss_nd: 1-d and 2-d inputs run nll_loss_forward, 4-d ones
+    # nll_loss2d_forward (one op each, as PyTorch's, with their nodes), the
+    # other ranks nll_loss2d over an (N, C, 1, -1) view
+    red = _reduction_enum(reduction)
+    if input.dim() < 1:
+        raise ValueError("Expected 1 or more dimensions (got {})".format(input.dim()))
+    if input.dim() != 1 and (target.dim() == 0 or input.size(0) != target.size(0)):
+        raise ValueError("Expected input batch_size ({}) to match target batch_size ({}).".format(
+            input.size(0), target.size(0) if target.dim() else 1))
+    if input.dim() in (1, 2, 4):
+        return torch._C._nll_loss(input, target, weight, red, ignore_index)[0]
+    n, c = input.size(0), input.size(1)
+    out_size = [n] + list(input.shape[2:])
+    if list(target.shape[1:]) != list(input.shape[2:]):
+        raise RuntimeError("Expected target size {}, got {}".format(out_size, list(target.shape)))
+    input = input.contiguous()
+    target = target.contiguous()
+    input = input.view(n, c, 1, -1) if input.numel() > 0 else input.view(n, c, 0, 0)
+    target = target.view(n, 1, -1) if target.numel() > 0 else target.view(n, 0, 0)
+    out = torch._C._nll_loss(input, target, weight, red, ignore_index)[0]
+    return out if red != 0 else out.view(out_size)
 
 
 @autocast_policy(cuda="fp32", cpu="fp32")
 def nll_loss(input, target, weight=None, size_average=None, ignore_index=-100, reduce=None,
              reduction="mean"):
     reduction = _legacy_reduction(size_average, reduce, reduction)
-    if input.dim() < 1:
-        raise ValueError("Expected 1 or more dimensions (got {})".format(input.dim()))
-    if input.dim() == 1:
-        if target.dim() != 0:
-            raise ValueError("Expected input batch_size ({}) to match target batch_size ({}).".format(
-                1, target.size(0)))
-    elif target.dim() == 0 or input.size(0) != target.size(0):
-        raise ValueError("Expected input batch_size ({}) to match target batch_size ({}).".format(
-            input.size(0), target.size(0) if target.dim() else 1))
-    if input.dim() > 2 and tuple(target.shape) != (input.size(0),) + tuple(input.shape[2:]):
-        raise RuntimeError("Expected target size {}, got {}".format(
-            [input.size(0)] + list(input.shape[2:]), list(target.shape)))
-    C = input.size(0) if input.dim() == 1 else input.size(1)
-    # classes last; each target's log-probability gathered, as PyTorch's
-    # nll_loss kernel reads it: no (N, C) temporary, and the gradient is a
-    # scatter into zeros, as nll_loss_backward writes it
-    x = input if input.dim() <= 2 else input.movedim(1, -1)
-    valid = target != ignore_index
-    # a target out of range fails in gather (its message, not nll_loss's
-    # "Target N is out of bounds."), without a host sync, as PyTorch's kernel
-    safe = target * valid.to(target.dtype)
-    w = valid.to(input.dtype)
-    if weight is not None:
-        w = w * weight[safe]
-    picked = -(x.gather(-1, safe.unsqueeze(-1)).squeeze(-1) * w)
-    if reduction == "none":
-        return picked
-    if reduction == "sum":
-        return picked.sum()
-    if reduction != "mean":
-        raise ValueError("{} is not a valid value for reduction".format(reduction))
-    return picked.sum() / w.sum()
+    return _nll_loss_nd(input, target, weight, reduction, ignore_index)
 
 
 @autocast_policy(cuda="fp32", cpu="fp32")
@@ -287,7 +284,8 @@ def cross_entropy(input, target, weight=None, size_average=None, ignore_index=-1
         raise RuntimeError("label_smoothing must be between 0.0 and 1.0. Got: {}".format(label_smoothing))
     class_dim = 0 if input.dim() == 1 else 1
     C = input.size(class_dim)
-    logp = _log_softmax(input, class_dim)
+    # one log_softmax op, which saves only its result, as PyTorch's
+    logp = input.log_softmax(class_dim)
     if target.dtype.is_floating_point:
         # class probabilities
         if tuple(target.shape) != tuple(input.shape):
@@ -304,7 +302,7 @@ def cross_entropy(input, target, weight=None, size_average=None, ignore_index=-1
             n = input.numel() // C if input.dim() > 1 else 1
             return loss.sum() / n
         return _reduce(loss, reduction)
-    nll = nll_loss(logp, target, weight, ignore_index=ignore_index, reduction=reduction)
+    nll = _nll_loss_nd(logp, target, weight, reduction, ignore_index)
     if label_smoothing <= 0:
         return nll
     lp = logp if input.dim() <= 2 else logp.movedim(1, -1)

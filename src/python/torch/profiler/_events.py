@@ -282,16 +282,15 @@ def _nesting_rank(evt):
 
 def _within(c, p):
     """c happened inside p. A span at an instant (an autograd node that
-    launched nothing) on p's edge happened just before or after p."""
+    launched nothing) on p's start happened just before p; on its end,
+    inside it (c was recorded before p ended: the last AccumulateGrad of
+    a backward() in a record_function range, which steals its gradient
+    and launches nothing)."""
     cr, pr = c.time_range, p.time_range
     if not (pr.start <= cr.start and cr.end <= pr.end):
         return False
-    if cr.start == cr.end and pr.start != pr.end and p.is_user_annotation:
-        # a record_function range ends after everything recorded inside it
-        # (its order): an instant at its end happened inside
-        return pr.start < cr.start
     if cr.start == cr.end and pr.start != pr.end:
-        return pr.start < cr.start < pr.end
+        return pr.start < cr.start <= pr.end
     if pr.start == pr.end:
         # an instant holds only the node its evaluate_function wraps
         return p.name.startswith("autograd::engine::evaluate_function: ")
