@@ -309,6 +309,7 @@ _ts_window_update_actions (TsWindow *self)
       ts_window_set_action_enabled (self, "export-view", self->trace_view != NULL &&
                                     ts_trace_view_get_document (self->trace_view) != NULL);
       ts_window_set_action_enabled (self, "export-chrome", !running && ts_run_controller_has_trace (self->run));
+      ts_window_set_action_enabled (self, "export-snapshot", !running && ts_run_controller_has_trace (self->run));
     }
   ts_window_set_action_enabled (self, "find", self->trace_view != NULL);
   ts_window_set_action_enabled (self, "find-next", self->trace_view != NULL);

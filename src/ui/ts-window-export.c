@@ -6,8 +6,9 @@
  * What tensorscope-cli exports, from the app: the timeline as it is shown
  * (the visible window, every unfolded row) as PNG, SVG or PDF, drawn by
  * the same renderer into the file; and the trace as Chrome Trace Event
- * JSON, which is the CLI's `export` (the code lives there): the trace is
- * written to the run's private folder and the CLI converts it.
+ * JSON or its allocator actions as a PyTorch memory snapshot (a pickle
+ * that memory_viz opens), which are the CLI's `export` (the code lives
+ * there): the trace is written to a temporary file and the CLI converts it.
  */
 
 #include "config.h"
@@ -71,28 +72,30 @@ ts_window_export_view (TsWindow    *self,
   return ts_render_to_file (path, e.view.width, e.view.height, ts_window_export_draw_cb, &e, error);
 }
 
-/* --- Chrome JSON through the CLI --------------------------------------- */
+/* --- Chrome JSON and memory snapshots through the CLI ------------------ */
 
 typedef struct
 {
   char *trace_path;          /* the temporary .tstrace, removed at the end */
   char *output_path;
-} ChromeExport;
+  char *format;              /* the CLI's --format */
+} TraceExport;
 
 static void
-chrome_export_free (gpointer data)
+trace_export_free (gpointer data)
 {
-  ChromeExport *c = data;
+  TraceExport *c = data;
 
   if (c->trace_path != NULL)
     g_unlink (c->trace_path);
   g_free (c->trace_path);
   g_free (c->output_path);
+  g_free (c->format);
   g_free (c);
 }
 
 static void
-ts_window_export_chrome_done_cb (GObject      *object,
+ts_window_export_trace_done_cb (GObject      *object,
                                  GAsyncResult *result,
                                  gpointer      user_data)
 {
@@ -112,16 +115,17 @@ ts_window_export_chrome_done_cb (GObject      *object,
 }
 
 static void
-ts_window_export_chrome_saved_cb (GObject      *object,
+ts_window_export_trace_saved_cb (GObject      *object,
                                   GAsyncResult *result,
                                   gpointer      user_data)
 {
   g_autoptr(GTask) task = user_data;
   TsWindow *self = g_task_get_source_object (task);
-  ChromeExport *c = g_task_get_task_data (task);
+  TraceExport *c = g_task_get_task_data (task);
   g_autoptr(GError) error = NULL;
   g_autoptr(GSubprocess) subprocess = NULL;
   g_autofree char *cli = NULL;
+  g_autofree char *format = NULL;
   TsWorkloadRunner *runner = ts_run_controller_get_runner (self->run);
   GCancellable *cancellable;
 
@@ -137,8 +141,9 @@ ts_window_export_chrome_saved_cb (GObject      *object,
       g_task_return_new_error (task, G_IO_ERROR, G_IO_ERROR_NOT_FOUND, _("tensorscope-cli was not found"));
       return;
     }
+  format = g_strconcat ("--format=", c->format, NULL);
   subprocess = g_subprocess_new (G_SUBPROCESS_FLAGS_STDOUT_SILENCE | G_SUBPROCESS_FLAGS_STDERR_PIPE, &error,
-                                 cli, "export", "--format=chrome", "-o", c->output_path, c->trace_path, NULL);
+                                 cli, "export", format, "-o", c->output_path, c->trace_path, NULL);
   if (subprocess == NULL)
     {
       g_task_return_error (task, g_steal_pointer (&error));
@@ -146,36 +151,43 @@ ts_window_export_chrome_saved_cb (GObject      *object,
     }
   cancellable = g_task_get_cancellable (task);
   g_subprocess_communicate_utf8_async (subprocess, NULL, cancellable,
-                                       ts_window_export_chrome_done_cb, g_steal_pointer (&task));
+                                       ts_window_export_trace_done_cb, g_steal_pointer (&task));
 }
 
 /**
- * ts_window_export_chrome_async:
+ * ts_window_export_trace_async:
  * @self: a #TsWindow
- * @file: the .json to write
+ * @format: `tensorscope-cli export`'s format: "chrome" (Chrome Trace
+ *   Event JSON, which Perfetto opens) or "memory-snapshot" (PyTorch's
+ *   memory snapshot pickle, which memory_viz opens)
+ * @file: the file to write
  *
- * Writes the trace shown as Chrome Trace Event JSON (Perfetto opens it),
- * with `tensorscope-cli export`.
+ * Writes the trace shown in @format with `tensorscope-cli export`; the
+ * CLI's own message is the error when it refuses (a trace without
+ * allocator actions has no snapshot).
  */
 void
-ts_window_export_chrome_async (TsWindow            *self,
-                               GFile               *file,
-                               GAsyncReadyCallback  callback,
-                               gpointer             user_data)
+ts_window_export_trace_async (TsWindow            *self,
+                              const char          *format,
+                              GFile               *file,
+                              GAsyncReadyCallback  callback,
+                              gpointer             user_data)
 {
   g_autoptr(GTask) task = NULL;
   g_autoptr(GError) error = NULL;
   g_autoptr(GFile) trace = NULL;
-  ChromeExport *c;
+  TraceExport *c;
   int fd;
 
   g_return_if_fail (TS_IS_WINDOW (self));
+  g_return_if_fail (format != NULL);
   g_return_if_fail (G_IS_FILE (file));
 
   task = g_task_new (self, NULL, callback, user_data);
-  c = g_new0 (ChromeExport, 1);
-  g_task_set_task_data (task, c, chrome_export_free);
+  c = g_new0 (TraceExport, 1);
+  g_task_set_task_data (task, c, trace_export_free);
   c->output_path = g_file_get_path (file);
+  c->format = g_strdup (format);
   if (ts_run_controller_get_recorder (self->run) == NULL)
     {
       g_task_return_new_error (task, G_IO_ERROR, G_IO_ERROR_NOT_FOUND, _("There is no trace to export"));
@@ -188,13 +200,13 @@ ts_window_export_chrome_async (TsWindow            *self,
     }
   close (fd);
   trace = g_file_new_for_path (c->trace_path);
-  ts_run_controller_save_trace_async (self->run, trace, ts_window_export_chrome_saved_cb, g_steal_pointer (&task));
+  ts_run_controller_save_trace_async (self->run, trace, ts_window_export_trace_saved_cb, g_steal_pointer (&task));
 }
 
 gboolean
-ts_window_export_chrome_finish (TsWindow      *self,
-                                GAsyncResult  *result,
-                                GError       **error)
+ts_window_export_trace_finish (TsWindow      *self,
+                               GAsyncResult  *result,
+                               GError       **error)
 {
   g_return_val_if_fail (g_task_is_valid (result, self), FALSE);
   return g_task_propagate_boolean (G_TASK (result), error);
@@ -203,23 +215,38 @@ ts_window_export_chrome_finish (TsWindow      *self,
 /* --- actions ------------------------------------------------------------- */
 
 static void
-ts_window_export_chrome_cb (GObject      *object,
-                            GAsyncResult *result,
-                            gpointer      user_data)
+ts_window_export_trace_cb (GObject      *object,
+                           GAsyncResult *result,
+                           gpointer      user_data)
 {
   g_autoptr(GFile) file = user_data;
   g_autoptr(GError) error = NULL;
 
-  ts_window_export_chrome_finish (TS_WINDOW (object), result, &error);
+  ts_window_export_trace_finish (TS_WINDOW (object), result, &error);
   _ts_window_saved (TS_WINDOW (object), file, error);
 }
+
+/* What each export dialog writes: the view's image, or the trace in a
+ * CLI format */
+typedef struct
+{
+  const char *format;        /* NULL: the view as an image */
+  const char *filter_name;
+  const char *patterns[4];
+} ExportKind;
+
+static const ExportKind export_kinds[] = {
+  { NULL, N_("Images (PNG, SVG, PDF)"), { "*.png", "*.svg", "*.pdf", NULL } },
+  { "chrome", N_("Chrome Trace Event JSON"), { "*.json", NULL } },
+  { "memory-snapshot", N_("PyTorch memory snapshot"), { "*.pickle", NULL } },
+};
 
 static void
 ts_window_export_response_cb (GtkNativeDialog *dialog,
                               int              response,
                               TsWindow        *self)
 {
-  gboolean chrome = GPOINTER_TO_INT (g_object_get_data (G_OBJECT (dialog), "ts-chrome"));
+  const ExportKind *kind = g_object_get_data (G_OBJECT (dialog), "ts-export-kind");
 
   if (response == GTK_RESPONSE_ACCEPT)
     {
@@ -227,8 +254,8 @@ ts_window_export_response_cb (GtkNativeDialog *dialog,
       g_autofree char *path = g_file_get_path (file);
       g_autoptr(GError) error = NULL;
 
-      if (chrome)
-        ts_window_export_chrome_async (self, file, ts_window_export_chrome_cb, g_object_ref (file));
+      if (kind->format != NULL)
+        ts_window_export_trace_async (self, kind->format, file, ts_window_export_trace_cb, g_object_ref (file));
       else
         {
           ts_window_export_view (self, path, &error);
@@ -240,18 +267,16 @@ ts_window_export_response_cb (GtkNativeDialog *dialog,
 }
 
 static void
-ts_window_export_dialog (TsWindow   *self,
-                         gboolean    chrome,
-                         const char *title,
-                         const char *suggested_name)
+ts_window_export_dialog (TsWindow         *self,
+                         const ExportKind *kind,
+                         const char       *title,
+                         const char       *suggested_name)
 {
-  const char *json[] = { "*.json", NULL }, *images[] = { "*.png", "*.svg", "*.pdf", NULL };
   GtkFileChooser *chooser;
 
-  chooser = _ts_window_save_chooser (self, title, _("_Export"), suggested_name,
-                                     chrome ? _("Chrome Trace Event JSON") : _("Images (PNG, SVG, PDF)"),
-                                     chrome ? json : images, G_CALLBACK (ts_window_export_response_cb));
-  g_object_set_data (G_OBJECT (chooser), "ts-chrome", GINT_TO_POINTER (chrome));
+  chooser = _ts_window_save_chooser (self, title, _("_Export"), suggested_name, _(kind->filter_name),
+                                     (const char **) kind->patterns, G_CALLBACK (ts_window_export_response_cb));
+  g_object_set_data (G_OBJECT (chooser), "ts-export-kind", (gpointer) kind);
 }
 
 static void
@@ -262,7 +287,7 @@ ts_window_action_export_view (GSimpleAction *action,
   TsWindow *self = user_data;
   g_autofree char *name = _ts_window_suggest_name (self, "-timeline.png");
 
-  ts_window_export_dialog (self, FALSE, _("Export the Timeline"), name);
+  ts_window_export_dialog (self, &export_kinds[0], _("Export the Timeline"), name);
 }
 
 static void
@@ -273,12 +298,24 @@ ts_window_action_export_chrome (GSimpleAction *action,
   TsWindow *self = user_data;
   g_autofree char *name = _ts_window_suggest_name (self, ".json");
 
-  ts_window_export_dialog (self, TRUE, _("Export the Trace as Chrome JSON"), name);
+  ts_window_export_dialog (self, &export_kinds[1], _("Export the Trace as Chrome JSON"), name);
+}
+
+static void
+ts_window_action_export_snapshot (GSimpleAction *action,
+                                  GVariant      *param,
+                                  gpointer       user_data)
+{
+  TsWindow *self = user_data;
+  g_autofree char *name = _ts_window_suggest_name (self, "-memory.pickle");
+
+  ts_window_export_dialog (self, &export_kinds[2], _("Export the Memory as a PyTorch Snapshot"), name);
 }
 
 static const GActionEntry export_actions[] = {
   { "export-view", ts_window_action_export_view },
   { "export-chrome", ts_window_action_export_chrome },
+  { "export-snapshot", ts_window_action_export_snapshot },
 };
 
 void

@@ -33,13 +33,14 @@ void              ts_window_pick_example   (TsWindow       *self,
 gboolean          ts_window_export_view    (TsWindow       *self,
                                             const char     *path,
                                             GError        **error);
-void              ts_window_export_chrome_async  (TsWindow            *self,
-                                                  GFile               *file,
-                                                  GAsyncReadyCallback  callback,
-                                                  gpointer             user_data);
-gboolean          ts_window_export_chrome_finish (TsWindow            *self,
-                                                  GAsyncResult        *result,
-                                                  GError             **error);
+void              ts_window_export_trace_async  (TsWindow            *self,
+                                                 const char          *format,
+                                                 GFile               *file,
+                                                 GAsyncReadyCallback  callback,
+                                                 gpointer             user_data);
+gboolean          ts_window_export_trace_finish (TsWindow            *self,
+                                                 GAsyncResult        *result,
+                                                 GError             **error);
 gboolean          ts_window_run            (TsWindow       *self,
                                             GError        **error);
 void              ts_window_stop           (TsWindow       *self);

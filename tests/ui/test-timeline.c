@@ -1031,16 +1031,36 @@ test_open_trace (void)
       }
 
     g_setenv ("TENSORSCOPE_CLI", TS_CLI_PATH, TRUE);
-    ts_window_export_chrome_async (window, json_file, store_result_cb, &result);
+    ts_window_export_trace_async (window, "chrome", json_file, store_result_cb, &result);
     timeout = ts_ui_test_deadline (30, "the Chrome export");
     while (result == NULL)
       g_main_context_iteration (NULL, TRUE);
     g_source_remove (timeout);
-    g_assert_true (ts_window_export_chrome_finish (window, result, &error));
+    g_assert_true (ts_window_export_trace_finish (window, result, &error));
     g_assert_no_error (error);
     g_assert_true (g_file_get_contents (json, &contents, NULL, NULL));
     g_assert_nonnull (strstr (contents, "traceEvents"));
     g_unlink (json);
+  }
+
+  /* The memory as a PyTorch snapshot, by the CLI (test-pytorch-cli checks
+   * what it writes): this synthetic trace has counters but no allocator
+   * actions, so the CLI refuses and its reason is the error shown. */
+  g_assert_true (g_action_group_get_action_enabled (G_ACTION_GROUP (window), "export-snapshot"));
+  {
+    g_autofree char *pickle = g_build_filename (dir, "synthetic.pickle", NULL);
+    g_autoptr(GFile) pickle_file = g_file_new_for_path (pickle);
+    g_autoptr(GAsyncResult) result = NULL;
+    g_autoptr(GError) refused = NULL;
+
+    ts_window_export_trace_async (window, "memory-snapshot", pickle_file, store_result_cb, &result);
+    timeout = ts_ui_test_deadline (30, "the snapshot export");
+    while (result == NULL)
+      g_main_context_iteration (NULL, TRUE);
+    g_source_remove (timeout);
+    g_assert_false (ts_window_export_trace_finish (window, result, &refused));
+    g_assert_nonnull (refused);
+    g_assert_nonnull (strstr (refused->message, "the trace has no allocator actions"));
   }
 
   /* A damaged file: a message, and the timeline keeps what it showed. */
