@@ -367,16 +367,7 @@ class Module:
 
     def zero_grad(self, set_to_none=False):
         # PyTorch 1.13's default: zero in place (2.0 sets to None)
-        for p in self.parameters():
-            if p.grad is not None:
-                if set_to_none:
-                    p.grad = None
-                else:
-                    if p.grad.grad_fn is not None:
-                        p.grad.detach_()
-                    else:
-                        p.grad.requires_grad_(False)
-                    p.grad.zero_()
+        torch._utils._zero_grads(self.parameters(), set_to_none)
 
     def _save_to_state_dict(self, destination, prefix, keep_vars):
         for name, p in self._parameters.items():
@@ -718,6 +709,25 @@ class Unflatten(Module):
         return "dim={}, unflattened_size={}".format(self.dim, self.unflattened_size)
 
 
+def _affine_parameters(module, affine, shape, device, dtype, names=("weight", "bias")):
+    """A normalization layer's elementwise affine transform: a weight and
+    a bias of @shape (RMSNorm: a weight alone), or None in their places,
+    still registered, when not @affine, as in PyTorch's state_dict."""
+    for name in names:
+        if affine:
+            setattr(module, name, Parameter(torch.empty(shape, device=device, dtype=dtype)))
+        else:
+            module.register_parameter(name, None)
+
+
+def _reset_affine(module, affine):
+    """The affine transform's start: weight ones, bias (if any) zeros."""
+    if affine:
+        init.ones_(module.weight)
+        if getattr(module, "bias", None) is not None:
+            init.zeros_(module.bias)
+
+
 class LayerNorm(Module):
     def __init__(self, normalized_shape, eps=1e-5, elementwise_affine=True, device=None, dtype=None):
         super().__init__()
@@ -726,18 +736,11 @@ class LayerNorm(Module):
         self.normalized_shape = tuple(normalized_shape)
         self.eps = eps
         self.elementwise_affine = elementwise_affine
-        if elementwise_affine:
-            self.weight = Parameter(torch.empty(self.normalized_shape, device=device, dtype=dtype))
-            self.bias = Parameter(torch.empty(self.normalized_shape, device=device, dtype=dtype))
-        else:
-            self.register_parameter("weight", None)
-            self.register_parameter("bias", None)
+        _affine_parameters(self, elementwise_affine, self.normalized_shape, device, dtype)
         self.reset_parameters()
 
     def reset_parameters(self):
-        if self.elementwise_affine:
-            init.ones_(self.weight)
-            init.zeros_(self.bias)
+        _reset_affine(self, self.elementwise_affine)
 
     def forward(self, x):
         return F.layer_norm(x, self.normalized_shape, self.weight, self.bias, self.eps)

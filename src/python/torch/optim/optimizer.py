@@ -126,17 +126,7 @@ class Optimizer:
         self.__setstate__({'state': state, 'param_groups': param_groups})
 
     def zero_grad(self, set_to_none=True):
-        for group in self.param_groups:
-            for p in group['params']:
-                if p.grad is not None:
-                    if set_to_none:
-                        p.grad = None
-                    else:
-                        if p.grad.grad_fn is not None:
-                            p.grad.detach_()
-                        else:
-                            p.grad.requires_grad_(False)
-                        p.grad.zero_()
+        torch._utils._zero_grads(chain.from_iterable(g['params'] for g in self.param_groups), set_to_none)
 
     def step(self, closure=None):
         raise NotImplementedError
