@@ -1330,6 +1330,17 @@ from . import optim  # noqa: E402
 from .nn import utils as _nn_utils  # noqa: E402,F401
 from .cuda import Stream, Event  # noqa: E402,F401
 from .nn.parameter import Parameter  # noqa: E402,F401
+
+
+def _install_names(g, methods=(), functions=()):
+    """Binds the functions a Python op module defines (g: its globals) by
+    name, as Tensor methods and as torch functions."""
+    for name in methods:
+        setattr(Tensor, name, g[name])
+    for name in functions:
+        setattr(_sys.modules[__name__], name, g[name])
+
+
 # ops batch A (#14): shape ops, reductions over dims, sorting, scatter
 from . import _shape, _matmul, _reduce, _sort  # noqa: E402
 _shape._install()
