@@ -129,6 +129,24 @@ class Optimizer:
         torch._utils._zero_grads(chain.from_iterable(g['params'] for g in self.param_groups), set_to_none)
 
     def step(self, closure=None):
+        """The frame every optimizer here shares: the closure's loss under
+        enable_grad, then under no_grad each group's parameters that have a
+        grad, their state made on first use, handed to _update_group."""
+        loss = _closure_loss(closure)
+        with torch.no_grad():
+            for group in self.param_groups:
+                params = [p for p in group['params'] if p.grad is not None]
+                for p in params:
+                    state = self.state[p]
+                    if len(state) == 0:
+                        self._init_state(group, p, state)
+                self._update_group(group, params)
+        return loss
+
+    def _init_state(self, group, p, state):
+        """A parameter's optimizer state on its first step (none by default)."""
+
+    def _update_group(self, group, params):
         raise NotImplementedError
 
     def add_param_group(self, param_group):

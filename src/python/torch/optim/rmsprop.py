@@ -6,7 +6,7 @@ self + (value * t1) * t2 and self + (value * t1) / t2."""
 
 import torch
 
-from .optimizer import Optimizer, _closure_loss, _decayed_grad, _use_foreach
+from .optimizer import Optimizer, _decayed_grad, _use_foreach
 
 
 class RMSprop(Optimizer):
@@ -27,27 +27,22 @@ class RMSprop(Optimizer):
                         differentiable=differentiable)
         super().__init__(params, defaults)
 
-    def step(self, closure=None):
-        loss = _closure_loss(closure)
-        with torch.no_grad():
-            for group in self.param_groups:
-                params = [p for p in group['params'] if p.grad is not None]
-                for p in params:
-                    state = self.state[p]
-                    if len(state) == 0:
-                        state['step'] = 0
-                        state['square_avg'] = torch.zeros_like(p)
-                        if group['momentum'] > 0:
-                            state['momentum_buffer'] = torch.zeros_like(p)
-                        if group['centered']:
-                            state['grad_avg'] = torch.zeros_like(p)
-                    state['step'] += 1
-                if _use_foreach(group['foreach'], params, group['differentiable']):
-                    self._multi_tensor(group, params)
-                    continue
-                for p in params:
-                    self._single(group, p, self.state[p])
-        return loss
+    def _init_state(self, group, p, state):
+        state['step'] = 0
+        state['square_avg'] = torch.zeros_like(p)
+        if group['momentum'] > 0:
+            state['momentum_buffer'] = torch.zeros_like(p)
+        if group['centered']:
+            state['grad_avg'] = torch.zeros_like(p)
+
+    def _update_group(self, group, params):
+        for p in params:
+            self.state[p]['step'] += 1
+        if _use_foreach(group['foreach'], params, group['differentiable']):
+            self._multi_tensor(group, params)
+            return
+        for p in params:
+            self._single(group, p, self.state[p])
 
     def _single(self, group, p, state):
         lr = group['lr']
@@ -130,17 +125,12 @@ class Adagrad(Optimizer):
                 state['step'] = torch.tensor(0.0)
                 state['sum'] = torch.full_like(p, initial_accumulator_value)
 
-    def step(self, closure=None):
-        loss = _closure_loss(closure)
-        with torch.no_grad():
-            for group in self.param_groups:
-                params = [p for p in group['params'] if p.grad is not None]
-                if _use_foreach(group['foreach'], params):
-                    self._multi_tensor(group, params)
-                    continue
-                for p in params:
-                    self._single(group, p, self.state[p])
-        return loss
+    def _update_group(self, group, params):
+        if _use_foreach(group['foreach'], params):
+            self._multi_tensor(group, params)
+            return
+        for p in params:
+            self._single(group, p, self.state[p])
 
     def _single(self, group, p, state):
         lr = group['lr']

@@ -2,7 +2,7 @@
 
 import torch
 
-from .optimizer import Optimizer, _closure_loss, _decayed_grad, _use_foreach, required
+from .optimizer import Optimizer, _decayed_grad, _use_foreach, required
 
 
 class SGD(Optimizer):
@@ -28,17 +28,12 @@ class SGD(Optimizer):
             group.setdefault('foreach', None)
             group.setdefault('differentiable', False)
 
-    def step(self, closure=None):
-        loss = _closure_loss(closure)
-        with torch.no_grad():
-            for group in self.param_groups:
-                params = [p for p in group['params'] if p.grad is not None]
-                if _use_foreach(group['foreach'], params, group['differentiable']):
-                    self._multi_tensor(group, params)
-                    continue
-                for p in params:
-                    self._single(group, p)
-        return loss
+    def _update_group(self, group, params):
+        if _use_foreach(group['foreach'], params, group['differentiable']):
+            self._multi_tensor(group, params)
+            return
+        for p in params:
+            self._single(group, p)
 
     def _single(self, group, p):
         lr = group['lr']
