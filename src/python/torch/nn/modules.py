@@ -250,27 +250,27 @@ class Module:
                 out = result
         return bw_hook.setup_output_hook(out) if bw_hook is not None else out
 
-    def named_parameters(self, prefix="", recurse=True):
+    def _named_members(self, get_members, prefix, recurse):
+        """PyTorch's helper of the same name: each module's members (its
+        parameters or its buffers) with their dotted names, a tensor that
+        two modules share given once."""
         seen = set()
         for mprefix, module in (self.named_modules(prefix=prefix) if recurse else [(prefix, self)]):
-            for name, p in module._parameters.items():
-                if p is None or id(p) in seen:
+            for name, v in get_members(module):
+                if v is None or id(v) in seen:
                     continue
-                seen.add(id(p))
-                yield (mprefix + "." if mprefix else "") + name, p
+                seen.add(id(v))
+                yield (mprefix + "." if mprefix else "") + name, v
+
+    def named_parameters(self, prefix="", recurse=True):
+        return self._named_members(lambda m: m._parameters.items(), prefix, recurse)
 
     def parameters(self, recurse=True):
         for _, p in self.named_parameters(recurse=recurse):
             yield p
 
     def named_buffers(self, prefix="", recurse=True):
-        seen = set()
-        for mprefix, module in (self.named_modules(prefix=prefix) if recurse else [(prefix, self)]):
-            for name, b in module._buffers.items():
-                if b is None or id(b) in seen:
-                    continue
-                seen.add(id(b))
-                yield (mprefix + "." if mprefix else "") + name, b
+        return self._named_members(lambda m: m._buffers.items(), prefix, recurse)
 
     def buffers(self, recurse=True):
         for _, b in self.named_buffers(recurse=recurse):
