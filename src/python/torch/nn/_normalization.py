@@ -12,7 +12,7 @@ over (1, N*C, ...). rms_norm is PyTorch 2's composite (not in 1.13).
 
 import torch
 from torch.amp.autocast_mode import autocast_policy
-from .modules import Module, _affine_parameters, _reset_affine
+from .modules import Module, _LastDimsNorm, _affine_parameters, _reset_affine
 
 _C = torch._C
 
@@ -312,24 +312,13 @@ class GroupNorm(Module):
         return "{num_groups}, {num_channels}, eps={eps}, affine={affine}".format(**self.__dict__)
 
 
-class RMSNorm(Module):
-    def __init__(self, normalized_shape, eps=None, elementwise_affine=True, device=None, dtype=None):
-        super().__init__()
-        if isinstance(normalized_shape, int):
-            normalized_shape = (normalized_shape,)
-        self.normalized_shape = tuple(normalized_shape)
-        self.eps = eps
-        self.elementwise_affine = elementwise_affine
-        _affine_parameters(self, elementwise_affine, self.normalized_shape, device, dtype, names=("weight",))
-        self.reset_parameters()
+class RMSNorm(_LastDimsNorm):
+    _affine_names = ("weight",)
 
-    def reset_parameters(self):
-        _reset_affine(self, self.elementwise_affine)
+    def __init__(self, normalized_shape, eps=None, elementwise_affine=True, device=None, dtype=None):
+        super().__init__(normalized_shape, eps, elementwise_affine, device, dtype)
 
     def forward(self, x):
         return rms_norm(x, self.normalized_shape, self.weight, self.eps)
-
-    def extra_repr(self):
-        return "{normalized_shape}, eps={eps}, elementwise_affine={elementwise_affine}".format(**self.__dict__)
 
 

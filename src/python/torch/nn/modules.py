@@ -728,25 +728,34 @@ def _reset_affine(module, affine):
             init.zeros_(module.bias)
 
 
-class LayerNorm(Module):
-    def __init__(self, normalized_shape, eps=1e-5, elementwise_affine=True, device=None, dtype=None):
+class _LastDimsNorm(Module):
+    """LayerNorm and RMSNorm: a norm over the last dims, normalized_shape,
+    with an elementwise weight (and LayerNorm's bias) when affine."""
+    _affine_names = ("weight", "bias")
+
+    def __init__(self, normalized_shape, eps, elementwise_affine, device, dtype):
         super().__init__()
         if isinstance(normalized_shape, int):
             normalized_shape = (normalized_shape,)
         self.normalized_shape = tuple(normalized_shape)
         self.eps = eps
         self.elementwise_affine = elementwise_affine
-        _affine_parameters(self, elementwise_affine, self.normalized_shape, device, dtype)
+        _affine_parameters(self, elementwise_affine, self.normalized_shape, device, dtype, self._affine_names)
         self.reset_parameters()
 
     def reset_parameters(self):
         _reset_affine(self, self.elementwise_affine)
 
-    def forward(self, x):
-        return F.layer_norm(x, self.normalized_shape, self.weight, self.bias, self.eps)
-
     def extra_repr(self):
         return "{normalized_shape}, eps={eps}, elementwise_affine={elementwise_affine}".format(**self.__dict__)
+
+
+class LayerNorm(_LastDimsNorm):
+    def __init__(self, normalized_shape, eps=1e-5, elementwise_affine=True, device=None, dtype=None):
+        super().__init__(normalized_shape, eps, elementwise_affine, device, dtype)
+
+    def forward(self, x):
+        return F.layer_norm(x, self.normalized_shape, self.weight, self.bias, self.eps)
 
 
 # -- Losses ------------------------------------------------------------------
