@@ -12,7 +12,7 @@ over (1, N*C, ...). rms_norm is PyTorch 2's composite (not in 1.13).
 
 import torch
 from torch.amp.autocast_mode import autocast_policy
-from .modules import Module, _LastDimsNorm, _affine_parameters, _reset_affine
+from .modules import Module, _LastDimsNorm, _optional_parameters, _reset_affine
 
 _C = torch._C
 
@@ -165,7 +165,7 @@ class _NormBase(Module):
         self.momentum = momentum
         self.affine = affine
         self.track_running_stats = track_running_stats
-        _affine_parameters(self, affine, num_features, device, dtype)
+        _optional_parameters(self, affine, num_features, device, dtype)
         if self.track_running_stats:
             self.register_buffer("running_mean", torch.zeros(num_features, **factory))
             self.register_buffer("running_var", torch.ones(num_features, **factory))
@@ -299,7 +299,7 @@ class GroupNorm(Module):
         self.num_channels = num_channels
         self.eps = eps
         self.affine = affine
-        _affine_parameters(self, affine, num_channels, device, dtype)
+        _optional_parameters(self, affine, num_channels, device, dtype)
         self.reset_parameters()
 
     def reset_parameters(self):

@@ -488,10 +488,7 @@ class Linear(Module):
         self.in_features = in_features
         self.out_features = out_features
         self.weight = Parameter(torch.empty((out_features, in_features), device=device, dtype=dtype))
-        if bias:
-            self.bias = Parameter(torch.empty(out_features, device=device, dtype=dtype))
-        else:
-            self.register_parameter("bias", None)
+        _optional_parameters(self, bias, out_features, device, dtype, ("bias",))
         self.reset_parameters()
 
     def reset_parameters(self):
@@ -709,12 +706,13 @@ class Unflatten(Module):
         return "dim={}, unflattened_size={}".format(self.dim, self.unflattened_size)
 
 
-def _affine_parameters(module, affine, shape, device, dtype, names=("weight", "bias")):
-    """A normalization layer's elementwise affine transform: a weight and
-    a bias of @shape (RMSNorm: a weight alone), or None in their places,
-    still registered, when not @affine, as in PyTorch's state_dict."""
+def _optional_parameters(module, present, shape, device, dtype, names=("weight", "bias")):
+    """Parameters of @shape that a flag turns on: a normalization layer's
+    affine weight and bias, a Linear's or a convolution's bias. Left
+    uninitialised for reset_parameters; when not @present, None in their
+    places, still registered, as in PyTorch's state_dict."""
     for name in names:
-        if affine:
+        if present:
             setattr(module, name, Parameter(torch.empty(shape, device=device, dtype=dtype)))
         else:
             module.register_parameter(name, None)
@@ -740,7 +738,7 @@ class _LastDimsNorm(Module):
         self.normalized_shape = tuple(normalized_shape)
         self.eps = eps
         self.elementwise_affine = elementwise_affine
-        _affine_parameters(self, elementwise_affine, self.normalized_shape, device, dtype, self._affine_names)
+        _optional_parameters(self, elementwise_affine, self.normalized_shape, device, dtype, self._affine_names)
         self.reset_parameters()
 
     def reset_parameters(self):
