@@ -884,7 +884,28 @@ def _index(idx, n, kind):
     return idx % n if n else idx
 
 
-class Sequential(Module):
+class _ModuleSequence(Module):
+    """What Sequential and ModuleList share: children kept in order under
+    the names "0", "1", ..., renumbered after a deletion (as PyTorch 2)."""
+
+    def _renumber(self):
+        items = list(self._modules.values())
+        self._modules.clear()
+        for i, m in enumerate(items):
+            self._modules[str(i)] = m
+
+    def __len__(self):
+        return len(self._modules)
+
+    def __iter__(self):
+        return iter(self._modules.values())
+
+    def append(self, module):
+        self.add_module(str(len(self)), module)
+        return self
+
+
+class Sequential(_ModuleSequence):
     def __init__(self, *args):
         super().__init__()
         if len(args) == 1 and isinstance(args[0], OrderedDict):
@@ -914,24 +935,10 @@ class Sequential(Module):
                 delattr(self, key)
         else:
             delattr(self, list(self._modules.keys())[_index(idx, len(self), "Sequential")])
-        # renumber, as PyTorch 2 does
-        items = list(self._modules.values())
-        self._modules.clear()
-        for i, m in enumerate(items):
-            self._modules[str(i)] = m
-
-    def __len__(self):
-        return len(self._modules)
-
-    def __iter__(self):
-        return iter(self._modules.values())
-
-    def append(self, module):
-        self.add_module(str(len(self)), module)
-        return self
+        self._renumber()
 
 
-class ModuleList(Module):
+class ModuleList(_ModuleSequence):
     def __init__(self, modules=None):
         super().__init__()
         if modules is not None:
@@ -951,16 +958,7 @@ class ModuleList(Module):
                 del self._modules[str(k)]
         else:
             del self._modules[str(_index(idx, len(self), "ModuleList"))]
-        items = list(self._modules.values())
-        self._modules.clear()
-        for i, m in enumerate(items):
-            self._modules[str(i)] = m
-
-    def __len__(self):
-        return len(self._modules)
-
-    def __iter__(self):
-        return iter(self._modules.values())
+        self._renumber()
 
     def __iadd__(self, modules):
         return self.extend(modules)
@@ -975,10 +973,6 @@ class ModuleList(Module):
         for i in range(len(self._modules), index, -1):
             self._modules[str(i)] = self._modules[str(i - 1)]
         self._modules[str(index)] = module
-
-    def append(self, module):
-        self.add_module(str(len(self)), module)
-        return self
 
     def extend(self, modules):
         offset = len(self)
