@@ -147,7 +147,13 @@ class Optimizer:
         """A parameter's optimizer state on its first step (none by default)."""
 
     def _update_group(self, group, params):
-        raise NotImplementedError
+        """The multi-tensor update where _use_foreach picks it, else each
+        parameter's on its own (an optimizer's _multi_tensor and _single)."""
+        if _use_foreach(group['foreach'], params, group.get('differentiable', False)):
+            self._multi_tensor(group, params)
+        else:
+            for p in params:
+                self._single(group, p, self.state[p])
 
     def add_param_group(self, param_group):
         assert isinstance(param_group, dict), "param group must be a dict"
@@ -182,6 +188,14 @@ class Optimizer:
         if not param_set.isdisjoint(set(param_group['params'])):
             raise ValueError("some parameters appear in more than one parameter group")
         self.param_groups.append(param_group)
+
+
+def _check_not_negative(*checks):
+    """PyTorch's constructor checks, in its order: a ValueError "Invalid
+    <what>: <value>" for the first (what, value) not >= 0 (NaN included)."""
+    for what, value in checks:
+        if not 0.0 <= value:
+            raise ValueError("Invalid {}: {}".format(what, value))
 
 
 def _closure_loss(closure):
