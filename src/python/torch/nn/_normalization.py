@@ -246,6 +246,12 @@ class _InstanceNorm(_NormBase):
             return self._apply_instance_norm(input.unsqueeze(0)).squeeze(0)
         return self._apply_instance_norm(input)
 
+    def _check_input_dim(self, input):
+        # unbatched (C, *spatial) or batched (N, C, *spatial)
+        n = self._no_batch_dim
+        if input.dim() not in (n, n + 1):
+            raise ValueError("expected {}D or {}D input (got {}D input)".format(n, n + 1, input.dim()))
+
     def _apply_instance_norm(self, input):
         return instance_norm(input, self.running_mean, self.running_var, self.weight, self.bias,
                              self.training or not self.track_running_stats, self.momentum, self.eps)
@@ -254,25 +260,13 @@ class _InstanceNorm(_NormBase):
 class InstanceNorm1d(_InstanceNorm):
     _no_batch_dim = 2
 
-    def _check_input_dim(self, input):
-        if input.dim() not in (2, 3):
-            raise ValueError("expected 2D or 3D input (got {}D input)".format(input.dim()))
-
 
 class InstanceNorm2d(_InstanceNorm):
     _no_batch_dim = 3
 
-    def _check_input_dim(self, input):
-        if input.dim() not in (3, 4):
-            raise ValueError("expected 3D or 4D input (got {}D input)".format(input.dim()))
-
 
 class InstanceNorm3d(_InstanceNorm):
     _no_batch_dim = 4
-
-    def _check_input_dim(self, input):
-        if input.dim() not in (4, 5):
-            raise ValueError("expected 4D or 5D input (got {}D input)".format(input.dim()))
 
 
 class LocalResponseNorm(Module):
