@@ -453,12 +453,15 @@ call_post_accumulate_hook (TsTensor  *tensor,
   return TRUE;
 }
 
-static void
-drop_callable (gpointer data)
+/* A GDestroyNotify for a Python object the core holds (a hook, a
+ * Function's anomaly metadata): the core may drop it on any thread, so
+ * the reference goes back under the GIL. */
+void
+ts_py_object_release (gpointer object)
 {
   PyGILState_STATE state = PyGILState_Ensure ();
 
-  Py_DECREF ((PyObject *) data);
+  Py_DECREF ((PyObject *) object);
   PyGILState_Release (state);
 }
 
@@ -477,9 +480,9 @@ tensor_register_hook (PyObject *self,
   Py_INCREF (fn);
   if (post)
     id = ts_autograd_register_post_accumulate_grad_hook (TENSOR (self), call_post_accumulate_hook, fn,
-                                                         drop_callable, &error);
+                                                         ts_py_object_release, &error);
   else
-    id = ts_autograd_register_hook (TENSOR (self), call_tensor_hook, fn, drop_callable, &error);
+    id = ts_autograd_register_hook (TENSOR (self), call_tensor_hook, fn, ts_py_object_release, &error);
   if (id == 0)
     return raise_error (error);
   return PyLong_FromUnsignedLongLong (id);

@@ -191,15 +191,6 @@ anomaly_report (const char *node_name,
   PyGILState_Release (gil);
 }
 
-static void
-anomaly_free (gpointer metadata)
-{
-  PyGILState_STATE gil = PyGILState_Ensure ();
-
-  Py_DECREF ((PyObject *) metadata);
-  PyGILState_Release (gil);
-}
-
 /* _set_anomaly_enabled(enabled, check_nan) */
 static PyObject *
 py_set_anomaly_enabled (PyObject *module,
@@ -238,7 +229,7 @@ static PyMethodDef function_functions[] = {
 gboolean
 ts_py_function_register (PyObject *module)
 {
-  static const TsAutogradAnomalyHooks hooks = { anomaly_capture, anomaly_report, anomaly_free };
+  static const TsAutogradAnomalyHooks hooks = { anomaly_capture, anomaly_report, ts_py_object_release };
 
   ts_autograd_set_anomaly_hooks (&hooks);
   return PyModule_AddFunctions (module, function_functions) == 0;
