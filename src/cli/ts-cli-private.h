@@ -41,6 +41,13 @@ gboolean         ts_cli_parse_trace_args (GOptionContext  *context,
                                           const char      *command,
                                           int             *argc,
                                           char          ***argv);
+/* Adds @entries and parses the options of a command that runs a program
+ * (run, record), which stop at the program's name; on bad usage prints one
+ * line and returns FALSE: exit with status 2. */
+gboolean         ts_cli_parse_program_args (GOptionContext     *context,
+                                            const GOptionEntry *entries,
+                                            int                *argc,
+                                            char             ***argv);
 /* Loads a trace; on failure prints one line and returns NULL. */
 TsTraceDocument *ts_cli_load_document  (const char    *path,
                                         TsCliLoadInfo *info);
