@@ -1,4 +1,4 @@
-/* ts-cli-load.c: opening a trace for the read-side commands
+/* ts-cli-load.c: parsing the commands' arguments; opening a trace for the read-side commands
  *
  * Copyright 2026 The Tensorscope authors
  * SPDX-License-Identifier: GPL-3.0-or-later
@@ -38,20 +38,43 @@ ts_cli_add_import_options (GOptionContext *context)
   g_option_context_add_main_entries (context, entries, NULL);
 }
 
+/* g_option_context_parse, its error printed as the commands print theirs */
+static gboolean
+parse_args (GOptionContext   *context,
+            int              *argc,
+            char           ***argv)
+{
+  g_autoptr(GError) error = NULL;
+
+  if (!g_option_context_parse (context, argc, argv, &error))
+    {
+      ts_cli_message ("%s", error->message);
+      return FALSE;
+    }
+  return TRUE;
+}
+
+gboolean
+ts_cli_parse_program_args (GOptionContext      *context,
+                           const GOptionEntry  *entries,
+                           int                 *argc,
+                           char              ***argv)
+{
+  g_option_context_add_main_entries (context, entries, NULL);
+  /* Options after the program's name belong to the program. */
+  g_option_context_set_strict_posix (context, TRUE);
+  return parse_args (context, argc, argv);
+}
+
 gboolean
 ts_cli_parse_trace_args (GOptionContext   *context,
                          const char       *command,
                          int              *argc,
                          char           ***argv)
 {
-  g_autoptr(GError) error = NULL;
-
   ts_cli_add_import_options (context);
-  if (!g_option_context_parse (context, argc, argv, &error))
-    {
-      ts_cli_message ("%s", error->message);
-      return FALSE;
-    }
+  if (!parse_args (context, argc, argv))
+    return FALSE;
   if (*argc != 2)
     {
       ts_cli_message ("%s: give exactly one trace file", command);

@@ -44,6 +44,13 @@ gboolean         ts_cli_parse_trace_args (GOptionContext  *context,
 /* Adds the options of how files are imported (--no-clock-align); done
  * by ts_cli_parse_trace_args. */
 void             ts_cli_add_import_options (GOptionContext *context);
+/* Adds @entries and parses the options of a command that runs a program
+ * (run, record), which stop at the program's name; on bad usage prints one
+ * line and returns FALSE: exit with status 2. */
+gboolean         ts_cli_parse_program_args (GOptionContext     *context,
+                                            const GOptionEntry *entries,
+                                            int                *argc,
+                                            char             ***argv);
 /* Loads a trace; on failure prints one line and returns NULL. */
 TsTraceDocument *ts_cli_load_document  (const char    *path,
                                         TsCliLoadInfo *info);

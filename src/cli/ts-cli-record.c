@@ -175,7 +175,6 @@ ts_cli_record_main (int    argc,
   g_autofree char *output = NULL;
   g_autofree char *trace = NULL;
   g_auto(GStrv) rest = NULL;
-  g_autoptr(GError) error = NULL;
   g_autoptr(GOptionContext) context = NULL;
   char **program;
   const GOptionEntry entries[] = {
@@ -188,15 +187,8 @@ ts_cli_record_main (int    argc,
   g_option_context_set_summary (context,
                                 "Record an unmodified CUDA program: its CUDA API calls, kernels, copies,\n"
                                 "synchronizations, cudaMalloc/cudaFree segments and NVTX ranges.");
-  g_option_context_add_main_entries (context, entries, NULL);
-  /* Options after the program name belong to the program. */
-  g_option_context_set_strict_posix (context, TRUE);
-
-  if (!g_option_context_parse (context, &argc, &argv, &error))
-    {
-      ts_cli_message ("%s", error->message);
-      return 2;
-    }
+  if (!ts_cli_parse_program_args (context, entries, &argc, &argv))
+    return 2;
 
   program = rest;
   if (program != NULL && program[0] != NULL && g_str_equal (program[0], "--"))

@@ -73,15 +73,8 @@ ts_cli_run_main (int    argc,
                                 "The simulated GPUs' data lives in this machine's memory, within "
                                 "$TENSORSCOPE_HOST_MEMORY_LIMIT (bytes, or 512M, 8G; default: the memory "
                                 "available); a workload bigger than that runs with --no-data.");
-  g_option_context_add_main_entries (context, entries, NULL);
-  /* Options after the script name belong to the script. */
-  g_option_context_set_strict_posix (context, TRUE);
-
-  if (!g_option_context_parse (context, &argc, &argv, &error))
-    {
-      ts_cli_message ("%s", error->message);
-      return 2;
-    }
+  if (!ts_cli_parse_program_args (context, entries, &argc, &argv))
+    return 2;
 
   if (rest == NULL || rest[0] == NULL)
     {

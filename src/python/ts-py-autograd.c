@@ -453,12 +453,15 @@ call_post_accumulate_hook (TsTensor  *tensor,
   return TRUE;
 }
 
-static void
-drop_callable (gpointer data)
+/* A GDestroyNotify for a Python object the core holds (a hook, a
+ * Function's anomaly metadata): the core may drop it on any thread, so
+ * the reference goes back under the GIL. */
+void
+ts_py_object_release (gpointer object)
 {
   PyGILState_STATE state = PyGILState_Ensure ();
 
-  Py_DECREF ((PyObject *) data);
+  Py_DECREF ((PyObject *) object);
   PyGILState_Release (state);
 }
 
@@ -477,9 +480,9 @@ tensor_register_hook (PyObject *self,
   Py_INCREF (fn);
   if (post)
     id = ts_autograd_register_post_accumulate_grad_hook (TENSOR (self), call_post_accumulate_hook, fn,
-                                                         drop_callable, &error);
+                                                         ts_py_object_release, &error);
   else
-    id = ts_autograd_register_hook (TENSOR (self), call_tensor_hook, fn, drop_callable, &error);
+    id = ts_autograd_register_hook (TENSOR (self), call_tensor_hook, fn, ts_py_object_release, &error);
   if (id == 0)
     return raise_error (error);
   return PyLong_FromUnsignedLongLong (id);
@@ -534,11 +537,12 @@ ts_py_autograd_add_to_type (PyTypeObject *type)
 /* torch._C functions -------------------------------------------------------------- */
 
 /* A sequence of tensors (entries may be None when nones_ok) as a C array
- * of borrowed TsTensor pointers. */
-static TsTensor **
-tensor_array (PyObject   *seq,
-              gboolean    nones_ok,
-              guint      *n)
+ * of borrowed TsTensor pointers: what the autograd entry points and
+ * autograd.Function's recorder both take. */
+TsTensor **
+ts_py_tensor_array (PyObject *seq,
+                    gboolean  nones_ok,
+                    guint    *n)
 {
   PyObject *fast = PySequence_Fast (seq, "expected a sequence of Tensors");
   TsTensor **out;
@@ -584,9 +588,9 @@ py_run_backward (PyObject *module,
   if (!PyArg_ParseTuple (args, "OOppO", &tensors_obj, &grads_obj, &retain_graph, &create_graph,
                          &inputs_obj))
     return NULL;
-  if ((tensors = tensor_array (tensors_obj, FALSE, &n_tensors)) == NULL ||
-      (grads = tensor_array (grads_obj, TRUE, &n_grads)) == NULL ||
-      (inputs_obj != Py_None && (inputs = tensor_array (inputs_obj, FALSE, &n_inputs)) == NULL))
+  if ((tensors = ts_py_tensor_array (tensors_obj, FALSE, &n_tensors)) == NULL ||
+      (grads = ts_py_tensor_array (grads_obj, TRUE, &n_grads)) == NULL ||
+      (inputs_obj != Py_None && (inputs = ts_py_tensor_array (inputs_obj, FALSE, &n_inputs)) == NULL))
     return NULL;
   ts_py_update_callsite ();
   ok = ts_autograd_backward (tensors, n_tensors, grads, retain_graph, create_graph,
@@ -614,9 +618,9 @@ py_run_grad (PyObject *module,
   if (!PyArg_ParseTuple (args, "OOOpppp", &outputs_obj, &inputs_obj, &grads_obj, &retain_graph,
                          &create_graph, &allow_unused, &materialize))
     return NULL;
-  if ((outputs = tensor_array (outputs_obj, FALSE, &n_outputs)) == NULL ||
-      (inputs = tensor_array (inputs_obj, FALSE, &n_inputs)) == NULL ||
-      (grads = tensor_array (grads_obj, TRUE, &n_grads)) == NULL)
+  if ((outputs = ts_py_tensor_array (outputs_obj, FALSE, &n_outputs)) == NULL ||
+      (inputs = ts_py_tensor_array (inputs_obj, FALSE, &n_inputs)) == NULL ||
+      (grads = ts_py_tensor_array (grads_obj, TRUE, &n_grads)) == NULL)
     return NULL;
   ts_py_update_callsite ();
   results = ts_autograd_grad (outputs, n_outputs, inputs, n_inputs, grads, retain_graph, create_graph,

@@ -989,15 +989,24 @@ py_api_range_pop (PyObject *m, PyObject *arg)
 
 /* NVTX: recorded even before any CUDA call, so the runtime comes up. */
 
-static PyObject *
-py_nvtx_push (PyObject *m, PyObject *arg)
+/* A call's message once the runtime is up; NULL with a Python error set. */
+static const char *
+nvtx_message (PyObject *arg)
 {
   const char *msg = PyUnicode_AsUTF8 (arg);
 
   ts_py_update_callsite ();
   if (msg == NULL || !init_or_raise ())
     return NULL;
-  return PyLong_FromLong (ts_runtime_nvtx_range_push (RT, msg));
+  return msg;
+}
+
+static PyObject *
+py_nvtx_push (PyObject *m, PyObject *arg)
+{
+  const char *msg = nvtx_message (arg);
+
+  return msg ? PyLong_FromLong (ts_runtime_nvtx_range_push (RT, msg)) : NULL;
 }
 
 static PyObject *
@@ -1012,10 +1021,9 @@ py_nvtx_pop (PyObject *m, PyObject *unused)
 static PyObject *
 py_nvtx_mark (PyObject *m, PyObject *arg)
 {
-  const char *msg = PyUnicode_AsUTF8 (arg);
+  const char *msg = nvtx_message (arg);
 
-  ts_py_update_callsite ();
-  if (msg == NULL || !init_or_raise ())
+  if (msg == NULL)
     return NULL;
   ts_runtime_nvtx_mark (RT, msg);
   Py_RETURN_NONE;
@@ -1024,12 +1032,9 @@ py_nvtx_mark (PyObject *m, PyObject *arg)
 static PyObject *
 py_nvtx_range_start (PyObject *m, PyObject *arg)
 {
-  const char *msg = PyUnicode_AsUTF8 (arg);
+  const char *msg = nvtx_message (arg);
 
-  ts_py_update_callsite ();
-  if (msg == NULL || !init_or_raise ())
-    return NULL;
-  return PyLong_FromUnsignedLongLong (ts_runtime_nvtx_range_start (RT, msg));
+  return msg ? PyLong_FromUnsignedLongLong (ts_runtime_nvtx_range_start (RT, msg)) : NULL;
 }
 
 

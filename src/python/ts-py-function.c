@@ -112,38 +112,6 @@ function_attrs_release (gpointer data)
   PyGILState_Release (gil);
 }
 
-/* A list or tuple of tensors (None entries allowed when none_ok) */
-static TsTensor **
-tensor_list (PyObject *seq,
-             gboolean  none_ok,
-             guint    *n)
-{
-  PyObject *fast = PySequence_Fast (seq, "expected a sequence of tensors");
-  TsTensor **out;
-
-  if (fast == NULL)
-    return NULL;
-  *n = (guint) PySequence_Fast_GET_SIZE (fast);
-  out = g_new0 (TsTensor *, MAX (*n, 1));
-  for (guint i = 0; i < *n; i++)
-    {
-      PyObject *item = PySequence_Fast_GET_ITEM (fast, i);
-
-      if (item == Py_None && none_ok)
-        continue;
-      if (!ts_py_is_tensor (item))
-        {
-          PyErr_SetString (PyExc_TypeError, "expected a sequence of tensors");
-          g_free (out);
-          Py_DECREF (fast);
-          return NULL;
-        }
-      out[i] = ts_py_tensor_get (item);
-    }
-  Py_DECREF (fast);
-  return out;
-}
-
 /* _function_record(name, state, inputs, outputs) -> bool: whether a node
  * was recorded (grad mode on and an input requires grad) */
 static PyObject *
@@ -159,8 +127,8 @@ py_function_record (PyObject *module,
   FunctionAttrs *attrs;
 
   if (!PyArg_ParseTuple (args, "sOOO", &name, &state, &inputs_obj, &outputs_obj) ||
-      (inputs = tensor_list (inputs_obj, TRUE, &n_inputs)) == NULL ||
-      (outputs = tensor_list (outputs_obj, FALSE, &n_outputs)) == NULL)
+      (inputs = ts_py_tensor_array (inputs_obj, TRUE, &n_inputs)) == NULL ||
+      (outputs = ts_py_tensor_array (outputs_obj, FALSE, &n_outputs)) == NULL)
     return NULL;
   node = ts_autograd_record (g_intern_string (name), function_backward, sizeof (FunctionAttrs), inputs, n_inputs,
                              outputs, n_outputs);
@@ -223,15 +191,6 @@ anomaly_report (const char *node_name,
   PyGILState_Release (gil);
 }
 
-static void
-anomaly_free (gpointer metadata)
-{
-  PyGILState_STATE gil = PyGILState_Ensure ();
-
-  Py_DECREF ((PyObject *) metadata);
-  PyGILState_Release (gil);
-}
-
 /* _set_anomaly_enabled(enabled, check_nan) */
 static PyObject *
 py_set_anomaly_enabled (PyObject *module,
@@ -270,7 +229,7 @@ static PyMethodDef function_functions[] = {
 gboolean
 ts_py_function_register (PyObject *module)
 {
-  static const TsAutogradAnomalyHooks hooks = { anomaly_capture, anomaly_report, anomaly_free };
+  static const TsAutogradAnomalyHooks hooks = { anomaly_capture, anomaly_report, ts_py_object_release };
 
   ts_autograd_set_anomaly_hooks (&hooks);
   return PyModule_AddFunctions (module, function_functions) == 0;

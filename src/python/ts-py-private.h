@@ -69,6 +69,10 @@ void      ts_py_set_torch_dir    (PyObject  *dir);
  * the type after PyType_Ready; torch._C's autograd functions. */
 gboolean  ts_py_autograd_add_to_type (PyTypeObject *type);
 gboolean  ts_py_autograd_register (PyObject *module);
+void       ts_py_object_release   (gpointer   object);
+TsTensor **ts_py_tensor_array    (PyObject  *seq,
+                                  gboolean   nones_ok,
+                                  guint     *n);
 /* A Python exception raised inside a backward pass (a hook, a Function's
  * backward): kept until the pass returns, error set; FALSE */
 gboolean  ts_py_autograd_python_failed (GError **error);

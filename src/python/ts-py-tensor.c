@@ -458,30 +458,33 @@ tensor_bool (PyObject *self)
   return r;
 }
 
+/* float(t), int(t): the element as Python gives it, then converted, so
+ * that float() of an integer tensor is a float as in PyTorch. */
 static PyObject *
-tensor_float (PyObject *self)
+item_converted (PyObject    *self,
+                const char  *what,
+                PyObject *(*convert) (PyObject *))
 {
-  PyObject *v = tensor_item_impl (SELF_T, "float(Tensor)");
+  PyObject *v = tensor_item_impl (SELF_T, what);
   PyObject *r;
 
   if (v == NULL)
     return NULL;
-  r = PyNumber_Float (v);
+  r = convert (v);
   Py_DECREF (v);
   return r;
 }
 
 static PyObject *
+tensor_float (PyObject *self)
+{
+  return item_converted (self, "float(Tensor)", PyNumber_Float);
+}
+
+static PyObject *
 tensor_int (PyObject *self)
 {
-  PyObject *v = tensor_item_impl (SELF_T, "int(Tensor)");
-  PyObject *r;
-
-  if (v == NULL)
-    return NULL;
-  r = PyNumber_Long (v);
-  Py_DECREF (v);
-  return r;
+  return item_converted (self, "int(Tensor)", PyNumber_Long);
 }
 
 static PyObject *

@@ -52,13 +52,11 @@ fail (GError     **error,
       const char  *format,
       ...)
 {
-  g_autofree char *message = NULL;
   va_list args;
 
   va_start (args, format);
-  message = g_strdup_vprintf (format, args);
+  g_propagate_error (error, g_error_new_valist (TS_TENSOR_ERROR, TS_TENSOR_ERROR_RUNTIME, format, args));
   va_end (args);
-  g_set_error_literal (error, TS_TENSOR_ERROR, TS_TENSOR_ERROR_RUNTIME, message);
   return FALSE;
 }
 

@@ -51,38 +51,6 @@ TS_BACKWARD_FN (ts_backward_where)
   return TRUE;
 }
 
-static TsTensor *
-mul_scalar (TsTensor  *a,
-            double     value,
-            GError   **error)
-{
-  TsScalar s = { TS_DTYPE_FLOAT64, value, (gint64) value };
-
-  return ts_ops_binary (TS_BINARY_MUL, a, NULL, &s, FALSE, NULL, error);
-}
-
-static TsTensor *
-mul (TsTensor  *a,
-     TsTensor  *b,
-     GError   **error)
-{
-  return ts_ops_binary (TS_BINARY_MUL, a, b, NULL, FALSE, NULL, error);
-}
-
-static TsTensor *
-saved_slot (TsGradNode  *node,
-            int          slot,
-            GError     **error)
-{
-  if (slot < 0)
-    {
-      g_set_error (error, TS_TENSOR_ERROR, TS_TENSOR_ERROR_RUNTIME,
-                   "%s: a tensor its formula needs was not saved", ts_grad_node_get_name (node));
-      return NULL;
-    }
-  return ts_grad_node_unpack_saved (node, (guint) slot, error);
-}
-
 /* lerp: self: grad * (1 - weight); end: grad * weight; weight (a tensor):
  * grad * (end - self) */
 TS_BACKWARD_FN (ts_backward_lerp)
@@ -93,23 +61,25 @@ TS_BACKWARD_FN (ts_backward_lerp)
   g_autoptr(TsTensor) one_minus = NULL;
 
   if (!attrs->has_scalar &&
-      ((weight = saved_slot (node, attrs->extra_slot, error)) == NULL ||
+      ((weight = ts_autograd_saved (node, attrs->extra_slot, error)) == NULL ||
        (one_minus = ts_ops_binary (TS_BINARY_SUB, weight, NULL, &one, TRUE, NULL, error)) == NULL))
     return FALSE;
   if (ts_grad_node_needs_input_grad (node, 0) &&
-      (grad_inputs[0] = weight ? mul (GRAD_OUT, one_minus, error)
-                               : mul_scalar (GRAD_OUT, 1.0 - attrs->scalar, error)) == NULL)
+      (grad_inputs[0] = weight ? ts_autograd_mul (GRAD, one_minus, error)
+                               : ts_autograd_binary_scalar (TS_BINARY_MUL, GRAD, 1.0 - attrs->scalar, FALSE,
+                                                            error)) == NULL)
     return FALSE;
   if (ts_grad_node_needs_input_grad (node, 1) &&
-      (grad_inputs[1] = weight ? mul (GRAD_OUT, weight, error) : mul_scalar (GRAD_OUT, attrs->scalar, error)) == NULL)
+      (grad_inputs[1] = weight ? ts_autograd_mul (GRAD, weight, error)
+                               : ts_autograd_binary_scalar (TS_BINARY_MUL, GRAD, attrs->scalar, FALSE, error)) == NULL)
     return FALSE;
   if (weight != NULL && n_inputs > 2 && ts_grad_node_needs_input_grad (node, 2))
     {
-      g_autoptr(TsTensor) self = saved_slot (node, attrs->self_slot, error);
-      g_autoptr(TsTensor) end = self ? saved_slot (node, attrs->other_slot, error) : NULL;
+      g_autoptr(TsTensor) self = ts_autograd_saved (node, attrs->self_slot, error);
+      g_autoptr(TsTensor) end = self ? ts_autograd_saved (node, attrs->other_slot, error) : NULL;
       g_autoptr(TsTensor) diff = end ? ts_ops_binary (TS_BINARY_SUB, end, self, NULL, FALSE, NULL, error) : NULL;
 
-      if (diff == NULL || (grad_inputs[2] = mul (GRAD_OUT, diff, error)) == NULL)
+      if (diff == NULL || (grad_inputs[2] = ts_autograd_mul (GRAD, diff, error)) == NULL)
         return FALSE;
     }
   return TRUE;
@@ -122,14 +92,15 @@ TS_BACKWARD_FN (ts_backward_addcmul)
   const TsOpGradAttrs *attrs = ts_grad_node_get_attrs (node);
 
   if (ts_grad_node_needs_input_grad (node, 0))
-    grad_inputs[0] = ts_tensor_ref (GRAD_OUT);
+    grad_inputs[0] = ts_tensor_ref (GRAD);
   for (guint i = 1; i < 3 && i < n_inputs; i++)
     if (ts_grad_node_needs_input_grad (node, i))
       {
-        g_autoptr(TsTensor) other = saved_slot (node, i == 1 ? attrs->extra_slot : attrs->other_slot, error);
-        g_autoptr(TsTensor) scaled = other ? mul_scalar (other, attrs->scalar, error) : NULL;
+        g_autoptr(TsTensor) other = ts_autograd_saved (node, i == 1 ? attrs->extra_slot : attrs->other_slot, error);
+        g_autoptr(TsTensor) scaled =
+          other ? ts_autograd_binary_scalar (TS_BINARY_MUL, other, attrs->scalar, FALSE, error) : NULL;
 
-        if (scaled == NULL || (grad_inputs[i] = mul (GRAD_OUT, scaled, error)) == NULL)
+        if (scaled == NULL || (grad_inputs[i] = ts_autograd_mul (GRAD, scaled, error)) == NULL)
           return FALSE;
       }
   return TRUE;
@@ -146,11 +117,11 @@ TS_BACKWARD_FN (ts_backward_addcdiv)
   g_autoptr(TsTensor) v_over_t2 = NULL;
 
   if (ts_grad_node_needs_input_grad (node, 0))
-    grad_inputs[0] = ts_tensor_ref (GRAD_OUT);
-  if ((t2 = saved_slot (node, attrs->extra_slot, error)) == NULL ||
+    grad_inputs[0] = ts_tensor_ref (GRAD);
+  if ((t2 = ts_autograd_saved (node, attrs->extra_slot, error)) == NULL ||
       (v_over_t2 = ts_ops_binary (TS_BINARY_DIV, t2, NULL, &value, TRUE, NULL, error)) == NULL)
     return FALSE;
-  if (ts_grad_node_needs_input_grad (node, 1) && (grad_inputs[1] = mul (GRAD_OUT, v_over_t2, error)) == NULL)
+  if (ts_grad_node_needs_input_grad (node, 1) && (grad_inputs[1] = ts_autograd_mul (GRAD, v_over_t2, error)) == NULL)
     return FALSE;
   if (n_inputs > 2 && ts_grad_node_needs_input_grad (node, 2))
     {
@@ -159,9 +130,9 @@ TS_BACKWARD_FN (ts_backward_addcdiv)
       g_autoptr(TsTensor) neg = NULL;
 
       /* -grad * (value * tensor1 / tensor2) / tensor2 */
-      if ((t1 = saved_slot (node, attrs->other_slot, error)) == NULL ||
-          (q = mul (t1, v_over_t2, error)) == NULL ||
-          (g = mul (GRAD_OUT, q, error)) == NULL ||
+      if ((t1 = ts_autograd_saved (node, attrs->other_slot, error)) == NULL ||
+          (q = ts_autograd_mul (t1, v_over_t2, error)) == NULL ||
+          (g = ts_autograd_mul (GRAD, q, error)) == NULL ||
           (neg = ts_ops_unary (TS_UNARY_NEG, g, error)) == NULL ||
           (grad_inputs[2] = ts_ops_binary (TS_BINARY_DIV, neg, t2, NULL, FALSE, NULL, error)) == NULL)
         return FALSE;
@@ -185,24 +156,24 @@ unsqueeze (TsTensor  *a,
 TS_BACKWARD_FN (ts_backward_mv)
 {
   const TsOpGradAttrs *attrs = ts_grad_node_get_attrs (node);
-  g_autoptr(TsTensor) self = saved_slot (node, attrs->self_slot, error);
-  g_autoptr(TsTensor) vec = self ? saved_slot (node, attrs->other_slot, error) : NULL;
+  g_autoptr(TsTensor) self = ts_autograd_saved (node, attrs->self_slot, error);
+  g_autoptr(TsTensor) vec = self ? ts_autograd_saved (node, attrs->other_slot, error) : NULL;
 
   if (vec == NULL)
     return FALSE;
   if (ts_grad_node_needs_input_grad (node, 0))
     {
-      g_autoptr(TsTensor) col = unsqueeze (GRAD_OUT, 1, error);
+      g_autoptr(TsTensor) col = unsqueeze (GRAD, 1, error);
       g_autoptr(TsTensor) row = col ? unsqueeze (vec, 0, error) : NULL;
 
-      if (row == NULL || (grad_inputs[0] = mul (col, row, error)) == NULL)
+      if (row == NULL || (grad_inputs[0] = ts_autograd_mul (col, row, error)) == NULL)
         return FALSE;
     }
   if (ts_grad_node_needs_input_grad (node, 1))
     {
       g_autoptr(TsTensor) self_t = ts_autograd_t (self, error);
 
-      if (self_t == NULL || (grad_inputs[1] = ts_ops_mv (self_t, GRAD_OUT, error)) == NULL)
+      if (self_t == NULL || (grad_inputs[1] = ts_ops_mv (self_t, GRAD, error)) == NULL)
         return FALSE;
     }
   return TRUE;
@@ -232,7 +203,7 @@ TS_BACKWARD_FN (ts_backward_addmm)
   for (guint i = 1; i < 3; i++)
     if (ts_grad_node_needs_input_grad (node, i))
       {
-        g_autoptr(TsTensor) other = saved_slot (node, i == 1 ? attrs->other_slot : attrs->self_slot, error);
+        g_autoptr(TsTensor) other = ts_autograd_saved (node, i == 1 ? attrs->other_slot : attrs->self_slot, error);
 
         if (other == NULL ||
             (grad_inputs[i] = ts_autograd_mm_operand_grad (GRAD_OUT, other, i - 1,

@@ -408,33 +408,6 @@ class Tensor(_C.TensorBase, metaclass=_TensorType):
             raise ValueError("invalid type: '%s'" % dtype)
         return self._to(None, dtype, non_blocking, False)
 
-    def float(self):
-        return self._to(None, float32, False, False)
-
-    def double(self):
-        return self._to(None, float64, False, False)
-
-    def half(self):
-        return self._to(None, float16, False, False)
-
-    def bfloat16(self):
-        return self._to(None, bfloat16, False, False)
-
-    def long(self):
-        return self._to(None, int64, False, False)
-
-    def int(self):
-        return self._to(None, int32, False, False)
-
-    def short(self):
-        return self._to(None, int16, False, False)
-
-    def char(self):
-        return self._to(None, int8, False, False)
-
-    def bool(self):
-        return self._to(None, bool, False, False)
-
     def record_stream(self, stream):
         if not isinstance(stream, cuda.Stream):
             raise TypeError("record_stream(): argument 's' (position 1) must be Stream, not "
@@ -645,6 +618,21 @@ class Tensor(_C.TensorBase, metaclass=_TensorType):
 
     def type_as(self, other):
         return self._to(None, other.dtype, False, False)
+
+
+def _conversion(name, dt):
+    """Tensor.float(), .double(), ...: self converted to dtype dt, no
+    copy made when it already has it."""
+    def convert(self):
+        return self._to(None, dt, False, False)
+    convert.__name__ = convert.__qualname__ = name
+    return convert
+
+
+for _name, _dt in (("float", float32), ("double", float64), ("half", float16), ("bfloat16", bfloat16),
+                   ("long", int64), ("int", int32), ("short", int16), ("char", int8), ("bool", bool)):
+    setattr(Tensor, _name, _conversion(_name, _dt))
+del _name, _dt
 
 
 _CPU = device("cpu")
@@ -1330,6 +1318,17 @@ from . import optim  # noqa: E402
 from .nn import utils as _nn_utils  # noqa: E402,F401
 from .cuda import Stream, Event  # noqa: E402,F401
 from .nn.parameter import Parameter  # noqa: E402,F401
+
+
+def _install_names(g, methods=(), functions=()):
+    """Binds the functions a Python op module defines (g: its globals) by
+    name, as Tensor methods and as torch functions."""
+    for name in methods:
+        setattr(Tensor, name, g[name])
+    for name in functions:
+        setattr(_sys.modules[__name__], name, g[name])
+
+
 # ops batch A (#14): shape ops, reductions over dims, sorting, scatter
 from . import _shape, _matmul, _reduce, _sort  # noqa: E402
 _shape._install()

@@ -1372,10 +1372,7 @@ def result_type(tensor1, tensor2):
 def _install():
     import torch.nn.functional as F
     g = globals()
-    for name in _TORCH:
-        setattr(torch, name, g[name])
-    for name in _METHODS:
-        setattr(Tensor, name, g[name])
+    torch._install_names(g, methods=_METHODS, functions=_TORCH)
     # Tensor.where (condition, other) is torch.where (condition, self, other)
     Tensor.where = lambda self, condition, other: where(condition, self, other)
     for name in _INPLACE_OF:

@@ -94,6 +94,4 @@ _METHODS = ("prod", "amax", "amin", "aminmax", "argmin", "argmax")
 def _install():
     g = globals()
     torch.return_types.aminmax = _return_type("aminmax", ("min", "max"))
-    for name in _METHODS:
-        setattr(Tensor, name, g[name])
-        setattr(torch, name, g[name])
+    torch._install_names(g, methods=_METHODS, functions=_METHODS)

@@ -478,8 +478,5 @@ concat = cat
 
 def _install():
     g = globals()
-    for name in _METHODS:
-        setattr(Tensor, name, g[name])
-    for name in _FUNCTIONS:
-        setattr(torch, name, g[name])
+    torch._install_names(g, methods=_METHODS, functions=_FUNCTIONS)
     torch.promote_types = lambda a, b: torch._dtypes[torch._C._promote_types(a, b)]

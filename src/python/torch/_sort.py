@@ -229,8 +229,7 @@ def _install():
     torch.nn.functional.one_hot = one_hot
     for name in ("sort", "topk", "kthvalue", "cummax", "cummin"):
         setattr(torch.return_types, name, _return_type(name, ("values", "indices")))
-    for name in _METHODS + _SCATTER:
-        setattr(Tensor, name, g[name])
-        if not name.endswith("_"):
-            setattr(torch, name, g[name])
+    names = _METHODS + _SCATTER
+    # the in-place ones are methods alone
+    torch._install_names(g, methods=names, functions=[n for n in names if not n.endswith("_")])
 

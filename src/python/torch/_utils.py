@@ -9,6 +9,21 @@ import torch
 from torch import _unmodeled
 
 
+def _zero_grads(params, set_to_none):
+    """Module.zero_grad and Optimizer.zero_grad: each parameter's .grad
+    set to None, or detached from any graph and zeroed in place."""
+    for p in params:
+        if p.grad is not None:
+            if set_to_none:
+                p.grad = None
+            else:
+                if p.grad.grad_fn is not None:
+                    p.grad.detach_()
+                else:
+                    p.grad.requires_grad_(False)
+                p.grad.zero_()
+
+
 def _element_size(dtype):
     return dtype.itemsize
 

@@ -89,38 +89,29 @@ def _in_projection(q, k, v, w_q, w_k, w_v, b_q=None, b_k=None, b_v=None):
 
 
 def _mha_shape_check(query, key, value, key_padding_mask, attn_mask, num_heads):
-    if query.dim() == 3:
-        assert key.dim() == 3 and value.dim() == 3, (
-            "For batched (3-D) `query`, expected `key` and `value` to be 3-D but found {}-D and {}-D "
-            "tensors respectively".format(key.dim(), value.dim()))
-        if key_padding_mask is not None:
-            assert key_padding_mask.dim() == 2, (
-                "For batched (3-D) `query`, expected `key_padding_mask` to be `None` or 2-D but found "
-                "{}-D tensor instead".format(key_padding_mask.dim()))
-        if attn_mask is not None:
-            assert attn_mask.dim() in (2, 3), (
-                "For batched (3-D) `query`, expected `attn_mask` to be `None`, 2-D or 3-D but found "
-                "{}-D tensor instead".format(attn_mask.dim()))
-        return True
-    if query.dim() == 2:
-        assert key.dim() == 2 and value.dim() == 2, (
-            "For unbatched (2-D) `query`, expected `key` and `value` to be 2-D but found {}-D and {}-D "
-            "tensors respectively".format(key.dim(), value.dim()))
-        if key_padding_mask is not None:
-            assert key_padding_mask.dim() == 1, (
-                "For unbatched (2-D) `query`, expected `key_padding_mask` to be `None` or 1-D but found "
-                "{}-D tensor instead".format(key_padding_mask.dim()))
-        if attn_mask is not None:
-            assert attn_mask.dim() in (2, 3), (
-                "For unbatched (2-D) `query`, expected `attn_mask` to be `None`, 2-D or 3-D but found "
-                "{}-D tensor instead".format(attn_mask.dim()))
-            if attn_mask.dim() == 3:
-                expected = (num_heads, query.shape[0], key.shape[0])
-                assert tuple(attn_mask.shape) == expected, \
-                    "Expected `attn_mask` shape to be {} but got {}".format(expected, attn_mask.shape)
-        return False
-    raise AssertionError("query should be unbatched 2D or batched 3D tensor but received {}-D query tensor"
-                         .format(query.dim()))
+    """PyTorch's checks of a batched (3-D) or unbatched (2-D) query and
+    its key, value and masks; whether the query is batched."""
+    d = query.dim()
+    if d not in (2, 3):
+        raise AssertionError("query should be unbatched 2D or batched 3D tensor but received {}-D query tensor"
+                             .format(d))
+    kind = "batched (3-D)" if d == 3 else "unbatched (2-D)"
+    assert key.dim() == d and value.dim() == d, (
+        "For {} `query`, expected `key` and `value` to be {}-D but found {}-D and {}-D "
+        "tensors respectively".format(kind, d, key.dim(), value.dim()))
+    if key_padding_mask is not None:
+        assert key_padding_mask.dim() == d - 1, (
+            "For {} `query`, expected `key_padding_mask` to be `None` or {}-D but found "
+            "{}-D tensor instead".format(kind, d - 1, key_padding_mask.dim()))
+    if attn_mask is not None:
+        assert attn_mask.dim() in (2, 3), (
+            "For {} `query`, expected `attn_mask` to be `None`, 2-D or 3-D but found "
+            "{}-D tensor instead".format(kind, attn_mask.dim()))
+        if d == 2 and attn_mask.dim() == 3:
+            expected = (num_heads, query.shape[0], key.shape[0])
+            assert tuple(attn_mask.shape) == expected, \
+                "Expected `attn_mask` shape to be {} but got {}".format(expected, attn_mask.shape)
+    return d == 3
 
 
 def _pad_last(t):

@@ -16,7 +16,7 @@ import warnings
 import torch
 from torch import _unmodeled
 from torch.nn import init
-from torch.nn.modules import Module
+from torch.nn.modules import Module, _optional_parameters
 from torch.nn.parameter import Parameter
 
 
@@ -247,10 +247,7 @@ class _ConvNd(Module):
         else:
             shape = (out_channels, in_channels // groups) + tuple(kernel_size)
         self.weight = Parameter(torch.empty(shape, device=device, dtype=dtype))
-        if bias:
-            self.bias = Parameter(torch.empty(out_channels, device=device, dtype=dtype))
-        else:
-            self.register_parameter("bias", None)
+        _optional_parameters(self, bias, out_channels, device, dtype, ("bias",))
         self.reset_parameters()
 
     def reset_parameters(self):

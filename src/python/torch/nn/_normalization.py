@@ -12,9 +12,7 @@ over (1, N*C, ...). rms_norm is PyTorch 2's composite (not in 1.13).
 
 import torch
 from torch.amp.autocast_mode import autocast_policy
-from . import init
-from .modules import Module
-from .parameter import Parameter
+from .modules import Module, _LastDimsNorm, _optional_parameters, _reset_affine
 
 _C = torch._C
 
@@ -129,7 +127,9 @@ _EPS = {torch.float32: 1.1920928955078125e-07, torch.float64: 2.220446049250313e
         torch.float16: 0.0009765625, torch.bfloat16: 0.0078125}
 
 
-def rms_norm(input, normalized_shape, weight=None, eps=None):
+def _normalized_shape(input, normalized_shape):
+    """layer_norm's and rms_norm's normalized_shape as a tuple, checked
+    against input's last dims with PyTorch's message."""
     if isinstance(normalized_shape, int):
         normalized_shape = (normalized_shape,)
     normalized_shape = tuple(normalized_shape)
@@ -138,6 +138,12 @@ def rms_norm(input, normalized_shape, weight=None, eps=None):
         raise RuntimeError(
             "Given normalized_shape={}, expected input with shape [*, {}], but got input of size{}".format(
                 list(normalized_shape), ", ".join(str(d) for d in normalized_shape), list(input.shape)))
+    return normalized_shape
+
+
+def rms_norm(input, normalized_shape, weight=None, eps=None):
+    normalized_shape = _normalized_shape(input, normalized_shape)
+    n = len(normalized_shape)
     if eps is None:
         eps = _EPS[input.dtype]
     dims = tuple(range(input.dim() - n, input.dim()))
@@ -159,12 +165,7 @@ class _NormBase(Module):
         self.momentum = momentum
         self.affine = affine
         self.track_running_stats = track_running_stats
-        if self.affine:
-            self.weight = Parameter(torch.empty(num_features, **factory))
-            self.bias = Parameter(torch.empty(num_features, **factory))
-        else:
-            self.register_parameter("weight", None)
-            self.register_parameter("bias", None)
+        _optional_parameters(self, affine, num_features, device, dtype)
         if self.track_running_stats:
             self.register_buffer("running_mean", torch.zeros(num_features, **factory))
             self.register_buffer("running_var", torch.ones(num_features, **factory))
@@ -184,9 +185,7 @@ class _NormBase(Module):
 
     def reset_parameters(self):
         self.reset_running_stats()
-        if self.affine:
-            init.ones_(self.weight)
-            init.zeros_(self.bias)
+        _reset_affine(self, self.affine)
 
     def _check_input_dim(self, input):
         raise NotImplementedError
@@ -247,6 +246,12 @@ class _InstanceNorm(_NormBase):
             return self._apply_instance_norm(input.unsqueeze(0)).squeeze(0)
         return self._apply_instance_norm(input)
 
+    def _check_input_dim(self, input):
+        # unbatched (C, *spatial) or batched (N, C, *spatial)
+        n = self._no_batch_dim
+        if input.dim() not in (n, n + 1):
+            raise ValueError("expected {}D or {}D input (got {}D input)".format(n, n + 1, input.dim()))
+
     def _apply_instance_norm(self, input):
         return instance_norm(input, self.running_mean, self.running_var, self.weight, self.bias,
                              self.training or not self.track_running_stats, self.momentum, self.eps)
@@ -255,25 +260,13 @@ class _InstanceNorm(_NormBase):
 class InstanceNorm1d(_InstanceNorm):
     _no_batch_dim = 2
 
-    def _check_input_dim(self, input):
-        if input.dim() not in (2, 3):
-            raise ValueError("expected 2D or 3D input (got {}D input)".format(input.dim()))
-
 
 class InstanceNorm2d(_InstanceNorm):
     _no_batch_dim = 3
 
-    def _check_input_dim(self, input):
-        if input.dim() not in (3, 4):
-            raise ValueError("expected 3D or 4D input (got {}D input)".format(input.dim()))
-
 
 class InstanceNorm3d(_InstanceNorm):
     _no_batch_dim = 4
-
-    def _check_input_dim(self, input):
-        if input.dim() not in (4, 5):
-            raise ValueError("expected 4D or 5D input (got {}D input)".format(input.dim()))
 
 
 class LocalResponseNorm(Module):
@@ -300,18 +293,11 @@ class GroupNorm(Module):
         self.num_channels = num_channels
         self.eps = eps
         self.affine = affine
-        if self.affine:
-            self.weight = Parameter(torch.empty(num_channels, device=device, dtype=dtype))
-            self.bias = Parameter(torch.empty(num_channels, device=device, dtype=dtype))
-        else:
-            self.register_parameter("weight", None)
-            self.register_parameter("bias", None)
+        _optional_parameters(self, affine, num_channels, device, dtype)
         self.reset_parameters()
 
     def reset_parameters(self):
-        if self.affine:
-            init.ones_(self.weight)
-            init.zeros_(self.bias)
+        _reset_affine(self, self.affine)
 
     def forward(self, input):
         return group_norm(input, self.num_groups, self.weight, self.bias, self.eps)
@@ -320,28 +306,13 @@ class GroupNorm(Module):
         return "{num_groups}, {num_channels}, eps={eps}, affine={affine}".format(**self.__dict__)
 
 
-class RMSNorm(Module):
-    def __init__(self, normalized_shape, eps=None, elementwise_affine=True, device=None, dtype=None):
-        super().__init__()
-        if isinstance(normalized_shape, int):
-            normalized_shape = (normalized_shape,)
-        self.normalized_shape = tuple(normalized_shape)
-        self.eps = eps
-        self.elementwise_affine = elementwise_affine
-        if self.elementwise_affine:
-            self.weight = Parameter(torch.empty(self.normalized_shape, device=device, dtype=dtype))
-        else:
-            self.register_parameter("weight", None)
-        self.reset_parameters()
+class RMSNorm(_LastDimsNorm):
+    _affine_names = ("weight",)
 
-    def reset_parameters(self):
-        if self.elementwise_affine:
-            init.ones_(self.weight)
+    def __init__(self, normalized_shape, eps=None, elementwise_affine=True, device=None, dtype=None):
+        super().__init__(normalized_shape, eps, elementwise_affine, device, dtype)
 
     def forward(self, x):
         return rms_norm(x, self.normalized_shape, self.weight, self.eps)
-
-    def extra_repr(self):
-        return "{normalized_shape}, eps={eps}, elementwise_affine={elementwise_affine}".format(**self.__dict__)
 
 

@@ -148,14 +148,8 @@ def dropout(input, p=0.5, training=True, inplace=False):
 
 @autocast_policy(cuda="fp32")
 def layer_norm(input, normalized_shape, weight=None, bias=None, eps=1e-5):
-    if isinstance(normalized_shape, int):
-        normalized_shape = (normalized_shape,)
-    normalized_shape = tuple(normalized_shape)
+    normalized_shape = _normalized_shape(input, normalized_shape)
     n = len(normalized_shape)
-    if tuple(input.shape[input.dim() - n:]) != normalized_shape:
-        raise RuntimeError(
-            "Given normalized_shape={}, expected input with shape [*, {}], but got input of size{}".format(
-                list(normalized_shape), ", ".join(str(d) for d in normalized_shape), list(input.shape)))
     dims = tuple(range(input.dim() - n, input.dim()))
     mean = input.mean(dims, keepdim=True)
     centered = input - mean
@@ -392,7 +386,7 @@ from ._pooling import (adaptive_avg_pool1d, adaptive_avg_pool2d, adaptive_max_po
                        fractional_max_pool2d, lp_pool1d, lp_pool2d, max_pool1d, max_pool1d_with_indices,
                        max_pool2d, max_pool2d_with_indices, max_pool3d, max_unpool2d)
 from ._normalization import (batch_norm, group_norm, instance_norm, local_response_norm,  # noqa: E402,F401
-                             rms_norm)
+                             rms_norm, _normalized_shape)
 from ._padding import (interpolate, pad, pixel_shuffle, pixel_unshuffle, upsample,  # noqa: E402,F401
                        upsample_bilinear, upsample_nearest)
 from ._activation_more import (celu, elu, glu, hardshrink, hardsigmoid, hardswish, hardtanh,  # noqa: E402,F401

@@ -86,28 +86,32 @@ def _calculate_correct_fan(tensor, mode):
     return fan_in if mode == "fan_in" else fan_out
 
 
-@_no_grad
-def kaiming_uniform_(tensor, a=0, mode="fan_in", nonlinearity="leaky_relu"):
+def _kaiming_std(tensor, a, mode, nonlinearity):
+    """He et al.'s standard deviation for @tensor; None (with PyTorch's
+    warning) when it has no elements and there is nothing to fill."""
     if 0 in tensor.shape:
         import warnings
         warnings.warn("Initializing zero-element tensors is a no-op")
-        return tensor
+        return None
     fan = _calculate_correct_fan(tensor, mode)
     gain = calculate_gain(nonlinearity, a)
-    std = gain / math.sqrt(fan)
+    return gain / math.sqrt(fan)
+
+
+@_no_grad
+def kaiming_uniform_(tensor, a=0, mode="fan_in", nonlinearity="leaky_relu"):
+    std = _kaiming_std(tensor, a, mode, nonlinearity)
+    if std is None:
+        return tensor
     bound = math.sqrt(3.0) * std
     return tensor.uniform_(-bound, bound)
 
 
 @_no_grad
 def kaiming_normal_(tensor, a=0, mode="fan_in", nonlinearity="leaky_relu"):
-    if 0 in tensor.shape:
-        import warnings
-        warnings.warn("Initializing zero-element tensors is a no-op")
+    std = _kaiming_std(tensor, a, mode, nonlinearity)
+    if std is None:
         return tensor
-    fan = _calculate_correct_fan(tensor, mode)
-    gain = calculate_gain(nonlinearity, a)
-    std = gain / math.sqrt(fan)
     return tensor.normal_(0, std)
 
 

@@ -250,27 +250,27 @@ class Module:
                 out = result
         return bw_hook.setup_output_hook(out) if bw_hook is not None else out
 
-    def named_parameters(self, prefix="", recurse=True):
+    def _named_members(self, get_members, prefix, recurse):
+        """PyTorch's helper of the same name: each module's members (its
+        parameters or its buffers) with their dotted names, a tensor that
+        two modules share given once."""
         seen = set()
         for mprefix, module in (self.named_modules(prefix=prefix) if recurse else [(prefix, self)]):
-            for name, p in module._parameters.items():
-                if p is None or id(p) in seen:
+            for name, v in get_members(module):
+                if v is None or id(v) in seen:
                     continue
-                seen.add(id(p))
-                yield (mprefix + "." if mprefix else "") + name, p
+                seen.add(id(v))
+                yield (mprefix + "." if mprefix else "") + name, v
+
+    def named_parameters(self, prefix="", recurse=True):
+        return self._named_members(lambda m: m._parameters.items(), prefix, recurse)
 
     def parameters(self, recurse=True):
         for _, p in self.named_parameters(recurse=recurse):
             yield p
 
     def named_buffers(self, prefix="", recurse=True):
-        seen = set()
-        for mprefix, module in (self.named_modules(prefix=prefix) if recurse else [(prefix, self)]):
-            for name, b in module._buffers.items():
-                if b is None or id(b) in seen:
-                    continue
-                seen.add(id(b))
-                yield (mprefix + "." if mprefix else "") + name, b
+        return self._named_members(lambda m: m._buffers.items(), prefix, recurse)
 
     def buffers(self, recurse=True):
         for _, b in self.named_buffers(recurse=recurse):
@@ -367,16 +367,7 @@ class Module:
 
     def zero_grad(self, set_to_none=False):
         # PyTorch 1.13's default: zero in place (2.0 sets to None)
-        for p in self.parameters():
-            if p.grad is not None:
-                if set_to_none:
-                    p.grad = None
-                else:
-                    if p.grad.grad_fn is not None:
-                        p.grad.detach_()
-                    else:
-                        p.grad.requires_grad_(False)
-                    p.grad.zero_()
+        torch._utils._zero_grads(self.parameters(), set_to_none)
 
     def _save_to_state_dict(self, destination, prefix, keep_vars):
         for name, p in self._parameters.items():
@@ -497,10 +488,7 @@ class Linear(Module):
         self.in_features = in_features
         self.out_features = out_features
         self.weight = Parameter(torch.empty((out_features, in_features), device=device, dtype=dtype))
-        if bias:
-            self.bias = Parameter(torch.empty(out_features, device=device, dtype=dtype))
-        else:
-            self.register_parameter("bias", None)
+        _optional_parameters(self, bias, out_features, device, dtype, ("bias",))
         self.reset_parameters()
 
     def reset_parameters(self):
@@ -718,32 +706,54 @@ class Unflatten(Module):
         return "dim={}, unflattened_size={}".format(self.dim, self.unflattened_size)
 
 
-class LayerNorm(Module):
-    def __init__(self, normalized_shape, eps=1e-5, elementwise_affine=True, device=None, dtype=None):
+def _optional_parameters(module, present, shape, device, dtype, names=("weight", "bias")):
+    """Parameters of @shape that a flag turns on: a normalization layer's
+    affine weight and bias, a Linear's or a convolution's bias. Left
+    uninitialised for reset_parameters; when not @present, None in their
+    places, still registered, as in PyTorch's state_dict."""
+    for name in names:
+        if present:
+            setattr(module, name, Parameter(torch.empty(shape, device=device, dtype=dtype)))
+        else:
+            module.register_parameter(name, None)
+
+
+def _reset_affine(module, affine):
+    """The affine transform's start: weight ones, bias (if any) zeros."""
+    if affine:
+        init.ones_(module.weight)
+        if getattr(module, "bias", None) is not None:
+            init.zeros_(module.bias)
+
+
+class _LastDimsNorm(Module):
+    """LayerNorm and RMSNorm: a norm over the last dims, normalized_shape,
+    with an elementwise weight (and LayerNorm's bias) when affine."""
+    _affine_names = ("weight", "bias")
+
+    def __init__(self, normalized_shape, eps, elementwise_affine, device, dtype):
         super().__init__()
         if isinstance(normalized_shape, int):
             normalized_shape = (normalized_shape,)
         self.normalized_shape = tuple(normalized_shape)
         self.eps = eps
         self.elementwise_affine = elementwise_affine
-        if elementwise_affine:
-            self.weight = Parameter(torch.empty(self.normalized_shape, device=device, dtype=dtype))
-            self.bias = Parameter(torch.empty(self.normalized_shape, device=device, dtype=dtype))
-        else:
-            self.register_parameter("weight", None)
-            self.register_parameter("bias", None)
+        _optional_parameters(self, elementwise_affine, self.normalized_shape, device, dtype, self._affine_names)
         self.reset_parameters()
 
     def reset_parameters(self):
-        if self.elementwise_affine:
-            init.ones_(self.weight)
-            init.zeros_(self.bias)
-
-    def forward(self, x):
-        return F.layer_norm(x, self.normalized_shape, self.weight, self.bias, self.eps)
+        _reset_affine(self, self.elementwise_affine)
 
     def extra_repr(self):
         return "{normalized_shape}, eps={eps}, elementwise_affine={elementwise_affine}".format(**self.__dict__)
+
+
+class LayerNorm(_LastDimsNorm):
+    def __init__(self, normalized_shape, eps=1e-5, elementwise_affine=True, device=None, dtype=None):
+        super().__init__(normalized_shape, eps, elementwise_affine, device, dtype)
+
+    def forward(self, x):
+        return F.layer_norm(x, self.normalized_shape, self.weight, self.bias, self.eps)
 
 
 # -- Losses ------------------------------------------------------------------
@@ -874,7 +884,28 @@ def _index(idx, n, kind):
     return idx % n if n else idx
 
 
-class Sequential(Module):
+class _ModuleSequence(Module):
+    """What Sequential and ModuleList share: children kept in order under
+    the names "0", "1", ..., renumbered after a deletion (as PyTorch 2)."""
+
+    def _renumber(self):
+        items = list(self._modules.values())
+        self._modules.clear()
+        for i, m in enumerate(items):
+            self._modules[str(i)] = m
+
+    def __len__(self):
+        return len(self._modules)
+
+    def __iter__(self):
+        return iter(self._modules.values())
+
+    def append(self, module):
+        self.add_module(str(len(self)), module)
+        return self
+
+
+class Sequential(_ModuleSequence):
     def __init__(self, *args):
         super().__init__()
         if len(args) == 1 and isinstance(args[0], OrderedDict):
@@ -904,24 +935,10 @@ class Sequential(Module):
                 delattr(self, key)
         else:
             delattr(self, list(self._modules.keys())[_index(idx, len(self), "Sequential")])
-        # renumber, as PyTorch 2 does
-        items = list(self._modules.values())
-        self._modules.clear()
-        for i, m in enumerate(items):
-            self._modules[str(i)] = m
-
-    def __len__(self):
-        return len(self._modules)
-
-    def __iter__(self):
-        return iter(self._modules.values())
-
-    def append(self, module):
-        self.add_module(str(len(self)), module)
-        return self
+        self._renumber()
 
 
-class ModuleList(Module):
+class ModuleList(_ModuleSequence):
     def __init__(self, modules=None):
         super().__init__()
         if modules is not None:
@@ -941,16 +958,7 @@ class ModuleList(Module):
                 del self._modules[str(k)]
         else:
             del self._modules[str(_index(idx, len(self), "ModuleList"))]
-        items = list(self._modules.values())
-        self._modules.clear()
-        for i, m in enumerate(items):
-            self._modules[str(i)] = m
-
-    def __len__(self):
-        return len(self._modules)
-
-    def __iter__(self):
-        return iter(self._modules.values())
+        self._renumber()
 
     def __iadd__(self, modules):
         return self.extend(modules)
@@ -965,10 +973,6 @@ class ModuleList(Module):
         for i in range(len(self._modules), index, -1):
             self._modules[str(i)] = self._modules[str(i - 1)]
         self._modules[str(index)] = module
-
-    def append(self, module):
-        self.add_module(str(len(self)), module)
-        return self
 
     def extend(self, modules):
         offset = len(self)

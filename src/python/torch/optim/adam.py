@@ -13,20 +13,15 @@ import math
 import torch
 import torch._foreach
 
-from .optimizer import Optimizer, _closure_loss, _use_foreach
+from .optimizer import Optimizer, _check_not_negative
 
 
 def _check(lr, eps, betas, weight_decay):
-    if not 0.0 <= lr:
-        raise ValueError("Invalid learning rate: {}".format(lr))
-    if not 0.0 <= eps:
-        raise ValueError("Invalid epsilon value: {}".format(eps))
-    if not 0.0 <= betas[0] < 1.0:
-        raise ValueError("Invalid beta parameter at index 0: {}".format(betas[0]))
-    if not 0.0 <= betas[1] < 1.0:
-        raise ValueError("Invalid beta parameter at index 1: {}".format(betas[1]))
-    if not 0.0 <= weight_decay:
-        raise ValueError("Invalid weight_decay value: {}".format(weight_decay))
+    _check_not_negative(("learning rate", lr), ("epsilon value", eps))
+    for i, beta in enumerate(betas[:2]):
+        if not 0.0 <= beta < 1.0:
+            raise ValueError("Invalid beta parameter at index {}: {}".format(i, beta))
+    _check_not_negative(("weight_decay value", weight_decay))
 
 
 class Adam(Optimizer):
@@ -61,30 +56,21 @@ class Adam(Optimizer):
             if 'step' in s and not isinstance(s['step'], torch.Tensor):
                 s['step'] = torch.tensor(float(s['step']))
 
-    def step(self, closure=None):
-        loss = _closure_loss(closure)
-        with torch.no_grad():
-            for group in self.param_groups:
-                params = [p for p in group['params'] if p.grad is not None]
-                for p in params:
-                    state = self.state[p]
-                    if len(state) == 0:
-                        state['step'] = torch.tensor(0.)
-                        state['exp_avg'] = torch.zeros_like(p)
-                        state['exp_avg_sq'] = torch.zeros_like(p)
-                        if group['amsgrad']:
-                            state['max_exp_avg_sq'] = torch.zeros_like(p)
-                fused, foreach = group.get('fused', False), group['foreach']
-                if fused and foreach:
-                    raise RuntimeError("`fused` and `foreach` cannot be `True` together.")
-                if fused:
-                    self._fused(group, params)
-                elif _use_foreach(foreach, params, group.get('differentiable', False)):
-                    self._multi_tensor(group, params)
-                else:
-                    for p in params:
-                        self._single(group, p, self.state[p])
-        return loss
+    def _init_state(self, group, p, state):
+        state['step'] = torch.tensor(0.)
+        state['exp_avg'] = torch.zeros_like(p)
+        state['exp_avg_sq'] = torch.zeros_like(p)
+        if group['amsgrad']:
+            state['max_exp_avg_sq'] = torch.zeros_like(p)
+
+    def _update_group(self, group, params):
+        fused, foreach = group.get('fused', False), group['foreach']
+        if fused and foreach:
+            raise RuntimeError("`fused` and `foreach` cannot be `True` together.")
+        if fused:
+            self._fused(group, params)
+        else:
+            super()._update_group(group, params)
 
     def _single(self, group, p, state):
         beta1, beta2 = group['betas']

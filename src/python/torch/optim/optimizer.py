@@ -126,20 +126,34 @@ class Optimizer:
         self.__setstate__({'state': state, 'param_groups': param_groups})
 
     def zero_grad(self, set_to_none=True):
-        for group in self.param_groups:
-            for p in group['params']:
-                if p.grad is not None:
-                    if set_to_none:
-                        p.grad = None
-                    else:
-                        if p.grad.grad_fn is not None:
-                            p.grad.detach_()
-                        else:
-                            p.grad.requires_grad_(False)
-                        p.grad.zero_()
+        torch._utils._zero_grads(chain.from_iterable(g['params'] for g in self.param_groups), set_to_none)
 
     def step(self, closure=None):
-        raise NotImplementedError
+        """The frame every optimizer here shares: the closure's loss under
+        enable_grad, then under no_grad each group's parameters that have a
+        grad, their state made on first use, handed to _update_group."""
+        loss = _closure_loss(closure)
+        with torch.no_grad():
+            for group in self.param_groups:
+                params = [p for p in group['params'] if p.grad is not None]
+                for p in params:
+                    state = self.state[p]
+                    if len(state) == 0:
+                        self._init_state(group, p, state)
+                self._update_group(group, params)
+        return loss
+
+    def _init_state(self, group, p, state):
+        """A parameter's optimizer state on its first step (none by default)."""
+
+    def _update_group(self, group, params):
+        """The multi-tensor update where _use_foreach picks it, else each
+        parameter's on its own (an optimizer's _multi_tensor and _single)."""
+        if _use_foreach(group['foreach'], params, group.get('differentiable', False)):
+            self._multi_tensor(group, params)
+        else:
+            for p in params:
+                self._single(group, p, self.state[p])
 
     def add_param_group(self, param_group):
         assert isinstance(param_group, dict), "param group must be a dict"
@@ -174,6 +188,14 @@ class Optimizer:
         if not param_set.isdisjoint(set(param_group['params'])):
             raise ValueError("some parameters appear in more than one parameter group")
         self.param_groups.append(param_group)
+
+
+def _check_not_negative(*checks):
+    """PyTorch's constructor checks, in its order: a ValueError "Invalid
+    <what>: <value>" for the first (what, value) not >= 0 (NaN included)."""
+    for what, value in checks:
+        if not 0.0 <= value:
+            raise ValueError("Invalid {}: {}".format(what, value))
 
 
 def _closure_loss(closure):

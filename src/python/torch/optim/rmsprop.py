@@ -6,48 +6,31 @@ self + (value * t1) * t2 and self + (value * t1) / t2."""
 
 import torch
 
-from .optimizer import Optimizer, _closure_loss, _decayed_grad, _use_foreach
+from .optimizer import Optimizer, _check_not_negative, _decayed_grad
 
 
 class RMSprop(Optimizer):
     def __init__(self, params, lr=1e-2, alpha=0.99, eps=1e-8, weight_decay=0, momentum=0, centered=False,
                  foreach=None, maximize=False, differentiable=False):
-        if not 0.0 <= lr:
-            raise ValueError("Invalid learning rate: {}".format(lr))
-        if not 0.0 <= eps:
-            raise ValueError("Invalid epsilon value: {}".format(eps))
-        if not 0.0 <= momentum:
-            raise ValueError("Invalid momentum value: {}".format(momentum))
-        if not 0.0 <= weight_decay:
-            raise ValueError("Invalid weight_decay value: {}".format(weight_decay))
-        if not 0.0 <= alpha:
-            raise ValueError("Invalid alpha value: {}".format(alpha))
+        _check_not_negative(("learning rate", lr), ("epsilon value", eps), ("momentum value", momentum),
+                            ("weight_decay value", weight_decay), ("alpha value", alpha))
         defaults = dict(lr=lr, momentum=momentum, alpha=alpha, eps=eps, centered=centered,
                         weight_decay=weight_decay, foreach=foreach, maximize=maximize,
                         differentiable=differentiable)
         super().__init__(params, defaults)
 
-    def step(self, closure=None):
-        loss = _closure_loss(closure)
-        with torch.no_grad():
-            for group in self.param_groups:
-                params = [p for p in group['params'] if p.grad is not None]
-                for p in params:
-                    state = self.state[p]
-                    if len(state) == 0:
-                        state['step'] = 0
-                        state['square_avg'] = torch.zeros_like(p)
-                        if group['momentum'] > 0:
-                            state['momentum_buffer'] = torch.zeros_like(p)
-                        if group['centered']:
-                            state['grad_avg'] = torch.zeros_like(p)
-                    state['step'] += 1
-                if _use_foreach(group['foreach'], params, group['differentiable']):
-                    self._multi_tensor(group, params)
-                    continue
-                for p in params:
-                    self._single(group, p, self.state[p])
-        return loss
+    def _init_state(self, group, p, state):
+        state['step'] = 0
+        state['square_avg'] = torch.zeros_like(p)
+        if group['momentum'] > 0:
+            state['momentum_buffer'] = torch.zeros_like(p)
+        if group['centered']:
+            state['grad_avg'] = torch.zeros_like(p)
+
+    def _update_group(self, group, params):
+        for p in params:
+            self.state[p]['step'] += 1
+        super()._update_group(group, params)
 
     def _single(self, group, p, state):
         lr = group['lr']
@@ -110,16 +93,8 @@ class RMSprop(Optimizer):
 class Adagrad(Optimizer):
     def __init__(self, params, lr=1e-2, lr_decay=0, weight_decay=0, initial_accumulator_value=0, eps=1e-10,
                  foreach=None, *, maximize=False):
-        if not 0.0 <= lr:
-            raise ValueError("Invalid learning rate: {}".format(lr))
-        if not 0.0 <= lr_decay:
-            raise ValueError("Invalid lr_decay value: {}".format(lr_decay))
-        if not 0.0 <= weight_decay:
-            raise ValueError("Invalid weight_decay value: {}".format(weight_decay))
-        if not 0.0 <= initial_accumulator_value:
-            raise ValueError("Invalid initial_accumulator_value value: {}".format(initial_accumulator_value))
-        if not 0.0 <= eps:
-            raise ValueError("Invalid epsilon value: {}".format(eps))
+        _check_not_negative(("learning rate", lr), ("lr_decay value", lr_decay), ("weight_decay value", weight_decay),
+                            ("initial_accumulator_value value", initial_accumulator_value), ("epsilon value", eps))
         defaults = dict(lr=lr, lr_decay=lr_decay, eps=eps, weight_decay=weight_decay,
                         initial_accumulator_value=initial_accumulator_value, foreach=foreach,
                         maximize=maximize)
@@ -129,18 +104,6 @@ class Adagrad(Optimizer):
                 state = self.state[p]
                 state['step'] = torch.tensor(0.0)
                 state['sum'] = torch.full_like(p, initial_accumulator_value)
-
-    def step(self, closure=None):
-        loss = _closure_loss(closure)
-        with torch.no_grad():
-            for group in self.param_groups:
-                params = [p for p in group['params'] if p.grad is not None]
-                if _use_foreach(group['foreach'], params):
-                    self._multi_tensor(group, params)
-                    continue
-                for p in params:
-                    self._single(group, p, self.state[p])
-        return loss
 
     def _single(self, group, p, state):
         lr = group['lr']

@@ -2,7 +2,7 @@
 
 import torch
 
-from .optimizer import Optimizer, _closure_loss, _decayed_grad, _use_foreach, required
+from .optimizer import Optimizer, _decayed_grad, required
 
 
 class SGD(Optimizer):
@@ -28,26 +28,13 @@ class SGD(Optimizer):
             group.setdefault('foreach', None)
             group.setdefault('differentiable', False)
 
-    def step(self, closure=None):
-        loss = _closure_loss(closure)
-        with torch.no_grad():
-            for group in self.param_groups:
-                params = [p for p in group['params'] if p.grad is not None]
-                if _use_foreach(group['foreach'], params, group['differentiable']):
-                    self._multi_tensor(group, params)
-                    continue
-                for p in params:
-                    self._single(group, p)
-        return loss
-
-    def _single(self, group, p):
+    def _single(self, group, p, state):
         lr = group['lr']
         momentum = group['momentum']
         dampening = group['dampening']
         d_p = _decayed_grad(group, p)
         # as PyTorch: every parameter with a grad gets the entry,
         # None without momentum
-        state = self.state[p]
         buf = state.get('momentum_buffer')
         if momentum == 0:
             state['momentum_buffer'] = buf
