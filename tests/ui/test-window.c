@@ -95,12 +95,20 @@ test_header_bar (void)
   g_assert_cmpstr (gtk_button_get_label (child (window, "sync_button")), ==, "Synchronous");
   g_assert_cmpstr (gtk_button_get_label (child (window, "sanitizer_button")), ==, "Sanitizer");
   g_assert_true (gtk_menu_button_get_primary (menu_button));
-  /* Open, Recent, Save Script, Save Trace | Export Image, Export Chrome JSON
-   * | Run Without Tensor Data, Align Ranks' Clocks | Style, Examples
-   * | Shortcuts, About */
+  /* Open, Recent, Save Script, Save Trace | Export Image, Export Chrome JSON,
+   * Export Memory as PyTorch Snapshot | Run Without Tensor Data, Align
+   * Ranks' Clocks | Style, Examples | Shortcuts, About */
   g_assert_cmpint (g_menu_model_get_n_items (menu), ==, 5);
   g_assert_cmpint (g_menu_model_get_n_items (g_menu_model_get_item_link (menu, 0, G_MENU_LINK_SECTION)), ==, 4);
-  g_assert_cmpint (g_menu_model_get_n_items (g_menu_model_get_item_link (menu, 1, G_MENU_LINK_SECTION)), ==, 2);
+  g_assert_cmpint (g_menu_model_get_n_items (g_menu_model_get_item_link (menu, 1, G_MENU_LINK_SECTION)), ==, 3);
+  {
+    g_autofree char *action = NULL;
+
+    g_assert_true (g_menu_model_get_item_attribute (g_menu_model_get_item_link (menu, 1, G_MENU_LINK_SECTION), 2,
+                                                    G_MENU_ATTRIBUTE_ACTION, "s", &action));
+    g_assert_cmpstr (action, ==, "win.export-snapshot");
+    g_assert_true (g_action_group_has_action (G_ACTION_GROUP (window), "export-snapshot"));
+  }
   g_assert_cmpint (g_menu_model_get_n_items (g_menu_model_get_item_link (menu, 2, G_MENU_LINK_SECTION)), ==, 2);
   {
     g_autofree char *action = NULL;
