@@ -47,19 +47,6 @@ ts_ops_conv_job (TsOpJob  *job,
     }
 }
 
-static gboolean G_GNUC_PRINTF (2, 3)
-fail (GError     **error,
-      const char  *format,
-      ...)
-{
-  va_list args;
-
-  va_start (args, format);
-  g_propagate_error (error, g_error_new_valist (TS_TENSOR_ERROR, TS_TENSOR_ERROR_RUNTIME, format, args));
-  va_end (args);
-  return FALSE;
-}
-
 static char *
 list_to_string (const gint64 *values,
                 guint         n)
@@ -74,19 +61,19 @@ check_params (const TsConvParams  *p,
   g_autofree char *dilation = list_to_string (p->dilation, p->n_spatial);
 
   if (p->groups <= 0)
-    return fail (error, "non-positive groups is not supported");
+    return ts_ops_fail (error, "non-positive groups is not supported");
   for (guint d = 0; d < p->n_spatial; d++)
     if (p->padding[d] < 0)
-      return fail (error, "negative padding is not supported");
+      return ts_ops_fail (error, "negative padding is not supported");
   for (guint d = 0; d < p->n_spatial; d++)
     if (p->output_padding[d] < 0)
-      return fail (error, "negative output_padding is not supported");
+      return ts_ops_fail (error, "negative output_padding is not supported");
   for (guint d = 0; d < p->n_spatial; d++)
     if (p->stride[d] <= 0)
-      return fail (error, "non-positive stride is not supported");
+      return ts_ops_fail (error, "non-positive stride is not supported");
   for (guint d = 0; d < p->n_spatial; d++)
     if (p->dilation[d] <= 0)
-      return fail (error, "dilation should be greater than zero, but got %s", dilation);
+      return ts_ops_fail (error, "dilation should be greater than zero, but got %s", dilation);
   return TRUE;
 }
 
@@ -106,14 +93,14 @@ check_forward_shape (TsTensor            *input,
   gboolean too_big = FALSE;
 
   if (input->shape[1] != weight->shape[1] * p->groups)
-    return fail (error, "Given groups=%" G_GINT64_FORMAT ", weight of size %s, expected input%s to have %"
+    return ts_ops_fail (error, "Given groups=%" G_GINT64_FORMAT ", weight of size %s, expected input%s to have %"
                  G_GINT64_FORMAT " channels, but got %" G_GINT64_FORMAT " channels instead", p->groups, ws, is,
                  weight->shape[1] * p->groups, input->shape[1]);
   if (bias != NULL && (bias->ndim != 1 || bias->shape[0] != weight->shape[0]))
     {
       g_autofree char *bs = ts_shape_to_string (bias->ndim, bias->shape);
 
-      return fail (error, "Given weight of size %s, expected bias to be 1-dimensional with %" G_GINT64_FORMAT
+      return ts_ops_fail (error, "Given weight of size %s, expected bias to be 1-dimensional with %" G_GINT64_FORMAT
                    " elements, but got bias of size %s instead", ws, weight->shape[0], bs);
     }
   for (guint d = 0; d < p->n_spatial; d++)
@@ -126,7 +113,7 @@ check_forward_shape (TsTensor            *input,
       too_big |= in < k;
     }
   if (too_big)
-    return fail (error, "Calculated padded input size per channel: (%s). Kernel size: (%s). Kernel size can't be "
+    return ts_ops_fail (error, "Calculated padded input size per channel: (%s). Kernel size: (%s). Kernel size can't be "
                  "greater than actual input size", padded->str, kernel->str);
   return TRUE;
 }
@@ -157,7 +144,7 @@ check_output_padding (const TsConvParams  *p,
       g_string_append_printf (dilation, "%sdilation_%s: %" G_GINT64_FORMAT, i ? " " : "", dims[i], dl);
     }
   if (!ok)
-    return fail (error, "output padding must be smaller than either stride or dilation, but got %s%s%s",
+    return ts_ops_fail (error, "output padding must be smaller than either stride or dilation, but got %s%s%s",
                  pad->str, stride->str, dilation->str);
   return TRUE;
 }
@@ -172,14 +159,14 @@ check_transposed_shape (TsTensor            *input,
                         GError             **error)
 {
   if (input->shape[1] != weight->shape[0])
-    return fail (error, "Given transposed=1, weight of size %s, expected input%s to have %" G_GINT64_FORMAT
+    return ts_ops_fail (error, "Given transposed=1, weight of size %s, expected input%s to have %" G_GINT64_FORMAT
                  " channels, but got %" G_GINT64_FORMAT " channels instead", ws, is, weight->shape[0],
                  input->shape[1]);
   if (bias != NULL && (bias->ndim != 1 || bias->shape[0] != weight->shape[1] * p->groups))
     {
       g_autofree char *bs = ts_shape_to_string (bias->ndim, bias->shape);
 
-      return fail (error, "Given transposed=1, weight of size %s, expected bias to be 1-dimensional with %"
+      return ts_ops_fail (error, "Given transposed=1, weight of size %s, expected bias to be 1-dimensional with %"
                    G_GINT64_FORMAT " elements, but got bias of size %s instead", ws, weight->shape[1] * p->groups,
                    bs);
     }
@@ -208,16 +195,16 @@ check_dtypes (TsTensor  *input,
               GError   **error)
 {
   if (weight->dtype != input->dtype)
-    return fail (error, "expected scalar type %s but found %s", ts_dtype_scalar_type_name (input->dtype),
+    return ts_ops_fail (error, "expected scalar type %s but found %s", ts_dtype_scalar_type_name (input->dtype),
                  ts_dtype_scalar_type_name (weight->dtype));
   if (bias != NULL && bias->dtype != input->dtype)
-    return fail (error, "Input type (%s) and bias type (%s) should be the same", c_type_name (input->dtype),
+    return ts_ops_fail (error, "Input type (%s) and bias type (%s) should be the same", c_type_name (input->dtype),
                  c_type_name (bias->dtype));
   /* PyTorch's CPU convolutions have no float16 kernel (its GPUs do) */
   if (device.type == TS_DEVICE_CPU && input->dtype == TS_DTYPE_FLOAT16)
-    return fail (error, "\"slow_conv2d_cpu\" not implemented for 'Half'");
+    return ts_ops_fail (error, "\"slow_conv2d_cpu\" not implemented for 'Half'");
   if (!ts_dtype_is_floating (input->dtype))
-    return fail (error, "convolution of %s tensors is not modeled yet",
+    return ts_ops_fail (error, "convolution of %s tensors is not modeled yet",
                  ts_dtype_scalar_type_name (input->dtype));
   return TRUE;
 }
@@ -235,20 +222,20 @@ check_convolution (TsTensor            *input,
   g_autofree char *is = ts_shape_to_string (input->ndim, input->shape);
 
   if (weight->ndim < 3)
-    return fail (error, "weight should have at least three dimensions");
+    return ts_ops_fail (error, "weight should have at least three dimensions");
   if (weight->ndim - 2 != p->n_spatial || p->n_spatial > TS_CONV_MAX_SPATIAL)
-    return fail (error, "convolution: %u spatial dims given for a %u-dimensional weight", p->n_spatial,
+    return ts_ops_fail (error, "convolution: %u spatial dims given for a %u-dimensional weight", p->n_spatial,
                  weight->ndim);
   if (!check_params (p, error))
     return FALSE;
   if (input->ndim != weight->ndim)
-    return fail (error, "Expected %u-dimensional input for %u-dimensional weight %s, but got %u-dimensional "
+    return ts_ops_fail (error, "Expected %u-dimensional input for %u-dimensional weight %s, but got %u-dimensional "
                  "input of size %s instead", weight->ndim, weight->ndim, ws, input->ndim, is);
   if (weight->shape[0] < p->groups)
-    return fail (error, "Given groups=%" G_GINT64_FORMAT ", expected weight to be at least %" G_GINT64_FORMAT
+    return ts_ops_fail (error, "Given groups=%" G_GINT64_FORMAT ", expected weight to be at least %" G_GINT64_FORMAT
                  " at dimension 0, but got weight of size %s instead", p->groups, p->groups, ws);
   if (weight->shape[0] % p->groups != 0)
-    return fail (error, "Given groups=%" G_GINT64_FORMAT ", expected weight to be divisible by %" G_GINT64_FORMAT
+    return ts_ops_fail (error, "Given groups=%" G_GINT64_FORMAT ", expected weight to be divisible by %" G_GINT64_FORMAT
                  " at dimension 0, but got weight of size [%s] instead", p->groups, p->groups, ws);
   if (!(p->transposed ? check_transposed_shape (input, weight, bias, p, ws, is, error)
                       : check_forward_shape (input, weight, bias, p, ws, is, error)))

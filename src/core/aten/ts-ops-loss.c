@@ -23,24 +23,6 @@
 #include "ts-ops-loss.h"
 #include "ts-ops-private.h"
 
-static gboolean
-fail (GError    **error,
-      const char *format,
-      ...) G_GNUC_PRINTF (2, 3);
-
-static gboolean
-fail (GError    **error,
-      const char *format,
-      ...)
-{
-  va_list ap;
-
-  va_start (ap, format);
-  g_propagate_error (error, g_error_new_valist (TS_TENSOR_ERROR, TS_TENSOR_ERROR_RUNTIME, format, ap));
-  va_end (ap);
-  return FALSE;
-}
-
 /* The job's params: the kernel's shape and arguments */
 static void
 loss_params (TsOpJob      *job,
@@ -131,7 +113,7 @@ check_kernel_dtype (TsTensor    *self,
   if (self->dtype == TS_DTYPE_FLOAT32 || self->dtype == TS_DTYPE_FLOAT64 || self->dtype == TS_DTYPE_BFLOAT16 ||
       (self->dtype == TS_DTYPE_FLOAT16 && device.type != TS_DEVICE_CPU))
     return TRUE;
-  return fail (error, "\"%s\" not implemented for '%s'", kernel, ts_dtype_scalar_type_name (self->dtype));
+  return ts_ops_fail (error, "\"%s\" not implemented for '%s'", kernel, ts_dtype_scalar_type_name (self->dtype));
 }
 
 /* nll_loss_forward's meta checks (1-d and 2-d inputs) */
@@ -144,22 +126,22 @@ check_nll_loss (TsTensor  *self,
   gint64 n_classes;
 
   if (self->ndim < 1 || self->ndim > 2)
-    return fail (error, "input tensor should be 1D or 2D");
+    return ts_ops_fail (error, "input tensor should be 1D or 2D");
   if (target->ndim > 1)
-    return fail (error, "0D or 1D target tensor expected, multi-target not supported");
+    return ts_ops_fail (error, "0D or 1D target tensor expected, multi-target not supported");
   if (!(self->ndim == 1 && target->ndim == 0) && (target->ndim == 0 || self->shape[0] != target->shape[0]))
     {
       g_autofree char *is = ts_shape_to_string (self->ndim, self->shape);
       g_autofree char *ts = ts_shape_to_string (target->ndim, target->shape);
 
-      return fail (error, "size mismatch (got input: %s, target: %s)", is, ts);
+      return ts_ops_fail (error, "size mismatch (got input: %s, target: %s)", is, ts);
     }
   n_classes = self->shape[self->ndim - 1];
   if (weight != NULL && (weight->ndim != 1 || ts_tensor_numel (weight) != n_classes))
     {
       g_autofree char *ws = ts_shape_to_string (weight->ndim, weight->shape);
 
-      return fail (error, "weight tensor should be defined either for all %" G_GINT64_FORMAT
+      return ts_ops_fail (error, "weight tensor should be defined either for all %" G_GINT64_FORMAT
                    " classes or no classes but got weight tensor of shape: %s", n_classes, ws);
     }
   return TRUE;
@@ -173,20 +155,20 @@ check_nll_loss2d (TsTensor  *self,
                   GError   **error)
 {
   if (target->ndim != 3)
-    return fail (error, "only batches of spatial targets supported (3D tensors) but got targets of dimension: %u",
+    return ts_ops_fail (error, "only batches of spatial targets supported (3D tensors) but got targets of dimension: %u",
                  target->ndim);
   if (self->ndim != 4)
-    return fail (error, "only batches of spatial inputs supported (4D tensors), but got input of dimension: %u",
+    return ts_ops_fail (error, "only batches of spatial inputs supported (4D tensors), but got input of dimension: %u",
                  self->ndim);
   if (weight != NULL && ts_tensor_numel (weight) != self->shape[1])
-    return fail (error, "weight tensor should be defined either for all or no classes");
+    return ts_ops_fail (error, "weight tensor should be defined either for all or no classes");
   if (self->shape[0] != target->shape[0] || self->shape[2] != target->shape[1] || self->shape[3] != target->shape[2])
     {
       g_autofree char *is = ts_shape_to_string (self->ndim, self->shape);
       g_autofree char *ts = ts_shape_to_string (target->ndim, target->shape);
 
       /* sic: PyTorch's message has no closing parenthesis */
-      return fail (error, "size mismatch (got input: %s , target: %s", is, ts);
+      return ts_ops_fail (error, "size mismatch (got input: %s , target: %s", is, ts);
     }
   return TRUE;
 }
@@ -209,9 +191,9 @@ check_common (TsTensor     *self,
       !check_kernel_dtype (self, *device, spatial ? "nll_loss2d_forward_out_frame" : "nll_loss_out_frame", error))
     return FALSE;
   if (target->dtype != TS_DTYPE_INT64)
-    return fail (error, "expected scalar type Long but found %s", ts_dtype_scalar_type_name (target->dtype));
+    return ts_ops_fail (error, "expected scalar type Long but found %s", ts_dtype_scalar_type_name (target->dtype));
   if (weight != NULL && weight->dtype != self->dtype)
-    return fail (error, "expected scalar type %s but found %s", ts_dtype_scalar_type_name (self->dtype),
+    return ts_ops_fail (error, "expected scalar type %s but found %s", ts_dtype_scalar_type_name (self->dtype),
                  ts_dtype_scalar_type_name (weight->dtype));
   p->n = self->ndim == 1 ? 1 : self->shape[0];
   p->c = self->shape[self->ndim == 1 ? 0 : 1];

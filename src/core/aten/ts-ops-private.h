@@ -26,6 +26,12 @@ gboolean  ts_ops_common_device (TsTensor    **tensors,
                                 TsDevice     *device,
                                 GError      **error);
 
+/* Sets a RuntimeError (TS_TENSOR_ERROR_RUNTIME) from @format, PyTorch's
+ * words; returns FALSE for `return ts_ops_fail (...)`. */
+gboolean  ts_ops_fail        (GError        **error,
+                              const char     *format,
+                              ...) G_GNUC_PRINTF (2, 3);
+
 TsOpJob  *ts_op_job_new      (TsOpId          id);
 const TsOpDesc *ts_op_job_desc (const TsOpJob *job);
 void      ts_op_job_set      (TsOpJob        *job,

@@ -3768,6 +3768,19 @@ ts_op_job_unpack (const TsOpJob *job,
   args->p1 = job->p1;
 }
 
+gboolean
+ts_ops_fail (GError    **error,
+             const char *format,
+             ...)
+{
+  va_list args;
+
+  va_start (args, format);
+  g_propagate_error (error, g_error_new_valist (TS_TENSOR_ERROR, TS_TENSOR_ERROR_RUNTIME, format, args));
+  va_end (args);
+  return FALSE;
+}
+
 /* cuBLAS-like 128x128 output tiles of 256 threads, on the tensor cores
  * the dtype and the TF32 setting allow */
 void
