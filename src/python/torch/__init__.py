@@ -617,14 +617,15 @@ class Tensor(_C.TensorBase, metaclass=_TensorType):
         return _C._equal(self, other)
 
     def type_as(self, other):
-        return self._to(None, other.dtype, False, False)
+        return self if self.dtype == other.dtype else self._to(None, other.dtype, False, False)
 
 
 def _conversion(name, dt):
     """Tensor.float(), .double(), ...: self converted to dtype dt, no
     copy made when it already has it."""
     def convert(self):
-        return self._to(None, dt, False, False)
+        # PyTorch hands back self itself (t.float() is t for a float32 t)
+        return self if self.dtype == dt else self._to(None, dt, False, False)
     convert.__name__ = convert.__qualname__ = name
     return convert
 
