@@ -217,7 +217,42 @@ py_addmm (PyObject *module,
   return out ? ts_py_tensor_wrap (out) : ts_py_set_error (error);
 }
 
+/* _add_alpha(self, other, alpha, subtract, inplace) -> Tensor or None:
+ * Tensor.add/sub(other, alpha=) as one launch where ts_ops_binary_alpha
+ * applies; None tells torch/__init__.py to compose other * alpha */
+static PyObject *
+py_add_alpha (PyObject *module,
+              PyObject *args)
+{
+  PyObject *self, *other;
+  double alpha;
+  int subtract, inplace;
+  GError *error = NULL;
+  TsTensor *a, *out;
+
+  if (!PyArg_ParseTuple (args, "OOdpp", &self, &other, &alpha, &subtract, &inplace))
+    return NULL;
+  if (!ts_py_is_tensor (self) || !ts_py_is_tensor (other))
+    Py_RETURN_NONE;
+  a = ts_py_tensor_get (self);
+  ts_py_update_callsite ();
+  out = ts_ops_binary_alpha (subtract ? TS_BINARY_SUB : TS_BINARY_ADD, a, ts_py_tensor_get (other), alpha,
+                             inplace ? a : NULL, &error);
+  if (out == NULL && error == NULL)
+    Py_RETURN_NONE;
+  if (out == NULL)
+    return ts_py_set_error (error);
+  if (inplace)
+    {
+      ts_tensor_unref (out);
+      Py_INCREF (self);
+      return self;
+    }
+  return ts_py_tensor_wrap (out);
+}
+
 static PyMethodDef more_methods[] = {
+  { "_add_alpha", py_add_alpha, METH_VARARGS, NULL },
   { "_addmm", py_addmm, METH_VARARGS, NULL },
   { "_mv", py_mv, METH_VARARGS, NULL },
   { "_ternary", py_ternary, METH_VARARGS, NULL },

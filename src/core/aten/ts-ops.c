@@ -80,6 +80,7 @@ struct _Job
   gsize      span_bytes[JOB_N_SLOTS];
   TsDeviceError fault;   /* device jobs: set by a kernel that faults */
   gboolean   failed;     /* the kernel failed: its staging copies never land */
+  gboolean   has_alpha;  /* add/sub: out = a op p0 * b, one kernel (ts_ops_binary_alpha) */
   gboolean   external;   /* an operand views memory it does not own */
   gsize      inline_used;
   guint64    charged;    /* host-data budget taken by the staging copies */
@@ -792,6 +793,26 @@ ts_tensor_get_int (const TsTensor *self,
 
 /* Elementwise binary ----------------------------------------------------- */
 
+/* add and sub with alpha, PyTorch's one kernel: b * alpha, rounded to
+ * b's dtype as `b * alpha` rounds it, into host scratch (not device
+ * memory: the device sees one kernel and no temporary), then a op that */
+static gboolean
+binary_alpha_run (Job           *job,
+                  const TsView  *a,
+                  const TsView  *b,
+                  const TsView  *out,
+                  GError       **error)
+{
+  double alpha = job->p0;
+  TsView factor, scaled;
+  g_autofree guint8 *data = g_malloc (MAX (ts_view_numel (b), 1) * ts_dtype_size (b->dtype));
+
+  ts_view_init_scalar (&factor, TS_DTYPE_FLOAT64, &alpha);
+  ts_view_init (&scaled, b->dtype, data, b->ndim, b->shape, NULL, 0);
+  return ts_cpu_binary (TS_BINARY_MUL, b, &factor, b->dtype, &scaled, error) &&
+         ts_cpu_binary (job->desc->kernel, a, &scaled, job->compute, out, error);
+}
+
 static gboolean
 binary_job (Job     *job,
             GError **error)
@@ -801,6 +822,8 @@ binary_job (Job     *job,
   tensor_view (job->t[0], &out);
   operand_view (job, 1, &a);
   operand_view (job, 2, &b);
+  if (job->has_alpha)
+    return binary_alpha_run (job, &a, &b, &out, error);
   return ts_cpu_binary (job->desc->kernel, &a, &b, job->compute, &out, error);
 }
 
@@ -833,6 +856,7 @@ binary_impl (TsBinaryOp       op,
              TsTensor        *b,
              const TsScalar  *scalar,
              gboolean         reverse,
+             double           alpha,
              TsTensor        *out,
              GError         **error)
 {
@@ -961,6 +985,11 @@ binary_impl (TsBinaryOp       op,
       job->scalar_bool = scalar->ivalue != 0;
       job_set (job, reverse ? 2 : 1, a);
     }
+  if (alpha != 1)
+    {
+      job->has_alpha = TRUE;
+      job->p0 = alpha;
+    }
 
   cost_view (job->t[1], scalar ? scalar->kind : a->dtype, &va);
   cost_view (job->t[2], scalar ? scalar->kind : a->dtype, &vb);
@@ -997,7 +1026,34 @@ ts_ops_binary (TsBinaryOp       op,
 
   if (out == NULL && !ts_autocast_operands (ts_op_for_binary (op), &scope, &a, &b, error))
     return NULL;
-  return binary_impl (op, a, b, scalar, reverse, out, error);
+  return binary_impl (op, a, b, scalar, reverse, 1, out, error);
+}
+
+/* a + alpha * b (or a - alpha * b) in one launch, as PyTorch's add and
+ * sub with alpha run, for two tensors of one floating dtype and no graph
+ * to record (an optimizer's update, a multi-tensor op's): the formulas
+ * would need alpha, so a call that records goes through `b * alpha`
+ * first, whose node carries it. @out: NULL, or @a for the in-place form.
+ * Returns NULL with no error when it does not apply: compose it then. */
+TsTensor *
+ts_ops_binary_alpha (TsBinaryOp   op,
+                     TsTensor    *a,
+                     TsTensor    *b,
+                     double       alpha,
+                     TsTensor    *out,
+                     GError     **error)
+{
+  TsTensor *inputs[2] = { a, b };
+
+  g_return_val_if_fail (op == TS_BINARY_ADD || op == TS_BINARY_SUB, NULL);
+  g_return_val_if_fail (out == NULL || out == a, NULL);
+
+  if ((ts_autograd_is_grad_enabled () && ts_autograd_any_requires_grad (inputs, 2)) ||
+      !ts_dtype_is_floating (a->dtype) || a->dtype != b->dtype ||
+      !ts_device_equal (a->storage->device, b->storage->device) ||
+      ts_autocast_is_enabled (ts_tensor_is_cuda (a) ? TS_AUTOCAST_CUDA : TS_AUTOCAST_CPU))
+    return NULL;
+  return binary_impl (op, a, b, NULL, FALSE, alpha, out, error);
 }
 
 /* Unary ------------------------------------------------------------------ */
@@ -3406,7 +3462,8 @@ binary_device (Job                 *job,
   TsCudaView out, res, a, b;
   int err;
 
-  if (!cuda_view (job->t[0], &out))
+  /* the module's kernels take no alpha: the host fallback runs it */
+  if (job->has_alpha || !cuda_view (job->t[0], &out))
     return TS_CUDA_ERROR_NOT_SUPPORTED;
   if ((err = binary_operand (job, 1, dt, k, stream, &a)) != 0 ||
       (err = binary_operand (job, 2, dt, k, stream, &b)) != 0)

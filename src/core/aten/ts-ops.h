@@ -41,6 +41,16 @@ TsTensor  *ts_ops_binary          (TsBinaryOp       op,
                                    gboolean         reverse,
                                    TsTensor        *out,
                                    GError         **error);
+/* add/sub with alpha as one launch when no graph is recorded (floating
+ * operands of one dtype and device, no autocast); NULL and no error when
+ * it does not apply, for the caller to compose `b * alpha`. @out: NULL or
+ * @a (in place). */
+TsTensor  *ts_ops_binary_alpha    (TsBinaryOp       op,
+                                   TsTensor        *a,
+                                   TsTensor        *b,
+                                   double           alpha,
+                                   TsTensor        *out,
+                                   GError         **error);
 TsTensor  *ts_ops_unary           (TsUnaryOp        op,
                                    TsTensor        *a,
                                    GError         **error);

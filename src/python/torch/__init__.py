@@ -12,6 +12,9 @@ import importlib.util as _util
 import sys as _sys
 import threading as _threading
 
+# a Python number (alpha=, ...): the names int and float are dtypes here
+_NUMBERS = (_builtins.int, _builtins.float)
+
 from . import _unmodeled
 
 # torch._C is linked into tensorscope-cli (PyImport_AppendInittab). The
@@ -520,18 +523,35 @@ class Tensor(_C.TensorBase, metaclass=_TensorType):
         return (tensor, (self.tolist(), self.dtype, self.device))
 
     # math with names
+    # with alpha, PyTorch's one kernel where no graph is recorded (an
+    # optimizer's update); otherwise other * alpha first, whose node
+    # carries alpha into the gradient
     def add(self, other, alpha=1):
-        return self + (other * alpha if alpha != 1 else other)
+        if alpha != 1:
+            fused = _C._add_alpha(self, other, _builtins.float(alpha), False, False) if isinstance(alpha, _NUMBERS) else None
+            return fused if fused is not None else self + other * alpha
+        return self + other
 
     def add_(self, other, alpha=1):
-        self += other * alpha if alpha != 1 else other
+        if alpha != 1:
+            if isinstance(alpha, _NUMBERS) and _C._add_alpha(self, other, _builtins.float(alpha), False, True) is not None:
+                return self
+            other = other * alpha
+        self += other
         return self
 
     def sub(self, other, alpha=1):
-        return self - (other * alpha if alpha != 1 else other)
+        if alpha != 1:
+            fused = _C._add_alpha(self, other, _builtins.float(alpha), True, False) if isinstance(alpha, _NUMBERS) else None
+            return fused if fused is not None else self - other * alpha
+        return self - other
 
     def sub_(self, other, alpha=1):
-        self -= other * alpha if alpha != 1 else other
+        if alpha != 1:
+            if isinstance(alpha, _NUMBERS) and _C._add_alpha(self, other, _builtins.float(alpha), True, True) is not None:
+                return self
+            other = other * alpha
+        self -= other
         return self
 
     def mul(self, other):
