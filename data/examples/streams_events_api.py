@@ -1,7 +1,9 @@
 # Streams, events and priorities.
 #
-# The matmul runs on the high-priority stream s1; s2 waits for the event
-# s1 recorded after it, so the sum starts only once the product is ready.
+# The matmul runs on the high-priority stream s1, after s1 waits for the
+# default stream that made x (without that wait the two streams race on x:
+# the timeline marks it "Unordered"); s2 waits for the event s1 recorded
+# after it, so the sum starts only once the product is ready.
 # Two timing events bracket the work on the default stream. Look for the
 # event record on s1 and the wait arrow into s2.
 import torch
@@ -11,6 +13,7 @@ start = torch.cuda.Event(enable_timing=True)
 end = torch.cuda.Event(enable_timing=True)
 x = torch.randn(2048, 2048, device='cuda')
 start.record()
+s1.wait_stream(torch.cuda.current_stream())
 with torch.cuda.stream(s1):
     y = x @ x
     done = s1.record_event()
