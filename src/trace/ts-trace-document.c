@@ -737,14 +737,16 @@ corr_begin (GArray *entries,
   gsize len = entries->len;
 
   g_array_set_size (entries, len + n);
-  return (CorrEntry *) (gpointer) entries->data + len;
+  /* an array that never held an entry has no data: no arithmetic on NULL
+   * (UBSan's "applying zero offset to null pointer", found by libFuzzer) */
+  return entries->data != NULL ? (CorrEntry *) (gpointer) entries->data + len : NULL;
 }
 
 static void
 corr_end (GArray    *entries,
           CorrEntry *end)
 {
-  g_array_set_size (entries, end - (CorrEntry *) (gpointer) entries->data);
+  g_array_set_size (entries, end != NULL ? end - (CorrEntry *) (gpointer) entries->data : 0);
 }
 
 static void
