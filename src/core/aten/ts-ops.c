@@ -793,9 +793,23 @@ ts_tensor_get_int (const TsTensor *self,
 
 /* Elementwise binary ----------------------------------------------------- */
 
+/* A 1-D view of elements [start, start + n) of contiguous @v. */
+static void
+run_view (const TsView *v,
+          gint64        start,
+          gint64        n,
+          TsView       *run)
+{
+  ts_view_init (run, v->dtype, v->data, 1, &n, NULL, v->offset + start);
+}
+
 /* add and sub with alpha, PyTorch's one kernel: b * alpha, rounded to
- * b's dtype as `b * alpha` rounds it, into host scratch (not device
- * memory: the device sees one kernel and no temporary), then a op that */
+ * b's dtype as `b * alpha` rounds it, then a op that. ts_ops_binary_alpha
+ * takes this path for contiguous operands of one shape only, so it runs in
+ * chunks through a bounded scratch buffer: no host memory the size of b
+ * (the budget of ts-host-data.c stays whole) and none on the device. */
+#define ALPHA_CHUNK 2048
+
 static gboolean
 binary_alpha_run (Job           *job,
                   const TsView  *a,
@@ -804,13 +818,25 @@ binary_alpha_run (Job           *job,
                   GError       **error)
 {
   double alpha = job->p0;
-  TsView factor, scaled;
-  g_autofree guint8 *data = g_malloc (MAX (ts_view_numel (b), 1) * ts_dtype_size (b->dtype));
+  gint64 n = ts_view_numel (out);
+  guint64 scratch[ALPHA_CHUNK];   /* 8-byte elements at most */
+  TsView factor;
 
   ts_view_init_scalar (&factor, TS_DTYPE_FLOAT64, &alpha);
-  ts_view_init (&scaled, b->dtype, data, b->ndim, b->shape, NULL, 0);
-  return ts_cpu_binary (TS_BINARY_MUL, b, &factor, b->dtype, &scaled, error) &&
-         ts_cpu_binary (job->desc->kernel, a, &scaled, job->compute, out, error);
+  for (gint64 i = 0; i < n; i += ALPHA_CHUNK)
+    {
+      gint64 len = MIN (ALPHA_CHUNK, n - i);
+      TsView ar, br, outr, scaled;
+
+      run_view (a, i, len, &ar);
+      run_view (b, i, len, &br);
+      run_view (out, i, len, &outr);
+      ts_view_init (&scaled, b->dtype, scratch, 1, &len, NULL, 0);
+      if (!ts_cpu_binary (TS_BINARY_MUL, &br, &factor, b->dtype, &scaled, error) ||
+          !ts_cpu_binary (job->desc->kernel, &ar, &scaled, job->compute, &outr, error))
+        return FALSE;
+    }
+  return TRUE;
 }
 
 static gboolean
@@ -1048,9 +1074,11 @@ ts_ops_binary_alpha (TsBinaryOp   op,
   g_return_val_if_fail (op == TS_BINARY_ADD || op == TS_BINARY_SUB, NULL);
   g_return_val_if_fail (out == NULL || out == a, NULL);
 
+  /* contiguous operands of one shape (an optimizer's): binary_alpha_run
+   * walks them in chunks */
   if ((ts_autograd_is_grad_enabled () && ts_autograd_any_requires_grad (inputs, 2)) ||
-      !ts_dtype_is_floating (a->dtype) || a->dtype != b->dtype ||
-      !ts_device_equal (a->storage->device, b->storage->device) ||
+      !ts_dtype_is_floating (a->dtype) || !same_layout (a, b) ||
+      !ts_tensor_is_contiguous (a) || !ts_tensor_is_contiguous (b) ||
       ts_autocast_is_enabled (ts_tensor_is_cuda (a) ? TS_AUTOCAST_CUDA : TS_AUTOCAST_CPU))
     return NULL;
   return binary_impl (op, a, b, NULL, FALSE, alpha, out, error);

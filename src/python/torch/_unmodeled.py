@@ -29,6 +29,16 @@ def unsupported(call, why=""):
     return NotImplementedError(call + " is not modeled by Tensorscope yet" + (": " + why if why else ""))
 
 
+def stub(qualname, error=not_modeled):
+    """A function PyTorch has that Tensorscope does not model: calling it
+    raises error(qualname) (not_modeled, or unsupported for a call that is
+    modeled but not for what it was given)."""
+    def call(*args, **kwargs):
+        raise error(qualname)
+    call.__name__ = call.__qualname__ = qualname.rpartition(".")[2]
+    return call
+
+
 def missing(qualname, name, owner):
     """The error for a missing attribute name of owner ("module 'torch'",
     "'Tensor' object", "type object 'Tensor'"): qualname.name is not

@@ -71,21 +71,15 @@ def _rebuild_device_tensor_from_cpu_tensor(data, dtype, device, requires_grad):
     return tensor
 
 
-def _not_modeled(what):
-    def rebuild(*args, **kwargs):
-        raise _unmodeled.unsupported("torch.load of " + what)
-    return rebuild
-
-
 # What PyTorch's files may call that Tensorscope has no tensors for.
-_rebuild_qtensor = _not_modeled("a quantized tensor")
-_rebuild_sparse_tensor = _not_modeled("a sparse tensor")
-_rebuild_nested_tensor = _not_modeled("a nested tensor")
-_rebuild_meta_tensor_no_storage = _not_modeled("a meta tensor")
-_rebuild_wrapper_subclass = _not_modeled("a wrapper tensor subclass")
-_rebuild_device_tensor_from_numpy = _not_modeled("a tensor saved as a NumPy array")
-_rebuild_xla_tensor = _not_modeled("an XLA tensor")
-_rebuild_mps_tensor = _not_modeled("an MPS tensor")
+_rebuild_qtensor = _unmodeled.stub("torch.load of a quantized tensor", _unmodeled.unsupported)
+_rebuild_sparse_tensor = _unmodeled.stub("torch.load of a sparse tensor", _unmodeled.unsupported)
+_rebuild_nested_tensor = _unmodeled.stub("torch.load of a nested tensor", _unmodeled.unsupported)
+_rebuild_meta_tensor_no_storage = _unmodeled.stub("torch.load of a meta tensor", _unmodeled.unsupported)
+_rebuild_wrapper_subclass = _unmodeled.stub("torch.load of a wrapper tensor subclass", _unmodeled.unsupported)
+_rebuild_device_tensor_from_numpy = _unmodeled.stub("torch.load of a tensor saved as a NumPy array", _unmodeled.unsupported)
+_rebuild_xla_tensor = _unmodeled.stub("torch.load of an XLA tensor", _unmodeled.unsupported)
+_rebuild_mps_tensor = _unmodeled.stub("torch.load of an MPS tensor", _unmodeled.unsupported)
 
 
 def _get_obj_state(obj):

@@ -166,18 +166,12 @@ def adaptive_max_pool1d(input, output_size, return_indices=False):
     return (out, indices.squeeze(-2)) if return_indices else out
 
 
-def _unmodeled_pool(name):
-    def f(*args, **kwargs):
-        raise _unmodeled.not_modeled("torch.nn.functional." + name)
-    return f
-
-
-max_pool3d = _unmodeled_pool("max_pool3d")
-avg_pool3d = _unmodeled_pool("avg_pool3d")
-lp_pool1d = _unmodeled_pool("lp_pool1d")
-lp_pool2d = _unmodeled_pool("lp_pool2d")
-fractional_max_pool2d = _unmodeled_pool("fractional_max_pool2d")
-max_unpool2d = _unmodeled_pool("max_unpool2d")
+max_pool3d = _unmodeled.stub("torch.nn.functional.max_pool3d")
+avg_pool3d = _unmodeled.stub("torch.nn.functional.avg_pool3d")
+lp_pool1d = _unmodeled.stub("torch.nn.functional.lp_pool1d")
+lp_pool2d = _unmodeled.stub("torch.nn.functional.lp_pool2d")
+fractional_max_pool2d = _unmodeled.stub("torch.nn.functional.fractional_max_pool2d")
+max_unpool2d = _unmodeled.stub("torch.nn.functional.max_unpool2d")
 
 
 # -- Modules -----------------------------------------------------------------
