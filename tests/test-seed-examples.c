@@ -15,7 +15,9 @@
  * to the environment of that run, NAME.args more arguments of `run` (one a
  * line, before the script; a later --gpus wins). sim/ holds what only the
  * simulator does, left out on the cuda backend; NAME.nohw skips one case
- * there too. nodata/ holds the workloads bigger than this machine that
+ * there too. NAME.gpus gives the GPUs a case needs (default 1): with
+ * TS_TEST_GPUS=N (the simulator then runs --gpus N; on the cuda backend, the
+ * machine's count) a case that needs more is skipped. nodata/ holds the workloads bigger than this machine that
  * only --no-data runs (their .args say so): the test-nodata-workloads row
  * runs them (TS_TEST_WORKLOAD_DIRS=nodata).
  */
@@ -87,6 +89,30 @@ compare_lines (const char *expected,
   g_assert_cmpuint (n_got, ==, n_want);
 }
 
+/* TS_TEST_GPUS: the GPUs the cases may use (4 unless set). */
+static int
+test_gpus (void)
+{
+  const char *env = g_getenv ("TS_TEST_GPUS");
+  gint64 n;
+
+  if (env == NULL || !g_ascii_string_to_signed (env, 10, 1, 64, &n, NULL))
+    return 4;
+  return (int) n;
+}
+
+/* NAME.gpus: how many GPUs the case needs (1 unless it says). */
+static int
+case_gpus (const Case *c)
+{
+  g_autofree char *path = g_strdup_printf ("%.*s.gpus", (int) (strlen (c->expected) - strlen (".expected")), c->expected);
+  g_autofree char *text = NULL;
+
+  if (!g_file_get_contents (path, &text, NULL, NULL))
+    return 1;
+  return atoi (text);
+}
+
 static void
 run_case (gconstpointer data)
 {
@@ -108,9 +134,15 @@ run_case (gconstpointer data)
   g_autofree char *args_text = NULL;
   g_autoptr(GPtrArray) argv = g_ptr_array_new ();
   const char *hw_argv[] = { TS_CLI_PATH, "run", "--backend=cuda", c->script, NULL };
+  g_autofree char *gpus_arg = g_strdup_printf ("%d", test_gpus ());
   gboolean hardware = g_strcmp0 (g_getenv ("TS_TEST_BACKEND"), "cuda") == 0;
 
   g_assert_true (g_file_get_contents (c->expected, &expected, NULL, &error));
+  if (case_gpus (c) > test_gpus ())
+    {
+      g_test_skip ("needs more GPUs than TS_TEST_GPUS");
+      return;
+    }
   /* NAME.nohw: a feature only the simulated devices model. */
   if (hardware)
     {
@@ -126,7 +158,7 @@ run_case (gconstpointer data)
   g_ptr_array_add (argv, (char *) TS_CLI_PATH);
   g_ptr_array_add (argv, (char *) "run");
   g_ptr_array_add (argv, (char *) "--gpus");
-  g_ptr_array_add (argv, (char *) "4");
+  g_ptr_array_add (argv, gpus_arg);
   args_path = g_strdup_printf ("%.*s.args", (int) (strlen (c->expected) - strlen (".expected")), c->expected);
   if (g_file_get_contents (args_path, &args_text, NULL, NULL))
     {

@@ -1170,7 +1170,8 @@ matmul_kernel (int ndim, const TsCudaView *out, const TsCudaView *a, const TsCud
     return err;
   if (out == NULL || a == NULL || b == NULL || out->ndim != ndim || a->ndim != ndim ||
       b->ndim != ndim || a->dtype != out->dtype || b->dtype != out->dtype ||
-      (out->dtype != TS_CUDA_FLOAT32 && out->dtype != TS_CUDA_FLOAT64))
+      (out->dtype != TS_CUDA_FLOAT32 && out->dtype != TS_CUDA_FLOAT64 &&
+       out->dtype != TS_CUDA_FLOAT16 && out->dtype != TS_CUDA_BFLOAT16))
     return TS_CUDA_ERROR_INVALID_VALUE;
   MAP (out, &o, NULL);
   MAP (a, &va, NULL);
@@ -1191,6 +1192,17 @@ static int
 k_bmm (const TsCudaView *out, const TsCudaView *a, const TsCudaView *b, void *stream)
 {
   return matmul_kernel (3, out, a, b, stream);
+}
+
+/* The fake computes float32 products exactly either way; the flag is kept
+ * for tests that ask what the caller set. */
+static int fake_matmul_tf32;
+
+static int
+k_set_matmul_tf32 (int allow)
+{
+  fake_matmul_tf32 = allow != 0;
+  return 0;
 }
 
 /* The fake device has no clock to spin on: the spin completes at once. */
@@ -1247,6 +1259,7 @@ static const TsCudaKernels kernels = {
   .fill_int = k_fill_int,
   .bmm = k_bmm,
   .spin = k_spin,
+  .set_matmul_tf32 = k_set_matmul_tf32,
 };
 
 EXPORT const TsCudaKernels *

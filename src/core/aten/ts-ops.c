@@ -3603,26 +3603,38 @@ max_dim_device (Job                 *job,
   return k->max_dim (&values, &indices, &in, job->dims[0], job->desc->kernel, stream);
 }
 
-/* cuBLAS takes a view with a unit stride in one of its dims. */
+/* cuBLAS takes a matrix with a unit stride in one of its dims (the last
+ * two dims of a batched view). */
 static gboolean
 blas_view (const TsCudaView *v)
 {
-  return v->strides[1] == 1 || v->strides[0] == 1 || v->shape[0] == 1 || v->shape[1] == 1;
+  int r = v->ndim - 2, c = v->ndim - 1;
+
+  return v->strides[c] == 1 || v->strides[r] == 1 || v->shape[r] == 1 || v->shape[c] == 1;
 }
 
+/* mm and bmm through cuBLAS, in float32, float64, float16 or bfloat16,
+ * with TF32 math for float32 when the job's precision says so. */
 static int
 matmul_device (Job                 *job,
                const TsCudaKernels *k,
                gpointer             stream)
 {
   TsCudaView c, a, b;
+  int err;
 
   if (!cuda_view (job->t[0], &c) || !cuda_view (job->t[1], &a) || !cuda_view (job->t[2], &b))
     return TS_CUDA_ERROR_NOT_SUPPORTED;
-  if ((c.dtype != TS_DTYPE_FLOAT32 && c.dtype != TS_DTYPE_FLOAT64) || !blas_view (&a) || !blas_view (&b))
+  if ((c.dtype != TS_DTYPE_FLOAT32 && c.dtype != TS_DTYPE_FLOAT64 && c.dtype != TS_DTYPE_FLOAT16 &&
+       c.dtype != TS_DTYPE_BFLOAT16) || c.ndim < 2 || c.ndim > 3 || a.ndim != c.ndim ||
+      b.ndim != c.ndim || !blas_view (&a) || !blas_view (&b))
     return TS_CUDA_ERROR_NOT_SUPPORTED;
-  if (a.shape[1] == 0)
+  if (a.shape[a.ndim - 1] == 0)
     return k->fill (&c, 0.0, stream);
+  if ((err = k->set_matmul_tf32 (job->precision == TS_PRECISION_TF32)) != 0)
+    return err;
+  if (c.ndim == 3)
+    return k->bmm (&c, &a, &b, stream);
   return k->matmul (&c, &a, &b, stream);
 }
 

@@ -2417,6 +2417,61 @@ k_random (int dist, const TsCudaView *out, double a, double b, uint64_t seed, ui
   return cudaGetLastError ();
 }
 
+/* torch.backends.cuda.matmul.allow_tf32 as the caller last set it: float32
+ * products then take TF32 tensor-core math (PyTorch sets
+ * CUBLAS_TF32_TENSOR_OP_MATH on its handle; a compute type says the same). */
+static int matmul_allow_tf32;
+
+int
+k_set_matmul_tf32 (int allow)
+{
+  matmul_allow_tf32 = allow != 0;
+  return cudaSuccess;
+}
+
+/* One strided-batched GEMM for every dtype the matmuls take: float16 and
+ * bfloat16 accumulate in float32, as PyTorch's cublasGemmEx calls do.
+ * Column-major arguments (the callers swap a and b for row-major). */
+static cublasStatus_t
+gemm_strided (cublasHandle_t handle, int dtype, cublasOperation_t op_x, cublasOperation_t op_y,
+              int n, int m, int k, const void *x, int ldx, long long sx,
+              const void *y, int ldy, long long sy, void *out, int ldc, long long sc, int batch)
+{
+  const float one_f = 1.0f, zero_f = 0.0f;
+  const double one_d = 1.0, zero_d = 0.0;
+  const void *one = &one_f, *zero = &zero_f;
+  cudaDataType_t type;
+  cublasComputeType_t compute = CUBLAS_COMPUTE_32F;
+
+  switch (dtype)
+    {
+    case TS_CUDA_FLOAT32:
+      type = CUDA_R_32F;
+      if (matmul_allow_tf32)
+        compute = CUBLAS_COMPUTE_32F_FAST_TF32;
+      break;
+    case TS_CUDA_FLOAT64:
+      type = CUDA_R_64F;
+      compute = CUBLAS_COMPUTE_64F;
+      one = &one_d;
+      zero = &zero_d;
+      break;
+    case TS_CUDA_FLOAT16:  type = CUDA_R_16F; break;
+    case TS_CUDA_BFLOAT16: type = CUDA_R_16BF; break;
+    default:
+      return CUBLAS_STATUS_NOT_SUPPORTED;
+    }
+  return cublasGemmStridedBatchedEx (handle, op_x, op_y, n, m, k, one, x, type, ldx, sx, y, type, ldy, sy,
+                                     zero, out, type, ldc, sc, batch, compute, CUBLAS_GEMM_DEFAULT);
+}
+
+/* Bytes of one element of the dtypes gemm_strided takes. */
+static size_t
+gemm_elem_size (int dtype)
+{
+  return dtype == TS_CUDA_FLOAT64 ? 8 : dtype == TS_CUDA_FLOAT32 ? 4 : 2;
+}
+
 int
 k_matmul (const TsCudaView *out, const TsCudaView *a, const TsCudaView *b, void *stream)
 {
@@ -2438,28 +2493,15 @@ k_matmul (const TsCudaView *out, const TsCudaView *a, const TsCudaView *b, void 
   k = (int)a->shape[1];
   cublasSetStream (handle, (cudaStream_t)stream);
   /* Row-major C = A B is column-major C^T = B^T A^T. */
-  if (out->dtype == TS_CUDA_FLOAT32)
-    {
-      const float one = 1.0f, zero = 0.0f;
+  {
+    size_t es = gemm_elem_size (out->dtype);
 
-      status = cublasSgemm (handle, op_b, op_a, n, m, k, &one,
-                            (const float *)b->data + b->offset, ldb,
-                            (const float *)a->data + a->offset, lda, &zero,
-                            (float *)out->data + out->offset,
-                            (int)(out->strides[0] > n ? out->strides[0] : n));
-    }
-  else if (out->dtype == TS_CUDA_FLOAT64)
-    {
-      const double one = 1.0, zero = 0.0;
-
-      status = cublasDgemm (handle, op_b, op_a, n, m, k, &one,
-                            (const double *)b->data + b->offset, ldb,
-                            (const double *)a->data + a->offset, lda, &zero,
-                            (double *)out->data + out->offset,
-                            (int)(out->strides[0] > n ? out->strides[0] : n));
-    }
-  else
-    return cudaErrorInvalidValue;
+    status = gemm_strided (handle, out->dtype, op_b, op_a, n, m, k,
+                           (const char *)b->data + b->offset * es, ldb, 0,
+                           (const char *)a->data + a->offset * es, lda, 0,
+                           (char *)out->data + out->offset * es,
+                           (int)(out->strides[0] > n ? out->strides[0] : n), 0, 1);
+  }
   return status == CUBLAS_STATUS_SUCCESS ? cudaSuccess : cudaErrorUnknown;
 }
 
@@ -2501,7 +2543,8 @@ k_bmm (const TsCudaView *out, const TsCudaView *a, const TsCudaView *b, void *st
       a->shape[0] != out->shape[0] || b->shape[0] != out->shape[0] || a->shape[2] != b->shape[1] ||
       out->shape[1] != a->shape[1] || out->shape[2] != b->shape[2])
     return cudaErrorInvalidValue;
-  if (out->dtype != TS_CUDA_FLOAT32 && out->dtype != TS_CUDA_FLOAT64)
+  if (out->dtype != TS_CUDA_FLOAT32 && out->dtype != TS_CUDA_FLOAT64 &&
+      out->dtype != TS_CUDA_FLOAT16 && out->dtype != TS_CUDA_BFLOAT16)
     return TS_CUDA_ERROR_NOT_SUPPORTED;
   if (out->shape[0] > INT32_MAX || out->shape[1] > INT32_MAX || out->shape[2] > INT32_MAX ||
       a->shape[2] > INT32_MAX)
@@ -2537,24 +2580,14 @@ k_bmm (const TsCudaView *out, const TsCudaView *a, const TsCudaView *b, void *st
   if ((handle = blas_handle ()) == NULL)
     return TS_CUDA_ERROR_NOT_SUPPORTED;
   cublasSetStream (handle, (cudaStream_t)stream);
-  if (out->dtype == TS_CUDA_FLOAT32)
-    {
-      const float one = 1.0f, zero = 0.0f;
+  {
+    size_t es = gemm_elem_size (out->dtype);
 
-      status = cublasSgemmStridedBatched (handle, op_b, op_a, n, m, k, &one,
-                                          (const float *)b->data + b->offset, ldb, sb,
-                                          (const float *)a->data + a->offset, lda, sa, &zero,
-                                          (float *)out->data + out->offset, ldc, sc, batch);
-    }
-  else
-    {
-      const double one = 1.0, zero = 0.0;
-
-      status = cublasDgemmStridedBatched (handle, op_b, op_a, n, m, k, &one,
-                                          (const double *)b->data + b->offset, ldb, sb,
-                                          (const double *)a->data + a->offset, lda, sa, &zero,
-                                          (double *)out->data + out->offset, ldc, sc, batch);
-    }
+    status = gemm_strided (handle, out->dtype, op_b, op_a, n, m, k,
+                           (const char *)b->data + b->offset * es, ldb, sb,
+                           (const char *)a->data + a->offset * es, lda, sa,
+                           (char *)out->data + out->offset * es, ldc, sc, batch);
+  }
   return status == CUBLAS_STATUS_SUCCESS ? cudaSuccess : cudaErrorUnknown;
 }
 
@@ -2604,6 +2637,7 @@ constexpr TsCudaKernels kernels = {
   k_fill_int,
   k_bmm,
   k_spin,
+  k_set_matmul_tf32,
 };
 
 /* Positional: a missing entry would be NULL, the last one is checked. */

@@ -25,7 +25,7 @@
 extern "C" {
 #endif
 
-#define TS_CUDA_ABI_VERSION 2
+#define TS_CUDA_ABI_VERSION 3
 #define TS_CUDA_MAX_DIMS 8
 
 /* TsDType's values (static asserts in src/core/aten/ts-op-table.c). */
@@ -158,7 +158,7 @@ typedef struct
    * of 256; float32 draws float4 per call, float64 double2. */
   int (*random)       (int dist, const TsCudaView *out, double a, double b,
                        uint64_t seed, uint64_t offset, void *stream);
-  /* out = a @ b for 2-d float32/float64 views (any strides cuBLAS takes:
+  /* out = a @ b for 2-d float32/float64 (float16/bfloat16: ABI 3) views (any strides cuBLAS takes:
    * one of each view's strides must be 1). */
   int (*matmul)       (const TsCudaView *out, const TsCudaView *a, const TsCudaView *b,
                        void *stream);
@@ -200,6 +200,11 @@ typedef struct
                         void *stream);
   /* torch.cuda._sleep: one thread busy-waits @cycles clock cycles. */
   int (*spin)          (int64_t cycles, void *stream);
+
+  /* ABI 3. Whether float32 matmul/bmm may use TF32 tensor cores from now on
+   * (torch.backends.cuda.matmul.allow_tf32); matmul and bmm also take
+   * float16 and bfloat16 (float32 accumulation) from ABI 3. */
+  int (*set_matmul_tf32) (int allow);
 } TsCudaKernels;
 
 /* The module's one entry point. */
