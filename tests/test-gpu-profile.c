@@ -13,6 +13,7 @@ test_lookup (void)
 {
   const TsGpuProfile *h100 = ts_gpu_profile_lookup ("h100");
   const TsGpuProfile *gtx = ts_gpu_profile_lookup ("GTX1080Ti");
+  const TsGpuProfile *h200 = ts_gpu_profile_lookup ("h200");
 
   g_assert_nonnull (h100);
   g_assert_true (h100 == ts_gpu_profile_get_default ());
@@ -32,6 +33,14 @@ test_lookup (void)
   g_assert_cmpuint (gtx->copy_engines, ==, 2);
   g_assert_cmpfloat (gtx->fp16_flops * 64, ==, gtx->fp32_flops);
   g_assert_cmpfloat (gtx->fp64_flops * 32, ==, gtx->fp32_flops);
+
+  /* The H200's figures are the ones measured with tests/gpu/calibrate.py. */
+  g_assert_nonnull (h200);
+  g_assert_cmpstr (h200->name, ==, "NVIDIA H200");
+  g_assert_cmpuint (h200->total_memory, ==, G_GUINT64_CONSTANT (150109880320));
+  g_assert_cmpfloat (h200->fp32_flops, ==, 51e12);
+  g_assert_cmpfloat (h200->tf32_flops, ==, 424e12);
+  g_assert_cmpint (h200->kernel_overhead_ns, ==, 900);
 
   g_assert_null (ts_gpu_profile_lookup ("a100"));
   g_assert_null (ts_gpu_profile_lookup (""));
@@ -69,10 +78,11 @@ test_known_list (void)
   g_autofree char *known = ts_gpu_profile_dup_known ();
   g_autofree const char **keys = ts_gpu_profile_list_keys ();
 
-  g_assert_cmpstr (known, ==, "h100, gtx1080ti");
+  g_assert_cmpstr (known, ==, "h100, gtx1080ti, h200");
   g_assert_cmpstr (keys[0], ==, "h100");
   g_assert_cmpstr (keys[1], ==, "gtx1080ti");
-  g_assert_null (keys[2]);
+  g_assert_cmpstr (keys[2], ==, "h200");
+  g_assert_null (keys[3]);
 }
 
 static void

@@ -100,7 +100,7 @@ test_options_bad (void)
   rt = ts_runtime_new (&options, NULL, &error);
   g_assert_null (rt);
   g_assert_error (error, TS_RUNTIME_ERROR, TS_RUNTIME_ERROR_UNKNOWN_MODEL);
-  g_assert_cmpstr (error->message, ==, "Unknown GPU model “a100”; known models: h100, gtx1080ti");
+  g_assert_cmpstr (error->message, ==, "Unknown GPU model “a100”; known models: h100, gtx1080ti, h200");
   g_clear_error (&error);
 
   options = (TsRuntimeOptions) { .n_gpus = 17 };

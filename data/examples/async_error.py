@@ -1,10 +1,14 @@
 # An asynchronous error, and how synchronous mode pins it down.
 #
 # index_select() is given an index one past the end of the table. The
-# kernel is only queued at that line, so Python goes on: the next
-# multiplication is queued too and "queued, no error yet" is printed. The
-# device reports the failure later, and the error is raised at the next
-# call that waits for the device (.item() here), far from the real cause.
+# stream is still busy with earlier work (torch.cuda._sleep stands in for a
+# long kernel, as in PyTorch's own tests), so the bad kernel has not run
+# when Python goes on: the next multiplication is queued too and "queued, no
+# error yet" is printed. The device reports the failure later, and the
+# error is raised at the next call that waits for the device (.item()
+# here), far from the real cause. Without the busy stream the kernel faults
+# within microseconds, and the next launch reports it (so it did on an H200
+# with PyTorch 2.11).
 #
 # Turn on "Synchronous" (CUDA_LAUNCH_BLOCKING=1, --sync) and run again:
 # every launch now waits for its kernel, the message is never printed and
@@ -15,6 +19,7 @@ device = torch.device("cuda:0")
 table = torch.randn(1000, 64, device=device)
 ids = torch.tensor([3, 17, 999, 1000], device=device)
 
+torch.cuda._sleep(100_000_000)        # about 50 ms of GPU time at 2 GHz
 rows = table.index_select(0, ids)
 scaled = rows * 2.0
 print("queued, no error yet")

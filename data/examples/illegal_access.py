@@ -8,8 +8,10 @@
 # While the block is only cached, its bytes are still mapped and reading
 # them "works" (this is what makes such bugs hard to find). After
 # empty_cache() the driver takes the memory back, and the next kernel that
-# reads it faults. The error is raised at the next call that waits for the
-# device (.item()), not at the line that launched the faulting kernel.
+# reads it faults. Here that kernel waits behind long work on the stream
+# (torch.cuda._sleep stands in for it), so the error is raised at the next
+# call that waits for the device (.item()), not at the line that launched
+# the faulting kernel.
 #
 # Turn on "Synchronous" (CUDA_LAUNCH_BLOCKING=1, --sync) and run again:
 # the traceback now points at the line with view.sum().
@@ -36,6 +38,7 @@ torch.cuda.caching_allocator_delete(ptr)
 print("sum after delete (still cached):", view.sum().item())
 
 torch.cuda.empty_cache()                            # the segment goes back to the driver
+torch.cuda._sleep(100_000_000)                      # about 50 ms of GPU time at 2 GHz
 total = view.sum() + weights.sum()                  # this kernel reads unmapped memory
 print("queued, no error yet")
 print("never reached:", total.item())

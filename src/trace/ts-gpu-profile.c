@@ -5,7 +5,8 @@
  *
  * Provenance of each figure, in the comment beside it:
  *   [datasheet]  NVIDIA's published figure (a ceiling, not what programs get)
- *   [measured]   measured on the real part (H100 SXM, PyTorch 2.11)
+ *   [measured]   measured on the real part with PyTorch 2.11 (the H100 SXM
+ *                figures from the workplace's notes; the H200's by us)
  *   [reported]   commonly reported by users; not measured by us
  *   [assumed]    no source at hand: a modelling choice, explained
  * docs/simulation-model.md repeats the table and says how each is used.
@@ -77,6 +78,42 @@ static const TsGpuProfile profiles[] = {
     .copy_overhead_ns = 2000,                        /* [assumed] */
     .least_priority = 0,
     .greatest_priority = -1,                         /* [assumed] older parts report two levels */
+  },
+  {
+    /* Every [measured] figure here was read on one H200 (driver 580.159.04,
+     * CUDA 13.0, PyTorch 2.11) with tests/gpu/calibrate.py: CUDA-event
+     * medians of ten, docs/gpu-measurements.md. */
+    .key = "h200",
+    .label = "H200",
+    .name = "NVIDIA H200",                           /* [measured] torch.cuda.get_device_name() */
+    .cc_major = 9, .cc_minor = 0,                    /* [measured] */
+    .sm_count = 132,                                 /* [measured] multi_processor_count */
+    .max_threads_per_sm = 2048,                      /* [datasheet] */
+    .max_blocks_per_sm = 32,                         /* [datasheet] */
+    .warp_size = 32,
+    .clock_khz = 1980000,                            /* [measured] nvidia-smi clocks.max.sm */
+    .total_memory = G_GUINT64_CONSTANT (150109880320), /* [measured] total_memory: 139.80 GiB */
+    .mem_bandwidth = 4.2 * TB,                       /* [measured] 1 GiB device copy, read + write;
+                                                      * datasheet 4.8 */
+    .fp32_flops = 51e12,                             /* [measured] 8192^3 float32 mm (cuBLAS);
+                                                      * datasheet 67 */
+    .fp16_flops = 827e12,                            /* [measured] 8192^3 bf16 mm; fp16 790 */
+    .tf32_flops = 424e12,                            /* [measured] 8192^3 float32 mm, allow_tf32 */
+    .fp64_flops = 59.5e12,                           /* [measured] 4096^3 float64 mm */
+    .pcie_pinned_bandwidth = 55 * GB,                /* [measured] 1 GiB, 55.3 H2D and 55.4 D2H */
+    .pcie_pageable_bandwidth = 20 * GB,              /* [measured] 1 GiB, 23.1 H2D and 17.6 D2H:
+                                                      * one figure for both, their mean */
+    .peer_bandwidth = 360 * GB,                      /* [assumed] NVLink 4 as the H100's; one GPU
+                                                      * was lent, no peer to measure */
+    .copy_engines = 3,                               /* [assumed] as the H100 */
+    .launch_latency_ns = 3900,                       /* [measured] 3864 ns per empty-kernel launch
+                                                      * from C++; PyTorch's own dispatch adds ~2 us */
+    .api_latency_ns = 500,                           /* [assumed] */
+    .kernel_overhead_ns = 900,                       /* [measured] a one-element add: 904 ns on
+                                                      * the profiler's device timeline */
+    .copy_overhead_ns = 1500,                        /* [assumed] as the H100 */
+    .least_priority = 0,
+    .greatest_priority = -5,                         /* [assumed] as the H100 (same driver) */
   },
 };
 

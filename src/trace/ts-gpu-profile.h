@@ -67,7 +67,7 @@ const char         **ts_gpu_profile_list_keys  (void);
 /* The models in the order the app lists them, the default first. */
 guint                ts_gpu_profile_get_n_profiles (void);
 const TsGpuProfile  *ts_gpu_profile_get_nth    (guint        i);
-/* "h100, gtx1080ti": for error messages. */
+/* "h100, gtx1080ti, h200": for error messages. */
 char                *ts_gpu_profile_dup_known  (void);
 
 /* The priority range PyTorch exposes for this model: at most four levels,

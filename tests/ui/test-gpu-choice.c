@@ -18,6 +18,10 @@
 #include "ts-ui-test-util.h"
 #include "ts-window.h"
 
+/* The drop-down lists the simulated models (h100, gtx1080ti, h200), then
+ * this machine's GPUs. */
+#define MACHINE_ITEM 3
+
 #define FAKE_DEVICE "Fake CUDA Device (H100)"
 
 static TsApplication *app;
@@ -132,8 +136,8 @@ test_choose_and_run (void)
   console = ts_window_get_console (window);
 
   wait_probe (ts_gpu_probe_get_default ());
-  g_assert_cmpuint (g_list_model_get_n_items (models), ==, 3);
-  g_assert_cmpstr (gtk_string_list_get_string (GTK_STRING_LIST (models), 2), ==,
+  g_assert_cmpuint (g_list_model_get_n_items (models), ==, MACHINE_ITEM + 1);
+  g_assert_cmpstr (gtk_string_list_get_string (GTK_STRING_LIST (models), MACHINE_ITEM), ==,
                    FAKE_DEVICE " (this machine)");
   g_assert_cmpstr (gtk_widget_get_tooltip_text (GTK_WIDGET (dropdown)), ==,
                    "A simulated GPU model, or this machine’s GPU");
@@ -142,7 +146,7 @@ test_choose_and_run (void)
   g_assert_true (gtk_widget_get_sensitive (GTK_WIDGET (spin)));
 
   /* Choosing it: the setting, and the machine's count, frozen. */
-  gtk_drop_down_set_selected (dropdown, 2);
+  gtk_drop_down_set_selected (dropdown, MACHINE_ITEM);
   backend = g_settings_get_string (settings, "backend");
   g_assert_cmpstr (backend, ==, "cuda");
   g_assert_false (gtk_widget_get_sensitive (GTK_WIDGET (spin)));
@@ -189,7 +193,7 @@ test_choose_and_run (void)
 
   /* The setting drives the drop-down too, e.g. from a second window. */
   g_settings_set_string (settings, "backend", "cuda");
-  g_assert_cmpuint (gtk_drop_down_get_selected (dropdown), ==, 2);
+  g_assert_cmpuint (gtk_drop_down_get_selected (dropdown), ==, MACHINE_ITEM);
   g_assert_false (gtk_widget_get_sensitive (GTK_WIDGET (spin)));
   g_assert_cmpint (g_settings_get_int (settings, "gpu-count"), ==, 6);
 
@@ -224,7 +228,7 @@ test_run_before_probe (void)
   g_assert_true (ts_window_run (window, &error));
   g_assert_no_error (error);
   g_assert_true (ts_gpu_probe_get_done (ts_gpu_probe_get_default ()));
-  g_assert_cmpuint (gtk_drop_down_get_selected (child (window, "gpu_model_dropdown")), ==, 2);
+  g_assert_cmpuint (gtk_drop_down_get_selected (child (window, "gpu_model_dropdown")), ==, MACHINE_ITEM);
   g_assert_cmpstr (ts_window_get_status (window), ==,
                    "Running device_queries.py on 2 × " FAKE_DEVICE "…");
   wait_finished (window);
@@ -253,7 +257,7 @@ test_saved_choice (void)
   window = ts_window_new (app);
   spin = child (window, "gpu_count_spin");
 
-  g_assert_cmpuint (gtk_drop_down_get_selected (child (window, "gpu_model_dropdown")), ==, 2);
+  g_assert_cmpuint (gtk_drop_down_get_selected (child (window, "gpu_model_dropdown")), ==, MACHINE_ITEM);
   g_assert_false (gtk_widget_get_sensitive (GTK_WIDGET (spin)));
   g_assert_cmpfloat (gtk_spin_button_get_value (spin), ==, 2.0);
 

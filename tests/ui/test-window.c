@@ -87,9 +87,10 @@ test_header_bar (void)
   g_assert_false (g_action_group_get_action_enabled (G_ACTION_GROUP (window), "stop"));
   g_assert_false (g_action_group_get_action_enabled (G_ACTION_GROUP (window), "save-trace"));
 
-  g_assert_cmpuint (g_list_model_get_n_items (models), ==, 2);
+  g_assert_cmpuint (g_list_model_get_n_items (models), ==, 3);
   g_assert_cmpstr (gtk_string_list_get_string (GTK_STRING_LIST (models), 0), ==, "H100");
   g_assert_cmpstr (gtk_string_list_get_string (GTK_STRING_LIST (models), 1), ==, "GTX 1080 Ti");
+  g_assert_cmpstr (gtk_string_list_get_string (GTK_STRING_LIST (models), 2), ==, "H200");
   g_assert_cmpfloat (gtk_adjustment_get_lower (adjustment), ==, 1.0);
   g_assert_cmpfloat (gtk_adjustment_get_upper (adjustment), ==, 16.0);
   g_assert_cmpstr (gtk_button_get_label (child (window, "sync_button")), ==, "Synchronous");
@@ -380,7 +381,7 @@ test_gpu_unavailable (void)
   g_source_remove (timeout);
 
   g_assert_false (ts_gpu_probe_get_available (probe));
-  g_assert_cmpuint (g_list_model_get_n_items (gtk_drop_down_get_model (dropdown)), ==, 2);
+  g_assert_cmpuint (g_list_model_get_n_items (gtk_drop_down_get_model (dropdown)), ==, 3);
   g_assert_true (g_str_has_prefix (gtk_widget_get_tooltip_text (GTK_WIDGET (dropdown)),
                                    "Simulated GPU model. This machine’s GPU cannot run workloads: "
                                    "Could not load the CUDA backend: "));

@@ -29,10 +29,14 @@ refuse_work (const TsWork *work)
   return 0;
 }
 
-/* Opens the call of a launch, copy or memset on @stream. A sticky fault on
- * the stream's device (or on @peer_device, the other end of a peer copy,
- * when not -1) refuses it: the work is destroyed and the call recorded.
- * Otherwise the launch's host cost is charged. */
+/* Opens the call of a launch, copy or memset on @stream and charges its
+ * host cost. A sticky fault on the stream's device (or on @peer_device, the
+ * other end of a peer copy, when not -1) that has happened by the end of
+ * that cost refuses it: the work is destroyed and the call recorded. The
+ * driver finds the fault during the call, so a kernel that faulted while
+ * the host was dispatching the next op fails that op's launch: on an H200
+ * with PyTorch 2.11 an out-of-range index_select failed the very next
+ * launch (docs/gpu-measurements.md). */
 static gboolean
 call_begin_work (TsRuntime     *self,
                  Call          *call,
@@ -44,13 +48,12 @@ call_begin_work (TsRuntime     *self,
 {
   _ts_runtime_call_begin (self, call, api);
   call_set_stream (self, call, stream);
+  host_charge (self, call->ht, self->profile->launch_latency_ns);
+  self->side.ops->catch_up (self->side.impl, call->ht->clock);
 
   if (_ts_runtime_call_check_fault (self, call, call->device, error) &&
       (peer_device < 0 || _ts_runtime_call_check_fault (self, call, peer_device, error)))
-    {
-      host_charge (self, call->ht, self->profile->launch_latency_ns);
-      return TRUE;
-    }
+    return TRUE;
 
   destroy_work (work);
   _ts_runtime_call_end (self, call);
