@@ -303,6 +303,15 @@ ts_session_get_profile (int device)
   return session.profile ? session.profile : choose_profile ();
 }
 
+void
+ts_session_charge_dispatch (int device)
+{
+  TsTime ns = ts_session_get_profile (device)->op_dispatch_ns;
+
+  if (ns > 0 && session.kernels == NULL && session.runtime != NULL)
+    ts_runtime_host_advance (session.runtime, ns);
+}
+
 gboolean
 ts_session_check_device (int      device,
                          GError **error)

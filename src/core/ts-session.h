@@ -71,6 +71,10 @@ gboolean             ts_session_is_initialized     (void);
 /* Visible devices, from CUDA_VISIBLE_DEVICES and --gpus; no init needed. */
 int                  ts_session_device_count       (void);
 const TsGpuProfile  *ts_session_get_profile        (int         device);
+/* PyTorch's dispatcher before an op's launch on @device: the profile's
+ * op_dispatch_ns of host time on the simulated devices (on a real GPU the
+ * time passes by itself). */
+void                 ts_session_charge_dispatch    (int         device);
 gboolean             ts_session_check_device       (int         device,
                                                     GError    **error);
 

@@ -54,6 +54,8 @@ typedef struct
   TsTime      api_latency_ns;        /* host side of a cheap runtime call (event record, query) */
   TsTime      kernel_overhead_ns;    /* device side: the shortest kernel */
   TsTime      copy_overhead_ns;      /* device side: DMA set-up of one copy */
+  TsTime      op_dispatch_ns;        /* host side of PyTorch's dispatcher before an op's
+                                      * launch (0: folded into launch_latency_ns) */
 
   /* cudaDeviceGetStreamPriorityRange: least (0) and greatest (negative). */
   int         least_priority;

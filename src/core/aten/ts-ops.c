@@ -571,6 +571,7 @@ dispatch_job (Job           *job,
       job_free (job);
       return FALSE;
     }
+  ts_session_charge_dispatch (device.index);
   work.name = name;
   work.stream = ts_session_current_stream (device.index);
   work.flops = (guint64) cost.flops;
@@ -1626,12 +1627,13 @@ ts_ops_reduce (TsOpId      id,
     return NULL;
 
   job = job_new (desc);
-  /* a reduction kernel: 512 threads, 32 inputs per thread, on at most half
-   * of the SMs (PyTorch splits a full reduction over a few CTAs per SM and
-   * finishes it with a second pass we do not model) */
+  /* a reduction kernel: 512 threads, 32 inputs per thread, on up to every
+   * SM (PyTorch finishes a full reduction with a second pass we do not
+   * model). A large one streams at the copy rate: PyTorch's sum of 1 GiB
+   * read 4.09 TB/s on an H200, 97% of a device copy's 4.2. */
   job->block = 512;
   job->grid = (guint32) CLAMP ((ts_tensor_numel (self) + 16383) / 16384, 1,
-                               MAX (ts_session_get_profile (0)->sm_count / 2, 1));
+                               MAX (ts_session_get_profile (0)->sm_count, 1));
   job->dim_mask = mask;
   job_set (job, 0, out);
   job_set (job, 1, self);
