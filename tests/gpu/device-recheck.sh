@@ -39,6 +39,12 @@ timeout 40 "$B/tests/cuda-check" 2>&1 | grep -v "^ok " | tail -8
 stamp "calibrate: our CUDA backend's matmuls"
 timeout 60 "$CLI" run --backend=cuda tests/gpu/calibrate.py matmuls 2>&1 | tee "$R/cal-ours-mm.txt"
 
+stamp "our CUDA backend: what one launch-bound op costs, from its own trace"
+for timing in cupti events; do
+  TENSORSCOPE_TIMING=$timing timeout 40 "$CLI" run --backend=cuda -o "$R/addloop-$timing.trace" tests/gpu/calibrate.py small_kernels 2>&1
+  timeout 20 "$CLI" report "$R/addloop-$timing.trace" 2>&1 | sed -n '/CUDA API summary/,/^$/p' | head -14
+done
+
 stamp "copies by size, real PyTorch"
 cat >"$R/copies.py" <<'PY'
 import torch
