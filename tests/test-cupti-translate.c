@@ -637,7 +637,10 @@ test_external_correlation (void)
   g_free (work_buf.data);
   memset (&work_buf, 0, sizeof work_buf);
   add_kernel (&work_buf, 7, 41, 8000, "mapped_before_again");
-  g_assert_cmpuint (ts_cupti_translator_translate_buffer (tr, work_buf.data, work_buf.len, NULL), ==, 1);
+  /* A synchronization whose call was made outside any op: never mapped,
+   * but not device work, so not counted as unmapped below. */
+  add_sync (&work_buf, CUPTI_ACTIVITY_SYNCHRONIZATION_TYPE_CONTEXT_SYNCHRONIZE, 0, 0, 99, 8100, 8200);
+  g_assert_cmpuint (ts_cupti_translator_translate_buffer (tr, work_buf.data, work_buf.len, NULL), ==, 2);
   g_assert_cmpuint (ts_recorder_get_count (rec, TS_RECORD_KERNEL), ==, 3);
   g_assert_true (ts_recorder_get (rec, TS_RECORD_KERNEL, 2, &k));
   g_assert_cmpuint (k.correlation, ==, 1001);
@@ -654,9 +657,10 @@ test_external_correlation (void)
   ts_cupti_translator_get_stats (tr, &stats);
   g_assert_cmpuint (stats.n_waiting, ==, 0);
   g_assert_cmpuint (stats.n_unmapped, ==, 2);
+  g_assert_cmpuint (ts_recorder_get_count (rec, TS_RECORD_SYNC), ==, 2);
   g_assert_cmpuint (stats.n_unjoined, ==, 1);
-  g_assert_cmpuint (stats.n_records, ==, 12);
-  g_assert_cmpuint (stats.n_translated, ==, 10);
+  g_assert_cmpuint (stats.n_records, ==, 13);
+  g_assert_cmpuint (stats.n_translated, ==, 11);
   /* Nothing of ours was appended for the API calls. */
   g_assert_cmpuint (ts_recorder_get_count (rec, TS_RECORD_API_CALL), ==, 0);
   ts_cupti_translator_finish (tr);

@@ -313,7 +313,13 @@ append_completed (TsCuptiTranslator *self,
                   guint64            correlation)
 {
   complete (self, kind, rec, correlation);
-  if (correlation == 0 && self->external_kind >= 0)
+  /* Only device work (a record with a "queued" time: kernels, copies,
+   * memsets) missing its op is worth a word: synchronization records come
+   * from calls the runtime makes outside any op, such as
+   * torch.cuda.synchronize(), and have no op to join (on an H200, 86 of
+   * the workloads printed a count of those alone). */
+  if (correlation == 0 && self->external_kind >= 0 &&
+      ts_record_info_field (ts_record_info (kind), "queued") != NULL)
     self->stats.n_unmapped++;
   ts_recorder_append (self->recorder, kind, rec);
 }

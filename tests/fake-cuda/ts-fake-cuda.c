@@ -1086,8 +1086,9 @@ index_kernel (gboolean select, const TsCudaView *out, const TsCudaView *in, int 
   if ((err = launch_prepare (stream, &s)) != 0)
     return err;
   if (out == NULL || in == NULL || index == NULL || dim < 0 || dim >= in->ndim ||
-      index->dtype != TS_CUDA_INT64 || out->dtype != in->dtype || (select && index->ndim > 1))
-    return TS_CUDA_ERROR_INVALID_VALUE;
+      index->dtype != TS_CUDA_INT64 || out->dtype != in->dtype ||
+      (select && (index->ndim > 1 || out->ndim != in->ndim)))
+    return TS_CUDA_ERROR_INVALID_VALUE;   /* what the real module refuses */
   MAP (out, &o, NULL);
   MAP (in, &i, NULL);
   MAP (index, &ix, NULL);

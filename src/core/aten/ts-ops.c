@@ -3663,6 +3663,21 @@ index_select_device (Job                 *job,
   if (!cuda_view (job->t[0], &out) || !cuda_view (job->t[1], &in) || !cuda_view (job->t[2], &index))
     return TS_CUDA_ERROR_NOT_SUPPORTED;
   index_vector (&index);
+  /* aten::embedding's output has the indices' shape in front (a new,
+   * contiguous tensor): the module's index_select sees it as the
+   * [n, rest of the weight] matrix it writes. Found on an H200: every
+   * nn.Embedding failed with "invalid argument" there. */
+  if (out.ndim != in.ndim && job->dims[0] == 0 && ts_tensor_is_contiguous (job->t[0]))
+    {
+      out.ndim = in.ndim;
+      out.shape[0] = index.shape[0];
+      for (int d = in.ndim - 1; d >= 0; d--)
+        {
+          if (d > 0)
+            out.shape[d] = in.shape[d];
+          out.strides[d] = d == in.ndim - 1 ? 1 : out.strides[d + 1] * out.shape[d + 1];
+        }
+    }
   if (index.dtype != TS_DTYPE_INT64)
     {
       temp_view (&cast, TS_DTYPE_INT64, 1, index.shape, job->temp[0]);

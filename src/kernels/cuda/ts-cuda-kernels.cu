@@ -1172,36 +1172,16 @@ reduce_all_pass1 (int op, const S *in, Iter it, bool contiguous, bool vector, Ac
   int64_t n = it.numel;
   int64_t n_packs = vector ? n / V : 0;
   const S *base = in + it.offset[0];
-  const Vec<S, V> *packs = reinterpret_cast<const Vec<S, V> *> (base);
   A acc = red_identity<A> (op);
-  A accs[4] = { acc, acc, acc, acc };
-  int64_t i = tid;
 
-  /* Four loads in flight per thread, each into its own accumulator: with
-   * one, every load waited for the adds of the last (71% of a device
-   * copy's bandwidth on an H200 against PyTorch's 97%). */
-  for (; i + 3 * stride < n_packs; i += 4 * stride)
+  for (int64_t i = tid; i < n_packs; i += stride)
     {
-      Vec<S, V> p[4];
-
-#pragma unroll
-      for (int u = 0; u < 4; u++)
-        p[u] = packs[i + u * stride];
-#pragma unroll
-      for (int u = 0; u < 4; u++)
-#pragma unroll
-        for (int j = 0; j < V; j++)
-          accs[u] = red_combine<A> (op, accs[u], (A)Tr<S>::load (p[u].v[j]));
-    }
-  for (; i < n_packs; i += stride)
-    {
-      Vec<S, V> p = packs[i];
+      Vec<S, V> p = reinterpret_cast<const Vec<S, V> *> (base)[i];
 
 #pragma unroll
       for (int j = 0; j < V; j++)
-        accs[0] = red_combine<A> (op, accs[0], (A)Tr<S>::load (p.v[j]));
+        acc = red_combine<A> (op, acc, (A)Tr<S>::load (p.v[j]));
     }
-  acc = red_combine<A> (op, red_combine<A> (op, accs[0], accs[1]), red_combine<A> (op, accs[2], accs[3]));
   for (int64_t i = n_packs * V + tid; i < n; i += stride)
     {
       int64_t off[MAX_OPS] = { i + it.offset[0], 0, 0 };
