@@ -473,12 +473,22 @@ py_clear_cublas_workspaces (PyObject *m, PyObject *unused)
 }
 
 /* PyTorch's TORCH_WARN from the cuBLAS setup: a UserWarning at the
- * script's line. Under -W error the warning cannot become the op's
- * exception from inside the core; it is printed as unraisable instead. */
+ * script's line (the op's call site, outside the torch package, as a C++
+ * warning names the innermost Python frame of an op written in C++).
+ * Under -W error the warning cannot become the op's exception from inside
+ * the core; it is printed as unraisable instead. */
 static void
 cublas_warn (const char *message)
 {
-  if (PyErr_WarnEx (PyExc_UserWarning, message, 1) < 0)
+  TsSourceLoc loc = ts_callsite_get ();
+  const char *file = loc.file != 0 ? ts_recorder_lookup (ts_session_get_recorder (), loc.file) : NULL;
+  int failed;
+
+  if (file != NULL)
+    failed = PyErr_WarnExplicit (PyExc_UserWarning, message, file, (int) loc.line, NULL, NULL);
+  else
+    failed = PyErr_WarnEx (PyExc_UserWarning, message, 1);
+  if (failed < 0)
     PyErr_WriteUnraisable (NULL);
 }
 

@@ -161,8 +161,10 @@ ts_cublas_config_parse (TsCublasConfig    *config,
   if (!parse_workspace_config (env->workspace_config, default_workspace_size (cc_major, cc_minor), &workspace,
                                warnings, error))
     return FALSE;
-  lt = parse_lt_size (env->lt_workspace_size, warnings);
+  /* PyTorch's order at the first Lt GEMM: getCUDABlasLtWorkspace checks
+   * the flag before it sizes the new workspace */
   unified = check_env ("TORCH_CUBLASLT_UNIFIED_WORKSPACE", env->lt_unified, warnings);
+  lt = parse_lt_size (env->lt_workspace_size, warnings);
   /* PyTorch caps the Lt size unless the flag is "0" (its size function
    * reads unset as on), but shares the workspace only when it is "1" */
   if (unified != FALSE && workspace < lt)
