@@ -85,12 +85,16 @@ t.join()
 print("a new thread's first mm: MiB", grown_in_thread)
 
 # The snapshot shows each workspace as a block of its own, named by the
-# PyTorch function that allocates it, at the line of the op.
+# PyTorch function that allocates it, at the line of the op (in the order
+# of the lines: the segments' order is their addresses').
+found = []
 for seg in torch.cuda.memory_snapshot():
     for blk in seg["blocks"]:
         if blk["state"] == "active_allocated" and blk["size"] >= MiB:
             frame = blk["frames"][0]
-            print("  ", seg["segment_type"], blk["size"], frame["name"], "line", frame["line"])
+            found.append((frame["line"], seg["segment_type"], blk["size"], frame["name"]))
+for line, pool, size, name in sorted(found):
+    print("  ", pool, size, name, "line", line)
 ws = 4 * 32 * MiB + MiB
 print("allocated before clearing:", torch.cuda.memory_allocated() - ws)
 reserved = torch.cuda.memory_reserved()
