@@ -92,26 +92,24 @@ reserve_handle (int device)
   return window->handle[device];
 }
 
-static gint64 *
+static gint64
 workspace_key (int        device,
                guint32    handle,
                TsStreamId stream,
                gboolean   lt)
 {
-  gint64 *key = g_new (gint64, 1);
-
   /* 1 bit Lt, 6 the device, 25 the handle, 32 the stream */
-  *key = (gint64) (((guint64) (lt != FALSE) << 63) | ((guint64) device << 57) |
+  return (gint64) (((guint64) (lt != FALSE) << 63) | ((guint64) device << 57) |
                    ((guint64) (handle & 0x1ffffff) << 32) | stream);
-  return key;
 }
 
 /* The sizes, read once from the environment: PyTorch reads the sizes at
  * every call, but a script that sets them sets them before its first
- * GEMM. Under the lock; the warnings go out after it. */
+ * GEMM. Under the lock; the warnings (*warnings, made when there are
+ * any) go out after it. */
 static gboolean
 config_get (int         device,
-            GPtrArray  *warnings,
+            GPtrArray **warnings,
             GError    **error)
 {
   if (!config_done)
@@ -119,8 +117,9 @@ config_get (int         device,
       const TsGpuProfile *profile = ts_session_get_profile (device);
       TsCublasEnv env;
 
+      *warnings = g_ptr_array_new_with_free_func (g_free);
       ts_cublas_env_get (&env);
-      ts_cublas_config_parse (&config, &env, profile->cc_major, profile->cc_minor, warnings, &config_error);
+      ts_cublas_config_parse (&config, &env, profile->cc_major, profile->cc_minor, *warnings, &config_error);
       workspaces = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, NULL);
       blocks = g_ptr_array_new ();
       config_done = TRUE;
@@ -144,14 +143,14 @@ allocate (int          device,
           guint64      size,
           GError     **error)
 {
-  g_autofree gint64 *key = workspace_key (device, handle, stream, lt);
+  gint64 key = workspace_key (device, handle, stream, lt);
   TsSourceLoc saved, loc;
   gpointer block = NULL;
   guint64 addr;
   guint8 *host;
   gboolean ok;
 
-  if (g_hash_table_contains (workspaces, key))
+  if (g_hash_table_contains (workspaces, &key))
     return TRUE;
   if (size > 0)
     {
@@ -165,7 +164,7 @@ allocate (int          device,
       if (!ok)
         return FALSE;
     }
-  g_hash_table_insert (workspaces, g_steal_pointer (&key), block);
+  g_hash_table_insert (workspaces, g_memdup2 (&key, sizeof key), block);
   if (block != NULL)
     g_ptr_array_add (blocks, block);
   return TRUE;
@@ -177,14 +176,14 @@ ts_cublas_workspace_take (int          device,
                           gboolean     lt,
                           GError     **error)
 {
-  g_autoptr(GPtrArray) warnings = g_ptr_array_new_with_free_func (g_free);
+  g_autoptr(GPtrArray) warnings = NULL;
   guint32 handle;
   gboolean ok;
 
   g_return_val_if_fail (device >= 0 && device < MAX_DEVICES, FALSE);
 
   g_mutex_lock (&lock);
-  ok = config_get (device, warnings, error);
+  ok = config_get (device, &warnings, error);
   if (ok)
     {
       handle = reserve_handle (device);
@@ -195,7 +194,7 @@ ts_cublas_workspace_take (int          device,
     }
   g_mutex_unlock (&lock);
 
-  for (guint i = 0; i < warnings->len; i++)
+  for (guint i = 0; warnings != NULL && i < warnings->len; i++)
     {
       if (warn_func != NULL)
         warn_func (warnings->pdata[i]);
