@@ -48,6 +48,22 @@ static TsCublasWarnFunc warn_func;
 
 static __thread int engine_device = -1;
 
+/* A loop of GEMMs asks for the same pair each time: the calling thread
+ * remembers the last pair it was given, valid while no clear has run
+ * since (clears counts them), and needs no lock then. */
+typedef struct
+{
+  gboolean   valid;
+  int        device;
+  int        engine;
+  TsStreamId stream;
+  gboolean   lt;
+  guint      clears;
+} LastTaken;
+
+static __thread LastTaken last_taken;
+static guint clears;
+
 static void
 window_free (gpointer data)
 {
@@ -182,6 +198,11 @@ ts_cublas_workspace_take (int          device,
 
   g_return_val_if_fail (device >= 0 && device < MAX_DEVICES, FALSE);
 
+  if (last_taken.valid && last_taken.device == device && last_taken.stream == stream &&
+      last_taken.engine == engine_device && (last_taken.lt || !lt) &&
+      last_taken.clears == (guint) g_atomic_int_get (&clears))
+    return TRUE;
+
   g_mutex_lock (&lock);
   ok = config_get (device, &warnings, error);
   if (ok)
@@ -191,6 +212,13 @@ ts_cublas_workspace_take (int          device,
        * one follows (when it is not the same) */
       ok = allocate (device, stream, handle, FALSE, config.workspace_size, error) &&
            (!lt || config.lt_shared || allocate (device, stream, handle, TRUE, config.lt_workspace_size, error));
+    }
+  if (ok)
+    {
+      gboolean same = last_taken.valid && last_taken.device == device && last_taken.stream == stream &&
+                      last_taken.engine == engine_device && last_taken.clears == clears;
+
+      last_taken = (LastTaken) { TRUE, device, engine_device, stream, lt || (same && last_taken.lt), clears };
     }
   g_mutex_unlock (&lock);
 
@@ -230,6 +258,7 @@ ts_cublas_workspace_clear (void)
   g_autoptr(GPtrArray) freed = NULL;
 
   g_mutex_lock (&lock);
+  g_atomic_int_inc (&clears);
   if (workspaces != NULL)
     {
       g_hash_table_remove_all (workspaces);

@@ -565,14 +565,6 @@ dispatch_job (Job           *job,
       job_free (job);
       return ok || kernel_error (error);
     }
-  /* A GEMM with no product to compute (an empty result, or k = 0) is
-   * short-circuited before PyTorch takes a cuBLAS handle. */
-  if (job->desc->blas != TS_OP_BLAS_NONE && cost.flops > 0 &&
-      !ts_cublas_workspace_take (device.index, ts_session_current_stream (device.index), job->blas_lt, error))
-    {
-      job_free (job);
-      return FALSE;
-    }
   if (group_take (job, cost))
     return TRUE;
 
@@ -583,6 +575,14 @@ dispatch_job (Job           *job,
     }
   work.name = name;
   work.stream = ts_session_current_stream (device.index);
+  /* A GEMM with no product to compute (an empty result, or k = 0) is
+   * short-circuited before PyTorch takes a cuBLAS handle. */
+  if (job->desc->blas != TS_OP_BLAS_NONE && cost.flops > 0 &&
+      !ts_cublas_workspace_take (device.index, work.stream, job->blas_lt, error))
+    {
+      job_free (job);
+      return FALSE;
+    }
   work.flops = (guint64) cost.flops;
   work.bytes = (guint64) cost.bytes;
   work.precision = job->precision;
