@@ -19,6 +19,8 @@ for script in data/examples/*.py; do
   fi
   env -u CUDA_VISIBLE_DEVICES -u PYTORCH_CUDA_ALLOC_CONF -u CUDA_LAUNCH_BLOCKING \
       -u TORCH_CUDA_SANITIZER -u TENSORSCOPE_BACKEND -u TENSORSCOPE_NO_DATA \
+      -u TENSORSCOPE_HOST_MEMORY_LIMIT -u CUBLAS_WORKSPACE_CONFIG -u CUBLASLT_WORKSPACE_SIZE \
+      -u TORCH_CUBLASLT_UNIFIED_WORKSPACE -u DISABLE_ADDMM_CUDA_LT \
       "$builddir/src/cli/tensorscope-cli" run -o "$tmp/$name.tstrace" "$script" >/dev/null 2>&1 || true
   echo "$(sha256sum < "$tmp/$name.tstrace" | cut -d' ' -f1)  $name"
 done > tests/data/gallery-traces.sha256

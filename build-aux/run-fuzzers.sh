@@ -20,7 +20,7 @@ BUILDDIR=${1:-build}
 FUZZDIR=${FUZZDIR:-build-fuzz}
 SECONDS_EACH=${FUZZ_SECONDS:-60}
 SRCDIR=$(cd "$(dirname "$0")/.." && pwd)
-TARGETS="fuzz-trace-reader:trace-reader fuzz-pickle-reader:pickle-reader fuzz-json-reader:json-reader"
+TARGETS="fuzz-trace-reader:trace-reader fuzz-pickle-reader:pickle-reader fuzz-json-reader:json-reader fuzz-cublas-config:cublas-config"
 
 cd "$SRCDIR"
 

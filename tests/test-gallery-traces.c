@@ -37,7 +37,8 @@ trace_digest (const char *example)
     for (const char *const *v = (const char *const[]) {
            "CUDA_VISIBLE_DEVICES", "PYTORCH_CUDA_ALLOC_CONF", "CUDA_LAUNCH_BLOCKING",
            "TORCH_CUDA_SANITIZER", "TENSORSCOPE_BACKEND", "TENSORSCOPE_NO_DATA",
-           "TENSORSCOPE_HOST_MEMORY_LIMIT", NULL };
+           "TENSORSCOPE_HOST_MEMORY_LIMIT", "CUBLAS_WORKSPACE_CONFIG", "CUBLASLT_WORKSPACE_SIZE",
+           "TORCH_CUBLASLT_UNIFIED_WORKSPACE", "DISABLE_ADDMM_CUDA_LT", NULL };
          *v != NULL; v++)
       envp = g_environ_unsetenv (envp, *v);
     g_spawn_sync (TS_SOURCE_ROOT, (char **) argv, envp, G_SPAWN_STDOUT_TO_DEV_NULL | G_SPAWN_STDERR_TO_DEV_NULL,

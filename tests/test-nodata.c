@@ -214,6 +214,7 @@ main (int   argc,
     { "data/examples/streams_events_api.py", "--sanitize" },
     { "tests/workloads/nodata/training_step.py" },
     { "tests/workloads/nodata/graphs.py" },
+    { "tests/workloads/api/cublas_workspace.py" },
   };
 
   g_test_init (&argc, &argv, NULL);

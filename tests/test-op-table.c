@@ -253,6 +253,19 @@ check_autocast (const TsOpDesc *desc)
     }
 }
 
+/* The cuBLAS ops are PyTorch's gemm family: the matmul jobs and mv's
+ * family (mv, addmm), and nothing else; only addmm has an Lt path. */
+static void
+check_blas (const TsOpDesc *desc)
+{
+  gboolean gemm = desc->family == TS_OP_FAMILY_MATMUL || desc->family == TS_OP_FAMILY_MV;
+
+  g_assert_cmpint (desc->blas, >=, TS_OP_BLAS_NONE);
+  g_assert_cmpint (desc->blas, <=, TS_OP_BLAS_LT);
+  g_assert_cmpint (desc->blas != TS_OP_BLAS_NONE, ==, gemm);
+  g_assert_cmpint (desc->blas == TS_OP_BLAS_LT, ==, desc->id == TS_OP_ADDMM);
+}
+
 static void
 test_op_facets (gconstpointer data)
 {
@@ -267,6 +280,7 @@ test_op_facets (gconstpointer data)
   check_cuda (desc);
   check_backward (desc);
   check_autocast (desc);
+  check_blas (desc);
 }
 
 /* Distinct ops have distinct Python slots and kernel codes, and the ops a

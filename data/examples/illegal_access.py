@@ -11,7 +11,9 @@
 # reads it faults. Here that kernel waits behind long work on the stream
 # (torch.cuda._sleep stands in for it), so the error is raised at the next
 # call that waits for the device (.item()), not at the line that launched
-# the faulting kernel.
+# the faulting kernel. (The first sum runs the very kernels of the faulting
+# line once: on a real GPU a kernel's first launch loads its code and waits
+# for the device, which would report the error at that line.)
 #
 # Turn on "Synchronous" (CUDA_LAUNCH_BLOCKING=1, --sync) and run again:
 # the traceback now points at the line with view.sum().
@@ -32,7 +34,7 @@ weights = torch.ones(1024, device="cuda")
 ptr = torch.cuda.caching_allocator_alloc(8 << 20)   # 8 MiB, a segment of its own
 view = torch.as_tensor(DeviceBuffer(ptr, 2 << 20))  # shares the block, does not own it
 view.fill_(1.0)
-print("sum while allocated:", view.sum().item())
+print("sum while allocated:", (view.sum() + weights.sum()).item())
 
 torch.cuda.caching_allocator_delete(ptr)
 print("sum after delete (still cached):", view.sum().item())

@@ -12,6 +12,7 @@
 
 #include "ts-py-private.h"
 #include "ts-callsite.h"
+#include "ts-cublas-workspace.h"
 #include "ts-session.h"
 #include "ts-op-access.h"
 
@@ -459,6 +460,36 @@ py_empty_cache (PyObject *m, PyObject *unused)
   ts_py_update_callsite ();
   ts_session_empty_cache ();
   Py_RETURN_NONE;
+}
+
+/* _cuda_clearCublasWorkspaces(): the cuBLAS workspaces go back to the
+ * caching allocator (they stay reserved until empty_cache). */
+static PyObject *
+py_clear_cublas_workspaces (PyObject *m, PyObject *unused)
+{
+  ts_py_update_callsite ();
+  ts_cublas_workspace_clear ();
+  Py_RETURN_NONE;
+}
+
+/* PyTorch's TORCH_WARN from the cuBLAS setup: a UserWarning at the
+ * script's line (the op's call site, outside the torch package, as a C++
+ * warning names the innermost Python frame of an op written in C++).
+ * Under -W error the warning cannot become the op's exception from inside
+ * the core; it is printed as unraisable instead. */
+static void
+cublas_warn (const char *message)
+{
+  TsSourceLoc loc = ts_callsite_get ();
+  const char *file = loc.file != 0 ? ts_recorder_lookup (ts_session_get_recorder (), loc.file) : NULL;
+  int failed;
+
+  if (file != NULL)
+    failed = PyErr_WarnExplicit (PyExc_UserWarning, message, file, (int) loc.line, NULL, NULL);
+  else
+    failed = PyErr_WarnEx (PyExc_UserWarning, message, 1);
+  if (failed < 0)
+    PyErr_WriteUnraisable (NULL);
 }
 
 /* _caching_allocator_alloc(size, device, handle): raw_alloc of torch.cuda
@@ -1078,6 +1109,7 @@ static PyMethodDef cuda_methods[] = {
   { "_memory_stats", py_memory_stats, METH_VARARGS, NULL },
   { "_memory_summary", py_memory_summary, METH_VARARGS, NULL },
   { "_empty_cache", py_empty_cache, METH_NOARGS, NULL },
+  { "_cuda_clearCublasWorkspaces", py_clear_cublas_workspaces, METH_NOARGS, NULL },
   { "_caching_allocator_alloc", py_caching_allocator_alloc, METH_VARARGS, NULL },
   { "_caching_allocator_delete", py_caching_allocator_delete, METH_O, NULL },
   { "_reset_peak_memory_stats", py_reset_peak, METH_VARARGS, NULL },
@@ -1125,6 +1157,7 @@ ts_py_cuda_register (PyObject *module)
   ts_py_oom_error = PyErr_NewException ("torch.cuda.OutOfMemoryError", PyExc_RuntimeError, NULL);
   if (ts_py_oom_error == NULL || PyModule_AddObject (module, "OutOfMemoryError", Py_NewRef (ts_py_oom_error)) < 0)
     return FALSE;
+  ts_cublas_workspace_set_warn_func (cublas_warn);
   return PyModule_AddFunctions (module, cuda_methods) == 0;
 }
 

@@ -1225,8 +1225,8 @@ destroy_window (TsWindow *window)
   ts_ui_test_iterate ();
 }
 
-/* async_error.py: index_select (line 23) gets an out-of-range index; the
- * error surfaces at .item() (line 26). stream_race.py with the sanitizer:
+/* async_error.py: index_select (line 26) gets an out-of-range index; the
+ * error surfaces at .item() (line 29). stream_race.py with the sanitizer:
  * normal_() on the default stream (line 20) races sum() on s (line 23).
  * Both after the run and when the saved trace is opened, and without the
  * sanitizer from the trace's hazards. */
@@ -1238,13 +1238,13 @@ test_problem_marks (void)
 
   window = run_example ("async-error", FALSE);
   g_assert_cmpint (ts_workload_runner_get_exit_code (ts_window_get_runner (window)), !=, 0);
-  g_assert_true (line_marked (window, 23, "ts-error"));
   g_assert_true (line_marked (window, 26, "ts-error"));
+  g_assert_true (line_marked (window, 29, "ts-error"));
   g_assert_cmpuint (lines_marked (window, "ts-error"), ==, 2);
   g_assert_cmpuint (lines_marked (window, "ts-race"), ==, 0);
   opened = reopen_trace (window, "async-error", dir);
-  g_assert_true (line_marked (opened, 23, "ts-error"));
   g_assert_true (line_marked (opened, 26, "ts-error"));
+  g_assert_true (line_marked (opened, 29, "ts-error"));
   g_assert_cmpuint (lines_marked (opened, "ts-error"), ==, 2);
   destroy_window (opened);
   destroy_window (window);

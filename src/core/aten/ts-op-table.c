@@ -97,6 +97,8 @@ G_STATIC_ASSERT (TS_CUDA_MAX_DIMS <= TS_MAX_DIMS);
 /* The AUTOCAST column: the policy per device type (TsAutocastDevice) */
 #define AUTOCAST(cuda_, cpu_) \
   .autocast = { [TS_AUTOCAST_CUDA] = TS_AUTOCAST_##cuda_, [TS_AUTOCAST_CPU] = TS_AUTOCAST_##cpu_ }
+/* The BLAS column */
+#define BLAS(kind) .blas = TS_OP_BLAS_##kind
 #define COST_SOFTMAX        COST_FAMILY
 #define COST_SHAPE          COST_FAMILY
 #define COST_SORT           COST_FAMILY
@@ -116,7 +118,7 @@ G_STATIC_ASSERT (TS_CUDA_MAX_DIMS <= TS_MAX_DIMS);
 
 const TsOpDesc ts_op_table[TS_N_OPS] = {
 #define TS_OP(ID, FAMILY, name_, RULE, KERNEL, COST, CUDA, PY, functional_, inplace_, over_dims_, arg0, arg1, \
-              BACKWARD, AUTOCAST_)                                                                    \
+              BACKWARD, AUTOCAST_, BLAS_)                                                             \
   [TS_OP_##ID] = {                                                                                          \
     .id = TS_OP_##ID,                                                                                       \
     .family = TS_OP_FAMILY_##FAMILY,                                                                        \
@@ -134,6 +136,7 @@ const TsOpDesc ts_op_table[TS_N_OPS] = {
     .args = { arg0, arg1 },                                                                                 \
     BACKWARD,                                                                                               \
     AUTOCAST_,                                                                                              \
+    BLAS_,                                                                                                  \
   },
 #include "ts-op-list.def"
 };

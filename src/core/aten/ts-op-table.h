@@ -121,6 +121,16 @@ typedef enum
   TS_PY_N_SLOTS
 } TsPySlot;
 
+/* Whether an op runs through cuBLAS on a CUDA device (the BLAS column):
+ * such an op takes the thread's cuBLAS handle, and with it the handle's
+ * workspace for the current stream (ts-cublas-workspace.h). */
+typedef enum
+{
+  TS_OP_BLAS_NONE = 0,
+  TS_OP_BLAS_HANDLE,   /* cuBLAS: gemm, gemv, batched gemm */
+  TS_OP_BLAS_LT,       /* cuBLASLt's bias epilogue when the call qualifies (addmm) */
+} TsOpBlas;
+
 typedef struct _TsOpDesc TsOpDesc;
 
 /* The device types autocast keeps a state for (torch.autocast's
@@ -191,6 +201,8 @@ struct _TsOpDesc
   const char    *grad_names[3];  /* by TsOpGradForm */
   /* the AUTOCAST column, by TsAutocastDevice */
   TsAutocastPolicy autocast[TS_AUTOCAST_N_DEVICES];
+  /* the BLAS column */
+  TsOpBlas       blas;
 };
 
 extern const TsOpDesc ts_op_table[TS_N_OPS];

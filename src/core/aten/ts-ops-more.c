@@ -19,6 +19,7 @@
 #include <string.h>
 
 #include "ts-autograd-formulas.h"
+#include "ts-cublas-workspace.h"
 #include "ts-op-table.h"
 #include "ts-ops-private.h"
 
@@ -392,6 +393,28 @@ addmm_checked_self (TsTensor  *self,
   return expanded;
 }
 
+/* PyTorch 2.11's isInputCompliesAddmmCudaLt without an activation: a
+ * contiguous bias row (1-D, or 1-D once squeezed) as long as the
+ * product's rows, beta 1, a floating dtype, no matrix dim of 1. nn.Linear
+ * with a bias is the common case. */
+static gboolean
+addmm_takes_lt (TsTensor *self,
+                TsTensor *mat1,
+                TsTensor *mat2,
+                double    beta)
+{
+  guint non_one = 0;
+
+  for (guint d = 0; d < self->ndim; d++)
+    non_one += self->shape[d] != 1;
+  return ts_tensor_is_cuda (mat1) && beta == 1.0 && ts_tensor_is_contiguous (self) &&
+         self->ndim >= 1 && (self->ndim == 1 || non_one == 1) && self->shape[self->ndim - 1] == mat2->shape[1] &&
+         (mat1->dtype == TS_DTYPE_FLOAT64 || mat1->dtype == TS_DTYPE_FLOAT32 ||
+          mat1->dtype == TS_DTYPE_FLOAT16 || mat1->dtype == TS_DTYPE_BFLOAT16) &&
+         mat1->shape[0] > 1 && mat1->shape[1] > 1 && mat2->shape[0] > 1 && mat2->shape[1] > 1 &&
+         ts_cublas_workspace_addmm_lt ();
+}
+
 TsTensor *
 ts_ops_addmm (TsTensor  *self,
               TsTensor  *mat1,
@@ -421,6 +444,8 @@ ts_ops_addmm (TsTensor  *self,
 
       ts_op_job_set_matmul_launch (job, 1, shape[0], shape[1], mat1->dtype);
       ts_op_job_set_factors (job, beta, alpha);
+      if (addmm_takes_lt (self, mat1, mat2, beta))
+        ts_op_job_set_blas_lt (job);
       ts_op_job_set (job, 0, out);
       ts_op_job_set (job, 1, expanded);
       ts_op_job_set (job, 2, mat1);

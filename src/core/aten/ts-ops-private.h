@@ -48,6 +48,9 @@ void      ts_op_job_set_matmul_launch (TsOpJob *job,
                                        gint64   m,
                                        gint64   n,
                                        TsDType  dtype);
+/* an op whose BLAS column is LT: this call takes cuBLASLt's path, and
+ * with it the Lt workspace */
+void      ts_op_job_set_blas_lt (TsOpJob *job);
 /* two doubles besides (GradScaler's factors) */
 void      ts_op_job_set_factors (TsOpJob     *job,
                                  double       p0,

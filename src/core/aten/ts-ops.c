@@ -23,6 +23,7 @@
 
 #include "ts-autocast.h"
 #include "ts-autograd-formulas.h"
+#include "ts-cublas-workspace.h"
 #include "ts-device-assert.h"
 #include "ts-host-data.h"
 #include "ts-op-access.h"
@@ -85,6 +86,7 @@ struct _Job
   gsize      inline_used;
   guint64    charged;    /* host-data budget taken by the staging copies */
   gboolean   host_values; /* --no-data: computed all the same (job_settle_values) */
+  gboolean   blas_lt;    /* the BLAS column's LT: this call takes the Lt path */
   /* A real GPU: device temporaries (casts, results in another dtype) the
    * host part allocated before the launch, in device_temp_sizes' order. */
   guint64    temp[JOB_N_TEMPS];
@@ -574,6 +576,14 @@ dispatch_job (Job           *job,
   ts_session_charge_dispatch (device.index);
   work.name = name;
   work.stream = ts_session_current_stream (device.index);
+  /* A GEMM with no product to compute (an empty result, or k = 0) is
+   * short-circuited before PyTorch takes a cuBLAS handle. */
+  if (job->desc->blas != TS_OP_BLAS_NONE && cost.flops > 0 &&
+      !ts_cublas_workspace_take (device.index, work.stream, job->blas_lt, error))
+    {
+      job_free (job);
+      return FALSE;
+    }
   work.flops = (guint64) cost.flops;
   work.bytes = (guint64) cost.bytes;
   work.precision = job->precision;
@@ -3907,6 +3917,13 @@ ts_op_job_set_matmul_launch (TsOpJob *job,
   job->precision = ts_ops_matmul_precision (dtype);
   job->block = 256;
   job->grid = (guint32) CLAMP (batch * ((m + 127) / 128) * ((n + 127) / 128), 1, G_MAXINT32);
+}
+
+void
+ts_op_job_set_blas_lt (TsOpJob *job)
+{
+  g_return_if_fail (job->desc->blas == TS_OP_BLAS_LT);
+  job->blas_lt = TRUE;
 }
 
 void

@@ -21,6 +21,7 @@
 #include "ts-autocast.h"
 #include "ts-autograd-formulas.h"
 #include "ts-autograd-private.h"
+#include "ts-cublas-workspace.h"
 #include "ts-ops.h"
 
 typedef struct
@@ -925,8 +926,12 @@ execute (TsTensor *const  *roots,
   while ((task = ready_pop (&graph)) != NULL)
     {
       guint64 range = range_begin (&graph, "autograd::engine::evaluate_function: ", task->node);
+      /* a CUDA node runs on its device's engine thread, with that
+       * thread's cuBLAS handles (and so its own workspaces) */
+      int engine = ts_cublas_workspace_enter_engine (task->node->stream_device);
       gboolean done = evaluate (&graph, task, error);
 
+      ts_cublas_workspace_leave_engine (engine);
       range_end (&graph, range);
 
       /* The node's buffer is spent; the task stays for its count. */
