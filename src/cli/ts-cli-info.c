@@ -35,11 +35,14 @@ print_devices (TsRecorder *rec)
     {
       TsDeviceRecord d;
       g_autofree char *props = NULL;
+      const char *model;
 
       ts_recorder_get (rec, TS_RECORD_DEVICE, i, &d);
       props = device_properties (&d);
-      printf ("  cuda:%u  %s (%s, %s)\n",
-              d.index, ts_recorder_lookup (rec, d.name), ts_recorder_lookup (rec, d.model), props);
+      model = ts_recorder_lookup (rec, d.model);
+      /* a recorded trace leaves the model empty: the name says it */
+      printf ("  cuda:%u  %s (%s%s%s)\n", d.index, ts_recorder_lookup (rec, d.name),
+              model != NULL ? model : "", model != NULL && *model != '\0' ? ", " : "", props);
     }
 }
 

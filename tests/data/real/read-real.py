@@ -1,6 +1,9 @@
 #!/usr/bin/env python3
 # read-real.py FILE...: the figures tests/test-real-files.c asserts, worked out
 # from the real files with nothing but the standard library (no torch).
+# With --expected, also writes NAME.expected beside each snapshot: its final
+# layout (every segment and block, free ones included) as the test prints
+# the replay's.
 #
 # Copyright 2026 The Tensorscope authors
 # SPDX-License-Identifier: GPL-3.0-or-later
@@ -19,9 +22,25 @@ def round_size(n):
     return MIN_BLOCK if n < MIN_BLOCK else MIN_BLOCK * ((n + MIN_BLOCK - 1) // MIN_BLOCK)
 
 
+def layout(segs):
+    """One line per segment and per block, by address; a free block's
+    requested_size is stale in PyTorch, so it is left out."""
+    out = []
+    for s in sorted(segs, key=lambda s: (s['device'], s['address'])):
+        out.append('segment %d 0x%x %d %s pool %d,%d%s' % (
+            s['device'], s['address'], s['total_size'], s['segment_type'], *s['segment_pool_id'],
+            ' expandable' if s.get('is_expandable') else ''))
+        for b in s['blocks']:
+            out.append('  block 0x%x %d %s%s' % (b['address'], b['size'], b['state'],
+                       '' if b['state'] == 'inactive' else ' requested %d' % b['requested_size']))
+    return ''.join(line + '\n' for line in out)
+
+
 def snapshot(path):
     d = pickle.load(open(path, 'rb'))
     segs = d['segments']
+    if WRITE:
+        open(path.rsplit('.', 1)[0] + '.expected', 'w').write(layout(segs))
     expandable = d.get('allocator_settings', {}).get('expandable_segments', False)
     active = lambda b: b['state'] != 'inactive'
     print(path)
@@ -82,5 +101,6 @@ def kineto(path):
     print('  memory events', len(mem), 'cuda', sum(e['args'].get('Device Type') == 1 for e in mem))
 
 
-for p in sys.argv[1:]:
+WRITE = '--expected' in sys.argv
+for p in (a for a in sys.argv[1:] if a != '--expected'):
     (kineto if p.endswith('.json') else snapshot)(p)
