@@ -247,6 +247,35 @@ test_kineto (void)
   g_assert_cmpuint (first.stream, ==, stream.stream);
   g_assert_true (stream.is_default);
 
+  /* with_stack's Python frames: each host call's site is the user's
+   * function that called into torch (Kineto names a function by its first
+   * line): mlp_step (real-files.py:10) for 988 calls, the module's code
+   * (line 53) for 122; the autograd thread's 222 calls have none */
+  {
+    guint n_step = 0, n_module = 0, n_other = 0;
+
+    for (gsize i = 0; i < ts_recorder_get_count (rec, TS_RECORD_API_CALL); i++)
+      {
+        TsApiCallRecord a;
+        const char *file, *function;
+
+        ts_recorder_get (rec, TS_RECORD_API_CALL, i, &a);
+        if (a.loc.file == 0)
+          continue;
+        file = ts_recorder_lookup (rec, a.loc.file);
+        function = ts_recorder_lookup (rec, a.loc.function);
+        if (g_str_equal (file, "real-files.py") && a.loc.line == 10 && g_str_equal (function, "mlp_step"))
+          n_step++;
+        else if (g_str_equal (file, "real-files.py") && a.loc.line == 53 && g_str_equal (function, "<module>"))
+          n_module++;
+        else
+          n_other++;
+      }
+    g_assert_cmpuint (n_step, ==, 988);
+    g_assert_cmpuint (n_module, ==, 122);
+    g_assert_cmpuint (n_other, ==, 0);
+  }
+
   /* deviceProperties */
   ts_recorder_get (rec, TS_RECORD_DEVICE, 0, &dev);
   g_assert_cmpstr (ts_recorder_lookup (rec, dev.name), ==, "NVIDIA H200");

@@ -13,7 +13,10 @@
  *   gpu_user_annotation          -> NVTX ranges on a per-stream thread "cuda:D stream S"
  *   cuda_sync                    -> TS_RECORD_SYNC on that thread
  *   cpu_op, cuda_runtime, cuda_driver, python_function
- *                                -> TS_RECORD_API_CALL on the host thread (pid, tid)
+ *                                -> TS_RECORD_API_CALL on the host thread (pid, tid),
+ *                                   with a call site where with_stack gave
+ *                                   Python frames: the user's function
+ *                                   that called into torch
  *   user_annotation              -> NVTX ranges on the host thread (ProfilerStep#N included)
  *   [memory] instants (CUDA)     -> allocated / reserved counters of the device,
  *                                   and allocations in time order (Kineto
@@ -83,6 +86,17 @@ typedef struct
   gboolean has_seq;
 } Event;
 
+/* A with_stack Python frame ("file.py(12): func", the function's first
+ * line), kept until the whole trace is read. */
+typedef struct
+{
+  guint32     thread;
+  gboolean    in_torch;
+  TsTime      start, end;
+  TsSourceLoc loc;
+  gint        parent;     /* the frame around it, -1: none */
+} PyFrame;
+
 /* A CUDA [memory] event, kept until the whole trace is read. */
 typedef struct
 {
@@ -114,6 +128,9 @@ typedef struct
   guint            n_flows_matched, n_flows_unmatched;
   /* The clock pre-pass: collectives go here, nothing to the recorder. */
   TsRankClock     *scan_clock;
+  /* Host calls, written once the Python frames around them are known */
+  GArray          *calls;        /* TsApiCallRecord */
+  GArray          *py_frames;    /* PyFrame */
   /* [memory] events, replayed in time order once all are read */
   GArray          *mem_events;   /* MemEvent */
   /* [memory] blocks live now: device << 56 ^ addr -> size */
@@ -726,6 +743,39 @@ memory_action (Importer       *im,
     }
 }
 
+/* "torch/nn/modules/module.py(1783): _call_impl" -> a frame; built-ins
+ * ("<built-in method ...>") are not frames. */
+static void
+add_py_frame (Importer              *im,
+              const TsApiCallRecord *call)
+{
+  const char *name = im->ev.name->str, *sep = strstr (name, "): "), *open = sep;
+  g_autofree char *line_str = NULL;
+  PyFrame f = { 0 };
+  guint64 line;
+  gsize file_len;
+
+  if (sep == NULL)
+    return;
+  while (open > name && open[-1] != '(')
+    open--;
+  if (open == name)
+    return;
+  file_len = (gsize) (open - 1 - name);
+  line_str = g_strndup (open, (gsize) (sep - open));
+  if (file_len < 3 || memcmp (name + file_len - 3, ".py", 3) != 0 ||
+      !g_ascii_string_to_unsigned (line_str, 10, 1, G_MAXUINT32, &line, NULL))
+    return;
+  f.thread = call->thread;
+  f.start = call->start;
+  f.end = call->end;
+  f.in_torch = g_str_has_prefix (name, "torch/") || g_strstr_len (name, (gssize) file_len, "/torch/") != NULL;
+  f.loc.file = ts_recorder_intern_len (im->rec, name, file_len);
+  f.loc.function = ts_recorder_intern (im->rec, sep + 3);
+  f.loc.line = (guint32) line;
+  g_array_append_val (im->py_frames, f);
+}
+
 static void
 handle_event (Importer *im)
 {
@@ -927,7 +977,9 @@ handle_event (Importer *im)
         a.name = ts_recorder_intern_len (im->rec, ev->name->str, ev->name->len);
         a.device = -1;
         a.stream = TS_STREAM_NONE;
-        ts_recorder_append (im->rec, TS_RECORD_API_CALL, &a);
+        g_array_append_val (im->calls, a);
+        if (ev->cat == CAT_PYTHON)
+          add_py_frame (im, &a);
       }
       break;
     case CAT_USER_ANNOTATION:
@@ -1057,6 +1109,8 @@ importer_init (Importer        *im,
   im->flows_f = g_hash_table_new (NULL, NULL);
   im->live_blocks = g_hash_table_new (NULL, NULL);
   im->mem_events = g_array_new (FALSE, FALSE, sizeof (MemEvent));
+  im->calls = g_array_new (FALSE, FALSE, sizeof (TsApiCallRecord));
+  im->py_frames = g_array_new (FALSE, FALSE, sizeof (PyFrame));
   if (ctx->rank >= 0)
     im->corr_offset = (guint64) (ctx->rank + 1) << 40;
 }
@@ -1079,6 +1133,8 @@ importer_clear (Importer *im)
   g_hash_table_unref (im->flows_f);
   g_hash_table_unref (im->live_blocks);
   g_array_unref (im->mem_events);
+  g_array_unref (im->calls);
+  g_array_unref (im->py_frames);
 }
 
 static gboolean
@@ -1153,6 +1209,87 @@ read_document (Importer *im,
       return FALSE;
     }
   return TRUE;
+}
+
+static int
+cmp_py_frame (gconstpointer a,
+              gconstpointer b)
+{
+  const PyFrame *x = a, *y = b;
+
+  if (x->thread != y->thread)
+    return x->thread < y->thread ? -1 : 1;
+  if (x->start != y->start)
+    return x->start < y->start ? -1 : 1;
+  return x->end > y->end ? -1 : x->end < y->end;   /* the outer one first */
+}
+
+/* A call's site: of the frames around it, the innermost outside torch
+ * that no torch frame is around: the user's function that called into
+ * torch (stdlib frames torch calls do not count). */
+static TsSourceLoc
+call_site (GArray                *frames,
+           const TsApiCallRecord *c)
+{
+  const PyFrame *fr = (const PyFrame *) (gpointer) frames->data;
+  TsSourceLoc site = TS_SOURCE_LOC_NONE;
+  gboolean have = FALSE;
+  guint lo = 0, hi = frames->len;
+  gint f;
+
+  /* the last frame of the thread that starts at or before the call */
+  while (lo < hi)
+    {
+      guint mid = (lo + hi) / 2;
+      if (fr[mid].thread < c->thread || (fr[mid].thread == c->thread && fr[mid].start <= c->start))
+        lo = mid + 1;
+      else
+        hi = mid;
+    }
+  if (lo == 0 || fr[lo - 1].thread != c->thread)
+    return site;
+  /* frames nest: the innermost one around the call is that one or one of
+   * the frames around it */
+  for (f = (gint) lo - 1; f >= 0 && !(c->start < fr[f].end); f = fr[f].parent)
+    ;
+  for (; f >= 0; f = fr[f].parent)
+    {
+      if (fr[f].in_torch)
+        have = FALSE;
+      else if (!have)
+        site = fr[f].loc, have = TRUE;
+    }
+  return have ? site : TS_SOURCE_LOC_NONE;
+}
+
+/* The host calls, each with its call site, once every frame is known. */
+static void
+emit_calls (Importer *im)
+{
+  GArray *frames = im->py_frames;
+  g_autoptr(GArray) stack = g_array_new (FALSE, FALSE, sizeof (gint));
+
+  g_array_sort (frames, cmp_py_frame);
+  for (guint i = 0; i < frames->len; i++)
+    {
+      PyFrame *f = &g_array_index (frames, PyFrame, i);
+      gint index = (gint) i;
+
+      if (i > 0 && g_array_index (frames, PyFrame, i - 1).thread != f->thread)
+        g_array_set_size (stack, 0);
+      while (stack->len > 0 &&
+             g_array_index (frames, PyFrame, g_array_index (stack, gint, stack->len - 1)).end <= f->start)
+        g_array_set_size (stack, stack->len - 1);
+      f->parent = stack->len > 0 ? g_array_index (stack, gint, stack->len - 1) : -1;
+      g_array_append_val (stack, index);
+    }
+  for (guint i = 0; i < im->calls->len; i++)
+    {
+      TsApiCallRecord *c = &g_array_index (im->calls, TsApiCallRecord, i);
+      c->loc = call_site (frames, c);
+    }
+  if (im->calls->len > 0)
+    ts_recorder_append_many (im->rec, TS_RECORD_API_CALL, im->calls->data, im->calls->len);
 }
 
 static int
@@ -1272,6 +1409,7 @@ ts_kineto_import (TsImportContext *ctx,
   importer_init (&im, ctx, in);
   if (!read_document (&im, error))
     goto out;
+  emit_calls (&im);
   emit_memory (&im);
 
   /* Devices listed but without work still appear (single file only: with

@@ -89,6 +89,33 @@ def replay(trace, segs, dev, expandable):
     print('  replayed allocated', alloc, 'peak', peak, 'blocks match' if final == live else 'BLOCKS DIFFER')
 
 
+def parse_frame(name):
+    """'file.py(12): func' -> (file, line, func, is_torch), else None."""
+    head, sep, func = name.partition('): ')
+    file, _, line = head.rpartition('(')
+    if not sep or not file.endswith('.py') or not line.isdigit():
+        return None
+    return file, int(line), func, file.startswith('torch/') or '/torch/' in file
+
+
+def call_sites(ev):
+    """Each host call's site: of the Python frames around it on its thread
+    (outermost first), the last one outside torch before the first one in
+    torch: the user's function that called into torch."""
+    frames = [(e['ts'], e['ts'] + e['dur'], parse_frame(e['name']), e['tid'])
+              for e in ev if e.get('cat') == 'python_function' and parse_frame(e['name'])]
+    sites = []
+    for e in ev:
+        if e.get('cat') in ('cpu_op', 'cuda_runtime', 'cuda_driver', 'python_function'):
+            site = None
+            for f in sorted(f for f in frames if f[3] == e['tid'] and f[0] <= e['ts'] < f[1]):
+                if f[2][3]:
+                    break
+                site = f[2][:3]
+            sites.append((e['ts'], e['name'], site))
+    return sorted(sites, key=lambda s: s[0])
+
+
 def kineto(path):
     d = json.load(open(path))
     ev = d['traceEvents']
@@ -99,6 +126,11 @@ def kineto(path):
     print('  kernel streams', sorted(Counter(e['args'].get('stream') for e in k).items()))
     mem = [e for e in ev if e.get('name') == '[memory]']
     print('  memory events', len(mem), 'cuda', sum(e['args'].get('Device Type') == 1 for e in mem))
+    sites = call_sites(ev)
+    print('  host calls', len(sites), 'with a call site', sum(s[2] is not None for s in sites))
+    print('  call sites', sorted(Counter(s[2] for s in sites if s[2]).items()))
+    launch = [s for s in sites if s[1] == 'cudaLaunchKernel' and s[2]]
+    print('  first cudaLaunchKernel with a site', launch[0][2] if launch else None)
 
 
 WRITE = '--expected' in sys.argv
