@@ -7,6 +7,9 @@
  * whose sizes come from the input itself, and checks that both agree on
  * what they loaded: the two paths share the parser but not the buffering.
  * Then the hazard analysis runs over what loaded, as a viewer would.
+ *
+ * A gzip'd input is also loaded as it is, which inflates it, and must load
+ * exactly what its inflated bytes load.
  */
 
 #include "config.h"
@@ -18,9 +21,10 @@
 
 int LLVMFuzzerTestOneInput (const guint8 *data, size_t size);
 
-int
-LLVMFuzzerTestOneInput (const guint8 *data,
-                        size_t        size)
+static guint64
+check_plain (const guint8 *data,
+             size_t        size,
+             gboolean     *ok)
 {
   g_autoptr(TsRecorder) whole = ts_recorder_new ();
   g_autoptr(TsRecorder) streamed = ts_recorder_new ();
@@ -33,6 +37,7 @@ LLVMFuzzerTestOneInput (const guint8 *data,
 
   file_ok = ts_trace_reader_load_data (file_reader, data, size, &file_error);
   g_assert (file_ok == (file_error == NULL));
+  *ok = file_ok;
 
   for (gsize pos = 0; pos < size && stream_ok; pos += step)
     stream_ok = ts_trace_reader_feed (stream_reader, data + pos, MIN (step, size - pos), &stream_error);
@@ -70,5 +75,42 @@ LLVMFuzzerTestOneInput (const guint8 *data,
       g_free (ts_hazard_explain (&g_array_index (hazards, TsHazard, i), whole));
   }
 
+  return ts_trace_reader_get_n_records (file_reader);
+}
+
+int
+LLVMFuzzerTestOneInput (const guint8 *data,
+                        size_t        size)
+{
+  g_autoptr(TsRecorder) rec = NULL;
+  g_autoptr(TsTraceReader) reader = NULL;
+  g_autoptr(GBytes) inflated = NULL;
+  g_autoptr(GError) error = NULL;
+  const guint8 *plain;
+  gsize plain_len;
+  gboolean ok, plain_ok;
+  guint64 n;
+
+  if (!ts_trace_is_gzip (data, size))
+    {
+      check_plain (data, size, &ok);
+      return 0;
+    }
+  rec = ts_recorder_new ();
+  reader = ts_trace_reader_new (rec);
+  ok = ts_trace_reader_load_data (reader, data, size, NULL);
+  inflated = ts_trace_gunzip (data, size, &error);
+  if (inflated == NULL)
+    {
+      g_assert (!ok && error->code == TS_TRACE_READER_ERROR_CORRUPT);
+      return 0;
+    }
+  plain = g_bytes_get_data (inflated, &plain_len);
+  /* gzip in gzip is inflated once only, as a file is */
+  if (ts_trace_is_gzip (plain, plain_len))
+    return 0;
+  n = check_plain (plain, plain_len, &plain_ok);
+  g_assert (ok == plain_ok);
+  g_assert (n == ts_trace_reader_get_n_records (reader));
   return 0;
 }

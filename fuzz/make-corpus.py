@@ -9,6 +9,7 @@
 # checks that the C writer gives valid-small byte for byte. Run it from the
 # repository root: python3 fuzz/make-corpus.py
 
+import gzip
 import os
 import struct
 
@@ -294,6 +295,12 @@ def main():
             e.record(KERNEL, kernel(i * 10, 1, i))
         many.add_events(e)
     write('two-chunks', many.close())
+
+    # Users gzip traces; the reader inflates them (cut short: what it holds).
+    gz = gzip.compress(complete, mtime=0)
+    write('gzip-valid', gz)
+    write('gzip-cut', gz[:len(gz) // 2])
+    write('gzip-damaged', gz[:12] + bytes(b ^ 0x5a for b in gz[12:24]) + gz[24:])
 
 
 if __name__ == '__main__':

@@ -477,12 +477,22 @@ test_bad_records (void)
   r.device = 1000;                            /* no such device */
   r.action = TS_ALLOC_ACTION_OOM;
   ts_recorder_append (rec, TS_RECORD_ALLOC, &r);
+  /* a plain cudaMalloc and its cudaFree (requested == size, as CUPTI
+   * sees PyTorch's segments): not the allocator's, not "skipped" */
+  r.device = 0;
+  r.action = TS_ALLOC_ACTION_SEGMENT_ALLOC;
+  r.addr = 0x4000000;
+  r.size = r.requested = 2 * MiB;
+  ts_recorder_append (rec, TS_RECORD_ALLOC, &r);
+  r.action = TS_ALLOC_ACTION_SEGMENT_FREE;
+  ts_recorder_append (rec, TS_RECORD_ALLOC, &r);
 
   replay = ts_memory_replay_new (rec);
   g_assert_cmpuint (ts_memory_replay_get_n_devices (replay), ==, 1);
   g_assert_cmpuint (ts_memory_replay_get_n_skipped (replay), ==, 7);
+  g_assert_cmpuint (ts_memory_replay_get_n_plain (replay), ==, 2);
   s = ts_memory_replay_state_at (replay, 1000);
-  g_assert_cmpuint (s->index, ==, 9);
+  g_assert_cmpuint (s->index, ==, 11);
   g_assert_cmpuint (s->segments->len, ==, 1);
   g_assert_cmpuint (s->blocks->len, ==, 2);
   g_assert_cmpint (s->stats[0].allocated_bytes[TS_STAT_TYPE_ALL].current, ==, 512);

@@ -75,6 +75,24 @@ test_info (void)
       g_assert_cmpint (cli ("info", path, NULL, NULL, NULL, NULL, &out, &err), ==, 0);
       g_assert_nonnull (strstr (out, cases[i].format));
     }
+  /* a snapshot does not carry the device's properties: unknown, not 0 */
+  {
+    g_autofree char *path = data_path ("snapshot-v2.p4.pickle");
+    g_autofree char *out = NULL, *err = NULL;
+
+    g_assert_cmpint (cli ("info", path, NULL, NULL, NULL, NULL, &out, &err), ==, 0);
+    g_assert_nonnull (strstr (out, "(pytorch-snapshot, SMs unknown, compute capability unknown, memory unknown)"));
+  }
+  /* a gzip'd trace of our own, recorded from real PyTorch on an H200 */
+  {
+    g_autofree char *path = g_build_filename (TS_TEST_SRCDIR, "data", "real", "stream_race.real.trace.gz", NULL);
+    g_autofree char *out = NULL, *err = NULL;
+
+    g_assert_cmpint (cli ("info", path, NULL, NULL, NULL, NULL, &out, &err), ==, 0);
+    /* g_format_size puts a no-break space before the unit */
+    g_assert_nonnull (strstr (out, "NVIDIA H200 (132 SMs, compute capability 9.0, 139.8\xc2\xa0GiB)"));
+    g_assert_nonnull (strstr (out, "  kernel         3\n"));
+  }
   /* what memory_viz says about blocks from before recording, on screen */
   {
     g_autofree char *path = data_path ("snapshot-v2.p4.pickle");

@@ -10,6 +10,21 @@
 #include "ts-trace-import.h"
 #include "ts-time-ruler.h"
 
+/* A file that does not carry the device's properties (a memory snapshot,
+ * a trace without deviceProperties) leaves them 0: said as unknown, not
+ * as a device with no SMs. */
+static char *
+device_properties (const TsDeviceRecord *d)
+{
+  g_autofree char *sms = d->sm_count > 0 ? g_strdup_printf ("%u SMs", d->sm_count) : g_strdup ("SMs unknown");
+  g_autofree char *cc = d->cc_major > 0 ? g_strdup_printf ("compute capability %u.%u", d->cc_major, d->cc_minor)
+                                        : g_strdup ("compute capability unknown");
+  g_autofree char *mem = d->total_memory > 0 ? g_format_size_full (d->total_memory, G_FORMAT_SIZE_IEC_UNITS)
+                                             : g_strdup ("memory unknown");
+
+  return g_strdup_printf ("%s, %s, %s", sms, cc, mem);
+}
+
 static void
 print_devices (TsRecorder *rec)
 {
@@ -19,13 +34,15 @@ print_devices (TsRecorder *rec)
   for (gsize i = 0; i < n; i++)
     {
       TsDeviceRecord d;
-      g_autofree char *mem = NULL;
+      g_autofree char *props = NULL;
+      const char *model;
 
       ts_recorder_get (rec, TS_RECORD_DEVICE, i, &d);
-      mem = g_format_size_full (d.total_memory, G_FORMAT_SIZE_IEC_UNITS);
-      printf ("  cuda:%u  %s (%s, %u SMs, compute capability %u.%u, %s)\n",
-              d.index, ts_recorder_lookup (rec, d.name), ts_recorder_lookup (rec, d.model),
-              d.sm_count, d.cc_major, d.cc_minor, mem);
+      props = device_properties (&d);
+      model = ts_recorder_lookup (rec, d.model);
+      /* a recorded trace leaves the model empty: the name says it */
+      printf ("  cuda:%u  %s (%s%s%s)\n", d.index, ts_recorder_lookup (rec, d.name),
+              model != NULL ? model : "", model != NULL && *model != '\0' ? ", " : "", props);
     }
 }
 

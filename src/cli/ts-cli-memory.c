@@ -192,6 +192,9 @@ ts_cli_memory_main (int    argc,
   if (ts_memory_replay_get_n_skipped (replay) > 0)
     printf ("(%" G_GSIZE_FORMAT " records did not fit the allocator's state and were skipped)\n",
             ts_memory_replay_get_n_skipped (replay));
+  if (ts_memory_replay_get_n_plain (replay) > 0)
+    printf ("(%" G_GSIZE_FORMAT " plain cudaMalloc/cudaFree calls are outside the caching allocator's "
+            "state: not shown)\n", ts_memory_replay_get_n_plain (replay));
   /* What a snapshot import had to rebuild (blocks from before recording,
    * an overflowed ring buffer), as memory_viz says it. */
   {

@@ -13,9 +13,14 @@
  *   gpu_user_annotation          -> NVTX ranges on a per-stream thread "cuda:D stream S"
  *   cuda_sync                    -> TS_RECORD_SYNC on that thread
  *   cpu_op, cuda_runtime, cuda_driver, python_function
- *                                -> TS_RECORD_API_CALL on the host thread (pid, tid)
+ *                                -> TS_RECORD_API_CALL on the host thread (pid, tid),
+ *                                   with a call site where with_stack gave
+ *                                   Python frames: the user's function
+ *                                   that called into torch
  *   user_annotation              -> NVTX ranges on the host thread (ProfilerStep#N included)
- *   [memory] instants (CUDA)     -> allocated / reserved counters of the device
+ *   [memory] instants (CUDA)     -> allocated / reserved counters of the device,
+ *                                   and allocations in time order (Kineto
+ *                                   writes them grouped by thread, not sorted)
  *   ac2g flows                   -> counted: launches and kernels are linked by
  *                                   args.correlation, so an arrow exists only
  *                                   where both ends do (unmatched ends dropped)
@@ -81,6 +86,28 @@ typedef struct
   gboolean has_seq;
 } Event;
 
+/* A with_stack Python frame ("file.py(12): func", the function's first
+ * line), kept until the whole trace is read. */
+typedef struct
+{
+  guint32     thread;
+  gboolean    in_torch;
+  TsTime      start, end;
+  TsSourceLoc loc;
+  gint        parent;     /* the frame around it, -1: none */
+} PyFrame;
+
+/* A CUDA [memory] event, kept until the whole trace is read. */
+typedef struct
+{
+  TsTime   time;
+  guint    seq;        /* file order, for equal times */
+  guint32  device;
+  gboolean has_addr;
+  gint64   addr, bytes;
+  gint64   total_allocated, total_reserved;
+} MemEvent;
+
 typedef struct
 {
   TsImportContext *ctx;
@@ -101,9 +128,15 @@ typedef struct
   guint            n_flows_matched, n_flows_unmatched;
   /* The clock pre-pass: collectives go here, nothing to the recorder. */
   TsRankClock     *scan_clock;
+  /* Host calls, written once the Python frames around them are known */
+  GArray          *calls;        /* TsApiCallRecord */
+  GArray          *py_frames;    /* PyFrame */
+  /* [memory] events, replayed in time order once all are read */
+  GArray          *mem_events;   /* MemEvent */
   /* [memory] blocks live now: device << 56 ^ addr -> size */
   GHashTable      *live_blocks;
-  guint            n_mem_allocs, n_mem_frees, n_mem_unknown;
+  guint            n_mem_allocs, n_mem_frees, n_mem_unknown, n_mem_before;
+  guint64          mem_before_bytes;
 } Importer;
 
 static gboolean
@@ -632,6 +665,7 @@ static void
 append_alloc (Importer *im,
               guint32   device,
               TsTime    time,
+              gint64    addr,
               guint32   action,
               guint64   size,
               gboolean  synthetic)
@@ -639,7 +673,7 @@ append_alloc (Importer *im,
   TsAllocRecord a = { 0 };
 
   a.time = time;
-  a.addr = (guint64) im->ev.addr;
+  a.addr = (guint64) addr;
   a.size = size;
   /* a segment's requested stays 0: requested == size marks a plain
    * cudaMalloc, which the replay leaves out */
@@ -657,13 +691,20 @@ append_alloc (Importer *im,
  * Kineto does not say which segment a block is in, so each allocation
  * gets a segment of its own (synthetic: exporters leave it out), which
  * lets the replay and the Memory view show the blocks. */
-static void
-memory_action (Importer *im,
-               guint32   device,
-               TsTime    time)
+static gpointer
+block_key (guint32 device,
+           gint64  addr)
 {
-  Event *ev = &im->ev;
-  gpointer key = GSIZE_TO_POINTER ((gsize) ev->addr ^ ((gsize) device << 56));
+  return GSIZE_TO_POINTER ((gsize) addr ^ ((gsize) device << 56));
+}
+
+static void
+memory_action (Importer       *im,
+               const MemEvent *ev)
+{
+  guint32 device = ev->device;
+  TsTime time = ev->time;
+  gpointer key = block_key (device, ev->addr);
   gpointer live = NULL;
   gboolean known = g_hash_table_lookup_extended (im->live_blocks, key, NULL, &live);
 
@@ -676,11 +717,11 @@ memory_action (Importer *im,
         {
           /* the same block twice: its free was not traced */
           im->n_mem_unknown++;
-          append_alloc (im, device, time, TS_ALLOC_ACTION_ALLOC, size, FALSE);
+          append_alloc (im, device, time, ev->addr, TS_ALLOC_ACTION_ALLOC, size, FALSE);
           return;
         }
-      append_alloc (im, device, time, TS_ALLOC_ACTION_SEGMENT_ALLOC, size, TRUE);
-      append_alloc (im, device, time, TS_ALLOC_ACTION_ALLOC, size, FALSE);
+      append_alloc (im, device, time, ev->addr, TS_ALLOC_ACTION_SEGMENT_ALLOC, size, TRUE);
+      append_alloc (im, device, time, ev->addr, TS_ALLOC_ACTION_ALLOC, size, FALSE);
       g_hash_table_insert (im->live_blocks, key, GSIZE_TO_POINTER ((gsize) size));
     }
   else
@@ -690,16 +731,49 @@ memory_action (Importer *im,
       im->n_mem_frees++;
       /* PyTorch's trace says free_requested then free_completed (at once
        * when no other stream used the block) */
-      append_alloc (im, device, time, TS_ALLOC_ACTION_FREE_REQUESTED, size, FALSE);
-      append_alloc (im, device, time, TS_ALLOC_ACTION_FREE_COMPLETED, size, FALSE);
+      append_alloc (im, device, time, ev->addr, TS_ALLOC_ACTION_FREE_REQUESTED, size, FALSE);
+      append_alloc (im, device, time, ev->addr, TS_ALLOC_ACTION_FREE_COMPLETED, size, FALSE);
       if (!known)
         {
           im->n_mem_unknown++;
           return;
         }
-      append_alloc (im, device, time, TS_ALLOC_ACTION_SEGMENT_FREE, GPOINTER_TO_SIZE (live), TRUE);
+      append_alloc (im, device, time, ev->addr, TS_ALLOC_ACTION_SEGMENT_FREE, GPOINTER_TO_SIZE (live), TRUE);
       g_hash_table_remove (im->live_blocks, key);
     }
+}
+
+/* "torch/nn/modules/module.py(1783): _call_impl" -> a frame; built-ins
+ * ("<built-in method ...>") are not frames. */
+static void
+add_py_frame (Importer              *im,
+              const TsApiCallRecord *call)
+{
+  const char *name = im->ev.name->str, *sep = strstr (name, "): "), *open = sep;
+  g_autofree char *line_str = NULL;
+  PyFrame f = { 0 };
+  guint64 line;
+  gsize file_len;
+
+  if (sep == NULL)
+    return;
+  while (open > name && open[-1] != '(')
+    open--;
+  if (open == name)
+    return;
+  file_len = (gsize) (open - 1 - name);
+  line_str = g_strndup (open, (gsize) (sep - open));
+  if (file_len < 3 || memcmp (name + file_len - 3, ".py", 3) != 0 ||
+      !g_ascii_string_to_unsigned (line_str, 10, 1, G_MAXUINT32, &line, NULL))
+    return;
+  f.thread = call->thread;
+  f.start = call->start;
+  f.end = call->end;
+  f.in_torch = g_str_has_prefix (name, "torch/") || g_strstr_len (name, (gssize) file_len, "/torch/") != NULL;
+  f.loc.file = ts_recorder_intern_len (im->rec, name, file_len);
+  f.loc.function = ts_recorder_intern (im->rec, sep + 3);
+  f.loc.line = (guint32) line;
+  g_array_append_val (im->py_frames, f);
 }
 
 static void
@@ -737,25 +811,26 @@ handle_event (Importer *im)
         return;
       if (g_str_equal (ev->name->str, "[memory]") && ev->has_totals && !im->ctx->skip_memory_counters)
         {
-          TsCounterRecord c = { 0 };
+          MemEvent m = { 0 };
+
           if (ev->dev_type != 1)
             {
               im->n_cpu_memory++;
               return;
             }
+
           device = device_index (im, ev->dev_id, &ok);
           if (!ok)
             return;
-          c.time = event_time (im, ev->ts);
-          c.device = device;
-          c.counter = TS_COUNTER_ALLOCATED_BYTES;
-          c.value = ev->total_allocated;
-          ts_recorder_append (im->rec, TS_RECORD_COUNTER, &c);
-          c.counter = TS_COUNTER_RESERVED_BYTES;
-          c.value = ev->total_reserved;
-          ts_recorder_append (im->rec, TS_RECORD_COUNTER, &c);
-          if (ev->has_addr && ev->bytes != 0)
-            memory_action (im, device, c.time);
+          m.time = event_time (im, ev->ts);
+          m.seq = im->mem_events->len;
+          m.device = device;
+          m.has_addr = ev->has_addr;
+          m.addr = ev->addr;
+          m.bytes = ev->bytes;
+          m.total_allocated = ev->total_allocated;
+          m.total_reserved = ev->total_reserved;
+          g_array_append_val (im->mem_events, m);
         }
       else if (g_str_equal (ev->name->str, "[OutOfMemory]"))
         im->n_oom++;
@@ -902,7 +977,9 @@ handle_event (Importer *im)
         a.name = ts_recorder_intern_len (im->rec, ev->name->str, ev->name->len);
         a.device = -1;
         a.stream = TS_STREAM_NONE;
-        ts_recorder_append (im->rec, TS_RECORD_API_CALL, &a);
+        g_array_append_val (im->calls, a);
+        if (ev->cat == CAT_PYTHON)
+          add_py_frame (im, &a);
       }
       break;
     case CAT_USER_ANNOTATION:
@@ -1031,6 +1108,9 @@ importer_init (Importer        *im,
   im->flows_s = g_hash_table_new (NULL, NULL);
   im->flows_f = g_hash_table_new (NULL, NULL);
   im->live_blocks = g_hash_table_new (NULL, NULL);
+  im->mem_events = g_array_new (FALSE, FALSE, sizeof (MemEvent));
+  im->calls = g_array_new (FALSE, FALSE, sizeof (TsApiCallRecord));
+  im->py_frames = g_array_new (FALSE, FALSE, sizeof (PyFrame));
   if (ctx->rank >= 0)
     im->corr_offset = (guint64) (ctx->rank + 1) << 40;
 }
@@ -1052,6 +1132,9 @@ importer_clear (Importer *im)
   g_hash_table_unref (im->flows_s);
   g_hash_table_unref (im->flows_f);
   g_hash_table_unref (im->live_blocks);
+  g_array_unref (im->mem_events);
+  g_array_unref (im->calls);
+  g_array_unref (im->py_frames);
 }
 
 static gboolean
@@ -1128,6 +1211,192 @@ read_document (Importer *im,
   return TRUE;
 }
 
+static int
+cmp_py_frame (gconstpointer a,
+              gconstpointer b)
+{
+  const PyFrame *x = a, *y = b;
+
+  if (x->thread != y->thread)
+    return x->thread < y->thread ? -1 : 1;
+  if (x->start != y->start)
+    return x->start < y->start ? -1 : 1;
+  return x->end > y->end ? -1 : x->end < y->end;   /* the outer one first */
+}
+
+/* A call's site: of the frames around it, the innermost outside torch
+ * that no torch frame is around: the user's function that called into
+ * torch (stdlib frames torch calls do not count). */
+static TsSourceLoc
+call_site (GArray                *frames,
+           const TsApiCallRecord *c)
+{
+  const PyFrame *fr = (const PyFrame *) (gpointer) frames->data;
+  TsSourceLoc site = TS_SOURCE_LOC_NONE;
+  gboolean have = FALSE;
+  guint lo = 0, hi = frames->len;
+  gint f;
+
+  /* the last frame of the thread that starts at or before the call */
+  while (lo < hi)
+    {
+      guint mid = (lo + hi) / 2;
+      if (fr[mid].thread < c->thread || (fr[mid].thread == c->thread && fr[mid].start <= c->start))
+        lo = mid + 1;
+      else
+        hi = mid;
+    }
+  if (lo == 0 || fr[lo - 1].thread != c->thread)
+    return site;
+  /* frames nest: the innermost one around the call is that one or one of
+   * the frames around it */
+  for (f = (gint) lo - 1; f >= 0 && !(c->start < fr[f].end); f = fr[f].parent)
+    ;
+  for (; f >= 0; f = fr[f].parent)
+    {
+      if (fr[f].in_torch)
+        have = FALSE;
+      else if (!have)
+        site = fr[f].loc, have = TRUE;
+    }
+  return have ? site : TS_SOURCE_LOC_NONE;
+}
+
+/* The host calls, each with its call site, once every frame is known. */
+static void
+emit_calls (Importer *im)
+{
+  GArray *frames = im->py_frames;
+  g_autoptr(GArray) stack = g_array_new (FALSE, FALSE, sizeof (gint));
+
+  g_array_sort (frames, cmp_py_frame);
+  for (guint i = 0; i < frames->len; i++)
+    {
+      PyFrame *f = &g_array_index (frames, PyFrame, i);
+      gint index = (gint) i;
+
+      if (i > 0 && g_array_index (frames, PyFrame, i - 1).thread != f->thread)
+        g_array_set_size (stack, 0);
+      while (stack->len > 0 &&
+             g_array_index (frames, PyFrame, g_array_index (stack, gint, stack->len - 1)).end <= f->start)
+        g_array_set_size (stack, stack->len - 1);
+      f->parent = stack->len > 0 ? g_array_index (stack, gint, stack->len - 1) : -1;
+      g_array_append_val (stack, index);
+    }
+  for (guint i = 0; i < im->calls->len; i++)
+    {
+      TsApiCallRecord *c = &g_array_index (im->calls, TsApiCallRecord, i);
+      c->loc = call_site (frames, c);
+    }
+  if (im->calls->len > 0)
+    ts_recorder_append_many (im->rec, TS_RECORD_API_CALL, im->calls->data, im->calls->len);
+}
+
+static int
+cmp_mem_event (gconstpointer a,
+               gconstpointer b)
+{
+  const MemEvent *x = a, *y = b;
+
+  if (x->time != y->time)
+    return x->time < y->time ? -1 : 1;
+  return x->seq < y->seq ? -1 : x->seq > y->seq;
+}
+
+/* A block live from the start (synthetic: in no exported trace). */
+static void
+add_before_block (Importer *im,
+                  guint32   device,
+                  TsTime    time,
+                  gint64    addr,
+                  guint64   size)
+{
+  append_alloc (im, device, time, addr, TS_ALLOC_ACTION_SEGMENT_ALLOC, size, TRUE);
+  append_alloc (im, device, time, addr, TS_ALLOC_ACTION_ALLOC, size, TRUE);
+  g_hash_table_insert (im->live_blocks, block_key (device, addr), GSIZE_TO_POINTER ((gsize) size));
+  im->n_mem_before++;
+  im->mem_before_bytes += size;
+}
+
+/* Memory allocated before the profiler started: a device's first [memory]
+ * event says how much (its Total Allocated less its own Bytes). A block
+ * the trace frees without having seen it allocated is put in place at
+ * its address and size; the rest is one block at address 0, which no
+ * allocation has. So the replay's allocated memory follows Kineto's
+ * Total Allocated, not just what the profiled steps allocated. */
+static void
+emit_before (Importer *im)
+{
+  g_autoptr(GHashTable) seen = g_hash_table_new (NULL, NULL);
+  g_autoptr(GHashTable) baseline = g_hash_table_new (NULL, NULL);   /* device + 1 -> bytes + 1 */
+  g_autoptr(GArray) devices = g_array_new (FALSE, FALSE, sizeof (guint32));
+  TsTime start;
+
+  if (im->mem_events->len == 0)
+    return;
+  start = g_array_index (im->mem_events, MemEvent, 0).time;
+  for (guint i = 0; i < im->mem_events->len; i++)
+    {
+      const MemEvent *m = &g_array_index (im->mem_events, MemEvent, i);
+      gpointer key = block_key (m->device, m->addr);
+      gpointer dkey = GUINT_TO_POINTER (m->device + 1);
+
+      if (!g_hash_table_contains (baseline, dkey))
+        {
+          gint64 before = m->total_allocated - (m->has_addr ? m->bytes : 0);
+          g_hash_table_insert (baseline, dkey, GSIZE_TO_POINTER ((gsize) MAX (before, 0) + 1));
+          g_array_append_val (devices, m->device);
+        }
+      if (!m->has_addr || m->bytes == 0)
+        continue;
+      if (m->bytes > 0)
+        g_hash_table_add (seen, key);
+      else if (!g_hash_table_remove (seen, key) && m->bytes != G_MININT64 &&
+               !g_hash_table_contains (im->live_blocks, key))
+        {
+          guint64 size = (guint64) -m->bytes;
+          gsize rest = GPOINTER_TO_SIZE (g_hash_table_lookup (baseline, dkey)) - 1;
+
+          add_before_block (im, m->device, start, m->addr, size);
+          g_hash_table_insert (baseline, dkey, GSIZE_TO_POINTER ((rest > size ? rest - size : 0) + 1));
+        }
+    }
+  for (guint i = 0; i < devices->len; i++)
+    {
+      guint32 d = g_array_index (devices, guint32, i);
+      gsize rest = GPOINTER_TO_SIZE (g_hash_table_lookup (baseline, GUINT_TO_POINTER (d + 1))) - 1;
+
+      if (rest > 0 && !g_hash_table_contains (im->live_blocks, block_key (d, 0)))
+        add_before_block (im, d, start, 0, rest);
+    }
+}
+
+/* The [memory] events as counters and allocations, in time order: each
+ * event's totals are the allocator's just after it, and a free must come
+ * after its allocation for the replay to match them. */
+static void
+emit_memory (Importer *im)
+{
+  g_array_sort (im->mem_events, cmp_mem_event);
+  emit_before (im);
+  for (guint i = 0; i < im->mem_events->len; i++)
+    {
+      const MemEvent *m = &g_array_index (im->mem_events, MemEvent, i);
+      TsCounterRecord c = { 0 };
+
+      c.time = m->time;
+      c.device = m->device;
+      c.counter = TS_COUNTER_ALLOCATED_BYTES;
+      c.value = m->total_allocated;
+      ts_recorder_append (im->rec, TS_RECORD_COUNTER, &c);
+      c.counter = TS_COUNTER_RESERVED_BYTES;
+      c.value = m->total_reserved;
+      ts_recorder_append (im->rec, TS_RECORD_COUNTER, &c);
+      if (m->has_addr && m->bytes != 0)
+        memory_action (im, m);
+    }
+}
+
 gboolean
 ts_kineto_import (TsImportContext *ctx,
                   TsImportInput   *in,
@@ -1140,6 +1409,8 @@ ts_kineto_import (TsImportContext *ctx,
   importer_init (&im, ctx, in);
   if (!read_document (&im, error))
     goto out;
+  emit_calls (&im);
+  emit_memory (&im);
 
   /* Devices listed but without work still appear (single file only: with
    * ranks, each lists the node's GPUs but uses one). */
@@ -1200,10 +1471,12 @@ ts_kineto_import (TsImportContext *ctx,
     if (im.n_mem_allocs + im.n_mem_frees > 0)
       ts_import_note (ctx, TS_IMPORT_SYNTHETIC_SEGMENTS_NOTE "%s%u allocations and %u frees from [memory] events "
                       "(%u of them free or allocate again a block the trace did not see allocated: left out of the "
-                      "replay); "
+                      "replay); allocated before the profiler started, shown from the start: %u blocks, %"
+                      G_GUINT64_FORMAT " bytes; "
                       "the trace has no segments, so each allocation is shown in a segment of its own size "
                       "(reserved memory in the Memory view and in an exported snapshot is the allocated memory, "
-                      "not Kineto's Total Reserved)", prefix, im.n_mem_allocs, im.n_mem_frees, im.n_mem_unknown);
+                      "not Kineto's Total Reserved)", prefix, im.n_mem_allocs, im.n_mem_frees, im.n_mem_unknown, im.n_mem_before,
+                      im.mem_before_bytes);
     if (im.n_cpu_memory > 0 || im.n_oom > 0)
       ts_import_note (ctx, "%sprofiler trace: %u host-memory [memory] events not shown; %u [OutOfMemory] events",
                       prefix, im.n_cpu_memory, im.n_oom);

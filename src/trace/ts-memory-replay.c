@@ -104,6 +104,7 @@ struct _TsMemoryReplay
   gsize       n_actions;
   guint       n_devices;
   gsize       n_skipped;
+  gsize       n_plain;           /* plain cudaMalloc/cudaFree: not the allocator's */
   guint8     *ops;
   guint32    *ids;
   TsTime     *times;
@@ -963,8 +964,11 @@ classify (TsMemoryReplay      *self,
         TsMemorySegmentInfo s = { 0 };
         gint sp;
 
-        /* A plain cudaMalloc with caching disabled is not the allocator's. */
-        if (r->requested == r->size || r->size == 0 || r->addr + r->size < r->addr)
+        /* A plain cudaMalloc (caching disabled, or seen by CUPTI without
+         * PyTorch's trace) is not the allocator's: left out, counted apart. */
+        if (r->requested == r->size && r->size != 0)
+          goto plain;
+        if (r->size == 0 || r->addr + r->size < r->addr)
           break;
         /* No overlap with a live segment: nothing live at its first
          * byte, and the next segment starts after its last. */
@@ -1010,7 +1014,7 @@ classify (TsMemoryReplay      *self,
         TsMemorySegmentInfo *si;
 
         if (r->requested == r->size && r->size != 0)
-          break;
+          goto plain;
         sp = find_seg (self, w, r->addr);
         if (sp < 0)
           break;
@@ -1095,6 +1099,11 @@ out:
     self->n_skipped++;
   self->ops[i] = op;
   self->ids[i] = id;
+  return;
+plain:
+  self->n_plain++;
+  self->ops[i] = OP_SKIP;
+  self->ids[i] = TS_MEMORY_REPLAY_NONE;
 }
 
 static void
@@ -1318,6 +1327,13 @@ ts_memory_replay_get_n_skipped (TsMemoryReplay *self)
 {
   g_return_val_if_fail (TS_IS_MEMORY_REPLAY (self), 0);
   return self->n_skipped;
+}
+
+gsize
+ts_memory_replay_get_n_plain (TsMemoryReplay *self)
+{
+  g_return_val_if_fail (TS_IS_MEMORY_REPLAY (self), 0);
+  return self->n_plain;
 }
 
 TsTime

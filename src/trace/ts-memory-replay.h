@@ -172,6 +172,10 @@ TsRecorder                *ts_memory_replay_get_recorder       (TsMemoryReplay  
 gsize                      ts_memory_replay_get_n_actions      (TsMemoryReplay  *self);
 guint                      ts_memory_replay_get_n_devices      (TsMemoryReplay  *self);
 gsize                      ts_memory_replay_get_n_skipped      (TsMemoryReplay  *self);
+/* Plain cudaMalloc/cudaFree records (requested == size: with caching
+ * disabled, or a CUPTI recording of a program whose allocator left no
+ * trace): left out of the state, and not counted as skipped. */
+gsize                      ts_memory_replay_get_n_plain        (TsMemoryReplay  *self);
 TsTime                     ts_memory_replay_get_action_time    (TsMemoryReplay  *self,
                                                                 gsize            action);
 /* The instant just after every action at or before `time`. */

@@ -73,6 +73,35 @@ ts_memory_allocation_size (guint64 size)
   return TS_ALLOCATOR_ROUND_LARGE * ((size + TS_ALLOCATOR_ROUND_LARGE - 1) / TS_ALLOCATOR_ROUND_LARGE);
 }
 
+static guint64
+roundup_power2_next_division (guint64 size,
+                              guint64 divisions)
+{
+  guint64 power2_floor, power2_division, round_size_floor;
+
+  if ((size & (size - 1)) == 0)
+    return size;
+  power2_floor = G_GUINT64_CONSTANT (1) << (63 - __builtin_clzll (size));
+  power2_division = power2_floor >> (63 - __builtin_clzll (divisions));
+  if (G_UNLIKELY (power2_division == 0))
+    return power2_floor << 1;
+  round_size_floor = size & ~(power2_division - 1);
+  return round_size_floor == size ? size : round_size_floor + power2_division;
+}
+
+guint64
+ts_memory_round_size (guint64 size,
+                      guint64 divisions)
+{
+  const guint64 min_block = TS_ALLOCATOR_MIN_BLOCK_SIZE;
+
+  if (size < min_block)
+    return min_block;
+  if (divisions > 1 && size > min_block * divisions)
+    return roundup_power2_next_division (size, divisions);
+  return min_block * ((size + min_block - 1) / min_block);
+}
+
 char *
 ts_memory_format_size (guint64 size)
 {

@@ -97,6 +97,11 @@ void         ts_memory_snapshot_free    (TsMemorySnapshot *snapshot);
 /* The segment size PyTorch's allocator asks cudaMalloc for, for a request
  * already rounded by round_size. */
 guint64      ts_memory_allocation_size  (guint64           rounded_size);
+/* round_size: the block size PyTorch's allocator gives a request, with
+ * the roundup_power2_divisions of the request's size interval (0 or 1:
+ * none, multiples of 512 bytes). */
+guint64      ts_memory_round_size       (guint64           size,
+                                         guint64           divisions);
 /* format_size of the OOM message: "N bytes", "%.2f KiB", "%.2f MiB", "%.2f GiB". */
 char        *ts_memory_format_size      (guint64           size);
 

@@ -383,7 +383,11 @@ ts_memory_snapshot_write_pickle (TsRecorder  *rec,
             {
               str (&w, "addr"); uinteger (&w, r.addr);
             }
-          str (&w, "size"); uinteger (&w, r.size);
+          /* PyTorch's entries carry the request (alloc: orig_size; the
+           * frees: the block's requested_size), not the block size */
+          str (&w, "size");
+          uinteger (&w, (r.action == TS_ALLOC_ACTION_ALLOC || r.action == TS_ALLOC_ACTION_FREE_REQUESTED ||
+                         r.action == TS_ALLOC_ACTION_FREE_COMPLETED) && r.requested > 0 ? r.requested : r.size);
           str (&w, "stream"); uinteger (&w, stream_handle (handles, r.stream));
           str (&w, "time_us"); integer (&w, epoch_us + r.time / 1000);
           str (&w, "compile_context"); str (&w, "N/A");

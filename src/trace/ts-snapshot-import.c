@@ -34,6 +34,7 @@
 
 #include <string.h>
 
+#include "ts-block-sizer-private.h"
 #include "ts-import-private.h"
 #include "ts-json-reader.h"
 #include "ts-pickle-reader.h"
@@ -147,6 +148,8 @@ typedef struct
   GArray          *frame_info;  /* FrameInfo, indexed by a shared frame dict's aux - 1 */
   TsTime           counter_window;
   GPtrArray       *segments;    /* Segment* */
+  TsBlockSizer    *sizer;       /* trace sizes (requests) -> block sizes */
+  GHashTable      *final_sizes; /* entry index -> guint64*: allocs of blocks live at the end */
   Entries          entries;
   guint            n_bad_entries;
   guint            n_unknown_actions;
@@ -660,6 +663,7 @@ typedef struct
   guint32 state;
   guint32 touched;     /* a trace entry names it (else a "ghost" block) */
   TsSourceLoc loc;
+  gboolean exact;      /* the snapshot's own block: its size is known */
 } LiveBlock;
 
 typedef struct
@@ -841,6 +845,7 @@ emit_alloc (Importer      *im,
   ts_alloc_record_set_pool_id (&r, pool_id);
   r.loc = loc;
   r.correlation = im->synthetic ? TS_IMPORT_SYNTHETIC_CORRELATION : 0;
+  ts_block_sizer_apply (im->sizer, device, action, addr, size, small);
   if (im->n_alloc_buf == BATCH)
     flush_batches (im);
   im->alloc_buf[im->n_alloc_buf++] = r;
@@ -987,6 +992,17 @@ unmap_range (GHashTable *segs,
     }
 }
 
+/* A block from before the trace that only its free names: the entry has
+ * its requested size; its block size is round_size of that (nothing is
+ * live in the sizer yet), which is exact unless the block was not split
+ * off a larger free block. */
+static guint64
+before_size (Importer    *im,
+             const Entry *e)
+{
+  return ts_block_sizer_block_size (im->sizer, e->device, e->addr, e->size);
+}
+
 /* Undoes the device's entries backwards from the final state; writes the
  * state found (segments, then their live blocks, with fillers for the
  * holes between them so every alloc starts a free gap as the replay
@@ -1015,7 +1031,7 @@ emit_device (Importer *im,
       for (guint j = 0; j < s->blocks->len; j++)
         {
           Block *b = &g_array_index (s->blocks, Block, j);
-          LiveBlock lb = { b->size, b->requested, b->state, FALSE, b->loc };
+          LiveBlock lb = { b->size, b->requested, b->state, FALSE, b->loc, TRUE };
           g_hash_table_insert (blocks, ADDR_KEY (b->addr), g_memdup2 (&lb, sizeof lb));
         }
     }
@@ -1030,13 +1046,18 @@ emit_device (Importer *im,
       switch (e->action)
         {
         case TS_ALLOC_ACTION_ALLOC:
+          /* the alloc of a block still live at the snapshot: its size is
+           * the snapshot's, whatever the sizer would make of the request */
+          lb = g_hash_table_lookup (blocks, ADDR_KEY (e->addr));
+          if (lb != NULL && lb->exact)
+            g_hash_table_insert (im->final_sizes, GUINT_TO_POINTER (i), g_memdup2 (&lb->size, sizeof lb->size));
           g_hash_table_remove (blocks, ADDR_KEY (e->addr));
           break;
         case TS_ALLOC_ACTION_FREE_REQUESTED:
           lb = g_hash_table_lookup (blocks, ADDR_KEY (e->addr));
           if (lb == NULL)
             {
-              LiveBlock n = { e->size, e->size, ST_ALLOCATED, TRUE, e->loc };
+              LiveBlock n = { before_size (im, e), e->size, ST_ALLOCATED, TRUE, e->loc };
               g_hash_table_insert (blocks, ADDR_KEY (e->addr), g_memdup2 (&n, sizeof n));
             }
           else
@@ -1046,7 +1067,7 @@ emit_device (Importer *im,
           lb = g_hash_table_lookup (blocks, ADDR_KEY (e->addr));
           if (lb == NULL)
             {
-              LiveBlock n = { e->size, e->size, ST_PENDING, TRUE, e->loc };
+              LiveBlock n = { before_size (im, e), e->size, ST_PENDING, TRUE, e->loc };
               g_hash_table_insert (blocks, ADDR_KEY (e->addr), g_memdup2 (&n, sizeof n));
             }
           else
@@ -1233,6 +1254,56 @@ emit_annotations (Importer      *im,
   (void) n;
 }
 
+/* An entry's size as a record's: PyTorch's alloc and free entries carry
+ * the request, the record the block. */
+static guint64
+entry_block_size (Importer    *im,
+                  guint        i,
+                  const Entry *e)
+{
+  const guint64 *known;
+
+  switch (e->action)
+    {
+    case TS_ALLOC_ACTION_ALLOC:
+      if ((known = g_hash_table_lookup (im->final_sizes, GUINT_TO_POINTER (i))) != NULL)
+        return *known;
+      return ts_block_sizer_alloc_size (im->sizer, e->device, e->addr, e->size);
+    case TS_ALLOC_ACTION_FREE_REQUESTED:
+    case TS_ALLOC_ACTION_FREE_COMPLETED:
+      return ts_block_sizer_block_size (im->sizer, e->device, e->addr, e->size);
+    default:
+      return e->size;
+    }
+}
+
+/* The allocator settings that decide block sizes: expandable_segments
+ * and roundup_power2_divisions (a dict of interval start in MiB, "1" to
+ * "32768", to divisions; older files have none). */
+static TsBlockSizer *
+sizer_new (const TsValue *root)
+{
+  TsBlockSizerConfig config = { 0 };
+  const TsValue *settings = root->type == TS_VALUE_DICT ? ts_value_get (root, "allocator_settings") : NULL;
+  const TsValue *exp = ts_value_get (settings, "expandable_segments");
+  const TsValue *div = ts_value_get (settings, "roundup_power2_divisions");
+
+  config.expandable = exp != NULL && exp->type == TS_VALUE_BOOL && exp->b;
+  if (div != NULL && div->type == TS_VALUE_DICT)
+    for (guint i = 0; i + 1 < div->items->len; i += 2)
+      {
+        const TsValue *k = div->items->pdata[i], *v = div->items->pdata[i + 1];
+        guint64 mib;
+
+        if (k->type != TS_VALUE_STRING || v->type != TS_VALUE_INT || v->i < 0 ||
+            !g_ascii_string_to_unsigned (k->s.str, 10, 1, G_GUINT64_CONSTANT (1) << 40, &mib, NULL) ||
+            (mib & (mib - 1)) != 0)
+          continue;
+        config.divisions[MIN (63 - __builtin_clzll (mib), TS_ROUNDUP_INTERVALS - 1)] = (guint64) v->i;
+      }
+  return ts_block_sizer_new (&config);
+}
+
 gboolean
 ts_snapshot_import (TsImportContext *ctx,
                     TsImportInput   *in,
@@ -1255,6 +1326,7 @@ ts_snapshot_import (TsImportContext *ctx,
   im.alloc_buf = g_new (TsAllocRecord, BATCH);
   im.counter_buf = g_new (TsCounterRecord, BATCH);
   im.entries.chunks = g_ptr_array_new_with_free_func (g_free);
+  im.final_sizes = g_hash_table_new_full (NULL, NULL, NULL, g_free);
 
   if (is_pickle)
     ok = ts_pickle_read (in, pickle_item, &im, &root, error);
@@ -1282,6 +1354,7 @@ ts_snapshot_import (TsImportContext *ctx,
     }
   if (!ok)
     goto out;
+  im.sizer = sizer_new (root);
   if (im.segments->len == 0 && im.entries.len == 0 && root->type == TS_VALUE_DICT &&
       ts_value_get (root, "segments") == NULL && ts_value_get (root, "device_traces") == NULL)
     {
@@ -1393,7 +1466,7 @@ ts_snapshot_import (TsImportContext *ctx,
             if (sg != NULL)
               small = sg->is_small, pool_id = sg->pool_id;
           }
-        emit_alloc (&im, &st, totals, t, e->device, e->action, e->addr, e->size,
+        emit_alloc (&im, &st, totals, t, e->device, e->action, e->addr, entry_block_size (&im, i, e),
                     e->action == TS_ALLOC_ACTION_ALLOC || e->action == TS_ALLOC_ACTION_FREE_REQUESTED ||
                     e->action == TS_ALLOC_ACTION_FREE_COMPLETED ? e->size : 0,
                     e->stream, small, pool_id, e->loc);
@@ -1453,5 +1526,7 @@ out:
   g_free (im.alloc_buf);
   g_free (im.counter_buf);
   g_ptr_array_unref (im.entries.chunks);
+  g_clear_pointer (&im.sizer, ts_block_sizer_free);
+  g_hash_table_unref (im.final_sizes);
   return ok;
 }

@@ -157,8 +157,11 @@ sniff (const guint8 *data,
   return TS_IMPORT_FORMAT_UNKNOWN;
 }
 
+/* gzip'd traces open as they are (the trace reader and the importers
+ * inflate them), so each name has its .gz form too. */
 const char * const ts_trace_import_patterns[] = {
-  "*.tstrace", "*.pickle", "*.pkl", "*.json", "*.json.gz", NULL
+  "*.tstrace", "*.tstrace.gz", "*.trace", "*.trace.gz", "*.pickle", "*.pickle.gz", "*.pkl",
+  "*.json", "*.json.gz", NULL
 };
 
 gboolean

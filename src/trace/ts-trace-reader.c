@@ -24,11 +24,18 @@
  *
  * Decoded records are appended in runs of one kind with
  * ts_recorder_append_many(), one lock per run rather than per record.
+ *
+ * Users gzip their traces: a whole file or buffer that starts with the
+ * gzip magic is inflated first (GIO's GZlibDecompressor), then parsed as
+ * any other. A gzip stream cut short gives what it holds, and the trace
+ * then reads as cut short, as a killed run's file does.
  */
 
 #include "config.h"
 
 #include <string.h>
+
+#include <gio/gio.h>
 
 #include "ts-trace-format-private.h"
 #include "ts-trace-reader.h"
@@ -867,12 +874,70 @@ check_fresh (TsTraceReader  *self,
 }
 
 gboolean
+ts_trace_is_gzip (const guint8 *data,
+                  gsize         len)
+{
+  return len >= 2 && data[0] == 0x1f && data[1] == 0x8b;
+}
+
+GBytes *
+ts_trace_gunzip (const guint8  *data,
+                 gsize          len,
+                 GError       **error)
+{
+  g_autoptr(GZlibDecompressor) z = g_zlib_decompressor_new (G_ZLIB_COMPRESSOR_FORMAT_GZIP);
+  g_autoptr(GByteArray) out = g_byte_array_sized_new (0);
+  gsize in_pos = 0, filled = 0;
+
+  g_byte_array_set_size (out, (guint) CLAMP (len * 4, 4096, G_MAXUINT / 2));
+  while (in_pos < len)
+    {
+      g_autoptr(GError) local_error = NULL;
+      gsize n_read = 0, n_written = 0;
+      GConverterResult r;
+
+      if (out->len - filled < 65536)
+        {
+          if (out->len > G_MAXUINT / 2)
+            {
+              g_set_error_literal (error, TS_TRACE_READER_ERROR, TS_TRACE_READER_ERROR_CORRUPT,
+                                   "The gzip'd trace inflates to more than 2 GiB: gunzip it first");
+              return NULL;
+            }
+          g_byte_array_set_size (out, out->len * 2);
+        }
+      r = g_converter_convert (G_CONVERTER (z), data + in_pos, len - in_pos, out->data + filled,
+                               out->len - filled, G_CONVERTER_INPUT_AT_END, &n_read, &n_written, &local_error);
+      in_pos += n_read;
+      filled += n_written;
+      if (r == G_CONVERTER_ERROR && g_error_matches (local_error, G_IO_ERROR, G_IO_ERROR_NO_SPACE))
+        continue;
+      if (r == G_CONVERTER_ERROR && g_error_matches (local_error, G_IO_ERROR, G_IO_ERROR_PARTIAL_INPUT))
+        break;   /* cut short: what it holds */
+      if (r == G_CONVERTER_ERROR)
+        {
+          g_set_error (error, TS_TRACE_READER_ERROR, TS_TRACE_READER_ERROR_CORRUPT,
+                       "The gzip'd trace is damaged at byte %" G_GSIZE_FORMAT ": %s", in_pos,
+                       local_error->message);
+          return NULL;
+        }
+      if (r == G_CONVERTER_FINISHED)
+        g_converter_reset (G_CONVERTER (z));
+      else if (n_read == 0 && n_written == 0)
+        break;
+    }
+  g_byte_array_set_size (out, (guint) filled);
+  return g_byte_array_free_to_bytes (g_steal_pointer (&out));
+}
+
+gboolean
 ts_trace_reader_load_data (TsTraceReader  *self,
                            const guint8   *data,
                            gsize           len,
                            GError        **error)
 {
   gsize consumed;
+  g_autoptr(GBytes) inflated = NULL;
 
   g_return_val_if_fail (TS_IS_TRACE_READER (self), FALSE);
   g_return_val_if_fail (data != NULL || len == 0, FALSE);
@@ -880,6 +945,12 @@ ts_trace_reader_load_data (TsTraceReader  *self,
 
   if (!check_fresh (self, error))
     return FALSE;
+  if (ts_trace_is_gzip (data, len))
+    {
+      if ((inflated = ts_trace_gunzip (data, len, error)) == NULL)
+        return FALSE;
+      data = g_bytes_get_data (inflated, &len);
+    }
 
   /* A whole file that ends in the index trailer says it is complete: a
    * frame running past its end is then corruption, not a cut. */
@@ -1165,6 +1236,7 @@ ts_trace_read_summary (const char      *path,
   g_autoptr(GError) local_error = NULL;
   g_autoptr(TsRecorder) recorder = NULL;
   g_autoptr(TsTraceReader) reader = NULL;
+  g_autoptr(GBytes) inflated = NULL;
   const guint8 *data;
   gsize len;
 
@@ -1181,6 +1253,12 @@ ts_trace_read_summary (const char      *path,
 
   data = (const guint8 *) g_mapped_file_get_contents (mapped);
   len = g_mapped_file_get_length (mapped);
+  if (ts_trace_is_gzip (data, len))
+    {
+      if ((inflated = ts_trace_gunzip (data, len, error)) == NULL)
+        return FALSE;
+      data = g_bytes_get_data (inflated, &len);
+    }
 
   if (summary_from_index (data, len, summary))
     return TRUE;

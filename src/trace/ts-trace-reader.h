@@ -34,6 +34,17 @@ GQuark         ts_trace_reader_error_quark   (void);
  * (string ids are renumbered as needed). */
 TsTraceReader *ts_trace_reader_new           (TsRecorder     *recorder);
 
+/* Whether data starts with the gzip magic: load_file and load_data
+ * inflate such a file before reading it. */
+gboolean       ts_trace_is_gzip              (const guint8   *data,
+                                              gsize           len);
+/* The inflated bytes of a gzip file (members one after another, as gzip
+ * concatenates them; a stream cut short gives what it holds), or NULL with
+ * a TS_TRACE_READER_ERROR_CORRUPT error where the stream is damaged. */
+GBytes        *ts_trace_gunzip               (const guint8   *data,
+                                              gsize           len,
+                                              GError        **error);
+
 /* Loads a whole file (mapped, not copied). Returns FALSE with error on bad
  * input; what came before the bad frame stays loaded. A file without its
  * index footer (a run that was killed) loads, with get_cut_short() TRUE. */

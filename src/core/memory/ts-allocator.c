@@ -612,52 +612,19 @@ block_recycle (TsAllocator *self,
   self->spare_blocks = b;
 }
 
-static gboolean
-is_power_of_2 (guint64 v)
-{
-  return v != 0 && (v & (v - 1)) == 0;
-}
-
-static guint
-floor_log2 (guint64 v)
-{
-  return 63 - __builtin_clzll (v);
-}
-
 /* ------------------------------------------------------------------ */
 /* Sizes                                                              */
 
-static guint64
-roundup_power2_next_division (guint64 size,
-                              guint64 divisions)
-{
-  guint64 power2_floor, power2_division, round_size_floor;
-
-  if (is_power_of_2 (size))
-    return size;
-  g_assert (divisions >= 2);
-  power2_floor = G_GUINT64_CONSTANT (1) << floor_log2 (size);
-  power2_division = power2_floor >> floor_log2 (divisions);
-  if (G_UNLIKELY (power2_division == 0))
-    return power2_floor << 1;
-  round_size_floor = size & ~(power2_division - 1);
-  return round_size_floor == size ? size : round_size_floor + power2_division;
-}
-
+/* The arithmetic is the trace layer's (ts_memory_round_size): the
+ * snapshot importer turns a trace's request sizes into block sizes with
+ * it too. */
 guint64
 ts_allocator_round_size (const TsAllocConfig *config,
                          guint64              size)
 {
-  guint64 divisions;
-
   g_return_val_if_fail (config != NULL, 0);
 
-  if (size < kMinBlockSize)
-    return kMinBlockSize;
-  divisions = ts_alloc_config_roundup_divisions (config, size);
-  if (divisions > 1 && size > kMinBlockSize * divisions)
-    return roundup_power2_next_division (size, divisions);
-  return kMinBlockSize * ((size + kMinBlockSize - 1) / kMinBlockSize);
+  return ts_memory_round_size (size, ts_alloc_config_roundup_divisions (config, size));
 }
 
 
