@@ -162,6 +162,8 @@ test_devices (void)
   /* the module's devices, not the options' 7 simulated GTX 1080 Ti */
   g_assert_cmpuint (ts_runtime_get_n_devices (rt), ==, 2);
   g_assert_cmpstr (profile->name, ==, "Fake CUDA Device (H100)");
+  /* the trace's model is the backend, not the simulated model */
+  g_assert_cmpstr (profile->key, ==, "cuda");
   g_assert_cmpuint (profile->sm_count, ==, 132);
   g_assert_cmpuint (profile->total_memory, ==, 64 << 20);
   g_assert_cmpint (profile->greatest_priority, ==, -5);

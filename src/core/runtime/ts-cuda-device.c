@@ -188,6 +188,9 @@ get_info (TsCudaDevice  *self,
       return FALSE;
     }
 
+  /* The trace's model names the backend, not the simulated model whose
+   * other figures stand in (a real H200 read "(h100, ...)" in `info`). */
+  profile->key = "cuda";
   profile->name = g_intern_string (name);
   profile->sm_count = (guint) sms;
   profile->cc_major = (guint) major;
