@@ -1266,6 +1266,57 @@ unary_into (const TsOpDesc *desc,
   return out;
 }
 
+/* torch._out.elementwise, which torch/_out.py hands over at import: the
+ * out= cases the direct path leaves to PyTorch's generic rules */
+static PyObject *out_hook;
+
+static PyObject *
+py_set_out_hook (PyObject *module,
+                 PyObject *hook)
+{
+  Py_XSETREF (out_hook, Py_NewRef (hook));
+  Py_RETURN_NONE;
+}
+
+/* Whether an out= call may write straight into @out: it has the result's
+ * shape (else ATen resizes it first, with a warning) and no graph would be
+ * recorded (else ATen refuses out=). */
+static gboolean
+out_direct (PyObject     *out,
+            PyObject     *input,
+            PyObject     *other,
+            guint         ndim,
+            const gint64 *shape)
+{
+  TsTensor *o = ts_py_tensor_get (out);
+
+  if (ts_autograd_is_grad_enabled () &&
+      (ts_autograd_requires_grad (o) || ts_autograd_requires_grad (ts_py_tensor_get (input)) ||
+       (other != NULL && ts_py_is_tensor (other) && ts_autograd_requires_grad (ts_py_tensor_get (other)))))
+    return FALSE;
+  return o->ndim == ndim && memcmp (o->shape, shape, ndim * sizeof (gint64)) == 0;
+}
+
+/* The op into @out by torch._out's generic rules: computed, checked,
+ * @out resized, copied in. */
+static PyObject *
+out_by_hook (const TsOpDesc *desc,
+             PyObject       *input,
+             PyObject       *other,
+             PyObject       *out)
+{
+  PyObject *same = desc->rule == TS_OP_RULE_SAME ? Py_True : Py_False;
+
+  if (out_hook == NULL)
+    {
+      PyErr_Format (PyExc_RuntimeError, "%s(out=): torch._out is not loaded", desc->name);
+      return NULL;
+    }
+  if (other == NULL)
+    return PyObject_CallFunction (out_hook, "s(O)OO", desc->name, input, out, same);
+  return PyObject_CallFunction (out_hook, "s(OO)OO", desc->name, input, other, out, same);
+}
+
 /* torch.<name> (input, *, out=None) and Tensor.<name> () */
 static PyObject *
 op_unary (PyObject *capsule,
@@ -1293,6 +1344,8 @@ op_unary (PyObject *capsule,
                     desc->name, Py_TYPE (out)->tp_name);
       return NULL;
     }
+  if (!out_direct (out, input, NULL, ts_py_tensor_get (input)->ndim, ts_py_tensor_get (input)->shape))
+    return out_by_hook (desc, input, NULL, out);
   return unary_into (desc, input, out);
 }
 
@@ -1348,6 +1401,28 @@ op_unary_inplace (PyObject *capsule,
   return unary_into (desc, input, input);
 }
 
+/* out_direct for a binary op: the operands' broadcast shape (a broadcast
+ * error is the op's to raise, directly) */
+static gboolean
+binary_out_direct (PyObject *input,
+                   PyObject *other,
+                   PyObject *out)
+{
+  TsTensor *a = ts_py_tensor_get (input);
+  guint ndim = a->ndim;
+  gint64 shape[TS_MAX_DIMS];
+
+  memcpy (shape, a->shape, ndim * sizeof (gint64));
+  if (ts_py_is_tensor (other))
+    {
+      TsTensor *b = ts_py_tensor_get (other);
+
+      if (!ts_broadcast_shapes (a->ndim, a->shape, b->ndim, b->shape, &ndim, shape, NULL))
+        return TRUE;
+    }
+  return out_direct (out, input, other, ndim, shape);
+}
+
 /* torch.<name> (input, other, *, out=None) and Tensor.<name> (other) */
 static PyObject *
 op_binary (PyObject         *capsule,
@@ -1383,6 +1458,10 @@ op_binary (PyObject         *capsule,
                     desc->name, nargs);
       return NULL;
     }
+  if (out != NULL && check_input (desc, args[0]) && !binary_out_direct (args[0], args[1], out))
+    return out_by_hook (desc, args[0], args[1], out);
+  if (PyErr_Occurred ())
+    return NULL;
   return binary_by_name (desc, "", args[0], args[1], out);
 }
 
@@ -1471,7 +1550,7 @@ register_ops (PyObject *module)
           slot_ops[desc->python] = desc;
           /* by name too (torch.pow, Tensor.remainder_, ...), in a dict of
            * their own: torch's Python code picks those it binds so */
-          if (desc->family == TS_OP_FAMILY_BINARY)
+          if (desc->family == TS_OP_FAMILY_BINARY || desc->family == TS_OP_FAMILY_UNARY)
             ok = add_op_method (desc, TsPyTensor_Type.tp_dict, slot_functions);
         }
     }
@@ -2034,6 +2113,7 @@ static PyMethodDef tensor_module_methods[] = {
   { "_equal", py_equal, METH_VARARGS, NULL },
   { "_make_subclass", py_make_subclass, METH_VARARGS, NULL },
   { "_set_data", py_set_data, METH_VARARGS, NULL },
+  { "_set_out_hook", py_set_out_hook, METH_O, NULL },
   { "_set_classes", py_set_classes, METH_VARARGS, NULL },
   /* --no-data (ts-host-data.h): what needs values asks, to refuse */
   { "_no_data", py_no_data, METH_NOARGS, NULL },

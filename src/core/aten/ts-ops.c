@@ -1131,6 +1131,14 @@ unary_impl (TsUnaryOp   op,
     {
       if (!common_device (operands, 2, &device, error))
         return NULL;
+      /* TensorIterator's check_all_same_dtype, for the ops that keep
+       * their input's dtype (abs, neg, floor, ...) */
+      if (ts_op_for_unary (op)->rule == TS_OP_RULE_SAME && out->dtype != result)
+        {
+          g_set_error (error, TS_TENSOR_ERROR, TS_TENSOR_ERROR_RUNTIME, "Found dtype %s but expected %s",
+                       ts_dtype_scalar_type_name (out->dtype), ts_dtype_scalar_type_name (result));
+          return NULL;
+        }
       if (!can_cast (result, out->dtype))
         {
           g_set_error (error, TS_TENSOR_ERROR, TS_TENSOR_ERROR_RUNTIME,

@@ -1,0 +1,393 @@
+"""out=: PyTorch's rules for a result written into a given tensor, once.
+
+What ATen does for every op with an out= overload (TensorIterator's out
+handling and Resize.cpp's resize_output):
+  - the result is computed with the op's ordinary dtype promotion and
+    broadcasting; out= with an input or out that requires grad is refused
+    while grad mode is on (no graph can be recorded into out);
+  - out must be on the result's device, and the result's dtype must be
+    allowed into out's: how strictly depends on the op's family (the
+    policies below, each with its ATen message);
+  - out is resized when its shape differs, with a deprecation warning when
+    it had elements (its storage is reused when it is large enough);
+  - the values are written and out itself is returned (a tuple of the outs,
+    as the op's return type, for the ops with several results).
+
+Elementwise ops of the op table write straight into out when its shape
+already fits (the C binding's direct path: one kernel, no allocation;
+ts-py-tensor.c calls elementwise() here only for a resize or a grad
+error). cat, stack, tril and triu resize out and write into it too. Every
+other op computes its result and copies it into out: one copy where
+PyTorch writes in place, the same values, dtypes, errors and warnings.
+"""
+
+import builtins as _builtins
+import sys as _sys
+import warnings as _warnings
+
+import torch
+from torch._shape import _CPP_NAMES, _SCALAR_NAMES
+
+# ATen's resize_output warning, as PyTorch 1.13 prints it
+_RESIZED = ("An output with one or more elements was resized since it had shape [%s], which does not match the "
+            "required output shape [%s]. This behavior is deprecated, and in a future PyTorch release outputs "
+            "will not be resized unless they have zero elements. You can explicitly reuse an out tensor t by "
+            "resizing it, inplace, to zero elements with t.resize_(0). (Triggered internally at  "
+            "./aten/src/ATen/native/Resize.cpp:17.)")
+
+
+def _scalar_name(dt):
+    return _SCALAR_NAMES[dt._name]
+
+
+def _cpp_name(dt):
+    return _CPP_NAMES[dt._name]
+
+
+def warn_user(message):
+    """A UserWarning at the first frame outside torch, where PyTorch's C++
+    warning surfaces."""
+    level, frame = 2, _sys._getframe(1)
+    while frame is not None and frame.f_globals.get("__name__", "").partition(".")[0] == "torch":
+        frame, level = frame.f_back, level + 1
+    _warnings.warn(message, UserWarning, stacklevel=level)
+
+
+def can_cast(from_, to):
+    """torch.can_cast: c10's canCast (no float into an integer, nothing
+    but bool into bool)."""
+    if from_.is_floating_point and not to.is_floating_point:
+        return False
+    return not (from_ != torch.bool and to == torch.bool)
+
+
+# Resizing ----------------------------------------------------------------------------
+
+
+def resize_(self, *size):
+    """Tensor.resize_: contiguous strides over the same storage when self
+    is contiguous and holds enough elements, else a new storage holding
+    the old elements first (as ATen grows one). (ATen also reuses a
+    storage larger than the view; this allocates then.)"""
+    shape = tuple(torch._shape_arg(size))
+    if tuple(self.shape) == shape and self.is_contiguous():
+        return self
+    n = 1
+    for s in shape:
+        if s < 0:
+            raise RuntimeError("Trying to create tensor with negative dimension %d: [%s]"
+                               % (s, ", ".join(map(str, shape))))
+        n *= s
+    if self.is_contiguous() and n <= self.numel():
+        new = self.reshape(-1)[:n]._view(shape)
+    else:
+        new = torch.empty(shape, dtype=self.dtype, device=self.device)
+        keep = _builtins.min(n, self.numel())
+        if keep and self.is_contiguous():
+            new.reshape(-1)[:keep].copy_(self.reshape(-1)[:keep])
+    torch._C._set_data(self, new)
+    return self
+
+
+def resize_output(out, shape):
+    """ATen's resize_output: out is given shape, warning when it had
+    elements of another shape. Returns whether it changed."""
+    shape = tuple(shape)
+    if tuple(out.shape) == shape:
+        return False
+    if out.numel() != 0:
+        warn_user(_RESIZED % (", ".join(map(str, out.shape)), ", ".join(map(str, shape))))
+    resize_(out, shape)
+    return True
+
+
+# Checks ----------------------------------------------------------------------------------
+
+
+def check_grad(name, tensors):
+    if torch.is_grad_enabled() and _builtins.any(t.requires_grad for t in tensors):
+        raise RuntimeError("%s(): functions with out=... arguments don't support automatic differentiation, "
+                           "but one of the arguments requires grad." % name)
+
+
+def check_device(device, out):
+    """out on the result's device"""
+    if device != out.device:
+        a, b = device, out.device
+        if a.type == "cpu":
+            a, b = b, a  # ATen names the device that is not the CPU first
+        raise RuntimeError("Expected all tensors to be on the same device, but found at least two devices, "
+                           "%s and %s!" % (a, b))
+
+
+def _tensors(args):
+    for a in args:
+        if isinstance(a, torch.Tensor):
+            yield a
+        elif isinstance(a, (list, tuple)):
+            yield from (t for t in a if isinstance(t, torch.Tensor))
+
+
+# The dtype policies: what an op family lets its result's dtype write into
+# out's, each with ATen's message. (result dtype, out, input dtype)
+
+
+def cast(name, have, out, inp):
+    """TensorIterator's cast_common_dtype_to_outputs: any cast c10 allows."""
+    if not can_cast(have, out.dtype):
+        raise RuntimeError("result type %s can't be cast to the desired output type %s"
+                           % (_scalar_name(have), _scalar_name(out.dtype)))
+
+
+def same(name, have, out, inp):
+    """TensorIterator with check_all_same_dtype (abs, neg, floor, clamp,
+    pow with a scalar exponent, ...)."""
+    if have != out.dtype:
+        raise RuntimeError("Found dtype %s but expected %s" % (_scalar_name(out.dtype), _scalar_name(have)))
+
+
+def exact(name, have, out, inp):
+    """A structured kernel's out check (mm, sort, gather, ...)."""
+    if have != out.dtype:
+        raise RuntimeError("Expected out tensor to have dtype %s, but got %s instead"
+                           % (_cpp_name(have), _cpp_name(out.dtype)))
+
+
+def joined(name, have, out, inp):
+    if not can_cast(have, out.dtype):
+        raise RuntimeError("torch.cat(): input types can't be cast to the desired output type %s"
+                           % _scalar_name(out.dtype))
+
+
+def index_select(name, have, out, inp):
+    if have != out.dtype:
+        raise RuntimeError("index_select(): self and result must have the same scalar type")
+
+
+def amax(name, have, out, inp):
+    if have != out.dtype:
+        raise RuntimeError("Expected the dtype for input and out to match, but got %s for input's dtype and %s "
+                           "for out's dtype." % (_scalar_name(have), _scalar_name(out.dtype)))
+
+
+# Argument rewrites: ops whose result dtype is out's (dtype=None)
+
+
+def dtype_from_out(name, args, kwargs, outs):
+    """sum, prod, cumsum, cumprod: out's dtype is the dtype= they reduce in.
+    (sum, prod and mean over all elements have no out= overload.)"""
+    if name in ("sum", "prod", "mean") and len(args) < 2 and kwargs.get("dim") is None:
+        raise TypeError("%s() received an invalid combination of arguments - got (Tensor, out=Tensor), but "
+                        "expected one of:\n * (Tensor input, *, torch.dtype dtype)\n * (Tensor input, tuple of "
+                        "ints dim, bool keepdim, *, torch.dtype dtype, Tensor out)\n" % name)
+    dt = kwargs.get("dtype")
+    if dt is None:
+        kwargs["dtype"] = outs[0].dtype
+    elif dt != outs[0].dtype:
+        exact(name, dt, outs[0], None)
+
+
+def mean_dtype(name, args, kwargs, outs):
+    """mean: as dtype_from_out, for a floating out only."""
+    out, inp = outs[0], args[0]
+    if kwargs.get("dtype") is None and not out.dtype.is_floating_point:
+        if inp.dtype.is_floating_point:
+            cast(name, inp.dtype, out, inp)
+        raise RuntimeError("mean(): could not infer output dtype. Input dtype must be either a floating point or "
+                           "complex dtype. Got: %s" % _scalar_name(inp.dtype))
+    dtype_from_out(name, args, kwargs, outs)
+
+
+# The mechanism --------------------------------------------------------------------------
+
+
+def _out_tensors(name, out, n):
+    if n == 1:
+        if not isinstance(out, torch.Tensor):
+            raise TypeError("%s(): argument 'out' must be Tensor, not %s" % (name, type(out).__name__))
+        return (out,)
+    if not isinstance(out, (tuple, list)) or not _builtins.all(isinstance(o, torch.Tensor) for o in out):
+        raise TypeError("%s(): argument 'out' must be tuple of Tensors, not %s" % (name, type(out).__name__))
+    if len(out) != n:
+        raise TypeError("expected tuple of %d elements but got %d" % (n, len(out)))
+    return tuple(out)
+
+
+def write(name, result, out, policy, inp=None):
+    """result's values into out, under policy; returns out."""
+    check_device(result.device, out)
+    policy(name, result.dtype, out, inp)
+    resize_output(out, result.shape)
+    if out._shares_storage(result) and out.data_ptr() == result.data_ptr() and out._stride() == result._stride():
+        return out  # an op that handed back its own input (an identity)
+    out.copy_(result)
+    return out
+
+
+def run(name, fn, args, kwargs, out, policy=cast, n_out=1, prepare=None):
+    """fn(*args, **kwargs) written into out: the generic path."""
+    outs = _out_tensors(name, out, n_out)
+    check_grad(name, list(_tensors(args)) + list(_tensors(kwargs.values())) + list(outs))
+    if prepare is not None:
+        prepare(name, args, kwargs, outs)
+    result = fn(*args, **kwargs)
+    inp = args[0] if args and isinstance(args[0], torch.Tensor) else None
+    if n_out == 1:
+        return write(name, result, outs[0], policy, inp)
+    for r, o in zip(result, outs):
+        check_device(r.device, o)
+        policy(name, r.dtype, o, inp)
+    for r, o in zip(result, outs):
+        write(name, r, o, policy, inp)
+    kind = type(result)
+    return _out_type(kind)(outs) if kind is not tuple else outs
+
+
+_out_types = {}
+
+
+def _out_type(kind):
+    """torch.return_types.<name>_out, PyTorch's type of an op's tuple of
+    outs: the op's own return type under that name."""
+    t = _out_types.get(kind)
+    if t is None:
+        old, new = kind.__name__ + "(", kind.__name__ + "_out("
+        t = type(kind.__name__ + "_out", (kind,),
+                 {"__slots__": (), "__repr__": lambda self: kind.__repr__(self).replace(old, new, 1)})
+        _out_types[kind] = t
+    return t
+
+
+def wrap(name, fn, policy=cast, n_out=1, prepare=None):
+    """torch.<name> with out=, computing through fn (called without out)."""
+    def f(*args, out=None, **kwargs):
+        if out is None:
+            return fn(*args, **kwargs)
+        return run(name, fn, args, kwargs, out, policy, n_out, prepare)
+    f.__name__ = f.__qualname__ = name
+    f.__doc__ = fn.__doc__
+    return f
+
+
+def elementwise(name, args, out, same_dtype):
+    """The C binding's out= of an op of the op table that it does not write
+    directly: out of another shape, or a grad to refuse."""
+    fn = torch._C._op_functions.get(name) or torch._C._slot_op_functions[name]
+    return run(name, fn, args, {}, out, same if same_dtype else cast)
+
+
+# Factories: their result takes out's dtype and device, written in place -----------------
+
+
+def factory_dtype(name, dtype, out):
+    if dtype is not None and dtype != out.dtype:
+        raise RuntimeError("dtype %s does not match dtype of out parameter (%s)"
+                           % (_scalar_name(dtype), _scalar_name(out.dtype)))
+
+
+def factory(name, shape, dtype, out, requires_grad=False):
+    """empty/zeros/ones/full/rand/randn(..., out=): out resized to shape,
+    for the caller to fill."""
+    outs = _out_tensors(name, out, 1)
+    factory_dtype(name, dtype, outs[0])
+    if requires_grad:
+        # PyTorch's factories take requires_grad only without out=
+        raise RuntimeError("%s(): functions with out=... arguments don't support automatic differentiation, "
+                           "but one of the arguments requires grad." % name)
+    check_grad(name, outs)
+    # a factory's out= is resized without the deprecation warning (ATen's
+    # *_out factories call resize_ itself)
+    return resize_(outs[0], shape)
+
+
+def _factory_of(name, fn):
+    def f(*args, out=None, **kwargs):
+        if out is None:
+            return fn(*args, **kwargs)
+        _out_tensors(name, out, 1)
+        dtype, requires_grad = kwargs.pop("dtype", None), kwargs.pop("requires_grad", False)
+        kwargs.pop("device", None)
+        values = fn(*args, dtype=out.dtype, device=out.device, **kwargs)
+        return factory(name, values.shape, dtype, out, requires_grad).copy_(values)
+    f.__name__ = f.__qualname__ = name
+    f.__doc__ = fn.__doc__
+    return f
+
+
+# The ops PyTorch gives out= that Tensorscope has not bound to this: out=
+# names them (never a TypeError about the keyword).
+def refuse(name, fn):
+    def f(*args, out=None, **kwargs):
+        if out is not None:
+            raise torch._unmodeled.unsupported("torch.%s(..., out=...)" % name)
+        return fn(*args, **kwargs)
+    f.__name__ = f.__qualname__ = name
+    f.__doc__ = fn.__doc__
+    return f
+
+
+# What each op's out= follows: (dtype policy, number of outs, argument
+# rewrite). The op table's elementwise ops (exp, abs, maximum, eq, pow,
+# ...), cat/stack, tril/triu, cumsum/cumprod and the factories handle out=
+# where they are defined, with the functions above.
+_OPS = {
+    "where": (cast, 1, None), "lerp": (cast, 1, None), "addcmul": (cast, 1, None),
+    "addcdiv": (cast, 1, None), "clamp": (same, 1, None), "clip": (same, 1, None),
+    "sum": (cast, 1, dtype_from_out), "prod": (cast, 1, dtype_from_out), "mean": (cast, 1, mean_dtype),
+    "amax": (amax, 1, None), "amin": (amax, 1, None), "logsumexp": (exact, 1, None),
+    "std": (exact, 1, None), "var": (exact, 1, None), "norm": (exact, 1, None),
+    "argmax": (exact, 1, None), "argmin": (exact, 1, None),
+    "mm": (exact, 1, None), "matmul": (exact, 1, None), "bmm": (exact, 1, None), "addmm": (exact, 1, None),
+    "baddbmm": (exact, 1, None), "addbmm": (exact, 1, None), "mv": (exact, 1, None),
+    "addmv": (exact, 1, None), "dot": (exact, 1, None), "outer": (exact, 1, None), "ger": (exact, 1, None),
+    "addr": (exact, 1, None), "softmax": (exact, 1, None), "log_softmax": (exact, 1, None),
+    "index_select": (index_select, 1, None), "gather": (exact, 1, None), "take": (exact, 1, None),
+    "masked_select": (exact, 1, None), "nonzero": (exact, 1, None), "diag": (exact, 1, None),
+    "sort": (exact, 2, None), "topk": (exact, 2, None), "kthvalue": (exact, 2, None),
+    "cummax": (exact, 2, None), "cummin": (exact, 2, None), "aminmax": (exact, 2, None),
+}
+
+# PyTorch's other ops with out= that torch here provides: out= names them
+_REFUSED = ("nan_to_num", "vdot", "bernoulli", "multinomial", "normal", "searchsorted", "bucketize", "histc",
+            "scatter_reduce", "scatter", "scatter_add", "index_add", "index_copy", "msort", "argsort",
+            "tensordot", "kron", "cross")
+# factories computed whole (their values need more than a fill): into out's
+# dtype and device, then copied in
+_FACTORIES = ("eye", "logspace", "randint", "randperm")
+
+
+def _max_min(name, fn):
+    """max/min: out=(values, indices) along a dim, out= tensor with a
+    second tensor (maximum/minimum); PyTorch has no out= for all of them."""
+    pair = getattr(torch, "maximum" if name == "max" else "minimum")
+
+    def f(input, dim=None, keepdim=False, *, out=None):
+        if out is None:
+            return fn(input, dim, keepdim)
+        if isinstance(dim, torch.Tensor):
+            return pair(input, dim, out=out)
+        if dim is None:
+            raise TypeError("%s() received an invalid combination of arguments - got (Tensor, out=%s), but "
+                            "expected one of:\n * (Tensor input)\n * (Tensor input, int dim, bool keepdim, *, "
+                            "tuple of Tensors out)\n * (Tensor input, Tensor other, *, Tensor out)\n"
+                            % (name, type(out).__name__))
+        return run(name, fn, (input, dim, keepdim), {}, out, exact, 2)
+    f.__name__ = f.__qualname__ = name
+    return f
+
+
+def install():
+    """Binds out= to torch's functions by the tables above."""
+    torch._C._set_out_hook(elementwise)
+    torch.Tensor.resize_ = resize_
+    torch.can_cast = can_cast
+    for name, (policy, n, prepare) in _OPS.items():
+        setattr(torch, name, wrap(name, getattr(torch, name), policy, n, prepare))
+    for name in _REFUSED:
+        fn = getattr(torch, name, None)
+        if fn is not None:
+            setattr(torch, name, refuse(name, fn))
+    for name in _FACTORIES:
+        setattr(torch, name, _factory_of(name, getattr(torch, name)))
+    torch.max = _max_min("max", torch.max)
+    torch.min = _max_min("min", torch.min)
