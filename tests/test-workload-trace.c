@@ -377,6 +377,84 @@ test_foreach (void)
   assert_launch_at (fused, "aten::_fused_adam_", MULTI_TENSOR_KERNEL (4, "_fused_adam_"), 11);
 }
 
+/* The first allocation made at @line, or 0 */
+static guint64
+alloc_at (TsRecorder *recorder,
+          guint       line,
+          guint      *count)
+{
+  guint64 addr = 0;
+
+  *count = 0;
+  for (gsize i = 0; i < ts_recorder_get_count (recorder, TS_RECORD_ALLOC); i++)
+    {
+      TsAllocRecord alloc;
+
+      g_assert_true (ts_recorder_get (recorder, TS_RECORD_ALLOC, i, &alloc));
+      if (alloc.action != TS_ALLOC_ACTION_ALLOC || alloc.loc.line != line)
+        continue;
+      if ((*count)++ == 0)
+        addr = alloc.addr;
+    }
+  return addr;
+}
+
+/* The line of the API call of @correlation, or 0 */
+static guint
+line_of (TsRecorder *recorder,
+         guint64     correlation)
+{
+  for (gsize i = 0; i < ts_recorder_get_count (recorder, TS_RECORD_API_CALL); i++)
+    {
+      TsApiCallRecord api;
+
+      g_assert_true (ts_recorder_get (recorder, TS_RECORD_API_CALL, i, &api));
+      if (api.correlation == correlation)
+        return api.loc.line;
+    }
+  return 0;
+}
+
+/* torch.add(x, y, out=z) on CUDA, as PyTorch runs it: one kernel that
+ * writes z's block (the sanitizer's access records say so) and no
+ * allocation; an out of another shape is resized, which allocates. */
+static void
+test_out_kw (void)
+{
+  g_autoptr(TsRecorder) recorder = run_script ("out_kw.py", NULL, 0);
+  guint n_allocs, n_kernels = 0;
+  guint64 z = alloc_at (recorder, 5, &n_allocs);
+  gboolean wrote_z = FALSE;
+
+  g_assert_cmpuint (n_allocs, ==, 1);
+  g_assert_cmpuint (alloc_at (recorder, 6, &n_allocs), ==, 0);
+  g_assert_cmpuint (n_allocs, ==, 0);
+  alloc_at (recorder, 8, &n_allocs);
+  g_assert_cmpuint (n_allocs, ==, 1);
+
+  /* the kernels launched from line 6 (aten::add and its cudaLaunchKernel
+   * share the correlation) */
+  for (gsize j = 0; j < ts_recorder_get_count (recorder, TS_RECORD_KERNEL); j++)
+    {
+      TsKernelRecord kernel;
+
+      g_assert_true (ts_recorder_get (recorder, TS_RECORD_KERNEL, j, &kernel));
+      if (line_of (recorder, kernel.correlation) != 6)
+        continue;
+      n_kernels++;
+      for (gsize k = 0; k < ts_recorder_get_count (recorder, TS_RECORD_ACCESS); k++)
+        {
+          TsAccessRecord access;
+
+          g_assert_true (ts_recorder_get (recorder, TS_RECORD_ACCESS, k, &access));
+          if (access.correlation == kernel.correlation && access.mode == TS_ACCESS_WRITE)
+            wrote_z |= access.addr == z && access.size == 64 * 32 * 4;
+        }
+    }
+  g_assert_cmpuint (n_kernels, ==, 1);
+  g_assert_true (wrote_z);
+}
+
 static void
 test_raise (void)
 {
@@ -498,6 +576,7 @@ main (int   argc,
   g_test_add_func ("/workload-trace/amp", test_amp);
   g_test_add_func ("/workload-trace/foreach", test_foreach);
   g_test_add_func ("/workload-trace/graphed", test_graphed);
+  g_test_add_func ("/workload-trace/out-kw", test_out_kw);
   g_test_add_func ("/workload-trace/raise", test_raise);
   g_test_add_func ("/workload-trace/exit", test_exit);
   g_test_add_func ("/workload-trace/sigterm", test_sigterm);

@@ -1278,43 +1278,43 @@ py_set_out_hook (PyObject *module,
   Py_RETURN_NONE;
 }
 
-/* Whether an out= call may write straight into @out: it has the result's
- * shape (else ATen resizes it first, with a warning) and no graph would be
- * recorded (else ATen refuses out=). */
-static gboolean
-out_direct (PyObject     *out,
-            PyObject     *input,
-            PyObject     *other,
-            guint         ndim,
-            const gint64 *shape)
+/* An out= call of an elementwise op: NULL with no error when it may write
+ * straight into @out (it has the result's shape @ndim, @shape and no graph
+ * would be recorded). Else torch._out.elementwise (name, args, out,
+ * shape) runs it: ATen refuses out= that would record a graph, and resizes
+ * an out of another shape (with a warning) before the op writes it, which
+ * it then does through the direct path. */
+static PyObject *
+out_indirect (const TsOpDesc *desc,
+              PyObject       *input,
+              PyObject       *other,
+              PyObject       *out,
+              guint           ndim,
+              const gint64   *shape)
 {
   TsTensor *o = ts_py_tensor_get (out);
+  PyObject *dims, *r;
 
-  if (ts_autograd_is_grad_enabled () &&
-      (ts_autograd_requires_grad (o) || ts_autograd_requires_grad (ts_py_tensor_get (input)) ||
-       (other != NULL && ts_py_is_tensor (other) && ts_autograd_requires_grad (ts_py_tensor_get (other)))))
-    return FALSE;
-  return o->ndim == ndim && memcmp (o->shape, shape, ndim * sizeof (gint64)) == 0;
-}
-
-/* The op into @out by torch._out's generic rules: computed, checked,
- * @out resized, copied in. */
-static PyObject *
-out_by_hook (const TsOpDesc *desc,
-             PyObject       *input,
-             PyObject       *other,
-             PyObject       *out)
-{
-  PyObject *same = desc->rule == TS_OP_RULE_SAME ? Py_True : Py_False;
-
+  if (!(ts_autograd_is_grad_enabled () &&
+        (ts_autograd_requires_grad (o) || ts_autograd_requires_grad (ts_py_tensor_get (input)) ||
+         (other != NULL && ts_py_is_tensor (other) && ts_autograd_requires_grad (ts_py_tensor_get (other))))) &&
+      o->ndim == ndim && memcmp (o->shape, shape, ndim * sizeof (gint64)) == 0)
+    return NULL;
   if (out_hook == NULL)
     {
       PyErr_Format (PyExc_RuntimeError, "%s(out=): torch._out is not loaded", desc->name);
       return NULL;
     }
+  dims = PyTuple_New (ndim);
+  for (guint i = 0; dims != NULL && i < ndim; i++)
+    PyTuple_SET_ITEM (dims, i, PyLong_FromLongLong (shape[i]));
+  if (dims == NULL)
+    return NULL;
   if (other == NULL)
-    return PyObject_CallFunction (out_hook, "s(O)OO", desc->name, input, out, same);
-  return PyObject_CallFunction (out_hook, "s(OO)OO", desc->name, input, other, out, same);
+    r = PyObject_CallFunction (out_hook, "s(O)ON", desc->name, input, out, dims);
+  else
+    r = PyObject_CallFunction (out_hook, "s(OO)ON", desc->name, input, other, out, dims);
+  return r;
 }
 
 /* torch.<name> (input, *, out=None) and Tensor.<name> () */
@@ -1325,7 +1325,7 @@ op_unary (PyObject *capsule,
 {
   static char *kwlist[] = { "input", "out", NULL };
   const TsOpDesc *desc = op_desc (capsule);
-  PyObject *input, *out = Py_None;
+  PyObject *input, *out = Py_None, *r;
 
   if (!PyArg_ParseTupleAndKeywords (args, kwargs, "O|$O", kwlist, &input, &out) ||
       !check_input (desc, input))
@@ -1344,8 +1344,9 @@ op_unary (PyObject *capsule,
                     desc->name, Py_TYPE (out)->tp_name);
       return NULL;
     }
-  if (!out_direct (out, input, NULL, ts_py_tensor_get (input)->ndim, ts_py_tensor_get (input)->shape))
-    return out_by_hook (desc, input, NULL, out);
+  r = out_indirect (desc, input, NULL, out, ts_py_tensor_get (input)->ndim, ts_py_tensor_get (input)->shape);
+  if (r != NULL || PyErr_Occurred ())
+    return r;
   return unary_into (desc, input, out);
 }
 
@@ -1401,12 +1402,13 @@ op_unary_inplace (PyObject *capsule,
   return unary_into (desc, input, input);
 }
 
-/* out_direct for a binary op: the operands' broadcast shape (a broadcast
- * error is the op's to raise, directly) */
-static gboolean
-binary_out_direct (PyObject *input,
-                   PyObject *other,
-                   PyObject *out)
+/* out_indirect for a binary op, over the operands' broadcast shape (a
+ * broadcast error is the op's to raise, directly) */
+static PyObject *
+binary_out_indirect (const TsOpDesc *desc,
+                     PyObject       *input,
+                     PyObject       *other,
+                     PyObject       *out)
 {
   TsTensor *a = ts_py_tensor_get (input);
   guint ndim = a->ndim;
@@ -1418,9 +1420,9 @@ binary_out_direct (PyObject *input,
       TsTensor *b = ts_py_tensor_get (other);
 
       if (!ts_broadcast_shapes (a->ndim, a->shape, b->ndim, b->shape, &ndim, shape, NULL))
-        return TRUE;
+        return NULL;
     }
-  return out_direct (out, input, other, ndim, shape);
+  return out_indirect (desc, input, other, out, ndim, shape);
 }
 
 /* torch.<name> (input, other, *, out=None) and Tensor.<name> (other) */
@@ -1458,10 +1460,13 @@ op_binary (PyObject         *capsule,
                     desc->name, nargs);
       return NULL;
     }
-  if (out != NULL && check_input (desc, args[0]) && !binary_out_direct (args[0], args[1], out))
-    return out_by_hook (desc, args[0], args[1], out);
-  if (PyErr_Occurred ())
-    return NULL;
+  if (out != NULL)
+    {
+      PyObject *r = check_input (desc, args[0]) ? binary_out_indirect (desc, args[0], args[1], out) : NULL;
+
+      if (r != NULL || PyErr_Occurred ())
+        return r;
+    }
   return binary_by_name (desc, "", args[0], args[1], out);
 }
 

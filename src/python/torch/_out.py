@@ -269,11 +269,25 @@ def wrap(name, fn, policy=cast, n_out=1, prepare=None):
     return f
 
 
-def elementwise(name, args, out, same_dtype):
+def elementwise(name, args, out, shape):
     """The C binding's out= of an op of the op table that it does not write
-    directly: out of another shape, or a grad to refuse."""
+    directly: a grad to refuse, or out of another shape. out is resized,
+    then written by the op itself (one kernel, as ATen); an error puts
+    out back as it was, as ATen checks before it resizes."""
+    _out_tensors(name, out, 1)
+    check_grad(name, list(_tensors(args)) + [out])
     fn = torch._C._op_functions.get(name) or torch._C._slot_op_functions[name]
-    return run(name, fn, args, {}, out, same if same_dtype else cast)
+    was = tuple(out.shape)
+    saved = torch._C._make_subclass(torch.Tensor, out)
+    resize_(out, shape)
+    try:
+        fn(*args, out=out)
+    except BaseException:
+        torch._C._set_data(out, saved)
+        raise
+    if 0 not in was:
+        warn_user(_RESIZED % (", ".join(map(str, was)), ", ".join(map(str, shape))))
+    return out
 
 
 # Factories: their result takes out's dtype and device, written in place -----------------
