@@ -173,13 +173,17 @@ def amax(name, have, out, inp):
 # Argument rewrites: ops whose result dtype is out's (dtype=None)
 
 
-def dtype_from_out(name, args, kwargs, outs):
-    """sum, prod, cumsum, cumprod: out's dtype is the dtype= they reduce in.
-    (sum, prod and mean over all elements have no out= overload.)"""
+def _over_dims(name, args, kwargs):
+    """sum, prod and mean over all elements have no out= overload"""
     if name in ("sum", "prod", "mean") and len(args) < 2 and kwargs.get("dim") is None:
         raise TypeError("%s() received an invalid combination of arguments - got (Tensor, out=Tensor), but "
                         "expected one of:\n * (Tensor input, *, torch.dtype dtype)\n * (Tensor input, tuple of "
                         "ints dim, bool keepdim, *, torch.dtype dtype, Tensor out)\n" % name)
+
+
+def dtype_from_out(name, args, kwargs, outs):
+    """sum, prod, cumsum, cumprod: out's dtype is the dtype= they reduce in."""
+    _over_dims(name, args, kwargs)
     dt = kwargs.get("dtype")
     if dt is None:
         kwargs["dtype"] = outs[0].dtype
@@ -188,11 +192,14 @@ def dtype_from_out(name, args, kwargs, outs):
 
 
 def mean_dtype(name, args, kwargs, outs):
-    """mean: as dtype_from_out, for a floating out only."""
+    """mean: as dtype_from_out, for a floating input only."""
+    _over_dims(name, args, kwargs)
     out, inp = outs[0], args[0]
-    if kwargs.get("dtype") is None and not out.dtype.is_floating_point:
+    if kwargs.get("dtype") is None:
         if inp.dtype.is_floating_point:
             cast(name, inp.dtype, out, inp)
+            kwargs["dtype"] = out.dtype
+            return
         raise RuntimeError("mean(): could not infer output dtype. Input dtype must be either a floating point or "
                            "complex dtype. Got: %s" % _scalar_name(inp.dtype))
     dtype_from_out(name, args, kwargs, outs)
