@@ -3372,6 +3372,14 @@ unary_device_dtype (const Job *job)
   return ts_unary_result_dtype (job->desc->kernel, job->t[1]->dtype);
 }
 
+/* What the module's unary kernel writes: an out= of another dtype (sin
+ * of float32 into float64) takes it through a temporary, as binary_device */
+static TsDType
+unary_device_out (const Job *job)
+{
+  return job->desc->rule == TS_OP_RULE_BOOL_RESULT ? TS_DTYPE_BOOL : unary_device_dtype (job);
+}
+
 /* The byte sizes of the device function's temporaries (0: none). */
 static void
 device_temp_sizes (Job   *job,
@@ -3395,6 +3403,8 @@ device_temp_sizes (Job   *job,
     case TS_OP_FAMILY_UNARY:
       if (job->t[1]->dtype != unary_device_dtype (job))
         sizes[0] = temp_size (job->t[1], unary_device_dtype (job));
+      if (job->t[0]->dtype != unary_device_out (job))
+        sizes[1] = temp_size (job->t[0], unary_device_out (job));
       break;
     case TS_OP_FAMILY_REDUCE:
       reduce_device_dtypes (job, &in_dtype, &red_dtype);
@@ -3517,7 +3527,7 @@ unary_device (Job                 *job,
               const TsCudaKernels *k,
               gpointer             stream)
 {
-  TsCudaView out, in, cast;
+  TsCudaView out, in, cast, res;
   int err;
 
   if (!cuda_view (job->t[0], &out) || !cuda_view (job->t[1], &in))
@@ -3529,7 +3539,12 @@ unary_device (Job                 *job,
         return err;
       in = cast;
     }
-  return k->unary (job->desc->cuda, &out, &in, stream);
+  if (out.dtype == unary_device_out (job))
+    return k->unary (job->desc->cuda, &out, &in, stream);
+  temp_view (&res, unary_device_out (job), job->t[0]->ndim, job->t[0]->shape, job->temp[1]);
+  if ((err = k->unary (job->desc->cuda, &res, &in, stream)) != 0)
+    return err;
+  return k->copy (&out, &res, stream);
 }
 
 static int

@@ -53,7 +53,7 @@ def _scan(name, self, dim, dtype, out):
         raise TypeError("%s() received an invalid combination of arguments - got (), but expected one of:\n"
                         " * (int dim, *, torch.dtype dtype)\n"
                         " * (name dim, *, torch.dtype dtype)\n" % name)
-    if out is not None:
+    if out is not None and out is not self:  # out=, not the in-place form
         torch._out.check_grad(name, (self, out))
         torch._out.check_device(self.device, out)
         torch._out.dtype_from_out(name, (self,), kw := {"dtype": dtype}, (out,))
