@@ -415,44 +415,60 @@ line_of (TsRecorder *recorder,
   return 0;
 }
 
-/* torch.add(x, y, out=z) on CUDA, as PyTorch runs it: one kernel that
- * writes z's block (the sanitizer's access records say so) and no
- * allocation; an out of another shape is resized, which allocates. */
-static void
-test_out_kw (void)
+/* The kernels launched from @line (an aten:: call and its cudaLaunchKernel
+ * share the correlation); whether one wrote @size bytes at @addr */
+static guint
+kernels_at (TsRecorder *recorder,
+            guint       line,
+            guint64     addr,
+            guint64     size,
+            gboolean   *wrote)
 {
-  g_autoptr(TsRecorder) recorder = run_script ("out_kw.py", NULL, 0);
-  guint n_allocs, n_kernels = 0;
-  guint64 z = alloc_at (recorder, 5, &n_allocs);
-  gboolean wrote_z = FALSE;
+  guint n = 0;
 
-  g_assert_cmpuint (n_allocs, ==, 1);
-  g_assert_cmpuint (alloc_at (recorder, 6, &n_allocs), ==, 0);
-  g_assert_cmpuint (n_allocs, ==, 0);
-  alloc_at (recorder, 8, &n_allocs);
-  g_assert_cmpuint (n_allocs, ==, 1);
-
-  /* the kernels launched from line 6 (aten::add and its cudaLaunchKernel
-   * share the correlation) */
+  *wrote = FALSE;
   for (gsize j = 0; j < ts_recorder_get_count (recorder, TS_RECORD_KERNEL); j++)
     {
       TsKernelRecord kernel;
 
       g_assert_true (ts_recorder_get (recorder, TS_RECORD_KERNEL, j, &kernel));
-      if (line_of (recorder, kernel.correlation) != 6)
+      if (line_of (recorder, kernel.correlation) != line)
         continue;
-      n_kernels++;
+      n++;
       for (gsize k = 0; k < ts_recorder_get_count (recorder, TS_RECORD_ACCESS); k++)
         {
           TsAccessRecord access;
 
           g_assert_true (ts_recorder_get (recorder, TS_RECORD_ACCESS, k, &access));
           if (access.correlation == kernel.correlation && access.mode == TS_ACCESS_WRITE)
-            wrote_z |= access.addr == z && access.size == 64 * 32 * 4;
+            *wrote |= access.addr == addr && access.size == size;
         }
     }
-  g_assert_cmpuint (n_kernels, ==, 1);
-  g_assert_true (wrote_z);
+  return n;
+}
+
+/* torch.add(x, y, out=z) on CUDA, as PyTorch runs it: one kernel that
+ * writes z's block (the sanitizer's access records say so) and no
+ * allocation, with alpha too; an out of another shape is resized, which
+ * allocates (once: the op then writes it, no temporary). */
+static void
+test_out_kw (void)
+{
+  g_autoptr(TsRecorder) recorder = run_script ("out_kw.py", NULL, 0);
+  guint n_allocs;
+  guint64 z = alloc_at (recorder, 5, &n_allocs);
+  gboolean wrote_z = FALSE;
+
+  g_assert_cmpuint (n_allocs, ==, 1);
+  for (guint line = 6; line <= 10; line += 4)
+    {
+      g_assert_cmpuint (alloc_at (recorder, line, &n_allocs), ==, 0);
+      g_assert_cmpuint (n_allocs, ==, 0);
+      g_assert_cmpuint (kernels_at (recorder, line, z, 64 * 32 * 4, &wrote_z), ==, 1);
+      g_assert_true (wrote_z);
+    }
+  alloc_at (recorder, 8, &n_allocs);
+  g_assert_cmpuint (n_allocs, ==, 1);
 }
 
 static void

@@ -1072,10 +1072,14 @@ ts_ops_binary_alpha (TsBinaryOp   op,
   TsTensor *inputs[2] = { a, b };
 
   g_return_val_if_fail (op == TS_BINARY_ADD || op == TS_BINARY_SUB, NULL);
-  g_return_val_if_fail (out == NULL || out == a, NULL);
 
   /* contiguous operands of one shape (an optimizer's): binary_alpha_run
-   * walks them in chunks */
+   * walks them in chunks; an out= (not a) the same, and no graph to
+   * record (ATen refuses out= then: the caller's generic path says so) */
+  if (out != NULL && out != a &&
+      (!same_layout (a, out) || !ts_tensor_is_contiguous (out) ||
+       (ts_autograd_is_grad_enabled () && ts_autograd_requires_grad (out))))
+    return NULL;
   if ((ts_autograd_is_grad_enabled () && ts_autograd_any_requires_grad (inputs, 2)) ||
       !ts_dtype_is_floating (a->dtype) || !same_layout (a, b) ||
       !ts_tensor_is_contiguous (a) || !ts_tensor_is_contiguous (b) ||

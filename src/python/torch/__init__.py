@@ -1018,6 +1018,10 @@ def _alpha_out(name, a, b, alpha, out):
     kernel into out); with it, out= by torch._out's generic rules."""
     if alpha == 1:
         return _slot_ops[name](a, b, out=out)
+    # one kernel into out where the fused form applies (out of a's layout)
+    if isinstance(alpha, _NUMBERS) and isinstance(out, Tensor) and \
+            _C._add_alpha(a, b, _builtins.float(alpha), name == "sub", out) is not None:
+        return out
     return _out.run(name, getattr(Tensor, name), (a, b), {"alpha": alpha}, out)
 
 

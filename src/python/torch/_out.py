@@ -348,12 +348,13 @@ def refuse(name, fn):
 
 
 # What each op's out= follows: (dtype policy, number of outs, argument
-# rewrite). The op table's elementwise ops (exp, abs, maximum, eq, pow,
-# ...), cat/stack, tril/triu, cumsum/cumprod and the factories handle out=
-# where they are defined, with the functions above.
+# rewrite); wrap() puts a layer before the op for it. The op table's
+# elementwise ops (exp, abs, maximum, eq, pow, ...), cat/stack, tril/triu,
+# cumsum/cumprod and the factories handle out= where they are defined,
+# with the functions above; so do where, lerp, addcmul and addcdiv (run(),
+# cast policy), small ops in hot loops whose call a layer would slow.
 _OPS = {
-    "where": (cast, 1, None), "lerp": (cast, 1, None), "addcmul": (cast, 1, None),
-    "addcdiv": (cast, 1, None), "clamp": (same, 1, None), "clip": (same, 1, None),
+    "clamp": (same, 1, None), "clip": (same, 1, None),
     "sum": (cast, 1, dtype_from_out), "prod": (cast, 1, dtype_from_out), "mean": (cast, 1, mean_dtype),
     "amax": (amax, 1, None), "amin": (amax, 1, None), "logsumexp": (exact, 1, None),
     "std": (exact, 1, None), "var": (exact, 1, None), "norm": (exact, 1, None),

@@ -7,3 +7,5 @@ torch.add(x, y, out=z)                            # line 6: one kernel into z, n
 w = torch.empty(0, device="cuda")
 torch.mul(x, y, out=w)                            # line 8: w resized: an allocation
 torch.cuda.synchronize()
+torch.sub(x, x, alpha=0.5, out=z)                 # line 10: with alpha: one kernel into z too
+torch.cuda.synchronize()
