@@ -139,6 +139,10 @@ def cast(name, have, out, inp):
                            % (_scalar_name(have), _scalar_name(out.dtype)))
 
 
+def any_dtype(name, have, out, inp):
+    """norm: ATen casts its result into out's dtype, whatever it is"""
+
+
 def same(name, have, out, inp):
     """TensorIterator with check_all_same_dtype (abs, neg, floor, clamp,
     pow with a scalar exponent, ...)."""
@@ -159,9 +163,52 @@ def joined(name, have, out, inp):
                            % _scalar_name(out.dtype))
 
 
-def index_select(name, have, out, inp):
+def self_result(name, have, out, inp):
+    """index_select, masked_select"""
     if have != out.dtype:
-        raise RuntimeError("index_select(): self and result must have the same scalar type")
+        raise RuntimeError("%s(): self and result must have the same scalar type" % name)
+
+
+def take(name, have, out, inp):
+    if have != out.dtype:
+        raise RuntimeError("take(): self and out expected to have the same dtype, but got self.dtype = %s and "
+                           "out.dtype = %s" % (_scalar_name(have), _scalar_name(out.dtype)))
+
+
+def dot(name, have, out, inp):
+    """dot, vdot"""
+    if have != out.dtype:
+        raise RuntimeError("result dtype %s does not match input dtype %s"
+                           % (_scalar_name(out.dtype), _scalar_name(have)))
+
+
+def nonzero(name, have, out, inp):
+    if out.dtype != torch.int64:
+        # sic: ATen's message has no space before the type
+        raise RuntimeError("nonzero: Expected out tensor to have scalar type Long but got scalar type%s"
+                           % _scalar_name(out.dtype))
+
+
+def scalar_type(name, have, out, inp):
+    """diag's check"""
+    if have != out.dtype:
+        raise RuntimeError("expected scalar type %s but found %s" % (_scalar_name(have), _scalar_name(out.dtype)))
+
+
+def scalar_type_(name, have, out, inp):
+    """cummax and cummin's (ATen spells this one scalar_type)"""
+    if have != out.dtype:
+        raise RuntimeError("expected scalar_type %s but found %s" % (_scalar_name(have), _scalar_name(out.dtype)))
+
+
+def kth_values(name, have, out, inp):
+    if have != out.dtype:
+        raise RuntimeError("output values must be of same type as input")
+
+
+def kth_indices(name, have, out, inp):
+    if out.dtype != torch.int64:
+        raise RuntimeError("output indices must be of scalar type Long")
 
 
 def amax(name, have, out, inp):
@@ -189,6 +236,22 @@ def dtype_from_out(name, args, kwargs, outs):
         kwargs["dtype"] = outs[0].dtype
     elif dt != outs[0].dtype:
         exact(name, dt, outs[0], None)
+
+
+def float_from_out(name, args, kwargs, outs):
+    """std, var, logsumexp: computed in out's floating dtype."""
+    out, inp = outs[0], args[0]
+    if not out.dtype.is_floating_point:
+        if name == "logsumexp":
+            raise RuntimeError("logsumexp(): Expected floating point type for result tensor, but got: %s"
+                               % _scalar_name(out.dtype))
+        if inp.dtype.is_floating_point:
+            raise RuntimeError("\"std_%s\" not implemented for '%s'"
+                               % ("cuda" if inp.is_cuda else "cpu", _scalar_name(out.dtype)))
+        return args
+    if inp.dtype.is_floating_point and inp.dtype != out.dtype:
+        return (inp.to(out.dtype),) + tuple(args[1:])
+    return args
 
 
 def mean_dtype(name, args, kwargs, outs):
@@ -236,16 +299,18 @@ def run(name, fn, args, kwargs, out, policy=cast, n_out=1, prepare=None):
     outs = _out_tensors(name, out, n_out)
     check_grad(name, list(_tensors(args)) + list(_tensors(kwargs.values())) + list(outs))
     if prepare is not None:
-        prepare(name, args, kwargs, outs)
+        args = prepare(name, args, kwargs, outs) or args
     result = fn(*args, **kwargs)
     inp = args[0] if args and isinstance(args[0], torch.Tensor) else None
     if n_out == 1:
         return write(name, result, outs[0], policy, inp)
-    for r, o in zip(result, outs):
+    # one policy for all the outs, or one each (values, indices)
+    policies = policy if isinstance(policy, tuple) else (policy,) * n_out
+    for r, o, p in zip(result, outs, policies):
         check_device(r.device, o)
-        policy(name, r.dtype, o, inp)
-    for r, o in zip(result, outs):
-        write(name, r, o, policy, inp)
+        p(name, r.dtype, o, inp)
+    for r, o, p in zip(result, outs, policies):
+        write(name, r, o, p, inp)
     kind = type(result)
     return _out_type(kind)(outs) if kind is not tuple else outs
 
@@ -356,17 +421,17 @@ def refuse(name, fn):
 _OPS = {
     "clamp": (same, 1, None), "clip": (same, 1, None),
     "sum": (cast, 1, dtype_from_out), "prod": (cast, 1, dtype_from_out), "mean": (cast, 1, mean_dtype),
-    "amax": (amax, 1, None), "amin": (amax, 1, None), "logsumexp": (exact, 1, None),
-    "std": (exact, 1, None), "var": (exact, 1, None), "norm": (exact, 1, None),
+    "amax": (amax, 1, None), "amin": (amax, 1, None), "logsumexp": (cast, 1, float_from_out),
+    "std": (cast, 1, float_from_out), "var": (cast, 1, float_from_out), "norm": (any_dtype, 1, None),
     "argmax": (exact, 1, None), "argmin": (exact, 1, None),
     "mm": (exact, 1, None), "matmul": (exact, 1, None), "bmm": (exact, 1, None), "addmm": (exact, 1, None),
     "baddbmm": (exact, 1, None), "addbmm": (exact, 1, None), "mv": (exact, 1, None),
-    "addmv": (exact, 1, None), "dot": (exact, 1, None), "outer": (exact, 1, None), "ger": (exact, 1, None),
-    "addr": (exact, 1, None), "softmax": (exact, 1, None), "log_softmax": (exact, 1, None),
-    "index_select": (index_select, 1, None), "gather": (exact, 1, None), "take": (exact, 1, None),
-    "masked_select": (exact, 1, None), "nonzero": (exact, 1, None), "diag": (exact, 1, None),
-    "sort": (exact, 2, None), "topk": (exact, 2, None), "kthvalue": (exact, 2, None),
-    "cummax": (exact, 2, None), "cummin": (exact, 2, None), "aminmax": (exact, 2, None),
+    "addmv": (exact, 1, None), "dot": (dot, 1, None), "outer": (cast, 1, None), "ger": (cast, 1, None),
+    "addr": (cast, 1, None), "softmax": (exact, 1, None), "log_softmax": (exact, 1, None),
+    "index_select": (self_result, 1, None), "gather": (exact, 1, None), "take": (take, 1, None),
+    "masked_select": (self_result, 1, None), "nonzero": (nonzero, 1, None), "diag": (scalar_type, 1, None),
+    "sort": (exact, 2, None), "topk": (exact, 2, None), "kthvalue": ((kth_values, kth_indices), 2, None),
+    "cummax": (scalar_type_, 2, None), "cummin": (scalar_type_, 2, None), "aminmax": (exact, 2, None),
 }
 
 # PyTorch's other ops with out= that torch here provides: out= names them

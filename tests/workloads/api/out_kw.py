@@ -2,7 +2,8 @@
 # resizing with its warning, aliasing, tuple outs, the same object returned.
 # part() runs on CPU tensors, so Debian's python3-torch 1.13 prints the
 # expected output for it; on a CUDA device it must print the same lines
-# again (they were copied from the CPU ones), then the device check's.
+# again (copied from the CPU ones, with the kernel name "std_cuda" for
+# "std_cpu"), then the device check's messages.
 import warnings
 
 import torch
@@ -88,6 +89,23 @@ def part(dev):
     print("mv", show(torch.mv(x, y, out=empty(2))), "dot", show(torch.dot(y, y, out=empty(()))))
     check(lambda: torch.mm(x, a, out=empty(2, 2, dtype=torch.float64)))
     check(lambda: torch.bmm(x[None], a[None], out=empty(1, 2, 2, dtype=torch.long)))
+
+    # each family's own dtype check
+    print("std->double", show(torch.std(x, 1, out=empty(2, dtype=torch.float64))))
+    print("norm->long", show(torch.norm(x, dim=1, out=empty(2, dtype=torch.long))))
+    print("outer->double", show(torch.outer(y, y, out=empty(0, dtype=torch.float64))))
+    i0 = torch.tensor([0, 5], device=dev)
+    check(lambda: torch.take(x, i0, out=empty(2, dtype=torch.float64)))
+    check(lambda: torch.dot(y, y, out=empty((), dtype=torch.float64)))
+    check(lambda: torch.nonzero(x, out=empty(0, dtype=torch.int32)))
+    check(lambda: torch.diag(x, out=empty(0, dtype=torch.float64)))
+    check(lambda: torch.masked_select(x, x > 0, out=empty(0, dtype=torch.float64)))
+    check(lambda: torch.cummax(x, 0, out=(empty(0, dtype=torch.float64), empty(0, dtype=torch.long))))
+    check(lambda: torch.cummin(x, 0, out=(empty(0), empty(0, dtype=torch.int32))))
+    check(lambda: torch.kthvalue(x, 1, 0, out=(empty(0, dtype=torch.float64), empty(0, dtype=torch.long))))
+    check(lambda: torch.kthvalue(x, 1, 0, out=(empty(0), empty(0, dtype=torch.int32))))
+    check(lambda: torch.logsumexp(x, 1, out=empty(0, dtype=torch.long)))
+    check(lambda: torch.var(x, 1, out=empty(0, dtype=torch.long)))
 
     # joins, indexing, triangles
     print("cat", show(torch.cat([x, x], out=empty(4, 3))), show(torch.cat([xi, xi], 1, out=empty(2, 6))))
