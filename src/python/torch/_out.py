@@ -65,11 +65,12 @@ def can_cast(from_, to):
 
 
 def resize_(self, *size):
-    """Tensor.resize_: contiguous strides over the same storage when self
-    is contiguous and holds enough elements, else a new storage holding
-    the old elements first (as ATen grows one). (ATen also reuses a
-    storage larger than the view; this allocates then.)"""
+    """Tensor.resize_: contiguous strides over the same storage from the
+    same offset when the storage is large enough, else a new storage
+    holding the old elements first (as ATen grows one)."""
     shape = tuple(torch._shape_arg(size))
+    if self.requires_grad:
+        raise RuntimeError("cannot resize variables that require grad")
     if tuple(self.shape) == shape and self.is_contiguous():
         return self
     n = 1
@@ -78,8 +79,14 @@ def resize_(self, *size):
             raise RuntimeError("Trying to create tensor with negative dimension %d: [%s]"
                                % (s, ", ".join(map(str, shape))))
         n *= s
-    if self.is_contiguous() and n <= self.numel():
-        new = self.reshape(-1)[:n]._view(shape)
+    offset = self.storage_offset()
+    if (offset + n) * self.element_size() <= self._storage_nbytes():
+        # the storage holds them (a shrink, or a grow back after one)
+        strides, acc = [], 1
+        for s in reversed(shape):
+            strides.insert(0, acc)
+            acc *= s
+        new = torch._C._view_dtype(self, self.dtype, list(shape), strides, offset)
     else:
         new = torch.empty(shape, dtype=self.dtype, device=self.device)
         keep = _builtins.min(n, self.numel())
