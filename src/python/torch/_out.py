@@ -338,14 +338,12 @@ def _out_type(kind):
 
 
 def wrap(name, fn, policy=cast, n_out=1, prepare=None):
-    """torch.<name> with out=, computing through fn (called without out)."""
-    def f(*args, out=None, **kwargs):
-        if out is None:
-            return fn(*args, **kwargs)
+    """torch.<name> with out=, computing through fn (called without out).
+    The layer is torch._C._OutWrapper: no cost of note and no traceback
+    frame of its own on calls without out=."""
+    def runner(args, kwargs, out):
         return run(name, fn, args, kwargs, out, policy, n_out, prepare)
-    f.__name__ = f.__qualname__ = name
-    f.__doc__ = fn.__doc__
-    return f
+    return torch._C._OutWrapper(name, fn, runner)
 
 
 def elementwise(name, args, out, shape):
@@ -394,37 +392,29 @@ def factory(name, shape, dtype, out, requires_grad=False):
 
 
 def _factory_of(name, fn):
-    def f(*args, out=None, **kwargs):
-        if out is None:
-            return fn(*args, **kwargs)
+    def runner(args, kwargs, out):
         _out_tensors(name, out, 1)
         dtype, requires_grad = kwargs.pop("dtype", None), kwargs.pop("requires_grad", False)
         kwargs.pop("device", None)
         values = fn(*args, dtype=out.dtype, device=out.device, **kwargs)
         return factory(name, values.shape, dtype, out, requires_grad).copy_(values)
-    f.__name__ = f.__qualname__ = name
-    f.__doc__ = fn.__doc__
-    return f
+    return torch._C._OutWrapper(name, fn, runner)
 
 
 # The ops PyTorch gives out= that Tensorscope has not bound to this: out=
 # names them (never a TypeError about the keyword).
 def refuse(name, fn):
-    def f(*args, out=None, **kwargs):
-        if out is not None:
-            raise torch._unmodeled.unsupported("torch.%s(..., out=...)" % name)
-        return fn(*args, **kwargs)
-    f.__name__ = f.__qualname__ = name
-    f.__doc__ = fn.__doc__
-    return f
+    def runner(args, kwargs, out):
+        raise torch._unmodeled.unsupported("torch.%s(..., out=...)" % name)
+    return torch._C._OutWrapper(name, fn, runner)
 
 
 # What each op's out= follows: (dtype policy, number of outs, argument
-# rewrite); wrap() puts a layer before the op for it. The op table's
+# rewrite); wrap() puts a (C) layer before the op for it. The op table's
 # elementwise ops (exp, abs, maximum, eq, pow, ...), cat/stack, tril/triu,
 # cumsum/cumprod and the factories handle out= where they are defined,
 # with the functions above; so do where, lerp, addcmul and addcdiv (run(),
-# cast policy), small ops in hot loops whose call a layer would slow.
+# cast policy).
 _OPS = {
     "clamp": (same, 1, None), "clip": (same, 1, None),
     "sum": (cast, 1, dtype_from_out), "prod": (cast, 1, dtype_from_out), "mean": (cast, 1, mean_dtype),
@@ -455,9 +445,10 @@ def _max_min(name, fn):
     second tensor (maximum/minimum); PyTorch has no out= for all of them."""
     pair = getattr(torch, "maximum" if name == "max" else "minimum")
 
-    def f(input, dim=None, keepdim=False, *, out=None):
-        if out is None:
-            return fn(input, dim, keepdim)
+    def runner(args, kwargs, out):
+        input = args[0] if args else kwargs.get("input")
+        dim = args[1] if len(args) > 1 else kwargs.get("dim")
+        keepdim = args[2] if len(args) > 2 else kwargs.get("keepdim", False)
         if isinstance(dim, torch.Tensor):
             return pair(input, dim, out=out)
         if dim is None:
@@ -466,8 +457,7 @@ def _max_min(name, fn):
                             "tuple of Tensors out)\n * (Tensor input, Tensor other, *, Tensor out)\n"
                             % (name, type(out).__name__))
         return run(name, fn, (input, dim, keepdim), {}, out, exact, 2)
-    f.__name__ = f.__qualname__ = name
-    return f
+    return torch._C._OutWrapper(name, fn, runner)
 
 
 def install():
