@@ -415,6 +415,23 @@ line_of (TsRecorder *recorder,
   return 0;
 }
 
+/* Whether the launch of @correlation wrote @size bytes at @addr (the
+ * sanitizer's access records) */
+static gboolean
+wrote_block (TsRecorder *recorder,
+             guint64     correlation,
+             guint64     addr,
+             guint64     size)
+{
+  TsAccessRecord access;
+
+  for (gsize k = 0; ts_recorder_get (recorder, TS_RECORD_ACCESS, k, &access); k++)
+    if (access.correlation == correlation && access.mode == TS_ACCESS_WRITE &&
+        access.addr == addr && access.size == size)
+      return TRUE;
+  return FALSE;
+}
+
 /* The kernels launched from @line (an aten:: call and its cudaLaunchKernel
  * share the correlation); whether one wrote @size bytes at @addr */
 static guint
@@ -424,26 +441,16 @@ kernels_at (TsRecorder *recorder,
             guint64     size,
             gboolean   *wrote)
 {
+  TsKernelRecord kernel;
   guint n = 0;
 
   *wrote = FALSE;
-  for (gsize j = 0; j < ts_recorder_get_count (recorder, TS_RECORD_KERNEL); j++)
-    {
-      TsKernelRecord kernel;
-
-      g_assert_true (ts_recorder_get (recorder, TS_RECORD_KERNEL, j, &kernel));
-      if (line_of (recorder, kernel.correlation) != line)
-        continue;
-      n++;
-      for (gsize k = 0; k < ts_recorder_get_count (recorder, TS_RECORD_ACCESS); k++)
-        {
-          TsAccessRecord access;
-
-          g_assert_true (ts_recorder_get (recorder, TS_RECORD_ACCESS, k, &access));
-          if (access.correlation == kernel.correlation && access.mode == TS_ACCESS_WRITE)
-            *wrote |= access.addr == addr && access.size == size;
-        }
-    }
+  for (gsize j = 0; ts_recorder_get (recorder, TS_RECORD_KERNEL, j, &kernel); j++)
+    if (line_of (recorder, kernel.correlation) == line)
+      {
+        n++;
+        *wrote |= wrote_block (recorder, kernel.correlation, addr, size);
+      }
   return n;
 }
 
