@@ -22,10 +22,9 @@ PyTorch writes in place, the same values, dtypes, errors and warnings.
 """
 
 import builtins as _builtins
-import sys as _sys
-import warnings as _warnings
 
 import torch
+import torch._indexing
 from torch._shape import _CPP_NAMES, _SCALAR_NAMES
 
 # ATen's resize_output warning, as PyTorch 1.13 prints it
@@ -44,13 +43,9 @@ def _cpp_name(dt):
     return _CPP_NAMES[dt._name]
 
 
-def warn_user(message):
-    """A UserWarning at the first frame outside torch, where PyTorch's C++
-    warning surfaces."""
-    level, frame = 2, _sys._getframe(1)
-    while frame is not None and frame.f_globals.get("__name__", "").partition(".")[0] == "torch":
-        frame, level = frame.f_back, level + 1
-    _warnings.warn(message, UserWarning, stacklevel=level)
+# a UserWarning at the first frame outside torch, where PyTorch's C++
+# warning surfaces
+warn_user = torch._indexing._warn_user
 
 
 def can_cast(from_, to):
@@ -65,14 +60,14 @@ def can_cast(from_, to):
 
 
 def resize_(self, *size):
-    """Tensor.resize_: contiguous strides over the same storage from the
-    same offset when the storage is large enough, else a new storage
-    holding the old elements first (as ATen grows one)."""
+    """Tensor.resize_: to another shape, contiguous strides over the same
+    storage from the same offset when the storage is large enough, else a
+    new storage holding the old elements first (as ATen grows one)."""
     shape = tuple(torch._shape_arg(size))
     if self.requires_grad:
         raise RuntimeError("cannot resize variables that require grad")
-    if tuple(self.shape) == shape and self.is_contiguous():
-        return self
+    if tuple(self.shape) == shape:
+        return self  # its strides too, as ATen's
     n = 1
     for s in shape:
         if s < 0:
