@@ -203,6 +203,27 @@ def scalar_type_(name, have, out, inp):
         raise RuntimeError("expected scalar_type %s but found %s" % (_scalar_name(have), _scalar_name(out.dtype)))
 
 
+def nan_to_num(name, have, out, inp):
+    if have != out.dtype:
+        raise RuntimeError("nan_to_num: dtype of out: %s should be same as input: %s"
+                           % (_scalar_name(out.dtype), _scalar_name(have)))
+
+
+def histc(name, have, out, inp):
+    if have != out.dtype:
+        raise RuntimeError("torch.histogram: input tensor and hist tensor should have the same dtype, but got "
+                           "input %s and hist %s" % (_cpp_name(have), _cpp_name(out.dtype)))
+
+
+def searchsorted(name, have, out, inp):
+    """searchsorted, bucketize: int32 with out_int32=True, else int64"""
+    if have != out.dtype:
+        raise RuntimeError("torch.searchsorted(): output tensor's dtype is wrong, it can only be Int(int32) or "
+                           "Long(int64) depending on whether out_int32 flag is True, but we got output tensor's "
+                           "dtype %s and out_int32 flag is %s"
+                           % (_scalar_name(out.dtype), "True" if have == torch.int32 else "False"))
+
+
 def kth_values(name, have, out, inp):
     if have != out.dtype:
         raise RuntimeError("output values must be of same type as input")
@@ -424,12 +445,14 @@ _OPS = {
     "masked_select": (self_result, 1, None), "nonzero": (nonzero, 1, None), "diag": (scalar_type, 1, None),
     "sort": (exact, 2, None), "topk": (exact, 2, None), "kthvalue": ((kth_values, kth_indices), 2, None),
     "cummax": (scalar_type_, 2, None), "cummin": (scalar_type_, 2, None), "aminmax": (exact, 2, None),
+    "nan_to_num": (nan_to_num, 1, None), "vdot": (dot, 1, None), "msort": (exact, 1, None),
+    "scatter": (exact, 1, None), "scatter_add": (exact, 1, None), "index_add": (exact, 1, None),
+    "index_copy": (exact, 1, None), "histc": (histc, 1, None), "searchsorted": (searchsorted, 1, None),
+    "bucketize": (searchsorted, 1, None),
 }
 
 # PyTorch's other ops with out= that torch here provides: out= names them
-_REFUSED = ("nan_to_num", "vdot", "bernoulli", "multinomial", "normal", "searchsorted", "bucketize", "histc",
-            "scatter_reduce", "scatter", "scatter_add", "index_add", "index_copy", "msort", "argsort",
-            "tensordot", "kron", "cross")
+_REFUSED = ("bernoulli", "multinomial", "normal", "scatter_reduce", "argsort", "tensordot", "kron", "cross")
 # factories computed whole (their values need more than a fill): into out's
 # dtype and device, then copied in
 _FACTORIES = ("eye", "logspace", "randint", "randperm")

@@ -105,6 +105,17 @@ def part(dev):
     check(lambda: torch.kthvalue(x, 1, 0, out=(empty(0, dtype=torch.float64), empty(0, dtype=torch.long))))
     check(lambda: torch.kthvalue(x, 1, 0, out=(empty(0), empty(0, dtype=torch.int32))))
     check(lambda: torch.logsumexp(x, 1, out=empty(0, dtype=torch.long)))
+    s = torch.tensor([0.0, 2.0, 4.0], device=dev)
+    print("searchsorted", show(torch.searchsorted(s, x, out=empty(0, dtype=torch.long))),
+          show(torch.bucketize(x, s, out_int32=True, out=empty(0, dtype=torch.int32))))
+    print("nan_to_num", show(torch.nan_to_num(x / 0, posinf=9.0, neginf=-9.0, out=empty(2, 3))))
+    print("scatter_add", show(torch.scatter_add(x, 1, torch.tensor([[0], [1]], device=dev), x, out=empty(0))))
+    print("index_add", show(torch.index_add(x, 0, torch.tensor([1], device=dev), x[:1], out=empty(0))))
+    print("msort", show(torch.msort(x, out=empty(0))), "histc", show(torch.histc(s, 3, out=empty(0))))
+    check(lambda: torch.searchsorted(s, x, out=empty(0, dtype=torch.int32)))
+    check(lambda: torch.nan_to_num(x, out=empty(0, dtype=torch.float64)))
+    check(lambda: torch.index_copy(x, 0, torch.tensor([1], device=dev), x[:1], out=empty(0, dtype=torch.long)))
+    check(lambda: torch.histc(s, 3, out=empty(0, dtype=torch.float64)))
     check(lambda: torch.var(x, 1, out=empty(0, dtype=torch.long)))
 
     # joins, indexing, triangles
