@@ -145,99 +145,49 @@ def any_dtype(name, have, out, inp):
     """norm: ATen casts its result into out's dtype, whatever it is"""
 
 
-def same(name, have, out, inp):
-    """TensorIterator with check_all_same_dtype (abs, neg, floor, clamp,
-    pow with a scalar exponent, ...)."""
-    if have != out.dtype:
-        raise RuntimeError("Found dtype %s but expected %s" % (_scalar_name(out.dtype), _scalar_name(have)))
-
-
-def exact(name, have, out, inp):
-    """A structured kernel's out check (mm, sort, gather, ...)."""
-    if have != out.dtype:
-        raise RuntimeError("Expected out tensor to have dtype %s, but got %s instead"
-                           % (_cpp_name(have), _cpp_name(out.dtype)))
-
-
 def joined(name, have, out, inp):
     if not can_cast(have, out.dtype):
         raise RuntimeError("torch.cat(): input types can't be cast to the desired output type %s"
                            % _scalar_name(out.dtype))
 
 
-def self_result(name, have, out, inp):
-    """index_select, masked_select"""
-    if have != out.dtype:
-        raise RuntimeError("%s(): self and result must have the same scalar type" % name)
+def equal_dtype(message):
+    """A policy that wants out of the result's dtype exactly, refusing
+    another with message: str.format fields {name}, {have} and {out} (the
+    ScalarType names), {have_cpp} and {out_cpp} (the C++ ones), {int32}
+    (whether the result is int32: searchsorted's out_int32 flag)."""
+    def policy(name, have, out, inp):
+        if have != out.dtype:
+            raise RuntimeError(message.format(name=name, have=_scalar_name(have), out=_scalar_name(out.dtype),
+                                              have_cpp=_cpp_name(have), out_cpp=_cpp_name(out.dtype),
+                                              int32=have == torch.int32))
+    return policy
 
 
-def take(name, have, out, inp):
-    if have != out.dtype:
-        raise RuntimeError("take(): self and out expected to have the same dtype, but got self.dtype = %s and "
-                           "out.dtype = %s" % (_scalar_name(have), _scalar_name(out.dtype)))
-
-
-def dot(name, have, out, inp):
-    """dot, vdot"""
-    if have != out.dtype:
-        raise RuntimeError("result dtype %s does not match input dtype %s"
-                           % (_scalar_name(out.dtype), _scalar_name(have)))
-
-
-def nonzero(name, have, out, inp):
-    if out.dtype != torch.int64:
-        # sic: ATen's message has no space before the type
-        raise RuntimeError("nonzero: Expected out tensor to have scalar type Long but got scalar type%s"
-                           % _scalar_name(out.dtype))
-
-
-def scalar_type(name, have, out, inp):
-    """diag's check"""
-    if have != out.dtype:
-        raise RuntimeError("expected scalar type %s but found %s" % (_scalar_name(have), _scalar_name(out.dtype)))
-
-
-def scalar_type_(name, have, out, inp):
-    """cummax and cummin's (ATen spells this one scalar_type)"""
-    if have != out.dtype:
-        raise RuntimeError("expected scalar_type %s but found %s" % (_scalar_name(have), _scalar_name(out.dtype)))
-
-
-def nan_to_num(name, have, out, inp):
-    if have != out.dtype:
-        raise RuntimeError("nan_to_num: dtype of out: %s should be same as input: %s"
-                           % (_scalar_name(out.dtype), _scalar_name(have)))
-
-
-def histc(name, have, out, inp):
-    if have != out.dtype:
-        raise RuntimeError("torch.histogram: input tensor and hist tensor should have the same dtype, but got "
-                           "input %s and hist %s" % (_cpp_name(have), _cpp_name(out.dtype)))
-
-
-def searchsorted(name, have, out, inp):
-    """searchsorted, bucketize: int32 with out_int32=True, else int64"""
-    if have != out.dtype:
-        raise RuntimeError("torch.searchsorted(): output tensor's dtype is wrong, it can only be Int(int32) or "
+# TensorIterator with check_all_same_dtype (abs, neg, floor, clamp, pow with
+# a scalar exponent, ...)
+same = equal_dtype("Found dtype {out} but expected {have}")
+# a structured kernel's out check (mm, sort, gather, ...)
+exact = equal_dtype("Expected out tensor to have dtype {have_cpp}, but got {out_cpp} instead")
+# the ops with words of their own
+self_result = equal_dtype("{name}(): self and result must have the same scalar type")
+take = equal_dtype("take(): self and out expected to have the same dtype, but got self.dtype = {have} and "
+                   "out.dtype = {out}")
+dot = equal_dtype("result dtype {out} does not match input dtype {have}")
+# sic: no space before the type
+nonzero = equal_dtype("nonzero: Expected out tensor to have scalar type Long but got scalar type{out}")
+scalar_type = equal_dtype("expected scalar type {have} but found {out}")  # diag
+scalar_type_ = equal_dtype("expected scalar_type {have} but found {out}")  # cummax, cummin
+nan_to_num = equal_dtype("nan_to_num: dtype of out: {out} should be same as input: {have}")
+histc = equal_dtype("torch.histogram: input tensor and hist tensor should have the same dtype, but got input "
+                    "{have_cpp} and hist {out_cpp}")
+searchsorted = equal_dtype("torch.searchsorted(): output tensor's dtype is wrong, it can only be Int(int32) or "
                            "Long(int64) depending on whether out_int32 flag is True, but we got output tensor's "
-                           "dtype %s and out_int32 flag is %s"
-                           % (_scalar_name(out.dtype), "True" if have == torch.int32 else "False"))
-
-
-def kth_values(name, have, out, inp):
-    if have != out.dtype:
-        raise RuntimeError("output values must be of same type as input")
-
-
-def kth_indices(name, have, out, inp):
-    if out.dtype != torch.int64:
-        raise RuntimeError("output indices must be of scalar type Long")
-
-
-def amax(name, have, out, inp):
-    if have != out.dtype:
-        raise RuntimeError("Expected the dtype for input and out to match, but got %s for input's dtype and %s "
-                           "for out's dtype." % (_scalar_name(have), _scalar_name(out.dtype)))
+                           "dtype {out} and out_int32 flag is {int32}")
+kth_values = equal_dtype("output values must be of same type as input")
+kth_indices = equal_dtype("output indices must be of scalar type Long")
+amax = equal_dtype("Expected the dtype for input and out to match, but got {have} for input's dtype and {out} for "
+                   "out's dtype.")
 
 
 # Argument rewrites: ops whose result dtype is out's (dtype=None)
