@@ -377,6 +377,107 @@ test_foreach (void)
   assert_launch_at (fused, "aten::_fused_adam_", MULTI_TENSOR_KERNEL (4, "_fused_adam_"), 11);
 }
 
+/* The first allocation made at @line, or 0 */
+static guint64
+alloc_at (TsRecorder *recorder,
+          guint       line,
+          guint      *count)
+{
+  guint64 addr = 0;
+
+  *count = 0;
+  for (gsize i = 0; i < ts_recorder_get_count (recorder, TS_RECORD_ALLOC); i++)
+    {
+      TsAllocRecord alloc;
+
+      g_assert_true (ts_recorder_get (recorder, TS_RECORD_ALLOC, i, &alloc));
+      if (alloc.action != TS_ALLOC_ACTION_ALLOC || alloc.loc.line != line)
+        continue;
+      if ((*count)++ == 0)
+        addr = alloc.addr;
+    }
+  return addr;
+}
+
+/* The line of the API call of @correlation, or 0 */
+static guint
+line_of (TsRecorder *recorder,
+         guint64     correlation)
+{
+  for (gsize i = 0; i < ts_recorder_get_count (recorder, TS_RECORD_API_CALL); i++)
+    {
+      TsApiCallRecord api;
+
+      g_assert_true (ts_recorder_get (recorder, TS_RECORD_API_CALL, i, &api));
+      if (api.correlation == correlation)
+        return api.loc.line;
+    }
+  return 0;
+}
+
+/* Whether the launch of @correlation wrote @size bytes at @addr (the
+ * sanitizer's access records) */
+static gboolean
+wrote_block (TsRecorder *recorder,
+             guint64     correlation,
+             guint64     addr,
+             guint64     size)
+{
+  TsAccessRecord access;
+
+  for (gsize k = 0; ts_recorder_get (recorder, TS_RECORD_ACCESS, k, &access); k++)
+    if (access.correlation == correlation && access.mode == TS_ACCESS_WRITE &&
+        access.addr == addr && access.size == size)
+      return TRUE;
+  return FALSE;
+}
+
+/* The kernels launched from @line (an aten:: call and its cudaLaunchKernel
+ * share the correlation); whether one wrote @size bytes at @addr */
+static guint
+kernels_at (TsRecorder *recorder,
+            guint       line,
+            guint64     addr,
+            guint64     size,
+            gboolean   *wrote)
+{
+  TsKernelRecord kernel;
+  guint n = 0;
+
+  *wrote = FALSE;
+  for (gsize j = 0; ts_recorder_get (recorder, TS_RECORD_KERNEL, j, &kernel); j++)
+    if (line_of (recorder, kernel.correlation) == line)
+      {
+        n++;
+        *wrote |= wrote_block (recorder, kernel.correlation, addr, size);
+      }
+  return n;
+}
+
+/* torch.add(x, y, out=z) on CUDA, as PyTorch runs it: one kernel that
+ * writes z's block (the sanitizer's access records say so) and no
+ * allocation, with alpha too; an out of another shape is resized, which
+ * allocates (once: the op then writes it, no temporary). */
+static void
+test_out_kw (void)
+{
+  g_autoptr(TsRecorder) recorder = run_script ("out_kw.py", NULL, 0);
+  guint n_allocs;
+  guint64 z = alloc_at (recorder, 5, &n_allocs);
+  gboolean wrote_z = FALSE;
+
+  g_assert_cmpuint (n_allocs, ==, 1);
+  for (guint line = 6; line <= 10; line += 4)
+    {
+      g_assert_cmpuint (alloc_at (recorder, line, &n_allocs), ==, 0);
+      g_assert_cmpuint (n_allocs, ==, 0);
+      g_assert_cmpuint (kernels_at (recorder, line, z, 64 * 32 * 4, &wrote_z), ==, 1);
+      g_assert_true (wrote_z);
+    }
+  alloc_at (recorder, 8, &n_allocs);
+  g_assert_cmpuint (n_allocs, ==, 1);
+}
+
 static void
 test_raise (void)
 {
@@ -498,6 +599,7 @@ main (int   argc,
   g_test_add_func ("/workload-trace/amp", test_amp);
   g_test_add_func ("/workload-trace/foreach", test_foreach);
   g_test_add_func ("/workload-trace/graphed", test_graphed);
+  g_test_add_func ("/workload-trace/out-kw", test_out_kw);
   g_test_add_func ("/workload-trace/raise", test_raise);
   g_test_add_func ("/workload-trace/exit", test_exit);
   g_test_add_func ("/workload-trace/sigterm", test_sigterm);

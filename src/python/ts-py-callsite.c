@@ -95,7 +95,11 @@ ts_py_update_callsite (void)
       Py_XSETREF (cached_code, Py_NewRef ((PyObject *) code));
       cached_file = file ? ts_recorder_intern (recorder, file) : 0;
       cached_function = name ? ts_recorder_intern (recorder, name) : 0;
-      PyErr_Clear ();
+      /* only the error of a name that has no UTF-8 form: a tensor freed
+       * while an exception propagates (the dealloc comes here) must not
+       * clear that exception */
+      if (file == NULL || name == NULL)
+        PyErr_Clear ();
     }
   loc.file = cached_file;
   loc.function = cached_function;

@@ -1184,6 +1184,7 @@ static gboolean (*const registers[]) (PyObject *module) = {
   ts_py_foreach_register,
   ts_py_storage_register,
   ts_py_more_register,
+  ts_py_out_register,
   ts_py_conv_register,
   ts_py_pool_register,
 };

@@ -217,36 +217,41 @@ py_addmm (PyObject *module,
   return out ? ts_py_tensor_wrap (out) : ts_py_set_error (error);
 }
 
-/* _add_alpha(self, other, alpha, subtract, inplace) -> Tensor or None:
+/* _add_alpha(self, other, alpha, subtract, dest) -> Tensor or None
+ * (dest: False, True for in place, or an out= tensor):
  * Tensor.add/sub(other, alpha=) as one launch where ts_ops_binary_alpha
  * applies; None tells torch/__init__.py to compose other * alpha */
 static PyObject *
 py_add_alpha (PyObject *module,
               PyObject *args)
 {
-  PyObject *self, *other;
+  PyObject *self, *other, *dest;
   double alpha;
-  int subtract, inplace;
+  int subtract;
   GError *error = NULL;
   TsTensor *a, *out;
 
-  if (!PyArg_ParseTuple (args, "OOdpp", &self, &other, &alpha, &subtract, &inplace))
+  if (!PyArg_ParseTuple (args, "OOdpO", &self, &other, &alpha, &subtract, &dest))
     return NULL;
   if (!ts_py_is_tensor (self) || !ts_py_is_tensor (other))
     Py_RETURN_NONE;
   a = ts_py_tensor_get (self);
+  /* the destination: True for self (in place), a tensor for out= */
+  if (dest == Py_True)
+    dest = self;
+  else if (!ts_py_is_tensor (dest))
+    dest = NULL;
   ts_py_update_callsite ();
   out = ts_ops_binary_alpha (subtract ? TS_BINARY_SUB : TS_BINARY_ADD, a, ts_py_tensor_get (other), alpha,
-                             inplace ? a : NULL, &error);
+                             dest != NULL ? ts_py_tensor_get (dest) : NULL, &error);
   if (out == NULL && error == NULL)
     Py_RETURN_NONE;
   if (out == NULL)
     return ts_py_set_error (error);
-  if (inplace)
+  if (dest != NULL)
     {
       ts_tensor_unref (out);
-      Py_INCREF (self);
-      return self;
+      return Py_NewRef (dest);
     }
   return ts_py_tensor_wrap (out);
 }

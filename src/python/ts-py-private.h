@@ -48,6 +48,7 @@ gboolean  ts_py_inference_mode_enabled (void);
 gboolean  ts_py_numpy_register   (PyObject  *module);
 gboolean  ts_py_index_register   (PyObject  *module);
 gboolean  ts_py_more_register    (PyObject  *module);
+gboolean  ts_py_out_register     (PyObject  *module);
 gboolean  ts_py_shape_register   (PyObject  *module);
 /* torch._C's autocast state (ts-py-amp.c) */
 gboolean  ts_py_amp_register     (PyObject  *module);

@@ -1266,6 +1266,57 @@ unary_into (const TsOpDesc *desc,
   return out;
 }
 
+/* torch._out.elementwise, which torch/_out.py hands over at import: the
+ * out= cases the direct path leaves to PyTorch's generic rules */
+static PyObject *out_hook;
+
+static PyObject *
+py_set_out_hook (PyObject *module,
+                 PyObject *hook)
+{
+  Py_XSETREF (out_hook, Py_NewRef (hook));
+  Py_RETURN_NONE;
+}
+
+/* An out= call of an elementwise op: NULL with no error when it may write
+ * straight into @out (it has the result's shape @ndim, @shape and no graph
+ * would be recorded). Else torch._out.elementwise (name, args, out,
+ * shape) runs it: ATen refuses out= that would record a graph, and resizes
+ * an out of another shape (with a warning) before the op writes it, which
+ * it then does through the direct path. */
+static PyObject *
+out_indirect (const TsOpDesc *desc,
+              PyObject       *input,
+              PyObject       *other,
+              PyObject       *out,
+              guint           ndim,
+              const gint64   *shape)
+{
+  TsTensor *o = ts_py_tensor_get (out);
+  PyObject *dims, *r;
+
+  if (!(ts_autograd_is_grad_enabled () &&
+        (ts_autograd_requires_grad (o) || ts_autograd_requires_grad (ts_py_tensor_get (input)) ||
+         (other != NULL && ts_py_is_tensor (other) && ts_autograd_requires_grad (ts_py_tensor_get (other))))) &&
+      o->ndim == ndim && memcmp (o->shape, shape, ndim * sizeof (gint64)) == 0)
+    return NULL;
+  if (out_hook == NULL)
+    {
+      PyErr_Format (PyExc_RuntimeError, "%s(out=): torch._out is not loaded", desc->name);
+      return NULL;
+    }
+  dims = PyTuple_New (ndim);
+  for (guint i = 0; dims != NULL && i < ndim; i++)
+    PyTuple_SET_ITEM (dims, i, PyLong_FromLongLong (shape[i]));
+  if (dims == NULL)
+    return NULL;
+  if (other == NULL)
+    r = PyObject_CallFunction (out_hook, "s(O)ON", desc->name, input, out, dims);
+  else
+    r = PyObject_CallFunction (out_hook, "s(OO)ON", desc->name, input, other, out, dims);
+  return r;
+}
+
 /* torch.<name> (input, *, out=None) and Tensor.<name> () */
 static PyObject *
 op_unary (PyObject *capsule,
@@ -1274,7 +1325,7 @@ op_unary (PyObject *capsule,
 {
   static char *kwlist[] = { "input", "out", NULL };
   const TsOpDesc *desc = op_desc (capsule);
-  PyObject *input, *out = Py_None;
+  PyObject *input, *out = Py_None, *r;
 
   if (!PyArg_ParseTupleAndKeywords (args, kwargs, "O|$O", kwlist, &input, &out) ||
       !check_input (desc, input))
@@ -1293,6 +1344,9 @@ op_unary (PyObject *capsule,
                     desc->name, Py_TYPE (out)->tp_name);
       return NULL;
     }
+  r = out_indirect (desc, input, NULL, out, ts_py_tensor_get (input)->ndim, ts_py_tensor_get (input)->shape);
+  if (r != NULL || PyErr_Occurred ())
+    return r;
   return unary_into (desc, input, out);
 }
 
@@ -1348,6 +1402,29 @@ op_unary_inplace (PyObject *capsule,
   return unary_into (desc, input, input);
 }
 
+/* out_indirect for a binary op, over the operands' broadcast shape (a
+ * broadcast error is the op's to raise, directly) */
+static PyObject *
+binary_out_indirect (const TsOpDesc *desc,
+                     PyObject       *input,
+                     PyObject       *other,
+                     PyObject       *out)
+{
+  TsTensor *a = ts_py_tensor_get (input);
+  guint ndim = a->ndim;
+  gint64 shape[TS_MAX_DIMS];
+
+  memcpy (shape, a->shape, ndim * sizeof (gint64));
+  if (ts_py_is_tensor (other))
+    {
+      TsTensor *b = ts_py_tensor_get (other);
+
+      if (!ts_broadcast_shapes (a->ndim, a->shape, b->ndim, b->shape, &ndim, shape, NULL))
+        return NULL;
+    }
+  return out_indirect (desc, input, other, out, ndim, shape);
+}
+
 /* torch.<name> (input, other, *, out=None) and Tensor.<name> (other) */
 static PyObject *
 op_binary (PyObject         *capsule,
@@ -1382,6 +1459,13 @@ op_binary (PyObject         *capsule,
       PyErr_Format (PyExc_TypeError, "%s() takes 2 positional arguments but %zd were given",
                     desc->name, nargs);
       return NULL;
+    }
+  if (out != NULL)
+    {
+      PyObject *r = check_input (desc, args[0]) ? binary_out_indirect (desc, args[0], args[1], out) : NULL;
+
+      if (r != NULL || PyErr_Occurred ())
+        return r;
     }
   return binary_by_name (desc, "", args[0], args[1], out);
 }
@@ -1471,7 +1555,7 @@ register_ops (PyObject *module)
           slot_ops[desc->python] = desc;
           /* by name too (torch.pow, Tensor.remainder_, ...), in a dict of
            * their own: torch's Python code picks those it binds so */
-          if (desc->family == TS_OP_FAMILY_BINARY)
+          if (desc->family == TS_OP_FAMILY_BINARY || desc->family == TS_OP_FAMILY_UNARY)
             ok = add_op_method (desc, TsPyTensor_Type.tp_dict, slot_functions);
         }
     }
@@ -2034,6 +2118,7 @@ static PyMethodDef tensor_module_methods[] = {
   { "_equal", py_equal, METH_VARARGS, NULL },
   { "_make_subclass", py_make_subclass, METH_VARARGS, NULL },
   { "_set_data", py_set_data, METH_VARARGS, NULL },
+  { "_set_out_hook", py_set_out_hook, METH_O, NULL },
   { "_set_classes", py_set_classes, METH_VARARGS, NULL },
   /* --no-data (ts-host-data.h): what needs values asks, to refuse */
   { "_no_data", py_no_data, METH_NOARGS, NULL },

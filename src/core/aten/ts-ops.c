@@ -1083,10 +1083,14 @@ ts_ops_binary_alpha (TsBinaryOp   op,
   TsTensor *inputs[2] = { a, b };
 
   g_return_val_if_fail (op == TS_BINARY_ADD || op == TS_BINARY_SUB, NULL);
-  g_return_val_if_fail (out == NULL || out == a, NULL);
 
   /* contiguous operands of one shape (an optimizer's): binary_alpha_run
-   * walks them in chunks */
+   * walks them in chunks; an out= (not a) the same, and no graph to
+   * record (ATen refuses out= then: the caller's generic path says so) */
+  if (out != NULL && out != a &&
+      (!same_layout (a, out) || !ts_tensor_is_contiguous (out) ||
+       (ts_autograd_is_grad_enabled () && ts_autograd_requires_grad (out))))
+    return NULL;
   if ((ts_autograd_is_grad_enabled () && ts_autograd_any_requires_grad (inputs, 2)) ||
       !ts_dtype_is_floating (a->dtype) || !same_layout (a, b) ||
       !ts_tensor_is_contiguous (a) || !ts_tensor_is_contiguous (b) ||
@@ -1142,6 +1146,14 @@ unary_impl (TsUnaryOp   op,
     {
       if (!common_device (operands, 2, &device, error))
         return NULL;
+      /* TensorIterator's check_all_same_dtype, for the ops that keep
+       * their input's dtype (abs, neg, floor, ...) */
+      if (ts_op_for_unary (op)->rule == TS_OP_RULE_SAME && out->dtype != result)
+        {
+          g_set_error (error, TS_TENSOR_ERROR, TS_TENSOR_ERROR_RUNTIME, "Found dtype %s but expected %s",
+                       ts_dtype_scalar_type_name (out->dtype), ts_dtype_scalar_type_name (result));
+          return NULL;
+        }
       if (!can_cast (result, out->dtype))
         {
           g_set_error (error, TS_TENSOR_ERROR, TS_TENSOR_ERROR_RUNTIME,
@@ -3376,6 +3388,14 @@ unary_device_dtype (const Job *job)
   return ts_unary_result_dtype (job->desc->kernel, job->t[1]->dtype);
 }
 
+/* What the module's unary kernel writes: an out= of another dtype (sin
+ * of float32 into float64) takes it through a temporary, as binary_device */
+static TsDType
+unary_device_out (const Job *job)
+{
+  return job->desc->rule == TS_OP_RULE_BOOL_RESULT ? TS_DTYPE_BOOL : unary_device_dtype (job);
+}
+
 /* The byte sizes of the device function's temporaries (0: none). */
 static void
 device_temp_sizes (Job   *job,
@@ -3399,6 +3419,8 @@ device_temp_sizes (Job   *job,
     case TS_OP_FAMILY_UNARY:
       if (job->t[1]->dtype != unary_device_dtype (job))
         sizes[0] = temp_size (job->t[1], unary_device_dtype (job));
+      if (job->t[0]->dtype != unary_device_out (job))
+        sizes[1] = temp_size (job->t[0], unary_device_out (job));
       break;
     case TS_OP_FAMILY_REDUCE:
       reduce_device_dtypes (job, &in_dtype, &red_dtype);
@@ -3521,7 +3543,7 @@ unary_device (Job                 *job,
               const TsCudaKernels *k,
               gpointer             stream)
 {
-  TsCudaView out, in, cast;
+  TsCudaView out, in, cast, res;
   int err;
 
   if (!cuda_view (job->t[0], &out) || !cuda_view (job->t[1], &in))
@@ -3533,7 +3555,12 @@ unary_device (Job                 *job,
         return err;
       in = cast;
     }
-  return k->unary (job->desc->cuda, &out, &in, stream);
+  if (out.dtype == unary_device_out (job))
+    return k->unary (job->desc->cuda, &out, &in, stream);
+  temp_view (&res, unary_device_out (job), job->t[0]->ndim, job->t[0]->shape, job->temp[1]);
+  if ((err = k->unary (job->desc->cuda, &res, &in, stream)) != 0)
+    return err;
+  return k->copy (&out, &res, stream);
 }
 
 static int

@@ -43,8 +43,8 @@ TsTensor  *ts_ops_binary          (TsBinaryOp       op,
                                    GError         **error);
 /* add/sub with alpha as one launch when no graph is recorded (floating
  * operands of one dtype and device, no autocast); NULL and no error when
- * it does not apply, for the caller to compose `b * alpha`. @out: NULL or
- * @a (in place). */
+ * it does not apply, for the caller to compose `b * alpha`. @out: NULL,
+ * @a (in place) or an out= of @a's dtype, device and shape, contiguous. */
 TsTensor  *ts_ops_binary_alpha    (TsBinaryOp       op,
                                    TsTensor        *a,
                                    TsTensor        *b,

@@ -734,27 +734,29 @@ def _finish(t, requires_grad):
     return t
 
 
-def _no_out(name, out):
-    """A factory's out= would have to be written in place: not modeled, so
-    never silently ignored."""
-    if out is not None:
-        raise _unmodeled.unsupported("torch.%s(..., out=...)" % name)
+def _factory_out(name, shape, dtype, out, requires_grad):
+    """A factory's out=: out, resized to shape (PyTorch's factories write
+    their values into it, of its dtype and on its device)."""
+    return _out.factory(name, shape, dtype, out, requires_grad)
 
 
 def empty(*size, dtype=None, device=None, requires_grad=False, pin_memory=False, out=None,
           layout=None, memory_format=None):
-    _no_out("empty", out)
+    if out is not None:
+        return _factory_out("empty", _shape_arg(size), dtype, out, requires_grad)
     return _finish(_C._empty(_shape_arg(size), dtype or _default_dtype, _factory_device(device),
                              pin_memory), requires_grad)
 
 
 def zeros(*size, dtype=None, device=None, requires_grad=False, pin_memory=False, out=None, layout=None):
-    _no_out("zeros", out)
+    if out is not None:
+        return _factory_out("zeros", _shape_arg(size), dtype, out, requires_grad).fill_(0)
     return _finish(empty(*size, dtype=dtype, device=device, pin_memory=pin_memory).fill_(0), requires_grad)
 
 
 def ones(*size, dtype=None, device=None, requires_grad=False, pin_memory=False, out=None, layout=None):
-    _no_out("ones", out)
+    if out is not None:
+        return _factory_out("ones", _shape_arg(size), dtype, out, requires_grad).fill_(1)
     return _finish(empty(*size, dtype=dtype, device=device, pin_memory=pin_memory).fill_(1), requires_grad)
 
 
@@ -768,7 +770,8 @@ def _scalar_dtype(v):
 
 def full(size, fill_value, dtype=None, device=None, requires_grad=False, pin_memory=False, out=None,
          layout=None):
-    _no_out("full", out)
+    if out is not None:
+        return _factory_out("full", _shape_arg((size,)), dtype, out, requires_grad).fill_(fill_value)
     dt = dtype or _scalar_dtype(fill_value)
     return _finish(empty(size, dtype=dt, device=device, pin_memory=pin_memory).fill_(fill_value),
                    requires_grad)
@@ -792,21 +795,46 @@ def full_like(t, fill_value, dtype=None, device=None, requires_grad=False, memor
 
 
 def rand(*size, dtype=None, device=None, requires_grad=False, generator=None, pin_memory=False, out=None):
-    _no_out("rand", out)
+    if out is not None:
+        return _factory_out("rand", _shape_arg(size), dtype, out, requires_grad).uniform_(0, 1, generator=generator)
     return _finish(empty(*size, dtype=dtype, device=device, pin_memory=pin_memory)
                    .uniform_(0, 1, generator=generator), requires_grad)
 
 
 def randn(*size, dtype=None, device=None, requires_grad=False, generator=None, pin_memory=False, out=None):
-    _no_out("randn", out)
+    if out is not None:
+        return _factory_out("randn", _shape_arg(size), dtype, out, requires_grad).normal_(0, 1, generator=generator)
     return _finish(empty(*size, dtype=dtype, device=device, pin_memory=pin_memory)
                    .normal_(0, 1, generator=generator), requires_grad)
 
 
+# arange's own warning when out's size differs (RangeFactories.cpp)
+_ARANGE_RESIZED = ("The number of elements in the out tensor of shape [%s] is %d which does not match the computed "
+                   "number of elements %d. Note that this may occur as a result of rounding error. The out tensor "
+                   "will be resized to a tensor of shape (%d,). (Triggered internally at  "
+                   "./aten/src/ATen/native/RangeFactories.cpp:188.)")
+
+
+def _range_out(name, values, dtype, out, requires_grad):
+    """arange/linspace(..., out=): values, computed in out's dtype on its
+    device, copied into out (arange warns when out had another size)."""
+    out = _out.factory(name, out.shape, dtype, out, requires_grad)
+    if out.numel() != values.numel():
+        if name == "arange" and out.numel():
+            _out.warn_user(_ARANGE_RESIZED % (", ".join(map(str, out.shape)), out.numel(), values.numel(),
+                                              values.numel()))
+        _out.resize_(out, values.shape)
+    else:
+        values = values.reshape(out.shape)  # the same count: out keeps its shape
+    return out.copy_(values)
+
+
 def arange(start, end=None, step=1, dtype=None, device=None, requires_grad=False, out=None):
-    _no_out("arange", out)
     if end is None:
         start, end = 0, start
+    if out is not None:
+        values = arange(start, end, step, dtype=out.dtype, device=out.device)
+        return _range_out("arange", values, dtype, out, requires_grad)
     if dtype is None:
         ints = all(isinstance(v, _builtins.int) for v in (start, end, step))
         dtype = int64 if ints else _default_dtype
@@ -815,7 +843,9 @@ def arange(start, end=None, step=1, dtype=None, device=None, requires_grad=False
 
 
 def linspace(start, end, steps, *, out=None, dtype=None, layout=None, device=None, requires_grad=False):
-    _no_out("linspace", out)
+    if out is not None:
+        values = linspace(start, end, steps, dtype=out.dtype, device=out.device)
+        return _range_out("linspace", values, dtype, out, requires_grad)
     return _finish(_C._linspace(_builtins.float(start), _builtins.float(end), steps,
                                 dtype or _default_dtype, _factory_device(device)), requires_grad)
 
@@ -983,28 +1013,42 @@ def matmul(a, b):
 mm = matmul
 
 
-def add(a, b, alpha=1):
-    return a.add(b, alpha=alpha)
+def _alpha_out(name, a, b, alpha, out):
+    """add/sub with out=: without alpha, the op table's direct form (one
+    kernel into out); with it, out= by torch._out's generic rules."""
+    if alpha == 1:
+        return _slot_ops[name](a, b, out=out)
+    # one kernel into out where the fused form applies (out of a's layout)
+    if isinstance(alpha, _NUMBERS) and isinstance(out, Tensor) and \
+            _C._add_alpha(a, b, _builtins.float(alpha), name == "sub", out) is not None:
+        return out
+    return _out.run(name, getattr(Tensor, name), (a, b), {"alpha": alpha}, out)
 
 
-def sub(a, b, alpha=1):
-    return a.sub(b, alpha=alpha)
+def add(input, other, *, alpha=1, out=None):
+    if out is not None:
+        return _alpha_out("add", input, other, alpha, out)
+    return input.add(other, alpha=alpha)
 
 
-def mul(a, b):
-    return a * b
+def sub(input, other, *, alpha=1, out=None):
+    if out is not None:
+        return _alpha_out("sub", input, other, alpha, out)
+    return input.sub(other, alpha=alpha)
 
 
-def div(a, b):
-    return a / b
+def mul(input, other, *, out=None):
+    if out is not None:
+        return _slot_ops["mul"](input, other, out=out)
+    return input * other
 
 
-def neg(a):
-    return -a
+def div(input, other, *, out=None):
+    if out is not None:
+        return _slot_ops["div"](input, other, out=out)
+    return input / other
 
 
-def abs(a):
-    return a.abs()
 
 
 # torch.exp, torch.maximum, ...: one builtin per op of the op table
@@ -1016,6 +1060,8 @@ globals().update(_C._op_functions)
 # forms (Tensor.remainder_, ...) are torch._C.TensorBase's.
 _slot_ops = _C._slot_op_functions
 floor_divide = _slot_ops["floor_divide"]
+abs = _slot_ops["abs"]
+neg = _slot_ops["neg"]
 bitwise_and = _slot_ops["bitwise_and"]
 bitwise_or = _slot_ops["bitwise_or"]
 bitwise_xor = _slot_ops["bitwise_xor"]
@@ -1033,8 +1079,13 @@ def _with_scalar_self(name, reflected):
     op = _slot_ops[name]
 
     def f(input, other, *, out=None):
-        if out is None and not isinstance(input, Tensor) and isinstance(other, Tensor):
-            return reflected(other, input)
+        if not isinstance(input, Tensor) and isinstance(other, Tensor):
+            if out is None:
+                return reflected(other, input)
+            return _out.run(name, reflected, (other, input), {}, out)
+        if out is not None and name == "pow" and not isinstance(other, Tensor):
+            # pow with a scalar exponent keeps the dtype: out must have it
+            _out.same(name, result_type(input, other), out, input)
         return op(input, other, out=out)
     f.__name__ = f.__qualname__ = name
     return f
@@ -1412,6 +1463,9 @@ from torch._foreach import *  # noqa: E402,F401,F403 (torch._foreach_add_ and th
 _amp_update_scale_ = _C._amp_update_scale_
 from . import _ops_more  # noqa: E402
 _ops_more._install()
+# out= (#14): last, over the functions the modules above bound
+from . import _out  # noqa: E402
+_out.install()
 
 for _dt, _name in _LEGACY_NAMES.items():
     setattr(cuda, _name, _legacy_class(_dt, True))

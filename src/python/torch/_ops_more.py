@@ -119,7 +119,7 @@ def where(condition, input=None, other=None, *, out=None):
     if input is None or other is None:
         raise TypeError("where() missing required argument: 'other'")
     if out is not None:
-        raise _unmodeled.unsupported("torch.where(..., out=...)")
+        return torch._out.run("where", where, (condition, input, other), {}, out)
     if not isinstance(condition, Tensor) or condition.dtype not in (torch.bool, torch.uint8):
         raise RuntimeError("where expected condition to be a boolean tensor, but got a tensor with dtype %s"
                            % (_SCALAR_NAMES[condition.dtype._name] if isinstance(condition, Tensor) else "?"))
@@ -209,7 +209,7 @@ def lerp(input, end, weight, *, out=None):
     """The LERP row: one kernel with PyTorch's rounding (its CPU loop
     fuses w * (end - self) + self into one multiply-add)."""
     if out is not None:
-        raise _unmodeled.unsupported("torch.lerp(..., out=...)")
+        return torch._out.run("lerp", lerp, (input, end, weight), {}, out)
     checks = (("end", end),) + ((("weight", weight),) if isinstance(weight, Tensor) else ())
     for name, t in checks:
         if t.dtype != input.dtype:
@@ -251,7 +251,7 @@ def addcmul(input, tensor1, tensor2, *, value=1, out=None):
     """The ADDCMUL row: self + value * tensor1 * tensor2 in one kernel, the
     multiply-add fused as PyTorch's CPU loop does."""
     if out is not None:
-        raise _unmodeled.unsupported("torch.addcmul(..., out=...)")
+        return torch._out.run("addcmul", addcmul, (input, tensor1, tensor2), {"value": value}, out)
     dt = _result_type(input, tensor1, tensor2)
     dev = _device_of(input, tensor1, tensor2)
     if dt == torch.bool or (dev.type == "cpu" and dt == torch.float16):
@@ -263,7 +263,7 @@ def addcmul(input, tensor1, tensor2, *, value=1, out=None):
 def addcdiv(input, tensor1, tensor2, *, value=1, out=None):
     """The ADDCDIV row: self + value * tensor1 / tensor2 in one kernel."""
     if out is not None:
-        raise _unmodeled.unsupported("torch.addcdiv(..., out=...)")
+        return torch._out.run("addcdiv", addcdiv, (input, tensor1, tensor2), {"value": value}, out)
     if not tensor1.dtype.is_floating_point and not tensor2.dtype.is_floating_point:
         raise RuntimeError("Integer division with addcdiv is no longer supported, and in a future  release "
                            "addcdiv will perform a true division of tensor1 and tensor2. The historic "

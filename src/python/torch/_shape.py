@@ -209,11 +209,13 @@ def _out_grad_check(name, tensors, out):
 
 
 def _join_out(name, shape, dtype, device, out):
+    """cat/stack's destination: out= is checked (device, dtype) and resized
+    by torch._out's rules, then written in place."""
     if out is None:
         return torch.empty(shape, dtype=dtype, device=device)
-    if list(out.shape) != shape:
-        raise NotImplementedError("torch.%s(out=) into an output of another shape (a resize) is not supported "
-                                  "by Tensorscope yet" % name)
+    torch._out.check_device(device, out)
+    torch._out.joined(name, dtype, out, None)
+    torch._out.resize_output(out, shape)
     return out
 
 
@@ -338,9 +340,9 @@ def _triangle(self, diagonal, upper, out, name):
         if out.dtype != self.dtype:
             raise RuntimeError("Expected out tensor to have dtype %s, but got %s instead"
                                % (_CPP_NAMES[self.dtype._name], _CPP_NAMES[out.dtype._name]))
-        if out.shape != self.shape:
-            raise NotImplementedError("%s(out=) into an output of another shape (a resize) is not supported "
-                                      "by Tensorscope yet" % name)
+        torch._out.check_grad(name, (self, out))
+        torch._out.check_device(self.device, out)
+        torch._out.resize_output(out, self.shape)
     return torch._C._triangle(self, diagonal, upper, out)
 
 

@@ -53,14 +53,16 @@ def _scan(name, self, dim, dtype, out):
         raise TypeError("%s() received an invalid combination of arguments - got (), but expected one of:\n"
                         " * (int dim, *, torch.dtype dtype)\n"
                         " * (name dim, *, torch.dtype dtype)\n" % name)
-    if out is not None and dtype is None:
-        dtype = out.dtype
+    if out is not None and out is not self:  # out=, not the in-place form
+        torch._out.check_grad(name, (self, out))
+        torch._out.check_device(self.device, out)
+        torch._out.dtype_from_out(name, (self,), kw := {"dtype": dtype}, (out,))
+        dtype = kw["dtype"]
     # PyTorch 1.13's CPU kernels have no float16 (its CUDA ones do)
     if not self.is_cuda and (dtype or self.dtype) == torch.float16:
         raise RuntimeError("\"%s_out_cpu\" not implemented for 'Half'" % name)
-    if out is not None and out is not self and out.shape != self.shape:
-        raise NotImplementedError("%s(out=) into an output of another shape (a resize) is not supported by "
-                                  "Tensorscope yet" % name)
+    if out is not None and out is not self:
+        torch._out.resize_output(out, self.shape)
     return torch._C._scan(name, self, dim, dtype, out)
 
 

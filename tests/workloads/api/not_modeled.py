@@ -73,7 +73,7 @@ check(lambda: net.share_memory())
 check(lambda: net.wieght)
 print(hasattr(net, "share_memory"), hasattr(net, "weight"))
 
-# A factory's out= is not ignored: it says it is not modeled.
+# An op's out= that is not bound is not ignored: it says it is not modeled.
 o = torch.empty(3)
-check(lambda: torch.zeros(3, out=o))
-check(lambda: torch.arange(3, out=o))
+check(lambda: torch.normal(0.0, 1.0, (3,), out=o))
+check(lambda: torch.bernoulli(o, out=torch.empty(3)))
