@@ -100,6 +100,33 @@ test_torch_priority_range (void)
   g_assert_cmpint (greatest, ==, -1);
 }
 
+static void
+test_host_costs (void)
+{
+  static const char *names[] = { "module_call", "backward_entry", "autograd_node",
+                                 "optimizer_step", "optimizer_param", "zero_grad" };
+  const TsGpuProfile *h200 = ts_gpu_profile_lookup ("h200");
+
+  /* The Python package charges each construct by its name: one each. */
+  G_STATIC_ASSERT (G_N_ELEMENTS (names) == TS_N_HOST_COSTS);
+  for (guint i = 0; i < G_N_ELEMENTS (names); i++)
+    g_assert_cmpint (ts_host_cost_from_name (names[i]), ==, i);
+  g_assert_cmpint (ts_host_cost_from_name ("forward"), ==, -1);
+  g_assert_cmpint (ts_host_cost_from_name (""), ==, -1);
+
+  /* Only the H200 measured them: the other models' predictions do not move. */
+  for (guint i = 0; i < TS_N_HOST_COSTS; i++)
+    {
+      g_assert_cmpint (ts_gpu_profile_lookup ("h100")->host_cost_ns[i], ==, 0);
+      g_assert_cmpint (ts_gpu_profile_lookup ("gtx1080ti")->host_cost_ns[i], ==, 0);
+      g_assert_cmpint (h200->host_cost_ns[i], >, 0);
+    }
+  /* tests/gpu/host-time-breakdown.py's figures for the real Kineto trace */
+  g_assert_cmpint (h200->host_cost_ns[TS_HOST_COST_MODULE_CALL], ==, 18400);
+  g_assert_cmpint (h200->host_cost_ns[TS_HOST_COST_AUTOGRAD_NODE], ==, 18900);
+  g_assert_cmpint (h200->host_cost_ns[TS_HOST_COST_OPTIMIZER_PARAM], ==, 6200);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -110,6 +137,7 @@ main (int   argc,
   g_test_add_func ("/gpu-profile/sanity", test_sanity);
   g_test_add_func ("/gpu-profile/known-list", test_known_list);
   g_test_add_func ("/gpu-profile/torch-priority-range", test_torch_priority_range);
+  g_test_add_func ("/gpu-profile/host-costs", test_host_costs);
 
   return g_test_run ();
 }
