@@ -36,7 +36,7 @@ GROUPS = [
     ("aten_launch", "aten ops that launch (CPU time outside the launch)"),
     ("aten_nolaunch", "aten ops without a launch (views, t, detach, empty)"),
     ("launch", "launch calls (cudaLaunchKernel, cudaMemsetAsync...)"),
-    ("optimizer", "optimizer Python (step wrapper, _init_group, adam(), foreach glue)"),
+    ("optimizer", "optimizer Python (step wrapper, _init_group, adam(), foreach)"),
     ("zero_grad", "zero_grad (with its dynamo and record_function wrappers)"),
     ("backward_entry", "backward() entry and hand-off to the engine"),
     ("engine_node", "autograd engine per node (evaluate_function, queue)"),
@@ -255,7 +255,7 @@ def main():
     c = fit_c(per_step[-1][0], real_step)
     print(f"{path}: {len(steps)} steps; profiler overhead c = {c:.3f} us per recorded child event "
           f"(fitted: step {len(steps)} = {real_step:.0f} us, the time without the profiler)")
-    header = "group".ljust(64) + "".join(f"  step {i + 1} raw  deflated" for i in range(len(steps)))
+    header = "group".ljust(72) + "".join(f"  step {i + 1} raw  deflated" for i in range(len(steps)))
     print(header)
     raws = [{} for _ in steps]
     defl = [deflated(rows, c) for rows, _ in per_step]
@@ -265,18 +265,20 @@ def main():
             raws[i][g] = raws[i].get(g, 0.0) + st
             counts[i][g] = counts[i].get(g, 0) + 1
     for key, label in GROUPS:
-        line = f"{label[:62]:<64}"
+        line = f"{label:<72}"
         for i in range(len(steps)):
             line += f"{raws[i].get(key, 0):11.1f} {defl[i].get(key, 0):9.1f}"
         print(line)
-    line = "total".ljust(64)
+    line = "total".ljust(72)
     for i in range(len(steps)):
         line += f"{sum(raws[i].values()):11.1f} {sum(defl[i].values()):9.1f}"
     print(line)
     for i, (_, left_out) in enumerate(per_step):
         for what, us in left_out.items():
             print(f"step {i + 1}: left out {what}: {us:.1f} us")
-    print(f"step durations as recorded: " + ", ".join(f"{s.e['dur']:.1f} us" for s in steps))
+    print("step durations as recorded: " + ", ".join(f"{s.e['dur']:.1f} us" for s in steps))
+    print("the figures below are the last step's: the first one under the profiler also pays its "
+          "start (CUPTI's buffer requests, first launches)")
     last = steps[-1]
     n_modules = sum(1 for n in walk(last) if n.name.startswith("nn.Module:"))
     n_nodes = sum(1 for r in roots if r.e["tid"] != last.e["tid"] and last.e["ts"] <= r.e["ts"] < last.end()
