@@ -6,6 +6,8 @@
 
 #include "config.h"
 
+#include <string.h>
+
 #include "ts-gpu-profile.h"
 
 static void
@@ -100,6 +102,78 @@ test_torch_priority_range (void)
   g_assert_cmpint (greatest, ==, -1);
 }
 
+static void
+test_host_costs (void)
+{
+  static const char *names[] = { "module_call", "backward_entry", "autograd_node",
+                                 "optimizer_step", "optimizer_param", "zero_grad" };
+  const TsGpuProfile *h200 = ts_gpu_profile_lookup ("h200");
+
+  /* The Python package charges each construct by its name: one each. */
+  G_STATIC_ASSERT (G_N_ELEMENTS (names) == TS_N_HOST_COSTS);
+  for (guint i = 0; i < G_N_ELEMENTS (names); i++)
+    g_assert_cmpint (ts_host_cost_from_name (names[i]), ==, i);
+  g_assert_cmpint (ts_host_cost_from_name ("forward"), ==, -1);
+  g_assert_cmpint (ts_host_cost_from_name (""), ==, -1);
+
+  /* Only the H200 measured them: the other models' predictions do not move. */
+  for (guint i = 0; i < TS_N_HOST_COSTS; i++)
+    {
+      g_assert_cmpint (ts_gpu_profile_lookup ("h100")->host_cost_ns[i], ==, 0);
+      g_assert_cmpint (ts_gpu_profile_lookup ("gtx1080ti")->host_cost_ns[i], ==, 0);
+      g_assert_cmpint (h200->host_cost_ns[i], >, 0);
+    }
+  /* tests/gpu/host-time-breakdown.py's figures for the real Kineto trace */
+  g_assert_cmpint (h200->host_cost_ns[TS_HOST_COST_MODULE_CALL], ==, 18400);
+  g_assert_cmpint (h200->host_cost_ns[TS_HOST_COST_AUTOGRAD_NODE], ==, 18900);
+  g_assert_cmpint (h200->host_cost_ns[TS_HOST_COST_OPTIMIZER_PARAM], ==, 6200);
+}
+
+/* The H200's figures are what tests/gpu/host-time-breakdown.py reads off
+ * the real Kineto trace, to the 100 ns the table keeps: a change to the
+ * script or the table that parts them fails here. */
+static void
+test_host_costs_from_trace (void)
+{
+  const TsGpuProfile *h200 = ts_gpu_profile_lookup ("h200");
+  g_autofree char *script = g_build_filename (TS_TEST_SRCDIR, "gpu", "host-time-breakdown.py", NULL);
+  g_autofree char *trace = g_build_filename (TS_TEST_SRCDIR, "data", "real", "kineto_mlp.json", NULL);
+  const char *argv[] = { "python3", script, trace, NULL };
+  g_autofree char *out = NULL;
+  g_autofree char *err = NULL;
+  g_auto(GStrv) lines = NULL;
+  g_autoptr(GError) error = NULL;
+  gboolean in_figures = FALSE;
+  guint seen = 0;
+  int status = 0;
+
+  g_spawn_sync (NULL, (char **) argv, NULL, G_SPAWN_SEARCH_PATH, NULL, NULL, &out, &err,
+                &status, &error);
+  g_assert_no_error (error);
+  g_assert_true (g_spawn_check_wait_status (status, NULL));
+  lines = g_strsplit (out, "\n", -1);
+  for (guint i = 0; lines[i] != NULL; i++)
+    {
+      g_auto(GStrv) words = NULL;
+      int what;
+
+      if (g_str_has_prefix (lines[i], "host-cost figures"))
+        {
+          in_figures = TRUE;
+          continue;
+        }
+      if (!in_figures || !g_str_has_prefix (lines[i], "  ") || strchr (lines[i], '(') != NULL)
+        continue;
+      words = g_strsplit_set (g_strstrip (lines[i]), " ", -1);
+      what = ts_host_cost_from_name (words[0]);
+      g_assert_cmpint (what, >=, 0);
+      g_assert_cmpint (h200->host_cost_ns[what], ==,
+                       100 * (gint64) ((g_ascii_strtod (words[g_strv_length (words) - 1], NULL) + 50) / 100));
+      seen++;
+    }
+  g_assert_cmpuint (seen, ==, TS_N_HOST_COSTS);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -110,6 +184,8 @@ main (int   argc,
   g_test_add_func ("/gpu-profile/sanity", test_sanity);
   g_test_add_func ("/gpu-profile/known-list", test_known_list);
   g_test_add_func ("/gpu-profile/torch-priority-range", test_torch_priority_range);
+  g_test_add_func ("/gpu-profile/host-costs", test_host_costs);
+  g_test_add_func ("/gpu-profile/host-costs-from-trace", test_host_costs_from_trace);
 
   return g_test_run ();
 }

@@ -312,6 +312,22 @@ ts_session_charge_dispatch (int device)
     ts_runtime_host_advance (session.runtime, ns);
 }
 
+void
+ts_session_charge_host (TsHostCost what,
+                        guint      count)
+{
+  TsTime ns;
+
+  g_return_if_fail (what < TS_N_HOST_COSTS);
+
+  /* Virtual time only: the CUDA backend's host clock is the real one. */
+  if (session.kernels != NULL || session.runtime == NULL)
+    return;
+  ns = ts_session_get_profile (-1)->host_cost_ns[what] * count;
+  if (ns > 0)
+    ts_runtime_host_advance (session.runtime, ns);
+}
+
 gboolean
 ts_session_check_device (int      device,
                          GError **error)

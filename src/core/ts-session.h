@@ -75,6 +75,10 @@ const TsGpuProfile  *ts_session_get_profile        (int         device);
  * op_dispatch_ns of host time on the simulated devices (on a real GPU the
  * time passes by itself). */
 void                 ts_session_charge_dispatch    (int         device);
+/* count times the current profile's host cost of a Python construct
+ * (nn.Module.__call__, an autograd node...) on the calling thread's clock */
+void                 ts_session_charge_host        (TsHostCost  what,
+                                                    guint       count);
 gboolean             ts_session_check_device       (int         device,
                                                     GError    **error);
 

@@ -1079,7 +1079,30 @@ py_nvtx_range_end (PyObject *m, PyObject *arg)
   Py_RETURN_NONE;
 }
 
+/* _charge_host(name, count): the Python package's constructs (a module
+ * call, an optimizer step...) charge the profile's host cost of that
+ * construct, ts_gpu_profile.h's TsHostCost named as in ts-gpu-profile.c. */
+static PyObject *
+py_charge_host (PyObject *m, PyObject *args)
+{
+  const char *name;
+  unsigned int count = 1;
+  int what;
+
+  if (!PyArg_ParseTuple (args, "s|I", &name, &count))
+    return NULL;
+  what = ts_host_cost_from_name (name);
+  if (what < 0)
+    {
+      PyErr_Format (PyExc_ValueError, "unknown host cost '%s'", name);
+      return NULL;
+    }
+  ts_session_charge_host (what, count);
+  Py_RETURN_NONE;
+}
+
 static PyMethodDef cuda_methods[] = {
+  { "_charge_host", py_charge_host, METH_VARARGS, NULL },
   { "_cuda_init", py_cuda_init, METH_NOARGS, NULL },
   { "_cuda_is_initialized", py_cuda_is_initialized, METH_NOARGS, NULL },
   { "_cuda_device_count", py_cuda_device_count, METH_NOARGS, NULL },

@@ -21,6 +21,25 @@
 
 G_BEGIN_DECLS
 
+/* The host time PyTorch's Python (and its autograd engine) spends between
+ * ops, per construct: what a launch-bound training step is mostly made of.
+ * Charged on the host clock where the construct runs (torch/nn, torch/optim,
+ * torch/autograd, the engine per node); each profile's figures and their
+ * provenance are in ts-gpu-profile.c. */
+typedef enum
+{
+  TS_HOST_COST_MODULE_CALL,          /* one nn.Module.__call__, its forward's Python */
+  TS_HOST_COST_BACKWARD_ENTRY,       /* one backward(): _make_grads, hand-off to the engine */
+  TS_HOST_COST_AUTOGRAD_NODE,        /* one node the engine evaluates */
+  TS_HOST_COST_OPTIMIZER_STEP,       /* one param group of Optimizer.step() */
+  TS_HOST_COST_OPTIMIZER_PARAM,      /* one parameter of that group */
+  TS_HOST_COST_ZERO_GRAD,            /* one zero_grad() call */
+  TS_N_HOST_COSTS
+} TsHostCost;
+
+/* "module_call" -> TS_HOST_COST_MODULE_CALL; -1 when unknown. */
+int                  ts_host_cost_from_name    (const char  *name);
+
 typedef struct
 {
   const char *key;                   /* "h100": what --gpu-model takes */
@@ -56,6 +75,8 @@ typedef struct
   TsTime      copy_overhead_ns;      /* device side: DMA set-up of one copy */
   TsTime      op_dispatch_ns;        /* host side of PyTorch's dispatcher before an op's
                                       * launch (0: folded into launch_latency_ns) */
+  TsTime      host_cost_ns[TS_N_HOST_COSTS]; /* host time between ops, per construct
+                                              * (all 0: not modelled) */
 
   /* cudaDeviceGetStreamPriorityRange: least (0) and greatest (negative). */
   int         least_priority;

@@ -23,6 +23,7 @@
 #include "ts-autograd-private.h"
 #include "ts-cublas-workspace.h"
 #include "ts-ops.h"
+#include "ts-session.h"
 
 typedef struct
 {
@@ -929,7 +930,12 @@ execute (TsTensor *const  *roots,
       /* a CUDA node runs on its device's engine thread, with that
        * thread's cuBLAS handles (and so its own workspaces) */
       int engine = ts_cublas_workspace_enter_engine (task->node->stream_device);
-      gboolean done = evaluate (&graph, task, error);
+      gboolean done;
+
+      /* the engine's own work per node (queue, evaluate_function, the
+       * node's C++ around its ops): host time between the node's launches */
+      ts_session_charge_host (TS_HOST_COST_AUTOGRAD_NODE, 1);
+      done = evaluate (&graph, task, error);
 
       ts_cublas_workspace_leave_engine (engine);
       range_end (&graph, range);

@@ -12,6 +12,7 @@ from torch import _unmodeled
 def _zero_grads(params, set_to_none):
     """Module.zero_grad and Optimizer.zero_grad: each parameter's .grad
     set to None, or detached from any graph and zeroed in place."""
+    torch._C._charge_host("zero_grad")
     for p in params:
         if p.grad is not None:
             if set_to_none:

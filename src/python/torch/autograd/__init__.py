@@ -59,6 +59,8 @@ def backward(tensors, grad_tensors=None, retain_graph=None, create_graph=False, 
     grads += (None,) * (len(tensors) - len(grads))
     if retain_graph is None:
         retain_graph = create_graph
+    # the host time of _make_grads and the hand-off to the engine's thread
+    torch._C._charge_host("backward_entry")
     _run_pass(inputs is None, torch._C._run_backward, tensors, grads, bool(retain_graph), bool(create_graph),
               inputs)
 

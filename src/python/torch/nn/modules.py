@@ -233,6 +233,8 @@ class Module:
     def __call__(self, *args, **kwargs):
         # Module._call_impl: pre-hooks may replace the inputs, hooks the output;
         # backward hooks see the gradients through identity nodes around it
+        # the host time of PyTorch's _call_impl and the forward body's Python
+        torch._C._charge_host("module_call")
         for hook in list(self.__dict__.get("_forward_pre_hooks", {}).values()):
             result = hook(self, args)
             if result is not None:

@@ -136,6 +136,9 @@ class Optimizer:
         with torch.no_grad():
             for group in self.param_groups:
                 params = [p for p in group['params'] if p.grad is not None]
+                # the host time of PyTorch's step wrappers and _init_group
+                torch._C._charge_host("optimizer_step")
+                torch._C._charge_host("optimizer_param", len(params))
                 for p in params:
                     state = self.state[p]
                     if len(state) == 0:
