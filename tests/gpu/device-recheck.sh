@@ -8,30 +8,8 @@
 # asynchronous-error examples under real PyTorch. The payload comes from
 # build-aux/gpu-payload.sh BUILD .dev/payload.tar.xz; BUILD (default build) names the
 # build tree it holds. Output: $OUT/log.txt and $OUT/results.tar.xz.
-set -u
-ROOT=$(pwd)
-OUT=${OUT:-/tmp/ts-device-out}
-BUILD=${BUILD:-build}
-R=$OUT/r
-mkdir -p "$R"
-exec > >(tee -a "$OUT/log.txt") 2>&1
-T0=$SECONDS
-stamp () { echo "== [$((SECONDS - T0)) s] $*"; }
-( sleep "${PACK_AFTER_S:-185}"; [ -d "$R" ] && tar -C "$OUT" -cJf "$OUT/results-partial.tar.xz" r ) &
-
-stamp "unpack"
-mkdir -p /opt/ts && tar -C /opt/ts -xJf .dev/payload.tar.xz
-if [ "$ROOT" != /work/main ]; then mkdir -p /work && ln -sfn "$ROOT" /work/main; fi
-cp -a /opt/ts/tree/. "$ROOT/"
-[ -e /usr/lib/python3.11 ] || cp -a /opt/ts/python/python3.11 /usr/lib/
-for lib in /opt/ts/lib/*; do
-  ldconfig -p | grep -q "^[[:space:]]*$(basename "$lib") " && rm "$lib"
-done
-export LD_LIBRARY_PATH=/opt/ts/lib:/usr/local/cuda/lib64
-B=$ROOT/$BUILD
-CLI=$B/src/cli/tensorscope-cli
-PY=$(command -v python3)
-realpy () { env -u LD_LIBRARY_PATH "$PY" "$@"; }
+PACK_AFTER_S=${PACK_AFTER_S:-185}
+. "$(dirname "$0")/device-env.sh"
 
 stamp "cuda-check"
 timeout 40 "$B/tests/cuda-check" 2>&1 | grep -v "^ok " | tail -8

@@ -13,33 +13,8 @@
 #     PyTorch (recorded), the simulator and our CUDA backend; snapshots and a Kineto trace
 #     written by real PyTorch (tests/gpu/real-files.py); the api/sim workloads under real
 #     PyTorch, to compare with their .expected files.
-set -u
-ROOT=$(pwd)
-OUT=${OUT:-/tmp/ts-device-out}
-R=$OUT/r
-mkdir -p "$R"
-exec > >(tee -a "$OUT/log.txt") 2>&1
-T0=$SECONDS
-stamp () { echo "== [$((SECONDS - T0)) s] $*"; }
-# Should a stage overrun the lease, what is there by then still comes back.
-( sleep "${PACK_AFTER_S:-480}"; [ -d "$R" ] && tar -C "$OUT" -cJf "$OUT/results-partial.tar.xz" r ) &
-
-stamp "unpack"
-mkdir -p /opt/ts && tar -C /opt/ts -xJf .dev/payload.tar.xz
-# The programs carry their build tree's absolute paths (sources, CUDA module, CLI).
-SRC=/work/main
-if [ "$ROOT" != "$SRC" ]; then mkdir -p /work && ln -sfn "$ROOT" "$SRC"; fi
-cp -a /opt/ts/tree/build "$ROOT/"
-[ -e /usr/lib/python3.11 ] || cp -a /opt/ts/python/python3.11 /usr/lib/
-for lib in /opt/ts/lib/*; do
-  soname=$(basename "$lib")
-  if ldconfig -p | grep -q "^[[:space:]]*$soname "; then rm "$lib"; fi
-done
-echo "libraries brought: $(ls /opt/ts/lib | tr '\n' ' ')"
-export LD_LIBRARY_PATH=/opt/ts/lib:/usr/local/cuda/lib64:/usr/local/cuda/extras/CUPTI/lib64
-B=$ROOT/build
-CLI=$B/src/cli/tensorscope-cli
-PY=$(command -v python3)
+PACK_AFTER_S=${PACK_AFTER_S:-480}
+. "$(dirname "$0")/device-env.sh"
 
 stamp "machine"
 nvidia-smi --query-gpu=name,driver_version,memory.total,clocks.max.sm,clocks.max.mem --format=csv
