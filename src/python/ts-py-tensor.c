@@ -829,26 +829,40 @@ cpu_generator_id (PyObject *gen,
   return !PyErr_Occurred ();
 }
 
+/* normal_(mean, std) and uniform_(from, to): the same arguments, both
+ * defaulting to (0, 1), and one kernel entry; NORMAL picks the
+ * distribution. */
+static PyObject *
+random_fill_ (PyObject *self,
+              PyObject *args,
+              PyObject *kwargs,
+              char    **kwlist,
+              gboolean  normal)
+{
+  double a = 0, b = 1;
+  PyObject *gen = NULL;
+  int gen_id = -1;
+  GError *error = NULL;
+
+  ts_py_update_callsite ();
+  if (!PyArg_ParseTupleAndKeywords (args, kwargs, "|ddO", kwlist, &a, &b, &gen))
+    return NULL;
+  if (!cpu_generator_id (gen, &gen_id))
+    return NULL;
+  if (!ts_ops_random_fill_ (SELF_T, normal, a, b, gen_id, &error))
+    return ts_py_set_error (error);
+  Py_INCREF (self);
+  return self;
+}
+
 static PyObject *
 tensor_normal_ (PyObject *self,
                 PyObject *args,
                 PyObject *kwargs)
 {
   static char *kwlist[] = { "mean", "std", "generator", NULL };
-  double mean = 0, std = 1;
-  PyObject *gen = NULL;
-  int gen_id = -1;
-  GError *error = NULL;
 
-  ts_py_update_callsite ();
-  if (!PyArg_ParseTupleAndKeywords (args, kwargs, "|ddO", kwlist, &mean, &std, &gen))
-    return NULL;
-  if (!cpu_generator_id (gen, &gen_id))
-    return NULL;
-  if (!ts_ops_random_fill_ (SELF_T, TRUE, mean, std, gen_id, &error))
-    return ts_py_set_error (error);
-  Py_INCREF (self);
-  return self;
+  return random_fill_ (self, args, kwargs, kwlist, TRUE);
 }
 
 static PyObject *
@@ -857,20 +871,8 @@ tensor_uniform_ (PyObject *self,
                  PyObject *kwargs)
 {
   static char *kwlist[] = { "from", "to", "generator", NULL };
-  double from = 0, to = 1;
-  PyObject *gen = NULL;
-  int gen_id = -1;
-  GError *error = NULL;
 
-  ts_py_update_callsite ();
-  if (!PyArg_ParseTupleAndKeywords (args, kwargs, "|ddO", kwlist, &from, &to, &gen))
-    return NULL;
-  if (!cpu_generator_id (gen, &gen_id))
-    return NULL;
-  if (!ts_ops_random_fill_ (SELF_T, FALSE, from, to, gen_id, &error))
-    return ts_py_set_error (error);
-  Py_INCREF (self);
-  return self;
+  return random_fill_ (self, args, kwargs, kwlist, FALSE);
 }
 
 static gboolean
