@@ -1033,21 +1033,10 @@ take_view (PyObject     *self,
   return wrap_or_raise (ts_autograd_view_op (SELF_T, &args, &error), &error);
 }
 
-static PyObject *
-tensor_view_impl (PyObject *self,
-                  PyObject *shape_obj)
-{
-  gint64 shape[TS_MAX_DIMS];
-  guint ndim;
-
-  if (!parse_shape (shape_obj, &ndim, shape))
-    return NULL;
-  return take_view (self, TS_VIEW_VIEW, ndim, shape, 0, 0, 0);
-}
-
-/* reshape's two forms (PyTorch 1.13): the view when strides allow one,
- * recorded as ReshapeAliasBackward0, and _unsafe_view of a contiguous
- * copy, UnsafeViewBackward0. */
+/* The views that take a whole shape: view, expand, and reshape's two
+ * forms (PyTorch 1.13): the view when strides allow one, recorded as
+ * ReshapeAliasBackward0, and _unsafe_view of a contiguous copy,
+ * UnsafeViewBackward0. */
 static PyObject *
 tensor_view_kind (PyObject   *self,
                   PyObject   *shape_obj,
@@ -1059,6 +1048,13 @@ tensor_view_kind (PyObject   *self,
   if (!parse_shape (shape_obj, &ndim, shape))
     return NULL;
   return take_view (self, kind, ndim, shape, 0, 0, 0);
+}
+
+static PyObject *
+tensor_view_impl (PyObject *self,
+                  PyObject *shape_obj)
+{
+  return tensor_view_kind (self, shape_obj, TS_VIEW_VIEW);
 }
 
 static PyObject *
@@ -1079,12 +1075,7 @@ static PyObject *
 tensor_expand_impl (PyObject *self,
                     PyObject *shape_obj)
 {
-  gint64 shape[TS_MAX_DIMS];
-  guint ndim;
-
-  if (!parse_shape (shape_obj, &ndim, shape))
-    return NULL;
-  return take_view (self, TS_VIEW_EXPAND, ndim, shape, 0, 0, 0);
+  return tensor_view_kind (self, shape_obj, TS_VIEW_EXPAND);
 }
 
 static PyObject *
