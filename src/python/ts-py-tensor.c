@@ -836,16 +836,17 @@ static PyObject *
 random_fill_ (PyObject *self,
               PyObject *args,
               PyObject *kwargs,
-              char    **kwlist,
               gboolean  normal)
 {
+  static char *normal_kw[] = { "mean", "std", "generator", NULL };
+  static char *uniform_kw[] = { "from", "to", "generator", NULL };
   double a = 0, b = 1;
   PyObject *gen = NULL;
   int gen_id = -1;
   GError *error = NULL;
 
   ts_py_update_callsite ();
-  if (!PyArg_ParseTupleAndKeywords (args, kwargs, "|ddO", kwlist, &a, &b, &gen))
+  if (!PyArg_ParseTupleAndKeywords (args, kwargs, "|ddO", normal ? normal_kw : uniform_kw, &a, &b, &gen))
     return NULL;
   if (!cpu_generator_id (gen, &gen_id))
     return NULL;
@@ -860,9 +861,7 @@ tensor_normal_ (PyObject *self,
                 PyObject *args,
                 PyObject *kwargs)
 {
-  static char *kwlist[] = { "mean", "std", "generator", NULL };
-
-  return random_fill_ (self, args, kwargs, kwlist, TRUE);
+  return random_fill_ (self, args, kwargs, TRUE);
 }
 
 static PyObject *
@@ -870,9 +869,7 @@ tensor_uniform_ (PyObject *self,
                  PyObject *args,
                  PyObject *kwargs)
 {
-  static char *kwlist[] = { "from", "to", "generator", NULL };
-
-  return random_fill_ (self, args, kwargs, kwlist, FALSE);
+  return random_fill_ (self, args, kwargs, FALSE);
 }
 
 static gboolean
