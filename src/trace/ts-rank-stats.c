@@ -126,6 +126,24 @@ add_busy (Work  *w,
   w->last = MAX (w->last, b);
 }
 
+/* The rank of a device or thread, -1 for none: MAP holds key + 1 -> rank + 1. */
+#define RANK_OF(map, key) (GPOINTER_TO_INT (g_hash_table_lookup ((map), GUINT_TO_POINTER ((key) + 1))) - 1)
+
+/* Copies and memsets: busy time of their device's rank, neither compute
+ * nor communication. */
+static void
+add_device_busy (GHashTable *works,
+                 GHashTable *dev_rank,
+                 guint32     device,
+                 TsTime      start,
+                 TsTime      end)
+{
+  gint r = RANK_OF (dev_rank, device);
+
+  if (r >= 0)
+    add_busy (work_for (works, r), start, end);
+}
+
 static int
 cmp_rank (gconstpointer a,
           gconstpointer b)
@@ -174,8 +192,6 @@ ts_rank_stats_compute (TsRecorder  *rec,
   if (g_hash_table_size (dev_rank) == 0 && g_hash_table_size (thread_rank) == 0)
     return FALSE;
 
-#define RANK_OF(map, key) (GPOINTER_TO_INT (g_hash_table_lookup ((map), GUINT_TO_POINTER ((key) + 1))) - 1)
-
   n = ts_recorder_get_count (rec, TS_RECORD_KERNEL);
   for (gsize i = 0; i < n; i++)
     {
@@ -199,19 +215,15 @@ ts_rank_stats_compute (TsRecorder  *rec,
   for (gsize i = 0; i < n; i++)
     {
       TsMemcpyRecord m;
-      gint r;
       ts_recorder_get (rec, TS_RECORD_MEMCPY, i, &m);
-      if ((r = RANK_OF (dev_rank, m.device)) >= 0)
-        add_busy (work_for (works, r), m.start, m.end);
+      add_device_busy (works, dev_rank, m.device, m.start, m.end);
     }
   n = ts_recorder_get_count (rec, TS_RECORD_MEMSET);
   for (gsize i = 0; i < n; i++)
     {
       TsMemsetRecord m;
-      gint r;
       ts_recorder_get (rec, TS_RECORD_MEMSET, i, &m);
-      if ((r = RANK_OF (dev_rank, m.device)) >= 0)
-        add_busy (work_for (works, r), m.start, m.end);
+      add_device_busy (works, dev_rank, m.device, m.start, m.end);
     }
   /* ProfilerStep#N ranges of the host threads */
   n = ts_recorder_get_count (rec, TS_RECORD_NVTX);
