@@ -763,6 +763,25 @@ ts_cupti_translator_add_dropped (TsCuptiTranslator *self,
 }
 
 void
+ts_cupti_translator_complete_buffer (TsCuptiTranslator     *self,
+                                     CUcontext              context,
+                                     uint32_t               stream_id,
+                                     uint8_t               *buffer,
+                                     gsize                  valid_size,
+                                     TsCuptiNextRecordFunc  next,
+                                     TsCuptiDroppedFunc     dropped)
+{
+  size_t n_dropped = 0;
+
+  g_return_if_fail (self != NULL);
+
+  if (valid_size > 0)
+    ts_cupti_translator_translate_buffer (self, buffer, valid_size, next);
+  if (dropped (context, stream_id, &n_dropped) == CUPTI_SUCCESS && n_dropped > 0)
+    ts_cupti_translator_add_dropped (self, n_dropped);
+}
+
+void
 ts_cupti_translator_finish (TsCuptiTranslator *self)
 {
   g_return_if_fail (self != NULL);
