@@ -108,30 +108,13 @@ ts_rank_stats_compute (TsRecorder  *rec,
                        GArray     **steps_out)
 {
   g_autoptr(GHashTable) works = g_hash_table_new_full (NULL, NULL, NULL, work_free);
-  g_autoptr(GHashTable) dev_rank = g_hash_table_new (NULL, NULL);
-  g_autoptr(GHashTable) thread_rank = g_hash_table_new (NULL, NULL);
+  g_autoptr(GHashTable) dev_rank = NULL;
+  g_autoptr(GHashTable) thread_rank = NULL;
   g_autoptr(GHashTable) open = g_hash_table_new_full (NULL, NULL, NULL, g_free);
   GArray *ranks, *steps;
   gsize n;
 
-  for (gsize i = 0; i < ts_recorder_get_count (rec, TS_RECORD_DEVICE); i++)
-    {
-      TsDeviceRecord d;
-      gint r;
-      ts_recorder_get (rec, TS_RECORD_DEVICE, i, &d);
-      r = ts_trace_import_device_rank (rec, d.index);
-      if (r >= 0)
-        g_hash_table_insert (dev_rank, GUINT_TO_POINTER (d.index + 1), GINT_TO_POINTER (r + 1));
-    }
-  for (gsize i = 0; i < ts_recorder_get_count (rec, TS_RECORD_THREAD); i++)
-    {
-      TsThreadRecord t;
-      gint r;
-      ts_recorder_get (rec, TS_RECORD_THREAD, i, &t);
-      r = ts_trace_import_thread_rank (rec, t.thread);
-      if (r >= 0)
-        g_hash_table_insert (thread_rank, GUINT_TO_POINTER (t.thread + 1), GINT_TO_POINTER (r + 1));
-    }
+  ts_trace_import_rank_maps (rec, &dev_rank, &thread_rank);
   if (g_hash_table_size (dev_rank) == 0 && g_hash_table_size (thread_rank) == 0)
     return FALSE;
 

@@ -77,6 +77,33 @@ ts_trace_import_thread_rank (TsRecorder *rec,
   return -1;
 }
 
+void
+ts_trace_import_rank_maps (TsRecorder  *rec,
+                           GHashTable **device_rank,
+                           GHashTable **thread_rank)
+{
+  *device_rank = g_hash_table_new (NULL, NULL);
+  *thread_rank = g_hash_table_new (NULL, NULL);
+  for (gsize i = 0; i < ts_recorder_get_count (rec, TS_RECORD_DEVICE); i++)
+    {
+      TsDeviceRecord d;
+      gint r;
+
+      ts_recorder_get (rec, TS_RECORD_DEVICE, i, &d);
+      if ((r = ts_trace_import_device_rank (rec, d.index)) >= 0)
+        g_hash_table_insert (*device_rank, GUINT_TO_POINTER (d.index + 1), GINT_TO_POINTER (r + 1));
+    }
+  for (gsize i = 0; i < ts_recorder_get_count (rec, TS_RECORD_THREAD); i++)
+    {
+      TsThreadRecord t;
+      gint r;
+
+      ts_recorder_get (rec, TS_RECORD_THREAD, i, &t);
+      if ((r = ts_trace_import_thread_rank (rec, t.thread)) >= 0)
+        g_hash_table_insert (*thread_rank, GUINT_TO_POINTER (t.thread + 1), GINT_TO_POINTER (r + 1));
+    }
+}
+
 const char *
 ts_import_format_name (TsImportFormat format)
 {
