@@ -535,26 +535,7 @@ ts_cli_export_main (int    argc,
     }
 
   /* Ranks of an imported directory. */
-  w.device_rank = g_hash_table_new (NULL, NULL);
-  w.thread_rank = g_hash_table_new (NULL, NULL);
-  for (gsize i = 0; i < ts_recorder_get_count (w.rec, TS_RECORD_DEVICE); i++)
-    {
-      TsDeviceRecord d;
-      gint rank;
-      ts_recorder_get (w.rec, TS_RECORD_DEVICE, i, &d);
-      rank = ts_trace_import_device_rank (w.rec, d.index);
-      if (rank >= 0)
-        g_hash_table_insert (w.device_rank, GUINT_TO_POINTER (d.index + 1), GINT_TO_POINTER (rank + 1));
-    }
-  for (gsize i = 0; i < ts_recorder_get_count (w.rec, TS_RECORD_THREAD); i++)
-    {
-      TsThreadRecord t;
-      gint rank;
-      ts_recorder_get (w.rec, TS_RECORD_THREAD, i, &t);
-      rank = ts_trace_import_thread_rank (w.rec, t.thread);
-      if (rank >= 0)
-        g_hash_table_insert (w.thread_rank, GUINT_TO_POINTER (t.thread + 1), GINT_TO_POINTER (rank + 1));
-    }
+  ts_trace_import_rank_maps (w.rec, &w.device_rank, &w.thread_rank);
   w.by_rank = g_hash_table_size (w.device_rank) + g_hash_table_size (w.thread_rank) > 0;
   the_writer = &w;
 

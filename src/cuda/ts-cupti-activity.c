@@ -72,20 +72,13 @@ buffer_completed (CUcontext context,
                   size_t    size,
                   size_t    valid_size)
 {
-  size_t dropped = 0;
-
   g_mutex_lock (&active_mutex);
   /* A buffer CUPTI returns after stop (or after a failed start) has no
    * source to go to. */
   if (active != NULL)
-    {
-      if (valid_size > 0)
-        ts_cupti_translator_translate_buffer (active->translator, buffer, valid_size,
-                                              active->cupti.cuptiActivityGetNextRecord);
-      if (active->cupti.cuptiActivityGetNumDroppedRecords (context, stream_id, &dropped) == CUPTI_SUCCESS &&
-          dropped > 0)
-        ts_cupti_translator_add_dropped (active->translator, dropped);
-    }
+    ts_cupti_translator_complete_buffer (active->translator, context, stream_id, buffer, valid_size,
+                                         active->cupti.cuptiActivityGetNextRecord,
+                                         active->cupti.cuptiActivityGetNumDroppedRecords);
   g_mutex_unlock (&active_mutex);
   g_aligned_free (buffer);
 }

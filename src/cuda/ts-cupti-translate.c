@@ -434,6 +434,19 @@ translate_external (TsCuptiTranslator *self,
   return TRUE;
 }
 
+/* Kernels, copies and memsets: CUPTI's records of work on a stream name
+ * their context, device, stream and span with the same fields, and ours
+ * store them with the same names, though the types on both sides differ. */
+#define FILL_STREAM_WORK(self, rec, m)                                              \
+  G_STMT_START {                                                                    \
+    note_context_locked ((self), (m)->contextId, (m)->deviceId);                    \
+    (rec).start = ts_cupti_translator_time ((self), (m)->start);                    \
+    (rec).end = ts_cupti_translator_time ((self), (m)->end);                        \
+    (rec).queued = (rec).start;                                                     \
+    (rec).device = (m)->deviceId;                                                   \
+    (rec).stream = stream_lookup ((self), (m)->contextId, (m)->streamId, (m)->deviceId); \
+  } G_STMT_END
+
 static gboolean
 translate_kernel (TsCuptiTranslator *self,
                   gconstpointer      record)
@@ -441,12 +454,7 @@ translate_kernel (TsCuptiTranslator *self,
   const CUpti_ActivityKernel10 *k = record;
   TsKernelRecord rec = { 0 };
 
-  note_context_locked (self, k->contextId, k->deviceId);
-  rec.start = ts_cupti_translator_time (self, k->start);
-  rec.end = ts_cupti_translator_time (self, k->end);
-  rec.queued = rec.start;
-  rec.device = k->deviceId;
-  rec.stream = stream_lookup (self, k->contextId, k->streamId, k->deviceId);
+  FILL_STREAM_WORK (self, rec, k);
   rec.name = ts_recorder_intern (self->recorder, k->name);
   rec.grid[0] = (guint32)k->gridX;
   rec.grid[1] = (guint32)k->gridY;
@@ -514,12 +522,7 @@ translate_memcpy (TsCuptiTranslator *self,
   if (!copy_kind (m->copyKind, &kind))
     return FALSE;
 
-  note_context_locked (self, m->contextId, m->deviceId);
-  rec.start = ts_cupti_translator_time (self, m->start);
-  rec.end = ts_cupti_translator_time (self, m->end);
-  rec.queued = rec.start;
-  rec.device = m->deviceId;
-  rec.stream = stream_lookup (self, m->contextId, m->streamId, m->deviceId);
+  FILL_STREAM_WORK (self, rec, m);
   rec.kind = kind;
   rec.flags = copy_flags (m->flags, m->srcKind, m->dstKind);
   rec.src_device = kind == TS_COPY_HOST_TO_DEVICE || kind == TS_COPY_HOST_TO_HOST ? -1 : (gint32)m->deviceId;
@@ -536,12 +539,7 @@ translate_peer_copy (TsCuptiTranslator *self,
   const CUpti_ActivityMemcpyPtoP4 *m = record;
   TsMemcpyRecord rec = { 0 };
 
-  note_context_locked (self, m->contextId, m->deviceId);
-  rec.start = ts_cupti_translator_time (self, m->start);
-  rec.end = ts_cupti_translator_time (self, m->end);
-  rec.queued = rec.start;
-  rec.device = m->deviceId;
-  rec.stream = stream_lookup (self, m->contextId, m->streamId, m->deviceId);
+  FILL_STREAM_WORK (self, rec, m);
   rec.kind = TS_COPY_PEER;
   rec.flags = copy_flags (m->flags, m->srcKind, m->dstKind);
   rec.src_device = (gint32)m->srcDeviceId;
@@ -558,12 +556,7 @@ translate_memset (TsCuptiTranslator *self,
   const CUpti_ActivityMemset4 *m = record;
   TsMemsetRecord rec = { 0 };
 
-  note_context_locked (self, m->contextId, m->deviceId);
-  rec.start = ts_cupti_translator_time (self, m->start);
-  rec.end = ts_cupti_translator_time (self, m->end);
-  rec.queued = rec.start;
-  rec.device = m->deviceId;
-  rec.stream = stream_lookup (self, m->contextId, m->streamId, m->deviceId);
+  FILL_STREAM_WORK (self, rec, m);
   rec.bytes = m->bytes;
   rec.value = m->value;
   emit (self, TS_RECORD_MEMSET, &rec, m->correlationId);
@@ -767,6 +760,25 @@ ts_cupti_translator_add_dropped (TsCuptiTranslator *self,
   g_mutex_lock (&self->mutex);
   self->stats.n_dropped += n_dropped;
   g_mutex_unlock (&self->mutex);
+}
+
+void
+ts_cupti_translator_complete_buffer (TsCuptiTranslator     *self,
+                                     CUcontext              context,
+                                     uint32_t               stream_id,
+                                     uint8_t               *buffer,
+                                     gsize                  valid_size,
+                                     TsCuptiNextRecordFunc  next,
+                                     TsCuptiDroppedFunc     dropped)
+{
+  size_t n_dropped = 0;
+
+  g_return_if_fail (self != NULL);
+
+  if (valid_size > 0)
+    ts_cupti_translator_translate_buffer (self, buffer, valid_size, next);
+  if (dropped (context, stream_id, &n_dropped) == CUPTI_SUCCESS && n_dropped > 0)
+    ts_cupti_translator_add_dropped (self, n_dropped);
 }
 
 void

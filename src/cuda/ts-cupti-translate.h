@@ -109,6 +109,21 @@ gsize              ts_cupti_translator_translate_buffer (TsCuptiTranslator     *
                                                          gsize                  valid_size,
                                                          TsCuptiNextRecordFunc  next);
 
+/* cuptiActivityGetNumDroppedRecords's signature. */
+typedef __typeof__ (cuptiActivityGetNumDroppedRecords) *TsCuptiDroppedFunc;
+
+/* What CUPTI's buffer-completed callback does with a buffer, for both of
+ * our CUPTI users: translates its records (as translate_buffer, with
+ * @next) and adds the records that @dropped says CUPTI dropped for
+ * (@context, @stream_id). The buffer stays the caller's to free. */
+void               ts_cupti_translator_complete_buffer (TsCuptiTranslator     *self,
+                                                        CUcontext              context,
+                                                        uint32_t               stream_id,
+                                                        uint8_t               *buffer,
+                                                        gsize                  valid_size,
+                                                        TsCuptiNextRecordFunc  next,
+                                                        TsCuptiDroppedFunc     dropped);
+
 /* Records CUPTI reports dropped (cuptiActivityGetNumDroppedRecords). */
 void               ts_cupti_translator_add_dropped   (TsCuptiTranslator     *self,
                                                       guint64                n_dropped);

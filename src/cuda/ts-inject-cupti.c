@@ -237,13 +237,8 @@ buffer_completed (CUcontext context,
                   size_t    size,
                   size_t    valid_size)
 {
-  size_t dropped = 0;
-
-  if (valid_size > 0)
-    ts_cupti_translator_translate_buffer (translator, buffer, valid_size,
-                                          cupti.cuptiActivityGetNextRecord);
-  if (cupti.cuptiActivityGetNumDroppedRecords (context, stream_id, &dropped) == CUPTI_SUCCESS && dropped > 0)
-    ts_cupti_translator_add_dropped (translator, dropped);
+  ts_cupti_translator_complete_buffer (translator, context, stream_id, buffer, valid_size,
+                                       cupti.cuptiActivityGetNextRecord, cupti.cuptiActivityGetNumDroppedRecords);
   g_aligned_free (buffer);
 }
 

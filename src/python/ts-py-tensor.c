@@ -829,26 +829,39 @@ cpu_generator_id (PyObject *gen,
   return !PyErr_Occurred ();
 }
 
+/* normal_(mean, std) and uniform_(from, to): the same arguments, both
+ * defaulting to (0, 1), and one kernel entry; NORMAL picks the
+ * distribution. */
 static PyObject *
-tensor_normal_ (PyObject *self,
-                PyObject *args,
-                PyObject *kwargs)
+random_fill_ (PyObject *self,
+              PyObject *args,
+              PyObject *kwargs,
+              gboolean  normal)
 {
-  static char *kwlist[] = { "mean", "std", "generator", NULL };
-  double mean = 0, std = 1;
+  static char *normal_kw[] = { "mean", "std", "generator", NULL };
+  static char *uniform_kw[] = { "from", "to", "generator", NULL };
+  double a = 0, b = 1;
   PyObject *gen = NULL;
   int gen_id = -1;
   GError *error = NULL;
 
   ts_py_update_callsite ();
-  if (!PyArg_ParseTupleAndKeywords (args, kwargs, "|ddO", kwlist, &mean, &std, &gen))
+  if (!PyArg_ParseTupleAndKeywords (args, kwargs, "|ddO", normal ? normal_kw : uniform_kw, &a, &b, &gen))
     return NULL;
   if (!cpu_generator_id (gen, &gen_id))
     return NULL;
-  if (!ts_ops_random_fill_ (SELF_T, TRUE, mean, std, gen_id, &error))
+  if (!ts_ops_random_fill_ (SELF_T, normal, a, b, gen_id, &error))
     return ts_py_set_error (error);
   Py_INCREF (self);
   return self;
+}
+
+static PyObject *
+tensor_normal_ (PyObject *self,
+                PyObject *args,
+                PyObject *kwargs)
+{
+  return random_fill_ (self, args, kwargs, TRUE);
 }
 
 static PyObject *
@@ -856,21 +869,7 @@ tensor_uniform_ (PyObject *self,
                  PyObject *args,
                  PyObject *kwargs)
 {
-  static char *kwlist[] = { "from", "to", "generator", NULL };
-  double from = 0, to = 1;
-  PyObject *gen = NULL;
-  int gen_id = -1;
-  GError *error = NULL;
-
-  ts_py_update_callsite ();
-  if (!PyArg_ParseTupleAndKeywords (args, kwargs, "|ddO", kwlist, &from, &to, &gen))
-    return NULL;
-  if (!cpu_generator_id (gen, &gen_id))
-    return NULL;
-  if (!ts_ops_random_fill_ (SELF_T, FALSE, from, to, gen_id, &error))
-    return ts_py_set_error (error);
-  Py_INCREF (self);
-  return self;
+  return random_fill_ (self, args, kwargs, FALSE);
 }
 
 static gboolean
@@ -1031,21 +1030,10 @@ take_view (PyObject     *self,
   return wrap_or_raise (ts_autograd_view_op (SELF_T, &args, &error), &error);
 }
 
-static PyObject *
-tensor_view_impl (PyObject *self,
-                  PyObject *shape_obj)
-{
-  gint64 shape[TS_MAX_DIMS];
-  guint ndim;
-
-  if (!parse_shape (shape_obj, &ndim, shape))
-    return NULL;
-  return take_view (self, TS_VIEW_VIEW, ndim, shape, 0, 0, 0);
-}
-
-/* reshape's two forms (PyTorch 1.13): the view when strides allow one,
- * recorded as ReshapeAliasBackward0, and _unsafe_view of a contiguous
- * copy, UnsafeViewBackward0. */
+/* The views that take a whole shape: view, expand, and reshape's two
+ * forms (PyTorch 1.13): the view when strides allow one, recorded as
+ * ReshapeAliasBackward0, and _unsafe_view of a contiguous copy,
+ * UnsafeViewBackward0. */
 static PyObject *
 tensor_view_kind (PyObject   *self,
                   PyObject   *shape_obj,
@@ -1057,6 +1045,13 @@ tensor_view_kind (PyObject   *self,
   if (!parse_shape (shape_obj, &ndim, shape))
     return NULL;
   return take_view (self, kind, ndim, shape, 0, 0, 0);
+}
+
+static PyObject *
+tensor_view_impl (PyObject *self,
+                  PyObject *shape_obj)
+{
+  return tensor_view_kind (self, shape_obj, TS_VIEW_VIEW);
 }
 
 static PyObject *
@@ -1077,12 +1072,7 @@ static PyObject *
 tensor_expand_impl (PyObject *self,
                     PyObject *shape_obj)
 {
-  gint64 shape[TS_MAX_DIMS];
-  guint ndim;
-
-  if (!parse_shape (shape_obj, &ndim, shape))
-    return NULL;
-  return take_view (self, TS_VIEW_EXPAND, ndim, shape, 0, 0, 0);
+  return tensor_view_kind (self, shape_obj, TS_VIEW_EXPAND);
 }
 
 static PyObject *

@@ -1194,12 +1194,11 @@ ts_memory_renderer_draw (TsMemoryRenderer     *self,
   pango_layout_set_font_description (layout, font);
   pango_layout_set_ellipsize (layout, PANGO_ELLIPSIZE_END);
 
-  if (self->replay != NULL && ts_memory_replay_get_by_events (self->replay))
-    ts_count_ruler_draw (cr, layout, p, AXIS_W, 0, view->width - 10 - AXIS_W, RULER_H,
-                         view->height - self->segment_map_height, view->begin, MAX (view->end, view->begin + 1));
-  else
-    ts_time_ruler_draw (cr, layout, p, AXIS_W, 0, view->width - 10 - AXIS_W, RULER_H,
-                        view->height - self->segment_map_height, view->begin, MAX (view->end, view->begin + 1));
+  ts_time_ruler_draw (cr, layout, p,
+                      self->replay != NULL && ts_memory_replay_get_by_events (self->replay)
+                        ? TS_RULER_COUNT : TS_RULER_TIME,
+                      AXIS_W, 0, view->width - 10 - AXIS_W, RULER_H,
+                      view->height - self->segment_map_height, view->begin, MAX (view->end, view->begin + 1));
 
   area = view->height - RULER_H - self->segment_map_height;
   if (self->n_panels == 0)

@@ -116,35 +116,31 @@ ts_time_format_at (TsTime t,
   return g_strdup_printf ("%.*f %s", decimals, (double) t / (double) unit, name);
 }
 
+/* A tick label for each axis: a time in the ruler's unit, or a count
+ * ("0", "2000", "4000"). */
 static char *
-time_label (TsTime t,
-            TsTime step,
-            TsTime reference)
+tick_label (TsRulerAxis axis,
+            TsTime      t,
+            TsTime      step,
+            TsTime      reference)
 {
+  if (axis == TS_RULER_COUNT)
+    return g_strdup_printf ("%" G_GINT64_FORMAT, t);
   return ts_time_format_tick (t, step, reference);
 }
 
-/* The allocator-events axis counts: "0", "2000", "4000". */
-static char *
-count_label (TsTime t,
-             TsTime step,
-             TsTime reference)
-{
-  return g_strdup_printf ("%" G_GINT64_FORMAT, t);
-}
-
-static void
-ruler_draw (cairo_t               *cr,
-            PangoLayout           *layout,
-            const TsRenderPalette *palette,
-            double                 x,
-            double                 y,
-            double                 width,
-            double                 height,
-            double                 grid_bottom,
-            TsTime                 begin,
-            TsTime                 end,
-            char                *(*label_func) (TsTime, TsTime, TsTime))
+void
+ts_time_ruler_draw (cairo_t               *cr,
+                    PangoLayout           *layout,
+                    const TsRenderPalette *palette,
+                    TsRulerAxis            axis,
+                    double                 x,
+                    double                 y,
+                    double                 width,
+                    double                 height,
+                    double                 grid_bottom,
+                    TsTime                 begin,
+                    TsTime                 end)
 {
   TsTime span = end - begin;
   TsTime step, first;
@@ -171,7 +167,7 @@ ruler_draw (cairo_t               *cr,
   for (TsTime t = first; t < end; t += step)
     {
       double tx = floor (x + (double) (t - begin) * scale) + 0.5;
-      g_autofree char *label = label_func (t, step, MAX (ABS (begin), ABS (end)));
+      g_autofree char *label = tick_label (axis, t, step, MAX (ABS (begin), ABS (end)));
 
       ts_render_set_color (cr, &palette->dim_text);
       cairo_move_to (cr, tx, y + height - 7);
@@ -216,34 +212,4 @@ ruler_draw (cairo_t               *cr,
     }
   cairo_stroke (cr);
   cairo_restore (cr);
-}
-
-void
-ts_time_ruler_draw (cairo_t               *cr,
-                    PangoLayout           *layout,
-                    const TsRenderPalette *palette,
-                    double                 x,
-                    double                 y,
-                    double                 width,
-                    double                 height,
-                    double                 grid_bottom,
-                    TsTime                 begin,
-                    TsTime                 end)
-{
-  ruler_draw (cr, layout, palette, x, y, width, height, grid_bottom, begin, end, time_label);
-}
-
-void
-ts_count_ruler_draw (cairo_t               *cr,
-                     PangoLayout           *layout,
-                     const TsRenderPalette *palette,
-                     double                 x,
-                     double                 y,
-                     double                 width,
-                     double                 height,
-                     double                 grid_bottom,
-                     gint64                 begin,
-                     gint64                 end)
-{
-  ruler_draw (cr, layout, palette, x, y, width, height, grid_bottom, begin, end, count_label);
 }

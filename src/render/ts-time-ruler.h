@@ -36,11 +36,20 @@ char   *ts_time_format_duration   (TsTime                 t);
 char   *ts_time_format_at         (TsTime                 t,
                                    TsTime                 resolution);
 
+/* What a ruler's ticks count: time (labels in ns, µs, ms or s) or
+ * allocator events (plain integers at 1-2-5 steps). */
+typedef enum
+{
+  TS_RULER_TIME,
+  TS_RULER_COUNT,
+} TsRulerAxis;
+
 /* Draws the ruler strip over [x, x + width) for [begin, end), with grid
  * lines down to `grid_bottom` (pass y + height for none). */
 void    ts_time_ruler_draw        (cairo_t               *cr,
                                    PangoLayout           *layout,
                                    const TsRenderPalette *palette,
+                                   TsRulerAxis            axis,
                                    double                 x,
                                    double                 y,
                                    double                 width,
@@ -48,18 +57,5 @@ void    ts_time_ruler_draw        (cairo_t               *cr,
                                    double                 grid_bottom,
                                    TsTime                 begin,
                                    TsTime                 end);
-
-/* The same strip for a count (allocator events): plain integer labels at
- * 1-2-5 steps. */
-void    ts_count_ruler_draw       (cairo_t               *cr,
-                                   PangoLayout           *layout,
-                                   const TsRenderPalette *palette,
-                                   double                 x,
-                                   double                 y,
-                                   double                 width,
-                                   double                 height,
-                                   double                 grid_bottom,
-                                   gint64                 begin,
-                                   gint64                 end);
 
 G_END_DECLS

@@ -2374,7 +2374,7 @@ ts_timeline_renderer_draw (TsTimelineRenderer   *self,
     }
   cairo_restore (cr);
 
-  ts_time_ruler_draw (cr, f.layout, f.p, f.x0, 0, f.x1 - f.x0, RULER_H, f.bottom, f.begin, f.end);
+  ts_time_ruler_draw (cr, f.layout, f.p, TS_RULER_TIME, f.x0, 0, f.x1 - f.x0, RULER_H, f.bottom, f.begin, f.end);
   ts_render_set_color (cr, &f.p->ruler_bg);
   cairo_rectangle (cr, 0, 0, f.x0, RULER_H);
   cairo_fill (cr);

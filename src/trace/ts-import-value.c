@@ -301,8 +301,13 @@ ts_value_get_int (const TsValue *dict,
 {
   TsValue *v = ts_value_get (dict, key);
 
-  if (v == NULL)
-    return FALSE;
+  return v != NULL && ts_value_to_int (v, out);
+}
+
+gboolean
+ts_value_to_int (const TsValue *v,
+                 gint64        *out)
+{
   switch (v->type)
     {
     case TS_VALUE_INT: *out = v->i; return TRUE;

@@ -72,6 +72,10 @@ TsValue       *ts_value_index      (const TsValue *v,
 /* Dict lookup by a string key; NULL when absent or not a dict. */
 TsValue       *ts_value_get        (const TsValue *dict,
                                     const char    *key);
+/* An int, bool or in-range float as an integer, as Python's int() would
+ * give it; FALSE for anything else. */
+gboolean       ts_value_to_int     (const TsValue *v,
+                                    gint64        *out);
 gboolean       ts_value_get_int    (const TsValue *dict,
                                     const char    *key,
                                     gint64        *out);

@@ -573,6 +573,31 @@ device_index (Importer *im,
   return index;
 }
 
+/* A new thread record NAME, remembered in TABLE under KEY (which the table
+ * takes) as its id + 1, so that 0 means "not seen yet". */
+static guint32
+new_thread (Importer   *im,
+            GHashTable *table,
+            gpointer    key,
+            const char *name)
+{
+  TsThreadRecord t = { 0 };
+
+  t.thread = im->ctx->n_threads_used++;
+  t.name = ts_recorder_intern (im->rec, name);
+  ts_recorder_append (im->rec, TS_RECORD_THREAD, &t);
+  g_hash_table_insert (table, key, GUINT_TO_POINTER (t.thread + 1));
+  return t.thread;
+}
+
+/* The table key of a device's stream (or, for gpu_thread, -1: none). */
+static inline gpointer
+stream_key (guint32 device,
+            gint64  stream)
+{
+  return GSIZE_TO_POINTER (((gsize) device << 32) | (guint32) stream);
+}
+
 static guint32
 host_thread (Importer *im)
 {
@@ -580,7 +605,6 @@ host_thread (Importer *im)
   g_autofree char *key = ev->pid_is_int ? g_strdup_printf ("%" G_GINT64_FORMAT ":%" G_GINT64_FORMAT, ev->pid, ev->tid)
                                          : g_strdup_printf ("%s:%" G_GINT64_FORMAT, ev->pid_str->str, ev->tid);
   gpointer v = g_hash_table_lookup (im->threads, key);
-  TsThreadRecord t = { 0 };
   g_autofree char *prefix = NULL, *name = NULL;
 
   if (v != NULL)
@@ -590,11 +614,7 @@ host_thread (Importer *im)
     name = g_strdup_printf ("%sthread %" G_GINT64_FORMAT " (pid %" G_GINT64_FORMAT ")", prefix, ev->tid, ev->pid);
   else
     name = g_strdup_printf ("%sthread %" G_GINT64_FORMAT " (%s)", prefix, ev->tid, ev->pid_str->str);
-  t.thread = im->ctx->n_threads_used++;
-  t.name = ts_recorder_intern (im->rec, name);
-  ts_recorder_append (im->rec, TS_RECORD_THREAD, &t);
-  g_hash_table_insert (im->threads, g_steal_pointer (&key), GUINT_TO_POINTER (t.thread + 1));
-  return t.thread;
+  return new_thread (im, im->threads, g_steal_pointer (&key), name);
 }
 
 static TsStreamId
@@ -602,7 +622,7 @@ stream_track (Importer *im,
               guint32   device,
               gint64    stream)
 {
-  gpointer k = GSIZE_TO_POINTER (((gsize) device << 32) | (guint32) stream);
+  gpointer k = stream_key (device, stream);
   gpointer v = g_hash_table_lookup (im->streams, k);
   TsStreamRecord s = { 0 };
 
@@ -622,9 +642,8 @@ gpu_thread (Importer *im,
             guint32   device,
             gint64    stream)
 {
-  gpointer k = GSIZE_TO_POINTER (((gsize) device << 32) | (guint32) stream);
+  gpointer k = stream_key (device, stream);
   gpointer v = g_hash_table_lookup (im->gpu_threads, k);
-  TsThreadRecord t = { 0 };
   g_autofree char *prefix = NULL, *name = NULL;
 
   if (v != NULL)
@@ -634,11 +653,7 @@ gpu_thread (Importer *im,
     name = g_strdup_printf ("%scuda:%u stream %" G_GINT64_FORMAT " (annotations, syncs)", prefix, device, stream);
   else
     name = g_strdup_printf ("%scuda:%u (syncs)", prefix, device);
-  t.thread = im->ctx->n_threads_used++;
-  t.name = ts_recorder_intern (im->rec, name);
-  ts_recorder_append (im->rec, TS_RECORD_THREAD, &t);
-  g_hash_table_insert (im->gpu_threads, k, GUINT_TO_POINTER (t.thread + 1));
-  return t.thread;
+  return new_thread (im, im->gpu_threads, k, name);
 }
 
 static void

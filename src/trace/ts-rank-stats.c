@@ -17,65 +17,8 @@
 #include <string.h>
 
 #include "ts-rank-stats.h"
+#include "ts-spans-private.h"
 #include "ts-trace-import.h"
-
-typedef struct { TsTime a, b; } Span;
-
-static int
-cmp_span (gconstpointer x,
-          gconstpointer y)
-{
-  const Span *p = x, *q = y;
-  return p->a < q->a ? -1 : p->a > q->a;
-}
-
-/* Sorts and merges in place; returns the covered length. */
-static TsTime
-merge (GArray *spans)
-{
-  guint out = 0;
-  TsTime total = 0;
-
-  g_array_sort (spans, cmp_span);
-  for (guint i = 0; i < spans->len; i++)
-    {
-      Span s = g_array_index (spans, Span, i);
-      if (s.b <= s.a)
-        continue;
-      if (out > 0 && s.a <= g_array_index (spans, Span, out - 1).b)
-        {
-          Span *last = &g_array_index (spans, Span, out - 1);
-          last->b = MAX (last->b, s.b);
-        }
-      else
-        g_array_index (spans, Span, out++) = s;
-    }
-  g_array_set_size (spans, out);
-  for (guint i = 0; i < out; i++)
-    total += g_array_index (spans, Span, i).b - g_array_index (spans, Span, i).a;
-  return total;
-}
-
-static TsTime
-intersect (GArray *x,
-           GArray *y)
-{
-  guint i = 0, j = 0;
-  TsTime total = 0;
-
-  while (i < x->len && j < y->len)
-    {
-      Span p = g_array_index (x, Span, i), q = g_array_index (y, Span, j);
-      TsTime a = MAX (p.a, q.a), b = MIN (p.b, q.b);
-      if (b > a)
-        total += b - a;
-      if (p.b < q.b)
-        i++;
-      else
-        j++;
-    }
-  return total;
-}
 
 typedef struct
 {
@@ -104,9 +47,9 @@ work_for (GHashTable *works,
   if (w == NULL)
     {
       w = g_new0 (Work, 1);
-      w->compute = g_array_new (FALSE, FALSE, sizeof (Span));
-      w->comm = g_array_new (FALSE, FALSE, sizeof (Span));
-      w->busy = g_array_new (FALSE, FALSE, sizeof (Span));
+      w->compute = g_array_new (FALSE, FALSE, sizeof (TsSpan));
+      w->comm = g_array_new (FALSE, FALSE, sizeof (TsSpan));
+      w->busy = g_array_new (FALSE, FALSE, sizeof (TsSpan));
       w->steps = g_hash_table_new_full (NULL, NULL, NULL, g_free);
       w->first = G_MAXINT64;
       w->last = G_MININT64;
@@ -120,10 +63,28 @@ add_busy (Work  *w,
           TsTime a,
           TsTime b)
 {
-  Span s = { a, b };
+  TsSpan s = { a, b };
   g_array_append_val (w->busy, s);
   w->first = MIN (w->first, a);
   w->last = MAX (w->last, b);
+}
+
+/* The rank of a device or thread, -1 for none: MAP holds key + 1 -> rank + 1. */
+#define RANK_OF(map, key) (GPOINTER_TO_INT (g_hash_table_lookup ((map), GUINT_TO_POINTER ((key) + 1))) - 1)
+
+/* Copies and memsets: busy time of their device's rank, neither compute
+ * nor communication. */
+static void
+add_device_busy (GHashTable *works,
+                 GHashTable *dev_rank,
+                 guint32     device,
+                 TsTime      start,
+                 TsTime      end)
+{
+  gint r = RANK_OF (dev_rank, device);
+
+  if (r >= 0)
+    add_busy (work_for (works, r), start, end);
 }
 
 static int
@@ -147,34 +108,15 @@ ts_rank_stats_compute (TsRecorder  *rec,
                        GArray     **steps_out)
 {
   g_autoptr(GHashTable) works = g_hash_table_new_full (NULL, NULL, NULL, work_free);
-  g_autoptr(GHashTable) dev_rank = g_hash_table_new (NULL, NULL);
-  g_autoptr(GHashTable) thread_rank = g_hash_table_new (NULL, NULL);
+  g_autoptr(GHashTable) dev_rank = NULL;
+  g_autoptr(GHashTable) thread_rank = NULL;
   g_autoptr(GHashTable) open = g_hash_table_new_full (NULL, NULL, NULL, g_free);
   GArray *ranks, *steps;
   gsize n;
 
-  for (gsize i = 0; i < ts_recorder_get_count (rec, TS_RECORD_DEVICE); i++)
-    {
-      TsDeviceRecord d;
-      gint r;
-      ts_recorder_get (rec, TS_RECORD_DEVICE, i, &d);
-      r = ts_trace_import_device_rank (rec, d.index);
-      if (r >= 0)
-        g_hash_table_insert (dev_rank, GUINT_TO_POINTER (d.index + 1), GINT_TO_POINTER (r + 1));
-    }
-  for (gsize i = 0; i < ts_recorder_get_count (rec, TS_RECORD_THREAD); i++)
-    {
-      TsThreadRecord t;
-      gint r;
-      ts_recorder_get (rec, TS_RECORD_THREAD, i, &t);
-      r = ts_trace_import_thread_rank (rec, t.thread);
-      if (r >= 0)
-        g_hash_table_insert (thread_rank, GUINT_TO_POINTER (t.thread + 1), GINT_TO_POINTER (r + 1));
-    }
+  ts_trace_import_rank_maps (rec, &dev_rank, &thread_rank);
   if (g_hash_table_size (dev_rank) == 0 && g_hash_table_size (thread_rank) == 0)
     return FALSE;
-
-#define RANK_OF(map, key) (GPOINTER_TO_INT (g_hash_table_lookup ((map), GUINT_TO_POINTER ((key) + 1))) - 1)
 
   n = ts_recorder_get_count (rec, TS_RECORD_KERNEL);
   for (gsize i = 0; i < n; i++)
@@ -182,13 +124,13 @@ ts_rank_stats_compute (TsRecorder  *rec,
       TsKernelRecord k;
       gint r;
       Work *w;
-      Span s;
+      TsSpan s;
       ts_recorder_get (rec, TS_RECORD_KERNEL, i, &k);
       if ((r = RANK_OF (dev_rank, k.device)) < 0)
         continue;
       w = work_for (works, r);
-      s.a = k.start;
-      s.b = k.end;
+      s.start = k.start;
+      s.end = k.end;
       add_busy (w, k.start, k.end);
       if (ts_kernel_name_is_communication (ts_recorder_lookup (rec, k.name)))
         g_array_append_val (w->comm, s);
@@ -199,19 +141,15 @@ ts_rank_stats_compute (TsRecorder  *rec,
   for (gsize i = 0; i < n; i++)
     {
       TsMemcpyRecord m;
-      gint r;
       ts_recorder_get (rec, TS_RECORD_MEMCPY, i, &m);
-      if ((r = RANK_OF (dev_rank, m.device)) >= 0)
-        add_busy (work_for (works, r), m.start, m.end);
+      add_device_busy (works, dev_rank, m.device, m.start, m.end);
     }
   n = ts_recorder_get_count (rec, TS_RECORD_MEMSET);
   for (gsize i = 0; i < n; i++)
     {
       TsMemsetRecord m;
-      gint r;
       ts_recorder_get (rec, TS_RECORD_MEMSET, i, &m);
-      if ((r = RANK_OF (dev_rank, m.device)) >= 0)
-        add_busy (work_for (works, r), m.start, m.end);
+      add_device_busy (works, dev_rank, m.device, m.start, m.end);
     }
   /* ProfilerStep#N ranges of the host threads */
   n = ts_recorder_get_count (rec, TS_RECORD_NVTX);
@@ -262,10 +200,10 @@ ts_rank_stats_compute (TsRecorder  *rec,
         gpointer sk, sv;
 
         s.rank = GPOINTER_TO_INT (k) - 1;
-        s.busy = merge (w->busy);
-        s.compute = merge (w->compute);
-        s.comm = merge (w->comm);
-        s.overlap = intersect (w->comm, w->compute);
+        s.busy = ts_spans_merge (w->busy);
+        s.compute = ts_spans_merge (w->compute);
+        s.comm = ts_spans_merge (w->comm);
+        s.overlap = ts_spans_intersection (w->comm, w->compute);
         s.span = w->last > w->first ? w->last - w->first : 0;
         s.idle = s.span - s.busy;
         g_hash_table_iter_init (&si, w->steps);

@@ -243,6 +243,29 @@ state_name (TsBlockState s)
     }
 }
 
+/* The dicts of a list are written as pickle writes them: APPENDS in
+ * batches of 1000, each batch opened by a MARK; a dict is EMPTY_DICT, MARK,
+ * its pairs, SETITEMS. Item I of N begins and ends with these. */
+static void
+list_dict_begin (W    *w,
+                 guint i)
+{
+  if (i % 1000 == 0)
+    op (w, '(');
+  op (w, '}');
+  op (w, '(');
+}
+
+static void
+list_dict_end (W    *w,
+               guint i,
+               guint n)
+{
+  op (w, 'u');
+  if (i % 1000 == 999 || i + 1 == n)
+    op (w, 'e');
+}
+
 static void
 write_segments (W              *w,
                 TsMemoryReplay *replay,
@@ -256,10 +279,7 @@ write_segments (W              *w,
     {
       const TsMemorySegment *s = &g_array_index (st->segments, TsMemorySegment, i);
 
-      if (i % 1000 == 0)
-        op (w, '(');
-      op (w, '}');
-      op (w, '(');
+      list_dict_begin (w, i);
       str (w, "device"); integer (w, s->device);
       str (w, "address"); uinteger (w, s->address);
       str (w, "total_size"); uinteger (w, s->total_size);
@@ -282,22 +302,15 @@ write_segments (W              *w,
 
           if (b->allocation != TS_MEMORY_REPLAY_NONE)
             loc = ts_memory_replay_get_allocation (replay, b->allocation)->loc;
-          if (j % 1000 == 0)
-            op (w, '(');
-          op (w, '}');
-          op (w, '(');
+          list_dict_begin (w, j);
           str (w, "address"); uinteger (w, b->address);
           str (w, "size"); uinteger (w, b->size);
           str (w, "requested_size"); uinteger (w, b->requested_size);
           str (w, "state"); str (w, state_name (b->state));
           str (w, "frames"); frames (w, loc);
-          op (w, 'u');
-          if (j % 1000 == 999 || j + 1 == s->n_blocks)
-            op (w, 'e');
+          list_dict_end (w, j, s->n_blocks);
         }
-      op (w, 'u');
-      if (i % 1000 == 999 || i + 1 == st->segments->len)
-        op (w, 'e');
+      list_dict_end (w, i, st->segments->len);
     }
 }
 
@@ -370,10 +383,7 @@ ts_memory_snapshot_write_pickle (TsRecorder  *rec,
           if (r.device != d || r.correlation == TS_IMPORT_SYNTHETIC_CORRELATION ||
               (action = action_name (r.action)) == NULL)
             continue;
-          if (batch % 1000 == 0)
-            op (&w, '(');
-          op (&w, '}');
-          op (&w, '(');
+          list_dict_begin (&w, batch);
           str (&w, "action"); str (&w, action);
           if (r.action == TS_ALLOC_ACTION_OOM)
             {

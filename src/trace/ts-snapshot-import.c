@@ -418,23 +418,6 @@ static const struct { const char *name; guint8 action; } actions[] = {
   { "oom", TS_ALLOC_ACTION_OOM },
 };
 
-static gboolean
-value_int (const TsValue *v,
-           gint64        *out)
-{
-  switch (v->type)
-    {
-    case TS_VALUE_INT: *out = v->i; return TRUE;
-    case TS_VALUE_BOOL: *out = v->b; return TRUE;
-    case TS_VALUE_FLOAT:
-      if (!(v->f >= -9.2e18 && v->f <= 9.2e18))
-        return FALSE;
-      *out = (gint64) v->f;
-      return TRUE;
-    default: return FALSE;
-    }
-}
-
 /* One pass over the entry's items (the hot path of a big snapshot):
  * each key compared once, the last of a repeated key winning. */
 static void
@@ -466,24 +449,24 @@ add_entry (Importer      *im,
         case 'a':
           if (strcmp (key, "action") == 0)
             action = val->type == TS_VALUE_STRING ? val->s.str : NULL;
-          else if (strcmp (key, "addr") == 0 && value_int (val, &x))
+          else if (strcmp (key, "addr") == 0 && ts_value_to_int (val, &x))
             addr = x;
           break;
         case 's':
-          if (strcmp (key, "size") == 0 && value_int (val, &x))
+          if (strcmp (key, "size") == 0 && ts_value_to_int (val, &x))
             size = x;
-          else if (strcmp (key, "stream") == 0 && value_int (val, &x))
+          else if (strcmp (key, "stream") == 0 && ts_value_to_int (val, &x))
             stream = x;
           break;
         case 't':
-          if (strcmp (key, "time_us") == 0 && value_int (val, &x))
+          if (strcmp (key, "time_us") == 0 && ts_value_to_int (val, &x))
             {
               e.time_us = clamp_us (x);
               e.has_time = TRUE;
             }
           break;
         case 'd':
-          if (strcmp (key, "device_free") == 0 && value_int (val, &x))
+          if (strcmp (key, "device_free") == 0 && ts_value_to_int (val, &x))
             device_free = x;
           break;
         case 'f':

@@ -1205,8 +1205,8 @@ track_title (TsRecorder    *rec,
     }
 }
 
-static TsRecordKind
-item_record_kind (TsItemKind kind)
+TsRecordKind
+ts_item_kind_get_record_kind (TsItemKind kind)
 {
   switch (kind)
     {
@@ -1231,7 +1231,7 @@ alloc_locations (TsTraceDocument *self,
 {
   for (guint k = TS_ITEM_API_CALL; k <= TS_ITEM_NVTX_MARK; k++)
     {
-      TsRecordKind rk = item_record_kind (k);
+      TsRecordKind rk = ts_item_kind_get_record_kind (k);
       gsize n = rk == TS_RECORD_NVTX ? ts_recorder_get_count (self->recorder, rk) : n_records[rk];
 
       self->n_locations[k] = n;

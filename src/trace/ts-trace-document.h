@@ -89,6 +89,9 @@ typedef struct
   guint32 to_record;          /* TS_RECORD_EVENT_WAIT index */
 } TsEventLink;
 
+/* The recorder table an item's `record` indexes. */
+TsRecordKind     ts_item_kind_get_record_kind     (TsItemKind        kind);
+
 TsTraceDocument *ts_trace_document_new            (TsRecorder       *recorder);
 
 TsRecorder      *ts_trace_document_get_recorder   (TsTraceDocument  *self);

@@ -77,6 +77,39 @@ ts_trace_import_thread_rank (TsRecorder *rec,
   return -1;
 }
 
+/* id + 1 -> rank + 1, for an id that has a rank. */
+static void
+insert_rank (GHashTable *map,
+             guint32     id,
+             gint        rank)
+{
+  if (rank >= 0)
+    g_hash_table_insert (map, GUINT_TO_POINTER (id + 1), GINT_TO_POINTER (rank + 1));
+}
+
+void
+ts_trace_import_rank_maps (TsRecorder  *rec,
+                           GHashTable **device_rank,
+                           GHashTable **thread_rank)
+{
+  *device_rank = g_hash_table_new (NULL, NULL);
+  *thread_rank = g_hash_table_new (NULL, NULL);
+  for (gsize i = 0; i < ts_recorder_get_count (rec, TS_RECORD_DEVICE); i++)
+    {
+      TsDeviceRecord d;
+
+      ts_recorder_get (rec, TS_RECORD_DEVICE, i, &d);
+      insert_rank (*device_rank, d.index, ts_trace_import_device_rank (rec, d.index));
+    }
+  for (gsize i = 0; i < ts_recorder_get_count (rec, TS_RECORD_THREAD); i++)
+    {
+      TsThreadRecord t;
+
+      ts_recorder_get (rec, TS_RECORD_THREAD, i, &t);
+      insert_rank (*thread_rank, t.thread, ts_trace_import_thread_rank (rec, t.thread));
+    }
+}
+
 const char *
 ts_import_format_name (TsImportFormat format)
 {

@@ -104,6 +104,12 @@ gint           ts_trace_import_device_rank (TsRecorder *recorder,
                                             guint32     device);
 gint           ts_trace_import_thread_rank (TsRecorder *recorder,
                                             guint32     thread);
+/* Both as tables, for lookups while walking records: device index + 1 ->
+ * rank + 1 and thread id + 1 -> rank + 1, holding only the devices and
+ * threads that have a rank (both empty for a single-rank trace). */
+void           ts_trace_import_rank_maps   (TsRecorder  *recorder,
+                                            GHashTable **device_rank,
+                                            GHashTable **thread_rank);
 
 /* A NCCL/RCCL/HCCL kernel, by name (ncclKernel_*, ncclDevKernel_*, ...). */
 gboolean       ts_kernel_name_is_communication (const char *name);

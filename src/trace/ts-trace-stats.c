@@ -8,13 +8,8 @@
 
 #include <string.h>
 
+#include "ts-spans-private.h"
 #include "ts-trace-stats.h"
-
-typedef struct
-{
-  TsTime start;
-  TsTime end;
-} Span;
 
 typedef struct
 {
@@ -93,13 +88,13 @@ spans_add (GArray *spans,
            TsTime  begin,
            TsTime  end)
 {
-  Span *last;
+  TsSpan *last;
 
   s = MAX (s, begin);
   e = MIN (e, end);
   if (e <= s)
     return 0;
-  last = spans->len > 0 ? &g_array_index (spans, Span, spans->len - 1) : NULL;
+  last = spans->len > 0 ? &g_array_index (spans, TsSpan, spans->len - 1) : NULL;
   if (last != NULL && s <= last->end)
     {
       TsTime grown = MAX (0, e - last->end);
@@ -107,33 +102,10 @@ spans_add (GArray *spans,
       return grown;
     }
   {
-    Span span = { s, e };
+    TsSpan span = { s, e };
     g_array_append_val (spans, span);
   }
   return e - s;
-}
-
-static TsTime
-spans_intersection (GArray *a,
-                    GArray *b)
-{
-  guint i = 0, j = 0;
-  TsTime total = 0;
-
-  while (i < a->len && j < b->len)
-    {
-      const Span *x = &g_array_index (a, Span, i);
-      const Span *y = &g_array_index (b, Span, j);
-      TsTime s = MAX (x->start, y->start), e = MIN (x->end, y->end);
-
-      if (e > s)
-        total += e - s;
-      if (x->end < y->end)
-        i++;
-      else
-        j++;
-    }
-  return total;
 }
 
 static void
@@ -202,7 +174,7 @@ ts_trace_stats_compute (TsTraceDocument *document,
   TsTraceStats *stats;
   NameTable kernels, api, nvtx;
   g_autoptr(GPtrArray) busy = NULL;
-  g_autoptr(GArray) blocked = g_array_new (FALSE, FALSE, sizeof (Span));
+  g_autoptr(GArray) blocked = g_array_new (FALSE, FALSE, sizeof (TsSpan));
   guint n_tracks;
 
   g_return_val_if_fail (TS_IS_TRACE_DOCUMENT (document), NULL);
@@ -234,7 +206,7 @@ ts_trace_stats_compute (TsTraceDocument *document,
           continue;
         }
       if (t->kind == TS_TRACK_STREAM)
-        spans = g_array_new (FALSE, FALSE, sizeof (Span));
+        spans = g_array_new (FALSE, FALSE, sizeof (TsSpan));
 
       ts_track_find_range (t, stats->begin, stats->end, &first, &last);
       for (guint i = first; i < last; i++)
@@ -270,7 +242,7 @@ ts_trace_stats_compute (TsTraceDocument *document,
               break;
             case TS_ITEM_SYNC:
               {
-                Span span = { MAX (s, stats->begin), MIN (e, stats->end) };
+                TsSpan span = { MAX (s, stats->begin), MIN (e, stats->end) };
                 if (span.end > span.start)
                   g_array_append_val (blocked, span);
               }
@@ -300,7 +272,7 @@ ts_trace_stats_compute (TsTraceDocument *document,
 
   /* Blocked spans of one thread do not overlap; different threads add up. */
   for (guint i = 0; i < blocked->len; i++)
-    stats->host_blocked += g_array_index (blocked, Span, i).end - g_array_index (blocked, Span, i).start;
+    stats->host_blocked += g_array_index (blocked, TsSpan, i).end - g_array_index (blocked, TsSpan, i).start;
 
   for (guint a = 0; a < stats->streams->len; a++)
     for (guint b = a + 1; b < stats->streams->len; b++)
@@ -311,7 +283,7 @@ ts_trace_stats_compute (TsTraceDocument *document,
 
         if (x->device != y->device)
           continue;
-        o.overlap = spans_intersection (g_ptr_array_index (busy, a), g_ptr_array_index (busy, b));
+        o.overlap = ts_spans_intersection (g_ptr_array_index (busy, a), g_ptr_array_index (busy, b));
         g_array_append_val (stats->overlaps, o);
       }
 

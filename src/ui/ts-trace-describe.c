@@ -47,45 +47,24 @@ item_kind_name (TsItemKind kind)
     }
 }
 
+/* The API call id that ties an item to its launch, read through its
+ * record's field table rather than a case per record type; NVTX records
+ * have none. */
 static guint64
 item_correlation (TsRecorder    *recorder,
                   const TsTrack *t,
                   guint          item)
 {
-  guint32 record = t->records[item];
+  TsRecordKind kind = ts_item_kind_get_record_kind ((TsItemKind) t->kinds[item]);
+  const TsFieldInfo *field = ts_record_info_field (ts_record_info (kind), "correlation");
+  guint64 buf[TS_RECORD_MAX_SIZE / sizeof (guint64)];
+  guint64 corr;
 
-  switch ((TsItemKind) t->kinds[item])
-    {
-    case TS_ITEM_KERNEL:
-      {
-        TsKernelRecord r;
-        return ts_recorder_get (recorder, TS_RECORD_KERNEL, record, &r) ? r.correlation : 0;
-      }
-    case TS_ITEM_MEMCPY:
-      {
-        TsMemcpyRecord r;
-        return ts_recorder_get (recorder, TS_RECORD_MEMCPY, record, &r) ? r.correlation : 0;
-      }
-    case TS_ITEM_MEMSET:
-      {
-        TsMemsetRecord r;
-        return ts_recorder_get (recorder, TS_RECORD_MEMSET, record, &r) ? r.correlation : 0;
-      }
-    case TS_ITEM_API_CALL:
-      {
-        TsApiCallRecord r;
-        return ts_recorder_get (recorder, TS_RECORD_API_CALL, record, &r) ? r.correlation : 0;
-      }
-    case TS_ITEM_SYNC:
-      {
-        TsSyncRecord r;
-        return ts_recorder_get (recorder, TS_RECORD_SYNC, record, &r) ? r.correlation : 0;
-      }
-    case TS_ITEM_NVTX_RANGE:
-    case TS_ITEM_NVTX_MARK:
-    default:
-      return 0;
-    }
+  if (field == NULL || !ts_recorder_get (recorder, kind, t->records[item], buf))
+    return 0;
+  g_assert (field->type == TS_FIELD_U64);
+  memcpy (&corr, (const guint8 *) buf + field->offset, sizeof corr);
+  return corr;
 }
 
 gboolean

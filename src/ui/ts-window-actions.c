@@ -195,21 +195,6 @@ _ts_window_save_chooser (TsWindow   *self,
   return GTK_FILE_CHOOSER (dialog);
 }
 
-static void
-ts_window_save_dialog (TsWindow   *self,
-                       gboolean    is_script,
-                       const char *title,
-                       const char *suggested_name)
-{
-  const char *script[] = { "*.py", NULL }, *trace[] = { "*.tstrace", NULL };
-  GtkFileChooser *chooser;
-
-  chooser = _ts_window_save_chooser (self, title, _("_Save"), suggested_name,
-                                     is_script ? _("Workload scripts") : _("Traces"),
-                                     is_script ? script : trace, G_CALLBACK (ts_window_save_response_cb));
-  g_object_set_data (G_OBJECT (chooser), "ts-is-script", GINT_TO_POINTER (is_script));
-}
-
 /* "overlap_copy_compute.py" → "overlap_copy_compute" + suffix */
 char *
 _ts_window_suggest_name (TsWindow   *self,
@@ -223,15 +208,28 @@ _ts_window_suggest_name (TsWindow   *self,
   return g_strconcat (stem, suffix, NULL);
 }
 
+/* Save Trace and Save Script: the same dialog with the title, file
+ * patterns and suggested name of each. */
+static void
+ts_window_save_dialog (TsWindow *self,
+                       gboolean  is_script)
+{
+  const char *script[] = { "*.py", NULL }, *trace[] = { "*.tstrace", NULL };
+  g_autofree char *name = _ts_window_suggest_name (self, is_script ? ".py" : ".tstrace");
+  GtkFileChooser *chooser;
+
+  chooser = _ts_window_save_chooser (self, is_script ? _("Save Script") : _("Save Trace"), _("_Save"), name,
+                                     is_script ? _("Workload scripts") : _("Traces"),
+                                     is_script ? script : trace, G_CALLBACK (ts_window_save_response_cb));
+  g_object_set_data (G_OBJECT (chooser), "ts-is-script", GINT_TO_POINTER (is_script));
+}
+
 static void
 ts_window_action_save_trace (GSimpleAction *action,
                              GVariant      *param,
                              gpointer       user_data)
 {
-  TsWindow *self = user_data;
-  g_autofree char *name = _ts_window_suggest_name (self, ".tstrace");
-
-  ts_window_save_dialog (self, FALSE, _("Save Trace"), name);
+  ts_window_save_dialog (TS_WINDOW (user_data), FALSE);
 }
 
 static void
@@ -239,10 +237,7 @@ ts_window_action_save_script (GSimpleAction *action,
                               GVariant      *param,
                               gpointer       user_data)
 {
-  TsWindow *self = user_data;
-  g_autofree char *name = _ts_window_suggest_name (self, ".py");
-
-  ts_window_save_dialog (self, TRUE, _("Save Script"), name);
+  ts_window_save_dialog (TS_WINDOW (user_data), TRUE);
 }
 
 /* Find works from anywhere in the window, not only with the timeline

@@ -226,19 +226,25 @@ ts_window_export_trace_cb (GObject      *object,
   _ts_window_saved (TS_WINDOW (object), file, error);
 }
 
-/* What each export dialog writes: the view's image, or the trace in a
- * CLI format */
+/* What each export action writes: the view's image, or the trace in a
+ * CLI format; one row per action, so that adding an export is one line. */
 typedef struct
 {
+  const char *action;        /* the window action's name */
   const char *format;        /* NULL: the view as an image */
+  const char *title;         /* the file dialog's */
+  const char *suffix;        /* appended to the suggested file name */
   const char *filter_name;
   const char *patterns[4];
 } ExportKind;
 
 static const ExportKind export_kinds[] = {
-  { NULL, N_("Images (PNG, SVG, PDF)"), { "*.png", "*.svg", "*.pdf", NULL } },
-  { "chrome", N_("Chrome Trace Event JSON"), { "*.json", NULL } },
-  { "memory-snapshot", N_("PyTorch memory snapshot"), { "*.pickle", NULL } },
+  { "export-view", NULL, N_("Export the Timeline"), "-timeline.png",
+    N_("Images (PNG, SVG, PDF)"), { "*.png", "*.svg", "*.pdf", NULL } },
+  { "export-chrome", "chrome", N_("Export the Trace as Chrome JSON"), ".json",
+    N_("Chrome Trace Event JSON"), { "*.json", NULL } },
+  { "export-snapshot", "memory-snapshot", N_("Export the Memory as a PyTorch Snapshot"), "-memory.pickle",
+    N_("PyTorch memory snapshot"), { "*.pickle", NULL } },
 };
 
 static void
@@ -267,60 +273,40 @@ ts_window_export_response_cb (GtkNativeDialog *dialog,
 }
 
 static void
-ts_window_export_dialog (TsWindow         *self,
-                         const ExportKind *kind,
-                         const char       *title,
-                         const char       *suggested_name)
-{
-  GtkFileChooser *chooser;
-
-  chooser = _ts_window_save_chooser (self, title, _("_Export"), suggested_name, _(kind->filter_name),
-                                     (const char **) kind->patterns, G_CALLBACK (ts_window_export_response_cb));
-  g_object_set_data (G_OBJECT (chooser), "ts-export-kind", (gpointer) kind);
-}
-
-static void
-ts_window_action_export_view (GSimpleAction *action,
-                              GVariant      *param,
-                              gpointer       user_data)
+ts_window_action_export (GSimpleAction *action,
+                         GVariant      *param,
+                         gpointer       user_data)
 {
   TsWindow *self = user_data;
-  g_autofree char *name = _ts_window_suggest_name (self, "-timeline.png");
+  const char *name = g_action_get_name (G_ACTION (action));
 
-  ts_window_export_dialog (self, &export_kinds[0], _("Export the Timeline"), name);
+  for (guint i = 0; i < G_N_ELEMENTS (export_kinds); i++)
+    {
+      const ExportKind *kind = &export_kinds[i];
+      g_autofree char *suggested = NULL;
+      GtkFileChooser *chooser;
+
+      if (!g_str_equal (kind->action, name))
+        continue;
+      suggested = _ts_window_suggest_name (self, kind->suffix);
+      chooser = _ts_window_save_chooser (self, _(kind->title), _("_Export"), suggested, _(kind->filter_name),
+                                         (const char **) kind->patterns,
+                                         G_CALLBACK (ts_window_export_response_cb));
+      g_object_set_data (G_OBJECT (chooser), "ts-export-kind", (gpointer) kind);
+      return;
+    }
+  g_assert_not_reached ();
 }
-
-static void
-ts_window_action_export_chrome (GSimpleAction *action,
-                                GVariant      *param,
-                                gpointer       user_data)
-{
-  TsWindow *self = user_data;
-  g_autofree char *name = _ts_window_suggest_name (self, ".json");
-
-  ts_window_export_dialog (self, &export_kinds[1], _("Export the Trace as Chrome JSON"), name);
-}
-
-static void
-ts_window_action_export_snapshot (GSimpleAction *action,
-                                  GVariant      *param,
-                                  gpointer       user_data)
-{
-  TsWindow *self = user_data;
-  g_autofree char *name = _ts_window_suggest_name (self, "-memory.pickle");
-
-  ts_window_export_dialog (self, &export_kinds[2], _("Export the Memory as a PyTorch Snapshot"), name);
-}
-
-static const GActionEntry export_actions[] = {
-  { "export-view", ts_window_action_export_view },
-  { "export-chrome", ts_window_action_export_chrome },
-  { "export-snapshot", ts_window_action_export_snapshot },
-};
 
 void
 _ts_window_export_init (TsWindow *self)
 {
-  g_action_map_add_action_entries (G_ACTION_MAP (self), export_actions, G_N_ELEMENTS (export_actions), self);
+  for (guint i = 0; i < G_N_ELEMENTS (export_kinds); i++)
+    {
+      g_autoptr(GSimpleAction) action = g_simple_action_new (export_kinds[i].action, NULL);
+
+      g_signal_connect (action, "activate", G_CALLBACK (ts_window_action_export), self);
+      g_action_map_add_action (G_ACTION_MAP (self), G_ACTION (action));
+    }
   _ts_window_update_actions (self);
 }

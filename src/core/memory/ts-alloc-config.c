@@ -104,6 +104,23 @@ consume_token (const Lexed *lx,
   return TRUE;
 }
 
+/* The value token after KEY's ':', or NULL with an error: PyTorch's
+ * "expecting ... value" where the configuration ends after the colon. */
+static const char *
+expect_value (const Lexed *lx,
+              guint       *i,
+              const char  *key,
+              GError     **error)
+{
+  const char *t;
+
+  if (!consume_token (lx, ++*i, ':', error))
+    return NULL;
+  if ((t = token (lx, ++*i)) == NULL)
+    fail (error, "Error, expecting %s value", key);
+  return t;
+}
+
 /* std::stoi: optional whitespace and sign, at least one digit, the rest of
  * the token ignored; the value must fit an int. The result is then stored
  * in a size_t by PyTorch, so a negative value wraps; callers decide. */
@@ -151,10 +168,8 @@ parse_split_size_mb (const Lexed *lx,
   const char *t;
   gint64 v;
 
-  if (!consume_token (lx, ++*i, ':', error))
+  if ((t = expect_value (lx, i, key, error)) == NULL)
     return FALSE;
-  if ((t = token (lx, ++*i)) == NULL)
-    return fail (error, "Error, expecting %s value", key);
   if (!parse_stoi (t, key, &v, error))
     return FALSE;
   /* PyTorch stores a negative stoi result in a size_t, where it becomes
@@ -176,10 +191,8 @@ parse_gc_threshold (const Lexed   *lx,
   char *end = NULL;
   double v;
 
-  if (!consume_token (lx, ++*i, ':', error))
+  if ((t = expect_value (lx, i, "garbage_collection_threshold", error)) == NULL)
     return FALSE;
-  if ((t = token (lx, ++*i)) == NULL)
-    return fail (error, "Error, expecting garbage_collection_threshold value");
 
   errno = 0;
   v = g_ascii_strtod (t, &end);
@@ -279,10 +292,8 @@ parse_roundup (const Lexed   *lx,
   gint64 v;
   guint k;
 
-  if (!consume_token (lx, ++*i, ':', error))
+  if ((t = expect_value (lx, i, "roundup_power2_divisions", error)) == NULL)
     return FALSE;
-  if ((t = token (lx, ++*i)) == NULL)
-    return fail (error, "Error, expecting roundup_power2_divisions value");
 
   if (strcmp (t, "[") == 0)
     return parse_roundup_array (lx, i, config, error);
@@ -327,10 +338,8 @@ parse_register_threads (const Lexed   *lx,
   const char *t;
   gint64 v;
 
-  if (!consume_token (lx, ++*i, ':', error))
+  if ((t = expect_value (lx, i, "pinned_num_register_threads", error)) == NULL)
     return FALSE;
-  if ((t = token (lx, ++*i)) == NULL)
-    return fail (error, "Error, expecting pinned_num_register_threads value");
   if (!parse_stoi (t, "pinned_num_register_threads", &v, error))
     return FALSE;
   if (v < 0 || !is_power_of_2 ((guint64) v))

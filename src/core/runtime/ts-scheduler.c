@@ -200,6 +200,47 @@ struct _TsScheduler
 
 /* ---------------------------------------------------------------- heaps */
 
+/* The timed events and the ready work are both binary min-heaps that differ
+ * only in element type and order. The sifts are written once, as macros
+ * rather than functions over void pointers and a comparison callback, so
+ * that each heap keeps a direct, inlined comparison: they are the
+ * scheduler's hot path. I is the hole to fill, VALUE what goes in. */
+#define HEAP_SIFT_UP(heap, i, value, before)                                  \
+  G_STMT_START {                                                              \
+    while ((i) > 0)                                                           \
+      {                                                                       \
+        guint parent_ = ((i) - 1) / 2;                                        \
+                                                                              \
+        if (!before (&(value), &(heap)[parent_]))                             \
+          break;                                                              \
+        (heap)[i] = (heap)[parent_];                                          \
+        (i) = parent_;                                                        \
+      }                                                                       \
+    (heap)[i] = (value);                                                      \
+  } G_STMT_END
+
+/* LAST, the element taken from the end, sinks from the root of a heap of N. */
+#define HEAP_SIFT_DOWN(heap, n, last, before)                                 \
+  G_STMT_START {                                                              \
+    guint i_ = 0;                                                             \
+                                                                              \
+    for (;;)                                                                  \
+      {                                                                       \
+        guint child_ = 2 * i_ + 1;                                            \
+                                                                              \
+        if (child_ >= (n))                                                    \
+          break;                                                              \
+        if (child_ + 1 < (n) && before (&(heap)[child_ + 1], &(heap)[child_])) \
+          child_++;                                                           \
+        if (!before (&(heap)[child_], &(last)))                               \
+          break;                                                              \
+        (heap)[i_] = (heap)[child_];                                          \
+        i_ = child_;                                                          \
+      }                                                                       \
+    if ((n) > 0)                                                              \
+      (heap)[i_] = (last);                                                    \
+  } G_STMT_END
+
 static inline gboolean
 event_before (const Event *a,
               const Event *b)
@@ -225,16 +266,7 @@ heap_push (TsScheduler *self,
     }
 
   i = self->heap_len++;
-  while (i > 0)
-    {
-      guint parent = (i - 1) / 2;
-
-      if (!event_before (&ev, &self->heap[parent]))
-        break;
-      self->heap[i] = self->heap[parent];
-      i = parent;
-    }
-  self->heap[i] = ev;
+  HEAP_SIFT_UP (self->heap, i, ev, event_before);
 }
 
 static Event
@@ -242,25 +274,8 @@ heap_pop (TsScheduler *self)
 {
   Event top = self->heap[0];
   Event last = self->heap[--self->heap_len];
-  guint n = self->heap_len;
-  guint i = 0;
 
-  for (;;)
-    {
-      guint child = 2 * i + 1;
-
-      if (child >= n)
-        break;
-      if (child + 1 < n && event_before (&self->heap[child + 1], &self->heap[child]))
-        child++;
-      if (!event_before (&self->heap[child], &last))
-        break;
-      self->heap[i] = self->heap[child];
-      i = child;
-    }
-  if (n > 0)
-    self->heap[i] = last;
-
+  HEAP_SIFT_DOWN (self->heap, self->heap_len, last, event_before);
   return top;
 }
 
@@ -290,16 +305,7 @@ ready_push (ReadyQueue       *q,
     }
 
   i = q->len++;
-  while (i > 0)
-    {
-      guint parent = (i - 1) / 2;
-
-      if (!ready_before (entry, &q->entries[parent]))
-        break;
-      q->entries[i] = q->entries[parent];
-      i = parent;
-    }
-  q->entries[i] = *entry;
+  HEAP_SIFT_UP (q->entries, i, *entry, ready_before);
 }
 
 static guint32
@@ -307,25 +313,8 @@ ready_pop (ReadyQueue *q)
 {
   guint32 top = q->entries[0].item;
   ReadyEntry last = q->entries[--q->len];
-  guint n = q->len;
-  guint i = 0;
 
-  for (;;)
-    {
-      guint child = 2 * i + 1;
-
-      if (child >= n)
-        break;
-      if (child + 1 < n && ready_before (&q->entries[child + 1], &q->entries[child]))
-        child++;
-      if (!ready_before (&q->entries[child], &last))
-        break;
-      q->entries[i] = q->entries[child];
-      i = child;
-    }
-  if (n > 0)
-    q->entries[i] = last;
-
+  HEAP_SIFT_DOWN (q->entries, q->len, last, ready_before);
   return top;
 }
 

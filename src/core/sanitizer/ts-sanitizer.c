@@ -1423,11 +1423,14 @@ skip_spaces (const char **p,
     (*p)++;
 }
 
-/* The end of the element starting at p: the next comma or closing bracket
- * at depth 0. */
+/* Where what starts at p ends, outside parentheses and brackets: an
+ * element of a list at the next comma or at the list's closing bracket, a
+ * type (TYPE) at the first space. One scan, since both track the same
+ * nesting. */
 static const char *
-element_end (const char *p,
-             const char *end)
+depth0_end (const char *p,
+            const char *end,
+            gboolean    type)
 {
   int depth = 0;
 
@@ -1437,35 +1440,29 @@ element_end (const char *p,
         depth++;
       else if (*p == ')' || *p == ']')
         {
-          if (depth == 0)
+          if (depth == 0 && !type)
             return p;
           depth--;
         }
-      else if (*p == ',' && depth == 0)
+      else if (depth == 0 && (type ? g_ascii_isspace (*p) : *p == ','))
         return p;
     }
 
   return end;
 }
 
-/* The end of a type: the first space outside parentheses. */
-static const char *
+static inline const char *
+element_end (const char *p,
+             const char *end)
+{
+  return depth0_end (p, end, FALSE);
+}
+
+static inline const char *
 type_end (const char *p,
           const char *end)
 {
-  int depth = 0;
-
-  for (; p < end; p++)
-    {
-      if (*p == '(' || *p == '[')
-        depth++;
-      else if (*p == ')' || *p == ']')
-        depth--;
-      else if (g_ascii_isspace (*p) && depth == 0)
-        return p;
-    }
-
-  return end;
+  return depth0_end (p, end, TRUE);
 }
 
 static TsSanitizerArgKind
