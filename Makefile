@@ -49,7 +49,7 @@ sanitize: deps
 	@meson compile -C build-asan
 	@ASAN_OPTIONS=detect_leaks=1:fast_unwind_on_malloc=0 LSAN_OPTIONS=suppressions=$(CURDIR)/tests/lsan.supp:print_suppressions=0 \
 	  UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
-	  $(XVFB) meson test -C build-asan --print-errorlogs
+	  $(XVFB) meson test -C build-asan --print-errorlogs --timeout-multiplier 3
 
 clean:
 	rm -rf $(BUILDDIR) build-asan
