@@ -1157,7 +1157,7 @@ k_random (int dist, const TsCudaView *out, double a, double b, uint64_t seed, ui
 /* matmul (@ndim 2) and bmm (@ndim 3) of float32/float64, as cuBLAS. */
 static int
 matmul_kernel (int ndim, const TsCudaView *out, const TsCudaView *a, const TsCudaView *b,
-               void *stream)
+               void *stream, gboolean accumulate)
 {
   g_autoptr(GMutexLocker) locker = enter ();
   g_autoptr(GError) error = NULL;
@@ -1177,7 +1177,11 @@ matmul_kernel (int ndim, const TsCudaView *out, const TsCudaView *a, const TsCud
   MAP (out, &o, NULL);
   MAP (a, &va, NULL);
   MAP (b, &vb, NULL);
-  ok = ndim == 2 ? ts_cpu_mm (&va, &vb, &o, &error) : ts_cpu_bmm (&va, &vb, &o, &error);
+  /* out += a @ b: addmm reads each element of out before writing it */
+  if (accumulate)
+    ok = ts_cpu_addmm (&o, &va, &vb, 1.0, 1.0, &o, &error);
+  else
+    ok = ndim == 2 ? ts_cpu_mm (&va, &vb, &o, &error) : ts_cpu_bmm (&va, &vb, &o, &error);
   /* 2 m n k per matrix: out's elements times 2 k. */
   flops = (guint64)view_numel (out) * 2 * (guint64)a->shape[ndim - 1];
   return launch_finish (s, ok, error, view_bytes (out) + view_bytes (a) + view_bytes (b), flops);
@@ -1186,13 +1190,19 @@ matmul_kernel (int ndim, const TsCudaView *out, const TsCudaView *a, const TsCud
 static int
 k_matmul (const TsCudaView *out, const TsCudaView *a, const TsCudaView *b, void *stream)
 {
-  return matmul_kernel (2, out, a, b, stream);
+  return matmul_kernel (2, out, a, b, stream, FALSE);
+}
+
+static int
+k_matmul_acc (const TsCudaView *out, const TsCudaView *a, const TsCudaView *b, void *stream)
+{
+  return matmul_kernel (2, out, a, b, stream, TRUE);
 }
 
 static int
 k_bmm (const TsCudaView *out, const TsCudaView *a, const TsCudaView *b, void *stream)
 {
-  return matmul_kernel (3, out, a, b, stream);
+  return matmul_kernel (3, out, a, b, stream, FALSE);
 }
 
 /* The fake computes float32 products exactly either way; the flag is kept
@@ -1261,6 +1271,7 @@ static const TsCudaKernels kernels = {
   .bmm = k_bmm,
   .spin = k_spin,
   .set_matmul_tf32 = k_set_matmul_tf32,
+  .matmul_acc = k_matmul_acc,
 };
 
 EXPORT const TsCudaKernels *

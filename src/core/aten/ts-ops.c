@@ -3677,6 +3677,31 @@ matmul_device (Job                 *job,
   return k->matmul (&c, &a, &b, stream);
 }
 
+/* addmm as PyTorch runs it without cuBLASLt: self (broadcast) copied into
+ * out, then out += mat1 @ mat2 in one GEMM with beta 1. Other factors, and
+ * mv, take the host fallback. */
+static int
+mv_device (Job                 *job,
+           const TsCudaKernels *k,
+           gpointer             stream)
+{
+  TsCudaView c, self, a, b;
+  int err;
+
+  if (job->desc->id != TS_OP_ADDMM || job->p0 != 1.0 || job->p1 != 1.0 ||
+      !cuda_view (job->t[0], &c) || !cuda_view (job->t[1], &self) || !cuda_view (job->t[2], &a) ||
+      !cuda_view (job->t[3], &b))
+    return TS_CUDA_ERROR_NOT_SUPPORTED;
+  if ((c.dtype != TS_DTYPE_FLOAT32 && c.dtype != TS_DTYPE_FLOAT64 && c.dtype != TS_DTYPE_FLOAT16 &&
+       c.dtype != TS_DTYPE_BFLOAT16) || self.dtype != c.dtype || !blas_view (&a) || !blas_view (&b))
+    return TS_CUDA_ERROR_NOT_SUPPORTED;
+  if ((err = k->copy (&c, &self, stream)) != 0 || a.shape[1] == 0)
+    return err;
+  if ((err = k->set_matmul_tf32 (job->precision == TS_PRECISION_TF32)) != 0)
+    return err;
+  return k->matmul_acc (&c, &a, &b, stream);
+}
+
 /* A 0-dim index is a vector of one. */
 static void
 index_vector (TsCudaView *index)
@@ -4009,7 +4034,7 @@ static const struct
   [TS_OP_FAMILY_AMP] = { ts_ops_amp_job, ts_ops_host_device },
   [TS_OP_FAMILY_WHERE] = { ts_ops_where_job, ts_ops_host_device },
   [TS_OP_FAMILY_TERNARY] = { ts_ops_ternary_job, ts_ops_host_device },
-  [TS_OP_FAMILY_MV] = { ts_ops_mv_job, ts_ops_host_device },
+  [TS_OP_FAMILY_MV] = { ts_ops_mv_job, mv_device },
   [TS_OP_FAMILY_CONV] = { ts_ops_conv_job, ts_ops_host_device },
   [TS_OP_FAMILY_POOL] = { ts_ops_pool_job, ts_ops_host_device },
   [TS_OP_FAMILY_NORM] = { ts_ops_norm_job, ts_ops_host_device },

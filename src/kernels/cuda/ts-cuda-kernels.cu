@@ -2435,11 +2435,12 @@ k_set_matmul_tf32 (int allow)
 static cublasStatus_t
 gemm_strided (cublasHandle_t handle, int dtype, cublasOperation_t op_x, cublasOperation_t op_y,
               int n, int m, int k, const void *x, int ldx, long long sx,
-              const void *y, int ldy, long long sy, void *out, int ldc, long long sc, int batch)
+              const void *y, int ldy, long long sy, void *out, int ldc, long long sc, int batch,
+              bool accumulate)
 {
   const float one_f = 1.0f, zero_f = 0.0f;
   const double one_d = 1.0, zero_d = 0.0;
-  const void *one = &one_f, *zero = &zero_f;
+  const void *one = &one_f, *beta = accumulate ? &one_f : &zero_f;
   cudaDataType_t type;
   cublasComputeType_t compute = CUBLAS_COMPUTE_32F;
 
@@ -2454,7 +2455,7 @@ gemm_strided (cublasHandle_t handle, int dtype, cublasOperation_t op_x, cublasOp
       type = CUDA_R_64F;
       compute = CUBLAS_COMPUTE_64F;
       one = &one_d;
-      zero = &zero_d;
+      beta = accumulate ? &one_d : &zero_d;
       break;
     case TS_CUDA_FLOAT16:  type = CUDA_R_16F; break;
     case TS_CUDA_BFLOAT16: type = CUDA_R_16BF; break;
@@ -2462,7 +2463,7 @@ gemm_strided (cublasHandle_t handle, int dtype, cublasOperation_t op_x, cublasOp
       return CUBLAS_STATUS_NOT_SUPPORTED;
     }
   return cublasGemmStridedBatchedEx (handle, op_x, op_y, n, m, k, one, x, type, ldx, sx, y, type, ldy, sy,
-                                     zero, out, type, ldc, sc, batch, compute, CUBLAS_GEMM_DEFAULT);
+                                     beta, out, type, ldc, sc, batch, compute, CUBLAS_GEMM_DEFAULT);
 }
 
 /* Bytes of one element of the dtypes gemm_strided takes. */
@@ -2472,8 +2473,8 @@ gemm_elem_size (int dtype)
   return dtype == TS_CUDA_FLOAT64 ? 8 : dtype == TS_CUDA_FLOAT32 ? 4 : 2;
 }
 
-int
-k_matmul (const TsCudaView *out, const TsCudaView *a, const TsCudaView *b, void *stream)
+static int
+matmul_2d (const TsCudaView *out, const TsCudaView *a, const TsCudaView *b, void *stream, bool accumulate)
 {
   cublasHandle_t handle = blas_handle ();
   cublasOperation_t op_a, op_b;
@@ -2500,9 +2501,21 @@ k_matmul (const TsCudaView *out, const TsCudaView *a, const TsCudaView *b, void 
                            (const char *)b->data + b->offset * es, ldb, 0,
                            (const char *)a->data + a->offset * es, lda, 0,
                            (char *)out->data + out->offset * es,
-                           (int)(out->strides[0] > n ? out->strides[0] : n), 0, 1);
+                           (int)(out->strides[0] > n ? out->strides[0] : n), 0, 1, accumulate);
   }
   return status == CUBLAS_STATUS_SUCCESS ? cudaSuccess : cudaErrorUnknown;
+}
+
+int
+k_matmul (const TsCudaView *out, const TsCudaView *a, const TsCudaView *b, void *stream)
+{
+  return matmul_2d (out, a, b, stream, false);
+}
+
+int
+k_matmul_acc (const TsCudaView *out, const TsCudaView *a, const TsCudaView *b, void *stream)
+{
+  return matmul_2d (out, a, b, stream, true);
 }
 
 
@@ -2586,7 +2599,7 @@ k_bmm (const TsCudaView *out, const TsCudaView *a, const TsCudaView *b, void *st
     status = gemm_strided (handle, out->dtype, op_b, op_a, n, m, k,
                            (const char *)b->data + b->offset * es, ldb, sb,
                            (const char *)a->data + a->offset * es, lda, sa,
-                           (char *)out->data + out->offset * es, ldc, sc, batch);
+                           (char *)out->data + out->offset * es, ldc, sc, batch, false);
   }
   return status == CUBLAS_STATUS_SUCCESS ? cudaSuccess : cudaErrorUnknown;
 }
@@ -2638,6 +2651,7 @@ constexpr TsCudaKernels kernels = {
   k_bmm,
   k_spin,
   k_set_matmul_tf32,
+  k_matmul_acc,
 };
 
 /* Positional: a missing entry would be NULL, the last one is checked. */

@@ -205,6 +205,11 @@ typedef struct
    * (torch.backends.cuda.matmul.allow_tf32); matmul and bmm also take
    * float16 and bfloat16 (float32 accumulation) from ABI 3. */
   int (*set_matmul_tf32) (int allow);
+  /* out += a @ b (cuBLAS with beta = 1), as k->matmul takes its views:
+   * addmm's device path after copying self into out, as PyTorch's
+   * non-Lt addmm does. */
+  int (*matmul_acc)      (const TsCudaView *out, const TsCudaView *a, const TsCudaView *b,
+                          void *stream);
 } TsCudaKernels;
 
 /* The module's one entry point. */
