@@ -114,6 +114,12 @@ def where(condition, input=None, other=None, *, out=None):
     """where(c, x, y): the WHERE row, one kernel over the broadcast
     operands (numbers become 0-dim tensors of the promoted dtype, as
     PyTorch wraps them), with its WhereBackward0 node."""
+    if (out is None and isinstance(input, Tensor) and isinstance(other, Tensor) and isinstance(condition, Tensor)
+            and condition.dtype is torch.bool and input.dtype is other.dtype
+            and condition.dim() and input.dim() and other.dim()):
+        # the common case: nothing to promote or move, and the kernel
+        # checks the broadcast with TensorIterator's message
+        return torch._C._where(condition, input, other)
     if input is None and other is None:
         return torch.nonzero(condition, as_tuple=True)
     if input is None or other is None:
