@@ -380,10 +380,18 @@ def _var(input, dim, keepdim, correction, name):
     x = input.double() if input.dtype != torch.float64 else input
     mean = x.mean(dims, keepdim=True) if dims else x
     diff = x - mean
-    total = (diff * diff).sum(dims, keepdim=keepdim) if dims else diff * diff
-    var = total / builtins.max(0, n - correction)
+    square = diff * diff
+    if not dims:
+        var = square / builtins.max(0, n - correction)
+    elif correction:
+        var = square.sum(dims, keepdim=keepdim) / builtins.max(0, n - correction)
+    else:
+        var = square.mean(dims, keepdim=keepdim)    # the same double sum over n: one launch, not two
+    var = (var.sqrt() if name.startswith("std") else var).to(input.dtype)
+    if not name.endswith("_mean"):
+        return var, None    # var and std: no mean to convert (a launch saved)
     mean = mean if keepdim or not dims else _squeeze_dims(mean, dims)
-    return (var.sqrt() if name.startswith("std") else var).to(input.dtype), mean.to(input.dtype)
+    return var, mean.to(input.dtype)
 
 
 def var(input, dim=None, unbiased=None, keepdim=False, *, correction=None, out=None):
