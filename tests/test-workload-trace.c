@@ -394,7 +394,7 @@ count_copies (TsRecorder *recorder,
   return n;
 }
 
-/* where, cat and addcmul are one launch each, as PyTorch's; masked_fill is
+/* where, cat, addcmul and var are one launch each, as PyTorch's; masked_fill is
  * ATen's clone (one device copy) and one masked_fill_ kernel: nothing
  * composed of several launches, no temporaries' copies */
 static void
@@ -406,7 +406,8 @@ test_op_mix (void)
   g_assert_cmpuint (count_kernels (recorder, "aten::masked_fill_"), ==, 3);
   g_assert_cmpuint (count_kernels (recorder, "aten::cat"), ==, 3);
   g_assert_cmpuint (count_kernels (recorder, "aten::addcmul"), ==, 3);
-  g_assert_cmpuint (count_kernels (recorder, "aten::"), ==, 1 + 4 * 3);     /* and the mask's gt */
+  g_assert_cmpuint (count_kernels (recorder, "aten::var"), ==, 3);
+  g_assert_cmpuint (count_kernels (recorder, "aten::"), ==, 1 + 5 * 3);     /* and the mask's gt */
   g_assert_cmpuint (count_copies (recorder, TS_COPY_DEVICE_TO_DEVICE), ==, 3);
 }
 

@@ -1669,6 +1669,74 @@ ts_ops_reduce (TsOpId      id,
   return out;
 }
 
+static gboolean
+var_job (Job     *job,
+         GError **error)
+{
+  TsView in, out;
+
+  job_views (job, &out, &in, NULL);
+  return ts_cpu_var (&in, job->dim_mask, job->scalar.value, &out, error);
+}
+
+/* torch.var over @dims (none: all), divided by n - @correction: one
+ * launch, as PyTorch's std_var reduction, with VarBackward0 */
+TsTensor *
+ts_ops_var (TsTensor   *self,
+            const int  *dims,
+            guint       n_dims,
+            double      correction,
+            gboolean    keepdim,
+            GError    **error)
+{
+  const TsOpDesc *desc = ts_op_get (TS_OP_VAR);
+  guint64 mask;
+  guint ndim;
+  gint64 shape[TS_MAX_DIMS];
+  TsView vin, vout;
+  TsTensor *out;
+  Job *job;
+
+  if (!ts_dtype_is_floating (self->dtype))
+    {
+      ts_ops_fail (error, "std and var only support floating point and complex dtypes");
+      return NULL;
+    }
+  if (!reduce_mask (self, dims, n_dims, &mask, error))
+    return NULL;
+  tensor_view (self, &vin);
+  ts_reduce_shape (&vin, mask, keepdim, &ndim, shape);
+  if ((out = ts_tensor_new_empty (ts_tensor_get_device (self), self->dtype, ndim, shape, FALSE, error)) == NULL)
+    return NULL;
+  job = job_new (desc);
+  job->block = 512;
+  job->grid = (guint32) CLAMP ((ts_tensor_numel (self) + 16383) / 16384, 1,
+                               MAX (ts_session_get_profile (0)->sm_count, 1));
+  job->dim_mask = mask;
+  job->scalar.kind = TS_DTYPE_FLOAT64;
+  job->scalar.value = correction;
+  job_set (job, 0, out);
+  job_set (job, 1, self);
+  tensor_view (out, &vout);
+  /* two passes over the input */
+  if (!dispatch (job, ts_tensor_get_device (self), ts_cost_reduce (&vin, &vout), error))
+    {
+      ts_tensor_unref (out);
+      return NULL;
+    }
+  {
+    TsOpGradAttrs grad = { .n_dims = MIN (n_dims, TS_MAX_DIMS), .keepdim = keepdim, .scalar = correction };
+
+    for (guint i = 0; i < grad.n_dims; i++)
+      {
+        grad.dims[i] = dims[i];
+        ts_tensor_wrap_dim ((int) self->ndim, &grad.dims[i], NULL);
+      }
+    ts_autograd_record_op (desc, TS_OP_GRAD_TENSOR, &self, 1, out, &grad);
+  }
+  return out;
+}
+
 TsTensor *
 ts_ops_sum (TsTensor   *self,
             const int  *dims,
@@ -4017,6 +4085,7 @@ static const struct
   [TS_OP_FAMILY_ACT] = { ts_ops_act_job, ts_ops_host_device },
   [TS_OP_FAMILY_LOSS] = { ts_ops_loss_job, ts_ops_host_device },
   [TS_OP_FAMILY_FOREACH] = { ts_ops_foreach_job, ts_ops_host_device },
+  [TS_OP_FAMILY_VAR] = { var_job, ts_ops_host_device },
 };
 
 /* Every op's kernel, on the CPU, on the simulated devices and on the host

@@ -786,6 +786,36 @@ TS_BACKWARD_FN (ts_backward_mean)
   RETURN_GRAD (ts_autograd_div_scalar (expanded, (double) numel, error));
 }
 
+/* var: self: (2 / (n - correction)) * grad * (self - self.mean (dims,
+ * keepdim)), grad expanded as sum's (PyTorch's var_backward); the
+ * correction is the node's scalar */
+TS_BACKWARD_FN (ts_backward_var)
+{
+  const TsGradTensorInfo *info = ts_grad_node_get_input_info (node, 0);
+  const Attrs *attrs = ATTRS;
+  g_autoptr(TsTensor) self = ts_autograd_saved (node, attrs->self_slot, error);
+  g_autoptr(TsTensor) mean = NULL;
+  g_autoptr(TsTensor) centered = NULL;
+  g_autoptr(TsTensor) expanded = NULL;
+  g_autoptr(TsTensor) scaled = NULL;
+  gint64 n = 1;
+
+  if (self == NULL)
+    return FALSE;
+  if (attrs->n_dims == 0)
+    for (guint i = 0; i < info->ndim; i++)
+      n *= info->shape[i];
+  for (guint i = 0; i < attrs->n_dims; i++)
+    n *= info->shape[attrs->dims[i]];
+  if ((mean = ts_ops_reduce (TS_OP_MEAN, self, attrs->dims, attrs->n_dims, TRUE, TS_DTYPE_UNDEFINED, error)) == NULL ||
+      (centered = ts_autograd_sub (self, mean, error)) == NULL ||
+      !expand_to_input (node, GRAD, &expanded, error) ||
+      (scaled = ts_autograd_binary_scalar (TS_BINARY_MUL, expanded, 2.0 / ((double) n - attrs->scalar), FALSE,
+                                           error)) == NULL)
+    return FALSE;
+  RETURN_GRAD (ts_autograd_mul (scaled, centered, error));
+}
+
 /* softmax: self: _softmax_backward_data (grad, result, dim), which is
  * result * (grad - (grad * result).sum (dim, keepdim)) */
 TS_BACKWARD_FN (ts_backward_softmax)

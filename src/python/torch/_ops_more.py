@@ -396,7 +396,11 @@ def _var(input, dim, keepdim, correction, name):
 
 def var(input, dim=None, unbiased=None, keepdim=False, *, correction=None, out=None):
     dim, keepdim, correction = _var_args("var", dim, unbiased, keepdim, correction)
-    return _var(input, dim, keepdim, correction, "var")[0]
+    if not input.dtype.is_floating_point:
+        raise RuntimeError("std and var only support floating point and complex dtypes")
+    # one launch and VarBackward0, as PyTorch's
+    dims = () if dim is None else (dim,) if isinstance(dim, int) else tuple(dim)
+    return torch._C._var(input, dims, builtins.float(correction), keepdim)
 
 
 def std(input, dim=None, unbiased=None, keepdim=False, *, correction=None, out=None):

@@ -51,3 +51,16 @@ for dev in DEVICES:
     t("var_mean var", lambda: torch.var_mean(a, 1)[0])
     t("var_mean mean", lambda: torch.var_mean(a, 1)[1])
     t("std_mean mean", lambda: torch.std_mean(b, 0, unbiased=False)[1])
+    t("var int", lambda: i.var(1))
+    t("var dims twice", lambda: a.var((1, 1)))
+    t("var half", lambda: a.half().var(0).float())
+
+    def var_grad(*args, **kwargs):
+        x = a.clone().requires_grad_()
+        v = x.var(*args, **kwargs)
+        print("var grad_fn", v.grad_fn.name())
+        (v * torch.arange(1.0, v.numel() + 1, device=dev).reshape(v.shape)).sum().backward()
+        return x.grad
+    t("var grad dim 1", lambda: var_grad(1))
+    t("var grad all", lambda: var_grad())
+    t("var grad keepdim correction 0", lambda: var_grad(0, keepdim=True, unbiased=False))

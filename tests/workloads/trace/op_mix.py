@@ -1,5 +1,5 @@
 # Read back by test-workload-trace: the launches of the op mix's ops that
-# PyTorch runs as one kernel (masked_fill: a clone's device copy, then one
+# PyTorch runs as one kernel (var: its std_var reduction) (masked_fill: a clone's device copy, then one
 # kernel), argv[1] calls of each, after one aten::gt for the mask.
 import sys
 import torch
@@ -12,4 +12,5 @@ for _ in range(n):
     a.masked_fill(m, 0.0)
     torch.cat([a, b])
     torch.addcmul(a, a, b, value=0.5)
+    a.var(1)
 torch.cuda.synchronize()
