@@ -377,6 +377,40 @@ test_foreach (void)
   assert_launch_at (fused, "aten::_fused_adam_", MULTI_TENSOR_KERNEL (4, "_fused_adam_"), 11);
 }
 
+/* The device copies of @kind */
+static guint
+count_copies (TsRecorder *recorder,
+              TsCopyKind  kind)
+{
+  guint n = 0;
+
+  for (gsize i = 0; i < ts_recorder_get_count (recorder, TS_RECORD_MEMCPY); i++)
+    {
+      TsMemcpyRecord copy;
+
+      g_assert_true (ts_recorder_get (recorder, TS_RECORD_MEMCPY, i, &copy));
+      n += copy.kind == kind;
+    }
+  return n;
+}
+
+/* where, cat, addcmul and var are one launch each, as PyTorch's; masked_fill is
+ * ATen's clone (one device copy) and one masked_fill_ kernel: nothing
+ * composed of several launches, no temporaries' copies */
+static void
+test_op_mix (void)
+{
+  g_autoptr(TsRecorder) recorder = run_script ("op_mix.py", "3", 0);
+
+  g_assert_cmpuint (count_kernels (recorder, "aten::where"), ==, 3);
+  g_assert_cmpuint (count_kernels (recorder, "aten::masked_fill_"), ==, 3);
+  g_assert_cmpuint (count_kernels (recorder, "aten::cat"), ==, 3);
+  g_assert_cmpuint (count_kernels (recorder, "aten::addcmul"), ==, 3);
+  g_assert_cmpuint (count_kernels (recorder, "aten::var"), ==, 3);
+  g_assert_cmpuint (count_kernels (recorder, "aten::"), ==, 1 + 5 * 3);     /* and the mask's gt */
+  g_assert_cmpuint (count_copies (recorder, TS_COPY_DEVICE_TO_DEVICE), ==, 3);
+}
+
 /* The first allocation made at @line, or 0 */
 static guint64
 alloc_at (TsRecorder *recorder,
@@ -598,6 +632,7 @@ main (int   argc,
   g_test_add_func ("/workload-trace/attention", test_attention);
   g_test_add_func ("/workload-trace/amp", test_amp);
   g_test_add_func ("/workload-trace/foreach", test_foreach);
+  g_test_add_func ("/workload-trace/op-mix", test_op_mix);
   g_test_add_func ("/workload-trace/graphed", test_graphed);
   g_test_add_func ("/workload-trace/out-kw", test_out_kw);
   g_test_add_func ("/workload-trace/raise", test_raise);

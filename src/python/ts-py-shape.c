@@ -125,6 +125,26 @@ py_bmm (PyObject *module,
   return wrap_result (ts_ops_bmm (ts_py_tensor_get (a), ts_py_tensor_get (b), &error), &error);
 }
 
+/* A reduction's dims from a tuple of ints (empty: all) into @dims; FALSE
+ * with the Python error set */
+static gboolean
+parse_dims (PyObject *tuple,
+            int      *dims,
+            guint    *n_dims)
+{
+  Py_ssize_t n = PyTuple_GET_SIZE (tuple);
+
+  if (n > TS_MAX_DIMS)
+    {
+      PyErr_Format (PyExc_RuntimeError, "too many dims");
+      return FALSE;
+    }
+  for (Py_ssize_t i = 0; i < n; i++)
+    dims[i] = (int) PyLong_AsLong (PyTuple_GET_ITEM (tuple, i));
+  *n_dims = (guint) n;
+  return !PyErr_Occurred ();
+}
+
 /* _reduce(name, self, dims, keepdim, dtype): a REDUCE op of the table by
  * its name over the dims of a tuple (empty: all) */
 static PyObject *
@@ -135,7 +155,7 @@ py_reduce (PyObject *module,
   PyObject *self, *dims_obj, *dtype_obj;
   int keepdim;
   int dims[TS_MAX_DIMS];
-  Py_ssize_t n;
+  guint n;
   TsDType dtype;
   const TsOpDesc *desc;
   GError *error = NULL;
@@ -146,15 +166,32 @@ py_reduce (PyObject *module,
   desc = ts_op_lookup (name);
   if (desc == NULL || desc->family != TS_OP_FAMILY_REDUCE || !ts_py_is_tensor (self))
     return PyErr_Format (PyExc_TypeError, "_reduce(): no reduction %s over a tensor", name);
-  n = PyTuple_GET_SIZE (dims_obj);
-  if (n > TS_MAX_DIMS)
-    return PyErr_Format (PyExc_RuntimeError, "too many dims");
-  for (Py_ssize_t i = 0; i < n; i++)
-    dims[i] = (int) PyLong_AsLong (PyTuple_GET_ITEM (dims_obj, i));
-  if (PyErr_Occurred () || !ts_py_parse_dtype (dtype_obj, &dtype))
+  if (!parse_dims (dims_obj, dims, &n) || !ts_py_parse_dtype (dtype_obj, &dtype))
     return NULL;
-  return wrap_result (ts_ops_reduce (desc->id, ts_py_tensor_get (self), dims, (guint) n, keepdim, dtype, &error),
-                      &error);
+  return wrap_result (ts_ops_reduce (desc->id, ts_py_tensor_get (self), dims, n, keepdim, dtype, &error), &error);
+}
+
+/* _var(self, dims, correction, keepdim): torch.var over the dims of a
+ * tuple (empty: all), checked by torch/_ops_more.py */
+static PyObject *
+py_var (PyObject *module,
+        PyObject *args)
+{
+  PyObject *self, *dims_obj;
+  double correction;
+  int keepdim;
+  int dims[TS_MAX_DIMS];
+  guint n;
+  GError *error = NULL;
+
+  ts_py_update_callsite ();
+  if (!PyArg_ParseTuple (args, "OO!dp", &self, &PyTuple_Type, &dims_obj, &correction, &keepdim))
+    return NULL;
+  if (!ts_py_is_tensor (self))
+    return PyErr_Format (PyExc_TypeError, "_var() takes a tensor");
+  if (!parse_dims (dims_obj, dims, &n))
+    return NULL;
+  return wrap_result (ts_ops_var (ts_py_tensor_get (self), dims, n, correction, keepdim, &error), &error);
 }
 
 /* _sort(name, self, dim, descending, start, n) -> (values, indices): the
@@ -266,6 +303,7 @@ static PyMethodDef shape_methods[] = {
   { "_triangle", py_triangle, METH_VARARGS, NULL },
   { "_flip", py_flip, METH_VARARGS, NULL },
   { "_cat", py_cat, METH_VARARGS, NULL },
+  { "_var", py_var, METH_VARARGS, NULL },
   { "_bmm", py_bmm, METH_VARARGS, NULL },
   { NULL }
 };

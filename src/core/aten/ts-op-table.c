@@ -68,6 +68,7 @@ G_STATIC_ASSERT (TS_CUDA_MAX_DIMS <= TS_MAX_DIMS);
 /* self and target (weight and total_weight ride in slots 3 and 4) */
 #define ARITY_LOSS         2
 #define ARITY_FOREACH      1
+#define ARITY_VAR          1
 
 #define COST_ELEMENTWISE(c) .cost = TS_OP_COST_ELEMENTWISE, .flops = (c)
 #define COST_FAMILY(c)      .cost = TS_OP_COST_##c
@@ -115,6 +116,7 @@ G_STATIC_ASSERT (TS_CUDA_MAX_DIMS <= TS_MAX_DIMS);
 #define COST_ACT            COST_FAMILY
 #define COST_LOSS           COST_FAMILY
 #define COST_FOREACH        COST_FAMILY
+#define COST_VAR            COST_FAMILY
 
 const TsOpDesc ts_op_table[TS_N_OPS] = {
 #define TS_OP(ID, FAMILY, name_, RULE, KERNEL, COST, CUDA, PY, functional_, inplace_, over_dims_, arg0, arg1, \

@@ -60,6 +60,7 @@ typedef enum
   TS_OP_FAMILY_ACT,
   TS_OP_FAMILY_LOSS,         /* nll_loss and its backward (ts-ops-loss.c) */
   TS_OP_FAMILY_FOREACH,      /* multi-tensor launches of other rows' kernels (ts-ops.c) */
+  TS_OP_FAMILY_VAR,          /* torch.var over dims (ts-ops.c) */
   TS_OP_N_FAMILIES
 } TsOpFamily;
 

@@ -1601,9 +1601,10 @@ record_reduce (const TsOpDesc *desc,
                const int      *dims,
                guint           n_dims,
                gboolean        keepdim,
+               double          scalar,
                TsTensor       *out)
 {
-  TsOpGradAttrs grad = { .n_dims = MIN (n_dims, TS_MAX_DIMS), .keepdim = keepdim };
+  TsOpGradAttrs grad = { .n_dims = MIN (n_dims, TS_MAX_DIMS), .keepdim = keepdim, .scalar = scalar };
 
   for (guint i = 0; i < grad.n_dims; i++)
     {
@@ -1614,16 +1615,18 @@ record_reduce (const TsOpDesc *desc,
                          &grad);
 }
 
-TsTensor *
-ts_ops_reduce (TsOpId      id,
-               TsTensor   *self,
-               const int  *dims,
-               guint       n_dims,
-               gboolean    keepdim,
-               TsDType     dtype,
-               GError    **error)
+/* The reduction of @desc over @dims into a new tensor of @dtype, one
+ * launch; @scalar rides in the job and the node (var's correction) */
+static TsTensor *
+launch_reduce (const TsOpDesc *desc,
+               TsTensor       *self,
+               const int      *dims,
+               guint           n_dims,
+               gboolean        keepdim,
+               TsDType         dtype,
+               double          scalar,
+               GError        **error)
 {
-  const TsOpDesc *desc = ts_op_get (id);
   guint64 mask;
   guint ndim;
   gint64 shape[TS_MAX_DIMS];
@@ -1631,15 +1634,6 @@ ts_ops_reduce (TsOpId      id,
   TsTensor *out;
   Job *job;
 
-  /* autocast's float32 reductions read the half input as they go; an
-   * explicit dtype is the caller's choice, which autocast leaves */
-  if (dtype == TS_DTYPE_UNDEFINED)
-    dtype = ts_autocast_opt_dtype (desc, self);
-  if (dtype == TS_DTYPE_UNDEFINED && !ts_reduce_result_dtype (desc->kernel, self->dtype, &dtype, error))
-    {
-      kernel_error (error);
-      return NULL;
-    }
   if (!reduce_mask (self, dims, n_dims, &mask, error))
     return NULL;
   tensor_view (self, &vin);
@@ -1657,6 +1651,8 @@ ts_ops_reduce (TsOpId      id,
   job->grid = (guint32) CLAMP ((ts_tensor_numel (self) + 16383) / 16384, 1,
                                MAX (ts_session_get_profile (0)->sm_count, 1));
   job->dim_mask = mask;
+  job->scalar.kind = TS_DTYPE_FLOAT64;
+  job->scalar.value = scalar;
   job_set (job, 0, out);
   job_set (job, 1, self);
   tensor_view (out, &vout);
@@ -1665,8 +1661,61 @@ ts_ops_reduce (TsOpId      id,
       ts_tensor_unref (out);
       return NULL;
     }
-  record_reduce (desc, self, dims, n_dims, keepdim, out);
+  record_reduce (desc, self, dims, n_dims, keepdim, scalar, out);
   return out;
+}
+
+TsTensor *
+ts_ops_reduce (TsOpId      id,
+               TsTensor   *self,
+               const int  *dims,
+               guint       n_dims,
+               gboolean    keepdim,
+               TsDType     dtype,
+               GError    **error)
+{
+  const TsOpDesc *desc = ts_op_get (id);
+
+  /* autocast's float32 reductions read the half input as they go; an
+   * explicit dtype is the caller's choice, which autocast leaves */
+  if (dtype == TS_DTYPE_UNDEFINED)
+    dtype = ts_autocast_opt_dtype (desc, self);
+  if (dtype == TS_DTYPE_UNDEFINED && !ts_reduce_result_dtype (desc->kernel, self->dtype, &dtype, error))
+    {
+      kernel_error (error);
+      return NULL;
+    }
+  return launch_reduce (desc, self, dims, n_dims, keepdim, dtype, 0.0, error);
+}
+
+static gboolean
+var_job (Job     *job,
+         GError **error)
+{
+  TsView in, out;
+
+  job_views (job, &out, &in, NULL);
+  return ts_cpu_var (&in, job->dim_mask, job->scalar.value, &out, error);
+}
+
+/* torch.var over @dims (none: all), divided by n - @correction: one
+ * launch, as PyTorch's std_var reduction, with VarBackward0 */
+TsTensor *
+ts_ops_var (TsTensor   *self,
+            const int  *dims,
+            guint       n_dims,
+            double      correction,
+            gboolean    keepdim,
+            GError    **error)
+{
+  if (!ts_dtype_is_floating (self->dtype))
+    {
+      ts_ops_fail (error, "std and var only support floating point and complex dtypes");
+      return NULL;
+    }
+  /* costed as a sum's one read, as PyTorch's Welford kernel reads the
+   * input once (the host kernel's second pass is not the device's) */
+  return launch_reduce (ts_op_get (TS_OP_VAR), self, dims, n_dims, keepdim, self->dtype, correction, error);
 }
 
 TsTensor *
@@ -1844,7 +1893,7 @@ ts_ops_max (TsTensor  *self,
       ts_tensor_unref (out);
       return NULL;
     }
-  record_reduce (ts_op_get (is_min ? TS_OP_MIN : TS_OP_MAX), self, NULL, 0, FALSE, out);
+  record_reduce (ts_op_get (is_min ? TS_OP_MIN : TS_OP_MAX), self, NULL, 0, FALSE, 0.0, out);
   return out;
 }
 
@@ -4042,6 +4091,7 @@ static const struct
   [TS_OP_FAMILY_ACT] = { ts_ops_act_job, ts_ops_host_device },
   [TS_OP_FAMILY_LOSS] = { ts_ops_loss_job, ts_ops_host_device },
   [TS_OP_FAMILY_FOREACH] = { ts_ops_foreach_job, ts_ops_host_device },
+  [TS_OP_FAMILY_VAR] = { var_job, ts_ops_host_device },
 };
 
 /* Every op's kernel, on the CPU, on the simulated devices and on the host

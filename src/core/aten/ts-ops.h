@@ -103,6 +103,12 @@ TsTensor  *ts_ops_reduce          (TsOpId           id,
                                    gboolean         keepdim,
                                    TsDType          dtype,
                                    GError         **error);
+TsTensor  *ts_ops_var             (TsTensor        *self,
+                                   const int       *dims,
+                                   guint            n_dims,
+                                   double           correction,
+                                   gboolean         keepdim,
+                                   GError         **error);
 TsTensor  *ts_ops_sum             (TsTensor        *self,
                                    const int       *dims,
                                    guint            n_dims,

@@ -768,12 +768,12 @@ TS_BACKWARD_FN (ts_backward_sum)
   return expand_to_input (node, GRAD, &grad_inputs[0], error);
 }
 
-/* mean: sum's, divided by the number of elements reduced */
-TS_BACKWARD_FN (ts_backward_mean)
+/* The number of elements a reduction's node reduced into each of its */
+static gint64
+reduced_numel (TsGradNode *node)
 {
   const TsGradTensorInfo *info = ts_grad_node_get_input_info (node, 0);
   const Attrs *attrs = ATTRS;
-  g_autoptr(TsTensor) expanded = NULL;
   gint64 numel = 1;
 
   if (attrs->n_dims == 0)
@@ -781,9 +781,41 @@ TS_BACKWARD_FN (ts_backward_mean)
       numel *= info->shape[i];
   for (guint i = 0; i < attrs->n_dims; i++)
     numel *= info->shape[attrs->dims[i]];
+  return numel;
+}
+
+/* mean: sum's, divided by the number of elements reduced */
+TS_BACKWARD_FN (ts_backward_mean)
+{
+  g_autoptr(TsTensor) expanded = NULL;
+
   if (!expand_to_input (node, GRAD, &expanded, error))
     return FALSE;
-  RETURN_GRAD (ts_autograd_div_scalar (expanded, (double) numel, error));
+  RETURN_GRAD (ts_autograd_div_scalar (expanded, (double) reduced_numel (node), error));
+}
+
+/* var: self: (2 / (n - correction)) * grad * (self - self.mean (dims,
+ * keepdim)), grad expanded as sum's (PyTorch's var_backward); the
+ * correction is the node's scalar */
+TS_BACKWARD_FN (ts_backward_var)
+{
+  const Attrs *attrs = ATTRS;
+  g_autoptr(TsTensor) self = ts_autograd_saved (node, attrs->self_slot, error);
+  g_autoptr(TsTensor) mean = NULL;
+  g_autoptr(TsTensor) centered = NULL;
+  g_autoptr(TsTensor) expanded = NULL;
+  g_autoptr(TsTensor) scaled = NULL;
+  gint64 n = reduced_numel (node);
+
+  if (self == NULL)
+    return FALSE;
+  if ((mean = ts_ops_reduce (TS_OP_MEAN, self, attrs->dims, attrs->n_dims, TRUE, TS_DTYPE_UNDEFINED, error)) == NULL ||
+      (centered = ts_autograd_sub (self, mean, error)) == NULL ||
+      !expand_to_input (node, GRAD, &expanded, error) ||
+      (scaled = ts_autograd_binary_scalar (TS_BINARY_MUL, expanded, 2.0 / ((double) n - attrs->scalar), FALSE,
+                                           error)) == NULL)
+    return FALSE;
+  RETURN_GRAD (ts_autograd_mul (scaled, centered, error));
 }
 
 /* softmax: self: _softmax_backward_data (grad, result, dim), which is

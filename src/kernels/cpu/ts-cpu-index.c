@@ -442,6 +442,8 @@ ts_cpu_masked_fill (const TsView  *self,
                     GError       **error)
 {
   gsize elem = ts_dtype_size (self->dtype);
+  gconstpointer fill;
+  gint64 n;
 
   if (mask->dtype != TS_DTYPE_BOOL || value->dtype != self->dtype ||
       ts_view_numel (mask) != ts_view_numel (self) || ts_view_numel (value) != 1)
@@ -450,8 +452,23 @@ ts_cpu_masked_fill (const TsView  *self,
                            "masked_fill_(): the mask or value does not match self");
       return FALSE;
     }
-  for (gint64 e = 0; e < ts_view_numel (self); e++)
+  n = ts_view_numel (self);
+  fill = ts_view_linear_ptr (value, 0);
+  /* dense self and mask (the common case: masked_fill's clone and a mask
+   * of its shape) walk plain pointers; ts_view_linear_ptr's divisions
+   * per element cost several times the fill itself */
+  if (ts_view_is_contiguous (self) && ts_view_is_contiguous (mask))
+    {
+      char *dst = (char *) self->data + self->offset * (gint64) elem;
+      const guint8 *m = (const guint8 *) mask->data + mask->offset;
+
+      for (gint64 e = 0; e < n; e++)
+        if (m[e])
+          memcpy (dst + e * (gint64) elem, fill, elem);
+      return TRUE;
+    }
+  for (gint64 e = 0; e < n; e++)
     if (*(const guint8 *) ts_view_linear_ptr (mask, e))
-      memcpy (ts_view_linear_ptr (self, e), ts_view_linear_ptr (value, 0), elem);
+      memcpy (ts_view_linear_ptr (self, e), fill, elem);
   return TRUE;
 }

@@ -188,6 +188,7 @@ typedef enum
 #define TS_OP_ELEMENTWISE_ACT(b, u)
 #define TS_OP_ELEMENTWISE_LOSS(b, u)
 #define TS_OP_ELEMENTWISE_FOREACH(b, u)
+#define TS_OP_ELEMENTWISE_VAR(b, u)
 #define TS_OP_ENUM_ITEM(k)                    k,
 #define TS_OP_INIT(k, v)                      [k] = v,
 
@@ -303,6 +304,15 @@ void     ts_reduce_shape        (const TsView *in,
 gboolean ts_cpu_reduce          (TsReduceOp    op,
                                  const TsView *in,
                                  guint64       dim_mask,
+                                 const TsView *out,
+                                 GError      **error);
+/* var over the dims in @dim_mask (0: all) of a floating @in into @out
+ * (the reduced shape, with or without keepdim): the mean, then the sum of
+ * squared deviations divided by max (0, n - @correction), both passes in
+ * double and rounded once, as torch.var's two-pass form. */
+gboolean ts_cpu_var             (const TsView *in,
+                                 guint64       dim_mask,
+                                 double        correction,
                                  const TsView *out,
                                  GError      **error);
 /* torch.max(x, dim) / torch.min(x, dim): values and int64 indices; the

@@ -468,3 +468,65 @@ ts_cpu_max_dim (const TsView *in,
   ts_iter_for_each (&iter, max_dim_loop, &ctx);
   return TRUE;
 }
+
+/* The element offsets (in elements, from the view's start) of the
+ * @n_dims dims in @dims, row-major, for index @i. */
+static gint64
+dims_offset (const TsView *v,
+             const guint  *dims,
+             guint         n_dims,
+             gint64        i)
+{
+  gint64 off = 0;
+
+  for (guint k = n_dims; k-- > 0;)
+    {
+      off += (i % v->shape[dims[k]]) * v->strides[dims[k]];
+      i /= v->shape[dims[k]];
+    }
+  return off;
+}
+
+gboolean
+ts_cpu_var (const TsView  *in,
+            guint64        dim_mask,
+            double         correction,
+            const TsView  *out,
+            GError       **error)
+{
+  guint kept[TS_MAX_DIMS], reduced[TS_MAX_DIMS], n_kept = 0, n_reduced = 0;
+  gsize elem = ts_dtype_size (in->dtype);
+  gint64 n = 1, n_out = ts_view_numel (out);
+
+  if (!ts_dtype_is_floating (in->dtype) || !ts_dtype_is_floating (out->dtype))
+    {
+      g_set_error_literal (error, TS_KERNEL_ERROR, TS_KERNEL_ERROR_DTYPE,
+                           "std and var only support floating point and complex dtypes");
+      return FALSE;
+    }
+  for (guint d = 0; d < in->ndim; d++)
+    if (dim_mask == 0 || (dim_mask & (G_GUINT64_CONSTANT (1) << d)))
+      {
+        reduced[n_reduced++] = d;
+        n *= in->shape[d];
+      }
+    else
+      kept[n_kept++] = d;
+  for (gint64 o = 0; o < n_out; o++)
+    {
+      const char *base = (const char *) in->data + (in->offset + dims_offset (in, kept, n_kept, o)) * (gint64) elem;
+      double sum = 0, squares = 0, mean;
+
+      for (gint64 r = 0; r < n; r++)
+        sum += ts_dtype_load (in->dtype, base + dims_offset (in, reduced, n_reduced, r) * (gint64) elem);
+      mean = sum / (double) n;
+      for (gint64 r = 0; r < n; r++)
+        {
+          double dev = ts_dtype_load (in->dtype, base + dims_offset (in, reduced, n_reduced, r) * (gint64) elem) - mean;
+
+          squares += dev * dev;
+        }
+      ts_dtype_store (out->dtype, ts_view_linear_ptr (out, o), squares / MAX (0.0, (double) n - correction));
+    }
+  return TRUE;
+}

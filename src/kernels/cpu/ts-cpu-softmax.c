@@ -40,6 +40,41 @@ NAME (const TsView *in, const guint8 *pi, gint64 si,                          \
 DEFINE_SOFTMAX_ROW (softmax_row_f64, double, )
 DEFINE_SOFTMAX_ROW (softmax_row_f32, float, f)
 
+/* A float32 row, dense in and out (softmax over the last dim, the common
+ * case): softmax_row_f32's arithmetic in its order, without a dtype switch
+ * per load and store and with each exp computed once, which cost three
+ * times the rest of the launch at 16x16 */
+static void
+softmax_row_f32_dense (const float *x,
+                       float       *y,
+                       gint64       n,
+                       gboolean     as_log)
+{
+  float m = -INFINITY, s = 0;
+
+  for (gint64 k = 0; k < n; k++)
+    if (isnan (x[k]) || x[k] > m)
+      m = x[k];
+  if (as_log)
+    {
+      float log_s;
+
+      for (gint64 k = 0; k < n; k++)
+        s += expf (x[k] - m);
+      log_s = logf (s);
+      for (gint64 k = 0; k < n; k++)
+        y[k] = (x[k] - m) - log_s;
+      return;
+    }
+  for (gint64 k = 0; k < n; k++)
+    {
+      y[k] = expf (x[k] - m);     /* x[k] is read before y[k] is written */
+      s += y[k];
+    }
+  for (gint64 k = 0; k < n; k++)
+    y[k] = y[k] / s;
+}
+
 /* PyTorch's dispatch message, which names its kernel: one per op along
  * the last dim, one for both along another */
 gboolean
@@ -90,6 +125,7 @@ ts_cpu_softmax (const TsView *in,
                 GError      **error)
 {
   gint64 n, rows;
+  gboolean dense_f32;
 
   g_return_val_if_fail (in != NULL && out != NULL, FALSE);
   g_return_val_if_fail (in->ndim == out->ndim, FALSE);
@@ -100,12 +136,16 @@ ts_cpu_softmax (const TsView *in,
 
   n = in->ndim == 0 ? 1 : in->shape[dim];
   rows = n == 0 ? 0 : ts_view_numel (in) / n;
+  dense_f32 = in->dtype == TS_DTYPE_FLOAT32 && out->dtype == TS_DTYPE_FLOAT32 &&
+              (n == 1 || (dim_stride (in, dim) == 4 && dim_stride (out, dim) == 4));
   for (gint64 r = 0; r < rows; r++)
     {
       const guint8 *pi = (const guint8 *) in->data + row_start (in, dim, r);
       guint8 *po = (guint8 *) out->data + row_start (out, dim, r);
 
-      if (in->dtype == TS_DTYPE_FLOAT64)
+      if (dense_f32)
+        softmax_row_f32_dense ((const float *)(gconstpointer) pi, (float *)(gpointer) po, n, log);
+      else if (in->dtype == TS_DTYPE_FLOAT64)
         softmax_row_f64 (in, pi, dim_stride (in, dim), out, po, dim_stride (out, dim), n, log);
       else
         softmax_row_f32 (in, pi, dim_stride (in, dim), out, po, dim_stride (out, dim), n, log);

@@ -309,16 +309,23 @@ def _mask_arg(mask, name):
 
 def masked_fill_(self, mask, value):
     mask = _mask_arg(mask, "masked_fill_")
-    shape = _broadcast_or_raise(list(self.shape), list(mask.shape))
-    if shape != list(self.shape):
-        raise RuntimeError("output with shape %s doesn't match the broadcast shape %s"
-                           % (_shape_str(self.shape), _shape_str(shape)))
     mask = mask.to(self.device) if mask.device != self.device else mask
-    _C._masked_fill_(self, mask.expand(*self.shape), _fill_value(self, value))
+    if mask._shape != self._shape:     # a mask of self's shape needs no broadcast
+        shape = _broadcast_or_raise(list(self.shape), list(mask.shape))
+        if shape != list(self.shape):
+            raise RuntimeError("output with shape %s doesn't match the broadcast shape %s"
+                               % (_shape_str(self.shape), _shape_str(shape)))
+        mask = mask.expand(*self.shape)
+    _C._masked_fill_(self, mask, _fill_value(self, value))
     return self
 
 
 def masked_fill(self, mask, value):
+    """ATen's: clone the broadcast self, fill in place (two launches, as
+    PyTorch's); self of the mask's shape is cloned as it is, as
+    expand_outplace borrows it."""
+    if isinstance(mask, _torch.Tensor) and mask._shape == self._shape:
+        return masked_fill_(self.clone(), mask, value)
     shape = _broadcast_or_raise(list(mask.shape), list(self.shape))
     return masked_fill_(self.expand(*shape).clone(), mask, value)
 

@@ -94,6 +94,19 @@ def broadcast_tensors(*tensors):
     return tuple(t.expand(shape) for t in tensors)
 
 
+def _plain_dtype(*operands):
+    """The operands' dtype when all are dimensioned tensors of one dtype:
+    the common case, with nothing to promote, wrap or move (a 0-dim CPU
+    tensor would move), so the ops pass them to their kernel as they are;
+    else None."""
+    dt = None
+    for t in operands:
+        if not isinstance(t, Tensor) or not t.dim() or (dt is not None and t.dtype is not dt):
+            return None
+        dt = t.dtype
+    return dt
+
+
 def _as_tensor_like(v, dtype, device):
     """A number as a 0-dim tensor of dtype on device; a tensor cast (a
     0-dim CPU one moved too, as PyTorch lets CPU scalars meet CUDA)."""
@@ -114,6 +127,10 @@ def where(condition, input=None, other=None, *, out=None):
     """where(c, x, y): the WHERE row, one kernel over the broadcast
     operands (numbers become 0-dim tensors of the promoted dtype, as
     PyTorch wraps them), with its WhereBackward0 node."""
+    if (out is None and isinstance(condition, Tensor) and condition.dtype is torch.bool and condition.dim()
+            and _plain_dtype(input, other) is not None):
+        # the kernel checks the broadcast with TensorIterator's message
+        return torch._C._where(condition, input, other)
     if input is None and other is None:
         return torch.nonzero(condition, as_tuple=True)
     if input is None or other is None:
@@ -250,6 +267,9 @@ def lerp_(input, end, weight):
 def addcmul(input, tensor1, tensor2, *, value=1, out=None):
     """The ADDCMUL row: self + value * tensor1 * tensor2 in one kernel, the
     multiply-add fused as PyTorch's CPU loop does."""
+    dt = _plain_dtype(input, tensor1, tensor2)
+    if out is None and dt is not None and dt is not torch.bool and dt is not torch.float16:
+        return torch._C._ternary("addcmul", input, tensor1, tensor2, builtins.float(value))
     if out is not None:
         return torch._out.run("addcmul", addcmul, (input, tensor1, tensor2), {"value": value}, out)
     dt = _result_type(input, tensor1, tensor2)
@@ -360,15 +380,27 @@ def _var(input, dim, keepdim, correction, name):
     x = input.double() if input.dtype != torch.float64 else input
     mean = x.mean(dims, keepdim=True) if dims else x
     diff = x - mean
-    total = (diff * diff).sum(dims, keepdim=keepdim) if dims else diff * diff
-    var = total / builtins.max(0, n - correction)
+    square = diff * diff
+    if not dims:
+        var = square / builtins.max(0, n - correction)
+    elif correction:
+        var = square.sum(dims, keepdim=keepdim) / builtins.max(0, n - correction)
+    else:
+        var = square.mean(dims, keepdim=keepdim)    # the same double sum over n: one launch, not two
+    var = (var.sqrt() if name.startswith("std") else var).to(input.dtype)
+    if not name.endswith("_mean"):
+        return var, None    # var and std: no mean to convert (a launch saved)
     mean = mean if keepdim or not dims else _squeeze_dims(mean, dims)
-    return (var.sqrt() if name.startswith("std") else var).to(input.dtype), mean.to(input.dtype)
+    return var, mean.to(input.dtype)
 
 
 def var(input, dim=None, unbiased=None, keepdim=False, *, correction=None, out=None):
     dim, keepdim, correction = _var_args("var", dim, unbiased, keepdim, correction)
-    return _var(input, dim, keepdim, correction, "var")[0]
+    if not input.dtype.is_floating_point:
+        raise RuntimeError("std and var only support floating point and complex dtypes")
+    # one launch and VarBackward0, as PyTorch's
+    dims = () if dim is None else (dim,) if isinstance(dim, int) else tuple(dim)
+    return torch._C._var(input, dims, builtins.float(correction), keepdim)
 
 
 def std(input, dim=None, unbiased=None, keepdim=False, *, correction=None, out=None):
