@@ -89,6 +89,14 @@ compare_lines (const char *expected,
   g_assert_cmpuint (n_got, ==, n_want);
 }
 
+/* NAME.SUFFIX beside the case's NAME.expected (newly allocated). */
+static char *
+case_file (const Case *c,
+           const char *suffix)
+{
+  return g_strdup_printf ("%.*s%s", (int) (strlen (c->expected) - strlen (".expected")), c->expected, suffix);
+}
+
 /* TS_TEST_GPUS: the GPUs the cases may use (4 unless set). */
 static int
 test_gpus (void)
@@ -105,7 +113,7 @@ test_gpus (void)
 static int
 case_gpus (const Case *c)
 {
-  g_autofree char *path = g_strdup_printf ("%.*s.gpus", (int) (strlen (c->expected) - strlen (".expected")), c->expected);
+  g_autofree char *path = case_file (c, ".gpus");
   g_autofree char *text = NULL;
 
   if (!g_file_get_contents (path, &text, NULL, NULL))
@@ -146,8 +154,7 @@ run_case (gconstpointer data)
   /* NAME.nohw: a feature only the simulated devices model. */
   if (hardware)
     {
-      g_autofree char *nohw_path = g_strdup_printf ("%.*s.nohw", (int) (strlen (c->expected) - strlen (".expected")),
-                                                    c->expected);
+      g_autofree char *nohw_path = case_file (c, ".nohw");
 
       if (g_file_test (nohw_path, G_FILE_TEST_EXISTS))
         {
@@ -159,7 +166,7 @@ run_case (gconstpointer data)
   g_ptr_array_add (argv, (char *) "run");
   g_ptr_array_add (argv, (char *) "--gpus");
   g_ptr_array_add (argv, gpus_arg);
-  args_path = g_strdup_printf ("%.*s.args", (int) (strlen (c->expected) - strlen (".expected")), c->expected);
+  args_path = case_file (c, ".args");
   if (g_file_get_contents (args_path, &args_text, NULL, NULL))
     {
       g_strchomp (args_text);
@@ -170,11 +177,11 @@ run_case (gconstpointer data)
   g_ptr_array_add (argv, NULL);
 
   /* NAME.status and NAME.env sit beside NAME.expected. */
-  status_path = g_strdup_printf ("%.*s.status", (int) (strlen (c->expected) - strlen (".expected")), c->expected);
+  status_path = case_file (c, ".status");
   if (g_file_get_contents (status_path, &status_text, NULL, NULL))
     want_status = atoi (status_text);
 
-  env_path = g_strdup_printf ("%.*s.env", (int) (strlen (c->expected) - strlen (".expected")), c->expected);
+  env_path = case_file (c, ".env");
   envp = g_get_environ ();
   if (g_file_get_contents (env_path, &env_text, NULL, NULL))
     {
@@ -191,7 +198,7 @@ run_case (gconstpointer data)
   g_assert_true (g_spawn_sync (NULL, (char **) (hardware ? hw_argv : (const char **) argv->pdata), envp, G_SPAWN_DEFAULT, NULL, NULL,
                                &out, &err, &wait_status, &error));
   g_assert_no_error (error);
-  stderr_path = g_strdup_printf ("%.*s.stderr", (int) (strlen (c->expected) - strlen (".expected")), c->expected);
+  stderr_path = case_file (c, ".stderr");
   if (g_file_get_contents (stderr_path, &stderr_text, NULL, NULL))
     compare_lines (stderr_text, err);
   else if (want_status == 0)

@@ -303,29 +303,28 @@ ts_session_get_profile (int device)
   return session.profile ? session.profile : choose_profile ();
 }
 
+/* Host time on the simulated devices' virtual clock only: on the CUDA
+ * backend the host clock is the real one, and the time passes by itself. */
+static void
+charge_host_ns (TsTime ns)
+{
+  if (ns > 0 && session.kernels == NULL && session.runtime != NULL)
+    ts_runtime_host_advance (session.runtime, ns);
+}
+
 void
 ts_session_charge_dispatch (int device)
 {
-  TsTime ns = ts_session_get_profile (device)->op_dispatch_ns;
-
-  if (ns > 0 && session.kernels == NULL && session.runtime != NULL)
-    ts_runtime_host_advance (session.runtime, ns);
+  charge_host_ns (ts_session_get_profile (device)->op_dispatch_ns);
 }
 
 void
 ts_session_charge_host (TsHostCost what,
                         guint      count)
 {
-  TsTime ns;
-
   g_return_if_fail (what < TS_N_HOST_COSTS);
 
-  /* Virtual time only: the CUDA backend's host clock is the real one. */
-  if (session.kernels != NULL || session.runtime == NULL)
-    return;
-  ns = ts_session_get_profile (-1)->host_cost_ns[what] * count;
-  if (ns > 0)
-    ts_runtime_host_advance (session.runtime, ns);
+  charge_host_ns (ts_session_get_profile (-1)->host_cost_ns[what] * count);
 }
 
 gboolean

@@ -3701,6 +3701,14 @@ blas_view (const TsCudaView *v)
   return v->strides[c] == 1 || v->strides[r] == 1 || v->shape[r] == 1 || v->shape[c] == 1;
 }
 
+/* The dtypes the module's GEMMs take. */
+static gboolean
+blas_dtype (TsDType dtype)
+{
+  return dtype == TS_DTYPE_FLOAT32 || dtype == TS_DTYPE_FLOAT64 || dtype == TS_DTYPE_FLOAT16 ||
+         dtype == TS_DTYPE_BFLOAT16;
+}
+
 /* mm and bmm through cuBLAS, in float32, float64, float16 or bfloat16,
  * with TF32 math for float32 when the job's precision says so. */
 static int
@@ -3713,9 +3721,8 @@ matmul_device (Job                 *job,
 
   if (!cuda_view (job->t[0], &c) || !cuda_view (job->t[1], &a) || !cuda_view (job->t[2], &b))
     return TS_CUDA_ERROR_NOT_SUPPORTED;
-  if ((c.dtype != TS_DTYPE_FLOAT32 && c.dtype != TS_DTYPE_FLOAT64 && c.dtype != TS_DTYPE_FLOAT16 &&
-       c.dtype != TS_DTYPE_BFLOAT16) || c.ndim < 2 || c.ndim > 3 || a.ndim != c.ndim ||
-      b.ndim != c.ndim || !blas_view (&a) || !blas_view (&b))
+  if (!blas_dtype (c.dtype) || c.ndim < 2 || c.ndim > 3 || a.ndim != c.ndim || b.ndim != c.ndim ||
+      !blas_view (&a) || !blas_view (&b))
     return TS_CUDA_ERROR_NOT_SUPPORTED;
   if (a.shape[a.ndim - 1] == 0)
     return k->fill (&c, 0.0, stream);
@@ -3741,8 +3748,7 @@ mv_device (Job                 *job,
       !cuda_view (job->t[0], &c) || !cuda_view (job->t[1], &self) || !cuda_view (job->t[2], &a) ||
       !cuda_view (job->t[3], &b))
     return TS_CUDA_ERROR_NOT_SUPPORTED;
-  if ((c.dtype != TS_DTYPE_FLOAT32 && c.dtype != TS_DTYPE_FLOAT64 && c.dtype != TS_DTYPE_FLOAT16 &&
-       c.dtype != TS_DTYPE_BFLOAT16) || self.dtype != c.dtype || !blas_view (&a) || !blas_view (&b))
+  if (!blas_dtype (c.dtype) || self.dtype != c.dtype || !blas_view (&a) || !blas_view (&b))
     return TS_CUDA_ERROR_NOT_SUPPORTED;
   if ((err = k->copy (&c, &self, stream)) != 0 || a.shape[1] == 0)
     return err;

@@ -102,8 +102,10 @@ modulo_backward (TsGradNode  *node,
 
   if (attrs->reversed)
     {
-      g_set_error (error, TS_TENSOR_ERROR, TS_TENSOR_ERROR_NOT_IMPLEMENTED,
-                   "the derivative for '%s' is not implemented.", floor_mode ? "remainder" : "fmod");
+      /* remainder.Scalar_Tensor's other: "not_implemented" in derivatives.yaml,
+       * whose message (a RuntimeError) this is */
+      g_set_error (error, TS_TENSOR_ERROR, TS_TENSOR_ERROR_RUNTIME,
+                   "derivative for aten::%s is not implemented", floor_mode ? "remainder" : "fmod");
       return FALSE;
     }
   if (ts_grad_node_needs_input_grad (node, 0))

@@ -60,3 +60,11 @@ for dev in ("cpu", DEV):
     print(grad_of(lambda x: torch.cummax(x, 1)[0], c, dev))
     print(grad_of(lambda x: torch.cummin(x, 1).values, c, dev))
     print(grad_of(lambda x: torch.cummax(x, 0)[0], c, dev))
+
+# remainder with a number as self: derivatives.yaml says other's gradient is
+# not implemented, and backward raises that (a RuntimeError)
+other = torch.full((3,), 2.0, requires_grad=True)
+try:
+    torch.remainder(5.0, other).sum().backward()
+except RuntimeError as e:
+    print("RuntimeError:", e)
