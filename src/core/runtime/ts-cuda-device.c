@@ -486,6 +486,24 @@ collect (TsCudaDevice *self)
 
 /* ------------------------------------------------------------ work */
 
+/* With CUPTI, what the call puts on the device (kernels, copies, memsets,
+ * event records and waits) carries the correlation of its API call, so
+ * that the translator joins it to the call. */
+static void
+push_correlation (TsCudaDevice   *self,
+                  const TsSubmit *sub)
+{
+  if (self->activity != NULL)
+    self->activity->push_correlation (self->source, sub->correlation);
+}
+
+static void
+pop_correlation (TsCudaDevice *self)
+{
+  if (self->activity != NULL)
+    self->activity->pop_correlation (self->source);
+}
+
 /* Enqueues work->on_device on the item's stream and times it. The work's
  * data is destroyed before this returns. There is no item to wait for:
  * wait_item waits for the stream. */
@@ -513,9 +531,9 @@ submit (TsCudaDevice   *self,
 
   if (err == 0 && self->activity != NULL)
     {
-      self->activity->push_correlation (self->source, item->correlation);
+      push_correlation (self, sub);
       err = work->on_device (work->data, stream);
-      self->activity->pop_correlation (self->source);
+      pop_correlation (self);
     }
   else if (err == 0)
     {
@@ -656,7 +674,9 @@ event_record (gpointer        impl,
       *key = (gint64) event->id;
       g_hash_table_insert (self->events, key, ev);
     }
+  push_correlation (self, sub);
   err = self->k->event_record (ev->event, s);
+  pop_correlation (self);
   if (err == 0)
     event->record = RECORDED;
   return err;
@@ -724,7 +744,12 @@ stream_wait_event (gpointer             impl,
   if (ev == NULL)
     return 0;
   s = use_stream (self, sub->stream, &err);
-  return err != 0 ? err : self->k->stream_wait_event (s, ev->event);
+  if (err != 0)
+    return err;
+  push_correlation (self, sub);
+  err = self->k->stream_wait_event (s, ev->event);
+  pop_correlation (self);
+  return err;
 }
 
 static void

@@ -1497,7 +1497,8 @@ launch_reduce (int op, const TsCudaView *out, const TsCudaView *in, uint64_t dim
 
   if (op == TS_CUDA_MEAN && !Tr<S>::fp)
     return TS_CUDA_ERROR_NOT_SUPPORTED;   /* the host raises mean()'s dtype error */
-  if (!reduce_out_kept (in, mask, out, &kept) || in->data == NULL || out->data == NULL)
+  if (!reduce_out_kept (in, mask, out, &kept) || (in->data == NULL && numel (in) != 0) ||
+      (out->data == NULL && numel (out) != 0))
     return cudaErrorInvalidValue;
   for (int d = 0; d < in->ndim; d++)
     {

@@ -120,4 +120,4 @@ if torch.cuda.is_available():
     try:
         torch.empty(1024**3 * 800000000, dtype=torch.int8, device='cuda')
     except RuntimeError as err:
-        print("oom:", type(err).__name__, str(err).split(" of which")[0])
+        print("oom:", type(err).__name__, str(err).split(". GPU")[0])
