@@ -3,7 +3,8 @@
 from torch import _unmodeled
 
 from . import functional, init, parallel  # noqa: F401
-from .modules import (ELU, GELU, BCELoss, BCEWithLogitsLoss, CrossEntropyLoss, Dropout,  # noqa: F401
+from .modules import (ELU, GELU, AlphaDropout, BCELoss, BCEWithLogitsLoss, CrossEntropyLoss, Dropout,  # noqa: F401
+                      Dropout1d, Dropout2d, Dropout3d, FeatureAlphaDropout,
                       Embedding, Flatten, HuberLoss, Identity, KLDivLoss, L1Loss, LayerNorm, LeakyReLU,
                       Linear, LogSoftmax, Module, ModuleDict, ModuleList, MSELoss, NLLLoss, ParameterDict,
                       ParameterList, ReLU, Sequential, Sigmoid, SiLU, SmoothL1Loss, Softmax, Softplus, Tanh,

@@ -56,6 +56,22 @@ def constant_pad_nd(input, pad, value=0):
     return _pad.pad(input, pad, "constant", value)
 
 
+def _dropout_form(feature, alpha, inplace):
+    # torch.dropout (input, p, train): ATen's positional form, no range check
+    def f(input, p, train):
+        from .functional import _dropout_impl
+        return _dropout_impl(input, p, train, inplace, feature, alpha)
+    return f
+
+
+for _name, _feature, _alpha in (("dropout", False, False), ("feature_dropout", True, False),
+                                ("alpha_dropout", False, True), ("feature_alpha_dropout", True, True)):
+    for _suffix, _inplace in (("", False), ("_", True)):
+        _f = _dropout_form(_feature, _alpha, _inplace)
+        _f.__name__ = _name + _suffix
+        setattr(torch, _f.__name__, _f)
+del _feature, _alpha, _suffix, _inplace
+
 for _f in (max_pool1d, max_pool2d, max_pool1d_with_indices, avg_pool1d, adaptive_max_pool1d, batch_norm,
            native_batch_norm, group_norm, instance_norm, constant_pad_nd):
     setattr(torch, _f.__name__, _f)

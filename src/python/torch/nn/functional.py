@@ -132,18 +132,109 @@ def softplus(input, beta=1, threshold=20):
     return above * input + (1 - above) * (torch.log1p(capped.exp()) / beta)
 
 
-def dropout(input, p=0.5, training=True, inplace=False):
+def _check_p(p):
     if p < 0.0 or p > 1.0:
         raise ValueError("dropout probability has to be between 0 and 1, but got {}".format(p))
-    if not training or p == 0.0:
+
+
+_SELU_ALPHA = 1.7580993408473766   # -SELU's negative saturation, times its scale
+
+
+def _dropout_impl(input, p, training, inplace, feature=False, alpha=False):
+    """ATen's _dropout_impl (Dropout.cpp), which PyTorch runs for CPU tensors:
+    a noise tensor drawn with bernoulli_(1 - p) (one value per channel for
+    the feature forms), scaled, and multiplied in. Drawing it the same way
+    gives PyTorch's CPU masks for the same seed. On CUDA PyTorch runs one
+    fused native_dropout kernel (Philox) for plain dropout; here it is the
+    same three launches as on the CPU."""
+    if p == 0 or not training or input.numel() == 0:
         return input
-    x = _source(input, inplace)
-    if p == 1.0:
-        return _inplace_result(input, x * 0, inplace)
-    # PyTorch draws a bernoulli mask; Tensorscope draws it from rand, so the
-    # mask's values are not PyTorch's (its CPU bernoulli goes through MKL)
-    keep = (torch.rand_like(x) >= p).to(x.dtype)
-    return _inplace_result(input, x * keep * (1.0 / (1 - p)), inplace)
+    if p == 1:
+        zero = torch.zeros((), dtype=input.dtype, device=input.device)
+        return input.mul_(zero) if inplace else input * zero
+    if feature:
+        if input.dim() < 2:
+            raise RuntimeError("Feature dropout requires at least 2 dimensions in the input")
+        shape = list(input.shape[:2]) + [1] * (input.dim() - 2)
+        noise = torch.empty(shape, dtype=input.dtype, device=input.device)
+    else:
+        noise = torch.empty_like(input)
+    noise.bernoulli_(1 - p)
+    if alpha:
+        a = 1.0 / math.sqrt((_SELU_ALPHA * _SELU_ALPHA * p + 1) * (1 - p))
+        b = noise.add(-1).mul_(_SELU_ALPHA * a).add_(_SELU_ALPHA * a * p)
+        noise.mul_(a)
+        return (input.mul_(noise) if inplace else input * noise).add_(b)
+    noise.div_(1 - p)
+    return input.mul_(noise) if inplace else input * noise
+
+
+def dropout(input, p=0.5, training=True, inplace=False):
+    _check_p(p)
+    return _dropout_impl(input, p, training, inplace)
+
+
+def alpha_dropout(input, p=0.5, training=False, inplace=False):
+    _check_p(p)
+    return _dropout_impl(input, p, training, inplace, alpha=True)
+
+
+def feature_alpha_dropout(input, p=0.5, training=False, inplace=False):
+    _check_p(p)
+    return _dropout_impl(input, p, training, inplace, feature=True, alpha=True)
+
+
+def _feature_dropout_unbatched(input, p, training, inplace, batched):
+    # the channel forms take an unbatched input as a batch of one
+    if not batched:
+        input = input.unsqueeze_(0) if inplace else input.unsqueeze(0)
+    result = _dropout_impl(input, p, training, inplace, feature=True)
+    if not batched:
+        result = result.squeeze_(0) if inplace else result.squeeze(0)
+    return result
+
+
+def dropout1d(input, p=0.5, training=True, inplace=False):
+    _check_p(p)
+    inp_dim = input.dim()
+    if inp_dim not in (2, 3):
+        raise RuntimeError(f"dropout1d: Expected 2D or 3D input, but received a {inp_dim}D input. "
+                           "Note that dropout1d exists to provide channel-wise dropout on inputs with 1 "
+                           "spatial dimension, a channel dimension, and an optional batch dimension "
+                           "(i.e. 2D or 3D inputs).")
+    return _feature_dropout_unbatched(input, p, training, inplace, inp_dim == 3)
+
+
+def _warn_feature_dims(name, inp_dim, dims, spatial):
+    import warnings
+    if inp_dim not in dims:
+        warnings.warn(f"{name}: Received a {inp_dim}-D input to {name}, which is deprecated "
+                      "and will result in an error in a future release. To retain the behavior "
+                      "and silence this warning, please use dropout instead. Note that "
+                      f"{name} exists to provide channel-wise dropout on inputs with {spatial} "
+                      "spatial dimensions, a channel dimension, and an optional batch dimension "
+                      f"(i.e. {dims[0]}D or {dims[1]}D inputs).", stacklevel=3)
+
+
+def dropout2d(input, p=0.5, training=True, inplace=False):
+    import warnings
+    _check_p(p)
+    inp_dim = input.dim()
+    _warn_feature_dims("dropout2d", inp_dim, (3, 4), 2)
+    if inp_dim == 3:
+        warnings.warn("dropout2d: Received a 3D input to dropout2d and assuming that channel-wise "
+                      "1D dropout behavior is desired - input is interpreted as shape (N, C, L), where C "
+                      "is the channel dim. This behavior will change in a future release to interpret the "
+                      "input as one without a batch dimension, i.e. shape (C, H, W). To maintain the 1D "
+                      "channel-wise dropout behavior, please switch to using dropout1d instead.", stacklevel=2)
+    return _dropout_impl(input, p, training, inplace, feature=True)
+
+
+def dropout3d(input, p=0.5, training=True, inplace=False):
+    _check_p(p)
+    inp_dim = input.dim()
+    _warn_feature_dims("dropout3d", inp_dim, (4, 5), 3)
+    return _feature_dropout_unbatched(input, p, training, inplace, inp_dim == 5)
 
 
 @autocast_policy(cuda="fp32")

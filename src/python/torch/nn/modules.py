@@ -680,6 +680,31 @@ class Dropout(_DropoutNd):
         return F.dropout(x, self.p, self.training, self.inplace)
 
 
+class Dropout1d(_DropoutNd):
+    def forward(self, x):
+        return F.dropout1d(x, self.p, self.training, self.inplace)
+
+
+class Dropout2d(_DropoutNd):
+    def forward(self, x):
+        return F.dropout2d(x, self.p, self.training, self.inplace)
+
+
+class Dropout3d(_DropoutNd):
+    def forward(self, x):
+        return F.dropout3d(x, self.p, self.training, self.inplace)
+
+
+class AlphaDropout(_DropoutNd):
+    def forward(self, x):
+        return F.alpha_dropout(x, self.p, self.training)
+
+
+class FeatureAlphaDropout(_DropoutNd):
+    def forward(self, x):
+        return F.feature_alpha_dropout(x, self.p, self.training)
+
+
 class Flatten(Module):
     def __init__(self, start_dim=1, end_dim=-1):
         super().__init__()
