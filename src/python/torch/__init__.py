@@ -836,7 +836,7 @@ def arange(start, end=None, step=1, dtype=None, device=None, requires_grad=False
         values = arange(start, end, step, dtype=out.dtype, device=out.device)
         return _range_out("arange", values, dtype, out, requires_grad)
     if dtype is None:
-        ints = all(isinstance(v, _builtins.int) for v in (start, end, step))
+        ints = _builtins.all(isinstance(v, _builtins.int) for v in (start, end, step))
         dtype = int64 if ints else _default_dtype
     return _finish(_C._arange(_builtins.float(start), _builtins.float(end), _builtins.float(step),
                               dtype, _factory_device(device)), requires_grad)
@@ -1463,6 +1463,8 @@ from torch._foreach import *  # noqa: E402,F401,F403 (torch._foreach_add_ and th
 _amp_update_scale_ = _C._amp_update_scale_
 from . import _ops_more  # noqa: E402
 _ops_more._install()
+from . import _ops_composite  # noqa: E402
+_ops_composite._install()
 # out= (#14): last, over the functions the modules above bound
 from . import _out  # noqa: E402
 _out.install()

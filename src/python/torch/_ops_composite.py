@@ -1,0 +1,944 @@
+"""torch ops that ATen itself writes as compositions of other ops
+(CompositeImplicitAutograd: meshgrid, tensordot, kron, diff, cross,
+nansum's where, quantile's sort, ...). They run the ops PyTorch runs for
+them, so their launches, values and graph nodes are those ops' own.
+Each follows its ATen source (aten/src/ATen/native/*.cpp, 1.13) and was
+checked against python3-torch 1.13: tests/workloads/api/ops_composite.py."""
+
+import builtins
+import itertools
+import math
+import warnings
+
+import torch
+from torch import Tensor
+from torch._shape import _wrap_dim
+
+
+def _tensors_arg(tensors):
+    # f(a, b) and f([a, b]) are both PyTorch's forms
+    if len(tensors) == 1 and isinstance(tensors[0], (list, tuple)):
+        return list(tensors[0])
+    return list(tensors)
+
+
+# -- grids and products ------------------------------------------------------------------------
+
+def meshgrid(*tensors, indexing=None):
+    tensors = _tensors_arg(tensors)
+    if indexing is None:
+        warnings.warn("torch.meshgrid: in an upcoming release, it will be required to pass the indexing "
+                      "argument.", stacklevel=2)
+        indexing = "ij"
+    if indexing not in ("ij", "xy"):
+        raise RuntimeError('torch.meshgrid: indexing must be one of "xy" or "ij", but received: %s' % indexing)
+    if not tensors:
+        raise RuntimeError("meshgrid expects a non-empty TensorList")
+    for t in tensors:
+        if t.dim() > 1:
+            raise RuntimeError("torch.meshgrid: Expected 0D or 1D tensor in the tensor list but got: %s"
+                               % _fmt_tensor(t))
+    for t in tensors[1:]:
+        if t.dtype != tensors[0].dtype:
+            raise RuntimeError("torch.meshgrid: Expected all tensors in the tensor list to have the same "
+                               "dtype.")
+        if t.device != tensors[0].device:
+            raise RuntimeError("torch.meshgrid: Expected all tensors in the tensor list to have the same "
+                               "device.")
+    swap = indexing == "xy" and len(tensors) >= 2
+    if swap:
+        tensors[0], tensors[1] = tensors[1], tensors[0]
+    shape = [t.numel() for t in tensors]
+    grids = []
+    for i, t in enumerate(tensors):
+        view = [1] * len(tensors)
+        view[i] = -1
+        grids.append(t.view(view).expand(shape))
+    if swap:
+        grids[0], grids[1] = grids[1], grids[0]
+    return tuple(grids)
+
+
+def _fmt_tensor(t):
+    return str(t)
+
+
+def cartesian_prod(*tensors):
+    tensors = _tensors_arg(tensors)
+    for t in tensors:
+        if t.dim() != 1:
+            raise RuntimeError("Expect a 1D vector, but got shape %s" % list(t.shape))
+    if len(tensors) == 1:
+        return tensors[0]
+    grids = meshgrid(*tensors, indexing="ij")
+    return torch.stack([g.flatten() for g in grids], 1)
+
+
+def combinations(input, r=2, with_replacement=False):
+    if input.dim() != 1:
+        raise RuntimeError("Expect a 1D vector, but got shape %s" % list(input.shape))
+    if r < 0:
+        raise RuntimeError("Expect a non-negative number, but got %d" % r)
+    if r == 0:
+        return torch.empty(0, dtype=input.dtype, device=input.device)
+    pick = itertools.combinations_with_replacement if with_replacement else itertools.combinations
+    rows = list(pick(range(input.numel()), r))
+    if not rows:
+        return torch.empty(0, r, dtype=input.dtype, device=input.device)
+    index = torch.tensor(rows, dtype=torch.int64, device=input.device)
+    return input[index]
+
+
+def tensordot(a, b, dims=2, out=None):
+    if isinstance(dims, Tensor):
+        dims = dims.tolist()
+    if isinstance(dims, int):
+        if dims < 0:
+            raise RuntimeError("tensordot expects dims >= 0, but got dims=%d" % dims)
+        if dims > builtins.min(a.dim(), b.dim()):
+            raise RuntimeError("tensordot expects dims < ndim_a or ndim_b, but got dims=%d" % dims)
+        dims_a = list(range(a.dim() - dims, a.dim()))
+        dims_b = list(range(dims))
+    else:
+        dims_a, dims_b = dims
+        dims_a = [dims_a] if isinstance(dims_a, int) else list(dims_a)
+        dims_b = [dims_b] if isinstance(dims_b, int) else list(dims_b)
+    if len(dims_a) != len(dims_b):
+        raise RuntimeError("both dimension lists should have same length")
+    dims_a = [_wrap_dim(d, a.dim()) for d in dims_a]
+    dims_b = [_wrap_dim(d, b.dim()) for d in dims_b]
+    size = 1
+    for da, db in zip(dims_a, dims_b):
+        if a.shape[da] != b.shape[db]:
+            raise RuntimeError("contracted dimensions need to match, but first has size %d in dim %d and "
+                               "second has size %d in dim %d" % (a.shape[da], da, b.shape[db], db))
+        size *= a.shape[da]
+    keep_a = [d for d in range(a.dim()) if d not in dims_a]
+    keep_b = [d for d in range(b.dim()) if d not in dims_b]
+    rows = math.prod(a.shape[d] for d in keep_a)
+    cols = math.prod(b.shape[d] for d in keep_b)
+    left = a.permute(keep_a + dims_a).reshape(rows, size)
+    right = b.permute(dims_b + keep_b).reshape(size, cols)
+    result = left.mm(right).reshape([a.shape[d] for d in keep_a] + [b.shape[d] for d in keep_b])
+    if out is not None:
+        out.resize_(result.shape).copy_(result)
+        return out
+    return result
+
+
+def inner(input, other, *, out=None):
+    if input.dim() == 0 or other.dim() == 0:
+        result = input * other
+    else:
+        if input.shape[-1] != other.shape[-1]:
+            raise RuntimeError("inner() the last dimension must match on both input tensors but got shapes "
+                               "%s and %s" % (list(input.shape), list(other.shape)))
+        result = tensordot(input, other, ([-1], [-1]))
+    if out is not None:
+        out.resize_(result.shape).copy_(result)
+        return out
+    return result
+
+
+def kron(input, other, *, out=None):
+    nd = builtins.max(input.dim(), other.dim())
+    a = input.reshape((1,) * (nd - input.dim()) + tuple(input.shape))
+    b = other.reshape((1,) * (nd - other.dim()) + tuple(other.shape))
+    # a's dims at the even places, b's at the odd: their product interleaves
+    a_view, b_view, shape = [], [], []
+    for i in range(nd):
+        a_view += [a.shape[i], 1]
+        b_view += [1, b.shape[i]]
+        shape.append(a.shape[i] * b.shape[i])
+    result = (a.reshape(a_view) * b.reshape(b_view)).reshape(shape)
+    if out is not None:
+        out.resize_(result.shape).copy_(result)
+        return out
+    return result
+
+
+def block_diag(*tensors):
+    tensors = _tensors_arg(tensors)
+    mats = []
+    for i, t in enumerate(tensors):
+        if t.dim() > 2:
+            raise RuntimeError("torch.block_diag: Input tensors must have 2 or fewer dimensions. Input %d "
+                               "has %d dimensions" % (i, t.dim()))
+        mats.append(t.reshape(1, -1) if t.dim() < 2 else t)
+    if not mats:
+        return torch.empty(1, 0)
+    dtype = mats[0].dtype
+    for m in mats[1:]:
+        dtype = torch.promote_types(dtype, m.dtype)
+    rows = builtins.sum(m.shape[0] for m in mats)
+    cols = builtins.sum(m.shape[1] for m in mats)
+    result = torch.zeros(rows, cols, dtype=dtype, device=mats[0].device)
+    r = c = 0
+    for m in mats:
+        if m.device != result.device:
+            raise RuntimeError("torch.block_diag: input tensors must all be on the same device. Input 0 is on "
+                               "device %s and input %d is on device %s" % (result.device, mats.index(m), m.device))
+        result[r:r + m.shape[0], c:c + m.shape[1]] = m
+        r += m.shape[0]
+        c += m.shape[1]
+    return result
+
+
+def diagflat(input, offset=0):
+    return torch.diag(input.contiguous().view(-1), offset)
+
+
+def vander(x, N=None, increasing=False):
+    if x.dim() != 1:
+        raise RuntimeError("x must be a one-dimensional tensor.")
+    n = x.shape[0] if N is None else N
+    if n < 0:
+        raise RuntimeError("N must be non-negative.")
+    dtype = torch.promote_types(x.dtype, torch.int64)
+    result = torch.ones(x.shape[0], n, dtype=dtype, device=x.device)
+    if n > 1:
+        result[:, 1:] = x.unsqueeze(1).to(dtype).expand(x.shape[0], n - 1)
+        result[:, 1:] = torch.cumprod(result[:, 1:], dim=1)
+    return result if increasing else result.flip(1)
+
+
+def _tri_indices(row, col, offset, upper, dtype, device):
+    rows, cols = [], []
+    for i in range(row):
+        for j in range(col):
+            if (j - i >= offset) if upper else (j - i <= offset):
+                rows.append(i)
+                cols.append(j)
+    return torch.tensor([rows, cols], dtype=dtype or torch.int64, device=device).reshape(2, len(rows))
+
+
+def tril_indices(row, col, offset=0, *, dtype=None, device=None, layout=None):
+    return _tri_indices(row, col, offset, False, dtype, device)
+
+
+def triu_indices(row, col, offset=0, *, dtype=None, device=None, layout=None):
+    return _tri_indices(row, col, offset, True, dtype, device)
+
+
+# -- shapes ------------------------------------------------------------------------------------
+
+def broadcast_to(input, size):
+    return input.expand(size)
+
+
+def unflatten(input, dim, sizes):
+    dim = _wrap_dim(dim, input.dim())
+    sizes = list(sizes)
+    if not sizes:
+        raise RuntimeError("unflatten: sizes must be non-empty")
+    if sizes.count(-1) == 1:
+        known = math.prod(s for s in sizes if s != -1)
+        if known:
+            sizes[sizes.index(-1)] = input.shape[dim] // known
+    if math.prod(sizes) != input.shape[dim]:
+        raise RuntimeError("unflatten: Provided sizes %s don't multiply up to the size of dim %d (%d) in the "
+                           "input tensor" % (list(sizes), dim, input.shape[dim]))
+    return input.view(tuple(input.shape[:dim]) + tuple(sizes) + tuple(input.shape[dim + 1:]))
+
+
+def tensor_split(input, indices_or_sections, dim=0):
+    if input.dim() == 0:
+        raise RuntimeError("tensor_split expected at least a 1-dimensional tensor, but got a tensor with 0 dims")
+    d = _wrap_dim(dim, input.dim())
+    n = input.shape[d]
+    if isinstance(indices_or_sections, Tensor):
+        if indices_or_sections.dim() == 0:
+            indices_or_sections = indices_or_sections.item()
+        else:
+            indices_or_sections = indices_or_sections.tolist()
+    if isinstance(indices_or_sections, int):
+        sections = indices_or_sections
+        if sections <= 0:
+            raise RuntimeError("number of sections must be larger than 0, got %d" % sections)
+        small, extra = divmod(n, sections)
+        bounds, start = [], 0
+        for i in range(sections):
+            size = small + (1 if i < extra else 0)
+            bounds.append((start, start + size))
+            start += size
+    else:
+        cuts = [0] + list(indices_or_sections) + [n]
+        bounds = [(cuts[i], cuts[i + 1]) for i in range(len(cuts) - 1)]
+    result = []
+    for begin, end in bounds:
+        begin = builtins.min(builtins.max(begin, 0), n)
+        end = builtins.min(builtins.max(end, begin), n)
+        result.append(input.narrow(d, begin, end - begin))
+    return tuple(result)
+
+
+def _split_by(name, input, sections, dim, min_dims):
+    if input.dim() < min_dims:
+        raise RuntimeError("torch.%s requires a tensor with at least %d dimension, but got a tensor with %d "
+                           "dimensions!" % (name, min_dims, input.dim()))
+    if isinstance(sections, int):
+        size = input.shape[dim]
+        if sections == 0 or size % sections:
+            raise RuntimeError("torch.%s attempted to split along dimension %d, but the size of the dimension %d "
+                               "is not divisible by the split_size %d!" % (name, dim, size, sections))
+    return tensor_split(input, sections, dim)
+
+
+def hsplit(input, indices_or_sections):
+    return _split_by("hsplit", input, indices_or_sections, 0 if input.dim() == 1 else 1, 1)
+
+
+def vsplit(input, indices_or_sections):
+    return _split_by("vsplit", input, indices_or_sections, 0, 2)
+
+
+def dsplit(input, indices_or_sections):
+    return _split_by("dsplit", input, indices_or_sections, 2, 3)
+
+
+def rot90(input, k=1, dims=(0, 1)):
+    dims = list(dims)
+    if len(dims) != 2:
+        raise RuntimeError("expected total rotation dims == 2, but got dims = %d" % len(dims))
+    if input.dim() < 2:
+        raise RuntimeError("expected total dims >= 2, but got total dims = %d" % input.dim())
+    if dims[0] == dims[1] or abs(dims[0] - dims[1]) == input.dim():
+        raise RuntimeError("expected rotation dims to be different, but got dim0 = %d and dim1 = %d"
+                           % (dims[0], dims[1]))
+    k %= 4
+    if k == 1:
+        return input.flip(dims[1]).transpose(dims[0], dims[1])
+    if k == 2:
+        return input.flip(dims)
+    if k == 3:
+        return input.flip(dims[0]).transpose(dims[0], dims[1])
+    return input.clone()
+
+
+def take_along_dim(input, indices, dim=None, *, out=None):
+    if dim is None:
+        result = input.reshape(-1).gather(0, indices.reshape(-1))
+    else:
+        d = _wrap_dim(dim, input.dim())
+        if input.dim() != indices.dim():
+            raise RuntimeError("torch.take_along_dim(): input and indices should have the same number of "
+                               "dimensions, but got %d dimensions for input, and %d dimensions for indices"
+                               % (input.dim(), indices.dim()))
+        shape_in = list(input.shape)
+        shape_idx = list(indices.shape)
+        shape_in[d] = shape_idx[d] = 1
+        common = torch.broadcast_shapes(tuple(shape_in), tuple(shape_idx))
+        idx_shape = list(common)
+        idx_shape[d] = indices.shape[d]
+        in_shape = list(common)
+        in_shape[d] = input.shape[d]
+        result = input.expand(in_shape).gather(d, indices.expand(idx_shape))
+    if out is not None:
+        out.resize_(result.shape).copy_(result)
+        return out
+    return result
+
+
+def diff(input, n=1, dim=-1, prepend=None, append=None):
+    if input.dim() == 0:
+        raise RuntimeError("diff expects input to be at least one-dimensional")
+    if n < 0:
+        raise RuntimeError("order must be non-negative but got %d" % n)
+    d = _wrap_dim(dim, input.dim())
+    parts = [t for t in (prepend, input, append) if t is not None]
+    if len(parts) > 1:
+        parts = [p if isinstance(p, Tensor) else torch.tensor(p, dtype=input.dtype, device=input.device)
+                 for p in parts]
+        input = torch.cat(parts, d)
+    for _ in range(n):
+        size = input.shape[d]
+        if size == 0:
+            break
+        if input.dtype == torch.bool:
+            input = torch.logical_xor(input.narrow(d, 1, size - 1), input.narrow(d, 0, size - 1))
+        else:
+            input = input.narrow(d, 1, size - 1) - input.narrow(d, 0, size - 1)
+    return input
+
+
+def cross(input, other, dim=None, *, out=None):
+    if input.dim() != other.dim():
+        raise RuntimeError("inconsistent tensors dimensions input: %d other: %d" % (input.dim(), other.dim()))
+    if dim is None:
+        warnings.warn("Using torch.cross without specifying the dim arg is deprecated.\nPlease either pass the "
+                      "dim explicitly or simply use torch.linalg.cross.\nThe default value of dim will change "
+                      "to agree with that of linalg.cross in a future release.", stacklevel=2)
+        found = [i for i, s in enumerate(input.shape) if s == 3]
+        if not found:
+            raise RuntimeError("no dimension of size 3 in input")
+        dim = found[0]
+    d = _wrap_dim(dim, input.dim())
+    if input.shape[d] != 3 or other.shape[d] != 3:
+        raise RuntimeError("linalg.cross: inputs dimension %d must have length 3. Got %d and %d"
+                           % (dim, input.shape[d], other.shape[d]))
+    a = [input.select(d, i) for i in range(3)]
+    b = [other.select(d, i) for i in range(3)]
+    result = torch.stack([a[1] * b[2] - a[2] * b[1], a[2] * b[0] - a[0] * b[2], a[0] * b[1] - a[1] * b[0]], d)
+    if out is not None:
+        out.resize_(result.shape).copy_(result)
+        return out
+    return result
+
+
+# -- reductions --------------------------------------------------------------------------------
+
+def count_nonzero(input, dim=None):
+    nz = input != 0
+    if dim is None:
+        return nz.sum()
+    return nz.sum(dim)
+
+
+def _nan_zeroed(input):
+    return torch.where(torch.isnan(input), torch.zeros((), dtype=input.dtype, device=input.device), input)
+
+
+def nansum(input, dim=None, keepdim=False, *, dtype=None):
+    if not input.is_floating_point():
+        return input.sum(dim, keepdim=keepdim, dtype=dtype) if dim is not None else input.sum(dtype=dtype)
+    x = _nan_zeroed(input)
+    if dim is None:
+        return x.sum(dtype=dtype)
+    return x.sum(dim, keepdim=keepdim, dtype=dtype)
+
+
+def nanmean(input, dim=None, keepdim=False, *, dtype=None):
+    if not input.is_floating_point():
+        raise RuntimeError("nanmean(): expected input to have floating point dtype but got %s"
+                           % _dtype_title(input.dtype))
+    count = (~torch.isnan(input)).sum() if dim is None else (~torch.isnan(input)).sum(dim, keepdim=keepdim)
+    return nansum(input, dim, keepdim, dtype=dtype) / count
+
+
+def _median_of_sorted(sorted_values, indices, n, d, keepdim):
+    k = (n - 1) // 2
+    values = sorted_values.narrow(d, k, 1)
+    idx = indices.narrow(d, k, 1)
+    if not keepdim:
+        values, idx = values.squeeze(d), idx.squeeze(d)
+    return values, idx
+
+
+def _median(input, dim, keepdim, ignore_nan, name):
+    if dim is None:
+        flat = input.reshape(-1)
+        if flat.numel() == 0:
+            return torch.full((), float("nan"), dtype=input.dtype, device=input.device)
+        s, _ = flat.sort()
+        if ignore_nan:
+            n = int((~torch.isnan(flat)).sum().item())
+            return s[builtins.max(n - 1, 0) // 2] if n else s[0]
+        if input.is_floating_point() and bool(torch.isnan(flat).any()):
+            return torch.full((), float("nan"), dtype=input.dtype, device=input.device)
+        return s[(flat.numel() - 1) // 2]
+    d = _wrap_dim(dim, input.dim()) if input.dim() else 0
+    x = input if input.dim() else input.reshape(1)
+    if x.shape[d] == 0:
+        raise IndexError("%s(): Expected reduction dim %d to have non-zero size." % (name, d))
+    s, i = x.sort(d, stable=True)
+    if ignore_nan:
+        counts = (~torch.isnan(x)).sum(d, keepdim=True)
+        k = ((counts - 1).clamp(min=0) // 2)
+        values, idx = s.gather(d, k), i.gather(d, k)
+        if not keepdim or not input.dim():
+            values, idx = values.squeeze(d), idx.squeeze(d)
+    else:
+        values, idx = _median_of_sorted(s, i, x.shape[d], d, keepdim and input.dim() > 0)
+        if x.is_floating_point():
+            nan = torch.isnan(x).any(d, keepdim=keepdim and input.dim() > 0)
+            if bool(nan.any()):
+                first_nan = torch.isnan(x).to(torch.int64).argmax(d, keepdim=keepdim and input.dim() > 0)
+                values = torch.where(nan, torch.full_like(values, float("nan")), values)
+                idx = torch.where(nan, first_nan, idx)
+    return torch.return_types.median((values, idx))
+
+
+def median(input, dim=None, keepdim=False):
+    return _median(input, dim, keepdim, False, "median")
+
+
+def nanmedian(input, dim=None, keepdim=False):
+    result = _median(input, dim, keepdim, True, "nanmedian")
+    if dim is not None:
+        return torch.return_types.nanmedian((result[0], result[1]))
+    return result
+
+
+def mode(input, dim=-1, keepdim=False):
+    x = input if input.dim() else input.reshape(1)
+    d = _wrap_dim(dim, x.dim())
+    moved = x.movedim(d, -1)
+    rows = moved.reshape(-1, moved.shape[-1]) if moved.numel() else moved.reshape(0, moved.shape[-1])
+    values, indices = [], []
+    for row in rows.tolist():
+        best, best_count, best_index = None, 0, 0
+        counts = {}
+        for v in row:
+            counts[v] = counts.get(v, 0) + 1
+        for v in sorted(counts):
+            if counts[v] > best_count:
+                best, best_count = v, counts[v]
+        best_index = builtins.max(j for j, v in enumerate(row) if v == best)
+        values.append(best)
+        indices.append(best_index)
+    shape = tuple(moved.shape[:-1])
+    v = torch.tensor(values, dtype=input.dtype, device=input.device).reshape(shape)
+    i = torch.tensor(indices, dtype=torch.int64, device=input.device).reshape(shape)
+    if keepdim and input.dim():
+        v, i = v.unsqueeze(d), i.unsqueeze(d)
+    return torch.return_types.mode((v, i))
+
+
+def _quantile(input, q, dim, keepdim, interpolation, ignore_nan, name):
+    if not input.is_floating_point():
+        raise RuntimeError("%s() input tensor must be either float or double dtype" % name)
+    scalar_q = not isinstance(q, Tensor)
+    qt = torch.tensor(q, dtype=input.dtype, device=input.device) if scalar_q else q
+    if qt.dim() > 1:
+        raise RuntimeError("%s() q must be a scalar or 1D tensor" % name)
+    if qt.dtype != input.dtype:
+        raise RuntimeError("%s() q tensor must be same dtype as the input tensor" % name)
+    if interpolation not in ("linear", "lower", "higher", "midpoint", "nearest"):
+        raise RuntimeError("%s() interpolation must be one of linear, lower, higher, midpoint or nearest. "
+                           "Got %s" % (name, interpolation))
+    qs = qt.reshape(-1).tolist()
+    if builtins.any(not (0 <= v <= 1) for v in qs):
+        if scalar_q:
+            raise RuntimeError("%s() q must be in the range [0, 1] but got %s" % (name, q))
+        raise RuntimeError("%s() q values must be in the range [0, 1]" % name)
+    if input.numel() == 0 and dim is None:
+        raise RuntimeError("%s() input tensor must be non-empty" % name)
+    if dim is None:
+        x = input.reshape(-1)
+        d = 0
+    else:
+        x = input if input.dim() else input.reshape(1)
+        d = _wrap_dim(dim, x.dim())
+    s, _ = x.sort(d)
+    n = x.shape[d]
+    nan = torch.isnan(s)
+    valid = (~nan).sum(d, keepdim=True) if ignore_nan else torch.full_like(s.narrow(d, 0, 1), n, dtype=torch.int64)
+    outs = []
+    for qv in qs:
+        rank = (valid - 1).clamp(min=0).to(input.dtype) * qv
+        if interpolation == "lower":
+            rank = rank.floor()
+        elif interpolation == "higher":
+            rank = rank.ceil()
+        elif interpolation == "nearest":
+            rank = rank.round()
+        lo = rank.floor().to(torch.int64)
+        hi = rank.ceil().to(torch.int64)
+        v_lo = s.gather(d, lo)
+        v_hi = s.gather(d, hi)
+        if interpolation == "midpoint":
+            val = v_lo + (v_hi - v_lo) * torch.where(hi > lo, 0.5, 0.0).to(input.dtype)
+        else:
+            val = torch.lerp(v_lo, v_hi, rank - lo.to(input.dtype))
+        if ignore_nan:
+            val = torch.where(valid == 0, torch.full_like(val, float("nan")), val)
+        else:
+            val = torch.where(nan.any(d, keepdim=True), torch.full_like(val, float("nan")), val)
+        if dim is None:
+            val = val.reshape(())
+            if keepdim:
+                val = val.reshape((1,) * input.dim())
+        elif not keepdim or not input.dim():
+            val = val.squeeze(d)
+        outs.append(val)
+    if scalar_q or qt.dim() == 0:
+        return outs[0]
+    return torch.stack(outs)
+
+
+def quantile(input, q, dim=None, keepdim=False, *, interpolation="linear", out=None):
+    return _quantile(input, q, dim, keepdim, interpolation, False, "quantile")
+
+
+def nanquantile(input, q, dim=None, keepdim=False, *, interpolation="linear", out=None):
+    return _quantile(input, q, dim, keepdim, interpolation, True, "nanquantile")
+
+
+def cov(input, *, correction=1, fweights=None, aweights=None):
+    if input.dim() > 2:
+        raise RuntimeError("cov(): expected input to have two or fewer dimensions but got an input with %d "
+                           "dimensions" % input.dim())
+    x = input.reshape(1, -1) if input.dim() < 2 else input
+    n = x.shape[1]
+    if fweights is None and aweights is None:
+        if not x.is_floating_point():
+            x = x.to(torch.get_default_dtype())
+        avg = x.mean(1)
+        norm = n - correction
+        if norm <= 0:
+            warnings.warn("cov(): degrees of freedom is <= 0", stacklevel=2)
+            norm = 0
+        xm = x - avg.unsqueeze(1)
+        c = xm.mm(xm.t()) / norm
+        return c.squeeze()
+    w = None
+    if fweights is not None:
+        w = fweights
+    if aweights is not None:
+        w = aweights if w is None else w * aweights
+    if not x.is_floating_point():
+        x = x.to(torch.get_default_dtype())
+    w = w.to(x.dtype)
+    w_sum = w.sum()
+    avg = (x * w).sum(1) / w_sum
+    if correction == 0:
+        norm = w_sum
+    elif aweights is None:
+        norm = w_sum - correction
+    else:
+        norm = w_sum - correction * (w * aweights).sum() / w_sum
+    xm = x - avg.unsqueeze(1)
+    c = (xm * w).mm(xm.t()) / norm.clamp(min=0)
+    return c.squeeze()
+
+
+def corrcoef(input):
+    if input.dim() > 2:
+        raise RuntimeError("corrcoef(): expected input to have two or fewer dimensions but got an input with "
+                           "%d dimensions" % input.dim())
+    c = cov(input)
+    if c.dim() == 0:
+        return c / c
+    d = c.diagonal()
+    stddev = d.sqrt()
+    c = c / stddev.unsqueeze(1)
+    c = c / stddev.unsqueeze(0)
+    return c.clamp(-1, 1)
+
+
+def histogram(input, bins=100, *, range=None, weight=None, density=False, out=None):
+    if isinstance(bins, Tensor):
+        edges = bins.to(input.dtype)
+    else:
+        lo, hi = range if range is not None else ((input.min().item(), input.max().item()) if input.numel()
+                                                  else (0.0, 1.0))
+        if lo == hi:
+            lo, hi = lo - 0.5, hi + 0.5
+        edges = torch.linspace(lo, hi, bins + 1, dtype=input.dtype, device=input.device)
+    flat = input.reshape(-1)
+    nb = edges.numel() - 1
+    idx = torch.bucketize(flat, edges, right=True) - 1
+    last = flat == edges[-1]
+    idx = torch.where(last, torch.full_like(idx, nb - 1), idx)
+    inside = (idx >= 0) & (idx < nb) & (flat >= edges[0]) & (flat <= edges[-1])
+    w = weight.reshape(-1).to(input.dtype) if weight is not None else torch.ones_like(flat)
+    hist = torch.zeros(nb, dtype=input.dtype, device=input.device)
+    hist.index_add_(0, idx[inside], w[inside])
+    if density:
+        widths = edges[1:] - edges[:-1]
+        hist = hist / (hist.sum() * widths)
+    return torch.return_types.histogram((hist, edges))
+
+
+# -- elementwise -------------------------------------------------------------------------------
+
+def square(input, *, out=None):
+    return torch.pow(input, 2, out=out) if out is not None else torch.pow(input, 2)
+
+
+def square_(input):
+    return input.pow_(2)
+
+
+def true_divide(input, other, *, out=None):
+    return torch.div(input, other, out=out) if out is not None else torch.div(input, other)
+
+
+def _float_of(input):
+    return input if input.is_floating_point() else input.to(torch.get_default_dtype())
+
+
+def deg2rad(input, *, out=None):
+    if input.dtype == torch.bool:
+        raise RuntimeError("deg2rad is not supported for bool tensors.")
+    return _float_of(input) * (math.pi / 180.0)
+
+
+def rad2deg(input, *, out=None):
+    if input.dtype == torch.bool:
+        raise RuntimeError("rad2deg is not supported for bool tensors.")
+    return _float_of(input) * (180.0 / math.pi)
+
+
+def ldexp(input, other, *, out=None):
+    return input * torch.pow(2, other)
+
+
+def isneginf(input, *, out=None):
+    if input.is_floating_point():
+        return input == float("-inf")
+    return torch.zeros_like(input, dtype=torch.bool)
+
+
+def isposinf(input, *, out=None):
+    if input.is_floating_point():
+        return input == float("inf")
+    return torch.zeros_like(input, dtype=torch.bool)
+
+
+def isreal(input):
+    return torch.ones_like(input, dtype=torch.bool)
+
+
+def isin(elements, test_elements, *, assume_unique=False, invert=False):
+    e = elements if isinstance(elements, Tensor) else torch.tensor(elements)
+    t = test_elements if isinstance(test_elements, Tensor) else torch.tensor(test_elements, device=e.device)
+    hit = (e.reshape(-1, 1) == t.reshape(1, -1)).any(1).reshape(e.shape)
+    return ~hit if invert else hit
+
+
+def argwhere(input):
+    return input.nonzero()
+
+
+def heaviside(input, values, *, out=None):
+    if input.dtype != values.dtype:
+        raise RuntimeError("heaviside is not yet implemented for tensors with different dtypes")
+    zero = torch.zeros((), dtype=input.dtype, device=input.device)
+    one = torch.ones((), dtype=input.dtype, device=input.device)
+    return torch.where(input == 0, values, torch.where(input > 0, one, zero))
+
+
+def logaddexp(input, other, *, out=None):
+    # ATen's kernel: m + log1p(exp(-|a - b|)), and a itself where both are
+    # the same infinity
+    m = torch.maximum(input, other)
+    d = (input - other).abs()
+    result = m + torch.log1p(torch.exp(-d))
+    same_inf = torch.isinf(m) & (input == other)
+    return torch.where(same_inf, input, result)
+
+
+def logaddexp2(input, other, *, out=None):
+    m = torch.maximum(input, other)
+    d = (input - other).abs()
+    result = m + torch.log1p(torch.exp2(-d)) / math.log(2)
+    same_inf = torch.isinf(m) & (input == other)
+    return torch.where(same_inf, input, result)
+
+
+def xlogy(input, other, *, out=None):
+    if not isinstance(input, Tensor):
+        input = torch.tensor(input, device=other.device)
+    if not isinstance(other, Tensor):
+        other = torch.tensor(other, device=input.device)
+    x, y = torch.broadcast_tensors(input, other)
+    dtype = torch.promote_types(x.dtype, y.dtype)
+    if not dtype.is_floating_point:
+        dtype = torch.get_default_dtype()
+    x, y = x.to(dtype), y.to(dtype)
+    result = torch.where(x == 0, torch.zeros((), dtype=dtype, device=x.device), x * torch.log(y))
+    return torch.where(torch.isnan(y), y, result)
+
+
+def sinc(input, *, out=None):
+    x = _float_of(input)
+    px = x * math.pi
+    return torch.where(x == 0, torch.ones((), dtype=x.dtype, device=x.device), torch.sin(px) / px)
+
+
+def float_power(input, exponent, *, out=None):
+    dt = torch.float64
+    base = input.to(dt) if isinstance(input, Tensor) else input
+    exp = exponent.to(dt) if isinstance(exponent, Tensor) else exponent
+    return torch.pow(base, exp)
+
+
+def float_power_(input, exponent):
+    if input.dtype != torch.float64:
+        raise RuntimeError("the base given to float_power_ has dtype %s but the operation's result requires "
+                           "dtype Double" % _dtype_title(input.dtype))
+    return input.copy_(float_power(input, exponent))
+
+
+def _dtype_title(dtype):
+    names = {torch.float32: "Float", torch.float64: "Double", torch.float16: "Half", torch.bfloat16: "BFloat16",
+             torch.int64: "Long", torch.int32: "Int", torch.int16: "Short", torch.int8: "Char",
+             torch.uint8: "Byte", torch.bool: "Bool"}
+    return names.get(dtype, str(dtype))
+
+
+def _int_only(name, *tensors):
+    for t in tensors:
+        if t.is_floating_point() or t.dtype == torch.bool:
+            raise RuntimeError('"%s_cpu" not implemented for \'%s\'' % (name, _dtype_title(t.dtype)))
+
+
+def gcd(input, other, *, out=None):
+    _int_only("gcd", input, other)
+    a, b = torch.broadcast_tensors(input, other)
+    dtype = torch.promote_types(a.dtype, b.dtype)
+    values = [math.gcd(x, y) for x, y in zip(a.reshape(-1).tolist(), b.reshape(-1).tolist())]
+    return torch.tensor(values, dtype=dtype, device=a.device).reshape(a.shape)
+
+
+def lcm(input, other, *, out=None):
+    _int_only("lcm", input, other)
+    a, b = torch.broadcast_tensors(input, other)
+    dtype = torch.promote_types(a.dtype, b.dtype)
+    values = [abs(x * y) // math.gcd(x, y) if x and y else 0
+              for x, y in zip(a.reshape(-1).tolist(), b.reshape(-1).tolist())]
+    return torch.tensor(values, dtype=dtype, device=a.device).reshape(a.shape)
+
+
+def renorm(input, p, dim, maxnorm):
+    d = _wrap_dim(dim, input.dim())
+    others = [i for i in range(input.dim()) if i != d]
+    norms = torch.linalg.vector_norm(input, p, dim=others, keepdim=True)
+    factor = torch.where(norms > maxnorm, maxnorm / (norms + 1e-7), torch.ones_like(norms))
+    return input * factor
+
+
+def trapezoid(y, x=None, *, dx=None, dim=-1):
+    d = _wrap_dim(dim, y.dim())
+    n = y.shape[d]
+    if n == 0:
+        return y.sum(d)
+    left, right = y.narrow(d, 0, n - 1), y.narrow(d, 1, n - 1)
+    if x is None:
+        return (left + right).sum(d) * ((1 if dx is None else dx) / 2.0)
+    xd = x.diff(dim=d if x.dim() == y.dim() else -1)
+    if x.dim() == 1 and y.dim() > 1:
+        view = [1] * y.dim()
+        view[d] = -1
+        xd = xd.view(view)
+    return ((left + right) * xd).sum(d) / 2.0
+
+
+def cumulative_trapezoid(y, x=None, *, dx=None, dim=-1):
+    d = _wrap_dim(dim, y.dim())
+    n = y.shape[d]
+    left, right = y.narrow(d, 0, builtins.max(n - 1, 0)), y.narrow(d, 1, builtins.max(n - 1, 0))
+    if x is None:
+        return ((left + right) * ((1 if dx is None else dx) / 2.0)).cumsum(d)
+    xd = x.diff(dim=d if x.dim() == y.dim() else -1)
+    if x.dim() == 1 and y.dim() > 1:
+        view = [1] * y.dim()
+        view[d] = -1
+        xd = xd.view(view)
+    return ((left + right) * xd / 2.0).cumsum(d)
+
+
+def _any_all(input, dim, keepdim, is_any):
+    # one bool result per reduced slice; uint8 input gives uint8, as ATen's
+    # any/all keep the legacy byte result
+    nz = input != 0
+    if dim is None:
+        hit = nz.sum() > 0 if is_any else nz.sum() == input.numel()
+    else:
+        d = _wrap_dim(dim, builtins.max(input.dim(), 1))
+        count = nz.sum(d, keepdim=keepdim)
+        hit = count > 0 if is_any else count == (input.shape[d] if input.dim() else 1)
+    return hit.to(torch.uint8) if input.dtype == torch.uint8 else hit
+
+
+def any(input, dim=None, keepdim=False, *, out=None):
+    return _any_all(input, dim, keepdim, True)
+
+
+def all(input, dim=None, keepdim=False, *, out=None):
+    return _any_all(input, dim, keepdim, False)
+
+
+# -- Tensor-only ---------------------------------------------------------------------------------
+
+def _reshape_as(self, other):
+    return self.reshape(other.shape)
+
+
+def _sum_to_size(self, *size):
+    size = tuple(size[0]) if len(size) == 1 and isinstance(size[0], (list, tuple, torch.Size)) else size
+    if not _expandable(size, tuple(self.shape)):
+        raise RuntimeError("size {%s} is not expandable to size {%s}."
+                           % (", ".join(map(str, size)), ", ".join(map(str, self.shape))))
+    lead = self.dim() - len(size)
+    dims = list(range(lead)) + [lead + i for i, s in enumerate(size) if s == 1 and self.shape[lead + i] != 1]
+    out = self.sum(dims, keepdim=True) if dims else self
+    return out.reshape(size) if lead or dims else out
+
+
+def _expandable(size, shape):
+    if len(size) > len(shape):
+        return False
+    for s, t in zip(reversed(size), reversed(shape)):
+        if s != t and s != 1:
+            return False
+    return True
+
+
+def _fill_diagonal_(self, fill_value, wrap=False):
+    if self.dim() < 2:
+        raise RuntimeError("dimensions must larger than 1")
+    if self.dim() > 2 and len(set(self.shape)) != 1:
+        raise RuntimeError("all dimensions of input must be of equal length")
+    n = builtins.min(self.shape)
+    index = [torch.arange(n, device=self.device)] * self.dim()
+    if wrap and self.dim() == 2 and self.shape[0] > self.shape[1] + 1:
+        step = self.shape[1] + 1
+        rows = torch.arange(0, self.shape[0], device=self.device)
+        keep = (rows % step) < self.shape[1]
+        rows = rows[keep]
+        index = [rows, rows % step]
+    self[tuple(index)] = fill_value
+    return self
+
+
+def _mT(self):
+    if self.dim() < 2:
+        raise RuntimeError("tensor.mT is only supported on matrices or batches of matrices. Got %d-D tensor."
+                           % self.dim())
+    return self.transpose(-2, -1)
+
+
+def _H(self):
+    if self.dim() not in (0, 2):
+        raise RuntimeError("tensor.H is only supported on matrices (2-D tensors). Got %d-D tensor." % self.dim())
+    return self.t() if self.dim() == 2 else self
+
+
+_TORCH = ("meshgrid", "cartesian_prod", "combinations", "tensordot", "inner", "kron", "block_diag", "diagflat",
+          "vander", "tril_indices", "triu_indices", "broadcast_to", "unflatten", "tensor_split", "hsplit",
+          "vsplit", "dsplit", "rot90", "take_along_dim", "diff", "cross", "count_nonzero", "nansum", "nanmean",
+          "median", "nanmedian", "mode", "quantile", "nanquantile", "cov", "corrcoef", "histogram", "square",
+          "square_", "true_divide", "deg2rad", "rad2deg", "ldexp", "isneginf", "isposinf", "isreal", "isin",
+          "argwhere", "heaviside", "logaddexp", "logaddexp2", "xlogy", "sinc", "float_power", "gcd", "lcm",
+          "renorm", "trapezoid", "cumulative_trapezoid", "any", "all")
+_METHODS = ("tensor_split", "hsplit", "vsplit", "dsplit", "rot90", "take_along_dim", "diff", "cross",
+            "count_nonzero", "nansum", "nanmean", "median", "nanmedian", "mode", "quantile", "nanquantile",
+            "cov", "corrcoef", "histogram", "square", "square_", "true_divide", "deg2rad", "rad2deg", "ldexp",
+            "isneginf", "isposinf", "isreal", "argwhere", "heaviside", "logaddexp", "logaddexp2", "xlogy",
+            "sinc", "float_power", "float_power_", "gcd", "lcm", "renorm", "diagflat", "broadcast_to",
+            "unflatten", "inner", "kron", "any", "all")
+
+
+def _install():
+    g = globals()
+    torch._install_names(g, methods=_METHODS, functions=_TORCH)
+    torch.trapz = trapezoid
+    Tensor.reshape_as = _reshape_as
+    Tensor.is_floating_point = lambda self: self.dtype.is_floating_point
+    Tensor.is_complex = lambda self: self.dtype.is_complex
+    Tensor.sum_to_size = _sum_to_size
+    Tensor.fill_diagonal_ = _fill_diagonal_
+    Tensor.mT = property(_mT)
+    Tensor.mH = property(_mT)
+    Tensor.H = property(_H)
+    for name in ("median", "nanmedian", "mode", "histogram"):
+        if not hasattr(torch.return_types, name):
+            setattr(torch.return_types, name, _return_type(name))
+
+
+def _return_type(name):
+    from torch._reduce import _return_type as make
+    fields = ("hist", "bin_edges") if name == "histogram" else ("values", "indices")
+    return make(name, fields)
