@@ -1465,6 +1465,8 @@ from . import _ops_more  # noqa: E402
 _ops_more._install()
 from . import _ops_composite  # noqa: E402
 _ops_composite._install()
+from . import _memory_format  # noqa: E402
+_memory_format._install()
 # out= (#14): last, over the functions the modules above bound
 from . import _out  # noqa: E402
 _out.install()
