@@ -61,6 +61,26 @@ typedef struct
   gpointer    ops_data;
 } GraphTask;
 
+/* The op a node was named after, as PyTorch's "not implemented" message
+ * names it: NextafterBackward0 -> nextafter, LogSoftmaxBackward0 ->
+ * log_softmax. */
+static char *
+op_name_of_node (const char *node)
+{
+  const char *end = g_strrstr (node, "Backward");
+  GString *op = g_string_new (NULL);
+
+  if (end == NULL)
+    end = node + strlen (node);
+  for (const char *p = node; p < end; p++)
+    {
+      if (g_ascii_isupper (*p) && p != node)
+        g_string_append_c (op, '_');
+      g_string_append_c (op, g_ascii_tolower (*p));
+    }
+  return g_string_free (op, FALSE);
+}
+
 static void
 node_task_free (gpointer data)
 {
@@ -558,8 +578,10 @@ evaluate (GraphTask  *graph,
   else if (node->backward == NULL)
     {
       /* an op whose table entry has no formula yet */
+      g_autofree char *op = op_name_of_node (node->name);
+
       g_set_error (error, TS_TENSOR_ERROR, TS_TENSOR_ERROR_NOT_IMPLEMENTED,
-                   "the derivative for '%s' is not implemented.", node->name);
+                   "the derivative for '%s' is not implemented.", op);
       goto out;
     }
   else

@@ -405,6 +405,99 @@ TS_BACKWARD_FN (ts_backward_minimum)
   return extremum_backward (node, GRAD, TS_BINARY_LT, grad_inputs, n_inputs, error);
 }
 
+/* A number as self (2 op x): PyTorch has no such form of these ops; the
+ * node is torch::autograd::NotImplemented's, with its message */
+static gboolean
+refuse_reversed (TsGradNode  *node,
+                 const char  *op,
+                 GError     **error)
+{
+  if (!ATTRS->reversed)
+    return FALSE;
+  g_set_error (error, TS_TENSOR_ERROR, TS_TENSOR_ERROR_RUNTIME, "derivative for aten::%s is not implemented", op);
+  return TRUE;
+}
+
+/* atan2: with recip = 1 / (self^2 + other^2), self: grad * other * recip,
+ * other: grad * -self * recip (derivatives.yaml's atan2_backward) */
+TS_BACKWARD_FN (ts_backward_atan2)
+{
+  g_autoptr(TsTensor) self = NULL;
+  g_autoptr(TsTensor) other = NULL;
+  g_autoptr(TsTensor) ss = NULL;
+  g_autoptr(TsTensor) oo = NULL;
+  g_autoptr(TsTensor) sum = NULL;
+  g_autoptr(TsTensor) recip = NULL;
+
+  if (refuse_reversed (node, "atan2", error) ||
+      (self = ts_autograd_saved (node, ATTRS->self_slot, error)) == NULL ||
+      (other = saved_other (node, self, error)) == NULL ||
+      (ss = ts_autograd_mul (self, self, error)) == NULL ||
+      (oo = ts_autograd_mul (other, other, error)) == NULL ||
+      (sum = ts_autograd_add (ss, oo, error)) == NULL ||
+      (recip = ts_autograd_binary_scalar (TS_BINARY_DIV, sum, 1, TRUE, error)) == NULL)
+    return FALSE;
+  for (guint i = 0; i < MIN (n_inputs, 2); i++)
+    if (ts_grad_node_needs_input_grad (node, i))
+      {
+        g_autoptr(TsTensor) factor = i == 0 ? ts_tensor_ref (other) : ts_autograd_neg (self, error);
+        g_autoptr(TsTensor) g = factor != NULL ? ts_autograd_mul (GRAD, factor, error) : NULL;
+
+        if (g == NULL || (grad_inputs[i] = ts_autograd_mul (g, recip, error)) == NULL)
+          return FALSE;
+      }
+  return TRUE;
+}
+
+/* hypot: self: grad * self / result, other: grad * other / result */
+TS_BACKWARD_FN (ts_backward_hypot)
+{
+  g_autoptr(TsTensor) self = NULL;
+  g_autoptr(TsTensor) other = NULL;
+  g_autoptr(TsTensor) result = NULL;
+
+  if (refuse_reversed (node, "hypot", error) ||
+      (self = ts_autograd_saved (node, ATTRS->self_slot, error)) == NULL ||
+      (other = saved_other (node, self, error)) == NULL ||
+      (result = ts_autograd_saved (node, ATTRS->result_slot, error)) == NULL)
+    return FALSE;
+  for (guint i = 0; i < MIN (n_inputs, 2); i++)
+    if (ts_grad_node_needs_input_grad (node, i))
+      {
+        g_autoptr(TsTensor) g = ts_autograd_mul (GRAD, i == 0 ? self : other, error);
+
+        if (g == NULL || (grad_inputs[i] = ts_autograd_div (g, result, error)) == NULL)
+          return FALSE;
+      }
+  return TRUE;
+}
+
+/* copysign: self: grad * (result / self), 0 where self is 0; other: zeros
+ * (copysign_tensor_self_backward) */
+TS_BACKWARD_FN (ts_backward_copysign)
+{
+  TsScalar zero = { TS_DTYPE_INT64, 0, 0 };
+  g_autoptr(TsTensor) self = NULL;
+  g_autoptr(TsTensor) result = NULL;
+  g_autoptr(TsTensor) ratio = NULL;
+  g_autoptr(TsTensor) at_zero = NULL;
+
+  if (refuse_reversed (node, "copysign", error) ||
+      (self = ts_autograd_saved (node, ATTRS->self_slot, error)) == NULL ||
+      (result = ts_autograd_saved (node, ATTRS->result_slot, error)) == NULL)
+    return FALSE;
+  if (ts_grad_node_needs_input_grad (node, 0) &&
+      ((ratio = ts_autograd_div (result, self, error)) == NULL ||
+       (at_zero = ts_autograd_binary_scalar (TS_BINARY_EQ, self, 0, FALSE, error)) == NULL ||
+       !ts_ops_masked_fill_ (ratio, at_zero, &zero, error) ||
+       (grad_inputs[0] = ts_autograd_mul (GRAD, ratio, error)) == NULL))
+    return FALSE;
+  if (n_inputs > 1 && ts_grad_node_needs_input_grad (node, 1) &&
+      (grad_inputs[1] = ts_autograd_binary_scalar (TS_BINARY_MUL, GRAD, 0, FALSE, error)) == NULL)
+    return FALSE;
+  return TRUE;
+}
+
 /* neg: self: grad.neg() */
 TS_BACKWARD_FN (ts_backward_neg)
 {

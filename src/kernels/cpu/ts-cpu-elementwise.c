@@ -163,7 +163,7 @@ wrap_to (TsDType dtype,
 
 /* Floating binary math, written once for float and double: the float
  * instance is what float32/float16/bfloat16 compute in (PyTorch's opmath). */
-#define DEFINE_FLOAT_BINARY(NAME, T, FMOD, FLOOR, POW, COPYSIGN)             \
+#define DEFINE_FLOAT_BINARY(NAME, T, S)                                       \
 static inline T                                                               \
 NAME (TsBinaryOp op, T a, T b)                                                \
 {                                                                             \
@@ -178,27 +178,31 @@ NAME (TsBinaryOp op, T a, T b)                                                \
         T mod, div, fl;                                                       \
         if (b == 0)                                                           \
           return a / b;                                                       \
-        mod = FMOD (a, b);                                                    \
+        mod = fmod##S (a, b);                                                 \
         div = (a - mod) / b;                                                  \
         if (mod != 0 && (b < 0) != (mod < 0))                                 \
           div -= (T)1;                                                        \
         if (div == 0)                                                         \
-          return COPYSIGN ((T)0, a / b);                                      \
-        fl = FLOOR (div);                                                     \
+          return copysign##S ((T)0, a / b);                                   \
+        fl = floor##S (div);                                                  \
         if (div - fl > (T)0.5)                                                \
           fl += (T)1;                                                         \
         return fl;                                                            \
       }                                                                       \
     case TS_BINARY_REMAINDER:                                                 \
       {                                                                       \
-        T mod = FMOD (a, b);                                                  \
+        T mod = fmod##S (a, b);                                               \
         if (mod != 0 && (b < 0) != (mod < 0))                                 \
           mod += b;                                                           \
         return mod;                                                           \
       }                                                                       \
-    case TS_BINARY_FMOD: return FMOD (a, b);                                  \
+    case TS_BINARY_FMOD: return fmod##S (a, b);                               \
+    case TS_BINARY_ATAN2: return atan2##S (a, b);                             \
+    case TS_BINARY_HYPOT: return hypot##S (a, b);                             \
+    case TS_BINARY_COPYSIGN: return copysign##S (a, b);                       \
+    case TS_BINARY_NEXTAFTER: return nextafter##S (a, b);                     \
     case TS_BINARY_LOGICAL_XOR: return (a != 0) != (b != 0);                  \
-    case TS_BINARY_POW: return POW (a, b);                                    \
+    case TS_BINARY_POW: return pow##S (a, b);                                 \
     /* clamp_min and clamp_max propagate a NaN bound too */                  \
     case TS_BINARY_CLAMP_MIN:                                                 \
     case TS_BINARY_MAXIMUM: return isnan (a) || isnan (b) ? (T)NAN : (a > b ? a : b); \
@@ -223,8 +227,8 @@ NAME (TsBinaryOp op, T a, T b)                                                \
     }                                                                         \
 }
 
-DEFINE_FLOAT_BINARY (binary_f64, double, fmod, floor, pow, copysign)
-DEFINE_FLOAT_BINARY (binary_f32, float, fmodf, floorf, powf, copysignf)
+DEFINE_FLOAT_BINARY (binary_f64, double, )
+DEFINE_FLOAT_BINARY (binary_f32, float, f)
 
 /* PyTorch's powi: integer powers, negative exponents give 0 except for
  * bases 1 and -1. */
@@ -308,7 +312,11 @@ binary_int (TsBinaryOp op,
      * dtype's width gives 0 (left) or the sign (right), as PyTorch 2's */
     case TS_BINARY_BITWISE_LEFT_SHIFT: return b < 0 || b >= 64 ? 0 : (gint64)((guint64)a << b);
     case TS_BINARY_BITWISE_RIGHT_SHIFT: return a >> (b < 0 || b >= 64 ? 63 : b);
-    case TS_BINARY_DIV:
+    case TS_BINARY_DIV:          /* these compute in floats (their dtype rule) */
+    case TS_BINARY_ATAN2:
+    case TS_BINARY_COPYSIGN:
+    case TS_BINARY_HYPOT:        /* refused for integers by ts_binary_check */
+    case TS_BINARY_NEXTAFTER:
     case TS_N_BINARY_OPS:
     default:
       g_assert_not_reached ();
@@ -406,7 +414,10 @@ NAME (char **ptrs, const gint64 *strides, gint64 n, gpointer user_data)       \
         T a, b, r;                                                            \
         memcpy (&a, pa, sizeof a);                                            \
         memcpy (&b, pb, sizeof b);                                            \
-        r = (T)binary_f64 (ctx->op, a, b);                                    \
+        /* nextafter steps in the dtype itself; the rest round once */      \
+        r = sizeof (T) == sizeof (float) && ctx->op == TS_BINARY_NEXTAFTER     \
+              ? (T)binary_f32 (ctx->op, (float)a, (float)b)                   \
+              : (T)binary_f64 (ctx->op, a, b);                                \
         memcpy (po, &r, sizeof r);                                            \
         pa += strides[0]; pb += strides[1]; po += strides[2];                 \
       }                                                                       \
@@ -503,6 +514,17 @@ ts_binary_check (TsBinaryOp   op,
       g_set_error_literal (error, TS_KERNEL_ERROR, TS_KERNEL_ERROR_DTYPE,
                            "Subtraction, the `-` operator, with two bool tensors is not supported. "
                            "Use the `^` or `logical_xor()` operator instead.");
+      return FALSE;
+    }
+  /* PyTorch's CPU kernels of these take floating dtypes only; nextafter
+   * of a half type would need its own rounding (float's next value rounds
+   * back to the half value) */
+  if ((op == TS_BINARY_HYPOT || op == TS_BINARY_NEXTAFTER) &&
+      (!ts_dtype_is_floating (common) ||
+       (op == TS_BINARY_NEXTAFTER && (common == TS_DTYPE_FLOAT16 || common == TS_DTYPE_BFLOAT16))))
+    {
+      g_set_error (error, TS_KERNEL_ERROR, TS_KERNEL_ERROR_DTYPE, "\"%s_cpu\" not implemented for '%s'",
+                   binary_names[op], ts_dtype_scalar_type_name (common));
       return FALSE;
     }
   if (binary_is_bitwise (op) &&
