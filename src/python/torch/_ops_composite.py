@@ -893,6 +893,94 @@ def _fill_diagonal_(self, fill_value, wrap=False):
     return self
 
 
+def _needs_graph(t):
+    return t.requires_grad and torch.is_grad_enabled()
+
+
+def _strided_view(t, shape, strides, offset):
+    # a view sharing t's storage (no autograd: callers take the graph path
+    # when a gradient is needed)
+    return torch._C._view_dtype(t, t.dtype, list(shape), list(strides), offset)
+
+
+def _flat_positions(shape, strides, offset):
+    """The storage positions of a strided geometry, as an int64 tensor of
+    that shape (host arithmetic: the index tensor is an input, as
+    PyTorch's would be built on the host for these shapes)."""
+    positions = [offset]
+    for n, st in zip(shape, strides):
+        positions = [p + i * st for p in positions for i in range(n)]
+    return torch.tensor(positions, dtype=torch.int64).reshape(tuple(shape))
+
+
+def _unfold(self, dimension, size, step):
+    nd = builtins.max(self.dim(), 1)
+    d = _wrap_dim(dimension, nd)
+    length = self.shape[d] if self.dim() else 1
+    if size > length:
+        raise RuntimeError("maximum size for tensor at dimension %d is %d but size is %d" % (d, length, size))
+    if step <= 0:
+        raise RuntimeError("step is %d but must be > 0" % step)
+    windows = (length - size) // step + 1
+    if self.dim() == 0:
+        return self.reshape(1)
+    shape = list(self.shape)
+    strides = list(self.stride())
+    shape[d] = windows
+    shape.append(size)
+    strides.append(strides[d])
+    strides[d] *= step
+    if not _needs_graph(self):
+        return _strided_view(self, shape, strides, self.storage_offset())
+    # with a gradient to flow: the windows gathered (a copy; PyTorch's is a
+    # view whose backward is UnfoldBackward0, which sums overlaps as the
+    # gather's backward does)
+    starts = torch.arange(windows, device=self.device) * step
+    index = (starts.unsqueeze(1) + torch.arange(size, device=self.device).unsqueeze(0)).reshape(-1)
+    picked = self.index_select(d, index)
+    picked = picked.reshape(shape[:d] + [windows, size] + shape[d + 1:-1])
+    return picked.movedim(d + 1, -1)
+
+
+def as_strided(input, size, stride, storage_offset=None):
+    offset = input.storage_offset() if storage_offset is None else storage_offset
+    size, stride = list(size), list(stride)
+    if len(size) != len(stride):
+        raise RuntimeError("mismatch in length of strides and shape")
+    if not _needs_graph(input):
+        return _strided_view(input, size, stride, offset)
+    if not _base_contiguous(input):
+        raise NotImplementedError("as_strided of a non-contiguous tensor that requires grad is not modeled by "
+                                  "Tensorscope yet")
+    # a gather of the storage positions (a copy: PyTorch's is a view)
+    flat = input.reshape(-1)
+    positions = _flat_positions(size, stride, offset - input.storage_offset()).to(input.device)
+    return flat.take(positions) if positions.numel() else flat.new_empty(size)
+
+
+def _base_contiguous(t):
+    return t.is_contiguous()
+
+
+def logit(input, eps=None, *, out=None):
+    x = input if input.is_floating_point() else input.to(torch.get_default_dtype())
+    if eps is not None:
+        x = x.clamp(eps, 1.0 - eps)
+    return torch.log(x / (1 - x))
+
+
+def logit_(input, eps=None):
+    return input.copy_(logit(input, eps))
+
+
+def sgn(input, *, out=None):
+    return torch.sign(input)
+
+
+def _resize_as_(self, other):
+    return self.resize_(other.shape)
+
+
 def _mT(self):
     if self.dim() < 2:
         raise RuntimeError("tensor.mT is only supported on matrices or batches of matrices. Got %d-D tensor."
@@ -912,13 +1000,13 @@ _TORCH = ("meshgrid", "cartesian_prod", "combinations", "tensordot", "inner", "k
           "median", "nanmedian", "mode", "quantile", "nanquantile", "cov", "corrcoef", "histogram", "square",
           "square_", "true_divide", "deg2rad", "rad2deg", "ldexp", "isneginf", "isposinf", "isreal", "isin",
           "argwhere", "heaviside", "logaddexp", "logaddexp2", "xlogy", "sinc", "float_power", "gcd", "lcm",
-          "renorm", "trapezoid", "cumulative_trapezoid", "any", "all")
+          "renorm", "trapezoid", "cumulative_trapezoid", "any", "all", "as_strided", "logit", "sgn")
 _METHODS = ("tensor_split", "hsplit", "vsplit", "dsplit", "rot90", "take_along_dim", "diff", "cross",
             "count_nonzero", "nansum", "nanmean", "median", "nanmedian", "mode", "quantile", "nanquantile",
             "cov", "corrcoef", "histogram", "square", "square_", "true_divide", "deg2rad", "rad2deg", "ldexp",
             "isneginf", "isposinf", "isreal", "argwhere", "heaviside", "logaddexp", "logaddexp2", "xlogy",
             "sinc", "float_power", "float_power_", "gcd", "lcm", "renorm", "diagflat", "broadcast_to",
-            "unflatten", "inner", "kron", "any", "all")
+            "unflatten", "inner", "kron", "any", "all", "as_strided", "logit", "logit_", "sgn")
 
 
 def _install():
@@ -926,6 +1014,12 @@ def _install():
     torch._install_names(g, methods=_METHODS, functions=_TORCH)
     torch.trapz = trapezoid
     Tensor.reshape_as = _reshape_as
+    Tensor.unfold = _unfold
+    Tensor.resize_as_ = _resize_as_
+    Tensor.is_sparse = property(lambda self: False)
+    Tensor.is_quantized = property(lambda self: False)
+    Tensor.is_meta = property(lambda self: False)
+    Tensor.to_dense = lambda self, dtype=None: self if dtype is None else self.to(dtype)
     Tensor.is_floating_point = lambda self: self.dtype.is_floating_point
     Tensor.is_complex = lambda self: self.dtype.is_complex
     Tensor.sum_to_size = _sum_to_size
