@@ -246,6 +246,19 @@ class Size(tuple):
             n *= s
         return n
 
+    # slices, concatenation and repetition stay sizes, as PyTorch's
+    def __getitem__(self, index):
+        item = tuple.__getitem__(self, index)
+        return Size(item) if isinstance(index, slice) else item
+
+    def __add__(self, other):
+        return Size(tuple.__add__(self, other))
+
+    def __mul__(self, n):
+        return Size(tuple.__mul__(self, n))
+
+    __rmul__ = __mul__
+
 
 def _shape_arg(size):
     """empty(2, 3), empty((2, 3)), empty([2, 3]), empty(torch.Size(...))"""
@@ -1484,10 +1497,12 @@ from . import version  # noqa: E402,F401
 from . import profiler  # noqa: E402,F401
 from .autograd import profiler as _autograd_profiler  # noqa: E402,F401
 
+from . import distributions  # noqa: E402,F401
+
 # What PyTorch has and Tensorscope does not model yet says so by name.
 __getattr__ = _unmodeled.module_getattr(__name__)
 for _name in ("distributed", "fx", "onnx",
-              "fft", "special", "distributions", "sparse", "func", "hub",
+              "fft", "special", "sparse", "func", "hub",
               "testing", "quantization", "ao", "export",
               "multiprocessing", "library", "masked", "nested", "futures", "mps", "overrides"):
     _unmodeled.skeleton("torch." + _name)

@@ -1012,7 +1012,7 @@ def bernoulli_(self, p=0.5, *, generator=None):
 
 
 def multinomial(input, num_samples, replacement=False, *, generator=None, out=None):
-    """PyTorch 1.13's CPU algorithm. Without replacement (or one sample):
+    """PyTorch 1.13's CPU algorithm. Without replacement:
     argmax/topk of p / q, q = -log(1 - u) float64 exponentials. With it:
     one float64 uniform per sample searched in the row's cumulative
     distribution, summed in the input's dtype and normalized."""
@@ -1028,7 +1028,9 @@ def multinomial(input, num_samples, replacement=False, *, generator=None, out=No
     n_categories = input.shape[-1]
     if not replacement and num_samples > n_categories:
         raise RuntimeError("cannot sample n_sample > prob_dist.size(-1) samples without replacement")
-    if not replacement or num_samples == 1:
+    # (PyTorch 2 also takes this path for one sample with replacement; 1.13,
+    # the oracle, does not)
+    if not replacement:
         if not ((input.max() < math.inf) & (input.min() >= 0)).item():
             raise RuntimeError("probability tensor contains either `inf`, `nan` or element < 0")
         sums = input.sum(-1)

@@ -1,0 +1,79 @@
+"""kl_divergence(p, q) for the pairs registered with register_kl (PyTorch's
+formulas for them), and PyTorch's error for the others."""
+
+import torch
+import torch.nn.functional as F
+
+from .families import Bernoulli, Categorical, Normal, Uniform
+
+_KL = {}
+
+
+def register_kl(type_p, type_q):
+    def decorator(fn):
+        _KL[type_p, type_q] = fn
+        return fn
+    return decorator
+
+
+def _lookup(type_p, type_q):
+    for p in type_p.__mro__:
+        for q in type_q.__mro__:
+            if (p, q) in _KL:
+                return _KL[p, q]
+    return None
+
+
+# PyTorch's exponential families among these: a pair of two different ones
+# reaches its Bregman-divergence rule, which refuses with this text
+_EXPONENTIAL = (Normal, Bernoulli)
+
+
+def kl_divergence(p, q):
+    fn = _lookup(type(p), type(q))
+    if fn is None and isinstance(p, _EXPONENTIAL) and isinstance(q, _EXPONENTIAL):
+        raise NotImplementedError("The cross KL-divergence between different exponential families cannot"
+                                  + " " * 29 + "be computed using Bregman divergences")
+    if fn is None:
+        raise NotImplementedError("No KL(p || q) is implemented for p type {} and q type {}"
+                                  .format(p.__class__.__name__, q.__class__.__name__))
+    return fn(p, q)
+
+
+@register_kl(Normal, Normal)
+def _kl_normal_normal(p, q):
+    var_ratio = (p.scale / q.scale).pow(2)
+    t1 = ((p.loc - q.loc) / q.scale).pow(2)
+    return 0.5 * (var_ratio + t1 - 1 - var_ratio.log())
+
+
+@register_kl(Categorical, Categorical)
+def _kl_categorical_categorical(p, q):
+    t = p.probs * (p.logits - q.logits)
+    t[(q.probs == 0).expand_as(t)] = float("inf")
+    t[(p.probs == 0).expand_as(t)] = 0
+    return t.sum(-1)
+
+
+@register_kl(Bernoulli, Bernoulli)
+def _kl_bernoulli_bernoulli(p, q):
+    t1 = p.probs * (F.softplus(-q.logits) - F.softplus(-p.logits))
+    t1[q.probs == 0] = float("inf")
+    t1[p.probs == 0] = 0
+    t2 = (1 - p.probs) * (F.softplus(q.logits) - F.softplus(p.logits))
+    t2[q.probs == 1] = float("inf")
+    t2[p.probs == 1] = 0
+    return t1 + t2
+
+
+@register_kl(Uniform, Uniform)
+def _kl_uniform_uniform(p, q):
+    result = ((q.high - q.low) / (p.high - p.low)).log()
+    result[(q.low > p.low) | (q.high < p.high)] = float("inf")
+    return result
+
+
+@register_kl(Normal, Uniform)
+def _kl_normal_uniform(p, q):
+    # a normal puts mass outside any interval: infinite, as PyTorch says
+    return torch.full_like(p.loc, float("inf"))
