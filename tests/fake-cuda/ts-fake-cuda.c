@@ -64,6 +64,7 @@
 #include <glib.h>
 
 #include "ts-cpu-kernels.h"
+#include "ts-cpu-loss.h"
 #include "ts-cuda-kernels.h"
 #include "ts-op-table.h"
 #include "ts-runtime.h"
@@ -1223,6 +1224,198 @@ k_spin (int64_t cycles, void *stream)
   return cycles < 0 ? 1 /* cudaErrorInvalidValue */ : 0;
 }
 
+/* ---- ABI 4: add with alpha, threshold, softmax, nll_loss ---------------- */
+
+static int
+k_binary_alpha (int op, const TsCudaView *out, const TsCudaView *a, const TsCudaView *b, double alpha,
+                void *stream)
+{
+  g_autoptr(GMutexLocker) locker = enter ();
+  g_autoptr(GError) error = NULL;
+  FakeStream *s;
+  TsView o, va, vb;
+  gboolean ok;
+  int err, kernel = cpu_kernel_of (TS_OP_FAMILY_BINARY, op);
+
+  if ((err = launch_prepare (stream, &s)) != 0)
+    return err;
+  if ((op != TS_CUDA_ADD && op != TS_CUDA_SUB) || out == NULL || a == NULL || b == NULL)
+    return TS_CUDA_ERROR_INVALID_VALUE;
+  MAP (out, &o, NULL);
+  MAP (a, &va, NULL);
+  MAP (b, &vb, NULL);
+  /* the CPU kernel: float32/float64 round once, as the real module's fma;
+   * float16/bfloat16 round b * alpha first where the module computes in
+   * float (docs/cuda.md) */
+  ok = ts_cpu_binary_alpha ((TsBinaryOp)kernel, &va, &vb, alpha, &o, &error);
+  return launch_finish (s, ok, error, view_bytes (out) + view_bytes (a) + view_bytes (b), 0);
+}
+
+/* A number as the dtype holds it (Scalar::to<scalar_t>). */
+static double
+dtype_round (TsDType dtype,
+             double  value)
+{
+  guint64 bits = 0;
+
+  ts_dtype_store (dtype, &bits, value);
+  return ts_dtype_load (dtype, &bits);
+}
+
+static int
+k_threshold (const TsCudaView *out, const TsCudaView *self, const TsCudaView *other, double threshold,
+             double value, void *stream)
+{
+  g_autoptr(GMutexLocker) locker = enter ();
+  FakeStream *s;
+  TsView o, x, y;
+  TsDType dt;
+  gint64 n;
+  int err;
+
+  if ((err = launch_prepare (stream, &s)) != 0)
+    return err;
+  if (out == NULL || self == NULL || other == NULL || self->dtype != out->dtype || other->dtype != out->dtype ||
+      !ts_dtype_is_floating ((TsDType)out->dtype))
+    return TS_CUDA_ERROR_INVALID_VALUE;
+  MAP (out, &o, NULL);
+  MAP (self, &x, NULL);
+  MAP (other, &y, NULL);
+  n = ts_view_numel (&o);
+  if (ts_view_numel (&x) != n || ts_view_numel (&y) != n)
+    return TS_CUDA_ERROR_INVALID_VALUE;
+  /* the selected element is copied as it is: the CPU kernel's values */
+  dt = o.dtype;
+  threshold = dtype_round (dt, threshold);
+  value = dtype_round (dt, value);
+  for (gint64 i = 0; i < n; i++)
+    {
+      double v = ts_dtype_load (dt, ts_view_linear_ptr (&x, i));
+
+      ts_dtype_store (dt, ts_view_linear_ptr (&o, i), v <= threshold ? value : ts_dtype_load (dt, ts_view_linear_ptr (&y, i)));
+    }
+  return launch_finish (s, TRUE, NULL, view_bytes (out) + view_bytes (self) + view_bytes (other), 0);
+}
+
+static int
+k_softmax (const TsCudaView *out, const TsCudaView *in, int dim, int log, void *stream)
+{
+  g_autoptr(GMutexLocker) locker = enter ();
+  g_autoptr(GError) error = NULL;
+  FakeStream *s;
+  TsView o, i;
+  gboolean ok;
+  int err;
+
+  if ((err = launch_prepare (stream, &s)) != 0)
+    return err;
+  if (out == NULL || in == NULL || out->ndim != in->ndim || dim < 0 || dim >= MAX (in->ndim, 1))
+    return TS_CUDA_ERROR_INVALID_VALUE;
+  MAP (out, &o, NULL);
+  MAP (in, &i, NULL);
+  ok = ts_cpu_softmax (&i, (guint)dim, log != 0, &o, &error);
+  return launch_finish (s, ok, error, view_bytes (out) + view_bytes (in), 0);
+}
+
+static int
+k_softmax_backward (const TsCudaView *out, const TsCudaView *grad, const TsCudaView *output, int dim,
+                    int log, void *stream)
+{
+  g_autoptr(GMutexLocker) locker = enter ();
+  g_autoptr(GError) error = NULL;
+  FakeStream *s;
+  TsView o, g, y;
+  gboolean ok;
+  int err;
+
+  if ((err = launch_prepare (stream, &s)) != 0)
+    return err;
+  if (out == NULL || grad == NULL || output == NULL || grad->ndim != out->ndim || output->ndim != out->ndim ||
+      dim < 0 || dim >= MAX (out->ndim, 1))
+    return TS_CUDA_ERROR_INVALID_VALUE;
+  MAP (out, &o, NULL);
+  MAP (grad, &g, NULL);
+  MAP (output, &y, NULL);
+  ok = ts_cpu_softmax_backward (&g, &y, (guint)dim, log != 0, &o, &error);
+  return launch_finish (s, ok, error, view_bytes (out) + view_bytes (grad) + view_bytes (output), 0);
+}
+
+static TsNllLoss
+nll_params (const TsCudaNllLoss *p)
+{
+  return (TsNllLoss) { .n = p->n, .c = p->c, .s = p->s, .reduction = (TsReduction)p->reduction,
+                       .ignore_index = p->ignore_index };
+}
+
+static int
+k_nll_loss (const TsCudaNllLoss *p, const TsCudaView *out, const TsCudaView *total_weight,
+            const TsCudaView *self, const TsCudaView *target, const TsCudaView *weight, void *stream)
+{
+  g_autoptr(GMutexLocker) locker = enter ();
+  g_autoptr(GError) error = NULL;
+  TsIndexFailure failure = { -1, 0 };
+  TsNllLoss np;
+  FakeStream *s;
+  TsView o, tw, x, t, w;
+  gboolean ok;
+  int err;
+
+  if ((err = launch_prepare (stream, &s)) != 0)
+    return err;
+  if (p == NULL || p->reduction < 0 || p->reduction > 2 || out == NULL || total_weight == NULL || self == NULL ||
+      target == NULL || target->dtype != TS_CUDA_INT64 || view_numel (target) != p->n * p->s ||
+      view_numel (self) != p->n * p->c * p->s)
+    return TS_CUDA_ERROR_INVALID_VALUE;
+  MAP (out, &o, NULL);
+  MAP (total_weight, &tw, NULL);
+  MAP (self, &x, NULL);
+  MAP (target, &t, NULL);
+  if (weight != NULL)
+    MAP (weight, &w, NULL);
+  np = nll_params (p);
+  ok = ts_cpu_nll_loss (&np, &x, &t, weight != NULL ? &w : NULL, &o, &tw, &failure, &error);
+  if (!ok && failure.position >= 0)
+    {
+      /* PyTorch's assert line, as the simulator prints it */
+      ts_device_assert_nll_loss (failure.position);
+      fault (TS_CUDA_ERROR_ASSERT);
+      ok = TRUE;   /* the launch succeeded; the error is the device's */
+    }
+  return launch_finish (s, ok, error, view_bytes (out) + view_bytes (self) + view_bytes (target) +
+                        (weight != NULL ? view_bytes (weight) : 0), 0);
+}
+
+static int
+k_nll_loss_backward (const TsCudaNllLoss *p, const TsCudaView *grad_input, const TsCudaView *grad_output,
+                     const TsCudaView *target, const TsCudaView *weight, const TsCudaView *total_weight,
+                     void *stream)
+{
+  g_autoptr(GMutexLocker) locker = enter ();
+  g_autoptr(GError) error = NULL;
+  TsNllLoss np;
+  FakeStream *s;
+  TsView gi, go, t, w, tw;
+  gboolean ok;
+  int err;
+
+  if ((err = launch_prepare (stream, &s)) != 0)
+    return err;
+  if (p == NULL || p->reduction < 0 || p->reduction > 2 || grad_input == NULL || grad_output == NULL ||
+      target == NULL || total_weight == NULL || target->dtype != TS_CUDA_INT64 ||
+      view_numel (target) != p->n * p->s || view_numel (grad_input) != p->n * p->c * p->s)
+    return TS_CUDA_ERROR_INVALID_VALUE;
+  MAP (grad_input, &gi, NULL);
+  MAP (grad_output, &go, NULL);
+  MAP (target, &t, NULL);
+  MAP (total_weight, &tw, NULL);
+  if (weight != NULL)
+    MAP (weight, &w, NULL);
+  np = nll_params (p);
+  ok = ts_cpu_nll_loss_backward (&np, &go, &t, weight != NULL ? &w : NULL, &tw, &gi, &error);
+  return launch_finish (s, ok, error, view_bytes (grad_input) + view_bytes (grad_output) + view_bytes (target) +
+                        (weight != NULL ? view_bytes (weight) : 0), 0);
+}
+
 /* ---- The exported table ------------------------------------------------ */
 
 static const TsCudaKernels kernels = {
@@ -1272,6 +1465,12 @@ static const TsCudaKernels kernels = {
   .spin = k_spin,
   .set_matmul_tf32 = k_set_matmul_tf32,
   .matmul_acc = k_matmul_acc,
+  .binary_alpha = k_binary_alpha,
+  .threshold = k_threshold,
+  .softmax = k_softmax,
+  .softmax_backward = k_softmax_backward,
+  .nll_loss = k_nll_loss,
+  .nll_loss_backward = k_nll_loss_backward,
 };
 
 EXPORT const TsCudaKernels *
