@@ -19,6 +19,7 @@
 
 #include "ts-ops.h"
 #include "ts-ops-act.h"
+#include "ts-ops-conv.h"
 #include "ts-ops-loss.h"
 #include "ts-session.h"
 
@@ -982,6 +983,93 @@ test_nll_loss (void)
   g_assert_cmpuint (n_fallbacks, ==, before);
 }
 
+/* @got's elements within @tol (relative to the largest of @want) of
+ * @want's: the device's GEMMs sum in another order than the CPU's. */
+static void
+assert_close (TsTensor *want,
+              TsTensor *got,
+              double    tol)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(TsTensor) host = ts_ops_to (got, CPU, got->dtype, FALSE, FALSE, &error);
+  double scale = 1;
+
+  g_assert_no_error (error);
+  g_assert_cmpint (want->dtype, ==, got->dtype);
+  g_assert_cmpmem (want->shape, want->ndim * sizeof (gint64), got->shape, got->ndim * sizeof (gint64));
+  for (gint64 i = 0; i < ts_tensor_numel (want); i++)
+    scale = MAX (scale, fabs (ts_tensor_get_double (want, i)));
+  for (gint64 i = 0; i < ts_tensor_numel (want); i++)
+    g_assert_cmpfloat_with_epsilon (ts_tensor_get_double (host, i), ts_tensor_get_double (want, i), tol * scale);
+}
+
+/* A convolution and its backward (an expanded grad_output, as that of
+ * sum ().backward ()) on the CPU and the device: im2col, a batched GEMM
+ * and col2im there */
+static void
+check_conv (TsDType             dtype,
+            const gint64       *xs,
+            const gint64       *ws,
+            const TsConvParams *p,
+            double              tol)
+{
+  const gboolean mask[3] = { TRUE, TRUE, TRUE };
+  guint nd = 2 + p->n_spatial;
+  gint64 bs[1] = { ws[0] };
+  g_autoptr(GError) error = NULL;
+  g_autoptr(TsTensor) x = cpu_tensor (dtype, nd, xs, 1, FALSE);
+  g_autoptr(TsTensor) w = cpu_tensor (dtype, nd, ws, 2, FALSE);
+  g_autoptr(TsTensor) b = cpu_tensor (dtype, 1, bs, 3, FALSE);
+  g_autoptr(TsTensor) dx = to_device (x, 0);
+  g_autoptr(TsTensor) dw = to_device (w, 0);
+  g_autoptr(TsTensor) db = to_device (b, 0);
+  g_autoptr(TsTensor) y = ts_ops_convolution (x, w, b, p, &error);
+  g_autoptr(TsTensor) dy = NULL;
+  g_autoptr(TsTensor) g = NULL;
+  g_autoptr(TsTensor) dg = NULL;
+  TsTensor *grads[3], *dgrads[3];
+  g_autoptr(TsTensor) one_cpu = NULL;
+  g_autoptr(TsTensor) one_dev = NULL;
+  TsScalar one = { TS_DTYPE_FLOAT64, 1, 0 };
+
+  g_assert_no_error (error);
+  dy = ts_ops_convolution (dx, dw, db, p, &error);
+  g_assert_no_error (error);
+  assert_close (y, dy, tol);
+  /* the gradient of y.sum (): ones, expanded from one element */
+  one_cpu = ts_tensor_new_empty (CPU, dtype, 0, NULL, FALSE, &error);
+  g_assert_true (ts_ops_fill (one_cpu, &one, &error));
+  one_dev = to_device (one_cpu, 0);
+  g = ts_tensor_expand (one_cpu, y->ndim, y->shape, &error);
+  g_assert_no_error (error);
+  dg = ts_tensor_expand (one_dev, y->ndim, y->shape, &error);
+  g_assert_no_error (error);
+  g_assert_true (ts_ops_convolution_backward (g, x, w, p, mask, &grads[0], &grads[1], &grads[2], &error));
+  g_assert_no_error (error);
+  g_assert_true (ts_ops_convolution_backward (dg, dx, dw, p, mask, &dgrads[0], &dgrads[1], &dgrads[2], &error));
+  g_assert_no_error (error);
+  for (guint i = 0; i < 3; i++)
+    {
+      assert_close (grads[i], dgrads[i], tol);
+      ts_tensor_unref (grads[i]);
+      ts_tensor_unref (dgrads[i]);
+    }
+}
+
+static void
+test_conv (void)
+{
+  gint64 xs2[4] = { 2, 3, 9, 8 }, ws2[4] = { 4, 3, 3, 2 }, xs1[3] = { 3, 2, 17 }, ws1[3] = { 5, 2, 4 };
+  TsConvParams p2 = { .n_spatial = 2, .stride = { 2, 1 }, .padding = { 1, 2 }, .dilation = { 1, 2 }, .groups = 1 };
+  TsConvParams p1 = { .n_spatial = 1, .stride = { 1 }, .padding = { 2 }, .dilation = { 1 }, .groups = 1 };
+  guint before = n_fallbacks;
+
+  check_conv (TS_DTYPE_FLOAT32, xs2, ws2, &p2, 1e-6);
+  check_conv (TS_DTYPE_FLOAT64, xs2, ws2, &p2, 1e-14);
+  check_conv (TS_DTYPE_FLOAT32, xs1, ws1, &p1, 1e-6);
+  g_assert_cmpuint (n_fallbacks, ==, before);
+}
+
 /* The host fallback ---------------------------------------------------------- */
 
 /* Jobs with no device mapping: an integer matmul, a half-precision random
@@ -1073,6 +1161,7 @@ main (int   argc,
   g_test_add_func ("/device-ops/threshold", test_threshold);
   g_test_add_func ("/device-ops/softmax", test_softmax);
   g_test_add_func ("/device-ops/nll-loss", test_nll_loss);
+  g_test_add_func ("/device-ops/conv", test_conv);
   g_test_add_func ("/device-ops/fallback", test_fallback);
   g_test_add_func ("/device-ops/device-bytes", test_device_bytes);
   return g_test_run ();

@@ -1416,6 +1416,145 @@ k_nll_loss_backward (const TsCudaNllLoss *p, const TsCudaView *grad_input, const
                         (weight != NULL ? view_bytes (weight) : 0), 0);
 }
 
+/* im2col and col2im as the module's (a gather in kernel order), over
+ * contiguous views, through ts_dtype_load/store: a reference, not fast. */
+static gboolean
+conv_geometry (const TsCudaConv *p,
+               const TsCudaView *in,
+               const TsCudaView *col,
+               gint64           *k,
+               gint64           *l)
+{
+  if (p == NULL || p->n_spatial < 1 || p->n_spatial > TS_CUDA_CONV_MAX_SPATIAL || in == NULL || col == NULL ||
+      in->ndim != 2 + p->n_spatial || in->dtype != col->dtype || !ts_dtype_is_floating ((TsDType)in->dtype))
+    return FALSE;
+  *k = *l = 1;
+  for (int d = 0; d < p->n_spatial; d++)
+    {
+      if (p->kernel[d] < 1 || p->stride[d] < 1 || p->dilation[d] < 1 || p->out[d] < 0 || p->pad[d] < 0)
+        return FALSE;
+      *k *= p->kernel[d];
+      *l *= p->out[d];
+    }
+  return view_numel (col) == in->shape[0] * in->shape[1] * *k * *l;
+}
+
+/* The input's spatial offset (row-major) that kernel offset @kk reads at
+ * output position @l, or -1 in the padding. */
+static gint64
+conv_source (const TsCudaConv *p,
+             const gint64     *size,
+             gint64            kk,
+             gint64            l)
+{
+  gint64 pos[TS_CUDA_CONV_MAX_SPATIAL], spatial = 0;
+
+  for (int d = p->n_spatial - 1; d >= 0; d--)
+    {
+      gint64 x = (l % p->out[d]) * p->stride[d] - p->pad[d] + (kk % p->kernel[d]) * p->dilation[d];
+
+      kk /= p->kernel[d];
+      l /= p->out[d];
+      if (x < 0 || x >= size[d])
+        return -1;
+      pos[d] = x;
+    }
+  for (int d = 0; d < p->n_spatial; d++)
+    spatial = spatial * size[d] + pos[d];
+  return spatial;
+}
+
+/* conv_source's inverse: the output position (row-major) at which kernel
+ * offset @kk reads the input's spatial offset @x, or -1 if none does. */
+static gint64
+conv_target (const TsCudaConv *p,
+             const gint64     *size,
+             gint64            kk,
+             gint64            x)
+{
+  gint64 l = 0, scale = 1;
+
+  for (int d = p->n_spatial - 1; d >= 0; d--)
+    {
+      gint64 t = x % size[d] + p->pad[d] - (kk % p->kernel[d]) * p->dilation[d];
+
+      x /= size[d];
+      kk /= p->kernel[d];
+      if (t < 0 || t % p->stride[d] != 0 || t / p->stride[d] >= p->out[d])
+        return -1;
+      l += (t / p->stride[d]) * scale;
+      scale *= p->out[d];
+    }
+  return l;
+}
+
+static int
+conv_copy (gboolean          to_col,
+           const TsCudaConv *p,
+           const TsCudaView *in,
+           const TsCudaView *col,
+           void             *stream)
+{
+  g_autoptr(GMutexLocker) locker = enter ();
+  FakeStream *s;
+  TsView vi, vc;
+  TsDType dt;
+  gint64 k, l, plane = 1, nc;
+  int err;
+
+  if ((err = launch_prepare (stream, &s)) != 0)
+    return err;
+  if (!conv_geometry (p, in, col, &k, &l))
+    return TS_CUDA_ERROR_INVALID_VALUE;
+  MAP (in, &vi, NULL);
+  MAP (col, &vc, NULL);
+  if (!ts_view_is_contiguous (&vi) || !ts_view_is_contiguous (&vc))
+    return TS_CUDA_ERROR_INVALID_VALUE;
+  dt = vi.dtype;
+  for (int d = 0; d < p->n_spatial; d++)
+    plane *= in->shape[2 + d];
+  nc = in->shape[0] * in->shape[1];
+  if (to_col)
+    for (gint64 e = 0; e < nc * k * l; e++)
+      {
+        gint64 src = conv_source (p, in->shape + 2, (e / l) % k, e % l);
+
+        ts_dtype_store (dt, ts_view_linear_ptr (&vc, e),
+                        src < 0 ? 0.0 : ts_dtype_load (dt, ts_view_linear_ptr (&vi, (e / (l * k)) * plane + src)));
+      }
+  else
+    for (gint64 e = 0; e < nc * plane; e++)
+      {
+        /* the float sum of the module (double for float64) */
+        double sum = 0;
+
+        for (gint64 kk = 0; kk < k; kk++)
+          {
+            gint64 j = conv_target (p, in->shape + 2, kk, e % plane);
+            double v;
+
+            if (j < 0)
+              continue;
+            v = ts_dtype_load (dt, ts_view_linear_ptr (&vc, ((e / plane) * k + kk) * l + j));
+            sum = dt == TS_DTYPE_FLOAT64 ? sum + v : (double) ((float) sum + (float) v);
+          }
+        ts_dtype_store (dt, ts_view_linear_ptr (&vi, e), sum);
+      }
+  return launch_finish (s, TRUE, NULL, view_bytes (in) + view_bytes (col), 0);
+}
+
+static int
+k_im2col (const TsCudaConv *p, const TsCudaView *col, const TsCudaView *in, void *stream)
+{
+  return conv_copy (TRUE, p, in, col, stream);
+}
+
+static int
+k_col2im (const TsCudaConv *p, const TsCudaView *in_grad, const TsCudaView *col, void *stream)
+{
+  return conv_copy (FALSE, p, in_grad, col, stream);
+}
+
 /* ---- The exported table ------------------------------------------------ */
 
 static const TsCudaKernels kernels = {
@@ -1471,6 +1610,8 @@ static const TsCudaKernels kernels = {
   .softmax_backward = k_softmax_backward,
   .nll_loss = k_nll_loss,
   .nll_loss_backward = k_nll_loss_backward,
+  .im2col = k_im2col,
+  .col2im = k_col2im,
 };
 
 EXPORT const TsCudaKernels *

@@ -1,6 +1,7 @@
 # tests/gpu/new-kernels.py: the CUDA module's ABI 4 kernels (add/sub with
 # alpha, threshold and ReLU's backward, softmax/log_softmax and their
-# backwards, nll_loss and its backward) on CUDA tensors against the same ops
+# backwards, nll_loss and its backward, convolutions through im2col and
+# col2im) on CUDA tensors against the same ops
 # on CPU tensors: one line per case with the max abs difference and OK/FAIL.
 #
 #   tensorscope-cli run --backend=cuda tests/gpu/new-kernels.py
@@ -100,6 +101,24 @@ img = torch.randn(2, 4, 5, 6)
 tgt = torch.randint(0, 4, (2, 5, 6))
 check("nll_loss2d mean", F.nll_loss(img, tgt), F.nll_loss(img.cuda(), tgt.cuda()))
 check("cross_entropy mean", F.cross_entropy(x.float(), t), F.cross_entropy(x.float().cuda(), t.cuda()))
+
+# convolutions as im2col + batched GEMM + col2im (groups 1, not transposed;
+# the others take the host fallback), forward and backward
+for dtype in (torch.float32, torch.float64):
+    for label, xs, ws, kw in (("conv2d 3x3 pad1", (4, 3, 16, 16), (8, 3, 3, 3), dict(padding=1)),
+                              ("conv2d stride2 dil2", (2, 5, 13, 11), (6, 5, 3, 2), dict(stride=2, dilation=2, padding=(2, 1))),
+                              ("conv1d k5", (3, 4, 40), (7, 4, 5), dict(padding=2)),
+                              ("conv3d k3", (2, 2, 6, 5, 4), (3, 2, 3, 3, 3), dict(padding=1))):
+        fn = {3: F.conv1d, 4: F.conv2d, 5: F.conv3d}[len(xs)]
+        x, w, b = torch.randn(*xs).to(dtype), torch.randn(*ws).to(dtype), torch.randn(ws[0]).to(dtype)
+        res = {}
+        for dev in ("cpu", "cuda"):
+            xx, ww, bb = (t.detach().to(dev).requires_grad_() for t in (x, w, b))
+            y = fn(xx, ww, bb, **kw)
+            y.sum().backward()            # an expanded grad_output, as bench_conv.py's
+            res[dev] = (y.detach(), xx.grad, ww.grad, bb.grad)
+        for i, part in enumerate(("out", "grad input", "grad weight", "grad bias")):
+            check(f"{label} {part} {dtype}", res["cpu"][i], res["cuda"][i], dtype)
 
 # a few steps of the benchmark's MLP with SGD: every op above, on both devices
 losses = {}

@@ -176,6 +176,16 @@ gboolean  ts_ops_foreach_job  (TsOpJob              *job,
 gboolean  ts_op_job_cuda_view (const TsOpJob        *job,
                                guint                 slot,
                                TsCudaView           *view);
+/* The device address of the job's temporary @i (see ts_ops_conv_device_temps) */
+guint64   ts_op_job_temp      (const TsOpJob        *job,
+                               guint                 i);
+/* CONV's device temporaries: the byte sizes of up to three (0: none),
+ * allocated from the caching allocator before the launch */
+void      ts_ops_conv_device_temps (const TsOpJob   *job,
+                                    gsize           *sizes);
+int       ts_ops_conv_device  (TsOpJob              *job,
+                               const TsCudaKernels  *k,
+                               gpointer              stream);
 /* The device functions of ACT (threshold and its backward) and LOSS */
 int       ts_ops_act_device   (TsOpJob              *job,
                                const TsCudaKernels  *k,

@@ -3437,6 +3437,9 @@ device_temp_sizes (Job   *job,
       if (job->t[2]->dtype != TS_DTYPE_INT64)
         sizes[0] = temp_size (job->t[2], TS_DTYPE_INT64);
       break;
+    case TS_OP_FAMILY_CONV:
+      ts_ops_conv_device_temps (job, sizes);
+      break;
     default:
       break;
     }
@@ -3880,6 +3883,15 @@ copy_device (Job                 *job,
 
 /* The job machinery for families in other files (ts-ops-private.h) */
 
+guint64
+ts_op_job_temp (const TsOpJob *job,
+                guint          i)
+{
+  g_return_val_if_fail (i < JOB_N_TEMPS, 0);
+
+  return job->temp[i];
+}
+
 gboolean
 ts_op_job_cuda_view (const TsOpJob *job,
                      guint          slot,
@@ -4070,7 +4082,7 @@ static const struct
   [TS_OP_FAMILY_WHERE] = { ts_ops_where_job, ts_ops_host_device },
   [TS_OP_FAMILY_TERNARY] = { ts_ops_ternary_job, ts_ops_host_device },
   [TS_OP_FAMILY_MV] = { ts_ops_mv_job, mv_device },
-  [TS_OP_FAMILY_CONV] = { ts_ops_conv_job, ts_ops_host_device },
+  [TS_OP_FAMILY_CONV] = { ts_ops_conv_job, ts_ops_conv_device },
   [TS_OP_FAMILY_POOL] = { ts_ops_pool_job, ts_ops_host_device },
   [TS_OP_FAMILY_NORM] = { ts_ops_norm_job, ts_ops_host_device },
   [TS_OP_FAMILY_REMAP] = { ts_ops_remap_job, ts_ops_host_device },

@@ -9,7 +9,8 @@
  * asserts, Philox random numbers, fill, arange, casting copies, and
  * matmul/bmm through cuBLAS, and (ABI 4) the ops of a training step: add
  * with alpha, threshold (ReLU's backward), softmax and log_softmax with
- * their backwards, and nll_loss, exported as a TsCudaKernels table.
+ * their backwards, nll_loss, and im2col/col2im for convolutions as GEMMs,
+ * exported as a TsCudaKernels table.
  *
  * The arithmetic mirrors the CPU kernels (src/kernels/cpu), which are the
  * reference: float16/bfloat16 compute in float and round once, floating
@@ -3204,6 +3205,171 @@ k_nll_loss_backward (const TsCudaNllLoss *p, const TsCudaView *grad_input, const
                                           (cudaStream_t)stream);
 }
 
+/* Convolutions as GEMMs: im2col and its adjoint col2im, one thread per
+ * element of the output (col, or the input's gradient), grid-stride. */
+struct ConvGeom
+{
+  TsCudaConv p;
+  int64_t    n, c, k, l;                       /* batch, channels, prod (kernel), prod (out) */
+  int64_t    size[TS_CUDA_CONV_MAX_SPATIAL];   /* the input's spatial sizes */
+};
+
+/* Kernel offset @kk and output position @l (both row-major over their
+ * dims) to the input position along each spatial dim; false when the
+ * window is in the padding there. */
+__device__ __forceinline__ bool
+conv_source (const ConvGeom &g, int64_t kk, int64_t l, int64_t *pos)
+{
+  int64_t spatial = 0;
+
+  for (int d = g.p.n_spatial - 1; d >= 0; d--)
+    {
+      int64_t kd = kk % g.p.kernel[d], od = l % g.p.out[d];
+      int64_t x = od * g.p.stride[d] - g.p.pad[d] + kd * g.p.dilation[d];
+
+      kk /= g.p.kernel[d];
+      l /= g.p.out[d];
+      if (x < 0 || x >= g.size[d])
+        return false;
+      pos[d] = x;
+    }
+  for (int d = 0; d < g.p.n_spatial; d++)
+    spatial = spatial * g.size[d] + pos[d];
+  *pos = spatial;
+  return true;
+}
+
+template <typename S>
+__global__ void
+im2col_kernel (S *col, const S *in, ConvGeom g)
+{
+  int64_t total = g.n * g.c * g.k * g.l, stride = (int64_t)gridDim.x * blockDim.x;
+  int64_t plane = 1;
+
+  for (int d = 0; d < g.p.n_spatial; d++)
+    plane *= g.size[d];
+  for (int64_t e = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; e < total; e += stride)
+    {
+      int64_t l = e % g.l, kk = (e / g.l) % g.k, nc = e / (g.l * g.k);
+      int64_t pos[TS_CUDA_CONV_MAX_SPATIAL];
+
+      col[e] = conv_source (g, kk, l, pos) ? in[nc * plane + pos[0]] : Tr<S>::store (0);
+    }
+}
+
+/* The input element at spatial @x (row-major) receives col[kk][l] for
+ * each kernel offset kk whose window position l lands on it. */
+template <typename S>
+__global__ void
+col2im_kernel (S *in_grad, const S *col, ConvGeom g)
+{
+  typedef typename Tr<S>::C C;
+  int64_t plane = 1, stride = (int64_t)gridDim.x * blockDim.x;
+
+  for (int d = 0; d < g.p.n_spatial; d++)
+    plane *= g.size[d];
+  for (int64_t e = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; e < g.n * g.c * plane; e += stride)
+    {
+      int64_t nc = e / plane;
+      C sum = 0;
+
+      for (int64_t kk = 0; kk < g.k; kk++)
+        {
+          int64_t x = e % plane, rest = kk, l = 0, scale = 1;
+          bool hit = true;
+
+          for (int d = g.p.n_spatial - 1; d >= 0 && hit; d--)
+            {
+              int64_t xd = x % g.size[d], kd = rest % g.p.kernel[d];
+              int64_t t = xd + g.p.pad[d] - kd * g.p.dilation[d];
+
+              x /= g.size[d];
+              rest /= g.p.kernel[d];
+              hit = t >= 0 && t % g.p.stride[d] == 0 && t / g.p.stride[d] < g.p.out[d];
+              l += (t / g.p.stride[d]) * scale;
+              scale *= g.p.out[d];
+            }
+          if (hit)
+            sum += Tr<S>::load (col[(nc * g.k + kk) * g.l + l]);
+        }
+      in_grad[e] = Tr<S>::store (sum);
+    }
+}
+
+/* The geometry from @p and the input's view @in (N, C, spatial...), and
+ * whether @col is the (N, C * K, L) contiguous buffer it needs. */
+bool
+conv_geom (const TsCudaConv *p, const TsCudaView *in, const TsCudaView *col, ConvGeom *g)
+{
+  if (p == NULL || p->n_spatial < 1 || p->n_spatial > TS_CUDA_CONV_MAX_SPATIAL || in == NULL || col == NULL ||
+      in->ndim != 2 + p->n_spatial || in->data == NULL || col->data == NULL || in->dtype != col->dtype ||
+      !dtype_is_floating (in->dtype) || !is_contiguous (in) || !is_contiguous (col))
+    return false;
+  g->p = *p;
+  g->n = in->shape[0];
+  g->c = in->shape[1];
+  g->k = g->l = 1;
+  for (int d = 0; d < p->n_spatial; d++)
+    {
+      if (p->kernel[d] < 1 || p->stride[d] < 1 || p->dilation[d] < 1 || p->out[d] < 0 || p->pad[d] < 0)
+        return false;
+      g->size[d] = in->shape[2 + d];
+      g->k *= p->kernel[d];
+      g->l *= p->out[d];
+    }
+  return numel (col) == g->n * g->c * g->k * g->l;
+}
+
+template <typename S>
+int
+launch_im2col (const ConvGeom &g, const TsCudaView *col, const TsCudaView *in, cudaStream_t stream)
+{
+  int64_t total = g.n * g.c * g.k * g.l;
+
+  if (total == 0)
+    return cudaSuccess;
+  im2col_kernel<S><<<(grid_of<im2col_kernel<S>> (total)), BLOCK, 0, stream>>> (
+      (S *)col->data + col->offset, (const S *)in->data + in->offset, g);
+  return cudaGetLastError ();
+}
+
+template <typename S>
+int
+launch_col2im (const ConvGeom &g, const TsCudaView *in_grad, const TsCudaView *col, cudaStream_t stream)
+{
+  int64_t total = numel (in_grad);
+
+  if (total == 0)
+    return cudaSuccess;
+  col2im_kernel<S><<<(grid_of<col2im_kernel<S>> (total)), BLOCK, 0, stream>>> (
+      (S *)in_grad->data + in_grad->offset, (const S *)col->data + col->offset, g);
+  return cudaGetLastError ();
+}
+
+int
+k_im2col (const TsCudaConv *p, const TsCudaView *col, const TsCudaView *in, void *stream)
+{
+  ConvGeom g;
+
+  clear_stale_error ();
+
+  if (!conv_geom (p, in, col, &g))
+    return cudaErrorInvalidValue;
+  DISPATCH_FLOATING (in->dtype, launch_im2col<S> (g, col, in, (cudaStream_t)stream))
+}
+
+int
+k_col2im (const TsCudaConv *p, const TsCudaView *in_grad, const TsCudaView *col, void *stream)
+{
+  ConvGeom g;
+
+  clear_stale_error ();
+
+  if (!conv_geom (p, in_grad, col, &g))
+    return cudaErrorInvalidValue;
+  DISPATCH_FLOATING (in_grad->dtype, launch_col2im<S> (g, in_grad, col, (cudaStream_t)stream))
+}
+
 constexpr TsCudaKernels kernels = {
   TS_CUDA_ABI_VERSION,
   sizeof (TsCudaKernels),
@@ -3259,10 +3425,12 @@ constexpr TsCudaKernels kernels = {
   k_softmax_backward,
   k_nll_loss,
   k_nll_loss_backward,
+  k_im2col,
+  k_col2im,
 };
 
 /* Positional: a missing entry would be NULL, the last one is checked. */
-static_assert (kernels.nll_loss_backward != nullptr, "every TsCudaKernels entry is set");
+static_assert (kernels.col2im != nullptr, "every TsCudaKernels entry is set");
 
 } /* namespace */
 

@@ -101,6 +101,21 @@ typedef struct
   int32_t padding;
 } TsCudaNllLoss;
 
+/* ABI 4: a convolution's geometry for im2col/col2im (up to 3 spatial
+ * dims): kernel sizes, strides, paddings, dilations and the output's
+ * spatial sizes; the input's sizes are its view's. */
+#define TS_CUDA_CONV_MAX_SPATIAL 3
+typedef struct
+{
+  int32_t n_spatial;
+  int32_t padding_;
+  int64_t kernel[TS_CUDA_CONV_MAX_SPATIAL];
+  int64_t stride[TS_CUDA_CONV_MAX_SPATIAL];
+  int64_t pad[TS_CUDA_CONV_MAX_SPATIAL];
+  int64_t dilation[TS_CUDA_CONV_MAX_SPATIAL];
+  int64_t out[TS_CUDA_CONV_MAX_SPATIAL];
+} TsCudaConv;
+
 typedef struct
 {
   int32_t dtype;
@@ -261,6 +276,16 @@ typedef struct
   int (*nll_loss_backward) (const TsCudaNllLoss *p, const TsCudaView *grad_input,
                             const TsCudaView *grad_output, const TsCudaView *target,
                             const TsCudaView *weight, const TsCudaView *total_weight,
+                            void *stream);
+  /* Convolutions as GEMMs (PyTorch uses cuDNN): im2col writes @col
+   * (N, C * prod (kernel), prod (out)), contiguous, from the contiguous
+   * @in (N, C, spatial...), zeros where the window is in the padding;
+   * col2im is its adjoint: each element of the contiguous @in_grad is the
+   * sum (in float, double for float64) of the @col elements it fed, in
+   * kernel order (a gather: no atomics). Floating dtypes, one for both. */
+  int (*im2col)            (const TsCudaConv *p, const TsCudaView *col, const TsCudaView *in,
+                            void *stream);
+  int (*col2im)            (const TsCudaConv *p, const TsCudaView *in_grad, const TsCudaView *col,
                             void *stream);
 } TsCudaKernels;
 
