@@ -1297,47 +1297,47 @@ k_threshold (const TsCudaView *out, const TsCudaView *self, const TsCudaView *ot
   return launch_finish (s, TRUE, NULL, view_bytes (out) + view_bytes (self) + view_bytes (other), 0);
 }
 
+/* softmax, or (@grad not NULL) its backward from @grad and the forward's
+ * output @in */
 static int
-k_softmax (const TsCudaView *out, const TsCudaView *in, int dim, int log, void *stream)
+softmax_kernel (const TsCudaView *out, const TsCudaView *in, const TsCudaView *grad, int dim, int log,
+                void *stream)
 {
   g_autoptr(GMutexLocker) locker = enter ();
   g_autoptr(GError) error = NULL;
   FakeStream *s;
-  TsView o, i;
+  TsView o, i, g;
   gboolean ok;
   int err;
 
   if ((err = launch_prepare (stream, &s)) != 0)
     return err;
-  if (out == NULL || in == NULL || out->ndim != in->ndim || dim < 0 || dim >= MAX (in->ndim, 1))
+  if (out == NULL || in == NULL || in->ndim != out->ndim || (grad != NULL && grad->ndim != out->ndim) ||
+      dim < 0 || dim >= MAX (out->ndim, 1))
     return TS_CUDA_ERROR_INVALID_VALUE;
   MAP (out, &o, NULL);
   MAP (in, &i, NULL);
-  ok = ts_cpu_softmax (&i, (guint)dim, log != 0, &o, &error);
-  return launch_finish (s, ok, error, view_bytes (out) + view_bytes (in), 0);
+  if (grad == NULL)
+    ok = ts_cpu_softmax (&i, (guint)dim, log != 0, &o, &error);
+  else
+    {
+      MAP (grad, &g, NULL);
+      ok = ts_cpu_softmax_backward (&g, &i, (guint)dim, log != 0, &o, &error);
+    }
+  return launch_finish (s, ok, error, view_bytes (out) + view_bytes (in) + (grad != NULL ? view_bytes (grad) : 0), 0);
+}
+
+static int
+k_softmax (const TsCudaView *out, const TsCudaView *in, int dim, int log, void *stream)
+{
+  return softmax_kernel (out, in, NULL, dim, log, stream);
 }
 
 static int
 k_softmax_backward (const TsCudaView *out, const TsCudaView *grad, const TsCudaView *output, int dim,
                     int log, void *stream)
 {
-  g_autoptr(GMutexLocker) locker = enter ();
-  g_autoptr(GError) error = NULL;
-  FakeStream *s;
-  TsView o, g, y;
-  gboolean ok;
-  int err;
-
-  if ((err = launch_prepare (stream, &s)) != 0)
-    return err;
-  if (out == NULL || grad == NULL || output == NULL || grad->ndim != out->ndim || output->ndim != out->ndim ||
-      dim < 0 || dim >= MAX (out->ndim, 1))
-    return TS_CUDA_ERROR_INVALID_VALUE;
-  MAP (out, &o, NULL);
-  MAP (grad, &g, NULL);
-  MAP (output, &y, NULL);
-  ok = ts_cpu_softmax_backward (&g, &y, (guint)dim, log != 0, &o, &error);
-  return launch_finish (s, ok, error, view_bytes (out) + view_bytes (grad) + view_bytes (output), 0);
+  return softmax_kernel (out, output, grad, dim, log, stream);
 }
 
 static TsNllLoss
@@ -1347,33 +1347,44 @@ nll_params (const TsCudaNllLoss *p)
                        .ignore_index = p->ignore_index };
 }
 
+/* nll_loss_forward (@out, @total_weight written; @in is self) or, with
+ * @backward, nll_loss_backward (@out is grad_input, @in grad_output) */
 static int
-k_nll_loss (const TsCudaNllLoss *p, const TsCudaView *out, const TsCudaView *total_weight,
-            const TsCudaView *self, const TsCudaView *target, const TsCudaView *weight, void *stream)
+nll_kernel (gboolean             backward,
+            const TsCudaNllLoss *p,
+            const TsCudaView    *out,
+            const TsCudaView    *in,
+            const TsCudaView    *target,
+            const TsCudaView    *weight,
+            const TsCudaView    *total_weight,
+            void                *stream)
 {
   g_autoptr(GMutexLocker) locker = enter ();
   g_autoptr(GError) error = NULL;
   TsIndexFailure failure = { -1, 0 };
   TsNllLoss np;
   FakeStream *s;
-  TsView o, tw, x, t, w;
+  TsView o, i, t, w, tw;
   gboolean ok;
   int err;
 
   if ((err = launch_prepare (stream, &s)) != 0)
     return err;
-  if (p == NULL || p->reduction < 0 || p->reduction > 2 || out == NULL || total_weight == NULL || self == NULL ||
-      target == NULL || target->dtype != TS_CUDA_INT64 || view_numel (target) != p->n * p->s ||
-      view_numel (self) != p->n * p->c * p->s)
+  if (p == NULL || p->reduction < 0 || p->reduction > 2 || out == NULL || in == NULL || target == NULL ||
+      total_weight == NULL || target->dtype != TS_CUDA_INT64 || view_numel (target) != p->n * p->s ||
+      view_numel (backward ? out : in) != p->n * p->c * p->s)
     return TS_CUDA_ERROR_INVALID_VALUE;
   MAP (out, &o, NULL);
-  MAP (total_weight, &tw, NULL);
-  MAP (self, &x, NULL);
+  MAP (in, &i, NULL);
   MAP (target, &t, NULL);
+  MAP (total_weight, &tw, NULL);
   if (weight != NULL)
     MAP (weight, &w, NULL);
   np = nll_params (p);
-  ok = ts_cpu_nll_loss (&np, &x, &t, weight != NULL ? &w : NULL, &o, &tw, &failure, &error);
+  if (backward)
+    ok = ts_cpu_nll_loss_backward (&np, &i, &t, weight != NULL ? &w : NULL, &tw, &o, &error);
+  else
+    ok = ts_cpu_nll_loss (&np, &i, &t, weight != NULL ? &w : NULL, &o, &tw, &failure, &error);
   if (!ok && failure.position >= 0)
     {
       /* PyTorch's assert line, as the simulator prints it */
@@ -1381,8 +1392,15 @@ k_nll_loss (const TsCudaNllLoss *p, const TsCudaView *out, const TsCudaView *tot
       fault (TS_CUDA_ERROR_ASSERT);
       ok = TRUE;   /* the launch succeeded; the error is the device's */
     }
-  return launch_finish (s, ok, error, view_bytes (out) + view_bytes (self) + view_bytes (target) +
+  return launch_finish (s, ok, error, view_bytes (out) + view_bytes (in) + view_bytes (target) +
                         (weight != NULL ? view_bytes (weight) : 0), 0);
+}
+
+static int
+k_nll_loss (const TsCudaNllLoss *p, const TsCudaView *out, const TsCudaView *total_weight,
+            const TsCudaView *self, const TsCudaView *target, const TsCudaView *weight, void *stream)
+{
+  return nll_kernel (FALSE, p, out, self, target, weight, total_weight, stream);
 }
 
 static int
@@ -1390,30 +1408,7 @@ k_nll_loss_backward (const TsCudaNllLoss *p, const TsCudaView *grad_input, const
                      const TsCudaView *target, const TsCudaView *weight, const TsCudaView *total_weight,
                      void *stream)
 {
-  g_autoptr(GMutexLocker) locker = enter ();
-  g_autoptr(GError) error = NULL;
-  TsNllLoss np;
-  FakeStream *s;
-  TsView gi, go, t, w, tw;
-  gboolean ok;
-  int err;
-
-  if ((err = launch_prepare (stream, &s)) != 0)
-    return err;
-  if (p == NULL || p->reduction < 0 || p->reduction > 2 || grad_input == NULL || grad_output == NULL ||
-      target == NULL || total_weight == NULL || target->dtype != TS_CUDA_INT64 ||
-      view_numel (target) != p->n * p->s || view_numel (grad_input) != p->n * p->c * p->s)
-    return TS_CUDA_ERROR_INVALID_VALUE;
-  MAP (grad_input, &gi, NULL);
-  MAP (grad_output, &go, NULL);
-  MAP (target, &t, NULL);
-  MAP (total_weight, &tw, NULL);
-  if (weight != NULL)
-    MAP (weight, &w, NULL);
-  np = nll_params (p);
-  ok = ts_cpu_nll_loss_backward (&np, &go, &t, weight != NULL ? &w : NULL, &tw, &gi, &error);
-  return launch_finish (s, ok, error, view_bytes (grad_input) + view_bytes (grad_output) + view_bytes (target) +
-                        (weight != NULL ? view_bytes (weight) : 0), 0);
+  return nll_kernel (TRUE, p, grad_input, grad_output, target, weight, total_weight, stream);
 }
 
 /* im2col and col2im as the module's (a gather in kernel order), over

@@ -3346,28 +3346,30 @@ launch_col2im (const ConvGeom &g, const TsCudaView *in_grad, const TsCudaView *c
   return cudaGetLastError ();
 }
 
+/* im2col (@to_col) and col2im: @in is the input, or its gradient */
 int
-k_im2col (const TsCudaConv *p, const TsCudaView *col, const TsCudaView *in, void *stream)
+conv_columns (bool to_col, const TsCudaConv *p, const TsCudaView *in, const TsCudaView *col, void *stream)
 {
+  cudaStream_t s = (cudaStream_t)stream;
   ConvGeom g;
 
   clear_stale_error ();
 
   if (!conv_geom (p, in, col, &g))
     return cudaErrorInvalidValue;
-  DISPATCH_FLOATING (in->dtype, launch_im2col<S> (g, col, in, (cudaStream_t)stream))
+  DISPATCH_FLOATING (in->dtype, to_col ? launch_im2col<S> (g, col, in, s) : launch_col2im<S> (g, in, col, s))
+}
+
+int
+k_im2col (const TsCudaConv *p, const TsCudaView *col, const TsCudaView *in, void *stream)
+{
+  return conv_columns (true, p, in, col, stream);
 }
 
 int
 k_col2im (const TsCudaConv *p, const TsCudaView *in_grad, const TsCudaView *col, void *stream)
 {
-  ConvGeom g;
-
-  clear_stale_error ();
-
-  if (!conv_geom (p, in_grad, col, &g))
-    return cudaErrorInvalidValue;
-  DISPATCH_FLOATING (in_grad->dtype, launch_col2im<S> (g, in_grad, col, (cudaStream_t)stream))
+  return conv_columns (false, p, in_grad, col, stream);
 }
 
 constexpr TsCudaKernels kernels = {
