@@ -14,9 +14,13 @@
  */
 
 #include <glib.h>
+#include <math.h>
 #include <string.h>
 
 #include "ts-ops.h"
+#include "ts-ops-act.h"
+#include "ts-ops-conv.h"
+#include "ts-ops-loss.h"
 #include "ts-session.h"
 
 #define CPU TS_DEVICE_CPU_VALUE
@@ -699,6 +703,373 @@ test_random (void)
   check_random (TS_DTYPE_FLOAT64, FALSE);
 }
 
+/* A training step's ops (the module's ABI 4) -------------------------------- */
+
+/* A CPU tensor holding @values, row-major. */
+static TsTensor *
+values_tensor (TsDType       dtype,
+               guint         ndim,
+               const gint64 *shape,
+               const double *values)
+{
+  g_autoptr(GError) error = NULL;
+  TsTensor *t = ts_tensor_new_empty (CPU, dtype, ndim, shape, FALSE, &error);
+
+  g_assert_no_error (error);
+  for (gint64 i = 0; i < ts_tensor_numel (t); i++)
+    if (dtype == TS_DTYPE_INT64)
+      ts_dtype_store_int (dtype, ts_tensor_data (t) + i * ts_dtype_size (dtype), (gint64) values[i]);
+    else
+      ts_dtype_store (dtype, ts_tensor_data (t) + i * ts_dtype_size (dtype), values[i]);
+  return t;
+}
+
+/* @t's elements are @want exactly (PyTorch 1.13's values for the same
+ * inputs). */
+static void
+assert_values (TsTensor     *t,
+               const double *want)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(TsTensor) host = ts_ops_to (t, CPU, t->dtype, FALSE, FALSE, &error);
+
+  g_assert_no_error (error);
+  for (gint64 i = 0; i < ts_tensor_numel (host); i++)
+    g_assert_cmpfloat (ts_tensor_get_double (host, i), ==, want[i]);
+}
+
+/* ts_ops_binary_alpha on @a, @b and on their device copies (in place when
+ * @inplace): the same bytes; returns the device's result. */
+static TsTensor *
+check_binary_alpha (TsBinaryOp  op,
+                    TsTensor   *a,
+                    TsTensor   *b,
+                    double      alpha,
+                    gboolean    inplace)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(TsTensor) ca = ts_ops_clone (a, &error);
+  g_autoptr(TsTensor) da = to_device (a, 0);
+  g_autoptr(TsTensor) db = to_device (b, 0);
+  g_autoptr(TsTensor) want = ts_ops_binary_alpha (op, ca, b, alpha, inplace ? ca : NULL, &error);
+  TsTensor *got;
+
+  g_assert_no_error (error);
+  got = ts_ops_binary_alpha (op, da, db, alpha, inplace ? da : NULL, &error);
+  g_assert_no_error (error);
+  assert_same (want, got);
+  if (inplace)
+    assert_same (want, da);
+  return got;
+}
+
+/* add/sub with alpha round once, as PyTorch's kernels (an fma): for these
+ * inputs b * alpha then a + that would give 0 and 2 + 2^-21 */
+static void
+test_add_alpha (void)
+{
+  gint64 s3[1] = { 3 }, s34[2] = { 3, 4 };
+  const double e22 = 1.0 / (1 << 22), e23 = 1.0 / (1 << 23);
+  const double av[3] = { -(1 + e22), 1.5, -2.0 }, bv[3] = { 1 + e23, 0.25, 3.0 };
+  const double sum[3] = { 1.4210854715202004e-14, 1.75, 1.0000003576278687 };
+  const double diff[3] = { -2.000000476837158, 1.25, -5.000000476837158 };
+  g_autoptr(TsTensor) a = values_tensor (TS_DTYPE_FLOAT32, 1, s3, av);
+  g_autoptr(TsTensor) b = values_tensor (TS_DTYPE_FLOAT32, 1, s3, bv);
+  g_autoptr(TsTensor) got = NULL;
+  guint before = n_fallbacks;
+
+  got = check_binary_alpha (TS_BINARY_ADD, a, b, 1 + e23, FALSE);
+  assert_values (got, sum);
+  g_clear_pointer (&got, ts_tensor_unref);
+  got = check_binary_alpha (TS_BINARY_SUB, a, b, 1 + e23, TRUE);
+  assert_values (got, diff);
+  for (TsDType dt = TS_DTYPE_FLOAT32; dt <= TS_DTYPE_BFLOAT16; dt++)
+    {
+      g_autoptr(TsTensor) x = cpu_tensor (dt, 2, s34, 0, FALSE);
+      g_autoptr(TsTensor) y = cpu_tensor (dt, 2, s34, 1, FALSE);
+
+      g_clear_pointer (&got, ts_tensor_unref);
+      got = check_binary_alpha (TS_BINARY_ADD, x, y, -0.1, TRUE);
+    }
+  /* an optimizer's update runs on the device, not on the host fallback */
+  g_assert_cmpuint (n_fallbacks, ==, before);
+}
+
+static void
+test_threshold (void)
+{
+  gint64 s4[1] = { 4 }, s34[2] = { 3, 4 };
+  const double xv[4] = { -1, 0.5, 0.75, 2 }, thresholded[4] = { -2, -2, 0.75, 2 };
+  TsAct relu = { 0 }, th = { .p0 = 0.5, .p1 = -2 };
+  g_autoptr(GError) error = NULL;
+  g_autoptr(TsTensor) x = values_tensor (TS_DTYPE_FLOAT32, 1, s4, xv);
+  g_autoptr(TsTensor) dx = to_device (x, 0);
+  g_autoptr(TsTensor) want = NULL;
+  g_autoptr(TsTensor) got = NULL;
+  guint before = n_fallbacks;
+
+  want = ts_ops_activation ("threshold", x, &th, &error);
+  g_assert_no_error (error);
+  got = ts_ops_activation ("threshold", dx, &th, &error);
+  g_assert_no_error (error);
+  assert_same (want, got);
+  assert_values (got, thresholded);
+  /* ReLU's backward: the gradient where the input is above 0 */
+  for (TsDType dt = TS_DTYPE_FLOAT32; dt <= TS_DTYPE_FLOAT64; dt++)
+    {
+      g_autoptr(TsTensor) g = cpu_tensor (dt, 2, s34, 0, FALSE);
+      g_autoptr(TsTensor) in = cpu_tensor (dt, 2, s34, 1, FALSE);
+      g_autoptr(TsTensor) dg = to_device (g, 0);
+      g_autoptr(TsTensor) din = to_device (in, 0);
+
+      g_clear_pointer (&want, ts_tensor_unref);
+      g_clear_pointer (&got, ts_tensor_unref);
+      want = ts_ops_activation_backward (TS_ACT_THRESHOLD, &relu, g, in, &error);
+      g_assert_no_error (error);
+      got = ts_ops_activation_backward (TS_ACT_THRESHOLD, &relu, dg, din, &error);
+      g_assert_no_error (error);
+      assert_same (want, got);
+      for (gint64 i = 0; i < 12; i++)
+        g_assert_cmpfloat (ts_tensor_get_double (want, i), ==,
+                           ts_tensor_get_double (in, i) <= 0 ? 0.0 : ts_tensor_get_double (g, i));
+    }
+  g_assert_cmpuint (n_fallbacks, ==, before);
+}
+
+/* softmax/log_softmax along @dim and their backwards on the CPU and the
+ * device. The fake module runs the CPU kernels; a real GPU sums each row
+ * per lane and then across a warp, and its exp is CUDA's: there the last
+ * place may differ (tests/gpu/new-kernels.py compares with a tolerance). */
+static void
+check_softmax (TsTensor *x,
+               int       dim,
+               gboolean  log)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(TsTensor) dx = to_device (x, 0);
+  g_autoptr(TsTensor) want = ts_ops_softmax (x, dim, log, &error);
+  g_autoptr(TsTensor) got = NULL;
+  g_autoptr(TsTensor) grad = NULL;
+  g_autoptr(TsTensor) dgrad = NULL;
+  g_autoptr(TsTensor) want_back = NULL;
+  g_autoptr(TsTensor) got_back = NULL;
+
+  g_assert_no_error (error);
+  got = ts_ops_softmax (dx, dim, log, &error);
+  g_assert_no_error (error);
+  assert_same (want, got);
+  grad = cpu_tensor (x->dtype, x->ndim, x->shape, 3, FALSE);
+  dgrad = to_device (grad, 0);
+  want_back = ts_ops_softmax_backward (grad, want, dim, log, &error);
+  g_assert_no_error (error);
+  got_back = ts_ops_softmax_backward (dgrad, got, dim, log, &error);
+  g_assert_no_error (error);
+  assert_same (want_back, got_back);
+}
+
+static void
+test_softmax (void)
+{
+  gint64 s34[2] = { 3, 4 }, s253[3] = { 2, 5, 3 };
+  const double xv[12] = { 1, 2, 3, -1, 0.5, 0.5, 0.5, 0.5, -3, 0, 3, -INFINITY };
+  const double log_softmax[12] = { -2.4197165966033936, -1.4197165966033936, -0.41971665620803833,
+                                   -4.419716835021973, -1.3862943649291992, -1.3862943649291992,
+                                   -1.3862943649291992, -1.3862943649291992, -6.05094575881958,
+                                   -3.05094575881958, -0.0509457103908062, -INFINITY };
+  g_autoptr(GError) error = NULL;
+  g_autoptr(TsTensor) x = values_tensor (TS_DTYPE_FLOAT32, 2, s34, xv);
+  g_autoptr(TsTensor) dx = to_device (x, 0);
+  g_autoptr(TsTensor) got = NULL;
+  guint before = n_fallbacks;
+
+  got = ts_ops_softmax (dx, 1, TRUE, &error);
+  g_assert_no_error (error);
+  assert_values (got, log_softmax);
+  for (TsDType dt = TS_DTYPE_FLOAT32; dt <= TS_DTYPE_FLOAT64; dt++)
+    {
+      g_autoptr(TsTensor) y = cpu_tensor (dt, 3, s253, 2, FALSE);
+
+      check_softmax (y, 2, TRUE);
+      check_softmax (y, 2, FALSE);
+      check_softmax (y, 1, TRUE);    /* along a strided dim */
+      check_softmax (y, 0, FALSE);
+    }
+  check_softmax (x, 1, TRUE);        /* -inf in a row */
+  g_assert_cmpuint (n_fallbacks, ==, before);
+}
+
+/* nll_loss forward and backward with @weight (or none), each reduction */
+static void
+check_nll_loss (TsTensor *x,
+                TsTensor *target,
+                TsTensor *weight,
+                gint64    ignore_index)
+{
+  for (TsReduction r = TS_REDUCTION_NONE; r <= TS_REDUCTION_SUM; r++)
+    {
+      g_autoptr(GError) error = NULL;
+      g_autoptr(TsTensor) dx = to_device (x, 0);
+      g_autoptr(TsTensor) dt = to_device (target, 0);
+      g_autoptr(TsTensor) dw = weight != NULL ? to_device (weight, 0) : NULL;
+      g_autoptr(TsTensor) out = NULL;
+      g_autoptr(TsTensor) tw = NULL;
+      g_autoptr(TsTensor) dout = NULL;
+      g_autoptr(TsTensor) dtw = NULL;
+      g_autoptr(TsTensor) gi = NULL;
+      g_autoptr(TsTensor) dgi = NULL;
+
+      g_assert_true (ts_ops_nll_loss (x, target, weight, r, ignore_index, &out, &tw, &error));
+      g_assert_no_error (error);
+      g_assert_true (ts_ops_nll_loss (dx, dt, dw, r, ignore_index, &dout, &dtw, &error));
+      g_assert_no_error (error);
+      assert_same (out, dout);
+      assert_same (tw, dtw);
+      /* the loss's own gradient as the incoming one: not all ones */
+      gi = ts_ops_nll_loss_backward (out, x, target, weight, r, ignore_index, tw, &error);
+      g_assert_no_error (error);
+      dgi = ts_ops_nll_loss_backward (dout, dx, dt, dw, r, ignore_index, dtw, &error);
+      g_assert_no_error (error);
+      assert_same (gi, dgi);
+    }
+}
+
+static void
+test_nll_loss (void)
+{
+  gint64 s43[2] = { 4, 3 }, s4[1] = { 4 }, s3[1] = { 3 };
+  const double xv[12] = { -1, -2, -3, -0.5, -4, -2, -1, -1, -8, -2, -3, -0.25 };
+  const double tv[4] = { 0, 2, 1, -100 }, tv2[4] = { 0, 2, 1, 1 }, wv[3] = { 1, 2, 0.5 };
+  const double none[4] = { 1, 1, 2, 0 };
+  const double mean_grad[12] = { -0.2857142984867096, 0, 0, 0, 0, -0.1428571492433548, 0, -0.5714285969734192,
+                                 0, 0, 0, 0 };
+  const double mean = 1.1428571939468384, one_v = 1;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(TsTensor) x = values_tensor (TS_DTYPE_FLOAT32, 2, s43, xv);
+  g_autoptr(TsTensor) t = values_tensor (TS_DTYPE_INT64, 1, s4, tv);
+  g_autoptr(TsTensor) t2 = values_tensor (TS_DTYPE_INT64, 1, s4, tv2);
+  g_autoptr(TsTensor) w = values_tensor (TS_DTYPE_FLOAT32, 1, s3, wv);
+  g_autoptr(TsTensor) dx = to_device (x, 0);
+  g_autoptr(TsTensor) dt = to_device (t, 0);
+  g_autoptr(TsTensor) dw = to_device (w, 0);
+  g_autoptr(TsTensor) out = NULL;
+  g_autoptr(TsTensor) tw = NULL;
+  g_autoptr(TsTensor) one_cpu = values_tensor (TS_DTYPE_FLOAT32, 0, NULL, &one_v);
+  g_autoptr(TsTensor) one = to_device (one_cpu, 0);
+  g_autoptr(TsTensor) gi = NULL;
+  guint before = n_fallbacks;
+
+  /* PyTorch's values: F.nll_loss (x, t, weight=w, reduction=...) */
+  g_assert_true (ts_ops_nll_loss (dx, dt, dw, TS_REDUCTION_NONE, -100, &out, &tw, &error));
+  assert_values (out, none);
+  g_clear_pointer (&out, ts_tensor_unref);
+  g_clear_pointer (&tw, ts_tensor_unref);
+  g_assert_true (ts_ops_nll_loss (dx, dt, dw, TS_REDUCTION_MEAN, -100, &out, &tw, &error));
+  assert_values (out, &mean);
+  gi = ts_ops_nll_loss_backward (one, dx, dt, dw, TS_REDUCTION_MEAN, -100, tw, &error);
+  g_assert_no_error (error);
+  assert_values (gi, mean_grad);
+
+  check_nll_loss (x, t, w, -100);
+  check_nll_loss (x, t2, NULL, 2);   /* ignore_index a class */
+  {
+    gint64 s2345[4] = { 2, 3, 4, 5 }, s245[3] = { 2, 4, 5 };
+    g_autoptr(TsTensor) img = cpu_tensor (TS_DTYPE_FLOAT64, 4, s2345, 1, FALSE);
+    g_autoptr(TsTensor) tgt = ts_tensor_new_empty (CPU, TS_DTYPE_INT64, 3, s245, FALSE, &error);
+
+    for (gint64 i = 0; i < 40; i++)
+      ((gint64 *) ts_tensor_data (tgt))[i] = (i * 7) % 3;
+    check_nll_loss (img, tgt, NULL, 1);   /* nll_loss2d */
+  }
+  g_assert_cmpuint (n_fallbacks, ==, before);
+}
+
+/* @got's elements within @tol (relative to the largest of @want) of
+ * @want's: the device's GEMMs sum in another order than the CPU's. */
+static void
+assert_close (TsTensor *want,
+              TsTensor *got,
+              double    tol)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(TsTensor) host = ts_ops_to (got, CPU, got->dtype, FALSE, FALSE, &error);
+  double scale = 1;
+
+  g_assert_no_error (error);
+  g_assert_cmpint (want->dtype, ==, got->dtype);
+  g_assert_cmpmem (want->shape, want->ndim * sizeof (gint64), got->shape, got->ndim * sizeof (gint64));
+  for (gint64 i = 0; i < ts_tensor_numel (want); i++)
+    scale = MAX (scale, fabs (ts_tensor_get_double (want, i)));
+  for (gint64 i = 0; i < ts_tensor_numel (want); i++)
+    g_assert_cmpfloat_with_epsilon (ts_tensor_get_double (host, i), ts_tensor_get_double (want, i), tol * scale);
+}
+
+/* A convolution and its backward (an expanded grad_output, as that of
+ * sum ().backward ()) on the CPU and the device: im2col, a batched GEMM
+ * and col2im there */
+static void
+check_conv (TsDType             dtype,
+            const gint64       *xs,
+            const gint64       *ws,
+            const TsConvParams *p,
+            double              tol)
+{
+  const gboolean mask[3] = { TRUE, TRUE, TRUE };
+  guint nd = 2 + p->n_spatial;
+  gint64 bs[1] = { ws[0] };
+  g_autoptr(GError) error = NULL;
+  g_autoptr(TsTensor) x = cpu_tensor (dtype, nd, xs, 1, FALSE);
+  g_autoptr(TsTensor) w = cpu_tensor (dtype, nd, ws, 2, FALSE);
+  g_autoptr(TsTensor) b = cpu_tensor (dtype, 1, bs, 3, FALSE);
+  g_autoptr(TsTensor) dx = to_device (x, 0);
+  g_autoptr(TsTensor) dw = to_device (w, 0);
+  g_autoptr(TsTensor) db = to_device (b, 0);
+  g_autoptr(TsTensor) y = ts_ops_convolution (x, w, b, p, &error);
+  g_autoptr(TsTensor) dy = NULL;
+  g_autoptr(TsTensor) g = NULL;
+  g_autoptr(TsTensor) dg = NULL;
+  TsTensor *grads[3], *dgrads[3];
+  g_autoptr(TsTensor) one_cpu = NULL;
+  g_autoptr(TsTensor) one_dev = NULL;
+  TsScalar one = { TS_DTYPE_FLOAT64, 1, 0 };
+
+  g_assert_no_error (error);
+  dy = ts_ops_convolution (dx, dw, db, p, &error);
+  g_assert_no_error (error);
+  assert_close (y, dy, tol);
+  /* the gradient of y.sum (): ones, expanded from one element */
+  one_cpu = ts_tensor_new_empty (CPU, dtype, 0, NULL, FALSE, &error);
+  g_assert_true (ts_ops_fill (one_cpu, &one, &error));
+  one_dev = to_device (one_cpu, 0);
+  g = ts_tensor_expand (one_cpu, y->ndim, y->shape, &error);
+  g_assert_no_error (error);
+  dg = ts_tensor_expand (one_dev, y->ndim, y->shape, &error);
+  g_assert_no_error (error);
+  g_assert_true (ts_ops_convolution_backward (g, x, w, p, mask, &grads[0], &grads[1], &grads[2], &error));
+  g_assert_no_error (error);
+  g_assert_true (ts_ops_convolution_backward (dg, dx, dw, p, mask, &dgrads[0], &dgrads[1], &dgrads[2], &error));
+  g_assert_no_error (error);
+  for (guint i = 0; i < 3; i++)
+    {
+      assert_close (grads[i], dgrads[i], tol);
+      ts_tensor_unref (grads[i]);
+      ts_tensor_unref (dgrads[i]);
+    }
+}
+
+static void
+test_conv (void)
+{
+  gint64 xs2[4] = { 2, 3, 9, 8 }, ws2[4] = { 4, 3, 3, 2 }, xs1[3] = { 3, 2, 17 }, ws1[3] = { 5, 2, 4 };
+  TsConvParams p2 = { .n_spatial = 2, .stride = { 2, 1 }, .padding = { 1, 2 }, .dilation = { 1, 2 }, .groups = 1 };
+  TsConvParams p1 = { .n_spatial = 1, .stride = { 1 }, .padding = { 2 }, .dilation = { 1 }, .groups = 1 };
+  guint before = n_fallbacks;
+
+  check_conv (TS_DTYPE_FLOAT32, xs2, ws2, &p2, 1e-6);
+  check_conv (TS_DTYPE_FLOAT64, xs2, ws2, &p2, 1e-14);
+  check_conv (TS_DTYPE_FLOAT32, xs1, ws1, &p1, 1e-6);
+  g_assert_cmpuint (n_fallbacks, ==, before);
+}
+
 /* The host fallback ---------------------------------------------------------- */
 
 /* Jobs with no device mapping: an integer matmul, a half-precision random
@@ -786,6 +1157,11 @@ main (int   argc,
   g_test_add_func ("/device-ops/indexing", test_indexing);
   g_test_add_func ("/device-ops/arange-equal", test_arange_equal);
   g_test_add_func ("/device-ops/random", test_random);
+  g_test_add_func ("/device-ops/add-alpha", test_add_alpha);
+  g_test_add_func ("/device-ops/threshold", test_threshold);
+  g_test_add_func ("/device-ops/softmax", test_softmax);
+  g_test_add_func ("/device-ops/nll-loss", test_nll_loss);
+  g_test_add_func ("/device-ops/conv", test_conv);
   g_test_add_func ("/device-ops/fallback", test_fallback);
   g_test_add_func ("/device-ops/device-bytes", test_device_bytes);
   return g_test_run ();

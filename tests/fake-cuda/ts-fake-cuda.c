@@ -64,6 +64,7 @@
 #include <glib.h>
 
 #include "ts-cpu-kernels.h"
+#include "ts-cpu-loss.h"
 #include "ts-cuda-kernels.h"
 #include "ts-op-table.h"
 #include "ts-runtime.h"
@@ -1223,6 +1224,332 @@ k_spin (int64_t cycles, void *stream)
   return cycles < 0 ? 1 /* cudaErrorInvalidValue */ : 0;
 }
 
+/* ---- ABI 4: add with alpha, threshold, softmax, nll_loss ---------------- */
+
+static int
+k_binary_alpha (int op, const TsCudaView *out, const TsCudaView *a, const TsCudaView *b, double alpha,
+                void *stream)
+{
+  g_autoptr(GMutexLocker) locker = enter ();
+  g_autoptr(GError) error = NULL;
+  FakeStream *s;
+  TsView o, va, vb;
+  gboolean ok;
+  int err, kernel = cpu_kernel_of (TS_OP_FAMILY_BINARY, op);
+
+  if ((err = launch_prepare (stream, &s)) != 0)
+    return err;
+  if ((op != TS_CUDA_ADD && op != TS_CUDA_SUB) || out == NULL || a == NULL || b == NULL)
+    return TS_CUDA_ERROR_INVALID_VALUE;
+  MAP (out, &o, NULL);
+  MAP (a, &va, NULL);
+  MAP (b, &vb, NULL);
+  /* the CPU kernel: float32/float64 round once, as the real module's fma;
+   * float16/bfloat16 round b * alpha first where the module computes in
+   * float (docs/cuda.md) */
+  ok = ts_cpu_binary_alpha ((TsBinaryOp)kernel, &va, &vb, alpha, &o, &error);
+  return launch_finish (s, ok, error, view_bytes (out) + view_bytes (a) + view_bytes (b), 0);
+}
+
+/* A number as the dtype holds it (Scalar::to<scalar_t>). */
+static double
+dtype_round (TsDType dtype,
+             double  value)
+{
+  guint64 bits = 0;
+
+  ts_dtype_store (dtype, &bits, value);
+  return ts_dtype_load (dtype, &bits);
+}
+
+static int
+k_threshold (const TsCudaView *out, const TsCudaView *self, const TsCudaView *other, double threshold,
+             double value, void *stream)
+{
+  g_autoptr(GMutexLocker) locker = enter ();
+  FakeStream *s;
+  TsView o, x, y;
+  TsDType dt;
+  gint64 n;
+  int err;
+
+  if ((err = launch_prepare (stream, &s)) != 0)
+    return err;
+  if (out == NULL || self == NULL || other == NULL || self->dtype != out->dtype || other->dtype != out->dtype ||
+      !ts_dtype_is_floating ((TsDType)out->dtype))
+    return TS_CUDA_ERROR_INVALID_VALUE;
+  MAP (out, &o, NULL);
+  MAP (self, &x, NULL);
+  MAP (other, &y, NULL);
+  n = ts_view_numel (&o);
+  if (ts_view_numel (&x) != n || ts_view_numel (&y) != n)
+    return TS_CUDA_ERROR_INVALID_VALUE;
+  /* the selected element is copied as it is: the CPU kernel's values */
+  dt = o.dtype;
+  threshold = dtype_round (dt, threshold);
+  value = dtype_round (dt, value);
+  for (gint64 i = 0; i < n; i++)
+    {
+      double v = ts_dtype_load (dt, ts_view_linear_ptr (&x, i));
+
+      ts_dtype_store (dt, ts_view_linear_ptr (&o, i), v <= threshold ? value : ts_dtype_load (dt, ts_view_linear_ptr (&y, i)));
+    }
+  return launch_finish (s, TRUE, NULL, view_bytes (out) + view_bytes (self) + view_bytes (other), 0);
+}
+
+/* softmax, or (@grad not NULL) its backward from @grad and the forward's
+ * output @in */
+static int
+softmax_kernel (const TsCudaView *out, const TsCudaView *in, const TsCudaView *grad, int dim, int log,
+                void *stream)
+{
+  g_autoptr(GMutexLocker) locker = enter ();
+  g_autoptr(GError) error = NULL;
+  FakeStream *s;
+  TsView o, i, g;
+  gboolean ok;
+  int err;
+
+  if ((err = launch_prepare (stream, &s)) != 0)
+    return err;
+  if (out == NULL || in == NULL || in->ndim != out->ndim || (grad != NULL && grad->ndim != out->ndim) ||
+      dim < 0 || dim >= MAX (out->ndim, 1))
+    return TS_CUDA_ERROR_INVALID_VALUE;
+  MAP (out, &o, NULL);
+  MAP (in, &i, NULL);
+  if (grad == NULL)
+    ok = ts_cpu_softmax (&i, (guint)dim, log != 0, &o, &error);
+  else
+    {
+      MAP (grad, &g, NULL);
+      ok = ts_cpu_softmax_backward (&g, &i, (guint)dim, log != 0, &o, &error);
+    }
+  return launch_finish (s, ok, error, view_bytes (out) + view_bytes (in) + (grad != NULL ? view_bytes (grad) : 0), 0);
+}
+
+static int
+k_softmax (const TsCudaView *out, const TsCudaView *in, int dim, int log, void *stream)
+{
+  return softmax_kernel (out, in, NULL, dim, log, stream);
+}
+
+static int
+k_softmax_backward (const TsCudaView *out, const TsCudaView *grad, const TsCudaView *output, int dim,
+                    int log, void *stream)
+{
+  return softmax_kernel (out, output, grad, dim, log, stream);
+}
+
+static TsNllLoss
+nll_params (const TsCudaNllLoss *p)
+{
+  return (TsNllLoss) { .n = p->n, .c = p->c, .s = p->s, .reduction = (TsReduction)p->reduction,
+                       .ignore_index = p->ignore_index };
+}
+
+/* nll_loss_forward (@out, @total_weight written; @in is self) or, with
+ * @backward, nll_loss_backward (@out is grad_input, @in grad_output) */
+static int
+nll_kernel (gboolean             backward,
+            const TsCudaNllLoss *p,
+            const TsCudaView    *out,
+            const TsCudaView    *in,
+            const TsCudaView    *target,
+            const TsCudaView    *weight,
+            const TsCudaView    *total_weight,
+            void                *stream)
+{
+  g_autoptr(GMutexLocker) locker = enter ();
+  g_autoptr(GError) error = NULL;
+  TsIndexFailure failure = { -1, 0 };
+  TsNllLoss np;
+  FakeStream *s;
+  TsView o, i, t, w, tw;
+  gboolean ok;
+  int err;
+
+  if ((err = launch_prepare (stream, &s)) != 0)
+    return err;
+  if (p == NULL || p->reduction < 0 || p->reduction > 2 || out == NULL || in == NULL || target == NULL ||
+      total_weight == NULL || target->dtype != TS_CUDA_INT64 || view_numel (target) != p->n * p->s ||
+      view_numel (backward ? out : in) != p->n * p->c * p->s)
+    return TS_CUDA_ERROR_INVALID_VALUE;
+  MAP (out, &o, NULL);
+  MAP (in, &i, NULL);
+  MAP (target, &t, NULL);
+  MAP (total_weight, &tw, NULL);
+  if (weight != NULL)
+    MAP (weight, &w, NULL);
+  np = nll_params (p);
+  if (backward)
+    ok = ts_cpu_nll_loss_backward (&np, &i, &t, weight != NULL ? &w : NULL, &tw, &o, &error);
+  else
+    ok = ts_cpu_nll_loss (&np, &i, &t, weight != NULL ? &w : NULL, &o, &tw, &failure, &error);
+  if (!ok && failure.position >= 0)
+    {
+      /* PyTorch's assert line, as the simulator prints it */
+      ts_device_assert_nll_loss (failure.position);
+      fault (TS_CUDA_ERROR_ASSERT);
+      ok = TRUE;   /* the launch succeeded; the error is the device's */
+    }
+  return launch_finish (s, ok, error, view_bytes (out) + view_bytes (in) + view_bytes (target) +
+                        (weight != NULL ? view_bytes (weight) : 0), 0);
+}
+
+static int
+k_nll_loss (const TsCudaNllLoss *p, const TsCudaView *out, const TsCudaView *total_weight,
+            const TsCudaView *self, const TsCudaView *target, const TsCudaView *weight, void *stream)
+{
+  return nll_kernel (FALSE, p, out, self, target, weight, total_weight, stream);
+}
+
+static int
+k_nll_loss_backward (const TsCudaNllLoss *p, const TsCudaView *grad_input, const TsCudaView *grad_output,
+                     const TsCudaView *target, const TsCudaView *weight, const TsCudaView *total_weight,
+                     void *stream)
+{
+  return nll_kernel (TRUE, p, grad_input, grad_output, target, weight, total_weight, stream);
+}
+
+/* im2col and col2im as the module's (a gather in kernel order), over
+ * contiguous views, through ts_dtype_load/store: a reference, not fast. */
+static gboolean
+conv_geometry (const TsCudaConv *p,
+               const TsCudaView *in,
+               const TsCudaView *col,
+               gint64           *k,
+               gint64           *l)
+{
+  if (p == NULL || p->n_spatial < 1 || p->n_spatial > TS_CUDA_CONV_MAX_SPATIAL || in == NULL || col == NULL ||
+      in->ndim != 2 + p->n_spatial || in->dtype != col->dtype || !ts_dtype_is_floating ((TsDType)in->dtype))
+    return FALSE;
+  *k = *l = 1;
+  for (int d = 0; d < p->n_spatial; d++)
+    {
+      if (p->kernel[d] < 1 || p->stride[d] < 1 || p->dilation[d] < 1 || p->out[d] < 0 || p->pad[d] < 0)
+        return FALSE;
+      *k *= p->kernel[d];
+      *l *= p->out[d];
+    }
+  return view_numel (col) == in->shape[0] * in->shape[1] * *k * *l;
+}
+
+/* The input's spatial offset (row-major) that kernel offset @kk reads at
+ * output position @l, or -1 in the padding. */
+static gint64
+conv_source (const TsCudaConv *p,
+             const gint64     *size,
+             gint64            kk,
+             gint64            l)
+{
+  gint64 pos[TS_CUDA_CONV_MAX_SPATIAL], spatial = 0;
+
+  for (int d = p->n_spatial - 1; d >= 0; d--)
+    {
+      gint64 x = (l % p->out[d]) * p->stride[d] - p->pad[d] + (kk % p->kernel[d]) * p->dilation[d];
+
+      kk /= p->kernel[d];
+      l /= p->out[d];
+      if (x < 0 || x >= size[d])
+        return -1;
+      pos[d] = x;
+    }
+  for (int d = 0; d < p->n_spatial; d++)
+    spatial = spatial * size[d] + pos[d];
+  return spatial;
+}
+
+/* conv_source's inverse: the output position (row-major) at which kernel
+ * offset @kk reads the input's spatial offset @x, or -1 if none does. */
+static gint64
+conv_target (const TsCudaConv *p,
+             const gint64     *size,
+             gint64            kk,
+             gint64            x)
+{
+  gint64 l = 0, scale = 1;
+
+  for (int d = p->n_spatial - 1; d >= 0; d--)
+    {
+      gint64 t = x % size[d] + p->pad[d] - (kk % p->kernel[d]) * p->dilation[d];
+
+      x /= size[d];
+      kk /= p->kernel[d];
+      if (t < 0 || t % p->stride[d] != 0 || t / p->stride[d] >= p->out[d])
+        return -1;
+      l += (t / p->stride[d]) * scale;
+      scale *= p->out[d];
+    }
+  return l;
+}
+
+static int
+conv_copy (gboolean          to_col,
+           const TsCudaConv *p,
+           const TsCudaView *in,
+           const TsCudaView *col,
+           void             *stream)
+{
+  g_autoptr(GMutexLocker) locker = enter ();
+  FakeStream *s;
+  TsView vi, vc;
+  TsDType dt;
+  gint64 k, l, plane = 1, nc;
+  int err;
+
+  if ((err = launch_prepare (stream, &s)) != 0)
+    return err;
+  if (!conv_geometry (p, in, col, &k, &l))
+    return TS_CUDA_ERROR_INVALID_VALUE;
+  MAP (in, &vi, NULL);
+  MAP (col, &vc, NULL);
+  if (!ts_view_is_contiguous (&vi) || !ts_view_is_contiguous (&vc))
+    return TS_CUDA_ERROR_INVALID_VALUE;
+  dt = vi.dtype;
+  for (int d = 0; d < p->n_spatial; d++)
+    plane *= in->shape[2 + d];
+  nc = in->shape[0] * in->shape[1];
+  if (to_col)
+    for (gint64 e = 0; e < nc * k * l; e++)
+      {
+        gint64 src = conv_source (p, in->shape + 2, (e / l) % k, e % l);
+
+        ts_dtype_store (dt, ts_view_linear_ptr (&vc, e),
+                        src < 0 ? 0.0 : ts_dtype_load (dt, ts_view_linear_ptr (&vi, (e / (l * k)) * plane + src)));
+      }
+  else
+    for (gint64 e = 0; e < nc * plane; e++)
+      {
+        /* the float sum of the module (double for float64) */
+        double sum = 0;
+
+        for (gint64 kk = 0; kk < k; kk++)
+          {
+            gint64 j = conv_target (p, in->shape + 2, kk, e % plane);
+            double v;
+
+            if (j < 0)
+              continue;
+            v = ts_dtype_load (dt, ts_view_linear_ptr (&vc, ((e / plane) * k + kk) * l + j));
+            sum = dt == TS_DTYPE_FLOAT64 ? sum + v : (double) ((float) sum + (float) v);
+          }
+        ts_dtype_store (dt, ts_view_linear_ptr (&vi, e), sum);
+      }
+  return launch_finish (s, TRUE, NULL, view_bytes (in) + view_bytes (col), 0);
+}
+
+static int
+k_im2col (const TsCudaConv *p, const TsCudaView *col, const TsCudaView *in, void *stream)
+{
+  return conv_copy (TRUE, p, in, col, stream);
+}
+
+static int
+k_col2im (const TsCudaConv *p, const TsCudaView *in_grad, const TsCudaView *col, void *stream)
+{
+  return conv_copy (FALSE, p, in_grad, col, stream);
+}
+
 /* ---- The exported table ------------------------------------------------ */
 
 static const TsCudaKernels kernels = {
@@ -1272,6 +1599,14 @@ static const TsCudaKernels kernels = {
   .spin = k_spin,
   .set_matmul_tf32 = k_set_matmul_tf32,
   .matmul_acc = k_matmul_acc,
+  .binary_alpha = k_binary_alpha,
+  .threshold = k_threshold,
+  .softmax = k_softmax,
+  .softmax_backward = k_softmax_backward,
+  .nll_loss = k_nll_loss,
+  .nll_loss_backward = k_nll_loss_backward,
+  .im2col = k_im2col,
+  .col2im = k_col2im,
 };
 
 EXPORT const TsCudaKernels *

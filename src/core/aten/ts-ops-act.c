@@ -7,8 +7,9 @@
  *
  * One elementwise kernel each (ts-cpu-pool.c's TsActKernel), with the
  * activation's numbers in the job: two doubles' bits (arg, mask) and a
- * flag (dim). float16/bfloat16 compute in float32. No device kernels yet:
- * a real GPU runs them on the host fallback.
+ * flag (dim). float16/bfloat16 compute in float32. On a real GPU,
+ * threshold and threshold_backward (ReLU's backward) run the module's
+ * threshold kernel; the others take the host fallback.
  */
 
 #include "config.h"
@@ -38,6 +39,33 @@ ts_ops_act_job (TsOpJob  *job,
   if (kind & TS_ACT_BACKWARD)
     return ts_cpu_activation (kind, &a, &v[2], &v[1], &v[3], &v[0], error);
   return ts_cpu_activation (kind, &a, &v[1], NULL, &v[2], &v[0], error);
+}
+
+/* PyTorch's threshold_kernel, one for both directions: out = x <=
+ * threshold ? value : other, with other x itself (threshold) or the
+ * incoming gradient and value 0 (threshold_backward) */
+int
+ts_ops_act_device (TsOpJob              *job,
+                   const TsCudaKernels  *k,
+                   gpointer              stream)
+{
+  TsActKernel kind = (TsActKernel) ts_op_job_desc (job)->kernel;
+  gboolean backward = (kind & TS_ACT_BACKWARD) != 0;
+  TsView v[TS_OP_JOB_N_VIEWS];
+  TsOpJobArgs args;
+  TsCudaView out, x, other;
+  double threshold, value;
+
+  if ((kind & ~TS_ACT_BACKWARD) != TS_ACT_THRESHOLD)
+    return ts_ops_host_device (job, k, stream);
+  ts_op_job_unpack (job, v, &args);
+  memcpy (&threshold, &args.arg, sizeof threshold);
+  memcpy (&value, &args.mask, sizeof value);
+  /* forward: slots out, self; backward: grad_input, grad_output, self */
+  if (!ts_op_job_cuda_view (job, 0, &out) || !ts_op_job_cuda_view (job, backward ? 2 : 1, &x) ||
+      !ts_op_job_cuda_view (job, 1, &other))
+    return TS_CUDA_ERROR_NOT_SUPPORTED;
+  return k->threshold (&out, &x, &other, threshold, backward ? 0.0 : value, stream);
 }
 
 static gboolean

@@ -9,13 +9,16 @@
  * the lengths of the int lists and the input's rank for conv1d/2d/3d).
  * A job holds four tensors, so convolution_backward runs as up to two
  * jobs under its one name: the input's gradient, then the weight's with
- * the bias's. No device kernels yet (TS_OP_CUDA_HOST): on a real GPU the
- * host fallback computes them.
+ * the bias's. On a real GPU the module runs them as GEMMs (PyTorch runs
+ * cuDNN): im2col, one batched cuBLAS product, col2im, sums (see
+ * ts_ops_conv_device); grouped and transposed convolutions and the half
+ * types take the host fallback.
  */
 
 #include "config.h"
 
 #include <stdarg.h>
+#include <string.h>
 
 #include "ts-autocast.h"
 #include "ts-autograd-formulas.h"
@@ -44,6 +47,210 @@ ts_ops_conv_job (TsOpJob  *job,
       if (args.arg == 1)
         return ts_cpu_conv_backward_weight (p, &v[1], &v[2], NULL, &v[0], error);
       return ts_cpu_conv_backward_weight (p, &v[1], &v[2], &v[0], &v[3], error);
+    }
+}
+
+/* Convolutions on a real GPU ---------------------------------------------- */
+
+/* What the device path takes: groups 1, not transposed, float32 or
+ * float64, contiguous operands; the rest takes the host fallback. */
+typedef struct
+{
+  TsCudaConv geom;
+  gint64     n, c, oc, k, l;   /* batch, channels in and out, prod (kernel), prod (out) */
+  gsize      esize;
+  gboolean   copy_grad;        /* a backward's grad_output is not contiguous */
+} ConvPlan;
+
+/* The job's slots: forward out, input, weight, bias; backward input
+ * grad_input, grad_output, weight; backward weight grad_weight,
+ * grad_output, input, grad_bias (arg 1: slot 0 is grad_bias alone). */
+static gboolean
+conv_plan (const TsOpJob *job,
+           ConvPlan      *plan)
+{
+  const TsConvParams *p = ts_op_job_get_params (job);
+  int kernel = ts_op_job_desc (job)->kernel;
+  TsView v[TS_OP_JOB_N_VIEWS];
+  TsOpJobArgs args;
+  const TsView *in, *w, *go;
+
+  ts_op_job_unpack (job, v, &args);
+  if (p->groups != 1 || p->transposed || p->n_spatial < 1 || p->n_spatial > TS_CUDA_CONV_MAX_SPATIAL ||
+      (kernel == 2 && args.arg == 1))
+    return FALSE;
+  in = kernel == 0 ? &v[1] : kernel == 1 ? &v[0] : &v[2];
+  w = kernel == 2 ? &v[0] : &v[2];
+  go = kernel == 0 ? &v[0] : &v[1];
+  if ((in->dtype != TS_DTYPE_FLOAT32 && in->dtype != TS_DTYPE_FLOAT64) || w->dtype != in->dtype ||
+      go->dtype != in->dtype || !ts_view_is_contiguous (in) || !ts_view_is_contiguous (w) ||
+      (kernel == 0 && !ts_view_is_contiguous (go)) || (v[3].data != NULL && !ts_view_is_contiguous (&v[3])))
+    return FALSE;
+  memset (plan, 0, sizeof *plan);
+  plan->copy_grad = !ts_view_is_contiguous (go);
+  plan->geom.n_spatial = (int32_t) p->n_spatial;
+  plan->n = in->shape[0];
+  plan->c = in->shape[1];
+  plan->oc = go->shape[1];
+  plan->k = plan->l = 1;
+  for (guint d = 0; d < p->n_spatial; d++)
+    {
+      plan->geom.kernel[d] = w->shape[2 + d];
+      plan->geom.stride[d] = p->stride[d];
+      plan->geom.pad[d] = p->padding[d];
+      plan->geom.dilation[d] = p->dilation[d];
+      plan->geom.out[d] = go->shape[2 + d];
+      plan->k *= w->shape[2 + d];
+      plan->l *= go->shape[2 + d];
+    }
+  plan->esize = ts_dtype_size (in->dtype);
+  /* an empty product: the host fallback writes its zeros */
+  return plan->n * plan->c * plan->k * plan->l > 0 && plan->oc > 0;
+}
+
+void
+ts_ops_conv_device_temps (const TsOpJob *job,
+                          gsize         *sizes)
+{
+  ConvPlan plan;
+
+  if (!conv_plan (job, &plan))
+    return;
+  /* the columns; the backward weight's per-sample products besides */
+  sizes[0] = (gsize) (plan.n * plan.c * plan.k * plan.l) * plan.esize;
+  if (ts_op_job_desc (job)->kernel == 2)
+    sizes[1] = (gsize) (plan.n * plan.oc * plan.c * plan.k) * plan.esize;
+  if (plan.copy_grad)
+    sizes[2] = (gsize) (plan.n * plan.oc * plan.l) * plan.esize;
+}
+
+/* A 3-d view of @base's memory (its dtype, data and offset, or a
+ * temporary's when @temp is not 0) */
+static void
+view3 (TsCudaView       *v,
+       const TsCudaView *base,
+       guint64           temp,
+       const gint64      shape[3],
+       const gint64      strides[3])
+{
+  TsCudaView b = *base;
+
+  memset (v, 0, sizeof *v);
+  v->dtype = b.dtype;
+  v->ndim = 3;
+  v->data = temp != 0 ? GSIZE_TO_POINTER (temp) : b.data;
+  v->offset = temp != 0 ? 0 : b.offset;
+  memcpy (v->shape, shape, 3 * sizeof (gint64));
+  memcpy (v->strides, strides, 3 * sizeof (gint64));
+}
+
+/* grad_bias (oc) = grad_output (n, oc, spatial...), any strides, summed
+ * over all dims but the channels' */
+static int
+conv_bias_grad (const TsCudaKernels *k,
+                const TsCudaView    *grad_bias,
+                const TsCudaView    *grad_output,
+                gpointer             stream)
+{
+  TsCudaView gb = *grad_bias;
+
+  gb.ndim = grad_output->ndim;
+  for (int d = 0; d < gb.ndim; d++)
+    {
+      gb.shape[d] = d == 1 ? grad_output->shape[1] : 1;
+      gb.strides[d] = d == 1 ? grad_bias->strides[0] : 0;
+    }
+  return k->reduce (TS_CUDA_SUM, &gb, grad_output, ((G_GUINT64_CONSTANT (1) << gb.ndim) - 1) & ~G_GUINT64_CONSTANT (2),
+                    stream);
+}
+
+/* A contiguous copy of @v in the temporary at @temp (PyTorch's cuDNN
+ * path makes grad_output contiguous too: `sum ().backward ()` gives an
+ * expanded one) */
+static int
+conv_dense_copy (const TsCudaKernels *k,
+                 TsCudaView          *v,
+                 guint64              temp,
+                 gpointer             stream)
+{
+  TsCudaView dense = *v;
+  gint64 stride = 1;
+
+  for (int d = v->ndim; d-- > 0;)
+    {
+      dense.strides[d] = stride;
+      stride *= v->shape[d];
+    }
+  dense.data = GSIZE_TO_POINTER (temp);
+  dense.offset = 0;
+  {
+    int err = k->copy (&dense, v, stream);
+
+    *v = dense;
+    return err;
+  }
+}
+
+/* PyTorch runs cuDNN; here a convolution is im2col and one batched GEMM
+ * (the weight repeated by a batch stride of 0), plus the bias; its input
+ * gradient a GEMM with the weight transposed and col2im; its weight
+ * gradient im2col, a GEMM per sample and their sum. The GEMMs run in full
+ * float32 (cuDNN would use TF32 where torch.backends.cudnn.allow_tf32, its
+ * default, allows it). */
+int
+ts_ops_conv_device (TsOpJob              *job,
+                    const TsCudaKernels  *k,
+                    gpointer              stream)
+{
+  int kernel = ts_op_job_desc (job)->kernel;
+  TsCudaView t0, t1, t2, t3, a, b, c, col, prod;
+  TsView v[TS_OP_JOB_N_VIEWS];
+  TsOpJobArgs args;
+  ConvPlan plan;
+  gint64 n, ck, oc, l;
+  int err;
+
+  ts_op_job_unpack (job, v, &args);
+  if (!ts_op_job_cuda_view (job, 0, &t0) || !ts_op_job_cuda_view (job, 1, &t1))
+    return TS_CUDA_ERROR_NOT_SUPPORTED;
+  if (kernel == 2 && args.arg == 1)
+    return conv_bias_grad (k, &t0, &t1, stream);
+  if (!conv_plan (job, &plan) || !ts_op_job_cuda_view (job, 2, &t2))
+    return TS_CUDA_ERROR_NOT_SUPPORTED;
+  n = plan.n, ck = plan.c * plan.k, oc = plan.oc, l = plan.l;
+  if (plan.copy_grad && (err = conv_dense_copy (k, &t1, ts_op_job_temp (job, 2), stream)) != 0)
+    return err;
+  view3 (&col, &t0, ts_op_job_temp (job, 0), (gint64[3]) { n, ck, l }, (gint64[3]) { ck * l, l, 1 });
+  if ((err = k->set_matmul_tf32 (FALSE)) != 0)
+    return err;
+  switch (kernel)
+    {
+    case 0:   /* out (n, oc, l) = weight (oc, ck) @ col[n], + bias */
+      view3 (&a, &t2, 0, (gint64[3]) { n, oc, ck }, (gint64[3]) { 0, ck, 1 });
+      view3 (&c, &t0, 0, (gint64[3]) { n, oc, l }, (gint64[3]) { oc * l, l, 1 });
+      if ((err = k->im2col (&plan.geom, &col, &t1, stream)) != 0 || (err = k->bmm (&c, &a, &col, stream)) != 0 ||
+          !ts_op_job_cuda_view (job, 3, &t3))
+        return err;
+      /* the bias as (oc, 1), broadcast over the batch and the positions */
+      t3.ndim = 2;
+      t3.shape[1] = 1;
+      t3.strides[1] = 0;
+      return k->binary (TS_CUDA_ADD, &c, &c, &t3, stream);
+    case 1:   /* col[n] = weight^T (ck, oc) @ grad_output[n]; grad_input = col2im (col) */
+      view3 (&a, &t2, 0, (gint64[3]) { n, ck, oc }, (gint64[3]) { 0, 1, ck });
+      view3 (&b, &t1, 0, (gint64[3]) { n, oc, l }, (gint64[3]) { oc * l, l, 1 });
+      if ((err = k->bmm (&col, &a, &b, stream)) != 0)
+        return err;
+      return k->col2im (&plan.geom, &t0, &col, stream);
+    default:  /* grad_weight = sum over n of grad_output[n] (oc, l) @ col[n]^T (l, ck) */
+      view3 (&prod, &t0, ts_op_job_temp (job, 1), (gint64[3]) { n, oc, ck }, (gint64[3]) { oc * ck, ck, 1 });
+      view3 (&a, &t1, 0, (gint64[3]) { n, oc, l }, (gint64[3]) { oc * l, l, 1 });
+      view3 (&b, &col, 0, (gint64[3]) { n, l, ck }, (gint64[3]) { ck * l, 1, l });
+      view3 (&c, &t0, 0, (gint64[3]) { 1, oc, ck }, (gint64[3]) { oc * ck, ck, 1 });
+      if ((err = k->im2col (&plan.geom, &col, &t2, stream)) != 0 || (err = k->bmm (&prod, &a, &b, stream)) != 0 ||
+          (err = k->reduce (TS_CUDA_SUM, &c, &prod, 1, stream)) != 0 || !ts_op_job_cuda_view (job, 3, &t3))
+        return err;
+      return conv_bias_grad (k, &t3, &t1, stream);
     }
 }
 

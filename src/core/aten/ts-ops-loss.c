@@ -9,8 +9,8 @@
  * backward) and nothing else; the backward allocates only the gradient.
  * The checks and their messages are PyTorch 1.13's (LossNLL.cpp,
  * LossNLL2d.cpp). The kernels read float16/bfloat16 as they are: no
- * float32 copies. No device kernels yet: a real GPU runs them on the host
- * fallback.
+ * float32 copies. On a real GPU the module's nll_loss kernels run them
+ * (PyTorch's Loss.cu: one block sums a reduction in order).
  */
 
 #include "config.h"
@@ -65,6 +65,29 @@ ts_ops_loss_job (TsOpJob  *job,
     g_propagate_error (error, g_steal_pointer (&local));
   g_clear_error (&local);
   return FALSE;
+}
+
+int
+ts_ops_loss_device (TsOpJob              *job,
+                    const TsCudaKernels  *k,
+                    gpointer              stream)
+{
+  TsCudaView out, in, target, weight, total_weight;
+  gboolean has_weight = ts_op_job_cuda_view (job, 3, &weight);
+  TsNllLoss p;
+  TsCudaNllLoss cp;
+
+  loss_params (job, &p);
+  cp = (TsCudaNllLoss) { .n = p.n, .c = p.c, .s = p.s, .ignore_index = p.ignore_index,
+                         .reduction = (int32_t) p.reduction };
+  /* forward: out, self, target, weight, total_weight; backward:
+   * grad_input, grad_output, target, weight, total_weight */
+  if (!ts_op_job_cuda_view (job, 0, &out) || !ts_op_job_cuda_view (job, 1, &in) ||
+      !ts_op_job_cuda_view (job, 2, &target) || !ts_op_job_cuda_view (job, 4, &total_weight))
+    return TS_CUDA_ERROR_NOT_SUPPORTED;
+  if (ts_op_job_desc (job)->kernel == TS_LOSS_NLL_BACKWARD)
+    return k->nll_loss_backward (&cp, &out, &in, &target, has_weight ? &weight : NULL, &total_weight, stream);
+  return k->nll_loss (&cp, &out, &total_weight, &in, &target, has_weight ? &weight : NULL, stream);
 }
 
 static gboolean

@@ -171,6 +171,28 @@ gboolean  ts_ops_check_floating (TsTensor           *t,
 /* The FOREACH family's rows name multi-tensor launches (ts-ops.c) */
 gboolean  ts_ops_foreach_job  (TsOpJob              *job,
                                GError              **error);
+/* A real GPU's view of slot @slot's tensor; FALSE when the slot is empty
+ * or not device memory (the host fallback takes the job then) */
+gboolean  ts_op_job_cuda_view (const TsOpJob        *job,
+                               guint                 slot,
+                               TsCudaView           *view);
+/* The device address of the job's temporary @i (see ts_ops_conv_device_temps) */
+guint64   ts_op_job_temp      (const TsOpJob        *job,
+                               guint                 i);
+/* CONV's device temporaries: the byte sizes of up to three (0: none),
+ * allocated from the caching allocator before the launch */
+void      ts_ops_conv_device_temps (const TsOpJob   *job,
+                                    gsize           *sizes);
+int       ts_ops_conv_device  (TsOpJob              *job,
+                               const TsCudaKernels  *k,
+                               gpointer              stream);
+/* The device functions of ACT (threshold and its backward) and LOSS */
+int       ts_ops_act_device   (TsOpJob              *job,
+                               const TsCudaKernels  *k,
+                               gpointer              stream);
+int       ts_ops_loss_device  (TsOpJob              *job,
+                               const TsCudaKernels  *k,
+                               gpointer              stream);
 /* the device function of families without device kernels (the host
  * fallback runs them) */
 int       ts_ops_host_device  (TsOpJob              *job,

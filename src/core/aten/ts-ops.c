@@ -804,52 +804,6 @@ ts_tensor_get_int (const TsTensor *self,
 
 /* Elementwise binary ----------------------------------------------------- */
 
-/* A 1-D view of elements [start, start + n) of contiguous @v. */
-static void
-run_view (const TsView *v,
-          gint64        start,
-          gint64        n,
-          TsView       *run)
-{
-  ts_view_init (run, v->dtype, v->data, 1, &n, NULL, v->offset + start);
-}
-
-/* add and sub with alpha, PyTorch's one kernel: b * alpha, rounded to
- * b's dtype as `b * alpha` rounds it, then a op that. ts_ops_binary_alpha
- * takes this path for contiguous operands of one shape only, so it runs in
- * chunks through a bounded scratch buffer: no host memory the size of b
- * (the budget of ts-host-data.c stays whole) and none on the device. */
-#define ALPHA_CHUNK 2048
-
-static gboolean
-binary_alpha_run (Job           *job,
-                  const TsView  *a,
-                  const TsView  *b,
-                  const TsView  *out,
-                  GError       **error)
-{
-  double alpha = job->p0;
-  gint64 n = ts_view_numel (out);
-  guint64 scratch[ALPHA_CHUNK];   /* 8-byte elements at most */
-  TsView factor;
-
-  ts_view_init_scalar (&factor, TS_DTYPE_FLOAT64, &alpha);
-  for (gint64 i = 0; i < n; i += ALPHA_CHUNK)
-    {
-      gint64 len = MIN (ALPHA_CHUNK, n - i);
-      TsView ar, br, outr, scaled;
-
-      run_view (a, i, len, &ar);
-      run_view (b, i, len, &br);
-      run_view (out, i, len, &outr);
-      ts_view_init (&scaled, b->dtype, scratch, 1, &len, NULL, 0);
-      if (!ts_cpu_binary (TS_BINARY_MUL, &br, &factor, b->dtype, &scaled, error) ||
-          !ts_cpu_binary (job->desc->kernel, &ar, &scaled, job->compute, &outr, error))
-        return FALSE;
-    }
-  return TRUE;
-}
-
 static gboolean
 binary_job (Job     *job,
             GError **error)
@@ -859,8 +813,9 @@ binary_job (Job     *job,
   tensor_view (job->t[0], &out);
   operand_view (job, 1, &a);
   operand_view (job, 2, &b);
+  /* ts_ops_binary_alpha: PyTorch's one kernel, a op alpha * b */
   if (job->has_alpha)
-    return binary_alpha_run (job, &a, &b, &out, error);
+    return ts_cpu_binary_alpha (job->desc->kernel, &a, &b, job->p0, &out, error);
   return ts_cpu_binary (job->desc->kernel, &a, &b, job->compute, &out, error);
 }
 
@@ -1084,8 +1039,8 @@ ts_ops_binary_alpha (TsBinaryOp   op,
 
   g_return_val_if_fail (op == TS_BINARY_ADD || op == TS_BINARY_SUB, NULL);
 
-  /* contiguous operands of one shape (an optimizer's): binary_alpha_run
-   * walks them in chunks; an out= (not a) the same, and no graph to
+  /* contiguous operands of one shape (an optimizer's), which
+   * ts_cpu_binary_alpha and the module's binary_alpha take; an out= (not a) the same, and no graph to
    * record (ATen refuses out= then: the caller's generic path says so) */
   if (out != NULL && out != a &&
       (!same_layout (a, out) || !ts_tensor_is_contiguous (out) ||
@@ -3482,6 +3437,9 @@ device_temp_sizes (Job   *job,
       if (job->t[2]->dtype != TS_DTYPE_INT64)
         sizes[0] = temp_size (job->t[2], TS_DTYPE_INT64);
       break;
+    case TS_OP_FAMILY_CONV:
+      ts_ops_conv_device_temps (job, sizes);
+      break;
     default:
       break;
     }
@@ -3573,9 +3531,14 @@ binary_device (Job                 *job,
   TsCudaView out, res, a, b;
   int err;
 
-  /* the module's kernels take no alpha: the host fallback runs it */
-  if (job->has_alpha || !cuda_view (job->t[0], &out))
+  if (!cuda_view (job->t[0], &out))
     return TS_CUDA_ERROR_NOT_SUPPORTED;
+  /* add/sub with alpha: one kernel, as PyTorch's (ts_ops_binary_alpha
+   * made the operands contiguous, of one floating dtype and shape) */
+  if (job->has_alpha)
+    return !cuda_view (job->t[1], &a) || !cuda_view (job->t[2], &b)
+           ? TS_CUDA_ERROR_NOT_SUPPORTED
+           : k->binary_alpha (job->desc->cuda, &out, &a, &b, job->p0, stream);
   if ((err = binary_operand (job, 1, dt, k, stream, &a)) != 0 ||
       (err = binary_operand (job, 2, dt, k, stream, &b)) != 0)
     return err;
@@ -3829,13 +3792,23 @@ arange_device (Job                 *job,
   return k->arange (&out, job->p0, job->p1, stream);
 }
 
-/* no device kernel: the host fallback computes it */
+/* softmax and log_softmax (KERNEL 0, 1) and their backwards (| 2: slots
+ * out, grad_output, output) along Job.dims[0], any strides */
 static int
 softmax_device (Job                 *job,
                 const TsCudaKernels *k,
                 gpointer             stream)
 {
-  return TS_CUDA_ERROR_NOT_SUPPORTED;
+  TsCudaView out, in, output;
+  int log = job->desc->kernel & 1;
+
+  if (!cuda_view (job->t[0], &out) || !cuda_view (job->t[1], &in))
+    return TS_CUDA_ERROR_NOT_SUPPORTED;
+  if (!(job->desc->kernel & 2))
+    return k->softmax (&out, &in, job->dims[0], log, stream);
+  if (!cuda_view (job->t[2], &output))
+    return TS_CUDA_ERROR_NOT_SUPPORTED;
+  return k->softmax_backward (&out, &in, &output, job->dims[0], log, stream);
 }
 
 static int
@@ -3909,6 +3882,25 @@ copy_device (Job                 *job,
 }
 
 /* The job machinery for families in other files (ts-ops-private.h) */
+
+guint64
+ts_op_job_temp (const TsOpJob *job,
+                guint          i)
+{
+  g_return_val_if_fail (i < JOB_N_TEMPS, 0);
+
+  return job->temp[i];
+}
+
+gboolean
+ts_op_job_cuda_view (const TsOpJob *job,
+                     guint          slot,
+                     TsCudaView    *view)
+{
+  g_return_val_if_fail (slot < JOB_N_SLOTS, FALSE);
+
+  return job->t[slot] != NULL && cuda_view (job->t[slot], view);
+}
 
 gboolean
 ts_ops_common_device (TsTensor **tensors,
@@ -4090,12 +4082,12 @@ static const struct
   [TS_OP_FAMILY_WHERE] = { ts_ops_where_job, ts_ops_host_device },
   [TS_OP_FAMILY_TERNARY] = { ts_ops_ternary_job, ts_ops_host_device },
   [TS_OP_FAMILY_MV] = { ts_ops_mv_job, mv_device },
-  [TS_OP_FAMILY_CONV] = { ts_ops_conv_job, ts_ops_host_device },
+  [TS_OP_FAMILY_CONV] = { ts_ops_conv_job, ts_ops_conv_device },
   [TS_OP_FAMILY_POOL] = { ts_ops_pool_job, ts_ops_host_device },
   [TS_OP_FAMILY_NORM] = { ts_ops_norm_job, ts_ops_host_device },
   [TS_OP_FAMILY_REMAP] = { ts_ops_remap_job, ts_ops_host_device },
-  [TS_OP_FAMILY_ACT] = { ts_ops_act_job, ts_ops_host_device },
-  [TS_OP_FAMILY_LOSS] = { ts_ops_loss_job, ts_ops_host_device },
+  [TS_OP_FAMILY_ACT] = { ts_ops_act_job, ts_ops_act_device },
+  [TS_OP_FAMILY_LOSS] = { ts_ops_loss_job, ts_ops_loss_device },
   [TS_OP_FAMILY_FOREACH] = { ts_ops_foreach_job, ts_ops_host_device },
   [TS_OP_FAMILY_VAR] = { var_job, ts_ops_host_device },
 };

@@ -240,6 +240,18 @@ gboolean ts_cpu_binary       (TsBinaryOp    op,
                               TsDType       common,
                               const TsView *out,
                               GError      **error);
+/* add/sub with alpha (@op TS_BINARY_ADD or TS_BINARY_SUB): out = a op
+ * alpha * b for contiguous @a, @b and @out of one floating dtype and
+ * shape. float32 and float64 round once (a fused multiply-add, as
+ * PyTorch's vectorized add_kernel and its CUDA kernel do); float16 and
+ * bfloat16 round b * alpha to the dtype first, as PyTorch 1.13's CPU
+ * kernel does. */
+gboolean ts_cpu_binary_alpha (TsBinaryOp    op,
+                              const TsView *a,
+                              const TsView *b,
+                              double        alpha,
+                              const TsView *out,
+                              GError      **error);
 /* out = OP (in), computed in ts_unary_result_dtype (in->dtype). */
 gboolean ts_cpu_unary        (TsUnaryOp     op,
                               const TsView *in,

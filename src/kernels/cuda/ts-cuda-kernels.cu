@@ -7,7 +7,10 @@
  * broadcasting over strided views, reductions over any set of dims,
  * max/min along a dim, index_select and gather with PyTorch's device-side
  * asserts, Philox random numbers, fill, arange, casting copies, and
- * matmul/bmm through cuBLAS, exported as a TsCudaKernels table (ABI 2).
+ * matmul/bmm through cuBLAS, and (ABI 4) the ops of a training step: add
+ * with alpha, threshold (ReLU's backward), softmax and log_softmax with
+ * their backwards, nll_loss, and im2col/col2im for convolutions as GEMMs,
+ * exported as a TsCudaKernels table.
  *
  * The arithmetic mirrors the CPU kernels (src/kernels/cpu), which are the
  * reference: float16/bfloat16 compute in float and round once, floating
@@ -2605,6 +2608,771 @@ k_bmm (const TsCudaView *out, const TsCudaView *a, const TsCudaView *b, void *st
   return status == CUBLAS_STATUS_SUCCESS ? cudaSuccess : cudaErrorUnknown;
 }
 
+/* ---- ABI 4: add with alpha, threshold, softmax, nll_loss -------------- */
+
+/* The floating storage types, for the ABI 4 kernels (the others are
+ * refused: the caller's dtype rules never send them). */
+#define DISPATCH_FLOATING(dtype, ...)                                             \
+  switch (dtype)                                                                   \
+    {                                                                              \
+    case TS_CUDA_FLOAT32:  { typedef float S; return __VA_ARGS__; }                \
+    case TS_CUDA_FLOAT64:  { typedef double S; return __VA_ARGS__; }               \
+    case TS_CUDA_FLOAT16:  { typedef __half S; return __VA_ARGS__; }               \
+    case TS_CUDA_BFLOAT16: { typedef __nv_bfloat16 S; return __VA_ARGS__; }        \
+    default:               return TS_CUDA_ERROR_NOT_SUPPORTED;                     \
+    }
+
+__device__ __forceinline__ float m_fma (float a, float b, float c) { return fmaf (a, b, c); }
+__device__ __forceinline__ double m_fma (double a, double b, double c) { return fma (a, b, c); }
+/* a product rounded on its own: no contraction into a later add, where
+ * the CPU kernel rounds twice */
+__device__ __forceinline__ float m_mul (float a, float b) { return __fmul_rn (a, b); }
+__device__ __forceinline__ double m_mul (double a, double b) { return __dmul_rn (a, b); }
+
+/* A host number as the kernel's scalar_t argument, in the compute type:
+ * rounded to S first, as Scalar::to<scalar_t> does. */
+template <typename S>
+typename Tr<S>::C
+number_as (double value)
+{
+  TsCudaView v;
+
+  memset (&v, 0, sizeof v);
+  v.dvalue = value;
+  return scalar_value<S> (&v);
+}
+
+/* The offsets of element @i: row-major positions of contiguous operands,
+ * else the iterator's. */
+__device__ __forceinline__ void
+element_offsets (const Iter &it, bool contiguous, int64_t i, int64_t *off)
+{
+  if (!contiguous)
+    {
+      iter_offsets (it, i, off);
+      return;
+    }
+  for (int k = 0; k < it.n_ops; k++)
+    off[k] = it.offset[k] + i;
+}
+
+bool
+all_contiguous (const TsCudaView *const *ops, int n_ops)
+{
+  for (int k = 0; k < n_ops; k++)
+    if (!is_contiguous (ops[k]) || numel (ops[k]) != numel (ops[0]))
+      return false;
+  return true;
+}
+
+/* Tensors of one dtype and shape, with device memory. */
+bool
+same_tensors (const TsCudaView *const *ops, int n_ops)
+{
+  for (int k = 0; k < n_ops; k++)
+    {
+      if (ops[k] == NULL || ops[k]->data == NULL || ops[k]->dtype != ops[0]->dtype ||
+          ops[k]->ndim != ops[0]->ndim)
+        return false;
+      for (int d = 0; d < ops[0]->ndim; d++)
+        if (ops[k]->shape[d] != ops[0]->shape[d])
+          return false;
+    }
+  return true;
+}
+
+/* PyTorch's add_kernel (ufunc add: self + alpha * other in opmath_t,
+ * which nvcc contracts into one fma); sub passes -alpha. */
+template <typename S>
+__global__ void
+binary_alpha_kernel (S *out, const S *a, const S *b, typename Tr<S>::C alpha, Iter it,
+                     bool contiguous)
+{
+  int64_t stride = (int64_t)gridDim.x * blockDim.x;
+
+  for (int64_t i = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; i < it.numel; i += stride)
+    {
+      int64_t off[MAX_OPS];
+
+      element_offsets (it, contiguous, i, off);
+      out[off[0]] = Tr<S>::store (m_fma (alpha, Tr<S>::load (b[off[2]]), Tr<S>::load (a[off[1]])));
+    }
+}
+
+template <typename S>
+int
+launch_binary_alpha (const TsCudaView *out, const TsCudaView *a, const TsCudaView *b, double alpha,
+                     cudaStream_t stream)
+{
+  const TsCudaView *ops[] = { out, a, b };
+  Iter it;
+
+  if (!iter_init (&it, ops, 3))
+    return cudaErrorInvalidValue;
+  if (it.numel == 0)
+    return cudaSuccess;
+  binary_alpha_kernel<S><<<(grid_of<binary_alpha_kernel<S>> (it.numel)), BLOCK, 0, stream>>> (
+      (S *)out->data, (const S *)a->data, (const S *)b->data, number_as<S> (alpha), it,
+      all_contiguous (ops, 3));
+  return cudaGetLastError ();
+}
+
+/* PyTorch's threshold_kernel: x <= threshold ? value : other. */
+template <typename S>
+__global__ void
+threshold_kernel (S *out, const S *x, const S *other, typename Tr<S>::C threshold,
+                  typename Tr<S>::C value, Iter it, bool contiguous)
+{
+  int64_t stride = (int64_t)gridDim.x * blockDim.x;
+
+  for (int64_t i = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; i < it.numel; i += stride)
+    {
+      int64_t off[MAX_OPS];
+
+      element_offsets (it, contiguous, i, off);
+      out[off[0]] = Tr<S>::load (x[off[1]]) <= threshold ? Tr<S>::store (value) : other[off[2]];
+    }
+}
+
+template <typename S>
+int
+launch_threshold (const TsCudaView *out, const TsCudaView *x, const TsCudaView *other,
+                  double threshold, double value, cudaStream_t stream)
+{
+  const TsCudaView *ops[] = { out, x, other };
+  Iter it;
+
+  if (!iter_init (&it, ops, 3))
+    return cudaErrorInvalidValue;
+  if (it.numel == 0)
+    return cudaSuccess;
+  threshold_kernel<S><<<(grid_of<threshold_kernel<S>> (it.numel)), BLOCK, 0, stream>>> (
+      (S *)out->data, (const S *)x->data, (const S *)other->data, number_as<S> (threshold),
+      number_as<S> (value), it, all_contiguous (ops, 3));
+  return cudaGetLastError ();
+}
+
+/* Softmax: one warp per row (rows are what remains of the shape without
+ * the softmax's dim), its lanes striding over the row; the maximum (NaN
+ * wins) and the sum combine across the warp with shuffles, so every lane
+ * holds the same result. */
+#define WARP 32
+
+template <typename A>
+__device__ __forceinline__ A
+warp_max_nan (A v)
+{
+  for (int o = WARP / 2; o > 0; o /= 2)
+    {
+      A w = __shfl_xor_sync (0xffffffffu, v, o);
+
+      if (w != w || w > v)
+        v = w;
+    }
+  return v;
+}
+
+template <typename A>
+__device__ __forceinline__ A
+warp_sum (A v)
+{
+  for (int o = WARP / 2; o > 0; o /= 2)
+    v += __shfl_xor_sync (0xffffffffu, v, o);
+  return v;
+}
+
+/* The rows' iterator: the views with the dim's size set to 1. */
+bool
+rows_init (Iter *it, const TsCudaView *const *views, int n, int dim)
+{
+  TsCudaView rows[MAX_OPS];
+  const TsCudaView *ops[MAX_OPS];
+
+  for (int k = 0; k < n; k++)
+    {
+      rows[k] = *views[k];
+      if (rows[k].ndim > 0)
+        rows[k].shape[dim] = 1;
+      ops[k] = &rows[k];
+    }
+  return iter_init (it, ops, n);
+}
+
+/* In the CPU kernel's arithmetic (ts-cpu-softmax.c), A float for every
+ * dtype but float64; only the sums' order differs (per lane, then across
+ * the warp). */
+template <typename A>
+__global__ void
+softmax_kernel (int out_dtype, void *out, int in_dtype, const void *in, Iter rows, int64_t n,
+                int64_t so, int64_t si, bool log)
+{
+  int lane = threadIdx.x % WARP;
+  int64_t n_warps = (int64_t)gridDim.x * blockDim.x / WARP;
+
+  for (int64_t r = ((int64_t)blockIdx.x * blockDim.x + threadIdx.x) / WARP; r < rows.numel; r += n_warps)
+    {
+      int64_t off[MAX_OPS];
+      A m = -INFINITY, s = 0;
+
+      iter_offsets (rows, r, off);
+      for (int64_t k = lane; k < n; k += WARP)
+        {
+          A x = (A)load_double (in_dtype, in, off[1] + k * si);
+
+          if (x != x || x > m)
+            m = x;
+        }
+      m = warp_max_nan (m);
+      for (int64_t k = lane; k < n; k += WARP)
+        s += m_exp ((A)load_double (in_dtype, in, off[1] + k * si) - m);
+      s = warp_sum (s);
+      for (int64_t k = lane; k < n; k += WARP)
+        {
+          A x = (A)load_double (in_dtype, in, off[1] + k * si) - m;
+
+          store_value (out_dtype, out, off[0] + k * so, (double)(log ? x - m_log (s) : m_exp (x) / s), 0,
+                       false);
+        }
+    }
+}
+
+/* _softmax_backward_data: y * (g - sum (g * y)); the log form
+ * g - exp (y) * sum (g). */
+template <typename A>
+__global__ void
+softmax_backward_kernel (int dtype, void *out, const void *grad, const void *output, Iter rows,
+                         int64_t n, int64_t so, int64_t sg, int64_t sy, bool log)
+{
+  int lane = threadIdx.x % WARP;
+  int64_t n_warps = (int64_t)gridDim.x * blockDim.x / WARP;
+
+  for (int64_t r = ((int64_t)blockIdx.x * blockDim.x + threadIdx.x) / WARP; r < rows.numel; r += n_warps)
+    {
+      int64_t off[MAX_OPS];
+      A s = 0;
+
+      iter_offsets (rows, r, off);
+      for (int64_t k = lane; k < n; k += WARP)
+        {
+          A g = (A)load_double (dtype, grad, off[1] + k * sg);
+
+          s += log ? g : m_mul (g, (A)load_double (dtype, output, off[2] + k * sy));
+        }
+      s = warp_sum (s);
+      for (int64_t k = lane; k < n; k += WARP)
+        {
+          A g = (A)load_double (dtype, grad, off[1] + k * sg);
+          A y = (A)load_double (dtype, output, off[2] + k * sy);
+
+          store_value (dtype, out, off[0] + k * so, (double)(log ? g - m_mul (m_exp (y), s) : y * (g - s)), 0,
+                       false);
+        }
+    }
+}
+
+/* The softmax's checks: floating views of one shape, a dim inside it. */
+bool
+softmax_views_ok (const TsCudaView *const *views, int n, int dim)
+{
+  for (int k = 0; k < n; k++)
+    {
+      if (views[k] == NULL || views[k]->data == NULL || !dtype_is_floating (views[k]->dtype) ||
+          views[k]->ndim != views[0]->ndim)
+        return false;
+      for (int d = 0; d < views[0]->ndim; d++)
+        if (views[k]->shape[d] != views[0]->shape[d])
+          return false;
+    }
+  return views[0]->ndim == 0 ? dim == 0 : dim >= 0 && dim < views[0]->ndim;
+}
+
+int64_t
+dim_size (const TsCudaView *v, int dim)
+{
+  return v->ndim == 0 ? 1 : v->shape[dim];
+}
+
+int64_t
+dim_stride (const TsCudaView *v, int dim)
+{
+  return v->ndim == 0 ? 0 : v->strides[dim];
+}
+
+/* nll_loss: PyTorch's Loss.cu. Its reducing kernel is one block of
+ * NLL_THREADS threads striding over the targets, thread 0 summing their
+ * partial sums in order; the acc type is float but for float64. */
+#define NLL_THREADS 32
+#define LOSS_FILE "../aten/src/ATen/native/cuda/Loss.cu"
+/* the line of one PyTorch 2.x release's assert (it moves between
+ * releases: 240 to 271 in users' reports) */
+#define NLL_LOSS_LINE 250
+#define NLL_LOSS_COND "t >= 0 && t < n_classes"
+
+__device__ __forceinline__ bool
+nll_target_ok (const TsCudaNllLoss &p, int64_t t, const char *kernel)
+{
+  if (t >= 0 && t < p.c)
+    return true;
+  __assertfail (NLL_LOSS_COND, LOSS_FILE, NLL_LOSS_LINE, kernel, sizeof (char));
+  return false;
+}
+
+/* The input element of sample @i (i = b * s + e) and class @t. */
+__device__ __forceinline__ int64_t
+nll_element (const TsCudaNllLoss &p, int64_t i, int64_t t)
+{
+  return ((i / p.s) * p.c + t) * p.s + i % p.s;
+}
+
+template <typename A>
+__global__ void
+nll_loss_none_kernel (TsCudaNllLoss p, int dtype, void *out, const void *self, const int64_t *target,
+                      const void *weight)
+{
+  int64_t stride = (int64_t)gridDim.x * blockDim.x;
+
+  for (int64_t i = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; i < p.n * p.s; i += stride)
+    {
+      int64_t t = target[i];
+      A w;
+
+      if (t == p.ignore_index)
+        {
+          store_value (dtype, out, i, 0.0, 0, false);
+          continue;
+        }
+      if (!nll_target_ok (p, t, "nll_loss_forward_no_reduce_cuda_kernel"))
+        return;
+      w = weight != NULL ? (A)load_double (dtype, weight, t) : A (1);
+      store_value (dtype, out, i, (double)(-(A)load_double (dtype, self, nll_element (p, i, t)) * w), 0, false);
+    }
+}
+
+template <typename A>
+__global__ void
+nll_loss_reduce_kernel (TsCudaNllLoss p, int dtype, void *out, void *total_weight, const void *self,
+                        const int64_t *target, const void *weight)
+{
+  __shared__ A sh_loss[NLL_THREADS], sh_weight[NLL_THREADS];
+  A loss = 0, sum_w = 0;
+
+  for (int64_t i = threadIdx.x; i < p.n * p.s; i += NLL_THREADS)
+    {
+      int64_t t = target[i];
+      A w;
+
+      if (t == p.ignore_index)
+        continue;
+      if (!nll_target_ok (p, t, "nll_loss_forward_reduce_cuda_kernel_2d"))
+        return;
+      w = weight != NULL ? (A)load_double (dtype, weight, t) : A (1);
+      loss -= (A)load_double (dtype, self, nll_element (p, i, t)) * w;
+      sum_w += w;
+    }
+  sh_loss[threadIdx.x] = loss;
+  sh_weight[threadIdx.x] = sum_w;
+  __syncthreads ();
+  if (threadIdx.x == 0)
+    {
+      A l = 0, tw = 0;
+
+      for (int k = 0; k < NLL_THREADS; k++)
+        {
+          l += sh_loss[k];
+          tw += sh_weight[k];
+        }
+      /* mean: divided by the total weight, NaN when it is 0 */
+      if (p.reduction == 1)
+        l /= tw;
+      store_value (dtype, out, 0, (double)l, 0, false);
+      store_value (dtype, total_weight, 0, (double)tw, 0, false);
+    }
+}
+
+/* PyTorch's nll_loss_backward kernels: grad_input was zeroed; each
+ * sample's target element gets -weight * grad (the reduced grad divided
+ * by the total weight for mean). */
+template <typename A>
+__global__ void
+nll_loss_backward_kernel (TsCudaNllLoss p, int dtype, void *grad_input, const void *grad_output,
+                          const int64_t *target, const void *weight, const void *total_weight)
+{
+  int64_t stride = (int64_t)gridDim.x * blockDim.x;
+  A grad = 0;
+
+  if (p.reduction != 0)
+    {
+      A g = (A)load_double (dtype, grad_output, 0);
+
+      grad = -(p.reduction == 1 ? g / (A)load_double (dtype, total_weight, 0) : g);
+    }
+  for (int64_t i = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; i < p.n * p.s; i += stride)
+    {
+      int64_t t = target[i];
+      A w;
+
+      /* the forward checked the targets */
+      if (t == p.ignore_index || t < 0 || t >= p.c)
+        continue;
+      w = weight != NULL ? (A)load_double (dtype, weight, t) : A (1);
+      store_value (dtype, grad_input, nll_element (p, i, t),
+                   (double)(p.reduction == 0 ? -w * (A)load_double (dtype, grad_output, i) : w * grad), 0, false);
+    }
+}
+
+/* The loss's views: contiguous, floating of one dtype, an int64 target of
+ * n * s, a weight of c (or none). */
+bool
+nll_views_ok (const TsCudaNllLoss *p, const TsCudaView *x, const TsCudaView *target,
+              const TsCudaView *weight, const TsCudaView *const *others, int n_others)
+{
+  if (p == NULL || p->n < 0 || p->c < 0 || p->s < 1 || p->reduction < 0 || p->reduction > 2 ||
+      x == NULL || target == NULL || x->data == NULL || target->data == NULL ||
+      !dtype_is_floating (x->dtype) || target->dtype != TS_CUDA_INT64 || !is_contiguous (x) ||
+      !is_contiguous (target) || numel (target) != p->n * p->s)
+    return false;
+  if (weight != NULL && (weight->dtype != x->dtype || weight->data == NULL || !is_contiguous (weight) ||
+                         numel (weight) != p->c))
+    return false;
+  for (int k = 0; k < n_others; k++)
+    if (others[k] == NULL || others[k]->data == NULL || others[k]->dtype != x->dtype ||
+        !is_contiguous (others[k]))
+      return false;
+  return true;
+}
+
+const void *
+view_base (const TsCudaView *v)
+{
+  return v == NULL ? NULL : (const char *)v->data + v->offset * dtype_size (v->dtype);
+}
+
+template <typename A>
+int
+launch_nll_loss (const TsCudaNllLoss *p, const TsCudaView *out, const TsCudaView *total_weight,
+                 const TsCudaView *self, const TsCudaView *target, const TsCudaView *weight,
+                 cudaStream_t stream)
+{
+  void *o = (void *)view_base (out), *tw = (void *)view_base (total_weight);
+  const int64_t *t = (const int64_t *)view_base (target);
+
+  if (p->reduction == 0)
+    {
+      cudaError_t err = cudaMemsetAsync (tw, 0, dtype_size (self->dtype), stream);
+
+      if (err != cudaSuccess || p->n * p->s == 0)
+        return err;
+      nll_loss_none_kernel<A><<<(grid_of<nll_loss_none_kernel<A>> (p->n * p->s)), BLOCK, 0, stream>>> (
+          *p, self->dtype, o, view_base (self), t, view_base (weight));
+      return cudaGetLastError ();
+    }
+  nll_loss_reduce_kernel<A><<<1, NLL_THREADS, 0, stream>>> (*p, self->dtype, o, tw, view_base (self), t,
+                                                             view_base (weight));
+  return cudaGetLastError ();
+}
+
+template <typename A>
+int
+launch_nll_loss_backward (const TsCudaNllLoss *p, const TsCudaView *grad_input,
+                          const TsCudaView *grad_output, const TsCudaView *target,
+                          const TsCudaView *weight, const TsCudaView *total_weight, cudaStream_t stream)
+{
+  /* zero is all-zero bits in every floating dtype */
+  cudaError_t err = cudaMemsetAsync ((void *)view_base (grad_input), 0,
+                                     numel (grad_input) * dtype_size (grad_input->dtype), stream);
+
+  if (err != cudaSuccess || p->n * p->s == 0)
+    return err;
+  nll_loss_backward_kernel<A><<<(grid_of<nll_loss_backward_kernel<A>> (p->n * p->s)), BLOCK, 0, stream>>> (
+      *p, grad_input->dtype, (void *)view_base (grad_input), view_base (grad_output),
+      (const int64_t *)view_base (target), view_base (weight), view_base (total_weight));
+  return cudaGetLastError ();
+}
+
+int
+k_binary_alpha (int op, const TsCudaView *out, const TsCudaView *a, const TsCudaView *b, double alpha,
+                void *stream)
+{
+  const TsCudaView *ops[] = { out, a, b };
+
+  clear_stale_error ();
+
+  if ((op != TS_CUDA_ADD && op != TS_CUDA_SUB) || !same_tensors (ops, 3))
+    return cudaErrorInvalidValue;
+  /* PyTorch's sub_kernel is add_kernel with -alpha */
+  if (op == TS_CUDA_SUB)
+    alpha = -alpha;
+  DISPATCH_FLOATING (out->dtype, launch_binary_alpha<S> (out, a, b, alpha, (cudaStream_t)stream))
+}
+
+int
+k_threshold (const TsCudaView *out, const TsCudaView *self, const TsCudaView *other, double threshold,
+             double value, void *stream)
+{
+  const TsCudaView *ops[] = { out, self, other };
+
+  clear_stale_error ();
+
+  if (!same_tensors (ops, 3))
+    return cudaErrorInvalidValue;
+  DISPATCH_FLOATING (out->dtype, launch_threshold<S> (out, self, other, threshold, value, (cudaStream_t)stream))
+}
+
+int
+k_softmax (const TsCudaView *out, const TsCudaView *in, int dim, int log, void *stream)
+{
+  const TsCudaView *views[] = { out, in };
+  cudaStream_t s = (cudaStream_t)stream;
+  Iter rows;
+
+  clear_stale_error ();
+
+  /* out has in's dtype, or float32 for a float16 in (half_to_float) */
+  if (!softmax_views_ok (views, 2, dim) ||
+      (out->dtype != in->dtype && !(in->dtype == TS_CUDA_FLOAT16 && out->dtype == TS_CUDA_FLOAT32)) ||
+      !rows_init (&rows, views, 2, dim))
+    return cudaErrorInvalidValue;
+  if (rows.numel == 0 || dim_size (in, dim) == 0)
+    return cudaSuccess;
+  if (in->dtype == TS_CUDA_FLOAT64)
+    softmax_kernel<double><<<(grid_of<softmax_kernel<double>> (rows.numel * WARP)), BLOCK, 0, s>>> (
+        out->dtype, out->data, in->dtype, in->data, rows, dim_size (in, dim), dim_stride (out, dim),
+        dim_stride (in, dim), log != 0);
+  else
+    softmax_kernel<float><<<(grid_of<softmax_kernel<float>> (rows.numel * WARP)), BLOCK, 0, s>>> (
+        out->dtype, out->data, in->dtype, in->data, rows, dim_size (in, dim), dim_stride (out, dim),
+        dim_stride (in, dim), log != 0);
+  return cudaGetLastError ();
+}
+
+int
+k_softmax_backward (const TsCudaView *out, const TsCudaView *grad, const TsCudaView *output, int dim,
+                    int log, void *stream)
+{
+  const TsCudaView *views[] = { out, grad, output };
+  cudaStream_t s = (cudaStream_t)stream;
+  Iter rows;
+
+  clear_stale_error ();
+
+  if (!softmax_views_ok (views, 3, dim) || grad->dtype != out->dtype || output->dtype != out->dtype ||
+      !rows_init (&rows, views, 3, dim))
+    return cudaErrorInvalidValue;
+  if (rows.numel == 0 || dim_size (out, dim) == 0)
+    return cudaSuccess;
+  if (out->dtype == TS_CUDA_FLOAT64)
+    softmax_backward_kernel<double><<<(grid_of<softmax_backward_kernel<double>> (rows.numel * WARP)), BLOCK, 0, s>>> (
+        out->dtype, out->data, grad->data, output->data, rows, dim_size (out, dim), dim_stride (out, dim),
+        dim_stride (grad, dim), dim_stride (output, dim), log != 0);
+  else
+    softmax_backward_kernel<float><<<(grid_of<softmax_backward_kernel<float>> (rows.numel * WARP)), BLOCK, 0, s>>> (
+        out->dtype, out->data, grad->data, output->data, rows, dim_size (out, dim), dim_stride (out, dim),
+        dim_stride (grad, dim), dim_stride (output, dim), log != 0);
+  return cudaGetLastError ();
+}
+
+int
+k_nll_loss (const TsCudaNllLoss *p, const TsCudaView *out, const TsCudaView *total_weight,
+            const TsCudaView *self, const TsCudaView *target, const TsCudaView *weight, void *stream)
+{
+  const TsCudaView *others[] = { out, total_weight };
+
+  clear_stale_error ();
+
+  if (!nll_views_ok (p, self, target, weight, others, 2) || numel (self) != p->n * p->c * p->s ||
+      numel (out) != (p->reduction == 0 ? p->n * p->s : 1) || numel (total_weight) != 1)
+    return cudaErrorInvalidValue;
+  if (self->dtype == TS_CUDA_FLOAT64)
+    return launch_nll_loss<double> (p, out, total_weight, self, target, weight, (cudaStream_t)stream);
+  return launch_nll_loss<float> (p, out, total_weight, self, target, weight, (cudaStream_t)stream);
+}
+
+int
+k_nll_loss_backward (const TsCudaNllLoss *p, const TsCudaView *grad_input, const TsCudaView *grad_output,
+                     const TsCudaView *target, const TsCudaView *weight, const TsCudaView *total_weight,
+                     void *stream)
+{
+  const TsCudaView *others[] = { grad_output, total_weight };
+
+  clear_stale_error ();
+
+  if (!nll_views_ok (p, grad_input, target, weight, others, 2) || numel (grad_input) != p->n * p->c * p->s ||
+      numel (grad_output) != (p->reduction == 0 ? p->n * p->s : 1) || numel (total_weight) != 1)
+    return cudaErrorInvalidValue;
+  if (grad_input->dtype == TS_CUDA_FLOAT64)
+    return launch_nll_loss_backward<double> (p, grad_input, grad_output, target, weight, total_weight,
+                                             (cudaStream_t)stream);
+  return launch_nll_loss_backward<float> (p, grad_input, grad_output, target, weight, total_weight,
+                                          (cudaStream_t)stream);
+}
+
+/* Convolutions as GEMMs: im2col and its adjoint col2im, one thread per
+ * element of the output (col, or the input's gradient), grid-stride. */
+struct ConvGeom
+{
+  TsCudaConv p;
+  int64_t    n, c, k, l;                       /* batch, channels, prod (kernel), prod (out) */
+  int64_t    size[TS_CUDA_CONV_MAX_SPATIAL];   /* the input's spatial sizes */
+};
+
+/* Kernel offset @kk and output position @l (both row-major over their
+ * dims) to the input position along each spatial dim; false when the
+ * window is in the padding there. */
+__device__ __forceinline__ bool
+conv_source (const ConvGeom &g, int64_t kk, int64_t l, int64_t *pos)
+{
+  int64_t spatial = 0;
+
+  for (int d = g.p.n_spatial - 1; d >= 0; d--)
+    {
+      int64_t kd = kk % g.p.kernel[d], od = l % g.p.out[d];
+      int64_t x = od * g.p.stride[d] - g.p.pad[d] + kd * g.p.dilation[d];
+
+      kk /= g.p.kernel[d];
+      l /= g.p.out[d];
+      if (x < 0 || x >= g.size[d])
+        return false;
+      pos[d] = x;
+    }
+  for (int d = 0; d < g.p.n_spatial; d++)
+    spatial = spatial * g.size[d] + pos[d];
+  *pos = spatial;
+  return true;
+}
+
+template <typename S>
+__global__ void
+im2col_kernel (S *col, const S *in, ConvGeom g)
+{
+  int64_t total = g.n * g.c * g.k * g.l, stride = (int64_t)gridDim.x * blockDim.x;
+  int64_t plane = 1;
+
+  for (int d = 0; d < g.p.n_spatial; d++)
+    plane *= g.size[d];
+  for (int64_t e = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; e < total; e += stride)
+    {
+      int64_t l = e % g.l, kk = (e / g.l) % g.k, nc = e / (g.l * g.k);
+      int64_t pos[TS_CUDA_CONV_MAX_SPATIAL];
+
+      col[e] = conv_source (g, kk, l, pos) ? in[nc * plane + pos[0]] : Tr<S>::store (0);
+    }
+}
+
+/* The input element at spatial @x (row-major) receives col[kk][l] for
+ * each kernel offset kk whose window position l lands on it. */
+template <typename S>
+__global__ void
+col2im_kernel (S *in_grad, const S *col, ConvGeom g)
+{
+  typedef typename Tr<S>::C C;
+  int64_t plane = 1, stride = (int64_t)gridDim.x * blockDim.x;
+
+  for (int d = 0; d < g.p.n_spatial; d++)
+    plane *= g.size[d];
+  for (int64_t e = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; e < g.n * g.c * plane; e += stride)
+    {
+      int64_t nc = e / plane;
+      C sum = 0;
+
+      for (int64_t kk = 0; kk < g.k; kk++)
+        {
+          int64_t x = e % plane, rest = kk, l = 0, scale = 1;
+          bool hit = true;
+
+          for (int d = g.p.n_spatial - 1; d >= 0 && hit; d--)
+            {
+              int64_t xd = x % g.size[d], kd = rest % g.p.kernel[d];
+              int64_t t = xd + g.p.pad[d] - kd * g.p.dilation[d];
+
+              x /= g.size[d];
+              rest /= g.p.kernel[d];
+              hit = t >= 0 && t % g.p.stride[d] == 0 && t / g.p.stride[d] < g.p.out[d];
+              l += (t / g.p.stride[d]) * scale;
+              scale *= g.p.out[d];
+            }
+          if (hit)
+            sum += Tr<S>::load (col[(nc * g.k + kk) * g.l + l]);
+        }
+      in_grad[e] = Tr<S>::store (sum);
+    }
+}
+
+/* The geometry from @p and the input's view @in (N, C, spatial...), and
+ * whether @col is the (N, C * K, L) contiguous buffer it needs. */
+bool
+conv_geom (const TsCudaConv *p, const TsCudaView *in, const TsCudaView *col, ConvGeom *g)
+{
+  if (p == NULL || p->n_spatial < 1 || p->n_spatial > TS_CUDA_CONV_MAX_SPATIAL || in == NULL || col == NULL ||
+      in->ndim != 2 + p->n_spatial || in->data == NULL || col->data == NULL || in->dtype != col->dtype ||
+      !dtype_is_floating (in->dtype) || !is_contiguous (in) || !is_contiguous (col))
+    return false;
+  g->p = *p;
+  g->n = in->shape[0];
+  g->c = in->shape[1];
+  g->k = g->l = 1;
+  for (int d = 0; d < p->n_spatial; d++)
+    {
+      if (p->kernel[d] < 1 || p->stride[d] < 1 || p->dilation[d] < 1 || p->out[d] < 0 || p->pad[d] < 0)
+        return false;
+      g->size[d] = in->shape[2 + d];
+      g->k *= p->kernel[d];
+      g->l *= p->out[d];
+    }
+  return numel (col) == g->n * g->c * g->k * g->l;
+}
+
+template <typename S>
+int
+launch_im2col (const ConvGeom &g, const TsCudaView *col, const TsCudaView *in, cudaStream_t stream)
+{
+  int64_t total = g.n * g.c * g.k * g.l;
+
+  if (total == 0)
+    return cudaSuccess;
+  im2col_kernel<S><<<(grid_of<im2col_kernel<S>> (total)), BLOCK, 0, stream>>> (
+      (S *)col->data + col->offset, (const S *)in->data + in->offset, g);
+  return cudaGetLastError ();
+}
+
+template <typename S>
+int
+launch_col2im (const ConvGeom &g, const TsCudaView *in_grad, const TsCudaView *col, cudaStream_t stream)
+{
+  int64_t total = numel (in_grad);
+
+  if (total == 0)
+    return cudaSuccess;
+  col2im_kernel<S><<<(grid_of<col2im_kernel<S>> (total)), BLOCK, 0, stream>>> (
+      (S *)in_grad->data + in_grad->offset, (const S *)col->data + col->offset, g);
+  return cudaGetLastError ();
+}
+
+/* im2col (@to_col) and col2im: @in is the input, or its gradient */
+int
+conv_columns (bool to_col, const TsCudaConv *p, const TsCudaView *in, const TsCudaView *col, void *stream)
+{
+  cudaStream_t s = (cudaStream_t)stream;
+  ConvGeom g;
+
+  clear_stale_error ();
+
+  if (!conv_geom (p, in, col, &g))
+    return cudaErrorInvalidValue;
+  DISPATCH_FLOATING (in->dtype, to_col ? launch_im2col<S> (g, col, in, s) : launch_col2im<S> (g, in, col, s))
+}
+
+int
+k_im2col (const TsCudaConv *p, const TsCudaView *col, const TsCudaView *in, void *stream)
+{
+  return conv_columns (true, p, in, col, stream);
+}
+
+int
+k_col2im (const TsCudaConv *p, const TsCudaView *in_grad, const TsCudaView *col, void *stream)
+{
+  return conv_columns (false, p, in_grad, col, stream);
+}
+
 constexpr TsCudaKernels kernels = {
   TS_CUDA_ABI_VERSION,
   sizeof (TsCudaKernels),
@@ -2653,10 +3421,19 @@ constexpr TsCudaKernels kernels = {
   k_spin,
   k_set_matmul_tf32,
   k_matmul_acc,
+  /* ABI 4 */
+  k_binary_alpha,
+  k_threshold,
+  k_softmax,
+  k_softmax_backward,
+  k_nll_loss,
+  k_nll_loss_backward,
+  k_im2col,
+  k_col2im,
 };
 
 /* Positional: a missing entry would be NULL, the last one is checked. */
-static_assert (kernels.spin != nullptr, "every TsCudaKernels entry is set");
+static_assert (kernels.col2im != nullptr, "every TsCudaKernels entry is set");
 
 } /* namespace */
 

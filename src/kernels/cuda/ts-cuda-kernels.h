@@ -25,7 +25,7 @@
 extern "C" {
 #endif
 
-#define TS_CUDA_ABI_VERSION 3
+#define TS_CUDA_ABI_VERSION 4
 #define TS_CUDA_MAX_DIMS 8
 
 /* TsDType's values (static asserts in src/core/aten/ts-op-table.c). */
@@ -88,6 +88,33 @@ enum
   TS_CUDA_EVENT_INTERPROCESS = 4,
 };
 enum { TS_CUDA_UNIFORM = 0, TS_CUDA_NORMAL = 1 };
+
+/* ABI 4: nll_loss's arguments. The input is read as (n, c, s): n samples,
+ * c classes, s spatial positions (1 for nll_loss, H * W for nll_loss2d);
+ * every view of the loss is contiguous. reduction is PyTorch's enum: 0
+ * none, 1 mean, 2 sum. */
+typedef struct
+{
+  int64_t n, c, s;
+  int64_t ignore_index;
+  int32_t reduction;
+  int32_t padding;
+} TsCudaNllLoss;
+
+/* ABI 4: a convolution's geometry for im2col/col2im (up to 3 spatial
+ * dims): kernel sizes, strides, paddings, dilations and the output's
+ * spatial sizes; the input's sizes are its view's. */
+#define TS_CUDA_CONV_MAX_SPATIAL 3
+typedef struct
+{
+  int32_t n_spatial;
+  int32_t padding_;
+  int64_t kernel[TS_CUDA_CONV_MAX_SPATIAL];
+  int64_t stride[TS_CUDA_CONV_MAX_SPATIAL];
+  int64_t pad[TS_CUDA_CONV_MAX_SPATIAL];
+  int64_t dilation[TS_CUDA_CONV_MAX_SPATIAL];
+  int64_t out[TS_CUDA_CONV_MAX_SPATIAL];
+} TsCudaConv;
 
 typedef struct
 {
@@ -210,6 +237,56 @@ typedef struct
    * non-Lt addmm does. */
   int (*matmul_acc)      (const TsCudaView *out, const TsCudaView *a, const TsCudaView *b,
                           void *stream);
+
+  /* ABI 4: the ops of a training step that took the host fallback.
+   * add/sub with alpha (@op TS_CUDA_ADD or TS_CUDA_SUB), as PyTorch's
+   * add_kernel: out = a + alpha * b (sub: alpha negated) in the op-math
+   * type (float for float32/float16/bfloat16, double for float64) with one
+   * rounding (a fused multiply-add), for floating a, b and out of one
+   * dtype and shape. */
+  int (*binary_alpha)      (int op, const TsCudaView *out, const TsCudaView *a,
+                            const TsCudaView *b, double alpha, void *stream);
+  /* PyTorch's threshold_kernel: out = self <= threshold ? value : other,
+   * threshold and value rounded to the dtype first. threshold (x, t, v)
+   * is (out, x, x, t, v); threshold_backward (grad, x, t) is (out, x,
+   * grad, t, 0). Floating views of one dtype and shape. */
+  int (*threshold)         (const TsCudaView *out, const TsCudaView *self,
+                            const TsCudaView *other, double threshold, double value,
+                            void *stream);
+  /* softmax (log_softmax where @log) of @in along @dim into @out (in's
+   * shape; float32 out of a float16 in is allowed, PyTorch's half_to_float),
+   * PyTorch's stable form accumulated in float (double for float64). */
+  int (*softmax)           (const TsCudaView *out, const TsCudaView *in, int dim, int log,
+                            void *stream);
+  /* _softmax_backward_data (log: _log_softmax_backward_data): out from
+   * grad_output and the forward's output, all of one shape and dtype. */
+  int (*softmax_backward)  (const TsCudaView *out, const TsCudaView *grad,
+                            const TsCudaView *output, int dim, int log, void *stream);
+  /* nll_loss_forward (and nll_loss2d's): @out (n * s values for
+   * reduction none, else one) and @total_weight (one value) from @self,
+   * the int64 @target (n * s) and @weight (c values; NULL for ones). A
+   * target outside [0, c) that is not ignore_index fires PyTorch's
+   * device-side assert `t >= 0 && t < n_classes`. */
+  int (*nll_loss)          (const TsCudaNllLoss *p, const TsCudaView *out,
+                            const TsCudaView *total_weight, const TsCudaView *self,
+                            const TsCudaView *target, const TsCudaView *weight, void *stream);
+  /* nll_loss_backward: @grad_input (n * c * s, zeros but at the targets)
+   * from @grad_output, @target, @weight (NULL for ones) and the forward's
+   * @total_weight. */
+  int (*nll_loss_backward) (const TsCudaNllLoss *p, const TsCudaView *grad_input,
+                            const TsCudaView *grad_output, const TsCudaView *target,
+                            const TsCudaView *weight, const TsCudaView *total_weight,
+                            void *stream);
+  /* Convolutions as GEMMs (PyTorch uses cuDNN): im2col writes @col
+   * (N, C * prod (kernel), prod (out)), contiguous, from the contiguous
+   * @in (N, C, spatial...), zeros where the window is in the padding;
+   * col2im is its adjoint: each element of the contiguous @in_grad is the
+   * sum (in float, double for float64) of the @col elements it fed, in
+   * kernel order (a gather: no atomics). Floating dtypes, one for both. */
+  int (*im2col)            (const TsCudaConv *p, const TsCudaView *col, const TsCudaView *in,
+                            void *stream);
+  int (*col2im)            (const TsCudaConv *p, const TsCudaView *in_grad, const TsCudaView *col,
+                            void *stream);
 } TsCudaKernels;
 
 /* The module's one entry point. */
