@@ -11,6 +11,14 @@ DEV = "cuda" if torch.cuda.is_available() else "cpu"
 warnings.simplefilter("ignore")
 
 
+def described(t):
+    # 4 decimals: a GPU's order of summation (cuBLAS) moves the last bits
+    values = t.cpu()
+    if values.is_floating_point():
+        values = values.double().round(decimals=4)
+    return (str(t.dtype), list(t.shape), values.tolist())
+
+
 def show(name, f):
     try:
         r = f()
@@ -18,9 +26,9 @@ def show(name, f):
         print(name, "!!", type(e).__name__, str(e).split("\n")[0].split(" but got: ")[0])
         return
     if isinstance(r, torch.Tensor):
-        r = (str(r.dtype), list(r.shape), r.cpu().tolist())
+        r = described(r)
     elif isinstance(r, tuple):
-        r = [(str(t.dtype), list(t.shape), t.cpu().tolist()) if isinstance(t, torch.Tensor) else t for t in r]
+        r = [described(t) if isinstance(t, torch.Tensor) else t for t in r]
     print(name, r)
 
 
