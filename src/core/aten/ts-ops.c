@@ -4098,6 +4098,7 @@ static const struct
   [TS_OP_FAMILY_LOSS] = { ts_ops_loss_job, ts_ops_host_device },
   [TS_OP_FAMILY_FOREACH] = { ts_ops_foreach_job, ts_ops_host_device },
   [TS_OP_FAMILY_VAR] = { var_job, ts_ops_host_device },
+  [TS_OP_FAMILY_FFT] = { ts_ops_fft_job, ts_ops_host_device },
 };
 
 /* Every op's kernel, on the CPU, on the simulated devices and on the host

@@ -76,8 +76,13 @@ half = float16
 long = int64
 int = int32
 short = int16
+complex64 = dtype(10, "complex64", False, True, 8)
+complex128 = dtype(11, "complex128", False, True, 16)
+complex64.is_complex = complex128.is_complex = True
+cfloat = complex64
+cdouble = complex128
 # Indexed by the core's TsDType codes.
-_dtypes = (float32, float64, float16, bfloat16, int64, int32, uint8, bool, int8, int16)
+_dtypes = (float32, float64, float16, bfloat16, int64, int32, uint8, bool, int8, int16, complex64, complex128)
 
 _default_dtype = float32
 
