@@ -22,11 +22,12 @@
 #include "ts-py-private.h"
 
 PyObject *
-ts_py_complex_item (TsTensor *host)
+ts_py_complex_number (TsDType       dtype,
+                      gconstpointer p)
 {
   double re, im;
 
-  ts_complex_load (host->dtype, ts_tensor_data (host), &re, &im);
+  ts_complex_load (dtype, p, &re, &im);
   return PyComplex_FromDoubles (re, im);
 }
 

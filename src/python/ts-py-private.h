@@ -59,7 +59,9 @@ gboolean  ts_py_pool_register    (PyObject  *module);
 /* ts-py-complex.c: Python complex numbers meeting tensors */
 gboolean  ts_py_complex_register (PyObject  *module);
 gboolean  ts_py_fft_register     (PyObject  *module);
-PyObject *ts_py_complex_item     (TsTensor  *host);
+/* one element of a complex dtype at @p */
+PyObject *ts_py_complex_number   (TsDType    dtype,
+                                  gconstpointer p);
 TsTensor *ts_py_complex_operand  (PyObject  *number,
                                   TsTensor  *other,
                                   GError   **error);

@@ -434,7 +434,7 @@ tensor_item_impl (TsTensor   *t,
   if (host == NULL)
     return ts_py_set_error (error);
   if (ts_dtype_is_complex (host->dtype))
-    return ts_py_complex_item (host);
+    return ts_py_complex_number (host->dtype, ts_tensor_data (host));
   if (ts_dtype_is_floating (host->dtype))
     return PyFloat_FromDouble (ts_tensor_get_double (host, 0));
   if (host->dtype == TS_DTYPE_BOOL)
@@ -1598,6 +1598,8 @@ tolist_rec (const TsTensor *t,
   if (dim == t->ndim)
     {
       const guint8 *p = t->storage->data + offset * esize;
+      if (ts_dtype_is_complex (t->dtype))
+        return ts_py_complex_number (t->dtype, p);
       if (ts_dtype_is_floating (t->dtype))
         return PyFloat_FromDouble (ts_dtype_load (t->dtype, p));
       if (t->dtype == TS_DTYPE_BOOL)

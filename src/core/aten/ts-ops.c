@@ -28,6 +28,7 @@
 #include "ts-host-data.h"
 #include "ts-op-access.h"
 #include "ts-op-table.h"
+#include "ts-ops-complex.h"
 #include "ts-ops.h"
 #include "ts-ops-private.h"
 #include "ts-mt19937.h"
@@ -453,6 +454,11 @@ dispatch (Job           *job,
 
   /* the job may be gone once launched */
   memcpy (caller, job->caller, sizeof caller);
+  if (!ts_ops_check_complex (desc, job->t, JOB_N_SLOTS, error))
+    {
+      job_free (job);
+      return FALSE;
+    }
   /* as the in-place rows with formulas check at their call sites */
   if (records_todo (desc, caller) && is_inplace (desc) &&
       (!ts_autograd_check_inplace (caller[0], error) || !ts_autograd_check_inplace_view (caller[0], error)))
