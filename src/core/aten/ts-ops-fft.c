@@ -24,7 +24,6 @@
 
 #include <string.h>
 
-#include "ts-autograd-formulas.h"
 #include "ts-op-table.h"
 #include "ts-ops-fft.h"
 #include "ts-ops-private.h"
@@ -321,6 +320,5 @@ ts_ops_fft (TsFftKind   kind,
           return NULL;
         }
     }
-  ts_autograd_record_op (ts_op_get (kind_ops[kind]), TS_OP_GRAD_TENSOR, &self, 1, out, &(TsOpGradAttrs) { 0 });
   return out;
 }

@@ -454,7 +454,7 @@ dispatch (Job           *job,
 
   /* the job may be gone once launched */
   memcpy (caller, job->caller, sizeof caller);
-  if (!ts_ops_check_complex (desc, job->t, JOB_N_SLOTS, error))
+  if (!ts_ops_check_complex (desc, job->t, caller, JOB_N_SLOTS, error))
     {
       job_free (job);
       return FALSE;

@@ -79,6 +79,10 @@ def _check_parts(a, b):
                            % (_name(a.dtype), _name(b.dtype)))
     if a.dtype is torch.float16:
         raise torch._unmodeled.unsupported("complex32 (torch.chalf) tensors", "complex64 and complex128 are")
+    if torch.is_grad_enabled() and (a.requires_grad or b.requires_grad):
+        raise NotImplementedError("torch.complex and torch.polar of tensors that require grad: autograd of complex "
+                                  "tensors is not modeled by Tensorscope yet; run them under torch.no_grad() or on "
+                                  "detached tensors")
 
 
 def _from_parts(re, im, out):
@@ -117,6 +121,10 @@ def _install():
         setattr(Tensor, name, globals()[name])
     Tensor.__complex__ = lambda self: builtin_complex(self.item())
     torch.fft = importlib.import_module("torch.fft")
+    from torch.backends import cuda as backends_cuda
+    for name in ("_cufft_get_plan_cache_size", "_cufft_get_plan_cache_max_size", "_cufft_set_plan_cache_max_size",
+                 "_cufft_clear_plan_cache"):
+        setattr(torch, name, getattr(backends_cuda, name))
 
 
 builtin_complex = __builtins__["complex"] if isinstance(__builtins__, dict) else __builtins__.complex
