@@ -212,15 +212,17 @@ check_backward (const TsOpDesc *desc)
 }
 
 /* The differentiable ops still without a backward formula (GRAD_TODO in
- * ts-op-list.def): printed, and equal to the ones known here (none: the
- * last, convolution_backward, gained its double backward in #15), so that
+ * ts-op-list.def): printed, and equal to the ones known here (the complex
+ * ops of #14: autograd of complex tensors is not modeled, a launch with a
+ * complex operand that requires grad fails naming its op, and angle and
+ * conj_physical of real tensors fail in backward), so that
  * a new op without one fails this test. Each records its node
  * (dispatch does it from the descriptor), so backward through it fails
  * loudly rather than dropping gradients. */
 static void
 test_op_missing_formulas (void)
 {
-  static const char *const known[] = { NULL };
+  static const char *const known[] = { "angle", "conj_physical", "_fft_c2c", "_fft_r2c", "_fft_c2r", NULL };
   guint n_missing = 0;
   g_autoptr(GString) missing = g_string_new (NULL);
 

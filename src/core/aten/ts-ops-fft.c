@@ -300,12 +300,6 @@ ts_ops_fft (TsFftKind   kind,
   out = ts_tensor_new_empty (ts_tensor_get_device (self), dtype, self->ndim, shape, FALSE, error);
   if (out == NULL)
     return NULL;
-  if (ts_tensor_is_cuda (self))
-    {
-      g_autofree char *key = plan_key (&desc, self, out);
-
-      plan_cache_lookup (ts_tensor_get_device (self).index, key);
-    }
   if (ts_tensor_numel (out) > 0)
     {
       job = ts_op_job_new (kind_ops[kind]);
@@ -319,6 +313,12 @@ ts_ops_fft (TsFftKind   kind,
           ts_tensor_unref (out);
           return NULL;
         }
+    }
+  if (ts_tensor_is_cuda (self))
+    {
+      g_autofree char *key = plan_key (&desc, self, out);
+
+      plan_cache_lookup (ts_tensor_get_device (self).index, key);
     }
   return out;
 }
