@@ -3354,8 +3354,9 @@ cuda_view (const TsTensor *t,
            TsCudaView     *view)
 {
   /* only device memory: a CPU operand (a 0-dim tensor riding along)
-   * leaves the job to the host */
-  if (t->ndim > TS_CUDA_MAX_DIMS || t->storage->device.type != TS_DEVICE_CUDA)
+   * leaves the job to the host; so does a complex one (the module has no
+   * complex kernels) */
+  if (t->ndim > TS_CUDA_MAX_DIMS || t->storage->device.type != TS_DEVICE_CUDA || ts_dtype_is_complex (t->dtype))
     return FALSE;
   memset (view, 0, sizeof *view);
   view->dtype = t->dtype;
