@@ -17,8 +17,10 @@
 
 #include "config.h"
 
+#include "ts-callsite.h"
 #include "ts-cpu-complex.h"
 #include "ts-host-data.h"
+#include "ts-session.h"
 #include "ts-py-private.h"
 
 PyObject *
@@ -99,6 +101,29 @@ ts_py_complex_store (TsDType    dtype,
   if (p != NULL)
     ts_complex_store (dtype, p, PyComplex_RealAsDouble (number), PyComplex_ImagAsDouble (number));
   return TRUE;
+}
+
+gboolean
+ts_py_complex_warn_cast (TsDType from,
+                         TsDType to)
+{
+  /* TORCH_WARN_ONCE in ATen's copy_ */
+  static const char message[] = "Casting complex values to real discards the imaginary part (Triggered "
+                                "internally at  ./aten/src/ATen/native/Copy.cpp:250.)";
+  static gboolean warned;
+  TsSourceLoc loc;
+  const char *file;
+
+  if (warned || !ts_dtype_is_complex (from) || to == TS_DTYPE_UNDEFINED || ts_dtype_is_complex (to))
+    return TRUE;
+  warned = TRUE;
+  /* at the script's line, as a C++ warning names the op's Python caller */
+  ts_py_update_callsite ();
+  loc = ts_callsite_get ();
+  file = loc.file != 0 ? ts_recorder_lookup (ts_session_get_recorder (), loc.file) : NULL;
+  if (file != NULL)
+    return PyErr_WarnExplicit (PyExc_UserWarning, message, file, (int) loc.line, NULL, NULL) == 0;
+  return PyErr_WarnEx (PyExc_UserWarning, message, 1) == 0;
 }
 
 /* Views ------------------------------------------------------------------- */

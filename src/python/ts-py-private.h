@@ -68,6 +68,10 @@ TsTensor *ts_py_complex_operand  (PyObject  *number,
 gboolean  ts_py_complex_fill_    (TsTensor  *self,
                                   PyObject  *number,
                                   GError   **error);
+/* PyTorch's warning (once a run) when a cast from @from to @to drops
+ * imaginary parts; FALSE when the warning became an exception */
+gboolean  ts_py_complex_warn_cast (TsDType   from,
+                                   TsDType   to);
 /* @p NULL: only the check (a complex into a real dtype raises) */
 gboolean  ts_py_complex_store    (TsDType    dtype,
                                   guint8    *p,

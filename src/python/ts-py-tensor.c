@@ -765,7 +765,7 @@ tensor_to_impl (PyObject *self,
     device = ts_tensor_get_device (SELF_T);
   else if (!ts_py_parse_device (device_obj, &device))
     return NULL;
-  if (!ts_py_parse_dtype (dtype_obj, &dtype))
+  if (!ts_py_parse_dtype (dtype_obj, &dtype) || !ts_py_complex_warn_cast (SELF_T->dtype, dtype))
     return NULL;
   return wrap_or_raise (ts_ops_to (SELF_T, device, dtype, non_blocking, copy, &error), &error);
 }
@@ -782,7 +782,8 @@ tensor_copy_ (PyObject *self,
 
   ts_py_update_callsite ();
   if (!PyArg_ParseTupleAndKeywords (args, kwargs, "O!|p", kwlist, &TsPyTensor_Type, &src,
-                                    &non_blocking))
+                                    &non_blocking) ||
+      !ts_py_complex_warn_cast (ts_py_tensor_get (src)->dtype, SELF_T->dtype))
     return NULL;
   if (!ts_ops_copy (SELF_T, ts_py_tensor_get (src), non_blocking, &error))
     return ts_py_set_error (error);
