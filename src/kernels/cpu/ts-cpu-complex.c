@@ -309,47 +309,26 @@ unary_loop (char         **ptrs,
     }
 }
 
-gboolean
+void
 ts_cpu_complex_binary (TsBinaryOp    op,
-                       const TsView *a,
-                       const TsView *b,
+                       const TsIter *iter,
+                       TsDType       a,
+                       TsDType       b,
                        TsDType       common,
-                       const TsView *out,
-                       GError      **error)
+                       TsDType       out)
 {
-  const TsView *operands[3] = { a, b, out };
-  gint64 shape[TS_MAX_DIMS];
-  ComplexCtx ctx = { .binary = op, .in = { a->dtype, b->dtype }, .out = out->dtype };
-  TsIter iter;
-  guint ndim;
+  ComplexCtx ctx = { .binary = op, .in = { a, b }, .out = out, .single = common == TS_DTYPE_COMPLEX64 };
 
-  g_return_val_if_fail (ts_dtype_is_complex (common), FALSE);
-
-  if (!ts_complex_binary_check (op, common, error) ||
-      !ts_broadcast_shapes (a->ndim, a->shape, b->ndim, b->shape, &ndim, shape, error) ||
-      !ts_iter_init (&iter, ndim, shape, operands, 3, error))
-    return FALSE;
-  ctx.single = common == TS_DTYPE_COMPLEX64;
-  ts_iter_for_each (&iter, binary_loop, &ctx);
-  return TRUE;
+  ts_iter_for_each (iter, binary_loop, &ctx);
 }
 
-gboolean
+void
 ts_cpu_complex_unary (TsUnaryOp     op,
-                      const TsView *in,
-                      const TsView *out,
-                      GError      **error)
+                      const TsIter *iter,
+                      TsDType       in,
+                      TsDType       out)
 {
-  const TsView *operands[2] = { in, out };
-  ComplexCtx ctx = { .unary = op, .in = { in->dtype }, .out = out->dtype };
-  TsIter iter;
+  ComplexCtx ctx = { .unary = op, .in = { in }, .out = out, .single = in == TS_DTYPE_COMPLEX64 };
 
-  g_return_val_if_fail (ts_dtype_is_complex (in->dtype), FALSE);
-
-  if (!ts_complex_unary_check (op, in->dtype, error) ||
-      !ts_iter_init (&iter, out->ndim, out->shape, operands, 2, error))
-    return FALSE;
-  ctx.single = in->dtype == TS_DTYPE_COMPLEX64;
-  ts_iter_for_each (&iter, unary_loop, &ctx);
-  return TRUE;
+  ts_iter_for_each (iter, unary_loop, &ctx);
 }

@@ -25,20 +25,22 @@ gboolean ts_complex_unary_check  (TsUnaryOp     op,
                                   TsDType       input,
                                   GError      **error);
 
-/* out = a OP b, computed in @common (complex64 or complex128); a and b
- * of any dtype (real operands have imaginary part 0), out complex, or
- * bool for comparisons and logical ops. */
-gboolean ts_cpu_complex_binary   (TsBinaryOp    op,
-                                  const TsView *a,
-                                  const TsView *b,
+/* The loops of ts_cpu_binary and ts_cpu_unary once their checks passed
+ * and their iterator is set up (operands a, b, out; in, out). Binary:
+ * computed in @common (complex64 or complex128), a and b of any dtype
+ * (real operands have imaginary part 0), out complex, or bool for
+ * comparisons and logical ops. Unary: a complex @in; out complex, real
+ * (abs, angle) or bool. */
+void     ts_cpu_complex_binary   (TsBinaryOp    op,
+                                  const TsIter *iter,
+                                  TsDType       a,
+                                  TsDType       b,
                                   TsDType       common,
-                                  const TsView *out,
-                                  GError      **error);
-/* out = OP (in) for a complex @in; out is complex, real (abs), or bool. */
-gboolean ts_cpu_complex_unary    (TsUnaryOp     op,
-                                  const TsView *in,
-                                  const TsView *out,
-                                  GError      **error);
+                                  TsDType       out);
+void     ts_cpu_complex_unary    (TsUnaryOp     op,
+                                  const TsIter *iter,
+                                  TsDType       in,
+                                  TsDType       out);
 
 /* One element of any dtype as a complex double, and back: the conversions
  * of copy (complex to real keeps the real part, as c10's static_cast). */

@@ -634,7 +634,10 @@ ts_cpu_binary (TsBinaryOp    op,
       !ts_iter_init (&iter, ndim, shape, operands, 3, error))
     return FALSE;
   if (ts_dtype_is_complex (common))
-    return ts_cpu_complex_binary (op, a, b, common, out, error);
+    {
+      ts_cpu_complex_binary (op, &iter, a->dtype, b->dtype, common, out->dtype);
+      return TRUE;
+    }
 
   ctx.op = op;
   ctx.a_dtype = a->dtype;
@@ -952,13 +955,14 @@ ts_cpu_unary (TsUnaryOp     op,
 
   if (!ts_unary_check (op, in->dtype, error))
     return FALSE;
-  if (ts_dtype_is_complex (in->dtype))
-    return check_elementwise_output (out, in->ndim, in->shape, error) &&
-           ts_cpu_complex_unary (op, in, out, error);
-
   if (!check_elementwise_output (out, in->ndim, in->shape, error) ||
       !ts_iter_init (&iter, out->ndim, out->shape, operands, 2, error))
     return FALSE;
+  if (ts_dtype_is_complex (in->dtype))
+    {
+      ts_cpu_complex_unary (op, &iter, in->dtype, out->dtype);
+      return TRUE;
+    }
 
   ctx.op = op;
   ctx.in_dtype = in->dtype;
