@@ -153,14 +153,27 @@ scale_output (const TsView *out,
               double        scale)
 {
   gint64 n = ts_view_numel (out);
-  gboolean complex = ts_dtype_is_complex (out->dtype);
-  gboolean single = out->dtype == TS_DTYPE_COMPLEX64 || out->dtype == TS_DTYPE_FLOAT32;
+  int parts = ts_dtype_is_complex (out->dtype) ? 2 : 1;
+  gboolean single = ts_dtype_to_real (out->dtype) == TS_DTYPE_FLOAT32;
 
+  if (ts_view_is_contiguous (out))
+    {
+      /* the common case (the core allocates the output): one flat loop */
+      char *p = ts_view_linear_ptr (out, 0);
+
+      if (single)
+        for (gint64 i = 0; i < n * parts; i++)
+          ((float *) p)[i] *= (float) scale;
+      else
+        for (gint64 i = 0; i < n * parts; i++)
+          ((double *) p)[i] *= scale;
+      return;
+    }
   for (gint64 i = 0; i < n; i++)
     {
       char *p = ts_view_linear_ptr (out, i);
 
-      for (int part = 0; part < (complex ? 2 : 1); part++)
+      for (int part = 0; part < parts; part++)
         {
           if (single)
             ((float *) p)[part] *= (float) scale;
