@@ -16,7 +16,10 @@ derivative for _fft_* is not implemented), complex32, hfft2/hfftn."""
 import builtins as _builtins
 
 import torch
-from torch import _C
+from torch import _C, _unmodeled
+
+# hfft2, hfftn, ihfft2, ihfftn...: named as not modeled, never a bare AttributeError
+__getattr__ = _unmodeled.module_getattr(__name__)
 
 _C2C, _R2C, _C2R = 0, 1, 2
 _NONE, _BY_ROOT_N, _BY_N = 0, 1, 2
