@@ -8,6 +8,8 @@ packages=(
   libglib2.0-dev libglib2.0-bin libjson-glib-dev zlib1g-dev
   libcairo2-dev libgtk-4-dev libgtksourceview-5-dev libadwaita-1-dev
   libpython3-dev python3 python3-numpy libopenblas-dev
+  # torch.fft's transforms
+  libfftw3-dev
   gettext desktop-file-utils appstream
   xvfb xauth
   # Chinese text in the app and in rendered images (zh_CN, zh_TW), and

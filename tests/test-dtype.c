@@ -41,14 +41,19 @@ test_names (void)
   g_assert_cmpstr (ts_dtype_scalar_type_name (TS_DTYPE_INT8), ==, "Char");
   g_assert_cmpstr (ts_dtype_scalar_type_name (TS_DTYPE_INT16), ==, "Short");
   g_assert_cmpstr (ts_dtype_scalar_type_name (TS_DTYPE_UINT8), ==, "Byte");
-  g_assert_false (ts_dtype_from_name ("torch.complex64", &dt));
+  g_assert_true (ts_dtype_from_name ("torch.complex64", &dt));
+  g_assert_cmpint (dt, ==, TS_DTYPE_COMPLEX64);
+  g_assert_true (ts_dtype_from_name ("cdouble", &dt));
+  g_assert_cmpint (dt, ==, TS_DTYPE_COMPLEX128);
+  g_assert_cmpstr (ts_dtype_scalar_type_name (TS_DTYPE_COMPLEX64), ==, "ComplexFloat");
+  g_assert_false (ts_dtype_from_name ("torch.complex32", &dt));
   g_assert_false (ts_dtype_from_name ("", NULL));
 }
 
 static void
 test_sizes (void)
 {
-  static const gsize sizes[TS_N_DTYPES] = { 4, 8, 2, 2, 8, 4, 1, 1, 1, 2 };
+  static const gsize sizes[TS_N_DTYPES] = { 4, 8, 2, 2, 8, 4, 1, 1, 1, 2, 8, 16 };
 
   for (int i = 0; i < TS_N_DTYPES; i++)
     g_assert_cmpuint (ts_dtype_size (i), ==, sizes[i]);
@@ -205,25 +210,30 @@ test_int8_int16 (void)
 #define B TS_DTYPE_BOOL
 #define I8 TS_DTYPE_INT8
 #define I16 TS_DTYPE_INT16
+#define C64 TS_DTYPE_COMPLEX64
+#define C128 TS_DTYPE_COMPLEX128
 
 static void
 test_promote_types (void)
 {
-  /* torch.promote_types over the full 10 x 10 table, generated with
+  /* torch.promote_types over the full 12 x 12 table, generated with
    * python3-torch 1.13 in TsDType order. */
   static const TsDType table[TS_N_DTYPES][TS_N_DTYPES] = {
-    /*          F32  F64  F16   BF16  I64   I32   U8    B     I8    I16 */
-    /* F32 */ { F32, F64, F32,  F32,  F32,  F32,  F32,  F32,  F32,  F32 },
-    /* F64 */ { F64, F64, F64,  F64,  F64,  F64,  F64,  F64,  F64,  F64 },
-    /* F16 */ { F32, F64, F16,  F32,  F16,  F16,  F16,  F16,  F16,  F16 },
-    /* BF16*/ { F32, F64, F32,  BF16, BF16, BF16, BF16, BF16, BF16, BF16 },
-    /* I64 */ { F32, F64, F16,  BF16, I64,  I64,  I64,  I64,  I64,  I64 },
-    /* I32 */ { F32, F64, F16,  BF16, I64,  I32,  I32,  I32,  I32,  I32 },
-    /* U8  */ { F32, F64, F16,  BF16, I64,  I32,  U8,   U8,   I16,  I16 },
-    /* B   */ { F32, F64, F16,  BF16, I64,  I32,  U8,   B,    I8,   I16 },
-    /* I8  */ { F32, F64, F16,  BF16, I64,  I32,  I16,  I8,   I8,   I16 },
-    /* I16 */ { F32, F64, F16,  BF16, I64,  I32,  I16,  I16,  I16,  I16 },
+    /*          F32   F64   F16   BF16  I64   I32   U8    B     I8    I16   C64   C128 */
+    /* F32 */ { F32 , F64 , F32 , F32 , F32 , F32 , F32 , F32 , F32 , F32 , C64 , C128 },
+    /* F64 */ { F64 , F64 , F64 , F64 , F64 , F64 , F64 , F64 , F64 , F64 , C128, C128 },
+    /* F16 */ { F32 , F64 , F16 , F32 , F16 , F16 , F16 , F16 , F16 , F16 , C64 , C128 },
+    /* BF16*/ { F32 , F64 , F32 , BF16, BF16, BF16, BF16, BF16, BF16, BF16, C64 , C128 },
+    /* I64 */ { F32 , F64 , F16 , BF16, I64 , I64 , I64 , I64 , I64 , I64 , C64 , C128 },
+    /* I32 */ { F32 , F64 , F16 , BF16, I64 , I32 , I32 , I32 , I32 , I32 , C64 , C128 },
+    /* U8  */ { F32 , F64 , F16 , BF16, I64 , I32 , U8  , U8  , I16 , I16 , C64 , C128 },
+    /* B   */ { F32 , F64 , F16 , BF16, I64 , I32 , U8  , B   , I8  , I16 , C64 , C128 },
+    /* I8  */ { F32 , F64 , F16 , BF16, I64 , I32 , I16 , I8  , I8  , I16 , C64 , C128 },
+    /* I16 */ { F32 , F64 , F16 , BF16, I64 , I32 , I16 , I16 , I16 , I16 , C64 , C128 },
+    /* C64 */ { C64 , C128, C64 , C64 , C64 , C64 , C64 , C64 , C64 , C64 , C64 , C128 },
+    /* C128*/ { C128, C128, C128, C128, C128, C128, C128, C128, C128, C128, C128, C128 },
   };
+
 
   for (int a = 0; a < TS_N_DTYPES; a++)
     for (int b = 0; b < TS_N_DTYPES; b++)
@@ -283,6 +293,26 @@ test_result_type (void)
   g_assert_cmpint (ts_dtype_result_type2 (T, I16, T, U8), ==, I16);
   /* scalar order does not matter */
   g_assert_cmpint (ts_dtype_result_type2 (S, F64, T, I64), ==, F32);
+  /* complex operands, a Python complex counting as the default complex
+   * dtype (python3-torch 1.13's torch.result_type) */
+  g_assert_cmpint (ts_dtype_result_type2 (T, F32, S, C128), ==, C64);
+  g_assert_cmpint (ts_dtype_result_type2 (T, F64, S, C128), ==, C128);
+  g_assert_cmpint (ts_dtype_result_type2 (T, I64, S, C128), ==, C64);
+  g_assert_cmpint (ts_dtype_result_type2 (T, C64, S, F64), ==, C64);
+  g_assert_cmpint (ts_dtype_result_type2 (T, C128, S, C128), ==, C128);
+  g_assert_cmpint (ts_dtype_result_type2 (T, F32, Z, C128), ==, C64);
+  g_assert_cmpint (ts_dtype_result_type2 (T, F64, Z, C64), ==, C128);
+  g_assert_cmpint (ts_dtype_result_type2 (T, I32, Z, C128), ==, C128);
+  g_assert_cmpint (ts_dtype_result_type2 (T, C64, Z, F64), ==, C64);
+  g_assert_cmpint (ts_dtype_result_type2 (T, C64, T, F64), ==, C128);
+  g_assert_cmpint (ts_dtype_result_type2 (Z, C64, S, F64), ==, C64);
+  g_assert_cmpint (ts_dtype_result_type2 (Z, F64, S, C128), ==, C128);
+  g_assert_cmpint (ts_dtype_result_type2 (S, I64, S, C128), ==, C64);
+  g_assert_cmpint (ts_dtype_result_type2 (T, B, S, C128), ==, C64);
+  /* complex128 by default once float64 is the default */
+  ts_dtype_set_default (TS_DTYPE_FLOAT64);
+  g_assert_cmpint (ts_dtype_result_type2 (T, I64, S, C128), ==, C128);
+  ts_dtype_set_default (TS_DTYPE_FLOAT32);
 }
 
 /* fill_'s checked conversion, cases from python3-torch 1.13:
@@ -339,6 +369,38 @@ test_can_cast (void)
   g_assert_false (ts_dtype_can_cast (I16, B));
   g_assert_true (ts_dtype_can_cast (I64, I8));
   g_assert_true (ts_dtype_can_cast (I8, U8));
+  /* python3-torch 1.13's torch.can_cast with complex dtypes */
+  g_assert_false (ts_dtype_can_cast (C64, F32));
+  g_assert_true (ts_dtype_can_cast (F64, C64));
+  g_assert_true (ts_dtype_can_cast (C128, C64));
+  g_assert_true (ts_dtype_can_cast (I64, C64));
+  g_assert_false (ts_dtype_can_cast (C64, B));
+  g_assert_false (ts_dtype_can_cast (C64, I64));
+}
+
+/* complex elements load as their real part and real values store with
+ * imaginary part 0, as c10's static_cast between complex and real */
+static void
+test_complex (void)
+{
+  float c64[2] = { 1.5f, -2.0f };
+  double c128[2] = { 7.0, 7.0 };
+
+  g_assert_true (ts_dtype_is_complex (C64));
+  g_assert_false (ts_dtype_is_complex (F64));
+  g_assert_false (ts_dtype_is_floating (C128));
+  g_assert_false (ts_dtype_is_integral (C64, TRUE));
+  g_assert_cmpint (ts_dtype_to_real (C128), ==, F64);
+  g_assert_cmpint (ts_dtype_to_complex (F32), ==, C64);
+  g_assert_cmpint (ts_dtype_to_complex (I64), ==, C64);
+  g_assert_cmpfloat (ts_dtype_load (C64, c64), ==, 1.5);
+  ts_dtype_store (C128, c128, -3.25);
+  g_assert_cmpfloat (c128[0], ==, -3.25);
+  g_assert_cmpfloat (c128[1], ==, 0.0);
+  ts_dtype_store_int (C64, c64, 3);
+  g_assert_cmpfloat (c64[0], ==, 3.0f);
+  g_assert_cmpfloat (c64[1], ==, 0.0f);
+  g_assert_false (ts_dtype_scalar_overflows (C64, FALSE, 0, INFINITY));
 }
 
 int
@@ -356,5 +418,6 @@ main (int    argc,
   g_test_add_func ("/dtype/result-type", test_result_type);
   g_test_add_func ("/dtype/scalar-overflows", test_scalar_overflows);
   g_test_add_func ("/dtype/can-cast", test_can_cast);
+  g_test_add_func ("/dtype/complex", test_complex);
   return g_test_run ();
 }

@@ -212,16 +212,19 @@ check_backward (const TsOpDesc *desc)
 }
 
 /* The differentiable ops still without a backward formula (GRAD_TODO in
- * ts-op-list.def): printed, and equal to the ones known here (only those
- * PyTorch has none for either), so that
+ * ts-op-list.def): printed, and equal to the ones known here: nextafter,
+ * which PyTorch has none for either, and the complex ops of #14 (autograd
+ * of complex tensors is not modeled, a launch with a complex operand that
+ * requires grad fails naming its op, and angle and conj_physical of real
+ * tensors fail in backward), so that
  * a new op without one fails this test. Each records its node
  * (dispatch does it from the descriptor), so backward through it fails
  * loudly rather than dropping gradients. */
 static void
 test_op_missing_formulas (void)
 {
-  /* nextafter: PyTorch's derivatives.yaml says not_implemented too */
-  static const char *const known[] = { "nextafter", NULL };
+  static const char *const known[] = { "nextafter", "angle", "conj_physical", "_fft_c2c", "_fft_r2c", "_fft_c2r",
+                                       NULL };
   guint n_missing = 0;
   g_autoptr(GString) missing = g_string_new (NULL);
 

@@ -250,7 +250,7 @@ set_requires_grad (PyObject *self,
   if (v < 0)
     return -1;
   /* the setter's text differs from requires_grad_()'s (PyTorch 1.13) */
-  if (v && !ts_dtype_is_floating (TENSOR (self)->dtype))
+  if (v && !ts_dtype_is_floating (TENSOR (self)->dtype) && !ts_dtype_is_complex (TENSOR (self)->dtype))
     {
       PyErr_SetString (PyExc_RuntimeError,
                        "only Tensors of floating point and complex dtype can require gradients");

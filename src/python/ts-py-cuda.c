@@ -1210,6 +1210,8 @@ static gboolean (*const registers[]) (PyObject *module) = {
   ts_py_out_register,
   ts_py_conv_register,
   ts_py_pool_register,
+  ts_py_complex_register,
+  ts_py_fft_register,
 };
 
 PyObject *

@@ -36,6 +36,8 @@ buffer_format (TsDType dtype)
     case TS_DTYPE_INT8: return "b";
     case TS_DTYPE_UINT8: return "B";
     case TS_DTYPE_BOOL: return "?";
+    case TS_DTYPE_COMPLEX64: return "Zf";
+    case TS_DTYPE_COMPLEX128: return "Zd";
     default: return NULL;
     }
 }

@@ -56,6 +56,26 @@ gboolean  ts_py_foreach_register (PyObject  *module);
 gboolean  ts_py_storage_register (PyObject  *module);
 gboolean  ts_py_conv_register    (PyObject  *module);
 gboolean  ts_py_pool_register    (PyObject  *module);
+/* ts-py-complex.c: Python complex numbers meeting tensors */
+gboolean  ts_py_complex_register (PyObject  *module);
+gboolean  ts_py_fft_register     (PyObject  *module);
+/* one element of a complex dtype at @p */
+PyObject *ts_py_complex_number   (TsDType    dtype,
+                                  gconstpointer p);
+TsTensor *ts_py_complex_operand  (PyObject  *number,
+                                  TsTensor  *other,
+                                  GError   **error);
+gboolean  ts_py_complex_fill_    (TsTensor  *self,
+                                  PyObject  *number,
+                                  GError   **error);
+/* PyTorch's warning (once a run) when a cast from @from to @to drops
+ * imaginary parts; FALSE when the warning became an exception */
+gboolean  ts_py_complex_warn_cast (TsDType   from,
+                                   TsDType   to);
+/* @p NULL: only the check (a complex into a real dtype raises) */
+gboolean  ts_py_complex_store    (TsDType    dtype,
+                                  guint8    *p,
+                                  PyObject  *number);
 /* the elements a strided view spans, first to last (ts-py-numpy.c) */
 gint64    ts_py_strided_extent   (guint         ndim,
                                   const gint64 *shape,

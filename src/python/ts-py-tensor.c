@@ -279,6 +279,17 @@ binary_out (PyObject   *a,
     r = ts_ops_binary (op, ts_py_tensor_get (a), NULL, &scalar, FALSE, o, &error);
   else if (out == NULL && ts_py_is_tensor (b) && ts_py_parse_scalar (a, &scalar))
     r = ts_ops_binary (op, ts_py_tensor_get (b), NULL, &scalar, TRUE, NULL, &error);
+  else if (ts_py_is_tensor (a) != ts_py_is_tensor (b) && PyComplex_Check (ts_py_is_tensor (a) ? b : a) &&
+           (out == NULL || ts_py_is_tensor (a)))
+    {
+      /* a Python complex: the wrapped number as a 0-dim tensor */
+      TsTensor *t = ts_py_tensor_get (ts_py_is_tensor (a) ? a : b);
+      g_autoptr(TsTensor) number = ts_py_complex_operand (ts_py_is_tensor (a) ? b : a, t, &error);
+
+      r = number == NULL ? NULL
+          : ts_py_is_tensor (a) ? ts_ops_binary (op, t, number, NULL, FALSE, o, &error)
+          : ts_ops_binary (op, number, t, NULL, FALSE, NULL, &error);
+    }
   else
     {
       if (PyErr_Occurred ())
@@ -422,6 +433,8 @@ tensor_item_impl (TsTensor   *t,
   host = ts_ops_to_host_for (t, what, &error);
   if (host == NULL)
     return ts_py_set_error (error);
+  if (ts_dtype_is_complex (host->dtype))
+    return ts_py_complex_number (host->dtype, ts_tensor_data (host));
   if (ts_dtype_is_floating (host->dtype))
     return PyFloat_FromDouble (ts_tensor_get_double (host, 0));
   if (host->dtype == TS_DTYPE_BOOL)
@@ -752,7 +765,7 @@ tensor_to_impl (PyObject *self,
     device = ts_tensor_get_device (SELF_T);
   else if (!ts_py_parse_device (device_obj, &device))
     return NULL;
-  if (!ts_py_parse_dtype (dtype_obj, &dtype))
+  if (!ts_py_parse_dtype (dtype_obj, &dtype) || !ts_py_complex_warn_cast (SELF_T->dtype, dtype))
     return NULL;
   return wrap_or_raise (ts_ops_to (SELF_T, device, dtype, non_blocking, copy, &error), &error);
 }
@@ -769,7 +782,8 @@ tensor_copy_ (PyObject *self,
 
   ts_py_update_callsite ();
   if (!PyArg_ParseTupleAndKeywords (args, kwargs, "O!|p", kwlist, &TsPyTensor_Type, &src,
-                                    &non_blocking))
+                                    &non_blocking) ||
+      !ts_py_complex_warn_cast (ts_py_tensor_get (src)->dtype, SELF_T->dtype))
     return NULL;
   if (!ts_ops_copy (SELF_T, ts_py_tensor_get (src), non_blocking, &error))
     return ts_py_set_error (error);
@@ -785,8 +799,26 @@ tensor_fill_ (PyObject *self,
   GError *error = NULL;
 
   ts_py_update_callsite ();
+  if (PyComplex_Check (value))
+    {
+      if (!ts_py_complex_fill_ (SELF_T, value, &error))
+        return ts_py_set_error (error);
+      Py_INCREF (self);
+      return self;
+    }
   if (ts_py_is_tensor (value) && ts_host_data_no_data ())
     scalar = (TsScalar) { TS_DTYPE_FLOAT64, 0, 0 };  /* no value to fill with, nor to fill */
+  else if (ts_py_is_tensor (value) && ts_dtype_is_complex (ts_py_tensor_get (value)->dtype))
+    {
+      PyObject *v = tensor_item_impl (ts_py_tensor_get (value), "Tensor.fill_()");
+      gboolean ok = v != NULL && ts_py_complex_fill_ (SELF_T, v, &error);
+
+      Py_XDECREF (v);
+      if (!ok)
+        return v == NULL ? NULL : ts_py_set_error (error);
+      Py_INCREF (self);
+      return self;
+    }
   else if (ts_py_is_tensor (value))
     {
       PyObject *v = tensor_item_impl (ts_py_tensor_get (value), "Tensor.fill_()");
@@ -1567,6 +1599,8 @@ tolist_rec (const TsTensor *t,
   if (dim == t->ndim)
     {
       const guint8 *p = t->storage->data + offset * esize;
+      if (ts_dtype_is_complex (t->dtype))
+        return ts_py_complex_number (t->dtype, p);
       if (ts_dtype_is_floating (t->dtype))
         return PyFloat_FromDouble (ts_dtype_load (t->dtype, p));
       if (t->dtype == TS_DTYPE_BOOL)
@@ -1898,6 +1932,12 @@ py_from_flat (PyObject *module,
       TsScalar s;
       guint8 *p = ts_tensor_data (host);  /* NULL in --no-data mode */
 
+      if (PyComplex_Check (v))
+        {
+          if (!ts_py_complex_store (dtype, p ? p + i * esize : NULL, v))
+            return NULL;
+          continue;
+        }
       if (ts_py_is_tensor (v))
         {
           PyObject *item = tensor_item_impl (ts_py_tensor_get (v), "torch.tensor() of tensors");

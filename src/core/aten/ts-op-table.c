@@ -25,8 +25,10 @@ SAME_DTYPE_CODE (UINT8);
 SAME_DTYPE_CODE (BOOL);
 SAME_DTYPE_CODE (INT8);
 SAME_DTYPE_CODE (INT16);
+SAME_DTYPE_CODE (COMPLEX64);
+SAME_DTYPE_CODE (COMPLEX128);
 /* a new dtype needs its code in the module too */
-G_STATIC_ASSERT (TS_N_DTYPES == 10);
+G_STATIC_ASSERT (TS_N_DTYPES == 12);
 /* ...and the views hold every dim an op may give the module */
 G_STATIC_ASSERT (TS_CUDA_MAX_DIMS <= TS_MAX_DIMS);
 
@@ -69,6 +71,7 @@ G_STATIC_ASSERT (TS_CUDA_MAX_DIMS <= TS_MAX_DIMS);
 #define ARITY_LOSS         2
 #define ARITY_FOREACH      1
 #define ARITY_VAR          1
+#define ARITY_FFT          1
 
 #define COST_ELEMENTWISE(c) .cost = TS_OP_COST_ELEMENTWISE, .flops = (c)
 #define COST_FAMILY(c)      .cost = TS_OP_COST_##c
@@ -117,6 +120,7 @@ G_STATIC_ASSERT (TS_CUDA_MAX_DIMS <= TS_MAX_DIMS);
 #define COST_LOSS           COST_FAMILY
 #define COST_FOREACH        COST_FAMILY
 #define COST_VAR            COST_FAMILY
+#define COST_FFT            COST_FAMILY
 
 const TsOpDesc ts_op_table[TS_N_OPS] = {
 #define TS_OP(ID, FAMILY, name_, RULE, KERNEL, COST, CUDA, PY, functional_, inplace_, over_dims_, arg0, arg1, \

@@ -61,6 +61,7 @@ typedef enum
   TS_OP_FAMILY_LOSS,         /* nll_loss and its backward (ts-ops-loss.c) */
   TS_OP_FAMILY_FOREACH,      /* multi-tensor launches of other rows' kernels (ts-ops.c) */
   TS_OP_FAMILY_VAR,          /* torch.var over dims (ts-ops.c) */
+  TS_OP_FAMILY_FFT,          /* torch.fft's kernels (ts-ops-fft.c) */
   TS_OP_N_FAMILIES
 } TsOpFamily;
 
@@ -89,6 +90,7 @@ typedef enum
   TS_OP_COST_ACT,
   TS_OP_COST_LOSS,
   TS_OP_COST_SUM,          /* a multi-tensor launch: its per-tensor kernels' costs summed */
+  TS_OP_COST_FFT,          /* 5 n log2 n flops per complex transform of n points */
 } TsOpCost;
 
 /* The CUDA module's entry when it is not an op id (TS_CUDA_*, >= 0). */

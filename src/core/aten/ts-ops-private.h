@@ -127,6 +127,9 @@ gboolean  ts_ops_scatter_job  (TsOpJob              *job,
 /* The AMP family (ts-ops-amp.c) */
 gboolean  ts_ops_amp_job      (TsOpJob              *job,
                                GError              **error);
+/* FFT (ts-ops-fft.c) */
+gboolean  ts_ops_fft_job      (TsOpJob              *job,
+                               GError              **error);
 /* WHERE, TERNARY and MV (ts-ops-more.c) */
 gboolean  ts_ops_where_job    (TsOpJob              *job,
                                GError              **error);

@@ -28,6 +28,7 @@
 #include "ts-host-data.h"
 #include "ts-op-access.h"
 #include "ts-op-table.h"
+#include "ts-ops-complex.h"
 #include "ts-ops.h"
 #include "ts-ops-private.h"
 #include "ts-mt19937.h"
@@ -453,6 +454,11 @@ dispatch (Job           *job,
 
   /* the job may be gone once launched */
   memcpy (caller, job->caller, sizeof caller);
+  if (!ts_ops_check_complex (desc, job->t, caller, JOB_N_SLOTS, error))
+    {
+      job_free (job);
+      return FALSE;
+    }
   /* as the in-place rows with formulas check at their call sites */
   if (records_todo (desc, caller) && is_inplace (desc) &&
       (!ts_autograd_check_inplace (caller[0], error) || !ts_autograd_check_inplace_view (caller[0], error)))
@@ -3303,8 +3309,9 @@ cuda_view (const TsTensor *t,
            TsCudaView     *view)
 {
   /* only device memory: a CPU operand (a 0-dim tensor riding along)
-   * leaves the job to the host */
-  if (t->ndim > TS_CUDA_MAX_DIMS || t->storage->device.type != TS_DEVICE_CUDA)
+   * leaves the job to the host; so does a complex one (the module has no
+   * complex kernels) */
+  if (t->ndim > TS_CUDA_MAX_DIMS || t->storage->device.type != TS_DEVICE_CUDA || ts_dtype_is_complex (t->dtype))
     return FALSE;
   memset (view, 0, sizeof *view);
   view->dtype = t->dtype;
@@ -4090,6 +4097,7 @@ static const struct
   [TS_OP_FAMILY_LOSS] = { ts_ops_loss_job, ts_ops_loss_device },
   [TS_OP_FAMILY_FOREACH] = { ts_ops_foreach_job, ts_ops_host_device },
   [TS_OP_FAMILY_VAR] = { var_job, ts_ops_host_device },
+  [TS_OP_FAMILY_FFT] = { ts_ops_fft_job, ts_ops_host_device },
 };
 
 /* Every op's kernel, on the CPU, on the simulated devices and on the host

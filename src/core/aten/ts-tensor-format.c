@@ -37,7 +37,7 @@ ts_tensor_format_set_print_options (const TsPrintOptions *options)
   print_opts = *options;
 }
 
-typedef struct
+typedef struct _Printer
 {
   TsDType       dtype;
   guint         ndim;
@@ -52,6 +52,11 @@ typedef struct
   gboolean      int_mode;
   gboolean      sci_mode;
   int           max_width;
+
+  /* a complex tensor: this printer formats the real parts and @imag, a
+   * printer of the same elements offset by one component, the imaginary
+   * ones, as PyTorch's two _Formatters of .real and .imag */
+  struct _Printer *imag;
 } Printer;
 
 static gconstpointer
@@ -87,10 +92,37 @@ format_float (char     *buf,
     g_snprintf (buf, size, "%*.*f", width, PRECISION, v);
 }
 
+static void format_real (const Printer *p,
+                         gconstpointer  ptr,
+                         GString       *out);
+
+/* _val_formatter: the real part, then the imaginary one with its sign
+ * (a "+" where its padding was blank) and "j" */
 static void
 format_value (const Printer *p,
               gconstpointer  ptr,
               GString       *out)
+{
+  g_autoptr(GString) im = NULL;
+  const char *s;
+
+  format_real (p, ptr, out);
+  if (p->imag == NULL)
+    return;
+  im = g_string_new (NULL);
+  format_real (p->imag, (const char *) ptr + ts_dtype_size (p->dtype), im);
+  for (s = im->str; *s == ' '; s++)
+    ;
+  if (*s != '+' && *s != '-')
+    g_string_append_c (out, '+');
+  g_string_append (out, s);
+  g_string_append_c (out, 'j');
+}
+
+static void
+format_real (const Printer *p,
+             gconstpointer  ptr,
+             GString       *out)
 {
   char buf[64];
   int len;
@@ -260,7 +292,8 @@ vector_str (Printer *p,
 {
   gint64 size = p->shape[p->ndim - 1];
   gint64 stride = p->strides[p->ndim - 1];
-  int element_length = p->max_width + 2;
+  /* a complex element also has its imaginary part and a "j" */
+  int element_length = p->max_width + 2 + (p->imag ? p->imag->max_width + 1 : 0);
   int per_line = MAX (1, (LINEWIDTH - indent) / element_length);
   gboolean cut = p->summarize && size > 2 * EDGEITEMS;
   gint64 n_items = cut ? 2 * EDGEITEMS + 1 : size;
@@ -388,7 +421,7 @@ ts_tensor_format (TsDType                      dtype,
   g_autoptr(GPtrArray) suffixes = g_ptr_array_new_with_free_func (g_free);
   GString *out;
   gint64 numel = 1;
-  Printer p = { 0 };
+  Printer p = { 0 }, imag;
 
   g_return_val_if_fail (ts_dtype_is_valid (dtype), NULL);
   g_return_val_if_fail (ndim <= G_N_ELEMENTS (p.strides), NULL);
@@ -421,7 +454,8 @@ ts_tensor_format (TsDType                      dtype,
     }
   else
     {
-      if (dtype != ts_dtype_get_default () && dtype != TS_DTYPE_INT64 && dtype != TS_DTYPE_BOOL)
+      if (dtype != ts_dtype_get_default () && dtype != TS_DTYPE_INT64 && dtype != TS_DTYPE_BOOL &&
+          dtype != ts_dtype_to_complex (ts_dtype_get_default ()))
         g_ptr_array_add (suffixes, g_strdup_printf ("dtype=%s", ts_dtype_name (dtype)));
 
       p.dtype = dtype;
@@ -441,6 +475,14 @@ ts_tensor_format (TsDType                      dtype,
               p.strides[d] = s;
               s *= shape[d];
             }
+        }
+      if (ts_dtype_is_complex (dtype))
+        {
+          p.dtype = ts_dtype_to_real (dtype);
+          imag = p;
+          imag.data = (const char *) data + ts_dtype_size (p.dtype);
+          init_formatter (&imag);
+          p.imag = &imag;
         }
       init_formatter (&p);
       tensor_str (&p, 0, 0, indent, out);

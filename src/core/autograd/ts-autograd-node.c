@@ -643,6 +643,14 @@ ts_autograd_set_requires_grad (TsTensor  *tensor,
                            "differentiation use var_no_grad = var.detach().");
       return FALSE;
     }
+  if (requires_grad && ts_dtype_is_complex (tensor->dtype))
+    {
+      /* PyTorch differentiates them (Wirtinger calculus); no formula here does */
+      g_set_error_literal (error, TS_TENSOR_ERROR, TS_TENSOR_ERROR_NOT_IMPLEMENTED,
+                           "autograd of complex tensors is not modeled by Tensorscope yet: "
+                           "a complex tensor cannot require gradients");
+      return FALSE;
+    }
   if (requires_grad && !ts_dtype_is_floating (tensor->dtype))
     {
       g_set_error_literal (error, TS_TENSOR_ERROR, TS_TENSOR_ERROR_RUNTIME,

@@ -17,6 +17,7 @@
 #include <string.h>
 
 #include "ts-cpu-kernels.h"
+#include "ts-cpu-complex.h"
 #include "ts-cpu-convert.h"
 
 /* Names and dtype rules from the op list (ts-op-list.def). */
@@ -82,7 +83,8 @@ ts_binary_compute_dtype (TsBinaryOp op,
 
   if (binary_is_logical (op))
     return TS_DTYPE_BOOL;
-  if (binary_rules[op] == TS_OP_RULE_TRUE_DIVIDE && !ts_dtype_is_floating (common))
+  if (binary_rules[op] == TS_OP_RULE_TRUE_DIVIDE && !ts_dtype_is_floating (common) &&
+      !ts_dtype_is_complex (common))
     return ts_dtype_get_default ();
   return common;
 }
@@ -104,6 +106,9 @@ ts_unary_result_dtype (TsUnaryOp op,
 
   if (unary_rules[op] == TS_OP_RULE_BOOL_RESULT)
     return TS_DTYPE_BOOL;
+  /* |z| and arg z are real; the rest keep the complex dtype */
+  if (ts_dtype_is_complex (input))
+    return op == TS_UNARY_ABS || op == TS_UNARY_ANGLE ? ts_dtype_to_real (input) : input;
   if (unary_rules[op] == TS_OP_RULE_FLOAT && !ts_dtype_is_floating (input))
     return ts_dtype_get_default ();
   return input;
@@ -127,6 +132,8 @@ round_to (TsDType dtype,
     case TS_DTYPE_BOOL:
     case TS_DTYPE_INT8:
     case TS_DTYPE_INT16:
+    case TS_DTYPE_COMPLEX64:
+    case TS_DTYPE_COMPLEX128:
     case TS_N_DTYPES:
     case TS_DTYPE_UNDEFINED:
     default:
@@ -154,6 +161,8 @@ wrap_to (TsDType dtype,
     case TS_DTYPE_FLOAT64:
     case TS_DTYPE_FLOAT16:
     case TS_DTYPE_BFLOAT16:
+    case TS_DTYPE_COMPLEX64:
+    case TS_DTYPE_COMPLEX128:
     case TS_N_DTYPES:
     case TS_DTYPE_UNDEFINED:
     default:
@@ -509,6 +518,8 @@ ts_binary_check (TsBinaryOp   op,
 {
   g_return_val_if_fail (op < TS_N_BINARY_OPS, FALSE);
 
+  if (ts_dtype_is_complex (common))
+    return ts_complex_binary_check (op, common, error);
   if (op == TS_BINARY_SUB && common == TS_DTYPE_BOOL)
     {
       g_set_error_literal (error, TS_KERNEL_ERROR, TS_KERNEL_ERROR_DTYPE,
@@ -729,6 +740,11 @@ ts_cpu_binary (TsBinaryOp    op,
       !check_elementwise_output (out, ndim, shape, error) ||
       !ts_iter_init (&iter, ndim, shape, operands, 3, error))
     return FALSE;
+  if (ts_dtype_is_complex (common))
+    {
+      ts_cpu_complex_binary (op, &iter, a->dtype, b->dtype, common, out->dtype);
+      return TRUE;
+    }
 
   ctx.op = op;
   ctx.a_dtype = a->dtype;
@@ -864,6 +880,9 @@ NAME (TsUnaryOp op, T x)                                                      \
     case TS_UNARY_ROUND: return nearbyint##S (x);                             \
     case TS_UNARY_TRUNC: return trunc##S (x);                                 \
     case TS_UNARY_FRAC: return x - trunc##S (x);                              \
+    /* real numbers: pi for negatives, NaN stays NaN */                       \
+    case TS_UNARY_ANGLE: return isnan (x) ? x : (x < 0 ? (T) G_PI : (T) 0);   \
+    case TS_UNARY_CONJ_PHYSICAL: return x;                                    \
     case TS_N_UNARY_OPS:                                                      \
     default:                                                                  \
       g_assert_not_reached ();                                                \
@@ -937,7 +956,8 @@ unary_loop (char         **ptrs,
             case TS_UNARY_FLOOR:
             case TS_UNARY_CEIL:
             case TS_UNARY_ROUND:
-            case TS_UNARY_TRUNC: r = x; break;
+            case TS_UNARY_TRUNC:
+            case TS_UNARY_CONJ_PHYSICAL: r = x; break;
             default: g_assert_not_reached ();
             }
           ts_dtype_store_int (ctx->out_dtype, po, r);
@@ -993,6 +1013,8 @@ ts_unary_check (TsUnaryOp   op,
 
   g_return_val_if_fail (op < TS_N_UNARY_OPS, FALSE);
 
+  if (ts_dtype_is_complex (input))
+    return ts_complex_unary_check (op, input, error);
   /* PyTorch's kernel names in its dispatch messages */
   if ((op == TS_UNARY_FRAC && !ts_dtype_is_floating (input)) ||
       (op == TS_UNARY_BITWISE_NOT && ts_dtype_is_floating (input)))
@@ -1040,10 +1062,14 @@ ts_cpu_unary (TsUnaryOp     op,
 
   if (!ts_unary_check (op, in->dtype, error))
     return FALSE;
-
   if (!check_elementwise_output (out, in->ndim, in->shape, error) ||
       !ts_iter_init (&iter, out->ndim, out->shape, operands, 2, error))
     return FALSE;
+  if (ts_dtype_is_complex (in->dtype))
+    {
+      ts_cpu_complex_unary (op, &iter, in->dtype, out->dtype);
+      return TRUE;
+    }
 
   ctx.op = op;
   ctx.in_dtype = in->dtype;
@@ -1135,6 +1161,19 @@ copy_loop (char         **ptrs,
 
           ts_cpu_load_f32 (ctx->src, ps + done * strides[1], strides[1], buf, len);
           ts_cpu_store_f32 (ctx->dst, buf, pd + done * strides[0], strides[0], len);
+        }
+      return;
+    }
+
+  if (ctx->src != ctx->dst && (ts_dtype_is_complex (ctx->src) || ts_dtype_is_complex (ctx->dst)))
+    {
+      /* the real kernels' double would drop the imaginary part */
+      for (gint64 i = 0; i < n; i++, pd += strides[0], ps += strides[1])
+        {
+          double re, im;
+
+          ts_complex_load (ctx->src, ps, &re, &im);
+          ts_complex_store (ctx->dst, pd, re, im);
         }
       return;
     }

@@ -189,6 +189,7 @@ typedef enum
 #define TS_OP_ELEMENTWISE_LOSS(b, u)
 #define TS_OP_ELEMENTWISE_FOREACH(b, u)
 #define TS_OP_ELEMENTWISE_VAR(b, u)
+#define TS_OP_ELEMENTWISE_FFT(b, u)
 #define TS_OP_ENUM_ITEM(k)                    k,
 #define TS_OP_INIT(k, v)                      [k] = v,
 

@@ -30,10 +30,10 @@ ts_reduce_result_dtype (TsReduceOp  op,
     {
     case TS_REDUCE_SUM:
     case TS_REDUCE_PROD:
-      *result = ts_dtype_is_floating (input) ? input : TS_DTYPE_INT64;
+      *result = ts_dtype_is_floating (input) || ts_dtype_is_complex (input) ? input : TS_DTYPE_INT64;
       return TRUE;
     case TS_REDUCE_MEAN:
-      if (!ts_dtype_is_floating (input))
+      if (!ts_dtype_is_floating (input) && !ts_dtype_is_complex (input))
         {
           g_set_error (error, TS_KERNEL_ERROR, TS_KERNEL_ERROR_DTYPE,
                        "mean(): could not infer output dtype. Input dtype must be either "
@@ -44,6 +44,13 @@ ts_reduce_result_dtype (TsReduceOp  op,
       return TRUE;
     case TS_REDUCE_AMAX:
     case TS_REDUCE_AMIN:
+      if (ts_dtype_is_complex (input))
+        {
+          /* PyTorch's kernel name in its dispatch message */
+          g_set_error (error, TS_KERNEL_ERROR, TS_KERNEL_ERROR_DTYPE, "\"%s\" not implemented for '%s'",
+                       op == TS_REDUCE_AMAX ? "max_all" : "min_all", ts_dtype_scalar_type_name (input));
+          return FALSE;
+        }
       *result = input;
       return TRUE;
     case TS_N_REDUCE_OPS:
@@ -217,6 +224,55 @@ check_reduce_sizes (TsReduceOp     op,
   return TRUE;
 }
 
+/* @view's real components, with a last dim of 2: sums and means of
+ * complex numbers are those of their real and imaginary parts */
+static void
+complex_as_real (const TsView *view,
+                 TsView       *real)
+{
+  *real = *view;
+  real->dtype = ts_dtype_to_real (view->dtype);
+  real->offset = 2 * view->offset;
+  for (guint d = 0; d < view->ndim; d++)
+    real->strides[d] = 2 * view->strides[d];
+  real->shape[view->ndim] = 2;
+  real->strides[view->ndim] = 1;
+  real->ndim = view->ndim + 1;
+}
+
+static gboolean
+reduce_complex (TsReduceOp    op,
+                const TsView *in,
+                guint64       dim_mask,
+                const TsView *out,
+                GError      **error)
+{
+  TsView rin, rout;
+  TsDType unused;
+
+  if (op != TS_REDUCE_SUM && op != TS_REDUCE_MEAN)
+    {
+      if (!ts_reduce_result_dtype (op, in->dtype, &unused, error))
+        return FALSE;
+      g_set_error (error, TS_KERNEL_ERROR, TS_KERNEL_ERROR_DTYPE,
+                   "prod of %s tensors is not modeled by Tensorscope yet", ts_dtype_scalar_type_name (in->dtype));
+      return FALSE;
+    }
+  if (in->ndim >= TS_MAX_DIMS || !ts_dtype_is_complex (out->dtype))
+    {
+      g_set_error (error, TS_KERNEL_ERROR, TS_KERNEL_ERROR_DTYPE,
+                   "sum/mean of a complex tensor: Tensorscope needs a complex output of fewer than %d dims",
+                   TS_MAX_DIMS);
+      return FALSE;
+    }
+  complex_as_real (in, &rin);
+  complex_as_real (out, &rout);
+  /* mask 0 means every dim: name them, the components' dim is kept */
+  if (dim_mask == 0)
+    dim_mask = (G_GUINT64_CONSTANT (1) << in->ndim) - 1;
+  return ts_cpu_reduce (op, &rin, dim_mask, &rout, error);
+}
+
 gboolean
 ts_cpu_reduce (TsReduceOp    op,
                const TsView *in,
@@ -238,6 +294,8 @@ ts_cpu_reduce (TsReduceOp    op,
   g_return_val_if_fail (op < TS_N_REDUCE_OPS, FALSE);
   g_return_val_if_fail (in != NULL && out != NULL, FALSE);
 
+  if (ts_dtype_is_complex (in->dtype))
+    return reduce_complex (op, in, dim_mask, out, error);
   if (!check_reduce_sizes (op, in, dim_mask, error))
     return FALSE;
 

@@ -41,6 +41,10 @@ enum
   TS_CUDA_BOOL = 7,
   TS_CUDA_INT8 = 8,
   TS_CUDA_INT16 = 9,
+  /* no kernel takes these: every complex op runs on the host fallback
+   * (dtype_is_valid in the module stops at INT16) */
+  TS_CUDA_COMPLEX64 = 10,
+  TS_CUDA_COMPLEX128 = 11,
 };
 
 /* The module's op ids, an ABI: append, never renumber. The op list's CUDA

@@ -19,32 +19,38 @@ typedef struct
   const char *scalar_type;   /* c10's ScalarType name */
   gsize       size;
   gboolean    floating;
+  gboolean    complex;
   const char *cpp_type;      /* the C++ type c10 names in conversion errors */
   double      lowest;        /* finite range (integers: exact in a double) */
   double      max;
 } DTypeInfo;
 
 static const DTypeInfo dtype_info[TS_N_DTYPES] = {
-  [TS_DTYPE_FLOAT32]  = { "torch.float32",  "float32",  "Float",    4, TRUE,
+  [TS_DTYPE_FLOAT32]  = { "torch.float32",  "float32",  "Float",    4, TRUE, FALSE,
                           "float", -0x1.fffffep127, 0x1.fffffep127 },
-  [TS_DTYPE_FLOAT64]  = { "torch.float64",  "float64",  "Double",   8, TRUE,
+  [TS_DTYPE_FLOAT64]  = { "torch.float64",  "float64",  "Double",   8, TRUE, FALSE,
                           "double", -DBL_MAX, DBL_MAX },
-  [TS_DTYPE_FLOAT16]  = { "torch.float16",  "float16",  "Half",     2, TRUE,
+  [TS_DTYPE_FLOAT16]  = { "torch.float16",  "float16",  "Half",     2, TRUE, FALSE,
                           "at::Half", -65504.0, 65504.0 },
-  [TS_DTYPE_BFLOAT16] = { "torch.bfloat16", "bfloat16", "BFloat16", 2, TRUE,
+  [TS_DTYPE_BFLOAT16] = { "torch.bfloat16", "bfloat16", "BFloat16", 2, TRUE, FALSE,
                           "at::BFloat16", -0x1.fep127, 0x1.fep127 },
-  [TS_DTYPE_INT64]    = { "torch.int64",    "int64",    "Long",     8, FALSE,
+  [TS_DTYPE_INT64]    = { "torch.int64",    "int64",    "Long",     8, FALSE, FALSE,
                           "int64_t", -0x1p63, 0x1p63 },
-  [TS_DTYPE_INT32]    = { "torch.int32",    "int32",    "Int",      4, FALSE,
+  [TS_DTYPE_INT32]    = { "torch.int32",    "int32",    "Int",      4, FALSE, FALSE,
                           "int", -2147483648.0, 2147483647.0 },
-  [TS_DTYPE_UINT8]    = { "torch.uint8",    "uint8",    "Byte",     1, FALSE,
+  [TS_DTYPE_UINT8]    = { "torch.uint8",    "uint8",    "Byte",     1, FALSE, FALSE,
                           "uint8_t", 0.0, 255.0 },
-  [TS_DTYPE_BOOL]     = { "torch.bool",     "bool",     "Bool",     1, FALSE,
+  [TS_DTYPE_BOOL]     = { "torch.bool",     "bool",     "Bool",     1, FALSE, FALSE,
                           "bool", 0.0, 1.0 },
-  [TS_DTYPE_INT8]     = { "torch.int8",     "int8",     "Char",     1, FALSE,
+  [TS_DTYPE_INT8]     = { "torch.int8",     "int8",     "Char",     1, FALSE, FALSE,
                           "int8_t", -128.0, 127.0 },
-  [TS_DTYPE_INT16]    = { "torch.int16",    "int16",    "Short",    2, FALSE,
+  [TS_DTYPE_INT16]    = { "torch.int16",    "int16",    "Short",    2, FALSE, FALSE,
                           "int16_t", -32768.0, 32767.0 },
+  /* the range is the component's */
+  [TS_DTYPE_COMPLEX64]  = { "torch.complex64",  "complex64",  "ComplexFloat", 8, FALSE, TRUE,
+                            "c10::complex<float>", -0x1.fffffep127, 0x1.fffffep127 },
+  [TS_DTYPE_COMPLEX128] = { "torch.complex128", "complex128", "ComplexDouble", 16, FALSE, TRUE,
+                            "c10::complex<double>", -DBL_MAX, DBL_MAX },
 };
 
 /* Aliases PyTorch accepts as attribute names of the torch module. */
@@ -55,6 +61,8 @@ static const struct { const char *alias; TsDType dtype; } dtype_aliases[] = {
   { "long", TS_DTYPE_INT64 },
   { "int", TS_DTYPE_INT32 },
   { "short", TS_DTYPE_INT16 },
+  { "cfloat", TS_DTYPE_COMPLEX64 },
+  { "cdouble", TS_DTYPE_COMPLEX128 },
 };
 
 gboolean
@@ -140,7 +148,49 @@ ts_dtype_is_integral (TsDType  dtype,
 
   if (dtype == TS_DTYPE_BOOL)
     return include_bool;
-  return !dtype_info[dtype].floating;
+  return !dtype_info[dtype].floating && !dtype_info[dtype].complex;
+}
+
+gboolean
+ts_dtype_is_complex (TsDType dtype)
+{
+  return ts_dtype_is_valid (dtype) && dtype_info[dtype].complex;
+}
+
+TsDType
+ts_dtype_to_real (TsDType dtype)
+{
+  if (dtype == TS_DTYPE_COMPLEX64)
+    return TS_DTYPE_FLOAT32;
+  if (dtype == TS_DTYPE_COMPLEX128)
+    return TS_DTYPE_FLOAT64;
+  return dtype;
+}
+
+TsDType
+ts_dtype_to_complex (TsDType dtype)
+{
+  switch (dtype)
+    {
+    case TS_DTYPE_FLOAT64:
+    case TS_DTYPE_COMPLEX128:
+      return TS_DTYPE_COMPLEX128;
+    case TS_DTYPE_FLOAT32:
+    case TS_DTYPE_FLOAT16:
+    case TS_DTYPE_BFLOAT16:
+    case TS_DTYPE_COMPLEX64:
+      return TS_DTYPE_COMPLEX64;
+    case TS_DTYPE_INT64:
+    case TS_DTYPE_INT32:
+    case TS_DTYPE_UINT8:
+    case TS_DTYPE_BOOL:
+    case TS_DTYPE_INT8:
+    case TS_DTYPE_INT16:
+    case TS_N_DTYPES:
+    case TS_DTYPE_UNDEFINED:
+    default:
+      return ts_dtype_get_default () == TS_DTYPE_FLOAT64 ? TS_DTYPE_COMPLEX128 : TS_DTYPE_COMPLEX64;
+    }
 }
 
 /* torch.set_default_dtype(): what Python floats, integer true division
@@ -292,6 +342,8 @@ ts_dtype_load (TsDType     dtype,
     case TS_DTYPE_BOOL: return *(const guint8 *)p != 0;
     case TS_DTYPE_INT8: return *(const gint8 *)p;
     case TS_DTYPE_INT16: { gint16 v; memcpy (&v, p, 2); return v; }
+    case TS_DTYPE_COMPLEX64: { float v; memcpy (&v, p, 4); return v; }
+    case TS_DTYPE_COMPLEX128: { double v; memcpy (&v, p, 8); return v; }
     case TS_N_DTYPES:
     case TS_DTYPE_UNDEFINED:
     default:
@@ -318,6 +370,8 @@ ts_dtype_store (TsDType  dtype,
       ts_dtype_store_int (dtype, p, double_to_int64 (value));
       break;
     case TS_DTYPE_BOOL: *(guint8 *)p = value != 0.0; break;
+    case TS_DTYPE_COMPLEX64: { float v[2] = { (float)value, 0.0f }; memcpy (p, v, 8); break; }
+    case TS_DTYPE_COMPLEX128: { double v[2] = { value, 0.0 }; memcpy (p, v, 16); break; }
     case TS_N_DTYPES:
     case TS_DTYPE_UNDEFINED:
     default:
@@ -341,6 +395,8 @@ ts_dtype_load_int (TsDType     dtype,
     case TS_DTYPE_FLOAT64:
     case TS_DTYPE_FLOAT16:
     case TS_DTYPE_BFLOAT16:
+    case TS_DTYPE_COMPLEX64:
+    case TS_DTYPE_COMPLEX128:
       return double_to_int64 (ts_dtype_load (dtype, p));
     case TS_N_DTYPES:
     case TS_DTYPE_UNDEFINED:
@@ -367,6 +423,8 @@ ts_dtype_store_int (TsDType  dtype,
     case TS_DTYPE_FLOAT64:
     case TS_DTYPE_FLOAT16:
     case TS_DTYPE_BFLOAT16:
+    case TS_DTYPE_COMPLEX64:
+    case TS_DTYPE_COMPLEX128:
       ts_dtype_store (dtype, p, (double)value);
       break;
     case TS_N_DTYPES:
@@ -394,6 +452,8 @@ int_rank (TsDType dtype)
     case TS_DTYPE_FLOAT64:
     case TS_DTYPE_FLOAT16:
     case TS_DTYPE_BFLOAT16:
+    case TS_DTYPE_COMPLEX64:
+    case TS_DTYPE_COMPLEX128:
     case TS_N_DTYPES:
     case TS_DTYPE_UNDEFINED:
     default:
@@ -416,6 +476,18 @@ ts_dtype_promote (TsDType a,
 
   if (a == b)
     return a;
+
+  /* complex wins, with the wider of the two component types: complex64
+   * with float64 is complex128 (c10's promoteTypes table) */
+  if (dtype_info[a].complex || dtype_info[b].complex)
+    {
+      TsDType ra = dtype_info[a].complex || dtype_info[a].floating ? ts_dtype_to_real (a) : TS_DTYPE_UNDEFINED;
+      TsDType rb = dtype_info[b].complex || dtype_info[b].floating ? ts_dtype_to_real (b) : TS_DTYPE_UNDEFINED;
+
+      if (ra == TS_DTYPE_FLOAT64 || rb == TS_DTYPE_FLOAT64)
+        return TS_DTYPE_COMPLEX128;
+      return TS_DTYPE_COMPLEX64;
+    }
 
   fa = dtype_info[a].floating;
   fb = dtype_info[b].floating;
@@ -442,7 +514,9 @@ ts_dtype_can_cast (TsDType from,
   g_return_val_if_fail (ts_dtype_is_valid (from), FALSE);
   g_return_val_if_fail (ts_dtype_is_valid (to), FALSE);
 
-  if (dtype_info[from].floating && !dtype_info[to].floating)
+  if (dtype_info[from].complex && !dtype_info[to].complex)
+    return FALSE;
+  if (dtype_info[from].floating && !dtype_info[to].floating && !dtype_info[to].complex)
     return FALSE;
   if (from != TS_DTYPE_BOOL && to == TS_DTYPE_BOOL)
     return FALSE;
@@ -482,7 +556,7 @@ ts_dtype_scalar_overflows (TsDType  dtype,
     }
 
   if (isnan (value) || isinf (value))
-    return !info->floating;
+    return !info->floating && !info->complex;
   /* c10 compares in double: int64's max, 2^63 - 1, becomes 2^63, so 2^63
    * itself passes (and stores as the integer indefinite, like PyTorch). */
   return value < info->lowest || value > info->max;
@@ -494,6 +568,15 @@ static TsDType
 combine_categories (TsDType higher,
                     TsDType lower)
 {
+  if (higher != TS_DTYPE_UNDEFINED && dtype_info[higher].complex)
+    return higher;
+  if (lower != TS_DTYPE_UNDEFINED && dtype_info[lower].complex)
+    {
+      /* a complex lower keeps a floating higher's precision */
+      if (higher != TS_DTYPE_UNDEFINED && dtype_info[higher].floating)
+        return ts_dtype_to_complex (higher);
+      return lower;
+    }
   if (higher != TS_DTYPE_UNDEFINED && dtype_info[higher].floating)
     return higher;
   if (higher == TS_DTYPE_BOOL ||
@@ -533,6 +616,8 @@ ts_dtype_result_type (const TsOperand *operands,
            * default dtype; a Python int is int64, a bool is bool. */
           if (dtype_info[dt].floating)
             dt = ts_dtype_get_default ();
+          else if (dtype_info[dt].complex)
+            dt = ts_dtype_to_complex (ts_dtype_get_default ());
           wrapped_result = ts_dtype_promote (wrapped_result, dt);
           break;
         default:

@@ -30,6 +30,10 @@ typedef enum
    * by the CUDA kernels' ABI and the Python dtype codes) keep their meaning. */
   TS_DTYPE_INT8,
   TS_DTYPE_INT16,
+  /* Complex numbers as C99's float/double _Complex (real, then imaginary,
+   * as c10::complex), appended for the same reason. */
+  TS_DTYPE_COMPLEX64,
+  TS_DTYPE_COMPLEX128,
   TS_N_DTYPES,
   TS_DTYPE_UNDEFINED = -1,
 } TsDType;
@@ -49,8 +53,9 @@ typedef enum
 typedef struct
 {
   TsOperandKind kind;
-  /* For a scalar: TS_DTYPE_BOOL, TS_DTYPE_INT64 (any Python int) or
-   * TS_DTYPE_FLOAT64 (any Python float); otherwise the tensor's dtype. */
+  /* For a scalar: TS_DTYPE_BOOL, TS_DTYPE_INT64 (any Python int),
+   * TS_DTYPE_FLOAT64 (any Python float) or TS_DTYPE_COMPLEX128 (any Python
+   * complex); otherwise the tensor's dtype. */
   TsDType       dtype;
 } TsOperand;
 
@@ -61,7 +66,14 @@ const char *ts_dtype_scalar_type_name (TsDType     dtype);
 gboolean    ts_dtype_from_name       (const char  *name,
                                       TsDType     *dtype);
 gsize       ts_dtype_size            (TsDType      dtype);
+/* FALSE for complex dtypes, as torch.is_floating_point. */
 gboolean    ts_dtype_is_floating     (TsDType      dtype);
+gboolean    ts_dtype_is_complex      (TsDType      dtype);
+/* complex64 <-> float32, complex128 <-> float64; other dtypes map to
+ * themselves (to_real) or to the default complex dtype (to_complex of an
+ * integer or bool), as c10's toRealValueType / toComplexType. */
+TsDType     ts_dtype_to_real         (TsDType      dtype);
+TsDType     ts_dtype_to_complex      (TsDType      dtype);
 gboolean    ts_dtype_is_integral     (TsDType      dtype,
                                       gboolean     include_bool);
 gboolean    ts_dtype_is_valid        (TsDType      dtype);
@@ -69,7 +81,9 @@ TsDType     ts_dtype_get_default     (void);
 /* float32 or float64 only, as torch.set_default_dtype. */
 void        ts_dtype_set_default     (TsDType      dtype);
 
-/* One element at @p (any alignment) to and from double. Storing follows
+/* One element at @p (any alignment) to and from double. A complex element
+ * loads as its real part and a double stores as (value, 0), as c10's
+ * static_cast between complex and real types. Storing follows
  * C++ static_cast as PyTorch does: floats to integers truncate toward zero
  * (the value must be in range, else the result is unspecified but never
  * undefined behaviour here), anything to bool is `v != 0`, double to

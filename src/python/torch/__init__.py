@@ -76,8 +76,13 @@ half = float16
 long = int64
 int = int32
 short = int16
+complex64 = dtype(10, "complex64", False, True, 8)
+complex128 = dtype(11, "complex128", False, True, 16)
+complex64.is_complex = complex128.is_complex = True
+cfloat = complex64
+cdouble = complex128
 # Indexed by the core's TsDType codes.
-_dtypes = (float32, float64, float16, bfloat16, int64, int32, uint8, bool, int8, int16)
+_dtypes = (float32, float64, float16, bfloat16, int64, int32, uint8, bool, int8, int16, complex64, complex128)
 
 _default_dtype = float32
 
@@ -778,7 +783,13 @@ def _scalar_dtype(v):
         return bool
     if isinstance(v, _builtins.int):
         return int64
+    if isinstance(v, _builtins.complex):
+        return _default_complex_dtype()
     return _default_dtype
+
+
+def _default_complex_dtype():
+    return complex128 if _default_dtype is float64 else complex64
 
 
 def full(size, fill_value, dtype=None, device=None, requires_grad=False, pin_memory=False, out=None,
@@ -817,8 +828,12 @@ def rand(*size, dtype=None, device=None, requires_grad=False, generator=None, pi
 def randn(*size, dtype=None, device=None, requires_grad=False, generator=None, pin_memory=False, out=None):
     if out is not None:
         return _factory_out("randn", _shape_arg(size), dtype, out, requires_grad).normal_(0, 1, generator=generator)
-    return _finish(empty(*size, dtype=dtype, device=device, pin_memory=pin_memory)
-                   .normal_(0, 1, generator=generator), requires_grad)
+    t = empty(*size, dtype=dtype, device=device, pin_memory=pin_memory)
+    if t.dtype.is_complex:
+        # PyTorch's normal_ of a complex tensor: both parts, std / sqrt(2)
+        view_as_real(t).normal_(0, 0.5 ** 0.5, generator=generator)
+        return _finish(t, requires_grad)
+    return _finish(t.normal_(0, 1, generator=generator), requires_grad)
 
 
 # arange's own warning when out's size differs (RangeFactories.cpp)
@@ -886,7 +901,7 @@ def _infer(data, shape, flat, depth=0):
         if n == 0 and kinds is None:
             return None
         return kinds
-    if isinstance(data, (_builtins.bool, _builtins.int, _builtins.float)):
+    if isinstance(data, (_builtins.bool, _builtins.int, _builtins.float, _builtins.complex)):
         if len(shape) > depth:
             raise ValueError("expected sequence of length %d at dim %d (got 0)" % (shape[depth], depth))
         flat.append(data)
@@ -900,6 +915,8 @@ def _promote_kind(a, b):
     if b is None:
         return a
     order = {bool: 0, uint8: 1, int8: 1, int16: 1, int32: 1, int64: 1}
+    if a.is_complex or b.is_complex:
+        return a if a.is_complex else b
     if a.is_floating_point or b.is_floating_point:
         return a if a.is_floating_point else b
     return a if order.get(a, 1) >= order.get(b, 1) else b
@@ -1480,6 +1497,8 @@ from . import _ops_composite  # noqa: E402
 _ops_composite._install()
 from . import _memory_format  # noqa: E402
 _memory_format._install()
+from . import _complex  # noqa: E402
+_complex._install()
 # out= (#14): last, over the functions the modules above bound
 from . import _out  # noqa: E402
 _out.install()
@@ -1502,7 +1521,7 @@ from . import distributions  # noqa: E402,F401
 # What PyTorch has and Tensorscope does not model yet says so by name.
 __getattr__ = _unmodeled.module_getattr(__name__)
 for _name in ("distributed", "fx", "onnx",
-              "fft", "special", "sparse", "func", "hub",
+              "special", "sparse", "func", "hub",
               "testing", "quantization", "ao", "export",
               "multiprocessing", "library", "masked", "nested", "futures", "mps", "overrides"):
     _unmodeled.skeleton("torch." + _name)

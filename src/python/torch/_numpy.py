@@ -10,9 +10,10 @@ import warnings
 import torch
 from torch import _C
 
-# numpy dtype name -> torch dtype (PyTorch's list, less the complex types)
+# numpy dtype name -> torch dtype (PyTorch's list)
 _FROM_NUMPY = {
     "float64": torch.float64, "float32": torch.float32, "float16": torch.float16,
+    "complex64": torch.complex64, "complex128": torch.complex128,
     "int64": torch.int64, "int32": torch.int32, "int16": torch.int16, "int8": torch.int8,
     "uint8": torch.uint8, "bool": torch.bool,
 }
@@ -35,9 +36,6 @@ def from_numpy(arr):
     if not isinstance(arr, np.ndarray):
         raise TypeError("expected np.ndarray (got %s)" % _type_name(arr))
     name = arr.dtype.name
-    if arr.dtype.kind == "c":
-        raise NotImplementedError("torch.from_numpy of a %s array: complex tensors are not modeled by "
-                                  "Tensorscope yet" % name)
     if name not in _FROM_NUMPY:
         raise TypeError("can't convert np.ndarray of type numpy.%s. The only supported types are: float64, "
                         "float32, float16, complex64, complex128, int64, int32, int16, int8, uint8, and bool."

@@ -347,13 +347,14 @@ def column_stack(tensors, *, out=None):
 # the C++ type names ATen's out= dtype check prints
 _CPP_NAMES = {"float32": "float", "float64": "double", "float16": "c10::Half", "bfloat16": "c10::BFloat16",
               "int64": "long int", "int32": "int", "int16": "short int", "int8": "signed char",
-              "uint8": "unsigned char", "bool": "bool"}
+              "uint8": "unsigned char", "bool": "bool", "complex64": "c10::complex<float>",
+              "complex128": "c10::complex<double>"}
 
 
 # ATen's ScalarType names
 _SCALAR_NAMES = {"float32": "Float", "float64": "Double", "float16": "Half", "bfloat16": "BFloat16",
                  "int64": "Long", "int32": "Int", "int16": "Short", "int8": "Char", "uint8": "Byte",
-                 "bool": "Bool"}
+                 "bool": "Bool", "complex64": "ComplexFloat", "complex128": "ComplexDouble"}
 
 
 def _triangle(self, diagonal, upper, out, name):

@@ -56,3 +56,86 @@ matmul = cuBLASModule()
 def is_built():
     """Tensorscope models CUDA: its torch is a CUDA build."""
     return True
+
+
+# cuFFT's plan caches, as PyTorch 1.13's torch/backends/cuda: one per
+# device, each an LRU of plans (ts-ops-fft.c models what a plan is keyed by)
+def _cufft_get_plan_cache_size(device_index):
+    return torch._C._cufft_plan_cache(device_index, "size")
+
+
+def _cufft_get_plan_cache_max_size(device_index):
+    return torch._C._cufft_plan_cache(device_index, "max_size")
+
+
+def _cufft_set_plan_cache_max_size(device_index, max_size):
+    torch._C._cufft_plan_cache(device_index, "set_max_size", max_size)
+
+
+def _cufft_clear_plan_cache(device_index):
+    torch._C._cufft_plan_cache(device_index, "clear")
+
+
+class cuFFTPlanCacheAttrContextProp(object):
+    # the getter and setter take the calling object's device_index first
+    def __init__(self, getter, setter):
+        self.getter = getter
+        self.setter = setter
+
+    def __get__(self, obj, objtype):
+        return self.getter(obj.device_index)
+
+    def __set__(self, obj, val):
+        if isinstance(self.setter, str):
+            raise RuntimeError(self.setter)
+        self.setter(obj.device_index, val)
+
+
+class cuFFTPlanCache(object):
+    """The plan cache of one device: size, max_size and clear()."""
+
+    def __init__(self, device_index):
+        self.device_index = device_index
+
+    size = cuFFTPlanCacheAttrContextProp(
+        _cufft_get_plan_cache_size,
+        '.size is a read-only property showing the number of plans currently in the '
+        'cache. To change the cache capacity, set cufft_plan_cache.max_size.')
+
+    max_size = cuFFTPlanCacheAttrContextProp(_cufft_get_plan_cache_max_size,
+                                             _cufft_set_plan_cache_max_size)
+
+    def clear(self):
+        return _cufft_clear_plan_cache(self.device_index)
+
+
+class cuFFTPlanCacheManager(object):
+    """All devices' caches: indexed by a device, or used directly as the
+    current device's."""
+
+    __initialized = False
+
+    def __init__(self):
+        self.caches = []
+        self.__initialized = True
+
+    def __getitem__(self, device):
+        index = torch.cuda._get_device_index(device)
+        if index < 0 or index >= torch.cuda.device_count():
+            raise RuntimeError(
+                ("cufft_plan_cache: expected 0 <= device index < {}, but got "
+                 "device with index {}").format(torch.cuda.device_count(), index))
+        if len(self.caches) == 0:
+            self.caches.extend(cuFFTPlanCache(index) for index in range(torch.cuda.device_count()))
+        return self.caches[index]
+
+    def __getattr__(self, name):
+        return getattr(self[torch.cuda.current_device()], name)
+
+    def __setattr__(self, name, value):
+        if self.__initialized:
+            return setattr(self[torch.cuda.current_device()], name, value)
+        return super(cuFFTPlanCacheManager, self).__setattr__(name, value)
+
+
+cufft_plan_cache = cuFFTPlanCacheManager()
