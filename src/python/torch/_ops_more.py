@@ -719,6 +719,8 @@ def dist(input, other, p=2):
 def normalize(input, p=2.0, dim=1, eps=1e-12, out=None):
     """PyTorch's own composition: input / norm.clamp_min(eps).expand_as."""
     denom = vector_norm(input, p, dim, True).clamp_min(eps).expand_as(input)
+    if out is not None:
+        return torch.div(input, denom, out=out)
     return input / denom
 
 
