@@ -850,6 +850,19 @@ def all(input, dim=None, keepdim=False, *, out=None):
     return _any_all(input, dim, keepdim, False)
 
 
+def _exponential_(self, lambd=1.0, *, generator=None):
+    """ATen's CPU exponential_: -1/lambda * log(1 - u) of a float64 uniform
+    per element, rounded to the tensor's dtype (one uniform_ and the
+    arithmetic here; PyTorch's CUDA kernel is one launch with its own
+    transform, whose values this does not claim)."""
+    if lambd < 0:
+        raise RuntimeError("exponential_ expects lambda >= 0.0, but found lambda=%s" % lambd)
+    u = torch.empty(self.shape, dtype=torch.float64, device=self.device).uniform_(0, 1, generator=generator)
+    factor = -1.0 / lambd if lambd else -math.inf     # C's -1.0 / 0.0
+    with torch.no_grad():
+        return self.copy_((1 - u).log() * factor)
+
+
 # -- Tensor-only ---------------------------------------------------------------------------------
 
 def _reshape_as(self, other):
@@ -1015,6 +1028,7 @@ def _install():
     torch.trapz = trapezoid
     Tensor.reshape_as = _reshape_as
     Tensor.unfold = _unfold
+    Tensor.exponential_ = _exponential_
     Tensor.resize_as_ = _resize_as_
     Tensor.is_sparse = property(lambda self: False)
     Tensor.is_quantized = property(lambda self: False)

@@ -26,6 +26,8 @@ from ._activation_more import (CELU, GLU, SELU, Hardshrink, Hardsigmoid, Hardswi
                                LogSigmoid, Mish, PReLU, ReLU6, Softmax2d, Softmin, Softshrink, Softsign,
                                Tanhshrink, Threshold)
 from . import _torch_functions  # noqa: F401,E402  (torch.max_pool2d, torch.batch_norm, ...)
+from . import _losses_more  # noqa: E402
+_losses_more._install()
 from .parallel import DataParallel  # noqa: F401
 from .parameter import Parameter  # noqa: F401
 
