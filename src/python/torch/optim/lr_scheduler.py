@@ -597,3 +597,129 @@ class ReduceLROnPlateau:
     def load_state_dict(self, state_dict):
         self.__dict__.update(state_dict)
         self._init_is_better(mode=self.mode, threshold=self.threshold, threshold_mode=self.threshold_mode)
+
+
+class PolynomialLR(_LRScheduler):
+    """lr times (1 - t / total_iters) ** power, reached step by step as the
+    ratio of consecutive factors (PyTorch's chainable form)."""
+
+    def __init__(self, optimizer, total_iters=5, power=1.0, last_epoch=-1, verbose=False):
+        self.total_iters = total_iters
+        self.power = power
+        super().__init__(optimizer, last_epoch, verbose)
+
+    def get_lr(self):
+        self._warn_get_lr()
+        lrs = [group["lr"] for group in self.optimizer.param_groups]
+        t, n = self.last_epoch, self.total_iters
+        if t == 0 or t > n:
+            return lrs
+        factor = ((1.0 - t / n) / (1.0 - (t - 1) / n)) ** self.power
+        return [lr * factor for lr in lrs]
+
+    def _get_closed_form_lr(self):
+        return [base_lr * (1.0 - min(self.total_iters, self.last_epoch) / self.total_iters) ** self.power
+                for base_lr in self.base_lrs]
+
+
+class ChainedScheduler(_LRScheduler):
+    """Steps every scheduler of the list, in order, at each step."""
+
+    def __init__(self, schedulers):
+        for i in range(1, len(schedulers)):
+            if schedulers[i].optimizer != schedulers[0].optimizer:
+                raise ValueError("ChainedScheduler expects all schedulers to belong to the same optimizer, but got "
+                                 "schedulers at index {} and {} to be different".format(0, i))
+        self._schedulers = list(schedulers)
+        self.optimizer = schedulers[0].optimizer
+        self._last_lr = [group["lr"] for group in self.optimizer.param_groups]
+
+    def step(self):
+        for scheduler in self._schedulers:
+            scheduler.step()
+        self._last_lr = [group["lr"] for group in self.optimizer.param_groups]
+
+    def state_dict(self):
+        state = {k: v for k, v in self.__dict__.items() if k not in ("optimizer", "_schedulers")}
+        state["_schedulers"] = [s.state_dict() for s in self._schedulers]
+        return state
+
+    def load_state_dict(self, state_dict):
+        schedulers = state_dict.pop("_schedulers")
+        self.__dict__.update(state_dict)
+        state_dict["_schedulers"] = schedulers
+        for s, saved in zip(self._schedulers, schedulers):
+            s.load_state_dict(saved)
+
+
+class CyclicLR(_LRScheduler):
+    """The learning rate (and, with cycle_momentum, the momentum in the
+    opposite direction) cycles between base_lr and max_lr: triangular,
+    triangular2 (halved each cycle), exp_range (gamma ** iteration) or a
+    scale_fn of the cycle or the iteration."""
+
+    _MODES = {"triangular": "cycle", "triangular2": "cycle", "exp_range": "iterations"}
+
+    def __init__(self, optimizer, base_lr, max_lr, step_size_up=2000, step_size_down=None, mode="triangular",
+                 gamma=1., scale_fn=None, scale_mode="cycle", cycle_momentum=True, base_momentum=0.8,
+                 max_momentum=0.9, last_epoch=-1, verbose=False):
+        if not isinstance(optimizer, Optimizer):
+            raise TypeError("{} is not an Optimizer".format(type(optimizer).__name__))
+        self.optimizer = optimizer
+        base_lrs = self._per_group("base_lr", optimizer, base_lr)
+        if last_epoch == -1:
+            for lr, group in zip(base_lrs, optimizer.param_groups):
+                group["lr"] = lr
+        self.max_lrs = self._per_group("max_lr", optimizer, max_lr)
+        up = float(step_size_up)
+        down = float(step_size_down) if step_size_down is not None else up
+        self.total_size = up + down
+        self.step_ratio = up / self.total_size
+        if mode not in self._MODES and scale_fn is None:
+            raise ValueError("mode is invalid and scale_fn is None")
+        self.mode = mode
+        self.gamma = gamma
+        self._scale_fn_custom = scale_fn
+        self.scale_mode = scale_mode if scale_fn is not None else self._MODES[mode]
+        self.cycle_momentum = cycle_momentum
+        if cycle_momentum:
+            if "momentum" not in optimizer.defaults:
+                raise ValueError("optimizer must support momentum with `cycle_momentum` option enabled")
+            momentums = self._per_group("base_momentum", optimizer, base_momentum)
+            if last_epoch == -1:
+                for momentum, group in zip(momentums, optimizer.param_groups):
+                    group["momentum"] = momentum
+            self.base_momentums = [group["momentum"] for group in optimizer.param_groups]
+            self.max_momentums = self._per_group("max_momentum", optimizer, max_momentum)
+        super().__init__(optimizer, last_epoch, verbose)
+        self.base_lrs = base_lrs
+
+    @staticmethod
+    def _per_group(name, optimizer, value):
+        if isinstance(value, (list, tuple)):
+            if len(value) != len(optimizer.param_groups):
+                raise ValueError("expected {} values for {}, got {}".format(len(optimizer.param_groups), name,
+                                                                           len(value)))
+            return value
+        return [value] * len(optimizer.param_groups)
+
+    def scale_fn(self, x):
+        if self._scale_fn_custom is not None:
+            return self._scale_fn_custom(x)
+        if self.mode == "triangular2":
+            return 1 / (2. ** (x - 1))
+        if self.mode == "exp_range":
+            return self.gamma ** x
+        return 1.
+
+    def get_lr(self):
+        self._warn_get_lr()
+        cycle = math.floor(1 + self.last_epoch / self.total_size)
+        x = 1. + self.last_epoch / self.total_size - cycle
+        scale = x / self.step_ratio if x <= self.step_ratio else (x - 1) / (self.step_ratio - 1)
+        at = self.scale_fn(cycle if self.scale_mode == "cycle" else self.last_epoch)
+        lrs = [base + (top - base) * scale * at for base, top in zip(self.base_lrs, self.max_lrs)]
+        if self.cycle_momentum:
+            for group, low, high in zip(self.optimizer.param_groups, self.base_momentums, self.max_momentums):
+                group["momentum"] = high - (high - low) * scale * at
+        return lrs
