@@ -1210,6 +1210,7 @@ static gboolean (*const registers[]) (PyObject *module) = {
   ts_py_out_register,
   ts_py_conv_register,
   ts_py_pool_register,
+  ts_py_linalg_register,
 };
 
 PyObject *

@@ -56,6 +56,8 @@ gboolean  ts_py_foreach_register (PyObject  *module);
 gboolean  ts_py_storage_register (PyObject  *module);
 gboolean  ts_py_conv_register    (PyObject  *module);
 gboolean  ts_py_pool_register    (PyObject  *module);
+/* ts-py-linalg.c: torch._C._linalg */
+gboolean  ts_py_linalg_register  (PyObject  *module);
 /* the elements a strided view spans, first to last (ts-py-numpy.c) */
 gint64    ts_py_strided_extent   (guint         ndim,
                                   const gint64 *shape,

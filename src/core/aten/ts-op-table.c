@@ -67,6 +67,8 @@ G_STATIC_ASSERT (TS_CUDA_MAX_DIMS <= TS_MAX_DIMS);
 #define ARITY_ACT          1
 /* self and target (weight and total_weight ride in slots 3 and 4) */
 #define ARITY_LOSS         2
+/* A, or A and B (pivots or tau in slot 2, B in slot 3 for lu_solve) */
+#define ARITY_LINALG       1
 #define ARITY_FOREACH      1
 #define ARITY_VAR          1
 
@@ -115,6 +117,7 @@ G_STATIC_ASSERT (TS_CUDA_MAX_DIMS <= TS_MAX_DIMS);
 #define COST_REMAP          COST_FAMILY
 #define COST_ACT            COST_FAMILY
 #define COST_LOSS           COST_FAMILY
+#define COST_LINALG         COST_FAMILY
 #define COST_FOREACH        COST_FAMILY
 #define COST_VAR            COST_FAMILY
 

@@ -58,7 +58,8 @@ typedef enum
   TS_OP_FAMILY_NORM,
   TS_OP_FAMILY_REMAP,
   TS_OP_FAMILY_ACT,
-  TS_OP_FAMILY_LOSS,         /* nll_loss and its backward (ts-ops-loss.c) */
+  TS_OP_FAMILY_LOSS,
+  TS_OP_FAMILY_LINALG,       /* LAPACK factorizations and solves (ts-ops-linalg.c) */         /* nll_loss and its backward (ts-ops-loss.c) */
   TS_OP_FAMILY_FOREACH,      /* multi-tensor launches of other rows' kernels (ts-ops.c) */
   TS_OP_FAMILY_VAR,          /* torch.var over dims (ts-ops.c) */
   TS_OP_N_FAMILIES
@@ -88,6 +89,7 @@ typedef enum
   TS_OP_COST_REMAP,
   TS_OP_COST_ACT,
   TS_OP_COST_LOSS,
+  TS_OP_COST_LINALG,
   TS_OP_COST_SUM,          /* a multi-tensor launch: its per-tensor kernels' costs summed */
 } TsOpCost;
 

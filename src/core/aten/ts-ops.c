@@ -4096,6 +4096,7 @@ static const struct
   [TS_OP_FAMILY_REMAP] = { ts_ops_remap_job, ts_ops_host_device },
   [TS_OP_FAMILY_ACT] = { ts_ops_act_job, ts_ops_host_device },
   [TS_OP_FAMILY_LOSS] = { ts_ops_loss_job, ts_ops_host_device },
+  [TS_OP_FAMILY_LINALG] = { ts_ops_linalg_job, ts_ops_host_device },
   [TS_OP_FAMILY_FOREACH] = { ts_ops_foreach_job, ts_ops_host_device },
   [TS_OP_FAMILY_VAR] = { var_job, ts_ops_host_device },
 };
