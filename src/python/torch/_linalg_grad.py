@@ -41,10 +41,11 @@ def _record(name, formula, inputs, outputs, **saved):
     """Records node name on outputs when grad mode is on and an input
     requires grad. Saved outputs are kept detached (an output's node must
     not hold the output: a reference cycle), so a second derivative does
-    not flow through them."""
+    not flow through them; the formulas that support create_graph
+    recompute them from the saved inputs instead (_recompute)."""
     if not torch.is_grad_enabled() or not any(t.requires_grad for t in inputs):
         return
-    saved = {k: (v.detach() if isinstance(v, torch.Tensor) else v) for k, v in saved.items()}
+    saved = {k: (v.detach() if any(v is o for o in outputs) else v) for k, v in saved.items()}
     torch._C._function_record(name, _Node(name, formula, saved), list(inputs), list(outputs))
 
 
@@ -64,22 +65,30 @@ def _sum_to(g, shape):
     return g.reshape(shape)
 
 
+def _recompute(s, key, f):
+    """A saved result, or with create_graph (grad mode on in the backward)
+    the same computed again from the saved input A, with its graph"""
+    if torch.is_grad_enabled() and s["A"].requires_grad:
+        return f(s["A"])
+    return s[key]
+
+
 def inv(s, g):
     # gA = -A^{-H} g A^{-H}
-    ih = _mT(s["inverse"])
+    ih = _mT(_recompute(s, "inverse", torch.linalg.inv))
     return (-(ih @ g @ ih),)
 
 
 def det(s, g):
     # gA = g det A^{-H}, A invertible (PyTorch goes through an SVD for a
     # singular A; Tensorscope gives nan there)
-    d = (g * s["det"]).unsqueeze(-1).unsqueeze(-1)
-    return (d * _mT(s["inverse"]),)
+    d = (g * _recompute(s, "det", torch.linalg.det)).unsqueeze(-1).unsqueeze(-1)
+    return (d * _mT(_recompute(s, "inverse", torch.linalg.inv)),)
 
 
 def slogdet(s, g_sign, g_logabsdet):
     # the sign of a real matrix is locally constant: only log|det| counts
-    return (g_logabsdet.unsqueeze(-1).unsqueeze(-1) * _mT(s["inverse"]),)
+    return (g_logabsdet.unsqueeze(-1).unsqueeze(-1) * _mT(_recompute(s, "inverse", torch.linalg.inv)),)
 
 
 def solve(s, g):

@@ -340,7 +340,7 @@ def inv_ex(A, *, check_errors=False, out=None):
     n = A.shape[-1]
     LU, pivots, info = _lin("linalg_lu_factor_ex", [A], n, n)
     Ainv = _lin("linalg_lu_solve", [LU, pivots, _eye_like(A)], n, n, n)[0]
-    _grad._record("LinalgInvExBackward0", _grad.inv, [A], [Ainv], inverse=Ainv)
+    _grad._record("LinalgInvExBackward0", _grad.inv, [A], [Ainv], inverse=Ainv, A=A)
     if check_errors:
         _raise_singular(info, A, "linalg.inv_ex", _inv_message)
     return _rt("linalg_inv_ex", ("inverse", "info"))(Ainv, info)
@@ -376,7 +376,7 @@ def det(A, *, out=None):
     LU, pivots, diag, perm_sign = _lu_det_parts(A, "linalg.det")
     with torch.no_grad():
         d = diag.prod(-1) * perm_sign
-    _grad._record("LinalgDetBackward0", _grad.det, [A], [d], det=d, inverse=_inverse_for_grad(A, LU, pivots))
+    _grad._record("LinalgDetBackward0", _grad.det, [A], [d], det=d, inverse=_inverse_for_grad(A, LU, pivots), A=A)
     return d
 
 
@@ -386,7 +386,7 @@ def slogdet(A, *, out=None):
         sign = perm_sign * diag.sign().prod(-1)
         logabsdet = diag.abs().log().sum(-1)
     _grad._record("LinalgSlogdetBackward0", _grad.slogdet, [A], [sign, logabsdet],
-                  inverse=_inverse_for_grad(A, LU, pivots))
+                  inverse=_inverse_for_grad(A, LU, pivots), A=A)
     return _rt("linalg_slogdet", ("sign", "logabsdet"))(sign, logabsdet)
 
 
@@ -519,7 +519,7 @@ def qr(A, mode="reduced", *, out=None):
     flags = (_FULL if mode == "complete" else 0) | (0 if mode == "r" else _VECTORS)
     R, Q = _lin("linalg_qr", [A], A.shape[-2], A.shape[-1], 0, flags)
     if mode == "r":
-        _grad._record("LinalgQrBackward0", _grad.qr, [A], [R], Q=Q, R=R, mode=mode)
+        _grad._record("LinalgQrBackward0", lambda s, gR: _grad.qr(s, None, gR), [A], [R], Q=Q, R=R, mode=mode)
     else:
         _grad._record("LinalgQrBackward0", _grad.qr, [A], [Q, R], Q=Q, R=R, mode=mode)
     return _rt("linalg_qr", ("Q", "R"))(Q, R)
@@ -790,13 +790,12 @@ def multi_dot(tensors, *, out=None):
         out_ = mats[0].mm(mats[1])
     else:
         out_ = _chain(mats, _order(mats), 0, n - 1)
+    # 1.13 views the product into its result's shape, vectors or not
     if first_vec and last_vec:
         return out_.view(())
-    if first_vec:
+    if first_vec or last_vec:
         return out_.view(-1)
-    if last_vec:
-        return out_.view(-1)
-    return out_
+    return out_.view(tuple(out_.shape))
 
 
 def _order(mats):
@@ -838,9 +837,25 @@ def cross(input, other, *, dim=-1, out=None):
     if a.shape[dim] != 3:
         raise RuntimeError("linalg.cross: inputs dimension %d must have length 3. Got %d and %d"
                            % (dim, input.shape[dim], other.shape[dim]))
+    with torch.no_grad():
+        out_ = _cross(a, b, dim)
+    _grad._record("LinalgCrossBackward0", _cross_grad, [input, other], [out_], a=input, b=other, dim=dim)
+    return out_
+
+
+def _cross(a, b, dim):
     a0, a1, a2 = a.unbind(dim)
     b0, b1, b2 = b.unbind(dim)
     return torch.stack([a1 * b2 - a2 * b1, a2 * b0 - a0 * b2, a0 * b1 - a1 * b0], dim)
+
+
+def _cross_grad(s, g):
+    # d(a x b) = da x b + a x db: ga = b x g, gb = g x a
+    a, b, dim = s["a"], s["b"], s["dim"]
+    ga = _cross(*torch.broadcast_tensors(b, g), dim) if a.requires_grad else None
+    gb = _cross(*torch.broadcast_tensors(g, a), dim) if b.requires_grad else None
+    return (_grad._sum_to(ga, a.shape) if ga is not None else None,
+            _grad._sum_to(gb, b.shape) if gb is not None else None)
 
 
 def _install(ops):
