@@ -93,6 +93,7 @@ G_STATIC_ASSERT (TS_CUDA_MAX_DIMS <= TS_MAX_DIMS);
 /* The BACKWARD column */
 #define NO_GRAD   .differentiable = FALSE
 #define GRAD_TODO(node) .differentiable = TRUE, .grad_names = { node, node, node }
+#define GRAD_PY(node)   .differentiable = TRUE, .python_formula = TRUE, .grad_names = { node, node, node }
 #define GRAD(formula, SAVES, node, node_scalar, node_reversed) \
   .differentiable = TRUE, .backward = ts_backward_##formula, .saves = TS_OP_SAVE_##SAVES, \
   .grad_names = { node, node_scalar, node_reversed }

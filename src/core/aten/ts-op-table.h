@@ -199,6 +199,9 @@ struct _TsOpDesc
   /* autograd, the BACKWARD column: backward NULL in a differentiable op
    * is a formula not written yet (recorded, and fails at backward) */
   gboolean       differentiable;
+  /* GRAD_PY: the formula is Python's, which records the node (backward
+   * NULL; never recorded by dispatch) */
+  gboolean       python_formula;
   TsBackwardFn   backward;
   TsOpSave       saves;
   const char    *grad_names[3];  /* by TsOpGradForm */

@@ -413,7 +413,7 @@ static gboolean
 records_todo (const TsOpDesc *desc,
               TsTensor       *const *caller)
 {
-  return desc->differentiable && desc->backward == NULL && caller[0] != NULL;
+  return desc->differentiable && desc->backward == NULL && !desc->python_formula && caller[0] != NULL;
 }
 
 static gboolean
