@@ -89,7 +89,7 @@ ts_cpu_linalg_flops (TsLinalgKernel  kernel,
 
   switch (kernel)
     {
-    case TS_LINALG_LU_FACTOR: return b * (m * n * lo - (m + n) * lo * lo / 2 + lo * lo * lo / 3);
+    case TS_LINALG_LU_FACTOR: return b * (hi * lo * lo - lo * lo * lo / 3);
     case TS_LINALG_LU_SOLVE: return b * 2 * n * n * k;
     case TS_LINALG_SOLVE_TRIANGULAR: return b * n * n * (p->flags & TS_LINALG_LEFT ? k : m);
     case TS_LINALG_CHOLESKY: return b * n * n * n / 3;
