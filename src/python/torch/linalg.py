@@ -97,6 +97,12 @@ def _check_same_dtype(A, B, fn, a="A", b="B"):
                            "instead" % (fn, a, b, a, _scalar(A), b, _scalar(B)))
 
 
+def _no_out(out, qualname):
+    """out= is not modeled for these yet: say so rather than ignore it"""
+    if out is not None:
+        raise _unmodeled.unsupported(qualname + "(..., out=...)")
+
+
 def _lin(op, inputs, m=0, n=0, k=0, flags=0, driver=0, rcond=0.0):
     with torch.no_grad():
         return torch._C._linalg(op, list(inputs), m, n, k, flags, driver, float(rcond))
@@ -153,6 +159,7 @@ def _lu_factor_ex(A, fn):
 
 
 def lu_factor_ex(A, *, pivot=True, check_errors=False, out=None):
+    _no_out(out, "torch.linalg.lu_factor_ex")
     if not pivot:
         raise _unmodeled.unsupported("torch.linalg.lu_factor_ex(pivot=False)", "LAPACK always pivots on a CPU")
     LU, pivots, info = _lu_factor_ex(A, "torch.linalg.lu_factor_ex")
@@ -169,6 +176,7 @@ def _lu_message(head, code):
 
 
 def lu_factor(A, *, pivot=True, out=None):
+    _no_out(out, "torch.linalg.lu_factor")
     LU, pivots, info = lu_factor_ex(A, pivot=pivot)
     # a plain RuntimeError in 1.13 (TORCH_CHECK, not the LinAlgError check)
     _raise_singular(info, A, "torch.linalg.lu_factor", _lu_message, RuntimeError)
@@ -215,6 +223,7 @@ def _unpack(LU, pivots, unpack_data=True, unpack_pivots=True):
 
 
 def lu_unpack(LU_data, LU_pivots, unpack_data=True, unpack_pivots=True, *, out=None):
+    _no_out(out, "torch.lu_unpack")
     P, L, U = _unpack(LU_data, LU_pivots, unpack_data, unpack_pivots)
     if unpack_data:
         k = min(LU_data.shape[-2], LU_data.shape[-1])
@@ -236,6 +245,7 @@ def _lu_unpack_grad(s, gL, gU):
 
 
 def lu(A, *, pivot=True, out=None):
+    _no_out(out, "torch.linalg.lu")
     LU, pivots, info = _lu_factor_ex(A, "linalg.lu")
     P, L, U = _unpack(LU, pivots)
     _grad._record("LinalgLuBackward0", _lu_grad, [A], [L, U], L=L, U=U, P=P)
@@ -263,6 +273,7 @@ def _lu_solve_op(LU, pivots, B, adjoint=False):
 
 
 def lu_solve(LU, pivots, B, *, left=True, adjoint=False, out=None):
+    _no_out(out, "torch.linalg.lu_solve")
     _check_float(LU, "linalg.lu_solve")
     _check_same_dtype(LU, B, "linalg.lu_solve", "LU", "B")
     if not left:
@@ -311,6 +322,7 @@ def _solve_ex(A, B, fn, left=True):
 
 
 def solve_ex(A, B, *, left=True, check_errors=False, out=None):
+    _no_out(out, "torch.linalg.solve_ex")
     X, info, vector = _solve_ex(A, B, "linalg.solve", left)
     _record_solve(A, B, X, vector, left)
     if check_errors:
@@ -336,6 +348,7 @@ def _solve_right_grad(s, g):
 
 
 def solve(A, B, *, left=True, out=None):
+    _no_out(out, "torch.linalg.solve")
     X, info, vector = _solve_ex(A, B, "linalg.solve", left)
     _record_solve(A, B, X, vector, left)
     _raise_singular(info, A, "torch.linalg.solve", _solve_message)
@@ -343,6 +356,7 @@ def solve(A, B, *, left=True, out=None):
 
 
 def inv_ex(A, *, check_errors=False, out=None):
+    _no_out(out, "torch.linalg.inv_ex")
     _check_float(A, "linalg.inv")
     _check_matrix(A, "linalg.inv")
     n = A.shape[-1]
@@ -355,6 +369,7 @@ def inv_ex(A, *, check_errors=False, out=None):
 
 
 def inv(A, *, out=None):
+    _no_out(out, "torch.linalg.inv")
     Ainv, info = inv_ex(A)
     _raise_singular(info, A, "linalg.inv", _inv_message)
     return Ainv
@@ -381,6 +396,7 @@ def _inverse_for_grad(A, LU, pivots):
 
 
 def det(A, *, out=None):
+    _no_out(out, "torch.linalg.det")
     LU, pivots, diag, perm_sign = _lu_det_parts(A, "linalg.det")
     with torch.no_grad():
         d = diag.prod(-1) * perm_sign
@@ -389,6 +405,7 @@ def det(A, *, out=None):
 
 
 def slogdet(A, *, out=None):
+    _no_out(out, "torch.linalg.slogdet")
     LU, pivots, diag, perm_sign = _lu_det_parts(A, "linalg.slogdet")
     with torch.no_grad():
         sign = perm_sign * diag.sign().prod(-1)
@@ -411,6 +428,7 @@ def logdet(A):
 # -- Cholesky -------------------------------------------------------------
 
 def cholesky_ex(A, *, upper=False, check_errors=False, out=None):
+    _no_out(out, "torch.linalg.cholesky_ex")
     return _cholesky_ex(A, upper, check_errors, "linalg.cholesky", "linalg_cholesky_ex", "LinalgCholeskyExBackward0")
 
 
@@ -425,6 +443,7 @@ def _cholesky_ex(A, upper, check_errors, fn, op, node):
 
 
 def cholesky(A, *, upper=False, out=None):
+    _no_out(out, "torch.linalg.cholesky")
     L, info = cholesky_ex(A, upper=upper)
     _raise_singular(info, A, "linalg.cholesky", _chol_message)
     return L
@@ -453,6 +472,7 @@ def _cholesky_solve(B, L, upper=False):
 
 
 def _cholesky_inverse(L, upper=False, *, out=None):
+    _no_out(out, "torch.cholesky_inverse")
     _check_float(L, "cholesky_inverse")
     _check_matrix(L, "cholesky_inverse")
     X = _lin("cholesky_inverse", [L], L.shape[-1], L.shape[-1], 0, _UPPER if upper else 0)[0]
@@ -463,6 +483,7 @@ def _cholesky_inverse(L, upper=False, *, out=None):
 # -- triangular solves ---------------------------------------------------------
 
 def solve_triangular(A, B, *, upper, left=True, unitriangular=False, out=None):
+    _no_out(out, "torch.linalg.solve_triangular")
     fn = "linalg.solve_triangular"
     if not A.dtype.is_floating_point:
         raise RuntimeError("\"triangular_solve_cpu\" not implemented for '%s'" % _scalar(A))
@@ -486,6 +507,7 @@ def solve_triangular(A, B, *, upper, left=True, unitriangular=False, out=None):
 
 def _triangular_solve(b, A, upper=True, transpose=False, unitriangular=False, *, out=None):
     """torch.triangular_solve: (solution, cloned_coefficient); its own op"""
+    _no_out(out, "torch.triangular_solve")
     _deprecated("triangular_solve")
     if not A.dtype.is_floating_point:
         raise RuntimeError("\"triangular_solve_cpu\" not implemented for '%s'" % _scalar(A))
@@ -519,6 +541,7 @@ def _tri_legacy_grad(s, g):
 # -- QR -------------------------------------------------------------------
 
 def qr(A, mode="reduced", *, out=None):
+    _no_out(out, "torch.linalg.qr")
     if mode not in ("reduced", "complete", "r"):
         raise RuntimeError("qr received unrecognized mode '%s' but expected one of 'reduced' (default), 'r', or "
                            "'complete'" % mode)
@@ -534,12 +557,14 @@ def qr(A, mode="reduced", *, out=None):
 
 
 def _legacy_qr(A, some=True, *, out=None):
+    _no_out(out, "torch.qr")
     _deprecated("qr")
     Q, R = qr(A, "reduced" if some else "complete")
     return _rt("qr", ("Q", "R"))(Q, R)
 
 
 def _geqrf(A, *, out=None):
+    _no_out(out, "torch.geqrf")
     _check_float(A, "geqrf")
     _check_matrix(A, "geqrf", square=False)
     a, tau = _lin("geqrf", [A], A.shape[-2], A.shape[-1])
@@ -547,6 +572,7 @@ def _geqrf(A, *, out=None):
 
 
 def householder_product(A, tau, *, out=None):
+    _no_out(out, "torch.linalg.householder_product")
     fn = "torch.linalg.householder_product"
     _check_float(A, "linalg.householder_product")
     if A.dim() < 2:
@@ -577,6 +603,7 @@ def _svd(A, full_matrices, compute_uv, fn):
 
 
 def svd(A, full_matrices=True, *, driver=None, out=None):
+    _no_out(out, "torch.linalg.svd")
     if driver is not None:
         raise RuntimeError("torch.linalg.svd: keyword argument `driver=` is only supported on CUDA inputs with cuSOLVER "
                            "backend.")
@@ -587,6 +614,7 @@ def svd(A, full_matrices=True, *, driver=None, out=None):
 
 def svdvals(A, *, driver=None, out=None):
     # 1.13 computes the vectors too when A requires grad, for the backward
+    _no_out(out, "torch.linalg.svdvals")
     grad = torch.is_grad_enabled() and A.requires_grad
     U, S, Vh = _svd(A, False, grad, "linalg.svd")
     _grad._record("LinalgSvdBackward0", _grad.svdvals, [A], [S], U=U, Vh=Vh)
@@ -594,6 +622,7 @@ def svdvals(A, *, driver=None, out=None):
 
 
 def _legacy_svd(A, some=True, compute_uv=True, *, out=None):
+    _no_out(out, "torch.svd")
     if compute_uv:
         U, S, Vh = svd(A, full_matrices=not some)
         V = Vh.transpose(-2, -1)
@@ -618,12 +647,14 @@ def _eigh(A, UPLO, compute_v, fn):
 
 
 def eigh(A, UPLO="L", *, out=None):
+    _no_out(out, "torch.linalg.eigh")
     L, V = _eigh(A, UPLO, True, "linalg.eigh")
     _grad._record("LinalgEighBackward0", _grad.eigh, [A], [L, V], L=L, V=V, compute_v=True)
     return _rt("linalg_eigh", ("eigenvalues", "eigenvectors"))(L, V)
 
 
 def eigvalsh(A, UPLO="L", *, out=None):
+    _no_out(out, "torch.linalg.eigvalsh")
     grad = torch.is_grad_enabled() and A.requires_grad
     L, V = _eigh(A, UPLO, grad, "linalg.eigvalsh")
     _grad._record("LinalgEighBackward0", _eigvalsh_grad, [A], [L], V=V)
@@ -636,11 +667,13 @@ def _eigvalsh_grad(s, gL):
 
 
 def eig(A, *, out=None):
+    _no_out(out, "torch.linalg.eig")
     raise _unmodeled.unsupported("torch.linalg.eig", "its results are complex, and Tensorscope has no complex dtypes "
                                  "yet (torch.linalg.eigh covers symmetric matrices)")
 
 
 def eigvals(A, *, out=None):
+    _no_out(out, "torch.linalg.eigvals")
     raise _unmodeled.unsupported("torch.linalg.eigvals", "its results are complex, and Tensorscope has no complex "
                                  "dtypes yet (torch.linalg.eigvalsh covers symmetric matrices)")
 
@@ -648,6 +681,7 @@ def eigvals(A, *, out=None):
 # -- least squares, rank, pseudo-inverse ----------------------------------------
 
 def lstsq(A, B, rcond=None, *, driver=None, out=None):
+    _no_out(out, "torch.linalg.lstsq")
     fn = "torch.linalg.lstsq"
     _check_float(A, "linalg.lstsq")
     _check_same_dtype(A, B, "torch.linalg.lstsq", "input", "other")
@@ -708,6 +742,7 @@ def _tolerances(A, atol, rtol, S_max, fn):
 
 
 def matrix_rank(A, tol=None, hermitian=False, *, atol=None, rtol=None, out=None):
+    _no_out(out, "torch.linalg.matrix_rank")
     if A.dtype not in (torch.float32, torch.float64):
         raise RuntimeError("This function doesn't handle types other than float and double")
     _check_matrix(A, "linalg.matrix_rank", square=False)
@@ -723,6 +758,7 @@ def matrix_rank(A, tol=None, hermitian=False, *, atol=None, rtol=None, out=None)
 
 
 def pinv(A, rcond=None, hermitian=False, *, atol=None, rtol=None, out=None):
+    _no_out(out, "torch.linalg.pinv")
     if not A.dtype.is_floating_point or A.dim() < 2:
         raise RuntimeError("linalg.pinv(%s{%s}): expected a tensor with 2 or more dimensions of float, double, cfloat "
                            "or cdouble types" % (_scalar(A), list(A.shape)))
@@ -753,6 +789,7 @@ def _pinverse(A, rcond=1e-15):
 # -- composites: powers, products, cross, vecdot ---------------------------------
 
 def matrix_power(A, n, *, out=None):
+    _no_out(out, "torch.linalg.matrix_power")
     fn = "linalg.matrix_power"
     _check_matrix(A, fn)
     if n == 0:
@@ -778,6 +815,7 @@ def matrix_power(A, n, *, out=None):
 
 
 def multi_dot(tensors, *, out=None):
+    _no_out(out, "torch.linalg.multi_dot")
     n = len(tensors)
     if n < 2:
         raise RuntimeError("multi_dot(): expected at least 2 tensors but got %d" % n)
@@ -836,6 +874,7 @@ def _chain(mats, split, i, j):
 
 
 def _chain_matmul(*matrices, out=None):
+    _no_out(out, "torch.chain_matmul")
     _deprecated("chain_matmul")
     if len(matrices) == 1 and isinstance(matrices[0], (list, tuple)):
         matrices = matrices[0]
@@ -845,6 +884,7 @@ def _chain_matmul(*matrices, out=None):
 
 
 def cross(input, other, *, dim=-1, out=None):
+    _no_out(out, "torch.linalg.cross")
     a, b = torch.broadcast_tensors(input, other)
     if a.shape[dim] != 3:
         raise RuntimeError("linalg.cross: inputs dimension %d must have length 3. Got %d and %d"
@@ -875,8 +915,8 @@ def _install(ops):
     g["vector_norm"] = ops["vector_norm"]
     g["matrix_norm"] = ops["matrix_norm"]
     g["norm"] = ops["linalg_norm"]
-    g["vecdot"] = lambda x, y, *, dim=-1, out=None: (x * y).sum(dim)
-    g["matmul"] = lambda a, b, *, out=None: a @ b
+    g["vecdot"] = lambda x, y, *, dim=-1: (x * y).sum(dim)
+    g["matmul"] = lambda a, b: a @ b
     g["diagonal"] = lambda A, *, offset=0, dim1=-2, dim2=-1: ops["diagonal"](A, offset, dim1, dim2)
     T = torch.Tensor
     # the legacy torch.* functions and their Tensor methods
@@ -897,7 +937,7 @@ def _install(ops):
     T.lu_solve = _legacy_lu_solve
     torch.lu = _legacy_lu
     T.lu = _legacy_lu
-    torch.cross = lambda input, other, dim=None, *, out=None: cross(input, other, dim=_cross_dim(input, other, dim))
+    torch.cross = lambda input, other, dim=None: cross(input, other, dim=_cross_dim(input, other, dim))
     T.cross = torch.cross
     torch.linalg.LinAlgError = LinAlgError
 
@@ -914,11 +954,13 @@ def _cross_dim(a, b, dim):
 
 
 def _legacy_lu_solve(b, LU_data, LU_pivots, *, out=None):
+    _no_out(out, "torch.lu_solve")
     _deprecated("lu_solve")
     return lu_solve(LU_data, LU_pivots, b)
 
 
 def _legacy_lu(A, pivot=True, get_infos=False, out=None):
+    _no_out(out, "torch.lu")
     _deprecated("lu")
     LU, pivots, info = lu_factor_ex(A, pivot=pivot)
     if get_infos:
