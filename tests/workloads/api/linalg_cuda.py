@@ -3,16 +3,15 @@
 # cuSOLVER/MAGMA calls have no device kernels here), gives the CPU's
 # values, and checks its infos with a host synchronization, as 1.13 does.
 import torch
+from linalg_inputs import mat as _mat
 from torch.profiler import profile, ProfilerActivity
 L = torch.linalg
 
 
+
+
 def mat(*shape, seed=0.0):
-    n = 1
-    for s in shape:
-        n *= s
-    x = torch.arange(n, dtype=torch.float32)
-    return ((x * 0.7 + seed).sin() + 0.5 * (x * x * 0.13).cos()).reshape(shape)
+    return _mat(*shape, seed=seed, dtype=torch.float32)
 
 
 A = mat(2, 4, 4) + 3 * torch.eye(4)

@@ -6,6 +6,7 @@
 import warnings
 
 import torch
+from linalg_inputs import mat
 L = torch.linalg
 
 
@@ -13,12 +14,6 @@ def r(t, nd=4):
     return [round(v, nd) + 0.0 for v in t.detach().reshape(-1).double().tolist()]
 
 
-def mat(*shape, seed=0.0):
-    n = 1
-    for s in shape:
-        n *= s
-    x = torch.arange(n, dtype=torch.float64)
-    return ((x * 0.7 + seed).sin() + 0.5 * (x * x * 0.13).cos()).reshape(shape)
 
 
 def weights(t, seed):

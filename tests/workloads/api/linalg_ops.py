@@ -7,6 +7,7 @@
 import warnings
 
 import torch
+from linalg_inputs import mat
 L = torch.linalg
 # the deprecated torch.* forms warn once, as 1.13 does (linalg_grad.py prints those warnings)
 warnings.simplefilter("ignore")
@@ -36,12 +37,6 @@ def tr(what, f):
         print(what, type(e).__name__, str(e).split("\n")[0])
 
 
-def mat(*shape, seed=0.0, dtype=torch.float64):
-    n = 1
-    for s in shape:
-        n *= s
-    x = torch.arange(n, dtype=torch.float64)
-    return ((x * 0.7 + seed).sin() + 0.5 * (x * x * 0.13).cos()).reshape(shape).to(dtype)
 
 
 def spd(n, batch=(), dtype=torch.float64):
