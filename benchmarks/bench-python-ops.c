@@ -16,7 +16,9 @@
  * against PyTorch's), and for benchmarks/bench_train_step.py (the MLP
  * training step of #15/#16, SGD with momentum and Adam), and for
  * benchmarks/bench_requires_grad.py (a few ops' cost without and with
- * requires_grad, each side in one process). Without
+ * requires_grad, each side in one process), and for
+ * benchmarks/bench_linalg.py (torch.linalg on CPU tensors, LAPACK on both
+ * sides). Without
  * python3-torch the comparisons are skipped
  * with a message.
  */
@@ -66,6 +68,7 @@ median_of (const char * const *argv,
 }
 
 #define MAX_OPS 64
+#define MIX_TITLE "op mix, 1000 calls each, 16x16 floats"
 
 typedef struct
 {
@@ -119,13 +122,16 @@ mix_medians (const char * const *argv,
   return TRUE;
 }
 
-/* The mix: per-op medians under tensorscope and, with @with_torch, under
- * python3-torch, and their ratios. */
+/* A script of "op NAME NS" lines: per-op medians under tensorscope (on
+ * @device) and, with @with_torch, under python3-torch (CPU), and their
+ * ratios, under @title. */
 static int
-run_mix (gboolean with_torch)
+run_ops (const char *script,
+         const char *device,
+         const char *title,
+         gboolean    with_torch)
 {
-  const char *script = TS_BENCH_SRCDIR "/bench_python_ops_mix.py";
-  const char *ours_argv[] = { TS_CLI_PATH, "run", "--gpus", "1", script, "cuda", NULL };
+  const char *ours_argv[] = { TS_CLI_PATH, "run", "--gpus", "1", script, device, NULL };
   const char *torch_argv[] = { "/usr/bin/python3", script, "cpu", NULL };
   OpTimes ours = { 0 }, theirs = { 0 };
   double ours_med[MAX_OPS], theirs_med[MAX_OPS];
@@ -134,16 +140,16 @@ run_mix (gboolean with_torch)
 
   if (!mix_medians (ours_argv, &ours, ours_med))
     {
-      g_printerr ("bench-python-ops: tensorscope-cli run of the op mix failed\n");
+      g_printerr ("bench-python-ops: tensorscope-cli run of %s failed\n", script);
       return 1;
     }
   if (with_torch && (!mix_medians (torch_argv, &theirs, theirs_med) || theirs.n_ops != ours.n_ops))
     {
-      g_printerr ("bench-python-ops: python3-torch run of the op mix failed\n");
+      g_printerr ("bench-python-ops: python3-torch run of %s failed\n", script);
       rc = 1;
       with_torch = FALSE;
     }
-  g_print ("op mix, 1000 calls each, 16x16 floats (median of %d, ns/call):\n", REPEATS);
+  g_print ("%s (median of %d, ns/call):\n", title, REPEATS);
   g_print ("  %-18s %12s %12s %8s\n", "op", "tensorscope", "pytorch-cpu", "ratio");
   ratios = g_new (double, MAX (ours.n_ops, 1));
   for (guint i = 0; i < ours.n_ops; i++)
@@ -292,7 +298,7 @@ main (int   argc,
     {
       g_print ("python3-torch is not installed: skipping the comparisons "
                "(apt-get install python3-torch)\n");
-      return run_mix (FALSE);
+      return run_ops (TS_BENCH_SRCDIR "/bench_python_ops_mix.py", "cuda", MIX_TITLE, FALSE);
     }
   if (!median_of (torch_argv, "ns_per_op ", &theirs))
     {
@@ -302,11 +308,13 @@ main (int   argc,
   g_print ("same loop on cpu (Debian python3-torch, eager): %.0f ns/op (median of %d)\n", theirs, REPEATS);
   g_print ("ratio tensorscope / pytorch-cpu: %.2f\n", ours / theirs);
   {
-    int mix = run_mix (TRUE);
+    int mix = run_ops (TS_BENCH_SRCDIR "/bench_python_ops_mix.py", "cuda", MIX_TITLE, TRUE);
     gboolean conv_failed = bench_conv ("net") || bench_conv ("layer");
     gboolean step_failed = bench_train_step ("sgd") || bench_train_step ("adam");
     gboolean grad_failed = bench_requires_grad () != 0;
+    gboolean linalg_failed = run_ops (TS_BENCH_SRCDIR "/bench_linalg.py", "cpu",
+                                      "torch.linalg on cpu tensors, float64", TRUE) != 0;
 
-    return mix != 0 || conv_failed || step_failed || grad_failed;
+    return mix != 0 || conv_failed || step_failed || grad_failed || linalg_failed;
   }
 }

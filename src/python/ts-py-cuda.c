@@ -1212,6 +1212,7 @@ static gboolean (*const registers[]) (PyObject *module) = {
   ts_py_pool_register,
   ts_py_complex_register,
   ts_py_fft_register,
+  ts_py_linalg_register,
 };
 
 PyObject *

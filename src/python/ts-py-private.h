@@ -76,6 +76,8 @@ gboolean  ts_py_complex_warn_cast (TsDType   from,
 gboolean  ts_py_complex_store    (TsDType    dtype,
                                   guint8    *p,
                                   PyObject  *number);
+/* ts-py-linalg.c: torch._C._linalg */
+gboolean  ts_py_linalg_register  (PyObject  *module);
 /* the elements a strided view spans, first to last (ts-py-numpy.c) */
 gint64    ts_py_strided_extent   (guint         ndim,
                                   const gint64 *shape,

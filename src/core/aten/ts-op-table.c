@@ -69,6 +69,8 @@ G_STATIC_ASSERT (TS_CUDA_MAX_DIMS <= TS_MAX_DIMS);
 #define ARITY_ACT          1
 /* self and target (weight and total_weight ride in slots 3 and 4) */
 #define ARITY_LOSS         2
+/* A, or A and B (pivots or tau in slot 2, B in slot 3 for lu_solve) */
+#define ARITY_LINALG       1
 #define ARITY_FOREACH      1
 #define ARITY_VAR          1
 #define ARITY_FFT          1
@@ -94,6 +96,7 @@ G_STATIC_ASSERT (TS_CUDA_MAX_DIMS <= TS_MAX_DIMS);
 /* The BACKWARD column */
 #define NO_GRAD   .differentiable = FALSE
 #define GRAD_TODO(node) .differentiable = TRUE, .grad_names = { node, node, node }
+#define GRAD_PY(node)   .differentiable = TRUE, .python_formula = TRUE, .grad_names = { node, node, node }
 #define GRAD(formula, SAVES, node, node_scalar, node_reversed) \
   .differentiable = TRUE, .backward = ts_backward_##formula, .saves = TS_OP_SAVE_##SAVES, \
   .grad_names = { node, node_scalar, node_reversed }
@@ -118,6 +121,7 @@ G_STATIC_ASSERT (TS_CUDA_MAX_DIMS <= TS_MAX_DIMS);
 #define COST_REMAP          COST_FAMILY
 #define COST_ACT            COST_FAMILY
 #define COST_LOSS           COST_FAMILY
+#define COST_LINALG         COST_FAMILY
 #define COST_FOREACH        COST_FAMILY
 #define COST_VAR            COST_FAMILY
 #define COST_FFT            COST_FAMILY

@@ -58,7 +58,8 @@ typedef enum
   TS_OP_FAMILY_NORM,
   TS_OP_FAMILY_REMAP,
   TS_OP_FAMILY_ACT,
-  TS_OP_FAMILY_LOSS,         /* nll_loss and its backward (ts-ops-loss.c) */
+  TS_OP_FAMILY_LOSS,
+  TS_OP_FAMILY_LINALG,       /* LAPACK factorizations and solves (ts-ops-linalg.c) */         /* nll_loss and its backward (ts-ops-loss.c) */
   TS_OP_FAMILY_FOREACH,      /* multi-tensor launches of other rows' kernels (ts-ops.c) */
   TS_OP_FAMILY_VAR,          /* torch.var over dims (ts-ops.c) */
   TS_OP_FAMILY_FFT,          /* torch.fft's kernels (ts-ops-fft.c) */
@@ -89,6 +90,7 @@ typedef enum
   TS_OP_COST_REMAP,
   TS_OP_COST_ACT,
   TS_OP_COST_LOSS,
+  TS_OP_COST_LINALG,
   TS_OP_COST_SUM,          /* a multi-tensor launch: its per-tensor kernels' costs summed */
   TS_OP_COST_FFT,          /* 5 n log2 n flops per complex transform of n points */
 } TsOpCost;
@@ -199,6 +201,9 @@ struct _TsOpDesc
   /* autograd, the BACKWARD column: backward NULL in a differentiable op
    * is a formula not written yet (recorded, and fails at backward) */
   gboolean       differentiable;
+  /* GRAD_PY: the formula is Python's, which records the node (backward
+   * NULL; never recorded by dispatch) */
+  gboolean       python_formula;
   TsBackwardFn   backward;
   TsOpSave       saves;
   const char    *grad_names[3];  /* by TsOpGradForm */

@@ -171,6 +171,9 @@ TsTensor *ts_ops_to_dtype     (TsTensor             *t,
 gboolean  ts_ops_check_floating (TsTensor           *t,
                                  const char         *kernel,
                                  GError            **error);
+/* LINALG (ts-ops-linalg.c) */
+gboolean  ts_ops_linalg_job    (TsOpJob              *job,
+                               GError              **error);
 /* The FOREACH family's rows name multi-tensor launches (ts-ops.c) */
 gboolean  ts_ops_foreach_job  (TsOpJob              *job,
                                GError              **error);

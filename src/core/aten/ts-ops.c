@@ -414,7 +414,7 @@ static gboolean
 records_todo (const TsOpDesc *desc,
               TsTensor       *const *caller)
 {
-  return desc->differentiable && desc->backward == NULL && caller[0] != NULL;
+  return desc->differentiable && desc->backward == NULL && !desc->python_formula && caller[0] != NULL;
 }
 
 static gboolean
@@ -4095,6 +4095,7 @@ static const struct
   [TS_OP_FAMILY_REMAP] = { ts_ops_remap_job, ts_ops_host_device },
   [TS_OP_FAMILY_ACT] = { ts_ops_act_job, ts_ops_act_device },
   [TS_OP_FAMILY_LOSS] = { ts_ops_loss_job, ts_ops_loss_device },
+  [TS_OP_FAMILY_LINALG] = { ts_ops_linalg_job, ts_ops_host_device },
   [TS_OP_FAMILY_FOREACH] = { ts_ops_foreach_job, ts_ops_host_device },
   [TS_OP_FAMILY_VAR] = { var_job, ts_ops_host_device },
   [TS_OP_FAMILY_FFT] = { ts_ops_fft_job, ts_ops_host_device },

@@ -187,6 +187,7 @@ typedef enum
 #define TS_OP_ELEMENTWISE_REMAP(b, u)
 #define TS_OP_ELEMENTWISE_ACT(b, u)
 #define TS_OP_ELEMENTWISE_LOSS(b, u)
+#define TS_OP_ELEMENTWISE_LINALG(b, u)
 #define TS_OP_ELEMENTWISE_FOREACH(b, u)
 #define TS_OP_ELEMENTWISE_VAR(b, u)
 #define TS_OP_ELEMENTWISE_FFT(b, u)
