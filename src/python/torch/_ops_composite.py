@@ -1028,6 +1028,9 @@ def _install():
     torch.trapz = trapezoid
     Tensor.reshape_as = _reshape_as
     Tensor.unfold = _unfold
+    Tensor.ndimension = lambda self: self.dim()
+    if not hasattr(Tensor, "nelement"):
+        Tensor.nelement = lambda self: self.numel()
     Tensor.exponential_ = _exponential_
     Tensor.resize_as_ = _resize_as_
     Tensor.is_sparse = property(lambda self: False)

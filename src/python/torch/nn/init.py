@@ -153,4 +153,63 @@ def trunc_normal_(tensor, mean=0.0, std=1.0, a=-2.0, b=2.0):
 # the deprecated spellings without the underscore are not modeled
 
 # what PyTorch has here and Tensorscope does not model says so by name
+def orthogonal_(tensor, gain=1):
+    """A (semi-)orthogonal matrix from the QR of a normal draw, the signs of
+    R's diagonal folded into Q so that the draw decides it uniquely."""
+    if tensor.ndimension() < 2:
+        raise ValueError("Only tensors with 2 or more dimensions are supported")
+    if tensor.numel() == 0:
+        return tensor
+    rows = tensor.size(0)
+    cols = tensor.numel() // rows
+    flat = tensor.new_empty(rows, cols).normal_(0, 1)
+    if rows < cols:
+        flat = flat.t()
+    q, r = torch.linalg.qr(flat)
+    q = q * torch.diag(r, 0).sign()
+    if rows < cols:
+        q = q.t()
+    with torch.no_grad():
+        tensor.view_as(q).copy_(q)
+        tensor.mul_(gain)
+    return tensor
+
+
+def eye_(tensor):
+    if tensor.ndimension() != 2:
+        raise ValueError("Only tensors with 2 dimensions are supported")
+    with torch.no_grad():
+        tensor.copy_(torch.eye(*tensor.shape, dtype=tensor.dtype, device=tensor.device))
+    return tensor
+
+
+def dirac_(tensor, groups=1):
+    dims = tensor.ndimension()
+    if dims not in (3, 4, 5):
+        raise ValueError("Only tensors with 3, 4, or 5 dimensions are supported")
+    sizes = tensor.size()
+    if sizes[0] % groups != 0:
+        raise ValueError("dim 0 must be divisible by groups")
+    per_group = sizes[0] // groups
+    centre = tuple(n // 2 for n in sizes[2:])
+    with torch.no_grad():
+        tensor.zero_()
+        for g in range(groups):
+            for d in range(min(per_group, sizes[1])):
+                tensor[(g * per_group + d, d) + centre] = 1
+    return tensor
+
+
+def sparse_(tensor, sparsity, std=0.01):
+    if tensor.ndimension() != 2:
+        raise ValueError("Only tensors with 2 dimensions are supported")
+    rows, cols = tensor.shape
+    num_zeros = int(math.ceil(sparsity * rows))
+    with torch.no_grad():
+        tensor.normal_(0, std)
+        for col in range(cols):
+            tensor[torch.randperm(rows)[:num_zeros], col] = 0
+    return tensor
+
+
 __getattr__ = _unmodeled.module_getattr(__name__)
