@@ -994,6 +994,20 @@ def _resize_as_(self, other):
     return self.resize_(other.shape)
 
 
+def _inplace_view(name, view):
+    """unsqueeze_, squeeze_, t_, transpose_: self takes the view's geometry
+    over the same storage. With a gradient to record (PyTorch's
+    UnsqueezeBackward1 and friends) they are not modeled."""
+    def method(self, *args, **kwargs):
+        if self.requires_grad and torch.is_grad_enabled():
+            raise NotImplementedError("Tensor.%s of a tensor that requires grad is not modeled by Tensorscope yet"
+                                      % name)
+        torch._C._set_data(self, view(self, *args, **kwargs))
+        return self
+    method.__name__ = name
+    return method
+
+
 def _mT(self):
     if self.dim() < 2:
         raise RuntimeError("tensor.mT is only supported on matrices or batches of matrices. Got %d-D tensor."
@@ -1028,6 +1042,11 @@ def _install():
     torch.trapz = trapezoid
     Tensor.reshape_as = _reshape_as
     Tensor.unfold = _unfold
+    for name, view in (("unsqueeze_", Tensor.unsqueeze), ("squeeze_", Tensor.squeeze), ("t_", Tensor.t),
+                       ("transpose_", Tensor.transpose), ("swapdims_", Tensor.transpose),
+                       ("swapaxes_", Tensor.transpose)):
+        if not hasattr(Tensor, name):
+            setattr(Tensor, name, _inplace_view(name, view))
     Tensor.ndimension = lambda self: self.dim()
     if not hasattr(Tensor, "nelement"):
         Tensor.nelement = lambda self: self.numel()

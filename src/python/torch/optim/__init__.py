@@ -4,6 +4,7 @@ from torch import _unmodeled
 
 from . import lr_scheduler  # noqa: F401
 from .adam import Adam, AdamW  # noqa: F401
+from .more import Adadelta, Adamax, NAdam, RAdam  # noqa: F401
 from .optimizer import Optimizer  # noqa: F401
 from .rmsprop import Adagrad, RMSprop  # noqa: F401
 from .sgd import SGD  # noqa: F401
