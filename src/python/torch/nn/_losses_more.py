@@ -1,5 +1,5 @@
 """The embedding, ranking and margin losses, the Poisson and Gaussian
-negative log-likelihoods, gumbel_softmax and bilinear: compositions of
+negative log-likelihoods, gumbel_softmax, bilinear and embedding_bag: compositions of
 the ops ATen's own kernels are written in (aten/src/ATen/native/Loss.cpp
 and friends, 1.13), with their modules. Checked against python3-torch
 1.13: tests/workloads/api/nn_losses_more.py."""
@@ -273,7 +273,7 @@ class Bilinear(Module):
 
 _FUNCTIONS = ("soft_margin_loss", "poisson_nll_loss", "gaussian_nll_loss", "multilabel_soft_margin_loss",
               "cosine_embedding_loss", "margin_ranking_loss", "hinge_embedding_loss", "triplet_margin_loss",
-              "multi_margin_loss", "gumbel_softmax", "bilinear")
+              "multi_margin_loss", "gumbel_softmax", "bilinear", "embedding_bag")
 
 
 def _install():
@@ -283,5 +283,122 @@ def _install():
         setattr(F, name, g[name])
     for name in ("SoftMarginLoss", "PoissonNLLLoss", "GaussianNLLLoss", "MultiLabelSoftMarginLoss",
                  "CosineEmbeddingLoss", "MarginRankingLoss", "HingeEmbeddingLoss", "TripletMarginLoss",
-                 "MultiMarginLoss", "CosineSimilarity", "PairwiseDistance", "Bilinear"):
+                 "MultiMarginLoss", "CosineSimilarity", "PairwiseDistance", "Bilinear", "EmbeddingBag"):
         setattr(nn, name, g[name])
+
+
+def embedding_bag(input, weight, offsets=None, max_norm=None, norm_type=2, scale_grad_by_freq=False,
+                  mode="mean", sparse=False, per_sample_weights=None, include_last_offset=False, padding_idx=None):
+    """Bags of embeddings reduced by sum, mean or max: the rows gathered
+    (F.embedding, with its max_norm renorm), weighted, then added, averaged
+    or maxed into their bag (index_add_ / scatter_reduce). Values are
+    ATen's; the graph is those ops' nodes, not EmbeddingBagBackward0."""
+    if weight.dtype == torch.long and input.is_floating_point():
+        import warnings
+        warnings.warn("Argument order of nn.functional.embedding_bag was changed. Usage `embedding_bag(weight, "
+                      "input, ...)` is deprecated, and should now be `embedding_bag(input, weight, ...)`.")
+        input, weight = weight, input
+    if per_sample_weights is not None and input.size() != per_sample_weights.size():
+        raise ValueError("embedding_bag: If per_sample_weights ({}) is not None, then it must have the same "
+                         "shape as the input ({})".format(per_sample_weights.shape, input.shape))
+    if input.dim() == 2:
+        if offsets is not None:
+            raise ValueError("if input is 2D, then offsets has to be None, as input is treated is a mini-batch "
+                             "of fixed length sequences. However, found offsets of type {}".format(type(offsets)))
+        offsets = torch.arange(0, input.numel(), input.size(1), dtype=input.dtype, device=input.device)
+        input = input.reshape(-1)
+        if per_sample_weights is not None:
+            per_sample_weights = per_sample_weights.reshape(-1)
+    elif input.dim() == 1:
+        if offsets is None:
+            raise ValueError("offsets has to be a 1D Tensor but got None")
+        if offsets.dim() != 1:
+            raise ValueError("offsets has to be a 1D Tensor")
+    else:
+        raise ValueError("input has to be 1D or 2D Tensor, but got Tensor of dimension {}".format(input.dim()))
+    if mode not in ("sum", "mean", "max"):
+        raise ValueError("mode has to be one of sum, mean or max")
+    if per_sample_weights is not None and mode != "sum":
+        raise NotImplementedError("embedding_bag: per_sample_weights was not None. per_sample_weights is only "
+                                  "supported for mode='sum' (got mode='{}'). Please open a feature request on "
+                                  "GitHub.".format(mode))
+    starts = offsets.tolist()
+    n = input.numel()
+    n_bags = len(starts) - 1 if include_last_offset else len(starts)
+    ends = starts[1:] + ([] if include_last_offset else [n])
+    bag_of = [0] * n
+    for b in range(n_bags):
+        for i in range(starts[b], min(ends[b], n)):
+            bag_of[i] = b
+    bags = torch.tensor(bag_of, dtype=torch.int64, device=input.device)
+    rows = F.embedding(input, weight, None, max_norm, norm_type, scale_grad_by_freq, sparse)
+    keep = None
+    if padding_idx is not None:
+        if padding_idx < 0:
+            padding_idx += weight.size(0)
+        keep = input != padding_idx
+        rows = rows * keep.unsqueeze(1).to(rows.dtype)
+    if per_sample_weights is not None:
+        rows = rows * per_sample_weights.unsqueeze(1)
+    out = torch.zeros(n_bags, weight.size(1), dtype=weight.dtype, device=weight.device)
+    if mode == "max":
+        # each bag's max over its kept rows (its gradient to the row that
+        # held it, as ATen's); an empty bag is zeros
+        kept = keep.tolist() if keep is not None else [True] * n
+        parts = []
+        for b in range(n_bags):
+            picks = [i for i in range(starts[b], min(ends[b], n)) if kept[i]]
+            if picks:
+                index = torch.tensor(picks, dtype=torch.int64, device=input.device)
+                parts.append(rows.index_select(0, index).max(0).values)
+            else:
+                parts.append(out[b])
+        return torch.stack(parts) if parts else out
+    out = out.index_add(0, bags, rows)
+    if mode == "mean":
+        ones = keep.to(weight.dtype) if keep is not None else torch.ones(n, dtype=weight.dtype, device=weight.device)
+        count = torch.zeros(n_bags, dtype=weight.dtype, device=weight.device).index_add(0, bags, ones)
+        out = out / count.clamp(min=1).unsqueeze(1)
+    return out
+
+
+class EmbeddingBag(Module):
+    def __init__(self, num_embeddings, embedding_dim, max_norm=None, norm_type=2., scale_grad_by_freq=False,
+                 mode="mean", sparse=False, _weight=None, include_last_offset=False, padding_idx=None,
+                 device=None, dtype=None):
+        super().__init__()
+        self.num_embeddings, self.embedding_dim = num_embeddings, embedding_dim
+        self.max_norm, self.norm_type, self.scale_grad_by_freq = max_norm, norm_type, scale_grad_by_freq
+        if padding_idx is not None:
+            if padding_idx > 0:
+                assert padding_idx < num_embeddings, "padding_idx must be within num_embeddings"
+            elif padding_idx < 0:
+                assert padding_idx >= -num_embeddings, "padding_idx must be within num_embeddings"
+                padding_idx = num_embeddings + padding_idx
+        self.padding_idx = padding_idx
+        if _weight is None:
+            self.weight = Parameter(torch.empty(num_embeddings, embedding_dim, device=device, dtype=dtype))
+            init.normal_(self.weight)
+            if padding_idx is not None:
+                with torch.no_grad():
+                    self.weight[padding_idx].fill_(0)
+        else:
+            self.weight = Parameter(_weight)
+        self.mode, self.sparse, self.include_last_offset = mode, sparse, include_last_offset
+
+    def forward(self, input, offsets=None, per_sample_weights=None):
+        return embedding_bag(input, self.weight, offsets, self.max_norm, self.norm_type, self.scale_grad_by_freq,
+                             self.mode, self.sparse, per_sample_weights, self.include_last_offset, self.padding_idx)
+
+    def extra_repr(self):
+        s = "{}, {}".format(self.num_embeddings, self.embedding_dim)
+        if self.max_norm is not None:
+            s += ", max_norm={}".format(self.max_norm)
+        if self.norm_type != 2:
+            s += ", norm_type={}".format(self.norm_type)
+        if self.scale_grad_by_freq is not False:
+            s += ", scale_grad_by_freq={}".format(self.scale_grad_by_freq)
+        s += ", mode={}".format(self.mode)
+        if self.padding_idx is not None:
+            s += ", padding_idx={}".format(self.padding_idx)
+        return s
