@@ -478,7 +478,7 @@ test_strided_views (void)
  * operand or output is used in place) give the buffered path's values:
  * an optimizer's in-place multiply by a Python number over more than two
  * runs, a sum with an int32 operand (converted in buffers), relu with NaN
- * and -0, and relu's backward (threshold_backward). */
+ * and -0, sqrt, and relu's backward (threshold_backward). */
 static void
 test_dense_runs (void)
 {
@@ -519,6 +519,15 @@ test_dense_runs (void)
   for (int i = 0; i < N; i++)
     if (i != 5)
       g_assert_cmpfloat (out[i], ==, x[i] > 0 ? x[i] : 0.0f);
+
+  /* sqrt (Adam's): NaN below zero, -0 stays -0 */
+  g_assert_true (ts_cpu_unary (TS_UNARY_SQRT, &vx, &vout, NULL));
+  g_assert_true (signbit (out[6]) && out[6] == 0.0f);
+  for (int i = 0; i < N; i++)
+    if (x[i] < 0 || i == 5)
+      g_assert_true (isnan (out[i]));
+    else
+      g_assert_cmpfloat (out[i], ==, sqrtf (x[i]));
 
   g_assert_true (ts_cpu_activation (TS_ACT_THRESHOLD | TS_ACT_BACKWARD, &threshold, &vx, &vg, NULL,
                                     &vout, NULL));

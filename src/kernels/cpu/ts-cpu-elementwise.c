@@ -879,6 +879,8 @@ unary_run_f32 (TsUnaryOp    op,
     /* unary_f32's relu, written out: the call is not inlined in the loop */
     case TS_UNARY_RELU: for (gint64 i = 0; i < n; i++) r[i] = isnan (x[i]) ? x[i] : (x[i] > 0 ? x[i] : 0.0f); return;
     case TS_UNARY_EXP: for (gint64 i = 0; i < n; i++) r[i] = expf (x[i]); return;
+    /* Adam's denominator, on every parameter each step */
+    case TS_UNARY_SQRT: for (gint64 i = 0; i < n; i++) r[i] = sqrtf (x[i]); return;
     default:
       for (gint64 i = 0; i < n; i++)
         r[i] = unary_f32 (op, x[i]);
