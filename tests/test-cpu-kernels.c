@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "ts-cpu-kernels.h"
+#include "ts-cpu-pool.h"
 
 #define F32 TS_DTYPE_FLOAT32
 #define F64 TS_DTYPE_FLOAT64
@@ -471,6 +472,69 @@ test_strided_views (void)
     g_assert_true (ts_cpu_binary (TS_BINARY_MUL, &vs, &vt, F64, &vo3, NULL));
     g_assert_cmpmem (o3, sizeof o3, ((double[]){ 4, 8, 12 }), sizeof o3);
   }
+}
+
+/* The float32 runs that skip the copy into buffers (a dense float32
+ * operand or output is used in place) give the buffered path's values:
+ * an optimizer's in-place multiply by a Python number over more than two
+ * runs, a sum with an int32 operand (converted in buffers), relu with NaN
+ * and -0, sqrt, and relu's backward (threshold_backward). */
+static void
+test_dense_runs (void)
+{
+  enum { N = 600 };
+  float x[N], y[N], g[N], out[N];
+  gint32 k[N];
+  double factor = 0.9;
+  TsAct threshold = { 0 };
+  TsView vx = view1 (F32, x, N), vy = view1 (F32, y, N), vg = view1 (F32, g, N);
+  TsView vout = view1 (F32, out, N), vk = view1 (I32, k, N), vs;
+
+  for (int i = 0; i < N; i++)
+    {
+      x[i] = (float) (i - 300) / 7.0f;
+      k[i] = i * 3 - 900;
+      g[i] = (float) i / 3.0f;
+    }
+  x[5] = NAN;
+  x[6] = -0.0f;
+
+  ts_view_init_scalar (&vs, F64, &factor);
+  memcpy (y, x, sizeof x);
+  g_assert_true (ts_cpu_binary (TS_BINARY_MUL, &vy, &vs, F32, &vy, NULL));
+  for (int i = 0; i < N; i++)
+    if (i != 5)
+      g_assert_cmpfloat (y[i], ==, x[i] * 0.9f);
+  g_assert_true (isnan (y[5]));
+
+  g_assert_true (ts_cpu_binary (TS_BINARY_ADD, &vx, &vk, F32, &vout, NULL));
+  for (int i = 0; i < N; i++)
+    if (i != 5)
+      g_assert_cmpfloat (out[i], ==, x[i] + (float) k[i]);
+
+  g_assert_true (ts_cpu_unary (TS_UNARY_RELU, &vx, &vout, NULL));
+  g_assert_true (isnan (out[5]));
+  g_assert_cmpfloat (out[6], ==, 0.0f);
+  g_assert_false (signbit (out[6]));
+  for (int i = 0; i < N; i++)
+    if (i != 5)
+      g_assert_cmpfloat (out[i], ==, x[i] > 0 ? x[i] : 0.0f);
+
+  /* sqrt (Adam's): NaN below zero, -0 stays -0 */
+  g_assert_true (ts_cpu_unary (TS_UNARY_SQRT, &vx, &vout, NULL));
+  g_assert_true (signbit (out[6]) && out[6] == 0.0f);
+  for (int i = 0; i < N; i++)
+    if (x[i] < 0 || i == 5)
+      g_assert_true (isnan (out[i]));
+    else
+      g_assert_cmpfloat (out[i], ==, sqrtf (x[i]));
+
+  g_assert_true (ts_cpu_activation (TS_ACT_THRESHOLD | TS_ACT_BACKWARD, &threshold, &vx, &vg, NULL,
+                                    &vout, NULL));
+  for (int i = 0; i < N; i++)
+    g_assert_cmpfloat (out[i], ==, x[i] <= 0 ? 0.0f : g[i]);
+  /* NaN is not <= 0: its gradient goes through, as PyTorch's */
+  g_assert_cmpfloat (out[5], ==, g[5]);
 }
 
 static void
@@ -1233,6 +1297,7 @@ main (int    argc,
   g_test_add_func ("/cpu-kernels/compare-logical", test_compare_logical);
   g_test_add_func ("/cpu-kernels/strided-views", test_strided_views);
   g_test_add_func ("/cpu-kernels/unary", test_unary);
+  g_test_add_func ("/cpu-kernels/dense-runs", test_dense_runs);
   g_test_add_func ("/cpu-kernels/fill-copy", test_fill_copy);
   g_test_add_func ("/cpu-kernels/ranges", test_ranges);
   g_test_add_func ("/cpu-kernels/reductions", test_reductions);

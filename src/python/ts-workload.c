@@ -15,6 +15,10 @@
 
 #include "config.h"
 
+#ifdef __GLIBC__
+#include <malloc.h>
+#endif
+
 #include "ts-py-private.h"
 #include "ts-workload.h"
 
@@ -213,6 +217,20 @@ out:
   return status;
 }
 
+/* A training loop makes and frees the same megabyte-sized host buffers
+ * every step (CPU tensors, im2col columns). glibc's adaptive thresholds
+ * hand such blocks back to the kernel (mmap, or trimming the heap top) and
+ * the next step page-faults them in again: about 950 faults per step of
+ * benchmarks/bench_conv.py. Fixed thresholds keep them in the heap. */
+static void
+keep_host_buffers (void)
+{
+#ifdef __GLIBC__
+  mallopt (M_MMAP_THRESHOLD, 16 * 1024 * 1024);
+  mallopt (M_TRIM_THRESHOLD, 64 * 1024 * 1024);
+#endif
+}
+
 gboolean
 ts_workload_run (const TsWorkloadOptions  *options,
                  int                      *exit_status,
@@ -233,6 +251,7 @@ ts_workload_run (const TsWorkloadOptions  *options,
       return FALSE;
     }
 
+  keep_host_buffers ();
   if (!init_python (options, error))
     return FALSE;
 

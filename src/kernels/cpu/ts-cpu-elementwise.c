@@ -436,6 +436,16 @@ NAME (char **ptrs, const gint64 *strides, gint64 n, gpointer user_data)       \
 DEFINE_TYPED_BINARY_LOOP (binary_loop_f64, double)
 DEFINE_TYPED_BINARY_LOOP (binary_loop_f32, float)
 
+/* A float32 operand of float32 math, element after element: its memory
+ * is already the run load_run would make. */
+static inline gboolean
+is_dense_f32 (TsDType dtype,
+              TsDType compute,
+              gint64  stride)
+{
+  return dtype == TS_DTYPE_FLOAT32 && compute == TS_DTYPE_FLOAT32 && stride == (gint64) sizeof (float);
+}
+
 /* An operand's run as float32 values of the compute dtype: converted,
  * then rounded to @compute when the operand has another dtype (as
  * TensorIterator casts inputs); a broadcast operand is converted once. */
@@ -486,15 +496,32 @@ binary_loop_runs (char         **ptrs,
 {
   BinaryCtx *ctx = user_data;
   float a[TS_CPU_RUN], b[TS_CPU_RUN], r[TS_CPU_RUN];
+  /* a dense float32 operand or output is its own run: an optimizer's
+   * `p.mul_(0.9)` converts only the number (the values are the same) */
+  gboolean a_direct = is_dense_f32 (ctx->a_dtype, ctx->compute, strides[0]);
+  gboolean b_direct = is_dense_f32 (ctx->b_dtype, ctx->compute, strides[1]);
+  gboolean r_direct = is_dense_f32 (ctx->out_dtype, ctx->compute, strides[2]);
 
   for (gint64 done = 0; done < n; done += TS_CPU_RUN)
     {
       gint64 len = MIN (n - done, TS_CPU_RUN);
+      const float *ra = a, *rb = b;
+      float *rr = r;
 
-      load_run (ctx->a_dtype, ctx->compute, ptrs[0] + done * strides[0], strides[0], a, len);
-      load_run (ctx->b_dtype, ctx->compute, ptrs[1] + done * strides[1], strides[1], b, len);
-      binary_run_f32 (ctx->op, a, b, r, len);
-      ts_cpu_store_f32 (ctx->out_dtype, r, ptrs[2] + done * strides[2], strides[2], len);
+      if (a_direct)
+        ra = (const float *) (ptrs[0] + done * strides[0]);
+      else
+        load_run (ctx->a_dtype, ctx->compute, ptrs[0] + done * strides[0], strides[0], a, len);
+      if (b_direct)
+        rb = (const float *) (ptrs[1] + done * strides[1]);
+      /* a broadcast number is the same run each time */
+      else if (strides[1] != 0 || done == 0)
+        load_run (ctx->b_dtype, ctx->compute, ptrs[1] + done * strides[1], strides[1], b, len);
+      if (r_direct)
+        rr = (float *) (ptrs[2] + done * strides[2]);
+      binary_run_f32 (ctx->op, ra, rb, rr, len);
+      if (!r_direct)
+        ts_cpu_store_f32 (ctx->out_dtype, r, ptrs[2] + done * strides[2], strides[2], len);
     }
 }
 
@@ -976,8 +1003,11 @@ unary_run_f32 (TsUnaryOp    op,
   switch (op)
     {
     case TS_UNARY_NEG: for (gint64 i = 0; i < n; i++) r[i] = -x[i]; return;
-    case TS_UNARY_RELU: for (gint64 i = 0; i < n; i++) r[i] = unary_f32 (TS_UNARY_RELU, x[i]); return;
+    /* unary_f32's relu, written out: the call is not inlined in the loop */
+    case TS_UNARY_RELU: for (gint64 i = 0; i < n; i++) r[i] = isnan (x[i]) ? x[i] : (x[i] > 0 ? x[i] : 0.0f); return;
     case TS_UNARY_EXP: for (gint64 i = 0; i < n; i++) r[i] = expf (x[i]); return;
+    /* Adam's denominator, on every parameter each step */
+    case TS_UNARY_SQRT: for (gint64 i = 0; i < n; i++) r[i] = sqrtf (x[i]); return;
     default:
       for (gint64 i = 0; i < n; i++)
         r[i] = unary_f32 (op, x[i]);
@@ -994,6 +1024,13 @@ unary_loop_runs (char         **ptrs,
   UnaryCtx *ctx = user_data;
   float x[TS_CPU_RUN], r[TS_CPU_RUN];
 
+  /* dense float32 in and out (a conv net's relu): no runs to copy */
+  if (is_dense_f32 (ctx->in_dtype, ctx->compute, strides[0]) &&
+      is_dense_f32 (ctx->out_dtype, ctx->compute, strides[1]))
+    {
+      unary_run_f32 (ctx->op, (const float *) ptrs[0], (float *) ptrs[1], n);
+      return;
+    }
   for (gint64 done = 0; done < n; done += TS_CPU_RUN)
     {
       gint64 len = MIN (n - done, TS_CPU_RUN);

@@ -1050,6 +1050,14 @@ NAME (TsActKernel kind, const TsAct *a, const T *x, const T *g, T *y, gint64 n) 
   T ipt = a->flag ? (T) 1 / p0 : (T) 1;                                           \
   TsActKernel k = kind & ~TS_ACT_BACKWARD;                                        \
                                                                                   \
+  /* relu's backward (threshold_backward) on its own: the loop over the        \
+   * switch is not unswitched, and a conv net runs it on every activation */   \
+  if (kind == (TS_ACT_THRESHOLD | TS_ACT_BACKWARD))                               \
+    {                                                                             \
+      for (gint64 i = 0; i < n; i++)                                              \
+        y[i] = x[i] <= p0 ? (T) 0 : g[i];                                         \
+      return;                                                                     \
+    }                                                                             \
   if (kind & TS_ACT_BACKWARD)                                                     \
     for (gint64 i = 0; i < n; i++)                                                \
       y[i] = NAME##_backward (k, g[i], x[i], p0, p1, ipt);                        \

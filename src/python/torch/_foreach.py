@@ -29,6 +29,11 @@ class _multi_tensor:
         return False
 
 
+# the ops below open their launches directly (begin, try, finally end: what
+# _multi_tensor's with statement does, without its three Python calls)
+_next_tensor = _C._multi_tensor_next
+
+
 def _check_lists(name, *lists):
     n = len(lists[0])
     if n == 0:
@@ -63,10 +68,13 @@ def _binary(name, fn, inplace):
         tensors = is_list and isinstance(others[0], torch.Tensor)
         depth = 1 + tensors + (not inplace)
         out = []
-        with _multi_tensor(op.__name__, depth) as next_tensor:
+        _C._multi_tensor_begin(op.__name__, depth)
+        try:
             for s, o in zip(self, others):
-                next_tensor(s)
+                _next_tensor(s)
                 out.append(fn(s, o, **kwargs))
+        finally:
+            _C._multi_tensor_end()
         return None if inplace else out
     op.__name__ = '_foreach_' + name + ('_' if inplace else '')
     return op
@@ -77,10 +85,13 @@ def _unary(name, fn, inplace, depth=None):
         self = list(self)
         _check_lists(op.__name__, self)
         out = []
-        with _multi_tensor(op.__name__, depth or (1 if inplace else 2)) as next_tensor:
+        _C._multi_tensor_begin(op.__name__, depth or (1 if inplace else 2))
+        try:
             for s in self:
-                next_tensor(s)
+                _next_tensor(s)
                 out.append(fn(s))
+        finally:
+            _C._multi_tensor_end()
         return None if inplace else out
     op.__name__ = '_foreach_' + name + ('_' if inplace else '')
     return op
@@ -93,10 +104,13 @@ def _pointwise(name, fn, inplace):
         values = list(value) if isinstance(value, (list, tuple)) else [value] * len(self)
         _check_lists(op.__name__, self, tensor1, tensor2, values)
         out = []
-        with _multi_tensor(op.__name__, 3 if inplace else 4) as next_tensor:
+        _C._multi_tensor_begin(op.__name__, 3 if inplace else 4)
+        try:
             for s, a, b, v in zip(self, tensor1, tensor2, values):
-                next_tensor(s)
+                _next_tensor(s)
                 out.append(fn(s, a, b, v))
+        finally:
+            _C._multi_tensor_end()
         return None if inplace else out
     op.__name__ = '_foreach_' + name + ('_' if inplace else '')
     return op

@@ -122,6 +122,9 @@ def autocast_policy(cuda=None, cpu=None):
     def decorate(func):
         @functools.wraps(func)
         def run(*args, **kwargs):
+            # outside autocast (most calls) the arguments need no look
+            if not (_C._autocast_is_enabled("cuda") or _C._autocast_is_enabled("cpu")):
+                return func(*args, **kwargs)
             first = next(_tensors(args, kwargs), None)
             device = first.device.type if first is not None else None
             policy = policies.get(device)

@@ -133,8 +133,9 @@ class Adam(Optimizer):
         torch._foreach_add_(exp_avgs, grads, alpha=1 - beta1)
         torch._foreach_mul_(exp_avg_sqs, beta2)
         torch._foreach_addcmul_(exp_avg_sqs, grads, grads, 1 - beta2)
-        bias_correction1 = [1 - beta1 ** step.item() for step in state_steps]
-        bias_correction2 = [1 - beta2 ** step.item() for step in state_steps]
+        steps = [step.item() for step in state_steps]
+        bias_correction1 = [1 - beta1 ** step for step in steps]
+        bias_correction2 = [1 - beta2 ** step for step in steps]
         step_size = [(lr / bc) * -1 for bc in bias_correction1]
         bias_correction2_sqrt = [math.sqrt(bc) for bc in bias_correction2]
         if group['amsgrad']:
