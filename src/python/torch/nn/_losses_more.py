@@ -1,5 +1,5 @@
 """The embedding, ranking and margin losses, the Poisson and Gaussian
-negative log-likelihoods, gumbel_softmax, bilinear and embedding_bag: compositions of
+negative log-likelihoods, gumbel_softmax, bilinear, embedding_bag, rrelu: compositions of
 the ops ATen's own kernels are written in (aten/src/ATen/native/Loss.cpp
 and friends, 1.13), with their modules. Checked against python3-torch
 1.13: tests/workloads/api/nn_losses_more.py."""
@@ -273,7 +273,7 @@ class Bilinear(Module):
 
 _FUNCTIONS = ("soft_margin_loss", "poisson_nll_loss", "gaussian_nll_loss", "multilabel_soft_margin_loss",
               "cosine_embedding_loss", "margin_ranking_loss", "hinge_embedding_loss", "triplet_margin_loss",
-              "multi_margin_loss", "gumbel_softmax", "bilinear", "embedding_bag")
+              "multi_margin_loss", "gumbel_softmax", "bilinear", "embedding_bag", "rrelu", "rrelu_")
 
 
 def _install():
@@ -281,9 +281,10 @@ def _install():
     g = globals()
     for name in _FUNCTIONS:
         setattr(F, name, g[name])
+    torch.rrelu, torch.rrelu_ = rrelu, rrelu_
     for name in ("SoftMarginLoss", "PoissonNLLLoss", "GaussianNLLLoss", "MultiLabelSoftMarginLoss",
                  "CosineEmbeddingLoss", "MarginRankingLoss", "HingeEmbeddingLoss", "TripletMarginLoss",
-                 "MultiMarginLoss", "CosineSimilarity", "PairwiseDistance", "Bilinear", "EmbeddingBag"):
+                 "MultiMarginLoss", "CosineSimilarity", "PairwiseDistance", "Bilinear", "EmbeddingBag", "RReLU"):
         setattr(nn, name, g[name])
 
 
@@ -402,3 +403,35 @@ class EmbeddingBag(Module):
         if self.padding_idx is not None:
             s += ", padding_idx={}".format(self.padding_idx)
         return s
+
+
+def rrelu(input, lower=1. / 8, upper=1. / 3, training=False, inplace=False):
+    """Randomized leaky ReLU. In training, ATen's CPU kernel draws one
+    float64 uniform in [lower, upper) per non-positive element, in order,
+    and scales the element by it; drawing only those keeps PyTorch's
+    values for a seed. In eval mode the slope is their mean."""
+    if not training:
+        return F.leaky_relu(input, (lower + upper) / 2, inplace)
+    negative = input <= 0
+    count = int(negative.sum().item())
+    noise = torch.ones_like(input)
+    if count:
+        draws = torch.empty(count, dtype=torch.float64, device=input.device).uniform_(lower, upper)
+        noise[negative] = draws.to(input.dtype)
+    return input.mul_(noise) if inplace else input * noise
+
+
+def rrelu_(input, lower=1. / 8, upper=1. / 3, training=False):
+    return rrelu(input, lower, upper, training, True)
+
+
+class RReLU(Module):
+    def __init__(self, lower=1. / 8, upper=1. / 3, inplace=False):
+        super().__init__()
+        self.lower, self.upper, self.inplace = lower, upper, inplace
+
+    def forward(self, input):
+        return rrelu(input, self.lower, self.upper, self.training, self.inplace)
+
+    def extra_repr(self):
+        return "lower={}, upper={}{}".format(self.lower, self.upper, ", inplace=True" if self.inplace else "")
