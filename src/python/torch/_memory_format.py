@@ -246,19 +246,21 @@ def empty_like(t, dtype=None, device=None, requires_grad=False, memory_format=No
     return r.requires_grad_(requires_grad) if requires_grad else r
 
 
-def zeros_like(t, dtype=None, device=None, requires_grad=False, memory_format=None):
-    r = empty_like(t, dtype=dtype, device=device, memory_format=memory_format).fill_(0)
+def _filled_like(t, value, dtype, device, requires_grad, memory_format):
+    r = empty_like(t, dtype=dtype, device=device, memory_format=memory_format).fill_(value)
     return r.requires_grad_(requires_grad) if requires_grad else r
+
+
+def zeros_like(t, dtype=None, device=None, requires_grad=False, memory_format=None):
+    return _filled_like(t, 0, dtype, device, requires_grad, memory_format)
 
 
 def ones_like(t, dtype=None, device=None, requires_grad=False, memory_format=None):
-    r = empty_like(t, dtype=dtype, device=device, memory_format=memory_format).fill_(1)
-    return r.requires_grad_(requires_grad) if requires_grad else r
+    return _filled_like(t, 1, dtype, device, requires_grad, memory_format)
 
 
 def full_like(t, fill_value, dtype=None, device=None, requires_grad=False, memory_format=None):
-    r = empty_like(t, dtype=dtype, device=device, memory_format=memory_format).fill_(fill_value)
-    return r.requires_grad_(requires_grad) if requires_grad else r
+    return _filled_like(t, fill_value, dtype, device, requires_grad, memory_format)
 
 
 def clone(input, *, memory_format=preserve_format):

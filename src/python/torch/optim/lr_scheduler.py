@@ -405,7 +405,24 @@ class ConstantLR(_LRScheduler):
                 for base_lr in self.base_lrs]
 
 
-class SequentialLR(_LRScheduler):
+class _SchedulerList:
+    """The state of a scheduler made of schedulers: its own, less the
+    optimizer, and each member's."""
+
+    def state_dict(self):
+        state = {k: v for k, v in self.__dict__.items() if k not in ("optimizer", "_schedulers")}
+        state["_schedulers"] = [s.state_dict() for s in self._schedulers]
+        return state
+
+    def load_state_dict(self, state_dict):
+        schedulers = state_dict.pop("_schedulers")
+        self.__dict__.update(state_dict)
+        state_dict["_schedulers"] = schedulers
+        for s, saved in zip(self._schedulers, schedulers):
+            s.load_state_dict(saved)
+
+
+class SequentialLR(_SchedulerList, _LRScheduler):
     def __init__(self, optimizer, schedulers, milestones, last_epoch=-1, verbose=False):
         for idx in range(len(schedulers)):
             if schedulers[idx].optimizer != optimizer:
@@ -438,17 +455,6 @@ class SequentialLR(_LRScheduler):
             scheduler.step()
         self._last_lr = scheduler.get_last_lr()
 
-    def state_dict(self):
-        state_dict = {key: value for key, value in self.__dict__.items() if key not in ('optimizer', '_schedulers')}
-        state_dict['_schedulers'] = [s.state_dict() for s in self._schedulers]
-        return state_dict
-
-    def load_state_dict(self, state_dict):
-        _schedulers = state_dict.pop('_schedulers')
-        self.__dict__.update(state_dict)
-        state_dict['_schedulers'] = _schedulers
-        for idx, s in enumerate(_schedulers):
-            self._schedulers[idx].load_state_dict(s)
 
 
 class CosineAnnealingWarmRestarts(_LRScheduler):
@@ -622,7 +628,7 @@ class PolynomialLR(_LRScheduler):
                 for base_lr in self.base_lrs]
 
 
-class ChainedScheduler(_LRScheduler):
+class ChainedScheduler(_SchedulerList, _LRScheduler):
     """Steps every scheduler of the list, in order, at each step."""
 
     def __init__(self, schedulers):
@@ -639,17 +645,6 @@ class ChainedScheduler(_LRScheduler):
             scheduler.step()
         self._last_lr = [group["lr"] for group in self.optimizer.param_groups]
 
-    def state_dict(self):
-        state = {k: v for k, v in self.__dict__.items() if k not in ("optimizer", "_schedulers")}
-        state["_schedulers"] = [s.state_dict() for s in self._schedulers]
-        return state
-
-    def load_state_dict(self, state_dict):
-        schedulers = state_dict.pop("_schedulers")
-        self.__dict__.update(state_dict)
-        state_dict["_schedulers"] = schedulers
-        for s, saved in zip(self._schedulers, schedulers):
-            s.load_state_dict(saved)
 
 
 class CyclicLR(_LRScheduler):

@@ -38,6 +38,18 @@ class _SingleTensorOptimizer(Optimizer):
             grad = grad.add(p, alpha=group['weight_decay'])
         return grad
 
+    @staticmethod
+    def _zero_state(state, p, *names):
+        # the step as a tensor (1.13's state_steps), the buffers as zeros
+        state['step'] = torch.tensor(0.)
+        for name in names:
+            state[name] = torch.zeros_like(p)
+
+    def _begin(self, group, p, state):
+        """This step's gradient and the step's number, counted first."""
+        state['step'] += 1
+        return self._grad(group, p), state['step'].item()
+
 
 class NAdam(_SingleTensorOptimizer):
     def __init__(self, params, lr=2e-3, betas=(0.9, 0.999), eps=1e-8, weight_decay=0, momentum_decay=4e-3,
@@ -49,17 +61,13 @@ class NAdam(_SingleTensorOptimizer):
                                       momentum_decay=momentum_decay, foreach=foreach))
 
     def _init_state(self, group, p, state):
-        state['step'] = torch.tensor(0.)
+        self._zero_state(state, p, 'exp_avg', 'exp_avg_sq')
         state['mu_product'] = torch.tensor(1.)
-        state['exp_avg'] = torch.zeros_like(p)
-        state['exp_avg_sq'] = torch.zeros_like(p)
 
     def _single(self, group, p, state):
         beta1, beta2 = group['betas']
         lr, eps, decay = group['lr'], group['eps'], group['momentum_decay']
-        grad = self._grad(group, p)
-        state['step'] += 1
-        step = state['step'].item()
+        grad, step = self._begin(group, p, state)
         bias_correction2 = 1 - beta2 ** step
         mu = beta1 * (1. - 0.5 * (0.96 ** (step * decay)))
         mu_next = beta1 * (1. - 0.5 * (0.96 ** ((step + 1) * decay)))
@@ -79,16 +87,12 @@ class RAdam(_SingleTensorOptimizer):
         super().__init__(params, dict(lr=lr, betas=betas, eps=eps, weight_decay=weight_decay, foreach=foreach))
 
     def _init_state(self, group, p, state):
-        state['step'] = torch.tensor(0.)
-        state['exp_avg'] = torch.zeros_like(p)
-        state['exp_avg_sq'] = torch.zeros_like(p)
+        self._zero_state(state, p, 'exp_avg', 'exp_avg_sq')
 
     def _single(self, group, p, state):
         beta1, beta2 = group['betas']
         lr, eps = group['lr'], group['eps']
-        grad = self._grad(group, p)
-        state['step'] += 1
-        step = state['step'].item()
+        grad, step = self._begin(group, p, state)
         bias_correction1 = 1 - beta1 ** step
         bias_correction2 = 1 - beta2 ** step
         exp_avg, exp_avg_sq = state['exp_avg'], state['exp_avg_sq']
@@ -114,16 +118,12 @@ class Adamax(_SingleTensorOptimizer):
                                       maximize=maximize))
 
     def _init_state(self, group, p, state):
-        state['step'] = torch.tensor(0.)
-        state['exp_avg'] = torch.zeros_like(p)
-        state['exp_inf'] = torch.zeros_like(p)
+        self._zero_state(state, p, 'exp_avg', 'exp_inf')
 
     def _single(self, group, p, state):
         beta1, beta2 = group['betas']
         lr, eps = group['lr'], group['eps']
-        grad = self._grad(group, p)
-        state['step'] += 1
-        step = state['step'].item()
+        grad, step = self._begin(group, p, state)
         exp_avg, exp_inf = state['exp_avg'], state['exp_inf']
         exp_avg.mul_(beta1).add_(grad, alpha=1 - beta1)
         # the infinity norm: max(beta2 * u, |g| + eps), through a stacked amax

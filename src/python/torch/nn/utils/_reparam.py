@@ -76,13 +76,17 @@ def weight_norm(module, name="weight", dim=0):
     return module
 
 
-def remove_weight_norm(module, name="weight"):
-    key, hook = _find_hook(module, WeightNorm, name)
+def _remove(module, kind, what, name):
+    key, hook = _find_hook(module, kind, name)
     if hook is None:
-        raise ValueError("weight_norm of '{}' not found in {}".format(name, module))
+        raise ValueError("{} of '{}' not found in {}".format(what, name, module))
     hook.remove(module)
     del module._forward_pre_hooks[key]
     return module
+
+
+def remove_weight_norm(module, name="weight"):
+    return _remove(module, WeightNorm, "weight_norm", name)
 
 
 class SpectralNorm:
@@ -157,9 +161,4 @@ def spectral_norm(module, name="weight", n_power_iterations=1, eps=1e-12, dim=No
 
 
 def remove_spectral_norm(module, name="weight"):
-    key, hook = _find_hook(module, SpectralNorm, name)
-    if hook is None:
-        raise ValueError("spectral_norm of '{}' not found in {}".format(name, module))
-    hook.remove(module)
-    del module._forward_pre_hooks[key]
-    return module
+    return _remove(module, SpectralNorm, "spectral_norm", name)
