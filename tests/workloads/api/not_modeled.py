@@ -34,7 +34,7 @@ check(lambda: torch.__wrapped__)
 check(lambda: torch.ones(1).__foo__)
 
 try:
-    import torch.nn.utils.rnn  # noqa: F401
+    import torch.nn.utils.prune  # noqa: F401
 except ImportError as err:
     print(type(err).__name__ + ":", err)
 try:

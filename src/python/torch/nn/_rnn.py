@@ -6,7 +6,10 @@ ATen's gate order: LSTM i, f, g, o; GRU r, z, n with
 n = tanh(W_in x + b_in + r * (W_hn h + b_hn)).
 
 The input projection of a whole sequence is one matmul (as cuDNN does it);
-each step then multiplies the hidden state. PackedSequence is not modeled."""
+each step then multiplies the hidden state. A PackedSequence runs step by
+step over the shrinking batch of sequences still running, each step
+projecting its own rows, as ATen's PackedLayer and ReversedPackedLayer
+do."""
 
 import math
 import numbers
@@ -21,9 +24,54 @@ from .modules import Module
 from .parameter import Parameter
 
 
-def _refuse_packed(input):
-    if type(input).__name__ == "PackedSequence":
-        raise _unmodeled.not_modeled("torch.nn.utils.rnn.PackedSequence input to recurrent layers")
+def _is_packed(input):
+    return type(input).__name__ == "PackedSequence"
+
+
+def _rows(state, begin, end):
+    # rows [begin, end) of a state (h, or LSTM's (h, c))
+    if isinstance(state, tuple):
+        return tuple(s[begin:end] for s in state)
+    return state[begin:end]
+
+
+def _cat_rows(parts):
+    if isinstance(parts[0], tuple):
+        return tuple(torch.cat([p[i] for p in parts], 0) for i in range(len(parts[0])))
+    return torch.cat(parts, 0)
+
+
+def _run_packed(step, data, state, params, sizes, reverse):
+    """One layer, one direction over packed rows (sizes: the batch at each
+    step): its packed outputs and its last state, rows in batch order."""
+    w_ih, w_hh, b_ih, b_hh, w_hr = params
+    starts = [0]
+    for b in sizes[:-1]:
+        starts.append(starts[-1] + b)
+    outs = [None] * len(sizes)
+    if reverse:
+        # the batch grows backwards: a sequence joins at its last step,
+        # from its initial state
+        hidden, held = _rows(state, 0, sizes[-1]), sizes[-1]
+        for t in range(len(sizes) - 1, -1, -1):
+            if sizes[t] > held:
+                hidden = _cat_rows([hidden, _rows(state, held, sizes[t])])
+                held = sizes[t]
+            xw = F.linear(data[starts[t]:starts[t] + sizes[t]], w_ih, b_ih)
+            hidden = step(xw, hidden, w_hh, b_hh, w_hr)
+            outs[t] = hidden[0] if isinstance(hidden, tuple) else hidden
+        return torch.cat(outs, 0), hidden
+    finished, hidden, held = [], state, sizes[0]
+    for t, b in enumerate(sizes):
+        if b < held:
+            # the sequences that ended keep their state from here
+            finished.append(_rows(hidden, b, held))
+            hidden, held = _rows(hidden, 0, b), b
+        xw = F.linear(data[starts[t]:starts[t] + b], w_ih, b_ih)
+        hidden = step(xw, hidden, w_hh, b_hh, w_hr)
+        outs[t] = hidden[0] if isinstance(hidden, tuple) else hidden
+    finished.append(hidden)
+    return torch.cat(outs, 0), _cat_rows(finished[::-1])
 
 
 # -- one step of each cell (x: (batch, in), h: (batch, hidden)); xw is x's
@@ -182,7 +230,6 @@ class RNNBase(Module):
     def _batch_input(self, input, hx, n_states):
         """input as (seq, batch, feature) and hx batched: PyTorch's
         unbatched and batch_first handling. hx is a tuple of n_states."""
-        _refuse_packed(input)
         is_batched = input.dim() == 3
         want = 3 if is_batched else 2
         kind = "batched 3-D" if is_batched else "unbatched 2-D"
@@ -206,24 +253,65 @@ class RNNBase(Module):
             output = output.transpose(0, 1)
         return output, states
 
-    def _run(self, x, states):
-        """All layers over x (seq, batch, in) from states, a list per
-        layer*direction of each one's state: the output and last states."""
+    def _run(self, x, states, sizes=None):
+        """All layers over x (seq, batch, in), or packed rows with sizes,
+        from states, a list per layer*direction of each one's state: the
+        output and last states."""
         with _op_range("aten::" + _ATEN[self.mode], x):
-            return self._run_layers(_STEPS[self.mode], x, states)
+            return self._run_layers(_STEPS[self.mode], x, states, sizes)
 
-    def _run_layers(self, step, x, states):
+    def _forward_packed(self, packed, hx, n_states):
+        """A PackedSequence's run: hx taken into the sorted batch order,
+        the outputs packed the same way, the last states back in the
+        caller's order."""
+        from .utils.rnn import PackedSequence
+        data, batch_sizes, sorted_indices, unsorted_indices = packed
+        if data.dim() != 2:
+            raise RuntimeError("input must have 2 dimensions, got {}".format(data.dim()))
+        if self.input_size != data.size(-1):
+            raise RuntimeError("input.size(-1) must be equal to input_size. Expected {}, got {}".format(
+                self.input_size, data.size(-1)))
+        sizes = batch_sizes.tolist()
+        n = self.num_layers * (2 if self.bidirectional else 1)
+        widths = (self.proj_size if getattr(self, "proj_size", 0) > 0 else self.hidden_size, self.hidden_size)
+        shapes = [(n, sizes[0], widths[i]) for i in range(n_states)]
+        if hx is None:
+            hx = tuple(torch.zeros(shape, dtype=data.dtype, device=data.device) for shape in shapes)
+        else:
+            if sorted_indices is not None:
+                hx = tuple(h.index_select(1, sorted_indices) for h in hx)
+            for i, (h, shape) in enumerate(zip(hx, shapes)):
+                self._check_hidden(h, shape, "Expected hidden[1] size {}, got {}" if i else
+                                   "Expected hidden size {}, got {}")
+        if n_states == 1:
+            states = list(hx[0].unbind(0))
+        else:
+            states = list(zip(*(h.unbind(0) for h in hx)))
+        out, last = self._run(data, states, sizes)
+        if n_states == 1:
+            finals = (torch.stack(last),)
+        else:
+            finals = tuple(torch.stack([s[i] for s in last]) for i in range(n_states))
+        if unsorted_indices is not None:
+            finals = tuple(h.index_select(1, unsorted_indices) for h in finals)
+        output = PackedSequence(out, batch_sizes, sorted_indices, unsorted_indices)
+        return output, finals[0] if n_states == 1 else finals
+
+    def _run_layers(self, step, x, states, sizes=None):
         num_directions = 2 if self.bidirectional else 1
         last = []
         for layer in range(self.num_layers):
             outs = []
             for direction in range(num_directions):
                 idx = layer * num_directions + direction
-                out, state = _run_direction(step, x, states[idx], self._layer_params(layer, direction),
-                                            direction == 1)
+                params = self._layer_params(layer, direction)
+                if sizes is None:
+                    out, state = _run_direction(step, x, states[idx], params, direction == 1)
+                else:
+                    out, state = _run_packed(step, x, states[idx], params, sizes, direction == 1)
                 outs.append(out)
                 last.append(state)
-            x = outs[0] if num_directions == 1 else torch.cat(outs, 2)
+            x = outs[0] if num_directions == 1 else torch.cat(outs, x.dim() - 1)
             if self.dropout > 0 and self.training and layer < self.num_layers - 1:
                 x = F.dropout(x, self.dropout, True)
         return x, last
@@ -243,6 +331,8 @@ class RNN(RNNBase):
         super().__init__(mode, *args, **kwargs)
 
     def forward(self, input, hx=None):
+        if _is_packed(input):
+            return self._forward_packed(input, None if hx is None else (hx,), 1)
         x, hx, is_batched = self._batch_input(input, None if hx is None else (hx,), 1)
         self._check_input(x)
         size = (self.num_layers * (2 if self.bidirectional else 1), x.size(1), self.hidden_size)
@@ -270,6 +360,8 @@ class LSTM(RNNBase):
         super().__init__("LSTM", *args, **kwargs)
 
     def forward(self, input, hx=None):
+        if _is_packed(input):
+            return self._forward_packed(input, hx, 2)
         x, hx, is_batched = self._batch_input(input, hx, 2)
         self._check_input(x)
         n = self.num_layers * (2 if self.bidirectional else 1)
