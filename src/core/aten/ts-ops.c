@@ -1897,11 +1897,12 @@ ts_ops_max (TsTensor  *self,
   return out;
 }
 
-gboolean
-ts_ops_max_dim (TsTensor   *self,
+/* The MAX_DIM family's launch of op @id: values and indices along @dim. */
+static gboolean
+max_dim_launch (TsOpId      id,
+                TsTensor   *self,
                 int         dim,
                 gboolean    keepdim,
-                gboolean    is_min,
                 TsTensor  **values,
                 TsTensor  **indices,
                 GError    **error)
@@ -1917,8 +1918,7 @@ ts_ops_max_dim (TsTensor   *self,
   if (self->ndim > 0 && self->shape[dim] == 0)
     {
       g_set_error (error, TS_TENSOR_ERROR, TS_TENSOR_ERROR_INDEX,
-                   "%s(): Expected reduction dim %d to have non-zero size.",
-                   is_min ? "min" : "max", dim);
+                   "%s(): Expected reduction dim %d to have non-zero size.", ts_op_get (id)->name, dim);
       return FALSE;
     }
   tensor_view (self, &vin);
@@ -1932,7 +1932,7 @@ ts_ops_max_dim (TsTensor   *self,
       g_clear_pointer (values, ts_tensor_unref);
       return FALSE;
     }
-  job = job_new (ts_op_get (is_min ? TS_OP_MIN_DIM : TS_OP_MAX_DIM));
+  job = job_new (ts_op_get (id));
   job->dims[0] = dim;
   job_set (job, 0, *values);
   job_set (job, 1, self);
@@ -1949,14 +1949,46 @@ ts_ops_max_dim (TsTensor   *self,
       g_clear_pointer (indices, ts_tensor_unref);
       return FALSE;
     }
+  return TRUE;
+}
+
+gboolean
+ts_ops_max_dim (TsTensor   *self,
+                int         dim,
+                gboolean    keepdim,
+                gboolean    is_min,
+                TsTensor  **values,
+                TsTensor  **indices,
+                GError    **error)
+{
+  TsOpId id = is_min ? TS_OP_MIN_DIM : TS_OP_MAX_DIM;
+
+  /* wrapped here too: the node keeps the dim */
+  if (!ts_tensor_wrap_dim (self->ndim, &dim, error) ||
+      !max_dim_launch (id, self, dim, keepdim, values, indices, error))
+    return FALSE;
   {
     /* the formula puts the gradient where the indices point */
     TsOpGradAttrs grad = { .dims = { dim }, .n_dims = 1, .keepdim = keepdim, .save_extra = *indices };
 
-    ts_autograd_record_op (ts_op_get (is_min ? TS_OP_MIN_DIM : TS_OP_MAX_DIM), TS_OP_GRAD_SCALAR, &self, 1,
-                           *values, &grad);
+    ts_autograd_record_op (ts_op_get (id), TS_OP_GRAD_SCALAR, &self, 1, *values, &grad);
   }
   return TRUE;
+}
+
+TsTensor *
+ts_ops_argmax_dim (TsTensor  *self,
+                   int        dim,
+                   gboolean   keepdim,
+                   gboolean   is_min,
+                   GError   **error)
+{
+  g_autoptr(TsTensor) values = NULL;
+  TsTensor *indices = NULL;
+
+  if (!max_dim_launch (is_min ? TS_OP_ARGMIN : TS_OP_ARGMAX, self, dim, keepdim, &values, &indices, error))
+    return NULL;
+  return indices;
 }
 
 /* Matmul ----------------------------------------------------------------- */

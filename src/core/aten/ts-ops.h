@@ -132,6 +132,12 @@ gboolean   ts_ops_max_dim         (TsTensor        *self,
                                    TsTensor       **values,
                                    TsTensor       **indices,
                                    GError         **error);
+/* argmax/argmin along @dim: the indices of max/min .dim (aten::argmax). */
+TsTensor  *ts_ops_argmax_dim      (TsTensor        *self,
+                                   int              dim,
+                                   gboolean         keepdim,
+                                   gboolean         is_min,
+                                   GError         **error);
 TsTensor  *ts_ops_matmul          (TsTensor        *a,
                                    TsTensor        *b,
                                    GError         **error);
@@ -234,6 +240,14 @@ TsTensor   *ts_ops_ternary         (TsOpId           id,
                                     TsTensor        *b,
                                     double           scalar,
                                     gboolean         inplace,
+                                    GError         **error);
+
+/* clamp (self, min, max) with number bounds: one launch (ClampBackward1),
+ * for a float32 or float64 @self; the caller composes clamp_min and
+ * clamp_max for the other forms. */
+TsTensor   *ts_ops_clamp           (TsTensor        *self,
+                                    double           min,
+                                    double           max,
                                     GError         **error);
 
 /* mv: a 2-D self times a 1-D vec of its dtype, BLAS gemv (PyTorch's sums). */

@@ -948,6 +948,58 @@ TS_BACKWARD_FN (ts_backward_clamp_max)
   return clamp_backward (node, GRAD, TS_BINARY_LE, TS_BINARY_GT, grad_inputs, n_inputs, error);
 }
 
+/* clamp with number bounds (ClampBackward1): self: grad where
+ * min <= self <= max, else 0 (a NaN self too), as clamp_backward */
+TS_BACKWARD_FN (ts_backward_clamp)
+{
+  g_autoptr(TsTensor) self = ts_autograd_saved (node, ATTRS->self_slot, error);
+  g_autoptr(TsTensor) above = NULL;
+  g_autoptr(TsTensor) below = NULL;
+  g_autoptr(TsTensor) mask = NULL;
+
+  if (self == NULL ||
+      (above = ts_autograd_binary_scalar (TS_BINARY_GE, self, ATTRS->scalar, FALSE, error)) == NULL ||
+      (below = ts_autograd_binary_scalar (TS_BINARY_LE, self, ATTRS->scalar2, FALSE, error)) == NULL ||
+      (mask = binary (TS_BINARY_LOGICAL_AND, above, below, error)) == NULL)
+    return FALSE;
+  RETURN_GRAD (ts_autograd_mul (GRAD, mask, error));
+}
+
+/* norm with p 2 (NormBackward1): self * (grad / norm), 0 where the norm
+ * is 0, as norm_backward; the reduced dims restored as size 1 */
+TS_BACKWARD_FN (ts_backward_norm2)
+{
+  const TsGradTensorInfo *info = ts_grad_node_get_input_info (node, 0);
+  const Attrs *attrs = ATTRS;
+  g_autoptr(TsTensor) self = ts_autograd_saved (node, attrs->self_slot, error);
+  g_autoptr(TsTensor) result = NULL;
+  g_autoptr(TsTensor) kept = NULL;
+  g_autoptr(TsTensor) grad = NULL;
+  g_autoptr(TsTensor) scale = NULL;
+  g_autoptr(TsTensor) zero_norm = NULL;
+  g_autoptr(TsTensor) zero = NULL;
+  g_autoptr(TsTensor) scaled = NULL;
+  TsScalar nought = { TS_DTYPE_FLOAT64, 0.0, 0 };
+  gint64 shape[TS_MAX_DIMS];
+
+  memcpy (shape, info->shape, info->ndim * sizeof (gint64));
+  for (guint i = 0; i < info->ndim; i++)
+    if (attrs->n_dims == 0)
+      shape[i] = 1;
+  for (guint i = 0; i < attrs->n_dims; i++)
+    shape[attrs->dims[i]] = 1;
+  if (self == NULL || (result = ts_autograd_saved (node, attrs->result_slot, error)) == NULL ||
+      (kept = ts_autograd_reshape (result, info->ndim, shape, error)) == NULL ||
+      (grad = ts_autograd_reshape (GRAD, info->ndim, shape, error)) == NULL ||
+      (scale = ts_autograd_div (grad, kept, error)) == NULL ||
+      (zero_norm = ts_autograd_binary_scalar (TS_BINARY_EQ, kept, 0.0, FALSE, error)) == NULL ||
+      (zero = ts_tensor_new_empty (ts_tensor_get_device (scale), scale->dtype, 0, NULL, FALSE, error)) == NULL ||
+      !ts_ops_fill (zero, &nought, error) ||
+      (scaled = ts_ops_where (zero_norm, zero, scale, error)) == NULL)
+    return FALSE;
+  RETURN_GRAD (ts_autograd_mul (self, scaled, error));
+}
+
 /* max(), min() of all elements (evenly_distribute_backward) and amax,
  * amin over dims (scale_grad_by_count): the gradient shared evenly by the
  * elements equal to the result, with the reduced dims (all where none are

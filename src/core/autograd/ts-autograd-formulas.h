@@ -152,6 +152,8 @@ TS_BACKWARD_DECLARE (flip)
 TS_BACKWARD_DECLARE (cumsum)
 TS_BACKWARD_DECLARE (clamp_min)
 TS_BACKWARD_DECLARE (clamp_max)
+TS_BACKWARD_DECLARE (clamp)
+TS_BACKWARD_DECLARE (norm2)
 TS_BACKWARD_DECLARE (masked_fill)
 /* ts-autograd-formulas-join.c */
 TS_BACKWARD_DECLARE (cat)

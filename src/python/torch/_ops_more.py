@@ -705,7 +705,15 @@ def norm(input, p="fro", dim=None, keepdim=False, out=None, dtype=None):
         raise _unmodeled.unsupported("torch.norm(p='nuc')", "it needs singular values, not modeled yet")
     if p == "fro" or p is None:
         p = 2
+    if p == 2 and dtype is None and input.dtype in _NORM_DTYPES and input.is_contiguous():
+        # one launch (the NORM row) where the dims are ints
+        dims = () if dim is None else (dim,) if isinstance(dim, int) else tuple(dim)
+        if all(isinstance(d, int) for d in dims):
+            return torch._C._reduce("norm", input, dims, keepdim, None)
     return vector_norm(input, p, dim, keepdim, dtype=dtype)
+
+
+_NORM_DTYPES = (torch.float32, torch.float64)
 
 
 @autocast_policy(cuda="fp32")
@@ -821,22 +829,20 @@ def _einsum_sum_out(t, labels, keep):
     return t, labels
 
 
-def _einsum_pair(a, la, b, lb, keep):
-    """Contract two operands over their shared labels that nothing later
-    needs: permute to (batch, free_a, sum) @ (batch, sum, free_b), one bmm
-    (mm without a batch), then back to labels batch + free_a + free_b."""
+def _einsum_pair_plan(la, sa, lb, sb, keep):
+    """Contract two operands (labels la, lb; shapes sa, sb) over their
+    shared labels that nothing later needs: permute to (batch, free_a,
+    sum) @ (batch, sum, free_b), one bmm (mm without a batch), then back
+    to labels batch + free_a + free_b. Returns the view arguments
+    (_einsum_pair_run's plan) and those labels; shapes alone decide them."""
     sizes = {}
-    for t, ls in ((a, la), (b, lb)):
+    for shape, ls in ((sa, la), (sb, lb)):
         for i, lab in enumerate(ls):
-            sizes[lab] = builtins.max(sizes.get(lab, 1), t.shape[i])
+            sizes[lab] = builtins.max(sizes.get(lab, 1), shape[i])
     batch = [lab for lab in la if lab in lb and lab in keep]
     summed = [lab for lab in la if lab in lb and lab not in keep]
     free_a = [lab for lab in la if lab not in lb]
     free_b = [lab for lab in lb if lab not in la]
-
-    def arrange(t, ls, order):
-        t = t.permute([ls.index(lab) for lab in order]) if ls else t
-        return t.expand([sizes[lab] for lab in order])
 
     def prod(order):
         n = 1
@@ -844,14 +850,68 @@ def _einsum_pair(a, la, b, lb, keep):
             n *= sizes[lab]
         return n
 
-    ta = arrange(a, la, batch + free_a + summed).reshape(prod(batch), prod(free_a), prod(summed))
-    tb = arrange(b, lb, batch + summed + free_b).reshape(prod(batch), prod(summed), prod(free_b))
-    if prod(batch) == 1:
-        r = (ta[0] @ tb[0]).unsqueeze(0)
-    else:
-        r = torch.bmm(ta, tb)
+    def arrange(ls, order, shape3):
+        return [ls.index(lab) for lab in order] if ls else None, [sizes[lab] for lab in order], shape3
+
     order = batch + free_a + free_b
-    return r.reshape([sizes[lab] for lab in order]), order
+    plan = (arrange(la, batch + free_a + summed, (prod(batch), prod(free_a), prod(summed))),
+            arrange(lb, batch + summed + free_b, (prod(batch), prod(summed), prod(free_b))),
+            prod(batch) == 1, [sizes[lab] for lab in order])
+    return plan, order
+
+
+def _einsum_pair_run(a, b, plan):
+    (pa, ea, sa), (pb, eb, sb), single, shape = plan
+    ta = (a.permute(pa) if pa is not None else a).expand(ea).reshape(sa)
+    tb = (b.permute(pb) if pb is not None else b).expand(eb).reshape(sb)
+    r = (ta[0] @ tb[0]).unsqueeze(0) if single else torch.bmm(ta, tb)
+    return r.reshape(shape)
+
+
+def _einsum_pair(a, la, b, lb, keep):
+    plan, order = _einsum_pair_plan(la, a.shape, lb, b.shape, keep)
+    return _einsum_pair_run(a, b, plan), order
+
+
+def _einsum_plan2(equation, a, b):
+    """The general path's steps for two operands without a repeated label
+    in either (no diagonals): labels only one operand has summed first,
+    one pair contraction, a permute to the output; None for other
+    equations. Only the equation and the shapes decide them."""
+    (la, lb), out = _einsum_parse(equation, (a, b))
+    if len(set(la)) != len(la) or len(set(lb)) != len(lb):
+        return None
+    keep_a = set(out) | set(lb)
+    drop_a = tuple(i for i, lab in enumerate(la) if lab not in keep_a)
+    la2 = [lab for lab in la if lab in keep_a]
+    keep_b = set(out) | set(la2)
+    drop_b = tuple(i for i, lab in enumerate(lb) if lab not in keep_b)
+    lb2 = [lab for lab in lb if lab in keep_b]
+    sa = [n for i, n in enumerate(a.shape) if i not in drop_a]
+    sb = [n for i, n in enumerate(b.shape) if i not in drop_b]
+    pair, order = _einsum_pair_plan(la2, sa, lb2, sb, set(out))
+    final = [order.index(lab) for lab in out] if order != out else None
+    return drop_a, drop_b, pair, final
+
+
+# (equation, shape, shape) -> _einsum_plan2's steps, or None: a loop's
+# einsum parses its equation once
+_einsum_plans = {}
+
+
+def _einsum2(equation, a, b):
+    key = (equation, a._shape, b._shape)
+    plan = _einsum_plans.get(key, False)
+    if plan is False:
+        plan = _einsum_plan2(equation, a, b)
+        if len(_einsum_plans) >= 256:
+            _einsum_plans.clear()
+        _einsum_plans[key] = plan
+    if plan is None:
+        return None
+    drop_a, drop_b, pair, final = plan
+    r = _einsum_pair_run(a.sum(drop_a) if drop_a else a, b.sum(drop_b) if drop_b else b, pair)
+    return r.permute(final) if final is not None else r
 
 
 def einsum(equation, *operands):
@@ -862,6 +922,11 @@ def einsum(equation, *operands):
         operands = tuple(operands[0])
     if not operands:
         raise RuntimeError("einsum(): must provide at least one operand")
+    if len(operands) == 2 and isinstance(operands[0], Tensor) and isinstance(operands[1], Tensor) and \
+            isinstance(equation, str):
+        r = _einsum2(equation, operands[0], operands[1])
+        if r is not None:
+            return r
     labels, out = _einsum_parse(equation, operands)
     ts = []
     for t, ls in zip(operands, labels):
