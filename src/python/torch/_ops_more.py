@@ -222,9 +222,16 @@ def _device_of(*operands):
     return next((t.device for t in tensors if t.is_cuda or t.dim()), tensors[0].device)
 
 
+_LERP_FAST_DTYPES = (torch.float32, torch.float64)
+
+
 def lerp(input, end, weight, *, out=None):
     """The LERP row: one kernel with PyTorch's rounding (its CPU loop
     fuses w * (end - self) + self into one multiply-add)."""
+    if out is None and not isinstance(weight, Tensor) and _plain_dtype(input, end) in _LERP_FAST_DTYPES:
+        # the common case (tensors of one floating dtype, a number weight),
+        # which the checks below would pass unchanged
+        return torch._C._ternary("lerp", input, end, None, builtins.float(weight))
     if out is not None:
         return torch._out.run("lerp", lerp, (input, end, weight), {}, out)
     checks = (("end", end),) + ((("weight", weight),) if isinstance(weight, Tensor) else ())
