@@ -965,21 +965,20 @@ TS_BACKWARD_FN (ts_backward_clamp)
   RETURN_GRAD (ts_autograd_mul (GRAD, mask, error));
 }
 
-/* norm with p 2 (NormBackward1): self * (grad / norm), 0 where the norm
- * is 0, as norm_backward; the reduced dims restored as size 1 */
-TS_BACKWARD_FN (ts_backward_norm2)
+/* A reduction's saved self, and its saved result and @grad_out reshaped
+ * with the reduced dims (all where none are named) restored as size 1,
+ * so that they broadcast over self */
+static gboolean
+reduced_operands (TsGradNode  *node,
+                  TsTensor    *grad_out,
+                  TsTensor   **self,
+                  TsTensor   **kept,
+                  TsTensor   **grad,
+                  GError     **error)
 {
   const TsGradTensorInfo *info = ts_grad_node_get_input_info (node, 0);
   const Attrs *attrs = ATTRS;
-  g_autoptr(TsTensor) self = ts_autograd_saved (node, attrs->self_slot, error);
   g_autoptr(TsTensor) result = NULL;
-  g_autoptr(TsTensor) kept = NULL;
-  g_autoptr(TsTensor) grad = NULL;
-  g_autoptr(TsTensor) scale = NULL;
-  g_autoptr(TsTensor) zero_norm = NULL;
-  g_autoptr(TsTensor) zero = NULL;
-  g_autoptr(TsTensor) scaled = NULL;
-  TsScalar nought = { TS_DTYPE_FLOAT64, 0.0, 0 };
   gint64 shape[TS_MAX_DIMS];
 
   memcpy (shape, info->shape, info->ndim * sizeof (gint64));
@@ -988,9 +987,26 @@ TS_BACKWARD_FN (ts_backward_norm2)
       shape[i] = 1;
   for (guint i = 0; i < attrs->n_dims; i++)
     shape[attrs->dims[i]] = 1;
-  if (self == NULL || (result = ts_autograd_saved (node, attrs->result_slot, error)) == NULL ||
-      (kept = ts_autograd_reshape (result, info->ndim, shape, error)) == NULL ||
-      (grad = ts_autograd_reshape (GRAD, info->ndim, shape, error)) == NULL ||
+  return (*self = ts_autograd_saved (node, attrs->self_slot, error)) != NULL &&
+         (result = ts_autograd_saved (node, attrs->result_slot, error)) != NULL &&
+         (*kept = ts_autograd_reshape (result, info->ndim, shape, error)) != NULL &&
+         (*grad = ts_autograd_reshape (grad_out, info->ndim, shape, error)) != NULL;
+}
+
+/* norm with p 2 (NormBackward1): self * (grad / norm), 0 where the norm
+ * is 0, as norm_backward */
+TS_BACKWARD_FN (ts_backward_norm2)
+{
+  g_autoptr(TsTensor) self = NULL;
+  g_autoptr(TsTensor) kept = NULL;
+  g_autoptr(TsTensor) grad = NULL;
+  g_autoptr(TsTensor) scale = NULL;
+  g_autoptr(TsTensor) zero_norm = NULL;
+  g_autoptr(TsTensor) zero = NULL;
+  g_autoptr(TsTensor) scaled = NULL;
+  TsScalar nought = { TS_DTYPE_FLOAT64, 0.0, 0 };
+
+  if (!reduced_operands (node, GRAD, &self, &kept, &grad, error) ||
       (scale = ts_autograd_div (grad, kept, error)) == NULL ||
       (zero_norm = ts_autograd_binary_scalar (TS_BINARY_EQ, kept, 0.0, FALSE, error)) == NULL ||
       (zero = ts_tensor_new_empty (ts_tensor_get_device (scale), scale->dtype, 0, NULL, FALSE, error)) == NULL ||
@@ -1002,30 +1018,18 @@ TS_BACKWARD_FN (ts_backward_norm2)
 
 /* max(), min() of all elements (evenly_distribute_backward) and amax,
  * amin over dims (scale_grad_by_count): the gradient shared evenly by the
- * elements equal to the result, with the reduced dims (all where none are
- * named) restored as size 1 so that result and grad broadcast over self */
+ * elements equal to the result */
 TS_BACKWARD_FN (ts_backward_amax)
 {
-  const TsGradTensorInfo *info = ts_grad_node_get_input_info (node, 0);
   const Attrs *attrs = ATTRS;
-  g_autoptr(TsTensor) self = ts_autograd_saved (node, attrs->self_slot, error);
-  g_autoptr(TsTensor) result = NULL;
+  g_autoptr(TsTensor) self = NULL;
   g_autoptr(TsTensor) kept = NULL;
   g_autoptr(TsTensor) grad = NULL;
   g_autoptr(TsTensor) mask = NULL;
   g_autoptr(TsTensor) count = NULL;
   g_autoptr(TsTensor) masked = NULL;
-  gint64 shape[TS_MAX_DIMS];
 
-  memcpy (shape, info->shape, info->ndim * sizeof (gint64));
-  for (guint i = 0; i < info->ndim; i++)
-    if (attrs->n_dims == 0)
-      shape[i] = 1;
-  for (guint i = 0; i < attrs->n_dims; i++)
-    shape[attrs->dims[i]] = 1;
-  if (self == NULL || (result = ts_autograd_saved (node, attrs->result_slot, error)) == NULL ||
-      (kept = ts_autograd_reshape (result, info->ndim, shape, error)) == NULL ||
-      (grad = ts_autograd_reshape (GRAD, info->ndim, shape, error)) == NULL ||
+  if (!reduced_operands (node, GRAD, &self, &kept, &grad, error) ||
       (mask = binary (TS_BINARY_EQ, self, kept, error)) == NULL ||
       (count = attrs->n_dims > 0 ? ts_ops_sum (mask, attrs->dims, attrs->n_dims, TRUE, TS_DTYPE_UNDEFINED, error)
                                  : ts_ops_sum (mask, NULL, 0, FALSE, TS_DTYPE_UNDEFINED, error)) == NULL ||
