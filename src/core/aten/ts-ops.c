@@ -1695,7 +1695,7 @@ var_job (Job     *job,
   TsView in, out;
 
   job_views (job, &out, &in, NULL);
-  return ts_cpu_var (&in, job->dim_mask, job->scalar.value, &out, error);
+  return ts_cpu_var (&in, job->dim_mask, job->scalar.value, job->desc->kernel == 1, &out, error);
 }
 
 /* torch.var over @dims (none: all), divided by n - @correction: one
@@ -1706,6 +1706,7 @@ ts_ops_var (TsTensor   *self,
             guint       n_dims,
             double      correction,
             gboolean    keepdim,
+            gboolean    take_sqrt,
             GError    **error)
 {
   if (!ts_dtype_is_floating (self->dtype))
@@ -1715,7 +1716,8 @@ ts_ops_var (TsTensor   *self,
     }
   /* costed as a sum's one read, as PyTorch's Welford kernel reads the
    * input once (the host kernel's second pass is not the device's) */
-  return launch_reduce (ts_op_get (TS_OP_VAR), self, dims, n_dims, keepdim, self->dtype, correction, error);
+  return launch_reduce (ts_op_get (take_sqrt ? TS_OP_STD : TS_OP_VAR), self, dims, n_dims, keepdim, self->dtype,
+                        correction, error);
 }
 
 TsTensor *

@@ -103,11 +103,13 @@ TsTensor  *ts_ops_reduce          (TsOpId           id,
                                    gboolean         keepdim,
                                    TsDType          dtype,
                                    GError         **error);
+/* var, or std with @take_sqrt: one launch (VarBackward0, StdBackward0) */
 TsTensor  *ts_ops_var             (TsTensor        *self,
                                    const int       *dims,
                                    guint            n_dims,
                                    double           correction,
                                    gboolean         keepdim,
+                                   gboolean         take_sqrt,
                                    GError         **error);
 TsTensor  *ts_ops_sum             (TsTensor        *self,
                                    const int       *dims,

@@ -797,7 +797,11 @@ TS_BACKWARD_FN (ts_backward_mean)
 /* var: self: (2 / (n - correction)) * grad * (self - self.mean (dims,
  * keepdim)), grad expanded as sum's (PyTorch's var_backward); the
  * correction is the node's scalar */
-TS_BACKWARD_FN (ts_backward_var)
+static gboolean
+var_backward (TsGradNode  *node,
+              TsTensor    *grad,
+              TsTensor   **grad_input,
+              GError     **error)
 {
   const Attrs *attrs = ATTRS;
   g_autoptr(TsTensor) self = ts_autograd_saved (node, attrs->self_slot, error);
@@ -811,11 +815,39 @@ TS_BACKWARD_FN (ts_backward_var)
     return FALSE;
   if ((mean = ts_ops_reduce (TS_OP_MEAN, self, attrs->dims, attrs->n_dims, TRUE, TS_DTYPE_UNDEFINED, error)) == NULL ||
       (centered = ts_autograd_sub (self, mean, error)) == NULL ||
-      !expand_to_input (node, GRAD, &expanded, error) ||
+      !expand_to_input (node, grad, &expanded, error) ||
       (scaled = ts_autograd_binary_scalar (TS_BINARY_MUL, expanded, 2.0 / ((double) n - attrs->scalar), FALSE,
                                            error)) == NULL)
     return FALSE;
-  RETURN_GRAD (ts_autograd_mul (scaled, centered, error));
+  return (*grad_input = ts_autograd_mul (scaled, centered, error)) != NULL;
+}
+
+TS_BACKWARD_FN (ts_backward_var)
+{
+  return var_backward (node, GRAD, &grad_inputs[0], error);
+}
+
+/* std: var's with grad / (2 * result), 0 where the result is 0 (PyTorch's
+ * std_backward) */
+TS_BACKWARD_FN (ts_backward_std)
+{
+  g_autoptr(TsTensor) result = ts_autograd_saved (node, ATTRS->result_slot, error);
+  g_autoptr(TsTensor) twice = NULL;
+  g_autoptr(TsTensor) quotient = NULL;
+  g_autoptr(TsTensor) zero_result = NULL;
+  g_autoptr(TsTensor) zero = NULL;
+  g_autoptr(TsTensor) grad_var = NULL;
+  TsScalar nought = { TS_DTYPE_FLOAT64, 0.0, 0 };
+
+  if (result == NULL ||
+      (twice = ts_autograd_binary_scalar (TS_BINARY_MUL, result, 2.0, FALSE, error)) == NULL ||
+      (quotient = ts_autograd_div (GRAD, twice, error)) == NULL ||
+      (zero_result = ts_autograd_binary_scalar (TS_BINARY_EQ, result, 0.0, FALSE, error)) == NULL ||
+      (zero = ts_tensor_new_empty (ts_tensor_get_device (quotient), quotient->dtype, 0, NULL, FALSE, error)) == NULL ||
+      !ts_ops_fill (zero, &nought, error) ||
+      (grad_var = ts_ops_where (zero_result, zero, quotient, error)) == NULL)
+    return FALSE;
+  return var_backward (node, grad_var, &grad_inputs[0], error);
 }
 
 /* softmax: self: _softmax_backward_data (grad, result, dim), which is

@@ -154,6 +154,7 @@ TS_BACKWARD_DECLARE (clamp_min)
 TS_BACKWARD_DECLARE (clamp_max)
 TS_BACKWARD_DECLARE (clamp)
 TS_BACKWARD_DECLARE (norm2)
+TS_BACKWARD_DECLARE (std)
 TS_BACKWARD_DECLARE (masked_fill)
 /* ts-autograd-formulas-join.c */
 TS_BACKWARD_DECLARE (cat)

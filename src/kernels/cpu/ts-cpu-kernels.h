@@ -314,6 +314,7 @@ gboolean ts_cpu_reduce          (TsReduceOp    op,
 gboolean ts_cpu_var             (const TsView *in,
                                  guint64       dim_mask,
                                  double        correction,
+                                 gboolean      take_sqrt,
                                  const TsView *out,
                                  GError      **error);
 /* torch.max(x, dim) / torch.min(x, dim): values and int64 indices; the

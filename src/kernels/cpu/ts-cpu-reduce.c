@@ -529,6 +529,7 @@ gboolean
 ts_cpu_var (const TsView  *in,
             guint64        dim_mask,
             double         correction,
+            gboolean       take_sqrt,
             const TsView  *out,
             GError       **error)
 {
@@ -564,7 +565,12 @@ ts_cpu_var (const TsView  *in,
 
           squares += dev * dev;
         }
-      ts_dtype_store (out->dtype, ts_view_linear_ptr (out, o), squares / MAX (0.0, (double) n - correction));
+      {
+        /* std: the square root in double too, then one rounding */
+        double v = squares / MAX (0.0, (double) n - correction);
+
+        ts_dtype_store (out->dtype, ts_view_linear_ptr (out, o), take_sqrt ? sqrt (v) : v);
+      }
     }
   return TRUE;
 }

@@ -413,7 +413,12 @@ def var(input, dim=None, unbiased=None, keepdim=False, *, correction=None, out=N
 
 def std(input, dim=None, unbiased=None, keepdim=False, *, correction=None, out=None):
     dim, keepdim, correction = _var_args("std", dim, unbiased, keepdim, correction)
-    return _var(input, dim, keepdim, correction, "std")[0]
+    if not input.dtype.is_floating_point:
+        raise RuntimeError("std and var only support floating point and complex dtypes")
+    # one launch and StdBackward0, as PyTorch's (var's kernel, its square
+    # root taken in double before the one rounding)
+    dims = () if dim is None else (dim,) if isinstance(dim, int) else tuple(dim)
+    return torch._C._var(input, dims, builtins.float(correction), keepdim, True)
 
 
 def var_mean(input, dim=None, unbiased=None, keepdim=False, *, correction=None):
@@ -837,12 +842,14 @@ def _einsum_sum_out(t, labels, keep):
     return t, labels
 
 
-def _einsum_pair_plan(la, sa, lb, sb, keep):
+def _einsum_pair_plan(la, sa, lb, sb, keep, quiet=False):
     """Contract two operands (labels la, lb; shapes sa, sb) over their
     shared labels that nothing later needs: permute to (batch, free_a,
     sum) @ (batch, sum, free_b), one bmm (mm without a batch), then back
     to labels batch + free_a + free_b. Returns the view arguments
-    (_einsum_pair_run's plan) and those labels; shapes alone decide them."""
+    (_einsum_pair_run's plan) and those labels; shapes alone decide them.
+    quiet (no graph recorded): views that would change nothing are left
+    out; with a graph each one records its node, as it always has."""
     sizes = {}
     for shape, ls in ((sa, la), (sb, lb)):
         for i, lab in enumerate(ls):
@@ -858,20 +865,40 @@ def _einsum_pair_plan(la, sa, lb, sb, keep):
             n *= sizes[lab]
         return n
 
-    def arrange(ls, order, shape3):
-        return [ls.index(lab) for lab in order] if ls else None, [sizes[lab] for lab in order], shape3
+    def arrange(ls, shape, order, matrix):
+        """The permute, expand and reshape that bring an operand to its
+        (batch, rows, cols) form; quiet, None for each that would not
+        change the view (the same values, no copy)"""
+        perm = [ls.index(lab) for lab in order] if ls else None
+        expanded = [sizes[lab] for lab in order]
+        target = list(matrix)
+        if not quiet:
+            return perm, expanded, target
+        if perm is not None and perm == list(range(len(perm))):
+            perm = None
+        permuted = [shape[i] for i in perm] if perm is not None else list(shape)
+        return (perm, expanded if expanded != permuted else None,
+                target if target != expanded else None)
 
     order = batch + free_a + free_b
-    plan = (arrange(la, batch + free_a + summed, (prod(batch), prod(free_a), prod(summed))),
-            arrange(lb, batch + summed + free_b, (prod(batch), prod(summed), prod(free_b))),
+    plan = (arrange(la, sa, batch + free_a + summed, (prod(batch), prod(free_a), prod(summed))),
+            arrange(lb, sb, batch + summed + free_b, (prod(batch), prod(summed), prod(free_b))),
             prod(batch) == 1, [sizes[lab] for lab in order])
     return plan, order
 
 
+def _einsum_view(t, view):
+    perm, expanded, target = view
+    if perm is not None:
+        t = t.permute(perm)
+    if expanded is not None:
+        t = t.expand(expanded)
+    return t.reshape(target) if target is not None else t
+
+
 def _einsum_pair_run(a, b, plan):
-    (pa, ea, sa), (pb, eb, sb), single, shape = plan
-    ta = (a.permute(pa) if pa is not None else a).expand(ea).reshape(sa)
-    tb = (b.permute(pb) if pb is not None else b).expand(eb).reshape(sb)
+    va, vb, single, shape = plan
+    ta, tb = _einsum_view(a, va), _einsum_view(b, vb)
     r = (ta[0] @ tb[0]).unsqueeze(0) if single else torch.bmm(ta, tb)
     return r.reshape(shape)
 
@@ -881,7 +908,7 @@ def _einsum_pair(a, la, b, lb, keep):
     return _einsum_pair_run(a, b, plan), order
 
 
-def _einsum_plan2(equation, a, b):
+def _einsum_plan2(equation, a, b, quiet):
     """The general path's steps for two operands without a repeated label
     in either (no diagonals): labels only one operand has summed first,
     one pair contraction, a permute to the output; None for other
@@ -897,21 +924,22 @@ def _einsum_plan2(equation, a, b):
     lb2 = [lab for lab in lb if lab in keep_b]
     sa = [n for i, n in enumerate(a.shape) if i not in drop_a]
     sb = [n for i, n in enumerate(b.shape) if i not in drop_b]
-    pair, order = _einsum_pair_plan(la2, sa, lb2, sb, set(out))
+    pair, order = _einsum_pair_plan(la2, sa, lb2, sb, set(out), quiet)
     final = [order.index(lab) for lab in out] if order != out else None
     return drop_a, drop_b, pair, final
 
 
-# (equation, shape, shape) -> _einsum_plan2's steps, or None: a loop's
-# einsum parses its equation once
+# (equation, shape, shape, quiet) -> _einsum_plan2's steps, or None: a
+# loop's einsum parses its equation once
 _einsum_plans = {}
 
 
 def _einsum2(equation, a, b):
-    key = (equation, a._shape, b._shape)
+    quiet = not (torch.is_grad_enabled() and (a.requires_grad or b.requires_grad))
+    key = (equation, a._shape, b._shape, quiet)
     plan = _einsum_plans.get(key, False)
     if plan is False:
-        plan = _einsum_plan2(equation, a, b)
+        plan = _einsum_plan2(equation, a, b, quiet)
         if len(_einsum_plans) >= 256:
             _einsum_plans.clear()
         _einsum_plans[key] = plan

@@ -1,5 +1,5 @@
 # The op mix's ops that now run as one launch (clamp with two number
-# bounds, ...) and beside them the forms that still compose: values,
+# bounds, Tensor.norm()'s 2-norm, std) and beside them the forms that still compose: values,
 # signs of zero, NaN, dtypes and gradients against Debian's python3-torch
 # (PyTorch 1.13) on CPU.
 import torch
@@ -38,3 +38,33 @@ for dev in DEVICES:
         z.backward(torch.arange(10.0, device=dev))
         return y.grad
     t("clamp grad", clamp_grad)
+
+    t("norm", lambda: a.norm().reshape(1))
+    t("norm dim", lambda: a.norm(dim=1))
+    t("norm keepdim fro", lambda: a.norm(p="fro", dim=0, keepdim=True))
+    t("norm strided", lambda: a.t().norm(dim=1))
+    t("norm p=1", lambda: a.norm(p=1).reshape(1))
+    t("std", lambda: a.std(1))
+    t("std all", lambda: a.std().reshape(1))
+    t("std correction 0", lambda: a.std(0, unbiased=False))
+    t("std int", lambda: i.std())
+
+    def reduce_grad(name, f):
+        def run():
+            y = a.clone().requires_grad_()
+            z = f(y)
+            print(name, "grad_fn", z.grad_fn.name())
+            z.sum().backward()
+            return y.grad
+        t(name + " grad", run)
+    reduce_grad("norm", lambda y: y.norm(dim=1))
+    reduce_grad("std", lambda y: y.std(1))
+
+    def zero_grad(name, f):
+        def run():
+            y = torch.zeros(2, 3, device=dev, requires_grad=True)
+            f(y).backward()
+            return y.grad
+        t(name + " of zeros grad", run)
+    zero_grad("norm", lambda y: y.norm())
+    zero_grad("std", lambda y: y.std())

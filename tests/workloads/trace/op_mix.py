@@ -1,6 +1,7 @@
 # Read back by test-workload-trace: the launches of the op mix's ops that
 # PyTorch runs as one kernel (var: its std_var reduction; clamp with two
-# number bounds: aten::clamp; argmax: aten::argmax, not aten::max) (masked_fill: a clone's device copy, then one
+# number bounds: aten::clamp; argmax: aten::argmax, not aten::max; std;
+# Tensor.norm(): aten::norm) (masked_fill: a clone's device copy, then one
 # kernel), argv[1] calls of each, after one aten::gt for the mask.
 import sys
 import torch
@@ -16,4 +17,6 @@ for _ in range(n):
     a.var(1)
     a.clamp(-0.5, 0.5)
     a.argmax(1)
+    a.std(1)
+    a.norm()
 torch.cuda.synchronize()
