@@ -62,28 +62,43 @@ compare (gconstpointer pa,
  * copy through a buffer). */
 #define INSERTION_SORT_MAX 32
 
-static void
-sort_items (Item      *items,
-            gint64     n,
-            const int *how)
+/* Inlined with constant flags, so each of the four orders gets its own
+ * loop without the flag tests per comparison */
+G_ALWAYS_INLINE static inline void
+insertion_sort (Item     *items,
+                gint64    n,
+                gboolean  floating,
+                gboolean  descending)
 {
-  if (n > INSERTION_SORT_MAX)
-    {
-      g_qsort_with_data (items, (gint) n, sizeof (Item), compare, (gpointer) how);
-      return;
-    }
   for (gint64 k = 1; k < n; k++)
     {
       Item item = items[k];
       gint64 j = k;
 
-      while (j > 0 && compare_keys (&item, &items[j - 1], how[0], how[1]) < 0)
+      while (j > 0 && compare_keys (&item, &items[j - 1], floating, descending) < 0)
         {
           items[j] = items[j - 1];
           j--;
         }
       items[j] = item;
     }
+}
+
+static void
+sort_items (Item      *items,
+            gint64     n,
+            const int *how)
+{
+  if (n > INSERTION_SORT_MAX)
+    g_qsort_with_data (items, (gint) n, sizeof (Item), compare, (gpointer) how);
+  else if (how[0] && !how[1])
+    insertion_sort (items, n, TRUE, FALSE);
+  else if (how[0])
+    insertion_sort (items, n, TRUE, TRUE);
+  else if (!how[1])
+    insertion_sort (items, n, FALSE, FALSE);
+  else
+    insertion_sort (items, n, FALSE, TRUE);
 }
 
 void
