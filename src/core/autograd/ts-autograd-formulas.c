@@ -827,25 +827,38 @@ TS_BACKWARD_FN (ts_backward_var)
   return var_backward (node, GRAD, &grad_inputs[0], error);
 }
 
+/* num / den, 0 where @at is 0: the masked_fill_ (at == 0, 0) of
+ * PyTorch's norm and std backward formulas */
+static TsTensor *
+quotient_zero_at_zero (TsTensor  *num,
+                       TsTensor  *den,
+                       TsTensor  *at,
+                       GError   **error)
+{
+  g_autoptr(TsTensor) quotient = NULL;
+  g_autoptr(TsTensor) is_zero = NULL;
+  g_autoptr(TsTensor) zero = NULL;
+  TsScalar nought = { TS_DTYPE_FLOAT64, 0.0, 0 };
+
+  if ((quotient = ts_autograd_div (num, den, error)) == NULL ||
+      (is_zero = ts_autograd_binary_scalar (TS_BINARY_EQ, at, 0.0, FALSE, error)) == NULL ||
+      (zero = ts_tensor_new_empty (ts_tensor_get_device (quotient), quotient->dtype, 0, NULL, FALSE, error)) == NULL ||
+      !ts_ops_fill (zero, &nought, error))
+    return NULL;
+  return ts_ops_where (is_zero, zero, quotient, error);
+}
+
 /* std: var's with grad / (2 * result), 0 where the result is 0 (PyTorch's
  * std_backward) */
 TS_BACKWARD_FN (ts_backward_std)
 {
   g_autoptr(TsTensor) result = ts_autograd_saved (node, ATTRS->result_slot, error);
   g_autoptr(TsTensor) twice = NULL;
-  g_autoptr(TsTensor) quotient = NULL;
-  g_autoptr(TsTensor) zero_result = NULL;
-  g_autoptr(TsTensor) zero = NULL;
   g_autoptr(TsTensor) grad_var = NULL;
-  TsScalar nought = { TS_DTYPE_FLOAT64, 0.0, 0 };
 
   if (result == NULL ||
       (twice = ts_autograd_binary_scalar (TS_BINARY_MUL, result, 2.0, FALSE, error)) == NULL ||
-      (quotient = ts_autograd_div (GRAD, twice, error)) == NULL ||
-      (zero_result = ts_autograd_binary_scalar (TS_BINARY_EQ, result, 0.0, FALSE, error)) == NULL ||
-      (zero = ts_tensor_new_empty (ts_tensor_get_device (quotient), quotient->dtype, 0, NULL, FALSE, error)) == NULL ||
-      !ts_ops_fill (zero, &nought, error) ||
-      (grad_var = ts_ops_where (zero_result, zero, quotient, error)) == NULL)
+      (grad_var = quotient_zero_at_zero (GRAD, twice, result, error)) == NULL)
     return FALSE;
   return var_backward (node, grad_var, &grad_inputs[0], error);
 }
@@ -1032,18 +1045,10 @@ TS_BACKWARD_FN (ts_backward_norm2)
   g_autoptr(TsTensor) self = NULL;
   g_autoptr(TsTensor) kept = NULL;
   g_autoptr(TsTensor) grad = NULL;
-  g_autoptr(TsTensor) scale = NULL;
-  g_autoptr(TsTensor) zero_norm = NULL;
-  g_autoptr(TsTensor) zero = NULL;
   g_autoptr(TsTensor) scaled = NULL;
-  TsScalar nought = { TS_DTYPE_FLOAT64, 0.0, 0 };
 
   if (!reduced_operands (node, GRAD, &self, &kept, &grad, error) ||
-      (scale = ts_autograd_div (grad, kept, error)) == NULL ||
-      (zero_norm = ts_autograd_binary_scalar (TS_BINARY_EQ, kept, 0.0, FALSE, error)) == NULL ||
-      (zero = ts_tensor_new_empty (ts_tensor_get_device (scale), scale->dtype, 0, NULL, FALSE, error)) == NULL ||
-      !ts_ops_fill (zero, &nought, error) ||
-      (scaled = ts_ops_where (zero_norm, zero, scale, error)) == NULL)
+      (scaled = quotient_zero_at_zero (grad, kept, kept, error)) == NULL)
     return FALSE;
   RETURN_GRAD (ts_autograd_mul (self, scaled, error));
 }
