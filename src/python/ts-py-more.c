@@ -171,6 +171,52 @@ py_ternary (PyObject *module,
   return out ? ts_py_tensor_wrap (out) : ts_py_set_error (error);
 }
 
+/* A Python int or float, not a bool: a bound clamp's one launch takes */
+static gboolean
+parse_bound (PyObject *obj,
+             double   *value)
+{
+  if (PyFloat_CheckExact (obj))
+    *value = PyFloat_AS_DOUBLE (obj);
+  else if (PyLong_CheckExact (obj))
+    {
+      int overflow = 0;
+      long long v = PyLong_AsLongLongAndOverflow (obj, &overflow);
+
+      if (overflow != 0 || (v == -1 && PyErr_Occurred ()))
+        {
+          PyErr_Clear ();
+          return FALSE;
+        }
+      *value = (double) v;
+    }
+  else
+    return FALSE;
+  return TRUE;
+}
+
+/* _clamp(self, min, max) -> Tensor or None: torch.clamp with two number
+ * bounds on a float32 or float64 tensor as one launch; None tells
+ * torch/__init__.py to compose clamp_min and clamp_max */
+static PyObject *
+py_clamp (PyObject *module,
+          PyObject *const *args,
+          Py_ssize_t nargs)
+{
+  GError *error = NULL;
+  TsTensor *self, *out;
+  double min, max;
+
+  if (nargs != 3 || !ts_py_is_tensor (args[0]) || !parse_bound (args[1], &min) || !parse_bound (args[2], &max))
+    Py_RETURN_NONE;
+  self = ts_py_tensor_get (args[0]);
+  if (self->dtype != TS_DTYPE_FLOAT32 && self->dtype != TS_DTYPE_FLOAT64)
+    Py_RETURN_NONE;
+  ts_py_update_callsite ();
+  out = ts_ops_clamp (self, min, max, &error);
+  return out ? ts_py_tensor_wrap (out) : ts_py_set_error (error);
+}
+
 /* _mv(self, vec) -> Tensor: checked by torch/_ops_more.py */
 static PyObject *
 py_mv (PyObject *module,
@@ -258,6 +304,7 @@ py_add_alpha (PyObject *module,
 
 static PyMethodDef more_methods[] = {
   { "_add_alpha", py_add_alpha, METH_VARARGS, NULL },
+  { "_clamp", (PyCFunction) (void (*) (void)) py_clamp, METH_FASTCALL, NULL },
   { "_addmm", py_addmm, METH_VARARGS, NULL },
   { "_mv", py_mv, METH_VARARGS, NULL },
   { "_ternary", py_ternary, METH_VARARGS, NULL },

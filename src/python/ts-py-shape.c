@@ -171,27 +171,28 @@ py_reduce (PyObject *module,
   return wrap_result (ts_ops_reduce (desc->id, ts_py_tensor_get (self), dims, n, keepdim, dtype, &error), &error);
 }
 
-/* _var(self, dims, correction, keepdim): torch.var over the dims of a
- * tuple (empty: all), checked by torch/_ops_more.py */
+/* _var(self, dims, correction, keepdim, std=False): torch.var (or
+ * torch.std) over the dims of a tuple (empty: all), checked by
+ * torch/_ops_more.py */
 static PyObject *
 py_var (PyObject *module,
         PyObject *args)
 {
   PyObject *self, *dims_obj;
   double correction;
-  int keepdim;
+  int keepdim, take_sqrt = 0;
   int dims[TS_MAX_DIMS];
   guint n;
   GError *error = NULL;
 
   ts_py_update_callsite ();
-  if (!PyArg_ParseTuple (args, "OO!dp", &self, &PyTuple_Type, &dims_obj, &correction, &keepdim))
+  if (!PyArg_ParseTuple (args, "OO!dp|p", &self, &PyTuple_Type, &dims_obj, &correction, &keepdim, &take_sqrt))
     return NULL;
   if (!ts_py_is_tensor (self))
     return PyErr_Format (PyExc_TypeError, "_var() takes a tensor");
   if (!parse_dims (dims_obj, dims, &n))
     return NULL;
-  return wrap_result (ts_ops_var (ts_py_tensor_get (self), dims, n, correction, keepdim, &error), &error);
+  return wrap_result (ts_ops_var (ts_py_tensor_get (self), dims, n, correction, keepdim, take_sqrt, &error), &error);
 }
 
 /* _sort(name, self, dim, descending, start, n) -> (values, indices): the

@@ -979,21 +979,24 @@ tensor_mean (PyObject *self, PyObject *args, PyObject *kwargs)
   return reduce (self, args, kwargs, TRUE);
 }
 
-/* _max(dim or None, keepdim, is_min) -> tensor or (values, indices) */
+/* _max(dim or None, keepdim, is_min, arg=False) -> tensor or (values,
+ * indices); arg: argmax/argmin along dim, the indices alone */
 static PyObject *
 tensor_max_impl (PyObject *self,
                  PyObject *args)
 {
   PyObject *dim_obj;
-  int keepdim = 0, is_min = 0;
+  int keepdim = 0, is_min = 0, arg = 0;
   GError *error = NULL;
   TsTensor *values, *indices;
 
   ts_py_update_callsite ();
-  if (!PyArg_ParseTuple (args, "Opp", &dim_obj, &keepdim, &is_min))
+  if (!PyArg_ParseTuple (args, "Opp|p", &dim_obj, &keepdim, &is_min, &arg))
     return NULL;
   if (dim_obj == Py_None)
     return wrap_or_raise (ts_ops_max (SELF_T, is_min, &error), &error);
+  if (arg)
+    return wrap_or_raise (ts_ops_argmax_dim (SELF_T, PyLong_AsLong (dim_obj), keepdim, is_min, &error), &error);
   if (!ts_ops_max_dim (SELF_T, PyLong_AsLong (dim_obj), keepdim, is_min, &values, &indices, &error))
     return ts_py_set_error (error);
   return Py_BuildValue ("(NN)", ts_py_tensor_wrap (values), ts_py_tensor_wrap (indices));

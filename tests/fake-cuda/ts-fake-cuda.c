@@ -957,7 +957,8 @@ G_STATIC_ASSERT ((int) TS_CUDA_MEAN == (int) TS_REDUCE_MEAN);
 G_STATIC_ASSERT ((int) TS_CUDA_PROD == (int) TS_REDUCE_PROD);
 G_STATIC_ASSERT ((int) TS_CUDA_AMAX == (int) TS_REDUCE_AMAX);
 G_STATIC_ASSERT ((int) TS_CUDA_AMIN == (int) TS_REDUCE_AMIN);
-G_STATIC_ASSERT ((int) TS_CUDA_N_REDUCE == (int) TS_N_REDUCE_OPS);
+/* ...and norm's, the last, has no device kernel (TS_OP_CUDA_HOST) */
+G_STATIC_ASSERT ((int) TS_CUDA_N_REDUCE == (int) TS_REDUCE_NORM2 && TS_REDUCE_NORM2 + 1 == TS_N_REDUCE_OPS);
 
 static int
 k_binary (int op, const TsCudaView *out, const TsCudaView *a, const TsCudaView *b, void *stream)

@@ -31,6 +31,9 @@ ts_ops_act_job (TsOpJob  *job,
   TsActKernel kind = (TsActKernel) ts_op_job_desc (job)->kernel;
 
   ts_op_job_unpack (job, v, &args);
+  /* clamp's bounds ride in the job's factors */
+  if (kind == TS_ACT_CLAMP)
+    return ts_cpu_clamp (&v[0], &v[1], args.p0, args.p1, error);
   memcpy (&a.p0, &args.arg, sizeof a.p0);
   memcpy (&a.p1, &args.mask, sizeof a.p1);
   a.flag = args.dim != 0;
@@ -284,4 +287,55 @@ ts_ops_glu (TsTensor  *self,
       attrs->weight_slot = -1;
     }
   return g_steal_pointer (&out);
+}
+
+/* clamp with number bounds ------------------------------------------------ */
+
+TsTensor *
+ts_ops_clamp (TsTensor  *self,
+              double     min,
+              double     max,
+              GError   **error)
+{
+  TsDevice device;
+  TsTensor *out;
+
+  g_return_val_if_fail (self != NULL, NULL);
+
+  if (self->dtype != TS_DTYPE_FLOAT32 && self->dtype != TS_DTYPE_FLOAT64)
+    {
+      g_set_error (error, TS_TENSOR_ERROR, TS_TENSOR_ERROR_RUNTIME,
+                   "clamp(): one launch only for float32 and float64, not %s",
+                   ts_dtype_scalar_type_name (self->dtype));
+      return NULL;
+    }
+  device = ts_tensor_get_device (self);
+  out = ts_tensor_new_empty (device, self->dtype, self->ndim, self->shape, FALSE, error);
+  if (out != NULL && ts_tensor_numel (out) > 0)
+    {
+      /* slots: output, self; the bounds in the job's factors */
+      TsOpJob *job = ts_op_job_new (TS_OP_CLAMP);
+      TsView vout;
+
+      ts_op_job_set_factors (job, min, max);
+      ts_op_job_set (job, 0, out);
+      ts_op_job_set (job, 1, self);
+      ts_op_job_view (job, 0, &vout);
+      {
+      /* a read and a write per element, two comparisons */
+      TsKernelCost cost = { .flops = 2.0 * (double) ts_view_numel (&vout),
+                            .bytes = 2.0 * (double) ts_view_numel (&vout) * (double) ts_dtype_size (vout.dtype) };
+
+      if (!ts_op_job_dispatch (job, device, cost, error))
+        g_clear_pointer (&out, ts_tensor_unref);
+      }
+    }
+  if (out != NULL)
+    {
+      /* the formula compares self with both bounds */
+      TsOpGradAttrs grad = { .scalar = min, .scalar2 = max, .has_scalar = TRUE };
+
+      ts_autograd_record_op (ts_op_get (TS_OP_CLAMP), TS_OP_GRAD_SCALAR, &self, 1, out, &grad);
+    }
+  return out;
 }

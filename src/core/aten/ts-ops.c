@@ -1656,7 +1656,7 @@ var_job (Job     *job,
   TsView in, out;
 
   job_views (job, &out, &in, NULL);
-  return ts_cpu_var (&in, job->dim_mask, job->scalar.value, &out, error);
+  return ts_cpu_var (&in, job->dim_mask, job->scalar.value, job->desc->kernel == 1, &out, error);
 }
 
 /* torch.var over @dims (none: all), divided by n - @correction: one
@@ -1667,6 +1667,7 @@ ts_ops_var (TsTensor   *self,
             guint       n_dims,
             double      correction,
             gboolean    keepdim,
+            gboolean    take_sqrt,
             GError    **error)
 {
   if (!ts_dtype_is_floating (self->dtype))
@@ -1676,7 +1677,8 @@ ts_ops_var (TsTensor   *self,
     }
   /* costed as a sum's one read, as PyTorch's Welford kernel reads the
    * input once (the host kernel's second pass is not the device's) */
-  return launch_reduce (ts_op_get (TS_OP_VAR), self, dims, n_dims, keepdim, self->dtype, correction, error);
+  return launch_reduce (ts_op_get (take_sqrt ? TS_OP_STD : TS_OP_VAR), self, dims, n_dims, keepdim, self->dtype,
+                        correction, error);
 }
 
 TsTensor *
@@ -1858,11 +1860,12 @@ ts_ops_max (TsTensor  *self,
   return out;
 }
 
-gboolean
-ts_ops_max_dim (TsTensor   *self,
+/* The MAX_DIM family's launch of op @id: values and indices along @dim. */
+static gboolean
+max_dim_launch (TsOpId      id,
+                TsTensor   *self,
                 int         dim,
                 gboolean    keepdim,
-                gboolean    is_min,
                 TsTensor  **values,
                 TsTensor  **indices,
                 GError    **error)
@@ -1878,8 +1881,7 @@ ts_ops_max_dim (TsTensor   *self,
   if (self->ndim > 0 && self->shape[dim] == 0)
     {
       g_set_error (error, TS_TENSOR_ERROR, TS_TENSOR_ERROR_INDEX,
-                   "%s(): Expected reduction dim %d to have non-zero size.",
-                   is_min ? "min" : "max", dim);
+                   "%s(): Expected reduction dim %d to have non-zero size.", ts_op_get (id)->name, dim);
       return FALSE;
     }
   tensor_view (self, &vin);
@@ -1893,7 +1895,7 @@ ts_ops_max_dim (TsTensor   *self,
       g_clear_pointer (values, ts_tensor_unref);
       return FALSE;
     }
-  job = job_new (ts_op_get (is_min ? TS_OP_MIN_DIM : TS_OP_MAX_DIM));
+  job = job_new (ts_op_get (id));
   job->dims[0] = dim;
   job_set (job, 0, *values);
   job_set (job, 1, self);
@@ -1910,14 +1912,46 @@ ts_ops_max_dim (TsTensor   *self,
       g_clear_pointer (indices, ts_tensor_unref);
       return FALSE;
     }
+  return TRUE;
+}
+
+gboolean
+ts_ops_max_dim (TsTensor   *self,
+                int         dim,
+                gboolean    keepdim,
+                gboolean    is_min,
+                TsTensor  **values,
+                TsTensor  **indices,
+                GError    **error)
+{
+  TsOpId id = is_min ? TS_OP_MIN_DIM : TS_OP_MAX_DIM;
+
+  /* wrapped here too: the node keeps the dim */
+  if (!ts_tensor_wrap_dim (self->ndim, &dim, error) ||
+      !max_dim_launch (id, self, dim, keepdim, values, indices, error))
+    return FALSE;
   {
     /* the formula puts the gradient where the indices point */
     TsOpGradAttrs grad = { .dims = { dim }, .n_dims = 1, .keepdim = keepdim, .save_extra = *indices };
 
-    ts_autograd_record_op (ts_op_get (is_min ? TS_OP_MIN_DIM : TS_OP_MAX_DIM), TS_OP_GRAD_SCALAR, &self, 1,
-                           *values, &grad);
+    ts_autograd_record_op (ts_op_get (id), TS_OP_GRAD_SCALAR, &self, 1, *values, &grad);
   }
   return TRUE;
+}
+
+TsTensor *
+ts_ops_argmax_dim (TsTensor  *self,
+                   int        dim,
+                   gboolean   keepdim,
+                   gboolean   is_min,
+                   GError   **error)
+{
+  g_autoptr(TsTensor) values = NULL;
+  TsTensor *indices = NULL;
+
+  if (!max_dim_launch (is_min ? TS_OP_ARGMIN : TS_OP_ARGMAX, self, dim, keepdim, &values, &indices, error))
+    return NULL;
+  return indices;
 }
 
 /* Matmul ----------------------------------------------------------------- */

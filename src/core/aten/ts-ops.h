@@ -103,11 +103,13 @@ TsTensor  *ts_ops_reduce          (TsOpId           id,
                                    gboolean         keepdim,
                                    TsDType          dtype,
                                    GError         **error);
+/* var, or std with @take_sqrt: one launch (VarBackward0, StdBackward0) */
 TsTensor  *ts_ops_var             (TsTensor        *self,
                                    const int       *dims,
                                    guint            n_dims,
                                    double           correction,
                                    gboolean         keepdim,
+                                   gboolean         take_sqrt,
                                    GError         **error);
 TsTensor  *ts_ops_sum             (TsTensor        *self,
                                    const int       *dims,
@@ -131,6 +133,12 @@ gboolean   ts_ops_max_dim         (TsTensor        *self,
                                    gboolean         is_min,
                                    TsTensor       **values,
                                    TsTensor       **indices,
+                                   GError         **error);
+/* argmax/argmin along @dim: the indices of max/min .dim (aten::argmax). */
+TsTensor  *ts_ops_argmax_dim      (TsTensor        *self,
+                                   int              dim,
+                                   gboolean         keepdim,
+                                   gboolean         is_min,
                                    GError         **error);
 TsTensor  *ts_ops_matmul          (TsTensor        *a,
                                    TsTensor        *b,
@@ -234,6 +242,14 @@ TsTensor   *ts_ops_ternary         (TsOpId           id,
                                     TsTensor        *b,
                                     double           scalar,
                                     gboolean         inplace,
+                                    GError         **error);
+
+/* clamp (self, min, max) with number bounds: one launch (ClampBackward1),
+ * for a float32 or float64 @self; the caller composes clamp_min and
+ * clamp_max for the other forms. */
+TsTensor   *ts_ops_clamp           (TsTensor        *self,
+                                    double           min,
+                                    double           max,
                                     GError         **error);
 
 /* mv: a 2-D self times a 1-D vec of its dtype, BLAS gemv (PyTorch's sums). */

@@ -890,7 +890,11 @@ TS_BACKWARD_FN (ts_backward_mean)
 /* var: self: (2 / (n - correction)) * grad * (self - self.mean (dims,
  * keepdim)), grad expanded as sum's (PyTorch's var_backward); the
  * correction is the node's scalar */
-TS_BACKWARD_FN (ts_backward_var)
+static gboolean
+var_backward (TsGradNode  *node,
+              TsTensor    *grad,
+              TsTensor   **grad_input,
+              GError     **error)
 {
   const Attrs *attrs = ATTRS;
   g_autoptr(TsTensor) self = ts_autograd_saved (node, attrs->self_slot, error);
@@ -904,11 +908,52 @@ TS_BACKWARD_FN (ts_backward_var)
     return FALSE;
   if ((mean = ts_ops_reduce (TS_OP_MEAN, self, attrs->dims, attrs->n_dims, TRUE, TS_DTYPE_UNDEFINED, error)) == NULL ||
       (centered = ts_autograd_sub (self, mean, error)) == NULL ||
-      !expand_to_input (node, GRAD, &expanded, error) ||
+      !expand_to_input (node, grad, &expanded, error) ||
       (scaled = ts_autograd_binary_scalar (TS_BINARY_MUL, expanded, 2.0 / ((double) n - attrs->scalar), FALSE,
                                            error)) == NULL)
     return FALSE;
-  RETURN_GRAD (ts_autograd_mul (scaled, centered, error));
+  return (*grad_input = ts_autograd_mul (scaled, centered, error)) != NULL;
+}
+
+TS_BACKWARD_FN (ts_backward_var)
+{
+  return var_backward (node, GRAD, &grad_inputs[0], error);
+}
+
+/* num / den, 0 where @at is 0: the masked_fill_ (at == 0, 0) of
+ * PyTorch's norm and std backward formulas */
+static TsTensor *
+quotient_zero_at_zero (TsTensor  *num,
+                       TsTensor  *den,
+                       TsTensor  *at,
+                       GError   **error)
+{
+  g_autoptr(TsTensor) quotient = NULL;
+  g_autoptr(TsTensor) is_zero = NULL;
+  g_autoptr(TsTensor) zero = NULL;
+  TsScalar nought = { TS_DTYPE_FLOAT64, 0.0, 0 };
+
+  if ((quotient = ts_autograd_div (num, den, error)) == NULL ||
+      (is_zero = ts_autograd_binary_scalar (TS_BINARY_EQ, at, 0.0, FALSE, error)) == NULL ||
+      (zero = ts_tensor_new_empty (ts_tensor_get_device (quotient), quotient->dtype, 0, NULL, FALSE, error)) == NULL ||
+      !ts_ops_fill (zero, &nought, error))
+    return NULL;
+  return ts_ops_where (is_zero, zero, quotient, error);
+}
+
+/* std: var's with grad / (2 * result), 0 where the result is 0 (PyTorch's
+ * std_backward) */
+TS_BACKWARD_FN (ts_backward_std)
+{
+  g_autoptr(TsTensor) result = ts_autograd_saved (node, ATTRS->result_slot, error);
+  g_autoptr(TsTensor) twice = NULL;
+  g_autoptr(TsTensor) grad_var = NULL;
+
+  if (result == NULL ||
+      (twice = ts_autograd_binary_scalar (TS_BINARY_MUL, result, 2.0, FALSE, error)) == NULL ||
+      (grad_var = quotient_zero_at_zero (GRAD, twice, result, error)) == NULL)
+    return FALSE;
+  return var_backward (node, grad_var, &grad_inputs[0], error);
 }
 
 /* softmax: self: _softmax_backward_data (grad, result, dim), which is
@@ -1041,21 +1086,37 @@ TS_BACKWARD_FN (ts_backward_clamp_max)
   return clamp_backward (node, GRAD, TS_BINARY_LE, TS_BINARY_GT, grad_inputs, n_inputs, error);
 }
 
-/* max(), min() of all elements (evenly_distribute_backward) and amax,
- * amin over dims (scale_grad_by_count): the gradient shared evenly by the
- * elements equal to the result, with the reduced dims (all where none are
- * named) restored as size 1 so that result and grad broadcast over self */
-TS_BACKWARD_FN (ts_backward_amax)
+/* clamp with number bounds (ClampBackward1): self: grad where
+ * min <= self <= max, else 0 (a NaN self too), as clamp_backward */
+TS_BACKWARD_FN (ts_backward_clamp)
+{
+  g_autoptr(TsTensor) self = ts_autograd_saved (node, ATTRS->self_slot, error);
+  g_autoptr(TsTensor) above = NULL;
+  g_autoptr(TsTensor) below = NULL;
+  g_autoptr(TsTensor) mask = NULL;
+
+  if (self == NULL ||
+      (above = ts_autograd_binary_scalar (TS_BINARY_GE, self, ATTRS->scalar, FALSE, error)) == NULL ||
+      (below = ts_autograd_binary_scalar (TS_BINARY_LE, self, ATTRS->scalar2, FALSE, error)) == NULL ||
+      (mask = binary (TS_BINARY_LOGICAL_AND, above, below, error)) == NULL)
+    return FALSE;
+  RETURN_GRAD (ts_autograd_mul (GRAD, mask, error));
+}
+
+/* A reduction's saved self, and its saved result and @grad_out reshaped
+ * with the reduced dims (all where none are named) restored as size 1,
+ * so that they broadcast over self */
+static gboolean
+reduced_operands (TsGradNode  *node,
+                  TsTensor    *grad_out,
+                  TsTensor   **self,
+                  TsTensor   **kept,
+                  TsTensor   **grad,
+                  GError     **error)
 {
   const TsGradTensorInfo *info = ts_grad_node_get_input_info (node, 0);
   const Attrs *attrs = ATTRS;
-  g_autoptr(TsTensor) self = ts_autograd_saved (node, attrs->self_slot, error);
   g_autoptr(TsTensor) result = NULL;
-  g_autoptr(TsTensor) kept = NULL;
-  g_autoptr(TsTensor) grad = NULL;
-  g_autoptr(TsTensor) mask = NULL;
-  g_autoptr(TsTensor) count = NULL;
-  g_autoptr(TsTensor) masked = NULL;
   gint64 shape[TS_MAX_DIMS];
 
   memcpy (shape, info->shape, info->ndim * sizeof (gint64));
@@ -1064,9 +1125,41 @@ TS_BACKWARD_FN (ts_backward_amax)
       shape[i] = 1;
   for (guint i = 0; i < attrs->n_dims; i++)
     shape[attrs->dims[i]] = 1;
-  if (self == NULL || (result = ts_autograd_saved (node, attrs->result_slot, error)) == NULL ||
-      (kept = ts_autograd_reshape (result, info->ndim, shape, error)) == NULL ||
-      (grad = ts_autograd_reshape (GRAD, info->ndim, shape, error)) == NULL ||
+  return (*self = ts_autograd_saved (node, attrs->self_slot, error)) != NULL &&
+         (result = ts_autograd_saved (node, attrs->result_slot, error)) != NULL &&
+         (*kept = ts_autograd_reshape (result, info->ndim, shape, error)) != NULL &&
+         (*grad = ts_autograd_reshape (grad_out, info->ndim, shape, error)) != NULL;
+}
+
+/* norm with p 2 (NormBackward1): self * (grad / norm), 0 where the norm
+ * is 0, as norm_backward */
+TS_BACKWARD_FN (ts_backward_norm2)
+{
+  g_autoptr(TsTensor) self = NULL;
+  g_autoptr(TsTensor) kept = NULL;
+  g_autoptr(TsTensor) grad = NULL;
+  g_autoptr(TsTensor) scaled = NULL;
+
+  if (!reduced_operands (node, GRAD, &self, &kept, &grad, error) ||
+      (scaled = quotient_zero_at_zero (grad, kept, kept, error)) == NULL)
+    return FALSE;
+  RETURN_GRAD (ts_autograd_mul (self, scaled, error));
+}
+
+/* max(), min() of all elements (evenly_distribute_backward) and amax,
+ * amin over dims (scale_grad_by_count): the gradient shared evenly by the
+ * elements equal to the result */
+TS_BACKWARD_FN (ts_backward_amax)
+{
+  const Attrs *attrs = ATTRS;
+  g_autoptr(TsTensor) self = NULL;
+  g_autoptr(TsTensor) kept = NULL;
+  g_autoptr(TsTensor) grad = NULL;
+  g_autoptr(TsTensor) mask = NULL;
+  g_autoptr(TsTensor) count = NULL;
+  g_autoptr(TsTensor) masked = NULL;
+
+  if (!reduced_operands (node, GRAD, &self, &kept, &grad, error) ||
       (mask = binary (TS_BINARY_EQ, self, kept, error)) == NULL ||
       (count = attrs->n_dims > 0 ? ts_ops_sum (mask, attrs->dims, attrs->n_dims, TRUE, TS_DTYPE_UNDEFINED, error)
                                  : ts_ops_sum (mask, NULL, 0, FALSE, TS_DTYPE_UNDEFINED, error)) == NULL ||

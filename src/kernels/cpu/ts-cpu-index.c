@@ -36,10 +36,12 @@ find_bad_index (const TsView   *index,
                 TsIndexFailure *failure)
 {
   gint64 n = ts_view_numel (index);
+  const gint64 *dense = index->dtype == TS_DTYPE_INT64 && ts_view_is_contiguous (index)
+                        ? (const gint64 *) index->data + index->offset : NULL;
 
   for (gint64 i = 0; i < n; i++)
     {
-      gint64 v = ts_dtype_load_int (index->dtype, ts_view_linear_ptr (index, i));
+      gint64 v = dense != NULL ? dense[i] : ts_dtype_load_int (index->dtype, ts_view_linear_ptr (index, i));
 
       if (v < 0 || v >= size)
         {
@@ -180,6 +182,32 @@ ts_cpu_gather (const TsView   *in,
     }
 
   elem = ts_dtype_size (in->dtype);
+  if (index->ndim > 0 && index->ndim == in->ndim && index->dtype == TS_DTYPE_INT64 &&
+      ts_view_is_contiguous (index) && ts_view_is_contiguous (out))
+    {
+      /* the common case: the index and output walked in order, the
+       * position kept as an odometer instead of divided out per element */
+      const gint64 *ip = (const gint64 *) index->data + index->offset;
+      const guint8 *base = (const guint8 *) in->data + in->offset * (gint64) elem;
+      guint8 *op = (guint8 *) out->data + out->offset * (gint64) elem;
+      gint64 pos[TS_MAX_DIMS] = { 0 };
+
+      for (gint64 i = 0; i < n; i++)
+        {
+          gint64 off = 0;
+
+          for (guint d = 0; d < in->ndim; d++)
+            off += (d == dim ? ip[i] : pos[d]) * in->strides[d];
+          memcpy (op + i * (gint64) elem, base + off * (gint64) elem, elem);
+          for (guint d = index->ndim; d-- > 0;)
+            {
+              if (++pos[d] < index->shape[d])
+                break;
+              pos[d] = 0;
+            }
+        }
+      return TRUE;
+    }
   for (gint64 i = 0; i < n; i++)
     {
       gint64 pos[TS_MAX_DIMS];

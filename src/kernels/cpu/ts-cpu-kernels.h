@@ -298,6 +298,7 @@ typedef enum
   TS_REDUCE_PROD,
   TS_REDUCE_AMAX,     /* also max() / min() without a dim */
   TS_REDUCE_AMIN,
+  TS_REDUCE_NORM2,    /* sqrt of the sum of squares, float32 or float64 */
   TS_N_REDUCE_OPS
 } TsReduceOp;
 
@@ -327,6 +328,7 @@ gboolean ts_cpu_reduce          (TsReduceOp    op,
 gboolean ts_cpu_var             (const TsView *in,
                                  guint64       dim_mask,
                                  double        correction,
+                                 gboolean      take_sqrt,
                                  const TsView *out,
                                  GError      **error);
 /* torch.max(x, dim) / torch.min(x, dim): values and int64 indices; the
@@ -663,6 +665,13 @@ gboolean ts_cpu_lerp           (const TsView   *out,
                                 const TsView   *end,
                                 const TsView   *weight,
                                 double          scalar_weight,
+                                GError        **error);
+/* clamp (self, min, max) of float32 or float64: clamp_min, then
+ * clamp_max, in one pass */
+gboolean ts_cpu_clamp          (const TsView   *out,
+                                const TsView   *self,
+                                double          min,
+                                double          max,
                                 GError        **error);
 gboolean ts_cpu_addcmul        (const TsView   *out,
                                 const TsView   *self,

@@ -282,6 +282,64 @@ ts_cpu_addcmul (const TsView  *out,
   return TRUE;
 }
 
+/* -- clamp ------------------------------------------------------------------
+ *
+ * Both bounds numbers, rounded to the dtype as a wrapped number is. A NaN
+ * element or bound gives NaN, and a tie keeps the element (PyTorch 1.13:
+ * clamp(-0.0, 0, 1) is -0.0, where the binary kernels' clamp_min gives
+ * the bound, 0.0). */
+
+#define DEFINE_CLAMP_ONE(NAME, T)                                             \
+static inline T                                                               \
+NAME (T x, T lo, T hi)                                                        \
+{                                                                             \
+  T r = isnan (x) || isnan (lo) ? (T) NAN : (x < lo ? lo : x);                \
+  return isnan (r) || isnan (hi) ? (T) NAN : (hi < r ? hi : r);               \
+}
+
+DEFINE_CLAMP_ONE (clamp_f32, float)
+DEFINE_CLAMP_ONE (clamp_f64, double)
+
+gboolean
+ts_cpu_clamp (const TsView  *out,
+              const TsView  *self,
+              double         min,
+              double         max,
+              GError       **error)
+{
+  gint64 n = ts_view_numel (out);
+  const TsView *views[2] = { out, self };
+  gboolean dense;
+
+  if ((out->dtype != TS_DTYPE_FLOAT32 && out->dtype != TS_DTYPE_FLOAT64) || self->dtype != out->dtype ||
+      ts_view_numel (self) != n)
+    {
+      g_set_error_literal (error, TS_KERNEL_ERROR, TS_KERNEL_ERROR_SHAPE,
+                           "clamp(): the operand does not match the output, or is not float32 or float64");
+      return FALSE;
+    }
+  dense = all_contiguous (views, 2);
+  if (out->dtype == TS_DTYPE_FLOAT32)
+    {
+      float lo = (float) min, hi = (float) max;
+
+      if (dense)
+        {
+          float *o = f32 (out), *a = f32 (self);
+
+          for (gint64 i = 0; i < n; i++)
+            o[i] = clamp_f32 (a[i], lo, hi);
+          return TRUE;
+        }
+      for (gint64 i = 0; i < n; i++)
+        *(float *) elem (out, FALSE, i) = clamp_f32 (*(const float *) elem (self, FALSE, i), lo, hi);
+      return TRUE;
+    }
+  for (gint64 i = 0; i < n; i++)
+    *(double *) elem (out, dense, i) = clamp_f64 (*(const double *) elem (self, dense, i), min, max);
+  return TRUE;
+}
+
 /* -- mv ---------------------------------------------------------------------
  *
  * PyTorch's mv is BLAS gemv (its CPU result is bit for bit OpenBLAS's

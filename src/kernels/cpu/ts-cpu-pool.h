@@ -144,6 +144,7 @@ typedef enum
   TS_ACT_GLU,               /* p0 the dim halved */
   TS_ACT_HARDSHRINK,        /* p0 lambda */
   TS_ACT_SOFTSHRINK,        /* p0 lambda */
+  TS_ACT_CLAMP,             /* the job's factors min and max: ts_cpu_clamp */
   TS_ACT_BACKWARD = 16,
 } TsActKernel;
 

@@ -53,6 +53,16 @@ ts_reduce_result_dtype (TsReduceOp  op,
         }
       *result = input;
       return TRUE;
+    case TS_REDUCE_NORM2:
+      if (input != TS_DTYPE_FLOAT32 && input != TS_DTYPE_FLOAT64)
+        {
+          g_set_error (error, TS_KERNEL_ERROR, TS_KERNEL_ERROR_DTYPE,
+                       "norm(): one launch only for float32 and float64, not %s",
+                       ts_dtype_scalar_type_name (input));
+          return FALSE;
+        }
+      *result = input;
+      return TRUE;
     case TS_N_REDUCE_OPS:
     default:
       g_return_val_if_reached (FALSE);
@@ -107,6 +117,7 @@ accumulate (TsReduceOp  op,
     case TS_REDUCE_PROD: *acc *= x; break;
     case TS_REDUCE_AMAX: if (isnan (x) || x > *acc) *acc = isnan (*acc) ? *acc : x; break;
     case TS_REDUCE_AMIN: if (isnan (x) || x < *acc) *acc = isnan (*acc) ? *acc : x; break;
+    case TS_REDUCE_NORM2: *acc += x * x; break;   /* float64: the square a double */
     case TS_N_REDUCE_OPS:
     default: g_assert_not_reached ();
     }
@@ -114,14 +125,17 @@ accumulate (TsReduceOp  op,
 
 /* float32/float16/bfloat16: the input converted to float32 a buffer at a
  * time rather than with a dtype switch per element; a run summed into one
- * accumulator (the common case) in a plain loop. */
+ * accumulator (the common case) in a plain loop. norm's squares are
+ * rounded to float32 before they are summed, as the x * x then sum it
+ * stands for rounds them (the same values as those two launches). */
 static void
 reduce_runs_f32 (const ReduceCtx *ctx,
                  char * const    *ptrs,
                  const gint64    *strides,
                  gint64           n)
 {
-  gboolean one_sum = strides[1] == 0 && (ctx->op == TS_REDUCE_SUM || ctx->op == TS_REDUCE_MEAN);
+  gboolean one_sum = strides[1] == 0 && (ctx->op == TS_REDUCE_SUM || ctx->op == TS_REDUCE_MEAN ||
+                                         ctx->op == TS_REDUCE_NORM2);
   float buf[TS_CPU_RUN];
 
   for (gint64 done = 0; done < n; done += TS_CPU_RUN)
@@ -130,6 +144,9 @@ reduce_runs_f32 (const ReduceCtx *ctx,
       char *pa = ptrs[1] + done * strides[1];
 
       ts_cpu_load_f32 (ctx->dtype, ptrs[0] + done * strides[0], strides[0], buf, len);
+      if (ctx->op == TS_REDUCE_NORM2)
+        for (gint64 i = 0; i < len; i++)
+          buf[i] = buf[i] * buf[i];
       if (one_sum)
         {
           double *acc = (double *)(gpointer)pa;
@@ -141,7 +158,8 @@ reduce_runs_f32 (const ReduceCtx *ctx,
         }
       else
         for (gint64 i = 0; i < len; i++)
-          accumulate (ctx->op, (double *)(gpointer)(pa + i * strides[1]), buf[i]);
+          accumulate (ctx->op == TS_REDUCE_NORM2 ? TS_REDUCE_SUM : ctx->op,
+                      (double *)(gpointer)(pa + i * strides[1]), buf[i]);
     }
 }
 
@@ -168,6 +186,20 @@ reduce_loop (char         **ptrs,
 
       for (gint64 i = 0; i < n; i++, pi += strides[0])
         s += *(const double *)(gconstpointer)pi;
+      *acc = s;
+      return;
+    }
+  if (strides[1] == 0 && ctx->op == TS_REDUCE_NORM2)
+    {
+      double *acc = (double *)(gpointer)pa;
+      double s = *acc;
+
+      for (gint64 i = 0; i < n; i++, pi += strides[0])
+        {
+          double x = *(const double *)(gconstpointer)pi;
+
+          s += x * x;
+        }
       *acc = s;
       return;
     }
@@ -325,7 +357,8 @@ ts_cpu_reduce (TsReduceOp    op,
   ctx.op = op;
   ctx.dtype = in->dtype;
   ctx.floating = ts_dtype_is_floating (in->dtype);
-  if (op == TS_REDUCE_MEAN && !ctx.floating)
+  if ((op == TS_REDUCE_MEAN && !ctx.floating) || 
+      (op == TS_REDUCE_NORM2 && in->dtype != TS_DTYPE_FLOAT32 && in->dtype != TS_DTYPE_FLOAT64))
     {
       TsDType unused;
       return ts_reduce_result_dtype (op, in->dtype, &unused, error);
@@ -339,6 +372,7 @@ ts_cpu_reduce (TsReduceOp    op,
       switch (op)
         {
         case TS_REDUCE_SUM:
+        case TS_REDUCE_NORM2:
         case TS_REDUCE_MEAN: if (ctx.floating) *f = 0.0; else acc[i] = 0; break;
         case TS_REDUCE_PROD: if (ctx.floating) *f = 1.0; else acc[i] = 1; break;
         case TS_REDUCE_AMAX: if (ctx.floating) *f = -INFINITY; else acc[i] = G_MININT64; break;
@@ -366,6 +400,10 @@ ts_cpu_reduce (TsReduceOp    op,
 
           if (op == TS_REDUCE_MEAN)
             v = count > 0 ? v / (double)count : NAN;
+          /* the sum rounded to the dtype, then its square root: the
+           * sum's and sqrt's launches it stands for */
+          if (op == TS_REDUCE_NORM2)
+            v = sqrt (out->dtype == TS_DTYPE_FLOAT32 ? (double) (float) v : v);
           ts_dtype_store (out->dtype, dst, v);
         }
       else
@@ -549,6 +587,7 @@ gboolean
 ts_cpu_var (const TsView  *in,
             guint64        dim_mask,
             double         correction,
+            gboolean       take_sqrt,
             const TsView  *out,
             GError       **error)
 {
@@ -584,7 +623,12 @@ ts_cpu_var (const TsView  *in,
 
           squares += dev * dev;
         }
-      ts_dtype_store (out->dtype, ts_view_linear_ptr (out, o), squares / MAX (0.0, (double) n - correction));
+      {
+        /* std: the square root in double too, then one rounding */
+        double v = squares / MAX (0.0, (double) n - correction);
+
+        ts_dtype_store (out->dtype, ts_view_linear_ptr (out, o), take_sqrt ? sqrt (v) : v);
+      }
     }
   return TRUE;
 }

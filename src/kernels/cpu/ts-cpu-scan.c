@@ -124,6 +124,21 @@ ts_cpu_scan (TsScanOp      op,
             continue;
           }
 
+        if (same && in->dtype == TS_DTYPE_FLOAT32)
+          {
+            /* the common case without a dtype switch per element: the
+             * same double accumulation and rounding */
+            for (gint64 k = 0; k < size; k++, src += in_step, dst += out_step)
+              {
+                float x, r;
+
+                memcpy (&x, src, sizeof x);
+                facc = op == TS_SCAN_CUMPROD ? facc * x : facc + x;
+                r = (float) facc;
+                memcpy (dst, &r, sizeof r);
+              }
+            continue;
+          }
         for (gint64 k = 0; k < size; k++, src += in_step, dst += out_step)
           {
             double f = 0;

@@ -23,16 +23,16 @@ typedef struct
   gint64 index;
 } Item;
 
-static int
-compare (gconstpointer pa,
-         gconstpointer pb,
-         gpointer      data)
+/* The keys' order alone: NaN largest, then negated when descending */
+static inline int
+compare_keys (const Item *a,
+              const Item *b,
+              gboolean    floating,
+              gboolean    descending)
 {
-  const Item *a = pa, *b = pb;
-  const int *how = data;        /* how[0]: floating, how[1]: descending */
   int c;
 
-  if (how[0])
+  if (floating)
     {
       gboolean na = isnan (a->key.f), nb = isnan (b->key.f);
 
@@ -41,9 +41,64 @@ compare (gconstpointer pa,
     }
   else
     c = (a->key.i > b->key.i) - (a->key.i < b->key.i);
-  if (how[1])
-    c = -c;
+  return descending ? -c : c;
+}
+
+static int
+compare (gconstpointer pa,
+         gconstpointer pb,
+         gpointer      data)
+{
+  const Item *a = pa, *b = pb;
+  const int *how = data;        /* how[0]: floating, how[1]: descending */
+  int c = compare_keys (a, b, how[0], how[1]);
+
   return c != 0 ? c : (a->index > b->index) - (a->index < b->index);
+}
+
+/* Short slices (a 16-wide row): an insertion sort, which is stable, so
+ * ties stay in index order as compare() orders them; g_qsort_with_data's
+ * merge sort costs several times more there (a call per comparison, a
+ * copy through a buffer). */
+#define INSERTION_SORT_MAX 32
+
+/* Inlined with constant flags, so each of the four orders gets its own
+ * loop without the flag tests per comparison */
+G_ALWAYS_INLINE static inline void
+insertion_sort (Item     *items,
+                gint64    n,
+                gboolean  floating,
+                gboolean  descending)
+{
+  for (gint64 k = 1; k < n; k++)
+    {
+      Item item = items[k];
+      gint64 j = k;
+
+      while (j > 0 && compare_keys (&item, &items[j - 1], floating, descending) < 0)
+        {
+          items[j] = items[j - 1];
+          j--;
+        }
+      items[j] = item;
+    }
+}
+
+static void
+sort_items (Item      *items,
+            gint64     n,
+            const int *how)
+{
+  if (n > INSERTION_SORT_MAX)
+    g_qsort_with_data (items, (gint) n, sizeof (Item), compare, (gpointer) how);
+  else if (how[0] && !how[1])
+    insertion_sort (items, n, TRUE, FALSE);
+  else if (how[0])
+    insertion_sort (items, n, TRUE, TRUE);
+  else if (!how[1])
+    insertion_sort (items, n, FALSE, FALSE);
+  else
+    insertion_sort (items, n, FALSE, TRUE);
 }
 
 void
@@ -120,7 +175,7 @@ ts_cpu_sort (const TsView *in,
               items[k].key.i = ts_dtype_load_int (in->dtype, p);
             items[k].index = k;
           }
-        g_qsort_with_data (items, (gint) size, sizeof (Item), compare, how);
+        sort_items (items, size, how);
         for (gint64 k = 0; k < n_out; k++)
           {
             gint64 j = items[start + k].index;

@@ -1152,8 +1152,10 @@ Tensor.log_softmax = log_softmax
 
 
 def _clamp(input, min, max, out, inplace):
-    """clamp/clip: clamp_min, then clamp_max (two ops where PyTorch runs
-    one, with the same values and dtype)."""
+    """clamp/clip with a tensor bound, one bound, out= or in place:
+    clamp_min, then clamp_max (two ops where PyTorch runs one, with the
+    same values and dtype). Two number bounds on a float32 or float64
+    tensor are one launch (_C._clamp, in clamp())."""
     if min is None and max is None:
         raise RuntimeError("torch.clamp: At least one of 'min' or 'max' must not be None")
     if inplace:
@@ -1168,6 +1170,10 @@ def _clamp(input, min, max, out, inplace):
 
 
 def clamp(input, min=None, max=None, *, out=None):
+    if out is None:
+        r = _C._clamp(input, min, max)
+        if r is not None:
+            return r
     return _clamp(input, min, max, out, False)
 
 

@@ -9,6 +9,7 @@
 
 import builtins
 import math
+import struct as _struct
 import warnings
 
 import torch
@@ -222,9 +223,16 @@ def _device_of(*operands):
     return next((t.device for t in tensors if t.is_cuda or t.dim()), tensors[0].device)
 
 
+_LERP_FAST_DTYPES = (torch.float32, torch.float64)
+
+
 def lerp(input, end, weight, *, out=None):
     """The LERP row: one kernel with PyTorch's rounding (its CPU loop
     fuses w * (end - self) + self into one multiply-add)."""
+    if out is None and not isinstance(weight, Tensor) and _plain_dtype(input, end) in _LERP_FAST_DTYPES:
+        # the common case (tensors of one floating dtype, a number weight),
+        # which the checks below would pass unchanged
+        return torch._C._ternary("lerp", input, end, None, builtins.float(weight))
     if out is not None:
         return torch._out.run("lerp", lerp, (input, end, weight), {}, out)
     checks = (("end", end),) + ((("weight", weight),) if isinstance(weight, Tensor) else ())
@@ -405,7 +413,12 @@ def var(input, dim=None, unbiased=None, keepdim=False, *, correction=None, out=N
 
 def std(input, dim=None, unbiased=None, keepdim=False, *, correction=None, out=None):
     dim, keepdim, correction = _var_args("std", dim, unbiased, keepdim, correction)
-    return _var(input, dim, keepdim, correction, "std")[0]
+    if not input.dtype.is_floating_point:
+        raise RuntimeError("std and var only support floating point and complex dtypes")
+    # one launch and StdBackward0, as PyTorch's (var's kernel, its square
+    # root taken in double before the one rounding)
+    dims = () if dim is None else (dim,) if isinstance(dim, int) else tuple(dim)
+    return torch._C._var(input, dims, builtins.float(correction), keepdim, True)
 
 
 def var_mean(input, dim=None, unbiased=None, keepdim=False, *, correction=None):
@@ -705,7 +718,15 @@ def norm(input, p="fro", dim=None, keepdim=False, out=None, dtype=None):
         raise _unmodeled.unsupported("torch.norm(p='nuc')", "it needs singular values, not modeled yet")
     if p == "fro" or p is None:
         p = 2
+    if p == 2 and dtype is None and input.dtype in _NORM_DTYPES and input.is_contiguous():
+        # one launch (the NORM row) where the dims are ints
+        dims = () if dim is None else (dim,) if isinstance(dim, int) else tuple(dim)
+        if all(isinstance(d, int) for d in dims):
+            return torch._C._reduce("norm", input, dims, keepdim, None)
     return vector_norm(input, p, dim, keepdim, dtype=dtype)
+
+
+_NORM_DTYPES = (torch.float32, torch.float64)
 
 
 @autocast_policy(cuda="fp32")
@@ -823,22 +844,22 @@ def _einsum_sum_out(t, labels, keep):
     return t, labels
 
 
-def _einsum_pair(a, la, b, lb, keep):
-    """Contract two operands over their shared labels that nothing later
-    needs: permute to (batch, free_a, sum) @ (batch, sum, free_b), one bmm
-    (mm without a batch), then back to labels batch + free_a + free_b."""
+def _einsum_pair_plan(la, sa, lb, sb, keep, quiet=False):
+    """Contract two operands (labels la, lb; shapes sa, sb) over their
+    shared labels that nothing later needs: permute to (batch, free_a,
+    sum) @ (batch, sum, free_b), one bmm (mm without a batch), then back
+    to labels batch + free_a + free_b. Returns the view arguments
+    (_einsum_pair_run's plan) and those labels; shapes alone decide them.
+    quiet (no graph recorded): views that would change nothing are left
+    out; with a graph each one records its node, as it always has."""
     sizes = {}
-    for t, ls in ((a, la), (b, lb)):
+    for shape, ls in ((sa, la), (sb, lb)):
         for i, lab in enumerate(ls):
-            sizes[lab] = builtins.max(sizes.get(lab, 1), t.shape[i])
+            sizes[lab] = builtins.max(sizes.get(lab, 1), shape[i])
     batch = [lab for lab in la if lab in lb and lab in keep]
     summed = [lab for lab in la if lab in lb and lab not in keep]
     free_a = [lab for lab in la if lab not in lb]
     free_b = [lab for lab in lb if lab not in la]
-
-    def arrange(t, ls, order):
-        t = t.permute([ls.index(lab) for lab in order]) if ls else t
-        return t.expand([sizes[lab] for lab in order])
 
     def prod(order):
         n = 1
@@ -846,14 +867,89 @@ def _einsum_pair(a, la, b, lb, keep):
             n *= sizes[lab]
         return n
 
-    ta = arrange(a, la, batch + free_a + summed).reshape(prod(batch), prod(free_a), prod(summed))
-    tb = arrange(b, lb, batch + summed + free_b).reshape(prod(batch), prod(summed), prod(free_b))
-    if prod(batch) == 1:
-        r = (ta[0] @ tb[0]).unsqueeze(0)
-    else:
-        r = torch.bmm(ta, tb)
+    def arrange(ls, shape, order, matrix):
+        """The permute, expand and reshape that bring an operand to its
+        (batch, rows, cols) form; quiet, None for each that would not
+        change the view (the same values, no copy)"""
+        perm = [ls.index(lab) for lab in order] if ls else None
+        expanded = [sizes[lab] for lab in order]
+        target = list(matrix)
+        if not quiet:
+            return perm, expanded, target
+        if perm is not None and perm == list(range(len(perm))):
+            perm = None
+        permuted = [shape[i] for i in perm] if perm is not None else list(shape)
+        return (perm, expanded if expanded != permuted else None,
+                target if target != expanded else None)
+
     order = batch + free_a + free_b
-    return r.reshape([sizes[lab] for lab in order]), order
+    plan = (arrange(la, sa, batch + free_a + summed, (prod(batch), prod(free_a), prod(summed))),
+            arrange(lb, sb, batch + summed + free_b, (prod(batch), prod(summed), prod(free_b))),
+            prod(batch) == 1, [sizes[lab] for lab in order])
+    return plan, order
+
+
+def _einsum_view(t, view):
+    perm, expanded, target = view
+    if perm is not None:
+        t = t.permute(perm)
+    if expanded is not None:
+        t = t.expand(expanded)
+    return t.reshape(target) if target is not None else t
+
+
+def _einsum_pair_run(a, b, plan):
+    va, vb, single, shape = plan
+    ta, tb = _einsum_view(a, va), _einsum_view(b, vb)
+    r = (ta[0] @ tb[0]).unsqueeze(0) if single else torch.bmm(ta, tb)
+    return r.reshape(shape)
+
+
+def _einsum_pair(a, la, b, lb, keep):
+    plan, order = _einsum_pair_plan(la, a.shape, lb, b.shape, keep)
+    return _einsum_pair_run(a, b, plan), order
+
+
+def _einsum_plan2(equation, a, b, quiet):
+    """The general path's steps for two operands without a repeated label
+    in either (no diagonals): labels only one operand has summed first,
+    one pair contraction, a permute to the output; None for other
+    equations. Only the equation and the shapes decide them."""
+    (la, lb), out = _einsum_parse(equation, (a, b))
+    if len(set(la)) != len(la) or len(set(lb)) != len(lb):
+        return None
+    keep_a = set(out) | set(lb)
+    drop_a = tuple(i for i, lab in enumerate(la) if lab not in keep_a)
+    la2 = [lab for lab in la if lab in keep_a]
+    keep_b = set(out) | set(la2)
+    drop_b = tuple(i for i, lab in enumerate(lb) if lab not in keep_b)
+    lb2 = [lab for lab in lb if lab in keep_b]
+    sa = [n for i, n in enumerate(a.shape) if i not in drop_a]
+    sb = [n for i, n in enumerate(b.shape) if i not in drop_b]
+    pair, order = _einsum_pair_plan(la2, sa, lb2, sb, set(out), quiet)
+    final = [order.index(lab) for lab in out] if order != out else None
+    return drop_a, drop_b, pair, final
+
+
+# (equation, shape, shape, quiet) -> _einsum_plan2's steps, or None: a
+# loop's einsum parses its equation once
+_einsum_plans = {}
+
+
+def _einsum2(equation, a, b):
+    quiet = not (torch.is_grad_enabled() and (a.requires_grad or b.requires_grad))
+    key = (equation, a._shape, b._shape, quiet)
+    plan = _einsum_plans.get(key, False)
+    if plan is False:
+        plan = _einsum_plan2(equation, a, b, quiet)
+        if len(_einsum_plans) >= 256:
+            _einsum_plans.clear()
+        _einsum_plans[key] = plan
+    if plan is None:
+        return None
+    drop_a, drop_b, pair, final = plan
+    r = _einsum_pair_run(a.sum(drop_a) if drop_a else a, b.sum(drop_b) if drop_b else b, pair)
+    return r.permute(final) if final is not None else r
 
 
 def einsum(equation, *operands):
@@ -864,6 +960,11 @@ def einsum(equation, *operands):
         operands = tuple(operands[0])
     if not operands:
         raise RuntimeError("einsum(): must provide at least one operand")
+    if len(operands) == 2 and isinstance(operands[0], Tensor) and isinstance(operands[1], Tensor) and \
+            isinstance(equation, str):
+        r = _einsum2(equation, operands[0], operands[1])
+        if r is not None:
+            return r
     labels, out = _einsum_parse(equation, operands)
     ts = []
     for t, ls in zip(operands, labels):
@@ -1174,6 +1275,122 @@ def histc(input, bins=100, min=0, max=0, *, out=None):
         0, idx, torch.ones(idx.shape[0], dtype=input.dtype, device=input.device))
 
 
+# -- unique(sorted=False) on CPU tensors: std::unordered_set's order -------------------------
+#
+# PyTorch 1.13's CPU unique with sorted=False copies out a
+# std::unordered_set<scalar_t> built from the elements, so its order is
+# libstdc++'s (GCC 12, Debian's build) iteration order: one singly-linked
+# list in which a node whose hash bucket is empty goes to the front and any
+# other to the front of its bucket's group, so the list is the buckets'
+# groups, newest group first, each newest element first. The table starts
+# at one bucket and, when an element would exceed one per bucket, grows to
+# the first prime of libstdc++'s list at or above max(count + 1, twice the
+# buckets), relinking the list in its order by the same rule. std::hash is
+# the value for integers and bool, 0 for +-0.0, and libstdc++'s 64-bit
+# Murmur hash (_Hash_bytes, seed 0xc70f6907) of a float's or double's
+# bytes otherwise. Checked against Debian's python3-torch on random
+# inputs (collisions, growth, negative, -0.0, NaN). CUDA tensors keep the
+# sorted order: PyTorch's CUDA unique sorts whatever sorted says.
+
+_MASK64 = (1 << 64) - 1
+_MURMUR_MUL = (0xc6a4a793 << 32) + 0x5bd1e995
+_HASH_SEED = 0xc70f6907
+# libstdc++'s bucket counts from 13 up (its lookup starts there)
+_BUCKET_PRIMES = (
+    13, 17, 19, 23, 29, 31, 37, 41, 43, 47, 53, 59, 61, 67, 71, 73, 79, 83, 89, 97, 103, 109, 113, 127, 137, 139,
+    149, 157, 167, 179, 193, 199, 211, 227, 241, 257, 277, 293, 313, 337, 359, 383, 409, 439, 467, 503, 541, 577,
+    619, 661, 709, 761, 823, 887, 953, 1031, 1109, 1193, 1289, 1381, 1493, 1613, 1741, 1879, 2029, 2179, 2357,
+    2549, 2753, 2971, 3209, 3469, 3739, 4027, 4349, 4703, 5087, 5503, 5953, 6427, 6949, 7517, 8123, 8783, 9497,
+    10273, 11113, 12011, 12983, 14033, 15173, 16411, 17749, 19183, 20753, 22447, 24281, 26267, 28411, 30727,
+    33223, 35933, 38873, 42043, 45481, 49201, 53201, 57557, 62233, 67307, 72817, 78779, 85229, 92203, 99733,
+    107897, 116731, 126271, 136607, 147793, 159871, 172933, 187091, 202409, 218971, 236897, 256279, 277261,
+    299951, 324503, 351061, 379787, 410857, 444487, 480881, 520241, 562841, 608903, 658753, 712697, 771049,
+    834181, 902483, 976369, 1056323, 1142821, 1236397, 1337629, 1447153, 1565659, 1693859, 1832561, 1982627,
+    2144977, 2320627, 2510653, 2716249, 2938679, 3179303, 3439651, 3721303, 4026031, 4355707, 4712381, 5098259,
+    5515729, 5967347, 6456007, 6984629, 7556579, 8175383, 8844859, 9569143, 10352717, 11200489, 12117689,
+    13109983, 14183539, 15345007, 16601593, 17961079, 19431899, 21023161, 22744717, 24607243, 26622317,
+    28802401, 31160981, 33712729, 36473443, 39460231, 42691603, 46187573, 49969847, 54061849, 58488943,
+    63278561, 68460391, 74066549, 80131819, 86693767, 93793069, 101473717, 109783337, 118773397, 128499677,
+    139022417, 150406843, 162723577, 176048909, 190465427, 206062531, 222936881, 241193053, 260944219,
+    282312799, 305431229, 330442829, 357502601, 386778277, 418451333, 452718089, 489790921, 529899637,
+    573292817, 620239453, 671030513, 725980837, 785430967, 849749479, 919334987, 994618837, 1076067617,
+    1164186217, 1259520799, 1362662261, 1474249943, 1594975441, 1725587117, 1866894511, 2019773507,
+    2185171673, 2364114217, 2557710269, 2767159799, 2993761039, 3238918481, 3504151727, 3791104843,
+    4101556399, 4294967291)
+_HASH_FORMATS = {"float32": "<f", "float64": "<d"}
+
+
+def _murmur64(data):
+    def mix(v):
+        return v ^ (v >> 47)
+    h = (_HASH_SEED ^ (len(data) * _MURMUR_MUL)) & _MASK64
+    whole = len(data) & ~7
+    for i in range(0, whole, 8):
+        k = (mix((int.from_bytes(data[i:i + 8], "little") * _MURMUR_MUL) & _MASK64) * _MURMUR_MUL) & _MASK64
+        h = ((h ^ k) * _MURMUR_MUL) & _MASK64
+    if len(data) & 7:
+        h = ((h ^ int.from_bytes(data[whole:], "little")) * _MURMUR_MUL) & _MASK64
+    return mix((mix(h) * _MURMUR_MUL) & _MASK64)
+
+
+def _unordered_set_order(values, dtype):
+    fmt = _HASH_FORMATS.get(dtype._name)
+
+    def std_hash(v):
+        if fmt is None:
+            return v & _MASK64
+        return 0 if v == 0 else _murmur64(_struct.pack(fmt, v))
+
+    # limit: the count past which the table grows (0 before the first)
+    n_buckets, limit, groups, group_order, seen = 1, 0, {}, [], set()
+
+    def link(v, h):
+        b = h % n_buckets
+        if b not in groups:
+            groups[b] = []
+            group_order.append(b)
+        groups[b].append((v, h))
+
+    def in_order():
+        return [item for b in reversed(group_order) for item in reversed(groups[b])]
+
+    count = 0
+    for v in values:
+        if v == v and v in seen:
+            continue
+        if count + 1 > limit:
+            n_buckets = limit = next(p for p in _BUCKET_PRIMES if p >= builtins.max(count + 2, 2 * n_buckets))
+            items = in_order()
+            groups, group_order = {}, []
+            for item in items:
+                link(*item)
+        link(v, std_hash(v))
+        count += 1
+        if v == v:
+            seen.add(v)
+    return [v for v, _ in in_order()]
+
+
+def _unique_unsorted_cpu(input, return_inverse, return_counts):
+    """unique(sorted=False) of a CPU tensor in PyTorch's order, with its
+    inverse and counts from std::unordered_map lookups (a NaN is never
+    found: its inverse and count are 0, as PyTorch's are)."""
+    flat = input.reshape(-1).tolist()
+    vals = _unordered_set_order(flat, input.dtype)
+    out = [torch.tensor(vals, dtype=input.dtype)]
+    pos = {v: i for i, v in enumerate(vals) if v == v}
+    if return_inverse:
+        out.append(torch.tensor([pos.get(v, 0) if v == v else 0 for v in flat], dtype=torch.int64)
+                   .reshape(input.shape))
+    if return_counts:
+        counts = [0] * len(vals)
+        for v in flat:
+            if v == v:
+                counts[pos[v]] += 1
+        out.append(torch.tensor(counts, dtype=torch.int64))
+    return out[0] if len(out) == 1 else tuple(out)
+
+
 def _unique_runs(sorted_vals):
     """The first element of each run of equal values, as a bool mask."""
     first = torch.ones(sorted_vals.shape, dtype=torch.bool, device=sorted_vals.device)
@@ -1196,11 +1413,14 @@ def _runs_result(vals, first, order, return_inverse, return_counts, inverse_shap
 
 
 def unique(input, sorted=True, return_inverse=False, return_counts=False, dim=None):
-    """Sorted unique values (sorted=False returns them sorted too, one of
-    the orders PyTorch allows), with the inverse map and the counts. Over
-    a dim the slices are compared on the host, as tuples."""
+    """Sorted unique values, with the inverse map and the counts; a CPU
+    tensor with sorted=False in PyTorch 1.13's hash-set order (below; bool
+    and CUDA tensors come sorted there too). Over a dim the slices are
+    compared on the host, as tuples."""
     if dim is not None:
         return _unique_dim(input, _wrap_dim(dim, input.dim()), return_inverse, return_counts)
+    if not sorted and not input.is_cuda and input.dtype is not torch.bool:
+        return _unique_unsorted_cpu(input, return_inverse, return_counts)
     flat = input.reshape(-1)
     vals, order = flat.sort(stable=True)
     return _runs_result(vals, _unique_runs(vals), order, return_inverse, return_counts, input.shape)

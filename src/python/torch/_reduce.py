@@ -75,9 +75,9 @@ def _arg(self, dim, keepdim, is_min, name):
     if dim is None:
         if self.numel() == 0:
             raise IndexError("%s(): Expected reduction dim to be specified for input.numel() == 0." % name)
-        r = self.reshape(-1)._max(0, False, is_min)[1]
+        r = self.reshape(-1)._max(0, False, is_min, True)
         return r.reshape([1] * self.dim()) if keepdim else r
-    return self._max(dim, keepdim, is_min)[1]
+    return self._max(dim, keepdim, is_min, True)
 
 
 def argmin(self, dim=None, keepdim=False):
