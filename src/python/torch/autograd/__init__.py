@@ -85,4 +85,6 @@ def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=Fal
                      bool(allow_unused), bool(materialize_grads))
 
 
+from . import functional  # noqa: E402,F401
+
 __getattr__ = _unmodeled.module_getattr(__name__)
