@@ -863,6 +863,79 @@ def _exponential_(self, lambd=1.0, *, generator=None):
         return self.copy_((1 - u).log() * factor)
 
 
+_SIGNED_BITS = {"float32": torch.int32, "float64": torch.int64, "float16": torch.int16, "bfloat16": torch.int16}
+
+
+def signbit(input, *, out=None):
+    """The sign bit, read from the float's bits (so -0.0 and a negative NaN
+    count, as std::signbit)."""
+    if input.dtype == torch.bool:
+        return torch.zeros_like(input, dtype=torch.bool)
+    if input.is_floating_point():
+        bits = input.contiguous().view(_SIGNED_BITS[str(input.dtype).replace("torch.", "")])
+        return bits < 0
+    return input < 0
+
+
+def pdist(input, p=2):
+    """The distances of every pair i < j of input's rows, in row-major pair
+    order (a gather of the pairs' difference, then its p-norm per pair)."""
+    if input.dim() != 2:
+        raise RuntimeError("pdist only supports 2D tensors, got: %dD" % input.dim())
+    if not input.is_floating_point():
+        raise RuntimeError("pdist only supports floating-point dtypes")
+    if p < 0:
+        raise RuntimeError("pdist only supports non-negative p values")
+    n = input.size(0)
+    if n < 2:
+        return input.new_empty(0)
+    rows = torch.triu_indices(n, n, 1, device=input.device)
+    diff = input.index_select(0, rows[0]) - input.index_select(0, rows[1])
+    return torch.linalg.vector_norm(diff, p, dim=1)
+
+
+def frombuffer(buffer, *, dtype, count=-1, offset=0, requires_grad=False):
+    """A 1-D tensor over the buffer's memory (through NumPy, which shares
+    it as PyTorch does)."""
+    import numpy
+    from torch import _numpy
+    names = {v: k for k, v in _numpy._FROM_NUMPY.items()}
+    if dtype not in names:
+        raise NotImplementedError("torch.frombuffer of a %s buffer is not modeled by Tensorscope yet" % dtype)
+    np_dtype = numpy.dtype(names[dtype])
+    size = np_dtype.itemsize
+    view = memoryview(buffer)
+    if len(view) * view.itemsize - offset < size and count != 0:
+        raise ValueError("both buffer length ({}) and count ({}) must not be 0".format(len(view), count))
+    array = numpy.frombuffer(buffer, dtype=np_dtype, count=count, offset=offset)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        t = torch.from_numpy(array)
+    if view.readonly:
+        warnings.warn("The given buffer is not writable, and PyTorch does not support non-writable tensors. This "
+                      "means you can write to the underlying (supposedly non-writable) buffer using the tensor. You "
+                      "may want to copy the buffer to protect its data or make it writable before converting it to "
+                      "a tensor. This type of warning will be suppressed for the rest of this program.",
+                      stacklevel=2)
+    return t.requires_grad_(requires_grad) if requires_grad else t
+
+
+def _host_map(self, fn, values):
+    if self.is_cuda:
+        raise TypeError("apply_ is only implemented on CPU tensors")
+    flat = self.reshape(-1).tolist()
+    self.copy_(torch.tensor([fn(*v) for v in zip(flat, *values)], dtype=self.dtype).reshape(self.shape))
+    return self
+
+
+def _apply_(self, callable):
+    return _host_map(self, callable, ())
+
+
+def _map_(self, tensor, callable):
+    return _host_map(self, callable, (tensor.expand_as(self).reshape(-1).tolist(),))
+
+
 # -- Tensor-only ---------------------------------------------------------------------------------
 
 def _reshape_as(self, other):
@@ -1027,13 +1100,14 @@ _TORCH = ("meshgrid", "cartesian_prod", "combinations", "tensordot", "inner", "k
           "median", "nanmedian", "mode", "quantile", "nanquantile", "cov", "corrcoef", "histogram", "square",
           "square_", "true_divide", "deg2rad", "rad2deg", "ldexp", "isneginf", "isposinf", "isreal", "isin",
           "argwhere", "heaviside", "logaddexp", "logaddexp2", "xlogy", "sinc", "float_power", "gcd", "lcm",
-          "renorm", "trapezoid", "cumulative_trapezoid", "any", "all", "as_strided", "logit", "sgn")
+          "renorm", "trapezoid", "cumulative_trapezoid", "any", "all", "as_strided", "logit", "sgn", "signbit",
+          "pdist", "frombuffer")
 _METHODS = ("tensor_split", "hsplit", "vsplit", "dsplit", "rot90", "take_along_dim", "diff", "cross",
             "count_nonzero", "nansum", "nanmean", "median", "nanmedian", "mode", "quantile", "nanquantile",
             "cov", "corrcoef", "histogram", "square", "square_", "true_divide", "deg2rad", "rad2deg", "ldexp",
             "isneginf", "isposinf", "isreal", "argwhere", "heaviside", "logaddexp", "logaddexp2", "xlogy",
             "sinc", "float_power", "float_power_", "gcd", "lcm", "renorm", "diagflat", "broadcast_to",
-            "unflatten", "inner", "kron", "any", "all", "as_strided", "logit", "logit_", "sgn")
+            "unflatten", "inner", "kron", "any", "all", "as_strided", "logit", "logit_", "sgn", "signbit")
 
 
 def _install():
@@ -1042,6 +1116,8 @@ def _install():
     torch.trapz = trapezoid
     Tensor.reshape_as = _reshape_as
     Tensor.unfold = _unfold
+    Tensor.apply_ = _apply_
+    Tensor.map_ = _map_
     for name, view in (("unsqueeze_", Tensor.unsqueeze), ("squeeze_", Tensor.squeeze), ("t_", Tensor.t),
                        ("transpose_", Tensor.transpose), ("swapdims_", Tensor.transpose),
                        ("swapaxes_", Tensor.transpose)):
