@@ -1503,6 +1503,8 @@ from . import _ops_composite  # noqa: E402
 _ops_composite._install()
 from . import _memory_format  # noqa: E402
 _memory_format._install()
+from . import _runtime_misc  # noqa: E402
+_runtime_misc._install()
 from . import _complex  # noqa: E402
 _complex._install()
 # out= (#14): last, over the functions the modules above bound
@@ -1522,13 +1524,13 @@ from . import version  # noqa: E402,F401
 from . import profiler  # noqa: E402,F401
 from .autograd import profiler as _autograd_profiler  # noqa: E402,F401
 
-from . import distributions  # noqa: E402,F401
+from . import distributions, testing  # noqa: E402,F401
 
 # What PyTorch has and Tensorscope does not model yet says so by name.
 __getattr__ = _unmodeled.module_getattr(__name__)
 for _name in ("distributed", "fx", "onnx",
               "special", "sparse", "func", "hub",
-              "testing", "quantization", "ao", "export",
+              "quantization", "ao", "export",
               "multiprocessing", "library", "masked", "nested", "futures", "mps", "overrides"):
     _unmodeled.skeleton("torch." + _name)
 del _name

@@ -9,7 +9,7 @@ only.
 
 from torch import _unmodeled
 
-from . import cuda, cudnn, mps  # noqa: F401
+from . import cuda, cudnn, mkldnn, mps, openmp  # noqa: F401
 
 __getattr__ = _unmodeled.module_getattr(__name__)
 

@@ -1,0 +1,5 @@
+"""torch.backends.openmp: Tensorscope's CPU kernels do not use OpenMP."""
+
+
+def is_available():
+    return False
