@@ -308,7 +308,9 @@ class OneCycleLR(_LRScheduler):
         if anneal_strategy not in ['cos', 'linear']:
             raise ValueError("anneal_strategy must by one of 'cos' or 'linear', instead got {}".format(
                 anneal_strategy))
-        self.anneal_func = self._annealing_cos if anneal_strategy == 'cos' else self._annealing_linear
+        # the strategy's name, not a bound method, so that state_dict() pickles
+        # (PyTorch 2's _anneal_func_type; 1.13 kept the method)
+        self._anneal_func_type = anneal_strategy
         max_lrs = self._format_param('max_lr', self.optimizer, max_lr)
         if last_epoch == -1:
             for idx, group in enumerate(self.optimizer.param_groups):
@@ -339,6 +341,11 @@ class OneCycleLR(_LRScheduler):
                     len(optimizer.param_groups), name, len(param)))
             return param
         return [param] * len(optimizer.param_groups)
+
+    def anneal_func(self, start, end, pct):
+        if self._anneal_func_type == 'cos':
+            return self._annealing_cos(start, end, pct)
+        return self._annealing_linear(start, end, pct)
 
     def _annealing_cos(self, start, end, pct):
         cos_out = math.cos(math.pi * pct) + 1
