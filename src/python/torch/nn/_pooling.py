@@ -166,8 +166,106 @@ def adaptive_max_pool1d(input, output_size, return_indices=False):
     return (out, indices.squeeze(-2)) if return_indices else out
 
 
-max_pool3d = _unmodeled.stub("torch.nn.functional.max_pool3d")
-avg_pool3d = _unmodeled.stub("torch.nn.functional.avg_pool3d")
+# -- 3-d pooling ----------------------------------------------------------------
+#
+# A 3-d window is a box, and its max, its sum and its element count are
+# separable: the 2-d op over (H, W) of every depth slice, then the 2-d op
+# over (D, 1) of the results (a (D, H'*W') plane per channel). The values
+# of max pooling and its indices (the first maximum in (d, h, w) order) are
+# PyTorch's exactly; averages divide twice where PyTorch divides once, so
+# their last bit may differ. PyTorch runs one max_pool3d/avg_pool3d
+# kernel; here they are two 2-d pooling launches.
+
+def _triple(v, name):
+    if isinstance(v, int):
+        return (v, v, v)
+    v = tuple(v)
+    if len(v) == 1:
+        return v * 3
+    if len(v) != 3:
+        raise RuntimeError("{}: {} must either be a single int, or a tuple of three ints".format(
+            "max_pool3d" if name != "avg" else "avg_pool3d", name))
+    return v
+
+
+def _as_5d(name, input):
+    if input.dim() not in (4, 5):
+        raise RuntimeError("non-empty 4D or 5D (batch mode) tensor expected for input")
+    return input if input.dim() == 5 else input.unsqueeze(0)
+
+
+def max_pool3d(input, kernel_size, stride=None, padding=0, dilation=1, ceil_mode=False, return_indices=False):
+    x = _as_5d("max_pool3d", input)
+    k = _triple(kernel_size, "kernel_size")
+    s = k if stride is None or (not isinstance(stride, int) and len(stride) == 0) else _triple(stride, "stride")
+    p, d = _triple(padding, "padding"), _triple(dilation, "dilation")
+    n, c, depth, h, w = x.shape
+    plane, hw_index = max_pool2d(x.reshape(n, c * depth, h, w), k[1:], s[1:], p[1:], d[1:], ceil_mode, True)
+    h2, w2 = plane.shape[-2:]
+    plane = plane.reshape(n, c, depth, h2 * w2)
+    out, pick = max_pool2d(plane, (k[0], 1), (s[0], 1), (p[0], 0), (d[0], 1), ceil_mode, True)
+    d_index = pick // (h2 * w2)
+    indices = d_index * (h * w) + hw_index.reshape(n, c, depth, h2 * w2).gather(2, d_index)
+    shape = (n, c, out.shape[2], h2, w2)
+    out, indices = out.reshape(shape), indices.reshape(shape)
+    if input.dim() == 4:
+        out, indices = out.squeeze(0), indices.squeeze(0)
+    return (out, indices) if return_indices else out
+
+
+def avg_pool3d(input, kernel_size, stride=None, padding=0, ceil_mode=False, count_include_pad=True,
+               divisor_override=None):
+    x = _as_5d("avg_pool3d", input)
+    k = _triple(kernel_size, "kernel_size")
+    s = k if stride is None or (not isinstance(stride, int) and len(stride) == 0) else _triple(stride, "stride")
+    p = _triple(padding, "padding")
+    if divisor_override is not None and divisor_override == 0:
+        raise RuntimeError("divisor must be not zero")
+    n, c, depth, h, w = x.shape
+    # with an override: the sums (divisor 1), then one division
+    div = 1 if divisor_override is not None else None
+    plane = avg_pool2d(x.reshape(n, c * depth, h, w), k[1:], s[1:], p[1:], ceil_mode, count_include_pad, div)
+    h2, w2 = plane.shape[-2:]
+    out = avg_pool2d(plane.reshape(n, c, depth, h2 * w2), (k[0], 1), (s[0], 1), (p[0], 0), ceil_mode,
+                     count_include_pad, div)
+    out = out.reshape(n, c, out.shape[2], h2, w2)
+    if divisor_override is not None:
+        out = out / divisor_override
+    return out.squeeze(0) if input.dim() == 4 else out
+
+
+def _adaptive_3d(name, input, output_size):
+    if input.dim() not in (4, 5):
+        raise RuntimeError("{}(): Expected 4D or 5D tensor, but got {}".format(name, list(input.shape)))
+    size = _triple(output_size, "output_size") if output_size is not None else (None,) * 3
+    return tuple(o if o is not None else input.shape[-3 + i] for i, o in enumerate(size))
+
+
+def adaptive_avg_pool3d(input, output_size):
+    size = _adaptive_3d("adaptive_avg_pool3d", input, output_size)
+    x = input if input.dim() == 5 else input.unsqueeze(0)
+    n, c, depth, h, w = x.shape
+    plane = adaptive_avg_pool2d(x.reshape(n, c * depth, h, w), size[1:]).reshape(n, c, depth, -1)
+    out = adaptive_avg_pool2d(plane, (size[0], plane.shape[-1])).reshape(n, c, *size)
+    return out.squeeze(0) if input.dim() == 4 else out
+
+
+def adaptive_max_pool3d(input, output_size, return_indices=False):
+    size = _adaptive_3d("adaptive_max_pool3d", input, output_size)
+    x = input if input.dim() == 5 else input.unsqueeze(0)
+    n, c, depth, h, w = x.shape
+    plane, hw_index = adaptive_max_pool2d(x.reshape(n, c * depth, h, w), size[1:], True)
+    plane = plane.reshape(n, c, depth, -1)
+    out, pick = adaptive_max_pool2d(plane, (size[0], plane.shape[-1]), True)
+    cols = plane.shape[-1]
+    d_index = pick // cols
+    indices = d_index * (h * w) + hw_index.reshape(n, c, depth, cols).gather(2, d_index)
+    out, indices = out.reshape(n, c, *size), indices.reshape(n, c, *size)
+    if input.dim() == 4:
+        out, indices = out.squeeze(0), indices.squeeze(0)
+    return (out, indices) if return_indices else out
+
+
 lp_pool1d = _unmodeled.stub("torch.nn.functional.lp_pool1d")
 lp_pool2d = _unmodeled.stub("torch.nn.functional.lp_pool2d")
 fractional_max_pool2d = _unmodeled.stub("torch.nn.functional.fractional_max_pool2d")
@@ -205,6 +303,10 @@ class MaxPool2d(_MaxPoolNd):
     _function = staticmethod(max_pool2d)
 
 
+class MaxPool3d(_MaxPoolNd):
+    _function = staticmethod(max_pool3d)
+
+
 class AvgPool1d(Module):
     def __init__(self, kernel_size, stride=None, padding=0, ceil_mode=False, count_include_pad=True):
         super().__init__()
@@ -238,6 +340,12 @@ class AvgPool2d(Module):
 
     def extra_repr(self):
         return "kernel_size={}, stride={}, padding={}".format(self.kernel_size, self.stride, self.padding)
+
+
+class AvgPool3d(AvgPool2d):
+    def forward(self, input):
+        return avg_pool3d(input, self.kernel_size, self.stride, self.padding, self.ceil_mode,
+                          self.count_include_pad, self.divisor_override)
 
 
 class _AdaptivePoolNd(Module):
@@ -281,6 +389,20 @@ class AdaptiveMaxPool1d(_AdaptivePoolNd):
 
 class AdaptiveMaxPool2d(_AdaptivePoolNd):
     _function = staticmethod(adaptive_max_pool2d)
+
+    def __init__(self, output_size, return_indices=False):
+        super().__init__(output_size, return_indices)
+
+
+class AdaptiveAvgPool3d(_AdaptivePoolNd):
+    _function = staticmethod(adaptive_avg_pool3d)
+
+    def __init__(self, output_size):
+        super().__init__(output_size)
+
+
+class AdaptiveMaxPool3d(_AdaptivePoolNd):
+    _function = staticmethod(adaptive_max_pool3d)
 
     def __init__(self, output_size, return_indices=False):
         super().__init__(output_size, return_indices)
