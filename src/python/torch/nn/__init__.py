@@ -16,8 +16,8 @@ from ._rnn import GRU, GRUCell, LSTM, LSTMCell, RNN, RNNBase, RNNCell, RNNCellBa
 from ._conv import (Conv1d, Conv2d, Conv3d, ConvTranspose1d, ConvTranspose2d, ConvTranspose3d, Fold,  # noqa: F401
                     Unfold)
 from ._pooling import (AdaptiveAvgPool1d, AdaptiveAvgPool2d, AdaptiveAvgPool3d, AdaptiveMaxPool1d,  # noqa: F401
-                       AdaptiveMaxPool2d, AdaptiveMaxPool3d, AvgPool1d, AvgPool2d, AvgPool3d, MaxPool1d,
-                       MaxPool2d, MaxPool3d)
+                       AdaptiveMaxPool2d, AdaptiveMaxPool3d, AvgPool1d, AvgPool2d, AvgPool3d, LPPool1d,
+                       LPPool2d, MaxPool1d, MaxPool2d, MaxPool3d, MaxUnpool1d, MaxUnpool2d)
 from ._normalization import (BatchNorm1d, BatchNorm2d, BatchNorm3d, GroupNorm, InstanceNorm1d,  # noqa: F401
                              InstanceNorm2d, InstanceNorm3d, LocalResponseNorm, RMSNorm)
 from ._padding import (ConstantPad1d, ConstantPad2d, ConstantPad3d, PixelShuffle, PixelUnshuffle,  # noqa: F401

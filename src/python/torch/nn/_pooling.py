@@ -266,10 +266,56 @@ def adaptive_max_pool3d(input, output_size, return_indices=False):
     return (out, indices) if return_indices else out
 
 
-lp_pool1d = _unmodeled.stub("torch.nn.functional.lp_pool1d")
-lp_pool2d = _unmodeled.stub("torch.nn.functional.lp_pool2d")
+def lp_pool2d(input, norm_type, kernel_size, stride=None, ceil_mode=False):
+    """PyTorch's composition: the p-th root of the window's sum of x^p (the
+    average times the window's size), sign kept through relu(abs)."""
+    kh, kw = _pair(kernel_size)
+    out = avg_pool2d(input.pow(norm_type), kernel_size, stride, 0, ceil_mode)
+    return (torch.sign(out) * torch.relu(torch.abs(out))).mul(kh * kw).pow(1.0 / norm_type)
+
+
+def lp_pool1d(input, norm_type, kernel_size, stride=None, ceil_mode=False):
+    out = avg_pool1d(input.pow(norm_type), kernel_size, stride, 0, ceil_mode)
+    return (torch.sign(out) * torch.relu(torch.abs(out))).mul(kernel_size).pow(1.0 / norm_type)
 fractional_max_pool2d = _unmodeled.stub("torch.nn.functional.fractional_max_pool2d")
-max_unpool2d = _unmodeled.stub("torch.nn.functional.max_unpool2d")
+def _unpool_size(input, kernel_size, stride, padding, output_size, n):
+    default = [(input.size(input.dim() - n + d) - 1) * stride[d] + kernel_size[d] - 2 * padding[d] for d in range(n)]
+    if output_size is None:
+        return default
+    given = output_size
+    if len(output_size) == n + 2:
+        output_size = output_size[2:]
+    if len(output_size) != n:
+        raise ValueError("output_size should be a sequence containing {} or {} elements, but it has a length of "
+                         "'{}'".format(n, n + 2, len(output_size)))
+    for d in range(n):
+        low, high = default[d] - stride[d], default[d] + stride[d]
+        if not low < output_size[d] < high:
+            raise ValueError('invalid output_size "{}" (dim {} must be between {} and {})'.format(
+                given, d, low, high))
+    return list(output_size)
+
+
+def max_unpool2d(input, indices, kernel_size, stride=None, padding=0, output_size=None):
+    """max_pool2d's inverse: zeros, with each input value at its index in
+    its channel's output plane (a scatter)."""
+    k = _pair(kernel_size)
+    st = _pair(stride, "stride") if stride is not None else k
+    p = _pair(padding, "padding")
+    oh, ow = _unpool_size(input, k, st, p, output_size, 2)
+    x = input if input.dim() == 4 else input.unsqueeze(0)
+    idx = indices if indices.dim() == 4 else indices.unsqueeze(0)
+    n, c = x.shape[:2]
+    out = x.new_zeros(n, c, oh * ow).scatter(2, idx.reshape(n, c, -1), x.reshape(n, c, -1))
+    out = out.reshape(n, c, oh, ow)
+    return out if input.dim() == 4 else out.squeeze(0)
+
+
+def max_unpool1d(input, indices, kernel_size, stride=None, padding=0, output_size=None):
+    k, st, p = _single(kernel_size), _single(stride if stride is not None else kernel_size), _single(padding)
+    size = _unpool_size(input, k, st, p, output_size, 1)
+    out = max_unpool2d(input.unsqueeze(-2), indices.unsqueeze(-2), (1, k[0]), (1, st[0]), (0, p[0]), (1, size[0]))
+    return out.squeeze(-2)
 
 
 # -- Modules -----------------------------------------------------------------
@@ -406,3 +452,46 @@ class AdaptiveMaxPool3d(_AdaptivePoolNd):
 
     def __init__(self, output_size, return_indices=False):
         super().__init__(output_size, return_indices)
+
+
+class MaxUnpool2d(Module):
+    def __init__(self, kernel_size, stride=None, padding=0):
+        super().__init__()
+        self.kernel_size = _pair(kernel_size)
+        self.stride = _pair(stride if stride is not None else kernel_size)
+        self.padding = _pair(padding)
+
+    def forward(self, input, indices, output_size=None):
+        return max_unpool2d(input, indices, self.kernel_size, self.stride, self.padding, output_size)
+
+    def extra_repr(self):
+        return "kernel_size={}, stride={}, padding={}".format(self.kernel_size, self.stride, self.padding)
+
+
+class MaxUnpool1d(MaxUnpool2d):
+    def __init__(self, kernel_size, stride=None, padding=0):
+        Module.__init__(self)
+        self.kernel_size = _single(kernel_size)
+        self.stride = _single(stride if stride is not None else kernel_size)
+        self.padding = _single(padding)
+
+    def forward(self, input, indices, output_size=None):
+        return max_unpool1d(input, indices, self.kernel_size, self.stride, self.padding, output_size)
+
+
+class LPPool2d(Module):
+    def __init__(self, norm_type, kernel_size, stride=None, ceil_mode=False):
+        super().__init__()
+        self.norm_type, self.kernel_size, self.stride, self.ceil_mode = norm_type, kernel_size, stride, ceil_mode
+
+    def forward(self, input):
+        return lp_pool2d(input, float(self.norm_type), self.kernel_size, self.stride, self.ceil_mode)
+
+    def extra_repr(self):
+        return "norm_type={norm_type}, kernel_size={kernel_size}, stride={stride}, ceil_mode={ceil_mode}".format(
+            **self.__dict__)
+
+
+class LPPool1d(LPPool2d):
+    def forward(self, input):
+        return lp_pool1d(input, float(self.norm_type), self.kernel_size, self.stride, self.ceil_mode)

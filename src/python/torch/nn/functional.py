@@ -476,7 +476,7 @@ from ._pooling import (adaptive_avg_pool1d, adaptive_avg_pool2d, adaptive_max_po
                        adaptive_max_pool2d_with_indices, avg_pool1d, avg_pool2d, avg_pool3d,
                        adaptive_avg_pool3d, adaptive_max_pool3d,
                        fractional_max_pool2d, lp_pool1d, lp_pool2d, max_pool1d, max_pool1d_with_indices,
-                       max_pool2d, max_pool2d_with_indices, max_pool3d, max_unpool2d)
+                       max_pool2d, max_pool2d_with_indices, max_pool3d, max_unpool1d, max_unpool2d)
 from ._normalization import (batch_norm, group_norm, instance_norm, local_response_norm,  # noqa: E402,F401
                              rms_norm, _normalized_shape)
 from ._padding import (interpolate, pad, pixel_shuffle, pixel_unshuffle, upsample,  # noqa: E402,F401
