@@ -273,7 +273,8 @@ class Bilinear(Module):
 
 _FUNCTIONS = ("soft_margin_loss", "poisson_nll_loss", "gaussian_nll_loss", "multilabel_soft_margin_loss",
               "cosine_embedding_loss", "margin_ranking_loss", "hinge_embedding_loss", "triplet_margin_loss",
-              "multi_margin_loss", "gumbel_softmax", "bilinear", "embedding_bag", "rrelu", "rrelu_")
+              "multi_margin_loss", "gumbel_softmax", "bilinear", "embedding_bag", "rrelu", "rrelu_", "affine_grid",
+              "grid_sample")
 
 
 def _install():
@@ -435,3 +436,109 @@ class RReLU(Module):
 
     def extra_repr(self):
         return "lower={}, upper={}{}".format(self.lower, self.upper, ", inplace=True" if self.inplace else "")
+
+
+_ALIGN_WARNING = ("Default grid_sample and affine_grid behavior has changed to align_corners=False since 1.3.0. "
+                  "Please specify align_corners=True if the old behavior is desired. See the documentation of "
+                  "grid_sample for details.")
+
+
+def _align(align_corners):
+    if align_corners is None:
+        import warnings
+        warnings.warn(_ALIGN_WARNING, stacklevel=3)
+        return False
+    return align_corners
+
+
+def _neg_one_to_one(n, like, align_corners):
+    if n <= 1:
+        return torch.zeros(1 if n == 1 else 0, dtype=like.dtype, device=like.device)
+    r = torch.linspace(-1, 1, n, dtype=like.dtype, device=like.device)
+    return r if align_corners else r * (n - 1) / n
+
+
+def affine_grid(theta, size, align_corners=None):
+    """The sampling grid of a batch of 2-d affine maps (ATen's: a base grid
+    of normalized (x, y, 1) times theta's transpose)."""
+    align_corners = _align(align_corners)
+    if not theta.is_floating_point():
+        raise ValueError("Expected theta to have floating point type, but got {}".format(theta.dtype))
+    if len(size) != 4:
+        raise NotImplementedError("affine_grid only supports 4D sizes, for 2D affine transformations (5D volumetric "
+                                  "sizes are not modeled by Tensorscope yet). Got size {}.".format(size))
+    if theta.dim() != 3 or tuple(theta.shape[-2:]) != (2, 3):
+        raise ValueError("Expected a batch of 2D affine matrices of shape Nx2x3 for size {}. Got {}.".format(
+            size, theta.shape))
+    n, _, h, w = size
+    base = torch.empty(n, h, w, 3, dtype=theta.dtype, device=theta.device)
+    base[..., 0] = _neg_one_to_one(w, theta, align_corners)
+    base[..., 1] = _neg_one_to_one(h, theta, align_corners).unsqueeze(-1)
+    base[..., 2] = 1
+    return base.view(n, h * w, 3).bmm(theta.transpose(1, 2)).view(n, h, w, 2)
+
+
+def _unnormalize(coord, size, align_corners):
+    if align_corners:
+        return ((coord + 1) / 2) * (size - 1)
+    return ((coord + 1) * size - 1) / 2
+
+
+def _reflect(coord, low, high):
+    # reflect into [low/2, high/2] (twice the bounds, as ATen's reflect_coordinates)
+    if low == high:
+        return torch.zeros_like(coord)
+    lo, span = low / 2, (high - low) / 2
+    c = (coord - lo).abs()
+    extra = torch.fmod(c, span)
+    flips = torch.floor(c / span)
+    return torch.where(torch.remainder(flips, 2) == 0, extra + lo, span - extra + lo)
+
+
+def _source_coord(coord, size, padding_mode, align_corners):
+    c = _unnormalize(coord, size, align_corners)
+    if padding_mode == "border":
+        c = c.clamp(0, size - 1)
+    elif padding_mode == "reflection":
+        c = _reflect(c, 0, 2 * (size - 1)) if align_corners else _reflect(c, -1, 2 * size - 1)
+        c = c.clamp(0, size - 1)
+    return c
+
+
+def grid_sample(input, grid, mode="bilinear", padding_mode="zeros", align_corners=None):
+    """2-d sampling of input at grid's normalized (x, y) points, bilinear or
+    nearest, with zeros, border or reflection padding: each corner gathered
+    from the flattened plane, out-of-bounds corners weighted 0. In nearest
+    mode the grid gets no gradient edge (PyTorch's is zeros)."""
+    align_corners = _align(align_corners)
+    if mode not in ("bilinear", "nearest"):
+        raise ValueError("nn.functional.grid_sample(): expected mode to be 'bilinear', 'nearest' or 'bicubic', "
+                         "but got: '{}'".format(mode) if mode != "bicubic" else
+                         "grid_sample(mode='bicubic') is not modeled by Tensorscope yet")
+    if padding_mode not in ("zeros", "border", "reflection"):
+        raise ValueError("nn.functional.grid_sample(): expected padding_mode to be 'zeros', 'border', or "
+                         "'reflection', but got: '{}'".format(padding_mode))
+    if input.dim() != 4:
+        raise NotImplementedError("grid_sample of a {}-D input is not modeled by Tensorscope yet (4-D only)"
+                                  .format(input.dim()))
+    n, c, h, w = input.shape
+    oh, ow = grid.shape[1], grid.shape[2]
+    x = _source_coord(grid[..., 0], w, padding_mode, align_corners)
+    y = _source_coord(grid[..., 1], h, padding_mode, align_corners)
+    flat = input.reshape(n, c, h * w)
+
+    def tap(ix, iy):
+        inside = (ix >= 0) & (ix <= w - 1) & (iy >= 0) & (iy <= h - 1)
+        index = (iy.clamp(0, h - 1) * w + ix.clamp(0, w - 1)).long().reshape(n, 1, oh * ow).expand(n, c, oh * ow)
+        values = flat.gather(2, index).reshape(n, c, oh, ow)
+        return torch.where(inside.unsqueeze(1), values, torch.zeros((), dtype=input.dtype, device=input.device))
+
+    if mode == "nearest":
+        return tap(torch.round(x), torch.round(y))
+    x0, y0 = torch.floor(x), torch.floor(y)
+    x1, y1 = x0 + 1, y0 + 1
+    nw = ((x1 - x) * (y1 - y)).unsqueeze(1)
+    ne = ((x - x0) * (y1 - y)).unsqueeze(1)
+    sw = ((x1 - x) * (y - y0)).unsqueeze(1)
+    se = ((x - x0) * (y - y0)).unsqueeze(1)
+    return tap(x0, y0) * nw + tap(x1, y0) * ne + tap(x0, y1) * sw + tap(x1, y1) * se
