@@ -669,7 +669,8 @@ def _conversion(name, dt):
 
 
 for _name, _dt in (("float", float32), ("double", float64), ("half", float16), ("bfloat16", bfloat16),
-                   ("long", int64), ("int", int32), ("short", int16), ("char", int8), ("bool", bool)):
+                   ("long", int64), ("int", int32), ("short", int16), ("char", int8), ("byte", uint8),
+                   ("bool", bool)):
     setattr(Tensor, _name, _conversion(_name, _dt))
 del _name, _dt
 

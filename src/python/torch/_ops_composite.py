@@ -936,6 +936,63 @@ def _map_(self, tensor, callable):
     return _host_map(self, callable, (tensor.expand_as(self).reshape(-1).tolist(),))
 
 
+# -- PyTorch's other names for ops, and a few small ones ------------------------------------
+
+_ALIASES = {"absolute": "abs", "arccos": "acos", "arcsin": "asin", "arctan": "atan", "arccosh": "acosh",
+            "arcsinh": "asinh", "arctanh": "atanh", "arctan2": "atan2", "divide": "div", "multiply": "mul",
+            "subtract": "sub", "greater": "gt", "greater_equal": "ge", "less": "lt", "less_equal": "le",
+            "not_equal": "ne", "negative": "neg", "fix": "trunc"}
+
+
+def positive(input):
+    if input.dtype == torch.bool:
+        raise RuntimeError("The `+` operator, on a bool tensor is not supported.")
+    return input
+
+
+def ravel(input):
+    return input.contiguous().view(-1)
+
+
+def narrow_copy(input, dim, start, length):
+    return input.narrow(dim, start, length).clone()
+
+
+def _nan_ignoring(input, other, pick):
+    # the number wins over a NaN; two NaNs give NaN
+    a, b = torch.broadcast_tensors(input, other)
+    picked = pick(a, b)
+    return torch.where(torch.isnan(a), b, torch.where(torch.isnan(b), a, picked))
+
+
+def fmax(input, other, *, out=None):
+    return _nan_ignoring(input, other, torch.maximum)
+
+
+def fmin(input, other, *, out=None):
+    return _nan_ignoring(input, other, torch.minimum)
+
+
+def frexp(input, *, out=None):
+    """mantissa in [0.5, 1) and integer exponent, x = m * 2 ** e (std::frexp
+    per element, on the host)."""
+    if not input.is_floating_point():
+        raise RuntimeError("torch.frexp() only supports floating-point dtypes")
+    pairs = [math.frexp(v) for v in input.reshape(-1).tolist()]
+    m = torch.tensor([p[0] for p in pairs], dtype=input.dtype).reshape(input.shape).to(input.device)
+    e = torch.tensor([p[1] for p in pairs], dtype=torch.int32).reshape(input.shape).to(input.device)
+    return torch.return_types.frexp((m, e))
+
+
+def _inplace_of(fn):
+    """The in-place form of a functional composition: the result copied
+    into self (its gradient node is CopyBackwards)."""
+    def method(self, *args, **kwargs):
+        return self.copy_(fn(self, *args, **kwargs))
+    method.__name__ = fn.__name__ + "_"
+    return method
+
+
 # -- Tensor-only ---------------------------------------------------------------------------------
 
 def _reshape_as(self, other):
@@ -1110,9 +1167,43 @@ _METHODS = ("tensor_split", "hsplit", "vsplit", "dsplit", "rot90", "take_along_d
             "unflatten", "inner", "kron", "any", "all", "as_strided", "logit", "logit_", "sgn", "signbit")
 
 
+def _forward_to(name, alias):
+    # a Python method: some of the ops' own entries are builtins, which do
+    # not bind as methods under another name
+    def method(self, *args, **kwargs):
+        return getattr(self, name)(*args, **kwargs)
+    method.__name__ = alias
+    return method
+
+
+def _install_aliases():
+    for alias, name in _ALIASES.items():
+        for suffix in ("", "_"):
+            if hasattr(Tensor, name + suffix) and not hasattr(Tensor, alias + suffix):
+                setattr(Tensor, alias + suffix, _forward_to(name + suffix, alias + suffix))
+        if hasattr(torch, name) and not hasattr(torch, alias):
+            setattr(torch, alias, getattr(torch, name))
+    for name in ("positive", "ravel", "narrow_copy", "fmax", "fmin", "frexp"):
+        setattr(torch, name, globals()[name])
+        setattr(Tensor, name, globals()[name])
+    for name in ("deg2rad", "rad2deg", "sinc", "heaviside", "gcd", "lcm", "ldexp", "xlogy", "sgn", "renorm",
+                 "true_divide", "logit"):
+        if not hasattr(Tensor, name + "_"):
+            setattr(Tensor, name + "_", _inplace_of(globals()[name]))
+    Tensor.is_cpu = property(lambda self: self.device.type == "cpu")
+    Tensor.is_signed = lambda self: self.dtype.is_signed
+    Tensor.is_same_size = lambda self, other: tuple(self.shape) == tuple(other.shape)
+    if hasattr(torch, "complex64"):
+        Tensor.cfloat = torch._conversion("cfloat", torch.complex64)
+        Tensor.cdouble = torch._conversion("cdouble", torch.complex128)
+
+
 def _install():
     g = globals()
     torch._install_names(g, methods=_METHODS, functions=_TORCH)
+    _install_aliases()
+    if not hasattr(torch.return_types, "frexp"):
+        torch.return_types.frexp = _return_type_of("frexp", ("mantissa", "exponent"))
     torch.trapz = trapezoid
     Tensor.reshape_as = _reshape_as
     Tensor.unfold = _unfold
@@ -1142,6 +1233,11 @@ def _install():
     for name in ("median", "nanmedian", "mode", "histogram"):
         if not hasattr(torch.return_types, name):
             setattr(torch.return_types, name, _return_type(name))
+
+
+def _return_type_of(name, fields):
+    from torch._reduce import _return_type as make
+    return make(name, fields)
 
 
 def _return_type(name):
