@@ -936,6 +936,52 @@ def _map_(self, tensor, callable):
     return _host_map(self, callable, (tensor.expand_as(self).reshape(-1).tolist(),))
 
 
+def _log_add_exp(acc, x):
+    # ATen's _log_add_exp_helper: log1p(exp(min - max)) + max, and acc
+    # itself where both are the same infinity
+    low, high = torch.minimum(acc, x), torch.maximum(acc, x)
+    low = torch.where(torch.isnan(x), x, low)
+    high = torch.where(torch.isnan(x), x, high)
+    out = torch.log1p(torch.exp(low - high)) + high
+    same_inf = (low == high) & ~torch.isfinite(low)
+    return torch.where(same_inf, acc, out)
+
+
+def logcumsumexp(input, dim, *, out=None):
+    """The running log-sum-exp along dim, accumulated in double as ATen's CPU
+    scan (one step of ops per element of dim)."""
+    if input.dim() == 0:
+        return input.clone()
+    d = _wrap_dim(dim, input.dim())
+    if input.size(d) == 0:
+        return input.clone()
+    acc_dtype = torch.float64 if input.dtype in (torch.float32, torch.float64) else torch.float32
+    x = input.to(acc_dtype)
+    acc = x.select(d, 0)
+    steps = [acc]
+    for i in range(1, x.size(d)):
+        acc = _log_add_exp(acc, x.select(d, i))
+        steps.append(acc)
+    return torch.stack(steps, d).to(input.dtype)
+
+
+def index_reduce(input, dim, index, source, reduce, *, include_self=True):
+    return input.clone().index_reduce_(dim, index, source, reduce, include_self=include_self)
+
+
+def _index_reduce_(self, dim, index, source, reduce, *, include_self=True):
+    """index_reduce_ as the scatter_reduce_ of index spread along source's
+    other dims (the same reduction per target slice)."""
+    if reduce not in ("prod", "mean", "amax", "amin"):
+        raise RuntimeError("index_reduce(): Expected reduce to be one of prod, mean, amax or amin but got %s."
+                           % reduce)
+    d = _wrap_dim(dim, builtins.max(self.dim(), 1))
+    shape = [1] * source.dim()
+    shape[d] = -1
+    spread = index.reshape(shape).expand(source.shape)
+    return self.scatter_reduce_(d, spread, source, reduce, include_self=include_self)
+
+
 # -- PyTorch's other names for ops, and a few small ones ------------------------------------
 
 _ALIASES = {"absolute": "abs", "arccos": "acos", "arcsin": "asin", "arctan": "atan", "arccosh": "acosh",
@@ -1183,7 +1229,8 @@ def _install_aliases():
                 setattr(Tensor, alias + suffix, _forward_to(name + suffix, alias + suffix))
         if hasattr(torch, name) and not hasattr(torch, alias):
             setattr(torch, alias, getattr(torch, name))
-    for name in ("positive", "ravel", "narrow_copy", "fmax", "fmin", "frexp"):
+    Tensor.index_reduce_ = _index_reduce_
+    for name in ("positive", "ravel", "narrow_copy", "fmax", "fmin", "frexp", "logcumsumexp", "index_reduce"):
         setattr(torch, name, globals()[name])
         setattr(Tensor, name, globals()[name])
     for name in ("deg2rad", "rad2deg", "sinc", "heaviside", "gcd", "lcm", "ldexp", "xlogy", "sgn", "renorm",
