@@ -759,8 +759,15 @@ def _factory_out(name, shape, dtype, out, requires_grad):
     return _out.factory(name, shape, dtype, out, requires_grad)
 
 
+def _strided_only(layout):
+    # sparse and other layouts are not modeled: never a dense tensor instead
+    if layout is not None and repr(layout) != "torch.strided":
+        raise _unmodeled.unsupported("tensors of layout %r" % (layout,))
+
+
 def empty(*size, dtype=None, device=None, requires_grad=False, pin_memory=False, out=None,
           layout=None, memory_format=None):
+    _strided_only(layout)
     if out is not None:
         return _factory_out("empty", _shape_arg(size), dtype, out, requires_grad)
     return _finish(_C._empty(_shape_arg(size), dtype or _default_dtype, _factory_device(device),
@@ -768,12 +775,14 @@ def empty(*size, dtype=None, device=None, requires_grad=False, pin_memory=False,
 
 
 def zeros(*size, dtype=None, device=None, requires_grad=False, pin_memory=False, out=None, layout=None):
+    _strided_only(layout)
     if out is not None:
         return _factory_out("zeros", _shape_arg(size), dtype, out, requires_grad).fill_(0)
     return _finish(empty(*size, dtype=dtype, device=device, pin_memory=pin_memory).fill_(0), requires_grad)
 
 
 def ones(*size, dtype=None, device=None, requires_grad=False, pin_memory=False, out=None, layout=None):
+    _strided_only(layout)
     if out is not None:
         return _factory_out("ones", _shape_arg(size), dtype, out, requires_grad).fill_(1)
     return _finish(empty(*size, dtype=dtype, device=device, pin_memory=pin_memory).fill_(1), requires_grad)
@@ -795,6 +804,7 @@ def _default_complex_dtype():
 
 def full(size, fill_value, dtype=None, device=None, requires_grad=False, pin_memory=False, out=None,
          layout=None):
+    _strided_only(layout)
     if out is not None:
         return _factory_out("full", _shape_arg((size,)), dtype, out, requires_grad).fill_(fill_value)
     dt = dtype or _scalar_dtype(fill_value)

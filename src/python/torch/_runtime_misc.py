@@ -1,6 +1,6 @@
 """Small torch-level functions scripts call in passing: thread counts,
-is_nonzero, typename, is_storage, asarray, the deterministic debug mode
-and set_flush_denormal."""
+is_nonzero, typename, is_storage, asarray, the deterministic debug mode,
+set_flush_denormal, the layouts and Tensor.new."""
 
 import os
 
@@ -105,7 +105,44 @@ def set_flush_denormal(mode):
     return False
 
 
+class layout:
+    __slots__ = ("_name",)
+
+    def __init__(self, name):
+        self._name = name
+
+    def __repr__(self):
+        return "torch." + self._name
+
+    def __reduce__(self):
+        return self._name
+
+
+_LAYOUTS = {name: layout(name) for name in ("strided", "sparse_coo", "sparse_csr", "sparse_csc", "sparse_bsr",
+                                            "sparse_bsc", "_mkldnn")}
+
+
+def _new(self, *args, **kwargs):
+    """The legacy constructor: sizes give an uninitialized tensor, data a
+    copy, of self's dtype and device."""
+    options = dict(dtype=self.dtype, device=kwargs.pop("device", self.device))
+    if kwargs:
+        raise TypeError("new() received an invalid combination of arguments")
+    if not args:
+        return torch.empty(0, **options)
+    if len(args) == 1 and isinstance(args[0], Tensor):
+        return args[0].detach()
+    if len(args) == 1 and isinstance(args[0], (list, tuple)) and not isinstance(args[0], torch.Size):
+        return torch.tensor(args[0], **options)
+    return torch.empty(*args, **options)
+
+
 def _install():
+    for name, obj in _LAYOUTS.items():
+        setattr(torch, name, obj)
+    torch.layout = layout
+    Tensor.layout = property(lambda self: _LAYOUTS["strided"])
+    Tensor.new = _new
     for name in ("set_num_threads", "get_num_threads", "set_num_interop_threads", "get_num_interop_threads",
                  "is_nonzero", "typename", "is_storage", "asarray", "set_deterministic_debug_mode",
                  "get_deterministic_debug_mode", "set_flush_denormal"):
