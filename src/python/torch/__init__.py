@@ -762,7 +762,7 @@ def _factory_out(name, shape, dtype, out, requires_grad):
 def _strided_only(layout):
     # sparse and other layouts are not modeled: never a dense tensor instead
     if layout is not None and repr(layout) != "torch.strided":
-        raise _unmodeled.unsupported("tensors of layout %r" % (layout,))
+        raise _unmodeled.unsupported("a tensor of layout %r" % (layout,))
 
 
 def empty(*size, dtype=None, device=None, requires_grad=False, pin_memory=False, out=None,
