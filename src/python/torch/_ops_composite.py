@@ -982,6 +982,83 @@ def _index_reduce_(self, dim, index, source, reduce, *, include_self=True):
     return self.scatter_reduce_(d, spread, source, reduce, include_self=include_self)
 
 
+def _along(t, d, start, stop=None):
+    n = t.size(d)
+    start = start + n if start < 0 else start
+    stop = n if stop is None else (stop + n if stop < 0 else stop)
+    return t.narrow(d, start, builtins.max(stop - start, 0))
+
+
+def _gradient_uniform(f, d, h, edge_order):
+    center = (_along(f, d, 2) - _along(f, d, 0, -2)) / h
+    if edge_order == 1:
+        first = (_along(f, d, 1, 2) - _along(f, d, 0, 1)) / h
+        last = (_along(f, d, -1) - _along(f, d, -2, -1)) / h
+    else:
+        first = (_along(f, d, 0, 1) * -1.5 + _along(f, d, 1, 2) * 2 - _along(f, d, 2, 3) * 0.5) / h
+        last = (_along(f, d, -3, -2) * 0.5 + _along(f, d, -2, -1) * -2 + _along(f, d, -1) * 1.5) / h
+    return torch.cat([first, center / 2, last], d)
+
+
+def _gradient_coordinates(f, d, x, edge_order):
+    shape = [1] * f.dim()
+    shape[d] = -1
+    dx = x.diff(1, 0)
+    dx1, dx2 = dx[:-1], dx[1:]
+    a = (-dx2 / (dx1 * (dx1 + dx2))).reshape(shape)
+    b = ((dx2 - dx1) / (dx1 * dx2)).reshape(shape)
+    c = (dx1 / (dx2 * (dx1 + dx2))).reshape(shape)
+    center = a * _along(f, d, 0, -2) + b * _along(f, d, 1, -1) + c * _along(f, d, 2)
+    if edge_order == 1:
+        first = (_along(f, d, 1, 2) - _along(f, d, 0, 1)) / dx[0]
+        last = (_along(f, d, -1) - _along(f, d, -2, -1)) / dx[-1]
+    else:
+        a = -(2.0 * dx[0] + dx[1]) / (dx[0] * (dx[0] + dx[1]))
+        b = (dx[0] + dx[1]) / (dx[0] * dx[1])
+        c = (-dx[0]) / (dx[1] * (dx[0] + dx[1]))
+        first = a * _along(f, d, 0, 1) + b * _along(f, d, 1, 2) + c * _along(f, d, 2, 3)
+        a = dx[-1] / (dx[-2] * (dx[-1] + dx[-2]))
+        b = -(dx[-1] + dx[-2]) / (dx[-1] * dx[-2])
+        c = (2 * dx[-1] + dx[-2]) / (dx[-1] * (dx[-1] + dx[-2]))
+        last = a * _along(f, d, -3, -2) + b * _along(f, d, -2, -1) + c * _along(f, d, -1)
+    return torch.cat([first, center, last], d)
+
+
+def gradient(input, *, spacing=1, dim=None, edge_order=1):
+    """The derivative estimate along each dim (ATen's formulas: central
+    differences inside, one- or two-sided ones at the edges; scalar
+    spacings or coordinate tensors)."""
+    if edge_order not in (1, 2):
+        raise RuntimeError("torch.gradient only supports edge_order=1 and edge_order=2.")
+    dims = list(range(input.dim())) if dim is None else ([dim] if isinstance(dim, int) else list(dim))
+    dims = [_wrap_dim(d, input.dim()) for d in dims]
+    if isinstance(spacing, (int, float)):
+        spacing = [spacing] * len(dims)
+    elif isinstance(spacing, Tensor):
+        spacing = [spacing]
+    spacing = list(spacing)
+    if len(spacing) == 1 and len(dims) > 1 and not isinstance(spacing[0], Tensor):
+        spacing = spacing * len(dims)
+    if len(spacing) != len(dims):
+        if dim is None:
+            raise RuntimeError("torch.gradient expected spacing to be unspecified, a scalar or a list of length {} "
+                               "but got a list of length {}".format(len(dims), len(spacing)))
+        raise RuntimeError("torch.gradient expected spacing to be unspecified, a scalar or it's spacing and dim "
+                           "arguments to have the same length, but got a spacing argument of length {} and a dim "
+                           "argument of length {}.".format(len(spacing), len(dims)))
+    for d in dims:
+        if input.size(d) < edge_order + 1:
+            raise RuntimeError("torch.gradient expected each dimension size to be at least edge_order+1")
+    f = input if input.is_floating_point() else input.to(torch.get_default_dtype())
+    result = []
+    for d, h in zip(dims, spacing):
+        if isinstance(h, Tensor) and h.dim() > 0:
+            result.append(_gradient_coordinates(f, d, h, edge_order))
+        else:
+            result.append(_gradient_uniform(f, d, h.item() if isinstance(h, Tensor) else h, edge_order))
+    return tuple(result)
+
+
 # -- PyTorch's other names for ops, and a few small ones ------------------------------------
 
 _ALIASES = {"absolute": "abs", "arccos": "acos", "arcsin": "asin", "arctan": "atan", "arccosh": "acosh",
@@ -1204,7 +1281,7 @@ _TORCH = ("meshgrid", "cartesian_prod", "combinations", "tensordot", "inner", "k
           "square_", "true_divide", "deg2rad", "rad2deg", "ldexp", "isneginf", "isposinf", "isreal", "isin",
           "argwhere", "heaviside", "logaddexp", "logaddexp2", "xlogy", "sinc", "float_power", "gcd", "lcm",
           "renorm", "trapezoid", "cumulative_trapezoid", "any", "all", "as_strided", "logit", "sgn", "signbit",
-          "pdist", "frombuffer")
+          "pdist", "frombuffer", "gradient")
 _METHODS = ("tensor_split", "hsplit", "vsplit", "dsplit", "rot90", "take_along_dim", "diff", "cross",
             "count_nonzero", "nansum", "nanmean", "median", "nanmedian", "mode", "quantile", "nanquantile",
             "cov", "corrcoef", "histogram", "square", "square_", "true_divide", "deg2rad", "rad2deg", "ldexp",
