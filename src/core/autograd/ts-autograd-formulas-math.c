@@ -83,6 +83,22 @@ FACTOR_FORMULA (acosh, self_slot)
 FACTOR_FORMULA (atanh, self_slot)
 FACTOR_FORMULA (erfinv, self_slot)
 
+/* lgamma: grad * digamma(self); digamma: grad * polygamma(1, self) */
+static TsTensor *
+lgamma_factor (TsTensor *self, GError **error)
+{
+  return ts_ops_unary (TS_UNARY_DIGAMMA, self, error);
+}
+
+static TsTensor *
+digamma_factor (TsTensor *self, GError **error)
+{
+  return ts_ops_unary (TS_UNARY_TRIGAMMA, self, error);
+}
+
+FACTOR_FORMULA (lgamma, self_slot)
+FACTOR_FORMULA (digamma, self_slot)
+
 /* remainder, fmod: self: grad; other: -grad * self.div(other,
  * rounding_mode="floor" / "trunc"). A number on the left (2 % x) has no
  * derivative in PyTorch either. */

@@ -860,7 +860,73 @@ DEFINE_ERFINV (erfinv_f64, double, )
 DEFINE_ERFINV (erfinv_f32, float, f)
 
 /* S is libm's suffix of T's functions: "" for double, f for float. */
-#define DEFINE_FLOAT_UNARY(NAME, T, S, ERFINV)                                \
+/* ATen's calc_digamma and calc_trigamma (Math.h), written once for float
+ * and double: the reflection for negatives, the recurrence up to 10 (or
+ * 6 steps), then the asymptotic series. Hand-written because the values
+ * must be ATen's to the bit; libm has no digamma. */
+#define DEFINE_GAMMA_FAMILY(T, S)                                             \
+static T                                                                      \
+digamma_##T (T x)                                                             \
+{                                                                             \
+  static const T A[] = {                                                      \
+    (T) 8.33333333333333333333E-2, (T) -2.10927960927960927961E-2,            \
+    (T) 7.57575757575757575758E-3, (T) -4.16666666666666666667E-3,            \
+    (T) 3.96825396825396825397E-3, (T) -8.33333333333333333333E-3,            \
+    (T) 8.33333333333333333333E-2,                                            \
+  };                                                                          \
+  T result = 0, y = 0;                                                        \
+  if (x == 0)                                                                 \
+    return copysign##S (INFINITY, -x);                                        \
+  if (x < 0)                                                                  \
+    {                                                                         \
+      double q, r;                                                            \
+      if (x == trunc##S (x))                                                  \
+        return (T) NAN;                                                       \
+      r = modf (x, &q);                                                       \
+      return digamma_##T (1 - x) - (T) (G_PI / tan (G_PI * r));               \
+    }                                                                         \
+  while (x < 10)                                                              \
+    {                                                                         \
+      result -= 1 / x;                                                        \
+      x += 1;                                                                 \
+    }                                                                         \
+  if (x == 10)                                                                \
+    return result + (T) 2.25175258906672110764;                               \
+  if (x < (T) 1.0e17)                                                         \
+    {                                                                         \
+      T z = 1 / (x * x), p = 0;                                               \
+      for (int i = 0; i <= 6; i++)                                            \
+        p = p * z + A[i];                                                     \
+      y = z * p;                                                              \
+    }                                                                         \
+  return result + log##S (x) - ((T) 0.5 / x) - y;                             \
+}                                                                             \
+                                                                              \
+static T                                                                      \
+trigamma_##T (T x)                                                            \
+{                                                                             \
+  T sign = 1, result = 0, ixx;                                                \
+  if (x < (T) 0.5)                                                            \
+    {                                                                         \
+      const T sin_pi_x = sin##S ((T) G_PI * x);                               \
+      sign = -1;                                                              \
+      result -= ((T) G_PI * (T) G_PI) / (sin_pi_x * sin_pi_x);                \
+      x = 1 - x;                                                              \
+    }                                                                         \
+  for (int i = 0; i < 6; ++i)                                                 \
+    {                                                                         \
+      result += 1 / (x * x);                                                  \
+      x += 1;                                                                 \
+    }                                                                         \
+  ixx = 1 / (x * x);                                                          \
+  result += (1 + 1 / (2 * x) + ixx * ((T) 1 / 6 - ixx * ((T) 1 / 30 - ixx * ((T) 1 / 42)))) / x; \
+  return sign * result;                                                       \
+}
+
+DEFINE_GAMMA_FAMILY (double, )
+DEFINE_GAMMA_FAMILY (float, f)
+
+#define DEFINE_FLOAT_UNARY(NAME, T, S, ERFINV, DIGAMMA, TRIGAMMA)             \
 static inline T                                                               \
 NAME (TsUnaryOp op, T x)                                                      \
 {                                                                             \
@@ -899,6 +965,9 @@ NAME (TsUnaryOp op, T x)                                                      \
     case TS_UNARY_ERF: return erf##S (x);                                     \
     case TS_UNARY_ERFC: return erfc##S (x);                                   \
     case TS_UNARY_ERFINV: return ERFINV (x);                                  \
+    case TS_UNARY_LGAMMA: return lgamma##S (x);                               \
+    case TS_UNARY_DIGAMMA: return DIGAMMA (x);                                \
+    case TS_UNARY_TRIGAMMA: return TRIGAMMA (x);                              \
     /* NaN and both zeros give 0, as PyTorch's (0 < x) - (x < 0) */           \
     case TS_UNARY_SIGN: return (T)((0 < x) - (x < 0));                        \
     case TS_UNARY_FLOOR: return floor##S (x);                                 \
@@ -916,8 +985,8 @@ NAME (TsUnaryOp op, T x)                                                      \
     }                                                                         \
 }
 
-DEFINE_FLOAT_UNARY (unary_f64, double, , erfinv_f64)
-DEFINE_FLOAT_UNARY (unary_f32, float, f, erfinv_f32)
+DEFINE_FLOAT_UNARY (unary_f64, double, , erfinv_f64, digamma_double, trigamma_double)
+DEFINE_FLOAT_UNARY (unary_f32, float, f, erfinv_f32, digamma_float, trigamma_float)
 
 typedef struct
 {

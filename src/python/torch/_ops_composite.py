@@ -1299,6 +1299,36 @@ def _forward_to(name, alias):
     return method
 
 
+def _bind_polygamma():
+    """torch.polygamma(n, x): n = 0 is digamma, n = 1 the op table's
+    polygamma row (trigamma); higher orders are not modeled."""
+    trigamma, trigamma_ = Tensor.polygamma, Tensor.polygamma_
+
+    def pick(n, name):
+        if n == 0:
+            return name
+        if n != 1:
+            raise NotImplementedError("torch.polygamma(n=%d, ...) is not modeled by Tensorscope yet (n = 0 and 1 "
+                                      "are)" % n)
+        return None
+
+    def polygamma(n, input, *, out=None):
+        if n < 0:
+            raise RuntimeError("polygamma(n, x) does not support negative n.")
+        return input.digamma() if pick(n, "digamma") else trigamma(input)
+
+    def method(self, n):
+        return polygamma(n, self)
+
+    def method_(self, n):
+        if n < 0:
+            raise RuntimeError("polygamma(n, x) does not support negative n.")
+        return self.digamma_() if pick(n, "digamma") else trigamma_(self)
+
+    torch.polygamma = polygamma
+    Tensor.polygamma, Tensor.polygamma_ = method, method_
+
+
 def _install_aliases():
     for alias, name in _ALIASES.items():
         for suffix in ("", "_"):
@@ -1326,6 +1356,7 @@ def _install():
     g = globals()
     torch._install_names(g, methods=_METHODS, functions=_TORCH)
     _install_aliases()
+    _bind_polygamma()
     if not hasattr(torch.return_types, "frexp"):
         torch.return_types.frexp = _return_type_of("frexp", ("mantissa", "exponent"))
     torch.trapz = trapezoid
