@@ -337,3 +337,143 @@ class OneHotCategorical(Distribution):
 
     def entropy(self):
         return self._categorical.entropy()
+
+
+class Exponential(Distribution):
+    arg_constraints = {"rate": constraints.positive}
+    support = constraints.nonnegative
+    has_rsample = True
+
+    def __init__(self, rate, validate_args=None):
+        self.rate, = broadcast_all(rate)
+        super().__init__(_shape_of(self.rate, rate), validate_args=validate_args)
+
+    def expand(self, batch_shape, _instance=None):
+        return _expanded(self, Exponential, batch_shape, _instance, ("rate",))
+
+    @property
+    def mean(self):
+        return self.rate.reciprocal()
+
+    @property
+    def mode(self):
+        return torch.zeros_like(self.rate)
+
+    @property
+    def stddev(self):
+        return self.rate.reciprocal()
+
+    @property
+    def variance(self):
+        return self.rate.pow(-2)
+
+    def rsample(self, sample_shape=torch.Size()):
+        shape = self._extended_shape(sample_shape)
+        return torch.empty(shape, dtype=self.rate.dtype, device=self.rate.device).exponential_() / self.rate
+
+    def log_prob(self, value):
+        if self._validate_args:
+            self._validate_sample(value)
+        return self.rate.log() - self.rate * value
+
+    def cdf(self, value):
+        if self._validate_args:
+            self._validate_sample(value)
+        return 1 - torch.exp(-self.rate * value)
+
+    def icdf(self, value):
+        return -torch.log(1 - value) / self.rate
+
+    def entropy(self):
+        return 1.0 - torch.log(self.rate)
+
+
+class Laplace(Distribution):
+    arg_constraints = {"loc": constraints.real, "scale": constraints.positive}
+    support = constraints.real
+    has_rsample = True
+
+    def __init__(self, loc, scale, validate_args=None):
+        self.loc, self.scale = broadcast_all(loc, scale)
+        super().__init__(_shape_of(self.loc, loc, scale), validate_args=validate_args)
+
+    def expand(self, batch_shape, _instance=None):
+        return _expanded(self, Laplace, batch_shape, _instance, ("loc", "scale"))
+
+    @property
+    def mean(self):
+        return self.loc
+
+    @property
+    def mode(self):
+        return self.loc
+
+    @property
+    def variance(self):
+        return 2 * self.scale.pow(2)
+
+    @property
+    def stddev(self):
+        return (2 ** 0.5) * self.scale
+
+    def rsample(self, sample_shape=torch.Size()):
+        # u uniform in (eps - 1, 1): the inverse CDF of a symmetric pair of
+        # exponentials
+        shape = self._extended_shape(sample_shape)
+        u = torch.empty(shape, dtype=self.loc.dtype, device=self.loc.device).uniform_(
+            torch.finfo(self.loc.dtype).eps - 1, 1)
+        return self.loc - self.scale * u.sign() * torch.log1p(-u.abs())
+
+    def log_prob(self, value):
+        if self._validate_args:
+            self._validate_sample(value)
+        return -torch.log(2 * self.scale) - torch.abs(value - self.loc) / self.scale
+
+    def cdf(self, value):
+        if self._validate_args:
+            self._validate_sample(value)
+        return 0.5 - 0.5 * (value - self.loc).sign() * torch.expm1(-(value - self.loc).abs() / self.scale)
+
+    def icdf(self, value):
+        term = value - 0.5
+        return self.loc - self.scale * term.sign() * torch.log1p(-2 * term.abs())
+
+    def entropy(self):
+        return 1 + torch.log(2 * self.scale)
+
+
+class Poisson(Distribution):
+    """log_prob, mean, variance and mode; sampling needs torch.poisson,
+    which is not modeled yet (it fails by name)."""
+    arg_constraints = {"rate": constraints.nonnegative}
+    support = constraints.nonnegative_integer
+
+    def __init__(self, rate, validate_args=None):
+        self.rate, = broadcast_all(rate)
+        super().__init__(_shape_of(self.rate, rate), validate_args=validate_args)
+
+    def expand(self, batch_shape, _instance=None):
+        return _expanded(self, Poisson, batch_shape, _instance, ("rate",))
+
+    @property
+    def mean(self):
+        return self.rate
+
+    @property
+    def mode(self):
+        return self.rate.floor()
+
+    @property
+    def variance(self):
+        return self.rate
+
+    def sample(self, sample_shape=torch.Size()):
+        shape = self._extended_shape(sample_shape)
+        with torch.no_grad():
+            return torch.poisson(self.rate.expand(shape))
+
+    def log_prob(self, value):
+        if self._validate_args:
+            self._validate_sample(value)
+        rate, value = broadcast_all(self.rate, value)
+        return value.xlogy(rate) - rate - (value + 1).lgamma()

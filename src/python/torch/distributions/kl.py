@@ -4,7 +4,7 @@ formulas for them), and PyTorch's error for the others."""
 import torch
 import torch.nn.functional as F
 
-from .families import Bernoulli, Categorical, Normal, Uniform
+from .families import Bernoulli, Categorical, Exponential, Laplace, Normal, Poisson, Uniform
 
 _KL = {}
 
@@ -26,7 +26,7 @@ def _lookup(type_p, type_q):
 
 # PyTorch's exponential families among these: a pair of two different ones
 # reaches its Bregman-divergence rule, which refuses with this text
-_EXPONENTIAL = (Normal, Bernoulli)
+_EXPONENTIAL = (Normal, Bernoulli, Exponential, Poisson)
 
 
 def kl_divergence(p, q):
@@ -77,3 +77,25 @@ def _kl_uniform_uniform(p, q):
 def _kl_normal_uniform(p, q):
     # a normal puts mass outside any interval: infinite, as PyTorch says
     return torch.full_like(p.loc, float("inf"))
+
+
+@register_kl(Exponential, Exponential)
+def _kl_exponential_exponential(p, q):
+    rate_ratio = q.rate / p.rate
+    t1 = -rate_ratio.log()
+    return t1 + rate_ratio - 1
+
+
+@register_kl(Laplace, Laplace)
+def _kl_laplace_laplace(p, q):
+    scale_ratio = p.scale / q.scale
+    loc_abs_diff = (p.loc - q.loc).abs()
+    t1 = -scale_ratio.log()
+    t2 = loc_abs_diff / q.scale
+    t3 = scale_ratio * torch.exp(-loc_abs_diff / p.scale)
+    return t1 + t2 + t3 - 1
+
+
+@register_kl(Poisson, Poisson)
+def _kl_poisson_poisson(p, q):
+    return p.rate * (torch.log(p.rate) - torch.log(q.rate)) - (p.rate - q.rate)
