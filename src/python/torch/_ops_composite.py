@@ -1116,6 +1116,50 @@ def _inplace_of(fn):
     return method
 
 
+def _scatter_into(input, src, view):
+    # a copy of input with src written where view(copy) is (PyTorch's
+    # *_scatter ops: the functional form of writing a view)
+    out = input.clone()
+    view(out).copy_(src)
+    return out
+
+
+def select_scatter(input, src, dim, index):
+    return _scatter_into(input, src, lambda t: t.select(dim, index))
+
+
+def slice_scatter(input, src, dim=0, start=None, end=None, step=1):
+    return _scatter_into(input, src, lambda t: t.narrow(dim, 0, t.size(dim))[
+        (slice(None),) * _wrap_dim(dim, t.dim()) + (slice(start, end, step),)])
+
+
+def diagonal_scatter(input, src, offset=0, dim1=0, dim2=1):
+    out = input.clone()
+    n = src.size(-1)
+    rows = torch.arange(n, device=input.device) + builtins.max(-offset, 0)
+    cols = torch.arange(n, device=input.device) + builtins.max(offset, 0)
+    moved = out.movedim((dim1, dim2), (-2, -1))
+    moved[..., rows, cols] = src
+    return out
+
+
+def _cauchy_(self, median=0, sigma=1, *, generator=None):
+    """ATen's CPU cauchy_: median + sigma * tan(pi * (u - 0.5)) of a float64
+    uniform per element."""
+    u = torch.empty(self.shape, dtype=torch.float64, device=self.device).uniform_(0, 1, generator=generator)
+    with torch.no_grad():
+        return self.copy_(torch.tan((u - 0.5) * math.pi) * sigma + median)
+
+
+def _geometric_(self, p, *, generator=None):
+    """ATen's CPU geometric_: ceil(log(u) / log1p(-p)) of a float64 uniform."""
+    if not 0 < p < 1:
+        raise RuntimeError("geometric_ expects p to be in (0, 1), but got p=%s" % p)
+    u = torch.empty(self.shape, dtype=torch.float64, device=self.device).uniform_(0, 1, generator=generator)
+    with torch.no_grad():
+        return self.copy_(torch.ceil(torch.log(u) / math.log1p(-p)))
+
+
 # -- Tensor-only ---------------------------------------------------------------------------------
 
 def _reshape_as(self, other):
@@ -1345,6 +1389,22 @@ def _install_aliases():
         if not hasattr(Tensor, name + "_"):
             setattr(Tensor, name + "_", _inplace_of(globals()[name]))
     Tensor.is_cpu = property(lambda self: self.device.type == "cpu")
+    for flag in ("is_mkldnn", "is_mps", "is_xpu", "is_ipu", "is_vulkan", "is_ort", "is_nested", "is_sparse_csr"):
+        setattr(Tensor, flag, property(lambda self: False))
+    Tensor.is_neg = lambda self: False
+    Tensor.resolve_neg = lambda self: self
+    Tensor.adjoint = lambda self: self.transpose(-2, -1).conj() if self.is_complex() else self.transpose(-2, -1)
+    Tensor.new_empty_strided = lambda self, size, stride, **kw: torch.empty_strided(
+        size, stride, dtype=kw.get("dtype", self.dtype), device=kw.get("device", self.device))
+    Tensor.unsafe_chunk, Tensor.unsafe_split = Tensor.chunk, Tensor.split
+    Tensor.put = lambda self, index, source, accumulate=False: self.clone().put_(index, source, accumulate)
+    Tensor.cauchy_, Tensor.geometric_ = _cauchy_, _geometric_
+    Tensor.hardshrink = lambda self, lambd=0.5: torch.nn.functional.hardshrink(self, lambd)
+    Tensor.prelu = lambda self, weight: torch.nn.functional.prelu(self, weight)
+    torch.nn.functional.pdist = pdist
+    for name in ("select_scatter", "slice_scatter", "diagonal_scatter"):
+        setattr(torch, name, globals()[name])
+        setattr(Tensor, name, globals()[name])
     Tensor.is_signed = lambda self: self.dtype.is_signed
     Tensor.is_same_size = lambda self, other: tuple(self.shape) == tuple(other.shape)
     if hasattr(torch, "complex64"):

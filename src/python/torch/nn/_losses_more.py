@@ -274,7 +274,7 @@ class Bilinear(Module):
 _FUNCTIONS = ("soft_margin_loss", "poisson_nll_loss", "gaussian_nll_loss", "multilabel_soft_margin_loss",
               "cosine_embedding_loss", "margin_ranking_loss", "hinge_embedding_loss", "triplet_margin_loss",
               "multi_margin_loss", "gumbel_softmax", "bilinear", "embedding_bag", "rrelu", "rrelu_", "affine_grid",
-              "grid_sample")
+              "grid_sample", "multilabel_margin_loss", "triplet_margin_with_distance_loss", "channel_shuffle")
 
 
 def _install():
@@ -283,9 +283,11 @@ def _install():
     for name in _FUNCTIONS:
         setattr(F, name, g[name])
     torch.rrelu, torch.rrelu_ = rrelu, rrelu_
+    torch.channel_shuffle = channel_shuffle
     for name in ("SoftMarginLoss", "PoissonNLLLoss", "GaussianNLLLoss", "MultiLabelSoftMarginLoss",
                  "CosineEmbeddingLoss", "MarginRankingLoss", "HingeEmbeddingLoss", "TripletMarginLoss",
-                 "MultiMarginLoss", "CosineSimilarity", "PairwiseDistance", "Bilinear", "EmbeddingBag", "RReLU"):
+                 "MultiMarginLoss", "CosineSimilarity", "PairwiseDistance", "Bilinear", "EmbeddingBag", "RReLU", "MultiLabelMarginLoss",
+                 "TripletMarginWithDistanceLoss", "ChannelShuffle"):
         setattr(nn, name, g[name])
 
 
@@ -542,3 +544,75 @@ def grid_sample(input, grid, mode="bilinear", padding_mode="zeros", align_corner
     sw = ((x1 - x) * (y - y0)).unsqueeze(1)
     se = ((x - x0) * (y - y0)).unsqueeze(1)
     return tap(x0, y0) * nw + tap(x1, y0) * ne + tap(x0, y1) * sw + tap(x1, y1) * se
+
+
+def multilabel_margin_loss(input, target, size_average=None, reduce=None, reduction="mean"):
+    """sum over the target classes j (the leading non-negative entries of a
+    row) and the other classes i of max(0, 1 - (x[j] - x[i])), over the
+    number of classes."""
+    reduction = _reduction(size_average, reduce, reduction)
+    x = input if input.dim() == 2 else input.reshape(1, -1)
+    t = target.reshape(x.shape)
+    rows = []
+    for r in range(x.size(0)):
+        labels = []
+        for v in t[r].tolist():
+            if v < 0:
+                break
+            labels.append(v)
+        is_target = torch.zeros(x.size(1), dtype=torch.bool, device=x.device)
+        if labels:
+            is_target[torch.tensor(labels, device=x.device)] = True
+        total = x.new_zeros(())
+        for j in labels:
+            margins = (1 - (x[r, j] - x[r])).clamp(min=0)
+            total = total + margins.masked_fill(is_target, 0).sum()
+        rows.append(total / x.size(1))
+    loss = torch.stack(rows) if rows else x.new_zeros(0)
+    if input.dim() < 2:
+        loss = loss.reshape(())
+    return F._reduce(loss, reduction)
+
+
+class MultiLabelMarginLoss(_Loss):
+    def forward(self, input, target):
+        return multilabel_margin_loss(input, target, reduction=self.reduction)
+
+
+def triplet_margin_with_distance_loss(anchor, positive, negative, *, distance_function=None, margin=1.0,
+                                      swap=False, reduction="mean"):
+    distance = distance_function if distance_function is not None else F.pairwise_distance
+    dist_pos = distance(anchor, positive)
+    dist_neg = distance(anchor, negative)
+    if swap:
+        dist_neg = torch.minimum(dist_neg, distance(positive, negative))
+    return F._reduce(torch.clamp_min(margin + dist_pos - dist_neg, 0), _reduction(None, None, reduction, False))
+
+
+class TripletMarginWithDistanceLoss(_Loss):
+    def __init__(self, *, distance_function=None, margin=1.0, swap=False, reduction="mean"):
+        super().__init__(None, None, reduction)
+        self.distance_function = distance_function if distance_function is not None else PairwiseDistance()
+        self.margin, self.swap = margin, swap
+
+    def forward(self, anchor, positive, negative):
+        return triplet_margin_with_distance_loss(anchor, positive, negative, distance_function=self.distance_function,
+                                                 margin=self.margin, swap=self.swap, reduction=self.reduction)
+
+
+def channel_shuffle(input, groups):
+    n, c = input.shape[:2]
+    rest = tuple(input.shape[2:])
+    return input.reshape((n, groups, c // groups) + rest).transpose(1, 2).reshape((n, c) + rest)
+
+
+class ChannelShuffle(Module):
+    def __init__(self, groups):
+        super().__init__()
+        self.groups = groups
+
+    def forward(self, input):
+        return channel_shuffle(input, self.groups)
+
+    def extra_repr(self):
+        return "groups={}".format(self.groups)
