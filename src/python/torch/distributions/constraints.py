@@ -5,8 +5,9 @@ messages)."""
 import torch
 
 __all__ = ["Constraint", "boolean", "dependent", "dependent_property", "greater_than", "greater_than_eq",
-           "independent", "integer_interval", "interval", "is_dependent", "less_than", "nonnegative",
-           "nonnegative_integer", "positive", "positive_integer", "real", "real_vector", "simplex",
+           "independent", "integer_interval", "interval", "is_dependent", "less_than", "lower_cholesky",
+           "lower_triangular", "nonnegative", "nonnegative_integer", "positive", "positive_definite",
+           "positive_integer", "positive_semidefinite", "real", "real_vector", "simplex", "square", "symmetric",
            "unit_interval"]
 
 
@@ -163,7 +164,61 @@ class _IndependentConstraint(Constraint):
         return "IndependentConstraint({}, {})".format(repr(self.base_constraint), self.reinterpreted_batch_ndims)
 
 
+class _Square(Constraint):
+    event_dim = 2
+
+    def check(self, value):
+        return torch.full(tuple(value.shape[:-2]), value.shape[-2] == value.shape[-1], dtype=torch.bool,
+                          device=value.device)
+
+
+class _Symmetric(_Square):
+    def check(self, value):
+        square = super().check(value)
+        if not square.all():
+            return square
+        return torch.isclose(value, value.mT, atol=1e-6).all(-2).all(-1)
+
+
+class _PositiveSemidefinite(_Symmetric):
+    def check(self, value):
+        sym = super().check(value)
+        if not sym.all():
+            return sym
+        return torch.linalg.eigvalsh(value).ge(0).all(-1)
+
+
+class _PositiveDefinite(_Symmetric):
+    def check(self, value):
+        sym = super().check(value)
+        if not sym.all():
+            return sym
+        return torch.linalg.cholesky_ex(value).info.eq(0)
+
+
+class _LowerTriangular(Constraint):
+    event_dim = 2
+
+    def check(self, value):
+        return (value.tril() == value).view(tuple(value.shape[:-2]) + (-1,)).min(-1)[0]
+
+
+class _LowerCholesky(Constraint):
+    event_dim = 2
+
+    def check(self, value):
+        lower = (value.tril() == value).view(tuple(value.shape[:-2]) + (-1,)).min(-1)[0]
+        positive_diagonal = (value.diagonal(dim1=-2, dim2=-1) > 0).min(-1)[0]
+        return lower & positive_diagonal
+
+
 dependent = _Dependent()
+square = _Square()
+symmetric = _Symmetric()
+positive_semidefinite = _PositiveSemidefinite()
+positive_definite = _PositiveDefinite()
+lower_triangular = _LowerTriangular()
+lower_cholesky = _LowerCholesky()
 independent = _IndependentConstraint
 boolean = _Boolean()
 real = _Real()

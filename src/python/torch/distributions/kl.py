@@ -99,3 +99,24 @@ def _kl_laplace_laplace(p, q):
 @register_kl(Poisson, Poisson)
 def _kl_poisson_poisson(p, q):
     return p.rate * (torch.log(p.rate) - torch.log(q.rate)) - (p.rate - q.rate)
+
+
+def _register_mvn():
+    from .multivariate_normal import MultivariateNormal, _batch_mahalanobis
+
+    @register_kl(MultivariateNormal, MultivariateNormal)
+    def _kl_mvn_mvn(p, q):
+        if p.event_shape != q.event_shape:
+            raise ValueError("KL-divergence between two Multivariate Normals with different event shapes cannot "
+                             "be computed")
+        Lp, Lq = p._unbroadcasted_scale_tril, q._unbroadcasted_scale_tril
+        half_term1 = Lq.diagonal(dim1=-2, dim2=-1).log().sum(-1) - Lp.diagonal(dim1=-2, dim2=-1).log().sum(-1)
+        n = p.event_shape[0]
+        batch = tuple(torch.broadcast_shapes(tuple(Lq.shape[:-2]), tuple(Lp.shape[:-2])))
+        solved = torch.linalg.solve_triangular(Lq.expand(batch + (n, n)), Lp.expand(batch + (n, n)), upper=False)
+        term2 = solved.reshape(-1, n * n).pow(2).sum(-1).reshape(solved.shape[:-2])   # tr(X X^T)
+        term3 = _batch_mahalanobis(Lq, q.loc - p.loc)
+        return half_term1 + 0.5 * (term2 + term3 - n)
+
+
+_register_mvn()
