@@ -221,7 +221,7 @@ ts_session_get_runtime (void)
   return session.runtime;
 }
 
-static gboolean session_cuda_init_slow (GError **error);
+G_GNUC_NO_INLINE static gboolean session_cuda_init_slow (GError **error);
 
 /* Asked by every op (devices, streams, allocations): the answer once
  * known costs a load, not the setup of the slow path's locals. */

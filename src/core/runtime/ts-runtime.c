@@ -501,7 +501,7 @@ ts_runtime_get_visible_devices_note (TsRuntime *self)
 
 /* ---------------------------------------------------------------- host */
 
-static TsTime
+G_GNUC_NO_INLINE static TsTime
 host_time_locked_path (TsRuntime *self)
 {
   g_autoptr(GMutexLocker) locker = NULL;
