@@ -132,6 +132,37 @@ test_dense_vectors (void)
   g_assert_cmpmem (buf, sizeof buf, chained, sizeof chained);
 }
 
+/* The dense float32 unary path, relu in vectors plus a scalar tail: NaN
+ * stays NaN, negatives and -inf give 0, in place too; a transposed
+ * (not dense) input takes the iterator and gives the same. */
+static void
+test_dense_unary (void)
+{
+  float x[7] = { 1.5f, -2.0f, NAN, INFINITY, -INFINITY, 1e-40f, -3.0f };
+  float expect[7] = { 1.5f, 0.0f, NAN, INFINITY, 0.0f, 1e-40f, 0.0f };
+  float r[7], m[6] = { -1, 2, -3, 4, 5, -6 }, mt[6];
+  float mt_expect[6] = { 0, 4, 2, 5, 0, 0 };
+  TsView vx = view1 (F32, x, 7), vr = view1 (F32, r, 7);
+  TsView vm = view2 (F32, m, 2, 3), vmt = view2 (F32, mt, 3, 2);
+
+  g_assert_true (ts_cpu_unary (TS_UNARY_RELU, &vx, &vr, NULL));
+  for (guint i = 0; i < 7; i++)
+    g_assert_true (isnan (expect[i]) ? isnan (r[i]) : r[i] == expect[i]);
+  g_assert_true (ts_cpu_unary (TS_UNARY_NEG, &vx, &vr, NULL));
+  g_assert_cmpfloat (r[0], ==, -1.5f);
+  g_assert_cmpfloat (r[6], ==, 3.0f);
+
+  g_assert_true (ts_cpu_unary (TS_UNARY_RELU, &vx, &vx, NULL));
+  g_assert_cmpfloat (x[1], ==, 0.0f);
+  g_assert_true (isnan (x[2]));
+  g_assert_cmpfloat (x[6], ==, 0.0f);
+
+  /* m.t(): strides (1, 3) */
+  vm.shape[0] = 3, vm.shape[1] = 2, vm.strides[0] = 1, vm.strides[1] = 3;
+  g_assert_true (ts_cpu_unary (TS_UNARY_RELU, &vm, &vmt, NULL));
+  g_assert_cmpmem (mt, sizeof mt, mt_expect, sizeof mt_expect);
+}
+
 static void
 test_broadcast_add (void)
 {
@@ -1261,6 +1292,7 @@ main (int    argc,
   g_test_add_func ("/cpu-kernels/wrap-dim", test_wrap_dim);
   g_test_add_func ("/cpu-kernels/broadcast-add", test_broadcast_add);
   g_test_add_func ("/cpu-kernels/dense-vectors", test_dense_vectors);
+  g_test_add_func ("/cpu-kernels/dense-unary", test_dense_unary);
   g_test_add_func ("/cpu-kernels/promotion", test_promotion);
   g_test_add_func ("/cpu-kernels/int-ops", test_int_ops);
   g_test_add_func ("/cpu-kernels/int8-int16", test_int8_int16);

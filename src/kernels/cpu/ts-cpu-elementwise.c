@@ -886,6 +886,30 @@ unary_loop (char         **ptrs,
     }
 }
 
+/* relu in 16-byte vectors: a lane keeps x where x > 0 or x is NaN and is
+ * +0.0 (all bits clear) elsewhere, bit for bit unary_f32's answer. */
+static gint64
+relu_vectors_f32 (const float *x,
+                  float       *r,
+                  gint64       n)
+{
+  typedef gint32 DenseI32 __attribute__ ((vector_size (16)));
+  const DenseF32 zero = { 0, 0, 0, 0 };
+  gint64 i = 0;
+
+  for (; i + 4 <= n; i += 4)
+    {
+      DenseF32 v;
+      DenseI32 keep;
+
+      memcpy (&v, x + i, 16);
+      keep = (v > zero) | (v != v);
+      v = (DenseF32) ((DenseI32) v & keep);
+      memcpy (r + i, &v, 16);
+    }
+  return i;
+}
+
 static void
 unary_run_f32 (TsUnaryOp    op,
                const float *x,
@@ -895,7 +919,10 @@ unary_run_f32 (TsUnaryOp    op,
   switch (op)
     {
     case TS_UNARY_NEG: for (gint64 i = 0; i < n; i++) r[i] = -x[i]; return;
-    case TS_UNARY_RELU: for (gint64 i = 0; i < n; i++) r[i] = unary_f32 (TS_UNARY_RELU, x[i]); return;
+    case TS_UNARY_RELU:
+      for (gint64 i = relu_vectors_f32 (x, r, n); i < n; i++)
+        r[i] = unary_f32 (TS_UNARY_RELU, x[i]);
+      return;
     case TS_UNARY_EXP: for (gint64 i = 0; i < n; i++) r[i] = expf (x[i]); return;
     default:
       for (gint64 i = 0; i < n; i++)
@@ -964,6 +991,42 @@ ts_unary_check (TsUnaryOp   op,
   return TRUE;
 }
 
+/* The common case of a small op in a Python loop, as binary_dense_fast:
+ * float32 in and out, one shape, dense. The per-element math of
+ * unary_loop_runs (whose loads and stores of float32 are plain copies),
+ * without the iterator and the copies through its runs. Returns FALSE
+ * when the operands do not qualify (nothing written). */
+static gboolean
+unary_dense_fast_f32 (TsUnaryOp     op,
+                      const TsView *in,
+                      const TsView *out)
+{
+  const float *x;
+  float *r;
+  gint64 n = 1;
+
+  if (in->dtype != TS_DTYPE_FLOAT32 || out->dtype != TS_DTYPE_FLOAT32 ||
+      unary_rules[op] == TS_OP_RULE_BOOL_RESULT ||
+      ts_unary_result_dtype (op, in->dtype) != TS_DTYPE_FLOAT32 ||
+      in->ndim != out->ndim)
+    return FALSE;
+  for (guint d = out->ndim; d-- > 0;)
+    {
+      gint64 size = out->shape[d];
+
+      if (in->shape[d] != size || (size != 1 && (in->strides[d] != n || out->strides[d] != n)))
+        return FALSE;
+      n *= size;
+    }
+  x = (const float *) in->data + in->offset;
+  r = (float *) out->data + out->offset;
+  if (n > 0 && !dense_may_vectorize (x, x, r, n * sizeof (float)))
+    return FALSE;
+  if (n > 0)
+    unary_run_f32 (op, x, r, n);
+  return TRUE;
+}
+
 gboolean
 ts_cpu_unary (TsUnaryOp     op,
               const TsView *in,
@@ -979,6 +1042,9 @@ ts_cpu_unary (TsUnaryOp     op,
 
   if (!ts_unary_check (op, in->dtype, error))
     return FALSE;
+
+  if (unary_dense_fast_f32 (op, in, out))
+    return TRUE;
 
   if (!check_elementwise_output (out, in->ndim, in->shape, error) ||
       !ts_iter_init (&iter, out->ndim, out->shape, operands, 2, error))
