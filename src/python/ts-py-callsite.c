@@ -22,15 +22,37 @@
 /* Call sites ------------------------------------------------------------------ */
 
 static PyObject *torch_dir;          /* ".../torch/": frames in here are ours */
-static PyObject *cached_code;        /* the last user code object seen */
-static TsStringId cached_file, cached_function;
-/* Lines of the last few instructions of that code object: a loop body
- * alternates between the op's instruction and the store that frees the
- * previous result, so one entry would always miss. */
+
+/* The last few user code objects seen, with their names' ids and the
+ * lines of their last few instructions. Several, not one: an op called in
+ * a function (a lambda, a module's forward) and its result freed in the
+ * caller alternate between two code objects, and each miss costs the
+ * interning of both names and a walk of the line table. Likewise a loop
+ * body alternates between the op's instruction and the store that frees
+ * the previous result, so each code object keeps a few lines. */
+#define CODE_CACHE_SIZE 4
 #define LINE_CACHE_SIZE 4
-static int cached_lasti[LINE_CACHE_SIZE] = { -1, -1, -1, -1 };
-static int cached_line[LINE_CACHE_SIZE];
-static guint cached_next;
+typedef struct
+{
+  PyObject  *code;     /* a strong reference; NULL: empty */
+  gboolean   is_user;  /* outside the torch package */
+  TsStringId file, function;
+  int        lasti[LINE_CACHE_SIZE];
+  int        line[LINE_CACHE_SIZE];
+  guint      next;
+} CodeEntry;
+static CodeEntry code_cache[CODE_CACHE_SIZE];
+static guint code_next;
+static CodeEntry *code_last;   /* the entry of the previous call */
+
+static CodeEntry *
+code_entry_lookup (PyObject *code)
+{
+  for (guint i = 0; i < CODE_CACHE_SIZE; i++)
+    if (code_cache[i].code == code)
+      return &code_cache[i];
+  return NULL;
+}
 
 static gboolean
 is_torch_frame (PyCodeObject *code)
@@ -47,6 +69,10 @@ void
 ts_py_set_torch_dir (PyObject *dir)
 {
   Py_XSETREF (torch_dir, Py_NewRef (dir));
+  /* which code objects are the user's depends on it */
+  for (guint i = 0; i < CODE_CACHE_SIZE; i++)
+    Py_CLEAR (code_cache[i].code);
+  code_last = NULL;
 }
 
 gboolean
@@ -62,6 +88,7 @@ ts_py_update_callsite (void)
 {
   PyFrameObject *frame = PyEval_GetFrame ();
   PyCodeObject *code = NULL;
+  CodeEntry *entry = NULL;
   TsSourceLoc loc;
   int lasti, line;
 
@@ -73,8 +100,11 @@ ts_py_update_callsite (void)
       PyFrameObject *back;
 
       code = PyFrame_GetCode (frame);
-      /* the cached code object is a user frame: no path comparison */
-      if ((PyObject *) code == cached_code || !is_torch_frame (code))
+      /* a cached user code object needs no path comparison; the previous
+       * call's code object ends the walk even when it is the torch
+       * package's (a stack of torch frames only), as it always has */
+      entry = code_entry_lookup ((PyObject *) code);
+      if ((entry != NULL && (entry->is_user || entry == code_last)) || !is_torch_frame (code))
         break;
       back = PyFrame_GetBack (frame);
       if (back == NULL)
@@ -84,40 +114,45 @@ ts_py_update_callsite (void)
       frame = back;
     }
 
-  if ((PyObject *) code != cached_code)
+  if (entry == NULL)
     {
       TsRecorder *recorder = ts_session_get_recorder ();
       const char *file = PyUnicode_AsUTF8 (code->co_filename);
       const char *name = PyUnicode_AsUTF8 (code->co_name);
 
+      entry = &code_cache[code_next];
+      code_next = (code_next + 1) % CODE_CACHE_SIZE;
       for (guint i = 0; i < LINE_CACHE_SIZE; i++)
-        cached_lasti[i] = -1;
-      Py_XSETREF (cached_code, Py_NewRef ((PyObject *) code));
-      cached_file = file ? ts_recorder_intern (recorder, file) : 0;
-      cached_function = name ? ts_recorder_intern (recorder, name) : 0;
+        entry->lasti[i] = -1;
+      entry->next = 0;
+      Py_XSETREF (entry->code, Py_NewRef ((PyObject *) code));
+      entry->is_user = !is_torch_frame (code);
+      entry->file = file ? ts_recorder_intern (recorder, file) : 0;
+      entry->function = name ? ts_recorder_intern (recorder, name) : 0;
       /* only the error of a name that has no UTF-8 form: a tensor freed
        * while an exception propagates (the dealloc comes here) must not
        * clear that exception */
       if (file == NULL || name == NULL)
         PyErr_Clear ();
     }
-  loc.file = cached_file;
-  loc.function = cached_function;
+  code_last = entry;
+  loc.file = entry->file;
+  loc.function = entry->function;
   /* the line table walk is the costly part: remember the last answers */
   lasti = PyFrame_GetLasti (frame);
   line = -1;
   for (guint i = 0; i < LINE_CACHE_SIZE; i++)
-    if (cached_lasti[i] == lasti)
+    if (entry->lasti[i] == lasti)
       {
-        line = cached_line[i];
+        line = entry->line[i];
         break;
       }
   if (line < 0)
     {
       line = PyFrame_GetLineNumber (frame);
-      cached_lasti[cached_next] = lasti;
-      cached_line[cached_next] = line;
-      cached_next = (cached_next + 1) % LINE_CACHE_SIZE;
+      entry->lasti[entry->next] = lasti;
+      entry->line[entry->next] = line;
+      entry->next = (entry->next + 1) % LINE_CACHE_SIZE;
     }
   loc.line = (guint32) MAX (line, 0);
   ts_callsite_set (&loc);
