@@ -99,6 +99,71 @@ test_wrap_dim (void)
                    "Dimension out of range (expected to be in range of [-1, 0], but got 5)");
 }
 
+/* The dense fast path works in 16-byte vectors plus a scalar tail: every
+ * element as the plain loop gives it, in place too, and an output that
+ * partly overlaps an input keeps the plain loop's element order. */
+static void
+test_dense_vectors (void)
+{
+  float a[7] = { 0.1f, -2.5f, 3.25f, 1e-3f, 7.0f, -0.0f, 1e30f };
+  float b[7] = { 0.3f, 0.7f, -1.5f, 3.0f, 0.0f, -0.0f, 1e30f };
+  double da[5] = { 0.1, 0.2, -0.3, 1e300, 5.0 };
+  double db[5] = { 0.7, 0.1, 0.3, 1e300, 0.0 };
+  float out[7], buf[8] = { 1, 2, 3, 4, 5, 6, 7, 8 }, ten[7] = { 10, 10, 10, 10, 10, 10, 10 };
+  float chained[8] = { 1, 11, 21, 31, 41, 51, 61, 71 };
+  double dout[5];
+  TsView va = view1 (F32, a, 7), vb = view1 (F32, b, 7), vo = view1 (F32, out, 7);
+  TsView vda = view1 (F64, da, 5), vdb = view1 (F64, db, 5), vdo = view1 (F64, dout, 5);
+  TsView vlo = view1 (F32, buf, 7), vhi = view1 (F32, buf + 1, 7), vten = view1 (F32, ten, 7);
+
+  g_assert_true (ts_cpu_binary (TS_BINARY_MUL, &va, &vb, F32, &vo, NULL));
+  for (guint i = 0; i < 7; i++)
+    g_assert_true (out[i] == a[i] * b[i] || (isnan (out[i]) && isnan (a[i] * b[i])));
+  g_assert_true (ts_cpu_binary (TS_BINARY_DIV, &vda, &vdb, F64, &vdo, NULL));
+  for (guint i = 0; i < 5; i++)
+    g_assert_true (memcmp (&dout[i], &(double) { da[i] / db[i] }, sizeof (double)) == 0);
+
+  /* in place: a -= b */
+  g_assert_true (ts_cpu_binary (TS_BINARY_SUB, &va, &vb, F32, &va, NULL));
+  g_assert_cmpfloat (a[0], ==, 0.1f - 0.3f);
+  g_assert_cmpfloat (a[6], ==, 0.0f);
+
+  /* buf[i + 1] = buf[i] + 10, one element after the other */
+  g_assert_true (ts_cpu_binary (TS_BINARY_ADD, &vlo, &vten, F32, &vhi, NULL));
+  g_assert_cmpmem (buf, sizeof buf, chained, sizeof chained);
+}
+
+/* The dense float32 unary path, relu in vectors plus a scalar tail: NaN
+ * stays NaN, negatives and -inf give 0, in place too; a transposed
+ * (not dense) input takes the iterator and gives the same. */
+static void
+test_dense_unary (void)
+{
+  float x[7] = { 1.5f, -2.0f, NAN, INFINITY, -INFINITY, 1e-40f, -3.0f };
+  float expect[7] = { 1.5f, 0.0f, NAN, INFINITY, 0.0f, 1e-40f, 0.0f };
+  float r[7], m[6] = { -1, 2, -3, 4, 5, -6 }, mt[6];
+  float mt_expect[6] = { 0, 4, 2, 5, 0, 0 };
+  TsView vx = view1 (F32, x, 7), vr = view1 (F32, r, 7);
+  TsView vm = view2 (F32, m, 2, 3), vmt = view2 (F32, mt, 3, 2);
+
+  g_assert_true (ts_cpu_unary (TS_UNARY_RELU, &vx, &vr, NULL));
+  for (guint i = 0; i < 7; i++)
+    g_assert_true (isnan (expect[i]) ? isnan (r[i]) : r[i] == expect[i]);
+  g_assert_true (ts_cpu_unary (TS_UNARY_NEG, &vx, &vr, NULL));
+  g_assert_cmpfloat (r[0], ==, -1.5f);
+  g_assert_cmpfloat (r[6], ==, 3.0f);
+
+  g_assert_true (ts_cpu_unary (TS_UNARY_RELU, &vx, &vx, NULL));
+  g_assert_cmpfloat (x[1], ==, 0.0f);
+  g_assert_true (isnan (x[2]));
+  g_assert_cmpfloat (x[6], ==, 0.0f);
+
+  /* m.t(): strides (1, 3) */
+  vm.shape[0] = 3, vm.shape[1] = 2, vm.strides[0] = 1, vm.strides[1] = 3;
+  g_assert_true (ts_cpu_unary (TS_UNARY_RELU, &vm, &vmt, NULL));
+  g_assert_cmpmem (mt, sizeof mt, mt_expect, sizeof mt_expect);
+}
+
 static void
 test_broadcast_add (void)
 {
@@ -1290,6 +1355,8 @@ main (int    argc,
   g_test_add_func ("/cpu-kernels/iterator", test_iterator);
   g_test_add_func ("/cpu-kernels/wrap-dim", test_wrap_dim);
   g_test_add_func ("/cpu-kernels/broadcast-add", test_broadcast_add);
+  g_test_add_func ("/cpu-kernels/dense-vectors", test_dense_vectors);
+  g_test_add_func ("/cpu-kernels/dense-unary", test_dense_unary);
   g_test_add_func ("/cpu-kernels/promotion", test_promotion);
   g_test_add_func ("/cpu-kernels/int-ops", test_int_ops);
   g_test_add_func ("/cpu-kernels/int8-int16", test_int8_int16);

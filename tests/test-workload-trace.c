@@ -79,6 +79,46 @@ find_api (TsRecorder      *recorder,
   return FALSE;
 }
 
+/* Ops in five functions called in turn, their results freed in the
+ * caller: more code objects than the call-site cache keeps, so entries are
+ * dropped and made again; every record still names its own line. */
+static void
+test_callsite_cache (void)
+{
+  g_autoptr(TsRecorder) recorder = run_script ("callsite_cache.py", NULL, 0);
+  guint n_mul = 0, n_freed_at_store = 0;
+
+  for (gsize i = 0; i < ts_recorder_get_count (recorder, TS_RECORD_API_CALL); i++)
+    {
+      TsApiCallRecord api;
+      const char *function;
+
+      g_assert_true (ts_recorder_get (recorder, TS_RECORD_API_CALL, i, &api));
+      if (!g_str_equal (ts_recorder_lookup (recorder, api.name), "aten::mul"))
+        continue;
+      function = ts_recorder_lookup (recorder, api.loc.function);
+      /* f1 is on line 3, f5 on line 7 */
+      g_assert_true (function[0] == 'f' && function[1] >= '1' && function[1] <= '5' && function[2] == 0);
+      g_assert_cmpuint (api.loc.line, ==, (guint) (function[1] - '1') + 3);
+      g_assert_true (g_str_has_suffix (ts_recorder_lookup (recorder, api.loc.file), "callsite_cache.py"));
+      n_mul++;
+    }
+  g_assert_cmpuint (n_mul, ==, 15);
+
+  for (gsize i = 0; i < ts_recorder_get_count (recorder, TS_RECORD_ALLOC); i++)
+    {
+      TsAllocRecord rec;
+
+      g_assert_true (ts_recorder_get (recorder, TS_RECORD_ALLOC, i, &rec));
+      if (rec.action == TS_ALLOC_ACTION_FREE_REQUESTED && rec.loc.line == 10 &&
+          g_str_equal (ts_recorder_lookup (recorder, rec.loc.function), "<module>"))
+        n_freed_at_store++;
+    }
+  /* each `c = f(a)` but the first frees the previous c (14); at exit a
+   * and the last c go while the module's frame is still at line 10 */
+  g_assert_cmpuint (n_freed_at_store, ==, 16);
+}
+
 static void
 test_callsites (void)
 {
@@ -630,6 +670,7 @@ main (int   argc,
 {
   g_test_init (&argc, &argv, NULL);
   g_test_add_func ("/workload-trace/callsites", test_callsites);
+  g_test_add_func ("/workload-trace/callsite-cache", test_callsite_cache);
   g_test_add_func ("/workload-trace/copies", test_copies);
   g_test_add_func ("/workload-trace/indexing", test_indexing);
   g_test_add_func ("/workload-trace/spin", test_spin);

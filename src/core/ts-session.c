@@ -202,10 +202,15 @@ choose_profile (void)
 TsRecorder *
 ts_session_get_recorder (void)
 {
+  TsRecorder *recorder = g_atomic_pointer_get (&session.recorder);
+
+  /* set once and kept to the end: every op asks, no lock once it is there */
+  if (G_LIKELY (recorder != NULL))
+    return recorder;
   session_ensure ();
   g_mutex_lock (&session.lock);
   if (session.recorder == NULL)
-    session.recorder = ts_recorder_new ();
+    g_atomic_pointer_set (&session.recorder, ts_recorder_new ());
   g_mutex_unlock (&session.lock);
   return session.recorder;
 }
@@ -216,8 +221,20 @@ ts_session_get_runtime (void)
   return session.runtime;
 }
 
+G_GNUC_NO_INLINE static gboolean session_cuda_init_slow (GError **error);
+
+/* Asked by every op (devices, streams, allocations): the answer once
+ * known costs a load, not the setup of the slow path's locals. */
 gboolean
 ts_session_cuda_init (GError **error)
+{
+  if (G_LIKELY (session.initialized))
+    return TRUE;
+  return session_cuda_init_slow (error);
+}
+
+static gboolean
+session_cuda_init_slow (GError **error)
 {
   TsRuntimeOptions options = { 0 };
   const char *blocking;

@@ -23,78 +23,35 @@
 
 static PyObject *torch_dir;          /* ".../torch/": frames in here are ours */
 
-/* The last few user code objects seen, each with its interned names and
- * the lines of its last few instructions. A loop of small ops alternates
- * between code objects: the op's line runs in a function (a lambda, a
- * step()), and the previous result is freed (a recorded call too) in the
- * caller's frame, so one cached code object missed on every call and
- * walked the caller's line table each time. Within one code object a loop
+/* The last few user code objects seen, with their names' ids and the
+ * lines of their last few instructions. Several, not one: an op called in
+ * a function (a lambda, a module's forward) and its result freed in the
+ * caller alternate between two code objects, and each miss costs the
+ * interning of both names and a walk of the line table. Likewise a loop
  * body alternates between the op's instruction and the store that frees
- * the previous result, hence several lines per code object. */
+ * the previous result, so each code object keeps a few lines. */
 #define CODE_CACHE_SIZE 4
 #define LINE_CACHE_SIZE 4
 typedef struct
 {
-  PyObject  *code;                   /* a strong reference, or NULL */
+  PyObject  *code;     /* a strong reference; NULL: empty */
+  gboolean   is_user;  /* outside the torch package */
   TsStringId file, function;
   int        lasti[LINE_CACHE_SIZE];
   int        line[LINE_CACHE_SIZE];
   guint      next;
-} CodeCache;
-static CodeCache code_cache[CODE_CACHE_SIZE];
-static guint code_cache_next;
+} CodeEntry;
+static CodeEntry code_cache[CODE_CACHE_SIZE];
+static guint code_next;
+static CodeEntry *code_last;   /* the entry of the previous call */
 
-static CodeCache *
-code_cache_find (PyCodeObject *code)
+static CodeEntry *
+code_entry_lookup (PyObject *code)
 {
   for (guint i = 0; i < CODE_CACHE_SIZE; i++)
-    if (code_cache[i].code == (PyObject *) code)
+    if (code_cache[i].code == code)
       return &code_cache[i];
   return NULL;
-}
-
-/* The entry of a user code object not cached yet: the oldest one's
- * place, its names interned once. */
-static CodeCache *
-code_cache_add (PyCodeObject *code)
-{
-  CodeCache *entry = &code_cache[code_cache_next];
-  TsRecorder *recorder = ts_session_get_recorder ();
-  const char *file = PyUnicode_AsUTF8 (code->co_filename);
-  const char *name = PyUnicode_AsUTF8 (code->co_name);
-
-  code_cache_next = (code_cache_next + 1) % CODE_CACHE_SIZE;
-  Py_XSETREF (entry->code, Py_NewRef ((PyObject *) code));
-  for (guint i = 0; i < LINE_CACHE_SIZE; i++)
-    entry->lasti[i] = -1;
-  entry->next = 0;
-  entry->file = file ? ts_recorder_intern (recorder, file) : 0;
-  entry->function = name ? ts_recorder_intern (recorder, name) : 0;
-  /* only the error of a name that has no UTF-8 form: a tensor freed
-   * while an exception propagates (the dealloc comes here) must not
-   * clear that exception */
-  if (file == NULL || name == NULL)
-    PyErr_Clear ();
-  return entry;
-}
-
-/* The line of @frame's current instruction; the line table walk is the
- * costly part, so the last answers are remembered. */
-static int
-code_cache_line (CodeCache     *entry,
-                 PyFrameObject *frame)
-{
-  int lasti = PyFrame_GetLasti (frame);
-  int line;
-
-  for (guint i = 0; i < LINE_CACHE_SIZE; i++)
-    if (entry->lasti[i] == lasti)
-      return entry->line[i];
-  line = PyFrame_GetLineNumber (frame);
-  entry->lasti[entry->next] = lasti;
-  entry->line[entry->next] = line;
-  entry->next = (entry->next + 1) % LINE_CACHE_SIZE;
-  return line;
 }
 
 static gboolean
@@ -112,6 +69,10 @@ void
 ts_py_set_torch_dir (PyObject *dir)
 {
   Py_XSETREF (torch_dir, Py_NewRef (dir));
+  /* which code objects are the user's depends on it */
+  for (guint i = 0; i < CODE_CACHE_SIZE; i++)
+    Py_CLEAR (code_cache[i].code);
+  code_last = NULL;
 }
 
 gboolean
@@ -127,9 +88,9 @@ ts_py_update_callsite (void)
 {
   PyFrameObject *frame = PyEval_GetFrame ();
   PyCodeObject *code = NULL;
-  CodeCache *entry;
-  gboolean ours = FALSE;
+  CodeEntry *entry = NULL;
   TsSourceLoc loc;
+  int lasti, line;
 
   if (frame == NULL)
     return;
@@ -139,29 +100,61 @@ ts_py_update_callsite (void)
       PyFrameObject *back;
 
       code = PyFrame_GetCode (frame);
-      /* a cached code object is a user frame: no path comparison */
-      if ((entry = code_cache_find (code)) != NULL || !is_torch_frame (code))
+      /* a cached user code object needs no path comparison; the previous
+       * call's code object ends the walk even when it is the torch
+       * package's (a stack of torch frames only), as it always has */
+      entry = code_entry_lookup ((PyObject *) code);
+      if ((entry != NULL && (entry->is_user || entry == code_last)) || !is_torch_frame (code))
         break;
       back = PyFrame_GetBack (frame);
       if (back == NULL)
-        {
-          ours = TRUE;
-          break;
-        }
+        break;
       Py_DECREF (code);
       Py_DECREF (frame);
       frame = back;
     }
 
   if (entry == NULL)
-    entry = code_cache_add (code);
+    {
+      TsRecorder *recorder = ts_session_get_recorder ();
+      const char *file = PyUnicode_AsUTF8 (code->co_filename);
+      const char *name = PyUnicode_AsUTF8 (code->co_name);
+
+      entry = &code_cache[code_next];
+      code_next = (code_next + 1) % CODE_CACHE_SIZE;
+      for (guint i = 0; i < LINE_CACHE_SIZE; i++)
+        entry->lasti[i] = -1;
+      entry->next = 0;
+      Py_XSETREF (entry->code, Py_NewRef ((PyObject *) code));
+      entry->is_user = !is_torch_frame (code);
+      entry->file = file ? ts_recorder_intern (recorder, file) : 0;
+      entry->function = name ? ts_recorder_intern (recorder, name) : 0;
+      /* only the error of a name that has no UTF-8 form: a tensor freed
+       * while an exception propagates (the dealloc comes here) must not
+       * clear that exception */
+      if (file == NULL || name == NULL)
+        PyErr_Clear ();
+    }
+  code_last = entry;
   loc.file = entry->file;
   loc.function = entry->function;
-  loc.line = (guint32) MAX (code_cache_line (entry, frame), 0);
-  /* the outermost frame may be ours (a call from a thread that torch
-   * started): named, but not remembered as a user frame */
-  if (ours)
-    Py_CLEAR (entry->code);
+  /* the line table walk is the costly part: remember the last answers */
+  lasti = PyFrame_GetLasti (frame);
+  line = -1;
+  for (guint i = 0; i < LINE_CACHE_SIZE; i++)
+    if (entry->lasti[i] == lasti)
+      {
+        line = entry->line[i];
+        break;
+      }
+  if (line < 0)
+    {
+      line = PyFrame_GetLineNumber (frame);
+      entry->lasti[entry->next] = lasti;
+      entry->line[entry->next] = line;
+      entry->next = (entry->next + 1) % LINE_CACHE_SIZE;
+    }
+  loc.line = (guint32) MAX (line, 0);
   ts_callsite_set (&loc);
   Py_DECREF (code);
   Py_DECREF (frame);

@@ -84,6 +84,11 @@ typedef struct
   guint               n_columns;
   guint               n_columns8;   /* the 8-byte ones come first */
   Column              columns[MAX_COLUMNS];
+  /* Where each stored field sits in a record, 8-byte columns first: the
+   * append loop reads only these, and finds each column at a fixed
+   * stride (CHUNK_LEN values) from the previous one. */
+  guint16             src_offsets[MAX_COLUMNS];
+  gsize               column4;      /* offset of the first 4-byte column */
   gint                column_of_field[MAX_COLUMNS];  /* -1 for padding */
   gsize               slab_size;
   guint8            **slabs;        /* slabs[0] holds chunk first_chunk */
@@ -259,6 +264,9 @@ table_init (Table              *table,
           c->size = fi->size;
           c->field = f;
           c->column = column;
+          if (pass == 1 && table->n_columns == table->n_columns8)
+            table->column4 = column;
+          table->src_offsets[table->n_columns] = fi->offset;
           column += (gsize) fi->size * CHUNK_LEN;
           table->column_of_field[f] = table->n_columns;
           table->n_columns++;
@@ -310,12 +318,13 @@ table_append (TsRecorder *self,
               const void *record)
 {
   const guint8 *src = record;
-  const Column *columns = table->columns;
+  const guint16 *offsets = table->src_offsets;
   guint n8 = table->n_columns8;
   guint n = table->n_columns;
   gsize index = table->count;
   gsize i = index & CHUNK_MASK;
   guint8 *slab;
+  guint8 *dst;
   guint c;
 
   if (i == 0)
@@ -323,10 +332,16 @@ table_append (TsRecorder *self,
 
   slab = table->slabs[(index >> CHUNK_SHIFT) - table->first_chunk];
 
-  for (c = 0; c < n8; c++)
-    memcpy (slab + columns[c].column + i * 8, src + columns[c].src, 8);
-  for (; c < n; c++)
-    memcpy (slab + columns[c].column + i * 4, src + columns[c].src, 4);
+  /* Columns of one size follow each other CHUNK_LEN values apart (see
+   * table_init), so the destination only needs a stride. */
+  dst = slab + i * 8;
+#pragma GCC unroll 4
+  for (c = 0; c < n8; c++, dst += 8 * CHUNK_LEN)
+    memcpy (dst, src + offsets[c], 8);
+  dst = slab + table->column4 + i * 4;
+#pragma GCC unroll 4
+  for (; c < n; c++, dst += 4 * CHUNK_LEN)
+    memcpy (dst, src + offsets[c], 4);
 
   table->count++;
 }

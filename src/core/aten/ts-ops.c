@@ -123,8 +123,10 @@ job_free_staging (Job *job)
 {
   for (guint i = 0; i < G_N_ELEMENTS (job->staging); i++)
     {
-      if (job->staging[i] < job->inline_staging ||
-          job->staging[i] >= job->inline_staging + JOB_INLINE_STAGING)
+      /* most slots are empty: skip the call to g_free (NULL) */
+      if (job->staging[i] != NULL &&
+          (job->staging[i] < job->inline_staging ||
+           job->staging[i] >= job->inline_staging + JOB_INLINE_STAGING))
         g_free (job->staging[i]);
       job->staging[i] = NULL;
     }

@@ -109,14 +109,14 @@ ts_runtime_get_current_stream (TsRuntime  *self,
   g_autoptr(GMutexLocker) locker = NULL;
   HostThread *ht;
 
-  g_return_val_if_fail (TS_IS_RUNTIME (self), TS_STREAM_NONE);
-
   /* A thread's current streams change only on that thread: once it is
-   * known here they read without the lock (every op asks). */
-  if (G_LIKELY (_ts_runtime_tls.serial == self->serial))
+   * known here they read without the lock, and without the type check,
+   * which the slow path still makes (every op asks). */
+  if (G_LIKELY (self != NULL && _ts_runtime_tls.serial == self->serial))
     ht = _ts_runtime_tls.ht;
   else
     {
+      g_return_val_if_fail (TS_IS_RUNTIME (self), TS_STREAM_NONE);
       locker = g_mutex_locker_new (&self->lock);
       ht = host_thread (self);
     }

@@ -138,6 +138,20 @@ reduce_runs_f32 (const ReduceCtx *ctx,
                                          ctx->op == TS_REDUCE_NORM2);
   float buf[TS_CPU_RUN];
 
+  /* dense float32 into one sum: the same additions in the same order,
+   * read in place rather than copied through buf first */
+  if (one_sum && ctx->dtype == TS_DTYPE_FLOAT32 && strides[0] == sizeof (float))
+    {
+      const float *x = (const float *)(gconstpointer) ptrs[0];
+      double *acc = (double *)(gpointer) ptrs[1];
+      double s = *acc;
+
+      for (gint64 i = 0; i < n; i++)
+        s += x[i];
+      *acc = s;
+      return;
+    }
+
   for (gint64 done = 0; done < n; done += TS_CPU_RUN)
     {
       gint64 len = MIN (n - done, TS_CPU_RUN);

@@ -17,7 +17,6 @@ typedef struct
   const char *name;
   const char *short_name;
   const char *scalar_type;   /* c10's ScalarType name */
-  gsize       size;
   gboolean    floating;
   gboolean    complex;
   const char *cpp_type;      /* the C++ type c10 names in conversion errors */
@@ -26,30 +25,30 @@ typedef struct
 } DTypeInfo;
 
 static const DTypeInfo dtype_info[TS_N_DTYPES] = {
-  [TS_DTYPE_FLOAT32]  = { "torch.float32",  "float32",  "Float",    4, TRUE, FALSE,
+  [TS_DTYPE_FLOAT32]  = { "torch.float32",  "float32",  "Float",    TRUE, FALSE,
                           "float", -0x1.fffffep127, 0x1.fffffep127 },
-  [TS_DTYPE_FLOAT64]  = { "torch.float64",  "float64",  "Double",   8, TRUE, FALSE,
+  [TS_DTYPE_FLOAT64]  = { "torch.float64",  "float64",  "Double",   TRUE, FALSE,
                           "double", -DBL_MAX, DBL_MAX },
-  [TS_DTYPE_FLOAT16]  = { "torch.float16",  "float16",  "Half",     2, TRUE, FALSE,
+  [TS_DTYPE_FLOAT16]  = { "torch.float16",  "float16",  "Half",     TRUE, FALSE,
                           "at::Half", -65504.0, 65504.0 },
-  [TS_DTYPE_BFLOAT16] = { "torch.bfloat16", "bfloat16", "BFloat16", 2, TRUE, FALSE,
+  [TS_DTYPE_BFLOAT16] = { "torch.bfloat16", "bfloat16", "BFloat16", TRUE, FALSE,
                           "at::BFloat16", -0x1.fep127, 0x1.fep127 },
-  [TS_DTYPE_INT64]    = { "torch.int64",    "int64",    "Long",     8, FALSE, FALSE,
+  [TS_DTYPE_INT64]    = { "torch.int64",    "int64",    "Long",     FALSE, FALSE,
                           "int64_t", -0x1p63, 0x1p63 },
-  [TS_DTYPE_INT32]    = { "torch.int32",    "int32",    "Int",      4, FALSE, FALSE,
+  [TS_DTYPE_INT32]    = { "torch.int32",    "int32",    "Int",      FALSE, FALSE,
                           "int", -2147483648.0, 2147483647.0 },
-  [TS_DTYPE_UINT8]    = { "torch.uint8",    "uint8",    "Byte",     1, FALSE, FALSE,
+  [TS_DTYPE_UINT8]    = { "torch.uint8",    "uint8",    "Byte",     FALSE, FALSE,
                           "uint8_t", 0.0, 255.0 },
-  [TS_DTYPE_BOOL]     = { "torch.bool",     "bool",     "Bool",     1, FALSE, FALSE,
+  [TS_DTYPE_BOOL]     = { "torch.bool",     "bool",     "Bool",     FALSE, FALSE,
                           "bool", 0.0, 1.0 },
-  [TS_DTYPE_INT8]     = { "torch.int8",     "int8",     "Char",     1, FALSE, FALSE,
+  [TS_DTYPE_INT8]     = { "torch.int8",     "int8",     "Char",     FALSE, FALSE,
                           "int8_t", -128.0, 127.0 },
-  [TS_DTYPE_INT16]    = { "torch.int16",    "int16",    "Short",    2, FALSE, FALSE,
+  [TS_DTYPE_INT16]    = { "torch.int16",    "int16",    "Short",    FALSE, FALSE,
                           "int16_t", -32768.0, 32767.0 },
   /* the range is the component's */
-  [TS_DTYPE_COMPLEX64]  = { "torch.complex64",  "complex64",  "ComplexFloat", 8, FALSE, TRUE,
+  [TS_DTYPE_COMPLEX64]  = { "torch.complex64",  "complex64",  "ComplexFloat", FALSE, TRUE,
                             "c10::complex<float>", -0x1.fffffep127, 0x1.fffffep127 },
-  [TS_DTYPE_COMPLEX128] = { "torch.complex128", "complex128", "ComplexDouble", 16, FALSE, TRUE,
+  [TS_DTYPE_COMPLEX128] = { "torch.complex128", "complex128", "ComplexDouble", FALSE, TRUE,
                             "c10::complex<double>", -DBL_MAX, DBL_MAX },
 };
 
@@ -126,11 +125,19 @@ ts_dtype_from_name (const char *name,
   return FALSE;
 }
 
+/* Element sizes in bytes, read by the inline ts_dtype_size(). */
+const guint8 ts_dtype_sizes[TS_N_DTYPES] = {
+  [TS_DTYPE_FLOAT32] = 4, [TS_DTYPE_FLOAT64] = 8, [TS_DTYPE_FLOAT16] = 2,
+  [TS_DTYPE_BFLOAT16] = 2, [TS_DTYPE_INT64] = 8, [TS_DTYPE_INT32] = 4,
+  [TS_DTYPE_UINT8] = 1, [TS_DTYPE_BOOL] = 1, [TS_DTYPE_INT8] = 1,
+  [TS_DTYPE_INT16] = 2, [TS_DTYPE_COMPLEX64] = 8, [TS_DTYPE_COMPLEX128] = 16,
+};
+
 gsize
-ts_dtype_size (TsDType dtype)
+ts_dtype_size_invalid (TsDType dtype)
 {
   g_return_val_if_fail (ts_dtype_is_valid (dtype), 0);
-  return dtype_info[dtype].size;
+  return ts_dtype_sizes[dtype];
 }
 
 gboolean
@@ -498,9 +505,9 @@ ts_dtype_promote (TsDType a,
   if (fa && fb)
     {
       /* float16 with bfloat16 meets at float32; otherwise the wider wins. */
-      if (dtype_info[a].size == 2 && dtype_info[b].size == 2)
+      if (ts_dtype_sizes[a] == 2 && ts_dtype_sizes[b] == 2)
         return TS_DTYPE_FLOAT32;
-      return dtype_info[a].size >= dtype_info[b].size ? a : b;
+      return ts_dtype_sizes[a] >= ts_dtype_sizes[b] ? a : b;
     }
   if (int_rank (a) == int_rank (b))
     return TS_DTYPE_INT16;  /* uint8 with int8, the only distinct pair of a rank */

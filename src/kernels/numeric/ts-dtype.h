@@ -65,7 +65,19 @@ const char *ts_dtype_short_name      (TsDType      dtype);
 const char *ts_dtype_scalar_type_name (TsDType     dtype);
 gboolean    ts_dtype_from_name       (const char  *name,
                                       TsDType     *dtype);
-gsize       ts_dtype_size            (TsDType      dtype);
+extern const guint8 ts_dtype_sizes[TS_N_DTYPES];
+gsize       ts_dtype_size_invalid    (TsDType      dtype);
+
+/* Inline: every op asks it several times (strides, spans, allocation
+ * sizes), and a call cost more than the lookup. */
+static inline gsize
+ts_dtype_size (TsDType dtype)
+{
+  if (G_UNLIKELY ((guint) dtype >= TS_N_DTYPES))
+    return ts_dtype_size_invalid (dtype);
+  return ts_dtype_sizes[dtype];
+}
+
 /* FALSE for complex dtypes, as torch.is_floating_point. */
 gboolean    ts_dtype_is_floating     (TsDType      dtype);
 gboolean    ts_dtype_is_complex      (TsDType      dtype);
