@@ -146,8 +146,16 @@ reduce_runs_f32 (const ReduceCtx *ctx,
       double *acc = (double *)(gpointer) ptrs[1];
       double s = *acc;
 
-      for (gint64 i = 0; i < n; i++)
-        s += x[i];
+      if (ctx->op == TS_REDUCE_NORM2)
+        for (gint64 i = 0; i < n; i++)
+          {
+            float square = x[i] * x[i];   /* rounded to float32, as below */
+
+            s += square;
+          }
+      else
+        for (gint64 i = 0; i < n; i++)
+          s += x[i];
       *acc = s;
       return;
     }
