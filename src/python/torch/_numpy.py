@@ -27,7 +27,10 @@ def _np():
 
 def is_ndarray(obj):
     np = sys.modules.get("numpy")  # no array without NumPy imported
-    return np is not None and isinstance(obj, np.ndarray)
+    # a NumPy whose import failed half way (one built for another Python)
+    # has no ndarray: nothing is one of its arrays
+    ndarray = getattr(np, "ndarray", None) if np is not None else None
+    return ndarray is not None and isinstance(obj, ndarray)
 
 
 def from_numpy(arr):
