@@ -16,7 +16,9 @@ import torch
 from torch import Tensor
 
 
-class memory_format:
+class _TorchConstant:
+    """A named constant of the torch module (torch.channels_last,
+    torch.strided): printed and pickled as that name."""
     __slots__ = ("_name",)
 
     def __init__(self, name):
@@ -27,6 +29,10 @@ class memory_format:
 
     def __reduce__(self):
         return self._name
+
+
+class memory_format(_TorchConstant):
+    __slots__ = ()
 
 
 contiguous_format = memory_format("contiguous_format")

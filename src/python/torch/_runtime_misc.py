@@ -6,6 +6,7 @@ import os
 
 import torch
 from torch import Tensor
+from torch._memory_format import _TorchConstant
 
 # Thread counts are recorded and reported; the simulator's kernels and
 # their timing do not depend on them (PyTorch's default: the host's cores).
@@ -105,17 +106,8 @@ def set_flush_denormal(mode):
     return False
 
 
-class layout:
-    __slots__ = ("_name",)
-
-    def __init__(self, name):
-        self._name = name
-
-    def __repr__(self):
-        return "torch." + self._name
-
-    def __reduce__(self):
-        return self._name
+class layout(_TorchConstant):
+    __slots__ = ()
 
 
 _LAYOUTS = {name: layout(name) for name in ("strided", "sparse_coo", "sparse_csr", "sparse_csc", "sparse_bsr",

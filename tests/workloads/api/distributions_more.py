@@ -19,3 +19,4 @@ for bad in (lambda: Exponential(-1.0), lambda: Poisson(torch.tensor([1.0])).log_
     try: bad()
     except Exception as ex: print(type(ex).__name__, str(ex).replace("\n", " | "))
 print(torch.rand(2))
+print(kl_divergence(Laplace(torch.tensor([0.5, 1.0]), 2.0), torch.distributions.Normal(0.3, 1.5)))

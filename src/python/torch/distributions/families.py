@@ -29,17 +29,17 @@ def _shape_of(params, *values):
     return torch.Size() if all(isinstance(v, Number) for v in values) else params.size()
 
 
-class Normal(Distribution):
+class _LocScale:
+    """The parameters, constraints, support, mean and mode a location-scale
+    family on the real line shares (Normal, Laplace): a mixin, so that one
+    family is never taken for the other (kl_divergence looks types up)."""
     arg_constraints = {"loc": constraints.real, "scale": constraints.positive}
     support = constraints.real
     has_rsample = True
 
     def __init__(self, loc, scale, validate_args=None):
         self.loc, self.scale = broadcast_all(loc, scale)
-        super().__init__(_shape_of(self.loc, loc, scale), validate_args=validate_args)
-
-    def expand(self, batch_shape, _instance=None):
-        return _expanded(self, Normal, batch_shape, _instance, ("loc", "scale"))
+        Distribution.__init__(self, _shape_of(self.loc, loc, scale), validate_args=validate_args)
 
     @property
     def mean(self):
@@ -48,6 +48,11 @@ class Normal(Distribution):
     @property
     def mode(self):
         return self.loc
+
+
+class Normal(_LocScale, Distribution):
+    def expand(self, batch_shape, _instance=None):
+        return _expanded(self, Normal, batch_shape, _instance, ("loc", "scale"))
 
     @property
     def stddev(self):
@@ -388,25 +393,9 @@ class Exponential(Distribution):
         return 1.0 - torch.log(self.rate)
 
 
-class Laplace(Distribution):
-    arg_constraints = {"loc": constraints.real, "scale": constraints.positive}
-    support = constraints.real
-    has_rsample = True
-
-    def __init__(self, loc, scale, validate_args=None):
-        self.loc, self.scale = broadcast_all(loc, scale)
-        super().__init__(_shape_of(self.loc, loc, scale), validate_args=validate_args)
-
+class Laplace(_LocScale, Distribution):
     def expand(self, batch_shape, _instance=None):
         return _expanded(self, Laplace, batch_shape, _instance, ("loc", "scale"))
-
-    @property
-    def mean(self):
-        return self.loc
-
-    @property
-    def mode(self):
-        return self.loc
 
     @property
     def variance(self):

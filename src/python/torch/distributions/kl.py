@@ -1,6 +1,8 @@
 """kl_divergence(p, q) for the pairs registered with register_kl (PyTorch's
 formulas for them), and PyTorch's error for the others."""
 
+import math
+
 import torch
 import torch.nn.functional as F
 
@@ -120,3 +122,14 @@ def _register_mvn():
 
 
 _register_mvn()
+
+
+@register_kl(Laplace, Normal)
+def _kl_laplace_normal(p, q):
+    var_normal = q.scale.pow(2)
+    ratio = p.scale.pow(2) / var_normal
+    t1 = 0.5 * torch.log(2 * ratio / math.pi)
+    t2 = 0.5 * p.loc.pow(2)
+    t3 = p.loc * q.loc
+    t4 = 0.5 * q.loc.pow(2)
+    return -t1 + ratio + (t2 - t3 + t4) / var_normal - 1
