@@ -796,7 +796,7 @@ double
 ts_tensor_get_double (const TsTensor *self,
                       gint64          linear_index)
 {
-  guint8 buf[8] __attribute__ ((aligned (8)));
+  guint8 buf[16] __attribute__ ((aligned (8)));   /* complex128 too */
 
   return ts_dtype_load (self->dtype, element_ptr (self, linear_index, buf));
 }
@@ -805,7 +805,7 @@ gint64
 ts_tensor_get_int (const TsTensor *self,
                    gint64          linear_index)
 {
-  guint8 buf[8] __attribute__ ((aligned (8)));
+  guint8 buf[16] __attribute__ ((aligned (8)));   /* complex128 too */
 
   return ts_dtype_load_int (self->dtype, element_ptr (self, linear_index, buf));
 }

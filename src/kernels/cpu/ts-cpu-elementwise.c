@@ -1300,7 +1300,10 @@ ts_cpu_unary (TsUnaryOp     op,
   return TRUE;
 }
 
-/* Fill: encode the value once in the output dtype, then copy bytes. */
+/* Fill: encode the value once in the output dtype, then copy bytes. The
+ * encoding: its size in byte 0, the value from byte 8 (16 bytes for a
+ * complex128). */
+#define FILL_ENCODED (8 + 16)
 static void
 fill_loop (char         **ptrs,
            const gint64  *strides,
@@ -1317,7 +1320,7 @@ fill_loop (char         **ptrs,
 
 static void
 fill_bytes (const TsView *out,
-            guint8        encoded[16])
+            guint8        encoded[FILL_ENCODED])
 {
   const TsView *operands[1] = { out };
   TsIter iter;
@@ -1331,7 +1334,7 @@ void
 ts_cpu_fill (const TsView *out,
              double        value)
 {
-  guint8 encoded[16] = { 0 };
+  guint8 encoded[FILL_ENCODED] = { 0 };
 
   g_return_if_fail (out != NULL);
 
@@ -1343,7 +1346,7 @@ void
 ts_cpu_fill_int (const TsView *out,
                  gint64        value)
 {
-  guint8 encoded[16] = { 0 };
+  guint8 encoded[FILL_ENCODED] = { 0 };
 
   g_return_if_fail (out != NULL);
 
