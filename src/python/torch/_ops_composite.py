@@ -36,8 +36,7 @@ def meshgrid(*tensors, indexing=None):
         raise RuntimeError("meshgrid expects a non-empty TensorList")
     for t in tensors:
         if t.dim() > 1:
-            raise RuntimeError("torch.meshgrid: Expected 0D or 1D tensor in the tensor list but got: %s"
-                               % _fmt_tensor(t))
+            raise RuntimeError("torch.meshgrid: Expected 0D or 1D tensor in the tensor list but got: %s" % t)
     for t in tensors[1:]:
         if t.dtype != tensors[0].dtype:
             raise RuntimeError("torch.meshgrid: Expected all tensors in the tensor list to have the same "
@@ -57,10 +56,6 @@ def meshgrid(*tensors, indexing=None):
     if swap:
         grids[0], grids[1] = grids[1], grids[0]
     return tuple(grids)
-
-
-def _fmt_tensor(t):
-    return str(t)
 
 
 def cartesian_prod(*tensors):
