@@ -12,7 +12,7 @@ import warnings
 
 import torch
 from torch import Tensor
-from torch._shape import _wrap_dim
+from torch._shape import _SCALAR_NAMES, _wrap_dim
 
 
 def _tensors_arg(tensors):
@@ -757,10 +757,8 @@ def float_power_(input, exponent):
 
 
 def _dtype_title(dtype):
-    names = {torch.float32: "Float", torch.float64: "Double", torch.float16: "Half", torch.bfloat16: "BFloat16",
-             torch.int64: "Long", torch.int32: "Int", torch.int16: "Short", torch.int8: "Char",
-             torch.uint8: "Byte", torch.bool: "Bool"}
-    return names.get(dtype, str(dtype))
+    # c10's ScalarType name ("Float", "Long"), as PyTorch's messages print it
+    return _SCALAR_NAMES.get(dtype._name, str(dtype))
 
 
 def _int_only(name, *tensors):
@@ -1254,17 +1252,13 @@ def as_strided(input, size, stride, storage_offset=None):
         raise RuntimeError("mismatch in length of strides and shape")
     if not _needs_graph(input):
         return _strided_view(input, size, stride, offset)
-    if not _base_contiguous(input):
+    if not input.is_contiguous():
         raise NotImplementedError("as_strided of a non-contiguous tensor that requires grad is not modeled by "
                                   "Tensorscope yet")
     # a gather of the storage positions (a copy: PyTorch's is a view)
     flat = input.reshape(-1)
     positions = _flat_positions(size, stride, offset - input.storage_offset()).to(input.device)
     return flat.take(positions) if positions.numel() else flat.new_empty(size)
-
-
-def _base_contiguous(t):
-    return t.is_contiguous()
 
 
 def logit(input, eps=None, *, out=None):
@@ -1442,15 +1436,10 @@ def _install():
     Tensor.H = property(_H)
     for name in ("median", "nanmedian", "mode", "histogram"):
         if not hasattr(torch.return_types, name):
-            setattr(torch.return_types, name, _return_type(name))
+            fields = ("hist", "bin_edges") if name == "histogram" else ("values", "indices")
+            setattr(torch.return_types, name, _return_type_of(name, fields))
 
 
-def _return_type_of(name, fields):
+def _return_type_of(name, fields=("values", "indices")):
     from torch._reduce import _return_type as make
-    return make(name, fields)
-
-
-def _return_type(name):
-    from torch._reduce import _return_type as make
-    fields = ("hist", "bin_edges") if name == "histogram" else ("values", "indices")
     return make(name, fields)

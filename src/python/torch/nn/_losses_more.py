@@ -1,8 +1,11 @@
-"""The embedding, ranking and margin losses, the Poisson and Gaussian
-negative log-likelihoods, gumbel_softmax, bilinear, embedding_bag, rrelu: compositions of
-the ops ATen's own kernels are written in (aten/src/ATen/native/Loss.cpp
-and friends, 1.13), with their modules. Checked against python3-torch
-1.13: tests/workloads/api/nn_losses_more.py."""
+"""The functionals that ATen writes as compositions of other ops, with
+their modules: the embedding, ranking and margin losses, the Poisson and
+Gaussian negative log-likelihoods, gumbel_softmax, bilinear,
+embedding_bag, rrelu, affine_grid/grid_sample and channel_shuffle. Each
+runs the ops ATen's own kernels are written in (aten/src/ATen/native/
+Loss.cpp and friends, 1.13); checked against python3-torch 1.13 in
+tests/workloads/api/ (nn_losses_more, embedding_bag, act_rrelu,
+grid_sample, ops_batch_more)."""
 
 import math
 
