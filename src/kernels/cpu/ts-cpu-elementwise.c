@@ -700,6 +700,77 @@ binary_dense_fast (TsBinaryOp    op,
   return TRUE;
 }
 
+/* A dense tensor and a one-element floating operand on the right (a
+ * Python number, a 0-d tensor: `p * 0.9`, `x / n`): the scalar converted
+ * to the common dtype once, as PyTorch's kernels take a CPU scalar as
+ * their compute type, then the dense arithmetic above. FALSE when the
+ * operands do not qualify (nothing written). */
+static gboolean
+binary_scalar_fast (TsBinaryOp    op,
+                    const TsView *a,
+                    const TsView *b,
+                    TsDType       common,
+                    const TsView *out)
+{
+  gint64 n = 1;
+
+  if ((common != TS_DTYPE_FLOAT32 && common != TS_DTYPE_FLOAT64) ||
+      a->dtype != common || out->dtype != common ||
+      (b->dtype != TS_DTYPE_FLOAT32 && b->dtype != TS_DTYPE_FLOAT64) ||
+      (op != TS_BINARY_ADD && op != TS_BINARY_SUB && op != TS_BINARY_MUL && op != TS_BINARY_DIV) ||
+      a->ndim != out->ndim || b->ndim > out->ndim || ts_view_numel (b) != 1)
+    return FALSE;
+  for (guint d = out->ndim; d-- > 0;)
+    {
+      gint64 size = out->shape[d];
+
+      if (a->shape[d] != size || (size != 1 && (a->strides[d] != n || out->strides[d] != n)))
+        return FALSE;
+      n *= size;
+    }
+  if (n == 0)
+    return TRUE;
+
+  /* pb points at one element; in place on a tensor that holds it, the
+   * general loop (which reads it again for each element) decides */
+#define SCALAR_VECTORS(T, OP)                                                 \
+  for (; i + (gint64) (16 / sizeof (T)) <= n; i += 16 / sizeof (T))          \
+    {                                                                         \
+      DENSE_VEC_##T va;                                                       \
+      memcpy (&va, pa + i, 16);                                               \
+      va = va OP s;                                                           \
+      memcpy (po + i, &va, 16);                                               \
+    }
+#define SCALAR_LOOP(T)                                                        \
+  {                                                                           \
+    const T *pa = (const T *) a->data + a->offset;                            \
+    T *po = (T *) out->data + out->offset;                                    \
+    const guint8 *pb = (const guint8 *) b->data + b->offset * ts_dtype_size (b->dtype); \
+    T s = (T) (b->dtype == TS_DTYPE_FLOAT32 ? *(const float *)(gconstpointer) pb \
+                                            : *(const double *)(gconstpointer) pb); \
+    gint64 i = 0;                                                             \
+    if ((pa != po && !dense_may_vectorize (pa, pa, po, n * sizeof (T))) ||   \
+        (pb >= (const guint8 *) po && pb < (const guint8 *) (po + n)))        \
+      return FALSE;                                                           \
+    switch (op)                                                               \
+      {                                                                       \
+      case TS_BINARY_ADD: SCALAR_VECTORS (T, +); for (; i < n; i++) po[i] = pa[i] + s; break; \
+      case TS_BINARY_SUB: SCALAR_VECTORS (T, -); for (; i < n; i++) po[i] = pa[i] - s; break; \
+      case TS_BINARY_MUL: SCALAR_VECTORS (T, *); for (; i < n; i++) po[i] = pa[i] * s; break; \
+      case TS_BINARY_DIV: SCALAR_VECTORS (T, /); for (; i < n; i++) po[i] = pa[i] / s; break; \
+      default: g_assert_not_reached ();                                       \
+      }                                                                       \
+  }
+
+  if (common == TS_DTYPE_FLOAT32)
+    SCALAR_LOOP (float)
+  else
+    SCALAR_LOOP (double)
+#undef SCALAR_LOOP
+#undef SCALAR_VECTORS
+  return TRUE;
+}
+
 /* The half types' chunks go through a bounded scratch buffer: no host
  * memory the size of b (the budget of ts-host-data.c stays whole). */
 #define ALPHA_CHUNK 2048
@@ -731,6 +802,34 @@ binary_alpha_rounded (TsBinaryOp    op,
         return FALSE;
     }
   return TRUE;
+}
+
+/* o = f * b + a in one rounding, as PyTorch's add_kernel computes a + alpha
+ * * b (vec::fmadd). An optimizer's every step runs it over all parameters:
+ * the Haswell clone's loop is vector FMAs, the default one calls fmaf()
+ * per element; the values are the same. */
+__attribute__ ((target_clones ("arch=haswell", "default")))
+static void
+fma_run_f32 (float        f,
+             const float *b,
+             const float *a,
+             float       *o,
+             gint64       n)
+{
+  for (gint64 i = 0; i < n; i++)
+    o[i] = fmaf (f, b[i], a[i]);
+}
+
+__attribute__ ((target_clones ("arch=haswell", "default")))
+static void
+fma_run_f64 (double        f,
+             const double *b,
+             const double *a,
+             double       *o,
+             gint64        n)
+{
+  for (gint64 i = 0; i < n; i++)
+    o[i] = fma (f, b[i], a[i]);
 }
 
 gboolean
@@ -769,8 +868,7 @@ ts_cpu_binary_alpha (TsBinaryOp    op,
       float *po = (float *) out->data + out->offset;
       float f = (float) alpha;
 
-      for (gint64 i = 0; i < n; i++)
-        po[i] = fmaf (f, pb[i], pa[i]);
+      fma_run_f32 (f, pb, pa, po, n);
       return TRUE;
     }
   if (out->dtype == TS_DTYPE_FLOAT64)
@@ -778,8 +876,7 @@ ts_cpu_binary_alpha (TsBinaryOp    op,
       const double *pa = (const double *) a->data + a->offset, *pb = (const double *) b->data + b->offset;
       double *po = (double *) out->data + out->offset;
 
-      for (gint64 i = 0; i < n; i++)
-        po[i] = fma (alpha, pb[i], pa[i]);
+      fma_run_f64 (alpha, pb, pa, po, n);
       return TRUE;
     }
   return binary_alpha_rounded (TS_BINARY_ADD, a, b, alpha, out, error);
@@ -803,7 +900,7 @@ ts_cpu_binary (TsBinaryOp    op,
   g_return_val_if_fail (a != NULL && b != NULL && out != NULL, FALSE);
   g_return_val_if_fail (ts_dtype_is_valid (common), FALSE);
 
-  if (binary_dense_fast (op, a, b, common, out))
+  if (binary_dense_fast (op, a, b, common, out) || binary_scalar_fast (op, a, b, common, out))
     return TRUE;
 
   if (!ts_binary_check (op, common, error))

@@ -331,6 +331,47 @@ typedef struct
   double  alpha;
 } AddmmCtx;
 
+/* The float32 case a Linear layer's forward is, with no buffers in
+ * between: dense output and product, the bias a row (its run dense) or
+ * one value (broadcast down a column); the same float arithmetic as the
+ * general loop below. FALSE for any other layout. */
+static gboolean
+addmm_run_f32 (const AddmmCtx *ctx,
+               char * const   *ptrs,
+               const gint64   *strides,
+               gint64          n)
+{
+  float alpha = (float) ctx->alpha, beta = (float) ctx->beta;
+  float *o = (float *)(gpointer) ptrs[0];
+  const float *p = (const float *)(gconstpointer) ptrs[2];
+  const float *in = (const float *)(gconstpointer) ptrs[1];
+
+  if (ctx->compute != TS_DTYPE_FLOAT32 || ctx->out != TS_DTYPE_FLOAT32 ||
+      strides[0] != sizeof (float) || strides[2] != sizeof (float))
+    return FALSE;
+  if (beta == 0)
+    {
+      for (gint64 i = 0; i < n; i++)
+        o[i] = alpha * p[i];
+      return TRUE;
+    }
+  if (ctx->input != TS_DTYPE_FLOAT32)
+    return FALSE;
+  if (strides[1] == 0)
+    {
+      float b = beta * in[0];
+
+      for (gint64 i = 0; i < n; i++)
+        o[i] = b + alpha * p[i];
+      return TRUE;
+    }
+  if (strides[1] != sizeof (float))
+    return FALSE;
+  for (gint64 i = 0; i < n; i++)
+    o[i] = beta * in[i] + alpha * p[i];
+  return TRUE;
+}
+
 /* out = beta * input + alpha * product over runs of (out, input,
  * product): in float32 for float32/float16/bfloat16 (the product is
  * float32 then), in double for float64; input is ignored when beta is 0,
@@ -358,6 +399,8 @@ addmm_loop (char         **ptrs,
       return;
     }
 
+  if (addmm_run_f32 (ctx, ptrs, strides, n))
+    return;
   for (gint64 done = 0; done < n; done += TS_CPU_RUN)
     {
       gint64 len = MIN (n - done, TS_CPU_RUN);

@@ -160,6 +160,19 @@ reduce_runs_f32 (const ReduceCtx *ctx,
       return;
     }
 
+  /* dense float32 into a row of sums (a bias gradient: the batch summed
+   * away): each element into its own accumulator, a loop that vectorizes */
+  if (!one_sum && (ctx->op == TS_REDUCE_SUM || ctx->op == TS_REDUCE_MEAN) &&
+      ctx->dtype == TS_DTYPE_FLOAT32 && strides[0] == sizeof (float) && strides[1] == sizeof (double))
+    {
+      const float *x = (const float *)(gconstpointer) ptrs[0];
+      double *acc = (double *)(gpointer) ptrs[1];
+
+      for (gint64 i = 0; i < n; i++)
+        acc[i] += x[i];
+      return;
+    }
+
   for (gint64 done = 0; done < n; done += TS_CPU_RUN)
     {
       gint64 len = MIN (n - done, TS_CPU_RUN);
