@@ -558,7 +558,8 @@ ts_session_launch_op (int                   device,
   if (work->run != NULL && work->finish != NULL && work->destroy != NULL)
     {
       /* the caller's callbacks fit the runtime's as they are: no copy */
-      w = (TsWork) { work->run, work->finish, work->destroy, work->user_data, work->device_run, work->clone };
+      w = (TsWork) { work->run, work->finish, work->destroy, work->user_data, work->device_run, work->clone,
+                     work->run_at_once };
     }
   else
     w = session_work (g_memdup2 (work, sizeof *work));

@@ -133,6 +133,7 @@ typedef struct
   gpointer           user_data;
   GDestroyNotify     destroy;
   TsWorkCloneFunc    clone;       /* user_data afresh, for CUDA graph replays */
+  TsSessionStartFunc run_at_once; /* optional: run and finish in one (TsWork.on_run) */
 } TsSessionWork;
 
 gboolean             ts_session_launch             (const TsSessionWork *work,

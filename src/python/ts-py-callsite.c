@@ -35,7 +35,6 @@ static PyObject *torch_dir;          /* ".../torch/": frames in here are ours */
 typedef struct
 {
   PyObject  *code;     /* a strong reference; NULL: empty */
-  gboolean   is_user;  /* outside the torch package */
   TsStringId file, function;
   int        lasti[LINE_CACHE_SIZE];
   int        line[LINE_CACHE_SIZE];
@@ -64,11 +63,37 @@ is_torch_frame (PyCodeObject *code)
   return PyUnicode_Tailmatch (code->co_filename, torch_dir, 0, PY_SSIZE_T_MAX, -1) == 1;
 }
 
+/* is_torch_frame's answer, kept on the code object (its co_extra slot, as
+ * PEP 523's frame evaluators keep theirs): a training step's ops are
+ * called a dozen torch frames deep, and a path comparison for each frame
+ * walked was most of the walk. -1: no slot, compare every time. */
+static Py_ssize_t kind_index = -1;
+#define KIND_USER  ((void *) 1)
+#define KIND_TORCH ((void *) 2)
+
+static gboolean
+is_torch_code (PyCodeObject *code)
+{
+  void *kind = NULL;
+  gboolean torch;
+
+  if (kind_index >= 0 && _PyCode_GetExtra ((PyObject *) code, kind_index, &kind) == 0 && kind != NULL)
+    return kind == KIND_TORCH;
+  torch = is_torch_frame (code);
+  if (kind_index >= 0 && _PyCode_SetExtra ((PyObject *) code, kind_index, torch ? KIND_TORCH : KIND_USER) < 0)
+    PyErr_Clear ();
+  return torch;
+}
+
 /* The torch package's folder: frames of its files are never the user's. */
 void
 ts_py_set_torch_dir (PyObject *dir)
 {
   Py_XSETREF (torch_dir, Py_NewRef (dir));
+  /* a fresh slot: the answers kept on code objects were for another dir */
+  kind_index = _PyEval_RequestCodeExtraIndex (NULL);
+  if (kind_index < 0)
+    PyErr_Clear ();
   /* which code objects are the user's depends on it */
   for (guint i = 0; i < CODE_CACHE_SIZE; i++)
     Py_CLEAR (code_cache[i].code);
@@ -78,7 +103,7 @@ ts_py_set_torch_dir (PyObject *dir)
 gboolean
 ts_py_is_torch_code (PyCodeObject *code)
 {
-  return is_torch_frame (code);
+  return is_torch_code (code);
 }
 
 /* Points the runtime's call site at the innermost frame of the user's
@@ -103,8 +128,7 @@ ts_py_update_callsite (void)
       /* a cached user code object needs no path comparison; the previous
        * call's code object ends the walk even when it is the torch
        * package's (a stack of torch frames only), as it always has */
-      entry = code_entry_lookup ((PyObject *) code);
-      if ((entry != NULL && (entry->is_user || entry == code_last)) || !is_torch_frame (code))
+      if (!is_torch_code (code) || (code_last != NULL && code_last->code == (PyObject *) code))
         break;
       back = PyFrame_GetBack (frame);
       if (back == NULL)
@@ -114,6 +138,7 @@ ts_py_update_callsite (void)
       frame = back;
     }
 
+  entry = code_entry_lookup ((PyObject *) code);
   if (entry == NULL)
     {
       TsRecorder *recorder = ts_session_get_recorder ();
@@ -126,7 +151,6 @@ ts_py_update_callsite (void)
         entry->lasti[i] = -1;
       entry->next = 0;
       Py_XSETREF (entry->code, Py_NewRef ((PyObject *) code));
-      entry->is_user = !is_torch_frame (code);
       entry->file = file ? ts_recorder_intern (recorder, file) : 0;
       entry->function = name ? ts_recorder_intern (recorder, name) : 0;
       /* only the error of a name that has no UTF-8 form: a tensor freed

@@ -336,6 +336,111 @@ job_finish (gpointer data)
   job_free_staging (job);
 }
 
+/* Whether slot @i's kernel may read and write the memory itself rather
+ * than a staging copy: families whose kernels write nothing when they
+ * fail (no device-side asserts) and whose result spans overlap no other
+ * operand, except an elementwise op's identical view in place. */
+static gboolean
+job_family_runs_in_place (TsOpFamily family)
+{
+  switch (family)
+    {
+    case TS_OP_FAMILY_BINARY: case TS_OP_FAMILY_UNARY: case TS_OP_FAMILY_REDUCE:
+    case TS_OP_FAMILY_MAX_DIM: case TS_OP_FAMILY_FILL: case TS_OP_FAMILY_COPY:
+    case TS_OP_FAMILY_MATMUL: case TS_OP_FAMILY_SOFTMAX: case TS_OP_FAMILY_WHERE:
+    case TS_OP_FAMILY_TERNARY: case TS_OP_FAMILY_MV: case TS_OP_FAMILY_ACT:
+    case TS_OP_FAMILY_VAR: case TS_OP_FAMILY_SCAN: case TS_OP_FAMILY_NORM:
+    case TS_OP_FAMILY_MASKED_FILL: case TS_OP_FAMILY_POOL: case TS_OP_FAMILY_CONV:
+    case TS_OP_FAMILY_SORT: case TS_OP_FAMILY_ARANGE: case TS_OP_FAMILY_REMAP:
+      return TRUE;
+    default:
+      return FALSE;
+    }
+}
+
+static gboolean
+job_family_is_elementwise (TsOpFamily family)
+{
+  switch (family)
+    {
+    case TS_OP_FAMILY_BINARY: case TS_OP_FAMILY_UNARY: case TS_OP_FAMILY_FILL:
+    case TS_OP_FAMILY_COPY: case TS_OP_FAMILY_WHERE: case TS_OP_FAMILY_TERNARY:
+    case TS_OP_FAMILY_ACT: case TS_OP_FAMILY_MASKED_FILL:
+      return TRUE;
+    default:
+      return FALSE;
+    }
+}
+
+static gboolean
+same_view (const TsTensor *a,
+           const TsTensor *b)
+{
+  if (a->storage->data != b->storage->data || a->offset != b->offset ||
+      ts_dtype_size (a->dtype) != ts_dtype_size (b->dtype) || a->ndim != b->ndim)
+    return FALSE;
+  for (guint d = 0; d < a->ndim; d++)
+    if (a->shape[d] != b->shape[d] || (a->shape[d] > 1 && a->strides[d] != b->strides[d]))
+      return FALSE;
+  return TRUE;
+}
+
+static gboolean
+spans_overlap (const TsTensor *a,
+               const TsTensor *b)
+{
+  gsize na, nb;
+  const guint8 *pa, *pb;
+
+  if (a->storage->data == NULL || b->storage->data == NULL ||
+      ts_tensor_numel (a) == 0 || ts_tensor_numel (b) == 0)
+    return FALSE;
+  pa = a->storage->data + tensor_span (a, &na) * ts_dtype_size (a->dtype);
+  pb = b->storage->data + tensor_span (b, &nb) * ts_dtype_size (b->dtype);
+  return pa < pb + nb && pb < pa + na;
+}
+
+static gboolean
+job_may_run_in_place (const Job *job)
+{
+  TsOpFamily family = job->desc->family;
+
+  if (job->external || !job_family_runs_in_place (family))
+    return FALSE;
+  for (guint i = 0; i < G_N_ELEMENTS (job->t); i++)
+    {
+      if (!(job->out_mask & (1u << i)) || job->t[i] == NULL)
+        continue;
+      for (guint j = 0; j < G_N_ELEMENTS (job->t); j++)
+        if (j != i && job->t[j] != NULL && spans_overlap (job->t[i], job->t[j]) &&
+            !(job_family_is_elementwise (family) && same_view (job->t[i], job->t[j])))
+          return FALSE;
+    }
+  return TRUE;
+}
+
+/* The work's on_run: nothing else ran on any device between the item's
+ * start and end, so no staging is needed where the results cannot
+ * disturb the kernel's own reads; otherwise job_start and job_finish. */
+static TsDeviceError
+job_run_at_once (gpointer data)
+{
+  Job *job = data;
+  TsDeviceError fault;
+
+  if (job_may_run_in_place (job))
+    {
+      job->failed = !job_run (job, NULL);
+      if (job->failed)
+        g_debug ("a tensor kernel failed on the device");
+      return job->fault;
+    }
+  fault = job_start (job);
+  if (fault == TS_DEVICE_ERROR_NONE)
+    job_finish (job);
+  return fault;
+}
+
 static void
 job_set (Job      *job,
          guint     i,
@@ -601,6 +706,7 @@ dispatch_job (Job           *job,
                         : (guint32) CLAMP ((ts_tensor_numel (job->t[0]) + 511) / 512, 1, G_MAXINT32);
   work.run = job_start;
   work.finish = job_finish;
+  work.run_at_once = job_run_at_once;
   work.user_data = job;
   work.destroy = job_free;
   work.clone = job_clone;
@@ -4384,12 +4490,10 @@ group_work_start (gpointer data)
 
   for (guint i = 0; i < gw->n_jobs; i++)
     {
-      Job *job = gw->jobs[i];
-      TsDeviceError fault = job_start (job);
+      TsDeviceError fault = job_run_at_once (gw->jobs[i]);
 
       if (fault != TS_DEVICE_ERROR_NONE)
         return fault;
-      job_finish (job);
     }
   return TS_DEVICE_ERROR_NONE;
 }

@@ -127,6 +127,11 @@ typedef struct
   gpointer         data;
   TsWorkDeviceFunc on_device;
   TsWorkCloneFunc  clone;
+  /* Optional: on_start and on_finish at once, called at the item's end
+   * instead when nothing else started or ended on any device since the
+   * item started (nothing could see its inputs change or its results
+   * land early), so the results may go straight into place. */
+  TsWorkStartFunc  on_run;
 } TsWork;
 
 typedef enum

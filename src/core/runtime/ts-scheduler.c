@@ -194,6 +194,11 @@ struct _TsScheduler
   Device             *devices;
   guint               n_devices;
   guint32             dirty;       /* devices whose engines may have work to hand out */
+
+  /* The started item whose on_start is held back, in the hope that it
+   * ends before anything else starts or ends (see hold_release). */
+  guint32             held;
+  gboolean            has_held;
 };
 
 #define ITEM(self, i) (&(self)->items[(i)])
@@ -777,6 +782,26 @@ stream_begin (TsScheduler *self,
 
 /* ---------------------------------------------------------------- engines */
 
+/* An item reads its inputs when it starts and its results land when it
+ * ends; its work stages the results in between (on_start, on_finish),
+ * because another item may start or end meanwhile and must not see them
+ * or change what it read. Most of the time nothing does: on a single
+ * stream each kernel ends before the next starts. So the last item that
+ * started with an on_run is held, and runs at once (results straight into
+ * place) at its end if nothing else started or ended first; anything that
+ * does releases it through its on_start first, as if never held. */
+static void
+hold_release (TsScheduler *self)
+{
+  Item *item;
+
+  if (!self->has_held)
+    return;
+  self->has_held = FALSE;
+  item = ITEM (self, self->held);
+  item->error = item->work.on_start (item->work.data);
+}
+
 static void
 item_start (TsScheduler *self,
             Device      *dev,
@@ -811,8 +836,14 @@ item_start (TsScheduler *self,
 
   item->end = t + item->duration;
 
+  hold_release (self);
   /* The callback may not touch the scheduler, so item stays valid. */
-  if (item->work.on_start != NULL)
+  if (item->work.on_start != NULL && item->work.on_run != NULL)
+    {
+      self->held = idx;
+      self->has_held = TRUE;
+    }
+  else if (item->work.on_start != NULL)
     item->error = item->work.on_start (item->work.data);
 
   heap_push (self, item->end, EV_DONE, idx);
@@ -854,6 +885,16 @@ item_done (TsScheduler *self,
   g_assert (item->end == t);
 
   item->state = STATE_DONE;
+
+  if (self->has_held && self->held == idx)
+    {
+      /* nothing started or ended since it began: start and finish in one */
+      self->has_held = FALSE;
+      item->error = item->work.on_run (item->work.data);
+      item->work.on_finish = NULL;
+    }
+  else
+    hold_release (self);
 
   if (!item->cancelled)
     {
