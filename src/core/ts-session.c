@@ -426,6 +426,14 @@ work_finish (gpointer data)
     work->finish (work->user_data);
 }
 
+static TsDeviceError
+work_run_at_once (gpointer data)
+{
+  TsSessionWork *work = data;
+
+  return work->run_at_once (work->user_data);
+}
+
 static int
 work_device (gpointer data,
              gpointer stream)
@@ -466,6 +474,8 @@ session_work (TsSessionWork *copy)
 
   if (copy->clone != NULL || copy->user_data == NULL)
     w.clone = work_clone;
+  if (copy->run_at_once != NULL)
+    w.on_run = work_run_at_once;
   return w;
 }
 

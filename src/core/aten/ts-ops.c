@@ -336,10 +336,11 @@ job_finish (gpointer data)
   job_free_staging (job);
 }
 
-/* Whether slot @i's kernel may read and write the memory itself rather
- * than a staging copy: families whose kernels write nothing when they
- * fail (no device-side asserts) and whose result spans overlap no other
- * operand, except an elementwise op's identical view in place. */
+/* Whether a job's kernel may read and write device memory itself rather
+ * than staging copies: families whose kernels write nothing when they
+ * fail (no device-side asserts), operands all on the device, and result
+ * spans that overlap no other operand, except an elementwise op's
+ * identical view in place (job_may_run_in_place). */
 static gboolean
 job_family_runs_in_place (TsOpFamily family)
 {
@@ -407,6 +408,11 @@ job_may_run_in_place (const Job *job)
 
   if (job->external || !job_family_runs_in_place (family))
     return FALSE;
+  /* the host may write its own memory (a pinned copy's source) at any
+   * time, with no item starting: a copy from or to it reads at its start */
+  for (guint i = 0; i < G_N_ELEMENTS (job->t); i++)
+    if (job->t[i] != NULL && job->t[i]->storage->device.type != TS_DEVICE_CUDA)
+      return FALSE;
   for (guint i = 0; i < G_N_ELEMENTS (job->t); i++)
     {
       if (!(job->out_mask & (1u << i)) || job->t[i] == NULL)
@@ -1372,6 +1378,7 @@ launch_copy (TsTensor    *dst,
   work.dst_device = dd.type == TS_DEVICE_CUDA ? dd.index : -1;
   work.run = job_start;
   work.finish = job_finish;
+  work.run_at_once = job_run_at_once;
   work.user_data = job;
   work.destroy = job_free;
   work.clone = job_clone;

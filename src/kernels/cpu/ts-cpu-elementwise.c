@@ -634,6 +634,33 @@ dense_may_vectorize (const void *pa,
          (pb == po || (const guint8 *) pb + nbytes <= o || o + nbytes <= (const guint8 *) pb);
 }
 
+/* The operands the fast paths below take: one floating dtype for a and
+ * out, add/sub/mul/div, a and out of one shape and dense (each stride the
+ * product of the later sizes). Returns the element count, or -1. */
+static gint64
+dense_pair_numel (TsBinaryOp    op,
+                  const TsView *a,
+                  TsDType       common,
+                  const TsView *out)
+{
+  gint64 n = 1;
+
+  if ((common != TS_DTYPE_FLOAT32 && common != TS_DTYPE_FLOAT64) ||
+      a->dtype != common || out->dtype != common ||
+      (op != TS_BINARY_ADD && op != TS_BINARY_SUB && op != TS_BINARY_MUL && op != TS_BINARY_DIV) ||
+      a->ndim != out->ndim)
+    return -1;
+  for (guint d = out->ndim; d-- > 0;)
+    {
+      gint64 size = out->shape[d];
+
+      if (a->shape[d] != size || (size != 1 && (a->strides[d] != n || out->strides[d] != n)))
+        return -1;
+      n *= size;
+    }
+  return n;
+}
+
 /* The common case of a small op in a Python loop: same shape, same
  * floating dtype everywhere, dense. One loop, no iterator set up; the
  * arithmetic is the same as binary_loop_f32/f64's dense branch. Returns
@@ -645,24 +672,14 @@ binary_dense_fast (TsBinaryOp    op,
                    TsDType       common,
                    const TsView *out)
 {
-  gint64 n = 1;
+  gint64 n = dense_pair_numel (op, a, common, out);
 
-  if ((common != TS_DTYPE_FLOAT32 && common != TS_DTYPE_FLOAT64) ||
-      a->dtype != common || b->dtype != common || out->dtype != common ||
-      (op != TS_BINARY_ADD && op != TS_BINARY_SUB && op != TS_BINARY_MUL && op != TS_BINARY_DIV) ||
-      a->ndim != out->ndim || b->ndim != out->ndim)
+  /* b of the same layout as a */
+  if (n < 0 || b->dtype != common || b->ndim != out->ndim)
     return FALSE;
-
-  /* same shape, and dense: each stride is the product of the later sizes */
-  for (guint d = out->ndim; d-- > 0;)
-    {
-      gint64 size = out->shape[d];
-
-      if (a->shape[d] != size || b->shape[d] != size ||
-          (size != 1 && (a->strides[d] != n || b->strides[d] != n || out->strides[d] != n)))
-        return FALSE;
-      n *= size;
-    }
+  for (guint d = 0; d < out->ndim; d++)
+    if (b->shape[d] != out->shape[d] || (out->shape[d] != 1 && b->strides[d] != a->strides[d]))
+      return FALSE;
 
 #define DENSE_LOOP(T)                                                         \
   {                                                                           \
@@ -712,22 +729,11 @@ binary_scalar_fast (TsBinaryOp    op,
                     TsDType       common,
                     const TsView *out)
 {
-  gint64 n = 1;
+  gint64 n = dense_pair_numel (op, a, common, out);
 
-  if ((common != TS_DTYPE_FLOAT32 && common != TS_DTYPE_FLOAT64) ||
-      a->dtype != common || out->dtype != common ||
-      (b->dtype != TS_DTYPE_FLOAT32 && b->dtype != TS_DTYPE_FLOAT64) ||
-      (op != TS_BINARY_ADD && op != TS_BINARY_SUB && op != TS_BINARY_MUL && op != TS_BINARY_DIV) ||
-      a->ndim != out->ndim || b->ndim > out->ndim || ts_view_numel (b) != 1)
+  if (n < 0 || (b->dtype != TS_DTYPE_FLOAT32 && b->dtype != TS_DTYPE_FLOAT64) ||
+      b->ndim > out->ndim || ts_view_numel (b) != 1)
     return FALSE;
-  for (guint d = out->ndim; d-- > 0;)
-    {
-      gint64 size = out->shape[d];
-
-      if (a->shape[d] != size || (size != 1 && (a->strides[d] != n || out->strides[d] != n)))
-        return FALSE;
-      n *= size;
-    }
   if (n == 0)
     return TRUE;
 
@@ -804,33 +810,47 @@ binary_alpha_rounded (TsBinaryOp    op,
   return TRUE;
 }
 
-/* o = f * b + a in one rounding, as PyTorch's add_kernel computes a + alpha
- * * b (vec::fmadd). An optimizer's every step runs it over all parameters:
- * the Haswell clone's loop is vector FMAs, the default one calls fmaf()
- * per element; the values are the same. */
-__attribute__ ((target_clones ("arch=haswell", "default")))
-static void
-fma_run_f32 (float        f,
-             const float *b,
-             const float *a,
-             float       *o,
-             gint64       n)
+static gboolean
+have_fma (void)
 {
-  for (gint64 i = 0; i < n; i++)
-    o[i] = fmaf (f, b[i], a[i]);
+  static gsize result = 0;
+
+  if (g_once_init_enter (&result))
+    {
+      __builtin_cpu_init ();
+      g_once_init_leave (&result, __builtin_cpu_supports ("avx2") && __builtin_cpu_supports ("fma") ? 2 : 1);
+    }
+  return result == 2;
 }
 
-__attribute__ ((target_clones ("arch=haswell", "default")))
-static void
-fma_run_f64 (double        f,
-             const double *b,
-             const double *a,
-             double       *o,
-             gint64        n)
-{
-  for (gint64 i = 0; i < n; i++)
-    o[i] = fma (f, b[i], a[i]);
+/* o = f * b + a in one rounding, as PyTorch's add_kernel computes a + alpha
+ * * b (vec::fmadd). An optimizer's every step runs it over all parameters:
+ * on a CPU with FMA the loop is vector FMAs; elsewhere it calls fmaf()
+ * per element; the values are the same. (Not target_clones: under LTO
+ * GCC 12 called the default clone.) */
+#define FMA_LOOP(T, FMA)                                                      \
+  for (gint64 i = 0; i < n; i++)                                              \
+    o[i] = FMA (f, b[i], a[i]);
+#define DEFINE_FMA_RUN(NAME, T, FMA)                                          \
+__attribute__ ((target ("avx2,fma")))                                         \
+static void                                                                   \
+NAME##_avx2 (T f, const T *b, const T *a, T *o, gint64 n)                     \
+{                                                                             \
+  FMA_LOOP (T, FMA)                                                           \
+}                                                                             \
+                                                                              \
+static void                                                                   \
+NAME (T f, const T *b, const T *a, T *o, gint64 n)                            \
+{                                                                             \
+  if (have_fma ())                                                            \
+    NAME##_avx2 (f, b, a, o, n);                                              \
+  else                                                                        \
+    FMA_LOOP (T, FMA)                                                         \
 }
+DEFINE_FMA_RUN (fma_run_f32, float, fmaf)
+DEFINE_FMA_RUN (fma_run_f64, double, fma)
+#undef DEFINE_FMA_RUN
+#undef FMA_LOOP
 
 gboolean
 ts_cpu_binary_alpha (TsBinaryOp    op,
