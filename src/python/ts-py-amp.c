@@ -42,6 +42,13 @@ py_is_enabled (PyObject *m, PyObject *arg)
   return PyBool_FromLong (ts_autocast_is_enabled (device));
 }
 
+/* one call for the question every autocast-aware op asks first */
+static PyObject *
+py_any_enabled (PyObject *m, PyObject *unused)
+{
+  return PyBool_FromLong (ts_autocast_is_enabled (TS_AUTOCAST_CUDA) || ts_autocast_is_enabled (TS_AUTOCAST_CPU));
+}
+
 static PyObject *
 py_set_enabled (PyObject *m, PyObject *args)
 {
@@ -227,6 +234,7 @@ static PyMethodDef amp_methods[] = {
   { "_amp_update_scale_", py_amp_update_scale, METH_VARARGS, NULL },
   { "_autocast_cast", py_cast, METH_VARARGS, NULL },
   { "_autocast_is_enabled", py_is_enabled, METH_O, NULL },
+  { "_autocast_any_enabled", py_any_enabled, METH_NOARGS, NULL },
   { "_autocast_set_enabled", py_set_enabled, METH_VARARGS, NULL },
   { "_autocast_get_dtype", py_get_dtype, METH_O, NULL },
   { "_autocast_set_dtype", py_set_dtype, METH_VARARGS, NULL },

@@ -2158,11 +2158,22 @@ static PyMethodDef tensor_module_methods[] = {
   { NULL }
 };
 
+/* Identity hashing, as torch.Tensor (__eq__ is elementwise): hash(t) is
+ * id(t), which PyTorch's Python __hash__ returns (an int below 2^61 - 1
+ * hashes to itself), here without a Python frame: an optimizer looks its
+ * state up by tensor for every parameter of every step. */
+static Py_hash_t
+tensor_hash (PyObject *self)
+{
+  Py_hash_t h = (Py_hash_t) (guintptr) self;
+
+  return h == -1 ? -2 : h;
+}
+
 gboolean
 ts_py_tensor_register (PyObject *module)
 {
-  /* identity hashing, as torch.Tensor: __eq__ is elementwise */
-  TsPyTensor_Type.tp_hash = PyBaseObject_Type.tp_hash;
+  TsPyTensor_Type.tp_hash = tensor_hash;
   if (PyType_Ready (&TsPyTensor_Type) < 0 || !ts_py_autograd_add_to_type (&TsPyTensor_Type))
     return FALSE;
   Py_INCREF (&TsPyTensor_Type);

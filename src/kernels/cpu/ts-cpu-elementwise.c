@@ -810,8 +810,8 @@ binary_alpha_rounded (TsBinaryOp    op,
   return TRUE;
 }
 
-static gboolean
-have_fma (void)
+gboolean
+ts_cpu_have_fma (void)
 {
   static gsize result = 0;
 
@@ -842,7 +842,7 @@ NAME##_avx2 (T f, const T *b, const T *a, T *o, gint64 n)                     \
 static void                                                                   \
 NAME (T f, const T *b, const T *a, T *o, gint64 n)                            \
 {                                                                             \
-  if (have_fma ())                                                            \
+  if (ts_cpu_have_fma ())                                                     \
     NAME##_avx2 (f, b, a, o, n);                                              \
   else                                                                        \
     FMA_LOOP (T, FMA)                                                         \

@@ -507,8 +507,8 @@ class Tensor(_C.TensorBase, metaclass=_TensorType):
     def __setitem__(self, index, value):
         _indexing.setitem(self, index, value)
 
-    def __hash__(self):
-        return id(self)
+    # id(self), as PyTorch's; computed by the C base (no Python frame)
+    __hash__ = _C.TensorBase.__hash__
 
     def numpy(self, *args, force=False):
         if args:

@@ -8,6 +8,9 @@ multi_tensor_apply makes them (_C._multi_tensor_begin; docs/simulation-
 model.md). depth is the number of lists the CUDA kernel walks (the outputs
 of a functional form included)."""
 
+import functools
+import operator
+
 import torch
 from torch import _C
 
@@ -57,9 +60,41 @@ def _vector_norm(x, p):
     return x.abs().pow(p).sum().pow(1.0 / p)
 
 
+def _loop(name, depth, fn, inplace, lists):
+    """fn over the lists' tensors in one multi-tensor launch; the results
+    (None for an in-place op). A loop of its own for one, two and three
+    argument lists: a training step's optimizer runs it over every
+    parameter, and each Python frame saved there is saved per tensor."""
+    out = None if inplace else []
+    _C._multi_tensor_begin(name, depth)
+    try:
+        if len(lists) == 1:
+            for s in lists[0]:
+                _next_tensor(s)
+                r = fn(s)
+                if out is not None:
+                    out.append(r)
+        elif len(lists) == 2:
+            for s, o in zip(*lists):
+                _next_tensor(s)
+                r = fn(s, o)
+                if out is not None:
+                    out.append(r)
+        else:
+            for args in zip(*lists):
+                _next_tensor(args[0])
+                r = fn(*args)
+                if out is not None:
+                    out.append(r)
+    finally:
+        _C._multi_tensor_end()
+    return out
+
+
 def _binary(name, fn, inplace):
     """_foreach_<name>(self, other) with other a number, a list of numbers or
-    a list of tensors; fn (a, b) is the single-tensor op."""
+    a list of tensors; fn (a, b) is the single-tensor op (keywords, such as
+    alpha, go to it)."""
     def op(self, other, **kwargs):
         self = list(self)
         is_list = isinstance(other, (list, tuple))
@@ -67,15 +102,8 @@ def _binary(name, fn, inplace):
         _check_lists(op.__name__, self, others)
         tensors = is_list and isinstance(others[0], torch.Tensor)
         depth = 1 + tensors + (not inplace)
-        out = []
-        _C._multi_tensor_begin(op.__name__, depth)
-        try:
-            for s, o in zip(self, others):
-                _next_tensor(s)
-                out.append(fn(s, o, **kwargs))
-        finally:
-            _C._multi_tensor_end()
-        return None if inplace else out
+        f = functools.partial(fn, **kwargs) if kwargs else fn
+        return _loop(op.__name__, depth, f, inplace, (self, others))
     op.__name__ = '_foreach_' + name + ('_' if inplace else '')
     return op
 
@@ -84,15 +112,7 @@ def _unary(name, fn, inplace, depth=None):
     def op(self):
         self = list(self)
         _check_lists(op.__name__, self)
-        out = []
-        _C._multi_tensor_begin(op.__name__, depth or (1 if inplace else 2))
-        try:
-            for s in self:
-                _next_tensor(s)
-                out.append(fn(s))
-        finally:
-            _C._multi_tensor_end()
-        return None if inplace else out
+        return _loop(op.__name__, depth or (1 if inplace else 2), fn, inplace, (self,))
     op.__name__ = '_foreach_' + name + ('_' if inplace else '')
     return op
 
@@ -103,45 +123,32 @@ def _pointwise(name, fn, inplace):
         self, tensor1, tensor2 = list(self), list(tensor1), list(tensor2)
         values = list(value) if isinstance(value, (list, tuple)) else [value] * len(self)
         _check_lists(op.__name__, self, tensor1, tensor2, values)
-        out = []
-        _C._multi_tensor_begin(op.__name__, 3 if inplace else 4)
-        try:
-            for s, a, b, v in zip(self, tensor1, tensor2, values):
-                _next_tensor(s)
-                out.append(fn(s, a, b, v))
-        finally:
-            _C._multi_tensor_end()
-        return None if inplace else out
+        return _loop(op.__name__, 3 if inplace else 4, fn, inplace, (self, tensor1, tensor2, values))
     op.__name__ = '_foreach_' + name + ('_' if inplace else '')
     return op
 
 
-# PyTorch's CPU kernels: self + (value * t1) * t2 and self + (value * t1) / t2
+# 1.13's CPU slow path calls the single-tensor op for each tensor: addcmul_
+# is one kernel with one fused multiply-add (ts-cpu-more.c), which three
+# separate ops would not reproduce bit for bit
 def _addcmul(s, a, b, v):
-    return torch.add(s, a.mul(v).mul(b))
+    return torch.addcmul(s, a, b, value=v)
 
 
 def _addcmul_(s, a, b, v):
-    return s.add_(a.mul(v).mul(b))
+    return s.addcmul_(a, b, value=v)
 
 
 def _addcdiv(s, a, b, v):
-    return torch.add(s, a.mul(v).div(b))
+    return torch.addcdiv(s, a, b, value=v)
 
 
 def _addcdiv_(s, a, b, v):
-    return s.add_(a.mul(v).div(b))
+    return s.addcdiv_(a, b, value=v)
 
 
 def _lerp(s, end, weight, inplace):
-    # PyTorch's lerp: the formula depends on which end the weight is near
-    diff = torch.sub(end, s)
-    if abs(weight) < 0.5:
-        step = diff.mul_(weight)
-        return s.add_(step) if inplace else torch.add(s, step)
-    step = diff.mul_(1 - weight)
-    # end - step, into self (0 + end is end)
-    return s.zero_().add_(end).sub_(step) if inplace else torch.sub(end, step)
+    return s.lerp_(end, weight) if inplace else torch.lerp(s, end, weight)
 
 
 def _scaled(b, alpha):
@@ -149,29 +156,38 @@ def _scaled(b, alpha):
 
 
 def _add(a, b, alpha=1):
-    return torch.add(a, b, alpha=alpha) if isinstance(b, torch.Tensor) else torch.add(a, _scaled(b, alpha))
+    return torch.add(a, b, alpha=alpha) if isinstance(b, torch.Tensor) else a + _scaled(b, alpha)
 
 
 def _add_(a, b, alpha=1):
-    return a.add_(b, alpha=alpha) if isinstance(b, torch.Tensor) else a.add_(_scaled(b, alpha))
+    # Tensor.add_'s one kernel with alpha, called directly (an optimizer's
+    # update: a frame fewer for each parameter)
+    if isinstance(b, torch.Tensor):
+        if alpha != 1 and isinstance(alpha, (int, float)) and \
+                _C._add_alpha(a, b, float(alpha), False, True) is not None:
+            return a
+        return a.add_(b, alpha=alpha)
+    return operator.iadd(a, _scaled(b, alpha))
 
 
 def _sub(a, b, alpha=1):
-    return torch.sub(a, b, alpha=alpha) if isinstance(b, torch.Tensor) else torch.sub(a, _scaled(b, alpha))
+    return torch.sub(a, b, alpha=alpha) if isinstance(b, torch.Tensor) else a - _scaled(b, alpha)
 
 
 def _sub_(a, b, alpha=1):
-    return a.sub_(b, alpha=alpha) if isinstance(b, torch.Tensor) else a.sub_(_scaled(b, alpha))
+    return a.sub_(b, alpha=alpha) if isinstance(b, torch.Tensor) else operator.isub(a, _scaled(b, alpha))
 
 
+# the plain arithmetic ones are the operators themselves (the Tensor
+# methods mul_, div_, mul, div are these operators)
 _foreach_add = _binary('add', _add, False)
 _foreach_add_ = _binary('add', _add_, True)
 _foreach_sub = _binary('sub', _sub, False)
 _foreach_sub_ = _binary('sub', _sub_, True)
-_foreach_mul = _binary('mul', torch.mul, False)
-_foreach_mul_ = _binary('mul', lambda a, b: a.mul_(b), True)
-_foreach_div = _binary('div', torch.div, False)
-_foreach_div_ = _binary('div', lambda a, b: a.div_(b), True)
+_foreach_mul = _binary('mul', operator.mul, False)
+_foreach_mul_ = _binary('mul', operator.imul, True)
+_foreach_div = _binary('div', operator.truediv, False)
+_foreach_div_ = _binary('div', operator.itruediv, True)
 _foreach_maximum = _binary('maximum', torch.maximum, False)
 _foreach_maximum_ = _binary('maximum', lambda a, b: torch.maximum(a, b, out=a), True)
 _foreach_sqrt = _unary('sqrt', torch.sqrt, False)

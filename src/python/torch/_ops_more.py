@@ -256,12 +256,23 @@ def _inplace_kernel(self, *operands):
     """Whether lerp_/addcmul_/addcdiv_ can write self in one kernel: no
     gradient to record, operands of self's dtype and device that
     broadcast to self's shape. Otherwise the result is computed, then
-    copied in (two kernels, PyTorch's values and history)."""
-    tensors = [self] + [t for t in operands if isinstance(t, Tensor)]
-    if torch.is_grad_enabled() and any(t.requires_grad for t in tensors):
+    copied in (two kernels, PyTorch's values and history). A plain loop:
+    an optimizer step asks this for every parameter."""
+    grad = torch._C.is_grad_enabled()
+    if grad and self.requires_grad:
         return False
-    return all(t.dtype == self.dtype and t.device == self.device for t in tensors) and \
-        _broadcast([t.shape for t in tensors]) == self.shape
+    # a tensor's dtype and device objects are one object per value
+    dt, dev, shape = self.dtype, self.device, self._shape
+    same_shape = True
+    for t in operands:
+        if isinstance(t, Tensor):
+            if (grad and t.requires_grad) or t.dtype is not dt or t.device is not dev:
+                return False
+            same_shape = same_shape and t._shape == shape
+    if same_shape:
+        return True
+    tensors = [self] + [t for t in operands if isinstance(t, Tensor)]
+    return _broadcast([t.shape for t in tensors]) == self.shape
 
 
 def lerp_(input, end, weight):

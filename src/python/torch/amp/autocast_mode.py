@@ -123,7 +123,7 @@ def autocast_policy(cuda=None, cpu=None):
         @functools.wraps(func)
         def run(*args, **kwargs):
             # outside autocast (most calls) the arguments need no look
-            if not (_C._autocast_is_enabled("cuda") or _C._autocast_is_enabled("cpu")):
+            if not _C._autocast_any_enabled():
                 return func(*args, **kwargs)
             first = next(_tensors(args, kwargs), None)
             device = first.device.type if first is not None else None

@@ -13,7 +13,14 @@ def linear(input, weight, bias=None):
     # PyTorch 1.13's at::linear: a 2-D input, or a contiguous 3-D one
     # folded to rows, is one addmm with the bias (AddmmBackward0, no
     # temporary for the product); otherwise matmul, then the bias added in
-    # place
+    # place. A Linear layer's usual call (2-D, one floating dtype, shapes
+    # that fit) passes torch.addmm's checks by construction: its launch
+    # directly, without the frames of the checks.
+    if bias is not None:
+        ws, xs = weight._shape, input._shape
+        if len(xs) == 2 and len(ws) == 2 and bias._shape == ws[:1] and xs[1] == ws[1] and \
+                input.dtype == weight.dtype == bias.dtype and input.dtype.is_floating_point:
+            return torch._C._addmm(bias, input, weight._t_matrix(), 1.0, 1.0)
     if bias is not None and weight.dim() == 2 and input.dim() in (2, 3) and \
             (input.dim() == 2 or input.is_contiguous()):
         if input.dim() == 2:

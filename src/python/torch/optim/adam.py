@@ -1,8 +1,6 @@
-"""torch.optim.Adam and AdamW, PyTorch 1.13's single-tensor update order.
-
-Tensorscope has no addcmul_/addcdiv_ yet: they are composed as PyTorch's CPU
-kernels evaluate them, self + (value * t1) * t2 and self + (value * t1) / t2,
-so the float rounding matches. foreach (None: when every parameter is a CUDA
+"""torch.optim.Adam and AdamW, PyTorch 1.13's single-tensor update order,
+its fused addcmul_/addcdiv_ kernels included (one rounding where three ops
+would round three times). foreach (None: when every parameter is a CUDA
 tensor, PyTorch's _default_to_fused_or_foreach) runs 1.13's _multi_tensor_adam
 through torch._foreach_* (one launch per chunk of the lists, the loop's values);
 fused=True (CUDA only) runs the loop's math as one _fused_adam_ launch per
@@ -87,8 +85,7 @@ class Adam(Optimizer):
         elif weight_decay != 0:
             grad = grad.add(p, alpha=weight_decay)
         exp_avg.mul_(beta1).add_(grad, alpha=1 - beta1)
-        # addcmul_(grad, grad, value=1 - beta2)
-        exp_avg_sq.mul_(beta2).add_(grad.mul(1 - beta2).mul(grad))
+        exp_avg_sq.mul_(beta2).addcmul_(grad, grad, value=1 - beta2)
         step = step_t.item()
         bias_correction1 = 1 - beta1 ** step
         bias_correction2 = 1 - beta2 ** step
@@ -101,8 +98,7 @@ class Adam(Optimizer):
             denom = (max_sq.sqrt() / bias_correction2_sqrt).add_(eps)
         else:
             denom = (exp_avg_sq.sqrt() / bias_correction2_sqrt).add_(eps)
-        # addcdiv_(exp_avg, denom, value=-step_size)
-        p.add_(exp_avg.mul(-step_size).div(denom))
+        p.addcdiv_(exp_avg, denom, value=-step_size)
 
     def _fused(self, group, params):
         # PyTorch's fused kernel does a parameter's whole update in one pass;

@@ -1,8 +1,5 @@
 """torch.optim.RMSprop and Adagrad, PyTorch 1.13's single-tensor and
-multi-tensor updates.
-
-addcmul_/addcdiv_ are composed as PyTorch's CPU kernels evaluate them:
-self + (value * t1) * t2 and self + (value * t1) / t2."""
+multi-tensor updates, with its fused addcmul_/addcdiv_ kernels."""
 
 import torch
 
@@ -39,24 +36,20 @@ class RMSprop(Optimizer):
         momentum = group['momentum']
         grad = _decayed_grad(group, p)
         square_avg = state['square_avg']
-        # addcmul_(grad, grad, value=1 - alpha)
-        square_avg.mul_(alpha).add_(grad.mul(1 - alpha).mul(grad))
+        square_avg.mul_(alpha).addcmul_(grad, grad, value=1 - alpha)
         if group['centered']:
             grad_avg = state['grad_avg']
             grad_avg.mul_(alpha).add_(grad, alpha=1 - alpha)
-            # square_avg.addcmul(grad_avg, grad_avg, value=-1).sqrt_()
-            avg = square_avg.add(grad_avg.neg().mul(grad_avg)).sqrt_()
+            avg = square_avg.addcmul(grad_avg, grad_avg, value=-1).sqrt_()
         else:
             avg = square_avg.sqrt()
         avg = avg.add_(eps)
         if momentum > 0:
             buf = state['momentum_buffer']
-            # addcdiv_(grad, avg)
-            buf.mul_(momentum).add_(grad.div(avg))
+            buf.mul_(momentum).addcdiv_(grad, avg)
             p.add_(buf, alpha=-lr)
         else:
-            # addcdiv_(grad, avg, value=-lr)
-            p.add_(grad.mul(-lr).div(avg))
+            p.addcdiv_(grad, avg, value=-lr)
 
     def _multi_tensor(self, group, params):
         """PyTorch 1.13's _multi_tensor_rmsprop (its weight decay adds into
@@ -113,11 +106,9 @@ class Adagrad(Optimizer):
         grad = _decayed_grad(group, p)
         clr = lr / (1 + (step - 1) * group['lr_decay'])
         state_sum = state['sum']
-        # addcmul_(grad, grad, value=1)
-        state_sum.add_(grad.mul(grad))
+        state_sum.addcmul_(grad, grad, value=1)
         std = state_sum.sqrt().add_(group['eps'])
-        # addcdiv_(grad, std, value=-clr)
-        p.add_(grad.mul(-clr).div(std))
+        p.addcdiv_(grad, std, value=-clr)
 
     def _multi_tensor(self, group, params):
         """PyTorch 1.13's _multi_tensor_adagrad (its weight decay adds into
