@@ -413,13 +413,16 @@ job_may_run_in_place (const Job *job)
   for (guint i = 0; i < G_N_ELEMENTS (job->t); i++)
     if (job->t[i] != NULL && job->t[i]->storage->device.type != TS_DEVICE_CUDA)
       return FALSE;
+  /* device storages are distinct caching-allocator blocks (external
+   * memory excluded above): only views of one storage can overlap */
   for (guint i = 0; i < G_N_ELEMENTS (job->t); i++)
     {
       if (!(job->out_mask & (1u << i)) || job->t[i] == NULL)
         continue;
       for (guint j = 0; j < G_N_ELEMENTS (job->t); j++)
-        if (j != i && job->t[j] != NULL && spans_overlap (job->t[i], job->t[j]) &&
-            !(job_family_is_elementwise (family) && same_view (job->t[i], job->t[j])))
+        if (j != i && job->t[j] != NULL && job->t[j]->storage->data == job->t[i]->storage->data &&
+            !(job_family_is_elementwise (family) && same_view (job->t[i], job->t[j])) &&
+            spans_overlap (job->t[i], job->t[j]))
           return FALSE;
     }
   return TRUE;
@@ -479,6 +482,20 @@ job_new (const TsOpDesc *desc)
   job->desc = desc;
   job->out_mask = 1;
   return job;
+}
+
+/* The work item's callbacks: the job computes its results on the CPU as
+ * the device reaches it (see job_start, job_run_at_once). */
+static void
+job_work_callbacks (TsSessionWork *work,
+                    Job           *job)
+{
+  work->run = job_start;
+  work->finish = job_finish;
+  work->run_at_once = job_run_at_once;
+  work->user_data = job;
+  work->destroy = job_free;
+  work->clone = job_clone;
 }
 
 /* Runs job on device (a work item on its current stream, inside an API
@@ -710,12 +727,7 @@ dispatch_job (Job           *job,
   work.block = job->block ? job->block : 128;
   work.grid = job->grid ? job->grid
                         : (guint32) CLAMP ((ts_tensor_numel (job->t[0]) + 511) / 512, 1, G_MAXINT32);
-  work.run = job_start;
-  work.finish = job_finish;
-  work.run_at_once = job_run_at_once;
-  work.user_data = job;
-  work.destroy = job_free;
-  work.clone = job_clone;
+  job_work_callbacks (&work, job);
   /* A real GPU: the job enqueues itself on the stream when submitted. Its
    * temporaries come from the caching allocator on that stream now, and
    * go back to it once the launch has enqueued the work that uses them:
@@ -1376,12 +1388,7 @@ launch_copy (TsTensor    *dst,
   work.non_blocking = non_blocking;
   work.src_device = sd.type == TS_DEVICE_CUDA ? sd.index : -1;
   work.dst_device = dd.type == TS_DEVICE_CUDA ? dd.index : -1;
-  work.run = job_start;
-  work.finish = job_finish;
-  work.run_at_once = job_run_at_once;
-  work.user_data = job;
-  work.destroy = job_free;
-  work.clone = job_clone;
+  job_work_callbacks (&work, job);
   /* copies need no device temporaries: casts and strides across the
    * host/device boundary stage through host memory */
   if (ts_session_get_device_kernels () != NULL)
