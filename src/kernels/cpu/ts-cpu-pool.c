@@ -18,6 +18,7 @@
 #include <string.h>
 
 #include "ts-cpu-pool.h"
+#include "ts-cpu-vector-private.h"
 
 #define AT(v, T) ((T *) (v)->data + (v)->offset)
 
@@ -981,7 +982,7 @@ ts_cpu_remap (TsRemapKernel   kind,
 
 /* PyTorch 1.13's CPU formulas, in the opmath type T (float for float32);
  * hardtanh is clamp's (NaN passes through) */
-#define DEFINE_ACT(NAME, T, S)                                                    \
+#define DEFINE_ACT(NAME, T, S, VECTOR)                                            \
 static inline T                                                                   \
 NAME##_forward (TsActKernel kind, T x, T p0, T p1, T ipt)                         \
 {                                                                                 \
@@ -1047,8 +1048,10 @@ static void                                                                     
 NAME (TsActKernel kind, const TsAct *a, const T *x, const T *g, T *y, gint64 n)   \
 {                                                                                 \
   T p0 = (T) a->p0, p1 = (T) a->p1;                                               \
-  T ipt = a->flag ? (T) 1 / p0 : (T) 1;                                           \
+  /* celu's input_scale: 1. / alpha in double, then the Scalar's cast */         \
+  T ipt = a->flag ? (T) (1.0 / a->p0) : (T) 1;                                    \
   TsActKernel k = kind & ~TS_ACT_BACKWARD;                                        \
+  gint64 done = 0;                                                                \
                                                                                   \
   /* relu's backward (threshold_backward) on its own: the loop over the        \
    * switch is not unswitched, and a conv net runs it on every activation.     \
@@ -1068,12 +1071,17 @@ NAME (TsActKernel kind, const TsAct *a, const T *x, const T *g, T *y, gint64 n) 
     for (gint64 i = 0; i < n; i++)                                                \
       y[i] = NAME##_backward (k, g[i], x[i], p0, p1, ipt);                        \
   else                                                                            \
-    for (gint64 i = 0; i < n; i++)                                                \
-      y[i] = NAME##_forward (k, x[i], p0, p1, ipt);                               \
+    {                                                                             \
+      if (VECTOR)                                                                 \
+        done = ts_cpu_sleef_act_f32 (k, p0, p1, ipt, (const float *) x, (float *) y, n); \
+      for (gint64 i = done; i < n; i++)                                           \
+        y[i] = NAME##_forward (k, x[i], p0, p1, ipt);                             \
+    }                                                                             \
 }
 
-DEFINE_ACT (act_f32, float, f)
-DEFINE_ACT (act_f64, double, )
+/* float32's forward: PyTorch's AVX2 kernels where the CPU has AVX2 */
+DEFINE_ACT (act_f32, float, f, ts_cpu_have_avx2_fma ())
+DEFINE_ACT (act_f64, double, , FALSE)
 
 /* prelu: input > 0 ? input : w * input, w per channel (dim 1) or one;
  * backward: x > 0 ? g : w * g, or the weight's share x <= 0 ? x * g : 0 */

@@ -12,13 +12,18 @@
 #include "config.h"
 
 #include <math.h>
+#include <string.h>
 
 #include "ts-cpu-kernels.h"
+#include "ts-cpu-vector-private.h"
 
-#define DEFINE_SOFTMAX_ROW(NAME, T, S)                                        \
+/* @EXP and @LOG: exp and log, or for float32 rows that PyTorch computes
+ * in a vector lane, SLEEF's (@sleef: 1 exp, 2 log) */
+#define DEFINE_SOFTMAX_ROW(NAME, T, EXP, LOG)                                 \
 static void                                                                   \
 NAME (const TsView *in, const guint8 *pi, gint64 si,                          \
-      const TsView *out, guint8 *po, gint64 so, gint64 n, gboolean as_log)    \
+      const TsView *out, guint8 *po, gint64 so, gint64 n, gboolean as_log,    \
+      guint sleef)                                                            \
 {                                                                             \
   T m = -INFINITY, s = 0;                                                     \
                                                                               \
@@ -29,16 +34,22 @@ NAME (const TsView *in, const guint8 *pi, gint64 si,                          \
         m = x;                                                                \
     }                                                                         \
   for (gint64 k = 0; k < n; k++)                                              \
-    s += exp##S ((T) ts_dtype_load (in->dtype, pi + k * si) - m);             \
+    s += EXP ((T) ts_dtype_load (in->dtype, pi + k * si) - m);                \
+  if (as_log)                                                                 \
+    s = LOG (s);                                                              \
   for (gint64 k = 0; k < n; k++)                                              \
     {                                                                         \
       T x = (T) ts_dtype_load (in->dtype, pi + k * si) - m;                   \
-      ts_dtype_store (out->dtype, po + k * so, as_log ? x - log##S (s) : exp##S (x) / s); \
+      ts_dtype_store (out->dtype, po + k * so, as_log ? x - s : EXP (x) / s); \
     }                                                                         \
 }
 
-DEFINE_SOFTMAX_ROW (softmax_row_f64, double, )
-DEFINE_SOFTMAX_ROW (softmax_row_f32, float, f)
+#define EXP_F32(x) (sleef & 1 ? ts_cpu_sleef_lane_f32 (TS_UNARY_EXP, x) : expf (x))
+#define LOG_F32(x) (sleef & 2 ? ts_cpu_sleef_lane_f32 (TS_UNARY_LOG, x) : logf (x))
+DEFINE_SOFTMAX_ROW (softmax_row_f64, double, exp, log)
+DEFINE_SOFTMAX_ROW (softmax_row_f32, float, EXP_F32, LOG_F32)
+#undef LOG_F32
+#undef EXP_F32
 
 /* A float32 row, dense in and out (softmax over the last dim, the common
  * case): softmax_row_f32's arithmetic in its order, without a dtype switch
@@ -117,6 +128,59 @@ dim_stride (const TsView *v,
   return v->ndim ? v->strides[dim] * (gint64) ts_dtype_size (v->dtype) : 0;
 }
 
+/* A float32 row along the last dim through PyTorch's AVX2 kernel, which
+ * runs on a contiguous copy: a strided row is gathered and scattered */
+static void
+softmax_row_f32_sleef (const guint8 *pi,
+                       gint64        si,
+                       guint8       *po,
+                       gint64        so,
+                       gint64        n,
+                       gboolean      as_log)
+{
+  g_autofree float *buf = NULL;
+
+  if (si == 4 && so == 4)
+    {
+      ts_cpu_sleef_softmax_row_f32 ((const float *)(gconstpointer) pi, (float *)(gpointer) po, n, as_log);
+      return;
+    }
+  buf = g_new (float, n);
+  for (gint64 k = 0; k < n; k++)
+    memcpy (buf + k, pi + k * si, sizeof (float));
+  ts_cpu_sleef_softmax_row_f32 (buf, buf, n, as_log);
+  for (gint64 k = 0; k < n; k++)
+    memcpy (po + k * so, buf + k, sizeof (float));
+}
+
+/* Along another dim, PyTorch's softmax and log_softmax compute eight rows
+ * side by side, each in a lane of SLEEF's exp, as long as eight are left
+ * of the rows next to each other (the dims after @dim), the rest with
+ * libm: softmax (_vec_softmax) across all of them, log_softmax
+ * (_vec_logsoftmax) in blocks of 128 KiB of input. Whether row @r is in
+ * a lane. */
+static gboolean
+row_in_vector_lane (const TsView *in,
+                    guint         dim,
+                    gint64        r,
+                    gboolean      log)
+{
+  gint64 inner = 1, i, block;
+
+  if (!ts_cpu_have_avx2_fma ())
+    return FALSE;
+  for (guint d = dim + 1; d < in->ndim; d++)
+    inner *= in->shape[d];
+  i = r % inner;
+  if (log)
+    {
+      block = MAX (128 * 1024 / in->shape[dim] / (gint64) sizeof (float), 8) / 8 * 8;
+      inner = MIN (block, inner - i / block * block);
+      i %= block;
+    }
+  return i < inner - inner % 8;
+}
+
 gboolean
 ts_cpu_softmax (const TsView *in,
                 guint         dim,
@@ -125,30 +189,38 @@ ts_cpu_softmax (const TsView *in,
                 GError      **error)
 {
   gint64 n, rows;
-  gboolean dense_f32;
+  gboolean lastdim, f32, dense_f32, sleef_rows;
+  guint sleef;
 
   g_return_val_if_fail (in != NULL && out != NULL, FALSE);
   g_return_val_if_fail (in->ndim == out->ndim, FALSE);
   g_return_val_if_fail (in->ndim == 0 || dim < in->ndim, FALSE);
 
-  if (!ts_softmax_check (in->dtype, in->ndim == 0 || dim == in->ndim - 1, log, error))
+  lastdim = in->ndim == 0 || dim == in->ndim - 1;
+  if (!ts_softmax_check (in->dtype, lastdim, log, error))
     return FALSE;
 
   n = in->ndim == 0 ? 1 : in->shape[dim];
   rows = n == 0 ? 0 : ts_view_numel (in) / n;
-  dense_f32 = in->dtype == TS_DTYPE_FLOAT32 && out->dtype == TS_DTYPE_FLOAT32 &&
-              (n == 1 || (dim_stride (in, dim) == 4 && dim_stride (out, dim) == 4));
+  f32 = in->dtype == TS_DTYPE_FLOAT32 && out->dtype == TS_DTYPE_FLOAT32;
+  dense_f32 = f32 && (n == 1 || (dim_stride (in, dim) == 4 && dim_stride (out, dim) == 4));
+  sleef_rows = f32 && lastdim && ts_cpu_have_avx2_fma ();
   for (gint64 r = 0; r < rows; r++)
     {
       const guint8 *pi = (const guint8 *) in->data + row_start (in, dim, r);
       guint8 *po = (guint8 *) out->data + row_start (out, dim, r);
 
-      if (dense_f32)
+      if (sleef_rows)
+        softmax_row_f32_sleef (pi, n == 1 ? 4 : dim_stride (in, dim), po, n == 1 ? 4 : dim_stride (out, dim),
+                               n, log);
+      else if (f32 && (sleef = row_in_vector_lane (in, dim, r, log) | (log && ts_cpu_have_avx2_fma ()) << 1))
+        softmax_row_f32 (in, pi, dim_stride (in, dim), out, po, dim_stride (out, dim), n, log, sleef);
+      else if (dense_f32)
         softmax_row_f32_dense ((const float *)(gconstpointer) pi, (float *)(gpointer) po, n, log);
       else if (in->dtype == TS_DTYPE_FLOAT64)
-        softmax_row_f64 (in, pi, dim_stride (in, dim), out, po, dim_stride (out, dim), n, log);
+        softmax_row_f64 (in, pi, dim_stride (in, dim), out, po, dim_stride (out, dim), n, log, 0);
       else
-        softmax_row_f32 (in, pi, dim_stride (in, dim), out, po, dim_stride (out, dim), n, log);
+        softmax_row_f32 (in, pi, dim_stride (in, dim), out, po, dim_stride (out, dim), n, log, 0);
     }
   return TRUE;
 }

@@ -1,0 +1,81 @@
+"""float32 transcendentals bit for bit: PyTorch's AVX2 CPU kernels compute
+them with SLEEF (whole vectors, and for some ops the leftover elements too)
+and libm (the leftover elements of the others), and so do ours. Every value
+goes into a hash of its bits; a few are printed in hex to show where a
+difference starts. Sizes leave tails of every kind (n % 8, n % 16)."""
+
+import hashlib
+import random
+import struct
+
+import torch
+import torch.nn.functional as F
+from nncheck import on_devices
+
+rng = random.Random(1234)
+
+
+def values(n, lo, hi):
+    return [rng.uniform(lo, hi) for _ in range(n)]
+
+
+SIZES = (8, 15, 37, 256, 1000)
+# each op on a range where it is finite, as PyTorch's tests draw them
+RANGES = {"log": (1e-3, 50), "log2": (1e-3, 50), "log10": (1e-3, 50), "log1p": (-0.9, 50),
+          "asin": (-1, 1), "acos": (-1, 1), "lgamma": (0.05, 30), "exp": (-80, 80),
+          "expm1": (-20, 20), "sinh": (-10, 10), "cosh": (-10, 10)}
+INPUTS = {(op, n): values(n, *RANGES.get(op, (-8, 8)))
+          for op in ["exp", "log", "tanh", "sigmoid", "sin", "cos", "tan", "expm1", "log1p", "log2",
+                     "log10", "erf", "erfc", "asin", "acos", "atan", "sinh", "cosh", "lgamma", "act"]
+          for n in SIZES}
+ROWS = {shape: values(shape[0] * shape[1], -6, 6) for shape in [(16, 16), (7, 5), (37, 29), (3, 1000), (9, 20)]}
+
+
+def bits(t):
+    return b"".join(struct.pack("<f", v) for v in t.detach().flatten().tolist())
+
+
+def show(name, t):
+    flat = t.detach().flatten().tolist()
+    print(name, hashlib.sha1(bits(t)).hexdigest()[:16], [v.hex() for v in flat[:2] + flat[-2:]])
+
+
+def run(dev):
+    for (op, n), v in INPUTS.items():
+        if op == "act":
+            continue
+        x = torch.tensor(v, dtype=torch.float32).to(dev)
+        show("%s %d" % (op, n), getattr(torch, op)(x))
+    # strided: gathered runs (the vml ops) and scalar loops (sigmoid, sinh).
+    # Not sigmoid or sinh of a transposed tensor: PyTorch's result keeps
+    # the input's strides, and its loop is then dense, ours is not.
+    x = torch.tensor(INPUTS[("tanh", 1000)], dtype=torch.float32).to(dev).reshape(40, 25)
+    for op in ["exp", "tanh", "sigmoid", "sinh", "sin"]:
+        show("%s strided" % op, getattr(torch, op)(x[:, ::2]))
+    for op in ["exp", "tanh", "sin", "log1p"]:
+        show("%s transposed" % op, getattr(torch, op)(x.t()))
+    for n in SIZES:
+        x = torch.tensor(INPUTS[("act", n)], dtype=torch.float32).to(dev)
+        show("elu %d" % n, F.elu(x))
+        show("elu0.5 %d" % n, F.elu(x, 0.5))
+        show("celu0.7 %d" % n, F.celu(x, 0.7))
+        show("selu %d" % n, F.selu(x))
+        show("mish %d" % n, F.mish(x))
+        show("logsigmoid %d" % n, F.logsigmoid(x))
+        show("exp_ %d" % n, x.clone().exp_())
+        show("sigmoid_ %d" % n, x.clone().sigmoid_())
+    for shape, v in ROWS.items():
+        x = torch.tensor(v, dtype=torch.float32).to(dev).reshape(shape)
+        show("softmax -1 %s" % (shape,), x.softmax(-1))
+        show("log_softmax -1 %s" % (shape,), x.log_softmax(-1))
+        show("softmax 0 %s" % (shape,), x.softmax(0))
+        show("log_softmax 0 %s" % (shape,), x.log_softmax(0))
+        show("softmax -1 t %s" % (shape,), x.t().softmax(-1))
+        show("F.softmax %s" % (shape,), F.softmax(x * 3, dim=1))
+        show("F.log_softmax %s" % (shape,), F.log_softmax(x * 3, dim=1))
+    x = torch.tensor(ROWS[(9, 20)], dtype=torch.float32).to(dev).reshape(3, 3, 20)
+    show("softmax 3d 1", x.softmax(1))
+    show("log_softmax 3d 1", x.log_softmax(1))
+
+
+on_devices(run)
