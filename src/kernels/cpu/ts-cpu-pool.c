@@ -982,7 +982,7 @@ ts_cpu_remap (TsRemapKernel   kind,
 
 /* PyTorch 1.13's CPU formulas, in the opmath type T (float for float32);
  * hardtanh is clamp's (NaN passes through) */
-#define DEFINE_ACT(NAME, T, S, VECTOR)                                            \
+#define DEFINE_ACT(NAME, T, S, VECTOR_RUN)                                        \
 static inline T                                                                   \
 NAME##_forward (TsActKernel kind, T x, T p0, T p1, T ipt)                         \
 {                                                                                 \
@@ -1072,16 +1072,21 @@ NAME (TsActKernel kind, const TsAct *a, const T *x, const T *g, T *y, gint64 n) 
       y[i] = NAME##_backward (k, g[i], x[i], p0, p1, ipt);                        \
   else                                                                            \
     {                                                                             \
-      if (VECTOR)                                                                 \
-        done = ts_cpu_sleef_act_f32 (k, p0, p1, ipt, (const float *) x, (float *) y, n); \
+      done = VECTOR_RUN (k, p0, p1, ipt, x, y, n);                                \
       for (gint64 i = done; i < n; i++)                                           \
         y[i] = NAME##_forward (k, x[i], p0, p1, ipt);                             \
     }                                                                             \
 }
 
-/* float32's forward: PyTorch's AVX2 kernels where the CPU has AVX2 */
-DEFINE_ACT (act_f32, float, f, ts_cpu_have_avx2_fma ())
-DEFINE_ACT (act_f64, double, , FALSE)
+/* float32's forward: PyTorch's AVX2 kernels where the CPU has AVX2, the
+ * elements they leave (if any) with libm */
+#define ACT_RUN_F32(k, p0, p1, ipt, x, y, n) \
+  (ts_cpu_have_avx2_fma () ? ts_cpu_sleef_act_f32 (k, p0, p1, ipt, x, y, n) : 0)
+#define ACT_RUN_NONE(k, p0, p1, ipt, x, y, n) 0
+DEFINE_ACT (act_f32, float, f, ACT_RUN_F32)
+DEFINE_ACT (act_f64, double, , ACT_RUN_NONE)
+#undef ACT_RUN_F32
+#undef ACT_RUN_NONE
 
 /* prelu: input > 0 ? input : w * input, w per channel (dim 1) or one;
  * backward: x > 0 ? g : w * g, or the weight's share x <= 0 ? x * g : 0 */

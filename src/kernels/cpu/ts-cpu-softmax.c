@@ -7,6 +7,8 @@
  * then s = sum exp (x - m); softmax is exp (x - m) / s and log_softmax
  * x - m - log (s). float64 computes in double, every other floating
  * dtype in float (PyTorch accumulates half and bfloat16 in float).
+ * float32 on a CPU with AVX2 follows PyTorch's AVX2 kernels: their sums'
+ * order, and SLEEF's exp and log where they use it (ts-cpu-sleef.c).
  */
 
 #include "config.h"
@@ -129,23 +131,22 @@ dim_stride (const TsView *v,
 }
 
 /* A float32 row along the last dim through PyTorch's AVX2 kernel, which
- * runs on a contiguous copy: a strided row is gathered and scattered */
+ * runs on a contiguous copy: a strided row is gathered into @buf (@n
+ * floats) and scattered back */
 static void
 softmax_row_f32_sleef (const guint8 *pi,
                        gint64        si,
                        guint8       *po,
                        gint64        so,
                        gint64        n,
-                       gboolean      as_log)
+                       gboolean      as_log,
+                       float        *buf)
 {
-  g_autofree float *buf = NULL;
-
   if (si == 4 && so == 4)
     {
       ts_cpu_sleef_softmax_row_f32 ((const float *)(gconstpointer) pi, (float *)(gpointer) po, n, as_log);
       return;
     }
-  buf = g_new (float, n);
   for (gint64 k = 0; k < n; k++)
     memcpy (buf + k, pi + k * si, sizeof (float));
   ts_cpu_sleef_softmax_row_f32 (buf, buf, n, as_log);
@@ -157,18 +158,19 @@ softmax_row_f32_sleef (const guint8 *pi,
  * side by side, each in a lane of SLEEF's exp, as long as eight are left
  * of the rows next to each other (the dims after @dim), the rest with
  * libm: softmax (_vec_softmax) across all of them, log_softmax
- * (_vec_logsoftmax) in blocks of 128 KiB of input. Whether row @r is in
- * a lane. */
-static gboolean
-row_in_vector_lane (const TsView *in,
-                    guint         dim,
-                    gint64        r,
-                    gboolean      log)
+ * (_vec_logsoftmax) in blocks of 128 KiB of input; log_softmax's log of
+ * the sum is SLEEF's for every row (vec::map). softmax_row_f32's @sleef
+ * for row @r. */
+static guint
+row_sleef (const TsView *in,
+           guint         dim,
+           gint64        r,
+           gboolean      log)
 {
   gint64 inner = 1, i, block;
 
   if (!ts_cpu_have_avx2_fma ())
-    return FALSE;
+    return 0;
   for (guint d = dim + 1; d < in->ndim; d++)
     inner *= in->shape[d];
   i = r % inner;
@@ -178,7 +180,7 @@ row_in_vector_lane (const TsView *in,
       inner = MIN (block, inner - i / block * block);
       i %= block;
     }
-  return i < inner - inner % 8;
+  return (i < inner - inner % 8 ? 1 : 0) | (log ? 2 : 0);
 }
 
 gboolean
@@ -191,6 +193,7 @@ ts_cpu_softmax (const TsView *in,
   gint64 n, rows;
   gboolean lastdim, f32, dense_f32, sleef_rows;
   guint sleef;
+  g_autofree float *buf = NULL;
 
   g_return_val_if_fail (in != NULL && out != NULL, FALSE);
   g_return_val_if_fail (in->ndim == out->ndim, FALSE);
@@ -205,6 +208,8 @@ ts_cpu_softmax (const TsView *in,
   f32 = in->dtype == TS_DTYPE_FLOAT32 && out->dtype == TS_DTYPE_FLOAT32;
   dense_f32 = f32 && (n == 1 || (dim_stride (in, dim) == 4 && dim_stride (out, dim) == 4));
   sleef_rows = f32 && lastdim && ts_cpu_have_avx2_fma ();
+  if (sleef_rows && n > 1 && (dim_stride (in, dim) != 4 || dim_stride (out, dim) != 4))
+    buf = g_new (float, n);
   for (gint64 r = 0; r < rows; r++)
     {
       const guint8 *pi = (const guint8 *) in->data + row_start (in, dim, r);
@@ -212,8 +217,8 @@ ts_cpu_softmax (const TsView *in,
 
       if (sleef_rows)
         softmax_row_f32_sleef (pi, n == 1 ? 4 : dim_stride (in, dim), po, n == 1 ? 4 : dim_stride (out, dim),
-                               n, log);
-      else if (f32 && (sleef = row_in_vector_lane (in, dim, r, log) | (log && ts_cpu_have_avx2_fma ()) << 1))
+                               n, log, buf);
+      else if (f32 && (sleef = row_sleef (in, dim, r, log)) != 0)
         softmax_row_f32 (in, pi, dim_stride (in, dim), out, po, dim_stride (out, dim), n, log, sleef);
       else if (dense_f32)
         softmax_row_f32_dense ((const float *)(gconstpointer) pi, (float *)(gpointer) po, n, log);
