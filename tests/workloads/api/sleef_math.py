@@ -28,6 +28,8 @@ INPUTS = {(op, n): values(n, *RANGES.get(op, (-8, 8)))
           for op in ["exp", "log", "tanh", "sigmoid", "sin", "cos", "tan", "expm1", "log1p", "log2",
                      "log10", "erf", "erfc", "asin", "acos", "atan", "sinh", "cosh", "lgamma", "act"]
           for n in SIZES}
+SPECIAL = [0.0, -0.0, float("inf"), float("-inf"), float("nan"), 1e-40, -1e-40, 88.7, 88.73, -87.3,
+           -103.9, -104.0, 1e30, -1e30, 0.5, -0.5, 1.0, -1.0, 3e-8, 100.0]
 ROWS = {shape: values(shape[0] * shape[1], -6, 6) for shape in [(16, 16), (7, 5), (37, 29), (3, 1000), (9, 20)]}
 
 
@@ -76,6 +78,18 @@ def run(dev):
     x = torch.tensor(ROWS[(9, 20)], dtype=torch.float32).to(dev).reshape(3, 3, 20)
     show("softmax 3d 1", x.softmax(1))
     show("log_softmax 3d 1", x.log_softmax(1))
+    # zeros, infinities, NaN (its sign and payload too), subnormals, the
+    # edges of exp's range: in vector lanes and in tails
+    x = torch.tensor(SPECIAL * 2, dtype=torch.float32).to(dev)
+    for op in ["exp", "log", "tanh", "sigmoid", "sin", "cos", "tan", "expm1", "log1p", "log2", "log10",
+               "erf", "erfc", "asin", "acos", "atan", "sinh", "cosh", "lgamma"]:
+        show("%s special" % op, getattr(torch, op)(x))
+    for name, f in [("elu", F.elu), ("celu", lambda x: F.celu(x, 0.7)), ("mish", F.mish),
+                    ("logsigmoid", F.logsigmoid)]:
+        show("%s special" % name, f(x))
+    for dim in (-1, 0):
+        show("softmax special %d" % dim, x.reshape(2, 20).softmax(dim))
+        show("log_softmax special %d" % dim, x.reshape(2, 20).log_softmax(dim))
 
 
 on_devices(run)
