@@ -1067,22 +1067,20 @@ NAME (TsActKernel kind, const TsAct *a, const T *x, const T *g, T *y, gint64 n) 
         }                                                                         \
       return;                                                                     \
     }                                                                             \
+  done = VECTOR_RUN (kind, p0, p1, ipt, x, g, y, n);                              \
   if (kind & TS_ACT_BACKWARD)                                                     \
-    for (gint64 i = 0; i < n; i++)                                                \
+    for (gint64 i = done; i < n; i++)                                             \
       y[i] = NAME##_backward (k, g[i], x[i], p0, p1, ipt);                        \
   else                                                                            \
-    {                                                                             \
-      done = VECTOR_RUN (k, p0, p1, ipt, x, y, n);                                \
-      for (gint64 i = done; i < n; i++)                                           \
-        y[i] = NAME##_forward (k, x[i], p0, p1, ipt);                             \
-    }                                                                             \
+    for (gint64 i = done; i < n; i++)                                             \
+      y[i] = NAME##_forward (k, x[i], p0, p1, ipt);                               \
 }
 
-/* float32's forward: PyTorch's AVX2 kernels where the CPU has AVX2, the
- * elements they leave (if any) with libm */
-#define ACT_RUN_F32(k, p0, p1, ipt, x, y, n) \
-  (ts_cpu_have_avx2_fma () ? ts_cpu_sleef_act_f32 (k, p0, p1, ipt, x, y, n) : 0)
-#define ACT_RUN_NONE(k, p0, p1, ipt, x, y, n) 0
+/* float32: PyTorch's AVX2 kernels where the CPU has AVX2, the elements
+ * they leave (if any) with libm */
+#define ACT_RUN_F32(k, p0, p1, ipt, x, g, y, n) \
+  (ts_cpu_have_avx2_fma () ? ts_cpu_sleef_act_f32 (k, p0, p1, ipt, x, g, y, n) : 0)
+#define ACT_RUN_NONE(k, p0, p1, ipt, x, g, y, n) 0
 DEFINE_ACT (act_f32, float, f, ACT_RUN_F32)
 DEFINE_ACT (act_f64, double, , ACT_RUN_NONE)
 #undef ACT_RUN_F32

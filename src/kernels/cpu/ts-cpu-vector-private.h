@@ -43,19 +43,29 @@ void     ts_cpu_sleef_softmax_row_f32  (const float *x,
                                         gint64       n,
                                         gboolean     as_log);
 
+/* Dense rows along the last dim: _vec_host_softmax_backward_lastdim,
+ * grad_input @o from grad_output @g and the forward's output @y */
+void     ts_cpu_sleef_softmax_backward_row_f32 (const float *g,
+                                                const float *y,
+                                                float       *o,
+                                                gint64       n,
+                                                gboolean     as_log);
+
 /* One float as a lane of @op's SLEEF vector computes it (an op of the
  * vml list: exp, log...), for kernels whose lanes are rows (softmax along
  * another dim than the last) */
 float    ts_cpu_sleef_lane_f32         (TsUnaryOp    op,
                                         float        x);
 
-/* Forward activations PyTorch vectorizes (elu/celu, mish, log_sigmoid),
- * dense; @ipt elu's input scale */
+/* The activations PyTorch vectorizes (elu/celu/selu, mish, log_sigmoid),
+ * forward and (| TS_ACT_BACKWARD, from grad_output @g) backward, dense;
+ * @ipt elu's input scale */
 gint64   ts_cpu_sleef_act_f32          (TsActKernel  kind,
                                         float        p0,
                                         float        p1,
                                         float        ipt,
                                         const float *x,
+                                        const float *g,
                                         float       *y,
                                         gint64       n);
 

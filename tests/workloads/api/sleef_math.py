@@ -78,6 +78,24 @@ def run(dev):
     x = torch.tensor(ROWS[(9, 20)], dtype=torch.float32).to(dev).reshape(3, 3, 20)
     show("softmax 3d 1", x.softmax(1))
     show("log_softmax 3d 1", x.log_softmax(1))
+    # gradients: the activations' backward kernels (SLEEF's exp, and the
+    # multiply-adds GCC fuses in PyTorch's AVX2 build), softmax's along
+    # the last dim and another
+    for n in SIZES:
+        v = torch.tensor(INPUTS[("act", n)], dtype=torch.float32)
+        w = torch.tensor(INPUTS[("tanh", n)], dtype=torch.float32).to(dev)
+        for name, f in [("elu", F.elu), ("celu0.7", lambda x: F.celu(x, 0.7)), ("selu", F.selu),
+                        ("mish", F.mish), ("logsigmoid", F.logsigmoid), ("sigmoid", torch.sigmoid)]:
+            x = v.clone().to(dev).requires_grad_()
+            f(x).backward(w)
+            show("%s grad %d" % (name, n), x.grad)
+    for shape, v in ROWS.items():
+        w = torch.tensor(ROWS[shape][::-1], dtype=torch.float32).to(dev).reshape(shape)
+        for name in ("softmax", "log_softmax"):
+            for dim in (-1, 0):
+                x = torch.tensor(v, dtype=torch.float32).to(dev).reshape(shape).requires_grad_()
+                getattr(x, name)(dim).backward(w)
+                show("%s grad %d %s" % (name, dim, shape), x.grad)
     # zeros, infinities, NaN (its sign and payload too), subnormals, the
     # edges of exp's range: in vector lanes and in tails
     x = torch.tensor(SPECIAL * 2, dtype=torch.float32).to(dev)
