@@ -17,6 +17,13 @@
  *    through the vector formula, the n % 16 elements left (and every
  *    element of a strided tensor) through the scalar formula with libm:
  *    these entries leave them to the caller.
+ * Softmax's sums keep vec::reduce_all's lanes and shuffles.
+ *
+ * GCC builds PyTorch's AVX2 kernels with -mfma in GNU C++ mode, and so
+ * fuses a multiply feeding an add (vector or scalar) into one FMA; this
+ * file is compiled with -ffp-contract=off and writes exactly those FMAs
+ * by hand (fmadd, fnmadd, fmaf), so that its roundings are PyTorch's
+ * whatever the compiler.
  */
 
 #include "config.h"
