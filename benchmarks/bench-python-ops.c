@@ -18,7 +18,9 @@
  * benchmarks/bench_requires_grad.py (a few ops' cost without and with
  * requires_grad, each side in one process), and for
  * benchmarks/bench_linalg.py (torch.linalg on CPU tensors, LAPACK on both
- * sides). Without
+ * sides), and for benchmarks/bench_transcendental.py (float32 exp,
+ * softmax, sigmoid, tanh, log_softmax at 16x16 and 1024x1024: SLEEF on
+ * both sides). Without
  * python3-torch the comparisons are skipped
  * with a message.
  */
@@ -314,7 +316,10 @@ main (int   argc,
     gboolean grad_failed = bench_requires_grad () != 0;
     gboolean linalg_failed = run_ops (TS_BENCH_SRCDIR "/bench_linalg.py", "cpu",
                                       "torch.linalg on cpu tensors, float64", TRUE) != 0;
+    gboolean math_failed = run_ops (TS_BENCH_SRCDIR "/bench_transcendental.py", "cuda",
+                                    "float32 transcendentals, 16x16 (1000 calls) and 1024x1024 (20 calls)",
+                                    TRUE) != 0;
 
-    return mix != 0 || conv_failed || step_failed || grad_failed || linalg_failed;
+    return mix != 0 || conv_failed || step_failed || grad_failed || linalg_failed || math_failed;
   }
 }

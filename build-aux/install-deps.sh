@@ -10,6 +10,8 @@ packages=(
   libpython3-dev python3 python3-numpy libopenblas-dev
   # torch.fft's transforms
   libfftw3-dev
+  # PyTorch's vectorized float32 math (exp, log, tanh...), bit for bit
+  libsleef-dev
   gettext desktop-file-utils appstream
   xvfb xauth
   # Chinese text in the app and in rendered images (zh_CN, zh_TW), and

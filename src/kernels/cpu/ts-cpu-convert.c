@@ -21,6 +21,7 @@
 #include <string.h>
 
 #include "ts-cpu-convert.h"
+#include "ts-cpu-vector-private.h"
 
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
 #include <cpuid.h>
@@ -112,6 +113,21 @@ have_f16c (void)
   return __get_cpuid (1, &eax, &ebx, &ecx, &edx) && (ecx & bit_F16C) != 0;
 }
 
+/* AVX2 with FMA: PyTorch's CPU capability AVX2, which its vectorized
+ * kernels (and so ours in ts-cpu-sleef.c) need */
+gboolean
+ts_cpu_have_avx2_fma (void)
+{
+  static gsize result = 0;
+
+  if (g_once_init_enter (&result))
+    {
+      __builtin_cpu_init ();
+      g_once_init_leave (&result, __builtin_cpu_supports ("avx2") && __builtin_cpu_supports ("fma") ? 2 : 1);
+    }
+  return result == 2;
+}
+
 static gboolean
 have_x86_vectors (void)
 {
@@ -123,6 +139,14 @@ have_x86_vectors (void)
       g_once_init_leave (&result, __builtin_cpu_supports ("avx2") && have_f16c () ? 2 : 1);
     }
   return result == 2;
+}
+
+#else
+
+gboolean
+ts_cpu_have_avx2_fma (void)
+{
+  return FALSE;
 }
 
 #endif

@@ -19,6 +19,7 @@
 #include "ts-cpu-kernels.h"
 #include "ts-cpu-complex.h"
 #include "ts-cpu-convert.h"
+#include "ts-cpu-vector-private.h"
 
 /* Names and dtype rules from the op list (ts-op-list.def). */
 static const char *binary_names[TS_N_BINARY_OPS] = {
@@ -810,19 +811,6 @@ binary_alpha_rounded (TsBinaryOp    op,
   return TRUE;
 }
 
-gboolean
-ts_cpu_have_fma (void)
-{
-  static gsize result = 0;
-
-  if (g_once_init_enter (&result))
-    {
-      __builtin_cpu_init ();
-      g_once_init_leave (&result, __builtin_cpu_supports ("avx2") && __builtin_cpu_supports ("fma") ? 2 : 1);
-    }
-  return result == 2;
-}
-
 /* o = f * b + a in one rounding, as PyTorch's add_kernel computes a + alpha
  * * b (vec::fmadd). An optimizer's every step runs it over all parameters:
  * on a CPU with FMA the loop is vector FMAs; elsewhere it calls fmaf()
@@ -842,7 +830,7 @@ NAME##_avx2 (T f, const T *b, const T *a, T *o, gint64 n)                     \
 static void                                                                   \
 NAME (T f, const T *b, const T *a, T *o, gint64 n)                            \
 {                                                                             \
-  if (ts_cpu_have_fma ())                                                     \
+  if (ts_cpu_have_avx2_fma ())                                                \
     NAME##_avx2 (f, b, a, o, n);                                              \
   else                                                                        \
     FMA_LOOP (T, FMA)                                                         \
@@ -1250,12 +1238,24 @@ relu_vectors_f32 (const float *x,
   return i;
 }
 
+/* @contiguous as ts_cpu_sleef_unary_f32's: whether @x and @r are the
+ * operands themselves rather than a run gathered from strided ones */
 static void
 unary_run_f32 (TsUnaryOp    op,
                const float *x,
                float       *r,
-               gint64       n)
+               gint64       n,
+               gboolean     contiguous)
 {
+  /* PyTorch's vector half (SLEEF), then its scalar tail (libm) */
+  if (ts_cpu_have_avx2_fma ())
+    {
+      gint64 done = ts_cpu_sleef_unary_f32 (op, x, r, n, contiguous);
+
+      x += done;
+      r += done;
+      n -= done;
+    }
   switch (op)
     {
     case TS_UNARY_NEG: for (gint64 i = 0; i < n; i++) r[i] = -x[i]; return;
@@ -1286,7 +1286,7 @@ unary_loop_runs (char         **ptrs,
   if (is_dense_f32 (ctx->in_dtype, ctx->compute, strides[0]) &&
       is_dense_f32 (ctx->out_dtype, ctx->compute, strides[1]))
     {
-      unary_run_f32 (ctx->op, (const float *) ptrs[0], (float *) ptrs[1], n);
+      unary_run_f32 (ctx->op, (const float *) ptrs[0], (float *) ptrs[1], n, TRUE);
       return;
     }
   for (gint64 done = 0; done < n; done += TS_CPU_RUN)
@@ -1294,7 +1294,7 @@ unary_loop_runs (char         **ptrs,
       gint64 len = MIN (n - done, TS_CPU_RUN);
 
       load_run (ctx->in_dtype, ctx->compute, ptrs[0] + done * strides[0], strides[0], x, len);
-      unary_run_f32 (ctx->op, x, r, len);
+      unary_run_f32 (ctx->op, x, r, len, FALSE);
       ts_cpu_store_f32 (ctx->out_dtype, r, ptrs[1] + done * strides[1], strides[1], len);
     }
 }
@@ -1374,7 +1374,7 @@ unary_dense_fast_f32 (TsUnaryOp     op,
   if (n > 0 && !dense_may_vectorize (x, x, r, n * sizeof (float)))
     return FALSE;
   if (n > 0)
-    unary_run_f32 (op, x, r, n);
+    unary_run_f32 (op, x, r, n, TRUE);
   return TRUE;
 }
 

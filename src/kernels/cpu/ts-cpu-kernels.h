@@ -248,11 +248,6 @@ gboolean ts_cpu_binary       (TsBinaryOp    op,
  * PyTorch's vectorized add_kernel and its CUDA kernel do); float16 and
  * bfloat16 round b * alpha to the dtype first, as PyTorch 1.13's CPU
  * kernel does. */
-/* Whether this CPU has AVX2 and FMA: kernels whose values need a fused
- * multiply-add (PyTorch's vec::fmadd, its contracted loops) run their
- * vector loop compiled for it, else call fmaf() per element. */
-gboolean ts_cpu_have_fma (void);
-
 gboolean ts_cpu_binary_alpha (TsBinaryOp    op,
                               const TsView *a,
                               const TsView *b,

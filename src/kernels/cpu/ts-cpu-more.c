@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "ts-cpu-kernels.h"
+#include "ts-cpu-vector-private.h"
 
 /* Element @i of @v in row-major order: direct for a contiguous view (the
  * common case, and ts_view_linear_ptr's divisions cost more than these
@@ -275,7 +276,7 @@ addc_dense (const TsView *out,
             gboolean      divide,
             gint64        n)
 {
-  gboolean avx2 = ts_cpu_have_fma ();
+  gboolean avx2 = ts_cpu_have_avx2_fma ();
 
 #define RUN(T, MUL, DIV)                                                      \
   (divide ? DIV : MUL) ((T *) out->data + out->offset, (const T *) self->data + self->offset, \

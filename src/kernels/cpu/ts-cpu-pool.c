@@ -18,6 +18,7 @@
 #include <string.h>
 
 #include "ts-cpu-pool.h"
+#include "ts-cpu-vector-private.h"
 
 #define AT(v, T) ((T *) (v)->data + (v)->offset)
 
@@ -981,7 +982,7 @@ ts_cpu_remap (TsRemapKernel   kind,
 
 /* PyTorch 1.13's CPU formulas, in the opmath type T (float for float32);
  * hardtanh is clamp's (NaN passes through) */
-#define DEFINE_ACT(NAME, T, S)                                                    \
+#define DEFINE_ACT(NAME, T, S, VECTOR_RUN)                                        \
 static inline T                                                                   \
 NAME##_forward (TsActKernel kind, T x, T p0, T p1, T ipt)                         \
 {                                                                                 \
@@ -1047,8 +1048,10 @@ static void                                                                     
 NAME (TsActKernel kind, const TsAct *a, const T *x, const T *g, T *y, gint64 n)   \
 {                                                                                 \
   T p0 = (T) a->p0, p1 = (T) a->p1;                                               \
-  T ipt = a->flag ? (T) 1 / p0 : (T) 1;                                           \
+  /* celu's input_scale: 1. / alpha in double, then the Scalar's cast */         \
+  T ipt = a->flag ? (T) (1.0 / a->p0) : (T) 1;                                    \
   TsActKernel k = kind & ~TS_ACT_BACKWARD;                                        \
+  gint64 done = 0;                                                                \
                                                                                   \
   /* relu's backward (threshold_backward) on its own: the loop over the        \
    * switch is not unswitched, and a conv net runs it on every activation.     \
@@ -1064,16 +1067,24 @@ NAME (TsActKernel kind, const TsAct *a, const T *x, const T *g, T *y, gint64 n) 
         }                                                                         \
       return;                                                                     \
     }                                                                             \
+  done = VECTOR_RUN (kind, p0, p1, ipt, x, g, y, n);                              \
   if (kind & TS_ACT_BACKWARD)                                                     \
-    for (gint64 i = 0; i < n; i++)                                                \
+    for (gint64 i = done; i < n; i++)                                             \
       y[i] = NAME##_backward (k, g[i], x[i], p0, p1, ipt);                        \
   else                                                                            \
-    for (gint64 i = 0; i < n; i++)                                                \
+    for (gint64 i = done; i < n; i++)                                             \
       y[i] = NAME##_forward (k, x[i], p0, p1, ipt);                               \
 }
 
-DEFINE_ACT (act_f32, float, f)
-DEFINE_ACT (act_f64, double, )
+/* float32: PyTorch's AVX2 kernels where the CPU has AVX2, the elements
+ * they leave (if any) with libm */
+#define ACT_RUN_F32(k, p0, p1, ipt, x, g, y, n) \
+  (ts_cpu_have_avx2_fma () ? ts_cpu_sleef_act_f32 (k, p0, p1, ipt, x, g, y, n) : 0)
+#define ACT_RUN_NONE(k, p0, p1, ipt, x, g, y, n) 0
+DEFINE_ACT (act_f32, float, f, ACT_RUN_F32)
+DEFINE_ACT (act_f64, double, , ACT_RUN_NONE)
+#undef ACT_RUN_F32
+#undef ACT_RUN_NONE
 
 /* prelu: input > 0 ? input : w * input, w per channel (dim 1) or one;
  * backward: x > 0 ? g : w * g, or the weight's share x <= 0 ? x * g : 0 */
