@@ -611,7 +611,30 @@ get_ndim (PyObject *self,
   return PyLong_FromLong (SELF_T->ndim);
 }
 
+/* torch.Size, the Python class over ts-py-shape.c's _SizeBase
+ * (_set_classes): x.shape builds one here, without a Python frame */
+static PyObject *size_class;
+
+static PyObject *
+get_shape (PyObject *self,
+           void     *closure)
+{
+  PyObject *tuple = shape_tuple (SELF_T), *args, *size;
+
+  if (tuple == NULL || size_class == NULL)
+    return tuple;
+  args = PyTuple_Pack (1, tuple);
+  Py_DECREF (tuple);
+  if (args == NULL)
+    return NULL;
+  /* Size adds no __new__ or __init__: tuple's constructor makes it */
+  size = ((PyTypeObject *) size_class)->tp_new ((PyTypeObject *) size_class, args, NULL);
+  Py_DECREF (args);
+  return size;
+}
+
 static PyGetSetDef tensor_getset[] = {
+  { "shape", get_shape, NULL, NULL, NULL },
   { "device", get_device, NULL, NULL, NULL },
   { "dtype", get_dtype, NULL, NULL, NULL },
   { "_shape", get_raw_shape, NULL, NULL, NULL },
@@ -2099,12 +2122,14 @@ static PyObject *
 py_set_classes (PyObject *module,
                 PyObject *args)
 {
-  PyObject *tensor, *device, *dtypes, *dir = NULL;
+  PyObject *tensor, *device, *dtypes, *dir = NULL, *size = NULL;
 
-  if (!PyArg_ParseTuple (args, "OOO|U", &tensor, &device, &dtypes, &dir))
+  if (!PyArg_ParseTuple (args, "OOO|UO!", &tensor, &device, &dtypes, &dir, &PyType_Type, &size))
     return NULL;
   if (dir != NULL)
     ts_py_set_torch_dir (dir);
+  if (size != NULL)
+    Py_XSETREF (size_class, Py_NewRef (size));
   Py_XSETREF (tensor_class, Py_NewRef (tensor));
   Py_XSETREF (device_class, Py_NewRef (device));
   if (PySequence_Size (dtypes) != TS_N_DTYPES)

@@ -239,7 +239,8 @@ def _factory_device(d):
 # Size ------------------------------------------------------------------------
 
 
-class Size(tuple):
+class Size(_C._SizeBase):
+    # _SizeBase (C) indexes as a tuple and slices into a Size, as PyTorch's
     def __repr__(self):
         return "torch.Size([" + ", ".join(str(s) for s in self) + "])"
 
@@ -251,11 +252,7 @@ class Size(tuple):
             n *= s
         return n
 
-    # slices, concatenation and repetition stay sizes, as PyTorch's
-    def __getitem__(self, index):
-        item = tuple.__getitem__(self, index)
-        return Size(item) if isinstance(index, slice) else item
-
+    # concatenation and repetition stay sizes, as PyTorch's
     def __add__(self, other):
         return Size(tuple.__add__(self, other))
 
@@ -301,11 +298,7 @@ class Tensor(_C.TensorBase, metaclass=_TensorType):
             return t
         return _C._make_subclass(cls, t)
 
-    # attributes
-    @property
-    def shape(self):
-        return Size(self._shape)
-
+    # attributes (shape: the C base's, a Size)
     def size(self, dim=None):
         if dim is None:
             return Size(self._shape)
@@ -1420,7 +1413,7 @@ for _dt, _name in _LEGACY_NAMES.items():
     globals()[_name] = _legacy_class(_dt, False)
 
 import os as _os
-_C._set_classes(Tensor, device, _dtypes, _os.path.dirname(_os.path.abspath(__file__)) + _os.sep)
+_C._set_classes(Tensor, device, _dtypes, _os.path.dirname(_os.path.abspath(__file__)) + _os.sep, Size)
 del _os
 
 from . import autograd  # noqa: E402
