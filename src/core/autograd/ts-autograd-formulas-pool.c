@@ -14,6 +14,7 @@
 
 #include "config.h"
 
+#include <math.h>
 #include <string.h>
 
 #include "ts-autograd-formulas.h"
@@ -371,6 +372,112 @@ TS_BACKWARD_FN (ts_backward_remap)
   return grad_inputs[0] != NULL;
 }
 
+/* a op v for a number v (v op a when @reverse): one node under create_graph */
+static TsTensor *
+with_number (TsBinaryOp   op,
+             TsTensor    *a,
+             double       v,
+             gboolean     reverse,
+             GError     **error)
+{
+  TsScalar s = { TS_DTYPE_FLOAT64, v, 0 };
+
+  return ts_ops_binary (op, a, NULL, &s, reverse, NULL, error);
+}
+
+static TsTensor *
+combine (TsBinaryOp   op,
+         TsTensor    *a,
+         TsTensor    *b,
+         GError     **error)
+{
+  return ts_ops_binary (op, a, b, NULL, FALSE, NULL, error);
+}
+
+/* each step a new tensor, or NULL (the error set) ending the formula */
+#define STEP(var, expr) G_STMT_START { if (((var) = (expr)) == NULL) return NULL; } G_STMT_END
+
+/* silu's and gelu's derivative (the factor their _backward ops multiply
+ * grad_output by) from differentiable ops, for a double backward: PyTorch
+ * differentiates silu_backward and gelu_backward; a graph of the same
+ * formulas has the same second derivatives. */
+static TsTensor *
+silu_derivative (TsTensor  *x,
+                 GError   **error)
+{
+  g_autoptr(TsTensor) sig = NULL, one_minus = NULL, xs = NULL, sum = NULL;
+
+  /* sig * (1 + x * (1 - sig)) */
+  STEP (sig, ts_ops_unary (TS_UNARY_SIGMOID, x, error));
+  STEP (one_minus, with_number (TS_BINARY_SUB, sig, 1.0, TRUE, error));
+  STEP (xs, combine (TS_BINARY_MUL, x, one_minus, error));
+  STEP (sum, with_number (TS_BINARY_ADD, xs, 1.0, FALSE, error));
+  return combine (TS_BINARY_MUL, sig, sum, error);
+}
+
+static TsTensor *
+gelu_erf_derivative (TsTensor  *x,
+                     GError   **error)
+{
+  g_autoptr(TsTensor) scaled = NULL, e = NULL, e1 = NULL, cdf = NULL;
+  g_autoptr(TsTensor) sq = NULL, half_sq = NULL, g = NULL, pdf = NULL, xpdf = NULL;
+
+  /* 0.5 (1 + erf (x / sqrt 2)) + x exp (-x^2 / 2) / sqrt (2 pi) */
+  STEP (scaled, with_number (TS_BINARY_MUL, x, M_SQRT1_2, FALSE, error));
+  STEP (e, ts_ops_unary (TS_UNARY_ERF, scaled, error));
+  STEP (e1, with_number (TS_BINARY_ADD, e, 1.0, FALSE, error));
+  STEP (cdf, with_number (TS_BINARY_MUL, e1, 0.5, FALSE, error));
+  STEP (sq, combine (TS_BINARY_MUL, x, x, error));
+  STEP (half_sq, with_number (TS_BINARY_MUL, sq, -0.5, FALSE, error));
+  STEP (g, ts_ops_unary (TS_UNARY_EXP, half_sq, error));
+  STEP (pdf, with_number (TS_BINARY_MUL, g, M_2_SQRTPI * M_SQRT1_2 * 0.5, FALSE, error));
+  STEP (xpdf, combine (TS_BINARY_MUL, x, pdf, error));
+  return combine (TS_BINARY_ADD, cdf, xpdf, error);
+}
+
+static TsTensor *
+gelu_tanh_derivative (TsTensor  *x,
+                      GError   **error)
+{
+  const double beta = M_SQRT2 * M_2_SQRTPI * 0.5, kappa = 0.044715;
+  g_autoptr(TsTensor) sq = NULL, cube = NULL, kc = NULL, sum = NULL, inner = NULL, t = NULL;
+  g_autoptr(TsTensor) t1 = NULL, left = NULL, t2 = NULL, dtanh = NULL, sq3 = NULL, dinner = NULL;
+  g_autoptr(TsTensor) half_x = NULL, r = NULL, right = NULL;
+
+  /* 0.5 (1 + t) + 0.5 x (1 - t^2) beta (1 + 3 kappa x^2),
+   * t = tanh (beta (x + kappa x^3)) */
+  STEP (sq, combine (TS_BINARY_MUL, x, x, error));
+  STEP (cube, combine (TS_BINARY_MUL, sq, x, error));
+  STEP (kc, with_number (TS_BINARY_MUL, cube, kappa, FALSE, error));
+  STEP (sum, combine (TS_BINARY_ADD, x, kc, error));
+  STEP (inner, with_number (TS_BINARY_MUL, sum, beta, FALSE, error));
+  STEP (t, ts_ops_unary (TS_UNARY_TANH, inner, error));
+  STEP (t1, with_number (TS_BINARY_ADD, t, 1.0, FALSE, error));
+  STEP (left, with_number (TS_BINARY_MUL, t1, 0.5, FALSE, error));
+  STEP (t2, combine (TS_BINARY_MUL, t, t, error));
+  STEP (dtanh, with_number (TS_BINARY_SUB, t2, 1.0, TRUE, error));
+  STEP (sq3, with_number (TS_BINARY_MUL, sq, 3 * kappa * beta, FALSE, error));
+  STEP (dinner, with_number (TS_BINARY_ADD, sq3, beta, FALSE, error));
+  STEP (half_x, with_number (TS_BINARY_MUL, x, 0.5, FALSE, error));
+  STEP (r, combine (TS_BINARY_MUL, half_x, dtanh, error));
+  STEP (right, combine (TS_BINARY_MUL, r, dinner, error));
+  return combine (TS_BINARY_ADD, left, right, error);
+}
+#undef STEP
+
+/* grad_output times the derivative, recorded (create_graph) */
+static TsTensor *
+act_double_backward (const TsActAttrs  *attrs,
+                     TsTensor          *grad,
+                     TsTensor          *x,
+                     GError           **error)
+{
+  g_autoptr(TsTensor) d = attrs->kind == TS_ACT_SILU ? silu_derivative (x, error)
+                        : attrs->a.p0 != 0 ? gelu_tanh_derivative (x, error) : gelu_erf_derivative (x, error);
+
+  return d == NULL ? NULL : combine (TS_BINARY_MUL, grad, d, error);
+}
+
 /* hardtanh, hardswish, ..., elu, celu: their _backward ops, from the
  * saved input */
 TS_BACKWARD_FN (ts_backward_activation)
@@ -381,6 +488,13 @@ TS_BACKWARD_FN (ts_backward_activation)
   if (!ts_grad_node_needs_input_grad (node, 0) &&
       (attrs->kind != TS_ACT_PRELU || !ts_grad_node_needs_input_grad (node, 1)))
     return TRUE;
+  if ((attrs->kind == TS_ACT_SILU || attrs->kind == TS_ACT_GELU) && ts_autograd_is_grad_enabled ())
+    {
+      if ((self = ts_grad_node_unpack_saved (node, (guint) attrs->input_slot, error)) == NULL)
+        return FALSE;
+      grad_inputs[0] = act_double_backward (attrs, grad_outputs[0], self, error);
+      return grad_inputs[0] != NULL;
+    }
   if (!first_order_only (node, error) ||
       (self = ts_grad_node_unpack_saved (node, (guint) attrs->input_slot, error)) == NULL)
     return FALSE;

@@ -983,6 +983,30 @@ ts_cpu_remap (TsRemapKernel   kind,
 /* PyTorch 1.13's CPU formulas, in the opmath type T (float for float32);
  * hardtanh is clamp's (NaN passes through) */
 #define DEFINE_ACT(NAME, T, S, VECTOR_RUN)                                        \
+/* GeluKernel.cpp's scalar formulas: the value, and with @d the derivative   \
+ * GeluBackward multiplies the gradient by */                                  \
+static inline T                                                                   \
+NAME##_gelu_erf (T x, T *d)                                                       \
+{                                                                                 \
+  const T alpha = (T) M_SQRT1_2, beta = (T) (M_2_SQRTPI * M_SQRT1_2 * 0.5);     \
+  T cdf = (T) 0.5 * ((T) 1 + erf##S (x * alpha));                                 \
+  if (d != NULL)                                                                  \
+    *d = cdf + x * (beta * exp##S (x * x * (T) -0.5));                            \
+  return x * (T) 0.5 * ((T) 1 + erf##S (x * alpha));                              \
+}                                                                                 \
+                                                                                  \
+static inline T                                                                   \
+NAME##_gelu_tanh (T x, T *d)                                                      \
+{                                                                                 \
+  const T beta = (T) (M_SQRT2 * M_2_SQRTPI * 0.5), kappa = (T) 0.044715;          \
+  T x_sq = x * x, inner = beta * (x + kappa * (x_sq * x));                        \
+  T t = tanh##S (inner);                                                          \
+  if (d != NULL)                                                                  \
+    *d = (T) 0.5 * ((T) 1 + t) +                                                  \
+         (T) 0.5 * x * ((T) 1 - t * t) * (beta * ((T) 1 + (T) 3 * kappa * x_sq)); \
+  return (T) 0.5 * x * ((T) 1 + t);                                               \
+}                                                                                 \
+                                                                                  \
 static inline T                                                                   \
 NAME##_forward (TsActKernel kind, T x, T p0, T p1, T ipt)                         \
 {                                                                                 \
@@ -1004,6 +1028,10 @@ NAME##_forward (TsActKernel kind, T x, T p0, T p1, T ipt)                       
       return x >= -p0 && x <= p0 ? (T) 0 : x;                                     \
     case TS_ACT_SOFTSHRINK:                                                       \
       return x > p0 ? x - p0 : (x < -p0 ? x + p0 : (T) 0);                        \
+    case TS_ACT_SILU:                                                             \
+      return x / ((T) 1 + exp##S (-x));                                           \
+    case TS_ACT_GELU:                                                             \
+      return p0 != 0 ? NAME##_gelu_tanh (x, NULL) : NAME##_gelu_erf (x, NULL);    \
     case TS_ACT_ELU:                                                              \
     default:                                                                      \
       return x <= 0 ? (exp##S (x * ipt) - (T) 1) * (p0 * p1) : x * p1;           \
@@ -1038,6 +1066,20 @@ NAME##_backward (TsActKernel kind, T g, T x, T p0, T p1, T ipt)                 
     case TS_ACT_HARDSHRINK:                                                       \
     case TS_ACT_SOFTSHRINK:                                                       \
       return x >= -p0 && x <= p0 ? (T) 0 : g;                                     \
+    case TS_ACT_SILU:                                                             \
+      {                                                                           \
+        T sig = (T) 1 / ((T) 1 + exp##S (-x));                                    \
+        return g * sig * ((T) 1 + x * ((T) 1 - sig));                            \
+      }                                                                           \
+    case TS_ACT_GELU:                                                             \
+      {                                                                           \
+        T d;                                                                      \
+        if (p0 != 0)                                                              \
+          NAME##_gelu_tanh (x, &d);                                               \
+        else                                                                      \
+          NAME##_gelu_erf (x, &d);                                                \
+        return g * d;                                                             \
+      }                                                                           \
     case TS_ACT_ELU:                                                              \
     default:                                                                      \
       return x <= 0 ? g * ipt * (p0 * p1) * exp##S (x * ipt) : g * p1;            \

@@ -145,6 +145,8 @@ typedef enum
   TS_ACT_HARDSHRINK,        /* p0 lambda */
   TS_ACT_SOFTSHRINK,        /* p0 lambda */
   TS_ACT_CLAMP,             /* the job's factors min and max: ts_cpu_clamp */
+  TS_ACT_SILU,
+  TS_ACT_GELU,              /* p0 1: approximate='tanh', else the erf form */
   TS_ACT_BACKWARD = 16,
 } TsActKernel;
 

@@ -110,18 +110,27 @@ def sigmoid(input):
     return input.sigmoid()
 
 
+def _floating_kernel(input, cpu_kernel, cuda_kernel):
+    """PyTorch's dispatch error for a kernel with floating types only."""
+    if not input.dtype.is_floating_point:
+        from torch._shape import _SCALAR_NAMES
+        raise RuntimeError("\"%s\" not implemented for '%s'" % (cuda_kernel if input.is_cuda else cpu_kernel,
+                                                                _SCALAR_NAMES[input.dtype._name]))
+
+
+# silu and gelu are ops of their own, as in PyTorch: one kernel each way
+# (SiluBackward0, GeluBackward0), the formulas of its CPU kernels
 def silu(input, inplace=False):
+    _floating_kernel(input, "silu_cpu", "silu_cuda")
     x = _source(input, inplace)
-    return _inplace_result(input, x * x.sigmoid(), inplace)
+    return _inplace_result(input, torch._C._activation("silu", x, 0.0, 0.0, False), inplace)
 
 
 def gelu(input, approximate="none"):
-    if approximate == "tanh":
-        inner = math.sqrt(2.0 / math.pi) * (input + 0.044715 * input * input * input)
-        return 0.5 * input * (1 + inner.tanh())
-    if approximate != "none":
+    if approximate not in ("none", "tanh"):
         raise RuntimeError("approximate argument must be either none or tanh.")
-    return 0.5 * input * (1 + torch.erf(input * (1 / math.sqrt(2.0))))
+    _floating_kernel(input, "GeluKernelImpl", "GeluCUDAKernelImpl")
+    return torch._C._activation("gelu", input, 1.0 if approximate == "tanh" else 0.0, 0.0, False)
 
 
 def leaky_relu(input, negative_slope=0.01, inplace=False):
