@@ -1101,7 +1101,17 @@ py_charge_host (PyObject *m, PyObject *args)
   Py_RETURN_NONE;
 }
 
+/* Whether device work runs on a real GPU (the CUDA module): ops its
+ * module has no kernel for would take the host fallback there */
+static PyObject *
+py_on_hardware (PyObject *m,
+                PyObject *unused)
+{
+  return PyBool_FromLong (ts_session_get_device_kernels () != NULL);
+}
+
 static PyMethodDef cuda_methods[] = {
+  { "_on_hardware", py_on_hardware, METH_NOARGS, NULL },
   { "_charge_host", py_charge_host, METH_VARARGS, NULL },
   { "_cuda_init", py_cuda_init, METH_NOARGS, NULL },
   { "_cuda_is_initialized", py_cuda_is_initialized, METH_NOARGS, NULL },

@@ -120,9 +120,14 @@ def _floating_kernel(input, cpu_kernel, cuda_kernel):
 
 # silu and gelu are ops of their own, as in PyTorch: one kernel each way
 # (SiluBackward0, GeluBackward0), the formulas of its CPU kernels
+# On a real GPU the CUDA module has no silu or gelu kernel yet: there they
+# are composed from ops it has, rather than each call taking the host
+# fallback (docs/cuda.md).
 def silu(input, inplace=False):
     _floating_kernel(input, "silu_cpu", "silu_cuda")
     x = _source(input, inplace)
+    if x.is_cuda and torch._C._on_hardware():
+        return _inplace_result(input, x * x.sigmoid(), inplace)
     return _inplace_result(input, torch._C._activation("silu", x, 0.0, 0.0, False), inplace)
 
 
@@ -130,6 +135,11 @@ def gelu(input, approximate="none"):
     if approximate not in ("none", "tanh"):
         raise RuntimeError("approximate argument must be either none or tanh.")
     _floating_kernel(input, "GeluKernelImpl", "GeluCUDAKernelImpl")
+    if input.is_cuda and torch._C._on_hardware():
+        if approximate == "tanh":
+            inner = math.sqrt(2.0 / math.pi) * (input + 0.044715 * input * input * input)
+            return 0.5 * input * (1 + inner.tanh())
+        return 0.5 * input * (1 + torch.erf(input * (1 / math.sqrt(2.0))))
     return torch._C._activation("gelu", input, 1.0 if approximate == "tanh" else 0.0, 0.0, False)
 
 
