@@ -117,17 +117,22 @@ def vjp(func, inputs, v=None, create_graph=False, strict=False):
     return (_untuple(out_tuple, tuple(detach(o) for o in outputs)), _untuple(in_tuple, tuple(detach(g) for g in grads)))
 
 
+def _input_vectors(v, inputs, name):
+    """The vectors v that multiply the inputs' side; None only for one
+    single-element input (then ones, as PyTorch's functions take it)."""
+    if v is None:
+        if len(inputs) != 1 or inputs[0].numel() != 1:
+            raise RuntimeError("The vector v can only be None if the input to the user-provided function is a "
+                               "single Tensor with a single element.")
+        return (torch.ones_like(inputs[0]),)
+    return _as_tuple(v, "v", name)[1]
+
+
 def jvp(func, inputs, v=None, create_graph=False, strict=False):
     with torch.enable_grad():
         in_tuple, inputs = _as_tuple(inputs, "inputs", "jvp")
         inputs = _grad_inputs(inputs, create_graph)
-        if v is None:
-            if len(inputs) != 1 or inputs[0].numel() != 1:
-                raise RuntimeError("The vector v can only be None if the input to the user-provided function is a "
-                                   "single Tensor with a single element.")
-            vs = (torch.ones_like(inputs[0]),)
-        else:
-            _, vs = _as_tuple(v, "v", "jvp")
+        vs = _input_vectors(v, inputs, "jvp")
         outputs = func(*inputs)
         out_tuple, outputs = _as_tuple(outputs, "outputs of the user-provided function", "jvp")
         # the double-backward trick: u -> J^T u is linear in u, its gradient J v
@@ -147,13 +152,7 @@ def _second_order(func, inputs, v, create_graph, strict, name, transpose):
         if is_tuple or outs[0].numel() != 1:
             raise RuntimeError("The function given to {} should return a single Tensor with a single element."
                                .format(name))
-        if v is None:
-            if len(inputs) != 1 or inputs[0].numel() != 1:
-                raise RuntimeError("The vector v can only be None if the input to the user-provided function is a "
-                                   "single Tensor with a single element.")
-            vs = (torch.ones_like(inputs[0]),)
-        else:
-            _, vs = _as_tuple(v, "v", name)
+        vs = _input_vectors(v, inputs, name)
         grads = _grads(outs, inputs, None, True, strict, name)
         result = _grads(grads, inputs, vs, create_graph, strict, name)
     detach = (lambda t: t) if create_graph else (lambda t: t.detach())

@@ -198,3 +198,16 @@ class Independent(Distribution):
 
     def __repr__(self):
         return self.__class__.__name__ + "({}, {})".format(self.base_dist, self.reinterpreted_batch_ndims)
+
+
+class _LocMode:
+    """mean and mode both the loc parameter (a symmetric unimodal family:
+    Normal, Laplace, MultivariateNormal); a mixin beside Distribution."""
+
+    @property
+    def mean(self):
+        return self.loc
+
+    @property
+    def mode(self):
+        return self.loc

@@ -9,7 +9,7 @@ import torch
 from torch.nn.functional import binary_cross_entropy_with_logits
 
 from . import constraints
-from .distribution import Distribution
+from .distribution import Distribution, _LocMode
 from .utils import _standard_normal, broadcast_all, lazy_property, logits_to_probs, probs_to_logits
 
 
@@ -29,7 +29,7 @@ def _shape_of(params, *values):
     return torch.Size() if all(isinstance(v, Number) for v in values) else params.size()
 
 
-class _LocScale:
+class _LocScale(_LocMode):
     """The parameters, constraints, support, mean and mode a location-scale
     family on the real line shares (Normal, Laplace): a mixin, so that one
     family is never taken for the other (kl_divergence looks types up)."""
@@ -40,14 +40,6 @@ class _LocScale:
     def __init__(self, loc, scale, validate_args=None):
         self.loc, self.scale = broadcast_all(loc, scale)
         Distribution.__init__(self, _shape_of(self.loc, loc, scale), validate_args=validate_args)
-
-    @property
-    def mean(self):
-        return self.loc
-
-    @property
-    def mode(self):
-        return self.loc
 
 
 class Normal(_LocScale, Distribution):

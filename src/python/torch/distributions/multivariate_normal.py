@@ -9,7 +9,7 @@ import math
 import torch
 
 from . import constraints
-from .distribution import Distribution
+from .distribution import Distribution, _LocMode
 from .utils import _standard_normal, lazy_property
 
 
@@ -49,7 +49,7 @@ def _precision_to_scale_tril(P):
     return torch.linalg.solve_triangular(L_inv, eye, upper=False)
 
 
-class MultivariateNormal(Distribution):
+class MultivariateNormal(_LocMode, Distribution):
     arg_constraints = {"loc": constraints.real_vector, "covariance_matrix": constraints.positive_definite,
                        "precision_matrix": constraints.positive_definite, "scale_tril": constraints.lower_cholesky}
     support = constraints.real_vector
@@ -94,14 +94,6 @@ class MultivariateNormal(Distribution):
     @lazy_property
     def precision_matrix(self):
         return torch.cholesky_inverse(self._unbroadcasted_scale_tril).expand(self._full())
-
-    @property
-    def mean(self):
-        return self.loc
-
-    @property
-    def mode(self):
-        return self.loc
 
     @property
     def variance(self):
