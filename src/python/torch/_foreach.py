@@ -62,19 +62,12 @@ def _vector_norm(x, p):
 
 def _loop(name, depth, fn, inplace, lists):
     """fn over the lists' tensors in one multi-tensor launch; the results
-    (None for an in-place op). A loop of its own for one, two and three
-    argument lists: a training step's optimizer runs it over every
-    parameter, and each Python frame saved there is saved per tensor."""
+    (None for an in-place op). The two-list form (the binary ops an
+    optimizer step runs over every parameter) without argument packing."""
     out = None if inplace else []
     _C._multi_tensor_begin(name, depth)
     try:
-        if len(lists) == 1:
-            for s in lists[0]:
-                _next_tensor(s)
-                r = fn(s)
-                if out is not None:
-                    out.append(r)
-        elif len(lists) == 2:
+        if len(lists) == 2:
             for s, o in zip(*lists):
                 _next_tensor(s)
                 r = fn(s, o)
