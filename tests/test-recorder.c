@@ -155,6 +155,38 @@ test_copy_column (void)
   g_assert_cmpuint (ts_recorder_copy_column (recorder, TS_RECORD_MEMCPY, 0, 0, 10, ends), ==, 0);
 }
 
+/* Records across several 4 MiB regions, the later ones faulted in ahead by
+ * a worker thread, read back whole; a recorder dropped while the worker
+ * still prepares its next region frees both. */
+static void
+test_regions (void)
+{
+  const guint n = 150000;   /* a kernel chunk is about 100 KiB: four regions */
+
+  for (guint round = 0; round < 2; round++)
+    {
+      g_autoptr(TsRecorder) recorder = ts_recorder_new ();
+      guint count = round == 0 ? n : 45000;   /* the second stops just past region two */
+
+      for (guint i = 0; i < count; i++)
+        {
+          TsKernelRecord k = { .start = i, .end = 3 * (gint64) i, .grid = { i, 1, 2 } };
+          TS_RECORDER_APPEND (recorder, TS_RECORD_KERNEL, TsKernelRecord, &k);
+        }
+      g_assert_cmpuint (ts_recorder_get_count (recorder, TS_RECORD_KERNEL), ==, count);
+      for (guint i = 0; i < count; i += round == 0 ? 1 : 997)
+        {
+          TsKernelRecord k;
+
+          g_assert_true (ts_recorder_get (recorder, TS_RECORD_KERNEL, i, &k));
+          g_assert_cmpint (k.start, ==, i);
+          g_assert_cmpint (k.end, ==, 3 * (gint64) i);
+          g_assert_cmpuint (k.grid[0], ==, i);
+          g_assert_cmpuint (k.grid[2], ==, 2);
+        }
+    }
+}
+
 static void
 test_intern (void)
 {
@@ -446,6 +478,7 @@ main (int   argc,
   g_test_add_func ("/recorder/round-trip", test_round_trip_every_kind);
   g_test_add_func ("/recorder/padding", test_padding_is_zeroed);
   g_test_add_func ("/recorder/copy-column", test_copy_column);
+  g_test_add_func ("/recorder/regions", test_regions);
   g_test_add_func ("/recorder/intern", test_intern);
   g_test_add_func ("/recorder/sink", test_sink_replay_and_live);
   g_test_add_func ("/recorder/determinism", test_determinism);

@@ -77,8 +77,45 @@ py_flip (PyObject *module,
   return wrap_result (ts_ops_flip (ts_py_tensor_get (self), mask, &error), &error);
 }
 
+/* cat's common case: tensors of one dtype and rank (neither 0-dim nor a
+ * legacy 1-D empty first) that match off *dim, which is wrapped. Its
+ * result, on the first tensor's device, in *result; FALSE for any other
+ * call, which torch/_shape.py checks with PyTorch's messages. */
+static gboolean
+cat_common_result (TsTensor  **tensors,
+                   guint       n,
+                   int        *dim,
+                   TsTensor  **result,
+                   GError    **error)
+{
+  const TsTensor *ref = tensors[0];
+  gint64 shape[TS_MAX_DIMS];
+  int d = *dim < 0 ? *dim + (int) ref->ndim : *dim;
+
+  *result = NULL;
+  if (d < 0 || d >= (int) ref->ndim || (ref->ndim == 1 && ref->shape[0] == 0))
+    return FALSE;
+  memcpy (shape, ref->shape, ref->ndim * sizeof (gint64));
+  shape[d] = 0;
+  for (guint i = 0; i < n; i++)
+    {
+      const TsTensor *t = tensors[i];
+
+      if (t->dtype != ref->dtype || t->ndim != ref->ndim)
+        return FALSE;
+      for (guint k = 0; k < ref->ndim; k++)
+        if ((int) k != d && t->shape[k] != ref->shape[k])
+          return FALSE;
+      shape[d] += t->shape[d];
+    }
+  *dim = d;
+  *result = ts_tensor_new_empty (ts_tensor_get_device (ref), ref->dtype, ref->ndim, shape, FALSE, error);
+  return TRUE;
+}
+
 /* _cat(tensors, dim, out, record, stack): torch.cat / torch.stack into
- * out, allocated and checked by torch/_shape.py; record: not out= */
+ * out; with out None (cat only), the common case into a new tensor, or
+ * NotImplemented when the call is not that case. */
 static PyObject *
 py_cat (PyObject *module,
         PyObject *args)
@@ -87,18 +124,27 @@ py_cat (PyObject *module,
   int dim, record, stack;
   GError *error = NULL;
   g_autofree TsTensor **tensors = NULL;
+  g_autoptr(TsTensor) result = NULL;
   Py_ssize_t n;
 
   ts_py_update_callsite ();
   if (!PyArg_ParseTuple (args, "O!iOpp", &PyList_Type, &list, &dim, &out, &record, &stack))
     return NULL;
   n = PyList_GET_SIZE (list);
-  tensors = g_new (TsTensor *, n);
+  tensors = g_new (TsTensor *, MAX (n, 1));
   for (Py_ssize_t i = 0; i < n; i++)
     {
       if (!ts_py_is_tensor (PyList_GET_ITEM (list, i)))
-        return PyErr_Format (PyExc_TypeError, "_cat() takes tensors");
+        return out == Py_None ? Py_NewRef (Py_NotImplemented) : PyErr_Format (PyExc_TypeError, "_cat() takes tensors");
       tensors[i] = ts_py_tensor_get (PyList_GET_ITEM (list, i));
+    }
+  if (out == Py_None)
+    {
+      if (n == 0 || stack || !cat_common_result (tensors, (guint) n, &dim, &result, &error))
+        return Py_NewRef (Py_NotImplemented);
+      if (result == NULL || !ts_ops_cat (TS_OP_CAT, tensors, (guint) n, dim, result, TRUE, &error))
+        return ts_py_set_error (error);
+      return ts_py_tensor_wrap (g_steal_pointer (&result));
     }
   if (!ts_py_is_tensor (out))
     return PyErr_Format (PyExc_TypeError, "_cat() takes tensors");

@@ -110,7 +110,7 @@ typedef enum
 {
   TS_COUNTER_ALLOCATED_BYTES = 1,
   TS_COUNTER_RESERVED_BYTES = 2,
-  TS_COUNTER_ACTIVE_BYTES = 3,
+  TS_COUNTER_ACTIVE_BYTES = 3,   /* read, but no longer written: the alloc records give it */
 } TsCounterKind;
 
 typedef enum

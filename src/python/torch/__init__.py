@@ -806,8 +806,8 @@ def full(size, fill_value, dtype=None, device=None, requires_grad=False, pin_mem
 
 
 def empty_like(t, dtype=None, device=None, requires_grad=False, memory_format=None, pin_memory=False):
-    return empty(t.shape, dtype=dtype or t.dtype, device=device or t.device,
-                 requires_grad=requires_grad, pin_memory=pin_memory)
+    device = t.device if device is None else _device_arg(device)
+    return _finish(_C._empty(t._shape, dtype or t.dtype, device, pin_memory), requires_grad)
 
 
 def zeros_like(t, dtype=None, device=None, requires_grad=False, memory_format=None):

@@ -308,6 +308,11 @@ def _mask_arg(mask, name):
 
 
 def masked_fill_(self, mask, value):
+    if (isinstance(mask, _torch.Tensor) and mask.dtype is _torch.bool and mask.device is self.device
+            and mask._shape == self._shape and not isinstance(value, _torch.Tensor)):
+        # the usual call, which the checks below pass unchanged (a device is one object per value)
+        _C._masked_fill_(self, mask, value)
+        return self
     mask = _mask_arg(mask, "masked_fill_")
     mask = mask.to(self.device) if mask.device != self.device else mask
     if mask._shape != self._shape:     # a mask of self's shape needs no broadcast

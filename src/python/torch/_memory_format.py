@@ -201,6 +201,8 @@ def _is_contiguous(self, memory_format=contiguous_format):
 
 
 def _clone(self, *, memory_format=preserve_format):
+    if memory_format is preserve_format and _base_is_contiguous(self):
+        return _base_clone(self)    # the usual call: its strides are the contiguous ones
     _check_format(memory_format)
     if memory_format is contiguous_format:
         return _base_clone(self) if _base_is_contiguous(self) else _base_contiguous(self)
@@ -239,6 +241,9 @@ def _like_format(t, memory_format):
 
 
 def empty_like(t, dtype=None, device=None, requires_grad=False, memory_format=None, pin_memory=False):
+    if memory_format is None and t.dim() not in (4, 5) and _base_is_contiguous(t):
+        # the usual call: no layout to suggest (only 4-D and 5-D strides can be channels-last)
+        return _base_empty_like(t, dtype=dtype, device=device, requires_grad=requires_grad, pin_memory=pin_memory)
     if (memory_format is None or memory_format is preserve_format) and not _base_is_contiguous(t):
         strides = _dense_strides(t)
         if strides is not None:

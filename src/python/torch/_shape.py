@@ -219,35 +219,14 @@ def _join_out(name, shape, dtype, device, out):
     return out
 
 
-def _cat_common(tensors, dim):
-    """cat's common case, tensors of one dtype and rank (not 0-dim nor a
-    legacy empty) that match off dim, checked on their raw shape tuples;
-    None sends the rest to cat's general checks and messages."""
-    ref = tensors[0]
-    if not isinstance(ref, Tensor) or type(dim) is not int:
-        return None
-    rshape = ref._shape
-    nd = len(rshape)
-    d = dim + nd if dim < 0 else dim
-    if not 0 <= d < nd or (nd == 1 and rshape[0] == 0):
-        return None
-    dt = ref.dtype
-    head, tail = rshape[:d], rshape[d + 1:]
-    total = 0
-    for t in tensors:
-        s = t._shape if isinstance(t, Tensor) else None
-        if s is None or t.dtype is not dt or len(s) != nd or s[:d] != head or s[d + 1:] != tail:
-            return None
-        total += s[d]
-    result = torch._C._empty(head + (total,) + tail, dt, ref.device, False)
-    return torch._C._cat(tensors, d, result, True, False)
-
-
 def cat(tensors, dim=0, *, out=None):
     tensors = list(tensors)
-    result = _cat_common(tensors, dim) if tensors and out is None else None
-    if result is not None:
-        return result
+    if out is None and type(dim) is int:
+        # the common case (one dtype and rank, matching off dim) in C;
+        # NotImplemented sends the rest to the checks below
+        result = torch._C._cat(tensors, dim, None, True, False)
+        if result is not NotImplemented:
+            return result
     if not tensors:
         raise RuntimeError("torch.cat(): expected a non-empty list of Tensors")
     for i, t in enumerate(tensors):
