@@ -171,6 +171,33 @@ py_ternary (PyObject *module,
   return out ? ts_py_tensor_wrap (out) : ts_py_set_error (error);
 }
 
+/* _plain_dtype(*operands): their dtype when all are dimensioned tensors
+ * of one dtype, the common case with nothing to promote, wrap or move,
+ * else None (torch/_ops_more.py; in C because elementwise ops ask it on
+ * every call) */
+static PyObject *
+py_plain_dtype (PyObject         *module,
+                PyObject * const *args,
+                Py_ssize_t        n_args)
+{
+  TsDType dtype = TS_DTYPE_UNDEFINED;
+
+  for (Py_ssize_t i = 0; i < n_args; i++)
+    {
+      const TsTensor *t;
+
+      if (!ts_py_is_tensor (args[i]))
+        Py_RETURN_NONE;
+      t = ts_py_tensor_get (args[i]);
+      if (t->ndim == 0 || (i > 0 && t->dtype != dtype))
+        Py_RETURN_NONE;
+      dtype = t->dtype;
+    }
+  if (n_args == 0)
+    Py_RETURN_NONE;
+  return ts_py_dtype_object (dtype);
+}
+
 /* A Python int or float, not a bool: a bound clamp's one launch takes */
 static gboolean
 parse_bound (PyObject *obj,
@@ -308,6 +335,7 @@ static PyMethodDef more_methods[] = {
   { "_addmm", py_addmm, METH_VARARGS, NULL },
   { "_mv", py_mv, METH_VARARGS, NULL },
   { "_ternary", py_ternary, METH_VARARGS, NULL },
+  { "_plain_dtype", (PyCFunction) (void (*) (void)) py_plain_dtype, METH_FASTCALL, NULL },
   { "_view_dtype", py_view_dtype, METH_VARARGS, NULL },
   { "_where", py_where, METH_VARARGS, NULL },
   { "_random_int_", py_random_int_, METH_VARARGS, NULL },

@@ -108,75 +108,6 @@ half_round (TsDType dtype,
   return ts_dtype_load (dtype, buf);
 }
 
-static double
-lerp_one (TsDType dtype,
-          double  s,
-          double  e,
-          double  w)
-{
-  if (dtype == TS_DTYPE_FLOAT32)
-    {
-      float fs = (float) s, fe = (float) e, fw = (float) w, d = fe - fs;
-
-      return fw < 0.5f ? fmaf (fw, d, fs) : fmaf (-d, 1.0f - fw, fe);
-    }
-  if (dtype == TS_DTYPE_FLOAT64)
-    {
-      double d = e - s;
-
-      return w < 0.5 ? fma (w, d, s) : fma (-d, 1.0 - w, e);
-    }
-  /* float16/bfloat16 (CUDA tensors: the opmath is float) */
-  {
-    float fs = (float) s, fe = (float) e, fw = (float) w, d = fe - fs;
-
-    return fw < 0.5f ? fmaf (fw, d, fs) : fmaf (-d, 1.0f - fw, fe);
-  }
-}
-
-gboolean
-ts_cpu_lerp (const TsView  *out,
-             const TsView  *self,
-             const TsView  *end,
-             const TsView  *weight,
-             double         scalar_weight,
-             GError       **error)
-{
-  gint64 n = ts_view_numel (out);
-
-  if (!ts_dtype_is_floating (out->dtype) || self->dtype != out->dtype || end->dtype != out->dtype ||
-      (weight != NULL && weight->dtype != out->dtype) || ts_view_numel (self) != n ||
-      ts_view_numel (end) != n || (weight != NULL && ts_view_numel (weight) != n))
-    {
-      g_set_error_literal (error, TS_KERNEL_ERROR, TS_KERNEL_ERROR_SHAPE,
-                           "lerp(): the operands do not match the output");
-      return FALSE;
-    }
-  {
-    const TsView *views[4] = { out, self, end, weight };
-    gboolean dense = all_contiguous (views, 4);
-
-    if (dense && out->dtype == TS_DTYPE_FLOAT32)
-      {
-        /* the common case, without a load and store per element */
-        float *o = f32 (out), *a = f32 (self), *b = f32 (end), *w = weight ? f32 (weight) : NULL;
-
-        for (gint64 i = 0; i < n; i++)
-          o[i] = (float) lerp_one (TS_DTYPE_FLOAT32, a[i], b[i], w ? w[i] : scalar_weight);
-        return TRUE;
-      }
-    for (gint64 i = 0; i < n; i++)
-      {
-        double w = weight != NULL ? ts_dtype_load (out->dtype, elem (weight, dense, i)) : scalar_weight;
-        double r = lerp_one (out->dtype, ts_dtype_load (out->dtype, elem (self, dense, i)),
-                             ts_dtype_load (out->dtype, elem (end, dense, i)), w);
-
-        ts_dtype_store (out->dtype, elem (out, dense, i), r);
-      }
-  }
-  return TRUE;
-}
-
 /* addcdiv: self + value * t1 / t2, no multiply-add to fuse */
 static void
 addcdiv_one (TsDType       dtype,
@@ -254,11 +185,18 @@ NAME (T *o, const T *s, const T *a, const T *b, T v, gint64 n)                \
   for (gint64 i = 0; i < n; i++)                                              \
     o[i] = EXPR;                                                              \
 }
+/* lerp as lerp_one computes it: self s, end a, weight w */
+#define LERP(F, W, ONE)                                                       \
+  ((W) < (ONE) / 2 ? F ((W), a[i] - s[i], s[i]) : F (-(a[i] - s[i]), (ONE) - (W), a[i]))
 #define TERNARY_LOOPS(SUFFIX)                                                 \
   TERNARY_LOOP (addcmul_f32##SUFFIX, float, fmaf (v * a[i], b[i], s[i]))      \
   TERNARY_LOOP (addcmul_f64##SUFFIX, double, fma (v * a[i], b[i], s[i]))      \
   TERNARY_LOOP (addcdiv_f32##SUFFIX, float, s[i] + v * a[i] / b[i])           \
-  TERNARY_LOOP (addcdiv_f64##SUFFIX, double, s[i] + v * a[i] / b[i])
+  TERNARY_LOOP (addcdiv_f64##SUFFIX, double, s[i] + v * a[i] / b[i])          \
+  TERNARY_LOOP (lerp_f32##SUFFIX, float, LERP (fmaf, b[i], 1.0f))             \
+  TERNARY_LOOP (lerp_f64##SUFFIX, double, LERP (fma, b[i], 1.0))              \
+  TERNARY_LOOP (lerps_f32##SUFFIX, float, LERP (fmaf, v, 1.0f))               \
+  TERNARY_LOOP (lerps_f64##SUFFIX, double, LERP (fma, v, 1.0))
 TERNARY_LOOPS (_plain)
 #pragma GCC push_options
 #pragma GCC target ("avx2,fma")
@@ -266,6 +204,95 @@ TERNARY_LOOPS (_avx2)
 #pragma GCC pop_options
 #undef TERNARY_LOOPS
 #undef TERNARY_LOOP
+#undef LERP
+
+/* Dense float32/float64 lerp in one loop (FALSE: another dtype); @w NULL:
+ * the number @scalar_weight */
+static gboolean
+lerp_dense (const TsView *out,
+            const TsView *self,
+            const TsView *end,
+            const TsView *w,
+            double        scalar_weight,
+            gint64        n)
+{
+  gboolean avx2 = ts_cpu_have_avx2_fma ();
+
+#define RUN(T, TENSOR, NUMBER)                                                \
+  (w != NULL ? TENSOR : NUMBER) ((T *) out->data + out->offset, (const T *) self->data + self->offset, \
+                                 (const T *) end->data + end->offset,          \
+                                 w != NULL ? (const T *) w->data + w->offset : NULL, (T) scalar_weight, n)
+  if (out->dtype == TS_DTYPE_FLOAT32)
+    RUN (float, avx2 ? lerp_f32_avx2 : lerp_f32_plain, avx2 ? lerps_f32_avx2 : lerps_f32_plain);
+  else if (out->dtype == TS_DTYPE_FLOAT64)
+    RUN (double, avx2 ? lerp_f64_avx2 : lerp_f64_plain, avx2 ? lerps_f64_avx2 : lerps_f64_plain);
+  else
+    return FALSE;
+#undef RUN
+  return TRUE;
+}
+
+static double
+lerp_one (TsDType dtype,
+          double  s,
+          double  e,
+          double  w)
+{
+  if (dtype == TS_DTYPE_FLOAT32)
+    {
+      float fs = (float) s, fe = (float) e, fw = (float) w, d = fe - fs;
+
+      return fw < 0.5f ? fmaf (fw, d, fs) : fmaf (-d, 1.0f - fw, fe);
+    }
+  if (dtype == TS_DTYPE_FLOAT64)
+    {
+      double d = e - s;
+
+      return w < 0.5 ? fma (w, d, s) : fma (-d, 1.0 - w, e);
+    }
+  /* float16/bfloat16 (CUDA tensors: the opmath is float) */
+  {
+    float fs = (float) s, fe = (float) e, fw = (float) w, d = fe - fs;
+
+    return fw < 0.5f ? fmaf (fw, d, fs) : fmaf (-d, 1.0f - fw, fe);
+  }
+}
+
+gboolean
+ts_cpu_lerp (const TsView  *out,
+             const TsView  *self,
+             const TsView  *end,
+             const TsView  *weight,
+             double         scalar_weight,
+             GError       **error)
+{
+  gint64 n = ts_view_numel (out);
+
+  if (!ts_dtype_is_floating (out->dtype) || self->dtype != out->dtype || end->dtype != out->dtype ||
+      (weight != NULL && weight->dtype != out->dtype) || ts_view_numel (self) != n ||
+      ts_view_numel (end) != n || (weight != NULL && ts_view_numel (weight) != n))
+    {
+      g_set_error_literal (error, TS_KERNEL_ERROR, TS_KERNEL_ERROR_SHAPE,
+                           "lerp(): the operands do not match the output");
+      return FALSE;
+    }
+  {
+    const TsView *views[4] = { out, self, end, weight };
+    gboolean dense = all_contiguous (views, 4);
+
+    if (dense && lerp_dense (out, self, end, weight, scalar_weight, n))
+      return TRUE;
+    for (gint64 i = 0; i < n; i++)
+      {
+        double w = weight != NULL ? ts_dtype_load (out->dtype, elem (weight, dense, i)) : scalar_weight;
+        double r = lerp_one (out->dtype, ts_dtype_load (out->dtype, elem (self, dense, i)),
+                             ts_dtype_load (out->dtype, elem (end, dense, i)), w);
+
+        ts_dtype_store (out->dtype, elem (out, dense, i), r);
+      }
+  }
+  return TRUE;
+}
 
 static gboolean
 addc_dense (const TsView *out,

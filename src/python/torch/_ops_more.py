@@ -95,17 +95,10 @@ def broadcast_tensors(*tensors):
     return tuple(t.expand(shape) for t in tensors)
 
 
-def _plain_dtype(*operands):
-    """The operands' dtype when all are dimensioned tensors of one dtype:
-    the common case, with nothing to promote, wrap or move (a 0-dim CPU
-    tensor would move), so the ops pass them to their kernel as they are;
-    else None."""
-    dt = None
-    for t in operands:
-        if not isinstance(t, Tensor) or not t.dim() or (dt is not None and t.dtype is not dt):
-            return None
-        dt = t.dtype
-    return dt
+# The operands' dtype when all are dimensioned tensors of one dtype: the
+# common case, with nothing to promote, wrap or move (a 0-dim CPU tensor
+# would move), so the ops pass them to their kernel as they are; else None.
+_plain_dtype = torch._C._plain_dtype
 
 
 def _as_tensor_like(v, dtype, device):
