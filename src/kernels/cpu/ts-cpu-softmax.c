@@ -240,7 +240,7 @@ ts_cpu_softmax (const TsView *in,
   f32 = in->dtype == TS_DTYPE_FLOAT32 && out->dtype == TS_DTYPE_FLOAT32;
   dense_f32 = f32 && (n == 1 || (dim_stride (in, dim) == 4 && dim_stride (out, dim) == 4));
   sleef_rows = sleef_lastdim ((const TsView *[]) { in, out }, 2, dim, n, &buf);
-  if (sleef_rows && ts_view_is_contiguous (in) && ts_view_is_contiguous (out))
+  if (sleef_rows && rows > 0 && ts_view_is_contiguous (in) && ts_view_is_contiguous (out))
     {
       /* the usual call: row after row, without locating each (row_start
        * divides per dim, and was half of a small softmax's kernel time) */

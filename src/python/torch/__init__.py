@@ -1144,10 +1144,14 @@ def _softmax(input, dim, dtype, log):
 
 
 def softmax(input, dim, dtype=None):
+    if dtype is None:
+        return input._softmax(dim, False)
     return _softmax(input, dim, dtype, False)
 
 
 def log_softmax(input, dim, dtype=None):
+    if dtype is None:
+        return input._softmax(dim, True)
     return _softmax(input, dim, dtype, True)
 
 

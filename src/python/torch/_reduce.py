@@ -81,10 +81,14 @@ def _arg(self, dim, keepdim, is_min, name):
 
 
 def argmin(self, dim=None, keepdim=False):
+    if dim is not None:
+        return self._max(dim, keepdim, True, True)
     return _arg(self, dim, keepdim, True, "argmin")
 
 
 def argmax(self, dim=None, keepdim=False):
+    if dim is not None:
+        return self._max(dim, keepdim, False, True)
     return _arg(self, dim, keepdim, False, "argmax")
 
 

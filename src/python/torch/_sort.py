@@ -67,10 +67,14 @@ def _scan(name, self, dim, dtype, out):
 
 
 def cumsum(self, dim=None, *, dtype=None, out=None):
+    if out is None and dtype is None and dim is not None and self.dtype is not torch.float16:
+        return torch._C._scan("cumsum", self, dim, None, None)   # what _scan's checks pass unchanged
     return _scan("cumsum", self, dim, dtype, out)
 
 
 def cumprod(self, dim=None, *, dtype=None, out=None):
+    if out is None and dtype is None and dim is not None and self.dtype is not torch.float16:
+        return torch._C._scan("cumprod", self, dim, None, None)
     return _scan("cumprod", self, dim, dtype, out)
 
 
