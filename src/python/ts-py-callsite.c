@@ -10,6 +10,13 @@
 
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
+#if PY_VERSION_HEX >= 0x030B0000 && PY_VERSION_HEX < 0x030C0000
+/* 3.11's interpreter frames, read in place (see user_frame) */
+#define Py_BUILD_CORE 1
+#include <internal/pycore_frame.h>
+#undef Py_BUILD_CORE
+#define TS_PY_INTERPRETER_FRAMES 1
+#endif
 
 #include "config.h"
 
@@ -106,19 +113,56 @@ ts_py_is_torch_code (PyCodeObject *code)
   return is_torch_code (code);
 }
 
-/* Points the runtime's call site at the innermost frame of the user's
- * script, so the records of this call lead back to that line. */
-void
-ts_py_update_callsite (void)
+/* The innermost frame that is not the torch package's (or, in a stack of
+ * torch frames only, the first one the previous call stopped at): its
+ * code object (borrowed) and the byte offset of its instruction; FALSE
+ * when no Python code runs. */
+#ifdef TS_PY_INTERPRETER_FRAMES
+/* On 3.11 the walk reads the interpreter's frames in place:
+ * PyEval_GetFrame () made a frame object for the calling function on
+ * every call (that function's frame is new each time), then the frame's
+ * exit freed it, a tenth of a small op's cost. */
+static _PyInterpreterFrame *
+complete_frame (_PyInterpreterFrame *f)
+{
+  while (f != NULL && _PyFrame_IsIncomplete (f))
+    f = f->previous;
+  return f;
+}
+
+static gboolean
+user_frame (PyCodeObject **code,
+            int           *lasti)
+{
+  _PyInterpreterFrame *f = complete_frame (PyThreadState_Get ()->cframe->current_frame);
+
+  if (f == NULL)
+    return FALSE;
+  for (;;)
+    {
+      _PyInterpreterFrame *back;
+
+      if (!is_torch_code (f->f_code) || (code_last != NULL && code_last->code == (PyObject *) f->f_code))
+        break;
+      back = complete_frame (f->previous);
+      if (back == NULL)
+        break;
+      f = back;
+    }
+  *code = f->f_code;
+  *lasti = _PyInterpreterFrame_LASTI (f) * (int) sizeof (_Py_CODEUNIT);
+  return TRUE;
+}
+#else
+static gboolean
+user_frame (PyCodeObject **code_out,
+            int           *lasti)
 {
   PyFrameObject *frame = PyEval_GetFrame ();
-  PyCodeObject *code = NULL;
-  CodeEntry *entry = NULL;
-  TsSourceLoc loc;
-  int lasti, line;
+  PyCodeObject *code;
 
   if (frame == NULL)
-    return;
+    return FALSE;
   Py_INCREF (frame);
   for (;;)
     {
@@ -137,6 +181,28 @@ ts_py_update_callsite (void)
       Py_DECREF (frame);
       frame = back;
     }
+  *lasti = PyFrame_GetLasti (frame);
+  /* borrowed: the frame's code lives as long as the frame, which the
+   * caller's call keeps */
+  *code_out = code;
+  Py_DECREF (code);
+  Py_DECREF (frame);
+  return TRUE;
+}
+#endif
+
+/* Points the runtime's call site at the innermost frame of the user's
+ * script, so the records of this call lead back to that line. */
+void
+ts_py_update_callsite (void)
+{
+  PyCodeObject *code = NULL;
+  CodeEntry *entry = NULL;
+  TsSourceLoc loc;
+  int lasti, line;
+
+  if (!user_frame (&code, &lasti))
+    return;
 
   entry = code_entry_lookup ((PyObject *) code);
   if (entry == NULL)
@@ -163,7 +229,6 @@ ts_py_update_callsite (void)
   loc.file = entry->file;
   loc.function = entry->function;
   /* the line table walk is the costly part: remember the last answers */
-  lasti = PyFrame_GetLasti (frame);
   line = -1;
   for (guint i = 0; i < LINE_CACHE_SIZE; i++)
     if (entry->lasti[i] == lasti)
@@ -173,13 +238,11 @@ ts_py_update_callsite (void)
       }
   if (line < 0)
     {
-      line = PyFrame_GetLineNumber (frame);
+      line = PyCode_Addr2Line (code, lasti);
       entry->lasti[entry->next] = lasti;
       entry->line[entry->next] = line;
       entry->next = (entry->next + 1) % LINE_CACHE_SIZE;
     }
   loc.line = (guint32) MAX (line, 0);
   ts_callsite_set (&loc);
-  Py_DECREF (code);
-  Py_DECREF (frame);
 }
