@@ -48,6 +48,11 @@ test_names (void)
   g_assert_cmpstr (ts_dtype_scalar_type_name (TS_DTYPE_COMPLEX64), ==, "ComplexFloat");
   g_assert_false (ts_dtype_from_name ("torch.complex32", &dt));
   g_assert_false (ts_dtype_from_name ("", NULL));
+  /* the inline test names every complex dtype of the table */
+  for (guint d = 0; d < TS_N_DTYPES; d++)
+    if (ts_dtype_is_valid (d))
+      g_assert_cmpint (ts_dtype_is_complex (d), ==, g_str_has_prefix (ts_dtype_name (d), "torch.complex"));
+  g_assert_false (ts_dtype_is_complex (TS_N_DTYPES));
 }
 
 static void

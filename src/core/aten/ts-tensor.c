@@ -177,12 +177,6 @@ ts_tensor_unref (TsTensor *self)
   g_atomic_rc_box_release_full (self, tensor_clear);
 }
 
-gint64
-ts_tensor_numel (const TsTensor *self)
-{
-  return shape_numel (self->ndim, self->shape);
-}
-
 gboolean
 ts_tensor_is_contiguous (const TsTensor *self)
 {

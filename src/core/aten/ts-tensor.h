@@ -74,7 +74,16 @@ ts_tensor_is_cuda (const TsTensor *self)
   return self->storage->device.type == TS_DEVICE_CUDA;
 }
 
-gint64     ts_tensor_numel          (const TsTensor *self);
+/* Inline: a launch asks it of each operand several times. */
+static inline gint64
+ts_tensor_numel (const TsTensor *self)
+{
+  gint64 n = 1;
+
+  for (guint i = 0; i < self->ndim; i++)
+    n *= self->shape[i];
+  return n;
+}
 gboolean   ts_tensor_is_contiguous  (const TsTensor *self);
 gsize      ts_tensor_nbytes         (const TsTensor *self);
 /* Address of the first element: host pointer into the storage's bytes. */

@@ -60,18 +60,6 @@ ts_view_init_scalar (TsView   *view,
   ts_view_init (view, dtype, data, 0, NULL, NULL, 0);
 }
 
-gint64
-ts_view_numel (const TsView *view)
-{
-  gint64 n = 1;
-
-  g_return_val_if_fail (view != NULL, 0);
-
-  for (guint i = 0; i < view->ndim; i++)
-    n *= view->shape[i];
-  return n;
-}
-
 /* PyTorch's is_contiguous: size-1 dims may have any stride. */
 gboolean
 ts_view_is_contiguous (const TsView *view)

@@ -72,7 +72,16 @@ void     ts_view_init              (TsView       *view,
 void     ts_view_init_scalar       (TsView       *view,
                                     TsDType       dtype,
                                     gpointer      data);
-gint64   ts_view_numel             (const TsView *view);
+/* Inline: every kernel asks it of each operand. */
+static inline gint64
+ts_view_numel (const TsView *view)
+{
+  gint64 n = 1;
+
+  for (guint i = 0; i < view->ndim; i++)
+    n *= view->shape[i];
+  return n;
+}
 gboolean ts_view_is_contiguous     (const TsView *view);
 gpointer ts_view_element_ptr       (const TsView *view,
                                     const gint64 *index);

@@ -158,11 +158,6 @@ ts_dtype_is_integral (TsDType  dtype,
   return !dtype_info[dtype].floating && !dtype_info[dtype].complex;
 }
 
-gboolean
-ts_dtype_is_complex (TsDType dtype)
-{
-  return ts_dtype_is_valid (dtype) && dtype_info[dtype].complex;
-}
 
 TsDType
 ts_dtype_to_real (TsDType dtype)

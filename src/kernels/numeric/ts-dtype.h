@@ -80,7 +80,12 @@ ts_dtype_size (TsDType dtype)
 
 /* FALSE for complex dtypes, as torch.is_floating_point. */
 gboolean    ts_dtype_is_floating     (TsDType      dtype);
-gboolean    ts_dtype_is_complex      (TsDType      dtype);
+/* Inline too: each launch asks it of every operand. */
+static inline gboolean
+ts_dtype_is_complex (TsDType dtype)
+{
+  return dtype == TS_DTYPE_COMPLEX64 || dtype == TS_DTYPE_COMPLEX128;
+}
 /* complex64 <-> float32, complex128 <-> float64; other dtypes map to
  * themselves (to_real) or to the default complex dtype (to_complex of an
  * integer or bool), as c10's toRealValueType / toComplexType. */
