@@ -232,6 +232,27 @@ test_indexing (void)
   g_assert_cmpuint (n_waits, ==, 1);
 }
 
+/* Ops whose bindings once kept the previous op's line (activations,
+ * pooling, norms, padding, masked_fill_, nonzero, linalg) name their own. */
+static void
+test_entry_lines (void)
+{
+  static const struct { const char *name; guint line; } ops[] = {
+    { "aten::gelu", 8 }, { "aten::max_pool2d_with_indices", 9 }, { "aten::native_batch_norm", 10 },
+    { "aten::glu", 11 }, { "aten::reflection_pad2d", 12 }, { "aten::native_group_norm", 13 },
+    { "aten::masked_fill_", 14 }, { "aten::nonzero", 15 }, { "aten::linalg_lu_factor_ex", 16 },
+  };
+  g_autoptr(TsRecorder) recorder = run_script ("entry_lines.py", NULL, 0);
+
+  for (guint i = 0; i < G_N_ELEMENTS (ops); i++)
+    {
+      TsApiCallRecord api;
+
+      g_assert_true (find_api (recorder, ops[i].name, &api));
+      g_assert_cmpuint (api.loc.line, ==, ops[i].line);
+    }
+}
+
 static gboolean
 find_kernel (TsRecorder     *recorder,
              const char     *name,
@@ -674,6 +695,7 @@ main (int   argc,
   g_test_add_func ("/workload-trace/callsite-cache", test_callsite_cache);
   g_test_add_func ("/workload-trace/copies", test_copies);
   g_test_add_func ("/workload-trace/indexing", test_indexing);
+  g_test_add_func ("/workload-trace/entry-lines", test_entry_lines);
   g_test_add_func ("/workload-trace/spin", test_spin);
   g_test_add_func ("/workload-trace/attention", test_attention);
   g_test_add_func ("/workload-trace/amp", test_amp);

@@ -59,6 +59,7 @@ py_index (PyObject *module,
   TsTensor *out;
   TsOpId op;
 
+  ts_py_update_callsite ();
   if (!PyArg_ParseTuple (args, "sOIO", &name, &objs[0], &pos, &objs[1]) ||
       !tensors_or_raise (objs, 2) || !parse_op (name, TS_OP_FAMILY_INDEX, &op))
     return NULL;
@@ -78,6 +79,7 @@ py_index_put_ (PyObject *module,
   GError *error = NULL;
   TsOpId op;
 
+  ts_py_update_callsite ();
   if (!PyArg_ParseTuple (args, "sOIOOp", &name, &objs[0], &pos, &objs[1], &objs[2], &accumulate) ||
       !tensors_or_raise (objs, 3) || !parse_op (name, TS_OP_FAMILY_INDEX_PUT, &op))
     return NULL;
@@ -98,6 +100,7 @@ py_nonzero (PyObject *module,
   const char *what = NULL;
   TsTensor *out;
 
+  ts_py_update_callsite ();
   if (!PyArg_ParseTuple (args, "O|s", &arg, &what) || !tensors_or_raise (&arg, 1))
     return NULL;
   if (what != NULL && ts_host_data_no_data () && ts_tensor_data (ts_py_tensor_get (arg)) == NULL)
@@ -118,6 +121,7 @@ py_masked_fill_ (PyObject *module,
   GError *error = NULL;
   TsScalar scalar;
 
+  ts_py_update_callsite ();
   if (!PyArg_ParseTuple (args, "OOO", &objs[0], &objs[1], &value) || !tensors_or_raise (objs, 2) ||
       !ts_py_parse_scalar (value, &scalar))
     return NULL;
@@ -126,11 +130,48 @@ py_masked_fill_ (PyObject *module,
   Py_RETURN_NONE;
 }
 
+/* _masked_fill(self, mask, value): masked_fill's usual call in C (a
+ * contiguous self, a bool mask of its shape and device, a number): the
+ * clone and the in-place fill, ATen's two launches; NotImplemented for
+ * every other call, which torch/_indexing.py checks and composes */
+static PyObject *
+py_masked_fill (PyObject *module,
+                PyObject *args)
+{
+  PyObject *objs[2], *value;
+  GError *error = NULL;
+  TsScalar scalar;
+  TsTensor *self, *mask;
+  g_autoptr(TsTensor) result = NULL;
+
+  if (!PyArg_ParseTuple (args, "OOO", &objs[0], &objs[1], &value))
+    return NULL;
+  if (!ts_py_is_tensor (objs[0]) || !ts_py_is_tensor (objs[1]) || ts_py_is_tensor (value) ||
+      !(PyFloat_Check (value) || PyLong_Check (value)))
+    Py_RETURN_NOTIMPLEMENTED;
+  self = ts_py_tensor_get (objs[0]);
+  mask = ts_py_tensor_get (objs[1]);
+  if (mask->dtype != TS_DTYPE_BOOL || mask->ndim != self->ndim ||
+      memcmp (mask->shape, self->shape, self->ndim * sizeof (gint64)) != 0 ||
+      !ts_device_equal (ts_tensor_get_device (mask), ts_tensor_get_device (self)) ||
+      !ts_tensor_is_contiguous (self) || !ts_py_parse_scalar (value, &scalar))
+    {
+      PyErr_Clear ();
+      Py_RETURN_NOTIMPLEMENTED;
+    }
+  ts_py_update_callsite ();
+  result = ts_ops_clone (self, &error);
+  if (result == NULL || !ts_ops_masked_fill_ (result, mask, &scalar, &error))
+    return ts_py_set_error (error);
+  return ts_py_tensor_wrap (g_steal_pointer (&result));
+}
+
 static PyMethodDef index_methods[] = {
   { "_index", py_index, METH_VARARGS, NULL },
   { "_index_put_", py_index_put_, METH_VARARGS, NULL },
   { "_nonzero", py_nonzero, METH_VARARGS, NULL },
   { "_masked_fill_", py_masked_fill_, METH_VARARGS, NULL },
+  { "_masked_fill", py_masked_fill, METH_VARARGS, NULL },
   { NULL }
 };
 

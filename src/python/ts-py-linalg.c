@@ -29,6 +29,7 @@ py_linalg (PyObject *module,
   TsLinalg p;
   GError *error = NULL;
 
+  ts_py_update_callsite ();
   if (!PyArg_ParseTuple (args, "sOLLLLLd", &name, &inputs_obj, &m, &n, &k, &flags, &driver, &rcond) ||
       (inputs = ts_py_tensor_array (inputs_obj, FALSE, &n_inputs)) == NULL)
     return NULL;

@@ -42,6 +42,7 @@ py_pool2d (PyObject *module,
   TsTensor *out = NULL, *indices = NULL;
   GError *error = NULL;
 
+  ts_py_update_callsite ();
   if (!PyArg_ParseTuple (args, "iO(iiiiiiii)pLLL", &kind, &self, &p.kh, &p.kw, &p.sh, &p.sw, &p.ph, &p.pw,
                          &p.dh, &p.dw, &count_include_pad, &divisor, &oh, &ow))
     return NULL;
@@ -69,6 +70,7 @@ py_native_batch_norm (PyObject *module,
   TsTensor *out = NULL, *stats = NULL;
   GError *error = NULL;
 
+  ts_py_update_callsite ();
   if (!PyArg_ParseTuple (args, "OOOOOpdd", &objs[0], &objs[1], &objs[2], &objs[3], &objs[4], &training,
                          &momentum, &eps))
     return NULL;
@@ -101,6 +103,7 @@ py_remap (PyObject *module,
   GError *error = NULL;
   Py_ssize_t n;
 
+  ts_py_update_callsite ();
   if (!PyArg_ParseTuple (args, "iOO!O!O!d|p", &mode, &self, &PyTuple_Type, &pads, &PyTuple_Type, &scales,
                          &PyTuple_Type, &shape, &value, &align_corners))
     return NULL;
@@ -145,6 +148,7 @@ py_native_group_norm (PyObject *module,
   TsTensor *out = NULL, *stats = NULL;
   GError *error = NULL;
 
+  ts_py_update_callsite ();
   if (!PyArg_ParseTuple (args, "OOOid", &objs[0], &objs[1], &objs[2], &groups, &eps))
     return NULL;
   for (guint i = 0; i < G_N_ELEMENTS (objs); i++)
@@ -171,6 +175,7 @@ py_activation (PyObject *module,
   TsTensor *out;
   GError *error = NULL;
 
+  ts_py_update_callsite ();
   if (!PyArg_ParseTuple (args, "sOddp", &name, &self, &a.p0, &a.p1, &flag))
     return NULL;
   if (!ts_py_is_tensor (self))
@@ -192,6 +197,7 @@ py_prelu (PyObject *module,
   TsTensor *out;
   GError *error = NULL;
 
+  ts_py_update_callsite ();
   if (!PyArg_ParseTuple (args, "OO", &self, &weight))
     return NULL;
   if (!ts_py_is_tensor (self) || !ts_py_is_tensor (weight))
@@ -213,6 +219,7 @@ py_glu (PyObject *module,
   TsTensor *out;
   GError *error = NULL;
 
+  ts_py_update_callsite ();
   if (!PyArg_ParseTuple (args, "Oi", &self, &dim))
     return NULL;
   if (!ts_py_is_tensor (self) || dim < 0 || (guint) dim >= ts_py_tensor_get (self)->ndim)
@@ -237,6 +244,7 @@ py_nll_loss (PyObject *module,
   TsTensor *out, *total_weight;
   GError *error = NULL;
 
+  ts_py_update_callsite ();
   if (!PyArg_ParseTuple (args, "OOOiL", &self, &target, &weight, &reduction, &ignore_index))
     return NULL;
   if (!ts_py_is_tensor (self) || !ts_py_is_tensor (target) || (weight != Py_None && !ts_py_is_tensor (weight)))

@@ -160,6 +160,19 @@ note_output (const TsTensor *t)
 }
 
 /* The accesses of one op's tensors, added to those of the launch. */
+/* Whether @desc's schema takes a tensor list (cat's Tensor[] tensors),
+ * whose every slot after the output is that argument: asked once an op,
+ * as the answer is a scan of the schema's text. */
+static gboolean
+takes_list (const TsOpDesc *desc)
+{
+  static gint8 answers[TS_N_OPS];   /* 0: not asked yet, 1: no, 2: yes */
+
+  if (G_UNLIKELY (answers[desc->id] == 0))
+    answers[desc->id] = desc->functional != NULL && strstr (desc->functional, "Tensor[] ") != NULL ? 2 : 1;
+  return answers[desc->id] == 2;
+}
+
 static void
 add_args (const TsOpDesc  *desc,
           TsTensor *const *tensors,
@@ -182,7 +195,7 @@ add_args (const TsOpDesc  *desc,
       if (i == 2 && tensors[1] == NULL)
         name = desc->args[0];
       /* a list argument (cat's Tensor[] tensors) fills every slot after the output */
-      if (name == NULL && desc->functional != NULL && strstr (desc->functional, "Tensor[] ") != NULL)
+      if (name == NULL && takes_list (desc))
         name = desc->args[0];
       if (out_mask & (1u << i))
         note_output (t);

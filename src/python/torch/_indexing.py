@@ -329,6 +329,9 @@ def masked_fill(self, mask, value):
     """ATen's: clone the broadcast self, fill in place (two launches, as
     PyTorch's); self of the mask's shape is cloned as it is, as
     expand_outplace borrows it."""
+    result = _C._masked_fill(self, mask, value)   # the usual call, in C
+    if result is not NotImplemented:
+        return result
     if isinstance(mask, _torch.Tensor) and mask._shape == self._shape:
         return masked_fill_(self.clone(), mask, value)
     shape = _broadcast_or_raise(list(mask.shape), list(self.shape))
