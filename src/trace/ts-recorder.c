@@ -265,6 +265,13 @@ spare_pool (void)
   return (GThreadPool *) pool;
 }
 
+static void
+spare_request (TsRecorder *self)
+{
+  self->spare = g_atomic_rc_box_new0 (Spare);
+  g_thread_pool_push (spare_pool (), g_atomic_rc_box_acquire (self->spare), NULL);
+}
+
 /* A full region: the spare when it is ready (a new one is then asked
  * for), else one mapped here. */
 static guint8 *
@@ -278,10 +285,7 @@ region_take_full (TsRecorder *self)
       g_clear_pointer (&self->spare, spare_unref);
     }
   if (self->spare == NULL)
-    {
-      self->spare = g_atomic_rc_box_new0 (Spare);
-      g_thread_pool_push (spare_pool (), g_atomic_rc_box_acquire (self->spare), NULL);
-    }
+    spare_request (self);
   if (mem == NULL)
     {
       mem = region_map (REGION_SIZE, REGION_ALIGN);
@@ -317,6 +321,10 @@ region_alloc (TsRecorder *self,
   region = g_array_index (self->regions, Region, self->regions->len - 1).mem;
   region += self->region_used;
   self->region_used += size;
+  /* a recorder past a quarter of its small first region grows: its first full
+   * region is faulted in ahead too */
+  if (G_UNLIKELY (self->spare == NULL && self->regions->len == 1 && self->region_used > self->region_size / 4))
+    spare_request (self);
 
   return region;
 }
