@@ -6,6 +6,9 @@
 
 #include "config.h"
 
+#include <string.h>
+
+#include "ts-box-private.h"
 #include "ts-host-data.h"
 #include "ts-op-access.h"
 #include "ts-session.h"
@@ -29,11 +32,14 @@ ts_storage_set_inference_mode (gboolean on)
   inference_mode = on;
 }
 
+static TsBoxCache storage_boxes = { .size = sizeof (TsStorage) };
+
 static TsStorage *
 storage_new0 (void)
 {
-  TsStorage *self = g_atomic_rc_box_new0 (TsStorage);
+  TsStorage *self = ts_box_alloc (&storage_boxes);
 
+  memset (self, 0, sizeof *self);
   self->inference = inference_mode;
   return self;
 }
@@ -92,7 +98,7 @@ ts_storage_new_cpu (gsize      nbytes,
       if (!ts_session_cuda_init (error) ||
           !ts_session_host_malloc (nbytes, &self->addr, &self->data, &self->block, error))
         {
-          g_atomic_rc_box_release (self);
+          ts_box_release (&storage_boxes, self, NULL);
           return NULL;
         }
       self->pinned = TRUE;
@@ -116,7 +122,7 @@ ts_storage_new_cpu (gsize      nbytes,
                        "[enforce fail at alloc_cpu.cpp:75] err == 0. DefaultCPUAllocator: can't allocate "
                        "memory: you tried to allocate %" G_GSIZE_FORMAT " bytes. Error code 12 (Cannot "
                        "allocate memory)", nbytes);
-          g_atomic_rc_box_release (self);
+          ts_box_release (&storage_boxes, self, NULL);
           return NULL;
         }
       self->addr = nbytes ? GPOINTER_TO_SIZE (self->data) : 0;
@@ -167,8 +173,7 @@ ts_storage_new_cuda (int      device,
   if (!ts_session_check_device (device, error))
     return NULL;
 
-  /* not _new0: calloc skips malloc's per-thread cache */
-  self = g_atomic_rc_box_new (TsStorage);
+  self = ts_box_alloc (&storage_boxes);
   *self = (TsStorage) { .device = { TS_DEVICE_CUDA, device }, .inference = inference_mode };
   self->nbytes = nbytes;
   stream = ts_session_current_stream (device);
@@ -177,7 +182,7 @@ ts_storage_new_cuda (int      device,
     return self;  /* PyTorch allocates nothing for an empty tensor */
   if (!ts_session_malloc (device, nbytes, stream, &self->addr, &self->data, &self->block, error))
     {
-      g_atomic_rc_box_release (self);
+      ts_box_release (&storage_boxes, self, NULL);
       return NULL;
     }
   ts_op_access_alloc (self->addr, nbytes, stream);
@@ -203,13 +208,13 @@ ts_storage_new_external (int      device,
 TsStorage *
 ts_storage_ref (TsStorage *self)
 {
-  return g_atomic_rc_box_acquire (self);
+  return ts_box_acquire (self);
 }
 
 void
 ts_storage_unref (TsStorage *self)
 {
-  g_atomic_rc_box_release_full (self, storage_clear);
+  ts_box_release (&storage_boxes, self, storage_clear);
 }
 
 void

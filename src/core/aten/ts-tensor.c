@@ -10,6 +10,9 @@
 
 #include "ts-tensor.h"
 #include "ts-autograd.h"
+#include "ts-box-private.h"
+
+static TsBoxCache tensor_boxes = { .size = sizeof (TsTensor) };
 
 G_DEFINE_QUARK (ts-tensor-error-quark, ts_tensor_error)
 
@@ -52,8 +55,8 @@ tensor_new_taking (TsStorage    *storage,
 {
   TsTensor *self;
 
-  /* not _new0: calloc skips malloc's per-thread cache; unused dims stay 0 */
-  self = g_atomic_rc_box_new (TsTensor);
+  /* unused dims stay 0 */
+  self = ts_box_alloc (&tensor_boxes);
   memset (self, 0, sizeof *self);
   self->storage = storage;
   self->dtype = dtype;
@@ -158,7 +161,7 @@ ts_tensor_new_empty (TsDevice       device,
 TsTensor *
 ts_tensor_ref (TsTensor *self)
 {
-  return g_atomic_rc_box_acquire (self);
+  return ts_box_acquire (self);
 }
 
 static void
@@ -174,7 +177,7 @@ tensor_clear (gpointer data)
 void
 ts_tensor_unref (TsTensor *self)
 {
-  g_atomic_rc_box_release_full (self, tensor_clear);
+  ts_box_release (&tensor_boxes, self, tensor_clear);
 }
 
 gboolean
