@@ -161,12 +161,12 @@ test_copy_column (void)
 static void
 test_regions (void)
 {
-  const guint n = 150000;   /* a kernel chunk is about 100 KiB: four regions */
+  const guint n = 150000;   /* about 10 MiB of kernel records: four regions */
 
   for (guint round = 0; round < 2; round++)
     {
       g_autoptr(TsRecorder) recorder = ts_recorder_new ();
-      guint count = round == 0 ? n : 45000;   /* the second stops just past region two */
+      guint count = round == 0 ? n : 45000;   /* the second stops in its first full region */
 
       for (guint i = 0; i < count; i++)
         {
