@@ -149,6 +149,8 @@ ts_cli_run_main (int    argc,
    * ~170 MB/s in a tight loop). */
   if (writer != NULL)
     ts_recorder_set_keep_records (ts_session_get_recorder (), FALSE);
+  else
+    ts_recorder_expect_growth (ts_session_get_recorder ());
 
   options.script = rest[0];
   /* A `--` right after the script only separates; drop it. */

@@ -242,6 +242,17 @@ region_advise (guint8 *mem)
 #endif
 }
 
+/* Faults @size bytes at @mem in now */
+static void
+region_populate (guint8 *mem,
+                 gsize   size)
+{
+  /* a kernel without MADV_POPULATE_WRITE: touch a byte a page */
+  if (madvise (mem, size, MADV_POPULATE_WRITE) != 0)
+    for (gsize i = 0; i < size; i += 4096)
+      ((volatile guint8 *) mem)[i] = 0;
+}
+
 static void
 spare_fill (gpointer data,
             gpointer user_data)
@@ -250,10 +261,7 @@ spare_fill (gpointer data,
   guint8 *mem = region_map (REGION_SIZE, REGION_ALIGN);
 
   region_advise (mem);
-  /* a kernel without MADV_POPULATE_WRITE: touch a byte a page */
-  if (madvise (mem, REGION_SIZE, MADV_POPULATE_WRITE) != 0)
-    for (gsize i = 0; i < REGION_SIZE; i += 4096)
-      ((volatile guint8 *) mem)[i] = 0;
+  region_populate (mem, REGION_SIZE);
   spare->mem = mem;
   g_atomic_int_set (&spare->ready, 1);
   spare_unref (spare);
@@ -1004,6 +1012,26 @@ ts_recorder_set_keep_records (TsRecorder *self,
 
   pthread_mutex_lock (&self->mutex);
   self->bounded = !keep_records;
+  pthread_mutex_unlock (&self->mutex);
+}
+
+void
+ts_recorder_expect_growth (TsRecorder *self)
+{
+  g_return_if_fail (TS_IS_RECORDER (self));
+
+  pthread_mutex_lock (&self->mutex);
+  if (!self->bounded && self->regions->len == 0)
+    {
+      Region first = { region_map (FIRST_REGION_SIZE, 4096), FIRST_REGION_SIZE };
+
+      region_populate (first.mem, first.size);
+      g_array_append_val (self->regions, first);
+      self->region_used = 0;
+      self->region_size = first.size;
+    }
+  if (!self->bounded && self->spare == NULL)
+    spare_request (self);
   pthread_mutex_unlock (&self->mutex);
 }
 
