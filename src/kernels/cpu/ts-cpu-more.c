@@ -212,26 +212,31 @@ TERNARY_LOOPS (_avx2)
 #undef TERNARY_LOOP
 #undef LERP
 
-/* Dense float32/float64 lerp in one loop (FALSE: another dtype); @w NULL:
- * the number @scalar_weight */
-static gboolean
-lerp_dense (const TsView *out,
-            const TsView *self,
-            const TsView *end,
-            const TsView *w,
-            double        scalar_weight,
-            gint64        n)
-{
-  gboolean avx2 = ts_cpu_have_avx2_fma ();
+/* The dense loops of one op: [float32, float64] x [plain, AVX2+FMA] */
+typedef void (*TernaryF32) (float *o, const float *s, const float *a, const float *b, float v, gint64 n);
+typedef void (*TernaryF64) (double *o, const double *s, const double *a, const double *b, double v, gint64 n);
 
-#define RUN(T, TENSOR, NUMBER)                                                \
-  (w != NULL ? TENSOR : NUMBER) ((T *) out->data + out->offset, (const T *) self->data + self->offset, \
-                                 (const T *) end->data + end->offset,          \
-                                 w != NULL ? (const T *) w->data + w->offset : NULL, (T) scalar_weight, n)
+/* Dense float32/float64 o = f(s, a, b, v) in one loop, the CPU's best
+ * (FALSE: another dtype); @b may be NULL */
+static gboolean
+ternary_dense (const TsView      *out,
+               const TsView      *s,
+               const TsView      *a,
+               const TsView      *b,
+               double             v,
+               gint64             n,
+               const TernaryF32   f32[2],
+               const TernaryF64   f64[2])
+{
+  guint avx2 = ts_cpu_have_avx2_fma () ? 1 : 0;
+
+#define RUN(T, LOOP)                                                          \
+  LOOP ((T *) out->data + out->offset, (const T *) s->data + s->offset,       \
+        (const T *) a->data + a->offset, b != NULL ? (const T *) b->data + b->offset : NULL, (T) v, n)
   if (out->dtype == TS_DTYPE_FLOAT32)
-    RUN (float, avx2 ? lerp_f32_avx2 : lerp_f32_plain, avx2 ? lerps_f32_avx2 : lerps_f32_plain);
+    RUN (float, f32[avx2]);
   else if (out->dtype == TS_DTYPE_FLOAT64)
-    RUN (double, avx2 ? lerp_f64_avx2 : lerp_f64_plain, avx2 ? lerps_f64_avx2 : lerps_f64_plain);
+    RUN (double, f64[avx2]);
   else
     return FALSE;
 #undef RUN
@@ -286,7 +291,11 @@ ts_cpu_lerp (const TsView  *out,
     const TsView *views[4] = { out, self, end, weight };
     gboolean dense = all_contiguous (views, 4);
 
-    if (dense && lerp_dense (out, self, end, weight, scalar_weight, n))
+    static const TernaryF32 tensor32[2] = { lerp_f32_plain, lerp_f32_avx2 }, number32[2] = { lerps_f32_plain, lerps_f32_avx2 };
+    static const TernaryF64 tensor64[2] = { lerp_f64_plain, lerp_f64_avx2 }, number64[2] = { lerps_f64_plain, lerps_f64_avx2 };
+
+    if (dense && ternary_dense (out, self, end, weight, scalar_weight, n, weight ? tensor32 : number32,
+                                weight ? tensor64 : number64))
       return TRUE;
     for (gint64 i = 0; i < n; i++)
       {
@@ -300,30 +309,6 @@ ts_cpu_lerp (const TsView  *out,
   return TRUE;
 }
 
-static gboolean
-addc_dense (const TsView *out,
-            const TsView *self,
-            const TsView *t1,
-            const TsView *t2,
-            double        value,
-            gboolean      divide,
-            gint64        n)
-{
-  gboolean avx2 = ts_cpu_have_avx2_fma ();
-
-#define RUN(T, MUL, DIV)                                                      \
-  (divide ? DIV : MUL) ((T *) out->data + out->offset, (const T *) self->data + self->offset, \
-                        (const T *) t1->data + t1->offset, (const T *) t2->data + t2->offset, \
-                        (T) value, n)
-  if (out->dtype == TS_DTYPE_FLOAT32)
-    RUN (float, avx2 ? addcmul_f32_avx2 : addcmul_f32_plain, avx2 ? addcdiv_f32_avx2 : addcdiv_f32_plain);
-  else if (out->dtype == TS_DTYPE_FLOAT64)
-    RUN (double, avx2 ? addcmul_f64_avx2 : addcmul_f64_plain, avx2 ? addcdiv_f64_avx2 : addcdiv_f64_plain);
-  else
-    return FALSE;
-#undef RUN
-  return TRUE;
-}
 
 gboolean
 ts_cpu_addcmul (const TsView  *out,
@@ -349,7 +334,11 @@ ts_cpu_addcmul (const TsView  *out,
     void (*one) (TsDType, gpointer, gconstpointer, gconstpointer, gconstpointer, double) =
       divide ? addcdiv_one : addcmul_one;
 
-    if (dense && addc_dense (out, self, tensor1, tensor2, value, divide, n))
+    static const TernaryF32 mul32[2] = { addcmul_f32_plain, addcmul_f32_avx2 }, div32[2] = { addcdiv_f32_plain, addcdiv_f32_avx2 };
+    static const TernaryF64 mul64[2] = { addcmul_f64_plain, addcmul_f64_avx2 }, div64[2] = { addcdiv_f64_plain, addcdiv_f64_avx2 };
+
+    if (dense && ternary_dense (out, self, tensor1, tensor2, value, n, divide ? div32 : mul32,
+                                divide ? div64 : mul64))
       return TRUE;
     for (gint64 i = 0; i < n; i++)
       one (out->dtype, elem (out, dense, i), elem (self, dense, i), elem (tensor1, dense, i),
