@@ -460,31 +460,50 @@ typedef struct
  * double: a float converts exactly), without the per-element load switch
  * that made the generic loop five times a small max(dim)'s launch cost.
  * The first NaN wins, as in PyTorch. */
-static gint64
-max_dim_row_f32 (const char *row,
-                 gint64      size,
-                 gint64      stride,
-                 gboolean    is_min,
-                 float      *value)
-{
-  float bv;
-  gint64 best = 0;
-
-  memcpy (&bv, row, sizeof bv);
-  for (gint64 j = 1; j < size && !isnan (bv); j++)
-    {
-      float x;
-
-      memcpy (&x, row + j * stride, sizeof x);
-      if (isnan (x) || (is_min ? x < bv : x > bv))
-        {
-          bv = x;
-          best = j;
-        }
-    }
-  *value = bv;
-  return best;
+#define MAX_DIM_ROW_F32(NAME, BETTER)                                         \
+static gint64                                                                 \
+NAME (const char *row,                                                        \
+      gint64      size,                                                       \
+      gint64      stride,                                                     \
+      float      *value)                                                      \
+{                                                                             \
+  float bv;                                                                   \
+  gint64 best = 0;                                                            \
+                                                                              \
+  memcpy (&bv, row, sizeof bv);                                               \
+  if (isnan (bv))                                                             \
+    size = 0;                                                                 \
+  for (gint64 j = 1; j < size; j++)                                           \
+    {                                                                         \
+      float x;                                                                \
+                                                                              \
+      memcpy (&x, row + j * stride, sizeof x);                                \
+      if (BETTER (x, bv))                                                     \
+        {                                                                     \
+          bv = x;                                                             \
+          best = j;                                                           \
+        }                                                                     \
+      else if (G_UNLIKELY (isnan (x)))  /* false in BETTER: the first wins */ \
+        {                                                                     \
+          bv = x;                                                             \
+          best = j;                                                           \
+          break;                                                              \
+        }                                                                     \
+    }                                                                         \
+  *value = bv;                                                                \
+  return best;                                                                \
 }
+/* One float32 row, compared as float32 (the same order as through
+ * double: a float converts exactly), without the per-element load switch
+ * that made the generic loop five times a small max(dim)'s launch cost;
+ * max and min each get their loop. The first NaN wins, as in PyTorch. */
+#define GREATER(x, y) ((x) > (y))
+#define LESS(x, y) ((x) < (y))
+MAX_DIM_ROW_F32 (max_row_f32, GREATER)
+MAX_DIM_ROW_F32 (min_row_f32, LESS)
+#undef GREATER
+#undef LESS
+#undef MAX_DIM_ROW_F32
 
 static void
 max_dim_loop (char         **ptrs,
@@ -507,7 +526,8 @@ max_dim_loop (char         **ptrs,
         {
           float v;
 
-          best = max_dim_row_f32 (row, ctx->size, ctx->stride, ctx->is_min, &v);
+          best = ctx->is_min ? min_row_f32 (row, ctx->size, ctx->stride, &v)
+                             : max_row_f32 (row, ctx->size, ctx->stride, &v);
           memcpy (value_out, &v, sizeof v);
         }
       else if (floating)
