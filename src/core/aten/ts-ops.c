@@ -469,8 +469,8 @@ job_set (Job      *job,
   copy->ndim = t->ndim;
   copy->offset = t->offset;
   copy->autograd_meta = t->autograd_meta;
-  memcpy (copy->shape, t->shape, t->ndim * sizeof (gint64));
-  memcpy (copy->strides, t->strides, t->ndim * sizeof (gint64));
+  ts_dims_copy (copy->shape, t->shape, t->ndim);
+  ts_dims_copy (copy->strides, t->strides, t->ndim);
   job->t[i] = &job->tv[i];
   job->caller[i] = t;
   job->external |= t->storage->external;
@@ -786,8 +786,8 @@ tensor_view (const TsTensor *t,
   view->ndim = t->ndim;
   view->offset = t->offset;
   view->data = t->storage->data;
-  memcpy (view->shape, t->shape, t->ndim * sizeof (gint64));
-  memcpy (view->strides, t->strides, t->ndim * sizeof (gint64));
+  ts_dims_copy (view->shape, t->shape, t->ndim);
+  ts_dims_copy (view->strides, t->strides, t->ndim);
 }
 
 /* The views of a job's first two or three tensor slots (@v2 NULL: two),
@@ -1024,7 +1024,7 @@ binary_impl (TsBinaryOp       op,
       device = a->storage->device;
       compute = a->dtype;
       ndim = a->ndim;
-      memcpy (shape, a->shape, ndim * sizeof (gint64));
+      ts_dims_copy (shape, a->shape, ndim);
     }
   else if (!common_device (operands, 3, &device, error))
     return NULL;
@@ -1043,7 +1043,7 @@ binary_impl (TsBinaryOp       op,
       compute = ts_dtype_result_type2 (a->ndim ? TS_OPERAND_TENSOR : TS_OPERAND_ZERO_DIM, a->dtype,
                                        TS_OPERAND_SCALAR, scalar->kind);
       ndim = a->ndim;
-      memcpy (shape, a->shape, ndim * sizeof (gint64));
+      ts_dims_copy (shape, a->shape, ndim);
     }
 
   if (!ts_binary_check (op, compute, error))
@@ -2316,7 +2316,7 @@ matmul_impl (TsTensor  *a,
       if (batched == NULL)
         return NULL;
       unsafe.ndim = batched->ndim;
-      memcpy (unsafe.shape, batched->shape, batched->ndim * sizeof (gint64));
+      ts_dims_copy (unsafe.shape, batched->shape, batched->ndim);
       return ts_autograd_view_op (batched, &unsafe, error);
     }
   if (a->dtype != b->dtype)
@@ -2518,7 +2518,7 @@ ts_ops_index_select (TsTensor  *self,
           return NULL;
         }
     }
-  memcpy (shape, self->shape, self->ndim * sizeof (gint64));
+  ts_dims_copy (shape, self->shape, self->ndim);
   if (self->ndim > 0)
     shape[dim] = ts_tensor_numel (index);
   out = ts_tensor_new_empty (device, self->dtype, self->ndim, shape, FALSE, error);
@@ -2984,7 +2984,7 @@ ts_ops_embedding_full (TsTensor  *weight,
             }
         }
     }
-  memcpy (shape, indices->shape, indices->ndim * sizeof (gint64));
+  ts_dims_copy (shape, indices->shape, indices->ndim);
   shape[indices->ndim] = weight->shape[1];
   out = ts_tensor_new_empty (device, weight->dtype, indices->ndim + 1, shape, FALSE, error);
   if (out == NULL || ts_tensor_numel (out) == 0)
@@ -3485,8 +3485,8 @@ cuda_view (const TsTensor *t,
   memset (view, 0, sizeof *view);
   view->dtype = t->dtype;
   view->ndim = (int32_t) t->ndim;
-  memcpy (view->shape, t->shape, t->ndim * sizeof (gint64));
-  memcpy (view->strides, t->strides, t->ndim * sizeof (gint64));
+  ts_dims_copy (view->shape, t->shape, t->ndim);
+  ts_dims_copy (view->strides, t->strides, t->ndim);
   view->offset = t->offset;
   view->data = GSIZE_TO_POINTER (t->storage->addr);
   return TRUE;

@@ -64,9 +64,9 @@ tensor_new_taking (TsStorage    *storage,
   self->offset = offset;
   if (ndim > 0)
     {
-      memcpy (self->shape, shape, ndim * sizeof (gint64));
+      ts_dims_copy (self->shape, shape, ndim);
       if (strides != NULL)
-        memcpy (self->strides, strides, ndim * sizeof (gint64));
+        ts_dims_copy (self->strides, strides, ndim);
       else
         contiguous_strides (ndim, shape, self->strides);
     }
@@ -325,7 +325,7 @@ ts_tensor_view (TsTensor      *self,
       g_set_error (error, TS_TENSOR_ERROR, TS_TENSOR_ERROR_RUNTIME, "too many dimensions");
       return NULL;
     }
-  memcpy (shape, shape_in, ndim * sizeof (gint64));
+  ts_dims_copy (shape, shape_in, ndim);
   for (guint i = 0; i < ndim; i++)
     {
       if (shape[i] == -1)

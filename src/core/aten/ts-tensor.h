@@ -10,6 +10,8 @@
 
 #pragma once
 
+#include <string.h>
+
 #include "ts-dtype.h"
 #include "ts-storage.h"
 
@@ -72,6 +74,25 @@ static inline gboolean
 ts_tensor_is_cuda (const TsTensor *self)
 {
   return self->storage->device.type == TS_DEVICE_CUDA;
+}
+
+/* Copies @n dims (shape or strides). Inline, at fixed sizes for the
+ * usual ranks: a memcpy of a variable length is a libc call, and a small
+ * op made about twenty of them. */
+static inline void
+ts_dims_copy (gint64       *dst,
+              const gint64 *src,
+              guint         n)
+{
+  switch (n)
+    {
+    case 0: return;
+    case 1: memcpy (dst, src, 1 * sizeof (gint64)); return;
+    case 2: memcpy (dst, src, 2 * sizeof (gint64)); return;
+    case 3: memcpy (dst, src, 3 * sizeof (gint64)); return;
+    case 4: memcpy (dst, src, 4 * sizeof (gint64)); return;
+    default: memcpy (dst, src, n * sizeof (gint64)); return;
+    }
 }
 
 /* Inline: a launch asks it of each operand several times. */
