@@ -1012,17 +1012,77 @@ tensor_max_impl (PyObject *self,
   int keepdim = 0, is_min = 0, arg = 0;
   GError *error = NULL;
   TsTensor *values, *indices;
+  long dim;
 
   ts_py_update_callsite ();
   if (!PyArg_ParseTuple (args, "Opp|p", &dim_obj, &keepdim, &is_min, &arg))
     return NULL;
   if (dim_obj == Py_None)
     return wrap_or_raise (ts_ops_max (SELF_T, is_min, &error), &error);
+  dim = PyLong_AsLong (dim_obj);
+  if (dim == -1 && PyErr_Occurred ())
+    return NULL;
   if (arg)
-    return wrap_or_raise (ts_ops_argmax_dim (SELF_T, PyLong_AsLong (dim_obj), keepdim, is_min, &error), &error);
-  if (!ts_ops_max_dim (SELF_T, PyLong_AsLong (dim_obj), keepdim, is_min, &values, &indices, &error))
+    return wrap_or_raise (ts_ops_argmax_dim (SELF_T, (int) dim, keepdim, is_min, &error), &error);
+  if (!ts_ops_max_dim (SELF_T, (int) dim, keepdim, is_min, &values, &indices, &error))
     return ts_py_set_error (error);
   return Py_BuildValue ("(NN)", ts_py_tensor_wrap (values), ts_py_tensor_wrap (indices));
+}
+
+/* argmax/argmin(dim, keepdim=False) with an int dim, the usual call, in
+ * C: a Python method's frame was a twentieth of a small argmax. Any other
+ * call (no dim, bad arguments) goes to torch/_reduce.py's
+ * _argmax_method/_argmin_method, which have PyTorch's checks and messages. */
+static PyObject *
+tensor_arg_impl (PyObject   *self,
+                 PyObject   *args,
+                 PyObject   *kwargs,
+                 const char *name)
+{
+  static char *kwlist[] = { "dim", "keepdim", NULL };
+  PyObject *dim_obj = Py_None, *keepdim_obj = Py_False;
+  GError *error = NULL;
+  long dim;
+
+  if (PyTuple_GET_SIZE (args) > 2)
+    return PyErr_Format (PyExc_TypeError, "%s() takes from 0 to 2 positional arguments but %zd were given",
+                         name, PyTuple_GET_SIZE (args));
+  if (!PyArg_ParseTupleAndKeywords (args, kwargs, "|OO", kwlist, &dim_obj, &keepdim_obj) ||
+      !PyLong_CheckExact (dim_obj) || !PyBool_Check (keepdim_obj) ||
+      ((dim = PyLong_AsLong (dim_obj)) == -1 && PyErr_Occurred ()))
+    {
+      PyObject *module, *slow = NULL, *bound = NULL, *result = NULL;
+
+      PyErr_Clear ();
+      module = PyImport_ImportModule ("torch._reduce");
+      slow = module ? PyObject_GetAttrString (module, g_str_equal (name, "argmin") ? "_argmin_method"
+                                                                               : "_argmax_method") : NULL;
+      bound = slow ? PyMethod_New (slow, self) : NULL;
+      result = bound ? PyObject_Call (bound, args, kwargs) : NULL;
+      Py_XDECREF (bound);
+      Py_XDECREF (slow);
+      Py_XDECREF (module);
+      return result;
+    }
+  ts_py_update_callsite ();
+  return wrap_or_raise (ts_ops_argmax_dim (SELF_T, (int) dim, keepdim_obj == Py_True,
+                                            g_str_equal (name, "argmin"), &error), &error);
+}
+
+static PyObject *
+tensor_argmax (PyObject *self,
+               PyObject *args,
+               PyObject *kwargs)
+{
+  return tensor_arg_impl (self, args, kwargs, "argmax");
+}
+
+static PyObject *
+tensor_argmin (PyObject *self,
+               PyObject *args,
+               PyObject *kwargs)
+{
+  return tensor_arg_impl (self, args, kwargs, "argmin");
 }
 
 static gboolean
@@ -1710,6 +1770,8 @@ static PyMethodDef tensor_methods[] = {
   { "sum", (PyCFunction) (void (*) (void)) tensor_sum, METH_VARARGS | METH_KEYWORDS, NULL },
   { "mean", (PyCFunction) (void (*) (void)) tensor_mean, METH_VARARGS | METH_KEYWORDS, NULL },
   { "_max", tensor_max_impl, METH_VARARGS, NULL },
+  { "argmax", (PyCFunction) (void (*) (void)) tensor_argmax, METH_VARARGS | METH_KEYWORDS, NULL },
+  { "argmin", (PyCFunction) (void (*) (void)) tensor_argmin, METH_VARARGS | METH_KEYWORDS, NULL },
   { "_view", tensor_view_impl, METH_O, NULL },
   { "_reshape_alias", tensor_reshape_alias_impl, METH_O, NULL },
   { "_unsafe_view", tensor_unsafe_view_impl, METH_O, NULL },

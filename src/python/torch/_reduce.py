@@ -71,7 +71,15 @@ def aminmax(self, *, dim=None, keepdim=False):
                                        torch._C._reduce("amax", self, dims, keepdim, None)))
 
 
-def _arg(self, dim, keepdim, is_min, name):
+def _arg(self, dim, keepdim, is_min, name, first):
+    """argmax/argmin; @first: dim's position in PyTorch's messages (1 for
+    the method, 2 for torch.argmax (input, dim))"""
+    if dim is not None and (not isinstance(dim, int) or isinstance(dim, bool)):
+        raise TypeError("%s(): argument 'dim' (position %d) must be int, not %s"
+                        % (name, first, type(dim).__name__))
+    if not isinstance(keepdim, bool):
+        raise TypeError("%s(): argument 'keepdim' (position %d) must be bool, not %s"
+                        % (name, first + 1, type(keepdim).__name__))
     if dim is None:
         if self.numel() == 0:
             raise IndexError("%s(): Expected reduction dim to be specified for input.numel() == 0." % name)
@@ -80,22 +88,36 @@ def _arg(self, dim, keepdim, is_min, name):
     return self._max(dim, keepdim, is_min, True)
 
 
-def argmin(self, dim=None, keepdim=False):
-    if dim is not None:
-        return self._max(dim, keepdim, True, True)
-    return _arg(self, dim, keepdim, True, "argmin")
+def argmin(input, dim=None, keepdim=False):
+    return _arg(input, dim, keepdim, True, "argmin", 2)
 
 
-def argmax(self, dim=None, keepdim=False):
-    if dim is not None:
-        return self._max(dim, keepdim, False, True)
-    return _arg(self, dim, keepdim, False, "argmax")
+def argmax(input, dim=None, keepdim=False):
+    return _arg(input, dim, keepdim, False, "argmax", 2)
 
 
-_METHODS = ("prod", "amax", "amin", "aminmax", "argmin", "argmax")
+# What Tensor.argmax/argmin (the C base's methods) call for all but their
+# usual call
+def _argmin_method(self, dim=None, keepdim=False):
+    return _arg(self, dim, keepdim, True, "argmin", 1)
+
+
+def _argmax_method(self, dim=None, keepdim=False):
+    return _arg(self, dim, keepdim, False, "argmax", 1)
+
+
+# their names in Python's own argument errors
+_argmin_method.__name__ = _argmin_method.__qualname__ = "argmin"
+_argmax_method.__name__ = _argmax_method.__qualname__ = "argmax"
+
+
+_FUNCTIONS = ("prod", "amax", "amin", "aminmax", "argmin", "argmax")
+# Tensor.argmax/argmin are the C base's (their usual call); it calls the
+# functions here for the rest
+_METHODS = ("prod", "amax", "amin", "aminmax")
 
 
 def _install():
     g = globals()
     torch.return_types.aminmax = _return_type("aminmax", ("min", "max"))
-    torch._install_names(g, methods=_METHODS, functions=_METHODS)
+    torch._install_names(g, methods=_METHODS, functions=_FUNCTIONS)
