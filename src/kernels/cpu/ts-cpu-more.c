@@ -290,9 +290,10 @@ ts_cpu_lerp (const TsView  *out,
   {
     const TsView *views[4] = { out, self, end, weight };
     gboolean dense = all_contiguous (views, 4);
-
-    static const TernaryF32 tensor32[2] = { lerp_f32_plain, lerp_f32_avx2 }, number32[2] = { lerps_f32_plain, lerps_f32_avx2 };
-    static const TernaryF64 tensor64[2] = { lerp_f64_plain, lerp_f64_avx2 }, number64[2] = { lerps_f64_plain, lerps_f64_avx2 };
+    static const TernaryF32 tensor32[2] = { lerp_f32_plain, lerp_f32_avx2 };
+    static const TernaryF32 number32[2] = { lerps_f32_plain, lerps_f32_avx2 };
+    static const TernaryF64 tensor64[2] = { lerp_f64_plain, lerp_f64_avx2 };
+    static const TernaryF64 number64[2] = { lerps_f64_plain, lerps_f64_avx2 };
 
     if (dense && ternary_dense (out, self, end, weight, scalar_weight, n, weight ? tensor32 : number32,
                                 weight ? tensor64 : number64))
@@ -308,7 +309,6 @@ ts_cpu_lerp (const TsView  *out,
   }
   return TRUE;
 }
-
 
 gboolean
 ts_cpu_addcmul (const TsView  *out,
@@ -333,9 +333,10 @@ ts_cpu_addcmul (const TsView  *out,
     gboolean dense = all_contiguous (views, 4);
     void (*one) (TsDType, gpointer, gconstpointer, gconstpointer, gconstpointer, double) =
       divide ? addcdiv_one : addcmul_one;
-
-    static const TernaryF32 mul32[2] = { addcmul_f32_plain, addcmul_f32_avx2 }, div32[2] = { addcdiv_f32_plain, addcdiv_f32_avx2 };
-    static const TernaryF64 mul64[2] = { addcmul_f64_plain, addcmul_f64_avx2 }, div64[2] = { addcdiv_f64_plain, addcdiv_f64_avx2 };
+    static const TernaryF32 mul32[2] = { addcmul_f32_plain, addcmul_f32_avx2 };
+    static const TernaryF32 div32[2] = { addcdiv_f32_plain, addcdiv_f32_avx2 };
+    static const TernaryF64 mul64[2] = { addcmul_f64_plain, addcmul_f64_avx2 };
+    static const TernaryF64 div64[2] = { addcdiv_f64_plain, addcdiv_f64_avx2 };
 
     if (dense && ternary_dense (out, self, tensor1, tensor2, value, n, divide ? div32 : mul32,
                                 divide ? div64 : mul64))
