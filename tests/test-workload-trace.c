@@ -253,6 +253,17 @@ test_entry_lines (void)
     }
 }
 
+/* A profiler window in a run that streams its trace to a file sees all
+ * of its 3000 ops (the script asserts it), and the file has every op of
+ * the run. */
+static void
+test_profiler_window (void)
+{
+  g_autoptr(TsRecorder) recorder = run_script ("profiler_window.py", NULL, 0);
+
+  g_assert_cmpuint (ts_recorder_get_count (recorder, TS_RECORD_KERNEL), >=, 9000);
+}
+
 static gboolean
 find_kernel (TsRecorder     *recorder,
              const char     *name,
@@ -696,6 +707,7 @@ main (int   argc,
   g_test_add_func ("/workload-trace/copies", test_copies);
   g_test_add_func ("/workload-trace/indexing", test_indexing);
   g_test_add_func ("/workload-trace/entry-lines", test_entry_lines);
+  g_test_add_func ("/workload-trace/profiler-window", test_profiler_window);
   g_test_add_func ("/workload-trace/spin", test_spin);
   g_test_add_func ("/workload-trace/attention", test_attention);
   g_test_add_func ("/workload-trace/amp", test_amp);

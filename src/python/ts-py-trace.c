@@ -94,7 +94,7 @@ record_dict (TsRecorder         *recorder,
 
 /* _trace_records(kind, first): the records of the kind from index first
  * on, as dicts. Records a streaming run already handed to its writer and
- * dropped from memory are skipped. */
+ * dropped from memory are skipped (none inside a _trace_hold). */
 static PyObject *
 py_trace_records (PyObject *m, PyObject *args)
 {
@@ -134,7 +134,33 @@ py_trace_host_time (PyObject *m, PyObject *unused)
   return PyLong_FromLongLong (runtime != NULL ? ts_runtime_get_host_time (runtime) : 0);
 }
 
+/* _trace_hold(on): while a profiler window is open (holds nest), a run
+ * that streams its trace keeps every record in memory too, so that the
+ * window reads all of its own (bounded mode dropped all but the newest
+ * 1024 of each kind, and the profiler's counts came out short, silently). */
+static PyObject *
+py_trace_hold (PyObject *m, PyObject *arg)
+{
+  static guint holds;
+  static gboolean was_bounded;
+  TsRecorder *recorder = ts_session_get_recorder ();
+  int on = PyObject_IsTrue (arg);
+
+  if (on < 0)
+    return NULL;
+  if (on && holds++ == 0)
+    {
+      was_bounded = !ts_recorder_get_keep_records (recorder);
+      if (was_bounded)
+        ts_recorder_set_keep_records (recorder, TRUE);
+    }
+  else if (!on && holds > 0 && --holds == 0 && was_bounded)
+    ts_recorder_set_keep_records (recorder, FALSE);
+  Py_RETURN_NONE;
+}
+
 static PyMethodDef trace_methods[] = {
+  { "_trace_hold", py_trace_hold, METH_O, NULL },
   { "_trace_host_time", py_trace_host_time, METH_NOARGS, NULL },
   { "_trace_count", py_trace_count, METH_O, NULL },
   { "_trace_records", py_trace_records, METH_VARARGS, NULL },

@@ -1037,6 +1037,20 @@ ts_recorder_expect_growth (TsRecorder *self)
   pthread_mutex_unlock (&self->mutex);
 }
 
+gboolean
+ts_recorder_get_keep_records (TsRecorder *self)
+{
+  gboolean ret;
+
+  g_return_val_if_fail (TS_IS_RECORDER (self), TRUE);
+
+  pthread_mutex_lock (&self->mutex);
+  ret = !self->bounded;
+  pthread_mutex_unlock (&self->mutex);
+
+  return ret;
+}
+
 gsize
 ts_recorder_get_n_retained (TsRecorder   *self,
                             TsRecordKind  kind)

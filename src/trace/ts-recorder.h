@@ -97,6 +97,7 @@ void        ts_recorder_set_sink    (TsRecorder           *self,
  * it after the sink. */
 void        ts_recorder_set_keep_records (TsRecorder      *self,
                                           gboolean         keep_records);
+gboolean    ts_recorder_get_keep_records (TsRecorder      *self);
 /* Says the recorder will keep many records (a run recorded in memory):
  * its first region is faulted in now and its first full region by a
  * worker thread, so that the appends of the run's first thousands of ops

@@ -351,9 +351,15 @@ class Window:
     KINDS = ("api-call", "kernel", "memcpy", "memset", "alloc")
 
     def __init__(self):
-        from torch._C import _trace_count
+        from torch._C import _trace_count, _trace_hold
+        # a streamed trace keeps the window's records in memory until release()
+        _trace_hold(True)
         self.first = {k: _trace_count(k) for k in self.KINDS}
         self.annotations = []
+
+    def release(self):
+        from torch._C import _trace_hold
+        _trace_hold(False)
 
     def events(self, profile_memory=False):
         ident = [0]

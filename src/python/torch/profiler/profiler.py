@@ -166,7 +166,10 @@ class profile:
         if torch.cuda.is_initialized():
             torch.cuda.synchronize()
         _active_windows.remove(self._window)
-        self._events = self._filter(self._window.events(self.profile_memory))
+        try:
+            self._events = self._filter(self._window.events(self.profile_memory))
+        finally:
+            self._window.release()
         self._window = None
 
     def _filter(self, events):
