@@ -134,9 +134,11 @@ static gboolean
 user_frame (PyCodeObject **code,
             int           *lasti)
 {
-  _PyInterpreterFrame *f = complete_frame (PyThreadState_Get ()->cframe->current_frame);
+  PyThreadState *tstate = _PyThreadState_UncheckedGet ();
+  _PyInterpreterFrame *f;
 
-  if (f == NULL)
+  /* no thread state (no Python running on this thread): no call site */
+  if (tstate == NULL || (f = complete_frame (tstate->cframe->current_frame)) == NULL)
     return FALSE;
   for (;;)
     {
