@@ -182,6 +182,8 @@ py_plain_dtype (PyObject         *module,
 {
   TsDType dtype = TS_DTYPE_UNDEFINED;
 
+  if (n_args == 0)
+    Py_RETURN_NONE;
   for (Py_ssize_t i = 0; i < n_args; i++)
     {
       const TsTensor *t;
@@ -193,8 +195,6 @@ py_plain_dtype (PyObject         *module,
         Py_RETURN_NONE;
       dtype = t->dtype;
     }
-  if (n_args == 0)
-    Py_RETURN_NONE;
   return ts_py_dtype_object (dtype);
 }
 

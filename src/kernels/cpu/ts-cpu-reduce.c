@@ -471,8 +471,11 @@ NAME (const char *row,                                                        \
   gint64 best = 0;                                                            \
                                                                               \
   memcpy (&bv, row, sizeof bv);                                               \
-  if (isnan (bv))                                                             \
-    size = 0;                                                                 \
+  if (isnan (bv))  /* a NaN first element wins */                             \
+    {                                                                         \
+      *value = bv;                                                            \
+      return 0;                                                               \
+    }                                                                         \
   for (gint64 j = 1; j < size; j++)                                           \
     {                                                                         \
       float x;                                                                \
