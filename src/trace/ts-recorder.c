@@ -1017,26 +1017,6 @@ ts_recorder_set_keep_records (TsRecorder *self,
   pthread_mutex_unlock (&self->mutex);
 }
 
-void
-ts_recorder_expect_growth (TsRecorder *self)
-{
-  g_return_if_fail (TS_IS_RECORDER (self));
-
-  pthread_mutex_lock (&self->mutex);
-  if (!self->bounded && self->regions->len == 0)
-    {
-      Region first = { region_map (FIRST_REGION_SIZE, 4096), FIRST_REGION_SIZE };
-
-      region_populate (first.mem, first.size);
-      g_array_append_val (self->regions, first);
-      self->region_used = 0;
-      self->region_size = first.size;
-    }
-  if (!self->bounded && self->spare == NULL)
-    spare_request (self);
-  pthread_mutex_unlock (&self->mutex);
-}
-
 gboolean
 ts_recorder_get_keep_records (TsRecorder *self)
 {

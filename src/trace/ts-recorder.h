@@ -98,12 +98,6 @@ void        ts_recorder_set_sink    (TsRecorder           *self,
 void        ts_recorder_set_keep_records (TsRecorder      *self,
                                           gboolean         keep_records);
 gboolean    ts_recorder_get_keep_records (TsRecorder      *self);
-/* Says the recorder will keep many records (a run recorded in memory):
- * its first region is faulted in now and its first full region by a
- * worker thread, so that the appends of the run's first thousands of ops
- * touch no fresh memory. Without it (tests, small traces) untouched
- * memory costs nothing. */
-void        ts_recorder_expect_growth    (TsRecorder      *self);
 /* How many records of @kind are still readable. */
 gsize       ts_recorder_get_n_retained   (TsRecorder      *self,
                                           TsRecordKind     kind);
