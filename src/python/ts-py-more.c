@@ -222,9 +222,13 @@ parse_bound (PyObject *obj,
   return TRUE;
 }
 
-/* _clamp(self, min, max) -> Tensor or None: torch.clamp with two number
- * bounds on a float32 or float64 tensor as one launch; None tells
- * torch/__init__.py to compose clamp_min and clamp_max */
+/* _clamp(self, min, max) -> Tensor or None: torch.clamp with number
+ * bounds (one may be None) on a float32 or float64 tensor as one launch;
+ * None tells torch/__init__.py to compose clamp_min and clamp_max. As in
+ * PyTorch 1.13, an element equal to a bound stays (clamp(-0.0, min=0) is
+ * -0.0), a NaN bound beside another fills NaN, and a lone NaN bound
+ * leaves the elements as they are (its kernel is max (bound, x), which
+ * answers x when either is NaN). */
 static PyObject *
 py_clamp (PyObject *module,
           PyObject *const *args,
@@ -234,8 +238,19 @@ py_clamp (PyObject *module,
   TsTensor *self, *out;
   double min, max;
 
-  if (nargs != 3 || !ts_py_is_tensor (args[0]) || !parse_bound (args[1], &min) || !parse_bound (args[2], &max))
+  if (nargs != 3 || !ts_py_is_tensor (args[0]) || (args[1] == Py_None && args[2] == Py_None) ||
+      (args[1] != Py_None && !parse_bound (args[1], &min)) || (args[2] != Py_None && !parse_bound (args[2], &max)))
     Py_RETURN_NONE;
+  if (args[1] == Py_None)
+    {
+      min = -INFINITY;
+      max = isnan (max) ? INFINITY : max;
+    }
+  else if (args[2] == Py_None)
+    {
+      max = INFINITY;
+      min = isnan (min) ? -INFINITY : min;
+    }
   self = ts_py_tensor_get (args[0]);
   if (self->dtype != TS_DTYPE_FLOAT32 && self->dtype != TS_DTYPE_FLOAT64)
     Py_RETURN_NONE;
