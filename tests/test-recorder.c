@@ -187,6 +187,76 @@ test_regions (void)
     }
 }
 
+/* A bounded recorder told to discard only counts; a hold (keeping records
+ * again) stores from the next append on, in the middle of a chunk as at its
+ * start, and a sink gets every record while it is set. */
+static void
+counted (TsRecorder *recorder,
+         guint       first,
+         guint       n)
+{
+  for (guint i = first; i < first + n; i++)
+    {
+      TsKernelRecord k = { .start = i, .grid = { i, 1, 1 } };
+      TS_RECORDER_APPEND (recorder, TS_RECORD_KERNEL, TsKernelRecord, &k);
+    }
+}
+
+static void
+count_sink_record (gpointer      user_data,
+                   TsRecordKind  kind,
+                   const void   *record)
+{
+  guint *n = user_data;
+
+  if (kind == TS_RECORD_KERNEL)
+    *n += ((const TsKernelRecord *) record)->grid[0] == 4100 + *n;
+}
+
+static void
+test_discard (void)
+{
+  g_autoptr(TsRecorder) recorder = ts_recorder_new ();
+  TsRecorderSink sink = { .record_func = count_sink_record };
+  TsKernelRecord k;
+  guint n_sunk = 0;
+
+  ts_recorder_set_keep_records (recorder, FALSE);
+  ts_recorder_set_discard (recorder, TRUE);
+  counted (recorder, 0, 1500);
+  g_assert_cmpuint (ts_recorder_get_count (recorder, TS_RECORD_KERNEL), ==, 1500);
+  g_assert_cmpuint (ts_recorder_get_n_retained (recorder, TS_RECORD_KERNEL), ==, 0);
+  g_assert_false (ts_recorder_get (recorder, TS_RECORD_KERNEL, 1499, &k));
+
+  /* a hold in the middle of the second chunk, across the third's start */
+  ts_recorder_set_keep_records (recorder, TRUE);
+  counted (recorder, 1500, 1000);
+  g_assert_cmpuint (ts_recorder_get_n_retained (recorder, TS_RECORD_KERNEL), ==, 1000);
+  g_assert_false (ts_recorder_get (recorder, TS_RECORD_KERNEL, 1499, &k));
+  for (guint i = 1500; i < 2500; i += 37)
+    {
+      g_assert_true (ts_recorder_get (recorder, TS_RECORD_KERNEL, i, &k));
+      g_assert_cmpint (k.start, ==, i);
+      g_assert_cmpuint (k.grid[0], ==, i);
+    }
+
+  /* bounded again: counting only, the held ones stay until dropped */
+  ts_recorder_set_keep_records (recorder, FALSE);
+  counted (recorder, 2500, 100);
+  g_assert_true (ts_recorder_get (recorder, TS_RECORD_KERNEL, 2499, &k));
+  g_assert_false (ts_recorder_get (recorder, TS_RECORD_KERNEL, 2500, &k));
+  counted (recorder, 2600, 1500);
+  g_assert_cmpuint (ts_recorder_get_count (recorder, TS_RECORD_KERNEL), ==, 4100);
+  g_assert_cmpuint (ts_recorder_get_n_retained (recorder, TS_RECORD_KERNEL), ==, 0);
+
+  /* a sink sees each record, discard or not */
+  ts_recorder_set_sink (recorder, &sink, &n_sunk);
+  counted (recorder, 4100, 2000);
+  g_assert_cmpuint (n_sunk, ==, 2000);
+  g_assert_true (ts_recorder_get (recorder, TS_RECORD_KERNEL, 6099, &k));
+  g_assert_cmpuint (k.grid[0], ==, 6099);
+}
+
 static void
 test_intern (void)
 {
@@ -479,6 +549,7 @@ main (int   argc,
   g_test_add_func ("/recorder/padding", test_padding_is_zeroed);
   g_test_add_func ("/recorder/copy-column", test_copy_column);
   g_test_add_func ("/recorder/regions", test_regions);
+  g_test_add_func ("/recorder/discard", test_discard);
   g_test_add_func ("/recorder/intern", test_intern);
   g_test_add_func ("/recorder/sink", test_sink_replay_and_live);
   g_test_add_func ("/recorder/determinism", test_determinism);

@@ -149,8 +149,10 @@ ts_cli_run_main (int    argc,
    * only the newest few, so an endless run's memory stays flat (the
    * recorder grew by ~600 bytes a small op, ~170 MB/s in a tight loop, and
    * each fresh 2 MiB of it stalled the script 0.3 to 7 ms on a VM). What
-   * reads records during the run holds them (torch.profiler: _trace_hold). */
+   * reads records during the run holds them (torch.profiler: _trace_hold).
+   * Without a file or pipe the newest are not even stored, only counted. */
   ts_recorder_set_keep_records (ts_session_get_recorder (), FALSE);
+  ts_recorder_set_discard (ts_session_get_recorder (), writer == NULL);
 
   options.script = rest[0];
   /* A `--` right after the script only separates; drop it. */

@@ -23,7 +23,10 @@
  * stream their trace to a sink), a table keeps one slab of its own and
  * reuses it chunk after chunk: a record stays readable until its chunk is
  * overwritten, the order log stops, and memory no longer grows with the
- * number of records, only with the number of distinct strings.
+ * number of records, only with the number of distinct strings. A bounded
+ * recorder told to discard (a run nobody reads the trace of) and without
+ * a sink only counts: copying the columns of records no one could read
+ * was a tenth of a small op's cost.
  *
  * Strings live in an arena of large blocks (stable addresses) and are found
  * through an open-addressing hash table of ids.
@@ -104,6 +107,10 @@ typedef struct
   gsize               first_chunk;  /* chunks before it were dropped */
   guint8             *own_slab;     /* bounded mode: the one reused slab */
   gsize               count;
+  /* The latest run of stored records, [stored_begin, stored_end): those
+   * outside it were only counted (ts_recorder_set_discard) */
+  gsize               stored_begin;
+  gsize               stored_end;
 } Table;
 
 typedef struct
@@ -160,6 +167,8 @@ struct _TsRecorder
   gpointer        sink_data;
   gboolean        has_sink;
   gboolean        bounded;     /* !keep_records */
+  gboolean        discard;     /* ts_recorder_set_discard */
+  gboolean        counting;    /* bounded, discard and no sink: appends only count */
 };
 
 G_DEFINE_FINAL_TYPE (TsRecorder, ts_recorder, G_TYPE_OBJECT)
@@ -394,6 +403,8 @@ table_clear (Table *table)
   g_clear_pointer (&table->slabs, g_free);
   g_clear_pointer (&table->own_slab, g_free);
   table->first_chunk = 0;
+  table->stored_begin = 0;
+  table->stored_end = 0;
   table->n_slabs = 0;
   table->slabs_alloc = 0;
   table->count = 0;
@@ -440,6 +451,17 @@ table_append (TsRecorder *self,
   if (i == 0)
     table_add_slab (self, table);
 
+  /* A run whose records nobody reads: the count is all that is kept (the
+   * chunk's slab stays in place, for when a hold stores again). */
+  if (self->counting)
+    {
+      table->count++;
+      return;
+    }
+  if (G_UNLIKELY (table->stored_end != index))
+    table->stored_begin = index;
+  table->stored_end = index + 1;
+
   slab = table->slabs[(index >> CHUNK_SHIFT) - table->first_chunk];
 
   /* Columns of one size follow each other CHUNK_LEN values apart (see
@@ -472,6 +494,16 @@ table_append (TsRecorder *self,
   table->count++;
 }
 
+/* Whether record @index is still held: not dropped with an old chunk in
+ * bounded mode, nor only counted */
+static inline gboolean
+table_holds (const Table *table,
+             gsize        index)
+{
+  return index >= table->stored_begin && index < table->stored_end &&
+         (index >> CHUNK_SHIFT) >= table->first_chunk;
+}
+
 static void
 table_get (const Table *table,
            gsize        index,
@@ -482,7 +514,7 @@ table_get (const Table *table,
   gsize i = index & CHUNK_MASK;
   guint c;
 
-  g_assert (index < table->count && (index >> CHUNK_SHIFT) >= table->first_chunk);
+  g_assert (table_holds (table, index));
   slab = table->slabs[(index >> CHUNK_SHIFT) - table->first_chunk];
 
   memset (out, 0, table->info->struct_size);
@@ -880,8 +912,7 @@ ts_recorder_get (TsRecorder   *self,
   g_return_val_if_fail (out != NULL, FALSE);
 
   pthread_mutex_lock (&self->mutex);
-  if (index < self->tables[kind].count &&
-      (index >> CHUNK_SHIFT) >= self->tables[kind].first_chunk)
+  if (table_holds (&self->tables[kind], index))
     {
       table_get (&self->tables[kind], index, out);
       ret = TRUE;
@@ -916,8 +947,8 @@ ts_recorder_copy_column (TsRecorder   *self,
 
   pthread_mutex_lock (&self->mutex);
 
-  if (first < table->count && (first >> CHUNK_SHIFT) >= table->first_chunk)
-    n_values = MIN (n_values, table->count - first);
+  if (table_holds (table, first))
+    n_values = MIN (n_values, table->stored_end - first);
   else
     n_values = 0;
 
@@ -944,6 +975,13 @@ ts_recorder_copy_column (TsRecorder   *self,
   return n_values;
 }
 
+/* Called with the mutex held whenever bounded, discard or the sink change */
+static void
+update_counting (TsRecorder *self)
+{
+  self->counting = self->bounded && self->discard && !self->has_sink;
+}
+
 static void
 replay (TsRecorder *self)
 {
@@ -968,7 +1006,7 @@ replay (TsRecorder *self)
           guint64 copy[TS_RECORD_MAX_SIZE / 8];
 
           g_assert (event < TS_N_RECORD_KINDS);
-          if ((cursor[event] >> CHUNK_SHIFT) < self->tables[event].first_chunk)
+          if (!table_holds (&self->tables[event], cursor[event]))
             {
               cursor[event]++;   /* dropped in bounded mode */
               continue;
@@ -1002,6 +1040,7 @@ ts_recorder_set_sink (TsRecorder           *self,
       self->sink_data = NULL;
       self->has_sink = FALSE;
     }
+  update_counting (self);
 
   pthread_mutex_unlock (&self->mutex);
 }
@@ -1014,6 +1053,19 @@ ts_recorder_set_keep_records (TsRecorder *self,
 
   pthread_mutex_lock (&self->mutex);
   self->bounded = !keep_records;
+  update_counting (self);
+  pthread_mutex_unlock (&self->mutex);
+}
+
+void
+ts_recorder_set_discard (TsRecorder *self,
+                         gboolean    discard)
+{
+  g_return_if_fail (TS_IS_RECORDER (self));
+
+  pthread_mutex_lock (&self->mutex);
+  self->discard = discard;
+  update_counting (self);
   pthread_mutex_unlock (&self->mutex);
 }
 
@@ -1041,8 +1093,12 @@ ts_recorder_get_n_retained (TsRecorder   *self,
   g_return_val_if_fail ((guint) kind < TS_N_RECORD_KINDS, 0);
 
   pthread_mutex_lock (&self->mutex);
-  ret = self->tables[kind].count - MIN (self->tables[kind].count,
-                                        self->tables[kind].first_chunk << CHUNK_SHIFT);
+  {
+    const Table *t = &self->tables[kind];
+    gsize from = MAX (t->first_chunk << CHUNK_SHIFT, t->stored_begin);
+
+    ret = t->stored_end - MIN (t->stored_end, from);
+  }
   pthread_mutex_unlock (&self->mutex);
 
   return ret;

@@ -98,6 +98,13 @@ void        ts_recorder_set_sink    (TsRecorder           *self,
 void        ts_recorder_set_keep_records (TsRecorder      *self,
                                           gboolean         keep_records);
 gboolean    ts_recorder_get_keep_records (TsRecorder      *self);
+/* For a run whose records nobody reads (tensorscope-cli run without -o or
+ * --trace-fd): while the recorder is bounded and has no sink, appends only
+ * count (ts_recorder_get_count goes on, ts_recorder_get() finds nothing).
+ * Keeping records again (a torch.profiler window's hold) or setting a
+ * sink stores them again from the next append on. */
+void        ts_recorder_set_discard      (TsRecorder      *self,
+                                          gboolean         discard);
 /* How many records of @kind are still readable. */
 gsize       ts_recorder_get_n_retained   (TsRecorder      *self,
                                           TsRecordKind     kind);
