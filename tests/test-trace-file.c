@@ -1133,6 +1133,104 @@ test_summary_cut_short (void)
 
 /* Bounded mode: a recorder streaming to a file keeps a fixed number of
  * chunks however many records go through it, and the file has them all. */
+/* Producers on three threads and a fourth that flushes all along: the
+ * writer copies records in without a lock of its own (the recorder's
+ * serializes sink calls) and flush hands blocks over under the recorder's,
+ * so every record reaches the file once, whole. */
+typedef struct
+{
+  TsRecorder    *recorder;
+  TsTraceWriter *writer;
+  guint          thread;
+  gint          *running;
+} Concurrent;
+
+#define CONCURRENT_N 60000
+
+static gpointer
+concurrent_producer (gpointer data)
+{
+  Concurrent *c = data;
+
+  for (guint i = 0; i < CONCURRENT_N; i++)
+    {
+      TsKernelRecord k = { .start = i, .end = i + 1, .grid = { c->thread, i, 1 }, .block = { 1, 1, 1 } };
+      TS_RECORDER_APPEND (c->recorder, TS_RECORD_KERNEL, TsKernelRecord, &k);
+    }
+  g_atomic_int_dec_and_test (c->running);
+  return NULL;
+}
+
+static gpointer
+concurrent_flusher (gpointer data)
+{
+  Concurrent *c = data;
+  guint n = 0;
+
+  while (g_atomic_int_get (c->running) > 0 || n == 0)
+    {
+      g_autoptr(GError) error = NULL;
+
+      g_assert_true (ts_trace_writer_flush (c->writer, &error));
+      n++;
+    }
+  return GUINT_TO_POINTER (n);
+}
+
+static void
+test_concurrent_flush (void)
+{
+  g_autoptr(TsRecorder) recorder = ts_recorder_new ();
+  g_autoptr(TsRecorder) loaded = NULL;
+  g_autoptr(TsTraceWriter) writer = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *path = NULL;
+  g_autofree guint8 *seen = g_new0 (guint8, 3 * CONCURRENT_N);
+  Concurrent c[4];
+  GThread *threads[4];
+  gint running = 3;
+  gboolean cut_short = TRUE;
+  gsize n;
+  int fd;
+
+  fd = g_file_open_tmp ("test-trace-XXXXXX", &path, &error);
+  g_assert_no_error (error);
+  close (fd);
+  writer = ts_trace_writer_new_for_path (path, &error);
+  g_assert_no_error (error);
+  g_assert_true (ts_trace_writer_attach (writer, recorder, &error));
+  ts_recorder_set_keep_records (recorder, FALSE);
+
+  for (guint t = 0; t < 4; t++)
+    {
+      c[t] = (Concurrent) { recorder, writer, t, &running };
+      threads[t] = g_thread_new ("concurrent", t < 3 ? concurrent_producer : concurrent_flusher, &c[t]);
+    }
+  for (guint t = 0; t < 3; t++)
+    g_thread_join (threads[t]);
+  g_assert_cmpuint (GPOINTER_TO_UINT (g_thread_join (threads[3])), >, 0);
+  g_assert_true (ts_trace_writer_close (writer, &error));
+  g_assert_no_error (error);
+
+  loaded = ts_trace_load (path, &cut_short, &error);
+  g_assert_no_error (error);
+  g_assert_false (cut_short);
+  n = ts_recorder_get_count (loaded, TS_RECORD_KERNEL);
+  g_assert_cmpuint (n, ==, 3 * CONCURRENT_N);
+  for (gsize i = 0; i < n; i++)
+    {
+      TsKernelRecord k;
+
+      g_assert_true (ts_recorder_get (loaded, TS_RECORD_KERNEL, i, &k));
+      g_assert_cmpuint (k.grid[0], <, 3);
+      g_assert_cmpuint (k.grid[1], <, CONCURRENT_N);
+      g_assert_cmpint (k.start, ==, k.grid[1]);
+      g_assert_cmpint (k.end, ==, k.start + 1);
+      g_assert_cmpuint (seen[k.grid[0] * CONCURRENT_N + k.grid[1]]++, ==, 0);
+    }
+  g_unlink (path);
+}
+
 static void
 test_bounded_streaming (void)
 {
@@ -1220,6 +1318,7 @@ main (int   argc,
   g_test_add_func ("/trace-file/python-writer-agrees", test_python_writer_agrees);
   g_test_add_func ("/trace-file/summary-cut-short", test_summary_cut_short);
   g_test_add_func ("/trace-file/bounded-streaming", test_bounded_streaming);
+  g_test_add_func ("/trace-file/concurrent-flush", test_concurrent_flush);
 
   return g_test_run ();
 }

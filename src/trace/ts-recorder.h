@@ -81,6 +81,13 @@ gsize       ts_recorder_copy_column (TsRecorder         *self,
                                      gsize               n_values,
                                      void               *out);
 
+/* Calls @func with the recorder's lock held: between two appends, when no
+ * sink callback runs (a sink's own state is then safe to touch). @func must
+ * not call back into the recorder. */
+void        ts_recorder_call_locked (TsRecorder           *self,
+                                     void                (*func) (gpointer data),
+                                     gpointer              data);
+
 /* Replays every string and record into sink (so a writer attached late
  * sees everything), then keeps calling it for new ones until unset. */
 void        ts_recorder_set_sink    (TsRecorder           *self,
