@@ -58,7 +58,8 @@ def from_numpy(arr):
         warnings.warn("The given NumPy array is not writable, and PyTorch does not support non-writable "
                       "tensors. This means writing to this tensor will result in undefined behavior. You may "
                       "want to copy the array to protect its data or make it writable before converting it "
-                      "to a tensor. This type of warning will be suppressed for the rest of this program.",
+                      "to a tensor. This type of warning will be suppressed for the rest of this program. "
+                      "(Triggered internally at  ./torch/csrc/utils/tensor_numpy.cpp:199.)",
                       UserWarning, stacklevel=3)
     return _C._from_host_buffer(arr, tuple(arr.shape), tuple(s // arr.itemsize for s in arr.strides),
                                 _FROM_NUMPY[name])

@@ -28,7 +28,8 @@ def meshgrid(*tensors, indexing=None):
     tensors = _tensors_arg(tensors)
     if indexing is None:
         warnings.warn("torch.meshgrid: in an upcoming release, it will be required to pass the indexing "
-                      "argument.", stacklevel=2)
+                      "argument. (Triggered internally at  ./aten/src/ATen/native/TensorShape.cpp:3190.)",
+                      stacklevel=2)
         indexing = "ij"
     if indexing not in ("ij", "xy"):
         raise RuntimeError('torch.meshgrid: indexing must be one of "xy" or "ij", but received: %s' % indexing)
@@ -571,7 +572,8 @@ def cov(input, *, correction=1, fweights=None, aweights=None):
         avg = x.mean(1)
         norm = n - correction
         if norm <= 0:
-            warnings.warn("cov(): degrees of freedom is <= 0", stacklevel=2)
+            warnings.warn("cov(): degrees of freedom is <= 0 (Triggered internally at  "
+                          "./aten/src/ATen/native/Correlation.cpp:100.)", stacklevel=2)
             norm = 0
         xm = x - avg.unsqueeze(1)
         c = xm.mm(xm.t()) / norm
@@ -908,8 +910,8 @@ def frombuffer(buffer, *, dtype, count=-1, offset=0, requires_grad=False):
         warnings.warn("The given buffer is not writable, and PyTorch does not support non-writable tensors. This "
                       "means you can write to the underlying (supposedly non-writable) buffer using the tensor. You "
                       "may want to copy the buffer to protect its data or make it writable before converting it to "
-                      "a tensor. This type of warning will be suppressed for the rest of this program.",
-                      stacklevel=2)
+                      "a tensor. This type of warning will be suppressed for the rest of this program. (Triggered "
+                      "internally at  ./torch/csrc/utils/tensor_new.cpp:1563.)", stacklevel=2)
     return t.requires_grad_(requires_grad) if requires_grad else t
 
 

@@ -138,7 +138,8 @@ def where(condition, input=None, other=None, *, out=None):
         # TORCH_WARN_ONCE
         _warned_uint8.append(True)
         warnings.warn("where received a uint8 condition tensor. This behavior is deprecated and will be removed "
-                      "in a future version of PyTorch. Use a boolean condition instead.", stacklevel=2)
+                      "in a future version of PyTorch. Use a boolean condition instead. (Triggered internally at  "
+                      "./aten/src/ATen/native/TensorCompare.cpp:413.)", stacklevel=2)
     tensors = [t for t in (condition, input, other) if isinstance(t, Tensor)]
     # 0-dim CPU tensors go where the others are, as PyTorch's CPU scalars
     dev = next((t.device for t in tensors if t.is_cuda or t.dim()), condition.device)
@@ -1474,7 +1475,8 @@ def _beta_warning(reduce):
         raise RuntimeError("reduce argument must be either sum, prod, mean, amax or amin.")
     if not _warned:
         _warned.append(True)
-        warnings.warn("scatter_reduce() is in beta and the API may change at any time.", stacklevel=3)
+        warnings.warn("scatter_reduce() is in beta and the API may change at any time. (Triggered internally "
+                      "at  ./aten/src/ATen/native/TensorAdvancedIndexing.cpp:1615.)", stacklevel=3)
 
 
 def scatter_reduce(input, dim, index, src, reduce, *, include_self=True):
