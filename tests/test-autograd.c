@@ -1209,7 +1209,8 @@ fd_set_x (const TsOpDesc *desc)
     x = unit;
   else if (desc->id == TS_OP_ACOSH)
     x = above_one;
-  else if (desc->id == TS_OP_REMAINDER || desc->id == TS_OP_FMOD)
+  else if (desc->id == TS_OP_REMAINDER || desc->id == TS_OP_FMOD || desc->id == TS_OP_DIV_TRUNC ||
+           desc->id == TS_OP_DIV_FLOOR)
     x = no_jump;
   memcpy (fd_x, x, sizeof fd_x);
 }

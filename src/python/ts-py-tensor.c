@@ -2227,7 +2227,38 @@ py_set_default_dtype (PyObject *module,
   Py_RETURN_NONE;
 }
 
+/* _div_mode(input, other, floor, inplace): torch.div and Tensor.div(_)
+ * with rounding_mode "floor" (floor TRUE) or "trunc", which
+ * torch/__init__.py checks; a number input (torch.div (5, t, ...)) is the
+ * wrapped number of the reversed form */
+static PyObject *
+py_div_mode (PyObject         *module,
+             PyObject *const  *args,
+             Py_ssize_t        nargs)
+{
+  const TsOpDesc *desc;
+  int floor_mode, inplace;
+
+  if (nargs != 4 || (floor_mode = PyObject_IsTrue (args[2])) < 0 || (inplace = PyObject_IsTrue (args[3])) < 0)
+    {
+      if (!PyErr_Occurred ())
+        PyErr_SetString (PyExc_TypeError, "_div_mode(input, other, floor, inplace)");
+      return NULL;
+    }
+  desc = ts_op_get (floor_mode ? TS_OP_DIV_FLOOR : TS_OP_DIV_TRUNC);
+  if (!inplace && !ts_py_is_tensor (args[0]) && ts_py_is_tensor (args[1]))
+    {
+      PyObject *r = binary_out (args[0], args[1], desc->kernel, NULL);
+
+      if (r != Py_NotImplemented)
+        return r;
+      Py_DECREF (r);
+    }
+  return binary_by_name (desc, inplace ? "_" : "", args[0], args[1], inplace ? args[0] : NULL);
+}
+
 static PyMethodDef tensor_module_methods[] = {
+  { "_div_mode", (PyCFunction) (void (*) (void)) py_div_mode, METH_FASTCALL, NULL },
   { "_set_default_dtype", py_set_default_dtype, METH_O, NULL },
   { "_empty", py_empty, METH_VARARGS, NULL },
   { "_promote_types", py_promote_types, METH_VARARGS, NULL },

@@ -1161,6 +1161,15 @@ ts_ops_binary (TsBinaryOp       op,
 {
   g_auto(TsAutocastScope) scope = { { NULL } };
 
+  /* ATen's pow (Tensor, Scalar) refuses this, where a tensor exponent
+   * (even a 0-dim one) computes 0 */
+  if (op == TS_BINARY_POW && scalar != NULL && !reverse && scalar->kind != TS_DTYPE_FLOAT64 &&
+      scalar->ivalue < 0 && ts_dtype_is_integral (a->dtype, TRUE))
+    {
+      g_set_error_literal (error, TS_TENSOR_ERROR, TS_TENSOR_ERROR_RUNTIME,
+                           "Integers to negative integer powers are not allowed.");
+      return NULL;
+    }
   if (out == NULL && !ts_autocast_operands (ts_op_for_binary (op), &scope, &a, &b, error))
     return NULL;
   return binary_impl (op, a, b, scalar, reverse, 1, out, error);

@@ -112,7 +112,6 @@ modulo_backward (TsGradNode  *node,
   const Attrs *attrs = ATTRS;
   g_autoptr(TsTensor) self = NULL;
   g_autoptr(TsTensor) other = NULL;
-  g_autoptr(TsTensor) q = NULL;
   g_autoptr(TsTensor) rounded = NULL;
   g_autoptr(TsTensor) prod = NULL;
 
@@ -131,10 +130,9 @@ modulo_backward (TsGradNode  *node,
   if ((self = ts_autograd_saved (node, attrs->self_slot, error)) == NULL ||
       (other = ts_autograd_saved (node, attrs->other_slot, error)) == NULL)
     return FALSE;
-  if (floor_mode)
-    rounded = ts_ops_binary (TS_BINARY_FLOOR_DIVIDE, self, other, NULL, FALSE, NULL, error);
-  else if ((q = ts_autograd_div (self, other, error)) != NULL)
-    rounded = ts_ops_unary (TS_UNARY_TRUNC, q, error);
+  /* one aten::div with its rounding mode, as PyTorch's formula */
+  rounded = ts_ops_binary (floor_mode ? TS_BINARY_DIV_FLOOR : TS_BINARY_DIV_TRUNC, self, other, NULL, FALSE,
+                           NULL, error);
   if (rounded == NULL || (prod = ts_autograd_mul (grad, rounded, error)) == NULL)
     return FALSE;
   return (grad_inputs[1] = ts_autograd_neg (prod, error)) != NULL;

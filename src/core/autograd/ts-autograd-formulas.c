@@ -730,10 +730,15 @@ FACTOR_FORMULA (rsqrt, result_slot)
 FACTOR_FORMULA (erf, self_slot)
 FACTOR_FORMULA (erfc, self_slot)
 
-/* floor, ceil, round, trunc, sign: zeros_like(grad), piecewise constant */
+/* floor, ceil, round, trunc, sign, and div with a rounding mode (each of
+ * its tensor inputs): grad * 0, piecewise constant */
 TS_BACKWARD_FN (ts_backward_zero)
 {
-  RETURN_GRAD (ts_autograd_binary_scalar (TS_BINARY_MUL, GRAD, 0, FALSE, error));
+  for (guint i = 0; i < n_inputs; i++)
+    if ((n_inputs == 1 || ts_grad_node_needs_input_grad (node, i)) &&
+        (grad_inputs[i] = ts_autograd_binary_scalar (TS_BINARY_MUL, GRAD, 0, FALSE, error)) == NULL)
+      return FALSE;
+  return TRUE;
 }
 
 /* frac: self: grad */

@@ -105,7 +105,9 @@ ts_complex_binary_check (TsBinaryOp   op,
     case TS_BINARY_CLAMP_MAX:
       return fail_dtype (error, "clamp is not supported for complex types");
     /* the names of PyTorch's CPU kernels in its dispatch messages */
-    case TS_BINARY_FLOOR_DIVIDE: kernel = "div_floor_cpu"; break;
+    case TS_BINARY_FLOOR_DIVIDE:
+    case TS_BINARY_DIV_FLOOR: kernel = "div_floor_cpu"; break;
+    case TS_BINARY_DIV_TRUNC: kernel = "div_trunc_cpu"; break;
     case TS_BINARY_BITWISE_LEFT_SHIFT: kernel = "lshift_cpu"; break;
     case TS_BINARY_BITWISE_RIGHT_SHIFT: kernel = "rshift_cpu"; break;
     case TS_BINARY_REMAINDER: kernel = "remainder_cpu"; break;

@@ -183,6 +183,8 @@ NAME (TsBinaryOp op, T a, T b)                                                \
     case TS_BINARY_SUB: return a - b;                                         \
     case TS_BINARY_MUL: return a * b;                                         \
     case TS_BINARY_DIV: return a / b;                                         \
+    case TS_BINARY_DIV_TRUNC: return trunc##S (a / b);                        \
+    case TS_BINARY_DIV_FLOOR:                                                 \
     case TS_BINARY_FLOOR_DIVIDE:                                              \
       {                                                                       \
         T mod, div, fl;                                                       \
@@ -267,6 +269,14 @@ powi (gint64 a,
   return (gint64)result;
 }
 
+/* The ops whose integer form divides, and refuses a zero divisor */
+static inline gboolean
+binary_divides (TsBinaryOp op)
+{
+  return op == TS_BINARY_FLOOR_DIVIDE || op == TS_BINARY_DIV_FLOOR || op == TS_BINARY_DIV_TRUNC ||
+         op == TS_BINARY_REMAINDER || op == TS_BINARY_FMOD;
+}
+
 /* Integer math wraps (through unsigned arithmetic, never UB). Division by
  * zero was ruled out before. */
 static inline gint64
@@ -279,6 +289,10 @@ binary_int (TsBinaryOp op,
     case TS_BINARY_ADD: return (gint64)((guint64)a + (guint64)b);
     case TS_BINARY_SUB: return (gint64)((guint64)a - (guint64)b);
     case TS_BINARY_MUL: return (gint64)((guint64)a * (guint64)b);
+    case TS_BINARY_DIV_TRUNC:
+      /* C's division truncates; -1 wraps as the other ops do */
+      return b == -1 ? (gint64)(0 - (guint64)a) : a / b;
+    case TS_BINARY_DIV_FLOOR:
     case TS_BINARY_FLOOR_DIVIDE:
       {
         gint64 q, r;
@@ -368,8 +382,7 @@ binary_loop_generic (char         **ptrs,
     }
   else
     {
-      gboolean divides = ctx->op == TS_BINARY_FLOOR_DIVIDE || ctx->op == TS_BINARY_REMAINDER ||
-                         ctx->op == TS_BINARY_FMOD;
+      gboolean divides = binary_divides (ctx->op);
 
       for (gint64 i = 0; i < n; i++)
         {
@@ -564,6 +577,15 @@ ts_binary_check (TsBinaryOp   op,
     {
       g_set_error (error, TS_KERNEL_ERROR, TS_KERNEL_ERROR_DTYPE, "\"%s_cpu\" not implemented for '%s'",
                    binary_names[op], ts_dtype_scalar_type_name (common));
+      return FALSE;
+    }
+  /* the dividing kernels take no bool (we gave True // True = True) */
+  if (common == TS_DTYPE_BOOL && binary_divides (op))
+    {
+      g_set_error (error, TS_KERNEL_ERROR, TS_KERNEL_ERROR_DTYPE, "\"%s_cpu\" not implemented for 'Bool'",
+                   op == TS_BINARY_DIV_TRUNC ? "div_trunc"
+                   : op == TS_BINARY_REMAINDER ? "remainder"
+                   : op == TS_BINARY_FMOD ? "fmod" : "div_floor");
       return FALSE;
     }
   if (binary_is_bitwise (op) &&
@@ -963,8 +985,7 @@ ts_cpu_binary (TsBinaryOp    op,
 
   /* Integer division by zero is an error (PyTorch's CPU message); check
    * first so that nothing is written. */
-  if (!ts_dtype_is_floating (ctx.compute) &&
-      (op == TS_BINARY_FLOOR_DIVIDE || op == TS_BINARY_REMAINDER || op == TS_BINARY_FMOD))
+  if (!ts_dtype_is_floating (ctx.compute) && binary_divides (op))
     {
       gint64 n = ts_view_numel (b);
 
@@ -982,8 +1003,8 @@ ts_cpu_binary (TsBinaryOp    op,
   if (a->dtype == ctx.compute && b->dtype == ctx.compute && out->dtype == ctx.compute &&
       !binary_is_comparison (op) && !binary_is_logical (op))
     {
-      if (ctx.compute == TS_DTYPE_FLOAT32 && op != TS_BINARY_POW &&
-          op != TS_BINARY_REMAINDER && op != TS_BINARY_FLOOR_DIVIDE)
+      if (ctx.compute == TS_DTYPE_FLOAT32 && op != TS_BINARY_POW && op != TS_BINARY_REMAINDER &&
+          op != TS_BINARY_FLOOR_DIVIDE && op != TS_BINARY_DIV_FLOOR && op != TS_BINARY_DIV_TRUNC)
         {
           ts_iter_for_each (&iter, binary_loop_f32, &ctx);
           return TRUE;

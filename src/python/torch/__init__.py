@@ -572,10 +572,14 @@ class Tensor(_C.TensorBase, metaclass=_TensorType):
         self *= other
         return self
 
-    def div(self, other):
-        return self / other
+    def div(self, other, *, rounding_mode=None):
+        if rounding_mode is None:
+            return self / other
+        return _C._div_mode(self, other, _rounding_floor(rounding_mode), False)
 
-    def div_(self, other):
+    def div_(self, other, *, rounding_mode=None):
+        if rounding_mode is not None:
+            return _C._div_mode(self, other, _rounding_floor(rounding_mode), True)
         self /= other
         return self
 
@@ -1077,7 +1081,22 @@ def mul(input, other, *, out=None):
     return input * other
 
 
-def div(input, other, *, out=None):
+def _rounding_floor(rounding_mode):
+    """Whether torch.div's rounding_mode (not None) is "floor", else
+    "trunc"; ATen's check otherwise."""
+    if rounding_mode not in ("trunc", "floor"):
+        raise RuntimeError("div expected rounding_mode to be one of None, 'trunc', or 'floor' but found '%s'"
+                           % rounding_mode)
+    return rounding_mode == "floor"
+
+
+def div(input, other, *, rounding_mode=None, out=None):
+    if rounding_mode is not None:
+        floor_mode = _rounding_floor(rounding_mode)
+        if out is not None:
+            import torch._out
+            return torch._out.run("div", lambda a, b: _C._div_mode(a, b, floor_mode, False), (input, other), {}, out)
+        return _C._div_mode(input, other, floor_mode, False)
     if out is not None:
         return _slot_ops["div"](input, other, out=out)
     return input / other
