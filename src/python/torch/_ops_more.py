@@ -683,8 +683,7 @@ def matrix_norm(A, ord="fro", dim=(-2, -1), keepdim=False, *, dtype=None, out=No
     if ord == "fro":
         return vector_norm(A, 2, dim, keepdim, dtype=dtype)
     if ord == "nuc" or ord in (2, -2):
-        raise _unmodeled.unsupported("torch.linalg.matrix_norm(ord=%r)" % (ord,),
-                                     "it needs singular values (torch.linalg.svdvals), not modeled yet")
+        return _singular_norm(A, ord, dim, keepdim, dtype)
     if ord not in (1, -1, math.inf, -math.inf):
         raise RuntimeError("linalg.matrix_norm: Order %s not supported." % ord)
     d0, d1 = (_wrap_dim(d, A.dim()) for d in dim)
@@ -694,6 +693,22 @@ def matrix_norm(A, ord="fro", dim=(-2, -1), keepdim=False, *, dtype=None, out=No
     sums = vector_norm(A, 1, d0, True, dtype=dtype)
     r = sums.amax(d1, True) if ord > 0 else sums.amin(d1, True)
     return r if keepdim else r.squeeze(builtins.max(d0, d1)).squeeze(builtins.min(d0, d1))
+
+
+def _singular_norm(A, ord, dim, keepdim, dtype):
+    """ATen's matrix_norm for 'nuc', 2 and -2: the two dims moved last, then
+    the sum, the largest or the smallest of the singular values."""
+    d0, d1 = (_wrap_dim(d, A.dim()) for d in dim)
+    if d0 == d1:
+        raise RuntimeError("linalg.matrix_norm: dims must be different. Got (%d, %d)" % tuple(dim))
+    if dtype is not None:
+        A = A.to(dtype)
+    perm = [d for d in range(A.dim()) if d not in (d0, d1)] + [d0, d1]
+    S = torch.linalg.svdvals(A.permute(perm))
+    r = S.sum(-1) if ord == "nuc" else S.amax(-1) if ord == 2 else S.amin(-1)
+    if keepdim:
+        r = r.unsqueeze(builtins.min(d0, d1)).unsqueeze(builtins.max(d0, d1))
+    return r
 
 
 def linalg_norm(A, ord=None, dim=None, keepdim=False, *, out=None, dtype=None):
@@ -720,7 +735,10 @@ def norm(input, p="fro", dim=None, keepdim=False, out=None, dtype=None):
     if out is not None:
         raise _unmodeled.unsupported("torch.norm(..., out=...)")
     if p == "nuc":
-        raise _unmodeled.unsupported("torch.norm(p='nuc')", "it needs singular values, not modeled yet")
+        if dim is None and input.dim() != 2:
+            raise RuntimeError("Expected a tensor with 2 dimensions, but got a tensor with %d dimension%s instead."
+                               % (input.dim(), "" if input.dim() == 1 else "s"))
+        return matrix_norm(input, "nuc", (-2, -1) if dim is None else dim, keepdim, dtype=dtype)
     if p == "fro" or p is None:
         p = 2
     if p == 2 and dtype is None and input.dtype in _NORM_DTYPES and input.is_contiguous():
