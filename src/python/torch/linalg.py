@@ -7,8 +7,8 @@ ATen ops 1.13 runs (linalg_lu_factor_ex, linalg_lu_solve, _linalg_svd,
 _linalg_eigh, ...) with grad mode off, and records the node 1.13 records
 (torch/_linalg_grad.py has the formulas). What 1.13 composes from other
 ops (matrix_power, multi_dot, vecdot, cross) is composed here the same way,
-so its nodes are the pieces'. Complex results (eig, eigvals) are not
-modeled: Tensorscope has no complex dtypes yet."""
+so its nodes are the pieces'. The general eigensolver (eig, eigvals:
+LAPACK's geev) is not modeled yet, and says so."""
 
 import math
 import warnings
@@ -668,14 +668,14 @@ def _eigvalsh_grad(s, gL):
 
 def eig(A, *, out=None):
     _no_out(out, "torch.linalg.eig")
-    raise _unmodeled.unsupported("torch.linalg.eig", "its results are complex, and Tensorscope has no complex dtypes "
-                                 "yet (torch.linalg.eigh covers symmetric matrices)")
+    raise _unmodeled.unsupported("torch.linalg.eig", "LAPACK's general eigensolver (geev) is not wired in yet; "
+                                 "torch.linalg.eigh covers symmetric matrices")
 
 
 def eigvals(A, *, out=None):
     _no_out(out, "torch.linalg.eigvals")
-    raise _unmodeled.unsupported("torch.linalg.eigvals", "its results are complex, and Tensorscope has no complex "
-                                 "dtypes yet (torch.linalg.eigvalsh covers symmetric matrices)")
+    raise _unmodeled.unsupported("torch.linalg.eigvals", "LAPACK's general eigensolver (geev) is not wired in "
+                                 "yet; torch.linalg.eigvalsh covers symmetric matrices")
 
 
 # -- least squares, rank, pseudo-inverse ----------------------------------------
