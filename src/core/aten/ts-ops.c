@@ -1790,6 +1790,13 @@ ts_ops_reduce (TsOpId      id,
       kernel_error (error);
       return NULL;
     }
+  /* PyTorch 1.13's CPU product has no half kernels (its CUDA one has) */
+  if (desc->kernel == TS_REDUCE_PROD && !ts_tensor_is_cuda (self) &&
+      (dtype == TS_DTYPE_FLOAT16 || dtype == TS_DTYPE_BFLOAT16))
+    {
+      ts_ops_fail (error, "\"prod_cpu\" not implemented for '%s'", ts_dtype_scalar_type_name (dtype));
+      return NULL;
+    }
   return launch_reduce (desc, self, dims, n_dims, keepdim, dtype, 0.0, error);
 }
 

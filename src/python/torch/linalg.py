@@ -381,7 +381,11 @@ def _lu_det_parts(A, fn):
     _check_float(A, fn)
     _check_matrix(A, fn)
     n = A.shape[-1]
-    LU, pivots, info = _lin("linalg_lu_factor_ex", [A], n, n)
+    # ATen factors A^T when A is real and contiguous (LAPACK reads it in
+    # place then, and det(A^T) = det(A)): the LU, and so the last bits of
+    # the determinant, are A^T's (det([[1, 2], [3, 4]]) is -2 exactly, A's
+    # own LU gives -1.9999999)
+    LU, pivots, info = _lin("linalg_lu_factor_ex", [A.mT if _factors_transpose(A) else A], n, n)
     with torch.no_grad():
         diag = LU.diagonal(dim1=-2, dim2=-1)
         swaps = (pivots != torch.arange(1, n + 1, dtype=torch.int32, device=A.device)).sum(-1)
@@ -389,10 +393,15 @@ def _lu_det_parts(A, fn):
     return LU, pivots, diag, perm_sign
 
 
+def _factors_transpose(A):
+    return A.is_contiguous() and not A.is_complex()
+
+
 def _inverse_for_grad(A, LU, pivots):
     if not (torch.is_grad_enabled() and A.requires_grad):
         return None
-    return _lin("linalg_lu_solve", [LU, pivots, _eye_like(A)], A.shape[-1], A.shape[-1], A.shape[-1])[0]
+    inverse = _lin("linalg_lu_solve", [LU, pivots, _eye_like(A)], A.shape[-1], A.shape[-1], A.shape[-1])[0]
+    return inverse.mT if _factors_transpose(A) else inverse
 
 
 def det(A, *, out=None):
