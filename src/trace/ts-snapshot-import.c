@@ -529,6 +529,32 @@ pickle_item (gpointer          user_data,
   return TRUE;
 }
 
+/* A list of segments, streamed: each one added as it is read (a
+ * segment that does not parse is counted, not fatal). */
+static gboolean
+read_segments (Importer      *im,
+               TsJsonReader  *r,
+               GError       **error)
+{
+  gboolean first = TRUE, more;
+
+  if (!ts_json_begin_array (r, error))
+    return FALSE;
+  for (;;)
+    {
+      g_autoptr(TsValue) v = NULL;
+
+      if (!ts_json_array_next (r, &first, &more, error))
+        return FALSE;
+      if (!more)
+        return TRUE;
+      if (!ts_json_read_value (r, &v, error))
+        return FALSE;
+      if (!add_segment (im, v))
+        im->n_bad_entries++;
+    }
+}
+
 /* The JSON form: walk the top object, streaming the two big lists. */
 static gboolean
 read_json (Importer      *im,
@@ -544,20 +570,8 @@ read_json (Importer      *im,
   if (ts_json_peek (r) == '[')
     {
       /* ≤ 1.12: a bare list of segments */
-      if (!ts_json_begin_array (r, error))
+      if (!read_segments (im, r, error))
         return FALSE;
-      for (;;)
-        {
-          g_autoptr(TsValue) v = NULL;
-          if (!ts_json_array_next (r, &first, &more, error))
-            return FALSE;
-          if (!more)
-            break;
-          if (!ts_json_read_value (r, &v, error))
-            return FALSE;
-          if (!add_segment (im, v))
-            im->n_bad_entries++;
-        }
       *rest = ts_value_new (TS_VALUE_DICT);
       return TRUE;
     }
@@ -572,21 +586,8 @@ read_json (Importer      *im,
         break;
       if (len == 8 && memcmp (key, "segments", 8) == 0)
         {
-          gboolean f2 = TRUE, m2;
-          if (!ts_json_begin_array (r, error))
+          if (!read_segments (im, r, error))
             goto fail;
-          for (;;)
-            {
-              g_autoptr(TsValue) v = NULL;
-              if (!ts_json_array_next (r, &f2, &m2, error))
-                goto fail;
-              if (!m2)
-                break;
-              if (!ts_json_read_value (r, &v, error))
-                goto fail;
-              if (!add_segment (im, v))
-                im->n_bad_entries++;
-            }
         }
       else if (len == 13 && memcmp (key, "device_traces", 13) == 0)
         {
