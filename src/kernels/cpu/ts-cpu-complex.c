@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "ts-cpu-complex.h"
+#include "ts-cpu-kernels-private.h"
 
 void
 ts_complex_load (TsDType     dtype,
@@ -72,8 +73,7 @@ static gboolean
 fail_dtype (GError     **error,
             const char  *message)
 {
-  g_set_error_literal (error, TS_KERNEL_ERROR, TS_KERNEL_ERROR_DTYPE, message);
-  return FALSE;
+  return ts_kernel_fail (error, TS_KERNEL_ERROR_DTYPE, "%s", message);
 }
 
 gboolean

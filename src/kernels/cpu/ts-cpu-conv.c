@@ -32,6 +32,7 @@
 
 #include "ts-cpu-conv.h"
 #include "ts-cpu-convert.h"
+#include "ts-cpu-kernels-private.h"
 
 /* The arithmetic's shapes, spatial dims padded to 3 with leading 1s */
 typedef struct
@@ -655,10 +656,7 @@ check_params (const TsConvParams  *p,
 {
   if (p->n_spatial < 1 || p->n_spatial > TS_CONV_MAX_SPATIAL || weight->ndim != p->n_spatial + 2 ||
       p->groups < 1 || weight->shape[0] % p->groups != 0)
-    {
-      g_set_error_literal (error, TS_KERNEL_ERROR, TS_KERNEL_ERROR_SHAPE, "convolution: bad arguments");
-      return FALSE;
-    }
+    return ts_kernel_fail (error, TS_KERNEL_ERROR_SHAPE, "convolution: bad arguments");
   return check_dtype (weight, error);
 }
 

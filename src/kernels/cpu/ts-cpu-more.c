@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "ts-cpu-kernels.h"
+#include "ts-cpu-kernels-private.h"
 #include "ts-cpu-vector-private.h"
 
 /* Element @i of @v in row-major order: direct for a contiguous view (the
@@ -58,11 +59,8 @@ ts_cpu_where (const TsView  *out,
 
   if (cond->dtype != TS_DTYPE_BOOL || self->dtype != out->dtype || other->dtype != out->dtype ||
       ts_view_numel (cond) != n || ts_view_numel (self) != n || ts_view_numel (other) != n)
-    {
-      g_set_error_literal (error, TS_KERNEL_ERROR, TS_KERNEL_ERROR_SHAPE,
+    return ts_kernel_fail (error, TS_KERNEL_ERROR_SHAPE,
                            "where(): the condition or operands do not match the output");
-      return FALSE;
-    }
   {
     const TsView *views[4] = { out, cond, self, other };
     gboolean dense = all_contiguous (views, 4);
@@ -282,11 +280,7 @@ ts_cpu_lerp (const TsView  *out,
   if (!ts_dtype_is_floating (out->dtype) || self->dtype != out->dtype || end->dtype != out->dtype ||
       (weight != NULL && weight->dtype != out->dtype) || ts_view_numel (self) != n ||
       ts_view_numel (end) != n || (weight != NULL && ts_view_numel (weight) != n))
-    {
-      g_set_error_literal (error, TS_KERNEL_ERROR, TS_KERNEL_ERROR_SHAPE,
-                           "lerp(): the operands do not match the output");
-      return FALSE;
-    }
+    return ts_kernel_fail (error, TS_KERNEL_ERROR_SHAPE, "lerp(): the operands do not match the output");
   {
     const TsView *views[4] = { out, self, end, weight };
     gboolean dense = all_contiguous (views, 4);
@@ -323,11 +317,7 @@ ts_cpu_addcmul (const TsView  *out,
 
   if (self->dtype != out->dtype || tensor1->dtype != out->dtype || tensor2->dtype != out->dtype ||
       ts_view_numel (self) != n || ts_view_numel (tensor1) != n || ts_view_numel (tensor2) != n)
-    {
-      g_set_error_literal (error, TS_KERNEL_ERROR, TS_KERNEL_ERROR_SHAPE,
-                           "addcmul(): the operands do not match the output");
-      return FALSE;
-    }
+    return ts_kernel_fail (error, TS_KERNEL_ERROR_SHAPE, "addcmul(): the operands do not match the output");
   {
     const TsView *views[4] = { out, self, tensor1, tensor2 };
     gboolean dense = all_contiguous (views, 4);
@@ -379,11 +369,8 @@ ts_cpu_clamp (const TsView  *out,
 
   if ((out->dtype != TS_DTYPE_FLOAT32 && out->dtype != TS_DTYPE_FLOAT64) || self->dtype != out->dtype ||
       ts_view_numel (self) != n)
-    {
-      g_set_error_literal (error, TS_KERNEL_ERROR, TS_KERNEL_ERROR_SHAPE,
+    return ts_kernel_fail (error, TS_KERNEL_ERROR_SHAPE,
                            "clamp(): the operand does not match the output, or is not float32 or float64");
-      return FALSE;
-    }
   dense = all_contiguous (views, 2);
   if (out->dtype == TS_DTYPE_FLOAT32)
     {
@@ -445,10 +432,7 @@ ts_cpu_mv (const TsView  *out,
 
   if (mat->ndim != 2 || vec->ndim != 1 || out->ndim != 1 || vec->shape[0] != k || out->shape[0] != m ||
       mat->dtype != vec->dtype || out->dtype != mat->dtype)
-    {
-      g_set_error_literal (error, TS_KERNEL_ERROR, TS_KERNEL_ERROR_SHAPE, "mv(): the operands do not match");
-      return FALSE;
-    }
+    return ts_kernel_fail (error, TS_KERNEL_ERROR_SHAPE, "mv(): the operands do not match");
   /* ATen's addmv: a column-major matrix goes as it is (gemv 'n', lda its
    * column stride), a row-major one too ('t', lda its row stride), any
    * other as a contiguous copy */
