@@ -964,24 +964,33 @@ ts_trace_reader_load_data (TsTraceReader  *self,
   return finish (self, len - consumed, error);
 }
 
+/* The file mapped for reading, or NULL with a TS_TRACE_READER_ERROR_IO
+ * that carries the system's message. */
+static GMappedFile *
+map_file (const char  *path,
+          GError     **error)
+{
+  g_autoptr(GError) local_error = NULL;
+  GMappedFile *mapped = g_mapped_file_new (path, FALSE, &local_error);
+
+  if (mapped == NULL)
+    g_set_error (error, TS_TRACE_READER_ERROR, TS_TRACE_READER_ERROR_IO, "%s", local_error->message);
+  return mapped;
+}
+
 gboolean
 ts_trace_reader_load_file (TsTraceReader  *self,
                            const char     *path,
                            GError        **error)
 {
   g_autoptr(GMappedFile) mapped = NULL;
-  g_autoptr(GError) local_error = NULL;
 
   g_return_val_if_fail (TS_IS_TRACE_READER (self), FALSE);
   g_return_val_if_fail (path != NULL, FALSE);
   g_return_val_if_fail (error == NULL || *error == NULL, FALSE);
 
-  if (!(mapped = g_mapped_file_new (path, FALSE, &local_error)))
-    {
-      g_set_error (error, TS_TRACE_READER_ERROR, TS_TRACE_READER_ERROR_IO,
-                   "%s", local_error->message);
-      return FALSE;
-    }
+  if (!(mapped = map_file (path, error)))
+    return FALSE;
 
   return ts_trace_reader_load_data (self,
                                     (const guint8 *) g_mapped_file_get_contents (mapped),
@@ -1233,7 +1242,6 @@ ts_trace_read_summary (const char      *path,
                        GError         **error)
 {
   g_autoptr(GMappedFile) mapped = NULL;
-  g_autoptr(GError) local_error = NULL;
   g_autoptr(TsRecorder) recorder = NULL;
   g_autoptr(TsTraceReader) reader = NULL;
   g_autoptr(GBytes) inflated = NULL;
@@ -1244,12 +1252,8 @@ ts_trace_read_summary (const char      *path,
   g_return_val_if_fail (summary != NULL, FALSE);
   g_return_val_if_fail (error == NULL || *error == NULL, FALSE);
 
-  if (!(mapped = g_mapped_file_new (path, FALSE, &local_error)))
-    {
-      g_set_error (error, TS_TRACE_READER_ERROR, TS_TRACE_READER_ERROR_IO,
-                   "%s", local_error->message);
-      return FALSE;
-    }
+  if (!(mapped = map_file (path, error)))
+    return FALSE;
 
   data = (const guint8 *) g_mapped_file_get_contents (mapped);
   len = g_mapped_file_get_length (mapped);
