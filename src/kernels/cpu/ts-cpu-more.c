@@ -45,6 +45,20 @@ all_contiguous (const TsView **views,
   return TRUE;
 }
 
+/* Whether every one of views[1 .. n) (NULL entries skipped) has the dtype
+ * and the element count of the output, views[0]. */
+static gboolean
+like_output (const TsView **views,
+             guint          n)
+{
+  gint64 numel = ts_view_numel (views[0]);
+
+  for (guint i = 1; i < n; i++)
+    if (views[i] != NULL && (views[i]->dtype != views[0]->dtype || ts_view_numel (views[i]) != numel))
+      return FALSE;
+  return TRUE;
+}
+
 /* where: a copy of the chosen element, bit for bit (-0.0 and NaN
  * payloads included), as ATen's where_kernel does. */
 gboolean
@@ -56,13 +70,12 @@ ts_cpu_where (const TsView  *out,
 {
   gsize size = ts_dtype_size (out->dtype);
   gint64 n = ts_view_numel (out);
+  const TsView *views[4] = { out, self, other, cond };
 
-  if (cond->dtype != TS_DTYPE_BOOL || self->dtype != out->dtype || other->dtype != out->dtype ||
-      ts_view_numel (cond) != n || ts_view_numel (self) != n || ts_view_numel (other) != n)
+  if (!like_output (views, 3) || cond->dtype != TS_DTYPE_BOOL || ts_view_numel (cond) != n)
     return ts_kernel_fail (error, TS_KERNEL_ERROR_SHAPE,
                            "where(): the condition or operands do not match the output");
   {
-    const TsView *views[4] = { out, cond, self, other };
     gboolean dense = all_contiguous (views, 4);
 
     if (dense && size == 4)
@@ -276,13 +289,11 @@ ts_cpu_lerp (const TsView  *out,
              GError       **error)
 {
   gint64 n = ts_view_numel (out);
+  const TsView *views[4] = { out, self, end, weight };
 
-  if (!ts_dtype_is_floating (out->dtype) || self->dtype != out->dtype || end->dtype != out->dtype ||
-      (weight != NULL && weight->dtype != out->dtype) || ts_view_numel (self) != n ||
-      ts_view_numel (end) != n || (weight != NULL && ts_view_numel (weight) != n))
+  if (!ts_dtype_is_floating (out->dtype) || !like_output (views, 4))
     return ts_kernel_fail (error, TS_KERNEL_ERROR_SHAPE, "lerp(): the operands do not match the output");
   {
-    const TsView *views[4] = { out, self, end, weight };
     gboolean dense = all_contiguous (views, 4);
     static const TernaryF32 tensor32[2] = { lerp_f32_plain, lerp_f32_avx2 };
     static const TernaryF32 number32[2] = { lerps_f32_plain, lerps_f32_avx2 };
@@ -314,12 +325,11 @@ ts_cpu_addcmul (const TsView  *out,
                 GError       **error)
 {
   gint64 n = ts_view_numel (out);
+  const TsView *views[4] = { out, self, tensor1, tensor2 };
 
-  if (self->dtype != out->dtype || tensor1->dtype != out->dtype || tensor2->dtype != out->dtype ||
-      ts_view_numel (self) != n || ts_view_numel (tensor1) != n || ts_view_numel (tensor2) != n)
+  if (!like_output (views, 4))
     return ts_kernel_fail (error, TS_KERNEL_ERROR_SHAPE, "addcmul(): the operands do not match the output");
   {
-    const TsView *views[4] = { out, self, tensor1, tensor2 };
     gboolean dense = all_contiguous (views, 4);
     void (*one) (TsDType, gpointer, gconstpointer, gconstpointer, gconstpointer, double) =
       divide ? addcdiv_one : addcmul_one;
@@ -367,8 +377,7 @@ ts_cpu_clamp (const TsView  *out,
   const TsView *views[2] = { out, self };
   gboolean dense;
 
-  if ((out->dtype != TS_DTYPE_FLOAT32 && out->dtype != TS_DTYPE_FLOAT64) || self->dtype != out->dtype ||
-      ts_view_numel (self) != n)
+  if ((out->dtype != TS_DTYPE_FLOAT32 && out->dtype != TS_DTYPE_FLOAT64) || !like_output (views, 2))
     return ts_kernel_fail (error, TS_KERNEL_ERROR_SHAPE,
                            "clamp(): the operand does not match the output, or is not float32 or float64");
   dense = all_contiguous (views, 2);
