@@ -82,7 +82,6 @@ ts_complex_binary_check (TsBinaryOp   op,
                          GError     **error)
 {
   const char *kernel;
-  g_autofree char *msg = NULL;
 
   switch (op)
     {
@@ -122,8 +121,7 @@ ts_complex_binary_check (TsBinaryOp   op,
       kernel = ts_binary_op_name (op);
       break;
     }
-  msg = g_strdup_printf ("\"%s\" not implemented for '%s'", kernel, ts_dtype_scalar_type_name (common));
-  return fail_dtype (error, msg);
+  return ts_kernel_fail_dispatch (error, kernel, common);
 }
 
 gboolean
@@ -132,7 +130,6 @@ ts_complex_unary_check (TsUnaryOp   op,
                         GError    **error)
 {
   const char *kernel;
-  g_autofree char *msg = NULL;
 
   switch (op)
     {
@@ -171,8 +168,7 @@ ts_complex_unary_check (TsUnaryOp   op,
       kernel = ts_unary_op_name (op);
       break;
     }
-  msg = g_strdup_printf ("\"%s\" not implemented for '%s'", kernel, ts_dtype_scalar_type_name (input));
-  return fail_dtype (error, msg);
+  return ts_kernel_fail_dispatch (error, kernel, input);
 }
 
 /* -- Math, once for float and double ------------------------------------- */

@@ -644,9 +644,7 @@ check_dtype (const TsView  *v,
 {
   if (v->dtype == TS_DTYPE_FLOAT32 || v->dtype == TS_DTYPE_FLOAT64 || ts_cpu_dtype_is_half (v->dtype))
     return TRUE;
-  g_set_error (error, TS_KERNEL_ERROR, TS_KERNEL_ERROR_DTYPE, "\"slow_conv2d_cpu\" not implemented for '%s'",
-               ts_dtype_scalar_type_name (v->dtype));
-  return FALSE;
+  return ts_kernel_fail_dispatch (error, "slow_conv2d_cpu", v->dtype);
 }
 
 static gboolean

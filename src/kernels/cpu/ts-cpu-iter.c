@@ -27,6 +27,15 @@ ts_kernel_fail (GError        **error,
   return FALSE;
 }
 
+gboolean
+ts_kernel_fail_dispatch (GError     **error,
+                         const char  *kernel,
+                         TsDType      dtype)
+{
+  return ts_kernel_fail (error, TS_KERNEL_ERROR_DTYPE, "\"%s\" not implemented for '%s'", kernel,
+                         ts_dtype_scalar_type_name (dtype));
+}
+
 void
 ts_contiguous_strides (guint         ndim,
                        const gint64 *shape,

@@ -16,5 +16,10 @@ gboolean ts_kernel_fail (GError        **error,
                          TsKernelError   code,
                          const char     *format,
                          ...) G_GNUC_PRINTF (3, 4);
+/* ts_kernel_fail() with PyTorch's AT_DISPATCH message for a dtype that
+ * @kernel (PyTorch's name for it) has no case for. */
+gboolean ts_kernel_fail_dispatch (GError        **error,
+                                  const char     *kernel,
+                                  TsDType         dtype);
 
 G_END_DECLS

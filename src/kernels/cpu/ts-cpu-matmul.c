@@ -251,7 +251,7 @@ check_mm_dtypes (const TsView  *a,
                            "expected scalar type %s but found %s",
                            ts_dtype_scalar_type_name (a->dtype), ts_dtype_scalar_type_name (b->dtype));
   if (a->dtype == TS_DTYPE_BOOL)
-    return ts_kernel_fail (error, TS_KERNEL_ERROR_DTYPE, "\"addmm_impl_cpu_\" not implemented for 'Bool'");
+    return ts_kernel_fail_dispatch (error, "addmm_impl_cpu_", a->dtype);
   return TRUE;
 }
 

@@ -175,8 +175,7 @@ check_plan (const TsView          *out,
             GError               **error)
 {
   if (floating_only && !ts_dtype_is_floating (out->dtype))
-    return ts_kernel_fail (error, TS_KERNEL_ERROR_DTYPE,
-                           "\"%s\" not implemented for '%s'", op, ts_dtype_scalar_type_name (out->dtype));
+    return ts_kernel_fail_dispatch (error, op, out->dtype);
   if (plan->unroll != (out->dtype == TS_DTYPE_FLOAT64 ? 2u : 4u) || plan->block_size == 0 ||
       plan->grid_size == 0)
     return ts_kernel_fail (error, TS_KERNEL_ERROR_ARGUMENT,
@@ -451,9 +450,7 @@ ts_cpu_uniform_mt (const TsView   *out,
   g_return_val_if_fail (out != NULL && gen != NULL, FALSE);
 
   if (!ts_dtype_is_floating (out->dtype))
-    return ts_kernel_fail (error, TS_KERNEL_ERROR_DTYPE,
-                           "\"check_uniform_bounds\" not implemented for '%s'",
-                           ts_dtype_scalar_type_name (out->dtype));
+    return ts_kernel_fail_dispatch (error, "check_uniform_bounds", out->dtype);
   if (!(from <= to))
     return ts_kernel_fail (error, TS_KERNEL_ERROR_ARGUMENT,
                            "uniform_ expects to return a [from, to) range, but found from=%g > to=%g",
@@ -755,9 +752,7 @@ ts_cpu_normal_mt (const TsView   *out,
   g_return_val_if_fail (out != NULL && gen != NULL, FALSE);
 
   if (!ts_dtype_is_floating (out->dtype))
-    return ts_kernel_fail (error, TS_KERNEL_ERROR_DTYPE,
-                           "\"normal_kernel_cpu\" not implemented for '%s'",
-                           ts_dtype_scalar_type_name (out->dtype));
+    return ts_kernel_fail_dispatch (error, "normal_kernel_cpu", out->dtype);
   if (!(std >= 0.0))
     return ts_kernel_fail (error, TS_KERNEL_ERROR_ARGUMENT,
                            "normal expects std >= 0.0, but found std %g", std);

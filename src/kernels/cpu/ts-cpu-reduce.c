@@ -43,12 +43,7 @@ ts_reduce_result_dtype (TsReduceOp  op,
     case TS_REDUCE_AMAX:
     case TS_REDUCE_AMIN:
       if (ts_dtype_is_complex (input))
-        {
-          /* PyTorch's kernel name in its dispatch message */
-          g_set_error (error, TS_KERNEL_ERROR, TS_KERNEL_ERROR_DTYPE, "\"%s\" not implemented for '%s'",
-                       op == TS_REDUCE_AMAX ? "max_all" : "min_all", ts_dtype_scalar_type_name (input));
-          return FALSE;
-        }
+        return ts_kernel_fail_dispatch (error, op == TS_REDUCE_AMAX ? "max_all" : "min_all", input);
       *result = input;
       return TRUE;
     case TS_REDUCE_NORM2:
