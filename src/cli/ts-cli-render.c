@@ -75,23 +75,13 @@ ts_cli_render_main (int    argc,
   g_autoptr(TsSegmentMapRenderer) segments = NULL;
   g_autoptr(TsMemoryReplay) replay = NULL;
   gsize instant = 0;
-  TsCliLoadInfo info = { 0 };
   TsRenderFormat format;
   RenderData d = { 0 };
 
   g_option_context_set_summary (context, "Draw a trace's timeline or memory view to an image.");
   g_option_context_add_main_entries (context, entries, NULL);
-  ts_cli_add_import_options (context);
-  if (!g_option_context_parse (context, &argc, &argv, &error))
-    {
-      ts_cli_message ("%s", error->message);
-      return 2;
-    }
-  if (argc != 2)
-    {
-      ts_cli_message ("render: give exactly one trace file");
-      return 2;
-    }
+  if (!ts_cli_parse_trace_args (context, "render", &argc, &argv))
+    return 2;
   if (output == NULL)
     {
       ts_cli_message ("render: no output file given (use -o OUT.png, .svg or .pdf)");
@@ -114,11 +104,9 @@ ts_cli_render_main (int    argc,
       return 2;
     }
 
-  doc = ts_cli_load_document (argv[1], &info);
+  doc = ts_cli_open_trace (argv[1], NULL);
   if (doc == NULL)
     return 1;
-  if (info.cut_short)
-    ts_cli_warn_cut_short (argv[1]);
 
   ts_trace_document_get_time_span (doc, &d.begin, &d.end);
   /* A little air on the right so the last item is not cut by the edge. */

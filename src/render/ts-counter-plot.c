@@ -9,6 +9,22 @@
 #include <math.h>
 
 #include "ts-counter-plot.h"
+#include "ts-gallop-private.h"
+
+typedef struct
+{
+  const TsTime *times;
+  TsTime        limit;
+} Before;
+
+static gboolean
+time_before (gconstpointer data,
+             guint         i)
+{
+  const Before *b = data;
+
+  return b->times[i] < b->limit;
+}
 
 guint
 ts_counter_plot_gallop (const TsTime *times,
@@ -16,26 +32,11 @@ ts_counter_plot_gallop (const TsTime *times,
                         guint         k,
                         TsTime        limit)
 {
-  guint lo = k, bound = 1, hi;
+  Before b = { times, limit };
 
-  if (lo >= n || times[lo] >= limit)
-    return lo;
-  while (lo + bound < n && times[lo + bound] < limit)
-    {
-      lo += bound;
-      bound *= 2;
-    }
-  hi = MIN (lo + bound, n);
-  lo++;
-  while (lo < hi)
-    {
-      guint mid = lo + (hi - lo) / 2;
-      if (times[mid] < limit)
-        lo = mid + 1;
-      else
-        hi = mid;
-    }
-  return lo;
+  if (k >= n || !time_before (&b, k))
+    return k;
+  return _ts_gallop_past (k, n, time_before, &b);
 }
 
 gint64

@@ -13,6 +13,7 @@
 #include <pango/pangocairo.h>
 
 #include "ts-counter-plot.h"
+#include "ts-gallop-private.h"
 #include "ts-memory-renderer.h"
 #include "ts-memory-view-index.h"
 #include "ts-render-format.h"
@@ -487,6 +488,22 @@ widen_range (const gint64 *values,
     *lo = MIN (*lo, values[k]), *hi = MAX (*hi, values[k]);
 }
 
+typedef struct
+{
+  const Plot   *pl;
+  const TsTime *times;
+  double        col;
+} InColumn;
+
+static gboolean
+in_column (gconstpointer data,
+           guint         i)
+{
+  const InColumn *c = data;
+
+  return floor (plot_x (c->pl, c->times[i])) <= c->col;
+}
+
 /* The first sample in (k, end) left of which all fall in pixel column
  * `col`, or end: times[k] is in it, and columns never decrease with
  * time, so gallop then bisect. */
@@ -497,25 +514,9 @@ column_end (const Plot   *pl,
             guint         end,
             double        col)
 {
-  guint lo = k, step = 1, hi;
+  InColumn c = { pl, times, col };
 
-  while (lo + step < end && floor (plot_x (pl, times[lo + step])) <= col)
-    {
-      lo += step;
-      step *= 2;
-    }
-  hi = MIN (lo + step, end);
-  lo++;
-  while (lo < hi)
-    {
-      guint mid = lo + (hi - lo) / 2;
-
-      if (floor (plot_x (pl, times[mid])) <= col)
-        lo = mid + 1;
-      else
-        hi = mid;
-    }
-  return lo;
+  return _ts_gallop_past (k, end, in_column, &c);
 }
 
 /* The stroke of a step line as filled geometry. cairo_stroke() spent

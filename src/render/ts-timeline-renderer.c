@@ -13,6 +13,7 @@
 
 #include "ts-busy-index.h"
 #include "ts-counter-plot.h"
+#include "ts-gallop-private.h"
 #include "ts-render-format.h"
 #include "ts-render-i18n-private.h"
 #include "ts-render-palette.h"
@@ -1225,36 +1226,35 @@ frame_init (Frame                *f,
   f->scale = (f->x1 - f->x0) / (double) (f->end - f->begin);
 }
 
-/* First position p >= k of the lane whose item starts at or after `limit`:
- * exponential steps from k, then a binary search, so a run of m items costs
- * O(log m) however long the lane. */
+typedef struct
+{
+  const TsTrack     *t;
+  const TsTrackLane *lane;
+  TsTime             limit;
+} LaneBefore;
+
+static gboolean
+lane_starts_before (gconstpointer data,
+                    guint         i)
+{
+  const LaneBefore *b = data;
+
+  return b->t->starts[ts_track_lane_item (b->lane, i)] < b->limit;
+}
+
+/* First position p >= k of the lane whose item starts at or after `limit`,
+ * galloping: a run of m items costs O(log m) however long the lane. */
 static guint
 lane_gallop (const TsTrack     *t,
              const TsTrackLane *lane,
              guint              k,
              TsTime             limit)
 {
-  guint n = lane->n_items;
-  guint lo = k, bound = 1, hi;
+  LaneBefore b = { t, lane, limit };
 
-  if (lo >= n || t->starts[ts_track_lane_item (lane, lo)] >= limit)
-    return lo;
-  while (lo + bound < n && t->starts[ts_track_lane_item (lane, lo + bound)] < limit)
-    {
-      lo += bound;
-      bound *= 2;
-    }
-  hi = MIN (lo + bound, n);
-  lo++;
-  while (lo < hi)
-    {
-      guint mid = lo + (hi - lo) / 2;
-      if (t->starts[ts_track_lane_item (lane, mid)] < limit)
-        lo = mid + 1;
-      else
-        hi = mid;
-    }
-  return lo;
+  if (k >= lane->n_items || !lane_starts_before (&b, k))
+    return k;
+  return _ts_gallop_past (k, lane->n_items, lane_starts_before, &b);
 }
 
 /* --- items -------------------------------------------------------------- */

@@ -556,22 +556,13 @@ read_scalar (TsJsonReader *r,
         return TRUE;
       }
     case 't':
-      if (!read_literal (r, "true", error))
-        return FALSE;
-      if (out)
-        *out = ts_value_new_bool (TRUE);
-      return TRUE;
     case 'f':
-      if (!read_literal (r, "false", error))
-        return FALSE;
-      if (out)
-        *out = ts_value_new_bool (FALSE);
-      return TRUE;
     case 'n':
-      if (!read_literal (r, "null", error))
+      /* true, false or null: the first letter tells which */
+      if (!read_literal (r, c == 't' ? "true" : c == 'f' ? "false" : "null", error))
         return FALSE;
       if (out)
-        *out = ts_value_new (TS_VALUE_NONE);
+        *out = c == 'n' ? ts_value_new (TS_VALUE_NONE) : ts_value_new_bool (c == 't');
       return TRUE;
     default:
       {

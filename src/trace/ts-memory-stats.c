@@ -215,25 +215,38 @@ floor_div (gint64 a,
   return q;
 }
 
-/* _format_size: the unit is chosen by pref (the "all" row of the column),
- * a float divided as the value is floor-divided. */
+/* The unit of _format_size and _format_count: chosen by pref (the "all"
+ * row of the column), one step up while pref is at least @threshold, pref
+ * divided by @base as a float and *value floor-divided. */
+static const char *
+scale_to_unit (gint64             *value,
+               double              pref,
+               const char * const *prefixes,
+               guint               n_prefixes,
+               gint64              base,
+               double              threshold)
+{
+  const char *prefix = prefixes[0];
+
+  for (guint k = 1; k < n_prefixes; k++)
+    {
+      if (pref < threshold)
+        break;
+      prefix = prefixes[k];
+      *value = floor_div (*value, base);
+      pref /= base;
+    }
+  return prefix;
+}
+
 static void
 format_size (GString *out,
              gint64   sz,
              double   pref)
 {
   static const char * const prefixes[] = { "B  ", "KiB", "MiB", "GiB", "TiB", "PiB" };
-  const char *prefix = prefixes[0];
-  guint k;
+  const char *prefix = scale_to_unit (&sz, pref, prefixes, G_N_ELEMENTS (prefixes), 1024, 768 * 1024);
 
-  for (k = 1; k < G_N_ELEMENTS (prefixes); k++)
-    {
-      if (pref < 768 * 1024)
-        break;
-      prefix = prefixes[k];
-      sz = floor_div (sz, 1024);
-      pref /= 1024;
-    }
   g_string_append_printf (out, "%6" G_GINT64_FORMAT " %s", sz, prefix);
 }
 
@@ -243,17 +256,8 @@ format_count (GString *out,
               double   pref)
 {
   static const char * const prefixes[] = { " ", "K", "M" };
-  const char *prefix = prefixes[0];
-  guint k;
+  const char *prefix = scale_to_unit (&cnt, pref, prefixes, G_N_ELEMENTS (prefixes), 1000, 750 * 1000);
 
-  for (k = 1; k < G_N_ELEMENTS (prefixes); k++)
-    {
-      if (pref < 750 * 1000)
-        break;
-      prefix = prefixes[k];
-      cnt = floor_div (cnt, 1000);
-      pref /= 1000;
-    }
   g_string_append_printf (out, "%7" G_GINT64_FORMAT " %s ", cnt, prefix);
 }
 

@@ -510,12 +510,15 @@ add_entry (Importer      *im,
   entries_append (&im->entries, &e);
 }
 
+/* One segment or trace entry, as the pickle reader streams them (and the
+ * JSON reader below, with the same kinds): a segment that does not parse
+ * is counted, not fatal. */
 static gboolean
-pickle_item (gpointer          user_data,
-             TsPickleItemKind  kind,
-             guint             device,
-             TsValue          *item,
-             GError          **error)
+add_item (gpointer          user_data,
+          TsPickleItemKind  kind,
+          guint             device,
+          TsValue          *item,
+          GError          **error)
 {
   Importer *im = user_data;
 
@@ -527,6 +530,32 @@ pickle_item (gpointer          user_data,
   else
     add_entry (im, device, item);
   return TRUE;
+}
+
+/* A JSON list of segments, or of one device's trace entries, streamed:
+ * each item added as it is read. */
+static gboolean
+read_items (Importer          *im,
+            TsJsonReader      *r,
+            TsPickleItemKind   kind,
+            guint              device,
+            GError           **error)
+{
+  gboolean first = TRUE, more;
+
+  if (!ts_json_begin_array (r, error))
+    return FALSE;
+  for (;;)
+    {
+      g_autoptr(TsValue) v = NULL;
+
+      if (!ts_json_array_next (r, &first, &more, error))
+        return FALSE;
+      if (!more)
+        return TRUE;
+      if (!ts_json_read_value (r, &v, error) || !add_item (im, kind, device, v, error))
+        return FALSE;
+    }
 }
 
 /* The JSON form: walk the top object, streaming the two big lists. */
@@ -544,20 +573,8 @@ read_json (Importer      *im,
   if (ts_json_peek (r) == '[')
     {
       /* ≤ 1.12: a bare list of segments */
-      if (!ts_json_begin_array (r, error))
+      if (!read_items (im, r, TS_PICKLE_SEGMENT, 0, error))
         return FALSE;
-      for (;;)
-        {
-          g_autoptr(TsValue) v = NULL;
-          if (!ts_json_array_next (r, &first, &more, error))
-            return FALSE;
-          if (!more)
-            break;
-          if (!ts_json_read_value (r, &v, error))
-            return FALSE;
-          if (!add_segment (im, v))
-            im->n_bad_entries++;
-        }
       *rest = ts_value_new (TS_VALUE_DICT);
       return TRUE;
     }
@@ -572,21 +589,8 @@ read_json (Importer      *im,
         break;
       if (len == 8 && memcmp (key, "segments", 8) == 0)
         {
-          gboolean f2 = TRUE, m2;
-          if (!ts_json_begin_array (r, error))
+          if (!read_items (im, r, TS_PICKLE_SEGMENT, 0, error))
             goto fail;
-          for (;;)
-            {
-              g_autoptr(TsValue) v = NULL;
-              if (!ts_json_array_next (r, &f2, &m2, error))
-                goto fail;
-              if (!m2)
-                break;
-              if (!ts_json_read_value (r, &v, error))
-                goto fail;
-              if (!add_segment (im, v))
-                im->n_bad_entries++;
-            }
         }
       else if (len == 13 && memcmp (key, "device_traces", 13) == 0)
         {
@@ -596,24 +600,12 @@ read_json (Importer      *im,
             goto fail;
           for (;; device++)
             {
-              gboolean f3 = TRUE, m3;
               if (!ts_json_array_next (r, &f2, &m2, error))
                 goto fail;
               if (!m2)
                 break;
-              if (!ts_json_begin_array (r, error))
+              if (!read_items (im, r, TS_PICKLE_TRACE_ENTRY, device, error))
                 goto fail;
-              for (;;)
-                {
-                  g_autoptr(TsValue) v = NULL;
-                  if (!ts_json_array_next (r, &f3, &m3, error))
-                    goto fail;
-                  if (!m3)
-                    break;
-                  if (!ts_json_read_value (r, &v, error))
-                    goto fail;
-                  add_entry (im, device, v);
-                }
             }
         }
       else
@@ -1037,24 +1029,21 @@ emit_device (Importer *im,
           g_hash_table_remove (blocks, ADDR_KEY (e->addr));
           break;
         case TS_ALLOC_ACTION_FREE_REQUESTED:
-          lb = g_hash_table_lookup (blocks, ADDR_KEY (e->addr));
-          if (lb == NULL)
-            {
-              LiveBlock n = { before_size (im, e), e->size, ST_ALLOCATED, TRUE, e->loc };
-              g_hash_table_insert (blocks, ADDR_KEY (e->addr), g_memdup2 (&n, sizeof n));
-            }
-          else
-            lb->state = ST_ALLOCATED, lb->touched = TRUE;
-          break;
         case TS_ALLOC_ACTION_FREE_COMPLETED:
-          lb = g_hash_table_lookup (blocks, ADDR_KEY (e->addr));
-          if (lb == NULL)
-            {
-              LiveBlock n = { before_size (im, e), e->size, ST_PENDING, TRUE, e->loc };
-              g_hash_table_insert (blocks, ADDR_KEY (e->addr), g_memdup2 (&n, sizeof n));
-            }
-          else
-            lb->state = ST_PENDING, lb->touched = TRUE;
+          {
+            /* before its free was requested the block was allocated;
+             * before the free completed, pending */
+            guint32 state = e->action == TS_ALLOC_ACTION_FREE_REQUESTED ? ST_ALLOCATED : ST_PENDING;
+
+            lb = g_hash_table_lookup (blocks, ADDR_KEY (e->addr));
+            if (lb == NULL)
+              {
+                LiveBlock n = { before_size (im, e), e->size, state, TRUE, e->loc };
+                g_hash_table_insert (blocks, ADDR_KEY (e->addr), g_memdup2 (&n, sizeof n));
+              }
+            else
+              lb->state = state, lb->touched = TRUE;
+          }
           break;
         case TS_ALLOC_ACTION_SEGMENT_ALLOC:
           g_hash_table_remove (segs, ADDR_KEY (e->addr));
@@ -1312,7 +1301,7 @@ ts_snapshot_import (TsImportContext *ctx,
   im.final_sizes = g_hash_table_new_full (NULL, NULL, NULL, g_free);
 
   if (is_pickle)
-    ok = ts_pickle_read (in, pickle_item, &im, &root, error);
+    ok = ts_pickle_read (in, add_item, &im, &root, error);
   else
     {
       TsJsonReader r;

@@ -6,7 +6,8 @@
  * docs/trace-format.md is the specification; this header names its numbers
  * and holds what the writer and the reader share: the wire field lists of
  * the record kinds (the field tables of ts-record.c without padding), the
- * key field of each kind, and the varint codec.
+ * key field of each kind and the rows predicted from it, and the varint
+ * codec.
  */
 
 #pragma once
@@ -220,6 +221,76 @@ static inline guint32
 ts_trace_unzigzag32 (guint32 z)
 {
   return (z >> 1) ^ (guint32) -(gint32) (z & 1);
+}
+
+/* The rows of the last record per key value in the current frame, which
+ * predict the fields after the key: key_gen and key_row are indexed by the
+ * key (a string id), an entry valid when its generation is the frame's.
+ * The writer and the reader must keep them alike, so both use these. */
+typedef struct
+{
+  GArray *key_gen;   /* guint32 */
+  GArray *key_row;   /* guint32 */
+  GArray *rows;      /* guint64, n_fields per row */
+  guint   n_rows;    /* reset at every frame */
+} TsTraceKeyRows;
+
+static inline void
+ts_trace_key_rows_init (TsTraceKeyRows *kr)
+{
+  kr->key_gen = g_array_new (FALSE, TRUE, sizeof (guint32));
+  kr->key_row = g_array_new (FALSE, TRUE, sizeof (guint32));
+  kr->rows = g_array_new (FALSE, FALSE, sizeof (guint64));
+}
+
+static inline void
+ts_trace_key_rows_clear (TsTraceKeyRows *kr)
+{
+  g_clear_pointer (&kr->key_gen, g_array_unref);
+  g_clear_pointer (&kr->key_row, g_array_unref);
+  g_clear_pointer (&kr->rows, g_array_unref);
+}
+
+/* The row of the last record with this key in frame @gen, or NULL. */
+static inline guint64 *
+ts_trace_key_rows_lookup (const TsTraceKeyRows *kr,
+                          guint32               key,
+                          guint32               gen,
+                          guint                 n_fields)
+{
+  if (key >= kr->key_gen->len || g_array_index (kr->key_gen, guint32, key) != gen)
+    return NULL;
+
+  return &g_array_index (kr->rows, guint64, (gsize) g_array_index (kr->key_row, guint32, key) * n_fields);
+}
+
+/* @values become the key's row: copied into @row, the key's lookup, or
+ * into a new row of frame @gen when that was NULL. */
+static inline void
+ts_trace_key_rows_store (TsTraceKeyRows *kr,
+                         guint32         key,
+                         guint32         gen,
+                         guint           n_fields,
+                         guint64        *row,
+                         const guint64  *values)
+{
+  if (row == NULL)
+    {
+      guint32 index = kr->n_rows++;
+
+      if (key >= kr->key_gen->len)
+        {
+          g_array_set_size (kr->key_gen, MAX (key + 1, kr->key_gen->len * 2));
+          g_array_set_size (kr->key_row, kr->key_gen->len);
+        }
+      g_array_index (kr->key_gen, guint32, key) = gen;
+      g_array_index (kr->key_row, guint32, key) = index;
+      if (kr->rows->len < (gsize) kr->n_rows * n_fields)
+        g_array_set_size (kr->rows, (gsize) kr->n_rows * n_fields);
+      row = &g_array_index (kr->rows, guint64, (gsize) index * n_fields);
+    }
+
+  memcpy (row, values, n_fields * sizeof (guint64));
 }
 
 G_END_DECLS

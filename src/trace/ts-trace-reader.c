@@ -53,12 +53,7 @@ typedef struct
   guint8    types[TS_TRACE_MAX_WIRE_FIELDS];
   guint16   offsets[TS_TRACE_MAX_WIRE_FIELDS];   /* in the struct, for the known ones */
   guint64   prev[TS_TRACE_MAX_WIRE_FIELDS];
-  /* Rows of the last record per key value: key_gen/key_row are indexed by
-   * the file's string id; an entry is valid when its gen is the frame's. */
-  GArray   *key_gen;       /* guint32 */
-  GArray   *key_row;       /* guint32 */
-  GArray   *rows;          /* guint64, n_fields per row */
-  guint     n_rows;
+  TsTraceKeyRows keys;     /* keyed by the file's string ids */
   guint32   count_frame;   /* records in the current frame */
   guint64   count;
 } SchemaKind;
@@ -281,11 +276,7 @@ parse_schema (TsTraceReader  *self,
         }
 
       if (sk->key != TS_TRACE_NO_KEY)
-        {
-          sk->key_gen = g_array_new (FALSE, TRUE, sizeof (guint32));
-          sk->key_row = g_array_new (FALSE, TRUE, sizeof (guint32));
-          sk->rows = g_array_new (FALSE, FALSE, sizeof (guint64));
-        }
+        ts_trace_key_rows_init (&sk->keys);
     }
 
 #undef CORRUPT_SCHEMA
@@ -308,45 +299,6 @@ add_string (TsTraceReader *self,
   self->n_strings_total++;
 
   return TRUE;
-}
-
-/* The row of the last record with this key in the frame, or NULL. */
-static guint64 *
-key_row_lookup (TsTraceReader *self,
-                SchemaKind    *sk,
-                guint32        key)
-{
-  if (key >= sk->key_gen->len || g_array_index (sk->key_gen, guint32, key) != self->frame_gen)
-    return NULL;
-
-  return &g_array_index (sk->rows, guint64, (gsize) g_array_index (sk->key_row, guint32, key) * sk->n_fields);
-}
-
-static void
-key_row_store (TsTraceReader *self,
-               SchemaKind    *sk,
-               guint32        key,
-               const guint64 *values)
-{
-  guint64 *row = key_row_lookup (self, sk, key);
-
-  if (row == NULL)
-    {
-      guint32 index = sk->n_rows++;
-
-      if (key >= sk->key_gen->len)
-        {
-          g_array_set_size (sk->key_gen, MAX (key + 1, sk->key_gen->len * 2));
-          g_array_set_size (sk->key_row, sk->key_gen->len);
-        }
-      g_array_index (sk->key_gen, guint32, key) = self->frame_gen;
-      g_array_index (sk->key_row, guint32, key) = index;
-      if (sk->rows->len < (gsize) sk->n_rows * sk->n_fields)
-        g_array_set_size (sk->rows, (gsize) sk->n_rows * sk->n_fields);
-      row = &g_array_index (sk->rows, guint64, (gsize) index * sk->n_fields);
-    }
-
-  memcpy (row, values, sk->n_fields * sizeof (guint64));
 }
 
 static inline gboolean
@@ -377,6 +329,7 @@ decode_fields (TsTraceReader  *self,
   const guint64 *pred = sk->prev;
   const guint8 *p = *pp;
   guint n = sk->n_fields;
+  guint64 *row = NULL;   /* the key's, once the key field is read */
 
   for (guint f = 0; f < n; f++)
     {
@@ -402,14 +355,12 @@ decode_fields (TsTraceReader  *self,
 
       if (f == sk->key)
         {
-          guint64 *row;
-
           if (values[f] >= self->string_map->len)
             {
               *bad_string = values[f];
               return FALSE;
             }
-          if ((row = key_row_lookup (self, sk, (guint32) values[f])) != NULL)
+          if ((row = ts_trace_key_rows_lookup (&sk->keys, (guint32) values[f], self->frame_gen, n)) != NULL)
             {
               /* Fields up to the key keep the kind's predictions. */
               memcpy (values + n, pred, (f + 1) * sizeof (guint64));
@@ -422,7 +373,7 @@ decode_fields (TsTraceReader  *self,
   *pp = p;
   memcpy (sk->prev, values, n * sizeof (guint64));
   if (sk->key != TS_TRACE_NO_KEY)
-    key_row_store (self, sk, (guint32) values[sk->key], values);
+    ts_trace_key_rows_store (&sk->keys, (guint32) values[sk->key], self->frame_gen, n, row, values);
 
   return TRUE;
 }
@@ -505,7 +456,7 @@ parse_events (TsTraceReader  *self,
   for (guint i = 0; i < self->n_kinds; i++)
     {
       memset (self->kinds[i].prev, 0, self->kinds[i].n_fields * sizeof (guint64));
-      self->kinds[i].n_rows = 0;
+      self->kinds[i].keys.n_rows = 0;
       self->kinds[i].count_frame = 0;
     }
 
@@ -808,9 +759,7 @@ ts_trace_reader_finalize (GObject *object)
   g_clear_pointer (&self->string_map, g_array_unref);
   for (guint i = 0; i < self->n_kinds; i++)
     {
-      g_clear_pointer (&self->kinds[i].key_gen, g_array_unref);
-      g_clear_pointer (&self->kinds[i].key_row, g_array_unref);
-      g_clear_pointer (&self->kinds[i].rows, g_array_unref);
+      ts_trace_key_rows_clear (&self->kinds[i].keys);
     }
   g_clear_pointer (&self->kinds, g_free);
   g_clear_pointer (&self->unknown_slots, g_hash_table_unref);
@@ -964,24 +913,33 @@ ts_trace_reader_load_data (TsTraceReader  *self,
   return finish (self, len - consumed, error);
 }
 
+/* The file mapped for reading, or NULL with a TS_TRACE_READER_ERROR_IO
+ * that carries the system's message. */
+static GMappedFile *
+map_file (const char  *path,
+          GError     **error)
+{
+  g_autoptr(GError) local_error = NULL;
+  GMappedFile *mapped = g_mapped_file_new (path, FALSE, &local_error);
+
+  if (mapped == NULL)
+    g_set_error (error, TS_TRACE_READER_ERROR, TS_TRACE_READER_ERROR_IO, "%s", local_error->message);
+  return mapped;
+}
+
 gboolean
 ts_trace_reader_load_file (TsTraceReader  *self,
                            const char     *path,
                            GError        **error)
 {
   g_autoptr(GMappedFile) mapped = NULL;
-  g_autoptr(GError) local_error = NULL;
 
   g_return_val_if_fail (TS_IS_TRACE_READER (self), FALSE);
   g_return_val_if_fail (path != NULL, FALSE);
   g_return_val_if_fail (error == NULL || *error == NULL, FALSE);
 
-  if (!(mapped = g_mapped_file_new (path, FALSE, &local_error)))
-    {
-      g_set_error (error, TS_TRACE_READER_ERROR, TS_TRACE_READER_ERROR_IO,
-                   "%s", local_error->message);
-      return FALSE;
-    }
+  if (!(mapped = map_file (path, error)))
+    return FALSE;
 
   return ts_trace_reader_load_data (self,
                                     (const guint8 *) g_mapped_file_get_contents (mapped),
@@ -1233,7 +1191,6 @@ ts_trace_read_summary (const char      *path,
                        GError         **error)
 {
   g_autoptr(GMappedFile) mapped = NULL;
-  g_autoptr(GError) local_error = NULL;
   g_autoptr(TsRecorder) recorder = NULL;
   g_autoptr(TsTraceReader) reader = NULL;
   g_autoptr(GBytes) inflated = NULL;
@@ -1244,12 +1201,8 @@ ts_trace_read_summary (const char      *path,
   g_return_val_if_fail (summary != NULL, FALSE);
   g_return_val_if_fail (error == NULL || *error == NULL, FALSE);
 
-  if (!(mapped = g_mapped_file_new (path, FALSE, &local_error)))
-    {
-      g_set_error (error, TS_TRACE_READER_ERROR, TS_TRACE_READER_ERROR_IO,
-                   "%s", local_error->message);
-      return FALSE;
-    }
+  if (!(mapped = map_file (path, error)))
+    return FALSE;
 
   data = (const guint8 *) g_mapped_file_get_contents (mapped);
   len = g_mapped_file_get_length (mapped);

@@ -73,10 +73,7 @@ typedef struct
 {
   TsTraceWireKind wire;
   guint64         prev[TS_TRACE_MAX_WIRE_FIELDS];
-  GArray         *key_gen;   /* guint32, by string id */
-  GArray         *key_row;   /* guint32 */
-  GArray         *rows;      /* guint64, wire.n_fields per row */
-  guint           n_rows;
+  TsTraceKeyRows  keys;
 } EncKind;
 
 struct _TsTraceWriter
@@ -300,7 +297,7 @@ chunk_open (TsTraceWriter *self)
   for (guint k = 0; k < TS_N_RECORD_KINDS; k++)
     {
       memset (self->kinds[k].prev, 0, sizeof self->kinds[k].prev);
-      self->kinds[k].n_rows = 0;
+      self->kinds[k].keys.n_rows = 0;
     }
 }
 
@@ -328,44 +325,6 @@ chunk_seal (TsTraceWriter *self)
   self->n_chunks++;
 
   note_produced (self);
-}
-
-static guint64 *
-key_row_lookup (TsTraceWriter *self,
-                EncKind       *ek,
-                guint32        key)
-{
-  if (key >= ek->key_gen->len || g_array_index (ek->key_gen, guint32, key) != self->chunk_gen)
-    return NULL;
-
-  return &g_array_index (ek->rows, guint64, (gsize) g_array_index (ek->key_row, guint32, key) * ek->wire.n_fields);
-}
-
-static void
-key_row_store (TsTraceWriter *self,
-               EncKind       *ek,
-               guint32        key,
-               guint64       *row,
-               const guint64 *values)
-{
-  if (row == NULL)
-    {
-      guint32 index = ek->n_rows++;
-      gsize n = ek->wire.n_fields;
-
-      if (key >= ek->key_gen->len)
-        {
-          g_array_set_size (ek->key_gen, MAX (key + 1, ek->key_gen->len * 2));
-          g_array_set_size (ek->key_row, ek->key_gen->len);
-        }
-      g_array_index (ek->key_gen, guint32, key) = self->chunk_gen;
-      g_array_index (ek->key_row, guint32, key) = index;
-      if (ek->rows->len < (gsize) ek->n_rows * n)
-        g_array_set_size (ek->rows, (gsize) ek->n_rows * n);
-      row = &g_array_index (ek->rows, guint64, (gsize) index * n);
-    }
-
-  memcpy (row, values, ek->wire.n_fields * sizeof (guint64));
 }
 
 static void
@@ -400,7 +359,7 @@ encode_record (TsTraceWriter *self,
     }
 
   if (wk->key != TS_TRACE_NO_KEY)
-    row = key_row_lookup (self, ek, (guint32) values[wk->key]);
+    row = ts_trace_key_rows_lookup (&ek->keys, (guint32) values[wk->key], self->chunk_gen, n);
 
   p += ts_trace_put_varint (p, 1 + kind);
   for (guint f = 0; f < n; f++)
@@ -416,7 +375,7 @@ encode_record (TsTraceWriter *self,
 
   memcpy (ek->prev, values, n * sizeof (guint64));
   if (wk->key != TS_TRACE_NO_KEY)
-    key_row_store (self, ek, (guint32) values[wk->key], (guint64 *) row, values);
+    ts_trace_key_rows_store (&ek->keys, (guint32) values[wk->key], self->chunk_gen, n, (guint64 *) row, values);
 
   self->chunk_counts[1 + kind]++;
 }
@@ -729,9 +688,7 @@ ts_trace_writer_finalize (GObject *object)
   g_clear_pointer (&self->index, g_array_unref);
   for (guint k = 0; k < TS_N_RECORD_KINDS; k++)
     {
-      g_clear_pointer (&self->kinds[k].key_gen, g_array_unref);
-      g_clear_pointer (&self->kinds[k].key_row, g_array_unref);
-      g_clear_pointer (&self->kinds[k].rows, g_array_unref);
+      ts_trace_key_rows_clear (&self->kinds[k].keys);
     }
   g_clear_error (&self->error);
   pthread_cond_destroy (&self->work_cond);
@@ -770,11 +727,7 @@ ts_trace_writer_init (TsTraceWriter *self)
 
       ts_trace_wire_kind_init (&ek->wire, k);
       if (ek->wire.key != TS_TRACE_NO_KEY)
-        {
-          ek->key_gen = g_array_new (FALSE, TRUE, sizeof (guint32));
-          ek->key_row = g_array_new (FALSE, TRUE, sizeof (guint32));
-          ek->rows = g_array_new (FALSE, FALSE, sizeof (guint64));
-        }
+        ts_trace_key_rows_init (&ek->keys);
     }
 
   encode_header_and_schema (self);

@@ -286,24 +286,29 @@ fill_legend (TsTraceView *self)
 
 /* --- construction -------------------------------------------------------- */
 
+/* The zoom buttons: about the middle of the view (not the pointer, which
+ * is on the button), and the user's choice of window ends following. */
 static void
-zoom_in_cb (TsTraceView *self)
+zoom_about_middle (TsTraceView *self,
+                   double       factor)
 {
   TsTimelineView view;
 
   ts_timeline_get_view (self->timeline, &view);
   ts_timeline_set_follow (self->timeline, FALSE);
-  ts_timeline_zoom_at (self->timeline, (ts_timeline_renderer_get_label_width (ts_timeline_get_renderer (self->timeline)) + view.width) / 2, 0.5);
+  ts_timeline_zoom_at (self->timeline, (ts_timeline_renderer_get_label_width (ts_timeline_get_renderer (self->timeline)) + view.width) / 2, factor);
+}
+
+static void
+zoom_in_cb (TsTraceView *self)
+{
+  zoom_about_middle (self, 0.5);
 }
 
 static void
 zoom_out_cb (TsTraceView *self)
 {
-  TsTimelineView view;
-
-  ts_timeline_get_view (self->timeline, &view);
-  ts_timeline_set_follow (self->timeline, FALSE);
-  ts_timeline_zoom_at (self->timeline, (ts_timeline_renderer_get_label_width (ts_timeline_get_renderer (self->timeline)) + view.width) / 2, 2.0);
+  zoom_about_middle (self, 2.0);
 }
 
 static void

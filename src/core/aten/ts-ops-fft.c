@@ -146,11 +146,7 @@ ts_ops_fft_plan_cache_set_max_size (int      device,
 
   /* CUFFT_MAX_PLAN_NUM is SIZE_MAX on CUDA >= 10: only the sign is checked */
   if (max_size < 0)
-    {
-      g_set_error (error, TS_TENSOR_ERROR, TS_TENSOR_ERROR_RUNTIME,
-                   "cuFFT plan cache size must be non-negative, but got %" G_GINT64_FORMAT, max_size);
-      return FALSE;
-    }
+    return ts_ops_fail (error, "cuFFT plan cache size must be non-negative, but got %" G_GINT64_FORMAT, max_size);
   cache = plan_cache_get (device);
   cache->max_size = max_size;
   plan_cache_trim (cache, max_size);
@@ -239,11 +235,8 @@ fft_desc (TsFftKind   kind,
   desc->norm = norm;
   desc->flag = flag;
   if (n_dims == 0 || n_dims > self->ndim)
-    {
-      g_set_error (error, TS_TENSOR_ERROR, TS_TENSOR_ERROR_RUNTIME,
-                   "%s: expected 1 to %u dims, got %u", ts_op_get (kind_ops[kind])->name, self->ndim, n_dims);
-      return FALSE;
-    }
+    return ts_ops_fail (error,
+                        "%s: expected 1 to %u dims, got %u", ts_op_get (kind_ops[kind])->name, self->ndim, n_dims);
   for (guint i = 0; i < n_dims; i++)
     {
       int d = dims[i];
@@ -252,10 +245,7 @@ fft_desc (TsFftKind   kind,
         return FALSE;
       for (guint j = 0; j < i; j++)
         if (desc->dims[j] == d)
-          {
-            g_set_error_literal (error, TS_TENSOR_ERROR, TS_TENSOR_ERROR_RUNTIME, "FFT dims must be unique");
-            return FALSE;
-          }
+          return ts_ops_fail (error, "FFT dims must be unique");
       desc->dims[desc->n_dims++] = d;
     }
   return TRUE;

@@ -32,12 +32,8 @@ pack_window (const TsPool2d *p,
   for (guint i = 0; i < G_N_ELEMENTS (v); i++)
     {
       if (v[i] < 0 || v[i] > 255)
-        {
-          g_set_error_literal (error, TS_TENSOR_ERROR, TS_TENSOR_ERROR_RUNTIME,
-                               "pooling with a kernel_size, stride, padding or dilation over 255 "
-                               "is not modeled yet");
-          return FALSE;
-        }
+        return ts_ops_fail (error, "pooling with a kernel_size, stride, padding or dilation over 255 "
+                            "is not modeled yet");
       *mask |= (guint64) v[i] << (8 * i);
     }
   return TRUE;
@@ -330,11 +326,7 @@ pack_remap (TsRemapKernel  mode,
   for (guint i = 0; i < r->k; i++)
     {
       if (r->pads[i] < G_MININT16 || r->pads[i] > G_MAXINT16)
-        {
-          g_set_error_literal (error, TS_TENSOR_ERROR, TS_TENSOR_ERROR_RUNTIME,
-                               "padding by more than 32767 is not modeled yet");
-          return FALSE;
-        }
+        return ts_ops_fail (error, "padding by more than 32767 is not modeled yet");
       *mask |= (guint64) (guint16) (gint16) r->pads[i] << (16 * i);
     }
   return TRUE;

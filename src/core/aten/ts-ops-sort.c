@@ -86,11 +86,7 @@ ts_ops_sort (TsOpId      id,
     return FALSE;
   size = self->ndim ? self->shape[dim] : 1;
   if (start < 0 || n < 0 || start + n > size)
-    {
-      g_set_error_literal (error, TS_TENSOR_ERROR, TS_TENSOR_ERROR_RUNTIME,
-                           "sort: positions out of range");
-      return FALSE;
-    }
+    return ts_ops_fail (error, "sort: positions out of range");
   memcpy (shape, self->shape, self->ndim * sizeof (gint64));
   if (self->ndim)
     shape[dim] = n;
@@ -185,25 +181,13 @@ ts_ops_scatter_ (TsTensor  *self,
       !ts_ops_common_device (operands, 3, &device, error))
     return FALSE;
   if (index->dtype != TS_DTYPE_INT64)
-    {
-      g_set_error_literal (error, TS_TENSOR_ERROR, TS_TENSOR_ERROR_RUNTIME,
-                           "scatter(): Expected dtype int64 for index");
-      return FALSE;
-    }
+    return ts_ops_fail (error, "scatter(): Expected dtype int64 for index");
   if (src->dtype != self->dtype)
-    {
-      g_set_error_literal (error, TS_TENSOR_ERROR, TS_TENSOR_ERROR_RUNTIME,
-                           "scatter(): Expected self.dtype to be equal to src.dtype");
-      return FALSE;
-    }
+    return ts_ops_fail (error, "scatter(): Expected self.dtype to be equal to src.dtype");
   if (ts_tensor_numel (index) == 0)
     return TRUE;
   if (MAX (index->ndim, 1) != MAX (self->ndim, 1))
-    {
-      g_set_error_literal (error, TS_TENSOR_ERROR, TS_TENSOR_ERROR_RUNTIME,
-                           "Index tensor must have the same number of dimensions as self tensor");
-      return FALSE;
-    }
+    return ts_ops_fail (error, "Index tensor must have the same number of dimensions as self tensor");
   for (guint d = 0; d < index->ndim; d++)
     if (index->shape[d] > (d < src->ndim ? src->shape[d] : 1) ||
         ((int) d != dim && index->shape[d] > self->shape[d]))

@@ -20,6 +20,7 @@
 #include "config.h"
 
 #include "ts-autograd-formulas-private.h"
+#include "ts-autograd-private.h"
 #include "ts-ops-sort.h"
 
 static TsTensor *
@@ -30,11 +31,8 @@ zeros (TsDevice       device,
        GError       **error)
 {
   TsScalar zero = { TS_DTYPE_INT64, 0, 0 };
-  g_autoptr(TsTensor) t = ts_tensor_new_empty (device, dtype, ndim, shape, FALSE, error);
 
-  if (t == NULL || !ts_ops_fill (t, &zero, error))
-    return NULL;
-  return g_steal_pointer (&t);
+  return ts_autograd_new_full (device, dtype, ndim, shape, &zero, error);
 }
 
 static TsTensor *

@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "ts-autograd-formulas-private.h"
+#include "ts-autograd-private.h"
 #include "ts-ops-shape.h"
 #include "ts-ops-sort.h"
 
@@ -173,14 +174,10 @@ filled_slab (TsTensor  *like,
 {
   gint64 shape[TS_MAX_DIMS];
   TsScalar v = { TS_DTYPE_FLOAT64, value, (gint64) value };
-  g_autoptr(TsTensor) t = NULL;
 
   memcpy (shape, like->shape, like->ndim * sizeof (gint64));
   shape[dim] = 1;
-  t = ts_tensor_new_empty (ts_tensor_get_device (like), like->dtype, like->ndim, shape, FALSE, error);
-  if (t == NULL || !ts_ops_fill (t, &v, error))
-    return NULL;
-  return g_steal_pointer (&t);
+  return ts_autograd_new_full (ts_tensor_get_device (like), like->dtype, like->ndim, shape, &v, error);
 }
 
 /* t.narrow(dim, start, length), differentiable */
@@ -293,10 +290,10 @@ TS_BACKWARD_FN (ts_backward_prod)
        * zeros, under create_graph too) */
       if (zeros > 1)
         {
-          g_autoptr(TsTensor) z = ts_tensor_new_empty (info->device, GRAD->dtype, info->ndim, info->shape,
-                                                       FALSE, error);
+          g_autoptr(TsTensor) z = ts_autograd_new_full (info->device, GRAD->dtype, info->ndim, info->shape,
+                                                        &zero, error);
 
-          if (z == NULL || !ts_ops_fill (z, &zero, error))
+          if (z == NULL)
             return FALSE;
           RETURN_GRAD (g_steal_pointer (&z));
         }

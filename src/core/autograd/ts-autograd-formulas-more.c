@@ -11,6 +11,7 @@
 
 #include "ts-autograd-formulas.h"
 #include "ts-autograd-formulas-private.h"
+#include "ts-autograd-private.h"
 #include "ts-ops.h"
 
 #define GRAD_OUT (grad_outputs[0])
@@ -21,11 +22,8 @@ zero_like (TsTensor  *like,
            GError   **error)
 {
   TsScalar zero = { TS_DTYPE_FLOAT64, 0, 0 };
-  g_autoptr(TsTensor) z = ts_tensor_new_empty (ts_tensor_get_device (like), like->dtype, 0, NULL, FALSE, error);
 
-  if (z == NULL || !ts_ops_fill (z, &zero, error))
-    return NULL;
-  return g_steal_pointer (&z);
+  return ts_autograd_new_full (ts_tensor_get_device (like), like->dtype, 0, NULL, &zero, error);
 }
 
 /* where: self: where (condition, grad, 0); other: where (condition, 0,

@@ -940,8 +940,8 @@ quotient_zero_at_zero (TsTensor  *num,
 
   if ((quotient = ts_autograd_div (num, den, error)) == NULL ||
       (is_zero = ts_autograd_binary_scalar (TS_BINARY_EQ, at, 0.0, FALSE, error)) == NULL ||
-      (zero = ts_tensor_new_empty (ts_tensor_get_device (quotient), quotient->dtype, 0, NULL, FALSE, error)) == NULL ||
-      !ts_ops_fill (zero, &nought, error))
+      (zero = ts_autograd_new_full (ts_tensor_get_device (quotient), quotient->dtype, 0, NULL, &nought,
+                                    error)) == NULL)
     return NULL;
   return ts_ops_where (is_zero, zero, quotient, error);
 }
@@ -1365,9 +1365,7 @@ static TS_BACKWARD_FN (index_view_backward)
   gboolean was = ts_autograd_set_grad_enabled (FALSE);
   gboolean ok;
 
-  if ((zeros = ts_tensor_new_empty (info->device, GRAD->dtype, info->ndim, info->shape, FALSE,
-                                    error)) == NULL ||
-      !ts_ops_fill (zeros, &zero, error))
+  if ((zeros = ts_autograd_new_full (info->device, GRAD->dtype, info->ndim, info->shape, &zero, error)) == NULL)
     return FALSE;
   part = args->kind == TS_VIEW_SELECT
          ? ts_tensor_select (zeros, args->dim0, args->start, error)

@@ -1044,10 +1044,21 @@ ts_autograd_new_filled (const TsGradTensorInfo *info,
                         GError                **error)
 {
   TsScalar scalar = { TS_DTYPE_FLOAT64, value, (gint64) value };
-  g_autoptr(TsTensor) out = ts_tensor_new_empty (info->device, info->dtype, info->ndim,
-                                                 info->shape, FALSE, error);
 
-  if (out == NULL || !ts_ops_fill (out, &scalar, error))
+  return ts_autograd_new_full (info->device, info->dtype, info->ndim, info->shape, &scalar, error);
+}
+
+TsTensor *
+ts_autograd_new_full (TsDevice         device,
+                      TsDType          dtype,
+                      guint            ndim,
+                      const gint64    *shape,
+                      const TsScalar  *value,
+                      GError         **error)
+{
+  g_autoptr(TsTensor) out = ts_tensor_new_empty (device, dtype, ndim, shape, FALSE, error);
+
+  if (out == NULL || !ts_ops_fill (out, value, error))
     return NULL;
   return g_steal_pointer (&out);
 }

@@ -7,6 +7,7 @@
 #pragma once
 
 #include "ts-autograd.h"
+#include "ts-ops.h"
 
 G_BEGIN_DECLS
 
@@ -107,6 +108,13 @@ const TsAutogradStreamOps *ts_autograd_get_stream_ops (gpointer *user_data);
 /* A new tensor of zeros or ones like info describes. */
 TsTensor   *ts_autograd_new_filled     (const TsGradTensorInfo *info,
                                         double                  value,
+                                        GError                **error);
+/* A new tensor of @device, @dtype and shape, every element @value. */
+TsTensor   *ts_autograd_new_full       (TsDevice                device,
+                                        TsDType                 dtype,
+                                        guint                   ndim,
+                                        const gint64           *shape,
+                                        const TsScalar         *value,
                                         GError                **error);
 
 G_END_DECLS

@@ -161,6 +161,30 @@ ts_runtime_event_record (TsRuntime   *self,
   return event_on_stream (self, event, stream, event_record_locked, error);
 }
 
+/* The event a query or a synchronize asks the device side about, under
+ * the lock; NULL when there is nothing to ask, with *ok TRUE for an event
+ * never recorded (no CUDA event exists yet: it counts as complete) and
+ * FALSE, @error set, for an unknown event or one recorded in a capture. */
+static Event *
+event_to_ask (TsRuntime  *self,
+              guint64     event,
+              gboolean   *ok,
+              GError    **error)
+{
+  Event *ev = lookup_event (self, event, error);
+
+  *ok = FALSE;
+  if (ev == NULL)
+    return NULL;
+  if (ev->base.record == TS_ITEM_NONE)
+    *ok = TRUE;
+  else if (ev->capture != NULL)
+    *ok = _ts_runtime_capture_refuse (ev->capture, error);
+  else
+    return ev;
+  return NULL;
+}
+
 gboolean
 ts_runtime_event_query (TsRuntime   *self,
                         guint64      event,
@@ -179,19 +203,12 @@ ts_runtime_event_query (TsRuntime   *self,
     *done = FALSE;
 
   locker = g_mutex_locker_new (&self->lock);
-  if (!(ev = lookup_event (self, event, error)))
-    return FALSE;
-
-  /* Never recorded: no CUDA event exists yet, nothing to ask. */
-  if (ev->base.record == TS_ITEM_NONE)
+  if (!(ev = event_to_ask (self, event, &ret, error)))
     {
-      if (done != NULL)
+      if (ret && done != NULL)
         *done = TRUE;
-      return TRUE;
+      return ret;
     }
-
-  if (ev->capture != NULL)
-    return _ts_runtime_capture_refuse (ev->capture, error);
 
   _ts_runtime_call_begin_api (self, &call, API_EVENT_QUERY, ev->base.device, TS_STREAM_NONE);
   err = self->side.ops->event_query (self->side.impl, &ev->base, call.ht->clock);
@@ -214,14 +231,8 @@ ts_runtime_event_synchronize (TsRuntime   *self,
   g_return_val_if_fail (TS_IS_RUNTIME (self), FALSE);
 
   locker = g_mutex_locker_new (&self->lock);
-  if (!(ev = lookup_event (self, event, error)))
-    return FALSE;
-
-  if (ev->base.record == TS_ITEM_NONE)
-    return TRUE;
-
-  if (ev->capture != NULL)
-    return _ts_runtime_capture_refuse (ev->capture, error);
+  if (!(ev = event_to_ask (self, event, &ret, error)))
+    return ret;
 
   _ts_runtime_call_begin_api (self, &call, API_EVENT_SYNCHRONIZE, ev->base.device, TS_STREAM_NONE);
   err = self->side.ops->event_sync (self->side.impl, &ev->base, &until);

@@ -15,6 +15,7 @@
 #include <math.h>
 
 #include "ts-cpu-kernels.h"
+#include "ts-cpu-kernels-private.h"
 
 typedef struct
 {
@@ -64,11 +65,8 @@ ts_cpu_amp_unscale (const TsView *grad,
 
   if (!ts_dtype_is_floating (grad->dtype) || found_inf->dtype != TS_DTYPE_FLOAT32 ||
       inv_scale->dtype != TS_DTYPE_FLOAT32)
-    {
-      g_set_error (error, TS_KERNEL_ERROR, TS_KERNEL_ERROR_DTYPE,
-                   "found_inf and inv_scale must be float tensors, and the gradients floating");
-      return FALSE;
-    }
+    return ts_kernel_fail (error, TS_KERNEL_ERROR_DTYPE,
+                           "found_inf and inv_scale must be float tensors, and the gradients floating");
   u.inv_scale = (float) ts_dtype_load (TS_DTYPE_FLOAT32, ts_view_linear_ptr (inv_scale, 0));
   u.inv_scale_double = u.inv_scale;
   if (!ts_iter_init (&iter, grad->ndim, grad->shape, operands, 1, error))
@@ -95,11 +93,8 @@ ts_cpu_amp_update_scale (const TsView *scale,
 
   if (scale->dtype != TS_DTYPE_FLOAT32 || growth_tracker->dtype != TS_DTYPE_INT32 ||
       found_inf->dtype != TS_DTYPE_FLOAT32)
-    {
-      g_set_error (error, TS_KERNEL_ERROR, TS_KERNEL_ERROR_DTYPE,
-                   "_amp_update_scale_: the scale and found_inf must be float, the growth tracker int");
-      return FALSE;
-    }
+    return ts_kernel_fail (error, TS_KERNEL_ERROR_DTYPE,
+                           "_amp_update_scale_: the scale and found_inf must be float, the growth tracker int");
   ps = ts_view_linear_ptr (scale, 0);
   pt = ts_view_linear_ptr (growth_tracker, 0);
   current = (float) ts_dtype_load (TS_DTYPE_FLOAT32, ps);

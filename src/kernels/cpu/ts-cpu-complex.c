@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "ts-cpu-complex.h"
+#include "ts-cpu-kernels-private.h"
 
 void
 ts_complex_load (TsDType     dtype,
@@ -72,8 +73,7 @@ static gboolean
 fail_dtype (GError     **error,
             const char  *message)
 {
-  g_set_error_literal (error, TS_KERNEL_ERROR, TS_KERNEL_ERROR_DTYPE, message);
-  return FALSE;
+  return ts_kernel_fail (error, TS_KERNEL_ERROR_DTYPE, "%s", message);
 }
 
 gboolean
@@ -82,7 +82,6 @@ ts_complex_binary_check (TsBinaryOp   op,
                          GError     **error)
 {
   const char *kernel;
-  g_autofree char *msg = NULL;
 
   switch (op)
     {
@@ -124,8 +123,7 @@ ts_complex_binary_check (TsBinaryOp   op,
       kernel = ts_binary_op_name (op);
       break;
     }
-  msg = g_strdup_printf ("\"%s\" not implemented for '%s'", kernel, ts_dtype_scalar_type_name (common));
-  return fail_dtype (error, msg);
+  return ts_kernel_fail_dispatch (error, kernel, common);
 }
 
 gboolean
@@ -134,7 +132,6 @@ ts_complex_unary_check (TsUnaryOp   op,
                         GError    **error)
 {
   const char *kernel;
-  g_autofree char *msg = NULL;
 
   switch (op)
     {
@@ -173,8 +170,7 @@ ts_complex_unary_check (TsUnaryOp   op,
       kernel = ts_unary_op_name (op);
       break;
     }
-  msg = g_strdup_printf ("\"%s\" not implemented for '%s'", kernel, ts_dtype_scalar_type_name (input));
-  return fail_dtype (error, msg);
+  return ts_kernel_fail_dispatch (error, kernel, input);
 }
 
 /* -- Math, once for float and double ------------------------------------- */

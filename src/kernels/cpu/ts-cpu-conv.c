@@ -32,6 +32,7 @@
 
 #include "ts-cpu-conv.h"
 #include "ts-cpu-convert.h"
+#include "ts-cpu-kernels-private.h"
 
 /* The arithmetic's shapes, spatial dims padded to 3 with leading 1s */
 typedef struct
@@ -643,9 +644,7 @@ check_dtype (const TsView  *v,
 {
   if (v->dtype == TS_DTYPE_FLOAT32 || v->dtype == TS_DTYPE_FLOAT64 || ts_cpu_dtype_is_half (v->dtype))
     return TRUE;
-  g_set_error (error, TS_KERNEL_ERROR, TS_KERNEL_ERROR_DTYPE, "\"slow_conv2d_cpu\" not implemented for '%s'",
-               ts_dtype_scalar_type_name (v->dtype));
-  return FALSE;
+  return ts_kernel_fail_dispatch (error, "slow_conv2d_cpu", v->dtype);
 }
 
 static gboolean
@@ -655,10 +654,7 @@ check_params (const TsConvParams  *p,
 {
   if (p->n_spatial < 1 || p->n_spatial > TS_CONV_MAX_SPATIAL || weight->ndim != p->n_spatial + 2 ||
       p->groups < 1 || weight->shape[0] % p->groups != 0)
-    {
-      g_set_error_literal (error, TS_KERNEL_ERROR, TS_KERNEL_ERROR_SHAPE, "convolution: bad arguments");
-      return FALSE;
-    }
+    return ts_kernel_fail (error, TS_KERNEL_ERROR_SHAPE, "convolution: bad arguments");
   return check_dtype (weight, error);
 }
 

@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "ts-cpu-fft.h"
+#include "ts-cpu-kernels-private.h"
 
 /* FFTW's planner is not thread-safe; its execute is. */
 static GMutex planner_lock;
@@ -52,11 +53,8 @@ ts_fft_output_shape (const TsFftDesc *desc,
       gint64 n = desc->kind == TS_FFT_C2R ? out_shape[desc->dims[i]] : in_shape[desc->dims[i]];
 
       if (n < 1)
-        {
-          g_set_error (error, TS_KERNEL_ERROR, TS_KERNEL_ERROR_ARGUMENT,
-                       "Invalid number of data points (%" G_GINT64_FORMAT ") specified", n);
-          return FALSE;
-        }
+        return ts_kernel_fail (error, TS_KERNEL_ERROR_ARGUMENT,
+                               "Invalid number of data points (%" G_GINT64_FORMAT ") specified", n);
     }
   return TRUE;
 }
@@ -193,11 +191,8 @@ contiguous_copy (const TsView  *src,
 {
   *buffer = g_try_malloc (MAX ((gsize) ts_view_numel (src) * ts_dtype_size (dtype), 1));
   if (*buffer == NULL)
-    {
-      g_set_error_literal (error, TS_KERNEL_ERROR, TS_KERNEL_ERROR_ARGUMENT,
+    return ts_kernel_fail (error, TS_KERNEL_ERROR_ARGUMENT,
                            "fft: not enough host memory for a copy of the input");
-      return FALSE;
-    }
   ts_view_init (copy, dtype, *buffer, src->ndim, src->shape, NULL, 0);
   return ts_cpu_copy (copy, src, error);
 }
@@ -245,11 +240,7 @@ ts_cpu_fft (const TsFftDesc *desc,
   else
     ok = run_double (&run, dims, batch, n_batch, ts_view_linear_ptr (src, 0), ts_view_linear_ptr (out, 0));
   if (!ok)
-    {
-      g_set_error_literal (error, TS_KERNEL_ERROR, TS_KERNEL_ERROR_ARGUMENT,
-                           "fft: FFTW could not plan this transform");
-      return FALSE;
-    }
+    return ts_kernel_fail (error, TS_KERNEL_ERROR_ARGUMENT, "fft: FFTW could not plan this transform");
 
   n = signal_points (desc, in, out);
   if (desc->norm == TS_FFT_NORM_BY_N)

@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "ts-cpu-kernels.h"
+#include "ts-cpu-kernels-private.h"
 
 static gboolean
 check_index_dtype (const TsView  *index,
@@ -20,11 +21,7 @@ check_index_dtype (const TsView  *index,
                    GError       **error)
 {
   if (index->dtype != TS_DTYPE_INT64 && index->dtype != TS_DTYPE_INT32)
-    {
-      g_set_error (error, TS_KERNEL_ERROR, TS_KERNEL_ERROR_DTYPE,
-                   "%s(): Expected dtype int32/int64 for index", op);
-      return FALSE;
-    }
+    return ts_kernel_fail (error, TS_KERNEL_ERROR_DTYPE, "%s(): Expected dtype int32/int64 for index", op);
   return TRUE;
 }
 
@@ -87,29 +84,18 @@ ts_cpu_index_select (const TsView   *in,
   if (!check_index_dtype (index, "index_select", error))
     return FALSE;
   if (index->ndim > 1)
-    {
-      g_set_error_literal (error, TS_KERNEL_ERROR, TS_KERNEL_ERROR_INDEX,
-                           "index_select(): Index is supposed to be a vector");
-      return FALSE;
-    }
+    return ts_kernel_fail (error, TS_KERNEL_ERROR_INDEX, "index_select(): Index is supposed to be a vector");
   if (dim >= MAX (in->ndim, 1))
     return ts_wrap_dim (dim, in->ndim, NULL, error);
 
   size = in->ndim == 0 ? 1 : in->shape[dim];
   n_index = ts_view_numel (index);
   if (find_bad_index (index, size, failure))
-    {
-      g_set_error_literal (error, TS_KERNEL_ERROR, TS_KERNEL_ERROR_INDEX,
-                           "index out of range in self");
-      return FALSE;
-    }
+    return ts_kernel_fail (error, TS_KERNEL_ERROR_INDEX, "index out of range in self");
   if (ts_view_numel (out) != ts_view_numel (in) / MAX (size, 1) * n_index ||
       out->dtype != in->dtype)
-    {
-      g_set_error_literal (error, TS_KERNEL_ERROR, TS_KERNEL_ERROR_SHAPE,
+    return ts_kernel_fail (error, TS_KERNEL_ERROR_SHAPE,
                            "index_select(): output shape or dtype does not match");
-      return FALSE;
-    }
 
   /* out[o, j, i] = in[o, index[j], i] over row-major (outer, dim, inner). */
   for (guint d = 0; d < in->ndim; d++)
@@ -173,21 +159,15 @@ ts_cpu_gather (const TsView   *in,
   if (dim >= MAX (in->ndim, 1))
     return ts_wrap_dim (dim, in->ndim, NULL, error);
   if (MAX (index->ndim, 1) != MAX (in->ndim, 1))
-    {
-      g_set_error_literal (error, TS_KERNEL_ERROR, TS_KERNEL_ERROR_SHAPE,
+    return ts_kernel_fail (error, TS_KERNEL_ERROR_SHAPE,
                            "Index tensor must have the same number of dimensions as input tensor");
-      return FALSE;
-    }
   for (guint d = 0; d < index->ndim; d++)
     {
       if (d != dim && index->shape[d] > in->shape[d])
-        {
-          g_set_error (error, TS_KERNEL_ERROR, TS_KERNEL_ERROR_SHAPE,
-                       "Size does not match at dimension %u expected index [%" G_GINT64_FORMAT
-                       "] to be smaller than self [%" G_GINT64_FORMAT "] apart from dimension %u",
-                       d, index->shape[d], in->shape[d], dim);
-          return FALSE;
-        }
+        return ts_kernel_fail (error, TS_KERNEL_ERROR_SHAPE,
+                               "Size does not match at dimension %u expected index [%" G_GINT64_FORMAT
+                               "] to be smaller than self [%" G_GINT64_FORMAT "] apart from dimension %u",
+                               d, index->shape[d], in->shape[d], dim);
     }
 
   size = in->ndim == 0 ? 1 : in->shape[dim];
@@ -205,11 +185,8 @@ ts_cpu_gather (const TsView   *in,
     }
   n = ts_view_numel (index);
   if (ts_view_numel (out) != n || out->dtype != in->dtype)
-    {
-      g_set_error_literal (error, TS_KERNEL_ERROR, TS_KERNEL_ERROR_SHAPE,
+    return ts_kernel_fail (error, TS_KERNEL_ERROR_SHAPE,
                            "gather(): output shape or dtype does not match the index");
-      return FALSE;
-    }
 
   elem = ts_dtype_size (in->dtype);
   if (index->ndim > 0 && index->ndim == in->ndim && index->dtype == TS_DTYPE_INT64 &&
@@ -292,11 +269,8 @@ index_walk_init (IndexWalk     *walk,
   if (!check_index_dtype (index, "index", error))
     return FALSE;
   if (index->ndim == 0 || pos + walk->k > self->ndim)
-    {
-      g_set_error_literal (error, TS_KERNEL_ERROR, TS_KERNEL_ERROR_SHAPE,
+    return ts_kernel_fail (error, TS_KERNEL_ERROR_SHAPE,
                            "index: the stacked indices do not fit the indexed tensor");
-      return FALSE;
-    }
   walk->n_b = 1;
   for (guint d = 0; d + 1 < index->ndim; d++)
     walk->n_b *= index->shape[d];
@@ -387,11 +361,7 @@ index_walk_check (const IndexWalk *walk,
       return FALSE;
     }
   if (ts_view_numel (other) != index_walk_numel (walk) || other->dtype != walk->self->dtype)
-    {
-      g_set_error_literal (error, TS_KERNEL_ERROR, TS_KERNEL_ERROR_SHAPE,
-                           "index: the result's shape or dtype does not match");
-      return FALSE;
-    }
+    return ts_kernel_fail (error, TS_KERNEL_ERROR_SHAPE, "index: the result's shape or dtype does not match");
   return TRUE;
 }
 
@@ -476,11 +446,7 @@ ts_cpu_nonzero (const TsView  *in,
 
   if (out->ndim != 2 || out->dtype != TS_DTYPE_INT64 || out->shape[1] != in->ndim ||
       out->shape[0] != ts_cpu_count_nonzero (in))
-    {
-      g_set_error_literal (error, TS_KERNEL_ERROR, TS_KERNEL_ERROR_SHAPE,
-                           "nonzero(): the output is not (count, ndim) int64");
-      return FALSE;
-    }
+    return ts_kernel_fail (error, TS_KERNEL_ERROR_SHAPE, "nonzero(): the output is not (count, ndim) int64");
   for (gint64 e = 0; e < ts_view_numel (in); e++)
     {
       gint64 rem = e;
@@ -511,11 +477,8 @@ ts_cpu_masked_fill (const TsView  *self,
 
   if (mask->dtype != TS_DTYPE_BOOL || value->dtype != self->dtype ||
       ts_view_numel (mask) != ts_view_numel (self) || ts_view_numel (value) != 1)
-    {
-      g_set_error_literal (error, TS_KERNEL_ERROR, TS_KERNEL_ERROR_SHAPE,
+    return ts_kernel_fail (error, TS_KERNEL_ERROR_SHAPE,
                            "masked_fill_(): the mask or value does not match self");
-      return FALSE;
-    }
   n = ts_view_numel (self);
   fill = ts_view_linear_ptr (value, 0);
   /* dense self and mask (the common case: masked_fill's clone and a mask

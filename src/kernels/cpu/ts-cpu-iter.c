@@ -9,8 +9,32 @@
 #include <string.h>
 
 #include "ts-cpu-kernels.h"
+#include "ts-cpu-kernels-private.h"
 
 G_DEFINE_QUARK (ts-kernel-error-quark, ts_kernel_error)
+
+gboolean
+ts_kernel_fail (GError        **error,
+                TsKernelError   code,
+                const char     *format,
+                ...)
+{
+  va_list args;
+
+  va_start (args, format);
+  g_propagate_error (error, g_error_new_valist (TS_KERNEL_ERROR, code, format, args));
+  va_end (args);
+  return FALSE;
+}
+
+gboolean
+ts_kernel_fail_dispatch (GError     **error,
+                         const char  *kernel,
+                         TsDType      dtype)
+{
+  return ts_kernel_fail (error, TS_KERNEL_ERROR_DTYPE, "\"%s\" not implemented for '%s'", kernel,
+                         ts_dtype_scalar_type_name (dtype));
+}
 
 void
 ts_contiguous_strides (guint         ndim,
@@ -141,13 +165,10 @@ ts_wrap_dim (gint64   dim,
   gint64 n = MAX ((gint64)ndim, 1);  /* a 0-dim tensor takes dims -1 and 0 */
 
   if (dim < -n || dim >= n)
-    {
-      g_set_error (error, TS_KERNEL_ERROR, TS_KERNEL_ERROR_DIM,
-                   "Dimension out of range (expected to be in range of [%" G_GINT64_FORMAT
-                   ", %" G_GINT64_FORMAT "], but got %" G_GINT64_FORMAT ")",
-                   -n, n - 1, dim);
-      return FALSE;
-    }
+    return ts_kernel_fail (error, TS_KERNEL_ERROR_DIM,
+                           "Dimension out of range (expected to be in range of [%" G_GINT64_FORMAT
+                           ", %" G_GINT64_FORMAT "], but got %" G_GINT64_FORMAT ")",
+                           -n, n - 1, dim);
   if (wrapped)
     *wrapped = (guint)(dim < 0 ? dim + n : dim);
   return TRUE;
@@ -177,13 +198,10 @@ ts_broadcast_shapes (guint         a_ndim,
         gint64 b = i < b_ndim ? b_shape[b_ndim - 1 - i] : 1;
 
         if (a != b && a != 1 && b != 1)
-          {
-            g_set_error (error, TS_KERNEL_ERROR, TS_KERNEL_ERROR_SHAPE,
-                         "The size of tensor a (%" G_GINT64_FORMAT ") must match the size of "
-                         "tensor b (%" G_GINT64_FORMAT ") at non-singleton dimension %u",
-                         a, b, ndim - 1 - i);
-            return FALSE;
-          }
+          return ts_kernel_fail (error, TS_KERNEL_ERROR_SHAPE,
+                                 "The size of tensor a (%" G_GINT64_FORMAT ") must match the size of "
+                                 "tensor b (%" G_GINT64_FORMAT ") at non-singleton dimension %u",
+                                 a, b, ndim - 1 - i);
         result[ndim - 1 - i] = a == 1 ? b : a;
       }
     memcpy (out_shape, result, ndim * sizeof (gint64));

@@ -14,6 +14,7 @@
 #include <cblas.h>
 #include <string.h>
 
+#include "ts-cpu-kernels-private.h"
 #include "ts-cpu-lapack-private.h"
 #include "ts-cpu-linalg.h"
 
@@ -23,9 +24,8 @@ lapack_argument_error (GError    **error,
                        int         info)
 {
   /* a bug of ours, not the user's: LAPACK refused argument -info */
-  g_set_error (error, TS_KERNEL_ERROR, TS_KERNEL_ERROR_ARGUMENT, "LAPACK %s: argument %d had an illegal value",
-               routine, -info);
-  return FALSE;
+  return ts_kernel_fail (error, TS_KERNEL_ERROR_ARGUMENT, "LAPACK %s: argument %d had an illegal value", routine,
+                         -info);
 }
 
 static gboolean
@@ -33,10 +33,9 @@ lapack_converge_error (GError    **error,
                        const char *op,
                        int         info)
 {
-  g_set_error (error, TS_KERNEL_ERROR, TS_KERNEL_ERROR_ARGUMENT,
-               "%s: The algorithm failed to converge because the input matrix is ill-conditioned or has too "
-               "many repeated singular values (error code: %d).", op, info);
-  return FALSE;
+  return ts_kernel_fail (error, TS_KERNEL_ERROR_ARGUMENT,
+                         "%s: The algorithm failed to converge because the input matrix is ill-conditioned or has "
+                         "too many repeated singular values (error code: %d).", op, info);
 }
 
 #define T float

@@ -19,6 +19,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "ts-cpu-kernels-private.h"
 #include "ts-cpu-loss.h"
 #include "ts-dtype.h"
 
@@ -77,10 +78,7 @@ check_dtypes (const TsView  *self,
   if (target->dtype != TS_DTYPE_INT64 ||
       (self->dtype != TS_DTYPE_FLOAT32 && self->dtype != TS_DTYPE_FLOAT64 &&
        self->dtype != TS_DTYPE_FLOAT16 && self->dtype != TS_DTYPE_BFLOAT16))
-    {
-      g_set_error_literal (error, TS_KERNEL_ERROR, TS_KERNEL_ERROR_DTYPE, "nll_loss: unsupported dtypes");
-      return FALSE;
-    }
+    return ts_kernel_fail (error, TS_KERNEL_ERROR_DTYPE, "nll_loss: unsupported dtypes");
   return TRUE;
 }
 

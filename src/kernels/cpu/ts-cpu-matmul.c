@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "ts-cpu-kernels.h"
+#include "ts-cpu-kernels-private.h"
 #include "ts-cpu-convert.h"
 
 /* How BLAS sees one operand: a pointer, a leading dimension and whether it
@@ -246,18 +247,11 @@ check_mm_dtypes (const TsView  *a,
                  GError       **error)
 {
   if (a->dtype != b->dtype)
-    {
-      g_set_error (error, TS_KERNEL_ERROR, TS_KERNEL_ERROR_DTYPE,
-                   "expected scalar type %s but found %s",
-                   ts_dtype_scalar_type_name (a->dtype), ts_dtype_scalar_type_name (b->dtype));
-      return FALSE;
-    }
+    return ts_kernel_fail (error, TS_KERNEL_ERROR_DTYPE,
+                           "expected scalar type %s but found %s",
+                           ts_dtype_scalar_type_name (a->dtype), ts_dtype_scalar_type_name (b->dtype));
   if (a->dtype == TS_DTYPE_BOOL)
-    {
-      g_set_error_literal (error, TS_KERNEL_ERROR, TS_KERNEL_ERROR_DTYPE,
-                           "\"addmm_impl_cpu_\" not implemented for 'Bool'");
-      return FALSE;
-    }
+    return ts_kernel_fail_dispatch (error, "addmm_impl_cpu_", a->dtype);
   return TRUE;
 }
 
@@ -284,27 +278,17 @@ check_mm (const TsView  *a,
           GError       **error)
 {
   if (a->ndim != 2 || b->ndim != 2)
-    {
-      g_set_error_literal (error, TS_KERNEL_ERROR, TS_KERNEL_ERROR_SHAPE,
+    return ts_kernel_fail (error, TS_KERNEL_ERROR_SHAPE,
                            a->ndim != 2 ? "self must be a matrix" : "mat2 must be a matrix");
-      return FALSE;
-    }
   if (a->shape[1] != b->shape[0])
-    {
-      g_set_error (error, TS_KERNEL_ERROR, TS_KERNEL_ERROR_SHAPE,
-                   "mat1 and mat2 shapes cannot be multiplied (%" G_GINT64_FORMAT "x%"
-                   G_GINT64_FORMAT " and %" G_GINT64_FORMAT "x%" G_GINT64_FORMAT ")",
-                   a->shape[0], a->shape[1], b->shape[0], b->shape[1]);
-      return FALSE;
-    }
+    return ts_kernel_fail (error, TS_KERNEL_ERROR_SHAPE,
+                           "mat1 and mat2 shapes cannot be multiplied (%" G_GINT64_FORMAT "x%"
+                           G_GINT64_FORMAT " and %" G_GINT64_FORMAT "x%" G_GINT64_FORMAT ")",
+                           a->shape[0], a->shape[1], b->shape[0], b->shape[1]);
   if (!check_mm_dtypes (a, b, error))
     return FALSE;
   if (out->ndim != 2 || out->shape[0] != a->shape[0] || out->shape[1] != b->shape[1])
-    {
-      g_set_error_literal (error, TS_KERNEL_ERROR, TS_KERNEL_ERROR_SHAPE,
-                           "output shape does not match the product");
-      return FALSE;
-    }
+    return ts_kernel_fail (error, TS_KERNEL_ERROR_SHAPE, "output shape does not match the product");
   return TRUE;
 }
 
@@ -433,11 +417,8 @@ ts_cpu_addmm (const TsView *input,
   if (!check_mm (a, b, out, error) || !check_mm_dtypes (a, input, error))
     return FALSE;
   if (!ts_dtype_is_floating (a->dtype))
-    {
-      g_set_error (error, TS_KERNEL_ERROR, TS_KERNEL_ERROR_DTYPE,
-                   "addmm of %s is not supported", ts_dtype_scalar_type_name (a->dtype));
-      return FALSE;
-    }
+    return ts_kernel_fail (error, TS_KERNEL_ERROR_DTYPE,
+                           "addmm of %s is not supported", ts_dtype_scalar_type_name (a->dtype));
   if (out->shape[0] == 0 || out->shape[1] == 0)
     return TRUE;
 
@@ -482,29 +463,19 @@ ts_cpu_bmm (const TsView *a,
   g_return_val_if_fail (a != NULL && b != NULL && out != NULL, FALSE);
 
   if (a->ndim != 3 || b->ndim != 3)
-    {
-      g_set_error_literal (error, TS_KERNEL_ERROR, TS_KERNEL_ERROR_SHAPE,
+    return ts_kernel_fail (error, TS_KERNEL_ERROR_SHAPE,
                            a->ndim != 3 ? "batch1 must be a 3D tensor" : "batch2 must be a 3D tensor");
-      return FALSE;
-    }
   if (b->shape[0] != a->shape[0] || b->shape[1] != a->shape[2])
-    {
-      g_set_error (error, TS_KERNEL_ERROR, TS_KERNEL_ERROR_SHAPE,
-                   "Expected size for first two dimensions of batch2 tensor to be: [%"
-                   G_GINT64_FORMAT ", %" G_GINT64_FORMAT "] but got: [%" G_GINT64_FORMAT
-                   ", %" G_GINT64_FORMAT "].",
-                   a->shape[0], a->shape[2], b->shape[0], b->shape[1]);
-      return FALSE;
-    }
+    return ts_kernel_fail (error, TS_KERNEL_ERROR_SHAPE,
+                           "Expected size for first two dimensions of batch2 tensor to be: [%"
+                           G_GINT64_FORMAT ", %" G_GINT64_FORMAT "] but got: [%" G_GINT64_FORMAT
+                           ", %" G_GINT64_FORMAT "].",
+                           a->shape[0], a->shape[2], b->shape[0], b->shape[1]);
   if (!check_mm_dtypes (a, b, error))
     return FALSE;
   if (out->ndim != 3 || out->shape[0] != a->shape[0] || out->shape[1] != a->shape[1] ||
       out->shape[2] != b->shape[2])
-    {
-      g_set_error_literal (error, TS_KERNEL_ERROR, TS_KERNEL_ERROR_SHAPE,
-                           "output shape does not match the product");
-      return FALSE;
-    }
+    return ts_kernel_fail (error, TS_KERNEL_ERROR_SHAPE, "output shape does not match the product");
 
   for (gint64 i = 0; i < a->shape[0]; i++)
     {
@@ -534,29 +505,20 @@ matmul_plan (const TsView  *a,
              GError       **error)
 {
   if (a->ndim == 0 || b->ndim == 0)
-    {
-      g_set_error (error, TS_KERNEL_ERROR, TS_KERNEL_ERROR_SHAPE,
-                   "both arguments to matmul need to be at least 1D, but they are %uD and %uD",
-                   a->ndim, b->ndim);
-      return FALSE;
-    }
+    return ts_kernel_fail (error, TS_KERNEL_ERROR_SHAPE,
+                           "both arguments to matmul need to be at least 1D, but they are %uD and %uD",
+                           a->ndim, b->ndim);
   if (a->ndim == 1 && b->ndim == 1 && a->shape[0] != b->shape[0])
-    {
-      g_set_error (error, TS_KERNEL_ERROR, TS_KERNEL_ERROR_SHAPE,
-                   "inconsistent tensor size, expected tensor [%" G_GINT64_FORMAT "] and src [%"
-                   G_GINT64_FORMAT "] to have the same number of elements, but got %"
-                   G_GINT64_FORMAT " and %" G_GINT64_FORMAT " elements respectively",
-                   a->shape[0], b->shape[0], a->shape[0], b->shape[0]);
-      return FALSE;
-    }
+    return ts_kernel_fail (error, TS_KERNEL_ERROR_SHAPE,
+                           "inconsistent tensor size, expected tensor [%" G_GINT64_FORMAT "] and src [%"
+                           G_GINT64_FORMAT "] to have the same number of elements, but got %"
+                           G_GINT64_FORMAT " and %" G_GINT64_FORMAT " elements respectively",
+                           a->shape[0], b->shape[0], a->shape[0], b->shape[0]);
   if (a->ndim == 2 && b->ndim == 1 && a->shape[1] != b->shape[0])
-    {
-      g_set_error (error, TS_KERNEL_ERROR, TS_KERNEL_ERROR_SHAPE,
-                   "size mismatch, got %" G_GINT64_FORMAT ", %" G_GINT64_FORMAT "x%"
-                   G_GINT64_FORMAT ",%" G_GINT64_FORMAT,
-                   a->shape[0], a->shape[0], a->shape[1], b->shape[0]);
-      return FALSE;
-    }
+    return ts_kernel_fail (error, TS_KERNEL_ERROR_SHAPE,
+                           "size mismatch, got %" G_GINT64_FORMAT ", %" G_GINT64_FORMAT "x%"
+                           G_GINT64_FORMAT ",%" G_GINT64_FORMAT,
+                           a->shape[0], a->shape[0], a->shape[1], b->shape[0]);
 
   plan->a = *a;
   plan->b = *b;
@@ -662,11 +624,7 @@ ts_cpu_matmul (const TsView *a,
       !check_mm_dtypes (a, b, error))
     return FALSE;
   if (out->ndim != out_ndim || memcmp (out->shape, out_shape, out_ndim * sizeof (gint64)) != 0)
-    {
-      g_set_error_literal (error, TS_KERNEL_ERROR, TS_KERNEL_ERROR_SHAPE,
-                           "output shape does not match the product");
-      return FALSE;
-    }
+    return ts_kernel_fail (error, TS_KERNEL_ERROR_SHAPE, "output shape does not match the product");
 
   /* The output as (batch..., m, n) with the dims 1-D operands lack put
    * back with stride 0. */

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "ts-cpu-kernels.h"
+#include "ts-cpu-kernels-private.h"
 #include "ts-cpu-vector-private.h"
 
 /* Element @i of @v in row-major order: direct for a contiguous view (the
@@ -44,6 +45,20 @@ all_contiguous (const TsView **views,
   return TRUE;
 }
 
+/* Whether every one of views[1 .. n) (NULL entries skipped) has the dtype
+ * and the element count of the output, views[0]. */
+static gboolean
+like_output (const TsView **views,
+             guint          n)
+{
+  gint64 numel = ts_view_numel (views[0]);
+
+  for (guint i = 1; i < n; i++)
+    if (views[i] != NULL && (views[i]->dtype != views[0]->dtype || ts_view_numel (views[i]) != numel))
+      return FALSE;
+  return TRUE;
+}
+
 /* where: a copy of the chosen element, bit for bit (-0.0 and NaN
  * payloads included), as ATen's where_kernel does. */
 gboolean
@@ -55,16 +70,12 @@ ts_cpu_where (const TsView  *out,
 {
   gsize size = ts_dtype_size (out->dtype);
   gint64 n = ts_view_numel (out);
+  const TsView *views[4] = { out, self, other, cond };
 
-  if (cond->dtype != TS_DTYPE_BOOL || self->dtype != out->dtype || other->dtype != out->dtype ||
-      ts_view_numel (cond) != n || ts_view_numel (self) != n || ts_view_numel (other) != n)
-    {
-      g_set_error_literal (error, TS_KERNEL_ERROR, TS_KERNEL_ERROR_SHAPE,
+  if (!like_output (views, 3) || cond->dtype != TS_DTYPE_BOOL || ts_view_numel (cond) != n)
+    return ts_kernel_fail (error, TS_KERNEL_ERROR_SHAPE,
                            "where(): the condition or operands do not match the output");
-      return FALSE;
-    }
   {
-    const TsView *views[4] = { out, cond, self, other };
     gboolean dense = all_contiguous (views, 4);
 
     if (dense && size == 4)
@@ -278,17 +289,11 @@ ts_cpu_lerp (const TsView  *out,
              GError       **error)
 {
   gint64 n = ts_view_numel (out);
+  const TsView *views[4] = { out, self, end, weight };
 
-  if (!ts_dtype_is_floating (out->dtype) || self->dtype != out->dtype || end->dtype != out->dtype ||
-      (weight != NULL && weight->dtype != out->dtype) || ts_view_numel (self) != n ||
-      ts_view_numel (end) != n || (weight != NULL && ts_view_numel (weight) != n))
-    {
-      g_set_error_literal (error, TS_KERNEL_ERROR, TS_KERNEL_ERROR_SHAPE,
-                           "lerp(): the operands do not match the output");
-      return FALSE;
-    }
+  if (!ts_dtype_is_floating (out->dtype) || !like_output (views, 4))
+    return ts_kernel_fail (error, TS_KERNEL_ERROR_SHAPE, "lerp(): the operands do not match the output");
   {
-    const TsView *views[4] = { out, self, end, weight };
     gboolean dense = all_contiguous (views, 4);
     static const TernaryF32 tensor32[2] = { lerp_f32_plain, lerp_f32_avx2 };
     static const TernaryF32 number32[2] = { lerps_f32_plain, lerps_f32_avx2 };
@@ -320,16 +325,11 @@ ts_cpu_addcmul (const TsView  *out,
                 GError       **error)
 {
   gint64 n = ts_view_numel (out);
+  const TsView *views[4] = { out, self, tensor1, tensor2 };
 
-  if (self->dtype != out->dtype || tensor1->dtype != out->dtype || tensor2->dtype != out->dtype ||
-      ts_view_numel (self) != n || ts_view_numel (tensor1) != n || ts_view_numel (tensor2) != n)
-    {
-      g_set_error_literal (error, TS_KERNEL_ERROR, TS_KERNEL_ERROR_SHAPE,
-                           "addcmul(): the operands do not match the output");
-      return FALSE;
-    }
+  if (!like_output (views, 4))
+    return ts_kernel_fail (error, TS_KERNEL_ERROR_SHAPE, "addcmul(): the operands do not match the output");
   {
-    const TsView *views[4] = { out, self, tensor1, tensor2 };
     gboolean dense = all_contiguous (views, 4);
     void (*one) (TsDType, gpointer, gconstpointer, gconstpointer, gconstpointer, double) =
       divide ? addcdiv_one : addcmul_one;
@@ -377,13 +377,9 @@ ts_cpu_clamp (const TsView  *out,
   const TsView *views[2] = { out, self };
   gboolean dense;
 
-  if ((out->dtype != TS_DTYPE_FLOAT32 && out->dtype != TS_DTYPE_FLOAT64) || self->dtype != out->dtype ||
-      ts_view_numel (self) != n)
-    {
-      g_set_error_literal (error, TS_KERNEL_ERROR, TS_KERNEL_ERROR_SHAPE,
+  if ((out->dtype != TS_DTYPE_FLOAT32 && out->dtype != TS_DTYPE_FLOAT64) || !like_output (views, 2))
+    return ts_kernel_fail (error, TS_KERNEL_ERROR_SHAPE,
                            "clamp(): the operand does not match the output, or is not float32 or float64");
-      return FALSE;
-    }
   dense = all_contiguous (views, 2);
   if (out->dtype == TS_DTYPE_FLOAT32)
     {
@@ -445,10 +441,7 @@ ts_cpu_mv (const TsView  *out,
 
   if (mat->ndim != 2 || vec->ndim != 1 || out->ndim != 1 || vec->shape[0] != k || out->shape[0] != m ||
       mat->dtype != vec->dtype || out->dtype != mat->dtype)
-    {
-      g_set_error_literal (error, TS_KERNEL_ERROR, TS_KERNEL_ERROR_SHAPE, "mv(): the operands do not match");
-      return FALSE;
-    }
+    return ts_kernel_fail (error, TS_KERNEL_ERROR_SHAPE, "mv(): the operands do not match");
   /* ATen's addmv: a column-major matrix goes as it is (gemv 'n', lda its
    * column stride), a row-major one too ('t', lda its row stride), any
    * other as a contiguous copy */

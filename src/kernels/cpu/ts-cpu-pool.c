@@ -17,6 +17,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "ts-cpu-kernels-private.h"
 #include "ts-cpu-pool.h"
 #include "ts-cpu-vector-private.h"
 
@@ -29,9 +30,7 @@ check_float (const TsView *in,
 {
   if (in->dtype == TS_DTYPE_FLOAT32 || in->dtype == TS_DTYPE_FLOAT64)
     return TRUE;
-  g_set_error (error, TS_KERNEL_ERROR, TS_KERNEL_ERROR_DTYPE, "\"%s\" not implemented for '%s'",
-               name, ts_dtype_scalar_type_name (in->dtype));
-  return FALSE;
+  return ts_kernel_fail_dispatch (error, name, in->dtype);
 }
 
 /* PyTorch's adaptive windows: [floor (o * n / m), ceil ((o + 1) * n / m)) */
@@ -967,9 +966,7 @@ ts_cpu_remap (TsRemapKernel   kind,
       remap_copy_8 (mode, r, in, out, (guint64 *) pi, (guint64 *) po);
       return TRUE;
     default:
-      g_set_error (error, TS_KERNEL_ERROR, TS_KERNEL_ERROR_DTYPE, "\"pad\" not implemented for '%s'",
-                   ts_dtype_scalar_type_name (in->dtype));
-      return FALSE;
+      return ts_kernel_fail_dispatch (error, "pad", in->dtype);
     }
 }
 

@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "ts-cpu-kernels.h"
+#include "ts-cpu-kernels-private.h"
 
 typedef enum
 {
@@ -174,18 +175,11 @@ check_plan (const TsView          *out,
             GError               **error)
 {
   if (floating_only && !ts_dtype_is_floating (out->dtype))
-    {
-      g_set_error (error, TS_KERNEL_ERROR, TS_KERNEL_ERROR_DTYPE,
-                   "\"%s\" not implemented for '%s'", op, ts_dtype_scalar_type_name (out->dtype));
-      return FALSE;
-    }
+    return ts_kernel_fail_dispatch (error, op, out->dtype);
   if (plan->unroll != (out->dtype == TS_DTYPE_FLOAT64 ? 2u : 4u) || plan->block_size == 0 ||
       plan->grid_size == 0)
-    {
-      g_set_error_literal (error, TS_KERNEL_ERROR, TS_KERNEL_ERROR_ARGUMENT,
+    return ts_kernel_fail (error, TS_KERNEL_ERROR_ARGUMENT,
                            "launch plan does not fit the output (use ts_cpu_random_plan)");
-      return FALSE;
-    }
   return TRUE;
 }
 
@@ -205,12 +199,9 @@ ts_cpu_uniform (const TsView         *out,
   if (!check_plan (out, plan, TRUE, "check_uniform_bounds", error))
     return FALSE;
   if (!(from <= to))
-    {
-      g_set_error (error, TS_KERNEL_ERROR, TS_KERNEL_ERROR_ARGUMENT,
-                   "uniform_ expects to return a [from, to) range, but found from=%g > to=%g",
-                   from, to);
-      return FALSE;
-    }
+    return ts_kernel_fail (error, TS_KERNEL_ERROR_ARGUMENT,
+                           "uniform_ expects to return a [from, to) range, but found from=%g > to=%g",
+                           from, to);
   args.dtype = out->dtype;
   args.from_f = as_scalar_t (out->dtype, from);
   args.to_f = as_scalar_t (out->dtype, to);
@@ -235,11 +226,8 @@ ts_cpu_normal (const TsView         *out,
   if (!check_plan (out, plan, TRUE, "normal_kernel_cuda", error))
     return FALSE;
   if (!(std >= 0.0))
-    {
-      g_set_error (error, TS_KERNEL_ERROR, TS_KERNEL_ERROR_ARGUMENT,
-                   "normal expects std >= 0.0, but found std %g", std);
-      return FALSE;
-    }
+    return ts_kernel_fail (error, TS_KERNEL_ERROR_ARGUMENT,
+                           "normal expects std >= 0.0, but found std %g", std);
   args.dtype = out->dtype;
   random_fill (out, &args, seed, offset, plan);
   return TRUE;
@@ -260,11 +248,8 @@ ts_cpu_bernoulli (const TsView         *out,
   if (!check_plan (out, plan, FALSE, "bernoulli", error))
     return FALSE;
   if (!(p >= 0.0 && p <= 1.0))
-    {
-      g_set_error (error, TS_KERNEL_ERROR, TS_KERNEL_ERROR_ARGUMENT,
-                   "bernoulli_ expects p to be in [0, 1], but got p=%g", p);
-      return FALSE;
-    }
+    return ts_kernel_fail (error, TS_KERNEL_ERROR_ARGUMENT,
+                           "bernoulli_ expects p to be in [0, 1], but got p=%g", p);
   args.dtype = out->dtype;
   random_fill (out, &args, seed, offset, plan);
   return TRUE;
@@ -465,19 +450,11 @@ ts_cpu_uniform_mt (const TsView   *out,
   g_return_val_if_fail (out != NULL && gen != NULL, FALSE);
 
   if (!ts_dtype_is_floating (out->dtype))
-    {
-      g_set_error (error, TS_KERNEL_ERROR, TS_KERNEL_ERROR_DTYPE,
-                   "\"check_uniform_bounds\" not implemented for '%s'",
-                   ts_dtype_scalar_type_name (out->dtype));
-      return FALSE;
-    }
+    return ts_kernel_fail_dispatch (error, "check_uniform_bounds", out->dtype);
   if (!(from <= to))
-    {
-      g_set_error (error, TS_KERNEL_ERROR, TS_KERNEL_ERROR_ARGUMENT,
-                   "uniform_ expects to return a [from, to) range, but found from=%g > to=%g",
-                   from, to);
-      return FALSE;
-    }
+    return ts_kernel_fail (error, TS_KERNEL_ERROR_ARGUMENT,
+                           "uniform_ expects to return a [from, to) range, but found from=%g > to=%g",
+                           from, to);
   uniform_args_init (&args, out->dtype, from, to);
   serial_fill (out, gen, draw_uniform, &args);
   return TRUE;
@@ -775,18 +752,10 @@ ts_cpu_normal_mt (const TsView   *out,
   g_return_val_if_fail (out != NULL && gen != NULL, FALSE);
 
   if (!ts_dtype_is_floating (out->dtype))
-    {
-      g_set_error (error, TS_KERNEL_ERROR, TS_KERNEL_ERROR_DTYPE,
-                   "\"normal_kernel_cpu\" not implemented for '%s'",
-                   ts_dtype_scalar_type_name (out->dtype));
-      return FALSE;
-    }
+    return ts_kernel_fail_dispatch (error, "normal_kernel_cpu", out->dtype);
   if (!(std >= 0.0))
-    {
-      g_set_error (error, TS_KERNEL_ERROR, TS_KERNEL_ERROR_ARGUMENT,
-                   "normal expects std >= 0.0, but found std %g", std);
-      return FALSE;
-    }
+    return ts_kernel_fail (error, TS_KERNEL_ERROR_ARGUMENT,
+                           "normal expects std >= 0.0, but found std %g", std);
   if (ts_view_numel (out) >= 16 && ts_view_is_contiguous (out))
     normal_fill (out, mean, std, gen);
   else
@@ -810,11 +779,8 @@ ts_cpu_bernoulli_mt (const TsView   *out,
   g_return_val_if_fail (out != NULL && gen != NULL, FALSE);
 
   if (!(p >= 0.0 && p <= 1.0))
-    {
-      g_set_error (error, TS_KERNEL_ERROR, TS_KERNEL_ERROR_ARGUMENT,
-                   "bernoulli_ expects p to be in [0, 1], but got p=%g", p);
-      return FALSE;
-    }
+    return ts_kernel_fail (error, TS_KERNEL_ERROR_ARGUMENT,
+                           "bernoulli_ expects p to be in [0, 1], but got p=%g", p);
   serial_fill (out, gen, draw_bernoulli, &p);
   return TRUE;
 }
@@ -857,12 +823,9 @@ ts_cpu_random_from_to_mt (const TsView   *out,
   g_return_val_if_fail (out != NULL && gen != NULL, FALSE);
 
   if (range == 0)
-    {
-      g_set_error (error, TS_KERNEL_ERROR, TS_KERNEL_ERROR_ARGUMENT,
-                   "random_ expects 'from' to be less than 'to', but got from=%" G_GINT64_FORMAT
-                   " >= to=%" G_GINT64_FORMAT, from, from);
-      return FALSE;
-    }
+    return ts_kernel_fail (error, TS_KERNEL_ERROR_ARGUMENT,
+                           "random_ expects 'from' to be less than 'to', but got from=%" G_GINT64_FORMAT
+                           " >= to=%" G_GINT64_FORMAT, from, from);
   serial_store (out, gen, store_from_to, &args);
   return TRUE;
 }

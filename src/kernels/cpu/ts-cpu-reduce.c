@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "ts-cpu-kernels.h"
+#include "ts-cpu-kernels-private.h"
 #include "ts-cpu-convert.h"
 
 gboolean
@@ -34,33 +35,22 @@ ts_reduce_result_dtype (TsReduceOp  op,
       return TRUE;
     case TS_REDUCE_MEAN:
       if (!ts_dtype_is_floating (input) && !ts_dtype_is_complex (input))
-        {
-          g_set_error (error, TS_KERNEL_ERROR, TS_KERNEL_ERROR_DTYPE,
-                       "mean(): could not infer output dtype. Input dtype must be either "
-                       "a floating point or complex dtype. Got: %s", ts_dtype_scalar_type_name (input));
-          return FALSE;
-        }
+        return ts_kernel_fail (error, TS_KERNEL_ERROR_DTYPE,
+                               "mean(): could not infer output dtype. Input dtype must be either "
+                               "a floating point or complex dtype. Got: %s", ts_dtype_scalar_type_name (input));
       *result = input;
       return TRUE;
     case TS_REDUCE_AMAX:
     case TS_REDUCE_AMIN:
       if (ts_dtype_is_complex (input))
-        {
-          /* PyTorch's kernel name in its dispatch message */
-          g_set_error (error, TS_KERNEL_ERROR, TS_KERNEL_ERROR_DTYPE, "\"%s\" not implemented for '%s'",
-                       op == TS_REDUCE_AMAX ? "max_all" : "min_all", ts_dtype_scalar_type_name (input));
-          return FALSE;
-        }
+        return ts_kernel_fail_dispatch (error, op == TS_REDUCE_AMAX ? "max_all" : "min_all", input);
       *result = input;
       return TRUE;
     case TS_REDUCE_NORM2:
       if (input != TS_DTYPE_FLOAT32 && input != TS_DTYPE_FLOAT64)
-        {
-          g_set_error (error, TS_KERNEL_ERROR, TS_KERNEL_ERROR_DTYPE,
-                       "norm(): one launch only for float32 and float64, not %s",
-                       ts_dtype_scalar_type_name (input));
-          return FALSE;
-        }
+        return ts_kernel_fail (error, TS_KERNEL_ERROR_DTYPE,
+                               "norm(): one launch only for float32 and float64, not %s",
+                               ts_dtype_scalar_type_name (input));
       *result = input;
       return TRUE;
     case TS_N_REDUCE_OPS:
@@ -335,22 +325,16 @@ check_reduce_sizes (TsReduceOp     op,
   if (op != TS_REDUCE_AMAX && op != TS_REDUCE_AMIN)
     return TRUE;
   if (dim_mask == 0 && ts_view_numel (in) == 0)
-    {
-      g_set_error (error, TS_KERNEL_ERROR, TS_KERNEL_ERROR_INDEX,
-                   "%s(): Expected reduction dim to be specified for input.numel() == 0. "
-                   "Specify the reduction dim with the 'dim' argument.",
-                   op == TS_REDUCE_AMAX ? "max" : "min");
-      return FALSE;
-    }
+    return ts_kernel_fail (error, TS_KERNEL_ERROR_INDEX,
+                           "%s(): Expected reduction dim to be specified for input.numel() == 0. "
+                           "Specify the reduction dim with the 'dim' argument.",
+                           op == TS_REDUCE_AMAX ? "max" : "min");
   for (guint d = 0; d < in->ndim; d++)
     {
       if (dim_reduced (dim_mask, d) && in->shape[d] == 0)
-        {
-          g_set_error (error, TS_KERNEL_ERROR, TS_KERNEL_ERROR_INDEX,
-                       "%s(): Expected reduction dim %u to have non-zero size.",
-                       op == TS_REDUCE_AMAX ? "amax" : "amin", d);
-          return FALSE;
-        }
+        return ts_kernel_fail (error, TS_KERNEL_ERROR_INDEX,
+                               "%s(): Expected reduction dim %u to have non-zero size.",
+                               op == TS_REDUCE_AMAX ? "amax" : "amin", d);
     }
   return TRUE;
 }
@@ -390,12 +374,9 @@ reduce_complex (TsReduceOp    op,
       return FALSE;
     }
   if (in->ndim >= TS_MAX_DIMS || !ts_dtype_is_complex (out->dtype))
-    {
-      g_set_error (error, TS_KERNEL_ERROR, TS_KERNEL_ERROR_DTYPE,
-                   "sum/mean of a complex tensor: Tensorscope needs a complex output of fewer than %d dims",
-                   TS_MAX_DIMS);
-      return FALSE;
-    }
+    return ts_kernel_fail (error, TS_KERNEL_ERROR_DTYPE,
+                           "sum/mean of a complex tensor: Tensorscope needs a complex output of fewer than %d dims",
+                           TS_MAX_DIMS);
   complex_as_real (in, &rin);
   complex_as_real (out, &rout);
   /* mask 0 means every dim: name them, the components' dim is kept */
@@ -447,11 +428,7 @@ ts_cpu_reduce (TsReduceOp    op,
         }
     }
   if (ts_view_numel (out) != out_numel)
-    {
-      g_set_error_literal (error, TS_KERNEL_ERROR, TS_KERNEL_ERROR_SHAPE,
-                           "output size does not match the reduced shape");
-      return FALSE;
-    }
+    return ts_kernel_fail (error, TS_KERNEL_ERROR_SHAPE, "output size does not match the reduced shape");
 
   ctx.op = op;
   ctx.dtype = in->dtype;
@@ -654,11 +631,7 @@ expand_reduced (const TsView  *in,
       expanded->ndim = in->ndim;
     }
   else if (reduced->ndim != in->ndim || (in->ndim > 0 && reduced->shape[dim] != 1))
-    {
-      g_set_error_literal (error, TS_KERNEL_ERROR, TS_KERNEL_ERROR_SHAPE,
-                           "output shape does not match the reduced shape");
-      return FALSE;
-    }
+    return ts_kernel_fail (error, TS_KERNEL_ERROR_SHAPE, "output shape does not match the reduced shape");
   return TRUE;
 }
 
@@ -694,12 +667,9 @@ ts_cpu_max_dim (const TsView *in,
   if (dim >= in->ndim)
     return ts_wrap_dim (dim, in->ndim, NULL, error);
   if (in->shape[dim] == 0)
-    {
-      g_set_error (error, TS_KERNEL_ERROR, TS_KERNEL_ERROR_INDEX,
-                   "%s(): Expected reduction dim %u to have non-zero size.",
-                   is_min ? "min" : "max", dim);
-      return FALSE;
-    }
+    return ts_kernel_fail (error, TS_KERNEL_ERROR_INDEX,
+                           "%s(): Expected reduction dim %u to have non-zero size.",
+                           is_min ? "min" : "max", dim);
 
   if (!expand_reduced (in, dim, values, &values_x, error) ||
       !expand_reduced (in, dim, indices, &indices_x, error))
@@ -756,11 +726,8 @@ ts_cpu_var (const TsView  *in,
   gint64 n = 1, n_out = ts_view_numel (out);
 
   if (!ts_dtype_is_floating (in->dtype) || !ts_dtype_is_floating (out->dtype))
-    {
-      g_set_error_literal (error, TS_KERNEL_ERROR, TS_KERNEL_ERROR_DTYPE,
+    return ts_kernel_fail (error, TS_KERNEL_ERROR_DTYPE,
                            "std and var only support floating point and complex dtypes");
-      return FALSE;
-    }
   for (guint d = 0; d < in->ndim; d++)
     if (dim_mask == 0 || (dim_mask & (G_GUINT64_CONSTANT (1) << d)))
       {

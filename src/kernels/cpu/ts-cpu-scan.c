@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "ts-cpu-kernels.h"
+#include "ts-cpu-kernels-private.h"
 
 /* @p's element (dtype @from) converted to @to, then read back */
 static void
@@ -95,11 +96,7 @@ ts_cpu_scan (TsScanOp      op,
 
   if (in->ndim != out->ndim || ((op == TS_SCAN_CUMMAX || op == TS_SCAN_CUMMIN) &&
                                   (indices == NULL || out->dtype != in->dtype)))
-    {
-      g_set_error_literal (error, TS_KERNEL_ERROR, TS_KERNEL_ERROR_SHAPE,
-                           "scan: the output's shape must be the input's");
-      return FALSE;
-    }
+    return ts_kernel_fail (error, TS_KERNEL_ERROR_SHAPE, "scan: the output's shape must be the input's");
   for (guint d = 0; d < in->ndim; d++)
     if (d != dim)
       n_slices *= in->shape[d];

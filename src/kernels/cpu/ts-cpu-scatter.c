@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "ts-cpu-kernels.h"
+#include "ts-cpu-kernels-private.h"
 
 gboolean
 ts_cpu_scatter (const TsView    *out,
@@ -34,11 +35,8 @@ ts_cpu_scatter (const TsView    *out,
   g_return_val_if_fail (out != NULL && index != NULL && src != NULL, FALSE);
 
   if (index->dtype != TS_DTYPE_INT64 || src->dtype != out->dtype)
-    {
-      g_set_error_literal (error, TS_KERNEL_ERROR, TS_KERNEL_ERROR_DTYPE,
+    return ts_kernel_fail (error, TS_KERNEL_ERROR_DTYPE,
                            "scatter(): int64 index and src of self's dtype expected");
-      return FALSE;
-    }
   if (n == 0)
     return TRUE;
   for (gint64 p = 0; p < n; p++)

@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "ts-cpu-kernels.h"
+#include "ts-cpu-kernels-private.h"
 
 static gboolean
 check_same (const TsView  *in,
@@ -21,11 +22,7 @@ check_same (const TsView  *in,
 {
   if (in->dtype != out->dtype || in->ndim != out->ndim ||
       memcmp (in->shape, out->shape, in->ndim * sizeof (gint64)) != 0)
-    {
-      g_set_error_literal (error, TS_KERNEL_ERROR, TS_KERNEL_ERROR_SHAPE,
-                           "the output's shape and dtype must be the input's");
-      return FALSE;
-    }
+    return ts_kernel_fail (error, TS_KERNEL_ERROR_SHAPE, "the output's shape and dtype must be the input's");
   return TRUE;
 }
 

@@ -17,6 +17,7 @@
 #include <string.h>
 
 #include "ts-cpu-kernels.h"
+#include "ts-cpu-kernels-private.h"
 #include "ts-cpu-vector-private.h"
 
 /* @EXP and @LOG: exp and log, or for float32 rows that PyTorch computes
@@ -96,13 +97,13 @@ ts_softmax_check (TsDType    dtype,
                   gboolean   log,
                   GError   **error)
 {
+  const char *kernel = !lastdim ? "softmax_kernel_impl"
+                       : log ? "log_softmax_lastdim_kernel_impl"
+                       : "softmax_lastdim_kernel_impl";
+
   if (ts_dtype_is_floating (dtype))
     return TRUE;
-  g_set_error (error, TS_KERNEL_ERROR, TS_KERNEL_ERROR_DTYPE,
-               "\"%s_kernel_impl\" not implemented for '%s'",
-               !lastdim ? "softmax" : log ? "log_softmax_lastdim" : "softmax_lastdim",
-               ts_dtype_scalar_type_name (dtype));
-  return FALSE;
+  return ts_kernel_fail_dispatch (error, kernel, dtype);
 }
 
 /* The byte offset of row @r (all dims but @dim, the last fastest) */

@@ -17,6 +17,7 @@
 #include <string.h>
 
 #include "ts-cpu-kernels.h"
+#include "ts-cpu-kernels-private.h"
 
 typedef struct
 {
@@ -195,11 +196,7 @@ ts_cpu_sort (const TsView *in,
 
   if (values->dtype != in->dtype || indices->dtype != TS_DTYPE_INT64 ||
       start < 0 || start + n_out > size)
-    {
-      g_set_error_literal (error, TS_KERNEL_ERROR, TS_KERNEL_ERROR_ARGUMENT,
-                           "sort: the outputs do not fit the input");
-      return FALSE;
-    }
+    return ts_kernel_fail (error, TS_KERNEL_ERROR_ARGUMENT, "sort: the outputs do not fit the input");
   for (guint d = 0; d < in->ndim; d++)
     if (d != dim)
       n_slices *= in->shape[d];

@@ -60,23 +60,30 @@ ts_philox4x32_10 (const guint32 counter[4],
   memcpy (out, c, sizeof c);
 }
 
+/* The add both of curand's increments make: n onto the 64 bits of
+ * words[0] (low) and words[1]; TRUE when it carries out of words[1], by
+ * curand's test (nhi > words[1] after the add). */
+static inline gboolean
+add_64 (guint32 words[2],
+        guint64 n)
+{
+  guint32 nlo = (guint32)n;
+  guint32 nhi = (guint32)(n >> 32);
+
+  words[0] += nlo;
+  if (words[0] < nlo)
+    nhi++;
+  words[1] += nhi;
+  return nhi > words[1];
+}
+
 /* Philox_State_Incr(state, n): 128-bit counter += n. */
 static void
 counter_add (guint32 ctr[4],
              guint64 n)
 {
-  guint32 nlo = (guint32)n;
-  guint32 nhi = (guint32)(n >> 32);
-
-  ctr[0] += nlo;
-  if (ctr[0] < nlo)
-    nhi++;
-  ctr[1] += nhi;
-  if (nhi <= ctr[1])
-    return;
-  if (++ctr[2])
-    return;
-  ++ctr[3];
+  if (add_64 (ctr, n) && ++ctr[2] == 0)
+    ++ctr[3];
 }
 
 /* Philox_State_Incr_hi(state, n): the upper 64 bits += n. */
@@ -84,13 +91,7 @@ static void
 counter_add_hi (guint32 ctr[4],
                 guint64 n)
 {
-  guint32 nlo = (guint32)n;
-  guint32 nhi = (guint32)(n >> 32);
-
-  ctr[2] += nlo;
-  if (ctr[2] < nlo)
-    nhi++;
-  ctr[3] += nhi;
+  add_64 (ctr + 2, n);
 }
 
 static inline void

@@ -41,6 +41,14 @@ class _LayerBase(Module):
         self.dropout = Dropout(dropout)
         self.linear2 = Linear(dim_feedforward, d_model, **factory)
 
+    def _norms_and_dropouts(self, n, d_model, layer_norm_eps, dropout, factory):
+        """norm1 to norm<n>, then dropout1 to dropout<n>: one of each per
+        sub-block, registered in PyTorch's order."""
+        for i in range(1, n + 1):
+            setattr(self, "norm%d" % i, LayerNorm(d_model, eps=layer_norm_eps, **factory))
+        for i in range(1, n + 1):
+            setattr(self, "dropout%d" % i, Dropout(dropout))
+
     def _sa_block(self, x, attn_mask, key_padding_mask):
         x = self.self_attn(x, x, x, attn_mask=attn_mask, key_padding_mask=key_padding_mask, need_weights=False)[0]
         return self.dropout1(x)
@@ -59,10 +67,7 @@ class TransformerEncoderLayer(_LayerBase):
         self.self_attn = MultiheadAttention(d_model, nhead, dropout=dropout, batch_first=batch_first, **factory)
         self._feed_forward(d_model, dim_feedforward, dropout, factory)
         self.norm_first = norm_first
-        self.norm1 = LayerNorm(d_model, eps=layer_norm_eps, **factory)
-        self.norm2 = LayerNorm(d_model, eps=layer_norm_eps, **factory)
-        self.dropout1 = Dropout(dropout)
-        self.dropout2 = Dropout(dropout)
+        self._norms_and_dropouts(2, d_model, layer_norm_eps, dropout, factory)
         if isinstance(activation, str):
             activation = _get_activation_fn(activation)
         if activation is F.relu or isinstance(activation, ReLU):
@@ -97,12 +102,7 @@ class TransformerDecoderLayer(_LayerBase):
                                                  **factory)
         self._feed_forward(d_model, dim_feedforward, dropout, factory)
         self.norm_first = norm_first
-        self.norm1 = LayerNorm(d_model, eps=layer_norm_eps, **factory)
-        self.norm2 = LayerNorm(d_model, eps=layer_norm_eps, **factory)
-        self.norm3 = LayerNorm(d_model, eps=layer_norm_eps, **factory)
-        self.dropout1 = Dropout(dropout)
-        self.dropout2 = Dropout(dropout)
-        self.dropout3 = Dropout(dropout)
+        self._norms_and_dropouts(3, d_model, layer_norm_eps, dropout, factory)
         self.activation = _get_activation_fn(activation) if isinstance(activation, str) else activation
 
     def forward(self, tgt, memory, tgt_mask=None, memory_mask=None, tgt_key_padding_mask=None,
