@@ -1604,8 +1604,20 @@ copy_loop (char         **ptrs,
           memcpy (pd, ps, size * (gsize)n);
           return;
         }
-      for (gint64 i = 0; i < n; i++, pd += strides[0], ps += strides[1])
-        memcpy (pd, ps, size);
+      /* a fixed size per element: a libc memcpy call per element made a
+       * float64 t().contiguous() of 128x128 cost 300 us (PyTorch: 13) */
+#define COPY_STRIDED(SIZE) \
+      for (gint64 i = 0; i < n; i++, pd += strides[0], ps += strides[1]) memcpy (pd, ps, SIZE)
+      switch (size)
+        {
+        case 1: COPY_STRIDED (1); break;
+        case 2: COPY_STRIDED (2); break;
+        case 4: COPY_STRIDED (4); break;
+        case 8: COPY_STRIDED (8); break;
+        case 16: COPY_STRIDED (16); break;
+        default: COPY_STRIDED (size); break;
+        }
+#undef COPY_STRIDED
       return;
     }
 
