@@ -961,6 +961,11 @@ binary_job (Job     *job,
   /* ts_ops_binary_alpha: PyTorch's one kernel, a op alpha * b */
   if (job->has_alpha)
     return ts_cpu_binary_alpha (job->desc->kernel, &a, &b, job->p0, &out, error);
+  /* pow (tensor, number): ATen's own kernel for a scalar exponent */
+  if (job->desc->kernel == TS_BINARY_POW && job->t[2] == NULL && job->t[1] != NULL &&
+      ts_cpu_pow_scalar (&a, job->scalar.kind == TS_DTYPE_FLOAT64 ? job->scalar.value : (double) job->scalar.ivalue,
+                         &out))
+    return TRUE;
   return ts_cpu_binary (job->desc->kernel, &a, &b, job->compute, &out, error);
 }
 

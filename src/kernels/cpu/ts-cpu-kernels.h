@@ -245,6 +245,12 @@ gboolean ts_unary_check      (TsUnaryOp     op,
 /* out = a OP b with broadcasting; @out has the broadcast shape and any
  * dtype (values are converted on store). @common is the promoted dtype of
  * the inputs (ts_dtype_result_type). */
+/* torch.pow (@x, @e) with a number exponent, float32 or float64, @out of
+ * @x's dtype and shape, as ATen computes it (0, 1, 0.5, -0.5, -1, 2, 3
+ * and -2 are special forms); FALSE, writing nothing, for other operands */
+gboolean ts_cpu_pow_scalar   (const TsView *x,
+                              double        e,
+                              const TsView *out);
 gboolean ts_cpu_binary       (TsBinaryOp    op,
                               const TsView *a,
                               const TsView *b,

@@ -36,6 +36,16 @@ gint64   ts_cpu_sleef_unary_f32        (TsUnaryOp    op,
                                         gint64       n,
                                         gboolean     contiguous);
 
+/* pow (x, e), dense, in whole pairs of vectors (SLEEF's pow) */
+gint64   ts_cpu_sleef_pow_f32          (const float *x,
+                                        float       *r,
+                                        gint64       n,
+                                        float        e);
+gint64   ts_cpu_sleef_pow_f64          (const double *x,
+                                        double       *r,
+                                        gint64        n,
+                                        double        e);
+
 /* A dense row along softmax's last dim: _vec_softmax_lastdim and
  * _vec_log_softmax_lastdim (SoftMaxKernel.cpp), all @n elements. */
 void     ts_cpu_sleef_softmax_row_f32  (const float *x,
