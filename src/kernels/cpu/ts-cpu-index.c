@@ -280,6 +280,21 @@ index_walk_init (IndexWalk     *walk,
   return TRUE;
 }
 
+/* Whether self's dims after the indexed ones are one dense block */
+static gboolean
+index_walk_inner_dense (const IndexWalk *walk)
+{
+  gint64 expected = 1;
+
+  for (guint d = walk->self->ndim; d-- > walk->pos + walk->k;)
+    {
+      if (walk->self->shape[d] != 1 && walk->self->strides[d] != expected)
+        return FALSE;
+      expected *= walk->self->shape[d];
+    }
+  return walk->inner > 0;
+}
+
 /* The result's element count (the product of its shape). */
 static gint64
 index_walk_numel (const IndexWalk *walk)
@@ -378,6 +393,17 @@ ts_cpu_index (const TsView   *in,
 
   if (!index_walk_init (&walk, in, pos, index, error) || !index_walk_check (&walk, out, failure, error))
     return FALSE;
+  if (index_walk_inner_dense (&walk) && ts_view_is_contiguous (out))
+    {
+      /* a block of self's trailing dims a copy (a[idx] of 512 rows of
+       * 512 floats: 4.6 ms an element at a time, PyTorch 33 us) */
+      gsize block = (gsize) walk.inner * elem;
+      guint8 *dst = (guint8 *) out->data + out->offset * (gint64) elem;
+
+      for (gint64 e = 0; e < ts_view_numel (out); e += walk.inner, dst += block)
+        memcpy (dst, index_walk_self_ptr (&walk, e), block);
+      return TRUE;
+    }
   for (gint64 e = 0; e < ts_view_numel (out); e++)
     memcpy (ts_view_linear_ptr (out, e), index_walk_self_ptr (&walk, e), elem);
   return TRUE;
