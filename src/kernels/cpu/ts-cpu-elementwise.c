@@ -1322,53 +1322,42 @@ unary_loop (char         **ptrs,
     }
 }
 
-/* relu in 16-byte vectors: a lane keeps x unless x < 0 (NaN and -0.0
+/* relu in vectors of W floats: a lane keeps x unless x < 0 (NaN and -0.0
  * stay, as PyTorch's max (0, x) leaves them) and is +0.0 (all bits clear)
- * there, bit for bit unary_f32's answer. */
-static gint64
-relu_vectors_f32 (const float *x,
-                  float       *r,
-                  gint64       n)
-{
-  typedef gint32 DenseI32 __attribute__ ((vector_size (16)));
-  const DenseF32 zero = { 0, 0, 0, 0 };
-  gint64 i = 0;
-
-  for (; i + 4 <= n; i += 4)
-    {
-      DenseF32 v;
-      DenseI32 keep;
-
-      memcpy (&v, x + i, 16);
-      keep = ~(v < zero);
-      v = (DenseF32) ((DenseI32) v & keep);
-      memcpy (r + i, &v, 16);
-    }
-  return i;
+ * there, bit for bit unary_f32's answer. 32-byte vectors where the CPU has
+ * AVX2 (a relu between two convolutions runs over whole activations),
+ * 16-byte ones after them and elsewhere. */
+#define DEFINE_RELU_VECTORS(NAME, W, ATTRS)                                   \
+ATTRS static gint64                                                           \
+NAME (const float *x,                                                         \
+      float       *r,                                                         \
+      gint64       n)                                                         \
+{                                                                             \
+  typedef float F __attribute__ ((vector_size (4 * (W))));                    \
+  typedef gint32 I __attribute__ ((vector_size (4 * (W))));                   \
+  const F zero = { 0 };                                                       \
+  gint64 i = 0;                                                               \
+                                                                              \
+  for (; i + (W) <= n; i += (W))                                              \
+    {                                                                         \
+      F v;                                                                    \
+      memcpy (&v, x + i, sizeof v);                                           \
+      v = (F) ((I) v & ~(v < zero));                                          \
+      memcpy (r + i, &v, sizeof v);                                           \
+    }                                                                         \
+  return i;                                                                   \
 }
+DEFINE_RELU_VECTORS (relu_vectors_f32, 4, )
+DEFINE_RELU_VECTORS (relu_vectors_f32x8, 8, __attribute__ ((target ("avx2"))))
+#undef DEFINE_RELU_VECTORS
 
-/* The same in 32-byte vectors where the CPU has AVX2 (a relu between two
- * convolutions runs over whole activations): half the iterations. */
-__attribute__ ((target ("avx2")))
 static gint64
 relu_vectors_f32_avx2 (const float *x,
                        float       *r,
                        gint64       n)
 {
-  typedef gint32 DenseI32x8 __attribute__ ((vector_size (32)));
-  const DenseF32x8 zero = { 0 };
-  gint64 i = 0;
+  gint64 i = relu_vectors_f32x8 (x, r, n);
 
-  for (; i + 8 <= n; i += 8)
-    {
-      DenseF32x8 v;
-      DenseI32x8 keep;
-
-      memcpy (&v, x + i, 32);
-      keep = ~(v < zero);
-      v = (DenseF32x8) ((DenseI32x8) v & keep);
-      memcpy (r + i, &v, 32);
-    }
   return i + relu_vectors_f32 (x + i, r + i, n - i);
 }
 
