@@ -837,11 +837,27 @@ def _any_all(input, dim, keepdim, is_any):
     return hit.to(torch.uint8) if input.dtype == torch.uint8 else hit
 
 
+def _any_all_out(name, input, dim, keepdim, out, is_any):
+    """out= of any/all (it was ignored): a bool or uint8 out takes the
+    result, resized as ATen's outs are; any other dtype is refused."""
+    import torch._out
+
+    def bool_or_byte(_name, have, o, inp):
+        if o.dtype not in (torch.bool, torch.uint8):
+            raise RuntimeError("%s only supports bool tensor for result, got: %s"
+                               % (name, torch._out._scalar_name(o.dtype)))
+    return torch._out.run(name, lambda t: _any_all(t, dim, keepdim, is_any), (input,), {}, out, bool_or_byte)
+
+
 def any(input, dim=None, keepdim=False, *, out=None):
+    if out is not None:
+        return _any_all_out("any", input, dim, keepdim, out, True)
     return _any_all(input, dim, keepdim, True)
 
 
 def all(input, dim=None, keepdim=False, *, out=None):
+    if out is not None:
+        return _any_all_out("all", input, dim, keepdim, out, False)
     return _any_all(input, dim, keepdim, False)
 
 
