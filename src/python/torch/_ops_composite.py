@@ -1419,11 +1419,42 @@ def _install_aliases():
         Tensor.cdouble = torch._conversion("cdouble", torch.complex128)
 
 
+def _bool_out(name, have, out, inp):
+    if out.dtype != torch.bool:
+        raise RuntimeError("%s does not support non-boolean outputs." % name)
+
+
+# The functions here that take out= but compute without it: torch.<name>
+# writes its result into out through torch._out's generic path (out= was
+# silently ignored), with the number of outs and, where ATen checks out's
+# dtype its own way, the policy (None: TensorIterator's casts; a message:
+# out of the result's dtype only, torch._out.equal_dtype's)
+_OUT_BY_COPY = {"deg2rad": (1, None), "rad2deg": (1, None), "ldexp": (1, None), "logaddexp": (1, None),
+                "logaddexp2": (1, None), "xlogy": (1, None), "sinc": (1, None), "gcd": (1, None),
+                "lcm": (1, None), "fmax": (1, None), "fmin": (1, None), "logit": (1, None),
+                "polygamma": (1, None), "frexp": (2, None), "histogram": (2, None),
+                "isneginf": (1, _bool_out), "isposinf": (1, _bool_out), "signbit": (1, _bool_out),
+                "heaviside": (1, "heaviside is not yet implemented for tensors with different dtypes."),
+                "logcumsumexp": (1, "expected scalar_type {have} but found {out}"),
+                "sgn": (1, "Found dtype {out} but expected {have}"),
+                "quantile": (1, "quantile() out tensor must be same dtype as the input tensor"),
+                "nanquantile": (1, "quantile() out tensor must be same dtype as the input tensor")}
+
+
+def _install_out_by_copy():
+    import torch._out
+    for name, (n_out, policy) in _OUT_BY_COPY.items():
+        if isinstance(policy, str):
+            policy = torch._out.equal_dtype(policy)
+        setattr(torch, name, torch._out.wrap(name, getattr(torch, name), policy or torch._out.cast, n_out=n_out))
+
+
 def _install():
     g = globals()
     torch._install_names(g, methods=_METHODS, functions=_TORCH)
     _install_aliases()
     _bind_polygamma()
+    _install_out_by_copy()
     if not hasattr(torch.return_types, "frexp"):
         torch.return_types.frexp = _return_type_of("frexp", ("mantissa", "exponent"))
     torch.trapz = trapezoid

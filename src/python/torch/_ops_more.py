@@ -712,6 +712,11 @@ def _singular_norm(A, ord, dim, keepdim, dtype):
 
 
 def linalg_norm(A, ord=None, dim=None, keepdim=False, *, out=None, dtype=None):
+    if out is not None:
+        # it was silently ignored
+        import torch._out
+        return torch._out.run("linalg.norm", lambda a: linalg_norm(a, ord, dim, keepdim, dtype=dtype), (A,), {}, out,
+                              torch._out.equal_dtype("linalg.norm expected out tensor dtype {have} but got: {out}"))
     if isinstance(dim, int):
         dim = (dim,)
     if ord is None:
