@@ -90,6 +90,25 @@ assert_recorders_equal (TsRecorder *a,
     }
 }
 
+/* A writer attached to @recorder, writing to a fresh temporary file
+ * (*path, the caller's to free and unlink) */
+static TsTraceWriter *
+attached_writer (TsRecorder  *recorder,
+                 char       **path)
+{
+  g_autoptr(GError) error = NULL;
+  TsTraceWriter *writer;
+  int fd = g_file_open_tmp ("test-trace-XXXXXX", path, &error);
+
+  g_assert_no_error (error);
+  close (fd);
+  writer = ts_trace_writer_new_for_path (*path, &error);
+  g_assert_no_error (error);
+  g_assert_true (ts_trace_writer_attach (writer, recorder, &error));
+  g_assert_no_error (error);
+  return writer;
+}
+
 static GBytes *
 write_to_bytes (TsRecorder *recorder)
 {
@@ -1191,14 +1210,8 @@ test_concurrent_flush (void)
   gint running = 3;
   gboolean cut_short = TRUE;
   gsize n;
-  int fd;
 
-  fd = g_file_open_tmp ("test-trace-XXXXXX", &path, &error);
-  g_assert_no_error (error);
-  close (fd);
-  writer = ts_trace_writer_new_for_path (path, &error);
-  g_assert_no_error (error);
-  g_assert_true (ts_trace_writer_attach (writer, recorder, &error));
+  writer = attached_writer (recorder, &path);
   ts_recorder_set_keep_records (recorder, FALSE);
 
   for (guint t = 0; t < 4; t++)
@@ -1246,17 +1259,10 @@ test_bounded_streaming (void)
   guint64 got[TS_RECORD_MAX_SIZE / 8];
   /* 40 chunks of 1024 records per kind: far beyond what bounded mode holds */
   const guint n = 40 * 1024 + 7;
-  int fd;
-
-  fd = g_file_open_tmp ("test-trace-XXXXXX", &path, &error);
-  g_assert_no_error (error);
-  close (fd);
 
   intern_strings (recorder);
   intern_strings (reference);
-  writer = ts_trace_writer_new_for_path (path, &error);
-  g_assert_no_error (error);
-  g_assert_true (ts_trace_writer_attach (writer, recorder, &error));
+  writer = attached_writer (recorder, &path);
   ts_recorder_set_keep_records (recorder, FALSE);
 
   for (guint i = 0; i < n; i++)
