@@ -57,6 +57,28 @@ ts_cpu_triangle (const TsView *in,
     return FALSE;
   if (ts_view_numel (out) == 0)
     return TRUE;
+  if (in->strides[c] == 1 && out->strides[c] == 1)
+    {
+      /* rows of dense elements: each a kept run and a zero run (an
+       * element at a time cost 11 times PyTorch's tril at 512x512) */
+      gint64 ncols = out->shape[c];
+
+      do
+        {
+          /* the row's first kept column (triu) or its first zero one (tril) */
+          gint64 edge = CLAMP (idx[r] + diagonal + (upper ? 0 : 1), 0, ncols);
+          gint64 keep0 = upper ? edge : 0, nkeep = upper ? ncols - edge : edge;
+          guint8 *dst = ts_view_element_ptr (out, idx);
+          const guint8 *src = ts_view_element_ptr (in, idx);
+
+          if (src != dst)
+            memcpy (dst + keep0 * (gint64) esize, src + keep0 * (gint64) esize, nkeep * esize);
+          memset (dst + (upper ? 0 : edge) * (gint64) esize, 0, (ncols - nkeep) * esize);
+          idx[c] = ncols - 1;
+        }
+      while (ts_view_next_index (out->ndim, out->shape, idx));
+      return TRUE;
+    }
   do
     {
       gint64 off = idx[c] - idx[r];
@@ -80,9 +102,7 @@ ts_cpu_flip (const TsView *in,
              guint64       dim_mask,
              GError      **error)
 {
-  gsize esize = ts_dtype_size (in->dtype);
-  gint64 idx[TS_MAX_DIMS] = { 0 };
-  gint64 src[TS_MAX_DIMS];
+  TsView reversed;
 
   g_return_val_if_fail (in != NULL && out != NULL, FALSE);
 
@@ -90,14 +110,17 @@ ts_cpu_flip (const TsView *in,
     return FALSE;
   if (ts_view_numel (out) == 0)
     return TRUE;
-  do
-    {
-      for (guint d = 0; d < in->ndim; d++)
-        src[d] = dim_mask & (G_GUINT64_CONSTANT (1) << d) ? in->shape[d] - 1 - idx[d] : idx[d];
-      memcpy (ts_view_element_ptr (out, idx), ts_view_element_ptr (in, src), esize);
-    }
-  while (ts_view_next_index (out->ndim, out->shape, idx));
-  return TRUE;
+  /* a copy from @in walked backwards along the flipped dims: a negative
+   * stride from the last element on (an element at a time through
+   * ts_view_element_ptr cost 14 times PyTorch's flip at 512x512) */
+  reversed = *in;
+  for (guint d = 0; d < in->ndim; d++)
+    if (dim_mask & (G_GUINT64_CONSTANT (1) << d))
+      {
+        reversed.offset += (in->shape[d] - 1) * in->strides[d];
+        reversed.strides[d] = -in->strides[d];
+      }
+  return ts_cpu_copy (out, &reversed, error);
 }
 
 gboolean
