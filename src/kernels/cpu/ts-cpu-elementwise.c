@@ -1395,6 +1395,31 @@ relu_vectors_f32_avx2 (const float *x,
   return i + relu_vectors_f32 (x + i, r + i, n - i);
 }
 
+/* unary_f32's formulas of the rounding family, abs and reciprocal in
+ * loops of their own, compiled for AVX2 so that floor, ceil, trunc and
+ * rint are one rounding instruction (libm calls an element made abs and
+ * round of 512x512 cost 7 and 8 times PyTorch's). rint is nearbyint's
+ * value in the default rounding mode, without nearbyint's saving of the
+ * floating-point environment. */
+__attribute__ ((target ("avx2")))
+static gboolean
+unary_simple_f32_avx2 (TsUnaryOp    op,
+                       const float *x,
+                       float       *r,
+                       gint64       n)
+{
+  switch (op)
+    {
+    case TS_UNARY_ABS: for (gint64 i = 0; i < n; i++) r[i] = fabsf (x[i]); return TRUE;
+    case TS_UNARY_FLOOR: for (gint64 i = 0; i < n; i++) r[i] = floorf (x[i]); return TRUE;
+    case TS_UNARY_CEIL: for (gint64 i = 0; i < n; i++) r[i] = ceilf (x[i]); return TRUE;
+    case TS_UNARY_TRUNC: for (gint64 i = 0; i < n; i++) r[i] = truncf (x[i]); return TRUE;
+    case TS_UNARY_ROUND: for (gint64 i = 0; i < n; i++) r[i] = rintf (x[i]); return TRUE;
+    case TS_UNARY_RECIPROCAL: for (gint64 i = 0; i < n; i++) r[i] = 1.f / x[i]; return TRUE;
+    default: return FALSE;
+    }
+}
+
 /* @contiguous as ts_cpu_sleef_unary_f32's: whether @x and @r are the
  * operands themselves rather than a run gathered from strided ones */
 static void
@@ -1412,6 +1437,8 @@ unary_run_f32 (TsUnaryOp    op,
       x += done;
       r += done;
       n -= done;
+      if (unary_simple_f32_avx2 (op, x, r, n))
+        return;
     }
   switch (op)
     {
