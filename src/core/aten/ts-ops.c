@@ -2579,6 +2579,7 @@ gather_check (TsTensor  *self,
 {
   g_autoptr(TsTensor) host_index = NULL;
   gint64 size = self->ndim ? self->shape[dim] : 1;
+  const gint64 *dense;
 
   if (index->dtype != TS_DTYPE_INT64)
     {
@@ -2608,9 +2609,13 @@ gather_check (TsTensor  *self,
   host_index = ts_ops_to_host (index, error);
   if (host_index == NULL)
     return FALSE;
-  for (gint64 i = 0; i < ts_tensor_numel (host_index); i++)
+  /* a dense index read in place (element by element through
+   * ts_tensor_get_int, the check cost more than the gather) */
+  dense = ts_tensor_is_contiguous (host_index) && host_index->storage->data != NULL
+          ? (const gint64 *)(gconstpointer) host_index->storage->data + host_index->offset : NULL;
+  for (gint64 i = 0, n = ts_tensor_numel (host_index); i < n; i++)
     {
-      gint64 k = ts_tensor_get_int (host_index, i);
+      gint64 k = dense != NULL ? dense[i] : ts_tensor_get_int (host_index, i);
 
       if (k < 0 || k >= size)
         {

@@ -197,14 +197,23 @@ ts_cpu_gather (const TsView   *in,
       const gint64 *ip = (const gint64 *) index->data + index->offset;
       const guint8 *base = (const guint8 *) in->data + in->offset * (gint64) elem;
       guint8 *op = (guint8 *) out->data + out->offset * (gint64) elem;
-      gint64 pos[TS_MAX_DIMS] = { 0 };
+      gint64 pos[TS_MAX_DIMS] = { 0 }, strides[TS_MAX_DIMS], shape[TS_MAX_DIMS];
+      guint nd = in->ndim;
 
+      /* locals, which the stores into out cannot be taken to change (read
+       * through the views, they were loaded again each element: 12 times
+       * PyTorch's gather at 512x512) */
+      for (guint d = 0; d < nd; d++)
+        {
+          strides[d] = d == dim ? 0 : in->strides[d];
+          shape[d] = index->shape[d];
+        }
       for (gint64 i = 0; i < n; i++)
         {
-          gint64 off = 0;
+          gint64 off = ip[i] * in->strides[dim];
 
-          for (guint d = 0; d < in->ndim; d++)
-            off += (d == dim ? ip[i] : pos[d]) * in->strides[d];
+          for (guint d = 0; d < nd; d++)
+            off += pos[d] * strides[d];
           /* fixed sizes copy inline; a libc call per element cost more */
           if (elem == 4)
             memcpy (op + i * 4, base + off * 4, 4);
@@ -212,9 +221,9 @@ ts_cpu_gather (const TsView   *in,
             memcpy (op + i * 8, base + off * 8, 8);
           else
             memcpy (op + i * (gint64) elem, base + off * (gint64) elem, elem);
-          for (guint d = index->ndim; d-- > 0;)
+          for (guint d = nd; d-- > 0;)
             {
-              if (++pos[d] < index->shape[d])
+              if (++pos[d] < shape[d])
                 break;
               pos[d] = 0;
             }
