@@ -992,6 +992,67 @@ same_layout (const TsTensor *a,
          memcmp (a->shape, b->shape, a->ndim * sizeof (gint64)) == 0;
 }
 
+/* Whether @t's elements fill a block of memory once each, in some order
+ * of its dims (c10's is_non_overlapping_and_dense) */
+static gboolean
+non_overlapping_and_dense (const TsTensor *t)
+{
+  guint order[TS_MAX_DIMS], n = 0;
+  gint64 expected = 1;
+
+  for (guint d = 0; d < t->ndim; d++)
+    if (t->shape[d] != 1)
+      order[n++] = d;
+  /* by stride, smallest first (a handful of dims: insertion sort) */
+  for (guint i = 1; i < n; i++)
+    for (guint j = i; j > 0 && t->strides[order[j]] < t->strides[order[j - 1]]; j--)
+      {
+        guint tmp = order[j];
+
+        order[j] = order[j - 1];
+        order[j - 1] = tmp;
+      }
+  for (guint i = 0; i < n; i++)
+    {
+      if (t->strides[order[i]] != expected)
+        return FALSE;
+      expected *= t->shape[order[i]];
+    }
+  return TRUE;
+}
+
+/* TensorIterator's assert_no_partial_overlap for a written @out and an
+ * input @in: an input sharing some but not all of out's memory is
+ * refused, where the kernel would read elements it has already written
+ * (`y.add_(y[:1])`); layouts it cannot judge (strided views) pass, as in
+ * c10's get_overlap_status */
+static gboolean
+check_partial_overlap (const TsTensor  *out,
+                       const TsTensor  *in,
+                       GError         **error)
+{
+  gint64 esize, out_begin, out_end, in_begin, in_end;
+
+  if (in == NULL || in == out || out->storage != in->storage ||
+      ts_tensor_numel (out) == 0 || ts_tensor_numel (in) == 0 ||
+      !non_overlapping_and_dense (out) || !non_overlapping_and_dense (in))
+    return TRUE;
+  esize = (gint64) ts_dtype_size (out->dtype);
+  out_begin = out->offset * esize;
+  out_end = out_begin + ts_tensor_numel (out) * esize;
+  in_begin = in->offset * (gint64) ts_dtype_size (in->dtype);
+  in_end = in_begin + ts_tensor_numel (in) * (gint64) ts_dtype_size (in->dtype);
+  if ((out_begin == in_begin && out_end == in_end &&
+       memcmp (out->strides, in->strides, out->ndim * sizeof (gint64)) == 0 && out->ndim == in->ndim) ||
+      out_end <= in_begin || in_end <= out_begin)
+    return TRUE;
+  g_set_error_literal (error, TS_TENSOR_ERROR, TS_TENSOR_ERROR_RUNTIME,
+                       "unsupported operation: some elements of the input tensor and the written-to tensor "
+                       "refer to a single memory location. Please clone() the tensor before performing the "
+                       "operation.");
+  return FALSE;
+}
+
 static TsTensor *
 binary_impl (TsBinaryOp       op,
              TsTensor        *a,
@@ -1018,7 +1079,8 @@ binary_impl (TsBinaryOp       op,
   g_return_val_if_fail (b != NULL || scalar != NULL, NULL);
 
   if (out != NULL && (!ts_autograd_check_inplace (out, error) ||
-                      !ts_autograd_check_inplace_view (out, error)))
+                      !ts_autograd_check_inplace_view (out, error) ||
+                      !check_partial_overlap (out, a, error) || !check_partial_overlap (out, b, error)))
     return NULL;
   if (scalar != NULL)
     grad.scalar = scalar->kind == TS_DTYPE_FLOAT64 ? scalar->value : (double) scalar->ivalue;
