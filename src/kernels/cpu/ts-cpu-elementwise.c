@@ -1766,56 +1766,41 @@ typedef struct
   TsDType dst;
 } CopyCtx;
 
-/* Conversions into float32 or float64 from the real dtypes the generic
- * loop reads as a double: the same (D) (double) x, typed, where the loads
- * and stores through dtype switches made `.float ()` of 128x128 cost
- * 4 to 13 times PyTorch's. bool reads as 0 or 1. An int64 rounds once,
- * as c10's static_cast (through a double, 2^62 + 2^38 + 1 rounded twice
- * to a float32 one ulp off python3-torch's). */
-#define CONVERT_LOOP(S, D, EXPR)                                              \
+/* Conversions into float64 from the real dtypes, typed: the generic
+ * loop's (double) load and store through dtype switches made `.double ()`
+ * of 128x128 cost 4 to 13 times PyTorch's. A float32 destination is
+ * ts_cpu_load_f32's, which the other kernels read their runs with. */
+static gboolean
+convert_to_f64 (TsDType  src,
+                char    *ps,
+                gint64   ss,
+                char    *pd,
+                gint64   ds,
+                gint64   n)
+{
+#define CONVERT_LOOP(S, EXPR)                                                 \
   for (gint64 i = 0; i < n; i++, ps += ss, pd += ds)                          \
     {                                                                         \
       S x;                                                                    \
-      D y;                                                                    \
+      double y;                                                               \
       memcpy (&x, ps, sizeof x);                                              \
-      y = (D) (EXPR);                                                         \
+      y = (double) (EXPR);                                                    \
       memcpy (pd, &y, sizeof y);                                              \
     }                                                                         \
   return TRUE
-#define CONVERT_FROM(D)                                                       \
-  switch (src)                                                                \
-    {                                                                         \
-    case TS_DTYPE_FLOAT32: CONVERT_LOOP (float, D, (double) x);               \
-    case TS_DTYPE_FLOAT64: CONVERT_LOOP (double, D, x);                       \
-    case TS_DTYPE_INT64: CONVERT_LOOP (gint64, D, x);                         \
-    case TS_DTYPE_INT32: CONVERT_LOOP (gint32, D, (double) x);                \
-    case TS_DTYPE_INT16: CONVERT_LOOP (gint16, D, (double) x);                \
-    case TS_DTYPE_INT8: CONVERT_LOOP (gint8, D, (double) x);                  \
-    case TS_DTYPE_UINT8: CONVERT_LOOP (guint8, D, (double) x);                \
-    case TS_DTYPE_BOOL: CONVERT_LOOP (guint8, D, x != 0);                     \
-    default: return FALSE;                                                    \
-    }
-static gboolean
-convert_to_float (TsDType  src,
-                  TsDType  dst,
-                  char    *ps,
-                  gint64   ss,
-                  char    *pd,
-                  gint64   ds,
-                  gint64   n)
-{
-  if (dst == TS_DTYPE_FLOAT32)
+  switch (src)
     {
-      CONVERT_FROM (float)
+    case TS_DTYPE_FLOAT32: CONVERT_LOOP (float, x);
+    case TS_DTYPE_INT64: CONVERT_LOOP (gint64, x);
+    case TS_DTYPE_INT32: CONVERT_LOOP (gint32, x);
+    case TS_DTYPE_INT16: CONVERT_LOOP (gint16, x);
+    case TS_DTYPE_INT8: CONVERT_LOOP (gint8, x);
+    case TS_DTYPE_UINT8: CONVERT_LOOP (guint8, x);
+    case TS_DTYPE_BOOL: CONVERT_LOOP (guint8, x != 0);
+    default: return FALSE;
     }
-  if (dst == TS_DTYPE_FLOAT64)
-    {
-      CONVERT_FROM (double)
-    }
-  return FALSE;
-}
-#undef CONVERT_FROM
 #undef CONVERT_LOOP
+}
 
 static void
 copy_loop (char         **ptrs,
@@ -1882,7 +1867,13 @@ copy_loop (char         **ptrs,
       return;
     }
 
-  if (convert_to_float (ctx->src, ctx->dst, ps, strides[1], pd, strides[0], n))
+  if (ctx->dst == TS_DTYPE_FLOAT32 && strides[0] == sizeof (float) &&
+      !ts_dtype_is_complex (ctx->src) && ctx->src != TS_DTYPE_FLOAT32)
+    {
+      ts_cpu_load_f32 (ctx->src, ps, strides[1], (float *)(gpointer) pd, n);
+      return;
+    }
+  if (ctx->dst == TS_DTYPE_FLOAT64 && convert_to_f64 (ctx->src, ps, strides[1], pd, strides[0], n))
     return;
   for (gint64 i = 0; i < n; i++, pd += strides[0], ps += strides[1])
     {

@@ -16,3 +16,5 @@ print(a + 3, a * 2, a == 0, a > b, a.unsqueeze(1) == a[:3], torch.logical_and(a,
 print(torch.div(a, b, rounding_mode="trunc"), torch.div(a, b, rounding_mode="floor"))
 for f in ("add", "sub", "mul", "eq", "ne", "lt", "le", "gt", "ge", "bitwise_and", "bitwise_or", "bitwise_xor", "remainder", "floor_divide", "maximum", "minimum", "fmod"):
     print(f, getattr(torch, f)(a, b), getattr(torch, f)(a, b[:1]), getattr(torch, f)(a.unsqueeze(1)[:3], b[:2]))
+a = torch.tensor([2**62 + 2**38 + 1, 3, -2**53 - 1]); f = torch.tensor([0., 0.5, 1.])
+print((a + f).tolist(), (f * a).tolist(), torch.where(torch.tensor([True, False, True]), a.float(), f).tolist(), a.to(torch.float16).tolist())
