@@ -841,12 +841,8 @@ def _any_all_out(name, input, dim, keepdim, out, is_any):
     """out= of any/all (it was ignored): a bool or uint8 out takes the
     result, resized as ATen's outs are; any other dtype is refused."""
     import torch._out
-
-    def bool_or_byte(_name, have, o, inp):
-        if o.dtype not in (torch.bool, torch.uint8):
-            raise RuntimeError("%s only supports bool tensor for result, got: %s"
-                               % (name, torch._out._scalar_name(o.dtype)))
-    return torch._out.run(name, lambda t: _any_all(t, dim, keepdim, is_any), (input,), {}, out, bool_or_byte)
+    return torch._out.run(name, lambda t: _any_all(t, dim, keepdim, is_any), (input,), {}, out,
+                          torch._out.bool_or_byte)
 
 
 def any(input, dim=None, keepdim=False, *, out=None):
@@ -1419,21 +1415,17 @@ def _install_aliases():
         Tensor.cdouble = torch._conversion("cdouble", torch.complex128)
 
 
-def _bool_out(name, have, out, inp):
-    if out.dtype != torch.bool:
-        raise RuntimeError("%s does not support non-boolean outputs." % name)
-
-
 # The functions here that take out= but compute without it: torch.<name>
 # writes its result into out through torch._out's generic path (out= was
 # silently ignored), with the number of outs and, where ATen checks out's
-# dtype its own way, the policy (None: TensorIterator's casts; a message:
-# out of the result's dtype only, torch._out.equal_dtype's)
+# dtype its own way, the policy (None: TensorIterator's casts; "bool":
+# torch._out.bool_only; a message: out of the result's dtype only,
+# torch._out.equal_dtype's)
 _OUT_BY_COPY = {"deg2rad": (1, None), "rad2deg": (1, None), "ldexp": (1, None), "logaddexp": (1, None),
                 "logaddexp2": (1, None), "xlogy": (1, None), "sinc": (1, None), "gcd": (1, None),
                 "lcm": (1, None), "fmax": (1, None), "fmin": (1, None), "logit": (1, None),
                 "polygamma": (1, None), "frexp": (2, None), "histogram": (2, None),
-                "isneginf": (1, _bool_out), "isposinf": (1, _bool_out), "signbit": (1, _bool_out),
+                "isneginf": (1, "bool"), "isposinf": (1, "bool"), "signbit": (1, "bool"),
                 "heaviside": (1, "heaviside is not yet implemented for tensors with different dtypes."),
                 "logcumsumexp": (1, "expected scalar_type {have} but found {out}"),
                 "sgn": (1, "Found dtype {out} but expected {have}"),
@@ -1444,7 +1436,9 @@ _OUT_BY_COPY = {"deg2rad": (1, None), "rad2deg": (1, None), "ldexp": (1, None), 
 def _install_out_by_copy():
     import torch._out
     for name, (n_out, policy) in _OUT_BY_COPY.items():
-        if isinstance(policy, str):
+        if policy == "bool":
+            policy = torch._out.bool_only
+        elif isinstance(policy, str):
             policy = torch._out.equal_dtype(policy)
         setattr(torch, name, torch._out.wrap(name, getattr(torch, name), policy or torch._out.cast, n_out=n_out))
 

@@ -164,6 +164,18 @@ def equal_dtype(message):
     return policy
 
 
+def bool_only(name, have, out, inp):
+    """signbit, isneginf, isposinf: a bool out only"""
+    if out.dtype != torch.bool:
+        raise RuntimeError("%s does not support non-boolean outputs." % name)
+
+
+def bool_or_byte(name, have, out, inp):
+    """any, all: a bool or (the legacy byte result) uint8 out"""
+    if out.dtype not in (torch.bool, torch.uint8):
+        raise RuntimeError("%s only supports bool tensor for result, got: %s" % (name, _scalar_name(out.dtype)))
+
+
 # TensorIterator with check_all_same_dtype (abs, neg, floor, clamp, pow with
 # a scalar exponent, ...)
 same = equal_dtype("Found dtype {out} but expected {have}")
