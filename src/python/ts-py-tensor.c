@@ -756,11 +756,17 @@ tensor_pin_memory (PyObject *self,
   return call_self_op (self, ts_ops_pin_memory);
 }
 
+/* clone (memory_format=torch.preserve_format): the copy keeps a dense
+ * tensor's strides, as ATen's clone */
 static PyObject *
 tensor_clone (PyObject *self,
               PyObject *unused)
 {
-  return call_self_op (self, ts_ops_clone);
+  GError *error = NULL;
+
+  ts_py_update_callsite ();
+  return wrap_or_raise (ts_ops_to_copy (SELF_T, ts_tensor_get_device (SELF_T), SELF_T->dtype, FALSE, TRUE, &error),
+                        &error);
 }
 
 static PyObject *
@@ -790,7 +796,7 @@ tensor_to_impl (PyObject *self,
     return NULL;
   if (!ts_py_parse_dtype (dtype_obj, &dtype) || !ts_py_complex_warn_cast (SELF_T->dtype, dtype))
     return NULL;
-  return wrap_or_raise (ts_ops_to (SELF_T, device, dtype, non_blocking, copy, &error), &error);
+  return wrap_or_raise (ts_ops_to_copy (SELF_T, device, dtype, non_blocking, copy, &error), &error);
 }
 
 static PyObject *

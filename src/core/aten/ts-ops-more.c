@@ -147,7 +147,8 @@ launch_broadcast (TsOpId     id,
       ok = FALSE;
     }
   if (ok)
-    out = into != NULL ? ts_tensor_ref (into) : ts_tensor_new_empty (device, dtype, ndim, shape, FALSE, error);
+    out = into != NULL ? ts_tensor_ref (into)
+          : ts_tensor_new_output (device, dtype, ndim, shape, operands, n, FALSE, error);
   if (out != NULL && ts_tensor_numel (out) > 0)
     {
       TsOpJob *job = ts_op_job_new (id);

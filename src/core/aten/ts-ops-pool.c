@@ -126,7 +126,7 @@ ts_ops_dense_float (TsTensor  *self,
   return out;
 }
 
-/* @t (consumed) in @dtype */
+/* @t (consumed) in @dtype, in @t's layout */
 TsTensor *
 ts_ops_to_dtype (TsTensor  *t,
                  TsDType    dtype,
@@ -138,7 +138,7 @@ ts_ops_to_dtype (TsTensor  *t,
   if (t == NULL || t->dtype == dtype)
     return t;
   was = ts_autograd_set_grad_enabled (FALSE);
-  out = ts_ops_to (t, ts_tensor_get_device (t), dtype, FALSE, FALSE, error);
+  out = ts_ops_to_copy (t, ts_tensor_get_device (t), dtype, FALSE, FALSE, error);
   ts_autograd_set_grad_enabled (was);
   ts_tensor_unref (t);
   return out;

@@ -949,6 +949,43 @@ ts_tensor_get_int (const TsTensor *self,
 
 /* Elementwise binary ----------------------------------------------------- */
 
+/* Whether a job's output and its tensor inputs (slots 1 .. @n - 1) share
+ * one shape and one dense layout that is not the contiguous one (a
+ * channels-last or transposed tensor and its elementwise result): they
+ * then run as one run of elements, as TensorIterator's fast setup
+ * coalesces them, instead of a strided walk. */
+static gboolean
+job_one_dense_layout (Job   *job,
+                      guint  n)
+{
+  const TsTensor *out = job->t[0];
+
+  if (out->ndim < 2 || ts_tensor_is_contiguous (out) || !ts_tensor_is_non_overlapping_and_dense (out))
+    return FALSE;
+  for (guint k = 1; k < n; k++)
+    {
+      const TsTensor *t = job->t[k];
+
+      if (t != NULL && (t->ndim != out->ndim || memcmp (t->shape, out->shape, out->ndim * sizeof (gint64)) != 0 ||
+                        memcmp (t->strides, out->strides, out->ndim * sizeof (gint64)) != 0))
+        return FALSE;
+    }
+  return TRUE;
+}
+
+/* A dense view as the one run of its elements (job_one_dense_layout) */
+static void
+view_flatten (TsView *view)
+{
+  gint64 n = ts_view_numel (view);
+
+  if (view->ndim == 0)
+    return;
+  view->ndim = 1;
+  view->shape[0] = n;
+  view->strides[0] = 1;
+}
+
 static gboolean
 binary_job (Job     *job,
             GError **error)
@@ -958,6 +995,12 @@ binary_job (Job     *job,
   tensor_view (job->t[0], &out);
   operand_view (job, 1, &a);
   operand_view (job, 2, &b);
+  if (job_one_dense_layout (job, 3))
+    {
+      view_flatten (&out);
+      view_flatten (&a);
+      view_flatten (&b);
+    }
   /* ts_ops_binary_alpha: PyTorch's one kernel, a op alpha * b */
   if (job->has_alpha)
     return ts_cpu_binary_alpha (job->desc->kernel, &a, &b, job->p0, &out, error);
@@ -992,35 +1035,6 @@ same_layout (const TsTensor *a,
          memcmp (a->shape, b->shape, a->ndim * sizeof (gint64)) == 0;
 }
 
-/* Whether @t's elements fill a block of memory once each, in some order
- * of its dims (c10's is_non_overlapping_and_dense) */
-static gboolean
-non_overlapping_and_dense (const TsTensor *t)
-{
-  guint order[TS_MAX_DIMS], n = 0;
-  gint64 expected = 1;
-
-  for (guint d = 0; d < t->ndim; d++)
-    if (t->shape[d] != 1)
-      order[n++] = d;
-  /* by stride, smallest first (a handful of dims: insertion sort) */
-  for (guint i = 1; i < n; i++)
-    for (guint j = i; j > 0 && t->strides[order[j]] < t->strides[order[j - 1]]; j--)
-      {
-        guint tmp = order[j];
-
-        order[j] = order[j - 1];
-        order[j - 1] = tmp;
-      }
-  for (guint i = 0; i < n; i++)
-    {
-      if (t->strides[order[i]] != expected)
-        return FALSE;
-      expected *= t->shape[order[i]];
-    }
-  return TRUE;
-}
-
 /* TensorIterator's assert_no_partial_overlap for a written @out and an
  * input @in: an input sharing some but not all of out's memory is
  * refused, where the kernel would read elements it has already written
@@ -1035,7 +1049,7 @@ check_partial_overlap (const TsTensor  *out,
 
   if (in == NULL || in == out || out->storage != in->storage ||
       ts_tensor_numel (out) == 0 || ts_tensor_numel (in) == 0 ||
-      !non_overlapping_and_dense (out) || !non_overlapping_and_dense (in))
+      !ts_tensor_is_non_overlapping_and_dense (out) || !ts_tensor_is_non_overlapping_and_dense (in))
     return TRUE;
   esize = (gint64) ts_dtype_size (out->dtype);
   out_begin = out->offset * esize;
@@ -1170,7 +1184,10 @@ binary_impl (TsBinaryOp       op,
     }
   else
     {
-      out = ts_tensor_new_empty (device, result, ndim, shape, FALSE, error);
+      /* a number is a wrapped 0-dim input to ATen, except pow's exponent
+       * (pow.Tensor_Scalar is a unary TensorIterator) */
+      out = ts_tensor_new_output (device, result, ndim, shape, inputs, 2,
+                                  scalar != NULL && op != TS_BINARY_POW, error);
       if (out == NULL)
         return NULL;
     }
@@ -1284,6 +1301,11 @@ unary_job (Job     *job,
   TsView in, out;
 
   job_views (job, &out, &in, NULL);
+  if (job_one_dense_layout (job, 2))
+    {
+      view_flatten (&out);
+      view_flatten (&in);
+    }
   return ts_cpu_unary (job->desc->kernel, &in, &out, error);
 }
 
@@ -1350,7 +1372,7 @@ unary_impl (TsUnaryOp   op,
     }
   else
     {
-      out = ts_tensor_new_empty (ts_tensor_get_device (a), result, a->ndim, a->shape, FALSE, error);
+      out = ts_tensor_new_output (ts_tensor_get_device (a), result, a->ndim, a->shape, &a, 1, FALSE, error);
       if (out == NULL)
         return NULL;
     }
@@ -1626,13 +1648,17 @@ copy_impl (TsTensor  *dst,
   return TRUE;
 }
 
-TsTensor *
-ts_ops_to (TsTensor  *self,
-           TsDevice   device,
-           TsDType    dtype,
-           gboolean   non_blocking,
-           gboolean   copy,
-           GError   **error)
+/* @preserve: the copy laid out as _to_copy lays it (empty_like with
+ * preserve_format), else contiguous, which the callers inside the core
+ * read as such */
+static TsTensor *
+to_impl (TsTensor  *self,
+         TsDevice   device,
+         TsDType    dtype,
+         gboolean   non_blocking,
+         gboolean   copy,
+         gboolean   preserve,
+         GError   **error)
 {
   g_autoptr(TsTensor) out = NULL;
 
@@ -1643,7 +1669,8 @@ ts_ops_to (TsTensor  *self,
 
   if (device.type == TS_DEVICE_CUDA && !ts_session_check_device (device.index, error))
     return NULL;
-  out = ts_tensor_new_empty (device, dtype, self->ndim, self->shape, FALSE, error);
+  out = preserve ? ts_tensor_new_preserving (device, dtype, self, error)
+                 : ts_tensor_new_empty (device, dtype, self->ndim, self->shape, FALSE, error);
   if (out == NULL)
     return NULL;
   if (device.type == TS_DEVICE_CUDA)
@@ -1666,6 +1693,28 @@ ts_ops_to (TsTensor  *self,
                          ? TS_OP_GRAD_SCALAR : TS_OP_GRAD_TENSOR,
                          &self, 1, out, NULL);
   return g_steal_pointer (&out);
+}
+
+TsTensor *
+ts_ops_to (TsTensor  *self,
+           TsDevice   device,
+           TsDType    dtype,
+           gboolean   non_blocking,
+           gboolean   copy,
+           GError   **error)
+{
+  return to_impl (self, device, dtype, non_blocking, copy, FALSE, error);
+}
+
+TsTensor *
+ts_ops_to_copy (TsTensor  *self,
+                TsDevice   device,
+                TsDType    dtype,
+                gboolean   non_blocking,
+                gboolean   copy,
+                GError   **error)
+{
+  return to_impl (self, device, dtype, non_blocking, copy, TRUE, error);
 }
 
 TsTensor *

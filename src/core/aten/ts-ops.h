@@ -77,9 +77,18 @@ gboolean   ts_ops_copy            (TsTensor        *dst,
                                    TsTensor        *src,
                                    gboolean         non_blocking,
                                    GError         **error);
-/* A new tensor on device with dtype; returns a new reference to self when
- * nothing changes and copy is FALSE. */
+/* A new contiguous tensor on device with dtype; returns a new reference
+ * to self when nothing changes and copy is FALSE. */
 TsTensor  *ts_ops_to              (TsTensor        *self,
+                                   TsDevice         device,
+                                   TsDType          dtype,
+                                   gboolean         non_blocking,
+                                   gboolean         copy,
+                                   GError         **error);
+/* Tensor.to as ATen's _to_copy runs it: as ts_ops_to, the copy laid out
+ * as self is (its strides when dense, channels-last when its strides
+ * suggest it, else contiguous) */
+TsTensor  *ts_ops_to_copy         (TsTensor        *self,
                                    TsDevice         device,
                                    TsDType          dtype,
                                    gboolean         non_blocking,

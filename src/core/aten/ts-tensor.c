@@ -198,6 +198,318 @@ ts_tensor_is_contiguous (const TsTensor *self)
   return TRUE;
 }
 
+/* c10's compute_non_overlapping_and_dense: the elements fill one block
+ * of memory, once each, in some order of the dims */
+gboolean
+ts_tensor_is_non_overlapping_and_dense (const TsTensor *self)
+{
+  guint order[TS_MAX_DIMS];
+  gint64 expected = 1;
+
+  if (self->ndim == 1)
+    return self->shape[0] < 2 || self->strides[0] == 1;
+  for (guint d = 0; d < self->ndim; d++)
+    order[d] = d;
+  /* by stride, smallest first, size-0 and size-1 dims last (a handful of
+   * dims: insertion sort) */
+  for (guint i = 1; i < self->ndim; i++)
+    for (guint j = i; j > 0; j--)
+      {
+        guint a = order[j - 1], b = order[j];
+
+        if (self->shape[b] < 2 || (self->shape[a] >= 2 && self->strides[a] <= self->strides[b]))
+          break;
+        order[j - 1] = b;
+        order[j] = a;
+      }
+  for (guint i = 0; i < self->ndim; i++)
+    {
+      gint64 size = self->shape[order[i]];
+
+      if (size < 2)
+        return TRUE;
+      if (self->strides[order[i]] != expected)
+        return FALSE;
+      expected *= size;
+    }
+  return TRUE;
+}
+
+/* The channels-last dim orders, fastest first: NHWC for 4-D, NDHWC for 5-D */
+static const guint *
+channels_last_order (guint ndim)
+{
+  static const guint order4[] = { 1, 3, 2, 0 }, order5[] = { 1, 4, 3, 2, 0 };
+
+  return ndim == 4 ? order4 : ndim == 5 ? order5 : NULL;
+}
+
+/* c10's get_channels_last_strides_2d/3d */
+static void
+channels_last_strides (guint         ndim,
+                       const gint64 *shape,
+                       gint64       *strides)
+{
+  const guint *order = channels_last_order (ndim);
+  gint64 step = 1;
+
+  for (guint i = 0; i < ndim; i++)
+    {
+      strides[order[i]] = step;
+      step *= shape[order[i]];
+    }
+}
+
+/* is_contiguous (memory_format=torch.channels_last): 4-D only, as c10's
+ * is_channels_last_contiguous_ flag that TensorIterator's fast setup reads */
+static gboolean
+is_channels_last_contiguous (const TsTensor *t)
+{
+  static const guint order[] = { 1, 3, 2, 0 };
+  gint64 expected = 1;
+
+  if (t->ndim != 4)
+    return FALSE;
+  for (guint i = 0; i < 4; i++)
+    {
+      gint64 size = t->shape[order[i]];
+
+      if (size == 1)
+        continue;
+      if (t->strides[order[i]] != expected)
+        return FALSE;
+      expected *= size;
+    }
+  return TRUE;
+}
+
+/* c10's is_channels_last_strides_2d/3d, which suggest_memory_format asks:
+ * whether the strides order the dims as channels-last does; ambiguous
+ * layouts (an N111 tensor) are contiguous. */
+static gboolean
+strides_like_channels_last (const TsTensor *t)
+{
+  const guint *order = channels_last_order (t->ndim);
+  gint64 low = 0;
+
+  if (order == NULL || t->strides[1] == 0)
+    return FALSE;
+  for (guint i = 0; i < t->ndim; i++)
+    {
+      guint d = order[i];
+
+      if (t->shape[d] == 0 || t->strides[d] < low || (d == 0 && low == t->strides[1]))
+        return FALSE;
+      low = t->strides[d] * (t->shape[d] > 1 ? t->shape[d] : 1);
+    }
+  return TRUE;
+}
+
+/* TensorIterator's compute_fast_setup_type: every input of the output's
+ * shape and one layout. Returns 0 (none), 1 (contiguous), 2
+ * (channels-last) or 3 (the inputs' common dense strides). */
+static int
+fast_setup_layout (guint            ndim,
+                   const gint64    *shape,
+                   TsTensor *const *inputs,
+                   guint            n_inputs,
+                   const TsTensor **dense)
+{
+  gboolean contiguous = TRUE, channels_last = TRUE, same_dense = TRUE;
+
+  *dense = NULL;
+  for (guint k = 0; k < n_inputs; k++)
+    {
+      const TsTensor *t = inputs[k];
+
+      if (t == NULL)
+        continue;
+      if (t->ndim != ndim || memcmp (t->shape, shape, ndim * sizeof (gint64)) != 0)
+        return 0;
+      contiguous = contiguous && ts_tensor_is_contiguous (t);
+      channels_last = channels_last && is_channels_last_contiguous (t);
+      if (same_dense && *dense != NULL)
+        same_dense = memcmp (t->strides, (*dense)->strides, ndim * sizeof (gint64)) == 0;
+      same_dense = same_dense && ts_tensor_is_non_overlapping_and_dense (t);
+      /* the strides of the last input, as ATen copies them */
+      *dense = t;
+    }
+  if (contiguous)
+    return 1;
+  if (channels_last)
+    return 2;
+  return same_dense && *dense != NULL ? 3 : 0;
+}
+
+/* reorder_dimensions' comparison of dims @d0 and @d1 (@d0 the faster so
+ * far): 1 to swap them, -1 to keep them, 0 when no input says */
+static int
+should_swap (guint            ndim,
+             const gint64    *shape,
+             gint64           strides[][TS_MAX_DIMS],
+             guint            n,
+             guint            d0,
+             guint            d1)
+{
+  for (guint k = 0; k < n; k++)
+    {
+      gint64 s0 = strides[k][d0], s1 = strides[k][d1];
+
+      if (s0 == 0 || s1 == 0)
+        continue;
+      if (s0 != s1)
+        return s0 < s1 ? -1 : 1;
+      /* equal strides: the smaller dim goes first */
+      if (shape[d0] > shape[d1])
+        return 1;
+    }
+  return 0;
+}
+
+/* TensorIterator's compute_strides, reorder_dimensions and
+ * compatible_stride: the dims sorted by the inputs' strides (broadcast
+ * dims stride 0 and say nothing), the output dense in that order. */
+static gboolean
+reordered_strides (guint            ndim,
+                   const gint64    *shape,
+                   TsTensor *const *inputs,
+                   guint            n_inputs,
+                   gint64          *out)
+{
+  gint64 strides[8][TS_MAX_DIMS];   /* the first eight inputs: ops take at most four */
+  guint perm[TS_MAX_DIMS], n = 0;
+  gint64 step = 1;
+  gboolean inverted = TRUE;
+
+  for (guint k = 0; k < n_inputs && n < G_N_ELEMENTS (strides); k++)
+    {
+      const TsTensor *t = inputs[k];
+      guint offset;
+
+      if (t == NULL || t->ndim > ndim)
+        continue;
+      offset = ndim - t->ndim;
+      for (guint d = 0; d < ndim; d++)
+        strides[n][d] = d < offset || (t->shape[d - offset] == 1 && shape[d] != 1) ? 0 : t->strides[d - offset];
+      n++;
+    }
+  /* perm[i]: the dim at position i, fastest first, from ndim-1 .. 0;
+   * an insertion sort that passes over ambiguous pairs */
+  for (guint i = 0; i < ndim; i++)
+    perm[i] = ndim - 1 - i;
+  for (guint i = 1; i < ndim; i++)
+    {
+      guint d1 = i;
+
+      for (int d0 = (int) i - 1; d0 >= 0; d0--)
+        {
+          int cmp = should_swap (ndim, shape, strides, n, perm[d0], perm[d1]);
+
+          if (cmp > 0)
+            {
+              guint tmp = perm[d0];
+
+              perm[d0] = perm[d1];
+              perm[d1] = tmp;
+              d1 = (guint) d0;
+            }
+          else if (cmp < 0)
+            break;
+        }
+    }
+  for (guint i = 0; i < ndim; i++)
+    inverted = inverted && perm[i] == ndim - 1 - i;
+  if (inverted)
+    return FALSE;
+  for (guint i = 0; i < ndim; i++)
+    {
+      out[perm[i]] = step;
+      step *= shape[perm[i]];
+    }
+  return TRUE;
+}
+
+gboolean
+ts_tensor_output_strides (guint            ndim,
+                          const gint64    *shape,
+                          TsTensor *const *inputs,
+                          guint            n_inputs,
+                          gboolean         wrapped_scalar,
+                          gint64          *strides)
+{
+  const TsTensor *dense;
+
+  if (ndim < 2)
+    return FALSE;
+  /* a Python number is a 0-dim input to ATen: no input has every dim then
+   * (unless the output has none) */
+  switch (wrapped_scalar ? 0 : fast_setup_layout (ndim, shape, inputs, n_inputs, &dense))
+    {
+    case 1:
+      return FALSE;
+    case 2:
+      channels_last_strides (ndim, shape, strides);
+      return TRUE;
+    case 3:
+      ts_dims_copy (strides, dense->strides, ndim);
+      return TRUE;
+    default:
+      return reordered_strides (ndim, shape, inputs, n_inputs, strides);
+    }
+}
+
+TsTensor *
+ts_tensor_new_empty_strided (TsDevice       device,
+                             TsDType        dtype,
+                             guint          ndim,
+                             const gint64  *shape,
+                             const gint64  *strides,
+                             GError       **error)
+{
+  TsTensor *t = ts_tensor_new_empty (device, dtype, ndim, shape, FALSE, error);
+
+  if (t != NULL && strides != NULL)
+    ts_dims_copy (t->strides, strides, ndim);
+  return t;
+}
+
+TsTensor *
+ts_tensor_new_output (TsDevice          device,
+                      TsDType           dtype,
+                      guint             ndim,
+                      const gint64     *shape,
+                      TsTensor *const  *inputs,
+                      guint             n_inputs,
+                      gboolean          wrapped_scalar,
+                      GError          **error)
+{
+  gint64 strides[TS_MAX_DIMS];
+  gboolean laid = ts_tensor_output_strides (ndim, shape, inputs, n_inputs, wrapped_scalar, strides);
+
+  return ts_tensor_new_empty_strided (device, dtype, ndim, shape, laid ? strides : NULL, error);
+}
+
+TsTensor *
+ts_tensor_new_preserving (TsDevice          device,
+                          TsDType           dtype,
+                          const TsTensor   *self,
+                          GError          **error)
+{
+  gint64 strides[TS_MAX_DIMS];
+  const gint64 *layout = NULL;
+
+  if (ts_tensor_is_contiguous (self))
+    layout = NULL;
+  else if (ts_tensor_is_non_overlapping_and_dense (self))
+    layout = self->strides;
+  else if (strides_like_channels_last (self))
+    {
+      channels_last_strides (self->ndim, self->shape, strides);
+      layout = strides;
+    }
+  return ts_tensor_new_empty_strided (device, dtype, self->ndim, self->shape, layout, error);
+}
+
 gsize
 ts_tensor_nbytes (const TsTensor *self)
 {

@@ -54,6 +54,43 @@ TsTensor  *ts_tensor_new_empty      (TsDevice       device,
                                      const gint64  *shape,
                                      gboolean       pinned,
                                      GError       **error);
+/* A new tensor of @shape with @strides, which must be dense in some order
+ * of the dims (a layout from ts_tensor_output_strides or a dense tensor's
+ * own): its storage holds exactly its elements. NULL @strides: contiguous. */
+TsTensor  *ts_tensor_new_empty_strided (TsDevice       device,
+                                        TsDType        dtype,
+                                        guint          ndim,
+                                        const gint64  *shape,
+                                        const gint64  *strides,
+                                        GError       **error);
+/* The strides TensorIterator gives a new output of @shape computed from
+ * @inputs (NULL entries skipped; @wrapped_scalar: a Python number is one
+ * more, 0-dim, input). Fills @strides and returns TRUE when the output is
+ * not contiguous. */
+gboolean   ts_tensor_output_strides    (guint            ndim,
+                                        const gint64    *shape,
+                                        TsTensor *const *inputs,
+                                        guint            n_inputs,
+                                        gboolean         wrapped_scalar,
+                                        gint64          *strides);
+/* A new output for an elementwise op over @inputs, laid out as
+ * ts_tensor_output_strides says. */
+TsTensor  *ts_tensor_new_output        (TsDevice          device,
+                                        TsDType           dtype,
+                                        guint             ndim,
+                                        const gint64     *shape,
+                                        TsTensor *const  *inputs,
+                                        guint             n_inputs,
+                                        gboolean          wrapped_scalar,
+                                        GError          **error);
+/* empty_like (memory_format=preserve_format) of @self, as _to_copy and
+ * clone lay out their copy: @self's strides when it is non-overlapping
+ * and dense, else channels-last when its strides suggest it, else
+ * contiguous. */
+TsTensor  *ts_tensor_new_preserving    (TsDevice          device,
+                                        TsDType           dtype,
+                                        const TsTensor   *self,
+                                        GError          **error);
 /* A view of storage; takes its own reference. */
 TsTensor  *ts_tensor_new_view       (TsStorage     *storage,
                                      TsDType        dtype,
@@ -106,6 +143,7 @@ ts_tensor_numel (const TsTensor *self)
   return n;
 }
 gboolean   ts_tensor_is_contiguous  (const TsTensor *self);
+gboolean   ts_tensor_is_non_overlapping_and_dense (const TsTensor *self);
 gsize      ts_tensor_nbytes         (const TsTensor *self);
 /* Address of the first element: host pointer into the storage's bytes. */
 guint8    *ts_tensor_data           (const TsTensor *self);

@@ -835,41 +835,10 @@ ts_autograd_gradient_edge (TsTensor *tensor)
  * leaf's .grad has the leaf's strides when the leaf is non-overlapping and
  * dense, else it is contiguous. */
 static gboolean
-is_non_overlapping_and_dense (const TsTensor *t)
-{
-  int order[TS_MAX_DIMS];
-  gint64 expected = 1;
-
-  if (ts_tensor_is_contiguous (t))
-    return TRUE;
-  for (guint i = 0; i < t->ndim; i++)
-    order[i] = (int) i;
-  /* insertion sort of the dims by increasing stride */
-  for (guint i = 1; i < t->ndim; i++)
-    for (int j = (int) i; j > 0 && t->strides[order[j - 1]] > t->strides[order[j]]; j--)
-      {
-        int tmp = order[j];
-        order[j] = order[j - 1];
-        order[j - 1] = tmp;
-      }
-  for (guint i = 0; i < t->ndim; i++)
-    {
-      gint64 size = t->shape[order[i]];
-
-      if (size == 1)
-        continue;
-      if (t->strides[order[i]] != expected)
-        return FALSE;
-      expected *= size;
-    }
-  return TRUE;
-}
-
-static gboolean
 obeys_layout_contract (const TsTensor *grad,
                        const TsTensor *variable)
 {
-  if (!is_non_overlapping_and_dense (variable))
+  if (!ts_tensor_is_non_overlapping_and_dense (variable))
     return ts_tensor_is_contiguous (grad);
   for (guint i = 0; i < grad->ndim; i++)
     if (grad->shape[i] != 1 && grad->strides[i] != variable->strides[i])
@@ -885,7 +854,7 @@ clone_obey_contract (TsTensor  *grad,
   g_autoptr(TsTensor) out = NULL;
   TsGradNode *node;
 
-  if (!is_non_overlapping_and_dense (variable) || ts_tensor_is_contiguous (variable))
+  if (!ts_tensor_is_non_overlapping_and_dense (variable) || ts_tensor_is_contiguous (variable))
     out = ts_ops_clone (grad, error);   /* contiguous */
   else
     {

@@ -7,10 +7,11 @@ the conversions PyTorch makes from them: Tensor.to / contiguous / clone
 
 A conversion is one copy into a tensor with PyTorch's strides
 (c10's get_channels_last_strides_2d/3d), as clone(memory_format=) is in
-PyTorch. What is not modeled: ops do not propagate the layout to their
-results (PyTorch's elementwise ops and convolutions keep a channels_last
-input's layout; here results are contiguous), and a copy to another device
-or dtype (to('cuda'), half()) gives a contiguous tensor."""
+PyTorch. Elementwise ops lay out their results as TensorIterator does
+(a channels_last or transposed input gives a result in its layout), and
+to()/clone() keep a dense tensor's strides. What is not modeled:
+convolutions, pooling and normalization return contiguous results where
+PyTorch's keep a channels_last input's layout."""
 
 import torch
 from torch import Tensor
@@ -201,23 +202,11 @@ def _is_contiguous(self, memory_format=contiguous_format):
 
 
 def _clone(self, *, memory_format=preserve_format):
-    if memory_format is preserve_format and _base_is_contiguous(self):
-        return _base_clone(self)    # the usual call: its strides are the contiguous ones
+    if memory_format is preserve_format:
+        return _base_clone(self)    # empty_like's layout: the strides of a dense tensor, else suggested
     _check_format(memory_format)
     if memory_format is contiguous_format:
         return _base_clone(self) if _base_is_contiguous(self) else _base_contiguous(self)
-    if memory_format is preserve_format:
-        strides = _dense_strides(self)
-        # a dense input keeps its strides (its gradient is then CopyBackwards,
-        # not PyTorch's CloneBackward0: kept for tensors that need none)
-        if _base_is_contiguous(self) or strides is None or \
-                (self.requires_grad and torch.is_grad_enabled()):
-            fmt = _suggest(self) if strides is None else contiguous_format
-            if fmt is contiguous_format:
-                return _base_clone(self)
-            return _restrided(self, fmt)
-        out = empty_strided(self.shape, strides, dtype=self.dtype, device=self.device)
-        return out.copy_(self)
     _check_rank(memory_format, self.dim())
     return _restrided(self, memory_format)
 
