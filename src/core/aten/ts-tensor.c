@@ -327,6 +327,16 @@ fast_setup_layout (guint            ndim,
       if (t->ndim != ndim || memcmp (t->shape, shape, ndim * sizeof (gint64)) != 0)
         return 0;
       contiguous = contiguous && ts_tensor_is_contiguous (t);
+    }
+  /* the usual op: asked first, and alone */
+  if (contiguous)
+    return 1;
+  for (guint k = 0; k < n_inputs; k++)
+    {
+      const TsTensor *t = inputs[k];
+
+      if (t == NULL)
+        continue;
       channels_last = channels_last && is_channels_last_contiguous (t);
       if (same_dense && *dense != NULL)
         same_dense = memcmp (t->strides, (*dense)->strides, ndim * sizeof (gint64)) == 0;
@@ -334,8 +344,6 @@ fast_setup_layout (guint            ndim,
       /* the strides of the last input, as ATen copies them */
       *dense = t;
     }
-  if (contiguous)
-    return 1;
   if (channels_last)
     return 2;
   return same_dense && *dense != NULL ? 3 : 0;
