@@ -11,6 +11,7 @@
 #include "ts-tensor.h"
 #include "ts-autograd.h"
 #include "ts-box-private.h"
+#include "ts-cpu-kernels.h"
 
 static TsBoxCache tensor_boxes = { .size = sizeof (TsTensor) };
 
@@ -349,31 +350,6 @@ fast_setup_layout (guint            ndim,
   return same_dense && *dense != NULL ? 3 : 0;
 }
 
-/* reorder_dimensions' comparison of dims @d0 and @d1 (@d0 the faster so
- * far): 1 to swap them, -1 to keep them, 0 when no input says */
-static int
-should_swap (guint            ndim,
-             const gint64    *shape,
-             gint64           strides[][TS_MAX_DIMS],
-             guint            n,
-             guint            d0,
-             guint            d1)
-{
-  for (guint k = 0; k < n; k++)
-    {
-      gint64 s0 = strides[k][d0], s1 = strides[k][d1];
-
-      if (s0 == 0 || s1 == 0)
-        continue;
-      if (s0 != s1)
-        return s0 < s1 ? -1 : 1;
-      /* equal strides: the smaller dim goes first */
-      if (shape[d0] > shape[d1])
-        return 1;
-    }
-  return 0;
-}
-
 /* TensorIterator's compute_strides, reorder_dimensions and
  * compatible_stride: the dims sorted by the inputs' strides (broadcast
  * dims stride 0 and say nothing), the output dense in that order. */
@@ -401,30 +377,7 @@ reordered_strides (guint            ndim,
         strides[n][d] = d < offset || (t->shape[d - offset] == 1 && shape[d] != 1) ? 0 : t->strides[d - offset];
       n++;
     }
-  /* perm[i]: the dim at position i, fastest first, from ndim-1 .. 0;
-   * an insertion sort that passes over ambiguous pairs */
-  for (guint i = 0; i < ndim; i++)
-    perm[i] = ndim - 1 - i;
-  for (guint i = 1; i < ndim; i++)
-    {
-      guint d1 = i;
-
-      for (int d0 = (int) i - 1; d0 >= 0; d0--)
-        {
-          int cmp = should_swap (ndim, shape, strides, n, perm[d0], perm[d1]);
-
-          if (cmp > 0)
-            {
-              guint tmp = perm[d0];
-
-              perm[d0] = perm[d1];
-              perm[d1] = tmp;
-              d1 = (guint) d0;
-            }
-          else if (cmp < 0)
-            break;
-        }
-    }
+  ts_iter_order (ndim, shape, (const gint64 (*)[TS_MAX_DIMS]) strides, n, FALSE, perm);
   for (guint i = 0; i < ndim; i++)
     inverted = inverted && perm[i] == ndim - 1 - i;
   if (inverted)

@@ -343,3 +343,64 @@ ts_iter_for_each (const TsIter *iter,
         return;
     }
 }
+
+/* reorder_dimensions' comparison of dims @d0 and @d1 (@d0 the faster so
+ * far): 1 to swap them, -1 to keep them, 0 when no operand says */
+static int
+order_compare (const gint64  *shape,
+               const gint64 (*strides)[TS_MAX_DIMS],
+               guint          n,
+               gboolean       reduction,
+               guint          d0,
+               guint          d1)
+{
+  for (guint k = 0; k < n; k++)
+    {
+      gint64 s0 = strides[k][d0], s1 = strides[k][d1];
+
+      /* a reduction's output: its reduced dims (stride 0) to the front */
+      if (reduction && k == 0 && (s0 == 0) != (s1 == 0))
+        return s1 == 0 ? 1 : -1;
+      if (s0 == 0 || s1 == 0)
+        continue;
+      if (s0 != s1)
+        return s0 < s1 ? -1 : 1;
+      /* equal strides: the smaller dim goes first */
+      if (shape[d0] > shape[d1])
+        return 1;
+    }
+  return 0;
+}
+
+void
+ts_iter_order (guint          ndim,
+               const gint64  *shape,
+               const gint64 (*strides)[TS_MAX_DIMS],
+               guint          n,
+               gboolean       reduction,
+               guint         *perm)
+{
+  /* from ndim-1 .. 0, then an insertion sort that passes over ambiguous
+   * pairs */
+  for (guint i = 0; i < ndim; i++)
+    perm[i] = ndim - 1 - i;
+  for (guint i = 1; i < ndim; i++)
+    {
+      guint d1 = i;
+
+      for (int d0 = (int) i - 1; d0 >= 0; d0--)
+        {
+          int cmp = order_compare (shape, strides, n, reduction, perm[d0], perm[d1]);
+          guint tmp;
+
+          if (cmp < 0)
+            break;
+          if (cmp == 0)
+            continue;
+          tmp = perm[d0];
+          perm[d0] = perm[d1];
+          perm[d1] = tmp;
+          d1 = (guint) d0;
+        }
+    }
+}

@@ -143,6 +143,26 @@ gboolean ts_iter_init     (TsIter        *iter,
 void     ts_iter_for_each (const TsIter  *iter,
                            TsIterLoop     loop,
                            gpointer       user_data);
+/* TensorIterator's reorder_dimensions: @perm gets the dims of @shape
+ * from the fastest to the slowest, sorted by the strides of @n operands
+ * (@strides[k], broadcast to @shape, 0 where broadcast): the first
+ * operand that orders a pair decides it, equal strides put the smaller
+ * dim first, and a pair no operand orders keeps the C order.
+ * @reduction: operand 0 is a reduction's output, whose 0 strides mark
+ * the reduced dims, which go first. */
+void     ts_iter_order    (guint          ndim,
+                           const gint64  *shape,
+                           const gint64 (*strides)[TS_MAX_DIMS],
+                           guint          n,
+                           gboolean       reduction,
+                           guint         *perm);
+/* ATen's CPU sum of a float32 or float64 @in (ts-cpu-sum.c): into @acc,
+ * zeroed elements of @in's dtype laid out by @acc_strides (0 on the
+ * reduced dims), in the order and precision of PyTorch's cascade_sum.
+ * FALSE for another dtype. */
+gboolean ts_cpu_sum_cascade (const TsView  *in,
+                             const gint64  *acc_strides,
+                             gpointer       acc);
 
 /* -- Elementwise ---------------------------------------------------------- */
 

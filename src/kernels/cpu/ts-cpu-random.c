@@ -263,49 +263,6 @@ ts_cpu_bernoulli (const TsView         *out,
  * has no other use is one fused multiply-add. fmaf()/fma() below mark
  * exactly those spots; everything else rounds after each operation. */
 
-/* TensorIterator's order for a single output: dimensions sorted by stride,
- * smallest first (reorder_dimensions), ties by size. */
-static void
-iter_order (const TsView *out,
-            guint        *perm)
-{
-  guint nd = out->ndim;
-
-  for (guint i = 0; i < nd; i++)
-    perm[i] = nd - 1 - i;
-  for (guint i = 1; i < nd; i++)
-    {
-      guint d1 = i;
-
-      for (gint d0 = (gint)i - 1; d0 >= 0; d0--)
-        {
-          gint64 s0 = out->strides[perm[d0]];
-          gint64 s1 = out->strides[perm[d1]];
-          int cmp = 0;
-
-          if (s0 != 0 && s1 != 0)
-            {
-              if (s0 < s1)
-                cmp = -1;
-              else if (s0 > s1)
-                cmp = 1;
-              else if (out->shape[perm[d0]] > out->shape[perm[d1]])
-                cmp = 1;
-            }
-          if (cmp > 0)
-            {
-              guint t = perm[d0];
-
-              perm[d0] = perm[d1];
-              perm[d1] = t;
-              d1 = (guint)d0;
-            }
-          else if (cmp < 0)
-            break;
-        }
-    }
-}
-
 typedef double (*DrawFn) (TsCpuGenerator *gen,
                           gconstpointer   args);
 /* A draw that stores itself: integer results beyond 2^53 must not pass
@@ -346,7 +303,8 @@ serial_store (const TsView   *out,
   gint64 idx[TS_MAX_DIMS] = { 0 };
   gint64 pos = 0;
 
-  iter_order (out, perm);
+  /* TensorIterator's order for the one output */
+  ts_iter_order (out->ndim, out->shape, (const gint64 (*)[TS_MAX_DIMS]) &out->strides, 1, FALSE, perm);
   for (gint64 i = 0; i < n; i++)
     {
       store (gen, args, out->dtype, base + pos * (gint64)elem);

@@ -406,6 +406,44 @@ reduce_complex (TsReduceOp    op,
   return ts_cpu_reduce (op, &rin, dim_mask, &rout, error);
 }
 
+/* A float32 or float64 sum or mean in PyTorch's order and precision
+ * (ts-cpu-sum.c): the mean is that sum divided by the count in the dtype,
+ * as ATen's CPU mean is sum ().div_ (n). */
+static gboolean
+sum_in_order (TsReduceOp    op,
+              const TsView *in,
+              const gint64 *acc_strides,
+              gint64        count,
+              gint64        out_numel,
+              const TsView *out)
+{
+  g_autofree char *acc = g_malloc0 (ts_dtype_size (in->dtype) * (gsize) MAX (out_numel, 1));
+
+  ts_cpu_sum_cascade (in, acc_strides, acc);
+  for (gint64 i = 0; i < out_numel; i++)
+    {
+      gpointer dst = ts_view_linear_ptr (out, i);
+
+      if (in->dtype == TS_DTYPE_FLOAT32)
+        {
+          float v = ((float *) (gpointer) acc)[i];
+
+          if (op == TS_REDUCE_MEAN)
+            v = v / (float) count;
+          memcpy (dst, &v, sizeof v);
+        }
+      else
+        {
+          double v = ((double *) (gpointer) acc)[i];
+
+          if (op == TS_REDUCE_MEAN)
+            v = v / (double) count;
+          memcpy (dst, &v, sizeof v);
+        }
+    }
+  return TRUE;
+}
+
 gboolean
 ts_cpu_reduce (TsReduceOp    op,
                const TsView *in,
@@ -460,6 +498,10 @@ ts_cpu_reduce (TsReduceOp    op,
       TsDType unused;
       return ts_reduce_result_dtype (op, in->dtype, &unused, error);
     }
+
+  if ((op == TS_REDUCE_SUM || op == TS_REDUCE_MEAN) && in->dtype == out->dtype &&
+      (in->dtype == TS_DTYPE_FLOAT32 || in->dtype == TS_DTYPE_FLOAT64))
+    return sum_in_order (op, in, acc_strides, count, out_numel, out);
 
   acc = g_new (gint64, MAX (out_numel, 1));
   for (gint64 i = 0; i < out_numel; i++)

@@ -1138,7 +1138,9 @@ def bernoulli_(self, p=0.5, *, generator=None):
         return self.copy_(u < p.to(self.device))
     if not 0 <= p <= 1:
         raise RuntimeError("bernoulli_ expects p to be in [0, 1], but got p=%g" % p)
-    u = torch.empty(self.shape, dtype=torch.float64, device=self.device).uniform_(0, 1, generator=generator)
+    # one draw per element in self's memory order (cpu_serial_kernel's
+    # TensorIterator order), which empty_like keeps for a dense self
+    u = torch.empty_like(self, dtype=torch.float64).uniform_(0, 1, generator=generator)
     return self.copy_(u < p)
 
 
