@@ -2459,6 +2459,22 @@ matmul_impl (TsTensor  *a,
       return NULL;
     }
 
+  /* matrix @ vector is ATen's mv. On the CPU that is BLAS gemv, whose
+   * sums differ from a one-column gemm's; on a device the mm launch
+   * below stands for cuBLAS's gemv (the host would run mv's) */
+  if (a->ndim == 2 && b->ndim == 1)
+    {
+      if (a->shape[1] != b->shape[0])
+        {
+          g_set_error (error, TS_TENSOR_ERROR, TS_TENSOR_ERROR_RUNTIME,
+                       "size mismatch, got %" G_GINT64_FORMAT ", %" G_GINT64_FORMAT "x%" G_GINT64_FORMAT
+                       ",%" G_GINT64_FORMAT, a->shape[0], a->shape[0], a->shape[1], b->shape[0]);
+          return NULL;
+        }
+      if (device.type == TS_DEVICE_CPU)
+        return ts_ops_mv (a, b, error);
+    }
+
   /* a 1-D operand is unsqueezed. Vector-matrix is PyTorch's
    * unsqueeze(0).mm().squeeze_(0), recorded as such; with a vector on the
    * right the node is mv's or dot's, on the operands themselves */
