@@ -378,11 +378,20 @@ layout (TsSegmentMapRenderer *self,
   return cy - y;
 }
 
+/* A bar's one-pixel outline, on the pixel grid; dashed if the caller set
+ * a dash. */
 static void
-set_color (cairo_t             *cr,
-           const TsRenderColor *c)
+outline_bar (cairo_t             *cr,
+             const TsRenderColor *color,
+             double               x,
+             double               y,
+             double               w,
+             double               h)
 {
-  cairo_set_source_rgba (cr, c->r, c->g, c->b, c->a);
+  ts_render_set_color (cr, color);
+  cairo_set_line_width (cr, 1);
+  cairo_rectangle (cr, floor (x) + 0.5, floor (y) + 0.5, MAX (1, floor (w) - 1), h - 1);
+  cairo_stroke (cr);
 }
 
 static void
@@ -418,7 +427,7 @@ bar_label (cairo_t               *cr,
 {
   pango_layout_set_text (layout_text, text, -1);
   pango_layout_set_width (layout_text, (int) (w * PANGO_SCALE));
-  set_color (cr, &p->dim_text);
+  ts_render_set_color (cr, &p->dim_text);
   cairo_move_to (cr, x, y);
   pango_cairo_show_layout (cr, layout_text);
   pango_layout_set_width (layout_text, -1);
@@ -450,28 +459,28 @@ draw_segment (TsSegmentMapRenderer *self,
           {
             double wx = r->x + (double) (b->address + b->requested_size - seg->address) * scale;
 
-            set_color (cr, &c->allocated);
+            ts_render_set_color (cr, &c->allocated);
             cairo_rectangle (cr, bx0, r->y, bx1 - bx0, r->h);
             cairo_fill (cr);
             if (b->size > b->requested_size)
               {
                 /* At least a hairline, so waste is never invisible. */
                 wx = MIN (wx, bx1 - 1);
-                set_color (cr, &c->waste);
+                ts_render_set_color (cr, &c->waste);
                 cairo_rectangle (cr, wx, r->y, bx1 - wx, r->h);
                 cairo_fill (cr);
               }
           }
           break;
         case TS_BLOCK_STATE_ACTIVE_PENDING_FREE:
-          set_color (cr, &c->pending);
+          ts_render_set_color (cr, &c->pending);
           cairo_rectangle (cr, bx0, r->y, bx1 - bx0, r->h);
           cairo_fill (cr);
           hatch (cr, bx0, r->y, bx1 - bx0, r->h);
           break;
         case TS_BLOCK_STATE_INACTIVE:
         default:
-          set_color (cr, whole_free ? &c->whole_free : &c->split_free);
+          ts_render_set_color (cr, whole_free ? &c->whole_free : &c->split_free);
           cairo_rectangle (cr, bx0, r->y, bx1 - bx0, r->h);
           cairo_fill (cr);
           break;
@@ -480,16 +489,13 @@ draw_segment (TsSegmentMapRenderer *self,
       /* Block borders where there is room for them. */
       if (j > 0 && bx1 - bx0 >= 3)
         {
-          set_color (cr, &p->background);
+          ts_render_set_color (cr, &p->background);
           cairo_rectangle (cr, floor (bx0), r->y, 1, r->h);
           cairo_fill (cr);
         }
     }
 
-  set_color (cr, &c->outline);
-  cairo_set_line_width (cr, 1);
-  cairo_rectangle (cr, floor (r->x) + 0.5, floor (r->y) + 0.5, MAX (1, floor (r->w) - 1), r->h - 1);
-  cairo_stroke (cr);
+  outline_bar (cr, &c->outline, r->x, r->y, r->w, r->h);
 
   if (r->w >= 70)
     {
@@ -508,16 +514,13 @@ draw_gap (cairo_t         *cr,
           const MapColors *c,
           const GapRect   *g)
 {
-  set_color (cr, &c->unmapped);
+  ts_render_set_color (cr, &c->unmapped);
   cairo_rectangle (cr, g->x, g->y, g->w, g->h);
   cairo_fill (cr);
   hatch (cr, g->x, g->y, g->w, g->h);
   /* dashed: there is no segment here, only reserved addresses */
-  set_color (cr, &c->outline);
-  cairo_set_line_width (cr, 1);
   cairo_set_dash (cr, (const double[]) { 3, 2 }, 2, 0);
-  cairo_rectangle (cr, floor (g->x) + 0.5, floor (g->y) + 0.5, MAX (1, floor (g->w) - 1), g->h - 1);
-  cairo_stroke (cr);
+  outline_bar (cr, &c->outline, g->x, g->y, g->w, g->h);
   cairo_set_dash (cr, NULL, 0, 0);
 
   if (g->w >= 70 && g->size > 0)
@@ -562,16 +565,16 @@ draw_legend (cairo_t         *cr,
           cx = x;
           cy += LEGEND_H;
         }
-      set_color (cr, items[k].color);
+      ts_render_set_color (cr, items[k].color);
       cairo_rectangle (cr, cx, cy + 4, 14, 10);
       cairo_fill (cr);
       if (items[k].hatched)
         hatch (cr, cx, cy + 4, 14, 10);
-      set_color (cr, &c->outline);
+      ts_render_set_color (cr, &c->outline);
       cairo_set_line_width (cr, 1);
       cairo_rectangle (cr, cx + 0.5, cy + 4.5, 13, 9);
       cairo_stroke (cr);
-      set_color (cr, &p->foreground);
+      ts_render_set_color (cr, &p->foreground);
       cairo_move_to (cr, cx + 18, cy + 2);
       pango_cairo_show_layout (cr, layout_text);
       cx += 18 + tw + 16;
@@ -618,7 +621,7 @@ ts_segment_map_renderer_draw (TsSegmentMapRenderer *self,
   cairo_save (cr);
   cairo_rectangle (cr, x, y, width, height);
   cairo_clip (cr);
-  set_color (cr, &p->background);
+  ts_render_set_color (cr, &p->background);
   cairo_paint (cr);
 
   text = pango_cairo_create_layout (cr);
@@ -648,7 +651,7 @@ ts_segment_map_renderer_draw (TsSegmentMapRenderer *self,
     }
   }
   pango_layout_set_text (text, title, -1);
-  set_color (cr, &p->foreground);
+  ts_render_set_color (cr, &p->foreground);
   cairo_move_to (cr, inner_x, y + 3);
   pango_cairo_show_layout (cr, text);
   {
@@ -662,7 +665,7 @@ ts_segment_map_renderer_draw (TsSegmentMapRenderer *self,
   if (order->len == 0)
     {
       pango_layout_set_text (text, _("No segments at this instant"), -1);
-      set_color (cr, &p->dim_text);
+      ts_render_set_color (cr, &p->dim_text);
       cairo_move_to (cr, inner_x, top + 4);
       pango_cairo_show_layout (cr, text);
     }
@@ -709,7 +712,7 @@ ts_segment_map_renderer_draw (TsSegmentMapRenderer *self,
               }
           }
           pango_layout_set_text (text, h, -1);
-          set_color (cr, &p->foreground);
+          ts_render_set_color (cr, &p->foreground);
           cairo_move_to (cr, inner_x, g->y + 2);
           pango_cairo_show_layout (cr, text);
         }
