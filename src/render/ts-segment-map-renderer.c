@@ -293,6 +293,38 @@ bar_width (guint64 size,
   return MIN (width, MAX (MIN_BAR_W, (double) size / bpp));
 }
 
+/* Where layout() puts the next bar: rows of bars, each with its label
+ * under it, filled left to right. */
+typedef struct
+{
+  double left;
+  double right;
+  double x;
+  double y;
+} Pen;
+
+static void
+pen_next_row (Pen *pen)
+{
+  pen->y += BAR_H + LABEL_H + ROW_GAP;
+  pen->x = pen->left;
+}
+
+/* Takes w pixels (at most the row's width) for a bar, on the next row
+ * when the rest of this one is too short; returns the bar's x. */
+static double
+pen_take (Pen    *pen,
+          double  w)
+{
+  double bx;
+
+  if (pen->x + w > pen->right)
+    pen_next_row (pen);
+  bx = pen->x;
+  pen->x += w + BAR_GAP;
+  return bx;
+}
+
 /* Lays the segments out with bpp bytes per pixel; returns the height. */
 static double
 layout (TsSegmentMapRenderer *self,
@@ -305,7 +337,7 @@ layout (TsSegmentMapRenderer *self,
 {
   const TsMemoryState *state = self->state;
   const TsMemorySegment *prev = NULL;
-  double cx = x, cy = y;
+  Pen pen = { x, x + width, x, y };
 
   for (guint k = 0; k < order->len; k++)
     {
@@ -316,66 +348,52 @@ layout (TsSegmentMapRenderer *self,
                                                         g_array_index (order, guint, k + 1))
                                       : NULL;
       double w = bar_width (seg->total_size, bpp, width);
+      double bx;
 
       if (prev == NULL || !same_group (prev, seg))
         {
           if (prev != NULL)
-            cy += BAR_H + LABEL_H + ROW_GAP;
+            pen_next_row (&pen);
           if (store)
             {
-              GroupRect g = { cy, seg->device, seg->is_small, seg->stream, seg->pool_id };
+              GroupRect g = { pen.y, seg->device, seg->is_small, seg->stream, seg->pool_id };
               g_array_append_val (self->group_rects, g);
             }
-          cy += HEADER_H;
-          cx = x;
+          pen.y += HEADER_H;
+          pen.x = pen.left;
         }
       else if (unmapped_between (prev, seg))
         {
           guint64 start = prev->address + prev->total_size;
           double gw = bar_width (seg->address - start, bpp, width);
 
-          if (cx + gw > x + width)
-            {
-              cy += BAR_H + LABEL_H + ROW_GAP;
-              cx = x;
-            }
+          bx = pen_take (&pen, gw);
           if (store)
             {
-              GapRect g = { cx, cy, gw, BAR_H, start, seg->address - start, g_array_index (order, guint, k - 1) };
+              GapRect g = { bx, pen.y, gw, BAR_H, start, seg->address - start, g_array_index (order, guint, k - 1) };
               g_array_append_val (self->gap_rects, g);
             }
-          cx += gw + BAR_GAP;
         }
-      if (cx > x && cx + w > x + width)
-        {
-          cy += BAR_H + LABEL_H + ROW_GAP;
-          cx = x;
-        }
+      bx = pen_take (&pen, w);
       if (store)
         {
-          SegRect r = { cx, cy, w, BAR_H, si };
+          SegRect r = { bx, pen.y, w, BAR_H, si };
           g_array_append_val (self->seg_rects, r);
         }
-      cx += w + BAR_GAP;
       if (unmapped_tail (seg, next))
         {
-          if (cx + TAIL_W > x + width)
-            {
-              cy += BAR_H + LABEL_H + ROW_GAP;
-              cx = x;
-            }
+          bx = pen_take (&pen, TAIL_W);
           if (store)
             {
-              GapRect g = { cx, cy, TAIL_W, BAR_H, seg->address + seg->total_size, 0, si };
+              GapRect g = { bx, pen.y, TAIL_W, BAR_H, seg->address + seg->total_size, 0, si };
               g_array_append_val (self->gap_rects, g);
             }
-          cx += TAIL_W + BAR_GAP;
         }
       prev = seg;
     }
   if (prev != NULL)
-    cy += BAR_H + LABEL_H + ROW_GAP;
-  return cy - y;
+    pen_next_row (&pen);
+  return pen.y - y;
 }
 
 /* A bar's one-pixel outline, on the pixel grid; dashed if the caller set
