@@ -202,3 +202,18 @@ ts_cli_parse_time (const char *text,
       }
   return FALSE;
 }
+
+gboolean
+ts_cli_parse_range (const char *command,
+                    const char *text,
+                    TsTime     *begin,
+                    TsTime     *end)
+{
+  g_auto(GStrv) parts = g_strsplit (text, ":", 2);
+
+  if (g_strv_length (parts) == 2 && ts_cli_parse_time (parts[0], begin) &&
+      ts_cli_parse_time (parts[1], end) && *end > *begin)
+    return TRUE;
+  ts_cli_message ("%s: bad range '%s' (use START:END with END > START, e.g. 1ms:2ms)", command, text);
+  return FALSE;
+}

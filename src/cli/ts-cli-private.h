@@ -62,6 +62,12 @@ TsTraceDocument *ts_cli_open_trace     (const char    *path,
 /* "1500", "1.5us", "2ms", "0.25s" → nanoseconds. */
 gboolean         ts_cli_parse_time     (const char    *text,
                                         TsTime        *out);
+/* --range of a command: "START:END", two such times with END > START;
+ * when bad prints one line and returns FALSE: exit with status 2. */
+gboolean         ts_cli_parse_range    (const char    *command,
+                                        const char    *text,
+                                        TsTime        *begin,
+                                        TsTime        *end);
 int  ts_cli_record_main (int argc, char **argv);
 
 /* Installs CUPTI as the session's activity source where the build has it. */

@@ -111,16 +111,8 @@ ts_cli_render_main (int    argc,
   ts_trace_document_get_time_span (doc, &d.begin, &d.end);
   /* A little air on the right so the last item is not cut by the edge. */
   d.end += MAX (1, (d.end - d.begin) / 100);
-  if (range != NULL)
-    {
-      g_auto(GStrv) parts = g_strsplit (range, ":", 2);
-      if (g_strv_length (parts) != 2 || !ts_cli_parse_time (parts[0], &d.begin) ||
-          !ts_cli_parse_time (parts[1], &d.end) || d.end <= d.begin)
-        {
-          ts_cli_message ("render: bad range '%s' (use START:END with END > START, e.g. 1ms:2ms)", range);
-          return 2;
-        }
-    }
+  if (range != NULL && !ts_cli_parse_range ("render", range, &d.begin, &d.end))
+    return 2;
 
   if (view_name == NULL || g_str_equal (view_name, "timeline"))
     {

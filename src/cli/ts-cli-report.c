@@ -423,16 +423,8 @@ ts_cli_report_main (int    argc,
 
   ts_trace_document_get_time_span (doc, &begin, &end);
   end++;   /* the window is half-open; include items ending at the last time */
-  if (range != NULL)
-    {
-      g_auto(GStrv) parts = g_strsplit (range, ":", 2);
-      if (g_strv_length (parts) != 2 || !ts_cli_parse_time (parts[0], &begin) ||
-          !ts_cli_parse_time (parts[1], &end) || end <= begin)
-        {
-          ts_cli_message ("report: bad range '%s' (use START:END with END > START, e.g. 1ms:2ms)", range);
-          return 2;
-        }
-    }
+  if (range != NULL && !ts_cli_parse_range ("report", range, &begin, &end))
+    return 2;
   stats = ts_trace_stats_compute (doc, begin, end);
 
   t.csv = format != NULL && g_str_equal (format, "csv");

@@ -79,28 +79,6 @@ ts_counter_plot_build_blocks (const gint64 *values,
     }
 }
 
-/* Widens [*lo, *hi] by the values of samples [k, j): whole blocks from the
- * summary when there is one. */
-static void
-range_min_max (const TsCounterPlot *p,
-               guint                k,
-               guint                j,
-               gint64              *lo,
-               gint64              *hi)
-{
-  const guint B = TS_COUNTER_PLOT_BLOCK;
-
-  if (p->block_min != NULL && p->block_max != NULL && j - k >= 2 * B)
-    {
-      for (; k % B != 0; k++)
-        *lo = MIN (*lo, p->values[k]), *hi = MAX (*hi, p->values[k]);
-      for (; k + B <= j; k += B)
-        *lo = MIN (*lo, p->block_min[k / B]), *hi = MAX (*hi, p->block_max[k / B]);
-    }
-  for (; k < j; k++)
-    *lo = MIN (*lo, p->values[k]), *hi = MAX (*hi, p->values[k]);
-}
-
 guint
 ts_counter_plot_draw (cairo_t             *cr,
                       const TsCounterPlot *p,
@@ -130,7 +108,7 @@ ts_counter_plot_draw (cairo_t             *cr,
 
       if (j <= k)
         j = k + 1;
-      range_min_max (p, k, j, &lo, &hi);
+      ts_counter_plot_widen_range (p->values, p->block_min, p->block_max, k, j, &lo, &hi);
       col = MAX (col, p->x0);
       cairo_line_to (cr, col, value_y (p, cur));
       if (lo != hi)

@@ -42,6 +42,32 @@ void    ts_counter_plot_build_blocks (const gint64      *values,
                                       gint64            *block_min,
                                       gint64            *block_max);
 
+/* Widens [*lo, *hi] by values[k, j): whole blocks from their minimum and
+ * maximum (ts_counter_plot_build_blocks()) where given, so that a
+ * zoomed-out pixel column costs a few blocks; NULL scans every sample.
+ * Inline: the step lines call it for every pixel column they draw. */
+static inline void
+ts_counter_plot_widen_range (const gint64 *values,
+                             const gint64 *block_min,
+                             const gint64 *block_max,
+                             guint         k,
+                             guint         j,
+                             gint64       *lo,
+                             gint64       *hi)
+{
+  const guint B = TS_COUNTER_PLOT_BLOCK;
+
+  if (block_min != NULL && block_max != NULL && j - k >= 2 * B)
+    {
+      for (; k % B != 0; k++)
+        *lo = MIN (*lo, values[k]), *hi = MAX (*hi, values[k]);
+      for (; k + B <= j; k += B)
+        *lo = MIN (*lo, block_min[k / B]), *hi = MAX (*hi, block_max[k / B]);
+    }
+  for (; k < j; k++)
+    *lo = MIN (*lo, values[k]), *hi = MAX (*hi, values[k]);
+}
+
 /* Strokes the series as steps and fills below it in `color` (the fill
  * lighter). Each pixel column with samples gets one vertical from their
  * minimum to their maximum, so a short spike still shows. Returns how many

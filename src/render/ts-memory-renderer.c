@@ -463,31 +463,6 @@ value_at (const TsTime *times,
   return k < 0 ? 0 : values[k];
 }
 
-/* Widens [*lo, *hi] by values[k, j): whole blocks of
- * TS_COUNTER_PLOT_BLOCK samples from their precomputed minimum and
- * maximum. */
-static void
-widen_range (const gint64 *values,
-             const gint64 *block_min,
-             const gint64 *block_max,
-             guint         k,
-             guint         j,
-             gint64       *lo,
-             gint64       *hi)
-{
-  const guint B = TS_COUNTER_PLOT_BLOCK;
-
-  if (block_min != NULL && j - k >= 2 * B)
-    {
-      for (; k % B != 0; k++)
-        *lo = MIN (*lo, values[k]), *hi = MAX (*hi, values[k]);
-      for (; k + B <= j; k += B)
-        *lo = MIN (*lo, block_min[k / B]), *hi = MAX (*hi, block_max[k / B]);
-    }
-  for (; k < j; k++)
-    *lo = MIN (*lo, values[k]), *hi = MAX (*hi, values[k]);
-}
-
 typedef struct
 {
   const Plot   *pl;
@@ -745,7 +720,7 @@ stroke_steps (cairo_t             *cr,
           lo = hi = v;
         }
       /* Changes inside one column widen its min/max. */
-      widen_range (values, block_min, block_max, k, j, &lo, &hi);
+      ts_counter_plot_widen_range (values, block_min, block_max, k, j, &lo, &hi);
       v = values[j - 1];
       k = j;
     }

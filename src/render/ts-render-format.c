@@ -97,16 +97,12 @@ ts_render_track_title (TsRecorder    *recorder,
   switch (t->kind)
     {
     case TS_TRACK_HOST_THREAD:
-      /* A named thread keeps its name: it is the program's. */
-      for (gsize i = 0; recorder != NULL && i < ts_recorder_get_count (recorder, TS_RECORD_THREAD); i++)
-        {
-          TsThreadRecord r;
+      {
+        /* A named thread keeps its name: it is the program's. */
+        const char *name = recorder != NULL ? ts_recorder_get_thread_name (recorder, t->thread) : NULL;
 
-          ts_recorder_get (recorder, TS_RECORD_THREAD, i, &r);
-          if (r.thread == t->thread && r.name != 0)
-            return g_strdup (ts_recorder_lookup (recorder, r.name));
-        }
-      return g_strdup_printf (_("Thread %u"), t->thread);
+        return name != NULL ? g_strdup (name) : g_strdup_printf (_("Thread %u"), t->thread);
+      }
     case TS_TRACK_NVTX:
       return g_strdup_printf (_("NVTX (thread %u)"), t->thread);
     case TS_TRACK_STREAM:

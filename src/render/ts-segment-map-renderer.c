@@ -293,6 +293,38 @@ bar_width (guint64 size,
   return MIN (width, MAX (MIN_BAR_W, (double) size / bpp));
 }
 
+/* Where layout() puts the next bar: rows of bars, each with its label
+ * under it, filled left to right. */
+typedef struct
+{
+  double left;
+  double right;
+  double x;
+  double y;
+} Pen;
+
+static void
+pen_next_row (Pen *pen)
+{
+  pen->y += BAR_H + LABEL_H + ROW_GAP;
+  pen->x = pen->left;
+}
+
+/* Takes w pixels (at most the row's width) for a bar, on the next row
+ * when the rest of this one is too short; returns the bar's x. */
+static double
+pen_take (Pen    *pen,
+          double  w)
+{
+  double bx;
+
+  if (pen->x + w > pen->right)
+    pen_next_row (pen);
+  bx = pen->x;
+  pen->x += w + BAR_GAP;
+  return bx;
+}
+
 /* Lays the segments out with bpp bytes per pixel; returns the height. */
 static double
 layout (TsSegmentMapRenderer *self,
@@ -305,7 +337,7 @@ layout (TsSegmentMapRenderer *self,
 {
   const TsMemoryState *state = self->state;
   const TsMemorySegment *prev = NULL;
-  double cx = x, cy = y;
+  Pen pen = { x, x + width, x, y };
 
   for (guint k = 0; k < order->len; k++)
     {
@@ -316,73 +348,68 @@ layout (TsSegmentMapRenderer *self,
                                                         g_array_index (order, guint, k + 1))
                                       : NULL;
       double w = bar_width (seg->total_size, bpp, width);
+      double bx;
 
       if (prev == NULL || !same_group (prev, seg))
         {
           if (prev != NULL)
-            cy += BAR_H + LABEL_H + ROW_GAP;
+            pen_next_row (&pen);
           if (store)
             {
-              GroupRect g = { cy, seg->device, seg->is_small, seg->stream, seg->pool_id };
+              GroupRect g = { pen.y, seg->device, seg->is_small, seg->stream, seg->pool_id };
               g_array_append_val (self->group_rects, g);
             }
-          cy += HEADER_H;
-          cx = x;
+          pen.y += HEADER_H;
+          pen.x = pen.left;
         }
       else if (unmapped_between (prev, seg))
         {
           guint64 start = prev->address + prev->total_size;
           double gw = bar_width (seg->address - start, bpp, width);
 
-          if (cx + gw > x + width)
-            {
-              cy += BAR_H + LABEL_H + ROW_GAP;
-              cx = x;
-            }
+          bx = pen_take (&pen, gw);
           if (store)
             {
-              GapRect g = { cx, cy, gw, BAR_H, start, seg->address - start, g_array_index (order, guint, k - 1) };
+              GapRect g = { bx, pen.y, gw, BAR_H, start, seg->address - start, g_array_index (order, guint, k - 1) };
               g_array_append_val (self->gap_rects, g);
             }
-          cx += gw + BAR_GAP;
         }
-      if (cx > x && cx + w > x + width)
-        {
-          cy += BAR_H + LABEL_H + ROW_GAP;
-          cx = x;
-        }
+      bx = pen_take (&pen, w);
       if (store)
         {
-          SegRect r = { cx, cy, w, BAR_H, si };
+          SegRect r = { bx, pen.y, w, BAR_H, si };
           g_array_append_val (self->seg_rects, r);
         }
-      cx += w + BAR_GAP;
       if (unmapped_tail (seg, next))
         {
-          if (cx + TAIL_W > x + width)
-            {
-              cy += BAR_H + LABEL_H + ROW_GAP;
-              cx = x;
-            }
+          bx = pen_take (&pen, TAIL_W);
           if (store)
             {
-              GapRect g = { cx, cy, TAIL_W, BAR_H, seg->address + seg->total_size, 0, si };
+              GapRect g = { bx, pen.y, TAIL_W, BAR_H, seg->address + seg->total_size, 0, si };
               g_array_append_val (self->gap_rects, g);
             }
-          cx += TAIL_W + BAR_GAP;
         }
       prev = seg;
     }
   if (prev != NULL)
-    cy += BAR_H + LABEL_H + ROW_GAP;
-  return cy - y;
+    pen_next_row (&pen);
+  return pen.y - y;
 }
 
+/* A bar's one-pixel outline, on the pixel grid; dashed if the caller set
+ * a dash. */
 static void
-set_color (cairo_t             *cr,
-           const TsRenderColor *c)
+outline_bar (cairo_t             *cr,
+             const TsRenderColor *color,
+             double               x,
+             double               y,
+             double               w,
+             double               h)
 {
-  cairo_set_source_rgba (cr, c->r, c->g, c->b, c->a);
+  ts_render_set_color (cr, color);
+  cairo_set_line_width (cr, 1);
+  cairo_rectangle (cr, floor (x) + 0.5, floor (y) + 0.5, MAX (1, floor (w) - 1), h - 1);
+  cairo_stroke (cr);
 }
 
 static void
@@ -418,7 +445,7 @@ bar_label (cairo_t               *cr,
 {
   pango_layout_set_text (layout_text, text, -1);
   pango_layout_set_width (layout_text, (int) (w * PANGO_SCALE));
-  set_color (cr, &p->dim_text);
+  ts_render_set_color (cr, &p->dim_text);
   cairo_move_to (cr, x, y);
   pango_cairo_show_layout (cr, layout_text);
   pango_layout_set_width (layout_text, -1);
@@ -450,28 +477,28 @@ draw_segment (TsSegmentMapRenderer *self,
           {
             double wx = r->x + (double) (b->address + b->requested_size - seg->address) * scale;
 
-            set_color (cr, &c->allocated);
+            ts_render_set_color (cr, &c->allocated);
             cairo_rectangle (cr, bx0, r->y, bx1 - bx0, r->h);
             cairo_fill (cr);
             if (b->size > b->requested_size)
               {
                 /* At least a hairline, so waste is never invisible. */
                 wx = MIN (wx, bx1 - 1);
-                set_color (cr, &c->waste);
+                ts_render_set_color (cr, &c->waste);
                 cairo_rectangle (cr, wx, r->y, bx1 - wx, r->h);
                 cairo_fill (cr);
               }
           }
           break;
         case TS_BLOCK_STATE_ACTIVE_PENDING_FREE:
-          set_color (cr, &c->pending);
+          ts_render_set_color (cr, &c->pending);
           cairo_rectangle (cr, bx0, r->y, bx1 - bx0, r->h);
           cairo_fill (cr);
           hatch (cr, bx0, r->y, bx1 - bx0, r->h);
           break;
         case TS_BLOCK_STATE_INACTIVE:
         default:
-          set_color (cr, whole_free ? &c->whole_free : &c->split_free);
+          ts_render_set_color (cr, whole_free ? &c->whole_free : &c->split_free);
           cairo_rectangle (cr, bx0, r->y, bx1 - bx0, r->h);
           cairo_fill (cr);
           break;
@@ -480,16 +507,13 @@ draw_segment (TsSegmentMapRenderer *self,
       /* Block borders where there is room for them. */
       if (j > 0 && bx1 - bx0 >= 3)
         {
-          set_color (cr, &p->background);
+          ts_render_set_color (cr, &p->background);
           cairo_rectangle (cr, floor (bx0), r->y, 1, r->h);
           cairo_fill (cr);
         }
     }
 
-  set_color (cr, &c->outline);
-  cairo_set_line_width (cr, 1);
-  cairo_rectangle (cr, floor (r->x) + 0.5, floor (r->y) + 0.5, MAX (1, floor (r->w) - 1), r->h - 1);
-  cairo_stroke (cr);
+  outline_bar (cr, &c->outline, r->x, r->y, r->w, r->h);
 
   if (r->w >= 70)
     {
@@ -508,16 +532,13 @@ draw_gap (cairo_t         *cr,
           const MapColors *c,
           const GapRect   *g)
 {
-  set_color (cr, &c->unmapped);
+  ts_render_set_color (cr, &c->unmapped);
   cairo_rectangle (cr, g->x, g->y, g->w, g->h);
   cairo_fill (cr);
   hatch (cr, g->x, g->y, g->w, g->h);
   /* dashed: there is no segment here, only reserved addresses */
-  set_color (cr, &c->outline);
-  cairo_set_line_width (cr, 1);
   cairo_set_dash (cr, (const double[]) { 3, 2 }, 2, 0);
-  cairo_rectangle (cr, floor (g->x) + 0.5, floor (g->y) + 0.5, MAX (1, floor (g->w) - 1), g->h - 1);
-  cairo_stroke (cr);
+  outline_bar (cr, &c->outline, g->x, g->y, g->w, g->h);
   cairo_set_dash (cr, NULL, 0, 0);
 
   if (g->w >= 70 && g->size > 0)
@@ -562,16 +583,16 @@ draw_legend (cairo_t         *cr,
           cx = x;
           cy += LEGEND_H;
         }
-      set_color (cr, items[k].color);
+      ts_render_set_color (cr, items[k].color);
       cairo_rectangle (cr, cx, cy + 4, 14, 10);
       cairo_fill (cr);
       if (items[k].hatched)
         hatch (cr, cx, cy + 4, 14, 10);
-      set_color (cr, &c->outline);
+      ts_render_set_color (cr, &c->outline);
       cairo_set_line_width (cr, 1);
       cairo_rectangle (cr, cx + 0.5, cy + 4.5, 13, 9);
       cairo_stroke (cr);
-      set_color (cr, &p->foreground);
+      ts_render_set_color (cr, &p->foreground);
       cairo_move_to (cr, cx + 18, cy + 2);
       pango_cairo_show_layout (cr, layout_text);
       cx += 18 + tw + 16;
@@ -618,7 +639,7 @@ ts_segment_map_renderer_draw (TsSegmentMapRenderer *self,
   cairo_save (cr);
   cairo_rectangle (cr, x, y, width, height);
   cairo_clip (cr);
-  set_color (cr, &p->background);
+  ts_render_set_color (cr, &p->background);
   cairo_paint (cr);
 
   text = pango_cairo_create_layout (cr);
@@ -648,7 +669,7 @@ ts_segment_map_renderer_draw (TsSegmentMapRenderer *self,
     }
   }
   pango_layout_set_text (text, title, -1);
-  set_color (cr, &p->foreground);
+  ts_render_set_color (cr, &p->foreground);
   cairo_move_to (cr, inner_x, y + 3);
   pango_cairo_show_layout (cr, text);
   {
@@ -662,7 +683,7 @@ ts_segment_map_renderer_draw (TsSegmentMapRenderer *self,
   if (order->len == 0)
     {
       pango_layout_set_text (text, _("No segments at this instant"), -1);
-      set_color (cr, &p->dim_text);
+      ts_render_set_color (cr, &p->dim_text);
       cairo_move_to (cr, inner_x, top + 4);
       pango_cairo_show_layout (cr, text);
     }
@@ -709,7 +730,7 @@ ts_segment_map_renderer_draw (TsSegmentMapRenderer *self,
               }
           }
           pango_layout_set_text (text, h, -1);
-          set_color (cr, &p->foreground);
+          ts_render_set_color (cr, &p->foreground);
           cairo_move_to (cr, inner_x, g->y + 2);
           pango_cairo_show_layout (cr, text);
         }

@@ -392,17 +392,11 @@ static char *
 thread_group_title (TsRecorder *rec,
                     guint32     thread)
 {
-  gsize n = ts_recorder_get_count (rec, TS_RECORD_THREAD);
+  const char *name = ts_recorder_get_thread_name (rec, thread);
 
-  for (gsize i = 0; i < n; i++)
-    {
-      TsThreadRecord r;
-
-      ts_recorder_get (rec, TS_RECORD_THREAD, i, &r);
-      if (r.thread == thread && r.name != 0)
-        /* Translators: a group of the timeline: "Host thread 0 · MainThread" */
-        return g_strdup_printf (_("Host thread %u · %s"), thread, ts_recorder_lookup (rec, r.name));
-    }
+  if (name != NULL)
+    /* Translators: a group of the timeline: "Host thread 0 · MainThread" */
+    return g_strdup_printf (_("Host thread %u · %s"), thread, name);
   return g_strdup_printf (_("Host thread %u"), thread);
 }
 

@@ -76,27 +76,21 @@ ts_import_input_fill (TsImportInput *in,
       gsize keep = in->len - in->pos;
       int n;
 
-      if (want > in->buf_size)
-        {
-          /* A caller that wants more than the buffer (a long string):
-           * grow, bounded by the callers' own length guards. */
-          in->buf_size = want + BUF_SIZE;
-          if (in->pos > 0)
-            {
-              memmove (in->buf, in->buf + in->pos, keep);
-              in->consumed += in->pos;
-              in->pos = 0;
-              in->len = keep;
-            }
-          in->buf = g_realloc (in->buf, in->buf_size);
-          in->data = in->buf;
-        }
+      /* The unread bytes move to the front; the read fills the rest. */
       if (in->pos > 0)
         {
           memmove (in->buf, in->buf + in->pos, keep);
           in->consumed += in->pos;
           in->pos = 0;
           in->len = keep;
+        }
+      if (want > in->buf_size)
+        {
+          /* A caller that wants more than the buffer (a long string):
+           * grow, bounded by the callers' own length guards. */
+          in->buf_size = want + BUF_SIZE;
+          in->buf = g_realloc (in->buf, in->buf_size);
+          in->data = in->buf;
         }
       n = gzread (in->gz, in->buf + in->len, (unsigned) MIN (in->buf_size - in->len, G_MAXINT / 2));
       if (n < 0)

@@ -958,6 +958,25 @@ ts_recorder_get (TsRecorder   *self,
   return ret;
 }
 
+const char *
+ts_recorder_get_thread_name (TsRecorder *self,
+                             guint32     thread)
+{
+  gsize n;
+
+  g_return_val_if_fail (TS_IS_RECORDER (self), NULL);
+
+  n = ts_recorder_get_count (self, TS_RECORD_THREAD);
+  for (gsize i = 0; i < n; i++)
+    {
+      TsThreadRecord r;
+
+      if (ts_recorder_get (self, TS_RECORD_THREAD, i, &r) && r.thread == thread && r.name != 0)
+        return ts_recorder_lookup (self, r.name);
+    }
+  return NULL;
+}
+
 gsize
 ts_recorder_copy_column (TsRecorder   *self,
                          TsRecordKind  kind,

@@ -70,6 +70,11 @@ gboolean    ts_recorder_get         (TsRecorder           *self,
                                      gsize                 index,
                                      void                 *out);
 
+/* The name of host thread `thread`: that of its first thread record with
+ * one (a renamed thread has more), or NULL when none has. */
+const char *ts_recorder_get_thread_name (TsRecorder       *self,
+                                         guint32           thread);
+
 /* Copies n_values values of one field (an index in the kind's field table),
  * from record number first on, into out, packed (the field's size each):
  * the columnar read for scans. Returns how many were copied (fewer when the

@@ -1180,15 +1180,9 @@ track_title (TsRecorder    *rec,
     {
     case TS_TRACK_HOST_THREAD:
       {
-        gsize n = ts_recorder_get_count (rec, TS_RECORD_THREAD);
-        for (gsize i = 0; i < n; i++)
-          {
-            TsThreadRecord r;
-            ts_recorder_get (rec, TS_RECORD_THREAD, i, &r);
-            if (r.thread == t->thread && r.name != 0)
-              return g_strdup (ts_recorder_lookup (rec, r.name));
-          }
-        return g_strdup_printf ("Thread %u", t->thread);
+        const char *name = ts_recorder_get_thread_name (rec, t->thread);
+
+        return name != NULL ? g_strdup (name) : g_strdup_printf ("Thread %u", t->thread);
       }
     case TS_TRACK_NVTX:
       return g_strdup_printf ("NVTX (thread %u)", t->thread);
