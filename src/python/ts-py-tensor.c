@@ -442,6 +442,23 @@ tensor_item_impl (TsTensor   *t,
   return PyLong_FromLongLong (ts_tensor_get_int (host, 0));
 }
 
+/* A one-element tensor given where a number goes (fill_'s value, an
+ * element of torch.tensor()'s data): its element, parsed as that number. */
+static gboolean
+item_scalar (TsTensor   *t,
+             const char *what,
+             TsScalar   *scalar)
+{
+  PyObject *v = tensor_item_impl (t, what);
+  gboolean ok;
+
+  if (v == NULL)
+    return FALSE;
+  ok = ts_py_parse_scalar (v, scalar);
+  Py_DECREF (v);
+  return ok;
+}
+
 static PyObject *
 tensor_item (PyObject *self,
              PyObject *unused)
@@ -850,13 +867,7 @@ tensor_fill_ (PyObject *self,
     }
   else if (ts_py_is_tensor (value))
     {
-      PyObject *v = tensor_item_impl (ts_py_tensor_get (value), "Tensor.fill_()");
-      gboolean ok;
-      if (v == NULL)
-        return NULL;
-      ok = ts_py_parse_scalar (v, &scalar);
-      Py_DECREF (v);
-      if (!ok)
+      if (!item_scalar (ts_py_tensor_get (value), "Tensor.fill_()", &scalar))
         return NULL;
     }
   else if (!ts_py_parse_scalar (value, &scalar))
@@ -2034,13 +2045,7 @@ py_from_flat (PyObject *module,
         }
       if (ts_py_is_tensor (v))
         {
-          PyObject *item = tensor_item_impl (ts_py_tensor_get (v), "torch.tensor() of tensors");
-          gboolean ok;
-          if (item == NULL)
-            return NULL;
-          ok = ts_py_parse_scalar (item, &s);
-          Py_DECREF (item);
-          if (!ok)
+          if (!item_scalar (ts_py_tensor_get (v), "torch.tensor() of tensors", &s))
             return NULL;
         }
       else if (!ts_py_parse_scalar (v, &s))
