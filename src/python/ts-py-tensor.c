@@ -597,13 +597,15 @@ get_dtype (PyObject *self,
   return ts_py_dtype_object (SELF_T->dtype);
 }
 
+/* A tensor's shape or strides as a tuple of ints. */
 static PyObject *
-shape_tuple (const TsTensor *t)
+int64_tuple (const gint64 *values,
+             guint         n)
 {
-  PyObject *tuple = PyTuple_New (t->ndim);
+  PyObject *tuple = PyTuple_New (n);
 
-  for (guint i = 0; i < t->ndim; i++)
-    PyTuple_SET_ITEM (tuple, i, PyLong_FromLongLong (t->shape[i]));
+  for (guint i = 0; i < n; i++)
+    PyTuple_SET_ITEM (tuple, i, PyLong_FromLongLong (values[i]));
   return tuple;
 }
 
@@ -611,7 +613,7 @@ static PyObject *
 get_raw_shape (PyObject *self,
                void     *closure)
 {
-  return shape_tuple (SELF_T);
+  return int64_tuple (SELF_T->shape, SELF_T->ndim);
 }
 
 static PyObject *
@@ -636,7 +638,7 @@ static PyObject *
 get_shape (PyObject *self,
            void     *closure)
 {
-  PyObject *tuple = shape_tuple (SELF_T), *args, *size;
+  PyObject *tuple = int64_tuple (SELF_T->shape, SELF_T->ndim), *args, *size;
 
   if (tuple == NULL || size_class == NULL)
     return tuple;
@@ -687,11 +689,7 @@ static PyObject *
 tensor_stride_tuple (PyObject *self,
                      PyObject *unused)
 {
-  PyObject *tuple = PyTuple_New (SELF_T->ndim);
-
-  for (guint i = 0; i < SELF_T->ndim; i++)
-    PyTuple_SET_ITEM (tuple, i, PyLong_FromLongLong (SELF_T->strides[i]));
-  return tuple;
+  return int64_tuple (SELF_T->strides, SELF_T->ndim);
 }
 
 static PyObject *
