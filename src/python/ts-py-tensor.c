@@ -1227,15 +1227,24 @@ tensor_t_matrix (PyObject *self,
   return take_view (self, TS_VIEW_T, 0, NULL, 0, 0, 1);
 }
 
+/* A view whose one argument is a dim. */
 static PyObject *
-tensor_unsqueeze (PyObject *self,
-                  PyObject *arg)
+tensor_dim_view (PyObject   *self,
+                 PyObject   *arg,
+                 TsViewKind  kind)
 {
   int dim = PyLong_AsLong (arg);
 
   if (PyErr_Occurred ())
     return NULL;
-  return take_view (self, TS_VIEW_UNSQUEEZE, 0, NULL, dim, 0, 0);
+  return take_view (self, kind, 0, NULL, dim, 0, 0);
+}
+
+static PyObject *
+tensor_unsqueeze (PyObject *self,
+                  PyObject *arg)
+{
+  return tensor_dim_view (self, arg, TS_VIEW_UNSQUEEZE);
 }
 
 /* _squeeze_dim(dim): squeeze of one size-1 dim (SqueezeBackward1) */
@@ -1243,11 +1252,7 @@ static PyObject *
 tensor_squeeze_dim (PyObject *self,
                     PyObject *arg)
 {
-  int dim = PyLong_AsLong (arg);
-
-  if (PyErr_Occurred ())
-    return NULL;
-  return take_view (self, TS_VIEW_SQUEEZE, 0, NULL, dim, 0, 0);
+  return tensor_dim_view (self, arg, TS_VIEW_SQUEEZE);
 }
 
 static PyObject *
