@@ -1909,6 +1909,25 @@ static PyTypeObject TsPyTensor_Type = {
 
 /* Module functions ----------------------------------------------------------- */
 
+/* The (shape, dtype, device) of a new tensor; a None dtype is the
+ * default one. */
+static gboolean
+parse_new_tensor (PyObject *shape_obj,
+                  PyObject *dtype_obj,
+                  PyObject *device_obj,
+                  guint    *ndim,
+                  gint64   *shape,
+                  TsDType  *dtype,
+                  TsDevice *device)
+{
+  if (!parse_shape (shape_obj, ndim, shape) || !ts_py_parse_dtype (dtype_obj, dtype) ||
+      !ts_py_parse_device (device_obj, device))
+    return FALSE;
+  if (*dtype == TS_DTYPE_UNDEFINED)
+    *dtype = ts_dtype_get_default ();
+  return TRUE;
+}
+
 /* _empty(shape, dtype, device, pin_memory) */
 static PyObject *
 py_empty (PyObject *module,
@@ -1925,11 +1944,8 @@ py_empty (PyObject *module,
   ts_py_update_callsite ();
   if (!PyArg_ParseTuple (args, "OOO|p", &shape_obj, &dtype_obj, &device_obj, &pin))
     return NULL;
-  if (!parse_shape (shape_obj, &ndim, shape) || !ts_py_parse_dtype (dtype_obj, &dtype) ||
-      !ts_py_parse_device (device_obj, &device))
+  if (!parse_new_tensor (shape_obj, dtype_obj, device_obj, &ndim, shape, &dtype, &device))
     return NULL;
-  if (dtype == TS_DTYPE_UNDEFINED)
-    dtype = ts_dtype_get_default ();
   return wrap_or_raise (ts_tensor_new_empty (device, dtype, ndim, shape, pin, &error), &error);
 }
 
@@ -2023,11 +2039,8 @@ py_from_flat (PyObject *module,
   ts_py_update_callsite ();
   if (!PyArg_ParseTuple (args, "OOOO", &values, &shape_obj, &dtype_obj, &device_obj))
     return NULL;
-  if (!parse_shape (shape_obj, &ndim, shape) || !ts_py_parse_dtype (dtype_obj, &dtype) ||
-      !ts_py_parse_device (device_obj, &device))
+  if (!parse_new_tensor (shape_obj, dtype_obj, device_obj, &ndim, shape, &dtype, &device))
     return NULL;
-  if (dtype == TS_DTYPE_UNDEFINED)
-    dtype = ts_dtype_get_default ();
   host = ts_tensor_new_empty (TS_DEVICE_CPU_VALUE, dtype, ndim, shape, FALSE, &error);
   /* the program's own values: kept even with --no-data */
   if (host == NULL || (ts_host_data_no_data () && !ts_storage_keep_values (host->storage, &error)))
