@@ -21,6 +21,22 @@ tensor_or_none (PyObject *obj)
   return obj == Py_None ? NULL : ts_py_tensor_get (obj);
 }
 
+/* A native norm's tensors: the input, then optional ones (None or a
+ * tensor); FALSE with a TypeError naming the op otherwise. */
+static gboolean
+input_and_optionals (PyObject   **objs,
+                     guint        n,
+                     const char  *op)
+{
+  for (guint i = 0; i < n; i++)
+    if ((i == 0 || objs[i] != Py_None) && !ts_py_is_tensor (objs[i]))
+      {
+        PyErr_Format (PyExc_TypeError, "%s: expected Tensors", op);
+        return FALSE;
+      }
+  return TRUE;
+}
+
 static PyObject *
 wrap_or_none (TsTensor *t)
 {
@@ -72,14 +88,9 @@ py_native_batch_norm (PyObject *module,
 
   ts_py_update_callsite ();
   if (!PyArg_ParseTuple (args, "OOOOOpdd", &objs[0], &objs[1], &objs[2], &objs[3], &objs[4], &training,
-                         &momentum, &eps))
+                         &momentum, &eps) ||
+      !input_and_optionals (objs, G_N_ELEMENTS (objs), "_native_batch_norm"))
     return NULL;
-  for (guint i = 0; i < G_N_ELEMENTS (objs); i++)
-    if ((i == 0 || objs[i] != Py_None) && !ts_py_is_tensor (objs[i]))
-      {
-        PyErr_SetString (PyExc_TypeError, "_native_batch_norm: expected Tensors");
-        return NULL;
-      }
   if (!ts_ops_native_batch_norm (ts_py_tensor_get (objs[0]), tensor_or_none (objs[1]), tensor_or_none (objs[2]),
                                  tensor_or_none (objs[3]), tensor_or_none (objs[4]), training, momentum, eps,
                                  &out, &stats, &error))
@@ -149,14 +160,9 @@ py_native_group_norm (PyObject *module,
   GError *error = NULL;
 
   ts_py_update_callsite ();
-  if (!PyArg_ParseTuple (args, "OOOid", &objs[0], &objs[1], &objs[2], &groups, &eps))
+  if (!PyArg_ParseTuple (args, "OOOid", &objs[0], &objs[1], &objs[2], &groups, &eps) ||
+      !input_and_optionals (objs, G_N_ELEMENTS (objs), "_native_group_norm"))
     return NULL;
-  for (guint i = 0; i < G_N_ELEMENTS (objs); i++)
-    if ((i == 0 || objs[i] != Py_None) && !ts_py_is_tensor (objs[i]))
-      {
-        PyErr_SetString (PyExc_TypeError, "_native_group_norm: expected Tensors");
-        return NULL;
-      }
   if (!ts_ops_native_group_norm (ts_py_tensor_get (objs[0]), tensor_or_none (objs[1]), tensor_or_none (objs[2]),
                                  groups, eps, &out, &stats, &error))
     return ts_py_set_error (error);

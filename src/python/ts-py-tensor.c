@@ -442,6 +442,23 @@ tensor_item_impl (TsTensor   *t,
   return PyLong_FromLongLong (ts_tensor_get_int (host, 0));
 }
 
+/* A one-element tensor given where a number goes (fill_'s value, an
+ * element of torch.tensor()'s data): its element, parsed as that number. */
+static gboolean
+item_scalar (TsTensor   *t,
+             const char *what,
+             TsScalar   *scalar)
+{
+  PyObject *v = tensor_item_impl (t, what);
+  gboolean ok;
+
+  if (v == NULL)
+    return FALSE;
+  ok = ts_py_parse_scalar (v, scalar);
+  Py_DECREF (v);
+  return ok;
+}
+
 static PyObject *
 tensor_item (PyObject *self,
              PyObject *unused)
@@ -580,13 +597,15 @@ get_dtype (PyObject *self,
   return ts_py_dtype_object (SELF_T->dtype);
 }
 
+/* A tensor's shape or strides as a tuple of ints. */
 static PyObject *
-shape_tuple (const TsTensor *t)
+int64_tuple (const gint64 *values,
+             guint         n)
 {
-  PyObject *tuple = PyTuple_New (t->ndim);
+  PyObject *tuple = PyTuple_New (n);
 
-  for (guint i = 0; i < t->ndim; i++)
-    PyTuple_SET_ITEM (tuple, i, PyLong_FromLongLong (t->shape[i]));
+  for (guint i = 0; i < n; i++)
+    PyTuple_SET_ITEM (tuple, i, PyLong_FromLongLong (values[i]));
   return tuple;
 }
 
@@ -594,7 +613,7 @@ static PyObject *
 get_raw_shape (PyObject *self,
                void     *closure)
 {
-  return shape_tuple (SELF_T);
+  return int64_tuple (SELF_T->shape, SELF_T->ndim);
 }
 
 static PyObject *
@@ -619,7 +638,7 @@ static PyObject *
 get_shape (PyObject *self,
            void     *closure)
 {
-  PyObject *tuple = shape_tuple (SELF_T), *args, *size;
+  PyObject *tuple = int64_tuple (SELF_T->shape, SELF_T->ndim), *args, *size;
 
   if (tuple == NULL || size_class == NULL)
     return tuple;
@@ -670,11 +689,7 @@ static PyObject *
 tensor_stride_tuple (PyObject *self,
                      PyObject *unused)
 {
-  PyObject *tuple = PyTuple_New (SELF_T->ndim);
-
-  for (guint i = 0; i < SELF_T->ndim; i++)
-    PyTuple_SET_ITEM (tuple, i, PyLong_FromLongLong (SELF_T->strides[i]));
-  return tuple;
+  return int64_tuple (SELF_T->strides, SELF_T->ndim);
 }
 
 static PyObject *
@@ -850,13 +865,7 @@ tensor_fill_ (PyObject *self,
     }
   else if (ts_py_is_tensor (value))
     {
-      PyObject *v = tensor_item_impl (ts_py_tensor_get (value), "Tensor.fill_()");
-      gboolean ok;
-      if (v == NULL)
-        return NULL;
-      ok = ts_py_parse_scalar (v, &scalar);
-      Py_DECREF (v);
-      if (!ok)
+      if (!item_scalar (ts_py_tensor_get (value), "Tensor.fill_()", &scalar))
         return NULL;
     }
   else if (!ts_py_parse_scalar (value, &scalar))
@@ -1218,15 +1227,24 @@ tensor_t_matrix (PyObject *self,
   return take_view (self, TS_VIEW_T, 0, NULL, 0, 0, 1);
 }
 
+/* A view whose one argument is a dim. */
 static PyObject *
-tensor_unsqueeze (PyObject *self,
-                  PyObject *arg)
+tensor_dim_view (PyObject   *self,
+                 PyObject   *arg,
+                 TsViewKind  kind)
 {
   int dim = PyLong_AsLong (arg);
 
   if (PyErr_Occurred ())
     return NULL;
-  return take_view (self, TS_VIEW_UNSQUEEZE, 0, NULL, dim, 0, 0);
+  return take_view (self, kind, 0, NULL, dim, 0, 0);
+}
+
+static PyObject *
+tensor_unsqueeze (PyObject *self,
+                  PyObject *arg)
+{
+  return tensor_dim_view (self, arg, TS_VIEW_UNSQUEEZE);
 }
 
 /* _squeeze_dim(dim): squeeze of one size-1 dim (SqueezeBackward1) */
@@ -1234,11 +1252,7 @@ static PyObject *
 tensor_squeeze_dim (PyObject *self,
                     PyObject *arg)
 {
-  int dim = PyLong_AsLong (arg);
-
-  if (PyErr_Occurred ())
-    return NULL;
-  return take_view (self, TS_VIEW_SQUEEZE, 0, NULL, dim, 0, 0);
+  return tensor_dim_view (self, arg, TS_VIEW_SQUEEZE);
 }
 
 static PyObject *
@@ -1895,6 +1909,25 @@ static PyTypeObject TsPyTensor_Type = {
 
 /* Module functions ----------------------------------------------------------- */
 
+/* The (shape, dtype, device) of a new tensor; a None dtype is the
+ * default one. */
+static gboolean
+parse_new_tensor (PyObject *shape_obj,
+                  PyObject *dtype_obj,
+                  PyObject *device_obj,
+                  guint    *ndim,
+                  gint64   *shape,
+                  TsDType  *dtype,
+                  TsDevice *device)
+{
+  if (!parse_shape (shape_obj, ndim, shape) || !ts_py_parse_dtype (dtype_obj, dtype) ||
+      !ts_py_parse_device (device_obj, device))
+    return FALSE;
+  if (*dtype == TS_DTYPE_UNDEFINED)
+    *dtype = ts_dtype_get_default ();
+  return TRUE;
+}
+
 /* _empty(shape, dtype, device, pin_memory) */
 static PyObject *
 py_empty (PyObject *module,
@@ -1911,11 +1944,8 @@ py_empty (PyObject *module,
   ts_py_update_callsite ();
   if (!PyArg_ParseTuple (args, "OOO|p", &shape_obj, &dtype_obj, &device_obj, &pin))
     return NULL;
-  if (!parse_shape (shape_obj, &ndim, shape) || !ts_py_parse_dtype (dtype_obj, &dtype) ||
-      !ts_py_parse_device (device_obj, &device))
+  if (!parse_new_tensor (shape_obj, dtype_obj, device_obj, &ndim, shape, &dtype, &device))
     return NULL;
-  if (dtype == TS_DTYPE_UNDEFINED)
-    dtype = ts_dtype_get_default ();
   return wrap_or_raise (ts_tensor_new_empty (device, dtype, ndim, shape, pin, &error), &error);
 }
 
@@ -2009,11 +2039,8 @@ py_from_flat (PyObject *module,
   ts_py_update_callsite ();
   if (!PyArg_ParseTuple (args, "OOOO", &values, &shape_obj, &dtype_obj, &device_obj))
     return NULL;
-  if (!parse_shape (shape_obj, &ndim, shape) || !ts_py_parse_dtype (dtype_obj, &dtype) ||
-      !ts_py_parse_device (device_obj, &device))
+  if (!parse_new_tensor (shape_obj, dtype_obj, device_obj, &ndim, shape, &dtype, &device))
     return NULL;
-  if (dtype == TS_DTYPE_UNDEFINED)
-    dtype = ts_dtype_get_default ();
   host = ts_tensor_new_empty (TS_DEVICE_CPU_VALUE, dtype, ndim, shape, FALSE, &error);
   /* the program's own values: kept even with --no-data */
   if (host == NULL || (ts_host_data_no_data () && !ts_storage_keep_values (host->storage, &error)))
@@ -2034,13 +2061,7 @@ py_from_flat (PyObject *module,
         }
       if (ts_py_is_tensor (v))
         {
-          PyObject *item = tensor_item_impl (ts_py_tensor_get (v), "torch.tensor() of tensors");
-          gboolean ok;
-          if (item == NULL)
-            return NULL;
-          ok = ts_py_parse_scalar (item, &s);
-          Py_DECREF (item);
-          if (!ok)
+          if (!item_scalar (ts_py_tensor_get (v), "torch.tensor() of tensors", &s))
             return NULL;
         }
       else if (!ts_py_parse_scalar (v, &s))

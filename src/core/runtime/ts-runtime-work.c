@@ -60,11 +60,27 @@ call_begin_work (TsRuntime     *self,
   return FALSE;
 }
 
-/* Closes the call of work the device side took (err: its answer). The
- * host first waits for @item when @host_waits (blocking copies, launch
- * blocking), so that a fault surfaces at this call. With end_rec, a call
- * that succeeds leaves its API record there for the caller to append.
- * Returns the correlation id, or 0 on an error. */
+/* Closes a call of work that ok says succeeded or not. With end_rec, a
+ * call that succeeds leaves its API record there for the caller to
+ * append. Returns the correlation id, or 0 on an error. */
+G_ALWAYS_INLINE static inline guint64
+end_work (TsRuntime        *self,
+          Call             *call,
+          gboolean          ok,
+          TsApiCallRecord  *end_rec)
+{
+  if (ok && end_rec != NULL)
+    {
+      _ts_runtime_call_end_deferred (self, call, end_rec);
+      return call->correlation;
+    }
+  _ts_runtime_call_end (self, call);
+  return ok ? call->correlation : 0;
+}
+
+/* Closes the call of work the device side took (err: its answer), as
+ * end_work. The host first waits for @item when @host_waits (blocking
+ * copies, launch blocking), so that a fault surfaces at this call. */
 G_ALWAYS_INLINE static inline guint64
 call_end_work (TsRuntime        *self,
                Call             *call,
@@ -83,13 +99,7 @@ call_end_work (TsRuntime        *self,
       err = self->side.ops->wait_item (self->side.impl, call->stream, item, &until);
       ok = _ts_runtime_call_blocked (self, call, kind, 0, err, until, error);
     }
-  if (ok && end_rec != NULL)
-    {
-      _ts_runtime_call_end_deferred (self, call, end_rec);
-      return call->correlation;
-    }
-  _ts_runtime_call_end (self, call);
-  return ok ? call->correlation : 0;
+  return end_work (self, call, ok, end_rec);
 }
 
 /* Closes the call of work that a capturing stream records into its
@@ -105,13 +115,7 @@ capture_end_work (TsRuntime        *self,
 {
   gboolean ok = _ts_runtime_capture_work (self, call, kind, desc, name, error);
 
-  if (ok && end_rec != NULL)
-    {
-      _ts_runtime_call_end_deferred (self, call, end_rec);
-      return call->correlation;
-    }
-  _ts_runtime_call_end (self, call);
-  return ok ? call->correlation : 0;
+  return end_work (self, call, ok, end_rec);
 }
 
 /* ts_runtime_launch_kernel with the lock held. With end_rec, a launch that

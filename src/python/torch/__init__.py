@@ -709,25 +709,6 @@ class return_types:
         _name = "min"
 
 
-def _index_check(t, index):
-    """PyTorch's up-front checks: a 0-dim tensor takes no integer index, and
-    there can be no more indices than dimensions (a bool mask counts its
-    dimensions)."""
-    n = 0
-    for i in index:
-        if i is None or i is Ellipsis or isinstance(i, _builtins.bool):
-            continue
-        if isinstance(i, Tensor) and i.dtype in (bool, uint8):
-            n += i.dim()
-        else:
-            n += 1
-    if n > t.dim():
-        if t.dim() == 0 and isinstance(index[0], _builtins.int):
-            raise IndexError("invalid index of a 0-dim tensor. Use `tensor.item()` in Python or "
-                             "`tensor.item<T>()` in C++ to convert a 0-dim tensor to a number")
-        raise IndexError("too many indices for tensor of dimension %d" % t.dim())
-
-
 Tensor.__module__ = "torch"
 
 from . import _indexing  # noqa: E402

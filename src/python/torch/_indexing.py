@@ -95,6 +95,17 @@ def _n_dims_used(index):
     return n
 
 
+def _index_check(t, index):
+    """PyTorch's up-front checks: a 0-dim tensor takes no integer index, and
+    there can be no more indices than dimensions (a bool mask counts its
+    dimensions)."""
+    if _n_dims_used(index) > t.dim():
+        if t.dim() == 0 and isinstance(index[0], _builtins.int):
+            raise IndexError("invalid index of a 0-dim tensor. Use `tensor.item()` in Python or "
+                             "`tensor.item<T>()` in C++ to convert a 0-dim tensor to a number")
+        raise IndexError("too many indices for tensor of dimension %d" % t.dim())
+
+
 def _expand_ellipsis(t, index):
     if not _builtins.any(i is Ellipsis for i in index):
         return index
@@ -119,7 +130,7 @@ def _walk(t, index):
     if not isinstance(index, tuple):
         index = (index,)
     index = tuple(_to_index(i) for i in index)
-    _torch._index_check(t, index)
+    _index_check(t, index)
     index = _expand_ellipsis(t, index)
     out, dim, src_dim, adv, masks = t, 0, 0, [], []
     for i in index:

@@ -24,6 +24,15 @@ def _tensors_arg(tensors):
 
 # -- grids and products ------------------------------------------------------------------------
 
+def _into(result, out):
+    """out= of an op composed here: out, resized to the result and holding
+    its values; the result itself without out."""
+    if out is None:
+        return result
+    out.resize_(result.shape).copy_(result)
+    return out
+
+
 def meshgrid(*tensors, indexing=None):
     tensors = _tensors_arg(tensors)
     if indexing is None:
@@ -116,10 +125,7 @@ def tensordot(a, b, dims=2, out=None):
     left = a.permute(keep_a + dims_a).reshape(rows, size)
     right = b.permute(dims_b + keep_b).reshape(size, cols)
     result = left.mm(right).reshape([a.shape[d] for d in keep_a] + [b.shape[d] for d in keep_b])
-    if out is not None:
-        out.resize_(result.shape).copy_(result)
-        return out
-    return result
+    return _into(result, out)
 
 
 def inner(input, other, *, out=None):
@@ -130,10 +136,7 @@ def inner(input, other, *, out=None):
             raise RuntimeError("inner() the last dimension must match on both input tensors but got shapes "
                                "%s and %s" % (list(input.shape), list(other.shape)))
         result = tensordot(input, other, ([-1], [-1]))
-    if out is not None:
-        out.resize_(result.shape).copy_(result)
-        return out
-    return result
+    return _into(result, out)
 
 
 def kron(input, other, *, out=None):
@@ -147,10 +150,7 @@ def kron(input, other, *, out=None):
         b_view += [1, b.shape[i]]
         shape.append(a.shape[i] * b.shape[i])
     result = (a.reshape(a_view) * b.reshape(b_view)).reshape(shape)
-    if out is not None:
-        out.resize_(result.shape).copy_(result)
-        return out
-    return result
+    return _into(result, out)
 
 
 def block_diag(*tensors):
@@ -329,10 +329,7 @@ def take_along_dim(input, indices, dim=None, *, out=None):
         in_shape = list(common)
         in_shape[d] = input.shape[d]
         result = input.expand(in_shape).gather(d, indices.expand(idx_shape))
-    if out is not None:
-        out.resize_(result.shape).copy_(result)
-        return out
-    return result
+    return _into(result, out)
 
 
 def diff(input, n=1, dim=-1, prepend=None, append=None):
@@ -375,10 +372,7 @@ def cross(input, other, dim=None, *, out=None):
     a = [input.select(d, i) for i in range(3)]
     b = [other.select(d, i) for i in range(3)]
     result = torch.stack([a[1] * b[2] - a[2] * b[1], a[2] * b[0] - a[0] * b[2], a[0] * b[1] - a[1] * b[0]], d)
-    if out is not None:
-        out.resize_(result.shape).copy_(result)
-        return out
-    return result
+    return _into(result, out)
 
 
 # -- reductions --------------------------------------------------------------------------------

@@ -158,25 +158,24 @@ class ReLU6(Hardtanh):
         return "inplace=True" if self.inplace else ""
 
 
-class Hardswish(_InplaceActivation):
+class _ReprlessInplaceActivation(_InplaceActivation):
+    """Hardswish, Hardsigmoid and Mish: their repr leaves inplace out, as
+    PyTorch's does."""
+
+    def extra_repr(self):
+        return ""
+
+
+class Hardswish(_ReprlessInplaceActivation):
     _function = staticmethod(hardswish)
 
-    def extra_repr(self):
-        return ""
 
-
-class Hardsigmoid(_InplaceActivation):
+class Hardsigmoid(_ReprlessInplaceActivation):
     _function = staticmethod(hardsigmoid)
 
-    def extra_repr(self):
-        return ""
 
-
-class Mish(_InplaceActivation):
+class Mish(_ReprlessInplaceActivation):
     _function = staticmethod(mish)
-
-    def extra_repr(self):
-        return ""
 
 
 class LogSigmoid(_Stateless):

@@ -186,22 +186,25 @@ class MultiLabelSoftMarginLoss(_WeightedLoss):
         return multilabel_soft_margin_loss(input, target, weight=self.weight, reduction=self.reduction)
 
 
-class CosineEmbeddingLoss(_Loss):
+class _PairMarginLoss(_Loss):
+    """The losses of two inputs, a target and a margin: the same module
+    over cosine_embedding_loss or margin_ranking_loss."""
+    _function = None
+
     def __init__(self, margin=0.0, size_average=None, reduce=None, reduction="mean"):
         super().__init__(size_average, reduce, reduction)
         self.margin = margin
 
     def forward(self, input1, input2, target):
-        return cosine_embedding_loss(input1, input2, target, margin=self.margin, reduction=self.reduction)
+        return type(self)._function(input1, input2, target, margin=self.margin, reduction=self.reduction)
 
 
-class MarginRankingLoss(_Loss):
-    def __init__(self, margin=0.0, size_average=None, reduce=None, reduction="mean"):
-        super().__init__(size_average, reduce, reduction)
-        self.margin = margin
+class CosineEmbeddingLoss(_PairMarginLoss):
+    _function = staticmethod(cosine_embedding_loss)
 
-    def forward(self, input1, input2, target):
-        return margin_ranking_loss(input1, input2, target, margin=self.margin, reduction=self.reduction)
+
+class MarginRankingLoss(_PairMarginLoss):
+    _function = staticmethod(margin_ranking_loss)
 
 
 class HingeEmbeddingLoss(_Loss):

@@ -412,46 +412,38 @@ class _AdaptivePoolNd(Module):
         return "output_size={}".format(self.output_size)
 
 
-class AdaptiveAvgPool1d(_AdaptivePoolNd):
+class _AdaptiveAvgPoolNd(_AdaptivePoolNd):
+    def __init__(self, output_size):
+        super().__init__(output_size)
+
+
+class _AdaptiveMaxPoolNd(_AdaptivePoolNd):
+    def __init__(self, output_size, return_indices=False):
+        super().__init__(output_size, return_indices)
+
+
+class AdaptiveAvgPool1d(_AdaptiveAvgPoolNd):
     _function = staticmethod(adaptive_avg_pool1d)
 
-    def __init__(self, output_size):
-        super().__init__(output_size)
 
-
-class AdaptiveAvgPool2d(_AdaptivePoolNd):
+class AdaptiveAvgPool2d(_AdaptiveAvgPoolNd):
     _function = staticmethod(adaptive_avg_pool2d)
 
-    def __init__(self, output_size):
-        super().__init__(output_size)
 
-
-class AdaptiveMaxPool1d(_AdaptivePoolNd):
+class AdaptiveMaxPool1d(_AdaptiveMaxPoolNd):
     _function = staticmethod(adaptive_max_pool1d)
 
-    def __init__(self, output_size, return_indices=False):
-        super().__init__(output_size, return_indices)
 
-
-class AdaptiveMaxPool2d(_AdaptivePoolNd):
+class AdaptiveMaxPool2d(_AdaptiveMaxPoolNd):
     _function = staticmethod(adaptive_max_pool2d)
 
-    def __init__(self, output_size, return_indices=False):
-        super().__init__(output_size, return_indices)
 
-
-class AdaptiveAvgPool3d(_AdaptivePoolNd):
+class AdaptiveAvgPool3d(_AdaptiveAvgPoolNd):
     _function = staticmethod(adaptive_avg_pool3d)
 
-    def __init__(self, output_size):
-        super().__init__(output_size)
 
-
-class AdaptiveMaxPool3d(_AdaptivePoolNd):
+class AdaptiveMaxPool3d(_AdaptiveMaxPoolNd):
     _function = staticmethod(adaptive_max_pool3d)
-
-    def __init__(self, output_size, return_indices=False):
-        super().__init__(output_size, return_indices)
 
 
 class MaxUnpool2d(Module):

@@ -195,20 +195,18 @@ class Transformer(Module):
                  batch_first=False, norm_first=False, device=None, dtype=None):
         factory = {"device": device, "dtype": dtype}
         super().__init__()
-        if custom_encoder is not None:
-            self.encoder = custom_encoder
-        else:
-            layer = TransformerEncoderLayer(d_model, nhead, dim_feedforward, dropout, activation, layer_norm_eps,
-                                            batch_first, norm_first, **factory)
-            self.encoder = TransformerEncoder(layer, num_encoder_layers,
-                                              LayerNorm(d_model, eps=layer_norm_eps, **factory))
-        if custom_decoder is not None:
-            self.decoder = custom_decoder
-        else:
-            layer = TransformerDecoderLayer(d_model, nhead, dim_feedforward, dropout, activation, layer_norm_eps,
-                                            batch_first, norm_first, **factory)
-            self.decoder = TransformerDecoder(layer, num_decoder_layers,
-                                              LayerNorm(d_model, eps=layer_norm_eps, **factory))
+
+        def stack(custom, layer_cls, stack_cls, num_layers):
+            """The custom stack, else num_layers copies of one layer under
+            a final LayerNorm (made in that order, as PyTorch's seed needs)."""
+            if custom is not None:
+                return custom
+            layer = layer_cls(d_model, nhead, dim_feedforward, dropout, activation, layer_norm_eps,
+                              batch_first, norm_first, **factory)
+            return stack_cls(layer, num_layers, LayerNorm(d_model, eps=layer_norm_eps, **factory))
+
+        self.encoder = stack(custom_encoder, TransformerEncoderLayer, TransformerEncoder, num_encoder_layers)
+        self.decoder = stack(custom_decoder, TransformerDecoderLayer, TransformerDecoder, num_decoder_layers)
         self._reset_parameters()
         self.d_model = d_model
         self.nhead = nhead
