@@ -1,8 +1,8 @@
-# Will it fit? A GPT-2-small training step in 16.9 GiB of GPU memory.
+# Will it fit? A GPT-2-small training step in 16 GiB of GPU memory.
 #
 # GPT-2 small (124 M parameters, 12 layers, width 768, 12 heads), a batch
 # of 8 sequences of 1024 tokens, AdamW: three ways to train it on a GPU
-# capped at 16.9 GiB (set_per_process_memory_fraction). Plain float32 does
+# capped at 16 GiB (set_per_process_memory_fraction). Plain float32 does
 # not fit; bf16 autocast shrinks the activations, though only a little:
 # the attention's softmax, the biggest of them, stays float32 under
 # autocast; checkpointing each block keeps only the blocks' inputs and
@@ -70,7 +70,7 @@ def train_step(model, opt, idx, amp=True):
 if __name__ == "__main__":
     GiB = 2 ** 30
     total = torch.cuda.get_device_properties(0).total_memory
-    torch.cuda.set_per_process_memory_fraction(16.9 * GiB / total)
+    torch.cuda.set_per_process_memory_fraction(16.0 * GiB / total)
     idx = torch.randint(0, 50257, (8, 1024), device="cuda")
 
     for name, amp, ckpt in [("fp32", False, False), ("bf16 autocast", True, False),

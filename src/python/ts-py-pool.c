@@ -169,6 +169,33 @@ py_native_group_norm (PyObject *module,
   return Py_BuildValue ("(NN)", ts_py_tensor_wrap (out), ts_py_tensor_wrap (stats));
 }
 
+/* _native_layer_norm(input, n_normalized, weight, bias, eps) ->
+ * (out, mean, rstd): torch/nn/functional.py checks the shapes */
+static PyObject *
+py_native_layer_norm (PyObject *module,
+                      PyObject *args)
+{
+  PyObject *objs[3];
+  unsigned int n_normalized;
+  double eps;
+  TsTensor *out = NULL, *mean = NULL, *rstd = NULL;
+  GError *error = NULL;
+
+  ts_py_update_callsite ();
+  if (!PyArg_ParseTuple (args, "OIOOd", &objs[0], &n_normalized, &objs[1], &objs[2], &eps) ||
+      !input_and_optionals (objs, G_N_ELEMENTS (objs), "_native_layer_norm"))
+    return NULL;
+  if (n_normalized > ts_py_tensor_get (objs[0])->ndim)
+    {
+      PyErr_SetString (PyExc_ValueError, "_native_layer_norm(): more normalized dims than the input has");
+      return NULL;
+    }
+  if (!ts_ops_native_layer_norm (ts_py_tensor_get (objs[0]), n_normalized, tensor_or_none (objs[1]),
+                                 tensor_or_none (objs[2]), eps, &out, &mean, &rstd, &error))
+    return ts_py_set_error (error);
+  return Py_BuildValue ("(NNN)", ts_py_tensor_wrap (out), ts_py_tensor_wrap (mean), ts_py_tensor_wrap (rstd));
+}
+
 /* _activation(name, self, p0, p1, flag) -> Tensor: an ACT op by name */
 static PyObject *
 py_activation (PyObject *module,
@@ -275,6 +302,7 @@ static PyMethodDef pool_methods[] = {
   { "_prelu", py_prelu, METH_VARARGS, NULL },
   { "_activation", py_activation, METH_VARARGS, NULL },
   { "_native_group_norm", py_native_group_norm, METH_VARARGS, NULL },
+  { "_native_layer_norm", py_native_layer_norm, METH_VARARGS, NULL },
   { "_remap", py_remap, METH_VARARGS, NULL },
   { "_pool2d", py_pool2d, METH_VARARGS, NULL },
   { "_native_batch_norm", py_native_batch_norm, METH_VARARGS, NULL },

@@ -21,6 +21,24 @@
 #include "ts-ops-norm.h"
 #include "ts-ops-private.h"
 
+/* layer norm's jobs: arg the rows, p0 eps; the slots in ts-op-list.def */
+static gboolean
+layer_norm_job (TsOpJob             *job,
+                const TsView        *v,
+                const TsOpJobArgs   *args,
+                GError             **error)
+{
+  TsView v4, v5;
+
+  ts_op_job_view (job, 4, &v4);
+  ts_op_job_view (job, 5, &v5);
+  if (ts_op_job_desc (job)->id == TS_OP_NATIVE_LAYER_NORM)
+    return ts_cpu_layer_norm (&v[1], &v[2], &v[3], args->arg, args->p0, &v[0], &v4, &v5, error);
+  if (args->dim == 0)
+    return ts_cpu_layer_norm_backward (&v[1], &v[2], &v[3], &v4, &v5, args->arg, &v[0], NULL, NULL, error);
+  return ts_cpu_layer_norm_backward (&v[1], &v[2], &v[3], &v4, NULL, args->arg, NULL, &v[0], &v5, error);
+}
+
 gboolean
 ts_ops_norm_job (TsOpJob  *job,
                  GError  **error)
@@ -28,9 +46,12 @@ ts_ops_norm_job (TsOpJob  *job,
   TsView v[4];
   TsOpJobArgs args;
   double momentum, eps;
+  TsOpId id = ts_op_job_desc (job)->id;
 
   /* arg and mask carry two doubles' bits, dim the phase */
   ts_op_job_unpack (job, v, &args);
+  if (id == TS_OP_NATIVE_LAYER_NORM || id == TS_OP_NATIVE_LAYER_NORM_BACKWARD)
+    return layer_norm_job (job, v, &args, error);
   memcpy (&momentum, &args.arg, sizeof momentum);
   memcpy (&eps, &args.mask, sizeof eps);
   return ts_cpu_batch_norm ((TsNormPhase) args.dim, &v[0], &v[1], &v[2], &v[3], momentum, eps, error);
@@ -429,4 +450,203 @@ ts_ops_norm_backward (TsTensor   *grad,
   g_clear_pointer (&b.x, ts_tensor_unref);
   g_clear_pointer (&b.w, ts_tensor_unref);
   return ok;
+}
+
+/* Layer norm -------------------------------------------------------------- */
+
+/* @t (or NULL) as the kernels read it */
+static gboolean
+dense_or_null (TsTensor  *t,
+               TsTensor **out,
+               GError   **error)
+{
+  *out = NULL;
+  return t == NULL || (*out = ts_ops_dense_float (t, error)) != NULL;
+}
+
+static TsTensor *
+row_stats (TsTensor  *x,
+           gint64     rows,
+           GError   **error)
+{
+  return ts_tensor_new_empty (ts_tensor_get_device (x), x->dtype, 1, &rows, FALSE, error);
+}
+
+/* the weight's node attributes: the rows, eps and the saved tensors */
+static void
+record_layer_norm (TsTensor *input,
+                   TsTensor *weight,
+                   TsTensor *bias,
+                   TsTensor *out,
+                   TsTensor *mean,
+                   TsTensor *rstd,
+                   gint64    rows,
+                   double    eps)
+{
+  const TsOpDesc *desc = ts_op_get (TS_OP_NATIVE_LAYER_NORM);
+  TsTensor *inputs[3] = { input, weight, bias };
+  g_autoptr(TsGradNode) node = ts_autograd_record (desc->grad_names[0], desc->backward, sizeof (TsLayerNormAttrs),
+                                                   inputs, 3, &out, 1);
+  TsLayerNormAttrs *attrs;
+
+  if (node == NULL)
+    return;
+  attrs = ts_grad_node_get_attrs (node);
+  attrs->rows = rows;
+  attrs->eps = eps;
+  attrs->input_slot = (int) ts_grad_node_save (node, input);
+  attrs->mean_slot = (int) ts_grad_node_save (node, mean);
+  attrs->rstd_slot = (int) ts_grad_node_save (node, rstd);
+  attrs->weight_slot = weight != NULL ? (int) ts_grad_node_save (node, weight) : -1;
+}
+
+gboolean
+ts_ops_native_layer_norm (TsTensor   *input,
+                          guint       n_normalized,
+                          TsTensor   *weight,
+                          TsTensor   *bias,
+                          double      eps,
+                          TsTensor  **out,
+                          TsTensor  **mean,
+                          TsTensor  **rstd,
+                          GError    **error)
+{
+  g_autoptr(TsTensor) x = NULL;
+  g_autoptr(TsTensor) w = NULL;
+  g_autoptr(TsTensor) b = NULL;
+  g_autoptr(TsTensor) y = NULL;
+  g_autoptr(TsTensor) mu = NULL;
+  g_autoptr(TsTensor) r = NULL;
+  gint64 rows = 1;
+  TsOpJob *job;
+  TsView vx;
+
+  g_return_val_if_fail (input != NULL && n_normalized <= input->ndim && out != NULL, FALSE);
+
+  for (guint d = 0; d + n_normalized < input->ndim; d++)
+    rows *= input->shape[d];
+  if (!ts_ops_check_floating (input, "LayerNormKernelImpl", error) ||
+      !same_device (input, weight, bias, NULL, NULL, error) || (x = ts_ops_dense_float (input, error)) == NULL ||
+      !dense_or_null (weight, &w, error) || !dense_or_null (bias, &b, error) ||
+      (y = new_like (x, error)) == NULL || (mu = row_stats (x, rows, error)) == NULL ||
+      (r = row_stats (x, rows, error)) == NULL)
+    return FALSE;
+  if (ts_tensor_numel (x) > 0)
+    {
+      job = ts_op_job_new (TS_OP_NATIVE_LAYER_NORM);
+      ts_op_job_set_args (job, rows, 0, 0);
+      ts_op_job_set_factors (job, eps, 0);
+      /* vectorized_layer_norm_kernel: a block of 128 threads a row */
+      ts_op_job_set_launch (job, 128, rows);
+      ts_op_job_set (job, 0, y);
+      ts_op_job_set (job, 1, x);
+      if (w != NULL)
+        ts_op_job_set (job, 2, w);
+      if (b != NULL)
+        ts_op_job_set (job, 3, b);
+      ts_op_job_set_output (job, 4, mu);
+      ts_op_job_set_output (job, 5, r);
+      ts_view_init (&vx, x->dtype, NULL, x->ndim, x->shape, NULL, 0);
+      /* one pass for the moments, one for the output */
+      if (!ts_op_job_dispatch (job, ts_tensor_get_device (x), ts_cost_batch_norm (&vx, 2), error))
+        return FALSE;
+    }
+  if ((y = ts_ops_to_dtype (g_steal_pointer (&y), input->dtype, error)) == NULL)
+    return FALSE;
+  record_layer_norm (input, weight, bias, y, mu, r, rows, eps);
+  *out = g_steal_pointer (&y);
+  if (mean != NULL)
+    *mean = g_steal_pointer (&mu);
+  if (rstd != NULL)
+    *rstd = g_steal_pointer (&r);
+  return TRUE;
+}
+
+/* one backward launch: @phase 0 the input's gradient into @a, 1 the
+ * weight's and bias's into @a and @b */
+static gboolean
+layer_norm_backward_launch (int         phase,
+                            TsTensor   *a,
+                            TsTensor   *g,
+                            TsTensor   *x,
+                            TsTensor   *mean,
+                            TsTensor   *rstd,
+                            TsTensor   *w,
+                            TsTensor   *b,
+                            gint64      rows,
+                            GError    **error)
+{
+  TsOpJob *job = ts_op_job_new (TS_OP_NATIVE_LAYER_NORM_BACKWARD);
+  TsView vx;
+
+  ts_op_job_set_args (job, rows, phase, 0);
+  /* CUDA's kernels: layer_norm_grad_input_kernel, 512 threads a row;
+   * GammaBetaBackward, 32x32 tiles over the columns (the simple one, 128
+   * columns a block, for fewer than 512 rows) */
+  if (phase == 0)
+    ts_op_job_set_launch (job, 512, rows);
+  else if (rows < 512)
+    ts_op_job_set_launch (job, 128, (ts_tensor_numel (a) + 127) / 128);
+  else
+    ts_op_job_set_launch (job, 1024, (ts_tensor_numel (a) + 31) / 32);
+  ts_op_job_set (job, 0, a);
+  ts_op_job_set (job, 1, g);
+  ts_op_job_set (job, 2, x);
+  ts_op_job_set (job, 3, mean);
+  if (phase == 0)
+    {
+      ts_op_job_set (job, 4, rstd);
+      if (w != NULL)
+        ts_op_job_set (job, 5, w);
+    }
+  else
+    {
+      ts_op_job_set (job, 4, rstd);
+      ts_op_job_set_output (job, 5, b);
+    }
+  ts_view_init (&vx, x->dtype, NULL, x->ndim, x->shape, NULL, 0);
+  return ts_op_job_dispatch (job, ts_tensor_get_device (x), ts_cost_batch_norm (&vx, phase == 0 ? 3 : 2), error);
+}
+
+gboolean
+ts_ops_native_layer_norm_backward (TsTensor   *grad,
+                                   TsTensor   *input,
+                                   TsTensor   *mean,
+                                   TsTensor   *rstd,
+                                   TsTensor   *weight,
+                                   gint64      rows,
+                                   guint       mask,
+                                   TsTensor  **grads,
+                                   GError    **error)
+{
+  g_autoptr(TsTensor) g = NULL;
+  g_autoptr(TsTensor) x = NULL;
+  g_autoptr(TsTensor) w = NULL;
+  g_autoptr(TsTensor) gw = NULL;
+  g_autoptr(TsTensor) gb = NULL;
+
+  if ((g = ts_ops_dense_float (grad, error)) == NULL || (x = ts_ops_dense_float (input, error)) == NULL ||
+      !dense_or_null (weight, &w, error))
+    return FALSE;
+  if (mask & 1)
+    {
+      g_autoptr(TsTensor) gi = new_like (x, error);
+
+      if (gi == NULL || (ts_tensor_numel (x) > 0 &&
+                         !layer_norm_backward_launch (0, gi, g, x, mean, rstd, w, NULL, rows, error)))
+        return FALSE;
+      grads[0] = g_steal_pointer (&gi);
+    }
+  if ((mask & 6) && weight != NULL)
+    {
+      /* the weight's and bias's gradients in one launch, both made */
+      if ((gw = new_like (w, error)) == NULL || (gb = new_like (w, error)) == NULL ||
+          !layer_norm_backward_launch (1, gw, g, x, mean, rstd, NULL, gb, rows, error))
+        return FALSE;
+      if (mask & 2)
+        grads[1] = g_steal_pointer (&gw);
+      if (mask & 4)
+        grads[2] = g_steal_pointer (&gb);
+    }
+  return TRUE;
 }

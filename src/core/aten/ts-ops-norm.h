@@ -23,6 +23,37 @@ typedef struct
   double   eps;                /* for the double backward's recomputed statistics */
 } TsNormAttrs;
 
+/* A layer norm node's attributes */
+typedef struct
+{
+  gint64 rows;                 /* the product of the dims before the normalized ones */
+  double eps;
+  int    input_slot, mean_slot, rstd_slot, weight_slot;
+} TsLayerNormAttrs;
+
+/* native_layer_norm over the last @n_normalized dims: @out, and each
+ * row's @mean and @rstd (may be NULL: not wanted), one launch */
+gboolean  ts_ops_native_layer_norm (TsTensor   *input,
+                                    guint       n_normalized,
+                                    TsTensor   *weight,
+                                    TsTensor   *bias,
+                                    double      eps,
+                                    TsTensor  **out,
+                                    TsTensor  **mean,
+                                    TsTensor  **rstd,
+                                    GError    **error);
+/* its backward: grads[0..2] for input, weight, bias where @mask's bits 0..2
+ * ask for them (the weight's and bias's need @weight) */
+gboolean  ts_ops_native_layer_norm_backward (TsTensor   *grad,
+                                             TsTensor   *input,
+                                             TsTensor   *mean,
+                                             TsTensor   *rstd,
+                                             TsTensor   *weight,
+                                             gint64      rows,
+                                             guint       mask,
+                                             TsTensor  **grads,
+                                             GError    **error);
+
 /* native_batch_norm: out, and the (2, C) statistics (mean, invstd) it
  * normalized with; running_mean/running_var (may be NULL) updated with
  * @momentum when training */

@@ -48,6 +48,11 @@ void      ts_op_job_set_matmul_launch (TsOpJob *job,
                                        gint64   m,
                                        gint64   n,
                                        TsDType  dtype);
+/* a launch shape other than the elementwise one over slot 0: @grid
+ * blocks of @block threads, as PyTorch's kernel for the op launches */
+void      ts_op_job_set_launch (TsOpJob *job,
+                                guint32  block,
+                                gint64   grid);
 /* an op whose BLAS column is LT: this call takes cuBLASLt's path, and
  * with it the Lt workspace */
 void      ts_op_job_set_blas_lt (TsOpJob *job);

@@ -53,9 +53,10 @@ typedef gboolean (*JobFunc) (Job      *job,
 #define JOB_INLINE_STAGING 256
 #define JOB_N_TEMPS 3
 /* A job's tensors: four for most families, a fifth for the loss family's
- * forward (two outputs, input, target and the class weights);
+ * forward (two outputs, input, target and the class weights), a sixth for
+ * layer norm's (y, mean and rstd, input, weight and bias);
  * ts_op_job_unpack hands out the first four (TS_OP_JOB_N_VIEWS). */
-#define JOB_N_SLOTS 5
+#define JOB_N_SLOTS 6
 
 struct _Job
 {
@@ -4348,6 +4349,15 @@ ts_op_job_set_matmul_launch (TsOpJob *job,
 }
 
 void
+ts_op_job_set_launch (TsOpJob *job,
+                      guint32  block,
+                      gint64   grid)
+{
+  job->block = block;
+  job->grid = (guint32) CLAMP (grid, 1, G_MAXINT32);
+}
+
+void
 ts_op_job_set_blas_lt (TsOpJob *job)
 {
   g_return_if_fail (job->desc->blas == TS_OP_BLAS_LT);
@@ -4368,7 +4378,11 @@ ts_op_job_view (const TsOpJob *job,
                 guint          slot,
                 TsView        *view)
 {
-  tensor_view (job->t[slot], view);
+  /* an empty slot is a view with no data, as ts_op_job_unpack's */
+  if (job->t[slot] != NULL)
+    tensor_view (job->t[slot], view);
+  else
+    memset (view, 0, sizeof *view);
 }
 
 gboolean

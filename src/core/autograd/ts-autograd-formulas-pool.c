@@ -348,6 +348,117 @@ TS_BACKWARD_FN (ts_backward_native_group_norm)
   return ts_backward_native_batch_norm (node, grad_outputs, n_outputs, grad_inputs, n_inputs, error);
 }
 
+/* layer norm's gradients from recorded ops, for create_graph: with
+ * x2 = input as (rows, N), xhat = (x2 - mean) * rstd (both recomputed),
+ * gh = grad * weight:
+ * input: rstd * (gh - mean (gh) - xhat * mean (gh * xhat)) over each row;
+ * weight: sum over rows of grad * xhat; bias: of grad */
+static gboolean
+layer_norm_backward_composite (const TsLayerNormAttrs  *attrs,
+                               TsTensor                *grad,
+                               TsTensor                *input,
+                               TsTensor                *weight,
+                               guint                    mask,
+                               TsTensor               **grads,
+                               GError                 **error)
+{
+  gint64 rows = attrs->rows, n = rows > 0 ? ts_tensor_numel (input) / rows : 0;
+  const gint64 flat[2] = { rows, n }, line[2] = { 1, n };
+  const int by_row[1] = { 1 }, by_col[1] = { 0 };
+  g_autoptr(TsTensor) g2 = ts_autograd_reshape (grad, 2, flat, error);
+  g_autoptr(TsTensor) x2 = g2 != NULL ? ts_autograd_reshape (input, 2, flat, error) : NULL;
+  g_autoptr(TsTensor) sum = NULL, mu = NULL, xc = NULL, sq = NULL, sqsum = NULL, var = NULL, shifted = NULL;
+  g_autoptr(TsTensor) logv = NULL, half = NULL, r = NULL, xhat = NULL, gh = NULL;
+
+  /* the statistics recomputed from the input, so that their dependence
+   * on it is differentiated too (the saved mean and rstd are constants) */
+  if (x2 == NULL || (sum = ts_autograd_sum_dims (x2, by_row, 1, TRUE, error)) == NULL ||
+      (mu = ts_autograd_div_scalar (sum, (double) n, error)) == NULL ||
+      (xc = ts_autograd_sub (x2, mu, error)) == NULL || (sq = ts_autograd_mul (xc, xc, error)) == NULL ||
+      (sqsum = ts_autograd_sum_dims (sq, by_row, 1, TRUE, error)) == NULL ||
+      (var = ts_autograd_div_scalar (sqsum, (double) n, error)) == NULL ||
+      (shifted = ts_autograd_binary_scalar (TS_BINARY_ADD, var, attrs->eps, FALSE, error)) == NULL ||
+      (logv = ts_autograd_log (shifted, error)) == NULL ||
+      (half = ts_autograd_binary_scalar (TS_BINARY_MUL, logv, -0.5, FALSE, error)) == NULL ||
+      (r = ts_autograd_exp (half, error)) == NULL || (xhat = ts_autograd_mul (xc, r, error)) == NULL)
+    return FALSE;
+  if ((mask & 2) && weight != NULL)
+    {
+      g_autoptr(TsTensor) p = ts_autograd_mul (g2, xhat, error);
+      g_autoptr(TsTensor) s = p != NULL ? ts_autograd_sum_dims (p, by_col, 1, FALSE, error) : NULL;
+
+      if (s == NULL || (grads[1] = ts_autograd_reshape (s, weight->ndim, weight->shape, error)) == NULL)
+        return FALSE;
+    }
+  if (!(mask & 1))
+    return TRUE;
+  if (weight != NULL)
+    {
+      g_autoptr(TsTensor) w = ts_autograd_reshape (weight, 2, line, error);
+
+      if (w == NULL || (gh = ts_autograd_mul (g2, w, error)) == NULL)
+        return FALSE;
+    }
+  else
+    gh = ts_tensor_ref (g2);
+  {
+    g_autoptr(TsTensor) s1 = NULL, m1 = NULL, p = NULL, s2 = NULL, m2 = NULL, t = NULL, d1 = NULL, d2 = NULL;
+    g_autoptr(TsTensor) scaled = NULL;
+
+    if ((s1 = ts_autograd_sum_dims (gh, by_row, 1, TRUE, error)) == NULL ||
+        (m1 = ts_autograd_div_scalar (s1, (double) n, error)) == NULL ||
+        (p = ts_autograd_mul (gh, xhat, error)) == NULL ||
+        (s2 = ts_autograd_sum_dims (p, by_row, 1, TRUE, error)) == NULL ||
+        (m2 = ts_autograd_div_scalar (s2, (double) n, error)) == NULL ||
+        (t = ts_autograd_mul (xhat, m2, error)) == NULL || (d1 = ts_autograd_sub (gh, m1, error)) == NULL ||
+        (d2 = ts_autograd_sub (d1, t, error)) == NULL || (scaled = ts_autograd_mul (d2, r, error)) == NULL ||
+        (grads[0] = ts_autograd_reshape (scaled, input->ndim, input->shape, error)) == NULL)
+      return FALSE;
+  }
+  return TRUE;
+}
+
+/* native_layer_norm: input, weight, bias: native_layer_norm_backward */
+TS_BACKWARD_FN (ts_backward_native_layer_norm)
+{
+  const TsLayerNormAttrs *attrs = ts_grad_node_get_attrs (node);
+  g_autoptr(TsTensor) input = ts_grad_node_unpack_saved (node, (guint) attrs->input_slot, error);
+  g_autoptr(TsTensor) mean = input != NULL ? ts_grad_node_unpack_saved (node, (guint) attrs->mean_slot, error)
+                                           : NULL;
+  g_autoptr(TsTensor) rstd = mean != NULL ? ts_grad_node_unpack_saved (node, (guint) attrs->rstd_slot, error)
+                                          : NULL;
+  g_autoptr(TsTensor) weight = NULL;
+  guint mask = 0;
+
+  if (rstd == NULL)
+    return FALSE;
+  if (attrs->weight_slot >= 0 &&
+      (weight = ts_grad_node_unpack_saved (node, (guint) attrs->weight_slot, error)) == NULL)
+    return FALSE;
+  for (guint i = 0; i < 3; i++)
+    if (ts_grad_node_needs_input_grad (node, i))
+      mask |= 1u << i;
+  if (ts_autograd_is_grad_enabled ()
+      ? !layer_norm_backward_composite (attrs, grad_outputs[0], input, weight, mask, grad_inputs, error)
+      : !ts_ops_native_layer_norm_backward (grad_outputs[0], input, mean, rstd, weight, attrs->rows, mask,
+                                            grad_inputs, error))
+    return FALSE;
+  /* a bias without a weight: its gradient is the rows' sum of grad */
+  if ((mask & 4) && grad_inputs[2] == NULL)
+    {
+      const TsGradTensorInfo *info = ts_grad_node_get_input_info (node, 2);
+      gint64 n = info->ndim > 0 ? ts_tensor_numel (grad_outputs[0]) / MAX (attrs->rows, 1) : 1;
+      const gint64 flat[2] = { attrs->rows, n };
+      const int by_col[1] = { 0 };
+      g_autoptr(TsTensor) g2 = ts_autograd_reshape (grad_outputs[0], 2, flat, error);
+      g_autoptr(TsTensor) s = g2 != NULL ? ts_autograd_sum_dims (g2, by_col, 1, FALSE, error) : NULL;
+
+      if (s == NULL || (grad_inputs[2] = ts_autograd_reshape (s, info->ndim, info->shape, error)) == NULL)
+        return FALSE;
+    }
+  return in_input_dtypes (node, grad_inputs, 3, error);
+}
+
 /* constant_pad_nd: self: constant_pad_nd (grad, -pad); pixel_shuffle:
  * pixel_unshuffle (grad) and back; the others: their _backward ops (a
  * scatter-add through the same index map) */

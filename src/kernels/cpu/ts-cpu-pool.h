@@ -83,6 +83,30 @@ gboolean     ts_cpu_batch_norm      (TsNormPhase     phase,
 TsKernelCost ts_cost_batch_norm     (const TsView   *big,
                                      double          passes);
 
+/* native_layer_norm over @rows rows of @x (ts-cpu-layer-norm.c): @y, and
+ * each row's @mean and @rstd; @gamma, @beta may be NULL. Contiguous
+ * float32 or float64 operands of one dtype. */
+gboolean     ts_cpu_layer_norm      (const TsView   *x,
+                                     const TsView   *gamma,
+                                     const TsView   *beta,
+                                     gint64          rows,
+                                     double          eps,
+                                     const TsView   *y,
+                                     const TsView   *mean,
+                                     const TsView   *rstd,
+                                     GError        **error);
+/* its backward: any of @dx, @dgamma, @dbeta may be NULL (not asked) */
+gboolean     ts_cpu_layer_norm_backward (const TsView   *dy,
+                                         const TsView   *x,
+                                         const TsView   *mean,
+                                         const TsView   *rstd,
+                                         const TsView   *gamma,
+                                         gint64          rows,
+                                         const TsView   *dx,
+                                         const TsView   *dgamma,
+                                         const TsView   *dbeta,
+                                         GError        **error);
+
 G_END_DECLS
 
 G_BEGIN_DECLS

@@ -266,16 +266,12 @@ def dropout3d(input, p=0.5, training=True, inplace=False):
 @autocast_policy(cuda="fp32")
 def layer_norm(input, normalized_shape, weight=None, bias=None, eps=1e-5):
     normalized_shape = _normalized_shape(input, normalized_shape)
-    n = len(normalized_shape)
-    dims = tuple(range(input.dim() - n, input.dim()))
-    mean = input.mean(dims, keepdim=True)
-    centered = input - mean
-    var = (centered * centered).mean(dims, keepdim=True)
-    out = centered * (1 / (var + eps).sqrt())
-    if weight is not None:
-        out = out * weight
-    if bias is not None:
-        out = out + bias
+    for name, t in (("weight", weight), ("bias", bias)):
+        if t is not None and tuple(t.shape) != tuple(normalized_shape):
+            raise RuntimeError("Expected %s to be of same shape as normalized_shape, but got %s of shape %s "
+                               "and normalized_shape = %s" % (name, name, list(t.shape), list(normalized_shape)))
+    # ATen's native_layer_norm: one launch, each row's mean and rstd saved
+    out, _, _ = torch._C._native_layer_norm(input, len(normalized_shape), weight, bias, float(eps))
     return out
 
 
