@@ -615,6 +615,23 @@ dispatch (Job           *job,
   return ok;
 }
 
+/* dispatch for a job that writes @out, a tensor the caller made for it:
+ * returns @out, or NULL with @out dropped when the launch failed */
+static TsTensor *
+dispatch_new (Job           *job,
+              TsDevice       device,
+              TsKernelCost   cost,
+              TsTensor      *out,
+              GError       **error)
+{
+  if (!dispatch (job, device, cost, error))
+    {
+      ts_tensor_unref (out);
+      return NULL;
+    }
+  return out;
+}
+
 /* The staging copies job_start will make must fit the host-data budget
  * now, at the launch, so that running out of host memory is an error
  * here, for the line that launched it. They are charged when made (a
@@ -1200,11 +1217,8 @@ binary_impl (TsBinaryOp       op,
   tensor_view (out, &vo);
   original = ts_autograd_original_self (ts_op_for_binary (op), inputs, 2, operands[2]);
   grad.save_self = original;
-  if (!dispatch (job, device, ts_cost_binary (op, &va, &vb, &vo), error))
-    {
-      ts_tensor_unref (out);
-      return NULL;
-    }
+  if (dispatch_new (job, device, ts_cost_binary (op, &va, &vb, &vo), out, error) == NULL)
+    return NULL;
   if (operands[2] != NULL)
     ts_autograd_bump_version (out);
   ts_autograd_record_op (ts_op_for_binary (op),
@@ -1361,11 +1375,8 @@ unary_impl (TsUnaryOp   op,
   tensor_view (out, &vout);
   /* sin_ reads self in backward: as it was */
   grad.save_self = original = ts_autograd_original_self (ts_op_for_unary (op), &a, 1, operands[1]);
-  if (!dispatch (job, ts_tensor_get_device (a), ts_cost_unary (op, &vin, &vout), error))
-    {
-      ts_tensor_unref (out);
-      return NULL;
-    }
+  if (dispatch_new (job, ts_tensor_get_device (a), ts_cost_unary (op, &vin, &vout), out, error) == NULL)
+    return NULL;
   ts_autograd_record_op (ts_op_for_unary (op), TS_OP_GRAD_TENSOR, &a, 1, out, &grad);
   return out;
 }
@@ -1828,11 +1839,8 @@ launch_reduce (const TsOpDesc *desc,
   job_set (job, 0, out);
   job_set (job, 1, self);
   tensor_view (out, &vout);
-  if (!dispatch (job, ts_tensor_get_device (self), ts_cost_reduce (&vin, &vout), error))
-    {
-      ts_tensor_unref (out);
-      return NULL;
-    }
+  if (dispatch_new (job, ts_tensor_get_device (self), ts_cost_reduce (&vin, &vout), out, error) == NULL)
+    return NULL;
   record_reduce (desc, self, dims, n_dims, keepdim, scalar, out);
   return out;
 }
@@ -1983,12 +1991,7 @@ ts_ops_softmax_backward (TsTensor  *grad,
   job_set (job, 2, output);
   tensor_view (output, &vin);
   tensor_view (out, &vout);
-  if (!dispatch (job, device, ts_cost_softmax (&vin, &vout), error))
-    {
-      ts_tensor_unref (out);
-      return NULL;
-    }
-  return out;
+  return dispatch_new (job, device, ts_cost_softmax (&vin, &vout), out, error);
 }
 
 /* softmax (log_softmax where @log) of @self along @dim, in self's dtype */
@@ -2030,11 +2033,8 @@ ts_ops_softmax (TsTensor  *self,
   job_set (job, 1, self);
   tensor_view (self, &vin);
   tensor_view (out, &vout);
-  if (!dispatch (job, ts_tensor_get_device (self), ts_cost_softmax (&vin, &vout), error))
-    {
-      ts_tensor_unref (out);
-      return NULL;
-    }
+  if (dispatch_new (job, ts_tensor_get_device (self), ts_cost_softmax (&vin, &vout), out, error) == NULL)
+    return NULL;
   {
     /* the formula reduces over the softmax's dim */
     TsOpGradAttrs grad = { .dims = { dim }, .n_dims = 1 };
@@ -2069,11 +2069,8 @@ ts_ops_max (TsTensor  *self,
   job_set (job, 1, self);
   tensor_view (self, &vin);
   tensor_view (out, &vout);
-  if (!dispatch (job, ts_tensor_get_device (self), ts_cost_reduce (&vin, &vout), error))
-    {
-      ts_tensor_unref (out);
-      return NULL;
-    }
+  if (dispatch_new (job, ts_tensor_get_device (self), ts_cost_reduce (&vin, &vout), out, error) == NULL)
+    return NULL;
   record_reduce (ts_op_get (is_min ? TS_OP_MIN : TS_OP_MAX), self, NULL, 0, FALSE, 0.0, out);
   return out;
 }
@@ -2331,11 +2328,8 @@ matmul_batched (TsTensor  *a,
       job_set (job, 0, out);
       job_set (job, 1, a);
       job_set (job, 2, b);
-      if (!dispatch (job, device, ts_cost_matmul (batch, m, n, k, a->dtype), error))
-        {
-          ts_tensor_unref (out);
-          return NULL;
-        }
+      if (dispatch_new (job, device, ts_cost_matmul (batch, m, n, k, a->dtype), out, error) == NULL)
+        return NULL;
     }
   {
     /* bmm's formula: the engine sums a broadcast batch down */
@@ -2507,12 +2501,7 @@ index_launch (TsOpId     op,
   job_set (job, 2, index);
   tensor_view (index, &vindex);
   tensor_view (out, &vout);
-  if (!dispatch (job, device, ts_cost_index (&vindex, &vout), error))
-    {
-      ts_tensor_unref (out);
-      return NULL;
-    }
-  return out;
+  return dispatch_new (job, device, ts_cost_index (&vindex, &vout), out, error);
 }
 
 /* index_launch for an op whose gradient scatters back at index along dim
@@ -2925,12 +2914,7 @@ ts_ops_nonzero (TsTensor  *self,
   job_set (job, 1, self);
   tensor_view (self, &vin);
   tensor_view (out, &vout);
-  if (!dispatch (job, ts_tensor_get_device (self), ts_cost_index (&vin, &vout), error))
-    {
-      ts_tensor_unref (out);
-      return NULL;
-    }
-  return out;
+  return dispatch_new (job, ts_tensor_get_device (self), ts_cost_index (&vin, &vout), out, error);
 }
 
 static gboolean
@@ -3162,12 +3146,7 @@ range_new (TsOpId     id,
   job->p1 = p1;
   job_set (job, 0, out);
   tensor_view (out, &vout);
-  if (!dispatch (job, device, ts_cost_fill (&vout), error))
-    {
-      ts_tensor_unref (out);
-      return NULL;
-    }
-  return out;
+  return dispatch_new (job, device, ts_cost_fill (&vout), out, error);
 }
 
 TsTensor *
