@@ -1411,6 +1411,25 @@ fill_job (Job     *job,
   return TRUE;
 }
 
+/* What fill_ and masked_fill_ check before writing @value into @self in
+ * place: that it fits self's dtype, and that autograd allows the write. */
+static gboolean
+check_fill (TsTensor        *self,
+            const TsScalar  *value,
+            GError         **error)
+{
+  if (ts_dtype_scalar_overflows (self->dtype, value->kind != TS_DTYPE_FLOAT64, value->ivalue, value->value))
+    {
+      g_set_error (error, TS_TENSOR_ERROR, TS_TENSOR_ERROR_RUNTIME,
+                   "value cannot be converted to type %s without overflow",
+                   ts_dtype_cpp_type_name (self->dtype));
+      return FALSE;
+    }
+  if (!ts_autograd_check_inplace (self, error) || !ts_autograd_check_inplace_view (self, error))
+    return FALSE;
+  return TRUE;
+}
+
 gboolean
 ts_ops_fill (TsTensor        *self,
              const TsScalar  *value,
@@ -1419,15 +1438,7 @@ ts_ops_fill (TsTensor        *self,
   Job *job;
   TsView view;
 
-  if (ts_dtype_scalar_overflows (self->dtype, value->kind != TS_DTYPE_FLOAT64,
-                                 value->ivalue, value->value))
-    {
-      g_set_error (error, TS_TENSOR_ERROR, TS_TENSOR_ERROR_RUNTIME,
-                   "value cannot be converted to type %s without overflow",
-                   ts_dtype_cpp_type_name (self->dtype));
-      return FALSE;
-    }
-  if (!ts_autograd_check_inplace (self, error) || !ts_autograd_check_inplace_view (self, error))
+  if (!check_fill (self, value, error))
     return FALSE;
   job = job_new (ts_op_get (TS_OP_FILL));
   job->scalar = *value;
@@ -2956,14 +2967,7 @@ ts_ops_masked_fill_ (TsTensor        *self,
                            "masked_fill_: expected a bool mask of self's shape");
       return FALSE;
     }
-  if (ts_dtype_scalar_overflows (self->dtype, value->kind != TS_DTYPE_FLOAT64, value->ivalue, value->value))
-    {
-      g_set_error (error, TS_TENSOR_ERROR, TS_TENSOR_ERROR_RUNTIME,
-                   "value cannot be converted to type %s without overflow",
-                   ts_dtype_cpp_type_name (self->dtype));
-      return FALSE;
-    }
-  if (!ts_autograd_check_inplace (self, error) || !ts_autograd_check_inplace_view (self, error))
+  if (!check_fill (self, value, error))
     return FALSE;
   if (ts_tensor_numel (self) == 0)
     return TRUE;
