@@ -3726,10 +3726,10 @@ device_temps_free (gpointer *blocks)
     g_clear_pointer (&blocks[i], ts_session_free);
 }
 
-/* A binary operand: the tensor (cast into temp when its dtype is not
- * dtype), or the scalar as the kernel's argument. */
+/* The job's operand in slot k (> 0) as a device view of @dtype: the
+ * tensor itself, or its cast into the job's temporary k - 1. */
 static int
-binary_operand (Job                 *job,
+device_operand (Job                 *job,
                 guint                k,
                 TsDType              dtype,
                 const TsCudaKernels *kt,
@@ -3738,6 +3738,27 @@ binary_operand (Job                 *job,
 {
   TsCudaView in;
 
+  if (!cuda_view (job->t[k], &in))
+    return TS_CUDA_ERROR_NOT_SUPPORTED;
+  if (in.dtype == dtype)
+    {
+      *view = in;
+      return TS_CUDA_SUCCESS;
+    }
+  temp_view (view, dtype, job->t[k]->ndim, job->t[k]->shape, job->temp[k - 1]);
+  return kt->copy (view, &in, stream);
+}
+
+/* A binary operand: the tensor (device_operand), or the scalar as the
+ * kernel's argument. */
+static int
+binary_operand (Job                 *job,
+                guint                k,
+                TsDType              dtype,
+                const TsCudaKernels *kt,
+                gpointer             stream,
+                TsCudaView          *view)
+{
   if (job->t[k] == NULL)
     {
       memset (view, 0, sizeof *view);
@@ -3758,15 +3779,7 @@ binary_operand (Job                 *job,
         }
       return TS_CUDA_SUCCESS;
     }
-  if (!cuda_view (job->t[k], &in))
-    return TS_CUDA_ERROR_NOT_SUPPORTED;
-  if (in.dtype == dtype)
-    {
-      *view = in;
-      return TS_CUDA_SUCCESS;
-    }
-  temp_view (view, dtype, job->t[k]->ndim, job->t[k]->shape, job->temp[k - 1]);
-  return kt->copy (view, &in, stream);
+  return device_operand (job, k, dtype, kt, stream, view);
 }
 
 static int
@@ -3802,18 +3815,13 @@ unary_device (Job                 *job,
               const TsCudaKernels *k,
               gpointer             stream)
 {
-  TsCudaView out, in, cast, res;
+  TsCudaView out, in, res;
   int err;
 
-  if (!cuda_view (job->t[0], &out) || !cuda_view (job->t[1], &in))
+  if (!cuda_view (job->t[0], &out))
     return TS_CUDA_ERROR_NOT_SUPPORTED;
-  if (in.dtype != unary_device_dtype (job))
-    {
-      temp_view (&cast, unary_device_dtype (job), job->t[1]->ndim, job->t[1]->shape, job->temp[0]);
-      if ((err = k->copy (&cast, &in, stream)) != 0)
-        return err;
-      in = cast;
-    }
+  if ((err = device_operand (job, 1, unary_device_dtype (job), k, stream, &in)) != 0)
+    return err;
   if (out.dtype == unary_device_out (job))
     return k->unary (job->desc->cuda, &out, &in, stream);
   temp_view (&res, unary_device_out (job), job->t[0]->ndim, job->t[0]->shape, job->temp[1]);
@@ -3863,20 +3871,15 @@ reduce_device (Job                 *job,
                gpointer             stream)
 {
   TsDType in_dtype, red_dtype;
-  TsCudaView out, in, cast, res;
+  TsCudaView out, in, res;
   int err;
 
-  if (!cuda_view (job->t[0], &out) || !cuda_view (job->t[1], &in))
+  if (!cuda_view (job->t[0], &out))
     return TS_CUDA_ERROR_NOT_SUPPORTED;
   reduce_device_dtypes (job, &in_dtype, &red_dtype);
   keepdim_view (job->t[0], job->t[1], job->dim_mask, job->t[0]->dtype, job->t[0]->storage->addr, &out);
-  if (in_dtype != in.dtype)
-    {
-      temp_view (&cast, in_dtype, job->t[1]->ndim, job->t[1]->shape, job->temp[0]);
-      if ((err = k->copy (&cast, &in, stream)) != 0)
-        return err;
-      in = cast;
-    }
+  if ((err = device_operand (job, 1, in_dtype, k, stream, &in)) != 0)
+    return err;
   if (red_dtype == out.dtype)
     return k->reduce (job->desc->cuda, &out, &in, job->dim_mask, stream);
   keepdim_view (NULL, job->t[1], job->dim_mask, red_dtype, job->temp[1], &res);
