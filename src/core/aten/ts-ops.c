@@ -4301,6 +4301,16 @@ ts_op_job_dispatch (TsOpJob       *job,
   return dispatch (job, device, cost, error);
 }
 
+TsTensor *
+ts_op_job_dispatch_new (TsOpJob       *job,
+                        TsDevice       device,
+                        TsKernelCost   cost,
+                        TsTensor      *out,
+                        GError       **error)
+{
+  return dispatch_new (job, device, cost, out, error);
+}
+
 /* Each family's CPU kernel entry and device function: a job finds both
  * through its op's descriptor. */
 static const struct
