@@ -69,6 +69,14 @@ ts_op_access_get_sanitizer (void)
   return state.sanitizer;
 }
 
+/* Whether this session sanitizes, the sanitizer made at the first use:
+ * the condition of every forward to it below. */
+static gboolean
+sanitizing (void)
+{
+  return state.enabled && ts_op_access_get_sanitizer () != NULL;
+}
+
 /* CSAN prints the schema of the overload that ran (the op table's). */
 const char *
 ts_op_access_schema (const TsOpDesc *desc,
@@ -223,7 +231,7 @@ job_is_inplace (const TsOpDesc  *desc,
 static gboolean
 begin_launch (void)
 {
-  state.sanitize = state.enabled && ts_op_access_get_sanitizer () != NULL;
+  state.sanitize = sanitizing ();
   if (state.sanitize)
     ts_sanitizer_args_reset (state.args);
   state.tracing = ts_session_get_recorder () != NULL;
@@ -354,7 +362,7 @@ ts_op_access_alloc (guint64    addr,
   const TsSanitizerFrame *frames;
   guint n_frames;
 
-  if (!state.enabled || ts_op_access_get_sanitizer () == NULL)
+  if (!sanitizing ())
     return;
   frames = current_stack (&n_frames);
   ts_sanitizer_alloc (state.sanitizer, addr, size, stream, frames, n_frames);
@@ -400,7 +408,7 @@ ts_op_access_stream_created (TsStreamId stream)
 {
   TsRuntime *runtime = ts_session_get_runtime ();
 
-  if (!state.enabled || ts_op_access_get_sanitizer () == NULL)
+  if (!sanitizing ())
     return;
   ts_sanitizer_stream_created (state.sanitizer, stream,
                                ts_runtime_stream_get_device (runtime, stream),
@@ -410,7 +418,7 @@ ts_op_access_stream_created (TsStreamId stream)
 void
 ts_op_access_event_created (guint64 event)
 {
-  if (state.enabled && ts_op_access_get_sanitizer () != NULL)
+  if (sanitizing ())
     ts_sanitizer_event_created (state.sanitizer, event);
 }
 
@@ -425,7 +433,7 @@ void
 ts_op_access_event_record (guint64    event,
                            TsStreamId stream)
 {
-  if (state.enabled && ts_op_access_get_sanitizer () != NULL)
+  if (sanitizing ())
     ts_sanitizer_event_record (state.sanitizer, event, stream);
 }
 
@@ -433,7 +441,7 @@ void
 ts_op_access_stream_wait_event (TsStreamId stream,
                                 guint64    event)
 {
-  if (state.enabled && ts_op_access_get_sanitizer () != NULL)
+  if (sanitizing ())
     ts_sanitizer_stream_wait_event (state.sanitizer, stream, event);
 }
 
@@ -441,21 +449,21 @@ void
 ts_op_access_stream_wait_stream (TsStreamId waiter,
                                  TsStreamId waitee)
 {
-  if (state.enabled && ts_op_access_get_sanitizer () != NULL)
+  if (sanitizing ())
     ts_sanitizer_stream_wait_stream (state.sanitizer, waiter, waitee);
 }
 
 void
 ts_op_access_event_synchronize (guint64 event)
 {
-  if (state.enabled && ts_op_access_get_sanitizer () != NULL)
+  if (sanitizing ())
     ts_sanitizer_event_synchronize (state.sanitizer, event);
 }
 
 void
 ts_op_access_stream_synchronize (TsStreamId stream)
 {
-  if (state.enabled && ts_op_access_get_sanitizer () != NULL)
+  if (sanitizing ())
     ts_sanitizer_stream_synchronize (state.sanitizer, stream);
 }
 
@@ -463,6 +471,6 @@ ts_op_access_stream_synchronize (TsStreamId stream)
 void
 ts_op_access_device_synchronize (void)
 {
-  if (state.enabled && ts_op_access_get_sanitizer () != NULL)
+  if (sanitizing ())
     ts_sanitizer_device_synchronize (state.sanitizer, -1);
 }

@@ -390,8 +390,7 @@ ts_ops_clamp (TsTensor  *self,
       TsKernelCost cost = { .flops = 2.0 * (double) ts_view_numel (&vout),
                             .bytes = 2.0 * (double) ts_view_numel (&vout) * (double) ts_dtype_size (vout.dtype) };
 
-      if (!ts_op_job_dispatch (job, device, cost, error))
-        g_clear_pointer (&out, ts_tensor_unref);
+      out = ts_op_job_dispatch_new (job, device, cost, out, error);
       }
     }
   if (out != NULL)

@@ -501,11 +501,8 @@ ts_ops_convolution (TsTensor           *input,
       shape_view (input, &vin);
       shape_view (weight, &vw);
       shape_view (out, &vout);
-      if (!ts_op_job_dispatch (job, device, ts_cost_conv (p, &vin, &vw, &vout), error))
-        {
-          ts_tensor_unref (out);
-          return NULL;
-        }
+      if (ts_op_job_dispatch_new (job, device, ts_cost_conv (p, &vin, &vw, &vout), out, error) == NULL)
+        return NULL;
     }
   ts_autograd_record_convolution (input, weight, bias, p, out);
   return out;

@@ -298,11 +298,9 @@ ts_ops_fft (TsFftKind   kind,
       ts_op_job_set (job, 1, self);
       ts_op_job_view (job, 0, &vout);
       ts_op_job_view (job, 1, &vin);
-      if (!ts_op_job_dispatch (job, ts_tensor_get_device (self), fft_cost (&desc, &vin, &vout), error))
-        {
-          ts_tensor_unref (out);
-          return NULL;
-        }
+      if (ts_op_job_dispatch_new (job, ts_tensor_get_device (self), fft_cost (&desc, &vin, &vout), out,
+                                  error) == NULL)
+        return NULL;
     }
   if (ts_tensor_is_cuda (self))
     {

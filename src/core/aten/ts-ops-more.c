@@ -160,8 +160,7 @@ launch_broadcast (TsOpId     id,
       for (guint i = 0; i < n; i++)
         ts_op_job_set (job, i + 1, expanded[i]);
       ts_op_job_view (job, 0, &vout);
-      if (!ts_op_job_dispatch (job, device, pointwise_cost (&vout, n), error))
-        g_clear_pointer (&out, ts_tensor_unref);
+      out = ts_op_job_dispatch_new (job, device, pointwise_cost (&vout, n), out, error);
     }
   for (guint i = 0; i < n; i++)
     g_clear_pointer (&expanded[i], ts_tensor_unref);
@@ -321,9 +320,8 @@ ts_ops_mv (TsTensor  *self,
       ts_op_job_set (job, 1, self);
       ts_op_job_set (job, 2, vec);
       /* a gemv: no tensor cores, memory-bound on the matrix */
-      if (!ts_op_job_dispatch (job, device, ts_cost_matmul (1, self->shape[0], 1, self->shape[1], self->dtype),
-                               error))
-        g_clear_pointer (&out, ts_tensor_unref);
+      out = ts_op_job_dispatch_new (job, device, ts_cost_matmul (1, self->shape[0], 1, self->shape[1], self->dtype),
+                                    out, error);
     }
   if (out != NULL)
     ts_autograd_record_op (ts_op_get (TS_OP_MV), TS_OP_GRAD_TENSOR, operands, 2, out, NULL);
@@ -451,9 +449,8 @@ ts_ops_addmm (TsTensor  *self,
       ts_op_job_set (job, 1, expanded);
       ts_op_job_set (job, 2, mat1);
       ts_op_job_set (job, 3, mat2);
-      if (!ts_op_job_dispatch (job, device, ts_cost_matmul (1, shape[0], shape[1], mat1->shape[1], mat1->dtype),
-                               error))
-        g_clear_pointer (&out, ts_tensor_unref);
+      out = ts_op_job_dispatch_new (job, device, ts_cost_matmul (1, shape[0], shape[1], mat1->shape[1], mat1->dtype),
+                                    out, error);
     }
   if (out != NULL)
     addmm_record (self, mat1, mat2, out, beta, alpha);

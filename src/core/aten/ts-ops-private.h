@@ -96,6 +96,13 @@ gboolean  ts_op_job_dispatch (TsOpJob        *job,
                               TsDevice        device,
                               TsKernelCost    cost,
                               GError        **error);
+/* ts_op_job_dispatch for a job that writes @out, a tensor made for it:
+ * returns @out, or NULL with @out dropped when the launch failed. */
+TsTensor *ts_op_job_dispatch_new (TsOpJob       *job,
+                                  TsDevice       device,
+                                  TsKernelCost   cost,
+                                  TsTensor      *out,
+                                  GError       **error);
 
 /* Launches op @id (slot 0 its output, slot 1 @self) into @out: NULL for
  * a new tensor of @self's shape and @dtype, else a tensor of that shape

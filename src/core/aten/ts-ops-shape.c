@@ -83,12 +83,7 @@ ts_ops_launch_like (TsOpId     id,
   ts_op_job_set (job, 1, self);
   ts_op_job_view (job, 0, &vout);
   ts_op_job_view (job, 1, &vin);
-  if (!ts_op_job_dispatch (job, device, ts_cost_copy (&vout, &vin), error))
-    {
-      ts_tensor_unref (out);
-      return NULL;
-    }
-  return out;
+  return ts_op_job_dispatch_new (job, device, ts_cost_copy (&vout, &vin), out, error);
 }
 
 /* Records the node of out = id (self) for the ops with a formula: the

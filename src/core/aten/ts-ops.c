@@ -616,6 +616,23 @@ dispatch (Job           *job,
   return ok;
 }
 
+/* dispatch for a job that writes @out, a tensor the caller made for it:
+ * returns @out, or NULL with @out dropped when the launch failed */
+static TsTensor *
+dispatch_new (Job           *job,
+              TsDevice       device,
+              TsKernelCost   cost,
+              TsTensor      *out,
+              GError       **error)
+{
+  if (!dispatch (job, device, cost, error))
+    {
+      ts_tensor_unref (out);
+      return NULL;
+    }
+  return out;
+}
+
 /* The staging copies job_start will make must fit the host-data budget
  * now, at the launch, so that running out of host memory is an error
  * here, for the line that launched it. They are charged when made (a
@@ -1218,11 +1235,8 @@ binary_impl (TsBinaryOp       op,
   tensor_view (out, &vo);
   original = ts_autograd_original_self (ts_op_for_binary (op), inputs, 2, operands[2]);
   grad.save_self = original;
-  if (!dispatch (job, device, ts_cost_binary (op, &va, &vb, &vo), error))
-    {
-      ts_tensor_unref (out);
-      return NULL;
-    }
+  if (dispatch_new (job, device, ts_cost_binary (op, &va, &vb, &vo), out, error) == NULL)
+    return NULL;
   if (operands[2] != NULL)
     ts_autograd_bump_version (out);
   ts_autograd_record_op (ts_op_for_binary (op),
@@ -1384,11 +1398,8 @@ unary_impl (TsUnaryOp   op,
   tensor_view (out, &vout);
   /* sin_ reads self in backward: as it was */
   grad.save_self = original = ts_autograd_original_self (ts_op_for_unary (op), &a, 1, operands[1]);
-  if (!dispatch (job, ts_tensor_get_device (a), ts_cost_unary (op, &vin, &vout), error))
-    {
-      ts_tensor_unref (out);
-      return NULL;
-    }
+  if (dispatch_new (job, ts_tensor_get_device (a), ts_cost_unary (op, &vin, &vout), out, error) == NULL)
+    return NULL;
   ts_autograd_record_op (ts_op_for_unary (op), TS_OP_GRAD_TENSOR, &a, 1, out, &grad);
   return out;
 }
@@ -1423,6 +1434,25 @@ fill_job (Job     *job,
   return TRUE;
 }
 
+/* What fill_ and masked_fill_ check before writing @value into @self in
+ * place: that it fits self's dtype, and that autograd allows the write. */
+static gboolean
+check_fill (TsTensor        *self,
+            const TsScalar  *value,
+            GError         **error)
+{
+  if (ts_dtype_scalar_overflows (self->dtype, value->kind != TS_DTYPE_FLOAT64, value->ivalue, value->value))
+    {
+      g_set_error (error, TS_TENSOR_ERROR, TS_TENSOR_ERROR_RUNTIME,
+                   "value cannot be converted to type %s without overflow",
+                   ts_dtype_cpp_type_name (self->dtype));
+      return FALSE;
+    }
+  if (!ts_autograd_check_inplace (self, error) || !ts_autograd_check_inplace_view (self, error))
+    return FALSE;
+  return TRUE;
+}
+
 gboolean
 ts_ops_fill (TsTensor        *self,
              const TsScalar  *value,
@@ -1431,15 +1461,7 @@ ts_ops_fill (TsTensor        *self,
   Job *job;
   TsView view;
 
-  if (ts_dtype_scalar_overflows (self->dtype, value->kind != TS_DTYPE_FLOAT64,
-                                 value->ivalue, value->value))
-    {
-      g_set_error (error, TS_TENSOR_ERROR, TS_TENSOR_ERROR_RUNTIME,
-                   "value cannot be converted to type %s without overflow",
-                   ts_dtype_cpp_type_name (self->dtype));
-      return FALSE;
-    }
-  if (!ts_autograd_check_inplace (self, error) || !ts_autograd_check_inplace_view (self, error))
+  if (!check_fill (self, value, error))
     return FALSE;
   job = job_new (ts_op_get (TS_OP_FILL));
   job->scalar = *value;
@@ -1878,11 +1900,8 @@ launch_reduce (const TsOpDesc *desc,
   job_set (job, 0, out);
   job_set (job, 1, self);
   tensor_view (out, &vout);
-  if (!dispatch (job, ts_tensor_get_device (self), ts_cost_reduce (&vin, &vout), error))
-    {
-      ts_tensor_unref (out);
-      return NULL;
-    }
+  if (dispatch_new (job, ts_tensor_get_device (self), ts_cost_reduce (&vin, &vout), out, error) == NULL)
+    return NULL;
   record_reduce (desc, self, dims, n_dims, keepdim, scalar, out);
   return out;
 }
@@ -2033,12 +2052,7 @@ ts_ops_softmax_backward (TsTensor  *grad,
   job_set (job, 2, output);
   tensor_view (output, &vin);
   tensor_view (out, &vout);
-  if (!dispatch (job, device, ts_cost_softmax (&vin, &vout), error))
-    {
-      ts_tensor_unref (out);
-      return NULL;
-    }
-  return out;
+  return dispatch_new (job, device, ts_cost_softmax (&vin, &vout), out, error);
 }
 
 /* softmax (log_softmax where @log) of @self along @dim, in self's dtype */
@@ -2080,11 +2094,8 @@ ts_ops_softmax (TsTensor  *self,
   job_set (job, 1, self);
   tensor_view (self, &vin);
   tensor_view (out, &vout);
-  if (!dispatch (job, ts_tensor_get_device (self), ts_cost_softmax (&vin, &vout), error))
-    {
-      ts_tensor_unref (out);
-      return NULL;
-    }
+  if (dispatch_new (job, ts_tensor_get_device (self), ts_cost_softmax (&vin, &vout), out, error) == NULL)
+    return NULL;
   {
     /* the formula reduces over the softmax's dim */
     TsOpGradAttrs grad = { .dims = { dim }, .n_dims = 1 };
@@ -2119,11 +2130,8 @@ ts_ops_max (TsTensor  *self,
   job_set (job, 1, self);
   tensor_view (self, &vin);
   tensor_view (out, &vout);
-  if (!dispatch (job, ts_tensor_get_device (self), ts_cost_reduce (&vin, &vout), error))
-    {
-      ts_tensor_unref (out);
-      return NULL;
-    }
+  if (dispatch_new (job, ts_tensor_get_device (self), ts_cost_reduce (&vin, &vout), out, error) == NULL)
+    return NULL;
   record_reduce (ts_op_get (is_min ? TS_OP_MIN : TS_OP_MAX), self, NULL, 0, FALSE, 0.0, out);
   return out;
 }
@@ -2381,11 +2389,8 @@ matmul_batched (TsTensor  *a,
       job_set (job, 0, out);
       job_set (job, 1, a);
       job_set (job, 2, b);
-      if (!dispatch (job, device, ts_cost_matmul (batch, m, n, k, a->dtype), error))
-        {
-          ts_tensor_unref (out);
-          return NULL;
-        }
+      if (dispatch_new (job, device, ts_cost_matmul (batch, m, n, k, a->dtype), out, error) == NULL)
+        return NULL;
     }
   {
     /* bmm's formula: the engine sums a broadcast batch down */
@@ -2573,12 +2578,7 @@ index_launch (TsOpId     op,
   job_set (job, 2, index);
   tensor_view (index, &vindex);
   tensor_view (out, &vout);
-  if (!dispatch (job, device, ts_cost_index (&vindex, &vout), error))
-    {
-      ts_tensor_unref (out);
-      return NULL;
-    }
-  return out;
+  return dispatch_new (job, device, ts_cost_index (&vindex, &vout), out, error);
 }
 
 /* index_launch for an op whose gradient scatters back at index along dim
@@ -2991,12 +2991,7 @@ ts_ops_nonzero (TsTensor  *self,
   job_set (job, 1, self);
   tensor_view (self, &vin);
   tensor_view (out, &vout);
-  if (!dispatch (job, ts_tensor_get_device (self), ts_cost_index (&vin, &vout), error))
-    {
-      ts_tensor_unref (out);
-      return NULL;
-    }
-  return out;
+  return dispatch_new (job, ts_tensor_get_device (self), ts_cost_index (&vin, &vout), out, error);
 }
 
 static gboolean
@@ -3038,14 +3033,7 @@ ts_ops_masked_fill_ (TsTensor        *self,
                            "masked_fill_: expected a bool mask of self's shape");
       return FALSE;
     }
-  if (ts_dtype_scalar_overflows (self->dtype, value->kind != TS_DTYPE_FLOAT64, value->ivalue, value->value))
-    {
-      g_set_error (error, TS_TENSOR_ERROR, TS_TENSOR_ERROR_RUNTIME,
-                   "value cannot be converted to type %s without overflow",
-                   ts_dtype_cpp_type_name (self->dtype));
-      return FALSE;
-    }
-  if (!ts_autograd_check_inplace (self, error) || !ts_autograd_check_inplace_view (self, error))
+  if (!check_fill (self, value, error))
     return FALSE;
   if (ts_tensor_numel (self) == 0)
     return TRUE;
@@ -3228,12 +3216,7 @@ range_new (TsOpId     id,
   job->p1 = p1;
   job_set (job, 0, out);
   tensor_view (out, &vout);
-  if (!dispatch (job, device, ts_cost_fill (&vout), error))
-    {
-      ts_tensor_unref (out);
-      return NULL;
-    }
-  return out;
+  return dispatch_new (job, device, ts_cost_fill (&vout), out, error);
 }
 
 TsTensor *
@@ -3809,10 +3792,10 @@ device_temps_free (gpointer *blocks)
     g_clear_pointer (&blocks[i], ts_session_free);
 }
 
-/* A binary operand: the tensor (cast into temp when its dtype is not
- * dtype), or the scalar as the kernel's argument. */
+/* The job's operand in slot k (> 0) as a device view of @dtype: the
+ * tensor itself, or its cast into the job's temporary k - 1. */
 static int
-binary_operand (Job                 *job,
+device_operand (Job                 *job,
                 guint                k,
                 TsDType              dtype,
                 const TsCudaKernels *kt,
@@ -3821,6 +3804,27 @@ binary_operand (Job                 *job,
 {
   TsCudaView in;
 
+  if (!cuda_view (job->t[k], &in))
+    return TS_CUDA_ERROR_NOT_SUPPORTED;
+  if (in.dtype == dtype)
+    {
+      *view = in;
+      return TS_CUDA_SUCCESS;
+    }
+  temp_view (view, dtype, job->t[k]->ndim, job->t[k]->shape, job->temp[k - 1]);
+  return kt->copy (view, &in, stream);
+}
+
+/* A binary operand: the tensor (device_operand), or the scalar as the
+ * kernel's argument. */
+static int
+binary_operand (Job                 *job,
+                guint                k,
+                TsDType              dtype,
+                const TsCudaKernels *kt,
+                gpointer             stream,
+                TsCudaView          *view)
+{
   if (job->t[k] == NULL)
     {
       memset (view, 0, sizeof *view);
@@ -3841,15 +3845,7 @@ binary_operand (Job                 *job,
         }
       return TS_CUDA_SUCCESS;
     }
-  if (!cuda_view (job->t[k], &in))
-    return TS_CUDA_ERROR_NOT_SUPPORTED;
-  if (in.dtype == dtype)
-    {
-      *view = in;
-      return TS_CUDA_SUCCESS;
-    }
-  temp_view (view, dtype, job->t[k]->ndim, job->t[k]->shape, job->temp[k - 1]);
-  return kt->copy (view, &in, stream);
+  return device_operand (job, k, dtype, kt, stream, view);
 }
 
 static int
@@ -3885,18 +3881,13 @@ unary_device (Job                 *job,
               const TsCudaKernels *k,
               gpointer             stream)
 {
-  TsCudaView out, in, cast, res;
+  TsCudaView out, in, res;
   int err;
 
-  if (!cuda_view (job->t[0], &out) || !cuda_view (job->t[1], &in))
+  if (!cuda_view (job->t[0], &out))
     return TS_CUDA_ERROR_NOT_SUPPORTED;
-  if (in.dtype != unary_device_dtype (job))
-    {
-      temp_view (&cast, unary_device_dtype (job), job->t[1]->ndim, job->t[1]->shape, job->temp[0]);
-      if ((err = k->copy (&cast, &in, stream)) != 0)
-        return err;
-      in = cast;
-    }
+  if ((err = device_operand (job, 1, unary_device_dtype (job), k, stream, &in)) != 0)
+    return err;
   if (out.dtype == unary_device_out (job))
     return k->unary (job->desc->cuda, &out, &in, stream);
   temp_view (&res, unary_device_out (job), job->t[0]->ndim, job->t[0]->shape, job->temp[1]);
@@ -3946,20 +3937,15 @@ reduce_device (Job                 *job,
                gpointer             stream)
 {
   TsDType in_dtype, red_dtype;
-  TsCudaView out, in, cast, res;
+  TsCudaView out, in, res;
   int err;
 
-  if (!cuda_view (job->t[0], &out) || !cuda_view (job->t[1], &in))
+  if (!cuda_view (job->t[0], &out))
     return TS_CUDA_ERROR_NOT_SUPPORTED;
   reduce_device_dtypes (job, &in_dtype, &red_dtype);
   keepdim_view (job->t[0], job->t[1], job->dim_mask, job->t[0]->dtype, job->t[0]->storage->addr, &out);
-  if (in_dtype != in.dtype)
-    {
-      temp_view (&cast, in_dtype, job->t[1]->ndim, job->t[1]->shape, job->temp[0]);
-      if ((err = k->copy (&cast, &in, stream)) != 0)
-        return err;
-      in = cast;
-    }
+  if ((err = device_operand (job, 1, in_dtype, k, stream, &in)) != 0)
+    return err;
   if (red_dtype == out.dtype)
     return k->reduce (job->desc->cuda, &out, &in, job->dim_mask, stream);
   keepdim_view (NULL, job->t[1], job->dim_mask, red_dtype, job->temp[1], &res);
@@ -4392,6 +4378,16 @@ ts_op_job_dispatch (TsOpJob       *job,
                     GError       **error)
 {
   return dispatch (job, device, cost, error);
+}
+
+TsTensor *
+ts_op_job_dispatch_new (TsOpJob       *job,
+                        TsDevice       device,
+                        TsKernelCost   cost,
+                        TsTensor      *out,
+                        GError       **error)
+{
+  return dispatch_new (job, device, cost, out, error);
 }
 
 /* Each family's CPU kernel entry and device function: a job finds both

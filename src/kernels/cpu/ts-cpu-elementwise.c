@@ -1697,6 +1697,21 @@ ts_cpu_unary (TsUnaryOp     op,
  * encoding: its size in byte 0, the value from byte 8 (16 bytes for a
  * complex128). */
 #define FILL_ENCODED (8 + 16)
+
+/* LOOP (SIZE), a strided loop moving SIZE bytes an element with memcpy,
+ * expanded with SIZE a constant for each common element size, so that
+ * every memcpy compiles to one load and store (fill_loop, copy_loop) */
+#define BY_ELEMENT_SIZE(size, LOOP) \
+  switch (size)                     \
+    {                               \
+    case 1: LOOP (1); break;        \
+    case 2: LOOP (2); break;        \
+    case 4: LOOP (4); break;        \
+    case 8: LOOP (8); break;        \
+    case 16: LOOP (16); break;      \
+    default: LOOP (size); break;    \
+    }
+
 static void
 fill_loop (char         **ptrs,
            const gint64  *strides,
@@ -1707,20 +1722,11 @@ fill_loop (char         **ptrs,
   gsize size = value[0];
   char *p = ptrs[0];
 
-  /* a fixed size per element, as copy_loop: a libc memcpy call per
-   * element made torch.zeros (128, 128) of float64 cost 290 us (PyTorch:
-   * 7) */
+  /* a fixed size per element: a libc memcpy call per element made
+   * torch.zeros (128, 128) of float64 cost 290 us (PyTorch: 7) */
 #define FILL_STRIDED(SIZE) \
   for (gint64 i = 0; i < n; i++, p += strides[0]) memcpy (p, value + 8, SIZE)
-  switch (size)
-    {
-    case 1: FILL_STRIDED (1); break;
-    case 2: FILL_STRIDED (2); break;
-    case 4: FILL_STRIDED (4); break;
-    case 8: FILL_STRIDED (8); break;
-    case 16: FILL_STRIDED (16); break;
-    default: FILL_STRIDED (size); break;
-    }
+  BY_ELEMENT_SIZE (size, FILL_STRIDED);
 #undef FILL_STRIDED
 }
 
@@ -1854,15 +1860,7 @@ copy_loop (char         **ptrs,
        * float64 t().contiguous() of 128x128 cost 300 us (PyTorch: 13) */
 #define COPY_STRIDED(SIZE) \
       for (gint64 i = 0; i < n; i++, pd += strides[0], ps += strides[1]) memcpy (pd, ps, SIZE)
-      switch (size)
-        {
-        case 1: COPY_STRIDED (1); break;
-        case 2: COPY_STRIDED (2); break;
-        case 4: COPY_STRIDED (4); break;
-        case 8: COPY_STRIDED (8); break;
-        case 16: COPY_STRIDED (16); break;
-        default: COPY_STRIDED (size); break;
-        }
+      BY_ELEMENT_SIZE (size, COPY_STRIDED);
 #undef COPY_STRIDED
       return;
     }

@@ -26,7 +26,7 @@ check_index_dtype (const TsView  *index,
 }
 
 /* The first index outside [0, size) (negative indices are not wrapped:
- * PyTorch's index_select and gather reject them). */
+ * PyTorch's index_select, gather and scatter reject them). */
 static gboolean
 find_bad_index (const TsView   *index,
                 gint64          size,
@@ -63,6 +63,26 @@ find_bad_index (const TsView   *index,
           return TRUE;
         }
     }
+  return FALSE;
+}
+
+gboolean
+ts_cpu_check_index_bounds (const TsView    *index,
+                           guint            dim,
+                           gint64           size,
+                           TsKernelError    code,
+                           TsIndexFailure  *failure,
+                           GError         **error)
+{
+  TsIndexFailure f;
+
+  if (!find_bad_index (index, size, &f))
+    return TRUE;
+  if (failure != NULL)
+    *failure = f;
+  g_set_error (error, TS_KERNEL_ERROR, code,
+               "index %" G_GINT64_FORMAT " is out of bounds for dimension %u with size %" G_GINT64_FORMAT,
+               f.index, dim, size);
   return FALSE;
 }
 
@@ -171,18 +191,8 @@ ts_cpu_gather (const TsView   *in,
     }
 
   size = in->ndim == 0 ? 1 : in->shape[dim];
-  if (find_bad_index (index, size, failure))
-    {
-      gint64 bad = 0;
-      TsIndexFailure f;
-
-      find_bad_index (index, size, &f);
-      bad = f.index;
-      g_set_error (error, TS_KERNEL_ERROR, TS_KERNEL_ERROR_INDEX,
-                   "index %" G_GINT64_FORMAT " is out of bounds for dimension %u with size %"
-                   G_GINT64_FORMAT, bad, dim, size);
-      return FALSE;
-    }
+  if (!ts_cpu_check_index_bounds (index, dim, size, TS_KERNEL_ERROR_INDEX, failure, error))
+    return FALSE;
   n = ts_view_numel (index);
   if (ts_view_numel (out) != n || out->dtype != in->dtype)
     return ts_kernel_fail (error, TS_KERNEL_ERROR_SHAPE,

@@ -22,4 +22,16 @@ gboolean ts_kernel_fail_dispatch (GError        **error,
                                   const char     *kernel,
                                   TsDType         dtype);
 
+/* gather's and scatter's bounds check of @index (int64 or int32) against
+ * @size, the extent of @dim: FALSE at the first element outside [0, size),
+ * in row-major order, with PyTorch's "index 5 is out of bounds for
+ * dimension 0 with size 3" in @error under @code, and @failure (nullable)
+ * filled. */
+gboolean ts_cpu_check_index_bounds (const TsView    *index,
+                                    guint            dim,
+                                    gint64           size,
+                                    TsKernelError    code,
+                                    TsIndexFailure  *failure,
+                                    GError         **error);
+
 G_END_DECLS

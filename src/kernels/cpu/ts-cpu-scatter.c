@@ -102,7 +102,6 @@ ts_cpu_scatter (const TsView    *out,
   gint64 n = ts_view_numel (index);
   gsize esize = ts_dtype_size (out->dtype);
   gboolean floating = ts_dtype_is_floating (out->dtype);
-  const gint64 *dense;
 
   g_return_val_if_fail (out != NULL && index != NULL && src != NULL, FALSE);
 
@@ -111,26 +110,9 @@ ts_cpu_scatter (const TsView    *out,
                            "scatter(): int64 index and src of self's dtype expected");
   if (n == 0)
     return TRUE;
-  /* a dense index is read directly: through ts_view_linear_ptr the check
-   * alone cost more than the scatter */
-  dense = ts_view_is_contiguous (index) ? (const gint64 *) index->data + index->offset : NULL;
-  for (gint64 p = 0; p < n; p++)
-    {
-      gint64 k = dense != NULL ? dense[p] : ts_dtype_load_int (TS_DTYPE_INT64, ts_view_linear_ptr (index, p));
-
-      if (k < 0 || k >= size)
-        {
-          if (failure != NULL)
-            {
-              failure->position = p;
-              failure->dim_size = size;
-            }
-          g_set_error (error, TS_KERNEL_ERROR, TS_KERNEL_ERROR_ARGUMENT,  /* a RuntimeError */
-                       "index %" G_GINT64_FORMAT " is out of bounds for dimension %u with size %"
-                       G_GINT64_FORMAT, k, dim, size);
-          return FALSE;
-        }
-    }
+  /* a RuntimeError, where gather's is an IndexError */
+  if (!ts_cpu_check_index_bounds (index, dim, size, TS_KERNEL_ERROR_ARGUMENT, failure, error))
+    return FALSE;
   if (scatter_typed (out, dim, index, src, add))
     return TRUE;
   do

@@ -161,6 +161,18 @@ struct Iter
   int64_t offset[MAX_OPS];
 };
 
+/* What iter_init and iter_init_exact take from the output: its rank,
+ * shape and size. */
+void
+iter_init_shape (Iter *it, const TsCudaView *out, int n_ops)
+{
+  it->ndim = out->ndim;
+  it->n_ops = n_ops;
+  it->numel = numel (out);
+  for (int d = 0; d < out->ndim; d++)
+    it->shape[d] = out->shape[d];
+}
+
 /* Operand 0 is the output; the others broadcast to its shape (NumPy
  * rules: align trailing dimensions, size 1 repeats). */
 bool
@@ -168,11 +180,7 @@ iter_init (Iter *it, const TsCudaView *const *ops, int n_ops)
 {
   const TsCudaView *out = ops[0];
 
-  it->ndim = out->ndim;
-  it->n_ops = n_ops;
-  it->numel = numel (out);
-  for (int d = 0; d < out->ndim; d++)
-    it->shape[d] = out->shape[d];
+  iter_init_shape (it, out, n_ops);
   for (int k = 0; k < n_ops; k++)
     {
       const TsCudaView *v = ops[k];
@@ -1769,11 +1777,7 @@ iter_init_exact (Iter *it, const TsCudaView *const *ops, int n_ops)
    * broadcasting rule: a zero stride is meant). */
   const TsCudaView *out = ops[0];
 
-  it->ndim = out->ndim;
-  it->n_ops = n_ops;
-  it->numel = numel (out);
-  for (int d = 0; d < out->ndim; d++)
-    it->shape[d] = out->shape[d];
+  iter_init_shape (it, out, n_ops);
   for (int k = 0; k < n_ops; k++)
     {
       if (ops[k]->ndim != out->ndim)
