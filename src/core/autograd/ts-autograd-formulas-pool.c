@@ -195,6 +195,79 @@ in_input_dtypes (TsGradNode  *node,
   return TRUE;
 }
 
+/* A normalization's statistics over @dims of @x from recorded ops (the
+ * double backwards differentiate their dependence on the input): the
+ * centered input @xc and invstd = (var + eps)^-1/2, as exp (-log/2) */
+static gboolean
+recorded_stats (TsTensor   *x,
+                const int  *dims,
+                guint       n_dims,
+                double      count,
+                double      eps,
+                TsTensor  **xc,
+                TsTensor  **invstd,
+                GError    **error)
+{
+  g_autoptr(TsTensor) sum = NULL, mu = NULL, sq = NULL, sqsum = NULL, var = NULL, shifted = NULL, logv = NULL;
+  g_autoptr(TsTensor) half = NULL;
+
+  return (sum = ts_autograd_sum_dims (x, dims, n_dims, TRUE, error)) != NULL &&
+         (mu = ts_autograd_div_scalar (sum, count, error)) != NULL &&
+         (*xc = ts_autograd_sub (x, mu, error)) != NULL && (sq = ts_autograd_mul (*xc, *xc, error)) != NULL &&
+         (sqsum = ts_autograd_sum_dims (sq, dims, n_dims, TRUE, error)) != NULL &&
+         (var = ts_autograd_div_scalar (sqsum, count, error)) != NULL &&
+         (shifted = ts_autograd_binary_scalar (TS_BINARY_ADD, var, eps, FALSE, error)) != NULL &&
+         (logv = ts_autograd_log (shifted, error)) != NULL &&
+         (half = ts_autograd_binary_scalar (TS_BINARY_MUL, logv, -0.5, FALSE, error)) != NULL &&
+         (*invstd = ts_autograd_exp (half, error)) != NULL;
+}
+
+/* The normalized input's gradient over @dims, from recorded ops:
+ * invstd * (gh - mean (gh) - xhat * mean (gh * xhat)) */
+static TsTensor *
+recorded_input_grad (TsTensor   *gh,
+                     TsTensor   *xhat,
+                     TsTensor   *invstd,
+                     const int  *dims,
+                     guint       n_dims,
+                     double      count,
+                     GError    **error)
+{
+  g_autoptr(TsTensor) s1 = NULL, m1 = NULL, p = NULL, s2 = NULL, m2 = NULL, t = NULL, d1 = NULL, d2 = NULL;
+
+  if ((s1 = ts_autograd_sum_dims (gh, dims, n_dims, TRUE, error)) == NULL ||
+      (m1 = ts_autograd_div_scalar (s1, count, error)) == NULL || (p = ts_autograd_mul (gh, xhat, error)) == NULL ||
+      (s2 = ts_autograd_sum_dims (p, dims, n_dims, TRUE, error)) == NULL ||
+      (m2 = ts_autograd_div_scalar (s2, count, error)) == NULL || (t = ts_autograd_mul (xhat, m2, error)) == NULL ||
+      (d1 = ts_autograd_sub (gh, m1, error)) == NULL || (d2 = ts_autograd_sub (d1, t, error)) == NULL)
+    return NULL;
+  return ts_autograd_mul (d2, invstd, error);
+}
+
+/* The input-gradient mask of a node's @n inputs, and its saved optional
+ * tensor in @slot (-1: none) */
+static guint
+input_grad_mask (TsGradNode *node,
+                 guint       n)
+{
+  guint mask = 0;
+
+  for (guint i = 0; i < n; i++)
+    if (ts_grad_node_needs_input_grad (node, i))
+      mask |= 1u << i;
+  return mask;
+}
+
+static gboolean
+unpack_optional (TsGradNode  *node,
+                 int          slot,
+                 TsTensor   **out,
+                 GError     **error)
+{
+  *out = NULL;
+  return slot < 0 || (*out = ts_grad_node_unpack_saved (node, (guint) slot, error)) != NULL;
+}
+
 /* A batch norm (groups 0) or group norm backward written with recorded
  * ops, for create_graph: its gradients then have their own history (the
  * statistics recomputed from the input, so that their dependence on it is
@@ -231,18 +304,7 @@ norm_backward_composite (const TsNormAttrs *attrs,
     return FALSE;
   if (attrs->training)
     {
-      g_autoptr(TsTensor) sum = NULL, sq = NULL, sqsum = NULL, var = NULL, shifted = NULL, logv = NULL;
-      g_autoptr(TsTensor) half = NULL;
-
-      if ((sum = ts_autograd_sum_dims (x, dims, n_dims, TRUE, error)) == NULL ||
-          (mu = ts_autograd_div_scalar (sum, count, error)) == NULL ||
-          (xc = ts_autograd_sub (x, mu, error)) == NULL || (sq = ts_autograd_mul (xc, xc, error)) == NULL ||
-          (sqsum = ts_autograd_sum_dims (sq, dims, n_dims, TRUE, error)) == NULL ||
-          (var = ts_autograd_div_scalar (sqsum, count, error)) == NULL ||
-          (shifted = ts_autograd_binary_scalar (TS_BINARY_ADD, var, attrs->eps, FALSE, error)) == NULL ||
-          (logv = ts_autograd_log (shifted, error)) == NULL ||
-          (half = ts_autograd_binary_scalar (TS_BINARY_MUL, logv, -0.5, FALSE, error)) == NULL ||
-          (invstd = ts_autograd_exp (half, error)) == NULL)
+      if (!recorded_stats (x, dims, n_dims, count, attrs->eps, &xc, &invstd, error))
         return FALSE;
     }
   else
@@ -291,16 +353,7 @@ norm_backward_composite (const TsNormAttrs *attrs,
       return FALSE;
     if (attrs->training)
       {
-        /* invstd * (gh - mean (gh) - xhat * mean (gh * xhat)) */
-        g_autoptr(TsTensor) s1 = NULL, m1 = NULL, p = NULL, s2 = NULL, m2 = NULL, t = NULL, d1 = NULL, d2 = NULL;
-
-        if ((s1 = ts_autograd_sum_dims (ghk, dims, n_dims, TRUE, error)) == NULL ||
-            (m1 = ts_autograd_div_scalar (s1, count, error)) == NULL ||
-            (p = ts_autograd_mul (ghk, xhat, error)) == NULL ||
-            (s2 = ts_autograd_sum_dims (p, dims, n_dims, TRUE, error)) == NULL ||
-            (m2 = ts_autograd_div_scalar (s2, count, error)) == NULL ||
-            (t = ts_autograd_mul (xhat, m2, error)) == NULL || (d1 = ts_autograd_sub (ghk, m1, error)) == NULL ||
-            (d2 = ts_autograd_sub (d1, t, error)) == NULL || (scaled = ts_autograd_mul (d2, invstd, error)) == NULL)
+        if ((scaled = recorded_input_grad (ghk, xhat, invstd, dims, n_dims, count, error)) == NULL)
           return FALSE;
       }
     else if ((scaled = ts_autograd_mul (ghk, invstd, error)) == NULL)
@@ -321,16 +374,10 @@ TS_BACKWARD_FN (ts_backward_native_batch_norm)
   g_autoptr(TsTensor) stats = input != NULL ? ts_grad_node_unpack_saved (node, (guint) attrs->stats_slot, error)
                                             : NULL;
   g_autoptr(TsTensor) weight = NULL;
-  guint mask = 0;
+  guint mask = input_grad_mask (node, 3);
 
-  if (stats == NULL)
+  if (stats == NULL || !unpack_optional (node, attrs->weight_slot, &weight, error))
     return FALSE;
-  if (attrs->weight_slot >= 0 &&
-      (weight = ts_grad_node_unpack_saved (node, (guint) attrs->weight_slot, error)) == NULL)
-    return FALSE;
-  for (guint i = 0; i < 3; i++)
-    if (ts_grad_node_needs_input_grad (node, i))
-      mask |= 1u << i;
   if (ts_autograd_is_grad_enabled ())
     {
       /* create_graph: the same gradients from differentiable ops */
@@ -367,20 +414,12 @@ layer_norm_backward_composite (const TsLayerNormAttrs  *attrs,
   const int by_row[1] = { 1 }, by_col[1] = { 0 };
   g_autoptr(TsTensor) g2 = ts_autograd_reshape (grad, 2, flat, error);
   g_autoptr(TsTensor) x2 = g2 != NULL ? ts_autograd_reshape (input, 2, flat, error) : NULL;
-  g_autoptr(TsTensor) sum = NULL, mu = NULL, xc = NULL, sq = NULL, sqsum = NULL, var = NULL, shifted = NULL;
-  g_autoptr(TsTensor) logv = NULL, half = NULL, r = NULL, xhat = NULL, gh = NULL;
+  g_autoptr(TsTensor) xc = NULL, r = NULL, xhat = NULL, gh = NULL;
 
-  /* the statistics recomputed from the input, so that their dependence
-   * on it is differentiated too (the saved mean and rstd are constants) */
-  if (x2 == NULL || (sum = ts_autograd_sum_dims (x2, by_row, 1, TRUE, error)) == NULL ||
-      (mu = ts_autograd_div_scalar (sum, (double) n, error)) == NULL ||
-      (xc = ts_autograd_sub (x2, mu, error)) == NULL || (sq = ts_autograd_mul (xc, xc, error)) == NULL ||
-      (sqsum = ts_autograd_sum_dims (sq, by_row, 1, TRUE, error)) == NULL ||
-      (var = ts_autograd_div_scalar (sqsum, (double) n, error)) == NULL ||
-      (shifted = ts_autograd_binary_scalar (TS_BINARY_ADD, var, attrs->eps, FALSE, error)) == NULL ||
-      (logv = ts_autograd_log (shifted, error)) == NULL ||
-      (half = ts_autograd_binary_scalar (TS_BINARY_MUL, logv, -0.5, FALSE, error)) == NULL ||
-      (r = ts_autograd_exp (half, error)) == NULL || (xhat = ts_autograd_mul (xc, r, error)) == NULL)
+  /* the statistics recomputed from the input (the saved mean and rstd
+   * are constants) */
+  if (x2 == NULL || !recorded_stats (x2, by_row, 1, (double) n, attrs->eps, &xc, &r, error) ||
+      (xhat = ts_autograd_mul (xc, r, error)) == NULL)
     return FALSE;
   if ((mask & 2) && weight != NULL)
     {
@@ -402,20 +441,10 @@ layer_norm_backward_composite (const TsLayerNormAttrs  *attrs,
   else
     gh = ts_tensor_ref (g2);
   {
-    g_autoptr(TsTensor) s1 = NULL, m1 = NULL, p = NULL, s2 = NULL, m2 = NULL, t = NULL, d1 = NULL, d2 = NULL;
-    g_autoptr(TsTensor) scaled = NULL;
+    g_autoptr(TsTensor) scaled = recorded_input_grad (gh, xhat, r, by_row, 1, (double) n, error);
 
-    if ((s1 = ts_autograd_sum_dims (gh, by_row, 1, TRUE, error)) == NULL ||
-        (m1 = ts_autograd_div_scalar (s1, (double) n, error)) == NULL ||
-        (p = ts_autograd_mul (gh, xhat, error)) == NULL ||
-        (s2 = ts_autograd_sum_dims (p, by_row, 1, TRUE, error)) == NULL ||
-        (m2 = ts_autograd_div_scalar (s2, (double) n, error)) == NULL ||
-        (t = ts_autograd_mul (xhat, m2, error)) == NULL || (d1 = ts_autograd_sub (gh, m1, error)) == NULL ||
-        (d2 = ts_autograd_sub (d1, t, error)) == NULL || (scaled = ts_autograd_mul (d2, r, error)) == NULL ||
-        (grads[0] = ts_autograd_reshape (scaled, input->ndim, input->shape, error)) == NULL)
-      return FALSE;
+    return scaled != NULL && (grads[0] = ts_autograd_reshape (scaled, input->ndim, input->shape, error)) != NULL;
   }
-  return TRUE;
 }
 
 /* native_layer_norm: input, weight, bias: native_layer_norm_backward */
@@ -428,16 +457,10 @@ TS_BACKWARD_FN (ts_backward_native_layer_norm)
   g_autoptr(TsTensor) rstd = mean != NULL ? ts_grad_node_unpack_saved (node, (guint) attrs->rstd_slot, error)
                                           : NULL;
   g_autoptr(TsTensor) weight = NULL;
-  guint mask = 0;
+  guint mask = input_grad_mask (node, 3);
 
-  if (rstd == NULL)
+  if (rstd == NULL || !unpack_optional (node, attrs->weight_slot, &weight, error))
     return FALSE;
-  if (attrs->weight_slot >= 0 &&
-      (weight = ts_grad_node_unpack_saved (node, (guint) attrs->weight_slot, error)) == NULL)
-    return FALSE;
-  for (guint i = 0; i < 3; i++)
-    if (ts_grad_node_needs_input_grad (node, i))
-      mask |= 1u << i;
   if (ts_autograd_is_grad_enabled ()
       ? !layer_norm_backward_composite (attrs, grad_outputs[0], input, weight, mask, grad_inputs, error)
       : !ts_ops_native_layer_norm_backward (grad_outputs[0], input, mean, rstd, weight, attrs->rows, mask,
