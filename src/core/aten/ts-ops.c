@@ -74,6 +74,7 @@ struct _Job
   TsPhiloxLaunch plan;
   TsCpuGenerator *cpu_gen; /* CPU random fills draw from it in order */
   guint      out_mask;   /* which t[] are written: bit 0 always */
+  guint      n_slots;    /* t[] past this are unset: the loops over slots stop here */
   guint32    grid;       /* launch shape; 0: elementwise over t[0] */
   guint32    block;
   TsPrecision precision; /* matmuls: FP16 or TF32 tensor-core math */
@@ -161,7 +162,7 @@ job_clone (gpointer data)
 {
   Job *job = g_memdup2 (data, sizeof (Job));
 
-  for (guint i = 0; i < G_N_ELEMENTS (job->t); i++)
+  for (guint i = 0; i < job->n_slots; i++)
     {
       if (job->t[i] != NULL)
         {
@@ -213,7 +214,7 @@ tensor_span (const TsTensor *t,
 static TsDeviceError
 job_map_external (Job *job)
 {
-  for (guint i = 0; i < G_N_ELEMENTS (job->t); i++)
+  for (guint i = 0; i < job->n_slots; i++)
     {
       TsTensor *t = job->t[i];
       gsize esize, n_bytes;
@@ -296,7 +297,7 @@ job_start (gpointer data)
 
   if (G_UNLIKELY (job->external) && (job->fault = job_map_external (job)) != TS_DEVICE_ERROR_NONE)
     return job->fault;
-  for (guint i = 0; i < G_N_ELEMENTS (job->t); i++)
+  for (guint i = 0; i < job->n_slots; i++)
     {
       TsTensor *t = job->t[i];
 
@@ -331,7 +332,7 @@ job_finish (gpointer data)
 {
   Job *job = data;
 
-  for (guint i = 0; i < G_N_ELEMENTS (job->t); i++)
+  for (guint i = 0; i < job->n_slots; i++)
     if (job->staging[i] != NULL && !job->failed)
       memcpy (job->real[i], job->staging[i], job->span_bytes[i]);
   job_free_staging (job);
@@ -411,16 +412,16 @@ job_may_run_in_place (const Job *job)
     return FALSE;
   /* the host may write its own memory (a pinned copy's source) at any
    * time, with no item starting: a copy from or to it reads at its start */
-  for (guint i = 0; i < G_N_ELEMENTS (job->t); i++)
+  for (guint i = 0; i < job->n_slots; i++)
     if (job->t[i] != NULL && job->t[i]->storage->device.type != TS_DEVICE_CUDA)
       return FALSE;
   /* device storages are distinct caching-allocator blocks (external
    * memory excluded above): only views of one storage can overlap */
-  for (guint i = 0; i < G_N_ELEMENTS (job->t); i++)
+  for (guint i = 0; i < job->n_slots; i++)
     {
       if (!(job->out_mask & (1u << i)) || job->t[i] == NULL)
         continue;
-      for (guint j = 0; j < G_N_ELEMENTS (job->t); j++)
+      for (guint j = 0; j < job->n_slots; j++)
         if (j != i && job->t[j] != NULL && job->t[j]->storage->data == job->t[i]->storage->data &&
             !(job_family_is_elementwise (family) && same_view (job->t[i], job->t[j])) &&
             spans_overlap (job->t[i], job->t[j]))
@@ -462,6 +463,7 @@ job_set (Job      *job,
 {
   TsTensor *copy = &job->tv[i];
 
+  job->n_slots = MAX (job->n_slots, i + 1);
   job->sv[i] = *t->storage;
   /* the tensor's dims only: a whole TsTensor is 288 bytes, and three of
    * them were a tenth of a small op's copying */
@@ -598,7 +600,7 @@ dispatch (Job           *job,
 
   /* the job may be gone once launched */
   memcpy (caller, job->caller, sizeof caller);
-  if (!ts_ops_check_complex (desc, job->t, caller, JOB_N_SLOTS, error))
+  if (!ts_ops_check_complex (desc, job->t, caller, job->n_slots, error))
     {
       job_free (job);
       return FALSE;
@@ -646,7 +648,7 @@ job_check_staging (Job     *job,
   gboolean fallback = job->desc->cuda == TS_OP_CUDA_HOST && ts_session_get_device_kernels () != NULL;
   guint64 bytes = 0;
 
-  for (guint i = 0; i < G_N_ELEMENTS (job->t); i++)
+  for (guint i = 0; i < job->n_slots; i++)
     {
       TsTensor *t = job->t[i];
       gsize n = 0;
@@ -673,7 +675,7 @@ job_has_host_values (Job      *job,
 {
   if (device.type != TS_DEVICE_CPU)
     return FALSE;
-  for (guint i = 0; i < G_N_ELEMENTS (job->t); i++)
+  for (guint i = 0; i < job->n_slots; i++)
     {
       TsTensor *t = job->t[i];
 
@@ -698,13 +700,13 @@ job_settle_values (Job      *job,
   if (!ts_host_data_no_data ())
     return;
   keep = job_has_host_values (job, device);
-  for (guint i = 0; keep && i < G_N_ELEMENTS (job->t); i++)
+  for (guint i = 0; keep && i < job->n_slots; i++)
     if ((job->out_mask & (1u << i)) && job->t[i] != NULL)
       {
         keep = ts_storage_keep_values (job->caller[i]->storage, NULL);
         job->sv[i] = *job->caller[i]->storage;
       }
-  for (guint i = 0; !keep && i < G_N_ELEMENTS (job->t); i++)
+  for (guint i = 0; !keep && i < job->n_slots; i++)
     if ((job->out_mask & (1u << i)) && job->caller[i] != NULL)
       {
         ts_storage_drop_values (job->caller[i]->storage);
@@ -774,7 +776,7 @@ dispatch_job (Job           *job,
     }
   /* the sanitizer sees the op's tensors before the job may be gone */
   /* without it, the span and the launch are one runtime call */
-  if (!ts_op_access_begin (job->desc, job->t, G_N_ELEMENTS (job->t), job->out_mask))
+  if (!ts_op_access_begin (job->desc, job->t, job->n_slots, job->out_mask))
     {
       ok = ts_session_launch_op (device.index, &work, error);
       device_temps_free (temps);
@@ -984,8 +986,8 @@ job_one_dense_layout (Job   *job,
     {
       const TsTensor *t = job->t[k];
 
-      if (t != NULL && (t->ndim != out->ndim || memcmp (t->shape, out->shape, out->ndim * sizeof (gint64)) != 0 ||
-                        memcmp (t->strides, out->strides, out->ndim * sizeof (gint64)) != 0))
+      if (t != NULL && (t->ndim != out->ndim || !ts_dims_equal (t->shape, out->shape, out->ndim) ||
+                        !ts_dims_equal (t->strides, out->strides, out->ndim)))
         return FALSE;
     }
   return TRUE;
@@ -1533,7 +1535,7 @@ launch_copy (TsTensor    *dst,
   if (pinned && non_blocking)
     ts_session_host_record_stream (GSIZE_TO_POINTER (ts_tensor_data_ptr (sd.type == TS_DEVICE_CPU ? src : dst)),
                                    stream);  /* the address: --no-data has no bytes */
-  sanitize = ts_op_access_begin (job->desc, job->t, G_N_ELEMENTS (job->t), job->out_mask);
+  sanitize = ts_op_access_begin (job->desc, job->t, job->n_slots, job->out_mask);
   ok = ts_session_launch (&work, error);
   if (ok)
     ts_op_access_trace (stream, correlation);
@@ -4466,7 +4468,7 @@ job_run_on_host (Job                 *job,
 
   if ((err = k->stream_sync (stream)) != 0)
     return err;
-  for (guint i = 0; i < G_N_ELEMENTS (job->t); i++)
+  for (guint i = 0; i < job->n_slots; i++)
     {
       TsTensor *t = job->t[i];
 
@@ -4496,7 +4498,7 @@ job_run_on_host (Job                 *job,
       g_debug ("a tensor kernel failed on the host fallback");
       return TS_CUDA_SUCCESS;
     }
-  for (guint i = 0; i < G_N_ELEMENTS (job->t); i++)
+  for (guint i = 0; i < job->n_slots; i++)
     if ((job->out_mask & (1u << i)) && job->staging[i] != NULL &&
         (err = k->memcpy_sync (job->real[i], job->staging[i], job->span_bytes[i])) != 0)
       return err;

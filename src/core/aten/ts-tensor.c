@@ -181,24 +181,6 @@ ts_tensor_unref (TsTensor *self)
   ts_box_release (&tensor_boxes, self, tensor_clear);
 }
 
-gboolean
-ts_tensor_is_contiguous (const TsTensor *self)
-{
-  gint64 expected = 1;
-
-  for (int i = (int) self->ndim - 1; i >= 0; i--)
-    {
-      if (self->shape[i] == 1)
-        continue;
-      if (self->shape[i] == 0)
-        return TRUE;
-      if (self->strides[i] != expected)
-        return FALSE;
-      expected *= self->shape[i];
-    }
-  return TRUE;
-}
-
 /* c10's compute_non_overlapping_and_dense: the elements fill one block
  * of memory, once each, in some order of the dims */
 gboolean
@@ -325,7 +307,7 @@ fast_setup_layout (guint            ndim,
 
       if (t == NULL)
         continue;
-      if (t->ndim != ndim || memcmp (t->shape, shape, ndim * sizeof (gint64)) != 0)
+      if (t->ndim != ndim || !ts_dims_equal (t->shape, shape, ndim))
         return 0;
       contiguous = contiguous && ts_tensor_is_contiguous (t);
     }
@@ -340,7 +322,7 @@ fast_setup_layout (guint            ndim,
         continue;
       channels_last = channels_last && is_channels_last_contiguous (t);
       if (same_dense && *dense != NULL)
-        same_dense = memcmp (t->strides, (*dense)->strides, ndim * sizeof (gint64)) == 0;
+        same_dense = ts_dims_equal (t->strides, (*dense)->strides, ndim);
       same_dense = same_dense && ts_tensor_is_non_overlapping_and_dense (t);
       /* the strides of the last input, as ATen copies them */
       *dense = t;
@@ -445,9 +427,10 @@ ts_tensor_new_output (TsDevice          device,
                       GError          **error)
 {
   gint64 strides[TS_MAX_DIMS];
-  gboolean laid = ts_tensor_output_strides (ndim, shape, inputs, n_inputs, wrapped_scalar, strides);
 
-  return ts_tensor_new_empty_strided (device, dtype, ndim, shape, laid ? strides : NULL, error);
+  if (!ts_tensor_output_strides (ndim, shape, inputs, n_inputs, wrapped_scalar, strides))
+    return ts_tensor_new_empty (device, dtype, ndim, shape, FALSE, error);
+  return ts_tensor_new_empty_strided (device, dtype, ndim, shape, strides, error);
 }
 
 TsTensor *

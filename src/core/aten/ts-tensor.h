@@ -132,6 +132,19 @@ ts_dims_copy (gint64       *dst,
     }
 }
 
+/* Whether @n dims (shapes or strides) are equal: inline, as ts_dims_copy,
+ * where memcmp would be a libc call per operand and op. */
+static inline gboolean
+ts_dims_equal (const gint64 *a,
+               const gint64 *b,
+               guint         n)
+{
+  for (guint i = 0; i < n; i++)
+    if (a[i] != b[i])
+      return FALSE;
+  return TRUE;
+}
+
 /* Inline: a launch asks it of each operand several times. */
 static inline gint64
 ts_tensor_numel (const TsTensor *self)
@@ -142,7 +155,25 @@ ts_tensor_numel (const TsTensor *self)
     n *= self->shape[i];
   return n;
 }
-gboolean   ts_tensor_is_contiguous  (const TsTensor *self);
+/* PyTorch's is_contiguous: size-1 dims may have any stride. Inline: every
+ * launch asks it of its operands. */
+static inline gboolean
+ts_tensor_is_contiguous (const TsTensor *self)
+{
+  gint64 expected = 1;
+
+  for (int i = (int) self->ndim - 1; i >= 0; i--)
+    {
+      if (self->shape[i] == 1)
+        continue;
+      if (self->shape[i] == 0)
+        return TRUE;
+      if (self->strides[i] != expected)
+        return FALSE;
+      expected *= self->shape[i];
+    }
+  return TRUE;
+}
 gboolean   ts_tensor_is_non_overlapping_and_dense (const TsTensor *self);
 gsize      ts_tensor_nbytes         (const TsTensor *self);
 /* Address of the first element: host pointer into the storage's bytes. */
