@@ -374,8 +374,7 @@ ts_ops_clamp (TsTensor  *self,
       /* slots: output, self; the bounds in the job's factors. A dense
        * input in another layout and its output, which has its strides,
        * run as one run of elements */
-      gboolean flat = !ts_tensor_is_contiguous (out) &&
-                      memcmp (out->strides, self->strides, self->ndim * sizeof (gint64)) == 0;
+      gboolean flat = !ts_tensor_is_contiguous (out) && ts_dims_equal (out->strides, self->strides, self->ndim);
       g_autoptr(TsTensor) flat_out = flat ? flat_view (out) : ts_tensor_ref (out);
       g_autoptr(TsTensor) flat_self = flat ? flat_view (self) : ts_tensor_ref (self);
       TsOpJob *job = ts_op_job_new (TS_OP_CLAMP);
