@@ -343,10 +343,11 @@ def masked_fill(self, mask, value):
     result = _C._masked_fill(self, mask, value)   # the usual call, in C
     if result is not NotImplemented:
         return result
+    # ATen clones into a contiguous tensor, whatever self's layout
     if isinstance(mask, _torch.Tensor) and mask._shape == self._shape:
-        return masked_fill_(self.clone(), mask, value)
+        return masked_fill_(self.clone(memory_format=_torch.contiguous_format), mask, value)
     shape = _broadcast_or_raise(list(mask.shape), list(self.shape))
-    return masked_fill_(self.expand(*shape).clone(), mask, value)
+    return masked_fill_(self.expand(*shape).clone(memory_format=_torch.contiguous_format), mask, value)
 
 
 def masked_select(self, mask):
@@ -371,7 +372,7 @@ def masked_scatter_(self, mask, source):
 
 def masked_scatter(self, mask, source):
     shape = _broadcast_or_raise(list(mask.shape), list(self.shape))
-    return masked_scatter_(self.expand(*shape).clone(), mask, source)
+    return masked_scatter_(self.expand(*shape).clone(memory_format=_torch.contiguous_format), mask, source)
 
 
 def _scalar_name(dtype):

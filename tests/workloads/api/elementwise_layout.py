@@ -37,6 +37,8 @@ cases = [
     ("cl.double.gelu", lambda: F.gelu(cl.double())),
     ("size1", lambda: torch.randn(3, 1, 4).transpose(0, 2) * 2),
     ("empty0", lambda: torch.randn(0, 3).t() + 1),
+    ("masked_fill", lambda: t.masked_fill(t > 0, 0.)), ("masked_fill_cl", lambda: cl.masked_fill(cl > 0, 1.)),
+    ("sum_cl", lambda: (cl * 2).sum((2, 3))), ("softmax_t", lambda: (t * 2).softmax(-1)),
 ]
 for name, fn in cases:
     show(name, fn())
