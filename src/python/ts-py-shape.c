@@ -81,6 +81,19 @@ py_flip (PyObject *module,
  * legacy 1-D empty first) that match off *dim, which is wrapped. Its
  * result, on the first tensor's device, in *result; FALSE for any other
  * call, which torch/_shape.py checks with PyTorch's messages. */
+/* ATen's cat lays its result out as its inputs suggest when they all
+ * suggest one format (compute_output_memory_format): channels-last here,
+ * else contiguous */
+static gboolean
+cat_channels_last (TsTensor **tensors,
+                   guint      n)
+{
+  for (guint i = 0; i < n; i++)
+    if (!ts_tensor_suggests_channels_last (tensors[i]))
+      return FALSE;
+  return TRUE;
+}
+
 static gboolean
 cat_common_result (TsTensor  **tensors,
                    guint       n,
@@ -109,7 +122,9 @@ cat_common_result (TsTensor  **tensors,
       shape[d] += t->shape[d];
     }
   *dim = d;
-  *result = ts_tensor_new_empty (ts_tensor_get_device (ref), ref->dtype, ref->ndim, shape, FALSE, error);
+  *result = cat_channels_last (tensors, n)
+            ? ts_tensor_new_channels_last (ts_tensor_get_device (ref), ref->dtype, ref->ndim, shape, error)
+            : ts_tensor_new_empty (ts_tensor_get_device (ref), ref->dtype, ref->ndim, shape, FALSE, error);
   return TRUE;
 }
 

@@ -133,9 +133,14 @@ ts_ops_flip (TsTensor  *self,
              guint64    dim_mask,
              GError   **error)
 {
+  g_autoptr(TsTensor) out = NULL;
+
   g_return_val_if_fail (self != NULL, NULL);
 
-  return ts_ops_record_like (ts_ops_launch_like (TS_OP_FLIP, self, NULL, self->dtype, 0, 0, dim_mask, error),
+  /* ATen's flip writes into empty_like (self, preserve_format) */
+  if ((out = ts_tensor_new_preserving (ts_tensor_get_device (self), self->dtype, self, error)) == NULL)
+    return NULL;
+  return ts_ops_record_like (ts_ops_launch_like (TS_OP_FLIP, self, out, self->dtype, 0, 0, dim_mask, error),
                              TS_OP_FLIP, self, 0, dim_mask, NULL);
 }
 

@@ -90,9 +90,20 @@ ts_ops_sort (TsOpId      id,
   memcpy (shape, self->shape, self->ndim * sizeof (gint64));
   if (self->ndim)
     shape[dim] = n;
-  *values = ts_tensor_new_empty (device, self->dtype, self->ndim, shape, FALSE, error);
-  if (*values != NULL)
-    *indices = ts_tensor_new_empty (device, TS_DTYPE_INT64, self->ndim, shape, FALSE, error);
+  /* sort's results have self's dense strides, or ones inferred from its
+   * (ATen's sort meta); topk's are contiguous */
+  if (id == TS_OP_SORT)
+    {
+      *values = ts_tensor_new_output (device, self->dtype, self->ndim, shape, &self, 1, FALSE, error);
+      if (*values != NULL)
+        *indices = ts_tensor_new_empty_strided (device, TS_DTYPE_INT64, self->ndim, shape, (*values)->strides, error);
+    }
+  else
+    {
+      *values = ts_tensor_new_empty (device, self->dtype, self->ndim, shape, FALSE, error);
+      if (*values != NULL)
+        *indices = ts_tensor_new_empty (device, TS_DTYPE_INT64, self->ndim, shape, FALSE, error);
+    }
   if (*indices == NULL)
     {
       g_clear_pointer (values, ts_tensor_unref);

@@ -433,6 +433,27 @@ ts_tensor_new_output (TsDevice          device,
   return ts_tensor_new_empty_strided (device, dtype, ndim, shape, strides, error);
 }
 
+gboolean
+ts_tensor_suggests_channels_last (const TsTensor *self)
+{
+  return strides_like_channels_last (self);
+}
+
+TsTensor *
+ts_tensor_new_channels_last (TsDevice       device,
+                             TsDType        dtype,
+                             guint          ndim,
+                             const gint64  *shape,
+                             GError       **error)
+{
+  gint64 strides[TS_MAX_DIMS];
+
+  g_return_val_if_fail (ndim == 4 || ndim == 5, NULL);
+
+  channels_last_strides (ndim, shape, strides);
+  return ts_tensor_new_empty_strided (device, dtype, ndim, shape, strides, error);
+}
+
 TsTensor *
 ts_tensor_new_preserving (TsDevice          device,
                           TsDType           dtype,

@@ -83,6 +83,15 @@ TsTensor  *ts_tensor_new_output        (TsDevice          device,
                                         guint             n_inputs,
                                         gboolean          wrapped_scalar,
                                         GError          **error);
+/* c10's suggest_memory_format: whether @self's strides are like
+ * channels-last's (4-D) or channels-last-3d's (5-D) */
+gboolean   ts_tensor_suggests_channels_last (const TsTensor *self);
+/* A new tensor of @shape (4-D or 5-D) with channels-last strides */
+TsTensor  *ts_tensor_new_channels_last (TsDevice       device,
+                                        TsDType        dtype,
+                                        guint          ndim,
+                                        const gint64  *shape,
+                                        GError       **error);
 /* empty_like (memory_format=preserve_format) of @self, as _to_copy and
  * clone lay out their copy: @self's strides when it is non-overlapping
  * and dense, else channels-last when its strides suggest it, else

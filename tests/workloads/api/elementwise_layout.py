@@ -39,6 +39,10 @@ cases = [
     ("empty0", lambda: torch.randn(0, 3).t() + 1),
     ("masked_fill", lambda: t.masked_fill(t > 0, 0.)), ("masked_fill_cl", lambda: cl.masked_fill(cl > 0, 1.)),
     ("sum_cl", lambda: (cl * 2).sum((2, 3))), ("softmax_t", lambda: (t * 2).softmax(-1)),
+    ("sort_t", lambda: t.sort(-1)[0]), ("sort_t_idx", lambda: t.sort(0)[1].double()), ("sort_cl", lambda: cl.sort(1)[0]),
+    ("sort_step", lambda: x[:, :, ::2].sort(-1)[0]), ("topk_t", lambda: t.topk(2, -1)[0]),
+    ("flip_t", lambda: t.flip(0)), ("flip_cl", lambda: cl.flip(-1)), ("roll_cl", lambda: cl.roll(1, -1)),
+    ("cat_cl", lambda: torch.cat([cl, cl * 2], 1)), ("cat_mixed", lambda: torch.cat([cl, x], 1)),
 ]
 for name, fn in cases:
     show(name, fn())
