@@ -89,6 +89,8 @@ act_launch (TsOpId        id,
   memcpy (&arg, &a->p0, sizeof arg);
   memcpy (&mask, &a->p1, sizeof mask);
   ts_op_job_set_args (job, arg, a->flag, mask);
+  /* a pointwise kernel: a channels-last input runs as one run */
+  ts_op_job_set_elementwise (job);
   ts_op_job_set (job, 0, out);
   ts_op_job_set (job, 1, grad != NULL ? grad : in);
   if (grad != NULL)
@@ -110,10 +112,10 @@ new_like (TsTensor  *t,
 }
 
 /* A forward activation's input as its kernel reads it (float32 for a half
- * dtype, one run of elements) in @x, and a new output in @out. A dense
- * tensor in another layout (channels-last) keeps it, as ATen's
- * TensorIterator kernels do: act_run then runs over flat views of both.
- * Any other layout is made contiguous. */
+ * dtype) in @x, and a new output in @out. A dense tensor in another
+ * layout (channels-last) keeps it, as ATen's TensorIterator kernels do
+ * (the job runs both as one run: ts_op_job_set_elementwise). Any other
+ * layout is made contiguous. */
 static gboolean
 act_operands (TsTensor  *self,
               TsTensor **x,
@@ -137,35 +139,6 @@ act_operands (TsTensor  *self,
   return *out != NULL;
 }
 
-/* A tensor's dense elements as one run, in memory order */
-static TsTensor *
-flat_view (TsTensor *t)
-{
-  gint64 n = ts_tensor_numel (t), one = 1;
-
-  return ts_tensor_new_view (t->storage, t->dtype, 1, &n, &one, t->offset);
-}
-
-/* act_launch of a forward activation over act_operands' tensors */
-static gboolean
-act_run (TsOpId        id,
-         const TsAct  *a,
-         TsTensor     *out,
-         TsTensor     *x,
-         GError      **error)
-{
-  g_autoptr(TsTensor) flat_out = NULL;
-  g_autoptr(TsTensor) flat_x = NULL;
-
-  if (ts_tensor_numel (out) == 0)
-    return TRUE;
-  if (ts_tensor_is_contiguous (out))
-    return act_launch (id, a, out, x, NULL, NULL, error);
-  flat_out = flat_view (out);
-  flat_x = flat_view (x);
-  return act_launch (id, a, flat_out, flat_x, NULL, NULL, error);
-}
-
 TsTensor *
 ts_ops_activation (const char   *name,
                    TsTensor     *self,
@@ -185,7 +158,7 @@ ts_ops_activation (const char   *name,
       return NULL;
     }
   if (!ts_ops_check_floating (self, name, error) || !act_operands (self, &x, &out, error) ||
-      !act_run (desc->id, a, out, x, error) ||
+      (ts_tensor_numel (out) > 0 && !act_launch (desc->id, a, out, x, NULL, NULL, error)) ||
       (out = ts_ops_to_dtype (g_steal_pointer (&out), self->dtype, error)) == NULL)
     return NULL;
   node = ts_autograd_record (desc->grad_names[0], desc->backward, sizeof (TsActAttrs), &self, 1, &out, 1);
@@ -371,18 +344,14 @@ ts_ops_clamp (TsTensor  *self,
   out = ts_tensor_new_output (device, self->dtype, self->ndim, self->shape, &self, 1, FALSE, error);
   if (out != NULL && ts_tensor_numel (out) > 0)
     {
-      /* slots: output, self; the bounds in the job's factors. A dense
-       * input in another layout and its output, which has its strides,
-       * run as one run of elements */
-      gboolean flat = !ts_tensor_is_contiguous (out) && ts_dims_equal (out->strides, self->strides, self->ndim);
-      g_autoptr(TsTensor) flat_out = flat ? flat_view (out) : ts_tensor_ref (out);
-      g_autoptr(TsTensor) flat_self = flat ? flat_view (self) : ts_tensor_ref (self);
+      /* slots: output, self; the bounds in the job's factors */
       TsOpJob *job = ts_op_job_new (TS_OP_CLAMP);
       TsView vout;
 
       ts_op_job_set_factors (job, min, max);
-      ts_op_job_set (job, 0, flat_out);
-      ts_op_job_set (job, 1, flat_self);
+      ts_op_job_set_elementwise (job);
+      ts_op_job_set (job, 0, out);
+      ts_op_job_set (job, 1, self);
       ts_op_job_view (job, 0, &vout);
       {
       /* a read and a write per element, two comparisons */

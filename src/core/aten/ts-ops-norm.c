@@ -105,6 +105,16 @@ per_channel (TsTensor  *like,
   return ts_tensor_new_empty (ts_tensor_get_device (like), like->dtype, 2, shape, FALSE, error);
 }
 
+/* @t (or NULL) as the kernels read it */
+static gboolean
+dense_or_null (TsTensor  *t,
+               TsTensor **out,
+               GError   **error)
+{
+  *out = NULL;
+  return t == NULL || (*out = ts_ops_dense_float (t, error)) != NULL;
+}
+
 static TsTensor *
 new_like (TsTensor  *t,
           GError   **error)
@@ -206,10 +216,10 @@ ts_ops_native_batch_norm (TsTensor   *input,
   if (!ts_ops_check_floating (input, "batch_norm", error) ||
       !same_device (input, weight, bias, running_mean, running_var, error) ||
       (x = ts_ops_dense_float (input, error)) == NULL ||
-      (weight != NULL && (w = ts_ops_dense_float (weight, error)) == NULL) ||
-      (bias != NULL && (b = ts_ops_dense_float (bias, error)) == NULL) ||
-      (running_mean != NULL && (rm = ts_ops_dense_float (running_mean, error)) == NULL) ||
-      (running_var != NULL && (rv = ts_ops_dense_float (running_var, error)) == NULL) ||
+      !dense_or_null (weight, &w, error) ||
+      !dense_or_null (bias, &b, error) ||
+      !dense_or_null (running_mean, &rm, error) ||
+      !dense_or_null (running_var, &rv, error) ||
       (st = per_channel (x, 2, error)) == NULL || (coef = per_channel (x, 2, error)) == NULL ||
       (o = new_like (x, error)) == NULL)
     return FALSE;
@@ -344,8 +354,8 @@ ts_ops_native_group_norm (TsTensor   *input,
   NG = input->shape[0] * groups;
   if (!ts_ops_check_floating (input, "GroupNormKernelImpl", error) ||
       !same_device (input, weight, bias, NULL, NULL, error) || (x = ts_ops_dense_float (input, error)) == NULL ||
-      (weight != NULL && (w = ts_ops_dense_float (weight, error)) == NULL) ||
-      (bias != NULL && (b = ts_ops_dense_float (bias, error)) == NULL) ||
+      !dense_or_null (weight, &w, error) ||
+      !dense_or_null (bias, &b, error) ||
       (xg = as_rows (x, NG, error)) == NULL || (st = per_channel (xg, 2, error)) == NULL ||
       (o = new_like (x, error)) == NULL ||
       !norm_launch (id, TS_NORM_STATS, st, xg, NULL, NULL, FALSE, 0, eps, x, 2, error) ||
@@ -453,16 +463,6 @@ ts_ops_norm_backward (TsTensor   *grad,
 }
 
 /* Layer norm -------------------------------------------------------------- */
-
-/* @t (or NULL) as the kernels read it */
-static gboolean
-dense_or_null (TsTensor  *t,
-               TsTensor **out,
-               GError   **error)
-{
-  *out = NULL;
-  return t == NULL || (*out = ts_ops_dense_float (t, error)) != NULL;
-}
 
 static TsTensor *
 row_stats (TsTensor  *x,

@@ -48,6 +48,11 @@ void      ts_op_job_set_matmul_launch (TsOpJob *job,
                                        gint64   m,
                                        gint64   n,
                                        TsDType  dtype);
+/* a job whose kernel reads its slots element by element at one index:
+ * ts_op_job_unpack then hands out slots of one shape and one dense,
+ * non-contiguous layout (channels-last) as one run of elements each, as
+ * the elementwise families' own jobs do */
+void      ts_op_job_set_elementwise (TsOpJob *job);
 /* a launch shape other than the elementwise one over slot 0: @grid
  * blocks of @block threads, as PyTorch's kernel for the op launches */
 void      ts_op_job_set_launch (TsOpJob *job,

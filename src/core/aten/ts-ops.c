@@ -75,6 +75,7 @@ struct _Job
   TsCpuGenerator *cpu_gen; /* CPU random fills draw from it in order */
   guint      out_mask;   /* which t[] are written: bit 0 always */
   guint      n_slots;    /* t[] past this are unset: the loops over slots stop here */
+  gboolean   elementwise; /* ts_op_job_set_elementwise */
   guint32    grid;       /* launch shape; 0: elementwise over t[0] */
   guint32    block;
   TsPrecision precision; /* matmuls: FP16 or TF32 tensor-core math */
@@ -975,8 +976,8 @@ ts_tensor_get_int (const TsTensor *self,
  * then run as one run of elements, as TensorIterator's fast setup
  * coalesces them, instead of a strided walk. */
 static gboolean
-job_one_dense_layout (Job   *job,
-                      guint  n)
+job_one_dense_layout (const Job *job,
+                      guint      n)
 {
   const TsTensor *out = job->t[0];
 
@@ -993,17 +994,23 @@ job_one_dense_layout (Job   *job,
   return TRUE;
 }
 
-/* A dense view as the one run of its elements (job_one_dense_layout) */
+/* The views of a job's first @n slots, each of them flattened into the
+ * one run of its elements when job_one_dense_layout says so (numbers and
+ * empty slots, 0-dim, stay as they are) */
 static void
-view_flatten (TsView *view)
+job_flatten_one_layout (const Job  *job,
+                        TsView    **views,
+                        guint       n)
 {
-  gint64 n = ts_view_numel (view);
-
-  if (view->ndim == 0)
+  if (!job_one_dense_layout (job, n))
     return;
-  view->ndim = 1;
-  view->shape[0] = n;
-  view->strides[0] = 1;
+  for (guint i = 0; i < n; i++)
+    if (views[i]->ndim > 0)
+      {
+        views[i]->shape[0] = ts_view_numel (views[i]);
+        views[i]->strides[0] = 1;
+        views[i]->ndim = 1;
+      }
 }
 
 static gboolean
@@ -1015,12 +1022,7 @@ binary_job (Job     *job,
   tensor_view (job->t[0], &out);
   operand_view (job, 1, &a);
   operand_view (job, 2, &b);
-  if (job_one_dense_layout (job, 3))
-    {
-      view_flatten (&out);
-      view_flatten (&a);
-      view_flatten (&b);
-    }
+  job_flatten_one_layout (job, (TsView *[]) { &out, &a, &b }, 3);
   /* ts_ops_binary_alpha: PyTorch's one kernel, a op alpha * b */
   if (job->has_alpha)
     return ts_cpu_binary_alpha (job->desc->kernel, &a, &b, job->p0, &out, error);
@@ -1318,11 +1320,7 @@ unary_job (Job     *job,
   TsView in, out;
 
   job_views (job, &out, &in, NULL);
-  if (job_one_dense_layout (job, 2))
-    {
-      view_flatten (&out);
-      view_flatten (&in);
-    }
+  job_flatten_one_layout (job, (TsView *[]) { &out, &in }, 2);
   return ts_cpu_unary (job->desc->kernel, &in, &out, error);
 }
 
@@ -4302,6 +4300,9 @@ ts_op_job_unpack (const TsOpJob *job,
       tensor_view (job->t[i], &views[i]);
     else
       memset (&views[i], 0, sizeof views[i]);
+  if (job->elementwise)
+    job_flatten_one_layout (job, (TsView *[]) { &views[0], &views[1], &views[2], &views[3] },
+                            MIN (job->n_slots, TS_OP_JOB_N_VIEWS));
   args->arg = job->scalar.ivalue;
   args->dim = job->dims[0];
   args->mask = job->dim_mask;
@@ -4334,6 +4335,12 @@ ts_op_job_set_matmul_launch (TsOpJob *job,
   job->precision = ts_ops_matmul_precision (dtype);
   job->block = 256;
   job->grid = (guint32) CLAMP (batch * ((m + 127) / 128) * ((n + 127) / 128), 1, G_MAXINT32);
+}
+
+void
+ts_op_job_set_elementwise (TsOpJob *job)
+{
+  job->elementwise = TRUE;
 }
 
 void

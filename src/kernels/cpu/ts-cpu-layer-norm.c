@@ -208,12 +208,13 @@ ts_cpu_layer_norm (const TsView  *x,
 {
   gint64 N = rows > 0 ? ts_view_numel (x) / rows : 0;
 
-  if ((x->dtype != TS_DTYPE_FLOAT32 && x->dtype != TS_DTYPE_FLOAT64) || !check_dense (x, x->dtype, error) ||
-      !check_dense (gamma, x->dtype, error) || !check_dense (beta, x->dtype, error) ||
-      !check_dense (y, x->dtype, error) || !check_dense (mean, x->dtype, error) ||
-      !check_dense (rstd, x->dtype, error))
-    return x->dtype == TS_DTYPE_FLOAT32 || x->dtype == TS_DTYPE_FLOAT64 ||
-           ts_kernel_fail_dispatch (error, "LayerNormKernelImpl", x->dtype);
+  const TsView *all[] = { x, gamma, beta, y, mean, rstd };
+
+  if (x->dtype != TS_DTYPE_FLOAT32 && x->dtype != TS_DTYPE_FLOAT64)
+    return ts_kernel_fail_dispatch (error, "LayerNormKernelImpl", x->dtype);
+  for (guint i = 0; i < G_N_ELEMENTS (all); i++)
+    if (!check_dense (all[i], x->dtype, error))
+      return FALSE;
   if (N == 0)
     return TRUE;
   if (x->dtype == TS_DTYPE_FLOAT32)
